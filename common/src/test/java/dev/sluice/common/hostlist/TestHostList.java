@@ -90,9 +90,10 @@ class TestHostList {
         assertThat(HostList.compressSorted(List.of(names.split(",")))).isEqualTo(expected);
     }
 
-    // Slurm 22.05: "_parse_single_range: Invalid range: `3-1'"; "n[1-" is our departure (Slurm prints "n]")
+    // Slurm 22.05: "_parse_single_range: Invalid range: `3-1'"; "n[1-" and "n[6-]" are our departures
+    // (Slurm prints "n]" and "n6" for them)
     @ParameterizedTest
-    @CsvSource(value = {"n[3-1]", "n[a-b]", "n[]", "n[1-", "n]1", "n[[1]]", "n[1-2"})
+    @CsvSource(value = {"n[3-1]", "n[a-b]", "n[]", "n[1-", "n]1", "n[[1]]", "n[1-2", "n[6-]"})
     void badSyntaxIsRejectedWithTheExpression(String expr) {
         assertThatThrownBy(() -> HostList.expand(expr))
                 .isInstanceOf(IllegalArgumentException.class)
