@@ -2,9 +2,9 @@ package dev.sluice.common.conf;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.gres.GresSpec;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.time.TimeLimit;
-import dev.sluice.common.units.MemorySize;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,18 +80,20 @@ public final class ConfigCheck {
             out.println();
             out.println("gres.conf (" + gres.lines().size() + " lines, AutoDetect="
                     + gres.autoDetect().orElse("off") + "):");
+            Map<String, List<String>> byDevices = new LinkedHashMap<>();
             for (NodeConf n : conf.nodes()) {
-                List<GresConfLine> lines = gres.forNode(n.name());
-                if (lines.isEmpty()) {
-                    continue;
-                }
                 List<String> items = new ArrayList<>();
-                for (GresConfLine l : lines) {
-                    items.add(l.name() + l.type().map(t -> ":" + t).orElse("") + ":" + l.count()
+                for (GresConfLine l : gres.forNode(n.name())) {
+                    items.add(l.name() + l.type().map(t -> ":" + t).orElse("") + ":" + GresSpec.formatCount(l.count())
                             + (l.files().isEmpty() ? "" : "(" + HostList.compress(l.files()) + ")"));
                 }
-                out.println("  " + n.name() + " " + String.join(",", items));
+                if (!items.isEmpty()) {
+                    byDevices
+                            .computeIfAbsent(String.join(",", items), k -> new ArrayList<>())
+                            .add(n.name());
+                }
             }
+            byDevices.forEach((devices, nodes) -> out.println("  " + HostList.compressSorted(nodes) + " " + devices));
         }
         List<String> warnings = new ArrayList<>(conf.warnings());
         warnings.addAll(crossChecks(conf, gres));
@@ -113,7 +115,7 @@ public final class ConfigCheck {
         for (NodeConf n : conf.nodes()) {
             String key = "CPUs=" + n.cpus() + " Boards=" + n.boards() + " SocketsPerBoard=" + n.socketsPerBoard()
                     + " CoresPerSocket=" + n.coresPerSocket() + " ThreadsPerCore=" + n.threadsPerCore()
-                    + " RealMemory=" + MemorySize.format(n.realMemoryMb())
+                    + " RealMemory=" + n.realMemoryMb()
                     + (n.gresList().isEmpty() ? "" : " Gres=" + n.gres())
                     + (n.features().isEmpty() ? "" : " Features=" + String.join(",", n.features()))
                     + (n.weight() == 1 ? "" : " Weight=" + n.weight())

@@ -44,7 +44,7 @@ class TestConfigCheck {
                 .contains("n[1-2] CPUs=8 ")
                 .contains("Gres=gpu:3")
                 .contains("all* Nodes=n[1-2] MaxTime=UNLIMITED State=UP")
-                .contains("n1 gpu:3(/fakegpu/gpu[0-2])")
+                .contains("n[1-2] gpu:3(/fakegpu/gpu[0-2])")
                 .contains(":4: MailProg=/usr/bin/mail");
     }
 
