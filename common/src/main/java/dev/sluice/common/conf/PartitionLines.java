@@ -1,0 +1,177 @@
+package dev.sluice.common.conf;
+
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.time.TimeLimit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns {@code PartitionName} lines into {@link PartitionConf}s: {@code PartitionName=DEFAULT}
+ * defaults, {@code Shared} as the old name of {@code OverSubscribe}, and {@code Nodes=} resolved
+ * against the configured nodes ({@code ALL}, hostlists, NodeSet names). Like slurmctld 22.05 it
+ * rejects a partition naming an unknown node ("Invalid node names in partition") and a partition
+ * defined twice.
+ */
+final class PartitionLines {
+
+    private static final Set<String> STATES = Set.of("UP", "DOWN", "DRAIN", "INACTIVE");
+
+    private PartitionLines() {}
+
+    static List<PartitionConf> build(
+            List<List<ConfEntry>> lines, List<NodeConf> nodes, Map<String, NodeSetConf> nodeSets)
+            throws ConfigException {
+        Map<String, ConfEntry> defaults = new HashMap<>();
+        Map<String, PartitionConf> parts = new LinkedHashMap<>();
+        Set<String> nodeNames = new LinkedHashSet<>();
+        nodes.forEach(n -> nodeNames.add(n.name()));
+        for (List<ConfEntry> line : lines) {
+            ConfEntry head = line.getFirst();
+            Map<String, ConfEntry> own = new HashMap<>();
+            for (ConfEntry e : line.subList(1, line.size())) {
+                own.put(e.key().equals("Shared") ? "OverSubscribe" : e.key(), e);
+            }
+            if (head.value().equalsIgnoreCase("DEFAULT")) {
+                defaults.putAll(own);
+                continue;
+            }
+            Map<String, ConfEntry> eff = new HashMap<>(defaults);
+            eff.putAll(own);
+            if (parts.containsKey(head.value())) {
+                throw head.error("duplicate entry for partition " + head.value());
+            }
+            parts.put(head.value(), partition(head, eff, nodeNames, nodeSets));
+        }
+        return List.copyOf(parts.values());
+    }
+
+    private static PartitionConf partition(
+            ConfEntry head, Map<String, ConfEntry> eff, Set<String> allNodes, Map<String, NodeSetConf> nodeSets)
+            throws ConfigException {
+        ConfEntry nodesEntry = eff.get("Nodes");
+        String nodesExpr = nodesEntry == null ? "" : nodesEntry.value();
+        List<String> members =
+                nodesEntry == null ? List.of() : resolveNodes(nodesEntry, allNodes, nodeSets, head.value());
+        String state = SlurmConfReader.upper(NodeLines.str(eff, "State", "UP"));
+        if (!STATES.contains(state)) {
+            throw eff.get("State")
+                    .error("Invalid partition state \"" + eff.get("State").value() + "\"");
+        }
+        return new PartitionConf(
+                head.value(),
+                members,
+                nodesExpr,
+                bool(eff, "Default"),
+                time(eff, "MaxTime", TimeLimit.INFINITE),
+                time(eff, "DefaultTime", TimeLimit.NOT_SET),
+                NodeLines.num(eff, "MaxNodes", PartitionConf.UNLIMITED),
+                NodeLines.num(eff, "MinNodes", 0),
+                state,
+                Values.list(NodeLines.str(eff, "AllowGroups", "ALL")),
+                Values.list(NodeLines.str(eff, "AllowAccounts", "ALL")),
+                Values.list(NodeLines.str(eff, "AllowQos", "ALL")),
+                Values.list(NodeLines.str(eff, "DenyAccounts", "")),
+                Values.list(NodeLines.str(eff, "DenyQos", "")),
+                SlurmConfReader.upper(NodeLines.str(eff, "OverSubscribe", "NO")),
+                (int) NodeLines.num(eff, "PriorityTier", NodeLines.num(eff, "Priority", 1)),
+                (int) NodeLines.num(eff, "PriorityJobFactor", NodeLines.num(eff, "Priority", 1)),
+                NodeLines.num(eff, "DefMemPerCPU", 0),
+                NodeLines.num(eff, "DefMemPerNode", 0),
+                NodeLines.num(eff, "MaxMemPerCPU", 0),
+                NodeLines.num(eff, "MaxMemPerNode", 0),
+                NodeLines.num(eff, "MaxCPUsPerNode", PartitionConf.UNLIMITED),
+                NodeLines.str(eff, "TRESBillingWeights", ""),
+                bool(eff, "ExclusiveUser"),
+                NodeLines.str(eff, "QOS", ""),
+                bool(eff, "Hidden"),
+                bool(eff, "RootOnly"),
+                bool(eff, "ReqResv"),
+                bool(eff, "LLN"),
+                NodeLines.num(eff, "GraceTime", 0),
+                NodeLines.str(eff, "PreemptMode", ""),
+                NodeLines.str(eff, "SelectTypeParameters", ""),
+                head.file(),
+                head.line());
+    }
+
+    static List<String> resolveNodes(ConfEntry e, Set<String> allNodes, Map<String, NodeSetConf> nodeSets, String owner)
+            throws ConfigException {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String item : topLevelItems(e.value())) {
+            if (item.equalsIgnoreCase("ALL")) {
+                wanted.addAll(allNodes);
+            } else if (nodeSets.containsKey(item)) {
+                wanted.addAll(nodeSets.get(item).nodeNames());
+            } else {
+                try {
+                    wanted.addAll(HostList.expand(item));
+                } catch (IllegalArgumentException ex) {
+                    throw e.error(ex.getMessage());
+                }
+            }
+        }
+        for (String n : wanted) {
+            if (!allNodes.contains(n)) {
+                throw e.error("Invalid node names in partition " + owner + ": \"" + n
+                        + "\" is not defined by any NodeName line");
+            }
+        }
+        // Slurm keeps partition members as a bitmap, i.e. in node-definition order.
+        List<String> ordered = new ArrayList<>();
+        for (String n : allNodes) {
+            if (wanted.contains(n)) {
+                ordered.add(n);
+            }
+        }
+        return ordered;
+    }
+
+    static List<String> topLevelItems(String value) {
+        List<String> items = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '[') {
+                depth++;
+            } else if (c == ']') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                items.add(value.substring(start, i).strip());
+                start = i + 1;
+            }
+        }
+        items.add(value.substring(start).strip());
+        items.removeIf(String::isEmpty);
+        return items;
+    }
+
+    private static boolean bool(Map<String, ConfEntry> eff, String key) {
+        ConfEntry e = eff.get(key);
+        if (e == null) {
+            return false;
+        }
+        try {
+            return Values.bool(e);
+        } catch (ConfigException ex) {
+            throw new IllegalStateException("value was checked by the first pass", ex);
+        }
+    }
+
+    private static long time(Map<String, ConfEntry> eff, String key, long dflt) throws ConfigException {
+        ConfEntry e = eff.get(key);
+        if (e == null) {
+            return dflt;
+        }
+        try {
+            return TimeLimit.parseMinutes(e.value());
+        } catch (IllegalArgumentException ex) {
+            throw e.error("Bad value \"" + e.value() + "\" for " + key + ": " + ex.getMessage());
+        }
+    }
+}

@@ -1,0 +1,427 @@
+package dev.sluice.common.conf;
+
+import dev.sluice.common.time.TimeLimit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * An immutable, checked {@code slurm.conf}. Typed accessors carry Slurm's documented defaults
+ * (slurm.conf(5)); {@link #value} answers any other key as written. Keys are case-insensitive.
+ * Values were type-checked when read, so accessors never fail.
+ */
+public final class SlurmConf {
+
+    private final Map<String, ConfEntry> values;
+    private final Map<String, List<String>> repeated;
+    private final List<ControlHost> controlHosts;
+    private final List<NodeConf> nodes;
+    private final List<PartitionConf> partitions;
+    private final List<NodeSetConf> nodeSets;
+    private final List<IgnoredKey> ignoredKeys;
+    private final List<String> warnings;
+
+    private SlurmConf(
+            SlurmConfReader.Collected c,
+            List<ControlHost> controlHosts,
+            List<NodeConf> nodes,
+            List<PartitionConf> partitions,
+            List<NodeSetConf> nodeSets) {
+        Map<String, ConfEntry> v = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        v.putAll(c.simple);
+        this.values = Collections.unmodifiableMap(v);
+        Map<String, List<String>> r = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        c.repeated.forEach(
+                (k, list) -> r.put(k, list.stream().map(ConfEntry::value).toList()));
+        this.repeated = Collections.unmodifiableMap(r);
+        this.controlHosts = List.copyOf(controlHosts);
+        this.nodes = nodes;
+        this.partitions = partitions;
+        this.nodeSets = List.copyOf(nodeSets);
+        this.ignoredKeys = List.copyOf(c.ignored);
+        this.warnings = List.copyOf(c.warnings);
+    }
+
+    static SlurmConf build(SlurmConfReader.Collected c) throws ConfigException {
+        String cluster = c.entry("ClusterName").map(ConfEntry::value).orElse("");
+        if (cluster.isBlank()) {
+            throw new ConfigException(c.mainFile, 0, "ClusterName", "ClusterName needs to be specified");
+        }
+        List<ControlHost> hosts = ControlHosts.resolve(c);
+        int slurmdPort =
+                (int) c.entry("SlurmdPort").map(SlurmConf::num).orElse(6818L).longValue();
+        List<NodeConf> nodes = NodeLines.build(c.linesOf("NodeName"), slurmdPort);
+        List<NodeSetConf> sets = NodeSets.build(c.linesOf("NodeSet"), nodes);
+        nodes = DownNodes.apply(c.linesOf("DownNodes"), nodes);
+        Map<String, NodeSetConf> byName = new TreeMap<>();
+        sets.forEach(s -> byName.put(s.name(), s));
+        List<PartitionConf> parts = PartitionLines.build(c.linesOf("PartitionName"), nodes, byName);
+        return new SlurmConf(c, hosts, nodes, parts, sets);
+    }
+
+    private static long num(ConfEntry e) {
+        try {
+            return Values.unsigned(e, Long.MAX_VALUE);
+        } catch (ConfigException ex) {
+            throw new IllegalStateException("value was checked by the first pass", ex);
+        }
+    }
+
+    // ---- generic access ----
+
+    /** The value of any key as written (last occurrence), case-insensitive key. */
+    public Optional<String> value(String key) {
+        return Optional.ofNullable(values.get(key)).map(ConfEntry::value);
+    }
+
+    /** Where a key was set, for messages. */
+    public Optional<ConfEntry> entry(String key) {
+        return Optional.ofNullable(values.get(key));
+    }
+
+    /** Every simple key that was set, canonical spelling, in key order. */
+    public Map<String, String> values() {
+        Map<String, String> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        values.forEach((k, e) -> out.put(k, e.value()));
+        return Collections.unmodifiableMap(out);
+    }
+
+    private long longValue(String key, long dflt) {
+        ConfEntry e = values.get(key);
+        return e == null ? dflt : num(e);
+    }
+
+    private int intValue(String key, int dflt) {
+        return (int) Math.min(Integer.MAX_VALUE, longValue(key, dflt));
+    }
+
+    private String string(String key, String dflt) {
+        ConfEntry e = values.get(key);
+        return e == null ? dflt : e.value();
+    }
+
+    private List<String> commaList(String key) {
+        ConfEntry e = values.get(key);
+        if (e == null) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String s : e.value().split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.strip());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    // ---- cluster and daemons ----
+
+    /** {@code ClusterName}, lower-cased as Slurm stores it. */
+    public String clusterName() {
+        return string("ClusterName", "").toLowerCase(Locale.ROOT);
+    }
+
+    /** Controller host names, primary first. */
+    public List<String> controlHosts() {
+        return controlHosts.stream().map(ControlHost::name).toList();
+    }
+
+    /** Controller hosts with addresses ({@code SlurmctldHost=name(addr)}). */
+    public List<ControlHost> controlHostEntries() {
+        return controlHosts;
+    }
+
+    /** First {@code SlurmctldPort} (default 6817); Slurm allows a range, see {@link #slurmctldPortCount}. */
+    public int slurmctldPort() {
+        return ControlHosts.portRange(string("SlurmctldPort", "6817"))[0];
+    }
+
+    public int slurmctldPortCount() {
+        int[] r = ControlHosts.portRange(string("SlurmctldPort", "6817"));
+        return r[1] - r[0] + 1;
+    }
+
+    public int slurmdPort() {
+        return intValue("SlurmdPort", 6818);
+    }
+
+    public String stateSaveLocation() {
+        return string("StateSaveLocation", "/var/spool");
+    }
+
+    public String slurmdSpoolDir() {
+        return string("SlurmdSpoolDir", "/var/spool/slurmd");
+    }
+
+    public String slurmUser() {
+        return string("SlurmUser", "root");
+    }
+
+    public String slurmdUser() {
+        return string("SlurmdUser", "root");
+    }
+
+    public String authType() {
+        return string("AuthType", "auth/munge");
+    }
+
+    public List<String> authAltTypes() {
+        return commaList("AuthAltTypes");
+    }
+
+    public Optional<String> slurmctldLogFile() {
+        return value("SlurmctldLogFile");
+    }
+
+    public Optional<String> slurmdLogFile() {
+        return value("SlurmdLogFile");
+    }
+
+    public String slurmctldPidFile() {
+        return string("SlurmctldPidFile", "/var/run/slurmctld.pid");
+    }
+
+    public String slurmdPidFile() {
+        return string("SlurmdPidFile", "/var/run/slurmd.pid");
+    }
+
+    public String tmpFs() {
+        return string("TmpFS", "/tmp");
+    }
+
+    /** {@code SlurmctldParameters} items as written ({@code enable_configless}, {@code idle_on_node_suspend}). */
+    public List<String> slurmctldParameters() {
+        return commaList("SlurmctldParameters");
+    }
+
+    public boolean enableConfigless() {
+        return slurmctldParameters().stream().anyMatch(p -> p.equalsIgnoreCase("enable_configless"));
+    }
+
+    // ---- timeouts (seconds) ----
+
+    public int slurmctldTimeoutSeconds() {
+        return intValue("SlurmctldTimeout", 120);
+    }
+
+    public int slurmdTimeoutSeconds() {
+        return intValue("SlurmdTimeout", 300);
+    }
+
+    public int messageTimeoutSeconds() {
+        return intValue("MessageTimeout", 10);
+    }
+
+    public int killWaitSeconds() {
+        return intValue("KillWait", 30);
+    }
+
+    public int minJobAgeSeconds() {
+        return intValue("MinJobAge", 300);
+    }
+
+    public int inactiveLimitSeconds() {
+        return intValue("InactiveLimit", 0);
+    }
+
+    /** {@code OverTimeLimit} in minutes; {@link TimeLimit#INFINITE} for UNLIMITED. */
+    public long overTimeLimitMinutes() {
+        ConfEntry e = values.get("OverTimeLimit");
+        return e == null ? 0 : (num(e) == Values.INFINITE ? TimeLimit.INFINITE : num(e));
+    }
+
+    public int completeWaitSeconds() {
+        return intValue("CompleteWait", 0);
+    }
+
+    // ---- jobs ----
+
+    /** {@code ReturnToService}: 0 (default), 1 or 2 as slurm.conf(5) defines them. */
+    public int returnToService() {
+        return intValue("ReturnToService", 0);
+    }
+
+    public long maxJobCount() {
+        return longValue("MaxJobCount", 10000);
+    }
+
+    public long firstJobId() {
+        return longValue("FirstJobId", 1);
+    }
+
+    public long maxJobId() {
+        return longValue("MaxJobId", 0x03ff0000L);
+    }
+
+    public long maxArraySize() {
+        return longValue("MaxArraySize", 1001);
+    }
+
+    public long maxStepCount() {
+        return longValue("MaxStepCount", 40000);
+    }
+
+    public int maxTasksPerNode() {
+        return intValue("MaxTasksPerNode", 512);
+    }
+
+    public boolean jobRequeue() {
+        return longValue("JobRequeue", 1) != 0;
+    }
+
+    public String enforcePartLimits() {
+        return string("EnforcePartLimits", "NO").toUpperCase(Locale.ROOT);
+    }
+
+    /** {@code Prolog} scripts (current Slurm allows several lines). */
+    public List<String> prolog() {
+        return repeated.getOrDefault("Prolog", List.of());
+    }
+
+    public List<String> epilog() {
+        return repeated.getOrDefault("Epilog", List.of());
+    }
+
+    // ---- resources and scheduling ----
+
+    public List<String> gresTypes() {
+        return commaList("GresTypes");
+    }
+
+    public String selectType() {
+        return string("SelectType", "select/cons_tres");
+    }
+
+    public List<String> selectTypeParameters() {
+        return commaList("SelectTypeParameters");
+    }
+
+    public String schedulerType() {
+        return string("SchedulerType", "sched/backfill");
+    }
+
+    public List<String> schedulerParameters() {
+        return commaList("SchedulerParameters");
+    }
+
+    /** MB; 0 when unset. */
+    public long defMemPerCpuMb() {
+        return longValue("DefMemPerCPU", 0);
+    }
+
+    public long defMemPerNodeMb() {
+        return longValue("DefMemPerNode", 0);
+    }
+
+    public long maxMemPerCpuMb() {
+        return longValue("MaxMemPerCPU", 0);
+    }
+
+    public long maxMemPerNodeMb() {
+        return longValue("MaxMemPerNode", 0);
+    }
+
+    public String proctrackType() {
+        return string("ProctrackType", "proctrack/cgroup");
+    }
+
+    public List<String> taskPlugin() {
+        return commaList("TaskPlugin");
+    }
+
+    // ---- accounting and priority ----
+
+    public Optional<String> accountingStorageType() {
+        return value("AccountingStorageType");
+    }
+
+    public Optional<String> accountingStorageHost() {
+        return value("AccountingStorageHost");
+    }
+
+    public int accountingStoragePort() {
+        return intValue("AccountingStoragePort", 6819);
+    }
+
+    public List<String> accountingStorageEnforce() {
+        return commaList("AccountingStorageEnforce");
+    }
+
+    public List<String> accountingStorageTres() {
+        return commaList("AccountingStorageTRES");
+    }
+
+    public String priorityType() {
+        return string("PriorityType", "priority/multifactor");
+    }
+
+    public long priorityWeightAge() {
+        return longValue("PriorityWeightAge", 0);
+    }
+
+    public long priorityWeightAssoc() {
+        return longValue("PriorityWeightAssoc", 0);
+    }
+
+    public long priorityWeightFairshare() {
+        return longValue("PriorityWeightFairshare", 0);
+    }
+
+    public long priorityWeightJobSize() {
+        return longValue("PriorityWeightJobSize", 0);
+    }
+
+    public long priorityWeightPartition() {
+        return longValue("PriorityWeightPartition", 0);
+    }
+
+    public long priorityWeightQos() {
+        return longValue("PriorityWeightQOS", 0);
+    }
+
+    /** {@code PriorityWeightTRES} as written ({@code CPU=1000,Mem=2000,GRES/gpu=3000}). */
+    public String priorityWeightTres() {
+        return string("PriorityWeightTRES", "");
+    }
+
+    // ---- topology of the cluster ----
+
+    public List<NodeConf> nodes() {
+        return nodes;
+    }
+
+    public Optional<NodeConf> node(String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
+    }
+
+    public List<PartitionConf> partitions() {
+        return partitions;
+    }
+
+    public Optional<PartitionConf> partition(String name) {
+        return partitions.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    /** The default partition: the last one marked {@code Default=YES}, as Slurm resolves several. */
+    public Optional<PartitionConf> defaultPartition() {
+        return partitions.stream().filter(PartitionConf::isDefault).reduce((a, b) -> b);
+    }
+
+    public List<NodeSetConf> nodeSets() {
+        return nodeSets;
+    }
+
+    /** Keys accepted but not acted upon, with their locations, for a one-time start-up log. */
+    public List<IgnoredKey> ignoredKeys() {
+        return ignoredKeys;
+    }
+
+    /** Non-fatal remarks made while reading (Slurm would log these as errors and carry on). */
+    public List<String> warnings() {
+        return warnings;
+    }
+}

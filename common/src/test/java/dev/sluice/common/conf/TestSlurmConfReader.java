@@ -1,0 +1,253 @@
+package dev.sluice.common.conf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.time.TimeLimit;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Behaviour of the reader on small inline files; each rule cites slurm.conf(5) or Slurm 22.05. */
+class TestSlurmConfReader {
+
+    static final String HEAD = "ClusterName=Lab\nSlurmctldHost=ctl\n";
+
+    static SlurmConf parse(String text) throws ConfigException {
+        return SlurmConfReader.parse(text, "slurm.conf", IncludeResolver.none());
+    }
+
+    static ConfigException error(String text) {
+        try {
+            parse(text);
+        } catch (ConfigException e) {
+            return e;
+        }
+        throw new AssertionError("expected a ConfigException for:\n" + text);
+    }
+
+    @Test
+    void defaults() throws Exception {
+        SlurmConf c = parse(HEAD);
+        assertThat(c.clusterName()).isEqualTo("lab"); // Slurm lower-cases ClusterName
+        assertThat(c.controlHosts()).containsExactly("ctl");
+        assertThat(c.slurmctldPort()).isEqualTo(6817);
+        assertThat(c.slurmdPort()).isEqualTo(6818);
+        assertThat(c.slurmdTimeoutSeconds()).isEqualTo(300);
+        assertThat(c.killWaitSeconds()).isEqualTo(30);
+        assertThat(c.minJobAgeSeconds()).isEqualTo(300);
+        assertThat(c.returnToService()).isZero();
+        assertThat(c.maxJobCount()).isEqualTo(10000);
+        assertThat(c.firstJobId()).isEqualTo(1);
+        assertThat(c.maxArraySize()).isEqualTo(1001);
+        assertThat(c.stateSaveLocation()).isEqualTo("/var/spool");
+        assertThat(c.slurmdSpoolDir()).isEqualTo("/var/spool/slurmd");
+        assertThat(c.enableConfigless()).isFalse();
+        assertThat(c.nodes()).isEmpty();
+    }
+
+    @Test
+    void explicitMappings() throws Exception {
+        SlurmConf c = parse(HEAD + """
+                SlurmctldHost=backup(10.0.0.2)
+                SlurmctldPort=7000-7003
+                SlurmdPort=7010
+                StateSaveLocation=/state
+                SlurmdSpoolDir=/spool
+                SlurmdTimeout=60 KillWait=5
+                MinJobAge=10
+                ReturnToService=2
+                MaxJobCount=5000
+                FirstJobId=100
+                MaxArraySize=20
+                GresTypes=gpu,mps,shard
+                SlurmctldParameters=enable_configless,idle_on_node_suspend
+                SchedulerParameters=bf_max_job_test=100,default_queue_depth=50
+                SelectType=select/cons_tres
+                SelectTypeParameters=CR_Core_Memory
+                PriorityWeightAge=1000
+                """);
+        assertThat(c.controlHosts()).containsExactly("ctl", "backup");
+        assertThat(c.controlHostEntries().get(1).addr()).isEqualTo("10.0.0.2");
+        assertThat(c.slurmctldPort()).isEqualTo(7000);
+        assertThat(c.slurmctldPortCount()).isEqualTo(4);
+        assertThat(c.slurmdPort()).isEqualTo(7010);
+        assertThat(c.stateSaveLocation()).isEqualTo("/state");
+        assertThat(c.slurmdSpoolDir()).isEqualTo("/spool");
+        assertThat(c.slurmdTimeoutSeconds()).isEqualTo(60);
+        assertThat(c.killWaitSeconds()).isEqualTo(5);
+        assertThat(c.minJobAgeSeconds()).isEqualTo(10);
+        assertThat(c.returnToService()).isEqualTo(2);
+        assertThat(c.maxJobCount()).isEqualTo(5000);
+        assertThat(c.firstJobId()).isEqualTo(100);
+        assertThat(c.maxArraySize()).isEqualTo(20);
+        assertThat(c.gresTypes()).containsExactly("gpu", "mps", "shard");
+        assertThat(c.enableConfigless()).isTrue();
+        assertThat(c.schedulerParameters()).containsExactly("bf_max_job_test=100", "default_queue_depth=50");
+        assertThat(c.selectTypeParameters()).containsExactly("CR_Core_Memory");
+        assertThat(c.priorityWeightAge()).isEqualTo(1000);
+    }
+
+    @Test
+    void keysAreCaseInsensitiveAndQuotedValuesKeepSpaces() throws Exception {
+        SlurmConf c = parse("clustername=x\nSLURMCTLDHOST=h\nnodename=n1 feature=\"a,b\" reason=\"two words\"\n"
+                + "PARTITIONNAME=p nodes=n1\n");
+        assertThat(c.value("CLUSTERNAME")).contains("x");
+        assertThat(c.nodes().getFirst().features()).containsExactly("a", "b");
+        assertThat(c.nodes().getFirst().reason()).isEqualTo("two words");
+    }
+
+    @Test
+    void commentsContinuationsAndSpacesAroundEquals() throws Exception {
+        SlurmConf c = parse("# comment\nClusterName = c # trailing\nSlurmctldHost=h\n"
+                + "NodeName=n[1-2] \\\n   CPUs=4 \\\n   RealMemory=1000\nPartitionName=p Nodes=ALL\n");
+        assertThat(c.nodes()).extracting(NodeConf::name).containsExactly("n1", "n2");
+        assertThat(c.nodes().get(1).cpus()).isEqualTo(4);
+        assertThat(c.nodes().get(1).realMemoryMb()).isEqualTo(1000);
+        assertThat(c.nodes().get(1).line()).isEqualTo(4);
+    }
+
+    @Test
+    void nodeDefaultsAndPositionalAddresses() throws Exception {
+        SlurmConf c = parse(HEAD + """
+                NodeName=DEFAULT CPUs=8 RealMemory=16000 Gres=gpu:2
+                NodeName=n[1-3] NodeAddr=10.0.0.[1-3] NodeHostname=h[7-9]
+                NodeName=DEFAULT CPUs=4
+                NodeName=m1 Gres=gpu:tesla:2,mps:400
+                """);
+        assertThat(c.nodes()).hasSize(4);
+        NodeConf n2 = c.node("n2").orElseThrow();
+        assertThat(n2.addr()).isEqualTo("10.0.0.2");
+        assertThat(n2.hostname()).isEqualTo("h8");
+        assertThat(n2.cpus()).isEqualTo(8);
+        assertThat(n2.gresCount("gpu")).isEqualTo(2);
+        NodeConf m1 = c.node("m1").orElseThrow();
+        assertThat(m1.cpus()).isEqualTo(4);
+        assertThat(m1.realMemoryMb()).isEqualTo(16000);
+        assertThat(m1.gresCount("gpu")).isEqualTo(2);
+        assertThat(m1.gresCount("mps")).isEqualTo(400);
+        assertThat(m1.addr()).isEqualTo("m1");
+        assertThat(m1.port()).isEqualTo(6818);
+    }
+
+    @Test
+    void topologyDefaultsFollowSlurm() throws Exception {
+        SlurmConf c = parse(HEAD + """
+                NodeName=a CPUs=16
+                NodeName=b Sockets=2 CoresPerSocket=4 ThreadsPerCore=2
+                NodeName=c CPUs=8 CoresPerSocket=4 ThreadsPerCore=2
+                NodeName=d Boards=2 SocketsPerBoard=2 CoresPerSocket=2
+                NodeName=e CPUs=7 CoresPerSocket=2
+                """);
+        NodeConf a = c.node("a").orElseThrow();
+        assertThat(new int[] {a.cpus(), a.sockets(), a.coresPerSocket(), a.threadsPerCore()})
+                .containsExactly(16, 16, 1, 1);
+        assertThat(c.node("b").orElseThrow().cpus()).isEqualTo(16);
+        NodeConf cc = c.node("c").orElseThrow();
+        assertThat(cc.sockets()).isEqualTo(1);
+        NodeConf d = c.node("d").orElseThrow();
+        assertThat(new int[] {d.cpus(), d.boards(), d.socketsPerBoard()}).containsExactly(8, 2, 2);
+        // 7 CPUs cannot be split into sockets of 2 cores: sockets = boards = 1, CPUs corrected to 2
+        NodeConf e = c.node("e").orElseThrow();
+        assertThat(new int[] {e.cpus(), e.sockets()}).containsExactly(2, 1);
+    }
+
+    @Test
+    void partitionsResolveNodesAndDefaults() throws Exception {
+        SlurmConf c = parse(HEAD + """
+                NodeName=n[1-4] Feature=gpu
+                NodeName=c[1-2] Feature=cpu
+                NodeSet=gpus Feature=gpu
+                PartitionName=DEFAULT MaxTime=1-00:00:00 State=UP
+                PartitionName=all Nodes=ALL Default=YES
+                PartitionName=gpu Nodes=gpus,c1 MaxTime=UNLIMITED AllowGroups=a,b OverSubscribe=FORCE:2
+                PartitionName=old Nodes=n[3-4] Shared=YES State=DRAIN DefaultTime=30 PriorityTier=5
+                """);
+        PartitionConf all = c.partition("all").orElseThrow();
+        assertThat(all.nodeNames()).containsExactly("n1", "n2", "n3", "n4", "c1", "c2");
+        assertThat(all.isDefault()).isTrue();
+        assertThat(all.maxTimeMinutes()).isEqualTo(1440);
+        assertThat(all.defaultTimeMinutes()).isEqualTo(TimeLimit.NOT_SET);
+        assertThat(all.allowGroups()).isEmpty();
+        PartitionConf gpu = c.partition("gpu").orElseThrow();
+        assertThat(gpu.nodeNames()).containsExactly("n1", "n2", "n3", "n4", "c1");
+        assertThat(gpu.maxTimeMinutes()).isEqualTo(TimeLimit.INFINITE);
+        assertThat(gpu.allowGroups()).containsExactly("a", "b");
+        assertThat(gpu.overSubscribe()).isEqualTo("FORCE:2");
+        PartitionConf old = c.partition("old").orElseThrow();
+        assertThat(old.overSubscribe()).isEqualTo("YES");
+        assertThat(old.state()).isEqualTo("DRAIN");
+        assertThat(old.defaultTimeMinutes()).isEqualTo(30);
+        assertThat(old.priorityTier()).isEqualTo(5);
+        assertThat(c.defaultPartition().orElseThrow().name()).isEqualTo("all");
+        assertThat(c.nodeSets().getFirst().nodeNames()).containsExactly("n1", "n2", "n3", "n4");
+    }
+
+    @Test
+    void includeIsRelativeAndSubstitutesClusterName() throws Exception {
+        IncludeResolver files = IncludeResolver.of(Map.of("nodes-lab.conf", "NodeName=n1\nPartitionName=p Nodes=n1\n"));
+        SlurmConf c =
+                SlurmConfReader.parse("ClusterName=lab\nSlurmctldHost=h\ninclude nodes-%c.conf\n", "slurm.conf", files);
+        assertThat(c.nodes()).extracting(NodeConf::file).containsExactly("nodes-lab.conf");
+    }
+
+    @Test
+    void legacyControlMachine() throws Exception {
+        SlurmConf c = parse("ClusterName=x\nControlMachine=a\nControlAddr=10.0.0.1\nBackupController=b\n");
+        assertThat(c.controlHosts()).containsExactly("a", "b");
+        assertThat(c.controlHostEntries().getFirst().addr()).isEqualTo("10.0.0.1");
+    }
+
+    @Test
+    void unknownKeySuggestsTheNearestKnownOne() {
+        ConfigException e = error(HEAD + "NodeNmae=n1\n");
+        assertThat(e).hasMessage("slurm.conf:3: unknown key \"NodeNmae\" (did you mean \"NodeName\"?)");
+        assertThat(e.line()).isEqualTo(3);
+        assertThat(e.key()).contains("NodeNmae");
+    }
+
+    @Test
+    void removedKeysGiveSlurmsMessage() {
+        assertThat(error(HEAD + "AccountingStoreJobComment=YES\n"))
+                .hasMessage("slurm.conf:3: The AccountingStoreJobComment option has been removed, please use"
+                        + " AccountingStoreFlags=job_comment option instead.");
+        assertThat(error(HEAD + "CacheGroups=0\n"))
+                .hasMessageContaining("CacheGroups")
+                .hasMessageStartingWith("slurm.conf:3:");
+    }
+
+    @Test
+    void emptyValueIsAParseErrorAsInSlurm2205() {
+        assertThat(error(HEAD + "SlurmctldPidFile=\n"))
+                .hasMessageStartingWith("slurm.conf:3: Parse error: \"SlurmctldPidFile=\"");
+    }
+
+    @Test
+    void missingClusterNameAndControllerUseSlurmsWords() {
+        assertThat(error("SlurmctldHost=h\n")).hasMessage("slurm.conf: ClusterName needs to be specified");
+        assertThat(error("ClusterName=c\n")).hasMessage("slurm.conf: No SlurmctldHost defined.");
+    }
+
+    @Test
+    void badValuesNameFileLineAndKey() {
+        assertThat(error(HEAD + "KillWait=soon\n"))
+                .hasMessage("slurm.conf:3: KillWait value \"soon\" is not a valid number");
+        assertThat(error(HEAD + "NodeName=n1 CPUs=-2\n")).hasMessage("slurm.conf:3: CPUs value (-2) is less than zero");
+        assertThat(error(HEAD + "NodeName=n1 State=SLEEPY\n")).hasMessageContaining("Invalid node state");
+        assertThat(error(HEAD + "NodeName=n1\nPartitionName=p Nodes=n2\n"))
+                .hasMessageStartingWith("slurm.conf:4: Invalid node names in partition p");
+        assertThat(error(HEAD + "NodeName=n1 Bogus=1\n"))
+                .hasMessage("slurm.conf:3: unknown key \"Bogus\" in a NodeName line");
+        assertThat(error(HEAD + "NodeName=n[1-2] NodeAddr=a[1-3]\n")).hasMessageContaining("NodeAddr names 3 hosts");
+        assertThat(error(HEAD + "PartitionName=p MaxTime=forever\n")).hasMessageContaining("MaxTime");
+        assertThat(error(HEAD + "NodeName=n1\nNodeName=n1\n")).hasMessage("slurm.conf:4: Duplicated NodeName n1");
+    }
+
+    @Test
+    void ignoredKeysAreReportedWithTheirLocation() throws Exception {
+        SlurmConf c = parse(HEAD + "MailProg=/bin/mail\nAccountingStorageUser=slurm\n");
+        assertThat(c.ignoredKeys())
+                .extracting(IgnoredKey::toString)
+                .containsExactly(
+                        "slurm.conf:3: MailProg=/bin/mail",
+                        "slurm.conf:4: AccountingStorageUser=slurm (defunct in current Slurm)");
+    }
+}
