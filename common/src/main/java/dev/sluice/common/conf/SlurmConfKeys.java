@@ -289,6 +289,7 @@ final class SlurmConfKeys {
             UsePAM BOOLEAN
             VSizeFactor UINT16
             WaitTime UINT16
+            X11Parameters STRING
             """;
 
     private static final Map<String, Key> KEYS = parse(TABLE);
