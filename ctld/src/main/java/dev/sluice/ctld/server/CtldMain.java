@@ -48,7 +48,8 @@ public final class CtldMain {
                 case "--bind" -> bind = requireValue(args, ++i, "--bind");
                 case "--truncate-corrupt-journal" -> truncate = true;
                 case "--check-config" -> {
-                    return checkConfig(Path.of(requireValue(args, ++i, "--check-config")), out, err);
+                    return dev.sluice.common.conf.ConfigCheck.run(
+                            Path.of(requireValue(args, ++i, "--check-config")), out, err);
                 }
                 case "-h", "--help" -> {
                     out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]");
@@ -83,18 +84,6 @@ public final class CtldMain {
         }));
         stopped.await();
         return 0;
-    }
-
-    static int checkConfig(Path file, PrintStream out, PrintStream err) {
-        try {
-            SlurmConf conf = SlurmConfReader.read(file);
-            out.println(file + ": " + conf.nodes().size() + " nodes, "
-                    + conf.partitions().size() + " partitions");
-            return 0;
-        } catch (ConfigException e) {
-            err.println("sluice-ctld: error: " + e.getMessage());
-            return 1;
-        }
     }
 
     /** The files a configless node daemon fetches: slurm.conf and its companions. */
