@@ -1,0 +1,82 @@
+package dev.sluice.common.error;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Slurm's error numbers and texts (slurm_errno.h / slurm_strerror), kept identical so that
+ * commands print what Slurm prints and scripts that match on the text keep working. Only the
+ * codes Sluice can produce are listed; numbers are Slurm's so they survive the wire as-is.
+ */
+public enum ErrorCode {
+    SUCCESS(0, "No error"),
+    UNEXPECTED(1000, "Unexpected error"),
+    COMMUNICATIONS_CONNECTION_ERROR(1001, "Communication connection failure"),
+    PROTOCOL_VERSION_ERROR(1005, "Protocol version has changed, re-link your code"),
+    AUTHENTICATION_ERROR(1007, "Protocol authentication error"),
+    CONNECTION_REFUSED(1008, "Unable to contact slurm controller (connect failure)"),
+    INVALID_PARTITION_NAME(2000, "Invalid partition name specified"),
+    DEFAULT_PARTITION_NOT_SET(2001, "No partition specified or system default partition"),
+    ACCESS_DENIED(2002, "Access/permission denied"),
+    JOB_MISSING_REQUIRED_PARTITION_GROUP(2003, "User's group not permitted to use this partition"),
+    REQUESTED_NODES_NOT_IN_PARTITION(2004, "Requested nodes not in this partition"),
+    TOO_MANY_REQUESTED_CPUS(2005, "More processors requested than permitted"),
+    INVALID_NODE_COUNT(2006, "Node count specification invalid"),
+    ERROR_ON_DESC_TO_RECORD_COPY(2007, "Unable to create job record, try again"),
+    JOB_MISSING_SIZE_SPECIFICATION(2008, "Job size specification needs to be provided"),
+    JOB_SCRIPT_MISSING(2009, "Job script not specified"),
+    USER_ID_MISSING(2010, "Invalid user id"),
+    DUPLICATE_JOB_ID(2011, "Duplicate job id"),
+    PATHNAME_TOO_LONG(2012, "Pathname of a file, directory or other parameter too long"),
+    NOT_TOP_PRIORITY(2013, "Immediate execution impossible, insufficient priority"),
+    REQUESTED_NODE_CONFIG_UNAVAILABLE(2014, "Requested node configuration is not available"),
+    REQUESTED_PART_CONFIG_UNAVAILABLE(2015, "Requested partition configuration not available now"),
+    NODES_BUSY(2016, "Requested nodes are busy"),
+    INVALID_JOB_ID(2017, "Invalid job id specified"),
+    INVALID_NODE_NAME(2018, "Invalid node name specified"),
+    WRITING_TO_FILE(2019, "I/O error writing script/environment to file"),
+    TRANSITION_STATE_NO_UPDATE(2020, "Job can not be altered now, try again later"),
+    ALREADY_DONE(2021, "Job/step already completing or completed"),
+    INTERCONNECT_FAILURE(2022, "Error configuring interconnect"),
+    INTERCONNECT_BUSY(2023, "Requested interconnect resources are busy"),
+    INVALID_TIME_LIMIT(2051, "Invalid time limit specified"),
+    JOB_PENDING(2040, "Job is pending execution"),
+    JOB_NOT_PENDING(2041, "Job is no longer pending execution"),
+    JOB_NOT_RUNNING(2043, "Job is not running"),
+    INVALID_GRES(2072, "Invalid generic resource (gres) specification"),
+    PARTITION_NOT_AVAIL(2083, "Required partition not available (inactive or drain)"),
+    INVALID_ACCOUNT(2045, "Invalid account or account/partition combination specified"),
+    INVALID_QOS(2066, "Invalid qos specification"),
+    DISABLED(2047, "Requested operation is presently disabled"),
+    STATE_SAVE_FAILED(2300, "Unable to save state: the controller refuses new work until it can"),
+    INVALID_ARGUMENT(22, "Invalid argument");
+
+    private static final Map<Integer, ErrorCode> BY_NUMBER = new HashMap<>();
+
+    static {
+        for (ErrorCode code : values()) {
+            BY_NUMBER.put(code.number, code);
+        }
+    }
+
+    private final int number;
+    private final String text;
+
+    ErrorCode(int number, String text) {
+        this.number = number;
+        this.text = text;
+    }
+
+    public int number() {
+        return number;
+    }
+
+    /** Slurm's {@code slurm_strerror} text for this code. */
+    public String text() {
+        return text;
+    }
+
+    public static ErrorCode fromNumber(int number) {
+        return BY_NUMBER.getOrDefault(number, UNEXPECTED);
+    }
+}

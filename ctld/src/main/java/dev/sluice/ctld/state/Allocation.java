@@ -1,0 +1,38 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/** Resources a running job holds: per node, CPUs, memory and tasks. */
+public record Allocation(List<NodeShare> nodes) {
+    public Allocation {
+        nodes = List.copyOf(nodes);
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("an allocation has at least one node");
+        }
+    }
+
+    public record NodeShare(String node, int cpus, long memoryMb, int tasks) {
+        public NodeShare {
+            requireNonNull(node, "node is null");
+        }
+    }
+
+    public int totalCpus() {
+        return nodes.stream().mapToInt(NodeShare::cpus).sum();
+    }
+
+    public long totalMemoryMb() {
+        return nodes.stream().mapToLong(NodeShare::memoryMb).sum();
+    }
+
+    public List<String> nodeNames() {
+        return nodes.stream().map(NodeShare::node).toList();
+    }
+
+    /** The node that runs the batch script: the first of the allocation, as in Slurm. */
+    public String batchHost() {
+        return nodes.get(0).node();
+    }
+}
