@@ -1,5 +1,9 @@
 package dev.sluice.ctld;
 
+import dev.sluice.common.gres.GresSpec;
+import dev.sluice.ctld.gres.GresDemand;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.JobRequest;
@@ -51,6 +55,7 @@ public final class Builders {
         private long usedMemory;
         private boolean up = true;
         private int weight = 1;
+        private String gres = "";
 
         NodeBuilder(String name) {
             this.name = name;
@@ -87,13 +92,31 @@ public final class Builders {
             return this;
         }
 
+        /** Slurm's node {@code Gres=} value, e.g. {@code gpu:3,mps:300}. */
+        public NodeBuilder gres(String value) {
+            gres = value;
+            return this;
+        }
+
+        public GresInventory inventory() {
+            return GresInventory.of(GresSpec.parseNodeList(gres), List.of());
+        }
+
         public NodeHardware hardware() {
             return new NodeHardware(cpus, 1, 1, cpus / threads, threads, memory, 0);
         }
 
         public NodeCapacity build() {
             return new NodeCapacity(
-                    name, hardware(), cpus - usedCpus, memory - usedMemory, usedCpus == 0, up, List.of(), weight);
+                    name,
+                    hardware(),
+                    cpus - usedCpus,
+                    memory - usedMemory,
+                    usedCpus == 0,
+                    up,
+                    List.of(),
+                    weight,
+                    GresPool.idle(inventory()));
         }
     }
 
@@ -109,6 +132,37 @@ public final class Builders {
         private boolean exclusive;
         private Set<String> required = Set.of();
         private Set<String> excluded = Set.of();
+        private GresDemand gres = GresDemand.NONE;
+
+        /** Per-node GRES items as {@code --gres} gives them: {@code gres("gpu", "", 2)}. */
+        public RequestBuilder gres(String name, String type, long count) {
+            List<GresDemand.Item> items = new java.util.ArrayList<>(gres.perNode());
+            items.add(new GresDemand.Item(name, type, count));
+            gres = new GresDemand(
+                    items,
+                    gres.gpusPerTask(),
+                    gres.gpuTypePerTask(),
+                    gres.gpusPerJob(),
+                    gres.gpuTypePerJob(),
+                    gres.cpusPerGpu(),
+                    gres.memPerGpuMb());
+            return this;
+        }
+
+        public RequestBuilder gpusPerTask(long n) {
+            gres = new GresDemand(gres.perNode(), n, "", gres.gpusPerJob(), "", gres.cpusPerGpu(), gres.memPerGpuMb());
+            return this;
+        }
+
+        public RequestBuilder gpusPerJob(long n) {
+            gres = new GresDemand(gres.perNode(), gres.gpusPerTask(), "", n, "", gres.cpusPerGpu(), gres.memPerGpuMb());
+            return this;
+        }
+
+        public RequestBuilder cpusPerGpu(int n) {
+            gres = new GresDemand(gres.perNode(), gres.gpusPerTask(), "", gres.gpusPerJob(), "", n, gres.memPerGpuMb());
+            return this;
+        }
 
         public RequestBuilder nodes(int value) {
             minNodes = value;
@@ -175,7 +229,8 @@ public final class Builders {
                     memory,
                     exclusive,
                     required,
-                    excluded);
+                    excluded,
+                    gres);
         }
     }
 
@@ -190,6 +245,12 @@ public final class Builders {
         private boolean hold;
         private int uid = 1000;
         private boolean exclusive;
+        private String gres = "";
+
+        public JobBuilder gres(String value) {
+            gres = value;
+            return this;
+        }
 
         public JobBuilder name(String value) {
             name = value;
@@ -263,12 +324,13 @@ public final class Builders {
                     "",
                     "",
                     hold,
-                    "",
+                    gres,
                     "",
                     false,
                     "",
                     0,
-                    "");
+                    "",
+                    JobRequest.GpuOptions.NONE);
         }
     }
 }

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 final class ClusterProcesses implements AutoCloseable {
     private final LocalClusterLayout layout;
     private final Path workDir;
-    private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private final String java =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private final String classpath = System.getProperty("java.class.path");
     private Process ctld;
     private final List<Process> nodes = new ArrayList<>();
@@ -35,8 +36,8 @@ final class ClusterProcesses implements AutoCloseable {
         for (int i = 0; i < nodeCount; i++) {
             ports.add(freePort());
         }
-        layout = new LocalClusterLayout(stateDir, nodeCount, cpus, threadsPerCore, 1000L * cpus, 3, freePort(),
-                freePort(), ports);
+        layout = new LocalClusterLayout(
+                stateDir, nodeCount, cpus, threadsPerCore, 1000L * cpus, 3, freePort(), freePort(), ports);
         LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");
         Files.createDirectories(workDir);
@@ -76,14 +77,23 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     private Process daemon(String main, String logName, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-                "--enable-native-access=ALL-UNNAMED", "-cp", classpath, main, "-D", "-f",
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                classpath,
+                main,
+                "-D",
+                "-f",
                 layout.slurmConfPath().toString()));
         cmd.addAll(List.of(args));
         Files.createDirectories(layout.logDir());
         return new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(layout.logDir().resolve(logName + ".log").toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        layout.logDir().resolve(logName + ".log").toFile()))
                 .start();
     }
 
@@ -93,8 +103,8 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     Result commandWithInput(String stdin, String name, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                classpath, "dev.sluice.cli.Main", name));
+        List<String> cmd = new ArrayList<>(List.of(
+                java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, "dev.sluice.cli.Main", name));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
         Map<String, String> env = new HashMap<>(pb.environment());

@@ -77,16 +77,16 @@ class TestBatchJobEndToEnd {
     @Test
     @Order(3)
     void scriptDirectivesNameTheJobAndItsOutput() throws Exception {
-        String script = "#!/bin/sh\n#SBATCH -J named\n#SBATCH -o out-%j.txt\necho \"name=$SLURM_JOB_NAME id=$SLURM_JOB_ID"
-                + " nodes=$SLURM_JOB_NODELIST n=$SLURM_NNODES dir=$SLURM_SUBMIT_DIR\"\n";
+        String script =
+                "#!/bin/sh\n#SBATCH -J named\n#SBATCH -o out-%j.txt\necho \"name=$SLURM_JOB_NAME id=$SLURM_JOB_ID"
+                        + " nodes=$SLURM_JOB_NODELIST n=$SLURM_NNODES dir=$SLURM_SUBMIT_DIR\"\n";
         Files.writeString(cluster.workDir().resolve("job.sh"), script);
         ClusterProcesses.Result submit = cluster.command("sbatch", "job.sh");
         assertThat(submit.out()).isEqualTo("Submitted batch job 2\n");
         awaitCompleted(2);
         assertThat(jobState(2)).contains("JobName=named");
         Path out = cluster.workDir().resolve("out-2.txt");
-        assertThat(Files.readString(out))
-                .isEqualTo("name=named id=2 nodes=node1 n=1 dir=" + cluster.workDir() + "\n");
+        assertThat(Files.readString(out)).isEqualTo("name=named id=2 nodes=node1 n=1 dir=" + cluster.workDir() + "\n");
         assertThat(cluster.workDir().resolve("slurm-2.out")).doesNotExist();
     }
 
@@ -95,12 +95,12 @@ class TestBatchJobEndToEnd {
     void squeueShowsARunningJobAndScancelEndsIt() throws Exception {
         ClusterProcesses.Result submit = cluster.command("sbatch", "-J", "sleeper", "--wrap", "sleep 300");
         assertThat(submit.out()).isEqualTo("Submitted batch job 3\n");
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-                        cluster.command("squeue").out())
-                .containsPattern("(?m)^\\s+3\\s+all\\s+sleeper\\s+\\S+\\s+R\\s+\\S+\\s+1 node1$"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(cluster.command("squeue").out())
+                        .containsPattern("(?m)^\\s+3\\s+all\\s+sleeper\\s+\\S+\\s+R\\s+\\S+\\s+1 node1$"));
         assertThat(cluster.command("scancel", "3").exitCode()).isZero();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(jobState(3))
-                .contains("JobState=CANCELLED"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(jobState(3)).contains("JobState=CANCELLED"));
     }
 
     @Test

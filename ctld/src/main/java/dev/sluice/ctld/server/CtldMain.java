@@ -1,6 +1,8 @@
 package dev.sluice.ctld.server;
 
 import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.GresConf;
+import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.site.SluiceConf;
@@ -71,7 +73,16 @@ public final class CtldMain {
         }
         conf.ignoredKeys().forEach(k -> log.info("slurm.conf: {} is accepted but not acted upon", k));
         SluiceConf site = SluiceConf.besides(confPath);
-        CtldConfig config = CtldConfigs.from(conf, site.slurmctldGrpcPort().orElse(0), configFiles(confPath));
+        GresConf gres;
+        try {
+            Path gresPath = confPath.toAbsolutePath().resolveSibling("gres.conf");
+            gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
+        } catch (ConfigException e) {
+            err.println("sluice-ctld: fatal: " + e.getMessage());
+            return 1;
+        }
+        CtldConfig config =
+                CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), configFiles(confPath));
         CountDownLatch stopped = new CountDownLatch(1);
         CtldServer server = CtldServer.start(config, Clock.systemUTC(), bind, truncate, fault -> {
             log.error("fatal: {}", fault.toString());

@@ -9,6 +9,7 @@ import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
@@ -39,7 +40,8 @@ class TestControllerLoop {
     private ControllerLoop loop;
 
     private ClusterState state() {
-        Node n1 = Node.configured("n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), "", 1, false);
+        Node n1 = Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
         return new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
     }
 

@@ -3,14 +3,17 @@ package dev.sluice.ctld.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A snapshot (the state as records) replays into the same image as the full history. */
 class TestSnapshotEquivalence {
     private static ClusterState fresh() {
-        Node n1 = Node.configured("n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), "", 1, false);
-        Node n2 = Node.configured("n2", "n2", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), "", 1, false);
+        Node n1 = Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        Node n2 = Node.configured(
+                "n2", "n2", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
         return new ClusterState(List.of(n1, n2), List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
     }
 
