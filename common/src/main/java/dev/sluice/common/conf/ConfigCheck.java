@@ -20,8 +20,10 @@ import java.util.Map;
  * understood, or the error with its location.
  *
  * <p>A configuration without nodes or partitions is valid: current Slurm (unlike 22.05's
- * slurmctld) starts without them, and Sluice nodes may register dynamically. Exit status 0 when the configuration would be
- * accepted, 1 when not. Output goes to {@code out}; the error goes to {@code err}.
+ * slurmctld) starts without them, and Sluice nodes may register dynamically.
+ *
+ * <p>Exit status 0 when the configuration would be accepted, 1 when not. The report goes to {@code
+ * out}; the error, file:line first, goes to {@code err}.
  */
 public final class ConfigCheck {
 
