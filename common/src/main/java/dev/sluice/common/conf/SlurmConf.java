@@ -44,6 +44,7 @@ public final class SlurmConf {
     }
 
     static SlurmConf build(SlurmConfReader.Collected c) throws ConfigException {
+        ValueRules.check(c);
         String cluster = c.entry("ClusterName").map(ConfEntry::value).orElse("");
         if (cluster.isBlank()) {
             throw new ConfigException(c.mainFile, 0, "ClusterName", "ClusterName needs to be specified");

@@ -52,7 +52,8 @@ class TestSlurmConfReader {
                 SlurmdPort=7010
                 StateSaveLocation=/state
                 SlurmdSpoolDir=/spool
-                SlurmdTimeout=60 KillWait=5
+                SlurmdTimeout=60
+                KillWait=5
                 MinJobAge=10
                 ReturnToService=2
                 MaxJobCount=5000
@@ -240,6 +241,50 @@ class TestSlurmConfReader {
                 .hasMessageContaining("NodeAddr count must equal that of NodeName records");
         assertThat(error(HEAD + "PartitionName=p MaxTime=forever\n")).hasMessageContaining("MaxTime");
         assertThat(error(HEAD + "NodeName=n1\nNodeName=n1\n")).hasMessage("slurm.conf:4: Duplicated NodeName n1");
+    }
+
+    // Each case checked with Slurm 22.05.8's own parser (scontrol reading a slurm.conf holding it).
+    @Test
+    void valueChecksSlurmMakesWhileReading() {
+        assertThat(error(HEAD + "KillWait=1 MinJobAge=2\n"))
+                .hasMessageStartingWith("slurm.conf:3: Parse error: \"MinJobAge=2\"");
+        assertThat(error(HEAD + "AccountingStorageEnforce=limits,bogus\n"))
+                .hasMessage("slurm.conf:3: Invalid parameter for AccountingStorageEnforce: bogus");
+        assertThat(error(HEAD + "EnforcePartLimits=bogus\n")).hasMessage("slurm.conf:3: Bad EnforcePartLimits: bogus");
+        assertThat(error(HEAD + "PreemptMode=bogus\n")).hasMessage("slurm.conf:3: PreemptMode=bogus invalid");
+        assertThat(error(HEAD + "PropagateResourceLimits=bogus\n"))
+                .hasMessage("slurm.conf:3: Bad PropagateResourceLimits: bogus");
+        assertThat(error(HEAD + "SlurmctldDebug=bogus\n")).hasMessage("slurm.conf:3: Invalid SlurmctldDebug bogus");
+        assertThat(error(HEAD + "TaskPluginParam=bogus\n")).hasMessage("slurm.conf:3: Bad TaskPluginParam: bogus");
+        assertThat(error(HEAD + "PriorityDecayHalfLife=bogus\n"))
+                .hasMessage("slurm.conf:3: Bad value \"bogus\" for PriorityDecayHalfLife");
+        assertThat(error(HEAD + "PriorityUsageResetPeriod=bogus\n"))
+                .hasMessage("slurm.conf:3: Bad value \"bogus\" for PriorityUsageResetPeriod");
+        assertThat(error(HEAD + "PreemptExemptTime=bogus\n"))
+                .hasMessage("slurm.conf:3: PreemptExemptTime=bogus invalid");
+        assertThat(error(HEAD + "MCSParameters=bogus\n"))
+                .hasMessage("slurm.conf:3: MCSParameters=bogus used and no MCSPlugin");
+        assertThat(error(HEAD + "SlurmSchedLogLevel=1\n"))
+                .hasMessage("slurm.conf:3: SlurmSchedLogLevel requires SlurmSchedLogFile value");
+        assertThat(error(HEAD + "FirstJobId=0\n")).hasMessage("slurm.conf:3: FirstJobId cannot be zero");
+        assertThat(error(HEAD + "PreemptMode=SUSPEND,GANG\n"))
+                .hasMessage("slurm.conf:3: PreemptType and PreemptMode values incompatible");
+        assertThat(error(HEAD + "PreemptType=preempt/qos\nPreemptMode=SUSPEND\n"))
+                .hasMessage("slurm.conf:4: PreemptMode=SUSPEND requires GANG too");
+        assertThat(error(HEAD + "PreemptType=preempt/qos\n"))
+                .hasMessage("slurm.conf:3: PreemptType and PreemptMode values incompatible");
+        assertThat(error(HEAD + "FirstJobId=10\nMaxJobId=5\n")).hasMessage("slurm.conf:4: FirstJobId > MaxJobId");
+    }
+
+    @Test
+    void laterLinesOverrideEarlierOnesAndPerNodeMemoryWins() throws Exception {
+        SlurmConf c = parse(HEAD + "KillWait=1\nKillWait=2\nDefMemPerCPU=1000\nDefMemPerNode=8000\n");
+        assertThat(c.killWaitSeconds()).isEqualTo(2);
+        assertThat(c.defMemPerCpuMb()).isZero();
+        assertThat(c.defMemPerNodeMb()).isEqualTo(8000);
+        assertThat(c.warnings())
+                .containsExactly(
+                        "slurm.conf:5: DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode");
     }
 
     @Test
