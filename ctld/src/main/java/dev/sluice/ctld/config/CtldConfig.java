@@ -6,6 +6,7 @@ import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything the controller takes from {@code slurm.conf}, typed and defaulted. Built once at
@@ -26,6 +27,7 @@ public record CtldConfig(
         int firstJobId,
         boolean memoryConsumable,
         long defMemPerCpuMb,
+        Set<String> gresNames,
         List<Node> nodes,
         List<Partition> partitions,
         Map<String, byte[]> configFiles,
@@ -35,6 +37,7 @@ public record CtldConfig(
         requireNonNull(clusterName, "clusterName is null");
         requireNonNull(controlHost, "controlHost is null");
         requireNonNull(stateSaveLocation, "stateSaveLocation is null");
+        gresNames = Set.copyOf(gresNames);
         nodes = List.copyOf(nodes);
         partitions = List.copyOf(partitions);
         configFiles = Map.copyOf(configFiles);

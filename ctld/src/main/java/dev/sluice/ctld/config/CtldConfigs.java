@@ -1,9 +1,11 @@
 package dev.sluice.ctld.config;
 
+import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.time.TimeLimit;
+import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
@@ -12,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Derives the controller's {@link CtldConfig} from a parsed {@code slurm.conf}. */
 public final class CtldConfigs {
@@ -24,8 +28,9 @@ public final class CtldConfigs {
      * @param grpcPort the daemons' gRPC port, or 0 for SlurmctldPort + {@value #GRPC_PORT_OFFSET}
      * @param files configuration files to serve to configless nodes (name → content)
      */
-    public static CtldConfig from(SlurmConf conf, int grpcPort, Map<String, byte[]> files) {
+    public static CtldConfig from(SlurmConf conf, GresConf gresConf, int grpcPort, Map<String, byte[]> files) {
         List<Node> nodes = new ArrayList<>();
+        Set<String> gresNames = new TreeSet<>(conf.gresTypes());
         for (NodeConf n : conf.nodes()) {
             NodeHardware hw = new NodeHardware(
                     n.cpus(),
@@ -36,6 +41,8 @@ public final class CtldConfigs {
                     n.realMemoryMb(),
                     n.tmpDiskMb());
             boolean future = n.state().equalsIgnoreCase("FUTURE");
+            GresInventory inventory = GresInventory.of(n.gresList(), gresConf.forNode(n.name()));
+            inventory.units().forEach(u -> gresNames.add(u.name()));
             nodes.add(Node.configured(
                     n.name(),
                     n.hostname(),
@@ -43,7 +50,7 @@ public final class CtldConfigs {
                     n.port(),
                     hw,
                     n.features(),
-                    n.gres(),
+                    inventory,
                     (int) Math.min(Integer.MAX_VALUE, n.weight()),
                     future));
         }
@@ -84,6 +91,7 @@ public final class CtldConfigs {
                 (int) Math.min(Integer.MAX_VALUE, Math.max(1, conf.firstJobId())),
                 memory,
                 conf.defMemPerCpuMb(),
+                gresNames,
                 nodes,
                 partitions,
                 files,

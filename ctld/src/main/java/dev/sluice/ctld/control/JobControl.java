@@ -2,6 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
@@ -65,7 +66,8 @@ public final class JobControl {
                 true,
                 true,
                 node.features(),
-                node.weight());
+                node.weight(),
+                GresPool.idle(node.gres()));
     }
 
     private static Partition resolvePartition(ClusterState state, String requested) {

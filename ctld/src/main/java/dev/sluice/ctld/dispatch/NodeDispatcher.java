@@ -111,6 +111,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setKillWaitSeconds(config.killWaitSeconds())
                 .setControllerHost(config.controlHost())
                 .setControllerPort(config.grpcPort())
+                .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
+                .putAllMpsPerGpu(mpsPerGpu(image, host))
                 .build();
         NodeView node = image.node(host).orElse(null);
         workers.execute(() -> {
@@ -135,6 +137,14 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 return dev.sluice.ctld.control.ControlResult.of(List.of(record), List.of(), null);
             });
         });
+    }
+
+    /** Each GPU's MPS count on the node, so it can turn an MPS share into a percentage. */
+    private static java.util.Map<Integer, Long> mpsPerGpu(ClusterImage image, String node) {
+        java.util.Map<Integer, Long> out = new java.util.HashMap<>();
+        image.node(node)
+                .ifPresent(v -> v.gres().inventory().named("mps").forEach(u -> out.put(u.index(), u.capacity())));
+        return out;
     }
 
     private static void sleepBackoff(int attempt) {

@@ -192,7 +192,8 @@ public final class ControllerLoop implements AutoCloseable {
         }
         ClusterImage published = state.image();
         image = published;
-        done.forEach(Done::complete);
+        // Effects are handed off (the sink never blocks) before callers hear back, so whoever
+        // observes an answer also observes its effects under way.
         for (Effect effect : toRun) {
             try {
                 effects.execute(effect, published);
@@ -200,6 +201,7 @@ public final class ControllerLoop implements AutoCloseable {
                 log.warn("effect {} failed", effect, e);
             }
         }
+        done.forEach(Done::complete);
     }
 
     private <T> Done<T> decide(Pending<T> p, long now, List<Effect> toRun) {

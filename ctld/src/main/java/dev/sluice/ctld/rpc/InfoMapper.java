@@ -1,6 +1,8 @@
 package dev.sluice.ctld.rpc;
 
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.ctld.gres.GresGrant;
+import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
@@ -12,6 +14,7 @@ import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Builds the query answers ({@code squeue}, {@code sinfo}, {@code scontrol show}) from an image. */
@@ -44,6 +47,7 @@ public final class InfoMapper {
                 .setPartition(job.partition())
                 .setPriority(priority(job))
                 .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
+                .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
                 .setRestartCount(job.restartCount())
                 .setStdOut(r.stdOut())
@@ -79,6 +83,35 @@ public final class InfoMapper {
             s.append(",mem=").append(memory(memMb));
         }
         s.append(",node=").append(nodes).append(",billing=").append(cpus);
+        return s.toString();
+    }
+
+    /** Slurm's TRES_PER_NODE: {@code gres/gpu:2}, lists joined by commas. */
+    static String tresPerNode(JobRequest r) {
+        List<String> parts = new ArrayList<>();
+        for (String item : r.gresPerNode().split(",")) {
+            String t = item.strip();
+            if (!t.isEmpty()) {
+                parts.add("gres/" + (t.startsWith("gres:") || t.startsWith("gres/") ? t.substring(5) : t));
+            }
+        }
+        if (!r.gpuOptions().gpusPerNode().isEmpty()) {
+            parts.add("gres/gpu:" + r.gpuOptions().gpusPerNode());
+        }
+        return String.join(",", parts);
+    }
+
+    /** AllocTRES' GRES part: {@code ,gres/gpu=4} (and mps, shard, others) in a fixed order. */
+    static String gresTres(Allocation a) {
+        java.util.Map<String, Long> totals = new java.util.TreeMap<>();
+        for (Allocation.NodeShare share : a.nodes()) {
+            for (GresGrant g : share.gres()) {
+                totals.merge(g.name(), g.count(), Long::sum);
+            }
+        }
+        StringBuilder s = new StringBuilder();
+        totals.forEach(
+                (name, count) -> s.append(",gres/").append(name).append('=').append(count));
         return s.toString();
     }
 
@@ -118,7 +151,8 @@ public final class InfoMapper {
                 .setReason(n.reason())
                 .setReasonUser(n.reasonUser())
                 .setReasonTime(n.reasonTime())
-                .setGres(n.gres())
+                .setGres(n.gres().describe())
+                .setGresUsed(gresUsed(v))
                 .addAllFeatures(n.features())
                 .addAllPartitions(partitions)
                 .setWeight(n.weight())
@@ -129,6 +163,47 @@ public final class InfoMapper {
             b.setAllocTres("cpu=" + v.allocCpus() + (v.allocMemoryMb() > 0 ? ",mem=" + memory(v.allocMemoryMb()) : ""));
         }
         return b.build();
+    }
+
+    /** Slurm's GresUsed: {@code gpu:2(IDX:0-1),mps:0(IDX:N/A)}. */
+    static String gresUsed(NodeView v) {
+        List<String> parts = new ArrayList<>();
+        java.util.Map<String, List<GresUnit>> byName = new java.util.LinkedHashMap<>();
+        v.gres()
+                .inventory()
+                .units()
+                .forEach(u ->
+                        byName.computeIfAbsent(u.name(), k -> new ArrayList<>()).add(u));
+        byName.forEach((name, units) -> {
+            long used = units.stream().mapToLong(u -> v.gres().used(u)).sum();
+            List<Integer> idx = units.stream()
+                    .filter(u -> v.gres().used(u) > 0)
+                    .map(GresUnit::index)
+                    .toList();
+            parts.add(name + ":" + used + "(IDX:" + (idx.isEmpty() ? "N/A" : ranges(idx)) + ")");
+        });
+        return String.join(",", parts);
+    }
+
+    /** {@code 0-1,3} from sorted indices. */
+    static String ranges(List<Integer> sorted) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < sorted.size()) {
+            int j = i;
+            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+                j++;
+            }
+            if (out.length() > 0) {
+                out.append(',');
+            }
+            out.append(sorted.get(i));
+            if (j > i) {
+                out.append('-').append(sorted.get(j));
+            }
+            i = j + 1;
+        }
+        return out.toString();
     }
 
     static PartitionInfo partition(ClusterImage image, Partition p) {

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.sched;
 
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
@@ -34,8 +36,20 @@ public final class Scheduler {
         this.defaults = defaults;
     }
 
-    /** Per-cluster defaults the allocator applies to a request. */
-    public record SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb) {}
+    /**
+     * Per-cluster defaults the allocator applies to a request.
+     *
+     * @param gresNames GRES names the cluster knows (GresTypes and node inventories)
+     */
+    public record SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames) {
+        public SelectDefaults {
+            gresNames = Set.copyOf(gresNames);
+        }
+
+        public SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb) {
+            this(memoryConsumable, defMemPerCpuMb, Set.of());
+        }
+    }
 
     public SchedulePlan schedule(ClusterImage image) {
         Map<String, NodeCapacity> capacity = new LinkedHashMap<>();
@@ -63,13 +77,20 @@ public final class Scheduler {
                     .map(capacity::get)
                     .filter(n -> n != null)
                     .toList();
-            PlacementResult result = Allocator.place(nodes, placementRequest(job.request(), partition, defaults));
+            PlacementResult result;
+            try {
+                result = Allocator.place(nodes, placementRequest(job.request(), partition, defaults));
+            } catch (SlurmException e) {
+                // The configuration changed under an accepted job (e.g. its GRES went away).
+                reasons.put(job.id(), "BadConstraints");
+                continue;
+            }
             switch (result) {
                 case PlacementResult.Placed placed -> {
                     Allocation allocation = placed.allocation();
                     starts.add(new SchedulePlan.Start(job.id(), allocation, partition.name(), job.timeLimitMinutes()));
                     for (Allocation.NodeShare share : allocation.nodes()) {
-                        capacity.computeIfPresent(share.node(), (k, n) -> n.minus(share.cpus(), share.memoryMb()));
+                        capacity.computeIfPresent(share.node(), (k, n) -> n.minus(share));
                     }
                 }
                 case PlacementResult.Pending waiting -> {
@@ -123,7 +144,8 @@ public final class Scheduler {
                 view.runningJobs() == 0 && view.allocCpus() == 0,
                 view.isSchedulable(),
                 view.node().features(),
-                view.node().weight());
+                view.node().weight(),
+                view.gres());
     }
 
     /** Applies partition and cluster defaults to a job's request. */
@@ -144,7 +166,8 @@ public final class Scheduler {
                 defaults.memoryConsumable(),
                 request.exclusive(),
                 names(request.reqNodes()),
-                names(request.excludeNodes()));
+                names(request.excludeNodes()),
+                GresDemands.of(request, defaults.gresNames()));
     }
 
     private static Set<String> names(String hostlist) {

@@ -1,6 +1,9 @@
 package dev.sluice.ctld.select;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.ctld.gres.GresDemand;
+import dev.sluice.ctld.gres.GresGrant;
+import dev.sluice.ctld.gres.GresMatcher;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Allocation.NodeShare;
 import dev.sluice.ctld.state.NodeHardware;
@@ -11,11 +14,13 @@ import java.util.List;
 /**
  * The pure allocator, Slurm's select/cons_tres in miniature: given the nodes of a partition
  * (in configuration order) and a request, answer where the job goes, why it waits, or why it
- * never can. All-or-nothing: a placement gives every node, CPU and byte asked for at once.
+ * never can. All-or-nothing: a placement gives every node, CPU, byte and device asked for at
+ * once.
  *
  * <p>CPUs are handed out in whole cores, so a one-CPU task on a node with two threads per
  * core holds two CPUs, as Slurm reports ({@code AllocTRES=cpu=2}). Nodes are preferred by
- * lower {@code Weight}, then configuration order; required nodes ({@code -w}) come first.
+ * lower {@code Weight}, then configuration order; required nodes ({@code -w}) come first. GRES
+ * devices are chosen by {@link GresMatcher}, lowest indices first.
  *
  * <p>No I/O, no clock, no shared state: same inputs, same answer.
  */
@@ -33,7 +38,7 @@ public final class Allocator {
                 .sorted(preference(request))
                 .toList();
         List<NodeCapacity> emptied = eligible.stream().map(NodeCapacity::empty).toList();
-        if (fit(emptied, request) == null) {
+        if (fit(emptied, request, true) == null) {
             return new PlacementResult.Rejected(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
         }
         for (NodeCapacity node : eligible) {
@@ -43,7 +48,7 @@ public final class Allocator {
         }
         List<NodeCapacity> usable =
                 eligible.stream().filter(NodeCapacity::schedulable).toList();
-        Allocation allocation = fit(usable, request);
+        Allocation allocation = fit(usable, request, false);
         if (allocation == null) {
             return new PlacementResult.Pending("Resources");
         }
@@ -57,12 +62,15 @@ public final class Allocator {
     }
 
     /** Greedy fill in preference order; null when the request does not fit these nodes. */
-    private static Allocation fit(List<NodeCapacity> nodes, PlacementRequest request) {
+    private static Allocation fit(List<NodeCapacity> nodes, PlacementRequest request, boolean totalsOnly) {
         List<NodeCapacity> chosen = new ArrayList<>();
         List<Integer> capacity = new ArrayList<>();
         int requiredLeft = request.requiredNodes().size();
+        int tasksRoom = 0;
+        long jobGpusRoom = 0;
+        GresDemand demand = request.gres();
         for (NodeCapacity node : nodes) {
-            int cap = taskCapacity(node, request);
+            int cap = taskCapacity(node, request, totalsOnly);
             boolean required = request.requiredNodes().contains(node.name());
             if (cap < 1) {
                 if (required) {
@@ -70,14 +78,24 @@ public final class Allocator {
                 }
                 continue;
             }
+            long spare = demand.gpusPerJob() > 0 ? spareGpus(node, demand, totalsOnly) : 0;
+            boolean gpusStillWanted = jobGpusRoom < demand.gpusPerJob();
+            if (!required && ((gpusStillWanted && spare == 0) || chosen.size() >= request.tasks())) {
+                // Every node runs at least one task, and a --gpus job takes nodes that add GPUs.
+                continue;
+            }
             chosen.add(node);
             capacity.add(cap);
+            tasksRoom += cap;
+            jobGpusRoom += spare;
             if (required) {
                 requiredLeft--;
             }
-            int total = capacity.stream().mapToInt(Integer::intValue).sum();
-            if (requiredLeft == 0 && chosen.size() >= request.minNodes() && total >= request.tasks()) {
-                return distribute(chosen, capacity, request);
+            if (requiredLeft == 0
+                    && chosen.size() >= request.minNodes()
+                    && tasksRoom >= request.tasks()
+                    && jobGpusRoom >= demand.gpusPerJob()) {
+                return distribute(chosen, capacity, request, totalsOnly);
             }
             if (chosen.size() >= request.maxNodes()) {
                 return null;
@@ -86,7 +104,16 @@ public final class Allocator {
         return null;
     }
 
-    private static Allocation distribute(List<NodeCapacity> chosen, List<Integer> capacity, PlacementRequest request) {
+    /** GPUs a node has beyond what its per-node and per-task demand takes (for --gpus). */
+    private static long spareGpus(NodeCapacity node, GresDemand demand, boolean totalsOnly) {
+        long free = totalsOnly
+                ? node.gres().inventory().named("gpu").size()
+                : GresMatcher.freeGpus(node.gres(), demand.gpuTypePerJob());
+        return Math.max(0, free - demand.gpusOnNode(1));
+    }
+
+    private static Allocation distribute(
+            List<NodeCapacity> chosen, List<Integer> capacity, PlacementRequest request, boolean totalsOnly) {
         int[] tasks = new int[chosen.size()];
         int left = request.tasks();
         for (int i = 0; i < tasks.length; i++) {
@@ -98,31 +125,63 @@ public final class Allocator {
             tasks[i] += extra;
             left -= extra;
         }
+        GresDemand demand = request.gres();
+        long jobGpusLeft = demand.gpusPerJob();
         List<NodeShare> shares = new ArrayList<>();
         for (int i = 0; i < tasks.length; i++) {
             NodeCapacity node = chosen.get(i);
-            int cpus = request.exclusive() ? node.hardware().cpus() : cpusFor(tasks[i], node.hardware(), request);
-            shares.add(new NodeShare(node.name(), cpus, memoryFor(cpus, node, request), tasks[i]));
+            long extraGpus = 0;
+            if (jobGpusLeft > 0) {
+                extraGpus = Math.min(jobGpusLeft, spareGpus(node, demand, totalsOnly));
+                jobGpusLeft -= extraGpus;
+            }
+            List<GresGrant> grants = demand.isEmpty()
+                    ? List.of()
+                    : GresMatcher.match(node.gres(), demand, tasks[i], extraGpus, totalsOnly);
+            if (grants == null) {
+                return null;
+            }
+            long gpus = grants.stream()
+                    .filter(g -> g.name().equals("gpu"))
+                    .mapToLong(GresGrant::count)
+                    .sum();
+            int cpus = request.exclusive() ? node.hardware().cpus() : cpusFor(tasks[i], gpus, node.hardware(), request);
+            long memory = memoryFor(cpus, node, request) + gpus * demand.memPerGpuMb();
+            if (cpus > node.freeCpus() || (request.memoryConsumable() && memory > node.freeMemoryMb())) {
+                return null;
+            }
+            shares.add(new NodeShare(node.name(), cpus, memory, tasks[i], grants));
         }
         return new Allocation(shares);
     }
 
     /** How many tasks of this request fit on the node as it is now. */
-    private static int taskCapacity(NodeCapacity node, PlacementRequest request) {
+    private static int taskCapacity(NodeCapacity node, PlacementRequest request, boolean totalsOnly) {
         NodeHardware hw = node.hardware();
         if (request.exclusive() && !node.idle()) {
+            return 0;
+        }
+        GresDemand demand = request.gres();
+        if (!demand.isEmpty() && GresMatcher.match(node.gres(), demand, 1, 0, totalsOnly) == null) {
             return 0;
         }
         int limit = request.tasksPerNode() > 0 ? request.tasksPerNode() : Integer.MAX_VALUE;
         int tasks = 0;
         while (tasks < limit) {
             int next = tasks + 1;
-            int cpus = cpusFor(next, hw, request);
+            long gpus = demand.gpusOnNode(next);
+            int cpus = cpusFor(next, gpus, hw, request);
             if (cpus > node.freeCpus() || cpus > hw.cpus()) {
                 break;
             }
+            if (demand.gpusPerTask() > 0
+                    && next > 1
+                    && GresMatcher.match(node.gres(), demand, next, 0, totalsOnly) == null) {
+                break;
+            }
             int held = request.exclusive() ? hw.cpus() : cpus;
-            if (request.memoryConsumable() && memoryFor(held, node, request) > node.freeMemoryMb()) {
+            long memory = memoryFor(held, node, request) + gpus * demand.memPerGpuMb();
+            if (request.memoryConsumable() && memory > node.freeMemoryMb()) {
                 break;
             }
             tasks = next;
@@ -133,9 +192,10 @@ public final class Allocator {
         return tasks;
     }
 
-    /** CPUs for {@code tasks} tasks, rounded up to whole cores. */
-    static int cpusFor(int tasks, NodeHardware hw, PlacementRequest request) {
-        long cpus = (long) tasks * request.cpusPerTask();
+    /** CPUs for {@code tasks} tasks and {@code gpus} GPUs ({@code --cpus-per-gpu}), in whole cores. */
+    static int cpusFor(int tasks, long gpus, NodeHardware hw, PlacementRequest request) {
+        long cpus = Math.max(
+                (long) tasks * request.cpusPerTask(), gpus * request.gres().cpusPerGpu());
         int threads = hw.threadsPerCore();
         long cores = (cpus + threads - 1) / threads;
         return (int) Math.min(Integer.MAX_VALUE, cores * threads);
@@ -147,6 +207,9 @@ public final class Allocator {
         }
         if (request.memPerCpuMb() > 0) {
             return request.memPerCpuMb() * cpus;
+        }
+        if (request.gres().memPerGpuMb() > 0) {
+            return 0;
         }
         return request.memoryConsumable() ? node.hardware().realMemoryMb() : 0;
     }

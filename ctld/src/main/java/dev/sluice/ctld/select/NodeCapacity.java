@@ -2,6 +2,8 @@ package dev.sluice.ctld.select;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.List;
 
@@ -18,22 +20,41 @@ public record NodeCapacity(
         boolean idle,
         boolean schedulable,
         List<String> features,
-        int weight) {
+        int weight,
+        GresPool gres) {
 
     public NodeCapacity {
         requireNonNull(name, "name is null");
         requireNonNull(hardware, "hardware is null");
         features = List.copyOf(features);
+        requireNonNull(gres, "gres is null");
     }
 
     /** The same node as if nothing ran on it and it were up: for "could this ever fit?". */
     public NodeCapacity empty() {
-        return new NodeCapacity(name, hardware, hardware.cpus(), hardware.realMemoryMb(), true, true, features, weight);
+        return new NodeCapacity(
+                name,
+                hardware,
+                hardware.cpus(),
+                hardware.realMemoryMb(),
+                true,
+                true,
+                features,
+                weight,
+                GresPool.idle(gres.inventory()));
     }
 
-    /** This node after giving {@code cpus} and {@code memoryMb} to a job. */
-    public NodeCapacity minus(int cpus, long memoryMb) {
+    /** This node after giving a job its share. */
+    public NodeCapacity minus(Allocation.NodeShare share) {
         return new NodeCapacity(
-                name, hardware, freeCpus - cpus, freeMemoryMb - memoryMb, false, schedulable, features, weight);
+                name,
+                hardware,
+                freeCpus - share.cpus(),
+                freeMemoryMb - share.memoryMb(),
+                false,
+                schedulable,
+                features,
+                weight,
+                gres.plus(share.gres(), 1));
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.select;
 
+import dev.sluice.ctld.gres.GresDemand;
 import java.util.Set;
 
 /**
@@ -9,6 +10,7 @@ import java.util.Set;
  * @param memPerCpuMb memory per allocated CPU, 0 when the node's whole memory is meant
  * @param memoryConsumable whether memory is a consumable resource (SelectTypeParameters
  *     {@code CR_*_Memory}); when false memory never blocks placement
+ * @param gres generic resources wanted ({@link GresDemand#NONE} when none)
  */
 public record PlacementRequest(
         int minNodes,
@@ -21,7 +23,8 @@ public record PlacementRequest(
         boolean memoryConsumable,
         boolean exclusive,
         Set<String> requiredNodes,
-        Set<String> excludedNodes) {
+        Set<String> excludedNodes,
+        GresDemand gres) {
 
     public PlacementRequest {
         if (minNodes < 1) {
@@ -36,5 +39,6 @@ public record PlacementRequest(
         tasks = Math.max(tasks, minNodes);
         requiredNodes = Set.copyOf(requiredNodes);
         excludedNodes = Set.copyOf(excludedNodes);
+        java.util.Objects.requireNonNull(gres, "gres is null");
     }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.ctld.server;
 
 import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.GresConf;
+import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.site.SluiceConf;
@@ -48,7 +50,8 @@ public final class CtldMain {
                 case "--bind" -> bind = requireValue(args, ++i, "--bind");
                 case "--truncate-corrupt-journal" -> truncate = true;
                 case "--check-config" -> {
-                    return checkConfig(Path.of(requireValue(args, ++i, "--check-config")), out, err);
+                    return dev.sluice.common.conf.ConfigCheck.run(
+                            Path.of(requireValue(args, ++i, "--check-config")), out, err);
                 }
                 case "-h", "--help" -> {
                     out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]");
@@ -70,7 +73,16 @@ public final class CtldMain {
         }
         conf.ignoredKeys().forEach(k -> log.info("slurm.conf: {} is accepted but not acted upon", k));
         SluiceConf site = SluiceConf.besides(confPath);
-        CtldConfig config = CtldConfigs.from(conf, site.slurmctldGrpcPort().orElse(0), configFiles(confPath));
+        GresConf gres;
+        try {
+            Path gresPath = confPath.toAbsolutePath().resolveSibling("gres.conf");
+            gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
+        } catch (ConfigException e) {
+            err.println("sluice-ctld: fatal: " + e.getMessage());
+            return 1;
+        }
+        CtldConfig config =
+                CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), configFiles(confPath));
         CountDownLatch stopped = new CountDownLatch(1);
         CtldServer server = CtldServer.start(config, Clock.systemUTC(), bind, truncate, fault -> {
             log.error("fatal: {}", fault.toString());
@@ -83,18 +95,6 @@ public final class CtldMain {
         }));
         stopped.await();
         return 0;
-    }
-
-    static int checkConfig(Path file, PrintStream out, PrintStream err) {
-        try {
-            SlurmConf conf = SlurmConfReader.read(file);
-            out.println(file + ": " + conf.nodes().size() + " nodes, "
-                    + conf.partitions().size() + " partitions");
-            return 0;
-        } catch (ConfigException e) {
-            err.println("sluice-ctld: error: " + e.getMessage());
-            return 1;
-        }
     }
 
     /** The files a configless node daemon fetches: slurm.conf and its companions. */

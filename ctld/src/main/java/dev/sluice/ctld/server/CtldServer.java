@@ -82,7 +82,7 @@ public final class CtldServer implements AutoCloseable {
                 state.nextJobId());
 
         Scheduler.SelectDefaults defaults =
-                new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb());
+                new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
         JobControl jobs = new JobControl(defaults);
         NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds());
         NodeDispatcher dispatcher = new NodeDispatcher(config);

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.ctld.gres.GresGrant;
 import java.util.List;
 
 /** Resources a running job holds: per node, CPUs, memory and tasks. */
@@ -13,10 +14,28 @@ public record Allocation(List<NodeShare> nodes) {
         }
     }
 
-    public record NodeShare(String node, int cpus, long memoryMb, int tasks) {
+    /** What the job holds on one node. */
+    public record NodeShare(String node, int cpus, long memoryMb, int tasks, List<GresGrant> gres) {
         public NodeShare {
             requireNonNull(node, "node is null");
+            gres = List.copyOf(gres);
         }
+
+        public NodeShare(String node, int cpus, long memoryMb, int tasks) {
+            this(node, cpus, memoryMb, tasks, List.of());
+        }
+
+        /** Units of {@code name} held here (GPUs, or the MPS/shard amount). */
+        public long gresCount(String name) {
+            return gres.stream()
+                    .filter(g -> g.name().equals(name))
+                    .mapToLong(GresGrant::count)
+                    .sum();
+        }
+    }
+
+    public long totalGres(String name) {
+        return nodes.stream().mapToLong(n -> n.gresCount(name)).sum();
     }
 
     public int totalCpus() {

@@ -2,6 +2,8 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobRequeued;
 import dev.sluice.ctld.state.StateRecord.JobStarted;
@@ -29,6 +31,7 @@ public final class ClusterState {
     private final Map<String, int[]> usedCpus = new HashMap<>();
     private final Map<String, long[]> usedMemory = new HashMap<>();
     private final Map<String, int[]> runningCount = new HashMap<>();
+    private final Map<String, GresPool> gresInUse = new HashMap<>();
     private final List<Partition> partitions;
     private final Set<String> responding = new HashSet<>();
     private final Map<Integer, String> pendingReasons = new HashMap<>();
@@ -82,7 +85,15 @@ public final class ClusterState {
                 Node base = existing != null
                         ? existing
                         : Node.configured(
-                                r.name(), r.hostname(), r.addr(), r.port(), r.hardware(), List.of(), "", 1, false);
+                                r.name(),
+                                r.hostname(),
+                                r.addr(),
+                                r.port(),
+                                r.hardware(),
+                                List.of(),
+                                GresInventory.NONE,
+                                1,
+                                false);
                 nodes.put(
                         r.name(),
                         base.withRegistration(
@@ -116,6 +127,9 @@ public final class ClusterState {
             usedCpus.computeIfAbsent(share.node(), k -> new int[1])[0] += sign * share.cpus();
             usedMemory.computeIfAbsent(share.node(), k -> new long[1])[0] += sign * share.memoryMb();
             runningCount.computeIfAbsent(share.node(), k -> new int[1])[0] += sign;
+            if (!share.gres().isEmpty()) {
+                gresInUse.put(share.node(), gresPool(share.node()).plus(share.gres(), sign));
+            }
         }
     }
 
@@ -236,12 +250,21 @@ public final class ClusterState {
         pendingReasons.putAll(reasons);
     }
 
+    private GresPool gresPool(String node) {
+        GresPool pool = gresInUse.get(node);
+        if (pool == null) {
+            Node n = nodes.get(node);
+            pool = GresPool.idle(n == null ? GresInventory.NONE : n.gres());
+        }
+        return pool;
+    }
+
     public NodeView view(Node node) {
         String name = node.name();
         int cpus = usedCpus.getOrDefault(name, new int[1])[0];
         long mem = usedMemory.getOrDefault(name, new long[1])[0];
         int running = runningCount.getOrDefault(name, new int[1])[0];
-        return new NodeView(node, cpus, mem, running, responding.contains(name));
+        return new NodeView(node, cpus, mem, running, responding.contains(name), gresPool(name));
     }
 
     /** Copies the current state into an immutable image for readers. */

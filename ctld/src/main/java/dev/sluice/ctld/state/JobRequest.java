@@ -41,7 +41,8 @@ public record JobRequest(
         boolean requeue,
         String openMode,
         int nice,
-        String qos) {
+        String qos,
+        GpuOptions gpuOptions) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
     public static final long TIME_NOT_SET = 0xfffffffeL;
@@ -54,6 +55,20 @@ public record JobRequest(
         scriptArgs = List.copyOf(scriptArgs);
         environment = Map.copyOf(environment);
         requireNonNull(owner, "owner is null");
+        requireNonNull(gpuOptions, "gpuOptions is null");
+    }
+
+    /** The GPU-centric options ({@code --gpus*}, {@code --cpus-per-gpu}, {@code --mem-per-gpu}) as typed. */
+    public record GpuOptions(
+            String gpus, String gpusPerNode, String gpusPerTask, int cpusPerGpu, long memPerGpuMb, String gresFlags) {
+        public static final GpuOptions NONE = new GpuOptions("", "", "", 0, 0, "");
+
+        public GpuOptions {
+            requireNonNull(gpus, "gpus is null");
+            requireNonNull(gpusPerNode, "gpusPerNode is null");
+            requireNonNull(gpusPerTask, "gpusPerTask is null");
+            requireNonNull(gresFlags, "gresFlags is null");
+        }
     }
 
     /** Submitting user as the controller recorded it. */

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.ctld.gres.GresInventory;
 import java.util.List;
 
 /**
@@ -16,7 +17,7 @@ public record Node(
         int port,
         NodeHardware hardware,
         List<String> features,
-        String gres,
+        GresInventory gres,
         int weight,
         boolean dynamic,
         boolean registered,
@@ -48,7 +49,7 @@ public record Node(
             int port,
             NodeHardware hw,
             List<String> features,
-            String gres,
+            GresInventory gres,
             int weight,
             boolean future) {
         return new Node(

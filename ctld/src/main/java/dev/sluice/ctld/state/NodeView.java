@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.ctld.gres.GresPool;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,9 +10,11 @@ import java.util.List;
  * A node as readers see it: its durable record, what running jobs hold on it, and whether it
  * responds. The base state and flags are derived here, the way Slurm prints them.
  */
-public record NodeView(Node node, int allocCpus, long allocMemoryMb, int runningJobs, boolean responding) {
+public record NodeView(
+        Node node, int allocCpus, long allocMemoryMb, int runningJobs, boolean responding, GresPool gres) {
     public NodeView {
         requireNonNull(node, "node is null");
+        requireNonNull(gres, "gres is null");
     }
 
     public String name() {

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.wire;
 
+import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
@@ -53,7 +54,14 @@ public final class WireMapper {
                 s.getRequeue(),
                 s.getOpenMode(),
                 s.getNice(),
-                s.getQos());
+                s.getQos(),
+                new JobRequest.GpuOptions(
+                        s.getGpus(),
+                        s.getGpusPerNode(),
+                        s.getGpusPerTask(),
+                        s.getCpusPerGpu(),
+                        s.getMemPerGpuMb(),
+                        s.getGresFlags()));
     }
 
     public static JobSpec toWire(JobRequest r) {
@@ -92,6 +100,12 @@ public final class WireMapper {
                 .setOpenMode(r.openMode())
                 .setNice(r.nice())
                 .setQos(r.qos())
+                .setGpus(r.gpuOptions().gpus())
+                .setGpusPerNode(r.gpuOptions().gpusPerNode())
+                .setGpusPerTask(r.gpuOptions().gpusPerTask())
+                .setCpusPerGpu(r.gpuOptions().cpusPerGpu())
+                .setMemPerGpuMb(r.gpuOptions().memPerGpuMb())
+                .setGresFlags(r.gpuOptions().gresFlags())
                 .build();
     }
 
@@ -120,8 +134,26 @@ public final class WireMapper {
 
     public static Allocation toDomain(List<NodeAllocation> nodes) {
         return new Allocation(nodes.stream()
-                .map(n -> new Allocation.NodeShare(n.getNode(), n.getCpus(), n.getMemoryMb(), n.getTasks()))
+                .map(n -> new Allocation.NodeShare(
+                        n.getNode(), n.getCpus(), n.getMemoryMb(), n.getTasks(), toDomainGres(n.getGresList())))
                 .toList());
+    }
+
+    public static List<GresGrant> toDomainGres(List<dev.sluice.protocol.v1.GresGrant> grants) {
+        return grants.stream()
+                .map(g -> new GresGrant(g.getName(), g.getType(), g.getIndicesList(), g.getCount()))
+                .toList();
+    }
+
+    public static List<dev.sluice.protocol.v1.GresGrant> toWireGres(List<GresGrant> grants) {
+        return grants.stream()
+                .map(g -> dev.sluice.protocol.v1.GresGrant.newBuilder()
+                        .setName(g.name())
+                        .setType(g.type())
+                        .addAllIndices(g.indices())
+                        .setCount(g.count())
+                        .build())
+                .toList();
     }
 
     public static List<NodeAllocation> toWire(Allocation a) {
@@ -131,6 +163,7 @@ public final class WireMapper {
                         .setCpus(n.cpus())
                         .setMemoryMb(n.memoryMb())
                         .setTasks(n.tasks())
+                        .addAllGres(toWireGres(n.gres()))
                         .build())
                 .toList();
     }

@@ -123,6 +123,10 @@ public final class BatchLauncher implements AutoCloseable {
         Map<String, String> env = pb.environment();
         env.clear();
         env.putAll(BatchEnvironment.build(exported(spec), facts(request, nodeName)));
+        env.putAll(GresEnvironment.build(
+                request.getGresList(),
+                request.getMpsPerGpuMap().entrySet().stream()
+                        .collect(java.util.stream.Collectors.toMap(e -> e.getKey(), e -> e.getValue()))));
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Process process = pb.start();
