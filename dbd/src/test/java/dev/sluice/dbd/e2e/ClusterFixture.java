@@ -1,5 +1,6 @@
 package dev.sluice.dbd.e2e;
 
+import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.ctld.config.CtldConfig;
@@ -65,28 +66,19 @@ final class ClusterFixture {
                 "PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP",
                 "");
         Path conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, text);
+        Files.writeString(conf, text + "SlurmctldPort=" + freePort() + "\n");
         SlurmConf sc = SlurmConfReader.read(conf);
-        CtldConfig c = CtldConfigs.from(sc, 1, Map.of());
-        CtldConfig ephemeral = new CtldConfig(
-                c.clusterName(),
-                c.controlHost(),
-                0,
-                0,
-                c.stateSaveLocation(),
-                c.slurmdTimeoutSeconds(),
-                c.killWaitSeconds(),
-                c.minJobAgeSeconds(),
-                c.firstJobId(),
-                c.memoryConsumable(),
-                c.defMemPerCpuMb(),
-                c.nodes(),
-                c.partitions(),
-                c.configFiles(),
-                c.showConfig());
-        return CtldServer.start(ephemeral, Clock.systemUTC(), "127.0.0.1", false, e -> {
+        CtldConfig config = CtldConfigs.from(sc, GresConfReader.parse("", "gres.conf"), freePort(), Map.of());
+        return CtldServer.start(config, Clock.systemUTC(), "127.0.0.1", false, e -> {
             throw new IllegalStateException("controller failed", e);
         });
+    }
+
+    /** A port free a moment ago: the controller's configuration names ports, it cannot bind 0. */
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     static int submit(CtldServer ctld, String name) throws Exception {
