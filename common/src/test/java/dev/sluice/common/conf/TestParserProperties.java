@@ -119,6 +119,8 @@ class TestParserProperties {
         expectOnlyIllegalArgument(() -> MemorySize.parseMegabytes(text));
         expectOnlyIllegalArgument(() -> GresRequest.parseList(text));
         expectOnlyIllegalArgument(() -> Tres.parse(text));
+        expectOnlyIllegalArgument(() -> dev.sluice.common.time.BeginTime.parse(
+                text, java.time.ZonedDateTime.of(2026, 11, 29, 8, 30, 0, 0, java.time.ZoneOffset.UTC)));
     }
 
     private static void expectOnlyIllegalArgument(Runnable r) {
