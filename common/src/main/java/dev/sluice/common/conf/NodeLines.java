@@ -50,7 +50,17 @@ final class NodeLines {
             for (ConfEntry e : line.subList(1, line.size())) {
                 own.put(e.key(), e);
             }
+            // Feature and Features are synonyms; on one line Slurm takes Feature.
+            ConfEntry features = own.remove("Features");
+            if (features != null) {
+                own.putIfAbsent("Feature", features);
+            }
             if (head.value().equalsIgnoreCase("DEFAULT")) {
+                for (String k : List.of("NodeHostname", "NodeAddr", "BcastAddr")) {
+                    if (own.containsKey(k)) {
+                        throw own.get(k).error(k + " not allowed with NodeName=DEFAULT");
+                    }
+                }
                 defaults.putAll(own);
                 continue;
             }
@@ -83,8 +93,7 @@ final class NodeLines {
         } catch (IllegalArgumentException ex) {
             throw eff.get("Gres").error(ex.getMessage());
         }
-        String featureValue = eff.containsKey("Features") ? str(eff, "Features", "") : str(eff, "Feature", "");
-        List<String> features = Values.list(featureValue);
+        List<String> features = Values.list(str(eff, "Feature", ""));
         String state = SlurmConfReader.upper(str(eff, "State", "UNKNOWN"));
         for (String part : state.split("\\+")) {
             if (!STATES.contains(part)) {
@@ -135,14 +144,21 @@ final class NodeLines {
         }
     }
 
+    /**
+     * Matches a NodeHostname/NodeAddr list to the node names: as many as there are names, or a
+     * single value shared by all (several daemons on one host, as in a test cluster).
+     */
     private static List<String> positional(ConfEntry e, List<String> names, String key) throws ConfigException {
         if (e == null) {
             return null;
         }
         List<String> values = hosts(e);
+        if (values.size() == 1) {
+            return java.util.Collections.nCopies(names.size(), values.getFirst());
+        }
         if (values.size() != names.size()) {
-            throw e.error(key + " names " + values.size() + " hosts but NodeName names " + names.size()
-                    + "; they are matched by position and must be as many");
+            throw e.error(key + " count must equal that of NodeName records or there must be no more than one ("
+                    + values.size() + " != " + names.size() + ")");
         }
         return values;
     }
@@ -177,7 +193,8 @@ final class NodeLines {
                 out.add(out.getFirst());
             }
         } else if (out.size() != count) {
-            throw e.error("Port names " + out.size() + " ports but NodeName names " + count + " nodes");
+            throw e.error("Port count must equal that of NodeName records or there must be no more than one ("
+                    + out.size() + " != " + count + ")");
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package dev.sluice.common.conf;
 
 import dev.sluice.common.time.TimeLimit;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +15,7 @@ import java.util.TreeMap;
  */
 public final class SlurmConf {
 
-    private final Map<String, ConfEntry> values;
+    private final ConfValues values;
     private final Map<String, List<String>> repeated;
     private final List<ControlHost> controlHosts;
     private final List<NodeConf> nodes;
@@ -31,9 +30,7 @@ public final class SlurmConf {
             List<NodeConf> nodes,
             List<PartitionConf> partitions,
             List<NodeSetConf> nodeSets) {
-        Map<String, ConfEntry> v = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        v.putAll(c.simple);
-        this.values = Collections.unmodifiableMap(v);
+        this.values = new ConfValues(c.simple);
         Map<String, List<String>> r = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         c.repeated.forEach(
                 (k, list) -> r.put(k, list.stream().map(ConfEntry::value).toList()));
@@ -53,7 +50,7 @@ public final class SlurmConf {
         }
         List<ControlHost> hosts = ControlHosts.resolve(c);
         int slurmdPort =
-                (int) c.entry("SlurmdPort").map(SlurmConf::num).orElse(6818L).longValue();
+                (int) c.entry("SlurmdPort").map(ConfValues::num).orElse(6818L).longValue();
         List<NodeConf> nodes = NodeLines.build(c.linesOf("NodeName"), slurmdPort);
         List<NodeSetConf> sets = NodeSets.build(c.linesOf("NodeSet"), nodes);
         nodes = DownNodes.apply(c.linesOf("DownNodes"), nodes);
@@ -63,66 +60,28 @@ public final class SlurmConf {
         return new SlurmConf(c, hosts, nodes, parts, sets);
     }
 
-    private static long num(ConfEntry e) {
-        try {
-            return Values.unsigned(e, Long.MAX_VALUE);
-        } catch (ConfigException ex) {
-            throw new IllegalStateException("value was checked by the first pass", ex);
-        }
-    }
-
     // ---- generic access ----
 
     /** The value of any key as written (last occurrence), case-insensitive key. */
     public Optional<String> value(String key) {
-        return Optional.ofNullable(values.get(key)).map(ConfEntry::value);
+        return values.entry(key).map(ConfEntry::value);
     }
 
     /** Where a key was set, for messages. */
     public Optional<ConfEntry> entry(String key) {
-        return Optional.ofNullable(values.get(key));
+        return values.entry(key);
     }
 
     /** Every simple key that was set, canonical spelling, in key order. */
     public Map<String, String> values() {
-        Map<String, String> out = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        values.forEach((k, e) -> out.put(k, e.value()));
-        return Collections.unmodifiableMap(out);
-    }
-
-    private long longValue(String key, long dflt) {
-        ConfEntry e = values.get(key);
-        return e == null ? dflt : num(e);
-    }
-
-    private int intValue(String key, int dflt) {
-        return (int) Math.min(Integer.MAX_VALUE, longValue(key, dflt));
-    }
-
-    private String string(String key, String dflt) {
-        ConfEntry e = values.get(key);
-        return e == null ? dflt : e.value();
-    }
-
-    private List<String> commaList(String key) {
-        ConfEntry e = values.get(key);
-        if (e == null) {
-            return List.of();
-        }
-        List<String> out = new ArrayList<>();
-        for (String s : e.value().split(",")) {
-            if (!s.isBlank()) {
-                out.add(s.strip());
-            }
-        }
-        return List.copyOf(out);
+        return values.asMap();
     }
 
     // ---- cluster and daemons ----
 
     /** {@code ClusterName}, lower-cased as Slurm stores it. */
     public String clusterName() {
-        return string("ClusterName", "").toLowerCase(Locale.ROOT);
+        return values.string("ClusterName", "").toLowerCase(Locale.ROOT);
     }
 
     /** Controller host names, primary first. */
@@ -137,40 +96,40 @@ public final class SlurmConf {
 
     /** First {@code SlurmctldPort} (default 6817); Slurm allows a range, see {@link #slurmctldPortCount}. */
     public int slurmctldPort() {
-        return ControlHosts.portRange(string("SlurmctldPort", "6817"))[0];
+        return ControlHosts.portRange(values.string("SlurmctldPort", "6817"))[0];
     }
 
     public int slurmctldPortCount() {
-        int[] r = ControlHosts.portRange(string("SlurmctldPort", "6817"));
+        int[] r = ControlHosts.portRange(values.string("SlurmctldPort", "6817"));
         return r[1] - r[0] + 1;
     }
 
     public int slurmdPort() {
-        return intValue("SlurmdPort", 6818);
+        return values.intValue("SlurmdPort", 6818);
     }
 
     public String stateSaveLocation() {
-        return string("StateSaveLocation", "/var/spool");
+        return values.string("StateSaveLocation", "/var/spool");
     }
 
     public String slurmdSpoolDir() {
-        return string("SlurmdSpoolDir", "/var/spool/slurmd");
+        return values.string("SlurmdSpoolDir", "/var/spool/slurmd");
     }
 
     public String slurmUser() {
-        return string("SlurmUser", "root");
+        return values.string("SlurmUser", "root");
     }
 
     public String slurmdUser() {
-        return string("SlurmdUser", "root");
+        return values.string("SlurmdUser", "root");
     }
 
     public String authType() {
-        return string("AuthType", "auth/munge");
+        return values.string("AuthType", "auth/munge");
     }
 
     public List<String> authAltTypes() {
-        return commaList("AuthAltTypes");
+        return values.commaList("AuthAltTypes");
     }
 
     public Optional<String> slurmctldLogFile() {
@@ -182,20 +141,20 @@ public final class SlurmConf {
     }
 
     public String slurmctldPidFile() {
-        return string("SlurmctldPidFile", "/var/run/slurmctld.pid");
+        return values.string("SlurmctldPidFile", "/var/run/slurmctld.pid");
     }
 
     public String slurmdPidFile() {
-        return string("SlurmdPidFile", "/var/run/slurmd.pid");
+        return values.string("SlurmdPidFile", "/var/run/slurmd.pid");
     }
 
     public String tmpFs() {
-        return string("TmpFS", "/tmp");
+        return values.string("TmpFS", "/tmp");
     }
 
     /** {@code SlurmctldParameters} items as written ({@code enable_configless}, {@code idle_on_node_suspend}). */
     public List<String> slurmctldParameters() {
-        return commaList("SlurmctldParameters");
+        return values.commaList("SlurmctldParameters");
     }
 
     public boolean enableConfigless() {
@@ -205,76 +164,76 @@ public final class SlurmConf {
     // ---- timeouts (seconds) ----
 
     public int slurmctldTimeoutSeconds() {
-        return intValue("SlurmctldTimeout", 120);
+        return values.intValue("SlurmctldTimeout", 120);
     }
 
     public int slurmdTimeoutSeconds() {
-        return intValue("SlurmdTimeout", 300);
+        return values.intValue("SlurmdTimeout", 300);
     }
 
     public int messageTimeoutSeconds() {
-        return intValue("MessageTimeout", 10);
+        return values.intValue("MessageTimeout", 10);
     }
 
     public int killWaitSeconds() {
-        return intValue("KillWait", 30);
+        return values.intValue("KillWait", 30);
     }
 
     public int minJobAgeSeconds() {
-        return intValue("MinJobAge", 300);
+        return values.intValue("MinJobAge", 300);
     }
 
     public int inactiveLimitSeconds() {
-        return intValue("InactiveLimit", 0);
+        return values.intValue("InactiveLimit", 0);
     }
 
     /** {@code OverTimeLimit} in minutes; {@link TimeLimit#INFINITE} for UNLIMITED. */
     public long overTimeLimitMinutes() {
-        ConfEntry e = values.get("OverTimeLimit");
-        return e == null ? 0 : (num(e) == Values.INFINITE ? TimeLimit.INFINITE : num(e));
+        long v = values.longValue("OverTimeLimit", 0);
+        return v == Values.INFINITE ? TimeLimit.INFINITE : v;
     }
 
     public int completeWaitSeconds() {
-        return intValue("CompleteWait", 0);
+        return values.intValue("CompleteWait", 0);
     }
 
     // ---- jobs ----
 
     /** {@code ReturnToService}: 0 (default), 1 or 2 as slurm.conf(5) defines them. */
     public int returnToService() {
-        return intValue("ReturnToService", 0);
+        return values.intValue("ReturnToService", 0);
     }
 
     public long maxJobCount() {
-        return longValue("MaxJobCount", 10000);
+        return values.longValue("MaxJobCount", 10000);
     }
 
     public long firstJobId() {
-        return longValue("FirstJobId", 1);
+        return values.longValue("FirstJobId", 1);
     }
 
     public long maxJobId() {
-        return longValue("MaxJobId", 0x03ff0000L);
+        return values.longValue("MaxJobId", 0x03ff0000L);
     }
 
     public long maxArraySize() {
-        return longValue("MaxArraySize", 1001);
+        return values.longValue("MaxArraySize", 1001);
     }
 
     public long maxStepCount() {
-        return longValue("MaxStepCount", 40000);
+        return values.longValue("MaxStepCount", 40000);
     }
 
     public int maxTasksPerNode() {
-        return intValue("MaxTasksPerNode", 512);
+        return values.intValue("MaxTasksPerNode", 512);
     }
 
     public boolean jobRequeue() {
-        return longValue("JobRequeue", 1) != 0;
+        return values.longValue("JobRequeue", 1) != 0;
     }
 
     public String enforcePartLimits() {
-        return string("EnforcePartLimits", "NO").toUpperCase(Locale.ROOT);
+        return values.string("EnforcePartLimits", "NO").toUpperCase(Locale.ROOT);
     }
 
     /** {@code Prolog} scripts (current Slurm allows several lines). */
@@ -289,48 +248,48 @@ public final class SlurmConf {
     // ---- resources and scheduling ----
 
     public List<String> gresTypes() {
-        return commaList("GresTypes");
+        return values.commaList("GresTypes");
     }
 
     public String selectType() {
-        return string("SelectType", "select/cons_tres");
+        return values.string("SelectType", "select/cons_tres");
     }
 
     public List<String> selectTypeParameters() {
-        return commaList("SelectTypeParameters");
+        return values.commaList("SelectTypeParameters");
     }
 
     public String schedulerType() {
-        return string("SchedulerType", "sched/backfill");
+        return values.string("SchedulerType", "sched/backfill");
     }
 
     public List<String> schedulerParameters() {
-        return commaList("SchedulerParameters");
+        return values.commaList("SchedulerParameters");
     }
 
     /** MB; 0 when unset. */
     public long defMemPerCpuMb() {
-        return longValue("DefMemPerCPU", 0);
+        return values.longValue("DefMemPerCPU", 0);
     }
 
     public long defMemPerNodeMb() {
-        return longValue("DefMemPerNode", 0);
+        return values.longValue("DefMemPerNode", 0);
     }
 
     public long maxMemPerCpuMb() {
-        return longValue("MaxMemPerCPU", 0);
+        return values.longValue("MaxMemPerCPU", 0);
     }
 
     public long maxMemPerNodeMb() {
-        return longValue("MaxMemPerNode", 0);
+        return values.longValue("MaxMemPerNode", 0);
     }
 
     public String proctrackType() {
-        return string("ProctrackType", "proctrack/cgroup");
+        return values.string("ProctrackType", "proctrack/cgroup");
     }
 
     public List<String> taskPlugin() {
-        return commaList("TaskPlugin");
+        return values.commaList("TaskPlugin");
     }
 
     // ---- accounting and priority ----
@@ -344,48 +303,48 @@ public final class SlurmConf {
     }
 
     public int accountingStoragePort() {
-        return intValue("AccountingStoragePort", 6819);
+        return values.intValue("AccountingStoragePort", 6819);
     }
 
     public List<String> accountingStorageEnforce() {
-        return commaList("AccountingStorageEnforce");
+        return values.commaList("AccountingStorageEnforce");
     }
 
     public List<String> accountingStorageTres() {
-        return commaList("AccountingStorageTRES");
+        return values.commaList("AccountingStorageTRES");
     }
 
     public String priorityType() {
-        return string("PriorityType", "priority/multifactor");
+        return values.string("PriorityType", "priority/multifactor");
     }
 
     public long priorityWeightAge() {
-        return longValue("PriorityWeightAge", 0);
+        return values.longValue("PriorityWeightAge", 0);
     }
 
     public long priorityWeightAssoc() {
-        return longValue("PriorityWeightAssoc", 0);
+        return values.longValue("PriorityWeightAssoc", 0);
     }
 
     public long priorityWeightFairshare() {
-        return longValue("PriorityWeightFairshare", 0);
+        return values.longValue("PriorityWeightFairshare", 0);
     }
 
     public long priorityWeightJobSize() {
-        return longValue("PriorityWeightJobSize", 0);
+        return values.longValue("PriorityWeightJobSize", 0);
     }
 
     public long priorityWeightPartition() {
-        return longValue("PriorityWeightPartition", 0);
+        return values.longValue("PriorityWeightPartition", 0);
     }
 
     public long priorityWeightQos() {
-        return longValue("PriorityWeightQOS", 0);
+        return values.longValue("PriorityWeightQOS", 0);
     }
 
     /** {@code PriorityWeightTRES} as written ({@code CPU=1000,Mem=2000,GRES/gpu=3000}). */
     public String priorityWeightTres() {
-        return string("PriorityWeightTRES", "");
+        return values.string("PriorityWeightTRES", "");
     }
 
     // ---- topology of the cluster ----

@@ -122,7 +122,8 @@ public record GresSpec(String name, Optional<String> type, long count, boolean n
         return sb.append(':').append(formatCount(count)).toString();
     }
 
-    static String formatCount(long count) {
+    /** A count with Slurm's K/M/G/T suffixes where exact ({@code 4G} for 4294967296). */
+    public static String formatCount(long count) {
         String[] units = {"", "K", "M", "G", "T"};
         int u = 0;
         long c = count;

@@ -18,14 +18,15 @@ import java.util.List;
  *       length of its low bound ({@code [009-10]} gives {@code 009,010}, {@code [9-010]} gives
  *       {@code 9,10}).
  *   <li>Several bracket groups multiply out, the first group varying slowest ({@code
- *       rack[1-2]-n[1-3]}). As in Slurm 22.05, text after the last bracket group ({@code a[1-2]b})
- *       is an error.
+ *       rack[1-2]-n[1-3]}).
  *   <li>{@link #compress} keeps order and duplicates, joining only adjacent runs; {@link
  *       #compressSorted} sorts first, as Slurm does for node lists ({@code SLURM_JOB_NODELIST},
  *       {@code NodeList=}).
  * </ul>
  *
- * <p>Deliberate departures: an unclosed bracket ({@code n[1-}) is an error where Slurm 22.05 prints
+ * <p>Deliberate departures: text after the last bracket group is kept as a suffix ({@code
+ * login[1-2]-ib} gives {@code login1-ib,login2-ib}) where Slurm 22.05 calls the list invalid, because
+ * sites write such {@code NodeAddr} values and Slurm's config parser lets them through; an unclosed bracket ({@code n[1-}) is an error where Slurm 22.05 prints
  * garbage ({@code n]}); suffixes of more than 18 digits are kept as plain names where Slurm clamps
  * them to {@code ULONG_MAX}.
  */
@@ -39,8 +40,8 @@ public final class HostList {
     /**
      * Expands a hostlist expression into host names, in the order written.
      *
-     * @throws IllegalArgumentException on bad syntax (unbalanced brackets, a reversed or non-numeric
-     *     range, text after the last bracket group) or when the expression names more than {@link
+     * @throws IllegalArgumentException on bad syntax (unbalanced or nested brackets, a reversed,
+     *     empty or non-numeric range) or when the expression names more than {@link
      *     #MAX_HOSTS} hosts
      */
     public static List<String> expand(String expr) {
@@ -158,12 +159,9 @@ public final class HostList {
         int close = item.indexOf(']', open);
         String literal = item.substring(0, open);
         String rest = item.substring(close + 1);
-        if (!rest.isEmpty() && rest.indexOf('[') < 0) {
-            throw bad(expr, "text after ']' in \"" + item + "\"");
-        }
         for (String number : bracketNumbers(expr, item.substring(open + 1, close))) {
-            if (rest.isEmpty()) {
-                add(expr, out, literal + number);
+            if (rest.indexOf('[') < 0) {
+                add(expr, out, literal + number + rest);
             } else {
                 expandItem(expr, literal + number + rest, out);
             }

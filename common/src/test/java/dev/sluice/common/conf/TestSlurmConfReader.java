@@ -236,7 +236,8 @@ class TestSlurmConfReader {
                 .hasMessageStartingWith("slurm.conf:4: Invalid node names in partition p");
         assertThat(error(HEAD + "NodeName=n1 Bogus=1\n"))
                 .hasMessage("slurm.conf:3: unknown key \"Bogus\" in a NodeName line");
-        assertThat(error(HEAD + "NodeName=n[1-2] NodeAddr=a[1-3]\n")).hasMessageContaining("NodeAddr names 3 hosts");
+        assertThat(error(HEAD + "NodeName=n[1-2] NodeAddr=a[1-3]\n"))
+                .hasMessageContaining("NodeAddr count must equal that of NodeName records");
         assertThat(error(HEAD + "PartitionName=p MaxTime=forever\n")).hasMessageContaining("MaxTime");
         assertThat(error(HEAD + "NodeName=n1\nNodeName=n1\n")).hasMessage("slurm.conf:4: Duplicated NodeName n1");
     }

@@ -1,0 +1,67 @@
+package dev.sluice.common.site;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * Sluice's own settings, kept out of {@code slurm.conf} so that file stays exactly what Slurm
+ * accepts: an optional {@code sluice.conf} beside it, {@code Key=Value} lines and {@code #}
+ * comments. Keys: {@code SlurmctldGrpcPort} (the daemons' gRPC port of the controller,
+ * default SlurmctldPort + 100).
+ */
+public final class SluiceConf {
+    public static final String FILE_NAME = "sluice.conf";
+
+    private final Map<String, String> values;
+
+    private SluiceConf(Map<String, String> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    public static SluiceConf empty() {
+        return new SluiceConf(Map.of());
+    }
+
+    /** Reads {@code sluice.conf} next to the given {@code slurm.conf}; empty when absent. */
+    public static SluiceConf besides(Path slurmConf) throws IOException {
+        Path dir = slurmConf.toAbsolutePath().getParent();
+        Path file = dir == null ? Path.of(FILE_NAME) : dir.resolve(FILE_NAME);
+        if (!Files.exists(file)) {
+            return empty();
+        }
+        return parse(Files.readString(file), file.toString());
+    }
+
+    public static SluiceConf parse(String text, String fileName) {
+        Map<String, String> values = new LinkedHashMap<>();
+        int lineNo = 0;
+        for (String raw : text.split("\n", -1)) {
+            lineNo++;
+            String line = raw.replaceFirst("#.*$", "").trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            int eq = line.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(fileName + ":" + lineNo + ": expected Key=Value: \"" + line + "\"");
+            }
+            String key = line.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+            if (!key.equals("slurmctldgrpcport")) {
+                throw new IllegalArgumentException(fileName + ":" + lineNo + ": unknown key \""
+                        + line.substring(0, eq).trim() + "\"");
+            }
+            values.put(key, line.substring(eq + 1).trim());
+        }
+        return new SluiceConf(values);
+    }
+
+    public OptionalInt slurmctldGrpcPort() {
+        String v = values.get("slurmctldgrpcport");
+        return v == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(v));
+    }
+}

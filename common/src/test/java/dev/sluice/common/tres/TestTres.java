@@ -1,0 +1,44 @@
+package dev.sluice.common.tres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** TRES strings as {@code scontrol show job} prints ReqTRES/AllocTRES (seed 000 shows {@code cpu=8}). */
+class TestTres {
+
+    @Test
+    void formatsInSlurmsOrderWithMemoryUnits() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        m.put("gres/gpu", 4L);
+        m.put("billing", 2L);
+        m.put("node", 2L);
+        m.put("mem", 16000L);
+        m.put("cpu", 2L);
+        assertThat(Tres.of(m).format()).isEqualTo("cpu=2,mem=16000M,node=2,billing=2,gres/gpu=4");
+        assertThat(Tres.empty().with("mem", 4096).with("cpu", 8).format()).isEqualTo("cpu=8,mem=4G");
+    }
+
+    @Test
+    void parseAndFormatRoundTrip() {
+        for (String s : new String[] {
+            "cpu=2,mem=16000M,node=2,billing=2,gres/gpu=4",
+            "cpu=1,mem=1.50G,node=1",
+            "cpu=8,mem=4G,node=1,billing=8,gres/gpu=2,gres/gpu:a100=2",
+            ""
+        }) {
+            assertThat(Tres.parse(s).format()).isEqualTo(s);
+        }
+        assertThat(Tres.parse("mem=1.50G").get("mem")).isEqualTo(1536);
+    }
+
+    @Test
+    void rejectsBadItems() {
+        for (String s : new String[] {"cpu", "cpu=", "=2", "cpu=-1", "cpu=x", "mem=4Q", "cpu=1,cpu=2"}) {
+            assertThatThrownBy(() -> Tres.parse(s)).hasMessageStartingWith("Invalid TRES specification");
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.sluice.ctld.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.Partition;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything the controller takes from {@code slurm.conf}, typed and defaulted. Built once at
+ * start-up (and on reconfigure) by {@link CtldConfigs}; the rest of the controller never sees
+ * the file.
+ *
+ * @param configFiles configuration files served to configless node daemons: name → content
+ */
+public record CtldConfig(
+        String clusterName,
+        String controlHost,
+        int slurmctldPort,
+        int grpcPort,
+        String stateSaveLocation,
+        int slurmdTimeoutSeconds,
+        int killWaitSeconds,
+        int minJobAgeSeconds,
+        int firstJobId,
+        boolean memoryConsumable,
+        long defMemPerCpuMb,
+        Set<String> gresNames,
+        List<Node> nodes,
+        List<Partition> partitions,
+        Map<String, byte[]> configFiles,
+        List<Map.Entry<String, String>> showConfig) {
+
+    public CtldConfig {
+        requireNonNull(clusterName, "clusterName is null");
+        requireNonNull(controlHost, "controlHost is null");
+        requireNonNull(stateSaveLocation, "stateSaveLocation is null");
+        gresNames = Set.copyOf(gresNames);
+        nodes = List.copyOf(nodes);
+        partitions = List.copyOf(partitions);
+        configFiles = Map.copyOf(configFiles);
+        showConfig = List.copyOf(showConfig);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.sluice.ctld.config;
+
+import dev.sluice.common.conf.GresConf;
+import dev.sluice.common.conf.NodeConf;
+import dev.sluice.common.conf.PartitionConf;
+import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.time.TimeLimit;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.Partition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Derives the controller's {@link CtldConfig} from a parsed {@code slurm.conf}. */
+public final class CtldConfigs {
+    /** The daemon gRPC port sits this far above SlurmctldPort unless sluice.conf says otherwise. */
+    public static final int GRPC_PORT_OFFSET = 100;
+
+    private CtldConfigs() {}
+
+    /**
+     * @param grpcPort the daemons' gRPC port, or 0 for SlurmctldPort + {@value #GRPC_PORT_OFFSET}
+     * @param files configuration files to serve to configless nodes (name → content)
+     */
+    public static CtldConfig from(SlurmConf conf, GresConf gresConf, int grpcPort, Map<String, byte[]> files) {
+        List<Node> nodes = new ArrayList<>();
+        Set<String> gresNames = new TreeSet<>(conf.gresTypes());
+        for (NodeConf n : conf.nodes()) {
+            NodeHardware hw = new NodeHardware(
+                    n.cpus(),
+                    n.boards(),
+                    n.sockets(),
+                    n.coresPerSocket(),
+                    n.threadsPerCore(),
+                    n.realMemoryMb(),
+                    n.tmpDiskMb());
+            boolean future = n.state().equalsIgnoreCase("FUTURE");
+            GresInventory inventory = GresInventory.of(n.gresList(), gresConf.forNode(n.name()));
+            inventory.units().forEach(u -> gresNames.add(u.name()));
+            nodes.add(Node.configured(
+                    n.name(),
+                    n.hostname(),
+                    n.addr(),
+                    n.port(),
+                    hw,
+                    n.features(),
+                    inventory,
+                    (int) Math.min(Integer.MAX_VALUE, n.weight()),
+                    future));
+        }
+        List<Partition> partitions = new ArrayList<>();
+        for (PartitionConf p : conf.partitions()) {
+            partitions.add(new Partition(
+                    p.name(),
+                    p.nodeNames(),
+                    p.isDefault(),
+                    minutes(p.maxTimeMinutes()),
+                    minutes(p.defaultTimeMinutes()),
+                    nodeCount(p.maxNodes()),
+                    (int) Math.min(Integer.MAX_VALUE, p.minNodes()),
+                    p.state().toUpperCase(Locale.ROOT),
+                    p.defMemPerCpuMb(),
+                    p.maxMemPerNodeMb(),
+                    p.priorityTier(),
+                    p.priorityJobFactor(),
+                    p.hidden()));
+        }
+        boolean memory = conf.selectTypeParameters().stream()
+                .anyMatch(s -> s.toUpperCase(Locale.ROOT).contains("MEMORY"));
+        String host = conf.controlHostEntries().isEmpty()
+                ? "localhost"
+                : conf.controlHostEntries().get(0).name();
+        int port = conf.slurmctldPort();
+        List<Map.Entry<String, String>> show = new ArrayList<>();
+        conf.values().forEach((k, v) -> show.add(Map.entry(k, v)));
+        return new CtldConfig(
+                conf.clusterName(),
+                host,
+                port,
+                grpcPort > 0 ? grpcPort : port + GRPC_PORT_OFFSET,
+                conf.stateSaveLocation(),
+                conf.slurmdTimeoutSeconds(),
+                conf.killWaitSeconds(),
+                conf.minJobAgeSeconds(),
+                (int) Math.min(Integer.MAX_VALUE, Math.max(1, conf.firstJobId())),
+                memory,
+                conf.defMemPerCpuMb(),
+                gresNames,
+                nodes,
+                partitions,
+                files,
+                show);
+    }
+
+    /** common's TimeLimit sentinels → the wire-compatible ones the controller keeps. */
+    static long minutes(long value) {
+        if (value == TimeLimit.INFINITE) {
+            return JobRequest.TIME_INFINITE;
+        }
+        if (value == TimeLimit.NOT_SET || value < 0) {
+            return JobRequest.TIME_NOT_SET;
+        }
+        return value;
+    }
+
+    private static int nodeCount(long value) {
+        return value == PartitionConf.UNLIMITED || value > Integer.MAX_VALUE ? Partition.NODES_UNLIMITED : (int) value;
+    }
+}

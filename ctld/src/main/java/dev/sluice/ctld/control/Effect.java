@@ -1,0 +1,30 @@
+package dev.sluice.ctld.control;
+
+import dev.sluice.ctld.state.JobState;
+import java.util.List;
+
+/**
+ * Work outside the controller that a decision requires: sent to node daemons only after the
+ * records that justify it are durable.
+ */
+public sealed interface Effect {
+    /** Start (or, after a controller restart, start again) a job's batch script. */
+    record LaunchBatch(int jobId) implements Effect {}
+
+    /** Kill every process of a job on these nodes. */
+    record Terminate(int jobId, List<String> nodes, JobState reason) implements Effect {
+        public Terminate {
+            nodes = List.copyOf(nodes);
+        }
+    }
+
+    /** Deliver a signal to a job's processes. */
+    record Signal(int jobId, List<String> nodes, int signal, boolean batchOnly) implements Effect {
+        public Signal {
+            nodes = List.copyOf(nodes);
+        }
+    }
+
+    /** Tell a node daemon to kill a job the controller no longer runs there. */
+    record KillOrphan(String node, int jobId) implements Effect {}
+}

@@ -1,0 +1,10 @@
+package dev.sluice.ctld.control;
+
+/** Changes to state that is rebuilt after a restart and therefore never journaled. */
+public sealed interface SoftChange {
+    /** A node was heard from at {@code time} (registration or heartbeat). */
+    record NodeHeard(String node, long time) implements SoftChange {}
+
+    /** A node stopped answering and was marked DOWN. */
+    record NodeSilent(String node) implements SoftChange {}
+}

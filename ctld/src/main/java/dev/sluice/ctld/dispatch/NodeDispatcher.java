@@ -1,0 +1,209 @@
+package dev.sluice.ctld.dispatch;
+
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.control.Effect;
+import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.EffectSink;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.NodeView;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.NodeControlGrpc;
+import dev.sluice.protocol.v1.NodeSignalJobRequest;
+import dev.sluice.protocol.v1.TerminateJobRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries controller effects to node daemons over gRPC, off the controller thread. A launch
+ * that cannot reach its node after a few tries requeues the job (or fails it with NODE_FAIL
+ * when it may not be requeued); kills and signals are best effort because a node that comes
+ * back reports its jobs and is told to kill orphans.
+ */
+public final class NodeDispatcher implements EffectSink, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(NodeDispatcher.class);
+    private static final int LAUNCH_ATTEMPTS = 5;
+
+    private final CtldConfig config;
+    private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+    private ControllerLoop loop;
+
+    public NodeDispatcher(CtldConfig config) {
+        this.config = config;
+    }
+
+    /** The loop is created after the dispatcher (it needs it as its sink). */
+    public void bind(ControllerLoop controllerLoop) {
+        this.loop = controllerLoop;
+    }
+
+    @Override
+    public void execute(Effect effect, ClusterImage image) {
+        switch (effect) {
+            case Effect.LaunchBatch e -> image.job(e.jobId()).ifPresent(job -> launch(job, image));
+            case Effect.Terminate e ->
+                e.nodes()
+                        .forEach(n -> target(
+                                image,
+                                n,
+                                stub -> stub.terminateJob(TerminateJobRequest.newBuilder()
+                                        .setJobId(e.jobId())
+                                        .setReason(WireMapper.toWire(e.reason()))
+                                        .build())));
+            case Effect.Signal e ->
+                e.nodes()
+                        .forEach(n -> target(
+                                image,
+                                n,
+                                stub -> stub.signalJob(NodeSignalJobRequest.newBuilder()
+                                        .setJobId(e.jobId())
+                                        .setSignal(e.signal())
+                                        .setBatchOnly(e.batchOnly())
+                                        .build())));
+            case Effect.KillOrphan e ->
+                target(
+                        image,
+                        e.node(),
+                        stub -> stub.terminateJob(TerminateJobRequest.newBuilder()
+                                .setJobId(e.jobId())
+                                .build()));
+        }
+    }
+
+    private void launch(Job job, ClusterImage image) {
+        if (!job.isRunning()) {
+            return;
+        }
+        Allocation a = job.allocation();
+        String host = a.batchHost();
+        LaunchBatchJobRequest request = LaunchBatchJobRequest.newBuilder()
+                .setJobId(job.id())
+                .setSpec(WireMapper.toWire(job.request()))
+                .setClusterName(config.clusterName())
+                .setNodeList(HostList.compress(a.nodeNames()))
+                .setNumNodes(a.nodes().size())
+                .setCpusOnNode(a.nodes().get(0).cpus())
+                .setPartition(job.partition())
+                .setTimeLimitMinutes((int) job.timeLimitMinutes())
+                .setStartTime(job.startTime())
+                .setMemPerNodeMb(a.nodes().get(0).memoryMb())
+                .setJobCpusPerNode(compressCounts(
+                        a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
+                .setTasksPerNode(compressCounts(
+                        a.nodes().stream().map(Allocation.NodeShare::tasks).toList()))
+                .setNumTasks(
+                        a.nodes().stream().mapToInt(Allocation.NodeShare::tasks).sum())
+                .setKillWaitSeconds(config.killWaitSeconds())
+                .setControllerHost(config.controlHost())
+                .setControllerPort(config.grpcPort())
+                .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
+                .putAllMpsPerGpu(mpsPerGpu(image, host))
+                .build();
+        NodeView node = image.node(host).orElse(null);
+        workers.execute(() -> {
+            for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
+                try {
+                    stub(node).withDeadlineAfter(10, TimeUnit.SECONDS).launchBatchJob(request);
+                    return;
+                } catch (RuntimeException e) {
+                    log.warn("launch of job {} on {} failed (attempt {}): {}", job.id(), host, attempt, e.getMessage());
+                    sleepBackoff(attempt);
+                }
+            }
+            log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
+            loop.submit((state, now) -> {
+                Job current = state.job(job.id());
+                if (current == null || !current.isRunning() || current.startTime() != job.startTime()) {
+                    return dev.sluice.ctld.control.ControlResult.answer(null);
+                }
+                StateRecord record = current.request().requeue()
+                        ? new StateRecord.JobRequeued(job.id(), now)
+                        : new StateRecord.JobEnded(job.id(), JobState.NODE_FAIL, 0, "None", now);
+                return dev.sluice.ctld.control.ControlResult.of(List.of(record), List.of(), null);
+            });
+        });
+    }
+
+    /** Each GPU's MPS count on the node, so it can turn an MPS share into a percentage. */
+    private static java.util.Map<Integer, Long> mpsPerGpu(ClusterImage image, String node) {
+        java.util.Map<Integer, Long> out = new java.util.HashMap<>();
+        image.node(node)
+                .ifPresent(v -> v.gres().inventory().named("mps").forEach(u -> out.put(u.index(), u.capacity())));
+        return out;
+    }
+
+    private static void sleepBackoff(int attempt) {
+        try {
+            Thread.sleep(200L << Math.min(attempt, 5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Slurm's repeat-count form: {@code 4(x2),2}. */
+    static String compressCounts(List<Integer> counts) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < counts.size()) {
+            int j = i;
+            while (j < counts.size() && counts.get(j).equals(counts.get(i))) {
+                j++;
+            }
+            if (out.length() > 0) {
+                out.append(',');
+            }
+            out.append(counts.get(i));
+            if (j - i > 1) {
+                out.append("(x").append(j - i).append(')');
+            }
+            i = j;
+        }
+        return out.toString();
+    }
+
+    private void target(
+            ClusterImage image,
+            String nodeName,
+            java.util.function.Consumer<NodeControlGrpc.NodeControlBlockingStub> call) {
+        NodeView node = image.node(nodeName).orElse(null);
+        if (node == null) {
+            return;
+        }
+        workers.execute(() -> {
+            try {
+                call.accept(stub(node).withDeadlineAfter(10, TimeUnit.SECONDS));
+            } catch (RuntimeException e) {
+                log.warn("request to node {} failed: {}", nodeName, e.getMessage());
+            }
+        });
+    }
+
+    private NodeControlGrpc.NodeControlBlockingStub stub(NodeView node) {
+        String target = node.node().addr() + ":" + node.node().port();
+        ManagedChannel channel = channels.computeIfAbsent(
+                target, t -> NettyChannelBuilder.forTarget(t).usePlaintext().build());
+        return NodeControlGrpc.newBlockingStub(channel);
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+        channels.values().forEach(ManagedChannel::shutdownNow);
+        log.debug("dispatcher closed ({})", channels.keySet().stream().collect(Collectors.joining(",")));
+    }
+}

@@ -1,0 +1,240 @@
+package dev.sluice.ctld.loop;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.Effect;
+import dev.sluice.ctld.control.SoftChange;
+import dev.sluice.ctld.persistence.Journal;
+import dev.sluice.ctld.persistence.RecordCodec;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.protocol.v1.journal.StateSnapshot;
+import java.io.IOException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's single writer. One thread takes commands from a queue, lets each decide its
+ * records, journals and replays them, and answers only after the journal sync that covers them
+ * (group commit: every command drained in one batch shares one fsync). After each batch it
+ * runs a scheduling pass, journals the starts, publishes a new immutable
+ * {@link ClusterImage}, and hands effects to the {@link EffectSink}.
+ *
+ * <p>Concurrency: everything but {@link #submit} and {@link #image} runs on the loop thread,
+ * so state needs no locks. Readers see only published images.
+ */
+public final class ControllerLoop implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ControllerLoop.class);
+    private static final int MAX_BATCH = 512;
+    private static final long COMPACT_AFTER_ENTRIES = 50_000;
+
+    private final ClusterState state;
+    private final Journal journal;
+    private final InstantSource clock;
+    private final Scheduler scheduler;
+    private final EffectSink effects;
+    private final List<Command<?>> periodic;
+    private final Consumer<Throwable> fatal;
+    private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile ClusterImage image;
+    private volatile boolean running = true;
+    private long nextSequence;
+
+    /**
+     * @param periodic commands run about once a second (silence checks, purges)
+     * @param fatal called when state can no longer be saved; the process must stop
+     */
+    public ControllerLoop(
+            ClusterState state,
+            Journal journal,
+            InstantSource clock,
+            Scheduler scheduler,
+            EffectSink effects,
+            List<Command<?>> periodic,
+            Consumer<Throwable> fatal) {
+        this.state = requireNonNull(state, "state is null");
+        this.journal = requireNonNull(journal, "journal is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.scheduler = requireNonNull(scheduler, "scheduler is null");
+        this.effects = requireNonNull(effects, "effects is null");
+        this.periodic = List.copyOf(periodic);
+        this.fatal = requireNonNull(fatal, "fatal is null");
+        this.nextSequence = state.sequence() + 1;
+        this.image = state.image();
+        this.thread = Thread.ofPlatform().name("ctld-loop").daemon(true).unstarted(this::run);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /** The latest published image. Never blocks. */
+    public ClusterImage image() {
+        return image;
+    }
+
+    /** Queues a command; the future completes once its records are durable. */
+    public <T> CompletableFuture<T> submit(Command<T> command) {
+        Pending<T> p = new Pending<>(command, new CompletableFuture<>());
+        if (!running) {
+            p.future.completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
+            return p.future;
+        }
+        queue.add(p);
+        return p.future;
+    }
+
+    private record Pending<T>(Command<T> command, CompletableFuture<T> future) {}
+
+    private record Done<T>(Pending<T> pending, T value, Throwable error) {
+        void complete() {
+            if (error != null) {
+                pending.future.completeExceptionally(error);
+            } else {
+                pending.future.complete(value);
+            }
+        }
+    }
+
+    private void run() {
+        long lastTick = 0;
+        while (running) {
+            try {
+                List<Pending<?>> batch = new ArrayList<>();
+                Pending<?> first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first != null) {
+                    batch.add(first);
+                    queue.drainTo(batch, MAX_BATCH - 1);
+                }
+                long now = clock.instant().getEpochSecond();
+                boolean tick = now != lastTick;
+                if (tick) {
+                    lastTick = now;
+                }
+                if (batch.isEmpty() && !tick) {
+                    continue;
+                }
+                runBatch(batch, tick, now);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException | Error e) {
+                log.error("controller loop failed", e);
+                fatal.accept(e);
+                return;
+            }
+        }
+    }
+
+    private void runBatch(List<Pending<?>> batch, boolean tick, long now) {
+        List<Done<?>> done = new ArrayList<>(batch.size());
+        List<Effect> toRun = new ArrayList<>();
+        for (Pending<?> p : batch) {
+            done.add(decide(p, now, toRun));
+        }
+        if (tick) {
+            for (Command<?> c : periodic) {
+                decide(new Pending<>(c, new CompletableFuture<>()), now, toRun);
+            }
+        }
+        SchedulePlan plan = scheduler.schedule(state.image());
+        for (SchedulePlan.Start start : plan.starts()) {
+            apply(new StateRecord.JobStarted(
+                    start.jobId(), start.allocation(), start.partition(), start.timeLimitMinutes(), now));
+            toRun.add(new Effect.LaunchBatch(start.jobId()));
+        }
+        state.setPendingReasons(plan.pendingReasons());
+        try {
+            journal.sync();
+            if (journal.entriesInSegment() > COMPACT_AFTER_ENTRIES) {
+                compact();
+            }
+        } catch (IOException e) {
+            // Memory is now ahead of disk: answering would acknowledge what a restart loses.
+            log.error("cannot write the journal in StateSaveLocation", e);
+            SlurmException refused = new SlurmException(ErrorCode.STATE_SAVE_FAILED);
+            done.forEach(d -> d.pending.future.completeExceptionally(refused));
+            running = false;
+            fatal.accept(e);
+            return;
+        }
+        ClusterImage published = state.image();
+        image = published;
+        // Effects are handed off (the sink never blocks) before callers hear back, so whoever
+        // observes an answer also observes its effects under way.
+        for (Effect effect : toRun) {
+            try {
+                effects.execute(effect, published);
+            } catch (RuntimeException e) {
+                log.warn("effect {} failed", effect, e);
+            }
+        }
+        done.forEach(Done::complete);
+    }
+
+    private <T> Done<T> decide(Pending<T> p, long now, List<Effect> toRun) {
+        ControlResult<T> result;
+        try {
+            result = p.command.decide(state, now);
+        } catch (SlurmException e) {
+            return new Done<>(p, null, e);
+        } catch (RuntimeException e) {
+            log.error("command failed", e);
+            return new Done<>(p, null, new SlurmException(ErrorCode.UNEXPECTED, String.valueOf(e.getMessage())));
+        }
+        result.records().forEach(this::apply);
+        for (SoftChange change : result.softChanges()) {
+            switch (change) {
+                case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
+                case SoftChange.NodeSilent s -> state.silent(s.node());
+            }
+        }
+        toRun.addAll(result.effects());
+        return new Done<>(p, result.response(), null);
+    }
+
+    private void apply(StateRecord record) {
+        long seq = nextSequence++;
+        journal.append(RecordCodec.encode(seq, record));
+        state.replay(seq, record);
+    }
+
+    private void compact() throws IOException {
+        StateSnapshot.Builder snap =
+                StateSnapshot.newBuilder().setThroughSequence(nextSequence - 1).setNextJobId(state.nextJobId());
+        for (StateRecord r : state.toRecords()) {
+            snap.addEntries(RecordCodec.encode(0, r));
+        }
+        journal.compact(snap.build());
+        log.info("journal compacted through sequence {}", nextSequence - 1);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Pending<?> p : queue) {
+            p.future.completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
+        }
+    }
+}

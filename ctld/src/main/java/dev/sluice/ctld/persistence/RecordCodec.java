@@ -1,0 +1,116 @@
+package dev.sluice.ctld.persistence;
+
+import dev.sluice.ctld.state.NodeTransition;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.journal.JobEndedRecord;
+import dev.sluice.protocol.v1.journal.JobRequeuedRecord;
+import dev.sluice.protocol.v1.journal.JobStartedRecord;
+import dev.sluice.protocol.v1.journal.JobSubmittedRecord;
+import dev.sluice.protocol.v1.journal.JobsPurgedRecord;
+import dev.sluice.protocol.v1.journal.JournalEntry;
+import dev.sluice.protocol.v1.journal.NodeRegisteredRecord;
+import dev.sluice.protocol.v1.journal.NodeStateRecord;
+
+/** Translates domain {@link StateRecord}s to and from journal entries. */
+public final class RecordCodec {
+    private RecordCodec() {}
+
+    public static JournalEntry encode(long sequence, StateRecord record) {
+        JournalEntry.Builder e = JournalEntry.newBuilder().setSequence(sequence).setTime(record.time());
+        switch (record) {
+            case StateRecord.JobSubmitted r ->
+                e.setJobSubmitted(JobSubmittedRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setSpec(WireMapper.toWire(r.request()))
+                        .setPartition(r.partition())
+                        .setTimeLimitMinutes((int) r.timeLimitMinutes()));
+            case StateRecord.JobStarted r ->
+                e.setJobStarted(JobStartedRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .addAllNodes(WireMapper.toWire(r.allocation()))
+                        .setPartition(r.partition())
+                        .setTimeLimitMinutes((int) r.timeLimitMinutes()));
+            case StateRecord.JobEnded r ->
+                e.setJobEnded(JobEndedRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setState(WireMapper.toWire(r.state()))
+                        .setExitStatus(r.exitStatus())
+                        .setReason(r.reason()));
+            case StateRecord.JobRequeued r ->
+                e.setJobRequeued(JobRequeuedRecord.newBuilder().setJobId(r.jobId()));
+            case StateRecord.JobsPurged r ->
+                e.setJobsPurged(JobsPurgedRecord.newBuilder().addAllJobIds(r.jobIds()));
+            case StateRecord.NodeRegistered r ->
+                e.setNodeRegistered(NodeRegisteredRecord.newBuilder()
+                        .setName(r.name())
+                        .setHostname(r.hostname())
+                        .setAddr(r.addr())
+                        .setPort(r.port())
+                        .setHardware(WireMapper.toWire(r.hardware()))
+                        .setDynamic(r.dynamic())
+                        .setBootTime(r.bootTime())
+                        .setVersion(r.version()));
+            case StateRecord.NodeStateChanged r ->
+                e.setNodeState(NodeStateRecord.newBuilder()
+                        .setName(r.name())
+                        .setTransition(r.transition().name())
+                        .setReason(r.reason())
+                        .setReasonUser(r.user()));
+        }
+        return e.build();
+    }
+
+    /** @throws IllegalArgumentException for an entry this binary does not understand */
+    public static StateRecord decode(JournalEntry e) {
+        long t = e.getTime();
+        return switch (e.getRecordCase()) {
+            case JOB_SUBMITTED -> {
+                JobSubmittedRecord r = e.getJobSubmitted();
+                yield new StateRecord.JobSubmitted(
+                        r.getJobId(),
+                        WireMapper.toDomain(r.getSpec()),
+                        r.getPartition(),
+                        Integer.toUnsignedLong(r.getTimeLimitMinutes()),
+                        t);
+            }
+            case JOB_STARTED -> {
+                JobStartedRecord r = e.getJobStarted();
+                yield new StateRecord.JobStarted(
+                        r.getJobId(),
+                        WireMapper.toDomain(r.getNodesList()),
+                        r.getPartition(),
+                        Integer.toUnsignedLong(r.getTimeLimitMinutes()),
+                        t);
+            }
+            case JOB_ENDED -> {
+                JobEndedRecord r = e.getJobEnded();
+                yield new StateRecord.JobEnded(
+                        r.getJobId(), WireMapper.toDomain(r.getState()), r.getExitStatus(), r.getReason(), t);
+            }
+            case JOB_REQUEUED -> new StateRecord.JobRequeued(e.getJobRequeued().getJobId(), t);
+            case JOBS_PURGED -> new StateRecord.JobsPurged(e.getJobsPurged().getJobIdsList(), t);
+            case NODE_REGISTERED -> {
+                NodeRegisteredRecord r = e.getNodeRegistered();
+                yield new StateRecord.NodeRegistered(
+                        r.getName(),
+                        r.getHostname(),
+                        r.getAddr(),
+                        r.getPort(),
+                        WireMapper.toDomain(r.getHardware()),
+                        r.getDynamic(),
+                        r.getBootTime(),
+                        r.getVersion(),
+                        t);
+            }
+            case NODE_STATE -> {
+                NodeStateRecord r = e.getNodeState();
+                yield new StateRecord.NodeStateChanged(
+                        r.getName(), NodeTransition.valueOf(r.getTransition()), r.getReason(), r.getReasonUser(), t);
+            }
+            case RECORD_NOT_SET ->
+                throw new IllegalArgumentException(
+                        "journal entry " + e.getSequence() + " has a record type this version does not know");
+        };
+    }
+}

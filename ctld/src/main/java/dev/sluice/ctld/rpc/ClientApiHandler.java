@@ -1,0 +1,262 @@
+package dev.sluice.ctld.rpc;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.control.Caller;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.ConfigEntry;
+import dev.sluice.protocol.v1.GetConfigResponse;
+import dev.sluice.protocol.v1.GetJobsRequest;
+import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.GetNodesRequest;
+import dev.sluice.protocol.v1.GetNodesResponse;
+import dev.sluice.protocol.v1.GetPartitionsRequest;
+import dev.sluice.protocol.v1.GetPartitionsResponse;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.PingResponse;
+import dev.sluice.protocol.v1.SignalJobRequest;
+import dev.sluice.protocol.v1.SignalJobResponse;
+import dev.sluice.protocol.v1.SlurmError;
+import dev.sluice.protocol.v1.SubmitBatchJobRequest;
+import dev.sluice.protocol.v1.SubmitBatchJobResponse;
+import dev.sluice.protocol.v1.UpdateNodeRequest;
+import dev.sluice.protocol.v1.UpdateNodeResponse;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The controller's client API, once, behind both transports (command-socket frames and
+ * gRPC). Writes go through the controller loop and return after their records are durable;
+ * reads are answered from the latest published image without touching the loop.
+ */
+public final class ClientApiHandler {
+    private static final long WRITE_TIMEOUT_SECONDS = 60;
+
+    private final ControllerLoop loop;
+    private final JobControl jobs;
+    private final NodeControl nodes;
+    private final CtldConfig config;
+    private final long startTime;
+
+    public ClientApiHandler(
+            ControllerLoop loop, JobControl jobs, NodeControl nodes, CtldConfig config, long startTime) {
+        this.loop = requireNonNull(loop, "loop is null");
+        this.jobs = requireNonNull(jobs, "jobs is null");
+        this.nodes = requireNonNull(nodes, "nodes is null");
+        this.config = requireNonNull(config, "config is null");
+        this.startTime = startTime;
+    }
+
+    /** Serves one command-socket frame. Never throws: failures travel in the response. */
+    public ClientResponse handle(ClientRequest request) {
+        ClientResponse.Builder out = ClientResponse.newBuilder()
+                .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                .setRequestId(request.getRequestId());
+        try {
+            Identity who = request.getIdentity();
+            switch (request.getBodyCase()) {
+                case SUBMIT_BATCH_JOB -> out.setSubmitBatchJob(submitBatchJob(who, request.getSubmitBatchJob()));
+                case SIGNAL_JOB -> out.setSignalJob(signalJob(who, request.getSignalJob()));
+                case GET_JOBS -> out.setGetJobs(getJobs(who, request.getGetJobs()));
+                case GET_NODES -> out.setGetNodes(getNodes(request.getGetNodes()));
+                case GET_PARTITIONS -> out.setGetPartitions(getPartitions(request.getGetPartitions()));
+                case UPDATE_NODE -> out.setUpdateNode(updateNode(who, request.getUpdateNode()));
+                case GET_CONFIG -> out.setGetConfig(getConfig());
+                case PING -> out.setPing(ping());
+                case BODY_NOT_SET -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "empty request");
+            }
+        } catch (SlurmException e) {
+            out.setError(error(e));
+        }
+        return out.build();
+    }
+
+    static SlurmError error(SlurmException e) {
+        return SlurmError.newBuilder()
+                .setCode(e.code().number())
+                .setMessage(e.getMessage())
+                .build();
+    }
+
+    public SubmitBatchJobResponse submitBatchJob(Identity who, SubmitBatchJobRequest request) {
+        // The owner is whoever asks, never what the job description claims.
+        JobRequest job =
+                WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
+        int id = await(loop.submit((state, now) -> jobs.submit(state, job, now)));
+        return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
+    }
+
+    public SignalJobResponse signalJob(Identity who, SignalJobRequest request) {
+        Caller caller = caller(who);
+        List<Integer> ids = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        SignalJobResponse.Builder out = SignalJobResponse.newBuilder();
+        if (request.getJobIdsCount() == 0) {
+            for (Job job : loop.image().jobs()) {
+                if (!job.state().isFinished() && matches(job, request)) {
+                    ids.add(job.id());
+                    names.add(Integer.toString(job.id()));
+                }
+            }
+        } else {
+            for (String raw : request.getJobIdsList()) {
+                try {
+                    ids.add(Integer.parseInt(raw.trim()));
+                    names.add(raw.trim());
+                } catch (NumberFormatException e) {
+                    out.addResults(SignalJobResponse.Result.newBuilder()
+                            .setJobId(raw)
+                            .setError(error(new SlurmException(ErrorCode.INVALID_JOB_ID))));
+                }
+            }
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            int id = ids.get(i);
+            SignalJobResponse.Result.Builder r =
+                    SignalJobResponse.Result.newBuilder().setJobId(names.get(i));
+            try {
+                await(loop.submit((state, now) -> jobs.signal(
+                        state, caller, id, request.getSignal(), request.getCancel(), request.getBatchOnly(), now)));
+            } catch (SlurmException e) {
+                r.setError(error(e));
+            }
+            out.addResults(r);
+        }
+        return out.build();
+    }
+
+    private static boolean matches(Job job, SignalJobRequest f) {
+        JobRequest r = job.request();
+        if (!f.getUserFilter().isEmpty() && !f.getUserFilter().equals(r.owner().userName())) {
+            return false;
+        }
+        if (!f.getPartitionFilter().isEmpty() && !f.getPartitionFilter().equals(job.partition())) {
+            return false;
+        }
+        if (!f.getNameFilter().isEmpty() && !f.getNameFilter().equals(r.name())) {
+            return false;
+        }
+        if (!f.getStateFilter().isEmpty()
+                && !f.getStateFilter().equalsIgnoreCase(job.state().name())
+                && !f.getStateFilter().equalsIgnoreCase(job.state().compact())) {
+            return false;
+        }
+        if (!f.getNodesFilter().isEmpty()) {
+            Set<String> wanted = new HashSet<>(HostList.expand(f.getNodesFilter()));
+            return job.allocation() != null
+                    && job.allocation().nodeNames().stream().anyMatch(wanted::contains);
+        }
+        return true;
+    }
+
+    public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
+        ClusterImage image = loop.image();
+        GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
+        if (request.getJobIdsCount() == 0) {
+            image.jobs().forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));
+            return out.build();
+        }
+        for (int id : request.getJobIdsList()) {
+            Job job = image.job(id).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
+            boolean mayReadScript =
+                    who.getUid() == 0 || who.getUid() == job.request().owner().uid();
+            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript() && mayReadScript));
+        }
+        return out.build();
+    }
+
+    public GetNodesResponse getNodes(GetNodesRequest request) {
+        ClusterImage image = loop.image();
+        GetNodesResponse.Builder out = GetNodesResponse.newBuilder().setUpdateTime(startTime);
+        if (request.getNamesCount() == 0) {
+            image.nodes().forEach(v -> out.addNodes(InfoMapper.node(image, v)));
+            return out.build();
+        }
+        for (String expr : request.getNamesList()) {
+            for (String name : HostList.expand(expr)) {
+                out.addNodes(InfoMapper.node(
+                        image, image.node(name).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_NODE_NAME))));
+            }
+        }
+        return out.build();
+    }
+
+    public GetPartitionsResponse getPartitions(GetPartitionsRequest request) {
+        ClusterImage image = loop.image();
+        GetPartitionsResponse.Builder out = GetPartitionsResponse.newBuilder().setUpdateTime(startTime);
+        Set<String> wanted = new HashSet<>(request.getNamesList());
+        image.partitions().stream()
+                .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
+                .forEach(p -> out.addPartitions(InfoMapper.partition(image, p)));
+        if (!wanted.isEmpty() && out.getPartitionsCount() == 0) {
+            throw new SlurmException(ErrorCode.INVALID_PARTITION_NAME);
+        }
+        return out.build();
+    }
+
+    public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {
+        Caller caller = caller(who);
+        List<String> names = HostList.expand(request.getNodeNames());
+        await(loop.submit(
+                (state, now) -> nodes.update(state, caller, names, request.getState(), request.getReason(), now)));
+        return UpdateNodeResponse.getDefaultInstance();
+    }
+
+    public GetConfigResponse getConfig() {
+        GetConfigResponse.Builder out = GetConfigResponse.newBuilder();
+        config.configFiles()
+                .forEach((name, bytes) -> out.putFiles(name, com.google.protobuf.ByteString.copyFrom(bytes)));
+        config.showConfig()
+                .forEach(e -> out.addEntries(
+                        ConfigEntry.newBuilder().setKey(e.getKey()).setValue(e.getValue())));
+        return out.build();
+    }
+
+    public PingResponse ping() {
+        return PingResponse.newBuilder()
+                .setController(config.controlHost())
+                .setClusterName(config.clusterName())
+                .setVersion(Version.VERSION)
+                .setStartTime(startTime)
+                .build();
+    }
+
+    static Caller caller(Identity who) {
+        return new Caller(who.getUid(), who.getGid(), who.getUserName());
+    }
+
+    static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SlurmException se) {
+                throw se;
+            }
+            throw new SlurmException(ErrorCode.UNEXPECTED, String.valueOf(e.getCause()));
+        } catch (TimeoutException e) {
+            throw new SlurmException(ErrorCode.UNEXPECTED, "controller did not answer in time");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SlurmException(ErrorCode.UNEXPECTED, "interrupted");
+        }
+    }
+}

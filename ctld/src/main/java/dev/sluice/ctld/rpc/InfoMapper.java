@@ -1,0 +1,234 @@
+package dev.sluice.ctld.rpc;
+
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.ctld.gres.GresGrant;
+import dev.sluice.ctld.gres.GresUnit;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.NodeView;
+import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.NodeInfo;
+import dev.sluice.protocol.v1.PartitionInfo;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Builds the query answers ({@code squeue}, {@code sinfo}, {@code scontrol show}) from an image. */
+final class InfoMapper {
+    private InfoMapper() {}
+
+    static JobInfo job(ClusterImage image, Job job, boolean withScript) {
+        JobRequest r = job.request();
+        JobSpec spec = WireMapper.toWire(r);
+        if (!withScript) {
+            spec = spec.toBuilder().setScript("").clearEnvironment().build();
+        }
+        Allocation a = job.allocation();
+        boolean holds = a != null;
+        int cpus = holds ? a.totalCpus() : r.effectiveTasks() * r.effectiveCpusPerTask();
+        int nodes = holds ? a.nodes().size() : r.effectiveMinNodes();
+        JobInfo.Builder b = JobInfo.newBuilder()
+                .setJobId(job.id())
+                .setSpec(spec)
+                .setState(WireMapper.toWire(job.state()))
+                .setReason(image.reasonOf(job))
+                .setSubmitTime(job.submitTime())
+                .setEligibleTime(job.eligibleTime())
+                .setStartTime(job.startTime())
+                .setEndTime(job.endTime())
+                .setNumNodes(nodes)
+                .setNumCpus(cpus)
+                .setExitStatus(job.exitStatus())
+                .setTimeLimitMinutes((int) job.timeLimitMinutes())
+                .setPartition(job.partition())
+                .setPriority(priority(job))
+                .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
+                .setTresPerNode(tresPerNode(r))
+                .setRequeue(r.requeue())
+                .setRestartCount(job.restartCount())
+                .setStdOut(r.stdOut())
+                .setStdErr(r.stdErr())
+                .setStdIn(r.stdIn())
+                .setWorkDir(r.workDir());
+        if (holds) {
+            b.setNodeList(HostList.compress(a.nodeNames()))
+                    .setBatchHost(a.batchHost())
+                    .setMemPerNodeMb(a.nodes().get(0).memoryMb())
+                    .setAllocTres(
+                            tres(a.totalCpus(), a.totalMemoryMb(), a.nodes().size(), r));
+        }
+        return b.build();
+    }
+
+    /** Until multifactor priority lands: older jobs first, as Slurm's default basic priority. */
+    private static int priority(Job job) {
+        return job.isPending() ? (int) Math.max(1, 0xfffffffeL - job.id() - 0xffff0000L) : 0;
+    }
+
+    private static long requestedMemory(JobRequest r, int cpus) {
+        if (r.memPerNodeMb() > 0) {
+            return r.memPerNodeMb() * r.effectiveMinNodes();
+        }
+        return r.memPerCpuMb() * cpus;
+    }
+
+    /** Slurm's TRES string: {@code cpu=2,mem=256M,node=1,billing=2}. */
+    static String tres(int cpus, long memMb, int nodes, JobRequest r) {
+        StringBuilder s = new StringBuilder("cpu=").append(cpus);
+        if (memMb > 0) {
+            s.append(",mem=").append(memory(memMb));
+        }
+        s.append(",node=").append(nodes).append(",billing=").append(cpus);
+        return s.toString();
+    }
+
+    /** Slurm's TRES_PER_NODE: {@code gres/gpu:2}, lists joined by commas. */
+    static String tresPerNode(JobRequest r) {
+        List<String> parts = new ArrayList<>();
+        for (String item : r.gresPerNode().split(",")) {
+            String t = item.strip();
+            if (!t.isEmpty()) {
+                parts.add("gres/" + (t.startsWith("gres:") || t.startsWith("gres/") ? t.substring(5) : t));
+            }
+        }
+        if (!r.gpuOptions().gpusPerNode().isEmpty()) {
+            parts.add("gres/gpu:" + r.gpuOptions().gpusPerNode());
+        }
+        return String.join(",", parts);
+    }
+
+    /** AllocTRES' GRES part: {@code ,gres/gpu=4} (and mps, shard, others) in a fixed order. */
+    static String gresTres(Allocation a) {
+        java.util.Map<String, Long> totals = new java.util.TreeMap<>();
+        for (Allocation.NodeShare share : a.nodes()) {
+            for (GresGrant g : share.gres()) {
+                totals.merge(g.name(), g.count(), Long::sum);
+            }
+        }
+        StringBuilder s = new StringBuilder();
+        totals.forEach(
+                (name, count) -> s.append(",gres/").append(name).append('=').append(count));
+        return s.toString();
+    }
+
+    static String memory(long mb) {
+        if (mb % (1024L * 1024) == 0) {
+            return mb / (1024L * 1024) + "T";
+        }
+        if (mb % 1024 == 0) {
+            return mb / 1024 + "G";
+        }
+        return mb + "M";
+    }
+
+    static NodeInfo node(ClusterImage image, NodeView v) {
+        var n = v.node();
+        var hw = n.hardware();
+        List<String> partitions = image.partitions().stream()
+                .filter(p -> p.nodes().contains(n.name()))
+                .map(Partition::name)
+                .toList();
+        NodeInfo.Builder b = NodeInfo.newBuilder()
+                .setName(n.name())
+                .setHostname(n.hostname())
+                .setAddr(n.addr())
+                .setPort(n.port())
+                .setCpus(hw.cpus())
+                .setBoards(hw.boards())
+                .setSockets(hw.sockets())
+                .setCoresPerSocket(hw.coresPerSocket())
+                .setThreadsPerCore(hw.threadsPerCore())
+                .setRealMemoryMb(hw.realMemoryMb())
+                .setTmpDiskMb(hw.tmpDiskMb())
+                .setAllocCpus(v.allocCpus())
+                .setAllocMemoryMb(v.allocMemoryMb())
+                .setState(v.baseState())
+                .addAllFlags(v.flags())
+                .setReason(n.reason())
+                .setReasonUser(n.reasonUser())
+                .setReasonTime(n.reasonTime())
+                .setGres(n.gres().describe())
+                .setGresUsed(gresUsed(v))
+                .addAllFeatures(n.features())
+                .addAllPartitions(partitions)
+                .setWeight(n.weight())
+                .setBootTime(n.bootTime())
+                .setVersion(n.version())
+                .setCfgTres("cpu=" + hw.cpus() + ",mem=" + memory(hw.realMemoryMb()) + ",billing=" + hw.cpus());
+        if (v.allocCpus() > 0) {
+            b.setAllocTres("cpu=" + v.allocCpus() + (v.allocMemoryMb() > 0 ? ",mem=" + memory(v.allocMemoryMb()) : ""));
+        }
+        return b.build();
+    }
+
+    /** Slurm's GresUsed: {@code gpu:2(IDX:0-1),mps:0(IDX:N/A)}. */
+    static String gresUsed(NodeView v) {
+        List<String> parts = new ArrayList<>();
+        java.util.Map<String, List<GresUnit>> byName = new java.util.LinkedHashMap<>();
+        v.gres()
+                .inventory()
+                .units()
+                .forEach(u ->
+                        byName.computeIfAbsent(u.name(), k -> new ArrayList<>()).add(u));
+        byName.forEach((name, units) -> {
+            long used = units.stream().mapToLong(u -> v.gres().used(u)).sum();
+            List<Integer> idx = units.stream()
+                    .filter(u -> v.gres().used(u) > 0)
+                    .map(GresUnit::index)
+                    .toList();
+            parts.add(name + ":" + used + "(IDX:" + (idx.isEmpty() ? "N/A" : ranges(idx)) + ")");
+        });
+        return String.join(",", parts);
+    }
+
+    /** {@code 0-1,3} from sorted indices. */
+    static String ranges(List<Integer> sorted) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < sorted.size()) {
+            int j = i;
+            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
+                j++;
+            }
+            if (out.length() > 0) {
+                out.append(',');
+            }
+            out.append(sorted.get(i));
+            if (j > i) {
+                out.append('-').append(sorted.get(j));
+            }
+            i = j + 1;
+        }
+        return out.toString();
+    }
+
+    static PartitionInfo partition(ClusterImage image, Partition p) {
+        int cpus = p.nodes().stream()
+                .map(image::node)
+                .flatMap(java.util.Optional::stream)
+                .mapToInt(v -> v.node().hardware().cpus())
+                .sum();
+        return PartitionInfo.newBuilder()
+                .setName(p.name())
+                .setNodes(p.nodes().isEmpty() ? "" : HostList.compress(p.nodes()))
+                .addAllNodeNames(p.nodes())
+                .setIsDefault(p.isDefault())
+                .setMaxTimeMinutes((int) p.maxTimeMinutes())
+                .setDefaultTimeMinutes((int) p.defaultTimeMinutes())
+                .setMaxNodes(p.maxNodes() == Partition.NODES_UNLIMITED ? -1 : p.maxNodes())
+                .setMinNodes(p.minNodes())
+                .setState(p.state())
+                .setTotalCpus(cpus)
+                .setTotalNodes(p.nodes().size())
+                .setPriorityTier(p.priorityTier())
+                .setPriorityJobFactor(p.priorityJobFactor())
+                .setHidden(p.hidden())
+                .setDefMemPerCpuMb(p.defMemPerCpuMb())
+                .setMaxMemPerNodeMb(p.maxMemPerNodeMb())
+                .build();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.sluice.ctld.rpc;
+
+import static dev.sluice.ctld.rpc.ClientApiHandler.await;
+
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.HeartbeatRequest;
+import dev.sluice.protocol.v1.HeartbeatResponse;
+import dev.sluice.protocol.v1.JobCompleteRequest;
+import dev.sluice.protocol.v1.JobCompleteResponse;
+import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.NodeRegistryGrpc;
+import dev.sluice.protocol.v1.RegisterNodeRequest;
+import dev.sluice.protocol.v1.RegisterNodeResponse;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.HashSet;
+
+/** Node daemons register, heartbeat and report job ends here; each call is a loop command. */
+public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImplBase {
+    private final ControllerLoop loop;
+    private final NodeControl nodes;
+    private final JobControl jobs;
+    private final String clusterName;
+    private final int heartbeatSeconds;
+
+    public NodeRegistryService(
+            ControllerLoop loop, NodeControl nodes, JobControl jobs, String clusterName, int heartbeatSeconds) {
+        this.loop = loop;
+        this.nodes = nodes;
+        this.jobs = jobs;
+        this.clusterName = clusterName;
+        this.heartbeatSeconds = heartbeatSeconds;
+    }
+
+    @Override
+    public void register(RegisterNodeRequest request, StreamObserver<RegisterNodeResponse> observer) {
+        NodeControl.Registration reg = new NodeControl.Registration(
+                request.getName(),
+                request.getHostname(),
+                request.getAddr(),
+                request.getPort(),
+                WireMapper.toDomain(request.getHardware()),
+                request.getDynamic(),
+                new HashSet<>(request.getRunningJobIdsList()),
+                request.getBootTime(),
+                request.getVersion());
+        try {
+            NodeControl.RegistrationAnswer answer = await(loop.submit((state, now) -> nodes.register(state, reg, now)));
+            observer.onNext(RegisterNodeResponse.newBuilder()
+                    .setClusterName(clusterName)
+                    .setHeartbeatIntervalSeconds(heartbeatSeconds)
+                    .addAllOrphanJobIds(answer.orphanJobs())
+                    .build());
+            observer.onCompleted();
+        } catch (SlurmException e) {
+            observer.onError(
+                    Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+        }
+    }
+
+    @Override
+    public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
+        boolean again = await(loop.submit((state, now) -> nodes.heartbeat(state, request.getName(), now)));
+        observer.onNext(HeartbeatResponse.newBuilder().setReregister(again).build());
+        observer.onCompleted();
+    }
+
+    @Override
+    public void jobComplete(JobCompleteRequest request, StreamObserver<JobCompleteResponse> observer) {
+        var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
+                ? null
+                : WireMapper.toDomain(request.getEndState());
+        await(loop.submit((state, now) -> jobs.complete(
+                state, request.getNodeName(), (int) request.getJobId(), request.getExitStatus(), endState, now)));
+        observer.onNext(JobCompleteResponse.getDefaultInstance());
+        observer.onCompleted();
+    }
+}

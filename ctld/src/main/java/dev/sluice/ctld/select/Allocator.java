@@ -1,0 +1,216 @@
+package dev.sluice.ctld.select;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.ctld.gres.GresDemand;
+import dev.sluice.ctld.gres.GresGrant;
+import dev.sluice.ctld.gres.GresMatcher;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.Allocation.NodeShare;
+import dev.sluice.ctld.state.NodeHardware;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The pure allocator, Slurm's select/cons_tres in miniature: given the nodes of a partition
+ * (in configuration order) and a request, answer where the job goes, why it waits, or why it
+ * never can. All-or-nothing: a placement gives every node, CPU, byte and device asked for at
+ * once.
+ *
+ * <p>CPUs are handed out in whole cores, so a one-CPU task on a node with two threads per
+ * core holds two CPUs, as Slurm reports ({@code AllocTRES=cpu=2}). Nodes are preferred by
+ * lower {@code Weight}, then configuration order; required nodes ({@code -w}) come first. GRES
+ * devices are chosen by {@link GresMatcher}, lowest indices first.
+ *
+ * <p>No I/O, no clock, no shared state: same inputs, same answer.
+ */
+public final class Allocator {
+    private Allocator() {}
+
+    public static PlacementResult place(List<NodeCapacity> partitionNodes, PlacementRequest request) {
+        for (String required : request.requiredNodes()) {
+            if (partitionNodes.stream().noneMatch(n -> n.name().equals(required))) {
+                return new PlacementResult.Rejected(ErrorCode.REQUESTED_NODES_NOT_IN_PARTITION);
+            }
+        }
+        List<NodeCapacity> eligible = partitionNodes.stream()
+                .filter(n -> !request.excludedNodes().contains(n.name()))
+                .sorted(preference(request))
+                .toList();
+        List<NodeCapacity> emptied = eligible.stream().map(NodeCapacity::empty).toList();
+        if (fit(emptied, request, true) == null) {
+            return new PlacementResult.Rejected(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+        }
+        for (NodeCapacity node : eligible) {
+            if (request.requiredNodes().contains(node.name()) && !node.schedulable()) {
+                return new PlacementResult.Pending("ReqNodeNotAvail");
+            }
+        }
+        List<NodeCapacity> usable =
+                eligible.stream().filter(NodeCapacity::schedulable).toList();
+        Allocation allocation = fit(usable, request, false);
+        if (allocation == null) {
+            return new PlacementResult.Pending("Resources");
+        }
+        return new PlacementResult.Placed(allocation);
+    }
+
+    private static Comparator<NodeCapacity> preference(PlacementRequest request) {
+        // Stable sort: configuration order breaks ties.
+        return Comparator.comparing((NodeCapacity n) -> !request.requiredNodes().contains(n.name()))
+                .thenComparingInt(NodeCapacity::weight);
+    }
+
+    /** Greedy fill in preference order; null when the request does not fit these nodes. */
+    private static Allocation fit(List<NodeCapacity> nodes, PlacementRequest request, boolean totalsOnly) {
+        List<NodeCapacity> chosen = new ArrayList<>();
+        List<Integer> capacity = new ArrayList<>();
+        int requiredLeft = request.requiredNodes().size();
+        int tasksRoom = 0;
+        long jobGpusRoom = 0;
+        GresDemand demand = request.gres();
+        for (NodeCapacity node : nodes) {
+            int cap = taskCapacity(node, request, totalsOnly);
+            boolean required = request.requiredNodes().contains(node.name());
+            if (cap < 1) {
+                if (required) {
+                    return null;
+                }
+                continue;
+            }
+            long spare = demand.gpusPerJob() > 0 ? spareGpus(node, demand, totalsOnly) : 0;
+            boolean gpusStillWanted = jobGpusRoom < demand.gpusPerJob();
+            if (!required && ((gpusStillWanted && spare == 0) || chosen.size() >= request.tasks())) {
+                // Every node runs at least one task, and a --gpus job takes nodes that add GPUs.
+                continue;
+            }
+            chosen.add(node);
+            capacity.add(cap);
+            tasksRoom += cap;
+            jobGpusRoom += spare;
+            if (required) {
+                requiredLeft--;
+            }
+            if (requiredLeft == 0
+                    && chosen.size() >= request.minNodes()
+                    && tasksRoom >= request.tasks()
+                    && jobGpusRoom >= demand.gpusPerJob()) {
+                return distribute(chosen, capacity, request, totalsOnly);
+            }
+            if (chosen.size() >= request.maxNodes()) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** GPUs a node has beyond what its per-node and per-task demand takes (for --gpus). */
+    private static long spareGpus(NodeCapacity node, GresDemand demand, boolean totalsOnly) {
+        long free = totalsOnly
+                ? node.gres().inventory().named("gpu").size()
+                : GresMatcher.freeGpus(node.gres(), demand.gpuTypePerJob());
+        return Math.max(0, free - demand.gpusOnNode(1));
+    }
+
+    private static Allocation distribute(
+            List<NodeCapacity> chosen, List<Integer> capacity, PlacementRequest request, boolean totalsOnly) {
+        int[] tasks = new int[chosen.size()];
+        int left = request.tasks();
+        for (int i = 0; i < tasks.length; i++) {
+            tasks[i] = 1;
+            left--;
+        }
+        for (int i = 0; i < tasks.length && left > 0; i++) {
+            int extra = Math.min(left, capacity.get(i) - tasks[i]);
+            tasks[i] += extra;
+            left -= extra;
+        }
+        GresDemand demand = request.gres();
+        long jobGpusLeft = demand.gpusPerJob();
+        List<NodeShare> shares = new ArrayList<>();
+        for (int i = 0; i < tasks.length; i++) {
+            NodeCapacity node = chosen.get(i);
+            long extraGpus = 0;
+            if (jobGpusLeft > 0) {
+                extraGpus = Math.min(jobGpusLeft, spareGpus(node, demand, totalsOnly));
+                jobGpusLeft -= extraGpus;
+            }
+            List<GresGrant> grants = demand.isEmpty()
+                    ? List.of()
+                    : GresMatcher.match(node.gres(), demand, tasks[i], extraGpus, totalsOnly);
+            if (grants == null) {
+                return null;
+            }
+            long gpus = grants.stream()
+                    .filter(g -> g.name().equals("gpu"))
+                    .mapToLong(GresGrant::count)
+                    .sum();
+            int cpus = request.exclusive() ? node.hardware().cpus() : cpusFor(tasks[i], gpus, node.hardware(), request);
+            long memory = memoryFor(cpus, node, request) + gpus * demand.memPerGpuMb();
+            if (cpus > node.freeCpus() || (request.memoryConsumable() && memory > node.freeMemoryMb())) {
+                return null;
+            }
+            shares.add(new NodeShare(node.name(), cpus, memory, tasks[i], grants));
+        }
+        return new Allocation(shares);
+    }
+
+    /** How many tasks of this request fit on the node as it is now. */
+    private static int taskCapacity(NodeCapacity node, PlacementRequest request, boolean totalsOnly) {
+        NodeHardware hw = node.hardware();
+        if (request.exclusive() && !node.idle()) {
+            return 0;
+        }
+        GresDemand demand = request.gres();
+        if (!demand.isEmpty() && GresMatcher.match(node.gres(), demand, 1, 0, totalsOnly) == null) {
+            return 0;
+        }
+        int limit = request.tasksPerNode() > 0 ? request.tasksPerNode() : Integer.MAX_VALUE;
+        int tasks = 0;
+        while (tasks < limit) {
+            int next = tasks + 1;
+            long gpus = demand.gpusOnNode(next);
+            int cpus = cpusFor(next, gpus, hw, request);
+            if (cpus > node.freeCpus() || cpus > hw.cpus()) {
+                break;
+            }
+            if (demand.gpusPerTask() > 0
+                    && next > 1
+                    && GresMatcher.match(node.gres(), demand, next, 0, totalsOnly) == null) {
+                break;
+            }
+            int held = request.exclusive() ? hw.cpus() : cpus;
+            long memory = memoryFor(held, node, request) + gpus * demand.memPerGpuMb();
+            if (request.memoryConsumable() && memory > node.freeMemoryMb()) {
+                break;
+            }
+            tasks = next;
+        }
+        if (request.tasksPerNode() > 0 && tasks < request.tasksPerNode()) {
+            return 0;
+        }
+        return tasks;
+    }
+
+    /** CPUs for {@code tasks} tasks and {@code gpus} GPUs ({@code --cpus-per-gpu}), in whole cores. */
+    static int cpusFor(int tasks, long gpus, NodeHardware hw, PlacementRequest request) {
+        long cpus = Math.max(
+                (long) tasks * request.cpusPerTask(), gpus * request.gres().cpusPerGpu());
+        int threads = hw.threadsPerCore();
+        long cores = (cpus + threads - 1) / threads;
+        return (int) Math.min(Integer.MAX_VALUE, cores * threads);
+    }
+
+    static long memoryFor(int cpus, NodeCapacity node, PlacementRequest request) {
+        if (request.memPerNodeMb() > 0) {
+            return request.memPerNodeMb();
+        }
+        if (request.memPerCpuMb() > 0) {
+            return request.memPerCpuMb() * cpus;
+        }
+        if (request.gres().memPerGpuMb() > 0) {
+            return 0;
+        }
+        return request.memoryConsumable() ? node.hardware().realMemoryMb() : 0;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.sluice.ctld.server;
+
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.GresConf;
+import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.site.SluiceConf;
+import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.config.CtldConfigs;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code sluice-ctld}: the controller's command line, in slurmctld's manner.
+ *
+ * <pre>
+ * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]
+ * sluice-ctld --check-config slurm.conf
+ * </pre>
+ *
+ * The configuration is {@code -f}, else {@code $SLURM_CONF}, else /etc/slurm/slurm.conf.
+ * Runs in the foreground (systemd and containers supervise it); stops cleanly on SIGTERM/SIGINT.
+ */
+public final class CtldMain {
+    private static final Logger log = LoggerFactory.getLogger(CtldMain.class);
+
+    private CtldMain() {}
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.getenv(), System.out, System.err));
+    }
+
+    static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
+        Path confPath = Path.of(env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf"));
+        String bind = "0.0.0.0";
+        boolean truncate = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-D", "-i", "-R" -> {}
+                case "-f" -> confPath = Path.of(requireValue(args, ++i, "-f"));
+                case "--bind" -> bind = requireValue(args, ++i, "--bind");
+                case "--truncate-corrupt-journal" -> truncate = true;
+                case "--check-config" -> {
+                    return dev.sluice.common.conf.ConfigCheck.run(
+                            Path.of(requireValue(args, ++i, "--check-config")), out, err);
+                }
+                case "-h", "--help" -> {
+                    out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]");
+                    out.println("       sluice-ctld --check-config slurm.conf");
+                    return 0;
+                }
+                default -> {
+                    err.println("sluice-ctld: unrecognized option '" + args[i] + "'");
+                    return 1;
+                }
+            }
+        }
+        SlurmConf conf;
+        try {
+            conf = SlurmConfReader.read(confPath);
+        } catch (ConfigException e) {
+            err.println("sluice-ctld: fatal: " + e.getMessage());
+            return 1;
+        }
+        conf.ignoredKeys().forEach(k -> log.info("slurm.conf: {} is accepted but not acted upon", k));
+        SluiceConf site = SluiceConf.besides(confPath);
+        GresConf gres;
+        try {
+            Path gresPath = confPath.toAbsolutePath().resolveSibling("gres.conf");
+            gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
+        } catch (ConfigException e) {
+            err.println("sluice-ctld: fatal: " + e.getMessage());
+            return 1;
+        }
+        CtldConfig config =
+                CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), configFiles(confPath));
+        CountDownLatch stopped = new CountDownLatch(1);
+        CtldServer server = CtldServer.start(config, Clock.systemUTC(), bind, truncate, fault -> {
+            log.error("fatal: {}", fault.toString());
+            Runtime.getRuntime().halt(1);
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("sluice-ctld shutting down");
+            server.close();
+            stopped.countDown();
+        }));
+        stopped.await();
+        return 0;
+    }
+
+    /** The files a configless node daemon fetches: slurm.conf and its companions. */
+    static Map<String, byte[]> configFiles(Path slurmConf) throws IOException {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        Path dir = slurmConf.toAbsolutePath().getParent();
+        files.put("slurm.conf", Files.readAllBytes(slurmConf));
+        for (String name : new String[] {"gres.conf", "cgroup.conf", SluiceConf.FILE_NAME}) {
+            Path p = dir.resolve(name);
+            if (Files.isRegularFile(p)) {
+                files.put(name, Files.readAllBytes(p));
+            }
+        }
+        return files;
+    }
+
+    private static String requireValue(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException("option " + option + " requires an argument");
+        }
+        return args[i];
+    }
+}

@@ -1,0 +1,142 @@
+package dev.sluice.ctld.server;
+
+import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.dispatch.NodeDispatcher;
+import dev.sluice.ctld.loop.Command;
+import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.persistence.Recovery;
+import dev.sluice.ctld.rpc.ClientApiHandler;
+import dev.sluice.ctld.rpc.FrameServer;
+import dev.sluice.ctld.rpc.GrpcClientApi;
+import dev.sluice.ctld.rpc.NodeRegistryService;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.StateRecord;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running controller: recovered state, the loop, the command socket and the gRPC server.
+ * Ports of 0 in the configuration bind ephemeral ports (tests); {@link #commandPort} and
+ * {@link #grpcPort} tell which.
+ */
+public final class CtldServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(CtldServer.class);
+    private static final int HEARTBEAT_SECONDS = 5;
+
+    private final ControllerLoop loop;
+    private final NodeDispatcher dispatcher;
+    private final FrameServer frames;
+    private final Server grpc;
+    private final int commandPort;
+
+    private CtldServer(ControllerLoop loop, NodeDispatcher dispatcher, FrameServer frames, Server grpc, int port) {
+        this.loop = loop;
+        this.dispatcher = dispatcher;
+        this.frames = frames;
+        this.grpc = grpc;
+        this.commandPort = port;
+    }
+
+    public static CtldServer start(
+            CtldConfig config,
+            InstantSource clock,
+            String bindHost,
+            boolean truncateCorruptJournal,
+            Consumer<Throwable> fatal)
+            throws IOException, InterruptedException {
+        ClusterState state = new ClusterState(config.nodes(), config.partitions(), config.firstJobId());
+        Recovery.Result recovered =
+                Recovery.recover(Path.of(config.stateSaveLocation()), state, truncateCorruptJournal);
+        log.info(
+                "recovered {} snapshot and {} journal records from {}; next job id {}",
+                recovered.snapshotEntries(),
+                recovered.journalEntries(),
+                config.stateSaveLocation(),
+                state.nextJobId());
+
+        Scheduler.SelectDefaults defaults =
+                new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
+        JobControl jobs = new JobControl(defaults);
+        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds());
+        NodeDispatcher dispatcher = new NodeDispatcher(config);
+        List<Command<?>> periodic = new ArrayList<>();
+        Command<Void> silence = nodes::checkSilence;
+        Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
+        periodic.add(silence);
+        periodic.add(purge);
+        ControllerLoop loop = new ControllerLoop(
+                state, recovered.journal(), clock, new Scheduler(defaults), dispatcher, periodic, fatal);
+        dispatcher.bind(loop);
+        loop.start();
+
+        long startTime = clock.instant().getEpochSecond();
+        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime);
+        FrameServer frames = new FrameServer(handler);
+        InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
+        Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .addService(
+                        ServerInterceptors.intercept(new GrpcClientApi(handler), GrpcClientApi.identityInterceptor()))
+                .addService(new NodeRegistryService(loop, nodes, jobs, config.clusterName(), HEARTBEAT_SECONDS))
+                .build()
+                .start();
+        log.info(
+                "sluice-ctld for cluster {} ready: commands on {}:{}, daemons (gRPC) on {}:{}",
+                config.clusterName(),
+                bindHost,
+                bound.getPort(),
+                bindHost,
+                grpc.getPort());
+        return new CtldServer(loop, dispatcher, frames, grpc, bound.getPort());
+    }
+
+    /** Forgets jobs that ended more than MinJobAge ago (they stay in accounting). */
+    static ControlResult<Void> purge(ClusterState state, long now, int minJobAgeSeconds) {
+        List<Integer> old = new ArrayList<>();
+        for (Job job : state.jobs()) {
+            if (job.state().isFinished() && now - job.endTime() > minJobAgeSeconds) {
+                old.add(job.id());
+            }
+        }
+        if (old.isEmpty()) {
+            return ControlResult.answer(null);
+        }
+        return ControlResult.of(List.of(new StateRecord.JobsPurged(old, now)), List.of(), null);
+    }
+
+    public int commandPort() {
+        return commandPort;
+    }
+
+    public int grpcPort() {
+        return grpc.getPort();
+    }
+
+    public ControllerLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public void close() {
+        grpc.shutdownNow();
+        frames.close();
+        loop.close();
+        dispatcher.close();
+    }
+}

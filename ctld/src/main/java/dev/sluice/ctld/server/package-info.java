@@ -1,0 +1,2 @@
+/** Start-up and wiring of the controller: command line, configuration, servers, shutdown. */
+package dev.sluice.ctld.server;

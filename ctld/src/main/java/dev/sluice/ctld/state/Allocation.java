@@ -1,0 +1,57 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.ctld.gres.GresGrant;
+import java.util.List;
+
+/** Resources a running job holds: per node, CPUs, memory and tasks. */
+public record Allocation(List<NodeShare> nodes) {
+    public Allocation {
+        nodes = List.copyOf(nodes);
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("an allocation has at least one node");
+        }
+    }
+
+    /** What the job holds on one node. */
+    public record NodeShare(String node, int cpus, long memoryMb, int tasks, List<GresGrant> gres) {
+        public NodeShare {
+            requireNonNull(node, "node is null");
+            gres = List.copyOf(gres);
+        }
+
+        public NodeShare(String node, int cpus, long memoryMb, int tasks) {
+            this(node, cpus, memoryMb, tasks, List.of());
+        }
+
+        /** Units of {@code name} held here (GPUs, or the MPS/shard amount). */
+        public long gresCount(String name) {
+            return gres.stream()
+                    .filter(g -> g.name().equals(name))
+                    .mapToLong(GresGrant::count)
+                    .sum();
+        }
+    }
+
+    public long totalGres(String name) {
+        return nodes.stream().mapToLong(n -> n.gresCount(name)).sum();
+    }
+
+    public int totalCpus() {
+        return nodes.stream().mapToInt(NodeShare::cpus).sum();
+    }
+
+    public long totalMemoryMb() {
+        return nodes.stream().mapToLong(NodeShare::memoryMb).sum();
+    }
+
+    public List<String> nodeNames() {
+        return nodes.stream().map(NodeShare::node).toList();
+    }
+
+    /** The node that runs the batch script: the first of the allocation, as in Slurm. */
+    public String batchHost() {
+        return nodes.get(0).node();
+    }
+}

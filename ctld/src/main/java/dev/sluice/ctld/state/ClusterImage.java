@@ -1,0 +1,60 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An immutable, consistent view of the whole cluster at one journal sequence. Published by
+ * the controller loop after each batch of changes; RPC readers and the scheduler take it
+ * without locks, so a burst of {@code squeue} never stalls the loop.
+ */
+public record ClusterImage(
+        long sequence,
+        List<Job> jobs,
+        Map<Integer, Job> jobsById,
+        List<NodeView> nodes,
+        Map<String, NodeView> nodesByName,
+        List<Partition> partitions,
+        Map<Integer, String> pendingReasons,
+        int nextJobId) {
+
+    public ClusterImage {
+        jobs = List.copyOf(jobs);
+        jobsById = Map.copyOf(jobsById);
+        nodes = List.copyOf(nodes);
+        nodesByName = Map.copyOf(nodesByName);
+        partitions = List.copyOf(partitions);
+        pendingReasons = Map.copyOf(pendingReasons);
+    }
+
+    public Optional<Job> job(int id) {
+        return Optional.ofNullable(jobsById.get(id));
+    }
+
+    public Optional<NodeView> node(String name) {
+        return Optional.ofNullable(nodesByName.get(name));
+    }
+
+    public Optional<Partition> partition(String name) {
+        requireNonNull(name, "name is null");
+        return partitions.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    public Optional<Partition> defaultPartition() {
+        return partitions.stream().filter(Partition::isDefault).findFirst();
+    }
+
+    /** The reason a pending job waits, as squeue prints it. */
+    public String reasonOf(Job job) {
+        if (!job.isPending()) {
+            return job.reason();
+        }
+        if (job.request().hold()) {
+            return "JobHeldUser";
+        }
+        return pendingReasons.getOrDefault(job.id(), job.reason());
+    }
+}

@@ -1,0 +1,282 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.state.StateRecord.JobEnded;
+import dev.sluice.ctld.state.StateRecord.JobRequeued;
+import dev.sluice.ctld.state.StateRecord.JobStarted;
+import dev.sluice.ctld.state.StateRecord.JobSubmitted;
+import dev.sluice.ctld.state.StateRecord.JobsPurged;
+import dev.sluice.ctld.state.StateRecord.NodeRegistered;
+import dev.sluice.ctld.state.StateRecord.NodeStateChanged;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The controller's mutable state. Owned by the single controller thread: not thread-safe,
+ * never shared. Durable parts change only through {@link #replay}; soft parts (responding
+ * nodes, pending reasons) through their own setters and are rebuilt after a restart.
+ */
+public final class ClusterState {
+    private final Map<Integer, Job> jobs = new LinkedHashMap<>();
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final Map<String, int[]> usedCpus = new HashMap<>();
+    private final Map<String, long[]> usedMemory = new HashMap<>();
+    private final Map<String, int[]> runningCount = new HashMap<>();
+    private final Map<String, GresPool> gresInUse = new HashMap<>();
+    private final List<Partition> partitions;
+    private final Set<String> responding = new HashSet<>();
+    private final Map<Integer, String> pendingReasons = new HashMap<>();
+    private final Map<String, Long> lastHeard = new HashMap<>();
+    private int nextJobId;
+    private long sequence;
+
+    public ClusterState(Collection<Node> configuredNodes, List<Partition> partitions, int firstJobId) {
+        for (Node node : configuredNodes) {
+            nodes.put(node.name(), node);
+        }
+        this.partitions = List.copyOf(partitions);
+        this.nextJobId = firstJobId;
+    }
+
+    /** Applies one durable change. Unknown ids are a broken invariant: the journal is corrupt. */
+    public void replay(long recordSequence, StateRecord record) {
+        requireNonNull(record, "record is null");
+        switch (record) {
+            case JobSubmitted r -> {
+                jobs.put(
+                        r.jobId(),
+                        Job.submitted(r.jobId(), r.request(), r.partition(), r.timeLimitMinutes(), r.time()));
+                nextJobId = Math.max(nextJobId, r.jobId() + 1);
+            }
+            case JobStarted r -> {
+                Job job = requireJob(r.jobId());
+                Job started = job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
+                jobs.put(r.jobId(), started);
+                pendingReasons.remove(r.jobId());
+                account(started.allocation(), +1);
+            }
+            case JobEnded r -> {
+                Job job = requireJob(r.jobId());
+                if (job.isRunning()) {
+                    account(job.allocation(), -1);
+                }
+                pendingReasons.remove(r.jobId());
+                jobs.put(r.jobId(), job.ended(r.state(), r.exitStatus(), r.time(), r.reason()));
+            }
+            case JobRequeued r -> {
+                Job job = requireJob(r.jobId());
+                if (job.isRunning()) {
+                    account(job.allocation(), -1);
+                }
+                jobs.put(r.jobId(), job.requeued(r.time()));
+            }
+            case JobsPurged r -> r.jobIds().forEach(jobs::remove);
+            case NodeRegistered r -> {
+                Node existing = nodes.get(r.name());
+                Node base = existing != null
+                        ? existing
+                        : Node.configured(
+                                r.name(),
+                                r.hostname(),
+                                r.addr(),
+                                r.port(),
+                                r.hardware(),
+                                List.of(),
+                                GresInventory.NONE,
+                                1,
+                                false);
+                nodes.put(
+                        r.name(),
+                        base.withRegistration(
+                                r.hostname(),
+                                r.addr(),
+                                r.port(),
+                                r.hardware(),
+                                r.dynamic(),
+                                r.bootTime(),
+                                r.version()));
+            }
+            case NodeStateChanged r -> nodes.put(r.name(), applyTransition(requireNode(r.name()), r));
+        }
+        sequence = Math.max(sequence, recordSequence);
+    }
+
+    private static Node applyTransition(Node node, NodeStateChanged r) {
+        return switch (r.transition()) {
+            case DOWN -> node.withAdmin(true, node.drain(), r.reason(), r.user(), r.time());
+            case DRAIN -> node.withAdmin(node.down(), true, r.reason(), r.user(), r.time());
+            case RESUME -> node.withAdmin(false, false, "", "", 0);
+            case UNDRAIN ->
+                node.withAdmin(
+                        node.down(), false, node.down() ? node.reason() : "", node.reasonUser(), node.reasonTime());
+            case FUTURE -> node.withAdmin(node.down(), node.drain(), r.reason(), r.user(), r.time());
+        };
+    }
+
+    private void account(Allocation allocation, int sign) {
+        for (Allocation.NodeShare share : allocation.nodes()) {
+            usedCpus.computeIfAbsent(share.node(), k -> new int[1])[0] += sign * share.cpus();
+            usedMemory.computeIfAbsent(share.node(), k -> new long[1])[0] += sign * share.memoryMb();
+            runningCount.computeIfAbsent(share.node(), k -> new int[1])[0] += sign;
+            if (!share.gres().isEmpty()) {
+                gresInUse.put(share.node(), gresPool(share.node()).plus(share.gres(), sign));
+            }
+        }
+    }
+
+    private Job requireJob(int id) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            throw new IllegalStateException("journal refers to unknown job " + id);
+        }
+        return job;
+    }
+
+    private Node requireNode(String name) {
+        Node node = nodes.get(name);
+        if (node == null) {
+            throw new IllegalStateException("journal refers to unknown node " + name);
+        }
+        return node;
+    }
+
+    /** Job ids are never reused, even for jobs purged before a snapshot. */
+    public void reserveJobIdsBelow(int id) {
+        nextJobId = Math.max(nextJobId, id);
+    }
+
+    /**
+     * Records that rebuild the durable part of this state from the configuration alone: what a
+     * snapshot holds. Replaying them into a fresh state yields an equal image.
+     */
+    public List<StateRecord> toRecords() {
+        List<StateRecord> out = new ArrayList<>();
+        for (Node n : nodes.values()) {
+            if (n.registered()) {
+                out.add(new NodeRegistered(
+                        n.name(),
+                        n.hostname(),
+                        n.addr(),
+                        n.port(),
+                        n.hardware(),
+                        n.dynamic(),
+                        n.bootTime(),
+                        n.version(),
+                        0));
+            }
+            if (n.down()) {
+                out.add(new NodeStateChanged(
+                        n.name(), NodeTransition.DOWN, n.reason(), n.reasonUser(), n.reasonTime()));
+            }
+            if (n.drain()) {
+                out.add(new NodeStateChanged(
+                        n.name(), NodeTransition.DRAIN, n.reason(), n.reasonUser(), n.reasonTime()));
+            }
+        }
+        for (Job j : jobs.values()) {
+            out.add(new JobSubmitted(j.id(), j.request(), j.partition(), j.timeLimitMinutes(), j.submitTime()));
+            for (int i = 0; i < j.restartCount(); i++) {
+                out.add(new JobRequeued(j.id(), j.eligibleTime()));
+            }
+            if (j.allocation() != null) {
+                out.add(new JobStarted(j.id(), j.allocation(), j.partition(), j.timeLimitMinutes(), j.startTime()));
+            }
+            if (j.state().isFinished()) {
+                out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
+            }
+        }
+        return out;
+    }
+
+    public int nextJobId() {
+        return nextJobId;
+    }
+
+    public long sequence() {
+        return sequence;
+    }
+
+    public Job job(int id) {
+        return jobs.get(id);
+    }
+
+    public Collection<Job> jobs() {
+        return jobs.values();
+    }
+
+    public Node node(String name) {
+        return nodes.get(name);
+    }
+
+    public Collection<Node> nodes() {
+        return nodes.values();
+    }
+
+    public List<Partition> partitions() {
+        return partitions;
+    }
+
+    public boolean isResponding(String node) {
+        return responding.contains(node);
+    }
+
+    /** Soft: the node answered at {@code time}. */
+    public void heard(String node, long time) {
+        lastHeard.put(node, time);
+        responding.add(node);
+    }
+
+    /** Soft: the node stopped answering. */
+    public void silent(String node) {
+        responding.remove(node);
+    }
+
+    /** When the node was last heard from; 0 if never since this controller started. */
+    public long lastHeard(String node) {
+        return lastHeard.getOrDefault(node, 0L);
+    }
+
+    public void setPendingReasons(Map<Integer, String> reasons) {
+        pendingReasons.clear();
+        pendingReasons.putAll(reasons);
+    }
+
+    private GresPool gresPool(String node) {
+        GresPool pool = gresInUse.get(node);
+        if (pool == null) {
+            Node n = nodes.get(node);
+            pool = GresPool.idle(n == null ? GresInventory.NONE : n.gres());
+        }
+        return pool;
+    }
+
+    public NodeView view(Node node) {
+        String name = node.name();
+        int cpus = usedCpus.getOrDefault(name, new int[1])[0];
+        long mem = usedMemory.getOrDefault(name, new long[1])[0];
+        int running = runningCount.getOrDefault(name, new int[1])[0];
+        return new NodeView(node, cpus, mem, running, responding.contains(name), gresPool(name));
+    }
+
+    /** Copies the current state into an immutable image for readers. */
+    public ClusterImage image() {
+        List<NodeView> views = new ArrayList<>(nodes.size());
+        Map<String, NodeView> byName = new HashMap<>();
+        for (Node node : nodes.values()) {
+            NodeView view = view(node);
+            views.add(view);
+            byName.put(node.name(), view);
+        }
+        return new ClusterImage(
+                sequence, new ArrayList<>(jobs.values()), jobs, views, byName, partitions, pendingReasons, nextJobId);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a user asked for, as the controller keeps it: the domain twin of the wire's
+ * {@code JobSpec}. Zero or empty means "not given" so that partition and configuration
+ * defaults apply when the job is scheduled, as in Slurm.
+ */
+public record JobRequest(
+        String name,
+        String script,
+        List<String> scriptArgs,
+        String workDir,
+        Map<String, String> environment,
+        int minNodes,
+        int maxNodes,
+        int numTasks,
+        int cpusPerTask,
+        int ntasksPerNode,
+        String partition,
+        long timeLimitMinutes,
+        String stdOut,
+        String stdErr,
+        String stdIn,
+        Owner owner,
+        String submitHost,
+        boolean exclusive,
+        long memPerNodeMb,
+        long memPerCpuMb,
+        String reqNodes,
+        String excludeNodes,
+        String account,
+        String comment,
+        boolean hold,
+        String gresPerNode,
+        String constraint,
+        boolean requeue,
+        String openMode,
+        int nice,
+        String qos,
+        String command,
+        GpuOptions gpuOptions) {
+
+    /** Time limit value meaning "not given"; Slurm's NO_VAL. */
+    public static final long TIME_NOT_SET = 0xfffffffeL;
+    /** Time limit value meaning UNLIMITED; Slurm's INFINITE. */
+    public static final long TIME_INFINITE = 0xffffffffL;
+
+    public JobRequest {
+        requireNonNull(name, "name is null");
+        requireNonNull(script, "script is null");
+        scriptArgs = List.copyOf(scriptArgs);
+        environment = Map.copyOf(environment);
+        requireNonNull(owner, "owner is null");
+        requireNonNull(command, "command is null");
+        requireNonNull(gpuOptions, "gpuOptions is null");
+    }
+
+    /** The GPU-centric options ({@code --gpus*}, {@code --cpus-per-gpu}, {@code --mem-per-gpu}) as typed. */
+    public record GpuOptions(
+            String gpus, String gpusPerNode, String gpusPerTask, int cpusPerGpu, long memPerGpuMb, String gresFlags) {
+        public static final GpuOptions NONE = new GpuOptions("", "", "", 0, 0, "");
+
+        public GpuOptions {
+            requireNonNull(gpus, "gpus is null");
+            requireNonNull(gpusPerNode, "gpusPerNode is null");
+            requireNonNull(gpusPerTask, "gpusPerTask is null");
+            requireNonNull(gresFlags, "gresFlags is null");
+        }
+    }
+
+    /** Submitting user as the controller recorded it. */
+    public record Owner(int uid, int gid, String userName) {
+        public Owner {
+            requireNonNull(userName, "userName is null");
+        }
+    }
+
+    /** Tasks requested; Slurm defaults to one task per requested node. */
+    public int effectiveTasks() {
+        if (numTasks > 0) {
+            return numTasks;
+        }
+        int nodes = Math.max(1, minNodes);
+        return ntasksPerNode > 0 ? ntasksPerNode * nodes : nodes;
+    }
+
+    public int effectiveCpusPerTask() {
+        return Math.max(1, cpusPerTask);
+    }
+
+    public int effectiveMinNodes() {
+        return Math.max(1, minNodes);
+    }
+}

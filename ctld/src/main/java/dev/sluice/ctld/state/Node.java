@@ -1,0 +1,104 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.ctld.gres.GresInventory;
+import java.util.List;
+
+/**
+ * A node's durable record: identity, resources and the administrative part of its state
+ * (DOWN, DRAIN, FUTURE with reason). Whether it responds is soft state kept beside it in
+ * {@link ClusterState}, never journaled (as Kafka keeps heartbeats out of its log).
+ */
+public record Node(
+        String name,
+        String hostname,
+        String addr,
+        int port,
+        NodeHardware hardware,
+        List<String> features,
+        GresInventory gres,
+        int weight,
+        boolean dynamic,
+        boolean registered,
+        boolean down,
+        boolean drain,
+        boolean future,
+        String reason,
+        String reasonUser,
+        long reasonTime,
+        long bootTime,
+        String version) {
+
+    public Node {
+        requireNonNull(name, "name is null");
+        requireNonNull(hostname, "hostname is null");
+        requireNonNull(addr, "addr is null");
+        requireNonNull(hardware, "hardware is null");
+        features = List.copyOf(features);
+        requireNonNull(gres, "gres is null");
+        requireNonNull(reason, "reason is null");
+        requireNonNull(reasonUser, "reasonUser is null");
+        requireNonNull(version, "version is null");
+    }
+
+    public static Node configured(
+            String name,
+            String hostname,
+            String addr,
+            int port,
+            NodeHardware hw,
+            List<String> features,
+            GresInventory gres,
+            int weight,
+            boolean future) {
+        return new Node(
+                name, hostname, addr, port, hw, features, gres, weight, false, false, false, false, future, "", "", 0,
+                0, "");
+    }
+
+    public Node withRegistration(
+            String newHostname, String newAddr, int newPort, NodeHardware hw, boolean dyn, long boot, String ver) {
+        return new Node(
+                name,
+                newHostname,
+                newAddr,
+                newPort,
+                hw,
+                features,
+                gres,
+                weight,
+                dyn,
+                true,
+                down,
+                drain,
+                false,
+                reason,
+                reasonUser,
+                reasonTime,
+                boot,
+                ver);
+    }
+
+    public Node withAdmin(boolean newDown, boolean newDrain, String newReason, String user, long time) {
+        return new Node(
+                name,
+                hostname,
+                addr,
+                port,
+                hardware,
+                features,
+                gres,
+                weight,
+                dynamic,
+                registered,
+                newDown,
+                newDrain,
+                future,
+                newReason,
+                user,
+                time,
+                bootTime,
+                version);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.sluice.ctld.state;
+
+/** A node's resources as configured or registered. */
+public record NodeHardware(
+        int cpus, int boards, int sockets, int coresPerSocket, int threadsPerCore, long realMemoryMb, long tmpDiskMb) {
+
+    public NodeHardware {
+        if (cpus < 1) {
+            throw new IllegalArgumentException("cpus must be positive: " + cpus);
+        }
+        if (threadsPerCore < 1) {
+            throw new IllegalArgumentException("threadsPerCore must be positive: " + threadsPerCore);
+        }
+    }
+
+    /** A node described only by its CPU count: one socket per CPU, as Slurm assumes. */
+    public static NodeHardware ofCpus(int cpus, long realMemoryMb) {
+        return new NodeHardware(cpus, 1, cpus, 1, 1, realMemoryMb, 0);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/** A partition as configured: a named set of nodes with limits and defaults. */
+public record Partition(
+        String name,
+        List<String> nodes,
+        boolean isDefault,
+        long maxTimeMinutes,
+        long defaultTimeMinutes,
+        int maxNodes,
+        int minNodes,
+        String state,
+        long defMemPerCpuMb,
+        long maxMemPerNodeMb,
+        int priorityTier,
+        int priorityJobFactor,
+        boolean hidden) {
+
+    /** Node count meaning "no limit"; Slurm's INFINITE. */
+    public static final int NODES_UNLIMITED = Integer.MAX_VALUE;
+
+    public Partition {
+        requireNonNull(name, "name is null");
+        nodes = List.copyOf(nodes);
+        requireNonNull(state, "state is null");
+    }
+
+    public boolean isUp() {
+        return state.equalsIgnoreCase("UP");
+    }
+
+    public boolean acceptsJobs() {
+        return state.equalsIgnoreCase("UP") || state.equalsIgnoreCase("DOWN");
+    }
+}

@@ -1,0 +1,78 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * Every durable change to cluster state. Handlers decide records; {@link ClusterState#replay}
+ * is the only mutator, so live operation and recovery share one code path. Records must stay
+ * small, deterministic and serialisable: they are the journal.
+ */
+public sealed interface StateRecord {
+    long time();
+
+    record JobSubmitted(int jobId, JobRequest request, String partition, long timeLimitMinutes, long time)
+            implements StateRecord {
+        public JobSubmitted {
+            requireNonNull(request, "request is null");
+            requireNonNull(partition, "partition is null");
+        }
+    }
+
+    record JobStarted(int jobId, Allocation allocation, String partition, long timeLimitMinutes, long time)
+            implements StateRecord {
+        public JobStarted {
+            requireNonNull(allocation, "allocation is null");
+            requireNonNull(partition, "partition is null");
+        }
+    }
+
+    record JobEnded(int jobId, JobState state, int exitStatus, String reason, long time) implements StateRecord {
+        public JobEnded {
+            requireNonNull(state, "state is null");
+            requireNonNull(reason, "reason is null");
+            if (!state.isFinished()) {
+                throw new IllegalArgumentException("not a final state: " + state);
+            }
+        }
+    }
+
+    record JobRequeued(int jobId, long time) implements StateRecord {}
+
+    record JobsPurged(List<Integer> jobIds, long time) implements StateRecord {
+        public JobsPurged {
+            jobIds = List.copyOf(jobIds);
+        }
+    }
+
+    record NodeRegistered(
+            String name,
+            String hostname,
+            String addr,
+            int port,
+            NodeHardware hardware,
+            boolean dynamic,
+            long bootTime,
+            String version,
+            long time)
+            implements StateRecord {
+        public NodeRegistered {
+            requireNonNull(name, "name is null");
+            requireNonNull(hostname, "hostname is null");
+            requireNonNull(addr, "addr is null");
+            requireNonNull(hardware, "hardware is null");
+            requireNonNull(version, "version is null");
+        }
+    }
+
+    record NodeStateChanged(String name, NodeTransition transition, String reason, String user, long time)
+            implements StateRecord {
+        public NodeStateChanged {
+            requireNonNull(name, "name is null");
+            requireNonNull(transition, "transition is null");
+            requireNonNull(reason, "reason is null");
+            requireNonNull(user, "user is null");
+        }
+    }
+}

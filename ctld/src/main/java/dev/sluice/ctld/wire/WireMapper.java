@@ -1,0 +1,194 @@
+package dev.sluice.ctld.wire;
+
+import dev.sluice.ctld.gres.GresGrant;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.NodeHardware.Builder;
+import dev.sluice.protocol.v1.journal.NodeAllocation;
+import java.util.List;
+
+/**
+ * Mapping between the wire's generated classes and the controller's domain values. The only
+ * place both meet, so the wire format never leaks inward (Kafka builds its domain objects
+ * from wire records the same way).
+ */
+public final class WireMapper {
+    private WireMapper() {}
+
+    public static JobRequest toDomain(JobSpec s) {
+        Identity o = s.getOwner();
+        return new JobRequest(
+                s.getName(),
+                s.getScript(),
+                s.getScriptArgsList(),
+                s.getWorkDir(),
+                s.getEnvironmentMap(),
+                s.getMinNodes(),
+                s.getMaxNodes(),
+                s.getNumTasks(),
+                s.getCpusPerTask(),
+                s.getNtasksPerNode(),
+                s.getPartition(),
+                s.getTimeLimitMinutes() == 0
+                        ? JobRequest.TIME_NOT_SET
+                        : Integer.toUnsignedLong(s.getTimeLimitMinutes()),
+                s.getStdOut(),
+                s.getStdErr(),
+                s.getStdIn(),
+                new JobRequest.Owner(o.getUid(), o.getGid(), o.getUserName()),
+                s.getSubmitHost(),
+                s.getExclusive(),
+                s.getMemPerNodeMb(),
+                s.getMemPerCpuMb(),
+                s.getReqNodes(),
+                s.getExcludeNodes(),
+                s.getAccount(),
+                s.getComment(),
+                s.getHold(),
+                s.getGresPerNode(),
+                s.getConstraint(),
+                s.getRequeue(),
+                s.getOpenMode(),
+                s.getNice(),
+                s.getQos(),
+                s.getCommand(),
+                new JobRequest.GpuOptions(
+                        s.getGpus(),
+                        s.getGpusPerNode(),
+                        s.getGpusPerTask(),
+                        s.getCpusPerGpu(),
+                        s.getMemPerGpuMb(),
+                        s.getGresFlags()));
+    }
+
+    public static JobSpec toWire(JobRequest r) {
+        return JobSpec.newBuilder()
+                .setName(r.name())
+                .setScript(r.script())
+                .addAllScriptArgs(r.scriptArgs())
+                .setWorkDir(r.workDir())
+                .putAllEnvironment(r.environment())
+                .setMinNodes(r.minNodes())
+                .setMaxNodes(r.maxNodes())
+                .setNumTasks(r.numTasks())
+                .setCpusPerTask(r.cpusPerTask())
+                .setNtasksPerNode(r.ntasksPerNode())
+                .setPartition(r.partition())
+                .setTimeLimitMinutes((int) r.timeLimitMinutes())
+                .setStdOut(r.stdOut())
+                .setStdErr(r.stdErr())
+                .setStdIn(r.stdIn())
+                .setOwner(Identity.newBuilder()
+                        .setUid(r.owner().uid())
+                        .setGid(r.owner().gid())
+                        .setUserName(r.owner().userName()))
+                .setSubmitHost(r.submitHost())
+                .setExclusive(r.exclusive())
+                .setMemPerNodeMb(r.memPerNodeMb())
+                .setMemPerCpuMb(r.memPerCpuMb())
+                .setReqNodes(r.reqNodes())
+                .setExcludeNodes(r.excludeNodes())
+                .setAccount(r.account())
+                .setComment(r.comment())
+                .setHold(r.hold())
+                .setGresPerNode(r.gresPerNode())
+                .setConstraint(r.constraint())
+                .setRequeue(r.requeue())
+                .setOpenMode(r.openMode())
+                .setNice(r.nice())
+                .setQos(r.qos())
+                .setCommand(r.command())
+                .setGpus(r.gpuOptions().gpus())
+                .setGpusPerNode(r.gpuOptions().gpusPerNode())
+                .setGpusPerTask(r.gpuOptions().gpusPerTask())
+                .setCpusPerGpu(r.gpuOptions().cpusPerGpu())
+                .setMemPerGpuMb(r.gpuOptions().memPerGpuMb())
+                .setGresFlags(r.gpuOptions().gresFlags())
+                .build();
+    }
+
+    public static NodeHardware toDomain(dev.sluice.protocol.v1.NodeHardware h) {
+        return new NodeHardware(
+                h.getCpus(),
+                Math.max(1, h.getBoards()),
+                Math.max(1, h.getSockets()),
+                Math.max(1, h.getCoresPerSocket()),
+                Math.max(1, h.getThreadsPerCore()),
+                h.getRealMemoryMb(),
+                h.getTmpDiskMb());
+    }
+
+    public static dev.sluice.protocol.v1.NodeHardware toWire(NodeHardware h) {
+        Builder b = dev.sluice.protocol.v1.NodeHardware.newBuilder()
+                .setCpus(h.cpus())
+                .setBoards(h.boards())
+                .setSockets(h.sockets())
+                .setCoresPerSocket(h.coresPerSocket())
+                .setThreadsPerCore(h.threadsPerCore())
+                .setRealMemoryMb(h.realMemoryMb())
+                .setTmpDiskMb(h.tmpDiskMb());
+        return b.build();
+    }
+
+    public static Allocation toDomain(List<NodeAllocation> nodes) {
+        return new Allocation(nodes.stream()
+                .map(n -> new Allocation.NodeShare(
+                        n.getNode(), n.getCpus(), n.getMemoryMb(), n.getTasks(), toDomainGres(n.getGresList())))
+                .toList());
+    }
+
+    public static List<GresGrant> toDomainGres(List<dev.sluice.protocol.v1.GresGrant> grants) {
+        return grants.stream()
+                .map(g -> new GresGrant(g.getName(), g.getType(), g.getIndicesList(), g.getCount()))
+                .toList();
+    }
+
+    public static List<dev.sluice.protocol.v1.GresGrant> toWireGres(List<GresGrant> grants) {
+        return grants.stream()
+                .map(g -> dev.sluice.protocol.v1.GresGrant.newBuilder()
+                        .setName(g.name())
+                        .setType(g.type())
+                        .addAllIndices(g.indices())
+                        .setCount(g.count())
+                        .build())
+                .toList();
+    }
+
+    public static List<NodeAllocation> toWire(Allocation a) {
+        return a.nodes().stream()
+                .map(n -> NodeAllocation.newBuilder()
+                        .setNode(n.node())
+                        .setCpus(n.cpus())
+                        .setMemoryMb(n.memoryMb())
+                        .setTasks(n.tasks())
+                        .addAllGres(toWireGres(n.gres()))
+                        .build())
+                .toList();
+    }
+
+    public static JobState toDomain(dev.sluice.protocol.v1.JobState s) {
+        return switch (s) {
+            case PENDING -> JobState.PENDING;
+            case RUNNING -> JobState.RUNNING;
+            case SUSPENDED -> JobState.SUSPENDED;
+            case COMPLETED -> JobState.COMPLETED;
+            case CANCELLED -> JobState.CANCELLED;
+            case FAILED -> JobState.FAILED;
+            case TIMEOUT -> JobState.TIMEOUT;
+            case NODE_FAIL -> JobState.NODE_FAIL;
+            case PREEMPTED -> JobState.PREEMPTED;
+            case BOOT_FAIL -> JobState.BOOT_FAIL;
+            case DEADLINE -> JobState.DEADLINE;
+            case OUT_OF_MEMORY -> JobState.OUT_OF_MEMORY;
+            case JOB_STATE_UNSPECIFIED, UNRECOGNIZED -> null;
+        };
+    }
+
+    public static dev.sluice.protocol.v1.JobState toWire(JobState s) {
+        return dev.sluice.protocol.v1.JobState.valueOf(s.name());
+    }
+}

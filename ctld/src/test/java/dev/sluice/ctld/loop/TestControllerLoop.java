@@ -1,0 +1,113 @@
+package dev.sluice.ctld.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.control.Effect;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.persistence.Journal;
+import dev.sluice.ctld.persistence.Recovery;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestControllerLoop {
+    private static final Scheduler.SelectDefaults DEFAULTS = new Scheduler.SelectDefaults(false, 0);
+    private static final InstantSource CLOCK = InstantSource.fixed(Instant.ofEpochSecond(1_000_000));
+
+    @TempDir
+    Path dir;
+
+    private final List<Effect> effects = new CopyOnWriteArrayList<>();
+    private ControllerLoop loop;
+
+    private ClusterState state() {
+        Node n1 = Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        return new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+    }
+
+    private ControllerLoop start(ClusterState state) throws Exception {
+        Journal journal = Recovery.recover(dir, state, false).journal();
+        loop = new ControllerLoop(
+                state, journal, CLOCK, new Scheduler(DEFAULTS), (e, image) -> effects.add(e), List.of(), t -> {});
+        loop.start();
+        return loop;
+    }
+
+    @AfterEach
+    void stop() {
+        if (loop != null) {
+            loop.close();
+        }
+    }
+
+    private static <T> T get(java.util.concurrent.CompletableFuture<T> f) throws Exception {
+        return f.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anAcknowledgedSubmissionIsAlreadyOnDisk() throws Exception {
+        JobControl jobs = new JobControl(DEFAULTS);
+        start(state());
+        int id = get(loop.submit(
+                (s, now) -> jobs.submit(s, Builders.aJob().name("first").build(), now)));
+        assertThat(id).isEqualTo(1);
+        // Read the journal behind the running loop's back, as a restarted controller would.
+        ClusterState recovered = state();
+        Recovery.recover(dir, recovered, false).journal().close();
+        assertThat(recovered.job(1).request().name()).isEqualTo("first");
+        assertThat(recovered.nextJobId()).isEqualTo(2);
+    }
+
+    @Test
+    void aRegisteredNodeRunsAPendingJob() throws Exception {
+        JobControl jobs = new JobControl(DEFAULTS);
+        NodeControl nodes = new NodeControl(300);
+        start(state());
+        int id = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
+        assertThat(loop.image().reasonOf(loop.image().job(id).orElseThrow())).isEqualTo("Resources");
+        get(loop.submit((s, now) -> nodes.register(
+                s,
+                new NodeControl.Registration(
+                        "n1", "n1", "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v"),
+                now)));
+        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+        assertThat(effects).contains(new Effect.LaunchBatch(id));
+        get(loop.submit((s, now) -> jobs.complete(s, "n1", id, 0, null, now)));
+        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(loop.image().node("n1").orElseThrow().allocCpus()).isZero();
+    }
+
+    @Test
+    void aRefusedRequestChangesNothing() throws Exception {
+        JobControl jobs = new JobControl(DEFAULTS);
+        start(state());
+        var bad = Builders.aJob().partition("nope").build();
+        assertThatThrownBy(() -> get(loop.submit((s, now) -> jobs.submit(s, bad, now))))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(SlurmException.class)
+                .hasMessage(ErrorCode.INVALID_PARTITION_NAME.text());
+        assertThat(loop.image().jobs()).isEmpty();
+        assertThat(loop.image().nextJobId()).isEqualTo(1);
+    }
+}

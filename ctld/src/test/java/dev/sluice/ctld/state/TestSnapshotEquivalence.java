@@ -1,0 +1,51 @@
+package dev.sluice.ctld.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A snapshot (the state as records) replays into the same image as the full history. */
+class TestSnapshotEquivalence {
+    private static ClusterState fresh() {
+        Node n1 = Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        Node n2 = Node.configured(
+                "n2", "n2", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        return new ClusterState(List.of(n1, n2), List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
+    }
+
+    @Test
+    void replayingTheSnapshotGivesTheSameImage() {
+        ClusterState live = fresh();
+        long seq = 0;
+        List<StateRecord> history = List.of(
+                new StateRecord.NodeRegistered(
+                        "n1", "h1", "10.0.0.1", 7001, NodeHardware.ofCpus(4, 1000), false, 5, "v", 10),
+                new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 11),
+                new StateRecord.JobSubmitted(2, Builders.aJob().name("b").build(), "p", 60, 12),
+                new StateRecord.JobSubmitted(3, Builders.aJob().build(), "p", 60, 13),
+                new StateRecord.JobStarted(
+                        1, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 60, 14),
+                new StateRecord.JobStarted(
+                        2, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 15),
+                new StateRecord.JobEnded(2, JobState.FAILED, 256, "NonZeroExitCode", 16),
+                new StateRecord.JobRequeued(3, 17),
+                new StateRecord.NodeStateChanged("n2", NodeTransition.DRAIN, "disk", "root", 18),
+                new StateRecord.JobSubmitted(4, Builders.aJob().build(), "p", 60, 19),
+                new StateRecord.JobsPurged(List.of(2), 20));
+        for (StateRecord r : history) {
+            live.replay(++seq, r);
+        }
+        ClusterState restored = fresh();
+        for (StateRecord r : live.toRecords()) {
+            restored.replay(seq, r);
+        }
+        restored.reserveJobIdsBelow(live.nextJobId());
+        assertThat(restored.image()).isEqualTo(live.image());
+        assertThat(restored.nextJobId()).isEqualTo(5);
+        assertThat(restored.image().node("n1").orElseThrow().allocCpus()).isEqualTo(2);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.sluice.noded.launch;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The environment of a batch script, as slurmd builds it: the submitter's exported variables
+ * (unless {@code --export=NONE}), then Slurm's {@code SLURM_*} variables, which win.
+ */
+public final class BatchEnvironment {
+    private BatchEnvironment() {}
+
+    /** Everything the controller told the node about the job, in Slurm's terms. */
+    public record JobFacts(
+            int jobId,
+            String jobName,
+            String nodeList,
+            int numNodes,
+            int numTasks,
+            int cpusOnNode,
+            int cpusPerTask,
+            String jobCpusPerNode,
+            String tasksPerNode,
+            long memPerNodeMb,
+            long memPerCpuMb,
+            String partition,
+            String account,
+            String qos,
+            String submitDir,
+            String submitHost,
+            String clusterName,
+            String nodeName,
+            int uid,
+            int gid,
+            String user) {}
+
+    public static Map<String, String> build(Map<String, String> exported, JobFacts f) {
+        Map<String, String> env = new LinkedHashMap<>(exported);
+        env.put("ENVIRONMENT", "BATCH");
+        put(env, "SLURM_CLUSTER_NAME", f.clusterName());
+        put(env, "SLURM_JOB_ID", Integer.toString(f.jobId()));
+        put(env, "SLURM_JOBID", Integer.toString(f.jobId()));
+        put(env, "SLURM_JOB_NAME", f.jobName());
+        put(env, "SLURM_JOB_NODELIST", f.nodeList());
+        put(env, "SLURM_NODELIST", f.nodeList());
+        put(env, "SLURM_JOB_NUM_NODES", Integer.toString(f.numNodes()));
+        put(env, "SLURM_NNODES", Integer.toString(f.numNodes()));
+        put(env, "SLURM_NTASKS", Integer.toString(f.numTasks()));
+        put(env, "SLURM_NPROCS", Integer.toString(f.numTasks()));
+        put(env, "SLURM_CPUS_ON_NODE", Integer.toString(f.cpusOnNode()));
+        if (f.cpusPerTask() > 0) {
+            put(env, "SLURM_CPUS_PER_TASK", Integer.toString(f.cpusPerTask()));
+        }
+        put(env, "SLURM_JOB_CPUS_PER_NODE", f.jobCpusPerNode());
+        put(env, "SLURM_TASKS_PER_NODE", f.tasksPerNode());
+        if (f.memPerCpuMb() > 0) {
+            put(env, "SLURM_MEM_PER_CPU", Long.toString(f.memPerCpuMb()));
+        } else if (f.memPerNodeMb() > 0) {
+            put(env, "SLURM_MEM_PER_NODE", Long.toString(f.memPerNodeMb()));
+        }
+        put(env, "SLURM_JOB_PARTITION", f.partition());
+        put(env, "SLURM_JOB_ACCOUNT", f.account());
+        put(env, "SLURM_JOB_QOS", f.qos());
+        put(env, "SLURM_SUBMIT_DIR", f.submitDir());
+        put(env, "SLURM_SUBMIT_HOST", f.submitHost());
+        put(env, "SLURMD_NODENAME", f.nodeName());
+        put(env, "SLURM_TOPOLOGY_ADDR", f.nodeName());
+        put(env, "SLURM_NODEID", "0");
+        put(env, "SLURM_PROCID", "0");
+        put(env, "SLURM_LOCALID", "0");
+        put(env, "SLURM_GTIDS", "0");
+        put(env, "SLURM_JOB_UID", Integer.toString(f.uid()));
+        put(env, "SLURM_JOB_GID", Integer.toString(f.gid()));
+        put(env, "SLURM_JOB_USER", f.user());
+        return env;
+    }
+
+    private static void put(Map<String, String> env, String key, String value) {
+        if (value != null && !value.isEmpty()) {
+            env.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.sluice.noded.launch;
+
+import dev.sluice.protocol.v1.GresGrant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The variables that tell a job which devices are its own, as Slurm's gres/gpu, gres/mps and
+ * gres/shard plugins set them: {@code CUDA_VISIBLE_DEVICES}, {@code GPU_DEVICE_ORDINAL},
+ * {@code ROCR_VISIBLE_DEVICES}, {@code SLURM_JOB_GPUS}, {@code SLURM_GPUS_ON_NODE}; for MPS the
+ * GPU and {@code CUDA_MPS_ACTIVE_THREAD_PERCENTAGE} (the share × 100 / that GPU's MPS count);
+ * for shards the GPU and {@code SLURM_SHARDS_ON_NODE}. Indices are the node's device numbers
+ * (no device cgroup renumbers them).
+ */
+public final class GresEnvironment {
+    private GresEnvironment() {}
+
+    public static Map<String, String> build(List<GresGrant> grants, Map<Integer, Long> mpsPerGpu) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (GresGrant g : grants) {
+            String indices = join(g.getIndicesList());
+            switch (g.getName()) {
+                case "gpu" -> {
+                    devices(env, indices);
+                    env.put("SLURM_JOB_GPUS", indices);
+                    env.put("SLURM_GPUS_ON_NODE", Integer.toString(g.getIndicesCount()));
+                }
+                case "mps" -> {
+                    devices(env, indices);
+                    int gpu = g.getIndicesCount() > 0 ? g.getIndices(0) : 0;
+                    long perGpu = mpsPerGpu.getOrDefault(gpu, 100L);
+                    long percent = perGpu > 0 ? g.getCount() * 100 / perGpu : 100;
+                    env.put("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", Long.toString(Math.max(1, Math.min(100, percent))));
+                }
+                case "shard" -> {
+                    devices(env, indices);
+                    env.put("SLURM_SHARDS_ON_NODE", Long.toString(g.getCount()));
+                }
+                default -> {}
+            }
+        }
+        return env;
+    }
+
+    private static void devices(Map<String, String> env, String indices) {
+        env.put("CUDA_VISIBLE_DEVICES", indices);
+        env.put("GPU_DEVICE_ORDINAL", indices);
+        env.put("ROCR_VISIBLE_DEVICES", indices);
+        env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+    }
+
+    private static String join(List<Integer> indices) {
+        List<String> s = new ArrayList<>();
+        indices.forEach(i -> s.add(Integer.toString(i)));
+        return String.join(",", s);
+    }
+}

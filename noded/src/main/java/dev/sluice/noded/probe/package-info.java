@@ -1,0 +1,2 @@
+/** Hardware discovery of the node daemon: CPUs and memory (GRES discovery joins later). */
+package dev.sluice.noded.probe;

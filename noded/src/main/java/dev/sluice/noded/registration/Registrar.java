@@ -1,0 +1,144 @@
+package dev.sluice.noded.registration;
+
+import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.protocol.v1.HeartbeatRequest;
+import dev.sluice.protocol.v1.HeartbeatResponse;
+import dev.sluice.protocol.v1.JobCompleteRequest;
+import dev.sluice.protocol.v1.NodeRegistryGrpc;
+import dev.sluice.protocol.v1.RegisterNodeRequest;
+import dev.sluice.protocol.v1.RegisterNodeResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps this node known to the controller: registers (again whenever the controller asks or
+ * was unreachable), heartbeats, and delivers completion reports from the spool until each is
+ * acknowledged. Runs on one thread of its own; a controller outage only delays it.
+ */
+public final class Registrar implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Registrar.class);
+
+    private final NodeRegistryGrpc.NodeRegistryBlockingStub stub;
+    private final ManagedChannel channel;
+    private final Supplier<RegisterNodeRequest> registration;
+    private final BatchLauncher launcher;
+    private final JobSpool spool;
+    private final String nodeName;
+    private final Thread thread;
+    private final Object wake = new Object();
+    private volatile boolean running = true;
+    private volatile boolean registered;
+    private volatile int heartbeatSeconds = 5;
+
+    public Registrar(
+            ManagedChannel channel,
+            String nodeName,
+            Supplier<RegisterNodeRequest> registration,
+            BatchLauncher launcher,
+            JobSpool spool) {
+        this.channel = channel;
+        this.stub = NodeRegistryGrpc.newBlockingStub(channel);
+        this.nodeName = nodeName;
+        this.registration = registration;
+        this.launcher = launcher;
+        this.spool = spool;
+        this.thread = Thread.ofPlatform().daemon(true).name("noded-registrar").unstarted(this::run);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    public boolean isRegistered() {
+        return registered;
+    }
+
+    /** A job ended: deliver its report now rather than at the next heartbeat. */
+    public void reportSoon(JobCompleteRequest ignored) {
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+    }
+
+    private void run() {
+        boolean warned = false;
+        while (running) {
+            try {
+                deliverReports();
+                if (!registered) {
+                    register();
+                } else {
+                    HeartbeatResponse hb = stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                            .heartbeat(HeartbeatRequest.newBuilder()
+                                    .setName(nodeName)
+                                    .addAllRunningJobIds(launcher.runningJobIds())
+                                    .build());
+                    if (hb.getReregister()) {
+                        registered = false;
+                        continue;
+                    }
+                }
+                warned = false;
+            } catch (StatusRuntimeException e) {
+                registered = false;
+                if (!warned) {
+                    log.warn(
+                            "controller unreachable ({}: {}); retrying",
+                            e.getStatus().getCode(),
+                            e.getStatus().getDescription());
+                    warned = true;
+                }
+            } catch (IOException e) {
+                log.error("spool error: {}", e.getMessage());
+            }
+            pause(registered ? heartbeatSeconds * 1000L : 1000L);
+        }
+    }
+
+    private void register() {
+        RegisterNodeRequest request = registration.get().toBuilder()
+                .clearRunningJobIds()
+                .addAllRunningJobIds(launcher.runningJobIds())
+                .build();
+        RegisterNodeResponse answer =
+                stub.withDeadlineAfter(10, TimeUnit.SECONDS).register(request);
+        heartbeatSeconds = Math.max(1, answer.getHeartbeatIntervalSeconds());
+        for (int orphan : answer.getOrphanJobIdsList()) {
+            log.info("controller does not know job {} as running here; killing it", orphan);
+            launcher.terminate(orphan, dev.sluice.protocol.v1.JobState.CANCELLED);
+        }
+        registered = true;
+        log.info("registered with the controller as {} (cluster {})", nodeName, answer.getClusterName());
+    }
+
+    private void deliverReports() throws IOException {
+        for (JobCompleteRequest report : spool.pendingReports()) {
+            stub.withDeadlineAfter(10, TimeUnit.SECONDS).jobComplete(report);
+            spool.forget(report.getJobId());
+        }
+    }
+
+    private void pause(long millis) {
+        synchronized (wake) {
+            try {
+                wake.wait(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                running = false;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        channel.shutdownNow();
+    }
+}

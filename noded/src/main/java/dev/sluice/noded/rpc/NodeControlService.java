@@ -1,0 +1,49 @@
+package dev.sluice.noded.rpc;
+
+import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.LaunchBatchJobResponse;
+import dev.sluice.protocol.v1.NodeControlGrpc;
+import dev.sluice.protocol.v1.NodeSignalJobRequest;
+import dev.sluice.protocol.v1.NodeSignalJobResponse;
+import dev.sluice.protocol.v1.TerminateJobRequest;
+import dev.sluice.protocol.v1.TerminateJobResponse;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+
+/** What the controller asks of this node: launch, signal, terminate. */
+public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
+    private final BatchLauncher launcher;
+
+    public NodeControlService(BatchLauncher launcher) {
+        this.launcher = launcher;
+    }
+
+    @Override
+    public void launchBatchJob(LaunchBatchJobRequest request, StreamObserver<LaunchBatchJobResponse> observer) {
+        try {
+            launcher.launch(request);
+            observer.onNext(LaunchBatchJobResponse.getDefaultInstance());
+            observer.onCompleted();
+        } catch (IOException | RuntimeException e) {
+            observer.onError(Status.UNAVAILABLE
+                    .withDescription("launch failed: " + e.getMessage())
+                    .asRuntimeException());
+        }
+    }
+
+    @Override
+    public void signalJob(NodeSignalJobRequest request, StreamObserver<NodeSignalJobResponse> observer) {
+        launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+        observer.onNext(NodeSignalJobResponse.getDefaultInstance());
+        observer.onCompleted();
+    }
+
+    @Override
+    public void terminateJob(TerminateJobRequest request, StreamObserver<TerminateJobResponse> observer) {
+        launcher.terminate(request.getJobId(), request.getReason());
+        observer.onNext(TerminateJobResponse.getDefaultInstance());
+        observer.onCompleted();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.sluice.noded.server;
+
+import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.registration.Registrar;
+import dev.sluice.noded.rpc.NodeControlService;
+import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.protocol.v1.RegisterNodeRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A running node daemon: the NodeControl server, the launcher and the registrar. */
+public final class NodedServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(NodedServer.class);
+    public static final String VERSION = "22.05.8-sluice-0.1";
+
+    private final Server server;
+    private final BatchLauncher launcher;
+    private final Registrar registrar;
+
+    private NodedServer(Server server, BatchLauncher launcher, Registrar registrar) {
+        this.server = server;
+        this.launcher = launcher;
+        this.registrar = registrar;
+    }
+
+    public static NodedServer start(NodedSettings s) throws IOException {
+        JobSpool spool = new JobSpool(Path.of(s.spoolDir()));
+        int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
+        Registrar[] registrar = new Registrar[1];
+        BatchLauncher launcher = new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report));
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.port()))
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .addService(new NodeControlService(launcher))
+                .build()
+                .start();
+        int port = server.getPort();
+        long bootTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
+        RegisterNodeRequest registration = RegisterNodeRequest.newBuilder()
+                .setName(s.nodeName())
+                .setHostname(s.hostname())
+                .setAddr(s.addr())
+                .setPort(port)
+                .setHardware(s.hardware())
+                .setDynamic(s.dynamic())
+                .setVersion(VERSION)
+                .setBootTime(bootTime)
+                .setArch(System.getProperty("os.arch"))
+                .setOs(System.getProperty("os.name"))
+                .build();
+        ManagedChannel channel = NettyChannelBuilder.forAddress(s.controllerHost(), s.controllerGrpcPort())
+                .usePlaintext()
+                .build();
+        registrar[0] = new Registrar(channel, s.nodeName(), () -> registration, launcher, spool);
+        registrar[0].start();
+        log.info(
+                "sluice-noded {} listening on {}:{}, controller {}:{}",
+                s.nodeName(),
+                s.bindHost(),
+                port,
+                s.controllerHost(),
+                s.controllerGrpcPort());
+        return new NodedServer(server, launcher, registrar[0]);
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    public boolean isRegistered() {
+        return registrar.isRegistered();
+    }
+
+    @Override
+    public void close() {
+        registrar.close();
+        server.shutdownNow();
+        launcher.close();
+    }
+}

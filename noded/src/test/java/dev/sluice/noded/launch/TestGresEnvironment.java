@@ -1,0 +1,66 @@
+package dev.sluice.noded.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.protocol.v1.GresGrant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Device variables as the GRES guide (seeds 001) describes them. */
+class TestGresEnvironment {
+    @Test
+    void gpusAreNamedByTheirIndices() {
+        Map<String, String> env = GresEnvironment.build(
+                List.of(GresGrant.newBuilder()
+                        .setName("gpu")
+                        .addAllIndices(List.of(1, 2))
+                        .setCount(2)
+                        .build()),
+                Map.of());
+        assertThat(env)
+                .containsEntry("CUDA_VISIBLE_DEVICES", "1,2")
+                .containsEntry("GPU_DEVICE_ORDINAL", "1,2")
+                .containsEntry("SLURM_JOB_GPUS", "1,2")
+                .containsEntry("SLURM_GPUS_ON_NODE", "2");
+    }
+
+    @Test
+    void mpsShareIsAPercentageOfItsGpu() {
+        Map<String, String> env = GresEnvironment.build(
+                List.of(GresGrant.newBuilder()
+                        .setName("mps")
+                        .addIndices(0)
+                        .setCount(50)
+                        .build()),
+                Map.of(0, 100L));
+        assertThat(env)
+                .containsEntry("CUDA_VISIBLE_DEVICES", "0")
+                .containsEntry("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50");
+        Map<String, String> of400 = GresEnvironment.build(
+                List.of(GresGrant.newBuilder()
+                        .setName("mps")
+                        .addIndices(1)
+                        .setCount(100)
+                        .build()),
+                Map.of(1, 400L));
+        assertThat(of400).containsEntry("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25");
+    }
+
+    @Test
+    void shardsCountOnTheirGpu() {
+        Map<String, String> env = GresEnvironment.build(
+                List.of(GresGrant.newBuilder()
+                        .setName("shard")
+                        .addIndices(2)
+                        .setCount(3)
+                        .build()),
+                Map.of());
+        assertThat(env).containsEntry("CUDA_VISIBLE_DEVICES", "2").containsEntry("SLURM_SHARDS_ON_NODE", "3");
+    }
+
+    @Test
+    void noGresNoDeviceVariables() {
+        assertThat(GresEnvironment.build(List.of(), Map.of())).isEmpty();
+    }
+}

@@ -1,0 +1,193 @@
+package dev.sluice.packaging;
+
+import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.GetNodesRequest;
+import dev.sluice.protocol.v1.NodeInfo;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code ./sluice up}: a controller and node daemons on 127.0.0.1, with fake GPUs, in the
+ * foreground. Writes its configuration and {@code sluice.env} under the state directory,
+ * prints one line when every node has registered, and stops everything on SIGINT/SIGTERM.
+ * Starting again on the same state directory recovers the controller's journal.
+ */
+public final class LocalCluster {
+    private LocalCluster() {}
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) throws Exception {
+        Path stateDir = Path.of(".sluice");
+        int nodes = 2;
+        int cpus = 4;
+        int gpus = 3;
+        int threads = 1;
+        long memory = 0;
+        Path binDir = Path.of(System.getProperty("sluice.bin", "bin"));
+        int i = 0;
+        if (args.length > 0 && args[0].equals("up")) {
+            i = 1;
+        }
+        for (; i < args.length; i++) {
+            String a = args[i];
+            String v = a.contains("=") ? a.substring(a.indexOf('=') + 1) : (i + 1 < args.length ? args[i + 1] : null);
+            String key = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            boolean inline = a.contains("=");
+            switch (key) {
+                case "--state-dir" -> stateDir = Path.of(v);
+                case "--nodes" -> nodes = Integer.parseInt(v);
+                case "--cpus" -> cpus = Integer.parseInt(v);
+                case "--gpus" -> gpus = Integer.parseInt(v);
+                case "--threads-per-core" -> threads = Integer.parseInt(v);
+                case "--memory" -> memory = Long.parseLong(v);
+                case "-h", "--help" -> {
+                    System.out.println("usage: sluice up [--nodes N] [--cpus N] [--gpus N] [--threads-per-core N]"
+                            + " [--memory MB] [--state-dir DIR]");
+                    return 0;
+                }
+                default -> {
+                    System.err.println("sluice: unknown option " + a + " (try --help)");
+                    return 2;
+                }
+            }
+            if (!inline) {
+                i++;
+            }
+        }
+        if (nodes < 1 || cpus < 1 || gpus < 0 || threads < 1 || cpus % threads != 0) {
+            System.err.println("sluice: --nodes and --cpus must be positive, --cpus a multiple of --threads-per-core");
+            return 2;
+        }
+        stateDir = stateDir.toAbsolutePath().normalize();
+        List<Integer> nodePorts = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            nodePorts.add(freePort());
+        }
+        LocalClusterLayout layout = new LocalClusterLayout(
+                stateDir,
+                nodes,
+                cpus,
+                threads,
+                memory > 0 ? memory : 1000L * cpus,
+                gpus,
+                freePort(),
+                freePort(),
+                nodePorts);
+        writeFiles(layout, binDir.toAbsolutePath().normalize());
+
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("java.class.path");
+        List<Supervised> daemons = new ArrayList<>();
+        daemons.add(new Supervised(
+                "sluice-ctld",
+                List.of(
+                        java,
+                        "-Xmx512m",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        classpath,
+                        "dev.sluice.ctld.server.CtldMain",
+                        "-D",
+                        "-f",
+                        layout.slurmConfPath().toString()),
+                layout.logDir().resolve("ctld.log"),
+                layout.runDir().resolve("ctld.pid")));
+        for (int n = 1; n <= nodes; n++) {
+            String name = LocalClusterLayout.nodeName(n);
+            daemons.add(new Supervised(
+                    "sluice-noded " + name,
+                    List.of(
+                            java,
+                            "-Xmx256m",
+                            "-XX:+UseSerialGC",
+                            "--enable-native-access=ALL-UNNAMED",
+                            "-cp",
+                            classpath,
+                            "dev.sluice.noded.server.NodedMain",
+                            "-D",
+                            "-f",
+                            layout.slurmConfPath().toString(),
+                            "-N",
+                            name),
+                    layout.logDir().resolve(name + ".log"),
+                    layout.runDir().resolve(name + ".pid")));
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            daemons.forEach(Supervised::stop);
+            daemons.forEach(Supervised::awaitStopped);
+            System.out.println("sluice: stopped");
+        }));
+        for (Supervised d : daemons) {
+            d.start();
+        }
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (!allRegistered(layout.ctldPort(), nodes)) {
+            if (System.nanoTime() > deadline) {
+                System.err.println("sluice: the cluster did not come up within 120 s; see " + layout.logDir());
+                return 1;
+            }
+            Thread.sleep(200);
+        }
+        System.out.println("Sluice is up: " + nodes + " nodes x " + cpus + " CPUs"
+                + (gpus > 0 ? ", " + gpus + " fake GPUs each" : "") + "; in another shell: source "
+                + stateDir.resolve("sluice.env"));
+        Thread.currentThread().join();
+        return 0;
+    }
+
+    static void writeFiles(LocalClusterLayout layout, Path binDir) throws IOException {
+        Files.createDirectories(layout.etc());
+        Files.writeString(layout.slurmConfPath(), layout.slurmConf());
+        Files.writeString(layout.etc().resolve("gres.conf"), layout.gresConf());
+        Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
+        for (int n = 1; n <= layout.nodes(); n++) {
+            Path dir = layout.fakeGpuDir(LocalClusterLayout.nodeName(n));
+            Files.createDirectories(dir);
+            for (int g = 0; g < layout.gpus(); g++) {
+                Path dev = dir.resolve("gpu" + g);
+                if (!Files.exists(dev)) {
+                    Files.createFile(dev);
+                }
+            }
+        }
+        Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Asks the controller whether every node has registered and responds. */
+    static boolean allRegistered(int port, int expected) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(2000);
+            Frames.write(
+                    ClientRequest.newBuilder()
+                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                            .setGetNodes(GetNodesRequest.getDefaultInstance())
+                            .build(),
+                    socket.getOutputStream());
+            ClientResponse r = Frames.read(ClientResponse.parser(), socket.getInputStream());
+            List<NodeInfo> nodes = r.getGetNodes().getNodesList();
+            return nodes.size() >= expected
+                    && nodes.stream()
+                            .allMatch(n -> !n.getFlagsList().contains("NOT_RESPONDING")
+                                    && !n.getState().equals("UNKNOWN"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.sluice.packaging;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The files of a local development cluster under its state directory, and the configuration
+ * text written there. Pure: {@link #slurmConf} and friends only build strings.
+ *
+ * @param ctldPort command socket (SlurmctldPort)
+ * @param grpcPort the controller's daemon gRPC port (sluice.conf)
+ * @param nodePorts one slurmd port per node
+ */
+public record LocalClusterLayout(
+        Path stateDir,
+        int nodes,
+        int cpus,
+        int threadsPerCore,
+        long memoryMb,
+        int gpus,
+        int ctldPort,
+        int grpcPort,
+        List<Integer> nodePorts) {
+
+    public Path etc() {
+        return stateDir.resolve("etc");
+    }
+
+    public Path slurmConfPath() {
+        return etc().resolve("slurm.conf");
+    }
+
+    public Path fakeGpuDir(String node) {
+        return stateDir.resolve("fakegpu").resolve(node);
+    }
+
+    public Path logDir() {
+        return stateDir.resolve("log");
+    }
+
+    public Path runDir() {
+        return stateDir.resolve("run");
+    }
+
+    public static String nodeName(int index) {
+        return "node" + index;
+    }
+
+    public String slurmConf() {
+        StringBuilder s = new StringBuilder();
+        s.append("# Written by `sluice up`; rewritten at every start.\n");
+        s.append("ClusterName=sluice\n");
+        s.append("SlurmctldHost=localhost(127.0.0.1)\n");
+        s.append("SlurmctldPort=").append(ctldPort).append('\n');
+        s.append("StateSaveLocation=").append(stateDir.resolve("ctld")).append('\n');
+        s.append("SlurmdSpoolDir=").append(stateDir.resolve("spool")).append("/%n\n");
+        s.append("SlurmdTimeout=60\n");
+        s.append("KillWait=10\n");
+        s.append("MinJobAge=300\n");
+        s.append("SelectType=select/cons_tres\n");
+        s.append("SelectTypeParameters=CR_Core\n");
+        s.append("ProctrackType=proctrack/linuxproc\n");
+        s.append("TaskPlugin=task/none\n");
+        if (gpus > 0) {
+            s.append("GresTypes=gpu\n");
+        }
+        int cores = cpus / threadsPerCore;
+        for (int i = 1; i <= nodes; i++) {
+            s.append("NodeName=")
+                    .append(nodeName(i))
+                    .append(" NodeHostname=localhost NodeAddr=127.0.0.1 Port=")
+                    .append(nodePorts.get(i - 1))
+                    .append(" CPUs=")
+                    .append(cpus)
+                    .append(" Sockets=1 CoresPerSocket=")
+                    .append(cores)
+                    .append(" ThreadsPerCore=")
+                    .append(threadsPerCore)
+                    .append(" RealMemory=")
+                    .append(memoryMb);
+            if (gpus > 0) {
+                s.append(" Gres=gpu:").append(gpus);
+            }
+            s.append(" State=UNKNOWN\n");
+        }
+        s.append("PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n");
+        if (gpus > 0) {
+            s.append("PartitionName=gpu Nodes=ALL MaxTime=INFINITE State=UP\n");
+        }
+        return s.toString();
+    }
+
+    public String gresConf() {
+        StringBuilder s = new StringBuilder("# Fake GPUs: device files made by `sluice up`.\nAutoDetect=off\n");
+        for (int i = 1; i <= nodes && gpus > 0; i++) {
+            String node = nodeName(i);
+            s.append("NodeName=")
+                    .append(node)
+                    .append(" Name=gpu Count=")
+                    .append(gpus)
+                    .append(" File=")
+                    .append(fakeGpuDir(node))
+                    .append("/gpu")
+                    .append(gpus == 1 ? "0" : "[0-" + (gpus - 1) + "]")
+                    .append('\n');
+        }
+        return s.toString();
+    }
+
+    public String sluiceConf() {
+        return "SlurmctldGrpcPort=" + grpcPort + "\n";
+    }
+
+    /** What {@code source sluice.env} gives a shell. */
+    public String env(Path binDir) {
+        return "# source this file to use the local Sluice cluster\n"
+                + "export SLURM_CONF='" + slurmConfPath() + "'\n"
+                + "export SLUICE_STATE_DIR='" + stateDir + "'\n"
+                + "export PATH='" + binDir + "':\"$PATH\"\n";
+    }
+}

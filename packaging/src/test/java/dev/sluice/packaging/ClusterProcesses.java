@@ -1,0 +1,163 @@
+package dev.sluice.packaging;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real local cluster for end-to-end tests: the controller and node daemons as separate JVM
+ * processes on 127.0.0.1 with ephemeral ports, configured exactly as {@code ./sluice up} does,
+ * and the user commands run as processes too — the path a user takes.
+ */
+final class ClusterProcesses implements AutoCloseable {
+    private final LocalClusterLayout layout;
+    private final Path workDir;
+    private final String java =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private final String classpath = System.getProperty("java.class.path");
+    private Process ctld;
+    private final List<Process> nodes = new ArrayList<>();
+
+    record Result(int exitCode, String out, String err) {}
+
+    ClusterProcesses(Path stateDir, int nodeCount, int cpus, int threadsPerCore) throws IOException {
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < nodeCount; i++) {
+            ports.add(freePort());
+        }
+        layout = new LocalClusterLayout(
+                stateDir, nodeCount, cpus, threadsPerCore, 1000L * cpus, 3, freePort(), freePort(), ports);
+        LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
+        workDir = stateDir.resolve("work");
+        Files.createDirectories(workDir);
+    }
+
+    Path workDir() {
+        return workDir;
+    }
+
+    LocalClusterLayout layout() {
+        return layout;
+    }
+
+    void start() throws IOException {
+        startController();
+        for (int i = 1; i <= layout.nodes(); i++) {
+            String name = LocalClusterLayout.nodeName(i);
+            nodes.add(daemon("dev.sluice.noded.server.NodedMain", name, "-N", name));
+        }
+        awaitNodesUp();
+    }
+
+    void startController() throws IOException {
+        ctld = daemon("dev.sluice.ctld.server.CtldMain", "ctld");
+    }
+
+    void awaitNodesUp() {
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> LocalCluster.allRegistered(layout.ctldPort(), layout.nodes()));
+    }
+
+    /** kill -9: no shutdown hook, no flush, exactly a crash. */
+    void crashController() throws InterruptedException {
+        ctld.destroyForcibly();
+        ctld.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private Process daemon(String main, String logName, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                classpath,
+                main,
+                "-D",
+                "-f",
+                layout.slurmConfPath().toString()));
+        cmd.addAll(List.of(args));
+        Files.createDirectories(layout.logDir());
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        layout.logDir().resolve(logName + ".log").toFile()))
+                .start();
+    }
+
+    /** Runs a user command (sbatch, squeue, ...) in the work directory. */
+    Result command(String name, String... args) throws IOException, InterruptedException {
+        return commandWithInput(null, name, args);
+    }
+
+    Result commandWithInput(String stdin, String name, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(
+                java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath, "dev.sluice.cli.Main", name));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
+        Map<String, String> env = new HashMap<>(pb.environment());
+        env.put("SLURM_CONF", layout.slurmConfPath().toString());
+        pb.environment().putAll(env);
+        Path out = Files.createTempFile(workDir, "out", ".txt");
+        Path err = Files.createTempFile(workDir, "err", ".txt");
+        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+        if (stdin == null) {
+            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        }
+        Process p = pb.start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+        }
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(name + " did not finish");
+        }
+        Result r = new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        Files.delete(out);
+        Files.delete(err);
+        return r;
+    }
+
+    String logs() throws IOException {
+        StringBuilder s = new StringBuilder();
+        try (var files = Files.list(layout.logDir())) {
+            for (Path p : files.sorted().toList()) {
+                s.append("==== ").append(p.getFileName()).append('\n').append(Files.readString(p));
+            }
+        }
+        return s.toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        List<Process> all = new ArrayList<>(nodes);
+        if (ctld != null) {
+            all.add(ctld);
+        }
+        all.forEach(Process::destroy);
+        for (Process p : all) {
+            if (!p.waitFor(15, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.sluice.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A batch job travels the real path: sbatch → controller (journaled) → scheduler → node
+ * daemon → process → output file → COMPLETED, with real daemons as processes on 127.0.0.1.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TestBatchJobEndToEnd {
+    @TempDir
+    static Path stateDir;
+
+    private static ClusterProcesses cluster;
+
+    @BeforeAll
+    static void up() throws Exception {
+        cluster = new ClusterProcesses(stateDir, 2, 4, 1);
+        cluster.start();
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static String jobState(int id) throws Exception {
+        ClusterProcesses.Result r = cluster.command("scontrol", "show", "job", Integer.toString(id));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return r.out();
+    }
+
+    private static void awaitCompleted(int id) {
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> assertThat(jobState(id)).contains("JobState=COMPLETED"));
+    }
+
+    @Test
+    @Order(1)
+    void wrappedCommandRunsAndCompletes() throws Exception {
+        ClusterProcesses.Result submit = cluster.command("sbatch", "--wrap", "hostname; echo hi");
+        assertThat(submit.err()).isEmpty();
+        assertThat(submit.out()).isEqualTo("Submitted batch job 1\n");
+        assertThat(submit.exitCode()).isZero();
+
+        awaitCompleted(1);
+        String show = jobState(1);
+        assertThat(show).startsWith("JobId=1 JobName=wrap\n").contains("ExitCode=0:0");
+        Path out = cluster.workDir().resolve("slurm-1.out");
+        assertThat(Files.readString(out)).endsWith("hi\n");
+    }
+
+    @Test
+    @Order(2)
+    void sinfoListsThePartitionsAndBothNodes() throws Exception {
+        ClusterProcesses.Result r = cluster.command("sinfo");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).startsWith("PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\n");
+        assertThat(r.out()).containsPattern("(?m)^all\\*\\s+up\\s+infinite\\s+2\\s+idle node\\[1-2\\]$");
+    }
+
+    @Test
+    @Order(3)
+    void scriptDirectivesNameTheJobAndItsOutput() throws Exception {
+        String script =
+                "#!/bin/sh\n#SBATCH -J named\n#SBATCH -o out-%j.txt\necho \"name=$SLURM_JOB_NAME id=$SLURM_JOB_ID"
+                        + " nodes=$SLURM_JOB_NODELIST n=$SLURM_NNODES dir=$SLURM_SUBMIT_DIR\"\n";
+        Files.writeString(cluster.workDir().resolve("job.sh"), script);
+        ClusterProcesses.Result submit = cluster.command("sbatch", "job.sh");
+        assertThat(submit.out()).isEqualTo("Submitted batch job 2\n");
+        awaitCompleted(2);
+        assertThat(jobState(2)).contains("JobName=named");
+        Path out = cluster.workDir().resolve("out-2.txt");
+        assertThat(Files.readString(out)).isEqualTo("name=named id=2 nodes=node1 n=1 dir=" + cluster.workDir() + "\n");
+        assertThat(cluster.workDir().resolve("slurm-2.out")).doesNotExist();
+    }
+
+    @Test
+    @Order(4)
+    void squeueShowsARunningJobAndScancelEndsIt() throws Exception {
+        ClusterProcesses.Result submit = cluster.command("sbatch", "-J", "sleeper", "--wrap", "sleep 300");
+        assertThat(submit.out()).isEqualTo("Submitted batch job 3\n");
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(cluster.command("squeue").out())
+                        .containsPattern("(?m)^\\s+3\\s+all\\s+sleeper\\s+\\S+\\s+R\\s+\\S+\\s+1 node1$"));
+        assertThat(cluster.command("scancel", "3").exitCode()).isZero();
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(jobState(3)).contains("JobState=CANCELLED"));
+    }
+
+    @Test
+    @Order(5)
+    void anAcknowledgedJobSurvivesKillDashNineOfTheController() throws Exception {
+        ClusterProcesses.Result submit = cluster.command("sbatch", "--wrap", "echo survived");
+        assertThat(submit.out()).isEqualTo("Submitted batch job 4\n");
+        cluster.crashController();
+        cluster.startController();
+        cluster.awaitNodesUp();
+        awaitCompleted(4);
+        assertThat(Files.readString(cluster.workDir().resolve("slurm-4.out"))).isEqualTo("survived\n");
+        ClusterProcesses.Result next = cluster.command("sbatch", "--wrap", "true");
+        assertThat(next.out()).as("job ids are never reused").isEqualTo("Submitted batch job 5\n");
+    }
+
+    @Test
+    @Order(6)
+    void unknownJobIsSlurmsError() throws Exception {
+        ClusterProcesses.Result r = cluster.command("scontrol", "show", "job", "999");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("slurm_load_jobs error: Invalid job id specified\n");
+    }
+}
