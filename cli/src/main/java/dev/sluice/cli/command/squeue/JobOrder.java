@@ -76,6 +76,16 @@ final class JobOrder {
             case 'q' -> Comparator.comparing(j -> j.spec().getQos());
             case 'y' -> Comparator.comparingInt(j -> j.spec().getNice());
             case 'Z' -> Comparator.comparing(JobView::workDir);
+            case 'b' -> Comparator.comparing(JobView::tresPerNode);
+            case 'o' -> Comparator.comparing(j -> j.spec().getCommand());
+            case 'B' -> Comparator.comparing(j -> j.info().getBatchHost());
+            case 'c' -> Comparator.comparingLong(JobView::minCpusPerNode);
+            case 'k' -> Comparator.comparing(j -> j.spec().getComment());
+            case 'f' -> Comparator.comparing(j -> j.spec().getConstraint());
+            case 'h' -> Comparator.comparing(j -> j.spec().getExclusive());
+            case 'n' -> Comparator.comparing(j -> j.spec().getReqNodes());
+            case 'x' -> Comparator.comparing(j -> j.spec().getExcludeNodes());
+            case 'L' -> Comparator.comparing(JobView::timeLeft);
             default -> null;
         };
         return Optional.ofNullable(k);
