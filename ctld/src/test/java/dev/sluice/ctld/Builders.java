@@ -330,6 +330,7 @@ public final class Builders {
                     "",
                     0,
                     "",
+                    "",
                     JobRequest.GpuOptions.NONE);
         }
     }

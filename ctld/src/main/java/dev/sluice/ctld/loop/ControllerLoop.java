@@ -49,6 +49,7 @@ public final class ControllerLoop implements AutoCloseable {
     private final EffectSink effects;
     private final List<Command<?>> periodic;
     private final Consumer<Throwable> fatal;
+    private final JournalObserver observer;
     private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile ClusterImage image;
@@ -67,6 +68,20 @@ public final class ControllerLoop implements AutoCloseable {
             EffectSink effects,
             List<Command<?>> periodic,
             Consumer<Throwable> fatal) {
+        this(state, journal, clock, scheduler, effects, periodic, fatal, JournalObserver.NONE);
+    }
+
+    /** @param observer sees every journalled record and shares each batch's sync (accounting) */
+    public ControllerLoop(
+            ClusterState state,
+            Journal journal,
+            InstantSource clock,
+            Scheduler scheduler,
+            EffectSink effects,
+            List<Command<?>> periodic,
+            Consumer<Throwable> fatal,
+            JournalObserver observer) {
+        this.observer = requireNonNull(observer, "observer is null");
         this.state = requireNonNull(state, "state is null");
         this.journal = requireNonNull(journal, "journal is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -160,7 +175,9 @@ public final class ControllerLoop implements AutoCloseable {
         }
         state.setPendingReasons(plan.pendingReasons());
         try {
+            observer.beforeSync();
             journal.sync();
+            observer.synced(nextSequence - 1);
             if (journal.entriesInSegment() > COMPACT_AFTER_ENTRIES) {
                 compact();
             }
@@ -212,6 +229,7 @@ public final class ControllerLoop implements AutoCloseable {
         long seq = nextSequence++;
         journal.append(RecordCodec.encode(seq, record));
         state.replay(seq, record);
+        observer.applied(seq, record, state);
     }
 
     private void compact() throws IOException {

@@ -18,10 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Builds the query answers ({@code squeue}, {@code sinfo}, {@code scontrol show}) from an image. */
-final class InfoMapper {
+public final class InfoMapper {
     private InfoMapper() {}
 
-    static JobInfo job(ClusterImage image, Job job, boolean withScript) {
+    public static JobInfo job(ClusterImage image, Job job, boolean withScript) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r);
         if (!withScript) {

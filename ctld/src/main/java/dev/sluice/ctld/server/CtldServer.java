@@ -1,5 +1,7 @@
 package dev.sluice.ctld.server;
 
+import dev.sluice.ctld.accounting.AccountingPipeline;
+import dev.sluice.ctld.accounting.AccountingSettings;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -7,6 +9,7 @@ import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ClientApiHandler;
 import dev.sluice.ctld.rpc.FrameServer;
@@ -44,8 +47,16 @@ public final class CtldServer implements AutoCloseable {
     private final FrameServer frames;
     private final Server grpc;
     private final int commandPort;
+    private final AccountingPipeline accounting;
 
-    private CtldServer(ControllerLoop loop, NodeDispatcher dispatcher, FrameServer frames, Server grpc, int port) {
+    private CtldServer(
+            ControllerLoop loop,
+            NodeDispatcher dispatcher,
+            FrameServer frames,
+            Server grpc,
+            int port,
+            AccountingPipeline accounting) {
+        this.accounting = accounting;
         this.loop = loop;
         this.dispatcher = dispatcher;
         this.frames = frames;
@@ -80,10 +91,27 @@ public final class CtldServer implements AutoCloseable {
         Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
         periodic.add(silence);
         periodic.add(purge);
+        // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd.
+        AccountingPipeline accounting = null;
+        var acct = AccountingSettings.from(config);
+        if (acct.isPresent()) {
+            accounting =
+                    AccountingPipeline.open(acct.get(), Path.of(config.stateSaveLocation()), state.sequence(), clock);
+        }
         ControllerLoop loop = new ControllerLoop(
-                state, recovered.journal(), clock, new Scheduler(defaults), dispatcher, periodic, fatal);
+                state,
+                recovered.journal(),
+                clock,
+                new Scheduler(defaults),
+                dispatcher,
+                periodic,
+                fatal,
+                accounting == null ? JournalObserver.NONE : accounting);
         dispatcher.bind(loop);
         loop.start();
+        if (accounting != null) {
+            accounting.start();
+        }
 
         long startTime = clock.instant().getEpochSecond();
         ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime);
@@ -103,7 +131,7 @@ public final class CtldServer implements AutoCloseable {
                 bound.getPort(),
                 bindHost,
                 grpc.getPort());
-        return new CtldServer(loop, dispatcher, frames, grpc, bound.getPort());
+        return new CtldServer(loop, dispatcher, frames, grpc, bound.getPort(), accounting);
     }
 
     /** Forgets jobs that ended more than MinJobAge ago (they stay in accounting). */
@@ -132,11 +160,19 @@ public final class CtldServer implements AutoCloseable {
         return loop;
     }
 
+    /** Accounting records not yet acknowledged by sluice-dbd; -1 when accounting is off. */
+    public int accountingBacklog() {
+        return accounting == null ? -1 : accounting.depth();
+    }
+
     @Override
     public void close() {
         grpc.shutdownNow();
         frames.close();
         loop.close();
         dispatcher.close();
+        if (accounting != null) {
+            accounting.close();
+        }
     }
 }

@@ -42,6 +42,7 @@ public record JobRequest(
         String openMode,
         int nice,
         String qos,
+        String command,
         GpuOptions gpuOptions) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
@@ -55,6 +56,7 @@ public record JobRequest(
         scriptArgs = List.copyOf(scriptArgs);
         environment = Map.copyOf(environment);
         requireNonNull(owner, "owner is null");
+        requireNonNull(command, "command is null");
         requireNonNull(gpuOptions, "gpuOptions is null");
     }
 

@@ -55,6 +55,7 @@ public final class WireMapper {
                 s.getOpenMode(),
                 s.getNice(),
                 s.getQos(),
+                s.getCommand(),
                 new JobRequest.GpuOptions(
                         s.getGpus(),
                         s.getGpusPerNode(),
@@ -100,6 +101,7 @@ public final class WireMapper {
                 .setOpenMode(r.openMode())
                 .setNice(r.nice())
                 .setQos(r.qos())
+                .setCommand(r.command())
                 .setGpus(r.gpuOptions().gpus())
                 .setGpusPerNode(r.gpuOptions().gpusPerNode())
                 .setGpusPerTask(r.gpuOptions().gpusPerTask())

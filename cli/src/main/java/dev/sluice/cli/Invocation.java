@@ -1,0 +1,40 @@
+package dev.sluice.cli;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a command may know about the process that runs it. Commands read the
+ * environment, working directory, standard input, the caller and the time only from here, so
+ * a test (or a warm agent serving many callers) can hand in any of them.
+ *
+ * @param args the arguments after the command name
+ * @param clock "now" for elapsed times and time stamps; its zone is the zone of printed dates
+ */
+public record Invocation(
+        List<String> args,
+        Map<String, String> env,
+        Path cwd,
+        InputStream stdin,
+        Caller caller,
+        Clock clock,
+        UserDirectory users) {
+    public Invocation {
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+        requireNonNull(cwd, "cwd is null");
+        requireNonNull(stdin, "stdin is null");
+        requireNonNull(caller, "caller is null");
+        requireNonNull(clock, "clock is null");
+        requireNonNull(users, "users is null");
+    }
+
+    public Invocation withArgs(List<String> newArgs) {
+        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users);
+    }
+}

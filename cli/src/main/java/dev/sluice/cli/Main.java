@@ -1,0 +1,84 @@
+package dev.sluice.cli;
+
+import com.sun.security.auth.module.UnixSystem;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Process entry point: {@code java -cp ... dev.sluice.cli.Main sbatch ARGS...}. The only class
+ * that reads the real environment, streams, user and clock, and that calls {@code System.exit}.
+ */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        PrintStream out = stream(FileDescriptor.out);
+        PrintStream err = stream(FileDescriptor.err);
+        try {
+            if (args.length == 0) {
+                err.println("usage: sluice-cli COMMAND [ARGS...]; commands: " + String.join(" ", Commands.names()));
+                return 1;
+            }
+            Optional<Command> command = Commands.byName(args[0]);
+            if (command.isEmpty()) {
+                err.println("sluice-cli: unknown command '" + args[0] + "'; commands: "
+                        + String.join(" ", Commands.names()));
+                return 1;
+            }
+            Invocation inv = new Invocation(
+                    List.of(Arrays.copyOfRange(args, 1, args.length)),
+                    System.getenv(),
+                    Path.of("").toAbsolutePath(),
+                    System.in,
+                    caller(),
+                    Clock.systemDefaultZone(),
+                    UserDirectory.fromFiles(Path.of("/etc/passwd"), Path.of("/etc/group")));
+            return command.get().run(inv, out, err);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private static PrintStream stream(FileDescriptor fd) {
+        return new PrintStream(
+                new BufferedOutputStream(new FileOutputStream(fd), 1 << 16), false, StandardCharsets.UTF_8);
+    }
+
+    private static Caller caller() {
+        UnixSystem unix = new UnixSystem();
+        return new Caller(unix.getUid(), unix.getGid(), unix.getUsername(), hostName());
+    }
+
+    // gethostname(2), as Slurm records the submit host; a DNS lookup could stall a command.
+    private static String hostName() {
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+            if (!h.isEmpty()) {
+                return h;
+            }
+        } catch (IOException e) {
+            // not Linux: fall through
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,267 @@
+package dev.sluice.cli.command.sbatch;
+
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.view.Limits;
+import dev.sluice.common.time.TimeLimit;
+import dev.sluice.common.units.MemorySize;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Turns merged sbatch options into a {@link JobSpec}, with Slurm's messages and exit statuses
+ * for values it rejects. Fields left unset keep proto3's zero so the controller applies
+ * partition and configuration defaults; the time limit uses Slurm's NO_VAL instead, because
+ * zero minutes is a real request ({@code --time=0} means no limit).
+ */
+final class JobSpecBuilder {
+    private JobSpecBuilder() {}
+
+    /**
+     * @param script the batch script text
+     * @param defaultName the job name when no {@code -J}: {@code wrap}, the script's file name, or
+     *     {@code sbatch} for a script read from standard input
+     * @param warn receives warnings Slurm prints and continues after
+     */
+    static JobSpec build(
+            SubmitOptions o,
+            Invocation inv,
+            String script,
+            List<String> scriptArgs,
+            String defaultName,
+            boolean wrapped,
+            Consumer<String> warn)
+            throws SbatchException {
+        JobSpec.Builder spec = JobSpec.newBuilder()
+                .setScript(script)
+                .addAllScriptArgs(scriptArgs)
+                .setWrapped(wrapped)
+                .setName(o.has("job-name") ? o.get("job-name") : defaultName)
+                .setTimeLimitMinutes(Limits.WIRE_NOT_SET)
+                .setRequeue(!"0".equals(o.get("requeue")))
+                .setOwner(Identity.newBuilder()
+                        .setUid((int) inv.caller().uid())
+                        .setGid((int) inv.caller().gid())
+                        .setUserName(inv.caller().userName())
+                        .setHost(inv.caller().host()))
+                .setSubmitHost(inv.caller().host());
+
+        Path workDir = o.has("chdir") ? inv.cwd().resolve(o.get("chdir")).normalize() : inv.cwd();
+        spec.setWorkDir(workDir.toString());
+
+        if (o.has("nodes")) {
+            int[] range = nodeRange(o.get("nodes"));
+            spec.setMinNodes(range[0]).setMaxNodes(range[1]);
+        }
+        if (o.has("ntasks")) {
+            spec.setNumTasks(positive(o.get("ntasks"), "--ntasks"));
+        }
+        if (o.has("cpus-per-task")) {
+            spec.setCpusPerTask(positive(o.get("cpus-per-task"), "--cpus-per-task"));
+        }
+        if (o.has("ntasks-per-node")) {
+            spec.setNtasksPerNode(positive(o.get("ntasks-per-node"), "--ntasks-per-node"));
+        }
+        if (spec.getNumTasks() > 0 && spec.getMinNodes() > spec.getNumTasks()) {
+            warn.accept("Warning: can't run " + spec.getNumTasks() + " processes on " + spec.getMinNodes()
+                    + " nodes, setting nnodes to " + spec.getNumTasks());
+            spec.setMinNodes(spec.getNumTasks());
+            if (spec.getMaxNodes() > spec.getNumTasks()) {
+                spec.setMaxNodes(spec.getNumTasks());
+            }
+        }
+        if (o.has("time")) {
+            try {
+                long minutes = TimeLimit.parseMinutes(o.get("time"));
+                spec.setTimeLimitMinutes(minutes == 0 ? Limits.WIRE_INFINITE : Limits.toWire(minutes));
+            } catch (IllegalArgumentException e) {
+                throw new SbatchException(255, "error: Invalid --time specification");
+            }
+        }
+        if (o.has("mem") && o.has("mem-per-cpu")) {
+            throw new SbatchException(1, "fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+        }
+        if (o.has("mem")) {
+            spec.setMemPerNodeMb(memory(o.get("mem"), "--mem"));
+        }
+        if (o.has("mem-per-cpu")) {
+            spec.setMemPerCpuMb(memory(o.get("mem-per-cpu"), "--mem-per-cpu"));
+        }
+        if (o.has("open-mode")) {
+            String m = o.get("open-mode").toLowerCase(Locale.ROOT);
+            if (m.startsWith("a")) {
+                spec.setOpenMode("append");
+            } else if (m.startsWith("t")) {
+                spec.setOpenMode("truncate");
+            } else {
+                throw new SbatchException(255, "error: Invalid --open-mode specification");
+            }
+        }
+        if (o.has("exclusive")) {
+            String v = o.get("exclusive");
+            if (!v.isEmpty() && !v.equalsIgnoreCase("exclusive")) {
+                throw new SbatchException(255, "error: --exclusive=" + v + " is not supported by Sluice yet");
+            }
+            spec.setExclusive(true);
+        }
+        if (o.has("nice")) {
+            spec.setNice(nice(o.get("nice")));
+        }
+        if (o.has("nodelist")) {
+            spec.setReqNodes(nodeList(o.get("nodelist"), inv.cwd()));
+        }
+        copy(o, "output", spec::setStdOut);
+        copy(o, "error", spec::setStdErr);
+        copy(o, "input", spec::setStdIn);
+        copy(o, "partition", spec::setPartition);
+        copy(o, "exclude", spec::setExcludeNodes);
+        copy(o, "account", spec::setAccount);
+        copy(o, "comment", spec::setComment);
+        copy(o, "gres", spec::setGresPerNode);
+        copy(o, "constraint", spec::setConstraint);
+        copy(o, "qos", spec::setQos);
+        spec.setHold(o.has("hold"));
+        spec.setNoKill(o.has("no-kill") && !"off".equalsIgnoreCase(o.get("no-kill")));
+        spec.putAllEnvironment(environment(o.has("export") ? o.get("export") : "ALL", inv.env()));
+        return spec.build();
+    }
+
+    private static void copy(SubmitOptions o, String key, Consumer<String> setter) {
+        if (o.has(key)) {
+            setter.accept(o.get(key));
+        }
+    }
+
+    /** {@code -N min[-max]}; Slurm's messages for a bad count and a reversed range. */
+    static int[] nodeRange(String text) throws SbatchException {
+        String[] parts = text.split("-", 2);
+        int min = nodeCount(parts[0]);
+        // A single count is both bounds, as Slurm records it (scontrol shows NumNodes=2-2).
+        int max = parts.length == 2 ? nodeCount(parts[1]) : min;
+        if (parts.length == 2 && max < min) {
+            throw new SbatchException(
+                    255, "error: Maximum node count " + max + " is less than minimum node count " + min);
+        }
+        return new int[] {min, max};
+    }
+
+    private static int nodeCount(String s) throws SbatchException {
+        // Slurm accepts k/m multipliers on counts ("1k" is 1024).
+        String t = s.strip();
+        int mult = 1;
+        if (t.endsWith("k") || t.endsWith("K")) {
+            mult = 1024;
+            t = t.substring(0, t.length() - 1);
+        } else if (t.endsWith("m") || t.endsWith("M")) {
+            mult = 1024 * 1024;
+            t = t.substring(0, t.length() - 1);
+        }
+        if (t.isEmpty() || t.length() > 9 || !t.chars().allMatch(Character::isDigit)) {
+            throw new SbatchException(255, "error: \"" + s + "\" is not a valid node count");
+        }
+        return Math.multiplyExact(Integer.parseInt(t), mult);
+    }
+
+    private static int positive(String s, String option) throws SbatchException {
+        String t = s.strip();
+        if (t.isEmpty() || t.length() > 9 || !t.chars().allMatch(Character::isDigit) || Integer.parseInt(t) == 0) {
+            throw new SbatchException(1, "error: Invalid numeric value \"" + s + "\" for " + option + ".");
+        }
+        return Integer.parseInt(t);
+    }
+
+    private static long memory(String s, String option) throws SbatchException {
+        try {
+            return MemorySize.parseMegabytes(s);
+        } catch (IllegalArgumentException e) {
+            throw new SbatchException(255, "error: Invalid " + option + " specification");
+        }
+    }
+
+    /** {@code --nice} without a value is 100; like Slurm's strtol, text that is no number is 0. */
+    private static int nice(String s) throws SbatchException {
+        if (s.isEmpty()) {
+            return 100;
+        }
+        int end = 0;
+        String t = s.strip();
+        if (end < t.length() && (t.charAt(end) == '-' || t.charAt(end) == '+')) {
+            end++;
+        }
+        while (end < t.length() && Character.isDigit(t.charAt(end))) {
+            end++;
+        }
+        String num = t.substring(0, end);
+        if (num.isEmpty() || num.equals("-") || num.equals("+")) {
+            return 0;
+        }
+        long v;
+        try {
+            v = Long.parseLong(num);
+        } catch (NumberFormatException e) {
+            v = Long.MAX_VALUE;
+        }
+        if (Math.abs(v) > 2147483645L) {
+            throw new SbatchException(255, "error: Invalid --nice value: " + s);
+        }
+        return (int) v;
+    }
+
+    /** {@code -w}: a host list, or with a {@code /} in it a file of host names. */
+    private static String nodeList(String value, Path cwd) throws SbatchException {
+        if (!value.contains("/")) {
+            return value;
+        }
+        try {
+            return String.join(
+                    ",",
+                    Files.readAllLines(cwd.resolve(value)).stream()
+                            .map(String::strip)
+                            .filter(l -> !l.isEmpty())
+                            .toList());
+        } catch (IOException e) {
+            throw new SbatchException(1, "error: Unable to open file " + value);
+        }
+    }
+
+    /**
+     * The job's environment per {@code --export} (sbatch(1)): {@code ALL}, the default, copies
+     * the caller's environment; {@code NONE} (or {@code NIL}) copies none; named variables are
+     * copied and {@code NAME=value} items set, but with {@code ALL} the caller's own value of a
+     * variable takes precedence over an explicit one. The caller's {@code SLURM_*} variables
+     * are always passed.
+     */
+    static Map<String, String> environment(String export, Map<String, String> env) {
+        Map<String, String> out = new TreeMap<>();
+        List<String> items = List.of(export.split(","));
+        boolean all = items.stream().anyMatch(i -> i.strip().equalsIgnoreCase("ALL"));
+        env.forEach((k, v) -> {
+            if (k.startsWith("SLURM_")) {
+                out.put(k, v);
+            }
+        });
+        for (String item : items) {
+            String i = item.strip();
+            if (i.isEmpty() || i.equalsIgnoreCase("ALL") || i.equalsIgnoreCase("NONE") || i.equalsIgnoreCase("NIL")) {
+                continue;
+            }
+            int eq = i.indexOf('=');
+            if (eq > 0) {
+                out.put(i.substring(0, eq), i.substring(eq + 1));
+            } else if (env.containsKey(i)) {
+                out.put(i, env.get(i));
+            }
+        }
+        if (all) {
+            out.putAll(env);
+        }
+        return out;
+    }
+}

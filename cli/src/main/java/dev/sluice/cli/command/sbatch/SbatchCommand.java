@@ -1,0 +1,180 @@
+package dev.sluice.cli.command.sbatch;
+
+import dev.sluice.cli.Command;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerClient;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.getopt.Getopt;
+import dev.sluice.cli.getopt.GetoptException;
+import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.SubmitBatchJobRequest;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code sbatch}: reads the script (file, {@code --wrap}, or standard input), merges
+ * {@code #SBATCH} lines, {@code SBATCH_*} variables and the command line, and submits.
+ *
+ * <p>Exit statuses as Slurm 22.05's: 255 for a bad command line or a bad option value found while
+ * parsing, 1 for script problems and for a refused submission, 0 on success.
+ */
+public final class SbatchCommand implements Command {
+    private static final String PROG = "sbatch";
+
+    @Override
+    public int run(Invocation inv, PrintStream out, PrintStream err) {
+        Getopt.Result cmdline;
+        try {
+            cmdline = Getopt.parse(PROG, SbatchOptions.TABLE, inv.args());
+        } catch (GetoptException e) {
+            CommandSupport.usageError(e, PROG, err);
+            return 255;
+        }
+        for (ParsedOption o : cmdline.options()) {
+            switch (o.key()) {
+                case "help" -> {
+                    out.print(SbatchOptions.HELP);
+                    return 0;
+                }
+                case "usage" -> {
+                    out.print(SbatchOptions.USAGE);
+                    return 0;
+                }
+                case "version" -> {
+                    out.println("sluice 0.1.0");
+                    return 0;
+                }
+                default -> {}
+            }
+        }
+        SubmitOptions cli = new SubmitOptions();
+        cli.apply(cmdline.options());
+        try {
+            return submit(inv, cmdline, cli, out, err);
+        } catch (SbatchException e) {
+            e.lines().forEach(l -> err.println(PROG + ": " + l));
+            return e.exitCode();
+        } catch (GetoptException e) {
+            CommandSupport.usageError(e, PROG, err);
+            return 255;
+        }
+    }
+
+    private int submit(Invocation inv, Getopt.Result cmdline, SubmitOptions cli, PrintStream out, PrintStream err)
+            throws SbatchException, GetoptException {
+        List<String> operands = cmdline.operands();
+        String script;
+        String fileName;
+        String defaultName;
+        List<String> scriptArgs;
+        String command = "";
+        boolean wrapped = cli.has("wrap");
+        if (wrapped) {
+            if (!operands.isEmpty()) {
+                throw new SbatchException(1, "error: Script arguments not permitted with --wrap option");
+            }
+            // The text Slurm's sbatch --wrap generates (scontrol write batch_script shows it).
+            script = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + cli.get("wrap") + "\n";
+            fileName = "wrap";
+            defaultName = "wrap";
+            scriptArgs = List.of();
+        } else if (!operands.isEmpty()) {
+            fileName = operands.get(0);
+            script = readScript(inv.cwd().resolve(fileName), fileName);
+            command = inv.cwd().resolve(fileName).normalize().toString();
+            Path name = Path.of(fileName).getFileName();
+            defaultName = name == null ? fileName : name.toString();
+            scriptArgs = operands.subList(1, operands.size());
+        } else {
+            try {
+                script = new String(inv.stdin().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new SbatchException(
+                        1, "error: Unable to read batch script from standard input: " + e.getMessage());
+            }
+            fileName = "(stdin)";
+            defaultName = "sbatch";
+            scriptArgs = List.of();
+        }
+        checkScript(script);
+
+        Getopt.Result directives = Getopt.parse(PROG, SbatchOptions.TABLE, ScriptDirectives.scan(script, fileName));
+        if (!directives.operands().isEmpty()) {
+            throw new SbatchException(
+                    1,
+                    "error: Invalid directive found in batch script: "
+                            + directives.operands().get(0));
+        }
+        SubmitOptions merged = new SubmitOptions();
+        merged.apply(directives.options());
+        merged.applyEnv(inv.env());
+        merged.apply(cmdline.options());
+
+        JobSpec spec = JobSpecBuilder.build(
+                        merged, inv, script, scriptArgs, defaultName, wrapped, w -> err.println(PROG + ": " + w))
+                .toBuilder()
+                .setCommand(command)
+                .build();
+
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        int jobId;
+        try {
+            jobId = client.get()
+                    .call(ClientRequest.newBuilder()
+                            .setSubmitBatchJob(
+                                    SubmitBatchJobRequest.newBuilder().setSpec(spec)))
+                    .getSubmitBatchJob()
+                    .getJobId();
+        } catch (ControllerException e) {
+            err.println(PROG + ": error: Batch job submission failed: " + e.getMessage());
+            return 1;
+        }
+        if (!merged.has("quiet")) {
+            String id = Integer.toUnsignedString(jobId);
+            out.println(merged.has("parsable") ? id : "Submitted batch job " + id);
+        }
+        return 0;
+    }
+
+    private static String readScript(Path path, String shown) throws SbatchException {
+        try {
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new SbatchException(1, "error: Unable to open file " + shown);
+        }
+    }
+
+    /** Slurm's checks on the script text, with its messages. */
+    static void checkScript(String script) throws SbatchException {
+        if (script.isEmpty()) {
+            throw new SbatchException(1, "error: Batch script is empty!");
+        }
+        if (script.isBlank()) {
+            throw new SbatchException(1, "error: Batch script contains only whitespace!");
+        }
+        if (!script.startsWith("#!")) {
+            throw new SbatchException(
+                    1,
+                    "error: This does not look like a batch script.  The first",
+                    "error: line must start with #! followed by the path to an interpreter.",
+                    "error: For instance: #!/bin/sh");
+        }
+        if (script.contains("\r\n")) {
+            throw new SbatchException(
+                    1,
+                    "error: Batch script contains DOS line breaks (\\r\\n)",
+                    "error: instead of expected UNIX line breaks (\\n).");
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package dev.sluice.cli.command.sbatch;
+
+import static dev.sluice.cli.getopt.ArgKind.NONE;
+import static dev.sluice.cli.getopt.ArgKind.OPTIONAL;
+import static dev.sluice.cli.getopt.ArgKind.REQUIRED;
+
+import dev.sluice.cli.getopt.OptionTable;
+import java.util.Map;
+
+/** sbatch's option table and the {@code SBATCH_*} variables that stand for options. */
+final class SbatchOptions {
+    private SbatchOptions() {}
+
+    private static final char NO = 0;
+
+    static final OptionTable TABLE = OptionTable.builder()
+            .stopAtFirstOperand()
+            // implemented
+            .add('A', "account", REQUIRED)
+            .add('D', "chdir", REQUIRED)
+            .add(NO, "comment", REQUIRED)
+            .add('C', "constraint", REQUIRED)
+            .add('c', "cpus-per-task", REQUIRED)
+            .add('e', "error", REQUIRED)
+            .add('x', "exclude", REQUIRED)
+            .add(NO, "exclusive", OPTIONAL)
+            .add(NO, "export", REQUIRED)
+            .add(NO, "gres", REQUIRED)
+            .add('h', "help", NONE)
+            .add('H', "hold", NONE)
+            .add('i', "input", REQUIRED)
+            .add('J', "job-name", REQUIRED)
+            .add(NO, "mem", REQUIRED)
+            .add(NO, "mem-per-cpu", REQUIRED)
+            .add(NO, "nice", OPTIONAL)
+            .add('k', "no-kill", OPTIONAL)
+            .add(NO, "no-requeue", NONE)
+            .add('w', "nodelist", REQUIRED)
+            .add('N', "nodes", REQUIRED)
+            .add('n', "ntasks", REQUIRED)
+            .add(NO, "ntasks-per-node", REQUIRED)
+            .add(NO, "open-mode", REQUIRED)
+            .add('o', "output", REQUIRED)
+            .add(NO, "parsable", NONE)
+            .add('p', "partition", REQUIRED)
+            .add('q', "qos", REQUIRED)
+            .add('Q', "quiet", NONE)
+            .add(NO, "requeue", NONE)
+            .add('t', "time", REQUIRED)
+            .add(NO, "usage", NONE)
+            .add('v', "verbose", NONE)
+            .add('V', "version", NONE)
+            .add(NO, "wrap", REQUIRED)
+            // Slurm's other options: present so prefixes resolve as in Slurm, refused when used.
+            .unsupported(NO, "acctg-freq", REQUIRED)
+            .unsupported('a', "array", REQUIRED)
+            .unsupported(NO, "batch", REQUIRED)
+            .unsupported(NO, "bb", REQUIRED)
+            .unsupported(NO, "bbf", REQUIRED)
+            .unsupported('b', "begin", REQUIRED)
+            .unsupported(NO, "cluster-constraint", REQUIRED)
+            .unsupported('M', "clusters", REQUIRED)
+            .unsupported(NO, "container", REQUIRED)
+            .unsupported(NO, "contiguous", NONE)
+            .unsupported('S', "core-spec", REQUIRED)
+            .unsupported(NO, "cores-per-socket", REQUIRED)
+            .unsupported(NO, "cpu-freq", REQUIRED)
+            .unsupported(NO, "cpus-per-gpu", REQUIRED)
+            .unsupported(NO, "deadline", REQUIRED)
+            .unsupported(NO, "delay-boot", REQUIRED)
+            .unsupported('d', "dependency", REQUIRED)
+            .unsupported('m', "distribution", REQUIRED)
+            .unsupported(NO, "export-file", REQUIRED)
+            .unsupported('B', "extra-node-info", REQUIRED)
+            .unsupported(NO, "get-user-env", OPTIONAL)
+            .unsupported(NO, "gid", REQUIRED)
+            .unsupported(NO, "gpu-bind", REQUIRED)
+            .unsupported(NO, "gpu-freq", REQUIRED)
+            .unsupported('G', "gpus", REQUIRED)
+            .unsupported(NO, "gpus-per-node", REQUIRED)
+            .unsupported(NO, "gpus-per-socket", REQUIRED)
+            .unsupported(NO, "gpus-per-task", REQUIRED)
+            .unsupported(NO, "gres-flags", REQUIRED)
+            .unsupported(NO, "hint", REQUIRED)
+            .unsupported(NO, "ignore-pbs", NONE)
+            .unsupported(NO, "kill-on-invalid-dep", REQUIRED)
+            .unsupported('L', "licenses", REQUIRED)
+            .unsupported(NO, "mail-type", REQUIRED)
+            .unsupported(NO, "mail-user", REQUIRED)
+            .unsupported(NO, "mcs-label", REQUIRED)
+            .unsupported(NO, "mem-bind", REQUIRED)
+            .unsupported(NO, "mem-per-gpu", REQUIRED)
+            .unsupported(NO, "mincpus", REQUIRED)
+            .unsupported(NO, "network", REQUIRED)
+            .unsupported('F', "nodefile", REQUIRED)
+            .unsupported(NO, "ntasks-per-core", REQUIRED)
+            .unsupported(NO, "ntasks-per-gpu", REQUIRED)
+            .unsupported(NO, "ntasks-per-socket", REQUIRED)
+            .unsupported('O', "overcommit", NONE)
+            .unsupported('s', "oversubscribe", NONE)
+            .unsupported(NO, "power", REQUIRED)
+            .unsupported(NO, "prefer", REQUIRED)
+            .unsupported(NO, "priority", REQUIRED)
+            .unsupported(NO, "profile", REQUIRED)
+            .unsupported(NO, "propagate", OPTIONAL)
+            .unsupported(NO, "reboot", NONE)
+            .unsupported(NO, "reservation", REQUIRED)
+            .unsupported(NO, "signal", REQUIRED)
+            .unsupported(NO, "sockets-per-node", REQUIRED)
+            .unsupported(NO, "spread-job", NONE)
+            .unsupported(NO, "switches", REQUIRED)
+            .unsupported(NO, "test-only", NONE)
+            .unsupported(NO, "thread-spec", REQUIRED)
+            .unsupported(NO, "threads-per-core", REQUIRED)
+            .unsupported(NO, "time-min", REQUIRED)
+            .unsupported(NO, "tmp", REQUIRED)
+            .unsupported(NO, "uid", REQUIRED)
+            .unsupported(NO, "use-min-nodes", NONE)
+            .unsupported('W', "wait", NONE)
+            .unsupported(NO, "wait-all-nodes", REQUIRED)
+            .unsupported(NO, "wckey", REQUIRED)
+            .build();
+
+    /** Input variables (sbatch(1) "INPUT ENVIRONMENT VARIABLES") for implemented options. */
+    static final Map<String, String> ENV = Map.ofEntries(
+            Map.entry("SBATCH_ACCOUNT", "account"),
+            Map.entry("SBATCH_CONSTRAINT", "constraint"),
+            Map.entry("SBATCH_ERROR", "error"),
+            Map.entry("SBATCH_EXCLUSIVE", "exclusive"),
+            Map.entry("SBATCH_EXPORT", "export"),
+            Map.entry("SBATCH_GRES", "gres"),
+            Map.entry("SBATCH_INPUT", "input"),
+            Map.entry("SBATCH_JOB_NAME", "job-name"),
+            Map.entry("SBATCH_MEM_PER_CPU", "mem-per-cpu"),
+            Map.entry("SBATCH_MEM_PER_NODE", "mem"),
+            Map.entry("SBATCH_NO_KILL", "no-kill"),
+            Map.entry("SBATCH_NO_REQUEUE", "no-requeue"),
+            Map.entry("SBATCH_OPEN_MODE", "open-mode"),
+            Map.entry("SBATCH_OUTPUT", "output"),
+            Map.entry("SBATCH_PARTITION", "partition"),
+            Map.entry("SBATCH_QOS", "qos"),
+            Map.entry("SBATCH_REQUEUE", "requeue"),
+            Map.entry("SBATCH_TIMELIMIT", "time"));
+
+    static final String USAGE = """
+            Usage: sbatch [-N nnodes] [-n ntasks] [-c ncpus] [-p partition] [-t minutes]
+                          [-J jobname] [-o out] [-e err] [-i in] [-D path] [-A account]
+                          [-w hosts] [-x hosts] [-C list] [-q qos] [--gres=list] [--mem=MB]
+                          [--mem-per-cpu=MB] [--exclusive] [--export[=names]] [--hold]
+                          [--comment=name] [--nice[=value]] [--requeue] [--no-requeue]
+                          [--open-mode=append|truncate] [--parsable] [--quiet]
+                          [--wrap[=command string]] executable [args...]
+            """;
+
+    static final String HELP = """
+            Usage: sbatch [OPTIONS...] executable [args...]
+
+            Options implemented by Sluice:
+              -A, --account=name          charge job to specified account
+                  --comment=name          arbitrary comment
+              -c, --cpus-per-task=ncpus   number of cpus required per task
+              -C, --constraint=list       specify a list of constraints
+              -D, --chdir=directory       set working directory for batch script
+              -e, --error=err             file for batch script's standard error
+                  --exclusive             allocate nodes in exclusive mode
+                  --export[=names]        specify environment variables to export
+                  --gres=list             required generic resources
+              -H, --hold                  submit job in held state
+              -i, --input=in              file for batch script's standard input
+              -J, --job-name=jobname      name of job
+              -k, --no-kill               do not kill job on node failure
+                  --mem=MB                minimum amount of real memory
+                  --mem-per-cpu=MB        maximum amount of real memory per allocated cpu
+                  --nice[=value]          decrease scheduling priority by value
+              -N, --nodes=N               number of nodes on which to run (N = min[-max])
+              -n, --ntasks=ntasks         number of tasks to run
+                  --ntasks-per-node=n     number of tasks to invoke on each node
+              -o, --output=out            file for batch script's standard output
+                  --open-mode=append|truncate  how to open output files
+                  --parsable              outputs only the jobid and cluster name (if present)
+              -p, --partition=partition   partition requested
+              -q, --qos=qos               quality of service
+              -Q, --quiet                 quiet mode (suppress informational messages)
+                  --requeue               if set, permit the job to be requeued
+                  --no-requeue            if set, do not permit the job to be requeued
+              -t, --time=minutes          time limit
+              -w, --nodelist=hosts...     request a specific list of hosts
+                  --wrap[=command string] wrap command string in a sh script and submit
+              -x, --exclude=hosts...      exclude a specific list of hosts
+
+            Help options:
+              -h, --help                  show this help message
+                  --usage                 display brief usage message
+            """;
+}

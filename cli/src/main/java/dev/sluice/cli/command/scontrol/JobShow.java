@@ -1,0 +1,157 @@
+package dev.sluice.cli.command.scontrol;
+
+import dev.sluice.cli.view.JobStates;
+import dev.sluice.cli.view.JobView;
+import dev.sluice.cli.view.NodeLists;
+import dev.sluice.common.time.TimeLimit;
+import dev.sluice.common.units.MemorySize;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.JobState;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code scontrol show job}: Slurm 22.05's layout, line for line. A record ends with a line of
+ * three spaces (the layout's empty last line) before the blank separator, as in Slurm.
+ */
+final class JobShow {
+    private JobShow() {}
+
+    static List<String> lines(JobView j) {
+        JobInfo info = j.info();
+        JobSpec spec = j.spec();
+        List<String> l = new ArrayList<>();
+        l.add("JobId=" + j.jobId() + " JobName=" + j.name());
+        l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
+                + ") MCS_label=N/A");
+        l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
+                + " QOS=" + JobView.orNull(spec.getQos()));
+        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency=(null)");
+        l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
+                + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));
+        l.add("RunTime=" + Layout.duration(j.elapsedSeconds()) + " TimeLimit=" + TimeLimit.format(j.timeLimitMinutes())
+                + " TimeMin=N/A");
+        l.add("SubmitTime=" + j.timeOrUnknown(info.getSubmitTime()) + " EligibleTime="
+                + j.timeOrUnknown(info.getEligibleTime()));
+        l.add("AccrueTime=" + j.timeOrUnknown(info.getEligibleTime()));
+        l.add("StartTime=" + j.timeOrUnknown(info.getStartTime()) + " EndTime=" + j.timeOrUnknown(info.getEndTime())
+                + " Deadline=N/A");
+        l.add("SuspendTime=" + (info.getSuspendTime() > 0 ? j.timestamp(info.getSuspendTime()) : "None")
+                // Sluice does not record scheduler passes per job: Slurm's text for "never".
+                + " SecsPreSuspend=0 LastSchedEval=Unknown Scheduler=Main");
+        l.add("Partition=" + j.partition() + " AllocNode:Sid=" + JobView.orNull(spec.getSubmitHost()) + ":0");
+        l.add("ReqNodeList=" + NodeLists.rangedOrNull(spec.getReqNodes()) + " ExcNodeList="
+                + NodeLists.rangedOrNull(spec.getExcludeNodes()));
+        l.add("NodeList=" + j.nodeList());
+        if (!info.getBatchHost().isEmpty()) {
+            l.add("BatchHost=" + info.getBatchHost());
+        }
+        l.add("NumNodes=" + numNodes(j) + " NumCPUs=" + j.cpuCount() + " NumTasks=" + numTasks(j) + " CPUs/Task="
+                + j.cpusPerTask() + " ReqB:S:C:T=0:0:*:*");
+        l.add("TRES=" + tres(j));
+        l.add("Socks/Node=* NtasksPerN:B:S:C=" + Integer.toUnsignedString(spec.getNtasksPerNode())
+                + ":0:*:* CoreSpec=*");
+        l.add("MinCPUsNode=" + j.minCpusPerNode() + " " + minMemory(j) + " MinTmpDiskNode=0");
+        l.add("Features=" + JobView.orNull(spec.getConstraint()) + " DelayBoot=00:00:00");
+        l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");
+        l.add("Command=" + JobView.orNull(spec.getCommand()));
+        l.add("WorkDir=" + j.workDir());
+        if (!spec.getComment().isEmpty()) {
+            l.add("Comment=" + spec.getComment() + " ");
+        }
+        String out = ioPath(j, info.getStdOut(), spec.getStdOut(), "slurm-%j.out");
+        String err = ioPath(j, info.getStdErr(), spec.getStdErr(), null);
+        l.add("StdErr=" + (err == null ? out : err));
+        l.add("StdIn=" + ioPath(j, info.getStdIn(), spec.getStdIn(), "/dev/null"));
+        l.add("StdOut=" + out);
+        l.add("Power=");
+        if (!spec.getGresPerNode().isEmpty()) {
+            l.add("TresPerNode=" + j.tresPerNode());
+        }
+        l.add("");
+        return l;
+    }
+
+    /** {@code exit:signal} from a wait(2) status. */
+    static String exitCode(int status) {
+        return ((status >> 8) & 0xff) + ":" + (status & 0x7f);
+    }
+
+    private static String numNodes(JobView j) {
+        JobSpec spec = j.spec();
+        if (j.state() == JobState.PENDING && spec.getMinNodes() > 0) {
+            long min = Integer.toUnsignedLong(spec.getMinNodes());
+            long max = spec.getMaxNodes() > 0 ? Integer.toUnsignedLong(spec.getMaxNodes()) : min;
+            return min + "-" + max;
+        }
+        return Long.toString(j.nodeCount());
+    }
+
+    private static String numTasks(JobView j) {
+        if (j.spec().getNumTasks() > 0) {
+            return Integer.toUnsignedString(j.spec().getNumTasks());
+        }
+        // Slurm shows the implied task count only while the job is live.
+        if (j.state() == JobState.PENDING || j.state() == JobState.RUNNING || j.state() == JobState.SUSPENDED) {
+            return Long.toString(j.nodeCount());
+        }
+        return "N/A";
+    }
+
+    private static String tres(JobView j) {
+        String t = j.info().getAllocTres().isEmpty()
+                ? j.info().getReqTres()
+                : j.info().getAllocTres();
+        return t.isEmpty() ? "(null)" : t;
+    }
+
+    private static String minMemory(JobView j) {
+        long perCpu = j.spec().getMemPerCpuMb();
+        if (perCpu > 0 && j.spec().getMemPerNodeMb() == 0) {
+            return "MinMemoryCPU=" + MemorySize.format(perCpu);
+        }
+        long perNode = j.info().getMemPerNodeMb() > 0
+                ? j.info().getMemPerNodeMb()
+                : j.spec().getMemPerNodeMb();
+        return "MinMemoryNode=" + MemorySize.format(perNode);
+    }
+
+    /**
+     * A standard stream path as scontrol shows it: the controller's value, else what was asked,
+     * else the default; {@code %j}, {@code %x}, {@code %u} and {@code %%} expanded; relative
+     * paths taken from the job's working directory. {@code null} when nothing applies.
+     */
+    private static String ioPath(JobView j, String fromController, String asked, String dflt) {
+        String p = !fromController.isEmpty() ? fromController : !asked.isEmpty() ? asked : dflt;
+        if (p == null) {
+            return null;
+        }
+        String expanded = expand(p, j);
+        if (expanded.startsWith("/") || j.workDir().isEmpty()) {
+            return expanded;
+        }
+        return Path.of(j.workDir()).resolve(expanded).toString();
+    }
+
+    static String expand(String pattern, JobView j) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c != '%' || i + 1 >= pattern.length()) {
+                s.append(c);
+                continue;
+            }
+            char k = pattern.charAt(++i);
+            switch (k) {
+                case 'j', 'A' -> s.append(j.jobId());
+                case 'x' -> s.append(j.name());
+                case 'u' -> s.append(j.userName());
+                case '%' -> s.append('%');
+                default -> s.append('%').append(k);
+            }
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,109 @@
+package dev.sluice.cli.command.scontrol;
+
+import dev.sluice.cli.Command;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerClient;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.getopt.Getopt;
+import dev.sluice.cli.getopt.GetoptException;
+import dev.sluice.cli.getopt.ParsedOption;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code scontrol}: options, then a command word ({@code show}, {@code update}, {@code ping})
+ * and its arguments. Command and entity words are case-insensitive and, as in Slurm 22.05, not
+ * abbreviated. Exit status 1 on any error.
+ */
+public final class ScontrolCommand implements Command {
+    static final String PROG = "scontrol";
+
+    @Override
+    public int run(Invocation inv, PrintStream out, PrintStream err) {
+        Getopt.Result parsed;
+        try {
+            parsed = Getopt.parse(PROG, ScontrolOptions.TABLE, inv.args());
+        } catch (GetoptException e) {
+            CommandSupport.usageError(e, PROG, err);
+            return 1;
+        }
+        boolean oneLiner = false;
+        for (ParsedOption o : parsed.options()) {
+            switch (o.key()) {
+                case "help", "usage" -> {
+                    out.print(ScontrolOptions.HELP);
+                    return 0;
+                }
+                case "version" -> {
+                    out.println("sluice 0.1.0");
+                    return 0;
+                }
+                case "oneliner" -> oneLiner = true;
+                // Details add fields Sluice does not track yet; the others change nothing here.
+                case "all", "details", "federation", "hide", "local", "quiet", "sibling", "verbose" -> {}
+                default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
+            }
+        }
+        List<String> words = parsed.operands();
+        if (words.isEmpty()) {
+            err.println(PROG + ": error: interactive mode is not supported by Sluice; give a command");
+            return 1;
+        }
+        String keyword = words.get(0).toLowerCase(Locale.ROOT);
+        List<String> rest = words.subList(1, words.size());
+        return switch (keyword) {
+            case "show" -> new ScontrolShow(inv, out, err, oneLiner).run(rest);
+            case "update" -> ScontrolUpdate.run(inv, rest, err);
+            case "ping" -> ping(inv, out, err);
+            case "help" -> {
+                out.print(ScontrolOptions.HELP);
+                yield 0;
+            }
+            case "version" -> {
+                out.println("sluice 0.1.0");
+                yield 0;
+            }
+            default -> {
+                err.println("invalid keyword: " + words.get(0));
+                yield 1;
+            }
+        };
+    }
+
+    /** Asks each configured controller in turn, as {@code scontrol ping} does. */
+    private static int ping(Invocation inv, PrintStream out, PrintStream err) {
+        var client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        ControllerClient c = client.get();
+        boolean primaryDown = false;
+        for (int i = 0; i < c.controllers().size(); i++) {
+            var target = c.controllers().get(i);
+            boolean up;
+            try {
+                c.callOne(
+                        target,
+                        dev.sluice.protocol.v1.ClientRequest.newBuilder()
+                                .setPing(dev.sluice.protocol.v1.PingRequest.getDefaultInstance()));
+                up = true;
+            } catch (ControllerException e) {
+                up = false;
+            }
+            String role = i == 0 ? "primary" : "backup";
+            out.println("Slurmctld(" + role + ") at " + target.name() + " is " + (up ? "UP" : "DOWN"));
+            if (i == 0 && !up) {
+                primaryDown = true;
+            }
+        }
+        if (primaryDown) {
+            out.println("*****************************************");
+            out.println("** RESTORE SLURMCTLD DAEMON TO SERVICE **");
+            out.println("*****************************************");
+            return 1;
+        }
+        return 0;
+    }
+}

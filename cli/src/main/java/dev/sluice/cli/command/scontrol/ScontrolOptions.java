@@ -1,0 +1,55 @@
+package dev.sluice.cli.command.scontrol;
+
+import dev.sluice.cli.getopt.ArgKind;
+import dev.sluice.cli.getopt.OptionTable;
+
+/** scontrol's options (Slurm 22.05 names); the command words follow them. */
+final class ScontrolOptions {
+    private ScontrolOptions() {}
+
+    static final OptionTable TABLE = OptionTable.builder()
+            .stopAtFirstOperand()
+            .add('a', "all", ArgKind.NONE)
+            .unsupported('M', "cluster", ArgKind.REQUIRED)
+            .unsupported('M', "clusters", ArgKind.REQUIRED)
+            .add('d', "details", ArgKind.NONE)
+            .add((char) 0, "federation", ArgKind.NONE)
+            .unsupported('F', "future", ArgKind.NONE)
+            .add('h', "help", ArgKind.NONE)
+            .add((char) 0, "hide", ArgKind.NONE)
+            .unsupported((char) 0, "json", ArgKind.NONE)
+            .add((char) 0, "local", ArgKind.NONE)
+            .add('o', "oneliner", ArgKind.NONE)
+            .add('Q', "quiet", ArgKind.NONE)
+            .add((char) 0, "sibling", ArgKind.NONE)
+            .unsupported('u', "uid", ArgKind.REQUIRED)
+            .add((char) 0, "usage", ArgKind.NONE)
+            .add('v', "verbose", ArgKind.NONE)
+            .add('V', "version", ArgKind.NONE)
+            .unsupported((char) 0, "yaml", ArgKind.NONE)
+            .build();
+
+    static final String HELP = """
+            scontrol [<OPTION>] [<COMMAND>]
+                Valid <OPTION> values are:
+                 -a or --all: equivalent to "all" command
+                 -d or --details: equivalent to "details" command
+                 -h or --help: equivalent to "help" command
+                 --hide: equivalent to "hide" command
+                 -o or --oneliner: equivalent to "oneliner" command
+                 -Q or --quiet: equivalent to "quiet" command
+                 -v or --verbose: equivalent to "verbose" command
+                 -V or --version: equivalent to "version" command
+
+              Valid <COMMAND> values implemented by Sluice are:
+                 ping                     print status of slurmctld daemons.
+                 show <ENTITY> [<ID>]     display state of identified entity, default
+                                          is all records. <ENTITY> is one of job,
+                                          node, partition, hostnames, hostlist or
+                                          hostlistsorted.
+                 update NodeName=<name> State=<state> Reason=<reason>
+                                          change the state of nodes: DOWN, DRAIN,
+                                          FAIL, FUTURE, IDLE, NORESP, POWER_DOWN,
+                                          POWER_UP, RESUME or UNDRAIN.
+            """;
+}

@@ -1,0 +1,231 @@
+package dev.sluice.cli.command.scontrol;
+
+import static dev.sluice.cli.command.scontrol.ScontrolCommand.PROG;
+
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerClient;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.view.JobView;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.GetJobsRequest;
+import dev.sluice.protocol.v1.GetNodesRequest;
+import dev.sluice.protocol.v1.GetPartitionsRequest;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.NodeInfo;
+import dev.sluice.protocol.v1.PartitionInfo;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** {@code scontrol show ENTITY [ID]}; the host list entities work without a controller. */
+final class ScontrolShow {
+    private final Invocation inv;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean oneLiner;
+
+    ScontrolShow(Invocation inv, PrintStream out, PrintStream err, boolean oneLiner) {
+        this.inv = inv;
+        this.out = out;
+        this.err = err;
+        this.oneLiner = oneLiner;
+    }
+
+    int run(List<String> args) {
+        if (args.isEmpty()) {
+            err.println("too few arguments for keyword:show");
+            return 1;
+        }
+        String entity = args.get(0).toLowerCase(Locale.ROOT);
+        String id = args.size() > 1 ? args.get(1) : null;
+        return switch (entity) {
+            case "job", "jobs", "jobid" -> jobs(id);
+            case "node", "nodes", "nodename" -> nodes(id);
+            case "partition", "partitions", "partitionname" -> partitions(id);
+            case "hostnames" -> hostnames(id);
+            case "hostlist" -> hostlist(id, false);
+            case "hostlistsorted" -> hostlist(id, true);
+            default -> {
+                err.println("invalid entity:" + args.get(0) + " for keyword:show ");
+                yield 1;
+            }
+        };
+    }
+
+    private int jobs(String id) {
+        GetJobsRequest.Builder req = GetJobsRequest.newBuilder();
+        if (id != null) {
+            if (id.isEmpty() || id.length() > 10 || !id.chars().allMatch(Character::isDigit)) {
+                err.println("scontrol_print_job error: Invalid job id specified");
+                return 1;
+            }
+            req.addJobIds((int) Long.parseLong(id));
+        }
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<JobInfo> jobs;
+        try {
+            jobs = client.get()
+                    .call(ClientRequest.newBuilder().setGetJobs(req))
+                    .getGetJobs()
+                    .getJobsList();
+        } catch (ControllerException e) {
+            err.println("slurm_load_jobs error: " + e.getMessage());
+            return 1;
+        }
+        if (id != null) {
+            int wanted = (int) Long.parseLong(id);
+            jobs = jobs.stream().filter(j -> j.getJobId() == wanted).toList();
+            if (jobs.isEmpty()) {
+                err.println("slurm_load_jobs error: " + ErrorCode.INVALID_JOB_ID.text());
+                return 1;
+            }
+        }
+        if (jobs.isEmpty()) {
+            out.println("No jobs in the system");
+            return 0;
+        }
+        List<JobInfo> sorted = new ArrayList<>(jobs);
+        sorted.sort(Comparator.comparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
+        for (JobInfo j : sorted) {
+            JobView v = new JobView(j, inv.clock().instant(), inv.clock().getZone(), inv.users());
+            out.print(oneLiner ? oneLine(JobShow.lines(v)) : Layout.render(JobShow.lines(v), false));
+        }
+        return 0;
+    }
+
+    // A job's one-line form keeps the empty last field, so it ends in a space ("Power= ").
+    private static String oneLine(List<String> lines) {
+        return Layout.render(lines, true);
+    }
+
+    private int nodes(String name) {
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<NodeInfo> nodes;
+        try {
+            nodes = loadNodes(client.get());
+        } catch (ControllerException e) {
+            err.println("slurm_load_node error: " + e.getMessage());
+            return 1;
+        }
+        List<NodeInfo> shown = nodes;
+        if (name != null) {
+            List<String> wanted;
+            try {
+                wanted = HostList.expand(name);
+            } catch (IllegalArgumentException e) {
+                wanted = List.of(name);
+            }
+            Map<String, NodeInfo> byName = byName(nodes);
+            shown = new ArrayList<>();
+            for (String w : wanted) {
+                if (byName.containsKey(w)) {
+                    shown.add(byName.get(w));
+                }
+            }
+            if (shown.isEmpty()) {
+                out.println("Node " + name + " not found");
+                return 1;
+            }
+        }
+        if (shown.isEmpty()) {
+            out.println("No nodes in the system");
+            return 0;
+        }
+        for (NodeInfo n : shown) {
+            out.print(Layout.render(NodeShow.lines(n, inv.clock().getZone()), oneLiner));
+        }
+        return 0;
+    }
+
+    private int partitions(String name) {
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<PartitionInfo> partitions;
+        List<NodeInfo> nodes;
+        try {
+            partitions = client.get()
+                    .call(ClientRequest.newBuilder().setGetPartitions(GetPartitionsRequest.getDefaultInstance()))
+                    .getGetPartitions()
+                    .getPartitionsList();
+            nodes = loadNodes(client.get());
+        } catch (ControllerException e) {
+            err.println("slurm_load_partitions error: " + e.getMessage());
+            return 1;
+        }
+        List<PartitionInfo> shown = name == null
+                ? partitions
+                : partitions.stream().filter(p -> p.getName().equals(name)).toList();
+        if (name != null && shown.isEmpty()) {
+            out.println("Partition " + name + " not found");
+            return 1;
+        }
+        if (shown.isEmpty()) {
+            out.println("No partitions in the system");
+            return 0;
+        }
+        Map<String, NodeInfo> byName = byName(nodes);
+        for (PartitionInfo p : shown) {
+            out.print(Layout.render(PartitionShow.lines(p, byName), oneLiner));
+        }
+        return 0;
+    }
+
+    private int hostnames(String expr) {
+        String e = expr != null ? expr : inv.env().get("SLURM_JOB_NODELIST");
+        if (e == null || e.isEmpty()) {
+            err.println(PROG + ": error: host list is empty");
+            return 0;
+        }
+        try {
+            HostList.expand(e).forEach(out::println);
+            return 0;
+        } catch (IllegalArgumentException ex) {
+            err.println(PROG + ": error: Invalid hostlist: " + e);
+            return 1;
+        }
+    }
+
+    private int hostlist(String expr, boolean sorted) {
+        String e = expr != null ? expr : inv.env().get("SLURM_JOB_NODELIST");
+        if (e == null || e.isEmpty()) {
+            err.println(PROG + ": error: host list is empty");
+            return 0;
+        }
+        try {
+            List<String> names = HostList.expand(e);
+            out.println(sorted ? HostList.compressSorted(names) : HostList.compress(names));
+            return 0;
+        } catch (IllegalArgumentException ex) {
+            err.println(PROG + ": error: Invalid hostlist: " + e);
+            return 1;
+        }
+    }
+
+    private static List<NodeInfo> loadNodes(ControllerClient client) throws ControllerException {
+        return client.call(ClientRequest.newBuilder().setGetNodes(GetNodesRequest.getDefaultInstance()))
+                .getGetNodes()
+                .getNodesList();
+    }
+
+    private static Map<String, NodeInfo> byName(List<NodeInfo> nodes) {
+        Map<String, NodeInfo> m = new LinkedHashMap<>();
+        nodes.forEach(n -> m.put(n.getName(), n));
+        return m;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.sluice.cli.command.sinfo;
+
+import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.format.Cell;
+import dev.sluice.cli.format.FormatString;
+import dev.sluice.cli.format.FormatToken;
+import dev.sluice.cli.view.NodeNameOrder;
+import dev.sluice.cli.view.NodeStates;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Turns (partition, node) records into sinfo's lines. Pure.
+ *
+ * <pre>
+ *   records --group by printed per-record columns--> lines --sort--> render through -o
+ * </pre>
+ *
+ * In node-oriented mode ({@code -N}) every node keeps its own line. Sorting follows sinfo(1):
+ * {@code #P,-t} by default (partitions in configured order, then decreasing state value),
+ * {@code N} (node name) with {@code -N}.
+ */
+final class SinfoReport {
+    private final List<FormatToken> tokens;
+    private final boolean nodeOriented;
+    private final ZoneId zone;
+    private final UserDirectory users;
+
+    SinfoReport(String format, boolean nodeOriented, ZoneId zone, UserDirectory users, Consumer<Character> invalid) {
+        this.tokens = FormatString.parse(format, SinfoColumn.LETTERS.keySet(), invalid);
+        this.nodeOriented = nodeOriented;
+        this.zone = zone;
+        this.users = users;
+    }
+
+    String header() {
+        StringBuilder line = new StringBuilder();
+        for (FormatToken token : tokens) {
+            switch (token) {
+                case FormatToken.Literal l -> line.append(l.text());
+                case FormatToken.Field f ->
+                    line.append(cell(f, SinfoColumn.LETTERS.get(f.letter()).header()));
+            }
+        }
+        return line.toString();
+    }
+
+    List<String> lines(List<NodeRecord> records) {
+        Map<List<String>, SinfoLine> groups = new LinkedHashMap<>();
+        for (NodeRecord r : records) {
+            SinfoLine probe = new SinfoLine(zone, users);
+            probe.add(r);
+            List<String> key = new ArrayList<>();
+            if (nodeOriented && !r.empty()) {
+                key.add(r.node().getName());
+            }
+            for (FormatToken token : tokens) {
+                if (token instanceof FormatToken.Field f) {
+                    SinfoColumn c = SinfoColumn.LETTERS.get(f.letter());
+                    if (!c.aggregate()) {
+                        key.add(c.value().apply(probe));
+                    }
+                }
+            }
+            if (r.empty()) {
+                key.add("\0empty");
+            }
+            groups.computeIfAbsent(key, k -> new SinfoLine(zone, users)).add(r);
+        }
+        List<SinfoLine> sorted = new ArrayList<>(groups.values());
+        sorted.sort(order());
+        List<String> out = new ArrayList<>();
+        for (SinfoLine l : sorted) {
+            out.add(render(l));
+        }
+        return out;
+    }
+
+    private Comparator<SinfoLine> order() {
+        Comparator<SinfoLine> byPartition =
+                Comparator.comparingInt(l -> l.first().partitionIndex());
+        Comparator<SinfoLine> byStateDesc = Comparator.comparingInt((SinfoLine l) ->
+                        l.first().empty() ? -1 : NodeStates.numeric(l.first().node()))
+                .reversed();
+        if (nodeOriented) {
+            return Comparator.comparing(
+                            (SinfoLine l) ->
+                                    l.first().empty() ? "" : l.first().node().getName(),
+                            NodeNameOrder.NATURAL)
+                    .thenComparing(byPartition);
+        }
+        return byPartition.thenComparing(byStateDesc);
+    }
+
+    private String render(SinfoLine line) {
+        StringBuilder s = new StringBuilder();
+        for (FormatToken token : tokens) {
+            switch (token) {
+                case FormatToken.Literal l -> s.append(l.text());
+                case FormatToken.Field f ->
+                    s.append(cell(f, SinfoColumn.LETTERS.get(f.letter()).value().apply(line)));
+            }
+        }
+        return s.toString();
+    }
+
+    /** sinfo cuts every field to its width; {@code %c} is always left-justified (observed in 22.05). */
+    private static String cell(FormatToken.Field f, String value) {
+        boolean right = f.rightJustify() && f.letter() != 'c';
+        return Cell.fit(value, f.width(), right, true);
+    }
+}

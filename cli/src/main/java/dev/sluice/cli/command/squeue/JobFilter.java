@@ -1,0 +1,78 @@
+package dev.sluice.cli.command.squeue;
+
+import dev.sluice.cli.view.JobStates;
+import dev.sluice.cli.view.JobView;
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.protocol.v1.JobState;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which jobs squeue shows. Empty sets mean "any". Without {@code -t} and without {@code -j},
+ * only pending, running and suspended jobs are listed; with {@code -j} the named jobs are shown
+ * in whatever state, as Slurm does.
+ *
+ * @param users user names and numeric uids as typed
+ * @param nodes host names ({@code -w}, already expanded); a job matches when it holds one of them
+ * @param allStates {@code -t all}
+ */
+record JobFilter(
+        Set<Long> jobIds,
+        Set<String> users,
+        Set<String> partitions,
+        Set<JobState> states,
+        boolean allStates,
+        Set<String> names,
+        Set<String> accounts,
+        Set<String> qos,
+        Set<String> nodes) {
+
+    boolean test(JobView job) {
+        if (!jobIds.isEmpty()
+                && !jobIds.contains(Integer.toUnsignedLong(job.info().getJobId()))) {
+            return false;
+        }
+        if (!allStates) {
+            if (!states.isEmpty()) {
+                if (!states.contains(job.state())) {
+                    return false;
+                }
+            } else if (jobIds.isEmpty() && !JobStates.isActive(job.state())) {
+                return false;
+            }
+        }
+        if (!users.isEmpty() && !users.contains(job.userName()) && !users.contains(Long.toString(job.uid()))) {
+            return false;
+        }
+        if (!partitions.isEmpty() && !partitions.contains(job.partition())) {
+            return false;
+        }
+        if (!names.isEmpty() && !names.contains(job.name())) {
+            return false;
+        }
+        if (!accounts.isEmpty() && !accounts.contains(job.spec().getAccount())) {
+            return false;
+        }
+        if (!qos.isEmpty() && !qos.contains(job.spec().getQos())) {
+            return false;
+        }
+        if (!nodes.isEmpty()) {
+            String list = job.info().getNodeList();
+            if (list.isEmpty()) {
+                return false;
+            }
+            Set<String> held = new HashSet<>(expand(list));
+            return nodes.stream().anyMatch(held::contains);
+        }
+        return true;
+    }
+
+    private static List<String> expand(String list) {
+        try {
+            return HostList.expand(list);
+        } catch (IllegalArgumentException e) {
+            return List.of(list);
+        }
+    }
+}

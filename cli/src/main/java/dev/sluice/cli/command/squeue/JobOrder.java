@@ -1,0 +1,93 @@
+package dev.sluice.cli.command.squeue;
+
+import dev.sluice.cli.view.JobStates;
+import dev.sluice.cli.view.JobView;
+import java.util.Comparator;
+import java.util.Optional;
+
+/**
+ * squeue's orderings. The default is Slurm's {@code P,t,-p}: partition, then state (by name, so
+ * CANCELLED &lt; COMPLETED &lt; PENDING &lt; RUNNING, as squeue 22.05 lists them), then
+ * priority high to low; job id breaks the remaining ties so output is deterministic.
+ *
+ * <p>{@code -S} takes field letters, each optionally prefixed by {@code +} or {@code -} and
+ * separated by commas or nothing ({@code -t,i} or {@code -ti}); an unknown letter is an error
+ * naming that letter, as in Slurm.
+ */
+final class JobOrder {
+    static final String DEFAULT = "P,t,-p";
+
+    private JobOrder() {}
+
+    /** The comparator for {@code spec}, or the first letter squeue would reject. */
+    static Result parse(String spec) {
+        Comparator<JobView> order = null;
+        boolean descending = false;
+        for (char c : spec.toCharArray()) {
+            if (c == ',' || c == ' ') {
+                continue;
+            }
+            if (c == '-' || c == '+') {
+                descending = c == '-';
+                continue;
+            }
+            Optional<Comparator<JobView>> key = key(c);
+            if (key.isEmpty()) {
+                return new Result(null, c);
+            }
+            Comparator<JobView> k = descending ? key.get().reversed() : key.get();
+            order = order == null ? k : order.thenComparing(k);
+            descending = false;
+        }
+        Comparator<JobView> byId =
+                Comparator.comparingLong(j -> Integer.toUnsignedLong(j.info().getJobId()));
+        return new Result(order == null ? byId : order.thenComparing(byId), (char) 0);
+    }
+
+    record Result(Comparator<JobView> comparator, char invalid) {
+        boolean ok() {
+            return comparator != null;
+        }
+    }
+
+    private static Optional<Comparator<JobView>> key(char c) {
+        Comparator<JobView> k = switch (c) {
+            case 'i', 'A', 'F' ->
+                Comparator.comparingLong(j -> Integer.toUnsignedLong(j.info().getJobId()));
+            case 'P' -> Comparator.comparing(JobView::partition);
+            case 'j' -> Comparator.comparing(JobView::name);
+            case 'u' -> Comparator.comparing(JobView::userName);
+            case 'U' -> Comparator.comparingLong(JobView::uid);
+            case 'g' -> Comparator.comparing(JobView::groupName);
+            case 'G' -> Comparator.comparingLong(JobView::gid);
+            case 't', 'T' -> Comparator.comparing(j -> JobStates.longName(j.state()));
+            case 'p', 'Q' ->
+                Comparator.comparingLong(j -> Integer.toUnsignedLong(j.info().getPriority()));
+            case 'D' -> Comparator.comparingLong(JobView::nodeCount);
+            case 'C' -> Comparator.comparingLong(JobView::cpuCount);
+            case 'M' -> Comparator.comparingLong(JobView::elapsedSeconds);
+            case 'l' -> Comparator.comparingLong(JobView::timeLimitMinutes);
+            case 'S' -> Comparator.comparingLong(j -> j.info().getStartTime());
+            case 'e' -> Comparator.comparingLong(j -> j.info().getEndTime());
+            case 'V' -> Comparator.comparingLong(j -> j.info().getSubmitTime());
+            case 'N' -> Comparator.comparing(JobView::nodeList);
+            case 'r' -> Comparator.comparing(JobView::reason);
+            case 'a' -> Comparator.comparing(j -> j.spec().getAccount());
+            case 'q' -> Comparator.comparing(j -> j.spec().getQos());
+            case 'y' -> Comparator.comparingInt(j -> j.spec().getNice());
+            case 'Z' -> Comparator.comparing(JobView::workDir);
+            case 'b' -> Comparator.comparing(JobView::tresPerNode);
+            case 'o' -> Comparator.comparing(j -> j.spec().getCommand());
+            case 'B' -> Comparator.comparing(j -> j.info().getBatchHost());
+            case 'c' -> Comparator.comparingLong(JobView::minCpusPerNode);
+            case 'k' -> Comparator.comparing(j -> j.spec().getComment());
+            case 'f' -> Comparator.comparing(j -> j.spec().getConstraint());
+            case 'h' -> Comparator.comparing(j -> j.spec().getExclusive());
+            case 'n' -> Comparator.comparing(j -> j.spec().getReqNodes());
+            case 'x' -> Comparator.comparing(j -> j.spec().getExcludeNodes());
+            case 'L' -> Comparator.comparing(JobView::timeLeft);
+            default -> null;
+        };
+        return Optional.ofNullable(k);
+    }
+}

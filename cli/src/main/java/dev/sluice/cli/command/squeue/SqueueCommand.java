@@ -1,0 +1,252 @@
+package dev.sluice.cli.command.squeue;
+
+import dev.sluice.cli.Command;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerClient;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.getopt.Getopt;
+import dev.sluice.cli.getopt.GetoptException;
+import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.cli.view.JobStates;
+import dev.sluice.cli.view.JobView;
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.GetJobsRequest;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobState;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code squeue}. Precedence: command line over {@code SQUEUE_*} variables over defaults.
+ * Exit status 1 for bad options and controller failures; an unknown user is reported but, as
+ * in Slurm, only empties the listing.
+ */
+public final class SqueueCommand implements Command {
+    private static final String PROG = "squeue";
+    // ctime(3)'s layout, which squeue -l prints above the header.
+    private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
+
+    @Override
+    public int run(Invocation inv, PrintStream out, PrintStream err) {
+        Getopt.Result parsed;
+        try {
+            parsed = Getopt.parse(PROG, SqueueOptions.TABLE, inv.args());
+        } catch (GetoptException e) {
+            CommandSupport.usageError(e, PROG, err);
+            return 1;
+        }
+        if (!parsed.operands().isEmpty()) {
+            err.println(
+                    PROG + ": error: Unrecognized option: " + parsed.operands().get(0));
+            out.print(SqueueOptions.USAGE);
+            return 1;
+        }
+        Settings s = new Settings();
+        s.applyEnv(inv);
+        for (ParsedOption o : parsed.options()) {
+            switch (o.key()) {
+                case "help" -> {
+                    out.print(SqueueOptions.HELP);
+                    return 0;
+                }
+                case "usage" -> {
+                    out.print(SqueueOptions.USAGE);
+                    return 0;
+                }
+                case "version" -> {
+                    out.println("sluice 0.1.0");
+                    return 0;
+                }
+                case "me" -> s.users = inv.caller().userName();
+                default -> s.apply(o.key(), o.value());
+            }
+        }
+
+        Set<Long> jobIds = new LinkedHashSet<>();
+        for (String id : CommandSupport.commaList(s.jobs)) {
+            Optional<Long> n = parseJobId(id);
+            if (n.isEmpty()) {
+                err.println(PROG + ": error: Invalid job id: " + id);
+                return 1;
+            }
+            jobIds.add(n.get());
+        }
+        Set<JobState> states = new LinkedHashSet<>();
+        boolean allStates = false;
+        for (String name : CommandSupport.commaList(s.states)) {
+            if (name.equalsIgnoreCase("all")) {
+                allStates = true;
+                continue;
+            }
+            Optional<JobState> st = JobStates.parse(name);
+            if (st.isEmpty()) {
+                err.println(PROG + ": error: Invalid job state specified: " + name);
+                err.println(PROG + ": error: Valid job states include: " + VALID_STATES + "\n");
+                return 1;
+            }
+            states.add(st.get());
+        }
+        if (s.start && states.isEmpty() && !allStates) {
+            states.add(JobState.PENDING);
+        }
+        Set<String> users = new LinkedHashSet<>();
+        for (String user : CommandSupport.commaList(s.users)) {
+            if (!user.chars().allMatch(Character::isDigit)
+                    && inv.users().uid(user).isEmpty()
+                    && !user.equals(inv.caller().userName())) {
+                err.println(PROG + ": error: Invalid user: " + user + "\n");
+            }
+            users.add(user);
+        }
+        Set<String> nodes = new LinkedHashSet<>();
+        if (s.nodes != null) {
+            try {
+                nodes.addAll(HostList.expand(s.nodes));
+            } catch (IllegalArgumentException e) {
+                err.println(PROG + ": error: Invalid node name " + s.nodes);
+                return 1;
+            }
+        }
+        JobFilter filter = new JobFilter(
+                jobIds,
+                users,
+                Set.copyOf(CommandSupport.commaList(s.partitions)),
+                states,
+                allStates,
+                Set.copyOf(CommandSupport.commaList(s.names)),
+                Set.copyOf(CommandSupport.commaList(s.accounts)),
+                Set.copyOf(CommandSupport.commaList(s.qos)),
+                nodes);
+
+        String format = s.format != null
+                ? s.format
+                : s.start
+                        ? JobFormatter.START_FORMAT
+                        : s.longFormat ? JobFormatter.LONG_FORMAT : JobFormatter.DEFAULT_FORMAT;
+        JobFormatter formatter =
+                JobFormatter.of(format, c -> err.println(PROG + ": error: Invalid job format specification: " + c));
+
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<JobInfo> jobs;
+        try {
+            GetJobsRequest.Builder req = GetJobsRequest.newBuilder();
+            jobIds.forEach(id -> req.addJobIds(id.intValue()));
+            jobs = client.get()
+                    .call(ClientRequest.newBuilder().setGetJobs(req))
+                    .getGetJobs()
+                    .getJobsList();
+        } catch (ControllerException e) {
+            err.println("slurm_load_jobs error: " + e.getMessage());
+            return 1;
+        }
+        // Slurm loads a single named job by id, which fails when it is unknown; a list of ids
+        // is a filter over all jobs and may simply match nothing.
+        if (jobIds.size() == 1 && jobs.stream().noneMatch(j -> jobIds.contains(Integer.toUnsignedLong(j.getJobId())))) {
+            err.println("slurm_load_jobs error: Invalid job id specified");
+            return 1;
+        }
+
+        Instant now = inv.clock().instant();
+        ZoneId zone = inv.clock().getZone();
+        if (!s.noHeader) {
+            if (s.longFormat) {
+                out.println(CTIME.format(ZonedDateTime.ofInstant(now, zone)));
+            }
+            out.println(formatter.header());
+        }
+        JobOrder.Result order = JobOrder.parse(s.sort != null ? s.sort : JobOrder.DEFAULT);
+        if (!order.ok()) {
+            err.println(PROG + ": error: Invalid sort specification: " + order.invalid());
+            return 1;
+        }
+        List<JobView> views = new ArrayList<>();
+        for (JobInfo j : jobs) {
+            JobView v = new JobView(j, now, zone, inv.users());
+            if (filter.test(v)) {
+                views.add(v);
+            }
+        }
+        views.sort(order.comparator());
+        for (JobView v : views) {
+            out.println(formatter.row(v));
+        }
+        return 0;
+    }
+
+    /** A job id as squeue takes it: digits, optionally with an array index ({@code 12_3}). */
+    static Optional<Long> parseJobId(String id) {
+        String base = id.contains("_") ? id.substring(0, id.indexOf('_')) : id;
+        if (base.isEmpty() || base.length() > 10 || !base.chars().allMatch(Character::isDigit)) {
+            return Optional.empty();
+        }
+        long n = Long.parseLong(base);
+        return n > 0 && n <= 0xffffffffL ? Optional.of(n) : Optional.empty();
+    }
+
+    private static final String VALID_STATES = "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,"
+            + "NODE_FAIL,PREEMPTED,BOOT_FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,"
+            + "RESV_DEL_HOLD,REQUEUED,REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED";
+
+    /** Option values after environment and command line; {@code null} means not given. */
+    private static final class Settings {
+        String accounts;
+        String format;
+        String jobs;
+        String names;
+        String nodes;
+        String partitions;
+        String qos;
+        String sort;
+        String states;
+        String users;
+        boolean longFormat;
+        boolean noHeader;
+        boolean start;
+
+        void applyEnv(Invocation inv) {
+            accounts = inv.env().get("SQUEUE_ACCOUNT");
+            format = inv.env().get("SQUEUE_FORMAT");
+            names = inv.env().get("SQUEUE_NAMES");
+            partitions = inv.env().get("SQUEUE_PARTITION");
+            qos = inv.env().get("SQUEUE_QOS");
+            sort = inv.env().get("SQUEUE_SORT");
+            states = inv.env().get("SQUEUE_STATES");
+            users = inv.env().get("SQUEUE_USERS");
+        }
+
+        void apply(String key, String value) {
+            switch (key) {
+                case "account" -> accounts = value;
+                case "format" -> format = value;
+                case "jobs" -> jobs = value;
+                case "name" -> names = value;
+                case "nodelist" -> nodes = value;
+                case "partition" -> partitions = value;
+                case "qos" -> qos = value;
+                case "sort" -> sort = value;
+                case "states" -> states = value;
+                case "user" -> users = value;
+                case "long" -> longFormat = true;
+                case "noheader" -> noHeader = true;
+                case "start" -> start = true;
+                // No hidden partitions, arrays or federations in Sluice yet: these change nothing.
+                case "all", "hide", "array", "federation", "local", "sibling", "verbose" -> {}
+                default -> throw new IllegalStateException("unhandled squeue option " + key);
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package dev.sluice.cli.view;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.time.Elapsed;
+import dev.sluice.common.time.SlurmTimestamp;
+import dev.sluice.common.time.TimeLimit;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.JobState;
+import java.time.Instant;
+import java.time.ZoneId;
+
+/**
+ * One job as the commands see it: the controller's {@link JobInfo} plus the values Slurm's
+ * commands compute from it at print time (run time against {@code now}, names from ids).
+ * Times on the wire are seconds since the epoch, 0 meaning "not set".
+ */
+public final class JobView {
+    private final JobInfo job;
+    private final Instant now;
+    private final ZoneId zone;
+    private final UserDirectory users;
+
+    public JobView(JobInfo job, Instant now, ZoneId zone, UserDirectory users) {
+        this.job = requireNonNull(job, "job is null");
+        this.now = requireNonNull(now, "now is null");
+        this.zone = requireNonNull(zone, "zone is null");
+        this.users = requireNonNull(users, "users is null");
+    }
+
+    public JobInfo info() {
+        return job;
+    }
+
+    public JobSpec spec() {
+        return job.getSpec();
+    }
+
+    public JobState state() {
+        return job.getState();
+    }
+
+    public String jobId() {
+        return Integer.toUnsignedString(job.getJobId());
+    }
+
+    public String name() {
+        return spec().getName();
+    }
+
+    public long uid() {
+        return Integer.toUnsignedLong(spec().getOwner().getUid());
+    }
+
+    public long gid() {
+        return Integer.toUnsignedLong(spec().getOwner().getGid());
+    }
+
+    public String userName() {
+        String name = spec().getOwner().getUserName();
+        if (!name.isEmpty()) {
+            return name;
+        }
+        return users.userName(uid()).orElse(Long.toString(uid()));
+    }
+
+    public String groupName() {
+        return users.groupName(gid()).orElse(Long.toString(gid()));
+    }
+
+    public String partition() {
+        return job.getPartition().isEmpty() ? spec().getPartition() : job.getPartition();
+    }
+
+    public String workDir() {
+        return job.getWorkDir().isEmpty() ? spec().getWorkDir() : job.getWorkDir();
+    }
+
+    public String nodeList() {
+        return NodeLists.ranged(job.getNodeList());
+    }
+
+    /** Nodes allocated, or for a job that has none yet the nodes it asked for (at least one). */
+    public long nodeCount() {
+        if (job.getNumNodes() > 0) {
+            return Integer.toUnsignedLong(job.getNumNodes());
+        }
+        return Math.max(1, Integer.toUnsignedLong(spec().getMinNodes()));
+    }
+
+    public long cpuCount() {
+        if (job.getNumCpus() > 0) {
+            return Integer.toUnsignedLong(job.getNumCpus());
+        }
+        long tasks = Math.max(1, Integer.toUnsignedLong(spec().getNumTasks()));
+        return tasks * cpusPerTask();
+    }
+
+    public long cpusPerTask() {
+        return Math.max(1, Integer.toUnsignedLong(spec().getCpusPerTask()));
+    }
+
+    /** Slurm's MIN_CPUS: what one node must offer, cpus-per-task times tasks-per-node. */
+    public long minCpusPerNode() {
+        long perNode = Math.max(1, Integer.toUnsignedLong(spec().getNtasksPerNode()));
+        return cpusPerTask() * perNode;
+    }
+
+    /** The pending reason, {@code None} when there is none. */
+    public String reason() {
+        return job.getReason().isEmpty() ? "None" : job.getReason();
+    }
+
+    /** Minutes per {@link TimeLimit}: the controller's effective limit, else what was asked. */
+    public long timeLimitMinutes() {
+        if (job.getTimeLimitMinutes() != 0) {
+            return Limits.fromWire(job.getTimeLimitMinutes());
+        }
+        int asked = spec().getTimeLimitMinutes();
+        return asked == 0 ? TimeLimit.NOT_SET : Limits.fromWire(asked);
+    }
+
+    /**
+     * Seconds the job has run: 0 before it starts, up to {@code now} while it runs, up to its
+     * suspension while suspended, up to its end once it has ended.
+     */
+    public long elapsedSeconds() {
+        long start = job.getStartTime();
+        if (start <= 0 || state() == JobState.PENDING) {
+            return 0;
+        }
+        long until;
+        if (state() == JobState.RUNNING) {
+            until = now.getEpochSecond();
+        } else if (state() == JobState.SUSPENDED) {
+            until = job.getSuspendTime() > 0 ? job.getSuspendTime() : now.getEpochSecond();
+        } else {
+            until = job.getEndTime() > 0 ? job.getEndTime() : start;
+        }
+        return Math.max(0, until - start);
+    }
+
+    public String elapsed() {
+        return Elapsed.format(elapsedSeconds());
+    }
+
+    /** squeue's TIME_LEFT: the limit less the run time; {@code UNLIMITED} and {@code NOT_SET} as is. */
+    public String timeLeft() {
+        long limit = timeLimitMinutes();
+        if (limit == TimeLimit.INFINITE || limit == TimeLimit.NOT_SET) {
+            return TimeLimit.formatSqueue(limit);
+        }
+        return Elapsed.format(limit * 60 - elapsedSeconds());
+    }
+
+    /** A time stamp or squeue's {@code N/A} when unset. */
+    public String timeOrNa(long epochSeconds) {
+        return epochSeconds <= 0 ? "N/A" : timestamp(epochSeconds);
+    }
+
+    /** A time stamp or scontrol's {@code Unknown} when unset. */
+    public String timeOrUnknown(long epochSeconds) {
+        return epochSeconds <= 0 ? SlurmTimestamp.UNKNOWN : timestamp(epochSeconds);
+    }
+
+    public String timestamp(long epochSeconds) {
+        return SlurmTimestamp.format(Instant.ofEpochSecond(epochSeconds), zone);
+    }
+
+    public String priority() {
+        return Integer.toUnsignedString(job.getPriority());
+    }
+
+    /** Slurm's TRES_PER_NODE: {@code gres:gpu:2}, or {@code N/A}. */
+    public String tresPerNode() {
+        String gres = spec().getGresPerNode();
+        if (gres.isEmpty()) {
+            return "N/A";
+        }
+        return gres.startsWith("gres:") || gres.startsWith("gres/") ? gres : "gres:" + gres;
+    }
+
+    /** Ended in a way squeue explains with a reason rather than with nodes. */
+    public boolean showsReason() {
+        return switch (state()) {
+            case PENDING, FAILED, TIMEOUT, OUT_OF_MEMORY, DEADLINE -> true;
+            default -> false;
+        };
+    }
+
+    /** squeue's NODELIST(REASON): the reason in parentheses or the node list. */
+    public String nodesOrReason() {
+        if (showsReason()) {
+            String detail = job.getReasonDetail();
+            return "(" + (detail.isEmpty() ? reason() : detail) + ")";
+        }
+        return nodeList();
+    }
+
+    /** Slurm's {@code (null)} for unset strings. */
+    public static String orNull(String s) {
+        return s == null || s.isEmpty() ? "(null)" : s;
+    }
+}

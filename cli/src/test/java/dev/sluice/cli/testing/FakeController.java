@@ -1,0 +1,72 @@
+package dev.sluice.cli.testing;
+
+import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.ClientResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/**
+ * A controller stand-in on 127.0.0.1 and an ephemeral port: answers each connection's one
+ * request frame with what {@code handler} returns, and records the requests. One thread
+ * accepts; requests are answered in order.
+ */
+public final class FakeController implements AutoCloseable {
+    private final ServerSocket server;
+    private final Thread acceptor;
+    private final List<ClientRequest> requests = new CopyOnWriteArrayList<>();
+    private volatile Function<ClientRequest, ClientResponse> handler;
+
+    public FakeController(Function<ClientRequest, ClientResponse> handler) throws IOException {
+        this.handler = handler;
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.acceptor = Thread.ofPlatform().daemon().name("fake-controller").start(this::serve);
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public List<ClientRequest> requests() {
+        return List.copyOf(requests);
+    }
+
+    public void handler(Function<ClientRequest, ClientResponse> handler) {
+        this.handler = handler;
+    }
+
+    private void serve() {
+        while (!server.isClosed()) {
+            try (Socket s = server.accept()) {
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream();
+                ClientRequest req = Frames.read(ClientRequest.parser(), in);
+                requests.add(req);
+                ClientResponse resp = handler.apply(req).toBuilder()
+                        .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                        .setRequestId(req.getRequestId())
+                        .build();
+                Frames.write(resp, out);
+            } catch (IOException e) {
+                // closed, or a client went away mid-frame: keep serving until closed
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        try {
+            acceptor.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.sluice.ctld.accounting;
+
+import dev.sluice.ctld.rpc.InfoMapper;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.JobAccountingRecord;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.StepAccountingRecord;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What accounting learns from one journal record: the job as it stands after it and, once the
+ * job holds nodes, its batch step. Pure: the job after the record in, records (without
+ * sequence numbers) out. Node and purge records carry nothing for accounting.
+ */
+public final class AccountingEvents {
+    /** SLURM_BATCH_SCRIPT, the batch step's id in Slurm's numbering. */
+    public static final int BATCH_STEP = 0xfffffffb;
+
+    private AccountingEvents() {}
+
+    /** @param after the job the record names, as the state holds it after the record; may be null */
+    public static List<AccountingRecord.Builder> of(StateRecord record, Job after) {
+        if (after == null) {
+            return List.of();
+        }
+        return switch (record) {
+            case StateRecord.JobSubmitted r -> List.of(job(after));
+            case StateRecord.JobRequeued r -> List.of(job(after));
+            case StateRecord.JobStarted r -> List.of(job(after), batchStep(after));
+            case StateRecord.JobEnded r ->
+                after.allocation() != null && after.startTime() > 0
+                        ? List.of(job(after), batchStep(after))
+                        : List.of(job(after));
+            case StateRecord.JobsPurged r -> List.of();
+            case StateRecord.NodeRegistered r -> List.of();
+            case StateRecord.NodeStateChanged r -> List.of();
+        };
+    }
+
+    /** The job id a record is about, or -1. */
+    public static int jobIdOf(StateRecord record) {
+        return switch (record) {
+            case StateRecord.JobSubmitted r -> r.jobId();
+            case StateRecord.JobRequeued r -> r.jobId();
+            case StateRecord.JobStarted r -> r.jobId();
+            case StateRecord.JobEnded r -> r.jobId();
+            default -> -1;
+        };
+    }
+
+    private static AccountingRecord.Builder job(Job job) {
+        JobInfo info = InfoMapper.job(lone(job), job, false);
+        return AccountingRecord.newBuilder()
+                .setJob(JobAccountingRecord.newBuilder()
+                        .setJob(info)
+                        .setUserName(info.getSpec().getOwner().getUserName()));
+    }
+
+    private static AccountingRecord.Builder batchStep(Job job) {
+        Allocation.NodeShare first = job.allocation().nodes().get(0);
+        // Slurm ends a timed-out job's batch step as CANCELLED (it was signalled); the job
+        // itself keeps TIMEOUT.
+        JobState state = job.state() == JobState.TIMEOUT ? JobState.CANCELLED : job.state();
+        StringBuilder tres = new StringBuilder("cpu=").append(first.cpus());
+        if (first.memoryMb() > 0) {
+            tres.append(",mem=").append(first.memoryMb()).append('M');
+        }
+        tres.append(",node=1");
+        return AccountingRecord.newBuilder()
+                .setStep(StepAccountingRecord.newBuilder()
+                        .setJobId(job.id())
+                        .setJobSubmitTime(job.submitTime())
+                        .setStepId(BATCH_STEP)
+                        .setName("batch")
+                        .setState(WireMapper.toWire(state))
+                        .setStartTime(job.startTime())
+                        .setEndTime(job.endTime())
+                        .setExitStatus(job.state().isFinished() ? job.exitStatus() : 0)
+                        .setNodeList(first.node())
+                        .setNumNodes(1)
+                        .setNumTasks(1)
+                        .setNumCpus(first.cpus())
+                        .setAllocTres(tres.toString()));
+    }
+
+    /** An image holding just this job, for the shared JobInfo mapping. */
+    private static ClusterImage lone(Job job) {
+        return new ClusterImage(0, List.of(job), Map.of(job.id(), job), List.of(), Map.of(), List.of(), Map.of(), 0);
+    }
+}

@@ -1,0 +1,89 @@
+package dev.sluice.ctld.accounting;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.ctld.loop.JournalObserver;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.protocol.v1.AccountingRecord;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's accounting: derives records from what the loop journals, keeps them in the
+ * {@link Outbox} within the loop's own batch sync, and ships them with an {@link OutboxShipper}.
+ */
+public final class AccountingPipeline implements JournalObserver, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(AccountingPipeline.class);
+    /** The outbox's folder inside StateSaveLocation. */
+    public static final String DIRECTORY = "accounting";
+
+    private final Outbox outbox;
+    private final OutboxShipper shipper;
+
+    private AccountingPipeline(Outbox outbox, OutboxShipper shipper) {
+        this.outbox = outbox;
+        this.shipper = shipper;
+    }
+
+    /**
+     * @param journalThrough the journal sequence recovery ended at (outbox records past it are cut)
+     */
+    public static AccountingPipeline open(
+            AccountingSettings settings, Path stateSaveLocation, long journalThrough, InstantSource clock)
+            throws IOException {
+        requireNonNull(settings, "settings is null");
+        Outbox outbox = Outbox.open(stateSaveLocation.resolve(DIRECTORY), journalThrough, clock);
+        log.info(
+                "accounting: shipping to sluice-dbd at {}:{} as cluster {}; {} records waiting in the outbox",
+                settings.host(),
+                settings.grpcPort(),
+                settings.cluster(),
+                outbox.depth());
+        return new AccountingPipeline(
+                outbox, new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort()));
+    }
+
+    public void start() {
+        shipper.start();
+    }
+
+    /** Records not yet acknowledged by sluice-dbd. */
+    public int depth() {
+        return outbox.depth();
+    }
+
+    @Override
+    public void applied(long sequence, StateRecord record, ClusterState state) {
+        int jobId = AccountingEvents.jobIdOf(record);
+        if (jobId < 0) {
+            return;
+        }
+        for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId))) {
+            outbox.append(sequence, r);
+        }
+    }
+
+    @Override
+    public void beforeSync() throws IOException {
+        outbox.sync();
+    }
+
+    @Override
+    public void synced(long sequence) {
+        outbox.published(sequence);
+    }
+
+    @Override
+    public void close() {
+        shipper.close();
+        try {
+            outbox.close();
+        } catch (IOException e) {
+            log.warn("accounting: closing the outbox: {}", e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.sluice.ctld.accounting;
+
+import dev.sluice.ctld.config.CtldConfig;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The slurm.conf keys that turn shipping on: {@code AccountingStorageType=accounting_storage/slurmdbd}
+ * with {@code AccountingStorageHost} (and {@code AccountingStoragePort}, default 6819). The
+ * controller ships over gRPC to the daemons' port of sluice-dbd, {@code AccountingStoragePort}
+ * + {@value #GRPC_PORT_OFFSET}, the way node daemons reach the controller; the user commands use
+ * AccountingStoragePort itself.
+ */
+public record AccountingSettings(String cluster, String host, int grpcPort) {
+    public static final String SLURMDBD = "accounting_storage/slurmdbd";
+    public static final int DEFAULT_PORT = 6819;
+    public static final int GRPC_PORT_OFFSET = 100;
+
+    /** Empty when the configuration does not ask for accounting through a dbd. */
+    public static Optional<AccountingSettings> from(CtldConfig config) {
+        Map<String, String> v = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        config.showConfig().forEach(e -> v.put(e.getKey(), e.getValue()));
+        return from(config.clusterName(), v);
+    }
+
+    static Optional<AccountingSettings> from(String cluster, Map<String, String> slurmConf) {
+        String type = slurmConf.getOrDefault("AccountingStorageType", "accounting_storage/none");
+        if (!type.toLowerCase(Locale.ROOT).equals(SLURMDBD)) {
+            return Optional.empty();
+        }
+        String host = slurmConf.get("AccountingStorageHost");
+        if (host == null || host.isBlank()) {
+            // slurmctld refuses this combination too.
+            throw new IllegalArgumentException(
+                    "AccountingStorageType=" + SLURMDBD + " needs AccountingStorageHost in slurm.conf");
+        }
+        int port = Integer.parseInt(slurmConf.getOrDefault("AccountingStoragePort", Integer.toString(DEFAULT_PORT)));
+        return Optional.of(new AccountingSettings(cluster, host, port + GRPC_PORT_OFFSET));
+    }
+}

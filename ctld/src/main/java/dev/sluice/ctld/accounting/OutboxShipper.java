@@ -1,0 +1,125 @@
+package dev.sluice.ctld.accounting;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.protocol.v1.AccountingAck;
+import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingGrpc;
+import dev.sluice.protocol.v1.AccountingRecord;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the outbox to sluice-dbd in order, one batch at a time, and trims what dbd acknowledges.
+ * Failures back off from one second to thirty seconds and are retried forever: the outbox is durable,
+ * so dbd being away costs only latency. The backlog is logged when delivery fails and when it
+ * recovers.
+ */
+final class OutboxShipper implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(OutboxShipper.class);
+    private static final int MAX_BATCH = 500;
+    private static final Duration RPC_DEADLINE = Duration.ofSeconds(30);
+    private static final long MIN_BACKOFF_MS = 1000;
+    private static final long MAX_BACKOFF_MS = 30_000;
+
+    private final Outbox outbox;
+    private final String cluster;
+    private final String target;
+    private final ManagedChannel channel;
+    private final AccountingGrpc.AccountingBlockingStub stub;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final Thread thread;
+
+    OutboxShipper(Outbox outbox, String cluster, String host, int port) {
+        this.outbox = requireNonNull(outbox, "outbox is null");
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.target = host + ":" + port;
+        this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
+        this.stub = AccountingGrpc.newBlockingStub(channel);
+        this.thread = Thread.ofPlatform().name("ctld-accounting").daemon(true).unstarted(this::run);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    private void run() {
+        long backoff = 0;
+        try {
+            while (closed.getCount() > 0) {
+                List<AccountingRecord> records = outbox.awaitBatch(MAX_BATCH, 1000);
+                if (records.isEmpty()) {
+                    continue;
+                }
+                try {
+                    AccountingAck ack = stub.withDeadlineAfter(RPC_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+                            .record(AccountingBatch.newBuilder()
+                                    .setClusterName(cluster)
+                                    .addAllRecords(records)
+                                    .build());
+                    long last = records.getLast().getSequence();
+                    if (ack.getAppliedThrough() > last) {
+                        // dbd holds higher sequences for this cluster than this outbox ever made:
+                        // another controller shares the name, or the clock went far back.
+                        log.error(
+                                "accounting: sluice-dbd at {} has applied through {} for cluster {}, beyond"
+                                        + " this controller's {}; those records were skipped as duplicates",
+                                target,
+                                ack.getAppliedThrough(),
+                                cluster,
+                                last);
+                    }
+                    outbox.acknowledge(ack.getAppliedThrough());
+                    if (backoff > 0) {
+                        log.info(
+                                "accounting: sluice-dbd at {} reachable again; {} records still waiting",
+                                target,
+                                outbox.depth());
+                    }
+                    backoff = 0;
+                } catch (StatusRuntimeException e) {
+                    backoff = backoff == 0 ? MIN_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, backoff * 2);
+                    log.warn(
+                            "accounting: {} records waiting for sluice-dbd at {} ({}); retrying in {} s",
+                            outbox.depth(),
+                            target,
+                            e.getStatus().getCode()
+                                    + (e.getStatus().getDescription() == null
+                                            ? ""
+                                            : ": " + e.getStatus().getDescription()),
+                            backoff / 1000);
+                    if (closed.await(backoff, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                    // gRPC's own reconnect backoff grows to two minutes; ours decides when to try.
+                    channel.resetConnectBackoff();
+                } catch (IOException e) {
+                    // Trimming is housekeeping: the records were delivered, the files go next time.
+                    log.warn("accounting: cannot delete delivered outbox segments: {}", e.getMessage());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed.countDown();
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        channel.shutdownNow();
+    }
+}

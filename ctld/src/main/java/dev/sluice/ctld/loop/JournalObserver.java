@@ -1,0 +1,32 @@
+package dev.sluice.ctld.loop;
+
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.StateRecord;
+import java.io.IOException;
+
+/**
+ * Sees every record the loop journals, on the loop thread, and takes part in the batch's
+ * durability: {@link #beforeSync} runs before the journal's sync and failing it fails the batch
+ * exactly as a journal failure does. Used by the accounting outbox.
+ */
+public interface JournalObserver {
+    JournalObserver NONE = new JournalObserver() {
+        @Override
+        public void applied(long sequence, StateRecord record, ClusterState state) {}
+
+        @Override
+        public void beforeSync() {}
+
+        @Override
+        public void synced(long sequence) {}
+    };
+
+    /** A record was journalled (not yet synced) and applied; {@code state} is the state after it. */
+    void applied(long sequence, StateRecord record, ClusterState state);
+
+    /** Make whatever {@link #applied} produced durable; runs before the journal sync. */
+    void beforeSync() throws IOException;
+
+    /** The journal is durable through {@code sequence}. */
+    void synced(long sequence);
+}

@@ -1,0 +1,106 @@
+package dev.sluice.ctld.accounting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AccountingEventsTest {
+    private static final JobRequest REQUEST = WireMapper.toDomain(JobSpec.newBuilder()
+            .setName("train")
+            .setScript("#!/bin/sh\ntrue\n")
+            .setAccount("physics")
+            .setNumTasks(1)
+            .setCpusPerTask(2)
+            .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
+            .build());
+    private static final Allocation ALLOC = new Allocation(
+            List.of(new Allocation.NodeShare("n1", 2, 512, 1), new Allocation.NodeShare("n2", 2, 512, 1)));
+
+    @Test
+    void submissionGivesTheJobAsPending() {
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000);
+        List<AccountingRecord.Builder> out =
+                AccountingEvents.of(new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000), job);
+        assertThat(out).singleElement().satisfies(r -> {
+            assertThat(r.getJob().getJob().getJobId()).isEqualTo(5);
+            assertThat(r.getJob().getJob().getSpec().getName()).isEqualTo("train");
+            assertThat(r.getJob().getUserName()).isEqualTo("alice");
+            assertThat(r.getJob().getJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.PENDING);
+            assertThat(r.getJob().getJob().getAllocTres()).isEmpty();
+        });
+    }
+
+    @Test
+    void startGivesTheJobAndItsRunningBatchStepOnTheFirstNode() {
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(ALLOC, 1010, 60, "gpu");
+        List<AccountingRecord.Builder> out =
+                AccountingEvents.of(new StateRecord.JobStarted(5, ALLOC, "gpu", 60, 1010), job);
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0).getJob().getJob().getNodeList()).isEqualTo("n[1-2]");
+        assertThat(out.get(0).getJob().getJob().getAllocTres()).contains("cpu=4");
+        var step = out.get(1).getStep();
+        assertThat(step.getStepId()).isEqualTo(AccountingEvents.BATCH_STEP);
+        assertThat(step.getName()).isEqualTo("batch");
+        assertThat(step.getNodeList()).isEqualTo("n1");
+        assertThat(step.getNumCpus()).isEqualTo(2);
+        assertThat(step.getAllocTres()).isEqualTo("cpu=2,mem=512M,node=1");
+        assertThat(step.getJobSubmitTime()).isEqualTo(1000);
+        assertThat(step.getState()).isEqualTo(dev.sluice.protocol.v1.JobState.RUNNING);
+    }
+
+    @Test
+    void aTimedOutJobsBatchStepEndsCancelled() {
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000)
+                .started(ALLOC, 1010, 60, "gpu")
+                .ended(JobState.TIMEOUT, 15, 4610, "TimeLimit");
+        List<AccountingRecord.Builder> out =
+                AccountingEvents.of(new StateRecord.JobEnded(5, JobState.TIMEOUT, 15, "TimeLimit", 4610), job);
+        assertThat(out.get(0).getJob().getJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.TIMEOUT);
+        assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.CANCELLED);
+        assertThat(out.get(1).getStep().getEndTime()).isEqualTo(4610);
+    }
+
+    @Test
+    void aJobCancelledWhilePendingHasNoStep() {
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).ended(JobState.CANCELLED, 0, 1005, "None");
+        assertThat(AccountingEvents.of(new StateRecord.JobEnded(5, JobState.CANCELLED, 0, "None", 1005), job))
+                .hasSize(1);
+    }
+
+    @Test
+    void nodeRecordsCarryNothing() {
+        assertThat(AccountingEvents.jobIdOf(new StateRecord.JobsPurged(List.of(1), 5)))
+                .isEqualTo(-1);
+        assertThat(AccountingEvents.of(new StateRecord.JobsPurged(List.of(5), 5), null))
+                .isEmpty();
+    }
+
+    @Test
+    void settingsNeedSlurmdbdAndAHost() {
+        assertThat(AccountingSettings.from("c", Map.of())).isEmpty();
+        assertThat(AccountingSettings.from("c", Map.of("AccountingStorageType", "accounting_storage/none")))
+                .isEmpty();
+        assertThat(AccountingSettings.from(
+                        "c",
+                        Map.of(
+                                "AccountingStorageType", "accounting_storage/slurmdbd",
+                                "AccountingStorageHost", "db1",
+                                "AccountingStoragePort", "7000")))
+                .contains(new AccountingSettings("c", "db1", 7100));
+        assertThatThrownBy(() ->
+                        AccountingSettings.from("c", Map.of("AccountingStorageType", "accounting_storage/slurmdbd")))
+                .hasMessageContaining("AccountingStorageHost");
+    }
+}

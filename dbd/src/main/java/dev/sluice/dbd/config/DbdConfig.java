@@ -1,0 +1,36 @@
+package dev.sluice.dbd.config;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The accounting daemon's settings.
+ *
+ * @param dbdAddr address to bind (slurmdbd.conf {@code DbdAddr}; empty: every address)
+ * @param dbdPort the command socket sacct connects to ({@code DbdPort}, Slurm's 6819; 0 = ephemeral)
+ * @param grpcPort the controllers' gRPC port ({@code DbdPort} + {@value DbdConfigs#GRPC_PORT_OFFSET}
+ *     unless given; 0 = ephemeral)
+ * @param jdbcUrl where the accounting database is
+ */
+public record DbdConfig(
+        String dbdAddr,
+        int dbdPort,
+        int grpcPort,
+        String jdbcUrl,
+        String storageUser,
+        String storagePass,
+        int poolSize) {
+    public DbdConfig {
+        requireNonNull(dbdAddr, "dbdAddr is null");
+        requireNonNull(jdbcUrl, "jdbcUrl is null");
+        requireNonNull(storageUser, "storageUser is null");
+        requireNonNull(storagePass, "storagePass is null");
+        if (poolSize < 1) {
+            throw new IllegalArgumentException("poolSize must be positive: " + poolSize);
+        }
+    }
+
+    /** The URL without a password, for logs. */
+    public String redactedUrl() {
+        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+}

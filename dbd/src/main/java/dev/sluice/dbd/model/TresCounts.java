@@ -1,0 +1,106 @@
+package dev.sluice.dbd.model;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.units.MemorySize;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Trackable-resource counts keyed by TRES name ({@code cpu}, {@code mem}, {@code gres/gpu}).
+ * Memory counts are megabytes, as Slurm keeps them.
+ *
+ * <p>Three spellings exist: the controller's {@code cpu=2,mem=256M,node=1} (memory with a unit),
+ * the database's {@code 1=2,2=256,4=1} (Slurm's id form, so stored rows read like Slurm's), and
+ * sacct's {@code billing=2,cpu=2,mem=256M,node=1} (names sorted, as sacct prints them).
+ */
+public record TresCounts(Map<String, Long> counts) {
+    public static final TresCounts EMPTY = new TresCounts(Map.of());
+
+    public TresCounts {
+        counts = Collections.unmodifiableMap(new TreeMap<>(counts));
+    }
+
+    /** Parses the controller's named form; memory may carry K/M/G/T. */
+    public static TresCounts parseNamed(String text) {
+        requireNonNull(text, "text is null");
+        Map<String, Long> out = new TreeMap<>();
+        for (String part : text.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("malformed TRES \"" + part + "\" in \"" + text + "\"");
+            }
+            String name = part.substring(0, eq).strip();
+            String value = part.substring(eq + 1).strip();
+            long count = name.equals("mem") ? MemorySize.parseMegabytes(value) : parseCount(value, text);
+            out.put(name, count);
+        }
+        return new TresCounts(out);
+    }
+
+    private static long parseCount(String value, String text) {
+        try {
+            long n = Long.parseLong(value);
+            if (n < 0) {
+                throw new NumberFormatException("negative");
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("malformed TRES count \"" + value + "\" in \"" + text + "\"", e);
+        }
+    }
+
+    /** The database form, ids from {@code idOf} (which may create ids for new TRES). */
+    public String toIdForm(Function<String, Integer> idOf) {
+        Map<Integer, Long> byId = new TreeMap<>();
+        counts.forEach((name, count) -> byId.put(idOf.apply(name), count));
+        StringBuilder s = new StringBuilder();
+        byId.forEach((id, count) -> {
+            if (!s.isEmpty()) {
+                s.append(',');
+            }
+            s.append(id).append('=').append(count);
+        });
+        return s.toString();
+    }
+
+    /** Reads the database form; ids {@code nameOf} does not know are kept as their number. */
+    public static TresCounts parseIdForm(String text, Function<Integer, String> nameOf) {
+        requireNonNull(text, "text is null");
+        Map<String, Long> out = new TreeMap<>();
+        for (String part : text.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("malformed stored TRES \"" + text + "\"");
+            }
+            int id = Integer.parseInt(part.substring(0, eq));
+            String name = nameOf.apply(id);
+            out.put(name == null ? Integer.toString(id) : name, parseCount(part.substring(eq + 1), text));
+        }
+        return new TresCounts(out);
+    }
+
+    /** sacct's form: names in order, memory with its unit. */
+    public String toNamedForm() {
+        StringBuilder s = new StringBuilder();
+        counts.forEach((name, count) -> {
+            if (!s.isEmpty()) {
+                s.append(',');
+            }
+            s.append(name).append('=').append(name.equals("mem") ? MemorySize.format(count) : Long.toString(count));
+        });
+        return s.toString();
+    }
+
+    public long get(String name) {
+        return counts.getOrDefault(name, 0L);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.sluice.dbd.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.dbd.store.AccountingStore;
+import dev.sluice.protocol.v1.AccountingAck;
+import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingGrpc;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controllers' side: {@code Record} applies one outbox batch. Database trouble answers
+ * UNAVAILABLE (the controller keeps the batch and retries); a batch no retry can fix answers
+ * INVALID_ARGUMENT.
+ */
+final class AccountingService extends AccountingGrpc.AccountingImplBase {
+    private static final Logger log = LoggerFactory.getLogger(AccountingService.class);
+
+    private final AccountingStore store;
+
+    AccountingService(AccountingStore store) {
+        this.store = requireNonNull(store, "store is null");
+    }
+
+    @Override
+    public void record(AccountingBatch batch, StreamObserver<AccountingAck> response) {
+        long through;
+        try {
+            through = store.apply(batch);
+        } catch (IllegalArgumentException e) {
+            log.warn("refused accounting batch from {}: {}", batch.getClusterName(), e.getMessage());
+            response.onError(
+                    Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+            return;
+        } catch (SQLException | RuntimeException e) {
+            log.warn("cannot store accounting batch from {}: {}", batch.getClusterName(), e.toString());
+            response.onError(Status.UNAVAILABLE
+                    .withDescription("accounting database: " + e.getMessage())
+                    .asRuntimeException());
+            return;
+        }
+        log.debug(
+                "cluster {}: {} records, applied through {}", batch.getClusterName(), batch.getRecordsCount(), through);
+        response.onNext(AccountingAck.newBuilder().setAppliedThrough(through).build());
+        response.onCompleted();
+    }
+}

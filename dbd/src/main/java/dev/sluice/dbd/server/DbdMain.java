@@ -1,0 +1,120 @@
+package dev.sluice.dbd.server;
+
+import dev.sluice.dbd.config.DbdConfig;
+import dev.sluice.dbd.config.DbdConfigs;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code sluice-dbd}: the accounting daemon's command line, in slurmdbd's manner.
+ *
+ * <pre>
+ * sluice-dbd [-D] [-f slurmdbd.conf] [--bind ADDR] [--jdbc-url URL] [--data-dir DIR]
+ *            [--port N] [--grpc-port N]
+ * </pre>
+ *
+ * The configuration is {@code -f}, else {@code $SLURMDBD_CONF}, else slurmdbd.conf beside
+ * {@code $SLURM_CONF}, else /etc/slurm/slurmdbd.conf; a missing default file means "all
+ * defaults" (embedded database under {@code --data-dir}, default /var/lib/sluice/dbd).
+ */
+public final class DbdMain {
+    private static final Logger log = LoggerFactory.getLogger(DbdMain.class);
+
+    private DbdMain() {}
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.getenv(), System.out, System.err));
+    }
+
+    static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
+        Path conf = null;
+        Optional<String> url = Optional.ofNullable(env.get("SLUICE_DBD_JDBC_URL"));
+        Optional<Path> dataDir = Optional.empty();
+        Optional<Integer> port = Optional.empty();
+        Optional<Integer> grpcPort = Optional.empty();
+        Optional<String> bind = Optional.empty();
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "-D", "-R" -> {}
+                    case "-f" -> conf = Path.of(value(args, ++i));
+                    case "--jdbc-url" -> url = Optional.of(value(args, ++i));
+                    case "--data-dir" -> dataDir = Optional.of(Path.of(value(args, ++i)));
+                    case "--port" -> port = Optional.of(Integer.parseInt(value(args, ++i)));
+                    case "--grpc-port" -> grpcPort = Optional.of(Integer.parseInt(value(args, ++i)));
+                    case "--bind" -> bind = Optional.of(value(args, ++i));
+                    case "-h", "--help" -> {
+                        out.println("Usage: sluice-dbd [-D] [-f slurmdbd.conf] [--bind ADDR] [--jdbc-url URL]"
+                                + " [--data-dir DIR] [--port N] [--grpc-port N]");
+                        return 0;
+                    }
+                    default -> throw new IllegalArgumentException("unrecognized option '" + args[i] + "'");
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("sluice-dbd: " + e.getMessage());
+            return 1;
+        }
+        boolean explicit = conf != null || env.containsKey("SLURMDBD_CONF");
+        Path file = conf != null ? conf : defaultConf(env);
+        String text = "";
+        if (Files.isRegularFile(file)) {
+            text = Files.readString(file);
+        } else if (explicit) {
+            err.println("sluice-dbd: fatal: cannot read " + file);
+            return 1;
+        }
+        DbdConfig config;
+        try {
+            config = DbdConfigs.parse(
+                    text, file.toString(), new DbdConfigs.Overrides(url, dataDir, port, grpcPort, bind));
+        } catch (IllegalArgumentException e) {
+            err.println("sluice-dbd: fatal: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        DbdServer server;
+        try {
+            server = DbdServer.start(config, Clock.systemUTC());
+        } catch (IOException | RuntimeException e) {
+            log.error("cannot start", e);
+            err.println("sluice-dbd: fatal: " + e.getMessage());
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("sluice-dbd shutting down");
+            server.close();
+            stopped.countDown();
+        }));
+        stopped.await();
+        return 0;
+    }
+
+    private static Path defaultConf(Map<String, String> env) {
+        if (env.containsKey("SLURMDBD_CONF")) {
+            return Path.of(env.get("SLURMDBD_CONF"));
+        }
+        if (env.containsKey("SLURM_CONF")) {
+            Path dir = Path.of(env.get("SLURM_CONF")).toAbsolutePath().getParent();
+            if (dir != null) {
+                return dir.resolve("slurmdbd.conf");
+            }
+        }
+        return Path.of("/etc/slurm/slurmdbd.conf");
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException("option " + args[i - 1] + " requires an argument");
+        }
+        return args[i];
+    }
+}

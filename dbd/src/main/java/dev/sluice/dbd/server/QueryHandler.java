@@ -1,0 +1,55 @@
+package dev.sluice.dbd.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.dbd.store.JobQueries;
+import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DbdResponse;
+import dev.sluice.protocol.v1.JobQueryResult;
+import dev.sluice.protocol.v1.SlurmError;
+import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Answers the user commands' requests (sacct today). One request in, one response out. */
+final class QueryHandler {
+    private static final Logger log = LoggerFactory.getLogger(QueryHandler.class);
+
+    private final JobQueries queries;
+
+    QueryHandler(JobQueries queries) {
+        this.queries = requireNonNull(queries, "queries is null");
+    }
+
+    DbdResponse handle(DbdRequest request) {
+        DbdResponse.Builder out = DbdResponse.newBuilder()
+                .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                .setRequestId(request.getRequestId());
+        if (request.getProtocolVersion() != Frames.PROTOCOL_VERSION) {
+            return out.setError(error(ErrorCode.PROTOCOL_VERSION_ERROR, ErrorCode.PROTOCOL_VERSION_ERROR.text()))
+                    .build();
+        }
+        try {
+            switch (request.getBodyCase()) {
+                case QUERY_JOBS ->
+                    out.setJobs(JobQueryResult.newBuilder()
+                            .addAllJobs(queries.find(request.getQueryJobs()))
+                            .build());
+                case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
+            }
+        } catch (SQLException | RuntimeException e) {
+            log.warn("query failed: {}", e.toString());
+            out.setError(error(ErrorCode.UNEXPECTED, "accounting database: " + e.getMessage()));
+        }
+        return out.build();
+    }
+
+    private static SlurmError error(ErrorCode code, String message) {
+        return SlurmError.newBuilder()
+                .setCode(code.number())
+                .setMessage(message)
+                .build();
+    }
+}

@@ -1,0 +1,303 @@
+package dev.sluice.dbd.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.dbd.model.TresCounts;
+import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.JobAccountingRecord;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.StepAccountingRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies the controller's accounting batches. One batch is one transaction: the cluster's
+ * applied-sequence row is locked, records at or below it are skipped, the rest are written and
+ * the mark moved past them. A batch re-sent after a lost ack therefore changes nothing and gets
+ * the same answer; two controllers of one cluster (a failover) are serialised on that row.
+ *
+ * <p>Job rows are keyed by (cluster, job id, submit time) as in Slurm, and each record carries
+ * the whole job as it stands after the event, so applying it is an upsert.
+ */
+public final class AccountingStore {
+    private static final Logger log = LoggerFactory.getLogger(AccountingStore.class);
+
+    private final DataSource ds;
+    private final InstantSource clock;
+
+    public AccountingStore(DataSource ds, InstantSource clock) {
+        this.ds = requireNonNull(ds, "ds is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /**
+     * Applies a batch and answers the highest sequence now applied for its cluster.
+     *
+     * @throws IllegalArgumentException for a batch no retry can fix (no cluster, sequences out
+     *     of order, an empty record)
+     */
+    public long apply(AccountingBatch batch) throws SQLException {
+        String cluster = batch.getClusterName();
+        if (cluster.isBlank()) {
+            throw new IllegalArgumentException("accounting batch without a cluster name");
+        }
+        long previous = 0;
+        for (AccountingRecord r : batch.getRecordsList()) {
+            if (r.getSequence() <= previous) {
+                throw new IllegalArgumentException("sequence " + r.getSequence() + " follows " + previous);
+            }
+            if (r.getRecordCase() == AccountingRecord.RecordCase.RECORD_NOT_SET) {
+                throw new IllegalArgumentException("record " + r.getSequence() + " is empty");
+            }
+            previous = r.getSequence();
+        }
+        long clusterId = ensureCluster(cluster);
+        try (Connection c = ds.getConnection()) {
+            try {
+                long applied = lockApplied(c, clusterId);
+                TresCatalog tres = TresCatalog.load(c);
+                long through = applied;
+                for (AccountingRecord r : batch.getRecordsList()) {
+                    if (r.getSequence() <= through) {
+                        continue;
+                    }
+                    switch (r.getRecordCase()) {
+                        case JOB -> upsertJob(c, tres, clusterId, r.getSequence(), r.getJob());
+                        case STEP -> upsertStep(c, tres, clusterId, r.getSequence(), r.getStep());
+                        case RECORD_NOT_SET -> throw new IllegalStateException("checked above");
+                    }
+                    through = r.getSequence();
+                }
+                if (through != applied) {
+                    try (PreparedStatement ps = c.prepareStatement(
+                            "UPDATE applied_sequence SET applied_through = ?, updated_at = ? WHERE cluster_id = ?")) {
+                        ps.setLong(1, through);
+                        ps.setLong(2, clock.instant().getEpochSecond());
+                        ps.setLong(3, clusterId);
+                        ps.executeUpdate();
+                    }
+                }
+                c.commit();
+                return through;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** The highest applied sequence of a cluster, 0 when it never sent anything. */
+    public long appliedThrough(String cluster) throws SQLException {
+        try (Connection c = ds.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT a.applied_through FROM applied_sequence a"
+                        + " JOIN clusters k ON k.id = a.cluster_id WHERE k.name = ?")) {
+            ps.setString(1, cluster);
+            try (ResultSet rs = ps.executeQuery()) {
+                long v = rs.next() ? rs.getLong(1) : 0;
+                c.commit();
+                return v;
+            }
+        }
+    }
+
+    /** Creates the cluster row in its own transaction; a concurrent creator wins harmlessly. */
+    long ensureCluster(String name) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            Long id = clusterId(c, name);
+            if (id != null) {
+                c.commit();
+                return id;
+            }
+            try {
+                long created;
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO clusters (name, created_at) VALUES (?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+                    ps.setString(1, name);
+                    ps.setLong(2, clock.instant().getEpochSecond());
+                    ps.executeUpdate();
+                    try (ResultSet keys = ps.getGeneratedKeys()) {
+                        keys.next();
+                        created = keys.getLong(1);
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO applied_sequence (cluster_id, applied_through, updated_at) VALUES (?, 0, ?)")) {
+                    ps.setLong(1, created);
+                    ps.setLong(2, clock.instant().getEpochSecond());
+                    ps.executeUpdate();
+                }
+                c.commit();
+                log.info("registered cluster {}", name);
+                return created;
+            } catch (SQLException e) {
+                c.rollback();
+                if (e.getSQLState() == null || !e.getSQLState().startsWith("23")) {
+                    throw e;
+                }
+                Long raced = clusterId(c, name);
+                c.commit();
+                if (raced == null) {
+                    throw e;
+                }
+                return raced;
+            }
+        }
+    }
+
+    private static Long clusterId(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM clusters WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    private static long lockApplied(Connection c, long clusterId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT applied_through FROM applied_sequence WHERE cluster_id = ? FOR UPDATE")) {
+            ps.setLong(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("no applied_sequence row for cluster " + clusterId);
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static void upsertJob(Connection c, TresCatalog tres, long clusterId, long seq, JobAccountingRecord r)
+            throws SQLException {
+        JobInfo j = r.getJob();
+        String user = r.getUserName().isEmpty() ? j.getSpec().getOwner().getUserName() : r.getUserName();
+        boolean allocated = !j.getAllocTres().isEmpty();
+        Long row = jobRow(c, clusterId, j.getJobId(), j.getSubmitTime());
+        String sql = row == null
+                ? "INSERT INTO jobs (job_name, user_name, uid, gid, group_name, account, partition_name, qos,"
+                        + " eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes, alloc_cpus,"
+                        + " tres_req, tres_alloc, time_limit, work_dir, last_sequence, cluster_id, job_id, submit_time)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                : "UPDATE jobs SET job_name = ?, user_name = ?, uid = ?, gid = ?, group_name = ?, account = ?,"
+                        + " partition_name = ?, qos = ?, eligible_time = ?, start_time = ?, end_time = ?, state = ?,"
+                        + " exit_status = ?, node_list = ?, num_nodes = ?, alloc_cpus = ?, tres_req = ?, tres_alloc = ?,"
+                        + " time_limit = ?, work_dir = ?, last_sequence = ? WHERE id = ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            ps.setString(i++, clip(j.getSpec().getName(), 256));
+            ps.setString(i++, clip(user, 64));
+            ps.setLong(i++, Integer.toUnsignedLong(j.getSpec().getOwner().getUid()));
+            ps.setLong(i++, Integer.toUnsignedLong(j.getSpec().getOwner().getGid()));
+            ps.setString(i++, clip(r.getGroupName(), 64));
+            ps.setString(i++, clip(j.getSpec().getAccount(), 64));
+            ps.setString(i++, clip(j.getPartition(), 64));
+            ps.setString(i++, clip(j.getSpec().getQos(), 64));
+            ps.setLong(i++, j.getEligibleTime());
+            ps.setLong(i++, j.getStartTime());
+            ps.setLong(i++, j.getEndTime());
+            ps.setString(i++, j.getState().name());
+            ps.setInt(i++, j.getExitStatus());
+            ps.setString(i++, clip(j.getNodeList(), 4096));
+            ps.setInt(i++, allocated ? j.getNumNodes() : 0);
+            ps.setInt(i++, allocated ? j.getNumCpus() : 0);
+            ps.setString(i++, idForm(c, tres, j.getReqTres()));
+            ps.setString(i++, idForm(c, tres, j.getAllocTres()));
+            ps.setLong(i++, Integer.toUnsignedLong(j.getTimeLimitMinutes()));
+            ps.setString(i++, clip(j.getWorkDir().isEmpty() ? j.getSpec().getWorkDir() : j.getWorkDir(), 1024));
+            ps.setLong(i++, seq);
+            if (row == null) {
+                ps.setLong(i++, clusterId);
+                ps.setLong(i++, Integer.toUnsignedLong(j.getJobId()));
+                ps.setLong(i, j.getSubmitTime());
+            } else {
+                ps.setLong(i, row);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    private static void upsertStep(Connection c, TresCatalog tres, long clusterId, long seq, StepAccountingRecord s)
+            throws SQLException {
+        Long job = jobRow(c, clusterId, s.getJobId(), s.getJobSubmitTime());
+        if (job == null) {
+            // The controller sends a job's record before any of its steps; a step without one
+            // means the job row was never stored, and no retry would change that.
+            log.warn("step {}.{} (sequence {}) names an unknown job; skipped", s.getJobId(), s.getStepId(), seq);
+            return;
+        }
+        boolean exists;
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM steps WHERE job_ref = ? AND step_id = ?")) {
+            ps.setLong(1, job);
+            ps.setLong(2, Integer.toUnsignedLong(s.getStepId()));
+            try (ResultSet rs = ps.executeQuery()) {
+                exists = rs.next();
+            }
+        }
+        String sql = exists
+                ? "UPDATE steps SET step_name = ?, state = ?, start_time = ?, end_time = ?, exit_status = ?,"
+                        + " node_list = ?, num_nodes = ?, num_tasks = ?, alloc_cpus = ?, tres_alloc = ?,"
+                        + " last_sequence = ? WHERE job_ref = ? AND step_id = ?"
+                : "INSERT INTO steps (step_name, state, start_time, end_time, exit_status, node_list, num_nodes,"
+                        + " num_tasks, alloc_cpus, tres_alloc, last_sequence, job_ref, step_id)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            ps.setString(i++, clip(s.getName(), 256));
+            ps.setString(i++, s.getState().name());
+            ps.setLong(i++, s.getStartTime());
+            ps.setLong(i++, s.getEndTime());
+            ps.setInt(i++, s.getExitStatus());
+            ps.setString(i++, clip(s.getNodeList(), 4096));
+            ps.setInt(i++, s.getNumNodes());
+            ps.setInt(i++, s.getNumTasks());
+            ps.setInt(i++, s.getNumCpus());
+            ps.setString(i++, idForm(c, tres, s.getAllocTres()));
+            ps.setLong(i++, seq);
+            ps.setLong(i++, job);
+            ps.setLong(i, Integer.toUnsignedLong(s.getStepId()));
+            ps.executeUpdate();
+        }
+    }
+
+    private static Long jobRow(Connection c, long clusterId, int jobId, long submitTime) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT id FROM jobs WHERE cluster_id = ? AND job_id = ? AND submit_time = ?")) {
+            ps.setLong(1, clusterId);
+            ps.setLong(2, Integer.toUnsignedLong(jobId));
+            ps.setLong(3, submitTime);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    private static String idForm(Connection c, TresCatalog tres, String named) throws SQLException {
+        TresCounts counts;
+        try {
+            counts = TresCounts.parseNamed(named);
+        } catch (IllegalArgumentException e) {
+            // A TRES string this version cannot read must not wedge the controller's outbox.
+            log.warn("unreadable TRES \"{}\" not stored: {}", named, e.getMessage());
+            return "";
+        }
+        Map<String, Integer> ids = new HashMap<>();
+        for (String name : counts.counts().keySet()) {
+            ids.put(name, tres.idOf(c, name));
+        }
+        return clip(counts.toIdForm(ids::get), 1024);
+    }
+
+    /** Values longer than their column are cut rather than failing the batch forever. */
+    private static String clip(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max);
+    }
+}

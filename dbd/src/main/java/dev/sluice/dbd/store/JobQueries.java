@@ -1,0 +1,190 @@
+package dev.sluice.dbd.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.dbd.model.StepOrder;
+import dev.sluice.dbd.model.TresCounts;
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.AccountedStep;
+import dev.sluice.protocol.v1.JobQuery;
+import dev.sluice.protocol.v1.JobState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * sacct's reads. A job matches the time window when it was known during it: submitted before
+ * the window ends and not ended before it starts (a job still running or pending has end 0).
+ * Filters of one kind are ORed, different kinds ANDed, as sacct's options combine.
+ */
+public final class JobQueries {
+    private static final int IN_CHUNK = 500;
+
+    private final DataSource ds;
+
+    public JobQueries(DataSource ds) {
+        this.ds = requireNonNull(ds, "ds is null");
+    }
+
+    public List<AccountedJob> find(JobQuery q) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT j.id, k.name, j.job_id, j.job_name, j.user_name, j.uid, j.gid,"
+                + " j.group_name, j.account, j.partition_name, j.qos, j.submit_time, j.eligible_time, j.start_time,"
+                + " j.end_time, j.state, j.exit_status, j.node_list, j.num_nodes, j.alloc_cpus, j.tres_req,"
+                + " j.tres_alloc, j.time_limit, j.work_dir FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
+                + " WHERE 1 = 1");
+        List<Object> args = new ArrayList<>();
+        in(sql, args, "k.name", q.getClustersList());
+        in(
+                sql,
+                args,
+                "j.job_id",
+                q.getJobIdsList().stream().map(Integer::toUnsignedLong).toList());
+        if (q.getUsersCount() > 0 || q.getUidsCount() > 0) {
+            sql.append(" AND (1 = 0");
+            if (q.getUsersCount() > 0) {
+                sql.append(" OR j.user_name IN (")
+                        .append(marks(q.getUsersCount()))
+                        .append(')');
+                args.addAll(q.getUsersList());
+            }
+            if (q.getUidsCount() > 0) {
+                sql.append(" OR j.uid IN (").append(marks(q.getUidsCount())).append(')');
+                q.getUidsList().forEach(u -> args.add(Integer.toUnsignedLong(u)));
+            }
+            sql.append(')');
+        }
+        in(sql, args, "j.account", q.getAccountsList());
+        in(sql, args, "j.partition_name", q.getPartitionsList());
+        in(sql, args, "j.job_name", q.getJobNamesList());
+        in(sql, args, "j.state", q.getStatesList().stream().map(JobState::name).toList());
+        if (q.getWindowStart() > 0) {
+            sql.append(" AND (j.end_time = 0 OR j.end_time >= ?)");
+            args.add(q.getWindowStart());
+        }
+        if (q.getWindowEnd() > 0) {
+            sql.append(" AND j.submit_time <= ?");
+            args.add(q.getWindowEnd());
+        }
+        sql.append(" ORDER BY k.name, j.submit_time, j.job_id");
+
+        try (Connection c = ds.getConnection()) {
+            try {
+                TresCatalog tres = TresCatalog.load(c);
+                Map<Long, AccountedJob.Builder> rows = new LinkedHashMap<>();
+                try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                    bind(ps, args);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            rows.put(rs.getLong(1), job(rs, tres));
+                        }
+                    }
+                }
+                if (!q.getAllocationsOnly() && !rows.isEmpty()) {
+                    addSteps(c, tres, rows);
+                }
+                c.commit();
+                return rows.values().stream().map(AccountedJob.Builder::build).toList();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    private static AccountedJob.Builder job(ResultSet rs, TresCatalog tres) throws SQLException {
+        return AccountedJob.newBuilder()
+                .setCluster(rs.getString(2))
+                .setJobId((int) rs.getLong(3))
+                .setName(rs.getString(4))
+                .setUserName(rs.getString(5))
+                .setUid((int) rs.getLong(6))
+                .setGid((int) rs.getLong(7))
+                .setGroupName(rs.getString(8))
+                .setAccount(rs.getString(9))
+                .setPartition(rs.getString(10))
+                .setQos(rs.getString(11))
+                .setSubmitTime(rs.getLong(12))
+                .setEligibleTime(rs.getLong(13))
+                .setStartTime(rs.getLong(14))
+                .setEndTime(rs.getLong(15))
+                .setState(JobState.valueOf(rs.getString(16)))
+                .setExitStatus(rs.getInt(17))
+                .setNodeList(rs.getString(18))
+                .setNumNodes(rs.getInt(19))
+                .setNumCpus(rs.getInt(20))
+                .setReqTres(named(rs.getString(21), tres))
+                .setAllocTres(named(rs.getString(22), tres))
+                .setTimeLimitMinutes((int) rs.getLong(23))
+                .setWorkDir(rs.getString(24));
+    }
+
+    private static void addSteps(Connection c, TresCatalog tres, Map<Long, AccountedJob.Builder> rows)
+            throws SQLException {
+        List<Long> refs = new ArrayList<>(rows.keySet());
+        Map<Long, List<AccountedStep>> steps = new LinkedHashMap<>();
+        for (int from = 0; from < refs.size(); from += IN_CHUNK) {
+            List<Long> chunk = refs.subList(from, Math.min(refs.size(), from + IN_CHUNK));
+            String sql = "SELECT job_ref, step_id, step_name, state, start_time, end_time, exit_status, node_list,"
+                    + " num_nodes, num_tasks, alloc_cpus, tres_alloc FROM steps WHERE job_ref IN ("
+                    + marks(chunk.size()) + ")";
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                bind(ps, new ArrayList<>(chunk));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        steps.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>())
+                                .add(AccountedStep.newBuilder()
+                                        .setStepId((int) rs.getLong(2))
+                                        .setName(rs.getString(3))
+                                        .setState(JobState.valueOf(rs.getString(4)))
+                                        .setStartTime(rs.getLong(5))
+                                        .setEndTime(rs.getLong(6))
+                                        .setExitStatus(rs.getInt(7))
+                                        .setNodeList(rs.getString(8))
+                                        .setNumNodes(rs.getInt(9))
+                                        .setNumTasks(rs.getInt(10))
+                                        .setNumCpus(rs.getInt(11))
+                                        .setAllocTres(named(rs.getString(12), tres))
+                                        .build());
+                    }
+                }
+            }
+        }
+        steps.forEach((ref, list) -> rows.get(ref)
+                .addAllSteps(list.stream()
+                        .sorted((a, b) -> StepOrder.compare(a.getStepId(), b.getStepId()))
+                        .toList()));
+    }
+
+    private static String named(String idForm, TresCatalog tres) {
+        return TresCounts.parseIdForm(idForm, tres::nameOf).toNamedForm();
+    }
+
+    private static void in(StringBuilder sql, List<Object> args, String column, Collection<?> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        sql.append(" AND ")
+                .append(column)
+                .append(" IN (")
+                .append(marks(values.size()))
+                .append(')');
+        args.addAll(values);
+    }
+
+    private static String marks(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
+    private static void bind(PreparedStatement ps, List<Object> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            ps.setObject(i + 1, args.get(i));
+        }
+    }
+}

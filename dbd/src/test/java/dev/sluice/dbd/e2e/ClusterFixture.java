@@ -1,0 +1,141 @@
+package dev.sluice.dbd.e2e;
+
+import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.config.CtldConfigs;
+import dev.sluice.ctld.server.CtldServer;
+import dev.sluice.dbd.config.DbdConfig;
+import dev.sluice.dbd.config.DbdConfigs;
+import dev.sluice.dbd.server.DbdServer;
+import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DbdResponse;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobQuery;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.SignalJobRequest;
+import dev.sluice.protocol.v1.SubmitBatchJobRequest;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/** Starts and stops a controller and an accounting daemon that share a temporary directory. */
+final class ClusterFixture {
+    static final Identity ALICE =
+            Identity.newBuilder().setUid(1000).setGid(1000).setUserName("alice").build();
+
+    private final Path dir;
+    private final String cluster;
+    private int dbdGrpcPort;
+    private int dbdCommandPort;
+
+    ClusterFixture(Path dir, String cluster) {
+        this.dir = dir;
+        this.cluster = cluster;
+    }
+
+    /** Starts dbd; the first start picks ephemeral ports, later ones reuse them. */
+    DbdServer startDbd() throws Exception {
+        DbdConfig c = new DbdConfig(
+                "127.0.0.1", dbdCommandPort, dbdGrpcPort, DbdConfigs.embeddedUrl(dir.resolve("db")), "", "", 2);
+        DbdServer s = DbdServer.start(c, Clock.systemUTC());
+        dbdGrpcPort = s.grpcPort();
+        dbdCommandPort = s.commandPort();
+        return s;
+    }
+
+    CtldServer startCtld() throws Exception {
+        String text = String.join(
+                "\n",
+                "ClusterName=" + cluster,
+                "SlurmctldHost=localhost",
+                "StateSaveLocation=" + dir.resolve("state"),
+                "AccountingStorageType=accounting_storage/slurmdbd",
+                "AccountingStorageHost=127.0.0.1",
+                "AccountingStoragePort=" + (dbdGrpcPort - DbdConfigs.GRPC_PORT_OFFSET),
+                // A node that never registers: jobs stay pending, which is all this test needs.
+                "NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN",
+                "PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP",
+                "");
+        Path conf = dir.resolve("slurm.conf");
+        Files.writeString(conf, text + "SlurmctldPort=" + freePort() + "\n");
+        SlurmConf sc = SlurmConfReader.read(conf);
+        CtldConfig config = CtldConfigs.from(sc, GresConfReader.parse("", "gres.conf"), freePort(), Map.of());
+        return CtldServer.start(config, Clock.systemUTC(), "127.0.0.1", false, e -> {
+            throw new IllegalStateException("controller failed", e);
+        });
+    }
+
+    /** A port free a moment ago: the controller's configuration names ports, it cannot bind 0. */
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    static int submit(CtldServer ctld, String name) throws Exception {
+        ClientResponse r = call(
+                ctld,
+                ClientRequest.newBuilder()
+                        .setSubmitBatchJob(SubmitBatchJobRequest.newBuilder()
+                                .setSpec(JobSpec.newBuilder()
+                                        .setName(name)
+                                        .setScript("#!/bin/sh\nsleep 1\n")
+                                        .setNumTasks(1)
+                                        .setWorkDir("/tmp")))
+                        .build());
+        if (r.hasError()) {
+            throw new IllegalStateException(r.getError().getMessage());
+        }
+        return r.getSubmitBatchJob().getJobId();
+    }
+
+    static void cancel(CtldServer ctld, int jobId) throws Exception {
+        ClientResponse r = call(
+                ctld,
+                ClientRequest.newBuilder()
+                        .setSignalJob(SignalJobRequest.newBuilder()
+                                .addJobIds(Integer.toString(jobId))
+                                .setCancel(true))
+                        .build());
+        if (r.hasError() || r.getSignalJob().getResults(0).hasError()) {
+            throw new IllegalStateException(r.toString());
+        }
+    }
+
+    private static ClientResponse call(CtldServer ctld, ClientRequest request) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", ctld.commandPort())) {
+            Frames.write(
+                    request.toBuilder()
+                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                            .setIdentity(ALICE)
+                            .build(),
+                    s.getOutputStream());
+            return Frames.read(ClientResponse.parser(), s.getInputStream());
+        }
+    }
+
+    List<AccountedJob> accounted() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
+            Frames.write(
+                    DbdRequest.newBuilder()
+                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                            .setQueryJobs(JobQuery.newBuilder().addClusters(cluster))
+                            .build(),
+                    s.getOutputStream());
+            DbdResponse r = Frames.read(DbdResponse.parser(), s.getInputStream());
+            if (r.hasError()) {
+                throw new IllegalStateException(r.getError().getMessage());
+            }
+            return r.getJobs().getJobsList();
+        }
+    }
+}

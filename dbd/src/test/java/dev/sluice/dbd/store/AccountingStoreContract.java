@@ -1,0 +1,184 @@
+package dev.sluice.dbd.store;
+
+import static dev.sluice.dbd.store.Records.batch;
+import static dev.sluice.dbd.store.Records.batchStep;
+import static dev.sluice.dbd.store.Records.ended;
+import static dev.sluice.dbd.store.Records.job;
+import static dev.sluice.dbd.store.Records.pending;
+import static dev.sluice.dbd.store.Records.running;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobQuery;
+import dev.sluice.protocol.v1.JobState;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The accounting store's behaviour, run against each supported database. Every test uses its
+ * own cluster name, so the suite can share one MariaDB schema with earlier runs.
+ */
+abstract class AccountingStoreContract {
+    private Database db;
+    private AccountingStore store;
+    private JobQueries queries;
+    private String cluster;
+
+    /** JDBC URL of a database to migrate and use. */
+    protected abstract String jdbcUrl();
+
+    @BeforeEach
+    void open() {
+        db = Database.open(jdbcUrl(), "", "", 2);
+        store = new AccountingStore(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000)));
+        queries = new JobQueries(db.dataSource());
+        cluster = "c" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private List<AccountedJob> all() throws Exception {
+        return queries.find(JobQuery.newBuilder().addClusters(cluster).build());
+    }
+
+    @Test
+    void aJobsLifeEndsAsOneRowWithItsBatchStep() throws Exception {
+        JobInfo p = pending(7, "train", "alice", 1000);
+        JobInfo r = running(p, 1010);
+        JobInfo e = ended(r, JobState.COMPLETED, 0, 1070);
+        assertThat(store.apply(batch(cluster, job(3, p)))).isEqualTo(3);
+        assertThat(store.apply(batch(cluster, job(5, r), batchStep(6, r)))).isEqualTo(6);
+        assertThat(store.apply(batch(cluster, job(9, e), batchStep(10, e)))).isEqualTo(10);
+
+        List<AccountedJob> jobs = all();
+        assertThat(jobs).hasSize(1);
+        AccountedJob j = jobs.get(0);
+        assertThat(j.getJobId()).isEqualTo(7);
+        assertThat(j.getName()).isEqualTo("train");
+        assertThat(j.getUserName()).isEqualTo("alice");
+        assertThat(j.getAccount()).isEqualTo("physics");
+        assertThat(j.getPartition()).isEqualTo("gpu");
+        assertThat(j.getState()).isEqualTo(JobState.COMPLETED);
+        assertThat(j.getSubmitTime()).isEqualTo(1000);
+        assertThat(j.getStartTime()).isEqualTo(1010);
+        assertThat(j.getEndTime()).isEqualTo(1070);
+        assertThat(j.getNumCpus()).isEqualTo(2);
+        assertThat(j.getNodeList()).isEqualTo("n1");
+        assertThat(j.getReqTres()).isEqualTo("billing=2,cpu=2,mem=1G,node=1");
+        assertThat(j.getAllocTres()).isEqualTo("billing=2,cpu=2,gres/gpu=1,mem=1G,node=1");
+        assertThat(j.getStepsList()).singleElement().satisfies(s -> {
+            assertThat(s.getName()).isEqualTo("batch");
+            assertThat(s.getState()).isEqualTo(JobState.COMPLETED);
+            assertThat(s.getEndTime()).isEqualTo(1070);
+        });
+        assertThat(store.appliedThrough(cluster)).isEqualTo(10);
+    }
+
+    @Test
+    void aResentBatchChangesNothingAndGetsTheSameAck() throws Exception {
+        JobInfo p = pending(8, "a", "bob", 2000);
+        JobInfo e = ended(running(p, 2001), JobState.FAILED, 256, 2002);
+        AccountingBatch first = batch(cluster, job(1, p), job(2, e));
+        assertThat(store.apply(first)).isEqualTo(2);
+        List<AccountedJob> before = all();
+
+        assertThat(store.apply(first)).isEqualTo(2);
+        // An older record re-sent on its own must not roll the job back either.
+        assertThat(store.apply(batch(cluster, job(1, p)))).isEqualTo(2);
+        assertThat(all()).isEqualTo(before);
+        assertThat(before.get(0).getState()).isEqualTo(JobState.FAILED);
+        assertThat(before.get(0).getExitStatus()).isEqualTo(256);
+    }
+
+    @Test
+    void aBatchOverlappingTheAppliedMarkAppliesOnlyTheNewRecords() throws Exception {
+        JobInfo a = pending(1, "a", "carol", 10);
+        JobInfo b = pending(2, "b", "carol", 11);
+        store.apply(batch(cluster, job(1, a)));
+        assertThat(store.apply(batch(cluster, job(1, a), job(2, b)))).isEqualTo(2);
+        assertThat(all()).extracting(AccountedJob::getJobId).containsExactly(1, 2);
+    }
+
+    @Test
+    void sameJobIdWithAnotherSubmitTimeIsAnotherJob() throws Exception {
+        store.apply(batch(cluster, job(1, pending(5, "x", "dave", 100)), job(2, pending(5, "y", "dave", 200))));
+        assertThat(all()).extracting(AccountedJob::getName).containsExactly("x", "y");
+    }
+
+    @Test
+    void batchesNoRetryCanFixAreRefusedWithoutEffect() throws Exception {
+        JobInfo a = pending(1, "a", "erin", 10);
+        assertThatThrownBy(() -> store.apply(batch(cluster, job(5, a), job(4, a))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.apply(batch("", job(1, a)))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.appliedThrough(cluster)).isZero();
+        assertThat(all()).isEmpty();
+    }
+
+    @Test
+    void clustersAreKeptApart() throws Exception {
+        String other = cluster + "x";
+        store.apply(batch(cluster, job(4, pending(1, "here", "f", 1))));
+        assertThat(store.apply(batch(other, job(2, pending(1, "there", "f", 1)))))
+                .isEqualTo(2);
+        assertThat(all()).extracting(AccountedJob::getName).containsExactly("here");
+        assertThat(store.appliedThrough(other)).isEqualTo(2);
+    }
+
+    @Test
+    void queriesFilterByUserStateJobAndWindow() throws Exception {
+        JobInfo a = ended(running(pending(1, "a", "gina", 100), 110), JobState.COMPLETED, 0, 200);
+        JobInfo b = ended(running(pending(2, "b", "hank", 300), 310), JobState.CANCELLED, 15, 400);
+        JobInfo c = pending(3, "c", "gina", 500);
+        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c)));
+        assertThat(ids(JobQuery.newBuilder().addUsers("gina"))).containsExactly(1, 3);
+        assertThat(ids(JobQuery.newBuilder().addStates(JobState.CANCELLED))).containsExactly(2);
+        assertThat(ids(JobQuery.newBuilder().addJobIds(3).addJobIds(1))).containsExactly(1, 3);
+        // Known during [250, 350]: b (submitted 300); a ended at 200, c submitted at 500.
+        assertThat(ids(JobQuery.newBuilder().setWindowStart(250).setWindowEnd(350)))
+                .containsExactly(2);
+        // Still pending jobs are known at any later time.
+        assertThat(ids(JobQuery.newBuilder().setWindowStart(10_000))).containsExactly(3);
+        assertThat(ids(JobQuery.newBuilder().addAccounts("nobody"))).isEmpty();
+    }
+
+    @Test
+    void allocationsOnlyLeavesStepsOut() throws Exception {
+        JobInfo r = running(pending(1, "a", "ian", 100), 110);
+        store.apply(batch(cluster, job(1, r), batchStep(2, r)));
+        assertThat(queries.find(JobQuery.newBuilder()
+                                .addClusters(cluster)
+                                .setAllocationsOnly(true)
+                                .build())
+                        .get(0)
+                        .getStepsCount())
+                .isZero();
+        assertThat(all().get(0).getStepsCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aNewGresTypeGetsADynamicTresId() throws Exception {
+        JobInfo r = running(pending(1, "a", "jo", 100), 110).toBuilder()
+                .setAllocTres("cpu=1,node=1,gres/shard=4")
+                .build();
+        store.apply(batch(cluster, job(1, r)));
+        assertThat(all().get(0).getAllocTres()).isEqualTo("cpu=1,gres/shard=4,node=1");
+    }
+
+    private List<Integer> ids(JobQuery.Builder q) throws Exception {
+        return queries.find(q.addClusters(cluster).build()).stream()
+                .map(AccountedJob::getJobId)
+                .toList();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.sluice.dbd.store;
+
+import dev.sluice.dbd.model.StepOrder;
+import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobAccountingRecord;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.StepAccountingRecord;
+import java.util.List;
+
+/** Builders for the controller's accounting records, shaped as the controller sends them. */
+public final class Records {
+    private Records() {}
+
+    public static JobInfo pending(int id, String name, String user, long submit) {
+        return JobInfo.newBuilder()
+                .setJobId(id)
+                .setSpec(JobSpec.newBuilder()
+                        .setName(name)
+                        .setAccount("physics")
+                        .setOwner(Identity.newBuilder()
+                                .setUid(1000 + user.length())
+                                .setGid(100)
+                                .setUserName(user)))
+                .setState(JobState.PENDING)
+                .setPartition("gpu")
+                .setSubmitTime(submit)
+                .setEligibleTime(submit)
+                .setNumCpus(2)
+                .setNumNodes(1)
+                .setTimeLimitMinutes(60)
+                .setReqTres("cpu=2,mem=1G,node=1,billing=2")
+                .build();
+    }
+
+    public static JobInfo running(JobInfo j, long start) {
+        return j.toBuilder()
+                .setState(JobState.RUNNING)
+                .setStartTime(start)
+                .setNodeList("n1")
+                .setAllocTres("cpu=2,mem=1G,node=1,billing=2,gres/gpu=1")
+                .build();
+    }
+
+    public static JobInfo ended(JobInfo j, JobState state, int exitStatus, long end) {
+        return j.toBuilder()
+                .setState(state)
+                .setExitStatus(exitStatus)
+                .setEndTime(end)
+                .build();
+    }
+
+    public static AccountingRecord job(long seq, JobInfo j) {
+        return AccountingRecord.newBuilder()
+                .setSequence(seq)
+                .setJob(JobAccountingRecord.newBuilder().setJob(j))
+                .build();
+    }
+
+    public static AccountingRecord batchStep(long seq, JobInfo j) {
+        return AccountingRecord.newBuilder()
+                .setSequence(seq)
+                .setStep(StepAccountingRecord.newBuilder()
+                        .setJobId(j.getJobId())
+                        .setJobSubmitTime(j.getSubmitTime())
+                        .setStepId(StepOrder.BATCH)
+                        .setName("batch")
+                        .setState(j.getState())
+                        .setStartTime(j.getStartTime())
+                        .setEndTime(j.getEndTime())
+                        .setExitStatus(j.getExitStatus())
+                        .setNodeList(j.getNodeList())
+                        .setNumNodes(1)
+                        .setNumTasks(1)
+                        .setNumCpus(2)
+                        .setAllocTres("cpu=2,mem=1G,node=1"))
+                .build();
+    }
+
+    public static AccountingBatch batch(String cluster, AccountingRecord... records) {
+        return AccountingBatch.newBuilder()
+                .setClusterName(cluster)
+                .addAllRecords(List.of(records))
+                .build();
+    }
+}
