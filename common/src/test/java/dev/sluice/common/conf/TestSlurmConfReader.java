@@ -174,7 +174,7 @@ class TestSlurmConfReader {
         assertThat(gpu.allowGroups()).containsExactly("a", "b");
         assertThat(gpu.overSubscribe()).isEqualTo("FORCE:2");
         PartitionConf old = c.partition("old").orElseThrow();
-        assertThat(old.overSubscribe()).isEqualTo("YES");
+        assertThat(old.overSubscribe()).isEqualTo("YES:4");
         assertThat(old.state()).isEqualTo("DRAIN");
         assertThat(old.defaultTimeMinutes()).isEqualTo(30);
         assertThat(old.priorityTier()).isEqualTo(5);
@@ -285,6 +285,44 @@ class TestSlurmConfReader {
         assertThat(c.warnings())
                 .containsExactly(
                         "slurm.conf:5: DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode");
+    }
+
+    // Slurm 22.05.8 logs each of these as an error and carries on with the corrected value.
+    @Test
+    void correctionsSlurmLogsAreWarnings() throws Exception {
+        SlurmConf c = parse(HEAD + """
+                NodeName=a Sockets=2 SocketsPerBoard=1 CpuBind=bogus
+                NodeName=b CoreSpecCount=99 MemSpecLimit=5 RealMemory=3
+                NodeSet=empty
+                DownNodes=a State=bogus
+                PartitionName=p Nodes=a OverSubscribe=YES:1 CpuBind=bogus DefMemPerCPU=1 DefMemPerNode=2
+                PartitionName=q Nodes=b OverSubscribe=force SelectTypeParameters=cr_core_memory
+                """);
+        assertThat(c.warnings())
+                .containsExactly(
+                        "slurm.conf:3: NodeNames=a Sockets=# and SocketsPerBoard=# is invalid , using SocketsPerBoard",
+                        "slurm.conf:3: NodeNames=a CpuBind='bogus' is invalid, ignored",
+                        "slurm.conf:4: NodeNames=b CoreSpecCount=99 is invalid, reset to 1",
+                        "slurm.conf:4: NodeNames=b MemSpecLimit=5 is invalid, reset to 0",
+                        "slurm.conf:5: NodeSet empty has neither Nodes= nor Feature= and is empty",
+                        "slurm.conf:6: Invalid State \"BOGUS\"; DownNodes line ignored",
+                        "slurm.conf:7: Ignoring bad OverSubscribe value: YES:1",
+                        "slurm.conf:7: Partition=p CpuBind='bogus' is invalid, ignored",
+                        "slurm.conf:7: DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode");
+        assertThat(c.node("a").orElseThrow().sockets()).isEqualTo(1);
+        assertThat(c.node("a").orElseThrow().state()).isEqualTo("UNKNOWN");
+        assertThat(c.node("b").orElseThrow().coreSpecCount()).isEqualTo(1);
+        assertThat(c.node("b").orElseThrow().memSpecLimitMb()).isZero();
+        assertThat(c.partition("p").orElseThrow().overSubscribe()).isEqualTo("NO");
+        assertThat(c.partition("p").orElseThrow().defMemPerCpuMb()).isZero();
+        assertThat(c.partition("q").orElseThrow().overSubscribe()).isEqualTo("FORCE:4");
+        assertThat(c.partition("q").orElseThrow().selectTypeParameters()).isEqualTo("CR_Core_Memory");
+        assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a OverSubscribe=bogus\n"))
+                .hasMessage("slurm.conf:4: Bad value \"bogus\" for OverSubscribe");
+        assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a SelectTypeParameters=bogus\n"))
+                .hasMessage("slurm.conf:4: Bad value for SelectTypeParameters: bogus");
+        assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a PreemptMode=bogus\n"))
+                .hasMessage("slurm.conf:4: Bad value \"bogus\" for PreemptMode");
     }
 
     @Test
