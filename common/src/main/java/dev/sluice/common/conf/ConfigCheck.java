@@ -145,6 +145,16 @@ public final class ConfigCheck {
                         + " (Slurm refuses to start when this directory does not exist)"));
         if (gres != null) {
             w.addAll(gres.warnings());
+            java.util.Set<String> known = new java.util.HashSet<>();
+            conf.nodes().forEach(n -> known.add(n.name()));
+            for (GresConfLine l : gres.lines()) {
+                List<String> unknown =
+                        l.nodeNames().stream().filter(n -> !known.contains(n)).toList();
+                if (!unknown.isEmpty() && !conf.nodes().isEmpty()) {
+                    w.add(l.file() + ":" + l.line() + ": NodeName " + HostList.compress(unknown)
+                            + " is not defined in slurm.conf (fine for nodes that register dynamically)");
+                }
+            }
             for (NodeConf n : conf.nodes()) {
                 for (String name :
                         n.gresList().stream().map(g -> g.name()).distinct().toList()) {
