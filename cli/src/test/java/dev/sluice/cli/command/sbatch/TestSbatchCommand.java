@@ -169,6 +169,44 @@ class TestSbatchCommand {
     }
 
     @Test
+    void gpuOptionsAreTranslated() {
+        Output o = sbatch(
+                "",
+                "-G",
+                "a100:3",
+                "--gpus-per-node=2",
+                "--gpus-per-task=1",
+                "-n3",
+                "--cpus-per-gpu=4",
+                "--mem-per-gpu=2G",
+                "--gres-flags=enforce-binding",
+                "--wrap",
+                "true");
+        assertThat(o.exitCode()).as(o.err()).isZero();
+        JobSpec spec = submitted();
+        assertThat(spec.getGpus()).isEqualTo("a100:3");
+        assertThat(spec.getGpusPerNode()).isEqualTo("2");
+        assertThat(spec.getGpusPerTask()).isEqualTo("1");
+        assertThat(spec.getCpusPerGpu()).isEqualTo(4);
+        assertThat(spec.getMemPerGpuMb()).isEqualTo(2048);
+        assertThat(spec.getGresFlags()).isEqualTo("enforce-binding");
+    }
+
+    @Test
+    void gpuOptionErrorsAsSlurm() {
+        assertThat(sbatch("", "--cpus-per-gpu=0", "--wrap", "true"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Invalid numeric value \"0\" for --cpus-per-gpu.\n"));
+        assertThat(sbatch("", "--mem-per-gpu=x", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --mem-per-gpu specification\n"));
+        assertThat(sbatch("", "--gres-flags=bogus", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --gres-flags specification\n"));
+        assertThat(sbatch("", "--mem=1G", "--mem-per-gpu=1G", "--wrap", "true"))
+                .isEqualTo(new Output(
+                        1, "", "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
     void timeZeroAndUnlimitedMeanNoLimit() {
         sbatch("", "-t", "0", "--wrap", "true");
         sbatch("", "-t", "UNLIMITED", "--wrap", "true");
