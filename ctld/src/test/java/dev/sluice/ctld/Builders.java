@@ -246,6 +246,24 @@ public final class Builders {
         private int uid = 1000;
         private boolean exclusive;
         private String gres = "";
+        private JobRequest.Sequencing sequencing = JobRequest.Sequencing.NONE;
+
+        public JobBuilder array(String spec) {
+            sequencing = new JobRequest.Sequencing(
+                    spec, sequencing.dependency(), sequencing.killOnInvalidDep(), sequencing.beginTime());
+            return this;
+        }
+
+        public JobBuilder dependency(String spec, boolean killOnInvalid) {
+            sequencing = new JobRequest.Sequencing(sequencing.array(), spec, killOnInvalid, sequencing.beginTime());
+            return this;
+        }
+
+        public JobBuilder begin(long epochSeconds) {
+            sequencing = new JobRequest.Sequencing(
+                    sequencing.array(), sequencing.dependency(), sequencing.killOnInvalidDep(), epochSeconds);
+            return this;
+        }
 
         public JobBuilder gres(String value) {
             gres = value;
@@ -331,7 +349,8 @@ public final class Builders {
                     0,
                     "",
                     "",
-                    JobRequest.GpuOptions.NONE);
+                    JobRequest.GpuOptions.NONE,
+                    sequencing);
         }
     }
 }

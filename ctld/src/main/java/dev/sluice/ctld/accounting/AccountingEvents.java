@@ -12,7 +12,6 @@ import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.StepAccountingRecord;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What accounting learns from one journal record: the job as it stands after it and, once the
@@ -39,6 +38,10 @@ public final class AccountingEvents {
                         ? List.of(job(after), batchStep(after))
                         : List.of(job(after));
             case StateRecord.JobsPurged r -> List.of();
+            // A task that splits off is accounted when it starts; holds change no record.
+            case StateRecord.ArrayTaskSplit r -> List.of();
+            case StateRecord.JobHoldChanged r -> List.of();
+            case StateRecord.JobUpdated r -> List.of(job(after));
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();
         };
@@ -92,6 +95,6 @@ public final class AccountingEvents {
 
     /** An image holding just this job, for the shared JobInfo mapping. */
     private static ClusterImage lone(Job job) {
-        return new ClusterImage(0, List.of(job), Map.of(job.id(), job), List.of(), Map.of(), List.of(), Map.of(), 0);
+        return ClusterImage.ofJob(job);
     }
 }

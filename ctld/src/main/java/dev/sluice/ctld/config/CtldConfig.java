@@ -2,6 +2,7 @@ package dev.sluice.ctld.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import java.util.List;
@@ -28,6 +29,8 @@ public record CtldConfig(
         boolean memoryConsumable,
         long defMemPerCpuMb,
         Set<String> gresNames,
+        SchedulerConfig scheduler,
+        int maxArraySize,
         List<Node> nodes,
         List<Partition> partitions,
         Map<String, byte[]> configFiles,
@@ -38,6 +41,7 @@ public record CtldConfig(
         requireNonNull(controlHost, "controlHost is null");
         requireNonNull(stateSaveLocation, "stateSaveLocation is null");
         gresNames = Set.copyOf(gresNames);
+        requireNonNull(scheduler, "scheduler is null");
         nodes = List.copyOf(nodes);
         partitions = List.copyOf(partitions);
         configFiles = Map.copyOf(configFiles);

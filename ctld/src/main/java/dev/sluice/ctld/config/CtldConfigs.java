@@ -6,6 +6,9 @@ import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
@@ -92,10 +95,53 @@ public final class CtldConfigs {
                 memory,
                 conf.defMemPerCpuMb(),
                 gresNames,
+                schedulerConfig(conf, new Scheduler.SelectDefaults(memory, conf.defMemPerCpuMb(), gresNames)),
+                (int) Math.min(Integer.MAX_VALUE, conf.maxArraySize()),
                 nodes,
                 partitions,
                 files,
                 show);
+    }
+
+    /**
+     * SchedulerType (sched/backfill, the default, or sched/builtin), the backfill knobs of
+     * SchedulerParameters ({@code bf_max_job_test} = reservation depth, {@code bf_window} in
+     * minutes) and the priority plugin with its weights.
+     */
+    static SchedulerConfig schedulerConfig(SlurmConf conf, Scheduler.SelectDefaults select) {
+        boolean backfill = !conf.schedulerType().toLowerCase(Locale.ROOT).contains("builtin");
+        int depth = 500;
+        long window = 86400;
+        for (String p : conf.schedulerParameters()) {
+            String[] kv = p.split("=", 2);
+            if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("bf_max_job_test")) {
+                depth = Integer.parseInt(kv[1].strip());
+            } else if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("bf_window")) {
+                window = Long.parseLong(kv[1].strip()) * 60;
+            }
+        }
+        boolean multifactor = conf.priorityType().toLowerCase(Locale.ROOT).contains("multifactor");
+        long maxAge = seconds(conf.value("PriorityMaxAge").orElse("7-0"));
+        long halfLife = seconds(conf.value("PriorityDecayHalfLife").orElse("7-0"));
+        boolean favorSmall = conf.value("PriorityFavorSmall")
+                .map(v -> v.equalsIgnoreCase("YES"))
+                .orElse(false);
+        PriorityWeights weights = new PriorityWeights(
+                multifactor,
+                conf.priorityWeightAge(),
+                conf.priorityWeightFairshare(),
+                conf.priorityWeightJobSize(),
+                conf.priorityWeightPartition(),
+                conf.priorityWeightQos(),
+                maxAge,
+                halfLife,
+                favorSmall);
+        return new SchedulerConfig(backfill, depth, window, weights, select);
+    }
+
+    private static long seconds(String time) {
+        long s = TimeLimit.parseSeconds(time);
+        return s == TimeLimit.INFINITE ? Long.MAX_VALUE / 4 : s;
     }
 
     /** common's TimeLimit sentinels → the wire-compatible ones the controller keeps. */

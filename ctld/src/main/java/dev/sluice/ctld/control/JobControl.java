@@ -3,14 +3,17 @@ package dev.sluice.ctld.control;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.JobUpdates;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
@@ -20,9 +23,15 @@ import java.util.List;
 /** Job handlers: submission, cancel/signal, completion reported by a node. */
 public final class JobControl {
     private final Scheduler.SelectDefaults defaults;
+    private final int maxArraySize;
+
+    public JobControl(Scheduler.SelectDefaults defaults, int maxArraySize) {
+        this.defaults = defaults;
+        this.maxArraySize = maxArraySize;
+    }
 
     public JobControl(Scheduler.SelectDefaults defaults) {
-        this.defaults = defaults;
+        this(defaults, ArraySpec.DEFAULT_MAX_ARRAY_SIZE);
     }
 
     /**
@@ -37,6 +46,7 @@ public final class JobControl {
         if (request.script().isEmpty()) {
             throw new SlurmException(ErrorCode.JOB_SCRIPT_MISSING);
         }
+        validateSequencing(state, request);
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
             limit = partition.defaultTimeMinutes() != JobRequest.TIME_NOT_SET
@@ -55,6 +65,30 @@ public final class JobControl {
         int jobId = state.nextJobId();
         return ControlResult.of(
                 List.of(new StateRecord.JobSubmitted(jobId, request, partition.name(), limit, now)), List.of(), jobId);
+    }
+
+    private void validateSequencing(ClusterState state, JobRequest request) {
+        String array = request.sequencing().array();
+        if (!array.isBlank()) {
+            try {
+                ArraySpec.parse(state.nextJobId(), array, maxArraySize);
+            } catch (IllegalArgumentException e) {
+                throw new SlurmException(ErrorCode.INVALID_ARRAY);
+            }
+        }
+        Dependency dependency;
+        try {
+            dependency = Dependency.parse(request.sequencing().dependency());
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.DEPENDENCY);
+        }
+        for (int id : dependency.jobIds()) {
+            boolean known = state.job(id) != null
+                    || state.jobs().stream().anyMatch(j -> j.array().arrayJobId() == id);
+            if (!known) {
+                throw new SlurmException(ErrorCode.DEPENDENCY);
+            }
+        }
     }
 
     private static NodeCapacity idleCapacity(Node node) {
@@ -89,36 +123,139 @@ public final class JobControl {
     }
 
     /**
-     * Cancels or signals one job. Cancelling a pending job ends it at once; a running one ends
-     * as CANCELLED and its nodes are told to kill it.
+     * Cancels or signals the jobs a user named ({@code 123}, {@code 123_4}, {@code 123_[1-3]}).
+     * Cancelling a pending job ends it at once; a running one ends as CANCELLED and its nodes
+     * are told to kill it. A pending array task is first split off its array, as Slurm does.
      */
     public ControlResult<Void> signal(
-            ClusterState state, Caller caller, int jobId, int signal, boolean cancel, boolean batchOnly, long now) {
-        Job job = state.job(jobId);
-        if (job == null) {
-            throw new SlurmException(ErrorCode.INVALID_JOB_ID);
-        }
-        if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
-            throw new SlurmException(ErrorCode.ACCESS_DENIED);
-        }
-        if (job.state().isFinished()) {
-            throw new SlurmException(ErrorCode.ALREADY_DONE);
-        }
-        if (job.isPending()) {
-            if (!cancel) {
-                throw new SlurmException(ErrorCode.JOB_PENDING);
+            ClusterState state, Caller caller, String target, int signal, boolean cancel, boolean batchOnly, long now) {
+        List<JobTargets.Target> targets = JobTargets.resolve(state, target);
+        List<StateRecord> records = new ArrayList<>();
+        List<Effect> effects = new ArrayList<>();
+        int nextId = state.nextJobId();
+        java.util.Map<Integer, Integer> pendingLeft = new java.util.HashMap<>();
+        for (JobTargets.Target t : targets) {
+            Job job = t.job();
+            if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
+                throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
-            return ControlResult.of(
-                    List.of(new StateRecord.JobEnded(jobId, JobState.CANCELLED, 0, "None", now)), List.of(), null);
+            if (job.state().isFinished()) {
+                if (targets.size() == 1) {
+                    throw new SlurmException(ErrorCode.ALREADY_DONE);
+                }
+                continue;
+            }
+            if (job.isPending()) {
+                if (!cancel) {
+                    throw new SlurmException(ErrorCode.JOB_PENDING);
+                }
+                int id = job.id();
+                if (t.pendingTask() >= 0) {
+                    int left = pendingLeft.merge(
+                            job.id(), job.array().pendingTasks().size(), (a, b) -> a);
+                    id = left == 1 ? job.id() : nextId++;
+                    pendingLeft.put(job.id(), left - 1);
+                    records.add(new StateRecord.ArrayTaskSplit(job.id(), t.pendingTask(), id, now));
+                }
+                records.add(new StateRecord.JobEnded(id, JobState.CANCELLED, 0, "None", now));
+                continue;
+            }
+            List<String> nodes = job.allocation().nodeNames();
+            if (cancel) {
+                records.add(new StateRecord.JobEnded(job.id(), JobState.CANCELLED, 15, "None", now));
+                effects.add(new Effect.Terminate(job.id(), nodes, JobState.CANCELLED));
+            } else {
+                effects.add(new Effect.Signal(job.id(), nodes, signal, batchOnly));
+            }
         }
-        List<String> nodes = job.allocation().nodeNames();
-        if (cancel) {
-            return ControlResult.of(
-                    List.of(new StateRecord.JobEnded(jobId, JobState.CANCELLED, 15, "None", now)),
-                    List.of(new Effect.Terminate(jobId, nodes, JobState.CANCELLED)),
-                    null);
+        return ControlResult.of(records, effects, null);
+    }
+
+    /**
+     * {@code scontrol hold|uhold|release}: holds only pending jobs; users release only their own
+     * holds, operators any.
+     */
+    public ControlResult<Void> hold(ClusterState state, Caller caller, String target, Job.Hold hold, long now) {
+        List<StateRecord> records = new ArrayList<>();
+        for (JobTargets.Target t : JobTargets.resolve(state, target)) {
+            Job job = t.job();
+            if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
+                throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            }
+            if (!job.isPending()) {
+                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
+            }
+            if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
+                throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            }
+            if (hold == Job.Hold.ADMIN && !caller.isOperator()) {
+                records.add(new StateRecord.JobHoldChanged(job.id(), Job.Hold.USER, now));
+            } else {
+                records.add(new StateRecord.JobHoldChanged(job.id(), hold, now));
+            }
         }
-        return ControlResult.of(List.of(), List.of(new Effect.Signal(jobId, nodes, signal, batchOnly)), null);
+        return ControlResult.of(records, List.of(), null);
+    }
+
+    /**
+     * {@code scontrol update JobId=... Key=Value}: name, comment, nice and time limit while the
+     * job is pending; priority (and negative nice) only for operators.
+     */
+    public ControlResult<Void> update(
+            ClusterState state, Caller caller, String target, java.util.Map<String, String> fields, long now) {
+        java.util.Map<String, String> changes = new java.util.LinkedHashMap<>();
+        for (var e : fields.entrySet()) {
+            String key = e.getKey().toLowerCase(java.util.Locale.ROOT);
+            String value = e.getValue();
+            try {
+                switch (key) {
+                    case "timelimit" -> changes.put(JobUpdates.TIME_LIMIT, Long.toString(wireMinutes(value)));
+                    case "name", "jobname" -> changes.put(JobUpdates.NAME, value);
+                    case "comment" -> changes.put(JobUpdates.COMMENT, value);
+                    case "priority" -> {
+                        if (!caller.isOperator()) {
+                            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+                        }
+                        changes.put(JobUpdates.PRIORITY, Long.toString(Long.parseLong(value)));
+                    }
+                    case "nice" -> {
+                        int nice = Integer.parseInt(value);
+                        if (nice < 0 && !caller.isOperator()) {
+                            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+                        }
+                        changes.put(JobUpdates.NICE, Integer.toString(nice));
+                    }
+                    default ->
+                        throw new SlurmException(
+                                ErrorCode.INVALID_ARGUMENT, "Update of " + e.getKey() + " is not supported");
+                }
+            } catch (NumberFormatException ex) {
+                throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid " + e.getKey() + " value: " + value);
+            }
+        }
+        List<StateRecord> records = new ArrayList<>();
+        for (JobTargets.Target t : JobTargets.resolve(state, target)) {
+            Job job = t.job();
+            if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
+                throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            }
+            if (!job.isPending()) {
+                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
+            }
+            records.add(new StateRecord.JobUpdated(job.id(), changes, now));
+        }
+        return ControlResult.of(records, List.of(), null);
+    }
+
+    /** A time limit as typed to the wire's minutes (UNLIMITED as Slurm's INFINITE). */
+    private static long wireMinutes(String value) {
+        long minutes;
+        try {
+            minutes = dev.sluice.common.time.TimeLimit.parseMinutes(value);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.INVALID_TIME_LIMIT);
+        }
+        return minutes == dev.sluice.common.time.TimeLimit.INFINITE ? JobRequest.TIME_INFINITE : minutes;
     }
 
     /**

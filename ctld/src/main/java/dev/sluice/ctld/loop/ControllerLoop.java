@@ -13,6 +13,7 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.v1.journal.StateSnapshot;
 import java.io.IOException;
@@ -167,13 +168,23 @@ public final class ControllerLoop implements AutoCloseable {
                 decide(new Pending<>(c, new CompletableFuture<>()), now, toRun);
             }
         }
-        SchedulePlan plan = scheduler.schedule(state.image());
+        SchedulePlan plan = scheduler.schedule(state.image(), now);
         for (SchedulePlan.Start start : plan.starts()) {
+            int jobId = start.jobId();
+            if (start.taskId() >= 0) {
+                boolean last = state.job(jobId).array().pendingTasks().size() == 1;
+                int taskJobId = last ? jobId : state.nextJobId();
+                apply(new StateRecord.ArrayTaskSplit(jobId, start.taskId(), taskJobId, now));
+                jobId = taskJobId;
+            }
             apply(new StateRecord.JobStarted(
-                    start.jobId(), start.allocation(), start.partition(), start.timeLimitMinutes(), now));
-            toRun.add(new Effect.LaunchBatch(start.jobId()));
+                    jobId, start.allocation(), start.partition(), start.timeLimitMinutes(), now));
+            toRun.add(new Effect.LaunchBatch(jobId));
         }
-        state.setPendingReasons(plan.pendingReasons());
+        for (int cancelled : plan.cancels()) {
+            apply(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 0, "DependencyNeverSatisfied", now));
+        }
+        state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities());
         try {
             observer.beforeSync();
             journal.sync();

@@ -1,12 +1,16 @@
 package dev.sluice.ctld.persistence;
 
+import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.journal.ArrayTaskSplitRecord;
 import dev.sluice.protocol.v1.journal.JobEndedRecord;
+import dev.sluice.protocol.v1.journal.JobHoldRecord;
 import dev.sluice.protocol.v1.journal.JobRequeuedRecord;
 import dev.sluice.protocol.v1.journal.JobStartedRecord;
 import dev.sluice.protocol.v1.journal.JobSubmittedRecord;
+import dev.sluice.protocol.v1.journal.JobUpdatedRecord;
 import dev.sluice.protocol.v1.journal.JobsPurgedRecord;
 import dev.sluice.protocol.v1.journal.JournalEntry;
 import dev.sluice.protocol.v1.journal.NodeRegisteredRecord;
@@ -39,6 +43,18 @@ public final class RecordCodec {
                         .setReason(r.reason()));
             case StateRecord.JobRequeued r ->
                 e.setJobRequeued(JobRequeuedRecord.newBuilder().setJobId(r.jobId()));
+            case StateRecord.ArrayTaskSplit r ->
+                e.setArrayTaskSplit(ArrayTaskSplitRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setTaskId(r.taskId())
+                        .setNewJobId(r.newJobId()));
+            case StateRecord.JobUpdated r ->
+                e.setJobUpdated(
+                        JobUpdatedRecord.newBuilder().setJobId(r.jobId()).putAllChanges(r.changes()));
+            case StateRecord.JobHoldChanged r ->
+                e.setJobHold(JobHoldRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setHold(r.hold().name()));
             case StateRecord.JobsPurged r ->
                 e.setJobsPurged(JobsPurgedRecord.newBuilder().addAllJobIds(r.jobIds()));
             case StateRecord.NodeRegistered r ->
@@ -89,6 +105,20 @@ public final class RecordCodec {
                         r.getJobId(), WireMapper.toDomain(r.getState()), r.getExitStatus(), r.getReason(), t);
             }
             case JOB_REQUEUED -> new StateRecord.JobRequeued(e.getJobRequeued().getJobId(), t);
+            case ARRAY_TASK_SPLIT ->
+                new StateRecord.ArrayTaskSplit(
+                        e.getArrayTaskSplit().getJobId(),
+                        e.getArrayTaskSplit().getTaskId(),
+                        e.getArrayTaskSplit().getNewJobId(),
+                        t);
+            case JOB_UPDATED ->
+                new StateRecord.JobUpdated(
+                        e.getJobUpdated().getJobId(), e.getJobUpdated().getChangesMap(), t);
+            case JOB_HOLD ->
+                new StateRecord.JobHoldChanged(
+                        e.getJobHold().getJobId(),
+                        Job.Hold.valueOf(e.getJobHold().getHold()),
+                        t);
             case JOBS_PURGED -> new StateRecord.JobsPurged(e.getJobsPurged().getJobIdsList(), t);
             case NODE_REGISTERED -> {
                 NodeRegisteredRecord r = e.getNodeRegistered();

@@ -32,6 +32,8 @@ import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
+import dev.sluice.protocol.v1.UpdateJobRequest;
+import dev.sluice.protocol.v1.UpdateJobResponse;
 import dev.sluice.protocol.v1.UpdateNodeRequest;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
 import java.util.ArrayList;
@@ -80,6 +82,7 @@ public final class ClientApiHandler {
                 case GET_NODES -> out.setGetNodes(getNodes(request.getGetNodes()));
                 case GET_PARTITIONS -> out.setGetPartitions(getPartitions(request.getGetPartitions()));
                 case UPDATE_NODE -> out.setUpdateNode(updateNode(who, request.getUpdateNode()));
+                case UPDATE_JOB -> out.setUpdateJob(updateJob(who, request.getUpdateJob()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
                 case PING -> out.setPing(ping());
                 case BODY_NOT_SET -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "empty request");
@@ -107,35 +110,46 @@ public final class ClientApiHandler {
 
     public SignalJobResponse signalJob(Identity who, SignalJobRequest request) {
         Caller caller = caller(who);
-        List<Integer> ids = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        SignalJobResponse.Builder out = SignalJobResponse.newBuilder();
-        if (request.getJobIdsCount() == 0) {
+        List<String> targets = new ArrayList<>(request.getJobIdsList());
+        if (targets.isEmpty()) {
             for (Job job : loop.image().jobs()) {
                 if (!job.state().isFinished() && matches(job, request)) {
-                    ids.add(job.id());
-                    names.add(Integer.toString(job.id()));
-                }
-            }
-        } else {
-            for (String raw : request.getJobIdsList()) {
-                try {
-                    ids.add(Integer.parseInt(raw.trim()));
-                    names.add(raw.trim());
-                } catch (NumberFormatException e) {
-                    out.addResults(SignalJobResponse.Result.newBuilder()
-                            .setJobId(raw)
-                            .setError(error(new SlurmException(ErrorCode.INVALID_JOB_ID))));
+                    targets.add(Integer.toString(job.id()));
                 }
             }
         }
-        for (int i = 0; i < ids.size(); i++) {
-            int id = ids.get(i);
+        SignalJobResponse.Builder out = SignalJobResponse.newBuilder();
+        for (String raw : targets) {
+            String target = raw.strip();
             SignalJobResponse.Result.Builder r =
-                    SignalJobResponse.Result.newBuilder().setJobId(names.get(i));
+                    SignalJobResponse.Result.newBuilder().setJobId(target);
             try {
                 await(loop.submit((state, now) -> jobs.signal(
-                        state, caller, id, request.getSignal(), request.getCancel(), request.getBatchOnly(), now)));
+                        state, caller, target, request.getSignal(), request.getCancel(), request.getBatchOnly(), now)));
+            } catch (SlurmException e) {
+                r.setError(error(e));
+            }
+            out.addResults(r);
+        }
+        return out.build();
+    }
+
+    public UpdateJobResponse updateJob(Identity who, UpdateJobRequest request) {
+        Caller caller = caller(who);
+        UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
+        for (String raw : request.getJobIdsList()) {
+            String target = raw.strip();
+            SignalJobResponse.Result.Builder r =
+                    SignalJobResponse.Result.newBuilder().setJobId(target);
+            try {
+                await(loop.submit((state, now) -> switch (request.getAction()) {
+                    case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
+                    case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
+                    case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
+                    case "" -> jobs.update(state, caller, target, request.getFieldsMap(), now);
+                    default ->
+                        throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + request.getAction());
+                }));
             } catch (SlurmException e) {
                 r.setError(error(e));
             }

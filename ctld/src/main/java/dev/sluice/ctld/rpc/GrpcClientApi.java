@@ -17,6 +17,8 @@ import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmctldApiGrpc;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
+import dev.sluice.protocol.v1.UpdateJobRequest;
+import dev.sluice.protocol.v1.UpdateJobResponse;
 import dev.sluice.protocol.v1.UpdateNodeRequest;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
 import io.grpc.Context;
@@ -122,6 +124,12 @@ public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
     public void updateNode(UpdateNodeRequest request, StreamObserver<UpdateNodeResponse> observer) {
         Identity who = who();
         answer(observer, () -> handler.updateNode(who, request));
+    }
+
+    @Override
+    public void updateJob(UpdateJobRequest request, StreamObserver<UpdateJobResponse> observer) {
+        Identity who = who();
+        answer(observer, () -> handler.updateJob(who, request));
     }
 
     @Override

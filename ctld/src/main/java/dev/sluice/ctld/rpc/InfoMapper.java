@@ -38,14 +38,26 @@ public final class InfoMapper {
                 .setReason(image.reasonOf(job))
                 .setSubmitTime(job.submitTime())
                 .setEligibleTime(job.eligibleTime())
-                .setStartTime(job.startTime())
+                .setStartTime(job.isPending() ? image.expectedStarts().getOrDefault(job.id(), 0L) : job.startTime())
                 .setEndTime(job.endTime())
                 .setNumNodes(nodes)
                 .setNumCpus(cpus)
                 .setExitStatus(job.exitStatus())
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setPartition(job.partition())
-                .setPriority(priority(job))
+                .setPriority((int) Math.min(0xffffffffL, image.priorities().getOrDefault(job.id(), 0L)))
+                .setArrayJobId(job.array().arrayJobId())
+                .setArrayTaskId(
+                        job.array().pendingTasks().isEmpty() ? job.array().taskId() : -1)
+                .setArrayTaskStr(
+                        job.array().pendingTasks().isEmpty()
+                                ? ""
+                                : job.array().pendingTasks().format()
+                                        + (job.array().throttle() > 0
+                                                ? "%" + job.array().throttle()
+                                                : ""))
+                .setDisplayId(job.displayId())
+                .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
@@ -62,11 +74,6 @@ public final class InfoMapper {
                             tres(a.totalCpus(), a.totalMemoryMb(), a.nodes().size(), r));
         }
         return b.build();
-    }
-
-    /** Until multifactor priority lands: older jobs first, as Slurm's default basic priority. */
-    private static int priority(Job job) {
-        return job.isPending() ? (int) Math.max(1, 0xfffffffeL - job.id() - 0xffff0000L) : 0;
     }
 
     private static long requestedMemory(JobRequest r, int cpus) {

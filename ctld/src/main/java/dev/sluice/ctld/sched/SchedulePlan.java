@@ -5,14 +5,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one scheduling pass decided: jobs to start now, and why every other pending job waits.
- * A value; the controller loop turns starts into journaled records and launches.
+ * What one scheduling pass decided: jobs (or array tasks) to start now, jobs to cancel because
+ * their dependency can never be met ({@code --kill-on-invalid-dep}), and for every other pending
+ * job why it waits, its priority and, where backfill reserved it a place, when it should start.
+ * A value; the controller loop turns it into journaled records and launches.
  */
-public record SchedulePlan(List<Start> starts, Map<Integer, String> pendingReasons) {
+public record SchedulePlan(
+        List<Start> starts,
+        List<Integer> cancels,
+        Map<Integer, String> pendingReasons,
+        Map<Integer, Long> expectedStarts,
+        Map<Integer, Long> priorities) {
+
     public SchedulePlan {
         starts = List.copyOf(starts);
+        cancels = List.copyOf(cancels);
         pendingReasons = Map.copyOf(pendingReasons);
+        expectedStarts = Map.copyOf(expectedStarts);
+        priorities = Map.copyOf(priorities);
     }
 
-    public record Start(int jobId, Allocation allocation, String partition, long timeLimitMinutes) {}
+    /** @param taskId the array task to split off and start, -1 for a plain job */
+    public record Start(int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes) {}
 }

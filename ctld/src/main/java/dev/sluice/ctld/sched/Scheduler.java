@@ -1,12 +1,13 @@
 package dev.sluice.ctld.sched;
 
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.gres.GresDemands;
+import dev.sluice.ctld.queue.Priorities;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
-import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
@@ -22,18 +23,28 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The main scheduling pass (Slurm's sched/builtin): pending jobs in priority order, each
- * placed by the {@link Allocator} against capacities that already account for the jobs
- * started earlier in the same pass. Once a job in a partition must wait for resources, lower
- * priority jobs of that partition wait with reason {@code Priority} so they cannot starve it.
+ * One scheduling pass, main scheduler and backfill as one algorithm (Flux's queue policies):
+ * pending jobs in priority order; each is placed by the {@link Allocator} on what the
+ * {@link AvailabilityTimeline} says it may use for its whole time limit. A job that cannot
+ * start gets a reservation at the earliest time it fits (for the first {@code reservationDepth}
+ * such jobs: 1 is EASY backfill, more is conservative), and every later job may start now only
+ * on resources no reservation needs before it ends. With backfill off (sched/builtin), the first
+ * blocked job of a partition stops that partition.
  *
- * <p>Pure: reads an immutable image, returns a plan.
+ * <p>Pure: reads an immutable image and a time, returns a plan.
  */
 public final class Scheduler {
-    private final SelectDefaults defaults;
+    /** At most this many start times are tried when looking for a reservation. */
+    private static final int MAX_CANDIDATE_TIMES = 200;
+
+    private final SchedulerConfig config;
+
+    public Scheduler(SchedulerConfig config) {
+        this.config = config;
+    }
 
     public Scheduler(SelectDefaults defaults) {
-        this.defaults = defaults;
+        this(SchedulerConfig.defaults(defaults));
     }
 
     /**
@@ -51,88 +62,153 @@ public final class Scheduler {
         }
     }
 
-    public SchedulePlan schedule(ClusterImage image) {
-        Map<String, NodeCapacity> capacity = new LinkedHashMap<>();
-        for (NodeView view : image.nodes()) {
-            capacity.put(view.name(), capacityOf(view));
-        }
+    public SchedulePlan schedule(ClusterImage image, long now) {
+        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), now);
+        Pass pass = new Pass(image, now, priorities);
         List<Job> pending = image.jobs().stream()
                 .filter(Job::isPending)
-                .sorted(priorityOrder(image))
+                .sorted(order(image, priorities))
                 .toList();
-        List<SchedulePlan.Start> starts = new ArrayList<>();
-        Map<Integer, String> reasons = new HashMap<>();
-        Set<String> blockedPartitions = new HashSet<>();
         for (Job job : pending) {
-            Partition partition = image.partition(job.partition()).orElse(null);
-            String reason = staticReason(job, partition);
-            if (reason == null && blockedPartitions.contains(job.partition())) {
-                reason = "Priority";
-            }
-            if (reason != null) {
-                reasons.put(job.id(), reason);
-                continue;
-            }
-            List<NodeCapacity> nodes = partition.nodes().stream()
-                    .map(capacity::get)
-                    .filter(n -> n != null)
-                    .toList();
-            PlacementResult result;
-            try {
-                result = Allocator.place(nodes, placementRequest(job.request(), partition, defaults));
-            } catch (SlurmException e) {
-                // The configuration changed under an accepted job (e.g. its GRES went away).
-                reasons.put(job.id(), "BadConstraints");
-                continue;
-            }
-            switch (result) {
-                case PlacementResult.Placed placed -> {
-                    Allocation allocation = placed.allocation();
-                    starts.add(new SchedulePlan.Start(job.id(), allocation, partition.name(), job.timeLimitMinutes()));
-                    for (Allocation.NodeShare share : allocation.nodes()) {
-                        capacity.computeIfPresent(share.node(), (k, n) -> n.minus(share));
-                    }
-                }
-                case PlacementResult.Pending waiting -> {
-                    reasons.put(job.id(), waiting.reason());
-                    blockedPartitions.add(job.partition());
-                }
-                case PlacementResult.Rejected rejected -> reasons.put(job.id(), "BadConstraints");
-            }
+            pass.consider(job);
         }
-        return new SchedulePlan(starts, reasons);
+        return new SchedulePlan(pass.starts, pass.cancels, pass.reasons, pass.expected, priorities);
     }
 
-    /** Reasons that need no placement attempt (Slurm checks these before select). */
-    private static String staticReason(Job job, Partition partition) {
-        JobRequest request = job.request();
-        if (request.hold()) {
-            return "JobHeldUser";
-        }
-        if (partition == null) {
-            return "PartitionConfig";
-        }
-        if (!partition.isUp()) {
-            return partition.state().equalsIgnoreCase("INACTIVE") ? "PartitionInactive" : "PartitionDown";
-        }
-        if (job.timeLimitMinutes() != JobRequest.TIME_INFINITE
-                && partition.maxTimeMinutes() != JobRequest.TIME_INFINITE
-                && job.timeLimitMinutes() > partition.maxTimeMinutes()) {
-            return "PartitionTimeLimit";
-        }
-        int minNodes = request.effectiveMinNodes();
-        if (minNodes > partition.maxNodes() || (partition.minNodes() > 0 && minNodes < partition.minNodes())) {
-            return "PartitionNodeLimit";
-        }
-        return null;
-    }
-
-    /** Higher partition PriorityTier first, then submission order (job id). */
-    private static Comparator<Job> priorityOrder(ClusterImage image) {
+    /** Higher partition PriorityTier, then higher priority, then older. */
+    private static Comparator<Job> order(ClusterImage image, Map<Integer, Long> priorities) {
         return Comparator.comparingInt((Job j) -> -image.partition(j.partition())
                         .map(Partition::priorityTier)
                         .orElse(0))
+                .thenComparingLong(j -> -priorities.getOrDefault(j.id(), 0L))
                 .thenComparingInt(Job::id);
+    }
+
+    /** The mutable working set of one pass. */
+    private final class Pass {
+        final ClusterImage image;
+        final long now;
+        final Map<Integer, Long> priorities;
+        final AvailabilityTimeline timeline;
+        final List<SchedulePlan.Start> starts = new ArrayList<>();
+        final List<Integer> cancels = new ArrayList<>();
+        final Map<Integer, String> reasons = new HashMap<>();
+        final Map<Integer, Long> expected = new HashMap<>();
+        final Set<String> blockedPartitions = new HashSet<>();
+        final Map<Integer, Integer> runningTasks = new HashMap<>();
+        int reservations;
+
+        Pass(ClusterImage image, long now, Map<Integer, Long> priorities) {
+            this.image = image;
+            this.now = now;
+            this.priorities = priorities;
+            Map<String, NodeCapacity> capacity = new LinkedHashMap<>();
+            for (NodeView view : image.nodes()) {
+                capacity.put(view.name(), capacityOf(view));
+            }
+            timeline = new AvailabilityTimeline(capacity);
+            for (Job job : image.jobs()) {
+                if (job.isRunning()) {
+                    timeline.running(job.allocation(), Math.max(now + 1, endOf(job.startTime(), job)));
+                    if (job.array().isArray()) {
+                        runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+
+        void consider(Job job) {
+            Partition partition = image.partition(job.partition()).orElse(null);
+            List<Integer> tasks = job.array().isArray() && job.array().taskId() < 0
+                    ? job.array().pendingTasks().ids()
+                    : List.of(job.array().taskId());
+            for (int task : tasks) {
+                if (!tryStart(job, partition, task)) {
+                    return;
+                }
+            }
+        }
+
+        /** @return true when the task started and the next task of the same record may be tried */
+        private boolean tryStart(Job job, Partition partition, int task) {
+            String reason = Gates.reason(job, partition, task, image, now, runningTasks);
+            if (reason != null) {
+                if (reason.equals(Gates.NEVER) && job.request().sequencing().killOnInvalidDep()) {
+                    cancels.add(job.id());
+                } else {
+                    reasons.put(job.id(), reason);
+                }
+                return false;
+            }
+            if (!config.backfill() && blockedPartitions.contains(partition.name())) {
+                reasons.put(job.id(), "Priority");
+                return false;
+            }
+            PlacementRequest request;
+            try {
+                request = placementRequest(job.request(), partition, config.select());
+            } catch (SlurmException e) {
+                // The configuration changed under an accepted job (e.g. its GRES went away).
+                reasons.put(job.id(), "BadConstraints");
+                return false;
+            }
+            long end = endOf(now, job);
+            PlacementResult result = Allocator.place(nodesOf(partition, timeline.capacityFor(now, end)), request);
+            switch (result) {
+                case PlacementResult.Placed placed -> {
+                    starts.add(new SchedulePlan.Start(
+                            job.id(), task, placed.allocation(), partition.name(), job.timeLimitMinutes()));
+                    timeline.started(placed.allocation(), end);
+                    if (task >= 0) {
+                        runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
+                    }
+                    return true;
+                }
+                case PlacementResult.Rejected rejected -> {
+                    reasons.put(job.id(), "BadConstraints");
+                    return false;
+                }
+                case PlacementResult.Pending waiting -> {
+                    boolean first = blockedPartitions.add(partition.name());
+                    String why = waiting.reason().equals("Resources") && !first ? "Priority" : waiting.reason();
+                    reasons.put(job.id(), why);
+                    if (config.backfill() && reservations < config.reservationDepth()) {
+                        reserve(job, partition, request);
+                    }
+                    return false;
+                }
+            }
+        }
+
+        /** Finds the earliest time the job fits and holds those resources for it. */
+        private void reserve(Job job, Partition partition, PlacementRequest request) {
+            for (long t : timeline.candidateStarts(now, now + config.windowSeconds(), MAX_CANDIDATE_TIMES)) {
+                long end = endOf(t, job);
+                PlacementResult r = Allocator.place(nodesOf(partition, timeline.capacityFor(t, end)), request);
+                if (r instanceof PlacementResult.Placed placed) {
+                    timeline.reserve(placed.allocation(), t, end);
+                    expected.put(job.id(), t);
+                    reservations++;
+                    return;
+                }
+            }
+        }
+    }
+
+    private static long endOf(long start, Job job) {
+        long limit = job.timeLimitMinutes();
+        return limit >= JobRequest.TIME_NOT_SET ? Long.MAX_VALUE : start + limit * 60;
+    }
+
+    private static List<NodeCapacity> nodesOf(Partition partition, Map<String, NodeCapacity> capacity) {
+        List<NodeCapacity> out = new ArrayList<>(partition.nodes().size());
+        for (String name : partition.nodes()) {
+            NodeCapacity n = capacity.get(name);
+            if (n != null) {
+                out.add(n);
+            }
+        }
+        return out;
     }
 
     static NodeCapacity capacityOf(NodeView view) {
@@ -174,6 +250,6 @@ public final class Scheduler {
         if (hostlist == null || hostlist.isBlank()) {
             return Set.of();
         }
-        return new HashSet<>(dev.sluice.common.hostlist.HostList.expand(hostlist));
+        return new HashSet<>(HostList.expand(hostlist));
     }
 }

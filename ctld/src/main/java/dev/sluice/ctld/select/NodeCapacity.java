@@ -44,6 +44,21 @@ public record NodeCapacity(
                 GresPool.idle(gres.inventory()));
     }
 
+    /** This node after a job gives its share back. */
+    public NodeCapacity plus(Allocation.NodeShare share) {
+        int cpus = freeCpus + share.cpus();
+        return new NodeCapacity(
+                name,
+                hardware,
+                cpus,
+                freeMemoryMb + share.memoryMb(),
+                cpus >= hardware.cpus(),
+                schedulable,
+                features,
+                weight,
+                gres.plus(share.gres(), -1));
+    }
+
     /** This node after giving a job its share. */
     public NodeCapacity minus(Allocation.NodeShare share) {
         return new NodeCapacity(

@@ -83,7 +83,7 @@ public final class CtldServer implements AutoCloseable {
 
         Scheduler.SelectDefaults defaults =
                 new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
-        JobControl jobs = new JobControl(defaults);
+        JobControl jobs = new JobControl(defaults, config.maxArraySize());
         NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds());
         NodeDispatcher dispatcher = new NodeDispatcher(config);
         List<Command<?>> periodic = new ArrayList<>();
@@ -102,7 +102,7 @@ public final class CtldServer implements AutoCloseable {
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(defaults),
+                new Scheduler(config.scheduler()),
                 dispatcher,
                 periodic,
                 fatal,

@@ -19,6 +19,8 @@ public record ClusterImage(
         Map<String, NodeView> nodesByName,
         List<Partition> partitions,
         Map<Integer, String> pendingReasons,
+        Map<Integer, Long> expectedStarts,
+        Map<Integer, Long> priorities,
         int nextJobId) {
 
     public ClusterImage {
@@ -28,6 +30,23 @@ public record ClusterImage(
         nodesByName = Map.copyOf(nodesByName);
         partitions = List.copyOf(partitions);
         pendingReasons = Map.copyOf(pendingReasons);
+        expectedStarts = Map.copyOf(expectedStarts);
+        priorities = Map.copyOf(priorities);
+    }
+
+    /** An image that holds one job and nothing else (to describe that job on its own). */
+    public static ClusterImage ofJob(Job job) {
+        return new ClusterImage(
+                0,
+                List.of(job),
+                Map.of(job.id(), job),
+                List.of(),
+                Map.of(),
+                List.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                0);
     }
 
     public Optional<Job> job(int id) {
@@ -52,9 +71,10 @@ public record ClusterImage(
         if (!job.isPending()) {
             return job.reason();
         }
-        if (job.request().hold()) {
-            return "JobHeldUser";
-        }
-        return pendingReasons.getOrDefault(job.id(), job.reason());
+        return switch (job.hold()) {
+            case USER -> "JobHeldUser";
+            case ADMIN -> "JobHeldAdmin";
+            case NONE -> pendingReasons.getOrDefault(job.id(), job.reason());
+        };
     }
 }

@@ -4,10 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
+import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
 import dev.sluice.ctld.state.StateRecord.JobRequeued;
 import dev.sluice.ctld.state.StateRecord.JobStarted;
 import dev.sluice.ctld.state.StateRecord.JobSubmitted;
+import dev.sluice.ctld.state.StateRecord.JobUpdated;
 import dev.sluice.ctld.state.StateRecord.JobsPurged;
 import dev.sluice.ctld.state.StateRecord.NodeRegistered;
 import dev.sluice.ctld.state.StateRecord.NodeStateChanged;
@@ -35,6 +38,8 @@ public final class ClusterState {
     private final List<Partition> partitions;
     private final Set<String> responding = new HashSet<>();
     private final Map<Integer, String> pendingReasons = new HashMap<>();
+    private final Map<Integer, Long> expectedStarts = new HashMap<>();
+    private final Map<Integer, Long> priorities = new HashMap<>();
     private final Map<String, Long> lastHeard = new HashMap<>();
     private int nextJobId;
     private long sequence;
@@ -54,8 +59,41 @@ public final class ClusterState {
             case JobSubmitted r -> {
                 jobs.put(
                         r.jobId(),
-                        Job.submitted(r.jobId(), r.request(), r.partition(), r.timeLimitMinutes(), r.time()));
+                        Job.submitted(
+                                r.jobId(),
+                                r.request(),
+                                r.partition(),
+                                r.timeLimitMinutes(),
+                                r.time(),
+                                ArraySpec.partOf(
+                                        r.jobId(), r.request().sequencing().array())));
                 nextJobId = Math.max(nextJobId, r.jobId() + 1);
+            }
+            case ArrayTaskSplit r -> {
+                Job master = requireJob(r.jobId());
+                ArrayPart part = master.array();
+                if (r.newJobId() == 0) {
+                    // Snapshots only: the task's own record was purged long ago.
+                    jobs.put(r.jobId(), master.with(b -> b.array(part.without(r.taskId()))));
+                } else if (r.newJobId() == r.jobId()) {
+                    jobs.put(
+                            r.jobId(),
+                            master.with(b -> b.array(
+                                    new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
+                } else {
+                    jobs.put(r.jobId(), master.with(b -> b.array(part.without(r.taskId()))));
+                    jobs.put(
+                            r.newJobId(),
+                            master.with(b -> b.id(r.newJobId())
+                                    .array(new ArrayPart(
+                                            part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
+                    nextJobId = Math.max(nextJobId, r.newJobId() + 1);
+                }
+            }
+            case JobUpdated r -> jobs.put(r.jobId(), JobUpdates.apply(requireJob(r.jobId()), r.changes()));
+            case JobHoldChanged r -> {
+                Job job = requireJob(r.jobId());
+                jobs.put(r.jobId(), job.with(b -> b.hold(r.hold())));
             }
             case JobStarted r -> {
                 Job job = requireJob(r.jobId());
@@ -159,42 +197,7 @@ public final class ClusterState {
      * snapshot holds. Replaying them into a fresh state yields an equal image.
      */
     public List<StateRecord> toRecords() {
-        List<StateRecord> out = new ArrayList<>();
-        for (Node n : nodes.values()) {
-            if (n.registered()) {
-                out.add(new NodeRegistered(
-                        n.name(),
-                        n.hostname(),
-                        n.addr(),
-                        n.port(),
-                        n.hardware(),
-                        n.dynamic(),
-                        n.bootTime(),
-                        n.version(),
-                        0));
-            }
-            if (n.down()) {
-                out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.DOWN, n.reason(), n.reasonUser(), n.reasonTime()));
-            }
-            if (n.drain()) {
-                out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.DRAIN, n.reason(), n.reasonUser(), n.reasonTime()));
-            }
-        }
-        for (Job j : jobs.values()) {
-            out.add(new JobSubmitted(j.id(), j.request(), j.partition(), j.timeLimitMinutes(), j.submitTime()));
-            for (int i = 0; i < j.restartCount(); i++) {
-                out.add(new JobRequeued(j.id(), j.eligibleTime()));
-            }
-            if (j.allocation() != null) {
-                out.add(new JobStarted(j.id(), j.allocation(), j.partition(), j.timeLimitMinutes(), j.startTime()));
-            }
-            if (j.state().isFinished()) {
-                out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
-            }
-        }
-        return out;
+        return StateSnapshots.records(this);
     }
 
     public int nextJobId() {
@@ -245,9 +248,14 @@ public final class ClusterState {
         return lastHeard.getOrDefault(node, 0L);
     }
 
-    public void setPendingReasons(Map<Integer, String> reasons) {
+    /** Soft: what the last scheduling pass said of the pending jobs. */
+    public void setQueueView(Map<Integer, String> reasons, Map<Integer, Long> starts, Map<Integer, Long> prio) {
         pendingReasons.clear();
         pendingReasons.putAll(reasons);
+        expectedStarts.clear();
+        expectedStarts.putAll(starts);
+        priorities.clear();
+        priorities.putAll(prio);
     }
 
     private GresPool gresPool(String node) {
@@ -277,6 +285,15 @@ public final class ClusterState {
             byName.put(node.name(), view);
         }
         return new ClusterImage(
-                sequence, new ArrayList<>(jobs.values()), jobs, views, byName, partitions, pendingReasons, nextJobId);
+                sequence,
+                new ArrayList<>(jobs.values()),
+                jobs,
+                views,
+                byName,
+                partitions,
+                pendingReasons,
+                expectedStarts,
+                priorities,
+                nextJobId);
     }
 }

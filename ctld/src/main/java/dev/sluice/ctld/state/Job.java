@@ -2,9 +2,15 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.function.Consumer;
+
 /**
  * One job as the controller knows it. Immutable; {@link ClusterState#replay} swaps in a new
  * value on each change. Times are epoch seconds, 0 meaning "not yet" (Slurm prints Unknown).
+ *
+ * @param array the job's place in a job array, {@link ArrayPart#NONE} for a plain job
+ * @param hold who holds it back, if anyone ({@code -H}, {@code scontrol hold})
+ * @param adminPriority a priority fixed by an operator ({@code scontrol update priority=}), 0 if none
  */
 public record Job(
         int id,
@@ -19,87 +25,203 @@ public record Job(
         long timeLimitMinutes,
         Allocation allocation,
         int exitStatus,
-        int restartCount) {
+        int restartCount,
+        ArrayPart array,
+        Hold hold,
+        long adminPriority) {
+
+    /** Slurm's two kinds of hold: by the owner (JobHeldUser) or by an operator (JobHeldAdmin). */
+    public enum Hold {
+        NONE,
+        USER,
+        ADMIN
+    }
 
     public Job {
         requireNonNull(request, "request is null");
         requireNonNull(partition, "partition is null");
         requireNonNull(state, "state is null");
         requireNonNull(reason, "reason is null");
+        requireNonNull(array, "array is null");
+        requireNonNull(hold, "hold is null");
     }
 
-    public static Job submitted(int id, JobRequest request, String partition, long timeLimit, long submitTime) {
-        String reason = request.hold() ? "JobHeldUser" : "None";
-        return new Job(
-                id, request, partition, JobState.PENDING, reason, submitTime, submitTime, 0, 0, timeLimit, null, 0, 0);
-    }
-
-    public Job withReason(String newReason) {
-        return new Job(
-                id,
-                request,
-                partition,
-                state,
-                newReason,
-                submitTime,
-                eligibleTime,
-                startTime,
-                endTime,
-                timeLimitMinutes,
-                allocation,
-                exitStatus,
-                restartCount);
-    }
-
-    public Job started(Allocation alloc, long time, long limit, String part) {
-        return new Job(
-                id,
-                request,
-                part,
-                JobState.RUNNING,
-                "None",
-                submitTime,
-                eligibleTime,
-                time,
-                0,
-                limit,
-                alloc,
-                0,
-                restartCount);
-    }
-
-    public Job ended(JobState endState, int status, long time, String endReason) {
-        return new Job(
-                id,
-                request,
-                partition,
-                endState,
-                endReason,
-                submitTime,
-                eligibleTime,
-                startTime,
-                time,
-                timeLimitMinutes,
-                allocation,
-                status,
-                restartCount);
-    }
-
-    public Job requeued(long time) {
+    public static Job submitted(
+            int id, JobRequest request, String partition, long timeLimit, long submitTime, ArrayPart array) {
+        long eligible = Math.max(submitTime, request.sequencing().beginTime());
         return new Job(
                 id,
                 request,
                 partition,
                 JobState.PENDING,
-                "BeginTime",
+                "None",
                 submitTime,
-                time,
+                eligible,
                 0,
                 0,
-                timeLimitMinutes,
+                timeLimit,
                 null,
                 0,
-                restartCount + 1);
+                0,
+                array,
+                request.hold() ? Hold.USER : Hold.NONE,
+                0);
+    }
+
+    /** A plain (non-array) job as submitted. */
+    public static Job submitted(int id, JobRequest request, String partition, long timeLimit, long submitTime) {
+        return submitted(id, request, partition, timeLimit, submitTime, ArrayPart.NONE);
+    }
+
+    /** A mutable copy used only to derive the next immutable value. */
+    public static final class Builder {
+        private String partition;
+        private JobState state;
+        private String reason;
+        private long eligibleTime;
+        private long startTime;
+        private long endTime;
+        private long timeLimitMinutes;
+        private Allocation allocation;
+        private int exitStatus;
+        private int restartCount;
+        private ArrayPart array;
+        private Hold hold;
+        private long adminPriority;
+        private int id;
+
+        public Builder id(int v) {
+            id = v;
+            return this;
+        }
+
+        public Builder partition(String v) {
+            partition = v;
+            return this;
+        }
+
+        public Builder state(JobState v) {
+            state = v;
+            return this;
+        }
+
+        public Builder reason(String v) {
+            reason = v;
+            return this;
+        }
+
+        public Builder eligibleTime(long v) {
+            eligibleTime = v;
+            return this;
+        }
+
+        public Builder startTime(long v) {
+            startTime = v;
+            return this;
+        }
+
+        public Builder endTime(long v) {
+            endTime = v;
+            return this;
+        }
+
+        public Builder timeLimitMinutes(long v) {
+            timeLimitMinutes = v;
+            return this;
+        }
+
+        public Builder allocation(Allocation v) {
+            allocation = v;
+            return this;
+        }
+
+        public Builder exitStatus(int v) {
+            exitStatus = v;
+            return this;
+        }
+
+        public Builder restartCount(int v) {
+            restartCount = v;
+            return this;
+        }
+
+        public Builder array(ArrayPart v) {
+            array = v;
+            return this;
+        }
+
+        public Builder hold(Hold v) {
+            hold = v;
+            return this;
+        }
+
+        public Builder adminPriority(long v) {
+            adminPriority = v;
+            return this;
+        }
+    }
+
+    /** The job with some fields changed. */
+    public Job with(Consumer<Builder> change) {
+        Builder b = new Builder();
+        b.id = id;
+        b.partition = partition;
+        b.state = state;
+        b.reason = reason;
+        b.eligibleTime = eligibleTime;
+        b.startTime = startTime;
+        b.endTime = endTime;
+        b.timeLimitMinutes = timeLimitMinutes;
+        b.allocation = allocation;
+        b.exitStatus = exitStatus;
+        b.restartCount = restartCount;
+        b.array = array;
+        b.hold = hold;
+        b.adminPriority = adminPriority;
+        change.accept(b);
+        return new Job(
+                b.id,
+                request,
+                b.partition,
+                b.state,
+                b.reason,
+                submitTime,
+                b.eligibleTime,
+                b.startTime,
+                b.endTime,
+                b.timeLimitMinutes,
+                b.allocation,
+                b.exitStatus,
+                b.restartCount,
+                b.array,
+                b.hold,
+                b.adminPriority);
+    }
+
+    public Job started(Allocation alloc, long time, long limit, String part) {
+        return with(b -> b.state(JobState.RUNNING)
+                .reason("None")
+                .startTime(time)
+                .endTime(0)
+                .timeLimitMinutes(limit)
+                .allocation(alloc)
+                .exitStatus(0)
+                .partition(part));
+    }
+
+    public Job ended(JobState endState, int status, long time, String endReason) {
+        return with(b -> b.state(endState).exitStatus(status).endTime(time).reason(endReason));
+    }
+
+    public Job requeued(long time) {
+        return with(b -> b.state(JobState.PENDING)
+                .reason("BeginTime")
+                .eligibleTime(time)
+                .startTime(0)
+                .endTime(0)
+                .allocation(null)
+                .exitStatus(0)
+                .restartCount(restartCount + 1));
     }
 
     public boolean isPending() {
@@ -108,5 +230,10 @@ public record Job(
 
     public boolean isRunning() {
         return state.holdsResources();
+    }
+
+    /** Slurm's name for a job in messages and squeue: {@code 123} or {@code 123_4}. */
+    public String displayId() {
+        return array.displayId(id);
     }
 }

@@ -43,7 +43,8 @@ public record JobRequest(
         int nice,
         String qos,
         String command,
-        GpuOptions gpuOptions) {
+        GpuOptions gpuOptions,
+        Sequencing sequencing) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
     public static final long TIME_NOT_SET = 0xfffffffeL;
@@ -58,6 +59,23 @@ public record JobRequest(
         requireNonNull(owner, "owner is null");
         requireNonNull(command, "command is null");
         requireNonNull(gpuOptions, "gpuOptions is null");
+        requireNonNull(sequencing, "sequencing is null");
+    }
+
+    /**
+     * When the job may run relative to time and other jobs.
+     *
+     * @param array {@code --array} as typed ({@code 0-15%4}), empty for a plain job
+     * @param dependency {@code --dependency} as typed, empty for none
+     * @param beginTime {@code --begin} as epoch seconds, 0 for none
+     */
+    public record Sequencing(String array, String dependency, boolean killOnInvalidDep, long beginTime) {
+        public static final Sequencing NONE = new Sequencing("", "", false, 0);
+
+        public Sequencing {
+            requireNonNull(array, "array is null");
+            requireNonNull(dependency, "dependency is null");
+        }
     }
 
     /** The GPU-centric options ({@code --gpus*}, {@code --cpus-per-gpu}, {@code --mem-per-gpu}) as typed. */
@@ -78,6 +96,45 @@ public record JobRequest(
         public Owner {
             requireNonNull(userName, "userName is null");
         }
+    }
+
+    /** The same request with the fields {@code scontrol update job} may change while pending. */
+    public JobRequest withDescription(String newName, String newComment, int newNice) {
+        return new JobRequest(
+                newName,
+                script,
+                scriptArgs,
+                workDir,
+                environment,
+                minNodes,
+                maxNodes,
+                numTasks,
+                cpusPerTask,
+                ntasksPerNode,
+                partition,
+                timeLimitMinutes,
+                stdOut,
+                stdErr,
+                stdIn,
+                owner,
+                submitHost,
+                exclusive,
+                memPerNodeMb,
+                memPerCpuMb,
+                reqNodes,
+                excludeNodes,
+                account,
+                newComment,
+                hold,
+                gresPerNode,
+                constraint,
+                requeue,
+                openMode,
+                newNice,
+                qos,
+                command,
+                gpuOptions,
+                sequencing);
     }
 
     /** Tasks requested; Slurm defaults to one task per requested node. */

@@ -40,6 +40,29 @@ public sealed interface StateRecord {
 
     record JobRequeued(int jobId, long time) implements StateRecord {}
 
+    /**
+     * Task {@code taskId} of the array record {@code jobId} starts a life of its own as job
+     * {@code newJobId} (equal to {@code jobId} when it is the record's last pending task).
+     */
+    record ArrayTaskSplit(int jobId, int taskId, int newJobId, long time) implements StateRecord {}
+
+    /**
+     * {@code scontrol update job}: the changed fields only, by canonical key (TimeLimit in
+     * minutes, Name, Comment, Priority, Nice).
+     */
+    record JobUpdated(int jobId, java.util.Map<String, String> changes, long time) implements StateRecord {
+        public JobUpdated {
+            changes = java.util.Map.copyOf(changes);
+        }
+    }
+
+    /** {@code scontrol hold/release/uhold}, or {@code sbatch -H} after submission. */
+    record JobHoldChanged(int jobId, Job.Hold hold, long time) implements StateRecord {
+        public JobHoldChanged {
+            requireNonNull(hold, "hold is null");
+        }
+    }
+
     record JobsPurged(List<Integer> jobIds, long time) implements StateRecord {
         public JobsPurged {
             jobIds = List.copyOf(jobIds);

@@ -62,7 +62,8 @@ public final class WireMapper {
                         s.getGpusPerTask(),
                         s.getCpusPerGpu(),
                         s.getMemPerGpuMb(),
-                        s.getGresFlags()));
+                        s.getGresFlags()),
+                new JobRequest.Sequencing(s.getArray(), s.getDependency(), s.getKillOnInvalidDep(), s.getBeginTime()));
     }
 
     public static JobSpec toWire(JobRequest r) {
@@ -108,6 +109,10 @@ public final class WireMapper {
                 .setCpusPerGpu(r.gpuOptions().cpusPerGpu())
                 .setMemPerGpuMb(r.gpuOptions().memPerGpuMb())
                 .setGresFlags(r.gpuOptions().gresFlags())
+                .setArray(r.sequencing().array())
+                .setDependency(r.sequencing().dependency())
+                .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
+                .setBeginTime(r.sequencing().beginTime())
                 .build();
     }
 

@@ -1,0 +1,31 @@
+package dev.sluice.ctld.sched;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.ctld.queue.PriorityWeights;
+
+/**
+ * How the scheduler works: {@code SchedulerType} (backfill or builtin), the backfill reservation
+ * depth ({@code bf_max_job_test}: 1 behaves as EASY, larger as conservative backfill) and window
+ * ({@code bf_window}), the priority plugin and its weights, and the allocator's defaults.
+ */
+public record SchedulerConfig(
+        boolean backfill,
+        int reservationDepth,
+        long windowSeconds,
+        PriorityWeights priority,
+        Scheduler.SelectDefaults select) {
+
+    /** Slurm's defaults: sched/backfill, bf_max_job_test=500, bf_window=1 day, priority/basic. */
+    public static SchedulerConfig defaults(Scheduler.SelectDefaults select) {
+        return new SchedulerConfig(true, 500, 86400, PriorityWeights.BASIC, select);
+    }
+
+    public SchedulerConfig {
+        requireNonNull(priority, "priority is null");
+        requireNonNull(select, "select is null");
+        if (reservationDepth < 0) {
+            throw new IllegalArgumentException("reservationDepth must not be negative");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.sluice.ctld.state;
+
+import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
+import dev.sluice.ctld.state.StateRecord.JobEnded;
+import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
+import dev.sluice.ctld.state.StateRecord.JobRequeued;
+import dev.sluice.ctld.state.StateRecord.JobStarted;
+import dev.sluice.ctld.state.StateRecord.JobSubmitted;
+import dev.sluice.ctld.state.StateRecord.NodeRegistered;
+import dev.sluice.ctld.state.StateRecord.NodeStateChanged;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The durable part of a state expressed as records: replayed into a state built from the same
+ * configuration they rebuild it exactly. This is what a snapshot holds, so recovery has a
+ * single code path. Jobs come in two passes — first every record comes into being (arrays
+ * split into the task records they had), then each job's own history — so a task always
+ * splits off its array before its start or end is replayed.
+ */
+final class StateSnapshots {
+    private StateSnapshots() {}
+
+    static List<StateRecord> records(ClusterState state) {
+        List<StateRecord> out = new ArrayList<>();
+        for (Node n : state.nodes()) {
+            if (n.registered()) {
+                out.add(new NodeRegistered(
+                        n.name(),
+                        n.hostname(),
+                        n.addr(),
+                        n.port(),
+                        n.hardware(),
+                        n.dynamic(),
+                        n.bootTime(),
+                        n.version(),
+                        0));
+            }
+            if (n.down()) {
+                out.add(new NodeStateChanged(
+                        n.name(), NodeTransition.DOWN, n.reason(), n.reasonUser(), n.reasonTime()));
+            }
+            if (n.drain()) {
+                out.add(new NodeStateChanged(
+                        n.name(), NodeTransition.DRAIN, n.reason(), n.reasonUser(), n.reasonTime()));
+            }
+        }
+        for (Job j : state.jobs()) {
+            if (!j.array().isArray()) {
+                out.add(new JobSubmitted(j.id(), j.request(), j.partition(), j.timeLimitMinutes(), j.submitTime()));
+            } else if (j.array().arrayJobId() == j.id()) {
+                arrayRecords(state, j, out);
+            }
+        }
+        for (Job j : state.jobs()) {
+            for (int i = 0; i < j.restartCount(); i++) {
+                out.add(new JobRequeued(j.id(), j.eligibleTime()));
+            }
+            if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
+                out.add(new JobHoldChanged(j.id(), j.hold(), j.submitTime()));
+            }
+            if (j.adminPriority() > 0) {
+                out.add(new StateRecord.JobUpdated(
+                        j.id(),
+                        java.util.Map.of(JobUpdates.PRIORITY, Long.toString(j.adminPriority())),
+                        j.submitTime()));
+            }
+            if (j.allocation() != null) {
+                out.add(new JobStarted(j.id(), j.allocation(), j.partition(), j.timeLimitMinutes(), j.startTime()));
+            }
+            if (j.state().isFinished()) {
+                out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
+            }
+        }
+        return out;
+    }
+
+    /** The array's first record, then its tasks split off in id order, then forgotten tasks. */
+    private static void arrayRecords(ClusterState state, Job master, List<StateRecord> out) {
+        int arrayId = master.id();
+        out.add(new JobSubmitted(
+                arrayId, master.request(), master.partition(), master.timeLimitMinutes(), master.submitTime()));
+        Set<Integer> represented = new HashSet<>();
+        for (Job task : state.jobs()) {
+            if (task.id() != arrayId && task.array().arrayJobId() == arrayId) {
+                out.add(new ArrayTaskSplit(arrayId, task.array().taskId(), task.id(), master.submitTime()));
+                represented.add(task.array().taskId());
+            }
+        }
+        TaskSet all =
+                ArraySpec.partOf(arrayId, master.request().sequencing().array()).pendingTasks();
+        for (int task : all.ids()) {
+            boolean pending = master.array().pendingTasks().contains(task);
+            if (!pending
+                    && !represented.contains(task)
+                    && task != master.array().taskId()) {
+                out.add(new ArrayTaskSplit(arrayId, task, 0, master.submitTime()));
+            }
+        }
+        if (master.array().taskId() >= 0) {
+            out.add(new ArrayTaskSplit(arrayId, master.array().taskId(), arrayId, master.submitTime()));
+        }
+    }
+}

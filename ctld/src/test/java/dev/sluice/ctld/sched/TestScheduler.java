@@ -1,0 +1,237 @@
+package dev.sluice.ctld.sched;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Scheduling passes over small clusters: backfill, arrays, dependencies, holds, priority. */
+class TestScheduler {
+    private static final long NOW = 1_000_000;
+    private static final Scheduler.SelectDefaults SELECT = new Scheduler.SelectDefaults(false, 0);
+
+    private final List<String> nodeNames = new ArrayList<>();
+    private ClusterState state;
+    private long seq;
+
+    private void cluster(int nodes, int cpus) {
+        List<Node> list = new ArrayList<>();
+        for (int i = 1; i <= nodes; i++) {
+            String name = "n" + i;
+            nodeNames.add(name);
+            list.add(Node.configured(
+                    name,
+                    name,
+                    "127.0.0.1",
+                    0,
+                    NodeHardware.ofCpus(cpus, 1000),
+                    List.of(),
+                    GresInventory.NONE,
+                    1,
+                    false));
+        }
+        state = new ClusterState(list, List.of(Builders.aPartition("p", nodeNames)), 1);
+        for (String name : nodeNames) {
+            apply(new StateRecord.NodeRegistered(
+                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(cpus, 1000), false, 1, "v", NOW - 100));
+            state.heard(name, NOW);
+        }
+    }
+
+    private void apply(StateRecord r) {
+        state.replay(++seq, r);
+    }
+
+    private int submit(JobRequest request, long limitMinutes) {
+        int id = state.nextJobId();
+        apply(new StateRecord.JobSubmitted(id, request, "p", limitMinutes, NOW - 10));
+        return id;
+    }
+
+    private void run(int id, String node, int cpus, long startedSecondsAgo) {
+        apply(new StateRecord.JobStarted(
+                id,
+                new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))),
+                "p",
+                state.job(id).timeLimitMinutes(),
+                NOW - startedSecondsAgo));
+    }
+
+    private SchedulePlan schedule(SchedulerConfig config) {
+        return new Scheduler(config).schedule(state.image(), NOW);
+    }
+
+    private static SchedulerConfig backfill(int depth) {
+        return new SchedulerConfig(true, depth, 86400, PriorityWeights.BASIC, SELECT);
+    }
+
+    private static List<Integer> started(SchedulePlan plan) {
+        return plan.starts().stream().map(SchedulePlan.Start::jobId).toList();
+    }
+
+    @Test
+    void backfillStartsShortJobsThatDoNotDelayTheReservation() {
+        cluster(2, 4);
+        int a = submit(aJob().cpusPerTask(4).build(), 60);
+        run(a, "n1", 4, 0);
+        int wide = submit(aJob().nodes(2).cpusPerTask(4).build(), 60);
+        int shortJob = submit(aJob().cpusPerTask(4).build(), 30);
+        int longJob = submit(aJob().cpusPerTask(4).build(), 120);
+
+        SchedulePlan plan = schedule(backfill(1));
+        assertThat(started(plan)).containsExactly(shortJob);
+        assertThat(plan.pendingReasons()).containsEntry(wide, "Resources").containsEntry(longJob, "Priority");
+        assertThat(plan.expectedStarts()).containsEntry(wide, NOW + 3600);
+
+        SchedulePlan builtin = schedule(new SchedulerConfig(false, 0, 86400, PriorityWeights.BASIC, SELECT));
+        assertThat(started(builtin)).isEmpty();
+        assertThat(builtin.pendingReasons()).containsEntry(shortJob, "Priority");
+    }
+
+    @Test
+    void conservativeDepthReservesForLowerJobsToo() {
+        cluster(2, 4);
+        int a = submit(aJob().cpusPerTask(4).build(), 60);
+        run(a, "n1", 4, 0);
+        int wide = submit(aJob().nodes(2).cpusPerTask(4).build(), 60);
+        int later = submit(aJob().cpusPerTask(4).build(), 120);
+        assertThat(schedule(backfill(1)).expectedStarts()).containsOnlyKeys(wide);
+        assertThat(schedule(backfill(10)).expectedStarts())
+                .containsEntry(wide, NOW + 3600)
+                .containsEntry(later, NOW + 7200);
+    }
+
+    @Test
+    void arrayTasksStartUpToTheThrottle() {
+        cluster(4, 1);
+        int array = submit(aJob().array("0-3%2").build(), 10);
+        SchedulePlan plan = schedule(backfill(1));
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::taskId).containsExactly(0, 1);
+        assertThat(plan.starts()).allSatisfy(s -> assertThat(s.jobId()).isEqualTo(array));
+        assertThat(plan.pendingReasons()).containsEntry(array, "JobArrayTaskLimit");
+    }
+
+    @Test
+    void arrayTasksSplitOffAndTheLastKeepsTheArrayId() {
+        cluster(1, 1);
+        int array = submit(aJob().array("1-2").build(), 10);
+        int newId = state.nextJobId();
+        apply(new StateRecord.ArrayTaskSplit(array, 1, newId, NOW));
+        assertThat(state.job(newId).displayId()).isEqualTo(array + "_1");
+        assertThat(state.job(array).displayId()).isEqualTo(array + "_[2]");
+        apply(new StateRecord.ArrayTaskSplit(array, 2, array, NOW));
+        assertThat(state.job(array).displayId()).isEqualTo(array + "_2");
+    }
+
+    @Test
+    void dependenciesWaitThenPassOrNeverPass() {
+        cluster(2, 1);
+        int first = submit(aJob().build(), 10);
+        run(first, "n1", 1, 5);
+        int ok = submit(aJob().dependency("afterok:" + first, false).build(), 10);
+        int notOk = submit(aJob().dependency("afternotok:" + first, false).build(), 10);
+        int killed = submit(aJob().dependency("afternotok:" + first, true).build(), 10);
+        SchedulePlan waiting = schedule(backfill(1));
+        assertThat(waiting.pendingReasons())
+                .containsEntry(ok, "Dependency")
+                .containsEntry(notOk, "Dependency")
+                .containsEntry(killed, "Dependency");
+
+        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, "None", NOW));
+        SchedulePlan after = schedule(backfill(1));
+        assertThat(started(after)).containsExactly(ok);
+        assertThat(after.pendingReasons()).containsEntry(notOk, "DependencyNeverSatisfied");
+        assertThat(after.cancels()).containsExactly(killed);
+    }
+
+    @Test
+    void singletonWaitsForTheSameNameAndUser() {
+        cluster(2, 1);
+        int first = submit(aJob().name("solo").build(), 10);
+        run(first, "n1", 1, 5);
+        int second = submit(aJob().name("solo").dependency("singleton", false).build(), 10);
+        int other = submit(
+                aJob().name("solo").uid(2000).dependency("singleton", false).build(), 10);
+        SchedulePlan plan = schedule(backfill(1));
+        assertThat(plan.pendingReasons()).containsEntry(second, "Dependency");
+        assertThat(started(plan)).containsExactly(other);
+    }
+
+    @Test
+    void heldAndNotYetEligibleJobsWait() {
+        cluster(1, 2);
+        int held = submit(aJob().hold().build(), 10);
+        int later = submit(aJob().begin(NOW + 600).build(), 10);
+        int admin = submit(aJob().build(), 10);
+        apply(new StateRecord.JobHoldChanged(admin, Job.Hold.ADMIN, NOW));
+        SchedulePlan plan = schedule(backfill(1));
+        assertThat(started(plan)).isEmpty();
+        assertThat(plan.pendingReasons())
+                .containsEntry(held, "JobHeldUser")
+                .containsEntry(later, "BeginTime")
+                .containsEntry(admin, "JobHeldAdmin");
+        apply(new StateRecord.JobHoldChanged(held, Job.Hold.NONE, NOW));
+        assertThat(started(schedule(backfill(1)))).containsExactly(held);
+    }
+
+    @Test
+    void timeOverThePartitionLimitWaits() {
+        cluster(1, 1);
+        state = new ClusterState(
+                List.of(Node.configured(
+                        "n1",
+                        "n1",
+                        "127.0.0.1",
+                        0,
+                        NodeHardware.ofCpus(1, 1000),
+                        List.of(),
+                        GresInventory.NONE,
+                        1,
+                        false)),
+                List.of(new dev.sluice.ctld.state.Partition(
+                        "p",
+                        List.of("n1"),
+                        true,
+                        60,
+                        JobRequest.TIME_NOT_SET,
+                        dev.sluice.ctld.state.Partition.NODES_UNLIMITED,
+                        0,
+                        "UP",
+                        0,
+                        0,
+                        1,
+                        1,
+                        false)),
+                1);
+        int tooLong = submit(aJob().build(), 120);
+        assertThat(schedule(backfill(1)).pendingReasons()).containsEntry(tooLong, "PartitionTimeLimit");
+    }
+
+    @Test
+    void multifactorPriorityPutsNiceJobsLast() {
+        cluster(1, 1);
+        int busy = submit(aJob().build(), 10);
+        run(busy, "n1", 1, 5);
+        PriorityWeights weights = new PriorityWeights(true, 1000, 0, 0, 1000, 0, 7 * 86400, 7 * 86400, false);
+        SchedulerConfig config = new SchedulerConfig(true, 10, 86400, weights, SELECT);
+        int plain = submit(aJob().build(), 10);
+        apply(new StateRecord.JobUpdated(plain, java.util.Map.of("Nice", "500"), NOW));
+        int eager = submit(aJob().build(), 10);
+        SchedulePlan plan = schedule(config);
+        assertThat(plan.priorities().get(eager)).isGreaterThan(plan.priorities().get(plain));
+        assertThat(plan.pendingReasons()).containsEntry(eager, "Resources").containsEntry(plain, "Priority");
+    }
+}
