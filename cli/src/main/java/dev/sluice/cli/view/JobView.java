@@ -173,13 +173,58 @@ public final class JobView {
         return Integer.toUnsignedString(job.getPriority());
     }
 
-    /** Slurm's TRES_PER_NODE: {@code gres:gpu:2}, or {@code N/A}. */
+    /**
+     * Slurm 22.05's TRES_PER_NODE ({@code squeue %b}, scontrol {@code TresPerNode=}): each
+     * {@code --gres} item and {@code --gpus-per-node} as {@code gres:NAME:COUNT}, comma-joined;
+     * {@code N/A} when none.
+     */
     public String tresPerNode() {
-        String gres = spec().getGresPerNode();
-        if (gres.isEmpty()) {
-            return "N/A";
+        String s = gresList(spec().getGresPerNode());
+        String gpus = gpuTres(spec().getGpusPerNode());
+        String all = s.isEmpty() ? gpus : gpus.isEmpty() ? s : s + "," + gpus;
+        return all.isEmpty() ? "N/A" : all;
+    }
+
+    /** {@code --gpus} as Slurm's TresPerJob ({@code gres:gpu:3}); empty when not asked. */
+    public String tresPerJob() {
+        return gpuTres(spec().getGpus());
+    }
+
+    /** {@code --gpus-per-task} as Slurm's TresPerTask; empty when not asked. */
+    public String tresPerTask() {
+        return gpuTres(spec().getGpusPerTask());
+    }
+
+    /** {@code --cpus-per-gpu} as Slurm's CpusPerTres; empty when not asked. */
+    public String cpusPerTres() {
+        return spec().getCpusPerGpu() == 0 ? "" : "gres:gpu:" + Integer.toUnsignedString(spec().getCpusPerGpu());
+    }
+
+    /** {@code --mem-per-gpu} (MB) as Slurm's MemPerTres; empty when not asked. */
+    public String memPerTres() {
+        return spec().getMemPerGpuMb() == 0 ? "" : "gres:gpu:" + spec().getMemPerGpuMb();
+    }
+
+    private static String gpuTres(String count) {
+        return count.isEmpty() ? "" : "gres:gpu:" + count;
+    }
+
+    private static String gresList(String gres) {
+        StringBuilder s = new StringBuilder();
+        for (String item : gres.split(",")) {
+            String t = item.strip();
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (t.startsWith("gres:") || t.startsWith("gres/")) {
+                t = t.substring(5);
+            }
+            if (s.length() > 0) {
+                s.append(',');
+            }
+            s.append("gres:").append(t);
         }
-        return gres.startsWith("gres:") || gres.startsWith("gres/") ? gres : "gres:" + gres;
+        return s.toString();
     }
 
     /** Ended in a way squeue explains with a reason rather than with nodes. */

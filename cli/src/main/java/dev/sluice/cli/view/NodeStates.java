@@ -176,17 +176,24 @@ public final class NodeStates {
         return v;
     }
 
-    /** Counted as "allocated" in sinfo's A/I/O/T columns. */
+    /**
+     * Counted as "allocated" in sinfo's NODES(A/I/O/T): any node running work, drained or not
+     * (a draining node is A in Slurm 22.05).
+     */
     public static boolean countsAllocated(NodeInfo node) {
-        return !countsOther(node) && busy(base(node), flags(node));
+        return busy(base(node), flags(node));
     }
 
+    /** Counted as "idle" in NODES(A/I/O/T): not busy and available. */
     public static boolean countsIdle(NodeInfo node) {
-        return !countsOther(node) && base(node).equals("IDLE") && !flags(node).contains("COMPLETING");
+        return !countsAllocated(node) && !unavailable(node);
     }
 
-    /** Down, drained, draining, failing or not responding: sinfo's "other". */
-    public static boolean countsOther(NodeInfo node) {
+    /**
+     * Down, future, never registered, drained, failing or not responding. Such a node's free
+     * CPUs count as "other" in CPUS(A/I/O/T), and the node itself as "other" unless busy.
+     */
+    public static boolean unavailable(NodeInfo node) {
         Set<String> flags = flags(node);
         String base = base(node);
         return base.equals("DOWN")

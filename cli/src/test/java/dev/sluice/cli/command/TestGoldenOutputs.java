@@ -148,6 +148,56 @@ class TestGoldenOutputs {
     }
 
     @Test
+    void scontrolShowJobWithGpuRequests() throws IOException {
+        // sbatch -H -G 3 --gpus-per-task=1 -n3 --cpus-per-gpu=1 --mem-per-gpu=100 --wrap true  (16)
+        // sbatch -H --gpus-per-node=2 --wrap true                                             (15)
+        // both submitted 09:01:46 from /tmp/ref; scontrol show job 16; scontrol show job 15
+        long submit = Instant.parse("2026-11-29T09:01:46Z").getEpochSecond();
+        var perJob = Fixtures.job(
+                        16,
+                        Fixtures.wrapSpec()
+                                .setHold(true)
+                                .setWorkDir("/tmp/ref")
+                                .setNumTasks(3)
+                                .setGpus("3")
+                                .setGpusPerTask("1")
+                                .setCpusPerGpu(1)
+                                .setMemPerGpuMb(100),
+                        dev.sluice.protocol.v1.JobState.PENDING)
+                .setWorkDir("/tmp/ref")
+                .setSubmitTime(submit)
+                .setEligibleTime(0)
+                .setReason("JobHeldUser")
+                .setNumCpus(3)
+                .setReqTres("cpu=3,mem=300M,node=1,billing=3")
+                .build();
+        var perNode = Fixtures.job(
+                        15,
+                        Fixtures.wrapSpec().setHold(true).setWorkDir("/tmp/ref").setGpusPerNode("2"),
+                        dev.sluice.protocol.v1.JobState.PENDING)
+                .setWorkDir("/tmp/ref")
+                .setSubmitTime(submit)
+                .setEligibleTime(0)
+                .setReason("JobHeldUser")
+                .setNumCpus(1)
+                .setReqTres("cpu=1,mem=8000M,node=1,billing=1")
+                .build();
+        controller.handler(req -> ClientResponse.newBuilder()
+                .setGetJobs(GetJobsResponse.newBuilder().addJobs(perJob).addJobs(perNode))
+                .build());
+        for (String[] c : new String[][] {{"16", "scontrol-job-gpus.txt"}, {"15", "scontrol-job-gpus-per-node.txt"}}) {
+            String expected = golden(c[1])
+                    .replace("AllocNode:Sid=localhost:7981", "AllocNode:Sid=localhost:0")
+                    .replaceAll("LastSchedEval=\\S+", "LastSchedEval=Unknown");
+            assertThat(stdout(new ScontrolCommand(), Fixtures.LATER_NOW, "show", "job", c[0]))
+                    .isEqualTo(expected);
+        }
+        // squeue -o "%i %b" at the same time: N/A for a per-job request, gres:gpu:2 per node
+        assertThat(stdout(new SqueueCommand(), Fixtures.LATER_NOW, "-h", "-o", "%i %b"))
+                .isEqualTo("16 N/A\n15 gres:gpu:2\n");
+    }
+
+    @Test
     void scontrolShowNodeAndPartition() throws IOException {
         // scontrol show node; scontrol show partition (08:47:04)
         assertThat(stdout(new ScontrolCommand(), Fixtures.LATER_NOW, "show", "node"))

@@ -56,6 +56,11 @@ public final class CgroupConfReader {
         Map<String, String> values = new HashMap<>();
         for (LogicalLine ll : ConfLexer.logicalLines(text, fileName)) {
             List<ConfEntry> pairs = ConfLexer.pairs(ll);
+            if (pairs.size() > 1) {
+                ConfEntry extra = pairs.get(1);
+                throw extra.error(
+                        "Parse error: \"" + extra.key() + "=" + extra.value() + "\" (only one Key=Value per line)");
+            }
             for (ConfEntry e : pairs) {
                 String removed = REMOVED.get(e.key().toLowerCase(java.util.Locale.ROOT));
                 if (removed != null) {

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  *   <li>{@code #} starts a comment to the end of the line, except inside double quotes or when
  *       written {@code \#};
  *   <li>a line ending in {@code \} continues on the next line;
- *   <li>a line holds one or more {@code Key=Value} pairs separated by white space; white space may
+ *   <li>a line holds {@code Key=Value} pairs separated by white space (the readers allow several
+ *       only on lines that define something, such as {@code NodeName=}); white space may
  *       surround the {@code =}; a value is either a run of non-blank characters or a double-quoted
  *       string (quotes removed); the key may carry an operator ({@code Key+=Value});
  *   <li>a pair without a value ({@code SlurmctldPidFile=}) or any other leftover text is a parse

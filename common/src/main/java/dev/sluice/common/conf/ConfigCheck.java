@@ -20,8 +20,10 @@ import java.util.Map;
  * understood, or the error with its location.
  *
  * <p>A configuration without nodes or partitions is valid: current Slurm (unlike 22.05's
- * slurmctld) starts without them, and Sluice nodes may register dynamically. Exit status 0 when the configuration would be
- * accepted, 1 when not. Output goes to {@code out}; the error goes to {@code err}.
+ * slurmctld) starts without them, and Sluice nodes may register dynamically.
+ *
+ * <p>Exit status 0 when the configuration would be accepted, 1 when not. The report goes to {@code
+ * out}; the error, file:line first, goes to {@code err}.
  */
 public final class ConfigCheck {
 
@@ -143,6 +145,16 @@ public final class ConfigCheck {
                         + " (Slurm refuses to start when this directory does not exist)"));
         if (gres != null) {
             w.addAll(gres.warnings());
+            java.util.Set<String> known = new java.util.HashSet<>();
+            conf.nodes().forEach(n -> known.add(n.name()));
+            for (GresConfLine l : gres.lines()) {
+                List<String> unknown =
+                        l.nodeNames().stream().filter(n -> !known.contains(n)).toList();
+                if (!unknown.isEmpty() && !conf.nodes().isEmpty()) {
+                    w.add(l.file() + ":" + l.line() + ": NodeName " + HostList.compress(unknown)
+                            + " is not defined in slurm.conf (fine for nodes that register dynamically)");
+                }
+            }
             for (NodeConf n : conf.nodes()) {
                 for (String name :
                         n.gresList().stream().map(g -> g.name()).distinct().toList()) {

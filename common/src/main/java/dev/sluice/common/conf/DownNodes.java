@@ -17,7 +17,8 @@ final class DownNodes {
 
     private DownNodes() {}
 
-    static List<NodeConf> apply(List<List<ConfEntry>> lines, List<NodeConf> nodes) throws ConfigException {
+    static List<NodeConf> apply(List<List<ConfEntry>> lines, List<NodeConf> nodes, List<String> warnings)
+            throws ConfigException {
         if (lines.isEmpty()) {
             return nodes;
         }
@@ -29,12 +30,15 @@ final class DownNodes {
             for (ConfEntry e : line.subList(1, line.size())) {
                 if (e.key().equals("State")) {
                     state = e.value().toUpperCase(Locale.ROOT);
-                    if (!STATES.contains(state)) {
-                        throw e.error("Invalid node state \"" + e.value() + "\"");
-                    }
                 } else if (e.key().equals("Reason")) {
                     reason = e.value();
                 }
+            }
+            if (!STATES.contains(state)) {
+                // slurmctld logs "Invalid State" and skips the line.
+                warnings.add(
+                        head.file() + ":" + head.line() + ": Invalid State \"" + state + "\"; DownNodes line ignored");
+                continue;
             }
             List<String> names;
             try {

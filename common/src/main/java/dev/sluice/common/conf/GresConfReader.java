@@ -51,6 +51,14 @@ public final class GresConfReader {
                 String canon = canonical(e);
                 kv.put(canon, new ConfEntry(canon, e.op(), e.value(), e.file(), e.line()));
             }
+            String firstKey = kv.keySet().iterator().next();
+            if (!firstKey.equals("Name")
+                    && !firstKey.equals("NodeName")
+                    && !(firstKey.equals("AutoDetect") && kv.size() == 1)) {
+                ConfEntry first = kv.get(firstKey);
+                throw first.error("a gres.conf line starts with NodeName= or Name= (or is a lone AutoDetect=), not "
+                        + firstKey + "=");
+            }
             ConfEntry auto = kv.get("AutoDetect");
             if (auto != null) {
                 String mode = auto.value().toLowerCase(Locale.ROOT);

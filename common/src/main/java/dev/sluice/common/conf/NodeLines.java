@@ -39,9 +39,13 @@ final class NodeLines {
             "POWER_DOWN",
             "POWERED_DOWN");
 
+    /** CpuBind words of slurm.conf(5); others are logged and ignored, as Slurm does. */
+    static final Set<String> CPU_BIND = Set.of("none", "socket", "ldom", "core", "thread", "board");
+
     private NodeLines() {}
 
-    static List<NodeConf> build(List<List<ConfEntry>> lines, int slurmdPort) throws ConfigException {
+    static List<NodeConf> build(List<List<ConfEntry>> lines, int slurmdPort, List<String> warnings)
+            throws ConfigException {
         Map<String, ConfEntry> defaults = new HashMap<>();
         Map<String, NodeConf> nodes = new LinkedHashMap<>();
         for (List<ConfEntry> line : lines) {
@@ -66,7 +70,7 @@ final class NodeLines {
             }
             Map<String, ConfEntry> eff = new HashMap<>(defaults);
             eff.putAll(own);
-            for (NodeConf n : expand(head, eff, slurmdPort)) {
+            for (NodeConf n : expand(head, eff, slurmdPort, warnings)) {
                 if (nodes.containsKey(n.name())) {
                     throw head.error("Duplicated NodeName " + n.name());
                 }
@@ -76,14 +80,38 @@ final class NodeLines {
         return List.copyOf(nodes.values());
     }
 
-    private static List<NodeConf> expand(ConfEntry head, Map<String, ConfEntry> eff, int slurmdPort)
-            throws ConfigException {
+    private static List<NodeConf> expand(
+            ConfEntry head, Map<String, ConfEntry> eff, int slurmdPort, List<String> warnings) throws ConfigException {
         List<String> names = hosts(head);
         List<String> hostnames = positional(eff.get("NodeHostname"), names, "NodeHostname");
         List<String> addrs = positional(eff.get("NodeAddr"), names, "NodeAddr");
         List<Integer> ports = ports(eff.get("Port"), names.size(), slurmdPort);
         Topology t = topology(eff);
+        String at = head.file() + ":" + head.line() + ": NodeNames=" + head.value();
+        if (eff.containsKey("Sockets") && eff.containsKey("SocketsPerBoard")) {
+            warnings.add(at + " Sockets=# and SocketsPerBoard=# is invalid , using SocketsPerBoard");
+        }
+        String cpuBind = str(eff, "CpuBind", "");
+        if (!cpuBind.isEmpty() && !CPU_BIND.contains(cpuBind.toLowerCase(java.util.Locale.ROOT))) {
+            warnings.add(at + " CpuBind='" + cpuBind + "' is invalid, ignored");
+        }
         long realMemory = num(eff, "RealMemory", 1);
+        // Slurm corrects these three with a logged error rather than refusing the file.
+        long coreSpec = num(eff, "CoreSpecCount", 0);
+        if (coreSpec >= (long) t.boards * t.socketsPerBoard * t.cores) {
+            warnings.add(at + " CoreSpecCount=" + coreSpec + " is invalid, reset to 1");
+            coreSpec = 1;
+        }
+        String cpuSpecList = str(eff, "CPUSpecList", "");
+        if (coreSpec > 0 && !cpuSpecList.isEmpty()) {
+            warnings.add(at + " CoreSpecCount=" + coreSpec + " is invalid with CPUSpecList, reset to 0");
+            coreSpec = 0;
+        }
+        long memSpec = num(eff, "MemSpecLimit", 0);
+        if (memSpec >= realMemory) {
+            warnings.add(at + " MemSpecLimit=" + memSpec + " is invalid, reset to 0");
+            memSpec = 0;
+        }
         long tmpDisk = num(eff, "TmpDisk", 0);
         long weight = num(eff, "Weight", 1);
         String gres = str(eff, "Gres", "");
@@ -123,9 +151,9 @@ final class NodeLines {
                     weight,
                     state,
                     str(eff, "Reason", ""),
-                    (int) num(eff, "CoreSpecCount", 0),
-                    str(eff, "CPUSpecList", ""),
-                    num(eff, "MemSpecLimit", 0),
+                    (int) coreSpec,
+                    cpuSpecList,
+                    memSpec,
                     head.file(),
                     head.line()));
         }

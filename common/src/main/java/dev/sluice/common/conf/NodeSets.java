@@ -8,12 +8,14 @@ import java.util.Set;
 
 /**
  * {@code NodeSet=name Nodes=expr} or {@code NodeSet=name Feature=f}: a named group of nodes that
- * partitions may list in {@code Nodes=}. slurm.conf(5) requires one of the two sub-keys.
+ * partitions may list in {@code Nodes=}. Slurm accepts a node set with neither (it is empty); so do
+ * we, with a warning.
  */
 final class NodeSets {
     private NodeSets() {}
 
-    static List<NodeSetConf> build(List<List<ConfEntry>> lines, List<NodeConf> nodes) throws ConfigException {
+    static List<NodeSetConf> build(List<List<ConfEntry>> lines, List<NodeConf> nodes, List<String> warnings)
+            throws ConfigException {
         Set<String> all = new LinkedHashSet<>();
         nodes.forEach(n -> all.add(n.name()));
         List<NodeSetConf> out = new ArrayList<>();
@@ -37,7 +39,8 @@ final class NodeSets {
                 nodes.stream().filter(n -> n.hasFeature(f)).forEach(n -> members.add(n.name()));
             }
             if (nodesEntry == null && feature == null) {
-                throw head.error("NodeSet " + head.value() + " needs Nodes= or Feature=");
+                warnings.add(head.file() + ":" + head.line() + ": NodeSet " + head.value()
+                        + " has neither Nodes= nor Feature= and is empty");
             }
             out.add(new NodeSetConf(head.value(), List.copyOf(members), head.file(), head.line()));
         }

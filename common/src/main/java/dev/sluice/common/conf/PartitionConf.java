@@ -10,7 +10,10 @@ import java.util.List;
  * configuration order. Lists such as {@code allowGroups} are empty when unrestricted ({@code ALL}).
  * Times are minutes ({@link dev.sluice.common.time.TimeLimit#INFINITE} = UNLIMITED, {@link
  * dev.sluice.common.time.TimeLimit#NOT_SET} = no DefaultTime); memory is MB, 0 meaning unset;
- * {@link #UNLIMITED} marks unset node-count limits.
+ * {@link #UNLIMITED} marks unset node-count limits. {@code overSubscribe} is in the form {@code
+ * scontrol show partition} prints ({@code NO}, {@code EXCLUSIVE}, {@code YES:4}, {@code FORCE:2});
+ * {@code selectTypeParameters} is one of {@code CR_Core}, {@code CR_Core_Memory}, {@code CR_Socket},
+ * {@code CR_Socket_Memory}, or empty.
  */
 public record PartitionConf(
         String name,

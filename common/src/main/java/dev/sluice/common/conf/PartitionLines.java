@@ -24,7 +24,7 @@ final class PartitionLines {
     private PartitionLines() {}
 
     static List<PartitionConf> build(
-            List<List<ConfEntry>> lines, List<NodeConf> nodes, Map<String, NodeSetConf> nodeSets)
+            List<List<ConfEntry>> lines, List<NodeConf> nodes, Map<String, NodeSetConf> nodeSets, List<String> warnings)
             throws ConfigException {
         Map<String, ConfEntry> defaults = new HashMap<>();
         Map<String, PartitionConf> parts = new LinkedHashMap<>();
@@ -45,14 +45,31 @@ final class PartitionLines {
             if (parts.containsKey(head.value())) {
                 throw head.error("duplicate entry for partition " + head.value());
             }
-            parts.put(head.value(), partition(head, eff, nodeNames, nodeSets));
+            parts.put(head.value(), partition(head, eff, nodeNames, nodeSets, warnings));
         }
         return List.copyOf(parts.values());
     }
 
     private static PartitionConf partition(
-            ConfEntry head, Map<String, ConfEntry> eff, Set<String> allNodes, Map<String, NodeSetConf> nodeSets)
+            ConfEntry head,
+            Map<String, ConfEntry> eff,
+            Set<String> allNodes,
+            Map<String, NodeSetConf> nodeSets,
+            List<String> warnings)
             throws ConfigException {
+        String at = head.file() + ":" + head.line() + ": ";
+        String overSubscribe = PartitionValues.overSubscribe(eff.get("OverSubscribe"), at, warnings);
+        String selectType = PartitionValues.selectTypeParameters(eff.get("SelectTypeParameters"));
+        PartitionValues.preemptMode(eff.get("PreemptMode"));
+        String cpuBind = NodeLines.str(eff, "CpuBind", "");
+        if (!cpuBind.isEmpty() && !NodeLines.CPU_BIND.contains(cpuBind.toLowerCase(java.util.Locale.ROOT))) {
+            warnings.add(at + "Partition=" + head.value() + " CpuBind='" + cpuBind + "' is invalid, ignored");
+        }
+        long defMemPerCpu = NodeLines.num(eff, "DefMemPerCPU", 0);
+        if (eff.containsKey("DefMemPerCPU") && eff.containsKey("DefMemPerNode")) {
+            warnings.add(at + "DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode");
+            defMemPerCpu = 0;
+        }
         ConfEntry nodesEntry = eff.get("Nodes");
         String nodesExpr = nodesEntry == null ? "" : nodesEntry.value();
         List<String> members =
@@ -77,10 +94,10 @@ final class PartitionLines {
                 Values.list(NodeLines.str(eff, "AllowQos", "ALL")),
                 Values.list(NodeLines.str(eff, "DenyAccounts", "")),
                 Values.list(NodeLines.str(eff, "DenyQos", "")),
-                SlurmConfReader.upper(NodeLines.str(eff, "OverSubscribe", "NO")),
+                overSubscribe,
                 (int) NodeLines.num(eff, "PriorityTier", NodeLines.num(eff, "Priority", 1)),
                 (int) NodeLines.num(eff, "PriorityJobFactor", NodeLines.num(eff, "Priority", 1)),
-                NodeLines.num(eff, "DefMemPerCPU", 0),
+                defMemPerCpu,
                 NodeLines.num(eff, "DefMemPerNode", 0),
                 NodeLines.num(eff, "MaxMemPerCPU", 0),
                 NodeLines.num(eff, "MaxMemPerNode", 0),
@@ -94,7 +111,7 @@ final class PartitionLines {
                 bool(eff, "LLN"),
                 NodeLines.num(eff, "GraceTime", 0),
                 NodeLines.str(eff, "PreemptMode", ""),
-                NodeLines.str(eff, "SelectTypeParameters", ""),
+                selectType,
                 head.file(),
                 head.line());
     }

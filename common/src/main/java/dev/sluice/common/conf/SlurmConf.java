@@ -44,6 +44,7 @@ public final class SlurmConf {
     }
 
     static SlurmConf build(SlurmConfReader.Collected c) throws ConfigException {
+        ValueRules.check(c);
         String cluster = c.entry("ClusterName").map(ConfEntry::value).orElse("");
         if (cluster.isBlank()) {
             throw new ConfigException(c.mainFile, 0, "ClusterName", "ClusterName needs to be specified");
@@ -51,12 +52,12 @@ public final class SlurmConf {
         List<ControlHost> hosts = ControlHosts.resolve(c);
         int slurmdPort =
                 (int) c.entry("SlurmdPort").map(ConfValues::num).orElse(6818L).longValue();
-        List<NodeConf> nodes = NodeLines.build(c.linesOf("NodeName"), slurmdPort);
-        List<NodeSetConf> sets = NodeSets.build(c.linesOf("NodeSet"), nodes);
-        nodes = DownNodes.apply(c.linesOf("DownNodes"), nodes);
+        List<NodeConf> nodes = NodeLines.build(c.linesOf("NodeName"), slurmdPort, c.warnings);
+        List<NodeSetConf> sets = NodeSets.build(c.linesOf("NodeSet"), nodes, c.warnings);
+        nodes = DownNodes.apply(c.linesOf("DownNodes"), nodes, c.warnings);
         Map<String, NodeSetConf> byName = new TreeMap<>();
         sets.forEach(s -> byName.put(s.name(), s));
-        List<PartitionConf> parts = PartitionLines.build(c.linesOf("PartitionName"), nodes, byName);
+        List<PartitionConf> parts = PartitionLines.build(c.linesOf("PartitionName"), nodes, byName, c.warnings);
         return new SlurmConf(c, hosts, nodes, parts, sets);
     }
 

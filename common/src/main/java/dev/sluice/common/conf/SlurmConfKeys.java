@@ -11,8 +11,9 @@ import java.util.TreeMap;
 /**
  * Every key {@code slurm.conf} may hold, with its value type and what Sluice does with it.
  *
- * <p>The table ({@code slurm-conf-keys.txt} next to this class) is the union of the keys Slurm 22.05 accepts and the keys current Slurm documents in
- * slurm.conf(5) (names and value types taken from those versions' documentation and parser tables).
+ * <p>The table ({@code slurm-conf-keys.txt} next to this class) is the union of the keys Slurm
+ * 22.05 accepts and the keys current Slurm documents in slurm.conf(5) (names and value types taken
+ * from those versions' documentation and parser tables).
  * Flags: {@code used} — Sluice acts on the key; otherwise the key is accepted and reported once as
  * ignored. {@code defunct} — current Slurm no longer acts on it either. Keys Slurm has removed are
  * errors, with Slurm's own explanation where it has one ({@link #removal}).

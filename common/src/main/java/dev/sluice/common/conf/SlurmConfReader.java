@@ -114,8 +114,13 @@ public final class SlurmConfReader {
             if (sub.isPresent()) {
                 lineKey(c, first, pairs);
             } else {
-                for (ConfEntry e : pairs) {
-                    simpleKey(c, e);
+                simpleKey(c, first);
+                if (pairs.size() > 1) {
+                    // Slurm reads one key per line except on NodeName, PartitionName, ... lines.
+                    ConfEntry extra = pairs.get(1);
+                    throw extra.error("Parse error: \"" + extra.key() + "=" + extra.value()
+                            + "\" (only one Key=Value per line, except on NodeName, PartitionName, NodeSet,"
+                            + " DownNodes and SlurmctldHost lines)");
                 }
             }
         }

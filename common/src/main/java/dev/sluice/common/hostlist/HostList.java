@@ -24,11 +24,17 @@ import java.util.List;
  *       {@code NodeList=}).
  * </ul>
  *
- * <p>Deliberate departures: text after the last bracket group is kept as a suffix ({@code
- * login[1-2]-ib} gives {@code login1-ib,login2-ib}) where Slurm 22.05 calls the list invalid, because
- * sites write such {@code NodeAddr} values and Slurm's config parser lets them through; an unclosed bracket ({@code n[1-}) is an error where Slurm 22.05 prints
- * garbage ({@code n]}); suffixes of more than 18 digits are kept as plain names where Slurm clamps
- * them to {@code ULONG_MAX}.
+ * <p>Deliberate departures:
+ *
+ * <ul>
+ *   <li>text after the last bracket group is kept as a suffix ({@code login[1-2]-ib} gives {@code
+ *       login1-ib,login2-ib}) where Slurm 22.05 calls the list invalid, because sites write such
+ *       {@code NodeAddr} values and Slurm's config parser lets them through;
+ *   <li>an unclosed bracket ({@code n[1-}) or open range ({@code n[6-]}) is an error where Slurm
+ *       22.05 prints {@code n]} or {@code n6};
+ *   <li>suffixes of more than 18 digits are kept as plain names where Slurm clamps them to {@code
+ *       ULONG_MAX}.
+ * </ul>
  */
 public final class HostList {
 

@@ -24,7 +24,8 @@ class TestCgroupConfReader {
         CgroupConf c = CgroupConfReader.parse("""
                 CgroupPlugin=cgroup/v2
                 constraincores=yes
-                ConstrainDevices=yes ConstrainRAMSpace=yes
+                ConstrainDevices=yes
+                ConstrainRAMSpace=yes
                 AllowedRAMSpace=95.5
                 MaxSwapPercent=10
                 """, "cgroup.conf");
@@ -47,5 +48,11 @@ class TestCgroupConfReader {
                 .hasMessageContaining("not a valid option");
         assertThatThrownBy(() -> CgroupConfReader.parse("MaxRAMPercent=150\n", "c"))
                 .hasMessageContaining("between 0 and 100");
+    }
+
+    @Test
+    void oneKeyPerLineAsInSlurm() {
+        assertThatThrownBy(() -> CgroupConfReader.parse("ConstrainCores=yes ConstrainDevices=yes\n", "c"))
+                .hasMessageStartingWith("c:1: Parse error: \"ConstrainDevices=yes\"");
     }
 }

@@ -85,4 +85,22 @@ class TestConfigCheck {
         assertThat(r.rc()).as(r.err()).isZero();
         assertThat(r.out()).contains("p Nodes=a1");
     }
+
+    @Test
+    void warnsAboutGresThatSlurmWouldNotSchedule() throws Exception {
+        Files.writeString(dir.resolve("slurm.conf"), """
+                ClusterName=lab
+                SlurmctldHost=ctl
+                NodeName=n[1-2] Gres=gpu:2
+                PartitionName=p Nodes=ALL
+                """);
+        Files.writeString(
+                dir.resolve("gres.conf"), "NodeName=n1 Name=gpu File=/dev/g[0-2]\nNodeName=x9 Name=gpu File=/dev/g0\n");
+        Result r = check(dir.resolve("slurm.conf"));
+        assertThat(r.rc()).isZero();
+        assertThat(r.out())
+                .contains("node n1 has Gres gpu that is not in GresTypes")
+                .contains("node n1: slurm.conf says gpu=2 but gres.conf has 3")
+                .contains("gres.conf:2: NodeName x9 is not defined in slurm.conf");
+    }
 }

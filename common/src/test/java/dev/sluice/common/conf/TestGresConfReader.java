@@ -73,4 +73,12 @@ class TestGresConfReader {
         GresConf g = GresConfReader.parse("Name=shard Count=8 File=/dev/nvidia[0-1]\n", "gres.conf");
         assertThat(g.lines().getFirst().count()).isEqualTo(8);
     }
+
+    @Test
+    void linesStartWithNameOrNodeName() {
+        assertThatThrownBy(() -> GresConfReader.parse("Count=2 Name=gpu\n", "g"))
+                .hasMessageContaining("starts with NodeName= or Name=");
+        assertThatThrownBy(() -> GresConfReader.parse("AutoDetect=nvml Name=gpu\n", "g"))
+                .hasMessageContaining("starts with NodeName= or Name=");
+    }
 }

@@ -249,6 +249,24 @@ class TestSlurmConfKeys {
         }
     }
 
+    /** Keys whose values Slurm checks against a list of words or as times (see ValueRules). */
+    static final java.util.Map<String, String> VALID_WORDS = java.util.Map.ofEntries(
+            java.util.Map.entry("AccountingStorageEnforce", "associations,limits,qos"),
+            java.util.Map.entry("EnforcePartLimits", "ALL"),
+            java.util.Map.entry("PreemptMode", "GANG"),
+            java.util.Map.entry("PropagateResourceLimits", "ALL"),
+            java.util.Map.entry("PropagateResourceLimitsExcept", "MEMLOCK"),
+            java.util.Map.entry("SlurmctldDebug", "info"),
+            java.util.Map.entry("SlurmdDebug", "debug2"),
+            java.util.Map.entry("SlurmctldSyslogDebug", "quiet"),
+            java.util.Map.entry("SlurmdSyslogDebug", "3"),
+            java.util.Map.entry("TaskPluginParam", "Cores,Verbose"),
+            java.util.Map.entry("PriorityUsageResetPeriod", "MONTHLY"),
+            java.util.Map.entry("PriorityDecayHalfLife", "7-0"),
+            java.util.Map.entry("PriorityCalcPeriod", "5"),
+            java.util.Map.entry("PriorityMaxAge", "14-0"),
+            java.util.Map.entry("PreemptExemptTime", "00:10:00"));
+
     @Test
     void everyKnownSimpleKeyIsAcceptedWithAValueOfItsType() throws Exception {
         StringBuilder text = new StringBuilder("ClusterName=c\nSlurmctldHost=h\n");
@@ -256,11 +274,14 @@ class TestSlurmConfKeys {
             if (SlurmConfKeys.subKeys(k.name()).isPresent() || k.name().equals("ClusterName")) {
                 continue;
             }
-            String v = switch (k.type()) {
-                case UINT16, UINT32, UINT64 -> "1";
-                case BOOLEAN -> "yes";
-                default -> k.name().equals("SlurmctldPort") ? "6817" : "x";
-            };
+            String v = VALID_WORDS.getOrDefault(k.name(), null);
+            if (v == null) {
+                v = switch (k.type()) {
+                    case UINT16, UINT32, UINT64 -> "1";
+                    case BOOLEAN -> "yes";
+                    default -> k.name().equals("SlurmctldPort") ? "6817" : "x";
+                };
+            }
             text.append(k.name()).append('=').append(v).append('\n');
         }
         SlurmConf c = SlurmConfReader.parse(text.toString(), "slurm.conf", IncludeResolver.none());

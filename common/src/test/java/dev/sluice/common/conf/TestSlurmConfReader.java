@@ -52,7 +52,8 @@ class TestSlurmConfReader {
                 SlurmdPort=7010
                 StateSaveLocation=/state
                 SlurmdSpoolDir=/spool
-                SlurmdTimeout=60 KillWait=5
+                SlurmdTimeout=60
+                KillWait=5
                 MinJobAge=10
                 ReturnToService=2
                 MaxJobCount=5000
@@ -173,7 +174,7 @@ class TestSlurmConfReader {
         assertThat(gpu.allowGroups()).containsExactly("a", "b");
         assertThat(gpu.overSubscribe()).isEqualTo("FORCE:2");
         PartitionConf old = c.partition("old").orElseThrow();
-        assertThat(old.overSubscribe()).isEqualTo("YES");
+        assertThat(old.overSubscribe()).isEqualTo("YES:4");
         assertThat(old.state()).isEqualTo("DRAIN");
         assertThat(old.defaultTimeMinutes()).isEqualTo(30);
         assertThat(old.priorityTier()).isEqualTo(5);
@@ -240,6 +241,88 @@ class TestSlurmConfReader {
                 .hasMessageContaining("NodeAddr count must equal that of NodeName records");
         assertThat(error(HEAD + "PartitionName=p MaxTime=forever\n")).hasMessageContaining("MaxTime");
         assertThat(error(HEAD + "NodeName=n1\nNodeName=n1\n")).hasMessage("slurm.conf:4: Duplicated NodeName n1");
+    }
+
+    // Each case checked with Slurm 22.05.8's own parser (scontrol reading a slurm.conf holding it).
+    @Test
+    void valueChecksSlurmMakesWhileReading() {
+        assertThat(error(HEAD + "KillWait=1 MinJobAge=2\n"))
+                .hasMessageStartingWith("slurm.conf:3: Parse error: \"MinJobAge=2\"");
+        assertThat(error(HEAD + "AccountingStorageEnforce=limits,bogus\n"))
+                .hasMessage("slurm.conf:3: Invalid parameter for AccountingStorageEnforce: bogus");
+        assertThat(error(HEAD + "EnforcePartLimits=bogus\n")).hasMessage("slurm.conf:3: Bad EnforcePartLimits: bogus");
+        assertThat(error(HEAD + "PreemptMode=bogus\n")).hasMessage("slurm.conf:3: PreemptMode=bogus invalid");
+        assertThat(error(HEAD + "PropagateResourceLimits=bogus\n"))
+                .hasMessage("slurm.conf:3: Bad PropagateResourceLimits: bogus");
+        assertThat(error(HEAD + "SlurmctldDebug=bogus\n")).hasMessage("slurm.conf:3: Invalid SlurmctldDebug bogus");
+        assertThat(error(HEAD + "TaskPluginParam=bogus\n")).hasMessage("slurm.conf:3: Bad TaskPluginParam: bogus");
+        assertThat(error(HEAD + "PriorityDecayHalfLife=bogus\n"))
+                .hasMessage("slurm.conf:3: Bad value \"bogus\" for PriorityDecayHalfLife");
+        assertThat(error(HEAD + "PriorityUsageResetPeriod=bogus\n"))
+                .hasMessage("slurm.conf:3: Bad value \"bogus\" for PriorityUsageResetPeriod");
+        assertThat(error(HEAD + "PreemptExemptTime=bogus\n"))
+                .hasMessage("slurm.conf:3: PreemptExemptTime=bogus invalid");
+        assertThat(error(HEAD + "MCSParameters=bogus\n"))
+                .hasMessage("slurm.conf:3: MCSParameters=bogus used and no MCSPlugin");
+        assertThat(error(HEAD + "SlurmSchedLogLevel=1\n"))
+                .hasMessage("slurm.conf:3: SlurmSchedLogLevel requires SlurmSchedLogFile value");
+        assertThat(error(HEAD + "FirstJobId=0\n")).hasMessage("slurm.conf:3: FirstJobId cannot be zero");
+        assertThat(error(HEAD + "PreemptMode=SUSPEND,GANG\n"))
+                .hasMessage("slurm.conf:3: PreemptType and PreemptMode values incompatible");
+        assertThat(error(HEAD + "PreemptType=preempt/qos\nPreemptMode=SUSPEND\n"))
+                .hasMessage("slurm.conf:4: PreemptMode=SUSPEND requires GANG too");
+        assertThat(error(HEAD + "PreemptType=preempt/qos\n"))
+                .hasMessage("slurm.conf:3: PreemptType and PreemptMode values incompatible");
+        assertThat(error(HEAD + "FirstJobId=10\nMaxJobId=5\n")).hasMessage("slurm.conf:4: FirstJobId > MaxJobId");
+    }
+
+    @Test
+    void laterLinesOverrideEarlierOnesAndPerNodeMemoryWins() throws Exception {
+        SlurmConf c = parse(HEAD + "KillWait=1\nKillWait=2\nDefMemPerCPU=1000\nDefMemPerNode=8000\n");
+        assertThat(c.killWaitSeconds()).isEqualTo(2);
+        assertThat(c.defMemPerCpuMb()).isZero();
+        assertThat(c.defMemPerNodeMb()).isEqualTo(8000);
+        assertThat(c.warnings())
+                .containsExactly(
+                        "slurm.conf:5: DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode");
+    }
+
+    // Slurm 22.05.8 logs each of these as an error and carries on with the corrected value.
+    @Test
+    void correctionsSlurmLogsAreWarnings() throws Exception {
+        SlurmConf c = parse(HEAD + """
+                NodeName=a Sockets=2 SocketsPerBoard=1 CpuBind=bogus
+                NodeName=b CoreSpecCount=99 MemSpecLimit=5 RealMemory=3
+                NodeSet=empty
+                DownNodes=a State=bogus
+                PartitionName=p Nodes=a OverSubscribe=YES:1 CpuBind=bogus DefMemPerCPU=1 DefMemPerNode=2
+                PartitionName=q Nodes=b OverSubscribe=force SelectTypeParameters=cr_core_memory
+                """);
+        assertThat(c.warnings())
+                .containsExactly(
+                        "slurm.conf:3: NodeNames=a Sockets=# and SocketsPerBoard=# is invalid , using SocketsPerBoard",
+                        "slurm.conf:3: NodeNames=a CpuBind='bogus' is invalid, ignored",
+                        "slurm.conf:4: NodeNames=b CoreSpecCount=99 is invalid, reset to 1",
+                        "slurm.conf:4: NodeNames=b MemSpecLimit=5 is invalid, reset to 0",
+                        "slurm.conf:5: NodeSet empty has neither Nodes= nor Feature= and is empty",
+                        "slurm.conf:6: Invalid State \"BOGUS\"; DownNodes line ignored",
+                        "slurm.conf:7: Ignoring bad OverSubscribe value: YES:1",
+                        "slurm.conf:7: Partition=p CpuBind='bogus' is invalid, ignored",
+                        "slurm.conf:7: DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode");
+        assertThat(c.node("a").orElseThrow().sockets()).isEqualTo(1);
+        assertThat(c.node("a").orElseThrow().state()).isEqualTo("UNKNOWN");
+        assertThat(c.node("b").orElseThrow().coreSpecCount()).isEqualTo(1);
+        assertThat(c.node("b").orElseThrow().memSpecLimitMb()).isZero();
+        assertThat(c.partition("p").orElseThrow().overSubscribe()).isEqualTo("NO");
+        assertThat(c.partition("p").orElseThrow().defMemPerCpuMb()).isZero();
+        assertThat(c.partition("q").orElseThrow().overSubscribe()).isEqualTo("FORCE:4");
+        assertThat(c.partition("q").orElseThrow().selectTypeParameters()).isEqualTo("CR_Core_Memory");
+        assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a OverSubscribe=bogus\n"))
+                .hasMessage("slurm.conf:4: Bad value \"bogus\" for OverSubscribe");
+        assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a SelectTypeParameters=bogus\n"))
+                .hasMessage("slurm.conf:4: Bad value for SelectTypeParameters: bogus");
+        assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a PreemptMode=bogus\n"))
+                .hasMessage("slurm.conf:4: Bad value \"bogus\" for PreemptMode");
     }
 
     @Test

@@ -85,7 +85,7 @@ final class JobSpecBuilder {
                 throw new SbatchException(255, "error: Invalid --time specification");
             }
         }
-        if (o.has("mem") && o.has("mem-per-cpu")) {
+        if ((o.has("mem") ? 1 : 0) + (o.has("mem-per-cpu") ? 1 : 0) + (o.has("mem-per-gpu") ? 1 : 0) > 1) {
             throw new SbatchException(1, "fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
         }
         if (o.has("mem")) {
@@ -94,6 +94,23 @@ final class JobSpecBuilder {
         if (o.has("mem-per-cpu")) {
             spec.setMemPerCpuMb(memory(o.get("mem-per-cpu"), "--mem-per-cpu"));
         }
+        if (o.has("mem-per-gpu")) {
+            spec.setMemPerGpuMb(memory(o.get("mem-per-gpu"), "--mem-per-gpu"));
+        }
+        if (o.has("cpus-per-gpu")) {
+            spec.setCpusPerGpu(positive(o.get("cpus-per-gpu"), "--cpus-per-gpu"));
+        }
+        if (o.has("gres-flags")) {
+            String f = o.get("gres-flags").toLowerCase(Locale.ROOT);
+            if (!f.equals("disable-binding") && !f.equals("enforce-binding")) {
+                throw new SbatchException(255, "error: Invalid --gres-flags specification");
+            }
+            spec.setGresFlags(f);
+        }
+        // Checked by the controller, as Slurm's sbatch leaves them to slurmctld.
+        copy(o, "gpus", spec::setGpus);
+        copy(o, "gpus-per-node", spec::setGpusPerNode);
+        copy(o, "gpus-per-task", spec::setGpusPerTask);
         if (o.has("open-mode")) {
             String m = o.get("open-mode").toLowerCase(Locale.ROOT);
             if (m.startsWith("a")) {

@@ -65,7 +65,7 @@ final class SbatchOptions {
             .unsupported('S', "core-spec", REQUIRED)
             .unsupported(NO, "cores-per-socket", REQUIRED)
             .unsupported(NO, "cpu-freq", REQUIRED)
-            .unsupported(NO, "cpus-per-gpu", REQUIRED)
+            .add(NO, "cpus-per-gpu", REQUIRED)
             .unsupported(NO, "deadline", REQUIRED)
             .unsupported(NO, "delay-boot", REQUIRED)
             .unsupported('d', "dependency", REQUIRED)
@@ -76,11 +76,11 @@ final class SbatchOptions {
             .unsupported(NO, "gid", REQUIRED)
             .unsupported(NO, "gpu-bind", REQUIRED)
             .unsupported(NO, "gpu-freq", REQUIRED)
-            .unsupported('G', "gpus", REQUIRED)
-            .unsupported(NO, "gpus-per-node", REQUIRED)
+            .add('G', "gpus", REQUIRED)
+            .add(NO, "gpus-per-node", REQUIRED)
             .unsupported(NO, "gpus-per-socket", REQUIRED)
-            .unsupported(NO, "gpus-per-task", REQUIRED)
-            .unsupported(NO, "gres-flags", REQUIRED)
+            .add(NO, "gpus-per-task", REQUIRED)
+            .add(NO, "gres-flags", REQUIRED)
             .unsupported(NO, "hint", REQUIRED)
             .unsupported(NO, "ignore-pbs", NONE)
             .unsupported(NO, "kill-on-invalid-dep", REQUIRED)
@@ -89,7 +89,7 @@ final class SbatchOptions {
             .unsupported(NO, "mail-user", REQUIRED)
             .unsupported(NO, "mcs-label", REQUIRED)
             .unsupported(NO, "mem-bind", REQUIRED)
-            .unsupported(NO, "mem-per-gpu", REQUIRED)
+            .add(NO, "mem-per-gpu", REQUIRED)
             .unsupported(NO, "mincpus", REQUIRED)
             .unsupported(NO, "network", REQUIRED)
             .unsupported('F', "nodefile", REQUIRED)
@@ -124,6 +124,12 @@ final class SbatchOptions {
     /** Input variables (sbatch(1) "INPUT ENVIRONMENT VARIABLES") for implemented options. */
     static final Map<String, String> ENV = Map.ofEntries(
             Map.entry("SBATCH_ACCOUNT", "account"),
+            Map.entry("SBATCH_CPUS_PER_GPU", "cpus-per-gpu"),
+            Map.entry("SBATCH_GPUS", "gpus"),
+            Map.entry("SBATCH_GPUS_PER_NODE", "gpus-per-node"),
+            Map.entry("SBATCH_GPUS_PER_TASK", "gpus-per-task"),
+            Map.entry("SBATCH_GRES_FLAGS", "gres-flags"),
+            Map.entry("SBATCH_MEM_PER_GPU", "mem-per-gpu"),
             Map.entry("SBATCH_CONSTRAINT", "constraint"),
             Map.entry("SBATCH_ERROR", "error"),
             Map.entry("SBATCH_EXCLUSIVE", "exclusive"),
@@ -157,6 +163,12 @@ final class SbatchOptions {
 
             Options implemented by Sluice:
               -A, --account=name          charge job to specified account
+                  --cpus-per-gpu=n        number of CPUs required per allocated GPU
+              -G, --gpus=n                count of GPUs required for the job
+                  --gpus-per-node=n       number of GPUs required per allocated node
+                  --gpus-per-task=n       number of GPUs required per spawned task
+                  --gres-flags=opts       flags related to GRES management
+                  --mem-per-gpu=n         real memory required per allocated GPU
                   --comment=name          arbitrary comment
               -c, --cpus-per-task=ncpus   number of cpus required per task
               -C, --constraint=list       specify a list of constraints

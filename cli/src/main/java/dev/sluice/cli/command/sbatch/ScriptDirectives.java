@@ -41,6 +41,8 @@ final class ScriptDirectives {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;
+        // Slurm quotes the line from the end of the last complete word in its message.
+        int lastWordEnd = 0;
         int i = 0;
         while (i < text.length()) {
             char c = text.charAt(i);
@@ -49,6 +51,7 @@ final class ScriptDirectives {
                     words.add(word.toString());
                     word.setLength(0);
                     inWord = false;
+                    lastWordEnd = i;
                 }
                 i++;
             } else if (c == '#' && !inWord) {
@@ -57,7 +60,9 @@ final class ScriptDirectives {
                 int close = text.indexOf(c, i + 1);
                 if (close < 0) {
                     throw new SbatchException(
-                            1, "fatal: " + fileName + ": line " + lineNo + ": Unmatched `" + c + "` in [" + text + "]");
+                            1,
+                            "fatal: " + fileName + ": line " + lineNo + ": Unmatched `" + c + "` in ["
+                                    + text.substring(lastWordEnd) + "]");
                 }
                 word.append(text, i + 1, close);
                 inWord = true;

@@ -67,11 +67,20 @@ final class JobShow {
         l.add("StdIn=" + ioPath(j, info.getStdIn(), spec.getStdIn(), "/dev/null"));
         l.add("StdOut=" + out);
         l.add("Power=");
-        if (!spec.getGresPerNode().isEmpty()) {
-            l.add("TresPerNode=" + j.tresPerNode());
-        }
+        // GPU and GRES requests follow in Slurm's order, each only when asked for.
+        addIfSet(l, "CpusPerTres=", j.cpusPerTres());
+        addIfSet(l, "MemPerTres=", j.memPerTres());
+        addIfSet(l, "TresPerJob=", j.tresPerJob());
+        addIfSet(l, "TresPerNode=", j.tresPerNode().equals("N/A") ? "" : j.tresPerNode());
+        addIfSet(l, "TresPerTask=", j.tresPerTask());
         l.add("");
         return l;
+    }
+
+    private static void addIfSet(List<String> lines, String key, String value) {
+        if (!value.isEmpty()) {
+            lines.add(key + value);
+        }
     }
 
     /** {@code exit:signal} from a wait(2) status. */

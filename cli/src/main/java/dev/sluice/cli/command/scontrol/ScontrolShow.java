@@ -44,6 +44,10 @@ final class ScontrolShow {
             err.println("too few arguments for keyword:show");
             return 1;
         }
+        if (args.size() > 2) {
+            err.println("too many arguments for keyword:show");
+            return 1;
+        }
         String entity = args.get(0).toLowerCase(Locale.ROOT);
         String id = args.size() > 1 ? args.get(1) : null;
         return switch (entity) {

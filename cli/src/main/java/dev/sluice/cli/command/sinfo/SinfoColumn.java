@@ -75,8 +75,7 @@ record SinfoColumn(String header, boolean aggregate, Function<SinfoLine, String>
             Map.entry('G', node("GRES", n -> orNull(n.getGres()))),
             Map.entry('E', node("REASON", n -> orDefault(n.getReason(), "none"))),
             Map.entry('H', new SinfoColumn("TIMESTAMP", false, SinfoLine::reasonTime)),
-            // Slurm keeps uid 0 as the reason's user when nobody set a reason, hence "root".
-            Map.entry('u', node("USER", n -> orDefault(n.getReasonUser(), "root"))),
+            Map.entry('u', node("USER", n -> orDefault(n.getReasonUser(), "Unknown"))),
             Map.entry('U', new SinfoColumn("USER", false, SinfoLine::reasonUserWithId)),
             Map.entry(
                     'z',

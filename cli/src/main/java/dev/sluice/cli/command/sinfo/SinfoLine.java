@@ -73,10 +73,10 @@ final class SinfoLine {
     String nodesAiot() {
         int a = 0, i = 0, o = 0;
         for (NodeInfo n : nodes()) {
-            if (NodeStates.countsOther(n)) {
-                o++;
-            } else if (NodeStates.countsAllocated(n)) {
+            if (NodeStates.countsAllocated(n)) {
                 a++;
+            } else if (NodeStates.unavailable(n)) {
+                o++;
             } else {
                 i++;
             }
@@ -95,7 +95,7 @@ final class SinfoLine {
             long total = Integer.toUnsignedLong(n.getCpus());
             long alloc = Math.min(total, Integer.toUnsignedLong(n.getAllocCpus()));
             a += alloc;
-            if (NodeStates.countsOther(n)) {
+            if (NodeStates.unavailable(n)) {
                 o += total - alloc;
             } else {
                 i += total - alloc;
@@ -118,7 +118,7 @@ final class SinfoLine {
         }
         String name = first().node().getReasonUser();
         if (name.isEmpty()) {
-            name = users.userName(0).orElse("root");
+            return "Unknown";
         }
         String id = users.uid(name).map(String::valueOf).orElse("?");
         return name + "(" + id + ")";

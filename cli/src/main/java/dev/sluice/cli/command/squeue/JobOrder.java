@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * squeue's orderings. The default is Slurm's {@code P,t,-p}: partition, then state (by name, so
  * CANCELLED &lt; COMPLETED &lt; PENDING &lt; RUNNING, as squeue 22.05 lists them), then
- * priority high to low; job id breaks the remaining ties so output is deterministic.
+ * priority high to low; remaining ties list the newest job first, as Slurm's do.
  *
  * <p>{@code -S} takes field letters, each optionally prefixed by {@code +} or {@code -} and
  * separated by commas or nothing ({@code -t,i} or {@code -ti}); an unknown letter is an error
@@ -39,8 +39,10 @@ final class JobOrder {
             order = order == null ? k : order.thenComparing(k);
             descending = false;
         }
-        Comparator<JobView> byId =
-                Comparator.comparingLong(j -> Integer.toUnsignedLong(j.info().getJobId()));
+        // Slurm's sort is stable over the controller's list, which holds the newest job first.
+        Comparator<JobView> byId = Comparator.comparingLong(
+                        (JobView j) -> Integer.toUnsignedLong(j.info().getJobId()))
+                .reversed();
         return new Result(order == null ? byId : order.thenComparing(byId), (char) 0);
     }
 
@@ -76,6 +78,16 @@ final class JobOrder {
             case 'q' -> Comparator.comparing(j -> j.spec().getQos());
             case 'y' -> Comparator.comparingInt(j -> j.spec().getNice());
             case 'Z' -> Comparator.comparing(JobView::workDir);
+            case 'b' -> Comparator.comparing(JobView::tresPerNode);
+            case 'o' -> Comparator.comparing(j -> j.spec().getCommand());
+            case 'B' -> Comparator.comparing(j -> j.info().getBatchHost());
+            case 'c' -> Comparator.comparingLong(JobView::minCpusPerNode);
+            case 'k' -> Comparator.comparing(j -> j.spec().getComment());
+            case 'f' -> Comparator.comparing(j -> j.spec().getConstraint());
+            case 'h' -> Comparator.comparing(j -> j.spec().getExclusive());
+            case 'n' -> Comparator.comparing(j -> j.spec().getReqNodes());
+            case 'x' -> Comparator.comparing(j -> j.spec().getExcludeNodes());
+            case 'L' -> Comparator.comparing(JobView::timeLeft);
             default -> null;
         };
         return Optional.ofNullable(k);

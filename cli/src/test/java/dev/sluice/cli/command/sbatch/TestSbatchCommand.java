@@ -1,0 +1,320 @@
+package dev.sluice.cli.command.sbatch;
+
+import static dev.sluice.cli.testing.TestingInvocations.confFor;
+import static dev.sluice.cli.testing.TestingInvocations.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.TestingInvocations.Output;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.SlurmError;
+import dev.sluice.protocol.v1.SubmitBatchJobResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * sbatch end to end through the command socket. Messages and exit statuses were observed with
+ * Slurm 22.05's sbatch on the same command lines (noted per test).
+ */
+class TestSbatchCommand {
+    @TempDir
+    Path dir;
+
+    private FakeController controller;
+    private Map<String, String> env;
+
+    @BeforeEach
+    void start() throws IOException {
+        controller = new FakeController(req -> ClientResponse.newBuilder()
+                .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
+                .build());
+        env = new HashMap<>(confFor(dir, controller.port()));
+        env.put("PATH", "/usr/bin:/bin");
+        env.put("SLURM_TEST_VAR", "kept");
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        controller.close();
+    }
+
+    private Output sbatch(String stdin, String... args) {
+        return TestingInvocations.run(new SbatchCommand(), invocation(dir, env, stdin, args));
+    }
+
+    private JobSpec submitted() {
+        assertThat(controller.requests()).hasSize(1);
+        return controller.requests().get(0).getSubmitBatchJob().getSpec();
+    }
+
+    @Test
+    void wrapSubmitsSlurmsWrapperScript() {
+        Output o = sbatch("", "-N2", "--gres=gpu:2", "-J", "gpujob", "--wrap", "sleep 60");
+        assertThat(o.out()).isEqualTo("Submitted batch job 42\n");
+        assertThat(o.err()).isEmpty();
+        assertThat(o.exitCode()).isZero();
+        JobSpec spec = submitted();
+        // scontrol write batch_script on a real --wrap job prints exactly this text.
+        assertThat(spec.getScript()).isEqualTo("#!/bin/sh\n# This script was created by sbatch --wrap.\n\nsleep 60\n");
+        assertThat(spec.getName()).isEqualTo("gpujob");
+        assertThat(spec.getMinNodes()).isEqualTo(2);
+        assertThat(spec.getMaxNodes()).isEqualTo(2);
+        assertThat(spec.getGresPerNode()).isEqualTo("gpu:2");
+        assertThat(spec.getWorkDir()).isEqualTo(dir.toString());
+        assertThat(spec.getTimeLimitMinutes()).isEqualTo(0xfffffffe);
+        assertThat(spec.getRequeue()).isTrue();
+        assertThat(spec.getWrapped()).isTrue();
+        assertThat(spec.getCommand()).isEmpty();
+        assertThat(spec.getOwner().getUserName()).isEqualTo("root");
+        assertThat(spec.getSubmitHost()).isEqualTo("localhost");
+        assertThat(spec.getEnvironmentMap()).containsEntry("PATH", "/usr/bin:/bin");
+        assertThat(controller.requests().get(0).getProtocolVersion()).isEqualTo(1);
+        assertThat(controller.requests().get(0).getIdentity().getUserName()).isEqualTo("root");
+    }
+
+    @Test
+    void commandLineBeatsEnvironmentBeatsDirectives() throws IOException {
+        Path script = dir.resolve("job.sh");
+        Files.writeString(
+                script, "#!/bin/sh\n#SBATCH -J fromscript -p fromscript -t 10\n#SBATCH --comment=c\nhostname\n");
+        env.put("SBATCH_JOB_NAME", "fromenv");
+        env.put("SBATCH_PARTITION", "fromenv");
+        Output o = sbatch("", "-p", "fromcli", "job.sh", "arg1");
+        assertThat(o.exitCode()).isZero();
+        JobSpec spec = submitted();
+        assertThat(spec.getName()).isEqualTo("fromenv");
+        assertThat(spec.getPartition()).isEqualTo("fromcli");
+        assertThat(spec.getTimeLimitMinutes()).isEqualTo(10);
+        assertThat(spec.getComment()).isEqualTo("c");
+        assertThat(spec.getScriptArgsList()).containsExactly("arg1");
+        assertThat(spec.getCommand()).isEqualTo(script.toString());
+    }
+
+    @Test
+    void defaultNamesFollowTheScriptSource() throws IOException {
+        Files.writeString(dir.resolve("t.sh"), "#!/bin/sh\ntrue\n");
+        sbatch("", "t.sh");
+        sbatch("#!/bin/sh\ntrue\n");
+        assertThat(controller.requests())
+                .extracting(r -> r.getSubmitBatchJob().getSpec().getName())
+                .containsExactly("t.sh", "sbatch");
+    }
+
+    @Test
+    void parsableAndQuiet() {
+        assertThat(sbatch("", "--parsable", "--wrap", "true").out()).isEqualTo("42\n");
+        // Slurm: -Q suppresses the message, even with --parsable.
+        assertThat(sbatch("", "-Q", "--parsable", "--wrap", "true").out()).isEmpty();
+    }
+
+    @Test
+    void optionValuesAreTranslated() {
+        Output o = sbatch(
+                "",
+                "-n4",
+                "-c2",
+                "--ntasks-per-node=2",
+                "-N",
+                "2-3",
+                "--mem=1G",
+                "-w",
+                "n[1-2]",
+                "-x",
+                "n3",
+                "--exclusive",
+                "-A",
+                "acct",
+                "--no-requeue",
+                "--open-mode=append",
+                "-e",
+                "err.txt",
+                "-D",
+                "/tmp",
+                "--nice",
+                "-t",
+                "1-02:03:04",
+                "-H",
+                "--wrap",
+                "hostname");
+        assertThat(o.exitCode()).isZero();
+        JobSpec spec = submitted();
+        assertThat(spec.getNumTasks()).isEqualTo(4);
+        assertThat(spec.getCpusPerTask()).isEqualTo(2);
+        assertThat(spec.getNtasksPerNode()).isEqualTo(2);
+        assertThat(spec.getMinNodes()).isEqualTo(2);
+        assertThat(spec.getMaxNodes()).isEqualTo(3);
+        assertThat(spec.getMemPerNodeMb()).isEqualTo(1024);
+        assertThat(spec.getReqNodes()).isEqualTo("n[1-2]");
+        assertThat(spec.getExcludeNodes()).isEqualTo("n3");
+        assertThat(spec.getExclusive()).isTrue();
+        assertThat(spec.getAccount()).isEqualTo("acct");
+        assertThat(spec.getRequeue()).isFalse();
+        assertThat(spec.getOpenMode()).isEqualTo("append");
+        assertThat(spec.getStdErr()).isEqualTo("err.txt");
+        assertThat(spec.getWorkDir()).isEqualTo("/tmp");
+        assertThat(spec.getNice()).isEqualTo(100);
+        // Slurm rounds seconds up: scontrol shows TimeLimit=1-02:04:00.
+        assertThat(spec.getTimeLimitMinutes()).isEqualTo(26 * 60 + 4);
+        assertThat(spec.getHold()).isTrue();
+    }
+
+    @Test
+    void gpuOptionsAreTranslated() {
+        Output o = sbatch(
+                "",
+                "-G",
+                "a100:3",
+                "--gpus-per-node=2",
+                "--gpus-per-task=1",
+                "-n3",
+                "--cpus-per-gpu=4",
+                "--mem-per-gpu=2G",
+                "--gres-flags=enforce-binding",
+                "--wrap",
+                "true");
+        assertThat(o.exitCode()).as(o.err()).isZero();
+        JobSpec spec = submitted();
+        assertThat(spec.getGpus()).isEqualTo("a100:3");
+        assertThat(spec.getGpusPerNode()).isEqualTo("2");
+        assertThat(spec.getGpusPerTask()).isEqualTo("1");
+        assertThat(spec.getCpusPerGpu()).isEqualTo(4);
+        assertThat(spec.getMemPerGpuMb()).isEqualTo(2048);
+        assertThat(spec.getGresFlags()).isEqualTo("enforce-binding");
+    }
+
+    @Test
+    void gpuOptionErrorsAsSlurm() {
+        assertThat(sbatch("", "--cpus-per-gpu=0", "--wrap", "true"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Invalid numeric value \"0\" for --cpus-per-gpu.\n"));
+        assertThat(sbatch("", "--mem-per-gpu=x", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --mem-per-gpu specification\n"));
+        assertThat(sbatch("", "--gres-flags=bogus", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --gres-flags specification\n"));
+        assertThat(sbatch("", "--mem=1G", "--mem-per-gpu=1G", "--wrap", "true"))
+                .isEqualTo(new Output(
+                        1, "", "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
+    void timeZeroAndUnlimitedMeanNoLimit() {
+        sbatch("", "-t", "0", "--wrap", "true");
+        sbatch("", "-t", "UNLIMITED", "--wrap", "true");
+        assertThat(controller.requests())
+                .extracting(r -> r.getSubmitBatchJob().getSpec().getTimeLimitMinutes())
+                .containsExactly(0xffffffff, 0xffffffff);
+    }
+
+    @Test
+    void exportSelectsTheJobEnvironment() {
+        sbatch("", "--export=NONE", "--wrap", "true");
+        sbatch("", "--export=FOO=bar,PATH", "--wrap", "true");
+        sbatch("", "--export=ALL,PATH=/override,NEW=1", "--wrap", "true");
+        var envs = controller.requests().stream()
+                .map(r -> r.getSubmitBatchJob().getSpec().getEnvironmentMap())
+                .toList();
+        // sbatch(1): SLURM_* variables always pass; with ALL the caller's own values win.
+        assertThat(envs.get(0)).containsOnlyKeys("SLURM_TEST_VAR", "SLURM_CONF");
+        assertThat(envs.get(1)).containsOnlyKeys("SLURM_TEST_VAR", "SLURM_CONF", "FOO", "PATH");
+        assertThat(envs.get(1)).containsEntry("FOO", "bar").containsEntry("PATH", "/usr/bin:/bin");
+        assertThat(envs.get(2)).containsEntry("PATH", "/usr/bin:/bin").containsEntry("NEW", "1");
+    }
+
+    @Test
+    void commandLineErrorsAsSlurm() {
+        Output unknown = sbatch("", "--foo");
+        assertThat(unknown.err())
+                .isEqualTo("sbatch: unrecognized option '--foo'\nTry \"sbatch --help\" for more information\n");
+        assertThat(unknown.exitCode()).isEqualTo(255);
+
+        Output unsupported = sbatch("", "--array=1-3", "--wrap", "true");
+        assertThat(unsupported.err()).startsWith("sbatch: unrecognized option '--array=1-3'\n");
+        assertThat(unsupported.exitCode()).isEqualTo(255);
+
+        assertThat(sbatch("", "-N", "abc", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: \"abc\" is not a valid node count\n"));
+        assertThat(sbatch("", "-N", "3-2", "--wrap", "true"))
+                .isEqualTo(
+                        new Output(255, "", "sbatch: error: Maximum node count 2 is less than minimum node count 3\n"));
+        assertThat(sbatch("", "-t", "abc", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --time specification\n"));
+        assertThat(sbatch("", "--mem=abc", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --mem specification\n"));
+        assertThat(sbatch("", "-n", "0", "--wrap", "true"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Invalid numeric value \"0\" for --ntasks.\n"));
+        assertThat(sbatch("", "--mem=1G", "--mem-per-cpu=1G", "--wrap", "true"))
+                .isEqualTo(new Output(
+                        1, "", "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
+        assertThat(sbatch("", "--open-mode=foo", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --open-mode specification\n"));
+        assertThat(sbatch("", "--wrap", "true", "extra"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Script arguments not permitted with --wrap option\n"));
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
+    void scriptErrorsAsSlurm() throws IOException {
+        assertThat(sbatch("")).isEqualTo(new Output(1, "", "sbatch: error: Batch script is empty!\n"));
+        assertThat(sbatch("   \n\n"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Batch script contains only whitespace!\n"));
+        assertThat(sbatch("echo hi\n"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "sbatch: error: This does not look like a batch script.  The first\n"
+                                + "sbatch: error: line must start with #! followed by the path to an interpreter.\n"
+                                + "sbatch: error: For instance: #!/bin/sh\n"));
+        assertThat(sbatch("#!/bin/sh\r\necho hi\r\n"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "sbatch: error: Batch script contains DOS line breaks (\\r\\n)\n"
+                                + "sbatch: error: instead of expected UNIX line breaks (\\n).\n"));
+        assertThat(sbatch("", "/nonexist"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Unable to open file /nonexist\n"));
+        assertThat(sbatch("#!/bin/sh\n#SBATCH --bogus\n").exitCode()).isEqualTo(255);
+        assertThat(sbatch("#!/bin/sh\n#SBATCH -J a b\n"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Invalid directive found in batch script: b\n"));
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
+    void moreNodesThanTasksIsCorrectedWithSlurmsWarning() {
+        Output o = sbatch("", "-N2", "-n1", "--wrap", "true");
+        assertThat(o.err()).isEqualTo("sbatch: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1\n");
+        assertThat(submitted().getMinNodes()).isEqualTo(1);
+    }
+
+    @Test
+    void refusedSubmissionPrintsSlurmsText() {
+        controller.handler(req -> ClientResponse.newBuilder()
+                .setError(SlurmError.newBuilder()
+                        .setCode(ErrorCode.INVALID_PARTITION_NAME.number())
+                        .setMessage(ErrorCode.INVALID_PARTITION_NAME.text()))
+                .build());
+        assertThat(sbatch("", "-p", "nope", "--wrap", "true"))
+                .isEqualTo(new Output(
+                        1, "", "sbatch: error: Batch job submission failed: Invalid partition name specified\n"));
+    }
+
+    @Test
+    void unreachableControllerPrintsSlurmsText() throws IOException {
+        controller.close();
+        assertThat(sbatch("", "--wrap", "true"))
+                .isEqualTo(
+                        new Output(
+                                1,
+                                "",
+                                "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n"));
+    }
+}
