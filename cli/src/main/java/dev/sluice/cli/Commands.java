@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.cli.command.sacct.SacctCommand;
 import dev.sluice.cli.command.sbatch.SbatchCommand;
 import dev.sluice.cli.command.scancel.ScancelCommand;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
@@ -13,6 +14,7 @@ import java.util.function.Supplier;
 /** The commands by the name users type. */
 public final class Commands {
     private static final Map<String, Supplier<Command>> BY_NAME = Map.of(
+            "sacct", SacctCommand::new,
             "sbatch", SbatchCommand::new,
             "scancel", ScancelCommand::new,
             "scontrol", ScontrolCommand::new,

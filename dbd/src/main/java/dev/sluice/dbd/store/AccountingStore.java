@@ -180,7 +180,6 @@ public final class AccountingStore {
             throws SQLException {
         JobInfo j = r.getJob();
         String user = r.getUserName().isEmpty() ? j.getSpec().getOwner().getUserName() : r.getUserName();
-        boolean allocated = !j.getAllocTres().isEmpty();
         Long row = jobRow(c, clusterId, j.getJobId(), j.getSubmitTime());
         String sql = row == null
                 ? "INSERT INTO jobs (job_name, user_name, uid, gid, group_name, account, partition_name, qos,"
@@ -207,8 +206,9 @@ public final class AccountingStore {
             ps.setString(i++, j.getState().name());
             ps.setInt(i++, j.getExitStatus());
             ps.setString(i++, clip(j.getNodeList(), 4096));
-            ps.setInt(i++, allocated ? j.getNumNodes() : 0);
-            ps.setInt(i++, allocated ? j.getNumCpus() : 0);
+            // Pending jobs keep their requested counts, as sacct shows them.
+            ps.setInt(i++, j.getNumNodes());
+            ps.setInt(i++, j.getNumCpus());
             ps.setString(i++, idForm(c, tres, j.getReqTres()));
             ps.setString(i++, idForm(c, tres, j.getAllocTres()));
             ps.setLong(i++, Integer.toUnsignedLong(j.getTimeLimitMinutes()));

@@ -63,15 +63,7 @@ public final class JobQueries {
         in(sql, args, "j.account", q.getAccountsList());
         in(sql, args, "j.partition_name", q.getPartitionsList());
         in(sql, args, "j.job_name", q.getJobNamesList());
-        in(sql, args, "j.state", q.getStatesList().stream().map(JobState::name).toList());
-        if (q.getWindowStart() > 0) {
-            sql.append(" AND (j.end_time = 0 OR j.end_time >= ?)");
-            args.add(q.getWindowStart());
-        }
-        if (q.getWindowEnd() > 0) {
-            sql.append(" AND j.submit_time <= ?");
-            args.add(q.getWindowEnd());
-        }
+        window(sql, args, q);
         sql.append(" ORDER BY k.name, j.submit_time, j.job_id");
 
         try (Connection c = ds.getConnection()) {
@@ -96,6 +88,51 @@ public final class JobQueries {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Without states: jobs known during [start, end]. With states, sacct's "in that state during
+     * the window": pending — submitted by the end and not started (nor ended) before the start;
+     * running — started by the end and not ended before the start; a final state — ended in
+     * the window in that state.
+     */
+    private static void window(StringBuilder sql, List<Object> args, JobQuery q) {
+        long start = q.getWindowStart();
+        long end = q.getWindowEnd() > 0 ? q.getWindowEnd() : Long.MAX_VALUE;
+        if (q.getStatesCount() == 0) {
+            sql.append(" AND j.submit_time <= ? AND (j.end_time = 0 OR j.end_time >= ?)");
+            args.add(end);
+            args.add(start);
+            return;
+        }
+        List<String> finals = new ArrayList<>();
+        sql.append(" AND (1 = 0");
+        for (JobState state : q.getStatesList()) {
+            switch (state) {
+                case PENDING -> {
+                    sql.append(" OR (j.submit_time <= ? AND (j.start_time = 0 OR j.start_time >= ?)"
+                            + " AND (j.end_time = 0 OR j.end_time >= ?))");
+                    args.add(end);
+                    args.add(start);
+                    args.add(start);
+                }
+                case RUNNING, SUSPENDED -> {
+                    sql.append(" OR (j.start_time > 0 AND j.start_time <= ? AND (j.end_time = 0 OR j.end_time >= ?))");
+                    args.add(end);
+                    args.add(start);
+                }
+                default -> finals.add(state.name());
+            }
+        }
+        if (!finals.isEmpty()) {
+            sql.append(" OR (j.end_time >= ? AND j.end_time <= ? AND j.end_time > 0 AND j.state IN (")
+                    .append(marks(finals.size()))
+                    .append("))");
+            args.add(start);
+            args.add(end);
+            args.addAll(finals);
+        }
+        sql.append(')');
     }
 
     private static AccountedJob.Builder job(ResultSet rs, TresCatalog tres) throws SQLException {

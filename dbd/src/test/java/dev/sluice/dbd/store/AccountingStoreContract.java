@@ -143,7 +143,6 @@ abstract class AccountingStoreContract {
         JobInfo c = pending(3, "c", "gina", 500);
         store.apply(batch(cluster, job(1, a), job(2, b), job(3, c)));
         assertThat(ids(JobQuery.newBuilder().addUsers("gina"))).containsExactly(1, 3);
-        assertThat(ids(JobQuery.newBuilder().addStates(JobState.CANCELLED))).containsExactly(2);
         assertThat(ids(JobQuery.newBuilder().addJobIds(3).addJobIds(1))).containsExactly(1, 3);
         // Known during [250, 350]: b (submitted 300); a ended at 200, c submitted at 500.
         assertThat(ids(JobQuery.newBuilder().setWindowStart(250).setWindowEnd(350)))
@@ -151,6 +150,42 @@ abstract class AccountingStoreContract {
         // Still pending jobs are known at any later time.
         assertThat(ids(JobQuery.newBuilder().setWindowStart(10_000))).containsExactly(3);
         assertThat(ids(JobQuery.newBuilder().addAccounts("nobody"))).isEmpty();
+    }
+
+    @Test
+    void statesMeanInThatStateDuringTheWindow() throws Exception {
+        JobInfo a = ended(running(pending(1, "a", "kai", 100), 110), JobState.COMPLETED, 0, 200);
+        JobInfo b = ended(running(pending(2, "b", "kai", 300), 310), JobState.CANCELLED, 15, 400);
+        JobInfo c = pending(3, "c", "kai", 500);
+        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c)));
+        // b ran from 310 to 400; a had ended at 200.
+        assertThat(ids(JobQuery.newBuilder()
+                        .addStates(JobState.RUNNING)
+                        .setWindowStart(305)
+                        .setWindowEnd(350)))
+                .containsExactly(2);
+        // Pending during [150, 600]: b until 310, c still; a had started at 110.
+        assertThat(ids(JobQuery.newBuilder()
+                        .addStates(JobState.PENDING)
+                        .setWindowStart(150)
+                        .setWindowEnd(600)))
+                .containsExactly(2, 3);
+        // Final states count when the job ended inside the window.
+        assertThat(ids(JobQuery.newBuilder().addStates(JobState.CANCELLED).setWindowEnd(399)))
+                .isEmpty();
+        assertThat(ids(JobQuery.newBuilder().addStates(JobState.CANCELLED).setWindowEnd(400)))
+                .containsExactly(2);
+        assertThat(ids(JobQuery.newBuilder()
+                        .addStates(JobState.COMPLETED)
+                        .addStates(JobState.CANCELLED)
+                        .setWindowEnd(1000)))
+                .containsExactly(1, 2);
+        // "now" alone (sacct -s without -S): only what is in the state at that instant.
+        assertThat(ids(JobQuery.newBuilder()
+                        .addStates(JobState.CANCELLED)
+                        .setWindowStart(1000)
+                        .setWindowEnd(1000)))
+                .isEmpty();
     }
 
     @Test

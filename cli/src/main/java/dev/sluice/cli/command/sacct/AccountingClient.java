@@ -1,0 +1,84 @@
+package dev.sluice.cli.command.sacct;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.cli.Caller;
+import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DbdResponse;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobQuery;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Asks sluice-dbd, at {@code AccountingStorageHost}:{@code AccountingStoragePort} of the
+ * caller's slurm.conf (as Slurm's sacct finds slurmdbd), over the command-socket framing.
+ */
+final class AccountingClient {
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+    private static final int READ_TIMEOUT_MS = 120_000;
+
+    /** A failure with the text sacct prints after {@code sacct: error: }. */
+    static final class AccountingException extends Exception {
+        AccountingException(String message) {
+            super(message);
+        }
+    }
+
+    private final String host;
+    private final int port;
+    private final Caller caller;
+
+    AccountingClient(String host, int port, Caller caller) {
+        this.host = requireNonNull(host, "host is null");
+        this.port = port;
+        this.caller = requireNonNull(caller, "caller is null");
+    }
+
+    /** Empty when slurm.conf does not store accounting through a dbd. */
+    static Optional<AccountingClient> of(SlurmConf conf, Caller caller) {
+        String type = conf.accountingStorageType().orElse("accounting_storage/none");
+        if (!type.toLowerCase(Locale.ROOT).equals("accounting_storage/slurmdbd")) {
+            return Optional.empty();
+        }
+        String host = conf.accountingStorageHost().orElse("localhost");
+        return Optional.of(new AccountingClient(host, conf.accountingStoragePort(), caller));
+    }
+
+    List<AccountedJob> jobs(JobQuery query) throws AccountingException {
+        DbdRequest request = DbdRequest.newBuilder()
+                .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                .setRequestId(1)
+                .setIdentity(Identity.newBuilder()
+                        .setUid((int) caller.uid())
+                        .setGid((int) caller.gid())
+                        .setUserName(caller.userName())
+                        .setHost(caller.host()))
+                .setQueryJobs(query)
+                .build();
+        DbdResponse response;
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
+            s.setSoTimeout(READ_TIMEOUT_MS);
+            s.setTcpNoDelay(true);
+            Frames.write(request, new BufferedOutputStream(s.getOutputStream()));
+            response = Frames.read(DbdResponse.parser(), new BufferedInputStream(s.getInputStream()));
+        } catch (IOException e) {
+            String why = e instanceof java.net.ConnectException ? "Connection refused" : e.getMessage();
+            throw new AccountingException("Problem talking to the database: " + why);
+        }
+        if (response.hasError() && response.getError().getCode() != 0) {
+            throw new AccountingException(response.getError().getMessage());
+        }
+        return response.getJobs().getJobsList();
+    }
+}

@@ -1,0 +1,235 @@
+package dev.sluice.cli.command.sacct;
+
+import dev.sluice.cli.Command;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerLocator;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.getopt.Getopt;
+import dev.sluice.cli.getopt.GetoptException;
+import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.cli.view.JobStates;
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.time.SlurmTimestamp;
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.JobQuery;
+import dev.sluice.protocol.v1.JobState;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code sacct}: jobs and steps from sluice-dbd. As in Slurm 22.05: a user sees their own jobs
+ * unless {@code -a}, {@code -u} or they are root; the window is today from midnight to now,
+ * from the epoch with {@code -j}, and "now" alone with {@code -s}; without
+ * {@code AccountingStorageType=accounting_storage/slurmdbd} it says accounting is disabled and
+ * exits 1.
+ */
+public final class SacctCommand implements Command {
+    private static final String PROG = "sacct";
+
+    @Override
+    public int run(Invocation inv, PrintStream out, PrintStream err) {
+        Getopt.Result parsed;
+        try {
+            parsed = Getopt.parse(PROG, SacctOptions.TABLE, inv.args());
+        } catch (GetoptException e) {
+            CommandSupport.usageError(e, PROG, err);
+            return 1;
+        }
+        Request r = new Request();
+        String format = inv.env().get("SACCT_FORMAT");
+        try {
+            for (ParsedOption o : parsed.options()) {
+                switch (o.key()) {
+                    case "help" -> {
+                        out.print(SacctOptions.HELP);
+                        return 0;
+                    }
+                    case "usage" -> {
+                        out.print(SacctOptions.USAGE);
+                        return 0;
+                    }
+                    case "version" -> {
+                        out.println("sluice 0.1.0");
+                        return 0;
+                    }
+                    case "helpformat" -> {
+                        helpFormat(out);
+                        return 0;
+                    }
+                    case "allusers" -> r.allUsers = true;
+                    case "accounts" -> r.query.addAllAccounts(CommandSupport.commaList(o.value()));
+                    case "brief" -> format = "jobid,state,exitcode";
+                    case "delimiter" -> r.delimiter = o.value();
+                    case "endtime" -> r.end = time(o.value(), inv);
+                    case "jobs" -> r.jobs.addAll(CommandSupport.commaList(o.value()));
+                    case "allclusters" -> r.allClusters = true;
+                    case "clusters" -> r.clusters.addAll(CommandSupport.commaList(o.value()));
+                    case "noheader" -> r.header = false;
+                    case "name" -> r.query.addAllJobNames(CommandSupport.commaList(o.value()));
+                    case "format" -> format = o.value();
+                    case "parsable" -> r.mode = SacctPrinter.Mode.PARSABLE;
+                    case "parsable2" -> r.mode = SacctPrinter.Mode.PARSABLE2;
+                    case "partition" -> r.query.addAllPartitions(CommandSupport.commaList(o.value()));
+                    case "state" -> r.states.addAll(CommandSupport.commaList(o.value()));
+                    case "starttime" -> r.start = time(o.value(), inv);
+                    case "user" -> r.users.addAll(CommandSupport.commaList(o.value()));
+                    case "allocations" -> r.query.setAllocationsOnly(true);
+                    // Requeued jobs keep one row in Sluice: there are no duplicates to show.
+                    case "duplicates", "verbose" -> {}
+                    default -> throw new IllegalStateException("unhandled sacct option " + o.key());
+                }
+            }
+        } catch (BadTime e) {
+            err.println("Invalid time specification (pos=0): " + e.getMessage());
+            return 1;
+        }
+        List<SacctColumn> columns = new ArrayList<>();
+        try {
+            for (String item : CommandSupport.commaList(format)) {
+                columns.add(SacctColumn.parse(item));
+            }
+        } catch (IllegalArgumentException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+            return 1;
+        }
+        if (columns.isEmpty()) {
+            SacctField.DEFAULTS.forEach(f -> columns.add(SacctColumn.of(f)));
+        }
+        return query(inv, r, columns, out, err);
+    }
+
+    private int query(Invocation inv, Request r, List<SacctColumn> columns, PrintStream out, PrintStream err) {
+        JobSelection selection;
+        try {
+            selection = JobSelection.parse(r.jobs);
+        } catch (IllegalArgumentException e) {
+            err.println(PROG + ": fatal: Bad job/step specified: " + e.getMessage());
+            return 1;
+        }
+        for (String s : r.states) {
+            Optional<JobState> state = JobStates.parse(s);
+            if (state.isEmpty()) {
+                err.println(PROG + ": fatal: unrecognized job state value '" + s + "'");
+                return 1;
+            }
+            r.query.addStates(state.get());
+        }
+        for (String u : r.users) {
+            if (u.chars().allMatch(Character::isDigit) && !u.isEmpty()) {
+                r.query.addUids((int) Long.parseLong(u));
+            } else if (inv.users().uid(u).isPresent() || u.equals(inv.caller().userName())) {
+                r.query.addUsers(u);
+                inv.users().uid(u).ifPresent(id -> r.query.addUids(id.intValue()));
+            } else {
+                err.println(PROG + ": error: Invalid user id: " + u);
+                return 1;
+            }
+        }
+        if (r.users.isEmpty() && !r.allUsers && inv.caller().uid() != 0) {
+            r.query.addUids((int) inv.caller().uid());
+        }
+        ZonedDateTime now = ZonedDateTime.now(inv.clock());
+        long end = r.end != null ? r.end.getEpochSecond() : now.toEpochSecond();
+        long start;
+        if (r.start != null) {
+            start = r.start.getEpochSecond();
+        } else if (!r.states.isEmpty()) {
+            start = now.toEpochSecond();
+        } else if (!selection.isEmpty()) {
+            start = 0;
+        } else {
+            start = now.toLocalDate().atStartOfDay(now.getZone()).toEpochSecond();
+        }
+        if (start > end) {
+            err.println(
+                    PROG + ": error: Start time (" + SlurmTimestamp.format(Instant.ofEpochSecond(start), now.getZone())
+                            + ") requested is after end time ("
+                            + SlurmTimestamp.format(Instant.ofEpochSecond(end), now.getZone()) + ").");
+            return 1;
+        }
+        r.query.setWindowStart(start).setWindowEnd(end).addAllJobIds(selection.jobIds());
+
+        SlurmConf conf;
+        try {
+            conf = SlurmConfReader.read(ControllerLocator.confPath(inv.env(), inv.cwd()));
+        } catch (ConfigException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+            err.println(PROG + ": fatal: Unable to process configuration file");
+            return 1;
+        }
+        if (!r.allClusters) {
+            r.query.addAllClusters(r.clusters.isEmpty() ? List.of(conf.clusterName()) : r.clusters);
+        }
+        Optional<AccountingClient> client = AccountingClient.of(conf, inv.caller());
+        if (client.isEmpty()) {
+            err.println("Slurm accounting storage is disabled");
+            return 1;
+        }
+        List<AccountedJob> jobs;
+        try {
+            jobs = client.get().jobs(r.query.build());
+        } catch (AccountingClient.AccountingException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+            return 1;
+        }
+        SacctPrinter printer =
+                new SacctPrinter(columns, r.mode, r.delimiter, now.getZone(), now.toEpochSecond(), inv.users());
+        if (r.header) {
+            printer.header(out);
+        }
+        for (SacctRow row : selection.rows(jobs, r.query.getAllocationsOnly())) {
+            printer.row(row, out);
+        }
+        return 0;
+    }
+
+    private static void helpFormat(PrintStream out) {
+        List<String> titles = SacctField.titles();
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < titles.size(); i++) {
+            line.append(String.format("%-19s", titles.get(i)));
+            if ((i + 1) % 4 == 0 || i == titles.size() - 1) {
+                out.println(line);
+                line.setLength(0);
+            } else {
+                line.append(' ');
+            }
+        }
+    }
+
+    private static Instant time(String text, Invocation inv) throws BadTime {
+        try {
+            return SacctTimes.parsePast(text, ZonedDateTime.now(inv.clock()));
+        } catch (IllegalArgumentException e) {
+            throw new BadTime(text);
+        }
+    }
+
+    private static final class BadTime extends Exception {
+        BadTime(String text) {
+            super(text);
+        }
+    }
+
+    /** What the command line asked for. */
+    private static final class Request {
+        final JobQuery.Builder query = JobQuery.newBuilder();
+        final List<String> jobs = new ArrayList<>();
+        final List<String> states = new ArrayList<>();
+        final List<String> users = new ArrayList<>();
+        final List<String> clusters = new ArrayList<>();
+        boolean allUsers;
+        boolean allClusters;
+        boolean header = true;
+        SacctPrinter.Mode mode = SacctPrinter.Mode.FIXED;
+        String delimiter = "|";
+        Instant start;
+        Instant end;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.sluice.cli.command.sacct;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.cli.UserDirectory;
+import java.io.PrintStream;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * Lays rows out as sacct does. Fixed width: each column padded to its width and followed by one
+ * space, a longer value cut to width - 1 characters plus {@code +}, titles cut without the
+ * {@code +}, a line of dashes under the titles. Parsable ({@code -p}): values joined by the
+ * delimiter with one after the last; {@code -P}: without that last one; nothing is cut.
+ */
+final class SacctPrinter {
+    enum Mode {
+        FIXED,
+        PARSABLE,
+        PARSABLE2
+    }
+
+    private final List<SacctColumn> columns;
+    private final Mode mode;
+    private final String delimiter;
+    private final ZoneId zone;
+    private final long now;
+    private final UserDirectory users;
+
+    SacctPrinter(List<SacctColumn> columns, Mode mode, String delimiter, ZoneId zone, long now, UserDirectory users) {
+        this.columns = List.copyOf(columns);
+        this.mode = requireNonNull(mode, "mode is null");
+        this.delimiter = requireNonNull(delimiter, "delimiter is null");
+        this.zone = requireNonNull(zone, "zone is null");
+        this.now = now;
+        this.users = requireNonNull(users, "users is null");
+    }
+
+    void header(PrintStream out) {
+        StringBuilder titles = new StringBuilder();
+        StringBuilder dashes = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            SacctColumn c = columns.get(i);
+            if (mode == Mode.FIXED) {
+                int w = Math.abs(c.width());
+                String t = c.field().title;
+                titles.append(pad(t.length() > w ? t.substring(0, w) : t, c.width()))
+                        .append(' ');
+                dashes.append("-".repeat(w)).append(' ');
+            } else {
+                titles.append(c.field().title);
+                separator(titles, i);
+            }
+        }
+        out.println(titles);
+        if (mode == Mode.FIXED) {
+            out.println(dashes);
+        }
+    }
+
+    void row(SacctRow row, PrintStream out) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            SacctColumn c = columns.get(i);
+            String v = c.field().value(row, zone, now, users);
+            if (mode == Mode.FIXED) {
+                line.append(fit(v, c.width())).append(' ');
+            } else {
+                line.append(v);
+                separator(line, i);
+            }
+        }
+        out.println(line);
+    }
+
+    private void separator(StringBuilder s, int i) {
+        if (mode == Mode.PARSABLE || i < columns.size() - 1) {
+            s.append(delimiter);
+        }
+    }
+
+    /** Cut to width with a {@code +} marking the cut, then pad. */
+    static String fit(String value, int width) {
+        int w = Math.abs(width);
+        if (value.length() > w) {
+            value = w == 0 ? "" : value.substring(0, w - 1) + "+";
+        }
+        return pad(value, width);
+    }
+
+    private static String pad(String value, int width) {
+        int w = Math.abs(width);
+        if (value.length() >= w) {
+            return value;
+        }
+        String spaces = " ".repeat(w - value.length());
+        return width > 0 ? spaces + value : value + spaces;
+    }
+}

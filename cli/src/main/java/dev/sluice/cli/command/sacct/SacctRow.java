@@ -1,0 +1,36 @@
+package dev.sluice.cli.command.sacct;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.AccountedStep;
+
+/** One output line: a job (allocation) or one of its steps ({@code step} set). */
+record SacctRow(AccountedJob job, AccountedStep step) {
+    /** SLURM_BATCH_SCRIPT and SLURM_EXTERN_CONT as unsigned 32-bit step ids. */
+    static final int BATCH = 0xfffffffb;
+
+    static final int EXTERN = 0xfffffffc;
+
+    SacctRow {
+        requireNonNull(job, "job is null");
+    }
+
+    boolean isStep() {
+        return step != null;
+    }
+
+    /** {@code 12}, {@code 12.batch}, {@code 12.extern}, {@code 12.0}. */
+    String jobId() {
+        String id = Integer.toUnsignedString(job.getJobId());
+        return step == null ? id : id + "." + stepName(step.getStepId());
+    }
+
+    static String stepName(int stepId) {
+        return switch (stepId) {
+            case BATCH -> "batch";
+            case EXTERN -> "extern";
+            default -> Integer.toUnsignedString(stepId);
+        };
+    }
+}

@@ -1,0 +1,66 @@
+package dev.sluice.cli.command.sacct;
+
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.AccountedStep;
+import dev.sluice.protocol.v1.JobState;
+import java.util.List;
+
+/**
+ * The four jobs behind the sacct golden files, as real Slurm 22.05 recorded them (cluster
+ * anchor, one node n1, run as root on 2026-11-29 from 09:00:14 UTC):
+ * {@code sbatch --wrap "sleep 2"}, {@code sbatch -J longnamedjob_abcdefghijkl --wrap "exit 3"},
+ * {@code sbatch -t 1 --wrap "sleep 300"} (timed out), {@code sbatch --wrap "sleep 100"} then
+ * {@code scancel 4}.
+ */
+final class SacctFixtures {
+    static final long T0 = 1_795_942_814L;
+    static final long NOW = 1_795_943_100L;
+
+    private SacctFixtures() {}
+
+    static List<AccountedJob> jobs() {
+        return List.of(
+                job(1, "wrap", JobState.COMPLETED, 0, 2, 60, JobState.COMPLETED, 0),
+                job(2, "longnamedjob_abcdefghijkl", JobState.FAILED, 3 << 8, 0, 60, JobState.FAILED, 3 << 8),
+                job(3, "wrap", JobState.TIMEOUT, 0, 77, 1, JobState.CANCELLED, 15),
+                job(4, "wrap", JobState.CANCELLED, 0, 4, 60, JobState.CANCELLED, 15));
+    }
+
+    private static AccountedJob job(
+            int id, String name, JobState state, int exit, long ran, int limit, JobState stepState, int stepExit) {
+        return AccountedJob.newBuilder()
+                .setCluster("anchor")
+                .setJobId(id)
+                .setName(name)
+                .setUserName("root")
+                .setAccount("root")
+                .setPartition("gpu")
+                .setQos("normal")
+                .setSubmitTime(T0)
+                .setEligibleTime(T0)
+                .setStartTime(T0)
+                .setEndTime(T0 + ran)
+                .setState(state)
+                .setExitStatus(exit)
+                .setNodeList("n1")
+                .setNumNodes(1)
+                .setNumCpus(1)
+                .setReqTres("billing=1,cpu=1,mem=8000M,node=1")
+                .setAllocTres("billing=1,cpu=1,node=1")
+                .setTimeLimitMinutes(limit)
+                .setWorkDir("/tmp")
+                .addSteps(AccountedStep.newBuilder()
+                        .setStepId(SacctRow.BATCH)
+                        .setName("batch")
+                        .setState(stepState)
+                        .setStartTime(T0)
+                        .setEndTime(T0 + ran)
+                        .setExitStatus(stepExit)
+                        .setNodeList("n1")
+                        .setNumNodes(1)
+                        .setNumTasks(1)
+                        .setNumCpus(1)
+                        .setAllocTres("cpu=1,mem=0,node=1"))
+                .build();
+    }
+}
