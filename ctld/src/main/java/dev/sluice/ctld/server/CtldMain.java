@@ -81,8 +81,10 @@ public final class CtldMain {
             err.println("sluice-ctld: fatal: " + e.getMessage());
             return 1;
         }
+        // Only SlurmctldParameters=enable_configless lets node daemons fetch the files.
+        Map<String, byte[]> served = conf.enableConfigless() ? configFiles(confPath) : Map.of();
         CtldConfig config =
-                CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), configFiles(confPath));
+                CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), served);
         CountDownLatch stopped = new CountDownLatch(1);
         CtldServer server = CtldServer.start(config, Clock.systemUTC(), bind, truncate, fault -> {
             log.error("fatal: {}", fault.toString());

@@ -71,7 +71,8 @@ public final class CtldServer implements AutoCloseable {
             boolean truncateCorruptJournal,
             Consumer<Throwable> fatal)
             throws IOException, InterruptedException {
-        ClusterState state = new ClusterState(config.nodes(), config.partitions(), config.firstJobId());
+        ClusterState state =
+                new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
         Recovery.Result recovered =
                 Recovery.recover(Path.of(config.stateSaveLocation()), state, truncateCorruptJournal);
         log.info(
@@ -84,7 +85,7 @@ public final class CtldServer implements AutoCloseable {
         Scheduler.SelectDefaults defaults =
                 new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
         JobControl jobs = new JobControl(defaults, config.maxArraySize());
-        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds());
+        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds(), config.nodePolicy());
         NodeDispatcher dispatcher = new NodeDispatcher(config);
         List<Command<?>> periodic = new ArrayList<>();
         Command<Void> silence = nodes::checkSilence;
