@@ -104,6 +104,22 @@ public final class CtldMain {
         Map<String, byte[]> files = new LinkedHashMap<>();
         Path dir = slurmConf.toAbsolutePath().getParent();
         files.put("slurm.conf", Files.readAllBytes(slurmConf));
+        // Include files beside slurm.conf travel too; the node daemon's cache is one directory.
+        dev.sluice.common.conf.IncludeResolver disk = dev.sluice.common.conf.IncludeResolver.filesystem(dir);
+        try {
+            dev.sluice.common.conf.SlurmConfReader.parse(
+                    Files.readString(slurmConf), slurmConf.toString(), (name, at) -> {
+                        var sources = disk.resolve(name, at);
+                        if (!name.contains("/") && sources.size() == 1) {
+                            files.put(name, sources.get(0).text().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        } else {
+                            log.warn("configless: Include {} is not a file beside slurm.conf and is not served", name);
+                        }
+                        return sources;
+                    });
+        } catch (ConfigException e) {
+            throw new IOException(e.getMessage(), e);
+        }
         for (String name : new String[] {"gres.conf", "cgroup.conf", SluiceConf.FILE_NAME}) {
             Path p = dir.resolve(name);
             if (Files.isRegularFile(p)) {
