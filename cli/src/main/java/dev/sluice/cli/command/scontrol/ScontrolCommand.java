@@ -55,7 +55,9 @@ public final class ScontrolCommand implements Command {
         List<String> rest = words.subList(1, words.size());
         return switch (keyword) {
             case "show" -> new ScontrolShow(inv, out, err, oneLiner).run(rest);
-            case "update" -> ScontrolUpdate.run(inv, rest, err);
+            case "update" ->
+                isJobUpdate(rest) ? ScontrolJobUpdate.update(inv, rest, err) : ScontrolUpdate.run(inv, rest, err);
+            case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
             case "ping" -> ping(inv, out, err);
             case "help" -> {
                 out.print(ScontrolOptions.HELP);
@@ -70,6 +72,10 @@ public final class ScontrolCommand implements Command {
                 yield 1;
             }
         };
+    }
+
+    private static boolean isJobUpdate(List<String> args) {
+        return !args.isEmpty() && args.get(0).toLowerCase(Locale.ROOT).startsWith("jobid=");
     }
 
     /** Asks each configured controller in turn, as {@code scontrol ping} does. */
