@@ -58,6 +58,7 @@ public final class ScontrolCommand implements Command {
             case "update" ->
                 isJobUpdate(rest) ? ScontrolJobUpdate.update(inv, rest, err) : ScontrolUpdate.run(inv, rest, err);
             case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
+            case "write" -> ScontrolWrite.run(inv, rest, out, err);
             case "ping" -> ping(inv, out, err);
             case "help" -> {
                 out.print(ScontrolOptions.HELP);
@@ -79,7 +80,7 @@ public final class ScontrolCommand implements Command {
     }
 
     /** Asks each configured controller in turn, as {@code scontrol ping} does. */
-    private static int ping(Invocation inv, PrintStream out, PrintStream err) {
+    static int ping(Invocation inv, PrintStream out, PrintStream err) {
         var client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
             return 1;
