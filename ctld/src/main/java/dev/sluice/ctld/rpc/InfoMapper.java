@@ -57,6 +57,7 @@ public final class InfoMapper {
                                                 ? "%" + job.array().throttle()
                                                 : ""))
                 .setDisplayId(job.displayId())
+                .setReasonDetail(job.isPending() ? reasonDetail(image, job) : "")
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
                 .setTresPerNode(tresPerNode(r))
@@ -91,6 +92,23 @@ public final class InfoMapper {
         }
         s.append(",node=").append(nodes).append(",billing=").append(cpus);
         return s.toString();
+    }
+
+    /** The explanation of a wait, with the expected start when backfill found one. */
+    static String reasonDetail(ClusterImage image, Job job) {
+        String detail = image.reasonDetails().getOrDefault(job.id(), "");
+        Long start = image.expectedStarts().get(job.id());
+        if (start != null) {
+            String when = java.time.LocalDateTime.ofEpochSecond(
+                            start,
+                            0,
+                            java.time.ZoneId.systemDefault()
+                                    .getRules()
+                                    .getOffset(java.time.Instant.ofEpochSecond(start)))
+                    .toString();
+            detail = (detail.isEmpty() ? "" : detail + "; ") + "expected to start at " + when;
+        }
+        return detail;
     }
 
     /** Slurm's TRES_PER_NODE: {@code gres/gpu:2}, lists joined by commas. */

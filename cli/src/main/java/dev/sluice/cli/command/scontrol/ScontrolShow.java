@@ -101,8 +101,9 @@ final class ScontrolShow {
         }
         List<JobInfo> sorted = new ArrayList<>(jobs);
         sorted.sort(Comparator.comparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
+        java.time.Instant now = inv.clock().instant();
         for (JobInfo j : sorted) {
-            JobView v = new JobView(j, inv.clock().instant(), inv.clock().getZone(), inv.users());
+            JobView v = new JobView(j, now, inv.clock(), inv.users());
             out.print(oneLiner ? oneLine(JobShow.lines(v)) : Layout.render(JobShow.lines(v), false));
         }
         return 0;
