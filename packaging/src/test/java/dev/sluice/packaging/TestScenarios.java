@@ -83,7 +83,7 @@ class TestScenarios {
                     expected.append(lines.get(i)).append('\n');
                     i++;
                 }
-                List<String> words = ShellWords.split(command);
+                List<String> words = dev.sluice.packaging.sim.Words.split(command);
                 String actual;
                 switch (words.get(0)) {
                     case "@advance" -> {
