@@ -102,8 +102,9 @@ final class JobShow {
         if (j.spec().getNumTasks() > 0) {
             return Integer.toUnsignedString(j.spec().getNumTasks());
         }
-        // Slurm shows the implied task count only while the job is live.
-        if (j.state() == JobState.PENDING || j.state() == JobState.RUNNING || j.state() == JobState.SUSPENDED) {
+        // Slurm shows the implied task count for a job that waits or got nodes; one that ended
+        // without ever running (cancelled while pending) shows N/A.
+        if (j.state() == JobState.PENDING || !j.info().getNodeList().isEmpty()) {
             return Long.toString(j.nodeCount());
         }
         return "N/A";
