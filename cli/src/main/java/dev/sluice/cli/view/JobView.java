@@ -47,8 +47,9 @@ public final class JobView {
         return job.getState();
     }
 
+    /** As squeue's {@code %i} prints it: {@code 12}, or for arrays {@code 10_3} / {@code 10_[4-7%2]}. */
     public String jobId() {
-        return Integer.toUnsignedString(job.getJobId());
+        return job.getDisplayId().isEmpty() ? Integer.toUnsignedString(job.getJobId()) : job.getDisplayId();
     }
 
     public String name() {
