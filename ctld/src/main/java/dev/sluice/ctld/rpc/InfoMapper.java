@@ -57,7 +57,7 @@ public final class InfoMapper {
                                                 ? "%" + job.array().throttle()
                                                 : ""))
                 .setDisplayId(job.displayId())
-                .setReasonDetail(job.isPending() ? reasonDetail(image, job) : "")
+                .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
                 .setTresPerNode(tresPerNode(r))
@@ -95,7 +95,7 @@ public final class InfoMapper {
     }
 
     /** The explanation of a wait, with the expected start when backfill found one. */
-    static String reasonDetail(ClusterImage image, Job job) {
+    static String waitDetail(ClusterImage image, Job job) {
         String detail = image.reasonDetails().getOrDefault(job.id(), "");
         Long start = image.expectedStarts().get(job.id());
         if (start != null) {
