@@ -10,7 +10,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -46,7 +45,7 @@ public final class Main {
                     Path.of("").toAbsolutePath(),
                     System.in,
                     caller(),
-                    Clock.systemDefaultZone(),
+                    new SystemClock(),
                     UserDirectory.fromFiles(Path.of("/etc/passwd"), Path.of("/etc/group")));
             return command.get().run(inv, out, err);
         } finally {

@@ -9,8 +9,8 @@ import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
+import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
 
 /**
  * One job as the commands see it: the controller's {@link JobInfo} plus the values Slurm's
@@ -20,13 +20,18 @@ import java.time.ZoneId;
 public final class JobView {
     private final JobInfo job;
     private final Instant now;
-    private final ZoneId zone;
+    private final Clock zoneSource;
     private final UserDirectory users;
 
-    public JobView(JobInfo job, Instant now, ZoneId zone, UserDirectory users) {
+    /**
+     * @param now the instant run times are measured to, the same for every job of one listing
+     * @param zoneSource whose zone dates print in; asked only when a date is printed, because
+     *     loading the time-zone rules costs a command start-up time that most listings do not need
+     */
+    public JobView(JobInfo job, Instant now, Clock zoneSource, UserDirectory users) {
         this.job = requireNonNull(job, "job is null");
         this.now = requireNonNull(now, "now is null");
-        this.zone = requireNonNull(zone, "zone is null");
+        this.zoneSource = requireNonNull(zoneSource, "zoneSource is null");
         this.users = requireNonNull(users, "users is null");
     }
 
@@ -42,8 +47,9 @@ public final class JobView {
         return job.getState();
     }
 
+    /** As squeue's {@code %i} prints it: {@code 12}, or for arrays {@code 10_3} / {@code 10_[4-7%2]}. */
     public String jobId() {
-        return Integer.toUnsignedString(job.getJobId());
+        return job.getDisplayId().isEmpty() ? Integer.toUnsignedString(job.getJobId()) : job.getDisplayId();
     }
 
     public String name() {
@@ -166,7 +172,7 @@ public final class JobView {
     }
 
     public String timestamp(long epochSeconds) {
-        return SlurmTimestamp.format(Instant.ofEpochSecond(epochSeconds), zone);
+        return SlurmTimestamp.format(Instant.ofEpochSecond(epochSeconds), zoneSource.getZone());
     }
 
     public String priority() {

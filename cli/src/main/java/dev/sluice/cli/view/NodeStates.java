@@ -126,34 +126,40 @@ public final class NodeStates {
         return name + suffix(flags);
     }
 
-    /** scontrol {@code State=}: base state, then {@code +FLAG} for each flag, in Slurm's order. */
+    // Flag names in the order of their bits in slurm.h, which is the order scontrol prints them
+    // in (State=DOWN+DRAIN+NOT_RESPONDING, IDLE+PLANNED).
+    private static final List<String> FLAG_ORDER = List.of(
+            "RESERVED",
+            "UNDRAIN",
+            "CLOUD",
+            "RESUME",
+            "DRAIN",
+            "COMPLETING",
+            "NOT_RESPONDING",
+            "POWERED_DOWN",
+            "FAIL",
+            "POWERING_UP",
+            "MAINT",
+            "REBOOT_REQUESTED",
+            "REBOOT_CANCEL",
+            "POWERING_DOWN",
+            "DYNAMIC_FUTURE",
+            "REBOOT_ISSUED",
+            "PLANNED",
+            "INVALID_REG",
+            "POWER_DOWN",
+            "POWER_UP",
+            "POWER_DRAIN",
+            "DYNAMIC_NORM");
+
+    /** scontrol {@code State=}: the base state, then {@code +FLAG} for each flag, in bit order. */
     public static String scontrolName(NodeInfo node) {
         StringBuilder s = new StringBuilder(base(node));
         Set<String> flags = flags(node);
-        for (String f : List.of(
-                "CLOUD",
-                "COMPLETING",
-                "DRAIN",
-                "DYNAMIC_FUTURE",
-                "DYNAMIC_NORM",
-                "FAIL",
-                "INVALID_REG",
-                "MAINT",
-                "POWER_DOWN",
-                "POWER_UP",
-                "POWERED_DOWN",
-                "REBOOT_ISSUED",
-                "REBOOT_REQUESTED",
-                "RESERVED",
-                "PLANNED",
-                "POWERING_DOWN",
-                "POWERING_UP")) {
+        for (String f : FLAG_ORDER) {
             if (flags.contains(f)) {
                 s.append('+').append(f);
             }
-        }
-        if (flags.contains("NOT_RESPONDING")) {
-            s.append('*');
         }
         return s.toString();
     }

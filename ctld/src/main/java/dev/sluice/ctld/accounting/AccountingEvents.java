@@ -62,6 +62,11 @@ public final class AccountingEvents {
 
     private static AccountingRecord.Builder job(Job job) {
         JobInfo info = InfoMapper.job(lone(job), job, false);
+        if (killedBySignal(job)) {
+            // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
+            // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).
+            info = info.toBuilder().setExitStatus(0).build();
+        }
         return AccountingRecord.newBuilder()
                 .setJob(JobAccountingRecord.newBuilder()
                         .setJob(info)
@@ -73,11 +78,8 @@ public final class AccountingEvents {
         // Slurm ends a timed-out job's batch step as CANCELLED (it was signalled); the job
         // itself keeps TIMEOUT.
         JobState state = job.state() == JobState.TIMEOUT ? JobState.CANCELLED : job.state();
-        StringBuilder tres = new StringBuilder("cpu=").append(first.cpus());
-        if (first.memoryMb() > 0) {
-            tres.append(",mem=").append(first.memoryMb()).append('M');
-        }
-        tres.append(",node=1");
+        // Slurm lists mem on a step even when memory is not a consumable resource (mem=0).
+        String tres = "cpu=" + first.cpus() + ",mem=" + first.memoryMb() + "M,node=1";
         return AccountingRecord.newBuilder()
                 .setStep(StepAccountingRecord.newBuilder()
                         .setJobId(job.id())
@@ -92,7 +94,14 @@ public final class AccountingEvents {
                         .setNumNodes(1)
                         .setNumTasks(1)
                         .setNumCpus(first.cpus())
-                        .setAllocTres(tres.toString()));
+                        .setAllocTres(tres));
+    }
+
+    private static boolean killedBySignal(Job job) {
+        int status = job.exitStatus();
+        return (job.state() == JobState.CANCELLED || job.state() == JobState.TIMEOUT)
+                && (status & 0xff00) == 0
+                && (status & 0x7f) != 0;
     }
 
     /** An image holding just this job, for the shared JobInfo mapping. */

@@ -317,6 +317,10 @@ public final class NodeControl {
      * {@code Not responding}, and the jobs they ran end as NODE_FAIL.
      */
     public ControlResult<Void> checkSilence(ClusterState state, long now) {
+        if (slurmdTimeoutSeconds <= 0) {
+            // SlurmdTimeout=0: Slurm never marks a silent node DOWN.
+            return ControlResult.answer(null);
+        }
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         List<SoftChange> soft = new ArrayList<>();

@@ -184,7 +184,7 @@ public final class ControllerLoop implements AutoCloseable {
         for (int cancelled : plan.cancels()) {
             apply(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 0, "DependencyNeverSatisfied", now));
         }
-        state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities());
+        state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
         try {
             observer.beforeSync();
             journal.sync();

@@ -57,6 +57,7 @@ public final class InfoMapper {
                                                 ? "%" + job.array().throttle()
                                                 : ""))
                 .setDisplayId(job.displayId())
+                .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
                 .setTresPerNode(tresPerNode(r))
@@ -91,6 +92,11 @@ public final class InfoMapper {
         }
         s.append(",node=").append(nodes).append(",billing=").append(cpus);
         return s.toString();
+    }
+
+    /** The explanation of a wait; the expected start travels as the pending job's start_time. */
+    static String waitDetail(ClusterImage image, Job job) {
+        return image.reasonDetails().getOrDefault(job.id(), "");
     }
 
     /** Slurm's TRES_PER_NODE: {@code gres/gpu:2}, lists joined by commas. */

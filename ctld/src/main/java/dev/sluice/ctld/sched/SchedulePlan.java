@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * What one scheduling pass decided: jobs (or array tasks) to start now, jobs to cancel because
  * their dependency can never be met ({@code --kill-on-invalid-dep}), and for every other pending
- * job why it waits, its priority and, where backfill reserved it a place, when it should start.
+ * job why it waits (with a detail in numbers when it waits for resources), its priority and,
+ * where backfill reserved it a place, when it should start.
  * A value; the controller loop turns it into journaled records and launches.
  */
 public record SchedulePlan(
@@ -15,7 +16,8 @@ public record SchedulePlan(
         List<Integer> cancels,
         Map<Integer, String> pendingReasons,
         Map<Integer, Long> expectedStarts,
-        Map<Integer, Long> priorities) {
+        Map<Integer, Long> priorities,
+        Map<Integer, String> details) {
 
     public SchedulePlan {
         starts = List.copyOf(starts);
@@ -23,6 +25,7 @@ public record SchedulePlan(
         pendingReasons = Map.copyOf(pendingReasons);
         expectedStarts = Map.copyOf(expectedStarts);
         priorities = Map.copyOf(priorities);
+        details = Map.copyOf(details);
     }
 
     /** @param taskId the array task to split off and start, -1 for a plain job */

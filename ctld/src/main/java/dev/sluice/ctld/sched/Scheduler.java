@@ -6,6 +6,7 @@ import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.queue.Priorities;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.select.PlacementExplanation;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ClusterImage;
@@ -72,7 +73,7 @@ public final class Scheduler {
         for (Job job : pending) {
             pass.consider(job);
         }
-        return new SchedulePlan(pass.starts, pass.cancels, pass.reasons, pass.expected, priorities);
+        return new SchedulePlan(pass.starts, pass.cancels, pass.reasons, pass.expected, priorities, pass.details);
     }
 
     /** Higher partition PriorityTier, then higher priority, then older. */
@@ -94,6 +95,7 @@ public final class Scheduler {
         final List<Integer> cancels = new ArrayList<>();
         final Map<Integer, String> reasons = new HashMap<>();
         final Map<Integer, Long> expected = new HashMap<>();
+        final Map<Integer, String> details = new HashMap<>();
         final Set<String> blockedPartitions = new HashSet<>();
         final Map<Integer, Integer> runningTasks = new HashMap<>();
         int reservations;
@@ -172,6 +174,9 @@ public final class Scheduler {
                     boolean first = blockedPartitions.add(partition.name());
                     String why = waiting.reason().equals("Resources") && !first ? "Priority" : waiting.reason();
                     reasons.put(job.id(), why);
+                    details.put(
+                            job.id(),
+                            PlacementExplanation.explain(nodesOf(partition, timeline.capacityFor(now, end)), request));
                     if (config.backfill() && reservations < config.reservationDepth()) {
                         reserve(job, partition, request);
                     }

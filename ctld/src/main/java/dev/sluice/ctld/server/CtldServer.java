@@ -9,6 +9,7 @@ import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ClientApiHandler;
@@ -71,8 +72,27 @@ public final class CtldServer implements AutoCloseable {
             boolean truncateCorruptJournal,
             Consumer<Throwable> fatal)
             throws IOException, InterruptedException {
+<<<<<<< HEAD
         ClusterState state =
                 new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
+=======
+        return start(config, clock, bindHost, truncateCorruptJournal, fatal, null);
+    }
+
+    /**
+     * @param nodeEffects where launches, kills and signals go instead of real node daemons (a
+     *     simulator or the select-query tool); null for the real gRPC dispatcher
+     */
+    public static CtldServer start(
+            CtldConfig config,
+            InstantSource clock,
+            String bindHost,
+            boolean truncateCorruptJournal,
+            Consumer<Throwable> fatal,
+            EffectSink nodeEffects)
+            throws IOException, InterruptedException {
+        ClusterState state = new ClusterState(config.nodes(), config.partitions(), config.firstJobId());
+>>>>>>> main
         Recovery.Result recovered =
                 Recovery.recover(Path.of(config.stateSaveLocation()), state, truncateCorruptJournal);
         log.info(
@@ -85,8 +105,13 @@ public final class CtldServer implements AutoCloseable {
         Scheduler.SelectDefaults defaults =
                 new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
         JobControl jobs = new JobControl(defaults, config.maxArraySize());
+<<<<<<< HEAD
         NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds(), config.nodePolicy());
         NodeDispatcher dispatcher = new NodeDispatcher(config);
+=======
+        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds());
+        NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config) : null;
+>>>>>>> main
         List<Command<?>> periodic = new ArrayList<>();
         Command<Void> silence = nodes::checkSilence;
         Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
@@ -104,11 +129,13 @@ public final class CtldServer implements AutoCloseable {
                 recovered.journal(),
                 clock,
                 new Scheduler(config.scheduler()),
-                dispatcher,
+                nodeEffects == null ? dispatcher : nodeEffects,
                 periodic,
                 fatal,
                 accounting == null ? JournalObserver.NONE : accounting);
-        dispatcher.bind(loop);
+        if (dispatcher != null) {
+            dispatcher.bind(loop);
+        }
         loop.start();
         if (accounting != null) {
             accounting.start();
@@ -171,7 +198,9 @@ public final class CtldServer implements AutoCloseable {
         grpc.shutdownNow();
         frames.close();
         loop.close();
-        dispatcher.close();
+        if (dispatcher != null) {
+            dispatcher.close();
+        }
         if (accounting != null) {
             accounting.close();
         }

@@ -21,6 +21,7 @@ public record ClusterImage(
         Map<Integer, String> pendingReasons,
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
+        Map<Integer, String> reasonDetails,
         int nextJobId) {
 
     public ClusterImage {
@@ -32,6 +33,7 @@ public record ClusterImage(
         pendingReasons = Map.copyOf(pendingReasons);
         expectedStarts = Map.copyOf(expectedStarts);
         priorities = Map.copyOf(priorities);
+        reasonDetails = Map.copyOf(reasonDetails);
     }
 
     /** An image that holds one job and nothing else (to describe that job on its own). */
@@ -43,6 +45,7 @@ public record ClusterImage(
                 List.of(),
                 Map.of(),
                 List.of(),
+                Map.of(),
                 Map.of(),
                 Map.of(),
                 Map.of(),

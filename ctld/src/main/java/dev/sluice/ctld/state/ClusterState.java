@@ -44,6 +44,7 @@ public final class ClusterState {
     private final Map<Integer, String> pendingReasons = new HashMap<>();
     private final Map<Integer, Long> expectedStarts = new HashMap<>();
     private final Map<Integer, Long> priorities = new HashMap<>();
+    private final Map<Integer, String> details = new HashMap<>();
     private final Map<String, Long> lastHeard = new HashMap<>();
     private int nextJobId;
     private long sequence;
@@ -326,13 +327,19 @@ public final class ClusterState {
     }
 
     /** Soft: what the last scheduling pass said of the pending jobs. */
-    public void setQueueView(Map<Integer, String> reasons, Map<Integer, Long> starts, Map<Integer, Long> prio) {
+    public void setQueueView(
+            Map<Integer, String> reasons,
+            Map<Integer, Long> starts,
+            Map<Integer, Long> prio,
+            Map<Integer, String> why) {
         pendingReasons.clear();
         pendingReasons.putAll(reasons);
         expectedStarts.clear();
         expectedStarts.putAll(starts);
         priorities.clear();
         priorities.putAll(prio);
+        details.clear();
+        details.putAll(why);
     }
 
     private GresPool gresPool(String node) {
@@ -371,6 +378,7 @@ public final class ClusterState {
                 pendingReasons,
                 expectedStarts,
                 priorities,
+                details,
                 nextJobId);
     }
 }

@@ -70,6 +70,21 @@ class AccountingEventsTest {
         assertThat(out.get(0).getJob().getJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.TIMEOUT);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.CANCELLED);
         assertThat(out.get(1).getStep().getEndTime()).isEqualTo(4610);
+        // The signal shows on the step; the job itself reads 0:0, as in sacct.
+        assertThat(out.get(1).getStep().getExitStatus()).isEqualTo(15);
+        assertThat(out.get(0).getJob().getJob().getExitStatus()).isZero();
+    }
+
+    @Test
+    void aFailedJobKeepsItsExitCodeOnJobAndStep() {
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000)
+                .started(ALLOC, 1010, 60, "gpu")
+                .ended(JobState.FAILED, 3 << 8, 1011, "NonZeroExitCode");
+        List<AccountingRecord.Builder> out =
+                AccountingEvents.of(new StateRecord.JobEnded(5, JobState.FAILED, 3 << 8, "NonZeroExitCode", 1011), job);
+        assertThat(out.get(0).getJob().getJob().getExitStatus()).isEqualTo(3 << 8);
+        assertThat(out.get(1).getStep().getExitStatus()).isEqualTo(3 << 8);
+        assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.FAILED);
     }
 
     @Test

@@ -95,6 +95,9 @@ class TestScheduler {
         assertThat(started(plan)).containsExactly(shortJob);
         assertThat(plan.pendingReasons()).containsEntry(wide, "Resources").containsEntry(longJob, "Priority");
         assertThat(plan.expectedStarts()).containsEntry(wide, NOW + 3600);
+        assertThat(plan.details().get(wide))
+                .isEqualTo("needs 2 node(s) with cpu=4 each; 1 of 2 node(s) qualify now, 1 too busy;"
+                        + " best node n2 has cpu=4 free");
 
         SchedulePlan builtin = schedule(new SchedulerConfig(false, 0, 86400, PriorityWeights.BASIC, SELECT));
         assertThat(started(builtin)).isEmpty();

@@ -75,7 +75,9 @@ class SacctEndToEndTest {
                 conf.getParent(),
                 new ByteArrayInputStream(new byte[0]),
                 caller,
-                Clock.systemDefaultZone(),
+                // A little ahead of the controller, so "now" (sacct -s) falls after the cancel
+                // rather than in the same second.
+                Clock.offset(Clock.systemDefaultZone(), Duration.ofSeconds(5)),
                 UserDirectory.fromLines(List.of(), List.of()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

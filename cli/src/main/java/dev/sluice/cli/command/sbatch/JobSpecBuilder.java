@@ -2,6 +2,7 @@ package dev.sluice.cli.command.sbatch;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.view.Limits;
+import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
 import dev.sluice.protocol.v1.Identity;
@@ -144,6 +145,24 @@ final class JobSpecBuilder {
         copy(o, "gres", spec::setGresPerNode);
         copy(o, "constraint", spec::setConstraint);
         copy(o, "qos", spec::setQos);
+        // Arrays and dependencies are checked by the controller, as slurmctld checks them.
+        copy(o, "array", spec::setArray);
+        copy(o, "dependency", spec::setDependency);
+        if (o.has("kill-on-invalid-dep")) {
+            String v = o.get("kill-on-invalid-dep").toLowerCase(Locale.ROOT);
+            if (!v.equals("yes") && !v.equals("no")) {
+                throw new SbatchException(255, "error: Invalid --kill-on-invalid-dep specification");
+            }
+            spec.setKillOnInvalidDep(v.equals("yes"));
+        }
+        if (o.has("begin")) {
+            try {
+                spec.setBeginTime(BeginTime.parse(o.get("begin"), java.time.ZonedDateTime.now(inv.clock()))
+                        .getEpochSecond());
+            } catch (IllegalArgumentException e) {
+                throw new SbatchException(255, "error: Invalid time specification " + o.get("begin"));
+            }
+        }
         spec.setHold(o.has("hold"));
         spec.setNoKill(o.has("no-kill") && !"off".equalsIgnoreCase(o.get("no-kill")));
         spec.putAllEnvironment(environment(o.has("export") ? o.get("export") : "ALL", inv.env()));

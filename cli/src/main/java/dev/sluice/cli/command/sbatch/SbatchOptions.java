@@ -17,6 +17,10 @@ final class SbatchOptions {
             .stopAtFirstOperand()
             // implemented
             .add('A', "account", REQUIRED)
+            .add('a', "array", REQUIRED)
+            .add('b', "begin", REQUIRED)
+            .add('d', "dependency", REQUIRED)
+            .add(NO, "kill-on-invalid-dep", REQUIRED)
             .add('D', "chdir", REQUIRED)
             .add(NO, "comment", REQUIRED)
             .add('C', "constraint", REQUIRED)
@@ -53,11 +57,9 @@ final class SbatchOptions {
             .add(NO, "wrap", REQUIRED)
             // Slurm's other options: present so prefixes resolve as in Slurm, refused when used.
             .unsupported(NO, "acctg-freq", REQUIRED)
-            .unsupported('a', "array", REQUIRED)
             .unsupported(NO, "batch", REQUIRED)
             .unsupported(NO, "bb", REQUIRED)
             .unsupported(NO, "bbf", REQUIRED)
-            .unsupported('b', "begin", REQUIRED)
             .unsupported(NO, "cluster-constraint", REQUIRED)
             .unsupported('M', "clusters", REQUIRED)
             .unsupported(NO, "container", REQUIRED)
@@ -68,7 +70,6 @@ final class SbatchOptions {
             .add(NO, "cpus-per-gpu", REQUIRED)
             .unsupported(NO, "deadline", REQUIRED)
             .unsupported(NO, "delay-boot", REQUIRED)
-            .unsupported('d', "dependency", REQUIRED)
             .unsupported('m', "distribution", REQUIRED)
             .unsupported(NO, "export-file", REQUIRED)
             .unsupported('B', "extra-node-info", REQUIRED)
@@ -83,7 +84,6 @@ final class SbatchOptions {
             .add(NO, "gres-flags", REQUIRED)
             .unsupported(NO, "hint", REQUIRED)
             .unsupported(NO, "ignore-pbs", NONE)
-            .unsupported(NO, "kill-on-invalid-dep", REQUIRED)
             .unsupported('L', "licenses", REQUIRED)
             .unsupported(NO, "mail-type", REQUIRED)
             .unsupported(NO, "mail-user", REQUIRED)
@@ -124,6 +124,8 @@ final class SbatchOptions {
     /** Input variables (sbatch(1) "INPUT ENVIRONMENT VARIABLES") for implemented options. */
     static final Map<String, String> ENV = Map.ofEntries(
             Map.entry("SBATCH_ACCOUNT", "account"),
+            Map.entry("SBATCH_ARRAY_INX", "array"),
+            Map.entry("SBATCH_DEPENDENCY", "dependency"),
             Map.entry("SBATCH_CPUS_PER_GPU", "cpus-per-gpu"),
             Map.entry("SBATCH_GPUS", "gpus"),
             Map.entry("SBATCH_GPUS_PER_NODE", "gpus-per-node"),

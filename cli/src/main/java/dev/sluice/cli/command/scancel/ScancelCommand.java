@@ -169,7 +169,15 @@ public final class ScancelCommand implements Command {
             req.setStateFilter(String.join(",", states));
         }
         if (user != null) {
-            req.setUserFilter(user);
+            // The controller matches user names; a uid is translated here when it is known.
+            String u = user;
+            if (u.chars().allMatch(Character::isDigit) && !u.isEmpty()) {
+                long uid = Long.parseLong(u);
+                u = uid == inv.caller().uid()
+                        ? inv.caller().userName()
+                        : inv.users().userName(uid).orElse(u);
+            }
+            req.setUserFilter(u);
         }
         if (nodes != null) {
             req.setNodesFilter(nodes);

@@ -23,12 +23,27 @@ final class JobShow {
         JobInfo info = j.info();
         JobSpec spec = j.spec();
         List<String> l = new ArrayList<>();
-        l.add("JobId=" + j.jobId() + " JobName=" + j.name());
+        String raw = Integer.toUnsignedString(info.getJobId());
+        if (info.getArrayJobId() != 0) {
+            String task = info.getArrayTaskStr().isEmpty()
+                    ? Integer.toString(info.getArrayTaskId())
+                    : info.getArrayTaskStr().replaceFirst("%.*$", "");
+            String throttle = info.getArrayTaskStr().contains("%")
+                    ? " ArrayTaskThrottle="
+                            + info.getArrayTaskStr()
+                                    .substring(info.getArrayTaskStr().indexOf('%') + 1)
+                    : "";
+            l.add("JobId=" + raw + " ArrayJobId=" + Integer.toUnsignedString(info.getArrayJobId()) + " ArrayTaskId="
+                    + task + throttle + " JobName=" + j.name());
+        } else {
+            l.add("JobId=" + raw + " JobName=" + j.name());
+        }
         l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
                 + " QOS=" + JobView.orNull(spec.getQos()));
-        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency=(null)");
+        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency="
+                + JobView.orNull(spec.getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
                 + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));
         l.add("RunTime=" + Layout.duration(j.elapsedSeconds()) + " TimeLimit=" + TimeLimit.format(j.timeLimitMinutes())
@@ -61,7 +76,9 @@ final class JobShow {
         if (!spec.getComment().isEmpty()) {
             l.add("Comment=" + spec.getComment() + " ");
         }
-        String out = ioPath(j, info.getStdOut(), spec.getStdOut(), "slurm-%j.out");
+        // sbatch(1): slurm-%j.out, or slurm-%A_%a.out for a job array.
+        String out = ioPath(
+                j, info.getStdOut(), spec.getStdOut(), info.getArrayJobId() != 0 ? "slurm-%A_%a.out" : "slurm-%j.out");
         String err = ioPath(j, info.getStdErr(), spec.getStdErr(), null);
         l.add("StdErr=" + (err == null ? out : err));
         l.add("StdIn=" + ioPath(j, info.getStdIn(), spec.getStdIn(), "/dev/null"));
@@ -73,6 +90,8 @@ final class JobShow {
         addIfSet(l, "TresPerJob=", j.tresPerJob());
         addIfSet(l, "TresPerNode=", j.tresPerNode().equals("N/A") ? "" : j.tresPerNode());
         addIfSet(l, "TresPerTask=", j.tresPerTask());
+        // Beyond Slurm: why a pending job waits, in numbers (docs/scheduling.md).
+        addIfSet(l, "WaitDetail=", info.getWaitDetail());
         l.add("");
         return l;
     }
@@ -102,8 +121,9 @@ final class JobShow {
         if (j.spec().getNumTasks() > 0) {
             return Integer.toUnsignedString(j.spec().getNumTasks());
         }
-        // Slurm shows the implied task count only while the job is live.
-        if (j.state() == JobState.PENDING || j.state() == JobState.RUNNING || j.state() == JobState.SUSPENDED) {
+        // Slurm shows the implied task count for a job that waits or got nodes; one that ended
+        // without ever running (cancelled while pending) shows N/A.
+        if (j.state() == JobState.PENDING || !j.info().getNodeList().isEmpty()) {
             return Long.toString(j.nodeCount());
         }
         return "N/A";
@@ -154,7 +174,17 @@ final class JobShow {
             }
             char k = pattern.charAt(++i);
             switch (k) {
-                case 'j', 'A' -> s.append(j.jobId());
+                case 'j' -> s.append(Integer.toUnsignedString(j.info().getJobId()));
+                case 'A' ->
+                    s.append(Integer.toUnsignedString(
+                            j.info().getArrayJobId() != 0
+                                    ? j.info().getArrayJobId()
+                                    : j.info().getJobId()));
+                case 'a' ->
+                    s.append(
+                            j.info().getArrayJobId() != 0
+                                    ? Integer.toString(j.info().getArrayTaskId())
+                                    : "4294967294");
                 case 'x' -> s.append(j.name());
                 case 'u' -> s.append(j.userName());
                 case '%' -> s.append('%');

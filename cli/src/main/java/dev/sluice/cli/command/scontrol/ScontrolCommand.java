@@ -55,7 +55,10 @@ public final class ScontrolCommand implements Command {
         List<String> rest = words.subList(1, words.size());
         return switch (keyword) {
             case "show" -> new ScontrolShow(inv, out, err, oneLiner).run(rest);
-            case "update" -> ScontrolUpdate.run(inv, rest, err);
+            case "update" ->
+                isJobUpdate(rest) ? ScontrolJobUpdate.update(inv, rest, err) : ScontrolUpdate.run(inv, rest, err);
+            case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
+            case "write" -> ScontrolWrite.run(inv, rest, out, err);
             case "ping" -> ping(inv, out, err);
             case "help" -> {
                 out.print(ScontrolOptions.HELP);
@@ -72,8 +75,12 @@ public final class ScontrolCommand implements Command {
         };
     }
 
+    private static boolean isJobUpdate(List<String> args) {
+        return !args.isEmpty() && args.get(0).toLowerCase(Locale.ROOT).startsWith("jobid=");
+    }
+
     /** Asks each configured controller in turn, as {@code scontrol ping} does. */
-    private static int ping(Invocation inv, PrintStream out, PrintStream err) {
+    static int ping(Invocation inv, PrintStream out, PrintStream err) {
         var client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
             return 1;

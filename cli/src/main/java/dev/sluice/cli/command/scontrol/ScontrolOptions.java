@@ -42,11 +42,16 @@ final class ScontrolOptions {
                  -V or --version: equivalent to "version" command
 
               Valid <COMMAND> values implemented by Sluice are:
+                 hold <job_list>          prevent jobs from being scheduled (operator hold).
                  ping                     print status of slurmctld daemons.
+                 release <job_list>       permit held jobs to be scheduled.
+                 uhold <job_list>         place user hold on jobs.
                  show <ENTITY> [<ID>]     display state of identified entity, default
                                           is all records. <ENTITY> is one of job,
                                           node, partition, hostnames, hostlist or
                                           hostlistsorted.
+                 update JobId=<id> TimeLimit=|JobName=|Comment=|Priority=|Nice=
+                                          change a job.
                  update NodeName=<name> State=<state> Reason=<reason>
                                           change the state of nodes: DOWN, DRAIN,
                                           FAIL, FUTURE, IDLE, NORESP, POWER_DOWN,

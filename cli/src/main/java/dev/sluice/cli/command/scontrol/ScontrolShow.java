@@ -54,6 +54,7 @@ final class ScontrolShow {
             case "job", "jobs", "jobid" -> jobs(id);
             case "node", "nodes", "nodename" -> nodes(id);
             case "partition", "partitions", "partitionname" -> partitions(id);
+            case "config" -> config();
             case "hostnames" -> hostnames(id);
             case "hostlist" -> hostlist(id, false);
             case "hostlistsorted" -> hostlist(id, true);
@@ -101,8 +102,9 @@ final class ScontrolShow {
         }
         List<JobInfo> sorted = new ArrayList<>(jobs);
         sorted.sort(Comparator.comparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
+        java.time.Instant now = inv.clock().instant();
         for (JobInfo j : sorted) {
-            JobView v = new JobView(j, inv.clock().instant(), inv.clock().getZone(), inv.users());
+            JobView v = new JobView(j, now, inv.clock(), inv.users());
             out.print(oneLiner ? oneLine(JobShow.lines(v)) : Layout.render(JobShow.lines(v), false));
         }
         return 0;
@@ -188,6 +190,36 @@ final class ScontrolShow {
             out.print(Layout.render(PartitionShow.lines(p, byName), oneLiner));
         }
         return 0;
+    }
+
+    /**
+     * {@code scontrol show config}: Slurm's header, {@code Key = Value} lines with the key padded
+     * to 23 columns, then a blank line and the controllers' ping status.
+     */
+    private int config() {
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<dev.sluice.protocol.v1.ConfigEntry> entries;
+        try {
+            entries = client.get()
+                    .call(ClientRequest.newBuilder()
+                            .setGetConfig(dev.sluice.protocol.v1.GetConfigRequest.getDefaultInstance()))
+                    .getGetConfig()
+                    .getEntriesList();
+        } catch (ControllerException e) {
+            err.println("slurm_load_ctl_conf error: " + e.getMessage());
+            return 1;
+        }
+        out.println("Configuration data as of "
+                + dev.sluice.common.time.SlurmTimestamp.format(
+                        inv.clock().instant(), inv.clock().getZone()));
+        for (var e : entries) {
+            out.println(String.format("%-23s = %s", e.getKey(), e.getValue()));
+        }
+        out.println();
+        return ScontrolCommand.ping(inv, out, err);
     }
 
     private int hostnames(String expr) {

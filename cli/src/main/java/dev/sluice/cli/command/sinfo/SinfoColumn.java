@@ -9,89 +9,131 @@ import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * One sinfo {@code -o} letter. A per-record column is printed from the first record of a line
  * and takes part in grouping (records that print differently get different lines); an aggregate
- * column ({@code %N}, {@code %D}, {@code %F}, ...) sums up all records of a line.
+ * column ({@code %N}, {@code %D}, {@code %F}, ...) sums up all records of a line. Values come
+ * from one switch, not a lambda per letter, to keep the command's start-up short.
  */
-record SinfoColumn(String header, boolean aggregate, Function<SinfoLine, String> value) {
+record SinfoColumn(String header, boolean aggregate) {
     SinfoColumn {
         requireNonNull(header, "header is null");
-        requireNonNull(value, "value is null");
     }
 
-    static SinfoColumn part(String header, Function<PartitionInfo, String> f) {
-        return new SinfoColumn(
-                header,
-                false,
-                l -> l.first().partition() == null ? "n/a" : f.apply(l.first().partition()));
+    private static SinfoColumn one(String header) {
+        return new SinfoColumn(header, false);
     }
 
-    static SinfoColumn node(String header, Function<NodeInfo, String> f) {
-        return new SinfoColumn(
-                header,
-                false,
-                l -> l.first().empty() ? "n/a" : f.apply(l.first().node()));
+    private static SinfoColumn total(String header) {
+        return new SinfoColumn(header, true);
     }
 
-    static SinfoColumn total(String header, Function<SinfoLine, String> f) {
-        return new SinfoColumn(header, true, f);
-    }
-
+    /** Letters and the headers sinfo 22.05 prints for them (observed: see the golden tests). */
     static final Map<Character, SinfoColumn> LETTERS = Map.ofEntries(
-            Map.entry('P', part("PARTITION", p -> p.getName() + (p.getIsDefault() ? "*" : ""))),
-            Map.entry('R', part("PARTITION", PartitionInfo::getName)),
-            Map.entry('a', part("AVAIL", SinfoColumn::avail)),
-            Map.entry('l', part("TIMELIMIT", p -> TimeLimit.formatSinfo(Limits.fromWire(p.getMaxTimeMinutes())))),
-            Map.entry('L', part("DEFAULTTIME", SinfoColumn::defaultTime)),
-            Map.entry('s', part("JOB_SIZE", SinfoColumn::jobSize)),
-            Map.entry('r', part("ROOT", p -> p.getRootOnly() ? "yes" : "no")),
-            Map.entry('h', part("OVERSUBSCRIBE", p -> orDefault(p.getOverSubscribe(), "NO"))),
-            Map.entry('g', part("GROUPS", p -> orDefault(p.getAllowGroups(), "all"))),
-            Map.entry(
-                    't',
-                    new SinfoColumn(
-                            "STATE",
-                            false,
-                            l -> l.first().empty()
-                                    ? "n/a"
-                                    : NodeStates.compactName(l.first().node()))),
-            Map.entry(
-                    'T',
-                    new SinfoColumn(
-                            "STATE",
-                            false,
-                            l -> l.first().empty()
-                                    ? "n/a"
-                                    : NodeStates.longName(l.first().node()))),
-            Map.entry('c', node("CPUS", n -> Integer.toUnsignedString(n.getCpus()))),
-            Map.entry('m', node("MEMORY", n -> Long.toUnsignedString(n.getRealMemoryMb()))),
-            Map.entry('d', node("TMP_DISK", n -> Long.toUnsignedString(n.getTmpDiskMb()))),
-            Map.entry('w', node("WEIGHT", n -> Integer.toUnsignedString(n.getWeight()))),
-            Map.entry('f', node("AVAIL_FEATURES", n -> orNull(String.join(",", n.getFeaturesList())))),
-            Map.entry('b', node("ACTIVE_FEATURES", n -> orNull(String.join(",", n.getFeaturesList())))),
-            Map.entry('G', node("GRES", n -> orNull(n.getGres()))),
-            Map.entry('E', node("REASON", n -> orDefault(n.getReason(), "none"))),
-            Map.entry('H', new SinfoColumn("TIMESTAMP", false, SinfoLine::reasonTime)),
-            Map.entry('u', node("USER", n -> orDefault(n.getReasonUser(), "Unknown"))),
-            Map.entry('U', new SinfoColumn("USER", false, SinfoLine::reasonUserWithId)),
-            Map.entry(
-                    'z',
-                    node("S:C:T", n -> n.getSockets() + ":" + n.getCoresPerSocket() + ":" + n.getThreadsPerCore())),
-            Map.entry('O', node("CPU_LOAD", n -> String.format(Locale.ROOT, "%.2f", n.getCpuLoad()))),
-            Map.entry('e', node("FREE_MEM", n -> Long.toUnsignedString(n.getFreeMemoryMb()))),
-            Map.entry('X', node("SOCKETS", n -> Integer.toUnsignedString(n.getSockets()))),
-            Map.entry('Y', node("CORES", n -> Integer.toUnsignedString(n.getCoresPerSocket()))),
-            Map.entry('Z', node("THREADS", n -> Integer.toUnsignedString(n.getThreadsPerCore()))),
-            Map.entry('N', total("NODELIST", SinfoLine::nodeList)),
-            Map.entry('n', total("HOSTNAMES", SinfoLine::hostNames)),
-            Map.entry('o', total("NODE_ADDR", SinfoLine::addresses)),
-            Map.entry('D', total("NODES", l -> Integer.toString(l.nodeCount()))),
-            Map.entry('F', total("NODES(A/I/O/T)", SinfoLine::nodesAiot)),
-            Map.entry('A', total("NODES(A/I)", SinfoLine::nodesAi)),
-            Map.entry('C', total("CPUS(A/I/O/T)", SinfoLine::cpusAiot)));
+            Map.entry('P', one("PARTITION")),
+            Map.entry('R', one("PARTITION")),
+            Map.entry('a', one("AVAIL")),
+            Map.entry('l', one("TIMELIMIT")),
+            Map.entry('L', one("DEFAULTTIME")),
+            Map.entry('s', one("JOB_SIZE")),
+            Map.entry('r', one("ROOT")),
+            Map.entry('h', one("OVERSUBSCRIBE")),
+            Map.entry('g', one("GROUPS")),
+            Map.entry('t', one("STATE")),
+            Map.entry('T', one("STATE")),
+            Map.entry('c', one("CPUS")),
+            Map.entry('m', one("MEMORY")),
+            Map.entry('d', one("TMP_DISK")),
+            Map.entry('w', one("WEIGHT")),
+            Map.entry('f', one("AVAIL_FEATURES")),
+            Map.entry('b', one("ACTIVE_FEATURES")),
+            Map.entry('G', one("GRES")),
+            Map.entry('E', one("REASON")),
+            Map.entry('H', one("TIMESTAMP")),
+            Map.entry('u', one("USER")),
+            Map.entry('U', one("USER")),
+            Map.entry('z', one("S:C:T")),
+            Map.entry('O', one("CPU_LOAD")),
+            Map.entry('e', one("FREE_MEM")),
+            Map.entry('X', one("SOCKETS")),
+            Map.entry('Y', one("CORES")),
+            Map.entry('Z', one("THREADS")),
+            Map.entry('N', total("NODELIST")),
+            Map.entry('n', total("HOSTNAMES")),
+            Map.entry('o', total("NODE_ADDR")),
+            Map.entry('D', total("NODES")),
+            Map.entry('F', total("NODES(A/I/O/T)")),
+            Map.entry('A', total("NODES(A/I)")),
+            Map.entry('C', total("CPUS(A/I/O/T)")));
+
+    /** The text of {@code letter} for a line; the letter is one of {@link #LETTERS}. */
+    static String value(char letter, SinfoLine line) {
+        switch (letter) {
+            case 'N':
+                return line.nodeList();
+            case 'n':
+                return line.hostNames();
+            case 'o':
+                return line.addresses();
+            case 'D':
+                return Integer.toString(line.nodeCount());
+            case 'F':
+                return line.nodesAiot();
+            case 'A':
+                return line.nodesAi();
+            case 'C':
+                return line.cpusAiot();
+            case 'H':
+                return line.reasonTime();
+            case 'U':
+                return line.reasonUserWithId();
+            default:
+                break;
+        }
+        NodeRecord first = line.first();
+        if ("PRalsrhg".indexOf(letter) >= 0) {
+            return first.partition() == null ? "n/a" : partitionValue(letter, first.partition());
+        }
+        return first.empty() ? "n/a" : nodeValue(letter, first.node());
+    }
+
+    private static String partitionValue(char letter, PartitionInfo p) {
+        return switch (letter) {
+            case 'P' -> p.getName() + (p.getIsDefault() ? "*" : "");
+            case 'R' -> p.getName();
+            case 'a' -> avail(p);
+            case 'l' -> TimeLimit.formatSinfo(Limits.fromWire(p.getMaxTimeMinutes()));
+            case 'L' -> defaultTime(p);
+            case 's' -> jobSize(p);
+            case 'r' -> p.getRootOnly() ? "yes" : "no";
+            case 'h' -> orDefault(p.getOverSubscribe(), "NO");
+            case 'g' -> orDefault(p.getAllowGroups(), "all");
+            default -> throw new IllegalArgumentException("no sinfo partition field %" + letter);
+        };
+    }
+
+    private static String nodeValue(char letter, NodeInfo n) {
+        return switch (letter) {
+            case 't' -> NodeStates.compactName(n);
+            case 'T' -> NodeStates.longName(n);
+            case 'c' -> Integer.toUnsignedString(n.getCpus());
+            case 'm' -> Long.toUnsignedString(n.getRealMemoryMb());
+            case 'd' -> Long.toUnsignedString(n.getTmpDiskMb());
+            case 'w' -> Integer.toUnsignedString(n.getWeight());
+            case 'f', 'b' -> orNull(String.join(",", n.getFeaturesList()));
+            case 'G' -> orNull(n.getGres());
+            case 'E' -> orDefault(n.getReason(), "none");
+            case 'u' -> orDefault(n.getReasonUser(), "Unknown");
+            case 'z' -> n.getSockets() + ":" + n.getCoresPerSocket() + ":" + n.getThreadsPerCore();
+            case 'O' -> String.format(Locale.ROOT, "%.2f", n.getCpuLoad());
+            case 'e' -> Long.toUnsignedString(n.getFreeMemoryMb());
+            case 'X' -> Integer.toUnsignedString(n.getSockets());
+            case 'Y' -> Integer.toUnsignedString(n.getCoresPerSocket());
+            case 'Z' -> Integer.toUnsignedString(n.getThreadsPerCore());
+            default -> throw new IllegalArgumentException("no sinfo node field %" + letter);
+        };
+    }
 
     private static String avail(PartitionInfo p) {
         return switch (p.getState().toUpperCase(Locale.ROOT)) {

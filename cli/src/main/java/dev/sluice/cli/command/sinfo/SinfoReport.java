@@ -63,7 +63,7 @@ final class SinfoReport {
                 if (token instanceof FormatToken.Field f) {
                     SinfoColumn c = SinfoColumn.LETTERS.get(f.letter());
                     if (!c.aggregate()) {
-                        key.add(c.value().apply(probe));
+                        key.add(SinfoColumn.value(f.letter(), probe));
                     }
                 }
             }
@@ -102,8 +102,7 @@ final class SinfoReport {
         for (FormatToken token : tokens) {
             switch (token) {
                 case FormatToken.Literal l -> s.append(l.text());
-                case FormatToken.Field f ->
-                    s.append(cell(f, SinfoColumn.LETTERS.get(f.letter()).value().apply(line)));
+                case FormatToken.Field f -> s.append(cell(f, SinfoColumn.value(f.letter(), line)));
             }
         }
         return s.toString();

@@ -53,7 +53,7 @@ final class JobFormatter {
                     JobColumn c = JobColumn.LETTERS.get(f.letter());
                     // A running job's %R is a node list, which Slurm never cuts.
                     boolean cut = c.cutValue() && !(f.letter() == 'R' && !job.showsReason());
-                    line.append(Cell.fit(c.value().apply(job), f.width(), f.rightJustify(), cut));
+                    line.append(Cell.fit(JobColumn.value(f.letter(), job), f.width(), f.rightJustify(), cut));
                 }
             }
         }

@@ -17,7 +17,6 @@ import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
 import java.io.PrintStream;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -161,10 +160,10 @@ public final class SqueueCommand implements Command {
         }
 
         Instant now = inv.clock().instant();
-        ZoneId zone = inv.clock().getZone();
         if (!s.noHeader) {
             if (s.longFormat) {
-                out.println(CTIME.format(ZonedDateTime.ofInstant(now, zone)));
+                out.println(
+                        CTIME.format(ZonedDateTime.ofInstant(now, inv.clock().getZone())));
             }
             out.println(formatter.header());
         }
@@ -175,7 +174,7 @@ public final class SqueueCommand implements Command {
         }
         List<JobView> views = new ArrayList<>();
         for (JobInfo j : jobs) {
-            JobView v = new JobView(j, now, zone, inv.users());
+            JobView v = new JobView(j, now, inv.clock(), inv.users());
             if (filter.test(v)) {
                 views.add(v);
             }

@@ -1,0 +1,81 @@
+package dev.sluice.cli.command.scontrol;
+
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerClient;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.GetJobsRequest;
+import dev.sluice.protocol.v1.JobInfo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code scontrol write batch_script JOBID [FILE|-]}. Slurm 22.05 exits 0 even when the job is
+ * unknown (it prints {@code job script retrieval failed: ...}) and says nothing without a job
+ * id; both kept.
+ */
+final class ScontrolWrite {
+    private ScontrolWrite() {}
+
+    static int run(Invocation inv, List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty() || !args.get(0).toLowerCase(Locale.ROOT).equals("batch_script")) {
+            err.println("invalid write argument:" + (args.isEmpty() ? "" : args.get(0)));
+            return 1;
+        }
+        if (args.size() < 2) {
+            return 0;
+        }
+        String id = args.get(1);
+        String target = args.size() > 2 ? args.get(2) : "slurm-" + id + ".sh";
+        if (!id.matches("[0-9]{1,10}")) {
+            err.println("job script retrieval failed: " + ErrorCode.INVALID_JOB_ID.text());
+            return 0;
+        }
+        Optional<ControllerClient> client = CommandSupport.connect(inv, ScontrolCommand.PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        int wanted = (int) Long.parseLong(id);
+        Optional<JobInfo> job;
+        try {
+            job = client
+                    .get()
+                    .call(ClientRequest.newBuilder()
+                            .setGetJobs(GetJobsRequest.newBuilder()
+                                    .addJobIds(wanted)
+                                    .setIncludeScript(true)))
+                    .getGetJobs()
+                    .getJobsList()
+                    .stream()
+                    .filter(j -> j.getJobId() == wanted)
+                    .findFirst();
+        } catch (ControllerException e) {
+            err.println("job script retrieval failed: " + e.getMessage());
+            return 0;
+        }
+        if (job.isEmpty()) {
+            err.println("job script retrieval failed: " + ErrorCode.INVALID_JOB_ID.text());
+            return 0;
+        }
+        String script = job.get().getSpec().getScript();
+        if (target.equals("-")) {
+            out.print(script);
+            return 0;
+        }
+        try {
+            Files.writeString(inv.cwd().resolve(target), script, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            err.println(ScontrolCommand.PROG + ": error: failed to write " + target + ": " + e.getMessage());
+            return 1;
+        }
+        out.println("batch script for job " + id + " written to " + target);
+        return 0;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.sluice.cli.command;
+
+import static dev.sluice.cli.testing.TestingInvocations.confFor;
+import static dev.sluice.cli.testing.TestingInvocations.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.command.scontrol.ScontrolCommand;
+import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.Fixtures;
+import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.TestingInvocations.Output;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.ConfigEntry;
+import dev.sluice.protocol.v1.GetConfigResponse;
+import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.PingResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code scontrol write batch_script} and {@code show config}, texts as Slurm 22.05's. */
+class TestScontrolWriteAndConfig {
+    private static final String SCRIPT = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\necho hi\n";
+
+    @TempDir
+    Path dir;
+
+    private FakeController controller;
+    private Map<String, String> env;
+
+    @BeforeEach
+    void start() throws IOException {
+        controller = new FakeController(req -> switch (req.getBodyCase()) {
+            case GET_JOBS ->
+                ClientResponse.newBuilder()
+                        .setGetJobs(GetJobsResponse.newBuilder()
+                                .addJobs(Fixtures.job(
+                                                33,
+                                                Fixtures.wrapSpec()
+                                                        .setScript(
+                                                                req.getGetJobs().getIncludeScript() ? SCRIPT : ""),
+                                                dev.sluice.protocol.v1.JobState.PENDING)
+                                        .build()))
+                        .build();
+            case GET_CONFIG ->
+                ClientResponse.newBuilder()
+                        .setGetConfig(GetConfigResponse.newBuilder()
+                                .addEntries(ConfigEntry.newBuilder()
+                                        .setKey("ClusterName")
+                                        .setValue("anchor"))
+                                .addEntries(ConfigEntry.newBuilder()
+                                        .setKey("SlurmctldHost[0]")
+                                        .setValue("vm(127.0.0.1)"))
+                                .addEntries(ConfigEntry.newBuilder()
+                                        .setKey("AccountingStorageBackupHost")
+                                        .setValue("(null)")))
+                        .build();
+            case PING ->
+                ClientResponse.newBuilder()
+                        .setPing(PingResponse.getDefaultInstance())
+                        .build();
+            default -> throw new AssertionError(req.getBodyCase());
+        });
+        env = confFor(dir, controller.port());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        controller.close();
+    }
+
+    private Output scontrol(String... args) {
+        return TestingInvocations.run(new ScontrolCommand(), invocation(dir, env, "", args));
+    }
+
+    @Test
+    void writeBatchScript() throws IOException {
+        assertThat(scontrol("write", "batch_script", "33"))
+                .isEqualTo(new Output(0, "batch script for job 33 written to slurm-33.sh\n", ""));
+        assertThat(Files.readString(dir.resolve("slurm-33.sh"))).isEqualTo(SCRIPT);
+        assertThat(controller.requests().get(0).getGetJobs().getIncludeScript()).isTrue();
+        assertThat(scontrol("write", "batch_script", "33", "x.sh"))
+                .isEqualTo(new Output(0, "batch script for job 33 written to x.sh\n", ""));
+        assertThat(scontrol("write", "batch_script", "33", "-")).isEqualTo(new Output(0, SCRIPT, ""));
+    }
+
+    @Test
+    void writeBatchScriptQuirks() {
+        // Slurm 22.05 exits 0 for an unknown job, and prints nothing without a job id.
+        assertThat(scontrol("write", "batch_script", "99"))
+                .isEqualTo(new Output(0, "", "job script retrieval failed: Invalid job id specified\n"));
+        assertThat(scontrol("write", "batch_script")).isEqualTo(new Output(0, "", ""));
+        assertThat(scontrol("write", "bogus")).isEqualTo(new Output(1, "", "invalid write argument:bogus\n"));
+    }
+
+    @Test
+    void showConfigPadsKeysAndEndsWithPing() {
+        assertThat(scontrol("show", "config"))
+                .isEqualTo(new Output(
+                        0,
+                        "Configuration data as of 2026-11-29T08:47:04\n"
+                                + "ClusterName             = anchor\n"
+                                + "SlurmctldHost[0]        = vm(127.0.0.1)\n"
+                                + "AccountingStorageBackupHost = (null)\n"
+                                + "\n"
+                                + "Slurmctld(primary) at ctl is UP\n",
+                        ""));
+    }
+}

@@ -1,0 +1,233 @@
+package dev.sluice.packaging.sim;
+
+import dev.sluice.cli.Caller;
+import dev.sluice.cli.Command;
+import dev.sluice.cli.Commands;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.GresConf;
+import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.config.CtldConfigs;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.Effect;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.server.CtldServer;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Node;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real controller (journal, loop, scheduler, allocator, command socket) over simulated nodes
+ * and a manual clock: every configured node is registered and idle, launches are recorded
+ * instead of run, and a job ends when the simulation says so. The user commands run as library
+ * calls against it, so what they print is what a user would see. Drives the golden scenario
+ * tests and {@code sluice select-query}.
+ */
+public final class SimulatedCluster implements AutoCloseable {
+    private final CtldServer ctld;
+    private final ManualClock clock;
+    private final Path clientConf;
+    private final Path workDir;
+    private final JobControl jobs;
+    private final List<Integer> launched = Collections.synchronizedList(new ArrayList<>());
+
+    private SimulatedCluster(CtldServer ctld, ManualClock clock, Path clientConf, Path workDir, JobControl jobs) {
+        this.ctld = ctld;
+        this.clock = clock;
+        this.clientConf = clientConf;
+        this.workDir = workDir;
+        this.jobs = jobs;
+    }
+
+    /**
+     * @param slurmConf the site's slurm.conf (gres.conf beside it is read too)
+     * @param workDir scratch space: the controller's state and the commands' working directory
+     */
+    public static SimulatedCluster start(Path slurmConf, Path workDir, Instant start)
+            throws IOException, ConfigException, InterruptedException {
+        SlurmConf conf = SlurmConfReader.read(slurmConf);
+        Path gresPath = slurmConf.toAbsolutePath().resolveSibling("gres.conf");
+        GresConf gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
+        CtldConfig c = CtldConfigs.from(conf, gres, 0, Map.of());
+        Path state = Files.createDirectories(workDir.resolve("state"));
+        int port = freePort();
+        // The site's settings, but on this machine: an ephemeral port, a scratch state dir, and
+        // SlurmdTimeout=0 since simulated nodes never go silent.
+        CtldConfig local = new CtldConfig(
+                c.clusterName(),
+                "localhost",
+                port,
+                0,
+                state.toString(),
+                0,
+                c.killWaitSeconds(),
+                c.minJobAgeSeconds(),
+                c.firstJobId(),
+                c.memoryConsumable(),
+                c.defMemPerCpuMb(),
+                c.gresNames(),
+                c.scheduler(),
+                c.maxArraySize(),
+                c.nodes(),
+                c.partitions(),
+                c.configFiles(),
+                c.showConfig());
+        ManualClock clock = new ManualClock(start);
+        SimulatedCluster[] self = new SimulatedCluster[1];
+        CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, (effect, image) -> {
+            if (effect instanceof Effect.LaunchBatch l) {
+                self[0].launched.add(l.jobId());
+            }
+        });
+        Path client = workDir.resolve("client-slurm.conf");
+        Files.writeString(
+                client,
+                "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort=" + port
+                        + "\n");
+        JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
+        self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs);
+        self[0].registerAll(local);
+        return self[0];
+    }
+
+    private void registerAll(CtldConfig config) throws InterruptedException {
+        NodeControl nodes = new NodeControl(0);
+        for (Node n : config.nodes()) {
+            NodeControl.Registration reg = new NodeControl.Registration(
+                    n.name(), n.hostname(), n.addr(), n.port(), n.hardware(), false, Set.of(), 1, "simulated");
+            await(ctld.loop().submit((s, now) -> nodes.register(s, reg, now)));
+        }
+    }
+
+    private static <T> T await(java.util.concurrent.CompletableFuture<T> f) throws InterruptedException {
+        try {
+            return f.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public ManualClock clock() {
+        return clock;
+    }
+
+    /** Moves time on and lets the controller run its periodic work and a scheduling pass. */
+    public void advance(long seconds) throws InterruptedException {
+        clock.advanceSeconds(seconds);
+        settle();
+    }
+
+    /** Waits until the controller has handled everything submitted so far and scheduled. */
+    public void settle() throws InterruptedException {
+        await(ctld.loop().submit((s, now) -> ControlResult.answer(null)));
+        // A second round trip: the pass that follows the first may have started jobs.
+        await(ctld.loop().submit((s, now) -> ControlResult.answer(null)));
+    }
+
+    /** The batch script of a running job ({@code 12} or an array task {@code 10_3}) ends with this code. */
+    public void end(String name, int exitCode) throws InterruptedException {
+        Job job = ctld.loop().image().jobs().stream()
+                .filter(j -> j.displayId().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no job " + name));
+        int jobId = job.id();
+        if (!job.isRunning()) {
+            throw new IllegalArgumentException("job " + jobId + " is not running");
+        }
+        String host = job.allocation().batchHost();
+        await(ctld.loop().submit((s, now) -> jobs.complete(s, host, jobId, (exitCode & 0xff) << 8, null, now)));
+        settle();
+    }
+
+    /** Ends a running job as its node would for a reason of its own (TIMEOUT, ...). */
+    public void endAs(int jobId, JobState state) throws InterruptedException {
+        Job job = ctld.loop().image().job(jobId).orElseThrow();
+        String host = job.allocation().batchHost();
+        await(ctld.loop().submit((s, now) -> jobs.complete(s, host, jobId, 0, state, now)));
+        settle();
+    }
+
+    public List<Integer> launched() {
+        return List.copyOf(launched);
+    }
+
+    public dev.sluice.ctld.state.ClusterImage image() {
+        return ctld.loop().image();
+    }
+
+    /** What a command printed and returned. */
+    public record Output(int exitCode, String out, String err) {}
+
+    /** Runs a user command as {@code caller} with the simulated time. */
+    public Output run(Caller caller, String command, List<String> args, String stdin) throws InterruptedException {
+        Command cmd = Commands.byName(command).orElseThrow(() -> new IllegalArgumentException("no command " + command));
+        Map<String, String> env = new HashMap<>();
+        env.put("SLURM_CONF", clientConf.toString());
+        env.put("PATH", "/usr/bin:/bin");
+        env.put("USER", caller.userName());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        // A fixed, virtual working directory: nothing runs, and printed paths stay the same.
+        Invocation inv = new Invocation(
+                args,
+                env,
+                Path.of("/home", caller.userName()),
+                new ByteArrayInputStream(stdin == null ? new byte[0] : stdin.getBytes(StandardCharsets.UTF_8)),
+                caller,
+                clock,
+                users(caller));
+        int code;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            code = cmd.run(inv, o, e);
+        }
+        settle();
+        return new Output(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static UserDirectory users(Caller caller) {
+        return UserDirectory.fromLines(
+                List.of(
+                        "root:x:0:0::/root:/bin/sh",
+                        caller.userName() + ":x:" + caller.uid() + ":" + caller.gid() + "::/home/" + caller.userName()
+                                + ":/bin/sh"),
+                List.of("root:x:0:", caller.userName() + ":x:" + caller.gid() + ":"));
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        ctld.close();
+    }
+}
