@@ -56,4 +56,47 @@ public record CtldConfig(
         requireNonNull(nodePolicy, "nodePolicy is null");
         memberships = List.copyOf(memberships);
     }
+
+    /** Without node policy or dynamic memberships: ReturnToService=0, no dynamic nodes join. */
+    public CtldConfig(
+            String clusterName,
+            String controlHost,
+            int slurmctldPort,
+            int grpcPort,
+            String stateSaveLocation,
+            int slurmdTimeoutSeconds,
+            int killWaitSeconds,
+            int minJobAgeSeconds,
+            int firstJobId,
+            boolean memoryConsumable,
+            long defMemPerCpuMb,
+            Set<String> gresNames,
+            SchedulerConfig scheduler,
+            int maxArraySize,
+            List<Node> nodes,
+            List<Partition> partitions,
+            Map<String, byte[]> configFiles,
+            List<Map.Entry<String, String>> showConfig) {
+        this(
+                clusterName,
+                controlHost,
+                slurmctldPort,
+                grpcPort,
+                stateSaveLocation,
+                slurmdTimeoutSeconds,
+                killWaitSeconds,
+                minJobAgeSeconds,
+                firstJobId,
+                memoryConsumable,
+                defMemPerCpuMb,
+                gresNames,
+                scheduler,
+                maxArraySize,
+                nodes,
+                partitions,
+                configFiles,
+                showConfig,
+                NodePolicy.DEFAULT,
+                List.of());
+    }
 }

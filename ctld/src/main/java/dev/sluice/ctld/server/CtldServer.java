@@ -72,10 +72,6 @@ public final class CtldServer implements AutoCloseable {
             boolean truncateCorruptJournal,
             Consumer<Throwable> fatal)
             throws IOException, InterruptedException {
-<<<<<<< HEAD
-        ClusterState state =
-                new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
-=======
         return start(config, clock, bindHost, truncateCorruptJournal, fatal, null);
     }
 
@@ -91,8 +87,8 @@ public final class CtldServer implements AutoCloseable {
             Consumer<Throwable> fatal,
             EffectSink nodeEffects)
             throws IOException, InterruptedException {
-        ClusterState state = new ClusterState(config.nodes(), config.partitions(), config.firstJobId());
->>>>>>> main
+        ClusterState state =
+                new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
         Recovery.Result recovered =
                 Recovery.recover(Path.of(config.stateSaveLocation()), state, truncateCorruptJournal);
         log.info(
@@ -105,13 +101,8 @@ public final class CtldServer implements AutoCloseable {
         Scheduler.SelectDefaults defaults =
                 new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
         JobControl jobs = new JobControl(defaults, config.maxArraySize());
-<<<<<<< HEAD
         NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds(), config.nodePolicy());
-        NodeDispatcher dispatcher = new NodeDispatcher(config);
-=======
-        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds());
         NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config) : null;
->>>>>>> main
         List<Command<?>> periodic = new ArrayList<>();
         Command<Void> silence = nodes::checkSilence;
         Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
