@@ -39,7 +39,7 @@ public final class ClusterState {
     private final Map<String, int[]> runningCount = new HashMap<>();
     private final Map<String, GresPool> gresInUse = new HashMap<>();
     private List<Partition> partitions;
-    private final List<DynamicMembership> memberships;
+    private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
     private final Map<Integer, String> pendingReasons = new HashMap<>();
     private final Map<Integer, Long> expectedStarts = new HashMap<>();
@@ -263,6 +263,26 @@ public final class ClusterState {
             throw new IllegalStateException("journal refers to unknown node " + name);
         }
         return node;
+    }
+
+    /**
+     * {@code scontrol reconfigure}: the configuration changed under a running controller. Nodes
+     * new to slurm.conf are added; partitions are taken as now configured, dynamic nodes joining
+     * them again by the new rules. Nodes removed from the file stay until a restart, as in Slurm.
+     * Not journaled: like the constructor's arguments it comes from the file at every start.
+     */
+    public void reconfigure(
+            Collection<Node> configuredNodes, List<Partition> newPartitions, List<DynamicMembership> newMemberships) {
+        for (Node node : configuredNodes) {
+            nodes.putIfAbsent(node.name(), node);
+        }
+        partitions = List.copyOf(newPartitions);
+        memberships = List.copyOf(newMemberships);
+        for (Node node : nodes.values()) {
+            if (node.dynamic()) {
+                joinPartitions(node);
+            }
+        }
     }
 
     /** Job ids are never reused, even for jobs purged before a snapshot. */
