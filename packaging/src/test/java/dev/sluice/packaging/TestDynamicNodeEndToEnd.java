@@ -130,17 +130,14 @@ class TestDynamicNodeEndToEnd {
     void reconfigurePushesAChangedGresConfToTheNode() throws Exception {
         // dyn1's GPUs are now said to be nvidia[1-3]; nvidia3 does not exist.
         Path gresConf = cluster.layout().etc().resolve("gres.conf");
-        Files.writeString(
-                gresConf, Files.readString(gresConf).replace(gpus + "/nvidia[0-2]", gpus + "/nvidia[1-3]"));
+        Files.writeString(gresConf, Files.readString(gresConf).replace(gpus + "/nvidia[0-2]", gpus + "/nvidia[1-3]"));
         ClusterProcesses.Result r = cluster.command("scontrol", "reconfigure");
         assertThat(r.exitCode()).as(r.err()).isZero();
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(300))
                 .untilAsserted(() -> assertThat(sinfo("-n", "dyn1", "-o", "%N %t %E"))
-                        .isEqualTo("NODELIST STATE REASON
-"
-                                + "dyn1 drain gres/gpu count reported lower than configured (2 < 3)
-"));
+                        .isEqualTo("NODELIST STATE REASON\n"
+                                + "dyn1 drain gres/gpu count reported lower than configured (2 < 3)\n"));
     }
 
     @Test
@@ -150,10 +147,7 @@ class TestDynamicNodeEndToEnd {
                 "scontrol", "create", "NodeName=c[1-2]", "CPUs=2", "Gres=gpu:1", "Feature=a100", "State=FUTURE");
         assertThat(created.exitCode()).as(created.err()).isZero();
         assertThat(sinfo("-n", "c[1-2]", "-o", "%P %N %t %G"))
-                .isEqualTo("PARTITION NODELIST STATE GRES
-all* c[1-2] future gpu:1
-gpu c[1-2] future gpu:1
-");
+                .isEqualTo("PARTITION NODELIST STATE GRES\nall* c[1-2] future gpu:1\ngpu c[1-2] future gpu:1\n");
         ClusterProcesses.Result refused = cluster.command("scontrol", "delete", "NodeName=node1");
         assertThat(refused.exitCode()).isEqualTo(1);
         assertThat(refused.err()).isEqualTo("Error deleting node(s): Can't delete non-dynamic node node1\n");
