@@ -147,7 +147,7 @@ class TestDynamicNodeEndToEnd {
                 "scontrol", "create", "NodeName=c[1-2]", "CPUs=2", "Gres=gpu:1", "Feature=a100", "State=FUTURE");
         assertThat(created.exitCode()).as(created.err()).isZero();
         assertThat(sinfo("-n", "c[1-2]", "-o", "%P %N %t %G"))
-                .isEqualTo("PARTITION NODELIST STATE GRES\nall* c[1-2] future gpu:1\ngpu c[1-2] future gpu:1\n");
+                .isEqualTo("PARTITION NODELIST STATE GRES\nall* c[1-2] futr gpu:1\ngpu c[1-2] futr gpu:1\n");
         ClusterProcesses.Result refused = cluster.command("scontrol", "delete", "NodeName=node1");
         assertThat(refused.exitCode()).isEqualTo(1);
         assertThat(refused.err()).isEqualTo("Error deleting node(s): Can't delete non-dynamic node node1\n");

@@ -26,8 +26,8 @@ final class NodeAdmin {
         }
         List<NodeConf> confs;
         try {
-            // A throw-away file around the one line: ClusterName is all the reader insists on.
-            String text = "ClusterName=create\nSlurmdPort=" + defaultPort + "\n" + line + "\n";
+            // A throw-away file around the one line, with what the reader insists on.
+            String text = "ClusterName=create\nSlurmctldHost=create\nSlurmdPort=" + defaultPort + "\n" + line + "\n";
             confs = SlurmConfReader.parse(text, "scontrol create", IncludeResolver.none())
                     .nodes();
         } catch (ConfigException e) {
