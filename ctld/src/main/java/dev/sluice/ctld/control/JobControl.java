@@ -6,6 +6,7 @@ import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ArraySpec;
@@ -47,6 +48,7 @@ public final class JobControl {
             throw new SlurmException(ErrorCode.JOB_SCRIPT_MISSING);
         }
         validateSequencing(state, request);
+        validateFeatures(state, request);
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
             limit = partition.defaultTimeMinutes() != JobRequest.TIME_NOT_SET
@@ -65,6 +67,21 @@ public final class JobControl {
         int jobId = state.nextJobId();
         return ControlResult.of(
                 List.of(new StateRecord.JobSubmitted(jobId, request, partition.name(), limit, now)), List.of(), jobId);
+    }
+
+    /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
+    private static void validateFeatures(ClusterState state, JobRequest request) {
+        FeatureConstraint constraint;
+        try {
+            constraint = FeatureConstraint.parse(request.constraint());
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.INVALID_FEATURE);
+        }
+        for (String feature : constraint.features()) {
+            if (state.nodes().stream().noneMatch(n -> n.features().contains(feature))) {
+                throw new SlurmException(ErrorCode.INVALID_FEATURE);
+            }
+        }
     }
 
     private void validateSequencing(ClusterState state, JobRequest request) {
