@@ -23,12 +23,21 @@ final class JobShow {
         JobInfo info = j.info();
         JobSpec spec = j.spec();
         List<String> l = new ArrayList<>();
-        l.add("JobId=" + j.jobId() + " JobName=" + j.name());
+        StringBuilder first = new StringBuilder("JobId=").append(j.internalId());
+        if (j.isArray()) {
+            first.append(" ArrayJobId=")
+                    .append(j.arrayJobId())
+                    .append(" ArrayTaskId=")
+                    .append(j.arrayTaskId());
+            j.arrayThrottle().ifPresent(t -> first.append(" ArrayTaskThrottle=").append(t));
+        }
+        l.add(first.append(" JobName=").append(j.name()).toString());
         l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
                 + " QOS=" + JobView.orNull(spec.getQos()));
-        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency=(null)");
+        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency="
+                + JobView.orNull(spec.getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
                 + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));
         l.add("RunTime=" + Layout.duration(j.elapsedSeconds()) + " TimeLimit=" + TimeLimit.format(j.timeLimitMinutes())
@@ -73,6 +82,8 @@ final class JobShow {
         addIfSet(l, "TresPerJob=", j.tresPerJob());
         addIfSet(l, "TresPerNode=", j.tresPerNode().equals("N/A") ? "" : j.tresPerNode());
         addIfSet(l, "TresPerTask=", j.tresPerTask());
+        // Beyond Slurm: why a pending job waits, in numbers (docs/scheduling.md); absent otherwise.
+        addIfSet(l, "WaitDetail=", info.getWaitDetail());
         l.add("");
         return l;
     }
