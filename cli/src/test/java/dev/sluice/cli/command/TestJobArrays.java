@@ -144,5 +144,8 @@ class TestJobArrays {
         assertThat(stdout(new ScontrolCommand(), "show", "job", "11").lines().filter(l -> l.startsWith("JobId=")))
                 .hasSize(3);
         assertThat(stdout(new ScontrolCommand(), "show", "job", "11_1")).startsWith("JobId=12 ArrayJobId=11 ");
+        // sbatch(1): an array task's default output file is slurm-%A_%a.out
+        assertThat(stdout(new ScontrolCommand(), "show", "job", "11_1"))
+                .contains("   StdOut=/tmp/gold/slurm-11_1.out\n");
     }
 }

@@ -70,7 +70,8 @@ final class JobShow {
         if (!spec.getComment().isEmpty()) {
             l.add("Comment=" + spec.getComment() + " ");
         }
-        String out = ioPath(j, info.getStdOut(), spec.getStdOut(), "slurm-%j.out");
+        // sbatch(1): slurm-%j.out, and slurm-%A_%a.out for a job array.
+        String out = ioPath(j, info.getStdOut(), spec.getStdOut(), j.isArray() ? "slurm-%A_%a.out" : "slurm-%j.out");
         String err = ioPath(j, info.getStdErr(), spec.getStdErr(), null);
         l.add("StdErr=" + (err == null ? out : err));
         l.add("StdIn=" + ioPath(j, info.getStdIn(), spec.getStdIn(), "/dev/null"));
@@ -141,8 +142,9 @@ final class JobShow {
 
     /**
      * A standard stream path as scontrol shows it: the controller's value, else what was asked,
-     * else the default; {@code %j}, {@code %x}, {@code %u} and {@code %%} expanded; relative
-     * paths taken from the job's working directory. {@code null} when nothing applies.
+     * else the default; {@code %j}, {@code %A}, {@code %a}, {@code %x}, {@code %u} and {@code %%}
+     * expanded; relative paths taken from the job's working directory. {@code null} when nothing
+     * applies.
      */
     private static String ioPath(JobView j, String fromController, String asked, String dflt) {
         String p = !fromController.isEmpty() ? fromController : !asked.isEmpty() ? asked : dflt;
@@ -166,7 +168,9 @@ final class JobShow {
             }
             char k = pattern.charAt(++i);
             switch (k) {
-                case 'j', 'A' -> s.append(j.jobId());
+                case 'j' -> s.append(j.internalId());
+                case 'A' -> s.append(j.arrayJobId());
+                case 'a' -> s.append(j.isArray() ? j.arrayTaskId() : "4294967294");
                 case 'x' -> s.append(j.name());
                 case 'u' -> s.append(j.userName());
                 case '%' -> s.append('%');
