@@ -2,6 +2,7 @@ package dev.sluice.packaging;
 
 import static org.awaitility.Awaitility.await;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -129,6 +130,95 @@ final class ClusterProcesses implements AutoCloseable {
         Files.delete(out);
         Files.delete(err);
         return r;
+    }
+
+    /**
+     * Runs a user command as another (non-root) user, through {@code setpriv}. The test's class
+     * path lives partly under a home directory that user cannot enter, so its jars are linked
+     * into a directory everyone can read first.
+     */
+    Result commandAs(int uid, int gid, Path cwd, String name, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(
+                "setpriv",
+                "--reuid=" + uid,
+                "--regid=" + gid,
+                "--clear-groups",
+                "--",
+                java,
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                sharedClasspath(),
+                "dev.sluice.cli.Main",
+                name));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd.toFile());
+        pb.environment().put("SLURM_CONF", layout.slurmConfPath().toString());
+        pb.environment().put("HOME", cwd.toString());
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(name + " did not finish");
+        }
+        return new Result(
+                p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    private String sharedClasspath;
+
+    private synchronized String sharedClasspath() throws IOException {
+        if (sharedClasspath == null) {
+            Path dir = layout.stateDir().resolve("classpath");
+            Files.createDirectories(dir);
+            List<String> entries = new ArrayList<>();
+            int i = 0;
+            for (String entry : classpath.split(File.pathSeparator)) {
+                Path source = Path.of(entry);
+                if (Files.isRegularFile(source)) {
+                    Path link = dir.resolve((i++) + "-" + source.getFileName());
+                    try {
+                        Files.createLink(link, source);
+                    } catch (IOException | UnsupportedOperationException e) {
+                        Files.copy(source, link);
+                    }
+                    link.toFile().setReadable(true, false);
+                    entries.add(link.toString());
+                } else {
+                    entries.add(entry);
+                }
+            }
+            sharedClasspath = String.join(File.pathSeparator, entries);
+        }
+        return sharedClasspath;
+    }
+
+    /** Stops one node daemon the way systemd does (SIGTERM) and starts it again. */
+    void restartNode(int index) throws IOException, InterruptedException {
+        stopNode(index);
+        startNode(index);
+    }
+
+    /** SIGTERM to one node daemon; returns once it has exited. */
+    void stopNode(int index) throws InterruptedException {
+        Process old = nodes.get(index - 1);
+        old.destroy();
+        if (!old.waitFor(15, TimeUnit.SECONDS)) {
+            old.destroyForcibly();
+            old.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    void startNode(int index) throws IOException {
+        String name = LocalClusterLayout.nodeName(index);
+        nodes.set(index - 1, daemon("dev.sluice.noded.server.NodedMain", name, "-N", name));
+    }
+
+    /** The node daemon's process (to see that a job does not depend on it). */
+    Process nodeProcess(int index) {
+        return nodes.get(index - 1);
     }
 
     String logs() throws IOException {

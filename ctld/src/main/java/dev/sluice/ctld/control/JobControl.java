@@ -272,7 +272,12 @@ public final class JobControl {
         if (finalState == null) {
             finalState = exitStatus == 0 ? JobState.COMPLETED : JobState.FAILED;
         }
-        String reason = finalState == JobState.FAILED ? "NonZeroExitCode" : "None";
+        // Slurm's reasons for a job's end: scontrol shows them after the state.
+        String reason = switch (finalState) {
+            case FAILED -> "NonZeroExitCode";
+            case TIMEOUT -> "TimeLimit";
+            default -> "None";
+        };
         List<StateRecord> records = new ArrayList<>();
         records.add(new StateRecord.JobEnded(jobId, finalState, exitStatus, reason, now));
         List<Effect> effects = new ArrayList<>();

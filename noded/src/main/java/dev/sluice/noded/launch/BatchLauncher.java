@@ -5,6 +5,7 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,49 +18,76 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts batch scripts and supervises them to the end: as the submitting user (dropping
+ * Starts batch scripts and watches them to the end: as the submitting user (dropping
  * privileges with {@code setpriv} when the daemon is root), in a session of their own so that
- * every process of the job can be signalled together, with output files opened by the user.
+ * every process of the job can be signalled together, with output files opened by the user,
+ * each under a {@link Supervisor} that does not depend on this daemon (see {@link #recover}).
  * Enforces the time limit (SIGTERM, then SIGKILL after KillWait) and reports each end once,
- * durably, through the completion sink.
+ * durably, through the completion sink. What it decides about a job (ended as TIMEOUT, was
+ * signalled) goes to the spool as well, so a restarted daemon decides the same.
  *
  * <p>Launches are idempotent per job id: the controller may resend one after a restart.
  */
 public final class BatchLauncher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatchLauncher.class);
 
+    private static final String END_STATE = "end_state";
+    private static final String SIGNALLED = "signalled";
+
     private final String nodeName;
     private final JobSpool spool;
+    private final Supervisor supervisor;
     private final Consumer<JobCompleteRequest> completions;
     private final int daemonUid;
     private final Map<Integer, RunningJob> running = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
 
-    public BatchLauncher(String nodeName, JobSpool spool, int daemonUid, Consumer<JobCompleteRequest> completions) {
+    public BatchLauncher(String nodeName, JobSpool spool, int daemonUid, Consumer<JobCompleteRequest> completions)
+            throws IOException {
         this.nodeName = nodeName;
         this.spool = spool;
         this.daemonUid = daemonUid;
         this.completions = completions;
+        this.supervisor = Supervisor.install(spool.root());
     }
 
-    private static final class RunningJob {
+    /** A job as this daemon sees it: through its supervisor and the facts in its spool directory. */
+    private final class RunningJob {
         final int jobId;
-        final Process process;
+        final ProcessHandle supervisor;
         final int killWaitSeconds;
         volatile JobState endState;
         volatile boolean signalled;
         volatile ScheduledFuture<?> limit;
 
-        RunningJob(int jobId, Process process, int killWaitSeconds) {
+        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds) {
             this.jobId = jobId;
-            this.process = process;
+            this.supervisor = supervisor;
             this.killWaitSeconds = killWaitSeconds;
+        }
+
+        /**
+         * The job's process group (its first process leads a session of its own). The
+         * supervisor records it right after starting the job; a signal that arrives in that
+         * instant waits for it.
+         */
+        long pgid() {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (true) {
+                var pid = spool.fact(jobId, Supervisor.JOB_PID);
+                if (pid.isPresent() || !supervisor.isAlive() || System.nanoTime() > deadline) {
+                    return pid.map(Long::parseLong).orElse(-1L);
+                }
+                Thread.onSpinWait();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
         }
     }
 
@@ -87,7 +115,8 @@ public final class BatchLauncher implements AutoCloseable {
             workDir = "/tmp";
         }
         if (daemonUid == 0) {
-            chown(script.getParent(), uid, spec.getOwner().getGid());
+            // Only the script is the user's: the directory stays root's, since the supervisor
+            // (root) writes its facts there and must not follow a link a job planted.
             chown(script, uid, spec.getOwner().getGid());
         }
         OutputPattern.Context ctx = new OutputPattern.Context(
@@ -118,28 +147,83 @@ public final class BatchLauncher implements AutoCloseable {
                 script.toString()));
         command.addAll(spec.getScriptArgsList());
 
-        ProcessBuilder pb =
-                new ProcessBuilder(command).directory(Path.of(workDir).toFile());
+        ProcessBuilder pb = new ProcessBuilder().directory(Path.of(workDir).toFile());
         Map<String, String> env = pb.environment();
         env.clear();
         env.putAll(BatchEnvironment.build(exported(spec), facts(request, nodeName)));
+        env.putAll(BatchEnvironment.array(
+                request.getArrayJobId(),
+                request.getArrayTaskId(),
+                request.getArrayTaskCount(),
+                request.getArrayTaskMin(),
+                request.getArrayTaskMax(),
+                request.getArrayTaskStep()));
         env.putAll(GresEnvironment.build(
                 request.getGresList(),
                 request.getMpsPerGpuMap().entrySet().stream()
                         .collect(java.util.stream.Collectors.toMap(e -> e.getKey(), e -> e.getValue()))));
+        pb.command(supervisor.command(spool.jobDir(jobId), command));
+        // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        spool.saveLaunch(request);
         Process process = pb.start();
-        RunningJob job = new RunningJob(jobId, process, request.getKillWaitSeconds());
+        RunningJob job = new RunningJob(jobId, process.toHandle(), request.getKillWaitSeconds());
         running.put(jobId, job);
+        armTimeLimit(job, request);
+        log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
+        job.supervisor.onExit().thenAccept(p -> finished(job));
+    }
+
+    private void armTimeLimit(RunningJob job, LaunchBatchJobRequest request) {
         long limit = Integer.toUnsignedLong(request.getTimeLimitMinutes());
         if (limit > 0 && limit < 0xfffffffeL) {
             long elapsed = Math.max(0, System.currentTimeMillis() / 1000 - request.getStartTime());
             long delay = Math.max(0, limit * 60 - elapsed);
             job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
         }
-        log.info("job {} started as pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
-        process.onExit().thenAccept(p -> finished(job));
+    }
+
+    /**
+     * After a restart of this daemon: every job of the spool without a report is either still
+     * running under its supervisor (adopted again: time limit re-armed, end watched), or ended
+     * while the daemon was away (reported from the status its supervisor wrote). A job whose
+     * supervisor vanished without a status (the node rebooted) is reported killed.
+     */
+    public synchronized void recover() throws IOException {
+        for (int jobId : spool.unfinishedJobs()) {
+            var request = spool.launch(jobId);
+            if (request.isEmpty()) {
+                // The daemon stopped before the launch was recorded: nothing ran.
+                spool.forget(jobId);
+                continue;
+            }
+            var handle = Supervisor.alive(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
+            RunningJob job = new RunningJob(
+                    jobId, handle.orElse(ProcessHandle.current()), request.get().getKillWaitSeconds());
+            job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
+            job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
+            if (handle.isEmpty()) {
+                log.info("job {} ended while sluice-noded was not running", jobId);
+                report(job);
+                continue;
+            }
+            running.put(jobId, job);
+            log.info(
+                    "job {} re-adopted: supervisor pid {} still runs",
+                    jobId,
+                    handle.get().pid());
+            if (job.endState != null) {
+                // It was being ended when the daemon stopped: finish the kill.
+                JobState state = job.endState;
+                job.endState = null;
+                end(job, state);
+            } else {
+                armTimeLimit(job, request.get());
+            }
+            handle.get().onExit().thenAccept(p -> finished(job));
+        }
     }
 
     private static Map<String, String> exported(JobSpec spec) {
@@ -204,13 +288,15 @@ public final class BatchLauncher implements AutoCloseable {
             return;
         }
         job.endState = state;
-        job.signalled = true;
-        signalGroup(job.process.pid(), "CONT");
-        signalGroup(job.process.pid(), "TERM");
+        markSignalled(job);
+        remember(job.jobId, END_STATE, state.name());
+        long pgid = job.pgid();
+        signalGroup(pgid, "CONT");
+        signalGroup(pgid, "TERM");
         timers.schedule(
                 () -> {
-                    if (job.process.isAlive()) {
-                        signalGroup(job.process.pid(), "KILL");
+                    if (job.supervisor.isAlive()) {
+                        signalGroup(pgid, "KILL");
                     }
                 },
                 Math.max(1, job.killWaitSeconds),
@@ -222,13 +308,32 @@ public final class BatchLauncher implements AutoCloseable {
         if (job == null) {
             return false;
         }
-        job.signalled = true;
-        String pid = batchOnly ? Long.toString(job.process.pid()) : "-" + job.process.pid();
+        markSignalled(job);
+        long pgid = job.pgid();
+        String pid = batchOnly ? Long.toString(pgid) : "-" + pgid;
         run("kill", "-s", Integer.toString(signal), "--", pid);
         return true;
     }
 
+    private void markSignalled(RunningJob job) {
+        if (!job.signalled) {
+            job.signalled = true;
+            remember(job.jobId, SIGNALLED, "1");
+        }
+    }
+
+    private void remember(int jobId, String fact, String value) {
+        try {
+            spool.writeFact(jobId, fact, value);
+        } catch (IOException e) {
+            log.warn("job {}: cannot record {} in the spool: {}", jobId, fact, e.getMessage());
+        }
+    }
+
     private static void signalGroup(long pgid, String signal) {
+        if (pgid <= 1) {
+            return;
+        }
         run("kill", "-s", signal, "--", "-" + pgid);
     }
 
@@ -250,11 +355,16 @@ public final class BatchLauncher implements AutoCloseable {
         if (job.limit != null) {
             job.limit.cancel(false);
         }
+        report(job);
+    }
+
+    private void report(RunningJob job) {
         // Whatever the script left behind in its session goes with it.
-        signalGroup(job.process.pid(), "KILL");
-        int value = job.process.exitValue();
-        // The JVM reports death by signal N as 128 + N; Slurm keeps the raw wait status.
-        int status = job.signalled && value > 128 && value < 128 + 65 ? value - 128 : (value & 0xff) << 8;
+        spool.fact(job.jobId, Supervisor.JOB_PID).ifPresent(pgid -> run("kill", "-s", "KILL", "--", "-" + pgid));
+        int status = spool.fact(job.jobId, Supervisor.EXIT)
+                .map(rc -> Supervisor.waitStatus(Integer.parseInt(rc), job.signalled))
+                // No status: the supervisor itself was killed (or the node rebooted) with the job.
+                .orElse(9);
         JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
                 .setNodeName(nodeName)
                 .setJobId(job.jobId)

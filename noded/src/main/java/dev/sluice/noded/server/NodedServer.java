@@ -60,6 +60,9 @@ public final class NodedServer implements AutoCloseable {
                 .usePlaintext()
                 .build();
         registrar[0] = new Registrar(channel, s.nodeName(), () -> registration, launcher, spool);
+        // Jobs that outlived a previous daemon are adopted before the first registration, so
+        // the controller hears of them as running here and does not launch them again.
+        launcher.recover();
         registrar[0].start();
         log.info(
                 "sluice-noded {} listening on {}:{}, controller {}:{}",

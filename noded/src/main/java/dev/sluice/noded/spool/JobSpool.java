@@ -1,7 +1,9 @@
 package dev.sluice.noded.spool;
 
 import dev.sluice.protocol.v1.JobCompleteRequest;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -9,15 +11,18 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The node daemon's spool (SlurmdSpoolDir): one directory per job holding its script and,
- * once it ended, the completion report. A report stays on disk until the controller has
+ * The node daemon's spool (SlurmdSpoolDir): one directory per job holding its script, its launch
+ * request, the facts its supervisor writes (pids, exit status) and, once it ended, the
+ * completion report. A report stays on disk until the controller has
  * acknowledged it, so a job's end survives a node daemon restart or a controller outage.
  */
 public final class JobSpool {
     private static final String REPORT = "complete.pb";
+    private static final String LAUNCH = "launch.pb";
     private final Path root;
 
     public JobSpool(Path root) throws IOException {
@@ -41,6 +46,54 @@ public final class JobSpool {
         Files.writeString(file, script);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
         return file;
+    }
+
+    /** Keeps the launch request beside the script, so a restarted daemon can re-adopt the job. */
+    public void saveLaunch(LaunchBatchJobRequest request) throws IOException {
+        writeAtomically(jobDir(request.getJobId()).resolve(LAUNCH), request.toByteArray());
+    }
+
+    public Optional<LaunchBatchJobRequest> launch(int jobId) throws IOException {
+        Path file = jobDir(jobId).resolve(LAUNCH);
+        return Files.isRegularFile(file)
+                ? Optional.of(LaunchBatchJobRequest.parseFrom(Files.readAllBytes(file)))
+                : Optional.empty();
+    }
+
+    /** A small fact about a running job (a pid, an exit status, an end state), written atomically. */
+    public void writeFact(int jobId, String name, String value) throws IOException {
+        writeAtomically(jobDir(jobId).resolve(name), (value + "\n").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    public Optional<String> fact(int jobId, String name) {
+        try {
+            String text = Files.readString(jobDir(jobId).resolve(name), StandardCharsets.US_ASCII)
+                    .strip();
+            return text.isEmpty() ? Optional.empty() : Optional.of(text);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Jobs launched here whose end has not been reported yet: the ones to re-adopt. */
+    public List<Integer> unfinishedJobs() throws IOException {
+        List<Integer> out = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path dir : dirs.sorted().toList()) {
+                String name = dir.getFileName().toString();
+                if (name.matches("job\\d+") && !Files.exists(dir.resolve(REPORT))) {
+                    out.add(Integer.parseInt(name.substring(3)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void writeAtomically(Path file, byte[] bytes) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, bytes);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     public boolean knows(int jobId) {

@@ -1,13 +1,13 @@
-package dev.sluice.packaging;
+package dev.sluice.packaging.sim;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** Splits a command line into words the way a POSIX shell does for quotes and backslashes. */
-final class ShellWords {
-    private ShellWords() {}
+/** Splits a line into words as a POSIX shell does with quotes and backslashes. */
+public final class Words {
+    private Words() {}
 
-    static List<String> split(String line) {
+    public static List<String> split(String line) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;

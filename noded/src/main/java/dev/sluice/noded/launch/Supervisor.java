@@ -1,0 +1,104 @@
+package dev.sluice.noded.launch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The per-job supervisor (the part of slurmstepd that outlives slurmd): a small POSIX shell
+ * program, started in a session of its own, that starts the job, records the job's pid and its
+ * exit status in the job's spool directory, and exits. The node daemon is only its observer,
+ * so stopping, crashing or upgrading the daemon never touches a running job; a restarted daemon
+ * re-adopts the job from the files the supervisor left.
+ *
+ * <p>A shell and not a JVM per job: it costs a few hundred kilobytes and no start-up time. Its
+ * one limit is the one of every shell: a job killed by signal N and one that exits with 128 + N
+ * look alike. The daemon resolves it with what it knows: a status above 128 counts as death by
+ * signal only when the daemon signalled the job (time limit, scancel), which it records in the
+ * spool too.
+ */
+public final class Supervisor {
+    /** Spool facts the supervisor writes. */
+    public static final String SUPERVISOR_PID = "supervisor.pid";
+
+    public static final String JOB_PID = "job.pid";
+    public static final String EXIT = "exit";
+    private static final String FILE = "sluice-supervise.sh";
+
+    // `env --default-signal`: a non-interactive shell starts background commands with SIGINT and
+    // SIGQUIT ignored, and a job must receive them (scancel -s INT, srun's Ctrl-C).
+    private static final String SCRIPT = """
+            #!/bin/sh
+            # sluice job supervisor: written by sluice-noded, run as: sluice-supervise.sh JOBDIR COMMAND...
+            dir=$1
+            shift
+            echo $$ > "$dir/supervisor.pid.tmp" && mv -f "$dir/supervisor.pid.tmp" "$dir/supervisor.pid"
+            env --default-signal "$@" &
+            job=$!
+            echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
+            wait $job
+            rc=$?
+            echo $rc > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
+            """;
+
+    private final Path program;
+
+    private Supervisor(Path program) {
+        this.program = program;
+    }
+
+    /** Writes the supervisor program into the spool (root-owned, not writable by jobs). */
+    public static Supervisor install(Path spoolRoot) throws IOException {
+        Path file = spoolRoot.resolve(FILE);
+        Path tmp = spoolRoot.resolve(FILE + ".tmp");
+        Files.writeString(tmp, SCRIPT);
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return new Supervisor(file);
+    }
+
+    /** The command that supervises {@code job} with its facts in {@code jobDir}. */
+    public List<String> command(Path jobDir, List<String> job) {
+        List<String> command = new ArrayList<>(List.of("setsid", "/bin/sh", program.toString(), jobDir.toString()));
+        command.addAll(job);
+        return command;
+    }
+
+    /**
+     * The supervisor of a job, if it still runs. A recorded pid counts only if that process is
+     * still this job's supervisor (its command line names the job directory), so a recycled pid
+     * is never mistaken for it.
+     */
+    public static Optional<ProcessHandle> alive(Path jobDir, Optional<String> recordedPid) {
+        if (recordedPid.isEmpty()) {
+            return Optional.empty();
+        }
+        long pid;
+        try {
+            pid = Long.parseLong(recordedPid.get());
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        return ProcessHandle.of(pid)
+                .filter(ProcessHandle::isAlive)
+                .filter(h -> h.info()
+                        .arguments()
+                        .map(args -> List.of(args).contains(jobDir.toString()))
+                        .orElse(false));
+    }
+
+    /**
+     * The wait(2) status Slurm reports for the shell's {@code $?}: {@code exit << 8}, or the
+     * signal number when the job died of a signal the daemon sent.
+     */
+    public static int waitStatus(int shellStatus, boolean signalledByDaemon) {
+        if (signalledByDaemon && shellStatus > 128 && shellStatus < 128 + 65) {
+            return shellStatus - 128;
+        }
+        return (shellStatus & 0xff) << 8;
+    }
+}

@@ -1,0 +1,92 @@
+package dev.sluice.noded.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TestSupervisor {
+    @TempDir
+    Path spool;
+
+    private Process supervise(Path jobDir, String script) throws Exception {
+        Files.createDirectories(jobDir);
+        Supervisor supervisor = Supervisor.install(spool);
+        return new ProcessBuilder(supervisor.command(jobDir, List.of("setsid", "/bin/sh", "-c", script)))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+    }
+
+    private static String fact(Path jobDir, String name) throws Exception {
+        return Files.readString(jobDir.resolve(name)).strip();
+    }
+
+    @Test
+    void recordsThePidsAndTheExitStatusOfTheJob() throws Exception {
+        Path dir = spool.resolve("job00001");
+        Process p = supervise(dir, "exit 3");
+        p.onExit().get();
+        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("3");
+        assertThat(fact(dir, Supervisor.SUPERVISOR_PID)).isEqualTo(Long.toString(p.pid()));
+        assertThat(Long.parseLong(fact(dir, Supervisor.JOB_PID))).isPositive();
+        assertThat(dir.resolve("exit.tmp")).doesNotExist();
+    }
+
+    @Test
+    void theJobLeadsASessionOfItsOwnWithDefaultSignalsAndOutlivesNoOne() throws Exception {
+        Path dir = spool.resolve("job00002");
+        Process p = supervise(dir, "trap 'exit 42' INT; sleep 600 & wait");
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+        long job = Long.parseLong(fact(dir, Supervisor.JOB_PID));
+        String stat = Files.readString(Path.of("/proc/" + job + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        assertThat(fields[2]).as("process group").isEqualTo(Long.toString(job));
+        assertThat(fields[3]).as("session").isEqualTo(Long.toString(job));
+        // SIGINT reaches it although a shell started it in the background.
+        new ProcessBuilder("kill", "-s", "INT", "--", "-" + job).start().waitFor();
+        p.onExit().get();
+        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("42");
+        new ProcessBuilder("kill", "-s", "KILL", "--", "-" + job).start().waitFor();
+    }
+
+    @Test
+    void aSupervisorIsRecognisedOnlyByItsOwnJobDirectory() throws Exception {
+        Path dir = spool.resolve("job00003");
+        Process p = supervise(dir, "sleep 600");
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+        Optional<String> pid = Optional.of(Long.toString(p.pid()));
+        assertThat(Supervisor.alive(dir, pid)).isPresent();
+        assertThat(Supervisor.alive(spool.resolve("job00004"), pid)).isEmpty();
+        assertThat(Supervisor.alive(
+                        dir, Optional.of(Long.toString(ProcessHandle.current().pid()))))
+                .isEmpty();
+        assertThat(Supervisor.alive(dir, Optional.empty())).isEmpty();
+        new ProcessBuilder("kill", "-s", "KILL", "--", "-" + fact(dir, Supervisor.JOB_PID))
+                .start()
+                .waitFor();
+        p.onExit().get();
+        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("137");
+        assertThat(Supervisor.alive(dir, pid)).isEmpty();
+    }
+
+    @Test
+    void shellStatusBecomesSlurmsWaitStatus() {
+        assertThat(Supervisor.waitStatus(0, false)).isZero();
+        assertThat(Supervisor.waitStatus(3, false)).isEqualTo(3 << 8);
+        assertThat(Supervisor.waitStatus(143, true)).isEqualTo(15);
+        assertThat(Supervisor.waitStatus(137, true)).isEqualTo(9);
+        assertThat(Supervisor.waitStatus(143, false))
+                .as("an exit 143 of its own")
+                .isEqualTo(143 << 8);
+        assertThat(Supervisor.waitStatus(3, true)).isEqualTo(3 << 8);
+    }
+}
