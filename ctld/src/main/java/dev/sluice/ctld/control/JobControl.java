@@ -194,14 +194,7 @@ public final class JobControl {
      */
     public ControlResult<Void> hold(ClusterState state, Caller caller, String target, Job.Hold hold, long now) {
         List<StateRecord> records = new ArrayList<>();
-        for (JobTargets.Target t : JobTargets.resolve(state, target)) {
-            Job job = t.job();
-            if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
-                throw new SlurmException(ErrorCode.ACCESS_DENIED);
-            }
-            if (!job.isPending()) {
-                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
-            }
+        for (Job job : ownPendingJobs(state, caller, target)) {
             if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
                 throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
@@ -251,6 +244,15 @@ public final class JobControl {
             }
         }
         List<StateRecord> records = new ArrayList<>();
+        for (Job job : ownPendingJobs(state, caller, target)) {
+            records.add(new StateRecord.JobUpdated(job.id(), changes, now));
+        }
+        return ControlResult.of(records, List.of(), null);
+    }
+
+    /** The pending jobs a name stands for, each one the caller may change. */
+    private static List<Job> ownPendingJobs(ClusterState state, Caller caller, String target) {
+        List<Job> out = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
             Job job = t.job();
             if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
@@ -259,9 +261,9 @@ public final class JobControl {
             if (!job.isPending()) {
                 throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
             }
-            records.add(new StateRecord.JobUpdated(job.id(), changes, now));
+            out.add(job);
         }
-        return ControlResult.of(records, List.of(), null);
+        return out;
     }
 
     /** A time limit as typed to the wire's minutes (UNLIMITED as Slurm's INFINITE). */
