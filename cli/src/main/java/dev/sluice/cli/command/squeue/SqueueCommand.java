@@ -173,7 +173,7 @@ public final class SqueueCommand implements Command {
             }
             out.println(formatter.header());
         }
-        JobOrder.Result order = JobOrder.parse(s.sort != null ? s.sort : JobOrder.DEFAULT);
+        JobOrder.Result order = JobOrder.parse(s.sort != null ? s.sort : s.start ? JobOrder.START : JobOrder.DEFAULT);
         if (!order.ok()) {
             err.println(PROG + ": error: Invalid sort specification: " + order.invalid());
             return 1;
