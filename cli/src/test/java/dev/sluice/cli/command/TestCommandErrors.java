@@ -160,6 +160,25 @@ class TestCommandErrors {
     }
 
     @Test
+    void commandShowsTheScriptAndItsArguments() {
+        // sbatch -H sub/x.sh a b in /tmp/ref: squeue %o and scontrol Command= (Slurm 22.05)
+        controller.handler(req -> ClientResponse.newBuilder()
+                .setGetJobs(GetJobsResponse.newBuilder()
+                        .addJobs(Fixtures.held5().toBuilder()
+                                .setJobId(3)
+                                .setSpec(Fixtures.wrapSpec()
+                                        .setName("x.sh")
+                                        .setWrapped(false)
+                                        .setCommand("/tmp/ref/sub/x.sh")
+                                        .addScriptArgs("a")
+                                        .addScriptArgs("b"))))
+                .build());
+        assertThat(run(new SqueueCommand(), "-h", "-o", "%i %j %o").out()).isEqualTo("3 x.sh /tmp/ref/sub/x.sh a b\n");
+        assertThat(run(new ScontrolCommand(), "show", "job", "3").out())
+                .contains("\n   Command=/tmp/ref/sub/x.sh a b\n");
+    }
+
+    @Test
     void squeueUnknownSingleJob() {
         assertThat(run(new SqueueCommand(), "-j", "99"))
                 .isEqualTo(err(1, "slurm_load_jobs error: Invalid job id specified\n"));
