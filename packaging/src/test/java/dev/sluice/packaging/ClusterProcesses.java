@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,10 +33,18 @@ final class ClusterProcesses implements AutoCloseable {
     ClusterProcesses(Path stateDir, int nodeCount, int cpus, int threadsPerCore) throws IOException {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
-            ports.add(freePort());
+            ports.add(LocalCluster.freePort());
         }
         layout = new LocalClusterLayout(
-                stateDir, nodeCount, cpus, threadsPerCore, 1000L * cpus, 3, freePort(), freePort(), ports);
+                stateDir,
+                nodeCount,
+                cpus,
+                threadsPerCore,
+                1000L * cpus,
+                3,
+                LocalCluster.freePort(),
+                LocalCluster.freePort(),
+                ports);
         LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");
         Files.createDirectories(workDir);
@@ -272,12 +278,6 @@ final class ClusterProcesses implements AutoCloseable {
             }
         }
         return s.toString();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

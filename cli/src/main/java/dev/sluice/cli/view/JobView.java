@@ -11,6 +11,7 @@ import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One job as the commands see it: the controller's {@link JobInfo} plus the values Slurm's
@@ -47,9 +48,51 @@ public final class JobView {
         return job.getState();
     }
 
-    /** As squeue's {@code %i} prints it: {@code 12}, or for arrays {@code 10_3} / {@code 10_[4-7%2]}. */
+    /** The id squeue shows ({@code %i}): {@code 12}, an array task {@code 11_1}, pending tasks {@code 11_[3-4%2]}. */
     public String jobId() {
-        return job.getDisplayId().isEmpty() ? Integer.toUnsignedString(job.getJobId()) : job.getDisplayId();
+        return job.getDisplayId().isEmpty() ? internalId() : job.getDisplayId();
+    }
+
+    /** The record's own job id ({@code %A}, scontrol's {@code JobId=}). */
+    public String internalId() {
+        return Integer.toUnsignedString(job.getJobId());
+    }
+
+    public boolean isArray() {
+        return job.getArrayJobId() != 0;
+    }
+
+    /** squeue {@code %F}: the array's id, or the job's own id for a plain job. */
+    public String arrayJobId() {
+        return isArray() ? Integer.toUnsignedString(job.getArrayJobId()) : internalId();
+    }
+
+    /** squeue {@code %K}, scontrol {@code ArrayTaskId=}: a task, pending tasks ({@code 3-4%2}), or {@code N/A}. */
+    public String arrayTaskId() {
+        if (!isArray()) {
+            return "N/A";
+        }
+        return job.getArrayTaskId() >= 0 ? Integer.toString(job.getArrayTaskId()) : job.getArrayTaskStr();
+    }
+
+    /** The {@code %N} limit of the job's array, when it has one. */
+    public java.util.OptionalInt arrayThrottle() {
+        java.util.OptionalInt t = ArrayTasks.throttle(job.getArrayTaskStr());
+        return t.isPresent() ? t : ArrayTasks.throttle(spec().getArray());
+    }
+
+    /**
+     * The batch script as squeue {@code %o} and scontrol {@code Command=} show it: its path
+     * followed by its arguments ({@code /tmp/x.sh a b}); {@code (null)} for {@code --wrap} and
+     * standard-input scripts (observed with Slurm 22.05).
+     */
+    public String command() {
+        String path = spec().getCommand();
+        if (path.isEmpty()) {
+            return "(null)";
+        }
+        List<String> args = spec().getScriptArgsList();
+        return args.isEmpty() ? path : path + " " + String.join(" ", args);
     }
 
     public String name() {

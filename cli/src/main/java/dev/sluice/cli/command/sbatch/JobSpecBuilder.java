@@ -10,6 +10,7 @@ import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,7 +109,26 @@ final class JobSpecBuilder {
             }
             spec.setGresFlags(f);
         }
-        // Checked by the controller, as Slurm's sbatch leaves them to slurmctld.
+        if (o.has("kill-on-invalid-dep")) {
+            String k = o.get("kill-on-invalid-dep").toLowerCase(Locale.ROOT);
+            if (!k.equals("yes") && !k.equals("no")) {
+                throw new SbatchException(255, "error: Invalid --kill-on-invalid-dep specification");
+            }
+            spec.setKillOnInvalidDep(k.equals("yes"));
+        }
+        if (o.has("begin")) {
+            try {
+                ZonedDateTime now = ZonedDateTime.ofInstant(
+                        inv.clock().instant(), inv.clock().getZone());
+                spec.setBeginTime(BeginTime.parse(o.get("begin"), now).getEpochSecond());
+            } catch (IllegalArgumentException e) {
+                throw new SbatchException(255, "error: Invalid --begin specification");
+            }
+        }
+        // Checked by the controller, as Slurm's sbatch leaves them to slurmctld
+        // ("Invalid job array specification", "Job dependency problem").
+        copy(o, "array", spec::setArray);
+        copy(o, "dependency", spec::setDependency);
         copy(o, "gpus", spec::setGpus);
         copy(o, "gpus-per-node", spec::setGpusPerNode);
         copy(o, "gpus-per-task", spec::setGpusPerTask);
@@ -145,24 +165,6 @@ final class JobSpecBuilder {
         copy(o, "gres", spec::setGresPerNode);
         copy(o, "constraint", spec::setConstraint);
         copy(o, "qos", spec::setQos);
-        // Arrays and dependencies are checked by the controller, as slurmctld checks them.
-        copy(o, "array", spec::setArray);
-        copy(o, "dependency", spec::setDependency);
-        if (o.has("kill-on-invalid-dep")) {
-            String v = o.get("kill-on-invalid-dep").toLowerCase(Locale.ROOT);
-            if (!v.equals("yes") && !v.equals("no")) {
-                throw new SbatchException(255, "error: Invalid --kill-on-invalid-dep specification");
-            }
-            spec.setKillOnInvalidDep(v.equals("yes"));
-        }
-        if (o.has("begin")) {
-            try {
-                spec.setBeginTime(BeginTime.parse(o.get("begin"), java.time.ZonedDateTime.now(inv.clock()))
-                        .getEpochSecond());
-            } catch (IllegalArgumentException e) {
-                throw new SbatchException(255, "error: Invalid time specification " + o.get("begin"));
-            }
-        }
         spec.setHold(o.has("hold"));
         spec.setNoKill(o.has("no-kill") && !"off".equalsIgnoreCase(o.get("no-kill")));
         spec.putAllEnvironment(environment(o.has("export") ? o.get("export") : "ALL", inv.env()));

@@ -23,21 +23,15 @@ final class JobShow {
         JobInfo info = j.info();
         JobSpec spec = j.spec();
         List<String> l = new ArrayList<>();
-        String raw = Integer.toUnsignedString(info.getJobId());
-        if (info.getArrayJobId() != 0) {
-            String task = info.getArrayTaskStr().isEmpty()
-                    ? Integer.toString(info.getArrayTaskId())
-                    : info.getArrayTaskStr().replaceFirst("%.*$", "");
-            String throttle = info.getArrayTaskStr().contains("%")
-                    ? " ArrayTaskThrottle="
-                            + info.getArrayTaskStr()
-                                    .substring(info.getArrayTaskStr().indexOf('%') + 1)
-                    : "";
-            l.add("JobId=" + raw + " ArrayJobId=" + Integer.toUnsignedString(info.getArrayJobId()) + " ArrayTaskId="
-                    + task + throttle + " JobName=" + j.name());
-        } else {
-            l.add("JobId=" + raw + " JobName=" + j.name());
+        StringBuilder first = new StringBuilder("JobId=").append(j.internalId());
+        if (j.isArray()) {
+            first.append(" ArrayJobId=")
+                    .append(j.arrayJobId())
+                    .append(" ArrayTaskId=")
+                    .append(j.arrayTaskId());
+            j.arrayThrottle().ifPresent(t -> first.append(" ArrayTaskThrottle=").append(t));
         }
+        l.add(first.append(" JobName=").append(j.name()).toString());
         l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
@@ -71,14 +65,13 @@ final class JobShow {
         l.add("MinCPUsNode=" + j.minCpusPerNode() + " " + minMemory(j) + " MinTmpDiskNode=0");
         l.add("Features=" + JobView.orNull(spec.getConstraint()) + " DelayBoot=00:00:00");
         l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");
-        l.add("Command=" + JobView.orNull(spec.getCommand()));
+        l.add("Command=" + j.command());
         l.add("WorkDir=" + j.workDir());
         if (!spec.getComment().isEmpty()) {
             l.add("Comment=" + spec.getComment() + " ");
         }
-        // sbatch(1): slurm-%j.out, or slurm-%A_%a.out for a job array.
-        String out = ioPath(
-                j, info.getStdOut(), spec.getStdOut(), info.getArrayJobId() != 0 ? "slurm-%A_%a.out" : "slurm-%j.out");
+        // sbatch(1): slurm-%j.out, and slurm-%A_%a.out for a job array.
+        String out = ioPath(j, info.getStdOut(), spec.getStdOut(), j.isArray() ? "slurm-%A_%a.out" : "slurm-%j.out");
         String err = ioPath(j, info.getStdErr(), spec.getStdErr(), null);
         l.add("StdErr=" + (err == null ? out : err));
         l.add("StdIn=" + ioPath(j, info.getStdIn(), spec.getStdIn(), "/dev/null"));
@@ -90,7 +83,7 @@ final class JobShow {
         addIfSet(l, "TresPerJob=", j.tresPerJob());
         addIfSet(l, "TresPerNode=", j.tresPerNode().equals("N/A") ? "" : j.tresPerNode());
         addIfSet(l, "TresPerTask=", j.tresPerTask());
-        // Beyond Slurm: why a pending job waits, in numbers (docs/scheduling.md).
+        // Beyond Slurm: why a pending job waits, in numbers (docs/scheduling.md); absent otherwise.
         addIfSet(l, "WaitDetail=", info.getWaitDetail());
         l.add("");
         return l;
@@ -149,8 +142,9 @@ final class JobShow {
 
     /**
      * A standard stream path as scontrol shows it: the controller's value, else what was asked,
-     * else the default; {@code %j}, {@code %x}, {@code %u} and {@code %%} expanded; relative
-     * paths taken from the job's working directory. {@code null} when nothing applies.
+     * else the default; {@code %j}, {@code %A}, {@code %a}, {@code %x}, {@code %u} and {@code %%}
+     * expanded; relative paths taken from the job's working directory. {@code null} when nothing
+     * applies.
      */
     private static String ioPath(JobView j, String fromController, String asked, String dflt) {
         String p = !fromController.isEmpty() ? fromController : !asked.isEmpty() ? asked : dflt;
@@ -174,17 +168,9 @@ final class JobShow {
             }
             char k = pattern.charAt(++i);
             switch (k) {
-                case 'j' -> s.append(Integer.toUnsignedString(j.info().getJobId()));
-                case 'A' ->
-                    s.append(Integer.toUnsignedString(
-                            j.info().getArrayJobId() != 0
-                                    ? j.info().getArrayJobId()
-                                    : j.info().getJobId()));
-                case 'a' ->
-                    s.append(
-                            j.info().getArrayJobId() != 0
-                                    ? Integer.toString(j.info().getArrayTaskId())
-                                    : "4294967294");
+                case 'j' -> s.append(j.internalId());
+                case 'A' -> s.append(j.arrayJobId());
+                case 'a' -> s.append(j.isArray() ? j.arrayTaskId() : "4294967294");
                 case 'x' -> s.append(j.name());
                 case 'u' -> s.append(j.userName());
                 case '%' -> s.append('%');

@@ -89,8 +89,10 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
     /** The text of {@code letter} for {@code j}; the letter is one of {@link #LETTERS}. */
     static String value(char letter, JobView j) {
         return switch (letter) {
-            case 'i', 'A', 'F' -> j.jobId();
-            case 'K' -> "N/A";
+            case 'i' -> j.jobId();
+            case 'A' -> j.internalId();
+            case 'F' -> j.arrayJobId();
+            case 'K' -> j.arrayTaskId();
             case 'P' -> j.partition();
             case 'j' -> j.name();
             case 'u' -> j.userName();
@@ -131,7 +133,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'X' -> "N/A";
             // Features Sluice does not have yet: Slurm prints (null) for them when unset, and
             // in Sluice they are always unset.
-            case 'v', 'w', 'W', 'E', 'o', 'Y' -> "(null)";
+            case 'o' -> j.command();
+            case 'v', 'w', 'W', 'E', 'Y' -> "(null)";
             default -> throw new IllegalArgumentException("no squeue field %" + letter);
         };
     }

@@ -16,6 +16,11 @@ import java.util.Optional;
  */
 final class JobOrder {
     static final String DEFAULT = "P,t,-p";
+    /**
+     * {@code --start} sorts by expected start time (squeue(1): it implies {@code --sort=S});
+     * jobs with the same start keep the default order, as observed with Slurm 22.05.
+     */
+    static final String START = "S,P,t,-p";
 
     private JobOrder() {}
 
@@ -79,7 +84,7 @@ final class JobOrder {
             case 'y' -> Comparator.comparingInt(j -> j.spec().getNice());
             case 'Z' -> Comparator.comparing(JobView::workDir);
             case 'b' -> Comparator.comparing(JobView::tresPerNode);
-            case 'o' -> Comparator.comparing(j -> j.spec().getCommand());
+            case 'o' -> Comparator.comparing(JobView::command);
             case 'B' -> Comparator.comparing(j -> j.info().getBatchHost());
             case 'c' -> Comparator.comparingLong(JobView::minCpusPerNode);
             case 'k' -> Comparator.comparing(j -> j.spec().getComment());
