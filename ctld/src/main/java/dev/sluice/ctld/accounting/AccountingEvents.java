@@ -65,6 +65,8 @@ public final class AccountingEvents {
             case StateRecord.JobsPurged r -> List.of();
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();
+            case StateRecord.NodeCreated r -> List.of();
+            case StateRecord.NodeDeleted r -> List.of();
         };
     }
 
