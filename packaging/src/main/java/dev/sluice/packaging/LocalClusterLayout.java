@@ -71,6 +71,11 @@ public record LocalClusterLayout(
         s.append("StateSaveLocation=").append(stateDir.resolve("ctld")).append('\n');
         s.append("SlurmdSpoolDir=").append(stateDir.resolve("spool")).append("/%n\n");
         s.append("SlurmdTimeout=60\n");
+        // Nodes come back by themselves after a restart; the lab's nodes claim more CPUs than
+        // the machine has, which config_overrides accepts (GRES are still checked).
+        s.append("ReturnToService=1\n");
+        s.append("SlurmdParameters=config_overrides\n");
+        s.append("SlurmctldParameters=enable_configless\n");
         s.append("KillWait=10\n");
         s.append("MinJobAge=300\n");
         s.append("SelectType=select/cons_tres\n");
