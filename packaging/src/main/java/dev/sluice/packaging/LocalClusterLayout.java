@@ -10,6 +10,7 @@ import java.util.List;
  * @param ctldPort command socket (SlurmctldPort)
  * @param grpcPort the controller's daemon gRPC port (sluice.conf)
  * @param nodePorts one slurmd port per node
+ * @param dbdPort sluice-dbd's command port (its gRPC port is 100 above), 0 for no accounting
  */
 public record LocalClusterLayout(
         Path stateDir,
@@ -20,7 +21,22 @@ public record LocalClusterLayout(
         int gpus,
         int ctldPort,
         int grpcPort,
-        List<Integer> nodePorts) {
+        List<Integer> nodePorts,
+        int dbdPort) {
+
+    /** The same cluster without an accounting daemon. */
+    public LocalClusterLayout(
+            Path stateDir,
+            int nodes,
+            int cpus,
+            int threadsPerCore,
+            long memoryMb,
+            int gpus,
+            int ctldPort,
+            int grpcPort,
+            List<Integer> nodePorts) {
+        this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, 0);
+    }
 
     public Path etc() {
         return stateDir.resolve("etc");
@@ -66,6 +82,12 @@ public record LocalClusterLayout(
         s.append("SelectTypeParameters=CR_Core\n");
         s.append("ProctrackType=proctrack/linuxproc\n");
         s.append("TaskPlugin=task/none\n");
+        if (dbdPort > 0) {
+            s.append("AccountingStorageType=accounting_storage/slurmdbd\n");
+            s.append("AccountingStorageHost=127.0.0.1\n");
+            s.append("AccountingStoragePort=").append(dbdPort).append('\n');
+            s.append("AccountingStorageTRES=gres/gpu\n");
+        }
         if (gpus > 0) {
             s.append("GresTypes=gpu\n");
         }

@@ -168,8 +168,9 @@ public final class JobControl {
                 }
                 int id = job.id();
                 if (t.pendingTask() >= 0) {
-                    int left = pendingLeft.merge(
-                            job.id(), job.array().pendingTasks().size(), (a, b) -> a);
+                    // Tasks still pending in this record before this split; the last one keeps the record.
+                    int left = pendingLeft.getOrDefault(
+                            job.id(), job.array().pendingTasks().size());
                     id = left == 1 ? job.id() : nextId++;
                     pendingLeft.put(job.id(), left - 1);
                     records.add(new StateRecord.ArrayTaskSplit(job.id(), t.pendingTask(), id, now));

@@ -189,9 +189,12 @@ public final class ClientApiHandler {
         if (!f.getNameFilter().isEmpty() && !f.getNameFilter().equals(r.name())) {
             return false;
         }
+        // scancel -t PD,R: any of the listed states, long or compact names.
         if (!f.getStateFilter().isEmpty()
-                && !f.getStateFilter().equalsIgnoreCase(job.state().name())
-                && !f.getStateFilter().equalsIgnoreCase(job.state().compact())) {
+                && java.util.Arrays.stream(f.getStateFilter().split(","))
+                        .map(String::strip)
+                        .noneMatch(st -> st.equalsIgnoreCase(job.state().name())
+                                || st.equalsIgnoreCase(job.state().compact()))) {
             return false;
         }
         if (!f.getNodesFilter().isEmpty()) {
