@@ -33,7 +33,7 @@ class TestConfiglessNodeEndToEnd {
     @BeforeAll
     static void up() throws Exception {
         cluster = new ClusterProcesses(stateDir, 1, 2, 1);
-        // Heartbeats come every 5 s: 10 s of silence is a dead node, and quick to see.
+        // Heartbeats come every 3 s (a third of SlurmdTimeout): 10 s of silence is a dead node.
         cluster.editSlurmConf(c -> c.replace("SlurmdTimeout=60", "SlurmdTimeout=10"));
         cluster.startController();
         spool = stateDir.resolve("spool-configless");

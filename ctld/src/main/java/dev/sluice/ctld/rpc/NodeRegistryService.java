@@ -89,7 +89,7 @@ public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImpl
 
     /** Detected resources, summed per GRES name; absent from daemons that do not report them. */
     static Optional<NodeControl.Found> found(RegisterNodeRequest request) {
-        if (!request.hasDetected()) {
+        if (!request.hasDetected() || request.getDetected().getCpus() == 0) {
             return Optional.empty();
         }
         Map<String, Long> gres = new LinkedHashMap<>();

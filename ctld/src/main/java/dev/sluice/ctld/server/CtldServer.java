@@ -159,7 +159,8 @@ public final class CtldServer implements AutoCloseable {
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .addService(
                         ServerInterceptors.intercept(new GrpcClientApi(handler), GrpcClientApi.identityInterceptor()))
-                .addService(new NodeRegistryService(loop, nodes, jobs, config.clusterName(), HEARTBEAT_SECONDS))
+                .addService(new NodeRegistryService(
+                        loop, nodes, jobs, config.clusterName(), heartbeatSeconds(config.slurmdTimeoutSeconds())))
                 .build()
                 .start();
         log.info(
@@ -170,6 +171,14 @@ public final class CtldServer implements AutoCloseable {
                 bindHost,
                 grpc.getPort());
         return new CtldServer(loop, dispatcher, frames, grpc, bound.getPort(), accounting);
+    }
+
+    /**
+     * Nodes beat at least three times per SlurmdTimeout, so one late beat on a busy machine does
+     * not make a node DOWN.
+     */
+    static int heartbeatSeconds(int slurmdTimeoutSeconds) {
+        return Math.max(1, Math.min(HEARTBEAT_SECONDS, slurmdTimeoutSeconds / 3));
     }
 
     /** Forgets jobs that ended more than MinJobAge ago (they stay in accounting). */
