@@ -19,7 +19,8 @@ public final class Commands {
             "scancel", ScancelCommand::new,
             "scontrol", ScontrolCommand::new,
             "sinfo", SinfoCommand::new,
-            "squeue", SqueueCommand::new);
+            "squeue", SqueueCommand::new,
+            "srun", dev.sluice.cli.command.srun.SrunCommand::new);
 
     private Commands() {}
 

@@ -68,6 +68,21 @@ public final class ClientApiHandler {
         this.startTime = startTime;
     }
 
+    private volatile dev.sluice.ctld.step.StepService steps;
+
+    /** Job steps are served once the server has its node dispatcher. */
+    public ClientApiHandler withSteps(dev.sluice.ctld.step.StepService stepService) {
+        this.steps = requireNonNull(stepService, "stepService is null");
+        return this;
+    }
+
+    private dev.sluice.ctld.step.StepService steps() {
+        if (steps == null) {
+            throw new SlurmException(ErrorCode.UNEXPECTED, "this controller does not run job steps");
+        }
+        return steps;
+    }
+
     /** Serves one command-socket frame. Never throws: failures travel in the response. */
     public ClientResponse handle(ClientRequest request) {
         ClientResponse.Builder out = ClientResponse.newBuilder()
@@ -85,6 +100,8 @@ public final class ClientApiHandler {
                 case UPDATE_JOB -> out.setUpdateJob(updateJob(who, request.getUpdateJob()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
                 case PING -> out.setPing(ping());
+                case CREATE_STEP -> out.setCreateStep(steps().create(who, request.getCreateStep()));
+                case STEP_COMPLETE -> out.setStepComplete(steps().complete(who, request.getStepComplete()));
                 case BODY_NOT_SET -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "empty request");
             }
         } catch (SlurmException e) {

@@ -132,7 +132,8 @@ public final class CtldServer implements AutoCloseable {
         }
 
         long startTime = clock.instant().getEpochSecond();
-        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime);
+        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime)
+                .withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
         FrameServer frames = new FrameServer(handler);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
         Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))

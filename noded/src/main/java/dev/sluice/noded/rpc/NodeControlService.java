@@ -15,9 +15,26 @@ import java.io.IOException;
 /** What the controller asks of this node: launch, signal, terminate. */
 public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
     private final BatchLauncher launcher;
+    private final dev.sluice.noded.launch.StepLauncher steps;
 
-    public NodeControlService(BatchLauncher launcher) {
+    public NodeControlService(BatchLauncher launcher, dev.sluice.noded.launch.StepLauncher steps) {
         this.launcher = launcher;
+        this.steps = steps;
+    }
+
+    @Override
+    public void launchStep(
+            dev.sluice.protocol.v1.LaunchStepRequest request,
+            StreamObserver<dev.sluice.protocol.v1.LaunchStepResponse> observer) {
+        try {
+            steps.launch(request);
+            observer.onNext(dev.sluice.protocol.v1.LaunchStepResponse.getDefaultInstance());
+            observer.onCompleted();
+        } catch (IOException | RuntimeException e) {
+            observer.onError(Status.UNAVAILABLE
+                    .withDescription("step launch failed: " + e.getMessage())
+                    .asRuntimeException());
+        }
     }
 
     @Override
@@ -43,6 +60,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
     @Override
     public void terminateJob(TerminateJobRequest request, StreamObserver<TerminateJobResponse> observer) {
         launcher.terminate(request.getJobId(), request.getReason());
+        steps.signalJob(request.getJobId(), "KILL");
         observer.onNext(TerminateJobResponse.getDefaultInstance());
         observer.onCompleted();
     }

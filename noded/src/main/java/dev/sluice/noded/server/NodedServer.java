@@ -1,6 +1,7 @@
 package dev.sluice.noded.server;
 
 import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.launch.StepLauncher;
 import dev.sluice.noded.registration.Registrar;
 import dev.sluice.noded.rpc.NodeControlService;
 import dev.sluice.noded.spool.JobSpool;
@@ -37,9 +38,12 @@ public final class NodedServer implements AutoCloseable {
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
         BatchLauncher launcher = new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report));
+        StepLauncher steps = new StepLauncher(s.nodeName(), uid);
+        // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
+        launcher.onJobSignal(steps::signalJob);
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.port()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .addService(new NodeControlService(launcher))
+                .addService(new NodeControlService(launcher, steps))
                 .build()
                 .start();
         int port = server.getPort();
