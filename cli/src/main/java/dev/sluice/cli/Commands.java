@@ -20,7 +20,8 @@ public final class Commands {
             "scontrol", ScontrolCommand::new,
             "sinfo", SinfoCommand::new,
             "squeue", SqueueCommand::new,
-            "srun", dev.sluice.cli.command.srun.SrunCommand::new);
+            "srun", dev.sluice.cli.command.srun.SrunCommand::new,
+            "salloc", dev.sluice.cli.command.salloc.SallocCommand::new);
 
     private Commands() {}
 

@@ -149,4 +149,35 @@ class TestStepsEndToEnd {
         assertThat(awaitCompleted(id))
                 .isEqualTo("batch CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50\nstep CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50\n");
     }
+
+    @Test
+    void aLoneSrunMakesItsOwnAllocationAndReleasesIt() throws Exception {
+        String host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+        ClusterProcesses.Result r = cluster.command("srun", "-n2", "-J", "lone", "hostname");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(host + "\n" + host + "\n");
+        String show = cluster.command("scontrol", "show", "job").out();
+        assertThat(show).containsPattern("JobName=lone\n(.*\n){2}\\s+JobState=COMPLETED Reason=None");
+    }
+
+    @Test
+    void sallocRunsItsCommandWithTheAllocationAndEndsWithItsStatus() throws Exception {
+        ClusterProcesses.Result r = cluster.command(
+                "salloc",
+                "-n1",
+                "--gres=gpu:1",
+                "sh",
+                "-c",
+                "echo job=$SLURM_JOB_ID; srun sh -c 'echo step $SLURM_STEP_ID $CUDA_VISIBLE_DEVICES'; exit 3");
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(3);
+        Matcher m = Pattern.compile("job=(\\d+)\n").matcher(r.out());
+        assertThat(m.lookingAt()).as(r.out()).isTrue();
+        String id = m.group(1);
+        assertThat(r.out()).isEqualTo("job=" + id + "\nstep 0 0\n");
+        assertThat(r.err())
+                .isEqualTo(
+                        "salloc: Granted job allocation " + id + "\nsalloc: Relinquishing job allocation " + id + "\n");
+        String show = cluster.command("scontrol", "show", "job", id).out();
+        assertThat(show).contains("JobState=FAILED Reason=NonZeroExitCode").contains("ExitCode=3:0");
+    }
 }

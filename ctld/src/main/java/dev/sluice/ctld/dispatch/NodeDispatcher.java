@@ -86,7 +86,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     private void launch(Job job, ClusterImage image) {
-        if (!job.isRunning()) {
+        // An allocation (salloc, a lone srun) has no batch script: its steps come from srun.
+        if (!job.isRunning() || job.request().script().isEmpty()) {
             return;
         }
         Allocation a = job.allocation();

@@ -102,6 +102,12 @@ public final class ClientApiHandler {
                 case PING -> out.setPing(ping());
                 case CREATE_STEP -> out.setCreateStep(steps().create(who, request.getCreateStep()));
                 case STEP_COMPLETE -> out.setStepComplete(steps().complete(who, request.getStepComplete()));
+                case COMPLETE_ALLOCATION -> {
+                    var r = request.getCompleteAllocation();
+                    await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
+                            state, caller(who), r.getJobId(), r.getStatus(), now)));
+                    out.setCompleteAllocation(dev.sluice.protocol.v1.CompleteAllocationResponse.getDefaultInstance());
+                }
                 case BODY_NOT_SET -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "empty request");
             }
         } catch (SlurmException e) {
@@ -121,7 +127,8 @@ public final class ClientApiHandler {
         // The owner is whoever asks, never what the job description claims.
         JobRequest job =
                 WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
-        int id = await(loop.submit((state, now) -> jobs.submit(state, job, now)));
+        boolean allocation = request.getAllocation();
+        int id = await(loop.submit((state, now) -> jobs.submit(state, job, now, allocation)));
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
     }
 

@@ -117,11 +117,13 @@ public final class StepLauncher {
             for (int local = 0; local < tasks.size(); local++) {
                 Process p = tasks.get(local);
                 int value = p.waitFor();
-                pumps.get(2 * local).join();
-                pumps.get(2 * local + 1).join();
-                // A task's processes go with it, as they do when a task of Slurm's ends.
+                // A task's processes go with it, as they do when a task of Slurm's ends; what
+                // they wrote stays readable in the pipes, and a process left holding a pipe
+                // would otherwise keep the step open.
                 signal(p.pid(), "KILL");
                 groups.remove(p.pid());
+                pumps.get(2 * local).join();
+                pumps.get(2 * local + 1).join();
                 int status = value > 128 && value < 128 + 65 ? value - 128 : (value & 0xff) << 8;
                 write(
                         out,

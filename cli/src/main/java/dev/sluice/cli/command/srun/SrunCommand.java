@@ -5,6 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.salloc.Allocation;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
@@ -18,14 +19,16 @@ import dev.sluice.protocol.v1.StepCompleteRequest;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code srun} inside an allocation ({@code SLURM_JOB_ID} set, or {@code --jobid}): asks the
- * controller for a step, receives the tasks' output live on a socket of its own (each node of the
- * step connects to it), prints it ({@code -l}: prefixed by the task id), and exits with the
- * highest task exit code, as Slurm's srun does. Ctrl-C is forwarded to every task. srun talks
- * frames to the controller, never gRPC (its start-up time is the user's).
+ * {@code srun}: inside an allocation ({@code SLURM_JOB_ID} set, or {@code --jobid}) it asks the
+ * controller for a step; outside one it first makes an allocation for the step and releases it
+ * with srun's exit code, as Slurm's srun does. The tasks' output arrives live on a socket of
+ * srun's own (each node of the step connects to it) and is printed ({@code -l}: prefixed by the
+ * task id); srun exits with the highest task exit code. Ctrl-C is forwarded to every task. srun
+ * talks frames to the controller, never gRPC (its start-up time is the user's).
  */
 public final class SrunCommand implements Command {
     private static final String PROG = "srun";
@@ -41,6 +44,8 @@ public final class SrunCommand implements Command {
             .add((char) 0, "overlap", ArgKind.NONE)
             .add('l', "label", ArgKind.NONE)
             .add('J', "job-name", ArgKind.REQUIRED)
+            .add('p', "partition", ArgKind.REQUIRED)
+            .add('t', "time", ArgKind.REQUIRED)
             .add((char) 0, "jobid", ArgKind.REQUIRED)
             .add('u', "unbuffered", ArgKind.NONE)
             .add('Q', "quiet", ArgKind.NONE)
@@ -64,7 +69,25 @@ public final class SrunCommand implements Command {
             boolean quiet,
             String name,
             String jobId,
-            List<String> argv) {}
+            String partition,
+            String time,
+            List<String> argv) {
+        Options inJob(int id) {
+            return new Options(
+                    ntasks,
+                    nodes,
+                    cpusPerTask,
+                    gres,
+                    exclusive,
+                    label,
+                    quiet,
+                    name,
+                    Integer.toString(id),
+                    partition,
+                    time,
+                    argv);
+        }
+    }
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
@@ -83,17 +106,74 @@ public final class SrunCommand implements Command {
                     : 1;
         }
         Options o = options.get();
-        if (o.jobId().isEmpty()) {
-            err.println(PROG + ": error: srun runs inside an allocation here (sbatch or --jobid);"
-                    + " creating one for a lone srun is not supported yet");
-            return 1;
-        }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
             return 1;
         }
+        if (o.jobId().isEmpty()) {
+            return runInNewAllocation(client.get(), inv, o, out, err);
+        }
+        return runStep(client.get(), inv, inv.env(), o, out, err);
+    }
+
+    /**
+     * A lone srun, as Slurm's: an allocation of exactly what the step needs, the step in it, and
+     * the allocation released with srun's exit code.
+     */
+    private static int runInNewAllocation(
+            ControllerClient client, Invocation inv, Options o, PrintStream out, PrintStream err) {
+        Allocation allocation;
+        try {
+            allocation = Allocation.submit(
+                    client,
+                    inv,
+                    new Allocation.Request(
+                            o.name().isEmpty() ? baseName(o.argv().get(0)) : o.name(),
+                            o.nodes(),
+                            o.ntasks(),
+                            o.cpusPerTask(),
+                            o.gres(),
+                            o.partition(),
+                            o.time(),
+                            o.exclusive(),
+                            String.join(" ", o.argv())));
+        } catch (ControllerException e) {
+            err.println(PROG + ": error: Unable to allocate resources: " + e.getMessage());
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println(PROG + ": error: Invalid time limit specification");
+            return 1;
+        }
+        int code = 1;
+        try {
+            if (!allocation.awaitStart(PROG, err)) {
+                return 1;
+            }
+            code = runStep(client, inv, allocation.environment(inv.env()), o.inJob(allocation.jobId()), out, err);
+        } catch (ControllerException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            allocation.release(code << 8);
+        }
+        return code;
+    }
+
+    private static String baseName(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash < 0 ? path : path.substring(slash + 1);
+    }
+
+    private static int runStep(
+            ControllerClient client,
+            Invocation inv,
+            Map<String, String> env,
+            Options o,
+            PrintStream out,
+            PrintStream err) {
         try (StepIoServer io = StepIoServer.open(o.label(), out, err)) {
-            CreateStepResponse step = create(client.get(), inv, o, io, err);
+            CreateStepResponse step = create(client, inv, env, o, io, err);
             if (step == null) {
                 return 1;
             }
@@ -101,7 +181,7 @@ public final class SrunCommand implements Command {
             try (var ignored = Interrupts.forwardTo(io, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
                 code = io.serve(step.getNumNodes(), step.getNumTasks());
             }
-            complete(client.get(), Integer.parseInt(o.jobId()), step.getStepId());
+            complete(client, Integer.parseInt(o.jobId()), step.getStepId());
             return code;
         } catch (IOException e) {
             err.println(PROG + ": error: " + e.getMessage());
@@ -118,6 +198,8 @@ public final class SrunCommand implements Command {
         boolean label = false;
         boolean quiet = false;
         String name = "";
+        String partition = "";
+        String time = "";
         String jobId = inv.env().getOrDefault("SLURM_JOB_ID", inv.env().getOrDefault("SLURM_JOBID", ""));
         try {
             for (ParsedOption opt : parsed.options()) {
@@ -136,6 +218,8 @@ public final class SrunCommand implements Command {
                     case "label" -> label = true;
                     case "job-name" -> name = opt.value();
                     case "jobid" -> jobId = opt.value();
+                    case "partition" -> partition = opt.value();
+                    case "time" -> time = opt.value();
                     case "quiet" -> quiet = true;
                     case "unbuffered" -> {
                         // output is always passed on as it arrives
@@ -160,7 +244,18 @@ public final class SrunCommand implements Command {
             return Optional.empty();
         }
         return Optional.of(new Options(
-                ntasks, nodes, cpus, gres, exclusive, label, quiet, name, jobId, List.copyOf(parsed.operands())));
+                ntasks,
+                nodes,
+                cpus,
+                gres,
+                exclusive,
+                label,
+                quiet,
+                name,
+                jobId,
+                partition,
+                time,
+                List.copyOf(parsed.operands())));
     }
 
     private static int positive(ParsedOption opt) {
@@ -181,7 +276,13 @@ public final class SrunCommand implements Command {
 
     /** Asks for the step until it gets one; "busy" means other exclusive steps hold what it needs. */
     private static CreateStepResponse create(
-            ControllerClient client, Invocation inv, Options o, StepIoServer io, PrintStream err) throws IOException {
+            ControllerClient client,
+            Invocation inv,
+            Map<String, String> env,
+            Options o,
+            StepIoServer io,
+            PrintStream err)
+            throws IOException {
         CreateStepRequest.Builder request = CreateStepRequest.newBuilder()
                 .setJobId(Integer.parseInt(o.jobId()))
                 .setNumTasks(o.ntasks())
@@ -190,7 +291,7 @@ public final class SrunCommand implements Command {
                 .setGres(o.gres())
                 .setExclusive(o.exclusive())
                 .addAllArgv(o.argv())
-                .putAllEnvironment(inv.env())
+                .putAllEnvironment(env)
                 .setWorkDir(inv.cwd().toString())
                 .setIoHost(io.host(inv.caller().host()))
                 .setIoPort(io.port())
