@@ -107,7 +107,8 @@ public final class CtldServer implements AutoCloseable {
         Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
         periodic.add(silence);
         periodic.add(purge);
-        periodic.add(dev.sluice.ctld.control.AllocationControl::expire);
+        Command<Void> expire = dev.sluice.ctld.control.AllocationControl::expire;
+        periodic.add(expire);
         // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd.
         AccountingPipeline accounting = null;
         var acct = AccountingSettings.from(config);
