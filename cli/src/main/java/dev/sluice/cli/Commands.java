@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.cli.command.sacct.SacctCommand;
+import dev.sluice.cli.command.sacctmgr.SacctmgrCommand;
 import dev.sluice.cli.command.sbatch.SbatchCommand;
 import dev.sluice.cli.command.scancel.ScancelCommand;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
 public final class Commands {
     private static final Map<String, Supplier<Command>> BY_NAME = Map.of(
             "sacct", SacctCommand::new,
+            "sacctmgr", SacctmgrCommand::new,
             "sbatch", SbatchCommand::new,
             "scancel", ScancelCommand::new,
             "scontrol", ScontrolCommand::new,

@@ -56,6 +56,7 @@ public final class Builders {
         private boolean up = true;
         private int weight = 1;
         private String gres = "";
+        private List<String> features = List.of();
 
         NodeBuilder(String name) {
             this.name = name;
@@ -92,6 +93,11 @@ public final class Builders {
             return this;
         }
 
+        public NodeBuilder features(String... values) {
+            features = List.of(values);
+            return this;
+        }
+
         /** Slurm's node {@code Gres=} value, e.g. {@code gpu:3,mps:300}. */
         public NodeBuilder gres(String value) {
             gres = value;
@@ -114,7 +120,7 @@ public final class Builders {
                     memory - usedMemory,
                     usedCpus == 0,
                     up,
-                    List.of(),
+                    features,
                     weight,
                     GresPool.idle(inventory()));
         }

@@ -167,7 +167,7 @@ public final class LocalCluster {
         Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir));
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +39,7 @@ final class ClusterProcesses implements AutoCloseable {
             throws IOException {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
-            ports.add(freePort());
+            ports.add(LocalCluster.freePort());
         }
         layout = new LocalClusterLayout(
                 stateDir,
@@ -50,8 +48,8 @@ final class ClusterProcesses implements AutoCloseable {
                 threadsPerCore,
                 1000L * cpus,
                 gpus,
-                freePort(),
-                freePort(),
+                LocalCluster.freePort(),
+                LocalCluster.freePort(),
                 ports,
                 mpsPerGpu);
         LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
@@ -265,12 +263,6 @@ final class ClusterProcesses implements AutoCloseable {
             }
         }
         return s.toString();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

@@ -124,4 +124,38 @@ class TestBatchJobEndToEnd {
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).isEqualTo("slurm_load_jobs error: Invalid job id specified\n");
     }
+
+    @Test
+    @Order(7)
+    void gpuJobsAreAllOrNothingAndSeeTheirDevices() throws Exception {
+        // The seeds' experiment 1 on real daemons with fake GPUs (3 per node).
+        ClusterProcesses.Result a = cluster.command(
+                "sbatch", "-J", "team-a", "-N2", "--gres=gpu:2", "--wrap", "echo $CUDA_VISIBLE_DEVICES; sleep 300");
+        ClusterProcesses.Result b = cluster.command("sbatch", "-J", "team-b", "-N2", "--gres=gpu:2", "--wrap", "true");
+        int first = Integer.parseInt(a.out().replaceAll("\\D", ""));
+        int second = Integer.parseInt(b.out().replaceAll("\\D", ""));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(cluster.command("squeue", "-o", "%.6i %.8j %.9T %.14b %R")
+                                .out())
+                        .contains(String.format("%6d   team-b   PENDING     gres:gpu:2 (Resources)", second))
+                        .contains(String.format("%6d   team-a   RUNNING     gres:gpu:2 node[1-2]", first)));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(Files.readString(cluster.workDir().resolve("slurm-" + first + ".out")))
+                                .isEqualTo("0,1\n"));
+        assertThat(cluster.command("scancel", Integer.toString(first)).exitCode())
+                .isZero();
+        awaitCompleted(second);
+    }
+
+    @Test
+    @Order(8)
+    void aGpuJobSeesTheDeviceItWasGiven() throws Exception {
+        ClusterProcesses.Result r = cluster.command(
+                "sbatch", "--gres=gpu:1", "--wrap", "echo gpu=$CUDA_VISIBLE_DEVICES jobgpus=$SLURM_JOB_GPUS");
+        int id = Integer.parseInt(r.out().replaceAll("\\D", ""));
+        awaitCompleted(id);
+        assertThat(Files.readString(cluster.workDir().resolve("slurm-" + id + ".out")))
+                .isEqualTo("gpu=0 jobgpus=0\n");
+    }
 }

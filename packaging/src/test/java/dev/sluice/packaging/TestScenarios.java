@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * === slurm.conf            a configuration file follows (also gres.conf)
  * > sbatch -N2 --wrap x     a user command (shell-style quoting), its output below
  * > @advance 60             simulated time passes (seconds)
- * > @end 1 0                job 1's batch script exits with code 0
+ * > @end 1 0                job 1's batch script exits with code 0 (or an array task: 5_0)
  * > @as alice 1000          following commands run as this user (default root)
  * </pre>
  *
@@ -91,7 +91,7 @@ class TestScenarios {
                         actual = "";
                     }
                     case "@end" -> {
-                        cluster.end(Integer.parseInt(words.get(1)), Integer.parseInt(words.get(2)));
+                        cluster.end(words.get(1), Integer.parseInt(words.get(2)));
                         actual = "";
                     }
                     case "@as" -> {

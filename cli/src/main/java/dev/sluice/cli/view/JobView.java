@@ -47,8 +47,37 @@ public final class JobView {
         return job.getState();
     }
 
+    /** The id squeue shows ({@code %i}): {@code 12}, an array task {@code 11_1}, pending tasks {@code 11_[3-4%2]}. */
     public String jobId() {
+        return job.getDisplayId().isEmpty() ? internalId() : job.getDisplayId();
+    }
+
+    /** The record's own job id ({@code %A}, scontrol's {@code JobId=}). */
+    public String internalId() {
         return Integer.toUnsignedString(job.getJobId());
+    }
+
+    public boolean isArray() {
+        return job.getArrayJobId() != 0;
+    }
+
+    /** squeue {@code %F}: the array's id, or the job's own id for a plain job. */
+    public String arrayJobId() {
+        return isArray() ? Integer.toUnsignedString(job.getArrayJobId()) : internalId();
+    }
+
+    /** squeue {@code %K}, scontrol {@code ArrayTaskId=}: a task, pending tasks ({@code 3-4%2}), or {@code N/A}. */
+    public String arrayTaskId() {
+        if (!isArray()) {
+            return "N/A";
+        }
+        return job.getArrayTaskId() >= 0 ? Integer.toString(job.getArrayTaskId()) : job.getArrayTaskStr();
+    }
+
+    /** The {@code %N} limit of the job's array, when it has one. */
+    public java.util.OptionalInt arrayThrottle() {
+        java.util.OptionalInt t = ArrayTasks.throttle(job.getArrayTaskStr());
+        return t.isPresent() ? t : ArrayTasks.throttle(spec().getArray());
     }
 
     public String name() {

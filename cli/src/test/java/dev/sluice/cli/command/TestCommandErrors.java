@@ -146,6 +146,20 @@ class TestCommandErrors {
     }
 
     @Test
+    void squeueStartSortsByExpectedStart() {
+        long t = dev.sluice.cli.testing.Fixtures.SUBMIT;
+        controller.handler(req -> ClientResponse.newBuilder()
+                .setGetJobs(GetJobsResponse.newBuilder()
+                        .addJobs(Fixtures.pending3().toBuilder().setStartTime(t + 7200))
+                        .addJobs(Fixtures.pending4().toBuilder().setStartTime(t + 3600))
+                        .addJobs(Fixtures.held5()))
+                .build());
+        // squeue(1): --start lists pending jobs "in order of increasing start time".
+        assertThat(run(new SqueueCommand(), "--start", "-h", "-o", "%i %S").out())
+                .isEqualTo("5 N/A\n4 2026-11-29T09:46:57\n3 2026-11-29T10:46:57\n");
+    }
+
+    @Test
     void squeueUnknownSingleJob() {
         assertThat(run(new SqueueCommand(), "-j", "99"))
                 .isEqualTo(err(1, "slurm_load_jobs error: Invalid job id specified\n"));

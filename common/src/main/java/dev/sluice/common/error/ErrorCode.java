@@ -47,6 +47,7 @@ public enum ErrorCode {
     PARTITION_NOT_AVAIL(2070, "Required partition not available (inactive or drain)"),
     INVALID_ACCOUNT(2045, "Invalid account or account/partition combination specified"),
     INVALID_QOS(2066, "Invalid qos specification"),
+    INVALID_FEATURE(2029, "Invalid feature specification"),
     DISABLED(2037, "Requested operation is presently disabled"),
     DEPENDENCY(2038, "Job dependency problem"),
     JOB_HELD(2042, "Job is in held state, pending scheduler release"),

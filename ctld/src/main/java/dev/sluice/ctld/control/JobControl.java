@@ -6,6 +6,7 @@ import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ArraySpec;
@@ -55,6 +56,7 @@ public final class JobControl {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "an allocation has no batch script");
         }
         validateSequencing(state, request);
+        validateFeatures(state, request);
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
             limit = partition.defaultTimeMinutes() != JobRequest.TIME_NOT_SET
@@ -73,6 +75,21 @@ public final class JobControl {
         int jobId = state.nextJobId();
         return ControlResult.of(
                 List.of(new StateRecord.JobSubmitted(jobId, request, partition.name(), limit, now)), List.of(), jobId);
+    }
+
+    /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
+    private static void validateFeatures(ClusterState state, JobRequest request) {
+        FeatureConstraint constraint;
+        try {
+            constraint = FeatureConstraint.parse(request.constraint());
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.INVALID_FEATURE);
+        }
+        for (String feature : constraint.features()) {
+            if (state.nodes().stream().noneMatch(n -> n.features().contains(feature))) {
+                throw new SlurmException(ErrorCode.INVALID_FEATURE);
+            }
+        }
     }
 
     private void validateSequencing(ClusterState state, JobRequest request) {
@@ -185,14 +202,7 @@ public final class JobControl {
      */
     public ControlResult<Void> hold(ClusterState state, Caller caller, String target, Job.Hold hold, long now) {
         List<StateRecord> records = new ArrayList<>();
-        for (JobTargets.Target t : JobTargets.resolve(state, target)) {
-            Job job = t.job();
-            if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
-                throw new SlurmException(ErrorCode.ACCESS_DENIED);
-            }
-            if (!job.isPending()) {
-                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
-            }
+        for (Job job : ownPendingJobs(state, caller, target)) {
             if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
                 throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
@@ -242,6 +252,15 @@ public final class JobControl {
             }
         }
         List<StateRecord> records = new ArrayList<>();
+        for (Job job : ownPendingJobs(state, caller, target)) {
+            records.add(new StateRecord.JobUpdated(job.id(), changes, now));
+        }
+        return ControlResult.of(records, List.of(), null);
+    }
+
+    /** The pending jobs a name stands for, each one the caller may change. */
+    private static List<Job> ownPendingJobs(ClusterState state, Caller caller, String target) {
+        List<Job> out = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
             Job job = t.job();
             if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
@@ -250,9 +269,9 @@ public final class JobControl {
             if (!job.isPending()) {
                 throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
             }
-            records.add(new StateRecord.JobUpdated(job.id(), changes, now));
+            out.add(job);
         }
-        return ControlResult.of(records, List.of(), null);
+        return out;
     }
 
     /** A time limit as typed to the wire's minutes (UNLIMITED as Slurm's INFINITE). */

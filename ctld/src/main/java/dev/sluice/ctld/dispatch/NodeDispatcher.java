@@ -6,11 +6,13 @@ import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.TaskSet;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.NodeControlGrpc;
@@ -114,6 +116,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setControllerPort(config.grpcPort())
                 .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
                 .putAllMpsPerGpu(mpsPerGpu(image, host))
+                .mergeFrom(arrayFields(job))
                 .build();
         NodeView node = image.node(host).orElse(null);
         workers.execute(() -> {
@@ -138,6 +141,32 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 return dev.sluice.ctld.control.ControlResult.of(List.of(record), List.of(), null);
             });
         });
+    }
+
+    /** SLURM_ARRAY_* facts: the task, and count/min/max/step of the whole array as submitted. */
+    private static LaunchBatchJobRequest arrayFields(Job job) {
+        LaunchBatchJobRequest.Builder b = LaunchBatchJobRequest.newBuilder();
+        if (!job.array().isArray()) {
+            return b.build();
+        }
+        TaskSet all = ArraySpec.parse(
+                        job.array().arrayJobId(), job.request().sequencing().array(), Integer.MAX_VALUE)
+                .pendingTasks();
+        List<Integer> ids = all.ids();
+        int step = ids.size() > 1 ? ids.get(1) - ids.get(0) : 1;
+        for (int i = 2; i < ids.size(); i++) {
+            if (ids.get(i) - ids.get(i - 1) != step) {
+                step = 1;
+                break;
+            }
+        }
+        return b.setArrayJobId(job.array().arrayJobId())
+                .setArrayTaskId(Math.max(0, job.array().taskId()))
+                .setArrayTaskCount(all.size())
+                .setArrayTaskMin(all.first())
+                .setArrayTaskMax(all.last())
+                .setArrayTaskStep(step)
+                .build();
     }
 
     /** Each GPU's MPS count on the node, so it can turn an MPS share into a percentage. */

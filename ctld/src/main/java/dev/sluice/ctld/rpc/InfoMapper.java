@@ -94,21 +94,9 @@ public final class InfoMapper {
         return s.toString();
     }
 
-    /** The explanation of a wait, with the expected start when backfill found one. */
+    /** The explanation of a wait; the expected start travels as the pending job's start_time. */
     static String waitDetail(ClusterImage image, Job job) {
-        String detail = image.reasonDetails().getOrDefault(job.id(), "");
-        Long start = image.expectedStarts().get(job.id());
-        if (start != null) {
-            String when = java.time.LocalDateTime.ofEpochSecond(
-                            start,
-                            0,
-                            java.time.ZoneId.systemDefault()
-                                    .getRules()
-                                    .getOffset(java.time.Instant.ofEpochSecond(start)))
-                    .toString();
-            detail = (detail.isEmpty() ? "" : detail + "; ") + "expected to start at " + when;
-        }
-        return detail;
+        return image.reasonDetails().getOrDefault(job.id(), "");
     }
 
     /** Slurm's TRES_PER_NODE: {@code gres/gpu:2}, lists joined by commas. */

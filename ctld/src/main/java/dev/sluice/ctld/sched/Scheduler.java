@@ -1,10 +1,12 @@
 package dev.sluice.ctld.sched;
 
+import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.queue.Priorities;
 import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementExplanation;
 import dev.sluice.ctld.select.PlacementRequest;
@@ -248,7 +250,16 @@ public final class Scheduler {
                 request.exclusive(),
                 names(request.reqNodes()),
                 names(request.excludeNodes()),
-                GresDemands.of(request, defaults.gresNames()));
+                GresDemands.of(request, defaults.gresNames()),
+                constraint(request.constraint()));
+    }
+
+    private static FeatureConstraint constraint(String text) {
+        try {
+            return FeatureConstraint.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.INVALID_FEATURE);
+        }
     }
 
     private static Set<String> names(String hostlist) {

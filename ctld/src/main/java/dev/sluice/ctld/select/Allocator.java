@@ -35,6 +35,7 @@ public final class Allocator {
         }
         List<NodeCapacity> eligible = partitionNodes.stream()
                 .filter(n -> !request.excludedNodes().contains(n.name()))
+                .filter(n -> request.constraint().matches(n.features()))
                 .sorted(preference(request))
                 .toList();
         List<NodeCapacity> emptied = eligible.stream().map(NodeCapacity::empty).toList();

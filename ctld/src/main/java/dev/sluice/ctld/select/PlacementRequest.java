@@ -11,6 +11,7 @@ import java.util.Set;
  * @param memoryConsumable whether memory is a consumable resource (SelectTypeParameters
  *     {@code CR_*_Memory}); when false memory never blocks placement
  * @param gres generic resources wanted ({@link GresDemand#NONE} when none)
+ * @param constraint required node features ({@code --constraint})
  */
 public record PlacementRequest(
         int minNodes,
@@ -24,7 +25,37 @@ public record PlacementRequest(
         boolean exclusive,
         Set<String> requiredNodes,
         Set<String> excludedNodes,
-        GresDemand gres) {
+        GresDemand gres,
+        FeatureConstraint constraint) {
+
+    public PlacementRequest(
+            int minNodes,
+            int maxNodes,
+            int tasks,
+            int cpusPerTask,
+            int tasksPerNode,
+            long memPerNodeMb,
+            long memPerCpuMb,
+            boolean memoryConsumable,
+            boolean exclusive,
+            Set<String> requiredNodes,
+            Set<String> excludedNodes,
+            GresDemand gres) {
+        this(
+                minNodes,
+                maxNodes,
+                tasks,
+                cpusPerTask,
+                tasksPerNode,
+                memPerNodeMb,
+                memPerCpuMb,
+                memoryConsumable,
+                exclusive,
+                requiredNodes,
+                excludedNodes,
+                gres,
+                FeatureConstraint.NONE);
+    }
 
     public PlacementRequest {
         if (minNodes < 1) {
@@ -40,5 +71,6 @@ public record PlacementRequest(
         requiredNodes = Set.copyOf(requiredNodes);
         excludedNodes = Set.copyOf(excludedNodes);
         java.util.Objects.requireNonNull(gres, "gres is null");
+        java.util.Objects.requireNonNull(constraint, "constraint is null");
     }
 }

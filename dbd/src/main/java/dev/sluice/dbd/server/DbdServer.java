@@ -2,6 +2,7 @@ package dev.sluice.dbd.server;
 
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.store.AccountingStore;
+import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.Database;
 import dev.sluice.dbd.store.JobQueries;
 import io.grpc.Server;
@@ -39,7 +40,8 @@ public final class DbdServer implements AutoCloseable {
         CommandServer commands = null;
         try {
             AccountingStore store = new AccountingStore(db.dataSource(), clock);
-            commands = new CommandServer(new QueryHandler(new JobQueries(db.dataSource())));
+            commands = new CommandServer(
+                    new QueryHandler(new JobQueries(db.dataSource()), new AssociationStore(db.dataSource(), clock)));
             InetSocketAddress bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
             Server grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), config.grpcPort()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())

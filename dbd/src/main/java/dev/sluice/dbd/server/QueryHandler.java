@@ -3,6 +3,7 @@ package dev.sluice.dbd.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.JobQueries;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.DbdRequest;
@@ -18,9 +19,11 @@ final class QueryHandler {
     private static final Logger log = LoggerFactory.getLogger(QueryHandler.class);
 
     private final JobQueries queries;
+    private final AssociationStore associations;
 
-    QueryHandler(JobQueries queries) {
+    QueryHandler(JobQueries queries, AssociationStore associations) {
         this.queries = requireNonNull(queries, "queries is null");
+        this.associations = requireNonNull(associations, "associations is null");
     }
 
     DbdResponse handle(DbdRequest request) {
@@ -37,8 +40,16 @@ final class QueryHandler {
                     out.setJobs(JobQueryResult.newBuilder()
                             .addAllJobs(queries.find(request.getQueryJobs()))
                             .build());
+                case ADD_ACCOUNTS -> out.setAdded(associations.addAccounts(request.getAddAccounts()));
+                case ADD_USERS -> out.setAdded(associations.addUsers(request.getAddUsers()));
+                case ADD_CLUSTERS -> out.setAdded(associations.addClusters(request.getAddClusters()));
+                case LIST_ASSOC -> out.setListed(associations.list(request.getListAssoc()));
+                case DELETE_ASSOC -> out.setDeleted(associations.delete(request.getDeleteAssoc()));
                 case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
             }
+        } catch (IllegalArgumentException e) {
+            // A refusal in the command's own words (sacctmgr prints it as is).
+            out.setError(error(ErrorCode.INVALID_ARGUMENT, e.getMessage()));
         } catch (SQLException | RuntimeException e) {
             log.warn("query failed: {}", e.toString());
             out.setError(error(ErrorCode.UNEXPECTED, "accounting database: " + e.getMessage()));

@@ -119,23 +119,7 @@ public final class AccountingStore {
                 return id;
             }
             try {
-                long created;
-                try (PreparedStatement ps = c.prepareStatement(
-                        "INSERT INTO clusters (name, created_at) VALUES (?, ?)", Statement.RETURN_GENERATED_KEYS)) {
-                    ps.setString(1, name);
-                    ps.setLong(2, clock.instant().getEpochSecond());
-                    ps.executeUpdate();
-                    try (ResultSet keys = ps.getGeneratedKeys()) {
-                        keys.next();
-                        created = keys.getLong(1);
-                    }
-                }
-                try (PreparedStatement ps = c.prepareStatement(
-                        "INSERT INTO applied_sequence (cluster_id, applied_through, updated_at) VALUES (?, 0, ?)")) {
-                    ps.setLong(1, created);
-                    ps.setLong(2, clock.instant().getEpochSecond());
-                    ps.executeUpdate();
-                }
+                long created = insertCluster(c, name, clock.instant().getEpochSecond());
                 c.commit();
                 log.info("registered cluster {}", name);
                 return created;
@@ -152,6 +136,29 @@ public final class AccountingStore {
                 return raced;
             }
         }
+    }
+
+    /** Inserts a cluster with its applied-sequence row and root associations; returns its id. */
+    static long insertCluster(Connection c, String name, long now) throws SQLException {
+        long created;
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO clusters (name, created_at) VALUES (?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+            ps.setString(1, name);
+            ps.setLong(2, now);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                keys.next();
+                created = keys.getLong(1);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO applied_sequence (cluster_id, applied_through, updated_at) VALUES (?, 0, ?)")) {
+            ps.setLong(1, created);
+            ps.setLong(2, now);
+            ps.executeUpdate();
+        }
+        AssociationStore.rootAssociations(c, name, now);
+        return created;
     }
 
     private static Long clusterId(Connection c, String name) throws SQLException {

@@ -75,6 +75,21 @@ public final class BatchEnvironment {
         return env;
     }
 
+    /** SLURM_ARRAY_* for a task of a job array; empty for a plain job. */
+    public static Map<String, String> array(int arrayJobId, int taskId, int count, int min, int max, int step) {
+        Map<String, String> env = new LinkedHashMap<>();
+        if (arrayJobId == 0) {
+            return env;
+        }
+        env.put("SLURM_ARRAY_JOB_ID", Integer.toUnsignedString(arrayJobId));
+        env.put("SLURM_ARRAY_TASK_ID", Integer.toString(taskId));
+        env.put("SLURM_ARRAY_TASK_COUNT", Integer.toString(count));
+        env.put("SLURM_ARRAY_TASK_MIN", Integer.toString(min));
+        env.put("SLURM_ARRAY_TASK_MAX", Integer.toString(max));
+        env.put("SLURM_ARRAY_TASK_STEP", Integer.toString(step));
+        return env;
+    }
+
     private static void put(Map<String, String> env, String key, String value) {
         if (value != null && !value.isEmpty()) {
             env.put(key, value);

@@ -157,6 +157,13 @@ public final class BatchLauncher implements AutoCloseable {
         Map<String, String> env = pb.environment();
         env.clear();
         env.putAll(BatchEnvironment.build(exported(spec), facts(request, nodeName)));
+        env.putAll(BatchEnvironment.array(
+                request.getArrayJobId(),
+                request.getArrayTaskId(),
+                request.getArrayTaskCount(),
+                request.getArrayTaskMin(),
+                request.getArrayTaskMax(),
+                request.getArrayTaskStep()));
         env.putAll(GresEnvironment.build(
                 request.getGresList(),
                 request.getMpsPerGpuMap().entrySet().stream()

@@ -146,9 +146,13 @@ public final class SimulatedCluster implements AutoCloseable {
         await(ctld.loop().submit((s, now) -> ControlResult.answer(null)));
     }
 
-    /** The batch script of a running job ends with this exit code. */
-    public void end(int jobId, int exitCode) throws InterruptedException {
-        Job job = ctld.loop().image().job(jobId).orElseThrow(() -> new IllegalArgumentException("no job " + jobId));
+    /** The batch script of a running job ({@code 12} or an array task {@code 10_3}) ends with this code. */
+    public void end(String name, int exitCode) throws InterruptedException {
+        Job job = ctld.loop().image().jobs().stream()
+                .filter(j -> j.displayId().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no job " + name));
+        int jobId = job.id();
         if (!job.isRunning()) {
             throw new IllegalArgumentException("job " + jobId + " is not running");
         }

@@ -23,12 +23,12 @@ import java.util.Optional;
  * Asks sluice-dbd, at {@code AccountingStorageHost}:{@code AccountingStoragePort} of the
  * caller's slurm.conf (as Slurm's sacct finds slurmdbd), over the command-socket framing.
  */
-final class AccountingClient {
+public final class AccountingClient {
     private static final int CONNECT_TIMEOUT_MS = 10_000;
     private static final int READ_TIMEOUT_MS = 120_000;
 
     /** A failure with the text sacct prints after {@code sacct: error: }. */
-    static final class AccountingException extends Exception {
+    public static final class AccountingException extends Exception {
         AccountingException(String message) {
             super(message);
         }
@@ -45,7 +45,7 @@ final class AccountingClient {
     }
 
     /** Empty when slurm.conf does not store accounting through a dbd. */
-    static Optional<AccountingClient> of(SlurmConf conf, Caller caller) {
+    public static Optional<AccountingClient> of(SlurmConf conf, Caller caller) {
         String type = conf.accountingStorageType().orElse("accounting_storage/none");
         if (!type.toLowerCase(Locale.ROOT).equals("accounting_storage/slurmdbd")) {
             return Optional.empty();
@@ -55,15 +55,18 @@ final class AccountingClient {
     }
 
     List<AccountedJob> jobs(JobQuery query) throws AccountingException {
-        DbdRequest request = DbdRequest.newBuilder()
-                .setProtocolVersion(Frames.PROTOCOL_VERSION)
+        return call(DbdRequest.newBuilder().setQueryJobs(query)).getJobs().getJobsList();
+    }
+
+    /** Sends one request (envelope filled in here) and returns the answer, or its error. */
+    public DbdResponse call(DbdRequest.Builder body) throws AccountingException {
+        DbdRequest request = body.setProtocolVersion(Frames.PROTOCOL_VERSION)
                 .setRequestId(1)
                 .setIdentity(Identity.newBuilder()
                         .setUid((int) caller.uid())
                         .setGid((int) caller.gid())
                         .setUserName(caller.userName())
                         .setHost(caller.host()))
-                .setQueryJobs(query)
                 .build();
         DbdResponse response;
         try (Socket s = new Socket()) {
@@ -79,6 +82,6 @@ final class AccountingClient {
         if (response.hasError() && response.getError().getCode() != 0) {
             throw new AccountingException(response.getError().getMessage());
         }
-        return response.getJobs().getJobsList();
+        return response;
     }
 }

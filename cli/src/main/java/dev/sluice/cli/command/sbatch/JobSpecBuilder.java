@@ -2,6 +2,7 @@ package dev.sluice.cli.command.sbatch;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.view.Limits;
+import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
 import dev.sluice.protocol.v1.Identity;
@@ -9,6 +10,7 @@ import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -107,7 +109,26 @@ final class JobSpecBuilder {
             }
             spec.setGresFlags(f);
         }
-        // Checked by the controller, as Slurm's sbatch leaves them to slurmctld.
+        if (o.has("kill-on-invalid-dep")) {
+            String k = o.get("kill-on-invalid-dep").toLowerCase(Locale.ROOT);
+            if (!k.equals("yes") && !k.equals("no")) {
+                throw new SbatchException(255, "error: Invalid --kill-on-invalid-dep specification");
+            }
+            spec.setKillOnInvalidDep(k.equals("yes"));
+        }
+        if (o.has("begin")) {
+            try {
+                ZonedDateTime now = ZonedDateTime.ofInstant(
+                        inv.clock().instant(), inv.clock().getZone());
+                spec.setBeginTime(BeginTime.parse(o.get("begin"), now).getEpochSecond());
+            } catch (IllegalArgumentException e) {
+                throw new SbatchException(255, "error: Invalid --begin specification");
+            }
+        }
+        // Checked by the controller, as Slurm's sbatch leaves them to slurmctld
+        // ("Invalid job array specification", "Job dependency problem").
+        copy(o, "array", spec::setArray);
+        copy(o, "dependency", spec::setDependency);
         copy(o, "gpus", spec::setGpus);
         copy(o, "gpus-per-node", spec::setGpusPerNode);
         copy(o, "gpus-per-task", spec::setGpusPerTask);

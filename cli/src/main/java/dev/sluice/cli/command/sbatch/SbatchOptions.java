@@ -53,11 +53,11 @@ final class SbatchOptions {
             .add(NO, "wrap", REQUIRED)
             // Slurm's other options: present so prefixes resolve as in Slurm, refused when used.
             .unsupported(NO, "acctg-freq", REQUIRED)
-            .unsupported('a', "array", REQUIRED)
+            .add('a', "array", REQUIRED)
             .unsupported(NO, "batch", REQUIRED)
             .unsupported(NO, "bb", REQUIRED)
             .unsupported(NO, "bbf", REQUIRED)
-            .unsupported('b', "begin", REQUIRED)
+            .add('b', "begin", REQUIRED)
             .unsupported(NO, "cluster-constraint", REQUIRED)
             .unsupported('M', "clusters", REQUIRED)
             .unsupported(NO, "container", REQUIRED)
@@ -68,7 +68,7 @@ final class SbatchOptions {
             .add(NO, "cpus-per-gpu", REQUIRED)
             .unsupported(NO, "deadline", REQUIRED)
             .unsupported(NO, "delay-boot", REQUIRED)
-            .unsupported('d', "dependency", REQUIRED)
+            .add('d', "dependency", REQUIRED)
             .unsupported('m', "distribution", REQUIRED)
             .unsupported(NO, "export-file", REQUIRED)
             .unsupported('B', "extra-node-info", REQUIRED)
@@ -83,7 +83,7 @@ final class SbatchOptions {
             .add(NO, "gres-flags", REQUIRED)
             .unsupported(NO, "hint", REQUIRED)
             .unsupported(NO, "ignore-pbs", NONE)
-            .unsupported(NO, "kill-on-invalid-dep", REQUIRED)
+            .add(NO, "kill-on-invalid-dep", REQUIRED)
             .unsupported('L', "licenses", REQUIRED)
             .unsupported(NO, "mail-type", REQUIRED)
             .unsupported(NO, "mail-user", REQUIRED)
@@ -124,6 +124,7 @@ final class SbatchOptions {
     /** Input variables (sbatch(1) "INPUT ENVIRONMENT VARIABLES") for implemented options. */
     static final Map<String, String> ENV = Map.ofEntries(
             Map.entry("SBATCH_ACCOUNT", "account"),
+            Map.entry("SBATCH_ARRAY_INX", "array"),
             Map.entry("SBATCH_CPUS_PER_GPU", "cpus-per-gpu"),
             Map.entry("SBATCH_GPUS", "gpus"),
             Map.entry("SBATCH_GPUS_PER_NODE", "gpus-per-node"),
@@ -162,8 +163,11 @@ final class SbatchOptions {
             Usage: sbatch [OPTIONS...] executable [args...]
 
             Options implemented by Sluice:
+              -a, --array=indexes         job array index values
               -A, --account=name          charge job to specified account
+              -b, --begin=time            defer job until HH:MM MM/DD/YY
                   --cpus-per-gpu=n        number of CPUs required per allocated GPU
+              -d, --dependency=type:jobid[:time] defer job until condition on jobid is satisfied
               -G, --gpus=n                count of GPUs required for the job
                   --gpus-per-node=n       number of GPUs required per allocated node
                   --gpus-per-task=n       number of GPUs required per spawned task
@@ -180,6 +184,7 @@ final class SbatchOptions {
               -H, --hold                  submit job in held state
               -i, --input=in              file for batch script's standard input
               -J, --job-name=jobname      name of job
+                  --kill-on-invalid-dep=<yes|no> kill job if its dependency can never be met
               -k, --no-kill               do not kill job on node failure
                   --mem=MB                minimum amount of real memory
                   --mem-per-cpu=MB        maximum amount of real memory per allocated cpu

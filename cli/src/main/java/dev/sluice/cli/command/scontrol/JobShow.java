@@ -23,12 +23,21 @@ final class JobShow {
         JobInfo info = j.info();
         JobSpec spec = j.spec();
         List<String> l = new ArrayList<>();
-        l.add("JobId=" + j.jobId() + " JobName=" + j.name());
+        StringBuilder first = new StringBuilder("JobId=").append(j.internalId());
+        if (j.isArray()) {
+            first.append(" ArrayJobId=")
+                    .append(j.arrayJobId())
+                    .append(" ArrayTaskId=")
+                    .append(j.arrayTaskId());
+            j.arrayThrottle().ifPresent(t -> first.append(" ArrayTaskThrottle=").append(t));
+        }
+        l.add(first.append(" JobName=").append(j.name()).toString());
         l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
                 + " QOS=" + JobView.orNull(spec.getQos()));
-        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency=(null)");
+        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency="
+                + JobView.orNull(spec.getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
                 + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));
         l.add("RunTime=" + Layout.duration(j.elapsedSeconds()) + " TimeLimit=" + TimeLimit.format(j.timeLimitMinutes())
@@ -61,7 +70,8 @@ final class JobShow {
         if (!spec.getComment().isEmpty()) {
             l.add("Comment=" + spec.getComment() + " ");
         }
-        String out = ioPath(j, info.getStdOut(), spec.getStdOut(), "slurm-%j.out");
+        // sbatch(1): slurm-%j.out, and slurm-%A_%a.out for a job array.
+        String out = ioPath(j, info.getStdOut(), spec.getStdOut(), j.isArray() ? "slurm-%A_%a.out" : "slurm-%j.out");
         String err = ioPath(j, info.getStdErr(), spec.getStdErr(), null);
         l.add("StdErr=" + (err == null ? out : err));
         l.add("StdIn=" + ioPath(j, info.getStdIn(), spec.getStdIn(), "/dev/null"));
@@ -73,6 +83,8 @@ final class JobShow {
         addIfSet(l, "TresPerJob=", j.tresPerJob());
         addIfSet(l, "TresPerNode=", j.tresPerNode().equals("N/A") ? "" : j.tresPerNode());
         addIfSet(l, "TresPerTask=", j.tresPerTask());
+        // Beyond Slurm: why a pending job waits, in numbers (docs/scheduling.md); absent otherwise.
+        addIfSet(l, "WaitDetail=", info.getWaitDetail());
         l.add("");
         return l;
     }
@@ -130,8 +142,9 @@ final class JobShow {
 
     /**
      * A standard stream path as scontrol shows it: the controller's value, else what was asked,
-     * else the default; {@code %j}, {@code %x}, {@code %u} and {@code %%} expanded; relative
-     * paths taken from the job's working directory. {@code null} when nothing applies.
+     * else the default; {@code %j}, {@code %A}, {@code %a}, {@code %x}, {@code %u} and {@code %%}
+     * expanded; relative paths taken from the job's working directory. {@code null} when nothing
+     * applies.
      */
     private static String ioPath(JobView j, String fromController, String asked, String dflt) {
         String p = !fromController.isEmpty() ? fromController : !asked.isEmpty() ? asked : dflt;
@@ -155,7 +168,9 @@ final class JobShow {
             }
             char k = pattern.charAt(++i);
             switch (k) {
-                case 'j', 'A' -> s.append(j.jobId());
+                case 'j' -> s.append(j.internalId());
+                case 'A' -> s.append(j.arrayJobId());
+                case 'a' -> s.append(j.isArray() ? j.arrayTaskId() : "4294967294");
                 case 'x' -> s.append(j.name());
                 case 'u' -> s.append(j.userName());
                 case '%' -> s.append('%');

@@ -6,6 +6,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.hostlist.HostList;
@@ -66,13 +67,13 @@ final class ScontrolShow {
     }
 
     private int jobs(String id) {
-        GetJobsRequest.Builder req = GetJobsRequest.newBuilder();
+        Optional<JobSelector> selector = Optional.empty();
         if (id != null) {
-            if (id.isEmpty() || id.length() > 10 || !id.chars().allMatch(Character::isDigit)) {
+            selector = JobSelector.parse(id);
+            if (selector.isEmpty()) {
                 err.println("scontrol_print_job error: Invalid job id specified");
                 return 1;
             }
-            req.addJobIds((int) Long.parseLong(id));
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
@@ -80,39 +81,36 @@ final class ScontrolShow {
         }
         List<JobInfo> jobs;
         try {
+            // All jobs, selected here: a job id also names its array's tasks.
             jobs = client.get()
-                    .call(ClientRequest.newBuilder().setGetJobs(req))
+                    .call(ClientRequest.newBuilder().setGetJobs(GetJobsRequest.getDefaultInstance()))
                     .getGetJobs()
                     .getJobsList();
         } catch (ControllerException e) {
             err.println("slurm_load_jobs error: " + e.getMessage());
             return 1;
         }
-        if (id != null) {
-            int wanted = (int) Long.parseLong(id);
-            jobs = jobs.stream().filter(j -> j.getJobId() == wanted).toList();
-            if (jobs.isEmpty()) {
-                err.println("slurm_load_jobs error: " + ErrorCode.INVALID_JOB_ID.text());
-                return 1;
+        java.time.Instant now = inv.clock().instant();
+        List<JobView> shown = new ArrayList<>();
+        for (JobInfo j : jobs) {
+            JobView v = new JobView(j, now, inv.clock(), inv.users());
+            if (selector.isEmpty() || selector.get().matches(v)) {
+                shown.add(v);
             }
         }
-        if (jobs.isEmpty()) {
+        if (id != null && shown.isEmpty()) {
+            err.println("slurm_load_jobs error: " + ErrorCode.INVALID_JOB_ID.text());
+            return 1;
+        }
+        if (shown.isEmpty()) {
             out.println("No jobs in the system");
             return 0;
         }
-        List<JobInfo> sorted = new ArrayList<>(jobs);
-        sorted.sort(Comparator.comparingLong(j -> Integer.toUnsignedLong(j.getJobId())));
-        java.time.Instant now = inv.clock().instant();
-        for (JobInfo j : sorted) {
-            JobView v = new JobView(j, now, inv.clock(), inv.users());
-            out.print(oneLiner ? oneLine(JobShow.lines(v)) : Layout.render(JobShow.lines(v), false));
+        shown.sort(Comparator.comparingLong(v -> Integer.toUnsignedLong(v.info().getJobId())));
+        for (JobView v : shown) {
+            out.print(Layout.render(JobShow.lines(v), oneLiner));
         }
         return 0;
-    }
-
-    // A job's one-line form keeps the empty last field, so it ends in a space ("Power= ").
-    private static String oneLine(List<String> lines) {
-        return Layout.render(lines, true);
     }
 
     private int nodes(String name) {

@@ -89,8 +89,10 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
     /** The text of {@code letter} for {@code j}; the letter is one of {@link #LETTERS}. */
     static String value(char letter, JobView j) {
         return switch (letter) {
-            case 'i', 'A', 'F' -> j.jobId();
-            case 'K' -> "N/A";
+            case 'i' -> j.jobId();
+            case 'A' -> j.internalId();
+            case 'F' -> j.arrayJobId();
+            case 'K' -> j.arrayTaskId();
             case 'P' -> j.partition();
             case 'j' -> j.name();
             case 'u' -> j.userName();

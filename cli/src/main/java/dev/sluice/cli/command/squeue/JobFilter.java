@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.squeue;
 
+import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.common.hostlist.HostList;
@@ -18,7 +19,7 @@ import java.util.Set;
  * @param allStates {@code -t all}
  */
 record JobFilter(
-        Set<Long> jobIds,
+        List<JobSelector> jobIds,
         Set<String> users,
         Set<String> partitions,
         Set<JobState> states,
@@ -29,8 +30,7 @@ record JobFilter(
         Set<String> nodes) {
 
     boolean test(JobView job) {
-        if (!jobIds.isEmpty()
-                && !jobIds.contains(Integer.toUnsignedLong(job.info().getJobId()))) {
+        if (!jobIds.isEmpty() && jobIds.stream().noneMatch(s -> s.matches(job))) {
             return false;
         }
         if (!allStates) {

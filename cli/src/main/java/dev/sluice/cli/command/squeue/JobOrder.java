@@ -16,6 +16,11 @@ import java.util.Optional;
  */
 final class JobOrder {
     static final String DEFAULT = "P,t,-p";
+    /**
+     * {@code --start} sorts by expected start time (squeue(1): it implies {@code --sort=S});
+     * jobs with the same start keep the default order, as observed with Slurm 22.05.
+     */
+    static final String START = "S,P,t,-p";
 
     private JobOrder() {}
 

@@ -8,6 +8,7 @@ import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.common.hostlist.HostList;
@@ -72,9 +73,9 @@ public final class SqueueCommand implements Command {
             }
         }
 
-        Set<Long> jobIds = new LinkedHashSet<>();
+        List<JobSelector> jobIds = new ArrayList<>();
         for (String id : CommandSupport.commaList(s.jobs)) {
-            Optional<Long> n = parseJobId(id);
+            Optional<JobSelector> n = JobSelector.parse(id);
             if (n.isEmpty()) {
                 err.println(PROG + ": error: Invalid job id: " + id);
                 return 1;
@@ -140,10 +141,12 @@ public final class SqueueCommand implements Command {
         if (client.isEmpty()) {
             return 1;
         }
+        Instant now = inv.clock().instant();
         List<JobInfo> jobs;
         try {
+            // All jobs, filtered here: a job id also names its array's tasks, which are
+            // records of their own.
             GetJobsRequest.Builder req = GetJobsRequest.newBuilder();
-            jobIds.forEach(id -> req.addJobIds(id.intValue()));
             jobs = client.get()
                     .call(ClientRequest.newBuilder().setGetJobs(req))
                     .getGetJobs()
@@ -154,12 +157,15 @@ public final class SqueueCommand implements Command {
         }
         // Slurm loads a single named job by id, which fails when it is unknown; a list of ids
         // is a filter over all jobs and may simply match nothing.
-        if (jobIds.size() == 1 && jobs.stream().noneMatch(j -> jobIds.contains(Integer.toUnsignedLong(j.getJobId())))) {
+        if (jobIds.size() == 1
+                && jobs.stream().noneMatch(j -> jobIds.get(0).matches(new JobView(j, now, inv.clock(), inv.users())))) {
             err.println("slurm_load_jobs error: Invalid job id specified");
             return 1;
         }
 
-        Instant now = inv.clock().instant();
+        if (s.oneLinePerTask) {
+            jobs = JobSelector.oneLinePerTask(jobs);
+        }
         if (!s.noHeader) {
             if (s.longFormat) {
                 out.println(
@@ -167,7 +173,7 @@ public final class SqueueCommand implements Command {
             }
             out.println(formatter.header());
         }
-        JobOrder.Result order = JobOrder.parse(s.sort != null ? s.sort : JobOrder.DEFAULT);
+        JobOrder.Result order = JobOrder.parse(s.sort != null ? s.sort : s.start ? JobOrder.START : JobOrder.DEFAULT);
         if (!order.ok()) {
             err.println(PROG + ": error: Invalid sort specification: " + order.invalid());
             return 1;
@@ -184,16 +190,6 @@ public final class SqueueCommand implements Command {
             out.println(formatter.row(v));
         }
         return 0;
-    }
-
-    /** A job id as squeue takes it: digits, optionally with an array index ({@code 12_3}). */
-    static Optional<Long> parseJobId(String id) {
-        String base = id.contains("_") ? id.substring(0, id.indexOf('_')) : id;
-        if (base.isEmpty() || base.length() > 10 || !base.chars().allMatch(Character::isDigit)) {
-            return Optional.empty();
-        }
-        long n = Long.parseLong(base);
-        return n > 0 && n <= 0xffffffffL ? Optional.of(n) : Optional.empty();
     }
 
     private static final String VALID_STATES = "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,"
@@ -215,6 +211,7 @@ public final class SqueueCommand implements Command {
         boolean longFormat;
         boolean noHeader;
         boolean start;
+        boolean oneLinePerTask;
 
         void applyEnv(Invocation inv) {
             accounts = inv.env().get("SQUEUE_ACCOUNT");
@@ -225,6 +222,7 @@ public final class SqueueCommand implements Command {
             sort = inv.env().get("SQUEUE_SORT");
             states = inv.env().get("SQUEUE_STATES");
             users = inv.env().get("SQUEUE_USERS");
+            oneLinePerTask = inv.env().containsKey("SQUEUE_ARRAY");
         }
 
         void apply(String key, String value) {
@@ -242,8 +240,9 @@ public final class SqueueCommand implements Command {
                 case "long" -> longFormat = true;
                 case "noheader" -> noHeader = true;
                 case "start" -> start = true;
-                // No hidden partitions, arrays or federations in Sluice yet: these change nothing.
-                case "all", "hide", "array", "federation", "local", "sibling", "verbose" -> {}
+                case "array" -> oneLinePerTask = true;
+                // No hidden partitions or federations in Sluice yet: these change nothing.
+                case "all", "hide", "federation", "local", "sibling", "verbose" -> {}
                 default -> throw new IllegalStateException("unhandled squeue option " + key);
             }
         }

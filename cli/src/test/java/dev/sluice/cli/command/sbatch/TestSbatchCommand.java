@@ -193,6 +193,43 @@ class TestSbatchCommand {
     }
 
     @Test
+    void arraysDependenciesAndBeginTimes() {
+        Output o = sbatch(
+                "",
+                "--array=1-4%2",
+                "-d",
+                "afterok:5",
+                "--kill-on-invalid-dep=yes",
+                "--begin=now+1hour",
+                "--wrap",
+                "true");
+        assertThat(o.exitCode()).as(o.err()).isZero();
+        JobSpec spec = submitted();
+        assertThat(spec.getArray()).isEqualTo("1-4%2");
+        assertThat(spec.getDependency()).isEqualTo("afterok:5");
+        assertThat(spec.getKillOnInvalidDep()).isTrue();
+        // "now" is the invocation's clock: 2026-11-29T08:47:04Z
+        assertThat(spec.getBeginTime())
+                .isEqualTo(java.time.Instant.parse("2026-11-29T09:47:04Z").getEpochSecond());
+    }
+
+    @Test
+    void arrayIndexesFromTheEnvironment() {
+        env.put("SBATCH_ARRAY_INX", "0-3");
+        sbatch("", "--wrap", "true");
+        assertThat(submitted().getArray()).isEqualTo("0-3");
+    }
+
+    @Test
+    void beginAndDependencyErrorsAsSlurm() {
+        assertThat(sbatch("", "--begin=garbage", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --begin specification\n"));
+        assertThat(sbatch("", "--kill-on-invalid-dep=maybe", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --kill-on-invalid-dep specification\n"));
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
     void gpuOptionErrorsAsSlurm() {
         assertThat(sbatch("", "--cpus-per-gpu=0", "--wrap", "true"))
                 .isEqualTo(new Output(1, "", "sbatch: error: Invalid numeric value \"0\" for --cpus-per-gpu.\n"));
@@ -237,8 +274,8 @@ class TestSbatchCommand {
                 .isEqualTo("sbatch: unrecognized option '--foo'\nTry \"sbatch --help\" for more information\n");
         assertThat(unknown.exitCode()).isEqualTo(255);
 
-        Output unsupported = sbatch("", "--array=1-3", "--wrap", "true");
-        assertThat(unsupported.err()).startsWith("sbatch: unrecognized option '--array=1-3'\n");
+        Output unsupported = sbatch("", "--signal=USR1@60", "--wrap", "true");
+        assertThat(unsupported.err()).startsWith("sbatch: unrecognized option '--signal=USR1@60'\n");
         assertThat(unsupported.exitCode()).isEqualTo(255);
 
         assertThat(sbatch("", "-N", "abc", "--wrap", "true"))

@@ -1,0 +1,148 @@
+package dev.sluice.cli.command.sacctmgr;
+
+import dev.sluice.common.time.TimeLimit;
+import dev.sluice.protocol.v1.AssociationLimits;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The words after {@code sacctmgr COMMAND ENTITY}: bare names, {@code Key=Value} pairs (keys in
+ * any case), and the filler words {@code where} and {@code set}. Pure.
+ */
+final class SacctmgrSpecs {
+    final List<String> names = new ArrayList<>();
+    final Map<String, String> values = new LinkedHashMap<>();
+
+    /** @throws IllegalArgumentException for a key not in {@code allowed} (sacctmgr's text) */
+    static SacctmgrSpecs parse(List<String> words, List<String> allowed) {
+        SacctmgrSpecs s = new SacctmgrSpecs();
+        for (String w : words) {
+            String lower = w.toLowerCase(Locale.ROOT);
+            if (lower.equals("where") || lower.equals("set")) {
+                continue;
+            }
+            int eq = w.indexOf('=');
+            if (eq < 0) {
+                s.names.addAll(split(w));
+                continue;
+            }
+            String key = canonical(lower.substring(0, eq));
+            if (!allowed.contains(key)) {
+                throw new IllegalArgumentException(
+                        " Unknown option: " + w + "\n Use keyword 'where' to modify condition");
+            }
+            if (key.equals("name")) {
+                s.names.addAll(split(w.substring(eq + 1)));
+            } else {
+                s.values.put(key, w.substring(eq + 1));
+            }
+        }
+        return s;
+    }
+
+    /** Plural and short spellings sacctmgr takes for the same key. */
+    private static String canonical(String key) {
+        return switch (key) {
+            case "names", "user", "users" -> key.startsWith("user") ? "users" : "name";
+            case "account", "accounts", "acct" -> "accounts";
+            case "cluster", "clusters" -> "clusters";
+            case "share", "shares", "fairshare" -> "fairshare";
+            case "maxsubmit", "maxsubmitjobs" -> "maxsubmitjobs";
+            case "defaultaccount", "defaccount" -> "defaultaccount";
+            case "defaultqos", "defqos" -> "defaultqos";
+            case "description", "descr" -> "description";
+            case "organization", "org" -> "organization";
+            default -> key;
+        };
+    }
+
+    static List<String> split(String list) {
+        List<String> out = new ArrayList<>();
+        for (String s : list.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.strip());
+            }
+        }
+        return out;
+    }
+
+    List<String> list(String key) {
+        String v = values.get(key);
+        return v == null ? List.of() : split(v);
+    }
+
+    String get(String key) {
+        return values.getOrDefault(key, "");
+    }
+
+    static final List<String> LIMIT_KEYS =
+            List.of("fairshare", "grptres", "maxjobs", "maxsubmitjobs", "maxtres", "maxwall", "qos", "defaultqos");
+
+    /** The association limits given, and their lines for sacctmgr's "Settings" block. */
+    AssociationLimits limits(List<String> settingLines) {
+        AssociationLimits.Builder b = AssociationLimits.newBuilder();
+        for (String key : LIMIT_KEYS) {
+            String v = values.get(key);
+            if (v == null) {
+                continue;
+            }
+            String title;
+            switch (key) {
+                case "fairshare" -> {
+                    b.setShares(count(v, "Fairshare"));
+                    title = "Fairshare";
+                }
+                case "grptres" -> {
+                    b.setGrpTres(v);
+                    title = "GrpTRES";
+                }
+                case "maxjobs" -> {
+                    b.setMaxJobs(count(v, "MaxJobs"));
+                    title = "MaxJobs";
+                }
+                case "maxsubmitjobs" -> {
+                    b.setMaxSubmitJobs(count(v, "MaxSubmitJobs"));
+                    title = "MaxSubmitJobs";
+                }
+                case "maxtres" -> {
+                    b.setMaxTres(v);
+                    title = "MaxTRES";
+                }
+                case "maxwall" -> {
+                    long minutes = TimeLimit.parseMinutes(v);
+                    if (minutes < 0 || minutes > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException(" Bad MaxWall time format: " + v);
+                    }
+                    b.setMaxWallMinutes((int) minutes);
+                    v = AssocFields.wall((int) minutes);
+                    title = "MaxWall";
+                }
+                case "qos" -> {
+                    b.setQos(v);
+                    title = "QOS";
+                }
+                default -> {
+                    b.setDefaultQos(v);
+                    title = "DefQOS";
+                }
+            }
+            settingLines.add(String.format("  %-13s = %s", title, v));
+        }
+        return b.build();
+    }
+
+    private static int count(String v, String what) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(" Bad " + what + " value: " + v);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.sluice.cli.command.sacctmgr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.protocol.v1.AssociationLimits;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TestSacctmgrSpecs {
+    private static final List<String> KEYS = new ArrayList<>(List.of("name", "accounts", "clusters", "parent"));
+
+    static {
+        KEYS.addAll(SacctmgrSpecs.LIMIT_KEYS);
+    }
+
+    @Test
+    void namesKeysAndFillerWords() {
+        SacctmgrSpecs s =
+                SacctmgrSpecs.parse(List.of("where", "a,b", "Name=c", "Account=x,y", "set", "CLUSTERS=k"), KEYS);
+        assertThat(s.names).containsExactly("a", "b", "c");
+        assertThat(s.list("accounts")).containsExactly("x", "y");
+        assertThat(s.list("clusters")).containsExactly("k");
+    }
+
+    @Test
+    void limitsAndTheirSettingLines() {
+        SacctmgrSpecs s = SacctmgrSpecs.parse(
+                List.of("MaxJobs=5", "MaxWall=90", "Share=3", "GrpTRES=cpu=10", "MaxSubmit=7"), KEYS);
+        List<String> lines = new ArrayList<>();
+        AssociationLimits l = s.limits(lines);
+        assertThat(l.getMaxJobs()).isEqualTo(5);
+        assertThat(l.getMaxWallMinutes()).isEqualTo(90);
+        assertThat(l.getShares()).isEqualTo(3);
+        assertThat(l.getGrpTres()).isEqualTo("cpu=10");
+        assertThat(l.getMaxSubmitJobs()).isEqualTo(7);
+        assertThat(l.hasQos()).isFalse();
+        assertThat(lines)
+                .containsExactly(
+                        "  Fairshare     = 3",
+                        "  GrpTRES       = cpu=10",
+                        "  MaxJobs       = 5",
+                        "  MaxSubmitJobs = 7",
+                        "  MaxWall       = 01:30:00");
+    }
+
+    @Test
+    void unknownKeysAndBadNumbersAreRefused() {
+        assertThatThrownBy(() -> SacctmgrSpecs.parse(List.of("bogus=1"), KEYS))
+                .hasMessage(" Unknown option: bogus=1\n Use keyword 'where' to modify condition");
+        assertThatThrownBy(
+                        () -> SacctmgrSpecs.parse(List.of("maxjobs=-2"), KEYS).limits(new ArrayList<>()))
+                .hasMessage(" Bad MaxJobs value: -2");
+    }
+
+    @Test
+    void wallLimitsPrintAsSacctmgrDoes() {
+        assertThat(AssocFields.wall(1440)).isEqualTo("1-00:00:00");
+        assertThat(AssocFields.wall(61)).isEqualTo("01:01:00");
+    }
+}

@@ -1,0 +1,370 @@
+package dev.sluice.dbd.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.protocol.v1.AccountEntry;
+import dev.sluice.protocol.v1.AddAccountsRequest;
+import dev.sluice.protocol.v1.AddClusterRequest;
+import dev.sluice.protocol.v1.AddResult;
+import dev.sluice.protocol.v1.AddUsersRequest;
+import dev.sluice.protocol.v1.AssociationEntry;
+import dev.sluice.protocol.v1.AssociationLimits;
+import dev.sluice.protocol.v1.DeleteAssocRequest;
+import dev.sluice.protocol.v1.DeleteAssocResult;
+import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListAssocResult;
+import dev.sluice.protocol.v1.UserEntry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * Accounts, users and associations, as sacctmgr manages them. Each change is one transaction;
+ * a request with {@code commit} false runs the same checks and inserts, reports what they did
+ * and rolls back, which is how sacctmgr previews a change before asking to commit it.
+ *
+ * <p>Refusals no retry can fix (a missing parent account) are {@link IllegalArgumentException}s
+ * carrying sacctmgr's text.
+ */
+public final class AssociationStore {
+    private final DataSource ds;
+    private final InstantSource clock;
+
+    public AssociationStore(DataSource ds, InstantSource clock) {
+        this.ds = requireNonNull(ds, "ds is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public AddResult addClusters(AddClusterRequest r) throws SQLException {
+        return inTransaction(r.getCommit(), c -> {
+            AddResult.Builder out = AddResult.newBuilder();
+            for (String name : r.getNamesList()) {
+                if (exists(c, "SELECT 1 FROM clusters WHERE name = ?", name)) {
+                    continue;
+                }
+                AccountingStore.insertCluster(c, name, now());
+                out.addAdded(name);
+            }
+            return out.build();
+        });
+    }
+
+    /** The root associations a new cluster starts with (called inside the cluster's insert). */
+    static void rootAssociations(Connection c, String cluster, long now) throws SQLException {
+        insertAssociation(
+                c,
+                cluster,
+                "root",
+                "",
+                "",
+                AssociationLimits.newBuilder().setShares(1).setQos("normal").build(),
+                now);
+        insertAssociation(
+                c,
+                cluster,
+                "root",
+                "root",
+                "root",
+                AssociationLimits.newBuilder().setShares(1).setQos("normal").build(),
+                now);
+    }
+
+    public AddResult addAccounts(AddAccountsRequest r) throws SQLException {
+        return inTransaction(r.getCommit(), c -> {
+            String parent = r.getParent().isEmpty() ? "root" : r.getParent().toLowerCase(Locale.ROOT);
+            List<String> clusters = r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
+            AddResult.Builder out = AddResult.newBuilder();
+            for (String cluster : clusters) {
+                if (!exists(
+                        c,
+                        "SELECT 1 FROM acct_associations WHERE cluster_name = ? AND account = ? AND user_name = ''",
+                        cluster,
+                        parent)) {
+                    throw new IllegalArgumentException(" Parent account '" + parent + "' doesn't exist on cluster "
+                            + cluster + "\n        Contact your admin to add this account.\n No associations created.");
+                }
+            }
+            for (String raw : r.getNamesList()) {
+                String name = raw.toLowerCase(Locale.ROOT);
+                boolean added = false;
+                if (!exists(c, "SELECT 1 FROM acct_accounts WHERE name = ?", name)) {
+                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_accounts (name, description,"
+                            + " organization, created_at) VALUES (?, ?, ?, ?)")) {
+                        ps.setString(1, name);
+                        // sacctmgr keeps these in lower case, and defaults both to the name.
+                        ps.setString(
+                                2, (r.getDescription().isEmpty() ? name : r.getDescription()).toLowerCase(Locale.ROOT));
+                        ps.setString(
+                                3,
+                                (r.getOrganization().isEmpty() ? parentOrName(parent, name) : r.getOrganization())
+                                        .toLowerCase(Locale.ROOT));
+                        ps.setLong(4, now());
+                        ps.executeUpdate();
+                    }
+                    added = true;
+                }
+                for (String cluster : clusters) {
+                    if (!exists(
+                            c,
+                            "SELECT 1 FROM acct_associations WHERE cluster_name = ? AND account = ?"
+                                    + " AND user_name = '' AND partition_name = ''",
+                            cluster,
+                            name)) {
+                        insertAssociation(c, cluster, name, "", parent, withDefaults(r.getLimits()), now());
+                        out.addAssociations(entry(cluster, name, "", parent, r.getLimits()));
+                        added = true;
+                    }
+                }
+                if (added) {
+                    out.addAdded(name);
+                }
+            }
+            return out.build();
+        });
+    }
+
+    public AddResult addUsers(AddUsersRequest r) throws SQLException {
+        return inTransaction(r.getCommit(), c -> {
+            List<String> clusters = r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
+            List<String> accounts = r.getAccountsList().stream()
+                    .map(a -> a.toLowerCase(Locale.ROOT))
+                    .toList();
+            if (accounts.isEmpty()) {
+                throw new IllegalArgumentException(" Need name of account to add user to.");
+            }
+            for (String account : accounts) {
+                for (String cluster : clusters) {
+                    if (!exists(
+                            c,
+                            "SELECT 1 FROM acct_associations WHERE cluster_name = ? AND account = ?"
+                                    + " AND user_name = ''",
+                            cluster,
+                            account)) {
+                        throw new IllegalArgumentException(
+                                " This account '" + account + "' doesn't exist.\n"
+                                        + "        Contact your admin to add this account.\n No associations or wckeys created.");
+                    }
+                }
+            }
+            String defaultAccount = r.getDefaultAccount().isEmpty() ? accounts.get(0) : r.getDefaultAccount();
+            AddResult.Builder out = AddResult.newBuilder();
+            for (String user : r.getNamesList()) {
+                boolean added = false;
+                if (!exists(c, "SELECT 1 FROM acct_users WHERE name = ?", user)) {
+                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_users (name, default_account,"
+                            + " admin_level, created_at) VALUES (?, ?, ?, ?)")) {
+                        ps.setString(1, user);
+                        ps.setString(2, defaultAccount);
+                        ps.setString(3, r.getAdminLevel().isEmpty() ? "None" : r.getAdminLevel());
+                        ps.setLong(4, now());
+                        ps.executeUpdate();
+                    }
+                    added = true;
+                }
+                for (String cluster : clusters) {
+                    for (String account : accounts) {
+                        if (!exists(
+                                c,
+                                "SELECT 1 FROM acct_associations WHERE cluster_name = ? AND account = ?"
+                                        + " AND user_name = ? AND partition_name = ''",
+                                cluster,
+                                account,
+                                user)) {
+                            insertAssociation(c, cluster, account, user, account, withDefaults(r.getLimits()), now());
+                            out.addAssociations(entry(cluster, account, user, account, r.getLimits()));
+                            added = true;
+                        }
+                    }
+                }
+                if (added) {
+                    out.addAdded(user);
+                }
+            }
+            return out.build();
+        });
+    }
+
+    public DeleteAssocResult delete(DeleteAssocRequest r) throws SQLException {
+        return inTransaction(r.getCommit(), c -> {
+            DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
+            for (String name : r.getNamesList()) {
+                int rows;
+                switch (r.getEntity()) {
+                    case ACCOUNTS -> {
+                        if (name.equalsIgnoreCase("root")) {
+                            throw new IllegalArgumentException(" You can't delete the root account.");
+                        }
+                        rows = update(c, "DELETE FROM acct_accounts WHERE name = ?", name.toLowerCase(Locale.ROOT));
+                        update(c, "DELETE FROM acct_associations WHERE account = ?", name.toLowerCase(Locale.ROOT));
+                    }
+                    case USERS -> {
+                        rows = update(c, "DELETE FROM acct_users WHERE name = ?", name);
+                        update(c, "DELETE FROM acct_associations WHERE user_name = ?", name);
+                    }
+                    default -> throw new IllegalArgumentException(" Can't delete " + r.getEntity());
+                }
+                if (rows > 0) {
+                    out.addDeleted(name);
+                }
+            }
+            return out.build();
+        });
+    }
+
+    public ListAssocResult list(ListAssocRequest r) throws SQLException {
+        return inTransaction(false, c -> {
+            ListAssocResult.Builder out = ListAssocResult.newBuilder();
+            switch (r.getEntity()) {
+                case ACCOUNTS -> {
+                    try (PreparedStatement ps = c.prepareStatement(
+                                    "SELECT name, description, organization FROM acct_accounts ORDER BY name");
+                            ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            if (r.getNamesCount() == 0 || r.getNamesList().contains(rs.getString(1))) {
+                                out.addAccounts(AccountEntry.newBuilder()
+                                        .setName(rs.getString(1))
+                                        .setDescription(rs.getString(2))
+                                        .setOrganization(rs.getString(3)));
+                            }
+                        }
+                    }
+                }
+                case USERS -> {
+                    try (PreparedStatement ps = c.prepareStatement(
+                                    "SELECT name, default_account, admin_level FROM acct_users ORDER BY name");
+                            ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            if (r.getNamesCount() == 0 || r.getNamesList().contains(rs.getString(1))) {
+                                out.addUsers(UserEntry.newBuilder()
+                                        .setName(rs.getString(1))
+                                        .setDefaultAccount(rs.getString(2))
+                                        .setAdminLevel(rs.getString(3)));
+                            }
+                        }
+                    }
+                }
+                case ASSOCIATIONS -> AssociationRows.read(c, r).forEach(out::addAssociations);
+                case CLUSTERS ->
+                    clusters(c).stream()
+                            .filter(n ->
+                                    r.getNamesCount() == 0 || r.getNamesList().contains(n))
+                            .forEach(out::addClusters);
+                case ASSOC_ENTITY_UNSPECIFIED, UNRECOGNIZED -> throw new IllegalArgumentException("No valid entity");
+            }
+            return out.build();
+        });
+    }
+
+    // ---- helpers ----
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T inTransaction(boolean commit, Work<T> work) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            try {
+                T out = work.run(c);
+                if (commit) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+                return out;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
+    }
+
+    private static String parentOrName(String parent, String name) {
+        return parent.equals("root") ? name : parent;
+    }
+
+    private static AssociationLimits withDefaults(AssociationLimits l) {
+        AssociationLimits.Builder b = l.toBuilder();
+        if (!l.hasShares()) {
+            b.setShares(1);
+        }
+        if (!l.hasQos()) {
+            b.setQos("normal");
+        }
+        return b.build();
+    }
+
+    private static AssociationEntry entry(
+            String cluster, String account, String user, String parent, AssociationLimits limits) {
+        return AssociationEntry.newBuilder()
+                .setCluster(cluster)
+                .setAccount(account)
+                .setUser(user)
+                .setParentAccount(parent)
+                .setLimits(limits)
+                .build();
+    }
+
+    static List<String> clusters(Connection c) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT name FROM clusters ORDER BY name");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private static void insertAssociation(
+            Connection c, String cluster, String account, String user, String parent, AssociationLimits l, long now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO acct_associations (cluster_name, account,"
+                        + " user_name, partition_name, parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes,"
+                        + " grp_tres, max_tres, qos, default_qos, created_at) VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, cluster);
+            ps.setString(2, account);
+            ps.setString(3, user);
+            ps.setString(4, parent);
+            ps.setObject(5, l.hasShares() ? Integer.toUnsignedLong(l.getShares()) : null);
+            ps.setObject(6, l.hasMaxJobs() ? Integer.toUnsignedLong(l.getMaxJobs()) : null);
+            ps.setObject(7, l.hasMaxSubmitJobs() ? Integer.toUnsignedLong(l.getMaxSubmitJobs()) : null);
+            ps.setObject(8, l.hasMaxWallMinutes() ? Integer.toUnsignedLong(l.getMaxWallMinutes()) : null);
+            ps.setObject(9, l.hasGrpTres() ? l.getGrpTres() : null);
+            ps.setObject(10, l.hasMaxTres() ? l.getMaxTres() : null);
+            ps.setObject(11, l.hasQos() ? l.getQos() : null);
+            ps.setObject(12, l.hasDefaultQos() ? l.getDefaultQos() : null);
+            ps.setLong(13, now);
+            ps.executeUpdate();
+        }
+    }
+
+    private static boolean exists(Connection c, String sql, String... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setString(i + 1, args[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static int update(Connection c, String sql, String arg) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, arg);
+            return ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.sluice.dbd.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.Caller;
+import dev.sluice.cli.Commands;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.UserDirectory;
+import dev.sluice.dbd.server.DbdServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * sacctmgr against a real dbd, compared with {@code golden/sacctmgr-*.txt}: the unedited stdout
+ * of real sacctmgr 22.05 (up.sh ACCT=1, cluster anchor) for the same sequence of commands, run
+ * on 2026-11-29 after {@code add account chem} and {@code add user bob account=chem}.
+ */
+class SacctmgrEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private DbdServer dbd;
+    private Path conf;
+
+    record Run(int rc, String out, String err) {}
+
+    @BeforeEach
+    void start() throws Exception {
+        dbd = new ClusterFixture(dir, "anchor").startDbd();
+        conf = dir.resolve("slurm.conf");
+        Files.writeString(conf, """
+                ClusterName=anchor
+                SlurmctldHost=vm(127.0.0.1)
+                AccountingStorageType=accounting_storage/slurmdbd
+                AccountingStorageHost=127.0.0.1
+                AccountingStoragePort=%d
+                NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
+                PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
+                """.formatted(dbd.commandPort()));
+    }
+
+    @AfterEach
+    void stop() {
+        dbd.close();
+    }
+
+    private Run sacctmgr(String stdin, String... args) {
+        Invocation inv = new Invocation(
+                List.of(args),
+                Map.of("SLURM_CONF", conf.toString()),
+                dir,
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new Caller(0, 0, "root", "localhost"),
+                Clock.systemUTC(),
+                UserDirectory.fromLines(List.of(), List.of()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            rc = Commands.byName("sacctmgr").orElseThrow().run(inv, o, e);
+        }
+        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String golden(String name) throws IOException {
+        try (InputStream in = SacctmgrEndToEndTest.class.getResourceAsStream("/golden/sacctmgr-" + name + ".txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private void assertGolden(String name, String stdin, String... args) throws IOException {
+        assertThat(sacctmgr(stdin, args)).isEqualTo(new Run(0, golden(name), ""));
+    }
+
+    @Test
+    void theSameSessionPrintsWhatRealSacctmgrPrinted() throws Exception {
+        assertThat(sacctmgr("", "-i", "add", "cluster", "anchor").out())
+                .isEqualTo(" Adding Cluster(s)\n  Name           = anchor\n");
+        assertThat(sacctmgr("", "-i", "add", "account", "chem").rc()).isZero();
+        assertThat(sacctmgr("", "-i", "add", "user", "bob", "account=chem").rc())
+                .isZero();
+
+        assertGolden(
+                "geo-add",
+                "",
+                "-i",
+                "add",
+                "account",
+                "geo",
+                "maxjobs=5",
+                "maxwall=1-00:00:00",
+                "grptres=cpu=10",
+                "fairshare=3");
+        assertGolden("geo-assoc", "", "show", "assoc", "where", "account=geo");
+        assertGolden("geo-del", "", "-i", "delete", "account", "geo");
+        assertGolden(
+                "physics", "", "-i", "add", "account", "physics", "Description=Physics dept", "Organization=science");
+        assertGolden("alice", "", "-i", "add", "user", "alice", "Account=physics");
+        assertGolden("accounts", "", "show", "account");
+        assertGolden("users", "", "show", "user");
+        assertGolden("assoc-P", "", "-P", "show", "assoc", "format=cluster,account,user,share,maxjobs");
+        // Without -i the answer "n" discards the change.
+        assertGolden("geo-n", "n\n", "add", "account", "geo");
+        assertThat(sacctmgr("", "-n", "show", "account", "geo").out()).isEmpty();
+    }
+
+    @Test
+    void refusalsAsSacctmgrWordsThem() {
+        sacctmgr("", "-i", "add", "cluster", "anchor");
+        assertThat(sacctmgr("", "-i", "add", "account", "chem").rc()).isZero();
+        assertThat(sacctmgr("", "-i", "add", "account", "chem")).isEqualTo(new Run(1, " Nothing new added.\n", ""));
+        assertThat(sacctmgr("", "-i", "add", "user", "bob", "account=nosuch"))
+                .isEqualTo(new Run(
+                        1,
+                        "",
+                        " This account 'nosuch' doesn't exist.\n        Contact your admin to add this account.\n"
+                                + " No associations or wckeys created.\n"));
+        assertThat(sacctmgr("", "-i", "add", "account", "x", "parent=nosuch"))
+                .isEqualTo(new Run(
+                        1,
+                        "",
+                        " Parent account 'nosuch' doesn't exist on cluster anchor\n"
+                                + "        Contact your admin to add this account.\n No associations created.\n"));
+        assertThat(sacctmgr("", "-i", "delete", "user", "nobody")).isEqualTo(new Run(1, " Nothing deleted\n", ""));
+        assertThat(sacctmgr("", "-i", "add", "account", "geo", "bogus=1"))
+                .isEqualTo(new Run(1, "", " Unknown option: bogus=1\n Use keyword 'where' to modify condition\n"));
+        assertThat(sacctmgr("", "frob", "account")).isEqualTo(new Run(1, "", "invalid keyword: frob\n"));
+        assertThat(sacctmgr("", "show", "bogus").err()).startsWith("No valid entity in list command\n");
+    }
+}

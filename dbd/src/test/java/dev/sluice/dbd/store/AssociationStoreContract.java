@@ -1,0 +1,182 @@
+package dev.sluice.dbd.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.protocol.v1.AddAccountsRequest;
+import dev.sluice.protocol.v1.AddClusterRequest;
+import dev.sluice.protocol.v1.AddUsersRequest;
+import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.AssociationEntry;
+import dev.sluice.protocol.v1.AssociationLimits;
+import dev.sluice.protocol.v1.DeleteAssocRequest;
+import dev.sluice.protocol.v1.ListAssocRequest;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** sacctmgr's storage on each database; names carry a random suffix so runs can share a schema. */
+abstract class AssociationStoreContract {
+    private Database db;
+    private AssociationStore store;
+    private String cluster;
+    private String acct;
+    private String user;
+
+    protected abstract String jdbcUrl();
+
+    @BeforeEach
+    void open() throws Exception {
+        db = Database.open(jdbcUrl(), "", "", 2);
+        store = new AssociationStore(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000)));
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        cluster = "c" + id;
+        acct = "phys" + id;
+        user = "u" + id;
+        assertThat(store.addClusters(AddClusterRequest.newBuilder()
+                                .addNames(cluster)
+                                .setCommit(true)
+                                .build())
+                        .getAddedList())
+                .containsExactly(cluster);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private List<String> assocs() throws Exception {
+        return store
+                .list(ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ASSOCIATIONS)
+                        .addClusters(cluster)
+                        .build())
+                .getAssociationsList()
+                .stream()
+                .map(a -> a.getAccount() + "|" + a.getUser() + "|" + a.getParentAccount())
+                .toList();
+    }
+
+    private AddAccountsRequest.Builder account(String name) {
+        return AddAccountsRequest.newBuilder().addNames(name).addClusters(cluster);
+    }
+
+    @Test
+    void aNewClusterHasTheRootAssociations() throws Exception {
+        assertThat(assocs()).containsExactly("root||", "root|root|root");
+        assertThat(store.addClusters(AddClusterRequest.newBuilder()
+                                .addNames(cluster)
+                                .setCommit(true)
+                                .build())
+                        .getAddedList())
+                .isEmpty();
+    }
+
+    @Test
+    void aPreviewChangesNothingAndACommitAddsOnce() throws Exception {
+        var preview =
+                store.addAccounts(account(acct).setDescription("Physics Dept").build());
+        assertThat(preview.getAddedList()).containsExactly(acct);
+        assertThat(assocs()).containsExactly("root||", "root|root|root");
+
+        store.addAccounts(
+                account(acct).setDescription("Physics Dept").setCommit(true).build());
+        assertThat(store.addAccounts(account(acct).setCommit(true).build()).getAddedList())
+                .isEmpty();
+        var listed = store.list(ListAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(acct)
+                .build());
+        assertThat(listed.getAccounts(0).getDescription()).isEqualTo("physics dept");
+        assertThat(listed.getAccounts(0).getOrganization()).isEqualTo(acct);
+    }
+
+    @Test
+    void usersHangUnderTheirAccountsInTreeOrder() throws Exception {
+        store.addAccounts(account(acct).setCommit(true).build());
+        store.addAccounts(account("sub" + acct).setParent(acct).setCommit(true).build());
+        var added = store.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .addAccounts(acct)
+                .addClusters(cluster)
+                .setLimits(AssociationLimits.newBuilder().setMaxJobs(4))
+                .setCommit(true)
+                .build());
+        assertThat(added.getAssociationsList())
+                .extracting(AssociationEntry::getUser)
+                .containsExactly(user);
+        assertThat(assocs())
+                .containsExactly(
+                        "root||",
+                        "root|root|root",
+                        acct + "||root",
+                        acct + "|" + user + "|" + acct,
+                        "sub" + acct + "||" + acct);
+        var mine = store.list(ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ASSOCIATIONS)
+                        .addUsers(user)
+                        .build())
+                .getAssociations(0);
+        assertThat(mine.getLimits().getMaxJobs()).isEqualTo(4);
+        assertThat(mine.getLimits().hasMaxSubmitJobs()).isFalse();
+        assertThat(mine.getLimits().getShares()).isEqualTo(1);
+        var users = store.list(ListAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .build());
+        assertThat(users.getUsers(0).getDefaultAccount()).isEqualTo(acct);
+        assertThat(users.getUsers(0).getAdminLevel()).isEqualTo("None");
+    }
+
+    @Test
+    void missingAccountsAreRefusedInSacctmgrsWords() {
+        assertThatThrownBy(() -> store.addAccounts(
+                        account(acct).setParent("nosuch").setCommit(true).build()))
+                .hasMessage(" Parent account 'nosuch' doesn't exist on cluster " + cluster
+                        + "\n        Contact your admin to add this account.\n No associations created.");
+        assertThatThrownBy(() -> store.addUsers(AddUsersRequest.newBuilder()
+                        .addNames(user)
+                        .addAccounts("nosuch")
+                        .addClusters(cluster)
+                        .setCommit(true)
+                        .build()))
+                .hasMessageStartingWith(" This account 'nosuch' doesn't exist.");
+    }
+
+    @Test
+    void deletingAnAccountTakesItsAssociations() throws Exception {
+        store.addAccounts(account(acct).setCommit(true).build());
+        store.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .addAccounts(acct)
+                .addClusters(cluster)
+                .setCommit(true)
+                .build());
+        var deleted = store.delete(DeleteAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(acct)
+                .addNames("nosuch")
+                .setCommit(true)
+                .build());
+        assertThat(deleted.getDeletedList()).containsExactly(acct);
+        assertThat(assocs()).containsExactly("root||", "root|root|root");
+        assertThat(store.delete(DeleteAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.USERS)
+                                .addNames(user)
+                                .setCommit(true)
+                                .build())
+                        .getDeletedList())
+                .containsExactly(user);
+        assertThatThrownBy(() -> store.delete(DeleteAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ACCOUNTS)
+                        .addNames("root")
+                        .setCommit(true)
+                        .build()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
