@@ -67,6 +67,7 @@ public final class NodedServer implements AutoCloseable {
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
         launcher.recover();
+        log.info(dev.sluice.noded.launch.Cgroups.describeThisNode());
         registrar[0].start();
         log.info(
                 "sluice-noded {} listening on {}:{}, controller {}:{}",
