@@ -27,7 +27,8 @@ class TestBatchJobEndToEnd {
 
     @BeforeAll
     static void up() throws Exception {
-        cluster = new ClusterProcesses(stateDir, 2, 4, 1);
+        // Two threads per core, as the seeds' lab nodes: CPUs are handed out in whole cores.
+        cluster = new ClusterProcesses(stateDir, 2, 4, 2);
         cluster.start();
     }
 
@@ -157,5 +158,36 @@ class TestBatchJobEndToEnd {
         awaitCompleted(id);
         assertThat(Files.readString(cluster.workDir().resolve("slurm-" + id + ".out")))
                 .isEqualTo("gpu=0 jobgpus=0\n");
+    }
+
+    @Test
+    @Order(9)
+    void wholeNodeAndSharedJobsHoldWholeCores() throws Exception {
+        // The seeds' experiments 2 and 4: AllocTRES cpu=<all> for a whole node, cpu=2 (one core
+        // of two threads) for a one-CPU shared job.
+        int whole = Integer.parseInt(cluster.command("sbatch", "--exclusive", "--wrap", "sleep 300")
+                .out()
+                .replaceAll("\\D", ""));
+        int shared = Integer.parseInt(
+                cluster.command("sbatch", "-n1", "--wrap", "sleep 300").out().replaceAll("\\D", ""));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(jobState(whole)).contains("JobState=RUNNING").contains("TRES=cpu=4,node=1,billing=4");
+            assertThat(jobState(shared)).contains("JobState=RUNNING").contains("TRES=cpu=2,node=1,billing=2");
+        });
+        cluster.command("scancel", Integer.toString(whole), Integer.toString(shared));
+    }
+
+    @Test
+    @Order(10)
+    void gresRequestsSlurmRefusesAreRefused() throws Exception {
+        ClusterProcesses.Result mixed = cluster.command("sbatch", "--gres=gpu:1,mps:50", "--wrap", "true");
+        assertThat(mixed.exitCode()).isEqualTo(1);
+        assertThat(mixed.err())
+                .isEqualTo(
+                        "sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification\n");
+        ClusterProcesses.Result tooMany = cluster.command("sbatch", "--gres=gpu:99", "--wrap", "true");
+        assertThat(tooMany.err())
+                .isEqualTo(
+                        "sbatch: error: Batch job submission failed: Requested node configuration is not available\n");
     }
 }

@@ -11,6 +11,7 @@ import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One job as the commands see it: the controller's {@link JobInfo} plus the values Slurm's
@@ -78,6 +79,20 @@ public final class JobView {
     public java.util.OptionalInt arrayThrottle() {
         java.util.OptionalInt t = ArrayTasks.throttle(job.getArrayTaskStr());
         return t.isPresent() ? t : ArrayTasks.throttle(spec().getArray());
+    }
+
+    /**
+     * The batch script as squeue {@code %o} and scontrol {@code Command=} show it: its path
+     * followed by its arguments ({@code /tmp/x.sh a b}); {@code (null)} for {@code --wrap} and
+     * standard-input scripts (observed with Slurm 22.05).
+     */
+    public String command() {
+        String path = spec().getCommand();
+        if (path.isEmpty()) {
+            return "(null)";
+        }
+        List<String> args = spec().getScriptArgsList();
+        return args.isEmpty() ? path : path + " " + String.join(" ", args);
     }
 
     public String name() {

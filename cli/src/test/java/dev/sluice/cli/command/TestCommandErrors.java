@@ -16,6 +16,7 @@ import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.PingResponse;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
@@ -157,6 +158,47 @@ class TestCommandErrors {
         // squeue(1): --start lists pending jobs "in order of increasing start time".
         assertThat(run(new SqueueCommand(), "--start", "-h", "-o", "%i %S").out())
                 .isEqualTo("5 N/A\n4 2026-11-29T09:46:57\n3 2026-11-29T10:46:57\n");
+    }
+
+    @Test
+    void commandShowsTheScriptAndItsArguments() {
+        // sbatch -H sub/x.sh a b in /tmp/ref: squeue %o and scontrol Command= (Slurm 22.05)
+        controller.handler(req -> ClientResponse.newBuilder()
+                .setGetJobs(GetJobsResponse.newBuilder()
+                        .addJobs(Fixtures.held5().toBuilder()
+                                .setJobId(3)
+                                .setSpec(Fixtures.wrapSpec()
+                                        .setName("x.sh")
+                                        .setWrapped(false)
+                                        .setCommand("/tmp/ref/sub/x.sh")
+                                        .addScriptArgs("a")
+                                        .addScriptArgs("b"))))
+                .build());
+        assertThat(run(new SqueueCommand(), "-h", "-o", "%i %j %o").out()).isEqualTo("3 x.sh /tmp/ref/sub/x.sh a b\n");
+        assertThat(run(new ScontrolCommand(), "show", "job", "3").out())
+                .contains("\n   Command=/tmp/ref/sub/x.sh a b\n");
+    }
+
+    @Test
+    void squeueFieldNames() {
+        // Slurm 22.05, one cancelled job "busy" (id 1) by root in partition gpu:
+        //   squeue -t all -O "jobid:5,name:.10,state:.3"  ->  "JOBID      NAMESTA" / "1          busyCAN"
+        //   squeue -t all -O "name:10:"                   ->  "NAME      :" / "busy      :"
+        controller.handler(req -> ClientResponse.newBuilder()
+                .setGetJobs(GetJobsResponse.newBuilder()
+                        .addJobs(Fixtures.job(1, Fixtures.wrapSpec().setName("busy"), JobState.CANCELLED)))
+                .build());
+        assertThat(run(new SqueueCommand(), "-t", "all", "-O", "jobid:5,name:.10,state:.3")
+                        .out())
+                .isEqualTo("JOBID      NAMESTA\n1          busyCAN\n");
+        assertThat(run(new SqueueCommand(), "-t", "all", "-O", "name:10:").out())
+                .isEqualTo("NAME      :\nbusy      :\n");
+        assertThat(run(new SqueueCommand(), "-t", "all", "-O", "name,state").out())
+                .isEqualTo("NAME                STATE               \nbusy                CANCELLED           \n");
+        Output bad = run(new SqueueCommand(), "-t", "all", "-O", "bogus");
+        assertThat(bad.err()).isEqualTo("squeue: error: Invalid job format specification: bogus\n");
+        assertThat(bad.out()).isEqualTo("\n\n");
+        assertThat(bad.exitCode()).isZero();
     }
 
     @Test

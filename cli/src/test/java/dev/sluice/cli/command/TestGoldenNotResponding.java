@@ -128,5 +128,12 @@ class TestGoldenNotResponding {
         assertThat(stdout(now, new SinfoCommand(), "-N", "-l")).isEqualTo(golden("d-sinfo-Nl.txt"));
         assertThat(stdout(now, new SinfoCommand(), "-o", "%F %C %A")).isEqualTo(golden("d-sinfo-agg.txt"));
         assertThat(stdout(now, new ScontrolCommand(), "show", "node")).isEqualTo(golden("d-scontrol-nodes.txt"));
+        // sinfo -S "-N"; sinfo -S Q (an unknown letter is ignored, exit 0), same cluster
+        assertThat(stdout(now, new SinfoCommand(), "-S", "-N")).isEqualTo("""
+                        PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST
+                        gpu*         up    1:00:00      1  down* n2
+                        gpu*         up    1:00:00      1 drain* n1
+                        """);
+        assertThat(stdout(now, new SinfoCommand(), "-S", "Q")).isEqualTo(golden("d-sinfo.txt"));
     }
 }

@@ -38,8 +38,10 @@ public final class AccountingEvents {
                         ? List.of(job(after), batchStep(after))
                         : List.of(job(after));
             case StateRecord.JobsPurged r -> List.of();
-            // A task that splits off is accounted when it starts; holds change no record.
-            case StateRecord.ArrayTaskSplit r -> List.of();
+            // Both the task that splits off (its own job id now) and the array record left
+            // behind (fewer pending tasks) are shipped, so sacct lists 6_1 and 6_[2-4] at once.
+            case StateRecord.ArrayTaskSplit r -> List.of(job(after));
+            // Holds change no accounting field.
             case StateRecord.JobHoldChanged r -> List.of();
             case StateRecord.JobUpdated r -> List.of(job(after));
             case StateRecord.NodeRegistered r -> List.of();
@@ -47,14 +49,20 @@ public final class AccountingEvents {
         };
     }
 
-    /** The job id a record is about, or -1. */
-    public static int jobIdOf(StateRecord record) {
+    /** The jobs a record changes, each to be passed to {@link #of} as it stands afterwards. */
+    public static List<Integer> jobIdsOf(StateRecord record) {
         return switch (record) {
-            case StateRecord.JobSubmitted r -> r.jobId();
-            case StateRecord.JobRequeued r -> r.jobId();
-            case StateRecord.JobStarted r -> r.jobId();
-            case StateRecord.JobEnded r -> r.jobId();
-            default -> -1;
+            case StateRecord.JobSubmitted r -> List.of(r.jobId());
+            case StateRecord.JobRequeued r -> List.of(r.jobId());
+            case StateRecord.JobStarted r -> List.of(r.jobId());
+            case StateRecord.JobEnded r -> List.of(r.jobId());
+            case StateRecord.JobUpdated r -> List.of(r.jobId());
+            case StateRecord.ArrayTaskSplit r ->
+                r.newJobId() == r.jobId() ? List.of(r.jobId()) : List.of(r.newJobId(), r.jobId());
+            case StateRecord.JobHoldChanged r -> List.of();
+            case StateRecord.JobsPurged r -> List.of();
+            case StateRecord.NodeRegistered r -> List.of();
+            case StateRecord.NodeStateChanged r -> List.of();
         };
     }
 

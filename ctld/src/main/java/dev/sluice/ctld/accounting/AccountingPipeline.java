@@ -58,12 +58,10 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     @Override
     public void applied(long sequence, StateRecord record, ClusterState state) {
-        int jobId = AccountingEvents.jobIdOf(record);
-        if (jobId < 0) {
-            return;
-        }
-        for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId))) {
-            outbox.append(sequence, r);
+        for (int jobId : AccountingEvents.jobIdsOf(record)) {
+            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId))) {
+                outbox.append(sequence, r);
+            }
         }
     }
 

@@ -96,8 +96,15 @@ class AccountingEventsTest {
 
     @Test
     void nodeRecordsCarryNothing() {
-        assertThat(AccountingEvents.jobIdOf(new StateRecord.JobsPurged(List.of(1), 5)))
-                .isEqualTo(-1);
+        assertThat(AccountingEvents.jobIdsOf(new StateRecord.JobsPurged(List.of(1), 5)))
+                .isEmpty();
+        // A split names the new task first, then the array record it left.
+        assertThat(AccountingEvents.jobIdsOf(new StateRecord.ArrayTaskSplit(6, 1, 7, 5)))
+                .containsExactly(7, 6);
+        assertThat(AccountingEvents.jobIdsOf(new StateRecord.ArrayTaskSplit(6, 4, 6, 5)))
+                .containsExactly(6);
+        assertThat(AccountingEvents.jobIdsOf(new StateRecord.JobUpdated(6, Map.of("TimeLimit", "5"), 5)))
+                .containsExactly(6);
         assertThat(AccountingEvents.of(new StateRecord.JobsPurged(List.of(5), 5), null))
                 .isEmpty();
     }

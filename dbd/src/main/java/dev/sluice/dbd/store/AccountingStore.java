@@ -191,12 +191,14 @@ public final class AccountingStore {
         String sql = row == null
                 ? "INSERT INTO jobs (job_name, user_name, uid, gid, group_name, account, partition_name, qos,"
                         + " eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes, alloc_cpus,"
-                        + " tres_req, tres_alloc, time_limit, work_dir, last_sequence, cluster_id, job_id, submit_time)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " tres_req, tres_alloc, time_limit, work_dir, last_sequence, display_id, array_job_id,"
+                        + " array_task_id, cluster_id, job_id, submit_time)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 : "UPDATE jobs SET job_name = ?, user_name = ?, uid = ?, gid = ?, group_name = ?, account = ?,"
                         + " partition_name = ?, qos = ?, eligible_time = ?, start_time = ?, end_time = ?, state = ?,"
                         + " exit_status = ?, node_list = ?, num_nodes = ?, alloc_cpus = ?, tres_req = ?, tres_alloc = ?,"
-                        + " time_limit = ?, work_dir = ?, last_sequence = ? WHERE id = ?";
+                        + " time_limit = ?, work_dir = ?, last_sequence = ?, display_id = ?, array_job_id = ?,"
+                        + " array_task_id = ? WHERE id = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             ps.setString(i++, clip(j.getSpec().getName(), 256));
@@ -221,6 +223,10 @@ public final class AccountingStore {
             ps.setLong(i++, Integer.toUnsignedLong(j.getTimeLimitMinutes()));
             ps.setString(i++, clip(j.getWorkDir().isEmpty() ? j.getSpec().getWorkDir() : j.getWorkDir(), 1024));
             ps.setLong(i++, seq);
+            boolean array = j.getArrayJobId() != 0;
+            ps.setString(i++, array ? clip(j.getDisplayId(), 64) : "");
+            ps.setLong(i++, Integer.toUnsignedLong(j.getArrayJobId()));
+            ps.setLong(i++, array ? j.getArrayTaskId() : -1);
             if (row == null) {
                 ps.setLong(i++, clusterId);
                 ps.setLong(i++, Integer.toUnsignedLong(j.getJobId()));

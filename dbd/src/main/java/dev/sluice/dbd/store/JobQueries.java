@@ -37,15 +37,23 @@ public final class JobQueries {
         StringBuilder sql = new StringBuilder("SELECT j.id, k.name, j.job_id, j.job_name, j.user_name, j.uid, j.gid,"
                 + " j.group_name, j.account, j.partition_name, j.qos, j.submit_time, j.eligible_time, j.start_time,"
                 + " j.end_time, j.state, j.exit_status, j.node_list, j.num_nodes, j.alloc_cpus, j.tres_req,"
-                + " j.tres_alloc, j.time_limit, j.work_dir FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
+                + " j.tres_alloc, j.time_limit, j.work_dir, j.display_id, j.array_job_id, j.array_task_id"
+                + " FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
                 + " WHERE 1 = 1");
         List<Object> args = new ArrayList<>();
         in(sql, args, "k.name", q.getClustersList());
-        in(
-                sql,
-                args,
-                "j.job_id",
-                q.getJobIdsList().stream().map(Integer::toUnsignedLong).toList());
+        if (q.getJobIdsCount() > 0) {
+            // An id names a job or a whole array (sacct -j 6 lists every task of array 6).
+            List<Long> ids =
+                    q.getJobIdsList().stream().map(Integer::toUnsignedLong).toList();
+            sql.append(" AND (j.job_id IN (")
+                    .append(marks(ids.size()))
+                    .append(") OR j.array_job_id IN (")
+                    .append(marks(ids.size()))
+                    .append("))");
+            args.addAll(ids);
+            args.addAll(ids);
+        }
         if (q.getUsersCount() > 0 || q.getUidsCount() > 0) {
             sql.append(" AND (1 = 0");
             if (q.getUsersCount() > 0) {
@@ -64,7 +72,9 @@ public final class JobQueries {
         in(sql, args, "j.partition_name", q.getPartitionsList());
         in(sql, args, "j.job_name", q.getJobNamesList());
         window(sql, args, q);
-        sql.append(" ORDER BY k.name, j.submit_time, j.job_id");
+        // Array tasks list together, in task order, as sacct shows them.
+        sql.append(" ORDER BY k.name, j.submit_time,"
+                + " CASE WHEN j.array_job_id > 0 THEN j.array_job_id ELSE j.job_id END, j.array_task_id, j.job_id");
 
         try (Connection c = ds.getConnection()) {
             try {
@@ -159,7 +169,10 @@ public final class JobQueries {
                 .setReqTres(named(rs.getString(21), tres))
                 .setAllocTres(named(rs.getString(22), tres))
                 .setTimeLimitMinutes((int) rs.getLong(23))
-                .setWorkDir(rs.getString(24));
+                .setWorkDir(rs.getString(24))
+                .setDisplayId(rs.getString(25))
+                .setArrayJobId((int) rs.getLong(26))
+                .setArrayTaskId((int) rs.getLong(27));
     }
 
     private static void addSteps(Connection c, TresCatalog tres, Map<Long, AccountedJob.Builder> rows)

@@ -82,12 +82,18 @@ final class ClusterFixture {
     }
 
     static int submit(CtldServer ctld, String name) throws Exception {
+        return submit(ctld, name, "");
+    }
+
+    /** @param array sbatch's --array, "" for a plain job */
+    static int submit(CtldServer ctld, String name, String array) throws Exception {
         ClientResponse r = call(
                 ctld,
                 ClientRequest.newBuilder()
                         .setSubmitBatchJob(SubmitBatchJobRequest.newBuilder()
                                 .setSpec(JobSpec.newBuilder()
                                         .setName(name)
+                                        .setArray(array)
                                         .setScript("#!/bin/sh\nsleep 1\n")
                                         .setNumTasks(1)
                                         .setWorkDir("/tmp")))

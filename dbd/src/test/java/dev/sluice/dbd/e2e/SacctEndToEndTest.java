@@ -59,6 +59,11 @@ class SacctEndToEndTest {
                             """.formatted(a, b));
             assertThat(sacct(conf, alice, "-X", "-P", "-n", "-s", "PD", "-o", "jobid,jobname,user,nodelist"))
                     .isEqualTo(b + "|a_rather_long_job_name|alice|None assigned\n");
+            // A job array shows under its array id with the pending tasks' range.
+            int arr = ClusterFixture.submit(ctld, "arr", "1-3%2");
+            await().atMost(Duration.ofSeconds(60)).until(() -> ctld.accountingBacklog() == 0);
+            assertThat(sacct(conf, alice, "-X", "-P", "-n", "-j", Integer.toString(arr), "-o", "jobid,jobidraw,state"))
+                    .isEqualTo(arr + "_[1-3%2]|" + arr + "|PENDING\n");
             // Another user sees none of alice's jobs by default.
             assertThat(sacct(conf, new Caller(1001, 1001, "bob", "localhost"), "-X", "-n"))
                     .isEmpty();

@@ -189,6 +189,29 @@ abstract class AccountingStoreContract {
     }
 
     @Test
+    void anArraysTasksAreFoundByTheArrayIdInTaskOrder() throws Exception {
+        JobInfo meta = pending(6, "arr", "lee", 100).toBuilder()
+                .setArrayJobId(6)
+                .setArrayTaskId(-1)
+                .setDisplayId("6_[1-3%2]")
+                .build();
+        JobInfo t1 = running(meta, 110).toBuilder()
+                .setJobId(7)
+                .setArrayTaskId(1)
+                .setDisplayId("6_1")
+                .build();
+        JobInfo rest = meta.toBuilder().setDisplayId("6_[2-3%2]").build();
+        store.apply(batch(cluster, job(1, meta), job(2, t1), job(3, rest), job(4, pending(8, "other", "lee", 100))));
+        List<AccountedJob> jobs = queries.find(
+                JobQuery.newBuilder().addClusters(cluster).addJobIds(6).build());
+        assertThat(jobs).extracting(AccountedJob::getDisplayId).containsExactly("6_[2-3%2]", "6_1");
+        assertThat(jobs).extracting(AccountedJob::getArrayJobId).containsOnly(6);
+        assertThat(jobs.get(1).getJobId()).isEqualTo(7);
+        assertThat(jobs.get(1).getArrayTaskId()).isEqualTo(1);
+        assertThat(ids(JobQuery.newBuilder().addJobIds(8))).containsExactly(8);
+    }
+
+    @Test
     void allocationsOnlyLeavesStepsOut() throws Exception {
         JobInfo r = running(pending(1, "a", "ian", 100), 110);
         store.apply(batch(cluster, job(1, r), batchStep(2, r)));

@@ -97,7 +97,8 @@ enum SacctField {
             case EXIT_CODE -> exitCode(step ? s.getExitStatus() : j.getExitStatus());
             case GID -> step ? "" : Integer.toUnsignedString(j.getGid());
             case GROUP -> step ? "" : group(j, users);
-            case JOB_ID, JOB_ID_RAW -> row.jobId();
+            case JOB_ID -> row.jobId();
+            case JOB_ID_RAW -> row.rawJobId();
             case JOB_NAME -> step ? s.getName() : j.getName();
             case NNODES -> Integer.toString(step ? s.getNumNodes() : j.getNumNodes());
             case NODE_LIST -> nodeList(row);

@@ -20,8 +20,14 @@ record SacctRow(AccountedJob job, AccountedStep step) {
         return step != null;
     }
 
-    /** {@code 12}, {@code 12.batch}, {@code 12.extern}, {@code 12.0}. */
+    /** {@code 12}, {@code 12.batch}, {@code 12.0}; array tasks as {@code 6_1}, {@code 6_1.batch}. */
     String jobId() {
+        String id = job.getDisplayId().isEmpty() ? Integer.toUnsignedString(job.getJobId()) : job.getDisplayId();
+        return step == null ? id : id + "." + stepName(step.getStepId());
+    }
+
+    /** The job's own number whatever array it belongs to: {@code 7}, {@code 7.batch}. */
+    String rawJobId() {
         String id = Integer.toUnsignedString(job.getJobId());
         return step == null ? id : id + "." + stepName(step.getStepId());
     }

@@ -49,6 +49,7 @@ public final class SinfoCommand implements Command {
         }
         String format = inv.env().get("SINFO_FORMAT");
         String partitionNames = inv.env().get("SINFO_PARTITION");
+        String sort = inv.env().get("SINFO_SORT");
         boolean all = inv.env().containsKey("SINFO_ALL");
         String states = null;
         String nodeNames = null;
@@ -80,6 +81,7 @@ public final class SinfoCommand implements Command {
                 case "noheader" -> noHeader = true;
                 case "partition" -> partitionNames = o.value();
                 case "states" -> states = o.value();
+                case "sort" -> sort = o.value();
                 case "summarize" -> summarize = true;
                 // Sluice groups on exact matches already; no federations exist.
                 case "exact", "federation", "local", "verbose" -> {}
@@ -192,6 +194,7 @@ public final class SinfoCommand implements Command {
         }
         SinfoReport report = new SinfoReport(
                 format,
+                sort,
                 nodeOriented && !summarize && !reasons,
                 inv.clock().getZone(),
                 inv.users(),

@@ -29,7 +29,7 @@ final class SinfoOptions {
             .add('p', "partition", ArgKind.REQUIRED)
             .add('r', "responding", ArgKind.NONE)
             .unsupported('T', "reservation", ArgKind.NONE)
-            .unsupported('S', "sort", ArgKind.REQUIRED)
+            .add('S', "sort", ArgKind.REQUIRED)
             .add('t', "states", ArgKind.REQUIRED)
             .add('s', "summarize", ArgKind.NONE)
             .add((char) 0, "usage", ArgKind.NONE)
@@ -67,6 +67,7 @@ final class SinfoOptions {
               -r, --responding           report only responding nodes
               -R, --list-reasons         list reason nodes are down or drained
               -s, --summarize            report state summary only
+              -S, --sort=fields          comma separated list of fields to sort on
               -S, --sort=fields          comma separated list of fields to sort on
               -t, --states=node_state    specify the what states of nodes to view
               -v, --verbose              verbosity level

@@ -4,11 +4,8 @@ import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.format.Cell;
 import dev.sluice.cli.format.FormatString;
 import dev.sluice.cli.format.FormatToken;
-import dev.sluice.cli.view.NodeNameOrder;
-import dev.sluice.cli.view.NodeStates;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,17 +18,24 @@ import java.util.function.Consumer;
  *   records --group by printed per-record columns--> lines --sort--> render through -o
  * </pre>
  *
- * In node-oriented mode ({@code -N}) every node keeps its own line. Sorting follows sinfo(1):
- * {@code #P,-t} by default (partitions in configured order, then decreasing state value),
- * {@code N} (node name) with {@code -N}.
+ * In node-oriented mode ({@code -N}) every node keeps its own line. Sorting: {@link SinfoOrder},
+ * with {@code -S} or sinfo(1)'s defaults.
  */
 final class SinfoReport {
     private final List<FormatToken> tokens;
+    private final String sort;
     private final boolean nodeOriented;
     private final ZoneId zone;
     private final UserDirectory users;
 
-    SinfoReport(String format, boolean nodeOriented, ZoneId zone, UserDirectory users, Consumer<Character> invalid) {
+    SinfoReport(
+            String format,
+            String sort,
+            boolean nodeOriented,
+            ZoneId zone,
+            UserDirectory users,
+            Consumer<Character> invalid) {
+        this.sort = sort;
         this.tokens = FormatString.parse(format, SinfoColumn.LETTERS.keySet(), invalid);
         this.nodeOriented = nodeOriented;
         this.zone = zone;
@@ -73,28 +77,12 @@ final class SinfoReport {
             groups.computeIfAbsent(key, k -> new SinfoLine(zone, users)).add(r);
         }
         List<SinfoLine> sorted = new ArrayList<>(groups.values());
-        sorted.sort(order());
+        sorted.sort(SinfoOrder.parse(sort != null ? sort : nodeOriented ? SinfoOrder.NODES : SinfoOrder.DEFAULT));
         List<String> out = new ArrayList<>();
         for (SinfoLine l : sorted) {
             out.add(render(l));
         }
         return out;
-    }
-
-    private Comparator<SinfoLine> order() {
-        Comparator<SinfoLine> byPartition =
-                Comparator.comparingInt(l -> l.first().partitionIndex());
-        Comparator<SinfoLine> byStateDesc = Comparator.comparingInt((SinfoLine l) ->
-                        l.first().empty() ? -1 : NodeStates.numeric(l.first().node()))
-                .reversed();
-        if (nodeOriented) {
-            return Comparator.comparing(
-                            (SinfoLine l) ->
-                                    l.first().empty() ? "" : l.first().node().getName(),
-                            NodeNameOrder.NATURAL)
-                    .thenComparing(byPartition);
-        }
-        return byPartition.thenComparing(byStateDesc);
     }
 
     private String render(SinfoLine line) {

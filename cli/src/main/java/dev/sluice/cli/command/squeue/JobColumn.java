@@ -133,7 +133,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'X' -> "N/A";
             // Features Sluice does not have yet: Slurm prints (null) for them when unset, and
             // in Sluice they are always unset.
-            case 'v', 'w', 'W', 'E', 'o', 'Y' -> "(null)";
+            case 'o' -> j.command();
+            case 'v', 'w', 'W', 'E', 'Y' -> "(null)";
             default -> throw new IllegalArgumentException("no squeue field %" + letter);
         };
     }

@@ -25,6 +25,11 @@ final class JobFormatter {
         this.tokens = tokens;
     }
 
+    /** A formatter for {@code -O} field names ({@link LongFormat}). */
+    static JobFormatter ofNames(String spec, Consumer<String> invalid) {
+        return new JobFormatter(LongFormat.parse(spec, invalid));
+    }
+
     /** Parses {@code format}; letters squeue does not know go to {@code invalid} and print as text. */
     static JobFormatter of(String format, Consumer<Character> invalid) {
         return new JobFormatter(FormatString.parse(format, JobColumn.LETTERS.keySet(), invalid));

@@ -84,7 +84,7 @@ final class JobOrder {
             case 'y' -> Comparator.comparingInt(j -> j.spec().getNice());
             case 'Z' -> Comparator.comparing(JobView::workDir);
             case 'b' -> Comparator.comparing(JobView::tresPerNode);
-            case 'o' -> Comparator.comparing(j -> j.spec().getCommand());
+            case 'o' -> Comparator.comparing(JobView::command);
             case 'B' -> Comparator.comparing(j -> j.info().getBatchHost());
             case 'c' -> Comparator.comparingLong(JobView::minCpusPerNode);
             case 'k' -> Comparator.comparing(j -> j.spec().getComment());

@@ -134,8 +134,10 @@ public final class SqueueCommand implements Command {
                 : s.start
                         ? JobFormatter.START_FORMAT
                         : s.longFormat ? JobFormatter.LONG_FORMAT : JobFormatter.DEFAULT_FORMAT;
-        JobFormatter formatter =
-                JobFormatter.of(format, c -> err.println(PROG + ": error: Invalid job format specification: " + c));
+        JobFormatter formatter = s.fieldNames != null
+                ? JobFormatter.ofNames(
+                        s.fieldNames, n -> err.println(PROG + ": error: Invalid job format specification: " + n))
+                : JobFormatter.of(format, c -> err.println(PROG + ": error: Invalid job format specification: " + c));
 
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
@@ -200,6 +202,7 @@ public final class SqueueCommand implements Command {
     private static final class Settings {
         String accounts;
         String format;
+        String fieldNames;
         String jobs;
         String names;
         String nodes;
@@ -216,6 +219,7 @@ public final class SqueueCommand implements Command {
         void applyEnv(Invocation inv) {
             accounts = inv.env().get("SQUEUE_ACCOUNT");
             format = inv.env().get("SQUEUE_FORMAT");
+            fieldNames = inv.env().get("SQUEUE_FORMAT2");
             names = inv.env().get("SQUEUE_NAMES");
             partitions = inv.env().get("SQUEUE_PARTITION");
             qos = inv.env().get("SQUEUE_QOS");
@@ -228,7 +232,11 @@ public final class SqueueCommand implements Command {
         void apply(String key, String value) {
             switch (key) {
                 case "account" -> accounts = value;
-                case "format" -> format = value;
+                case "format" -> {
+                    format = value;
+                    fieldNames = null;
+                }
+                case "Format" -> fieldNames = value;
                 case "jobs" -> jobs = value;
                 case "name" -> names = value;
                 case "nodelist" -> nodes = value;

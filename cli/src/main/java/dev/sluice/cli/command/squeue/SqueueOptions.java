@@ -15,7 +15,7 @@ final class SqueueOptions {
             .unsupported('M', "clusters", ArgKind.REQUIRED)
             .add((char) 0, "federation", ArgKind.NONE)
             .add('o', "format", ArgKind.REQUIRED)
-            .unsupported('O', "Format", ArgKind.REQUIRED)
+            .add('O', "Format", ArgKind.REQUIRED)
             .add((char) 0, "help", ArgKind.NONE)
             .add((char) 0, "hide", ArgKind.NONE)
             .unsupported('i', "iterate", ArgKind.REQUIRED)
@@ -61,6 +61,7 @@ final class SqueueOptions {
                   --me                        equivalent to --user=<my username>
               -n, --name=job_name(s)          comma separated list of job names to view
               -o, --format=format             format specification
+              -O, --Format=format             format specification by field names
               -p, --partition=partition(s)    comma separated list of partitions to view
               -q, --qos=qos(s)                comma separated list of qos's to view
               -r, --array                     display one job array element per line

@@ -26,6 +26,22 @@ final class SacctFixtures {
                 job(4, "wrap", JobState.CANCELLED, 0, 4, 60, JobState.CANCELLED, 15));
     }
 
+    /**
+     * {@code sbatch --array=1-4%2 --wrap "sleep 3"} (job 6): tasks 1-3 split off as jobs 7-9,
+     * task 4 kept the array's own id. As dbd returns them for {@code -j 6}, in task order.
+     */
+    static List<AccountedJob> array() {
+        return List.of(task(7, 1), task(8, 2), task(9, 3), task(6, 4));
+    }
+
+    private static AccountedJob task(int raw, int task) {
+        return job(raw, "wrap", JobState.COMPLETED, 0, 4, 60, JobState.COMPLETED, 0).toBuilder()
+                .setDisplayId("6_" + task)
+                .setArrayJobId(6)
+                .setArrayTaskId(task)
+                .build();
+    }
+
     private static AccountedJob job(
             int id, String name, JobState state, int exit, long ran, int limit, JobState stepState, int stepExit) {
         return AccountedJob.newBuilder()

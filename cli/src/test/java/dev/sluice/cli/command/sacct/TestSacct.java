@@ -141,6 +141,16 @@ class TestSacct {
     }
 
     @Test
+    void arrayTasksByArrayIdAndByTask() throws Exception {
+        dbd.close();
+        dbd = new FakeDbd(SacctFixtures.array());
+        env = conf("accounting_storage/slurmdbd", dbd.port());
+        assertGolden("sacct-array.txt", "-j", "6", "-o", "jobid,jobidraw,state");
+        assertGolden("sacct-array-task.txt", "-j", "6_2,6_3.batch", "-o", "jobid,jobidraw,state");
+        assertThat(dbd.requests().getLast().getQueryJobs().getJobIdsList()).containsExactly(6);
+    }
+
+    @Test
     void theQueryCarriesTheFiltersAndToday() {
         sacct("-s", "CA,to", "-S", "2026-11-29T08:00", "-E", "now", "-A", "root", "-r", "gpu", "--name", "wrap");
         JobQuery q = dbd.requests().getLast().getQueryJobs();

@@ -1,0 +1,101 @@
+package dev.sluice.cli.command.squeue;
+
+import dev.sluice.cli.format.FormatToken;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * squeue's {@code -O/--Format}: comma-separated field names, each {@code name[:[.][width][suffix]]},
+ * 20 columns wide and left-justified unless told otherwise, no separator between fields (checked
+ * against Slurm 22.05: {@code -O "jobid:5,name:.10,state:.3"} prints {@code JOBID      NAMESTA}).
+ * Each name maps to the {@code -o} letter that prints the same thing; unknown names are
+ * reported and skipped, as Slurm does.
+ */
+final class LongFormat {
+    private static final int DEFAULT_WIDTH = 20;
+
+    private static final Map<String, Character> NAMES = Map.ofEntries(
+            Map.entry("account", 'a'),
+            Map.entry("arrayjobid", 'F'),
+            Map.entry("arraytaskid", 'K'),
+            Map.entry("batchhost", 'B'),
+            Map.entry("command", 'o'),
+            Map.entry("comment", 'k'),
+            Map.entry("dependency", 'E'),
+            Map.entry("endtime", 'e'),
+            Map.entry("feature", 'f'),
+            Map.entry("groupid", 'G'),
+            Map.entry("groupname", 'g'),
+            Map.entry("jobid", 'i'),
+            Map.entry("mincpus", 'c'),
+            Map.entry("minmemory", 'm'),
+            Map.entry("name", 'j'),
+            Map.entry("nice", 'y'),
+            Map.entry("nodelist", 'N'),
+            Map.entry("numcpus", 'C'),
+            Map.entry("numnodes", 'D'),
+            Map.entry("oversubscribe", 'h'),
+            Map.entry("partition", 'P'),
+            Map.entry("priority", 'p'),
+            Map.entry("prioritylong", 'Q'),
+            Map.entry("qos", 'q'),
+            Map.entry("reason", 'r'),
+            Map.entry("reasonlist", 'R'),
+            Map.entry("reqnodes", 'n'),
+            Map.entry("starttime", 'S'),
+            Map.entry("state", 'T'),
+            Map.entry("statecompact", 't'),
+            Map.entry("submittime", 'V'),
+            Map.entry("timeleft", 'L'),
+            Map.entry("timelimit", 'l'),
+            Map.entry("timeused", 'M'),
+            Map.entry("tres-per-node", 'b'),
+            Map.entry("userid", 'U'),
+            Map.entry("username", 'u'),
+            Map.entry("workdir", 'Z'));
+
+    private LongFormat() {}
+
+    static List<FormatToken> parse(String spec, Consumer<String> invalid) {
+        List<FormatToken> tokens = new ArrayList<>();
+        for (String item : spec.split(",")) {
+            if (item.isBlank()) {
+                continue;
+            }
+            int colon = item.indexOf(':');
+            String name = (colon >= 0 ? item.substring(0, colon) : item).strip();
+            Character letter = NAMES.get(name.toLowerCase(Locale.ROOT));
+            if (letter == null) {
+                invalid.accept(name);
+                continue;
+            }
+            int width = DEFAULT_WIDTH;
+            boolean right = false;
+            String suffix = "";
+            if (colon >= 0) {
+                String rest = item.substring(colon + 1);
+                int i = 0;
+                if (i < rest.length() && rest.charAt(i) == '.') {
+                    right = true;
+                    i++;
+                }
+                int start = i;
+                while (i < rest.length() && Character.isDigit(rest.charAt(i)) && i - start < 5) {
+                    i++;
+                }
+                if (i > start) {
+                    width = Integer.parseInt(rest.substring(start, i));
+                }
+                suffix = rest.substring(i);
+            }
+            tokens.add(new FormatToken.Field(letter, width, right));
+            if (!suffix.isEmpty()) {
+                tokens.add(new FormatToken.Literal(suffix));
+            }
+        }
+        return tokens;
+    }
+}
