@@ -253,6 +253,13 @@ public final class Builders {
         private boolean exclusive;
         private String gres = "";
         private JobRequest.Sequencing sequencing = JobRequest.Sequencing.NONE;
+        private boolean requeue;
+
+        /** {@code sbatch --requeue}. */
+        public JobBuilder requeue() {
+            requeue = true;
+            return this;
+        }
 
         public JobBuilder array(String spec) {
             sequencing = new JobRequest.Sequencing(
@@ -356,7 +363,7 @@ public final class Builders {
                     hold,
                     gres,
                     "",
-                    false,
+                    requeue,
                     "",
                     0,
                     "",

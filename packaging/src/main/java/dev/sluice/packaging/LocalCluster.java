@@ -86,12 +86,35 @@ public final class LocalCluster {
                 freePort(),
                 freePort(),
                 nodePorts,
+                freePortWithGrpcAbove(),
                 mps);
         writeFiles(layout, binDir.toAbsolutePath().normalize());
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("java.class.path");
         List<Supervised> daemons = new ArrayList<>();
+        // Accounting on the embedded, file-backed H2 (the same Flyway migrations as MariaDB).
+        daemons.add(new Supervised(
+                "sluice-dbd",
+                List.of(
+                        java,
+                        "-Xmx256m",
+                        "-XX:+UseSerialGC",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        classpath,
+                        "dev.sluice.dbd.server.DbdMain",
+                        "-D",
+                        "--bind",
+                        "127.0.0.1",
+                        "--data-dir",
+                        stateDir.resolve("dbd").toString(),
+                        "--port",
+                        Integer.toString(layout.dbdPort()),
+                        "--grpc-port",
+                        Integer.toString(layout.dbdPort() + 100)),
+                layout.logDir().resolve("dbd.log"),
+                layout.runDir().resolve("dbd.pid")));
         daemons.add(new Supervised(
                 "sluice-ctld",
                 List.of(
@@ -165,6 +188,21 @@ public final class LocalCluster {
             }
         }
         Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir));
+    }
+
+    /** A free port whose neighbour 100 above (sluice-dbd's gRPC port) is free too. */
+    static int freePortWithGrpcAbove() throws IOException {
+        for (int tries = 0; tries < 100; tries++) {
+            int port = freePort();
+            if (port + 100 <= 65535) {
+                try (ServerSocket s = new ServerSocket(port + 100, 1, InetAddress.getLoopbackAddress())) {
+                    return port;
+                } catch (IOException taken) {
+                    // try another
+                }
+            }
+        }
+        throw new IOException("no free port pair for sluice-dbd");
     }
 
     static int freePort() throws IOException {

@@ -10,6 +10,7 @@ import java.util.List;
  * @param ctldPort command socket (SlurmctldPort)
  * @param grpcPort the controller's daemon gRPC port (sluice.conf)
  * @param nodePorts one slurmd port per node
+ * @param dbdPort sluice-dbd's command port (its gRPC port is 100 above), 0 for no accounting
  * @param mpsPerGpu MPS share count of each fake GPU (0: no {@code mps} GRES)
  */
 public record LocalClusterLayout(
@@ -22,6 +23,7 @@ public record LocalClusterLayout(
         int ctldPort,
         int grpcPort,
         List<Integer> nodePorts,
+        int dbdPort,
         int mpsPerGpu) {
 
     /** A cluster without MPS. */
@@ -34,8 +36,23 @@ public record LocalClusterLayout(
             int gpus,
             int ctldPort,
             int grpcPort,
+            List<Integer> nodePorts,
+            int dbdPort) {
+        this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, dbdPort, 0);
+    }
+
+    /** The same cluster without an accounting daemon. */
+    public LocalClusterLayout(
+            Path stateDir,
+            int nodes,
+            int cpus,
+            int threadsPerCore,
+            long memoryMb,
+            int gpus,
+            int ctldPort,
+            int grpcPort,
             List<Integer> nodePorts) {
-        this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, 0);
+        this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, 0, 0);
     }
 
     public Path etc() {
@@ -71,12 +88,23 @@ public record LocalClusterLayout(
         s.append("StateSaveLocation=").append(stateDir.resolve("ctld")).append('\n');
         s.append("SlurmdSpoolDir=").append(stateDir.resolve("spool")).append("/%n\n");
         s.append("SlurmdTimeout=60\n");
+        // Nodes come back by themselves after a restart; the lab's nodes claim more CPUs than
+        // the machine has, which config_overrides accepts (GRES are still checked).
+        s.append("ReturnToService=1\n");
+        s.append("SlurmdParameters=config_overrides\n");
+        s.append("SlurmctldParameters=enable_configless\n");
         s.append("KillWait=10\n");
         s.append("MinJobAge=300\n");
         s.append("SelectType=select/cons_tres\n");
         s.append("SelectTypeParameters=CR_Core\n");
         s.append("ProctrackType=proctrack/linuxproc\n");
         s.append("TaskPlugin=task/none\n");
+        if (dbdPort > 0) {
+            s.append("AccountingStorageType=accounting_storage/slurmdbd\n");
+            s.append("AccountingStorageHost=127.0.0.1\n");
+            s.append("AccountingStoragePort=").append(dbdPort).append('\n');
+            s.append("AccountingStorageTRES=gres/gpu\n");
+        }
         if (gpus > 0) {
             s.append(mpsPerGpu > 0 ? "GresTypes=gpu,mps\n" : "GresTypes=gpu\n");
         }

@@ -51,6 +51,7 @@ final class ClusterProcesses implements AutoCloseable {
                 LocalCluster.freePort(),
                 LocalCluster.freePort(),
                 ports,
+                0,
                 mpsPerGpu);
         LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");
@@ -90,7 +91,52 @@ final class ClusterProcesses implements AutoCloseable {
         ctld.waitFor(10, TimeUnit.SECONDS);
     }
 
+    /** Rewrites slurm.conf before the daemons start (a short SlurmdTimeout, say). */
+    void editSlurmConf(java.util.function.UnaryOperator<String> edit) throws IOException {
+        Files.writeString(layout.slurmConfPath(), edit.apply(Files.readString(layout.slurmConfPath())));
+    }
+
+    /** Appends lines to gres.conf (a dynamic node's File= lines). */
+    void appendGresConf(String lines) throws IOException {
+        Path gres = layout.etc().resolve("gres.conf");
+        Files.writeString(gres, Files.readString(gres) + lines);
+    }
+
+    /** One more node daemon with its own arguments, reading the local slurm.conf. */
+    Process startNode(String logName, String... args) throws IOException {
+        Process p = daemon("dev.sluice.noded.server.NodedMain", logName, args);
+        nodes.add(p);
+        return p;
+    }
+
+    /** A node daemon given no slurm.conf at all: {@code --conf-server} and its arguments. */
+    Process startConfiglessNode(String logName, String... args) throws IOException {
+        Process p = process("dev.sluice.noded.server.NodedMain", logName, List.of(args));
+        nodes.add(p);
+        return p;
+    }
+
+    /** kill -9 of one daemon. */
+    static void crash(Process p) throws InterruptedException {
+        p.destroyForcibly();
+        p.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM, and wait until it is gone. */
+    static void stop(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(15, TimeUnit.SECONDS)) {
+            crash(p);
+        }
+    }
+
     private Process daemon(String main, String logName, String... args) throws IOException {
+        List<String> all = new ArrayList<>(List.of("-f", layout.slurmConfPath().toString()));
+        all.addAll(List.of(args));
+        return process(main, logName, all);
+    }
+
+    private Process process(String main, String logName, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 java,
                 "-Xmx256m",
@@ -99,10 +145,8 @@ final class ClusterProcesses implements AutoCloseable {
                 "-cp",
                 classpath,
                 main,
-                "-D",
-                "-f",
-                layout.slurmConfPath().toString()));
-        cmd.addAll(List.of(args));
+                "-D"));
+        cmd.addAll(args);
         Files.createDirectories(layout.logDir());
         return new ProcessBuilder(cmd)
                 .redirectErrorStream(true)

@@ -42,7 +42,12 @@ final class NodeSets {
                 warnings.add(head.file() + ":" + head.line() + ": NodeSet " + head.value()
                         + " has neither Nodes= nor Feature= and is empty");
             }
-            out.add(new NodeSetConf(head.value(), List.copyOf(members), head.file(), head.line()));
+            out.add(new NodeSetConf(
+                    head.value(),
+                    List.copyOf(members),
+                    java.util.Optional.ofNullable(feature).map(ConfEntry::value),
+                    head.file(),
+                    head.line()));
         }
         return out;
     }

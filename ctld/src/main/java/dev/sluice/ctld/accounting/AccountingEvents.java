@@ -46,6 +46,8 @@ public final class AccountingEvents {
             case StateRecord.JobUpdated r -> List.of(job(after));
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();
+            case StateRecord.NodeCreated r -> List.of();
+            case StateRecord.NodeDeleted r -> List.of();
         };
     }
 
@@ -63,6 +65,8 @@ public final class AccountingEvents {
             case StateRecord.JobsPurged r -> List.of();
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();
+            case StateRecord.NodeCreated r -> List.of();
+            case StateRecord.NodeDeleted r -> List.of();
         };
     }
 

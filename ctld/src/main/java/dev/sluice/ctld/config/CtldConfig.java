@@ -2,7 +2,9 @@ package dev.sluice.ctld.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import java.util.List;
@@ -15,6 +17,9 @@ import java.util.Set;
  * the file.
  *
  * @param configFiles configuration files served to configless node daemons: name → content
+ *     (empty unless {@code SlurmctldParameters=enable_configless})
+ * @param nodePolicy ReturnToService and config_overrides
+ * @param memberships which partitions take dynamic nodes
  */
 public record CtldConfig(
         String clusterName,
@@ -34,7 +39,9 @@ public record CtldConfig(
         List<Node> nodes,
         List<Partition> partitions,
         Map<String, byte[]> configFiles,
-        List<Map.Entry<String, String>> showConfig) {
+        List<Map.Entry<String, String>> showConfig,
+        NodePolicy nodePolicy,
+        List<DynamicMembership> memberships) {
 
     public CtldConfig {
         requireNonNull(clusterName, "clusterName is null");
@@ -46,5 +53,50 @@ public record CtldConfig(
         partitions = List.copyOf(partitions);
         configFiles = Map.copyOf(configFiles);
         showConfig = List.copyOf(showConfig);
+        requireNonNull(nodePolicy, "nodePolicy is null");
+        memberships = List.copyOf(memberships);
+    }
+
+    /** Without node policy or dynamic memberships: ReturnToService=0, no dynamic nodes join. */
+    public CtldConfig(
+            String clusterName,
+            String controlHost,
+            int slurmctldPort,
+            int grpcPort,
+            String stateSaveLocation,
+            int slurmdTimeoutSeconds,
+            int killWaitSeconds,
+            int minJobAgeSeconds,
+            int firstJobId,
+            boolean memoryConsumable,
+            long defMemPerCpuMb,
+            Set<String> gresNames,
+            SchedulerConfig scheduler,
+            int maxArraySize,
+            List<Node> nodes,
+            List<Partition> partitions,
+            Map<String, byte[]> configFiles,
+            List<Map.Entry<String, String>> showConfig) {
+        this(
+                clusterName,
+                controlHost,
+                slurmctldPort,
+                grpcPort,
+                stateSaveLocation,
+                slurmdTimeoutSeconds,
+                killWaitSeconds,
+                minJobAgeSeconds,
+                firstJobId,
+                memoryConsumable,
+                defMemPerCpuMb,
+                gresNames,
+                scheduler,
+                maxArraySize,
+                nodes,
+                partitions,
+                configFiles,
+                showConfig,
+                NodePolicy.DEFAULT,
+                List.of());
     }
 }

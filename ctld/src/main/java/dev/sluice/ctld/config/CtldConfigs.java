@@ -5,10 +5,12 @@ import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.time.TimeLimit;
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
@@ -100,7 +102,60 @@ public final class CtldConfigs {
                 nodes,
                 partitions,
                 files,
-                show);
+                show,
+                nodePolicy(conf),
+                memberships(conf));
+    }
+
+    static NodePolicy nodePolicy(SlurmConf conf) {
+        boolean overrides = conf.value("SlurmdParameters").stream()
+                .flatMap(v -> java.util.Arrays.stream(v.split(",")))
+                .anyMatch(p -> p.strip().equalsIgnoreCase("config_overrides"));
+        return new NodePolicy(conf.returnToService(), overrides);
+    }
+
+    /** Per partition: does it take dynamic nodes ({@code Nodes=ALL}), or those of a feature? */
+    static List<DynamicMembership> memberships(SlurmConf conf) {
+        Map<String, String> setFeatures = new java.util.HashMap<>();
+        conf.nodeSets().forEach(ns -> ns.feature().ifPresent(f -> setFeatures.put(ns.name(), f)));
+        List<DynamicMembership> out = new ArrayList<>();
+        for (PartitionConf p : conf.partitions()) {
+            boolean all = false;
+            Set<String> features = new TreeSet<>();
+            for (String item : topLevelItems(p.nodesExpr())) {
+                if (item.equalsIgnoreCase("ALL")) {
+                    all = true;
+                } else if (setFeatures.containsKey(item)) {
+                    features.add(setFeatures.get(item));
+                }
+            }
+            if (all || !features.isEmpty()) {
+                out.add(new DynamicMembership(p.name(), all, features));
+            }
+        }
+        return out;
+    }
+
+    /** {@code a[1-3],ALL,set} → its items; commas inside brackets belong to a hostlist. */
+    private static List<String> topLevelItems(String expr) {
+        List<String> items = new ArrayList<>();
+        int depth = 0;
+        StringBuilder cur = new StringBuilder();
+        for (char c : (expr == null ? "" : expr).toCharArray()) {
+            if (c == '[') {
+                depth++;
+            } else if (c == ']') {
+                depth--;
+            }
+            if (c == ',' && depth == 0) {
+                items.add(cur.toString().strip());
+                cur.setLength(0);
+            } else {
+                cur.append(c);
+            }
+        }
+        items.add(cur.toString().strip());
+        return items;
     }
 
     /**

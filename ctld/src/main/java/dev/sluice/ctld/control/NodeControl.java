@@ -2,6 +2,8 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.gres.GresSpec;
+import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
@@ -13,17 +15,49 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
-/** Node handlers: registration, heartbeats, administrative updates and silence detection. */
+/**
+ * Node handlers: registration (with the check that a node has what it is configured to have),
+ * heartbeats, administrative updates, dynamic creation and deletion, and silence detection.
+ */
 public final class NodeControl {
+    /** The user Slurm names as the author of the controller's own state changes. */
+    static final String SLURM_USER = "slurm";
+
+    static final String NOT_RESPONDING = "Not responding";
+
     private final int slurmdTimeoutSeconds;
+    private final NodePolicy policy;
 
     public NodeControl(int slurmdTimeoutSeconds) {
-        this.slurmdTimeoutSeconds = slurmdTimeoutSeconds;
+        this(slurmdTimeoutSeconds, NodePolicy.DEFAULT);
     }
 
-    /** What a node daemon says about itself when it (re)connects. */
+    public NodeControl(int slurmdTimeoutSeconds, NodePolicy policy) {
+        this.slurmdTimeoutSeconds = slurmdTimeoutSeconds;
+        this.policy = policy;
+    }
+
+    /**
+     * What a node daemon detected: its hardware, and per GRES name the count it could verify
+     * (device files that exist, NVML devices). Names it had no means to check are absent.
+     */
+    public record Found(NodeHardware hardware, Map<String, Long> gres) {
+        public Found {
+            gres = Map.copyOf(gres);
+        }
+    }
+
+    /**
+     * What a node daemon says about itself when it (re)connects.
+     *
+     * @param features a dynamic node's own {@code Feature=}; empty for configured nodes
+     * @param gres a dynamic node's own {@code Gres=}; empty for configured nodes
+     * @param found what it detected, when the daemon reports it
+     */
     public record Registration(
             String name,
             String hostname,
@@ -33,9 +67,38 @@ public final class NodeControl {
             boolean dynamic,
             Set<Integer> runningJobs,
             long bootTime,
-            String version) {
+            String version,
+            List<String> features,
+            String gres,
+            Optional<Found> found) {
         public Registration {
             runningJobs = Set.copyOf(runningJobs);
+            features = List.copyOf(features);
+        }
+
+        public Registration(
+                String name,
+                String hostname,
+                String addr,
+                int port,
+                NodeHardware hardware,
+                boolean dynamic,
+                Set<Integer> runningJobs,
+                long bootTime,
+                String version) {
+            this(
+                    name,
+                    hostname,
+                    addr,
+                    port,
+                    hardware,
+                    dynamic,
+                    runningJobs,
+                    bootTime,
+                    version,
+                    List.of(),
+                    "",
+                    Optional.empty());
         }
     }
 
@@ -49,7 +112,15 @@ public final class NodeControl {
                     ErrorCode.INVALID_NODE_NAME, "Node " + reg.name() + " not found in the configuration");
         }
         List<StateRecord> records = new ArrayList<>();
-        if (known == null || !known.registered() || changed(known, reg)) {
+        boolean ownConfig = reg.dynamic() && (known == null || known.dynamic());
+        List<String> features = ownConfig ? reg.features() : List.of();
+        String gres = ownConfig ? reg.gres() : "";
+        try {
+            inventory(gres);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.INVALID_GRES, e.getMessage());
+        }
+        if (known == null || !known.registered() || changed(known, reg, features, gres)) {
             records.add(new StateRecord.NodeRegistered(
                     reg.name(),
                     reg.hostname(),
@@ -59,12 +130,24 @@ public final class NodeControl {
                     reg.dynamic(),
                     reg.bootTime(),
                     reg.version(),
+                    features,
+                    gres,
                     now));
         }
-        if (known != null && known.down() && known.reason().equals("Not responding")) {
-            // A node that only stopped answering comes back by itself (ReturnToService=1 style
-            // for silence; administrative DOWN stays DOWN).
-            records.add(new StateRecord.NodeStateChanged(reg.name(), NodeTransition.RESUME, "", "", now));
+        Optional<String> shortfall = reg.found().flatMap(found -> {
+            boolean configured = known != null && !ownConfig;
+            NodeHardware promised = configured ? known.hardware() : reg.hardware();
+            GresInventory promisedGres = configured ? known.gres() : inventory(gres);
+            return RegistrationCheck.shortfall(promised, promisedGres, found, policy);
+        });
+        if (shortfall.isPresent()) {
+            // Never accepted silently: drained, running work left alone, as slurmctld does.
+            if (known == null || !known.drain() || !known.reason().equals(shortfall.get())) {
+                records.add(new StateRecord.NodeStateChanged(
+                        reg.name(), NodeTransition.DRAIN, shortfall.get(), SLURM_USER, now));
+            }
+        } else if (known != null && known.down() && returnsToService(known)) {
+            records.add(new StateRecord.NodeStateChanged(reg.name(), NodeTransition.RETURN, "", "", now));
         }
         List<Effect> effects = new ArrayList<>();
         List<Integer> orphans = new ArrayList<>();
@@ -89,13 +172,28 @@ public final class NodeControl {
                 records, List.of(new SoftChange.NodeHeard(reg.name(), now)), effects, new RegistrationAnswer(orphans));
     }
 
-    private static boolean changed(Node known, Registration reg) {
+    /** ReturnToService: 1 only for nodes that were DOWN for not answering, 2 for any. */
+    private boolean returnsToService(Node node) {
+        return switch (policy.returnToService()) {
+            case 2 -> true;
+            case 1 -> node.reason().equals(NOT_RESPONDING);
+            default -> false;
+        };
+    }
+
+    private static GresInventory inventory(String gres) {
+        return gres.isEmpty() ? GresInventory.NONE : GresInventory.of(GresSpec.parseNodeList(gres), List.of());
+    }
+
+    private static boolean changed(Node known, Registration reg, List<String> features, String gres) {
         return !known.addr().equals(reg.addr())
                 || known.port() != reg.port()
                 || !known.hostname().equals(reg.hostname())
                 || !known.hardware().equals(reg.hardware())
                 || known.bootTime() != reg.bootTime()
-                || !known.version().equals(reg.version());
+                || !known.version().equals(reg.version())
+                || (known.dynamic() && !features.isEmpty() && !known.features().equals(features))
+                || (known.dynamic() && !gres.isEmpty() && !known.gres().equals(inventory(gres)));
     }
 
     /** @return true when the node must register again (the controller does not know it as up) */
@@ -123,8 +221,16 @@ public final class NodeControl {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (String name : names) {
-            if (state.node(name) == null) {
+            Node node = state.node(name);
+            if (node == null) {
                 throw new SlurmException(ErrorCode.INVALID_NODE_NAME);
+            }
+            if (transition == NodeTransition.RESUME && !node.down() && !node.drain() && !node.future()) {
+                // slurmctld refuses to resume what is not DOWN, DRAIN or FUTURE.
+                throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid node state specified");
+            }
+            if (transition == NodeTransition.FUTURE && state.view(node).runningJobs() > 0) {
+                throw new SlurmException(ErrorCode.NODES_BUSY);
             }
         }
         for (String name : names) {
@@ -135,6 +241,63 @@ public final class NodeControl {
             }
         }
         return ControlResult.of(records, effects, null);
+    }
+
+    /** {@code scontrol create NodeName=...}: dynamic nodes, each absent until now. */
+    public ControlResult<Void> create(
+            ClusterState state, Caller caller, List<StateRecord.NodeCreated> wanted, long now) {
+        if (!caller.isOperator()) {
+            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+        }
+        Set<String> seen = new HashSet<>();
+        List<StateRecord> records = new ArrayList<>();
+        for (StateRecord.NodeCreated n : wanted) {
+            if (state.node(n.name()) != null || !seen.add(n.name())) {
+                throw new SlurmException(ErrorCode.INVALID_NODE_NAME, "Duplicate node name " + n.name());
+            }
+            try {
+                inventory(n.gres());
+            } catch (IllegalArgumentException e) {
+                throw new SlurmException(ErrorCode.INVALID_GRES, e.getMessage());
+            }
+            records.add(new StateRecord.NodeCreated(
+                    n.name(),
+                    n.hostname(),
+                    n.addr(),
+                    n.port(),
+                    n.hardware(),
+                    n.features(),
+                    n.gres(),
+                    n.weight(),
+                    n.future(),
+                    now));
+        }
+        return ControlResult.of(records, List.of(), null);
+    }
+
+    /**
+     * {@code scontrol delete NodeName=...}: only dynamic nodes, and only when no job runs there
+     * (Slurm 22.05 refuses the rest the same way).
+     */
+    public ControlResult<Void> delete(ClusterState state, Caller caller, List<String> names, long now) {
+        if (!caller.isOperator()) {
+            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+        }
+        List<StateRecord> records = new ArrayList<>();
+        for (String name : names) {
+            Node node = state.node(name);
+            if (node == null) {
+                throw new SlurmException(ErrorCode.INVALID_NODE_NAME);
+            }
+            if (!node.dynamic()) {
+                throw new SlurmException(ErrorCode.INVALID_NODE_NAME, "Can't delete non-dynamic node " + name);
+            }
+            if (state.view(node).runningJobs() > 0) {
+                throw new SlurmException(ErrorCode.NODES_BUSY);
+            }
+            records.add(new StateRecord.NodeDeleted(name, now));
+        }
+        return ControlResult.of(records, List.of(), null);
     }
 
     private static NodeTransition parseTransition(String value) {
@@ -167,9 +330,14 @@ public final class NodeControl {
                 continue;
             }
             soft.add(new SoftChange.NodeSilent(name));
-            if (!node.down()) {
+            if (!node.down() && node.reason().isEmpty()) {
                 records.add(
-                        new StateRecord.NodeStateChanged(name, NodeTransition.DOWN, "Not responding", "slurm", now));
+                        new StateRecord.NodeStateChanged(name, NodeTransition.DOWN, NOT_RESPONDING, SLURM_USER, now));
+            } else if (!node.down()) {
+                // As slurmctld: a reason already given (a drain) is kept, so the administrator's
+                // words survive and ReturnToService=1 will not bring it back by itself.
+                records.add(new StateRecord.NodeStateChanged(
+                        name, NodeTransition.DOWN, node.reason(), node.reasonUser(), node.reasonTime()));
             }
             failJobsOn(state, name, now, records, effects);
         }

@@ -233,6 +233,18 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         });
     }
 
+    /** {@code scontrol reconfigure}: every responding node fetches its files again and re-registers. */
+    public void reconfigureNodes(ClusterImage image) {
+        for (NodeView node : image.nodes()) {
+            if (node.responding()) {
+                target(
+                        image,
+                        node.name(),
+                        stub -> stub.reconfigure(dev.sluice.protocol.v1.NodeReconfigureRequest.getDefaultInstance()));
+            }
+        }
+    }
+
     private NodeControlGrpc.NodeControlBlockingStub stub(NodeView node) {
         String target = node.node().addr() + ":" + node.node().port();
         ManagedChannel channel = channels.computeIfAbsent(

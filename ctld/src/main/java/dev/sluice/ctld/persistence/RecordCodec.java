@@ -13,6 +13,8 @@ import dev.sluice.protocol.v1.journal.JobSubmittedRecord;
 import dev.sluice.protocol.v1.journal.JobUpdatedRecord;
 import dev.sluice.protocol.v1.journal.JobsPurgedRecord;
 import dev.sluice.protocol.v1.journal.JournalEntry;
+import dev.sluice.protocol.v1.journal.NodeCreatedRecord;
+import dev.sluice.protocol.v1.journal.NodeDeletedRecord;
 import dev.sluice.protocol.v1.journal.NodeRegisteredRecord;
 import dev.sluice.protocol.v1.journal.NodeStateRecord;
 
@@ -63,10 +65,25 @@ public final class RecordCodec {
                         .setHostname(r.hostname())
                         .setAddr(r.addr())
                         .setPort(r.port())
-                        .setHardware(WireMapper.toWire(r.hardware()))
+                        .setHardware(WireMapper.toWire(r.hardware()).toBuilder()
+                                .setGres(r.gres())
+                                .addAllFeatures(r.features()))
                         .setDynamic(r.dynamic())
                         .setBootTime(r.bootTime())
                         .setVersion(r.version()));
+            case StateRecord.NodeCreated r ->
+                e.setNodeCreated(NodeCreatedRecord.newBuilder()
+                        .setName(r.name())
+                        .setHostname(r.hostname())
+                        .setAddr(r.addr())
+                        .setPort(r.port())
+                        .setHardware(WireMapper.toWire(r.hardware()).toBuilder()
+                                .setGres(r.gres())
+                                .addAllFeatures(r.features()))
+                        .setWeight(r.weight())
+                        .setFuture(r.future()));
+            case StateRecord.NodeDeleted r ->
+                e.setNodeDeleted(NodeDeletedRecord.newBuilder().setName(r.name()));
             case StateRecord.NodeStateChanged r ->
                 e.setNodeState(NodeStateRecord.newBuilder()
                         .setName(r.name())
@@ -131,8 +148,25 @@ public final class RecordCodec {
                         r.getDynamic(),
                         r.getBootTime(),
                         r.getVersion(),
+                        r.getHardware().getFeaturesList(),
+                        r.getHardware().getGres(),
                         t);
             }
+            case NODE_CREATED -> {
+                NodeCreatedRecord r = e.getNodeCreated();
+                yield new StateRecord.NodeCreated(
+                        r.getName(),
+                        r.getHostname(),
+                        r.getAddr(),
+                        r.getPort(),
+                        WireMapper.toDomain(r.getHardware()),
+                        r.getHardware().getFeaturesList(),
+                        r.getHardware().getGres(),
+                        r.getWeight(),
+                        r.getFuture(),
+                        t);
+            }
+            case NODE_DELETED -> new StateRecord.NodeDeleted(e.getNodeDeleted().getName(), t);
             case NODE_STATE -> {
                 NodeStateRecord r = e.getNodeState();
                 yield new StateRecord.NodeStateChanged(

@@ -18,6 +18,10 @@ import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.ConfigEntry;
+import dev.sluice.protocol.v1.CreateNodeRequest;
+import dev.sluice.protocol.v1.CreateNodeResponse;
+import dev.sluice.protocol.v1.DeleteNodeRequest;
+import dev.sluice.protocol.v1.DeleteNodeResponse;
 import dev.sluice.protocol.v1.GetConfigResponse;
 import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.GetJobsResponse;
@@ -27,6 +31,7 @@ import dev.sluice.protocol.v1.GetPartitionsRequest;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.PingResponse;
+import dev.sluice.protocol.v1.ReconfigureResponse;
 import dev.sluice.protocol.v1.SignalJobRequest;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
@@ -58,9 +63,21 @@ public final class ClientApiHandler {
     private final NodeControl nodes;
     private final CtldConfig config;
     private final long startTime;
+    private final Reconfigurer reconfigurer;
 
     public ClientApiHandler(
             ControllerLoop loop, JobControl jobs, NodeControl nodes, CtldConfig config, long startTime) {
+        this(loop, jobs, nodes, config, startTime, Reconfigurer.fixed(config.configFiles()));
+    }
+
+    public ClientApiHandler(
+            ControllerLoop loop,
+            JobControl jobs,
+            NodeControl nodes,
+            CtldConfig config,
+            long startTime,
+            Reconfigurer reconfigurer) {
+        this.reconfigurer = requireNonNull(reconfigurer, "reconfigurer is null");
         this.loop = requireNonNull(loop, "loop is null");
         this.jobs = requireNonNull(jobs, "jobs is null");
         this.nodes = requireNonNull(nodes, "nodes is null");
@@ -100,6 +117,9 @@ public final class ClientApiHandler {
                 case UPDATE_JOB -> out.setUpdateJob(updateJob(who, request.getUpdateJob()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
                 case PING -> out.setPing(ping());
+                case CREATE_NODE -> out.setCreateNode(createNode(who, request.getCreateNode()));
+                case DELETE_NODE -> out.setDeleteNode(deleteNode(who, request.getDeleteNode()));
+                case RECONFIGURE -> out.setReconfigure(reconfigure(who));
                 case CREATE_STEP -> out.setCreateStep(steps().create(who, request.getCreateStep()));
                 case STEP_COMPLETE -> out.setStepComplete(steps().complete(who, request.getStepComplete()));
                 case COMPLETE_ALLOCATION -> {
@@ -193,9 +213,12 @@ public final class ClientApiHandler {
         if (!f.getNameFilter().isEmpty() && !f.getNameFilter().equals(r.name())) {
             return false;
         }
+        // scancel -t PD,R: any of the listed states, long or compact names.
         if (!f.getStateFilter().isEmpty()
-                && !f.getStateFilter().equalsIgnoreCase(job.state().name())
-                && !f.getStateFilter().equalsIgnoreCase(job.state().compact())) {
+                && java.util.Arrays.stream(f.getStateFilter().split(","))
+                        .map(String::strip)
+                        .noneMatch(st -> st.equalsIgnoreCase(job.state().name())
+                                || st.equalsIgnoreCase(job.state().compact()))) {
             return false;
         }
         if (!f.getNodesFilter().isEmpty()) {
@@ -259,9 +282,35 @@ public final class ClientApiHandler {
         return UpdateNodeResponse.getDefaultInstance();
     }
 
+    /** {@code scontrol create NodeName=...}: dynamic nodes, journaled before the answer. */
+    public CreateNodeResponse createNode(Identity who, CreateNodeRequest request) {
+        Caller caller = caller(who);
+        var wanted = NodeAdmin.parseCreate(request.getNodeLine(), 6818);
+        await(loop.submit((state, now) -> nodes.create(state, caller, wanted, now)));
+        return CreateNodeResponse.getDefaultInstance();
+    }
+
+    /** {@code scontrol delete NodeName=...}: idle dynamic nodes only. */
+    public DeleteNodeResponse deleteNode(Identity who, DeleteNodeRequest request) {
+        Caller caller = caller(who);
+        List<String> names = HostList.expand(request.getNodeNames());
+        await(loop.submit((state, now) -> nodes.delete(state, caller, names, now)));
+        return DeleteNodeResponse.getDefaultInstance();
+    }
+
+    /** {@code scontrol reconfigure}: operators only; see {@link Reconfigurer}. */
+    public ReconfigureResponse reconfigure(Identity who) {
+        if (!caller(who).isOperator()) {
+            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+        }
+        reconfigurer.reconfigure();
+        return ReconfigureResponse.getDefaultInstance();
+    }
+
     public GetConfigResponse getConfig() {
         GetConfigResponse.Builder out = GetConfigResponse.newBuilder();
-        config.configFiles()
+        reconfigurer
+                .configFiles()
                 .forEach((name, bytes) -> out.putFiles(name, com.google.protobuf.ByteString.copyFrom(bytes)));
         config.showConfig()
                 .forEach(e -> out.addEntries(

@@ -141,4 +141,28 @@ public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
     public void ping(PingRequest request, StreamObserver<PingResponse> observer) {
         answer(observer, handler::ping);
     }
+
+    @Override
+    public void createNode(
+            dev.sluice.protocol.v1.CreateNodeRequest request,
+            StreamObserver<dev.sluice.protocol.v1.CreateNodeResponse> observer) {
+        Identity who = who();
+        answer(observer, () -> handler.createNode(who, request));
+    }
+
+    @Override
+    public void deleteNode(
+            dev.sluice.protocol.v1.DeleteNodeRequest request,
+            StreamObserver<dev.sluice.protocol.v1.DeleteNodeResponse> observer) {
+        Identity who = who();
+        answer(observer, () -> handler.deleteNode(who, request));
+    }
+
+    @Override
+    public void reconfigure(
+            dev.sluice.protocol.v1.ReconfigureRequest request,
+            StreamObserver<dev.sluice.protocol.v1.ReconfigureResponse> observer) {
+        Identity who = who();
+        answer(observer, () -> handler.reconfigure(who));
+    }
 }

@@ -12,6 +12,7 @@ import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.NodeGres;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.ArrayList;
@@ -72,7 +73,11 @@ public final class InfoMapper {
                     .setBatchHost(a.batchHost())
                     .setMemPerNodeMb(a.nodes().get(0).memoryMb())
                     .setAllocTres(
-                            tres(a.totalCpus(), a.totalMemoryMb(), a.nodes().size(), r));
+                            tres(a.totalCpus(), a.totalMemoryMb(), a.nodes().size(), r) + gresTres(a));
+            for (Allocation.NodeShare share : a.nodes()) {
+                b.addNodeGres(
+                        NodeGres.newBuilder().setNode(share.node()).addAllGrants(WireMapper.toWireGres(share.gres())));
+            }
         }
         return b.build();
     }

@@ -7,6 +7,7 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.GresFound;
 import dev.sluice.protocol.v1.HeartbeatRequest;
 import dev.sluice.protocol.v1.HeartbeatResponse;
 import dev.sluice.protocol.v1.JobCompleteRequest;
@@ -18,6 +19,9 @@ import dev.sluice.protocol.v1.RegisterNodeResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /** Node daemons register, heartbeat and report job ends here; each call is a loop command. */
 public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImplBase {
@@ -47,7 +51,10 @@ public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImpl
                 request.getDynamic(),
                 new HashSet<>(request.getRunningJobIdsList()),
                 request.getBootTime(),
-                request.getVersion());
+                request.getVersion(),
+                request.getHardware().getFeaturesList(),
+                request.getHardware().getGres(),
+                found(request));
         try {
             NodeControl.RegistrationAnswer answer = await(loop.submit((state, now) -> nodes.register(state, reg, now)));
             observer.onNext(RegisterNodeResponse.newBuilder()
@@ -78,5 +85,17 @@ public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImpl
                 state, request.getNodeName(), (int) request.getJobId(), request.getExitStatus(), endState, now)));
         observer.onNext(JobCompleteResponse.getDefaultInstance());
         observer.onCompleted();
+    }
+
+    /** Detected resources, summed per GRES name; absent from daemons that do not report them. */
+    static Optional<NodeControl.Found> found(RegisterNodeRequest request) {
+        if (!request.hasDetected()) {
+            return Optional.empty();
+        }
+        Map<String, Long> gres = new LinkedHashMap<>();
+        for (GresFound g : request.getGresFoundList()) {
+            gres.merge(g.getName(), g.getCount(), Long::sum);
+        }
+        return Optional.of(new NodeControl.Found(WireMapper.toDomain(request.getDetected()), gres));
     }
 }

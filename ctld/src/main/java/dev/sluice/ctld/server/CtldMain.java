@@ -64,30 +64,27 @@ public final class CtldMain {
                 }
             }
         }
-        SlurmConf conf;
+        CtldConfig config;
         try {
-            conf = SlurmConfReader.read(confPath);
+            config = load(confPath, true);
         } catch (ConfigException e) {
             err.println("sluice-ctld: fatal: " + e.getMessage());
             return 1;
         }
-        conf.ignoredKeys().forEach(k -> log.info("slurm.conf: {} is accepted but not acted upon", k));
-        SluiceConf site = SluiceConf.besides(confPath);
-        GresConf gres;
-        try {
-            Path gresPath = confPath.toAbsolutePath().resolveSibling("gres.conf");
-            gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
-        } catch (ConfigException e) {
-            err.println("sluice-ctld: fatal: " + e.getMessage());
-            return 1;
-        }
-        CtldConfig config =
-                CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), configFiles(confPath));
+        Path conf = confPath;
+        ConfigReloader reloader = new ConfigReloader(config.configFiles(), () -> load(conf, false));
         CountDownLatch stopped = new CountDownLatch(1);
-        CtldServer server = CtldServer.start(config, Clock.systemUTC(), bind, truncate, fault -> {
-            log.error("fatal: {}", fault.toString());
-            Runtime.getRuntime().halt(1);
-        });
+        CtldServer server = CtldServer.start(
+                config,
+                Clock.systemUTC(),
+                bind,
+                truncate,
+                fault -> {
+                    log.error("fatal: {}", fault.toString());
+                    Runtime.getRuntime().halt(1);
+                },
+                null,
+                reloader);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("sluice-ctld shutting down");
             server.close();
@@ -97,11 +94,41 @@ public final class CtldMain {
         return 0;
     }
 
+    /** slurm.conf, gres.conf and sluice.conf beside it, as the controller's configuration. */
+    static CtldConfig load(Path confPath, boolean logIgnored) throws ConfigException, IOException {
+        SlurmConf conf = SlurmConfReader.read(confPath);
+        if (logIgnored) {
+            conf.ignoredKeys().forEach(k -> log.info("slurm.conf: {} is accepted but not acted upon", k));
+        }
+        SluiceConf site = SluiceConf.besides(confPath);
+        Path gresPath = confPath.toAbsolutePath().resolveSibling("gres.conf");
+        GresConf gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
+        // Only SlurmctldParameters=enable_configless lets node daemons fetch the files.
+        Map<String, byte[]> served = conf.enableConfigless() ? configFiles(confPath) : Map.of();
+        return CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), served);
+    }
+
     /** The files a configless node daemon fetches: slurm.conf and its companions. */
     static Map<String, byte[]> configFiles(Path slurmConf) throws IOException {
         Map<String, byte[]> files = new LinkedHashMap<>();
         Path dir = slurmConf.toAbsolutePath().getParent();
         files.put("slurm.conf", Files.readAllBytes(slurmConf));
+        // Include files beside slurm.conf travel too; the node daemon's cache is one directory.
+        dev.sluice.common.conf.IncludeResolver disk = dev.sluice.common.conf.IncludeResolver.filesystem(dir);
+        try {
+            dev.sluice.common.conf.SlurmConfReader.parse(
+                    Files.readString(slurmConf), slurmConf.toString(), (name, at) -> {
+                        var sources = disk.resolve(name, at);
+                        if (!name.contains("/") && sources.size() == 1) {
+                            files.put(name, sources.get(0).text().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        } else {
+                            log.warn("configless: Include {} is not a file beside slurm.conf and is not served", name);
+                        }
+                        return sources;
+                    });
+        } catch (ConfigException e) {
+            throw new IOException(e.getMessage(), e);
+        }
         for (String name : new String[] {"gres.conf", "cgroup.conf", SluiceConf.FILE_NAME}) {
             Path p = dir.resolve(name);
             if (Files.isRegularFile(p)) {

@@ -16,6 +16,7 @@ import dev.sluice.ctld.rpc.ClientApiHandler;
 import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
 import dev.sluice.ctld.rpc.NodeRegistryService;
+import dev.sluice.ctld.rpc.Reconfigurer;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
@@ -87,7 +88,21 @@ public final class CtldServer implements AutoCloseable {
             Consumer<Throwable> fatal,
             EffectSink nodeEffects)
             throws IOException, InterruptedException {
-        ClusterState state = new ClusterState(config.nodes(), config.partitions(), config.firstJobId());
+        return start(config, clock, bindHost, truncateCorruptJournal, fatal, nodeEffects, null);
+    }
+
+    /** @param reloader re-reads the files for {@code scontrol reconfigure}; null refuses it */
+    static CtldServer start(
+            CtldConfig config,
+            InstantSource clock,
+            String bindHost,
+            boolean truncateCorruptJournal,
+            Consumer<Throwable> fatal,
+            EffectSink nodeEffects,
+            ConfigReloader reloader)
+            throws IOException, InterruptedException {
+        ClusterState state =
+                new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
         Recovery.Result recovered =
                 Recovery.recover(Path.of(config.stateSaveLocation()), state, truncateCorruptJournal);
         log.info(
@@ -100,7 +115,7 @@ public final class CtldServer implements AutoCloseable {
         Scheduler.SelectDefaults defaults =
                 new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
         JobControl jobs = new JobControl(defaults, config.maxArraySize());
-        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds());
+        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds(), config.nodePolicy());
         NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config) : null;
         List<Command<?>> periodic = new ArrayList<>();
         Command<Void> silence = nodes::checkSilence;
@@ -134,7 +149,12 @@ public final class CtldServer implements AutoCloseable {
         }
 
         long startTime = clock.instant().getEpochSecond();
-        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime)
+        Reconfigurer reconfigurer = Reconfigurer.fixed(config.configFiles());
+        if (reloader != null) {
+            reloader.bind(loop, dispatcher);
+            reconfigurer = reloader;
+        }
+        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer)
                 .withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
         FrameServer frames = new FrameServer(handler);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
@@ -12,6 +13,8 @@ import dev.sluice.ctld.state.StateRecord.JobStarted;
 import dev.sluice.ctld.state.StateRecord.JobSubmitted;
 import dev.sluice.ctld.state.StateRecord.JobUpdated;
 import dev.sluice.ctld.state.StateRecord.JobsPurged;
+import dev.sluice.ctld.state.StateRecord.NodeCreated;
+import dev.sluice.ctld.state.StateRecord.NodeDeleted;
 import dev.sluice.ctld.state.StateRecord.NodeRegistered;
 import dev.sluice.ctld.state.StateRecord.NodeStateChanged;
 import java.util.ArrayList;
@@ -35,7 +38,8 @@ public final class ClusterState {
     private final Map<String, long[]> usedMemory = new HashMap<>();
     private final Map<String, int[]> runningCount = new HashMap<>();
     private final Map<String, GresPool> gresInUse = new HashMap<>();
-    private final List<Partition> partitions;
+    private List<Partition> partitions;
+    private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
     private final Map<Integer, String> pendingReasons = new HashMap<>();
     private final Map<Integer, Long> expectedStarts = new HashMap<>();
@@ -46,10 +50,20 @@ public final class ClusterState {
     private long sequence;
 
     public ClusterState(Collection<Node> configuredNodes, List<Partition> partitions, int firstJobId) {
+        this(configuredNodes, partitions, List.of(), firstJobId);
+    }
+
+    /** @param memberships which partitions dynamic nodes join, and by what */
+    public ClusterState(
+            Collection<Node> configuredNodes,
+            List<Partition> partitions,
+            List<DynamicMembership> memberships,
+            int firstJobId) {
         for (Node node : configuredNodes) {
             nodes.put(node.name(), node);
         }
         this.partitions = List.copyOf(partitions);
+        this.memberships = List.copyOf(memberships);
         this.nextJobId = firstJobId;
     }
 
@@ -119,46 +133,109 @@ public final class ClusterState {
                 jobs.put(r.jobId(), job.requeued(r.time()));
             }
             case JobsPurged r -> r.jobIds().forEach(jobs::remove);
-            case NodeRegistered r -> {
-                Node existing = nodes.get(r.name());
-                Node base = existing != null
-                        ? existing
-                        : Node.configured(
-                                r.name(),
-                                r.hostname(),
-                                r.addr(),
-                                r.port(),
-                                r.hardware(),
-                                List.of(),
-                                GresInventory.NONE,
-                                1,
-                                false);
+            case NodeRegistered r -> registered(r);
+            case NodeCreated r -> {
+                if (nodes.containsKey(r.name())) {
+                    throw new IllegalStateException("journal creates node " + r.name() + " twice");
+                }
+                Node created = new Node(
+                        r.name(),
+                        r.hostname(),
+                        r.addr(),
+                        r.port(),
+                        r.hardware(),
+                        r.features(),
+                        inventory(r.gres()),
+                        r.weight(),
+                        true,
+                        false,
+                        false,
+                        false,
+                        r.future(),
+                        "",
+                        "",
+                        0,
+                        0,
+                        "");
+                nodes.put(r.name(), created);
+                joinPartitions(created);
+            }
+            case NodeDeleted r -> {
+                requireNode(r.name());
+                nodes.remove(r.name());
+                leavePartitions(r.name());
+                responding.remove(r.name());
+                lastHeard.remove(r.name());
+                gresInUse.remove(r.name());
+            }
+            case NodeStateChanged r ->
                 nodes.put(
                         r.name(),
-                        base.withRegistration(
-                                r.hostname(),
-                                r.addr(),
-                                r.port(),
-                                r.hardware(),
-                                r.dynamic(),
-                                r.bootTime(),
-                                r.version()));
-            }
-            case NodeStateChanged r -> nodes.put(r.name(), applyTransition(requireNode(r.name()), r));
+                        NodeLifecycle.apply(requireNode(r.name()), r.transition(), r.reason(), r.user(), r.time()));
         }
         sequence = Math.max(sequence, recordSequence);
     }
 
-    private static Node applyTransition(Node node, NodeStateChanged r) {
-        return switch (r.transition()) {
-            case DOWN -> node.withAdmin(true, node.drain(), r.reason(), r.user(), r.time());
-            case DRAIN -> node.withAdmin(node.down(), true, r.reason(), r.user(), r.time());
-            case RESUME -> node.withAdmin(false, false, "", "", 0);
-            case UNDRAIN ->
-                node.withAdmin(
-                        node.down(), false, node.down() ? node.reason() : "", node.reasonUser(), node.reasonTime());
-            case FUTURE -> node.withAdmin(node.down(), node.drain(), r.reason(), r.user(), r.time());
-        };
+    private void registered(NodeRegistered r) {
+        Node existing = nodes.get(r.name());
+        Node base = existing != null
+                ? existing
+                : Node.configured(
+                        r.name(),
+                        r.hostname(),
+                        r.addr(),
+                        r.port(),
+                        r.hardware(),
+                        r.features(),
+                        inventory(r.gres()),
+                        1,
+                        false);
+        boolean ownConfig = r.dynamic() && (!r.features().isEmpty() || !r.gres().isEmpty());
+        if (existing != null && ownConfig) {
+            base = base.withDynamicConfig(r.features(), inventory(r.gres()));
+        }
+        Node node = base.withRegistration(
+                r.hostname(), r.addr(), r.port(), r.hardware(), r.dynamic(), r.bootTime(), r.version());
+        nodes.put(r.name(), node);
+        if (existing == null || (ownConfig && !existing.features().equals(node.features()))) {
+            leavePartitions(r.name());
+            joinPartitions(node);
+        }
+    }
+
+    private static GresInventory inventory(String gres) {
+        return gres.isEmpty() ? GresInventory.NONE : GresInventory.of(GresSpec.parseNodeList(gres), List.of());
+    }
+
+    /** A dynamic node joins, at the end as Slurm appends it, every partition that takes it. */
+    private void joinPartitions(Node node) {
+        List<Partition> out = new ArrayList<>(partitions.size());
+        for (Partition p : partitions) {
+            boolean takes = !p.nodes().contains(node.name())
+                    && memberships.stream().anyMatch(m -> m.partition().equals(p.name()) && m.takes(node.features()));
+            if (takes) {
+                List<String> members = new ArrayList<>(p.nodes());
+                members.add(node.name());
+                out.add(p.withNodes(members));
+            } else {
+                out.add(p);
+            }
+        }
+        partitions = List.copyOf(out);
+    }
+
+    private void leavePartitions(String name) {
+        List<Partition> out = new ArrayList<>(partitions.size());
+        for (Partition p : partitions) {
+            if (p.nodes().contains(name)) {
+                List<String> members = new ArrayList<>(p.nodes());
+                members.remove(name);
+                out.add(p.withNodes(members));
+            } else {
+                out.add(p);
+            }
+        }
+        partitions = List.copyOf(out);
     }
 
     private void account(Allocation allocation, int sign) {
@@ -186,6 +263,26 @@ public final class ClusterState {
             throw new IllegalStateException("journal refers to unknown node " + name);
         }
         return node;
+    }
+
+    /**
+     * {@code scontrol reconfigure}: the configuration changed under a running controller. Nodes
+     * new to slurm.conf are added; partitions are taken as now configured, dynamic nodes joining
+     * them again by the new rules. Nodes removed from the file stay until a restart, as in Slurm.
+     * Not journaled: like the constructor's arguments it comes from the file at every start.
+     */
+    public void reconfigure(
+            Collection<Node> configuredNodes, List<Partition> newPartitions, List<DynamicMembership> newMemberships) {
+        for (Node node : configuredNodes) {
+            nodes.putIfAbsent(node.name(), node);
+        }
+        partitions = List.copyOf(newPartitions);
+        memberships = List.copyOf(newMemberships);
+        for (Node node : nodes.values()) {
+            if (node.dynamic()) {
+                joinPartitions(node);
+            }
+        }
     }
 
     /** Job ids are never reused, even for jobs purged before a snapshot. */

@@ -80,6 +80,51 @@ public record Node(
                 ver);
     }
 
+    public Node withFuture(boolean newFuture) {
+        return new Node(
+                name,
+                hostname,
+                addr,
+                port,
+                hardware,
+                features,
+                gres,
+                weight,
+                dynamic,
+                registered,
+                down,
+                drain,
+                newFuture,
+                reason,
+                reasonUser,
+                reasonTime,
+                bootTime,
+                version);
+    }
+
+    /** A dynamic node's own {@code Feature=} and {@code Gres=} (from {@code -Z --conf}). */
+    public Node withDynamicConfig(List<String> newFeatures, GresInventory newGres) {
+        return new Node(
+                name,
+                hostname,
+                addr,
+                port,
+                hardware,
+                newFeatures,
+                newGres,
+                weight,
+                dynamic,
+                registered,
+                down,
+                drain,
+                future,
+                reason,
+                reasonUser,
+                reasonTime,
+                bootTime,
+                version);
+    }
+
     public Node withAdmin(boolean newDown, boolean newDrain, String newReason, String user, long time) {
         return new Node(
                 name,

@@ -29,6 +29,24 @@ public record Partition(
         requireNonNull(state, "state is null");
     }
 
+    /** The same partition with other members (dynamic nodes joining or leaving). */
+    public Partition withNodes(List<String> newNodes) {
+        return new Partition(
+                name,
+                newNodes,
+                isDefault,
+                maxTimeMinutes,
+                defaultTimeMinutes,
+                maxNodes,
+                minNodes,
+                state,
+                defMemPerCpuMb,
+                maxMemPerNodeMb,
+                priorityTier,
+                priorityJobFactor,
+                hidden);
+    }
+
     public boolean isUp() {
         return state.equalsIgnoreCase("UP");
     }

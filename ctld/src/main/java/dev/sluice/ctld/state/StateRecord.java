@@ -78,6 +78,8 @@ public sealed interface StateRecord {
             boolean dynamic,
             long bootTime,
             String version,
+            List<String> features,
+            String gres,
             long time)
             implements StateRecord {
         public NodeRegistered {
@@ -86,6 +88,57 @@ public sealed interface StateRecord {
             requireNonNull(addr, "addr is null");
             requireNonNull(hardware, "hardware is null");
             requireNonNull(version, "version is null");
+            features = List.copyOf(features);
+            requireNonNull(gres, "gres is null");
+        }
+
+        /** A node of slurm.conf: its features and GRES come from the configuration. */
+        public NodeRegistered(
+                String name,
+                String hostname,
+                String addr,
+                int port,
+                NodeHardware hardware,
+                boolean dynamic,
+                long bootTime,
+                String version,
+                long time) {
+            this(name, hostname, addr, port, hardware, dynamic, bootTime, version, List.of(), "", time);
+        }
+    }
+
+    /**
+     * {@code scontrol create NodeName=...}: a dynamic node that exists before (or without) a
+     * daemon registering it.
+     *
+     * @param gres the {@code Gres=} list as written ({@code gpu:a100:2})
+     */
+    record NodeCreated(
+            String name,
+            String hostname,
+            String addr,
+            int port,
+            NodeHardware hardware,
+            List<String> features,
+            String gres,
+            int weight,
+            boolean future,
+            long time)
+            implements StateRecord {
+        public NodeCreated {
+            requireNonNull(name, "name is null");
+            requireNonNull(hostname, "hostname is null");
+            requireNonNull(addr, "addr is null");
+            requireNonNull(hardware, "hardware is null");
+            features = List.copyOf(features);
+            requireNonNull(gres, "gres is null");
+        }
+    }
+
+    /** {@code scontrol delete NodeName=...}: an idle dynamic node leaves the cluster. */
+    record NodeDeleted(String name, long time) implements StateRecord {
+        public NodeDeleted {
+            requireNonNull(name, "name is null");
         }
     }
 

@@ -26,6 +26,22 @@ final class StateSnapshots {
     static List<StateRecord> records(ClusterState state) {
         List<StateRecord> out = new ArrayList<>();
         for (Node n : state.nodes()) {
+            String gres = n.dynamic() ? n.gres().describe() : "";
+            List<String> features = n.dynamic() ? n.features() : List.of();
+            if (n.dynamic()) {
+                // Absent from slurm.conf: the snapshot must bring the node itself.
+                out.add(new StateRecord.NodeCreated(
+                        n.name(),
+                        n.hostname(),
+                        n.addr(),
+                        n.port(),
+                        n.hardware(),
+                        n.features(),
+                        gres,
+                        n.weight(),
+                        n.future(),
+                        0));
+            }
             if (n.registered()) {
                 out.add(new NodeRegistered(
                         n.name(),
@@ -36,7 +52,13 @@ final class StateSnapshots {
                         n.dynamic(),
                         n.bootTime(),
                         n.version(),
+                        features,
+                        gres,
                         0));
+            }
+            if (n.future() && !n.dynamic()) {
+                out.add(new NodeStateChanged(
+                        n.name(), NodeTransition.FUTURE, n.reason(), n.reasonUser(), n.reasonTime()));
             }
             if (n.down()) {
                 out.add(new NodeStateChanged(

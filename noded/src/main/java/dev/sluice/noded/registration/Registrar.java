@@ -59,6 +59,14 @@ public final class Registrar implements AutoCloseable {
         return registered;
     }
 
+    /** The registration changed (reconfigure): send it now. */
+    public void registerAgain() {
+        registered = false;
+        synchronized (wake) {
+            wake.notifyAll();
+        }
+    }
+
     /** A job ended: deliver its report now rather than at the next heartbeat. */
     public void reportSoon(JobCompleteRequest ignored) {
         synchronized (wake) {

@@ -4,6 +4,8 @@ import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
 import dev.sluice.protocol.v1.NodeControlGrpc;
+import dev.sluice.protocol.v1.NodeReconfigureRequest;
+import dev.sluice.protocol.v1.NodeReconfigureResponse;
 import dev.sluice.protocol.v1.NodeSignalJobRequest;
 import dev.sluice.protocol.v1.NodeSignalJobResponse;
 import dev.sluice.protocol.v1.TerminateJobRequest;
@@ -12,13 +14,17 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 
-/** What the controller asks of this node: launch, signal, terminate. */
+/** What the controller asks of this node: launch, signal, terminate, reconfigure. */
 public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
     private final BatchLauncher launcher;
+    private final Runnable reconfigure;
     private final dev.sluice.noded.launch.StepLauncher steps;
 
-    public NodeControlService(BatchLauncher launcher, dev.sluice.noded.launch.StepLauncher steps) {
+    /** @param reconfigure re-reads the configuration and registers again */
+    public NodeControlService(
+            BatchLauncher launcher, Runnable reconfigure, dev.sluice.noded.launch.StepLauncher steps) {
         this.launcher = launcher;
+        this.reconfigure = reconfigure;
         this.steps = steps;
     }
 
@@ -33,6 +39,19 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
         } catch (IOException | RuntimeException e) {
             observer.onError(Status.UNAVAILABLE
                     .withDescription("step launch failed: " + e.getMessage())
+                    .asRuntimeException());
+        }
+    }
+
+    @Override
+    public void reconfigure(NodeReconfigureRequest request, StreamObserver<NodeReconfigureResponse> observer) {
+        try {
+            reconfigure.run();
+            observer.onNext(NodeReconfigureResponse.getDefaultInstance());
+            observer.onCompleted();
+        } catch (RuntimeException e) {
+            observer.onError(Status.FAILED_PRECONDITION
+                    .withDescription("reconfigure failed: " + e.getMessage())
                     .asRuntimeException());
         }
     }

@@ -2,30 +2,38 @@ package dev.sluice.noded.server;
 
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.NodeConf;
-import dev.sluice.common.conf.SlurmConf;
-import dev.sluice.common.conf.SlurmConfReader;
-import dev.sluice.common.site.SluiceConf;
+import dev.sluice.noded.conf.ConfigFetcher;
 import dev.sluice.noded.probe.HardwareProbe;
+import dev.sluice.noded.probe.gres.GresDiscovery;
+import dev.sluice.noded.probe.gres.JnaNvml;
+import dev.sluice.noded.probe.gres.Nvml;
+import dev.sluice.noded.probe.gres.NvmlRecording;
 import dev.sluice.protocol.v1.NodeHardware;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code sluice-noded}: the node daemon's command line, in slurmd's manner.
  *
  * <pre>
- * sluice-noded [-D] [-f slurm.conf] [-N nodename] [--port N] [--addr ADDR] [--spool-dir DIR]
- *              [-Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"]
+ * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N]
+ *              [--addr ADDR] [--spool-dir DIR] [-Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"]
  * sluice-noded -C
+ * sluice-noded --nvml-dump
  * </pre>
  */
 public final class NodedMain {
+    /** slurmd's compiled-in SlurmdSpoolDir, where a configless daemon keeps its cache. */
+    static final String DEFAULT_SPOOL = "/var/spool/slurmd";
+
     private NodedMain() {}
 
     public static void main(String[] args) throws Exception {
@@ -38,9 +46,11 @@ public final class NodedMain {
         Integer port = null;
         String addr = null;
         String spool = null;
+        String confServer = null;
         boolean dynamic = false;
         String dynConf = "";
         boolean print = false;
+        boolean nvmlDump = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D" -> {}
@@ -52,11 +62,16 @@ public final class NodedMain {
                 case "--addr" -> addr = args[++i];
                 case "--spool-dir" -> spool = args[++i];
                 case "--conf" -> dynConf = args[++i];
+                case "--conf-server" -> confServer = args[++i];
+                case "--nvml-dump" -> nvmlDump = true;
                 default -> {
                     err.println("sluice-noded: unrecognized option '" + args[i] + "'");
                     return 1;
                 }
             }
+        }
+        if (nvmlDump) {
+            return dumpNvml(out, err);
         }
         HardwareProbe.Detected detected = HardwareProbe.detect();
         if (print) {
@@ -64,41 +79,34 @@ public final class NodedMain {
             out.println(HardwareProbe.describe(name, detected, uptime));
             return 0;
         }
-        SlurmConf conf;
+        NodeSetup.Options options = new NodeSetup.Options(name, port, addr, spool, dynamic, dynConf);
+        GresDiscovery discovery = new GresDiscovery(new JnaNvml(), f -> Files.exists(Path.of(f)));
+        Callable<NodedSettings> load;
+        if (confServer != null) {
+            // Configless: the cache sits in the spool directory named on the command line (the
+            // configuration that would name another one is what is being fetched).
+            List<ConfigFetcher.Server> servers = ConfigFetcher.Server.parse(confServer);
+            Path cache = Path.of((spool != null ? spool : DEFAULT_SPOOL).replace("%n", name))
+                    .resolve("conf-cache");
+            load = () -> NodeSetup.load(ConfigFetcher.fetchOrCached(servers, cache), options, detected, discovery);
+        } else {
+            Path local = confPath;
+            load = () -> NodeSetup.load(local, options, detected, discovery);
+        }
+        NodedSettings settings;
         try {
-            conf = SlurmConfReader.read(confPath);
-        } catch (ConfigException e) {
+            settings = load.call();
+        } catch (ConfigException | java.io.IOException e) {
             err.println("sluice-noded: fatal: " + e.getMessage());
             return 1;
         }
-        String nodeName = name;
-        Optional<NodeConf> configured =
-                conf.nodes().stream().filter(n -> n.name().equals(nodeName)).findFirst();
-        if (configured.isEmpty() && !dynamic) {
-            err.println("sluice-noded: fatal: Unable to determine this slurmd's NodeName (" + nodeName + " is not in "
-                    + confPath + "; use -N or -Z)");
-            return 1;
-        }
-        String dynamicConf = dynConf;
-        NodeHardware hardware =
-                configured.map(NodedMain::hardware).orElseGet(() -> dynamicHardware(detected, dynamicConf));
-        int listen = port != null ? port : configured.map(NodeConf::port).orElse(conf.slurmdPort());
-        String spoolDir = (spool != null ? spool : conf.slurmdSpoolDir()).replace("%n", nodeName);
-        SluiceConf site = SluiceConf.besides(confPath);
-        var ctl = conf.controlHostEntries().get(0);
-        String ctlHost = ctl.addr() == null || ctl.addr().isEmpty() ? ctl.name() : ctl.addr();
-        NodedSettings settings = new NodedSettings(
-                nodeName,
-                configured.map(NodeConf::hostname).orElse(nodeName),
-                addr != null ? addr : configured.map(NodeConf::addr).orElse(nodeName),
-                "0.0.0.0",
-                listen,
-                hardware,
-                dynamic && configured.isEmpty(),
-                spoolDir,
-                ctlHost,
-                site.slurmctldGrpcPort().orElse(conf.slurmctldPort() + 100));
-        NodedServer server = NodedServer.start(settings);
+        NodedServer server = NodedServer.start(settings, () -> {
+            try {
+                return load.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        });
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -106,6 +114,17 @@ public final class NodedMain {
         }));
         stopped.await();
         return 0;
+    }
+
+    /** {@code --nvml-dump}: what NVML says, in the form tests replay ({@link NvmlRecording}). */
+    private static int dumpNvml(PrintStream out, PrintStream err) {
+        try {
+            out.print(NvmlRecording.format(new JnaNvml().devices()));
+            return 0;
+        } catch (Nvml.NvmlUnavailableException e) {
+            err.println("sluice-noded: " + e.getMessage());
+            return 1;
+        }
     }
 
     private static String uptimeSeconds() {

@@ -15,6 +15,8 @@ import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +36,14 @@ public final class NodedServer implements AutoCloseable {
     }
 
     public static NodedServer start(NodedSettings s) throws IOException {
+        return start(s, () -> s);
+    }
+
+    /**
+     * @param reload reads the configuration again (fetching it when configless) for
+     *     {@code scontrol reconfigure}; the daemon then registers anew with what it says
+     */
+    public static NodedServer start(NodedSettings s, Supplier<NodedSettings> reload) throws IOException {
         JobSpool spool = new JobSpool(Path.of(s.spoolDir()));
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
@@ -41,14 +51,46 @@ public final class NodedServer implements AutoCloseable {
         StepLauncher steps = new StepLauncher(s.nodeName(), uid);
         // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
         launcher.onJobSignal(steps::signalJob);
+        long bootTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
+        AtomicReference<RegisterNodeRequest> registration = new AtomicReference<>();
+        int[] boundPort = new int[1];
+        Runnable reconfigure = () -> {
+            NodedSettings fresh = reload.get();
+            registration.set(registration(fresh, boundPort[0], bootTime));
+            log.info("reconfigured: registering again");
+            registrar[0].registerAgain();
+        };
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.port()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .addService(new NodeControlService(launcher, steps))
+                .addService(new NodeControlService(launcher, reconfigure, steps))
                 .build()
                 .start();
-        int port = server.getPort();
-        long bootTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
-        RegisterNodeRequest registration = RegisterNodeRequest.newBuilder()
+        boundPort[0] = server.getPort();
+        registration.set(registration(s, boundPort[0], bootTime));
+        ManagedChannel channel = NettyChannelBuilder.forAddress(s.controllerHost(), s.controllerGrpcPort())
+                .usePlaintext()
+                .build();
+        registrar[0] = new Registrar(channel, s.nodeName(), registration::get, launcher, spool);
+        // Jobs that outlived a previous daemon are adopted before the first registration, so
+        // the controller hears of them as running here and does not launch them again.
+        launcher.recover();
+        log.info(dev.sluice.noded.launch.Cgroups.describeThisNode());
+        registrar[0].start();
+        log.info(
+                "sluice-noded {} listening on {}:{}, controller {}:{}; detected {} CPUs, {} MB; GRES found {}",
+                s.nodeName(),
+                s.bindHost(),
+                boundPort[0],
+                s.controllerHost(),
+                s.controllerGrpcPort(),
+                s.detected().getCpus(),
+                s.detected().getRealMemoryMb(),
+                NodeSetup.summary(s.gresFound()));
+        return new NodedServer(server, launcher, registrar[0]);
+    }
+
+    private static RegisterNodeRequest registration(NodedSettings s, int port, long bootTime) {
+        return RegisterNodeRequest.newBuilder()
                 .setName(s.nodeName())
                 .setHostname(s.hostname())
                 .setAddr(s.addr())
@@ -59,24 +101,9 @@ public final class NodedServer implements AutoCloseable {
                 .setBootTime(bootTime)
                 .setArch(System.getProperty("os.arch"))
                 .setOs(System.getProperty("os.name"))
+                .setDetected(s.detected())
+                .addAllGresFound(s.gresFound())
                 .build();
-        ManagedChannel channel = NettyChannelBuilder.forAddress(s.controllerHost(), s.controllerGrpcPort())
-                .usePlaintext()
-                .build();
-        registrar[0] = new Registrar(channel, s.nodeName(), () -> registration, launcher, spool);
-        // Jobs that outlived a previous daemon are adopted before the first registration, so
-        // the controller hears of them as running here and does not launch them again.
-        launcher.recover();
-        log.info(dev.sluice.noded.launch.Cgroups.describeThisNode());
-        registrar[0].start();
-        log.info(
-                "sluice-noded {} listening on {}:{}, controller {}:{}",
-                s.nodeName(),
-                s.bindHost(),
-                port,
-                s.controllerHost(),
-                s.controllerGrpcPort());
-        return new NodedServer(server, launcher, registrar[0]);
     }
 
     public int port() {

@@ -2,13 +2,18 @@ package dev.sluice.noded.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.protocol.v1.GresFound;
 import dev.sluice.protocol.v1.NodeHardware;
+import java.util.List;
 
 /**
  * How one node daemon runs: its name and address, the resources it reports, where it spools,
  * and where the controller listens.
  *
  * @param port the NodeControl gRPC port; 0 binds an ephemeral one
+ * @param hardware what the node is configured to have (its slurm.conf line or {@code --conf})
+ * @param detected what the hardware probe found on this machine
+ * @param gresFound what GRES discovery found (only names it could check)
  */
 public record NodedSettings(
         String nodeName,
@@ -20,7 +25,9 @@ public record NodedSettings(
         boolean dynamic,
         String spoolDir,
         String controllerHost,
-        int controllerGrpcPort) {
+        int controllerGrpcPort,
+        NodeHardware detected,
+        List<GresFound> gresFound) {
 
     public NodedSettings {
         requireNonNull(nodeName, "nodeName is null");
@@ -29,5 +36,7 @@ public record NodedSettings(
         requireNonNull(hardware, "hardware is null");
         requireNonNull(spoolDir, "spoolDir is null");
         requireNonNull(controllerHost, "controllerHost is null");
+        requireNonNull(detected, "detected is null");
+        gresFound = List.copyOf(gresFound);
     }
 }

@@ -59,6 +59,9 @@ public final class ScontrolCommand implements Command {
                 isJobUpdate(rest) ? ScontrolJobUpdate.update(inv, rest, err) : ScontrolUpdate.run(inv, rest, err);
             case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
             case "write" -> ScontrolWrite.run(inv, rest, out, err);
+            case "create" -> ScontrolNodeAdmin.create(inv, rest, err);
+            case "delete" -> ScontrolNodeAdmin.delete(inv, rest, err);
+            case "reconfigure" -> ScontrolNodeAdmin.reconfigure(inv, err);
             case "ping" -> ping(inv, out, err);
             case "help" -> {
                 out.print(ScontrolOptions.HELP);

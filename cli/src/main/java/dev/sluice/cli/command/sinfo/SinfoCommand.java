@@ -196,7 +196,7 @@ public final class SinfoCommand implements Command {
                 format,
                 sort,
                 nodeOriented && !summarize && !reasons,
-                inv.clock().getZone(),
+                inv.clock(),
                 inv.users(),
                 c -> err.println(PROG + ": error: Invalid node format specification: " + c));
         if (!noHeader) {

@@ -8,8 +8,8 @@ import dev.sluice.cli.view.NodeStates;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.protocol.v1.NodeInfo;
+import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,10 +22,10 @@ import java.util.Map;
  */
 final class SinfoLine {
     private final List<NodeRecord> records = new ArrayList<>();
-    private final ZoneId zone;
+    private final Clock zone;
     private final UserDirectory users;
 
-    SinfoLine(ZoneId zone, UserDirectory users) {
+    SinfoLine(Clock zone, UserDirectory users) {
         this.zone = requireNonNull(zone, "zone is null");
         this.users = requireNonNull(users, "users is null");
     }
@@ -109,7 +109,7 @@ final class SinfoLine {
             return "n/a";
         }
         long t = first().node().getReasonTime();
-        return t <= 0 ? SlurmTimestamp.UNKNOWN : SlurmTimestamp.format(Instant.ofEpochSecond(t), zone);
+        return t <= 0 ? SlurmTimestamp.UNKNOWN : SlurmTimestamp.format(Instant.ofEpochSecond(t), zone.getZone());
     }
 
     String reasonUserWithId() {

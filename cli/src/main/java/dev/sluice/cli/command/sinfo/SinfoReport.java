@@ -4,7 +4,7 @@ import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.format.Cell;
 import dev.sluice.cli.format.FormatString;
 import dev.sluice.cli.format.FormatToken;
-import java.time.ZoneId;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,14 +25,14 @@ final class SinfoReport {
     private final List<FormatToken> tokens;
     private final String sort;
     private final boolean nodeOriented;
-    private final ZoneId zone;
+    private final Clock zone;
     private final UserDirectory users;
 
     SinfoReport(
             String format,
             String sort,
             boolean nodeOriented,
-            ZoneId zone,
+            Clock zone,
             UserDirectory users,
             Consumer<Character> invalid) {
         this.sort = sort;

@@ -1,0 +1,87 @@
+package dev.sluice.ctld.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.dispatch.NodeDispatcher;
+import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.rpc.Reconfigurer;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code scontrol reconfigure}: reads the files again, serves the new ones to configless nodes,
+ * hands the loop the node and partition definitions (new nodes, partitions and their dynamic
+ * rules), then asks every responding node daemon to fetch and register again, so a changed
+ * gres.conf is checked at once. Timeouts, ports and scheduler settings still need a restart, as
+ * several of them do in Slurm.
+ */
+final class ConfigReloader implements Reconfigurer {
+    private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
+
+    /** Reads the configuration as at start-up. */
+    interface Source {
+        CtldConfig load() throws ConfigException, IOException;
+    }
+
+    private final Source source;
+    private volatile Map<String, byte[]> files;
+    private volatile ControllerLoop loop;
+    private volatile NodeDispatcher dispatcher;
+
+    ConfigReloader(Map<String, byte[]> files, Source source) {
+        this.files = Map.copyOf(files);
+        this.source = requireNonNull(source, "source is null");
+    }
+
+    /** @param nodes null when effects go elsewhere (a simulation): then no node is asked */
+    void bind(ControllerLoop controllerLoop, NodeDispatcher nodes) {
+        this.loop = controllerLoop;
+        this.dispatcher = nodes;
+    }
+
+    @Override
+    public Map<String, byte[]> configFiles() {
+        return files;
+    }
+
+    @Override
+    public void reconfigure() {
+        CtldConfig fresh;
+        try {
+            fresh = source.load();
+        } catch (ConfigException | IOException e) {
+            // The running configuration stays: a typo must not take the cluster down.
+            throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "reconfigure refused: " + e.getMessage());
+        }
+        try {
+            loop.submit((state, now) -> {
+                        state.reconfigure(fresh.nodes(), fresh.partitions(), fresh.memberships());
+                        return ControlResult.<Void>answer(null);
+                    })
+                    .get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new SlurmException(ErrorCode.UNEXPECTED, "reconfigure: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SlurmException(ErrorCode.UNEXPECTED, "interrupted");
+        }
+        files = fresh.configFiles();
+        if (dispatcher != null) {
+            dispatcher.reconfigureNodes(loop.image());
+        }
+        log.info(
+                "reconfigured: {} nodes, {} partitions",
+                fresh.nodes().size(),
+                fresh.partitions().size());
+    }
+}

@@ -1,0 +1,291 @@
+package dev.sluice.ctld.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.gres.GresSpec;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DynamicMembership;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.NodeView;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Registration checks, silence, ReturnToService, updates, create and delete, without threads. */
+class TestNodeControl {
+    private static final Caller ROOT = new Caller(0, 0, "root");
+    private static final Caller USER = new Caller(1000, 1000, "alice");
+    private static final NodeHardware HW = new NodeHardware(4, 1, 1, 4, 1, 8000, 0);
+
+    private long seq;
+
+    private ClusterState state() {
+        Node n1 = Node.configured(
+                "n1",
+                "n1",
+                "127.0.0.1",
+                0,
+                HW,
+                List.of(),
+                GresInventory.of(GresSpec.parseNodeList("gpu:3"), List.of()),
+                1,
+                false);
+        return new ClusterState(
+                List.of(n1),
+                List.of(Builders.aPartition("all", List.of("n1")), Builders.aPartition("gpu", List.of())),
+                List.of(
+                        new DynamicMembership("all", true, Set.of()),
+                        new DynamicMembership("gpu", false, Set.of("a100"))),
+                1);
+    }
+
+    private <T> T apply(ClusterState state, ControlResult<T> result) {
+        result.records().forEach(r -> state.replay(++seq, r));
+        for (SoftChange c : result.softChanges()) {
+            switch (c) {
+                case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
+                case SoftChange.NodeSilent s -> state.silent(s.node());
+            }
+        }
+        return result.response();
+    }
+
+    private static NodeControl.Registration reg(String name, Optional<NodeControl.Found> found) {
+        return new NodeControl.Registration(
+                name, name, "127.0.0.1", 7000, HW, false, Set.of(), 1, "v", List.of(), "", found);
+    }
+
+    private static Optional<NodeControl.Found> found(int cpus, long memory, Map<String, Long> gres) {
+        return Optional.of(new NodeControl.Found(new NodeHardware(cpus, 1, 1, cpus, 1, memory, 0), gres));
+    }
+
+    private static NodeView view(ClusterState s, String name) {
+        return s.view(s.node(name));
+    }
+
+    @Test
+    void aNodeWithFewerGpusThanConfiguredIsDrainedWithSlurmsReason() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(300);
+        apply(s, nodes.register(s, reg("n1", found(4, 8000, Map.of("gpu", 2L))), 10));
+        Node n1 = s.node("n1");
+        assertThat(n1.drain()).isTrue();
+        assertThat(n1.reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
+        assertThat(n1.reasonUser()).isEqualTo("slurm");
+        assertThat(n1.reasonTime()).isEqualTo(10);
+        assertThat(view(s, "n1").isSchedulable()).isFalse();
+        // The same shortfall again journals nothing new.
+        assertThat(nodes.register(s, reg("n1", found(4, 8000, Map.of("gpu", 2L))), 20)
+                        .records())
+                .isEmpty();
+    }
+
+    @Test
+    void fewerCpusOrLessMemoryDrainUnlessConfigOverrides() {
+        ClusterState s = state();
+        apply(s, new NodeControl(300).register(s, reg("n1", found(2, 8000, Map.of())), 10));
+        assertThat(s.node("n1").reason()).isEqualTo("Low CPUs");
+
+        ClusterState m = state();
+        apply(m, new NodeControl(300).register(m, reg("n1", found(4, 4000, Map.of())), 10));
+        assertThat(m.node("n1").reason()).isEqualTo("Low RealMemory (reported:4000 < 100.00% of configured:8000)");
+
+        ClusterState o = state();
+        NodeControl overrides = new NodeControl(300, new NodePolicy(0, true));
+        apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 3L))), 10));
+        assertThat(o.node("n1").drain()).isFalse();
+        // ...but a missing GPU is never believed away.
+        apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 1L))), 11));
+        assertThat(o.node("n1").reason()).isEqualTo("gres/gpu count reported lower than configured (1 < 3)");
+    }
+
+    @Test
+    void enoughOrMoreIsAccepted() {
+        ClusterState s = state();
+        apply(s, new NodeControl(300).register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
+        assertThat(s.node("n1").drain()).isFalse();
+        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
+    }
+
+    @Test
+    void silenceDownsTheNodeAndFailsOrRequeuesItsJobs() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(30);
+        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        s.replay(++seq, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
+        s.replay(
+                ++seq, new StateRecord.JobSubmitted(2, Builders.aJob().requeue().build(), "all", 60, 100));
+        for (int id = 1; id <= 2; id++) {
+            s.replay(
+                    ++seq,
+                    new StateRecord.JobStarted(
+                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
+        }
+        assertThat(nodes.checkSilence(s, 130).records()).isEmpty();
+        ControlResult<Void> r = nodes.checkSilence(s, 131);
+        apply(s, r);
+        assertThat(s.node("n1").down()).isTrue();
+        assertThat(s.node("n1").reason()).isEqualTo("Not responding");
+        assertThat(view(s, "n1").baseState()).isEqualTo("DOWN");
+        assertThat(view(s, "n1").flags()).contains("NOT_RESPONDING");
+        assertThat(s.job(1).state()).isEqualTo(JobState.NODE_FAIL);
+        assertThat(s.job(2).state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(2).restartCount()).isEqualTo(1);
+        assertThat(r.effects()).hasSize(2);
+        // Silence is noticed once.
+        assertThat(nodes.checkSilence(s, 200).records()).isEmpty();
+    }
+
+    @Test
+    void silenceKeepsAnAdministratorsDrainReason() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(30);
+        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        apply(s, nodes.update(s, ROOT, List.of("n1"), "DRAIN", "bad fan", 105));
+        apply(s, nodes.checkSilence(s, 200));
+        assertThat(s.node("n1").down()).isTrue();
+        assertThat(s.node("n1").reason()).isEqualTo("bad fan");
+        assertThat(s.node("n1").reasonUser()).isEqualTo("root");
+    }
+
+    private ClusterState silentNode(NodeControl nodes) {
+        ClusterState s = state();
+        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        apply(s, nodes.checkSilence(s, 1000));
+        assertThat(s.node("n1").down()).isTrue();
+        return s;
+    }
+
+    @Test
+    void returnToServiceDecidesWhetherADownNodeComesBack() {
+        NodeControl rts0 = new NodeControl(30, new NodePolicy(0, false));
+        ClusterState s0 = silentNode(rts0);
+        apply(s0, rts0.register(s0, reg("n1", Optional.empty()), 1100));
+        assertThat(s0.node("n1").down()).as("ReturnToService=0").isTrue();
+        assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain("NOT_RESPONDING");
+
+        NodeControl rts1 = new NodeControl(30, new NodePolicy(1, false));
+        ClusterState s1 = silentNode(rts1);
+        apply(s1, rts1.register(s1, reg("n1", Optional.empty()), 1100));
+        assertThat(view(s1, "n1").baseState())
+                .as("ReturnToService=1, not responding")
+                .isEqualTo("IDLE");
+
+        ClusterState admin1 = state();
+        apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 100));
+        apply(admin1, rts1.update(admin1, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
+        apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 102));
+        assertThat(admin1.node("n1").down())
+                .as("ReturnToService=1, set DOWN by hand")
+                .isTrue();
+
+        NodeControl rts2 = new NodeControl(30, new NodePolicy(2, false));
+        ClusterState admin2 = state();
+        apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 100));
+        apply(admin2, rts2.update(admin2, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
+        apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 102));
+        assertThat(admin2.node("n1").down()).as("ReturnToService=2").isFalse();
+
+        ClusterState invalid = silentNode(rts2);
+        apply(invalid, rts2.register(invalid, reg("n1", found(4, 8000, Map.of("gpu", 1L))), 1100));
+        assertThat(invalid.node("n1").down())
+                .as("only with a valid configuration")
+                .isTrue();
+        assertThat(invalid.node("n1").drain()).isTrue();
+    }
+
+    @Test
+    void updateChecksWhoAndWhat() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(30);
+        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        assertThatThrownBy(() -> nodes.update(s, USER, List.of("n1"), "DRAIN", "x", 1))
+                .isInstanceOf(SlurmException.class)
+                .hasMessage("Access/permission denied");
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), "DRAIN", "", 1))
+                .hasMessage("You must specify a reason when DOWNING or DRAINING a node. Request denied");
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 1))
+                .hasMessage("Invalid node state specified");
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("nope"), "DOWN", "x", 1))
+                .hasMessage("Invalid node name specified");
+        apply(s, nodes.update(s, ROOT, List.of("n1"), "drain", "disk", 5));
+        assertThat(s.node("n1").drain()).isTrue();
+        apply(s, nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 6));
+        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
+        assertThat(s.node("n1").reason()).isEmpty();
+    }
+
+    private static NodeControl.Registration dynamic(String name, String gres, List<String> features) {
+        return new NodeControl.Registration(
+                name,
+                name,
+                "127.0.0.1",
+                7001,
+                new NodeHardware(8, 1, 8, 1, 1, 64000, 0),
+                true,
+                Set.of(),
+                1,
+                "v",
+                features,
+                gres,
+                Optional.of(new NodeControl.Found(
+                        new NodeHardware(8, 1, 8, 1, 1, 64000, 0), Map.of("gpu", GresSpec.parseCount("2", "")))));
+    }
+
+    @Test
+    void aDynamicNodeBringsItsGresAndFeaturesAndJoinsMatchingPartitions() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(30);
+        assertThatThrownBy(() -> nodes.register(s, reg("stranger", Optional.empty()), 1))
+                .hasMessage("Node stranger not found in the configuration");
+        apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of("a100")), 10));
+        apply(s, nodes.register(s, dynamic("d2", "gpu:2", List.of("h100")), 10));
+        assertThat(s.node("d1").gres().describe()).isEqualTo("gpu:2");
+        assertThat(s.node("d1").features()).containsExactly("a100");
+        assertThat(s.node("d1").dynamic()).isTrue();
+        assertThat(view(s, "d1").baseState()).isEqualTo("IDLE");
+        assertThat(s.partitions().get(0).nodes()).containsExactly("n1", "d1", "d2");
+        assertThat(s.partitions().get(1).nodes()).containsExactly("d1");
+        // Its own --conf Gres=gpu:3 against two found devices: drained.
+        apply(s, nodes.register(s, dynamic("d3", "gpu:3", List.of()), 11));
+        assertThat(s.node("d3").reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
+    }
+
+    @Test
+    void createAndDeleteDynamicNodes() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(30);
+        StateRecord.NodeCreated wanted =
+                new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0);
+        assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Access/permission denied");
+        apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
+        assertThat(view(s, "c1").baseState()).isEqualTo("FUTURE");
+        assertThat(s.partitions().get(1).nodes()).containsExactly("c1");
+        assertThatThrownBy(() -> nodes.create(s, ROOT, List.of(wanted), 6)).hasMessage("Duplicate node name c1");
+
+        assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("n1"), 7))
+                .hasMessage("Can't delete non-dynamic node n1");
+        apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of()), 8));
+        s.replay(++seq, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 9));
+        s.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
+        assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
+        s.replay(++seq, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, "None", 11));
+        apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
+        assertThat(s.node("d1")).isNull();
+        assertThat(s.partitions().get(0).nodes()).containsExactly("n1");
+        assertThat(s.partitions().get(1).nodes()).isEmpty();
+    }
+}

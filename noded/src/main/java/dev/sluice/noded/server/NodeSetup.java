@@ -1,0 +1,121 @@
+package dev.sluice.noded.server;
+
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.GresConf;
+import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.NodeConf;
+import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.site.SluiceConf;
+import dev.sluice.noded.probe.HardwareProbe;
+import dev.sluice.noded.probe.gres.GresDiscovery;
+import dev.sluice.protocol.v1.GresFound;
+import dev.sluice.protocol.v1.NodeHardware;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the configuration files and what this machine has into the daemon's settings: the
+ * node's line in slurm.conf (or {@code -Z --conf} for a dynamic node), the controller's address,
+ * the detected hardware and the GRES discovery from gres.conf. Run at start and again on
+ * {@code scontrol reconfigure}.
+ */
+final class NodeSetup {
+    private static final Logger log = LoggerFactory.getLogger(NodeSetup.class);
+
+    private NodeSetup() {}
+
+    /** What the command line fixed. */
+    record Options(String name, Integer port, String addr, String spool, boolean dynamic, String dynamicConf) {}
+
+    static NodedSettings load(Path confPath, Options o, HardwareProbe.Detected detected, GresDiscovery discovery)
+            throws ConfigException, java.io.IOException {
+        SlurmConf conf = SlurmConfReader.read(confPath);
+        Path gresPath = confPath.toAbsolutePath().resolveSibling("gres.conf");
+        GresConf gresConf =
+                Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
+        Optional<NodeConf> configured =
+                conf.nodes().stream().filter(n -> n.name().equals(o.name())).findFirst();
+        if (configured.isEmpty() && !o.dynamic()) {
+            throw new ConfigException(
+                    confPath.toString(),
+                    0,
+                    null,
+                    "Unable to determine this slurmd's NodeName (" + o.name() + " is not in " + confPath
+                            + "; use -N or -Z)");
+        }
+        NodeHardware hardware = configured
+                .map(NodedMain::hardware)
+                .orElseGet(() -> NodedMain.dynamicHardware(detected, o.dynamicConf()));
+        int listen =
+                o.port() != null ? o.port() : configured.map(NodeConf::port).orElse(conf.slurmdPort());
+        String spoolDir = (o.spool() != null ? o.spool() : conf.slurmdSpoolDir()).replace("%n", o.name());
+        SluiceConf site = SluiceConf.besides(confPath);
+        var ctl = conf.controlHostEntries().get(0);
+        String ctlHost = ctl.addr() == null || ctl.addr().isEmpty() ? ctl.name() : ctl.addr();
+
+        int totalCores = Math.max(1, hardware.getSockets() * hardware.getCoresPerSocket());
+        GresDiscovery.Result gres =
+                discovery.discover(o.name(), GresSpec.parseNodeList(hardware.getGres()), gresConf, totalCores);
+        gres.log().forEach(line -> log.info("{}", line));
+        return new NodedSettings(
+                o.name(),
+                configured.map(NodeConf::hostname).orElse(o.name()),
+                o.addr() != null ? o.addr() : configured.map(NodeConf::addr).orElse(o.name()),
+                "0.0.0.0",
+                listen,
+                hardware,
+                o.dynamic() && configured.isEmpty(),
+                spoolDir,
+                ctlHost,
+                site.slurmctldGrpcPort().orElse(conf.slurmctldPort() + 100),
+                detected(detected),
+                wire(gres.found()));
+    }
+
+    static NodeHardware detected(HardwareProbe.Detected d) {
+        return NodeHardware.newBuilder()
+                .setCpus(d.cpus())
+                .setBoards(d.boards())
+                .setSockets(d.sockets())
+                .setCoresPerSocket(d.coresPerSocket())
+                .setThreadsPerCore(d.threadsPerCore())
+                .setRealMemoryMb(d.realMemoryMb())
+                .build();
+    }
+
+    static List<GresFound> wire(List<GresDiscovery.Found> found) {
+        List<GresFound> out = new ArrayList<>();
+        for (GresDiscovery.Found f : found) {
+            out.add(GresFound.newBuilder()
+                    .setName(f.name())
+                    .setType(f.type())
+                    .setCount(f.count())
+                    .addAllFiles(f.files())
+                    .setCores(f.cores())
+                    .setLinks(f.links())
+                    .addAllProblems(f.problems())
+                    .build());
+        }
+        return out;
+    }
+
+    /** {@code gpu:2,gpu:a100:1} style summary for the log. */
+    static String summary(List<GresFound> found) {
+        Map<String, Long> totals = new LinkedHashMap<>();
+        found.forEach(f -> totals.merge(
+                f.getType().isEmpty() ? f.getName() : f.getName() + ":" + f.getType(), f.getCount(), Long::sum));
+        List<String> parts = new ArrayList<>();
+        totals.forEach((k, v) -> parts.add(k + ":" + v));
+        return parts.isEmpty() ? "(none checked)" : String.join(",", parts).toLowerCase(Locale.ROOT);
+    }
+}
