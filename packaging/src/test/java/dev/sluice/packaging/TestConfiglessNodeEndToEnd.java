@@ -107,7 +107,7 @@ class TestConfiglessNodeEndToEnd {
         assertThat(show(plain)).contains("JobState=NODE_FAIL");
         assertThat(show(requeue)).contains("JobState=PENDING").contains("Restarts=1");
         assertThat(cluster.command("sinfo", "-R", "-o", "%20E %9u %N").out())
-                .containsPattern("(?m)^Not responding\\s+slurm\\s+node1$");
+                .containsPattern("(?m)^Not responding\\s+root\\s+node1$");
     }
 
     @Test

@@ -108,7 +108,7 @@ class TestDynamicNodeEndToEnd {
                 .untilAsserted(
                         () -> assertThat(sinfo("-n", "dyn1", "-o", "%N %t")).isEqualTo("NODELIST STATE\ndyn1 drain\n"));
         assertThat(sinfo("-R", "-o", "%60E %9u %N"))
-                .containsPattern("(?m)^gres/gpu count reported lower than configured \\(2 < 3\\)\\s+slurm\\s+dyn1$");
+                .containsPattern("(?m)^gres/gpu count reported lower than configured \\(2 < 3\\)\\s+root\\s+dyn1$");
         assertThat(cluster.logs()).contains("does not exist");
     }
 

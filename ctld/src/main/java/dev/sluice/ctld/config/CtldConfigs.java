@@ -111,7 +111,7 @@ public final class CtldConfigs {
         boolean overrides = conf.value("SlurmdParameters").stream()
                 .flatMap(v -> java.util.Arrays.stream(v.split(",")))
                 .anyMatch(p -> p.strip().equalsIgnoreCase("config_overrides"));
-        return new NodePolicy(conf.returnToService(), overrides);
+        return new NodePolicy(conf.returnToService(), overrides, conf.slurmUser());
     }
 
     /** Per partition: does it take dynamic nodes ({@code Nodes=ALL}), or those of a feature? */

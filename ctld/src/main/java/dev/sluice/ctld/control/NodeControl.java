@@ -24,9 +24,6 @@ import java.util.Set;
  * heartbeats, administrative updates, dynamic creation and deletion, and silence detection.
  */
 public final class NodeControl {
-    /** The user Slurm names as the author of the controller's own state changes. */
-    static final String SLURM_USER = "slurm";
-
     static final String NOT_RESPONDING = "Not responding";
 
     private final int slurmdTimeoutSeconds;
@@ -144,7 +141,7 @@ public final class NodeControl {
             // Never accepted silently: drained, running work left alone, as slurmctld does.
             if (known == null || !known.drain() || !known.reason().equals(shortfall.get())) {
                 records.add(new StateRecord.NodeStateChanged(
-                        reg.name(), NodeTransition.DRAIN, shortfall.get(), SLURM_USER, now));
+                        reg.name(), NodeTransition.DRAIN, shortfall.get(), policy.slurmUser(), now));
             }
         } else if (known != null && known.down() && returnsToService(known)) {
             records.add(new StateRecord.NodeStateChanged(reg.name(), NodeTransition.RETURN, "", "", now));
@@ -331,8 +328,8 @@ public final class NodeControl {
             }
             soft.add(new SoftChange.NodeSilent(name));
             if (!node.down() && node.reason().isEmpty()) {
-                records.add(
-                        new StateRecord.NodeStateChanged(name, NodeTransition.DOWN, NOT_RESPONDING, SLURM_USER, now));
+                records.add(new StateRecord.NodeStateChanged(
+                        name, NodeTransition.DOWN, NOT_RESPONDING, policy.slurmUser(), now));
             } else if (!node.down()) {
                 // As slurmctld: a reason already given (a drain) is kept, so the administrator's
                 // words survive and ReturnToService=1 will not bring it back by itself.

@@ -207,35 +207,12 @@ public final class ClusterState {
         return gres.isEmpty() ? GresInventory.NONE : GresInventory.of(GresSpec.parseNodeList(gres), List.of());
     }
 
-    /** A dynamic node joins, at the end as Slurm appends it, every partition that takes it. */
     private void joinPartitions(Node node) {
-        List<Partition> out = new ArrayList<>(partitions.size());
-        for (Partition p : partitions) {
-            boolean takes = !p.nodes().contains(node.name())
-                    && memberships.stream().anyMatch(m -> m.partition().equals(p.name()) && m.takes(node.features()));
-            if (takes) {
-                List<String> members = new ArrayList<>(p.nodes());
-                members.add(node.name());
-                out.add(p.withNodes(members));
-            } else {
-                out.add(p);
-            }
-        }
-        partitions = List.copyOf(out);
+        partitions = PartitionMembers.join(partitions, memberships, node);
     }
 
     private void leavePartitions(String name) {
-        List<Partition> out = new ArrayList<>(partitions.size());
-        for (Partition p : partitions) {
-            if (p.nodes().contains(name)) {
-                List<String> members = new ArrayList<>(p.nodes());
-                members.remove(name);
-                out.add(p.withNodes(members));
-            } else {
-                out.add(p);
-            }
-        }
-        partitions = List.copyOf(out);
+        partitions = PartitionMembers.leave(partitions, name);
     }
 
     private void account(Allocation allocation, int sign) {

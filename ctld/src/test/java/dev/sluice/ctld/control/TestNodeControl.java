@@ -76,7 +76,7 @@ class TestNodeControl {
     @Test
     void aNodeWithFewerGpusThanConfiguredIsDrainedWithSlurmsReason() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(300);
+        NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
         apply(s, nodes.register(s, reg("n1", found(4, 8000, Map.of("gpu", 2L))), 10));
         Node n1 = s.node("n1");
         assertThat(n1.drain()).isTrue();
@@ -136,6 +136,7 @@ class TestNodeControl {
         apply(s, r);
         assertThat(s.node("n1").down()).isTrue();
         assertThat(s.node("n1").reason()).isEqualTo("Not responding");
+        assertThat(s.node("n1").reasonUser()).as("SlurmUser, root by default").isEqualTo("root");
         assertThat(view(s, "n1").baseState()).isEqualTo("DOWN");
         assertThat(view(s, "n1").flags()).contains("NOT_RESPONDING");
         assertThat(s.job(1).state()).isEqualTo(JobState.NODE_FAIL);
