@@ -21,7 +21,9 @@ public final class Commands {
             "scancel", ScancelCommand::new,
             "scontrol", ScontrolCommand::new,
             "sinfo", SinfoCommand::new,
-            "squeue", SqueueCommand::new);
+            "squeue", SqueueCommand::new,
+            "srun", dev.sluice.cli.command.srun.SrunCommand::new,
+            "salloc", dev.sluice.cli.command.salloc.SallocCommand::new);
 
     private Commands() {}
 

@@ -308,6 +308,12 @@ public final class Builders {
             return this;
         }
 
+        /** An empty script makes an allocation (salloc, a lone srun). */
+        public JobBuilder script(String value) {
+            this.script = value;
+            return this;
+        }
+
         public JobBuilder timeLimit(long minutes) {
             timeLimit = minutes;
             return this;

@@ -34,6 +34,7 @@ public final class LocalCluster {
         int gpus = 3;
         int threads = 1;
         long memory = 0;
+        int mps = 0;
         Path binDir = Path.of(System.getProperty("sluice.bin", "bin"));
         int i = 0;
         if (args.length > 0 && args[0].equals("up")) {
@@ -51,9 +52,10 @@ public final class LocalCluster {
                 case "--gpus" -> gpus = Integer.parseInt(v);
                 case "--threads-per-core" -> threads = Integer.parseInt(v);
                 case "--memory" -> memory = Long.parseLong(v);
+                case "--mps-per-gpu" -> mps = Integer.parseInt(v);
                 case "-h", "--help" -> {
                     System.out.println("usage: sluice up [--nodes N] [--cpus N] [--gpus N] [--threads-per-core N]"
-                            + " [--memory MB] [--state-dir DIR]");
+                            + " [--memory MB] [--mps-per-gpu N] [--state-dir DIR]");
                     return 0;
                 }
                 default -> {
@@ -65,7 +67,7 @@ public final class LocalCluster {
                 i++;
             }
         }
-        if (nodes < 1 || cpus < 1 || gpus < 0 || threads < 1 || cpus % threads != 0) {
+        if (nodes < 1 || cpus < 1 || gpus < 0 || mps < 0 || threads < 1 || cpus % threads != 0) {
             System.err.println("sluice: --nodes and --cpus must be positive, --cpus a multiple of --threads-per-core");
             return 2;
         }
@@ -84,7 +86,8 @@ public final class LocalCluster {
                 freePort(),
                 freePort(),
                 nodePorts,
-                freePortWithGrpcAbove());
+                freePortWithGrpcAbove(),
+                mps);
         writeFiles(layout, binDir.toAbsolutePath().normalize());
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -11,6 +11,7 @@ import java.util.List;
  * @param grpcPort the controller's daemon gRPC port (sluice.conf)
  * @param nodePorts one slurmd port per node
  * @param dbdPort sluice-dbd's command port (its gRPC port is 100 above), 0 for no accounting
+ * @param mpsPerGpu MPS share count of each fake GPU (0: no {@code mps} GRES)
  */
 public record LocalClusterLayout(
         Path stateDir,
@@ -22,7 +23,23 @@ public record LocalClusterLayout(
         int ctldPort,
         int grpcPort,
         List<Integer> nodePorts,
-        int dbdPort) {
+        int dbdPort,
+        int mpsPerGpu) {
+
+    /** A cluster without MPS. */
+    public LocalClusterLayout(
+            Path stateDir,
+            int nodes,
+            int cpus,
+            int threadsPerCore,
+            long memoryMb,
+            int gpus,
+            int ctldPort,
+            int grpcPort,
+            List<Integer> nodePorts,
+            int dbdPort) {
+        this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, dbdPort, 0);
+    }
 
     /** The same cluster without an accounting daemon. */
     public LocalClusterLayout(
@@ -35,7 +52,7 @@ public record LocalClusterLayout(
             int ctldPort,
             int grpcPort,
             List<Integer> nodePorts) {
-        this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, 0);
+        this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, 0, 0);
     }
 
     public Path etc() {
@@ -89,7 +106,7 @@ public record LocalClusterLayout(
             s.append("AccountingStorageTRES=gres/gpu\n");
         }
         if (gpus > 0) {
-            s.append("GresTypes=gpu\n");
+            s.append(mpsPerGpu > 0 ? "GresTypes=gpu,mps\n" : "GresTypes=gpu\n");
         }
         int cores = cpus / threadsPerCore;
         for (int i = 1; i <= nodes; i++) {
@@ -107,6 +124,9 @@ public record LocalClusterLayout(
                     .append(memoryMb);
             if (gpus > 0) {
                 s.append(" Gres=gpu:").append(gpus);
+                if (mpsPerGpu > 0) {
+                    s.append(",mps:").append((long) gpus * mpsPerGpu);
+                }
             }
             s.append(" State=UNKNOWN\n");
         }
@@ -130,6 +150,18 @@ public record LocalClusterLayout(
                     .append("/gpu")
                     .append(gpus == 1 ? "0" : "[0-" + (gpus - 1) + "]")
                     .append('\n');
+            // MPS shares bound to each GPU, one line per device, as Slurm's gres.conf examples do.
+            for (int g = 0; g < gpus && mpsPerGpu > 0; g++) {
+                s.append("NodeName=")
+                        .append(node)
+                        .append(" Name=mps Count=")
+                        .append(mpsPerGpu)
+                        .append(" File=")
+                        .append(fakeGpuDir(node))
+                        .append("/gpu")
+                        .append(g)
+                        .append('\n');
+            }
         }
         return s.toString();
     }

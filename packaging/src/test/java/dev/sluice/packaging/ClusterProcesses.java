@@ -31,6 +31,12 @@ final class ClusterProcesses implements AutoCloseable {
     record Result(int exitCode, String out, String err) {}
 
     ClusterProcesses(Path stateDir, int nodeCount, int cpus, int threadsPerCore) throws IOException {
+        this(stateDir, nodeCount, cpus, threadsPerCore, 3, 0);
+    }
+
+    /** A cluster with {@code gpus} fake GPUs per node, each with {@code mpsPerGpu} MPS shares. */
+    ClusterProcesses(Path stateDir, int nodeCount, int cpus, int threadsPerCore, int gpus, int mpsPerGpu)
+            throws IOException {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
             ports.add(LocalCluster.freePort());
@@ -41,10 +47,12 @@ final class ClusterProcesses implements AutoCloseable {
                 cpus,
                 threadsPerCore,
                 1000L * cpus,
-                3,
+                gpus,
                 LocalCluster.freePort(),
                 LocalCluster.freePort(),
-                ports);
+                ports,
+                0,
+                mpsPerGpu);
         LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");
         Files.createDirectories(workDir);
@@ -159,6 +167,8 @@ final class ClusterProcesses implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
         Map<String, String> env = new HashMap<>(pb.environment());
         env.put("SLURM_CONF", layout.slurmConfPath().toString());
+        // Jobs inherit this PATH (--export=ALL), so a batch script finds srun.
+        env.put("PATH", commandDir() + File.pathSeparator + env.getOrDefault("PATH", "/usr/bin:/bin"));
         pb.environment().putAll(env);
         Path out = Files.createTempFile(workDir, "out", ".txt");
         Path err = Files.createTempFile(workDir, "err", ".txt");
@@ -217,6 +227,25 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     private String sharedClasspath;
+    private Path commandDir;
+
+    /** Executables {@code srun}, {@code sbatch}, ... that run the commands of this build. */
+    synchronized Path commandDir() throws IOException {
+        if (commandDir == null) {
+            Path dir = layout.stateDir().resolve("commands");
+            Files.createDirectories(dir);
+            for (String name : List.of("srun", "sbatch", "scancel", "scontrol", "squeue")) {
+                Path file = dir.resolve(name);
+                Files.writeString(
+                        file,
+                        "#!/bin/sh\nexec '" + java + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp '" + classpath
+                                + "' dev.sluice.cli.Main " + name + " \"$@\"\n");
+                file.toFile().setExecutable(true, false);
+            }
+            commandDir = dir;
+        }
+        return commandDir;
+    }
 
     private synchronized String sharedClasspath() throws IOException {
         if (sharedClasspath == null) {

@@ -40,12 +40,20 @@ public final class JobControl {
      * cluster is rejected now; one that merely cannot run yet is accepted and waits.
      */
     public ControlResult<Integer> submit(ClusterState state, JobRequest request, long now) {
+        return submit(state, request, now, false);
+    }
+
+    /** @param allocation salloc/srun: no batch script, the job only holds its resources */
+    public ControlResult<Integer> submit(ClusterState state, JobRequest request, long now, boolean allocation) {
         Partition partition = resolvePartition(state, request.partition());
         if (!partition.acceptsJobs()) {
             throw new SlurmException(ErrorCode.PARTITION_NOT_AVAIL);
         }
-        if (request.script().isEmpty()) {
+        if (!allocation && request.script().isEmpty()) {
             throw new SlurmException(ErrorCode.JOB_SCRIPT_MISSING);
+        }
+        if (allocation && !request.script().isEmpty()) {
+            throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "an allocation has no batch script");
         }
         validateSequencing(state, request);
         validateFeatures(state, request);

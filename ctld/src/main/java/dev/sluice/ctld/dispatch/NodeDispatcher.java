@@ -88,7 +88,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     private void launch(Job job, ClusterImage image) {
-        if (!job.isRunning()) {
+        // An allocation (salloc, a lone srun) has no batch script: its steps come from srun.
+        if (!job.isRunning() || job.request().script().isEmpty()) {
             return;
         }
         Allocation a = job.allocation();
@@ -169,7 +170,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     /** Each GPU's MPS count on the node, so it can turn an MPS share into a percentage. */
-    private static java.util.Map<Integer, Long> mpsPerGpu(ClusterImage image, String node) {
+    public static java.util.Map<Integer, Long> mpsPerGpu(ClusterImage image, String node) {
         java.util.Map<Integer, Long> out = new java.util.HashMap<>();
         image.node(node)
                 .ifPresent(v -> v.gres().inventory().named("mps").forEach(u -> out.put(u.index(), u.capacity())));
@@ -185,7 +186,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     /** Slurm's repeat-count form: {@code 4(x2),2}. */
-    static String compressCounts(List<Integer> counts) {
+    public static String compressCounts(List<Integer> counts) {
         StringBuilder out = new StringBuilder();
         int i = 0;
         while (i < counts.size()) {
@@ -203,6 +204,16 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
             i = j;
         }
         return out.toString();
+    }
+
+    /**
+     * Starts a step's tasks on one node and returns once they run: srun waits on it, so a node
+     * that cannot start them fails the step at once.
+     */
+    public void launchStep(ClusterImage image, String nodeName, dev.sluice.protocol.v1.LaunchStepRequest request) {
+        NodeView node =
+                image.node(nodeName).orElseThrow(() -> new IllegalStateException("node " + nodeName + " is not known"));
+        stub(node).withDeadlineAfter(30, TimeUnit.SECONDS).launchStep(request);
     }
 
     private void target(

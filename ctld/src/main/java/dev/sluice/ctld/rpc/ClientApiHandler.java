@@ -85,6 +85,21 @@ public final class ClientApiHandler {
         this.startTime = startTime;
     }
 
+    private volatile dev.sluice.ctld.step.StepService steps;
+
+    /** Job steps are served once the server has its node dispatcher. */
+    public ClientApiHandler withSteps(dev.sluice.ctld.step.StepService stepService) {
+        this.steps = requireNonNull(stepService, "stepService is null");
+        return this;
+    }
+
+    private dev.sluice.ctld.step.StepService steps() {
+        if (steps == null) {
+            throw new SlurmException(ErrorCode.UNEXPECTED, "this controller does not run job steps");
+        }
+        return steps;
+    }
+
     /** Serves one command-socket frame. Never throws: failures travel in the response. */
     public ClientResponse handle(ClientRequest request) {
         ClientResponse.Builder out = ClientResponse.newBuilder()
@@ -105,6 +120,14 @@ public final class ClientApiHandler {
                 case CREATE_NODE -> out.setCreateNode(createNode(who, request.getCreateNode()));
                 case DELETE_NODE -> out.setDeleteNode(deleteNode(who, request.getDeleteNode()));
                 case RECONFIGURE -> out.setReconfigure(reconfigure(who));
+                case CREATE_STEP -> out.setCreateStep(steps().create(who, request.getCreateStep()));
+                case STEP_COMPLETE -> out.setStepComplete(steps().complete(who, request.getStepComplete()));
+                case COMPLETE_ALLOCATION -> {
+                    var r = request.getCompleteAllocation();
+                    await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
+                            state, caller(who), r.getJobId(), r.getStatus(), now)));
+                    out.setCompleteAllocation(dev.sluice.protocol.v1.CompleteAllocationResponse.getDefaultInstance());
+                }
                 case BODY_NOT_SET -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "empty request");
             }
         } catch (SlurmException e) {
@@ -124,7 +147,8 @@ public final class ClientApiHandler {
         // The owner is whoever asks, never what the job description claims.
         JobRequest job =
                 WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
-        int id = await(loop.submit((state, now) -> jobs.submit(state, job, now)));
+        boolean allocation = request.getAllocation();
+        int id = await(loop.submit((state, now) -> jobs.submit(state, job, now, allocation)));
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
     }
 

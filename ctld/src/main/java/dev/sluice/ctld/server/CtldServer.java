@@ -122,6 +122,8 @@ public final class CtldServer implements AutoCloseable {
         Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
         periodic.add(silence);
         periodic.add(purge);
+        Command<Void> expire = dev.sluice.ctld.control.AllocationControl::expire;
+        periodic.add(expire);
         // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd.
         AccountingPipeline accounting = null;
         var acct = AccountingSettings.from(config);
@@ -152,7 +154,8 @@ public final class CtldServer implements AutoCloseable {
             reloader.bind(loop, dispatcher);
             reconfigurer = reloader;
         }
-        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer);
+        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer)
+                .withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
         FrameServer frames = new FrameServer(handler);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
         Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))

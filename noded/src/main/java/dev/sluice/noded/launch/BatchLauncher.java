@@ -46,6 +46,7 @@ public final class BatchLauncher implements AutoCloseable {
     private final Consumer<JobCompleteRequest> completions;
     private final int daemonUid;
     private final Map<Integer, RunningJob> running = new ConcurrentHashMap<>();
+    private volatile java.util.function.BiConsumer<Integer, String> jobSignals = (job, signal) -> {};
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
 
@@ -89,6 +90,11 @@ public final class BatchLauncher implements AutoCloseable {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
         }
+    }
+
+    /** Also told whenever a whole job is signalled (its steps' tasks run outside its session). */
+    public void onJobSignal(java.util.function.BiConsumer<Integer, String> listener) {
+        this.jobSignals = listener;
     }
 
     public Set<Integer> runningJobIds() {
@@ -293,11 +299,13 @@ public final class BatchLauncher implements AutoCloseable {
         long pgid = job.pgid();
         signalGroup(pgid, "CONT");
         signalGroup(pgid, "TERM");
+        jobSignals.accept(job.jobId, "TERM");
         timers.schedule(
                 () -> {
                     if (job.supervisor.isAlive()) {
                         signalGroup(pgid, "KILL");
                     }
+                    jobSignals.accept(job.jobId, "KILL");
                 },
                 Math.max(1, job.killWaitSeconds),
                 TimeUnit.SECONDS);
@@ -361,6 +369,7 @@ public final class BatchLauncher implements AutoCloseable {
     private void report(RunningJob job) {
         // Whatever the script left behind in its session goes with it.
         spool.fact(job.jobId, Supervisor.JOB_PID).ifPresent(pgid -> run("kill", "-s", "KILL", "--", "-" + pgid));
+        jobSignals.accept(job.jobId, "KILL");
         int status = spool.fact(job.jobId, Supervisor.EXIT)
                 .map(rc -> Supervisor.waitStatus(Integer.parseInt(rc), job.signalled))
                 // No status: the supervisor itself was killed (or the node rebooted) with the job.

@@ -18,11 +18,29 @@ import java.io.IOException;
 public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
     private final BatchLauncher launcher;
     private final Runnable reconfigure;
+    private final dev.sluice.noded.launch.StepLauncher steps;
 
     /** @param reconfigure re-reads the configuration and registers again */
-    public NodeControlService(BatchLauncher launcher, Runnable reconfigure) {
+    public NodeControlService(
+            BatchLauncher launcher, Runnable reconfigure, dev.sluice.noded.launch.StepLauncher steps) {
         this.launcher = launcher;
         this.reconfigure = reconfigure;
+        this.steps = steps;
+    }
+
+    @Override
+    public void launchStep(
+            dev.sluice.protocol.v1.LaunchStepRequest request,
+            StreamObserver<dev.sluice.protocol.v1.LaunchStepResponse> observer) {
+        try {
+            steps.launch(request);
+            observer.onNext(dev.sluice.protocol.v1.LaunchStepResponse.getDefaultInstance());
+            observer.onCompleted();
+        } catch (IOException | RuntimeException e) {
+            observer.onError(Status.UNAVAILABLE
+                    .withDescription("step launch failed: " + e.getMessage())
+                    .asRuntimeException());
+        }
     }
 
     @Override
@@ -61,6 +79,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
     @Override
     public void terminateJob(TerminateJobRequest request, StreamObserver<TerminateJobResponse> observer) {
         launcher.terminate(request.getJobId(), request.getReason());
+        steps.signalJob(request.getJobId(), "KILL");
         observer.onNext(TerminateJobResponse.getDefaultInstance());
         observer.onCompleted();
     }

@@ -1,6 +1,7 @@
 package dev.sluice.noded.server;
 
 import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.launch.StepLauncher;
 import dev.sluice.noded.registration.Registrar;
 import dev.sluice.noded.rpc.NodeControlService;
 import dev.sluice.noded.spool.JobSpool;
@@ -47,6 +48,9 @@ public final class NodedServer implements AutoCloseable {
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
         BatchLauncher launcher = new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report));
+        StepLauncher steps = new StepLauncher(s.nodeName(), uid);
+        // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
+        launcher.onJobSignal(steps::signalJob);
         long bootTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
         AtomicReference<RegisterNodeRequest> registration = new AtomicReference<>();
         int[] boundPort = new int[1];
@@ -58,7 +62,7 @@ public final class NodedServer implements AutoCloseable {
         };
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.port()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .addService(new NodeControlService(launcher, reconfigure))
+                .addService(new NodeControlService(launcher, reconfigure, steps))
                 .build()
                 .start();
         boundPort[0] = server.getPort();
@@ -70,6 +74,7 @@ public final class NodedServer implements AutoCloseable {
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
         launcher.recover();
+        log.info(dev.sluice.noded.launch.Cgroups.describeThisNode());
         registrar[0].start();
         log.info(
                 "sluice-noded {} listening on {}:{}, controller {}:{}; detected {} CPUs, {} MB; GRES found {}",

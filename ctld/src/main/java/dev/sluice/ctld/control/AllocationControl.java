@@ -1,0 +1,68 @@
+package dev.sluice.ctld.control;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The end of an allocation without a batch script (salloc, a lone srun): the command that held
+ * it has ended. As Slurm's {@code slurm_complete_job}: the job ends COMPLETED for status 0 and
+ * FAILED otherwise, with the command's status as its exit code; one that was still pending
+ * (the user gave up waiting) is CANCELLED. Any step task still on its nodes is killed.
+ */
+public final class AllocationControl {
+    private AllocationControl() {}
+
+    public static ControlResult<Void> complete(ClusterState state, Caller caller, int jobId, int status, long now) {
+        Job job = state.job(jobId);
+        if (job == null) {
+            throw new SlurmException(ErrorCode.INVALID_JOB_ID);
+        }
+        if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
+            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+        }
+        if (!job.request().script().isEmpty()) {
+            throw new SlurmException(ErrorCode.INVALID_JOB_ID, "Job " + jobId + " is a batch job, not an allocation");
+        }
+        if (job.state().isFinished()) {
+            return ControlResult.answer(null);
+        }
+        if (job.isPending()) {
+            return ControlResult.of(
+                    List.of(new StateRecord.JobEnded(jobId, JobState.CANCELLED, 0, "None", now)), List.of(), null);
+        }
+        JobState end = status == 0 ? JobState.COMPLETED : JobState.FAILED;
+        return ControlResult.of(
+                List.of(new StateRecord.JobEnded(
+                        jobId, end, status, end == JobState.FAILED ? "NonZeroExitCode" : "None", now)),
+                List.of(new Effect.Terminate(jobId, job.allocation().nodeNames(), end)),
+                null);
+    }
+
+    /**
+     * Allocations have no batch script whose node daemon would enforce their time limit, so the
+     * controller does (once a second): TIMEOUT, and their steps are killed on every node.
+     */
+    public static ControlResult<Void> expire(ClusterState state, long now) {
+        List<StateRecord> records = new ArrayList<>();
+        List<Effect> effects = new ArrayList<>();
+        for (Job job : state.jobs()) {
+            long limit = job.timeLimitMinutes();
+            if (job.isRunning()
+                    && job.request().script().isEmpty()
+                    && limit > 0
+                    && limit < JobRequest.TIME_NOT_SET
+                    && now >= job.startTime() + limit * 60) {
+                records.add(new StateRecord.JobEnded(job.id(), JobState.TIMEOUT, 15, "TimeLimit", now));
+                effects.add(new Effect.Terminate(job.id(), job.allocation().nodeNames(), JobState.TIMEOUT));
+            }
+        }
+        return ControlResult.of(records, effects, null);
+    }
+}

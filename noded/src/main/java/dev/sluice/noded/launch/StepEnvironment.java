@@ -1,0 +1,66 @@
+package dev.sluice.noded.launch;
+
+import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.protocol.v1.LaunchStepRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The environment of one task of a step, as slurmstepd builds it: srun's environment (which
+ * carries the job's {@code SLURM_*} from the batch script), then the step's and the task's
+ * variables, then the step's devices, which win over the job's.
+ */
+public final class StepEnvironment {
+    private StepEnvironment() {}
+
+    public static Map<String, String> build(LaunchStepRequest r, int localId, String nodeName) {
+        Map<String, String> env = new LinkedHashMap<>(r.getEnvironmentMap());
+        // The job's device variables describe the job, not this step.
+        for (String stale : List.of(
+                "CUDA_VISIBLE_DEVICES",
+                "GPU_DEVICE_ORDINAL",
+                "ROCR_VISIBLE_DEVICES",
+                "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
+                "SLURM_STEP_GPUS",
+                "SLURM_SHARDS_ON_NODE")) {
+            env.remove(stale);
+        }
+        String step = Integer.toString(r.getStepId());
+        env.put("SLURM_JOB_ID", Integer.toString(r.getJobId()));
+        env.put("SLURM_JOBID", Integer.toString(r.getJobId()));
+        env.put("SLURM_STEP_ID", step);
+        env.put("SLURM_STEPID", step);
+        env.put("SLURM_STEP_NODELIST", r.getNodeList());
+        env.put("SLURM_STEP_NUM_NODES", Integer.toString(r.getNumNodes()));
+        env.put("SLURM_STEP_NUM_TASKS", Integer.toString(r.getNumTasks()));
+        env.put("SLURM_STEP_TASKS_PER_NODE", r.getTasksPerNode());
+        env.put("SLURM_NTASKS", Integer.toString(r.getNumTasks()));
+        env.put("SLURM_NPROCS", Integer.toString(r.getNumTasks()));
+        env.put("SLURM_NODEID", Integer.toString(r.getNodeId()));
+        env.put("SLURM_PROCID", Integer.toString(r.getTaskIds(localId)));
+        env.put("SLURM_LOCALID", Integer.toString(localId));
+        env.put("SLURM_CPUS_ON_NODE", Integer.toString(r.getCpusOnNode()));
+        env.put("SLURMD_NODENAME", nodeName);
+        env.put("SLURM_TOPOLOGY_ADDR", nodeName);
+        List<String> gtids = new ArrayList<>();
+        r.getTaskIdsList().forEach(t -> gtids.add(Integer.toString(t)));
+        env.put("SLURM_GTIDS", String.join(",", gtids));
+        Map<Integer, Long> mps = new HashMap<>();
+        r.getMpsPerGpuMap().forEach(mps::put);
+        Map<String, String> devices = GresEnvironment.build(r.getGresList(), mps);
+        env.putAll(devices);
+        env.remove("SLURM_JOB_GPUS");
+        for (GresGrant g : r.getGresList()) {
+            if (g.getName().equals("gpu")) {
+                env.put("SLURM_STEP_GPUS", devices.getOrDefault("CUDA_VISIBLE_DEVICES", ""));
+            }
+        }
+        if (r.getEnvironmentMap().containsKey("SLURM_JOB_GPUS")) {
+            env.put("SLURM_JOB_GPUS", r.getEnvironmentMap().get("SLURM_JOB_GPUS"));
+        }
+        return env;
+    }
+}

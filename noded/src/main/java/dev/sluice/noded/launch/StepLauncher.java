@@ -1,0 +1,216 @@
+package dev.sluice.noded.launch;
+
+import com.google.protobuf.ByteString;
+import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.LaunchStepRequest;
+import dev.sluice.protocol.v1.StepIo;
+import dev.sluice.protocol.v1.StepIoHello;
+import dev.sluice.protocol.v1.TaskExit;
+import dev.sluice.protocol.v1.TaskOutput;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs this node's tasks of a job step (what slurmstepd does for {@code srun}): each task as the
+ * job's user, in a session of its own, with the step's environment; its output travels live to
+ * srun over the socket srun listens on (this node connects to it, as Slurm's stepd connects to
+ * srun's I/O port), followed by each task's exit status. A signal frame from srun (Ctrl-C) goes
+ * to every task of the step here. Steps are not re-adopted after a daemon restart: their output
+ * flows through the daemon.
+ */
+public final class StepLauncher {
+    private static final Logger log = LoggerFactory.getLogger(StepLauncher.class);
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+
+    private final String nodeName;
+    private final int daemonUid;
+    /** Job id → the process groups of its step tasks running here. */
+    private final Map<Integer, Set<Long>> tasksByJob = new ConcurrentHashMap<>();
+
+    public StepLauncher(String nodeName, int daemonUid) {
+        this.nodeName = nodeName;
+        this.daemonUid = daemonUid;
+    }
+
+    /** Starts the tasks and returns; output, exits and signals are served on a thread of the step. */
+    public void launch(LaunchStepRequest request) throws IOException {
+        int uid = request.getOwner().getUid();
+        if (daemonUid != 0 && uid != daemonUid) {
+            throw new IOException("sluice-noded runs as uid " + daemonUid + " and cannot run steps of uid " + uid);
+        }
+        if (request.getArgvCount() == 0) {
+            throw new IOException("a step needs a command");
+        }
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress(request.getIoHost(), request.getIoPort()), CONNECT_TIMEOUT_MS);
+        socket.setTcpNoDelay(true);
+        OutputStream out = new BufferedOutputStream(socket.getOutputStream());
+        write(
+                out,
+                StepIo.newBuilder()
+                        .setHello(StepIoHello.newBuilder()
+                                .setJobId(request.getJobId())
+                                .setStepId(request.getStepId())
+                                .setNodeId(request.getNodeId())
+                                .setNodeName(nodeName)
+                                .addAllTaskIds(request.getTaskIdsList()))
+                        .build());
+        List<Process> tasks = new ArrayList<>();
+        try {
+            for (int local = 0; local < request.getTaskIdsCount(); local++) {
+                tasks.add(start(request, local));
+            }
+        } catch (IOException e) {
+            tasks.forEach(p -> signal(p.pid(), "KILL"));
+            socket.close();
+            throw e;
+        }
+        Set<Long> groups = tasksByJob.computeIfAbsent(request.getJobId(), k -> ConcurrentHashMap.newKeySet());
+        tasks.forEach(p -> groups.add(p.pid()));
+        Thread.ofVirtual()
+                .name("step-" + request.getJobId() + "." + request.getStepId())
+                .start(() -> serve(request, socket, out, tasks, groups));
+    }
+
+    private Process start(LaunchStepRequest r, int local) throws IOException {
+        List<String> command = new ArrayList<>(List.of("setsid"));
+        int uid = r.getOwner().getUid();
+        if (daemonUid == 0 && uid != 0) {
+            command.addAll(List.of(
+                    "setpriv", "--reuid=" + uid, "--regid=" + r.getOwner().getGid(), "--init-groups", "--"));
+        }
+        command.addAll(r.getArgvList());
+        String workDir =
+                r.getWorkDir().isEmpty() || !Files.isDirectory(Path.of(r.getWorkDir())) ? "/tmp" : r.getWorkDir();
+        ProcessBuilder pb = new ProcessBuilder(command).directory(new File(workDir));
+        pb.environment().clear();
+        pb.environment().putAll(StepEnvironment.build(r, local, nodeName));
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        return pb.start();
+    }
+
+    private void serve(LaunchStepRequest r, Socket socket, OutputStream out, List<Process> tasks, Set<Long> groups) {
+        Thread signals = Thread.ofVirtual().start(() -> forwardSignals(socket, tasks));
+        List<Thread> pumps = new ArrayList<>();
+        for (int local = 0; local < tasks.size(); local++) {
+            int taskId = r.getTaskIds(local);
+            Process p = tasks.get(local);
+            pumps.add(Thread.ofVirtual().start(() -> pump(out, taskId, 1, p.getInputStream())));
+            pumps.add(Thread.ofVirtual().start(() -> pump(out, taskId, 2, p.getErrorStream())));
+        }
+        try {
+            for (int local = 0; local < tasks.size(); local++) {
+                Process p = tasks.get(local);
+                int value = p.waitFor();
+                // A task's processes go with it, as they do when a task of Slurm's ends; what
+                // they wrote stays readable in the pipes, and a process left holding a pipe
+                // would otherwise keep the step open.
+                signal(p.pid(), "KILL");
+                groups.remove(p.pid());
+                pumps.get(2 * local).join();
+                pumps.get(2 * local + 1).join();
+                int status = value > 128 && value < 128 + 65 ? value - 128 : (value & 0xff) << 8;
+                write(
+                        out,
+                        StepIo.newBuilder()
+                                .setExit(TaskExit.newBuilder()
+                                        .setTaskId(r.getTaskIds(local))
+                                        .setStatus(status))
+                                .build());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            log.warn("step {}.{}: srun went away: {}", r.getJobId(), r.getStepId(), e.getMessage());
+            tasks.forEach(p -> signal(p.pid(), "KILL"));
+        } finally {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+            signals.interrupt();
+        }
+    }
+
+    private static void pump(OutputStream out, int taskId, int stream, InputStream in) {
+        byte[] buf = new byte[8192];
+        try (in) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                write(
+                        out,
+                        StepIo.newBuilder()
+                                .setOutput(TaskOutput.newBuilder()
+                                        .setTaskId(taskId)
+                                        .setStream(stream)
+                                        .setData(ByteString.copyFrom(buf, 0, n)))
+                                .build());
+            }
+        } catch (IOException e) {
+            // srun or the task went away; the exit path reports it
+        }
+    }
+
+    private static void forwardSignals(Socket socket, List<Process> tasks) {
+        try {
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            while (true) {
+                StepIo frame = Frames.read(StepIo.parser(), in);
+                if (frame.hasSignal()) {
+                    for (Process p : tasks) {
+                        signal(p.pid(), Integer.toString(frame.getSignal()));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the step ended or srun closed its side
+        }
+    }
+
+    /** The output stream is shared by every pump of the step: one frame at a time. */
+    private static void write(OutputStream out, StepIo frame) throws IOException {
+        synchronized (out) {
+            Frames.write(frame, out);
+            out.flush();
+        }
+    }
+
+    /** Signals every step task of a job here (the job ends: time limit, scancel). */
+    public void signalJob(int jobId, String signal) {
+        Set<Long> groups = tasksByJob.getOrDefault(jobId, Set.of());
+        groups.forEach(pgid -> signal(pgid, signal));
+        if (signal.equals("KILL")) {
+            tasksByJob.remove(jobId);
+        }
+    }
+
+    private static void signal(long pgid, String signal) {
+        try {
+            new ProcessBuilder("kill", "-s", signal, "--", "-" + pgid)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            log.warn("kill -{} -{} failed: {}", signal, pgid, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
