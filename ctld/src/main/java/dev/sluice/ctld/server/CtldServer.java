@@ -154,8 +154,11 @@ public final class CtldServer implements AutoCloseable {
             reloader.bind(loop, dispatcher);
             reconfigurer = reloader;
         }
-        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer)
-                .withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
+        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer);
+        if (dispatcher != null) {
+            // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
+            handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
+        }
         FrameServer frames = new FrameServer(handler);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
         Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))
