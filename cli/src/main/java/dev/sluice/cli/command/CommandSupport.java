@@ -3,7 +3,9 @@ package dev.sluice.cli.command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerLocator;
+import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
+import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.common.conf.ConfigException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -38,6 +40,28 @@ public final class CommandSupport {
     public static void usageError(GetoptException e, String program, PrintStream err) {
         err.println(e.getMessage());
         err.println("Try \"" + program + " --help\" for more information");
+    }
+
+    /**
+     * Parses a reporting command's line (squeue, sinfo): options only, no operands. Empty after
+     * printing Slurm's message and usage, as those commands do, when the line is bad.
+     */
+    public static Optional<Getopt.Result> parseOptionsOnly(
+            String program, OptionTable table, String usage, Invocation inv, PrintStream out, PrintStream err) {
+        Getopt.Result parsed;
+        try {
+            parsed = Getopt.parse(program, table, inv.args());
+        } catch (GetoptException e) {
+            usageError(e, program, err);
+            return Optional.empty();
+        }
+        if (!parsed.operands().isEmpty()) {
+            err.println(program + ": error: Unrecognized option: "
+                    + parsed.operands().get(0));
+            out.print(usage);
+            return Optional.empty();
+        }
+        return Optional.of(parsed);
     }
 
     /** Items of a comma-separated list, blanks dropped ({@code a,,b} is {@code a}, {@code b}). */

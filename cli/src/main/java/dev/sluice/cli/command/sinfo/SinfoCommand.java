@@ -6,7 +6,6 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.protocol.v1.ClientRequest;
@@ -34,19 +33,12 @@ public final class SinfoCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, SinfoOptions.TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line =
+                CommandSupport.parseOptionsOnly(PROG, SinfoOptions.TABLE, SinfoOptions.USAGE, inv, out, err);
+        if (line.isEmpty()) {
             return 1;
         }
-        if (!parsed.operands().isEmpty()) {
-            err.println(
-                    PROG + ": error: Unrecognized option: " + parsed.operands().get(0));
-            out.print(SinfoOptions.USAGE);
-            return 1;
-        }
+        Getopt.Result parsed = line.get();
         String format = inv.env().get("SINFO_FORMAT");
         String partitionNames = inv.env().get("SINFO_PARTITION");
         String sort = inv.env().get("SINFO_SORT");

@@ -6,7 +6,6 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobStates;
@@ -39,19 +38,12 @@ public final class SqueueCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, SqueueOptions.TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line =
+                CommandSupport.parseOptionsOnly(PROG, SqueueOptions.TABLE, SqueueOptions.USAGE, inv, out, err);
+        if (line.isEmpty()) {
             return 1;
         }
-        if (!parsed.operands().isEmpty()) {
-            err.println(
-                    PROG + ": error: Unrecognized option: " + parsed.operands().get(0));
-            out.print(SqueueOptions.USAGE);
-            return 1;
-        }
+        Getopt.Result parsed = line.get();
         Settings s = new Settings();
         s.applyEnv(inv);
         for (ParsedOption o : parsed.options()) {
