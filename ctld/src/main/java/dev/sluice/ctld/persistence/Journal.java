@@ -51,7 +51,16 @@ public final class Journal implements AutoCloseable {
         StateSnapshot snapshot = StateSnapshot.getDefaultInstance();
         Path snap = dir.resolve(SNAPSHOT);
         if (Files.exists(snap)) {
-            snapshot = StateSnapshot.parseFrom(Files.readAllBytes(snap));
+            try {
+                snapshot = StateSnapshot.parseFrom(Files.readAllBytes(snap));
+            } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                // Snapshots are written to a temporary file and renamed, so a crash cannot tear
+                // one: damage here is the disk's or an operator's, and guessing would lose state.
+                throw new IOException(
+                        snap + ": unreadable snapshot (" + e.getMessage()
+                                + "); restore it from a backup of StateSaveLocation",
+                        e);
+            }
         }
         List<Path> segments = segments(dir);
         List<JournalEntry> entries = new ArrayList<>();
@@ -97,7 +106,9 @@ public final class Journal implements AutoCloseable {
                 }
             }
             if (problem != null) {
-                if (!tornTailAllowed) {
+                // A crash tears only the last batch written; a whole record after the damage
+                // means the damage is in the middle, and truncating would drop acknowledged work.
+                if (!tornTailAllowed || (!truncateCorrupt && completeRecordAfter(data, offset))) {
                     throw new JournalCorruptException(file, offset, problem);
                 }
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
@@ -109,6 +120,23 @@ public final class Journal implements AutoCloseable {
             into.add(JournalEntry.parseFrom(ByteBuffer.wrap(data, offset + HEADER, length)));
             offset += HEADER + length;
         }
+    }
+
+    private static boolean completeRecordAfter(byte[] data, int damaged) {
+        for (int p = damaged + 1; p + HEADER <= data.length; p++) {
+            ByteBuffer header = ByteBuffer.wrap(data, p, HEADER);
+            int length = header.getInt();
+            int crc = header.getInt();
+            if (length <= 0 || length > data.length - p - HEADER) {
+                continue;
+            }
+            CRC32C check = new CRC32C();
+            check.update(data, p + HEADER, length);
+            if ((int) check.getValue() == crc) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Buffers one entry; durable only after the next {@link #sync}. */

@@ -79,6 +79,29 @@ class TestJournal {
     }
 
     @Test
+    void aDamagedLengthInTheMiddleIsNotMistakenForATornTail() throws IOException {
+        Path file = writeThree();
+        byte[] data = Files.readAllBytes(file);
+        int secondStart = entry(1).getSerializedSize() + 8;
+        // A length running past the end looks like a torn tail; record 3 after it says otherwise.
+        data[secondStart] = 0x7f;
+        Files.write(file, data);
+        assertThatThrownBy(() -> Journal.open(dir, false))
+                .isInstanceOf(JournalCorruptException.class)
+                .hasMessageContaining("byte offset " + secondStart);
+        assertThat(Files.readAllBytes(file)).as("nothing truncated").isEqualTo(data);
+    }
+
+    @Test
+    void aDamagedSnapshotStopsRecoveryNamingTheFile() throws IOException {
+        writeThree();
+        Files.write(dir.resolve("snapshot"), new byte[] {(byte) 0xff, (byte) 0xff, 0x01});
+        assertThatThrownBy(() -> Journal.open(dir, false))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(dir.resolve("snapshot").toString());
+    }
+
+    @Test
     void compactionKeepsOnlyWhatFollowsTheSnapshot() throws IOException {
         Journal j = Journal.open(dir, false).journal();
         j.append(entry(1));
