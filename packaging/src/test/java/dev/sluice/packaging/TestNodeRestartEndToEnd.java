@@ -72,6 +72,32 @@ class TestNodeRestartEndToEnd {
     }
 
     @Test
+    void aJobSurvivesItsDaemonsKillMinus9AndIsReadoptedWithinSlurmdTimeout() throws Exception {
+        Path go = cluster.workDir().resolve("go3");
+        Path started = cluster.workDir().resolve("started3");
+        ClusterProcesses.Result submit = cluster.command(
+                "sbatch", "--wrap", "echo $$ > started3; while [ ! -e go3 ]; do sleep 0.1; done; exit 7");
+        int id = Integer.parseInt(submit.out().replaceAll("\\D", ""));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Files.exists(started) && !Files.readString(started).isBlank());
+        long pid = Long.parseLong(Files.readString(started).strip());
+
+        ClusterProcesses.crash(cluster.nodeProcess(1));
+        assertThat(ProcessHandle.of(pid))
+                .as("the job survives a crash of its daemon")
+                .isPresent();
+        cluster.startNode(1);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.logs().contains("job " + id + " re-adopted"));
+        assertThat(show(id)).contains("JobState=RUNNING ");
+
+        Files.writeString(go, "");
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(
+                        () -> assertThat(show(id)).contains("JobState=FAILED ").contains("ExitCode=7:0"));
+    }
+
+    @Test
     void aJobThatEndsWhileTheDaemonIsDownIsReportedWhenItReturns() throws Exception {
         Path go = cluster.workDir().resolve("go2");
         Path started = cluster.workDir().resolve("started2");
