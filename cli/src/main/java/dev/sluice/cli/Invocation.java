@@ -15,6 +15,7 @@ import java.util.Map;
  *
  * @param args the arguments after the command name
  * @param clock "now" for elapsed times and time stamps; its zone is the zone of printed dates
+ * @param interrupts where Ctrl-C arrives (the process's SIGINT, or an agent's front end)
  */
 public record Invocation(
         List<String> args,
@@ -23,7 +24,8 @@ public record Invocation(
         InputStream stdin,
         Caller caller,
         Clock clock,
-        UserDirectory users) {
+        UserDirectory users,
+        Interrupts interrupts) {
     public Invocation {
         args = List.copyOf(args);
         env = Map.copyOf(env);
@@ -32,9 +34,22 @@ public record Invocation(
         requireNonNull(caller, "caller is null");
         requireNonNull(clock, "clock is null");
         requireNonNull(users, "users is null");
+        requireNonNull(interrupts, "interrupts is null");
+    }
+
+    /** A standalone command's invocation: interrupts are the process's SIGINT. */
+    public Invocation(
+            List<String> args,
+            Map<String, String> env,
+            Path cwd,
+            InputStream stdin,
+            Caller caller,
+            Clock clock,
+            UserDirectory users) {
+        this(args, env, cwd, stdin, caller, clock, users, Interrupts.PROCESS);
     }
 
     public Invocation withArgs(List<String> newArgs) {
-        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users);
+        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users, interrupts);
     }
 }

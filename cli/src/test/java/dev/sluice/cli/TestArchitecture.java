@@ -21,6 +21,9 @@ class TestArchitecture {
         noClasses()
                 .that()
                 .doNotHaveFullyQualifiedName(Main.class.getName())
+                // the agent's entry point is a process of its own
+                .and()
+                .doNotHaveFullyQualifiedName(dev.sluice.cli.agent.AgentMain.class.getName())
                 .should()
                 .callMethod(System.class, "exit", int.class)
                 .orShould()

@@ -126,7 +126,7 @@ class TestGoldenDrainedNodes {
     }
 
     private String stdout(Command command, String... args) {
-        TestingInvocations.Output o = TestingInvocations.run(command, invocation(NOW, dir, env, "", args));
+        TestingInvocations.Output o = TestingInvocations.runBothWays(command, NOW, dir, env, "", args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
         return o.out();

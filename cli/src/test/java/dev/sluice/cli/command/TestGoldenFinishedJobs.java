@@ -2,7 +2,6 @@ package dev.sluice.cli.command;
 
 import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.golden;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Command;
@@ -112,7 +111,7 @@ class TestGoldenFinishedJobs {
     }
 
     private String stdout(Command command, String... args) {
-        TestingInvocations.Output o = TestingInvocations.run(command, invocation(NOW, dir, env, "", args));
+        TestingInvocations.Output o = TestingInvocations.runBothWays(command, NOW, dir, env, "", args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
         return o.out();

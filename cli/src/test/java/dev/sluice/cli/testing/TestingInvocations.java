@@ -57,6 +57,32 @@ public final class TestingInvocations {
         return new Output(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Runs a command standalone and again through an in-process {@code sluice-agent} (as the
+     * native front end would reach it), asserts both give the same bytes and exit code, and
+     * returns the answer. The agent sees the test's own process as its peer.
+     */
+    public static Output runBothWays(
+            Command command, Instant now, Path cwd, Map<String, String> env, String stdin, String... args) {
+        Output standalone = run(command, invocation(now, cwd, env, stdin, args));
+        String name = dev.sluice.cli.Commands.names().stream()
+                .filter(n -> dev.sluice.cli.Commands.byName(n)
+                        .map(c -> c.getClass() == command.getClass())
+                        .orElse(false))
+                .findFirst()
+                .orElseThrow();
+        try (AgentHarness agent =
+                new AgentHarness(cwd, dev.sluice.cli.Commands::byName, USERS, Clock.fixed(now, ZoneOffset.UTC))) {
+            Output viaAgent = agent.run(AgentHarness.argv(name, args), env, cwd, stdin);
+            org.assertj.core.api.Assertions.assertThat(viaAgent)
+                    .as("%s %s through the agent", name, List.of(args))
+                    .isEqualTo(standalone);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return standalone;
+    }
+
     /** A minimal slurm.conf naming one controller at 127.0.0.1:{@code port}; returns its env. */
     public static Map<String, String> confFor(Path dir, int port) throws IOException {
         Path conf = dir.resolve("slurm.conf");

@@ -178,7 +178,8 @@ public final class SrunCommand implements Command {
                 return 1;
             }
             int code;
-            try (var ignored = Interrupts.forwardTo(io, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
+            try (var ignored =
+                    Interrupts.forwardTo(inv, io, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
                 code = io.serve(step.getNumNodes(), step.getNumTasks());
             }
             complete(client, Integer.parseInt(o.jobId()), step.getStepId());
