@@ -149,6 +149,22 @@ public final class LocalCluster {
                     layout.logDir().resolve(name + ".log"),
                     layout.runDir().resolve(name + ".pid")));
         }
+        // The commands' warm runner: bin/sbatch & co. reach it through SLUICE_AGENT_SOCKET.
+        daemons.add(new Supervised(
+                "sluice-agent",
+                List.of(
+                        java,
+                        "-Xmx256m",
+                        "-XX:+UseSerialGC",
+                        "--add-opens",
+                        "java.base/sun.nio.fs=ALL-UNNAMED",
+                        "-cp",
+                        classpath,
+                        "dev.sluice.cli.agent.AgentMain",
+                        "--socket",
+                        layout.agentSocket().toString()),
+                layout.logDir().resolve("agent.log"),
+                layout.runDir().resolve("agent.pid")));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemons.forEach(Supervised::stop);
             daemons.forEach(Supervised::awaitStopped);

@@ -175,6 +175,12 @@ public record LocalClusterLayout(
         return "# source this file to use the local Sluice cluster\n"
                 + "export SLURM_CONF='" + slurmConfPath() + "'\n"
                 + "export SLUICE_STATE_DIR='" + stateDir + "'\n"
+                + "export SLUICE_AGENT_SOCKET='" + agentSocket() + "'\n"
                 + "export PATH='" + binDir + "':\"$PATH\"\n";
+    }
+
+    /** Where {@code ./sluice up}'s sluice-agent listens; the commands find it through the env file. */
+    public Path agentSocket() {
+        return runDir().resolve("agent.sock");
     }
 }
