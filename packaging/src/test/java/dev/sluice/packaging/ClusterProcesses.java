@@ -321,5 +321,10 @@ final class ClusterProcesses implements AutoCloseable {
                 p.destroyForcibly();
             }
         }
+        // Jobs outlive their node daemons by design; a failed test must not leave them behind.
+        String marker = layout.stateDir().toString();
+        ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                .forEach(ProcessHandle::destroyForcibly);
     }
 }
