@@ -16,6 +16,7 @@ import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobUpdates;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
@@ -292,9 +293,44 @@ public final class JobControl {
      */
     public ControlResult<Void> complete(
             ClusterState state, String nodeName, int jobId, int exitStatus, JobState endState, long now) {
+        return complete(state, nodeName, jobId, exitStatus, endState, NodeScripts.OK, "root", now);
+    }
+
+    /** How the node's Prolog and Epilog went for a job (slurm.conf {@code Prolog=}/{@code Epilog=}). */
+    public enum NodeScripts {
+        OK,
+        PROLOG_FAILED,
+        EPILOG_FAILED
+    }
+
+    /**
+     * A job's end as its batch host reports it. A failed Prolog means the job never ran: as in
+     * Slurm, the node is drained ({@code Prolog error}) and the job requeued and held for an
+     * operator to look at; a failed Epilog leaves the job's end as it was and drains the node
+     * ({@code Epilog error}).
+     */
+    public ControlResult<Void> complete(
+            ClusterState state,
+            String nodeName,
+            int jobId,
+            int exitStatus,
+            JobState endState,
+            NodeScripts scripts,
+            String slurmUser,
+            long now) {
         Job job = state.job(jobId);
         if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
             return ControlResult.answer(null);
+        }
+        if (scripts == NodeScripts.PROLOG_FAILED) {
+            List<StateRecord> records = List.of(
+                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Prolog error", slurmUser, now),
+                    new StateRecord.JobRequeued(jobId, now),
+                    new StateRecord.JobHoldChanged(jobId, Job.Hold.ADMIN, now));
+            List<Effect> effects = job.allocation().nodes().size() > 1
+                    ? List.of(new Effect.Terminate(jobId, job.allocation().nodeNames(), JobState.NODE_FAIL))
+                    : List.of();
+            return ControlResult.of(records, effects, null);
         }
         JobState finalState = endState;
         if (finalState == null) {
@@ -308,6 +344,10 @@ public final class JobControl {
         };
         List<StateRecord> records = new ArrayList<>();
         records.add(new StateRecord.JobEnded(jobId, finalState, exitStatus, reason, now));
+        if (scripts == NodeScripts.EPILOG_FAILED) {
+            records.add(
+                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Epilog error", slurmUser, now));
+        }
         List<Effect> effects = new ArrayList<>();
         if (job.allocation().nodes().size() > 1) {
             effects.add(new Effect.Terminate(jobId, job.allocation().nodeNames(), finalState));

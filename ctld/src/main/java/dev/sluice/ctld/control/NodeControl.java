@@ -33,6 +33,11 @@ public final class NodeControl {
         this(slurmdTimeoutSeconds, NodePolicy.DEFAULT);
     }
 
+    /** Who the controller's own node state changes are recorded as (slurm.conf SlurmUser). */
+    public String slurmUser() {
+        return policy.slurmUser();
+    }
+
     public NodeControl(int slurmdTimeoutSeconds, NodePolicy policy) {
         this.slurmdTimeoutSeconds = slurmdTimeoutSeconds;
         this.policy = policy;

@@ -81,8 +81,18 @@ public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImpl
         var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
                 ? null
                 : WireMapper.toDomain(request.getEndState());
+        JobControl.NodeScripts scripts = request.getPrologFailed()
+                ? JobControl.NodeScripts.PROLOG_FAILED
+                : request.getEpilogFailed() ? JobControl.NodeScripts.EPILOG_FAILED : JobControl.NodeScripts.OK;
         await(loop.submit((state, now) -> jobs.complete(
-                state, request.getNodeName(), (int) request.getJobId(), request.getExitStatus(), endState, now)));
+                state,
+                request.getNodeName(),
+                (int) request.getJobId(),
+                request.getExitStatus(),
+                endState,
+                scripts,
+                nodes.slurmUser(),
+                now)));
         observer.onNext(JobCompleteResponse.getDefaultInstance());
         observer.onCompleted();
     }

@@ -289,4 +289,43 @@ class TestNodeControl {
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1");
         assertThat(s.partitions().get(1).nodes()).isEmpty();
     }
+
+    private void runOneJob(ClusterState s, NodeControl nodes) {
+        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        s.replay(++seq, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
+        s.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        1, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
+    }
+
+    @Test
+    void aFailedPrologDrainsTheNodeAndRequeuesTheJobHeld() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
+        runOneJob(s, nodes);
+        JobControl jobs =
+                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
+        apply(s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
+        assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(1).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
+        assertThat(s.image().reasonOf(s.job(1))).isEqualTo("JobHeldAdmin");
+        assertThat(s.job(1).restartCount()).isEqualTo(1);
+        assertThat(s.node("n1").reason()).isEqualTo("Prolog error");
+        assertThat(s.node("n1").reasonUser()).isEqualTo("slurm");
+        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "n1").flags()).contains("DRAIN");
+    }
+
+    @Test
+    void aFailedEpilogKeepsTheJobsEndAndDrainsTheNode() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
+        runOneJob(s, nodes);
+        JobControl jobs =
+                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
+        apply(s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
+        assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
+        assertThat(s.node("n1").reason()).isEqualTo("Epilog error");
+    }
 }

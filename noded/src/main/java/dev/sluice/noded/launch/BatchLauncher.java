@@ -47,6 +47,8 @@ public final class BatchLauncher implements AutoCloseable {
     private final int daemonUid;
     private final Map<Integer, RunningJob> running = new ConcurrentHashMap<>();
     private volatile java.util.function.BiConsumer<Integer, String> jobSignals = (job, signal) -> {};
+    private volatile List<String> prolog = List.of();
+    private volatile List<String> epilog = List.of();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
 
@@ -95,6 +97,12 @@ public final class BatchLauncher implements AutoCloseable {
     /** Also told whenever a whole job is signalled (its steps' tasks run outside its session). */
     public void onJobSignal(java.util.function.BiConsumer<Integer, String> listener) {
         this.jobSignals = listener;
+    }
+
+    /** slurm.conf's {@code Prolog=} and {@code Epilog=} programs, for jobs launched from now on. */
+    public void jobScripts(List<String> prologPrograms, List<String> epilogPrograms) {
+        this.prolog = List.copyOf(prologPrograms);
+        this.epilog = List.copyOf(epilogPrograms);
     }
 
     public Set<Integer> runningJobIds() {
@@ -164,10 +172,13 @@ public final class BatchLauncher implements AutoCloseable {
                 request.getArrayTaskMin(),
                 request.getArrayTaskMax(),
                 request.getArrayTaskStep()));
-        env.putAll(GresEnvironment.build(
+        Map<String, String> gresEnv = GresEnvironment.build(
                 request.getGresList(),
                 request.getMpsPerGpuMap().entrySet().stream()
-                        .collect(java.util.stream.Collectors.toMap(e -> e.getKey(), e -> e.getValue()))));
+                        .collect(java.util.stream.Collectors.toMap(e -> e.getKey(), e -> e.getValue())));
+        env.putAll(gresEnv);
+        writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
+        writeJobScript(jobId, "epilog", epilog, request, PrologEpilog.EPILOG_CONTEXT, gresEnv);
         pb.command(supervisor.command(spool.jobDir(jobId), command));
         // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -180,6 +191,22 @@ public final class BatchLauncher implements AutoCloseable {
         armTimeLimit(job, request);
         log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
         job.supervisor.onExit().thenAccept(p -> finished(job));
+    }
+
+    private void writeJobScript(
+            int jobId,
+            String name,
+            List<String> programs,
+            LaunchBatchJobRequest request,
+            String context,
+            Map<String, String> gresEnv)
+            throws IOException {
+        var text = PrologEpilog.wrapper(programs, PrologEpilog.environment(request, nodeName, context, gresEnv));
+        if (text.isPresent()) {
+            Path file = spool.jobDir(jobId).resolve(name);
+            Files.writeString(file, text.get());
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
     }
 
     private void armTimeLimit(RunningJob job, LaunchBatchJobRequest request) {
@@ -370,14 +397,24 @@ public final class BatchLauncher implements AutoCloseable {
         // Whatever the script left behind in its session goes with it.
         spool.fact(job.jobId, Supervisor.JOB_PID).ifPresent(pgid -> run("kill", "-s", "KILL", "--", "-" + pgid));
         jobSignals.accept(job.jobId, "KILL");
+        boolean prologFailed = spool.fact(job.jobId, Supervisor.PROLOG_FAILED).isPresent();
         int status = spool.fact(job.jobId, Supervisor.EXIT)
                 .map(rc -> Supervisor.waitStatus(Integer.parseInt(rc), job.signalled))
-                // No status: the supervisor itself was killed (or the node rebooted) with the job.
-                .orElse(9);
+                // No status: the supervisor itself was killed (or the node rebooted) with the job,
+                // or the Prolog failed and the job never started.
+                .orElse(prologFailed ? 0 : 9);
         JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
                 .setNodeName(nodeName)
                 .setJobId(job.jobId)
-                .setExitStatus(status);
+                .setExitStatus(status)
+                .setPrologFailed(prologFailed)
+                .setEpilogFailed(spool.fact(job.jobId, Supervisor.EPILOG_FAILED).isPresent());
+        if (prologFailed) {
+            log.error(
+                    "job {}: Prolog failed with status {}; the node will be drained",
+                    job.jobId,
+                    spool.fact(job.jobId, Supervisor.PROLOG_FAILED).orElse("?"));
+        }
         if (job.endState != null) {
             report.setEndState(job.endState);
         }

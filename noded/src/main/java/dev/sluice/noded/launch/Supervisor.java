@@ -10,8 +10,10 @@ import java.util.Optional;
 
 /**
  * The per-job supervisor (the part of slurmstepd that outlives slurmd): a small POSIX shell
- * program, started in a session of its own, that starts the job, records the job's pid and its
- * exit status in the job's spool directory, and exits. The node daemon is only its observer,
+ * program, started in a session of its own, that runs the node's Prolog (as root), starts the
+ * job, records the job's pid and its exit status in the job's spool directory, runs the Epilog,
+ * and exits. Prolog and Epilog live here rather than in the daemon so that a daemon restarted
+ * mid-job neither runs them twice nor forgets the Epilog. The node daemon is only its observer,
  * so stopping, crashing or upgrading the daemon never touches a running job; a restarted daemon
  * re-adopts the job from the files the supervisor left.
  *
@@ -27,6 +29,10 @@ public final class Supervisor {
 
     public static final String JOB_PID = "job.pid";
     public static final String EXIT = "exit";
+    /** Written when the job's Prolog exits non-zero (the job was not started) or its Epilog does. */
+    public static final String PROLOG_FAILED = "prolog.failed";
+
+    public static final String EPILOG_FAILED = "epilog.failed";
     private static final String FILE = "sluice-supervise.sh";
 
     // `env --default-signal`: a non-interactive shell starts background commands with SIGINT and
@@ -37,12 +43,28 @@ public final class Supervisor {
             dir=$1
             shift
             echo $$ > "$dir/supervisor.pid.tmp" && mv -f "$dir/supervisor.pid.tmp" "$dir/supervisor.pid"
+            if [ -x "$dir/prolog" ] && [ ! -e "$dir/prolog.done" ]; then
+              "$dir/prolog" </dev/null >/dev/null 2>&1
+              prc=$?
+              if [ $prc -ne 0 ]; then
+                echo $prc > "$dir/prolog.failed.tmp" && mv -f "$dir/prolog.failed.tmp" "$dir/prolog.failed"
+                exit 0
+              fi
+              : > "$dir/prolog.done"
+            fi
             env --default-signal "$@" &
             job=$!
             echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
             wait $job
             rc=$?
             echo $rc > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
+            if [ -x "$dir/epilog" ]; then
+              "$dir/epilog" </dev/null >/dev/null 2>&1
+              erc=$?
+              if [ $erc -ne 0 ]; then
+                echo $erc > "$dir/epilog.failed.tmp" && mv -f "$dir/epilog.failed.tmp" "$dir/epilog.failed"
+              fi
+            fi
             """;
 
     private final Path program;

@@ -89,4 +89,47 @@ class TestSupervisor {
                 .isEqualTo(143 << 8);
         assertThat(Supervisor.waitStatus(3, true)).isEqualTo(3 << 8);
     }
+
+    private static void program(Path file, String body) throws Exception {
+        Files.writeString(file, "#!/bin/sh\n" + body + "\n");
+        file.toFile().setExecutable(true);
+    }
+
+    @Test
+    void theJobRunsBetweenItsPrologAndEpilog() throws Exception {
+        Path dir = spool.resolve("job00010");
+        Files.createDirectories(dir);
+        Path log = spool.resolve("order.log");
+        program(dir.resolve("prolog"), "echo prolog >> " + log);
+        program(dir.resolve("epilog"), "echo epilog >> " + log);
+        supervise(dir, "echo job >> " + log + "; exit 5").onExit().get();
+        assertThat(Files.readAllLines(log)).containsExactly("prolog", "job", "epilog");
+        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("5");
+        assertThat(dir.resolve(Supervisor.PROLOG_FAILED)).doesNotExist();
+        assertThat(dir.resolve(Supervisor.EPILOG_FAILED)).doesNotExist();
+    }
+
+    @Test
+    void aFailingPrologKeepsTheJobFromRunning() throws Exception {
+        Path dir = spool.resolve("job00011");
+        Files.createDirectories(dir);
+        Path ran = spool.resolve("ran");
+        program(dir.resolve("prolog"), "exit 7");
+        program(dir.resolve("epilog"), "touch " + spool.resolve("epilog-ran"));
+        supervise(dir, "touch " + ran).onExit().get();
+        assertThat(fact(dir, Supervisor.PROLOG_FAILED)).isEqualTo("7");
+        assertThat(ran).doesNotExist();
+        assertThat(dir.resolve(Supervisor.EXIT)).doesNotExist();
+        assertThat(spool.resolve("epilog-ran")).as("no job, no epilog").doesNotExist();
+    }
+
+    @Test
+    void aFailingEpilogIsRecordedAfterTheJobsStatus() throws Exception {
+        Path dir = spool.resolve("job00012");
+        Files.createDirectories(dir);
+        program(dir.resolve("epilog"), "exit 2");
+        supervise(dir, "exit 0").onExit().get();
+        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("0");
+        assertThat(fact(dir, Supervisor.EPILOG_FAILED)).isEqualTo("2");
+    }
 }
