@@ -55,6 +55,9 @@ public final class ControllerLoop implements AutoCloseable {
     private final Thread thread;
     private volatile ClusterImage image;
     private volatile boolean running = true;
+    // Set when StateSaveLocation refused a write: memory is then ahead of disk, so nothing new
+    // is decided until the controller restarts from what the disk holds.
+    private volatile boolean readOnly;
     private long nextSequence;
 
     /**
@@ -97,6 +100,21 @@ public final class ControllerLoop implements AutoCloseable {
 
     public void start() {
         thread.start();
+    }
+
+    /**
+     * Asked for through the fatal handler once StateSaveLocation is writable again after a
+     * failed write: the controller must rebuild itself from disk (in place or by restarting).
+     */
+    public static final class RestartRequested extends Exception {
+        public RestartRequested() {
+            super("StateSaveLocation is writable again; restart to recover from disk");
+        }
+    }
+
+    /** True while StateSaveLocation cannot be written: queries answer, changes are refused. */
+    public boolean readOnly() {
+        return readOnly;
     }
 
     /** The latest published image. Never blocks. */
@@ -143,6 +161,10 @@ public final class ControllerLoop implements AutoCloseable {
                     lastTick = now;
                 }
                 if (batch.isEmpty() && !tick) {
+                    continue;
+                }
+                if (readOnly) {
+                    refuseWhileReadOnly(batch, tick);
                     continue;
                 }
                 runBatch(batch, tick, now);
@@ -194,11 +216,14 @@ public final class ControllerLoop implements AutoCloseable {
             }
         } catch (IOException e) {
             // Memory is now ahead of disk: answering would acknowledge what a restart loses.
-            log.error("cannot write the journal in StateSaveLocation", e);
+            // The last published image still matches the disk, so queries go on from it.
+            log.error(
+                    "cannot write StateSaveLocation ({}): refusing changes, still answering queries, until it"
+                            + " is writable again",
+                    e.getMessage());
             SlurmException refused = new SlurmException(ErrorCode.STATE_SAVE_FAILED);
             done.forEach(d -> d.pending.future.completeExceptionally(refused));
-            running = false;
-            fatal.accept(e);
+            readOnly = true;
             return;
         }
         ClusterImage published = state.image();
@@ -213,6 +238,16 @@ public final class ControllerLoop implements AutoCloseable {
             }
         }
         done.forEach(Done::complete);
+    }
+
+    private void refuseWhileReadOnly(List<Pending<?>> batch, boolean tick) {
+        SlurmException refused = new SlurmException(ErrorCode.STATE_SAVE_FAILED);
+        batch.forEach(p -> p.future.completeExceptionally(refused));
+        if (tick && journal.writable()) {
+            log.info("StateSaveLocation is writable again; restarting from what it holds");
+            running = false;
+            fatal.accept(new RestartRequested());
+        }
     }
 
     private <T> Done<T> decide(Pending<T> p, long now, List<Effect> toRun) {

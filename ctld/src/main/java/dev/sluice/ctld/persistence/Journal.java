@@ -32,6 +32,7 @@ public final class Journal implements AutoCloseable {
     private static final String PREFIX = "journal-";
     private static final String SUFFIX = ".log";
     private static final int HEADER = 8;
+    private static final int PROBE_BYTES = 1 << 20;
 
     private final Path dir;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
@@ -173,6 +174,33 @@ public final class Journal implements AutoCloseable {
             throw e;
         }
         pending.reset();
+    }
+
+    /**
+     * Whether StateSaveLocation takes writes again after a failure: a scratch file with room
+     * for a batch is written, forced and removed.
+     */
+    public boolean writable() {
+        Path probe = dir.resolve(".writable-probe");
+        try {
+            try (FileChannel ch = FileChannel.open(
+                    probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer room = ByteBuffer.allocate(PROBE_BYTES);
+                while (room.hasRemaining()) {
+                    ch.write(room);
+                }
+                ch.force(true);
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        } finally {
+            try {
+                Files.deleteIfExists(probe);
+            } catch (IOException ignored) {
+                // the next probe truncates it
+            }
+        }
     }
 
     public long entriesInSegment() {

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,24 +72,41 @@ public final class CtldMain {
         }
         Path conf = confPath;
         ConfigReloader reloader = new ConfigReloader(config.configFiles(), () -> load(conf, false));
-        CountDownLatch stopped = new CountDownLatch(1);
-        CtldServer server = CtldServer.start(
-                config,
-                Clock.systemUTC(),
-                bind,
-                truncate,
-                fault -> {
-                    log.error("fatal: {}", fault.toString());
-                    Runtime.getRuntime().halt(1);
-                },
-                null,
-                reloader);
+        java.util.concurrent.atomic.AtomicReference<CtldServer> current =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("sluice-ctld shutting down");
-            server.close();
-            stopped.countDown();
+            stopping.set(true);
+            CtldServer s = current.get();
+            if (s != null) {
+                s.close();
+            }
         }));
-        stopped.await();
+        while (!stopping.get()) {
+            java.util.concurrent.CompletableFuture<Void> restart = new java.util.concurrent.CompletableFuture<>();
+            current.set(CtldServer.start(
+                    config,
+                    Clock.systemUTC(),
+                    bind,
+                    truncate,
+                    fault -> {
+                        if (fault instanceof dev.sluice.ctld.loop.ControllerLoop.RestartRequested) {
+                            restart.complete(null);
+                            return;
+                        }
+                        log.error("fatal: {}", fault.toString());
+                        Runtime.getRuntime().halt(1);
+                    },
+                    null,
+                    reloader));
+            restart.join();
+            // StateSaveLocation failed a write and is writable again: memory may hold changes the
+            // disk does not, so the controller is rebuilt from the disk, in this process.
+            log.info("restarting the controller from StateSaveLocation");
+            current.getAndSet(null).close();
+            config = load(confPath, false);
+        }
         return 0;
     }
 
