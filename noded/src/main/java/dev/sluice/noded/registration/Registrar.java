@@ -38,12 +38,13 @@ public final class Registrar implements AutoCloseable {
 
     public Registrar(
             ManagedChannel channel,
+            io.grpc.ClientInterceptor signer,
             String nodeName,
             Supplier<RegisterNodeRequest> registration,
             BatchLauncher launcher,
             JobSpool spool) {
         this.channel = channel;
-        this.stub = NodeRegistryGrpc.newBlockingStub(channel);
+        this.stub = NodeRegistryGrpc.newBlockingStub(channel).withInterceptors(signer);
         this.nodeName = nodeName;
         this.registration = registration;
         this.launcher = launcher;
