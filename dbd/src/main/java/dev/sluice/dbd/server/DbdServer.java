@@ -12,6 +12,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +40,7 @@ public final class DbdServer implements AutoCloseable {
 
     public static DbdServer start(DbdConfig config, ClusterKeys keys, InstantSource clock) throws IOException {
         DaemonAuth auth = DaemonAuth.forThisProcess(
-                keys, config.dbdAddr().isEmpty() ? "localhost" : config.dbdAddr(), java.util.List.of(), clock);
+                keys, config.dbdAddr().isEmpty() ? "localhost" : config.dbdAddr(), List.of(), clock);
         log.info("accounting database {}", config.redactedUrl());
         Database db = Database.open(config.jdbcUrl(), config.storageUser(), config.storagePass(), config.poolSize());
         CommandServer commands = null;

@@ -24,6 +24,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +59,7 @@ class DbdServerTest {
     /** The controller's stub: signed with the cluster key by this (daemon) account. */
     private AccountingGrpc.AccountingBlockingStub signed(ClusterKeys with) {
         return AccountingGrpc.newBlockingStub(channel)
-                .withInterceptors(DaemonAuth.forThisProcess(with, "ctld", java.util.List.of(), Clock.systemUTC())
+                .withInterceptors(DaemonAuth.forThisProcess(with, "ctld", List.of(), Clock.systemUTC())
                         .client(DaemonAuth.DBD));
     }
 
@@ -107,10 +109,7 @@ class DbdServerTest {
                         e -> assertThat(e.getStatus().getDescription()).contains("signature does not match"));
         // A user who somehow holds the key still is not the controller.
         DaemonAuth user = new DaemonAuth(
-                keys,
-                new Principal(54321, 54321, "mallory", java.util.List.of(), "login"),
-                java.util.Set.of(),
-                Clock.systemUTC());
+                keys, new Principal(54321, 54321, "mallory", List.of(), "login"), Set.of(), Clock.systemUTC());
         assertThatThrownBy(() -> AccountingGrpc.newBlockingStub(channel)
                         .withInterceptors(user.client(DaemonAuth.DBD))
                         .record(b))

@@ -8,6 +8,7 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.NodeRegistryGrpc;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import dev.sluice.protocol.v1.RegisterNodeResponse;
+import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -38,7 +39,7 @@ public final class Registrar implements AutoCloseable {
 
     public Registrar(
             ManagedChannel channel,
-            io.grpc.ClientInterceptor signer,
+            ClientInterceptor signer,
             String nodeName,
             Supplier<RegisterNodeRequest> registration,
             BatchLauncher launcher,

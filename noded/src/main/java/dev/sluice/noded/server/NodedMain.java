@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /**
  * {@code sluice-noded}: the node daemon's command line, in slurmd's manner.
@@ -121,7 +122,7 @@ public final class NodedMain {
             err.println("sluice-noded: fatal: " + e.getMessage());
             return 1;
         }
-        java.util.function.Supplier<ClusterKeys> reloadKeys = () -> {
+        Supplier<ClusterKeys> reloadKeys = () -> {
             try {
                 return keys.call();
             } catch (Exception e) {

@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -51,8 +53,7 @@ public final class NodedServer implements AutoCloseable {
     public static NodedServer start(
             NodedSettings s, ClusterKeys keys, Supplier<ClusterKeys> reloadKeys, Supplier<NodedSettings> reload)
             throws IOException {
-        DaemonAuth auth = DaemonAuth.forThisProcess(
-                keys, s.nodeName(), java.util.List.of(s.slurmUser()), java.time.Clock.systemUTC());
+        DaemonAuth auth = DaemonAuth.forThisProcess(keys, s.nodeName(), List.of(s.slurmUser()), Clock.systemUTC());
         JobCredentials.Checker credentials = new JobCredentials.Checker(auth::credentials, s.nodeName(), auth.clock());
         JobSpool spool = new JobSpool(Path.of(s.spoolDir()));
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
