@@ -1,5 +1,6 @@
 package dev.sluice.packaging;
 
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -112,7 +113,9 @@ public final class LocalCluster {
                         "--port",
                         Integer.toString(layout.dbdPort()),
                         "--grpc-port",
-                        Integer.toString(layout.dbdPort() + 100)),
+                        Integer.toString(layout.dbdPort() + 100),
+                        "--key-file",
+                        layout.etc().resolve(ClusterKeys.KEY_FILE).toString()),
                 layout.logDir().resolve("dbd.log"),
                 layout.runDir().resolve("dbd.pid")));
         daemons.add(new Supervised(
@@ -191,6 +194,11 @@ public final class LocalCluster {
     static void writeFiles(LocalClusterLayout layout, Path binDir) throws IOException {
         Files.createDirectories(layout.etc());
         Files.writeString(layout.slurmConfPath(), layout.slurmConf());
+        // The cluster key every daemon authenticates with; kept across restarts like the journal.
+        Path key = layout.etc().resolve(ClusterKeys.KEY_FILE);
+        if (!Files.exists(key)) {
+            ClusterKeys.generate(key);
+        }
         Files.writeString(layout.etc().resolve("gres.conf"), layout.gresConf());
         Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
         for (int n = 1; n <= layout.nodes(); n++) {

@@ -66,6 +66,11 @@ final class ClusterProcesses implements AutoCloseable {
         return layout;
     }
 
+    /** The cluster key the daemons share. */
+    Path keyFile() {
+        return layout.etc().resolve("slurm.key");
+    }
+
     void start() throws IOException {
         startController();
         for (int i = 1; i <= layout.nodes(); i++) {
@@ -109,9 +114,14 @@ final class ClusterProcesses implements AutoCloseable {
         return p;
     }
 
-    /** A node daemon given no slurm.conf at all: {@code --conf-server} and its arguments. */
+    /**
+     * A node daemon given no slurm.conf at all: {@code --conf-server} and its arguments, and the
+     * cluster key the administrator put on the node.
+     */
     Process startConfiglessNode(String logName, String... args) throws IOException {
-        Process p = process("dev.sluice.noded.server.NodedMain", logName, List.of(args));
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--key-file", keyFile().toString()));
+        Process p = process("dev.sluice.noded.server.NodedMain", logName, all);
         nodes.add(p);
         return p;
     }

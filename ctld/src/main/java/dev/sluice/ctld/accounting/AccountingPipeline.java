@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingRecord;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -33,7 +34,11 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
      * @param journalThrough the journal sequence recovery ended at (outbox records past it are cut)
      */
     public static AccountingPipeline open(
-            AccountingSettings settings, Path stateSaveLocation, long journalThrough, InstantSource clock)
+            AccountingSettings settings,
+            Path stateSaveLocation,
+            long journalThrough,
+            InstantSource clock,
+            DaemonAuth auth)
             throws IOException {
         requireNonNull(settings, "settings is null");
         Outbox outbox = Outbox.open(stateSaveLocation.resolve(DIRECTORY), journalThrough, clock);
@@ -44,7 +49,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 settings.cluster(),
                 outbox.depth());
         return new AccountingPipeline(
-                outbox, new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort()));
+                outbox, new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort(), auth));
     }
 
     public void start() {

@@ -2,6 +2,7 @@ package dev.sluice.ctld.accounting;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingAck;
 import dev.sluice.protocol.v1.AccountingBatch;
 import dev.sluice.protocol.v1.AccountingGrpc;
@@ -38,12 +39,12 @@ final class OutboxShipper implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
 
-    OutboxShipper(Outbox outbox, String cluster, String host, int port) {
+    OutboxShipper(Outbox outbox, String cluster, String host, int port, DaemonAuth auth) {
         this.outbox = requireNonNull(outbox, "outbox is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.target = host + ":" + port;
         this.channel = NettyChannelBuilder.forAddress(host, port).usePlaintext().build();
-        this.stub = AccountingGrpc.newBlockingStub(channel);
+        this.stub = AccountingGrpc.newBlockingStub(channel).withInterceptors(auth.client(DaemonAuth.DBD));
         this.thread = Thread.ofPlatform().name("ctld-accounting").daemon(true).unstarted(this::run);
     }
 

@@ -2,6 +2,7 @@ package dev.sluice.ctld.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -20,6 +21,8 @@ import java.util.Set;
  *     (empty unless {@code SlurmctldParameters=enable_configless})
  * @param nodePolicy ReturnToService and config_overrides
  * @param memberships which partitions take dynamic nodes
+ * @param clusterKeys the cluster key set (slurm.key or slurm.jwks beside slurm.conf); null until
+ *     loaded, and the controller refuses to start without it
  */
 public record CtldConfig(
         String clusterName,
@@ -41,7 +44,8 @@ public record CtldConfig(
         Map<String, byte[]> configFiles,
         List<Map.Entry<String, String>> showConfig,
         NodePolicy nodePolicy,
-        List<DynamicMembership> memberships) {
+        List<DynamicMembership> memberships,
+        ClusterKeys clusterKeys) {
 
     public CtldConfig {
         requireNonNull(clusterName, "clusterName is null");
@@ -97,6 +101,33 @@ public record CtldConfig(
                 configFiles,
                 showConfig,
                 NodePolicy.DEFAULT,
-                List.of());
+                List.of(),
+                null);
+    }
+
+    /** This configuration with the cluster keys loaded. */
+    public CtldConfig withClusterKeys(ClusterKeys keys) {
+        return new CtldConfig(
+                clusterName,
+                controlHost,
+                slurmctldPort,
+                grpcPort,
+                stateSaveLocation,
+                slurmdTimeoutSeconds,
+                killWaitSeconds,
+                minJobAgeSeconds,
+                firstJobId,
+                memoryConsumable,
+                defMemPerCpuMb,
+                gresNames,
+                scheduler,
+                maxArraySize,
+                nodes,
+                partitions,
+                configFiles,
+                showConfig,
+                nodePolicy,
+                memberships,
+                keys);
     }
 }

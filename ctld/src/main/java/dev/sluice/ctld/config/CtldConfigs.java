@@ -104,7 +104,8 @@ public final class CtldConfigs {
                 files,
                 show,
                 nodePolicy(conf),
-                memberships(conf));
+                memberships(conf),
+                null);
     }
 
     static NodePolicy nodePolicy(SlurmConf conf) {

@@ -14,6 +14,8 @@ import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.TaskSet;
 import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.auth.DaemonAuth;
+import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.NodeControlGrpc;
 import dev.sluice.protocol.v1.NodeSignalJobRequest;
@@ -34,19 +36,23 @@ import org.slf4j.LoggerFactory;
  * Carries controller effects to node daemons over gRPC, off the controller thread. A launch
  * that cannot reach its node after a few tries requeues the job (or fails it with NODE_FAIL
  * when it may not be requeued); kills and signals are best effort because a node that comes
- * back reports its jobs and is told to kill orphans.
+ * back reports its jobs and is told to kill orphans. Every call carries this controller's
+ * credential; every launch a job credential for its node, signed afresh for each attempt (a node
+ * accepts each credential once).
  */
 public final class NodeDispatcher implements EffectSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeDispatcher.class);
     private static final int LAUNCH_ATTEMPTS = 5;
 
     private final CtldConfig config;
+    private final DaemonAuth auth;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private ControllerLoop loop;
 
-    public NodeDispatcher(CtldConfig config) {
+    public NodeDispatcher(CtldConfig config, DaemonAuth auth) {
         this.config = config;
+        this.auth = auth;
     }
 
     /** The loop is created after the dispatcher (it needs it as its sink). */
@@ -122,7 +128,13 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         workers.execute(() -> {
             for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
                 try {
-                    stub(node).withDeadlineAfter(10, TimeUnit.SECONDS).launchBatchJob(request);
+                    stub(node)
+                            .withDeadlineAfter(10, TimeUnit.SECONDS)
+                            .launchBatchJob(JobCredentials.sign(
+                                    request,
+                                    host,
+                                    auth.credentials(),
+                                    auth.clock().instant()));
                     return;
                 } catch (RuntimeException e) {
                     log.warn("launch of job {} on {} failed (attempt {}): {}", job.id(), host, attempt, e.getMessage());
@@ -213,7 +225,10 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     public void launchStep(ClusterImage image, String nodeName, dev.sluice.protocol.v1.LaunchStepRequest request) {
         NodeView node =
                 image.node(nodeName).orElseThrow(() -> new IllegalStateException("node " + nodeName + " is not known"));
-        stub(node).withDeadlineAfter(30, TimeUnit.SECONDS).launchStep(request);
+        stub(node)
+                .withDeadlineAfter(30, TimeUnit.SECONDS)
+                .launchStep(JobCredentials.sign(
+                        request, nodeName, auth.credentials(), auth.clock().instant()));
     }
 
     private void target(
@@ -249,7 +264,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         String target = node.node().addr() + ":" + node.node().port();
         ManagedChannel channel = channels.computeIfAbsent(
                 target, t -> NettyChannelBuilder.forTarget(t).usePlaintext().build());
-        return NodeControlGrpc.newBlockingStub(channel);
+        return NodeControlGrpc.newBlockingStub(channel).withInterceptors(auth.client(DaemonAuth.NODED));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.sluice.ctld.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
@@ -10,6 +11,7 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.rpc.Reconfigurer;
+import dev.sluice.protocol.auth.DaemonAuth;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -22,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@code scontrol reconfigure}: reads the files again, serves the new ones to configless nodes,
  * hands the loop the node and partition definitions (new nodes, partitions and their dynamic
  * rules), then asks every responding node daemon to fetch and register again, so a changed
- * gres.conf is checked at once. Timeouts, ports and scheduler settings still need a restart, as
+ * gres.conf is checked at once. The cluster keys are read again too, which is how a key is
+ * rotated in (see docs/security.md). Timeouts, ports and scheduler settings still need a restart, as
  * several of them do in Slurm.
  */
 final class ConfigReloader implements Reconfigurer {
@@ -30,13 +33,14 @@ final class ConfigReloader implements Reconfigurer {
 
     /** Reads the configuration as at start-up. */
     interface Source {
-        CtldConfig load() throws ConfigException, IOException;
+        CtldConfig load() throws ConfigException, IOException, AuthException;
     }
 
     private final Source source;
     private volatile Map<String, byte[]> files;
     private volatile ControllerLoop loop;
     private volatile NodeDispatcher dispatcher;
+    private volatile DaemonAuth auth;
 
     ConfigReloader(Map<String, byte[]> files, Source source) {
         this.files = Map.copyOf(files);
@@ -44,9 +48,10 @@ final class ConfigReloader implements Reconfigurer {
     }
 
     /** @param nodes null when effects go elsewhere (a simulation): then no node is asked */
-    void bind(ControllerLoop controllerLoop, NodeDispatcher nodes) {
+    void bind(ControllerLoop controllerLoop, NodeDispatcher nodes, DaemonAuth daemonAuth) {
         this.loop = controllerLoop;
         this.dispatcher = nodes;
+        this.auth = daemonAuth;
     }
 
     @Override
@@ -59,7 +64,7 @@ final class ConfigReloader implements Reconfigurer {
         CtldConfig fresh;
         try {
             fresh = source.load();
-        } catch (ConfigException | IOException e) {
+        } catch (ConfigException | IOException | AuthException e) {
             // The running configuration stays: a typo must not take the cluster down.
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "reconfigure refused: " + e.getMessage());
         }
@@ -76,6 +81,8 @@ final class ConfigReloader implements Reconfigurer {
             throw new SlurmException(ErrorCode.UNEXPECTED, "interrupted");
         }
         files = fresh.configFiles();
+        // A rotated slurm.jwks takes effect here, before the nodes are asked to reconfigure.
+        auth.reload(fresh.clusterKeys());
         if (dispatcher != null) {
             dispatcher.reconfigureNodes(loop.image());
         }

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.server;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
@@ -66,7 +68,8 @@ public final class CtldMain {
         CtldConfig config;
         try {
             config = load(confPath, true);
-        } catch (ConfigException e) {
+        } catch (ConfigException | AuthException e) {
+            // As slurmctld with auth/slurm: no readable key, no controller.
             err.println("sluice-ctld: fatal: " + e.getMessage());
             return 1;
         }
@@ -110,8 +113,11 @@ public final class CtldMain {
         return 0;
     }
 
-    /** slurm.conf, gres.conf and sluice.conf beside it, as the controller's configuration. */
-    static CtldConfig load(Path confPath, boolean logIgnored) throws ConfigException, IOException {
+    /**
+     * slurm.conf, gres.conf, sluice.conf and the cluster key (slurm.jwks, else slurm.key) beside
+     * it, as the controller's configuration.
+     */
+    static CtldConfig load(Path confPath, boolean logIgnored) throws ConfigException, IOException, AuthException {
         SlurmConf conf = SlurmConfReader.read(confPath);
         if (logIgnored) {
             conf.ignoredKeys().forEach(k -> log.info("slurm.conf: {} is accepted but not acted upon", k));
@@ -121,7 +127,10 @@ public final class CtldMain {
         GresConf gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
         // Only SlurmctldParameters=enable_configless lets node daemons fetch the files.
         Map<String, byte[]> served = conf.enableConfigless() ? configFiles(confPath) : Map.of();
-        return CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), served);
+        ClusterKeys keys =
+                ClusterKeys.loadFromConfigDir(confPath.toAbsolutePath().getParent());
+        return CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), served)
+                .withClusterKeys(keys);
     }
 
     /** The files a configless node daemon fetches: slurm.conf and its companions. */

@@ -21,6 +21,7 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.protocol.auth.DaemonAuth;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -101,6 +102,15 @@ public final class CtldServer implements AutoCloseable {
             EffectSink nodeEffects,
             ConfigReloader reloader)
             throws IOException, InterruptedException {
+        if (config.clusterKeys() == null) {
+            throw new IllegalStateException("no cluster key loaded: the controller authenticates every daemon with it");
+        }
+        // Node daemons and sluice-dbd obey credentials of root, SlurmUser or this account.
+        DaemonAuth auth = DaemonAuth.forThisProcess(
+                config.clusterKeys(),
+                config.controlHost(),
+                List.of(config.nodePolicy().slurmUser()),
+                clock);
         ClusterState state =
                 new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
         Recovery.Result recovered =
@@ -116,7 +126,7 @@ public final class CtldServer implements AutoCloseable {
                 new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
         JobControl jobs = new JobControl(defaults, config.maxArraySize());
         NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds(), config.nodePolicy());
-        NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config) : null;
+        NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config, auth) : null;
         List<Command<?>> periodic = new ArrayList<>();
         Command<Void> silence = nodes::checkSilence;
         Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
@@ -128,8 +138,8 @@ public final class CtldServer implements AutoCloseable {
         AccountingPipeline accounting = null;
         var acct = AccountingSettings.from(config);
         if (acct.isPresent()) {
-            accounting =
-                    AccountingPipeline.open(acct.get(), Path.of(config.stateSaveLocation()), state.sequence(), clock);
+            accounting = AccountingPipeline.open(
+                    acct.get(), Path.of(config.stateSaveLocation()), state.sequence(), clock, auth);
         }
         ControllerLoop loop = new ControllerLoop(
                 state,
@@ -151,7 +161,7 @@ public final class CtldServer implements AutoCloseable {
         long startTime = clock.instant().getEpochSecond();
         Reconfigurer reconfigurer = Reconfigurer.fixed(config.configFiles());
         if (reloader != null) {
-            reloader.bind(loop, dispatcher);
+            reloader.bind(loop, dispatcher, auth);
             reconfigurer = reloader;
         }
         ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer);
@@ -165,8 +175,14 @@ public final class CtldServer implements AutoCloseable {
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .addService(
                         ServerInterceptors.intercept(new GrpcClientApi(handler), GrpcClientApi.identityInterceptor()))
-                .addService(new NodeRegistryService(
-                        loop, nodes, jobs, config.clusterName(), heartbeatSeconds(config.slurmdTimeoutSeconds())))
+                .addService(auth.protect(
+                        new NodeRegistryService(
+                                loop,
+                                nodes,
+                                jobs,
+                                config.clusterName(),
+                                heartbeatSeconds(config.slurmdTimeoutSeconds())),
+                        DaemonAuth.CTLD))
                 .build()
                 .start();
         log.info(

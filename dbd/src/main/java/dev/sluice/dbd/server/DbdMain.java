@@ -1,5 +1,7 @@
 package dev.sluice.dbd.server;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import java.io.IOException;
@@ -18,12 +20,14 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * sluice-dbd [-D] [-f slurmdbd.conf] [--bind ADDR] [--jdbc-url URL] [--data-dir DIR]
- *            [--port N] [--grpc-port N]
+ *            [--port N] [--grpc-port N] [--key-file FILE]
  * </pre>
  *
  * The configuration is {@code -f}, else {@code $SLURMDBD_CONF}, else slurmdbd.conf beside
  * {@code $SLURM_CONF}, else /etc/slurm/slurmdbd.conf; a missing default file means "all
- * defaults" (embedded database under {@code --data-dir}, default /var/lib/sluice/dbd).
+ * defaults" (embedded database under {@code --data-dir}, default /var/lib/sluice/dbd). The
+ * cluster key is {@code --key-file}, else {@code slurm.jwks} or {@code slurm.key} beside that
+ * configuration file; without it the daemon does not start.
  */
 public final class DbdMain {
     private static final Logger log = LoggerFactory.getLogger(DbdMain.class);
@@ -41,6 +45,7 @@ public final class DbdMain {
         Optional<Integer> port = Optional.empty();
         Optional<Integer> grpcPort = Optional.empty();
         Optional<String> bind = Optional.empty();
+        Optional<Path> keyFile = Optional.empty();
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -51,9 +56,10 @@ public final class DbdMain {
                     case "--port" -> port = Optional.of(Integer.parseInt(value(args, ++i)));
                     case "--grpc-port" -> grpcPort = Optional.of(Integer.parseInt(value(args, ++i)));
                     case "--bind" -> bind = Optional.of(value(args, ++i));
+                    case "--key-file" -> keyFile = Optional.of(Path.of(value(args, ++i)));
                     case "-h", "--help" -> {
                         out.println("Usage: sluice-dbd [-D] [-f slurmdbd.conf] [--bind ADDR] [--jdbc-url URL]"
-                                + " [--data-dir DIR] [--port N] [--grpc-port N]");
+                                + " [--data-dir DIR] [--port N] [--grpc-port N] [--key-file FILE]");
                         return 0;
                     }
                     default -> throw new IllegalArgumentException("unrecognized option '" + args[i] + "'");
@@ -80,10 +86,19 @@ public final class DbdMain {
             err.println("sluice-dbd: fatal: " + e.getMessage());
             return 1;
         }
+        ClusterKeys keys;
+        try {
+            keys = keyFile.isPresent()
+                    ? ClusterKeys.load(keyFile.get())
+                    : ClusterKeys.loadFromConfigDir(file.toAbsolutePath().getParent());
+        } catch (AuthException e) {
+            err.println("sluice-dbd: fatal: " + e.getMessage());
+            return 1;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         DbdServer server;
         try {
-            server = DbdServer.start(config, Clock.systemUTC());
+            server = DbdServer.start(config, keys, Clock.systemUTC());
         } catch (IOException | RuntimeException e) {
             log.error("cannot start", e);
             err.println("sluice-dbd: fatal: " + e.getMessage());

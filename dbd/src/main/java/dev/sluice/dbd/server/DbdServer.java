@@ -1,21 +1,25 @@
 package dev.sluice.dbd.server;
 
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.store.AccountingStore;
 import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.Database;
 import dev.sluice.dbd.store.JobQueries;
+import dev.sluice.protocol.auth.DaemonAuth;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running accounting daemon: the migrated database, the controllers' gRPC service and the
+ * A running accounting daemon: the migrated database, the controllers' gRPC service (answering
+ * only calls signed with the cluster key by root, SlurmUser or this daemon's account) and the
  * command socket. Ports of 0 bind ephemeral ports (tests); {@link #commandPort} and
  * {@link #grpcPort} tell which.
  */
@@ -34,7 +38,9 @@ public final class DbdServer implements AutoCloseable {
         this.commandPort = commandPort;
     }
 
-    public static DbdServer start(DbdConfig config, InstantSource clock) throws IOException {
+    public static DbdServer start(DbdConfig config, ClusterKeys keys, InstantSource clock) throws IOException {
+        DaemonAuth auth = DaemonAuth.forThisProcess(
+                keys, config.dbdAddr().isEmpty() ? "localhost" : config.dbdAddr(), List.of(), clock);
         log.info("accounting database {}", config.redactedUrl());
         Database db = Database.open(config.jdbcUrl(), config.storageUser(), config.storagePass(), config.poolSize());
         CommandServer commands = null;
@@ -45,7 +51,7 @@ public final class DbdServer implements AutoCloseable {
             InetSocketAddress bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
             Server grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), config.grpcPort()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
-                    .addService(new AccountingService(store))
+                    .addService(auth.protect(new AccountingService(store), DaemonAuth.DBD))
                     .build()
                     .start();
             log.info(

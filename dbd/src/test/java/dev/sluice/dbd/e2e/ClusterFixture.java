@@ -6,6 +6,7 @@ import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.server.CtldServer;
+import dev.sluice.dbd.TestKeys;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import dev.sluice.dbd.server.DbdServer;
@@ -46,7 +47,7 @@ final class ClusterFixture {
     DbdServer startDbd() throws Exception {
         DbdConfig c = new DbdConfig(
                 "127.0.0.1", dbdCommandPort, dbdGrpcPort, DbdConfigs.embeddedUrl(dir.resolve("db")), "", "", 2);
-        DbdServer s = DbdServer.start(c, Clock.systemUTC());
+        DbdServer s = DbdServer.start(c, TestKeys.write(dir), Clock.systemUTC());
         dbdGrpcPort = s.grpcPort();
         dbdCommandPort = s.commandPort();
         return s;
@@ -68,7 +69,8 @@ final class ClusterFixture {
         Path conf = dir.resolve("slurm.conf");
         Files.writeString(conf, text + "SlurmctldPort=" + freePort() + "\n");
         SlurmConf sc = SlurmConfReader.read(conf);
-        CtldConfig config = CtldConfigs.from(sc, GresConfReader.parse("", "gres.conf"), freePort(), Map.of());
+        CtldConfig config = CtldConfigs.from(sc, GresConfReader.parse("", "gres.conf"), freePort(), Map.of())
+                .withClusterKeys(TestKeys.write(dir));
         return CtldServer.start(config, Clock.systemUTC(), "127.0.0.1", false, e -> {
             throw new IllegalStateException("controller failed", e);
         });

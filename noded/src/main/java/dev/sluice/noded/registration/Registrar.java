@@ -8,6 +8,7 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.NodeRegistryGrpc;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import dev.sluice.protocol.v1.RegisterNodeResponse;
+import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -38,12 +39,13 @@ public final class Registrar implements AutoCloseable {
 
     public Registrar(
             ManagedChannel channel,
+            ClientInterceptor signer,
             String nodeName,
             Supplier<RegisterNodeRequest> registration,
             BatchLauncher launcher,
             JobSpool spool) {
         this.channel = channel;
-        this.stub = NodeRegistryGrpc.newBlockingStub(channel);
+        this.stub = NodeRegistryGrpc.newBlockingStub(channel).withInterceptors(signer);
         this.nodeName = nodeName;
         this.registration = registration;
         this.launcher = launcher;

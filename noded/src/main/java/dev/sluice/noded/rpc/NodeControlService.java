@@ -1,6 +1,8 @@
 package dev.sluice.noded.rpc;
 
+import dev.sluice.common.auth.AuthException;
 import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
 import dev.sluice.protocol.v1.NodeControlGrpc;
@@ -13,25 +15,50 @@ import dev.sluice.protocol.v1.TerminateJobResponse;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** What the controller asks of this node: launch, signal, terminate, reconfigure. */
+/**
+ * What the controller asks of this node: launch, signal, terminate, reconfigure. Calls reach it
+ * only with the controller's credential (see {@code DaemonAuth}); a launch must carry, besides,
+ * a job credential for this node that was not used before.
+ */
 public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
+    private static final Logger log = LoggerFactory.getLogger(NodeControlService.class);
     private final BatchLauncher launcher;
     private final Runnable reconfigure;
     private final dev.sluice.noded.launch.StepLauncher steps;
+    private final JobCredentials.Checker credentials;
 
     /** @param reconfigure re-reads the configuration and registers again */
     public NodeControlService(
-            BatchLauncher launcher, Runnable reconfigure, dev.sluice.noded.launch.StepLauncher steps) {
+            BatchLauncher launcher,
+            Runnable reconfigure,
+            dev.sluice.noded.launch.StepLauncher steps,
+            JobCredentials.Checker credentials) {
         this.launcher = launcher;
         this.reconfigure = reconfigure;
         this.steps = steps;
+        this.credentials = credentials;
+    }
+
+    /** A launch whose credential does not hold: the controller hears why, the log says so. */
+    private static void refuse(String what, AuthException e, StreamObserver<?> observer) {
+        log.warn("refused {}: {}", what, e.getMessage());
+        observer.onError(
+                Status.PERMISSION_DENIED.withDescription(e.getMessage()).asRuntimeException());
     }
 
     @Override
     public void launchStep(
             dev.sluice.protocol.v1.LaunchStepRequest request,
             StreamObserver<dev.sluice.protocol.v1.LaunchStepResponse> observer) {
+        try {
+            credentials.check(request);
+        } catch (AuthException e) {
+            refuse("launch of step " + request.getJobId() + "." + request.getStepId(), e, observer);
+            return;
+        }
         try {
             steps.launch(request);
             observer.onNext(dev.sluice.protocol.v1.LaunchStepResponse.getDefaultInstance());
@@ -58,6 +85,12 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     @Override
     public void launchBatchJob(LaunchBatchJobRequest request, StreamObserver<LaunchBatchJobResponse> observer) {
+        try {
+            credentials.check(request);
+        } catch (AuthException e) {
+            refuse("launch of job " + request.getJobId(), e, observer);
+            return;
+        }
         try {
             launcher.launch(request);
             observer.onNext(LaunchBatchJobResponse.getDefaultInstance());

@@ -79,7 +79,8 @@ final class NodeSetup {
                 ctlHost,
                 site.slurmctldGrpcPort().orElse(conf.slurmctldPort() + 100),
                 detected(detected),
-                wire(gres.found()));
+                wire(gres.found()),
+                conf.slurmUser());
     }
 
     static NodeHardware detected(HardwareProbe.Detected d) {

@@ -1,5 +1,7 @@
 package dev.sluice.noded.server;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.noded.conf.ConfigFetcher;
@@ -19,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /**
  * {@code sluice-noded}: the node daemon's command line, in slurmd's manner.
@@ -26,13 +29,21 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N]
  *              [--addr ADDR] [--spool-dir DIR] [-Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"]
+ *              [--key-file FILE]
  * sluice-noded -C
  * sluice-noded --nvml-dump
  * </pre>
+ *
+ * The cluster key is {@code --key-file} (a raw key or a {@code .jwks} key set), else the
+ * {@code slurm.jwks} or {@code slurm.key} beside slurm.conf; a configless daemon, which has no
+ * slurm.conf until it has authenticated, looks in {@value #DEFAULT_KEY_DIR}.
  */
 public final class NodedMain {
     /** slurmd's compiled-in SlurmdSpoolDir, where a configless daemon keeps its cache. */
     static final String DEFAULT_SPOOL = "/var/spool/slurmd";
+
+    /** Where a configless daemon finds slurm.key (or slurm.jwks) without --key-file. */
+    static final String DEFAULT_KEY_DIR = "/etc/slurm";
 
     private NodedMain() {}
 
@@ -51,6 +62,7 @@ public final class NodedMain {
         String dynConf = "";
         boolean print = false;
         boolean nvmlDump = false;
+        String keyFile = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D" -> {}
@@ -64,6 +76,7 @@ public final class NodedMain {
                 case "--conf" -> dynConf = args[++i];
                 case "--conf-server" -> confServer = args[++i];
                 case "--nvml-dump" -> nvmlDump = true;
+                case "--key-file" -> keyFile = args[++i];
                 default -> {
                     err.println("sluice-noded: unrecognized option '" + args[i] + "'");
                     return 1;
@@ -93,14 +106,30 @@ public final class NodedMain {
             Path local = confPath;
             load = () -> NodeSetup.load(local, options, detected, discovery);
         }
+        Path keyDir = confServer != null
+                ? Path.of(DEFAULT_KEY_DIR)
+                : confPath.toAbsolutePath().getParent();
+        Path explicitKey = keyFile == null ? null : Path.of(keyFile);
+        Callable<ClusterKeys> keys =
+                () -> explicitKey != null ? ClusterKeys.load(explicitKey) : ClusterKeys.loadFromConfigDir(keyDir);
         NodedSettings settings;
+        ClusterKeys initialKeys;
         try {
+            // The key first: without it the daemon can neither fetch its configuration nor serve.
+            initialKeys = keys.call();
             settings = load.call();
-        } catch (ConfigException | java.io.IOException e) {
+        } catch (ConfigException | AuthException | java.io.IOException e) {
             err.println("sluice-noded: fatal: " + e.getMessage());
             return 1;
         }
-        NodedServer server = NodedServer.start(settings, () -> {
+        Supplier<ClusterKeys> reloadKeys = () -> {
+            try {
+                return keys.call();
+            } catch (Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        };
+        NodedServer server = NodedServer.start(settings, initialKeys, reloadKeys, () -> {
             try {
                 return load.call();
             } catch (Exception e) {

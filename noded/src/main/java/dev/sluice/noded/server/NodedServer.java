@@ -1,10 +1,13 @@
 package dev.sluice.noded.server;
 
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.launch.StepLauncher;
 import dev.sluice.noded.registration.Registrar;
 import dev.sluice.noded.rpc.NodeControlService;
 import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.protocol.auth.DaemonAuth;
+import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -14,6 +17,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -35,15 +40,21 @@ public final class NodedServer implements AutoCloseable {
         this.registrar = registrar;
     }
 
-    public static NodedServer start(NodedSettings s) throws IOException {
-        return start(s, () -> s);
+    public static NodedServer start(NodedSettings s, ClusterKeys keys) throws IOException {
+        return start(s, keys, () -> keys, () -> s);
     }
 
     /**
+     * @param keys the cluster keys
+     * @param reloadKeys reads the cluster keys again on {@code scontrol reconfigure} (rotation)
      * @param reload reads the configuration again (fetching it when configless) for
      *     {@code scontrol reconfigure}; the daemon then registers anew with what it says
      */
-    public static NodedServer start(NodedSettings s, Supplier<NodedSettings> reload) throws IOException {
+    public static NodedServer start(
+            NodedSettings s, ClusterKeys keys, Supplier<ClusterKeys> reloadKeys, Supplier<NodedSettings> reload)
+            throws IOException {
+        DaemonAuth auth = DaemonAuth.forThisProcess(keys, s.nodeName(), List.of(s.slurmUser()), Clock.systemUTC());
+        JobCredentials.Checker credentials = new JobCredentials.Checker(auth::credentials, s.nodeName(), auth.clock());
         JobSpool spool = new JobSpool(Path.of(s.spoolDir()));
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
@@ -55,6 +66,7 @@ public final class NodedServer implements AutoCloseable {
         AtomicReference<RegisterNodeRequest> registration = new AtomicReference<>();
         int[] boundPort = new int[1];
         Runnable reconfigure = () -> {
+            auth.reload(reloadKeys.get());
             NodedSettings fresh = reload.get();
             registration.set(registration(fresh, boundPort[0], bootTime));
             log.info("reconfigured: registering again");
@@ -62,7 +74,8 @@ public final class NodedServer implements AutoCloseable {
         };
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.port()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .addService(new NodeControlService(launcher, reconfigure, steps))
+                .addService(auth.protect(
+                        new NodeControlService(launcher, reconfigure, steps, credentials), DaemonAuth.NODED))
                 .build()
                 .start();
         boundPort[0] = server.getPort();
@@ -70,7 +83,8 @@ public final class NodedServer implements AutoCloseable {
         ManagedChannel channel = NettyChannelBuilder.forAddress(s.controllerHost(), s.controllerGrpcPort())
                 .usePlaintext()
                 .build();
-        registrar[0] = new Registrar(channel, s.nodeName(), registration::get, launcher, spool);
+        registrar[0] =
+                new Registrar(channel, auth.client(DaemonAuth.CTLD), s.nodeName(), registration::get, launcher, spool);
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
         launcher.recover();

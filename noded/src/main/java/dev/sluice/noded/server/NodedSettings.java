@@ -14,6 +14,7 @@ import java.util.List;
  * @param hardware what the node is configured to have (its slurm.conf line or {@code --conf})
  * @param detected what the hardware probe found on this machine
  * @param gresFound what GRES discovery found (only names it could check)
+ * @param slurmUser the controller's account (SlurmUser), whose credentials this daemon obeys
  */
 public record NodedSettings(
         String nodeName,
@@ -27,7 +28,8 @@ public record NodedSettings(
         String controllerHost,
         int controllerGrpcPort,
         NodeHardware detected,
-        List<GresFound> gresFound) {
+        List<GresFound> gresFound,
+        String slurmUser) {
 
     public NodedSettings {
         requireNonNull(nodeName, "nodeName is null");
@@ -38,5 +40,6 @@ public record NodedSettings(
         requireNonNull(controllerHost, "controllerHost is null");
         requireNonNull(detected, "detected is null");
         gresFound = List.copyOf(gresFound);
+        requireNonNull(slurmUser, "slurmUser is null");
     }
 }

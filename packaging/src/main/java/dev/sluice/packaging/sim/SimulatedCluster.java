@@ -5,6 +5,7 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Commands;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
@@ -94,6 +95,10 @@ public final class SimulatedCluster implements AutoCloseable {
                 c.partitions(),
                 c.configFiles(),
                 c.showConfig());
+        // Simulated nodes talk to no daemon; the key only satisfies the controller's start-up.
+        byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES];
+        new java.security.SecureRandom().nextBytes(secret);
+        local = local.withClusterKeys(ClusterKeys.of(new ClusterKeys.Key("simulation", secret)));
         ManualClock clock = new ManualClock(start);
         SimulatedCluster[] self = new SimulatedCluster[1];
         CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, (effect, image) -> {

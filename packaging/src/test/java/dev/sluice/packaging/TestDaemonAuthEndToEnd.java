@@ -1,0 +1,200 @@
+package dev.sluice.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.Principal;
+import dev.sluice.protocol.auth.DaemonAuth;
+import dev.sluice.protocol.auth.JobCredentials;
+import dev.sluice.protocol.v1.HeartbeatRequest;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.NodeControlGrpc;
+import dev.sluice.protocol.v1.NodeRegistryGrpc;
+import dev.sluice.protocol.v1.RegisterNodeRequest;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The daemons of a real cluster, attacked from outside: whoever lacks the cluster key reaches
+ * neither the controller's node service nor a node daemon, and a node daemon runs a launch only
+ * with a job credential the controller made for it, once.
+ */
+class TestDaemonAuthEndToEnd {
+    @TempDir
+    static Path stateDir;
+
+    private static ClusterProcesses cluster;
+    private static ManagedChannel toCtld;
+    private static ManagedChannel toNode;
+
+    @BeforeAll
+    static void up() throws Exception {
+        cluster = new ClusterProcesses(stateDir, 1, 2, 1);
+        try {
+            cluster.start();
+        } catch (RuntimeException e) {
+            throw new AssertionError(cluster.logs(), e);
+        }
+        toCtld = NettyChannelBuilder.forAddress("127.0.0.1", cluster.layout().grpcPort())
+                .usePlaintext()
+                .build();
+        toNode = NettyChannelBuilder.forAddress(
+                        "127.0.0.1", cluster.layout().nodePorts().get(0))
+                .usePlaintext()
+                .build();
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (toCtld != null) {
+            toCtld.shutdownNow();
+            toNode.shutdownNow();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void the_controller_refuses_node_traffic_without_the_cluster_key() throws Exception {
+        RegisterNodeRequest impostor = RegisterNodeRequest.newBuilder()
+                .setName("node1")
+                .setAddr("127.0.0.1")
+                .setPort(1)
+                .build();
+        assertRefused(
+                () -> NodeRegistryGrpc.newBlockingStub(toCtld).register(impostor),
+                Status.Code.UNAUTHENTICATED,
+                "Protocol authentication error: no credential");
+        assertRefused(
+                () -> NodeRegistryGrpc.newBlockingStub(toCtld)
+                        .withInterceptors(otherCluster().client(DaemonAuth.CTLD))
+                        .heartbeat(
+                                HeartbeatRequest.newBuilder().setName("node1").build()),
+                Status.Code.UNAUTHENTICATED,
+                "signature does not match");
+        assertThat(Files.readString(cluster.layout().logDir().resolve("ctld.log")))
+                .contains("refused sluice.v1.NodeRegistry/Register from /127.0.0.1:")
+                .contains("refused sluice.v1.NodeRegistry/Heartbeat from /127.0.0.1:");
+        // The real node is still registered and serving: the impostor changed nothing.
+        assertThat(LocalCluster.allRegistered(cluster.layout().ctldPort(), 1)).isTrue();
+    }
+
+    @Test
+    void a_node_daemon_runs_a_launch_only_with_a_fresh_job_credential() throws Exception {
+        Path marker = cluster.workDir().resolve("launched-by-credential");
+        LaunchBatchJobRequest launch = LaunchBatchJobRequest.newBuilder()
+                .setJobId(900001)
+                .setSpec(JobSpec.newBuilder()
+                        .setName("cred")
+                        .setOwner(me())
+                        .setWorkDir(cluster.workDir().toString())
+                        .setScript("#!/bin/sh\necho ran >> " + marker + "\n"))
+                .setNumNodes(1)
+                .setCpusOnNode(1)
+                .setNumTasks(1)
+                .setNodeList("node1")
+                .build();
+        ClusterKeys keys = ClusterKeys.load(cluster.keyFile());
+        DaemonAuth controller = DaemonAuth.forThisProcess(keys, "localhost", List.of(), Clock.systemUTC());
+
+        assertRefused(
+                () -> NodeControlGrpc.newBlockingStub(toNode).launchBatchJob(launch),
+                Status.Code.UNAUTHENTICATED,
+                "Protocol authentication error: no credential");
+        assertRefused(
+                () -> node(otherCluster()).launchBatchJob(launch),
+                Status.Code.UNAUTHENTICATED,
+                "signature does not match");
+        // With the cluster key but no job credential: not a launch the controller made.
+        assertRefused(
+                () -> node(controller).launchBatchJob(launch),
+                Status.Code.PERMISSION_DENIED,
+                "Invalid job credential: the launch carries none");
+
+        LaunchBatchJobRequest signed = JobCredentials.sign(
+                launch, "node1", controller.credentials(), Clock.systemUTC().instant());
+        LaunchBatchJobRequest altered = signed.toBuilder()
+                .setSpec(signed.getSpec().toBuilder().setScript("#!/bin/sh\necho altered >> " + marker + "\n"))
+                .build();
+        assertRefused(
+                () -> node(controller).launchBatchJob(altered),
+                Status.Code.PERMISSION_DENIED,
+                "Invalid job credential: credential was issued for a different request");
+        LaunchBatchJobRequest forNode2 = JobCredentials.sign(
+                launch, "node2", controller.credentials(), Clock.systemUTC().instant());
+        assertRefused(
+                () -> node(controller).launchBatchJob(forNode2),
+                Status.Code.PERMISSION_DENIED,
+                "issued for node node2, this is node1");
+
+        node(controller).launchBatchJob(signed);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(marker));
+        assertRefused(
+                () -> node(controller).launchBatchJob(signed),
+                Status.Code.PERMISSION_DENIED,
+                "Job credential replayed");
+        assertThat(Files.readString(marker)).isEqualTo("ran\n");
+        assertThat(Files.readString(cluster.layout().logDir().resolve("node1.log")))
+                .contains("refused launch of job 900001: Job credential replayed");
+    }
+
+    @Test
+    void a_node_daemon_without_a_key_does_not_start() throws Exception {
+        Path missing = stateDir.resolve("no-such.key");
+        Process p = cluster.startNode("keyless", "-N", "node1", "--key-file", missing.toString());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(1);
+        assertThat(Files.readString(cluster.layout().logDir().resolve("keyless.log")))
+                .contains("sluice-noded: fatal: cluster key " + missing + " not found");
+    }
+
+    private static NodeControlGrpc.NodeControlBlockingStub node(DaemonAuth as) {
+        return NodeControlGrpc.newBlockingStub(toNode)
+                .withInterceptors(as.client(DaemonAuth.NODED))
+                .withDeadlineAfter(20, TimeUnit.SECONDS);
+    }
+
+    /** Signs as root would on another cluster: right account, wrong key. */
+    private static DaemonAuth otherCluster() {
+        byte[] secret = new byte[64];
+        new SecureRandom().nextBytes(secret);
+        ClusterKeys other = ClusterKeys.of(new ClusterKeys.Key("slurm.key", secret));
+        return new DaemonAuth(
+                other, new Principal(0, 0, "root", List.of(), "intruder"), java.util.Set.of(0L), Clock.systemUTC());
+    }
+
+    private static Identity me() {
+        Principal p = DaemonAuth.thisProcess("localhost");
+        return Identity.newBuilder()
+                .setUid((int) p.uid())
+                .setGid((int) p.gid())
+                .setUserName(p.userName())
+                .build();
+    }
+
+    private static void assertRefused(ThrowingCallable call, Status.Code code, String message) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(code);
+            assertThat(e.getStatus().getDescription()).contains(message);
+        });
+    }
+}

@@ -1,0 +1,117 @@
+package dev.sluice.protocol.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterCredentials;
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.LaunchStepRequest;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** A node daemon runs a launch only with the controller's credential for it, for this node, once. */
+class TestJobCredentials {
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    private static final Identity ALICE =
+            Identity.newBuilder().setUid(1001).setGid(1001).setUserName("alice").build();
+
+    private final ClusterCredentials keys = new ClusterCredentials(ClusterKeys.of(TestDaemonAuth.key("k")));
+    private final AtomicReference<Instant> now = new AtomicReference<>(NOW);
+    private final JobCredentials.Checker node1 = new JobCredentials.Checker(() -> keys, "node1", now::get);
+
+    private static LaunchBatchJobRequest batch() {
+        return LaunchBatchJobRequest.newBuilder()
+                .setJobId(7)
+                .setSpec(JobSpec.newBuilder().setOwner(ALICE).setScript("#!/bin/sh\nhostname\n"))
+                .setCpusOnNode(2)
+                .setMemPerNodeMb(1000)
+                .addGres(GresGrant.newBuilder().setName("gpu").addIndices(0))
+                .putMpsPerGpu(1, 100)
+                .putMpsPerGpu(0, 100)
+                .build();
+    }
+
+    @Test
+    void the_controllers_launch_runs_once() {
+        LaunchBatchJobRequest signed = JobCredentials.sign(batch(), "node1", keys, NOW);
+        assertThatCode(() -> node1.check(signed)).doesNotThrowAnyException();
+        assertRefused(() -> node1.check(signed), "Job credential replayed");
+    }
+
+    @Test
+    void a_launch_without_credential_is_refused() {
+        assertRefused(() -> node1.check(batch()), "Invalid job credential: the launch carries none");
+    }
+
+    @Test
+    void an_altered_launch_is_refused() {
+        LaunchBatchJobRequest signed = JobCredentials.sign(batch(), "node1", keys, NOW);
+        LaunchBatchJobRequest otherScript = signed.toBuilder()
+                .setSpec(signed.getSpec().toBuilder().setScript("#!/bin/sh\nrm -rf ~\n"))
+                .build();
+        assertRefused(() -> node1.check(otherScript), "Invalid job credential: credential was issued for a different");
+        LaunchBatchJobRequest asRoot = signed.toBuilder()
+                .setSpec(signed.getSpec().toBuilder().setOwner(ALICE.toBuilder().setUid(0)))
+                .build();
+        assertRefused(() -> node1.check(asRoot), "Invalid job credential");
+        LaunchBatchJobRequest moreGpus = signed.toBuilder()
+                .addGres(GresGrant.newBuilder().setName("gpu").addIndices(1))
+                .build();
+        assertRefused(() -> node1.check(moreGpus), "Invalid job credential");
+    }
+
+    @Test
+    void a_launch_for_another_node_is_refused() {
+        LaunchBatchJobRequest forNode2 = JobCredentials.sign(batch(), "node2", keys, NOW);
+        assertRefused(() -> node1.check(forNode2), "issued for node node2, this is node1");
+    }
+
+    @Test
+    void an_old_launch_is_refused_as_expired() {
+        LaunchBatchJobRequest signed = JobCredentials.sign(batch(), "node1", keys, NOW);
+        now.set(NOW.plus(JobCredentials.TTL).plusSeconds(1));
+        assertRefused(() -> node1.check(signed), "Job credential expired");
+    }
+
+    @Test
+    void a_launch_signed_with_another_key_is_refused() {
+        ClusterCredentials rogue = new ClusterCredentials(ClusterKeys.of(TestDaemonAuth.key("k")));
+        LaunchBatchJobRequest signed = JobCredentials.sign(batch(), "node1", rogue, NOW);
+        assertRefused(() -> node1.check(signed), "Invalid job credential: credential signature does not match");
+    }
+
+    @Test
+    void a_step_runs_once_even_with_a_second_credential() {
+        LaunchStepRequest step = LaunchStepRequest.newBuilder()
+                .setJobId(7)
+                .setStepId(0)
+                .setOwner(ALICE)
+                .addArgv("hostname")
+                .putEnvironment("B", "2")
+                .putEnvironment("A", "1")
+                .build();
+        assertThatCode(() -> node1.check(JobCredentials.sign(step, "node1", keys, NOW)))
+                .doesNotThrowAnyException();
+        assertRefused(
+                () -> node1.check(JobCredentials.sign(step, "node1", keys, NOW)), "step 7.0 already launched here");
+    }
+
+    @Test
+    void the_signature_survives_the_wire() throws Exception {
+        LaunchBatchJobRequest signed = JobCredentials.sign(batch(), "node1", keys, NOW);
+        LaunchBatchJobRequest received = LaunchBatchJobRequest.parseFrom(signed.toByteArray());
+        assertThatCode(() -> node1.check(received)).doesNotThrowAnyException();
+        assertThat(received.getCredential()).isNotEmpty();
+    }
+
+    private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable check, String message) {
+        assertThatThrownBy(check).isInstanceOf(AuthException.class).hasMessageContaining(message);
+    }
+}
