@@ -80,7 +80,9 @@ final class NodeSetup {
                 site.slurmctldGrpcPort().orElse(conf.slurmctldPort() + 100),
                 detected(detected),
                 wire(gres.found()),
-                conf.slurmUser());
+                conf.slurmUser(),
+                conf.prolog(),
+                conf.epilog());
     }
 
     static NodeHardware detected(HardwareProbe.Detected d) {

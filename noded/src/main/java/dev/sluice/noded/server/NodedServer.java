@@ -59,6 +59,7 @@ public final class NodedServer implements AutoCloseable {
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
         BatchLauncher launcher = new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report));
+        launcher.jobScripts(s.prolog(), s.epilog());
         StepLauncher steps = new StepLauncher(s.nodeName(), uid);
         // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
         launcher.onJobSignal(steps::signalJob);
@@ -68,6 +69,7 @@ public final class NodedServer implements AutoCloseable {
         Runnable reconfigure = () -> {
             auth.reload(reloadKeys.get());
             NodedSettings fresh = reload.get();
+            launcher.jobScripts(fresh.prolog(), fresh.epilog());
             registration.set(registration(fresh, boundPort[0], bootTime));
             log.info("reconfigured: registering again");
             registrar[0].registerAgain();

@@ -15,6 +15,8 @@ import java.util.List;
  * @param detected what the hardware probe found on this machine
  * @param gresFound what GRES discovery found (only names it could check)
  * @param slurmUser the controller's account (SlurmUser), whose credentials this daemon obeys
+ * @param prolog slurm.conf's {@code Prolog=} programs, run as root before each batch job
+ * @param epilog slurm.conf's {@code Epilog=} programs, run as root after it
  */
 public record NodedSettings(
         String nodeName,
@@ -29,7 +31,9 @@ public record NodedSettings(
         int controllerGrpcPort,
         NodeHardware detected,
         List<GresFound> gresFound,
-        String slurmUser) {
+        String slurmUser,
+        List<String> prolog,
+        List<String> epilog) {
 
     public NodedSettings {
         requireNonNull(nodeName, "nodeName is null");
@@ -41,5 +45,7 @@ public record NodedSettings(
         requireNonNull(detected, "detected is null");
         gresFound = List.copyOf(gresFound);
         requireNonNull(slurmUser, "slurmUser is null");
+        prolog = List.copyOf(prolog);
+        epilog = List.copyOf(epilog);
     }
 }
