@@ -2,6 +2,7 @@ package dev.sluice.ctld.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -20,6 +21,9 @@ import java.util.Set;
  *     (empty unless {@code SlurmctldParameters=enable_configless})
  * @param nodePolicy ReturnToService and config_overrides
  * @param memberships which partitions take dynamic nodes
+ * @param clusterKeys {@code slurm.key} (or {@code slurm.jwks}) beside slurm.conf: what daemons
+ *     and trusted signers authenticate with
+ * @param security the user commands' access rules and limits
  */
 public record CtldConfig(
         String clusterName,
@@ -41,7 +45,9 @@ public record CtldConfig(
         Map<String, byte[]> configFiles,
         List<Map.Entry<String, String>> showConfig,
         NodePolicy nodePolicy,
-        List<DynamicMembership> memberships) {
+        List<DynamicMembership> memberships,
+        ClusterKeys clusterKeys,
+        CommandSecurity security) {
 
     public CtldConfig {
         requireNonNull(clusterName, "clusterName is null");
@@ -55,9 +61,15 @@ public record CtldConfig(
         showConfig = List.copyOf(showConfig);
         requireNonNull(nodePolicy, "nodePolicy is null");
         memberships = List.copyOf(memberships);
+        requireNonNull(clusterKeys, "clusterKeys is null");
+        requireNonNull(security, "security is null");
     }
 
-    /** Without node policy or dynamic memberships: ReturnToService=0, no dynamic nodes join. */
+    /**
+     * Without node policy or dynamic memberships (ReturnToService=0, no dynamic nodes join), and
+     * with a cluster key made up for this process alone: nothing outside it can authenticate, so
+     * only the Unix command socket (peer credentials) reaches such a controller.
+     */
     public CtldConfig(
             String clusterName,
             String controlHost,
@@ -97,6 +109,15 @@ public record CtldConfig(
                 configFiles,
                 showConfig,
                 NodePolicy.DEFAULT,
-                List.of());
+                List.of(),
+                ephemeralKeys(),
+                CommandSecurity.defaults(stateSaveLocation));
+    }
+
+    /** A random key known to this process only. */
+    public static ClusterKeys ephemeralKeys() {
+        byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES * 2];
+        new java.security.SecureRandom().nextBytes(secret);
+        return ClusterKeys.of(new ClusterKeys.Key("ephemeral", secret));
     }
 }

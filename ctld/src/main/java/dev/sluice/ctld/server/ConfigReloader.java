@@ -30,7 +30,7 @@ final class ConfigReloader implements Reconfigurer {
 
     /** Reads the configuration as at start-up. */
     interface Source {
-        CtldConfig load() throws ConfigException, IOException;
+        CtldConfig load() throws ConfigException, IOException, dev.sluice.common.auth.AuthException;
     }
 
     private final Source source;
@@ -59,7 +59,7 @@ final class ConfigReloader implements Reconfigurer {
         CtldConfig fresh;
         try {
             fresh = source.load();
-        } catch (ConfigException | IOException e) {
+        } catch (ConfigException | IOException | dev.sluice.common.auth.AuthException e) {
             // The running configuration stays: a typo must not take the cluster down.
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "reconfigure refused: " + e.getMessage());
         }

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.server;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
@@ -70,6 +72,10 @@ public final class CtldMain {
         } catch (ConfigException e) {
             err.println("sluice-ctld: fatal: " + e.getMessage());
             return 1;
+        } catch (AuthException e) {
+            // As Slurm's auth/slurm: no key, no controller.
+            err.println("sluice-ctld: fatal: " + e.getMessage());
+            return 1;
         }
         Path conf = confPath;
         ConfigReloader reloader = new ConfigReloader(config.configFiles(), () -> load(conf, false));
@@ -95,7 +101,7 @@ public final class CtldMain {
     }
 
     /** slurm.conf, gres.conf and sluice.conf beside it, as the controller's configuration. */
-    static CtldConfig load(Path confPath, boolean logIgnored) throws ConfigException, IOException {
+    static CtldConfig load(Path confPath, boolean logIgnored) throws ConfigException, IOException, AuthException {
         SlurmConf conf = SlurmConfReader.read(confPath);
         if (logIgnored) {
             conf.ignoredKeys().forEach(k -> log.info("slurm.conf: {} is accepted but not acted upon", k));
@@ -105,7 +111,15 @@ public final class CtldMain {
         GresConf gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
         // Only SlurmctldParameters=enable_configless lets node daemons fetch the files.
         Map<String, byte[]> served = conf.enableConfigless() ? configFiles(confPath) : Map.of();
-        return CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), served);
+        ClusterKeys keys =
+                ClusterKeys.loadFromConfigDir(confPath.toAbsolutePath().getParent());
+        return CtldConfigs.from(
+                conf,
+                gres,
+                site.slurmctldGrpcPort().orElse(0),
+                served,
+                keys,
+                CtldConfigs.security(conf, site.commandSocket()));
     }
 
     /** The files a configless node daemon fetches: slurm.conf and its companions. */

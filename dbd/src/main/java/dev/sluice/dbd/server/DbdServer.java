@@ -1,5 +1,9 @@
 package dev.sluice.dbd.server;
 
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.RequestAuthenticator;
+import dev.sluice.common.auth.UserDb;
+import dev.sluice.common.auth.UserTokens;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.store.AccountingStore;
 import dev.sluice.dbd.store.AssociationStore;
@@ -10,6 +14,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.InstantSource;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,14 +40,37 @@ public final class DbdServer implements AutoCloseable {
         this.commandPort = commandPort;
     }
 
+    /** The daemon's name in cluster credentials. */
+    public static final String AUDIENCE = "slurmdbd";
+
+    /**
+     * With a cluster key made up for this process: no command over the network authenticates.
+     * Tests that do not talk to the command socket use it.
+     */
     public static DbdServer start(DbdConfig config, InstantSource clock) throws IOException {
+        byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES * 2];
+        new java.security.SecureRandom().nextBytes(secret);
+        return start(config, clock, ClusterKeys.of(new ClusterKeys.Key("ephemeral", secret)), Optional.empty());
+    }
+
+    /**
+     * @param keys the cluster key beside slurmdbd.conf
+     * @param userTokens the auth/jwt verifier, when slurmdbd.conf configures one
+     */
+    public static DbdServer start(
+            DbdConfig config, InstantSource clock, ClusterKeys keys, Optional<UserTokens> userTokens)
+            throws IOException {
         log.info("accounting database {}", config.redactedUrl());
         Database db = Database.open(config.jdbcUrl(), config.storageUser(), config.storagePass(), config.poolSize());
         CommandServer commands = null;
         try {
             AccountingStore store = new AccountingStore(db.dataSource(), clock);
+            RequestAuthenticator authenticator = new RequestAuthenticator(keys, userTokens, UserDb.system(), AUDIENCE);
             commands = new CommandServer(
-                    new QueryHandler(new JobQueries(db.dataSource()), new AssociationStore(db.dataSource(), clock)));
+                    new QueryHandler(
+                            new JobQueries(db.dataSource()), new AssociationStore(db.dataSource(), clock), operators()),
+                    authenticator,
+                    clock);
             InetSocketAddress bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
             Server grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), config.grpcPort()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
@@ -60,6 +89,14 @@ public final class DbdServer implements AutoCloseable {
             db.close();
             throw e;
         }
+    }
+
+    /** Root and the user the daemon runs as, which is its SlurmUser. */
+    private static Set<Long> operators() {
+        Set<Long> uids = new java.util.HashSet<>();
+        uids.add(0L);
+        uids.add(new com.sun.security.auth.module.UnixSystem().getUid());
+        return uids;
     }
 
     private static InetSocketAddress address(String host, int port) {

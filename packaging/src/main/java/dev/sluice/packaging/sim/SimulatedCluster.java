@@ -105,7 +105,10 @@ public final class SimulatedCluster implements AutoCloseable {
         Files.writeString(
                 client,
                 "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort=" + port
-                        + "\n");
+                        + "\n"
+                        // The commands find the controller's local socket here: it alone lets them in,
+                        // since the simulated controller's cluster key never leaves the process.
+                        + "StateSaveLocation=" + state + "\n");
         JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
         self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs);
         self[0].registerAll(local);
