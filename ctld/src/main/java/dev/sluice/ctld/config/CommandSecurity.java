@@ -15,7 +15,8 @@ import java.util.Optional;
  * @param privateJobs {@code PrivateData=jobs}: non-operators see only their own jobs
  * @param maxScriptBytes {@code SchedulerParameters=max_script_size=} (Slurm's default 4 MB)
  * @param maxEnvBytes the largest job environment accepted, all {@code NAME=value} strings together
- * @param commandSocket the Unix socket local commands use (peer credentials say who they are)
+ * @param commandSocket the Unix socket local commands use (peer credentials say who they are);
+ *     empty for none
  */
 public record CommandSecurity(
         Optional<UserTokens> userTokens,

@@ -100,11 +100,6 @@ public final class ControllerLoop implements AutoCloseable {
     }
 
     /** The latest published image. Never blocks. */
-    /** The loop's clock, for answers that need the time but change nothing. */
-    public java.time.Instant instant() {
-        return clock.instant();
-    }
-
     public ClusterImage image() {
         return image;
     }

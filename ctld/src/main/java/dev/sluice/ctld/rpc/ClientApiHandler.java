@@ -206,7 +206,8 @@ public final class ClientApiHandler {
         if (lifespan < 0) {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "lifespan must be positive");
         }
-        String token = tokens.mint(user, loop.instant(), java.time.Duration.ofSeconds(lifespan));
+        // Tokens are checked against real time (not a simulation's clock), so they are minted in it.
+        String token = tokens.mint(user, java.time.Instant.now(), java.time.Duration.ofSeconds(lifespan));
         return GenerateTokenResponse.newBuilder().setToken(token).build();
     }
 

@@ -174,13 +174,16 @@ public final class CtldServer implements AutoCloseable {
         handler = handler.withOperators(operatorUids(config, users));
         RequestAuthenticator authenticator =
                 new RequestAuthenticator(config.clusterKeys(), config.security().userTokens(), users, AUDIENCE);
-        CommandGate gate = new CommandGate(handler, authenticator, clock);
+        // Credentials are about real time, whatever clock drives the scheduler (a simulation's).
+        CommandGate gate = new CommandGate(handler, authenticator, InstantSource.system());
         FrameServer frames = new FrameServer(gate);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
         UnixCommandServer local = new UnixCommandServer(gate, users, config.controlHost());
-        Path socket = Path.of(config.security().commandSocket());
+        String socket = config.security().commandSocket();
         try {
-            local.start(socket);
+            if (!socket.isEmpty()) {
+                local.start(Path.of(socket));
+            }
         } catch (IOException | RuntimeException e) {
             // Local users then need a token or the key, as remote ones do; the daemon still serves.
             log.warn("no local command socket at {}: {}", socket, e.getMessage());
@@ -188,7 +191,8 @@ public final class CtldServer implements AutoCloseable {
         Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .addService(ServerInterceptors.intercept(
-                        new GrpcClientApi(handler), GrpcClientApi.authenticatingInterceptor(authenticator, clock)))
+                        new GrpcClientApi(handler),
+                        GrpcClientApi.authenticatingInterceptor(authenticator, InstantSource.system())))
                 .addService(new NodeRegistryService(
                         loop, nodes, jobs, config.clusterName(), heartbeatSeconds(config.slurmdTimeoutSeconds())))
                 .build()

@@ -5,17 +5,21 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Commands;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.ctld.config.CommandSecurity;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.server.CtldServer;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
@@ -75,6 +79,18 @@ public final class SimulatedCluster implements AutoCloseable {
         int port = freePort();
         // The site's settings, but on this machine: an ephemeral port, a scratch state dir, and
         // SlurmdTimeout=0 since simulated nodes never go silent.
+        // A real cluster key beside the commands' slurm.conf: each command signs as the user it
+        // runs for, so "@as alice" is alice to the controller, as on a real cluster.
+        Path key = workDir.resolve(ClusterKeys.KEY_FILE);
+        if (!Files.exists(key)) {
+            ClusterKeys.generate(key);
+        }
+        ClusterKeys keys;
+        try {
+            keys = ClusterKeys.load(key);
+        } catch (AuthException e) {
+            throw new IOException(e.getMessage(), e);
+        }
         CtldConfig local = new CtldConfig(
                 c.clusterName(),
                 "localhost",
@@ -93,7 +109,18 @@ public final class SimulatedCluster implements AutoCloseable {
                 c.nodes(),
                 c.partitions(),
                 c.configFiles(),
-                c.showConfig());
+                c.showConfig(),
+                NodePolicy.DEFAULT,
+                List.of(),
+                keys,
+                // No local socket here: it would make every command the test's own user.
+                new CommandSecurity(
+                        c.security().userTokens(),
+                        c.security().slurmUser(),
+                        c.security().privateJobs(),
+                        c.security().maxScriptBytes(),
+                        c.security().maxEnvBytes(),
+                        ""));
         ManualClock clock = new ManualClock(start);
         SimulatedCluster[] self = new SimulatedCluster[1];
         CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, (effect, image) -> {
@@ -105,10 +132,7 @@ public final class SimulatedCluster implements AutoCloseable {
         Files.writeString(
                 client,
                 "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort=" + port
-                        + "\n"
-                        // The commands find the controller's local socket here: it alone lets them in,
-                        // since the simulated controller's cluster key never leaves the process.
-                        + "StateSaveLocation=" + state + "\n");
+                        + "\n");
         JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
         self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs);
         self[0].registerAll(local);
