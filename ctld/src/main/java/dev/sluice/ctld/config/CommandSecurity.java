@@ -3,6 +3,8 @@ package dev.sluice.ctld.config;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.UserTokens;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
 import java.util.Optional;
 
 /**
@@ -38,6 +40,23 @@ public record CommandSecurity(
         requireNonNull(userTokens, "userTokens is null");
         requireNonNull(slurmUser, "slurmUser is null");
         requireNonNull(commandSocket, "commandSocket is null");
+    }
+
+    /**
+     * Refuses a batch script over {@code max_script_size} or an environment over its bound with
+     * Slurm's answer to an oversized script, text and all.
+     */
+    public void checkJobSize(String script, java.util.Map<String, String> environment) {
+        if (script.length() > maxScriptBytes) {
+            throw new SlurmException(ErrorCode.PATHNAME_TOO_LONG);
+        }
+        long env = 0;
+        for (var e : environment.entrySet()) {
+            env += e.getKey().length() + e.getValue().length() + 2;
+        }
+        if (env > maxEnvBytes) {
+            throw new SlurmException(ErrorCode.PATHNAME_TOO_LONG);
+        }
     }
 
     /** No JWT, SlurmUser root, everything visible, Slurm's size limits, socket under {@code stateDir}. */

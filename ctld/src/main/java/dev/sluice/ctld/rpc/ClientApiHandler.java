@@ -6,7 +6,6 @@ import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
-import dev.sluice.ctld.config.CommandSecurity;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
@@ -158,30 +157,14 @@ public final class ClientApiHandler {
     }
 
     public SubmitBatchJobResponse submitBatchJob(Identity who, SubmitBatchJobRequest request) {
-        checkSizes(request);
+        config.security()
+                .checkJobSize(request.getSpec().getScript(), request.getSpec().getEnvironmentMap());
         // The owner is whoever asks, never what the job description claims.
         JobRequest job =
                 WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
         boolean allocation = request.getAllocation();
         int id = await(loop.submit((state, now) -> jobs.submit(state, job, now, allocation)));
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
-    }
-
-    /** Script and environment within SchedulerParameters=max_script_size and the environment bound. */
-    private void checkSizes(SubmitBatchJobRequest request) {
-        CommandSecurity limits = config.security();
-        long script = request.getSpec().getScript().length();
-        if (script > limits.maxScriptBytes()) {
-            // Slurm's own answer to an oversized script, text and all.
-            throw new SlurmException(ErrorCode.PATHNAME_TOO_LONG);
-        }
-        long env = 0;
-        for (var e : request.getSpec().getEnvironmentMap().entrySet()) {
-            env += e.getKey().length() + e.getValue().length() + 2;
-        }
-        if (env > limits.maxEnvBytes()) {
-            throw new SlurmException(ErrorCode.PATHNAME_TOO_LONG);
-        }
     }
 
     /**
