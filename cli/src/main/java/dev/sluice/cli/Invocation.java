@@ -16,6 +16,9 @@ import java.util.Map;
  * @param args the arguments after the command name
  * @param clock "now" for elapsed times and time stamps; its zone is the zone of printed dates
  * @param interrupts where Ctrl-C arrives (the process's SIGINT, or an agent's front end)
+ * @param onBehalf run by sluice-agent for {@code caller}, whose identity the agent vouches for:
+ *     the command must then sign for the caller and never use the controller's local socket,
+ *     where the kernel would name the agent (root) instead
  */
 public record Invocation(
         List<String> args,
@@ -25,7 +28,8 @@ public record Invocation(
         Caller caller,
         Clock clock,
         UserDirectory users,
-        Interrupts interrupts) {
+        Interrupts interrupts,
+        boolean onBehalf) {
     public Invocation {
         args = List.copyOf(args);
         env = Map.copyOf(env);
@@ -46,10 +50,10 @@ public record Invocation(
             Caller caller,
             Clock clock,
             UserDirectory users) {
-        this(args, env, cwd, stdin, caller, clock, users, Interrupts.PROCESS);
+        this(args, env, cwd, stdin, caller, clock, users, Interrupts.PROCESS, false);
     }
 
     public Invocation withArgs(List<String> newArgs) {
-        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users, interrupts);
+        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users, interrupts, onBehalf);
     }
 }

@@ -1,11 +1,15 @@
 package dev.sluice.packaging;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterCredentials;
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.Principal;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetNodesRequest;
 import dev.sluice.protocol.v1.NodeInfo;
+import dev.sluice.protocol.v1.SignedRequest;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -106,6 +110,8 @@ public final class LocalCluster {
                         classpath,
                         "dev.sluice.dbd.server.DbdMain",
                         "-D",
+                        "-f",
+                        layout.etc().resolve("slurmdbd.conf").toString(),
                         "--bind",
                         "127.0.0.1",
                         "--data-dir",
@@ -177,7 +183,7 @@ public final class LocalCluster {
             d.start();
         }
         long deadline = System.nanoTime() + 120_000_000_000L;
-        while (!allRegistered(layout.ctldPort(), nodes)) {
+        while (!allRegistered(layout, nodes)) {
             if (System.nanoTime() > deadline) {
                 System.err.println("sluice: the cluster did not come up within 120 s; see " + layout.logDir());
                 return 1;
@@ -194,13 +200,18 @@ public final class LocalCluster {
     static void writeFiles(LocalClusterLayout layout, Path binDir) throws IOException {
         Files.createDirectories(layout.etc());
         Files.writeString(layout.slurmConfPath(), layout.slurmConf());
-        // The cluster key every daemon authenticates with; kept across restarts like the journal.
+        Files.writeString(layout.etc().resolve("gres.conf"), layout.gresConf());
+        Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
+        // The cluster key, owner-only: the daemons authenticate with it, and so do the commands of
+        // whoever started the cluster (other local users come in through the controller's socket).
+        // sluice-dbd reads its key beside its own configuration, which the options say all of.
+        Files.writeString(
+                layout.etc().resolve("slurmdbd.conf"),
+                "# sluice-dbd: options on the command line (./sluice up); slurm.key beside this file\n");
         Path key = layout.etc().resolve(ClusterKeys.KEY_FILE);
         if (!Files.exists(key)) {
             ClusterKeys.generate(key);
         }
-        Files.writeString(layout.etc().resolve("gres.conf"), layout.gresConf());
-        Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
         for (int n = 1; n <= layout.nodes(); n++) {
             Path dir = layout.fakeGpuDir(LocalClusterLayout.nodeName(n));
             Files.createDirectories(dir);
@@ -236,13 +247,26 @@ public final class LocalCluster {
     }
 
     /** Asks the controller whether every node has registered and responds. */
-    static boolean allRegistered(int port, int expected) {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+    static boolean allRegistered(LocalClusterLayout layout, int expected) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), layout.ctldPort())) {
             socket.setSoTimeout(2000);
+            byte[] request = ClientRequest.newBuilder()
+                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                    .setGetNodes(GetNodesRequest.getDefaultInstance())
+                    .build()
+                    .toByteArray();
+            com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
+            String credential = new ClusterCredentials(ClusterKeys.loadFromConfigDir(layout.etc()))
+                    .issue(
+                            new Principal(me.getUid(), me.getGid(), me.getUsername(), List.of(), "localhost"),
+                            "slurmctld",
+                            request,
+                            java.time.Instant.now(),
+                            ClusterCredentials.DEFAULT_TTL);
             Frames.write(
-                    ClientRequest.newBuilder()
-                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                            .setGetNodes(GetNodesRequest.getDefaultInstance())
+                    SignedRequest.newBuilder()
+                            .setRequest(com.google.protobuf.ByteString.copyFrom(request))
+                            .setCredential(credential)
                             .build(),
                     socket.getOutputStream());
             ClientResponse r = Frames.read(ClientResponse.parser(), socket.getInputStream());
@@ -251,7 +275,7 @@ public final class LocalCluster {
                     && nodes.stream()
                             .allMatch(n -> !n.getFlagsList().contains("NOT_RESPONDING")
                                     && !n.getState().equals("UNKNOWN"));
-        } catch (IOException e) {
+        } catch (IOException | AuthException e) {
             return false;
         }
     }

@@ -88,6 +88,8 @@ public record LocalClusterLayout(
         s.append("StateSaveLocation=").append(stateDir.resolve("ctld")).append('\n');
         s.append("SlurmdSpoolDir=").append(stateDir.resolve("spool")).append("/%n\n");
         s.append("SlurmdTimeout=60\n");
+        // Whoever runs the local cluster administers it, as SlurmUser does a real one.
+        s.append("SlurmUser=").append(System.getProperty("user.name")).append('\n');
         // Nodes come back by themselves after a restart; the lab's nodes claim more CPUs than
         // the machine has, which config_overrides accepts (GRES are still checked).
         s.append("ReturnToService=1\n");

@@ -87,7 +87,7 @@ final class ClusterProcesses implements AutoCloseable {
     void awaitNodesUp() {
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> LocalCluster.allRegistered(layout.ctldPort(), layout.nodes()));
+                .until(() -> LocalCluster.allRegistered(layout, layout.nodes()));
     }
 
     /** kill -9: no shutdown hook, no flush, exactly a crash. */
@@ -158,8 +158,10 @@ final class ClusterProcesses implements AutoCloseable {
                 "-D"));
         cmd.addAll(args);
         Files.createDirectories(layout.logDir());
-        return new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        // The cluster key sits beside slurm.conf; a configless node daemon finds it through here.
+        pb.environment().put("SLURM_CONF", layout.slurmConfPath().toString());
+        return pb.redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         layout.logDir().resolve(logName + ".log").toFile()))
                 .start();

@@ -95,7 +95,7 @@ class TestDaemonAuthEndToEnd {
                 .contains("refused sluice.v1.NodeRegistry/Register from /127.0.0.1:")
                 .contains("refused sluice.v1.NodeRegistry/Heartbeat from /127.0.0.1:");
         // The real node is still registered and serving: the impostor changed nothing.
-        assertThat(LocalCluster.allRegistered(cluster.layout().ctldPort(), 1)).isTrue();
+        assertThat(LocalCluster.allRegistered(cluster.layout(), 1)).isTrue();
     }
 
     @Test

@@ -71,7 +71,7 @@ class TestKeyRotationEndToEnd {
         // 3: the old key is retired.
         rotate(key("new", NEW, true));
         runJob(4);
-        assertThat(LocalCluster.allRegistered(cluster.layout().ctldPort(), 1)).isTrue();
+        assertThat(LocalCluster.allRegistered(cluster.layout(), 1)).isTrue();
         assertThat(Files.readString(cluster.layout().logDir().resolve("ctld.log")))
                 .doesNotContain("refused");
         assertThat(Files.readString(cluster.layout().logDir().resolve("node1.log")))

@@ -108,7 +108,8 @@ final class Session implements Runnable {
                 handler -> {
                     interruptHandlers.add(handler);
                     return () -> interruptHandlers.remove(handler);
-                });
+                },
+                true);
         log.log(System.Logger.Level.DEBUG, "uid {0} runs {1} {2}", peer.uid(), name, invocation.args());
         int code;
         try {

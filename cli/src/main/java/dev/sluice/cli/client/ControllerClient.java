@@ -13,7 +13,12 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Sends one request to the controller and returns its response, on a fresh connection each
@@ -30,14 +35,23 @@ public final class ControllerClient {
     // Slurm's MessageTimeout default is 10 s; a listing of a large cluster may take longer
     // to serialise than to connect, so reads get more room.
     private static final int READ_TIMEOUT_MS = 60_000;
+    /** The controller's name in cluster credentials. */
+    static final String AUDIENCE = "slurmctld";
 
     private final List<ControllerAddress> controllers;
     private final Caller caller;
+    private final ClientAuth auth;
     private long nextRequestId = 1;
 
+    /** A client that proves nothing; only a stand-in controller answers it. */
     public ControllerClient(List<ControllerAddress> controllers, Caller caller) {
+        this(controllers, caller, ClientAuth.none(caller));
+    }
+
+    public ControllerClient(List<ControllerAddress> controllers, Caller caller, ClientAuth auth) {
         this.controllers = List.copyOf(controllers);
         this.caller = requireNonNull(caller, "caller is null");
+        this.auth = requireNonNull(auth, "auth is null");
         if (this.controllers.isEmpty()) {
             throw new IllegalArgumentException("no controller address");
         }
@@ -52,7 +66,7 @@ public final class ControllerClient {
      *     {@link ErrorCode#COMMUNICATIONS_CONNECTION_ERROR} when a connection breaks mid-call
      */
     public ClientResponse call(ClientRequest.Builder request) throws ControllerException {
-        return call(request, controllers);
+        return call(request, controllers, true);
     }
 
     /** The configured controllers, primary first. */
@@ -60,13 +74,16 @@ public final class ControllerClient {
         return controllers;
     }
 
-    /** Like {@link #call(ClientRequest.Builder)}, against one controller only. */
+    /**
+     * Like {@link #call(ClientRequest.Builder)}, against one controller only, over the network
+     * (the local socket could belong to any of them).
+     */
     public ClientResponse callOne(ControllerAddress controller, ClientRequest.Builder request)
             throws ControllerException {
-        return call(request, List.of(controller));
+        return call(request, List.of(controller), false);
     }
 
-    private ClientResponse call(ClientRequest.Builder request, List<ControllerAddress> targets)
+    private ClientResponse call(ClientRequest.Builder request, List<ControllerAddress> targets, boolean local)
             throws ControllerException {
         ClientRequest message = request.setProtocolVersion(Frames.PROTOCOL_VERSION)
                 .setRequestId(nextRequestId++)
@@ -76,6 +93,13 @@ public final class ControllerClient {
                         .setUserName(caller.userName())
                         .setHost(caller.host()))
                 .build();
+        byte[] body = message.toByteArray();
+        if (local && auth.localSocket().isPresent()) {
+            Optional<ClientResponse> viaSocket = callLocal(auth.localSocket().get(), body);
+            if (viaSocket.isPresent()) {
+                return checked(viaSocket.get());
+            }
+        }
         for (ControllerAddress address : targets) {
             Socket socket = new Socket();
             try {
@@ -87,22 +111,43 @@ public final class ControllerClient {
             try (socket) {
                 socket.setSoTimeout(READ_TIMEOUT_MS);
                 socket.setTcpNoDelay(true);
-                Frames.write(message, new BufferedOutputStream(socket.getOutputStream()));
-                ClientResponse response =
-                        Frames.read(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream()));
-                if (response.hasError() && response.getError().getCode() != 0) {
-                    String text = response.getError().getMessage();
-                    int number = response.getError().getCode();
-                    throw new ControllerException(
-                            number,
-                            text.isEmpty() ? ErrorCode.fromNumber(number).text() : text);
-                }
-                return response;
+                Frames.write(auth.forNetwork(body, AUDIENCE), new BufferedOutputStream(socket.getOutputStream()));
+                return checked(Frames.read(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream())));
             } catch (IOException e) {
                 throw new ControllerException(ErrorCode.COMMUNICATIONS_CONNECTION_ERROR);
             }
         }
         throw new ControllerException(ErrorCode.CONNECTION_REFUSED);
+    }
+
+    /**
+     * One call over the controller's Unix socket; empty when nobody listens there (a stale
+     * socket file, or one seen over a shared file system), so TCP is tried next.
+     */
+    private static Optional<ClientResponse> callLocal(Path path, byte[] body) throws ControllerException {
+        SocketChannel channel;
+        try {
+            channel = SocketChannel.open(UnixDomainSocketAddress.of(path));
+        } catch (IOException | UnsupportedOperationException e) {
+            return Optional.empty();
+        }
+        try (channel) {
+            Frames.write(ClientAuth.forLocal(body), new BufferedOutputStream(Channels.newOutputStream(channel)));
+            return Optional.of(
+                    Frames.read(ClientResponse.parser(), new BufferedInputStream(Channels.newInputStream(channel))));
+        } catch (IOException e) {
+            throw new ControllerException(ErrorCode.COMMUNICATIONS_CONNECTION_ERROR);
+        }
+    }
+
+    private static ClientResponse checked(ClientResponse response) throws ControllerException {
+        if (response.hasError() && response.getError().getCode() != 0) {
+            String text = response.getError().getMessage();
+            int number = response.getError().getCode();
+            throw new ControllerException(
+                    number, text.isEmpty() ? ErrorCode.fromNumber(number).text() : text);
+        }
+        return response;
     }
 
     private static void closeQuietly(Socket socket) {

@@ -41,7 +41,7 @@ public final class ControllerLocator {
         return h.addr().isBlank() ? h.name() : ControllerAddress.hostOf(h.addr());
     }
 
-    static List<ControllerAddress> addresses(SlurmConf conf) {
+    public static List<ControllerAddress> addresses(SlurmConf conf) {
         int port = conf.slurmctldPort();
         return conf.controlHostEntries().stream()
                 .map(h -> new ControllerAddress(h.name(), hostOf(h), port))

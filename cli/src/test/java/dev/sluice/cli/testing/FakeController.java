@@ -3,6 +3,7 @@ package dev.sluice.cli.testing;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.SignedRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,6 +23,7 @@ public final class FakeController implements AutoCloseable {
     private final ServerSocket server;
     private final Thread acceptor;
     private final List<ClientRequest> requests = new CopyOnWriteArrayList<>();
+    private final List<SignedRequest> envelopes = new CopyOnWriteArrayList<>();
     private volatile Function<ClientRequest, ClientResponse> handler;
 
     public FakeController(Function<ClientRequest, ClientResponse> handler) throws IOException {
@@ -38,6 +40,11 @@ public final class FakeController implements AutoCloseable {
         return List.copyOf(requests);
     }
 
+    /** The frames as they came, credentials included. */
+    public List<SignedRequest> envelopes() {
+        return List.copyOf(envelopes);
+    }
+
     public void handler(Function<ClientRequest, ClientResponse> handler) {
         this.handler = handler;
     }
@@ -47,7 +54,9 @@ public final class FakeController implements AutoCloseable {
             try (Socket s = server.accept()) {
                 InputStream in = s.getInputStream();
                 OutputStream out = s.getOutputStream();
-                ClientRequest req = Frames.read(ClientRequest.parser(), in);
+                SignedRequest signed = Frames.read(SignedRequest.parser(), in);
+                envelopes.add(signed);
+                ClientRequest req = ClientRequest.parseFrom(signed.getRequest());
                 requests.add(req);
                 ClientResponse resp = handler.apply(req).toBuilder()
                         .setProtocolVersion(Frames.PROTOCOL_VERSION)

@@ -133,6 +133,16 @@ public final class SlurmConf {
         return values.commaList("AuthAltTypes");
     }
 
+    /** {@code AuthAltParameters}: comma-separated {@code key=value} items ({@code jwt_key=PATH}). */
+    public List<String> authAltParameters() {
+        return values.commaList("AuthAltParameters");
+    }
+
+    /** {@code PrivateData}: what non-operators may not see of others ({@code jobs}, ...). */
+    public List<String> privateData() {
+        return values.commaList("PrivateData");
+    }
+
     public Optional<String> slurmctldLogFile() {
         return value("SlurmctldLogFile");
     }

@@ -12,7 +12,8 @@ import java.util.OptionalInt;
  * Sluice's own settings, kept out of {@code slurm.conf} so that file stays exactly what Slurm
  * accepts: an optional {@code sluice.conf} beside it, {@code Key=Value} lines and {@code #}
  * comments. Keys: {@code SlurmctldGrpcPort} (the daemons' gRPC port of the controller,
- * default SlurmctldPort + 100).
+ * default SlurmctldPort + 100) and {@code CommandSocket} (the controller's Unix socket for local
+ * commands, default {@code slurmctld.socket} in StateSaveLocation; see docs/security.md).
  */
 public final class SluiceConf {
     public static final String FILE_NAME = "sluice.conf";
@@ -51,13 +52,18 @@ public final class SluiceConf {
                 throw new IllegalArgumentException(fileName + ":" + lineNo + ": expected Key=Value: \"" + line + "\"");
             }
             String key = line.substring(0, eq).trim().toLowerCase(Locale.ROOT);
-            if (!key.equals("slurmctldgrpcport")) {
+            if (!key.equals("slurmctldgrpcport") && !key.equals("commandsocket")) {
                 throw new IllegalArgumentException(fileName + ":" + lineNo + ": unknown key \""
                         + line.substring(0, eq).trim() + "\"");
             }
             values.put(key, line.substring(eq + 1).trim());
         }
         return new SluiceConf(values);
+    }
+
+    /** {@code CommandSocket}: where the controller's Unix command socket is, when not the default. */
+    public java.util.Optional<String> commandSocket() {
+        return java.util.Optional.ofNullable(values.get("commandsocket")).filter(v -> !v.isEmpty());
     }
 
     public OptionalInt slurmctldGrpcPort() {

@@ -21,8 +21,9 @@ import java.util.Set;
  *     (empty unless {@code SlurmctldParameters=enable_configless})
  * @param nodePolicy ReturnToService and config_overrides
  * @param memberships which partitions take dynamic nodes
- * @param clusterKeys the cluster key set (slurm.key or slurm.jwks beside slurm.conf); null until
- *     loaded, and the controller refuses to start without it
+ * @param clusterKeys {@code slurm.key} (or {@code slurm.jwks}) beside slurm.conf: what daemons
+ *     and trusted signers authenticate with
+ * @param security the user commands' access rules and limits
  */
 public record CtldConfig(
         String clusterName,
@@ -45,7 +46,8 @@ public record CtldConfig(
         List<Map.Entry<String, String>> showConfig,
         NodePolicy nodePolicy,
         List<DynamicMembership> memberships,
-        ClusterKeys clusterKeys) {
+        ClusterKeys clusterKeys,
+        CommandSecurity security) {
 
     public CtldConfig {
         requireNonNull(clusterName, "clusterName is null");
@@ -59,9 +61,15 @@ public record CtldConfig(
         showConfig = List.copyOf(showConfig);
         requireNonNull(nodePolicy, "nodePolicy is null");
         memberships = List.copyOf(memberships);
+        requireNonNull(clusterKeys, "clusterKeys is null");
+        requireNonNull(security, "security is null");
     }
 
-    /** Without node policy or dynamic memberships: ReturnToService=0, no dynamic nodes join. */
+    /**
+     * Without node policy or dynamic memberships (ReturnToService=0, no dynamic nodes join), and
+     * with a cluster key made up for this process alone: nothing outside it can authenticate, so
+     * only the Unix command socket (peer credentials) reaches such a controller.
+     */
     public CtldConfig(
             String clusterName,
             String controlHost,
@@ -102,10 +110,18 @@ public record CtldConfig(
                 showConfig,
                 NodePolicy.DEFAULT,
                 List.of(),
-                null);
+                ephemeralKeys(),
+                CommandSecurity.defaults(stateSaveLocation));
     }
 
-    /** This configuration with the cluster keys loaded. */
+    /** A random key known to this process only. */
+    public static ClusterKeys ephemeralKeys() {
+        byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES * 2];
+        new java.security.SecureRandom().nextBytes(secret);
+        return ClusterKeys.of(new ClusterKeys.Key("ephemeral", secret));
+    }
+
+    /** This configuration with the cluster keys loaded from disk. */
     public CtldConfig withClusterKeys(ClusterKeys keys) {
         return new CtldConfig(
                 clusterName,
@@ -128,6 +144,7 @@ public record CtldConfig(
                 showConfig,
                 nodePolicy,
                 memberships,
-                keys);
+                keys,
+                security);
     }
 }

@@ -1,5 +1,9 @@
 package dev.sluice.ctld.config;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.UserTokens;
+import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.PartitionConf;
@@ -15,10 +19,12 @@ import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -33,7 +39,22 @@ public final class CtldConfigs {
      * @param grpcPort the daemons' gRPC port, or 0 for SlurmctldPort + {@value #GRPC_PORT_OFFSET}
      * @param files configuration files to serve to configless nodes (name → content)
      */
-    public static CtldConfig from(SlurmConf conf, GresConf gresConf, int grpcPort, Map<String, byte[]> files) {
+    public static CtldConfig from(SlurmConf conf, GresConf gresConf, int grpcPort, Map<String, byte[]> files)
+            throws ConfigException {
+        return from(conf, gresConf, grpcPort, files, CtldConfig.ephemeralKeys(), security(conf, Optional.empty()));
+    }
+
+    /**
+     * @param keys the cluster key set ({@code ClusterKeys.loadFromConfigDir})
+     * @param security from {@link #security}
+     */
+    public static CtldConfig from(
+            SlurmConf conf,
+            GresConf gresConf,
+            int grpcPort,
+            Map<String, byte[]> files,
+            ClusterKeys keys,
+            CommandSecurity security) {
         List<Node> nodes = new ArrayList<>();
         Set<String> gresNames = new TreeSet<>(conf.gresTypes());
         for (NodeConf n : conf.nodes()) {
@@ -105,7 +126,63 @@ public final class CtldConfigs {
                 show,
                 nodePolicy(conf),
                 memberships(conf),
-                null);
+                keys,
+                security);
+    }
+
+    /**
+     * The commands' access rules: {@code SlurmUser}, {@code PrivateData=jobs},
+     * {@code SchedulerParameters=max_script_size=}, and with {@code AuthAltTypes=auth/jwt} the
+     * key of {@code AuthAltParameters=jwt_key=} (default {@code jwt_hs256.key} in
+     * StateSaveLocation, as Slurm's), which must exist and be private, as the cluster key.
+     *
+     * @param socket sluice.conf's CommandSocket, when set
+     */
+    public static CommandSecurity security(SlurmConf conf, Optional<String> socket) throws ConfigException {
+        String file = "slurm.conf";
+        Optional<UserTokens> tokens = Optional.empty();
+        if (conf.authAltTypes().stream().anyMatch(t -> t.equalsIgnoreCase("auth/jwt"))) {
+            String keyPath =
+                    Path.of(conf.stateSaveLocation()).resolve("jwt_hs256.key").toString();
+            for (String p : conf.authAltParameters()) {
+                String[] kv = p.split("=", 2);
+                if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("jwt_key")) {
+                    keyPath = kv[1].strip();
+                }
+            }
+            try {
+                tokens = Optional.of(new UserTokens(
+                        ClusterKeys.load(Path.of(keyPath)).signingKey().secret()));
+            } catch (AuthException | IllegalArgumentException e) {
+                throw new ConfigException(file, 0, "AuthAltParameters", "jwt_key: " + e.getMessage());
+            }
+        }
+        long maxScript = CommandSecurity.DEFAULT_MAX_SCRIPT_BYTES;
+        for (String p : conf.schedulerParameters()) {
+            String[] kv = p.split("=", 2);
+            if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("max_script_size")) {
+                try {
+                    maxScript = Long.parseLong(kv[1].strip());
+                } catch (NumberFormatException e) {
+                    throw new ConfigException(
+                            file, 0, "SchedulerParameters", "max_script_size=" + kv[1] + " is not a number");
+                }
+                if (maxScript <= 0 || maxScript > dev.sluice.protocol.Frames.MAX_FRAME_BYTES / 2) {
+                    throw new ConfigException(
+                            file,
+                            0,
+                            "SchedulerParameters",
+                            "max_script_size must be between 1 and " + dev.sluice.protocol.Frames.MAX_FRAME_BYTES / 2);
+                }
+            }
+        }
+        boolean privateJobs =
+                conf.privateData().stream().anyMatch(v -> v.equalsIgnoreCase("jobs") || v.equalsIgnoreCase("all"));
+        String path = socket.orElse(Path.of(conf.stateSaveLocation())
+                .resolve(CommandSecurity.SOCKET_FILE)
+                .toString());
+        return new CommandSecurity(
+                tokens, conf.slurmUser(), privateJobs, maxScript, CommandSecurity.DEFAULT_MAX_ENV_BYTES, path);
     }
 
     static NodePolicy nodePolicy(SlurmConf conf) {

@@ -265,8 +265,9 @@ public final class JobControl {
         List<Job> out = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
             Job job = t.job();
-            if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
-                throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            // Slurm 22.05 refuses updates and holds of another's job with "Invalid user id".
+            if (!caller.mayActOnJobOf(job.request().owner().uid())) {
+                throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
             if (!job.isPending()) {
                 throw new SlurmException(ErrorCode.JOB_NOT_PENDING);

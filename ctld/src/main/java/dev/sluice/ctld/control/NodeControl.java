@@ -211,7 +211,8 @@ public final class NodeControl {
     public ControlResult<Void> update(
             ClusterState state, Caller caller, List<String> names, String newState, String reason, long now) {
         if (!caller.isOperator()) {
-            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
+            throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
         NodeTransition transition = parseTransition(newState);
         if ((transition == NodeTransition.DRAIN || transition == NodeTransition.DOWN)
@@ -249,7 +250,8 @@ public final class NodeControl {
     public ControlResult<Void> create(
             ClusterState state, Caller caller, List<StateRecord.NodeCreated> wanted, long now) {
         if (!caller.isOperator()) {
-            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
+            throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
         Set<String> seen = new HashSet<>();
         List<StateRecord> records = new ArrayList<>();
@@ -283,7 +285,8 @@ public final class NodeControl {
      */
     public ControlResult<Void> delete(ClusterState state, Caller caller, List<String> names, long now) {
         if (!caller.isOperator()) {
-            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
+            throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
         List<StateRecord> records = new ArrayList<>();
         for (String name : names) {

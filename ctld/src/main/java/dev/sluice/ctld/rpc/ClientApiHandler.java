@@ -2,6 +2,7 @@ package dev.sluice.ctld.rpc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
@@ -22,6 +23,8 @@ import dev.sluice.protocol.v1.CreateNodeRequest;
 import dev.sluice.protocol.v1.CreateNodeResponse;
 import dev.sluice.protocol.v1.DeleteNodeRequest;
 import dev.sluice.protocol.v1.DeleteNodeResponse;
+import dev.sluice.protocol.v1.GenerateTokenRequest;
+import dev.sluice.protocol.v1.GenerateTokenResponse;
 import dev.sluice.protocol.v1.GetConfigResponse;
 import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.GetJobsResponse;
@@ -86,6 +89,15 @@ public final class ClientApiHandler {
     }
 
     private volatile dev.sluice.ctld.step.StepService steps;
+    private volatile Set<Integer> operatorUids = Set.of(0);
+
+    /** Who besides root is an operator: SlurmUser's uid (resolved by the server at start). */
+    public ClientApiHandler withOperators(Set<Integer> uids) {
+        Set<Integer> all = new HashSet<>(uids);
+        all.add(0);
+        this.operatorUids = Set.copyOf(all);
+        return this;
+    }
 
     /** Job steps are served once the server has its node dispatcher. */
     public ClientApiHandler withSteps(dev.sluice.ctld.step.StepService stepService) {
@@ -120,8 +132,9 @@ public final class ClientApiHandler {
                 case CREATE_NODE -> out.setCreateNode(createNode(who, request.getCreateNode()));
                 case DELETE_NODE -> out.setDeleteNode(deleteNode(who, request.getDeleteNode()));
                 case RECONFIGURE -> out.setReconfigure(reconfigure(who));
-                case CREATE_STEP -> out.setCreateStep(steps().create(who, request.getCreateStep()));
-                case STEP_COMPLETE -> out.setStepComplete(steps().complete(who, request.getStepComplete()));
+                case CREATE_STEP -> out.setCreateStep(steps().create(caller(who), request.getCreateStep()));
+                case STEP_COMPLETE -> out.setStepComplete(steps().complete(caller(who), request.getStepComplete()));
+                case GENERATE_TOKEN -> out.setGenerateToken(generateToken(who, request.getGenerateToken()));
                 case COMPLETE_ALLOCATION -> {
                     var r = request.getCompleteAllocation();
                     await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
@@ -144,12 +157,41 @@ public final class ClientApiHandler {
     }
 
     public SubmitBatchJobResponse submitBatchJob(Identity who, SubmitBatchJobRequest request) {
+        config.security()
+                .checkJobSize(request.getSpec().getScript(), request.getSpec().getEnvironmentMap());
         // The owner is whoever asks, never what the job description claims.
         JobRequest job =
                 WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
         boolean allocation = request.getAllocation();
         int id = await(loop.submit((state, now) -> jobs.submit(state, job, now, allocation)));
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
+    }
+
+    /**
+     * {@code scontrol token}: a SLURM_JWT for the caller, or for another user when an operator
+     * asks, as Slurm's auth/jwt mints them.
+     */
+    public GenerateTokenResponse generateToken(Identity who, GenerateTokenRequest request) {
+        Caller caller = caller(who);
+        UserTokens tokens = config.security()
+                .userTokens()
+                .orElseThrow(() -> new SlurmException(ErrorCode.AUTH_UNABLE_TO_GENERATE_TOKEN));
+        String user = request.getUserName().isEmpty() ? caller.userName() : request.getUserName();
+        if (!user.equals(caller.userName()) && !caller.isOperator()) {
+            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+        }
+        if (user.isEmpty()) {
+            throw new SlurmException(ErrorCode.USER_ID_MISSING);
+        }
+        long lifespan = request.getLifespanSeconds() == 0
+                ? UserTokens.DEFAULT_LIFESPAN.toSeconds()
+                : request.getLifespanSeconds();
+        if (lifespan < 0) {
+            throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "lifespan must be positive");
+        }
+        // Tokens are checked against real time (not a simulation's clock), so they are minted in it.
+        String token = tokens.mint(user, java.time.Instant.now(), java.time.Duration.ofSeconds(lifespan));
+        return GenerateTokenResponse.newBuilder().setToken(token).build();
     }
 
     public SignalJobResponse signalJob(Identity who, SignalJobRequest request) {
@@ -231,15 +273,23 @@ public final class ClientApiHandler {
 
     public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
         ClusterImage image = loop.image();
+        Caller caller = caller(who);
+        // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
+        boolean hideOthers = config.security().privateJobs() && !caller.isOperator();
         GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
         if (request.getJobIdsCount() == 0) {
-            image.jobs().forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));
+            image.jobs().stream()
+                    .filter(j -> !hideOthers
+                            || caller.mayActOnJobOf(j.request().owner().uid()))
+                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {
-            Job job = image.job(id).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
-            boolean mayReadScript =
-                    who.getUid() == 0 || who.getUid() == job.request().owner().uid();
+            Job job = image.job(id)
+                    .filter(j -> !hideOthers
+                            || caller.mayActOnJobOf(j.request().owner().uid()))
+                    .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
+            boolean mayReadScript = caller.mayActOnJobOf(job.request().owner().uid());
             out.addJobs(InfoMapper.job(image, job, request.getIncludeScript() && mayReadScript));
         }
         return out.build();
@@ -301,7 +351,7 @@ public final class ClientApiHandler {
     /** {@code scontrol reconfigure}: operators only; see {@link Reconfigurer}. */
     public ReconfigureResponse reconfigure(Identity who) {
         if (!caller(who).isOperator()) {
-            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+            throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
         reconfigurer.reconfigure();
         return ReconfigureResponse.getDefaultInstance();
@@ -327,8 +377,8 @@ public final class ClientApiHandler {
                 .build();
     }
 
-    static Caller caller(Identity who) {
-        return new Caller(who.getUid(), who.getGid(), who.getUserName());
+    Caller caller(Identity who) {
+        return new Caller(who.getUid(), who.getGid(), who.getUserName(), operatorUids.contains(who.getUid()));
     }
 
     static <T> T await(CompletableFuture<T> future) {

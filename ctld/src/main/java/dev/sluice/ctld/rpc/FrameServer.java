@@ -1,8 +1,8 @@
 package dev.sluice.ctld.rpc;
 
 import dev.sluice.protocol.Frames;
-import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.SignedRequest;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -28,21 +28,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command socket: length-delimited {@code ClientRequest} frames over plain TCP, served
- * with netty. Each request runs on a virtual thread (it may wait for a journal sync) and its
- * response is written back in order of completion. A malformed or oversized frame closes that
- * connection only.
+ * The command socket: length-delimited {@code SignedRequest} frames over plain TCP, served
+ * with netty; each must carry a credential ({@link CommandGate}). Each request runs on a
+ * virtual thread (it may wait for a journal sync) and its response is written back in order of
+ * completion. A malformed or oversized frame closes that connection only.
  */
 public final class FrameServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FrameServer.class);
 
-    private final ClientApiHandler handler;
+    private final CommandGate gate;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private Channel channel;
 
-    public FrameServer(ClientApiHandler handler) {
-        this.handler = handler;
+    public FrameServer(CommandGate gate) {
+        this.gate = gate;
     }
 
     public InetSocketAddress start(InetSocketAddress bind) throws InterruptedException {
@@ -68,17 +68,29 @@ public final class FrameServer implements AutoCloseable {
     private final class RequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-            ClientRequest request;
+            SignedRequest request;
             try {
-                request = ClientRequest.parseFrom(new ByteBufInputStream(frame));
+                request = SignedRequest.parseFrom(new ByteBufInputStream(frame));
             } catch (IOException e) {
                 log.warn("malformed request from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
                 ctx.close();
                 return;
             }
+            String peer = ctx.channel().remoteAddress() instanceof InetSocketAddress a
+                    ? a.getAddress().getHostAddress()
+                    : String.valueOf(ctx.channel().remoteAddress());
             workers.execute(() -> {
-                ClientResponse response = handler.handle(request);
-                ctx.writeAndFlush(response);
+                try {
+                    ClientResponse response = gate.fromNetwork(request, peer);
+                    ctx.writeAndFlush(response);
+                } catch (IOException e) {
+                    log.warn("malformed request from {}: {}", peer, e.getMessage());
+                    ctx.close();
+                } catch (RuntimeException e) {
+                    // A handler bug must cost this connection only, never the daemon.
+                    log.error("request from {} failed", peer, e);
+                    ctx.close();
+                }
             });
         }
 

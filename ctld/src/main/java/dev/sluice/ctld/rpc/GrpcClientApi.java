@@ -1,5 +1,9 @@
 package dev.sluice.ctld.rpc;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.Principal;
+import dev.sluice.common.auth.RequestAuthenticator;
+import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.protocol.v1.GetConfigRequest;
 import dev.sluice.protocol.v1.GetConfigResponse;
@@ -33,13 +37,19 @@ import java.util.function.Supplier;
 
 /** The client API over gRPC: the same {@link ClientApiHandler} as the command socket. */
 public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(GrpcClientApi.class);
+
     /** Metadata key carrying the Slurm errno of a failed call. */
     public static final Metadata.Key<String> SLURM_ERRNO =
             Metadata.Key.of("slurm-errno", Metadata.ASCII_STRING_MARSHALLER);
 
-    static final Metadata.Key<String> UID = Metadata.Key.of("sluice-uid", Metadata.ASCII_STRING_MARSHALLER);
-    static final Metadata.Key<String> GID = Metadata.Key.of("sluice-gid", Metadata.ASCII_STRING_MARSHALLER);
-    static final Metadata.Key<String> USER = Metadata.Key.of("sluice-user", Metadata.ASCII_STRING_MARSHALLER);
+    /** {@code authorization: Bearer <SLURM_JWT>}, as slurmrestd takes tokens. */
+    static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    /** A cluster credential (audience slurmctld), for programs that hold the cluster key. */
+    static final Metadata.Key<String> CREDENTIAL =
+            Metadata.Key.of("sluice-credential", Metadata.ASCII_STRING_MARSHALLER);
+
     static final Context.Key<Identity> IDENTITY = Context.key("sluice-identity");
 
     private final ClientApiHandler handler;
@@ -48,29 +58,48 @@ public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
         this.handler = handler;
     }
 
-    /** Reads the caller's identity from metadata (authenticated by the security layer). */
-    public static ServerInterceptor identityInterceptor() {
+    /**
+     * Authenticates each call from its metadata: a SLURM_JWT bearer token or a cluster
+     * credential. gRPC messages are not bound to the credential (it travels in the headers),
+     * so a cluster credential here is good for one call only, by its nonce. Without either the
+     * call ends UNAUTHENTICATED before any handler runs.
+     */
+    public static ServerInterceptor authenticatingInterceptor(
+            RequestAuthenticator authenticator, java.time.InstantSource clock) {
         return new ServerInterceptor() {
             @Override
             public <Q, R> ServerCall.Listener<Q> interceptCall(
                     ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-                Identity.Builder id =
-                        Identity.newBuilder().setUid(65534).setGid(65534).setUserName("nobody");
+                String bearer = headers.get(AUTHORIZATION);
+                String token = bearer != null && bearer.regionMatches(true, 0, "Bearer ", 0, 7)
+                        ? bearer.substring(7).strip()
+                        : "";
+                String credential = java.util.Objects.requireNonNullElse(headers.get(CREDENTIAL), "");
+                java.net.SocketAddress remote = call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+                String peer = remote instanceof java.net.InetSocketAddress a
+                        ? a.getAddress().getHostAddress()
+                        : String.valueOf(remote);
+                Principal who;
                 try {
-                    if (headers.get(UID) != null) {
-                        id.setUid(Integer.parseInt(headers.get(UID)));
-                    }
-                    if (headers.get(GID) != null) {
-                        id.setGid(Integer.parseInt(headers.get(GID)));
-                    }
-                } catch (NumberFormatException e) {
-                    call.close(Status.INVALID_ARGUMENT.withDescription("bad identity"), new Metadata());
+                    who = authenticator.authenticate(null, credential, token, peer, clock.instant());
+                } catch (AuthException e) {
+                    log.warn(
+                            "refused gRPC {} from {}: {}",
+                            call.getMethodDescriptor().getFullMethodName(),
+                            peer,
+                            e.getMessage());
+                    Metadata trailers = new Metadata();
+                    trailers.put(SLURM_ERRNO, Integer.toString(ErrorCode.AUTHENTICATION_ERROR.number()));
+                    call.close(Status.UNAUTHENTICATED.withDescription(ErrorCode.AUTHENTICATION_ERROR.text()), trailers);
                     return new ServerCall.Listener<>() {};
                 }
-                if (headers.get(USER) != null) {
-                    id.setUserName(headers.get(USER));
-                }
-                return Contexts.interceptCall(Context.current().withValue(IDENTITY, id.build()), call, headers, next);
+                Identity id = Identity.newBuilder()
+                        .setUid((int) who.uid())
+                        .setGid((int) who.gid())
+                        .setUserName(who.userName())
+                        .setHost(who.host())
+                        .build();
+                return Contexts.interceptCall(Context.current().withValue(IDENTITY, id), call, headers, next);
             }
         };
     }
@@ -89,7 +118,11 @@ public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
 
     private static Identity who() {
         Identity id = IDENTITY.get();
-        return id == null ? Identity.getDefaultInstance() : id;
+        if (id == null) {
+            // Only reachable if the service were installed without its interceptor.
+            throw new SlurmException(ErrorCode.AUTHENTICATION_ERROR);
+        }
+        return id;
     }
 
     @Override

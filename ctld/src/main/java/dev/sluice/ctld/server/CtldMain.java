@@ -129,8 +129,13 @@ public final class CtldMain {
         Map<String, byte[]> served = conf.enableConfigless() ? configFiles(confPath) : Map.of();
         ClusterKeys keys =
                 ClusterKeys.loadFromConfigDir(confPath.toAbsolutePath().getParent());
-        return CtldConfigs.from(conf, gres, site.slurmctldGrpcPort().orElse(0), served)
-                .withClusterKeys(keys);
+        return CtldConfigs.from(
+                conf,
+                gres,
+                site.slurmctldGrpcPort().orElse(0),
+                served,
+                keys,
+                CtldConfigs.security(conf, site.commandSocket()));
     }
 
     /** The files a configless node daemon fetches: slurm.conf and its companions. */

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.server;
 
+import dev.sluice.common.auth.RequestAuthenticator;
+import dev.sluice.common.auth.UserDb;
 import dev.sluice.ctld.accounting.AccountingPipeline;
 import dev.sluice.ctld.accounting.AccountingSettings;
 import dev.sluice.ctld.config.CtldConfig;
@@ -13,10 +15,12 @@ import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ClientApiHandler;
+import dev.sluice.ctld.rpc.CommandGate;
 import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
 import dev.sluice.ctld.rpc.NodeRegistryService;
 import dev.sluice.ctld.rpc.Reconfigurer;
+import dev.sluice.ctld.rpc.UnixCommandServer;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
@@ -30,7 +34,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -44,10 +50,13 @@ import org.slf4j.LoggerFactory;
 public final class CtldServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CtldServer.class);
     private static final int HEARTBEAT_SECONDS = 5;
+    /** The cluster credentials' audience for this daemon. */
+    public static final String AUDIENCE = "slurmctld";
 
     private final ControllerLoop loop;
     private final NodeDispatcher dispatcher;
     private final FrameServer frames;
+    private final UnixCommandServer local;
     private final Server grpc;
     private final int commandPort;
     private final AccountingPipeline accounting;
@@ -56,6 +65,7 @@ public final class CtldServer implements AutoCloseable {
             ControllerLoop loop,
             NodeDispatcher dispatcher,
             FrameServer frames,
+            UnixCommandServer local,
             Server grpc,
             int port,
             AccountingPipeline accounting) {
@@ -63,6 +73,7 @@ public final class CtldServer implements AutoCloseable {
         this.loop = loop;
         this.dispatcher = dispatcher;
         this.frames = frames;
+        this.local = local;
         this.grpc = grpc;
         this.commandPort = port;
     }
@@ -169,12 +180,29 @@ public final class CtldServer implements AutoCloseable {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
             handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
         }
-        FrameServer frames = new FrameServer(handler);
+        UserDb users = UserDb.system();
+        handler = handler.withOperators(operatorUids(config, users));
+        RequestAuthenticator authenticator =
+                new RequestAuthenticator(config.clusterKeys(), config.security().userTokens(), users, AUDIENCE);
+        // Credentials are about real time, whatever clock drives the scheduler (a simulation's).
+        CommandGate gate = new CommandGate(handler, authenticator, InstantSource.system());
+        FrameServer frames = new FrameServer(gate);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
+        UnixCommandServer local = new UnixCommandServer(gate, users, config.controlHost());
+        String socket = config.security().commandSocket();
+        try {
+            if (!socket.isEmpty()) {
+                local.start(Path.of(socket));
+            }
+        } catch (IOException | RuntimeException e) {
+            // Local users then need a token or the key, as remote ones do; the daemon still serves.
+            log.warn("no local command socket at {}: {}", socket, e.getMessage());
+        }
         Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .addService(
-                        ServerInterceptors.intercept(new GrpcClientApi(handler), GrpcClientApi.identityInterceptor()))
+                .addService(ServerInterceptors.intercept(
+                        new GrpcClientApi(handler),
+                        GrpcClientApi.authenticatingInterceptor(authenticator, InstantSource.system())))
                 .addService(auth.protect(
                         new NodeRegistryService(
                                 loop,
@@ -192,7 +220,19 @@ public final class CtldServer implements AutoCloseable {
                 bound.getPort(),
                 bindHost,
                 grpc.getPort());
-        return new CtldServer(loop, dispatcher, frames, grpc, bound.getPort(), accounting);
+        return new CtldServer(loop, dispatcher, frames, local, grpc, bound.getPort(), accounting);
+    }
+
+    /** Root and SlurmUser; a SlurmUser this host does not know adds nobody. */
+    static Set<Integer> operatorUids(CtldConfig config, UserDb users) {
+        Set<Integer> uids = new HashSet<>();
+        uids.add(0);
+        String slurmUser = config.security().slurmUser();
+        users.byName(slurmUser)
+                .ifPresentOrElse(
+                        a -> uids.add((int) a.uid()),
+                        () -> log.warn("SlurmUser {} is not a user of this host; only root is an operator", slurmUser));
+        return uids;
     }
 
     /**
@@ -238,6 +278,7 @@ public final class CtldServer implements AutoCloseable {
     public void close() {
         grpc.shutdownNow();
         frames.close();
+        local.close();
         loop.close();
         if (dispatcher != null) {
             dispatcher.close();

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.StepControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.state.ClusterImage;
@@ -12,7 +13,6 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.CreateStepRequest;
 import dev.sluice.protocol.v1.CreateStepResponse;
-import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.LaunchStepRequest;
 import dev.sluice.protocol.v1.StepCompleteRequest;
 import dev.sluice.protocol.v1.StepCompleteResponse;
@@ -58,10 +58,10 @@ public final class StepService {
      * Places and launches a step, or refuses with Slurm's error; {@code Requested nodes are busy}
      * means "not now" and srun retries.
      */
-    public CreateStepResponse create(Identity who, CreateStepRequest request) {
+    public CreateStepResponse create(Caller who, CreateStepRequest request) {
         ClusterImage image = images.get();
         Job job = image.job(request.getJobId()).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
-        if (who.getUid() != 0 && who.getUid() != job.request().owner().uid()) {
+        if (!who.mayActOnJobOf(job.request().owner().uid())) {
             throw new SlurmException(ErrorCode.ACCESS_DENIED);
         }
         if (job.isPending()) {
@@ -138,9 +138,9 @@ public final class StepService {
     }
 
     /** srun saw every task end: the step's CPUs and devices return to the job. */
-    public StepCompleteResponse complete(Identity who, StepCompleteRequest request) {
+    public StepCompleteResponse complete(Caller who, StepCompleteRequest request) {
         Job job = images.get().job(request.getJobId()).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
-        if (who.getUid() != 0 && who.getUid() != job.request().owner().uid()) {
+        if (!who.mayActOnJobOf(job.request().owner().uid())) {
             throw new SlurmException(ErrorCode.ACCESS_DENIED);
         }
         release(request.getJobId(), request.getStepId());

@@ -212,7 +212,7 @@ class TestNodeControl {
         apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         assertThatThrownBy(() -> nodes.update(s, USER, List.of("n1"), "DRAIN", "x", 1))
                 .isInstanceOf(SlurmException.class)
-                .hasMessage("Access/permission denied");
+                .hasMessage("Invalid user id");
         assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), "DRAIN", "", 1))
                 .hasMessage("You must specify a reason when DOWNING or DRAINING a node. Request denied");
         assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 1))
@@ -268,7 +268,7 @@ class TestNodeControl {
         NodeControl nodes = new NodeControl(30);
         StateRecord.NodeCreated wanted =
                 new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0);
-        assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Access/permission denied");
+        assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Invalid user id");
         apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
         assertThat(view(s, "c1").baseState()).isEqualTo("FUTURE");
         assertThat(s.partitions().get(1).nodes()).containsExactly("c1");

@@ -80,6 +80,42 @@ public final class DbdConfigs {
 
     private DbdConfigs() {}
 
+    /**
+     * The JWT key of {@code AuthAltTypes=auth/jwt} with {@code AuthAltParameters=jwt_key=PATH}, as
+     * slurmdbd.conf names it; empty when JWT is off.
+     *
+     * @throws IllegalArgumentException when auth/jwt is on without a jwt_key
+     */
+    public static Optional<Path> jwtKey(String text, String fileName) {
+        boolean jwt = false;
+        Optional<Path> key = Optional.empty();
+        for (String raw : text.split("\n", -1)) {
+            String line = raw.replaceFirst("#.*$", "").strip();
+            int eq = line.indexOf('=');
+            if (eq <= 0) {
+                continue;
+            }
+            String k = line.substring(0, eq).strip();
+            String value = line.substring(eq + 1).strip();
+            if (k.equalsIgnoreCase("AuthAltTypes")) {
+                jwt = java.util.Arrays.stream(value.split(","))
+                        .anyMatch(t -> t.strip().equalsIgnoreCase("auth/jwt"));
+            } else if (k.equalsIgnoreCase("AuthAltParameters")) {
+                for (String item : value.split(",")) {
+                    String[] kv = item.split("=", 2);
+                    if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("jwt_key")) {
+                        key = Optional.of(Path.of(kv[1].strip()));
+                    }
+                }
+            }
+        }
+        if (jwt && key.isEmpty()) {
+            throw new IllegalArgumentException(
+                    fileName + ": AuthAltTypes=auth/jwt needs AuthAltParameters=jwt_key=PATH");
+        }
+        return jwt ? key : Optional.empty();
+    }
+
     /** Command-line choices that override the file. Empty values mean "not given". */
     public record Overrides(
             Optional<String> jdbcUrl,

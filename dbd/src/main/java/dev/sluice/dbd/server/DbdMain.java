@@ -2,6 +2,7 @@ package dev.sluice.dbd.server;
 
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.UserTokens;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import java.io.IOException;
@@ -86,19 +87,26 @@ public final class DbdMain {
             err.println("sluice-dbd: fatal: " + e.getMessage());
             return 1;
         }
+        // As Slurm's auth/slurm: the cluster key sits beside the configuration; no key, no daemon.
         ClusterKeys keys;
+        Optional<UserTokens> tokens;
         try {
             keys = keyFile.isPresent()
                     ? ClusterKeys.load(keyFile.get())
                     : ClusterKeys.loadFromConfigDir(file.toAbsolutePath().getParent());
-        } catch (AuthException e) {
+            Optional<Path> jwtKey = DbdConfigs.jwtKey(text, file.toString());
+            tokens = jwtKey.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(new UserTokens(
+                            ClusterKeys.load(jwtKey.get()).signingKey().secret()));
+        } catch (AuthException | IllegalArgumentException e) {
             err.println("sluice-dbd: fatal: " + e.getMessage());
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         DbdServer server;
         try {
-            server = DbdServer.start(config, keys, Clock.systemUTC());
+            server = DbdServer.start(config, Clock.systemUTC(), keys, tokens);
         } catch (IOException | RuntimeException e) {
             log.error("cannot start", e);
             err.println("sluice-dbd: fatal: " + e.getMessage());

@@ -1,6 +1,9 @@
 package dev.sluice.dbd.server;
 
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.RequestAuthenticator;
+import dev.sluice.common.auth.UserDb;
+import dev.sluice.common.auth.UserTokens;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.store.AccountingStore;
 import dev.sluice.dbd.store.AssociationStore;
@@ -13,6 +16,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +43,31 @@ public final class DbdServer implements AutoCloseable {
         this.commandPort = commandPort;
     }
 
+    /** The daemon's name in cluster credentials. */
+    public static final String AUDIENCE = "slurmdbd";
+
+    /**
+     * With a cluster key made up for this process: neither commands nor controllers over the
+     * network authenticate. Tests that talk to neither use it.
+     */
+    public static DbdServer start(DbdConfig config, InstantSource clock) throws IOException {
+        byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES * 2];
+        new java.security.SecureRandom().nextBytes(secret);
+        return start(config, clock, ClusterKeys.of(new ClusterKeys.Key("ephemeral", secret)), Optional.empty());
+    }
+
+    /** With the cluster key, without user tokens. */
     public static DbdServer start(DbdConfig config, ClusterKeys keys, InstantSource clock) throws IOException {
+        return start(config, clock, keys, Optional.empty());
+    }
+
+    /**
+     * @param keys the cluster key beside slurmdbd.conf: controllers' calls and commands' credentials
+     * @param userTokens the auth/jwt verifier, when slurmdbd.conf configures one
+     */
+    public static DbdServer start(
+            DbdConfig config, InstantSource clock, ClusterKeys keys, Optional<UserTokens> userTokens)
+            throws IOException {
         DaemonAuth auth = DaemonAuth.forThisProcess(
                 keys, config.dbdAddr().isEmpty() ? "localhost" : config.dbdAddr(), List.of(), clock);
         log.info("accounting database {}", config.redactedUrl());
@@ -46,8 +75,12 @@ public final class DbdServer implements AutoCloseable {
         CommandServer commands = null;
         try {
             AccountingStore store = new AccountingStore(db.dataSource(), clock);
+            RequestAuthenticator authenticator = new RequestAuthenticator(keys, userTokens, UserDb.system(), AUDIENCE);
             commands = new CommandServer(
-                    new QueryHandler(new JobQueries(db.dataSource()), new AssociationStore(db.dataSource(), clock)));
+                    new QueryHandler(
+                            new JobQueries(db.dataSource()), new AssociationStore(db.dataSource(), clock), operators()),
+                    authenticator,
+                    clock);
             InetSocketAddress bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
             Server grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), config.grpcPort()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
@@ -66,6 +99,14 @@ public final class DbdServer implements AutoCloseable {
             db.close();
             throw e;
         }
+    }
+
+    /** Root and the user the daemon runs as, which is its SlurmUser. */
+    private static Set<Long> operators() {
+        Set<Long> uids = new java.util.HashSet<>();
+        uids.add(0L);
+        uids.add(new com.sun.security.auth.module.UnixSystem().getUid());
+        return uids;
     }
 
     private static InetSocketAddress address(String host, int port) {

@@ -11,6 +11,7 @@ import dev.sluice.protocol.v1.DbdResponse;
 import dev.sluice.protocol.v1.JobQueryResult;
 import dev.sluice.protocol.v1.SlurmError;
 import java.sql.SQLException;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,10 +21,13 @@ final class QueryHandler {
 
     private final JobQueries queries;
     private final AssociationStore associations;
+    private final Set<Long> operators;
 
-    QueryHandler(JobQueries queries, AssociationStore associations) {
+    /** @param operators uids that may change associations (root and the daemon's own user, its SlurmUser) */
+    QueryHandler(JobQueries queries, AssociationStore associations, Set<Long> operators) {
         this.queries = requireNonNull(queries, "queries is null");
         this.associations = requireNonNull(associations, "associations is null");
+        this.operators = Set.copyOf(operators);
     }
 
     DbdResponse handle(DbdRequest request) {
@@ -32,6 +36,16 @@ final class QueryHandler {
                 .setRequestId(request.getRequestId());
         if (request.getProtocolVersion() != Frames.PROTOCOL_VERSION) {
             return out.setError(error(ErrorCode.PROTOCOL_VERSION_ERROR, ErrorCode.PROTOCOL_VERSION_ERROR.text()))
+                    .build();
+        }
+        boolean changes = switch (request.getBodyCase()) {
+            case ADD_ACCOUNTS, ADD_USERS, ADD_CLUSTERS, DELETE_ASSOC -> true;
+            default -> false;
+        };
+        if (changes
+                && !operators.contains(
+                        Integer.toUnsignedLong(request.getIdentity().getUid()))) {
+            return out.setError(error(ErrorCode.ACCESS_DENIED, ErrorCode.ACCESS_DENIED.text()))
                     .build();
         }
         try {

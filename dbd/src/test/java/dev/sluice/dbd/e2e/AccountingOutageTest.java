@@ -30,9 +30,9 @@ class AccountingOutageTest {
         f.startDbd().close();
 
         CtldServer ctld = f.startCtld();
-        int a = ClusterFixture.submit(ctld, "alpha");
-        int b = ClusterFixture.submit(ctld, "beta");
-        ClusterFixture.cancel(ctld, b);
+        int a = f.submit(ctld, "alpha");
+        int b = f.submit(ctld, "beta");
+        f.cancel(ctld, b);
         // Submits and the cancel are acknowledged only after their records are in the outbox.
         assertThat(ctld.accountingBacklog()).isEqualTo(3);
 
@@ -40,7 +40,7 @@ class AccountingOutageTest {
         ctld.close();
         ctld = f.startCtld();
         assertThat(ctld.accountingBacklog()).isEqualTo(3);
-        int c = ClusterFixture.submit(ctld, "gamma");
+        int c = f.submit(ctld, "gamma");
         assertThat(ctld.accountingBacklog()).isEqualTo(4);
 
         DbdServer dbd = f.startDbd();
@@ -57,7 +57,7 @@ class AccountingOutageTest {
             // dbd restarts with nothing waiting: nothing is sent twice, new records still flow.
             dbd.close();
             dbd = f.startDbd();
-            ClusterFixture.cancel(ctld, a);
+            f.cancel(ctld, a);
             await().atMost(PATIENCE).until(() -> running.accountingBacklog() == 0);
             assertThat(f.accounted())
                     .extracting(j -> j.getJobId() + ":" + j.getState())

@@ -1,12 +1,16 @@
 package dev.sluice.dbd.e2e;
 
+import com.google.protobuf.ByteString;
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.ClusterCredentials;
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.Principal;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.server.CtldServer;
-import dev.sluice.dbd.TestKeys;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import dev.sluice.dbd.server.DbdServer;
@@ -20,13 +24,16 @@ import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.SignalJobRequest;
+import dev.sluice.protocol.v1.SignedRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Starts and stops a controller and an accounting daemon that share a temporary directory. */
 final class ClusterFixture {
@@ -38,16 +45,35 @@ final class ClusterFixture {
     private int dbdGrpcPort;
     private int dbdCommandPort;
 
-    ClusterFixture(Path dir, String cluster) {
+    private final ClusterKeys keys;
+
+    /** Writes the cluster key both daemons and the commands read: {@code slurm.key} in {@code dir}. */
+    ClusterFixture(Path dir, String cluster) throws java.io.IOException, AuthException {
         this.dir = dir;
         this.cluster = cluster;
+        Path key = dir.resolve(ClusterKeys.KEY_FILE);
+        if (!Files.exists(key)) {
+            ClusterKeys.generate(key);
+        }
+        this.keys = ClusterKeys.loadFromConfigDir(dir);
+    }
+
+    /** A frame carrying a credential for ALICE, as a holder of the cluster key signs it. */
+    private SignedRequest signed(com.google.protobuf.MessageLite request, String audience) {
+        byte[] body = request.toByteArray();
+        Principal alice = new Principal(ALICE.getUid(), ALICE.getGid(), ALICE.getUserName(), List.of(), "localhost");
+        return SignedRequest.newBuilder()
+                .setRequest(ByteString.copyFrom(body))
+                .setCredential(new ClusterCredentials(keys)
+                        .issue(alice, audience, body, Instant.now(), ClusterCredentials.DEFAULT_TTL))
+                .build();
     }
 
     /** Starts dbd; the first start picks ephemeral ports, later ones reuse them. */
     DbdServer startDbd() throws Exception {
         DbdConfig c = new DbdConfig(
                 "127.0.0.1", dbdCommandPort, dbdGrpcPort, DbdConfigs.embeddedUrl(dir.resolve("db")), "", "", 2);
-        DbdServer s = DbdServer.start(c, TestKeys.write(dir), Clock.systemUTC());
+        DbdServer s = DbdServer.start(c, Clock.systemUTC(), keys, Optional.empty());
         dbdGrpcPort = s.grpcPort();
         dbdCommandPort = s.commandPort();
         return s;
@@ -69,8 +95,13 @@ final class ClusterFixture {
         Path conf = dir.resolve("slurm.conf");
         Files.writeString(conf, text + "SlurmctldPort=" + freePort() + "\n");
         SlurmConf sc = SlurmConfReader.read(conf);
-        CtldConfig config = CtldConfigs.from(sc, GresConfReader.parse("", "gres.conf"), freePort(), Map.of())
-                .withClusterKeys(TestKeys.write(dir));
+        CtldConfig config = CtldConfigs.from(
+                sc,
+                GresConfReader.parse("", "gres.conf"),
+                freePort(),
+                Map.of(),
+                keys,
+                CtldConfigs.security(sc, Optional.empty()));
         return CtldServer.start(config, Clock.systemUTC(), "127.0.0.1", false, e -> {
             throw new IllegalStateException("controller failed", e);
         });
@@ -83,12 +114,12 @@ final class ClusterFixture {
         }
     }
 
-    static int submit(CtldServer ctld, String name) throws Exception {
+    int submit(CtldServer ctld, String name) throws Exception {
         return submit(ctld, name, "");
     }
 
     /** @param array sbatch's --array, "" for a plain job */
-    static int submit(CtldServer ctld, String name, String array) throws Exception {
+    int submit(CtldServer ctld, String name, String array) throws Exception {
         ClientResponse r = call(
                 ctld,
                 ClientRequest.newBuilder()
@@ -106,7 +137,7 @@ final class ClusterFixture {
         return r.getSubmitBatchJob().getJobId();
     }
 
-    static void cancel(CtldServer ctld, int jobId) throws Exception {
+    void cancel(CtldServer ctld, int jobId) throws Exception {
         ClientResponse r = call(
                 ctld,
                 ClientRequest.newBuilder()
@@ -119,13 +150,14 @@ final class ClusterFixture {
         }
     }
 
-    private static ClientResponse call(CtldServer ctld, ClientRequest request) throws Exception {
+    private ClientResponse call(CtldServer ctld, ClientRequest request) throws Exception {
         try (Socket s = new Socket("127.0.0.1", ctld.commandPort())) {
             Frames.write(
-                    request.toBuilder()
-                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                            .setIdentity(ALICE)
-                            .build(),
+                    signed(
+                            request.toBuilder()
+                                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                                    .build(),
+                            "slurmctld"),
                     s.getOutputStream());
             return Frames.read(ClientResponse.parser(), s.getInputStream());
         }
@@ -134,10 +166,12 @@ final class ClusterFixture {
     List<AccountedJob> accounted() throws Exception {
         try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
             Frames.write(
-                    DbdRequest.newBuilder()
-                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                            .setQueryJobs(JobQuery.newBuilder().addClusters(cluster))
-                            .build(),
+                    signed(
+                            DbdRequest.newBuilder()
+                                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                                    .setQueryJobs(JobQuery.newBuilder().addClusters(cluster))
+                                    .build(),
+                            "slurmdbd"),
                     s.getOutputStream());
             DbdResponse r = Frames.read(DbdResponse.parser(), s.getInputStream());
             if (r.hasError()) {

@@ -33,9 +33,9 @@ class SacctEndToEndTest {
         DbdServer dbd = f.startDbd();
         CtldServer ctld = f.startCtld();
         try {
-            int a = ClusterFixture.submit(ctld, "alpha");
-            int b = ClusterFixture.submit(ctld, "a_rather_long_job_name");
-            ClusterFixture.cancel(ctld, a);
+            int a = f.submit(ctld, "alpha");
+            int b = f.submit(ctld, "a_rather_long_job_name");
+            f.cancel(ctld, a);
             await().atMost(Duration.ofSeconds(60)).until(() -> ctld.accountingBacklog() == 0);
 
             // sacct finds dbd's command port through AccountingStoragePort, as Slurm's does.
@@ -60,7 +60,7 @@ class SacctEndToEndTest {
             assertThat(sacct(conf, alice, "-X", "-P", "-n", "-s", "PD", "-o", "jobid,jobname,user,nodelist"))
                     .isEqualTo(b + "|a_rather_long_job_name|alice|None assigned\n");
             // A job array shows under its array id with the pending tasks' range.
-            int arr = ClusterFixture.submit(ctld, "arr", "1-3%2");
+            int arr = f.submit(ctld, "arr", "1-3%2");
             await().atMost(Duration.ofSeconds(60)).until(() -> ctld.accountingBacklog() == 0);
             assertThat(sacct(conf, alice, "-X", "-P", "-n", "-j", Integer.toString(arr), "-o", "jobid,jobidraw,state"))
                     .isEqualTo(arr + "_[1-3%2]|" + arr + "|PENDING\n");

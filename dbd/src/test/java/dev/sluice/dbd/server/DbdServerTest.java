@@ -6,17 +6,23 @@ import static dev.sluice.dbd.store.Records.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
+import dev.sluice.common.auth.ClusterCredentials;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
+import dev.sluice.common.error.ErrorCode;
 import dev.sluice.dbd.TestKeys;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingGrpc;
+import dev.sluice.protocol.v1.AddAccountsRequest;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
+import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobQuery;
+import dev.sluice.protocol.v1.SignedRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -24,7 +30,9 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,9 +50,10 @@ class DbdServerTest {
 
     @BeforeEach
     void start() throws Exception {
+        ClusterKeys.generate(dir.resolve(ClusterKeys.KEY_FILE));
+        keys = ClusterKeys.loadFromConfigDir(dir);
         DbdConfig config = new DbdConfig("127.0.0.1", 0, 0, DbdConfigs.embeddedUrl(dir), "", "", 2);
-        keys = TestKeys.write(dir.resolve("etc"));
-        server = DbdServer.start(config, keys, Clock.systemUTC());
+        server = DbdServer.start(config, Clock.systemUTC(), keys, Optional.empty());
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.grpcPort())
                 .usePlaintext()
                 .build();
@@ -76,7 +85,7 @@ class DbdServerTest {
                     .setRequestId(9)
                     .setQueryJobs(JobQuery.newBuilder().addUsers("kim"))
                     .build();
-            Frames.write(req, s.getOutputStream());
+            Frames.write(signed(req, ROOT, keys), s.getOutputStream());
             DbdResponse resp = Frames.read(DbdResponse.parser(), s.getInputStream());
             assertThat(resp.hasError()).isFalse();
             assertThat(resp.getRequestId()).isEqualTo(9);
@@ -85,7 +94,7 @@ class DbdServerTest {
                     .containsExactly("11:sim", "12:post");
 
             // A second request on the same connection, with a protocol version from elsewhere.
-            Frames.write(req.toBuilder().setProtocolVersion(99).build(), s.getOutputStream());
+            Frames.write(signed(req.toBuilder().setProtocolVersion(99).build(), ROOT, keys), s.getOutputStream());
             assertThat(Frames.read(DbdResponse.parser(), s.getInputStream())
                             .getError()
                             .getCode())
@@ -138,5 +147,68 @@ class DbdServerTest {
                 .isInstanceOfSatisfying(
                         StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
+    }
+
+    private static final Principal ROOT = new Principal(0, 0, "root", List.of(), "localhost");
+    private static final Principal KIM = new Principal(1001, 1001, "kim", List.of(), "localhost");
+
+    private static SignedRequest signed(DbdRequest request, Principal who, ClusterKeys keys) {
+        byte[] body = request.toByteArray();
+        return SignedRequest.newBuilder()
+                .setRequest(ByteString.copyFrom(body))
+                .setCredential(new ClusterCredentials(keys)
+                        .issue(who, "slurmdbd", body, Instant.now(), ClusterCredentials.DEFAULT_TTL))
+                .build();
+    }
+
+    private DbdResponse ask(SignedRequest frame) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.commandPort())) {
+            Frames.write(frame, s.getOutputStream());
+            return Frames.read(DbdResponse.parser(), s.getInputStream());
+        }
+    }
+
+    private static DbdRequest.Builder query() {
+        return DbdRequest.newBuilder()
+                .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                .setRequestId(3)
+                // What a forger would write: the daemon never reads it.
+                .setIdentity(Identity.newBuilder().setUid(0).setUserName("root"))
+                .setQueryJobs(JobQuery.getDefaultInstance());
+    }
+
+    @Test
+    void aRequestWithoutCredentialOrWithAnotherKeyIsRefused() throws Exception {
+        DbdRequest req = query().build();
+        DbdResponse bare =
+                ask(SignedRequest.newBuilder().setRequest(req.toByteString()).build());
+        assertThat(bare.getError().getCode()).isEqualTo(ErrorCode.AUTHENTICATION_ERROR.number());
+        assertThat(bare.getError().getMessage()).isEqualTo("Protocol authentication error");
+
+        ClusterKeys.generate(dir.resolve("other.key"));
+        ClusterKeys other = ClusterKeys.load(dir.resolve("other.key"));
+        assertThat(ask(signed(req, ROOT, other)).getError().getCode())
+                .isEqualTo(ErrorCode.AUTHENTICATION_ERROR.number());
+        // A credential for the controller is no credential here.
+        byte[] body = req.toByteArray();
+        SignedRequest forCtld = SignedRequest.newBuilder()
+                .setRequest(ByteString.copyFrom(body))
+                .setCredential(new ClusterCredentials(keys)
+                        .issue(ROOT, "slurmctld", body, Instant.now(), ClusterCredentials.DEFAULT_TTL))
+                .build();
+        assertThat(ask(forCtld).getError().getCode()).isEqualTo(ErrorCode.AUTHENTICATION_ERROR.number());
+        assertThat(ask(signed(req, ROOT, keys)).hasError()).isFalse();
+    }
+
+    @Test
+    void onlyOperatorsChangeAssociations() throws Exception {
+        DbdRequest add = DbdRequest.newBuilder()
+                .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                .setAddAccounts(
+                        AddAccountsRequest.newBuilder().addNames("physics").addClusters("alpha"))
+                .build();
+        DbdResponse refused = ask(signed(add, KIM, keys));
+        assertThat(refused.getError().getMessage()).isEqualTo("Access/permission denied");
+        assertThat(ask(signed(add, ROOT, keys)).getError().getCode()).isNotEqualTo(ErrorCode.ACCESS_DENIED.number());
     }
 }

@@ -1,9 +1,14 @@
 package dev.sluice.noded.conf;
 
+import com.google.protobuf.ByteString;
+import dev.sluice.common.auth.ClusterCredentials;
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.Principal;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetConfigRequest;
+import dev.sluice.protocol.v1.SignedRequest;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -12,8 +17,11 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,13 +63,14 @@ public final class ConfigFetcher {
      *
      * @return the cached {@code slurm.conf} to read
      */
-    public static Path fetchOrCached(java.util.List<Server> servers, Path cacheDir) throws IOException {
+    public static Path fetchOrCached(java.util.List<Server> servers, Path cacheDir, Optional<ClusterKeys> keys)
+            throws IOException {
         boolean warned = false;
         while (true) {
             IOException last = null;
             for (Server server : servers) {
                 try {
-                    Map<String, byte[]> files = fetch(server);
+                    Map<String, byte[]> files = fetch(server, keys);
                     if (!files.containsKey("slurm.conf")) {
                         throw new IOException("the controller at " + server.host() + ":" + server.port()
                                 + " serves no configuration (is SlurmctldParameters=enable_configless set?)");
@@ -99,17 +108,28 @@ public final class ConfigFetcher {
         }
     }
 
-    static Map<String, byte[]> fetch(Server server) throws IOException {
+    /**
+     * One GetConfig call, signed with the cluster key: the controller answers nobody without a
+     * credential, and a node daemon has the key even when it has no slurm.conf yet.
+     */
+    static Map<String, byte[]> fetch(Server server, Optional<ClusterKeys> keys) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(server.host(), server.port()), TIMEOUT_MS);
             socket.setSoTimeout(TIMEOUT_MS);
-            Frames.write(
-                    ClientRequest.newBuilder()
-                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                            .setRequestId(1)
-                            .setGetConfig(GetConfigRequest.getDefaultInstance())
-                            .build(),
-                    new BufferedOutputStream(socket.getOutputStream()));
+            byte[] request = ClientRequest.newBuilder()
+                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                    .setRequestId(1)
+                    .setGetConfig(GetConfigRequest.getDefaultInstance())
+                    .build()
+                    .toByteArray();
+            SignedRequest.Builder frame = SignedRequest.newBuilder().setRequest(ByteString.copyFrom(request));
+            if (keys.isPresent()) {
+                com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
+                Principal self = new Principal(me.getUid(), me.getGid(), me.getUsername(), List.of(), "");
+                frame.setCredential(new ClusterCredentials(keys.get())
+                        .issue(self, "slurmctld", request, Instant.now(), ClusterCredentials.DEFAULT_TTL));
+            }
+            Frames.write(frame.build(), new BufferedOutputStream(socket.getOutputStream()));
             ClientResponse r = Frames.read(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream()));
             if (r.hasError() && r.getError().getCode() != 0) {
                 throw new IOException(r.getError().getMessage());

@@ -101,7 +101,20 @@ public final class NodedMain {
             List<ConfigFetcher.Server> servers = ConfigFetcher.Server.parse(confServer);
             Path cache = Path.of((spool != null ? spool : DEFAULT_SPOOL).replace("%n", name))
                     .resolve("conf-cache");
-            load = () -> NodeSetup.load(ConfigFetcher.fetchOrCached(servers, cache), options, detected, discovery);
+            // The cluster key is provisioned beside where slurm.conf would be ($SLURM_CONF's
+            // directory, /etc/slurm by default), as Slurm's slurm.key is on configless nodes.
+            java.util.Optional<dev.sluice.common.auth.ClusterKeys> keys;
+            try {
+                keys = java.util.Optional.of(dev.sluice.common.auth.ClusterKeys.loadFromConfigDir(
+                        confPath.toAbsolutePath().getParent()));
+            } catch (dev.sluice.common.auth.AuthException | IllegalArgumentException e) {
+                err.println("sluice-noded: warning: configless: " + e.getMessage()
+                        + "; the controller will refuse to serve the configuration");
+                keys = java.util.Optional.empty();
+            }
+            java.util.Optional<dev.sluice.common.auth.ClusterKeys> fetchKeys = keys;
+            load = () -> NodeSetup.load(
+                    ConfigFetcher.fetchOrCached(servers, cache, fetchKeys), options, detected, discovery);
         } else {
             Path local = confPath;
             load = () -> NodeSetup.load(local, options, detected, discovery);

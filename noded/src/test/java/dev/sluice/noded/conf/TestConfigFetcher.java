@@ -44,7 +44,8 @@ class TestConfigFetcher {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closed = s.getLocalPort();
         }
-        Path conf = ConfigFetcher.fetchOrCached(List.of(new ConfigFetcher.Server("127.0.0.1", closed)), cache);
+        Path conf = ConfigFetcher.fetchOrCached(
+                List.of(new ConfigFetcher.Server("127.0.0.1", closed)), cache, java.util.Optional.empty());
         assertThat(conf).isEqualTo(cache.resolve("slurm.conf"));
         assertThat(Files.readString(conf)).isEqualTo("ClusterName=c\n");
     }

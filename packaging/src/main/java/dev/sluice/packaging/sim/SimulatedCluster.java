@@ -5,18 +5,21 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Commands;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.ctld.config.CommandSecurity;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.server.CtldServer;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
@@ -76,6 +79,18 @@ public final class SimulatedCluster implements AutoCloseable {
         int port = freePort();
         // The site's settings, but on this machine: an ephemeral port, a scratch state dir, and
         // SlurmdTimeout=0 since simulated nodes never go silent.
+        // A real cluster key beside the commands' slurm.conf: each command signs as the user it
+        // runs for, so "@as alice" is alice to the controller, as on a real cluster.
+        Path key = workDir.resolve(ClusterKeys.KEY_FILE);
+        if (!Files.exists(key)) {
+            ClusterKeys.generate(key);
+        }
+        ClusterKeys keys;
+        try {
+            keys = ClusterKeys.load(key);
+        } catch (AuthException e) {
+            throw new IOException(e.getMessage(), e);
+        }
         CtldConfig local = new CtldConfig(
                 c.clusterName(),
                 "localhost",
@@ -94,11 +109,18 @@ public final class SimulatedCluster implements AutoCloseable {
                 c.nodes(),
                 c.partitions(),
                 c.configFiles(),
-                c.showConfig());
-        // Simulated nodes talk to no daemon; the key only satisfies the controller's start-up.
-        byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES];
-        new java.security.SecureRandom().nextBytes(secret);
-        local = local.withClusterKeys(ClusterKeys.of(new ClusterKeys.Key("simulation", secret)));
+                c.showConfig(),
+                NodePolicy.DEFAULT,
+                List.of(),
+                keys,
+                // No local socket here: it would make every command the test's own user.
+                new CommandSecurity(
+                        c.security().userTokens(),
+                        c.security().slurmUser(),
+                        c.security().privateJobs(),
+                        c.security().maxScriptBytes(),
+                        c.security().maxEnvBytes(),
+                        ""));
         ManualClock clock = new ManualClock(start);
         SimulatedCluster[] self = new SimulatedCluster[1];
         CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, (effect, image) -> {

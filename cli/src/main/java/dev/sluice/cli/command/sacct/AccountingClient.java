@@ -3,6 +3,7 @@ package dev.sluice.cli.command.sacct;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.cli.Caller;
+import dev.sluice.cli.client.ClientAuth;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.AccountedJob;
@@ -26,6 +27,8 @@ import java.util.Optional;
 public final class AccountingClient {
     private static final int CONNECT_TIMEOUT_MS = 10_000;
     private static final int READ_TIMEOUT_MS = 120_000;
+    /** sluice-dbd's name in cluster credentials. */
+    private static final String AUDIENCE = "slurmdbd";
 
     /** A failure with the text sacct prints after {@code sacct: error: }. */
     public static final class AccountingException extends Exception {
@@ -37,21 +40,27 @@ public final class AccountingClient {
     private final String host;
     private final int port;
     private final Caller caller;
+    private final ClientAuth auth;
 
-    AccountingClient(String host, int port, Caller caller) {
+    AccountingClient(String host, int port, Caller caller, ClientAuth auth) {
         this.host = requireNonNull(host, "host is null");
         this.port = port;
         this.caller = requireNonNull(caller, "caller is null");
+        this.auth = requireNonNull(auth, "auth is null");
     }
 
-    /** Empty when slurm.conf does not store accounting through a dbd. */
-    public static Optional<AccountingClient> of(SlurmConf conf, Caller caller) {
+    /**
+     * Empty when slurm.conf does not store accounting through a dbd.
+     *
+     * @param auth what signs the requests (sluice-dbd has no local socket: the key or SLURM_JWT)
+     */
+    public static Optional<AccountingClient> of(SlurmConf conf, Caller caller, ClientAuth auth) {
         String type = conf.accountingStorageType().orElse("accounting_storage/none");
         if (!type.toLowerCase(Locale.ROOT).equals("accounting_storage/slurmdbd")) {
             return Optional.empty();
         }
         String host = conf.accountingStorageHost().orElse("localhost");
-        return Optional.of(new AccountingClient(host, conf.accountingStoragePort(), caller));
+        return Optional.of(new AccountingClient(host, conf.accountingStoragePort(), caller, auth));
     }
 
     List<AccountedJob> jobs(JobQuery query) throws AccountingException {
@@ -73,7 +82,8 @@ public final class AccountingClient {
             s.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
             s.setSoTimeout(READ_TIMEOUT_MS);
             s.setTcpNoDelay(true);
-            Frames.write(request, new BufferedOutputStream(s.getOutputStream()));
+            Frames.write(
+                    auth.forNetwork(request.toByteArray(), AUDIENCE), new BufferedOutputStream(s.getOutputStream()));
             response = Frames.read(DbdResponse.parser(), new BufferedInputStream(s.getInputStream()));
         } catch (IOException e) {
             String why = e instanceof java.net.ConnectException ? "Connection refused" : e.getMessage();

@@ -156,8 +156,9 @@ public final class SacctCommand implements Command {
         r.query.setWindowStart(start).setWindowEnd(end).addAllJobIds(selection.jobIds());
 
         SlurmConf conf;
+        java.nio.file.Path confPath = ControllerLocator.confPath(inv.env(), inv.cwd());
         try {
-            conf = SlurmConfReader.read(ControllerLocator.confPath(inv.env(), inv.cwd()));
+            conf = SlurmConfReader.read(confPath);
         } catch (ConfigException e) {
             err.println(PROG + ": error: " + e.getMessage());
             err.println(PROG + ": fatal: Unable to process configuration file");
@@ -166,7 +167,11 @@ public final class SacctCommand implements Command {
         if (!r.allClusters) {
             r.query.addAllClusters(r.clusters.isEmpty() ? List.of(conf.clusterName()) : r.clusters);
         }
-        Optional<AccountingClient> client = AccountingClient.of(conf, inv.caller());
+        Optional<AccountingClient> client = AccountingClient.of(
+                conf,
+                inv.caller(),
+                dev.sluice.cli.client.ClientAuth.discover(
+                        inv.env(), confPath, conf, inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf()));
         if (client.isEmpty()) {
             err.println("Slurm accounting storage is disabled");
             return 1;

@@ -147,14 +147,19 @@ public final class SacctmgrCommand implements Command {
 
     private static Optional<AccountingClient> connect(Invocation inv, PrintStream err) {
         SlurmConf conf;
+        java.nio.file.Path confPath = ControllerLocator.confPath(inv.env(), inv.cwd());
         try {
-            conf = SlurmConfReader.read(ControllerLocator.confPath(inv.env(), inv.cwd()));
+            conf = SlurmConfReader.read(confPath);
         } catch (ConfigException e) {
             err.println(PROG + ": error: " + e.getMessage());
             err.println(PROG + ": fatal: Unable to process configuration file");
             return Optional.empty();
         }
-        Optional<AccountingClient> c = AccountingClient.of(conf, inv.caller());
+        Optional<AccountingClient> c = AccountingClient.of(
+                conf,
+                inv.caller(),
+                dev.sluice.cli.client.ClientAuth.discover(
+                        inv.env(), confPath, conf, inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf()));
         if (c.isEmpty()) {
             err.println("Slurm accounting storage is disabled");
         }

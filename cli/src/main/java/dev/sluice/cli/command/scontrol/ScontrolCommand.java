@@ -63,6 +63,7 @@ public final class ScontrolCommand implements Command {
             case "delete" -> ScontrolNodeAdmin.delete(inv, rest, err);
             case "reconfigure" -> ScontrolNodeAdmin.reconfigure(inv, err);
             case "ping" -> ping(inv, out, err);
+            case "token" -> ScontrolToken.run(inv, rest, out, err);
             case "help" -> {
                 out.print(ScontrolOptions.HELP);
                 yield 0;
@@ -100,7 +101,8 @@ public final class ScontrolCommand implements Command {
                                 .setPing(dev.sluice.protocol.v1.PingRequest.getDefaultInstance()));
                 up = true;
             } catch (ControllerException e) {
-                up = false;
+                // A controller that refused to authenticate us still answered: it is up.
+                up = e.code() == dev.sluice.common.error.ErrorCode.AUTHENTICATION_ERROR;
             }
             String role = i == 0 ? "primary" : "backup";
             out.println("Slurmctld(" + role + ") at " + target.name() + " is " + (up ? "UP" : "DOWN"));

@@ -36,7 +36,9 @@ final class FakeDbd implements AutoCloseable {
     private void accept() {
         while (!server.isClosed()) {
             try (Socket s = server.accept()) {
-                DbdRequest r = Frames.read(DbdRequest.parser(), s.getInputStream());
+                DbdRequest r = DbdRequest.parseFrom(
+                        Frames.read(dev.sluice.protocol.v1.SignedRequest.parser(), s.getInputStream())
+                                .getRequest());
                 requests.add(r);
                 Frames.write(
                         DbdResponse.newBuilder()

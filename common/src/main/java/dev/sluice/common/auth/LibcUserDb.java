@@ -1,0 +1,61 @@
+package dev.sluice.common.auth;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import java.util.Optional;
+
+/**
+ * {@link UserDb} over libc's getpwnam/getpwuid through JNA. {@code struct passwd} is read by
+ * offset: on every LP64 Linux it is {@code char *pw_name; char *pw_passwd; uid_t pw_uid;
+ * gid_t pw_gid; ...}. Calls are serialised because both functions return a static buffer.
+ */
+final class LibcUserDb implements UserDb {
+    static final LibcUserDb INSTANCE = new LibcUserDb();
+
+    private static final int UID_OFFSET = 2 * 8;
+    private static final int GID_OFFSET = UID_OFFSET + 4;
+
+    interface C extends Library {
+        Pointer getpwnam(String name);
+
+        Pointer getpwuid(int uid);
+    }
+
+    private volatile C libc;
+
+    private C libc() {
+        C c = libc;
+        if (c == null) {
+            c = Native.load("c", C.class);
+            libc = c;
+        }
+        return c;
+    }
+
+    @Override
+    public synchronized Optional<Account> byName(String name) {
+        if (name == null || name.isEmpty() || name.indexOf('\0') >= 0) {
+            return Optional.empty();
+        }
+        return read(libc().getpwnam(name));
+    }
+
+    @Override
+    public synchronized Optional<Account> byUid(long uid) {
+        if (uid < 0 || uid > 0xFFFF_FFFFL) {
+            return Optional.empty();
+        }
+        return read(libc().getpwuid((int) uid));
+    }
+
+    private static Optional<Account> read(Pointer pw) {
+        if (pw == null) {
+            return Optional.empty();
+        }
+        String name = pw.getPointer(0).getString(0);
+        long uid = Integer.toUnsignedLong(pw.getInt(UID_OFFSET));
+        long gid = Integer.toUnsignedLong(pw.getInt(GID_OFFSET));
+        return Optional.of(new Account(name, uid, gid));
+    }
+}
