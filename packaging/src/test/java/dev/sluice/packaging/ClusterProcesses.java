@@ -90,6 +90,40 @@ final class ClusterProcesses implements AutoCloseable {
                 .until(() -> LocalCluster.allRegistered(layout, layout.nodes()));
     }
 
+    /** A sluice-agent process on {@code socket}, as {@code ./sluice up} starts one. */
+    Process startAgent(Path socket) throws IOException {
+        List<String> cmd = List.of(
+                java,
+                "-Xmx128m",
+                "-XX:+UseSerialGC",
+                "--add-opens",
+                "java.base/sun.nio.fs=ALL-UNNAMED",
+                "-cp",
+                classpath,
+                "dev.sluice.cli.agent.AgentMain",
+                "--socket",
+                socket.toString());
+        Files.createDirectories(layout.logDir());
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        layout.logDir().resolve("agent.log").toFile()))
+                .start();
+        nodes.add(p);
+        return p;
+    }
+
+    /** A launcher like bin/_sluice-java for this build: what the front end falls back to. */
+    Path fallbackBin() throws IOException {
+        Path dir = layout.stateDir().resolve("fallback-bin");
+        Files.createDirectories(dir);
+        Path file = dir.resolve("_sluice-java");
+        Files.writeString(file, "#!/bin/sh\nmain=$1; shift\nexec '" + java + "' -XX:TieredStopAtLevel=1 -cp '"
+                + sharedClasspath() + "' \"$main\" \"$@\"\n");
+        file.toFile().setExecutable(true, false);
+        return dir;
+    }
+
     /** kill -9: no shutdown hook, no flush, exactly a crash. */
     void crashController() throws InterruptedException {
         ctld.destroyForcibly();
