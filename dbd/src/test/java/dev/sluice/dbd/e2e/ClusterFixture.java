@@ -80,6 +80,33 @@ final class ClusterFixture {
     }
 
     CtldServer startCtld() throws Exception {
+        return startCtld(null);
+    }
+
+    /**
+     * A controller whose node registers and runs every job it is given at once, to exit 0: a
+     * stand-in node daemon, so jobs start and end (and their batch steps are accounted) without
+     * processes. The completion goes through the loop, as a node daemon's report does.
+     */
+    CtldServer startCtldRunningJobs() throws Exception {
+        CtldServer[] self = new CtldServer[1];
+        dev.sluice.ctld.control.JobControl jobs = new dev.sluice.ctld.control.JobControl(
+                new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of()));
+        CtldServer ctld = startCtld((effect, image) -> {
+            if (effect instanceof dev.sluice.ctld.control.Effect.LaunchBatch l) {
+                self[0].loop().submit((state, now) -> jobs.complete(state, "n1", l.jobId(), 0, null, now));
+            }
+        });
+        self[0] = ctld;
+        var hardware = ctld.loop().image().node("n1").orElseThrow().node().hardware();
+        var reg = new dev.sluice.ctld.control.NodeControl.Registration(
+                "n1", "n1", "127.0.0.1", 1, hardware, false, java.util.Set.of(), 1, "stand-in");
+        dev.sluice.ctld.control.NodeControl nodes = new dev.sluice.ctld.control.NodeControl(0);
+        ctld.loop().submit((state, now) -> nodes.register(state, reg, now)).get();
+        return ctld;
+    }
+
+    private CtldServer startCtld(dev.sluice.ctld.loop.EffectSink nodeEffects) throws Exception {
         String text = String.join(
                 "\n",
                 "ClusterName=" + cluster,
@@ -88,7 +115,8 @@ final class ClusterFixture {
                 "AccountingStorageType=accounting_storage/slurmdbd",
                 "AccountingStorageHost=127.0.0.1",
                 "AccountingStoragePort=" + (dbdGrpcPort - DbdConfigs.GRPC_PORT_OFFSET),
-                // A node that never registers: jobs stay pending, which is all this test needs.
+                // Unless a test registers a stand-in for it, the node never registers and jobs
+                // stay pending.
                 "NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN",
                 "PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP",
                 "");
@@ -102,9 +130,15 @@ final class ClusterFixture {
                 Map.of(),
                 keys,
                 CtldConfigs.security(sc, Optional.empty()));
-        return CtldServer.start(config, Clock.systemUTC(), "127.0.0.1", false, e -> {
-            throw new IllegalStateException("controller failed", e);
-        });
+        return CtldServer.start(
+                config,
+                Clock.systemUTC(),
+                "127.0.0.1",
+                false,
+                e -> {
+                    throw new IllegalStateException("controller failed", e);
+                },
+                nodeEffects);
     }
 
     /** A port free a moment ago: the controller's configuration names ports, it cannot bind 0. */

@@ -129,15 +129,13 @@ class DbdServerTest {
     }
 
     private DbdResponse query(String user) throws Exception {
-        try (Socket s = new Socket("127.0.0.1", server.commandPort())) {
-            Frames.write(
-                    DbdRequest.newBuilder()
-                            .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                            .setQueryJobs(JobQuery.newBuilder().addUsers(user))
-                            .build(),
-                    s.getOutputStream());
-            return Frames.read(DbdResponse.parser(), s.getInputStream());
-        }
+        return ask(signed(
+                DbdRequest.newBuilder()
+                        .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                        .setQueryJobs(JobQuery.newBuilder().addUsers(user))
+                        .build(),
+                ROOT,
+                keys));
     }
 
     @Test
