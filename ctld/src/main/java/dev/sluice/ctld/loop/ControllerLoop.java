@@ -55,6 +55,7 @@ public final class ControllerLoop implements AutoCloseable {
     private final Thread thread;
     private volatile ClusterImage image;
     private volatile boolean running = true;
+    private volatile LoopTimings timings = LoopTimings.NONE;
     private long nextSequence;
 
     /**
@@ -97,6 +98,11 @@ public final class ControllerLoop implements AutoCloseable {
 
     public void start() {
         thread.start();
+    }
+
+    /** Where the loop reports how long its passes and syncs take (metrics); set before {@link #start}. */
+    public void reportTimings(LoopTimings newTimings) {
+        this.timings = requireNonNull(newTimings, "timings is null");
     }
 
     /** The latest published image. Never blocks. */
@@ -168,7 +174,10 @@ public final class ControllerLoop implements AutoCloseable {
                 decide(new Pending<>(c, new CompletableFuture<>()), now, toRun);
             }
         }
+        LoopTimings timed = timings;
+        long passStart = System.nanoTime();
         SchedulePlan plan = scheduler.schedule(state.image(), now);
+        timed.schedulePass(System.nanoTime() - passStart);
         for (SchedulePlan.Start start : plan.starts()) {
             int jobId = start.jobId();
             if (start.taskId() >= 0) {
@@ -187,7 +196,9 @@ public final class ControllerLoop implements AutoCloseable {
         state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
         try {
             observer.beforeSync();
+            long syncStart = System.nanoTime();
             journal.sync();
+            timed.journalSync(System.nanoTime() - syncStart);
             observer.synced(nextSequence - 1);
             if (journal.entriesInSegment() > COMPACT_AFTER_ENTRIES) {
                 compact();

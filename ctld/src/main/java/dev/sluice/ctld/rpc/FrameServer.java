@@ -37,12 +37,19 @@ public final class FrameServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FrameServer.class);
 
     private final ClientApiHandler handler;
+    private final RpcTimings timings;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private Channel channel;
 
     public FrameServer(ClientApiHandler handler) {
+        this(handler, RpcTimings.NONE);
+    }
+
+    /** @param timings told the method and duration of every request served (metrics) */
+    public FrameServer(ClientApiHandler handler, RpcTimings timings) {
         this.handler = handler;
+        this.timings = timings;
     }
 
     public InetSocketAddress start(InetSocketAddress bind) throws InterruptedException {
@@ -77,7 +84,9 @@ public final class FrameServer implements AutoCloseable {
                 return;
             }
             workers.execute(() -> {
+                long start = System.nanoTime();
                 ClientResponse response = handler.handle(request);
+                timings.served(RpcTimings.FRAMES, methodOf(request), System.nanoTime() - start, !response.hasError());
                 ctx.writeAndFlush(response);
             });
         }
@@ -87,6 +96,11 @@ public final class FrameServer implements AutoCloseable {
             log.warn("closing command connection from {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
             ctx.close();
         }
+    }
+
+    /** Slurm names RPCs by message type ({@code REQUEST_SUBMIT_BATCH_JOB}); so do the metrics. */
+    static String methodOf(ClientRequest request) {
+        return "REQUEST_" + request.getBodyCase().name();
     }
 
     /** Varint length prefix, refusing frames over {@link Frames#MAX_FRAME_BYTES} up front. */

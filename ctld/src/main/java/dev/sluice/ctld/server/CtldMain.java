@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * {@code sluice-ctld}: the controller's command line, in slurmctld's manner.
  *
  * <pre>
- * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]
+ * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--metrics-port PORT] [--truncate-corrupt-journal]
  * sluice-ctld --check-config slurm.conf
  * </pre>
  *
@@ -43,18 +43,28 @@ public final class CtldMain {
         Path confPath = Path.of(env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf"));
         String bind = "0.0.0.0";
         boolean truncate = false;
+        Integer metricsPort = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D", "-i", "-R" -> {}
                 case "-f" -> confPath = Path.of(requireValue(args, ++i, "-f"));
                 case "--bind" -> bind = requireValue(args, ++i, "--bind");
                 case "--truncate-corrupt-journal" -> truncate = true;
+                case "--metrics-port" -> {
+                    try {
+                        metricsPort = Integer.parseInt(requireValue(args, ++i, "--metrics-port"));
+                    } catch (NumberFormatException e) {
+                        err.println("sluice-ctld: --metrics-port: invalid port '" + args[i] + "'");
+                        return 1;
+                    }
+                }
                 case "--check-config" -> {
                     return dev.sluice.common.conf.ConfigCheck.run(
                             Path.of(requireValue(args, ++i, "--check-config")), out, err);
                 }
                 case "-h", "--help" -> {
-                    out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]");
+                    out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--metrics-port PORT]"
+                            + " [--truncate-corrupt-journal]");
                     out.println("       sluice-ctld --check-config slurm.conf");
                     return 0;
                 }
@@ -71,6 +81,10 @@ public final class CtldMain {
             err.println("sluice-ctld: fatal: " + e.getMessage());
             return 1;
         }
+        if (metricsPort == null) {
+            // -1: off unless sluice.conf asks (SlurmctldMetricsPort) or the command line does.
+            metricsPort = SluiceConf.besides(confPath).slurmctldMetricsPort().orElse(-1);
+        }
         Path conf = confPath;
         ConfigReloader reloader = new ConfigReloader(config.configFiles(), () -> load(conf, false));
         CountDownLatch stopped = new CountDownLatch(1);
@@ -84,7 +98,8 @@ public final class CtldMain {
                     Runtime.getRuntime().halt(1);
                 },
                 null,
-                reloader);
+                reloader,
+                metricsPort);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("sluice-ctld shutting down");
             server.close();

@@ -11,12 +11,14 @@ import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JournalObserver;
+import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ClientApiHandler;
 import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
 import dev.sluice.ctld.rpc.NodeRegistryService;
 import dev.sluice.ctld.rpc.Reconfigurer;
+import dev.sluice.ctld.rpc.RpcTimings;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
@@ -50,6 +52,8 @@ public final class CtldServer implements AutoCloseable {
     private final Server grpc;
     private final int commandPort;
     private final AccountingPipeline accounting;
+    private final ControllerMetrics metrics;
+    private final int metricsPort;
 
     private CtldServer(
             ControllerLoop loop,
@@ -57,8 +61,12 @@ public final class CtldServer implements AutoCloseable {
             FrameServer frames,
             Server grpc,
             int port,
-            AccountingPipeline accounting) {
+            AccountingPipeline accounting,
+            ControllerMetrics metrics,
+            int metricsPort) {
         this.accounting = accounting;
+        this.metrics = metrics;
+        this.metricsPort = metricsPort;
         this.loop = loop;
         this.dispatcher = dispatcher;
         this.frames = frames;
@@ -88,10 +96,13 @@ public final class CtldServer implements AutoCloseable {
             Consumer<Throwable> fatal,
             EffectSink nodeEffects)
             throws IOException, InterruptedException {
-        return start(config, clock, bindHost, truncateCorruptJournal, fatal, nodeEffects, null);
+        return start(config, clock, bindHost, truncateCorruptJournal, fatal, nodeEffects, null, -1);
     }
 
-    /** @param reloader re-reads the files for {@code scontrol reconfigure}; null refuses it */
+    /**
+     * @param reloader re-reads the files for {@code scontrol reconfigure}; null refuses it
+     * @param metricsPort where {@code /metrics} is served (0: an ephemeral port); negative: not served
+     */
     static CtldServer start(
             CtldConfig config,
             InstantSource clock,
@@ -99,7 +110,8 @@ public final class CtldServer implements AutoCloseable {
             boolean truncateCorruptJournal,
             Consumer<Throwable> fatal,
             EffectSink nodeEffects,
-            ConfigReloader reloader)
+            ConfigReloader reloader,
+            int metricsPort)
             throws IOException, InterruptedException {
         ClusterState state =
                 new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
@@ -143,6 +155,12 @@ public final class CtldServer implements AutoCloseable {
         if (dispatcher != null) {
             dispatcher.bind(loop);
         }
+        ControllerMetrics metrics = null;
+        if (metricsPort >= 0) {
+            AccountingPipeline outbox = accounting;
+            metrics = new ControllerMetrics(loop::image, () -> outbox == null ? -1 : outbox.depth());
+            loop.reportTimings(metrics.loopTimings());
+        }
         loop.start();
         if (accounting != null) {
             accounting.start();
@@ -159,10 +177,15 @@ public final class CtldServer implements AutoCloseable {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
             handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
         }
-        FrameServer frames = new FrameServer(handler);
+        FrameServer frames = new FrameServer(handler, metrics == null ? RpcTimings.NONE : metrics.rpcTimings());
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
-        Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
+        NettyServerBuilder grpcBuilder = NettyServerBuilder.forAddress(
+                        new InetSocketAddress(bindHost, config.grpcPort()))
+                .executor(Executors.newVirtualThreadPerTaskExecutor());
+        if (metrics != null) {
+            grpcBuilder.intercept(metrics.grpcInterceptor());
+        }
+        Server grpc = grpcBuilder
                 .addService(
                         ServerInterceptors.intercept(new GrpcClientApi(handler), GrpcClientApi.identityInterceptor()))
                 .addService(new NodeRegistryService(
@@ -176,7 +199,19 @@ public final class CtldServer implements AutoCloseable {
                 bound.getPort(),
                 bindHost,
                 grpc.getPort());
-        return new CtldServer(loop, dispatcher, frames, grpc, bound.getPort(), accounting);
+        int servedMetricsPort = -1;
+        if (metrics != null) {
+            try {
+                servedMetricsPort = metrics.serve(bindHost, metricsPort);
+            } catch (IOException e) {
+                grpc.shutdownNow();
+                frames.close();
+                loop.close();
+                throw new IOException("cannot serve metrics on " + bindHost + ":" + metricsPort + ": " + e, e);
+            }
+            log.info("metrics on http://{}:{}/metrics", bindHost, servedMetricsPort);
+        }
+        return new CtldServer(loop, dispatcher, frames, grpc, bound.getPort(), accounting, metrics, servedMetricsPort);
     }
 
     /**
@@ -209,6 +244,11 @@ public final class CtldServer implements AutoCloseable {
         return grpc.getPort();
     }
 
+    /** The port {@code /metrics} is served on; -1 when metrics are off. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
     public ControllerLoop loop() {
         return loop;
     }
@@ -220,6 +260,9 @@ public final class CtldServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
         grpc.shutdownNow();
         frames.close();
         loop.close();
