@@ -24,7 +24,7 @@ import java.util.concurrent.CountDownLatch;
  * {@code sluice-noded}: the node daemon's command line, in slurmd's manner.
  *
  * <pre>
- * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N]
+ * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N] [--metrics-port N]
  *              [--addr ADDR] [--spool-dir DIR] [-Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"]
  * sluice-noded -C
  * sluice-noded --nvml-dump
@@ -51,6 +51,7 @@ public final class NodedMain {
         String dynConf = "";
         boolean print = false;
         boolean nvmlDump = false;
+        Integer metricsPort = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D" -> {}
@@ -64,6 +65,7 @@ public final class NodedMain {
                 case "--conf" -> dynConf = args[++i];
                 case "--conf-server" -> confServer = args[++i];
                 case "--nvml-dump" -> nvmlDump = true;
+                case "--metrics-port" -> metricsPort = Integer.parseInt(args[++i]);
                 default -> {
                     err.println("sluice-noded: unrecognized option '" + args[i] + "'");
                     return 1;
@@ -82,12 +84,14 @@ public final class NodedMain {
         NodeSetup.Options options = new NodeSetup.Options(name, port, addr, spool, dynamic, dynConf);
         GresDiscovery discovery = new GresDiscovery(new JnaNvml(), f -> Files.exists(Path.of(f)));
         Callable<NodedSettings> load;
+        Path siteConf = confPath;
         if (confServer != null) {
             // Configless: the cache sits in the spool directory named on the command line (the
             // configuration that would name another one is what is being fetched).
             List<ConfigFetcher.Server> servers = ConfigFetcher.Server.parse(confServer);
             Path cache = Path.of((spool != null ? spool : DEFAULT_SPOOL).replace("%n", name))
                     .resolve("conf-cache");
+            siteConf = cache.resolve("slurm.conf");
             load = () -> NodeSetup.load(ConfigFetcher.fetchOrCached(servers, cache), options, detected, discovery);
         } else {
             Path local = confPath;
@@ -100,13 +104,22 @@ public final class NodedMain {
             err.println("sluice-noded: fatal: " + e.getMessage());
             return 1;
         }
-        NodedServer server = NodedServer.start(settings, () -> {
-            try {
-                return load.call();
-            } catch (Exception e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            }
-        });
+        if (metricsPort == null) {
+            // Off unless the command line or sluice.conf (SlurmdMetricsPort) asks for it.
+            metricsPort = dev.sluice.common.site.SluiceConf.besides(siteConf)
+                    .slurmdMetricsPort()
+                    .orElse(-1);
+        }
+        NodedServer server = NodedServer.start(
+                settings,
+                () -> {
+                    try {
+                        return load.call();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                },
+                metricsPort);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

@@ -2,6 +2,7 @@ package dev.sluice.noded.server;
 
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.launch.StepLauncher;
+import dev.sluice.noded.metrics.NodedMetrics;
 import dev.sluice.noded.registration.Registrar;
 import dev.sluice.noded.rpc.NodeControlService;
 import dev.sluice.noded.spool.JobSpool;
@@ -28,11 +29,16 @@ public final class NodedServer implements AutoCloseable {
     private final Server server;
     private final BatchLauncher launcher;
     private final Registrar registrar;
+    private final NodedMetrics metrics;
+    private final int metricsPort;
 
-    private NodedServer(Server server, BatchLauncher launcher, Registrar registrar) {
+    private NodedServer(
+            Server server, BatchLauncher launcher, Registrar registrar, NodedMetrics metrics, int metricsPort) {
         this.server = server;
         this.launcher = launcher;
         this.registrar = registrar;
+        this.metrics = metrics;
+        this.metricsPort = metricsPort;
     }
 
     public static NodedServer start(NodedSettings s) throws IOException {
@@ -44,6 +50,12 @@ public final class NodedServer implements AutoCloseable {
      *     {@code scontrol reconfigure}; the daemon then registers anew with what it says
      */
     public static NodedServer start(NodedSettings s, Supplier<NodedSettings> reload) throws IOException {
+        return start(s, reload, -1);
+    }
+
+    /** @param metricsPort where {@code /metrics} is served (0: ephemeral); negative: not served */
+    public static NodedServer start(NodedSettings s, Supplier<NodedSettings> reload, int metricsPort)
+            throws IOException {
         JobSpool spool = new JobSpool(Path.of(s.spoolDir()));
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
@@ -86,7 +98,21 @@ public final class NodedServer implements AutoCloseable {
                 s.detected().getCpus(),
                 s.detected().getRealMemoryMb(),
                 NodeSetup.summary(s.gresFound()));
-        return new NodedServer(server, launcher, registrar[0]);
+        NodedMetrics metrics = null;
+        int servedMetricsPort = -1;
+        if (metricsPort >= 0) {
+            metrics = new NodedMetrics(s.nodeName(), launcher::runningJobGpus, steps::runningSteps);
+            try {
+                servedMetricsPort = metrics.serve(s.bindHost(), metricsPort);
+            } catch (IOException e) {
+                registrar[0].close();
+                server.shutdownNow();
+                launcher.close();
+                throw new IOException("cannot serve metrics on " + s.bindHost() + ":" + metricsPort + ": " + e, e);
+            }
+            log.info("metrics on http://{}:{}/metrics", s.bindHost(), servedMetricsPort);
+        }
+        return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort);
     }
 
     private static RegisterNodeRequest registration(NodedSettings s, int port, long bootTime) {
@@ -110,12 +136,20 @@ public final class NodedServer implements AutoCloseable {
         return server.getPort();
     }
 
+    /** The port {@code /metrics} is served on; -1 when metrics are off. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
     public boolean isRegistered() {
         return registrar.isRegistered();
     }
 
     @Override
     public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
         registrar.close();
         server.shutdownNow();
         launcher.close();
