@@ -6,6 +6,7 @@ import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.site.SluiceConf;
+import dev.sluice.common.systemd.SdNotify;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import java.io.IOException;
@@ -100,7 +101,11 @@ public final class CtldMain {
                 null,
                 reloader,
                 metricsPort);
+        SdNotify systemd = SdNotify.fromEnvironment(env);
+        systemd.sendOrWarn(
+                "READY=1\nSTATUS=commands on port " + server.commandPort() + ", daemons on port " + server.grpcPort());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            systemd.sendOrWarn("STOPPING=1");
             log.info("sluice-ctld shutting down");
             server.close();
             stopped.countDown();

@@ -121,7 +121,10 @@ public final class NodedMain {
                 },
                 metricsPort);
         CountDownLatch stopped = new CountDownLatch(1);
+        var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
+        systemd.sendOrWarn("READY=1\nSTATUS=node " + settings.nodeName() + " serving on port " + server.port());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            systemd.sendOrWarn("STOPPING=1");
             server.close();
             stopped.countDown();
         }));
