@@ -11,6 +11,7 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.io.IOException;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -40,8 +41,9 @@ public final class ControllerMetrics implements AutoCloseable {
      * @param outboxDepth accounting records not yet acknowledged by sluice-dbd; negative when
      *     accounting is off (the series is then absent)
      */
-    public ControllerMetrics(Supplier<ClusterImage> image, IntSupplier outboxDepth) {
+    public ControllerMetrics(Supplier<ClusterImage> image, IntSupplier outboxDepth, InstantSource clock) {
         requireNonNull(image, "image is null");
+        requireNonNull(clock, "clock is null");
         requireNonNull(outboxDepth, "outboxDepth is null");
         gauge(
                 "sluice_jobs",
@@ -74,6 +76,13 @@ public final class ControllerMetrics implements AutoCloseable {
                 "node",
                 "name",
                 "type");
+        gauge(
+                "sluice_node_free_in_seconds",
+                "Seconds until the jobs running on a node reach their time limits"
+                        + " (0: idle, +Inf: a job without limit); scale-in candidates free soonest",
+                image,
+                i -> ImageGauges.freeIn(i, clock.instant().getEpochSecond()),
+                "node");
         GaugeWithCallback.builder()
                 .name("sluice_accounting_outbox_depth")
                 .help("Accounting records not yet acknowledged by sluice-dbd")

@@ -3,6 +3,7 @@ package dev.sluice.ctld.metrics;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
@@ -83,6 +84,30 @@ final class ImageGauges {
         }
         return sums.entrySet().stream()
                 .map(e -> new Series(e.getKey(), e.getValue()))
+                .toList();
+    }
+
+    /**
+     * Per node, the seconds until every job running on it reaches its time limit: 0 for a node
+     * running nothing, +Inf when a job has no limit. Scale-in picks the nodes that free soonest
+     * (Slurm has no such field; its nearest is each job's EndTime in {@code scontrol show job}).
+     */
+    static List<Series> freeIn(ClusterImage image, long now) {
+        Map<String, Double> latest = new LinkedHashMap<>();
+        image.nodes().forEach(n -> latest.put(n.name(), 0.0));
+        for (Job job : image.jobs()) {
+            if (!job.isRunning() || job.allocation() == null) {
+                continue;
+            }
+            double left = job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
+                    ? Double.POSITIVE_INFINITY
+                    : Math.max(0, job.startTime() + job.timeLimitMinutes() * 60 - now);
+            for (String node : job.allocation().nodeNames()) {
+                latest.merge(node, left, Math::max);
+            }
+        }
+        return latest.entrySet().stream()
+                .map(e -> new Series(List.of(e.getKey()), e.getValue()))
                 .toList();
     }
 

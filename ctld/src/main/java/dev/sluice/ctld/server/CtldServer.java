@@ -158,7 +158,7 @@ public final class CtldServer implements AutoCloseable {
         ControllerMetrics metrics = null;
         if (metricsPort >= 0) {
             AccountingPipeline outbox = accounting;
-            metrics = new ControllerMetrics(loop::image, () -> outbox == null ? -1 : outbox.depth());
+            metrics = new ControllerMetrics(loop::image, () -> outbox == null ? -1 : outbox.depth(), clock);
             loop.reportTimings(metrics.loopTimings());
         }
         loop.start();

@@ -95,8 +95,8 @@ class TestMetricsEndpoint {
 
     @Test
     void aRunningAndAWaitingJobShowInJobNodeAndGresSeries() throws Exception {
-        int running = submit("gpu:1");
-        int waiting = submit("gpu:2");
+        int running = submit(aJob().gres("gpu:1").timeLimit(10));
+        int waiting = submit(aJob().gres("gpu:2"));
         assertThat(launched).containsExactly(running);
 
         Map<String, Double> m = scrape();
@@ -105,6 +105,8 @@ class TestMetricsEndpoint {
         assertThat(m).containsEntry("sluice_jobs{partition=debug,state=PENDING}", 1.0);
         assertThat(m).containsEntry("sluice_jobs_pending_reason{partition=debug,reason=Resources}", 1.0);
         assertThat(m).containsEntry("sluice_nodes{state=mixed}", 1.0);
+        // The 10-minute job frees n1 in (just under) 600 s.
+        assertThat(m.get("sluice_node_free_in_seconds{node=n1}")).isBetween(540.0, 600.0);
         assertThat(m).containsEntry("sluice_node_gres{name=gpu,node=n1,type=a100}", 2.0);
         assertThat(m).containsEntry("sluice_node_gres_allocated{name=gpu,node=n1,type=a100}", 1.0);
         assertThat(m.get("sluice_scheduler_cycle_seconds_count")).isGreaterThanOrEqualTo(2.0);
@@ -140,12 +142,12 @@ class TestMetricsEndpoint {
                         "sluice_rpc_duration_seconds_count{method=REQUEST_PING,outcome=ok,transport=frames}", 1.0);
         assertThat(m).containsEntry("sluice_jobs{partition=debug,state=PENDING}", 0.0);
         assertThat(m).containsEntry("sluice_nodes{state=idle}", 1.0);
+        assertThat(m).containsEntry("sluice_node_free_in_seconds{node=n1}", 0.0);
     }
 
-    private int submit(String gres) throws Exception {
+    private int submit(dev.sluice.ctld.Builders.JobBuilder job) throws Exception {
         ClientResponse r = call(ClientRequest.newBuilder()
-                .setSubmitBatchJob(SubmitBatchJobRequest.newBuilder()
-                        .setSpec(WireMapper.toWire(aJob().gres(gres).build())))
+                .setSubmitBatchJob(SubmitBatchJobRequest.newBuilder().setSpec(WireMapper.toWire(job.build())))
                 .build());
         assertThat(r.hasError()).as(r.getError().getMessage()).isFalse();
         return r.getSubmitBatchJob().getJobId();
@@ -189,7 +191,7 @@ class TestMetricsEndpoint {
                             + labels.entrySet().stream()
                                     .map(e -> e.getKey() + "=" + e.getValue())
                                     .collect(java.util.stream.Collectors.joining(",", "{", "}"));
-            out.put(key, Double.parseDouble(m.group(3)));
+            out.put(key, Double.parseDouble(m.group(3).replace("Inf", "Infinity")));
         }
         return out;
     }

@@ -25,10 +25,14 @@ import java.util.concurrent.CountDownLatch;
  *
  * <pre>
  * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N] [--metrics-port N]
+ *              [--drain-reason TEXT]
  *              [--addr ADDR] [--spool-dir DIR] [-Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"]
  * sluice-noded -C
  * sluice-noded --nvml-dump
  * </pre>
+ *
+ * <p>SIGTERM stops the daemon and leaves running jobs to the next one; SIGUSR2 drains the node
+ * (reason {@code --drain-reason}), waits until its jobs and steps have ended, then exits 0.
  */
 public final class NodedMain {
     /** slurmd's compiled-in SlurmdSpoolDir, where a configless daemon keeps its cache. */
@@ -52,6 +56,7 @@ public final class NodedMain {
         boolean print = false;
         boolean nvmlDump = false;
         Integer metricsPort = null;
+        String drainReason = "scale-in: sluice-noded drain-and-exit";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D" -> {}
@@ -66,6 +71,7 @@ public final class NodedMain {
                 case "--conf-server" -> confServer = args[++i];
                 case "--nvml-dump" -> nvmlDump = true;
                 case "--metrics-port" -> metricsPort = Integer.parseInt(args[++i]);
+                case "--drain-reason" -> drainReason = args[++i];
                 default -> {
                     err.println("sluice-noded: unrecognized option '" + args[i] + "'");
                     return 1;
@@ -123,6 +129,13 @@ public final class NodedMain {
         CountDownLatch stopped = new CountDownLatch(1);
         var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
         systemd.sendOrWarn("READY=1\nSTATUS=node " + settings.nodeName() + " serving on port " + server.port());
+        String reason = drainReason;
+        // SIGUSR2: drain and exit once the node's jobs are done (scale-in, rolling upgrades).
+        // SIGTERM stays a plain stop that leaves jobs running for the next daemon to adopt.
+        sun.misc.Signal.handle(new sun.misc.Signal("USR2"), sig -> {
+            systemd.sendOrWarn("STATUS=draining: waiting for running jobs to end");
+            server.drainAndExit(reason).thenRun(() -> System.exit(0));
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             systemd.sendOrWarn("STOPPING=1");
             server.close();

@@ -25,20 +25,28 @@ import org.slf4j.LoggerFactory;
 public final class NodedServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodedServer.class);
     public static final String VERSION = "22.05.8-sluice-0.1";
+    private static final long DRAIN_POLL_MILLIS = 2000;
 
     private final Server server;
     private final BatchLauncher launcher;
     private final Registrar registrar;
     private final NodedMetrics metrics;
     private final int metricsPort;
+    private final DrainAndExit drain;
 
     private NodedServer(
-            Server server, BatchLauncher launcher, Registrar registrar, NodedMetrics metrics, int metricsPort) {
+            Server server,
+            BatchLauncher launcher,
+            Registrar registrar,
+            NodedMetrics metrics,
+            int metricsPort,
+            DrainAndExit drain) {
         this.server = server;
         this.launcher = launcher;
         this.registrar = registrar;
         this.metrics = metrics;
         this.metricsPort = metricsPort;
+        this.drain = drain;
     }
 
     public static NodedServer start(NodedSettings s) throws IOException {
@@ -112,7 +120,12 @@ public final class NodedServer implements AutoCloseable {
             }
             log.info("metrics on http://{}:{}/metrics", s.bindHost(), servedMetricsPort);
         }
-        return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort);
+        DrainAndExit drain = new DrainAndExit(
+                s.nodeName(),
+                channel,
+                () -> launcher.runningJobIds().isEmpty() && steps.runningSteps() == 0,
+                DRAIN_POLL_MILLIS);
+        return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort, drain);
     }
 
     private static RegisterNodeRequest registration(NodedSettings s, int port, long bootTime) {
@@ -134,6 +147,14 @@ public final class NodedServer implements AutoCloseable {
 
     public int port() {
         return server.getPort();
+    }
+
+    /**
+     * Drains this node at the controller and completes once no job or step runs here; the
+     * caller then exits (SIGUSR2, see {@link NodedMain}).
+     */
+    public java.util.concurrent.CompletableFuture<Void> drainAndExit(String reason) {
+        return drain.start(reason);
     }
 
     /** The port {@code /metrics} is served on; -1 when metrics are off. */
