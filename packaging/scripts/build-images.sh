@@ -26,6 +26,7 @@ done
 libs=$( { for f in "${programs[@]}" "$rootfs"/opt/sluice/runtime/bin/* $(find "$rootfs/opt/sluice/runtime/lib" -name '*.so'); do
   ldd "$f" 2>/dev/null | awk '/=>/ && $3 ~ /^\// {print $3} /^\t\/lib/ {print $1}'; done; } | sort -u)
 for l in $libs; do
+  case "$l" in "$rootfs"/*) continue ;; esac # the runtime's own libraries are already in place
   cp --parents -L "$l" "$rootfs/"
 done
 # JNA (sd_notify) loads libc by name and unpacks its native stub into java.io.tmpdir.

@@ -207,6 +207,12 @@ public final class CtldServer implements AutoCloseable {
                 grpc.shutdownNow();
                 frames.close();
                 loop.close();
+                if (dispatcher != null) {
+                    dispatcher.close();
+                }
+                if (accounting != null) {
+                    accounting.close();
+                }
                 throw new IOException("cannot serve metrics on " + bindHost + ":" + metricsPort + ": " + e, e);
             }
             log.info("metrics on http://{}:{}/metrics", bindHost, servedMetricsPort);
