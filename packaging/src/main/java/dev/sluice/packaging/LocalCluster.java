@@ -94,6 +94,16 @@ public final class LocalCluster {
                 freePortWithGrpcAbove(),
                 mps);
         writeFiles(layout, binDir.toAbsolutePath().normalize());
+        int metricsPort = freePort();
+        List<Integer> nodeMetricsPorts = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            nodeMetricsPorts.add(freePort());
+        }
+        String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+        Files.writeString(
+                stateDir.resolve("sluice.env"),
+                "export SLUICE_METRICS_URL='" + metricsUrl + "'\n",
+                java.nio.file.StandardOpenOption.APPEND);
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("java.class.path");
@@ -135,7 +145,9 @@ public final class LocalCluster {
                         "dev.sluice.ctld.server.CtldMain",
                         "-D",
                         "-f",
-                        layout.slurmConfPath().toString()),
+                        layout.slurmConfPath().toString(),
+                        "--metrics-port",
+                        Integer.toString(metricsPort)),
                 layout.logDir().resolve("ctld.log"),
                 layout.runDir().resolve("ctld.pid")));
         for (int n = 1; n <= nodes; n++) {
@@ -154,7 +166,9 @@ public final class LocalCluster {
                             "-f",
                             layout.slurmConfPath().toString(),
                             "-N",
-                            name),
+                            name,
+                            "--metrics-port",
+                            Integer.toString(nodeMetricsPorts.get(n - 1))),
                     layout.logDir().resolve(name + ".log"),
                     layout.runDir().resolve(name + ".pid")));
         }
@@ -193,6 +207,8 @@ public final class LocalCluster {
         System.out.println("Sluice is up: " + nodes + " nodes x " + cpus + " CPUs"
                 + (gpus > 0 ? ", " + gpus + " fake GPUs each" : "") + "; in another shell: source "
                 + stateDir.resolve("sluice.env"));
+        System.out.println(
+                "Metrics: controller " + metricsUrl + ", node daemons on 127.0.0.1 ports " + nodeMetricsPorts);
         Thread.currentThread().join();
         return 0;
     }

@@ -118,8 +118,10 @@ final class ClusterProcesses implements AutoCloseable {
         Path dir = layout.stateDir().resolve("fallback-bin");
         Files.createDirectories(dir);
         Path file = dir.resolve("_sluice-java");
-        Files.writeString(file, "#!/bin/sh\nmain=$1; shift\nexec '" + java + "' -XX:TieredStopAtLevel=1 -cp '"
-                + sharedClasspath() + "' \"$main\" \"$@\"\n");
+        Files.writeString(
+                file,
+                "#!/bin/sh\nmain=$1; shift\nexec '" + java + "' -XX:TieredStopAtLevel=1 -cp '" + sharedClasspath()
+                        + "' \"$main\" \"$@\"\n");
         file.toFile().setExecutable(true, false);
         return dir;
     }

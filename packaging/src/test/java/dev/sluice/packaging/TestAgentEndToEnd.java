@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * front end still works through a JVM.
  */
 class TestAgentEndToEnd {
-    static final Path NATIVE = Path.of("../cli/target/sluice-client").toAbsolutePath().normalize();
+    static final Path NATIVE =
+            Path.of("../cli/target/sluice-client").toAbsolutePath().normalize();
 
     @TempDir
     static Path stateDir;
@@ -105,14 +106,20 @@ class TestAgentEndToEnd {
         assertThat(denied.exit()).isEqualTo(210);
         assertThat(front(65534, claims, "scancel", Integer.toString(nobodys)).exit())
                 .isZero();
-        assertThat(front(0, Map.of(), "scancel", Integer.toString(roots)).exit()).isZero();
+        assertThat(front(0, Map.of(), "scancel", Integer.toString(roots)).exit())
+                .isZero();
     }
 
     @Test
     void withTheAgentStoppedTheSameFrontEndAnswersThroughAJvm() throws Exception {
         Result viaAgent = front(0, Map.of(), "sinfo", "-h", "-o", "%P %D");
         Result viaJvm = front(
-                0, Map.of("SLUICE_AGENT_SOCKET", stateDir.resolve("stopped.sock").toString()), "sinfo", "-h", "-o", "%P %D");
+                0,
+                Map.of("SLUICE_AGENT_SOCKET", stateDir.resolve("stopped.sock").toString()),
+                "sinfo",
+                "-h",
+                "-o",
+                "%P %D");
         assertThat(viaJvm).isEqualTo(viaAgent);
         assertThat(viaAgent.out()).isNotEmpty();
     }

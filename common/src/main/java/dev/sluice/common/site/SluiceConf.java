@@ -12,11 +12,16 @@ import java.util.OptionalInt;
  * Sluice's own settings, kept out of {@code slurm.conf} so that file stays exactly what Slurm
  * accepts: an optional {@code sluice.conf} beside it, {@code Key=Value} lines and {@code #}
  * comments. Keys: {@code SlurmctldGrpcPort} (the daemons' gRPC port of the controller,
- * default SlurmctldPort + 100) and {@code CommandSocket} (the controller's Unix socket for local
- * commands, default {@code slurmctld.socket} in StateSaveLocation; see docs/security.md).
+ * default SlurmctldPort + 100), {@code CommandSocket} (the controller's Unix socket for local
+ * commands, default {@code slurmctld.socket} in StateSaveLocation; see docs/security.md),
+ * {@code SlurmctldMetricsPort} and {@code SlurmdMetricsPort} (where the controller and the node
+ * daemons serve Prometheus {@code /metrics}; off when unset).
  */
 public final class SluiceConf {
     public static final String FILE_NAME = "sluice.conf";
+
+    private static final java.util.Set<String> KEYS =
+            java.util.Set.of("slurmctldgrpcport", "commandsocket", "slurmctldmetricsport", "slurmdmetricsport");
 
     private final Map<String, String> values;
 
@@ -52,11 +57,16 @@ public final class SluiceConf {
                 throw new IllegalArgumentException(fileName + ":" + lineNo + ": expected Key=Value: \"" + line + "\"");
             }
             String key = line.substring(0, eq).trim().toLowerCase(Locale.ROOT);
-            if (!key.equals("slurmctldgrpcport") && !key.equals("commandsocket")) {
+            if (!KEYS.contains(key)) {
                 throw new IllegalArgumentException(fileName + ":" + lineNo + ": unknown key \""
                         + line.substring(0, eq).trim() + "\"");
             }
-            values.put(key, line.substring(eq + 1).trim());
+            String value = line.substring(eq + 1).trim();
+            if (!value.matches("[0-9]{1,5}") || Integer.parseInt(value) > 65535) {
+                throw new IllegalArgumentException(fileName + ":" + lineNo + ": "
+                        + line.substring(0, eq).trim() + " is not a port number: \"" + value + "\"");
+            }
+            values.put(key, value);
         }
         return new SluiceConf(values);
     }
@@ -67,7 +77,19 @@ public final class SluiceConf {
     }
 
     public OptionalInt slurmctldGrpcPort() {
-        String v = values.get("slurmctldgrpcport");
+        return port("slurmctldgrpcport");
+    }
+
+    public OptionalInt slurmctldMetricsPort() {
+        return port("slurmctldmetricsport");
+    }
+
+    public OptionalInt slurmdMetricsPort() {
+        return port("slurmdmetricsport");
+    }
+
+    private OptionalInt port(String key) {
+        String v = values.get(key);
         return v == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(v));
     }
 }

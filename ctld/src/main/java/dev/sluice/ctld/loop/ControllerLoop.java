@@ -58,6 +58,7 @@ public final class ControllerLoop implements AutoCloseable {
     // Set when StateSaveLocation refused a write: memory is then ahead of disk, so nothing new
     // is decided until the controller restarts from what the disk holds.
     private volatile boolean readOnly;
+    private volatile LoopTimings timings = LoopTimings.NONE;
     private long nextSequence;
 
     /**
@@ -115,6 +116,11 @@ public final class ControllerLoop implements AutoCloseable {
     /** True while StateSaveLocation cannot be written: queries answer, changes are refused. */
     public boolean readOnly() {
         return readOnly;
+    }
+
+    /** Where the loop reports how long its passes and syncs take (metrics); set before {@link #start}. */
+    public void reportTimings(LoopTimings newTimings) {
+        this.timings = requireNonNull(newTimings, "timings is null");
     }
 
     /** The latest published image. Never blocks. */
@@ -190,7 +196,10 @@ public final class ControllerLoop implements AutoCloseable {
                 decide(new Pending<>(c, new CompletableFuture<>()), now, toRun);
             }
         }
+        LoopTimings timed = timings;
+        long passStart = System.nanoTime();
         SchedulePlan plan = scheduler.schedule(state.image(), now);
+        timed.schedulePass(System.nanoTime() - passStart);
         for (SchedulePlan.Start start : plan.starts()) {
             int jobId = start.jobId();
             if (start.taskId() >= 0) {
@@ -209,7 +218,9 @@ public final class ControllerLoop implements AutoCloseable {
         state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
         try {
             observer.beforeSync();
+            long syncStart = System.nanoTime();
             journal.sync();
+            timed.journalSync(System.nanoTime() - syncStart);
             observer.synced(nextSequence - 1);
             if (journal.entriesInSegment() > COMPACT_AFTER_ENTRIES) {
                 compact();

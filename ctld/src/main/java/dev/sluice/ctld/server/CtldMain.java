@@ -8,6 +8,7 @@ import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.site.SluiceConf;
+import dev.sluice.common.systemd.SdNotify;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * {@code sluice-ctld}: the controller's command line, in slurmctld's manner.
  *
  * <pre>
- * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]
+ * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--metrics-port PORT] [--truncate-corrupt-journal]
  * sluice-ctld --check-config slurm.conf
  * </pre>
  *
@@ -44,18 +45,28 @@ public final class CtldMain {
         Path confPath = Path.of(env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf"));
         String bind = "0.0.0.0";
         boolean truncate = false;
+        Integer metricsPort = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D", "-i", "-R" -> {}
                 case "-f" -> confPath = Path.of(requireValue(args, ++i, "-f"));
                 case "--bind" -> bind = requireValue(args, ++i, "--bind");
                 case "--truncate-corrupt-journal" -> truncate = true;
+                case "--metrics-port" -> {
+                    try {
+                        metricsPort = Integer.parseInt(requireValue(args, ++i, "--metrics-port"));
+                    } catch (NumberFormatException e) {
+                        err.println("sluice-ctld: --metrics-port: invalid port '" + args[i] + "'");
+                        return 1;
+                    }
+                }
                 case "--check-config" -> {
                     return dev.sluice.common.conf.ConfigCheck.run(
                             Path.of(requireValue(args, ++i, "--check-config")), out, err);
                 }
                 case "-h", "--help" -> {
-                    out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--truncate-corrupt-journal]");
+                    out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--metrics-port PORT]"
+                            + " [--truncate-corrupt-journal]");
                     out.println("       sluice-ctld --check-config slurm.conf");
                     return 0;
                 }
@@ -73,12 +84,18 @@ public final class CtldMain {
             err.println("sluice-ctld: fatal: " + e.getMessage());
             return 1;
         }
+        if (metricsPort == null) {
+            // -1: off unless sluice.conf asks (SlurmctldMetricsPort) or the command line does.
+            metricsPort = SluiceConf.besides(confPath).slurmctldMetricsPort().orElse(-1);
+        }
         Path conf = confPath;
         ConfigReloader reloader = new ConfigReloader(config.configFiles(), () -> load(conf, false));
         java.util.concurrent.atomic.AtomicReference<CtldServer> current =
                 new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        SdNotify systemd = SdNotify.fromEnvironment(env);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            systemd.sendOrWarn("STOPPING=1");
             log.info("sluice-ctld shutting down");
             stopping.set(true);
             CtldServer s = current.get();
@@ -102,7 +119,11 @@ public final class CtldMain {
                         Runtime.getRuntime().halt(1);
                     },
                     null,
-                    reloader));
+                    reloader,
+                    metricsPort));
+            CtldServer started = current.get();
+            systemd.sendOrWarn("READY=1\nSTATUS=commands on port " + started.commandPort() + ", daemons on port "
+                    + started.grpcPort());
             restart.join();
             // StateSaveLocation failed a write and is writable again: memory may hold changes the
             // disk does not, so the controller is rebuilt from the disk, in this process.

@@ -13,6 +13,7 @@ import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JournalObserver;
+import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ClientApiHandler;
 import dev.sluice.ctld.rpc.CommandGate;
@@ -20,6 +21,7 @@ import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
 import dev.sluice.ctld.rpc.NodeRegistryService;
 import dev.sluice.ctld.rpc.Reconfigurer;
+import dev.sluice.ctld.rpc.RpcTimings;
 import dev.sluice.ctld.rpc.UnixCommandServer;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
@@ -60,6 +62,8 @@ public final class CtldServer implements AutoCloseable {
     private final Server grpc;
     private final int commandPort;
     private final AccountingPipeline accounting;
+    private final ControllerMetrics metrics;
+    private final int metricsPort;
 
     private CtldServer(
             ControllerLoop loop,
@@ -68,8 +72,12 @@ public final class CtldServer implements AutoCloseable {
             UnixCommandServer local,
             Server grpc,
             int port,
-            AccountingPipeline accounting) {
+            AccountingPipeline accounting,
+            ControllerMetrics metrics,
+            int metricsPort) {
         this.accounting = accounting;
+        this.metrics = metrics;
+        this.metricsPort = metricsPort;
         this.loop = loop;
         this.dispatcher = dispatcher;
         this.frames = frames;
@@ -100,10 +108,13 @@ public final class CtldServer implements AutoCloseable {
             Consumer<Throwable> fatal,
             EffectSink nodeEffects)
             throws IOException, InterruptedException {
-        return start(config, clock, bindHost, truncateCorruptJournal, fatal, nodeEffects, null);
+        return start(config, clock, bindHost, truncateCorruptJournal, fatal, nodeEffects, null, -1);
     }
 
-    /** @param reloader re-reads the files for {@code scontrol reconfigure}; null refuses it */
+    /**
+     * @param reloader re-reads the files for {@code scontrol reconfigure}; null refuses it
+     * @param metricsPort where {@code /metrics} is served (0: an ephemeral port); negative: not served
+     */
     static CtldServer start(
             CtldConfig config,
             InstantSource clock,
@@ -111,7 +122,8 @@ public final class CtldServer implements AutoCloseable {
             boolean truncateCorruptJournal,
             Consumer<Throwable> fatal,
             EffectSink nodeEffects,
-            ConfigReloader reloader)
+            ConfigReloader reloader,
+            int metricsPort)
             throws IOException, InterruptedException {
         if (config.clusterKeys() == null) {
             throw new IllegalStateException("no cluster key loaded: the controller authenticates every daemon with it");
@@ -164,6 +176,12 @@ public final class CtldServer implements AutoCloseable {
         if (dispatcher != null) {
             dispatcher.bind(loop);
         }
+        ControllerMetrics metrics = null;
+        if (metricsPort >= 0) {
+            AccountingPipeline outbox = accounting;
+            metrics = new ControllerMetrics(loop::image, () -> outbox == null ? -1 : outbox.depth(), clock);
+            loop.reportTimings(metrics.loopTimings());
+        }
         loop.start();
         if (accounting != null) {
             accounting.start();
@@ -186,7 +204,7 @@ public final class CtldServer implements AutoCloseable {
                 new RequestAuthenticator(config.clusterKeys(), config.security().userTokens(), users, AUDIENCE);
         // Credentials are about real time, whatever clock drives the scheduler (a simulation's).
         CommandGate gate = new CommandGate(handler, authenticator, InstantSource.system());
-        FrameServer frames = new FrameServer(gate);
+        FrameServer frames = new FrameServer(gate, metrics == null ? RpcTimings.NONE : metrics.rpcTimings());
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
         UnixCommandServer local = new UnixCommandServer(gate, users, config.controlHost());
         String socket = config.security().commandSocket();
@@ -198,8 +216,13 @@ public final class CtldServer implements AutoCloseable {
             // Local users then need a token or the key, as remote ones do; the daemon still serves.
             log.warn("no local command socket at {}: {}", socket, e.getMessage());
         }
-        Server grpc = NettyServerBuilder.forAddress(new InetSocketAddress(bindHost, config.grpcPort()))
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
+        NettyServerBuilder grpcBuilder = NettyServerBuilder.forAddress(
+                        new InetSocketAddress(bindHost, config.grpcPort()))
+                .executor(Executors.newVirtualThreadPerTaskExecutor());
+        if (metrics != null) {
+            grpcBuilder.intercept(metrics.grpcInterceptor());
+        }
+        Server grpc = grpcBuilder
                 .addService(ServerInterceptors.intercept(
                         new GrpcClientApi(handler),
                         GrpcClientApi.authenticatingInterceptor(authenticator, InstantSource.system())))
@@ -220,7 +243,27 @@ public final class CtldServer implements AutoCloseable {
                 bound.getPort(),
                 bindHost,
                 grpc.getPort());
-        return new CtldServer(loop, dispatcher, frames, local, grpc, bound.getPort(), accounting);
+        int servedMetricsPort = -1;
+        if (metrics != null) {
+            try {
+                servedMetricsPort = metrics.serve(bindHost, metricsPort);
+            } catch (IOException e) {
+                grpc.shutdownNow();
+                frames.close();
+                local.close();
+                loop.close();
+                if (dispatcher != null) {
+                    dispatcher.close();
+                }
+                if (accounting != null) {
+                    accounting.close();
+                }
+                throw new IOException("cannot serve metrics on " + bindHost + ":" + metricsPort + ": " + e, e);
+            }
+            log.info("metrics on http://{}:{}/metrics", bindHost, servedMetricsPort);
+        }
+        return new CtldServer(
+                loop, dispatcher, frames, local, grpc, bound.getPort(), accounting, metrics, servedMetricsPort);
     }
 
     /** Root and SlurmUser; a SlurmUser this host does not know adds nobody. */
@@ -265,6 +308,11 @@ public final class CtldServer implements AutoCloseable {
         return grpc.getPort();
     }
 
+    /** The port {@code /metrics} is served on; -1 when metrics are off. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
     public ControllerLoop loop() {
         return loop;
     }
@@ -276,6 +324,9 @@ public final class CtldServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
         grpc.shutdownNow();
         frames.close();
         local.close();

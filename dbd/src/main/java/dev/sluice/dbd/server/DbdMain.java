@@ -112,7 +112,10 @@ public final class DbdMain {
             err.println("sluice-dbd: fatal: " + e.getMessage());
             return 1;
         }
+        var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
+        systemd.sendOrWarn("READY=1\nSTATUS=serving accounting");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            systemd.sendOrWarn("STOPPING=1");
             log.info("sluice-dbd shutting down");
             server.close();
             stopped.countDown();

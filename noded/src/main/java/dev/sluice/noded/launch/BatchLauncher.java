@@ -69,11 +69,13 @@ public final class BatchLauncher implements AutoCloseable {
         volatile JobState endState;
         volatile boolean signalled;
         volatile ScheduledFuture<?> limit;
+        final List<Integer> gpus;
 
-        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds) {
+        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds, List<Integer> gpus) {
             this.jobId = jobId;
             this.supervisor = supervisor;
             this.killWaitSeconds = killWaitSeconds;
+            this.gpus = List.copyOf(gpus);
         }
 
         /**
@@ -107,6 +109,26 @@ public final class BatchLauncher implements AutoCloseable {
 
     public Set<Integer> runningJobIds() {
         return Set.copyOf(running.keySet());
+    }
+
+    /** Running job id → the GPU indices it holds here, whole or as MPS/shard share (metrics). */
+    public Map<Integer, List<Integer>> runningJobGpus() {
+        Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
+        running.forEach((id, job) -> out.put(id, job.gpus));
+        return out;
+    }
+
+    /** The node's GPU indices a launch grants, in order, each once. */
+    static List<Integer> gpuIndices(List<dev.sluice.protocol.v1.GresGrant> grants) {
+        java.util.TreeSet<Integer> gpus = new java.util.TreeSet<>();
+        for (var g : grants) {
+            if (g.getName().equals("gpu")
+                    || g.getName().equals("mps")
+                    || g.getName().equals("shard")) {
+                gpus.addAll(g.getIndicesList());
+            }
+        }
+        return List.copyOf(gpus);
     }
 
     /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
@@ -186,7 +208,8 @@ public final class BatchLauncher implements AutoCloseable {
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         spool.saveLaunch(request);
         Process process = pb.start();
-        RunningJob job = new RunningJob(jobId, process.toHandle(), request.getKillWaitSeconds());
+        RunningJob job = new RunningJob(
+                jobId, process.toHandle(), request.getKillWaitSeconds(), gpuIndices(request.getGresList()));
         running.put(jobId, job);
         armTimeLimit(job, request);
         log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
@@ -234,7 +257,10 @@ public final class BatchLauncher implements AutoCloseable {
             }
             var handle = Supervisor.alive(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
             RunningJob job = new RunningJob(
-                    jobId, handle.orElse(ProcessHandle.current()), request.get().getKillWaitSeconds());
+                    jobId,
+                    handle.orElse(ProcessHandle.current()),
+                    request.get().getKillWaitSeconds(),
+                    gpuIndices(request.get().getGresList()));
             job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
             job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
             if (handle.isEmpty()) {

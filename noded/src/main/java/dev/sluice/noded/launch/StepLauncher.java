@@ -41,6 +41,8 @@ public final class StepLauncher {
     private final int daemonUid;
     /** Job id → the process groups of its step tasks running here. */
     private final Map<Integer, Set<Long>> tasksByJob = new ConcurrentHashMap<>();
+    /** Steps whose tasks run here, as {@code jobid.stepid}. */
+    private final Set<String> runningSteps = ConcurrentHashMap.newKeySet();
 
     public StepLauncher(String nodeName, int daemonUid) {
         this.nodeName = nodeName;
@@ -82,6 +84,7 @@ public final class StepLauncher {
         }
         Set<Long> groups = tasksByJob.computeIfAbsent(request.getJobId(), k -> ConcurrentHashMap.newKeySet());
         tasks.forEach(p -> groups.add(p.pid()));
+        runningSteps.add(request.getJobId() + "." + request.getStepId());
         Thread.ofVirtual()
                 .name("step-" + request.getJobId() + "." + request.getStepId())
                 .start(() -> serve(request, socket, out, tasks, groups));
@@ -145,7 +148,13 @@ public final class StepLauncher {
                 // closing anyway
             }
             signals.interrupt();
+            runningSteps.remove(r.getJobId() + "." + r.getStepId());
         }
+    }
+
+    /** How many steps have tasks running here now (metrics). */
+    public int runningSteps() {
+        return runningSteps.size();
     }
 
     private static void pump(OutputStream out, int taskId, int stream, InputStream in) {

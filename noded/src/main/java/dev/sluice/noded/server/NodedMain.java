@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * {@code sluice-noded}: the node daemon's command line, in slurmd's manner.
  *
  * <pre>
- * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N]
+ * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N] [--metrics-port N]
+ *              [--drain-reason TEXT]
  *              [--addr ADDR] [--spool-dir DIR] [-Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"]
  *              [--key-file FILE]
  * sluice-noded -C
@@ -37,6 +38,9 @@ import java.util.function.Supplier;
  * The cluster key is {@code --key-file} (a raw key or a {@code .jwks} key set), else the
  * {@code slurm.jwks} or {@code slurm.key} beside slurm.conf; a configless daemon, which has no
  * slurm.conf until it has authenticated, looks in {@value #DEFAULT_KEY_DIR}.
+ *
+ * <p>SIGTERM stops the daemon and leaves running jobs to the next one; SIGUSR2 drains the node
+ * (reason {@code --drain-reason}), waits until its jobs and steps have ended, then exits 0.
  */
 public final class NodedMain {
     /** slurmd's compiled-in SlurmdSpoolDir, where a configless daemon keeps its cache. */
@@ -63,6 +67,8 @@ public final class NodedMain {
         boolean print = false;
         boolean nvmlDump = false;
         String keyFile = null;
+        Integer metricsPort = null;
+        String drainReason = "scale-in: sluice-noded drain-and-exit";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D" -> {}
@@ -77,6 +83,8 @@ public final class NodedMain {
                 case "--conf-server" -> confServer = args[++i];
                 case "--nvml-dump" -> nvmlDump = true;
                 case "--key-file" -> keyFile = args[++i];
+                case "--metrics-port" -> metricsPort = Integer.parseInt(args[++i]);
+                case "--drain-reason" -> drainReason = args[++i];
                 default -> {
                     err.println("sluice-noded: unrecognized option '" + args[i] + "'");
                     return 1;
@@ -95,6 +103,7 @@ public final class NodedMain {
         NodeSetup.Options options = new NodeSetup.Options(name, port, addr, spool, dynamic, dynConf);
         GresDiscovery discovery = new GresDiscovery(new JnaNvml(), f -> Files.exists(Path.of(f)));
         Callable<NodedSettings> load;
+        Path siteConf = confPath;
         if (confServer != null) {
             // Configless: the cache sits in the spool directory named on the command line (the
             // configuration that would name another one is what is being fetched).
@@ -113,6 +122,7 @@ public final class NodedMain {
                 keys = java.util.Optional.empty();
             }
             java.util.Optional<dev.sluice.common.auth.ClusterKeys> fetchKeys = keys;
+            siteConf = cache.resolve("slurm.conf");
             load = () -> NodeSetup.load(
                     ConfigFetcher.fetchOrCached(servers, cache, fetchKeys), options, detected, discovery);
         } else {
@@ -142,15 +152,36 @@ public final class NodedMain {
                 throw new IllegalStateException(e.getMessage(), e);
             }
         };
-        NodedServer server = NodedServer.start(settings, initialKeys, reloadKeys, () -> {
-            try {
-                return load.call();
-            } catch (Exception e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            }
-        });
+        if (metricsPort == null) {
+            // Off unless the command line or sluice.conf (SlurmdMetricsPort) asks for it.
+            metricsPort = dev.sluice.common.site.SluiceConf.besides(siteConf)
+                    .slurmdMetricsPort()
+                    .orElse(-1);
+        }
+        NodedServer server = NodedServer.start(
+                settings,
+                initialKeys,
+                reloadKeys,
+                () -> {
+                    try {
+                        return load.call();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                },
+                metricsPort);
         CountDownLatch stopped = new CountDownLatch(1);
+        var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
+        systemd.sendOrWarn("READY=1\nSTATUS=node " + settings.nodeName() + " serving on port " + server.port());
+        String reason = drainReason;
+        // SIGUSR2: drain and exit once the node's jobs are done (scale-in, rolling upgrades).
+        // SIGTERM stays a plain stop that leaves jobs running for the next daemon to adopt.
+        sun.misc.Signal.handle(new sun.misc.Signal("USR2"), sig -> {
+            systemd.sendOrWarn("STATUS=draining: waiting for running jobs to end");
+            server.drainAndExit(reason).thenRun(() -> System.exit(0));
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            systemd.sendOrWarn("STOPPING=1");
             server.close();
             stopped.countDown();
         }));

@@ -3,6 +3,7 @@ package dev.sluice.noded.server;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.launch.StepLauncher;
+import dev.sluice.noded.metrics.NodedMetrics;
 import dev.sluice.noded.registration.Registrar;
 import dev.sluice.noded.rpc.NodeControlService;
 import dev.sluice.noded.spool.JobSpool;
@@ -29,15 +30,28 @@ import org.slf4j.LoggerFactory;
 public final class NodedServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodedServer.class);
     public static final String VERSION = "22.05.8-sluice-0.1";
+    private static final long DRAIN_POLL_MILLIS = 2000;
 
     private final Server server;
     private final BatchLauncher launcher;
     private final Registrar registrar;
+    private final NodedMetrics metrics;
+    private final int metricsPort;
+    private final DrainAndExit drain;
 
-    private NodedServer(Server server, BatchLauncher launcher, Registrar registrar) {
+    private NodedServer(
+            Server server,
+            BatchLauncher launcher,
+            Registrar registrar,
+            NodedMetrics metrics,
+            int metricsPort,
+            DrainAndExit drain) {
         this.server = server;
         this.launcher = launcher;
         this.registrar = registrar;
+        this.metrics = metrics;
+        this.metricsPort = metricsPort;
+        this.drain = drain;
     }
 
     public static NodedServer start(NodedSettings s, ClusterKeys keys) throws IOException {
@@ -52,6 +66,17 @@ public final class NodedServer implements AutoCloseable {
      */
     public static NodedServer start(
             NodedSettings s, ClusterKeys keys, Supplier<ClusterKeys> reloadKeys, Supplier<NodedSettings> reload)
+            throws IOException {
+        return start(s, keys, reloadKeys, reload, -1);
+    }
+
+    /** @param metricsPort where {@code /metrics} is served (0: ephemeral); negative: not served */
+    public static NodedServer start(
+            NodedSettings s,
+            ClusterKeys keys,
+            Supplier<ClusterKeys> reloadKeys,
+            Supplier<NodedSettings> reload,
+            int metricsPort)
             throws IOException {
         DaemonAuth auth = DaemonAuth.forThisProcess(keys, s.nodeName(), List.of(s.slurmUser()), Clock.systemUTC());
         JobCredentials.Checker credentials = new JobCredentials.Checker(auth::credentials, s.nodeName(), auth.clock());
@@ -102,7 +127,33 @@ public final class NodedServer implements AutoCloseable {
                 s.detected().getCpus(),
                 s.detected().getRealMemoryMb(),
                 NodeSetup.summary(s.gresFound()));
-        return new NodedServer(server, launcher, registrar[0]);
+        NodedMetrics metrics = null;
+        int servedMetricsPort = -1;
+        if (metricsPort >= 0) {
+            metrics = new NodedMetrics(s.nodeName(), launcher::runningJobGpus, steps::runningSteps);
+            try {
+                servedMetricsPort = metrics.serve(s.bindHost(), metricsPort);
+            } catch (IOException e) {
+                registrar[0].close();
+                server.shutdownNow();
+                launcher.close();
+                throw new IOException("cannot serve metrics on " + s.bindHost() + ":" + metricsPort + ": " + e, e);
+            }
+            log.info("metrics on http://{}:{}/metrics", s.bindHost(), servedMetricsPort);
+        }
+        DrainAndExit drain = new DrainAndExit(
+                s.nodeName(),
+                () -> auth.credentials()
+                        .issue(
+                                DaemonAuth.thisProcess(s.nodeName()),
+                                DaemonAuth.CTLD,
+                                null,
+                                auth.clock().instant(),
+                                DaemonAuth.TTL),
+                channel,
+                () -> launcher.runningJobIds().isEmpty() && steps.runningSteps() == 0,
+                DRAIN_POLL_MILLIS);
+        return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort, drain);
     }
 
     private static RegisterNodeRequest registration(NodedSettings s, int port, long bootTime) {
@@ -126,12 +177,28 @@ public final class NodedServer implements AutoCloseable {
         return server.getPort();
     }
 
+    /**
+     * Drains this node at the controller and completes once no job or step runs here; the
+     * caller then exits (SIGUSR2, see {@link NodedMain}).
+     */
+    public java.util.concurrent.CompletableFuture<Void> drainAndExit(String reason) {
+        return drain.start(reason);
+    }
+
+    /** The port {@code /metrics} is served on; -1 when metrics are off. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
     public boolean isRegistered() {
         return registrar.isRegistered();
     }
 
     @Override
     public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
         registrar.close();
         server.shutdownNow();
         launcher.close();
