@@ -66,11 +66,26 @@ class TestControllerCrashStorm {
         }
     }
 
+    /** A client that signs as root with the cluster key, as root's commands do. */
     private static ControllerClient client() {
-        return new ControllerClient(
-                List.of(new ControllerAddress(
-                        "ctld", "127.0.0.1", cluster.layout().ctldPort())),
-                new Caller(0, 0, "root", "localhost"));
+        Caller root = new Caller(0, 0, "root", "localhost");
+        Path conf = cluster.layout().slurmConfPath();
+        try {
+            var auth = dev.sluice.cli.client.ClientAuth.discover(
+                    Map.of(),
+                    conf,
+                    dev.sluice.common.conf.SlurmConfReader.read(conf),
+                    root,
+                    java.time.Clock.systemUTC(),
+                    true);
+            return new ControllerClient(
+                    List.of(new ControllerAddress(
+                            "ctld", "127.0.0.1", cluster.layout().ctldPort())),
+                    root,
+                    auth);
+        } catch (java.io.IOException | dev.sluice.common.conf.ConfigException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static JobSpec.Builder spec(String name, String script) {

@@ -14,7 +14,6 @@ import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.PingRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.net.InetAddress;
@@ -42,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Scrapes /metrics of a real in-process controller whose node is simulated. */
 class TestMetricsEndpoint {
+    private dev.sluice.common.auth.ClusterKeys keys;
+
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
@@ -68,6 +69,7 @@ class TestMetricsEndpoint {
                 GresConfReader.parse(gresConf, "gres.conf"),
                 freePort(),
                 Map.of());
+        keys = config.clusterKeys();
         ctld = CtldServer.start(
                 config,
                 Clock.systemUTC(),
@@ -155,9 +157,21 @@ class TestMetricsEndpoint {
 
     private ClientResponse call(ClientRequest request) throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), ctld.commandPort())) {
-            request.toBuilder()
+            byte[] body = request.toBuilder()
                     .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                    .setIdentity(Identity.newBuilder().setUid(1000).setGid(1000).setUserName("alice"))
+                    .build()
+                    .toByteArray();
+            // As a holder of the cluster key signs for alice (docs/security.md).
+            var alice = new dev.sluice.common.auth.Principal(1000, 1000, "alice", java.util.List.of(), "localhost");
+            dev.sluice.protocol.v1.SignedRequest.newBuilder()
+                    .setRequest(com.google.protobuf.ByteString.copyFrom(body))
+                    .setCredential(new dev.sluice.common.auth.ClusterCredentials(keys)
+                            .issue(
+                                    alice,
+                                    "slurmctld",
+                                    body,
+                                    java.time.Instant.now(),
+                                    dev.sluice.common.auth.ClusterCredentials.DEFAULT_TTL))
                     .build()
                     .writeDelimitedTo(s.getOutputStream());
             return ClientResponse.parseDelimitedFrom(s.getInputStream());
