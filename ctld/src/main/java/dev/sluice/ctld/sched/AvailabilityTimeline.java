@@ -22,8 +22,8 @@ import java.util.TreeSet;
  * without ever handing it resources reserved for an overlapping interval, so a backfilled job
  * can never delay a reservation.
  *
- * <p>Answers are cached until the next job is added: jobs that start at the same time and
- * overlap the same reservations get the very same map, which lets the scheduler recognise a question it
+ * <p>Answers for the earliest start asked (now) are cached until the next job is added: jobs
+ * that start now and overlap the same reservations get the very same map, which lets the scheduler recognise a question it
  * has already asked (see {@link PlacementMemo}). {@link #version} counts the changes.
  *
  * <p>Not thread-safe; lives for one scheduling pass.
@@ -38,6 +38,7 @@ final class AvailabilityTimeline {
 
     private final Map<TotalKey, Room> baseRooms = new HashMap<>();
     private boolean releasesSorted = true;
+    private long earliest = Long.MAX_VALUE;
     private int version;
 
     /** Resources held from {@code start} to {@code end} (for releases: given back at {@code end}). */
@@ -94,6 +95,12 @@ final class AvailabilityTimeline {
             if (r.start() < end && start < r.end()) {
                 overlapping.set(i);
             }
+        }
+        earliest = Math.min(earliest, start);
+        if (start > earliest) {
+            // A reservation search's later times are rarely asked twice: keeping each view
+            // would hold a copy of the cluster per time tried.
+            return build(start, overlapping);
         }
         ViewKey key = new ViewKey(start, overlapping);
         Map<String, NodeCapacity> view = views.get(key);

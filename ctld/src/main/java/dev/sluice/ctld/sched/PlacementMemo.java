@@ -24,6 +24,8 @@ import java.util.Optional;
  * <p>Not thread-safe; lives for one scheduling pass.
  */
 final class PlacementMemo {
+    private static final int MAX_VIEWS = 64;
+
     private record Key(String partition, PlacementRequest request) {}
 
     /** What was worked out against one capacity map. */
@@ -73,8 +75,9 @@ final class PlacementMemo {
     }
 
     private ViewAnswers answers(Map<String, NodeCapacity> capacity, int timelineVersion) {
-        if (timelineVersion != version) {
-            // The timeline changed: every map it handed out before is stale.
+        if (timelineVersion != version || byView.size() >= MAX_VIEWS) {
+            // The timeline changed (every map it handed out before is stale), or the reservation
+            // search has asked about many maps it will not ask about again.
             byView.clear();
             version = timelineVersion;
         }
