@@ -39,6 +39,7 @@ final class AvailabilityTimeline {
     private final Map<TotalKey, Room> baseRooms = new HashMap<>();
     private boolean releasesSorted = true;
     private long earliest = Long.MAX_VALUE;
+    private long firstRelease = Long.MAX_VALUE;
     private int version;
 
     /** Resources held from {@code start} to {@code end} (for releases: given back at {@code end}). */
@@ -64,6 +65,7 @@ final class AvailabilityTimeline {
             releasesSorted = false;
         }
         releases.add(new Interval(0, end, allocation));
+        firstRelease = Math.min(firstRelease, end);
         bases.clear();
         baseRooms.clear();
         views.clear();
@@ -125,6 +127,10 @@ final class AvailabilityTimeline {
     }
 
     private Map<String, NodeCapacity> base(long start) {
+        if (start < firstRelease) {
+            // Nothing is given back yet (always so for now): no need to sort what will be.
+            return now;
+        }
         sortReleases();
         int n = 0;
         while (n < releases.size() && releases.get(n).end() <= start) {
