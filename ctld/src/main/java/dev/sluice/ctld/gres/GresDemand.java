@@ -40,10 +40,13 @@ public record GresDemand(
 
     /** GPUs this node must give for {@code tasks} tasks, from the per-node and per-task parts. */
     public long gpusOnNode(int tasks) {
-        long n = perNode.stream()
-                .filter(i -> i.name().equals("gpu"))
-                .mapToLong(Item::count)
-                .sum();
+        // A loop, not a stream: the allocator asks this for every node and task count it tries.
+        long n = 0;
+        for (Item i : perNode) {
+            if (i.name().equals("gpu")) {
+                n += i.count();
+            }
+        }
         return n + gpusPerTask * tasks;
     }
 }

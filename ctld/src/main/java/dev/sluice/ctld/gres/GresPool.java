@@ -39,6 +39,9 @@ public record GresPool(GresInventory inventory, Map<String, Long> used) {
     }
 
     public GresPool plus(List<GresGrant> grants, int sign) {
+        if (grants.isEmpty()) {
+            return this;
+        }
         Map<String, Long> next = new HashMap<>(used);
         for (GresGrant g : grants) {
             if (g.name().equals("gpu") || g.indices().size() != 1) {

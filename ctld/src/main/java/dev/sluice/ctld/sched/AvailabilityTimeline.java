@@ -1,11 +1,18 @@
 package dev.sluice.ctld.sched;
 
+import dev.sluice.ctld.gres.GresDemand;
+import dev.sluice.ctld.gres.GresMatcher;
 import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.Allocation;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -15,23 +22,54 @@ import java.util.TreeSet;
  * without ever handing it resources reserved for an overlapping interval, so a backfilled job
  * can never delay a reservation.
  *
+ * <p>Answers for the earliest start asked (now) are cached until the next job is added: jobs
+ * that start now and overlap the same reservations get the very same map, which lets the scheduler recognise a question it
+ * has already asked (see {@link PlacementMemo}). {@link #version} counts the changes.
+ *
  * <p>Not thread-safe; lives for one scheduling pass.
  */
 final class AvailabilityTimeline {
     private final Map<String, NodeCapacity> now;
     private final List<Interval> releases = new ArrayList<>();
     private final List<Interval> reservations = new ArrayList<>();
+    private final Map<ViewKey, Map<String, NodeCapacity>> views = new HashMap<>();
+    /** Now plus the releases up to a time; reservations do not change these. */
+    private final Map<Long, Map<String, NodeCapacity>> bases = new HashMap<>();
+
+    private final Map<TotalKey, Room> baseRooms = new HashMap<>();
+    private boolean releasesSorted = true;
+    private long earliest = Long.MAX_VALUE;
+    private long firstRelease = Long.MAX_VALUE;
+    private int version;
 
     /** Resources held from {@code start} to {@code end} (for releases: given back at {@code end}). */
     private record Interval(long start, long end, Allocation allocation) {}
+
+    /** What a view depends on: which releases have happened and which reservations overlap. */
+    private record ViewKey(long start, BitSet overlapping) {}
+
+    private record TotalKey(long start, String label) {}
 
     AvailabilityTimeline(Map<String, NodeCapacity> now) {
         this.now = new LinkedHashMap<>(now);
     }
 
+    /** Jobs added so far: a view handed out before a change is stale after it. */
+    int version() {
+        return version;
+    }
+
     /** A job that holds resources now and gives them back at {@code end}. */
     void running(Allocation allocation, long end) {
+        if (!releases.isEmpty() && releases.getLast().end() > end) {
+            releasesSorted = false;
+        }
         releases.add(new Interval(0, end, allocation));
+        firstRelease = Math.min(firstRelease, end);
+        bases.clear();
+        baseRooms.clear();
+        views.clear();
+        version++;
     }
 
     /** A job started in this pass. */
@@ -42,29 +80,155 @@ final class AvailabilityTimeline {
         running(allocation, end);
     }
 
+    /**
+     * Holds resources for a job from {@code start} to {@code end}. Views handed out so far stay
+     * right: a view names the reservations it overlaps, and one asked for later that overlaps
+     * this reservation is a different view.
+     */
     void reserve(Allocation allocation, long start, long end) {
         reservations.add(new Interval(start, end, allocation));
     }
 
     /** Capacities a job may use over [start, end): releases up to start, minus overlapping reservations. */
     Map<String, NodeCapacity> capacityFor(long start, long end) {
-        Map<String, NodeCapacity> out = new LinkedHashMap<>(now);
-        for (Interval r : releases) {
-            if (r.end() <= start) {
-                apply(out, r.allocation(), true);
+        BitSet overlapping = new BitSet(reservations.size());
+        for (int i = 0; i < reservations.size(); i++) {
+            Interval r = reservations.get(i);
+            if (r.start() < end && start < r.end()) {
+                overlapping.set(i);
             }
         }
-        for (Interval r : reservations) {
-            if (r.start() < end && start < r.end()) {
-                apply(out, r.allocation(), false);
-            }
+        earliest = Math.min(earliest, start);
+        if (start > earliest) {
+            // A reservation search's later times are rarely asked twice: keeping each view
+            // would hold a copy of the cluster per time tried.
+            return build(start, overlapping);
+        }
+        ViewKey key = new ViewKey(start, overlapping);
+        Map<String, NodeCapacity> view = views.get(key);
+        if (view == null) {
+            view = build(start, overlapping);
+            views.put(key, view);
+        }
+        return view;
+    }
+
+    /** The caller must not change the map: it may be shared with other views, or be {@link #now}. */
+    private Map<String, NodeCapacity> build(long start, BitSet overlapping) {
+        Map<String, NodeCapacity> base = bases.computeIfAbsent(start, this::base);
+        if (overlapping.isEmpty()) {
+            return base;
+        }
+        Map<String, NodeCapacity> out = new LinkedHashMap<>(base);
+        for (int i = overlapping.nextSetBit(0); i >= 0; i = overlapping.nextSetBit(i + 1)) {
+            apply(out, reservations.get(i).allocation(), false);
         }
         return out;
+    }
+
+    private Map<String, NodeCapacity> base(long start) {
+        if (start < firstRelease) {
+            // Nothing is given back yet (always so for now): no need to sort what will be.
+            return now;
+        }
+        sortReleases();
+        int n = 0;
+        while (n < releases.size() && releases.get(n).end() <= start) {
+            n++;
+        }
+        if (n == 0) {
+            return now;
+        }
+        Map<String, NodeCapacity> out = new LinkedHashMap<>(now);
+        for (int i = 0; i < n; i++) {
+            apply(out, releases.get(i).allocation(), true);
+        }
+        return out;
+    }
+
+    private void sortReleases() {
+        if (!releasesSorted) {
+            releases.sort(Comparator.comparingLong(Interval::end));
+            releasesSorted = true;
+        }
     }
 
     private static void apply(Map<String, NodeCapacity> nodes, Allocation a, boolean release) {
         for (Allocation.NodeShare share : a.nodes()) {
             nodes.computeIfPresent(share.node(), (k, n) -> release ? n.plus(share) : n.minus(share));
+        }
+    }
+
+    /**
+     * What {@code nodes} have free over [start, end), summed over the nodes as
+     * {@link #capacityFor} would give them but without building that view: only nodes a
+     * reservation touches are worked out, and their GPUs only when {@code gpus} is asked. The reservation search skips a time with less free
+     * than the job needs in all.
+     *
+     * @param label names {@code nodes} (the partition), to remember its totals by
+     */
+    Room room(long start, long end, String label, Set<String> nodes, boolean gpus) {
+        Map<String, NodeCapacity> base = bases.computeIfAbsent(start, this::base);
+        Room total = baseRooms.computeIfAbsent(new TotalKey(start, label), k -> {
+            Room sum = Room.NONE;
+            for (String name : nodes) {
+                NodeCapacity n = base.get(name);
+                if (n != null) {
+                    sum = sum.plus(Room.of(n));
+                }
+            }
+            return sum;
+        });
+        // CPUs are plain numbers; GPUs are devices, worked out on a copy of each touched node.
+        Map<String, long[]> reservedCpus = new HashMap<>();
+        Map<String, NodeCapacity> touched = new HashMap<>();
+        for (Interval r : reservations) {
+            if (r.start() < end && start < r.end()) {
+                for (Allocation.NodeShare share : r.allocation().nodes()) {
+                    NodeCapacity n = base.get(share.node());
+                    if (n == null || !nodes.contains(share.node())) {
+                        continue;
+                    }
+                    reservedCpus.computeIfAbsent(share.node(), x -> new long[1])[0] += share.cpus();
+                    if (gpus && !share.gres().isEmpty()) {
+                        touched.put(
+                                share.node(),
+                                touched.getOrDefault(share.node(), n).minus(share));
+                    }
+                }
+            }
+        }
+        long cpus = total.cpus();
+        for (Map.Entry<String, long[]> e : reservedCpus.entrySet()) {
+            long free = Math.max(0, base.get(e.getKey()).freeCpus());
+            cpus -= Math.min(free, e.getValue()[0]);
+        }
+        long freeGpus = total.gpus();
+        for (NodeCapacity after : touched.values()) {
+            freeGpus -= Room.of(base.get(after.name())).gpus() - Room.of(after).gpus();
+        }
+        return new Room(cpus, freeGpus);
+    }
+
+    /** Free CPUs and GPUs, summed over nodes; a node never counts below zero. */
+    record Room(long cpus, long gpus) {
+        static final Room NONE = new Room(0, 0);
+
+        static Room of(NodeCapacity n) {
+            long gpus = n.gres().inventory().named("gpu").isEmpty() ? 0 : GresMatcher.freeGpus(n.gres(), "");
+            return new Room(Math.max(0, n.freeCpus()), gpus);
+        }
+
+        Room plus(Room o) {
+            return new Room(cpus + o.cpus, gpus + o.gpus);
+        }
+
+        /** Every task holds at least its CPUs, and every node and task its GPUs. */
+        boolean admits(PlacementRequest r) {
+            GresDemand d = r.gres();
+            long gpus =
+                    Math.max(d.gpusPerJob(), d.gpusOnNode(0) * Math.max(1, r.minNodes()) + d.gpusPerTask() * r.tasks());
+            return cpus >= (long) r.tasks() * r.cpusPerTask() && this.gpus >= gpus;
         }
     }
 

@@ -5,10 +5,8 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.queue.Priorities;
-import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
-import dev.sluice.ctld.select.PlacementExplanation;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ClusterImage;
@@ -27,14 +25,16 @@ import java.util.Set;
 
 /**
  * One scheduling pass, main scheduler and backfill as one algorithm (Flux's queue policies):
- * pending jobs in priority order; each is placed by the {@link Allocator} on what the
+ * pending jobs in priority order; each is placed by the {@link dev.sluice.ctld.select.Allocator} on what the
  * {@link AvailabilityTimeline} says it may use for its whole time limit. A job that cannot
  * start gets a reservation at the earliest time it fits (for the first {@code reservationDepth}
  * such jobs: 1 is EASY backfill, more is conservative), and every later job may start now only
  * on resources no reservation needs before it ends. With backfill off (sched/builtin), the first
  * blocked job of a partition stops that partition.
  *
- * <p>Pure: reads an immutable image and a time, returns a plan.
+ * <p>Pure: reads an immutable image and a time, returns a plan. The allocator's answers are
+ * remembered within the pass ({@link PlacementMemo}), so a deep queue of similar jobs costs a
+ * search per distinct job shape and capacity, not per job.
  */
 public final class Scheduler {
     /** At most this many start times are tried when looking for a reservation. */
@@ -80,9 +80,11 @@ public final class Scheduler {
 
     /** Higher partition PriorityTier, then higher priority, then older. */
     private static Comparator<Job> order(ClusterImage image, Map<Integer, Long> priorities) {
-        return Comparator.comparingInt((Job j) -> -image.partition(j.partition())
-                        .map(Partition::priorityTier)
-                        .orElse(0))
+        Map<String, Integer> tiers = new HashMap<>();
+        for (Partition p : image.partitions()) {
+            tiers.put(p.name(), p.priorityTier());
+        }
+        return Comparator.comparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))
                 .thenComparingLong(j -> -priorities.getOrDefault(j.id(), 0L))
                 .thenComparingInt(Job::id);
     }
@@ -100,6 +102,8 @@ public final class Scheduler {
         final Map<Integer, String> details = new HashMap<>();
         final Set<String> blockedPartitions = new HashSet<>();
         final Map<Integer, Integer> runningTasks = new HashMap<>();
+        final PlacementMemo memo = new PlacementMemo();
+        final Map<String, Set<String>> partitionNodes = new HashMap<>();
         int reservations;
 
         Pass(ClusterImage image, long now, Map<Integer, Long> priorities) {
@@ -157,7 +161,7 @@ public final class Scheduler {
                 return false;
             }
             long end = endOf(now, job);
-            PlacementResult result = Allocator.place(nodesOf(partition, timeline.capacityFor(now, end)), request);
+            PlacementResult result = memo.place(partition, timeline.capacityFor(now, end), timeline.version(), request);
             switch (result) {
                 case PlacementResult.Placed placed -> {
                     starts.add(new SchedulePlan.Start(
@@ -178,7 +182,7 @@ public final class Scheduler {
                     reasons.put(job.id(), why);
                     details.put(
                             job.id(),
-                            PlacementExplanation.explain(nodesOf(partition, timeline.capacityFor(now, end)), request));
+                            memo.explain(partition, timeline.capacityFor(now, end), timeline.version(), request));
                     if (config.backfill() && reservations < config.reservationDepth()) {
                         reserve(job, partition, request);
                     }
@@ -189,9 +193,19 @@ public final class Scheduler {
 
         /** Finds the earliest time the job fits and holds those resources for it. */
         private void reserve(Job job, Partition partition, PlacementRequest request) {
+            Set<String> members = partitionNodes.computeIfAbsent(partition.name(), p -> Set.copyOf(partition.nodes()));
             for (long t : timeline.candidateStarts(now, now + config.windowSeconds(), MAX_CANDIDATE_TIMES)) {
                 long end = endOf(t, job);
-                PlacementResult r = Allocator.place(nodesOf(partition, timeline.capacityFor(t, end)), request);
+                if (!timeline.room(
+                                t,
+                                end,
+                                partition.name(),
+                                members,
+                                !request.gres().isEmpty())
+                        .admits(request)) {
+                    continue;
+                }
+                PlacementResult r = memo.place(partition, timeline.capacityFor(t, end), timeline.version(), request);
                 if (r instanceof PlacementResult.Placed placed) {
                     timeline.reserve(placed.allocation(), t, end);
                     expected.put(job.id(), t);
@@ -205,17 +219,6 @@ public final class Scheduler {
     private static long endOf(long start, Job job) {
         long limit = job.timeLimitMinutes();
         return limit >= JobRequest.TIME_NOT_SET ? Long.MAX_VALUE : start + limit * 60;
-    }
-
-    private static List<NodeCapacity> nodesOf(Partition partition, Map<String, NodeCapacity> capacity) {
-        List<NodeCapacity> out = new ArrayList<>(partition.nodes().size());
-        for (String name : partition.nodes()) {
-            NodeCapacity n = capacity.get(name);
-            if (n != null) {
-                out.add(n);
-            }
-        }
-        return out;
     }
 
     static NodeCapacity capacityOf(NodeView view) {

@@ -28,20 +28,33 @@ public final class Allocator {
     private Allocator() {}
 
     public static PlacementResult place(List<NodeCapacity> partitionNodes, PlacementRequest request) {
+        PlacementResult.Rejected never = rejection(partitionNodes, request);
+        return never != null ? never : placeFeasible(partitionNodes, request);
+    }
+
+    /**
+     * Why the request could never run on these nodes, even were they all idle and up; null when
+     * it could. Reads only the nodes' configuration (names, hardware, features, devices), so a
+     * caller placing many jobs on changing capacities of the same nodes may remember it.
+     */
+    public static PlacementResult.Rejected rejection(List<NodeCapacity> partitionNodes, PlacementRequest request) {
         for (String required : request.requiredNodes()) {
             if (partitionNodes.stream().noneMatch(n -> n.name().equals(required))) {
                 return new PlacementResult.Rejected(ErrorCode.REQUESTED_NODES_NOT_IN_PARTITION);
             }
         }
-        List<NodeCapacity> eligible = partitionNodes.stream()
-                .filter(n -> !request.excludedNodes().contains(n.name()))
-                .filter(n -> request.constraint().matches(n.features()))
-                .sorted(preference(request))
+        List<NodeCapacity> emptied = eligible(partitionNodes, request).stream()
+                .map(NodeCapacity::empty)
                 .toList();
-        List<NodeCapacity> emptied = eligible.stream().map(NodeCapacity::empty).toList();
         if (fit(emptied, request, true) == null) {
             return new PlacementResult.Rejected(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
         }
+        return null;
+    }
+
+    /** {@link #place} for a request that {@link #rejection} accepted on the same nodes. */
+    public static PlacementResult placeFeasible(List<NodeCapacity> partitionNodes, PlacementRequest request) {
+        List<NodeCapacity> eligible = eligible(partitionNodes, request);
         for (NodeCapacity node : eligible) {
             if (request.requiredNodes().contains(node.name()) && !node.schedulable()) {
                 return new PlacementResult.Pending("ReqNodeNotAvail");
@@ -54,6 +67,14 @@ public final class Allocator {
             return new PlacementResult.Pending("Resources");
         }
         return new PlacementResult.Placed(allocation);
+    }
+
+    private static List<NodeCapacity> eligible(List<NodeCapacity> partitionNodes, PlacementRequest request) {
+        return partitionNodes.stream()
+                .filter(n -> !request.excludedNodes().contains(n.name()))
+                .filter(n -> request.constraint().matches(n.features()))
+                .sorted(preference(request))
+                .toList();
     }
 
     private static Comparator<NodeCapacity> preference(PlacementRequest request) {

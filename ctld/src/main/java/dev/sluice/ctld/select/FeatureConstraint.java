@@ -64,6 +64,17 @@ public final class FeatureConstraint {
         return anyOf.stream().flatMap(List::stream).distinct().toList();
     }
 
+    /** Same alternatives in the same order: equal, so equal requests can share an answer. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FeatureConstraint other && anyOf.equals(other.anyOf);
+    }
+
+    @Override
+    public int hashCode() {
+        return anyOf.hashCode();
+    }
+
     @Override
     public String toString() {
         List<String> alts = new ArrayList<>();

@@ -41,10 +41,18 @@ public final class ClusterState {
     private List<Partition> partitions;
     private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
-    private final Map<Integer, String> pendingReasons = new HashMap<>();
-    private final Map<Integer, Long> expectedStarts = new HashMap<>();
-    private final Map<Integer, Long> priorities = new HashMap<>();
-    private final Map<Integer, String> details = new HashMap<>();
+    // The queue view is replaced whole by each pass and kept immutable, so images share it.
+    private Map<Integer, String> pendingReasons = Map.of();
+    private Map<Integer, Long> expectedStarts = Map.of();
+    private Map<Integer, Long> priorities = Map.of();
+    private Map<Integer, String> details = Map.of();
+    private final Set<Integer> noLongerPending = new HashSet<>();
+    // Parts of the last image, reused by the next one while nothing they show has changed: with
+    // a deep queue, copying every job for every batch is most of a batch's cost.
+    private List<Job> jobsImage;
+    private Map<Integer, Job> jobsByIdImage;
+    private List<NodeView> nodesImage;
+    private Map<String, NodeView> nodesByNameImage;
     private final Map<String, Long> lastHeard = new HashMap<>();
     private int nextJobId;
     private long sequence;
@@ -70,6 +78,14 @@ public final class ClusterState {
     /** Applies one durable change. Unknown ids are a broken invariant: the journal is corrupt. */
     public void replay(long recordSequence, StateRecord record) {
         requireNonNull(record, "record is null");
+        jobsImage = null;
+        if (!(record instanceof JobSubmitted
+                || record instanceof ArrayTaskSplit
+                || record instanceof JobUpdated
+                || record instanceof JobHoldChanged
+                || record instanceof JobsPurged)) {
+            nodesImage = null;
+        }
         switch (record) {
             case JobSubmitted r -> {
                 jobs.put(
@@ -114,7 +130,7 @@ public final class ClusterState {
                 Job job = requireJob(r.jobId());
                 Job started = job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
                 jobs.put(r.jobId(), started);
-                pendingReasons.remove(r.jobId());
+                noLongerPending.add(r.jobId());
                 account(started.allocation(), +1);
             }
             case JobEnded r -> {
@@ -122,7 +138,7 @@ public final class ClusterState {
                 if (job.isRunning()) {
                     account(job.allocation(), -1);
                 }
-                pendingReasons.remove(r.jobId());
+                noLongerPending.add(r.jobId());
                 jobs.put(r.jobId(), job.ended(r.state(), r.exitStatus(), r.time(), r.reason()));
             }
             case JobRequeued r -> {
@@ -254,6 +270,7 @@ public final class ClusterState {
             nodes.putIfAbsent(node.name(), node);
         }
         partitions = List.copyOf(newPartitions);
+        nodesImage = null;
         memberships = List.copyOf(newMemberships);
         for (Node node : nodes.values()) {
             if (node.dynamic()) {
@@ -310,12 +327,16 @@ public final class ClusterState {
     /** Soft: the node answered at {@code time}. */
     public void heard(String node, long time) {
         lastHeard.put(node, time);
-        responding.add(node);
+        if (responding.add(node)) {
+            nodesImage = null;
+        }
     }
 
     /** Soft: the node stopped answering. */
     public void silent(String node) {
-        responding.remove(node);
+        if (responding.remove(node)) {
+            nodesImage = null;
+        }
     }
 
     /** When the node was last heard from; 0 if never since this controller started. */
@@ -329,14 +350,11 @@ public final class ClusterState {
             Map<Integer, Long> starts,
             Map<Integer, Long> prio,
             Map<Integer, String> why) {
-        pendingReasons.clear();
-        pendingReasons.putAll(reasons);
-        expectedStarts.clear();
-        expectedStarts.putAll(starts);
-        priorities.clear();
-        priorities.putAll(prio);
-        details.clear();
-        details.putAll(why);
+        pendingReasons = Map.copyOf(reasons);
+        expectedStarts = Map.copyOf(starts);
+        priorities = Map.copyOf(prio);
+        details = Map.copyOf(why);
+        noLongerPending.clear();
     }
 
     private GresPool gresPool(String node) {
@@ -356,21 +374,38 @@ public final class ClusterState {
         return new NodeView(node, cpus, mem, running, responding.contains(name), gresPool(name));
     }
 
-    /** Copies the current state into an immutable image for readers. */
+    /**
+     * An immutable image for readers. The parts that did not change since the last image are
+     * shared with it rather than copied again.
+     */
     public ClusterImage image() {
-        List<NodeView> views = new ArrayList<>(nodes.size());
-        Map<String, NodeView> byName = new HashMap<>();
-        for (Node node : nodes.values()) {
-            NodeView view = view(node);
-            views.add(view);
-            byName.put(node.name(), view);
+        if (jobsImage == null) {
+            jobsImage = List.copyOf(jobs.values());
+            jobsByIdImage = Map.copyOf(jobs);
+        }
+        if (nodesImage == null) {
+            List<NodeView> views = new ArrayList<>(nodes.size());
+            Map<String, NodeView> byName = new HashMap<>();
+            for (Node node : nodes.values()) {
+                NodeView view = view(node);
+                views.add(view);
+                byName.put(node.name(), view);
+            }
+            nodesImage = List.copyOf(views);
+            nodesByNameImage = Map.copyOf(byName);
+        }
+        if (!noLongerPending.isEmpty()) {
+            Map<Integer, String> still = new HashMap<>(pendingReasons);
+            still.keySet().removeAll(noLongerPending);
+            pendingReasons = Map.copyOf(still);
+            noLongerPending.clear();
         }
         return new ClusterImage(
                 sequence,
-                new ArrayList<>(jobs.values()),
-                jobs,
-                views,
-                byName,
+                jobsImage,
+                jobsByIdImage,
+                nodesImage,
+                nodesByNameImage,
                 partitions,
                 pendingReasons,
                 expectedStarts,

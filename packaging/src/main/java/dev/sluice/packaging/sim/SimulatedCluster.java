@@ -22,8 +22,10 @@ import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.server.CtldServer;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.StateRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -57,7 +59,12 @@ public final class SimulatedCluster implements AutoCloseable {
     private final JobControl jobs;
     private final List<Integer> launched = Collections.synchronizedList(new ArrayList<>());
 
-    private SimulatedCluster(CtldServer ctld, ManualClock clock, Path clientConf, Path workDir, JobControl jobs) {
+    private final CtldConfig config;
+    private volatile long patienceSeconds = 30;
+
+    private SimulatedCluster(
+            CtldServer ctld, ManualClock clock, Path clientConf, Path workDir, JobControl jobs, CtldConfig config) {
+        this.config = config;
         this.ctld = ctld;
         this.clock = clock;
         this.clientConf = clientConf;
@@ -134,23 +141,28 @@ public final class SimulatedCluster implements AutoCloseable {
                 "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort=" + port
                         + "\n");
         JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
-        self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs);
+        self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs, local);
         self[0].registerAll(local);
         return self[0];
     }
 
     private void registerAll(CtldConfig config) throws InterruptedException {
         NodeControl nodes = new NodeControl(0);
+        // Queued together so that thousands of nodes register in a few batches, not one each.
+        List<java.util.concurrent.CompletableFuture<?>> registered = new ArrayList<>();
         for (Node n : config.nodes()) {
             NodeControl.Registration reg = new NodeControl.Registration(
                     n.name(), n.hostname(), n.addr(), n.port(), n.hardware(), false, Set.of(), 1, "simulated");
-            await(ctld.loop().submit((s, now) -> nodes.register(s, reg, now)));
+            registered.add(ctld.loop().submit((s, now) -> nodes.register(s, reg, now)));
+        }
+        for (java.util.concurrent.CompletableFuture<?> f : registered) {
+            await(f);
         }
     }
 
-    private static <T> T await(java.util.concurrent.CompletableFuture<T> f) throws InterruptedException {
+    private <T> T await(java.util.concurrent.CompletableFuture<T> f) throws InterruptedException {
         try {
-            return f.get(30, TimeUnit.SECONDS);
+            return f.get(patienceSeconds, TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException(e);
         }
@@ -194,6 +206,41 @@ public final class SimulatedCluster implements AutoCloseable {
         String host = job.allocation().batchHost();
         await(ctld.loop().submit((s, now) -> jobs.complete(s, host, jobId, 0, state, now)));
         settle();
+    }
+
+    /** How long to wait for the controller before calling it stuck (scale runs need longer). */
+    public void patience(long seconds) {
+        patienceSeconds = seconds;
+    }
+
+    /** The controller's configuration as this simulation runs it. */
+    public CtldConfig config() {
+        return config;
+    }
+
+    /**
+     * Submits many jobs in one controller command, as if each came through {@code sbatch}, so
+     * that a large queue builds up in one batch and one scheduling pass. Each request is checked
+     * by the real submission path; the first refused one fails the whole call and changes nothing.
+     *
+     * @return the job ids, in request order
+     */
+    public List<Integer> submitAll(List<JobRequest> requests) throws InterruptedException {
+        return await(ctld.loop().submit((s, now) -> {
+            List<StateRecord> records = new ArrayList<>(requests.size());
+            List<Integer> ids = new ArrayList<>(requests.size());
+            Map<JobRequest, StateRecord.JobSubmitted> checked = new HashMap<>();
+            int next = s.nextJobId();
+            for (JobRequest request : requests) {
+                // Identical requests get identical answers: check each distinct one once.
+                StateRecord.JobSubmitted template = checked.computeIfAbsent(request, r -> (StateRecord.JobSubmitted)
+                        jobs.submit(s, r, now).records().getFirst());
+                records.add(new StateRecord.JobSubmitted(
+                        next, request, template.partition(), template.timeLimitMinutes(), now));
+                ids.add(next++);
+            }
+            return ControlResult.of(records, List.of(), ids);
+        }));
     }
 
     public List<Integer> launched() {

@@ -1,0 +1,192 @@
+package dev.sluice.bench;
+
+import dev.sluice.common.gres.GresSpec;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Clusters and queues for the benchmarks: nodes of 64 cores and 256 GB, one in ten with eight
+ * GPUs, in a {@code cpu} and a {@code gpu} partition, and a seeded mix of jobs. Built through the
+ * controller's own records, so what the benchmarks run on is what a controller would hold.
+ */
+public final class Fixtures {
+    /** When the benchmarks' clusters live. */
+    public static final long NOW = 1_700_000_000L;
+
+    static final NodeHardware HARDWARE = new NodeHardware(64, 1, 2, 32, 1, 256_000, 0);
+
+    private Fixtures() {}
+
+    static String nodeName(int i, int gpuNodes) {
+        return i < gpuNodes ? "g" + (i + 1) : "c" + (i - gpuNodes + 1);
+    }
+
+    /** Allocator input: {@code count} GPU nodes, every other one half busy. */
+    public static List<NodeCapacity> gpuCapacities(int count) {
+        GresInventory gpus = GresInventory.of(GresSpec.parseNodeList("gpu:8"), List.of());
+        List<NodeCapacity> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            boolean busy = i % 2 == 0;
+            out.add(new NodeCapacity(
+                    "g" + (i + 1),
+                    HARDWARE,
+                    busy ? 32 : 64,
+                    busy ? 128_000 : 256_000,
+                    !busy,
+                    true,
+                    List.of("gpu"),
+                    1,
+                    GresPool.idle(gpus)));
+        }
+        return out;
+    }
+
+    /**
+     * A controller state with {@code nodeCount} registered, responding nodes and {@code jobCount}
+     * submitted jobs, after one scheduling pass has started what fits: a full cluster and a deep
+     * queue.
+     */
+    public static ClusterState busyCluster(int nodeCount, int jobCount, long seed) {
+        int gpuNodes = Math.max(1, nodeCount / 10);
+        GresInventory gpus = GresInventory.of(GresSpec.parseNodeList("gpu:8"), List.of());
+        List<Node> nodes = new ArrayList<>(nodeCount);
+        List<String> cpuNames = new ArrayList<>();
+        List<String> gpuNames = new ArrayList<>();
+        for (int i = 0; i < nodeCount; i++) {
+            String name = nodeName(i, gpuNodes);
+            boolean gpu = i < gpuNodes;
+            (gpu ? gpuNames : cpuNames).add(name);
+            nodes.add(Node.configured(
+                    name,
+                    name,
+                    "127.0.0.1",
+                    6818,
+                    HARDWARE,
+                    gpu ? List.of("gpu") : List.of(),
+                    gpu ? gpus : GresInventory.NONE,
+                    1,
+                    false));
+        }
+        ClusterState state = new ClusterState(
+                nodes, List.of(partition("cpu", cpuNames, true), partition("gpu", gpuNames, false)), 1);
+        long seq = 0;
+        for (Node n : nodes) {
+            state.replay(
+                    ++seq,
+                    new StateRecord.NodeRegistered(
+                            n.name(),
+                            n.name(),
+                            "127.0.0.1",
+                            6818,
+                            HARDWARE,
+                            false,
+                            NOW - 3600,
+                            "bench",
+                            List.of(),
+                            "",
+                            NOW - 3600));
+            state.heard(n.name(), NOW);
+        }
+        Random random = new Random(seed);
+        for (int i = 0; i < jobCount; i++) {
+            JobRequest request = randomRequest(random);
+            state.replay(
+                    ++seq,
+                    new StateRecord.JobSubmitted(
+                            state.nextJobId(), request, request.partition(), request.timeLimitMinutes(), NOW - 60));
+        }
+        SchedulePlan plan = new Scheduler(new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu")))
+                .schedule(state.image(), NOW);
+        for (SchedulePlan.Start start : plan.starts()) {
+            state.replay(
+                    ++seq,
+                    new StateRecord.JobStarted(
+                            start.jobId(), start.allocation(), start.partition(), start.timeLimitMinutes(), NOW));
+        }
+        return state;
+    }
+
+    static Partition partition(String name, List<String> nodes, boolean isDefault) {
+        return new Partition(
+                name,
+                nodes,
+                isDefault,
+                JobRequest.TIME_INFINITE,
+                JobRequest.TIME_NOT_SET,
+                Partition.NODES_UNLIMITED,
+                0,
+                "UP",
+                0,
+                0,
+                1,
+                1,
+                false);
+    }
+
+    /** Mostly small CPU jobs, some whole-node multi-node jobs, some GPU jobs; 10 min to a day. */
+    public static JobRequest randomRequest(Random random) {
+        int[] tasks = {1, 2, 4, 8, 16, 32};
+        long[] limits = {10, 30, 60, 120, 240, 720, 1440};
+        int kind = random.nextInt(10);
+        int uid = 1000 + random.nextInt(40);
+        long limit = limits[random.nextInt(limits.length)];
+        if (kind < 7) {
+            return request(uid, "cpu", 1, tasks[random.nextInt(tasks.length)], "", limit);
+        } else if (kind < 8) {
+            int n = 2 << random.nextInt(4);
+            return request(uid, "cpu", n, n * 64, "", limit);
+        }
+        return request(uid, "gpu", 1, 1, "gpu:" + (1 << random.nextInt(4)), limit);
+    }
+
+    public static JobRequest request(int uid, String partition, int nodes, int tasks, String gres, long limit) {
+        return new JobRequest(
+                "bench",
+                "#!/bin/sh\ntrue\n",
+                List.of(),
+                "/tmp",
+                Map.of(),
+                nodes,
+                0,
+                tasks,
+                1,
+                0,
+                partition,
+                limit,
+                "",
+                "",
+                "",
+                new JobRequest.Owner(uid, uid, "user" + uid),
+                "login1",
+                false,
+                0,
+                1024,
+                "",
+                "",
+                "",
+                "",
+                false,
+                gres,
+                "",
+                false,
+                "",
+                0,
+                "",
+                "",
+                JobRequest.GpuOptions.NONE,
+                JobRequest.Sequencing.NONE);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.sluice.ctld.sched;
+
+import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.select.PlacementExplanation;
+import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.Partition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The allocator's answers within one scheduling pass. The allocator is pure, and the
+ * {@link AvailabilityTimeline} hands out the very same capacity map until something changes, so
+ * a queued job asking what an earlier job asked of the same capacities gets the same answer
+ * without a new search over every node. With a deep queue of a few job shapes on a full
+ * cluster, almost every job is answered here. Whether a request could ever fit a partition reads
+ * only node configuration, so that answer holds for the whole pass.
+ *
+ * <p>Not thread-safe; lives for one scheduling pass.
+ */
+final class PlacementMemo {
+    private static final int MAX_VIEWS = 64;
+
+    private record Key(String partition, PlacementRequest request) {}
+
+    /** What was worked out against one capacity map. */
+    private static final class ViewAnswers {
+        final Map<String, List<NodeCapacity>> nodes = new HashMap<>();
+        final Map<Key, PlacementResult> placed = new HashMap<>();
+        final Map<Key, String> explained = new HashMap<>();
+    }
+
+    private final Map<Key, Optional<PlacementResult.Rejected>> rejections = new HashMap<>();
+    private final Map<Map<String, NodeCapacity>, ViewAnswers> byView = new IdentityHashMap<>();
+    private int version = -1;
+
+    /** {@link Allocator#place} of the partition's nodes as {@code capacity} has them. */
+    PlacementResult place(
+            Partition partition, Map<String, NodeCapacity> capacity, int timelineVersion, PlacementRequest request) {
+        ViewAnswers answers = answers(capacity, timelineVersion);
+        Key key = new Key(partition.name(), request);
+        List<NodeCapacity> nodes = nodes(answers, partition, capacity);
+        Optional<PlacementResult.Rejected> never = rejections.get(key);
+        if (never == null) {
+            never = Optional.ofNullable(Allocator.rejection(nodes, request));
+            rejections.put(key, never);
+        }
+        if (never.isPresent()) {
+            return never.get();
+        }
+        PlacementResult result = answers.placed.get(key);
+        if (result == null) {
+            result = Allocator.placeFeasible(nodes, request);
+            answers.placed.put(key, result);
+        }
+        return result;
+    }
+
+    /** {@link PlacementExplanation#explain} of the partition's nodes as {@code capacity} has them. */
+    String explain(
+            Partition partition, Map<String, NodeCapacity> capacity, int timelineVersion, PlacementRequest request) {
+        ViewAnswers answers = answers(capacity, timelineVersion);
+        Key key = new Key(partition.name(), request);
+        String why = answers.explained.get(key);
+        if (why == null) {
+            why = PlacementExplanation.explain(nodes(answers, partition, capacity), request);
+            answers.explained.put(key, why);
+        }
+        return why;
+    }
+
+    private ViewAnswers answers(Map<String, NodeCapacity> capacity, int timelineVersion) {
+        if (timelineVersion != version || byView.size() >= MAX_VIEWS) {
+            // The timeline changed (every map it handed out before is stale), or the reservation
+            // search has asked about many maps it will not ask about again.
+            byView.clear();
+            version = timelineVersion;
+        }
+        return byView.computeIfAbsent(capacity, c -> new ViewAnswers());
+    }
+
+    private static List<NodeCapacity> nodes(
+            ViewAnswers answers, Partition partition, Map<String, NodeCapacity> capacity) {
+        return answers.nodes.computeIfAbsent(partition.name(), p -> nodesOf(partition, capacity));
+    }
+
+    /** The partition's nodes in configuration order, as {@code capacity} has them. */
+    static List<NodeCapacity> nodesOf(Partition partition, Map<String, NodeCapacity> capacity) {
+        List<NodeCapacity> out = new ArrayList<>(partition.nodes().size());
+        for (String name : partition.nodes()) {
+            NodeCapacity n = capacity.get(name);
+            if (n != null) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+}
