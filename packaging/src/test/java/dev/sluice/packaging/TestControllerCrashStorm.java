@@ -83,7 +83,7 @@ class TestControllerCrashStorm {
                             "ctld", "127.0.0.1", cluster.layout().ctldPort())),
                     root,
                     auth);
-        } catch (java.io.IOException | dev.sluice.common.conf.ConfigException e) {
+        } catch (dev.sluice.common.conf.ConfigException e) {
             throw new IllegalStateException(e);
         }
     }
