@@ -57,8 +57,9 @@ class TestHungNodeEndToEnd {
         signal(cluster.nodeProcess(1), "STOP");
         int stuck = submit("-w", "node1", "--wrap", "echo never-yet");
         int healthy = submit("-w", "node2", "--wrap", "echo on-node2");
-        // The launch to node1 waits for its deadline (10 s per try); node2's job must not.
-        await().atMost(Duration.ofSeconds(8))
+        // The launch to node1 waits out its deadline five times (10 s each, with backoff: about a
+        // minute) before giving up; a controller that waited on it would hold node2's job as long.
+        await().atMost(Duration.ofSeconds(25))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> Files.exists(cluster.workDir().resolve("slurm-" + healthy + ".out"))
                         && Files.readString(cluster.workDir().resolve("slurm-" + healthy + ".out"))
