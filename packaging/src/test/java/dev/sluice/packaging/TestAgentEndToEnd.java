@@ -41,12 +41,11 @@ class TestAgentEndToEnd {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "needs root to act as nobody");
         cluster = new ClusterProcesses(stateDir, 1, 2, 1);
         cluster.start();
-        // nobody must reach the socket: every directory above it is searchable.
-        for (Path p = stateDir; p != null && !p.equals(p.getRoot()); p = p.getParent()) {
-            var perms = Files.getPosixFilePermissions(p);
-            perms.add(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE);
-            Files.setPosixFilePermissions(p, perms);
-        }
+        // nobody must reach the socket: the test's directory is made searchable (the system's
+        // /tmp above it already is, and keeps its mode).
+        var perms = Files.getPosixFilePermissions(stateDir);
+        perms.add(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE);
+        Files.setPosixFilePermissions(stateDir, perms);
         Path run = Files.createDirectories(stateDir.resolve("agent"));
         Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"));
         socket = run.resolve("agent.sock");

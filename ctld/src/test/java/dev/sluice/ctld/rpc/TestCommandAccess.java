@@ -177,7 +177,8 @@ class TestCommandAccess {
         try (SecuredController ctld = new SecuredController(dir, "")) {
             Path socket = Path.of(ctld.config.security().commandSocket());
             // Let nobody reach the socket (the temporary directories are private).
-            for (Path p = socket.getParent(); p != null && p.startsWith(dir.getParent()); p = p.getParent()) {
+            // Only the test's own directories: the system's /tmp keeps its mode (1777).
+            for (Path p = socket.getParent(); p != null && p.startsWith(dir); p = p.getParent()) {
                 java.nio.file.Files.setPosixFilePermissions(
                         p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
             }
