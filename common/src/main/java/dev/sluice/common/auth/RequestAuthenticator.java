@@ -14,7 +14,7 @@ import java.util.Optional;
  * host's user database). Whatever the request says about its sender is never consulted.
  */
 public final class RequestAuthenticator {
-    private final ClusterCredentials credentials;
+    private volatile ClusterCredentials credentials;
     private final Optional<UserTokens> tokens;
     private final UserDb users;
     private final String audience;
@@ -29,6 +29,11 @@ public final class RequestAuthenticator {
         this.tokens = requireNonNull(tokens, "tokens is null");
         this.users = requireNonNull(users, "users is null");
         this.audience = requireNonNull(audience, "audience is null");
+    }
+
+    /** A rotated key set ({@code scontrol reconfigure}): later requests are checked against it. */
+    public void reload(ClusterKeys keys) {
+        this.credentials = new ClusterCredentials(requireNonNull(keys, "keys is null"));
     }
 
     /**

@@ -41,6 +41,7 @@ final class ConfigReloader implements Reconfigurer {
     private volatile ControllerLoop loop;
     private volatile NodeDispatcher dispatcher;
     private volatile DaemonAuth auth;
+    private volatile dev.sluice.common.auth.RequestAuthenticator commands;
 
     ConfigReloader(Map<String, byte[]> files, Source source) {
         this.files = Map.copyOf(files);
@@ -52,6 +53,11 @@ final class ConfigReloader implements Reconfigurer {
         this.loop = controllerLoop;
         this.dispatcher = nodes;
         this.auth = daemonAuth;
+    }
+
+    /** The command sockets' authenticator, which a rotated key set reaches too. */
+    void bindCommands(dev.sluice.common.auth.RequestAuthenticator authenticator) {
+        this.commands = authenticator;
     }
 
     @Override
@@ -83,6 +89,9 @@ final class ConfigReloader implements Reconfigurer {
         files = fresh.configFiles();
         // A rotated slurm.jwks takes effect here, before the nodes are asked to reconfigure.
         auth.reload(fresh.clusterKeys());
+        if (commands != null) {
+            commands.reload(fresh.clusterKeys());
+        }
         if (dispatcher != null) {
             dispatcher.reconfigureNodes(loop.image());
         }

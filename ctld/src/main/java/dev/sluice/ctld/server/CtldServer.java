@@ -202,6 +202,9 @@ public final class CtldServer implements AutoCloseable {
         handler = handler.withOperators(operatorUids(config, users));
         RequestAuthenticator authenticator =
                 new RequestAuthenticator(config.clusterKeys(), config.security().userTokens(), users, AUDIENCE);
+        if (reloader != null) {
+            reloader.bindCommands(authenticator);
+        }
         // Credentials are about real time, whatever clock drives the scheduler (a simulation's).
         CommandGate gate = new CommandGate(handler, authenticator, InstantSource.system());
         FrameServer frames = new FrameServer(gate, metrics == null ? RpcTimings.NONE : metrics.rpcTimings());
