@@ -12,9 +12,9 @@ import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.packaging.sim.SyntheticWorkload;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 /**
@@ -136,57 +136,12 @@ public final class Fixtures {
                 false);
     }
 
-    /** Mostly small CPU jobs, some whole-node multi-node jobs, some GPU jobs; 10 min to a day. */
+    /** The scale harness's seeded mix (mostly small CPU jobs, some multi-node, some GPU). */
     public static JobRequest randomRequest(Random random) {
-        int[] tasks = {1, 2, 4, 8, 16, 32};
-        long[] limits = {10, 30, 60, 120, 240, 720, 1440};
-        int kind = random.nextInt(10);
-        int uid = 1000 + random.nextInt(40);
-        long limit = limits[random.nextInt(limits.length)];
-        if (kind < 7) {
-            return request(uid, "cpu", 1, tasks[random.nextInt(tasks.length)], "", limit);
-        } else if (kind < 8) {
-            int n = 2 << random.nextInt(4);
-            return request(uid, "cpu", n, n * 64, "", limit);
-        }
-        return request(uid, "gpu", 1, 1, "gpu:" + (1 << random.nextInt(4)), limit);
+        return SyntheticWorkload.next(random);
     }
 
     public static JobRequest request(int uid, String partition, int nodes, int tasks, String gres, long limit) {
-        return new JobRequest(
-                "bench",
-                "#!/bin/sh\ntrue\n",
-                List.of(),
-                "/tmp",
-                Map.of(),
-                nodes,
-                0,
-                tasks,
-                1,
-                0,
-                partition,
-                limit,
-                "",
-                "",
-                "",
-                new JobRequest.Owner(uid, uid, "user" + uid),
-                "login1",
-                false,
-                0,
-                1024,
-                "",
-                "",
-                "",
-                "",
-                false,
-                gres,
-                "",
-                false,
-                "",
-                0,
-                "",
-                "",
-                JobRequest.GpuOptions.NONE,
-                JobRequest.Sequencing.NONE);
+        return SyntheticWorkload.request(uid, partition, nodes, tasks, gres, limit);
     }
 }

@@ -11,10 +11,8 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 /**
@@ -88,7 +86,7 @@ public final class ScaleHarness {
         Path conf = writeConf(work, nodeCount - gpuNodes, gpuNodes);
         try (SimulatedCluster cluster = SimulatedCluster.start(conf, work, Instant.ofEpochSecond(1_700_000_000L))) {
             cluster.patience(3600);
-            List<JobRequest> requests = workload(jobCount, new Random(seed));
+            List<JobRequest> requests = SyntheticWorkload.jobs(jobCount, new Random(seed));
             long t0 = System.nanoTime();
             cluster.submitAll(requests);
             cluster.settle();
@@ -171,67 +169,5 @@ public final class ScaleHarness {
         Path path = dir.resolve("slurm.conf");
         Files.writeString(path, conf);
         return path;
-    }
-
-    /**
-     * A seeded mix: mostly small CPU jobs, some whole-node multi-node jobs, some GPU jobs, time
-     * limits from 10 minutes to a day, a few dozen users.
-     */
-    static List<JobRequest> workload(int count, Random random) {
-        int[] taskChoices = {1, 2, 4, 8, 16, 32};
-        long[] limits = {10, 30, 60, 120, 240, 720, 1440};
-        List<JobRequest> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            int kind = random.nextInt(10);
-            int uid = 1000 + random.nextInt(40);
-            long limit = limits[random.nextInt(limits.length)];
-            if (kind < 7) {
-                out.add(request(uid, "cpu", 1, taskChoices[random.nextInt(taskChoices.length)], "", limit));
-            } else if (kind < 8) {
-                int n = 2 << random.nextInt(4);
-                out.add(request(uid, "cpu", n, n * 64, "", limit));
-            } else {
-                out.add(request(uid, "gpu", 1, 1, "gpu:" + (1 << random.nextInt(4)), limit));
-            }
-        }
-        return out;
-    }
-
-    private static JobRequest request(int uid, String partition, int nodes, int tasks, String gres, long limit) {
-        return new JobRequest(
-                "scale",
-                "#!/bin/sh\ntrue\n",
-                List.of(),
-                "/tmp",
-                Map.of(),
-                nodes,
-                0,
-                tasks,
-                1,
-                0,
-                partition,
-                limit,
-                "",
-                "",
-                "",
-                new JobRequest.Owner(uid, uid, "user" + uid),
-                "login1",
-                false,
-                0,
-                1024,
-                "",
-                "",
-                "",
-                "",
-                false,
-                gres,
-                "",
-                false,
-                "",
-                0,
-                "",
-                "",
-                JobRequest.GpuOptions.NONE,
-                JobRequest.Sequencing.NONE);
     }
 }
