@@ -31,11 +31,19 @@ public final class CommandGate {
     private final ClientApiHandler handler;
     private final RequestAuthenticator authenticator;
     private final InstantSource clock;
+    private final RpcTimings timings;
 
     public CommandGate(ClientApiHandler handler, RequestAuthenticator authenticator, InstantSource clock) {
+        this(handler, authenticator, clock, RpcTimings.NONE);
+    }
+
+    /** @param timings told the method and duration of every network request served (metrics) */
+    public CommandGate(
+            ClientApiHandler handler, RequestAuthenticator authenticator, InstantSource clock, RpcTimings timings) {
         this.handler = requireNonNull(handler, "handler is null");
         this.authenticator = requireNonNull(authenticator, "authenticator is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.timings = requireNonNull(timings, "timings is null");
     }
 
     /**
@@ -45,7 +53,19 @@ public final class CommandGate {
      *     transport closes that connection
      */
     public ClientResponse fromNetwork(SignedRequest frame, String peerHost) throws InvalidProtocolBufferException {
+        long start = System.nanoTime();
         ClientRequest request = parse(frame);
+        ClientResponse response = answer(frame, request, peerHost);
+        timings.served(RpcTimings.FRAMES, methodOf(request), System.nanoTime() - start, !response.hasError());
+        return response;
+    }
+
+    /** Slurm names RPCs by message type ({@code REQUEST_SUBMIT_BATCH_JOB}); so do the metrics. */
+    static String methodOf(ClientRequest request) {
+        return "REQUEST_" + request.getBodyCase().name();
+    }
+
+    private ClientResponse answer(SignedRequest frame, ClientRequest request, String peerHost) {
         Principal who;
         try {
             who = authenticator.authenticate(

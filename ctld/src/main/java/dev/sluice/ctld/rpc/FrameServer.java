@@ -1,8 +1,6 @@
 package dev.sluice.ctld.rpc;
 
 import dev.sluice.protocol.Frames;
-import dev.sluice.protocol.v1.ClientRequest;
-import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.SignedRequest;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -38,19 +36,12 @@ public final class FrameServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FrameServer.class);
 
     private final CommandGate gate;
-    private final RpcTimings timings;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private Channel channel;
 
     public FrameServer(CommandGate gate) {
-        this(gate, RpcTimings.NONE);
-    }
-
-    /** @param timings told the method and duration of every request served (metrics) */
-    public FrameServer(CommandGate gate, RpcTimings timings) {
         this.gate = gate;
-        this.timings = timings;
     }
 
     public InetSocketAddress start(InetSocketAddress bind) throws InterruptedException {
@@ -88,12 +79,8 @@ public final class FrameServer implements AutoCloseable {
                     ? a.getAddress().getHostAddress()
                     : String.valueOf(ctx.channel().remoteAddress());
             workers.execute(() -> {
-                long start = System.nanoTime();
                 try {
-                    ClientResponse response = gate.fromNetwork(request, peer);
-                    timings.served(
-                            RpcTimings.FRAMES, methodOf(request), System.nanoTime() - start, !response.hasError());
-                    ctx.writeAndFlush(response);
+                    ctx.writeAndFlush(gate.fromNetwork(request, peer));
                 } catch (IOException e) {
                     log.warn("malformed request from {}: {}", peer, e.getMessage());
                     ctx.close();
@@ -109,20 +96,6 @@ public final class FrameServer implements AutoCloseable {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             log.warn("closing command connection from {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
             ctx.close();
-        }
-    }
-
-    /** Slurm names RPCs by message type ({@code REQUEST_SUBMIT_BATCH_JOB}); so do the metrics. */
-    static String methodOf(ClientRequest request) {
-        return "REQUEST_" + request.getBodyCase().name();
-    }
-
-    /** The method of a signed frame; unparsable ones are counted apart. */
-    static String methodOf(SignedRequest frame) {
-        try {
-            return methodOf(ClientRequest.parseFrom(frame.getRequest()));
-        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-            return "REQUEST_MALFORMED";
         }
     }
 

@@ -206,8 +206,12 @@ public final class CtldServer implements AutoCloseable {
             reloader.bindCommands(authenticator);
         }
         // Credentials are about real time, whatever clock drives the scheduler (a simulation's).
-        CommandGate gate = new CommandGate(handler, authenticator, InstantSource.system());
-        FrameServer frames = new FrameServer(gate, metrics == null ? RpcTimings.NONE : metrics.rpcTimings());
+        CommandGate gate = new CommandGate(
+                handler,
+                authenticator,
+                InstantSource.system(),
+                metrics == null ? RpcTimings.NONE : metrics.rpcTimings());
+        FrameServer frames = new FrameServer(gate);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
         UnixCommandServer local = new UnixCommandServer(gate, users, config.controlHost());
         String socket = config.security().commandSocket();
