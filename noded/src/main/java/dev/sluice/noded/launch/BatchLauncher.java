@@ -226,9 +226,7 @@ public final class BatchLauncher implements AutoCloseable {
             throws IOException {
         var text = PrologEpilog.wrapper(programs, PrologEpilog.environment(request, nodeName, context, gresEnv));
         if (text.isPresent()) {
-            Path file = spool.jobDir(jobId).resolve(name);
-            Files.writeString(file, text.get());
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            spool.writeExecutable(jobId, name, text.get());
         }
     }
 

@@ -40,10 +40,15 @@ public final class JobSpool {
 
     /** Writes the batch script, readable and executable by its owner only. */
     public Path writeScript(int jobId, String script) throws IOException {
+        return writeExecutable(jobId, "slurm_script", script);
+    }
+
+    /** An owner-only program in the job's directory: the batch script, its Prolog and Epilog. */
+    public Path writeExecutable(int jobId, String name, String text) throws IOException {
         Path dir = jobDir(jobId);
         Files.createDirectories(dir);
-        Path file = dir.resolve("slurm_script");
-        Files.writeString(file, script);
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
         return file;
     }
