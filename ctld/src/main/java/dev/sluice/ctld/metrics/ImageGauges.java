@@ -1,12 +1,14 @@
 package dev.sluice.ctld.metrics;
 
+import dev.sluice.common.scalein.ScaleInRanking;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -89,25 +91,27 @@ final class ImageGauges {
 
     /**
      * Per node, the seconds until every job running on it reaches its time limit: 0 for a node
-     * running nothing, +Inf when a job has no limit. Scale-in picks the nodes that free soonest
-     * (Slurm has no such field; its nearest is each job's EndTime in {@code scontrol show job}).
+     * running nothing, +Inf when a job has no limit. The same numbers {@code scontrol show
+     * scalein} ranks by ({@link ScaleInRanking}); listed here in node order.
      */
     static List<Series> freeIn(ClusterImage image, long now) {
-        Map<String, Double> latest = new LinkedHashMap<>();
-        image.nodes().forEach(n -> latest.put(n.name(), 0.0));
+        List<ScaleInRanking.NodeSlot> slots = image.nodes().stream()
+                .map(n -> new ScaleInRanking.NodeSlot(n.name(), false))
+                .toList();
+        List<ScaleInRanking.RunningJob> running = new ArrayList<>();
         for (Job job : image.jobs()) {
-            if (!job.isRunning() || job.allocation() == null) {
-                continue;
-            }
-            double left = job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
-                    ? Double.POSITIVE_INFINITY
-                    : Math.max(0, job.startTime() + job.timeLimitMinutes() * 60 - now);
-            for (String node : job.allocation().nodeNames()) {
-                latest.merge(node, left, Math::max);
+            if (job.isRunning() && job.allocation() != null) {
+                running.add(new ScaleInRanking.RunningJob(
+                        job.allocation().nodeNames(),
+                        ScaleInRanking.limitEnd(job.startTime(), job.timeLimitMinutes())));
             }
         }
-        return latest.entrySet().stream()
-                .map(e -> new Series(List.of(e.getKey()), e.getValue()))
+        Map<String, Double> byNode = new HashMap<>();
+        for (ScaleInRanking.Candidate c : ScaleInRanking.rank(slots, running, now)) {
+            byNode.put(c.name(), c.unlimited() ? Double.POSITIVE_INFINITY : c.freeInSeconds());
+        }
+        return slots.stream()
+                .map(n -> new Series(List.of(n.name()), byNode.get(n.name())))
                 .toList();
     }
 

@@ -48,8 +48,9 @@ final class ScontrolOptions {
                  uhold <job_list>         place user hold on jobs.
                  show <ENTITY> [<ID>]     display state of identified entity, default
                                           is all records. <ENTITY> is one of job,
-                                          node, partition, hostnames, hostlist or
-                                          hostlistsorted.
+                                          node, partition, hostnames, hostlist,
+                                          hostlistsorted or scalein (Sluice: nodes
+                                          in the order to remove them).
                  update JobId=<id> TimeLimit=|JobName=|Comment=|Priority=|Nice=
                                           change a job.
                  update NodeName=<name> State=<state> Reason=<reason>

@@ -56,6 +56,7 @@ final class ScontrolShow {
             case "node", "nodes", "nodename" -> nodes(id);
             case "partition", "partitions", "partitionname" -> partitions(id);
             case "config" -> config();
+            case "scalein" -> scaleIn(id);
             case "hostnames" -> hostnames(id);
             case "hostlist" -> hostlist(id, false);
             case "hostlistsorted" -> hostlist(id, true);
@@ -151,6 +152,56 @@ final class ScontrolShow {
         }
         for (NodeInfo n : shown) {
             out.print(Layout.render(NodeShow.lines(n, inv.clock().getZone()), oneLiner));
+        }
+        return 0;
+    }
+
+    /** {@code scontrol show scalein [NODELIST]}: see {@link ScaleInShow}. */
+    private int scaleIn(String name) {
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<NodeInfo> nodes;
+        List<JobInfo> jobs;
+        try {
+            nodes = loadNodes(client.get());
+        } catch (ControllerException e) {
+            err.println("slurm_load_node error: " + e.getMessage());
+            return 1;
+        }
+        try {
+            jobs = client.get()
+                    .call(ClientRequest.newBuilder().setGetJobs(GetJobsRequest.getDefaultInstance()))
+                    .getGetJobs()
+                    .getJobsList();
+        } catch (ControllerException e) {
+            err.println("slurm_load_jobs error: " + e.getMessage());
+            return 1;
+        }
+        Map<String, NodeInfo> byName = byName(nodes);
+        List<NodeInfo> ranked = nodes;
+        if (name != null) {
+            List<String> wanted;
+            try {
+                wanted = HostList.expand(name);
+            } catch (IllegalArgumentException e) {
+                wanted = List.of(name);
+            }
+            java.util.Set<String> picked = java.util.Set.copyOf(wanted);
+            // slurm.conf order, whatever order the list names them in: the ranking's last tie-break.
+            ranked = nodes.stream().filter(n -> picked.contains(n.getName())).toList();
+            if (ranked.isEmpty()) {
+                out.println("Node " + name + " not found");
+                return 1;
+            }
+        }
+        if (ranked.isEmpty()) {
+            out.println("No nodes in the system");
+            return 0;
+        }
+        for (var c : ScaleInShow.rank(ranked, jobs, inv.clock().instant().getEpochSecond())) {
+            out.print(Layout.render(ScaleInShow.lines(c, byName, inv.clock().getZone()), oneLiner));
         }
         return 0;
     }
