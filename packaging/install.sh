@@ -3,11 +3,12 @@
 #   [--bindir /usr/local/bin] [--unitdir /etc/systemd/system] [--jlink] [--no-activate]
 #
 #   PREFIX/lib        the jars (packaging/target/lib: run ./mvnw -DskipTests package first)
-#   PREFIX/bin        sluice-ctld, sluice-noded, sluice-dbd and the user commands
+#   PREFIX/bin        sluice-ctld, sluice-noded, sluice-dbd, sluice-agent, sluice-aot-train, the commands
+#   PREFIX/libexec    sluice-client, the commands' native front end (when cli/target has it)
 #   PREFIX/runtime    with --jlink: a Java runtime made by jlink from $JAVA_HOME (no JDK needed on nodes)
 #   BINDIR            sbatch, squeue, sinfo, scancel, scontrol, sacct, sacctmgr, srun, salloc (links)
-#   UNITDIR           sluice-ctld.service, sluice-noded.service, sluice-dbd.service
-#   /etc/default      sluice-ctld, sluice-noded, sluice-dbd (environment files; kept if present)
+#   UNITDIR           sluice-ctld.service, sluice-noded.service, sluice-dbd.service, sluice-agent.service
+#   /etc/default      sluice-ctld, sluice-noded, sluice-dbd, sluice-agent (environment files; kept if present)
 #   /usr/lib/sysusers.d, /usr/lib/tmpfiles.d   the slurm user, /var/spool/sluice/{ctld,dbd,slurmd}
 #   /etc/slurm        configuration (not written; see config-examples/)
 #
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --unitdir) unitdir=$2; shift 2 ;;
     --jlink) jlink=true; shift ;;
     --no-activate) activate=false; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -58,11 +59,27 @@ wrapper() { # name main-class [fixed args]
 wrapper sluice-ctld dev.sluice.ctld.server.CtldMain
 wrapper sluice-noded dev.sluice.noded.server.NodedMain
 wrapper sluice-dbd dev.sluice.dbd.server.DbdMain
+wrapper sluice-agent dev.sluice.cli.agent.AgentMain
+sed "s|@PREFIX@|$prefix|g" "$here/dist/bin/sluice-aot-train" >"$dest/bin/sluice-aot-train"
+chmod 0755 "$dest/bin/sluice-aot-train"
+# The native front end asks sluice-agent to run a command warm and falls back to
+# PREFIX/bin/_sluice-java itself; without it (no C compiler at build time) the JVM runs it.
+client="$repo/cli/target/sluice-client"
+rm -rf "$dest/libexec"
+if [ -x "$client" ]; then
+  install -d "$dest/libexec"
+  install -m 0755 "$client" "$dest/libexec/sluice-client"
+fi
 for cmd in sbatch squeue sinfo scancel scontrol sacct sacctmgr srun salloc; do
-  wrapper "$cmd" dev.sluice.cli.Main "$cmd"
+  if [ -x "$client" ]; then
+    printf '#!/bin/sh\nSLUICE_BIN=%s/bin exec %s/libexec/sluice-client %s "$@"\n' "$prefix" "$prefix" "$cmd" >"$dest/bin/$cmd"
+    chmod 0755 "$dest/bin/$cmd"
+  else
+    wrapper "$cmd" dev.sluice.cli.Main "$cmd"
+  fi
   ln -sfn "$prefix/bin/$cmd" "${root%/}$bindir/$cmd"
 done
-for unit in sluice-ctld sluice-noded sluice-dbd; do
+for unit in sluice-ctld sluice-noded sluice-dbd sluice-agent; do
   sed "s|@PREFIX@|$prefix|g" "$here/dist/systemd/$unit.service" >"${root%/}$unitdir/$unit.service"
   chmod 0644 "${root%/}$unitdir/$unit.service"
   if [ ! -e "${root%/}/etc/default/$unit" ]; then

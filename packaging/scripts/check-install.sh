@@ -17,10 +17,10 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 "$here/../install.sh" --root "$root" $jlink >/dev/null 2>&1 || fail "install.sh"
 prefix="$root/opt/sluice"
-for f in bin/sluice-ctld bin/sluice-noded bin/sluice-dbd bin/sbatch lib; do
+for f in bin/sluice-ctld bin/sluice-noded bin/sluice-dbd bin/sluice-agent bin/sluice-aot-train bin/sbatch lib; do
   [ -e "$prefix/$f" ] || fail "missing $prefix/$f"
 done
-for f in etc/systemd/system/sluice-ctld.service etc/systemd/system/sluice-noded.service \
+for f in etc/systemd/system/sluice-ctld.service etc/systemd/system/sluice-noded.service etc/systemd/system/sluice-agent.service \
   etc/systemd/system/sluice-dbd.service etc/default/sluice-ctld usr/local/bin/squeue \
   usr/lib/sysusers.d/sluice.conf var/spool/sluice/ctld var/spool/sluice/slurmd; do
   [ -e "$root/$f" ] || [ -L "$root/$f" ] || fail "missing /$f"
@@ -32,7 +32,7 @@ if command -v systemd-analyze >/dev/null; then
   # verify resolves the units' dependencies (targets) from the root: lend it the host's.
   mkdir -p "$root/usr/lib/systemd"
   cp -r /lib/systemd/system "$root/usr/lib/systemd/"
-  for u in sluice-ctld sluice-noded sluice-dbd; do
+  for u in sluice-ctld sluice-noded sluice-dbd sluice-agent; do
     out=$(systemd-analyze verify --root="$root" "/etc/systemd/system/$u.service" 2>&1) || fail "$u: $out"
     [ -z "$out" ] || fail "$u: $out"
   done
@@ -59,6 +59,9 @@ NodeName=n1 CPUs=2 RealMemory=1000
 PartitionName=debug Nodes=n1 Default=YES
 CONF
 printf 'SlurmctldGrpcPort=%s\n' "$grpc_port" >"$conf/sluice.conf"
+# The cluster key the controller refuses to start without (docs/security.md).
+head -c 64 /dev/urandom >"$conf/slurm.key"
+chmod 0600 "$conf/slurm.key"
 python3 - "$root/notify" <<'PY' &
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
