@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.cli.client.ClientSetup;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,6 +20,8 @@ import java.util.Map;
  * @param onBehalf run by sluice-agent for {@code caller}, whose identity the agent vouches for:
  *     the command must then sign for the caller and never use the controller's local socket,
  *     where the kernel would name the agent (root) instead
+ * @param setup where the command finds slurm.conf's contents and connections to the
+ *     controllers: read and opened per call, or kept by the agent between calls
  */
 public record Invocation(
         List<String> args,
@@ -29,7 +32,8 @@ public record Invocation(
         Clock clock,
         UserDirectory users,
         Interrupts interrupts,
-        boolean onBehalf) {
+        boolean onBehalf,
+        ClientSetup setup) {
     public Invocation {
         args = List.copyOf(args);
         env = Map.copyOf(env);
@@ -39,6 +43,21 @@ public record Invocation(
         requireNonNull(clock, "clock is null");
         requireNonNull(users, "users is null");
         requireNonNull(interrupts, "interrupts is null");
+        requireNonNull(setup, "setup is null");
+    }
+
+    /** Reads and connects per call (no state kept between invocations). */
+    public Invocation(
+            List<String> args,
+            Map<String, String> env,
+            Path cwd,
+            InputStream stdin,
+            Caller caller,
+            Clock clock,
+            UserDirectory users,
+            Interrupts interrupts,
+            boolean onBehalf) {
+        this(args, env, cwd, stdin, caller, clock, users, interrupts, onBehalf, ClientSetup.perCall());
     }
 
     /** A standalone command's invocation: interrupts are the process's SIGINT. */
@@ -54,6 +73,6 @@ public record Invocation(
     }
 
     public Invocation withArgs(List<String> newArgs) {
-        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users, interrupts, onBehalf);
+        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users, interrupts, onBehalf, setup);
     }
 }

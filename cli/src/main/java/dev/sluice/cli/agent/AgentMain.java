@@ -2,10 +2,13 @@ package dev.sluice.cli.agent;
 
 import dev.sluice.cli.Commands;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.client.CachedClientSetup;
+import dev.sluice.cli.client.ConnectionPool;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -39,17 +42,22 @@ public final class AgentMain {
                 default -> usage("unrecognized option '" + args[i] + "'");
             }
         }
+        // Kept connections: one per concurrent caller up to 16, dropped after a quiet minute.
+        CachedClientSetup setup = new CachedClientSetup(
+                new ConnectionPool(16, Duration.ofMinutes(1), Clock.systemUTC()), Clock.systemUTC());
         AgentServer server = new AgentServer(
                         Path.of(socket),
                         Commands::byName,
                         UserDirectory.fromFiles(Path.of("/etc/passwd"), Path.of("/etc/group")),
                         Clock.systemDefaultZone(),
-                        hostName())
+                        hostName(),
+                        setup)
                 .start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 server.close();
+                setup.close();
             } catch (IOException e) {
                 System.err.println("sluice-agent: " + e.getMessage());
             }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.cli.Command;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.client.ClientSetup;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -33,12 +34,26 @@ public final class AgentServer implements AutoCloseable {
     private final UserDirectory users;
     private final Clock clock;
     private final String host;
+    private final ClientSetup setup;
     private final ExecutorService sessions = Executors.newVirtualThreadPerTaskExecutor();
     private ServerSocketChannel server;
     private Thread acceptor;
 
+    /** An agent that reads the configuration and connects afresh for every call. */
     public AgentServer(
             Path socket, Function<String, Optional<Command>> commands, UserDirectory users, Clock clock, String host) {
+        this(socket, commands, users, clock, host, ClientSetup.perCall());
+    }
+
+    /** @param setup shared by every call: sluice-agent keeps parsed files and connections in it */
+    public AgentServer(
+            Path socket,
+            Function<String, Optional<Command>> commands,
+            UserDirectory users,
+            Clock clock,
+            String host,
+            ClientSetup setup) {
+        this.setup = requireNonNull(setup, "setup is null");
         this.socket = requireNonNull(socket, "socket is null");
         this.commands = requireNonNull(commands, "commands is null");
         this.users = requireNonNull(users, "users is null");
@@ -68,7 +83,7 @@ public final class AgentServer implements AutoCloseable {
         while (server.isOpen()) {
             try {
                 SocketChannel channel = server.accept();
-                sessions.execute(new Session(channel, credentials, commands, users, clock, host));
+                sessions.execute(new Session(channel, credentials, commands, users, clock, host, setup));
             } catch (AsynchronousCloseException e) {
                 return;
             } catch (IOException e) {

@@ -4,6 +4,7 @@ import dev.sluice.cli.Caller;
 import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.client.ClientSetup;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -40,6 +41,7 @@ final class Session implements Runnable {
     private final UserDirectory users;
     private final Clock clock;
     private final String host;
+    private final ClientSetup setup;
     private final Object writeLock = new Object();
     private final List<Runnable> interruptHandlers = new CopyOnWriteArrayList<>();
     private DataOutputStream wire;
@@ -51,7 +53,9 @@ final class Session implements Runnable {
             Function<String, Optional<Command>> commands,
             UserDirectory users,
             Clock clock,
-            String host) {
+            String host,
+            ClientSetup setup) {
+        this.setup = setup;
         this.channel = channel;
         this.credentials = credentials;
         this.commands = commands;
@@ -109,7 +113,8 @@ final class Session implements Runnable {
                     interruptHandlers.add(handler);
                     return () -> interruptHandlers.remove(handler);
                 },
-                true);
+                true,
+                setup);
         log.log(System.Logger.Level.DEBUG, "uid {0} runs {1} {2}", peer.uid(), name, invocation.args());
         int code;
         try {

@@ -4,14 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.cli.Caller;
-import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterCredentials;
-import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
 import dev.sluice.common.conf.SlurmConf;
-import dev.sluice.common.site.SluiceConf;
 import dev.sluice.protocol.v1.SignedRequest;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -67,27 +63,25 @@ public final class ClientAuth {
      */
     public static ClientAuth discover(
             Map<String, String> env, Path slurmConfPath, SlurmConf conf, Caller caller, Clock clock, boolean onBehalf) {
-        Path dir = slurmConfPath.toAbsolutePath().getParent();
-        Optional<String> configured;
-        try {
-            configured = SluiceConf.besides(slurmConfPath).commandSocket();
-        } catch (IOException | IllegalArgumentException e) {
-            configured = Optional.empty();
-        }
-        Path socket = Path.of(configured.orElse(
-                Path.of(conf.stateSaveLocation()).resolve("slurmctld.socket").toString()));
+        return forCaller(
+                ClusterAccess.besides(slurmConfPath, conf, List.of(slurmConfPath)), env, caller, clock, onBehalf);
+    }
+
+    /**
+     * This caller's proof, from what the cluster's files give ({@code access}, possibly shared
+     * by many callers) and what is the caller's own ({@code SLURM_JWT}).
+     *
+     * @param onBehalf the caller is vouched for by sluice-agent (root), not this process: the
+     *     local socket would name the agent, so only a credential signed for the caller will do
+     */
+    public static ClientAuth forCaller(
+            ClusterAccess access, Map<String, String> env, Caller caller, Clock clock, boolean onBehalf) {
+        Path socket = access.commandSocket();
         Optional<Path> local = !onBehalf && Files.exists(socket) ? Optional.of(socket) : Optional.empty();
-        Optional<ClusterCredentials> signer;
-        try {
-            signer = Optional.of(new ClusterCredentials(ClusterKeys.loadFromConfigDir(dir)));
-        } catch (AuthException | IllegalArgumentException e) {
-            // The usual case for users: the key is SlurmUser's alone.
-            signer = Optional.empty();
-        }
         Optional<String> token =
                 Optional.ofNullable(env.get("SLURM_JWT")).map(String::strip).filter(t -> !t.isEmpty());
         // Credentials are about real time: a command's own clock may be a test's fixed one.
-        return new ClientAuth(local, signer, principal(caller), token, clock);
+        return new ClientAuth(local, access.signer(), principal(caller), token, clock);
     }
 
     private static Principal principal(Caller caller) {

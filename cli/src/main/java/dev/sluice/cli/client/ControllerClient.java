@@ -11,8 +11,6 @@ import dev.sluice.protocol.v1.Identity;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
@@ -21,9 +19,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Sends one request to the controller and returns its response, on a fresh connection each
- * time (the command socket answers one frame per request; a command makes at most a few
- * calls, so connection reuse would buy nothing measurable against a JVM start).
+ * Sends one request to the controller and returns its response, over the Unix socket when the
+ * controller is local and the caller speaks for itself, else over the network through a
+ * {@link Transport}: a fresh connection per call in a command's own JVM, kept connections in
+ * sluice-agent.
  *
  * <p>Controllers are tried in {@code SlurmctldHost} order, as Slurm fails over to a backup;
  * only when none accepts a connection does the call fail with
@@ -31,16 +30,13 @@ import java.util.Optional;
  * controller (connect failure)". Not thread-safe; a command uses it from one thread.
  */
 public final class ControllerClient {
-    private static final int CONNECT_TIMEOUT_MS = 10_000;
-    // Slurm's MessageTimeout default is 10 s; a listing of a large cluster may take longer
-    // to serialise than to connect, so reads get more room.
-    private static final int READ_TIMEOUT_MS = 60_000;
     /** The controller's name in cluster credentials. */
     static final String AUDIENCE = "slurmctld";
 
     private final List<ControllerAddress> controllers;
     private final Caller caller;
     private final ClientAuth auth;
+    private final Transport transport;
     private long nextRequestId = 1;
 
     /** A client that proves nothing; only a stand-in controller answers it. */
@@ -49,6 +45,11 @@ public final class ControllerClient {
     }
 
     public ControllerClient(List<ControllerAddress> controllers, Caller caller, ClientAuth auth) {
+        this(controllers, caller, auth, Transport.perCall());
+    }
+
+    public ControllerClient(List<ControllerAddress> controllers, Caller caller, ClientAuth auth, Transport transport) {
+        this.transport = requireNonNull(transport, "transport is null");
         this.controllers = List.copyOf(controllers);
         this.caller = requireNonNull(caller, "caller is null");
         this.auth = requireNonNull(auth, "auth is null");
@@ -101,21 +102,21 @@ public final class ControllerClient {
             }
         }
         for (ControllerAddress address : targets) {
-            Socket socket = new Socket();
+            Transport.Link link;
             try {
-                socket.connect(new InetSocketAddress(address.host(), address.port()), CONNECT_TIMEOUT_MS);
+                link = transport.open(address);
             } catch (IOException e) {
-                closeQuietly(socket);
                 continue;
             }
-            try (socket) {
-                socket.setSoTimeout(READ_TIMEOUT_MS);
-                socket.setTcpNoDelay(true);
-                Frames.write(auth.forNetwork(body, AUDIENCE), new BufferedOutputStream(socket.getOutputStream()));
-                return checked(Frames.read(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream())));
+            ClientResponse response;
+            try {
+                response = link.exchange(auth.forNetwork(body, AUDIENCE));
             } catch (IOException e) {
+                link.close();
                 throw new ControllerException(ErrorCode.COMMUNICATIONS_CONNECTION_ERROR);
             }
+            link.release();
+            return checked(response);
         }
         throw new ControllerException(ErrorCode.CONNECTION_REFUSED);
     }
@@ -148,13 +149,5 @@ public final class ControllerClient {
                     number, text.isEmpty() ? ErrorCode.fromNumber(number).text() : text);
         }
         return response;
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // nothing was sent on it
-        }
     }
 }

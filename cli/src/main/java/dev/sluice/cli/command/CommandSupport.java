@@ -2,6 +2,7 @@ package dev.sluice.cli.command;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ClientAuth;
+import dev.sluice.cli.client.ClusterAccess;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.getopt.Getopt;
@@ -25,11 +26,14 @@ public final class CommandSupport {
      */
     public static Optional<ControllerClient> connect(Invocation inv, String program, PrintStream err) {
         try {
-            java.nio.file.Path confPath = ControllerLocator.confPath(inv.env(), inv.cwd());
-            dev.sluice.common.conf.SlurmConf conf = dev.sluice.common.conf.SlurmConfReader.read(confPath);
-            ClientAuth auth = ClientAuth.discover(
-                    inv.env(), confPath, conf, inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf());
-            return Optional.of(new ControllerClient(ControllerLocator.addresses(conf), inv.caller(), auth));
+            ClusterAccess access = inv.setup().access(ControllerLocator.confPath(inv.env(), inv.cwd()));
+            ClientAuth auth =
+                    ClientAuth.forCaller(access, inv.env(), inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf());
+            return Optional.of(new ControllerClient(
+                    ControllerLocator.addresses(access.conf()),
+                    inv.caller(),
+                    auth,
+                    inv.setup().transport()));
         } catch (ConfigException e) {
             err.println(program + ": error: " + e.getMessage());
             err.println(program + ": fatal: Unable to process configuration file");

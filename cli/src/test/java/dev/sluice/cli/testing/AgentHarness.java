@@ -4,6 +4,8 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.agent.AgentFrames;
 import dev.sluice.cli.agent.AgentServer;
+import dev.sluice.cli.client.CachedClientSetup;
+import dev.sluice.cli.client.ConnectionPool;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -15,6 +17,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +30,14 @@ import java.util.function.Function;
  */
 public final class AgentHarness implements AutoCloseable {
     private final AgentServer server;
+    private final CachedClientSetup setup;
 
+    /** The agent as sluice-agent runs it: files cached, controller connections kept. */
     public AgentHarness(Path dir, Function<String, Optional<Command>> commands, UserDirectory users, Clock clock)
             throws IOException {
-        server = new AgentServer(dir.resolve("agent.sock"), commands, users, clock, "localhost").start();
+        setup = new CachedClientSetup(
+                new ConnectionPool(4, Duration.ofMinutes(1), Clock.systemUTC()), Clock.systemUTC());
+        server = new AgentServer(dir.resolve("agent.sock"), commands, users, clock, "localhost", setup).start();
     }
 
     public Path socket() {
@@ -85,5 +92,6 @@ public final class AgentHarness implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
+        setup.close();
     }
 }

@@ -12,18 +12,20 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * A controller stand-in on 127.0.0.1 and an ephemeral port: answers each connection's one
- * request frame with what {@code handler} returns, and records the requests. One thread
- * accepts; requests are answered in order.
+ * A controller stand-in on 127.0.0.1 and an ephemeral port: answers each request frame with
+ * what {@code handler} returns, any number per connection as the real command socket does, and
+ * records the requests. One thread accepts; each connection is answered in order on its own.
  */
 public final class FakeController implements AutoCloseable {
     private final ServerSocket server;
     private final Thread acceptor;
     private final List<ClientRequest> requests = new CopyOnWriteArrayList<>();
     private final List<SignedRequest> envelopes = new CopyOnWriteArrayList<>();
+    private final AtomicInteger connections = new AtomicInteger();
     private volatile Function<ClientRequest, ClientResponse> handler;
 
     public FakeController(Function<ClientRequest, ClientResponse> handler) throws IOException {
@@ -51,9 +53,22 @@ public final class FakeController implements AutoCloseable {
 
     private void serve() {
         while (!server.isClosed()) {
-            try (Socket s = server.accept()) {
-                InputStream in = s.getInputStream();
-                OutputStream out = s.getOutputStream();
+            try {
+                Socket s = server.accept();
+                connections.incrementAndGet();
+                Thread.ofVirtual().name("fake-controller-conn").start(() -> answer(s));
+            } catch (IOException e) {
+                // closed: the loop ends
+            }
+        }
+    }
+
+    /** Answers frames on one connection until the client closes it, as the real command socket does. */
+    private void answer(Socket s) {
+        try (s) {
+            InputStream in = s.getInputStream();
+            OutputStream out = s.getOutputStream();
+            while (true) {
                 SignedRequest signed = Frames.read(SignedRequest.parser(), in);
                 envelopes.add(signed);
                 ClientRequest req = ClientRequest.parseFrom(signed.getRequest());
@@ -63,10 +78,15 @@ public final class FakeController implements AutoCloseable {
                         .setRequestId(req.getRequestId())
                         .build();
                 Frames.write(resp, out);
-            } catch (IOException e) {
-                // closed, or a client went away mid-frame: keep serving until closed
             }
+        } catch (IOException e) {
+            // the client closed the connection, or went away mid-frame
         }
+    }
+
+    /** Connections accepted so far. */
+    public int connections() {
+        return connections.get();
     }
 
     @Override

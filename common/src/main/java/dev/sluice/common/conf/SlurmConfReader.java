@@ -40,7 +40,13 @@ public final class SlurmConfReader {
     public static SlurmConf read(Path path) throws ConfigException {
         requireNonNull(path, "path is null");
         Path dir = path.toAbsolutePath().getParent();
-        return parse(readText(path), path.toString(), IncludeResolver.filesystem(dir));
+        return read(path, IncludeResolver.filesystem(dir));
+    }
+
+    /** Reads a file with {@code includes} answering its {@code Include} lines. */
+    public static SlurmConf read(Path path, IncludeResolver includes) throws ConfigException {
+        requireNonNull(path, "path is null");
+        return parse(readText(path), path.toString(), includes);
     }
 
     static String readText(Path path) throws ConfigException {

@@ -9,8 +9,6 @@ import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.common.conf.ConfigException;
-import dev.sluice.common.conf.SlurmConf;
-import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.JobQuery;
@@ -155,23 +153,22 @@ public final class SacctCommand implements Command {
         }
         r.query.setWindowStart(start).setWindowEnd(end).addAllJobIds(selection.jobIds());
 
-        SlurmConf conf;
-        java.nio.file.Path confPath = ControllerLocator.confPath(inv.env(), inv.cwd());
+        dev.sluice.cli.client.ClusterAccess access;
         try {
-            conf = SlurmConfReader.read(confPath);
+            access = inv.setup().access(ControllerLocator.confPath(inv.env(), inv.cwd()));
         } catch (ConfigException e) {
             err.println(PROG + ": error: " + e.getMessage());
             err.println(PROG + ": fatal: Unable to process configuration file");
             return 1;
         }
         if (!r.allClusters) {
-            r.query.addAllClusters(r.clusters.isEmpty() ? List.of(conf.clusterName()) : r.clusters);
+            r.query.addAllClusters(r.clusters.isEmpty() ? List.of(access.conf().clusterName()) : r.clusters);
         }
         Optional<AccountingClient> client = AccountingClient.of(
-                conf,
+                access.conf(),
                 inv.caller(),
-                dev.sluice.cli.client.ClientAuth.discover(
-                        inv.env(), confPath, conf, inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf()));
+                dev.sluice.cli.client.ClientAuth.forCaller(
+                        access, inv.env(), inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf()));
         if (client.isEmpty()) {
             err.println("Slurm accounting storage is disabled");
             return 1;

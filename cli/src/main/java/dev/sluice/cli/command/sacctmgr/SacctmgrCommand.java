@@ -11,8 +11,6 @@ import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.conf.ConfigException;
-import dev.sluice.common.conf.SlurmConf;
-import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
@@ -146,20 +144,19 @@ public final class SacctmgrCommand implements Command {
     }
 
     private static Optional<AccountingClient> connect(Invocation inv, PrintStream err) {
-        SlurmConf conf;
-        java.nio.file.Path confPath = ControllerLocator.confPath(inv.env(), inv.cwd());
+        dev.sluice.cli.client.ClusterAccess access;
         try {
-            conf = SlurmConfReader.read(confPath);
+            access = inv.setup().access(ControllerLocator.confPath(inv.env(), inv.cwd()));
         } catch (ConfigException e) {
             err.println(PROG + ": error: " + e.getMessage());
             err.println(PROG + ": fatal: Unable to process configuration file");
             return Optional.empty();
         }
         Optional<AccountingClient> c = AccountingClient.of(
-                conf,
+                access.conf(),
                 inv.caller(),
-                dev.sluice.cli.client.ClientAuth.discover(
-                        inv.env(), confPath, conf, inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf()));
+                dev.sluice.cli.client.ClientAuth.forCaller(
+                        access, inv.env(), inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf()));
         if (c.isEmpty()) {
             err.println("Slurm accounting storage is disabled");
         }
