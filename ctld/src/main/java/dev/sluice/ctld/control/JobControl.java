@@ -319,8 +319,28 @@ public final class JobControl {
             NodeScripts scripts,
             String slurmUser,
             long now) {
+        return complete(state, nodeName, jobId, -1, exitStatus, endState, scripts, slurmUser, now);
+    }
+
+    /**
+     * @param restartCount the run the report is about (the launch named it), -1 if unknown: the
+     *     end of a run that {@code scontrol requeue} killed must not end the run after it
+     */
+    public ControlResult<Void> complete(
+            ClusterState state,
+            String nodeName,
+            int jobId,
+            int restartCount,
+            int exitStatus,
+            JobState endState,
+            NodeScripts scripts,
+            String slurmUser,
+            long now) {
         Job job = state.job(jobId);
         if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
+            return ControlResult.answer(null);
+        }
+        if (restartCount >= 0 && restartCount != job.restartCount()) {
             return ControlResult.answer(null);
         }
         if (scripts == NodeScripts.PROLOG_FAILED) {

@@ -9,6 +9,7 @@ import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.state.ClusterImage;
@@ -232,6 +233,10 @@ public final class ClientApiHandler {
                     case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
                     case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
                     case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
+                    case "requeue" -> JobRunControl.requeue(state, caller, target, false, now);
+                    case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, now);
+                    case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
+                    case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
                     case "" -> jobs.update(state, caller, target, request.getFieldsMap(), now);
                     default ->
                         throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + request.getAction());

@@ -69,13 +69,17 @@ public final class BatchLauncher implements AutoCloseable {
         volatile JobState endState;
         volatile boolean signalled;
         volatile ScheduledFuture<?> limit;
+        // Seconds of time limit left while suspended (the clock stands still), -1 otherwise.
+        long limitLeft = -1;
         final List<Integer> gpus;
+        final int restartCount;
 
-        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds, List<Integer> gpus) {
+        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds, List<Integer> gpus, int restartCount) {
             this.jobId = jobId;
             this.supervisor = supervisor;
             this.killWaitSeconds = killWaitSeconds;
             this.gpus = List.copyOf(gpus);
+            this.restartCount = restartCount;
         }
 
         /**
@@ -135,6 +139,13 @@ public final class BatchLauncher implements AutoCloseable {
     public synchronized void launch(LaunchBatchJobRequest request) throws IOException {
         int jobId = request.getJobId();
         if (running.containsKey(jobId) || spool.knows(jobId)) {
+            int earlier = spool.launch(jobId)
+                    .map(LaunchBatchJobRequest::getRestartCount)
+                    .orElse(request.getRestartCount());
+            if (request.getRestartCount() > earlier) {
+                // Requeued: the controller retries until the killed run has ended and been reported.
+                throw new IOException("the previous run of job " + jobId + " is still ending here");
+            }
             log.info("job {} already launched here; ignoring the repeated launch", jobId);
             return;
         }
@@ -209,7 +220,11 @@ public final class BatchLauncher implements AutoCloseable {
         spool.saveLaunch(request);
         Process process = pb.start();
         RunningJob job = new RunningJob(
-                jobId, process.toHandle(), request.getKillWaitSeconds(), gpuIndices(request.getGresList()));
+                jobId,
+                process.toHandle(),
+                request.getKillWaitSeconds(),
+                gpuIndices(request.getGresList()),
+                request.getRestartCount());
         running.put(jobId, job);
         armTimeLimit(job, request);
         log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
@@ -258,7 +273,8 @@ public final class BatchLauncher implements AutoCloseable {
                     jobId,
                     handle.orElse(ProcessHandle.current()),
                     request.get().getKillWaitSeconds(),
-                    gpuIndices(request.get().getGresList()));
+                    gpuIndices(request.get().getGresList()),
+                    request.get().getRestartCount());
             job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
             job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
             if (handle.isEmpty()) {
@@ -362,6 +378,33 @@ public final class BatchLauncher implements AutoCloseable {
                 TimeUnit.SECONDS);
     }
 
+    /**
+     * {@code scontrol suspend/resume}: SIGSTOP (or SIGCONT) to every process of the job's session;
+     * the time limit stops while the job is suspended and runs on from where it stood.
+     */
+    public boolean suspend(int jobId, boolean suspend) {
+        RunningJob job = running.get(jobId);
+        if (job == null) {
+            return false;
+        }
+        synchronized (job) {
+            if (suspend) {
+                ScheduledFuture<?> limit = job.limit;
+                if (limit != null && job.limitLeft < 0 && limit.cancel(false)) {
+                    job.limitLeft = Math.max(0, limit.getDelay(TimeUnit.SECONDS));
+                }
+                signalGroup(job.pgid(), "STOP");
+            } else {
+                signalGroup(job.pgid(), "CONT");
+                if (job.limitLeft >= 0) {
+                    job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), job.limitLeft, TimeUnit.SECONDS);
+                    job.limitLeft = -1;
+                }
+            }
+        }
+        return true;
+    }
+
     public boolean signal(int jobId, int signal, boolean batchOnly) {
         RunningJob job = running.get(jobId);
         if (job == null) {
@@ -430,6 +473,7 @@ public final class BatchLauncher implements AutoCloseable {
         JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
                 .setNodeName(nodeName)
                 .setJobId(job.jobId)
+                .setRestartCount(job.restartCount)
                 .setExitStatus(status)
                 .setPrologFailed(prologFailed)
                 .setEpilogFailed(spool.fact(job.jobId, Supervisor.EPILOG_FAILED).isPresent());
