@@ -163,6 +163,9 @@ public final class ClientApiHandler {
         // The owner is whoever asks, never what the job description claims.
         JobRequest job =
                 WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
+        if (request.getTestOnly()) {
+            return TestOnlySubmission.answer(loop, jobs, config.scheduler(), job);
+        }
         boolean allocation = request.getAllocation();
         int id = await(loop.submit((state, now) -> jobs.submit(state, job, now, allocation)));
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
