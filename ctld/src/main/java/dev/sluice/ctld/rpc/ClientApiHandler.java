@@ -161,8 +161,11 @@ public final class ClientApiHandler {
         config.security()
                 .checkJobSize(request.getSpec().getScript(), request.getSpec().getEnvironmentMap());
         // The owner is whoever asks, never what the job description claims.
-        JobRequest job =
-                WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
+        var spec = request.getSpec().toBuilder().setOwner(who);
+        if (!spec.getRequeueSet()) {
+            spec.setRequeue(spec.getRequeue() && config.jobRequeue());
+        }
+        JobRequest job = WireMapper.toDomain(spec.build());
         if (request.getTestOnly()) {
             return TestOnlySubmission.answer(loop, jobs, config.scheduler(), job);
         }
