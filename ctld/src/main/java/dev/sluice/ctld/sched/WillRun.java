@@ -19,7 +19,8 @@ public final class WillRun {
     private WillRun() {}
 
     /**
-     * @param startTime now when the job would start at once, else its reservation's start
+     * @param startTime now (or its {@code --begin} time) when the job would start at once, else
+     *     its reservation's start
      * @param allocation the nodes and CPUs it would get
      */
     public record Estimate(long startTime, Allocation allocation, String partition) {}
@@ -44,17 +45,19 @@ public final class WillRun {
                 Math.max(image.nextJobId(), candidate.id() + 1));
         SchedulerConfig deep = new SchedulerConfig(
                 config.backfill(), Integer.MAX_VALUE, config.windowSeconds(), config.priority(), config.select());
-        SchedulePlan plan = new Scheduler(deep).schedule(with, now);
+        // --begin in the future: the pass is made as of that time, when the job may first start.
+        long at = Math.max(now, candidate.eligibleTime());
+        SchedulePlan plan = new Scheduler(deep).schedule(with, at);
         for (SchedulePlan.Start start : plan.starts()) {
             if (start.jobId() == candidate.id()) {
-                return Optional.of(new Estimate(now, start.allocation(), start.partition()));
+                return Optional.of(new Estimate(at, start.allocation(), start.partition()));
             }
         }
-        Long at = plan.expectedStarts().get(candidate.id());
+        Long reservedAt = plan.expectedStarts().get(candidate.id());
         Allocation reserved = plan.reservations().get(candidate.id());
-        if (at == null || reserved == null) {
+        if (reservedAt == null || reserved == null) {
             return Optional.empty();
         }
-        return Optional.of(new Estimate(at, reserved, candidate.partition()));
+        return Optional.of(new Estimate(reservedAt, reserved, candidate.partition()));
     }
 }

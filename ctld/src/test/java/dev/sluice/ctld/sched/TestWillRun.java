@@ -78,6 +78,12 @@ class TestWillRun {
     }
 
     @Test
+    void aJobWithABeginTimeStartsThen() {
+        WillRun.Estimate e = estimate(aJob().begin(NOW + 3600).build(), 60).orElseThrow();
+        assertThat(e.startTime()).isEqualTo(NOW + 3600);
+    }
+
+    @Test
     void onABusyClusterItStartsWhenTheRunningJobsEnd() {
         running(aJob().cpusPerTask(4).build(), "n1", 4, 10, 60);
         running(aJob().cpusPerTask(4).build(), "n2", 4, 30, 60);
