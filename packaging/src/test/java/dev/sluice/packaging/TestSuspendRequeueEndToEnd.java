@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code scontrol suspend/resume/requeue}, {@code sbatch --test-only} and {@code sbatch -W} with
  * real daemons: a suspended job makes no progress until resumed (and stays suspended across a
- * controller crash, since the change is journaled); a requeued batch job runs again with
+ * controller crash and a node daemon restart); a requeued batch job runs again with
  * {@code Restarts=1}. Texts as Slurm 22.05 prints them (state {@code S} in squeue).
  */
 class TestSuspendRequeueEndToEnd {
@@ -99,11 +99,14 @@ class TestSuspendRequeueEndToEnd {
         long stoppedAt = count(counter);
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> count(counter) == stoppedAt);
 
-        // Journaled: a controller that crashes and restarts still has it suspended.
+        // Journaled: a controller that crashes and restarts still has it suspended; a node daemon
+        // restarted meanwhile adopts the stopped job again (its spool remembers the suspension).
         cluster.crashController();
+        cluster.restartNode(1);
         cluster.startController();
         cluster.awaitNodesUp();
         awaitState(id, "SUSPENDED");
+        assertThat(count(counter)).isEqualTo(stoppedAt);
         // Slurm 22.05's answer to suspend/resume of an id it does not know.
         ClusterProcesses.Result again = cluster.command("scontrol", "resume", "999999");
         assertThat(again.exitCode()).isEqualTo(1);

@@ -39,6 +39,11 @@ public final class BatchLauncher implements AutoCloseable {
 
     private static final String END_STATE = "end_state";
     private static final String SIGNALLED = "signalled";
+    // scontrol suspend: when the job was last stopped (-1 while it runs) and how long it has been
+    // stopped before, both in epoch seconds, so that its time limit leaves them out, also after
+    // this daemon restarts.
+    private static final String SUSPENDED_AT = "suspended_at";
+    private static final String SUSPENDED_SECONDS = "suspended_seconds";
 
     private final String nodeName;
     private final JobSpool spool;
@@ -69,8 +74,8 @@ public final class BatchLauncher implements AutoCloseable {
         volatile JobState endState;
         volatile boolean signalled;
         volatile ScheduledFuture<?> limit;
-        // Seconds of time limit left while suspended (the clock stands still), -1 otherwise.
-        long limitLeft = -1;
+        long suspendedAt = -1;
+        long suspendedSeconds;
         final List<Integer> gpus;
         final int restartCount;
 
@@ -245,11 +250,12 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
+    /** The time limit counts the time the job has run: not the time it spent suspended. */
     private void armTimeLimit(RunningJob job, LaunchBatchJobRequest request) {
         long limit = Integer.toUnsignedLong(request.getTimeLimitMinutes());
-        if (limit > 0 && limit < 0xfffffffeL) {
-            long elapsed = Math.max(0, System.currentTimeMillis() / 1000 - request.getStartTime());
-            long delay = Math.max(0, limit * 60 - elapsed);
+        if (limit > 0 && limit < 0xfffffffeL && job.suspendedAt < 0) {
+            long ran = Math.max(0, System.currentTimeMillis() / 1000 - request.getStartTime() - job.suspendedSeconds);
+            long delay = Math.max(0, limit * 60 - ran);
             job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
         }
     }
@@ -277,6 +283,10 @@ public final class BatchLauncher implements AutoCloseable {
                     request.get().getRestartCount());
             job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
             job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
+            job.suspendedAt =
+                    spool.fact(jobId, SUSPENDED_AT).map(Long::parseLong).orElse(-1L);
+            job.suspendedSeconds =
+                    spool.fact(jobId, SUSPENDED_SECONDS).map(Long::parseLong).orElse(0L);
             if (handle.isEmpty()) {
                 log.info("job {} ended while sluice-noded was not running", jobId);
                 report(job);
@@ -388,17 +398,29 @@ public final class BatchLauncher implements AutoCloseable {
             return false;
         }
         synchronized (job) {
+            long now = System.currentTimeMillis() / 1000;
             if (suspend) {
-                ScheduledFuture<?> limit = job.limit;
-                if (limit != null && job.limitLeft < 0 && limit.cancel(false)) {
-                    job.limitLeft = Math.max(0, limit.getDelay(TimeUnit.SECONDS));
+                if (job.suspendedAt < 0) {
+                    ScheduledFuture<?> limit = job.limit;
+                    if (limit != null) {
+                        limit.cancel(false);
+                    }
+                    job.suspendedAt = now;
+                    remember(jobId, SUSPENDED_AT, Long.toString(now));
                 }
                 signalGroup(job.pgid(), "STOP");
             } else {
                 signalGroup(job.pgid(), "CONT");
-                if (job.limitLeft >= 0) {
-                    job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), job.limitLeft, TimeUnit.SECONDS);
-                    job.limitLeft = -1;
+                if (job.suspendedAt >= 0) {
+                    job.suspendedSeconds += Math.max(0, now - job.suspendedAt);
+                    job.suspendedAt = -1;
+                    remember(jobId, SUSPENDED_SECONDS, Long.toString(job.suspendedSeconds));
+                    remember(jobId, SUSPENDED_AT, "-1");
+                    try {
+                        spool.launch(jobId).ifPresent(request -> armTimeLimit(job, request));
+                    } catch (IOException e) {
+                        log.warn("job {}: cannot read its launch to re-arm the time limit: {}", jobId, e.getMessage());
+                    }
                 }
             }
         }
