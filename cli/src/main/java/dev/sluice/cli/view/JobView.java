@@ -180,15 +180,18 @@ public final class JobView {
         if (start <= 0 || state() == JobState.PENDING) {
             return 0;
         }
+        if (state() == JobState.SUSPENDED) {
+            return job.getPreSuspendSeconds();
+        }
         long until;
         if (state() == JobState.RUNNING) {
             until = now.getEpochSecond();
-        } else if (state() == JobState.SUSPENDED) {
-            until = job.getSuspendTime() > 0 ? job.getSuspendTime() : now.getEpochSecond();
         } else {
             until = job.getEndTime() > 0 ? job.getEndTime() : start;
         }
-        return Math.max(0, until - start);
+        // Resumed: the run time is what ran before the last suspension plus what ran since.
+        long from = job.getSuspendTime() > 0 ? job.getSuspendTime() : start;
+        return job.getPreSuspendSeconds() + Math.max(0, until - from);
     }
 
     public String elapsed() {

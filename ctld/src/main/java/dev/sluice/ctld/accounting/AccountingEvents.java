@@ -32,6 +32,8 @@ public final class AccountingEvents {
         return switch (record) {
             case StateRecord.JobSubmitted r -> List.of(job(after));
             case StateRecord.JobRequeued r -> List.of(job(after));
+            // sacct shows SUSPENDED while it lasts, as Slurm's accounting does.
+            case StateRecord.JobSuspendChanged r -> List.of(job(after));
             case StateRecord.JobStarted r -> List.of(job(after), batchStep(after));
             case StateRecord.JobEnded r ->
                 after.allocation() != null && after.startTime() > 0
@@ -56,6 +58,7 @@ public final class AccountingEvents {
         return switch (record) {
             case StateRecord.JobSubmitted r -> List.of(r.jobId());
             case StateRecord.JobRequeued r -> List.of(r.jobId());
+            case StateRecord.JobSuspendChanged r -> List.of(r.jobId());
             case StateRecord.JobStarted r -> List.of(r.jobId());
             case StateRecord.JobEnded r -> List.of(r.jobId());
             case StateRecord.JobUpdated r -> List.of(r.jobId());

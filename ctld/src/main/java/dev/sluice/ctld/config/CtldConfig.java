@@ -114,6 +114,18 @@ public record CtldConfig(
                 CommandSecurity.defaults(stateSaveLocation));
     }
 
+    /**
+     * slurm.conf {@code JobRequeue}: whether a batch job that gave neither {@code --requeue} nor
+     * {@code --no-requeue} may be requeued (Slurm's default, 1, says it may).
+     */
+    public boolean jobRequeue() {
+        return showConfig.stream()
+                .filter(e -> e.getKey().equalsIgnoreCase("JobRequeue"))
+                .map(e -> !e.getValue().strip().equals("0"))
+                .findFirst()
+                .orElse(true);
+    }
+
     /** A random key known to this process only. */
     public static ClusterKeys ephemeralKeys() {
         byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES * 2];

@@ -54,11 +54,12 @@ public final class AllocationControl {
         List<Effect> effects = new ArrayList<>();
         for (Job job : state.jobs()) {
             long limit = job.timeLimitMinutes();
-            if (job.isRunning()
+            // A suspended job's clock stands still: runSeconds leaves the pause out.
+            if (job.state() == JobState.RUNNING
                     && job.request().script().isEmpty()
                     && limit > 0
                     && limit < JobRequest.TIME_NOT_SET
-                    && now >= job.startTime() + limit * 60) {
+                    && job.runSeconds(now) >= limit * 60) {
                 records.add(new StateRecord.JobEnded(job.id(), JobState.TIMEOUT, 15, "TimeLimit", now));
                 effects.add(new Effect.Terminate(job.id(), job.allocation().nodeNames(), JobState.TIMEOUT));
             }

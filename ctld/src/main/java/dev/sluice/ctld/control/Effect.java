@@ -25,6 +25,13 @@ public sealed interface Effect {
         }
     }
 
+    /** Stop ({@code suspend}) or continue every process of a job on these nodes. */
+    record Suspend(int jobId, List<String> nodes, boolean suspend) implements Effect {
+        public Suspend {
+            nodes = List.copyOf(nodes);
+        }
+    }
+
     /** Tell a node daemon to kill a job the controller no longer runs there. */
     record KillOrphan(String node, int jobId) implements Effect {}
 }

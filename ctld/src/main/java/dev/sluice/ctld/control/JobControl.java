@@ -78,6 +78,31 @@ public final class JobControl {
                 List.of(new StateRecord.JobSubmitted(jobId, request, partition.name(), limit, now)), List.of(), jobId);
     }
 
+    /**
+     * {@code sbatch --test-only}: the submission's checks without a submission. As in Slurm
+     * 22.05 a job id is used up, also when the request cannot run here, but not when the
+     * partition is wrong (Slurm rejects that before it makes a job record).
+     */
+    public ControlResult<TestOnly> testOnly(ClusterState state, JobRequest request, long now) {
+        int id = state.nextJobId();
+        try {
+            ControlResult<Integer> accepted = submit(state, request, now, false);
+            StateRecord.JobSubmitted job =
+                    (StateRecord.JobSubmitted) accepted.records().get(0);
+            return new ControlResult<>(
+                    List.of(), List.of(new SoftChange.JobIdUsed(id)), List.of(), new TestOnly(job, null));
+        } catch (SlurmException e) {
+            boolean partition = e.code() == ErrorCode.INVALID_PARTITION_NAME
+                    || e.code() == ErrorCode.PARTITION_NOT_AVAIL
+                    || e.code() == ErrorCode.DEFAULT_PARTITION_NOT_SET;
+            List<SoftChange> soft = partition ? List.of() : List.of(new SoftChange.JobIdUsed(id));
+            return new ControlResult<>(List.of(), soft, List.of(), new TestOnly(null, e));
+        }
+    }
+
+    /** The job {@code --test-only} would have submitted, or why it would have been refused. */
+    public record TestOnly(StateRecord.JobSubmitted job, SlurmException refusal) {}
+
     /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
     private static void validateFeatures(ClusterState state, JobRequest request) {
         FeatureConstraint constraint;
@@ -319,8 +344,28 @@ public final class JobControl {
             NodeScripts scripts,
             String slurmUser,
             long now) {
+        return complete(state, nodeName, jobId, -1, exitStatus, endState, scripts, slurmUser, now);
+    }
+
+    /**
+     * @param restartCount the run the report is about (the launch named it), -1 if unknown: the
+     *     end of a run that {@code scontrol requeue} killed must not end the run after it
+     */
+    public ControlResult<Void> complete(
+            ClusterState state,
+            String nodeName,
+            int jobId,
+            int restartCount,
+            int exitStatus,
+            JobState endState,
+            NodeScripts scripts,
+            String slurmUser,
+            long now) {
         Job job = state.job(jobId);
         if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
+            return ControlResult.answer(null);
+        }
+        if (restartCount >= 0 && restartCount != job.restartCount()) {
             return ControlResult.answer(null);
         }
         if (scripts == NodeScripts.PROLOG_FAILED) {

@@ -7,4 +7,10 @@ public sealed interface SoftChange {
 
     /** A node stopped answering and was marked DOWN. */
     record NodeSilent(String node) implements SoftChange {}
+
+    /**
+     * {@code sbatch --test-only} took a job id, as Slurm's does, without a job: later jobs get
+     * higher ids. Not journaled: no job ever had the id, so a restart may hand it out again.
+     */
+    record JobIdUsed(int jobId) implements SoftChange {}
 }

@@ -19,6 +19,7 @@ import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.NodeControlGrpc;
 import dev.sluice.protocol.v1.NodeSignalJobRequest;
+import dev.sluice.protocol.v1.SuspendAction;
 import dev.sluice.protocol.v1.TerminateJobRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -43,6 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class NodeDispatcher implements EffectSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeDispatcher.class);
     private static final int LAUNCH_ATTEMPTS = 5;
+    private static final int SIGSTOP = 19;
+    private static final int SIGCONT = 18;
 
     private final CtldConfig config;
     private final DaemonAuth auth;
@@ -83,6 +86,19 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                         .setSignal(e.signal())
                                         .setBatchOnly(e.batchOnly())
                                         .build())));
+            case Effect.Suspend e ->
+                e.nodes()
+                        .forEach(n -> target(
+                                image,
+                                n,
+                                stub -> stub.signalJob(NodeSignalJobRequest.newBuilder()
+                                        .setJobId(e.jobId())
+                                        .setSignal(e.suspend() ? SIGSTOP : SIGCONT)
+                                        .setSuspend(
+                                                e.suspend()
+                                                        ? SuspendAction.SUSPEND_ACTION_SUSPEND
+                                                        : SuspendAction.SUSPEND_ACTION_RESUME)
+                                        .build())));
             case Effect.KillOrphan e ->
                 target(
                         image,
@@ -110,6 +126,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setPartition(job.partition())
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setStartTime(job.startTime())
+                .setRestartCount(job.restartCount())
                 .setMemPerNodeMb(a.nodes().get(0).memoryMb())
                 .setJobCpusPerNode(compressCounts(
                         a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))

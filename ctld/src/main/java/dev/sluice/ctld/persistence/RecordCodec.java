@@ -10,6 +10,7 @@ import dev.sluice.protocol.v1.journal.JobHoldRecord;
 import dev.sluice.protocol.v1.journal.JobRequeuedRecord;
 import dev.sluice.protocol.v1.journal.JobStartedRecord;
 import dev.sluice.protocol.v1.journal.JobSubmittedRecord;
+import dev.sluice.protocol.v1.journal.JobSuspendRecord;
 import dev.sluice.protocol.v1.journal.JobUpdatedRecord;
 import dev.sluice.protocol.v1.journal.JobsPurgedRecord;
 import dev.sluice.protocol.v1.journal.JournalEntry;
@@ -44,7 +45,13 @@ public final class RecordCodec {
                         .setExitStatus(r.exitStatus())
                         .setReason(r.reason()));
             case StateRecord.JobRequeued r ->
-                e.setJobRequeued(JobRequeuedRecord.newBuilder().setJobId(r.jobId()));
+                e.setJobRequeued(
+                        JobRequeuedRecord.newBuilder().setJobId(r.jobId()).setHeld(r.held()));
+            case StateRecord.JobSuspendChanged r ->
+                e.setJobSuspend(JobSuspendRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setSuspended(r.suspended())
+                        .setPreSuspendSeconds(r.preSuspendSeconds()));
             case StateRecord.ArrayTaskSplit r ->
                 e.setArrayTaskSplit(ArrayTaskSplitRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -121,7 +128,15 @@ public final class RecordCodec {
                 yield new StateRecord.JobEnded(
                         r.getJobId(), WireMapper.toDomain(r.getState()), r.getExitStatus(), r.getReason(), t);
             }
-            case JOB_REQUEUED -> new StateRecord.JobRequeued(e.getJobRequeued().getJobId(), t);
+            case JOB_REQUEUED ->
+                new StateRecord.JobRequeued(
+                        e.getJobRequeued().getJobId(), e.getJobRequeued().getHeld(), t);
+            case JOB_SUSPEND ->
+                new StateRecord.JobSuspendChanged(
+                        e.getJobSuspend().getJobId(),
+                        e.getJobSuspend().getSuspended(),
+                        e.getJobSuspend().getPreSuspendSeconds(),
+                        t);
             case ARRAY_TASK_SPLIT ->
                 new StateRecord.ArrayTaskSplit(
                         e.getArrayTaskSplit().getJobId(),

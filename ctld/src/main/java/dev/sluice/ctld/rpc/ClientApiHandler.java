@@ -9,6 +9,7 @@ import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.state.ClusterImage;
@@ -160,8 +161,14 @@ public final class ClientApiHandler {
         config.security()
                 .checkJobSize(request.getSpec().getScript(), request.getSpec().getEnvironmentMap());
         // The owner is whoever asks, never what the job description claims.
-        JobRequest job =
-                WireMapper.toDomain(request.getSpec().toBuilder().setOwner(who).build());
+        var spec = request.getSpec().toBuilder().setOwner(who);
+        if (!spec.getRequeueSet()) {
+            spec.setRequeue(spec.getRequeue() && config.jobRequeue());
+        }
+        JobRequest job = WireMapper.toDomain(spec.build());
+        if (request.getTestOnly()) {
+            return TestOnlySubmission.answer(loop, jobs, config.scheduler(), job);
+        }
         boolean allocation = request.getAllocation();
         int id = await(loop.submit((state, now) -> jobs.submit(state, job, now, allocation)));
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
@@ -232,6 +239,10 @@ public final class ClientApiHandler {
                     case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
                     case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
                     case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
+                    case "requeue" -> JobRunControl.requeue(state, caller, target, false, now);
+                    case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, now);
+                    case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
+                    case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
                     case "" -> jobs.update(state, caller, target, request.getFieldsMap(), now);
                     default ->
                         throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + request.getAction());

@@ -64,6 +64,8 @@ public final class InfoMapper {
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
                 .setRestartCount(job.restartCount())
+                .setSuspendTime(job.suspendTime())
+                .setPreSuspendSeconds(job.preSuspendSeconds())
                 .setStdOut(r.stdOut())
                 .setStdErr(r.stdErr())
                 .setStdIn(r.stdIn())

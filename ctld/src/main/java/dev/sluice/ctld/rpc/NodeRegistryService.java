@@ -88,6 +88,7 @@ public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImpl
                 state,
                 request.getNodeName(),
                 (int) request.getJobId(),
+                request.getRestartCount(),
                 request.getExitStatus(),
                 endState,
                 scripts,

@@ -8,7 +8,7 @@ import java.util.Map;
  * What one scheduling pass decided: jobs (or array tasks) to start now, jobs to cancel because
  * their dependency can never be met ({@code --kill-on-invalid-dep}), and for every other pending
  * job why it waits (with a detail in numbers when it waits for resources), its priority and,
- * where backfill reserved it a place, when it should start.
+ * where backfill reserved it a place, when it should start and on what ({@code reservations}).
  * A value; the controller loop turns it into journaled records and launches.
  */
 public record SchedulePlan(
@@ -17,7 +17,8 @@ public record SchedulePlan(
         Map<Integer, String> pendingReasons,
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
-        Map<Integer, String> details) {
+        Map<Integer, String> details,
+        Map<Integer, Allocation> reservations) {
 
     public SchedulePlan {
         starts = List.copyOf(starts);
@@ -26,6 +27,7 @@ public record SchedulePlan(
         expectedStarts = Map.copyOf(expectedStarts);
         priorities = Map.copyOf(priorities);
         details = Map.copyOf(details);
+        reservations = Map.copyOf(reservations);
     }
 
     /** @param taskId the array task to split off and start, -1 for a plain job */

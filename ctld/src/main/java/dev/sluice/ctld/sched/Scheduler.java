@@ -75,7 +75,8 @@ public final class Scheduler {
         for (Job job : pending) {
             pass.consider(job);
         }
-        return new SchedulePlan(pass.starts, pass.cancels, pass.reasons, pass.expected, priorities, pass.details);
+        return new SchedulePlan(
+                pass.starts, pass.cancels, pass.reasons, pass.expected, priorities, pass.details, pass.reserved);
     }
 
     /** Higher partition PriorityTier, then higher priority, then older. */
@@ -99,6 +100,7 @@ public final class Scheduler {
         final List<Integer> cancels = new ArrayList<>();
         final Map<Integer, String> reasons = new HashMap<>();
         final Map<Integer, Long> expected = new HashMap<>();
+        final Map<Integer, dev.sluice.ctld.state.Allocation> reserved = new HashMap<>();
         final Map<Integer, String> details = new HashMap<>();
         final Set<String> blockedPartitions = new HashSet<>();
         final Map<Integer, Integer> runningTasks = new HashMap<>();
@@ -209,6 +211,7 @@ public final class Scheduler {
                 if (r instanceof PlacementResult.Placed placed) {
                     timeline.reserve(placed.allocation(), t, end);
                     expected.put(job.id(), t);
+                    reserved.put(job.id(), placed.allocation());
                     reservations++;
                     return;
                 }

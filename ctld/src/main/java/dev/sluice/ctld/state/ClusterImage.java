@@ -74,6 +74,9 @@ public record ClusterImage(
         if (!job.isPending()) {
             return job.reason();
         }
+        if (job.hold() != Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD)) {
+            return Job.REQUEUED_HELD;
+        }
         return switch (job.hold()) {
             case USER -> "JobHeldUser";
             case ADMIN -> "JobHeldAdmin";

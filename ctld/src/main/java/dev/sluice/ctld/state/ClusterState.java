@@ -11,6 +11,7 @@ import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
 import dev.sluice.ctld.state.StateRecord.JobRequeued;
 import dev.sluice.ctld.state.StateRecord.JobStarted;
 import dev.sluice.ctld.state.StateRecord.JobSubmitted;
+import dev.sluice.ctld.state.StateRecord.JobSuspendChanged;
 import dev.sluice.ctld.state.StateRecord.JobUpdated;
 import dev.sluice.ctld.state.StateRecord.JobsPurged;
 import dev.sluice.ctld.state.StateRecord.NodeCreated;
@@ -124,7 +125,9 @@ public final class ClusterState {
             case JobUpdated r -> jobs.put(r.jobId(), JobUpdates.apply(requireJob(r.jobId()), r.changes()));
             case JobHoldChanged r -> {
                 Job job = requireJob(r.jobId());
-                jobs.put(r.jobId(), job.with(b -> b.hold(r.hold())));
+                // Released: the requeuehold reason goes with the hold, as in Slurm.
+                boolean clears = r.hold() == Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD);
+                jobs.put(r.jobId(), job.with(b -> b.hold(r.hold()).reason(clears ? "None" : job.reason())));
             }
             case JobStarted r -> {
                 Job job = requireJob(r.jobId());
@@ -146,7 +149,14 @@ public final class ClusterState {
                 if (job.isRunning()) {
                     account(job.allocation(), -1);
                 }
-                jobs.put(r.jobId(), job.requeued(r.time()));
+                jobs.put(r.jobId(), job.requeued(r.time(), r.held()));
+            }
+            case JobSuspendChanged r -> {
+                Job job = requireJob(r.jobId());
+                if (!job.isRunning()) {
+                    throw new IllegalStateException("journal suspends job " + r.jobId() + " that holds nothing");
+                }
+                jobs.put(r.jobId(), job.suspended(r.suspended(), r.preSuspendSeconds(), r.time()));
             }
             case JobsPurged r -> r.jobIds().forEach(jobs::remove);
             case NodeRegistered r -> registered(r);

@@ -11,6 +11,9 @@ import java.util.function.Consumer;
  * @param array the job's place in a job array, {@link ArrayPart#NONE} for a plain job
  * @param hold who holds it back, if anyone ({@code -H}, {@code scontrol hold})
  * @param adminPriority a priority fixed by an operator ({@code scontrol update priority=}), 0 if none
+ * @param suspendTime when the job was last suspended or resumed ({@code scontrol suspend/resume}), 0 if never
+ * @param preSuspendSeconds seconds it ran before its last suspension: with {@code suspendTime} it
+ *     gives the run time, which (like the time limit) does not count suspended time
  */
 public record Job(
         int id,
@@ -28,7 +31,9 @@ public record Job(
         int restartCount,
         ArrayPart array,
         Hold hold,
-        long adminPriority) {
+        long adminPriority,
+        long suspendTime,
+        long preSuspendSeconds) {
 
     /** Slurm's two kinds of hold: by the owner (JobHeldUser) or by an operator (JobHeldAdmin). */
     public enum Hold {
@@ -65,6 +70,8 @@ public record Job(
                 0,
                 array,
                 request.hold() ? Hold.USER : Hold.NONE,
+                0,
+                0,
                 0);
     }
 
@@ -88,6 +95,8 @@ public record Job(
         private ArrayPart array;
         private Hold hold;
         private long adminPriority;
+        private long suspendTime;
+        private long preSuspendSeconds;
         private int id;
 
         public Builder id(int v) {
@@ -159,6 +168,16 @@ public record Job(
             adminPriority = v;
             return this;
         }
+
+        public Builder suspendTime(long v) {
+            suspendTime = v;
+            return this;
+        }
+
+        public Builder preSuspendSeconds(long v) {
+            preSuspendSeconds = v;
+            return this;
+        }
     }
 
     /** The job with some fields changed. */
@@ -178,6 +197,8 @@ public record Job(
         b.array = array;
         b.hold = hold;
         b.adminPriority = adminPriority;
+        b.suspendTime = suspendTime;
+        b.preSuspendSeconds = preSuspendSeconds;
         change.accept(b);
         return new Job(
                 b.id,
@@ -195,7 +216,9 @@ public record Job(
                 b.restartCount,
                 b.array,
                 b.hold,
-                b.adminPriority);
+                b.adminPriority,
+                b.suspendTime,
+                b.preSuspendSeconds);
     }
 
     public Job started(Allocation alloc, long time, long limit, String part) {
@@ -213,15 +236,43 @@ public record Job(
         return with(b -> b.state(endState).exitStatus(status).endTime(time).reason(endReason));
     }
 
-    public Job requeued(long time) {
+    /** Slurm's reason for a job {@code scontrol requeuehold} put back (squeue shows it as is). */
+    public static final String REQUEUED_HELD = "job requeued in held state";
+
+    public Job requeued(long time, boolean held) {
         return with(b -> b.state(JobState.PENDING)
-                .reason("BeginTime")
+                .reason(held ? REQUEUED_HELD : "BeginTime")
+                .suspendTime(0)
+                .preSuspendSeconds(0)
                 .eligibleTime(time)
                 .startTime(0)
                 .endTime(0)
                 .allocation(null)
                 .exitStatus(0)
                 .restartCount(restartCount + 1));
+    }
+
+    /**
+     * Suspended ({@code scontrol suspend}) or running again ({@code scontrol resume}): the run
+     * time accrued so far is kept, so that the time limit does not count the pause.
+     */
+    public Job suspended(boolean suspend, long preSuspend, long time) {
+        return with(b -> b.state(suspend ? JobState.SUSPENDED : JobState.RUNNING)
+                .suspendTime(time)
+                .preSuspendSeconds(preSuspend));
+    }
+
+    /** Seconds run up to {@code now}, suspended time left out (Slurm's RunTime). */
+    public long runSeconds(long now) {
+        if (startTime <= 0 || state == JobState.PENDING) {
+            return 0;
+        }
+        if (state == JobState.SUSPENDED) {
+            return preSuspendSeconds;
+        }
+        long until = state.isFinished() ? endTime : now;
+        long from = suspendTime > 0 ? suspendTime : startTime;
+        return preSuspendSeconds + Math.max(0, until - from);
     }
 
     public boolean isPending() {

@@ -38,7 +38,9 @@ public final class JobUpdates {
                     job.restartCount(),
                     job.array(),
                     job.hold(),
-                    job.adminPriority());
+                    job.adminPriority(),
+                    job.suspendTime(),
+                    job.preSuspendSeconds());
         }
         if (changes.containsKey(TIME_LIMIT)) {
             long limit = Long.parseLong(changes.get(TIME_LIMIT));

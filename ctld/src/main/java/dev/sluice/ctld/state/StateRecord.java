@@ -38,7 +38,24 @@ public sealed interface StateRecord {
         }
     }
 
-    record JobRequeued(int jobId, long time) implements StateRecord {}
+    /**
+     * Back to the queue: a node failed, a launch failed, or {@code scontrol requeue}.
+     *
+     * @param held {@code scontrol requeuehold}: pending with Slurm's "job requeued in held state"
+     */
+    record JobRequeued(int jobId, boolean held, long time) implements StateRecord {
+        public JobRequeued(int jobId, long time) {
+            this(jobId, false, time);
+        }
+    }
+
+    /**
+     * {@code scontrol suspend} ({@code suspended}) or {@code scontrol resume}: the job keeps its
+     * resources either way.
+     *
+     * @param preSuspendSeconds the run time accrued before this change, decided by the handler
+     */
+    record JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time) implements StateRecord {}
 
     /**
      * Task {@code taskId} of the array record {@code jobId} starts a life of its own as job

@@ -78,7 +78,8 @@ final class StateSnapshots {
         }
         for (Job j : state.jobs()) {
             for (int i = 0; i < j.restartCount(); i++) {
-                out.add(new JobRequeued(j.id(), j.eligibleTime()));
+                boolean last = i == j.restartCount() - 1;
+                out.add(new JobRequeued(j.id(), last && j.reason().equals(Job.REQUEUED_HELD), j.eligibleTime()));
             }
             if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
                 out.add(new JobHoldChanged(j.id(), j.hold(), j.submitTime()));
@@ -91,6 +92,10 @@ final class StateSnapshots {
             }
             if (j.allocation() != null) {
                 out.add(new JobStarted(j.id(), j.allocation(), j.partition(), j.timeLimitMinutes(), j.startTime()));
+                if (j.suspendTime() > 0) {
+                    out.add(new StateRecord.JobSuspendChanged(
+                            j.id(), j.state() == JobState.SUSPENDED, j.preSuspendSeconds(), j.suspendTime()));
+                }
             }
             if (j.state().isFinished()) {
                 out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));

@@ -55,6 +55,7 @@ class TestNodeControl {
             switch (c) {
                 case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
                 case SoftChange.NodeSilent s -> state.silent(s.node());
+                case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
             }
         }
         return result.response();

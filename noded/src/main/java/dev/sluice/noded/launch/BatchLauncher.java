@@ -39,6 +39,11 @@ public final class BatchLauncher implements AutoCloseable {
 
     private static final String END_STATE = "end_state";
     private static final String SIGNALLED = "signalled";
+    // scontrol suspend: when the job was last stopped (-1 while it runs) and how long it has been
+    // stopped before, both in epoch seconds, so that its time limit leaves them out, also after
+    // this daemon restarts.
+    private static final String SUSPENDED_AT = "suspended_at";
+    private static final String SUSPENDED_SECONDS = "suspended_seconds";
 
     private final String nodeName;
     private final JobSpool spool;
@@ -69,13 +74,17 @@ public final class BatchLauncher implements AutoCloseable {
         volatile JobState endState;
         volatile boolean signalled;
         volatile ScheduledFuture<?> limit;
+        long suspendedAt = -1;
+        long suspendedSeconds;
         final List<Integer> gpus;
+        final int restartCount;
 
-        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds, List<Integer> gpus) {
+        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds, List<Integer> gpus, int restartCount) {
             this.jobId = jobId;
             this.supervisor = supervisor;
             this.killWaitSeconds = killWaitSeconds;
             this.gpus = List.copyOf(gpus);
+            this.restartCount = restartCount;
         }
 
         /**
@@ -135,6 +144,13 @@ public final class BatchLauncher implements AutoCloseable {
     public synchronized void launch(LaunchBatchJobRequest request) throws IOException {
         int jobId = request.getJobId();
         if (running.containsKey(jobId) || spool.knows(jobId)) {
+            int earlier = spool.launch(jobId)
+                    .map(LaunchBatchJobRequest::getRestartCount)
+                    .orElse(request.getRestartCount());
+            if (request.getRestartCount() > earlier) {
+                // Requeued: the controller retries until the killed run has ended and been reported.
+                throw new IOException("the previous run of job " + jobId + " is still ending here");
+            }
             log.info("job {} already launched here; ignoring the repeated launch", jobId);
             return;
         }
@@ -209,7 +225,11 @@ public final class BatchLauncher implements AutoCloseable {
         spool.saveLaunch(request);
         Process process = pb.start();
         RunningJob job = new RunningJob(
-                jobId, process.toHandle(), request.getKillWaitSeconds(), gpuIndices(request.getGresList()));
+                jobId,
+                process.toHandle(),
+                request.getKillWaitSeconds(),
+                gpuIndices(request.getGresList()),
+                request.getRestartCount());
         running.put(jobId, job);
         armTimeLimit(job, request);
         log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
@@ -230,11 +250,12 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
+    /** The time limit counts the time the job has run: not the time it spent suspended. */
     private void armTimeLimit(RunningJob job, LaunchBatchJobRequest request) {
         long limit = Integer.toUnsignedLong(request.getTimeLimitMinutes());
-        if (limit > 0 && limit < 0xfffffffeL) {
-            long elapsed = Math.max(0, System.currentTimeMillis() / 1000 - request.getStartTime());
-            long delay = Math.max(0, limit * 60 - elapsed);
+        if (limit > 0 && limit < 0xfffffffeL && job.suspendedAt < 0) {
+            long ran = Math.max(0, System.currentTimeMillis() / 1000 - request.getStartTime() - job.suspendedSeconds);
+            long delay = Math.max(0, limit * 60 - ran);
             job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
         }
     }
@@ -258,9 +279,14 @@ public final class BatchLauncher implements AutoCloseable {
                     jobId,
                     handle.orElse(ProcessHandle.current()),
                     request.get().getKillWaitSeconds(),
-                    gpuIndices(request.get().getGresList()));
+                    gpuIndices(request.get().getGresList()),
+                    request.get().getRestartCount());
             job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
             job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
+            job.suspendedAt =
+                    spool.fact(jobId, SUSPENDED_AT).map(Long::parseLong).orElse(-1L);
+            job.suspendedSeconds =
+                    spool.fact(jobId, SUSPENDED_SECONDS).map(Long::parseLong).orElse(0L);
             if (handle.isEmpty()) {
                 log.info("job {} ended while sluice-noded was not running", jobId);
                 report(job);
@@ -362,6 +388,45 @@ public final class BatchLauncher implements AutoCloseable {
                 TimeUnit.SECONDS);
     }
 
+    /**
+     * {@code scontrol suspend/resume}: SIGSTOP (or SIGCONT) to every process of the job's session;
+     * the time limit stops while the job is suspended and runs on from where it stood.
+     */
+    public boolean suspend(int jobId, boolean suspend) {
+        RunningJob job = running.get(jobId);
+        if (job == null) {
+            return false;
+        }
+        synchronized (job) {
+            long now = System.currentTimeMillis() / 1000;
+            if (suspend) {
+                if (job.suspendedAt < 0) {
+                    ScheduledFuture<?> limit = job.limit;
+                    if (limit != null) {
+                        limit.cancel(false);
+                    }
+                    job.suspendedAt = now;
+                    remember(jobId, SUSPENDED_AT, Long.toString(now));
+                }
+                signalGroup(job.pgid(), "STOP");
+            } else {
+                signalGroup(job.pgid(), "CONT");
+                if (job.suspendedAt >= 0) {
+                    job.suspendedSeconds += Math.max(0, now - job.suspendedAt);
+                    job.suspendedAt = -1;
+                    remember(jobId, SUSPENDED_SECONDS, Long.toString(job.suspendedSeconds));
+                    remember(jobId, SUSPENDED_AT, "-1");
+                    try {
+                        spool.launch(jobId).ifPresent(request -> armTimeLimit(job, request));
+                    } catch (IOException e) {
+                        log.warn("job {}: cannot read its launch to re-arm the time limit: {}", jobId, e.getMessage());
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
     public boolean signal(int jobId, int signal, boolean batchOnly) {
         RunningJob job = running.get(jobId);
         if (job == null) {
@@ -430,6 +495,7 @@ public final class BatchLauncher implements AutoCloseable {
         JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
                 .setNodeName(nodeName)
                 .setJobId(job.jobId)
+                .setRestartCount(job.restartCount)
                 .setExitStatus(status)
                 .setPrologFailed(prologFailed)
                 .setEpilogFailed(spool.fact(job.jobId, Supervisor.EPILOG_FAILED).isPresent());

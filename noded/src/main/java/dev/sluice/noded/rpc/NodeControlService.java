@@ -10,6 +10,7 @@ import dev.sluice.protocol.v1.NodeReconfigureRequest;
 import dev.sluice.protocol.v1.NodeReconfigureResponse;
 import dev.sluice.protocol.v1.NodeSignalJobRequest;
 import dev.sluice.protocol.v1.NodeSignalJobResponse;
+import dev.sluice.protocol.v1.SuspendAction;
 import dev.sluice.protocol.v1.TerminateJobRequest;
 import dev.sluice.protocol.v1.TerminateJobResponse;
 import io.grpc.Status;
@@ -104,7 +105,15 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     @Override
     public void signalJob(NodeSignalJobRequest request, StreamObserver<NodeSignalJobResponse> observer) {
-        launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+        switch (request.getSuspend()) {
+            case SUSPEND_ACTION_SUSPEND, SUSPEND_ACTION_RESUME -> {
+                boolean suspend = request.getSuspend() == SuspendAction.SUSPEND_ACTION_SUSPEND;
+                launcher.suspend(request.getJobId(), suspend);
+                // Step tasks run in sessions of their own: they are stopped and continued too.
+                steps.signalJob(request.getJobId(), suspend ? "STOP" : "CONT");
+            }
+            default -> launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+        }
         observer.onNext(NodeSignalJobResponse.getDefaultInstance());
         observer.onCompleted();
     }

@@ -48,6 +48,7 @@ final class JobSpecBuilder {
                 .setName(o.has("job-name") ? o.get("job-name") : defaultName)
                 .setTimeLimitMinutes(Limits.WIRE_NOT_SET)
                 .setRequeue(!"0".equals(o.get("requeue")))
+                .setRequeueSet(o.has("requeue"))
                 .setOwner(Identity.newBuilder()
                         .setUid((int) inv.caller().uid())
                         .setGid((int) inv.caller().gid())

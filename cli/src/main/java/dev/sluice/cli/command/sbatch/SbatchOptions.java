@@ -109,14 +109,14 @@ final class SbatchOptions {
             .unsupported(NO, "sockets-per-node", REQUIRED)
             .unsupported(NO, "spread-job", NONE)
             .unsupported(NO, "switches", REQUIRED)
-            .unsupported(NO, "test-only", NONE)
+            .add(NO, "test-only", NONE)
             .unsupported(NO, "thread-spec", REQUIRED)
             .unsupported(NO, "threads-per-core", REQUIRED)
             .unsupported(NO, "time-min", REQUIRED)
             .unsupported(NO, "tmp", REQUIRED)
             .unsupported(NO, "uid", REQUIRED)
             .unsupported(NO, "use-min-nodes", NONE)
-            .unsupported('W', "wait", NONE)
+            .add('W', "wait", NONE)
             .unsupported(NO, "wait-all-nodes", REQUIRED)
             .unsupported(NO, "wckey", REQUIRED)
             .build();
@@ -147,7 +147,8 @@ final class SbatchOptions {
             Map.entry("SBATCH_PARTITION", "partition"),
             Map.entry("SBATCH_QOS", "qos"),
             Map.entry("SBATCH_REQUEUE", "requeue"),
-            Map.entry("SBATCH_TIMELIMIT", "time"));
+            Map.entry("SBATCH_TIMELIMIT", "time"),
+            Map.entry("SBATCH_WAIT", "wait"));
 
     static final String USAGE = """
             Usage: sbatch [-N nnodes] [-n ntasks] [-c ncpus] [-p partition] [-t minutes]
@@ -156,6 +157,7 @@ final class SbatchOptions {
                           [--mem-per-cpu=MB] [--exclusive] [--export[=names]] [--hold]
                           [--comment=name] [--nice[=value]] [--requeue] [--no-requeue]
                           [--open-mode=append|truncate] [--parsable] [--quiet]
+                          [--test-only] [-W|--wait]
                           [--wrap[=command string]] executable [args...]
             """;
 
@@ -201,6 +203,8 @@ final class SbatchOptions {
                   --requeue               if set, permit the job to be requeued
                   --no-requeue            if set, do not permit the job to be requeued
               -t, --time=minutes          time limit
+                  --test-only             validate the job and report when it would start; submit nothing
+              -W, --wait                  wait for completion of submitted job
               -w, --nodelist=hosts...     request a specific list of hosts
                   --wrap[=command string] wrap command string in a sh script and submit
               -x, --exclude=hosts...      exclude a specific list of hosts

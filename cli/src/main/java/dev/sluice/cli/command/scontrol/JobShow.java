@@ -36,8 +36,8 @@ final class JobShow {
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
                 + " QOS=" + JobView.orNull(spec.getQos()));
-        l.add("JobState=" + JobStates.longName(j.state()) + " Reason=" + j.reason() + " Dependency="
-                + JobView.orNull(spec.getDependency()));
+        l.add("JobState=" + JobStates.longName(j.state()) + " Reason="
+                + j.reason().replace(' ', '_') + " Dependency=" + JobView.orNull(spec.getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
                 + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));
         l.add("RunTime=" + Layout.duration(j.elapsedSeconds()) + " TimeLimit=" + TimeLimit.format(j.timeLimitMinutes())
@@ -49,7 +49,7 @@ final class JobShow {
                 + " Deadline=N/A");
         l.add("SuspendTime=" + (info.getSuspendTime() > 0 ? j.timestamp(info.getSuspendTime()) : "None")
                 // Sluice does not record scheduler passes per job: Slurm's text for "never".
-                + " SecsPreSuspend=0 LastSchedEval=Unknown Scheduler=Main");
+                + " SecsPreSuspend=" + info.getPreSuspendSeconds() + " LastSchedEval=Unknown Scheduler=Main");
         l.add("Partition=" + j.partition() + " AllocNode:Sid=" + JobView.orNull(spec.getSubmitHost()) + ":0");
         l.add("ReqNodeList=" + NodeLists.rangedOrNull(spec.getReqNodes()) + " ExcNodeList="
                 + NodeLists.rangedOrNull(spec.getExcludeNodes()));

@@ -58,6 +58,8 @@ public final class ScontrolCommand implements Command {
             case "update" ->
                 isJobUpdate(rest) ? ScontrolJobUpdate.update(inv, rest, err) : ScontrolUpdate.run(inv, rest, err);
             case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
+            case "requeue", "requeuehold", "suspend", "resume" ->
+                ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, err);
             case "write" -> ScontrolWrite.run(inv, rest, out, err);
             case "create" -> ScontrolNodeAdmin.create(inv, rest, err);
             case "delete" -> ScontrolNodeAdmin.delete(inv, rest, err);

@@ -40,7 +40,30 @@ final class ScontrolJobUpdate {
         }
         UpdateJobRequest.Builder req =
                 UpdateJobRequest.newBuilder().addAllJobIds(ids).setAction(action);
-        return send(inv, req, err, true);
+        return send(inv, req, err, Style.HOLD);
+    }
+
+    /**
+     * {@code scontrol requeue|requeuehold|suspend|resume JOBS}: comma-separated ids, each refused
+     * one printing {@code TEXT for job N} (Slurm 22.05 adds no summary line for these).
+     */
+    static int requeueOrSuspend(Invocation inv, String action, List<String> args, PrintStream err) {
+        List<String> ids = new ArrayList<>();
+        for (String a : args) {
+            ids.addAll(CommandSupport.commaList(a));
+        }
+        if (ids.isEmpty()) {
+            err.println("too few arguments for keyword:" + action);
+            return 1;
+        }
+        return send(inv, UpdateJobRequest.newBuilder().addAllJobIds(ids).setAction(action), err, Style.RUN);
+    }
+
+    /** How Slurm words a failure: hold/release add a summary line, update and run actions do not. */
+    private enum Style {
+        HOLD,
+        UPDATE,
+        RUN
     }
 
     static int update(Invocation inv, List<String> args, PrintStream err) {
@@ -80,10 +103,10 @@ final class ScontrolJobUpdate {
         UpdateJobRequest.Builder req = UpdateJobRequest.newBuilder()
                 .addAllJobIds(CommandSupport.commaList(jobId))
                 .putAllFields(fields);
-        return send(inv, req, err, false);
+        return send(inv, req, err, Style.UPDATE);
     }
 
-    private static int send(Invocation inv, UpdateJobRequest.Builder req, PrintStream err, boolean suspendStyle) {
+    private static int send(Invocation inv, UpdateJobRequest.Builder req, PrintStream err, Style style) {
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
             return 1;
@@ -94,7 +117,7 @@ final class ScontrolJobUpdate {
                     .call(ClientRequest.newBuilder().setUpdateJob(req))
                     .getUpdateJob();
         } catch (ControllerException e) {
-            err.println((suspendStyle ? "slurm_suspend error: " : "slurm_update error: ") + e.getMessage());
+            err.println((style == Style.UPDATE ? "slurm_update error: " : "slurm_suspend error: ") + e.getMessage());
             return 1;
         }
         String lastError = null;
@@ -110,7 +133,7 @@ final class ScontrolJobUpdate {
         if (lastError == null) {
             return 0;
         }
-        if (suspendStyle) {
+        if (style == Style.HOLD) {
             err.println("slurm_suspend error: " + lastError);
         }
         return 1;

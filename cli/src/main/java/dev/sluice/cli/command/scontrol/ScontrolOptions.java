@@ -45,6 +45,10 @@ final class ScontrolOptions {
                  hold <job_list>          prevent jobs from being scheduled (operator hold).
                  ping                     print status of slurmctld daemons.
                  release <job_list>       permit held jobs to be scheduled.
+                 requeue <job_id>         re-queue a batch job
+                 requeuehold <job_id>     re-queue and hold a batch
+                 resume <jobid_list>      resume previously suspended job (see suspend)
+                 suspend <job_list>       susend specified job (see resume)
                  uhold <job_list>         place user hold on jobs.
                  show <ENTITY> [<ID>]     display state of identified entity, default
                                           is all records. <ENTITY> is one of job,

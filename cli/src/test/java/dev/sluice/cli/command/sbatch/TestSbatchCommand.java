@@ -73,6 +73,8 @@ class TestSbatchCommand {
         assertThat(spec.getWorkDir()).isEqualTo(dir.toString());
         assertThat(spec.getTimeLimitMinutes()).isEqualTo(0xfffffffe);
         assertThat(spec.getRequeue()).isTrue();
+        // Neither --requeue nor --no-requeue: the controller's JobRequeue decides.
+        assertThat(spec.getRequeueSet()).isFalse();
         assertThat(spec.getWrapped()).isTrue();
         assertThat(spec.getCommand()).isEmpty();
         assertThat(spec.getOwner().getUserName()).isEqualTo("root");
@@ -159,6 +161,7 @@ class TestSbatchCommand {
         assertThat(spec.getExclusive()).isTrue();
         assertThat(spec.getAccount()).isEqualTo("acct");
         assertThat(spec.getRequeue()).isFalse();
+        assertThat(spec.getRequeueSet()).isTrue();
         assertThat(spec.getOpenMode()).isEqualTo("append");
         assertThat(spec.getStdErr()).isEqualTo("err.txt");
         assertThat(spec.getWorkDir()).isEqualTo("/tmp");

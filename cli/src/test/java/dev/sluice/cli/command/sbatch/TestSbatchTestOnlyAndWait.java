@@ -1,0 +1,193 @@
+package dev.sluice.cli.command.sbatch;
+
+import static dev.sluice.cli.testing.TestingInvocations.confFor;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.agent.AgentFrames;
+import dev.sluice.cli.testing.AgentHarness;
+import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.TestingInvocations.Output;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.SlurmError;
+import dev.sluice.protocol.v1.SubmitBatchJobResponse;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sbatch --test-only} and {@code sbatch -W}. Expected texts and exit statuses are real
+ * Slurm 22.05's, observed side by side on this machine (2026-11-29):
+ * {@code sbatch: Job 26 to start at 2026-11-29T14:38:39 using 1 processors on nodes n1 in
+ * partition gpu} on standard error (exit 0, nothing with -Q), {@code allocation failure:
+ * Requested node configuration is not available} for {@code -N9} on 2 nodes (exit 1);
+ * {@code sbatch -W --wrap "exit 3"} printed {@code Submitted batch job 20} and exited 3, a job
+ * killed by SIGKILL made it exit 1.
+ */
+class TestSbatchTestOnlyAndWait {
+    private static final Instant NOW = Instant.parse("2026-11-29T14:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private FakeController controller;
+    private Map<String, String> env;
+    /** The job's states as successive GetJobs calls see them; the last one stays. */
+    private final Deque<JobInfo> states = new ArrayDeque<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        controller = new FakeController(this::answer);
+        env = new HashMap<>(confFor(dir, controller.port()));
+    }
+
+    private ClientResponse answer(ClientRequest req) {
+        return switch (req.getBodyCase()) {
+            case SUBMIT_BATCH_JOB -> {
+                var submit = req.getSubmitBatchJob();
+                if (submit.getSpec().getMinNodes() == 9) {
+                    yield ClientResponse.newBuilder()
+                            .setError(SlurmError.newBuilder()
+                                    .setCode(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE.number())
+                                    .setMessage(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE.text()))
+                            .build();
+                }
+                SubmitBatchJobResponse.Builder r =
+                        SubmitBatchJobResponse.newBuilder().setJobId(26);
+                if (submit.getTestOnly()) {
+                    r.setStartTime(Instant.parse("2026-11-29T14:38:39Z").getEpochSecond())
+                            .setCpus(1)
+                            .setNodeList("n1")
+                            .setPartition("gpu");
+                }
+                yield ClientResponse.newBuilder().setSubmitBatchJob(r).build();
+            }
+            case GET_JOBS -> {
+                JobInfo now = states.size() > 1 ? states.poll() : states.peek();
+                yield ClientResponse.newBuilder()
+                        .setGetJobs(GetJobsResponse.newBuilder().addJobs(now))
+                        .build();
+            }
+            default -> throw new IllegalStateException("unexpected " + req.getBodyCase());
+        };
+    }
+
+    private static JobInfo job(JobState state, int waitStatus) {
+        return JobInfo.newBuilder()
+                .setJobId(26)
+                .setState(state)
+                .setExitStatus(waitStatus)
+                .build();
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        controller.close();
+    }
+
+    private Output sbatch(String... args) {
+        return TestingInvocations.runBothWays(new SbatchCommand(), NOW, dir, env, "", args);
+    }
+
+    @Test
+    void testOnlyPrintsWhereAndWhenAndSubmitsNothing() {
+        assertThat(sbatch("--test-only", "--wrap", "true"))
+                .isEqualTo(new Output(
+                        0,
+                        "",
+                        "sbatch: Job 26 to start at 2026-11-29T14:38:39 using 1 processors on nodes n1 in partition"
+                                + " gpu\n"));
+        assertThat(controller.requests().getFirst().getSubmitBatchJob().getTestOnly())
+                .isTrue();
+        assertThat(sbatch("-Q", "--test-only", "--wrap", "true")).isEqualTo(new Output(0, "", ""));
+        assertThat(sbatch("--test-only", "-N9", "--wrap", "true"))
+                .isEqualTo(new Output(1, "", "allocation failure: Requested node configuration is not available\n"));
+    }
+
+    @Test
+    void waitExitsWithTheJobsExitCode() {
+        states.add(job(JobState.PENDING, 0));
+        states.add(job(JobState.RUNNING, 0));
+        states.add(job(JobState.FAILED, 3 << 8));
+        Output standalone = TestingInvocations.run(
+                new SbatchCommand(), TestingInvocations.invocation(NOW, dir, env, "", "-W", "--wrap", "exit 3"));
+        assertThat(standalone).isEqualTo(new Output(3, "Submitted batch job 26\n", ""));
+        assertThat(controller.requests().stream().filter(ClientRequest::hasGetJobs))
+                .hasSize(3);
+        assertThat(controller.requests().getFirst().getSubmitBatchJob().getTestOnly())
+                .isFalse();
+
+        states.clear();
+        states.add(job(JobState.FAILED, 9));
+        assertThat(sbatch("--wait", "--parsable", "--wrap", "kill -9 $$")).isEqualTo(new Output(1, "26\n", ""));
+        states.clear();
+        states.add(job(JobState.COMPLETED, 0));
+        assertThat(sbatch("-W", "--wrap", "true")).isEqualTo(new Output(0, "Submitted batch job 26\n", ""));
+    }
+
+    @Test
+    void exitCodeOfAWaitStatus() {
+        assertThat(SbatchWait.exitCode(0)).isZero();
+        assertThat(SbatchWait.exitCode(3 << 8)).isEqualTo(3);
+        assertThat(SbatchWait.exitCode(255 << 8)).isEqualTo(255);
+        assertThat(SbatchWait.exitCode(15)).isEqualTo(1);
+        assertThat(SbatchWait.exitCode(9)).isEqualTo(1);
+    }
+
+    /** Ctrl-C through the agent stops the wait (status 130) and leaves the job alone. */
+    @Test
+    void ctrlCThroughTheAgentStopsWaiting() throws IOException {
+        states.add(job(JobState.RUNNING, 0));
+        try (AgentHarness agent = new AgentHarness(
+                        dir,
+                        dev.sluice.cli.Commands::byName,
+                        TestingInvocations.USERS,
+                        Clock.fixed(NOW, ZoneOffset.UTC));
+                SocketChannel ch = agent.connect()) {
+            DataOutputStream out = new DataOutputStream(Channels.newOutputStream(ch));
+            DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch)));
+            byte[] run = AgentFrames.encodeRun(
+                    new AgentFrames.Run(AgentHarness.argv("sbatch", "-W", "--wrap", "sleep 600"), env, dir.toString()));
+            AgentFrames.write(out, AgentFrames.RUN, run, 0, run.length);
+            out.flush();
+            AgentFrames.Frame first = AgentFrames.read(in);
+            assertThat(first.type()).isEqualTo(AgentFrames.STDOUT);
+            assertThat(new String(first.payload(), StandardCharsets.UTF_8)).isEqualTo("Submitted batch job 26\n");
+            byte[] sigint = AgentFrames.exitPayload(2);
+            AgentFrames.write(out, AgentFrames.SIGNAL, sigint, 0, sigint.length);
+            out.flush();
+            int exit;
+            while (true) {
+                AgentFrames.Frame f = AgentFrames.read(in);
+                if (f.type() == AgentFrames.EXIT) {
+                    exit = AgentFrames.intOf(f.payload());
+                    break;
+                }
+            }
+            assertThat(exit).isEqualTo(130);
+        }
+        assertThat(controller.requests().stream().filter(ClientRequest::hasSignalJob))
+                .isEmpty();
+    }
+}

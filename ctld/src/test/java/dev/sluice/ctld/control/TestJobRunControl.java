@@ -1,0 +1,219 @@
+package dev.sluice.ctld.control;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.persistence.RecordCodec;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code scontrol requeue|requeuehold|suspend|resume} as pure decisions over a state. The errors
+ * are the ones real Slurm 22.05 gave for the same cases on this machine (2026-11-29).
+ */
+class TestJobRunControl {
+    private static final long NOW = 1_000_000;
+    private static final Caller ROOT = new Caller(0, 0, "root");
+    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
+    private static final Caller OTHER = new Caller(1001, 1001, "bob");
+
+    private final ClusterState state = new ClusterState(
+            List.of(Node.configured(
+                    "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false)),
+            List.of(Builders.aPartition("p", List.of("n1"))),
+            1);
+    private long seq;
+
+    private int job(JobRequest request, long startedAt) {
+        int id = state.nextJobId();
+        state.replay(++seq, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
+        if (startedAt > 0) {
+            state.replay(
+                    ++seq,
+                    new StateRecord.JobStarted(
+                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, startedAt));
+        }
+        return id;
+    }
+
+    private void apply(ControlResult<?> result) {
+        result.records().forEach(r -> state.replay(++seq, r));
+    }
+
+    private static ErrorCode code(Runnable action) {
+        try {
+            action.run();
+        } catch (SlurmException e) {
+            return e.code();
+        }
+        throw new AssertionError("no error");
+    }
+
+    @Test
+    void requeueKillsTheRunningJobAndQueuesItAgain() {
+        int id = job(aJob().requeue().build(), NOW - 100);
+        ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, NOW);
+        assertThat(r.records()).containsExactly(new StateRecord.JobRequeued(id, false, NOW));
+        assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED));
+        apply(r);
+        Job job = state.job(id);
+        assertThat(job.state()).isEqualTo(JobState.PENDING);
+        assertThat(job.restartCount()).isEqualTo(1);
+        assertThat(job.reason()).isEqualTo("BeginTime");
+        // Its CPUs are free again: the node holds nothing.
+        assertThat(state.view(state.node("n1")).allocCpus()).isZero();
+    }
+
+    @Test
+    void anEndedJobIsQueuedAgainWithoutAnyKill() {
+        int id = job(aJob().requeue().build(), NOW - 100);
+        apply(ControlResult.of(
+                List.of(new StateRecord.JobEnded(id, JobState.FAILED, 3 << 8, "NonZeroExitCode", NOW - 10)),
+                List.of(),
+                null));
+        ControlResult<Void> r = JobRunControl.requeue(state, ROOT, Integer.toString(id), false, NOW);
+        assertThat(r.effects()).isEmpty();
+        apply(r);
+        assertThat(state.job(id).state()).isEqualTo(JobState.PENDING);
+    }
+
+    @Test
+    void requeueholdLeavesItHeldWithSlurmsReason() {
+        int id = job(aJob().requeue().build(), NOW - 100);
+        apply(JobRunControl.requeue(state, ROOT, Integer.toString(id), true, NOW));
+        Job job = state.job(id);
+        assertThat(job.hold()).isEqualTo(Job.Hold.ADMIN);
+        assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
+        apply(new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
+        assertThat(state.job(id).reason()).isEqualTo("None");
+        int own = job(aJob().requeue().build(), NOW - 50);
+        apply(JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
+        assertThat(state.job(own).hold()).isEqualTo(Job.Hold.USER);
+    }
+
+    @Test
+    void requeueRefusalsChangeNothing() {
+        int pending = job(aJob().requeue().build(), 0);
+        int allocation = job(aJob().requeue().script("").build(), NOW - 10);
+        int running = job(aJob().requeue().build(), NOW - 10);
+        int noRequeue = job(aJob().build(), NOW - 10);
+        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "" + pending, false, NOW)))
+                .isEqualTo(ErrorCode.JOB_PENDING);
+        assertThat(code(() -> JobRunControl.requeue(state, OTHER, "" + running, false, NOW)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "99", false, NOW)))
+                .isEqualTo(ErrorCode.INVALID_JOB_ID);
+        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "" + allocation, false, NOW)))
+                .isEqualTo(ErrorCode.BATCH_ONLY);
+        // sbatch --no-requeue
+        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "" + noRequeue, false, NOW)))
+                .isEqualTo(ErrorCode.DISABLED);
+        assertThat(state.job(running).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(noRequeue).restartCount()).isZero();
+    }
+
+    @Test
+    void suspendStopsTheClockAndResumeRunsItOn() {
+        int id = job(aJob().build(), NOW - 100);
+        ControlResult<Void> s = JobRunControl.suspend(state, ROOT, "" + id, true, NOW);
+        assertThat(s.records()).containsExactly(new StateRecord.JobSuspendChanged(id, true, 100, NOW));
+        assertThat(s.effects()).containsExactly(new Effect.Suspend(id, List.of("n1"), true));
+        apply(s);
+        Job suspended = state.job(id);
+        assertThat(suspended.state()).isEqualTo(JobState.SUSPENDED);
+        assertThat(suspended.state().compact()).isEqualTo("S");
+        assertThat(suspended.runSeconds(NOW + 500)).isEqualTo(100);
+        // Resources stay allocated while suspended.
+        assertThat(state.view(state.node("n1")).allocCpus()).isEqualTo(2);
+        // Suspending again changes nothing (Slurm answers success).
+        assertThat(JobRunControl.suspend(state, ROOT, "" + id, true, NOW + 1).records())
+                .isEmpty();
+
+        ControlResult<Void> r = JobRunControl.suspend(state, ROOT, "" + id, false, NOW + 500);
+        assertThat(r.effects()).containsExactly(new Effect.Suspend(id, List.of("n1"), false));
+        apply(r);
+        assertThat(state.job(id).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(id).runSeconds(NOW + 530)).isEqualTo(130);
+        apply(JobRunControl.suspend(state, ROOT, "" + id, true, NOW + 540));
+        assertThat(state.job(id).preSuspendSeconds()).isEqualTo(140);
+    }
+
+    @Test
+    void suspendRefusals() {
+        int pending = job(aJob().build(), 0);
+        int running = job(aJob().build(), NOW - 10);
+        assertThat(code(() -> JobRunControl.suspend(state, OWNER, "" + running, true, NOW)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + pending, true, NOW)))
+                .isEqualTo(ErrorCode.JOB_PENDING);
+        assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, false, NOW)))
+                .isEqualTo(ErrorCode.JOB_NOT_SUSPENDED);
+        assertThatThrownBy(() -> JobRunControl.suspend(state, ROOT, "99", true, NOW))
+                .hasMessage("Unexpected message received");
+        apply(ControlResult.of(
+                List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, "None", NOW)), List.of(), null));
+        assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
+                .isEqualTo(ErrorCode.ALREADY_DONE);
+    }
+
+    @Test
+    void theEndOfARequeuedRunDoesNotEndTheNextRun() {
+        int id = job(aJob().requeue().build(), NOW - 100);
+        apply(JobRunControl.requeue(state, ROOT, "" + id, false, NOW));
+        state.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW + 5));
+        JobControl jobs = new JobControl(null);
+        ControlResult<Void> old =
+                jobs.complete(state, "n1", id, 0, 15, JobState.CANCELLED, JobControl.NodeScripts.OK, "root", NOW + 6);
+        assertThat(old.records()).isEmpty();
+        ControlResult<Void> current =
+                jobs.complete(state, "n1", id, 1, 0, null, JobControl.NodeScripts.OK, "root", NOW + 7);
+        assertThat(current.records()).hasSize(1);
+    }
+
+    @Test
+    void suspensionAndRequeueHoldSurviveTheJournalAndSnapshots() {
+        int id = job(aJob().build(), NOW - 100);
+        int held = job(aJob().requeue().build(), NOW - 100);
+        apply(JobRunControl.suspend(state, ROOT, "" + id, true, NOW));
+        apply(JobRunControl.requeue(state, ROOT, "" + held, true, NOW));
+        for (StateRecord r : List.of(
+                new StateRecord.JobSuspendChanged(id, true, 100, NOW), new StateRecord.JobRequeued(held, true, NOW))) {
+            assertThat(RecordCodec.decode(RecordCodec.encode(1, r))).isEqualTo(r);
+        }
+        ClusterState copy = new ClusterState(
+                List.of(Node.configured(
+                        "n1",
+                        "n1",
+                        "127.0.0.1",
+                        0,
+                        NodeHardware.ofCpus(4, 1000),
+                        List.of(),
+                        GresInventory.NONE,
+                        1,
+                        false)),
+                List.of(Builders.aPartition("p", List.of("n1"))),
+                1);
+        long s = 0;
+        for (StateRecord r : state.toRecords()) {
+            copy.replay(++s, r);
+        }
+        assertThat(copy.job(id)).isEqualTo(state.job(id));
+        assertThat(copy.job(held)).isEqualTo(state.job(held));
+    }
+}
