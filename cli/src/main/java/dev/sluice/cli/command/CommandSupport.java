@@ -45,6 +45,19 @@ public final class CommandSupport {
         }
     }
 
+    /**
+     * The caller's {@code ClusterName}, for the {@code cluster} member of {@code --json}
+     * output; empty when the configuration cannot be read (connecting reports that).
+     */
+    public static String clusterName(Invocation inv) {
+        try {
+            return dev.sluice.common.conf.SlurmConfReader.read(ControllerLocator.confPath(inv.env(), inv.cwd()))
+                    .clusterName();
+        } catch (ConfigException | IllegalArgumentException e) {
+            return "";
+        }
+    }
+
     /** glibc's message and Slurm's hint line for a bad command line. */
     public static void usageError(GetoptException e, String program, PrintStream err) {
         err.println(e.getMessage());

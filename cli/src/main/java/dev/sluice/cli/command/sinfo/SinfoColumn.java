@@ -67,7 +67,31 @@ record SinfoColumn(String header, boolean aggregate) {
             Map.entry('A', total("NODES(A/I)")),
             Map.entry('C', total("CPUS(A/I/O/T)")));
 
-    /** The text of {@code letter} for a line; the letter is one of {@link #LETTERS}. */
+    // Columns only -O can name (22.05 has no -o letter for them): private-use characters, so
+    // that no -o string can reach them.
+    static final char ALLOC_MEM = '\uE000';
+    static final char GRES_USED = '\uE001';
+    static final char PORT = '\uE002';
+    static final char VERSION = '\uE003';
+    static final char PRIORITY_TIER = '\uE004';
+    static final char PRIORITY_JOB_FACTOR = '\uE005';
+
+    /** Headers of the {@code -O}-only columns (observed: sinfo 22.05 {@code -O Name:40}). */
+    private static final Map<Character, SinfoColumn> NAMED_ONLY = Map.of(
+            ALLOC_MEM, one("ALLOCMEM"),
+            GRES_USED, one("GRES_USED"),
+            PORT, one("PORT"),
+            VERSION, one("VERSION"),
+            PRIORITY_TIER, one("PRIO_TIER"),
+            PRIORITY_JOB_FACTOR, one("PRIO_JOB_FACTOR"));
+
+    /** The column of an {@code -o} letter or of an {@code -O}-only field. */
+    static SinfoColumn of(char letter) {
+        SinfoColumn c = LETTERS.get(letter);
+        return c != null ? c : NAMED_ONLY.get(letter);
+    }
+
+    /** The text of {@code letter} for a line; the letter is one {@link #of} knows. */
     static String value(char letter, SinfoLine line) {
         switch (letter) {
             case 'N':
@@ -92,7 +116,7 @@ record SinfoColumn(String header, boolean aggregate) {
                 break;
         }
         NodeRecord first = line.first();
-        if ("PRalsrhg".indexOf(letter) >= 0) {
+        if ("PRalsrhg".indexOf(letter) >= 0 || letter == PRIORITY_TIER || letter == PRIORITY_JOB_FACTOR) {
             return first.partition() == null ? "n/a" : partitionValue(letter, first.partition());
         }
         return first.empty() ? "n/a" : nodeValue(letter, first.node());
@@ -109,6 +133,8 @@ record SinfoColumn(String header, boolean aggregate) {
             case 'r' -> p.getRootOnly() ? "yes" : "no";
             case 'h' -> orDefault(p.getOverSubscribe(), "NO");
             case 'g' -> orDefault(p.getAllowGroups(), "all");
+            case PRIORITY_TIER -> Integer.toUnsignedString(p.getPriorityTier());
+            case PRIORITY_JOB_FACTOR -> Integer.toUnsignedString(p.getPriorityJobFactor());
             default -> throw new IllegalArgumentException("no sinfo partition field %" + letter);
         };
     }
@@ -131,6 +157,10 @@ record SinfoColumn(String header, boolean aggregate) {
             case 'X' -> Integer.toUnsignedString(n.getSockets());
             case 'Y' -> Integer.toUnsignedString(n.getCoresPerSocket());
             case 'Z' -> Integer.toUnsignedString(n.getThreadsPerCore());
+            case ALLOC_MEM -> Long.toUnsignedString(n.getAllocMemoryMb());
+            case GRES_USED -> orNull(n.getGresUsed());
+            case PORT -> Integer.toUnsignedString(n.getPort());
+            case VERSION -> orDefault(n.getVersion(), "N/A");
             default -> throw new IllegalArgumentException("no sinfo node field %" + letter);
         };
     }

@@ -5,6 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.Iteration;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.hostlist.HostList;
@@ -14,15 +15,18 @@ import dev.sluice.protocol.v1.GetPartitionsRequest;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -30,6 +34,16 @@ import java.util.function.Predicate;
 public final class SinfoCommand implements Command {
     private static final String PROG = "sinfo";
     private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
+    private final Iteration.Sleeper sleeper;
+
+    public SinfoCommand() {
+        this(Iteration.REAL);
+    }
+
+    /** A sinfo whose {@code -i} waits through {@code sleeper}. */
+    public SinfoCommand(Iteration.Sleeper sleeper) {
+        this.sleeper = sleeper;
+    }
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
@@ -38,16 +52,8 @@ public final class SinfoCommand implements Command {
         if (line.isEmpty()) {
             return 1;
         }
-        Getopt.Result parsed = line.get();
-        String format = inv.env().get("SINFO_FORMAT");
-        String partitionNames = inv.env().get("SINFO_PARTITION");
-        String sort = inv.env().get("SINFO_SORT");
-        boolean all = inv.env().containsKey("SINFO_ALL");
-        String states = null;
-        String nodeNames = null;
-        boolean nodeOriented = false, longFormat = false, noHeader = false, reasons = false, summarize = false;
-        boolean responding = false, dead = false;
-        for (ParsedOption o : parsed.options()) {
+        Settings s = new Settings(inv);
+        for (ParsedOption o : line.get().options()) {
             switch (o.key()) {
                 case "help" -> {
                     out.print(SinfoOptions.HELP);
@@ -61,28 +67,20 @@ public final class SinfoCommand implements Command {
                     out.println("sluice 0.1.0");
                     return 0;
                 }
-                case "all" -> all = true;
-                case "hide" -> all = false;
-                case "dead" -> dead = true;
-                case "responding" -> responding = true;
-                case "format" -> format = o.value();
-                case "list-reasons" -> reasons = true;
-                case "long" -> longFormat = true;
-                case "Node" -> nodeOriented = true;
-                case "nodes" -> nodeNames = o.value();
-                case "noheader" -> noHeader = true;
-                case "partition" -> partitionNames = o.value();
-                case "states" -> states = o.value();
-                case "sort" -> sort = o.value();
-                case "summarize" -> summarize = true;
-                // Sluice groups on exact matches already; no federations exist.
-                case "exact", "federation", "local", "verbose" -> {}
-                default -> throw new IllegalStateException("unhandled sinfo option " + o.key());
+                case "iterate" -> {
+                    OptionalLong n = Iteration.seconds(o.value());
+                    if (n.isEmpty()) {
+                        err.println(PROG + ": error: Error: invalid entry for --iterate=" + o.value());
+                        return 1;
+                    }
+                    s.iterate = n.getAsLong();
+                }
+                default -> s.apply(o.key(), o.value());
             }
         }
 
         List<Predicate<NodeInfo>> stateTests = new ArrayList<>();
-        for (String name : CommandSupport.commaList(states)) {
+        for (String name : CommandSupport.commaList(s.states)) {
             Optional<Predicate<NodeInfo>> t = NodeFilter.state(name);
             if (t.isEmpty()) {
                 err.println(PROG + ": error: Bad state string: \"" + name + "\"");
@@ -92,41 +90,14 @@ public final class SinfoCommand implements Command {
             stateTests.add(t.get());
         }
         Set<String> wantedNodes = null;
-        if (nodeNames != null) {
+        if (s.nodeNames != null) {
             try {
-                wantedNodes = new HashSet<>(HostList.expand(nodeNames));
+                wantedNodes = new HashSet<>(HostList.expand(s.nodeNames));
             } catch (IllegalArgumentException e) {
-                err.println(PROG + ": error: Invalid node name specified: " + nodeNames);
+                err.println(PROG + ": error: Invalid node name specified: " + s.nodeNames);
                 return 1;
             }
         }
-        Set<String> wantedPartitions = new HashSet<>(CommandSupport.commaList(partitionNames));
-
-        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty()) {
-            return 1;
-        }
-        List<PartitionInfo> partitions;
-        List<NodeInfo> nodes;
-        try {
-            partitions = client.get()
-                    .call(ClientRequest.newBuilder().setGetPartitions(GetPartitionsRequest.getDefaultInstance()))
-                    .getGetPartitions()
-                    .getPartitionsList();
-        } catch (ControllerException e) {
-            err.println("slurm_load_partitions: " + e.getMessage());
-            return 1;
-        }
-        try {
-            nodes = client.get()
-                    .call(ClientRequest.newBuilder().setGetNodes(GetNodesRequest.getDefaultInstance()))
-                    .getGetNodes()
-                    .getNodesList();
-        } catch (ControllerException e) {
-            err.println("slurm_load_node: " + e.getMessage());
-            return 1;
-        }
-
         Predicate<NodeInfo> test = n -> true;
         if (!stateTests.isEmpty()) {
             test = test.and(NodeFilter.anyOf(stateTests));
@@ -135,17 +106,61 @@ public final class SinfoCommand implements Command {
             Set<String> w = wantedNodes;
             test = test.and(n -> w.contains(n.getName()));
         }
-        if (responding) {
+        if (s.responding) {
             test = test.and(NodeFilter::responding);
         }
-        if (dead) {
+        if (s.dead) {
             test = test.and(n -> !NodeFilter.responding(n));
         }
-        if (reasons) {
+        if (s.reasons) {
             test = test.and(NodeFilter::hasReasonState);
         }
-        boolean filtered = !stateTests.isEmpty() || wantedNodes != null || responding || dead;
+        s.filtered = !stateTests.isEmpty() || wantedNodes != null || s.responding || s.dead;
+        if (s.fieldNames != null) {
+            s.fields = SinfoLongFormat.parse(
+                    s.fieldNames, n -> err.println(PROG + ": error: Invalid job format specification: " + n));
+        }
 
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        Predicate<NodeInfo> nodeTest = test;
+        if (s.iterate == null) {
+            return report(inv, out, err, client.get(), s, nodeTest);
+        }
+        return Iteration.repeat(
+                () -> report(inv, out, err, client.get(), s, nodeTest), Duration.ofSeconds(s.iterate), sleeper, out);
+    }
+
+    private static int report(
+            Invocation inv,
+            PrintStream out,
+            PrintStream err,
+            ControllerClient client,
+            Settings s,
+            Predicate<NodeInfo> test) {
+        List<PartitionInfo> partitions;
+        List<NodeInfo> nodes;
+        try {
+            partitions = client.call(
+                            ClientRequest.newBuilder().setGetPartitions(GetPartitionsRequest.getDefaultInstance()))
+                    .getGetPartitions()
+                    .getPartitionsList();
+        } catch (ControllerException e) {
+            err.println("slurm_load_partitions: " + e.getMessage());
+            return 1;
+        }
+        try {
+            nodes = client.call(ClientRequest.newBuilder().setGetNodes(GetNodesRequest.getDefaultInstance()))
+                    .getGetNodes()
+                    .getNodesList();
+        } catch (ControllerException e) {
+            err.println("slurm_load_node: " + e.getMessage());
+            return 1;
+        }
+
+        Set<String> wantedPartitions = new HashSet<>(CommandSupport.commaList(s.partitionNames));
         Map<String, NodeInfo> byName = new HashMap<>();
         nodes.forEach(n -> byName.put(n.getName(), n));
         List<NodeRecord> records = new ArrayList<>();
@@ -153,7 +168,7 @@ public final class SinfoCommand implements Command {
         int nodeWidth = 9;
         for (int i = 0; i < partitions.size(); i++) {
             PartitionInfo p = partitions.get(i);
-            if ((p.getHidden() && !all) || (!wantedPartitions.isEmpty() && !wantedPartitions.contains(p.getName()))) {
+            if ((p.getHidden() && !s.all) || (!wantedPartitions.isEmpty() && !wantedPartitions.contains(p.getName()))) {
                 continue;
             }
             partitionWidth = Math.max(partitionWidth, p.getName().length() + (p.getIsDefault() ? 1 : 0));
@@ -167,32 +182,41 @@ public final class SinfoCommand implements Command {
             }
             // sinfo still reports a partition whose nodes were all filtered out, as 0 nodes in
             // state n/a, except in the node-oriented and reason listings.
-            if (records.size() == before && filtered && !nodeOriented && !reasons) {
+            if (records.size() == before && s.filtered && !s.nodeOriented && !s.reasons) {
                 records.add(new NodeRecord(p, i, null));
             }
         }
-
-        if (format == null) {
-            if (reasons) {
-                format = longFormat ? SinfoOptions.REASONS_LONG : SinfoOptions.REASONS;
-            } else if (summarize) {
-                format = SinfoOptions.SUMMARIZE;
-            } else if (nodeOriented) {
-                format = longFormat ? SinfoOptions.NODE_LONG : SinfoOptions.NODE;
-            } else {
-                format = longFormat ? SinfoOptions.LONG : SinfoOptions.DEFAULT;
-            }
-            format = format.replace("#P", partitionWidth + "P").replace("#N", nodeWidth + "N");
+        if (s.json) {
+            Set<String> shown = new LinkedHashSet<>();
+            records.stream()
+                    .filter(r -> !r.empty())
+                    .forEach(r -> shown.add(r.node().getName()));
+            out.print(NodeJson.document(
+                    nodes.stream().filter(n -> shown.contains(n.getName())).toList(), partitions));
+            return 0;
         }
-        SinfoReport report = new SinfoReport(
-                format,
-                sort,
-                nodeOriented && !summarize && !reasons,
-                inv.clock(),
-                inv.users(),
-                c -> err.println(PROG + ": error: Invalid node format specification: " + c));
-        if (!noHeader) {
-            if (longFormat) {
+
+        boolean nodeLines = s.nodeOriented && !s.summarize && !s.reasons;
+        SinfoReport report;
+        if (s.fields != null) {
+            report = new SinfoReport(s.fields, s.sort, nodeLines, inv.clock(), inv.users());
+        } else {
+            String format = s.format;
+            if (format == null) {
+                format = defaultFormat(s).replace("#P", partitionWidth + "P").replace("#N", nodeWidth + "N");
+            }
+            report = new SinfoReport(
+                    format,
+                    s.sort,
+                    nodeLines,
+                    inv.clock(),
+                    inv.users(),
+                    c -> err.println(PROG + ": error: Invalid node format specification: " + c));
+        }
+        if (!s.noHeader) {
+            // The time stamp of -l, and of every -i report (observed: 22.05 prints it once
+            // when both are given).
+            if (s.longFormat || s.iterate != null) {
                 out.println(CTIME.format(ZonedDateTime.ofInstant(
                         inv.clock().instant(), inv.clock().getZone())));
             }
@@ -200,6 +224,17 @@ public final class SinfoCommand implements Command {
         }
         report.lines(records).forEach(out::println);
         return 0;
+    }
+
+    private static String defaultFormat(Settings s) {
+        if (s.reasons) {
+            return s.longFormat ? SinfoOptions.REASONS_LONG : SinfoOptions.REASONS;
+        } else if (s.summarize) {
+            return SinfoOptions.SUMMARIZE;
+        } else if (s.nodeOriented) {
+            return s.longFormat ? SinfoOptions.NODE_LONG : SinfoOptions.NODE;
+        }
+        return s.longFormat ? SinfoOptions.LONG : SinfoOptions.DEFAULT;
     }
 
     private static List<String> partitionNodes(PartitionInfo p) {
@@ -213,6 +248,62 @@ public final class SinfoCommand implements Command {
             return HostList.expand(p.getNodes());
         } catch (IllegalArgumentException e) {
             return List.of();
+        }
+    }
+
+    /** Option values after environment and command line; {@code null} means not given. */
+    private static final class Settings {
+        String format;
+        String fieldNames;
+        List<dev.sluice.cli.format.FormatToken> fields;
+        String partitionNames;
+        String sort;
+        String states;
+        String nodeNames;
+        boolean all;
+        boolean nodeOriented;
+        boolean longFormat;
+        boolean noHeader;
+        boolean reasons;
+        boolean summarize;
+        boolean responding;
+        boolean dead;
+        boolean json;
+        boolean filtered;
+        Long iterate;
+
+        Settings(Invocation inv) {
+            format = inv.env().get("SINFO_FORMAT");
+            partitionNames = inv.env().get("SINFO_PARTITION");
+            sort = inv.env().get("SINFO_SORT");
+            all = inv.env().containsKey("SINFO_ALL");
+        }
+
+        void apply(String key, String value) {
+            switch (key) {
+                case "all" -> all = true;
+                case "hide" -> all = false;
+                case "dead" -> dead = true;
+                case "responding" -> responding = true;
+                case "format" -> {
+                    format = value;
+                    fieldNames = null;
+                }
+                case "Format" -> fieldNames = value;
+                case "json" -> json = true;
+                case "list-reasons" -> reasons = true;
+                case "long" -> longFormat = true;
+                case "Node" -> nodeOriented = true;
+                case "nodes" -> nodeNames = value;
+                case "noheader" -> noHeader = true;
+                case "partition" -> partitionNames = value;
+                case "states" -> states = value;
+                case "sort" -> sort = value;
+                case "summarize" -> summarize = true;
+                // Sluice groups on exact matches already; no federations exist.
+                case "exact", "federation", "local", "verbose" -> {}
+                default -> throw new IllegalStateException("unhandled sinfo option " + key);
+            }
         }
     }
 }

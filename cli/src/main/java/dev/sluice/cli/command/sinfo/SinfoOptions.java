@@ -14,11 +14,11 @@ final class SinfoOptions {
             .add('e', "exact", ArgKind.NONE)
             .add((char) 0, "federation", ArgKind.NONE)
             .add('o', "format", ArgKind.REQUIRED)
-            .unsupported('O', "Format", ArgKind.REQUIRED)
+            .add('O', "Format", ArgKind.REQUIRED)
             .add((char) 0, "help", ArgKind.NONE)
             .add((char) 0, "hide", ArgKind.NONE)
-            .unsupported('i', "iterate", ArgKind.REQUIRED)
-            .unsupported((char) 0, "json", ArgKind.NONE)
+            .add('i', "iterate", ArgKind.REQUIRED)
+            .add((char) 0, "json", ArgKind.NONE)
             .add('R', "list-reasons", ArgKind.NONE)
             .add((char) 0, "local", ArgKind.NONE)
             .add('l', "long", ArgKind.NONE)
@@ -59,10 +59,13 @@ final class SinfoOptions {
               -e, --exact                group nodes only on exact match of configuration
               -h, --noheader             no headers on output
                   --hide                 do not show hidden partitions
+              -i, --iterate=seconds      specify an iteration period
+                  --json                 Produce JSON output
               -l, --long                 long output - displays more information
               -n, --nodes=NODES          report on specific node(s)
               -N, --Node                 Node-centric format
               -o, --format=format        format specification
+              -O, --Format=format        long format specification
               -p, --partition=PARTITION  report on specific partition
               -r, --responding           report only responding nodes
               -R, --list-reasons         list reason nodes are down or drained

@@ -35,8 +35,13 @@ final class SinfoReport {
             Clock zone,
             UserDirectory users,
             Consumer<Character> invalid) {
+        this(FormatString.parse(format, SinfoColumn.LETTERS.keySet(), invalid), sort, nodeOriented, zone, users);
+    }
+
+    /** A report over already parsed fields ({@code -O}: {@link SinfoLongFormat}). */
+    SinfoReport(List<FormatToken> tokens, String sort, boolean nodeOriented, Clock zone, UserDirectory users) {
         this.sort = sort;
-        this.tokens = FormatString.parse(format, SinfoColumn.LETTERS.keySet(), invalid);
+        this.tokens = List.copyOf(tokens);
         this.nodeOriented = nodeOriented;
         this.zone = zone;
         this.users = users;
@@ -48,7 +53,7 @@ final class SinfoReport {
             switch (token) {
                 case FormatToken.Literal l -> line.append(l.text());
                 case FormatToken.Field f ->
-                    line.append(cell(f, SinfoColumn.LETTERS.get(f.letter()).header()));
+                    line.append(cell(f, SinfoColumn.of(f.letter()).header()));
             }
         }
         return line.toString();
@@ -65,7 +70,7 @@ final class SinfoReport {
             }
             for (FormatToken token : tokens) {
                 if (token instanceof FormatToken.Field f) {
-                    SinfoColumn c = SinfoColumn.LETTERS.get(f.letter());
+                    SinfoColumn c = SinfoColumn.of(f.letter());
                     if (!c.aggregate()) {
                         key.add(SinfoColumn.value(f.letter(), probe));
                     }

@@ -5,6 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.Iteration;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.cli.view.JobSelector;
@@ -16,15 +17,19 @@ import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 /**
  * {@code squeue}. Precedence: command line over {@code SQUEUE_*} variables over defaults.
@@ -33,6 +38,17 @@ import java.util.Set;
  */
 public final class SqueueCommand implements Command {
     private static final String PROG = "squeue";
+    private final Iteration.Sleeper sleeper;
+
+    public SqueueCommand() {
+        this(Iteration.REAL);
+    }
+
+    /** A squeue whose {@code -i} waits through {@code sleeper}. */
+    public SqueueCommand(Iteration.Sleeper sleeper) {
+        this.sleeper = sleeper;
+    }
+
     // ctime(3)'s layout, which squeue -l prints above the header.
     private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US);
 
@@ -61,6 +77,14 @@ public final class SqueueCommand implements Command {
                     return 0;
                 }
                 case "me" -> s.users = inv.caller().userName();
+                case "iterate" -> {
+                    OptionalLong n = Iteration.seconds(o.value());
+                    if (n.isEmpty()) {
+                        err.println(PROG + ": error: --iterate=" + o.value() + "\n");
+                        return 1;
+                    }
+                    s.iterate = n.getAsLong();
+                }
                 default -> s.apply(o.key(), o.value());
             }
         }
@@ -135,14 +159,31 @@ public final class SqueueCommand implements Command {
         if (client.isEmpty()) {
             return 1;
         }
+        String cluster = s.json ? CommandSupport.clusterName(inv) : "";
+        IntSupplier report = () -> report(inv, out, err, client.get(), s, jobIds, filter, formatter, cluster);
+        if (s.iterate == null) {
+            return report.getAsInt();
+        }
+        return Iteration.repeat(report, Duration.ofSeconds(s.iterate), sleeper, out);
+    }
+
+    private static int report(
+            Invocation inv,
+            PrintStream out,
+            PrintStream err,
+            ControllerClient client,
+            Settings s,
+            List<JobSelector> jobIds,
+            JobFilter filter,
+            JobFormatter formatter,
+            String cluster) {
         Instant now = inv.clock().instant();
         List<JobInfo> jobs;
         try {
             // All jobs, filtered here: a job id also names its array's tasks, which are
             // records of their own.
             GetJobsRequest.Builder req = GetJobsRequest.newBuilder();
-            jobs = client.get()
-                    .call(ClientRequest.newBuilder().setGetJobs(req))
+            jobs = client.call(ClientRequest.newBuilder().setGetJobs(req))
                     .getGetJobs()
                     .getJobsList();
         } catch (ControllerException e) {
@@ -160,8 +201,10 @@ public final class SqueueCommand implements Command {
         if (s.oneLinePerTask) {
             jobs = JobSelector.oneLinePerTask(jobs);
         }
-        if (!s.noHeader) {
-            if (s.longFormat) {
+        if (!s.noHeader && !s.json) {
+            // The time stamp of -l, and of every -i report (observed: 22.05 prints it once
+            // when both are given).
+            if (s.longFormat || s.iterate != null) {
                 out.println(
                         CTIME.format(ZonedDateTime.ofInstant(now, inv.clock().getZone())));
             }
@@ -178,6 +221,12 @@ public final class SqueueCommand implements Command {
             if (filter.test(v)) {
                 views.add(v);
             }
+        }
+        if (s.json) {
+            views.sort(Comparator.comparingLong(
+                    v -> Integer.toUnsignedLong(v.info().getJobId())));
+            out.print(JobJson.document(views, cluster));
+            return 0;
         }
         views.sort(order.comparator());
         for (JobView v : views) {
@@ -207,6 +256,8 @@ public final class SqueueCommand implements Command {
         boolean noHeader;
         boolean start;
         boolean oneLinePerTask;
+        boolean json;
+        Long iterate;
 
         void applyEnv(Invocation inv) {
             accounts = inv.env().get("SQUEUE_ACCOUNT");
@@ -241,6 +292,7 @@ public final class SqueueCommand implements Command {
                 case "noheader" -> noHeader = true;
                 case "start" -> start = true;
                 case "array" -> oneLinePerTask = true;
+                case "json" -> json = true;
                 // No hidden partitions or federations in Sluice yet: these change nothing.
                 case "all", "hide", "federation", "local", "sibling", "verbose" -> {}
                 default -> throw new IllegalStateException("unhandled squeue option " + key);

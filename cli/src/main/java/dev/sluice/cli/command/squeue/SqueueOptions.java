@@ -18,9 +18,9 @@ final class SqueueOptions {
             .add('O', "Format", ArgKind.REQUIRED)
             .add((char) 0, "help", ArgKind.NONE)
             .add((char) 0, "hide", ArgKind.NONE)
-            .unsupported('i', "iterate", ArgKind.REQUIRED)
+            .add('i', "iterate", ArgKind.REQUIRED)
             .add('j', "jobs", ArgKind.REQUIRED)
-            .unsupported((char) 0, "json", ArgKind.NONE)
+            .add((char) 0, "json", ArgKind.NONE)
             .unsupported('L', "licenses", ArgKind.REQUIRED)
             .add((char) 0, "local", ArgKind.NONE)
             .add('l', "long", ArgKind.NONE)
@@ -56,7 +56,9 @@ final class SqueueOptions {
               -a, --all                       display jobs in hidden partitions
               -h, --noheader                  no headers on output
                   --hide                      do not display jobs in hidden partitions
+              -i, --iterate=seconds           specify an interation period
               -j, --jobs=job(s)               comma separated list of jobs IDs to view
+                  --json                      Produce JSON output
               -l, --long                      long report
                   --me                        equivalent to --user=<my username>
               -n, --name=job_name(s)          comma separated list of job names to view
