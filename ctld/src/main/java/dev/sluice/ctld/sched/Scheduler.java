@@ -231,7 +231,8 @@ public final class Scheduler {
                 view.isSchedulable(),
                 view.node().features(),
                 view.node().weight(),
-                view.gres());
+                view.gres(),
+                view.busyCores());
     }
 
     /** Applies partition and cluster defaults to a job's request. */
@@ -254,7 +255,18 @@ public final class Scheduler {
                 names(request.reqNodes()),
                 names(request.excludeNodes()),
                 GresDemands.of(request, defaults.gresNames()),
-                constraint(request.constraint()));
+                constraint(request.constraint()),
+                enforceBinding(request.gpuOptions().gresFlags()));
+    }
+
+    /** {@code --gres-flags} is a comma list; sbatch has already refused unknown flags. */
+    private static boolean enforceBinding(String gresFlags) {
+        for (String flag : gresFlags.split(",")) {
+            if (flag.strip().equalsIgnoreCase("enforce-binding")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static FeatureConstraint constraint(String text) {
