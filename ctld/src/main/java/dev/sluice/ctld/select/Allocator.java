@@ -237,7 +237,7 @@ public final class Allocator {
     }
 
     /** Can this node give {@code tasks} tasks devices with enough free cores bound to them? */
-    private static boolean bindable(NodeCapacity node, GresDemand demand, int tasks, int cores, boolean totalsOnly) {
+    static boolean bindable(NodeCapacity node, GresDemand demand, int tasks, int cores, boolean totalsOnly) {
         if (demand.isEmpty() || !node.gres().inventory().hasCoreAffinity()) {
             return true;
         }
