@@ -66,7 +66,7 @@ public final class Scheduler {
     }
 
     public SchedulePlan schedule(ClusterImage image, long now) {
-        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), now);
+        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), config.qos(), now);
         Pass pass = new Pass(image, now, priorities);
         List<Job> pending = image.jobs().stream()
                 .filter(Job::isPending)
