@@ -254,6 +254,7 @@ public final class Builders {
         private String gres = "";
         private JobRequest.Sequencing sequencing = JobRequest.Sequencing.NONE;
         private boolean requeue;
+        private String qos = "";
 
         /** {@code sbatch --requeue}. */
         public JobBuilder requeue() {
@@ -334,6 +335,11 @@ public final class Builders {
             return this;
         }
 
+        public JobBuilder qos(String value) {
+            qos = value;
+            return this;
+        }
+
         public JobRequest build() {
             return new JobRequest(
                     name,
@@ -366,7 +372,7 @@ public final class Builders {
                     requeue,
                     "",
                     0,
-                    "",
+                    qos,
                     "",
                     JobRequest.GpuOptions.NONE,
                     sequencing);

@@ -34,7 +34,7 @@ class TestSelectQuery {
         assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("""
                 -N2 --gres=gpu:2 --mem=1000
-                  job 1: placed on slinky-lab-worker cpu=2 mem=1000M gpu idx=0,1; slinky-lab-worker2 cpu=2 mem=1000M gpu idx=0,1
+                  job 1: placed on slinky-lab-worker cpu=2 cores=0 mem=1000M gpu idx=0,1; slinky-lab-worker2 cpu=2 cores=0 mem=1000M gpu idx=0,1
                 -N2 --gres=gpu:2 --mem=1000
                   job 2: pending (Resources): needs 2 node(s) with cpu=1,mem=1000M,gres/gpu=2 each; 0 of 2 node(s) \
                 qualify now, 2 too busy; best node slinky-lab-worker has cpu=6,mem=14000M,gres/gpu=1 free

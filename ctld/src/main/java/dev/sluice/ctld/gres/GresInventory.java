@@ -114,6 +114,11 @@ public record GresInventory(List<GresUnit> units) {
         return units.stream().filter(u -> u.name().equals(name)).toList();
     }
 
+    /** Does gres.conf bind any of these units to cores ({@code Cores=})? */
+    public boolean hasCoreAffinity() {
+        return units.stream().anyMatch(u -> !u.cores().isEmpty());
+    }
+
     public long total(String name) {
         return named(name).stream().mapToLong(GresUnit::capacity).sum();
     }

@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * Chooses GRES units on one node for one job: lowest free indices first, so the same pool and
- * request always give the same devices. Whole GPUs and MPS/shard shares of a GPU exclude each
+ * request always give the same devices; where gres.conf binds devices to cores ({@code Cores=}),
+ * devices near enough free cores come first ({@link CoreAffinity}). Whole GPUs and MPS/shard shares of a GPU exclude each
  * other; an MPS or shard request is served by exactly one GPU, as in Slurm.
  *
  * <p>Pure: no state; the answer depends only on the arguments.
@@ -24,6 +25,12 @@ public final class GresMatcher {
      */
     public static List<GresGrant> match(
             GresPool pool, GresDemand demand, int tasks, long extraGpus, boolean totalsOnly) {
+        return match(pool, demand, tasks, extraGpus, totalsOnly, CoreAffinity.NONE);
+    }
+
+    /** {@link #match} preferring devices near free cores. */
+    public static List<GresGrant> match(
+            GresPool pool, GresDemand demand, int tasks, long extraGpus, boolean totalsOnly, CoreAffinity affinity) {
         List<GresGrant> grants = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         List<GresDemand.Item> items = new ArrayList<>(demand.perNode());
@@ -34,8 +41,9 @@ public final class GresMatcher {
             items.add(new GresDemand.Item("gpu", demand.gpuTypePerJob(), extraGpus));
         }
         for (GresDemand.Item item : items) {
-            GresGrant grant =
-                    GresUnit.sharesGpu(item.name()) ? share(pool, item, totalsOnly) : devices(pool, item, taken);
+            GresGrant grant = GresUnit.sharesGpu(item.name())
+                    ? share(pool, item, totalsOnly, affinity)
+                    : devices(pool, item, taken, affinity);
             if (grant == null) {
                 return null;
             }
@@ -55,10 +63,10 @@ public final class GresMatcher {
         return n;
     }
 
-    private static GresGrant devices(GresPool pool, GresDemand.Item item, Set<String> taken) {
-        List<GresUnit> units = pool.inventory().named(item.name()).stream()
+    private static GresGrant devices(GresPool pool, GresDemand.Item item, Set<String> taken, CoreAffinity affinity) {
+        List<GresUnit> units = affinity.order(pool.inventory().named(item.name()).stream()
                 .filter(u -> typeMatches(u, item.type()))
-                .toList();
+                .toList());
         if (units.size() == 1 && units.get(0).file().isEmpty() && !item.name().equals("gpu")) {
             GresUnit u = units.get(0);
             return pool.free(u) >= item.count()
@@ -77,10 +85,11 @@ public final class GresMatcher {
                 type = u.type();
             }
         }
+        chosen.sort(Integer::compare);
         return chosen.size() == item.count() ? new GresGrant(item.name(), type, chosen, item.count()) : null;
     }
 
-    private static GresGrant share(GresPool pool, GresDemand.Item item, boolean totalsOnly) {
+    private static GresGrant share(GresPool pool, GresDemand.Item item, boolean totalsOnly, CoreAffinity affinity) {
         List<GresUnit> units = pool.inventory().named(item.name());
         if (totalsOnly) {
             long total = units.stream().mapToLong(GresUnit::capacity).sum();
@@ -88,7 +97,7 @@ public final class GresMatcher {
                     ? new GresGrant(item.name(), "", List.of(units.get(0).index()), item.count())
                     : null;
         }
-        for (GresUnit u : units) {
+        for (GresUnit u : affinity.order(units)) {
             if (pool.free(u) >= item.count() && !pool.gpuBusy(u.index(), true)) {
                 return new GresGrant(item.name(), "", List.of(u.index()), item.count());
             }

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Job priorities as Slurm computes them. {@code priority/basic}: older jobs first (the first job
  * gets 4294901759 and each later one one less). {@code priority/multifactor}: the weighted sum of
- * age, fair-share, job size and partition factors, each in [0, 1], minus the job's nice value;
+ * age, fair-share, job size, partition and QOS factors, each in [0, 1], minus the job's nice
+ * value ({@link QosPriorities} for the QOS factor);
  * fair-share is {@code 2^(-usage/shares)} with every user holding an equal share and usage the
  * CPU-seconds of their jobs, halved every PriorityDecayHalfLife.
  *
@@ -21,7 +22,12 @@ public final class Priorities {
 
     private Priorities() {}
 
+    /** Priorities with only Slurm's default QOS known (every QOS factor 0). */
     public static Map<Integer, Long> compute(ClusterImage image, PriorityWeights w, long now) {
+        return compute(image, w, QosPriorities.DEFAULT, now);
+    }
+
+    public static Map<Integer, Long> compute(ClusterImage image, PriorityWeights w, QosPriorities qos, long now) {
         Map<Integer, Long> out = new HashMap<>();
         if (!w.multifactor()) {
             for (Job job : image.jobs()) {
@@ -69,7 +75,11 @@ public final class Priorities {
                     .map(Partition::priorityJobFactor)
                     .orElse(1);
             double partition = factor / (double) Math.max(1, maxJobFactor);
-            double sum = w.age() * age + w.fairshare() * fairshare + w.jobSize() * size + w.partition() * partition;
+            double sum = w.age() * age
+                    + w.fairshare() * fairshare
+                    + w.jobSize() * size
+                    + w.partition() * partition
+                    + w.qos() * qos.factor(job.request().qos());
             out.put(job.id(), Math.max(1, Math.round(sum) - job.request().nice()));
         }
         return out;

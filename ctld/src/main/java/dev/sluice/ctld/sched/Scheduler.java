@@ -66,7 +66,7 @@ public final class Scheduler {
     }
 
     public SchedulePlan schedule(ClusterImage image, long now) {
-        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), now);
+        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), config.qos(), now);
         Pass pass = new Pass(image, now, priorities);
         List<Job> pending = image.jobs().stream()
                 .filter(Job::isPending)
@@ -234,7 +234,8 @@ public final class Scheduler {
                 view.isSchedulable(),
                 view.node().features(),
                 view.node().weight(),
-                view.gres());
+                view.gres(),
+                view.busyCores());
     }
 
     /** Applies partition and cluster defaults to a job's request. */
@@ -257,7 +258,18 @@ public final class Scheduler {
                 names(request.reqNodes()),
                 names(request.excludeNodes()),
                 GresDemands.of(request, defaults.gresNames()),
-                constraint(request.constraint()));
+                constraint(request.constraint()),
+                enforceBinding(request.gpuOptions().gresFlags()));
+    }
+
+    /** {@code --gres-flags} is a comma list; sbatch has already refused unknown flags. */
+    private static boolean enforceBinding(String gresFlags) {
+        for (String flag : gresFlags.split(",")) {
+            if (flag.strip().equalsIgnoreCase("enforce-binding")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static FeatureConstraint constraint(String text) {

@@ -3,18 +3,31 @@ package dev.sluice.ctld.sched;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.queue.QosPriorities;
 
 /**
  * How the scheduler works: {@code SchedulerType} (backfill or builtin), the backfill reservation
  * depth ({@code bf_max_job_test}: 1 behaves as EASY, larger as conservative backfill) and window
- * ({@code bf_window}), the priority plugin and its weights, and the allocator's defaults.
+ * ({@code bf_window}), the priority plugin and its weights, the QOS priorities its QOS factor
+ * reads, and the allocator's defaults.
  */
 public record SchedulerConfig(
         boolean backfill,
         int reservationDepth,
         long windowSeconds,
         PriorityWeights priority,
-        Scheduler.SelectDefaults select) {
+        Scheduler.SelectDefaults select,
+        QosPriorities qos) {
+
+    /** With only Slurm's default QOS known ({@link QosPriorities#DEFAULT}). */
+    public SchedulerConfig(
+            boolean backfill,
+            int reservationDepth,
+            long windowSeconds,
+            PriorityWeights priority,
+            Scheduler.SelectDefaults select) {
+        this(backfill, reservationDepth, windowSeconds, priority, select, QosPriorities.DEFAULT);
+    }
 
     /** Slurm's defaults: sched/backfill, bf_max_job_test=500, bf_window=1 day, priority/basic. */
     public static SchedulerConfig defaults(Scheduler.SelectDefaults select) {
@@ -24,6 +37,7 @@ public record SchedulerConfig(
     public SchedulerConfig {
         requireNonNull(priority, "priority is null");
         requireNonNull(select, "select is null");
+        requireNonNull(qos, "qos is null");
         if (reservationDepth < 0) {
             throw new IllegalArgumentException("reservationDepth must not be negative");
         }

@@ -6,6 +6,7 @@ import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresMatcher;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Allocation.NodeShare;
+import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,7 +21,9 @@ import java.util.List;
  * <p>CPUs are handed out in whole cores, so a one-CPU task on a node with two threads per
  * core holds two CPUs, as Slurm reports ({@code AllocTRES=cpu=2}). Nodes are preferred by
  * lower {@code Weight}, then configuration order; required nodes ({@code -w}) come first. GRES
- * devices are chosen by {@link GresMatcher}, lowest indices first.
+ * devices are chosen by {@link GresMatcher}, lowest indices first, those near enough free cores
+ * ({@code Cores=}) before others; the job's cores are chosen by {@link CoreBinding}, near its
+ * devices first, and only near them with {@code --gres-flags=enforce-binding}.
  *
  * <p>No I/O, no clock, no shared state: same inputs, same answer.
  */
@@ -157,9 +160,18 @@ public final class Allocator {
                 extraGpus = Math.min(jobGpusLeft, spareGpus(node, demand, totalsOnly));
                 jobGpusLeft -= extraGpus;
             }
+            int threads = node.hardware().threadsPerCore();
+            int coresWanted =
+                    cpusFor(tasks[i], demand.gpusOnNode(tasks[i]) + extraGpus, node.hardware(), request) / threads;
             List<GresGrant> grants = demand.isEmpty()
                     ? List.of()
-                    : GresMatcher.match(node.gres(), demand, tasks[i], extraGpus, totalsOnly);
+                    : GresMatcher.match(
+                            node.gres(),
+                            demand,
+                            tasks[i],
+                            extraGpus,
+                            totalsOnly,
+                            CoreBinding.affinity(node, coresWanted));
             if (grants == null) {
                 return null;
             }
@@ -172,7 +184,14 @@ public final class Allocator {
             if (cpus > node.freeCpus() || (request.memoryConsumable() && memory > node.freeMemoryMb())) {
                 return null;
             }
-            shares.add(new NodeShare(node.name(), cpus, memory, tasks[i], grants));
+            // A whole node is the job's, bound or not: every core, as every CPU.
+            List<Integer> cores = request.exclusive()
+                    ? CoreSet.range(node.cores()).toList()
+                    : CoreBinding.pick(node, grants, cpus / threads, request.enforceBinding());
+            if (cores == null) {
+                return null;
+            }
+            shares.add(new NodeShare(node.name(), cpus, memory, tasks[i], grants, cores));
         }
         return new Allocation(shares);
     }
@@ -201,6 +220,9 @@ public final class Allocator {
                     && GresMatcher.match(node.gres(), demand, next, 0, totalsOnly) == null) {
                 break;
             }
+            if (request.enforceBinding() && !bindable(node, demand, next, cpus / hw.threadsPerCore(), totalsOnly)) {
+                break;
+            }
             int held = request.exclusive() ? hw.cpus() : cpus;
             long memory = memoryFor(held, node, request) + gpus * demand.memPerGpuMb();
             if (request.memoryConsumable() && memory > node.freeMemoryMb()) {
@@ -212,6 +234,16 @@ public final class Allocator {
             return 0;
         }
         return tasks;
+    }
+
+    /** Can this node give {@code tasks} tasks devices with enough free cores bound to them? */
+    static boolean bindable(NodeCapacity node, GresDemand demand, int tasks, int cores, boolean totalsOnly) {
+        if (demand.isEmpty() || !node.gres().inventory().hasCoreAffinity()) {
+            return true;
+        }
+        List<GresGrant> grants =
+                GresMatcher.match(node.gres(), demand, tasks, 0, totalsOnly, CoreBinding.affinity(node, cores));
+        return grants != null && CoreBinding.pick(node, grants, cores, true) != null;
     }
 
     /** CPUs for {@code tasks} tasks and {@code gpus} GPUs ({@code --cpus-per-gpu}), in whole cores. */

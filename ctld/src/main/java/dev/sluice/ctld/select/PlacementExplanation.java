@@ -42,6 +42,9 @@ public final class PlacementExplanation {
         }
         StringBuilder s = new StringBuilder("needs ").append(request.minNodes()).append(" node(s)");
         s.append(" with ").append(perNodeNeed(request)).append(" each");
+        if (request.enforceBinding()) {
+            s.append(", cores bound to the GPUs (enforce-binding)");
+        }
         s.append("; ").append(qualify).append(" of ").append(nodes.size()).append(" node(s) qualify now");
         if (busy > 0) {
             s.append(", ").append(busy).append(" too busy");
@@ -87,6 +90,13 @@ public final class PlacementExplanation {
         }
         if (n.freeCpus() < r.cpusPerTask()) {
             return false;
+        }
+        if (r.enforceBinding()) {
+            int cores = Allocator.cpusFor(1, r.gres().gpusOnNode(1), n.hardware(), r)
+                    / n.hardware().threadsPerCore();
+            if (!Allocator.bindable(n, r.gres(), 1, cores, false)) {
+                return false;
+            }
         }
         return r.gres().isEmpty() || GresMatcher.match(n.gres(), r.gres(), 1, 0, false) != null;
     }

@@ -12,6 +12,8 @@ import java.util.Set;
  *     {@code CR_*_Memory}); when false memory never blocks placement
  * @param gres generic resources wanted ({@link GresDemand#NONE} when none)
  * @param constraint required node features ({@code --constraint})
+ * @param enforceBinding {@code --gres-flags=enforce-binding}: only cores listed in the granted
+ *     devices' {@code Cores=} may be given
  */
 public record PlacementRequest(
         int minNodes,
@@ -26,7 +28,39 @@ public record PlacementRequest(
         Set<String> requiredNodes,
         Set<String> excludedNodes,
         GresDemand gres,
-        FeatureConstraint constraint) {
+        FeatureConstraint constraint,
+        boolean enforceBinding) {
+
+    public PlacementRequest(
+            int minNodes,
+            int maxNodes,
+            int tasks,
+            int cpusPerTask,
+            int tasksPerNode,
+            long memPerNodeMb,
+            long memPerCpuMb,
+            boolean memoryConsumable,
+            boolean exclusive,
+            Set<String> requiredNodes,
+            Set<String> excludedNodes,
+            GresDemand gres,
+            FeatureConstraint constraint) {
+        this(
+                minNodes,
+                maxNodes,
+                tasks,
+                cpusPerTask,
+                tasksPerNode,
+                memPerNodeMb,
+                memPerCpuMb,
+                memoryConsumable,
+                exclusive,
+                requiredNodes,
+                excludedNodes,
+                gres,
+                constraint,
+                false);
+    }
 
     public PlacementRequest(
             int minNodes,

@@ -14,11 +14,23 @@ public record Allocation(List<NodeShare> nodes) {
         }
     }
 
-    /** What the job holds on one node. */
-    public record NodeShare(String node, int cpus, long memoryMb, int tasks, List<GresGrant> gres) {
+    /**
+     * What the job holds on one node.
+     *
+     * @param cores the node's cores held, ascending (Slurm's core numbering, as in gres.conf's
+     *     {@code Cores=}); empty for an allocation recorded before cores were tracked, which
+     *     then counts against the node's CPUs only
+     */
+    public record NodeShare(
+            String node, int cpus, long memoryMb, int tasks, List<GresGrant> gres, List<Integer> cores) {
         public NodeShare {
             requireNonNull(node, "node is null");
             gres = List.copyOf(gres);
+            cores = List.copyOf(cores);
+        }
+
+        public NodeShare(String node, int cpus, long memoryMb, int tasks, List<GresGrant> gres) {
+            this(node, cpus, memoryMb, tasks, gres, List.of());
         }
 
         public NodeShare(String node, int cpus, long memoryMb, int tasks) {

@@ -39,6 +39,7 @@ public final class ClusterState {
     private final Map<String, long[]> usedMemory = new HashMap<>();
     private final Map<String, int[]> runningCount = new HashMap<>();
     private final Map<String, GresPool> gresInUse = new HashMap<>();
+    private final Map<String, CoreSet> coresInUse = new HashMap<>();
     private List<Partition> partitions;
     private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
@@ -193,6 +194,7 @@ public final class ClusterState {
                 responding.remove(r.name());
                 lastHeard.remove(r.name());
                 gresInUse.remove(r.name());
+                coresInUse.remove(r.name());
             }
             case NodeStateChanged r ->
                 nodes.put(
@@ -248,6 +250,10 @@ public final class ClusterState {
             runningCount.computeIfAbsent(share.node(), k -> new int[1])[0] += sign;
             if (!share.gres().isEmpty()) {
                 gresInUse.put(share.node(), gresPool(share.node()).plus(share.gres(), sign));
+            }
+            if (!share.cores().isEmpty()) {
+                CoreSet held = coresInUse.getOrDefault(share.node(), CoreSet.EMPTY);
+                coresInUse.put(share.node(), sign > 0 ? held.with(share.cores()) : held.without(share.cores()));
             }
         }
     }
@@ -381,7 +387,14 @@ public final class ClusterState {
         int cpus = usedCpus.getOrDefault(name, new int[1])[0];
         long mem = usedMemory.getOrDefault(name, new long[1])[0];
         int running = runningCount.getOrDefault(name, new int[1])[0];
-        return new NodeView(node, cpus, mem, running, responding.contains(name), gresPool(name));
+        return new NodeView(
+                node,
+                cpus,
+                mem,
+                running,
+                responding.contains(name),
+                gresPool(name),
+                coresInUse.getOrDefault(name, CoreSet.EMPTY));
     }
 
     /**

@@ -9,12 +9,26 @@ import java.util.List;
 /**
  * A node as readers see it: its durable record, what running jobs hold on it, and whether it
  * responds. The base state and flags are derived here, the way Slurm prints them.
+ *
+ * @param busyCores the cores running jobs hold (allocations recorded before cores were tracked
+ *     count in {@code allocCpus} only)
  */
 public record NodeView(
-        Node node, int allocCpus, long allocMemoryMb, int runningJobs, boolean responding, GresPool gres) {
+        Node node,
+        int allocCpus,
+        long allocMemoryMb,
+        int runningJobs,
+        boolean responding,
+        GresPool gres,
+        CoreSet busyCores) {
     public NodeView {
         requireNonNull(node, "node is null");
         requireNonNull(gres, "gres is null");
+        requireNonNull(busyCores, "busyCores is null");
+    }
+
+    public NodeView(Node node, int allocCpus, long allocMemoryMb, int runningJobs, boolean responding, GresPool gres) {
+        this(node, allocCpus, allocMemoryMb, runningJobs, responding, gres, CoreSet.EMPTY);
     }
 
     public String name() {

@@ -142,7 +142,12 @@ public final class WireMapper {
     public static Allocation toDomain(List<NodeAllocation> nodes) {
         return new Allocation(nodes.stream()
                 .map(n -> new Allocation.NodeShare(
-                        n.getNode(), n.getCpus(), n.getMemoryMb(), n.getTasks(), toDomainGres(n.getGresList())))
+                        n.getNode(),
+                        n.getCpus(),
+                        n.getMemoryMb(),
+                        n.getTasks(),
+                        toDomainGres(n.getGresList()),
+                        n.getCoresList()))
                 .toList());
     }
 
@@ -171,6 +176,7 @@ public final class WireMapper {
                         .setMemoryMb(n.memoryMb())
                         .setTasks(n.tasks())
                         .addAllGres(toWireGres(n.gres()))
+                        .addAllCores(n.cores())
                         .build())
                 .toList();
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
@@ -236,5 +237,31 @@ class TestScheduler {
         SchedulePlan plan = schedule(config);
         assertThat(plan.priorities().get(eager)).isGreaterThan(plan.priorities().get(plain));
         assertThat(plan.pendingReasons()).containsEntry(eager, "Resources").containsEntry(plain, "Priority");
+    }
+
+    @Test
+    void qosFactorIsTheJobsQosPriorityOverTheLargest() {
+        // priority/multifactor (Slurm's priority_multifactor docs): PriorityWeightQOS x the QOS
+        // priority normalised by the highest QOS priority; a job without --qos is in "normal".
+        cluster(1, 1);
+        int busy = submit(aJob().build(), 10);
+        run(busy, "n1", 1, 5);
+        PriorityWeights weights = new PriorityWeights(true, 0, 0, 0, 0, 1000, 7 * 86400, 7 * 86400, false);
+        QosPriorities qos = new QosPriorities(java.util.Map.of("normal", 0L, "low", 50L, "high", 200L));
+        SchedulerConfig config = new SchedulerConfig(true, 10, 86400, weights, SELECT, qos);
+        int plain = submit(aJob().build(), 10);
+        int low = submit(aJob().qos("low").build(), 10);
+        int high = submit(aJob().qos("high").build(), 10);
+        int unknown = submit(aJob().qos("nosuch").build(), 10);
+        SchedulePlan plan = schedule(config);
+        assertThat(plan.priorities())
+                .containsEntry(high, 1000L)
+                .containsEntry(low, 250L)
+                .containsEntry(plain, 1L)
+                .containsEntry(unknown, 1L);
+        assertThat(plan.pendingReasons()).containsEntry(high, "Resources").containsEntry(low, "Priority");
+        // Without a QOS table (the controller today) every QOS factor is 0.
+        SchedulePlan defaults = schedule(new SchedulerConfig(true, 10, 86400, weights, SELECT));
+        assertThat(defaults.priorities()).containsEntry(high, 1L);
     }
 }

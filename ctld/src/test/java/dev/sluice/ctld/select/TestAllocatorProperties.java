@@ -126,6 +126,11 @@ class TestAllocatorProperties {
                 assertThat(share.cpus()).isLessThanOrEqualTo(node.freeCpus());
                 assertThat(share.cpus()).isGreaterThanOrEqualTo(share.tasks() * request.cpusPerTask());
                 assertThat(share.cpus() % node.hardware().threadsPerCore()).isZero();
+                assertThat(share.cores()).doesNotHaveDuplicates().allMatch(c -> c >= 0 && c < node.cores());
+                if (!request.exclusive()) {
+                    assertThat(share.cores().size() * node.hardware().threadsPerCore())
+                            .isEqualTo(share.cpus());
+                }
                 if (request.memoryConsumable()) {
                     assertThat(share.memoryMb()).isLessThanOrEqualTo(node.freeMemoryMb());
                 }

@@ -4,6 +4,7 @@ import dev.sluice.cli.Caller;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.Job;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  * site's {@code slurm.conf} (and {@code gres.conf} beside it) into a simulated cluster whose
  * nodes are all idle, submits each line of REQUESTS as {@code sbatch} options in order, runs one
  * scheduling pass with the real scheduler and allocator, and prints for each request where it
- * was placed (nodes, CPUs, device indices), why it waits, or why it was refused. For admins
+ * was placed (nodes, CPUs, cores, device indices), why it waits, or why it was refused. For admins
  * checking a configuration, and for golden tests (as Flux's {@code resource-query}).
  */
 public final class SelectQuery {
@@ -114,6 +115,10 @@ public final class SelectQuery {
 
     private static String share(Allocation.NodeShare n) {
         StringBuilder s = new StringBuilder(n.node()).append(" cpu=").append(n.cpus());
+        if (!n.cores().isEmpty()) {
+            // Core indices as gres.conf's Cores= numbers them, in scontrol's CPU_IDs notation.
+            s.append(" cores=").append(CoreSet.ranges(n.cores()));
+        }
         if (n.memoryMb() > 0) {
             s.append(" mem=").append(n.memoryMb()).append('M');
         }
