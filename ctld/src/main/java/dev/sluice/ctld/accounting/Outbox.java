@@ -239,27 +239,35 @@ public final class Outbox implements AutoCloseable {
         return !pending.isEmpty() && pending.getFirst().journalSequence() <= durableJournal;
     }
 
-    /** sluice-dbd applied everything through {@code sequence}: forget it. */
+    /**
+     * sluice-dbd applied everything through {@code sequence}: forget it. Shipper thread only. The
+     * mark file is written and old segments deleted outside the lock, so the controller loop's
+     * {@link #sync}/{@link #published} never wait on file system calls made for the shipper.
+     */
     public void acknowledge(long sequence) throws IOException {
+        Path tmp = dir.resolve(ACKED + ".tmp");
+        Files.writeString(tmp, Long.toString(sequence));
+        Files.move(
+                tmp,
+                dir.resolve(ACKED),
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        List<Path> done = new ArrayList<>();
         synchronized (lock) {
-            Path tmp = dir.resolve(ACKED + ".tmp");
-            Files.writeString(tmp, Long.toString(sequence));
-            Files.move(
-                    tmp,
-                    dir.resolve(ACKED),
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             while (!pending.isEmpty() && pending.getFirst().sequence() <= sequence) {
                 pending.removeFirst();
             }
             for (var it = segments.entrySet().iterator(); it.hasNext(); ) {
                 Path p = it.next().getValue();
                 if (!p.equals(currentPath) && lastSequenceOf.getOrDefault(p, 0L) <= sequence) {
-                    Files.deleteIfExists(p);
+                    done.add(p);
                     lastSequenceOf.remove(p);
                     it.remove();
                 }
             }
+        }
+        for (Path p : done) {
+            Files.deleteIfExists(p);
         }
     }
 
