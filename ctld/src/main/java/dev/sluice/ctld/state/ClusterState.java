@@ -83,6 +83,7 @@ public final class ClusterState {
                 || record instanceof ArrayTaskSplit
                 || record instanceof JobUpdated
                 || record instanceof JobHoldChanged
+                || record instanceof StateRecord.StepRecorded
                 || record instanceof JobsPurged)) {
             nodesImage = null;
         }
@@ -149,6 +150,8 @@ public final class ClusterState {
                 jobs.put(r.jobId(), job.requeued(r.time()));
             }
             case JobsPurged r -> r.jobIds().forEach(jobs::remove);
+            // For accounting only; the job may even be purged by the time it replays.
+            case StateRecord.StepRecorded r -> {}
             case NodeRegistered r -> registered(r);
             case NodeCreated r -> {
                 if (nodes.containsKey(r.name())) {

@@ -182,7 +182,7 @@ public final class SrunCommand implements Command {
                     Interrupts.forwardTo(inv, io, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
                 code = io.serve(step.getNumNodes(), step.getNumTasks());
             }
-            complete(client, Integer.parseInt(o.jobId()), step.getStepId());
+            complete(client, Integer.parseInt(o.jobId()), step.getStepId(), code << 8);
             return code;
         } catch (IOException e) {
             err.println(PROG + ": error: " + e.getMessage());
@@ -296,7 +296,11 @@ public final class SrunCommand implements Command {
                 .setWorkDir(inv.cwd().toString())
                 .setIoHost(io.host(inv.caller().host()))
                 .setIoPort(io.port())
-                .setName(o.name());
+                .setName(o.name().isEmpty() ? baseName(o.argv().get(0)) : o.name())
+                // An agent's srun runs in the agent's JVM; its pid is still the process that
+                // relays the step's I/O, which is what SrunHost:Pid points an administrator to.
+                .setSrunHost(inv.caller().host())
+                .setSrunPid((int) ProcessHandle.current().pid());
         boolean told = false;
         long delayMs = 100;
         while (true) {
@@ -326,11 +330,13 @@ public final class SrunCommand implements Command {
         }
     }
 
-    private static void complete(ControllerClient client, int jobId, int stepId) {
+    private static void complete(ControllerClient client, int jobId, int stepId, int status) {
         try {
             client.call(ClientRequest.newBuilder()
-                    .setStepComplete(
-                            StepCompleteRequest.newBuilder().setJobId(jobId).setStepId(stepId)));
+                    .setStepComplete(StepCompleteRequest.newBuilder()
+                            .setJobId(jobId)
+                            .setStepId(stepId)
+                            .setStatus(status)));
         } catch (ControllerException e) {
             // The job may have ended meanwhile; its steps went with it.
         }
