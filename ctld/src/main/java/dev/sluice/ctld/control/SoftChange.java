@@ -7,4 +7,7 @@ public sealed interface SoftChange {
 
     /** A node stopped answering and was marked DOWN. */
     record NodeSilent(String node) implements SoftChange {}
+
+    /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
+    record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
 }

@@ -82,6 +82,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                         .setJobId(e.jobId())
                                         .setSignal(e.signal())
                                         .setBatchOnly(e.batchOnly())
+                                        .setStepsOnly(e.stepsOnly())
                                         .build())));
             case Effect.KillOrphan e ->
                 target(

@@ -276,6 +276,7 @@ public final class ControllerLoop implements AutoCloseable {
             switch (change) {
                 case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
                 case SoftChange.NodeSilent s -> state.silent(s.node());
+                case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
             }
         }
         toRun.addAll(result.effects());

@@ -157,6 +157,8 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(purge);
         Command<Void> expire = dev.sluice.ctld.control.AllocationControl::expire;
         periodic.add(expire);
+        Command<Void> warn = dev.sluice.ctld.control.WarnSignals::send;
+        periodic.add(warn);
         // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd.
         AccountingPipeline accounting = null;
         var acct = AccountingSettings.from(config);

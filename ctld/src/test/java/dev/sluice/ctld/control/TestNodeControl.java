@@ -55,6 +55,7 @@ class TestNodeControl {
             switch (c) {
                 case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
                 case SoftChange.NodeSilent s -> state.silent(s.node());
+                case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
             }
         }
         return result.response();

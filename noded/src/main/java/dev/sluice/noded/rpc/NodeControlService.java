@@ -104,7 +104,12 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     @Override
     public void signalJob(NodeSignalJobRequest request, StreamObserver<NodeSignalJobResponse> observer) {
-        launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+        if (request.getStepsOnly()) {
+            // --signal without B: reaches every step task here and leaves the batch shell alone.
+            steps.signalJob(request.getJobId(), Integer.toString(request.getSignal()));
+        } else {
+            launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+        }
         observer.onNext(NodeSignalJobResponse.getDefaultInstance());
         observer.onCompleted();
     }
