@@ -5,6 +5,7 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingRecord;
@@ -40,6 +41,7 @@ public final class AccountingEvents {
                         ? List.of(job(after), batchStep(after))
                         : List.of(job(after));
             case StateRecord.JobsPurged r -> List.of();
+            case StateRecord.StepRecorded r -> List.of(step(after, r.step()));
             // Both the task that splits off (its own job id now) and the array record left
             // behind (fewer pending tasks) are shipped, so sacct lists 6_1 and 6_[2-4] at once.
             case StateRecord.ArrayTaskSplit r -> List.of(job(after));
@@ -64,6 +66,7 @@ public final class AccountingEvents {
             case StateRecord.JobUpdated r -> List.of(r.jobId());
             case StateRecord.ArrayTaskSplit r ->
                 r.newJobId() == r.jobId() ? List.of(r.jobId()) : List.of(r.newJobId(), r.jobId());
+            case StateRecord.StepRecorded r -> List.of(r.jobId());
             case StateRecord.JobHoldChanged r -> List.of();
             case StateRecord.JobsPurged r -> List.of();
             case StateRecord.NodeRegistered r -> List.of();
@@ -108,6 +111,24 @@ public final class AccountingEvents {
                         .setNumTasks(1)
                         .setNumCpus(first.cpus())
                         .setAllocTres(tres));
+    }
+
+    private static AccountingRecord.Builder step(Job job, JobStep step) {
+        return AccountingRecord.newBuilder()
+                .setStep(StepAccountingRecord.newBuilder()
+                        .setJobId(job.id())
+                        .setJobSubmitTime(job.submitTime())
+                        .setStepId(step.stepId())
+                        .setName(step.name())
+                        .setState(WireMapper.toWire(step.state()))
+                        .setStartTime(step.startTime())
+                        .setEndTime(step.endTime())
+                        .setExitStatus(step.exitStatus())
+                        .setNodeList(step.nodeList())
+                        .setNumNodes(step.numNodes())
+                        .setNumTasks(step.numTasks())
+                        .setNumCpus(step.cpus())
+                        .setAllocTres(step.tres()));
     }
 
     private static boolean killedBySignal(Job job) {

@@ -18,10 +18,18 @@ public sealed interface Effect {
         }
     }
 
-    /** Deliver a signal to a job's processes. */
-    record Signal(int jobId, List<String> nodes, int signal, boolean batchOnly) implements Effect {
+    /**
+     * Deliver a signal to a job's processes: its batch shell's process group, the shell alone
+     * ({@code batchOnly}), or only its step tasks ({@code stepsOnly}, {@code --signal} without
+     * {@code B:}).
+     */
+    record Signal(int jobId, List<String> nodes, int signal, boolean batchOnly, boolean stepsOnly) implements Effect {
         public Signal {
             nodes = List.copyOf(nodes);
+        }
+
+        public Signal(int jobId, List<String> nodes, int signal, boolean batchOnly) {
+            this(jobId, nodes, signal, batchOnly, false);
         }
     }
 

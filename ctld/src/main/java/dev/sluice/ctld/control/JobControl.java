@@ -386,6 +386,8 @@ public final class JobControl {
         String reason = switch (finalState) {
             case FAILED -> "NonZeroExitCode";
             case TIMEOUT -> "TimeLimit";
+            // Slurm's FAIL_OOM.
+            case OUT_OF_MEMORY -> "OutOfMemory";
             default -> "None";
         };
         List<StateRecord> records = new ArrayList<>();

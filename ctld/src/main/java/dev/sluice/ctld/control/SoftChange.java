@@ -13,4 +13,7 @@ public sealed interface SoftChange {
      * higher ids. Not journaled: no job ever had the id, so a restart may hand it out again.
      */
     record JobIdUsed(int jobId) implements SoftChange {}
+
+    /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
+    record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
 }

@@ -85,6 +85,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                         .setJobId(e.jobId())
                                         .setSignal(e.signal())
                                         .setBatchOnly(e.batchOnly())
+                                        .setStepsOnly(e.stepsOnly())
                                         .build())));
             case Effect.Suspend e ->
                 e.nodes()

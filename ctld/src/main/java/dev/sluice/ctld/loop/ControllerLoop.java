@@ -277,6 +277,7 @@ public final class ControllerLoop implements AutoCloseable {
                 case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
                 case SoftChange.NodeSilent s -> state.silent(s.node());
                 case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
+                case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
             }
         }
         toRun.addAll(result.effects());

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.persistence;
 
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
@@ -18,6 +19,7 @@ import dev.sluice.protocol.v1.journal.NodeCreatedRecord;
 import dev.sluice.protocol.v1.journal.NodeDeletedRecord;
 import dev.sluice.protocol.v1.journal.NodeRegisteredRecord;
 import dev.sluice.protocol.v1.journal.NodeStateRecord;
+import dev.sluice.protocol.v1.journal.StepRecordedRecord;
 
 /** Translates domain {@link StateRecord}s to and from journal entries. */
 public final class RecordCodec {
@@ -64,6 +66,20 @@ public final class RecordCodec {
                 e.setJobHold(JobHoldRecord.newBuilder()
                         .setJobId(r.jobId())
                         .setHold(r.hold().name()));
+            case StateRecord.StepRecorded r ->
+                e.setStepRecorded(StepRecordedRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setStepId(r.step().stepId())
+                        .setName(r.step().name())
+                        .setState(WireMapper.toWire(r.step().state()))
+                        .setStartTime(r.step().startTime())
+                        .setEndTime(r.step().endTime())
+                        .setExitStatus(r.step().exitStatus())
+                        .setNodeList(r.step().nodeList())
+                        .setNumNodes(r.step().numNodes())
+                        .setNumTasks(r.step().numTasks())
+                        .setNumCpus(r.step().cpus())
+                        .setTres(r.step().tres()));
             case StateRecord.JobsPurged r ->
                 e.setJobsPurged(JobsPurgedRecord.newBuilder().addAllJobIds(r.jobIds()));
             case StateRecord.NodeRegistered r ->
@@ -151,6 +167,24 @@ public final class RecordCodec {
                         e.getJobHold().getJobId(),
                         Job.Hold.valueOf(e.getJobHold().getHold()),
                         t);
+            case STEP_RECORDED -> {
+                StepRecordedRecord r = e.getStepRecorded();
+                yield new StateRecord.StepRecorded(
+                        r.getJobId(),
+                        new JobStep(
+                                r.getStepId(),
+                                r.getName(),
+                                WireMapper.toDomain(r.getState()),
+                                r.getStartTime(),
+                                r.getEndTime(),
+                                r.getExitStatus(),
+                                r.getNodeList(),
+                                r.getNumNodes(),
+                                r.getNumTasks(),
+                                r.getNumCpus(),
+                                r.getTres()),
+                        t);
+            }
             case JOBS_PURGED -> new StateRecord.JobsPurged(e.getJobsPurged().getJobIdsList(), t);
             case NODE_REGISTERED -> {
                 NodeRegisteredRecord r = e.getNodeRegistered();

@@ -135,6 +135,7 @@ public final class ClientApiHandler {
                 case RECONFIGURE -> out.setReconfigure(reconfigure(who));
                 case CREATE_STEP -> out.setCreateStep(steps().create(caller(who), request.getCreateStep()));
                 case STEP_COMPLETE -> out.setStepComplete(steps().complete(caller(who), request.getStepComplete()));
+                case GET_STEPS -> out.setGetSteps(steps().list(request.getGetSteps()));
                 case GENERATE_TOKEN -> out.setGenerateToken(generateToken(who, request.getGenerateToken()));
                 case COMPLETE_ALLOCATION -> {
                     var r = request.getCompleteAllocation();

@@ -157,6 +157,8 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(purge);
         Command<Void> expire = dev.sluice.ctld.control.AllocationControl::expire;
         periodic.add(expire);
+        Command<Void> warn = dev.sluice.ctld.control.WarnSignals::send;
+        periodic.add(warn);
         // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd.
         AccountingPipeline accounting = null;
         var acct = AccountingSettings.from(config);
@@ -196,7 +198,12 @@ public final class CtldServer implements AutoCloseable {
         ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer);
         if (dispatcher != null) {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
-            handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop::image, dispatcher));
+            handler = handler.withSteps(new dev.sluice.ctld.step.StepService(
+                    loop::image,
+                    dispatcher,
+                    clock,
+                    record -> loop.submit((s, now) ->
+                            dev.sluice.ctld.control.ControlResult.<Void>of(List.of(record), List.of(), null))));
         }
         UserDb users = UserDb.system();
         handler = handler.withOperators(operatorUids(config, users));

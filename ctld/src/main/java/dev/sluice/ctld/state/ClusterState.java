@@ -56,6 +56,9 @@ public final class ClusterState {
     private List<NodeView> nodesImage;
     private Map<String, NodeView> nodesByNameImage;
     private final Map<String, Long> lastHeard = new HashMap<>();
+    /** Soft: the run (start time) of each job whose --signal went out. */
+    private final Map<Integer, Long> warned = new HashMap<>();
+
     private int nextJobId;
     private long sequence;
 
@@ -85,6 +88,7 @@ public final class ClusterState {
                 || record instanceof ArrayTaskSplit
                 || record instanceof JobUpdated
                 || record instanceof JobHoldChanged
+                || record instanceof StateRecord.StepRecorded
                 || record instanceof JobsPurged)) {
             nodesImage = null;
         }
@@ -159,7 +163,12 @@ public final class ClusterState {
                 }
                 jobs.put(r.jobId(), job.suspended(r.suspended(), r.preSuspendSeconds(), r.time()));
             }
-            case JobsPurged r -> r.jobIds().forEach(jobs::remove);
+            case JobsPurged r -> {
+                r.jobIds().forEach(jobs::remove);
+                r.jobIds().forEach(warned::remove);
+            }
+            // For accounting only; the job may even be purged by the time it replays.
+            case StateRecord.StepRecorded r -> {}
             case NodeRegistered r -> registered(r);
             case NodeCreated r -> {
                 if (nodes.containsKey(r.name())) {
@@ -346,6 +355,16 @@ public final class ClusterState {
         if (responding.add(node)) {
             nodesImage = null;
         }
+    }
+
+    /** Soft: {@code --signal} was sent to the run of the job that started at {@code startTime}. */
+    public void warnSignalSent(int jobId, long startTime) {
+        warned.put(jobId, startTime);
+    }
+
+    /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
+    public boolean warnSignalSent(Job job) {
+        return warned.getOrDefault(job.id(), -1L) == job.startTime();
     }
 
     /** Soft: the node stopped answering. */

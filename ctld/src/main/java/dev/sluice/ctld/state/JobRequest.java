@@ -44,7 +44,8 @@ public record JobRequest(
         String qos,
         String command,
         GpuOptions gpuOptions,
-        Sequencing sequencing) {
+        Sequencing sequencing,
+        WarnSignal warnSignal) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
     public static final long TIME_NOT_SET = 0xfffffffeL;
@@ -60,6 +61,92 @@ public record JobRequest(
         requireNonNull(command, "command is null");
         requireNonNull(gpuOptions, "gpuOptions is null");
         requireNonNull(sequencing, "sequencing is null");
+        requireNonNull(warnSignal, "warnSignal is null");
+    }
+
+    /** A request without {@code --signal}. */
+    public JobRequest(
+            String name,
+            String script,
+            List<String> scriptArgs,
+            String workDir,
+            Map<String, String> environment,
+            int minNodes,
+            int maxNodes,
+            int numTasks,
+            int cpusPerTask,
+            int ntasksPerNode,
+            String partition,
+            long timeLimitMinutes,
+            String stdOut,
+            String stdErr,
+            String stdIn,
+            Owner owner,
+            String submitHost,
+            boolean exclusive,
+            long memPerNodeMb,
+            long memPerCpuMb,
+            String reqNodes,
+            String excludeNodes,
+            String account,
+            String comment,
+            boolean hold,
+            String gresPerNode,
+            String constraint,
+            boolean requeue,
+            String openMode,
+            int nice,
+            String qos,
+            String command,
+            GpuOptions gpuOptions,
+            Sequencing sequencing) {
+        this(
+                name,
+                script,
+                scriptArgs,
+                workDir,
+                environment,
+                minNodes,
+                maxNodes,
+                numTasks,
+                cpusPerTask,
+                ntasksPerNode,
+                partition,
+                timeLimitMinutes,
+                stdOut,
+                stdErr,
+                stdIn,
+                owner,
+                submitHost,
+                exclusive,
+                memPerNodeMb,
+                memPerCpuMb,
+                reqNodes,
+                excludeNodes,
+                account,
+                comment,
+                hold,
+                gresPerNode,
+                constraint,
+                requeue,
+                openMode,
+                nice,
+                qos,
+                command,
+                gpuOptions,
+                sequencing,
+                WarnSignal.NONE);
+    }
+
+    /**
+     * {@code --signal=[{R|B}:]<sig_num>[@sig_time]}.
+     *
+     * @param signal signal number, 0 for none
+     * @param secondsBefore how long before the time limit it is sent
+     * @param batchOnly {@code B:}: the batch shell only; otherwise every step but not the shell
+     */
+    public record WarnSignal(int signal, int secondsBefore, boolean batchOnly) {
+        public static final WarnSignal NONE = new WarnSignal(0, 0, false);
     }
 
     /**
@@ -134,7 +221,8 @@ public record JobRequest(
                 qos,
                 command,
                 gpuOptions,
-                sequencing);
+                sequencing,
+                warnSignal);
     }
 
     /** Tasks requested; Slurm defaults to one task per requested node. */

@@ -80,6 +80,16 @@ public sealed interface StateRecord {
         }
     }
 
+    /**
+     * A step of a running job started or ended. Changes nothing in the state (steps are soft
+     * state, {@code ctld.step}); journaled so that accounting derives it exactly once.
+     */
+    record StepRecorded(int jobId, JobStep step, long time) implements StateRecord {
+        public StepRecorded {
+            requireNonNull(step, "step is null");
+        }
+    }
+
     record JobsPurged(List<Integer> jobIds, long time) implements StateRecord {
         public JobsPurged {
             jobIds = List.copyOf(jobIds);

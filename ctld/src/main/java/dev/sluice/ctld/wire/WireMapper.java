@@ -63,7 +63,8 @@ public final class WireMapper {
                         s.getCpusPerGpu(),
                         s.getMemPerGpuMb(),
                         s.getGresFlags()),
-                new JobRequest.Sequencing(s.getArray(), s.getDependency(), s.getKillOnInvalidDep(), s.getBeginTime()));
+                new JobRequest.Sequencing(s.getArray(), s.getDependency(), s.getKillOnInvalidDep(), s.getBeginTime()),
+                new JobRequest.WarnSignal((int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()));
     }
 
     public static JobSpec toWire(JobRequest r) {
@@ -113,6 +114,9 @@ public final class WireMapper {
                 .setDependency(r.sequencing().dependency())
                 .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
                 .setBeginTime(r.sequencing().beginTime())
+                .setWarnSignal(r.warnSignal().signal())
+                .setWarnSeconds(r.warnSignal().secondsBefore())
+                .setWarnBatchOnly(r.warnSignal().batchOnly())
                 .build();
     }
 

@@ -57,6 +57,11 @@ public final class BatchLauncher implements AutoCloseable {
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
 
+    /** Slurm's SIG_OOM (253) as a wait status: ExitCode 0:125. */
+    static final int OOM_STATUS = 125;
+
+    private volatile JobCgroups cgroups;
+
     public BatchLauncher(String nodeName, JobSpool spool, int daemonUid, Consumer<JobCompleteRequest> completions)
             throws IOException {
         this.nodeName = nodeName;
@@ -217,7 +222,7 @@ public final class BatchLauncher implements AutoCloseable {
         env.putAll(gresEnv);
         writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
         writeJobScript(jobId, "epilog", epilog, request, PrologEpilog.EPILOG_CONTEXT, gresEnv);
-        pb.command(supervisor.command(spool.jobDir(jobId), command));
+        pb.command(confined(jobId, request, supervisor.command(spool.jobDir(jobId), command)));
         // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectErrorStream(true);
@@ -475,6 +480,24 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
+    /** Jobs go into cgroups from now on; null: they run without (the probe found none). */
+    public void confineWith(JobCgroups confinement) {
+        this.cgroups = confinement;
+    }
+
+    private List<String> confined(int jobId, LaunchBatchJobRequest request, List<String> command) {
+        if (cgroups == null) {
+            return command;
+        }
+        try {
+            return JobCgroups.joining(
+                    cgroups.create(jobId, request.getMemPerNodeMb(), request.getCpusOnNode()), command);
+        } catch (IOException e) {
+            log.warn("job {}: no cgroup ({}); it runs without memory or CPU limits", jobId, e.getMessage());
+            return command;
+        }
+    }
+
     private void finished(RunningJob job) {
         if (job.limit != null) {
             job.limit.cancel(false);
@@ -492,6 +515,15 @@ public final class BatchLauncher implements AutoCloseable {
                 // No status: the supervisor itself was killed (or the node rebooted) with the job,
                 // or the Prolog failed and the job never started.
                 .orElse(prologFailed ? 0 : 9);
+        JobState endState = job.endState;
+        if (cgroups != null) {
+            if (endState == null && cgroups.oomKilled(job.jobId)) {
+                // Slurm's SIG_OOM: the job shows OUT_OF_MEMORY with ExitCode 0:125.
+                endState = JobState.OUT_OF_MEMORY;
+                status = OOM_STATUS;
+            }
+            cgroups.remove(job.jobId);
+        }
         JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
                 .setNodeName(nodeName)
                 .setJobId(job.jobId)
@@ -505,8 +537,8 @@ public final class BatchLauncher implements AutoCloseable {
                     job.jobId,
                     spool.fact(job.jobId, Supervisor.PROLOG_FAILED).orElse("?"));
         }
-        if (job.endState != null) {
-            report.setEndState(job.endState);
+        if (endState != null) {
+            report.setEndState(endState);
         }
         try {
             spool.saveReport(report.build());
@@ -514,7 +546,7 @@ public final class BatchLauncher implements AutoCloseable {
             log.error("cannot save the end of job {} in the spool: {}", job.jobId, e.getMessage());
         }
         running.remove(job.jobId);
-        log.info("job {} ended: status {} ({})", job.jobId, status, job.endState == null ? "exit" : job.endState);
+        log.info("job {} ended: status {} ({})", job.jobId, status, endState == null ? "exit" : endState);
         completions.accept(report.build());
     }
 

@@ -6,9 +6,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Whether this node can confine jobs with cgroup v2 (memory limit, CPU set, device access).
- * Confinement itself is not implemented yet; the daemon says once, at start, what it found, so
- * that an operator knows jobs are tracked by their session only.
+ * Why this node cannot confine jobs with cgroup v2 ({@link JobCgroups}): the daemon says once,
+ * at start, what it found, so that an operator knows jobs are tracked by their session only.
  */
 public final class Cgroups {
     private Cgroups() {}
@@ -28,8 +27,8 @@ public final class Cgroups {
             return "cgroup v2 at " + root + " is not writable (a container?): jobs run without memory, CPU or"
                     + " device limits, tracked by their session";
         }
-        return "cgroup v2 at " + root + " is writable, but Sluice does not confine jobs with it yet:"
-                + " jobs are tracked by their session";
+        return "cgroup v2 at " + root + " offers no memory controller to delegate: jobs run without memory or"
+                + " CPU limits, tracked by their session";
     }
 
     /** What this machine offers, read from /proc/self/mounts and /sys/fs/cgroup. */

@@ -112,7 +112,14 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
                 // Step tasks run in sessions of their own: they are stopped and continued too.
                 steps.signalJob(request.getJobId(), suspend ? "STOP" : "CONT");
             }
-            default -> launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+            default -> {
+                if (request.getStepsOnly()) {
+                    // --signal without B: reaches every step task here and leaves the batch shell alone.
+                    steps.signalJob(request.getJobId(), Integer.toString(request.getSignal()));
+                } else {
+                    launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+                }
+            }
         }
         observer.onNext(NodeSignalJobResponse.getDefaultInstance());
         observer.onCompleted();

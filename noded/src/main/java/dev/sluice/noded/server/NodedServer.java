@@ -114,8 +114,13 @@ public final class NodedServer implements AutoCloseable {
                 new Registrar(channel, auth.client(DaemonAuth.CTLD), s.nodeName(), registration::get, launcher, spool);
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
+        var cgroups = dev.sluice.noded.launch.JobCgroups.open(
+                java.nio.file.Path.of("/sys/fs/cgroup"), s.hardware().getCpus());
+        if (cgroups.isEmpty()) {
+            log.info(dev.sluice.noded.launch.Cgroups.describeThisNode());
+        }
+        launcher.confineWith(cgroups.orElse(null));
         launcher.recover();
-        log.info(dev.sluice.noded.launch.Cgroups.describeThisNode());
         registrar[0].start();
         log.info(
                 "sluice-noded {} listening on {}:{}, controller {}:{}; detected {} CPUs, {} MB; GRES found {}",

@@ -14,6 +14,6 @@ class TestCgroups {
                 .startsWith("cgroup v2 is not mounted at /sys/fs/cgroup");
         String mounted = "proc /proc proc rw 0 0\ncgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n";
         assertThat(Cgroups.describe(mounted, ROOT, false)).contains("is not writable");
-        assertThat(Cgroups.describe(mounted, ROOT, true)).contains("does not confine jobs with it yet");
+        assertThat(Cgroups.describe(mounted, ROOT, true)).contains("offers no memory controller");
     }
 }

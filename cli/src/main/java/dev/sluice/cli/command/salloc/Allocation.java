@@ -3,6 +3,7 @@ package dev.sluice.cli.command.salloc;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.sbatch.WarnSignalOption;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.CompleteAllocationRequest;
@@ -14,6 +15,7 @@ import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A job allocation without a batch script, as salloc and a lone srun make one: submitted,
@@ -43,7 +45,8 @@ public final class Allocation {
             String partition,
             String timeLimit,
             boolean exclusive,
-            String command) {}
+            String command,
+            Optional<WarnSignalOption.Spec> signal) {}
 
     public int jobId() {
         return jobId;
@@ -73,6 +76,7 @@ public final class Allocation {
                 .setSubmitHost(inv.caller().host())
                 .setCommand(r.command())
                 .setTimeLimitMinutes((int) minutes(r.timeLimit()));
+        r.signal().ifPresent(s -> s.applyTo(spec));
         int id = client.call(ClientRequest.newBuilder()
                         .setSubmitBatchJob(
                                 SubmitBatchJobRequest.newBuilder().setSpec(spec).setAllocation(true)))

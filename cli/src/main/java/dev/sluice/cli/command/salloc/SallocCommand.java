@@ -5,6 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.sbatch.WarnSignalOption;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
@@ -36,6 +37,7 @@ public final class SallocCommand implements Command {
             .add('J', "job-name", ArgKind.REQUIRED)
             .add((char) 0, "exclusive", ArgKind.OPTIONAL)
             .add('Q', "quiet", ArgKind.NONE)
+            .add((char) 0, "signal", ArgKind.REQUIRED)
             .add((char) 0, "help", ArgKind.NONE)
             .add((char) 0, "usage", ArgKind.NONE)
             .build();
@@ -63,6 +65,7 @@ public final class SallocCommand implements Command {
         String name = "";
         boolean exclusive = false;
         boolean quiet = false;
+        Optional<WarnSignalOption.Spec> signal = Optional.empty();
         try {
             for (ParsedOption o : parsed.options()) {
                 switch (o.key()) {
@@ -80,6 +83,13 @@ public final class SallocCommand implements Command {
                     case "job-name" -> name = o.value();
                     case "exclusive" -> exclusive = true;
                     case "quiet" -> quiet = true;
+                    case "signal" -> {
+                        signal = WarnSignalOption.parse(o.value());
+                        if (signal.isEmpty()) {
+                            err.println(PROG + ": error: Invalid --signal specification");
+                            return 255;
+                        }
+                    }
                     default -> throw new IllegalStateException("unhandled salloc option " + o.key());
                 }
             }
@@ -109,7 +119,8 @@ public final class SallocCommand implements Command {
                             partition,
                             time,
                             exclusive,
-                            String.join(" ", command)));
+                            String.join(" ", command),
+                            signal));
         } catch (ControllerException e) {
             err.println(PROG + ": error: Job submit/allocate failed: " + e.getMessage());
             return 1;

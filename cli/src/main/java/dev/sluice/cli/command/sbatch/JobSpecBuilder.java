@@ -117,6 +117,11 @@ final class JobSpecBuilder {
             }
             spec.setKillOnInvalidDep(k.equals("yes"));
         }
+        if (o.has("signal")) {
+            WarnSignalOption.parse(o.get("signal"))
+                    .orElseThrow(() -> new SbatchException(255, "error: Invalid --signal specification"))
+                    .applyTo(spec);
+        }
         if (o.has("begin")) {
             try {
                 ZonedDateTime now = ZonedDateTime.ofInstant(

@@ -105,7 +105,7 @@ final class SbatchOptions {
             .unsupported(NO, "propagate", OPTIONAL)
             .unsupported(NO, "reboot", NONE)
             .unsupported(NO, "reservation", REQUIRED)
-            .unsupported(NO, "signal", REQUIRED)
+            .add(NO, "signal", REQUIRED)
             .unsupported(NO, "sockets-per-node", REQUIRED)
             .unsupported(NO, "spread-job", NONE)
             .unsupported(NO, "switches", REQUIRED)

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Signal names and numbers as {@code scancel -s} takes them (Linux numbering). */
-final class Signals {
+public final class Signals {
     private static final Map<String, Integer> BY_NAME = Map.ofEntries(
             Map.entry("HUP", 1),
             Map.entry("INT", 2),
@@ -33,7 +33,7 @@ final class Signals {
     private Signals() {}
 
     /** {@code USR1}, {@code SIGUSR1}, {@code usr1} or {@code 10}; empty when unknown. */
-    static Optional<Integer> parse(String text) {
+    public static Optional<Integer> parse(String text) {
         String t = text.strip().toUpperCase(Locale.ROOT);
         if (!t.isEmpty() && t.length() < 4 && t.chars().allMatch(Character::isDigit)) {
             int n = Integer.parseInt(t);

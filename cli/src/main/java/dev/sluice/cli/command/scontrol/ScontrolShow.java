@@ -55,6 +55,7 @@ final class ScontrolShow {
             case "job", "jobs", "jobid" -> jobs(id);
             case "node", "nodes", "nodename" -> nodes(id);
             case "partition", "partitions", "partitionname" -> partitions(id);
+            case "step", "steps" -> steps(id);
             case "config" -> config();
             case "scalein" -> scaleIn(id);
             case "hostnames" -> hostnames(id);
@@ -110,6 +111,68 @@ final class ScontrolShow {
         shown.sort(Comparator.comparingLong(v -> Integer.toUnsignedLong(v.info().getJobId())));
         for (JobView v : shown) {
             out.print(Layout.render(JobShow.lines(v), oneLiner));
+        }
+        return 0;
+    }
+
+    /**
+     * {@code scontrol show step [JOB[.STEP]]}, with Slurm 22.05's messages: an unknown job is
+     * {@code slurm_get_job_steps error: Invalid job id specified} (exit 1), a job without that
+     * step {@code Job step 35.7 not found} (or {@code 35.} for a job without steps; exit 1).
+     */
+    private int steps(String id) {
+        int jobId = 0;
+        String stepPart = null;
+        if (id != null) {
+            int dot = id.indexOf('.');
+            String job = dot < 0 ? id : id.substring(0, dot);
+            stepPart = dot < 0 ? null : id.substring(dot + 1);
+            boolean valid = !job.isEmpty()
+                    && job.length() <= 10
+                    && job.chars().allMatch(Character::isDigit)
+                    && Long.parseLong(job) <= 0xffffffffL
+                    && (stepPart == null
+                            || stepPart.equals("batch")
+                            || (!stepPart.isEmpty()
+                                    && stepPart.length() <= 10
+                                    && stepPart.chars().allMatch(Character::isDigit)
+                                    && Long.parseLong(stepPart) <= 0xffffffffL));
+            if (!valid) {
+                err.println("slurm_get_job_steps error: " + ErrorCode.INVALID_JOB_ID.text());
+                return 1;
+            }
+            jobId = (int) Long.parseLong(job);
+        }
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<dev.sluice.protocol.v1.StepInfo> steps;
+        try {
+            steps = client.get()
+                    .call(ClientRequest.newBuilder()
+                            .setGetSteps(dev.sluice.protocol.v1.GetStepsRequest.newBuilder()
+                                    .setJobId(jobId)))
+                    .getGetSteps()
+                    .getStepsList();
+        } catch (ControllerException e) {
+            err.println("slurm_get_job_steps error: " + e.getMessage());
+            return 1;
+        }
+        if (stepPart != null) {
+            int wanted = stepPart.equals("batch") ? StepShow.BATCH_STEP : (int) Long.parseLong(stepPart);
+            steps = steps.stream().filter(s -> s.getStepId() == wanted).toList();
+        }
+        if (steps.isEmpty()) {
+            if (id == null) {
+                out.println("No job steps in the system");
+                return 0;
+            }
+            out.println("Job step " + jobId + "." + (stepPart == null ? "" : stepPart) + " not found");
+            return 1;
+        }
+        for (var s : steps) {
+            out.print(Layout.render(StepShow.lines(s, inv.clock().getZone()), oneLiner));
         }
         return 0;
     }

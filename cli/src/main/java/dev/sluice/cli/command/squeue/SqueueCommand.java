@@ -54,8 +54,8 @@ public final class SqueueCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line =
-                CommandSupport.parseOptionsOnly(PROG, SqueueOptions.TABLE, SqueueOptions.USAGE, inv, out, err);
+        Optional<Getopt.Result> line = CommandSupport.parseOptionsOnly(
+                PROG, SqueueOptions.TABLE, SqueueOptions.USAGE, inv.withArgs(stepListAttached(inv.args())), out, err);
         if (line.isEmpty()) {
             return 1;
         }
@@ -133,6 +133,20 @@ public final class SqueueCommand implements Command {
                 err.println(PROG + ": error: Invalid node name " + s.nodes);
                 return 1;
             }
+        }
+        if (s.steps != null) {
+            return StepReport.run(
+                    inv,
+                    s.steps,
+                    new StepReport.Filter(
+                            jobIds.stream().map(j -> (int) j.id()).toList(),
+                            users,
+                            Set.copyOf(CommandSupport.commaList(s.partitions)),
+                            nodes),
+                    s.format,
+                    s.noHeader,
+                    out,
+                    err);
         }
         JobFilter filter = new JobFilter(
                 jobIds,
@@ -235,6 +249,25 @@ public final class SqueueCommand implements Command {
         return 0;
     }
 
+    /**
+     * Slurm's squeue takes {@code -s 12.0} as well as {@code -s12.0} and {@code --steps=12.0}:
+     * a word after a bare {@code -s}/{@code --steps} that is not an option is its list.
+     */
+    private static List<String> stepListAttached(List<String> args) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if ((a.equals("-s") || a.equals("--steps"))
+                    && i + 1 < args.size()
+                    && !args.get(i + 1).startsWith("-")) {
+                out.add("--steps=" + args.get(++i));
+            } else {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
     private static final String VALID_STATES = "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,"
             + "NODE_FAIL,PREEMPTED,BOOT_FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,"
             + "RESV_DEL_HOLD,REQUEUED,REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED";
@@ -250,6 +283,9 @@ public final class SqueueCommand implements Command {
         String partitions;
         String qos;
         String sort;
+        /** {@code -s}: null when not given, empty for every step. */
+        String steps;
+
         String states;
         String users;
         boolean longFormat;
@@ -286,6 +322,7 @@ public final class SqueueCommand implements Command {
                 case "partition" -> partitions = value;
                 case "qos" -> qos = value;
                 case "sort" -> sort = value;
+                case "steps" -> steps = value == null ? "" : value;
                 case "states" -> states = value;
                 case "user" -> users = value;
                 case "long" -> longFormat = true;

@@ -35,7 +35,7 @@ final class SqueueOptions {
             .add((char) 0, "sibling", ArgKind.NONE)
             .add('S', "sort", ArgKind.REQUIRED)
             .add((char) 0, "start", ArgKind.NONE)
-            .unsupported('s', "steps", ArgKind.OPTIONAL)
+            .add('s', "steps", ArgKind.OPTIONAL)
             .add('t', "states", ArgKind.REQUIRED)
             .add((char) 0, "usage", ArgKind.NONE)
             .add('u', "user", ArgKind.REQUIRED)
@@ -67,6 +67,7 @@ final class SqueueOptions {
               -p, --partition=partition(s)    comma separated list of partitions to view
               -q, --qos=qos(s)                comma separated list of qos's to view
               -r, --array                     display one job array element per line
+              -s, --steps                     comma separated list of job steps to view
               -S, --sort=fields               comma separated list of fields to sort on
                   --start                     print expected start times of pending jobs
               -t, --states=states             comma separated list of states to view,

@@ -6,6 +6,7 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.salloc.Allocation;
+import dev.sluice.cli.command.sbatch.WarnSignalOption;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
@@ -49,6 +50,7 @@ public final class SrunCommand implements Command {
             .add((char) 0, "jobid", ArgKind.REQUIRED)
             .add('u', "unbuffered", ArgKind.NONE)
             .add('Q', "quiet", ArgKind.NONE)
+            .add((char) 0, "signal", ArgKind.REQUIRED)
             .add((char) 0, "help", ArgKind.NONE)
             .add((char) 0, "usage", ArgKind.NONE)
             .build();
@@ -71,7 +73,8 @@ public final class SrunCommand implements Command {
             String jobId,
             String partition,
             String time,
-            List<String> argv) {
+            List<String> argv,
+            Optional<WarnSignalOption.Spec> signal) {
         Options inJob(int id) {
             return new Options(
                     ntasks,
@@ -85,7 +88,8 @@ public final class SrunCommand implements Command {
                     Integer.toString(id),
                     partition,
                     time,
-                    argv);
+                    argv,
+                    signal);
         }
     }
 
@@ -136,7 +140,8 @@ public final class SrunCommand implements Command {
                             o.partition(),
                             o.time(),
                             o.exclusive(),
-                            String.join(" ", o.argv())));
+                            String.join(" ", o.argv()),
+                            o.signal()));
         } catch (ControllerException e) {
             err.println(PROG + ": error: Unable to allocate resources: " + e.getMessage());
             return 1;
@@ -182,7 +187,7 @@ public final class SrunCommand implements Command {
                     Interrupts.forwardTo(inv, io, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
                 code = io.serve(step.getNumNodes(), step.getNumTasks());
             }
-            complete(client, Integer.parseInt(o.jobId()), step.getStepId());
+            complete(client, Integer.parseInt(o.jobId()), step.getStepId(), code << 8);
             return code;
         } catch (IOException e) {
             err.println(PROG + ": error: " + e.getMessage());
@@ -202,6 +207,7 @@ public final class SrunCommand implements Command {
         String partition = "";
         String time = "";
         String jobId = inv.env().getOrDefault("SLURM_JOB_ID", inv.env().getOrDefault("SLURM_JOBID", ""));
+        Optional<WarnSignalOption.Spec> signal = Optional.empty();
         try {
             for (ParsedOption opt : parsed.options()) {
                 switch (opt.key()) {
@@ -222,6 +228,13 @@ public final class SrunCommand implements Command {
                     case "partition" -> partition = opt.value();
                     case "time" -> time = opt.value();
                     case "quiet" -> quiet = true;
+                    case "signal" -> {
+                        signal = WarnSignalOption.parse(opt.value());
+                        if (signal.isEmpty()) {
+                            err.println(PROG + ": error: Invalid --signal specification");
+                            return Optional.empty();
+                        }
+                    }
                     case "unbuffered" -> {
                         // output is always passed on as it arrives
                     }
@@ -256,7 +269,8 @@ public final class SrunCommand implements Command {
                 jobId,
                 partition,
                 time,
-                List.copyOf(parsed.operands())));
+                List.copyOf(parsed.operands()),
+                signal));
     }
 
     private static int positive(ParsedOption opt) {
@@ -296,7 +310,11 @@ public final class SrunCommand implements Command {
                 .setWorkDir(inv.cwd().toString())
                 .setIoHost(io.host(inv.caller().host()))
                 .setIoPort(io.port())
-                .setName(o.name());
+                .setName(o.name().isEmpty() ? baseName(o.argv().get(0)) : o.name())
+                // An agent's srun runs in the agent's JVM; its pid is still the process that
+                // relays the step's I/O, which is what SrunHost:Pid points an administrator to.
+                .setSrunHost(inv.caller().host())
+                .setSrunPid((int) ProcessHandle.current().pid());
         boolean told = false;
         long delayMs = 100;
         while (true) {
@@ -326,11 +344,13 @@ public final class SrunCommand implements Command {
         }
     }
 
-    private static void complete(ControllerClient client, int jobId, int stepId) {
+    private static void complete(ControllerClient client, int jobId, int stepId, int status) {
         try {
             client.call(ClientRequest.newBuilder()
-                    .setStepComplete(
-                            StepCompleteRequest.newBuilder().setJobId(jobId).setStepId(stepId)));
+                    .setStepComplete(StepCompleteRequest.newBuilder()
+                            .setJobId(jobId)
+                            .setStepId(stepId)
+                            .setStatus(status)));
         } catch (ControllerException e) {
             // The job may have ended meanwhile; its steps went with it.
         }

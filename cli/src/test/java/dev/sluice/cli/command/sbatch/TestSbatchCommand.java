@@ -277,9 +277,13 @@ class TestSbatchCommand {
                 .isEqualTo("sbatch: unrecognized option '--foo'\nTry \"sbatch --help\" for more information\n");
         assertThat(unknown.exitCode()).isEqualTo(255);
 
-        Output unsupported = sbatch("", "--signal=USR1@60", "--wrap", "true");
-        assertThat(unsupported.err()).startsWith("sbatch: unrecognized option '--signal=USR1@60'\n");
+        Output unsupported = sbatch("", "--reservation=maint", "--wrap", "true");
+        assertThat(unsupported.err()).startsWith("sbatch: unrecognized option '--reservation=maint'\n");
         assertThat(unsupported.exitCode()).isEqualTo(255);
+
+        // Slurm 22.05: `sbatch --signal=FOO --wrap true` (and B:USR1@abc, X:USR1, @70000).
+        assertThat(sbatch("", "--signal=FOO", "--wrap", "true"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --signal specification\n"));
 
         assertThat(sbatch("", "-N", "abc", "--wrap", "true"))
                 .isEqualTo(new Output(255, "", "sbatch: error: \"abc\" is not a valid node count\n"));

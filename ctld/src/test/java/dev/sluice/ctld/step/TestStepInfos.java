@@ -1,0 +1,97 @@
+package dev.sluice.ctld.step;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ctld.accounting.AccountingEvents;
+import dev.sluice.ctld.control.StepControl;
+import dev.sluice.ctld.persistence.RecordCodec;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.JobStep;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.StepInfo;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Steps as squeue -s, scontrol show step and sacct see them. */
+class TestStepInfos {
+    private static final JobRequest REQUEST = WireMapper.toDomain(JobSpec.newBuilder()
+            .setName("train")
+            .setScript("#!/bin/sh\nsrun sleep 30\n")
+            .setNumTasks(2)
+            .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
+            .build());
+    private static final Allocation NO_MEM =
+            new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2), new Allocation.NodeShare("n2", 2, 0, 2)));
+    private static final Job RUNNING =
+            Job.submitted(35, REQUEST, "gpu", 5, 1000).started(NO_MEM, 1010, 5, "gpu");
+
+    private static List<StepControl.StepShare> shareOnN1() {
+        return List.of(new StepControl.StepShare("n1", 0, List.of(0), 2, List.of()));
+    }
+
+    @Test
+    void aStepOnOneNodeOfAJobWithoutMemoryHasSlurmsTres() {
+        // Slurm 22.05, `sbatch -n2` then `srun -n1 sleep 30`: TRES=cpu=2,mem=0,node=1.
+        JobStep step = StepInfos.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020);
+        assertThat(step.tres()).isEqualTo("cpu=2,mem=0,node=1");
+        assertThat(step.state()).isEqualTo(JobState.RUNNING);
+        assertThat(step.numTasks()).isEqualTo(1);
+        assertThat(step.cpus()).isEqualTo(2);
+    }
+
+    @Test
+    void aStepCountsTheJobsMemoryOnItsNodesOnly() {
+        Allocation withMem = new Allocation(
+                List.of(new Allocation.NodeShare("n1", 2, 1024, 2), new Allocation.NodeShare("n2", 2, 1024, 2)));
+        assertThat(StepInfos.tres(withMem, shareOnN1(), 2)).isEqualTo("cpu=2,mem=1024M,node=1");
+    }
+
+    @Test
+    void theBatchStepShowsWhatSlurmShowsForIt() {
+        StepInfo batch = StepInfos.batch(RUNNING);
+        assertThat(batch.getStepId()).isEqualTo(AccountingEvents.BATCH_STEP);
+        assertThat(batch.getName()).isEqualTo("batch");
+        assertThat(batch.getNodeList()).isEqualTo("n1");
+        assertThat(batch.getNumCpus()).isZero();
+        assertThat(batch.getTres()).isEmpty();
+        assertThat(batch.getUserName()).isEqualTo("alice");
+        assertThat(batch.getStartTime()).isEqualTo(1010);
+    }
+
+    @Test
+    void aStepEndsCompletedFailedOrCancelledWithItsJob() {
+        assertThat(StepInfos.endState(RUNNING, 0)).isEqualTo(JobState.COMPLETED);
+        assertThat(StepInfos.endState(RUNNING, 3 << 8)).isEqualTo(JobState.FAILED);
+        Job cancelled = RUNNING.ended(JobState.CANCELLED, 15, 1030, "None");
+        assertThat(StepInfos.endState(cancelled, 15)).isEqualTo(JobState.CANCELLED);
+        Job timedOut = RUNNING.ended(JobState.TIMEOUT, 15, 1030, "TimeLimit");
+        assertThat(StepInfos.endState(timedOut, 9)).isEqualTo(JobState.CANCELLED);
+    }
+
+    @Test
+    void aRecordedStepIsJournaledAndShippedToAccountingAsAStepRow() {
+        JobStep ended =
+                StepInfos.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020).ended(JobState.FAILED, 3 << 8, 1025);
+        StateRecord record = new StateRecord.StepRecorded(35, ended, 1025);
+        assertThat(RecordCodec.decode(RecordCodec.encode(7, record))).isEqualTo(record);
+        assertThat(AccountingEvents.jobIdsOf(record)).containsExactly(35);
+        List<AccountingRecord.Builder> out = AccountingEvents.of(record, RUNNING);
+        assertThat(out).singleElement().satisfies(r -> {
+            assertThat(r.getStep().getJobId()).isEqualTo(35);
+            assertThat(r.getStep().getJobSubmitTime()).isEqualTo(1000);
+            assertThat(r.getStep().getStepId()).isZero();
+            assertThat(r.getStep().getName()).isEqualTo("sleep");
+            assertThat(r.getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.FAILED);
+            assertThat(r.getStep().getExitStatus()).isEqualTo(3 << 8);
+            assertThat(r.getStep().getEndTime()).isEqualTo(1025);
+            assertThat(r.getStep().getAllocTres()).isEqualTo("cpu=2,mem=0,node=1");
+        });
+    }
+}
