@@ -10,11 +10,23 @@ public final class SlurmEnvelope {
 
     /** Opens the document and writes {@code meta} and an empty {@code errors}. */
     public static JsonWriter open() {
+        return open("openapi/v0.0.38", "Slurm OpenAPI v0.0.38");
+    }
+
+    /**
+     * The same for the accounting commands ({@code sacct --json}), which 22.05 dumps with the
+     * slurmdbd plugin: {@code openapi/dbv0.0.38}, "Slurm OpenAPI DB v0.0.38".
+     */
+    public static JsonWriter openDb() {
+        return open("openapi/dbv0.0.38", "Slurm OpenAPI DB v0.0.38");
+    }
+
+    private static JsonWriter open(String type, String name) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("meta").beginObject();
         w.name("plugin").beginObject();
-        w.field("type", "openapi/v0.0.38");
-        w.field("name", "Slurm OpenAPI v0.0.38");
+        w.field("type", type);
+        w.field("name", name);
         w.endObject();
         w.name("Slurm").beginObject();
         w.name("version").beginObject();

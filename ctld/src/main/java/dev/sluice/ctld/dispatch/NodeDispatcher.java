@@ -139,6 +139,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setControllerHost(config.controlHost())
                 .setControllerPort(config.grpcPort())
                 .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
+                .addAllCores(a.nodes().get(0).cores())
                 .putAllMpsPerGpu(mpsPerGpu(image, host))
                 .mergeFrom(arrayFields(job))
                 .build();

@@ -8,6 +8,7 @@ import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.StepControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
@@ -198,6 +199,11 @@ public final class StepService {
                                 .setTasksPerNode(tasksPerNode)
                                 .setCpusOnNode(share.cpus())
                                 .addAllGres(WireMapper.toWireGres(share.gres()))
+                                .addAllCores(job.allocation().nodes().stream()
+                                        .filter(n -> n.node().equals(share.node()))
+                                        .findFirst()
+                                        .map(Allocation.NodeShare::cores)
+                                        .orElse(List.of()))
                                 .putAllMpsPerGpu(NodeDispatcher.mpsPerGpu(image, share.node()))
                                 .setIoHost(request.getIoHost())
                                 .setIoPort(request.getIoPort())

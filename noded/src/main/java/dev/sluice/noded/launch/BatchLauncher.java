@@ -54,6 +54,7 @@ public final class BatchLauncher implements AutoCloseable {
     private volatile java.util.function.BiConsumer<Integer, String> jobSignals = (job, signal) -> {};
     private volatile List<String> prolog = List.of();
     private volatile List<String> epilog = List.of();
+    private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
 
@@ -116,6 +117,11 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** slurm.conf's {@code Prolog=} and {@code Epilog=} programs, for jobs launched from now on. */
+    /** Whether jobs are bound to their cores' CPUs (slurm.conf TaskPlugin); read at start and reconfigure. */
+    public void cpuBinding(CpuBinding.Policy policy) {
+        this.cpuBinding = policy;
+    }
+
     public void jobScripts(List<String> prologPrograms, List<String> epilogPrograms) {
         this.prolog = List.copyOf(prologPrograms);
         this.epilog = List.copyOf(epilogPrograms);
@@ -183,7 +189,7 @@ public final class BatchLauncher implements AutoCloseable {
         String in = spec.getStdIn().isEmpty() ? "/dev/null" : resolve(workDir, spec.getStdIn(), ctx);
         boolean append = spec.getOpenMode().equalsIgnoreCase("append");
 
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(cpuBinding.prefix(request.getCoresList()));
         command.add("setsid");
         if (daemonUid == 0 && uid != 0) {
             command.addAll(List.of(

@@ -44,9 +44,16 @@ public final class StepLauncher {
     /** Steps whose tasks run here, as {@code jobid.stepid}. */
     private final Set<String> runningSteps = ConcurrentHashMap.newKeySet();
 
+    private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
+
     public StepLauncher(String nodeName, int daemonUid) {
         this.nodeName = nodeName;
         this.daemonUid = daemonUid;
+    }
+
+    /** Whether tasks are bound to the job's CPUs here (slurm.conf TaskPlugin). */
+    public void cpuBinding(CpuBinding.Policy policy) {
+        this.cpuBinding = policy;
     }
 
     /** Starts the tasks and returns; output, exits and signals are served on a thread of the step. */
@@ -91,7 +98,8 @@ public final class StepLauncher {
     }
 
     private Process start(LaunchStepRequest r, int local) throws IOException {
-        List<String> command = new ArrayList<>(List.of("setsid"));
+        List<String> command = new ArrayList<>(cpuBinding.prefix(r.getCoresList()));
+        command.add("setsid");
         int uid = r.getOwner().getUid();
         if (daemonUid == 0 && uid != 0) {
             command.addAll(List.of(

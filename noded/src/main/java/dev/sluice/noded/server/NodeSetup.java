@@ -82,7 +82,8 @@ final class NodeSetup {
                 wire(gres.found()),
                 conf.slurmUser(),
                 conf.prolog(),
-                conf.epilog());
+                conf.epilog(),
+                conf.taskPlugin());
     }
 
     static NodeHardware detected(HardwareProbe.Detected d) {

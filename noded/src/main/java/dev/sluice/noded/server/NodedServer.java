@@ -2,6 +2,7 @@ package dev.sluice.noded.server;
 
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.launch.CpuBinding;
 import dev.sluice.noded.launch.StepLauncher;
 import dev.sluice.noded.metrics.NodedMetrics;
 import dev.sluice.noded.registration.Registrar;
@@ -86,6 +87,7 @@ public final class NodedServer implements AutoCloseable {
         BatchLauncher launcher = new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report));
         launcher.jobScripts(s.prolog(), s.epilog());
         StepLauncher steps = new StepLauncher(s.nodeName(), uid);
+        applyCpuBinding(s, launcher, steps);
         // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
         launcher.onJobSignal(steps::signalJob);
         long bootTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
@@ -95,6 +97,7 @@ public final class NodedServer implements AutoCloseable {
             auth.reload(reloadKeys.get());
             NodedSettings fresh = reload.get();
             launcher.jobScripts(fresh.prolog(), fresh.epilog());
+            applyCpuBinding(fresh, launcher, steps);
             registration.set(registration(fresh, boundPort[0], bootTime));
             log.info("reconfigured: registering again");
             registrar[0].registerAgain();
@@ -159,6 +162,17 @@ public final class NodedServer implements AutoCloseable {
                 () -> launcher.runningJobIds().isEmpty() && steps.runningSteps() == 0,
                 DRAIN_POLL_MILLIS);
         return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort, drain);
+    }
+
+    private static void applyCpuBinding(NodedSettings s, BatchLauncher launcher, StepLauncher steps) {
+        CpuBinding.Policy policy =
+                CpuBinding.Policy.of(s.taskPlugin(), s.hardware().getThreadsPerCore());
+        launcher.cpuBinding(policy);
+        steps.cpuBinding(policy);
+        log.info(
+                "TaskPlugin={}: {}",
+                s.taskPlugin().isEmpty() ? "task/none" : String.join(",", s.taskPlugin()),
+                policy.binds() ? "jobs are bound to their allocated CPUs" : "jobs are not bound to CPUs");
     }
 
     private static RegisterNodeRequest registration(NodedSettings s, int port, long bootTime) {

@@ -17,6 +17,7 @@ import java.util.List;
  * @param slurmUser the controller's account (SlurmUser), whose credentials this daemon obeys
  * @param prolog slurm.conf's {@code Prolog=} programs, run as root before each batch job
  * @param epilog slurm.conf's {@code Epilog=} programs, run as root after it
+ * @param taskPlugin slurm.conf's {@code TaskPlugin} list: whether jobs are bound to their CPUs
  */
 public record NodedSettings(
         String nodeName,
@@ -33,7 +34,8 @@ public record NodedSettings(
         List<GresFound> gresFound,
         String slurmUser,
         List<String> prolog,
-        List<String> epilog) {
+        List<String> epilog,
+        List<String> taskPlugin) {
 
     public NodedSettings {
         requireNonNull(nodeName, "nodeName is null");
@@ -47,5 +49,6 @@ public record NodedSettings(
         requireNonNull(slurmUser, "slurmUser is null");
         prolog = List.copyOf(prolog);
         epilog = List.copyOf(epilog);
+        taskPlugin = List.copyOf(taskPlugin);
     }
 }

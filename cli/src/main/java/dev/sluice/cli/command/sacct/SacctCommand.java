@@ -73,6 +73,7 @@ public final class SacctCommand implements Command {
                     case "format" -> format = o.value();
                     case "parsable" -> r.mode = SacctPrinter.Mode.PARSABLE;
                     case "parsable2" -> r.mode = SacctPrinter.Mode.PARSABLE2;
+                    case "json" -> r.json = true;
                     case "partition" -> r.query.addAllPartitions(CommandSupport.commaList(o.value()));
                     case "state" -> r.states.addAll(CommandSupport.commaList(o.value()));
                     case "starttime" -> r.start = time(o.value(), inv);
@@ -180,6 +181,14 @@ public final class SacctCommand implements Command {
             err.println(PROG + ": error: " + e.getMessage());
             return 1;
         }
+        if (r.json) {
+            List<AccountedJob> selected = selection.rows(jobs, true).stream()
+                    .filter(row -> !row.isStep())
+                    .map(SacctRow::job)
+                    .toList();
+            out.print(SacctJson.document(selected, now.toEpochSecond(), inv.users()));
+            return 0;
+        }
         SacctPrinter printer =
                 new SacctPrinter(columns, r.mode, r.delimiter, now.getZone(), now.toEpochSecond(), inv.users());
         if (r.header) {
@@ -229,6 +238,7 @@ public final class SacctCommand implements Command {
         boolean allUsers;
         boolean allClusters;
         boolean header = true;
+        boolean json;
         SacctPrinter.Mode mode = SacctPrinter.Mode.FIXED;
         String delimiter = "|";
         Instant start;

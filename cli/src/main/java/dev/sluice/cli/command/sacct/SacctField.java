@@ -129,7 +129,7 @@ enum SacctField {
         return nodes.isEmpty() ? "None assigned" : nodes;
     }
 
-    private static String group(AccountedJob j, UserDirectory users) {
+    static String group(AccountedJob j, UserDirectory users) {
         if (!j.getGroupName().isEmpty()) {
             return j.getGroupName();
         }

@@ -35,6 +35,7 @@ final class SacctOptions {
             .add('o', "format", ArgKind.REQUIRED)
             .add('p', "parsable", ArgKind.NONE)
             .add('P', "parsable2", ArgKind.NONE)
+            .add((char) 0, "json", ArgKind.NONE)
             .unsupported('q', "qos", ArgKind.REQUIRED)
             .add('r', "partition", ArgKind.REQUIRED)
             .unsupported('R', "reason", ArgKind.REQUIRED)

@@ -94,6 +94,20 @@ class TestSacct {
         assertGolden("sacct-default.txt"); // sacct
     }
 
+    /**
+     * {@code sacct --json -j 1,3}: the layout of 22.05's openapi/dbv0.0.38 dumper (member order
+     * from SchedMD/slurm src/plugins/openapi/dbv0.0.38/parse.c parse_job/parse_job_step; json-c
+     * pretty printing as squeue --json). Not recorded from a real sacct: the real-slurm cluster
+     * here runs without accounting.
+     */
+    @Test
+    void jsonInThe2205Layout() throws Exception {
+        Output o = sacct("--json", "-j", "1,3");
+        assertThat(o.err()).isEmpty();
+        assertThat(o.exitCode()).isZero();
+        assertThat(o.out()).isEqualTo(golden("sacct-json.txt"));
+    }
+
     @Test
     void allocationsOnly() throws Exception {
         assertGolden("sacct-X.txt", "-X");
