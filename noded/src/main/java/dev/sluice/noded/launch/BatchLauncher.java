@@ -497,7 +497,12 @@ public final class BatchLauncher implements AutoCloseable {
         }
         try {
             return JobCgroups.joining(
-                    cgroups.create(jobId, request.getMemPerNodeMb(), request.getCpusOnNode()), command);
+                    cgroups.create(
+                            jobId,
+                            request.getMemPerNodeMb(),
+                            request.getCpusOnNode(),
+                            CpuBinding.cpus(request.getCoresList(), cpuBinding.threadsPerCore())),
+                    command);
         } catch (IOException e) {
             log.warn("job {}: no cgroup ({}); it runs without memory or CPU limits", jobId, e.getMessage());
             return command;

@@ -83,16 +83,19 @@ public final class JobCgroups {
      *
      * @param memoryMb the job's memory on this node; 0 = no limit ({@code max})
      * @param cpus the job's CPUs on this node; 0 = no CPU set
+     * @param allocatedCpus the CPU ids of the cores the controller allocated, when the launch
+     *     names them (then the set is exactly those, as the job's taskset binding); empty for an
+     *     allocation made before cores were tracked (then the lowest CPUs no other job holds)
      */
-    public Path create(int jobId, long memoryMb, int cpus) throws IOException {
+    public Path create(int jobId, long memoryMb, int cpus, List<Integer> allocatedCpus) throws IOException {
         Path dir = jobDir(jobId);
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("memory.max"), memoryMb > 0 ? Long.toString(memoryMb * 1024 * 1024) : "max");
-        if (cpus > 0) {
-            TreeSet<Integer> mine = pickCpus(cpus);
+        if (cpus > 0 || !allocatedCpus.isEmpty()) {
+            TreeSet<Integer> mine = allocatedCpus.isEmpty() ? pickCpus(cpus) : new TreeSet<>(allocatedCpus);
             cpusByJob.put(jobId, mine);
             try {
-                Files.writeString(dir.resolve("cpuset.cpus"), cpuList(mine));
+                Files.writeString(dir.resolve("cpuset.cpus"), CpuBinding.cpuList(List.copyOf(mine)));
             } catch (IOException e) {
                 // No cpuset controller delegated here: the memory limit still holds.
                 log.debug("job {}: cpuset.cpus not set: {}", jobId, e.getMessage());
@@ -117,28 +120,6 @@ public final class JobCgroups {
             }
         }
         return mine;
-    }
-
-    /** {@code 0-3,6}: the kernel's list format. */
-    static String cpuList(TreeSet<Integer> cpus) {
-        List<String> parts = new ArrayList<>();
-        Integer start = null;
-        Integer prev = null;
-        for (int c : cpus) {
-            if (prev != null && c == prev + 1) {
-                prev = c;
-                continue;
-            }
-            if (start != null) {
-                parts.add(start.equals(prev) ? start.toString() : start + "-" + prev);
-            }
-            start = c;
-            prev = c;
-        }
-        if (start != null) {
-            parts.add(start.equals(prev) ? start.toString() : start + "-" + prev);
-        }
-        return String.join(",", parts);
     }
 
     /**

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,11 +27,11 @@ class TestJobCgroups {
     void aJobGetsItsMemoryLimitAndTheLowestFreeCpus() throws Exception {
         JobCgroups cgroups = fakeCgroup2(4);
         assertThat(root.resolve("sluice")).isDirectory();
-        Path first = cgroups.create(5, 100, 2);
+        Path first = cgroups.create(5, 100, 2, List.of());
         assertThat(first).isEqualTo(root.resolve("sluice/job_5"));
         assertThat(Files.readString(first.resolve("memory.max"))).isEqualTo("104857600");
         assertThat(Files.readString(first.resolve("cpuset.cpus"))).isEqualTo("0-1");
-        Path second = cgroups.create(6, 0, 1);
+        Path second = cgroups.create(6, 0, 1, List.of());
         assertThat(Files.readString(second.resolve("memory.max"))).isEqualTo("max");
         assertThat(Files.readString(second.resolve("cpuset.cpus"))).isEqualTo("2");
         cgroups.remove(5);
@@ -41,9 +39,19 @@ class TestJobCgroups {
     }
 
     @Test
+    void theCpuSetIsTheAllocatedCoresWhenTheLaunchNamesThem() throws Exception {
+        JobCgroups cgroups = fakeCgroup2(8);
+        Path dir = cgroups.create(11, 0, 2, CpuBinding.cpus(List.of(2), 2));
+        assertThat(Files.readString(dir.resolve("cpuset.cpus"))).isEqualTo("4-5");
+        // A job without named cores avoids the CPUs the first one holds.
+        Path other = cgroups.create(12, 0, 2, List.of());
+        assertThat(Files.readString(other.resolve("cpuset.cpus"))).isEqualTo("0-1");
+    }
+
+    @Test
     void oomKillInMemoryEventsMeansOutOfMemory() throws Exception {
         JobCgroups cgroups = fakeCgroup2(2);
-        Path dir = cgroups.create(7, 10, 1);
+        Path dir = cgroups.create(7, 10, 1, List.of());
         Files.writeString(dir.resolve("memory.events"), "low 0\nhigh 0\nmax 12\noom 1\noom_kill 0\n");
         assertThat(cgroups.oomKilled(7)).isFalse();
         Files.writeString(dir.resolve("memory.events"), "low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\n");
@@ -61,7 +69,7 @@ class TestJobCgroups {
 
     @Test
     void theSupervisorJoinsItsCgroupBeforeItRuns() throws Exception {
-        Path dir = fakeCgroup2(1).create(9, 0, 0);
+        Path dir = fakeCgroup2(1).create(9, 0, 0, List.of());
         Process p = new ProcessBuilder(JobCgroups.joining(dir, List.of("sh", "-c", "echo $$")))
                 .redirectErrorStream(true)
                 .start();
@@ -73,7 +81,7 @@ class TestJobCgroups {
 
     @Test
     void cpuListsUseTheKernelsRanges() {
-        assertThat(JobCgroups.cpuList(new TreeSet<>(List.of(0, 2, 3, 6)))).isEqualTo("0,2-3,6");
-        assertThat(JobCgroups.cpuList(new TreeSet<>(new ArrayList<Integer>()))).isEmpty();
+        assertThat(CpuBinding.cpuList(List.of(0, 2, 3, 6))).isEqualTo("0,2-3,6");
+        assertThat(CpuBinding.cpuList(List.of())).isEmpty();
     }
 }
