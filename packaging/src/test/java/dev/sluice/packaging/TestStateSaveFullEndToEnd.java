@@ -75,7 +75,9 @@ class TestStateSaveFullEndToEnd {
         Path filler = mount.resolve("filler");
         fill(filler);
 
-        ClusterProcesses.Result refused = cluster.command("sbatch", "--wrap", "true");
+        // Larger than the free tail of the journal's and the outbox's last pages: a record that
+        // small could still land there on a full file system, and the test would depend on sizes.
+        ClusterProcesses.Result refused = cluster.command("sbatch", "--wrap", "true # " + "x".repeat(16 * 1024));
         assertThat(refused.exitCode()).isEqualTo(1);
         assertThat(refused.err())
                 .isEqualTo("sbatch: error: Batch job submission failed: "
