@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,9 @@ final class AvailabilityTimeline {
     private final Map<String, boolean[]> members = new HashMap<>();
     private final long[] reservedCpus;
     private final int[] touchedNodes;
+    // Room.of counts a node's free devices; capacities are immutable values, and the same ones
+    // are asked about for every candidate time, so each is counted once per pass.
+    private final Map<NodeCapacity, Room> roomOf = new IdentityHashMap<>();
     private boolean releasesSorted = true;
     private long earliest = Long.MAX_VALUE;
     private long firstRelease = Long.MAX_VALUE;
@@ -196,7 +200,7 @@ final class AvailabilityTimeline {
             for (String name : nodes) {
                 NodeCapacity n = base.get(name);
                 if (n != null) {
-                    sum = sum.plus(Room.of(n));
+                    sum = sum.plus(roomOf(n));
                 }
             }
             return sum;
@@ -251,9 +255,13 @@ final class AvailabilityTimeline {
         }
         long freeGpus = total.gpus();
         for (NodeCapacity after : touched.values()) {
-            freeGpus -= Room.of(base.get(after.name())).gpus() - Room.of(after).gpus();
+            freeGpus -= roomOf(base.get(after.name())).gpus() - Room.of(after).gpus();
         }
         return new Room(cpus, freeGpus);
+    }
+
+    private Room roomOf(NodeCapacity n) {
+        return roomOf.computeIfAbsent(n, Room::of);
     }
 
     /** Free CPUs and GPUs, summed over nodes; a node never counts below zero. */
