@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,17 @@ final class AvailabilityTimeline {
     private final Map<Long, Map<String, NodeCapacity>> bases = new HashMap<>();
 
     private final Map<TotalKey, Room> baseRooms = new HashMap<>();
+    // For room(): nodes by position, each reservation's shares as positions, and which
+    // positions a partition holds, so the check per candidate time needs no hashing of names.
+    private final Map<String, Integer> position = new HashMap<>();
+    private final String[] names;
+    private final List<int[]> reservedAt = new ArrayList<>();
+    private final Map<String, boolean[]> members = new HashMap<>();
+    private final long[] reservedCpus;
+    private final int[] touchedNodes;
+    // Room.of counts a node's free devices; capacities are immutable values, and the same ones
+    // are asked about for every candidate time, so each is counted once per pass.
+    private final Map<NodeCapacity, Room> roomOf = new IdentityHashMap<>();
     private boolean releasesSorted = true;
     private long earliest = Long.MAX_VALUE;
     private long firstRelease = Long.MAX_VALUE;
@@ -52,6 +64,12 @@ final class AvailabilityTimeline {
 
     AvailabilityTimeline(Map<String, NodeCapacity> now) {
         this.now = new LinkedHashMap<>(now);
+        this.names = this.now.keySet().toArray(String[]::new);
+        for (int i = 0; i < names.length; i++) {
+            position.put(names[i], i);
+        }
+        this.reservedCpus = new long[names.length];
+        this.touchedNodes = new int[names.length];
     }
 
     /** Jobs added so far: a view handed out before a change is stale after it. */
@@ -87,6 +105,12 @@ final class AvailabilityTimeline {
      */
     void reserve(Allocation allocation, long start, long end) {
         reservations.add(new Interval(start, end, allocation));
+        List<Allocation.NodeShare> shares = allocation.nodes();
+        int[] at = new int[shares.size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = position.getOrDefault(shares.get(i).node(), -1);
+        }
+        reservedAt.add(at);
     }
 
     /** Capacities a job may use over [start, end): releases up to start, minus overlapping reservations. */
@@ -119,7 +143,7 @@ final class AvailabilityTimeline {
         if (overlapping.isEmpty()) {
             return base;
         }
-        Map<String, NodeCapacity> out = new LinkedHashMap<>(base);
+        CapacityOverlay out = new CapacityOverlay(base);
         for (int i = overlapping.nextSetBit(0); i >= 0; i = overlapping.nextSetBit(i + 1)) {
             apply(out, reservations.get(i).allocation(), false);
         }
@@ -139,7 +163,9 @@ final class AvailabilityTimeline {
         if (n == 0) {
             return now;
         }
-        Map<String, NodeCapacity> out = new LinkedHashMap<>(now);
+        // Over the live map of now: views are handed out only until the next job is added,
+        // which is the only thing that changes now.
+        CapacityOverlay out = new CapacityOverlay(now);
         for (int i = 0; i < n; i++) {
             apply(out, releases.get(i).allocation(), true);
         }
@@ -153,9 +179,9 @@ final class AvailabilityTimeline {
         }
     }
 
-    private static void apply(Map<String, NodeCapacity> nodes, Allocation a, boolean release) {
+    private static void apply(CapacityOverlay nodes, Allocation a, boolean release) {
         for (Allocation.NodeShare share : a.nodes()) {
-            nodes.computeIfPresent(share.node(), (k, n) -> release ? n.plus(share) : n.minus(share));
+            nodes.change(share.node(), n -> release ? n.plus(share) : n.minus(share));
         }
     }
 
@@ -174,40 +200,68 @@ final class AvailabilityTimeline {
             for (String name : nodes) {
                 NodeCapacity n = base.get(name);
                 if (n != null) {
-                    sum = sum.plus(Room.of(n));
+                    sum = sum.plus(roomOf(n));
                 }
             }
             return sum;
         });
-        // CPUs are plain numbers; GPUs are devices, worked out on a copy of each touched node.
-        Map<String, long[]> reservedCpus = new HashMap<>();
+        boolean[] member = members.computeIfAbsent(label, k -> {
+            boolean[] in = new boolean[names.length];
+            for (String name : nodes) {
+                Integer at = position.get(name);
+                if (at != null) {
+                    in[at] = true;
+                }
+            }
+            return in;
+        });
+        // CPUs are plain numbers, summed per node in a scratch array; GPUs are devices, worked
+        // out on a copy of each touched node.
         Map<String, NodeCapacity> touched = new HashMap<>();
-        for (Interval r : reservations) {
-            if (r.start() < end && start < r.end()) {
-                for (Allocation.NodeShare share : r.allocation().nodes()) {
+        int touchedCount = 0;
+        for (int r = 0; r < reservations.size(); r++) {
+            Interval interval = reservations.get(r);
+            if (!(interval.start() < end && start < interval.end())) {
+                continue;
+            }
+            int[] at = reservedAt.get(r);
+            List<Allocation.NodeShare> shares = interval.allocation().nodes();
+            for (int i = 0; i < at.length; i++) {
+                int node = at[i];
+                if (node < 0 || !member[node]) {
+                    continue;
+                }
+                Allocation.NodeShare share = shares.get(i);
+                if (share.cpus() > 0) {
+                    if (reservedCpus[node] == 0) {
+                        touchedNodes[touchedCount++] = node;
+                    }
+                    reservedCpus[node] += share.cpus();
+                }
+                if (gpus && !share.gres().isEmpty()) {
                     NodeCapacity n = base.get(share.node());
-                    if (n == null || !nodes.contains(share.node())) {
-                        continue;
-                    }
-                    reservedCpus.computeIfAbsent(share.node(), x -> new long[1])[0] += share.cpus();
-                    if (gpus && !share.gres().isEmpty()) {
-                        touched.put(
-                                share.node(),
-                                touched.getOrDefault(share.node(), n).minus(share));
-                    }
+                    touched.put(
+                            share.node(), touched.getOrDefault(share.node(), n).minus(share));
                 }
             }
         }
         long cpus = total.cpus();
-        for (Map.Entry<String, long[]> e : reservedCpus.entrySet()) {
-            long free = Math.max(0, base.get(e.getKey()).freeCpus());
-            cpus -= Math.min(free, e.getValue()[0]);
+        for (int i = 0; i < touchedCount; i++) {
+            int node = touchedNodes[i];
+            long reserved = reservedCpus[node];
+            reservedCpus[node] = 0;
+            long free = Math.max(0, base.get(names[node]).freeCpus());
+            cpus -= Math.min(free, reserved);
         }
         long freeGpus = total.gpus();
         for (NodeCapacity after : touched.values()) {
-            freeGpus -= Room.of(base.get(after.name())).gpus() - Room.of(after).gpus();
+            freeGpus -= roomOf(base.get(after.name())).gpus() - Room.of(after).gpus();
         }
         return new Room(cpus, freeGpus);
+    }
+
+    private Room roomOf(NodeCapacity n) {
+        return roomOf.computeIfAbsent(n, Room::of);
     }
 
     /** Free CPUs and GPUs, summed over nodes; a node never counts below zero. */
