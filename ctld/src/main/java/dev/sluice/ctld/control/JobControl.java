@@ -68,17 +68,7 @@ public final class JobControl {
         }
         validateSequencing(state, request);
         validateFeatures(state, request);
-        if (limits.enforcement().any()) {
-            Admission.Admitted admitted = Admission.admit(
-                    limits.enforcement(),
-                    limits.policy(),
-                    request.owner().userName(),
-                    request.account(),
-                    request.qos(),
-                    partition.name(),
-                    state.jobs());
-            request = request.withAccounting(admitted.account(), admitted.qos());
-        }
+        request = Admission.resolve(limits, request, partition.name(), state.jobs());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
             limit = partition.defaultTimeMinutes() != JobRequest.TIME_NOT_SET

@@ -3,6 +3,7 @@ package dev.sluice.ctld.limits;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -14,6 +15,25 @@ import java.util.Optional;
  */
 public final class Admission {
     private Admission() {}
+
+    /**
+     * The request under the account and QOS it is admitted with; unchanged when nothing is
+     * enforced.
+     */
+    public static JobRequest resolve(PolicyView view, JobRequest request, String partition, Iterable<Job> jobs) {
+        if (!view.enforcement().any()) {
+            return request;
+        }
+        Admitted a = admit(
+                view.enforcement(),
+                view.policy(),
+                request.owner().userName(),
+                request.account(),
+                request.qos(),
+                partition,
+                jobs);
+        return request.withAccounting(a.account(), a.qos());
+    }
 
     /** The account and QOS a job runs under once admitted. */
     public record Admitted(String account, String qos) {}
