@@ -255,6 +255,13 @@ public final class Builders {
         private JobRequest.Sequencing sequencing = JobRequest.Sequencing.NONE;
         private boolean requeue;
         private String qos = "";
+        private String account = "";
+
+        /** {@code sbatch -A}. */
+        public JobBuilder account(String value) {
+            account = value;
+            return this;
+        }
 
         /** {@code sbatch --requeue}. */
         public JobBuilder requeue() {
@@ -364,7 +371,7 @@ public final class Builders {
                     0,
                     "",
                     "",
-                    "",
+                    account,
                     "",
                     hold,
                     gres,

@@ -48,6 +48,7 @@ public enum ErrorCode {
     PARTITION_NOT_AVAIL(2070, "Required partition not available (inactive or drain)"),
     INVALID_ACCOUNT(2045, "Invalid account or account/partition combination specified"),
     INVALID_QOS(2066, "Invalid qos specification"),
+    ACCOUNTING_POLICY(2050, "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)"),
     INVALID_FEATURE(2029, "Invalid feature specification"),
     DISABLED(2037, "Requested operation is presently disabled"),
     DEPENDENCY(2038, "Job dependency problem"),

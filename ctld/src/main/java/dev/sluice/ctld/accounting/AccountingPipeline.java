@@ -24,6 +24,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     private final Outbox outbox;
     private final OutboxShipper shipper;
+    private volatile PolicyPuller policy;
 
     private AccountingPipeline(Outbox outbox, OutboxShipper shipper) {
         this.outbox = outbox;
@@ -52,8 +53,16 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 outbox, new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort(), auth));
     }
 
+    /** Runs (from {@link #start()}) and closes the associations/QOS poller with the shipper. */
+    public void keepPolicy(PolicyPuller puller) {
+        this.policy = requireNonNull(puller, "puller is null");
+    }
+
     public void start() {
         shipper.start();
+        if (policy != null) {
+            policy.start();
+        }
     }
 
     /** Records not yet acknowledged by sluice-dbd. */
@@ -82,6 +91,9 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     @Override
     public void close() {
+        if (policy != null) {
+            policy.close();
+        }
         shipper.close();
         try {
             outbox.close();

@@ -1,6 +1,8 @@
 package dev.sluice.ctld.accounting;
 
 import dev.sluice.ctld.config.CtldConfig;
+import dev.sluice.ctld.limits.Enforcement;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +25,18 @@ public record AccountingSettings(String cluster, String host, int grpcPort) {
         Map<String, String> v = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         config.showConfig().forEach(e -> v.put(e.getKey(), e.getValue()));
         return from(config.clusterName(), v);
+    }
+
+    /** {@code AccountingStorageEnforce}; nothing is enforced without a dbd to enforce from. */
+    public static Enforcement enforcement(CtldConfig config) {
+        if (from(config).isEmpty()) {
+            return Enforcement.NONE;
+        }
+        return config.showConfig().stream()
+                .filter(e -> e.getKey().equalsIgnoreCase("AccountingStorageEnforce"))
+                .findFirst()
+                .map(e -> Enforcement.parse(List.of(e.getValue().split(","))))
+                .orElse(Enforcement.NONE);
     }
 
     static Optional<AccountingSettings> from(String cluster, Map<String, String> slurmConf) {

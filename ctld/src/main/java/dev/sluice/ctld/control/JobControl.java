@@ -3,6 +3,8 @@ package dev.sluice.ctld.control;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.limits.Admission;
+import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
@@ -27,9 +29,17 @@ public final class JobControl {
     private final Scheduler.SelectDefaults defaults;
     private final int maxArraySize;
 
+    private final PolicyView limits;
+
     public JobControl(Scheduler.SelectDefaults defaults, int maxArraySize) {
+        this(defaults, maxArraySize, PolicyView.OFF);
+    }
+
+    /** @param limits AccountingStorageEnforce and the associations and QOS it checks */
+    public JobControl(Scheduler.SelectDefaults defaults, int maxArraySize, PolicyView limits) {
         this.defaults = defaults;
         this.maxArraySize = maxArraySize;
+        this.limits = limits;
     }
 
     public JobControl(Scheduler.SelectDefaults defaults) {
@@ -58,6 +68,7 @@ public final class JobControl {
         }
         validateSequencing(state, request);
         validateFeatures(state, request);
+        request = Admission.resolve(limits, request, partition.name(), state.jobs());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
             limit = partition.defaultTimeMinutes() != JobRequest.TIME_NOT_SET

@@ -7,6 +7,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.control.SoftChange;
+import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.sched.SchedulePlan;
@@ -58,6 +59,7 @@ public final class ControllerLoop implements AutoCloseable {
     // Set when StateSaveLocation refused a write: memory is then ahead of disk, so nothing new
     // is decided until the controller restarts from what the disk holds.
     private volatile boolean readOnly;
+    private volatile PolicyView limits = PolicyView.OFF;
     private volatile LoopTimings timings = LoopTimings.NONE;
     private long nextSequence;
 
@@ -101,6 +103,11 @@ public final class ControllerLoop implements AutoCloseable {
 
     public void start() {
         thread.start();
+    }
+
+    /** AccountingStorageEnforce: the policy every scheduling pass applies (set before start). */
+    public void enforce(PolicyView view) {
+        this.limits = requireNonNull(view, "view is null");
     }
 
     /**
@@ -198,7 +205,8 @@ public final class ControllerLoop implements AutoCloseable {
         }
         LoopTimings timed = timings;
         long passStart = System.nanoTime();
-        SchedulePlan plan = scheduler.schedule(state.image(), now);
+        PolicyView enforced = limits;
+        SchedulePlan plan = scheduler.schedule(state.image(), now, enforced.enforcement(), enforced.policy());
         timed.schedulePass(System.nanoTime() - passStart);
         for (SchedulePlan.Start start : plan.starts()) {
             int jobId = start.jobId();

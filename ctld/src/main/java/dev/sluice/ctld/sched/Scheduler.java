@@ -4,7 +4,12 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.gres.GresDemands;
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.Enforcement;
+import dev.sluice.ctld.limits.LimitGate;
+import dev.sluice.ctld.limits.LimitUsage;
 import dev.sluice.ctld.queue.Priorities;
+import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
@@ -66,8 +71,18 @@ public final class Scheduler {
     }
 
     public SchedulePlan schedule(ClusterImage image, long now) {
-        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), config.qos(), now);
-        Pass pass = new Pass(image, now, priorities);
+        return schedule(image, now, Enforcement.NONE, AccountingPolicy.EMPTY);
+    }
+
+    /**
+     * A pass under AccountingStorageEnforce: jobs over their association's or QOS's limits wait
+     * with Slurm's reasons, and QOS priorities from accounting (when it has any) feed the QOS
+     * factor in place of slurm.conf's defaults.
+     */
+    public SchedulePlan schedule(ClusterImage image, long now, Enforcement enforce, AccountingPolicy policy) {
+        QosPriorities qos = policy.qosPriorities().orElse(config.qos());
+        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), qos, now);
+        Pass pass = new Pass(image, now, priorities, enforce, policy);
         List<Job> pending = image.jobs().stream()
                 .filter(Job::isPending)
                 .sorted(order(image, priorities))
@@ -105,10 +120,21 @@ public final class Scheduler {
         final Set<String> blockedPartitions = new HashSet<>();
         final Map<Integer, Integer> runningTasks = new HashMap<>();
         final PlacementMemo memo = new PlacementMemo();
+        final Enforcement enforce;
+        final AccountingPolicy policy;
+        final LimitUsage usage;
         final Map<String, Set<String>> partitionNodes = new HashMap<>();
         int reservations;
 
-        Pass(ClusterImage image, long now, Map<Integer, Long> priorities) {
+        Pass(
+                ClusterImage image,
+                long now,
+                Map<Integer, Long> priorities,
+                Enforcement enforce,
+                AccountingPolicy policy) {
+            this.enforce = enforce;
+            this.policy = policy;
+            this.usage = enforce.any() ? LimitUsage.of(policy, image.jobs()) : null;
             this.image = image;
             this.now = now;
             this.priorities = priorities;
@@ -150,6 +176,13 @@ public final class Scheduler {
                 }
                 return false;
             }
+            if (usage != null) {
+                String limit = LimitGate.reason(enforce, policy, usage, job);
+                if (limit != null) {
+                    reasons.put(job.id(), limit);
+                    return false;
+                }
+            }
             if (!config.backfill() && blockedPartitions.contains(partition.name())) {
                 reasons.put(job.id(), "Priority");
                 return false;
@@ -169,6 +202,9 @@ public final class Scheduler {
                     starts.add(new SchedulePlan.Start(
                             job.id(), task, placed.allocation(), partition.name(), job.timeLimitMinutes()));
                     timeline.started(placed.allocation(), end);
+                    if (usage != null) {
+                        usage.started(job, placed.allocation().totalCpus());
+                    }
                     if (task >= 0) {
                         runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
                     }

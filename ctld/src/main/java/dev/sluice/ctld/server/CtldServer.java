@@ -4,11 +4,14 @@ import dev.sluice.common.auth.RequestAuthenticator;
 import dev.sluice.common.auth.UserDb;
 import dev.sluice.ctld.accounting.AccountingPipeline;
 import dev.sluice.ctld.accounting.AccountingSettings;
+import dev.sluice.ctld.accounting.PolicyPuller;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
@@ -34,6 +37,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,6 +58,8 @@ public final class CtldServer implements AutoCloseable {
     private static final int HEARTBEAT_SECONDS = 5;
     /** The cluster credentials' audience for this daemon. */
     public static final String AUDIENCE = "slurmctld";
+    /** How often the controller asks sluice-dbd whether associations or QOS changed. */
+    static final Duration POLICY_INTERVAL = Duration.ofSeconds(2);
 
     private final ControllerLoop loop;
     private final NodeDispatcher dispatcher;
@@ -147,7 +153,14 @@ public final class CtldServer implements AutoCloseable {
 
         Scheduler.SelectDefaults defaults =
                 new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
-        JobControl jobs = new JobControl(defaults, config.maxArraySize());
+        // AccountingStorageEnforce: the last saved associations and QOS until dbd sends newer.
+        // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd; the QOS
+        // priorities it sends feed the QOS factor even when nothing is enforced.
+        var acct = AccountingSettings.from(config);
+        PolicyView limits = acct.isPresent()
+                ? new PolicyView(AccountingSettings.enforcement(config), AccountingPolicy.EMPTY)
+                : PolicyView.OFF;
+        JobControl jobs = new JobControl(defaults, config.maxArraySize(), limits);
         NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds(), config.nodePolicy());
         NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config, auth) : null;
         List<Command<?>> periodic = new ArrayList<>();
@@ -159,12 +172,16 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(expire);
         Command<Void> warn = dev.sluice.ctld.control.WarnSignals::send;
         periodic.add(warn);
-        // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd.
         AccountingPipeline accounting = null;
-        var acct = AccountingSettings.from(config);
         if (acct.isPresent()) {
             accounting = AccountingPipeline.open(
                     acct.get(), Path.of(config.stateSaveLocation()), state.sequence(), clock, auth);
+        }
+        if (accounting != null) {
+            PolicyPuller puller =
+                    new PolicyPuller(limits, Path.of(config.stateSaveLocation()), acct.get(), POLICY_INTERVAL, auth);
+            puller.loadSaved();
+            accounting.keepPolicy(puller);
         }
         ControllerLoop loop = new ControllerLoop(
                 state,
@@ -175,6 +192,7 @@ public final class CtldServer implements AutoCloseable {
                 periodic,
                 fatal,
                 accounting == null ? JournalObserver.NONE : accounting);
+        loop.enforce(limits);
         if (dispatcher != null) {
             dispatcher.bind(loop);
         }

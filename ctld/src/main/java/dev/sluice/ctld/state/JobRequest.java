@@ -225,6 +225,45 @@ public record JobRequest(
                 warnSignal);
     }
 
+    /** The same request under the account and QOS accounting resolved at submit. */
+    public JobRequest withAccounting(String newAccount, String newQos) {
+        return new JobRequest(
+                name,
+                script,
+                scriptArgs,
+                workDir,
+                environment,
+                minNodes,
+                maxNodes,
+                numTasks,
+                cpusPerTask,
+                ntasksPerNode,
+                partition,
+                timeLimitMinutes,
+                stdOut,
+                stdErr,
+                stdIn,
+                owner,
+                submitHost,
+                exclusive,
+                memPerNodeMb,
+                memPerCpuMb,
+                reqNodes,
+                excludeNodes,
+                newAccount,
+                comment,
+                hold,
+                gresPerNode,
+                constraint,
+                requeue,
+                openMode,
+                nice,
+                newQos,
+                command,
+                gpuOptions,
+                sequencing);
+    }
+
     /** Tasks requested; Slurm defaults to one task per requested node. */
     public int effectiveTasks() {
         if (numTasks > 0) {

@@ -3,9 +3,12 @@ package dev.sluice.dbd.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.dbd.store.AccountingStore;
+import dev.sluice.dbd.store.PolicyStore;
 import dev.sluice.protocol.v1.AccountingAck;
 import dev.sluice.protocol.v1.AccountingBatch;
 import dev.sluice.protocol.v1.AccountingGrpc;
+import dev.sluice.protocol.v1.PolicyRequest;
+import dev.sluice.protocol.v1.PolicySnapshot;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.sql.SQLException;
@@ -21,9 +24,25 @@ final class AccountingService extends AccountingGrpc.AccountingImplBase {
     private static final Logger log = LoggerFactory.getLogger(AccountingService.class);
 
     private final AccountingStore store;
+    private final PolicyStore policy;
 
-    AccountingService(AccountingStore store) {
+    AccountingService(AccountingStore store, PolicyStore policy) {
         this.store = requireNonNull(store, "store is null");
+        this.policy = requireNonNull(policy, "policy is null");
+    }
+
+    /** The associations and QOS a controller enforces; UNAVAILABLE keeps its last copy in force. */
+    @Override
+    public void policy(PolicyRequest request, StreamObserver<PolicySnapshot> response) {
+        try {
+            response.onNext(policy.snapshot(request));
+            response.onCompleted();
+        } catch (SQLException | RuntimeException e) {
+            log.warn("cannot read associations for {}: {}", request.getClusterName(), e.toString());
+            response.onError(Status.UNAVAILABLE
+                    .withDescription("accounting database: " + e.getMessage())
+                    .asRuntimeException());
+        }
     }
 
     @Override

@@ -6,9 +6,12 @@ import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.auth.UserTokens;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.store.AccountingStore;
+import dev.sluice.dbd.store.AssociationEdits;
 import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.Database;
 import dev.sluice.dbd.store.JobQueries;
+import dev.sluice.dbd.store.PolicyStore;
+import dev.sluice.dbd.store.QosStore;
 import dev.sluice.protocol.auth.DaemonAuth;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -78,13 +81,18 @@ public final class DbdServer implements AutoCloseable {
             RequestAuthenticator authenticator = new RequestAuthenticator(keys, userTokens, UserDb.system(), AUDIENCE);
             commands = new CommandServer(
                     new QueryHandler(
-                            new JobQueries(db.dataSource()), new AssociationStore(db.dataSource(), clock), operators()),
+                            new JobQueries(db.dataSource()),
+                            new AssociationStore(db.dataSource(), clock),
+                            new AssociationEdits(db.dataSource()),
+                            new QosStore(db.dataSource(), clock),
+                            operators()),
                     authenticator,
                     clock);
             InetSocketAddress bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
             Server grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), config.grpcPort()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
-                    .addService(auth.protect(new AccountingService(store), DaemonAuth.DBD))
+                    .addService(auth.protect(
+                            new AccountingService(store, new PolicyStore(db.dataSource())), DaemonAuth.DBD))
                     .build()
                     .start();
             log.info(

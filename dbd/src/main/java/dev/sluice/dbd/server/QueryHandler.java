@@ -3,8 +3,10 @@ package dev.sluice.dbd.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.dbd.store.AssociationEdits;
 import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.JobQueries;
+import dev.sluice.dbd.store.QosStore;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
@@ -21,12 +23,21 @@ final class QueryHandler {
 
     private final JobQueries queries;
     private final AssociationStore associations;
+    private final AssociationEdits edits;
+    private final QosStore qos;
     private final Set<Long> operators;
 
     /** @param operators uids that may change associations (root and the daemon's own user, its SlurmUser) */
-    QueryHandler(JobQueries queries, AssociationStore associations, Set<Long> operators) {
+    QueryHandler(
+            JobQueries queries,
+            AssociationStore associations,
+            AssociationEdits edits,
+            QosStore qos,
+            Set<Long> operators) {
         this.queries = requireNonNull(queries, "queries is null");
         this.associations = requireNonNull(associations, "associations is null");
+        this.edits = requireNonNull(edits, "edits is null");
+        this.qos = requireNonNull(qos, "qos is null");
         this.operators = Set.copyOf(operators);
     }
 
@@ -39,7 +50,8 @@ final class QueryHandler {
                     .build();
         }
         boolean changes = switch (request.getBodyCase()) {
-            case ADD_ACCOUNTS, ADD_USERS, ADD_CLUSTERS, DELETE_ASSOC -> true;
+            case ADD_ACCOUNTS, ADD_USERS, ADD_CLUSTERS, DELETE_ASSOC, MODIFY_ASSOC, ADD_QOS, MODIFY_QOS, DELETE_QOS ->
+                true;
             default -> false;
         };
         if (changes
@@ -59,6 +71,11 @@ final class QueryHandler {
                 case ADD_CLUSTERS -> out.setAdded(associations.addClusters(request.getAddClusters()));
                 case LIST_ASSOC -> out.setListed(associations.list(request.getListAssoc()));
                 case DELETE_ASSOC -> out.setDeleted(associations.delete(request.getDeleteAssoc()));
+                case MODIFY_ASSOC -> out.setModified(edits.modify(request.getModifyAssoc()));
+                case ADD_QOS -> out.setAdded(qos.add(request.getAddQos()));
+                case MODIFY_QOS -> out.setModified(qos.modify(request.getModifyQos()));
+                case LIST_QOS -> out.setListedQos(qos.list(request.getListQos()));
+                case DELETE_QOS -> out.setDeleted(qos.delete(request.getDeleteQos()));
                 case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
             }
         } catch (IllegalArgumentException e) {

@@ -263,26 +263,8 @@ public final class AssociationStore {
 
     // ---- helpers ----
 
-    @FunctionalInterface
-    private interface Work<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    private <T> T inTransaction(boolean commit, Work<T> work) throws SQLException {
-        try (Connection c = ds.getConnection()) {
-            try {
-                T out = work.run(c);
-                if (commit) {
-                    c.commit();
-                } else {
-                    c.rollback();
-                }
-                return out;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+    private <T> T inTransaction(boolean commit, Tx.Work<T> work) throws SQLException {
+        return Tx.run(ds, commit, work);
     }
 
     private long now() {
@@ -326,7 +308,7 @@ public final class AssociationStore {
         return out;
     }
 
-    private static void insertAssociation(
+    static void insertAssociation(
             Connection c, String cluster, String account, String user, String parent, AssociationLimits l, long now)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(

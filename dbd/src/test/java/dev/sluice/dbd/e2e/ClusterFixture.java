@@ -46,6 +46,8 @@ final class ClusterFixture {
     private int dbdCommandPort;
 
     private final ClusterKeys keys;
+    /** AccountingStorageEnforce for the controllers this fixture starts; empty for none. */
+    String enforce = "";
 
     /** Writes the cluster key both daemons and the commands read: {@code slurm.key} in {@code dir}. */
     ClusterFixture(Path dir, String cluster) throws java.io.IOException, AuthException {
@@ -89,11 +91,29 @@ final class ClusterFixture {
      * processes. The completion goes through the loop, as a node daemon's report does.
      */
     CtldServer startCtldRunningJobs() throws Exception {
+        return startCtldWithNode(true);
+    }
+
+    /** Like {@link #startCtldRunningJobs()}, but jobs run until {@link #finish} ends them. */
+    CtldServer startCtldHoldingJobs() throws Exception {
+        return startCtldWithNode(false);
+    }
+
+    private static final dev.sluice.ctld.control.JobControl NODE_JOBS = new dev.sluice.ctld.control.JobControl(
+            new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of()));
+
+    /** The stand-in node reports the job done, exit 0. */
+    void finish(CtldServer ctld, int jobId) throws Exception {
+        ctld.loop()
+                .submit((state, now) -> NODE_JOBS.complete(state, "n1", jobId, 0, null, now))
+                .get();
+    }
+
+    private CtldServer startCtldWithNode(boolean endAtOnce) throws Exception {
         CtldServer[] self = new CtldServer[1];
-        dev.sluice.ctld.control.JobControl jobs = new dev.sluice.ctld.control.JobControl(
-                new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of()));
+        dev.sluice.ctld.control.JobControl jobs = NODE_JOBS;
         CtldServer ctld = startCtld((effect, image) -> {
-            if (effect instanceof dev.sluice.ctld.control.Effect.LaunchBatch l) {
+            if (endAtOnce && effect instanceof dev.sluice.ctld.control.Effect.LaunchBatch l) {
                 self[0].loop().submit((state, now) -> jobs.complete(state, "n1", l.jobId(), 0, null, now));
             }
         });
@@ -115,6 +135,7 @@ final class ClusterFixture {
                 "AccountingStorageType=accounting_storage/slurmdbd",
                 "AccountingStorageHost=127.0.0.1",
                 "AccountingStoragePort=" + (dbdGrpcPort - DbdConfigs.GRPC_PORT_OFFSET),
+                enforce.isEmpty() ? "" : "AccountingStorageEnforce=" + enforce,
                 // Unless a test registers a stand-in for it, the node never registers and jobs
                 // stay pending.
                 "NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN",
@@ -154,6 +175,11 @@ final class ClusterFixture {
 
     /** @param array sbatch's --array, "" for a plain job */
     int submit(CtldServer ctld, String name, String array) throws Exception {
+        return submit(ctld, name, array, "");
+    }
+
+    /** @param account sbatch's -A, "" for the user's default */
+    int submit(CtldServer ctld, String name, String array, String account) throws Exception {
         ClientResponse r = call(
                 ctld,
                 ClientRequest.newBuilder()
@@ -161,6 +187,7 @@ final class ClusterFixture {
                                 .setSpec(JobSpec.newBuilder()
                                         .setName(name)
                                         .setArray(array)
+                                        .setAccount(account)
                                         .setScript("#!/bin/sh\nsleep 1\n")
                                         .setNumTasks(1)
                                         .setWorkDir("/tmp")))

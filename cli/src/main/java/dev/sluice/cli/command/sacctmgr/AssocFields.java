@@ -72,12 +72,18 @@ final class AssocFields {
             new Field<>("DefaultQOS", "Def QOS", 9, a -> a.getLimits().getDefaultQos()),
             new Field<>("GrpTRESRunMins", "GrpTRESRunMin", 13, a -> ""));
 
-    /** A field by name (case-insensitive, unique prefixes allowed), as {@code format=} names it. */
+    /**
+     * A field by name (case-insensitive, unique prefixes allowed), as {@code format=} names it;
+     * a column's short title works too ({@code MaxJobsPU} for MaxJobsPerUser), as in sacctmgr.
+     */
     static <T> Optional<Field<T>> byName(List<Field<T>> fields, String name) {
         String n = name.toLowerCase(Locale.ROOT);
         return fields.stream()
                 .filter(f -> f.name().toLowerCase(Locale.ROOT).equals(n))
                 .findFirst()
+                .or(() -> fields.stream()
+                        .filter(f -> f.title().toLowerCase(Locale.ROOT).equals(n))
+                        .findFirst())
                 .or(() -> fields.stream()
                         .filter(f -> f.name().toLowerCase(Locale.ROOT).startsWith(n))
                         .findFirst());

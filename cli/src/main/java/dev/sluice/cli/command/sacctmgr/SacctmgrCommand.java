@@ -44,13 +44,17 @@ public final class SacctmgrCommand implements Command {
             .build();
 
     static final String USAGE = "sacctmgr [<OPTION>] [<COMMAND>]\n"
-            + "    Valid <COMMAND> values: add, create, delete, remove, list, show\n"
-            + "    Valid <ENTITY> values: account, association, cluster, user\n";
+            + "    Valid <COMMAND> values: add, create, delete, remove, list, show, modify, update\n"
+            + "    Valid <ENTITY> values: account, association, cluster, qos, user\n";
 
     private static final String NO_ENTITY = "No valid entity in %s command\n"
             + "Input line must include \"Account\", \"Association\", \"Cluster\", \"Configuration\",\n"
             + "\"Event\", \"Federation\", \"Problem\", \"QOS\", \"Resource\", \"Reservation\",\n"
             + "\"RunAwayJobs\", \"Stats\", \"Transaction\", \"TRES\", \"User\", or \"WCKey\"";
+
+    private static final String NO_MODIFY_ENTITY = "No valid entity in modify command\n"
+            + "Input line must include \"Account\", \"Cluster\", \"Federation\", \"Job\", \"QOS\",\n"
+            + "\"Resource\", \"Reservation\", or \"User\"";
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
@@ -90,14 +94,21 @@ public final class SacctmgrCommand implements Command {
             case "add", "create" -> "add";
             case "show", "list" -> "list";
             case "delete", "remove" -> "delete";
+            case "modify", "update" -> "modify";
             default -> null;
         };
         if (kind == null) {
             err.println("invalid keyword: " + words.get(0));
             return 1;
         }
-        AssocEntity entity = words.size() < 2 ? null : entity(words.get(1));
-        if (entity == null) {
+        boolean qos = words.size() >= 2 && words.get(1).equalsIgnoreCase("qos");
+        AssocEntity entity = words.size() < 2 || qos ? null : entity(words.get(1));
+        if (kind.equals("modify") && (entity == AssocEntity.ASSOCIATIONS || entity == AssocEntity.CLUSTERS)) {
+            // sacctmgr modifies associations through their user or account.
+            err.println(NO_MODIFY_ENTITY);
+            return 1;
+        }
+        if (entity == null && !qos) {
             err.println(NO_ENTITY.formatted(kind));
             return 1;
         }
@@ -108,8 +119,21 @@ public final class SacctmgrCommand implements Command {
         s.client = client.get();
         List<String> specs = words.subList(2, words.size());
         try {
+            if (qos) {
+                SacctmgrQos q = new SacctmgrQos(s);
+                return switch (kind) {
+                    case "add" -> q.add(specs);
+                    case "list" -> q.list(specs);
+                    case "modify" -> {
+                        List<List<String>> parts = SacctmgrModify.whereAndSet(specs);
+                        yield q.modify(parts.get(0), parts.get(1));
+                    }
+                    default -> q.delete(specs);
+                };
+            }
             return switch (kind) {
                 case "add" -> new SacctmgrAdd(s).run(entity, specs);
+                case "modify" -> new SacctmgrModify(s).run(entity, specs);
                 case "list" -> list(s, entity, specs);
                 default -> delete(s, entity, specs);
             };

@@ -8,11 +8,21 @@ final class SacctmgrList {
     private SacctmgrList() {}
 
     static <T> void print(Session s, List<AssocFields.Field<T>> fields, List<String> format, List<T> rows) {
+        print(s, fields, fields, format, rows);
+    }
+
+    /** @param defaults the columns without format=; {@code fields} all that format= may name */
+    static <T> void print(
+            Session s,
+            List<AssocFields.Field<T>> defaults,
+            List<AssocFields.Field<T>> fields,
+            List<String> format,
+            List<T> rows) {
         List<AssocFields.Field<T>> chosen = new ArrayList<>();
         List<FieldTable.Column> columns = new ArrayList<>();
         if (format.isEmpty()) {
-            chosen.addAll(fields);
-            fields.forEach(f -> columns.add(f.column()));
+            chosen.addAll(defaults);
+            defaults.forEach(f -> columns.add(f.column()));
         } else {
             for (String item : format) {
                 int pct = item.indexOf('%');

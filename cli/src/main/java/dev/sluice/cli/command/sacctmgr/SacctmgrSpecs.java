@@ -55,6 +55,9 @@ final class SacctmgrSpecs {
             case "defaultqos", "defqos" -> "defaultqos";
             case "description", "descr" -> "description";
             case "organization", "org" -> "organization";
+            case "maxjobspu", "maxjobsperuser" -> "maxjobsperuser";
+            case "maxsubmitpu", "maxsubmitjobspu", "maxsubmitjobsperuser" -> "maxsubmitjobsperuser";
+            case "partition", "partitions" -> "partitions";
             default -> key;
         };
     }
@@ -134,7 +137,7 @@ final class SacctmgrSpecs {
         return b.build();
     }
 
-    private static int count(String v, String what) {
+    static int count(String v, String what) {
         try {
             int n = Integer.parseInt(v);
             if (n < 0) {

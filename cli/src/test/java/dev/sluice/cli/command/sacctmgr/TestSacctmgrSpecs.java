@@ -16,6 +16,13 @@ class TestSacctmgrSpecs {
     }
 
     @Test
+    void modifySplitsAtSet() {
+        assertThat(SacctmgrModify.whereAndSet(List.of("where", "name=bob", "SET", "MaxJobs=2", "DefaultAccount=x")))
+                .containsExactly(List.of("name=bob"), List.of("MaxJobs=2", "DefaultAccount=x"));
+        assertThat(SacctmgrModify.whereAndSet(List.of("bob"))).containsExactly(List.of("bob"), List.of());
+    }
+
+    @Test
     void namesKeysAndFillerWords() {
         SacctmgrSpecs s =
                 SacctmgrSpecs.parse(List.of("where", "a,b", "Name=c", "Account=x,y", "set", "CLUSTERS=k"), KEYS);

@@ -1,0 +1,211 @@
+package dev.sluice.cli.command.sacctmgr;
+
+import dev.sluice.cli.command.sacct.AccountingClient;
+import dev.sluice.common.time.TimeLimit;
+import dev.sluice.protocol.v1.AddQosRequest;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DeleteQosRequest;
+import dev.sluice.protocol.v1.ListQosRequest;
+import dev.sluice.protocol.v1.ModifyQosRequest;
+import dev.sluice.protocol.v1.QosEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code sacctmgr add|modify|delete|show qos}, with sacctmgr's texts (qos_functions.c):
+ * {@code Adding QOS(s)} with its {@code Settings} block, {@code Modified qos...},
+ * {@code Deleting QOS(s)...}, and {@code Nothing new added.} / {@code Nothing modified} /
+ * {@code Nothing deleted} with exit 1.
+ */
+final class SacctmgrQos {
+    /** Settable keys, in the order sacctmgr prints them under "Settings". */
+    private static final Map<String, String> TITLES = new java.util.LinkedHashMap<>();
+
+    static {
+        TITLES.put("gracetime", "GraceTime");
+        TITLES.put("grptres", "GrpTRES");
+        TITLES.put("maxtresperjob", "MaxTRESPerJob");
+        TITLES.put("maxjobsperuser", "MaxJobsPerUser");
+        TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
+        TITLES.put("maxwall", "MaxWall");
+        TITLES.put("preempt", "Preempt");
+        TITLES.put("preemptmode", "PreemptMode");
+        TITLES.put("flags", "Flags");
+        TITLES.put("priority", "Priority");
+        TITLES.put("usagefactor", "UsageFactor");
+    }
+
+    private final Session s;
+
+    SacctmgrQos(Session s) {
+        this.s = s;
+    }
+
+    int add(List<String> words) throws AccountingClient.AccountingException {
+        SacctmgrSpecs specs = parse(words);
+        List<String> given = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        QosEntry settings = settings(specs, given, List.of(), lines);
+        AddQosRequest.Builder r = AddQosRequest.newBuilder()
+                .addAllNames(specs.names)
+                .setSettings(settings)
+                .addAllGiven(given);
+        List<String> added = s.client
+                .call(DbdRequest.newBuilder().setAddQos(r.setCommit(false)))
+                .getAdded()
+                .getAddedList();
+        if (added.isEmpty()) {
+            s.out.println(" Nothing new added.");
+            return 1;
+        }
+        s.out.println(" Adding QOS(s)");
+        added.forEach(n -> s.out.println("  " + n));
+        s.out.println(" Settings");
+        s.out.println("  Description    = "
+                + (settings.getDescription().isEmpty() ? added.get(0) : settings.getDescription()));
+        lines.forEach(s.out::println);
+        if (s.confirm()) {
+            s.client.call(DbdRequest.newBuilder().setAddQos(r.setCommit(true)));
+        }
+        return 0;
+    }
+
+    int modify(List<String> where, List<String> set) throws AccountingClient.AccountingException {
+        SacctmgrSpecs cond = SacctmgrSpecs.parse(where, List.of("name"));
+        SacctmgrSpecs specs = parse(set);
+        List<String> cleared = new ArrayList<>();
+        specs.values.entrySet().removeIf(e -> {
+            if (e.getValue().equals("-1") && TITLES.containsKey(e.getKey())) {
+                cleared.add(e.getKey());
+                return true;
+            }
+            return false;
+        });
+        List<String> given = new ArrayList<>();
+        QosEntry settings = settings(specs, given, cleared, new ArrayList<>());
+        if (given.isEmpty() && cleared.isEmpty()) {
+            throw new IllegalArgumentException(" You didn't give me anything to set");
+        }
+        ModifyQosRequest.Builder r = ModifyQosRequest.newBuilder()
+                .addAllNames(cond.names)
+                .setSettings(settings)
+                .addAllGiven(given)
+                .addAllCleared(cleared);
+        List<String> modified = s.client
+                .call(DbdRequest.newBuilder().setModifyQos(r.setCommit(false)))
+                .getModified()
+                .getModifiedList();
+        if (modified.isEmpty()) {
+            s.out.println(" Nothing modified");
+            return 1;
+        }
+        s.out.println(" Modified qos...");
+        modified.forEach(n -> s.out.println("  " + n));
+        if (s.confirm()) {
+            s.client.call(DbdRequest.newBuilder().setModifyQos(r.setCommit(true)));
+        }
+        return 0;
+    }
+
+    int delete(List<String> words) throws AccountingClient.AccountingException {
+        SacctmgrSpecs specs = SacctmgrSpecs.parse(words, List.of("name"));
+        DeleteQosRequest.Builder r = DeleteQosRequest.newBuilder().addAllNames(specs.names);
+        List<String> deleted = s.client
+                .call(DbdRequest.newBuilder().setDeleteQos(r.setCommit(false)))
+                .getDeleted()
+                .getDeletedList();
+        if (deleted.isEmpty()) {
+            s.out.println(" Nothing deleted");
+            return 1;
+        }
+        s.out.println(" Deleting QOS(s)...");
+        deleted.forEach(n -> s.out.println("  " + n));
+        if (s.confirm()) {
+            s.client.call(DbdRequest.newBuilder().setDeleteQos(r.setCommit(true)));
+        }
+        return 0;
+    }
+
+    int list(List<String> words) throws AccountingClient.AccountingException {
+        SacctmgrSpecs specs = SacctmgrSpecs.parse(words, List.of("name", "format"));
+        List<QosEntry> rows = s.client
+                .call(DbdRequest.newBuilder()
+                        .setListQos(ListQosRequest.newBuilder().addAllNames(specs.names)))
+                .getListedQos()
+                .getQosList();
+        SacctmgrList.print(s, QosFields.DEFAULT, QosFields.QOS, specs.list("format"), rows);
+        return 0;
+    }
+
+    private static SacctmgrSpecs parse(List<String> words) {
+        List<String> keys = new ArrayList<>(TITLES.keySet());
+        keys.add("name");
+        keys.add("description");
+        keys.add("maxtres");
+        SacctmgrSpecs specs = SacctmgrSpecs.parse(words, keys);
+        String maxTres = specs.values.remove("maxtres");
+        if (maxTres != null) {
+            specs.values.put("maxtresperjob", maxTres);
+        }
+        return specs;
+    }
+
+    /** The values given, checked; {@code lines} gets sacctmgr's "Settings" lines for them. */
+    private static QosEntry settings(
+            SacctmgrSpecs specs, List<String> given, List<String> cleared, List<String> lines) {
+        QosEntry.Builder b = QosEntry.newBuilder();
+        if (specs.values.containsKey("description")) {
+            b.setDescription(specs.get("description"));
+            given.add("description");
+        }
+        for (Map.Entry<String, String> t : TITLES.entrySet()) {
+            String v = specs.values.get(t.getKey());
+            if (v == null || cleared.contains(t.getKey())) {
+                continue;
+            }
+            String shown = v;
+            switch (t.getKey()) {
+                case "priority" -> b.setPriority(SacctmgrSpecs.count(v, "Priority"));
+                case "gracetime" -> {
+                    int secs = SacctmgrSpecs.count(v, "GraceTime");
+                    b.setGraceTimeSeconds(secs);
+                }
+                case "preempt" -> b.addAllPreempt(SacctmgrSpecs.split(v.toLowerCase(Locale.ROOT)));
+                case "preemptmode" -> {
+                    String m = v.toLowerCase(Locale.ROOT);
+                    if (!List.of("cluster", "cancel", "requeue", "suspend", "off")
+                            .contains(m)) {
+                        throw new IllegalArgumentException(" Unknown preempt mode given '" + v + "'");
+                    }
+                    b.setPreemptMode(m);
+                    shown = m.toUpperCase(Locale.ROOT);
+                }
+                case "flags" -> b.addAllFlags(SacctmgrSpecs.split(v));
+                case "usagefactor" -> {
+                    try {
+                        b.setUsageFactor(Double.parseDouble(v));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(" Bad UsageFactor value: " + v);
+                    }
+                }
+                case "grptres" -> b.setGrpTres(v);
+                case "maxtresperjob" -> b.setMaxTresPerJob(v);
+                case "maxwall" -> {
+                    long minutes = TimeLimit.parseMinutes(v);
+                    if (minutes < 0 || minutes > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException(" Bad MaxWall time format: " + v);
+                    }
+                    b.setMaxWallMinutes((int) minutes);
+                    shown = AssocFields.wall((int) minutes);
+                }
+                case "maxjobsperuser" -> b.setMaxJobsPerUser(SacctmgrSpecs.count(v, "MaxJobsPerUser"));
+                default -> b.setMaxSubmitJobsPerUser(SacctmgrSpecs.count(v, "MaxSubmitJobsPerUser"));
+            }
+            given.add(t.getKey());
+            lines.add(String.format("  %-25s= %s", t.getValue(), shown));
+        }
+        return b.build();
+    }
+}

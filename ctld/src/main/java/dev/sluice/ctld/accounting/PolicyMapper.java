@@ -1,0 +1,73 @@
+package dev.sluice.ctld.accounting;
+
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.Association;
+import dev.sluice.ctld.limits.Limits;
+import dev.sluice.ctld.limits.Qos;
+import dev.sluice.protocol.v1.AssociationEntry;
+import dev.sluice.protocol.v1.AssociationLimits;
+import dev.sluice.protocol.v1.PolicySnapshot;
+import dev.sluice.protocol.v1.QosEntry;
+import dev.sluice.protocol.v1.UserEntry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** sluice-dbd's {@link PolicySnapshot} as the controller's {@link AccountingPolicy}. Pure. */
+public final class PolicyMapper {
+    private PolicyMapper() {}
+
+    /** @throws IllegalArgumentException for a TRES limit that is not a number */
+    public static AccountingPolicy fromSnapshot(PolicySnapshot s) {
+        List<Association> assocs = new ArrayList<>();
+        for (AssociationEntry a : s.getAssociationsList()) {
+            AssociationLimits l = a.getLimits();
+            assocs.add(new Association(
+                    a.getAccount(),
+                    a.getUser(),
+                    a.getPartition(),
+                    a.getParentAccount(),
+                    new Limits(
+                            l.hasMaxJobs() ? Integer.toUnsignedLong(l.getMaxJobs()) : Limits.NONE,
+                            l.hasMaxSubmitJobs() ? Integer.toUnsignedLong(l.getMaxSubmitJobs()) : Limits.NONE,
+                            l.hasMaxWallMinutes() ? Integer.toUnsignedLong(l.getMaxWallMinutes()) : Limits.NONE,
+                            Limits.cpus(l.getGrpTres()),
+                            Limits.cpus(l.getMaxTres())),
+                    names(l.getQos()),
+                    l.getDefaultQos().toLowerCase(Locale.ROOT)));
+        }
+        Map<String, String> defaults = new HashMap<>();
+        for (UserEntry u : s.getUsersList()) {
+            defaults.put(u.getName(), u.getDefaultAccount());
+        }
+        Map<String, Qos> qos = new HashMap<>();
+        for (QosEntry q : s.getQosList()) {
+            qos.put(
+                    q.getName(),
+                    new Qos(
+                            q.getName(),
+                            Integer.toUnsignedLong(q.getPriority()),
+                            new Limits(
+                                    q.hasMaxJobsPerUser() ? Integer.toUnsignedLong(q.getMaxJobsPerUser()) : Limits.NONE,
+                                    q.hasMaxSubmitJobsPerUser()
+                                            ? Integer.toUnsignedLong(q.getMaxSubmitJobsPerUser())
+                                            : Limits.NONE,
+                                    q.hasMaxWallMinutes() ? Integer.toUnsignedLong(q.getMaxWallMinutes()) : Limits.NONE,
+                                    Limits.cpus(q.getGrpTres()),
+                                    Limits.cpus(q.getMaxTresPerJob()))));
+        }
+        return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
+    }
+
+    private static List<String> names(String list) {
+        List<String> out = new ArrayList<>();
+        for (String n : list.split(",")) {
+            if (!n.isBlank()) {
+                out.add(n.strip().toLowerCase(Locale.ROOT));
+            }
+        }
+        return out;
+    }
+}

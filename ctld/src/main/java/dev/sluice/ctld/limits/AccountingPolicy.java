@@ -1,0 +1,124 @@
+package dev.sluice.ctld.limits;
+
+import dev.sluice.ctld.queue.QosPriorities;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The associations, users' default accounts and QOS of this cluster as sluice-dbd last gave
+ * them, at {@code version}. Immutable; the controller swaps in a new one when dbd's changes.
+ *
+ * <p>Limits are inherited as in Slurm: a user association without its own MaxJobs (MaxSubmit,
+ * MaxWall, MaxTRES) takes its account's, and so on up to root; Grp limits are not inherited,
+ * they cap everything under the association that carries them.
+ */
+public record AccountingPolicy(
+        long version, List<Association> associations, Map<String, String> defaultAccounts, Map<String, Qos> qos) {
+
+    /** Nothing loaded yet: with enforcement on, every submission is refused. */
+    public static final AccountingPolicy EMPTY = new AccountingPolicy(0, List.of(), Map.of(), Map.of());
+
+    private static final int MAX_DEPTH = 64;
+
+    public AccountingPolicy {
+        associations = List.copyOf(associations);
+        defaultAccounts = Map.copyOf(defaultAccounts);
+        qos = Map.copyOf(qos);
+    }
+
+    /** The user's association in {@code account} for {@code partition}, else for all partitions. */
+    public Optional<Association> userAssociation(String account, String user, String partition) {
+        Association any = null;
+        for (Association a : associations) {
+            if (a.account().equals(account) && a.user().equals(user)) {
+                if (a.partition().equals(partition)) {
+                    return Optional.of(a);
+                }
+                if (a.partition().isEmpty()) {
+                    any = a;
+                }
+            }
+        }
+        return Optional.ofNullable(any);
+    }
+
+    /** The account's own association. */
+    public Optional<Association> accountAssociation(String account) {
+        return associations.stream()
+                .filter(a -> a.account().equals(account)
+                        && !a.isUser()
+                        && a.partition().isEmpty())
+                .findFirst();
+    }
+
+    /** The account associations from {@code account} up to root, nearest first. */
+    public List<Association> lineage(String account) {
+        List<Association> out = new ArrayList<>();
+        String name = account;
+        for (int depth = 0; depth < MAX_DEPTH && !name.isEmpty(); depth++) {
+            Optional<Association> a = accountAssociation(name);
+            if (a.isEmpty()) {
+                break;
+            }
+            out.add(a.get());
+            name = a.get().parent();
+        }
+        return out;
+    }
+
+    /** The per-job and per-user limits that apply to a user association, inherited upwards. */
+    public Limits effectiveLimits(Association user) {
+        Limits l = user.limits();
+        for (Association up : lineage(user.account())) {
+            l = l.orElse(up.limits());
+        }
+        // Grp limits belong to the level that carries them (LimitGate walks the lineage).
+        return new Limits(
+                l.maxJobs(),
+                l.maxSubmitJobs(),
+                l.maxWallMinutes(),
+                user.limits().grpCpus(),
+                l.maxCpusPerJob());
+    }
+
+    /** The QOS a user association may use: its own list, else its account's, up to root. */
+    public List<String> allowedQos(Association user) {
+        if (!user.qos().isEmpty()) {
+            return user.qos();
+        }
+        for (Association up : lineage(user.account())) {
+            if (!up.qos().isEmpty()) {
+                return up.qos();
+            }
+        }
+        return List.of();
+    }
+
+    /** The QOS a job without {@code --qos} gets, as Slurm picks it. */
+    public String defaultQos(Association user) {
+        if (!user.defaultQos().isEmpty()) {
+            return user.defaultQos();
+        }
+        for (Association up : lineage(user.account())) {
+            if (!up.defaultQos().isEmpty()) {
+                return up.defaultQos();
+            }
+        }
+        List<String> allowed = allowedQos(user);
+        // Slurm falls back to "normal" when the association may use it, else its only QOS.
+        return allowed.size() == 1 && !allowed.contains("normal") ? allowed.get(0) : "normal";
+    }
+
+    /** The QOS priorities for priority/multifactor's QOS factor; empty when dbd gave no QOS. */
+    public Optional<QosPriorities> qosPriorities() {
+        if (qos.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Long> p = new HashMap<>();
+        qos.values().forEach(q -> p.put(q.name(), q.priority()));
+        return Optional.of(new QosPriorities(p));
+    }
+}

@@ -1,0 +1,90 @@
+package dev.sluice.ctld.limits;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The submit-time checks of AccountingStorageEnforce, in Slurm's order: the job needs an
+ * association (its account, or the user's default account, for its user and partition), a QOS
+ * the association may use, and room under MaxSubmitJobs (association, then QOS per user).
+ * Everything else waits in the queue ({@link LimitGate}). Pure.
+ */
+public final class Admission {
+    private Admission() {}
+
+    /**
+     * The request under the account and QOS it is admitted with; unchanged when nothing is
+     * enforced.
+     */
+    public static JobRequest resolve(PolicyView view, JobRequest request, String partition, Iterable<Job> jobs) {
+        if (!view.enforcement().any()) {
+            return request;
+        }
+        Admitted a = admit(
+                view.enforcement(),
+                view.policy(),
+                request.owner().userName(),
+                request.account(),
+                request.qos(),
+                partition,
+                jobs);
+        return request.withAccounting(a.account(), a.qos());
+    }
+
+    /** The account and QOS a job runs under once admitted. */
+    public record Admitted(String account, String qos) {}
+
+    /**
+     * @param account the job's {@code --account}, empty for the user's default
+     * @param qos the job's {@code --qos}, empty for the association's default
+     * @param jobs the controller's jobs, for MaxSubmitJobs
+     * @throws SlurmException with Slurm's error when the job is refused
+     */
+    public static Admitted admit(
+            Enforcement enforce,
+            AccountingPolicy policy,
+            String user,
+            String account,
+            String qos,
+            String partition,
+            Iterable<Job> jobs) {
+        String acct = account == null ? "" : account.toLowerCase(Locale.ROOT);
+        String q = qos == null ? "" : qos.toLowerCase(Locale.ROOT);
+        if (!enforce.associations()) {
+            return new Admitted(acct, q);
+        }
+        if (acct.isEmpty()) {
+            acct = policy.defaultAccounts().getOrDefault(user, "");
+        }
+        Optional<Association> found = acct.isEmpty() ? Optional.empty() : policy.userAssociation(acct, user, partition);
+        if (found.isEmpty()) {
+            throw new SlurmException(ErrorCode.INVALID_ACCOUNT);
+        }
+        Association assoc = found.get();
+        if (q.isEmpty()) {
+            q = policy.defaultQos(assoc);
+        }
+        if (enforce.qos()
+                && (!policy.qos().containsKey(q) || !policy.allowedQos(assoc).contains(q))) {
+            throw new SlurmException(ErrorCode.INVALID_QOS);
+        }
+        if (enforce.limits()) {
+            LimitUsage usage = LimitUsage.of(policy, jobs);
+            Limits limits = policy.effectiveLimits(assoc);
+            if (limits.maxSubmitJobs() != Limits.NONE && usage.activeJobs(acct, user) >= limits.maxSubmitJobs()) {
+                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+            }
+            Qos qosRecord = policy.qos().get(q);
+            if (qosRecord != null
+                    && qosRecord.limits().maxSubmitJobs() != Limits.NONE
+                    && usage.qosActiveJobs(q, user) >= qosRecord.limits().maxSubmitJobs()) {
+                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+            }
+        }
+        return new Admitted(acct, q);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.sluice.ctld.limits;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What the controller enforces now: the slurm.conf switches and the newest policy from
+ * sluice-dbd. The policy is replaced whole (one volatile write), so the submit path and the
+ * scheduling pass each read one consistent copy.
+ */
+public final class PolicyView {
+    /** Enforcement off: nothing is checked and the QOS priorities are slurm.conf's defaults. */
+    public static final PolicyView OFF = new PolicyView(Enforcement.NONE, AccountingPolicy.EMPTY);
+
+    private final Enforcement enforcement;
+    private volatile AccountingPolicy policy;
+
+    public PolicyView(Enforcement enforcement, AccountingPolicy initial) {
+        this.enforcement = requireNonNull(enforcement, "enforcement is null");
+        this.policy = requireNonNull(initial, "initial is null");
+    }
+
+    public Enforcement enforcement() {
+        return enforcement;
+    }
+
+    public AccountingPolicy policy() {
+        return policy;
+    }
+
+    public void replace(AccountingPolicy next) {
+        if (this == OFF) {
+            throw new IllegalStateException("the OFF view is shared and never changes");
+        }
+        policy = requireNonNull(next, "next is null");
+    }
+}

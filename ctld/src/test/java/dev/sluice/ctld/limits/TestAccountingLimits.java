@@ -1,0 +1,270 @@
+package dev.sluice.ctld.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AccountingStorageEnforce at submit and in the scheduling pass. Error texts are Slurm 22.05's
+ * (slurm_errno.c: ESLURM_INVALID_ACCOUNT 2045, ESLURM_INVALID_QOS 2066,
+ * ESLURM_ACCOUNTING_POLICY 2050); reasons are job_state_reason_string()'s names.
+ */
+class TestAccountingLimits {
+    private static final long NOW = 1_700_000_000L;
+    private static final Scheduler.SelectDefaults SELECT = new Scheduler.SelectDefaults(false, 0);
+    private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits", "qos"));
+
+    private ClusterState state;
+    private long seq;
+
+    @BeforeEach
+    void cluster() {
+        state = new ClusterState(
+                List.of(Node.configured(
+                        "n1",
+                        "n1",
+                        "127.0.0.1",
+                        0,
+                        NodeHardware.ofCpus(8, 1000),
+                        List.of(),
+                        GresInventory.NONE,
+                        1,
+                        false)),
+                List.of(Builders.aPartition("p", List.of("n1"))),
+                1);
+        apply(new StateRecord.NodeRegistered(
+                "n1", "n1", "127.0.0.1", 1, NodeHardware.ofCpus(8, 1000), false, 1, "v", NOW - 100));
+        state.heard("n1", NOW);
+    }
+
+    private void apply(StateRecord r) {
+        state.replay(++seq, r);
+    }
+
+    private static Association account(String name, String parent, Limits l) {
+        return new Association(name, "", "", parent, l, List.of(), "");
+    }
+
+    private static Association user(String account, String user, Limits l) {
+        return new Association(account, user, "", account, l, List.of(), "");
+    }
+
+    private static AccountingPolicy policy(List<Association> assocs, Qos... qos) {
+        Map<String, Qos> q = new java.util.HashMap<>();
+        q.put("normal", new Qos("normal", 0, Limits.UNSET));
+        for (Qos one : qos) {
+            q.put(one.name(), one);
+        }
+        return new AccountingPolicy(1, assocs, Map.of("user1000", "physics"), q);
+    }
+
+    private static List<Association> tree(Limits userLimits, Limits accountLimits) {
+        return List.of(
+                new Association("root", "", "", "", Limits.UNSET, List.of("normal", "high"), ""),
+                account("physics", "root", accountLimits),
+                user("physics", "user1000", userLimits));
+    }
+
+    private int submit(AccountingPolicy p, Enforcement e, JobRequest r) {
+        JobControl jobs = new JobControl(SELECT, 1000, new PolicyView(e, p));
+        ControlResult<Integer> out = jobs.submit(state, r, NOW - 10);
+        out.records().forEach(this::apply);
+        return out.response();
+    }
+
+    private SchedulePlan pass(AccountingPolicy p) {
+        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+                .schedule(state.image(), NOW, ALL, p);
+    }
+
+    private void start(int id, int cpus) {
+        apply(new StateRecord.JobStarted(
+                id, new Allocation(List.of(new Allocation.NodeShare("n1", cpus, 0, 1))), "p", 60, NOW));
+    }
+
+    @Test
+    void jobWithoutAccountGetsTheUsersDefaultAccountAndQos() {
+        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 10, Limits.UNSET));
+        int id = submit(p, ALL, Builders.aJob().build());
+        assertThat(state.job(id).request().account()).isEqualTo("physics");
+        assertThat(state.job(id).request().qos()).isEqualTo("normal");
+    }
+
+    @Test
+    void unknownAccountOrUserIsRefusedAndChangesNothing() {
+        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET));
+        assertThatThrownBy(() ->
+                        submit(p, ALL, Builders.aJob().account("chemistry").build()))
+                .isInstanceOf(SlurmException.class)
+                .hasMessage("Invalid account or account/partition combination specified");
+        assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().uid(2000).build()))
+                .isInstanceOf(SlurmException.class)
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.INVALID_ACCOUNT);
+        assertThat(state.jobs()).isEmpty();
+    }
+
+    @Test
+    void nothingLoadedYetRefusesEverything() {
+        assertThatThrownBy(() ->
+                        submit(AccountingPolicy.EMPTY, ALL, Builders.aJob().build()))
+                .hasMessage("Invalid account or account/partition combination specified");
+    }
+
+    @Test
+    void withoutEnforcementAnyAccountIsTaken() {
+        int id = submit(
+                AccountingPolicy.EMPTY,
+                Enforcement.NONE,
+                Builders.aJob().account("Whatever").build());
+        assertThat(state.job(id).request().account()).isEqualTo("Whatever");
+    }
+
+    @Test
+    void qosMustExistAndBeAllowed() {
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                new Qos("high", 10, Limits.UNSET),
+                new Qos("secret", 10, Limits.UNSET));
+        assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("nosuch").build()))
+                .hasMessage("Invalid qos specification");
+        assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("secret").build()))
+                .hasMessage("Invalid qos specification");
+        assertThat(state.job(submit(p, ALL, Builders.aJob().qos("high").build()))
+                        .request()
+                        .qos())
+                .isEqualTo("high");
+        // associations alone does not look at the QOS.
+        Enforcement assocOnly = Enforcement.parse(List.of("associations"));
+        submit(p, assocOnly, Builders.aJob().qos("secret").build());
+    }
+
+    @Test
+    void maxSubmitJobsRefusesAtSubmitInheritedFromTheAccount() {
+        AccountingPolicy p = policy(tree(Limits.UNSET, new Limits(-1, 2, -1, -1, -1)));
+        submit(p, ALL, Builders.aJob().build());
+        submit(p, ALL, Builders.aJob().build());
+        assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().build()))
+                .hasMessage("Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)");
+        assertThat(state.jobs()).hasSize(2);
+    }
+
+    @Test
+    void qosMaxSubmitJobsPerUser() {
+        AccountingPolicy p =
+                policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 0, new Limits(-1, 1, -1, -1, -1)));
+        submit(p, ALL, Builders.aJob().qos("high").build());
+        assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("high").build()))
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.ACCOUNTING_POLICY);
+    }
+
+    @Test
+    void maxJobsKeepsTheSecondJobPendingUntilTheFirstEnds() {
+        AccountingPolicy p = policy(tree(new Limits(1, -1, -1, -1, -1), Limits.UNSET));
+        int first = submit(p, ALL, Builders.aJob().timeLimit(60).build());
+        int second = submit(p, ALL, Builders.aJob().timeLimit(60).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first);
+        assertThat(plan.pendingReasons()).containsEntry(second, "AssocMaxJobsLimit");
+        start(first, 1);
+        assertThat(pass(p).pendingReasons()).containsEntry(second, "AssocMaxJobsLimit");
+        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, "", NOW));
+        assertThat(pass(p).starts()).extracting(SchedulePlan.Start::jobId).containsExactly(second);
+    }
+
+    @Test
+    void maxWallOnAssociationAndQos() {
+        AccountingPolicy p = policy(
+                tree(new Limits(-1, -1, 30, -1, -1), Limits.UNSET), new Qos("high", 0, new Limits(-1, -1, 10, -1, -1)));
+        int assoc = submit(p, ALL, Builders.aJob().timeLimit(60).build());
+        int qos = submit(p, ALL, Builders.aJob().timeLimit(20).qos("high").build());
+        int fits = submit(p, ALL, Builders.aJob().timeLimit(30).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.pendingReasons())
+                .containsEntry(assoc, "AssocMaxWallDurationPerJobLimit")
+                .containsEntry(qos, "QOSMaxWallDurationPerJobLimit");
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(fits);
+    }
+
+    @Test
+    void grpCpusOnTheAccountCountsEveryUserBelowIt() {
+        AccountingPolicy p = policy(tree(Limits.UNSET, new Limits(-1, -1, -1, 4, -1)));
+        int a = submit(p, ALL, Builders.aJob().tasks(3).timeLimit(10).build());
+        int b = submit(p, ALL, Builders.aJob().tasks(2).timeLimit(10).build());
+        int c = submit(p, ALL, Builders.aJob().tasks(1).timeLimit(10).build());
+        SchedulePlan plan = pass(p);
+        // a (3 CPUs) starts, b would make 5 > 4, c makes exactly 4.
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a, c);
+        assertThat(plan.pendingReasons()).containsEntry(b, "AssocGrpCpuLimit");
+    }
+
+    @Test
+    void maxTresPerJobAndQosMaxJobsPerUser() {
+        AccountingPolicy p = policy(
+                tree(new Limits(-1, -1, -1, -1, 2), Limits.UNSET), new Qos("high", 0, new Limits(1, -1, -1, -1, -1)));
+        int big = submit(p, ALL, Builders.aJob().tasks(3).timeLimit(10).build());
+        int h1 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
+        int h2 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.pendingReasons())
+                .containsEntry(big, "AssocMaxCpuPerJobLimit")
+                .containsEntry(h2, "QOSMaxJobsPerUserLimit");
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(h1);
+    }
+
+    @Test
+    void anAssociationRemovedAfterSubmitLeavesTheJobWaitingWithInvalidAccount() {
+        int id = submit(
+                policy(tree(Limits.UNSET, Limits.UNSET)),
+                ALL,
+                Builders.aJob().timeLimit(10).build());
+        AccountingPolicy without = policy(List.of(account("physics", "root", Limits.UNSET)));
+        assertThat(pass(without).pendingReasons()).containsEntry(id, "InvalidAccount");
+    }
+
+    @Test
+    void qosPrioritiesFromAccountingFeedTheQosFactor() {
+        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 100, Limits.UNSET));
+        assertThat(p.qosPriorities().orElseThrow().factor("high")).isEqualTo(1.0);
+        assertThat(p.qosPriorities().orElseThrow().factor("")).isEqualTo(0.0);
+        assertThat(AccountingPolicy.EMPTY.qosPriorities()).isEmpty();
+    }
+
+    @Test
+    void enforcementWordsImplyAssociations() {
+        assertThat(Enforcement.parse(List.of("limits"))).isEqualTo(new Enforcement(true, true, false));
+        assertThat(Enforcement.parse(List.of("qos"))).isEqualTo(new Enforcement(true, false, true));
+        assertThat(Enforcement.parse(List.of("safe"))).isEqualTo(new Enforcement(true, true, false));
+        assertThat(Enforcement.parse(List.of("all"))).isEqualTo(new Enforcement(true, true, true));
+        assertThat(Enforcement.parse(List.of("wckeys"))).isEqualTo(Enforcement.NONE);
+    }
+
+    @Test
+    void tresCpuCount() {
+        assertThat(Limits.cpus("mem=1G,cpu=4,node=1")).isEqualTo(4);
+        assertThat(Limits.cpus("gres/gpu=2")).isEqualTo(Limits.NONE);
+        assertThat(Limits.cpus("")).isEqualTo(Limits.NONE);
+    }
+}

@@ -1,0 +1,206 @@
+package dev.sluice.dbd.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.protocol.v1.AddQosRequest;
+import dev.sluice.protocol.v1.AddResult;
+import dev.sluice.protocol.v1.DeleteAssocResult;
+import dev.sluice.protocol.v1.DeleteQosRequest;
+import dev.sluice.protocol.v1.ListQosRequest;
+import dev.sluice.protocol.v1.ListQosResult;
+import dev.sluice.protocol.v1.ModifyQosRequest;
+import dev.sluice.protocol.v1.ModifyResult;
+import dev.sluice.protocol.v1.QosEntry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * QOS as sacctmgr manages them ({@code acct_qos}). Names are kept in lower case, as Slurm
+ * does. Like {@link AssociationStore}, a request with {@code commit} false is a preview.
+ */
+public final class QosStore {
+    /** sacctmgr key (lower case) → column; the keys {@code given}/{@code cleared} name. */
+    private static final List<String[]> COLUMNS = List.of(
+            new String[] {"description", "description"},
+            new String[] {"priority", "priority"},
+            new String[] {"gracetime", "grace_time_seconds"},
+            new String[] {"preempt", "preempt"},
+            new String[] {"preemptmode", "preempt_mode"},
+            new String[] {"flags", "flags"},
+            new String[] {"usagefactor", "usage_factor"},
+            new String[] {"grptres", "grp_tres"},
+            new String[] {"maxtresperjob", "max_tres_per_job"},
+            new String[] {"maxwall", "max_wall_minutes"},
+            new String[] {"maxjobsperuser", "max_jobs_per_user"},
+            new String[] {"maxsubmitjobsperuser", "max_submit_jobs_per_user"});
+
+    private final DataSource ds;
+    private final InstantSource clock;
+
+    public QosStore(DataSource ds, InstantSource clock) {
+        this.ds = requireNonNull(ds, "ds is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    public AddResult add(AddQosRequest r) throws SQLException {
+        return Tx.run(ds, r.getCommit(), c -> {
+            AddResult.Builder out = AddResult.newBuilder();
+            for (String raw : r.getNamesList()) {
+                String name = raw.toLowerCase(Locale.ROOT);
+                if (!read(c, List.of(name)).isEmpty()) {
+                    continue;
+                }
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_qos (name, description, priority,"
+                        + " grace_time_seconds, preempt, preempt_mode, flags, usage_factor, created_at)"
+                        + " VALUES (?, ?, 0, 0, '', 'cluster', '', 1.0, ?)")) {
+                    ps.setString(1, name);
+                    ps.setString(2, name);
+                    ps.setLong(3, clock.instant().getEpochSecond());
+                    ps.executeUpdate();
+                }
+                set(c, name, r.getSettings(), r.getGivenList(), List.of());
+                out.addAdded(name);
+            }
+            return out.build();
+        });
+    }
+
+    public ModifyResult modify(ModifyQosRequest r) throws SQLException {
+        return Tx.run(ds, r.getCommit(), c -> {
+            ModifyResult.Builder out = ModifyResult.newBuilder();
+            List<String> names = r.getNamesList().stream()
+                    .map(n -> n.toLowerCase(Locale.ROOT))
+                    .toList();
+            for (QosEntry q : read(c, names)) {
+                set(c, q.getName(), r.getSettings(), r.getGivenList(), r.getClearedList());
+                out.addModified(q.getName());
+            }
+            return out.build();
+        });
+    }
+
+    public DeleteAssocResult delete(DeleteQosRequest r) throws SQLException {
+        return Tx.run(ds, r.getCommit(), c -> {
+            DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
+            for (String raw : r.getNamesList()) {
+                String name = raw.toLowerCase(Locale.ROOT);
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM acct_qos WHERE name = ?")) {
+                    ps.setString(1, name);
+                    if (ps.executeUpdate() > 0) {
+                        out.addDeleted(name);
+                    }
+                }
+            }
+            return out.build();
+        });
+    }
+
+    public ListQosResult list(ListQosRequest r) throws SQLException {
+        return Tx.run(
+                ds,
+                false,
+                c -> ListQosResult.newBuilder()
+                        .addAllQos(read(
+                                c,
+                                r.getNamesList().stream()
+                                        .map(n -> n.toLowerCase(Locale.ROOT))
+                                        .toList()))
+                        .build());
+    }
+
+    /** The QOS named (all when {@code names} is empty), by name. */
+    static List<QosEntry> read(Connection c, List<String> names) throws SQLException {
+        List<QosEntry> out = new ArrayList<>();
+        try (PreparedStatement ps =
+                        c.prepareStatement("SELECT name, description, priority, grace_time_seconds, preempt,"
+                                + " preempt_mode, flags, usage_factor, grp_tres, max_tres_per_job, max_wall_minutes,"
+                                + " max_jobs_per_user, max_submit_jobs_per_user FROM acct_qos ORDER BY name");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (!names.isEmpty() && !names.contains(rs.getString(1))) {
+                    continue;
+                }
+                QosEntry.Builder q = QosEntry.newBuilder()
+                        .setName(rs.getString(1))
+                        .setDescription(rs.getString(2))
+                        .setPriority((int) rs.getLong(3))
+                        .setGraceTimeSeconds((int) rs.getLong(4))
+                        .addAllPreempt(split(rs.getString(5)))
+                        .setPreemptMode(rs.getString(6))
+                        .addAllFlags(split(rs.getString(7)))
+                        .setUsageFactor(rs.getDouble(8));
+                if (rs.getString(9) != null) {
+                    q.setGrpTres(rs.getString(9));
+                }
+                if (rs.getString(10) != null) {
+                    q.setMaxTresPerJob(rs.getString(10));
+                }
+                if (rs.getObject(11) != null) {
+                    q.setMaxWallMinutes((int) rs.getLong(11));
+                }
+                if (rs.getObject(12) != null) {
+                    q.setMaxJobsPerUser((int) rs.getLong(12));
+                }
+                if (rs.getObject(13) != null) {
+                    q.setMaxSubmitJobsPerUser((int) rs.getLong(13));
+                }
+                out.add(q.build());
+            }
+        }
+        return out;
+    }
+
+    private static void set(Connection c, String name, QosEntry v, List<String> given, List<String> cleared)
+            throws SQLException {
+        for (String[] col : COLUMNS) {
+            boolean clear = cleared.contains(col[0]);
+            if (!clear && !given.contains(col[0])) {
+                continue;
+            }
+            try (PreparedStatement ps = c.prepareStatement("UPDATE acct_qos SET " + col[1] + " = ? WHERE name = ?")) {
+                ps.setObject(1, clear ? unset(col[0]) : value(col[0], v));
+                ps.setString(2, name);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** -1: limits become NULL (no limit), the rest go back to a new QOS's value. */
+    private static Object unset(String key) {
+        return switch (key) {
+            case "priority", "gracetime" -> 0L;
+            case "preempt", "flags" -> "";
+            case "preemptmode" -> "cluster";
+            case "usagefactor" -> 1.0;
+            default -> null;
+        };
+    }
+
+    private static Object value(String key, QosEntry v) {
+        return switch (key) {
+            case "description" -> v.getDescription().toLowerCase(Locale.ROOT);
+            case "priority" -> Integer.toUnsignedLong(v.getPriority());
+            case "gracetime" -> Integer.toUnsignedLong(v.getGraceTimeSeconds());
+            case "preempt" -> String.join(",", v.getPreemptList());
+            case "preemptmode" -> v.getPreemptMode();
+            case "flags" -> String.join(",", v.getFlagsList());
+            case "usagefactor" -> v.getUsageFactor();
+            case "grptres" -> v.getGrpTres();
+            case "maxtresperjob" -> v.getMaxTresPerJob();
+            case "maxwall" -> Integer.toUnsignedLong(v.getMaxWallMinutes());
+            case "maxjobsperuser" -> Integer.toUnsignedLong(v.getMaxJobsPerUser());
+            default -> Integer.toUnsignedLong(v.getMaxSubmitJobsPerUser());
+        };
+    }
+
+    private static List<String> split(String list) {
+        return list.isEmpty() ? List.of() : List.of(list.split(","));
+    }
+}

@@ -1,0 +1,170 @@
+package dev.sluice.dbd.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.Caller;
+import dev.sluice.cli.Commands;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.UserDirectory;
+import dev.sluice.dbd.server.DbdServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * sacctmgr's QOS and modify commands against a real dbd. The expected texts follow Slurm
+ * 22.05's sacctmgr sources (qos_functions.c: "Adding QOS(s)", the "Settings" block with
+ * "  %-25s= ", "Modified qos..."; user_functions.c: "Modified users...", "Modified user
+ * associations...", "Nothing modified") and the QOS example in Slurm's qos.html
+ * ({@code sacctmgr show qos format=name,priority}); they were not captured from a live
+ * slurmdbd, which this machine does not run.
+ */
+class SacctmgrQosEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private DbdServer dbd;
+    private Path conf;
+
+    record Run(int rc, String out, String err) {}
+
+    @BeforeEach
+    void start() throws Exception {
+        dbd = new ClusterFixture(dir, "anchor").startDbd();
+        conf = dir.resolve("slurm.conf");
+        Files.writeString(conf, """
+                ClusterName=anchor
+                SlurmctldHost=vm(127.0.0.1)
+                AccountingStorageType=accounting_storage/slurmdbd
+                AccountingStorageHost=127.0.0.1
+                AccountingStoragePort=%d
+                NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
+                PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
+                """.formatted(dbd.commandPort()));
+        sacctmgr("", "-i", "add", "cluster", "anchor");
+        sacctmgr("", "-i", "add", "account", "chem");
+        sacctmgr("", "-i", "add", "user", "bob", "account=chem");
+    }
+
+    @AfterEach
+    void stop() {
+        dbd.close();
+    }
+
+    private Run sacctmgr(String stdin, String... args) {
+        Invocation inv = new Invocation(
+                List.of(args),
+                Map.of("SLURM_CONF", conf.toString()),
+                dir,
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new Caller(0, 0, "root", "localhost"),
+                Clock.systemUTC(),
+                UserDirectory.fromLines(List.of(), List.of()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            rc = Commands.byName("sacctmgr").orElseThrow().run(inv, o, e);
+        }
+        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void qosAreAddedModifiedListedAndDeleted() {
+        assertThat(sacctmgr("", "show", "qos", "format=name,priority"))
+                .isEqualTo(new Run(0, "      Name   Priority \n---------- ---------- \n    normal          0 \n", ""));
+        assertThat(sacctmgr("", "-i", "add", "qos", "zebra", "Priority=10", "MaxWall=1:00:00"))
+                .isEqualTo(new Run(
+                        0,
+                        " Adding QOS(s)\n  zebra\n Settings\n  Description    = zebra\n"
+                                + "  MaxWall                  = 01:00:00\n"
+                                + "  Priority                 = 10\n",
+                        ""));
+        assertThat(sacctmgr("", "-i", "add", "qos", "zebra")).isEqualTo(new Run(1, " Nothing new added.\n", ""));
+        assertThat(sacctmgr("", "-i", "modify", "qos", "zebra", "set", "GrpTRES=cpu=24", "MaxJobsPerUser=2"))
+                .isEqualTo(new Run(0, " Modified qos...\n  zebra\n", ""));
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "zebra", "format=name,priority,grptres,maxwall,maxjobspu"))
+                .isEqualTo(new Run(0, "zebra|10|cpu=24|01:00:00|2\n", ""));
+        assertThat(sacctmgr("", "-i", "modify", "qos", "where", "name=zebra", "set", "MaxWall=-1"))
+                .isEqualTo(new Run(0, " Modified qos...\n  zebra\n", ""));
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "zebra", "format=name,maxwall"))
+                .isEqualTo(new Run(0, "zebra|\n", ""));
+        assertThat(sacctmgr("", "-i", "modify", "qos", "nosuch", "set", "Priority=1"))
+                .isEqualTo(new Run(1, " Nothing modified\n", ""));
+        assertThat(sacctmgr("", "-i", "delete", "qos", "zebra"))
+                .isEqualTo(new Run(0, " Deleting QOS(s)...\n  zebra\n", ""));
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "format=name")).isEqualTo(new Run(0, "normal\n", ""));
+    }
+
+    @Test
+    void theDefaultQosListingHasSlurmsColumns() {
+        String header = sacctmgr("", "show", "qos").out().lines().findFirst().orElseThrow();
+        assertThat(header.strip().split(" +"))
+                .startsWith("Name", "Priority", "GraceTime", "Preempt", "PreemptExemptTime", "PreemptMode", "Flags")
+                .endsWith("MaxJobsPA", "MaxSubmitPA", "MinTRES");
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos").out())
+                .isEqualTo("normal|0|00:00:00|||cluster|||1.000000" + "|".repeat(19) + "\n");
+    }
+
+    @Test
+    void modifyUserSetsDefaultAccountAndLimitsAfterConfirmation() {
+        sacctmgr("", "-i", "add", "account", "phys");
+        sacctmgr("", "-i", "add", "user", "bob", "account=phys");
+        assertThat(sacctmgr("n\n", "modify", "user", "where", "name=bob", "account=chem", "set", "MaxJobs=2"))
+                .isEqualTo(new Run(
+                        0,
+                        " Modified user associations...\n"
+                                + "  C = anchor     A = chem                 U = bob      \n"
+                                + "Would you like to commit changes? (You have 30 seconds to decide)\n(N/y): \n"
+                                + " Changes Discarded\n",
+                        ""));
+        assertThat(sacctmgr("", "-P", "-n", "show", "assoc", "users=bob", "format=account,maxjobs")
+                        .out())
+                .isEqualTo("chem|\nphys|\n");
+        assertThat(sacctmgr("", "-i", "modify", "user", "bob", "set", "DefaultAccount=phys", "MaxJobs=2"))
+                .isEqualTo(new Run(
+                        0,
+                        " Modified users...\n  bob\n Modified user associations...\n"
+                                + "  C = anchor     A = chem                 U = bob      \n"
+                                + "  C = anchor     A = phys                 U = bob      \n",
+                        ""));
+        assertThat(sacctmgr("", "-P", "-n", "show", "user", "bob", "format=user,defaultaccount")
+                        .out())
+                .isEqualTo("bob|phys\n");
+        assertThat(sacctmgr("", "-P", "-n", "show", "assoc", "users=bob", "format=account,maxjobs")
+                        .out())
+                .isEqualTo("chem|2\nphys|2\n");
+        assertThat(sacctmgr("", "-i", "modify", "user", "nobody", "set", "MaxJobs=2"))
+                .isEqualTo(new Run(1, " Nothing modified\n", ""));
+        assertThat(sacctmgr("", "-i", "modify", "user", "bob", "set", "DefaultAccount=nosuch")
+                        .rc())
+                .isEqualTo(1);
+        assertThat(sacctmgr("", "-i", "modify", "association", "set", "MaxJobs=1")
+                        .rc())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void modifyAccountChangesItsDescriptionAndLimits() {
+        assertThat(sacctmgr("", "-i", "modify", "account", "chem", "set", "Description=Chemistry", "GrpTRES=cpu=8"))
+                .isEqualTo(new Run(
+                        0,
+                        " Modified accounts...\n  chem\n Modified account associations...\n"
+                                + "  C = anchor     A = chem                \n",
+                        ""));
+        assertThat(sacctmgr("", "-P", "-n", "show", "account", "chem", "format=account,descr")
+                        .out())
+                .isEqualTo("chem|chemistry\n");
+    }
+}

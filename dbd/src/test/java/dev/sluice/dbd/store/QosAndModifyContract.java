@@ -1,0 +1,212 @@
+package dev.sluice.dbd.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.protocol.v1.AddAccountsRequest;
+import dev.sluice.protocol.v1.AddClusterRequest;
+import dev.sluice.protocol.v1.AddQosRequest;
+import dev.sluice.protocol.v1.AddUsersRequest;
+import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.AssociationEntry;
+import dev.sluice.protocol.v1.AssociationLimits;
+import dev.sluice.protocol.v1.DeleteQosRequest;
+import dev.sluice.protocol.v1.ListQosRequest;
+import dev.sluice.protocol.v1.ModifyAssocRequest;
+import dev.sluice.protocol.v1.ModifyQosRequest;
+import dev.sluice.protocol.v1.PolicyRequest;
+import dev.sluice.protocol.v1.PolicySnapshot;
+import dev.sluice.protocol.v1.QosEntry;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** QOS, sacctmgr modify and the controllers' policy snapshot, on each database. */
+abstract class QosAndModifyContract {
+    private Database db;
+    private AssociationStore assocs;
+    private AssociationEdits edits;
+    private QosStore qos;
+    private PolicyStore policy;
+    private String cluster;
+    private String acct;
+    private String user;
+    private String q;
+
+    protected abstract String jdbcUrl();
+
+    @BeforeEach
+    void open() throws Exception {
+        db = Database.open(jdbcUrl(), "", "", 2);
+        InstantSource clock = InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000));
+        assocs = new AssociationStore(db.dataSource(), clock);
+        edits = new AssociationEdits(db.dataSource());
+        qos = new QosStore(db.dataSource(), clock);
+        policy = new PolicyStore(db.dataSource());
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        cluster = "c" + id;
+        acct = "phys" + id;
+        user = "u" + id;
+        q = "q" + id;
+        assocs.addClusters(
+                AddClusterRequest.newBuilder().addNames(cluster).setCommit(true).build());
+        assocs.addAccounts(AddAccountsRequest.newBuilder()
+                .addNames(acct)
+                .addClusters(cluster)
+                .setCommit(true)
+                .build());
+        assocs.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .addAccounts(acct)
+                .addClusters(cluster)
+                .setCommit(true)
+                .build());
+    }
+
+    @AfterEach
+    void close() {
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    private PolicySnapshot snapshot(long known) throws Exception {
+        return policy.snapshot(PolicyRequest.newBuilder()
+                .setClusterName(cluster)
+                .setKnownVersion(known)
+                .build());
+    }
+
+    private AssociationEntry userAssoc(PolicySnapshot s) {
+        return s.getAssociationsList().stream()
+                .filter(a -> a.getUser().equals(user))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void normalExistsAndQosAreAddedModifiedAndDeleted() throws Exception {
+        assertThat(qos.list(ListQosRequest.newBuilder().addNames("normal").build())
+                        .getQosList())
+                .extracting(QosEntry::getName, QosEntry::getPriority)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("normal", 0));
+        AddQosRequest.Builder add = AddQosRequest.newBuilder()
+                .addNames(q.toUpperCase())
+                .setSettings(QosEntry.newBuilder().setPriority(10).setMaxWallMinutes(60))
+                .addGiven("priority")
+                .addGiven("maxwall");
+        assertThat(qos.add(add.setCommit(false).build()).getAddedList()).containsExactly(q);
+        assertThat(qos.list(ListQosRequest.newBuilder().addNames(q).build()).getQosList())
+                .isEmpty();
+        qos.add(add.setCommit(true).build());
+        assertThat(qos.add(add.build()).getAddedList()).isEmpty();
+        QosEntry added =
+                qos.list(ListQosRequest.newBuilder().addNames(q).build()).getQos(0);
+        assertThat(added.getDescription()).isEqualTo(q);
+        assertThat(added.getPriority()).isEqualTo(10);
+        assertThat(added.getMaxWallMinutes()).isEqualTo(60);
+        assertThat(added.hasMaxJobsPerUser()).isFalse();
+        assertThat(added.getPreemptMode()).isEqualTo("cluster");
+
+        assertThat(qos.modify(ModifyQosRequest.newBuilder()
+                                .addNames(q)
+                                .setSettings(QosEntry.newBuilder().setMaxJobsPerUser(2))
+                                .addGiven("maxjobsperuser")
+                                .addCleared("maxwall")
+                                .setCommit(true)
+                                .build())
+                        .getModifiedList())
+                .containsExactly(q);
+        QosEntry modified =
+                qos.list(ListQosRequest.newBuilder().addNames(q).build()).getQos(0);
+        assertThat(modified.getMaxJobsPerUser()).isEqualTo(2);
+        assertThat(modified.hasMaxWallMinutes()).isFalse();
+        assertThat(modified.getPriority()).isEqualTo(10);
+
+        assertThat(qos.delete(DeleteQosRequest.newBuilder()
+                                .addNames(q)
+                                .setCommit(true)
+                                .build())
+                        .getDeletedList())
+                .containsExactly(q);
+        assertThat(qos.list(ListQosRequest.newBuilder().addNames(q).build()).getQosList())
+                .isEmpty();
+    }
+
+    @Test
+    void modifyUserSetsDefaultAccountAndLimits() throws Exception {
+        ModifyAssocRequest.Builder m = ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .setDefaultAccount(acct)
+                .setLimits(AssociationLimits.newBuilder().setMaxJobs(2).setMaxWallMinutes(30));
+        var preview = edits.modify(m.setCommit(false).build());
+        assertThat(preview.getModifiedList()).containsExactly(user);
+        assertThat(preview.getAssociationsList())
+                .extracting(AssociationEntry::getAccount)
+                .containsExactly(acct);
+        assertThat(userAssoc(snapshot(0)).getLimits().hasMaxJobs()).isFalse();
+        edits.modify(m.setCommit(true).build());
+        AssociationLimits l = userAssoc(snapshot(0)).getLimits();
+        assertThat(l.getMaxJobs()).isEqualTo(2);
+        assertThat(l.getMaxWallMinutes()).isEqualTo(30);
+
+        edits.modify(ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .addCleared("maxjobs")
+                .setCommit(true)
+                .build());
+        assertThat(userAssoc(snapshot(0)).getLimits().hasMaxJobs()).isFalse();
+    }
+
+    @Test
+    void aDefaultAccountWithoutAssociationIsRefused() {
+        assertThatThrownBy(() -> edits.modify(ModifyAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.USERS)
+                        .addNames(user)
+                        .setDefaultAccount("nosuch")
+                        .setCommit(true)
+                        .build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("aren't associated with new default account 'nosuch'");
+    }
+
+    @Test
+    void modifyAccountChangesItsOwnAssociationOnly() throws Exception {
+        var r = edits.modify(ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(acct)
+                .setDescription("Physics")
+                .setLimits(AssociationLimits.newBuilder().setGrpTres("cpu=8"))
+                .setCommit(true)
+                .build());
+        assertThat(r.getModifiedList()).containsExactly(acct);
+        assertThat(r.getAssociationsList())
+                .extracting(AssociationEntry::getUser)
+                .containsExactly("");
+        PolicySnapshot s = snapshot(0);
+        assertThat(userAssoc(s).getLimits().hasGrpTres()).isFalse();
+    }
+
+    @Test
+    void theVersionMovesOnlyWithCommittedChanges() throws Exception {
+        long v = snapshot(0).getVersion();
+        assertThat(snapshot(v).getUnchanged()).isTrue();
+        assertThat(snapshot(v).getAssociationsCount()).isZero();
+        qos.add(AddQosRequest.newBuilder().addNames(q).setCommit(false).build());
+        assertThat(snapshot(v).getUnchanged()).isTrue();
+        qos.add(AddQosRequest.newBuilder().addNames(q).setCommit(true).build());
+        PolicySnapshot after = snapshot(v);
+        assertThat(after.getUnchanged()).isFalse();
+        assertThat(after.getVersion()).isGreaterThan(v);
+        assertThat(after.getQosList()).extracting(QosEntry::getName).contains("normal", q);
+        assertThat(after.getUsersList())
+                .anyMatch(u -> u.getName().equals(user) && u.getDefaultAccount().equals(acct));
+        assertThat(after.getAssociationsList()).allMatch(a -> a.getCluster().equals(cluster));
+        qos.delete(DeleteQosRequest.newBuilder().addNames(q).setCommit(true).build());
+    }
+}
