@@ -72,8 +72,10 @@ if [ -x "$client" ]; then
 fi
 for cmd in sbatch squeue sinfo scancel scontrol sacct sacctmgr srun salloc; do
   if [ -x "$client" ]; then
-    printf '#!/bin/sh\nSLUICE_BIN=%s/bin exec %s/libexec/sluice-client %s "$@"\n' "$prefix" "$prefix" "$cmd" >"$dest/bin/$cmd"
-    chmod 0755 "$dest/bin/$cmd"
+    # A link, not a wrapper: the front end takes the command from its name and finds
+    # ../bin/_sluice-java from its own path, so a call costs one small process, no shell.
+    rm -f "$dest/bin/$cmd"
+    ln -s ../libexec/sluice-client "$dest/bin/$cmd"
   else
     wrapper "$cmd" dev.sluice.cli.Main "$cmd"
   fi

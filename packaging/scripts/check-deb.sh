@@ -30,7 +30,7 @@ for b in sluice-ctld sluice-noded sluice-dbd sluice-agent sluice-aot-train _slui
   has "^-rwxr-xr-x .* \./opt/sluice/bin/$b$"
 done
 for c in sbatch squeue sinfo scancel scontrol sacct sacctmgr srun salloc; do
-  has "^-rwxr-xr-x .* \./opt/sluice/bin/$c$"
+  has "^lrwxrwxrwx .* \./opt/sluice/bin/$c -> \.\./libexec/sluice-client$"
   has "^lrwxrwxrwx .* \./usr/bin/$c -> /opt/sluice/bin/$c$"
 done
 for u in sluice-ctld sluice-noded sluice-dbd sluice-agent; do
@@ -71,11 +71,14 @@ out=$(unshare -m bash -euc '
   /opt/sluice/bin/sluice-aot-train
   test -s /var/cache/sluice/commands.aot
   echo "squeue: $(SLURM_CONF=$1/etc/slurm/slurm.conf SLUICE_NO_AGENT=1 /opt/sluice/bin/squeue 2>&1 || true)"
+  # Found on PATH, the front end has only its own name: it finds ../bin/_sluice-java from /proc/self/exe.
+  echo "squeue-on-path: $(PATH=/opt/sluice/bin:$PATH SLURM_CONF=$1/etc/slurm/slurm.conf SLUICE_NO_AGENT=1 squeue 2>&1 || true)"
   /opt/sluice/bin/sluice-ctld --check-config "$1/etc/slurm/slurm.conf" 2>&1
   /opt/sluice/bin/sluice-noded -C 2>&1 | head -1
 ' _ "$root" 2>&1) || { echo "$out" >&2; fail "running the installed tree"; }
 grep -q 'sluice-aot-train: wrote /var/cache/sluice/commands.aot' <<<"$out" || { echo "$out" >&2; fail "AOT cache"; }
 grep -q '^squeue: slurm_load_jobs error: Unable to contact slurm controller' <<<"$out" || { echo "$out" >&2; fail "squeue from /usr/bin's target"; }
+grep -q '^squeue-on-path: slurm_load_jobs error: Unable to contact slurm controller' <<<"$out" || { echo "$out" >&2; fail "squeue found on PATH"; }
 grep -q '^NodeName=' <<<"$out" || { echo "$out" >&2; fail "sluice-noded -C"; }
 grep -q '^Configuration .* is valid\.$' <<<"$out" || { echo "$out" >&2; fail "sluice-ctld --check-config"; }
 echo "ok   installed tree runs: AOT cache trained, squeue, sluice-ctld --check-config, sluice-noded -C"

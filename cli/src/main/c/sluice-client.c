@@ -117,22 +117,36 @@ static void on_signal(int sig) {
     errno = saved;
 }
 
+/*
+ * Where _sluice-java is: $SLUICE_BIN; else beside the name we were called by (bin/sbatch as a
+ * wrapper's target); else ../bin from the executable itself, so PREFIX/bin/sbatch may be a mere
+ * link to PREFIX/libexec/sluice-client and still find PREFIX/bin/_sluice-java.
+ */
+static int find_launcher(char *launcher, size_t size, const char *argv0) {
+    const char *bin = getenv("SLUICE_BIN");
+    if (bin && *bin) {
+        return snprintf(launcher, size, "%s/_sluice-java", bin) < (int)size ? 0 : -1;
+    }
+    const char *slash = strrchr(argv0, '/');
+    if (slash && snprintf(launcher, size, "%.*s/_sluice-java", (int)(slash - argv0), argv0) < (int)size &&
+        access(launcher, X_OK) == 0) {
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return -1;
+    exe[n] = 0;
+    char *dir = strrchr(exe, '/');
+    if (!dir) return -1;
+    *dir = 0;
+    return snprintf(launcher, size, "%s/../bin/_sluice-java", exe) < (int)size ? 0 : -1;
+}
+
 /* No agent: the same command in a JVM, with the same arguments. */
 static void fallback(char **args, int nargs, const char *argv0) {
     char launcher[PATH_MAX];
-    const char *bin = getenv("SLUICE_BIN");
-    char dir[PATH_MAX];
-    if (!bin || !*bin) {
-        const char *slash = strrchr(argv0, '/');
-        if (!slash) {
-            fprintf(stderr, "%s: error: sluice-agent is not running and SLUICE_BIN is not set\n", command);
-            exit(1);
-        }
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - argv0), argv0);
-        bin = dir;
-    }
-    if (snprintf(launcher, sizeof launcher, "%s/_sluice-java", bin) >= (int)sizeof launcher) {
-        fprintf(stderr, "%s: error: SLUICE_BIN is too long\n", command);
+    if (find_launcher(launcher, sizeof launcher, argv0) < 0) {
+        fprintf(stderr, "%s: error: sluice-agent is not running and SLUICE_BIN is not set\n", command);
         exit(1);
     }
     char **argv = calloc((size_t)nargs + 4, sizeof *argv);

@@ -238,8 +238,22 @@ public final class LocalCluster {
                 }
             }
         }
-        Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir));
+        Path client = binDir.toAbsolutePath().getParent().resolve("cli/target/sluice-client");
+        boolean nativeLinks = Files.isExecutable(client);
+        if (nativeLinks) {
+            Path links = layout.commandLinks();
+            Files.createDirectories(links);
+            for (String command : COMMANDS) {
+                Path link = links.resolve(command);
+                Files.deleteIfExists(link);
+                Files.createSymbolicLink(link, client);
+            }
+        }
+        Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir, nativeLinks));
     }
+
+    private static final List<String> COMMANDS =
+            List.of("sbatch", "squeue", "sinfo", "scancel", "scontrol", "sacct", "sacctmgr", "srun", "salloc");
 
     /** A free port whose neighbour 100 above (sluice-dbd's gRPC port) is free too. */
     static int freePortWithGrpcAbove() throws IOException {

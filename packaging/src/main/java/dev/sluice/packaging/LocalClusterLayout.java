@@ -172,13 +172,28 @@ public record LocalClusterLayout(
         return "SlurmctldGrpcPort=" + grpcPort + "\n";
     }
 
-    /** What {@code source sluice.env} gives a shell. */
-    public String env(Path binDir) {
+    /**
+     * What {@code source sluice.env} gives a shell: the repository's {@code bin/} on PATH, and,
+     * when the native front end was built, {@link #commandLinks()} before it.
+     */
+    public String env(Path binDir, boolean nativeLinks) {
+        String path = nativeLinks ? commandLinks() + "':'" + binDir : binDir.toString();
         return "# source this file to use the local Sluice cluster\n"
                 + "export SLURM_CONF='" + slurmConfPath() + "'\n"
                 + "export SLUICE_STATE_DIR='" + stateDir + "'\n"
                 + "export SLUICE_AGENT_SOCKET='" + agentSocket() + "'\n"
-                + "export PATH='" + binDir + "':\"$PATH\"\n";
+                // The front end's fallback (no agent): bin/_sluice-java runs the command in a JVM.
+                + (nativeLinks ? "export SLUICE_BIN='" + binDir + "'\n" : "")
+                + "export PATH='" + path + "':\"$PATH\"\n";
+    }
+
+    /**
+     * {@code sbatch}, {@code squeue}, ... as links to the native front end itself, which takes the
+     * command from its own name: a call then starts one small process instead of a shell that
+     * starts it (about 1.5 ms less per call on these machines).
+     */
+    public Path commandLinks() {
+        return stateDir.resolve("bin");
     }
 
     /** Where {@code ./sluice up}'s sluice-agent listens; the commands find it through the env file. */
