@@ -1,9 +1,8 @@
 package dev.sluice.cli.command.sinfo;
 
+import dev.sluice.cli.format.FormatNames;
 import dev.sluice.cli.format.FormatToken;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -63,44 +62,8 @@ final class SinfoLongFormat {
 
     private SinfoLongFormat() {}
 
-    /** The fields of {@code spec}; names sinfo does not know go to {@code invalid}. */
+    /** The fields of {@code spec}; names this command does not know go to {@code invalid}. */
     static List<FormatToken> parse(String spec, Consumer<String> invalid) {
-        List<FormatToken> tokens = new ArrayList<>();
-        for (String item : spec.split(",")) {
-            if (item.isBlank()) {
-                continue;
-            }
-            int colon = item.indexOf(':');
-            String name = (colon >= 0 ? item.substring(0, colon) : item).strip();
-            Character letter = NAMES.get(name.toLowerCase(Locale.ROOT));
-            if (letter == null) {
-                invalid.accept(name);
-                continue;
-            }
-            int width = DEFAULT_WIDTH;
-            boolean right = false;
-            String suffix = "";
-            if (colon >= 0) {
-                String rest = item.substring(colon + 1);
-                int i = 0;
-                if (i < rest.length() && rest.charAt(i) == '.') {
-                    right = true;
-                    i++;
-                }
-                int start = i;
-                while (i < rest.length() && Character.isDigit(rest.charAt(i)) && i - start < 5) {
-                    i++;
-                }
-                if (i > start) {
-                    width = Integer.parseInt(rest.substring(start, i));
-                }
-                suffix = rest.substring(i);
-            }
-            tokens.add(new FormatToken.Field(letter, width, right));
-            if (!suffix.isEmpty()) {
-                tokens.add(new FormatToken.Literal(suffix));
-            }
-        }
-        return tokens;
+        return FormatNames.parse(spec, NAMES, DEFAULT_WIDTH, invalid);
     }
 }
