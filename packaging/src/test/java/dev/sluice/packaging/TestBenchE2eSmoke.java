@@ -22,6 +22,7 @@ class TestBenchE2eSmoke {
             "sbatch -H loop, 1 client",
             "sbatch -H, 8 clients",
             "API submit, 32 in flight",
+            "  jobs per journal sync in that row",
             "10 x /bin/true, submit to all ended",
             "same, 4 clients polling squeue",
             "40 x /bin/true, submit to all ended",
