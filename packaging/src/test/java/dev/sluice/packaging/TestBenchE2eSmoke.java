@@ -71,5 +71,7 @@ class TestBenchE2eSmoke {
             assertThat(lines).as(table).anyMatch(l -> shape.matcher(l).matches());
         }
         assertThat(lines).as("header and one line per row").hasSize(ROWS.size() + 1);
+        // The script names jobs that ended other than COMPLETED, or a wait that gave up, in the label.
+        assertThat(table).doesNotContain("FAILED", "TIMED OUT");
     }
 }

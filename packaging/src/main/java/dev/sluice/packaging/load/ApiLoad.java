@@ -227,7 +227,7 @@ public final class ApiLoad {
      */
     private static Outcome awaitEnd(LocalConnection c, int firstId, long start, long timeoutSeconds)
             throws IOException, InterruptedException {
-        java.util.Set<Integer> failed = new java.util.HashSet<>();
+        java.util.Map<Integer, String> failed = new java.util.TreeMap<>();
         while (true) {
             boolean active = false;
             for (JobInfo job : c.call(ClientRequest.newBuilder().setGetJobs(GetJobsRequest.getDefaultInstance()))
@@ -240,14 +240,15 @@ public final class ApiLoad {
                 if (s == JobState.PENDING || s == JobState.RUNNING || s == JobState.SUSPENDED) {
                     active = true;
                 } else if (s != JobState.COMPLETED) {
-                    failed.add(job.getJobId());
+                    failed.put(job.getJobId(), s + " " + job.getReason() + " exit " + job.getExitStatus());
                 }
             }
-            if (!active) {
-                return new Outcome(failed.size(), false);
-            }
-            if (System.nanoTime() - start > timeoutSeconds * 1_000_000_000L) {
-                return new Outcome(failed.size(), true);
+            boolean late = System.nanoTime() - start > timeoutSeconds * 1_000_000_000L;
+            if (!active || late) {
+                failed.entrySet().stream()
+                        .limit(5)
+                        .forEach(f -> System.err.println("ApiLoad: job " + f.getKey() + " ended " + f.getValue()));
+                return new Outcome(failed.size(), late);
             }
             // A poll, not synchronisation: the controller has no "tell me when these end" call.
             Thread.sleep(POLL_MILLIS);
