@@ -1,5 +1,6 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobSpec;
@@ -223,7 +224,7 @@ public final class BatchLauncher implements AutoCloseable {
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         spool.saveLaunch(request);
-        Process process = pb.start();
+        Process process = ForkLock.start(pb);
         RunningJob job = new RunningJob(
                 jobId,
                 process.toHandle(),
@@ -459,10 +460,9 @@ public final class BatchLauncher implements AutoCloseable {
 
     private static void run(String... command) {
         try {
-            new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start()
+            ForkLock.start(new ProcessBuilder(command)
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD))
                     .waitFor();
         } catch (IOException e) {
             log.warn("{} failed: {}", String.join(" ", command), e.getMessage());
