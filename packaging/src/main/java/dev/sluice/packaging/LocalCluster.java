@@ -40,6 +40,7 @@ public final class LocalCluster {
         int threads = 1;
         long memory = 0;
         int mps = 0;
+        List<String> overrides = new ArrayList<>();
         Path binDir = Path.of(System.getProperty("sluice.bin", "bin"));
         int i = 0;
         if (args.length > 0 && args[0].equals("up")) {
@@ -58,9 +59,16 @@ public final class LocalCluster {
                 case "--threads-per-core" -> threads = Integer.parseInt(v);
                 case "--memory" -> memory = Long.parseLong(v);
                 case "--mps-per-gpu" -> mps = Integer.parseInt(v);
+                case "--conf" -> {
+                    if (v == null || !v.contains("=")) {
+                        System.err.println("sluice: --conf wants a slurm.conf line Key=Value");
+                        return 2;
+                    }
+                    overrides.add(v);
+                }
                 case "-h", "--help" -> {
                     System.out.println("usage: sluice up [--nodes N] [--cpus N] [--gpus N] [--threads-per-core N]"
-                            + " [--memory MB] [--mps-per-gpu N] [--state-dir DIR]");
+                            + " [--memory MB] [--mps-per-gpu N] [--conf Key=Value]... [--state-dir DIR]");
                     return 0;
                 }
                 default -> {
@@ -94,6 +102,9 @@ public final class LocalCluster {
                 freePortWithGrpcAbove(),
                 mps);
         writeFiles(layout, binDir.toAbsolutePath().normalize());
+        if (!overrides.isEmpty()) {
+            Files.writeString(layout.slurmConfPath(), overridden(Files.readString(layout.slurmConfPath()), overrides));
+        }
         int metricsPort = freePort();
         List<Integer> nodeMetricsPorts = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {
@@ -254,6 +265,20 @@ public final class LocalCluster {
 
     private static final List<String> COMMANDS =
             List.of("sbatch", "squeue", "sinfo", "scancel", "scontrol", "sacct", "sacctmgr", "srun", "salloc");
+
+    /**
+     * The configuration with each {@code Key=Value} line replacing the line that sets the same
+     * key (keys compare case-insensitively, as slurm.conf's do), or added at the end.
+     */
+    static String overridden(String conf, List<String> lines) {
+        List<String> out = new ArrayList<>(conf.lines().toList());
+        for (String line : lines) {
+            String key = line.substring(0, line.indexOf('=')).trim() + "=";
+            out.removeIf(l -> l.regionMatches(true, 0, key, 0, key.length()));
+            out.add(line);
+        }
+        return String.join("\n", out) + "\n";
+    }
 
     /** A free port whose neighbour 100 above (sluice-dbd's gRPC port) is free too. */
     static int freePortWithGrpcAbove() throws IOException {

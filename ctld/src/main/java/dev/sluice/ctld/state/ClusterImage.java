@@ -62,7 +62,14 @@ public record ClusterImage(
 
     public Optional<Partition> partition(String name) {
         requireNonNull(name, "name is null");
-        return partitions.stream().filter(p -> p.name().equals(name)).findFirst();
+        // A loop, not a stream: priorities and the scheduler ask this once per pending job per
+        // pass, and a deep queue of submissions made the stream set-up a tenth of the loop's time.
+        for (Partition p : partitions) {
+            if (p.name().equals(name)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 
     public Optional<Partition> defaultPartition() {

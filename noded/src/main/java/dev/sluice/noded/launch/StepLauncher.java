@@ -1,6 +1,7 @@
 package dev.sluice.noded.launch;
 
 import com.google.protobuf.ByteString;
+import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.LaunchStepRequest;
 import dev.sluice.protocol.v1.StepIo;
@@ -112,7 +113,7 @@ public final class StepLauncher {
         pb.environment().clear();
         pb.environment().putAll(StepEnvironment.build(r, local, nodeName));
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        return pb.start();
+        return ForkLock.start(pb);
     }
 
     private void serve(LaunchStepRequest r, Socket socket, OutputStream out, List<Process> tasks, Set<Long> groups) {
@@ -219,10 +220,9 @@ public final class StepLauncher {
 
     private static void signal(long pgid, String signal) {
         try {
-            new ProcessBuilder("kill", "-s", signal, "--", "-" + pgid)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start()
+            ForkLock.start(new ProcessBuilder("kill", "-s", signal, "--", "-" + pgid)
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD))
                     .waitFor();
         } catch (IOException e) {
             log.warn("kill -{} -{} failed: {}", signal, pgid, e.getMessage());

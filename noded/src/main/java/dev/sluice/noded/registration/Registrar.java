@@ -33,6 +33,10 @@ public final class Registrar implements AutoCloseable {
     private final String nodeName;
     private final Thread thread;
     private final Object wake = new Object();
+    // Set under `wake` by whoever wants the loop to go round now; read and cleared by pause. A
+    // bare notify is lost when the loop is busy (delivering or heartbeating) rather than
+    // waiting: a job that ended then was reported only at the next heartbeat, seconds later.
+    private boolean woken;
     private volatile boolean running = true;
     private volatile boolean registered;
     private volatile int heartbeatSeconds = 5;
@@ -64,14 +68,17 @@ public final class Registrar implements AutoCloseable {
     /** The registration changed (reconfigure): send it now. */
     public void registerAgain() {
         registered = false;
-        synchronized (wake) {
-            wake.notifyAll();
-        }
+        wakeUp();
     }
 
     /** A job ended: deliver its report now rather than at the next heartbeat. */
     public void reportSoon(JobCompleteRequest ignored) {
+        wakeUp();
+    }
+
+    private void wakeUp() {
         synchronized (wake) {
+            woken = true;
             wake.notifyAll();
         }
     }
@@ -137,7 +144,13 @@ public final class Registrar implements AutoCloseable {
     private void pause(long millis) {
         synchronized (wake) {
             try {
-                wake.wait(millis);
+                long until = System.nanoTime() + millis * 1_000_000L;
+                long left = millis;
+                while (!woken && left > 0 && running) {
+                    wake.wait(left);
+                    left = (until - System.nanoTime()) / 1_000_000L;
+                }
+                woken = false;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 running = false;

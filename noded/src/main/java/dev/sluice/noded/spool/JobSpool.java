@@ -48,7 +48,7 @@ public final class JobSpool {
         Path dir = jobDir(jobId);
         Files.createDirectories(dir);
         Path file = dir.resolve(name);
-        Files.writeString(file, text);
+        ForkLock.writeString(file, text);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
         return file;
     }
