@@ -31,7 +31,9 @@ public final class Priorities {
         Map<Integer, Long> out = new HashMap<>();
         if (!w.multifactor()) {
             for (Job job : image.jobs()) {
-                if (job.isPending()) {
+                if (isHeld(job)) {
+                    out.put(job.id(), 0L);
+                } else if (job.isPending()) {
                     out.put(
                             job.id(),
                             job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, BASIC_TOP - job.id()));
@@ -54,6 +56,10 @@ public final class Priorities {
                 .max()
                 .orElse(1);
         for (Job job : image.jobs()) {
+            if (isHeld(job)) {
+                out.put(job.id(), 0L);
+                continue;
+            }
             if (!job.isPending()) {
                 continue;
             }
@@ -83,6 +89,11 @@ public final class Priorities {
             out.put(job.id(), Math.max(1, Math.round(sum) - job.request().nice()));
         }
         return out;
+    }
+
+    /** Slurm holds a job by giving it priority 0 ({@code sbatch -H}, {@code scontrol hold}). */
+    private static boolean isHeld(Job job) {
+        return job.isPending() && job.hold() != Job.Hold.NONE;
     }
 
     /** CPU-seconds per uid, each job's weight halved every half-life since it ended (or now). */

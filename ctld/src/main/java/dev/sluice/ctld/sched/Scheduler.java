@@ -83,10 +83,20 @@ public final class Scheduler {
         QosPriorities qos = policy.qosPriorities().orElse(config.qos());
         Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), qos, now);
         Pass pass = new Pass(image, now, priorities, enforce, policy);
-        List<Job> pending = image.jobs().stream()
-                .filter(Job::isPending)
-                .sorted(order(image, priorities))
-                .toList();
+        // A held job waits whatever else happens and holds nothing back: its reason is known
+        // without ordering or placing it (a queue of held jobs costs a pass next to nothing).
+        List<Job> pending = new ArrayList<>();
+        for (Job job : image.jobs()) {
+            if (!job.isPending()) {
+                continue;
+            }
+            switch (job.hold()) {
+                case USER -> pass.reasons.put(job.id(), "JobHeldUser");
+                case ADMIN -> pass.reasons.put(job.id(), "JobHeldAdmin");
+                case NONE -> pending.add(job);
+            }
+        }
+        pending.sort(order(image, priorities));
         for (Job job : pending) {
             pass.consider(job);
         }

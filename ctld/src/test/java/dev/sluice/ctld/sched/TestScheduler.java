@@ -187,6 +187,9 @@ class TestScheduler {
                 .containsEntry(held, "JobHeldUser")
                 .containsEntry(later, "BeginTime")
                 .containsEntry(admin, "JobHeldAdmin");
+        // Slurm holds a job by giving it priority 0 (squeue %Q of an sbatch -H job, 22.05).
+        assertThat(plan.priorities()).containsEntry(held, 0L).containsEntry(admin, 0L);
+        assertThat(plan.priorities().get(later)).isPositive();
         apply(new StateRecord.JobHoldChanged(held, Job.Hold.NONE, NOW));
         assertThat(started(schedule(backfill(1)))).containsExactly(held);
     }
