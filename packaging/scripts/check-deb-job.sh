@@ -13,9 +13,8 @@
 #      until COMPLETED, and its output file;
 #   4. KillMode=process: SIGTERM to sluice-noded's main pid only while a job runs; the job's
 #      process lives on, a new sluice-noded re-adopts it and the job completes.
-# A job as another user (nobody) is not submitted: without the agent the command signs its
-# request with the cluster key, which only root and slurm may read (sluice-agent.service does it
-# for other users, and is not started here).
+#   3b. sbatch as nobody, who can read neither the key nor the controller's socket (in the
+#      0700 StateSaveLocation): through sluice-agent, started from its unit the same way;
 # Every process started in the namespace is killed and the root removed on exit. Needs root.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -166,6 +165,28 @@ PY
     || { cat "$work/slurm-$job.out" >&2; fail "output of job $job"; }
   echo "ok   sbatch --wrap as root (installed front end, JVM path): job $job COMPLETED, slurm-$job.out: root, $(hostname), done"
 
+  # Another user has neither the key nor a way into StateSaveLocation (0700 slurm), where the
+  # controller's command socket is: sluice-agent.service signs for it. RuntimeDirectory=sluice
+  # is /run/sluice, here on a tmpfs over /run that only this namespace sees.
+  mount -t tmpfs -o mode=0755 tmpfs /run
+  mkdir -m "$(unit_value sluice-agent RuntimeDirectoryMode)" /run/sluice
+  agent=$(start_unit sluice-agent)
+  for ((i = 0; i < 120; i++)); do [ -S /run/sluice/agent.sock ] && break; sleep 0.5; done
+  [ -S /run/sluice/agent.sock ] || { cat "$run/sluice-agent.log" >&2; fail "sluice-agent made no /run/sluice/agent.sock"; }
+  mkdir "$run/nobody" && chown nobody "$run/nobody"
+  out=$(cd "$run/nobody" && setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+    env -i PATH=/opt/sluice/bin:/usr/bin:/bin HOME=/ sbatch --wrap 'id -un; echo done' 2>&1) \
+    || fail "sbatch as nobody: $out"
+  job=${out##* }
+  [[ "$out" =~ ^Submitted\ batch\ job\ [0-9]+$ ]] || fail "sbatch as nobody printed: $out"
+  await_state "$job" COMPLETED 60
+  client scontrol show job "$job" | grep -q ' UserId=nobody(' || fail "job $job is not nobody's"
+  [ "$(stat -c %U "$run/nobody/slurm-$job.out")" = nobody ] || fail "slurm-$job.out is not nobody's"
+  [ "$(cat "$run/nobody/slurm-$job.out")" = "$(printf 'nobody\ndone')" ] \
+    || { cat "$run/nobody/slurm-$job.out" >&2; fail "output of job $job"; }
+  kill -TERM "$agent"
+  echo "ok   sbatch as nobody through sluice-agent (its unit's ExecStart=, /run/sluice/agent.sock): job $job COMPLETED as nobody, slurm-$job.out (nobody's): nobody, done"
+
   # KillMode=process: a stop signals only the daemon's main pid; the job stays and is re-adopted.
   out=$(cd "$work" && client sbatch --wrap 'echo started; sleep 12; echo survived') || fail "sbatch: $out"
   job=${out##* }
@@ -218,6 +239,7 @@ cleanup() {
   rm -rf "$root" "$run"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 chmod 0755 "$run"
 
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
