@@ -101,8 +101,9 @@ if $jlink; then
   [ -x "$jdk/bin/jlink" ] || { echo "install.sh: --jlink needs JAVA_HOME (a JDK 21 or newer)" >&2; exit 1; }
   rm -rf "$dest/runtime"
   # Every module a daemon or command uses: JDBC and XML (accounting, logback), the HTTP server
-  # (metrics), Unix user ids (noded), JMX and Unsafe (netty, protobuf), TLS (MariaDB).
-  "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,java.naming,java.sql,java.xml,java.desktop,jdk.httpserver,jdk.security.auth,jdk.unsupported,jdk.crypto.ec,jdk.management,java.security.jgss,java.net.http,jdk.zipfs \
+  # (metrics), Unix user ids (noded), JMX and Unsafe (netty, protobuf), TLS (MariaDB), and
+  # SO_PEERCRED on Unix sockets (jdk.net: the controller's local command socket, the agent).
+  "$jdk/bin/jlink" --add-modules java.base,java.logging,java.management,java.naming,java.sql,java.xml,java.desktop,jdk.httpserver,jdk.security.auth,jdk.unsupported,jdk.crypto.ec,jdk.management,java.security.jgss,java.net.http,jdk.zipfs,jdk.net \
     --strip-debug --no-header-files --no-man-pages --output "$dest/runtime"
 fi
 if $activate; then
