@@ -83,7 +83,10 @@ public final class DaemonAuth {
     public static Principal thisProcess(String host) {
         UnixSystem unix = new UnixSystem();
         List<Long> groups = Arrays.stream(unix.getGroups()).boxed().toList();
-        return new Principal(unix.getUid(), unix.getGid(), unix.getUsername(), groups, host);
+        // A uid with no passwd entry (a container's arbitrary uid) is named by its number, as id(1)
+        // does, rather than stopping the daemon.
+        String name = unix.getUsername() != null ? unix.getUsername() : Long.toString(unix.getUid());
+        return new Principal(unix.getUid(), unix.getGid(), name, groups, host);
     }
 
     /** New keys (a rotated {@code slurm.jwks}); credentials in flight under a kept key stay valid. */
