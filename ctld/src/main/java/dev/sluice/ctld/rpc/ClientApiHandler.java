@@ -300,6 +300,7 @@ public final class ClientApiHandler {
         GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
         if (request.getJobIdsCount() == 0) {
             image.jobs().stream()
+                    .filter(j -> !request.getActiveOnly() || !j.state().isFinished())
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
                     .forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));

@@ -29,6 +29,11 @@ record JobFilter(
         Set<String> qos,
         Set<String> nodes) {
 
+    /** Only jobs not yet finished can pass: the controller need not send the others. */
+    boolean activeOnly() {
+        return !allStates && states.isEmpty() && jobIds.isEmpty();
+    }
+
     boolean test(JobView job) {
         if (!jobIds.isEmpty() && jobIds.stream().noneMatch(s -> s.matches(job))) {
             return false;

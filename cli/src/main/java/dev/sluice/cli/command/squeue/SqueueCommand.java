@@ -196,7 +196,7 @@ public final class SqueueCommand implements Command {
         try {
             // All jobs, filtered here: a job id also names its array's tasks, which are
             // records of their own.
-            GetJobsRequest.Builder req = GetJobsRequest.newBuilder();
+            GetJobsRequest.Builder req = GetJobsRequest.newBuilder().setActiveOnly(filter.activeOnly());
             jobs = client.call(ClientRequest.newBuilder().setGetJobs(req))
                     .getGetJobs()
                     .getJobsList();
