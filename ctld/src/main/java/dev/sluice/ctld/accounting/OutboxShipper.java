@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  */
 final class OutboxShipper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(OutboxShipper.class);
+    /** Shortest pause between shipments while the outbox keeps up: accounting may lag by this. */
+    static final long TRICKLE_INTERVAL_MS = 200;
+
     private static final int MAX_BATCH = 500;
     private static final Duration RPC_DEADLINE = Duration.ofSeconds(30);
     private static final long MIN_BACKOFF_MS = 1000;
@@ -86,6 +89,12 @@ final class OutboxShipper implements AutoCloseable {
                                 outbox.depth());
                     }
                     backoff = 0;
+                    // A short batch means the outbox is drained: wait a moment for more, so a
+                    // steady trickle of jobs costs sluice-dbd one commit per interval, not one
+                    // per record (it competes with the controller for the same cores).
+                    if (records.size() < MAX_BATCH && closed.await(TRICKLE_INTERVAL_MS, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
                 } catch (StatusRuntimeException e) {
                     backoff = backoff == 0 ? MIN_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, backoff * 2);
                     log.warn(
