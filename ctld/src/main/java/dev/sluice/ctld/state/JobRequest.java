@@ -45,7 +45,8 @@ public record JobRequest(
         String command,
         GpuOptions gpuOptions,
         Sequencing sequencing,
-        WarnSignal warnSignal) {
+        WarnSignal warnSignal,
+        Mail mail) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
     public static final long TIME_NOT_SET = 0xfffffffeL;
@@ -62,9 +63,10 @@ public record JobRequest(
         requireNonNull(gpuOptions, "gpuOptions is null");
         requireNonNull(sequencing, "sequencing is null");
         requireNonNull(warnSignal, "warnSignal is null");
+        requireNonNull(mail, "mail is null");
     }
 
-    /** A request without {@code --signal}. */
+    /** A request without {@code --signal} or {@code --mail-type}. */
     public JobRequest(
             String name,
             String script,
@@ -135,7 +137,21 @@ public record JobRequest(
                 command,
                 gpuOptions,
                 sequencing,
-                WarnSignal.NONE);
+                WarnSignal.NONE,
+                Mail.NONE);
+    }
+
+    /**
+     * {@code --mail-type} in scontrol's order ({@code END,FAIL}; empty: none) and
+     * {@code --mail-user}: kept and shown; Sluice sends no mail.
+     */
+    public record Mail(String types, String user) {
+        public static final Mail NONE = new Mail("", "");
+
+        public Mail {
+            requireNonNull(types, "types is null");
+            requireNonNull(user, "user is null");
+        }
     }
 
     /**
@@ -222,7 +238,8 @@ public record JobRequest(
                 command,
                 gpuOptions,
                 sequencing,
-                warnSignal);
+                warnSignal,
+                mail);
     }
 
     /** The same request under the account and QOS accounting resolved at submit. */
@@ -261,7 +278,9 @@ public record JobRequest(
                 newQos,
                 command,
                 gpuOptions,
-                sequencing);
+                sequencing,
+                warnSignal,
+                mail);
     }
 
     /** Tasks requested; Slurm defaults to one task per requested node. */

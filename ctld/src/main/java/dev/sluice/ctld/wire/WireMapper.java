@@ -64,7 +64,8 @@ public final class WireMapper {
                         s.getMemPerGpuMb(),
                         s.getGresFlags()),
                 new JobRequest.Sequencing(s.getArray(), s.getDependency(), s.getKillOnInvalidDep(), s.getBeginTime()),
-                new JobRequest.WarnSignal((int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()));
+                new JobRequest.WarnSignal((int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()),
+                new JobRequest.Mail(s.getMailType(), s.getMailUser()));
     }
 
     public static JobSpec toWire(JobRequest r) {
@@ -117,6 +118,8 @@ public final class WireMapper {
                 .setWarnSignal(r.warnSignal().signal())
                 .setWarnSeconds(r.warnSignal().secondsBefore())
                 .setWarnBatchOnly(r.warnSignal().batchOnly())
+                .setMailType(r.mail().types())
+                .setMailUser(r.mail().user())
                 .build();
     }
 

@@ -117,6 +117,18 @@ final class JobSpecBuilder {
             }
             spec.setKillOnInvalidDep(k.equals("yes"));
         }
+        if (o.has("mail-type")) {
+            String types = MailTypes.canonical(o.get("mail-type"))
+                    .orElseThrow(() -> new SbatchException(255, "error: Invalid --mail-type specification"));
+            spec.setMailType(types);
+            // Slurm mails the submitting user unless --mail-user names someone else.
+            spec.setMailUser(
+                    types.isEmpty()
+                            ? ""
+                            : o.has("mail-user")
+                                    ? o.get("mail-user")
+                                    : inv.caller().userName());
+        }
         if (o.has("signal")) {
             WarnSignalOption.parse(o.get("signal"))
                     .orElseThrow(() -> new SbatchException(255, "error: Invalid --signal specification"))

@@ -83,6 +83,9 @@ final class JobShow {
         addIfSet(l, "TresPerJob=", j.tresPerJob());
         addIfSet(l, "TresPerNode=", j.tresPerNode().equals("N/A") ? "" : j.tresPerNode());
         addIfSet(l, "TresPerTask=", j.tresPerTask());
+        if (!spec.getMailType().isEmpty()) {
+            l.add("MailUser=" + spec.getMailUser() + " MailType=" + spec.getMailType());
+        }
         // Beyond Slurm: why a pending job waits, in numbers (docs/scheduling.md); absent otherwise.
         addIfSet(l, "WaitDetail=", info.getWaitDetail());
         l.add("");
