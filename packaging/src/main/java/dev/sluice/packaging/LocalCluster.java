@@ -254,7 +254,7 @@ public final class LocalCluster {
         if (nativeLinks) {
             Path links = layout.commandLinks();
             Files.createDirectories(links);
-            for (String command : COMMANDS) {
+            for (String command : dev.sluice.cli.Commands.names()) {
                 Path link = links.resolve(command);
                 Files.deleteIfExists(link);
                 Files.createSymbolicLink(link, client);
@@ -262,9 +262,6 @@ public final class LocalCluster {
         }
         Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir, nativeLinks));
     }
-
-    private static final List<String> COMMANDS =
-            List.of("sbatch", "squeue", "sinfo", "scancel", "scontrol", "sacct", "sacctmgr", "srun", "salloc");
 
     /**
      * The configuration with each {@code Key=Value} line replacing the line that sets the same

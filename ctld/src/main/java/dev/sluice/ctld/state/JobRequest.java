@@ -203,6 +203,16 @@ public record JobRequest(
 
     /** The same request with the fields {@code scontrol update job} may change while pending. */
     public JobRequest withDescription(String newName, String newComment, int newNice) {
+        return with(newName, account, newComment, newNice, qos);
+    }
+
+    /** The same request under the account and QOS accounting resolved at submit. */
+    public JobRequest withAccounting(String newAccount, String newQos) {
+        return with(name, newAccount, comment, nice, newQos);
+    }
+
+    /** The one copy: every field kept but those the controller may change after submission. */
+    private JobRequest with(String newName, String newAccount, String newComment, int newNice, String newQos) {
         return new JobRequest(
                 newName,
                 script,
@@ -226,7 +236,7 @@ public record JobRequest(
                 memPerCpuMb,
                 reqNodes,
                 excludeNodes,
-                account,
+                newAccount,
                 newComment,
                 hold,
                 gresPerNode,
@@ -234,47 +244,6 @@ public record JobRequest(
                 requeue,
                 openMode,
                 newNice,
-                qos,
-                command,
-                gpuOptions,
-                sequencing,
-                warnSignal,
-                mail);
-    }
-
-    /** The same request under the account and QOS accounting resolved at submit. */
-    public JobRequest withAccounting(String newAccount, String newQos) {
-        return new JobRequest(
-                name,
-                script,
-                scriptArgs,
-                workDir,
-                environment,
-                minNodes,
-                maxNodes,
-                numTasks,
-                cpusPerTask,
-                ntasksPerNode,
-                partition,
-                timeLimitMinutes,
-                stdOut,
-                stdErr,
-                stdIn,
-                owner,
-                submitHost,
-                exclusive,
-                memPerNodeMb,
-                memPerCpuMb,
-                reqNodes,
-                excludeNodes,
-                newAccount,
-                comment,
-                hold,
-                gresPerNode,
-                constraint,
-                requeue,
-                openMode,
-                nice,
                 newQos,
                 command,
                 gpuOptions,
