@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The controller's single writer. One thread takes commands from a queue, lets each decide its
  * records, journals and replays them, and answers only after the journal sync that covers them
- * (group commit: every command drained in one batch shares one fsync). After each batch it
- * runs a scheduling pass, journals the starts, publishes a new immutable
- * {@link ClusterImage}, and hands effects to the {@link EffectSink}.
+ * (group commit: every command drained in one batch shares one fsync), once a new immutable
+ * {@link ClusterImage} showing them is published and their effects are handed to the
+ * {@link EffectSink}. Then it runs a scheduling pass over that image, journals the starts
+ * under a sync of their own and publishes again.
  *
  * <p>Concurrency: everything but {@link #submit} and {@link #image} runs on the loop thread,
  * so state needs no locks. Readers see only published images.
@@ -207,10 +208,21 @@ public final class ControllerLoop implements AutoCloseable {
                 decide(new Pending<>(c, new CompletableFuture<>()), now, toRun);
             }
         }
+        // Callers hear back before the pass: a submission's latency is its sync, not a pass
+        // over the whole queue (Slurm too answers sbatch before it schedules). The pass then
+        // starts from the image just published, and its starts share a sync of their own.
+        if (!commit(done, toRun) || readOnly) {
+            return;
+        }
+        schedule(now);
+    }
+
+    private void schedule(long now) {
+        List<Effect> toRun = new ArrayList<>();
         LoopTimings timed = timings;
         long passStart = System.nanoTime();
         PolicyView enforced = limits;
-        SchedulePlan plan = scheduler.schedule(state.image(), now, enforced.enforcement(), enforced.policy());
+        SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), enforced.policy());
         timed.schedulePass(System.nanoTime() - passStart);
         for (SchedulePlan.Start start : plan.starts()) {
             int jobId = start.jobId();
@@ -228,11 +240,19 @@ public final class ControllerLoop implements AutoCloseable {
             apply(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 0, "DependencyNeverSatisfied", now));
         }
         state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
+        commit(List.of(), toRun);
+    }
+
+    /**
+     * Makes what was applied durable (one sync for journal and outbox), publishes the image,
+     * hands effects off and answers. False when StateSaveLocation refused the write.
+     */
+    private boolean commit(List<Done<?>> done, List<Effect> toRun) {
         try {
             observer.beforeSync();
             long syncStart = System.nanoTime();
             journal.sync();
-            timed.journalSync(System.nanoTime() - syncStart);
+            timings.journalSync(System.nanoTime() - syncStart);
             observer.synced(nextSequence - 1);
             if (journal.entriesInSegment() > COMPACT_AFTER_ENTRIES) {
                 compact();
@@ -247,7 +267,7 @@ public final class ControllerLoop implements AutoCloseable {
             SlurmException refused = new SlurmException(ErrorCode.STATE_SAVE_FAILED);
             done.forEach(d -> d.pending.future.completeExceptionally(refused));
             readOnly = true;
-            return;
+            return false;
         }
         ClusterImage published = state.image();
         image = published;
@@ -261,6 +281,7 @@ public final class ControllerLoop implements AutoCloseable {
             }
         }
         done.forEach(Done::complete);
+        return true;
     }
 
     private void refuseWhileReadOnly(List<Pending<?>> batch, boolean tick) {

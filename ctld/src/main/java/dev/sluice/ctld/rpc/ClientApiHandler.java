@@ -299,8 +299,12 @@ public final class ClientApiHandler {
         boolean hideOthers = config.security().privateJobs() && !caller.isOperator();
         GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
         if (request.getJobIdsCount() == 0) {
+            Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
             image.jobs().stream()
                     .filter(j -> !request.getActiveOnly() || !j.state().isFinished())
+                    .filter(j -> family.isEmpty()
+                            || family.contains(j.id())
+                            || (j.array().isArray() && family.contains(j.array().arrayJobId())))
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
                     .forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));

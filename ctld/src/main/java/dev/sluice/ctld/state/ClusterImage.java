@@ -25,8 +25,13 @@ public record ClusterImage(
         int nextJobId) {
 
     public ClusterImage {
-        jobs = List.copyOf(jobs);
-        jobsById = Map.copyOf(jobsById);
+        // The controller's own tables are immutable already and share chunks between images.
+        if (!JobTable.Frozen.is(jobs)) {
+            jobs = List.copyOf(jobs);
+        }
+        if (!JobTable.Frozen.isById(jobsById)) {
+            jobsById = Map.copyOf(jobsById);
+        }
         nodes = List.copyOf(nodes);
         nodesByName = Map.copyOf(nodesByName);
         partitions = List.copyOf(partitions);

@@ -33,7 +33,7 @@ import java.util.Set;
  * nodes, pending reasons) through their own setters and are rebuilt after a restart.
  */
 public final class ClusterState {
-    private final Map<Integer, Job> jobs = new LinkedHashMap<>();
+    private final JobTable jobs = new JobTable();
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, int[]> usedCpus = new HashMap<>();
     private final Map<String, long[]> usedMemory = new HashMap<>();
@@ -49,10 +49,8 @@ public final class ClusterState {
     private Map<Integer, Long> priorities = Map.of();
     private Map<Integer, String> details = Map.of();
     private final Set<Integer> noLongerPending = new HashSet<>();
-    // Parts of the last image, reused by the next one while nothing they show has changed: with
-    // a deep queue, copying every job for every batch is most of a batch's cost.
-    private List<Job> jobsImage;
-    private Map<Integer, Job> jobsByIdImage;
+    // Parts of the last image, reused by the next one while nothing they show has changed (the
+    // job table shares its unchanged chunks on its own).
     private List<NodeView> nodesImage;
     private Map<String, NodeView> nodesByNameImage;
     private final Map<String, Long> lastHeard = new HashMap<>();
@@ -83,7 +81,6 @@ public final class ClusterState {
     /** Applies one durable change. Unknown ids are a broken invariant: the journal is corrupt. */
     public void replay(long recordSequence, StateRecord record) {
         requireNonNull(record, "record is null");
-        jobsImage = null;
         if (!(record instanceof JobSubmitted
                 || record instanceof ArrayTaskSplit
                 || record instanceof JobUpdated
@@ -94,16 +91,13 @@ public final class ClusterState {
         }
         switch (record) {
             case JobSubmitted r -> {
-                jobs.put(
+                jobs.put(Job.submitted(
                         r.jobId(),
-                        Job.submitted(
-                                r.jobId(),
-                                r.request(),
-                                r.partition(),
-                                r.timeLimitMinutes(),
-                                r.time(),
-                                ArraySpec.partOf(
-                                        r.jobId(), r.request().sequencing().array())));
+                        r.request(),
+                        r.partition(),
+                        r.timeLimitMinutes(),
+                        r.time(),
+                        ArraySpec.partOf(r.jobId(), r.request().sequencing().array())));
                 nextJobId = Math.max(nextJobId, r.jobId() + 1);
             }
             case ArrayTaskSplit r -> {
@@ -111,33 +105,28 @@ public final class ClusterState {
                 ArrayPart part = master.array();
                 if (r.newJobId() == 0) {
                     // Snapshots only: the task's own record was purged long ago.
-                    jobs.put(r.jobId(), master.with(b -> b.array(part.without(r.taskId()))));
+                    jobs.put(master.with(b -> b.array(part.without(r.taskId()))));
                 } else if (r.newJobId() == r.jobId()) {
-                    jobs.put(
-                            r.jobId(),
-                            master.with(b -> b.array(
-                                    new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
+                    jobs.put(master.with(b ->
+                            b.array(new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
                 } else {
-                    jobs.put(r.jobId(), master.with(b -> b.array(part.without(r.taskId()))));
-                    jobs.put(
-                            r.newJobId(),
-                            master.with(b -> b.id(r.newJobId())
-                                    .array(new ArrayPart(
-                                            part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
+                    jobs.put(master.with(b -> b.array(part.without(r.taskId()))));
+                    jobs.put(master.with(b -> b.id(r.newJobId())
+                            .array(new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
                     nextJobId = Math.max(nextJobId, r.newJobId() + 1);
                 }
             }
-            case JobUpdated r -> jobs.put(r.jobId(), JobUpdates.apply(requireJob(r.jobId()), r.changes()));
+            case JobUpdated r -> jobs.put(JobUpdates.apply(requireJob(r.jobId()), r.changes()));
             case JobHoldChanged r -> {
                 Job job = requireJob(r.jobId());
                 // Released: the requeuehold reason goes with the hold, as in Slurm.
                 boolean clears = r.hold() == Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD);
-                jobs.put(r.jobId(), job.with(b -> b.hold(r.hold()).reason(clears ? "None" : job.reason())));
+                jobs.put(job.with(b -> b.hold(r.hold()).reason(clears ? "None" : job.reason())));
             }
             case JobStarted r -> {
                 Job job = requireJob(r.jobId());
                 Job started = job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
-                jobs.put(r.jobId(), started);
+                jobs.put(started);
                 noLongerPending.add(r.jobId());
                 account(started.allocation(), +1);
             }
@@ -147,21 +136,21 @@ public final class ClusterState {
                     account(job.allocation(), -1);
                 }
                 noLongerPending.add(r.jobId());
-                jobs.put(r.jobId(), job.ended(r.state(), r.exitStatus(), r.time(), r.reason()));
+                jobs.put(job.ended(r.state(), r.exitStatus(), r.time(), r.reason()));
             }
             case JobRequeued r -> {
                 Job job = requireJob(r.jobId());
                 if (job.isRunning()) {
                     account(job.allocation(), -1);
                 }
-                jobs.put(r.jobId(), job.requeued(r.time(), r.held()));
+                jobs.put(job.requeued(r.time(), r.held()));
             }
             case JobSuspendChanged r -> {
                 Job job = requireJob(r.jobId());
                 if (!job.isRunning()) {
                     throw new IllegalStateException("journal suspends job " + r.jobId() + " that holds nothing");
                 }
-                jobs.put(r.jobId(), job.suspended(r.suspended(), r.preSuspendSeconds(), r.time()));
+                jobs.put(job.suspended(r.suspended(), r.preSuspendSeconds(), r.time()));
             }
             case JobsPurged r -> {
                 r.jobIds().forEach(jobs::remove);
@@ -329,8 +318,9 @@ public final class ClusterState {
         return jobs.get(id);
     }
 
+    /** The jobs now, in id order (an immutable table: changes made meanwhile do not show). */
     public Collection<Job> jobs() {
-        return jobs.values();
+        return jobs.freeze();
     }
 
     public Node node(String name) {
@@ -421,10 +411,7 @@ public final class ClusterState {
      * shared with it rather than copied again.
      */
     public ClusterImage image() {
-        if (jobsImage == null) {
-            jobsImage = List.copyOf(jobs.values());
-            jobsByIdImage = Map.copyOf(jobs);
-        }
+        JobTable.Frozen jobsImage = jobs.freeze();
         if (nodesImage == null) {
             List<NodeView> views = new ArrayList<>(nodes.size());
             Map<String, NodeView> byName = new HashMap<>();
@@ -445,7 +432,7 @@ public final class ClusterState {
         return new ClusterImage(
                 sequence,
                 jobsImage,
-                jobsByIdImage,
+                jobsImage.byId(),
                 nodesImage,
                 nodesByNameImage,
                 partitions,

@@ -64,6 +64,14 @@ class TestControllerLoop {
         return f.get(10, TimeUnit.SECONDS);
     }
 
+    /**
+     * Waits for the pass that follows the last answered batch: commands run in order, so the
+     * answer to a command that changes nothing comes after that pass.
+     */
+    private void settle() throws Exception {
+        get(loop.submit((s, now) -> dev.sluice.ctld.control.ControlResult.answer(0)));
+    }
+
     @Test
     void anAcknowledgedSubmissionIsAlreadyOnDisk() throws Exception {
         JobControl jobs = new JobControl(DEFAULTS);
@@ -84,12 +92,16 @@ class TestControllerLoop {
         NodeControl nodes = new NodeControl(300);
         start(state());
         int id = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
+        // Answered before the pass that schedules it.
+        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
+        settle();
         assertThat(loop.image().reasonOf(loop.image().job(id).orElseThrow())).isEqualTo("Resources");
         get(loop.submit((s, now) -> nodes.register(
                 s,
                 new NodeControl.Registration(
                         "n1", "n1", "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v"),
                 now)));
+        settle();
         assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
         assertThat(effects).contains(new Effect.LaunchBatch(id));
         get(loop.submit((s, now) -> jobs.complete(s, "n1", id, 0, null, now)));

@@ -118,6 +118,37 @@ class TestCommandAccess {
         }
     }
 
+    /** squeue -j N: only N's records travel, an array's tasks included; unknown ids match nothing. */
+    @Test
+    void familyIdsSelectJobsAndTheTasksOfTheirArrays() throws Exception {
+        try (SecuredController ctld = new SecuredController(dir, "")) {
+            int plain = ctld.submitAs(ALICE, "plain");
+            ClientRequest array = submit("arr").toBuilder()
+                    .setSubmitBatchJob(submit("arr").getSubmitBatchJob().toBuilder()
+                            .setSpec(submit("arr").getSubmitBatchJob().getSpec().toBuilder()
+                                    .setArray("1-3")
+                                    .setHold(true)))
+                    .build();
+            int arrayId = ctld.call(array, ALICE).getSubmitBatchJob().getJobId();
+            ctld.submitAs(ALICE, "other");
+            assertThat(family(ctld, plain)).extracting(JobInfo::getJobId).containsExactly(plain);
+            assertThat(family(ctld, arrayId))
+                    .allSatisfy(j -> assertThat(j.getArrayJobId()).isEqualTo(arrayId))
+                    .isNotEmpty();
+            assertThat(family(ctld, 999_999)).isEmpty();
+        }
+    }
+
+    private static java.util.List<JobInfo> family(SecuredController ctld, int id) throws Exception {
+        return ctld.call(
+                        request()
+                                .setGetJobs(GetJobsRequest.newBuilder().addFamilyIds(id))
+                                .build(),
+                        ROOT)
+                .getGetJobs()
+                .getJobsList();
+    }
+
     @Test
     void scriptsAndEnvironmentsOverTheLimitsAreRefused() throws Exception {
         try (SecuredController ctld = new SecuredController(dir, "SchedulerParameters=max_script_size=1000")) {

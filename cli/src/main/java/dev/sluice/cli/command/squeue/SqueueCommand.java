@@ -194,9 +194,10 @@ public final class SqueueCommand implements Command {
         Instant now = inv.clock().instant();
         List<JobInfo> jobs;
         try {
-            // All jobs, filtered here: a job id also names its array's tasks, which are
-            // records of their own.
+            // Filtered here too: a job id also names its array's tasks, which are records of
+            // their own, and a task id narrows what the controller sends.
             GetJobsRequest.Builder req = GetJobsRequest.newBuilder().setActiveOnly(filter.activeOnly());
+            jobIds.forEach(sel -> req.addFamilyIds((int) sel.id()));
             jobs = client.call(ClientRequest.newBuilder().setGetJobs(req))
                     .getGetJobs()
                     .getJobsList();
