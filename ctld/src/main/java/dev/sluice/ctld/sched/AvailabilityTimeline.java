@@ -6,6 +6,7 @@ import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.Allocation;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -33,6 +34,13 @@ final class AvailabilityTimeline {
     private final Map<String, NodeCapacity> now;
     private final List<Interval> releases = new ArrayList<>();
     private final List<Interval> reservations = new ArrayList<>();
+    // Reservation bounds as plain numbers: room() and capacityFor() test every reservation for
+    // overlap at every candidate time of every reservation search.
+    private long[] reservedFrom = new long[16];
+    private long[] reservedTo = new long[16];
+    // When running jobs and reservations end: the candidate start times, kept sorted as they
+    // come rather than gathered and sorted again for each reservation search.
+    private final TreeSet<Long> ends = new TreeSet<>();
     private final Map<ViewKey, Map<String, NodeCapacity>> views = new HashMap<>();
     /** Now plus the releases up to a time; reservations do not change these. */
     private final Map<Long, Map<String, NodeCapacity>> bases = new HashMap<>();
@@ -83,6 +91,7 @@ final class AvailabilityTimeline {
             releasesSorted = false;
         }
         releases.add(new Interval(0, end, allocation));
+        ends.add(end);
         firstRelease = Math.min(firstRelease, end);
         bases.clear();
         baseRooms.clear();
@@ -104,7 +113,15 @@ final class AvailabilityTimeline {
      * this reservation is a different view.
      */
     void reserve(Allocation allocation, long start, long end) {
+        int r = reservations.size();
+        if (r == reservedFrom.length) {
+            reservedFrom = Arrays.copyOf(reservedFrom, r * 2);
+            reservedTo = Arrays.copyOf(reservedTo, r * 2);
+        }
+        reservedFrom[r] = start;
+        reservedTo[r] = end;
         reservations.add(new Interval(start, end, allocation));
+        ends.add(end);
         List<Allocation.NodeShare> shares = allocation.nodes();
         int[] at = new int[shares.size()];
         for (int i = 0; i < at.length; i++) {
@@ -117,8 +134,7 @@ final class AvailabilityTimeline {
     Map<String, NodeCapacity> capacityFor(long start, long end) {
         BitSet overlapping = new BitSet(reservations.size());
         for (int i = 0; i < reservations.size(); i++) {
-            Interval r = reservations.get(i);
-            if (r.start() < end && start < r.end()) {
+            if (reservedFrom[i] < end && start < reservedTo[i]) {
                 overlapping.set(i);
             }
         }
@@ -220,12 +236,11 @@ final class AvailabilityTimeline {
         Map<String, NodeCapacity> touched = new HashMap<>();
         int touchedCount = 0;
         for (int r = 0; r < reservations.size(); r++) {
-            Interval interval = reservations.get(r);
-            if (!(interval.start() < end && start < interval.end())) {
+            if (!(reservedFrom[r] < end && start < reservedTo[r])) {
                 continue;
             }
             int[] at = reservedAt.get(r);
-            List<Allocation.NodeShare> shares = interval.allocation().nodes();
+            List<Allocation.NodeShare> shares = reservations.get(r).allocation().nodes();
             for (int i = 0; i < at.length; i++) {
                 int node = at[i];
                 if (node < 0 || !member[node]) {
@@ -288,16 +303,17 @@ final class AvailabilityTimeline {
 
     /** Times worth trying as a start: now, and each moment a running job or a reservation ends. */
     List<Long> candidateStarts(long from, long horizon, int max) {
-        TreeSet<Long> times = new TreeSet<>();
-        times.add(from);
-        for (List<Interval> intervals : List.of(releases, reservations)) {
-            for (Interval r : intervals) {
-                if (r.end() > from && r.end() <= horizon) {
-                    times.add(r.end());
-                }
-            }
+        List<Long> out = new ArrayList<>(Math.min(max, ends.size() + 1));
+        out.add(from);
+        if (horizon <= from) {
+            return out;
         }
-        List<Long> out = new ArrayList<>(times);
-        return out.size() > max ? out.subList(0, max) : out;
+        for (long t : ends.subSet(from, false, horizon, true)) {
+            if (out.size() >= max) {
+                break;
+            }
+            out.add(t);
+        }
+        return out;
     }
 }

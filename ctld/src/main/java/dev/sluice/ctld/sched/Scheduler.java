@@ -134,6 +134,8 @@ public final class Scheduler {
         final AccountingPolicy policy;
         final LimitUsage usage;
         final Map<String, Set<String>> partitionNodes = new HashMap<>();
+        // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
+        final Map<SearchKey, Long> searched = new HashMap<>();
         int reservations;
 
         Pass(
@@ -239,10 +241,25 @@ public final class Scheduler {
             }
         }
 
-        /** Finds the earliest time the job fits and holds those resources for it. */
+        /**
+         * Finds the earliest time the job fits and holds those resources for it. Within a pass
+         * what is free at any time only shrinks (starts and reservations take, nothing gives
+         * back), so a job asking what an earlier one asked (same partition, request and time
+         * limit) cannot fit before the time that one got, nor at all if it got none: its search
+         * starts there. A deep queue of a few job shapes then costs a few searches, not one
+         * per job over the same rejected times.
+         */
         private void reserve(Job job, Partition partition, PlacementRequest request) {
+            SearchKey key = new SearchKey(partition.name(), request, endOf(now, job) - now);
+            long from = searched.getOrDefault(key, now);
+            if (from == Long.MAX_VALUE) {
+                return;
+            }
             Set<String> members = partitionNodes.computeIfAbsent(partition.name(), p -> Set.copyOf(partition.nodes()));
             for (long t : timeline.candidateStarts(now, now + config.windowSeconds(), MAX_CANDIDATE_TIMES)) {
+                if (t < from) {
+                    continue;
+                }
                 long end = endOf(t, job);
                 if (!timeline.room(
                                 t,
@@ -259,11 +276,16 @@ public final class Scheduler {
                     expected.put(job.id(), t);
                     reserved.put(job.id(), placed.allocation());
                     reservations++;
+                    searched.put(key, t);
                     return;
                 }
             }
+            searched.put(key, Long.MAX_VALUE);
         }
     }
+
+    /** What a reservation search depends on besides the timeline. */
+    private record SearchKey(String partition, PlacementRequest request, long seconds) {}
 
     private static long endOf(long start, Job job) {
         long limit = job.timeLimitMinutes();
