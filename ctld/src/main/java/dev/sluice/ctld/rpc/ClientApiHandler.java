@@ -12,7 +12,6 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
-import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
@@ -293,61 +292,19 @@ public final class ClientApiHandler {
     }
 
     public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
-        ClusterImage image = loop.image();
-        Caller caller = caller(who);
-        // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
-        boolean hideOthers = config.security().privateJobs() && !caller.isOperator();
-        GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
-        if (request.getJobIdsCount() == 0) {
-            Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
-            image.jobs().stream()
-                    .filter(j -> !request.getActiveOnly() || !j.state().isFinished())
-                    .filter(j -> family.isEmpty()
-                            || family.contains(j.id())
-                            || (j.array().isArray() && family.contains(j.array().arrayJobId())))
-                    .filter(j -> !hideOthers
-                            || caller.mayActOnJobOf(j.request().owner().uid()))
-                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));
-            return out.build();
-        }
-        for (int id : request.getJobIdsList()) {
-            Job job = image.job(id)
-                    .filter(j -> !hideOthers
-                            || caller.mayActOnJobOf(j.request().owner().uid()))
-                    .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
-            boolean mayReadScript = caller.mayActOnJobOf(job.request().owner().uid());
-            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript() && mayReadScript));
-        }
-        return out.build();
+        return queries().jobs(caller(who), request);
     }
 
     public GetNodesResponse getNodes(GetNodesRequest request) {
-        ClusterImage image = loop.image();
-        GetNodesResponse.Builder out = GetNodesResponse.newBuilder().setUpdateTime(startTime);
-        if (request.getNamesCount() == 0) {
-            image.nodes().forEach(v -> out.addNodes(InfoMapper.node(image, v)));
-            return out.build();
-        }
-        for (String expr : request.getNamesList()) {
-            for (String name : HostList.expand(expr)) {
-                out.addNodes(InfoMapper.node(
-                        image, image.node(name).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_NODE_NAME))));
-            }
-        }
-        return out.build();
+        return queries().nodes(request);
     }
 
     public GetPartitionsResponse getPartitions(GetPartitionsRequest request) {
-        ClusterImage image = loop.image();
-        GetPartitionsResponse.Builder out = GetPartitionsResponse.newBuilder().setUpdateTime(startTime);
-        Set<String> wanted = new HashSet<>(request.getNamesList());
-        image.partitions().stream()
-                .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
-                .forEach(p -> out.addPartitions(InfoMapper.partition(image, p)));
-        if (!wanted.isEmpty() && out.getPartitionsCount() == 0) {
-            throw new SlurmException(ErrorCode.INVALID_PARTITION_NAME);
-        }
-        return out.build();
+        return queries().partitions(request);
+    }
+
+    private ImageQueries queries() {
+        return new ImageQueries(loop.image(), startTime, config.security().privateJobs());
     }
 
     public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
@@ -35,11 +34,7 @@ import java.util.Set;
 public final class ClusterState {
     private final JobTable jobs = new JobTable();
     private final Map<String, Node> nodes = new LinkedHashMap<>();
-    private final Map<String, int[]> usedCpus = new HashMap<>();
-    private final Map<String, long[]> usedMemory = new HashMap<>();
-    private final Map<String, int[]> runningCount = new HashMap<>();
-    private final Map<String, GresPool> gresInUse = new HashMap<>();
-    private final Map<String, CoreSet> coresInUse = new HashMap<>();
+    private final NodeUsage usage = new NodeUsage();
     private List<Partition> partitions;
     private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
@@ -191,8 +186,7 @@ public final class ClusterState {
                 leavePartitions(r.name());
                 responding.remove(r.name());
                 lastHeard.remove(r.name());
-                gresInUse.remove(r.name());
-                coresInUse.remove(r.name());
+                usage.forget(r.name());
             }
             case NodeStateChanged r ->
                 nodes.put(
@@ -242,18 +236,7 @@ public final class ClusterState {
     }
 
     private void account(Allocation allocation, int sign) {
-        for (Allocation.NodeShare share : allocation.nodes()) {
-            usedCpus.computeIfAbsent(share.node(), k -> new int[1])[0] += sign * share.cpus();
-            usedMemory.computeIfAbsent(share.node(), k -> new long[1])[0] += sign * share.memoryMb();
-            runningCount.computeIfAbsent(share.node(), k -> new int[1])[0] += sign;
-            if (!share.gres().isEmpty()) {
-                gresInUse.put(share.node(), gresPool(share.node()).plus(share.gres(), sign));
-            }
-            if (!share.cores().isEmpty()) {
-                CoreSet held = coresInUse.getOrDefault(share.node(), CoreSet.EMPTY);
-                coresInUse.put(share.node(), sign > 0 ? held.with(share.cores()) : held.without(share.cores()));
-            }
-        }
+        usage.account(allocation, sign, nodes::get);
     }
 
     private Job requireJob(int id) {
@@ -382,28 +365,8 @@ public final class ClusterState {
         noLongerPending.clear();
     }
 
-    private GresPool gresPool(String node) {
-        GresPool pool = gresInUse.get(node);
-        if (pool == null) {
-            Node n = nodes.get(node);
-            pool = GresPool.idle(n == null ? GresInventory.NONE : n.gres());
-        }
-        return pool;
-    }
-
     public NodeView view(Node node) {
-        String name = node.name();
-        int cpus = usedCpus.getOrDefault(name, new int[1])[0];
-        long mem = usedMemory.getOrDefault(name, new long[1])[0];
-        int running = runningCount.getOrDefault(name, new int[1])[0];
-        return new NodeView(
-                node,
-                cpus,
-                mem,
-                running,
-                responding.contains(name),
-                gresPool(name),
-                coresInUse.getOrDefault(name, CoreSet.EMPTY));
+        return usage.view(node, responding.contains(node.name()));
     }
 
     /**

@@ -1,0 +1,79 @@
+package dev.sluice.ctld.rpc;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.ctld.control.Caller;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.protocol.v1.GetJobsRequest;
+import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.GetNodesRequest;
+import dev.sluice.protocol.v1.GetNodesResponse;
+import dev.sluice.protocol.v1.GetPartitionsRequest;
+import dev.sluice.protocol.v1.GetPartitionsResponse;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The read-only questions (squeue, sinfo, scontrol show), answered from one published image:
+ * never the loop, never a lock, so a burst of pollers cannot stall the controller.
+ *
+ * @param startTime what Slurm reports as the data's update time
+ * @param privateJobs {@code PrivateData=jobs}: others' jobs are hidden from non-operators
+ */
+record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
+    GetJobsResponse jobs(Caller caller, GetJobsRequest request) {
+        // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
+        boolean hideOthers = privateJobs && !caller.isOperator();
+        GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
+        if (request.getJobIdsCount() == 0) {
+            Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
+            image.jobs().stream()
+                    .filter(j -> !request.getActiveOnly() || !j.state().isFinished())
+                    .filter(j -> family.isEmpty()
+                            || family.contains(j.id())
+                            || (j.array().isArray() && family.contains(j.array().arrayJobId())))
+                    .filter(j -> !hideOthers
+                            || caller.mayActOnJobOf(j.request().owner().uid()))
+                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));
+            return out.build();
+        }
+        for (int id : request.getJobIdsList()) {
+            Job job = image.job(id)
+                    .filter(j -> !hideOthers
+                            || caller.mayActOnJobOf(j.request().owner().uid()))
+                    .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
+            boolean mayReadScript = caller.mayActOnJobOf(job.request().owner().uid());
+            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript() && mayReadScript));
+        }
+        return out.build();
+    }
+
+    GetNodesResponse nodes(GetNodesRequest request) {
+        GetNodesResponse.Builder out = GetNodesResponse.newBuilder().setUpdateTime(startTime);
+        if (request.getNamesCount() == 0) {
+            image.nodes().forEach(v -> out.addNodes(InfoMapper.node(image, v)));
+            return out.build();
+        }
+        for (String expr : request.getNamesList()) {
+            for (String name : HostList.expand(expr)) {
+                out.addNodes(InfoMapper.node(
+                        image, image.node(name).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_NODE_NAME))));
+            }
+        }
+        return out.build();
+    }
+
+    GetPartitionsResponse partitions(GetPartitionsRequest request) {
+        GetPartitionsResponse.Builder out = GetPartitionsResponse.newBuilder().setUpdateTime(startTime);
+        Set<String> wanted = new HashSet<>(request.getNamesList());
+        image.partitions().stream()
+                .filter(p -> wanted.isEmpty() || wanted.contains(p.name()))
+                .forEach(p -> out.addPartitions(InfoMapper.partition(image, p)));
+        if (!wanted.isEmpty() && out.getPartitionsCount() == 0) {
+            throw new SlurmException(ErrorCode.INVALID_PARTITION_NAME);
+        }
+        return out.build();
+    }
+}

@@ -1,0 +1,64 @@
+package dev.sluice.ctld.state;
+
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresPool;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What running jobs hold on each node — CPUs, memory, a job count, devices and cores — kept as
+ * jobs start and end rather than summed over the job table for every view. Part of
+ * {@link ClusterState}, derived from its jobs: rebuilt by replay, never journaled itself.
+ */
+final class NodeUsage {
+    private static final class Held {
+        int cpus;
+        long memoryMb;
+        int jobs;
+        GresPool gres;
+        CoreSet cores = CoreSet.EMPTY;
+    }
+
+    private final Map<String, Held> byNode = new HashMap<>();
+
+    /** A job's allocation starts ({@code sign} +1) or ends (-1) holding its shares. */
+    void account(Allocation allocation, int sign, Function<String, Node> nodes) {
+        for (Allocation.NodeShare share : allocation.nodes()) {
+            Held held = byNode.computeIfAbsent(share.node(), k -> new Held());
+            held.cpus += sign * share.cpus();
+            held.memoryMb += sign * share.memoryMb();
+            held.jobs += sign;
+            if (!share.gres().isEmpty()) {
+                held.gres = pool(held, nodes.apply(share.node())).plus(share.gres(), sign);
+            }
+            if (!share.cores().isEmpty()) {
+                held.cores = sign > 0 ? held.cores.with(share.cores()) : held.cores.without(share.cores());
+            }
+        }
+    }
+
+    /** A deleted node: what it held is gone with it. */
+    void forget(String node) {
+        Held held = byNode.get(node);
+        if (held != null) {
+            held.gres = null;
+            held.cores = CoreSet.EMPTY;
+        }
+    }
+
+    NodeView view(Node node, boolean responding) {
+        Held held = byNode.get(node.name());
+        if (held == null) {
+            return new NodeView(node, 0, 0, 0, responding, GresPool.idle(node.gres()), CoreSet.EMPTY);
+        }
+        return new NodeView(node, held.cpus, held.memoryMb, held.jobs, responding, pool(held, node), held.cores);
+    }
+
+    private static GresPool pool(Held held, Node node) {
+        if (held.gres != null) {
+            return held.gres;
+        }
+        return GresPool.idle(node == null ? GresInventory.NONE : node.gres());
+    }
+}
