@@ -8,13 +8,13 @@ import dev.sluice.ctld.state.Allocation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -209,7 +209,7 @@ final class AvailabilityTimeline {
      *
      * @param label names {@code nodes} (the partition), to remember its totals by
      */
-    Room room(long start, long end, String label, Set<String> nodes, boolean gpus) {
+    Room room(long start, long end, String label, Collection<String> nodes, boolean gpus) {
         Map<String, NodeCapacity> base = bases.computeIfAbsent(start, this::base);
         Room total = baseRooms.computeIfAbsent(new TotalKey(start, label), k -> {
             Room sum = Room.NONE;

@@ -133,7 +133,6 @@ public final class Scheduler {
         final Enforcement enforce;
         final AccountingPolicy policy;
         final LimitUsage usage;
-        final Map<String, Set<String>> partitionNodes = new HashMap<>();
         // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
         final Map<SearchKey, Long> searched = new HashMap<>();
         int reservations;
@@ -230,9 +229,15 @@ public final class Scheduler {
                     boolean first = blockedPartitions.add(partition.name());
                     String why = waiting.reason().equals("Resources") && !first ? "Priority" : waiting.reason();
                     reasons.put(job.id(), why);
-                    details.put(
-                            job.id(),
-                            memo.explain(partition, timeline.capacityFor(now, end), timeline.version(), request));
+                    // ReasonDetail costs a look at every node of the partition per view: it is
+                    // worked out for the jobs backfill plans for (bf_max_job_test of them), not
+                    // for every job of a queue 100,000 deep.
+                    boolean planned = !config.backfill() || reservations < config.reservationDepth();
+                    if (planned) {
+                        details.put(
+                                job.id(),
+                                memo.explain(partition, timeline.capacityFor(now, end), timeline.version(), request));
+                    }
                     if (config.backfill() && reservations < config.reservationDepth()) {
                         reserve(job, partition, request);
                     }
@@ -255,7 +260,6 @@ public final class Scheduler {
             if (from == Long.MAX_VALUE) {
                 return;
             }
-            Set<String> members = partitionNodes.computeIfAbsent(partition.name(), p -> Set.copyOf(partition.nodes()));
             for (long t : timeline.candidateStarts(now, now + config.windowSeconds(), MAX_CANDIDATE_TIMES)) {
                 if (t < from) {
                     continue;
@@ -265,7 +269,7 @@ public final class Scheduler {
                                 t,
                                 end,
                                 partition.name(),
-                                members,
+                                partition.nodes(),
                                 !request.gres().isEmpty())
                         .admits(request)) {
                     continue;

@@ -100,6 +100,10 @@ class TestScheduler {
                 .isEqualTo("needs 2 node(s) with cpu=4 each; 1 of 2 node(s) qualify now, 1 too busy;"
                         + " best node n2 has cpu=4 free");
 
+        // Beyond the backfill depth (one reservation, made for `wide`), no ReasonDetail is worked out.
+        assertThat(plan.details()).containsKey(wide).doesNotContainKey(longJob);
+        assertThat(schedule(backfill(5)).details()).containsKeys(wide, longJob);
+
         SchedulePlan builtin = schedule(new SchedulerConfig(false, 0, 86400, PriorityWeights.BASIC, SELECT));
         assertThat(started(builtin)).isEmpty();
         assertThat(builtin.pendingReasons()).containsEntry(shortJob, "Priority");
