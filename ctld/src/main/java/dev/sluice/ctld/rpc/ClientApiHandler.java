@@ -12,6 +12,7 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
@@ -291,8 +292,33 @@ public final class ClientApiHandler {
         return true;
     }
 
+    /** The last whole-queue answer, for the image it was made from. */
+    private record JobsAnswer(ClusterImage image, boolean activeOnly, GetJobsResponse response) {}
+
+    private volatile JobsAnswer lastJobs;
+
+    /**
+     * squeue's question. The whole queue as everyone may see it is answered once per image:
+     * a hundred clients polling between two batches share one answer instead of each
+     * converting every job again.
+     */
     public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
-        return queries().jobs(caller(who), request);
+        Caller caller = caller(who);
+        ImageQueries queries = queries();
+        boolean shared = (!config.security().privateJobs() || caller.isOperator())
+                && request.getJobIdsCount() == 0
+                && request.getFamilyIdsCount() == 0
+                && !request.getIncludeScript();
+        if (!shared) {
+            return queries.jobs(caller, request);
+        }
+        JobsAnswer last = lastJobs;
+        if (last != null && last.image() == queries.image() && last.activeOnly() == request.getActiveOnly()) {
+            return last.response();
+        }
+        GetJobsResponse answer = queries.jobs(caller, request);
+        lastJobs = new JobsAnswer(queries.image(), request.getActiveOnly(), answer);
+        return answer;
     }
 
     public GetNodesResponse getNodes(GetNodesRequest request) {

@@ -118,6 +118,25 @@ class TestCommandAccess {
         }
     }
 
+    /** The whole-queue answer is shared between callers of one image, never past its privacy or age. */
+    @Test
+    void theSharedQueueAnswerKeepsPrivacyAndFollowsChanges() throws Exception {
+        try (SecuredController ctld = new SecuredController(dir, "PrivateData=jobs")) {
+            int alices = ctld.submitAs(ALICE, "alices");
+            int bobs = ctld.submitAs(BOB, "bobs");
+            assertThat(ctld.call(jobs(), ROOT).getGetJobs().getJobsList())
+                    .extracting(JobInfo::getJobId)
+                    .containsExactlyInAnyOrder(alices, bobs);
+            assertThat(ctld.call(jobs(), ALICE).getGetJobs().getJobsList())
+                    .extracting(JobInfo::getJobId)
+                    .containsExactly(alices);
+            int later = ctld.submitAs(BOB, "later");
+            assertThat(ctld.call(jobs(), ROOT).getGetJobs().getJobsList())
+                    .extracting(JobInfo::getJobId)
+                    .containsExactlyInAnyOrder(alices, bobs, later);
+        }
+    }
+
     /** squeue -j N: only N's records travel, an array's tasks included; unknown ids match nothing. */
     @Test
     void familyIdsSelectJobsAndTheTasksOfTheirArrays() throws Exception {
