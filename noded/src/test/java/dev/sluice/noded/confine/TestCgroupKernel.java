@@ -66,7 +66,8 @@ class TestCgroupKernel {
         return out;
     }
 
-    private static final String TRY_BOTH = ": > gpu0 && echo gpu0 ok; : > gpu1 && echo gpu1 ok; cat /proc/self/cgroup";
+    private static final String TRY_BOTH =
+            "(: > gpu0) && echo gpu0 ok; (: > gpu1) && echo gpu1 ok; cat /proc/self/cgroup";
 
     @AfterEach
     void removeParents() throws IOException {
