@@ -76,12 +76,12 @@ public final class BatchLauncher implements AutoCloseable {
         this.jobSignals = listener;
     }
 
-    /** slurm.conf's {@code Prolog=} and {@code Epilog=} programs, for jobs launched from now on. */
     /** Whether jobs are bound to their cores' CPUs (slurm.conf TaskPlugin); read at start and reconfigure. */
     public void cpuBinding(CpuBinding.Policy policy) {
         this.cpuBinding = policy;
     }
 
+    /** slurm.conf's {@code Prolog=} and {@code Epilog=} programs, for jobs launched from now on. */
     public void jobScripts(List<String> prologPrograms, List<String> epilogPrograms) {
         this.prolog = List.copyOf(prologPrograms);
         this.epilog = List.copyOf(epilogPrograms);
@@ -96,19 +96,6 @@ public final class BatchLauncher implements AutoCloseable {
         Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
         running.forEach((id, job) -> out.put(id, job.gpus));
         return out;
-    }
-
-    /** The node's GPU indices a launch grants, in order, each once. */
-    static List<Integer> gpuIndices(List<dev.sluice.protocol.v1.GresGrant> grants) {
-        java.util.TreeSet<Integer> gpus = new java.util.TreeSet<>();
-        for (var g : grants) {
-            if (g.getName().equals("gpu")
-                    || g.getName().equals("mps")
-                    || g.getName().equals("shard")) {
-                gpus.addAll(g.getIndicesList());
-            }
-        }
-        return List.copyOf(gpus);
     }
 
     /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
@@ -169,7 +156,7 @@ public final class BatchLauncher implements AutoCloseable {
                 jobId,
                 process.toHandle(),
                 request.getKillWaitSeconds(),
-                gpuIndices(request.getGresList()),
+                GresEnvironment.gpuIndices(request.getGresList()),
                 request.getRestartCount());
         running.put(jobId, job);
         armTimeLimit(job, request);
@@ -221,7 +208,7 @@ public final class BatchLauncher implements AutoCloseable {
                     jobId,
                     handle.orElse(ProcessHandle.current()),
                     request.get().getKillWaitSeconds(),
-                    gpuIndices(request.get().getGresList()),
+                    GresEnvironment.gpuIndices(request.get().getGresList()),
                     request.get().getRestartCount());
             job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
             job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
