@@ -49,13 +49,19 @@ public record ConfinementPolicy(
         CgroupConf c = conf.get();
         boolean taskCgroup = taskPlugins.stream().anyMatch(p -> p.strip().equalsIgnoreCase("task/cgroup"));
         List<String> notes = new ArrayList<>();
+        String plugin = c.cgroupPlugin().strip().toLowerCase(Locale.ROOT);
+        if (!List.of("autodetect", "cgroup/v1", "cgroup/v2", "disabled").contains(plugin)) {
+            notes.add("cgroup.conf: CgroupPlugin=" + c.cgroupPlugin() + " is not one of autodetect, cgroup/v1,"
+                    + " cgroup/v2, disabled; autodetecting");
+            plugin = "autodetect";
+        }
         boolean any = c.constrainRamSpace() || c.constrainSwapSpace() || c.constrainCores() || c.constrainDevices();
         if (any && !taskCgroup) {
             notes.add("cgroup.conf asks for Constrain* but TaskPlugin does not name task/cgroup:"
                     + " jobs are tracked in cgroups without limits, as in Slurm");
         }
         return new ConfinementPolicy(
-                c.cgroupPlugin().strip().toLowerCase(Locale.ROOT),
+                plugin,
                 c.cgroupMountpoint(),
                 taskCgroup && c.constrainRamSpace(),
                 taskCgroup && c.constrainSwapSpace(),

@@ -124,4 +124,11 @@ class TestConfinementChoice {
         assertThat(l.constrainsCpus()).isFalse();
         assertThat(l.denied()).isEmpty();
     }
+
+    @Test
+    void anUnknownPluginIsAutodetectedWithANote() throws Exception {
+        ConfinementPolicy p = policy("CgroupPlugin=cgroup/v3\n", "task/cgroup");
+        assertThat(p.plugin()).isEqualTo("autodetect");
+        assertThat(p.notes()).singleElement().asString().contains("CgroupPlugin=cgroup/v3 is not one of");
+    }
 }
