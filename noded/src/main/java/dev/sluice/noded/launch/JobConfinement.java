@@ -82,7 +82,12 @@ public final class JobConfinement {
         if (!confinement.confines()) {
             return command;
         }
-        stepOwned.remove(jobId);
+        if (stepOwned.remove(jobId) == null && !confinement.existing(jobId).isEmpty()) {
+            // Left by an earlier run of the job (a daemon that died before reporting it): its
+            // limits and device rules must not carry over.
+            log.info("job {}: removing the cgroup an earlier run left", jobId);
+            confinement.remove(jobId);
+        }
         return Confinement.joining(create(jobId, memoryMb, cpus, cores, grants), command);
     }
 

@@ -103,4 +103,12 @@ class TestJobConfinement {
         assertThat(none.step(1, 100, 1, List.of(), List.of())).isEmpty();
         assertThat(none.batchEnded(1)).isFalse();
     }
+
+    @Test
+    void aCgroupAnEarlierRunLeftIsRemovedBeforeTheBatchJobStarts() {
+        cgroups.create(new JobLimits(3, 1, -1, 0, List.of(), List.of()));
+        confinement.batch(3, 200, 1, List.of(), List.of(), List.of("script"));
+        assertThat(cgroups.removed).containsExactly(3);
+        assertThat(cgroups.cgroups.get(3).memoryBytes()).isEqualTo(200L << 20);
+    }
 }
