@@ -23,14 +23,25 @@ public final class CgroupV2 implements Confinement {
     private final ConfinementPolicy policy;
     private final boolean memory;
     private final boolean cpuset;
+    /** Why devices cannot be isolated here (bpf(2) refused); empty when they can. */
+    private final String noDevices;
+
     private final CpuPicker cpus;
 
-    private CgroupV2(Path root, String parent, ConfinementPolicy policy, boolean memory, boolean cpuset, int nodeCpus) {
+    private CgroupV2(
+            Path root,
+            String parent,
+            ConfinementPolicy policy,
+            boolean memory,
+            boolean cpuset,
+            String noDevices,
+            int nodeCpus) {
         this.root = root;
         this.parent = parent;
         this.policy = policy;
         this.memory = memory;
         this.cpuset = cpuset;
+        this.noDevices = noDevices;
         this.cpus = new CpuPicker(nodeCpus);
     }
 
@@ -57,10 +68,16 @@ public final class CgroupV2 implements Confinement {
                 cpuset = enable(d, "+cpuset");
             }
         }
+        String noDevices = "";
         if (policy.devices()) {
-            probeBpf(dir);
+            try {
+                probeBpf(dir);
+            } catch (IOException e) {
+                // Memory and CPU limits still hold; the start line says devices are not isolated.
+                noDevices = e.getMessage();
+            }
         }
-        return new CgroupV2(root, parent, policy, memory, cpuset, nodeCpus);
+        return new CgroupV2(root, parent, policy, memory, cpuset, noDevices, nodeCpus);
     }
 
     /** A controller the kernel refuses to delegate is left out, not fatal. */
@@ -74,7 +91,7 @@ public final class CgroupV2 implements Confinement {
         }
     }
 
-    /** Attaches an empty device program to a scratch cgroup: bpf(2) works here, or open fails. */
+    /** Attaches an empty device program to a scratch cgroup: bpf(2) works here, or this throws. */
     private static void probeBpf(Path parentDir) throws IOException {
         Path probe = parentDir.resolve("bpf-probe");
         Files.createDirectories(probe);
@@ -95,12 +112,13 @@ public final class CgroupV2 implements Confinement {
         if (policy.cores()) {
             (cpuset ? used : lacking).add("cpuset");
         }
-        if (policy.devices()) {
+        if (policy.devices() && noDevices.isEmpty()) {
             used.add("devices (eBPF)");
         }
         return "cgroup v2 at " + root + ": jobs are confined in " + parent + "/job_N ("
                 + (used.isEmpty() ? "tracking only" : String.join(", ", used)) + "; " + policy.constraints() + ")"
-                + (lacking.isEmpty() ? "" : "; the kernel does not delegate " + String.join(", ", lacking) + " here");
+                + (lacking.isEmpty() ? "" : "; the kernel does not delegate " + String.join(", ", lacking) + " here")
+                + (noDevices.isEmpty() ? "" : "; devices are not isolated: " + noDevices);
     }
 
     Path jobDir(int jobId) {
@@ -126,7 +144,7 @@ public final class CgroupV2 implements Confinement {
                 log.warn("job {}: cpuset.cpus {} refused: {}", limits.jobId(), mine, e.getMessage());
             }
         }
-        if (!limits.denied().isEmpty()) {
+        if (!limits.denied().isEmpty() && noDevices.isEmpty()) {
             Bpf.attachDeviceProgram(dir, BpfDeviceProgram.denying(limits.denied()));
         }
         return List.of(dir);

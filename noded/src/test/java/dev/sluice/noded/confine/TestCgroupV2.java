@@ -110,4 +110,19 @@ class TestCgroupV2 {
         assertThat(Files.readString(b.resolve("cgroup.procs")).trim()).isEqualTo(out);
         assertThat(Confinement.joining(List.of(), List.of("true"))).containsExactly("true");
     }
+
+    @Test
+    void whereBpfIsRefusedDevicesAreNotIsolatedButMemoryStillIs() throws Exception {
+        Files.writeString(root.resolve("cgroup.controllers"), "memory\n");
+        Files.writeString(root.resolve("cgroup.subtree_control"), "");
+        // A temporary directory is no cgroup: attaching the device program to it fails.
+        CgroupV2 cgroups = CgroupV2.open(root, "sluice_n1", ConfinementPolicy.sluiceDefault(), 4);
+        assertThat(cgroups.describe())
+                .contains("(memory; memory, cpuset, devices)")
+                .contains("; devices are not isolated: device isolation needs bpf(2)");
+        Path dir = cgroups.create(new JobLimits(
+                        1, 1 << 20, -1, 0, List.of(), List.of(new DeviceFile("/dev/nvidia0", 'c', 195, 0))))
+                .get(0);
+        assertThat(Files.readString(dir.resolve("memory.max"))).isEqualTo("1048576");
+    }
 }
