@@ -10,7 +10,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +60,7 @@ public final class BatchLauncher implements AutoCloseable {
     /** Slurm's SIG_OOM (253) as a wait status: ExitCode 0:125. */
     static final int OOM_STATUS = 125;
 
-    private volatile JobCgroups cgroups;
+    private volatile JobConfinement confinement = JobConfinement.none();
 
     public BatchLauncher(String nodeName, JobSpool spool, int daemonUid, Consumer<JobCompleteRequest> completions)
             throws IOException {
@@ -73,56 +71,17 @@ public final class BatchLauncher implements AutoCloseable {
         this.supervisor = Supervisor.install(spool.root());
     }
 
-    /** A job as this daemon sees it: through its supervisor and the facts in its spool directory. */
-    private final class RunningJob {
-        final int jobId;
-        final ProcessHandle supervisor;
-        final int killWaitSeconds;
-        volatile JobState endState;
-        volatile boolean signalled;
-        volatile ScheduledFuture<?> limit;
-        long suspendedAt = -1;
-        long suspendedSeconds;
-        final List<Integer> gpus;
-        final int restartCount;
-
-        RunningJob(int jobId, ProcessHandle supervisor, int killWaitSeconds, List<Integer> gpus, int restartCount) {
-            this.jobId = jobId;
-            this.supervisor = supervisor;
-            this.killWaitSeconds = killWaitSeconds;
-            this.gpus = List.copyOf(gpus);
-            this.restartCount = restartCount;
-        }
-
-        /**
-         * The job's process group (its first process leads a session of its own). The
-         * supervisor records it right after starting the job; a signal that arrives in that
-         * instant waits for it.
-         */
-        long pgid() {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (true) {
-                var pid = spool.fact(jobId, Supervisor.JOB_PID);
-                if (pid.isPresent() || !supervisor.isAlive() || System.nanoTime() > deadline) {
-                    return pid.map(Long::parseLong).orElse(-1L);
-                }
-                Thread.onSpinWait();
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-            }
-        }
-    }
-
     /** Also told whenever a whole job is signalled (its steps' tasks run outside its session). */
     public void onJobSignal(java.util.function.BiConsumer<Integer, String> listener) {
         this.jobSignals = listener;
     }
 
-    /** slurm.conf's {@code Prolog=} and {@code Epilog=} programs, for jobs launched from now on. */
     /** Whether jobs are bound to their cores' CPUs (slurm.conf TaskPlugin); read at start and reconfigure. */
     public void cpuBinding(CpuBinding.Policy policy) {
         this.cpuBinding = policy;
     }
 
+    /** slurm.conf's {@code Prolog=} and {@code Epilog=} programs, for jobs launched from now on. */
     public void jobScripts(List<String> prologPrograms, List<String> epilogPrograms) {
         this.prolog = List.copyOf(prologPrograms);
         this.epilog = List.copyOf(epilogPrograms);
@@ -137,19 +96,6 @@ public final class BatchLauncher implements AutoCloseable {
         Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
         running.forEach((id, job) -> out.put(id, job.gpus));
         return out;
-    }
-
-    /** The node's GPU indices a launch grants, in order, each once. */
-    static List<Integer> gpuIndices(List<dev.sluice.protocol.v1.GresGrant> grants) {
-        java.util.TreeSet<Integer> gpus = new java.util.TreeSet<>();
-        for (var g : grants) {
-            if (g.getName().equals("gpu")
-                    || g.getName().equals("mps")
-                    || g.getName().equals("shard")) {
-                gpus.addAll(g.getIndicesList());
-            }
-        }
-        return List.copyOf(gpus);
     }
 
     /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
@@ -183,53 +129,22 @@ public final class BatchLauncher implements AutoCloseable {
             // (root) writes its facts there and must not follow a link a job planted.
             chown(script, uid, spec.getOwner().getGid());
         }
-        OutputPattern.Context ctx = new OutputPattern.Context(
-                jobId, spec.getName(), spec.getOwner().getUserName(), nodeName, 0, 0, 0, "batch");
-        String out = resolve(workDir, spec.getStdOut().isEmpty() ? "slurm-%j.out" : spec.getStdOut(), ctx);
-        String err = spec.getStdErr().isEmpty() ? out : resolve(workDir, spec.getStdErr(), ctx);
-        String in = spec.getStdIn().isEmpty() ? "/dev/null" : resolve(workDir, spec.getStdIn(), ctx);
-        boolean append = spec.getOpenMode().equalsIgnoreCase("append");
-
-        List<String> command = new ArrayList<>(cpuBinding.prefix(request.getCoresList()));
-        command.add("setsid");
-        if (daemonUid == 0 && uid != 0) {
-            command.addAll(List.of(
-                    "setpriv", "--reuid=" + uid, "--regid=" + spec.getOwner().getGid(), "--init-groups", "--"));
-        }
-        // The shell opens the output files, so they belong to the job's user.
-        String redirect = append ? ">>" : ">";
-        String errRedirect = err.equals(out) ? "2>&1" : "2" + redirect + "\"$2\"";
-        command.addAll(List.of(
-                "/bin/sh",
-                "-c",
-                "o=$1; e=$2; i=$3; shift 3; exec \"$@\" <\"$i\" " + redirect + "\"$o\" "
-                        + errRedirect.replace("$2", "$e"),
-                "slurmstepd",
-                out,
-                err,
-                in,
-                script.toString()));
-        command.addAll(spec.getScriptArgsList());
-
+        BatchCommand built = BatchCommand.of(request, nodeName, daemonUid, cpuBinding, script, Path.of(workDir));
         ProcessBuilder pb = new ProcessBuilder().directory(Path.of(workDir).toFile());
         Map<String, String> env = pb.environment();
         env.clear();
-        env.putAll(BatchEnvironment.build(exported(spec), facts(request, nodeName)));
-        env.putAll(BatchEnvironment.array(
-                request.getArrayJobId(),
-                request.getArrayTaskId(),
-                request.getArrayTaskCount(),
-                request.getArrayTaskMin(),
-                request.getArrayTaskMax(),
-                request.getArrayTaskStep()));
-        Map<String, String> gresEnv = GresEnvironment.build(
-                request.getGresList(),
-                request.getMpsPerGpuMap().entrySet().stream()
-                        .collect(java.util.stream.Collectors.toMap(e -> e.getKey(), e -> e.getValue())));
-        env.putAll(gresEnv);
+        env.putAll(built.environment());
+        Map<String, String> gresEnv = built.gresEnvironment();
+        List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
         writeJobScript(jobId, "epilog", epilog, request, PrologEpilog.EPILOG_CONTEXT, gresEnv);
-        pb.command(confined(jobId, request, supervisor.command(spool.jobDir(jobId), command)));
+        pb.command(confinement.batch(
+                jobId,
+                request.getMemPerNodeMb(),
+                request.getCpusOnNode(),
+                request.getCoresList(),
+                request.getGresList(),
+                supervisor.command(spool.jobDir(jobId), command)));
         // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectErrorStream(true);
@@ -237,10 +152,11 @@ public final class BatchLauncher implements AutoCloseable {
         spool.saveLaunch(request);
         Process process = ForkLock.start(pb);
         RunningJob job = new RunningJob(
+                spool,
                 jobId,
                 process.toHandle(),
                 request.getKillWaitSeconds(),
-                gpuIndices(request.getGresList()),
+                GresEnvironment.gpuIndices(request.getGresList()),
                 request.getRestartCount());
         running.put(jobId, job);
         armTimeLimit(job, request);
@@ -288,10 +204,11 @@ public final class BatchLauncher implements AutoCloseable {
             }
             var handle = Supervisor.alive(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
             RunningJob job = new RunningJob(
+                    spool,
                     jobId,
                     handle.orElse(ProcessHandle.current()),
                     request.get().getKillWaitSeconds(),
-                    gpuIndices(request.get().getGresList()),
+                    GresEnvironment.gpuIndices(request.get().getGresList()),
                     request.get().getRestartCount());
             job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
             job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
@@ -321,43 +238,6 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
-    private static Map<String, String> exported(JobSpec spec) {
-        return spec.getEnvironmentMap();
-    }
-
-    private static BatchEnvironment.JobFacts facts(LaunchBatchJobRequest r, String nodeName) {
-        JobSpec s = r.getSpec();
-        return new BatchEnvironment.JobFacts(
-                r.getJobId(),
-                s.getName(),
-                r.getNodeList(),
-                r.getNumNodes(),
-                r.getNumTasks(),
-                r.getCpusOnNode(),
-                s.getCpusPerTask(),
-                r.getJobCpusPerNode(),
-                r.getTasksPerNode(),
-                r.getMemPerNodeMb(),
-                s.getMemPerCpuMb(),
-                r.getPartition(),
-                s.getAccount(),
-                s.getQos(),
-                s.getWorkDir(),
-                s.getSubmitHost(),
-                r.getClusterName(),
-                nodeName,
-                s.getOwner().getUid(),
-                s.getOwner().getGid(),
-                s.getOwner().getUserName());
-    }
-
-    private static String resolve(String workDir, String pattern, OutputPattern.Context ctx) {
-        String expanded = OutputPattern.expand(pattern, ctx);
-        return expanded.startsWith("/")
-                ? expanded
-                : Path.of(workDir).resolve(expanded).toString();
-    }
-
     private static void chown(Path path, int uid, int gid) throws IOException {
         // The JDK's "unix" attribute view sets numeric owners with chown(2) itself. A chown
         // process per launch, inside the launch lock, cost as much as the rest of the launch on
@@ -382,13 +262,13 @@ public final class BatchLauncher implements AutoCloseable {
         markSignalled(job);
         remember(job.jobId, END_STATE, state.name());
         long pgid = job.pgid();
-        signalGroup(pgid, "CONT");
-        signalGroup(pgid, "TERM");
+        ProcessSignals.group(pgid, "CONT");
+        ProcessSignals.group(pgid, "TERM");
         jobSignals.accept(job.jobId, "TERM");
         timers.schedule(
                 () -> {
                     if (job.supervisor.isAlive()) {
-                        signalGroup(pgid, "KILL");
+                        ProcessSignals.group(pgid, "KILL");
                     }
                     jobSignals.accept(job.jobId, "KILL");
                 },
@@ -416,9 +296,9 @@ public final class BatchLauncher implements AutoCloseable {
                     job.suspendedAt = now;
                     remember(jobId, SUSPENDED_AT, Long.toString(now));
                 }
-                signalGroup(job.pgid(), "STOP");
+                ProcessSignals.group(job.pgid(), "STOP");
             } else {
-                signalGroup(job.pgid(), "CONT");
+                ProcessSignals.group(job.pgid(), "CONT");
                 if (job.suspendedAt >= 0) {
                     job.suspendedSeconds += Math.max(0, now - job.suspendedAt);
                     job.suspendedAt = -1;
@@ -443,7 +323,7 @@ public final class BatchLauncher implements AutoCloseable {
         markSignalled(job);
         long pgid = job.pgid();
         String pid = batchOnly ? Long.toString(pgid) : "-" + pgid;
-        run("kill", "-s", Integer.toString(signal), "--", pid);
+        ProcessSignals.run("kill", "-s", Integer.toString(signal), "--", pid);
         return true;
     }
 
@@ -462,47 +342,9 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
-    private static void signalGroup(long pgid, String signal) {
-        if (pgid <= 1) {
-            return;
-        }
-        run("kill", "-s", signal, "--", "-" + pgid);
-    }
-
-    private static void run(String... command) {
-        try {
-            ForkLock.start(new ProcessBuilder(command)
-                            .redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD))
-                    .waitFor();
-        } catch (IOException e) {
-            log.warn("{} failed: {}", String.join(" ", command), e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Jobs go into cgroups from now on; null: they run without (the probe found none). */
-    public void confineWith(JobCgroups confinement) {
-        this.cgroups = confinement;
-    }
-
-    private List<String> confined(int jobId, LaunchBatchJobRequest request, List<String> command) {
-        if (cgroups == null) {
-            return command;
-        }
-        try {
-            return JobCgroups.joining(
-                    cgroups.create(
-                            jobId,
-                            request.getMemPerNodeMb(),
-                            request.getCpusOnNode(),
-                            CpuBinding.cpus(request.getCoresList(), cpuBinding.threadsPerCore())),
-                    command);
-        } catch (IOException e) {
-            log.warn("job {}: no cgroup ({}); it runs without memory or CPU limits", jobId, e.getMessage());
-            return command;
-        }
+    /** Jobs go into cgroups from now on (read at start). */
+    public void confineWith(JobConfinement confinement) {
+        this.confinement = confinement;
     }
 
     private void finished(RunningJob job) {
@@ -514,7 +356,8 @@ public final class BatchLauncher implements AutoCloseable {
 
     private void report(RunningJob job) {
         // Whatever the script left behind in its session goes with it.
-        spool.fact(job.jobId, Supervisor.JOB_PID).ifPresent(pgid -> run("kill", "-s", "KILL", "--", "-" + pgid));
+        spool.fact(job.jobId, Supervisor.JOB_PID)
+                .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
         jobSignals.accept(job.jobId, "KILL");
         boolean prologFailed = spool.fact(job.jobId, Supervisor.PROLOG_FAILED).isPresent();
         int status = spool.fact(job.jobId, Supervisor.EXIT)
@@ -523,13 +366,10 @@ public final class BatchLauncher implements AutoCloseable {
                 // or the Prolog failed and the job never started.
                 .orElse(prologFailed ? 0 : 9);
         JobState endState = job.endState;
-        if (cgroups != null) {
-            if (endState == null && cgroups.oomKilled(job.jobId)) {
-                // Slurm's SIG_OOM: the job shows OUT_OF_MEMORY with ExitCode 0:125.
-                endState = JobState.OUT_OF_MEMORY;
-                status = OOM_STATUS;
-            }
-            cgroups.remove(job.jobId);
+        if (confinement.batchEnded(job.jobId) && endState == null) {
+            // Slurm's SIG_OOM: the job shows OUT_OF_MEMORY with ExitCode 0:125.
+            endState = JobState.OUT_OF_MEMORY;
+            status = OOM_STATUS;
         }
         JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
                 .setNodeName(nodeName)

@@ -1,6 +1,5 @@
 package dev.sluice.noded.launch;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -44,17 +43,7 @@ public final class CpuBinding {
 
     /** A CPU list as Linux writes it ({@code 0-3,6}; /proc/self/status Cpus_allowed_list, taskset -c). */
     public static String cpuList(List<Integer> cpus) {
-        List<String> parts = new ArrayList<>();
-        List<Integer> sorted = List.copyOf(new TreeSet<>(cpus));
-        for (int i = 0; i < sorted.size(); ) {
-            int j = i;
-            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-                j++;
-            }
-            parts.add(i == j ? Integer.toString(sorted.get(i)) : sorted.get(i) + "-" + sorted.get(j));
-            i = j + 1;
-        }
-        return String.join(",", parts);
+        return dev.sluice.noded.confine.CpuPicker.cpuList(cpus);
     }
 
     /**

@@ -51,6 +51,19 @@ public final class GresEnvironment {
         env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
     }
 
+    /** The node's GPU indices a launch grants, whole or as MPS/shard share, in order, each once. */
+    static List<Integer> gpuIndices(List<GresGrant> grants) {
+        java.util.TreeSet<Integer> gpus = new java.util.TreeSet<>();
+        for (GresGrant g : grants) {
+            if (g.getName().equals("gpu")
+                    || g.getName().equals("mps")
+                    || g.getName().equals("shard")) {
+                gpus.addAll(g.getIndicesList());
+            }
+        }
+        return List.copyOf(gpus);
+    }
+
     private static String join(List<Integer> indices) {
         List<String> s = new ArrayList<>();
         indices.forEach(i -> s.add(Integer.toString(i)));

@@ -1,6 +1,7 @@
 package dev.sluice.noded.launch;
 
 import com.google.protobuf.ByteString;
+import dev.sluice.noded.confine.Confinement;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.LaunchStepRequest;
@@ -46,6 +47,7 @@ public final class StepLauncher {
     private final Set<String> runningSteps = ConcurrentHashMap.newKeySet();
 
     private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
+    private volatile JobConfinement confinement = JobConfinement.none();
 
     public StepLauncher(String nodeName, int daemonUid) {
         this.nodeName = nodeName;
@@ -55,6 +57,11 @@ public final class StepLauncher {
     /** Whether tasks are bound to the job's CPUs here (slurm.conf TaskPlugin). */
     public void cpuBinding(CpuBinding.Policy policy) {
         this.cpuBinding = policy;
+    }
+
+    /** Step tasks join their job's cgroups from now on (read at start). */
+    public void confineWith(JobConfinement confinement) {
+        this.confinement = confinement;
     }
 
     /** Starts the tasks and returns; output, exits and signals are served on a thread of the step. */
@@ -81,13 +88,20 @@ public final class StepLauncher {
                                 .addAllTaskIds(request.getTaskIdsList()))
                         .build());
         List<Process> tasks = new ArrayList<>();
+        List<Path> cgroups = confinement.step(
+                request.getJobId(),
+                request.getMemPerNodeMb(),
+                request.getCpusOnNode(),
+                request.getCoresList(),
+                request.getGresList());
         try {
             for (int local = 0; local < request.getTaskIdsCount(); local++) {
-                tasks.add(start(request, local));
+                tasks.add(start(request, local, cgroups));
             }
         } catch (IOException e) {
             tasks.forEach(p -> signal(p.pid(), "KILL"));
             socket.close();
+            confinement.stepEnded(request.getJobId());
             throw e;
         }
         Set<Long> groups = tasksByJob.computeIfAbsent(request.getJobId(), k -> ConcurrentHashMap.newKeySet());
@@ -98,7 +112,7 @@ public final class StepLauncher {
                 .start(() -> serve(request, socket, out, tasks, groups));
     }
 
-    private Process start(LaunchStepRequest r, int local) throws IOException {
+    private Process start(LaunchStepRequest r, int local, List<Path> cgroups) throws IOException {
         List<String> command = new ArrayList<>(cpuBinding.prefix(r.getCoresList()));
         command.add("setsid");
         int uid = r.getOwner().getUid();
@@ -109,7 +123,7 @@ public final class StepLauncher {
         command.addAll(r.getArgvList());
         String workDir =
                 r.getWorkDir().isEmpty() || !Files.isDirectory(Path.of(r.getWorkDir())) ? "/tmp" : r.getWorkDir();
-        ProcessBuilder pb = new ProcessBuilder(command).directory(new File(workDir));
+        ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File(workDir));
         pb.environment().clear();
         pb.environment().putAll(StepEnvironment.build(r, local, nodeName));
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -158,6 +172,7 @@ public final class StepLauncher {
             }
             signals.interrupt();
             runningSteps.remove(r.getJobId() + "." + r.getStepId());
+            confinement.stepEnded(r.getJobId());
         }
     }
 

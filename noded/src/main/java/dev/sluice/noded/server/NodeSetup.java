@@ -1,13 +1,18 @@
 package dev.sluice.noded.server;
 
+import dev.sluice.common.conf.CgroupConf;
+import dev.sluice.common.conf.CgroupConfReader;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
+import dev.sluice.common.conf.GresConfLine;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.common.site.SluiceConf;
+import dev.sluice.noded.confine.ConfinementPolicy;
+import dev.sluice.noded.confine.GresDevices;
 import dev.sluice.noded.probe.HardwareProbe;
 import dev.sluice.noded.probe.gres.GresDiscovery;
 import dev.sluice.protocol.v1.GresFound;
@@ -83,7 +88,33 @@ final class NodeSetup {
                 conf.slurmUser(),
                 conf.prolog(),
                 conf.epilog(),
-                conf.taskPlugin());
+                conf.taskPlugin(),
+                ConfinementPolicy.of(cgroupConf(confPath), conf.taskPlugin()),
+                gresDevices(gresConf.forNode(o.name()), gres.found()));
+    }
+
+    /** cgroup.conf beside slurm.conf (fetched with it when configless); empty when there is none. */
+    static Optional<CgroupConf> cgroupConf(Path confPath) throws ConfigException {
+        Path path = confPath.toAbsolutePath().resolveSibling("cgroup.conf");
+        return Files.exists(path) ? Optional.of(CgroupConfReader.read(path)) : Optional.empty();
+    }
+
+    /**
+     * The node's device files by GRES name in index order: gres.conf's {@code File=} lines as the
+     * controller numbers them, or, for GPUs NVML found, NVML's device files in its order.
+     */
+    static GresDevices gresDevices(List<GresConfLine> lines, List<GresDiscovery.Found> found) {
+        Map<String, List<String>> files = new LinkedHashMap<>();
+        for (GresConfLine line : lines) {
+            files.computeIfAbsent(line.name(), k -> new ArrayList<>()).addAll(line.files());
+        }
+        if (files.getOrDefault("gpu", List.of()).isEmpty()) {
+            List<String> gpus = new ArrayList<>();
+            found.stream().filter(f -> f.name().equals("gpu")).forEach(f -> gpus.addAll(f.files()));
+            files.put("gpu", gpus);
+        }
+        files.values().removeIf(List::isEmpty);
+        return new GresDevices(files);
     }
 
     static NodeHardware detected(HardwareProbe.Detected d) {

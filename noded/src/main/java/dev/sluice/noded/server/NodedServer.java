@@ -1,8 +1,11 @@
 package dev.sluice.noded.server;
 
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.noded.confine.Confinement;
+import dev.sluice.noded.confine.Confinements;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.launch.CpuBinding;
+import dev.sluice.noded.launch.JobConfinement;
 import dev.sluice.noded.launch.StepLauncher;
 import dev.sluice.noded.metrics.NodedMetrics;
 import dev.sluice.noded.registration.Registrar;
@@ -117,12 +120,17 @@ public final class NodedServer implements AutoCloseable {
                 new Registrar(channel, auth.client(DaemonAuth.CTLD), s.nodeName(), registration::get, launcher, spool);
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
-        var cgroups = dev.sluice.noded.launch.JobCgroups.open(
-                java.nio.file.Path.of("/sys/fs/cgroup"), s.hardware().getCpus());
-        if (cgroups.isEmpty()) {
-            log.info(dev.sluice.noded.launch.Cgroups.describeThisNode());
-        }
-        launcher.confineWith(cgroups.orElse(null));
+        Confinement confinement = Confinements.openHere(
+                s.confinement(), s.nodeName(), s.hardware().getCpus());
+        Confinements.startLines(s.confinement(), confinement).forEach(log::info);
+        JobConfinement jobConfinement = new JobConfinement(
+                confinement,
+                s.confinement(),
+                s.gresDevices(),
+                s.hardware().getRealMemoryMb(),
+                s.hardware().getThreadsPerCore());
+        launcher.confineWith(jobConfinement);
+        steps.confineWith(jobConfinement);
         launcher.recover();
         registrar[0].start();
         log.info(

@@ -2,6 +2,8 @@ package dev.sluice.noded.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.noded.confine.ConfinementPolicy;
+import dev.sluice.noded.confine.GresDevices;
 import dev.sluice.protocol.v1.GresFound;
 import dev.sluice.protocol.v1.NodeHardware;
 import java.util.List;
@@ -18,6 +20,8 @@ import java.util.List;
  * @param prolog slurm.conf's {@code Prolog=} programs, run as root before each batch job
  * @param epilog slurm.conf's {@code Epilog=} programs, run as root after it
  * @param taskPlugin slurm.conf's {@code TaskPlugin} list: whether jobs are bound to their CPUs
+ * @param confinement what job cgroups enforce (cgroup.conf and TaskPlugin)
+ * @param gresDevices this node's GRES device files by index, for device isolation
  */
 public record NodedSettings(
         String nodeName,
@@ -35,7 +39,9 @@ public record NodedSettings(
         String slurmUser,
         List<String> prolog,
         List<String> epilog,
-        List<String> taskPlugin) {
+        List<String> taskPlugin,
+        ConfinementPolicy confinement,
+        GresDevices gresDevices) {
 
     public NodedSettings {
         requireNonNull(nodeName, "nodeName is null");
@@ -50,5 +56,7 @@ public record NodedSettings(
         prolog = List.copyOf(prolog);
         epilog = List.copyOf(epilog);
         taskPlugin = List.copyOf(taskPlugin);
+        requireNonNull(confinement, "confinement is null");
+        requireNonNull(gresDevices, "gresDevices is null");
     }
 }
