@@ -61,6 +61,88 @@ final class PlacementMemo {
         return result;
     }
 
+    /**
+     * {@link #place} for a job that would start now and run {@code seconds}. Views of now for one
+     * run length only shrink as the pass goes on (starts take from now, reservations are added,
+     * none removed), so where a request found the leading nodes full it keeps looking after them:
+     * on a full cluster of 10,000 nodes a queue of jobs is answered without reading every node
+     * for each. Only for partitions whose nodes are in preference order and requests that name
+     * no nodes; other cases go through {@link #place}.
+     */
+    PlacementResult placeNow(
+            Partition partition,
+            Map<String, NodeCapacity> capacity,
+            int timelineVersion,
+            PlacementRequest request,
+            long seconds) {
+        if (!request.requiredNodes().isEmpty()
+                || !request.excludedNodes().isEmpty()
+                || !inPreferenceOrder(partition, capacity)) {
+            return place(partition, capacity, timelineVersion, request);
+        }
+        ViewAnswers answers = answers(capacity, timelineVersion);
+        Key key = new Key(partition.name(), request);
+        Optional<PlacementResult.Rejected> never = rejections.get(key);
+        if (never == null) {
+            never = Optional.ofNullable(Allocator.rejection(nodes(answers, partition, capacity), request));
+            rejections.put(key, never);
+        }
+        if (never.isPresent()) {
+            return never.get();
+        }
+        PlacementResult result = answers.placed.get(key);
+        if (result == null) {
+            int[] cursor = cursors.computeIfAbsent(new CursorKey(key, seconds), k -> new int[1]);
+            result = Allocator.placeFrom(new LazyNodes(partition.nodes(), capacity), request, cursor);
+            answers.placed.put(key, result);
+        }
+        return result;
+    }
+
+    private record CursorKey(Key key, long seconds) {}
+
+    private final Map<CursorKey, int[]> cursors = new HashMap<>();
+    private final Map<String, Boolean> ordered = new HashMap<>();
+
+    /** Node weights never decrease along the partition's list: the allocator's order is the list's. */
+    private boolean inPreferenceOrder(Partition partition, Map<String, NodeCapacity> capacity) {
+        return ordered.computeIfAbsent(partition.name(), p -> {
+            int last = Integer.MIN_VALUE;
+            for (String name : partition.nodes()) {
+                NodeCapacity n = capacity.get(name);
+                if (n != null) {
+                    if (n.weight() < last) {
+                        return false;
+                    }
+                    last = n.weight();
+                }
+            }
+            return true;
+        });
+    }
+
+    /** The partition's nodes as a view has them, read one by one as the allocator asks. */
+    private static final class LazyNodes extends java.util.AbstractList<NodeCapacity>
+            implements java.util.RandomAccess {
+        private final List<String> names;
+        private final Map<String, NodeCapacity> capacity;
+
+        LazyNodes(List<String> names, Map<String, NodeCapacity> capacity) {
+            this.names = names;
+            this.capacity = capacity;
+        }
+
+        @Override
+        public NodeCapacity get(int index) {
+            return capacity.get(names.get(index));
+        }
+
+        @Override
+        public int size() {
+            return names.size();
+        }
+    }
+
     /** {@link PlacementExplanation#explain} of the partition's nodes as {@code capacity} has them. */
     String explain(
             Partition partition, Map<String, NodeCapacity> capacity, int timelineVersion, PlacementRequest request) {

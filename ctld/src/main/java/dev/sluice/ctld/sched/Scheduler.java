@@ -207,7 +207,8 @@ public final class Scheduler {
                 return false;
             }
             long end = endOf(now, job);
-            PlacementResult result = memo.place(partition, timeline.capacityFor(now, end), timeline.version(), request);
+            PlacementResult result =
+                    memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), request, end - now);
             switch (result) {
                 case PlacementResult.Placed placed -> {
                     starts.add(new SchedulePlan.Start(

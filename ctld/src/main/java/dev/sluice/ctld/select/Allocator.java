@@ -72,6 +72,38 @@ public final class Allocator {
         return new PlacementResult.Placed(allocation);
     }
 
+    /**
+     * {@link #placeFeasible} over {@code ordered} from {@code cursor[0]} on, for a request that
+     * names no nodes (no {@code -w}, no {@code -x}) on nodes already in preference order. The
+     * nodes before the cursor are known unable to run one task of this request; the cursor moves
+     * past any further such nodes it meets first. A caller whose capacities only shrink between
+     * calls (one scheduling pass at one time) may keep the cursor: the answer is the one
+     * {@link #placeFeasible} gives, without reading the nodes a full cluster has no room on.
+     * Null entries (nodes the capacity map lacks) are skipped.
+     */
+    public static PlacementResult placeFrom(List<NodeCapacity> ordered, PlacementRequest request, int[] cursor) {
+        int at = cursor[0];
+        while (at < ordered.size() && !usable(ordered.get(at), request)) {
+            at++;
+        }
+        cursor[0] = at;
+        List<NodeCapacity> rest = ordered.subList(at, ordered.size());
+        Iterable<NodeCapacity> candidates = () -> rest.stream()
+                .filter(n ->
+                        n != null && n.schedulable() && request.constraint().matches(n.features()))
+                .iterator();
+        Allocation allocation = fit(candidates, request, false);
+        return allocation == null ? new PlacementResult.Pending("Resources") : new PlacementResult.Placed(allocation);
+    }
+
+    /** Whether the node could run one task of the request now (what {@link #fit} skips when not). */
+    private static boolean usable(NodeCapacity n, PlacementRequest request) {
+        return n != null
+                && n.schedulable()
+                && request.constraint().matches(n.features())
+                && taskCapacity(n, request, false) >= 1;
+    }
+
     private static List<NodeCapacity> eligible(List<NodeCapacity> partitionNodes, PlacementRequest request) {
         List<NodeCapacity> out = new ArrayList<>(partitionNodes.size());
         boolean excluding = !request.excludedNodes().isEmpty();
@@ -99,7 +131,7 @@ public final class Allocator {
     }
 
     /** Greedy fill in preference order; null when the request does not fit these nodes. */
-    private static Allocation fit(List<NodeCapacity> nodes, PlacementRequest request, boolean totalsOnly) {
+    private static Allocation fit(Iterable<NodeCapacity> nodes, PlacementRequest request, boolean totalsOnly) {
         List<NodeCapacity> chosen = new ArrayList<>();
         List<Integer> capacity = new ArrayList<>();
         int requiredLeft = request.requiredNodes().size();

@@ -106,6 +106,47 @@ class TestAllocatorProperties {
                         nodes, nodes + 1, tasks, cpt, 0, 0, memPerCpu, memory, exclusive, Set.of(), excluded, demand));
     }
 
+    /**
+     * The cursor path gives the allocator's own answer while the cluster fills up: each placed
+     * job is taken off the nodes, as within a scheduling pass, and the same cursor is kept.
+     */
+    @Property(tries = 1000)
+    void placingFromACursorAnswersAsAFullSearchWhileNodesFill(
+            @ForAll("clusters") List<NodeCapacity> cluster, @ForAll("requests") PlacementRequest asked) {
+        PlacementRequest request = new PlacementRequest(
+                asked.minNodes(),
+                asked.maxNodes(),
+                asked.tasks(),
+                asked.cpusPerTask(),
+                asked.tasksPerNode(),
+                asked.memPerNodeMb(),
+                asked.memPerCpuMb(),
+                asked.memoryConsumable(),
+                asked.exclusive(),
+                Set.of(),
+                Set.of(),
+                asked.gres());
+        if (Allocator.rejection(cluster, request) != null) {
+            return;
+        }
+        int[] cursor = new int[1];
+        List<NodeCapacity> nodes = new ArrayList<>(cluster);
+        for (int round = 0; round < 6; round++) {
+            PlacementResult full = Allocator.placeFeasible(nodes, request);
+            assertThat(Allocator.placeFrom(nodes, request, cursor)).isEqualTo(full);
+            if (!(full instanceof PlacementResult.Placed placed)) {
+                return;
+            }
+            for (Allocation.NodeShare share : placed.allocation().nodes()) {
+                for (int i = 0; i < nodes.size(); i++) {
+                    if (nodes.get(i).name().equals(share.node())) {
+                        nodes.set(i, nodes.get(i).minus(share));
+                    }
+                }
+            }
+        }
+    }
+
     @Property(tries = 2000)
     void neverOverAllocates(
             @ForAll("clusters") List<NodeCapacity> cluster, @ForAll("requests") PlacementRequest request) {
