@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,12 @@ public final class UsageRollup {
 
     /** Rolls one cluster ({@code null}: all) up to the clock's last complete hour. */
     public long rollUp(String only) throws SQLException {
-        long through = HourlyUsage.floorHour(clock.instant().getEpochSecond());
+        return rollUp(only, clock.instant());
+    }
+
+    /** Rolls one cluster ({@code null}: all) up to the last hour complete at {@code now}. */
+    public long rollUp(String only, Instant now) throws SQLException {
+        long through = HourlyUsage.floorHour(now.getEpochSecond());
         List<long[]> clusters = new ArrayList<>();
         try (Connection c = ds.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT id, created_at, name FROM clusters ORDER BY id");
