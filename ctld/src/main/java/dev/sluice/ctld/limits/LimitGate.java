@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
- * (Slurm's acct_policy order): wall time, TRES per job, jobs per user, GrpJobs, GrpTRES; TRES in
+ * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs, GrpTRES; TRES in
  * the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
  * with {@code InvalidAccount}, as Slurm's does. Pure.
  */
@@ -58,11 +58,12 @@ public final class LimitGate {
         if (perJob != null) {
             return assocMaxPerJob(perJob);
         }
-        if (l.maxJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.maxJobs()) {
-            return "AssocMaxJobsLimit";
-        }
+        // Slurm walks up from the user association: its GrpJobs, its MaxJobs, the accounts' GrpJobs.
         if (l.grpJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.grpJobs()) {
             return "AssocGrpJobsLimit";
+        }
+        if (l.maxJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.maxJobs()) {
+            return "AssocMaxJobsLimit";
         }
         for (Association up : policy.lineage(account)) {
             long cap = up.limits().grpJobs();
