@@ -1,6 +1,6 @@
 -- Hourly usage rollups (sreport), in the manner of slurmdbd's <cluster>_assoc_usage_hour_table
--- and <cluster>_usage_hour_table, but keyed by account and user names; and the association
--- limits GrpJobs and GrpSubmitJobs. Times are epoch seconds; usage is TRES-seconds (memory:
+-- and <cluster>_usage_hour_table, but keyed by account and user names; and the limits GrpJobs
+-- and GrpSubmitJobs of associations and QOS. Times are epoch seconds; usage is TRES-seconds (memory:
 -- megabyte-seconds).
 
 -- The cluster's size as its controller reports it (Slurm's cluster events): the TRES totals of
@@ -51,5 +51,10 @@ CREATE TABLE usage_rollup_mark (
     CONSTRAINT usage_rollup_mark_cluster_fk FOREIGN KEY (cluster_id) REFERENCES clusters (id)
 );
 
+-- The rollup reads the jobs that started before an hour's end.
+CREATE INDEX jobs_start_ix ON jobs (cluster_id, start_time);
+
 ALTER TABLE acct_associations ADD COLUMN grp_jobs INT;
 ALTER TABLE acct_associations ADD COLUMN grp_submit_jobs INT;
+ALTER TABLE acct_qos ADD COLUMN grp_jobs BIGINT;
+ALTER TABLE acct_qos ADD COLUMN grp_submit_jobs BIGINT;

@@ -60,8 +60,10 @@ public final class PolicyMapper {
                                     q.hasMaxWallMinutes() ? Integer.toUnsignedLong(q.getMaxWallMinutes()) : Limits.NONE,
                                     TresLimits.parse(q.getGrpTres()),
                                     TresLimits.parse(q.getMaxTresPerJob()),
-                                    Limits.NONE,
-                                    Limits.NONE)));
+                                    q.hasGrpJobs() ? Integer.toUnsignedLong(q.getGrpJobs()) : Limits.NONE,
+                                    q.hasGrpSubmitJobs()
+                                            ? Integer.toUnsignedLong(q.getGrpSubmitJobs())
+                                            : Limits.NONE)));
         }
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
     }

@@ -95,6 +95,11 @@ public final class Admission {
                     && usage.qosActiveJobs(q, user) >= qosRecord.limits().maxSubmitJobs()) {
                 throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
             }
+            if (qosRecord != null
+                    && qosRecord.limits().grpSubmitJobs() != Limits.NONE
+                    && usage.qosAllActiveJobs(q) >= qosRecord.limits().grpSubmitJobs()) {
+                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+            }
         }
         return new Admitted(acct, q);
     }

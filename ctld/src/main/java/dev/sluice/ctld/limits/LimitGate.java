@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
- * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs, GrpTRES; TRES in
+ * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES; TRES in
  * the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
  * with {@code InvalidAccount}, as Slurm's does. Pure.
  */
@@ -40,6 +40,9 @@ public final class LimitGate {
             String perJob = q.maxTresPerJob().exceeded(JobTres.NONE, wanted);
             if (perJob != null) {
                 return qosMaxPerJob(perJob);
+            }
+            if (q.grpJobs() != Limits.NONE && usage.qosAllRunningJobs(qos.name()) >= q.grpJobs()) {
+                return "QOSGrpJobsLimit";
             }
             if (q.maxJobs() != Limits.NONE && usage.qosRunningJobs(qos.name(), user) >= q.maxJobs()) {
                 return "QOSMaxJobsPerUserLimit";

@@ -22,6 +22,8 @@ public final class LimitUsage {
     private final Map<String, Integer> qosRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosActiveJobs = new HashMap<>();
     private final Map<String, JobTres> qosTres = new HashMap<>();
+    private final Map<String, Integer> qosAllRunningJobs = new HashMap<>();
+    private final Map<String, Integer> qosAllActiveJobs = new HashMap<>();
 
     private LimitUsage(AccountingPolicy policy) {
         this.policy = policy;
@@ -48,6 +50,7 @@ public final class LimitUsage {
     public void submitted(Job job, int n) {
         activeJobs.merge(userKey(job), n, Integer::sum);
         qosActiveJobs.merge(qosKey(job), n, Integer::sum);
+        qosAllActiveJobs.merge(nz(job.request().qos()), n, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
             accountActiveJobs.merge(a.account(), n, Integer::sum);
         }
@@ -59,6 +62,7 @@ public final class LimitUsage {
         userTres.merge(userKey(job), tres, JobTres::plus);
         qosRunningJobs.merge(qosKey(job), 1, Integer::sum);
         qosTres.merge(nz(job.request().qos()), tres, JobTres::plus);
+        qosAllRunningJobs.merge(nz(job.request().qos()), 1, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
             accountTres.merge(a.account(), tres, JobTres::plus);
             accountRunningJobs.merge(a.account(), 1, Integer::sum);
@@ -100,6 +104,16 @@ public final class LimitUsage {
 
     public int qosActiveJobs(String qos, String user) {
         return qosActiveJobs.getOrDefault(qos + '\0' + user, 0);
+    }
+
+    /** Running jobs of every user under a QOS (its GrpJobs). */
+    int qosAllRunningJobs(String qos) {
+        return qosAllRunningJobs.getOrDefault(qos, 0);
+    }
+
+    /** Pending and running jobs of every user under a QOS (its GrpSubmitJobs). */
+    int qosAllActiveJobs(String qos) {
+        return qosAllActiveJobs.getOrDefault(qos, 0);
     }
 
     JobTres qosTres(String qos) {

@@ -195,6 +195,21 @@ class TestTresLimits {
     }
 
     @Test
+    void qosGrpJobsCountsEveryUserAndGrpSubmitJobsRefuses() {
+        Qos high = new Qos("high", 0, new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, 1, 3));
+        AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
+        int a = submit(p, job().qos("high").build());
+        int b = submit(p, job().qos("high").uid(1001).build());
+        submit(p, job().qos("high").uid(1001).build());
+        assertThatThrownBy(() -> submit(p, job().qos("high").build()))
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.ACCOUNTING_POLICY);
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a);
+        assertThat(plan.pendingReasons()).containsEntry(b, "QOSGrpJobsLimit");
+    }
+
+    @Test
     void tresLimitsParseSacctmgrSpellings() {
         TresLimits t = TresLimits.parse("cpu=4,mem=8G,gres/gpu=2,node=-1,Mem=");
         assertThat(t.get("cpu")).isEqualTo(4);
