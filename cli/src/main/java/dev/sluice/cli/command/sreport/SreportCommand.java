@@ -135,7 +135,7 @@ public final class SreportCommand implements Command {
             return 1;
         }
         ZonedDateTime now = ZonedDateTime.now(inv.clock());
-        Conditions c = Conditions.parse(words.subList(2, words.size()), kind == Kind.TOP_USAGE, now, err);
+        Conditions c = Conditions.parse(words.subList(2, words.size()), kind, now, err);
         if (c == null) {
             return 1;
         }
@@ -264,8 +264,14 @@ public final class SreportCommand implements Command {
         boolean allClusters;
         boolean bad;
 
-        /** Null after printing the error when a time is malformed. */
-        static Conditions parse(List<String> words, boolean userReport, ZonedDateTime now, PrintStream err) {
+        /**
+         * As the report's own condition parser: {@code Utilization} takes clusters (a bare word
+         * is one), the others users (a bare word is one) and accounts. Null after printing the
+         * error when a time is malformed.
+         */
+        static Conditions parse(List<String> words, Kind kind, ZonedDateTime now, PrintStream err) {
+            boolean userReport = kind == Kind.TOP_USAGE;
+            boolean clusterOnly = kind == Kind.UTILIZATION;
             Conditions c = new Conditions();
             for (String w : words) {
                 int eq = w.indexOf('=');
@@ -275,11 +281,14 @@ public final class SreportCommand implements Command {
                     c.allClusters = true;
                 } else if (eq < 0 && userReport && TimeFormat.matches("group", key, 1)) {
                     c.group = true;
-                } else if (eq < 0 && !userReport && TimeFormat.matches("Tree", key, 4)) {
+                } else if (eq < 0 && kind == Kind.ACCOUNT_BY_USER && TimeFormat.matches("Tree", key, 4)) {
                     // The tree layout of account names is not drawn; the order is the same.
-                } else if (eq < 0 || TimeFormat.matches("Users", key, 1)) {
+                } else if (clusterOnly && (eq < 0 || TimeFormat.matches("Clusters", key, 1))) {
+                    c.clusters.addAll(CommandSupport.commaList(value));
+                } else if (!clusterOnly && (eq < 0 || TimeFormat.matches("Users", key, 1))) {
                     c.users.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Accounts", key, 2) || TimeFormat.matches("Acct", key, 4)) {
+                } else if (!clusterOnly
+                        && (TimeFormat.matches("Accounts", key, 2) || TimeFormat.matches("Acct", key, 4))) {
                     c.accounts.addAll(CommandSupport.commaList(value));
                 } else if (TimeFormat.matches("Clusters", key, 1)) {
                     c.clusters.addAll(CommandSupport.commaList(value));

@@ -240,6 +240,12 @@ class TestSreport {
         Output cond = sreport("-n", "cluster", "utilization", "bogus=1");
         assertThat(cond.exitCode()).isEqualTo(1);
         assertThat(cond.err()).isEqualTo(" Unknown condition: bogus=1\nUse keyword set to modify value\n");
+        Output users = sreport("-n", "cluster", "utilization", "Users=alice");
+        assertThat(users.exitCode()).isEqualTo(1);
+        assertThat(users.err()).startsWith(" Unknown condition: Users=alice\n");
+        sreport("-n", "cluster", "utilization", "other");
+        assertThat(dbd.requests().get(dbd.requests().size() - 1).getQueryUsage().getClustersList())
+                .containsExactly("other");
         Output field = sreport("-n", "user", "top", "format=login,nope");
         assertThat(field.exitCode()).isEqualTo(1);
         assertThat(field.err()).isEqualTo(" Unknown field 'nope'\n");
