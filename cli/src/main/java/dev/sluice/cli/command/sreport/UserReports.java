@@ -22,7 +22,8 @@ final class UserReports {
     static final String TOP_FORMAT = "Cl,L,P,A,U,Energy";
     static final String TOP_TRES_FORMAT = "Cl,L,P,A,TresName,Used";
 
-    private record Row(String cluster, String user, List<String> accounts, Map<String, Long> used, long total) {}
+    private record Row(
+            String cluster, String user, List<String> accounts, Map<String, Long> used, Map<String, Long> total) {}
 
     static String topUsage(
             ReportContext ctx,
@@ -41,9 +42,9 @@ final class UserReports {
             if (!c.getHasUsage()) {
                 continue;
             }
-            long total = ClusterReports.find(c, sortTres)
-                    .map(ClusterReports::reported)
-                    .orElse(0L);
+            // Percentages are of the cluster's reported time of each TRES, as slurmdb's report.
+            Map<String, Long> total = new TreeMap<>();
+            c.getTresList().forEach(t -> total.put(t.getTres(), ClusterReports.reported(t)));
             Map<String, Row> byKey = new LinkedHashMap<>();
             for (AssocUsage u : c.getAssocsList()) {
                 if (u.getUser().isEmpty()
@@ -90,7 +91,13 @@ final class UserReports {
                             case LOGIN -> p.text(col, r.user(), last, out);
                             case PROPER -> p.text(col, ctx.properName().apply(r.user()), last, out);
                             case ACCOUNT -> p.text(col, String.join(", ", r.accounts()), last, out);
-                            case USED -> p.time(col, r.used().getOrDefault(t, 0L), r.total(), last, out);
+                            case USED ->
+                                p.time(
+                                        col,
+                                        r.used().getOrDefault(t, 0L),
+                                        r.total().getOrDefault(t, 0L),
+                                        last,
+                                        out);
                             case ENERGY -> p.time(col, 0, 0, last, out);
                             case TRES_NAME -> p.text(col, t, last, out);
                             default -> p.text(col, null, last, out);

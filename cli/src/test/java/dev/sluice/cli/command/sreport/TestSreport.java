@@ -203,6 +203,11 @@ class TestSreport {
         assertThat(sreport("-T", "cpu,mem", "-P", "-n", "-t", "hours", "user", "top", "TopCount=1")
                         .out())
                 .isEqualTo("anchor|alice|Alice Liddell|physics|cpu|6\nanchor|alice|Alice Liddell|physics|mem|1000\n");
+        // Percent of each TRES's own reported time: alice's 6 CPU-hours of 192, 1000 MB-hours of 384000.
+        assertThat(sreport("-T", "cpu,mem", "-P", "-n", "-t", "percent", "user", "top", "TopCount=1")
+                        .out())
+                .isEqualTo(
+                        "anchor|alice|Alice Liddell|physics|cpu|3.12%\nanchor|alice|Alice Liddell|physics|mem|0.26%\n");
         assertThat(sreport("-T", "mem", "cluster", "utilization").out())
                 .contains("Usage reported in TRES Minutes\n")
                 .contains("  Cluster      TRES Name Allocate     Down PLND Dow       Idle  Planned   Reported \n")
