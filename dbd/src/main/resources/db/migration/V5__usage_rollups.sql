@@ -4,12 +4,14 @@
 -- megabyte-seconds).
 
 -- The cluster's size as its controller reports it (Slurm's cluster events): the TRES totals of
--- its nodes from time_start to time_end, 0 while current. TRES in the id form of jobs.tres_alloc.
+-- its nodes from time_start to time_end, 0 while current, and the part of it on nodes DOWN or
+-- DRAINED (down_tres). TRES in the id form of jobs.tres_alloc.
 CREATE TABLE cluster_tres_periods (
     cluster_id BIGINT NOT NULL,
     time_start BIGINT NOT NULL,
     time_end BIGINT NOT NULL,
     tres VARCHAR(1024) NOT NULL,
+    down_tres VARCHAR(1024) NOT NULL,
     CONSTRAINT cluster_tres_periods_pk PRIMARY KEY (cluster_id, time_start),
     CONSTRAINT cluster_tres_periods_cluster_fk FOREIGN KEY (cluster_id) REFERENCES clusters (id)
 );

@@ -74,12 +74,21 @@ public final class AccountingEvents {
      * Slurm's default weights) and each consumable GRES, over every node but FUTURE ones.
      */
     public static String clusterTres(Collection<Node> nodes) {
+        return tresOf(nodes, false);
+    }
+
+    /** The same totals over the nodes DOWN or DRAINED by an administrator (Slurm's node events). */
+    public static String downTres(Collection<Node> nodes) {
+        return tresOf(nodes, true);
+    }
+
+    private static String tresOf(Collection<Node> nodes, boolean downOnly) {
         long cpus = 0;
         long mem = 0;
         long count = 0;
         Map<String, Long> gres = new TreeMap<>();
         for (Node n : nodes) {
-            if (n.future()) {
+            if (n.future() || (downOnly && !n.down() && !n.drain())) {
                 continue;
             }
             count++;
@@ -106,9 +115,12 @@ public final class AccountingEvents {
     }
 
     /** The cluster's size from {@code time} on. */
-    public static AccountingRecord.Builder clusterSize(long time, String tres) {
+    public static AccountingRecord.Builder clusterSize(long time, String tres, String downTres) {
         return AccountingRecord.newBuilder()
-                .setClusterTres(ClusterTresRecord.newBuilder().setTime(time).setTres(tres));
+                .setClusterTres(ClusterTresRecord.newBuilder()
+                        .setTime(time)
+                        .setTres(tres)
+                        .setDownTres(downTres));
     }
 
     /** The jobs a record changes, each to be passed to {@link #of} as it stands afterwards. */

@@ -25,7 +25,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     private final Outbox outbox;
     private final OutboxShipper shipper;
     private volatile PolicyPuller policy;
-    /** The TRES totals last put in the outbox; null until the first node record (loop thread only). */
+    /** The TRES totals (and down part) last put in the outbox; null until the first node record (loop thread only). */
     private String sentSize;
 
     private AccountingPipeline(Outbox outbox, OutboxShipper shipper) {
@@ -76,10 +76,11 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     public void applied(long sequence, StateRecord record, ClusterState state) {
         if (AccountingEvents.changesSize(record)) {
             String size = AccountingEvents.clusterTres(state.nodes());
+            String down = AccountingEvents.downTres(state.nodes());
             // After a restart the first node record re-sends the totals; dbd ignores an equal one.
-            if (!size.equals(sentSize)) {
-                outbox.append(sequence, AccountingEvents.clusterSize(record.time(), size));
-                sentSize = size;
+            if (!(size + '/' + down).equals(sentSize)) {
+                outbox.append(sequence, AccountingEvents.clusterSize(record.time(), size, down));
+                sentSize = size + '/' + down;
             }
         }
         for (int jobId : AccountingEvents.jobIdsOf(record)) {

@@ -35,8 +35,11 @@ class AccountingEventsTest {
                 node("n2", 8, 16000, gpus, false),
                 node("n3", 64, 64000, GresInventory.NONE, true)));
         assertThat(tres).isEqualTo("cpu=12,mem=24000M,node=2,billing=12,gres/gpu=4");
-        assertThat(AccountingEvents.clusterSize(77, tres).getClusterTres().getTime())
+        assertThat(AccountingEvents.clusterSize(77, tres, "").getClusterTres().getTime())
                 .isEqualTo(77);
+        Node drained = node("n2", 8, 16000, gpus, false).withAdmin(false, true, "fan", "root", 5);
+        assertThat(AccountingEvents.downTres(List.of(node("n1", 4, 8000, gpus, false), drained)))
+                .isEqualTo("cpu=8,mem=16000M,node=1,billing=8,gres/gpu=2");
         assertThat(AccountingEvents.changesSize(new StateRecord.NodeDeleted("n1", 5)))
                 .isTrue();
         assertThat(AccountingEvents.changesSize(new StateRecord.JobsPurged(List.of(), 5)))

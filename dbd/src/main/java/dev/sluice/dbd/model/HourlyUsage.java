@@ -15,8 +15,8 @@ import java.util.TreeSet;
  * periods), allocated, over-committed and idle. Pure.
  *
  * <p>A job still running (end 0) counts to the end of every hour asked for; only complete
- * hours are rolled, so that is "up to now's last complete hour". Down and planned-down time are
- * not tracked yet and are reported as 0, as is reserved ("planned") time.
+ * hours are rolled, so that is "up to now's last complete hour". Down time is the TRES of nodes
+ * DOWN or DRAINED; planned-down and reserved ("planned") time are not tracked yet and are 0.
  */
 public final class HourlyUsage {
     public static final long HOUR = 3600;
@@ -32,10 +32,18 @@ public final class HourlyUsage {
         }
     }
 
-    /** The cluster's TRES totals from {@code start} to {@code end} (0 while current). */
-    public record TresPeriod(long start, long end, TresCounts tres) {
+    /**
+     * The cluster's TRES totals from {@code start} to {@code end} (0 while current), and the part
+     * of them on nodes down or drained.
+     */
+    public record TresPeriod(long start, long end, TresCounts tres, TresCounts down) {
         public TresPeriod {
             requireNonNull(tres, "tres is null");
+            requireNonNull(down, "down is null");
+        }
+
+        public TresPeriod(long start, long end, TresCounts tres) {
+            this(start, end, tres, TresCounts.EMPTY);
         }
     }
 
@@ -69,11 +77,13 @@ public final class HourlyUsage {
         List<Map<AssocKey, Map<String, Long>>> assocs = new ArrayList<>(n);
         List<Map<String, Long>> totals = new ArrayList<>(n);
         List<Map<String, Long>> counts = new ArrayList<>(n);
+        List<Map<String, Long>> downs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             assocs.add(new TreeMap<>(
                     java.util.Comparator.comparing(AssocKey::account).thenComparing(AssocKey::user)));
             totals.add(new TreeMap<>());
             counts.add(new TreeMap<>());
+            downs.add(new TreeMap<>());
         }
         for (JobSpan j : jobs) {
             if (j.start() <= 0) {
@@ -88,15 +98,13 @@ public final class HourlyUsage {
         }
         for (TresPeriod p : periods) {
             long end = p.end() == 0 ? Long.MAX_VALUE : p.end();
-            forEachHour(
-                    from,
-                    to,
-                    p.start(),
-                    end,
-                    (i, secs) -> p.tres().counts().forEach((tres, count) -> {
-                        totals.get(i).merge(tres, count * secs, Long::sum);
-                        counts.get(i).merge(tres, count, Math::max);
-                    }));
+            forEachHour(from, to, p.start(), end, (i, secs) -> {
+                p.tres().counts().forEach((tres, count) -> {
+                    totals.get(i).merge(tres, count * secs, Long::sum);
+                    counts.get(i).merge(tres, count, Math::max);
+                });
+                p.down().counts().forEach((tres, count) -> downs.get(i).merge(tres, count * secs, Long::sum));
+            });
         }
         List<Hour> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -108,19 +116,13 @@ public final class HourlyUsage {
             for (String tres : names) {
                 long a = alloc.getOrDefault(tres, 0L);
                 long total = totals.get(i).getOrDefault(tres, 0L);
-                // Without a known size the allocation is all that was reported; beyond the size
-                // it is over-commit, as slurmdbd counts it.
-                long used = total > 0 ? Math.min(a, total) : a;
+                long down = Math.min(downs.get(i).getOrDefault(tres, 0L), total);
+                // Without a known size the allocation is all that was reported; beyond what was
+                // up it is over-commit, as slurmdbd counts it. Idle is what is left.
+                long used = total > 0 ? Math.min(a, total - down) : a;
+                long idle = total > 0 ? total - down - used : 0;
                 cluster.put(
-                        tres,
-                        new ClusterHour(
-                                counts.get(i).getOrDefault(tres, 0L),
-                                used,
-                                0,
-                                0,
-                                total - Math.min(used, total),
-                                0,
-                                a - used));
+                        tres, new ClusterHour(counts.get(i).getOrDefault(tres, 0L), used, down, 0, idle, 0, a - used));
             }
             out.add(new Hour(from + i * HOUR, assocs.get(i), cluster));
         }

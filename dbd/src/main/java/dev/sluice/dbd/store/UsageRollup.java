@@ -189,15 +189,19 @@ public final class UsageRollup {
             }
         }
         List<HourlyUsage.TresPeriod> periods = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT time_start, time_end, tres FROM cluster_tres_periods"
-                + " WHERE cluster_id = ? AND time_start < ? AND (time_end = 0 OR time_end > ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT time_start, time_end, tres, down_tres FROM cluster_tres_periods"
+                        + " WHERE cluster_id = ? AND time_start < ? AND (time_end = 0 OR time_end > ?)")) {
             ps.setLong(1, clusterId);
             ps.setLong(2, to);
             ps.setLong(3, from);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    periods.add(
-                            new HourlyUsage.TresPeriod(rs.getLong(1), rs.getLong(2), counts(rs.getString(3), tres)));
+                    periods.add(new HourlyUsage.TresPeriod(
+                            rs.getLong(1),
+                            rs.getLong(2),
+                            counts(rs.getString(3), tres),
+                            counts(rs.getString(4), tres)));
                 }
             }
         }

@@ -82,6 +82,23 @@ class HourlyUsageTest {
     }
 
     @Test
+    void downNodesAreDownTimeAndNotIdle() {
+        List<HourlyUsage.Hour> out = HourlyUsage.compute(
+                T0,
+                T0 + H,
+                List.of(new HourlyUsage.JobSpan("a", "u", T0, 0, new TresCounts(Map.of("cpu", 2L)))),
+                List.of(
+                        new HourlyUsage.TresPeriod(T0, T0 + H / 2, new TresCounts(Map.of("cpu", 8L))),
+                        new HourlyUsage.TresPeriod(
+                                T0 + H / 2, 0, new TresCounts(Map.of("cpu", 8L)), new TresCounts(Map.of("cpu", 4L)))));
+        HourlyUsage.ClusterHour c = out.get(0).cluster().get("cpu");
+        assertThat(c.down()).isEqualTo(4 * H / 2);
+        assertThat(c.alloc()).isEqualTo(2 * H);
+        assertThat(c.idle()).isEqualTo(8 * H - 4 * H / 2 - 2 * H);
+        assertThat(c.reported()).isEqualTo(8 * H);
+    }
+
+    @Test
     void boundsMustBeWholeHours() {
         assertThatThrownBy(() -> HourlyUsage.compute(T0 + 1, T0 + H, List.of(), List.of()))
                 .isInstanceOf(IllegalArgumentException.class);

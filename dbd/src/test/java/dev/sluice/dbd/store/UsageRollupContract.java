@@ -73,8 +73,15 @@ abstract class UsageRollupContract {
     }
 
     private static AccountingRecord.Builder size(long time, String tres) {
+        return size(time, tres, "");
+    }
+
+    private static AccountingRecord.Builder size(long time, String tres, String down) {
         return AccountingRecord.newBuilder()
-                .setClusterTres(ClusterTresRecord.newBuilder().setTime(time).setTres(tres));
+                .setClusterTres(ClusterTresRecord.newBuilder()
+                        .setTime(time)
+                        .setTres(tres)
+                        .setDownTres(down));
     }
 
     private ClusterUsage usage(long from, long to) throws Exception {
@@ -187,6 +194,19 @@ abstract class UsageRollupContract {
         ClusterTresUsage c = clusterCpu(usage(DAY, DAY + H));
         assertThat(c.getIdleSecs()).isEqualTo(4 * 1800 + 8 * 1800);
         assertThat(c.getCount()).isEqualTo(8);
+    }
+
+    @Test
+    void aDrainedNodeIsDownTime() throws Exception {
+        send(size(DAY, "cpu=8,node=2"));
+        send(size(DAY + 1800, "cpu=8,node=2", "cpu=4,node=1"));
+        // The same size and down part again (a controller restart) changes nothing.
+        send(size(DAY + 2000, "cpu=8,node=2", "cpu=4,node=1"));
+        now.set(DAY + 2 * H);
+        rollup.rollUp(cluster);
+        ClusterTresUsage c = clusterCpu(usage(DAY, DAY + 2 * H));
+        assertThat(c.getDownSecs()).isEqualTo(4 * 1800 + 4 * 3600);
+        assertThat(c.getIdleSecs()).isEqualTo(8 * 2 * H - c.getDownSecs());
     }
 
     @Test
