@@ -22,6 +22,7 @@ public final class Commands {
             "scontrol", ScontrolCommand::new,
             "sinfo", SinfoCommand::new,
             "squeue", SqueueCommand::new,
+            "sreport", dev.sluice.cli.command.sreport.SreportCommand::new,
             "srun", dev.sluice.cli.command.srun.SrunCommand::new,
             "salloc", dev.sluice.cli.command.salloc.SallocCommand::new);
 

@@ -21,6 +21,11 @@ public interface UserDirectory {
 
     Optional<String> groupName(long gid);
 
+    /** The GECOS full name of a user (up to its first comma), as sreport's "Proper Name". */
+    default Optional<String> properName(String userName) {
+        return Optional.empty();
+    }
+
     /** A directory over {@code passwd}/{@code group} files, read once; a missing file is empty. */
     static UserDirectory fromFiles(Path passwd, Path group) {
         return fromLines(readLines(passwd), readLines(group));
@@ -31,8 +36,15 @@ public interface UserDirectory {
         Map<Long, String> users = new HashMap<>();
         Map<String, Long> uids = new HashMap<>();
         Map<Long, String> groups = new HashMap<>();
+        Map<String, String> gecos = new HashMap<>();
         for (String line : passwdLines) {
             String[] f = line.split(":", -1);
+            if (f.length >= 5 && !line.startsWith("#")) {
+                String full = f[4].split(",", -1)[0];
+                if (!full.isEmpty()) {
+                    gecos.putIfAbsent(f[0], full);
+                }
+            }
             if (f.length >= 3 && !line.startsWith("#")) {
                 parseId(f[2]).ifPresent(id -> {
                     users.putIfAbsent(id, f[0]);
@@ -60,6 +72,11 @@ public interface UserDirectory {
             @Override
             public Optional<String> groupName(long gid) {
                 return Optional.ofNullable(groups.get(gid));
+            }
+
+            @Override
+            public Optional<String> properName(String userName) {
+                return Optional.ofNullable(gecos.get(userName));
             }
         };
     }

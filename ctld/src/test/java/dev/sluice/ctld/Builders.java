@@ -256,6 +256,13 @@ public final class Builders {
         private boolean requeue;
         private String qos = "";
         private String account = "";
+        private long memPerNodeMb;
+
+        /** {@code sbatch --mem}. */
+        public JobBuilder memPerNode(long mb) {
+            memPerNodeMb = mb;
+            return this;
+        }
 
         /** {@code sbatch -A}. */
         public JobBuilder account(String value) {
@@ -367,7 +374,7 @@ public final class Builders {
                     new JobRequest.Owner(uid, uid, "user" + uid),
                     "login1",
                     exclusive,
-                    0,
+                    memPerNodeMb,
                     0,
                     "",
                     "",

@@ -1,18 +1,24 @@
 package dev.sluice.ctld.accounting;
 
+import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.rpc.InfoMapper;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobStep;
+import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.ClusterTresRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.StepAccountingRecord;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What accounting learns from one journal record: the job as it stands after it and, once the
@@ -53,6 +59,68 @@ public final class AccountingEvents {
             case StateRecord.NodeCreated r -> List.of();
             case StateRecord.NodeDeleted r -> List.of();
         };
+    }
+
+    /** Whether a record can change the cluster's size (its TRES totals). */
+    public static boolean changesSize(StateRecord record) {
+        return record instanceof StateRecord.NodeRegistered
+                || record instanceof StateRecord.NodeCreated
+                || record instanceof StateRecord.NodeDeleted
+                || record instanceof StateRecord.NodeStateChanged;
+    }
+
+    /**
+     * The cluster's TRES totals in the named form: CPUs, memory, nodes, billing (= CPUs, as
+     * Slurm's default weights) and each consumable GRES, over every node but FUTURE ones.
+     */
+    public static String clusterTres(Collection<Node> nodes) {
+        return tresOf(nodes, false);
+    }
+
+    /** The same totals over the nodes DOWN or DRAINED by an administrator (Slurm's node events). */
+    public static String downTres(Collection<Node> nodes) {
+        return tresOf(nodes, true);
+    }
+
+    private static String tresOf(Collection<Node> nodes, boolean downOnly) {
+        long cpus = 0;
+        long mem = 0;
+        long count = 0;
+        Map<String, Long> gres = new TreeMap<>();
+        for (Node n : nodes) {
+            if (n.future() || (downOnly && !n.down() && !n.drain())) {
+                continue;
+            }
+            count++;
+            cpus += n.hardware().cpus();
+            mem += n.hardware().realMemoryMb();
+            for (GresUnit u : n.gres().units()) {
+                if (u.consumable()) {
+                    gres.merge(u.name(), u.capacity(), Long::sum);
+                }
+            }
+        }
+        StringBuilder s = new StringBuilder()
+                .append("cpu=")
+                .append(cpus)
+                .append(",mem=")
+                .append(mem)
+                .append("M,node=")
+                .append(count)
+                .append(",billing=")
+                .append(cpus);
+        gres.forEach(
+                (name, total) -> s.append(",gres/").append(name).append('=').append(total));
+        return s.toString();
+    }
+
+    /** The cluster's size from {@code time} on. */
+    public static AccountingRecord.Builder clusterSize(long time, String tres, String downTres) {
+        return AccountingRecord.newBuilder()
+                .setClusterTres(ClusterTresRecord.newBuilder()
+                        .setTime(time)
+                        .setTres(tres)
+                        .setDownTres(downTres));
     }
 
     /** The jobs a record changes, each to be passed to {@link #of} as it stands afterwards. */

@@ -25,6 +25,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     private final Outbox outbox;
     private final OutboxShipper shipper;
     private volatile PolicyPuller policy;
+    /** The TRES totals (and down part) last put in the outbox; null until the first node record (loop thread only). */
+    private String sentSize;
 
     private AccountingPipeline(Outbox outbox, OutboxShipper shipper) {
         this.outbox = outbox;
@@ -72,6 +74,15 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     @Override
     public void applied(long sequence, StateRecord record, ClusterState state) {
+        if (AccountingEvents.changesSize(record)) {
+            String size = AccountingEvents.clusterTres(state.nodes());
+            String down = AccountingEvents.downTres(state.nodes());
+            // After a restart the first node record re-sends the totals; dbd ignores an equal one.
+            if (!(size + '/' + down).equals(sentSize)) {
+                outbox.append(sequence, AccountingEvents.clusterSize(record.time(), size, down));
+                sentSize = size + '/' + down;
+            }
+        }
         for (int jobId : AccountingEvents.jobIdsOf(record)) {
             for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId))) {
                 outbox.append(sequence, r);

@@ -4,6 +4,7 @@ import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Association;
 import dev.sluice.ctld.limits.Limits;
 import dev.sluice.ctld.limits.Qos;
+import dev.sluice.ctld.limits.TresLimits;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.PolicySnapshot;
@@ -33,8 +34,10 @@ public final class PolicyMapper {
                             l.hasMaxJobs() ? Integer.toUnsignedLong(l.getMaxJobs()) : Limits.NONE,
                             l.hasMaxSubmitJobs() ? Integer.toUnsignedLong(l.getMaxSubmitJobs()) : Limits.NONE,
                             l.hasMaxWallMinutes() ? Integer.toUnsignedLong(l.getMaxWallMinutes()) : Limits.NONE,
-                            Limits.cpus(l.getGrpTres()),
-                            Limits.cpus(l.getMaxTres())),
+                            TresLimits.parse(l.getGrpTres()),
+                            TresLimits.parse(l.getMaxTres()),
+                            l.hasGrpJobs() ? Integer.toUnsignedLong(l.getGrpJobs()) : Limits.NONE,
+                            l.hasGrpSubmitJobs() ? Integer.toUnsignedLong(l.getGrpSubmitJobs()) : Limits.NONE),
                     names(l.getQos()),
                     l.getDefaultQos().toLowerCase(Locale.ROOT)));
         }
@@ -55,8 +58,12 @@ public final class PolicyMapper {
                                             ? Integer.toUnsignedLong(q.getMaxSubmitJobsPerUser())
                                             : Limits.NONE,
                                     q.hasMaxWallMinutes() ? Integer.toUnsignedLong(q.getMaxWallMinutes()) : Limits.NONE,
-                                    Limits.cpus(q.getGrpTres()),
-                                    Limits.cpus(q.getMaxTresPerJob()))));
+                                    TresLimits.parse(q.getGrpTres()),
+                                    TresLimits.parse(q.getMaxTresPerJob()),
+                                    q.hasGrpJobs() ? Integer.toUnsignedLong(q.getGrpJobs()) : Limits.NONE,
+                                    q.hasGrpSubmitJobs()
+                                            ? Integer.toUnsignedLong(q.getGrpSubmitJobs())
+                                            : Limits.NONE)));
         }
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
     }

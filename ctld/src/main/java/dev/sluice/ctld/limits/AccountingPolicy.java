@@ -76,12 +76,7 @@ public record AccountingPolicy(
             l = l.orElse(up.limits());
         }
         // Grp limits belong to the level that carries them (LimitGate walks the lineage).
-        return new Limits(
-                l.maxJobs(),
-                l.maxSubmitJobs(),
-                l.maxWallMinutes(),
-                user.limits().grpCpus(),
-                l.maxCpusPerJob());
+        return l.withGrpOf(user.limits());
     }
 
     /** The QOS a user association may use: its own list, else its account's, up to root. */

@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * The submit-time checks of AccountingStorageEnforce, in Slurm's order: the job needs an
  * association (its account, or the user's default account, for its user and partition), a QOS
- * the association may use, and room under MaxSubmitJobs (association, then QOS per user).
+ * the association may use, and room under MaxSubmitJobs and GrpSubmitJobs (association and the
+ * accounts above it, then QOS per user).
  * Everything else waits in the queue ({@link LimitGate}). Pure.
  */
 public final class Admission {
@@ -78,10 +79,25 @@ public final class Admission {
             if (limits.maxSubmitJobs() != Limits.NONE && usage.activeJobs(acct, user) >= limits.maxSubmitJobs()) {
                 throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
             }
+            // GrpSubmitJobs: the user association's own, then every account above it (not inherited).
+            if (limits.grpSubmitJobs() != Limits.NONE && usage.activeJobs(acct, user) >= limits.grpSubmitJobs()) {
+                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+            }
+            for (Association up : policy.lineage(acct)) {
+                long cap = up.limits().grpSubmitJobs();
+                if (cap != Limits.NONE && usage.accountActiveJobs(up.account()) >= cap) {
+                    throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+                }
+            }
             Qos qosRecord = policy.qos().get(q);
             if (qosRecord != null
                     && qosRecord.limits().maxSubmitJobs() != Limits.NONE
                     && usage.qosActiveJobs(q, user) >= qosRecord.limits().maxSubmitJobs()) {
+                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+            }
+            if (qosRecord != null
+                    && qosRecord.limits().grpSubmitJobs() != Limits.NONE
+                    && usage.qosAllActiveJobs(q) >= qosRecord.limits().grpSubmitJobs()) {
                 throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
             }
         }

@@ -5,10 +5,11 @@ import dev.sluice.ctld.state.JobRequest;
 import java.util.Optional;
 
 /**
- * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm's
- * reason names: the QOS's limits first, then the association's (Slurm's acct_policy order).
- * A job whose association has gone since it was submitted waits with
- * {@code InvalidAccount}, as Slurm's does. Pure.
+ * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
+ * reason names (job_state_reason_string): the QOS's limits first, then the association's
+ * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES; TRES in
+ * the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
+ * with {@code InvalidAccount}, as Slurm's does. Pure.
  */
 public final class LimitGate {
     private LimitGate() {}
@@ -27,7 +28,7 @@ public final class LimitGate {
         if (!enforce.limits()) {
             return null;
         }
-        long cpus = LimitUsage.cpusOf(job);
+        JobTres wanted = LimitUsage.tresOf(job);
         long wall = job.timeLimitMinutes();
         boolean timed = wall < JobRequest.TIME_NOT_SET;
         Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
@@ -36,14 +37,19 @@ public final class LimitGate {
             if (q.maxWallMinutes() != Limits.NONE && (!timed || wall > q.maxWallMinutes())) {
                 return "QOSMaxWallDurationPerJobLimit";
             }
-            if (q.maxCpusPerJob() != Limits.NONE && cpus > q.maxCpusPerJob()) {
-                return "QOSMaxCpuPerJobLimit";
+            String perJob = q.maxTresPerJob().exceeded(JobTres.NONE, wanted);
+            if (perJob != null) {
+                return qosMaxPerJob(perJob);
+            }
+            if (q.grpJobs() != Limits.NONE && usage.qosAllRunningJobs(qos.name()) >= q.grpJobs()) {
+                return "QOSGrpJobsLimit";
             }
             if (q.maxJobs() != Limits.NONE && usage.qosRunningJobs(qos.name(), user) >= q.maxJobs()) {
                 return "QOSMaxJobsPerUserLimit";
             }
-            if (q.grpCpus() != Limits.NONE && usage.qosCpus(qos.name()) + cpus > q.grpCpus()) {
-                return "QOSGrpCpuLimit";
+            String grp = q.grpTres().exceeded(usage.qosTres(qos.name()), wanted);
+            if (grp != null) {
+                return qosGrp(grp);
             }
         }
         Association assoc = found.get();
@@ -51,21 +57,69 @@ public final class LimitGate {
         if (l.maxWallMinutes() != Limits.NONE && (!timed || wall > l.maxWallMinutes())) {
             return "AssocMaxWallDurationPerJobLimit";
         }
-        if (l.maxCpusPerJob() != Limits.NONE && cpus > l.maxCpusPerJob()) {
-            return "AssocMaxCpuPerJobLimit";
+        String perJob = l.maxTresPerJob().exceeded(JobTres.NONE, wanted);
+        if (perJob != null) {
+            return assocMaxPerJob(perJob);
+        }
+        // Slurm walks up from the user association: its GrpJobs, its MaxJobs, the accounts' GrpJobs.
+        if (l.grpJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.grpJobs()) {
+            return "AssocGrpJobsLimit";
         }
         if (l.maxJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.maxJobs()) {
             return "AssocMaxJobsLimit";
         }
-        if (l.grpCpus() != Limits.NONE && usage.runningJobsCpusOfUser(account, user) + cpus > l.grpCpus()) {
-            return "AssocGrpCpuLimit";
+        for (Association up : policy.lineage(account)) {
+            long cap = up.limits().grpJobs();
+            if (cap != Limits.NONE && usage.accountRunningJobs(up.account()) >= cap) {
+                return "AssocGrpJobsLimit";
+            }
+        }
+        String grp = l.grpTres().exceeded(usage.userTres(account, user), wanted);
+        if (grp != null) {
+            return assocGrp(grp);
         }
         for (Association up : policy.lineage(account)) {
-            long cap = up.limits().grpCpus();
-            if (cap != Limits.NONE && usage.accountCpus(up.account()) + cpus > cap) {
-                return "AssocGrpCpuLimit";
+            String over = up.limits().grpTres().exceeded(usage.accountTres(up.account()), wanted);
+            if (over != null) {
+                return assocGrp(over);
             }
         }
         return null;
+    }
+
+    private static String assocGrp(String tres) {
+        return switch (tres) {
+            case "cpu" -> "AssocGrpCpuLimit";
+            case "mem" -> "AssocGrpMemLimit";
+            case "node" -> "AssocGrpNodeLimit";
+            default -> "AssocGrpGRES";
+        };
+    }
+
+    private static String assocMaxPerJob(String tres) {
+        return switch (tres) {
+            case "cpu" -> "AssocMaxCpuPerJobLimit";
+            case "mem" -> "AssocMaxMemPerJob";
+            case "node" -> "AssocMaxNodePerJobLimit";
+            default -> "AssocMaxGRESPerJob";
+        };
+    }
+
+    private static String qosGrp(String tres) {
+        return switch (tres) {
+            case "cpu" -> "QOSGrpCpuLimit";
+            case "mem" -> "QOSGrpMemLimit";
+            case "node" -> "QOSGrpNodeLimit";
+            default -> "QOSGrpGRES";
+        };
+    }
+
+    private static String qosMaxPerJob(String tres) {
+        return switch (tres) {
+            case "cpu" -> "QOSMaxCpuPerJobLimit";
+            case "mem" -> "QOSMaxMemoryPerJob";
+            case "node" -> "QOSMaxNodePerJobLimit";
+            default -> "QOSMaxGRESPerJob";
+        };
     }
 }

@@ -6,19 +6,24 @@ import java.util.Map;
 
 /**
  * What the jobs already in the controller use against the limits: running and active (pending
- * or running) jobs per user association and per user of a QOS, and CPUs per account (counted
- * on the account and on every account above it) and per QOS. A scheduling pass builds one and
- * adds each job it starts, so later jobs in the same pass see them.
+ * or running) jobs per user association, per account (counted on the account and on every
+ * account above it) and per user of a QOS; and TRES held per user association, per account and
+ * per QOS. A scheduling pass builds one and adds each job it starts, so later jobs in the same
+ * pass see them.
  */
 public final class LimitUsage {
     private final AccountingPolicy policy;
     private final Map<String, Integer> runningJobs = new HashMap<>();
     private final Map<String, Integer> activeJobs = new HashMap<>();
-    private final Map<String, Long> accountCpus = new HashMap<>();
-    private final Map<String, Long> userCpus = new HashMap<>();
+    private final Map<String, Integer> accountRunningJobs = new HashMap<>();
+    private final Map<String, Integer> accountActiveJobs = new HashMap<>();
+    private final Map<String, JobTres> accountTres = new HashMap<>();
+    private final Map<String, JobTres> userTres = new HashMap<>();
     private final Map<String, Integer> qosRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosActiveJobs = new HashMap<>();
-    private final Map<String, Long> qosCpus = new HashMap<>();
+    private final Map<String, JobTres> qosTres = new HashMap<>();
+    private final Map<String, Integer> qosAllRunningJobs = new HashMap<>();
+    private final Map<String, Integer> qosAllActiveJobs = new HashMap<>();
 
     private LimitUsage(AccountingPolicy policy) {
         this.policy = policy;
@@ -28,33 +33,45 @@ public final class LimitUsage {
         LimitUsage u = new LimitUsage(policy);
         for (Job job : jobs) {
             if (job.isRunning()) {
-                u.started(
-                        job,
-                        job.allocation() == null
-                                ? cpusOf(job)
-                                : job.allocation().totalCpus());
+                u.started(job, job.allocation() == null ? tresOf(job) : JobTres.of(job.allocation()));
             }
             if (job.isRunning() || job.isPending()) {
                 // A pending array record stands for all its tasks (Slurm counts each task).
                 int n = job.isPending() && job.array().isArray() && job.array().taskId() < 0
                         ? job.array().pendingTasks().size()
                         : 1;
-                u.activeJobs.merge(userKey(job), n, Integer::sum);
-                u.qosActiveJobs.merge(qosKey(job), n, Integer::sum);
+                u.submitted(job, n);
             }
         }
         return u;
     }
 
-    /** Counts a job that starts now with {@code cpus} CPUs. */
-    public void started(Job job, long cpus) {
-        runningJobs.merge(userKey(job), 1, Integer::sum);
-        userCpus.merge(userKey(job), cpus, Long::sum);
-        qosRunningJobs.merge(qosKey(job), 1, Integer::sum);
-        qosCpus.merge(nz(job.request().qos()), cpus, Long::sum);
+    /** Counts {@code n} jobs that are (or would be) pending or running. */
+    public void submitted(Job job, int n) {
+        activeJobs.merge(userKey(job), n, Integer::sum);
+        qosActiveJobs.merge(qosKey(job), n, Integer::sum);
+        qosAllActiveJobs.merge(nz(job.request().qos()), n, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
-            accountCpus.merge(a.account(), cpus, Long::sum);
+            accountActiveJobs.merge(a.account(), n, Integer::sum);
         }
+    }
+
+    /** Counts a job that starts now holding {@code tres}. */
+    public void started(Job job, JobTres tres) {
+        runningJobs.merge(userKey(job), 1, Integer::sum);
+        userTres.merge(userKey(job), tres, JobTres::plus);
+        qosRunningJobs.merge(qosKey(job), 1, Integer::sum);
+        qosTres.merge(nz(job.request().qos()), tres, JobTres::plus);
+        qosAllRunningJobs.merge(nz(job.request().qos()), 1, Integer::sum);
+        for (Association a : policy.lineage(nz(job.request().account()))) {
+            accountTres.merge(a.account(), tres, JobTres::plus);
+            accountRunningJobs.merge(a.account(), 1, Integer::sum);
+        }
+    }
+
+    /** Counts a job that starts now with {@code cpus} CPUs and nothing else. */
+    public void started(Job job, long cpus) {
+        started(job, new JobTres(Map.of("cpu", cpus)));
     }
 
     int runningJobs(String account, String user) {
@@ -65,12 +82,20 @@ public final class LimitUsage {
         return activeJobs.getOrDefault(account + '\0' + user, 0);
     }
 
-    long runningJobsCpusOfUser(String account, String user) {
-        return userCpus.getOrDefault(account + '\0' + user, 0L);
+    int accountRunningJobs(String account) {
+        return accountRunningJobs.getOrDefault(account, 0);
     }
 
-    long accountCpus(String account) {
-        return accountCpus.getOrDefault(account, 0L);
+    int accountActiveJobs(String account) {
+        return accountActiveJobs.getOrDefault(account, 0);
+    }
+
+    JobTres userTres(String account, String user) {
+        return userTres.getOrDefault(account + '\0' + user, JobTres.NONE);
+    }
+
+    JobTres accountTres(String account) {
+        return accountTres.getOrDefault(account, JobTres.NONE);
     }
 
     int qosRunningJobs(String qos, String user) {
@@ -81,13 +106,28 @@ public final class LimitUsage {
         return qosActiveJobs.getOrDefault(qos + '\0' + user, 0);
     }
 
-    long qosCpus(String qos) {
-        return qosCpus.getOrDefault(qos, 0L);
+    /** Running jobs of every user under a QOS (its GrpJobs). */
+    int qosAllRunningJobs(String qos) {
+        return qosAllRunningJobs.getOrDefault(qos, 0);
+    }
+
+    /** Pending and running jobs of every user under a QOS (its GrpSubmitJobs). */
+    int qosAllActiveJobs(String qos) {
+        return qosAllActiveJobs.getOrDefault(qos, 0);
+    }
+
+    JobTres qosTres(String qos) {
+        return qosTres.getOrDefault(qos, JobTres.NONE);
     }
 
     /** The CPUs a job asks for: tasks times CPUs per task, as the limits count them. */
     public static long cpusOf(Job job) {
         return (long) job.request().effectiveTasks() * job.request().effectiveCpusPerTask();
+    }
+
+    /** The TRES a pending job asks for. */
+    public static JobTres tresOf(Job job) {
+        return JobTres.of(job.request());
     }
 
     private static String userKey(Job job) {

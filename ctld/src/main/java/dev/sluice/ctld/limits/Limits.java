@@ -1,16 +1,38 @@
 package dev.sluice.ctld.limits;
 
-import java.util.Locale;
+import static java.util.Objects.requireNonNull;
 
 /**
  * The limits the controller enforces, on an association or a QOS. {@link #NONE} (-1) in a field
- * means "not set": an association then inherits its parent account's value, a QOS has no limit.
- * On a QOS, {@code maxJobs}/{@code maxSubmitJobs} are its per-user limits (MaxJobsPerUser,
+ * means "not set": an association then inherits its parent account's value (per-job and
+ * per-user limits only; Grp limits are the level's own), a QOS has no limit. On a QOS,
+ * {@code maxJobs}/{@code maxSubmitJobs} are its per-user limits (MaxJobsPerUser,
  * MaxSubmitJobsPerUser).
  */
-public record Limits(long maxJobs, long maxSubmitJobs, long maxWallMinutes, long grpCpus, long maxCpusPerJob) {
+public record Limits(
+        long maxJobs,
+        long maxSubmitJobs,
+        long maxWallMinutes,
+        TresLimits grpTres,
+        TresLimits maxTresPerJob,
+        long grpJobs,
+        long grpSubmitJobs) {
     public static final long NONE = -1;
-    public static final Limits UNSET = new Limits(NONE, NONE, NONE, NONE, NONE);
+    public static final Limits UNSET = new Limits(NONE, NONE, NONE, TresLimits.NONE, TresLimits.NONE, NONE, NONE);
+
+    public Limits {
+        requireNonNull(grpTres, "grpTres is null");
+        requireNonNull(maxTresPerJob, "maxTresPerJob is null");
+    }
+
+    /** Limits on job counts, wall time and CPUs only (GrpTRES=cpu=, MaxTRES=cpu=). */
+    public Limits(long maxJobs, long maxSubmitJobs, long maxWallMinutes, long grpCpus, long maxCpusPerJob) {
+        this(maxJobs, maxSubmitJobs, maxWallMinutes, cpuCap(grpCpus), cpuCap(maxCpusPerJob), NONE, NONE);
+    }
+
+    private static TresLimits cpuCap(long cpus) {
+        return cpus == NONE ? TresLimits.NONE : new TresLimits(java.util.Map.of("cpu", cpus));
+    }
 
     /** This record's values, with the unset ones taken from {@code parent}. */
     public Limits orElse(Limits parent) {
@@ -18,8 +40,16 @@ public record Limits(long maxJobs, long maxSubmitJobs, long maxWallMinutes, long
                 pick(maxJobs, parent.maxJobs),
                 pick(maxSubmitJobs, parent.maxSubmitJobs),
                 pick(maxWallMinutes, parent.maxWallMinutes),
-                pick(grpCpus, parent.grpCpus),
-                pick(maxCpusPerJob, parent.maxCpusPerJob));
+                grpTres.orElse(parent.grpTres),
+                maxTresPerJob.orElse(parent.maxTresPerJob),
+                pick(grpJobs, parent.grpJobs),
+                pick(grpSubmitJobs, parent.grpSubmitJobs));
+    }
+
+    /** The same limits with the Grp ones replaced by {@code own}'s (they are never inherited). */
+    public Limits withGrpOf(Limits own) {
+        return new Limits(
+                maxJobs, maxSubmitJobs, maxWallMinutes, own.grpTres, maxTresPerJob, own.grpJobs, own.grpSubmitJobs);
     }
 
     private static long pick(long own, long inherited) {
@@ -28,21 +58,11 @@ public record Limits(long maxJobs, long maxSubmitJobs, long maxWallMinutes, long
 
     /**
      * The {@code cpu} count of a Slurm TRES string ({@code cpu=4,mem=1G,gres/gpu=2}), or
-     * {@link #NONE} when it names no cpu limit. Other TRES are not enforced yet.
+     * {@link #NONE} when it names no cpu limit.
      *
-     * @throws IllegalArgumentException for a cpu count that is not a number
+     * @throws IllegalArgumentException for a count that is not a number
      */
     public static long cpus(String tres) {
-        if (tres == null || tres.isBlank()) {
-            return NONE;
-        }
-        for (String part : tres.split(",")) {
-            int eq = part.indexOf('=');
-            if (eq > 0 && part.substring(0, eq).strip().toLowerCase(Locale.ROOT).equals("cpu")) {
-                long n = Long.parseLong(part.substring(eq + 1).strip());
-                return n < 0 ? NONE : n;
-            }
-        }
-        return NONE;
+        return TresLimits.parse(tres).get("cpu");
     }
 }

@@ -215,7 +215,7 @@ public final class Scheduler {
                             job.id(), task, placed.allocation(), partition.name(), job.timeLimitMinutes()));
                     timeline.started(placed.allocation(), end);
                     if (usage != null) {
-                        usage.started(job, placed.allocation().totalCpus());
+                        usage.started(job, dev.sluice.ctld.limits.JobTres.of(placed.allocation()));
                     }
                     if (task >= 0) {
                         runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);

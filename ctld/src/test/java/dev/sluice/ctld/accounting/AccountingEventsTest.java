@@ -3,10 +3,14 @@ package dev.sluice.ctld.accounting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingRecord;
@@ -17,6 +21,31 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AccountingEventsTest {
+    private static Node node(String name, int cpus, long mem, GresInventory gres, boolean future) {
+        return Node.configured(name, name, "127.0.0.1", 0, NodeHardware.ofCpus(cpus, mem), List.of(), gres, 1, future);
+    }
+
+    @Test
+    void theClusterSizeSumsNodesAndConsumableGresButNotFutureNodes() {
+        GresInventory gpus = new GresInventory(List.of(
+                new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
+                new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true)));
+        String tres = AccountingEvents.clusterTres(List.of(
+                node("n1", 4, 8000, gpus, false),
+                node("n2", 8, 16000, gpus, false),
+                node("n3", 64, 64000, GresInventory.NONE, true)));
+        assertThat(tres).isEqualTo("cpu=12,mem=24000M,node=2,billing=12,gres/gpu=4");
+        assertThat(AccountingEvents.clusterSize(77, tres, "").getClusterTres().getTime())
+                .isEqualTo(77);
+        Node drained = node("n2", 8, 16000, gpus, false).withAdmin(false, true, "fan", "root", 5);
+        assertThat(AccountingEvents.downTres(List.of(node("n1", 4, 8000, gpus, false), drained)))
+                .isEqualTo("cpu=8,mem=16000M,node=1,billing=8,gres/gpu=2");
+        assertThat(AccountingEvents.changesSize(new StateRecord.NodeDeleted("n1", 5)))
+                .isTrue();
+        assertThat(AccountingEvents.changesSize(new StateRecord.JobsPurged(List.of(), 5)))
+                .isFalse();
+    }
+
     private static final JobRequest REQUEST = WireMapper.toDomain(JobSpec.newBuilder()
             .setName("train")
             .setScript("#!/bin/sh\ntrue\n")

@@ -12,6 +12,8 @@ import dev.sluice.dbd.store.Database;
 import dev.sluice.dbd.store.JobQueries;
 import dev.sluice.dbd.store.PolicyStore;
 import dev.sluice.dbd.store.QosStore;
+import dev.sluice.dbd.store.UsageQueries;
+import dev.sluice.dbd.store.UsageRollup;
 import dev.sluice.protocol.auth.DaemonAuth;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -38,12 +40,22 @@ public final class DbdServer implements AutoCloseable {
     private final Server grpc;
     private final CommandServer commands;
     private final int commandPort;
+    private final UsageRollup rollup;
+    private final RollupScheduler rollups;
 
-    private DbdServer(Database db, Server grpc, CommandServer commands, int commandPort) {
+    private DbdServer(
+            Database db,
+            Server grpc,
+            CommandServer commands,
+            int commandPort,
+            UsageRollup rollup,
+            RollupScheduler rollups) {
         this.db = db;
         this.grpc = grpc;
         this.commands = commands;
         this.commandPort = commandPort;
+        this.rollup = rollup;
+        this.rollups = rollups;
     }
 
     /** The daemon's name in cluster credentials. */
@@ -85,6 +97,7 @@ public final class DbdServer implements AutoCloseable {
                             new AssociationStore(db.dataSource(), clock),
                             new AssociationEdits(db.dataSource()),
                             new QosStore(db.dataSource(), clock),
+                            new UsageQueries(db.dataSource()),
                             operators()),
                     authenticator,
                     clock);
@@ -99,7 +112,10 @@ public final class DbdServer implements AutoCloseable {
                     "sluice-dbd ready: commands on port {}, controllers (gRPC) on port {}",
                     bound.getPort(),
                     grpc.getPort());
-            return new DbdServer(db, grpc, commands, bound.getPort());
+            UsageRollup rollup = new UsageRollup(db.dataSource(), clock);
+            RollupScheduler rollups = new RollupScheduler(rollup, clock);
+            rollups.start();
+            return new DbdServer(db, grpc, commands, bound.getPort(), rollup, rollups);
         } catch (IOException | RuntimeException e) {
             if (commands != null) {
                 commands.close();
@@ -129,8 +145,14 @@ public final class DbdServer implements AutoCloseable {
         return grpc.getPort();
     }
 
+    /** The hourly rollup, which runs by itself at start-up and every hour; tests run it at will. */
+    public UsageRollup rollup() {
+        return rollup;
+    }
+
     @Override
     public void close() {
+        rollups.close();
         grpc.shutdownNow();
         try {
             grpc.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);

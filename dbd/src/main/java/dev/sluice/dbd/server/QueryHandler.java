@@ -7,6 +7,7 @@ import dev.sluice.dbd.store.AssociationEdits;
 import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.JobQueries;
 import dev.sluice.dbd.store.QosStore;
+import dev.sluice.dbd.store.UsageQueries;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
@@ -17,7 +18,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Answers the user commands' requests (sacct today). One request in, one response out. */
+/** Answers the user commands' requests (sacct, sacctmgr, sreport). One request in, one response out. */
 final class QueryHandler {
     private static final Logger log = LoggerFactory.getLogger(QueryHandler.class);
 
@@ -25,6 +26,7 @@ final class QueryHandler {
     private final AssociationStore associations;
     private final AssociationEdits edits;
     private final QosStore qos;
+    private final UsageQueries usage;
     private final Set<Long> operators;
 
     /** @param operators uids that may change associations (root and the daemon's own user, its SlurmUser) */
@@ -33,11 +35,13 @@ final class QueryHandler {
             AssociationStore associations,
             AssociationEdits edits,
             QosStore qos,
+            UsageQueries usage,
             Set<Long> operators) {
         this.queries = requireNonNull(queries, "queries is null");
         this.associations = requireNonNull(associations, "associations is null");
         this.edits = requireNonNull(edits, "edits is null");
         this.qos = requireNonNull(qos, "qos is null");
+        this.usage = requireNonNull(usage, "usage is null");
         this.operators = Set.copyOf(operators);
     }
 
@@ -76,6 +80,7 @@ final class QueryHandler {
                 case MODIFY_QOS -> out.setModified(qos.modify(request.getModifyQos()));
                 case LIST_QOS -> out.setListedQos(qos.list(request.getListQos()));
                 case DELETE_QOS -> out.setDeleted(qos.delete(request.getDeleteQos()));
+                case QUERY_USAGE -> out.setUsage(usage.report(request.getQueryUsage()));
                 case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
             }
         } catch (IllegalArgumentException e) {

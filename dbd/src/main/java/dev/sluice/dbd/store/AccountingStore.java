@@ -67,16 +67,26 @@ public final class AccountingStore {
                 long applied = lockApplied(c, clusterId);
                 TresCatalog tres = TresCatalog.load(c);
                 long through = applied;
+                long rewind = Long.MAX_VALUE;
                 for (AccountingRecord r : batch.getRecordsList()) {
                     if (r.getSequence() <= through) {
                         continue;
                     }
-                    switch (r.getRecordCase()) {
+                    long changed = switch (r.getRecordCase()) {
                         case JOB -> upsertJob(c, tres, clusterId, r.getSequence(), r.getJob());
-                        case STEP -> upsertStep(c, tres, clusterId, r.getSequence(), r.getStep());
+                        case STEP -> {
+                            upsertStep(c, tres, clusterId, r.getSequence(), r.getStep());
+                            yield Long.MAX_VALUE;
+                        }
+                        case CLUSTER_TRES -> ClusterTres.apply(c, tres, clusterId, r.getClusterTres());
                         case RECORD_NOT_SET -> throw new IllegalStateException("checked above");
-                    }
+                    };
+                    rewind = Math.min(rewind, changed);
                     through = r.getSequence();
+                }
+                if (rewind != Long.MAX_VALUE) {
+                    // Hours already rolled up that this batch changes are rolled again.
+                    UsageRollup.rewind(c, clusterId, rewind);
                 }
                 if (through != applied) {
                     try (PreparedStatement ps = c.prepareStatement(
@@ -183,11 +193,27 @@ public final class AccountingStore {
         }
     }
 
-    private static void upsertJob(Connection c, TresCatalog tres, long clusterId, long seq, JobAccountingRecord r)
+    /**
+     * Upserts the job row; answers the earliest time from which its usage differs from what the
+     * row said before ({@code Long.MAX_VALUE} when the usage is the same).
+     */
+    private static long upsertJob(Connection c, TresCatalog tres, long clusterId, long seq, JobAccountingRecord r)
             throws SQLException {
         JobInfo j = r.getJob();
         String user = r.getUserName().isEmpty() ? j.getSpec().getOwner().getUserName() : r.getUserName();
-        Long row = jobRow(c, clusterId, j.getJobId(), j.getSubmitTime());
+        Usage before = jobUsage(c, clusterId, j.getJobId(), j.getSubmitTime());
+        Long row = before == null ? null : before.row();
+        String allocTres = idForm(c, tres, j.getAllocTres());
+        long changed = before == null
+                ? new Usage(0, 0, 0, "", j.getSpec().getAccount(), user)
+                        .changedFrom(
+                                j.getStartTime(),
+                                j.getEndTime(),
+                                allocTres,
+                                j.getSpec().getAccount(),
+                                user)
+                : before.changedFrom(
+                        j.getStartTime(), j.getEndTime(), allocTres, j.getSpec().getAccount(), user);
         String sql = row == null
                 ? "INSERT INTO jobs (job_name, user_name, uid, gid, group_name, account, partition_name, qos,"
                         + " eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes, alloc_cpus,"
@@ -219,7 +245,7 @@ public final class AccountingStore {
             ps.setInt(i++, j.getNumNodes());
             ps.setInt(i++, j.getNumCpus());
             ps.setString(i++, idForm(c, tres, j.getReqTres()));
-            ps.setString(i++, idForm(c, tres, j.getAllocTres()));
+            ps.setString(i++, allocTres);
             ps.setLong(i++, Integer.toUnsignedLong(j.getTimeLimitMinutes()));
             ps.setString(i++, clip(j.getWorkDir().isEmpty() ? j.getSpec().getWorkDir() : j.getWorkDir(), 1024));
             ps.setLong(i++, seq);
@@ -235,6 +261,50 @@ public final class AccountingStore {
                 ps.setLong(i, row);
             }
             ps.executeUpdate();
+        }
+        return changed;
+    }
+
+    /** What a job row said about usage: its span, allocated TRES and association. */
+    private record Usage(long row, long start, long end, String allocTres, String account, String user) {
+        /** The earliest time whose usage the new values change; MAX_VALUE when none. */
+        long changedFrom(long newStart, long newEnd, String newTres, String newAccount, String newUser) {
+            if (start == newStart
+                    && end == newEnd
+                    && allocTres.equals(newTres)
+                    && account.equals(newAccount)
+                    && user.equals(newUser)) {
+                return Long.MAX_VALUE;
+            }
+            if (start != newStart
+                    || !allocTres.equals(newTres)
+                    || !account.equals(newAccount)
+                    || !user.equals(newUser)) {
+                long s = Math.min(start > 0 ? start : Long.MAX_VALUE, newStart > 0 ? newStart : Long.MAX_VALUE);
+                return s;
+            }
+            // Same start, other end: hours before the earlier end are unchanged.
+            return Math.min(end == 0 ? Long.MAX_VALUE : end, newEnd == 0 ? Long.MAX_VALUE : newEnd);
+        }
+    }
+
+    private static Usage jobUsage(Connection c, long clusterId, int jobId, long submitTime) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, start_time, end_time, tres_alloc, account, user_name"
+                + " FROM jobs WHERE cluster_id = ? AND job_id = ? AND submit_time = ?")) {
+            ps.setLong(1, clusterId);
+            ps.setLong(2, Integer.toUnsignedLong(jobId));
+            ps.setLong(3, submitTime);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next()
+                        ? new Usage(
+                                rs.getLong(1),
+                                rs.getLong(2),
+                                rs.getLong(3),
+                                rs.getString(4),
+                                rs.getString(5),
+                                rs.getString(6))
+                        : null;
+            }
         }
     }
 
@@ -293,7 +363,7 @@ public final class AccountingStore {
         }
     }
 
-    private static String idForm(Connection c, TresCatalog tres, String named) throws SQLException {
+    static String idForm(Connection c, TresCatalog tres, String named) throws SQLException {
         TresCounts counts;
         try {
             counts = TresCounts.parseNamed(named);

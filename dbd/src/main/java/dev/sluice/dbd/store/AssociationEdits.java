@@ -163,6 +163,12 @@ public final class AssociationEdits {
         if (l.hasMaxWallMinutes()) {
             cols.put("max_wall_minutes", Integer.toUnsignedLong(l.getMaxWallMinutes()));
         }
+        if (l.hasGrpJobs()) {
+            cols.put("grp_jobs", Integer.toUnsignedLong(l.getGrpJobs()));
+        }
+        if (l.hasGrpSubmitJobs()) {
+            cols.put("grp_submit_jobs", Integer.toUnsignedLong(l.getGrpSubmitJobs()));
+        }
         if (l.hasGrpTres()) {
             cols.put("grp_tres", l.getGrpTres());
         }
@@ -181,6 +187,8 @@ public final class AssociationEdits {
                 case "maxjobs" -> "max_jobs";
                 case "maxsubmitjobs" -> "max_submit_jobs";
                 case "maxwall" -> "max_wall_minutes";
+                case "grpjobs" -> "grp_jobs";
+                case "grpsubmitjobs" -> "grp_submit_jobs";
                 case "grptres" -> "grp_tres";
                 case "maxtres" -> "max_tres";
                 case "qos" -> "qos";

@@ -24,7 +24,7 @@ final class AssociationRows {
         List<AssociationEntry> all = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT cluster_name, account, user_name, partition_name,"
                         + " parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes, grp_tres, max_tres,"
-                        + " qos, default_qos FROM acct_associations");
+                        + " qos, default_qos, grp_jobs, grp_submit_jobs FROM acct_associations");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 AssociationLimits.Builder l = AssociationLimits.newBuilder();
@@ -51,6 +51,12 @@ final class AssociationRows {
                 }
                 if (rs.getString(13) != null) {
                     l.setDefaultQos(rs.getString(13));
+                }
+                if (rs.getObject(14) != null) {
+                    l.setGrpJobs((int) rs.getLong(14));
+                }
+                if (rs.getObject(15) != null) {
+                    l.setGrpSubmitJobs((int) rs.getLong(15));
                 }
                 all.add(AssociationEntry.newBuilder()
                         .setCluster(rs.getString(1))

@@ -311,10 +311,10 @@ public final class AssociationStore {
     static void insertAssociation(
             Connection c, String cluster, String account, String user, String parent, AssociationLimits l, long now)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO acct_associations (cluster_name, account,"
-                        + " user_name, partition_name, parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes,"
-                        + " grp_tres, max_tres, qos, default_qos, created_at) VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_associations (cluster_name, account,"
+                + " user_name, partition_name, parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes,"
+                + " grp_tres, max_tres, qos, default_qos, created_at, grp_jobs, grp_submit_jobs)"
+                + " VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, cluster);
             ps.setString(2, account);
             ps.setString(3, user);
@@ -328,6 +328,8 @@ public final class AssociationStore {
             ps.setObject(11, l.hasQos() ? l.getQos() : null);
             ps.setObject(12, l.hasDefaultQos() ? l.getDefaultQos() : null);
             ps.setLong(13, now);
+            ps.setObject(14, l.hasGrpJobs() ? Integer.toUnsignedLong(l.getGrpJobs()) : null);
+            ps.setObject(15, l.hasGrpSubmitJobs() ? Integer.toUnsignedLong(l.getGrpSubmitJobs()) : null);
             ps.executeUpdate();
         }
     }

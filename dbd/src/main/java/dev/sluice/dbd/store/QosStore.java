@@ -39,7 +39,9 @@ public final class QosStore {
             new String[] {"maxtresperjob", "max_tres_per_job"},
             new String[] {"maxwall", "max_wall_minutes"},
             new String[] {"maxjobsperuser", "max_jobs_per_user"},
-            new String[] {"maxsubmitjobsperuser", "max_submit_jobs_per_user"});
+            new String[] {"maxsubmitjobsperuser", "max_submit_jobs_per_user"},
+            new String[] {"grpjobs", "grp_jobs"},
+            new String[] {"grpsubmitjobs", "grp_submit_jobs"});
 
     private final DataSource ds;
     private final InstantSource clock;
@@ -121,7 +123,8 @@ public final class QosStore {
         try (PreparedStatement ps =
                         c.prepareStatement("SELECT name, description, priority, grace_time_seconds, preempt,"
                                 + " preempt_mode, flags, usage_factor, grp_tres, max_tres_per_job, max_wall_minutes,"
-                                + " max_jobs_per_user, max_submit_jobs_per_user FROM acct_qos ORDER BY name");
+                                + " max_jobs_per_user, max_submit_jobs_per_user, grp_jobs, grp_submit_jobs FROM acct_qos"
+                                + " ORDER BY name");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 if (!names.isEmpty() && !names.contains(rs.getString(1))) {
@@ -150,6 +153,12 @@ public final class QosStore {
                 }
                 if (rs.getObject(13) != null) {
                     q.setMaxSubmitJobsPerUser((int) rs.getLong(13));
+                }
+                if (rs.getObject(14) != null) {
+                    q.setGrpJobs((int) rs.getLong(14));
+                }
+                if (rs.getObject(15) != null) {
+                    q.setGrpSubmitJobs((int) rs.getLong(15));
                 }
                 out.add(q.build());
             }
@@ -196,6 +205,8 @@ public final class QosStore {
             case "maxtresperjob" -> v.getMaxTresPerJob();
             case "maxwall" -> Integer.toUnsignedLong(v.getMaxWallMinutes());
             case "maxjobsperuser" -> Integer.toUnsignedLong(v.getMaxJobsPerUser());
+            case "grpjobs" -> Integer.toUnsignedLong(v.getGrpJobs());
+            case "grpsubmitjobs" -> Integer.toUnsignedLong(v.getGrpSubmitJobs());
             default -> Integer.toUnsignedLong(v.getMaxSubmitJobsPerUser());
         };
     }

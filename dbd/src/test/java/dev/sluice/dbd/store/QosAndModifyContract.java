@@ -113,8 +113,13 @@ abstract class QosAndModifyContract {
 
         assertThat(qos.modify(ModifyQosRequest.newBuilder()
                                 .addNames(q)
-                                .setSettings(QosEntry.newBuilder().setMaxJobsPerUser(2))
+                                .setSettings(QosEntry.newBuilder()
+                                        .setMaxJobsPerUser(2)
+                                        .setGrpJobs(5)
+                                        .setGrpSubmitJobs(9))
                                 .addGiven("maxjobsperuser")
+                                .addGiven("grpjobs")
+                                .addGiven("grpsubmitjobs")
                                 .addCleared("maxwall")
                                 .setCommit(true)
                                 .build())
@@ -123,6 +128,8 @@ abstract class QosAndModifyContract {
         QosEntry modified =
                 qos.list(ListQosRequest.newBuilder().addNames(q).build()).getQos(0);
         assertThat(modified.getMaxJobsPerUser()).isEqualTo(2);
+        assertThat(modified.getGrpJobs()).isEqualTo(5);
+        assertThat(modified.getGrpSubmitJobs()).isEqualTo(9);
         assertThat(modified.hasMaxWallMinutes()).isFalse();
         assertThat(modified.getPriority()).isEqualTo(10);
 
@@ -142,7 +149,11 @@ abstract class QosAndModifyContract {
                 .setEntity(AssocEntity.USERS)
                 .addNames(user)
                 .setDefaultAccount(acct)
-                .setLimits(AssociationLimits.newBuilder().setMaxJobs(2).setMaxWallMinutes(30));
+                .setLimits(AssociationLimits.newBuilder()
+                        .setMaxJobs(2)
+                        .setMaxWallMinutes(30)
+                        .setGrpJobs(4)
+                        .setGrpSubmitJobs(8));
         var preview = edits.modify(m.setCommit(false).build());
         assertThat(preview.getModifiedList()).containsExactly(user);
         assertThat(preview.getAssociationsList())
@@ -153,14 +164,19 @@ abstract class QosAndModifyContract {
         AssociationLimits l = userAssoc(snapshot(0)).getLimits();
         assertThat(l.getMaxJobs()).isEqualTo(2);
         assertThat(l.getMaxWallMinutes()).isEqualTo(30);
+        assertThat(l.getGrpJobs()).isEqualTo(4);
+        assertThat(l.getGrpSubmitJobs()).isEqualTo(8);
 
         edits.modify(ModifyAssocRequest.newBuilder()
                 .setEntity(AssocEntity.USERS)
                 .addNames(user)
                 .addCleared("maxjobs")
+                .addCleared("grpsubmitjobs")
                 .setCommit(true)
                 .build());
         assertThat(userAssoc(snapshot(0)).getLimits().hasMaxJobs()).isFalse();
+        assertThat(userAssoc(snapshot(0)).getLimits().hasGrpSubmitJobs()).isFalse();
+        assertThat(userAssoc(snapshot(0)).getLimits().getGrpJobs()).isEqualTo(4);
     }
 
     @Test

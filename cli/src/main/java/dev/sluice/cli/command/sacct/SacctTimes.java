@@ -6,7 +6,7 @@ import java.time.ZonedDateTime;
 import java.util.regex.Pattern;
 
 /** sacct's time input ({@code -S}, {@code -E}) and its duration and limit output. */
-final class SacctTimes {
+public final class SacctTimes {
     /** The "infinite" time limit on the wire. */
     static final int INFINITE_MINUTES = 0xffffffff;
 
@@ -23,7 +23,7 @@ final class SacctTimes {
      *
      * @throws IllegalArgumentException when the text is not a time
      */
-    static Instant parsePast(String text, ZonedDateTime now) {
+    public static Instant parsePast(String text, ZonedDateTime now) {
         Instant t = BeginTime.parse(text, now);
         String lower = text.strip().toLowerCase(java.util.Locale.ROOT);
         if (!t.isAfter(now.toInstant()) || HAS_YEAR.matcher(lower).matches()) {

@@ -45,9 +45,17 @@ final class AssocFields {
                             ? Integer.toString(a.getLimits().getShares())
                             : ""),
             new Field<>("Priority", "Priority", 10, a -> ""),
-            new Field<>("GrpJobs", "GrpJobs", 7, a -> ""),
+            new Field<>(
+                    "GrpJobs",
+                    "GrpJobs",
+                    7,
+                    a -> number(a.getLimits(), a.getLimits().hasGrpJobs(), AssociationLimits::getGrpJobs)),
             new Field<>("GrpTRES", "GrpTRES", 13, a -> a.getLimits().getGrpTres()),
-            new Field<>("GrpSubmit", "GrpSubmit", 9, a -> ""),
+            new Field<>(
+                    "GrpSubmitJobs",
+                    "GrpSubmit",
+                    9,
+                    a -> number(a.getLimits(), a.getLimits().hasGrpSubmitJobs(), AssociationLimits::getGrpSubmitJobs)),
             new Field<>("GrpWall", "GrpWall", 11, a -> ""),
             new Field<>("GrpTRESMins", "GrpTRESMins", 13, a -> ""),
             new Field<>(

@@ -25,6 +25,8 @@ final class SacctmgrQos {
 
     static {
         TITLES.put("gracetime", "GraceTime");
+        TITLES.put("grpjobs", "GrpJobs");
+        TITLES.put("grpsubmitjobs", "GrpSubmitJobs");
         TITLES.put("grptres", "GrpTRES");
         TITLES.put("maxtresperjob", "MaxTRESPerJob");
         TITLES.put("maxjobsperuser", "MaxJobsPerUser");
@@ -201,6 +203,8 @@ final class SacctmgrQos {
                     shown = AssocFields.wall((int) minutes);
                 }
                 case "maxjobsperuser" -> b.setMaxJobsPerUser(SacctmgrSpecs.count(v, "MaxJobsPerUser"));
+                case "grpjobs" -> b.setGrpJobs(SacctmgrSpecs.count(v, "GrpJobs"));
+                case "grpsubmitjobs" -> b.setGrpSubmitJobs(SacctmgrSpecs.count(v, "GrpSubmitJobs"));
                 default -> b.setMaxSubmitJobsPerUser(SacctmgrSpecs.count(v, "MaxSubmitJobsPerUser"));
             }
             given.add(t.getKey());

@@ -51,6 +51,7 @@ final class SacctmgrSpecs {
             case "cluster", "clusters" -> "clusters";
             case "share", "shares", "fairshare" -> "fairshare";
             case "maxsubmit", "maxsubmitjobs" -> "maxsubmitjobs";
+            case "grpsubmit", "grpsubmitjobs" -> "grpsubmitjobs";
             case "defaultaccount", "defaccount" -> "defaultaccount";
             case "defaultqos", "defqos" -> "defaultqos";
             case "description", "descr" -> "description";
@@ -81,8 +82,17 @@ final class SacctmgrSpecs {
         return values.getOrDefault(key, "");
     }
 
-    static final List<String> LIMIT_KEYS =
-            List.of("fairshare", "grptres", "maxjobs", "maxsubmitjobs", "maxtres", "maxwall", "qos", "defaultqos");
+    static final List<String> LIMIT_KEYS = List.of(
+            "fairshare",
+            "grpjobs",
+            "grpsubmitjobs",
+            "grptres",
+            "maxjobs",
+            "maxsubmitjobs",
+            "maxtres",
+            "maxwall",
+            "qos",
+            "defaultqos");
 
     /** The association limits given, and their lines for sacctmgr's "Settings" block. */
     AssociationLimits limits(List<String> settingLines) {
@@ -97,6 +107,14 @@ final class SacctmgrSpecs {
                 case "fairshare" -> {
                     b.setShares(count(v, "Fairshare"));
                     title = "Fairshare";
+                }
+                case "grpjobs" -> {
+                    b.setGrpJobs(count(v, "GrpJobs"));
+                    title = "GrpJobs";
+                }
+                case "grpsubmitjobs" -> {
+                    b.setGrpSubmitJobs(count(v, "GrpSubmitJobs"));
+                    title = "GrpSubmitJobs";
                 }
                 case "grptres" -> {
                     b.setGrpTres(v);

@@ -34,19 +34,31 @@ class TestSacctmgrSpecs {
     @Test
     void limitsAndTheirSettingLines() {
         SacctmgrSpecs s = SacctmgrSpecs.parse(
-                List.of("MaxJobs=5", "MaxWall=90", "Share=3", "GrpTRES=cpu=10", "MaxSubmit=7"), KEYS);
+                List.of(
+                        "MaxJobs=5",
+                        "MaxWall=90",
+                        "Share=3",
+                        "GrpTRES=cpu=10,mem=8G,gres/gpu=2",
+                        "MaxSubmit=7",
+                        "GrpJobs=4",
+                        "GrpSubmit=6"),
+                KEYS);
         List<String> lines = new ArrayList<>();
         AssociationLimits l = s.limits(lines);
         assertThat(l.getMaxJobs()).isEqualTo(5);
         assertThat(l.getMaxWallMinutes()).isEqualTo(90);
         assertThat(l.getShares()).isEqualTo(3);
-        assertThat(l.getGrpTres()).isEqualTo("cpu=10");
+        assertThat(l.getGrpTres()).isEqualTo("cpu=10,mem=8G,gres/gpu=2");
+        assertThat(l.getGrpJobs()).isEqualTo(4);
+        assertThat(l.getGrpSubmitJobs()).isEqualTo(6);
         assertThat(l.getMaxSubmitJobs()).isEqualTo(7);
         assertThat(l.hasQos()).isFalse();
         assertThat(lines)
                 .containsExactly(
                         "  Fairshare     = 3",
-                        "  GrpTRES       = cpu=10",
+                        "  GrpJobs       = 4",
+                        "  GrpSubmitJobs = 6",
+                        "  GrpTRES       = cpu=10,mem=8G,gres/gpu=2",
                         "  MaxJobs       = 5",
                         "  MaxSubmitJobs = 7",
                         "  MaxWall       = 01:30:00");

@@ -1,0 +1,119 @@
+package dev.sluice.cli.command.sreport;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+
+/**
+ * Slurm's print_fields for sreport: fixed columns ({@code %*.*s}, right-justified for a positive
+ * width, cut to it), {@code -p} (every value followed by {@code |}) or {@code -P} (no final
+ * {@code |}); the header line and, in fixed mode, a line of dashes.
+ */
+final class ReportPrinter {
+    enum Mode {
+        FIXED,
+        PARSABLE,
+        PARSABLE2
+    }
+
+    /** A column: its title and width (negative: left-justified). */
+    static final class Column {
+        final String title;
+        int width;
+
+        Column(String title, int width) {
+            this.title = requireNonNull(title, "title is null");
+            this.width = width;
+        }
+    }
+
+    private final Mode mode;
+    private final TimeFormat time;
+
+    ReportPrinter(Mode mode, TimeFormat time) {
+        this.mode = requireNonNull(mode, "mode is null");
+        this.time = requireNonNull(time, "time is null");
+    }
+
+    /** Widens or narrows a usage column to fit {@code maxSeconds}, as sreport_set_usage_col_width. */
+    void fitUsage(Column c, long maxSeconds) {
+        long order = 100_000_000L;
+        // Slurm's uint64 max_order (1e8 * 1e17) wraps around; the same bits here, compared unsigned.
+        long maxOrder = order * 100_000_000_000_000_000L;
+        int width = 8;
+        while (Long.compareUnsigned(order, maxOrder) < 0 && maxSeconds >= order) {
+            width++;
+            order *= 10;
+        }
+        c.width = time.withPercent() ? width + 9 : width;
+    }
+
+    void header(List<Column> columns, StringBuilder out) {
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = columns.get(i);
+            boolean last = i == columns.size() - 1;
+            switch (mode) {
+                case FIXED -> out.append(pad(c.title, c.width)).append(' ');
+                case PARSABLE -> out.append(c.title).append('|');
+                case PARSABLE2 -> out.append(c.title).append(last ? "" : "|");
+            }
+        }
+        out.append('\n');
+        if (mode != Mode.FIXED) {
+            return;
+        }
+        for (Column c : columns) {
+            out.append("-".repeat(Math.abs(c.width))).append(' ');
+        }
+        out.append('\n');
+    }
+
+    /** A text cell; null prints blank. Too long a value is cut with {@code +} at its end. */
+    void text(Column c, String value, boolean last, StringBuilder out) {
+        if (mode != Mode.FIXED) {
+            out.append(value == null ? "" : value);
+            end(last, out);
+            return;
+        }
+        int abs = Math.abs(c.width);
+        String v = value == null ? " " : value;
+        if (value != null && v.length() > abs) {
+            v = v.substring(0, abs - 1) + "+";
+        }
+        out.append(pad(v, c.width)).append(' ');
+    }
+
+    /** A TRES-seconds cell against its total, in the {@code -t} format. */
+    void time(Column c, long value, long total, boolean last, StringBuilder out) {
+        String v = time.format(value, total);
+        if (mode != Mode.FIXED) {
+            out.append(v);
+            end(last, out);
+            return;
+        }
+        out.append(pad(v, c.width)).append(' ');
+    }
+
+    void number(Column c, long value, boolean last, StringBuilder out) {
+        if (mode != Mode.FIXED) {
+            out.append(value);
+            end(last, out);
+            return;
+        }
+        out.append(pad(Long.toString(value), c.width)).append(' ');
+    }
+
+    private void end(boolean last, StringBuilder out) {
+        if (mode == Mode.PARSABLE || !last) {
+            out.append('|');
+        }
+    }
+
+    /** {@code %*.*s}: cut to the width, right-justified when it is positive. */
+    static String pad(String s, int width) {
+        int abs = Math.abs(width);
+        String cut = s.length() > abs ? s.substring(0, abs) : s;
+        String fill = " ".repeat(abs - cut.length());
+        return width >= 0 ? fill + cut : cut + fill;
+    }
+}

@@ -1,0 +1,332 @@
+package dev.sluice.cli.command.sreport;
+
+import dev.sluice.cli.Command;
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerLocator;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.sacct.AccountingClient;
+import dev.sluice.cli.command.sacct.SacctTimes;
+import dev.sluice.cli.getopt.ArgKind;
+import dev.sluice.cli.getopt.Getopt;
+import dev.sluice.cli.getopt.GetoptException;
+import dev.sluice.cli.getopt.OptionTable;
+import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.protocol.v1.ClusterUsage;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.UsageQuery;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code sreport [-a] [-M clusters] [-n] [-p|-P] [-t format] [-T tres] cluster Utilization|
+ * AccountUtilizationByUser ...} and {@code sreport user TopUsage ...}: usage from sluice-dbd's
+ * hourly rollups, as Slurm 22.05's sreport reports it. Conditions as sreport takes them:
+ * {@code Start= End= Clusters= Users= Accounts= Format= TopCount= Group Tree All_Clusters}.
+ */
+public final class SreportCommand implements Command {
+    private static final String PROG = "sreport";
+
+    static final OptionTable TABLE = OptionTable.builder()
+            .add('a', "all_clusters", ArgKind.NONE)
+            .add('M', "cluster", ArgKind.REQUIRED)
+            .add('h', "help", ArgKind.NONE)
+            .add('n', "noheader", ArgKind.NONE)
+            .add('p', "parsable", ArgKind.NONE)
+            .add('P', "parsable2", ArgKind.NONE)
+            .add('Q', "quiet", ArgKind.NONE)
+            .add('t', null, ArgKind.REQUIRED, "time")
+            .add('T', "tres", ArgKind.REQUIRED)
+            .add('v', "verbose", ArgKind.NONE)
+            .add('V', "version", ArgKind.NONE)
+            .unsupported('s', "sort", ArgKind.REQUIRED)
+            .build();
+
+    static final String USAGE = "sreport [<OPTION>] [<COMMAND>]\n"
+            + "    Valid <COMMAND> values: cluster, user\n"
+            + "    cluster - AccountUtilizationByUser, Utilization\n"
+            + "    user    - TopUsage\n";
+
+    @Override
+    public int run(Invocation inv, PrintStream out, PrintStream err) {
+        Getopt.Result parsed;
+        try {
+            parsed = Getopt.parse(PROG, TABLE, inv.args());
+        } catch (GetoptException e) {
+            CommandSupport.usageError(e, PROG, err);
+            return 1;
+        }
+        Options o = new Options();
+        String tresEnv = inv.env().get("SREPORT_TRES");
+        if (tresEnv != null && !tresEnv.isBlank()) {
+            o.tres = CommandSupport.commaList(tresEnv);
+        }
+        for (ParsedOption p : parsed.options()) {
+            switch (p.key()) {
+                case "help" -> {
+                    out.print(USAGE);
+                    return 0;
+                }
+                case "version" -> {
+                    out.println("sluice 0.1.0");
+                    return 0;
+                }
+                case "all_clusters" -> o.allClusters = true;
+                case "cluster" -> o.clusters.addAll(CommandSupport.commaList(p.value()));
+                case "noheader" -> o.header = false;
+                case "parsable" -> o.mode = ReportPrinter.Mode.PARSABLE;
+                case "parsable2" -> o.mode = ReportPrinter.Mode.PARSABLE2;
+                case "time" -> {
+                    try {
+                        o.time = TimeFormat.parse(p.value());
+                    } catch (IllegalArgumentException e) {
+                        // sreport prints this without a newline and goes on in minutes.
+                        err.print("unknown time format " + p.value());
+                    }
+                }
+                case "tres" -> o.tres = CommandSupport.commaList(p.value());
+                case "quiet", "verbose" -> {}
+                default -> throw new IllegalStateException("unhandled sreport option " + p.key());
+            }
+        }
+        List<String> words = parsed.operands();
+        if (words.isEmpty()) {
+            err.print(USAGE);
+            return 1;
+        }
+        if (words.size() < 2) {
+            err.println("too few arguments for keyword:" + words.get(0));
+            return 1;
+        }
+        String entity = words.get(0);
+        String report = words.get(1);
+        Kind kind;
+        if (TimeFormat.matches("cluster", entity, 2)) {
+            // As sreport: report names are told apart by their first letters only.
+            if (TimeFormat.firstAgree(report, "AccountUtilizationByUser", 1)) {
+                kind = Kind.ACCOUNT_BY_USER;
+            } else if (TimeFormat.firstAgree(report, "Utilization", 2)
+                    && !TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)
+                    && !TimeFormat.firstAgree(report, "UserUtilizationByWckey", 18)) {
+                kind = Kind.UTILIZATION;
+            } else {
+                err.println("Not valid report " + report);
+                err.println("Valid cluster reports are, \"AccountUtilizationByUser\", \"UserUtilizationByAccount\","
+                        + " \"UserUtilizationByWckey\", \"Utilization\", and \"WCKeyUtilizationByUser\"");
+                return 1;
+            }
+        } else if (TimeFormat.matches("user", entity, 1)) {
+            if (TimeFormat.firstAgree(report, "Top", 1)) {
+                kind = Kind.TOP_USAGE;
+            } else {
+                err.println("Not valid report " + report);
+                err.println("Valid user reports are, \"Top\"");
+                return 1;
+            }
+        } else {
+            err.println("invalid keyword: " + entity);
+            return 1;
+        }
+        ZonedDateTime now = ZonedDateTime.now(inv.clock());
+        Conditions c = Conditions.parse(words.subList(2, words.size()), kind, now, err);
+        if (c == null) {
+            return 1;
+        }
+        return report(inv, kind, o, c, now, out, err);
+    }
+
+    enum Kind {
+        UTILIZATION,
+        ACCOUNT_BY_USER,
+        TOP_USAGE
+    }
+
+    private int report(
+            Invocation inv, Kind kind, Options o, Conditions c, ZonedDateTime now, PrintStream out, PrintStream err) {
+        dev.sluice.cli.client.ClusterAccess access;
+        try {
+            access = inv.setup().access(ControllerLocator.confPath(inv.env(), inv.cwd()));
+        } catch (ConfigException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+            err.println(PROG + ": fatal: Unable to process configuration file");
+            return 1;
+        }
+        Optional<AccountingClient> client = AccountingClient.of(
+                access.conf(),
+                inv.caller(),
+                dev.sluice.cli.client.ClientAuth.forCaller(
+                        access, inv.env(), inv.caller(), java.time.Clock.systemUTC(), inv.onBehalf()));
+        if (client.isEmpty()) {
+            err.println("You are not running a supported accounting_storage plugin");
+            err.println("Only 'accounting_storage/slurmdbd' is supported.");
+            return 1;
+        }
+        ReportWindow window = ReportWindow.of(c.start, c.end, now);
+        UsageQuery.Builder q = UsageQuery.newBuilder().setStart(window.start()).setEnd(window.end());
+        if (!o.allClusters && !c.allClusters) {
+            List<String> clusters = new ArrayList<>(o.clusters);
+            clusters.addAll(c.clusters);
+            q.addAllClusters(clusters.isEmpty() ? List.of(access.conf().clusterName()) : clusters);
+        }
+        List<ClusterUsage> usage;
+        try {
+            usage = client.get()
+                    .call(DbdRequest.newBuilder().setQueryUsage(q))
+                    .getUsage()
+                    .getClustersList();
+        } catch (AccountingClient.AccountingException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+            return 1;
+        }
+        boolean tresGiven = o.tres != null;
+        List<String> tres = tresGiven ? expand(o.tres, usage) : List.of("cpu");
+        ReportContext ctx = new ReportContext(
+                window,
+                now.getZone(),
+                o.time,
+                new ReportPrinter(o.mode, o.time),
+                o.header,
+                tres,
+                tresGiven,
+                user -> inv.users().properName(user).orElse(null));
+        String format = c.format.isEmpty()
+                ? switch (kind) {
+                    case UTILIZATION ->
+                        tresGiven ? ClusterReports.UTILIZATION_TRES_FORMAT : ClusterReports.UTILIZATION_FORMAT;
+                    case ACCOUNT_BY_USER ->
+                        tresGiven ? ClusterReports.ACCOUNT_BY_USER_TRES_FORMAT : ClusterReports.ACCOUNT_BY_USER_FORMAT;
+                    case TOP_USAGE -> tresGiven ? UserReports.TOP_TRES_FORMAT : UserReports.TOP_FORMAT;
+                }
+                : String.join(",", c.format);
+        List<String> unknown = new ArrayList<>();
+        List<ReportField.Chosen> cols =
+                ReportField.choose(CommandSupport.commaList(format), kind == Kind.TOP_USAGE, o.time, unknown);
+        for (String u : unknown) {
+            err.println(" Unknown field '" + u + "'");
+        }
+        out.print(
+                switch (kind) {
+                    case UTILIZATION -> ClusterReports.utilization(ctx, usage, cols);
+                    case ACCOUNT_BY_USER -> ClusterReports.accountByUser(ctx, usage, cols, c.users, c.accounts);
+                    case TOP_USAGE -> UserReports.topUsage(ctx, usage, cols, c.users, c.accounts, c.group, c.topCount);
+                });
+        return unknown.isEmpty() && !c.bad ? 0 : 1;
+    }
+
+    /** {@code -T}: names as given ({@code cpu}, {@code mem}, {@code gres/gpu}); ALL: every TRES reported. */
+    private static List<String> expand(List<String> names, List<ClusterUsage> usage) {
+        List<String> out = new ArrayList<>();
+        for (String n : names) {
+            if (n.equalsIgnoreCase("ALL")) {
+                List<String> all = new ArrayList<>();
+                usage.forEach(cu -> cu.getTresList().forEach(t -> {
+                    if (!all.contains(t.getTres())) {
+                        all.add(t.getTres());
+                    }
+                }));
+                return all;
+            }
+            String lower = n.toLowerCase(Locale.ROOT);
+            if (!out.contains(lower)) {
+                out.add(lower);
+            }
+        }
+        return out;
+    }
+
+    /** The command-line options before the report. */
+    private static final class Options {
+        boolean allClusters;
+        final List<String> clusters = new ArrayList<>();
+        boolean header = true;
+        ReportPrinter.Mode mode = ReportPrinter.Mode.FIXED;
+        TimeFormat time = TimeFormat.MINUTES;
+        List<String> tres;
+    }
+
+    /** The report's conditions ({@code Key=Value} words after it), as sreport's _set_*_cond. */
+    static final class Conditions {
+        Instant start;
+        Instant end;
+        final List<String> clusters = new ArrayList<>();
+        final Set<String> users = new HashSet<>();
+        final Set<String> accounts = new HashSet<>();
+        final List<String> format = new ArrayList<>();
+        int topCount = 10;
+        boolean group;
+        boolean allClusters;
+        boolean bad;
+
+        /**
+         * As the report's own condition parser: {@code Utilization} takes clusters (a bare word
+         * is one), the others users (a bare word is one) and accounts. Null after printing the
+         * error when a time is malformed.
+         */
+        static Conditions parse(List<String> words, Kind kind, ZonedDateTime now, PrintStream err) {
+            boolean userReport = kind == Kind.TOP_USAGE;
+            boolean clusterOnly = kind == Kind.UTILIZATION;
+            Conditions c = new Conditions();
+            for (String w : words) {
+                int eq = w.indexOf('=');
+                String key = eq < 0 ? w : w.substring(0, eq);
+                String value = eq < 0 ? w : w.substring(eq + 1);
+                if (eq < 0 && TimeFormat.matches("all_clusters", key, 1)) {
+                    c.allClusters = true;
+                } else if (eq < 0 && userReport && TimeFormat.matches("group", key, 1)) {
+                    c.group = true;
+                } else if (eq < 0 && kind == Kind.ACCOUNT_BY_USER && TimeFormat.matches("Tree", key, 4)) {
+                    // The tree layout of account names is not drawn; the order is the same.
+                } else if (clusterOnly && (eq < 0 || TimeFormat.matches("Clusters", key, 1))) {
+                    c.clusters.addAll(CommandSupport.commaList(value));
+                } else if (!clusterOnly && (eq < 0 || TimeFormat.matches("Users", key, 1))) {
+                    c.users.addAll(CommandSupport.commaList(value));
+                } else if (!clusterOnly
+                        && (TimeFormat.matches("Accounts", key, 2) || TimeFormat.matches("Acct", key, 4))) {
+                    c.accounts.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("Clusters", key, 1)) {
+                    c.clusters.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("End", key, 1)) {
+                    c.end = time(value, now, err);
+                    if (c.end == null) {
+                        return null;
+                    }
+                } else if (TimeFormat.matches("Format", key, 1)) {
+                    c.format.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("Start", key, 1)) {
+                    c.start = time(value, now, err);
+                    if (c.start == null) {
+                        return null;
+                    }
+                } else if (userReport && TimeFormat.matches("TopCount", key, 1)) {
+                    try {
+                        c.topCount = Integer.parseUnsignedInt(value);
+                    } catch (NumberFormatException e) {
+                        err.println(" Bad TopCount value: " + value);
+                        c.bad = true;
+                    }
+                } else {
+                    err.println(" Unknown condition: " + w);
+                    err.println("Use keyword set to modify value");
+                    c.bad = true;
+                }
+            }
+            return c;
+        }
+
+        private static Instant time(String value, ZonedDateTime now, PrintStream err) {
+            try {
+                return SacctTimes.parsePast(value, now);
+            } catch (IllegalArgumentException e) {
+                err.println("Invalid time specification (pos=0): " + value);
+                return null;
+            }
+        }
+    }
+}

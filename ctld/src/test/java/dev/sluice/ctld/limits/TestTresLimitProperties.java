@@ -1,0 +1,125 @@
+package dev.sluice.ctld.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.state.Job;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Over random jobs and GrpTRES caps on an account and its user: the gate never lets the jobs it
+ * admits take the association over a cap, and it holds a job back only when admitting it would.
+ */
+class TestTresLimitProperties {
+    private static final long NO = Limits.NONE;
+    private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits"));
+    private static final String[] TRES = {"cpu", "mem", "node", "gres/gpu"};
+
+    record Demand(int tasks, int nodes, long mem, int gpus) {}
+
+    @Provide
+    Arbitrary<List<Demand>> demands() {
+        return Combinators.combine(
+                        Arbitraries.integers().between(1, 6),
+                        Arbitraries.integers().between(1, 2),
+                        Arbitraries.longs().between(0, 8).map(n -> n * 500),
+                        Arbitraries.integers().between(0, 3))
+                .as(Demand::new)
+                .list()
+                .ofMaxSize(12);
+    }
+
+    @Provide
+    Arbitrary<Map<String, Long>> caps() {
+        return Combinators.combine(
+                        Arbitraries.longs().between(-1, 12),
+                        Arbitraries.longs().between(-1, 8).map(n -> n < 0 ? -1 : n * 1000),
+                        Arbitraries.longs().between(-1, 3),
+                        Arbitraries.longs().between(-1, 4))
+                .as((cpu, mem, node, gpu) -> Map.of("cpu", cpu, "mem", mem, "node", node, "gres/gpu", gpu));
+    }
+
+    private static TresLimits limits(Map<String, Long> caps) {
+        StringBuilder s = new StringBuilder();
+        caps.forEach((k, v) -> s.append(k).append('=').append(v).append(','));
+        return TresLimits.parse(s.toString());
+    }
+
+    @Property(tries = 300)
+    void admittedJobsNeverExceedAndRefusedOnesWouldHave(
+            @ForAll("demands") List<Demand> jobs,
+            @ForAll("caps") Map<String, Long> accountCaps,
+            @ForAll("caps") Map<String, Long> userCaps) {
+        TresLimits account = limits(accountCaps);
+        TresLimits user = limits(userCaps);
+        AccountingPolicy policy = new AccountingPolicy(
+                1,
+                List.of(
+                        new Association("root", "", "", "", Limits.UNSET, List.of("normal"), ""),
+                        new Association(
+                                "physics",
+                                "",
+                                "",
+                                "root",
+                                new Limits(NO, NO, NO, account, TresLimits.NONE, NO, NO),
+                                List.of(),
+                                ""),
+                        new Association(
+                                "physics",
+                                "user1000",
+                                "",
+                                "physics",
+                                new Limits(NO, NO, NO, user, TresLimits.NONE, NO, NO),
+                                List.of(),
+                                "")),
+                Map.of(),
+                Map.of("normal", new Qos("normal", 0, Limits.UNSET)));
+        LimitUsage usage = LimitUsage.of(policy, List.of());
+        JobTres held = JobTres.NONE;
+        List<String> reasons = new ArrayList<>();
+        int id = 1;
+        for (Demand d : jobs) {
+            Builders.JobBuilder b = Builders.aJob()
+                    .account("physics")
+                    .qos("normal")
+                    .timeLimit(10)
+                    .tasks(d.tasks())
+                    .nodes(d.nodes())
+                    .memPerNode(d.mem());
+            if (d.gpus() > 0) {
+                b.gres("gpu:" + d.gpus());
+            }
+            Job job = Job.submitted(id++, b.build(), "p", 10, 1000);
+            JobTres wanted = JobTres.of(job.request());
+            String reason = LimitGate.reason(ALL, policy, usage, job);
+            boolean wouldExceed = account.exceeded(held, wanted) != null || user.exceeded(held, wanted) != null;
+            assertThat(reason != null)
+                    .as("held back exactly when a cap would be passed")
+                    .isEqualTo(wouldExceed);
+            if (reason == null) {
+                usage.started(job, wanted);
+                held = held.plus(wanted);
+            } else {
+                reasons.add(reason);
+            }
+            for (String t : TRES) {
+                for (TresLimits caps : List.of(account, user)) {
+                    if (caps.get(t) != Limits.NONE) {
+                        assertThat(held.get(t)).as(t).isLessThanOrEqualTo(caps.get(t));
+                    }
+                }
+            }
+        }
+        assertThat(reasons)
+                .allSatisfy(r -> assertThat(r)
+                        .isIn("AssocGrpCpuLimit", "AssocGrpMemLimit", "AssocGrpNodeLimit", "AssocGrpGRES"));
+    }
+}

@@ -1,0 +1,240 @@
+package dev.sluice.ctld.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresUnit;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The limits beyond cpu: GrpTRES and MaxTRES for mem, node and GRES, GrpJobs and GrpSubmitJobs,
+ * on associations and QOS, with Slurm 22.05's reason names (slurm_protocol_defs.c
+ * job_state_reason_string: AssocGrpMemLimit, AssocGrpNodeLimit, AssocGrpGRES, AssocMaxMemPerJob,
+ * AssocMaxNodePerJobLimit, AssocMaxGRESPerJob, AssocGrpJobsLimit, QOSGrpGRES, QOSMaxMemoryPerJob,
+ * QOSMaxNodePerJobLimit, ...). Two nodes of 8 CPUs, 16000 MB and 2 GPUs each.
+ */
+class TestTresLimits {
+    private static final long NOW = 1_700_000_000L;
+    private static final long NO = Limits.NONE;
+    private static final Scheduler.SelectDefaults SELECT =
+            new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu"));
+    private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits", "qos"));
+
+    private ClusterState state;
+    private long seq;
+
+    private static GresInventory twoGpus() {
+        return new GresInventory(List.of(
+                new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
+                new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true)));
+    }
+
+    @BeforeEach
+    void cluster() {
+        List<Node> nodes = new ArrayList<>();
+        for (String n : List.of("n1", "n2")) {
+            nodes.add(Node.configured(
+                    n, n, "127.0.0.1", 0, NodeHardware.ofCpus(8, 16000), List.of(), twoGpus(), 1, false));
+        }
+        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
+        for (String n : List.of("n1", "n2")) {
+            state.replay(
+                    ++seq,
+                    new StateRecord.NodeRegistered(
+                            n, n, "127.0.0.1", 1, NodeHardware.ofCpus(8, 16000), false, 1, "v", NOW - 100));
+            state.heard(n, NOW);
+        }
+    }
+
+    static Limits grp(String tres) {
+        return new Limits(NO, NO, NO, TresLimits.parse(tres), TresLimits.NONE, NO, NO);
+    }
+
+    static Limits maxPerJob(String tres) {
+        return new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.parse(tres), NO, NO);
+    }
+
+    static Limits jobs(long grpJobs, long grpSubmit) {
+        return new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, grpJobs, grpSubmit);
+    }
+
+    static AccountingPolicy policy(Limits user, Limits account, Qos... qos) {
+        Map<String, Qos> q = new java.util.HashMap<>();
+        q.put("normal", new Qos("normal", 0, Limits.UNSET));
+        for (Qos one : qos) {
+            q.put(one.name(), one);
+        }
+        return new AccountingPolicy(
+                1,
+                List.of(
+                        new Association("root", "", "", "", Limits.UNSET, List.of("normal", "high"), ""),
+                        new Association("physics", "", "", "root", account, List.of(), ""),
+                        new Association("physics", "user1000", "", "physics", user, List.of(), ""),
+                        new Association("physics", "user1001", "", "physics", user, List.of(), "")),
+                Map.of("user1000", "physics", "user1001", "physics"),
+                q);
+    }
+
+    private int submit(AccountingPolicy p, JobRequest r) {
+        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(ALL, p)).submit(state, r, NOW - 10);
+        out.records().forEach(rec -> state.replay(++seq, rec));
+        return out.response();
+    }
+
+    private SchedulePlan pass(AccountingPolicy p) {
+        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+                .schedule(state.image(), NOW, ALL, p);
+    }
+
+    private static Builders.JobBuilder job() {
+        return Builders.aJob().timeLimit(10);
+    }
+
+    @Test
+    void grpTresGpusOnTheAccountCountsEveryUserBelowIt() {
+        AccountingPolicy p = policy(Limits.UNSET, grp("gres/gpu=2"));
+        int a = submit(p, job().gres("gpu:1").build());
+        int b = submit(p, job().gres("gpu:1").uid(1001).build());
+        int c = submit(p, job().gres("gpu:1").build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a, b);
+        assertThat(plan.pendingReasons()).containsEntry(c, "AssocGrpGRES");
+    }
+
+    @Test
+    void grpTresMemAndNodesOnTheUserAssociation() {
+        AccountingPolicy p = policy(grp("mem=3G,node=1"), Limits.UNSET);
+        int first = submit(p, job().memPerNode(2000).build());
+        int second = submit(p, job().memPerNode(2000).build());
+        int wide = submit(p, job().nodes(2).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first);
+        assertThat(plan.pendingReasons())
+                .containsEntry(second, "AssocGrpMemLimit")
+                .containsEntry(wide, "AssocGrpNodeLimit");
+    }
+
+    @Test
+    void maxTresPerJobForMemNodesAndGpusInheritedFromTheAccount() {
+        AccountingPolicy p = policy(maxPerJob("mem=1000"), maxPerJob("node=1,gres/gpu=1"));
+        int mem = submit(p, job().memPerNode(2000).build());
+        int nodes = submit(p, job().nodes(2).build());
+        int gpus = submit(p, job().gres("gpu:2").build());
+        int fits = submit(p, job().memPerNode(1000).gres("gpu:1").build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.pendingReasons())
+                .containsEntry(mem, "AssocMaxMemPerJob")
+                .containsEntry(nodes, "AssocMaxNodePerJobLimit")
+                .containsEntry(gpus, "AssocMaxGRESPerJob");
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(fits);
+    }
+
+    @Test
+    void grpJobsOnTheAccountAndOnTheUser() {
+        AccountingPolicy p = policy(Limits.UNSET, jobs(2, NO));
+        int a = submit(p, job().build());
+        int b = submit(p, job().uid(1001).build());
+        int c = submit(p, job().build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a, b);
+        assertThat(plan.pendingReasons()).containsEntry(c, "AssocGrpJobsLimit");
+
+        AccountingPolicy own = policy(jobs(0, NO), Limits.UNSET);
+        assertThat(pass(own).pendingReasons()).containsEntry(a, "AssocGrpJobsLimit");
+    }
+
+    @Test
+    void grpSubmitJobsRefusesAtSubmitForEveryUserOfTheAccount() {
+        AccountingPolicy p = policy(Limits.UNSET, jobs(NO, 2));
+        submit(p, job().build());
+        submit(p, job().uid(1001).build());
+        assertThatThrownBy(() -> submit(p, job().build()))
+                .isInstanceOf(SlurmException.class)
+                .hasMessage("Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)")
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.ACCOUNTING_POLICY);
+        assertThat(state.jobs()).hasSize(2);
+    }
+
+    @Test
+    void qosGrpTresAndMaxTresPerJob() {
+        Qos high = new Qos(
+                "high",
+                0,
+                new Limits(NO, NO, NO, TresLimits.parse("gres/gpu=1"), TresLimits.parse("mem=1G,node=1"), NO, NO));
+        AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
+        int g1 = submit(p, job().qos("high").gres("gpu:1").build());
+        int g2 = submit(p, job().qos("high").gres("gpu:1").build());
+        int mem = submit(p, job().qos("high").memPerNode(2048).build());
+        int nodes = submit(p, job().qos("high").nodes(2).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(g1);
+        assertThat(plan.pendingReasons())
+                .containsEntry(g2, "QOSGrpGRES")
+                .containsEntry(mem, "QOSMaxMemoryPerJob")
+                .containsEntry(nodes, "QOSMaxNodePerJobLimit");
+    }
+
+    @Test
+    void qosGrpJobsCountsEveryUserAndGrpSubmitJobsRefuses() {
+        Qos high = new Qos("high", 0, new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, 1, 3));
+        AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
+        int a = submit(p, job().qos("high").build());
+        int b = submit(p, job().qos("high").uid(1001).build());
+        submit(p, job().qos("high").uid(1001).build());
+        assertThatThrownBy(() -> submit(p, job().qos("high").build()))
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.ACCOUNTING_POLICY);
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a);
+        assertThat(plan.pendingReasons()).containsEntry(b, "QOSGrpJobsLimit");
+    }
+
+    @Test
+    void tresLimitsParseSacctmgrSpellings() {
+        TresLimits t = TresLimits.parse("cpu=4,mem=8G,gres/gpu=2,node=-1,Mem=");
+        assertThat(t.get("cpu")).isEqualTo(4);
+        assertThat(t.get("mem")).isEqualTo(8192);
+        assertThat(t.get("gres/gpu")).isEqualTo(2);
+        assertThat(t.get("node")).isEqualTo(Limits.NONE);
+        assertThat(TresLimits.parse("mem=1500").get("mem")).isEqualTo(1500);
+        assertThat(TresLimits.parse("mem=2T").get("mem")).isEqualTo(2L * 1024 * 1024);
+        assertThatThrownBy(() -> TresLimits.parse("cpu=four")).isInstanceOf(NumberFormatException.class);
+        assertThat(TresLimits.parse("cpu=2")
+                        .orElse(TresLimits.parse("cpu=8,node=3"))
+                        .caps())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 2L, "node", 3L));
+    }
+
+    @Test
+    void aPendingJobAsksForItsTasksNodesMemoryAndGpus() {
+        JobRequest r = job().nodes(2)
+                .tasks(4)
+                .cpusPerTask(2)
+                .memPerNode(1000)
+                .gres("gpu:2")
+                .build();
+        JobTres t = JobTres.of(r);
+        assertThat(t.counts())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 8L, "node", 2L, "mem", 2000L, "gres/gpu", 4L));
+    }
+}
