@@ -63,7 +63,7 @@ final class AvailabilityTimeline {
     private int version;
 
     /** Resources held from {@code start} to {@code end} (for releases: given back at {@code end}). */
-    private record Interval(long start, long end, Allocation allocation) {}
+    record Interval(long start, long end, Allocation allocation) {}
 
     /** What a view depends on: which releases have happened and which reservations overlap. */
     private record ViewKey(long start, BitSet overlapping) {}
@@ -95,6 +95,8 @@ final class AvailabilityTimeline {
         firstRelease = Math.min(firstRelease, end);
         bases.clear();
         baseRooms.clear();
+        cpuTotals.clear();
+        releaseIndex = null;
         views.clear();
         version++;
     }
@@ -210,6 +212,12 @@ final class AvailabilityTimeline {
      * @param label names {@code nodes} (the partition), to remember its totals by
      */
     Room room(long start, long end, String label, Collection<String> nodes, boolean gpus) {
+        if (!gpus) {
+            long cpus = cpuRoom(start, end, label, nodes);
+            if (cpus >= 0) {
+                return new Room(cpus, 0);
+            }
+        }
         Map<String, NodeCapacity> base = bases.computeIfAbsent(start, this::base);
         Room total = baseRooms.computeIfAbsent(new TotalKey(start, label), k -> {
             Room sum = Room.NONE;
@@ -221,16 +229,7 @@ final class AvailabilityTimeline {
             }
             return sum;
         });
-        boolean[] member = members.computeIfAbsent(label, k -> {
-            boolean[] in = new boolean[names.length];
-            for (String name : nodes) {
-                Integer at = position.get(name);
-                if (at != null) {
-                    in[at] = true;
-                }
-            }
-            return in;
-        });
+        boolean[] member = member(label, nodes);
         // CPUs are plain numbers, summed per node in a scratch array; GPUs are devices, worked
         // out on a copy of each touched node.
         Map<String, NodeCapacity> touched = new HashMap<>();
@@ -273,6 +272,102 @@ final class AvailabilityTimeline {
             freeGpus -= roomOf(base.get(after.name())).gpus() - Room.of(after).gpus();
         }
         return new Room(cpus, freeGpus);
+    }
+
+    private boolean[] member(String label, Collection<String> nodes) {
+        return members.computeIfAbsent(label, k -> {
+            boolean[] in = new boolean[names.length];
+            for (String name : nodes) {
+                Integer at = position.get(name);
+                if (at != null) {
+                    in[at] = true;
+                }
+            }
+            return in;
+        });
+    }
+
+    /**
+     * {@link #room}'s CPUs worked out as numbers, without a view of {@code start}: free now,
+     * plus what releases up to {@code start} give back, minus the overlapping reservations — a
+     * reservation search then reads no node's capacity for the times it rejects. -1 when a node
+     * of the label is overcommitted now (its free CPUs below zero), where the sum of releases is
+     * not what a view counts; {@link #room} then works it out from the view.
+     */
+    private long cpuRoom(long start, long end, String label, Collection<String> nodes) {
+        boolean[] member = member(label, nodes);
+        CpuTotals totals = cpuTotals.computeIfAbsent(label, k -> CpuTotals.of(this, member));
+        if (totals.nowCpus() < 0) {
+            return -1;
+        }
+        ReleaseIndex index = releaseIndex();
+        long cpus = totals.nowCpus() + totals.released()[index.upTo(start)];
+        int touchedCount = 0;
+        for (int r = 0; r < reservations.size(); r++) {
+            if (!(reservedFrom[r] < end && start < reservedTo[r])) {
+                continue;
+            }
+            int[] at = reservedAt.get(r);
+            List<Allocation.NodeShare> shares = reservations.get(r).allocation().nodes();
+            for (int i = 0; i < at.length; i++) {
+                int node = at[i];
+                if (node < 0 || !member[node] || shares.get(i).cpus() <= 0) {
+                    continue;
+                }
+                if (reservedCpus[node] == 0) {
+                    touchedNodes[touchedCount++] = node;
+                }
+                reservedCpus[node] += shares.get(i).cpus();
+            }
+        }
+        for (int i = 0; i < touchedCount; i++) {
+            int node = touchedNodes[i];
+            long reserved = reservedCpus[node];
+            reservedCpus[node] = 0;
+            long free = Math.max(0, now.get(names[node]).freeCpus() + index.releasedOn(node, start));
+            cpus -= Math.min(free, reserved);
+        }
+        return cpus;
+    }
+
+    /** A label's CPUs free now, and prefix sums of what the releases (by end) give back to it. */
+    private record CpuTotals(long nowCpus, long[] released) {
+        static CpuTotals of(AvailabilityTimeline t, boolean[] member) {
+            long nowCpus = 0;
+            for (int pos = 0; pos < t.names.length; pos++) {
+                if (member[pos]) {
+                    int free = t.now.get(t.names[pos]).freeCpus();
+                    if (free < 0) {
+                        return new CpuTotals(-1, new long[0]);
+                    }
+                    nowCpus += free;
+                }
+            }
+            List<Interval> sorted = t.releaseIndex().sorted();
+            long[] released = new long[sorted.size() + 1];
+            for (int i = 0; i < sorted.size(); i++) {
+                long sum = 0;
+                for (Allocation.NodeShare share : sorted.get(i).allocation().nodes()) {
+                    Integer pos = t.position.get(share.node());
+                    if (pos != null && member[pos]) {
+                        sum += share.cpus();
+                    }
+                }
+                released[i + 1] = released[i] + sum;
+            }
+            return new CpuTotals(nowCpus, released);
+        }
+    }
+
+    private final Map<String, CpuTotals> cpuTotals = new HashMap<>();
+    private ReleaseIndex releaseIndex;
+
+    private ReleaseIndex releaseIndex() {
+        if (releaseIndex == null) {
+            sortReleases();
+            releaseIndex = ReleaseIndex.of(List.copyOf(releases), position, names.length);
+        }
+        return releaseIndex;
     }
 
     private Room roomOf(NodeCapacity n) {
