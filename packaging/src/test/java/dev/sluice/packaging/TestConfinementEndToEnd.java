@@ -20,9 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
  * constraining RAM, cores and devices): the node's two fake GPUs are character devices made
  * with mknod ({@code gpu0} = 1:7 as /dev/full, {@code gpu1} = 1:5 as /dev/zero, both harmless to
  * open). A {@code --gres=gpu:1} job opens its GPU and gets "Operation not permitted" on the
- * other, its {@code --mem} is its cgroup's limit, its {@code srun} step runs in its cgroup; a job
- * without GPUs opens neither; the cgroups are gone once the jobs end. Needs root and writable
- * cgroup v1 controllers; skipped elsewhere.
+ * other, its {@code --mem} is its cgroup's limit, its script runs in {@code job_N/step_batch} and
+ * its {@code srun} step in {@code job_N/step_0} under the job's memory cgroup; in a
+ * {@code --gres=gpu:2} job an {@code srun --gres=gpu:1} step opens only its own GPU; a job without
+ * GPUs opens neither; the cgroups are gone once the jobs end. Needs root and writable cgroup v1
+ * controllers; skipped elsewhere.
  */
 class TestConfinementEndToEnd {
     private static final Path V1 = Path.of("/sys/fs/cgroup");
@@ -140,18 +142,46 @@ class TestConfinementEndToEnd {
         assertThat(visible.find()).as(out).isTrue();
         int mine = Integer.parseInt(visible.group(1));
         int other = 1 - mine;
-        String job = "/sluice_node1/job_" + id + "\n";
+        String job = "/sluice_node1/job_" + id;
         assertThat(out)
                 .contains("batch gpu" + mine + " ok")
                 .contains("step gpu" + mine + " ok")
                 .contains(gpus + "/gpu" + other + ": Operation not permitted")
                 .doesNotContain("gpu" + other + " ok")
                 .contains("limit=" + 500L * 1024 * 1024 + "\n")
-                .containsPattern("batch \\d+:memory:" + job)
-                .containsPattern("batch \\d+:devices:" + job)
-                .containsPattern("step \\d+:memory:" + job)
-                .containsPattern("step \\d+:cpuset:" + job)
-                .containsPattern("step \\d+:devices:" + job);
+                .containsPattern("batch \\d+:memory:" + job + "\n")
+                .containsPattern("batch \\d+:cpuset:" + job + "/step_batch\n")
+                .containsPattern("batch \\d+:devices:" + job + "/step_batch\n")
+                .containsPattern("step \\d+:memory:" + job + "\n")
+                .containsPattern("step \\d+:cpuset:" + job + "/step_0\n")
+                .containsPattern("step \\d+:devices:" + job + "/step_0\n");
+        awaitCgroupsGone(id);
+    }
+
+    @Test
+    void aStepOpensOnlyItsOwnGpusOfItsJobs() throws Exception {
+        int id = submit(
+                "echo \"job visible=$CUDA_VISIBLE_DEVICES\"\n"
+                        + "srun --gres=gpu:1 -n1 sh -c 'echo \"step visible=$CUDA_VISIBLE_DEVICES\";"
+                        + " sed \"s/^/step /\" /proc/self/cgroup; "
+                        + tryGpus("step").replace("'", "'\\''")
+                        + "'\n"
+                        + tryGpus("batch"),
+                "--gres=gpu:2",
+                "-n1");
+        String out = completedOutput(id);
+        Matcher visible = Pattern.compile("step visible=(\\d)\n").matcher(out);
+        assertThat(visible.find()).as(out).isTrue();
+        int mine = Integer.parseInt(visible.group(1));
+        int other = 1 - mine;
+        assertThat(out)
+                .contains("job visible=0,1\n")
+                .contains("step gpu" + mine + " ok")
+                .contains(gpus + "/gpu" + other + ": Operation not permitted")
+                .doesNotContain("step gpu" + other + " ok")
+                .as("the batch script holds both of the job's GPUs")
+                .contains("batch gpu0 ok", "batch gpu1 ok")
+                .containsPattern("step \\d+:devices:/sluice_node1/job_" + id + "/step_0\n");
         awaitCgroupsGone(id);
     }
 

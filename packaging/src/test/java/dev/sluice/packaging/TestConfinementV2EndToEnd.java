@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Device isolation on cgroup v2 through the node daemon: cgroup.conf names
  * {@code CgroupPlugin=cgroup/v2} at the cgroup2 mount of a hybrid host
  * ({@code /sys/fs/cgroup/unified}, no controllers delegated: devices need none, they are an
- * eBPF program on the job's cgroup). A {@code --gres=gpu:1} job and its step open their GPU and
- * not the other; the job's cgroup is gone after it. Needs root and that mount; skipped elsewhere.
+ * eBPF program on the job's and each step's cgroup). A {@code --gres=gpu:1} job (its script in
+ * {@code job_N/step_batch}) and its step (in {@code job_N/step_0}) open their GPU and not the
+ * other; the job's cgroup is gone after it. Needs root and that mount; skipped elsewhere.
  */
 class TestConfinementV2EndToEnd {
     private static final Path UNIFIED = Path.of("/sys/fs/cgroup/unified");
@@ -73,7 +74,8 @@ class TestConfinementV2EndToEnd {
                         + "try() { " + tryGpus + "; }\n"
                         + "try batch\n"
                         + "grep '^0::' /proc/self/cgroup | sed 's/^/batch /'\n"
-                        + "srun sh -c '" + tryGpus.replace("$1", "step") + "'\n");
+                        + "srun sh -c '" + tryGpus.replace("$1", "step")
+                        + "; grep \"^0::\" /proc/self/cgroup | sed \"s/^/step /\"'\n");
         ClusterProcesses.Result r = cluster.command("sbatch", "--gres=gpu:1", "-n1", script.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         Matcher m = Pattern.compile("Submitted batch job (\\d+)\n").matcher(r.out());
@@ -96,7 +98,8 @@ class TestConfinementV2EndToEnd {
                 .contains("step gpu" + mine + " ok")
                 .contains(gpus + "/gpu" + other + ": Operation not permitted")
                 .doesNotContain("gpu" + other + " ok")
-                .contains("batch 0::/sluice_node1/job_" + id + "\n");
+                .contains("batch 0::/sluice_node1/job_" + id + "/step_batch\n")
+                .contains("step 0::/sluice_node1/job_" + id + "/step_0\n");
         assertThat(cluster.logs())
                 .containsOnlyOnce("cgroup v2 at " + UNIFIED
                         + ": jobs are confined in sluice_node1/job_N (devices (eBPF);" + " devices)");

@@ -65,6 +65,29 @@ final class CgroupFiles {
         }
     }
 
+    /** The step cgroups ({@code step_*} directories) under each of the job's {@code dirs}. */
+    static List<Path> steps(List<Path> dirs) {
+        List<Path> out = new java.util.ArrayList<>();
+        for (Path dir : dirs) {
+            try (var children = Files.newDirectoryStream(dir, "step_*")) {
+                children.forEach(c -> {
+                    if (Files.isDirectory(c)) {
+                        out.add(c);
+                    }
+                });
+            } catch (IOException e) {
+                log.debug("{}: {}", dir, e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** {@link #killAndRemove} of the job's step cgroups, then of the job's own. */
+    static void killAndRemoveJob(int jobId, List<Path> dirs) {
+        killAndRemove(jobId, steps(dirs));
+        killAndRemove(jobId, dirs);
+    }
+
     private static void killAll(Path dir) {
         try {
             for (String pid : Files.readAllLines(dir.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {

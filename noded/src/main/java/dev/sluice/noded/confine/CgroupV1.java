@@ -15,7 +15,10 @@ import org.slf4j.LoggerFactory;
  * {@code memory.limit_in_bytes} (and {@code memory.memsw.limit_in_bytes} for swap) when RAM is
  * constrained; {@code cpuset} with {@code cpuset.cpus} (and the parent's {@code cpuset.mems},
  * without which no process may join) when cores are; {@code devices} with one
- * {@code devices.deny} line per denied device when devices are.
+ * {@code devices.deny} line per denied device when devices are. Each step gets
+ * {@code job_N/step_M} in {@code cpuset} (the job's CPUs) and {@code devices} (a new devices
+ * cgroup starts with its parent's rules; the step's own denials are added), and stays in the
+ * job's {@code memory} cgroup: the limit is the job's, and so is the OOM count.
  */
 public final class CgroupV1 implements Confinement {
     private static final Logger log = LoggerFactory.getLogger(CgroupV1.class);
@@ -158,6 +161,42 @@ public final class CgroupV1 implements Confinement {
     @Override
     public void remove(int jobId) {
         cpus.release(jobId);
-        CgroupFiles.killAndRemove(jobId, existing(jobId));
+        CgroupFiles.killAndRemoveJob(jobId, existing(jobId));
+    }
+
+    @Override
+    public List<Path> createStep(int jobId, String step, List<DeviceFile> denied) throws IOException {
+        List<Path> dirs = new ArrayList<>();
+        for (String c : controllers) {
+            Path job = dir(c, jobId);
+            if (c.equals("memory")) {
+                dirs.add(job);
+                continue;
+            }
+            Path dir = job.resolve(step);
+            Files.createDirectories(dir);
+            dirs.add(dir);
+            if (c.equals("cpuset")) {
+                // Empty until written, and nothing may join an empty cpuset.
+                for (String f : List.of("cpuset.cpus", "cpuset.mems")) {
+                    CgroupFiles.write(dir.resolve(f), CgroupFiles.read(job.resolve(f)));
+                }
+            } else if (c.equals("devices")) {
+                for (DeviceFile d : denied) {
+                    CgroupFiles.write(dir.resolve("devices.deny"), d.rule());
+                }
+            }
+        }
+        return dirs;
+    }
+
+    @Override
+    public void removeStep(int jobId, String step) {
+        List<Path> dirs = controllers.stream()
+                .filter(c -> !c.equals("memory"))
+                .map(c -> dir(c, jobId).resolve(step))
+                .filter(Files::isDirectory)
+                .toList();
+        CgroupFiles.killAndRemove(jobId, dirs);
     }
 }

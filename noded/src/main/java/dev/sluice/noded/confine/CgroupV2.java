@@ -13,7 +13,10 @@ import org.slf4j.LoggerFactory;
  * the mount point. {@code memory.max} (and {@code memory.swap.max}) and {@code cpuset.cpus} where
  * the kernel delegates those controllers here, {@code memory.events}' {@code oom_kill} for
  * OUT_OF_MEMORY; devices through an eBPF program attached to the job's cgroup
- * ({@link BpfDeviceProgram}), which needs no controller at all.
+ * ({@link BpfDeviceProgram}), which needs no controller at all. Each step gets
+ * {@code job_N/step_M} with no controller of its own (the job's subtree_control stays empty, so
+ * the job's memory and CPUs hold its steps, and a process may stay in the job's directory) and
+ * its own device program: attached with {@code BPF_F_ALLOW_MULTI}, the job's runs too.
  */
 public final class CgroupV2 implements Confinement {
     private static final Logger log = LoggerFactory.getLogger(CgroupV2.class);
@@ -164,6 +167,22 @@ public final class CgroupV2 implements Confinement {
     @Override
     public void remove(int jobId) {
         cpus.release(jobId);
-        CgroupFiles.killAndRemove(jobId, existing(jobId));
+        CgroupFiles.killAndRemoveJob(jobId, existing(jobId));
+    }
+
+    @Override
+    public List<Path> createStep(int jobId, String step, List<DeviceFile> denied) throws IOException {
+        Path dir = jobDir(jobId).resolve(step);
+        Files.createDirectories(dir);
+        if (!denied.isEmpty() && noDevices.isEmpty()) {
+            Bpf.attachDeviceProgram(dir, BpfDeviceProgram.denying(denied));
+        }
+        return List.of(dir);
+    }
+
+    @Override
+    public void removeStep(int jobId, String step) {
+        Path dir = jobDir(jobId).resolve(step);
+        CgroupFiles.killAndRemove(jobId, Files.isDirectory(dir) ? List.of(dir) : List.of());
     }
 }

@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How this node confines jobs: a cgroup per job (v1: one per controller; v2: one) that the
- * job's supervisor and its step tasks join before they exec, or nothing ({@link Unconfined}).
+ * How this node confines jobs: a cgroup per job (v1: one per controller; v2: one) holding the
+ * job's memory limit, and under it one per step ({@code job_N/step_M}, {@code step_batch} for the
+ * batch script) with the step's devices, that the job's supervisor and the step tasks join before
+ * they exec, or nothing ({@link Unconfined}).
  */
 public interface Confinement {
     /** The line the daemon logs once at start: what jobs get here, or why nothing. */
@@ -27,8 +29,27 @@ public interface Confinement {
     /** Whether the kernel's OOM killer killed a process of the job. */
     boolean oomKilled(int jobId);
 
-    /** Kills what is left in the job's cgroups and removes them. */
+    /** Kills what is left in the job's cgroups (its steps' with them) and removes them. */
     void remove(int jobId);
+
+    /**
+     * Creates the step's cgroups under its job's (which exist), denying {@code denied} on top of
+     * what the job denies; returns the directories the step's processes join.
+     *
+     * @param step the step's directory name ({@link #stepName})
+     */
+    List<Path> createStep(int jobId, String step, List<DeviceFile> denied) throws IOException;
+
+    /** Kills what is left in the step's own cgroups and removes them; the job's stay. */
+    void removeStep(int jobId, String step);
+
+    /** {@code step_M}, as Slurm names a step's cgroup; {@code step_batch} for the batch script. */
+    static String stepName(long stepId) {
+        return "step_" + stepId;
+    }
+
+    /** The batch script's step cgroup. */
+    String BATCH_STEP = "step_batch";
 
     /**
      * The command that puts itself into each of {@code dirs}, then runs {@code command}: what it

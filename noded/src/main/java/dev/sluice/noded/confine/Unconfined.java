@@ -32,4 +32,12 @@ public record Unconfined(String why) implements Confinement {
 
     @Override
     public void remove(int jobId) {}
+
+    @Override
+    public List<Path> createStep(int jobId, String step, List<DeviceFile> denied) {
+        return List.of();
+    }
+
+    @Override
+    public void removeStep(int jobId, String step) {}
 }

@@ -17,11 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The launchers' side of job cgroups: a batch job's cgroup is made at its launch and taken down
- * once it has been reported; a step joins its job's cgroup, and where the job has none on this
- * node (no batch script runs here: a multi-node job's other nodes, an {@code salloc}), the first
- * step makes it, with the job's memory here and the step's devices, and the last step to end
- * takes it down. Failing to make one is logged and the job runs unconfined, as before cgroups.
+ * The launchers' side of job and step cgroups: a batch job's cgroup is made at its launch, the
+ * script runs in its {@code step_batch} under it, and the job's cgroup is taken down once the job
+ * has been reported. Each step's tasks run in the step's own cgroup under its job's
+ * ({@code job_N/step_M}: only the step's GRES devices), removed when the step ends. Where the job
+ * has no cgroup on this node (no batch script runs here: a multi-node job's other nodes, an
+ * {@code salloc}), the first step makes it, with the job's memory here and no device rules of its
+ * own (the launch names the step's GRES, not the job's), and the last step to end takes it down.
+ * Failing to make one is logged and the job (or step) runs unconfined (in the job's cgroup), as
+ * before cgroups.
  */
 public final class JobConfinement {
     private static final Logger log = LoggerFactory.getLogger(JobConfinement.class);
@@ -65,14 +69,28 @@ public final class JobConfinement {
                 .toList();
     }
 
-    private List<Path> create(int jobId, long memoryMb, int cpus, List<Integer> cores, List<GresGrant> grants) {
-        JobLimits limits = policy.limits(
-                jobId, memoryMb, realMemoryMb, cpus, CpuBinding.cpus(cores, threadsPerCore), denied(grants));
+    private List<Path> create(int jobId, long memoryMb, int cpus, List<Integer> cores, List<DeviceFile> denied) {
+        JobLimits limits =
+                policy.limits(jobId, memoryMb, realMemoryMb, cpus, CpuBinding.cpus(cores, threadsPerCore), denied);
         try {
             return confinement.create(limits);
         } catch (IOException e) {
             log.warn("job {}: no cgroup ({}); it runs without memory, CPU or device limits", jobId, e.getMessage());
             return List.of();
+        }
+    }
+
+    /** The step's cgroups under the job's {@code jobDirs}; the job's own when they cannot be made. */
+    private List<Path> createStep(int jobId, String step, List<Path> jobDirs, List<DeviceFile> denied) {
+        if (jobDirs.isEmpty()) {
+            return jobDirs;
+        }
+        try {
+            return confinement.createStep(jobId, step, denied);
+        } catch (IOException e) {
+            log.warn("job {}: no cgroup for {} ({}); it runs in the job's", jobId, step, e.getMessage());
+            confinement.removeStep(jobId, step);
+            return jobDirs;
         }
     }
 
@@ -88,29 +106,41 @@ public final class JobConfinement {
             log.info("job {}: removing the cgroup an earlier run left", jobId);
             confinement.remove(jobId);
         }
-        return Confinement.joining(create(jobId, memoryMb, cpus, cores, grants), command);
+        List<DeviceFile> denied = policy.devices() ? denied(grants) : List.of();
+        List<Path> job = create(jobId, memoryMb, cpus, cores, denied);
+        return Confinement.joining(createStep(jobId, Confinement.BATCH_STEP, job, denied), command);
     }
 
     /**
-     * The cgroup directories a step's tasks join ({@link Confinement#joining}): its job's, made
-     * now when the job has none here. Each call is matched by one {@link #stepEnded}.
+     * The cgroup directories a step's tasks join ({@link Confinement#joining}): the step's own
+     * under its job's, the job's made now when it has none here. Each call is matched by one
+     * {@link #stepEnded}.
      */
     public synchronized List<Path> step(
-            int jobId, long memoryMb, int cpus, List<Integer> cores, List<GresGrant> grants) {
+            int jobId, int stepId, long memoryMb, int cpus, List<Integer> cores, List<GresGrant> grants) {
         if (!confinement.confines()) {
             return List.of();
         }
-        List<Path> dirs = confinement.existing(jobId);
-        if (!dirs.isEmpty()) {
+        List<Path> job = confinement.existing(jobId);
+        if (!job.isEmpty()) {
             stepOwned.computeIfPresent(jobId, (k, n) -> n + 1);
-            return dirs;
+        } else {
+            stepOwned.put(jobId, 1);
+            job = create(jobId, memoryMb, cpus, cores, List.of());
         }
-        stepOwned.put(jobId, 1);
-        return create(jobId, memoryMb, cpus, cores, grants);
+        List<DeviceFile> denied = policy.devices() ? denied(grants) : List.of();
+        return createStep(jobId, Confinement.stepName(stepId), job, denied);
     }
 
-    /** A step's tasks here have ended: a cgroup steps made goes with the last of them. */
-    public synchronized void stepEnded(int jobId) {
+    /**
+     * A step's tasks here have ended: its cgroup goes, and a job cgroup steps made goes with the
+     * last of them.
+     */
+    public synchronized void stepEnded(int jobId, int stepId) {
+        if (!confinement.confines()) {
+            return;
+        }
+        confinement.removeStep(jobId, Confinement.stepName(stepId));
         Integer left = stepOwned.computeIfPresent(jobId, (k, n) -> n - 1);
         if (left != null && left <= 0) {
             stepOwned.remove(jobId);

@@ -59,7 +59,7 @@ public final class StepLauncher {
         this.cpuBinding = policy;
     }
 
-    /** Step tasks join their job's cgroups from now on (read at start). */
+    /** Step tasks run in their step's cgroups under their job's from now on (read at start). */
     public void confineWith(JobConfinement confinement) {
         this.confinement = confinement;
     }
@@ -90,6 +90,7 @@ public final class StepLauncher {
         List<Process> tasks = new ArrayList<>();
         List<Path> cgroups = confinement.step(
                 request.getJobId(),
+                request.getStepId(),
                 request.getMemPerNodeMb(),
                 request.getCpusOnNode(),
                 request.getCoresList(),
@@ -101,7 +102,7 @@ public final class StepLauncher {
         } catch (IOException e) {
             tasks.forEach(p -> signal(p.pid(), "KILL"));
             socket.close();
-            confinement.stepEnded(request.getJobId());
+            confinement.stepEnded(request.getJobId(), request.getStepId());
             throw e;
         }
         Set<Long> groups = tasksByJob.computeIfAbsent(request.getJobId(), k -> ConcurrentHashMap.newKeySet());
@@ -172,7 +173,7 @@ public final class StepLauncher {
             }
             signals.interrupt();
             runningSteps.remove(r.getJobId() + "." + r.getStepId());
-            confinement.stepEnded(r.getJobId());
+            confinement.stepEnded(r.getJobId(), r.getStepId());
         }
     }
 

@@ -73,7 +73,8 @@ class TestCgroupKernel {
     void removeParents() throws IOException {
         for (Path p : parents) {
             // What a failed assertion left behind goes too.
-            CgroupFiles.killAndRemove(0, List.of(p.resolve("job_1"), p.resolve("job_2")));
+            CgroupFiles.killAndRemoveJob(
+                    0, List.of(p.resolve("job_1"), p.resolve("job_2"), p.resolve("job_3"), p.resolve("job_4")));
             Files.deleteIfExists(p);
         }
     }
@@ -131,5 +132,69 @@ class TestCgroupKernel {
 
         v2.remove(2);
         assertThat(cgroups.get(0)).doesNotExist();
+    }
+
+    @Test
+    void cgroupV1StepsGetOnlyTheirOwnDevices() throws Exception {
+        assumeRoot();
+        assumeTrue(
+                Confinements.detect(mounts(), MOUNT) == Confinements.Version.V1
+                        && Files.isWritable(MOUNT.resolve("devices/cgroup.procs")),
+                "no writable cgroup v1 devices controller at /sys/fs/cgroup");
+        List<DeviceFile> gpus = fakeGpus();
+        CgroupV1 v1 = CgroupV1.open(MOUNT, parent, ConfinementPolicy.sluiceDefault(), 1);
+        for (String c : List.of("memory", "cpuset", "devices")) {
+            parents.add(MOUNT.resolve(c).resolve(parent));
+        }
+        List<Path> job = v1.create(new JobLimits(3, 64L << 20, -1, 0, List.of(), List.of()));
+        List<Path> step0 = v1.createStep(3, "step_0", List.of(gpus.get(1)));
+        List<Path> step1 = v1.createStep(3, "step_1", List.of(gpus.get(0)));
+
+        String out = runIn(step0, TRY_BOTH);
+        assertThat(out).contains("gpu0 ok").contains("gpu1: Operation not permitted");
+        assertThat(out)
+                .contains("memory:/" + parent + "/job_3\n")
+                .contains("cpuset:/" + parent + "/job_3/step_0\n")
+                .contains("devices:/" + parent + "/job_3/step_0\n");
+        assertThat(runIn(step1, TRY_BOTH)).contains("gpu1 ok").contains("gpu0: Operation not permitted");
+        assertThat(runIn(job, TRY_BOTH)).as("the job holds both").contains("gpu0 ok", "gpu1 ok");
+
+        v1.removeStep(3, "step_0");
+        step0.subList(1, 3).forEach(c -> assertThat(c).doesNotExist());
+        job.forEach(c -> assertThat(c).isDirectory());
+        // A process left in a step goes with its job.
+        runIn(step1, "sleep 60 >/dev/null 2>&1 &");
+        v1.remove(3);
+        job.forEach(c -> assertThat(c).doesNotExist());
+    }
+
+    @Test
+    void cgroupV2StepsAddTheirOwnDeviceProgramToTheJobs() throws Exception {
+        assumeRoot();
+        String mounts = mounts();
+        Path unified = Confinements.detect(mounts, MOUNT) == Confinements.Version.V2 ? MOUNT : MOUNT.resolve("unified");
+        assumeTrue(
+                Confinements.detect(mounts, unified) == Confinements.Version.V2
+                        && Files.isWritable(unified.resolve("cgroup.subtree_control")),
+                "no writable cgroup2 at /sys/fs/cgroup or /sys/fs/cgroup/unified");
+        List<DeviceFile> gpus = fakeGpus();
+        ConfinementPolicy devicesOnly = new ConfinementPolicy(
+                "cgroup/v2", unified.toString(), false, false, false, true, 100, 0, 0, 100, 100, List.of());
+        CgroupV2 v2 = CgroupV2.open(unified, parent, devicesOnly, 1);
+        parents.add(unified.resolve(parent));
+        List<Path> job = v2.create(new JobLimits(4, 0, -1, 0, List.of(), List.of(gpus.get(0))));
+        List<Path> step = v2.createStep(4, "step_0", List.of(gpus.get(1)));
+
+        String out = runIn(step, TRY_BOTH);
+        assertThat(out)
+                .as("the job's program still applies under the step's")
+                .contains("gpu0: Operation not permitted")
+                .contains("gpu1: Operation not permitted")
+                .contains("0::/" + parent + "/job_4/step_0\n");
+        assertThat(runIn(job, TRY_BOTH)).contains("gpu1 ok").doesNotContain("gpu0 ok");
+
+        runIn(step, "sleep 60 >/dev/null 2>&1 &");
+        v2.remove(4);
+        assertThat(job.get(0)).doesNotExist();
     }
 }

@@ -111,4 +111,41 @@ class TestCgroupV1 {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("memory controller is not mounted writable");
     }
+
+    @Test
+    void aStepGetsItsOwnCpusetAndDevicesCgroupsUnderItsJobsAndStaysInItsMemory() throws Exception {
+        CgroupV1 v1 = CgroupV1.open(mount, "sluice_n1", ALL, 4);
+        List<Path> job = v1.create(new JobLimits(6, 1 << 20, -1, 0, List.of(2, 3), List.of()));
+        List<DeviceFile> deny = List.of(new DeviceFile("/dev/nvidia0", 'c', 195, 0));
+        List<Path> step = v1.createStep(6, Confinement.stepName(1), deny);
+        assertThat(step)
+                .containsExactly(
+                        mount.resolve("memory/sluice_n1/job_6"),
+                        mount.resolve("cpuset/sluice_n1/job_6/step_1"),
+                        mount.resolve("devices/sluice_n1/job_6/step_1"));
+        assertThat(Files.readString(step.get(1).resolve("cpuset.cpus")))
+                .as("the job's CPUs")
+                .isEqualTo("2-3");
+        assertThat(Files.readString(step.get(1).resolve("cpuset.mems"))).isEqualTo("0");
+        assertThat(Files.readString(step.get(2).resolve("devices.deny"))).isEqualTo("c 195:0 rwm");
+        assertThat(job.get(2).resolve("devices.deny"))
+                .as("the job's own rules are untouched")
+                .doesNotExist();
+    }
+
+    @Test
+    void aStepsCgroupsGoWhenItEndsAndTheJobsStay() throws Exception {
+        ConfinementPolicy devicesOnly = new ConfinementPolicy(
+                "cgroup/v1", mount.toString(), false, false, false, true, 100, 0, 0, 100, 100, List.of());
+        CgroupV1 v1 = CgroupV1.open(mount, "sluice_n1", devicesOnly, 4);
+        v1.create(new JobLimits(7, 0, -1, 0, List.of(), List.of()));
+        v1.createStep(7, "step_0", List.of());
+        v1.createStep(7, Confinement.BATCH_STEP, List.of());
+        v1.removeStep(7, "step_0");
+        assertThat(mount.resolve("devices/sluice_n1/job_7/step_0")).doesNotExist();
+        assertThat(mount.resolve("devices/sluice_n1/job_7/step_batch")).isDirectory();
+        v1.remove(7);
+        assertThat(mount.resolve("devices/sluice_n1/job_7")).doesNotExist();
+        assertThat(mount.resolve("memory/sluice_n1/job_7")).doesNotExist();
+    }
 }

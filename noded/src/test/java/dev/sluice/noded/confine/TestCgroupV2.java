@@ -125,4 +125,31 @@ class TestCgroupV2 {
                 .get(0);
         assertThat(Files.readString(dir.resolve("memory.max"))).isEqualTo("1048576");
     }
+
+    @Test
+    void aStepIsADirectoryUnderItsJobsWithoutControllersOfItsOwn() throws Exception {
+        CgroupV2 cgroups = fakeCgroup2();
+        Path job = cgroups.create(limits(9, 10, 1, List.of())).get(0);
+        assertThat(cgroups.createStep(9, Confinement.stepName(0), List.of())).containsExactly(job.resolve("step_0"));
+        assertThat(job.resolve("step_0")).isEmptyDirectory();
+        assertThat(job.resolve("cgroup.subtree_control"))
+                .as("the job's memory and CPUs hold its steps")
+                .doesNotExist();
+        assertThat(cgroups.existing(9)).containsExactly(job);
+        cgroups.removeStep(9, "step_0");
+        assertThat(job.resolve("step_0")).doesNotExist();
+        assertThat(job).isDirectory();
+        cgroups.removeStep(9, "step_0");
+    }
+
+    @Test
+    void aJobsStepsGoBeforeTheJob() throws Exception {
+        CgroupV2 cgroups = fakeCgroup2();
+        Path job = cgroups.create(limits(10, 0, 0, List.of())).get(0);
+        Files.delete(job.resolve("memory.max"));
+        cgroups.createStep(10, Confinement.BATCH_STEP, List.of());
+        cgroups.createStep(10, "step_3", List.of());
+        cgroups.remove(10);
+        assertThat(job).doesNotExist();
+    }
 }

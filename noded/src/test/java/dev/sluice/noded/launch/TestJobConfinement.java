@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.noded.confine.Confinement;
 import dev.sluice.noded.confine.ConfinementPolicy;
+import dev.sluice.noded.confine.DeviceFile;
 import dev.sluice.noded.confine.GresDevices;
 import dev.sluice.noded.confine.JobLimits;
 import dev.sluice.protocol.v1.GresGrant;
@@ -15,13 +16,19 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Who makes and who takes down a job's cgroup: the batch launch, or the steps where there is none. */
+/**
+ * Who makes and who takes down a job's cgroup (the batch launch, or the steps where there is
+ * none) and each step's under it.
+ */
 class TestJobConfinement {
-    /** Cgroups as a map: job → its limits; removals recorded. */
+    /** Cgroups as maps: job → its limits, "job/step" → the step's denied devices; removals recorded. */
     static final class Recording implements Confinement {
         final Map<Integer, JobLimits> cgroups = new LinkedHashMap<>();
+        final Map<String, List<DeviceFile>> steps = new LinkedHashMap<>();
         final List<Integer> removed = new ArrayList<>();
+        final List<String> stepsRemoved = new ArrayList<>();
         boolean oom;
+        boolean stepsFail;
 
         @Override
         public String describe() {
@@ -47,7 +54,24 @@ class TestJobConfinement {
         @Override
         public void remove(int jobId) {
             cgroups.remove(jobId);
+            steps.keySet().removeIf(k -> k.startsWith(jobId + "/"));
             removed.add(jobId);
+        }
+
+        @Override
+        public List<Path> createStep(int jobId, String step, List<DeviceFile> denied) throws IOException {
+            assertThat(cgroups).as("a step's cgroup is made under its job's").containsKey(jobId);
+            if (stepsFail) {
+                throw new IOException("refused");
+            }
+            steps.put(jobId + "/" + step, denied);
+            return List.of(Path.of("/cg/job_" + jobId + "/" + step));
+        }
+
+        @Override
+        public void removeStep(int jobId, String step) {
+            steps.remove(jobId + "/" + step);
+            stepsRemoved.add(jobId + "/" + step);
         }
     }
 
@@ -58,7 +82,10 @@ class TestJobConfinement {
     @Test
     void aBatchJobIsConfinedFromItsFirstInstructionAndItsStepsJoinIt() throws IOException {
         List<String> command = confinement.batch(5, 100, 2, List.of(1), List.of(), List.of("script"));
-        assertThat(command).startsWith("/bin/sh").endsWith("/cg/job_5", "--", "script");
+        assertThat(command).startsWith("/bin/sh").endsWith("/cg/job_5/step_batch", "--", "script");
+        assertThat(cgroups.steps.get("5/step_batch"))
+                .as("the batch script is denied what the job is")
+                .isEqualTo(cgroups.cgroups.get(5).denied());
         JobLimits limits = cgroups.cgroups.get(5);
         assertThat(limits.memoryBytes()).isEqualTo(100L << 20);
         assertThat(limits.cpuIds()).as("core 1 with 2 threads per core").containsExactly(2, 3);
@@ -68,8 +95,10 @@ class TestJobConfinement {
                 .extracting(d -> d.major() + ":" + d.minor())
                 .isEqualTo("1:3");
 
-        assertThat(confinement.step(5, 100, 2, List.of(1), List.of())).containsExactly(Path.of("/cg/job_5"));
-        confinement.stepEnded(5);
+        assertThat(confinement.step(5, 0, 100, 2, List.of(1), List.of())).containsExactly(Path.of("/cg/job_5/step_0"));
+        assertThat(cgroups.steps).containsKeys("5/step_batch", "5/step_0");
+        confinement.stepEnded(5, 0);
+        assertThat(cgroups.stepsRemoved).containsExactly("5/step_0");
         assertThat(cgroups.removed)
                 .as("a step leaves the batch job's cgroup alone")
                 .isEmpty();
@@ -77,22 +106,43 @@ class TestJobConfinement {
         cgroups.oom = true;
         assertThat(confinement.batchEnded(5)).isTrue();
         assertThat(cgroups.removed).containsExactly(5);
+        assertThat(cgroups.steps).as("the batch step goes with its job").isEmpty();
     }
 
     @Test
     void whereNoBatchScriptRunsTheFirstStepMakesTheCgroupAndTheLastTakesItDown() {
         GresGrant gpu0 =
                 GresGrant.newBuilder().setName("gpu").addIndices(0).setCount(1).build();
-        assertThat(confinement.step(8, 300, 1, List.of(), List.of(gpu0))).containsExactly(Path.of("/cg/job_8"));
+        assertThat(confinement.step(8, 0, 300, 1, List.of(), List.of())).containsExactly(Path.of("/cg/job_8/step_0"));
         assertThat(cgroups.cgroups.get(8).memoryBytes()).isEqualTo(300L << 20);
         assertThat(cgroups.cgroups.get(8).denied())
-                .as("the step holds the only GPU")
+                .as("the job's cgroup denies nothing: the launch names the step's GPUs, not the job's")
                 .isEmpty();
-        assertThat(confinement.step(8, 300, 1, List.of(), List.of(gpu0))).containsExactly(Path.of("/cg/job_8"));
-        confinement.stepEnded(8);
+        assertThat(cgroups.steps.get("8/step_0"))
+                .as("a step without GPUs is denied the node's")
+                .singleElement()
+                .extracting(d -> d.major() + ":" + d.minor())
+                .isEqualTo("1:3");
+        assertThat(confinement.step(8, 1, 300, 1, List.of(), List.of(gpu0)))
+                .containsExactly(Path.of("/cg/job_8/step_1"));
+        assertThat(cgroups.steps.get("8/step_1"))
+                .as("the second step holds the only GPU: not restricted by the first")
+                .isEmpty();
+        confinement.stepEnded(8, 0);
+        assertThat(cgroups.stepsRemoved).containsExactly("8/step_0");
         assertThat(cgroups.removed).isEmpty();
-        confinement.stepEnded(8);
+        confinement.stepEnded(8, 1);
+        assertThat(cgroups.stepsRemoved).containsExactly("8/step_0", "8/step_1");
         assertThat(cgroups.removed).containsExactly(8);
+    }
+
+    @Test
+    void aStepWhoseCgroupCannotBeMadeRunsInItsJobs() throws IOException {
+        confinement.batch(4, 100, 1, List.of(), List.of(), List.of("script"));
+        cgroups.stepsFail = true;
+        assertThat(confinement.step(4, 2, 100, 1, List.of(), List.of())).containsExactly(Path.of("/cg/job_4"));
+        confinement.stepEnded(4, 2);
+        assertThat(cgroups.removed).isEmpty();
     }
 
     @Test
@@ -100,7 +150,8 @@ class TestJobConfinement {
         JobConfinement none = JobConfinement.none();
         assertThat(none.batch(1, 100, 1, List.of(), List.of(), List.of("script")))
                 .containsExactly("script");
-        assertThat(none.step(1, 100, 1, List.of(), List.of())).isEmpty();
+        assertThat(none.step(1, 0, 100, 1, List.of(), List.of())).isEmpty();
+        none.stepEnded(1, 0);
         assertThat(none.batchEnded(1)).isFalse();
     }
 
