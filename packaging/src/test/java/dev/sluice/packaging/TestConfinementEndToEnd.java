@@ -118,7 +118,7 @@ class TestConfinementEndToEnd {
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> {
                     for (String c : new String[] {"memory", "cpuset", "devices"}) {
-                        assertThat(V1.resolve(c).resolve("sluice_node1/job_" + id))
+                        assertThat(V1.resolve(c).resolve(parent() + "/job_" + id))
                                 .doesNotExist();
                     }
                 });
@@ -129,7 +129,8 @@ class TestConfinementEndToEnd {
         int id = submit(
                 "echo \"visible=$CUDA_VISIBLE_DEVICES\"\n"
                         + tryGpus("batch")
-                        + "echo \"limit=$(cat /sys/fs/cgroup/memory/sluice_node1/job_$SLURM_JOB_ID/memory.limit_in_bytes)\"\n"
+                        + "echo \"limit=$(cat /sys/fs/cgroup/memory/" + parent()
+                        + "/job_$SLURM_JOB_ID/memory.limit_in_bytes)\"\n"
                         + "sed 's/^/batch /' /proc/self/cgroup\n"
                         + "srun sh -c 'sed \"s/^/step /\" /proc/self/cgroup; "
                         + tryGpus("step").replace("'", "'\\''")
@@ -142,7 +143,7 @@ class TestConfinementEndToEnd {
         assertThat(visible.find()).as(out).isTrue();
         int mine = Integer.parseInt(visible.group(1));
         int other = 1 - mine;
-        String job = "/sluice_node1/job_" + id;
+        String job = "/" + parent() + "/job_" + id;
         assertThat(out)
                 .contains("batch gpu" + mine + " ok")
                 .contains("step gpu" + mine + " ok")
@@ -181,7 +182,7 @@ class TestConfinementEndToEnd {
                 .doesNotContain("step gpu" + other + " ok")
                 .as("the batch script holds both of the job's GPUs")
                 .contains("batch gpu0 ok", "batch gpu1 ok")
-                .containsPattern("step \\d+:devices:/sluice_node1/job_" + id + "/step_0\n");
+                .containsPattern("step \\d+:devices:/" + parent() + "/job_" + id + "/step_0\n");
         awaitCgroupsGone(id);
     }
 
@@ -200,7 +201,13 @@ class TestConfinementEndToEnd {
     @Test
     void theDaemonSaysOnceHowJobsAreConfined() throws IOException {
         assertThat(cluster.logs())
-                .containsOnlyOnce("cgroup v1 at /sys/fs/cgroup: jobs are confined in <controller>/sluice_node1/job_N"
-                        + " (memory, cpuset, devices; memory, cpuset, devices)");
+                .containsOnlyOnce("cgroup v1 at /sys/fs/cgroup: jobs are confined in <controller>/" + parent()
+                        + "/job_N" + " (memory, cpuset, devices; memory, cpuset, devices)");
+    }
+
+    /** node1's parent cgroup: its spool directory is the cluster's own (Confinements.parentName). */
+    private static String parent() {
+        return dev.sluice.noded.confine.Confinements.parentName(
+                "node1", stateDir.resolve("spool").resolve("node1").toString());
     }
 }

@@ -98,14 +98,20 @@ class TestConfinementV2EndToEnd {
                 .contains("step gpu" + mine + " ok")
                 .contains(gpus + "/gpu" + other + ": Operation not permitted")
                 .doesNotContain("gpu" + other + " ok")
-                .contains("batch 0::/sluice_node1/job_" + id + "/step_batch\n")
-                .contains("step 0::/sluice_node1/job_" + id + "/step_0\n");
+                .contains("batch 0::/" + parent() + "/job_" + id + "/step_batch\n")
+                .contains("step 0::/" + parent() + "/job_" + id + "/step_0\n");
         assertThat(cluster.logs())
-                .containsOnlyOnce("cgroup v2 at " + UNIFIED
-                        + ": jobs are confined in sluice_node1/job_N (devices (eBPF);" + " devices)");
+                .containsOnlyOnce("cgroup v2 at " + UNIFIED + ": jobs are confined in " + parent()
+                        + "/job_N (devices (eBPF);" + " devices)");
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() ->
-                        assertThat(UNIFIED.resolve("sluice_node1/job_" + id)).doesNotExist());
+                        assertThat(UNIFIED.resolve(parent() + "/job_" + id)).doesNotExist());
+    }
+
+    /** node1's parent cgroup: its spool directory is the cluster's own (Confinements.parentName). */
+    private static String parent() {
+        return dev.sluice.noded.confine.Confinements.parentName(
+                "node1", stateDir.resolve("spool").resolve("node1").toString());
     }
 }

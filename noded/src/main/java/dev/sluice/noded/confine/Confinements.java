@@ -3,6 +3,7 @@ package dev.sluice.noded.confine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -76,17 +77,32 @@ public final class Confinements {
     }
 
     /**
-     * The confinement of node {@code nodeName}: jobs go into {@code sluice_<node>/job_N}, one
-     * parent per node daemon, so that several daemons of one host (a local cluster) keep theirs
-     * apart, as Slurm's multiple-slurmd {@code slurm_<node>}.
+     * The parent cgroup of a node daemon's jobs: {@code sluice_<node>}, one per node daemon so
+     * that several daemons of one host keep theirs apart, as Slurm's multiple-slurmd
+     * {@code slurm_<node>}. A daemon spooling elsewhere than slurmd's default
+     * ({@code /var/spool/slurmd}) adds a digest of its spool directory: two local clusters (or
+     * test clusters) on one host both have a {@code node1}, and a launch that finds its job's
+     * cgroup already there empties it.
      */
-    public static Confinement open(ConfinementPolicy policy, String nodeName, int nodeCpus, String mounts) {
+    public static String parentName(String nodeName, String spoolDir) {
+        if (spoolDir.equals(DEFAULT_SPOOL)) {
+            return "sluice_" + nodeName;
+        }
+        return "sluice_" + nodeName + "_" + HexFormat.of().toHexDigits(spoolDir.hashCode());
+    }
+
+    private static final String DEFAULT_SPOOL = "/var/spool/slurmd";
+
+    /**
+     * The confinement of a node daemon: jobs go into {@code <parent>/job_N} (see {@link
+     * #parentName}).
+     */
+    public static Confinement open(ConfinementPolicy policy, String parent, int nodeCpus, String mounts) {
         Path mountpoint = Path.of(policy.mountpoint());
         Choice choice = choose(policy.plugin(), detect(mounts, mountpoint), mountpoint);
         if (choice.version() == Version.NONE) {
             return new Unconfined(choice.why());
         }
-        String parent = "sluice_" + nodeName;
         try {
             return choice.version() == Version.V1
                     ? CgroupV1.open(mountpoint, parent, policy, nodeCpus)
@@ -98,14 +114,14 @@ public final class Confinements {
     }
 
     /** {@link #open} with this machine's /proc/self/mounts. */
-    public static Confinement openHere(ConfinementPolicy policy, String nodeName, int nodeCpus) {
+    public static Confinement openHere(ConfinementPolicy policy, String parent, int nodeCpus) {
         String mounts;
         try {
             mounts = Files.readString(Path.of("/proc/self/mounts"));
         } catch (IOException e) {
             mounts = "";
         }
-        return open(policy, nodeName, nodeCpus, mounts);
+        return open(policy, parent, nodeCpus, mounts);
     }
 
     /** The policy's notes and the choice, as the daemon logs them at start. */

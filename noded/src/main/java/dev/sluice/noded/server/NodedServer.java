@@ -121,7 +121,9 @@ public final class NodedServer implements AutoCloseable {
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
         Confinement confinement = Confinements.openHere(
-                s.confinement(), s.nodeName(), s.hardware().getCpus());
+                s.confinement(),
+                Confinements.parentName(s.nodeName(), s.spoolDir()),
+                s.hardware().getCpus());
         Confinements.startLines(s.confinement(), confinement).forEach(log::info);
         JobConfinement jobConfinement = new JobConfinement(
                 confinement,

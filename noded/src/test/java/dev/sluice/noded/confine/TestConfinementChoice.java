@@ -131,4 +131,14 @@ class TestConfinementChoice {
         assertThat(p.plugin()).isEqualTo("autodetect");
         assertThat(p.notes()).singleElement().asString().contains("CgroupPlugin=cgroup/v3 is not one of");
     }
+
+    /** Two clusters on one host both have a node1: their daemons' job cgroups must not meet. */
+    @org.junit.jupiter.api.Test
+    void theParentCgroupIsPerNodeAndPerSpoolUnlessSlurmdsDefault() {
+        assertThat(Confinements.parentName("n1", "/var/spool/slurmd")).isEqualTo("sluice_n1");
+        String a = Confinements.parentName("node1", "/tmp/a/spool/node1");
+        String b = Confinements.parentName("node1", "/tmp/b/spool/node1");
+        assertThat(a).matches("sluice_node1_[0-9a-f]{8}").isNotEqualTo(b);
+        assertThat(Confinements.parentName("node1", "/tmp/a/spool/node1")).isEqualTo(a);
+    }
 }
