@@ -44,18 +44,13 @@ final class PlacementMemo {
             Partition partition, Map<String, NodeCapacity> capacity, int timelineVersion, PlacementRequest request) {
         ViewAnswers answers = answers(capacity, timelineVersion);
         Key key = new Key(partition.name(), request);
-        List<NodeCapacity> nodes = nodes(answers, partition, capacity);
-        Optional<PlacementResult.Rejected> never = rejections.get(key);
-        if (never == null) {
-            never = Optional.ofNullable(Allocator.rejection(nodes, request));
-            rejections.put(key, never);
-        }
+        Optional<PlacementResult.Rejected> never = rejection(answers, partition, capacity, key);
         if (never.isPresent()) {
             return never.get();
         }
         PlacementResult result = answers.placed.get(key);
         if (result == null) {
-            result = Allocator.placeFeasible(nodes, request);
+            result = Allocator.placeFeasible(nodes(answers, partition, capacity), request);
             answers.placed.put(key, result);
         }
         return result;
@@ -82,11 +77,7 @@ final class PlacementMemo {
         }
         ViewAnswers answers = answers(capacity, timelineVersion);
         Key key = new Key(partition.name(), request);
-        Optional<PlacementResult.Rejected> never = rejections.get(key);
-        if (never == null) {
-            never = Optional.ofNullable(Allocator.rejection(nodes(answers, partition, capacity), request));
-            rejections.put(key, never);
-        }
+        Optional<PlacementResult.Rejected> never = rejection(answers, partition, capacity, key);
         if (never.isPresent()) {
             return never.get();
         }
@@ -97,6 +88,17 @@ final class PlacementMemo {
             answers.placed.put(key, result);
         }
         return result;
+    }
+
+    /** Why the request could never run in the partition; read once per pass (configuration only). */
+    private Optional<PlacementResult.Rejected> rejection(
+            ViewAnswers answers, Partition partition, Map<String, NodeCapacity> capacity, Key key) {
+        Optional<PlacementResult.Rejected> never = rejections.get(key);
+        if (never == null) {
+            never = Optional.ofNullable(Allocator.rejection(nodes(answers, partition, capacity), key.request()));
+            rejections.put(key, never);
+        }
+        return never;
     }
 
     private record CursorKey(Key key, long seconds) {}
