@@ -163,7 +163,7 @@ final class AvailabilityTimeline {
         }
         CapacityOverlay out = new CapacityOverlay(base);
         for (int i = overlapping.nextSetBit(0); i >= 0; i = overlapping.nextSetBit(i + 1)) {
-            apply(out, reservations.get(i).allocation(), false);
+            withhold(out, reservations.get(i).allocation());
         }
         return out;
     }
@@ -173,21 +173,13 @@ final class AvailabilityTimeline {
             // Nothing is given back yet (always so for now): no need to sort what will be.
             return now;
         }
-        sortReleases();
-        int n = 0;
-        while (n < releases.size() && releases.get(n).end() <= start) {
-            n++;
-        }
-        if (n == 0) {
+        ReleaseIndex index = releaseIndex();
+        if (index.upTo(start) == 0) {
             return now;
         }
         // Over the live map of now: views are handed out only until the next job is added,
         // which is the only thing that changes now.
-        CapacityOverlay out = new CapacityOverlay(now);
-        for (int i = 0; i < n; i++) {
-            apply(out, releases.get(i).allocation(), true);
-        }
-        return out;
+        return new ReleasedView(now, position, index, start);
     }
 
     private void sortReleases() {
@@ -197,9 +189,9 @@ final class AvailabilityTimeline {
         }
     }
 
-    private static void apply(CapacityOverlay nodes, Allocation a, boolean release) {
+    private static void withhold(CapacityOverlay nodes, Allocation a) {
         for (Allocation.NodeShare share : a.nodes()) {
-            nodes.change(share.node(), n -> release ? n.plus(share) : n.minus(share));
+            nodes.change(share.node(), n -> n.minus(share));
         }
     }
 

@@ -50,10 +50,21 @@ final class PlacementMemo {
         }
         PlacementResult result = answers.placed.get(key);
         if (result == null) {
-            result = Allocator.placeFeasible(nodes(answers, partition, capacity), request);
+            // A greedy fill in preference order stops at the first nodes that hold the job: read
+            // lazily, a view of a later time is not worked out for the nodes after them.
+            result = readsInOrder(partition, capacity, request)
+                    ? Allocator.placeFrom(new LazyNodes(partition.nodes(), capacity), request, new int[1])
+                    : Allocator.placeFeasible(nodes(answers, partition, capacity), request);
             answers.placed.put(key, result);
         }
         return result;
+    }
+
+    /** The request names no nodes and the partition lists its nodes in the allocator's order. */
+    private boolean readsInOrder(Partition partition, Map<String, NodeCapacity> capacity, PlacementRequest request) {
+        return request.requiredNodes().isEmpty()
+                && request.excludedNodes().isEmpty()
+                && inPreferenceOrder(partition, capacity);
     }
 
     /**
@@ -70,9 +81,7 @@ final class PlacementMemo {
             int timelineVersion,
             PlacementRequest request,
             long seconds) {
-        if (!request.requiredNodes().isEmpty()
-                || !request.excludedNodes().isEmpty()
-                || !inPreferenceOrder(partition, capacity)) {
+        if (!readsInOrder(partition, capacity, request)) {
             return place(partition, capacity, timelineVersion, request);
         }
         ViewAnswers answers = answers(capacity, timelineVersion);

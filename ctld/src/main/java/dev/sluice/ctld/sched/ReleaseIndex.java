@@ -5,12 +5,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The running jobs' releases in order of their ends, as numbers: how many have happened by a
- * time, and per node the CPUs given back by then. Lets the reservation search weigh a candidate
- * time without building a view of it ({@link AvailabilityTimeline}). Immutable; made once per
- * set of releases.
+ * The running jobs' releases in order of their ends: how many have happened by a time, and per
+ * node the shares (and CPUs) given back by then. Lets the reservation search weigh a candidate
+ * time without building a view of it, and a view of a time be worked out only for the nodes read
+ * ({@link ReleasedView}). Immutable; made once per set of releases.
+ *
+ * @param nodeEnds per node position, the ends of the releases on it, ascending
+ * @param nodeCpus per node position, prefix sums of the CPUs those releases give back
+ * @param nodeShares per node position, the shares those releases give back, in the same order
  */
-record ReleaseIndex(List<AvailabilityTimeline.Interval> sorted, long[] ends, long[][] nodeEnds, long[][] nodeCpus) {
+record ReleaseIndex(
+        List<AvailabilityTimeline.Interval> sorted,
+        long[] ends,
+        long[][] nodeEnds,
+        long[][] nodeCpus,
+        Allocation.NodeShare[][] nodeShares) {
     static ReleaseIndex of(List<AvailabilityTimeline.Interval> sorted, Map<String, Integer> position, int nodes) {
         long[] ends = new long[sorted.size()];
         int[] count = new int[nodes];
@@ -25,9 +34,11 @@ record ReleaseIndex(List<AvailabilityTimeline.Interval> sorted, long[] ends, lon
         }
         long[][] nodeEnds = new long[nodes][];
         long[][] nodeCpus = new long[nodes][];
+        Allocation.NodeShare[][] nodeShares = new Allocation.NodeShare[nodes][];
         for (int pos = 0; pos < nodes; pos++) {
             nodeEnds[pos] = new long[count[pos]];
             nodeCpus[pos] = new long[count[pos] + 1];
+            nodeShares[pos] = new Allocation.NodeShare[count[pos]];
             count[pos] = 0;
         }
         for (AvailabilityTimeline.Interval r : sorted) {
@@ -37,10 +48,11 @@ record ReleaseIndex(List<AvailabilityTimeline.Interval> sorted, long[] ends, lon
                     int k = count[pos]++;
                     nodeEnds[pos][k] = r.end();
                     nodeCpus[pos][k + 1] = nodeCpus[pos][k] + share.cpus();
+                    nodeShares[pos][k] = share;
                 }
             }
         }
-        return new ReleaseIndex(sorted, ends, nodeEnds, nodeCpus);
+        return new ReleaseIndex(sorted, ends, nodeEnds, nodeCpus, nodeShares);
     }
 
     /** How many releases end by {@code t} (what a view of {@code t} has given back). */
@@ -50,6 +62,11 @@ record ReleaseIndex(List<AvailabilityTimeline.Interval> sorted, long[] ends, lon
 
     long releasedOn(int node, long t) {
         return nodeCpus[node][countUpTo(nodeEnds[node], t)];
+    }
+
+    /** How many releases on the node at {@code node} end by {@code t}. */
+    int upTo(int node, long t) {
+        return countUpTo(nodeEnds[node], t);
     }
 
     private static int countUpTo(long[] sortedEnds, long t) {

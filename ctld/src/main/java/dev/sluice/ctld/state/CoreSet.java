@@ -62,9 +62,14 @@ public final class CoreSet {
         if (cores.isEmpty()) {
             return this;
         }
-        int max = cores.stream().mapToInt(Integer::intValue).max().orElse(0);
-        if (max < 0 || cores.stream().anyMatch(c -> c < 0)) {
-            throw new IllegalArgumentException("negative core index in " + cores);
+        // A plain loop: the scheduler's views of later times apply every release to its node's
+        // cores, tens of thousands of times per pass on a large cluster.
+        int max = 0;
+        for (int c : cores) {
+            if (c < 0) {
+                throw new IllegalArgumentException("negative core index in " + cores);
+            }
+            max = Math.max(max, c);
         }
         long[] next = Arrays.copyOf(words, Math.max(words.length, set ? (max >>> 6) + 1 : words.length));
         for (int c : cores) {
