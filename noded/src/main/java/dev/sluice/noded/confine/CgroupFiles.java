@@ -65,6 +65,18 @@ final class CgroupFiles {
         }
     }
 
+    /**
+     * Removes {@code dir} when it holds no process and no child cgroup (the kernel refuses the
+     * rmdir otherwise, and then it stays).
+     */
+    static void removeIfEmpty(Path dir) {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            log.debug("{} stays: {}", dir, e.getMessage());
+        }
+    }
+
     /** The step cgroups ({@code step_*} directories) under each of the job's {@code dirs}. */
     static List<Path> steps(List<Path> dirs) {
         List<Path> out = new java.util.ArrayList<>();

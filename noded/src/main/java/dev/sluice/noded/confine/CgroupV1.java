@@ -87,6 +87,13 @@ public final class CgroupV1 implements Confinement {
     }
 
     @Override
+    public void removeParentIfEmpty() {
+        for (String c : controllers) {
+            CgroupFiles.removeIfEmpty(mount.resolve(c).resolve(parent));
+        }
+    }
+
+    @Override
     public String describe() {
         return "cgroup v1 at " + mount + ": jobs are confined in <controller>/" + parent + "/job_N ("
                 + String.join(", ", controllers) + "; " + policy.constraints() + ")" + missing;

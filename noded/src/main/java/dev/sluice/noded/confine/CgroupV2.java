@@ -108,6 +108,11 @@ public final class CgroupV2 implements Confinement {
     }
 
     @Override
+    public void removeParentIfEmpty() {
+        CgroupFiles.removeIfEmpty(root.resolve(parent));
+    }
+
+    @Override
     public String describe() {
         List<String> used = new ArrayList<>();
         List<String> lacking = new ArrayList<>();

@@ -43,6 +43,13 @@ public interface Confinement {
     /** Kills what is left in the step's own cgroups and removes them; the job's stay. */
     void removeStep(int jobId, String step);
 
+    /**
+     * At the daemon's clean exit: removes its parent cgroups where no job's is left in them (a
+     * job that outlives the daemon keeps its own, and with it the parent, for the next daemon to
+     * adopt).
+     */
+    default void removeParentIfEmpty() {}
+
     /** {@code step_M}, as Slurm names a step's cgroup; {@code step_batch} for the batch script. */
     static String stepName(long stepId) {
         return "step_" + stepId;

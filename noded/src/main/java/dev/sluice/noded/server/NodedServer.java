@@ -42,6 +42,7 @@ public final class NodedServer implements AutoCloseable {
     private final NodedMetrics metrics;
     private final int metricsPort;
     private final DrainAndExit drain;
+    private final Confinement confinement;
 
     private NodedServer(
             Server server,
@@ -49,7 +50,9 @@ public final class NodedServer implements AutoCloseable {
             Registrar registrar,
             NodedMetrics metrics,
             int metricsPort,
-            DrainAndExit drain) {
+            DrainAndExit drain,
+            Confinement confinement) {
+        this.confinement = confinement;
         this.server = server;
         this.launcher = launcher;
         this.registrar = registrar;
@@ -171,7 +174,7 @@ public final class NodedServer implements AutoCloseable {
                 channel,
                 () -> launcher.runningJobIds().isEmpty() && steps.runningSteps() == 0,
                 DRAIN_POLL_MILLIS);
-        return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort, drain);
+        return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort, drain, confinement);
     }
 
     private static void applyCpuBinding(NodedSettings s, BatchLauncher launcher, StepLauncher steps) {
@@ -231,5 +234,7 @@ public final class NodedServer implements AutoCloseable {
         registrar.close();
         server.shutdownNow();
         launcher.close();
+        // Jobs still running keep their cgroups (a restarted daemon adopts them), and so the parent.
+        confinement.removeParentIfEmpty();
     }
 }

@@ -105,8 +105,13 @@ class TestCgroupKernel {
         runIn(cgroups, "exec timeout 60 tail /dev/zero");
         assertThat(v1.oomKilled(1)).isTrue();
 
+        // A daemon that exits while a job runs leaves the parent to the next one.
+        v1.removeParentIfEmpty();
+        parents.forEach(p -> assertThat(p).isDirectory());
         v1.remove(1);
         cgroups.forEach(c -> assertThat(c).doesNotExist());
+        v1.removeParentIfEmpty();
+        parents.forEach(p -> assertThat(p).doesNotExist());
     }
 
     @Test
@@ -130,8 +135,12 @@ class TestCgroupKernel {
         assertThat(out).contains("gpu0 ok");
         assertThat(out).contains("0::/" + parent + "/job_2");
 
+        v2.removeParentIfEmpty();
+        assertThat(unified.resolve(parent)).isDirectory();
         v2.remove(2);
         assertThat(cgroups.get(0)).doesNotExist();
+        v2.removeParentIfEmpty();
+        assertThat(unified.resolve(parent)).doesNotExist();
     }
 
     @Test
