@@ -321,7 +321,7 @@ public final class LocalCluster {
                             .setCredential(credential)
                             .build(),
                     socket.getOutputStream());
-            ClientResponse r = Frames.read(ClientResponse.parser(), socket.getInputStream());
+            ClientResponse r = Frames.readAnswer(ClientResponse.parser(), socket.getInputStream());
             List<NodeInfo> nodes = r.getGetNodes().getNodesList();
             return nodes.size() >= expected
                     && nodes.stream()

@@ -151,7 +151,7 @@ public final class ConnectionPool implements Transport, AutoCloseable {
         @Override
         public ClientResponse exchange(SignedRequest request) throws IOException {
             Frames.write(request, out);
-            return Frames.read(ClientResponse.parser(), in);
+            return Frames.readAnswer(ClientResponse.parser(), in);
         }
 
         @Override

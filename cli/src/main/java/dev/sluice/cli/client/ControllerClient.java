@@ -134,8 +134,8 @@ public final class ControllerClient {
         }
         try (channel) {
             Frames.write(ClientAuth.forLocal(body), new BufferedOutputStream(Channels.newOutputStream(channel)));
-            return Optional.of(
-                    Frames.read(ClientResponse.parser(), new BufferedInputStream(Channels.newInputStream(channel))));
+            return Optional.of(Frames.readAnswer(
+                    ClientResponse.parser(), new BufferedInputStream(Channels.newInputStream(channel))));
         } catch (IOException e) {
             throw new ControllerException(ErrorCode.COMMUNICATIONS_CONNECTION_ERROR);
         }

@@ -57,7 +57,7 @@ public interface Transport {
                 @Override
                 public ClientResponse exchange(SignedRequest request) throws IOException {
                     Frames.write(request, new BufferedOutputStream(socket.getOutputStream()));
-                    return Frames.read(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream()));
+                    return Frames.readAnswer(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream()));
                 }
 
                 @Override

@@ -99,7 +99,7 @@ public final class UnixCommandServer implements AutoCloseable {
                 } catch (EOFException e) {
                     return;
                 }
-                Frames.write(gate.fromLocalPeer(frame, peer.get(), host), out);
+                Frames.writeAnswer(gate.fromLocalPeer(frame, peer.get(), host), out);
             }
         } catch (IOException e) {
             log.warn("closing local command connection: {}", e.getMessage());

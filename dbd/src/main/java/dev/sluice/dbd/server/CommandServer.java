@@ -90,7 +90,7 @@ final class CommandServer implements AutoCloseable {
                 } catch (EOFException e) {
                     return;
                 }
-                Frames.write(answer(frame, peer), out);
+                Frames.writeAnswer(answer(frame, peer), out);
             }
         } catch (SocketException e) {
             // The client went away or the server is closing: nothing to answer.

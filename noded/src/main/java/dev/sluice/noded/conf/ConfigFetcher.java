@@ -130,7 +130,8 @@ public final class ConfigFetcher {
                         .issue(self, "slurmctld", request, Instant.now(), ClusterCredentials.DEFAULT_TTL));
             }
             Frames.write(frame.build(), new BufferedOutputStream(socket.getOutputStream()));
-            ClientResponse r = Frames.read(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream()));
+            ClientResponse r =
+                    Frames.readAnswer(ClientResponse.parser(), new BufferedInputStream(socket.getInputStream()));
             if (r.hasError() && r.getError().getCode() != 0) {
                 throw new IOException(r.getError().getMessage());
             }

@@ -46,7 +46,7 @@ final class LocalConnection implements AutoCloseable {
                         .setRequest(com.google.protobuf.ByteString.copyFrom(body))
                         .build(),
                 out);
-        ClientResponse response = Frames.read(ClientResponse.parser(), in);
+        ClientResponse response = Frames.readAnswer(ClientResponse.parser(), in);
         if (response.hasError() && response.getError().getCode() != 0) {
             throw new IOException("controller error " + response.getError().getCode() + ": "
                     + response.getError().getMessage());

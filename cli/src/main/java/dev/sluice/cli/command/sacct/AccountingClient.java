@@ -84,7 +84,7 @@ public final class AccountingClient {
             s.setTcpNoDelay(true);
             Frames.write(
                     auth.forNetwork(request.toByteArray(), AUDIENCE), new BufferedOutputStream(s.getOutputStream()));
-            response = Frames.read(DbdResponse.parser(), new BufferedInputStream(s.getInputStream()));
+            response = Frames.readAnswer(DbdResponse.parser(), new BufferedInputStream(s.getInputStream()));
         } catch (IOException e) {
             String why = e instanceof java.net.ConnectException ? "Connection refused" : e.getMessage();
             throw new AccountingException("Problem talking to the database: " + why);
