@@ -28,11 +28,17 @@ public final class CachedClientSetup implements ClientSetup, AutoCloseable {
 
     private final ConnectionPool pool;
     private final Clock clock;
+    private final QueryCoalescer queries = QueryCoalescer.sharing();
     private final ConcurrentHashMap<Path, Entry> entries = new ConcurrentHashMap<>();
 
     public CachedClientSetup(ConnectionPool pool, Clock clock) {
         this.pool = requireNonNull(pool, "pool is null");
         this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    @Override
+    public QueryCoalescer queries() {
+        return queries;
     }
 
     private record Entry(ClusterAccess access, List<Object> stamps) {}

@@ -88,6 +88,15 @@ public final class ClientAuth {
         return new Principal(caller.uid(), caller.gid(), caller.userName(), List.of(), caller.host());
     }
 
+    /**
+     * Whether the controller will know the caller as the identity written in its request: a
+     * credential signed for that identity, the socket's peer (the caller itself), or no proof —
+     * not a {@code SLURM_JWT} of the caller's own, which may name someone else.
+     */
+    public boolean provesRequestIdentity() {
+        return signer.isPresent() || userToken.isEmpty();
+    }
+
     /** The controller's Unix socket, when it is on this host. */
     public Optional<Path> localSocket() {
         return localSocket;

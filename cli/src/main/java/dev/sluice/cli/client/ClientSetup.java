@@ -14,6 +14,11 @@ public interface ClientSetup {
 
     Transport transport();
 
+    /** Shares listings between callers asking the same at the same time; none outside the agent. */
+    default QueryCoalescer queries() {
+        return QueryCoalescer.NONE;
+    }
+
     /** Reads everything on every call; one connection per request. */
     static ClientSetup perCall() {
         return PerCall.INSTANCE;

@@ -37,6 +37,7 @@ public final class ControllerClient {
     private final Caller caller;
     private final ClientAuth auth;
     private final Transport transport;
+    private final QueryCoalescer queries;
     private long nextRequestId = 1;
 
     /** A client that proves nothing; only a stand-in controller answers it. */
@@ -49,6 +50,17 @@ public final class ControllerClient {
     }
 
     public ControllerClient(List<ControllerAddress> controllers, Caller caller, ClientAuth auth, Transport transport) {
+        this(controllers, caller, auth, transport, QueryCoalescer.NONE);
+    }
+
+    /** @param queries shares listings with other callers of this process asking the same (sluice-agent) */
+    public ControllerClient(
+            List<ControllerAddress> controllers,
+            Caller caller,
+            ClientAuth auth,
+            Transport transport,
+            QueryCoalescer queries) {
+        this.queries = requireNonNull(queries, "queries is null");
         this.transport = requireNonNull(transport, "transport is null");
         this.controllers = List.copyOf(controllers);
         this.caller = requireNonNull(caller, "caller is null");
@@ -94,11 +106,19 @@ public final class ControllerClient {
                         .setUserName(caller.userName())
                         .setHost(caller.host()))
                 .build();
-        byte[] body = message.toByteArray();
+        // Callers are told apart by the identity in their request: one who brings a token of its
+        // own is asked for alone.
+        QueryCoalescer sharing = auth.provesRequestIdentity() ? queries : QueryCoalescer.NONE;
+        return checked(sharing.ask(message, () -> send(message.toByteArray(), targets, local)));
+    }
+
+    /** The controller's answer, error or not. */
+    private ClientResponse send(byte[] body, List<ControllerAddress> targets, boolean local)
+            throws ControllerException {
         if (local && auth.localSocket().isPresent()) {
             Optional<ClientResponse> viaSocket = callLocal(auth.localSocket().get(), body);
             if (viaSocket.isPresent()) {
-                return checked(viaSocket.get());
+                return viaSocket.get();
             }
         }
         for (ControllerAddress address : targets) {
@@ -116,7 +136,7 @@ public final class ControllerClient {
                 throw new ControllerException(ErrorCode.COMMUNICATIONS_CONNECTION_ERROR);
             }
             link.release();
-            return checked(response);
+            return response;
         }
         throw new ControllerException(ErrorCode.CONNECTION_REFUSED);
     }

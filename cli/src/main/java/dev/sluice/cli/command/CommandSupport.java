@@ -33,7 +33,8 @@ public final class CommandSupport {
                     ControllerLocator.addresses(access.conf()),
                     inv.caller(),
                     auth,
-                    inv.setup().transport()));
+                    inv.setup().transport(),
+                    inv.setup().queries()));
         } catch (ConfigException e) {
             err.println(program + ": error: " + e.getMessage());
             err.println(program + ": fatal: Unable to process configuration file");
