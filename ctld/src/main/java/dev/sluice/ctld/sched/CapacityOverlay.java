@@ -1,14 +1,10 @@
 package dev.sluice.ctld.sched;
 
 import dev.sluice.ctld.select.NodeCapacity;
-import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -18,15 +14,14 @@ import java.util.function.UnaryOperator;
  * copy of the cluster, and only the nodes that are read. Read-only to its users; iterates in the
  * underlying map's order, as a copy would. Not thread-safe (a read may work out a change).
  */
-final class CapacityOverlay extends AbstractMap<String, NodeCapacity> {
-    private final Map<String, NodeCapacity> under;
+final class CapacityOverlay extends DerivedCapacity {
     // Changes are kept as asked and worked out the first time their node is read: a view is
     // mostly read for one partition's nodes, and a GPU node's change costs a copy of its devices.
     private final Map<String, List<UnaryOperator<NodeCapacity>>> pending = new HashMap<>();
     private final Map<String, NodeCapacity> changed = new HashMap<>();
 
     CapacityOverlay(Map<String, NodeCapacity> under) {
-        this.under = under;
+        super(under);
     }
 
     /** Replaces a node's capacity, as {@code computeIfPresent} would on a copy; absent nodes stay absent. */
@@ -60,42 +55,5 @@ final class CapacityOverlay extends AbstractMap<String, NodeCapacity> {
         }
         changed.put((String) key, c);
         return c;
-    }
-
-    @Override
-    public boolean containsKey(Object key) {
-        return under.containsKey(key);
-    }
-
-    @Override
-    public int size() {
-        return under.size();
-    }
-
-    @Override
-    public Set<Entry<String, NodeCapacity>> entrySet() {
-        return new AbstractSet<>() {
-            @Override
-            public Iterator<Entry<String, NodeCapacity>> iterator() {
-                Iterator<String> names = under.keySet().iterator();
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return names.hasNext();
-                    }
-
-                    @Override
-                    public Entry<String, NodeCapacity> next() {
-                        String name = names.next();
-                        return new SimpleImmutableEntry<>(name, get(name));
-                    }
-                };
-            }
-
-            @Override
-            public int size() {
-                return under.size();
-            }
-        };
     }
 }

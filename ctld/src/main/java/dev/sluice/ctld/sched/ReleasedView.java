@@ -1,11 +1,7 @@
 package dev.sluice.ctld.sched;
 
 import dev.sluice.ctld.select.NodeCapacity;
-import java.util.AbstractMap;
-import java.util.AbstractSet;
-import java.util.Iterator;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The capacities of now plus what running jobs give back by a time, worked out per node the
@@ -14,8 +10,7 @@ import java.util.Set;
  * thousands on a large cluster) for each time asked cost more than the reads. Read-only to its
  * users; iterates in the order of {@code now}. Not thread-safe (a read may work out a node).
  */
-final class ReleasedView extends AbstractMap<String, NodeCapacity> {
-    private final Map<String, NodeCapacity> now;
+final class ReleasedView extends DerivedCapacity {
     private final Map<String, Integer> position;
     private final ReleaseIndex index;
     private final long time;
@@ -23,7 +18,7 @@ final class ReleasedView extends AbstractMap<String, NodeCapacity> {
 
     /** {@code now} must stay as it is while the view is read (the timeline drops views when it changes). */
     ReleasedView(Map<String, NodeCapacity> now, Map<String, Integer> position, ReleaseIndex index, long time) {
-        this.now = now;
+        super(now);
         this.position = position;
         this.index = index;
         this.time = time;
@@ -34,11 +29,11 @@ final class ReleasedView extends AbstractMap<String, NodeCapacity> {
     public NodeCapacity get(Object key) {
         Integer pos = position.get(key);
         if (pos == null) {
-            return now.get(key);
+            return under.get(key);
         }
         NodeCapacity c = worked[pos];
         if (c == null) {
-            c = now.get(key);
+            c = under.get(key);
             int given = index.upTo(pos, time);
             for (int k = 0; k < given; k++) {
                 c = c.plus(index.nodeShares()[pos][k]);
@@ -46,42 +41,5 @@ final class ReleasedView extends AbstractMap<String, NodeCapacity> {
             worked[pos] = c;
         }
         return c;
-    }
-
-    @Override
-    public boolean containsKey(Object key) {
-        return now.containsKey(key);
-    }
-
-    @Override
-    public int size() {
-        return now.size();
-    }
-
-    @Override
-    public Set<Entry<String, NodeCapacity>> entrySet() {
-        return new AbstractSet<>() {
-            @Override
-            public Iterator<Entry<String, NodeCapacity>> iterator() {
-                Iterator<String> names = now.keySet().iterator();
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return names.hasNext();
-                    }
-
-                    @Override
-                    public Entry<String, NodeCapacity> next() {
-                        String name = names.next();
-                        return new SimpleImmutableEntry<>(name, get(name));
-                    }
-                };
-            }
-
-            @Override
-            public int size() {
-                return now.size();
-            }
-        };
     }
 }
