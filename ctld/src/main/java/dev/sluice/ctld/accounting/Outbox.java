@@ -245,13 +245,11 @@ public final class Outbox implements AutoCloseable {
      * {@link #sync}/{@link #published} never wait on file system calls made for the shipper.
      */
     public void acknowledge(long sequence) throws IOException {
-        Path tmp = dir.resolve(ACKED + ".tmp");
-        Files.writeString(tmp, Long.toString(sequence));
-        Files.move(
-                tmp,
-                dir.resolve(ACKED),
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // Delivered is delivered, whether or not the mark below can be written: were the records
+        // kept as pending, the shipper would send them again at once, and again, while the
+        // directory stays unwritable (it spun so when a state directory was deleted under a
+        // running controller). sluice-dbd applies each sequence once, so a restart that finds
+        // an older mark only sends them again.
         List<Path> done = new ArrayList<>();
         synchronized (lock) {
             while (!pending.isEmpty() && pending.getFirst().sequence() <= sequence) {
@@ -266,6 +264,15 @@ public final class Outbox implements AutoCloseable {
                 }
             }
         }
+        Path tmp = dir.resolve(ACKED + ".tmp");
+        Files.writeString(tmp, Long.toString(sequence));
+        Files.move(
+                tmp,
+                dir.resolve(ACKED),
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // Only once the mark is down: a segment gone before it would not be missed, but a
+        // restart reading the older mark would look for it.
         for (Path p : done) {
             Files.deleteIfExists(p);
         }

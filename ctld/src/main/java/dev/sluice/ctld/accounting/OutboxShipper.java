@@ -112,8 +112,10 @@ final class OutboxShipper implements AutoCloseable {
                     // gRPC's own reconnect backoff grows to two minutes; ours decides when to try.
                     channel.resetConnectBackoff();
                 } catch (IOException e) {
-                    // Trimming is housekeeping: the records were delivered, the files go next time.
-                    log.warn("accounting: cannot delete delivered outbox segments: {}", e.getMessage());
+                    // The records were delivered and leave the outbox's memory; only the mark of
+                    // how far (and the delivered files) could not be written. After a restart
+                    // sluice-dbd is sent them again and applies each once.
+                    log.warn("accounting: cannot record the delivery in the outbox: {}", e.getMessage());
                 }
             }
         } catch (InterruptedException e) {

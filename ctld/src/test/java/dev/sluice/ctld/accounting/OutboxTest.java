@@ -1,6 +1,7 @@
 package dev.sluice.ctld.accounting;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
@@ -49,6 +50,26 @@ class OutboxTest {
             o.acknowledge(both.get(0).getSequence());
             assertThat(ids(o.awaitBatch(10, 0))).containsExactly(11);
             assertThat(o.depth()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void deliveredRecordsLeaveEvenWhenTheDeliveryMarkCannotBeWritten() throws Exception {
+        try (Outbox o = Outbox.open(dir, 0, T0)) {
+            o.append(1, job(10));
+            o.sync();
+            o.published(1);
+            List<AccountingRecord> batch = o.awaitBatch(10, 0);
+            // The state directory is removed under the running controller.
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
+            }
+            assertThatThrownBy(() -> o.acknowledge(batch.getLast().getSequence()))
+                    .isInstanceOf(java.io.IOException.class);
+            // Not sent again (the shipper would loop on them at full speed).
+            assertThat(o.depth()).isZero();
+            assertThat(o.awaitBatch(10, 0)).isEmpty();
         }
     }
 
