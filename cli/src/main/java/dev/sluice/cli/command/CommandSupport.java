@@ -66,18 +66,29 @@ public final class CommandSupport {
     }
 
     /**
+     * Parses a command's line; empty after printing glibc's message and Slurm's hint (the
+     * command then exits with its usage-error status).
+     */
+    public static Optional<Getopt.Result> parse(String program, OptionTable table, Invocation inv, PrintStream err) {
+        try {
+            return Optional.of(Getopt.parse(program, table, inv.args()));
+        } catch (GetoptException e) {
+            usageError(e, program, err);
+            return Optional.empty();
+        }
+    }
+
+    /**
      * Parses a reporting command's line (squeue, sinfo): options only, no operands. Empty after
      * printing Slurm's message and usage, as those commands do, when the line is bad.
      */
     public static Optional<Getopt.Result> parseOptionsOnly(
             String program, OptionTable table, String usage, Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(program, table, inv.args());
-        } catch (GetoptException e) {
-            usageError(e, program, err);
-            return Optional.empty();
+        Optional<Getopt.Result> line = parse(program, table, inv, err);
+        if (line.isEmpty()) {
+            return line;
         }
+        Getopt.Result parsed = line.get();
         if (!parsed.operands().isEmpty()) {
             err.println(program + ": error: Unrecognized option: "
                     + parsed.operands().get(0));

@@ -5,7 +5,6 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.common.conf.ConfigException;
@@ -32,13 +31,11 @@ public final class SacctCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, SacctOptions.TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, SacctOptions.TABLE, inv, err);
+        if (line.isEmpty()) {
             return 1;
         }
+        Getopt.Result parsed = line.get();
         Request r = new Request();
         String format = inv.env().get("SACCT_FORMAT");
         try {

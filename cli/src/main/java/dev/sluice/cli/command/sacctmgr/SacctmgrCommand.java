@@ -7,7 +7,6 @@ import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.conf.ConfigException;
@@ -58,13 +57,11 @@ public final class SacctmgrCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
+        if (line.isEmpty()) {
             return 1;
         }
+        Getopt.Result parsed = line.get();
         Session s = new Session(inv, out, err);
         for (ParsedOption o : parsed.options()) {
             switch (o.key()) {

@@ -8,7 +8,6 @@ import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.sbatch.WarnSignalOption;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.cli.getopt.ParsedOption;
 import java.io.IOException;
@@ -49,13 +48,11 @@ public final class SallocCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
+        if (line.isEmpty()) {
             return 1;
         }
+        Getopt.Result parsed = line.get();
         int nodes = 0;
         int tasks = 0;
         int cpus = 0;

@@ -34,13 +34,11 @@ public final class SbatchCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result cmdline;
-        try {
-            cmdline = Getopt.parse(PROG, SbatchOptions.TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, SbatchOptions.TABLE, inv, err);
+        if (line.isEmpty()) {
             return 255;
         }
+        Getopt.Result cmdline = line.get();
         for (ParsedOption o : cmdline.options()) {
             switch (o.key()) {
                 case "help" -> {

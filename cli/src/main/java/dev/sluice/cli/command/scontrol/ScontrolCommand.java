@@ -6,11 +6,11 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * {@code scontrol}: options, then a command word ({@code show}, {@code update}, {@code ping})
@@ -22,13 +22,11 @@ public final class ScontrolCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, ScontrolOptions.TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, ScontrolOptions.TABLE, inv, err);
+        if (line.isEmpty()) {
             return 1;
         }
+        Getopt.Result parsed = line.get();
         boolean oneLiner = false;
         for (ParsedOption o : parsed.options()) {
             switch (o.key()) {

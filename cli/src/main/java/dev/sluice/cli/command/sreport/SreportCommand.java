@@ -8,7 +8,6 @@ import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.cli.command.sacct.SacctTimes;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.conf.ConfigException;
@@ -56,13 +55,11 @@ public final class SreportCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
+        if (line.isEmpty()) {
             return 1;
         }
+        Getopt.Result parsed = line.get();
         Options o = new Options();
         String tresEnv = inv.env().get("SREPORT_TRES");
         if (tresEnv != null && !tresEnv.isBlank()) {

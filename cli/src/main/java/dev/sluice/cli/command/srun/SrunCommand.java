@@ -9,7 +9,6 @@ import dev.sluice.cli.command.salloc.Allocation;
 import dev.sluice.cli.command.sbatch.WarnSignalOption;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.error.ErrorCode;
@@ -95,13 +94,11 @@ public final class SrunCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Getopt.Result parsed;
-        try {
-            parsed = Getopt.parse(PROG, TABLE, inv.args());
-        } catch (GetoptException e) {
-            CommandSupport.usageError(e, PROG, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
+        if (line.isEmpty()) {
             return 1;
         }
+        Getopt.Result parsed = line.get();
         Optional<Options> options = options(inv, parsed, out, err);
         if (options.isEmpty()) {
             return parsed.options().stream()
