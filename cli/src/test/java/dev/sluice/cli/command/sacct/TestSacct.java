@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Caller;
 import dev.sluice.cli.Invocation;
+import dev.sluice.cli.testing.FakeDbd;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.JobQuery;
@@ -37,7 +38,7 @@ class TestSacct {
 
     @BeforeEach
     void start() throws Exception {
-        dbd = new FakeDbd(SacctFixtures.jobs());
+        dbd = FakeDbd.jobs(SacctFixtures.jobs());
         env = conf("accounting_storage/slurmdbd", dbd.port());
     }
 
@@ -157,7 +158,7 @@ class TestSacct {
     @Test
     void arrayTasksByArrayIdAndByTask() throws Exception {
         dbd.close();
-        dbd = new FakeDbd(SacctFixtures.array());
+        dbd = FakeDbd.jobs(SacctFixtures.array());
         env = conf("accounting_storage/slurmdbd", dbd.port());
         assertGolden("sacct-array.txt", "-j", "6", "-o", "jobid,jobidraw,state");
         assertGolden("sacct-array-task.txt", "-j", "6_2,6_3.batch", "-o", "jobid,jobidraw,state");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.testing.FakeDbd;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.AssocUsage;
@@ -44,7 +45,7 @@ class TestSreport {
     @TempDir
     Path dir;
 
-    private FakeUsageDbd dbd;
+    private FakeDbd dbd;
     private Map<String, String> env;
 
     static UsageReport day() {
@@ -96,7 +97,7 @@ class TestSreport {
 
     @BeforeEach
     void start() throws Exception {
-        dbd = new FakeUsageDbd(day());
+        dbd = FakeDbd.usage(day());
         Path conf = dir.resolve("slurm.conf");
         Files.writeString(conf, """
                 ClusterName=anchor
