@@ -62,7 +62,12 @@ public final class SluiceConf {
                         + line.substring(0, eq).trim() + "\"");
             }
             String value = line.substring(eq + 1).trim();
-            if (!value.matches("[0-9]{1,5}") || Integer.parseInt(value) > 65535) {
+            if (key.equals("commandsocket")) {
+                if (!value.startsWith("/")) {
+                    throw new IllegalArgumentException(fileName + ":" + lineNo + ": "
+                            + line.substring(0, eq).trim() + " must be an absolute path: \"" + value + "\"");
+                }
+            } else if (!value.matches("[0-9]{1,5}") || Integer.parseInt(value) > 65535) {
                 throw new IllegalArgumentException(fileName + ":" + lineNo + ": "
                         + line.substring(0, eq).trim() + " is not a port number: \"" + value + "\"");
             }

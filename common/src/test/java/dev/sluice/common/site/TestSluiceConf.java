@@ -21,4 +21,13 @@ class TestSluiceConf {
         assertThatThrownBy(() -> SluiceConf.parse("SlurmdMetricsPort=70000\n", "f"))
                 .hasMessageContaining("not a port number");
     }
+
+    @Test
+    void theCommandSocketIsAnAbsolutePath() {
+        assertThat(SluiceConf.parse("CommandSocket=/run/sluice/slurmctld.socket\n", "f")
+                        .commandSocket())
+                .hasValue("/run/sluice/slurmctld.socket");
+        assertThatThrownBy(() -> SluiceConf.parse("CommandSocket=run/x.sock\n", "f"))
+                .hasMessage("f:1: CommandSocket must be an absolute path: \"run/x.sock\"");
+    }
 }
