@@ -8,7 +8,13 @@
  * who is calling from the socket's peer credentials; nothing sent here names a user.
  *
  * When no agent answers it runs the command in a JVM instead ($SLUICE_BIN/_sluice-java), so the
- * commands work, slower, wherever the agent is not running. Protocol: docs/protocol.md.
+ * commands work, slower, wherever the agent is not running; so it does when the agent says it
+ * will not serve this call (another slurm.conf than the agent's, one the caller cannot read).
+ *
+ * Everything that needs the caller's rights happens here, in the caller's own process: the agent
+ * (root) asks this front end to open the files the caller named (a batch script, the target of
+ * `scontrol write batch_script`) and to run local programs (`salloc CMD`), and gets back bytes,
+ * an errno or a wait status. The agent never opens such a path itself. Protocol: docs/protocol.md.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,7 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -32,11 +40,23 @@
 #define F_STDERR 'E'
 #define F_EXIT 'X'
 #define F_WANT_STDIN 'W'
+#define F_FILE 'F'
+#define F_PROCESS 'P'
+#define F_ANSWER 'A'
+#define F_FALLBACK 'J'
+#define OP_READ 'r'
+#define OP_WRITE 'w'
+#define OP_APPEND 'a'
+#define OP_CHECK_READABLE 'o'
 #define CHUNK 65536
+/* The most the agent may send in one request: a file to write (a batch script) or a program's argv and env. */
+#define MAX_REQUEST (256u << 20)
 
 extern char **environ;
 static int signal_pipe[2] = {-1, -1};
 static const char *command = "sluice-client";
+/* $SLUICE_BIN as we were started with it: it is kept out of the environment sent to the agent. */
+static char *sluice_bin;
 
 struct buf {
     unsigned char *p;
@@ -123,7 +143,7 @@ static void on_signal(int sig) {
  * link to PREFIX/libexec/sluice-client and still find PREFIX/bin/_sluice-java.
  */
 static int find_launcher(char *launcher, size_t size, const char *argv0) {
-    const char *bin = getenv("SLUICE_BIN");
+    const char *bin = sluice_bin;
     if (bin && *bin) {
         return snprintf(launcher, size, "%s/_sluice-java", bin) < (int)size ? 0 : -1;
     }
@@ -144,6 +164,7 @@ static int find_launcher(char *launcher, size_t size, const char *argv0) {
 
 /* No agent: the same command in a JVM, with the same arguments. */
 static void fallback(char **args, int nargs, const char *argv0) {
+    signal(SIGPIPE, SIG_DFL);
     char launcher[PATH_MAX];
     if (find_launcher(launcher, sizeof launcher, argv0) < 0) {
         fprintf(stderr, "%s: error: sluice-agent is not running and SLUICE_BIN is not set\n", command);
@@ -178,6 +199,198 @@ static int connect_agent(void) {
     return fd;
 }
 
+static uint32_t get_u32(const unsigned char *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static void answer(int fd, uint32_t err, const void *data, size_t n) {
+    struct buf b = {0};
+    put_u32(&b, err);
+    grow(&b, n);
+    if (n) memcpy(b.p + b.len, data, n);
+    b.len += n;
+    if (send_frame(fd, F_ANSWER, b.p, (uint32_t)b.len) < 0) {
+        fprintf(stderr, "%s: error: lost the connection to sluice-agent\n", command);
+        exit(1);
+    }
+    free(b.p);
+}
+
+/* A request's payload, whole; bounded, since a broken agent must not make us allocate at will. */
+static unsigned char *read_request(int fd, uint32_t n) {
+    if (n > MAX_REQUEST) {
+        fprintf(stderr, "%s: error: request of %u bytes from sluice-agent is too large\n", command, n);
+        exit(1);
+    }
+    unsigned char *p = malloc(n + 1);
+    if (!p) die("out of memory");
+    if (read_all(fd, p, n) < 0) {
+        fprintf(stderr, "%s: error: lost the connection to sluice-agent\n", command);
+        exit(1);
+    }
+    p[n] = 0;
+    return p;
+}
+
+/* Strings of a request: u32 length + bytes each, copied out NUL-terminated. Returns NULL when malformed. */
+struct cursor {
+    const unsigned char *p;
+    size_t left;
+};
+
+static int take_u32(struct cursor *c, uint32_t *v) {
+    if (c->left < 4) return -1;
+    *v = get_u32(c->p);
+    c->p += 4;
+    c->left -= 4;
+    return 0;
+}
+
+static char *take_str(struct cursor *c) {
+    uint32_t n;
+    if (take_u32(c, &n) < 0 || n > c->left) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s) die("out of memory");
+    memcpy(s, c->p, n);
+    s[n] = 0;
+    if (strlen(s) != n) { /* an embedded NUL: no such path or argument */
+        free(s);
+        return NULL;
+    }
+    c->p += n;
+    c->left -= n;
+    return s;
+}
+
+static char **take_strs(struct cursor *c) {
+    uint32_t count;
+    if (take_u32(c, &count) < 0 || count > c->left / 4) return NULL;
+    char **v = calloc((size_t)count + 1, sizeof *v);
+    if (!v) die("out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        if (!(v[i] = take_str(c))) return NULL;
+    }
+    return v;
+}
+
+/*
+ * A file operation, done as ourselves: the caller's uid, groups and umask decide, as if the
+ * command had run in the caller's own process (which this is).
+ */
+static void do_file(int fd, uint32_t n) {
+    unsigned char *req = read_request(fd, n);
+    struct cursor c = {req + 1, n ? n - 1 : 0};
+    char *path = n ? take_str(&c) : NULL;
+    if (!path) {
+        answer(fd, EINVAL, NULL, 0);
+        free(req);
+        return;
+    }
+    int op = req[0];
+    if (op == OP_READ) {
+        uint32_t limit;
+        int f = -1;
+        struct stat st;
+        if (take_u32(&c, &limit) < 0) {
+            answer(fd, EINVAL, NULL, 0);
+        } else if ((f = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0) {
+            answer(fd, (uint32_t)errno, NULL, 0);
+        } else if (fstat(f, &st) == 0 && S_ISDIR(st.st_mode)) {
+            answer(fd, EISDIR, NULL, 0);
+        } else {
+            struct buf data = {0};
+            int err = 0;
+            for (;;) {
+                grow(&data, CHUNK);
+                ssize_t r = read(f, data.p + data.len, CHUNK);
+                if (r < 0 && errno == EINTR) continue;
+                if (r < 0) { err = errno; break; }
+                if (r == 0) break;
+                data.len += (size_t)r;
+                if (data.len > limit) { err = EFBIG; break; }
+            }
+            if (err) answer(fd, (uint32_t)err, NULL, 0);
+            else answer(fd, 0, data.p, data.len);
+            free(data.p);
+        }
+        if (f >= 0) close(f);
+    } else if (op == OP_WRITE || op == OP_APPEND) {
+        int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | (op == OP_APPEND ? O_APPEND : O_TRUNC);
+        int f = open(path, flags, 0666);
+        int err = f < 0 ? errno : 0;
+        if (!err && write_all(f, c.p, c.left) < 0) err = errno;
+        if (f >= 0 && close(f) < 0 && !err) err = errno;
+        answer(fd, (uint32_t)err, NULL, 0);
+    } else if (op == OP_CHECK_READABLE) {
+        /* O_NONBLOCK: a FIFO must not hang the check. */
+        int f = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        answer(fd, f < 0 ? (uint32_t)errno : 0, NULL, 0);
+        if (f >= 0) close(f);
+    } else {
+        answer(fd, EINVAL, NULL, 0);
+    }
+    free(path);
+    free(req);
+}
+
+/*
+ * A program run as ourselves on our own terminal (salloc's command): the agent waits for its
+ * wait status. Signals the terminal sends meanwhile are the program's, not the command's.
+ */
+static void do_process(int fd, uint32_t n) {
+    unsigned char *req = read_request(fd, n);
+    struct cursor c = {req, n};
+    char **argv = take_strs(&c);
+    char **envp = argv ? take_strs(&c) : NULL;
+    char *cwd = envp ? take_str(&c) : NULL;
+    if (!cwd || !argv[0]) {
+        answer(fd, EINVAL, NULL, 0);
+        free(req);
+        return;
+    }
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) < 0) die("pipe");
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) die("fork");
+    if (pid == 0) {
+        int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+        for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) signal(forwarded[i], SIG_DFL);
+        close(report[0]);
+        int e = 0;
+        if (chdir(cwd) < 0) {
+            e = errno;
+        } else {
+            environ = envp;
+            execvp(argv[0], argv);
+            e = errno;
+        }
+        if (write(report[1], &e, sizeof e) < 0) { /* the parent sees no report and a 127 */ }
+        _exit(127);
+    }
+    close(report[1]);
+    int e = 0;
+    ssize_t got;
+    while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR) {
+    }
+    close(report[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    unsigned char s;
+    while (read(signal_pipe[0], &s, 1) == 1) {
+    }
+    if (got == (ssize_t)sizeof e && e != 0) {
+        answer(fd, (uint32_t)e, NULL, 0);
+    } else {
+        unsigned char v[4] = {(unsigned char)(status >> 24), (unsigned char)(status >> 16),
+                              (unsigned char)(status >> 8), (unsigned char)status};
+        answer(fd, 0, v, 4);
+    }
+    free(req);
+}
+
 /* Copies one frame's payload from the agent to an output descriptor, a chunk at a time. */
 static void relay_payload(int fd, int out, uint32_t n) {
     static unsigned char chunk[CHUNK];
@@ -206,9 +419,20 @@ int main(int argc, char **argv) {
     } else {
         command = self;
     }
+    const char *bin = getenv("SLUICE_BIN");
+    sluice_bin = bin ? strdup(bin) : NULL;
     int fd = connect_agent();
     if (fd < 0) fallback(argv + first, argc - first, argv[0]);
     unsetenv("SLUICE_BIN");
+
+    /* As Slurm's sbatch, srun and salloc: the job is to create files with the submitter's umask. */
+    if (!getenv("SLURM_UMASK") && (!strcmp(command, "sbatch") || !strcmp(command, "srun") || !strcmp(command, "salloc"))) {
+        mode_t mask = umask(0);
+        umask(mask);
+        char value[8];
+        snprintf(value, sizeof value, "0%o%o%o", (mask >> 6) & 7, (mask >> 3) & 7, mask & 7);
+        setenv("SLURM_UMASK", value, 1);
+    }
 
     struct buf run = {0};
     put_u32(&run, (uint32_t)(argc - first + 1));
@@ -273,6 +497,12 @@ int main(int argc, char **argv) {
             case F_WANT_STDIN:
                 relay_payload(fd, -1, n);
                 stdin_wanted = 1;
+                break;
+            case F_FILE: do_file(fd, n); break;
+            case F_PROCESS: do_process(fd, n); break;
+            case F_FALLBACK:
+                close(fd);
+                fallback(argv + first, argc - first, argv[0]);
                 break;
             case F_EXIT: {
                 unsigned char c[4];

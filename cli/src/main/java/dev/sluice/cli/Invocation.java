@@ -2,6 +2,8 @@ package dev.sluice.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.cli.caller.CallerSide;
+import dev.sluice.cli.caller.LocalCallerSide;
 import dev.sluice.cli.client.ClientSetup;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -22,6 +24,9 @@ import java.util.Map;
  *     where the kernel would name the agent (root) instead
  * @param setup where the command finds slurm.conf's contents and connections to the
  *     controllers: read and opened per call, or kept by the agent between calls
+ * @param callerSide where every file the caller names is opened and every local program is
+ *     started: the command's own process, or, through sluice-agent, the caller's front end,
+ *     never with the agent's rights
  */
 public record Invocation(
         List<String> args,
@@ -33,7 +38,8 @@ public record Invocation(
         UserDirectory users,
         Interrupts interrupts,
         boolean onBehalf,
-        ClientSetup setup) {
+        ClientSetup setup,
+        CallerSide callerSide) {
     public Invocation {
         args = List.copyOf(args);
         env = Map.copyOf(env);
@@ -44,6 +50,7 @@ public record Invocation(
         requireNonNull(users, "users is null");
         requireNonNull(interrupts, "interrupts is null");
         requireNonNull(setup, "setup is null");
+        requireNonNull(callerSide, "callerSide is null");
     }
 
     /** Reads and connects per call (no state kept between invocations). */
@@ -57,7 +64,18 @@ public record Invocation(
             UserDirectory users,
             Interrupts interrupts,
             boolean onBehalf) {
-        this(args, env, cwd, stdin, caller, clock, users, interrupts, onBehalf, ClientSetup.perCall());
+        this(
+                args,
+                env,
+                cwd,
+                stdin,
+                caller,
+                clock,
+                users,
+                interrupts,
+                onBehalf,
+                ClientSetup.perCall(),
+                new LocalCallerSide(cwd));
     }
 
     /** A standalone command's invocation: interrupts are the process's SIGINT. */
@@ -73,6 +91,6 @@ public record Invocation(
     }
 
     public Invocation withArgs(List<String> newArgs) {
-        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users, interrupts, onBehalf, setup);
+        return new Invocation(newArgs, env, cwd, stdin, caller, clock, users, interrupts, onBehalf, setup, callerSide);
     }
 }

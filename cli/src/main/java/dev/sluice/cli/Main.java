@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -41,7 +43,7 @@ public final class Main {
             }
             Invocation inv = new Invocation(
                     List.of(Arrays.copyOfRange(args, 1, args.length)),
-                    System.getenv(),
+                    environment(args[0]),
                     Path.of("").toAbsolutePath(),
                     System.in,
                     caller(),
@@ -52,6 +54,30 @@ public final class Main {
             out.flush();
             err.flush();
         }
+    }
+
+    /**
+     * The process's environment; for sbatch, srun and salloc with {@code SLURM_UMASK} added as
+     * Slurm's do when it is not set, so that the job creates files with the submitter's umask.
+     */
+    private static Map<String, String> environment(String command) {
+        Map<String, String> env = System.getenv();
+        if (env.containsKey("SLURM_UMASK")
+                || !List.of("sbatch", "srun", "salloc").contains(command)) {
+            return env;
+        }
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Umask:")) {
+                    Map<String, String> with = new HashMap<>(env);
+                    with.put("SLURM_UMASK", line.substring("Umask:".length()).strip());
+                    return with;
+                }
+            }
+        } catch (IOException e) {
+            // not Linux: the job keeps the node's default
+        }
+        return env;
     }
 
     private static PrintStream stream(FileDescriptor fd) {

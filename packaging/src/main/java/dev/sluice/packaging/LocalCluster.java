@@ -196,7 +196,9 @@ public final class LocalCluster {
                         classpath,
                         "dev.sluice.cli.agent.AgentMain",
                         "--socket",
-                        layout.agentSocket().toString()),
+                        layout.agentSocket().toString(),
+                        "--conf",
+                        layout.slurmConfPath().toString()),
                 layout.logDir().resolve("agent.log"),
                 layout.runDir().resolve("agent.pid")));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

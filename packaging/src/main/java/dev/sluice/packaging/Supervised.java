@@ -34,7 +34,8 @@ final class Supervised {
         Files.createDirectories(pidFile.getParent());
         process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dev.sluice.common.files.OwnerOnly.privateFile(logFile).toFile()))
                 .start();
         Files.writeString(pidFile, process.pid() + "\n");
         Process started = process;

@@ -2,6 +2,7 @@ package dev.sluice.packaging;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.common.files.OwnerOnly;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,17 @@ final class ClusterProcesses implements AutoCloseable {
     /** A cluster with {@code gpus} fake GPUs per node, each with {@code mpsPerGpu} MPS shares. */
     ClusterProcesses(Path stateDir, int nodeCount, int cpus, int threadsPerCore, int gpus, int mpsPerGpu)
             throws IOException {
+        this(stateDir, nodeCount, cpus, threadsPerCore, gpus, mpsPerGpu, false);
+    }
+
+    /** As {@code ./sluice up} runs it: with sluice-dbd on its embedded database. */
+    static ClusterProcesses withAccounting(Path stateDir, int nodeCount, int cpus) throws IOException {
+        return new ClusterProcesses(stateDir, nodeCount, cpus, 1, 3, 0, true);
+    }
+
+    private ClusterProcesses(
+            Path stateDir, int nodeCount, int cpus, int threadsPerCore, int gpus, int mpsPerGpu, boolean accounting)
+            throws IOException {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
             ports.add(LocalCluster.freePort());
@@ -51,7 +63,7 @@ final class ClusterProcesses implements AutoCloseable {
                 LocalCluster.freePort(),
                 LocalCluster.freePort(),
                 ports,
-                0,
+                accounting ? LocalCluster.freePortWithGrpcAbove() : 0,
                 mpsPerGpu);
         LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");
@@ -72,6 +84,24 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     void start() throws IOException {
+        if (layout.dbdPort() > 0) {
+            nodes.add(process(
+                    "dev.sluice.dbd.server.DbdMain",
+                    "dbd",
+                    List.of(
+                            "-f",
+                            layout.etc().resolve("slurmdbd.conf").toString(),
+                            "--bind",
+                            "127.0.0.1",
+                            "--data-dir",
+                            layout.stateDir().resolve("dbd").toString(),
+                            "--port",
+                            Integer.toString(layout.dbdPort()),
+                            "--grpc-port",
+                            Integer.toString(layout.dbdPort() + 100),
+                            "--key-file",
+                            keyFile().toString())));
+        }
         startController();
         for (int i = 1; i <= layout.nodes(); i++) {
             String name = LocalClusterLayout.nodeName(i);
@@ -102,12 +132,15 @@ final class ClusterProcesses implements AutoCloseable {
                 classpath,
                 "dev.sluice.cli.agent.AgentMain",
                 "--socket",
-                socket.toString());
+                socket.toString(),
+                "--conf",
+                layout.slurmConfPath().toString());
         Files.createDirectories(layout.logDir());
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
-                        layout.logDir().resolve("agent.log").toFile()))
+                        OwnerOnly.privateFile(layout.logDir().resolve("agent.log"))
+                                .toFile()))
                 .start();
         nodes.add(p);
         return p;
@@ -199,7 +232,8 @@ final class ClusterProcesses implements AutoCloseable {
         pb.environment().put("SLURM_CONF", layout.slurmConfPath().toString());
         return pb.redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
-                        layout.logDir().resolve(logName + ".log").toFile()))
+                        OwnerOnly.privateFile(layout.logDir().resolve(logName + ".log"))
+                                .toFile()))
                 .start();
     }
 
@@ -295,7 +329,12 @@ final class ClusterProcesses implements AutoCloseable {
         return commandDir;
     }
 
-    private synchronized String sharedClasspath() throws IOException {
+    /**
+     * This build's class path as every local user may read it: the jars hard-linked (or copied),
+     * class directories copied, into the state directory (the build itself may sit under a home
+     * directory others cannot enter).
+     */
+    synchronized String sharedClasspath() throws IOException {
         if (sharedClasspath == null) {
             Path dir = layout.stateDir().resolve("classpath");
             Files.createDirectories(dir);
@@ -303,15 +342,29 @@ final class ClusterProcesses implements AutoCloseable {
             int i = 0;
             for (String entry : classpath.split(File.pathSeparator)) {
                 Path source = Path.of(entry);
+                Path copy = dir.resolve((i++) + "-" + source.getFileName());
                 if (Files.isRegularFile(source)) {
-                    Path link = dir.resolve((i++) + "-" + source.getFileName());
                     try {
-                        Files.createLink(link, source);
+                        Files.createLink(copy, source);
                     } catch (IOException | UnsupportedOperationException e) {
-                        Files.copy(source, link);
+                        Files.copy(source, copy);
                     }
-                    link.toFile().setReadable(true, false);
-                    entries.add(link.toString());
+                    copy.toFile().setReadable(true, false);
+                    entries.add(copy.toString());
+                } else if (Files.isDirectory(source)) {
+                    try (var tree = Files.walk(source)) {
+                        for (Path p : tree.toList()) {
+                            Path target = copy.resolve(source.relativize(p).toString());
+                            if (Files.isDirectory(p)) {
+                                Files.createDirectories(target);
+                                target.toFile().setExecutable(true, false);
+                            } else {
+                                Files.copy(p, target);
+                            }
+                            target.toFile().setReadable(true, false);
+                        }
+                    }
+                    entries.add(copy.toString());
                 } else {
                     entries.add(entry);
                 }
@@ -319,6 +372,11 @@ final class ClusterProcesses implements AutoCloseable {
             sharedClasspath = String.join(File.pathSeparator, entries);
         }
         return sharedClasspath;
+    }
+
+    /** The java launcher of this build. */
+    String java() {
+        return java;
     }
 
     /** Stops one node daemon the way systemd does (SIGTERM) and starts it again. */

@@ -15,8 +15,14 @@ import java.util.Map;
  * The front end sends one {@link #RUN} frame, then {@link #STDIN} frames (an empty one is end
  * of input) and {@link #SIGNAL} frames; the agent answers with {@link #STDOUT}/{@link #STDERR}
  * frames and one {@link #EXIT} frame, then closes. Standard input is forwarded only after the
- * agent sends {@link #WANT_STDIN}, so a command that never reads it leaves it to the shell. Deliberately trivial so that the C front end
- * stays a few hundred lines; nothing in it names a user, because the agent never asks.
+ * agent sends {@link #WANT_STDIN}, so a command that never reads it leaves it to the shell.
+ *
+ * <p>Everything that needs the caller's rights is done by the front end, which is the caller's
+ * own process: the agent sends a {@link #FILE} or {@link #PROCESS} request and waits for one
+ * {@link #ANSWER}; or it sends {@link #FALLBACK} first, when it will not serve this call at all
+ * (another slurm.conf than its own, or one the caller may not read), and the front end runs the
+ * command in a JVM of its own instead. Deliberately trivial so that the C front end stays a few
+ * hundred lines; nothing in it names a user, because the agent never asks.
  */
 public final class AgentFrames {
     public static final int RUN = 'R';
@@ -27,6 +33,21 @@ public final class AgentFrames {
     public static final int EXIT = 'X';
     /** The command has started reading standard input: the front end may now forward it. */
     public static final int WANT_STDIN = 'W';
+    /** Agent → front end: open a file as the caller; {@code u8 op, string path, op's operands}. */
+    public static final int FILE = 'F';
+    /** Agent → front end: run a program as the caller, on its terminal; payload as {@link #RUN}'s. */
+    public static final int PROCESS = 'P';
+    /** Front end → agent: {@code u32 errno}, then the file's bytes or {@code u32} wait status. */
+    public static final int ANSWER = 'A';
+    /** Agent → front end, before anything else: run the command yourself; the agent then closes. */
+    public static final int FALLBACK = 'J';
+
+    /** {@link #FILE} operations. */
+    public static final int OP_READ = 'r';
+
+    public static final int OP_WRITE = 'w';
+    public static final int OP_APPEND = 'a';
+    public static final int OP_CHECK_READABLE = 'o';
 
     /** Bounds a malicious or broken client cannot push the agent past. */
     public static final int MAX_FRAME = 4 << 20;
@@ -47,13 +68,22 @@ public final class AgentFrames {
 
     /** Reads one frame; {@link EOFException} when the peer closed between frames. */
     public static Frame read(DataInputStream in) throws IOException {
+        return read(in, type -> MAX_FRAME);
+    }
+
+    /**
+     * Reads one frame, refusing before it allocates anything one longer than {@code limit}
+     * allows for its type (an answer may carry a whole file, but only when one was asked for).
+     */
+    public static Frame read(DataInputStream in, java.util.function.IntUnaryOperator limit) throws IOException {
         int type = in.read();
         if (type < 0) {
             throw new EOFException("peer closed");
         }
         int length = in.readInt();
-        if (length < 0 || length > MAX_FRAME) {
-            throw new IOException("frame of " + length + " bytes exceeds the limit of " + MAX_FRAME);
+        int max = limit.applyAsInt(type);
+        if (length < 0 || length > max) {
+            throw new IOException("frame of " + length + " bytes exceeds the limit of " + max);
         }
         byte[] payload = new byte[length];
         in.readFully(payload);
@@ -107,6 +137,42 @@ public final class AgentFrames {
         } catch (EOFException e) {
             throw new IOException("truncated run request", e);
         }
+    }
+
+    /** A {@link #FILE} request. */
+    public static byte[] fileRequest(int op, String path, byte[] operand) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        try {
+            out.write(op);
+            writeString(out, path);
+            out.write(operand);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** A {@link #FILE} request as the front end decodes it. */
+    public record FileRequest(int op, String path, byte[] operand) {}
+
+    public static FileRequest decodeFileRequest(byte[] payload) throws IOException {
+        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(payload));
+        try {
+            int op = in.readUnsignedByte();
+            String path = string(in);
+            return new FileRequest(op, path, in.readAllBytes());
+        } catch (EOFException e) {
+            throw new IOException("truncated file request", e);
+        }
+    }
+
+    /** An {@link #ANSWER}: the errno (0 for success) and what follows it. */
+    public static byte[] answer(int errno, byte[] data) {
+        byte[] out = new byte[4 + data.length];
+        System.arraycopy(exitPayload(errno), 0, out, 0, 4);
+        System.arraycopy(data, 0, out, 4, data.length);
+        return out;
     }
 
     public static byte[] encodeRun(Run run) throws IOException {

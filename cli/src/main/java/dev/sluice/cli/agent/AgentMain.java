@@ -4,6 +4,7 @@ import dev.sluice.cli.Commands;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.client.CachedClientSetup;
 import dev.sluice.cli.client.ConnectionPool;
+import dev.sluice.cli.client.ControllerLocator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +13,12 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code sluice-agent [-D] [--socket PATH]}: runs the user commands for local callers. The
- * socket defaults to {@code $SLUICE_AGENT_SOCKET}, else {@code /run/sluice/agent.sock}; the
- * front ends look in the same places. Runs until SIGTERM, removing its socket on the way out.
+ * {@code sluice-agent [-D] [--socket PATH] [--conf SLURM_CONF]}: runs the user commands for
+ * local callers whose configuration is {@code SLURM_CONF} (default {@code $SLURM_CONF}, else
+ * {@code $SLUICE_CONF}, else {@code /etc/slurm/slurm.conf}, as the commands look for it); callers
+ * naming another file run their commands themselves. The socket defaults to
+ * {@code $SLUICE_AGENT_SOCKET}, else {@code /run/sluice/agent.sock}; the front ends look in the
+ * same places. Runs until SIGTERM, removing its socket on the way out.
  */
 public final class AgentMain {
     public static final String DEFAULT_SOCKET = "/run/sluice/agent.sock";
@@ -23,7 +27,9 @@ public final class AgentMain {
     private AgentMain() {}
 
     public static void main(String[] args) throws Exception {
+        dev.sluice.common.files.OwnerOnly.restrictProcessUmask();
         String socket = System.getenv().getOrDefault(SOCKET_ENV, DEFAULT_SOCKET);
+        Path conf = ControllerLocator.confPath(System.getenv(), Path.of("").toAbsolutePath());
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-D" -> {
@@ -35,8 +41,14 @@ public final class AgentMain {
                     }
                     socket = args[++i];
                 }
+                case "--conf" -> {
+                    if (i + 1 >= args.length) {
+                        usage("--conf needs a path");
+                    }
+                    conf = Path.of(args[++i]).toAbsolutePath();
+                }
                 case "-h", "--help" -> {
-                    System.out.println("Usage: sluice-agent [-D] [--socket PATH]");
+                    System.out.println("Usage: sluice-agent [-D] [--socket PATH] [--conf SLURM_CONF]");
                     return;
                 }
                 default -> usage("unrecognized option '" + args[i] + "'");
@@ -51,7 +63,7 @@ public final class AgentMain {
                         UserDirectory.fromFiles(Path.of("/etc/passwd"), Path.of("/etc/group")),
                         Clock.systemDefaultZone(),
                         hostName(),
-                        setup)
+                        new AgentSetup(conf, setup))
                 .start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -68,7 +80,7 @@ public final class AgentMain {
 
     private static void usage(String problem) {
         System.err.println("sluice-agent: " + problem);
-        System.err.println("Usage: sluice-agent [-D] [--socket PATH]");
+        System.err.println("Usage: sluice-agent [-D] [--socket PATH] [--conf SLURM_CONF]");
         System.exit(1);
     }
 

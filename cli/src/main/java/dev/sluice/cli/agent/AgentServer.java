@@ -34,25 +34,30 @@ public final class AgentServer implements AutoCloseable {
     private final UserDirectory users;
     private final Clock clock;
     private final String host;
-    private final ClientSetup setup;
+    private final AgentSetup setup;
     private final ExecutorService sessions = Executors.newVirtualThreadPerTaskExecutor();
     private ServerSocketChannel server;
     private Thread acceptor;
 
-    /** An agent that reads the configuration and connects afresh for every call. */
+    /** An agent for {@code conf} that reads it and connects afresh for every call. */
     public AgentServer(
-            Path socket, Function<String, Optional<Command>> commands, UserDirectory users, Clock clock, String host) {
-        this(socket, commands, users, clock, host, ClientSetup.perCall());
+            Path socket,
+            Path conf,
+            Function<String, Optional<Command>> commands,
+            UserDirectory users,
+            Clock clock,
+            String host) {
+        this(socket, commands, users, clock, host, new AgentSetup(conf, ClientSetup.perCall()));
     }
 
-    /** @param setup shared by every call: sluice-agent keeps parsed files and connections in it */
+    /** @param setup the configuration served, shared by every call with the connections kept */
     public AgentServer(
             Path socket,
             Function<String, Optional<Command>> commands,
             UserDirectory users,
             Clock clock,
             String host,
-            ClientSetup setup) {
+            AgentSetup setup) {
         this.setup = requireNonNull(setup, "setup is null");
         this.socket = requireNonNull(socket, "socket is null");
         this.commands = requireNonNull(commands, "commands is null");
@@ -63,7 +68,7 @@ public final class AgentServer implements AutoCloseable {
 
     /** Binds the socket (replacing a stale one, refusing a live one) and starts accepting. */
     public AgentServer start() throws IOException {
-        Files.createDirectories(socket.toAbsolutePath().getParent());
+        dev.sluice.common.files.PublicDirectories.create(socket.toAbsolutePath().getParent());
         if (Files.exists(socket)) {
             if (answers(socket)) {
                 throw new IOException("another sluice-agent is already listening on " + socket);
@@ -75,7 +80,7 @@ public final class AgentServer implements AutoCloseable {
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
         PeerCredentials credentials = new PeerCredentials(users);
         acceptor = Thread.ofPlatform().name("agent-accept").daemon(true).start(() -> accept(credentials));
-        log.log(System.Logger.Level.INFO, "sluice-agent listening on {0}", socket);
+        log.log(System.Logger.Level.INFO, "sluice-agent listening on {0} for {1}", socket, setup.conf());
         return this;
     }
 

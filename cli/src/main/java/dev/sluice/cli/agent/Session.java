@@ -4,7 +4,6 @@ import dev.sluice.cli.Caller;
 import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
-import dev.sluice.cli.client.ClientSetup;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -20,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
@@ -41,11 +41,20 @@ final class Session implements Runnable {
     private final UserDirectory users;
     private final Clock clock;
     private final String host;
-    private final ClientSetup setup;
+    private final AgentSetup setup;
     private final Object writeLock = new Object();
     private final List<Runnable> interruptHandlers = new CopyOnWriteArrayList<>();
     private DataOutputStream wire;
     private volatile boolean finished;
+    /**
+     * Something the caller can see has happened (output sent, input read, a file written, a
+     * program run): from here on the call cannot be handed back to the caller's own JVM.
+     */
+    private volatile boolean committed;
+    /** The answer the command waits for from the front end, with the most bytes it may carry. */
+    private volatile CompletableFuture<byte[]> pending;
+
+    private volatile int answerLimit;
 
     Session(
             SocketChannel channel,
@@ -54,7 +63,7 @@ final class Session implements Runnable {
             UserDirectory users,
             Clock clock,
             String host,
-            ClientSetup setup) {
+            AgentSetup setup) {
         this.setup = setup;
         this.channel = channel;
         this.credentials = credentials;
@@ -101,6 +110,11 @@ final class Session implements Runnable {
         StdinPipe stdin = new StdinPipe(this::wantStdin);
         Thread commandThread = Thread.currentThread();
         Thread.ofVirtual().name("agent-input").start(() -> relayInput(in, stdin, commandThread));
+        FrontEndSide side = new FrontEndSide(this::ask, () -> {
+            committed = true;
+            out.flush();
+            err.flush();
+        });
         Invocation invocation = new Invocation(
                 run.argv().subList(1, run.argv().size()),
                 run.env(),
@@ -114,11 +128,21 @@ final class Session implements Runnable {
                     return () -> interruptHandlers.remove(handler);
                 },
                 true,
-                setup);
+                setup.forCall(side),
+                side);
         log.log(System.Logger.Level.DEBUG, "uid {0} runs {1} {2}", peer.uid(), name, invocation.args());
         int code;
         try {
             code = command.get().run(invocation, out, err);
+        } catch (AgentSetup.NotServed e) {
+            if (!committed) {
+                log.log(System.Logger.Level.DEBUG, "uid {0} runs {1} itself: {2}", peer.uid(), name, e.getMessage());
+                fallBack();
+                return;
+            }
+            err.println(name + ": error: sluice-agent cannot finish this command (" + e.getMessage()
+                    + "); run it with SLUICE_NO_AGENT=1");
+            code = 1;
         } catch (RuntimeException e) {
             log.log(System.Logger.Level.ERROR, name + " failed for uid " + peer.uid(), e);
             err.println(name + ": error: " + e.getMessage());
@@ -127,7 +151,48 @@ final class Session implements Runnable {
         finish(out, err, code);
     }
 
+    /**
+     * The caller runs the command itself, from the start: nothing it could see has happened yet
+     * (output still buffered here is dropped, none was sent), so it is as if the agent had not answered.
+     */
+    private void fallBack() throws IOException {
+        synchronized (writeLock) {
+            if (finished) {
+                return;
+            }
+            finished = true;
+            AgentFrames.write(wire, AgentFrames.FALLBACK, new byte[0], 0, 0);
+            wire.flush();
+        }
+    }
+
+    /**
+     * One request to the front end, answered before anything else is asked: the command's
+     * thread waits here while the input thread reads on. A caller gone meanwhile fails it.
+     */
+    private byte[] ask(int type, byte[] payload, int maxAnswer) throws IOException, InterruptedException {
+        CompletableFuture<byte[]> answer = new CompletableFuture<>();
+        synchronized (writeLock) {
+            if (finished) {
+                throw new IOException("the caller has gone");
+            }
+            answerLimit = maxAnswer;
+            pending = answer;
+            AgentFrames.write(wire, type, payload, 0, payload.length);
+            wire.flush();
+        }
+        try {
+            return answer.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException("the caller has gone", e.getCause());
+        } finally {
+            pending = null;
+            answerLimit = 0;
+        }
+    }
+
     private void wantStdin() {
+        committed = true;
         synchronized (writeLock) {
             try {
                 if (!finished) {
@@ -162,8 +227,18 @@ final class Session implements Runnable {
     private void relayInput(DataInputStream in, StdinPipe stdin, Thread commandThread) {
         try {
             while (!finished) {
-                AgentFrames.Frame frame = AgentFrames.read(in);
+                AgentFrames.Frame frame =
+                        AgentFrames.read(in, type -> type == AgentFrames.ANSWER ? answerLimit : AgentFrames.MAX_FRAME);
                 switch (frame.type()) {
+                    case AgentFrames.ANSWER -> {
+                        CompletableFuture<byte[]> waiting = pending;
+                        if (waiting == null) {
+                            throw new IOException("an answer nobody asked for");
+                        }
+                        pending = null;
+                        answerLimit = 0;
+                        waiting.complete(frame.payload());
+                    }
                     case AgentFrames.STDIN -> {
                         if (frame.payload().length == 0) {
                             stdin.end();
@@ -177,6 +252,10 @@ final class Session implements Runnable {
             }
         } catch (IOException e) {
             // The caller is gone (or spoke nonsense): stop its command, drop its output.
+            CompletableFuture<byte[]> waiting = pending;
+            if (waiting != null) {
+                waiting.completeExceptionally(e);
+            }
             stdin.end();
             if (!finished) {
                 finished = true;
@@ -216,6 +295,7 @@ final class Session implements Runnable {
                     if (finished) {
                         throw new IOException("the caller has gone");
                     }
+                    committed = true;
                     AgentFrames.write(wire, type, b, off, len);
                     wire.flush();
                 }

@@ -64,7 +64,11 @@ public final class ClientAuth {
     public static ClientAuth discover(
             Map<String, String> env, Path slurmConfPath, SlurmConf conf, Caller caller, Clock clock, boolean onBehalf) {
         return forCaller(
-                ClusterAccess.besides(slurmConfPath, conf, List.of(slurmConfPath)), env, caller, clock, onBehalf);
+                ClusterAccess.besides(slurmConfPath, conf, List.of(slurmConfPath), List.of(slurmConfPath)),
+                env,
+                caller,
+                clock,
+                onBehalf);
     }
 
     /**

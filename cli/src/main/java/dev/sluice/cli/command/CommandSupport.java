@@ -52,7 +52,9 @@ public final class CommandSupport {
      */
     public static String clusterName(Invocation inv) {
         try {
-            return dev.sluice.common.conf.SlurmConfReader.read(ControllerLocator.confPath(inv.env(), inv.cwd()))
+            return inv.setup()
+                    .access(ControllerLocator.confPath(inv.env(), inv.cwd()))
+                    .conf()
                     .clusterName();
         } catch (ConfigException | IllegalArgumentException e) {
             return "";

@@ -343,7 +343,7 @@ class TestReportModes {
             out.flush();
             StringBuilder stdout = new StringBuilder();
             while (!stdout.toString().endsWith("\n\n")) {
-                AgentFrames.Frame f = AgentFrames.read(in);
+                AgentFrames.Frame f = AgentHarness.readAnswering(in, out, dir);
                 assertThat(f.type()).isEqualTo(AgentFrames.STDOUT);
                 stdout.append(new String(f.payload(), StandardCharsets.UTF_8));
             }
@@ -352,7 +352,7 @@ class TestReportModes {
             byte[] sigint = AgentFrames.exitPayload(2);
             AgentFrames.write(out, AgentFrames.SIGNAL, sigint, 0, sigint.length);
             out.flush();
-            AgentFrames.Frame last = AgentFrames.read(in);
+            AgentFrames.Frame last = AgentHarness.readAnswering(in, out, dir);
             assertThat(last.type()).isEqualTo(AgentFrames.EXIT);
             assertThat(AgentFrames.intOf(last.payload())).isEqualTo(130);
         }

@@ -71,8 +71,12 @@ public final class TestingInvocations {
                         .orElse(false))
                 .findFirst()
                 .orElseThrow();
-        try (AgentHarness agent =
-                new AgentHarness(cwd, dev.sluice.cli.Commands::byName, USERS, Clock.fixed(now, ZoneOffset.UTC))) {
+        try (AgentHarness agent = new AgentHarness(
+                cwd,
+                dev.sluice.cli.client.ControllerLocator.confPath(env, cwd),
+                dev.sluice.cli.Commands::byName,
+                USERS,
+                Clock.fixed(now, ZoneOffset.UTC))) {
             Output viaAgent = agent.run(AgentHarness.argv(name, args), env, cwd, stdin);
             org.assertj.core.api.Assertions.assertThat(viaAgent)
                     .as("%s %s through the agent", name, List.of(args))

@@ -90,8 +90,9 @@ public interface IncludeResolver {
     }
 
     private static String describe(IOException e) {
-        return e instanceof java.nio.file.NoSuchFileException
-                ? "No such file or directory"
-                : String.valueOf(e.getMessage());
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "No such file or directory";
+        }
+        return e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : String.valueOf(e.getMessage());
     }
 }

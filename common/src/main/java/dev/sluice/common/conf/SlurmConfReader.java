@@ -60,6 +60,9 @@ public final class SlurmConfReader {
             } catch (IOException e2) {
                 throw new ConfigException(path.toString(), 0, null, "cannot read: " + e2.getMessage());
             }
+        } catch (java.nio.file.AccessDeniedException e) {
+            // Never the file's text: a caller who may not read it learns only that.
+            throw new ConfigException(path.toString(), 0, null, "cannot read: Permission denied");
         } catch (IOException e) {
             throw new ConfigException(path.toString(), 0, null, "cannot read: " + e.getMessage());
         }

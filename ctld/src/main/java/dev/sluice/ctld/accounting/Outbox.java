@@ -1,5 +1,6 @@
 package dev.sluice.ctld.accounting;
 
+import dev.sluice.common.files.OwnerOnly;
 import dev.sluice.protocol.v1.AccountingRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -76,7 +77,9 @@ public final class Outbox implements AutoCloseable {
     }
 
     static Outbox open(Path dir, long journalThrough, InstantSource clock, long rollBytes) throws IOException {
-        Files.createDirectories(dir);
+        // Accounting records carry jobs' names, commands and work directories: owner-only.
+        OwnerOnly.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, OwnerOnly.DIRECTORY_MODE);
         Outbox o = new Outbox(dir, rollBytes);
         Path ackFile = dir.resolve(ACKED);
         long acked = 0;
@@ -265,7 +268,7 @@ public final class Outbox implements AutoCloseable {
             }
         }
         Path tmp = dir.resolve(ACKED + ".tmp");
-        Files.writeString(tmp, Long.toString(sequence));
+        OwnerOnly.write(tmp, Long.toString(sequence).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         Files.move(
                 tmp,
                 dir.resolve(ACKED),
@@ -297,7 +300,8 @@ public final class Outbox implements AutoCloseable {
             current.close();
         }
         currentPath = dir.resolve(String.format("%s%020d%s", PREFIX, nextSequence, SUFFIX));
-        current = FileChannel.open(currentPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        current = FileChannel.open(
+                currentPath, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), OwnerOnly.file());
         current.position(current.size());
         segments.put(nextSequence, currentPath);
         lastSequenceOf.put(currentPath, 0L);

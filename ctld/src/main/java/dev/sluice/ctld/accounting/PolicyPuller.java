@@ -2,6 +2,7 @@ package dev.sluice.ctld.accounting;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.files.OwnerOnly;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingGrpc;
@@ -129,10 +130,13 @@ public final class PolicyPuller implements AutoCloseable {
     }
 
     private void save(PolicySnapshot s) throws IOException {
-        Files.createDirectories(file.getParent());
+        OwnerOnly.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(FILE + ".new");
         try (FileChannel ch = FileChannel.open(
-                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                tmp,
+                java.util.Set.of(
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING),
+                OwnerOnly.file())) {
             ByteBuffer bytes = ByteBuffer.wrap(s.toByteArray());
             while (bytes.hasRemaining()) {
                 ch.write(bytes);

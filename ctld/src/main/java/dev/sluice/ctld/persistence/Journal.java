@@ -1,5 +1,6 @@
 package dev.sluice.ctld.persistence;
 
+import dev.sluice.common.files.OwnerOnly;
 import dev.sluice.protocol.v1.journal.JournalEntry;
 import dev.sluice.protocol.v1.journal.StateSnapshot;
 import java.io.ByteArrayOutputStream;
@@ -12,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
@@ -48,7 +50,9 @@ public final class Journal implements AutoCloseable {
     public record Recovered(Journal journal, StateSnapshot snapshot, List<JournalEntry> entries) {}
 
     public static Recovered open(Path dir, boolean truncateCorrupt) throws IOException {
-        Files.createDirectories(dir);
+        // StateSaveLocation may hold the command socket every user connects to (its default
+        // place): a directory this creates is 0755, and what is secret in it is 0600 below.
+        dev.sluice.common.files.PublicDirectories.create(dir);
         StateSnapshot snapshot = StateSnapshot.getDefaultInstance();
         Path snap = dir.resolve(SNAPSHOT);
         if (Files.exists(snap)) {
@@ -72,7 +76,16 @@ public final class Journal implements AutoCloseable {
         long through = snapshot.getThroughSequence();
         entries.removeIf(e -> e.getSequence() <= through);
         Path current = segments.isEmpty() ? dir.resolve(segmentName(through + 1)) : segments.getLast();
-        FileChannel channel = FileChannel.open(current, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        // Jobs' scripts and environments are in here: owner-only, also files an older version
+        // left readable.
+        for (Path p : segments) {
+            Files.setPosixFilePermissions(p, OwnerOnly.FILE_MODE);
+        }
+        if (Files.exists(snap)) {
+            Files.setPosixFilePermissions(snap, OwnerOnly.FILE_MODE);
+        }
+        FileChannel channel = FileChannel.open(
+                current, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), OwnerOnly.file());
         channel.position(channel.size());
         Journal journal = new Journal(dir, channel);
         journal.entriesInSegment = entries.size();
@@ -184,7 +197,9 @@ public final class Journal implements AutoCloseable {
         Path probe = dir.resolve(".writable-probe");
         try {
             try (FileChannel ch = FileChannel.open(
-                    probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                    probe,
+                    Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING),
+                    OwnerOnly.file())) {
                 ByteBuffer room = ByteBuffer.allocate(PROBE_BYTES);
                 while (room.hasRemaining()) {
                     ch.write(room);
@@ -215,7 +230,9 @@ public final class Journal implements AutoCloseable {
         sync();
         Path tmp = dir.resolve(SNAPSHOT + ".tmp");
         try (FileChannel ch = FileChannel.open(
-                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                tmp,
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING),
+                OwnerOnly.file())) {
             ch.write(ByteBuffer.wrap(snapshot.toByteArray()));
             ch.force(true);
         }
@@ -224,8 +241,8 @@ public final class Journal implements AutoCloseable {
         segment.close();
         segment = FileChannel.open(
                 dir.resolve(segmentName(snapshot.getThroughSequence() + 1)),
-                StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                OwnerOnly.file());
         segment.position(segment.size());
         entriesInSegment = 0;
         forceDirectory();

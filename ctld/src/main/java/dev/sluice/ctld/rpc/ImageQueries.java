@@ -44,8 +44,13 @@ record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
                     .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
-            boolean mayReadScript = caller.mayActOnJobOf(job.request().owner().uid());
-            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript() && mayReadScript));
+            // A job's script and environment are its owner's and the operators' alone: Slurm
+            // 22.05 answers anyone else's REQUEST_BATCH_SCRIPT with ESLURM_USER_ID_MISSING.
+            if (request.getIncludeScript()
+                    && !caller.mayActOnJobOf(job.request().owner().uid())) {
+                throw new SlurmException(ErrorCode.USER_ID_MISSING);
+            }
+            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript()));
         }
         return out.build();
     }

@@ -52,7 +52,7 @@ public final class UnixCommandServer implements AutoCloseable {
 
     /** Binds {@code socket}, replacing a stale socket file a previous run left behind. */
     public void start(Path socket) throws IOException {
-        Files.createDirectories(socket.toAbsolutePath().getParent());
+        dev.sluice.common.files.PublicDirectories.create(socket.toAbsolutePath().getParent());
         if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             var attrs = Files.readAttributes(
                     socket, java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);

@@ -36,6 +36,8 @@ public final class DbdMain {
     private DbdMain() {}
 
     public static void main(String[] args) throws Exception {
+        // Whatever this daemon and its libraries create holds users' jobs and secrets.
+        dev.sluice.common.files.OwnerOnly.restrictProcessUmask();
         System.exit(run(args, System.getenv(), System.out, System.err));
     }
 

@@ -143,9 +143,14 @@ public final class ConfigFetcher {
         }
     }
 
-    /** Each file written beside, then renamed over, the old one; files no longer served go. */
+    /**
+     * Each file written beside, then renamed over, the old one; files no longer served go. The
+     * configuration is public, as /etc/slurm is (users' commands on this node read it): 0755 and
+     * 0644 whatever the daemon's umask (077).
+     */
     static void store(Map<String, byte[]> files, Path cacheDir) throws IOException {
         Files.createDirectories(cacheDir);
+        Files.setPosixFilePermissions(cacheDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         for (Map.Entry<String, byte[]> e : files.entrySet()) {
             String name = e.getKey();
             if (name.contains("/") || name.startsWith(".")) {
@@ -153,6 +158,7 @@ public final class ConfigFetcher {
             }
             Path tmp = cacheDir.resolve("." + name + ".tmp");
             Files.write(tmp, e.getValue());
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
             Files.move(
                     tmp, cacheDir.resolve(name), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }

@@ -29,9 +29,10 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         int uid = spec.getOwner().getUid();
         OutputPattern.Context ctx = new OutputPattern.Context(
                 request.getJobId(), spec.getName(), spec.getOwner().getUserName(), nodeName, 0, 0, 0, "batch");
-        String out = resolve(workDir, spec.getStdOut().isEmpty() ? "slurm-%j.out" : spec.getStdOut(), ctx);
-        String err = spec.getStdErr().isEmpty() ? out : resolve(workDir, spec.getStdErr(), ctx);
-        String in = spec.getStdIn().isEmpty() ? "/dev/null" : resolve(workDir, spec.getStdIn(), ctx);
+        // Relative names are opened by the user's shell after it entered the working directory.
+        String out = OutputPattern.expand(spec.getStdOut().isEmpty() ? "slurm-%j.out" : spec.getStdOut(), ctx);
+        String err = spec.getStdErr().isEmpty() ? out : OutputPattern.expand(spec.getStdErr(), ctx);
+        String in = spec.getStdIn().isEmpty() ? "/dev/null" : OutputPattern.expand(spec.getStdIn(), ctx);
         boolean append = spec.getOpenMode().equalsIgnoreCase("append");
 
         List<String> command = new ArrayList<>(cpuBinding.prefix(request.getCoresList()));
@@ -40,15 +41,17 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
             command.addAll(List.of(
                     "setpriv", "--reuid=" + uid, "--regid=" + spec.getOwner().getGid(), "--init-groups", "--"));
         }
-        // The shell opens the output files, so they belong to the job's user.
+        // The shell, already the job's user, enters the working directory and opens the output
+        // files, so they belong to the user and nothing is opened with the daemon's rights.
         String redirect = append ? ">>" : ">";
-        String errRedirect = err.equals(out) ? "2>&1" : "2" + redirect + "\"$2\"";
+        String errRedirect = err.equals(out) ? "2>&1" : "2" + redirect + "\"$e\"";
         command.addAll(List.of(
                 "/bin/sh",
                 "-c",
-                "o=$1; e=$2; i=$3; shift 3; exec \"$@\" <\"$i\" " + redirect + "\"$o\" "
-                        + errRedirect.replace("$2", "$e"),
+                "w=$1; o=$2; e=$3; i=$4; shift 4; " + UserShell.ENTER + "exec <\"$i\" " + redirect + "\"$o\" "
+                        + errRedirect + " || exit 1; " + UserShell.REPORT + "exec \"$@\"",
                 "slurmstepd",
+                workDir.toString(),
                 out,
                 err,
                 in,
@@ -96,10 +99,5 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 s.getOwner().getUid(),
                 s.getOwner().getGid(),
                 s.getOwner().getUserName());
-    }
-
-    private static String resolve(Path workDir, String pattern, OutputPattern.Context ctx) {
-        String expanded = OutputPattern.expand(pattern, ctx);
-        return expanded.startsWith("/") ? expanded : workDir.resolve(expanded).toString();
     }
 }

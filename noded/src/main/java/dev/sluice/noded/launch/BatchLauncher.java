@@ -119,18 +119,15 @@ public final class BatchLauncher implements AutoCloseable {
                     + " (run it as root to serve every user)");
         }
         Path script = spool.writeScript(jobId, spec.getScript());
+        // Entered by the job's own shell, as the user (UserShell); the supervisor stays in "/".
         String workDir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
-        if (!Files.isDirectory(Path.of(workDir))) {
-            log.warn("job {}: work directory {} does not exist here, using /tmp", jobId, workDir);
-            workDir = "/tmp";
-        }
         if (daemonUid == 0) {
             // Only the script is the user's: the directory stays root's, since the supervisor
             // (root) writes its facts there and must not follow a link a job planted.
             chown(script, uid, spec.getOwner().getGid());
         }
         BatchCommand built = BatchCommand.of(request, nodeName, daemonUid, cpuBinding, script, Path.of(workDir));
-        ProcessBuilder pb = new ProcessBuilder().directory(Path.of(workDir).toFile());
+        ProcessBuilder pb = new ProcessBuilder().directory(new File("/"));
         Map<String, String> env = pb.environment();
         env.clear();
         env.putAll(built.environment());

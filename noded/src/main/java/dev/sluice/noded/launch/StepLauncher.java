@@ -17,7 +17,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,10 +120,9 @@ public final class StepLauncher {
             command.addAll(List.of(
                     "setpriv", "--reuid=" + uid, "--regid=" + r.getOwner().getGid(), "--init-groups", "--"));
         }
-        command.addAll(r.getArgvList());
-        String workDir =
-                r.getWorkDir().isEmpty() || !Files.isDirectory(Path.of(r.getWorkDir())) ? "/tmp" : r.getWorkDir();
-        ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File(workDir));
+        String workDir = r.getWorkDir().isEmpty() ? "/tmp" : r.getWorkDir();
+        command.addAll(UserShell.inWorkDir(workDir, r.getArgvList()));
+        ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File("/"));
         pb.environment().clear();
         pb.environment().putAll(StepEnvironment.build(r, local, nodeName));
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));

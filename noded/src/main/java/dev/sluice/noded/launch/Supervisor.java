@@ -42,6 +42,7 @@ public final class Supervisor {
             # sluice job supervisor: written by sluice-noded, run as: sluice-supervise.sh JOBDIR COMMAND...
             dir=$1
             shift
+            umask 077
             echo $$ > "$dir/supervisor.pid.tmp" && mv -f "$dir/supervisor.pid.tmp" "$dir/supervisor.pid"
             if [ -x "$dir/prolog" ] && [ ! -e "$dir/prolog.done" ]; then
               "$dir/prolog" </dev/null >/dev/null 2>&1

@@ -52,6 +52,8 @@ public final class NodedMain {
     private NodedMain() {}
 
     public static void main(String[] args) throws Exception {
+        // Whatever this daemon and its libraries create holds users' jobs and secrets.
+        dev.sluice.common.files.OwnerOnly.restrictProcessUmask();
         System.exit(run(args, System.getenv(), System.out, System.err));
     }
 

@@ -1,7 +1,6 @@
 package dev.sluice.noded.spool;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -28,11 +27,11 @@ public final class ForkLock {
         }
     }
 
-    /** Writes {@code text} to {@code file} while no process is being started. */
+    /** Writes {@code text} to a new owner-only {@code file} while no process is being started. */
     static void writeString(Path file, String text) throws IOException {
         LOCK.writeLock().lock();
         try {
-            Files.writeString(file, text);
+            dev.sluice.common.files.OwnerOnly.write(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         } finally {
             LOCK.writeLock().unlock();
         }

@@ -1,10 +1,12 @@
 package dev.sluice.noded.spool;
 
+import dev.sluice.common.files.OwnerOnly;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -19,15 +21,53 @@ import java.util.stream.Stream;
  * request, the facts its supervisor writes (pids, exit status) and, once it ended, the
  * completion report. A report stays on disk until the controller has
  * acknowledged it, so a job's end survives a node daemon restart or a controller outage.
+ *
+ * <p>Modes, whatever the daemon's umask: the spool 0755 and each job's directory 0711 (its user
+ * must reach the script, nobody may list it); the script 0700 and the user's; everything else
+ * (the launch request holds the job's environment) root's alone, 0600.
  */
 public final class JobSpool {
     private static final String REPORT = "complete.pb";
     private static final String LAUNCH = "launch.pb";
+    private static final String SCRIPT = "slurm_script";
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> JOB_DIR_MODE =
+            PosixFilePermissions.fromString("rwx--x--x");
     private final Path root;
 
     public JobSpool(Path root) throws IOException {
         this.root = root;
-        Files.createDirectories(root);
+        dev.sluice.common.files.PublicDirectories.create(root);
+        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // Directories and files an older version left readable to all.
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path dir : dirs.toList()) {
+                if (dir.getFileName().toString().matches("job\\d+")
+                        && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                    restrict(dir);
+                }
+            }
+        }
+    }
+
+    private static void restrict(Path jobDir) throws IOException {
+        Files.setPosixFilePermissions(jobDir, JOB_DIR_MODE);
+        try (Stream<Path> files = Files.list(jobDir)) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (!name.equals(SCRIPT) && Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.setPosixFilePermissions(f, OwnerOnly.FILE_MODE);
+                }
+            }
+        }
+    }
+
+    private Path createJobDir(int jobId) throws IOException {
+        Path dir = jobDir(jobId);
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, JOB_DIR_MODE);
+        }
+        return dir;
     }
 
     public Path root() {
@@ -40,13 +80,12 @@ public final class JobSpool {
 
     /** Writes the batch script, readable and executable by its owner only. */
     public Path writeScript(int jobId, String script) throws IOException {
-        return writeExecutable(jobId, "slurm_script", script);
+        return writeExecutable(jobId, SCRIPT, script);
     }
 
     /** An owner-only program in the job's directory: the batch script, its Prolog and Epilog. */
     public Path writeExecutable(int jobId, String name, String text) throws IOException {
-        Path dir = jobDir(jobId);
-        Files.createDirectories(dir);
+        Path dir = createJobDir(jobId);
         Path file = dir.resolve(name);
         ForkLock.writeString(file, text);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
@@ -94,10 +133,14 @@ public final class JobSpool {
         return out;
     }
 
-    private static void writeAtomically(Path file, byte[] bytes) throws IOException {
-        Files.createDirectories(file.getParent());
+    private void writeAtomically(Path file, byte[] bytes) throws IOException {
+        if (!Files.isDirectory(file.getParent())) {
+            Files.createDirectories(file.getParent());
+            Files.setPosixFilePermissions(file.getParent(), JOB_DIR_MODE);
+        }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, bytes);
+        Files.deleteIfExists(tmp);
+        OwnerOnly.write(tmp, bytes);
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
@@ -107,11 +150,7 @@ public final class JobSpool {
 
     /** Durably records a job's end before the controller is told. */
     public void saveReport(JobCompleteRequest report) throws IOException {
-        Path dir = jobDir(report.getJobId());
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(REPORT + ".tmp");
-        Files.write(tmp, report.toByteArray());
-        Files.move(tmp, dir.resolve(REPORT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        writeAtomically(createJobDir(report.getJobId()).resolve(REPORT), report.toByteArray());
     }
 
     /** Reports written but not yet acknowledged, oldest job first. */

@@ -149,17 +149,14 @@ public final class SallocCommand implements Command {
         return (status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
     }
 
-    /** Runs the command on this host, on the caller's terminal; returns its wait status. */
+    /**
+     * Runs the command on this host, as the caller and on the caller's terminal (through
+     * sluice-agent: started by the caller's front end, never by the agent); returns its wait status.
+     */
     private static int runHere(Invocation inv, List<String> command, Allocation allocation)
             throws IOException, InterruptedException {
-        ProcessBuilder pb =
-                new ProcessBuilder(command).directory(inv.cwd().toFile()).inheritIO();
-        pb.environment().clear();
-        pb.environment().putAll(allocation.environment(inv.env()));
-        Process p = pb.start();
-        int value = p.waitFor();
-        // The JVM reports death by signal N as 128 + N: kept as an exit code, as a shell would.
-        return (value & 0xff) << 8;
+        return inv.callerSide()
+                .run(command, allocation.environment(inv.env()), inv.cwd().toString());
     }
 
     private static String baseName(String path) {

@@ -1,14 +1,14 @@
 package dev.sluice.cli.command.sbatch;
 
 import dev.sluice.cli.Invocation;
+import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.view.Limits;
 import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
-import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.List;
@@ -171,7 +171,7 @@ final class JobSpecBuilder {
             spec.setNice(nice(o.get("nice")));
         }
         if (o.has("nodelist")) {
-            spec.setReqNodes(nodeList(o.get("nodelist"), inv.cwd()));
+            spec.setReqNodes(nodeList(o.get("nodelist"), inv));
         }
         copy(o, "output", spec::setStdOut);
         copy(o, "error", spec::setStdErr);
@@ -270,20 +270,22 @@ final class JobSpecBuilder {
         return (int) v;
     }
 
-    /** {@code -w}: a host list, or with a {@code /} in it a file of host names. */
-    private static String nodeList(String value, Path cwd) throws SbatchException {
+    /**
+     * {@code -w}: a host list, or with a {@code /} in it a file of host names, opened with the
+     * caller's rights (Slurm 22.05's words when it cannot be).
+     */
+    private static String nodeList(String value, Invocation inv) throws SbatchException {
         if (!value.contains("/")) {
             return value;
         }
         try {
+            String text = new String(inv.callerSide().read(value, 1 << 20), StandardCharsets.UTF_8);
             return String.join(
                     ",",
-                    Files.readAllLines(cwd.resolve(value)).stream()
-                            .map(String::strip)
-                            .filter(l -> !l.isEmpty())
-                            .toList());
-        } catch (IOException e) {
-            throw new SbatchException(1, "error: Unable to open file " + value);
+                    text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList());
+        } catch (CallerFileException e) {
+            throw new SbatchException(
+                    1, "error: slurm_allocate_resources error opening file " + value + ", " + e.reason());
         }
     }
 

@@ -16,7 +16,6 @@ import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -69,6 +68,9 @@ public final class SbatchCommand implements Command {
         }
     }
 
+    /** Far above any max_script_size: the controller refuses a script over its limit with Slurm's words. */
+    static final int MAX_SCRIPT_READ = 64 << 20;
+
     private int submit(Invocation inv, Getopt.Result cmdline, SubmitOptions cli, PrintStream out, PrintStream err)
             throws SbatchException, GetoptException {
         List<String> operands = cmdline.operands();
@@ -89,7 +91,7 @@ public final class SbatchCommand implements Command {
             scriptArgs = List.of();
         } else if (!operands.isEmpty()) {
             fileName = operands.get(0);
-            script = readScript(inv.cwd().resolve(fileName), fileName);
+            script = readScript(inv, fileName);
             command = inv.cwd().resolve(fileName).normalize().toString();
             Path name = Path.of(fileName).getFileName();
             defaultName = name == null ? fileName : name.toString();
@@ -182,11 +184,12 @@ public final class SbatchCommand implements Command {
         return 0;
     }
 
-    private static String readScript(Path path, String shown) throws SbatchException {
+    /** The script file, opened with the caller's rights (through sluice-agent: by the caller's front end). */
+    private static String readScript(Invocation inv, String fileName) throws SbatchException {
         try {
-            return Files.readString(path, StandardCharsets.UTF_8);
+            return new String(inv.callerSide().read(fileName, MAX_SCRIPT_READ), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new SbatchException(1, "error: Unable to open file " + shown);
+            throw new SbatchException(1, "error: Unable to open file " + fileName);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.cli.command.scontrol;
 
 import dev.sluice.cli.Invocation;
+import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
@@ -8,18 +9,17 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.JobInfo;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * {@code scontrol write batch_script JOBID [FILE|-]}. Slurm 22.05 exits 0 even when the job is
- * unknown (it prints {@code job script retrieval failed: ...}) and says nothing without a job
- * id; both kept.
+ * unknown or another user's (it prints {@code job script retrieval failed: ...}), or when the
+ * file cannot be opened ({@code failed to open file `F`: REASON}), and says nothing without a
+ * job id; all kept. The file is opened with the caller's rights, never the agent's.
  */
 final class ScontrolWrite {
     private ScontrolWrite() {}
@@ -70,10 +70,11 @@ final class ScontrolWrite {
             return 0;
         }
         try {
-            Files.writeString(inv.cwd().resolve(target), script, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            err.println(ScontrolCommand.PROG + ": error: failed to write " + target + ": " + e.getMessage());
-            return 1;
+            // Opened by the caller (through sluice-agent: by the caller's front end), never as root.
+            inv.callerSide().write(target, script.getBytes(StandardCharsets.UTF_8), false);
+        } catch (CallerFileException e) {
+            err.println("failed to open file `" + target + "`: " + e.reason());
+            return 0;
         }
         out.println("batch script for job " + id + " written to " + target);
         return 0;

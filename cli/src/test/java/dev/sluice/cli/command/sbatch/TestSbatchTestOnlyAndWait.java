@@ -171,7 +171,7 @@ class TestSbatchTestOnlyAndWait {
                     new AgentFrames.Run(AgentHarness.argv("sbatch", "-W", "--wrap", "sleep 600"), env, dir.toString()));
             AgentFrames.write(out, AgentFrames.RUN, run, 0, run.length);
             out.flush();
-            AgentFrames.Frame first = AgentFrames.read(in);
+            AgentFrames.Frame first = AgentHarness.readAnswering(in, out, dir);
             assertThat(first.type()).isEqualTo(AgentFrames.STDOUT);
             assertThat(new String(first.payload(), StandardCharsets.UTF_8)).isEqualTo("Submitted batch job 26\n");
             byte[] sigint = AgentFrames.exitPayload(2);
@@ -179,7 +179,7 @@ class TestSbatchTestOnlyAndWait {
             out.flush();
             int exit;
             while (true) {
-                AgentFrames.Frame f = AgentFrames.read(in);
+                AgentFrames.Frame f = AgentHarness.readAnswering(in, out, dir);
                 if (f.type() == AgentFrames.EXIT) {
                     exit = AgentFrames.intOf(f.payload());
                     break;
