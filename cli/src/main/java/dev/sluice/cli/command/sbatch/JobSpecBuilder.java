@@ -185,7 +185,11 @@ final class JobSpecBuilder {
         copy(o, "qos", spec::setQos);
         spec.setHold(o.has("hold"));
         spec.setNoKill(o.has("no-kill") && !"off".equalsIgnoreCase(o.get("no-kill")));
-        spec.putAllEnvironment(environment(o.has("export") ? o.get("export") : "ALL", inv.env()));
+        String export = o.has("export") ? o.get("export") : "ALL";
+        spec.putAllEnvironment(environment(export, inv.env()));
+        if (o.has("export-file") && !ExportFile.droppedBy(export)) {
+            spec.putAllEnvironment(ExportFile.read(inv, o.get("export-file")));
+        }
         return spec.build();
     }
 

@@ -72,7 +72,7 @@ final class SbatchOptions {
             .unsupported(NO, "delay-boot", REQUIRED)
             .add('d', "dependency", REQUIRED)
             .unsupported('m', "distribution", REQUIRED)
-            .unsupported(NO, "export-file", REQUIRED)
+            .add(NO, "export-file", REQUIRED)
             .unsupported('B', "extra-node-info", REQUIRED)
             .unsupported(NO, "get-user-env", OPTIONAL)
             .unsupported(NO, "gid", REQUIRED)

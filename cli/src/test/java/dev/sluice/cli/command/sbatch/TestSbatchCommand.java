@@ -361,4 +361,27 @@ class TestSbatchCommand {
                                 "",
                                 "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n"));
     }
+
+    /** Observed with Slurm 22.05: NUL separates definitions, a newline is part of a value, the file wins over the caller's environment, and --export=NONE drops them. */
+    @Test
+    void exportFileSetsNulSeparatedDefinitions() throws IOException {
+        Path file = dir.resolve("vars");
+        Files.write(file, "EFA=one\0EFB=two words\nand a line\0SLURM_TEST_VAR=from the file\0".getBytes());
+        Output o = sbatch("", "--export-file=" + file, "--wrap", "true");
+        assertThat(o.exitCode()).as(o.err()).isZero();
+        assertThat(submitted().getEnvironmentMap())
+                .containsEntry("EFA", "one")
+                .containsEntry("EFB", "two words\nand a line")
+                .containsEntry("SLURM_TEST_VAR", "from the file")
+                .containsEntry("PATH", "/usr/bin:/bin");
+    }
+
+    @Test
+    void anExportFileThatCannotBeOpenedStopsTheSubmission() {
+        Output o = sbatch("", "--export-file=" + dir.resolve("absent"), "--wrap", "true");
+        assertThat(o.err())
+                .isEqualTo("sbatch: error: Could not open user environment file " + dir.resolve("absent") + "\n");
+        assertThat(o.exitCode()).isEqualTo(1);
+        assertThat(controller.requests()).isEmpty();
+    }
 }
