@@ -140,6 +140,10 @@ class TestCallerRightsEndToEnd {
                 assertThat(r.exit()).as("agent=%s %s", agent, r.all()).isEqualTo(1);
                 assertThat(r.err()).isEqualTo("sbatch: error: Unable to open file " + file + "\n");
             }
+            UnprivilegedUser.Result vars =
+                    as(alice, agent, "sbatch", "-H", "--export-file=" + root0600, "--wrap", "true");
+            assertThat(vars.err())
+                    .isEqualTo("sbatch: error: Could not open user environment file " + root0600 + "\n");
             UnprivilegedUser.Result nodes =
                     as(alice, agent, "sbatch", "-H", "-w", root0600.toString(), "--wrap", "true");
             assertThat(nodes.err())
