@@ -98,6 +98,7 @@ public final class NodedMain {
         }
         Path confPath =
                 Path.of(given.last("-f").orElseGet(() -> env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf")));
+        boolean named = given.has("-N");
         String name = given.last("-N").orElseGet(NodedMain::shortHostName);
         String addr = given.last("--addr").orElse(null);
         String spool = given.last("--spool-dir").orElse(null);
@@ -117,7 +118,7 @@ public final class NodedMain {
             out.println(HardwareProbe.describe(name, detected, uptime));
             return 0;
         }
-        NodeSetup.Options options = new NodeSetup.Options(name, port, addr, spool, dynamic, dynConf);
+        NodeSetup.Options options = new NodeSetup.Options(name, named, port, addr, spool, dynamic, dynConf);
         GresDiscovery discovery = new GresDiscovery(new JnaNvml(), f -> Files.exists(Path.of(f)));
         Callable<NodedSettings> load;
         Path siteConf = confPath;
@@ -260,8 +261,8 @@ public final class NodedMain {
                 .build();
     }
 
-    /** {@code -Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"} over detected values. */
-    static NodeHardware dynamicHardware(HardwareProbe.Detected d, String conf) {
+    /** {@code --conf}'s {@code Key=Value} words, keys in lower case (slurm.conf's are case-blind). */
+    static Map<String, String> dynamicPairs(String conf) {
         Map<String, String> kv = new LinkedHashMap<>();
         for (String token : conf.trim().split("\\s+")) {
             int eq = token.indexOf('=');
@@ -269,6 +270,12 @@ public final class NodedMain {
                 kv.put(token.substring(0, eq).toLowerCase(Locale.ROOT), token.substring(eq + 1));
             }
         }
+        return kv;
+    }
+
+    /** {@code -Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"} over detected values. */
+    static NodeHardware dynamicHardware(HardwareProbe.Detected d, String conf) {
+        Map<String, String> kv = dynamicPairs(conf);
         NodeHardware.Builder b = NodeHardware.newBuilder()
                 .setCpus(Integer.parseInt(kv.getOrDefault("cpus", Integer.toString(d.cpus()))))
                 .setBoards(d.boards())
