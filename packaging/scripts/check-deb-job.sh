@@ -14,7 +14,8 @@
 #   4. KillMode=process: SIGTERM to sluice-noded's main pid only while a job runs; the job's
 #      process lives on, a new sluice-noded re-adopts it and the job completes.
 #   3b. sbatch as nobody, who can read neither the key nor the controller's socket (in the
-#      0700 StateSaveLocation): through sluice-agent, started from its unit the same way;
+#      0700 StateSaveLocation): through sluice-agent, started from its unit the same way (READY=1
+#      from its main pid) in a /run/sluice made as the package's tmpfiles.d says;
 # Every process started in the namespace is killed and the root removed on exit. Needs root.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -166,13 +167,15 @@ PY
   echo "ok   sbatch --wrap as root (installed front end, JVM path): job $job COMPLETED, slurm-$job.out: root, $(hostname), done"
 
   # Another user has neither the key nor a way into StateSaveLocation (0700 slurm), where the
-  # controller's command socket is: sluice-agent.service signs for it. RuntimeDirectory=sluice
-  # is /run/sluice, here on a tmpfs over /run that only this namespace sees.
+  # controller's command socket is: sluice-agent.service signs for it. /run/sluice is made as
+  # the package's tmpfiles.d says (at boot), here on a tmpfs over /run only this namespace sees.
   mount -t tmpfs -o mode=0755 tmpfs /run
-  mkdir -m "$(unit_value sluice-agent RuntimeDirectoryMode)" /run/sluice
+  read -r mode owner group < <(awk '$2 == "/run/sluice" {print $3, $4, $5}' "$root/usr/lib/tmpfiles.d/sluice.conf")
+  [ -n "$mode" ] || fail "tmpfiles.d/sluice.conf makes no /run/sluice"
+  mkdir -m "$mode" /run/sluice && chown "$owner:$group" /run/sluice
   agent=$(start_unit sluice-agent)
-  for ((i = 0; i < 120; i++)); do [ -S /run/sluice/agent.sock ] && break; sleep 0.5; done
-  [ -S /run/sluice/agent.sock ] || { cat "$run/sluice-agent.log" >&2; fail "sluice-agent made no /run/sluice/agent.sock"; }
+  await_ready sluice-agent "$agent"
+  [ -S /run/sluice/agent.sock ] || { cat "$run/sluice-agent.log" >&2; fail "sluice-agent was READY without /run/sluice/agent.sock"; }
   mkdir "$run/nobody" && chown nobody "$run/nobody"
   out=$(cd "$run/nobody" && setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
     env -i PATH=/opt/sluice/bin:/usr/bin:/bin HOME=/ sbatch --wrap 'id -un; echo done' 2>&1) \
@@ -185,7 +188,7 @@ PY
   [ "$(cat "$run/nobody/slurm-$job.out")" = "$(printf 'nobody\ndone')" ] \
     || { cat "$run/nobody/slurm-$job.out" >&2; fail "output of job $job"; }
   kill -TERM "$agent"
-  echo "ok   sbatch as nobody through sluice-agent (its unit's ExecStart=, /run/sluice/agent.sock): job $job COMPLETED as nobody, slurm-$job.out (nobody's): nobody, done"
+  echo "ok   sbatch as nobody through sluice-agent (its unit's ExecStart=, READY=1 from its main pid, /run/sluice/agent.sock): job $job COMPLETED as nobody, slurm-$job.out (nobody's): nobody, done"
 
   # KillMode=process: a stop signals only the daemon's main pid; the job stays and is re-adopted.
   out=$(cd "$work" && client sbatch --wrap 'echo started; sleep 12; echo survived') || fail "sbatch: $out"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the .deb built by `./mvnw -B -DskipTests -Pdeb package` (packaging/target/sluice_*.deb):
 #   1. dpkg-deb -I / -c: control files, conffiles, the layout, executable modes, /usr/bin links;
-#   2. dpkg --root into an empty temporary root (scripts chrootless, so postinst creates the
-#      slurm user and the spool directories in that root);
+#   2. dpkg --root into a temporary root holding only a stand-in slurm-client package, which it
+#      must replace (scripts chrootless, so postinst creates the slurm user and the spool
+#      directories in that root);
 #   3. in a private mount namespace (unshare -m) with that root's /opt and /var/cache mounted
 #      over the host's: sluice-aot-train writes the AOT cache, squeue runs with it,
 #      sluice-ctld --check-config and sluice-noded -C run from the installed runtime;
@@ -42,17 +43,36 @@ has '\./opt/sluice/lib/sluice-ctld-.*\.jar$'
 has '\./usr/lib/sysusers\.d/sluice\.conf$'
 grep -qE '\./var/' <<<"$contents" && fail "/var belongs to postinst (systemd-tmpfiles)"
 echo "ok   dpkg-deb -I/-c: control, conffiles, layout, modes, /usr/bin links"
+# Debian's Slurm packages: the same commands in /usr/bin, the same ports. Sluice replaces them
+# and stands in for slurm-client where something wants only its commands (unversioned).
+for field in Conflicts Replaces; do
+  [ "$(dpkg-deb -f "$deb" "$field")" = "slurm-client, slurmctld, slurmd, slurmdbd" ] || fail "$field"
+done
+[ "$(dpkg-deb -f "$deb" Provides)" = slurm-client ] || fail "Provides"
+echo "ok   Conflicts/Replaces: slurm-client, slurmctld, slurmd, slurmdbd; Provides: slurm-client"
 
 mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
 touch "$root/var/lib/dpkg/status"
+# A stand-in for Debian's slurm-client, owning /usr/bin/squeue: installing sluice must take the
+# file over and remove the package (Conflicts + Replaces), not stop on the clash.
+stub=$(mktemp -d)
+mkdir -p "$stub/DEBIAN" "$stub/usr/bin"
+printf 'Package: slurm-client\nVersion: 22.05.8-4\nArchitecture: amd64\nMaintainer: check-deb <root@localhost>\nDescription: stand-in\n' \
+  >"$stub/DEBIAN/control"
+printf '#!/bin/sh\necho real slurm\n' >"$stub/usr/bin/squeue" && chmod 0755 "$stub/usr/bin/squeue"
+dpkg-deb --root-owner-group -b "$stub" "$stub.deb" >/dev/null
+dpkg --root="$root" --force-script-chrootless --log=/dev/null -i "$stub.deb" >/dev/null 2>&1 || fail "stand-in slurm-client"
+rm -rf "$stub" "$stub.deb"
 dpkg --root="$root" --force-script-chrootless --force-depends --log=/dev/null -i "$deb" >"$root.log" 2>&1 \
   || { cat "$root.log" >&2; rm -f "$root.log"; fail "dpkg --root -i"; }
 rm -f "$root.log"
 dpkg --root="$root" -s sluice | grep -q '^Status: install ok installed' || fail "dpkg status"
+dpkg --root="$root" -s slurm-client 2>/dev/null | grep -q '^Status: install ok installed' \
+  && fail "slurm-client is still installed beside sluice"
 [ "$(readlink "$root/usr/bin/squeue")" = /opt/sluice/bin/squeue ] || fail "squeue link"
 grep -q '^slurm:' "$root/etc/passwd" || fail "postinst made no slurm user"
 [ -d "$root/var/spool/sluice/ctld" ] || fail "postinst made no /var/spool/sluice/ctld"
-echo "ok   dpkg --root -i: installed, slurm user and spool directories made by postinst"
+echo "ok   dpkg --root -i: installed over a slurm-client (removed, /usr/bin/squeue taken over), slurm user and spool directories made by postinst"
 
 mkdir -p "$root/etc/slurm"
 cat >"$root/etc/slurm/slurm.conf" <<CONF

@@ -142,8 +142,7 @@ class TestCallerRightsEndToEnd {
             }
             UnprivilegedUser.Result vars =
                     as(alice, agent, "sbatch", "-H", "--export-file=" + root0600, "--wrap", "true");
-            assertThat(vars.err())
-                    .isEqualTo("sbatch: error: Could not open user environment file " + root0600 + "\n");
+            assertThat(vars.err()).isEqualTo("sbatch: error: Could not open user environment file " + root0600 + "\n");
             UnprivilegedUser.Result nodes =
                     as(alice, agent, "sbatch", "-H", "-w", root0600.toString(), "--wrap", "true");
             assertThat(nodes.err())

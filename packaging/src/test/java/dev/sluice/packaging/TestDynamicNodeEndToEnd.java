@@ -1,8 +1,11 @@
 package dev.sluice.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -154,5 +157,73 @@ class TestDynamicNodeEndToEnd {
         ClusterProcesses.Result deleted = cluster.command("scontrol", "delete", "NodeName=c[1-2]");
         assertThat(deleted.exitCode()).as(deleted.err()).isZero();
         assertThat(sinfo("-h", "-o", "%N")).doesNotContain("c1").doesNotContain("c2");
+    }
+
+    @Test
+    @Order(7)
+    void aDynamicNodeWhoseNameDoesNotResolveIsReachedWhereItRegisteredFrom() throws Exception {
+        // No --addr, no NodeAddr=: the controller must not record the bare name (jobs then
+        // retried "Unable to resolve host" forever) but the address the node registered from.
+        assertThatThrownBy(() -> InetAddress.getAllByName("dynx1"))
+                .as("the test needs a node name that does not resolve")
+                .isInstanceOf(UnknownHostException.class);
+        cluster.startNode(
+                "dynx1",
+                "-N",
+                "dynx1",
+                "-Z",
+                "--conf",
+                "CPUs=1 RealMemory=500",
+                "--port",
+                "0",
+                "--spool-dir",
+                stateDir.resolve("spool-dynx1").toString());
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300))
+                .untilAsserted(() ->
+                        assertThat(sinfo("-h", "-n", "dynx1", "-o", "%N %t %o")).isEqualTo("dynx1 idle 127.0.0.1\n"));
+        ClusterProcesses.Result submit = cluster.command("sbatch", "-w", "dynx1", "--wrap", "echo reached");
+        assertThat(submit.exitCode()).as(submit.err()).isZero();
+        String id = submit.out().replaceAll("\\D", "");
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300))
+                .untilAsserted(() -> assertThat(
+                                cluster.command("scontrol", "show", "job", id).out())
+                        .contains("JobState=COMPLETED"));
+        assertThat(Files.readString(cluster.workDir().resolve("slurm-" + id + ".out")))
+                .isEqualTo("reached\n");
+    }
+
+    @Test
+    @Order(8)
+    void aDaemonStartedWithDashNBringsUpAFutureNodeScontrolCreated() throws Exception {
+        ClusterProcesses.Result created = cluster.command(
+                "scontrol", "create", "NodeName=f1", "CPUs=1", "RealMemory=500", "Feature=made", "State=FUTURE");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        assertThat(sinfo("-h", "-n", "f1", "-o", "%N %t %c %m %f")).isEqualTo("f1 futr 1 500 made\n");
+        // The cluster's slurm.conf does not list f1: as slurmd -N, the daemon registers anyway.
+        cluster.startNode(
+                "f1",
+                "-N",
+                "f1",
+                "--port",
+                "0",
+                "--spool-dir",
+                stateDir.resolve("spool-f1").toString());
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300))
+                .untilAsserted(() -> assertThat(sinfo("-h", "-n", "f1", "-o", "%N %t %c %m %f"))
+                        .as("up, with the resources it was created with")
+                        .isEqualTo("f1 idle 1 500 made\n"));
+        ClusterProcesses.Result submit = cluster.command("sbatch", "-w", "f1", "--wrap", "echo on f1");
+        assertThat(submit.exitCode()).as(submit.err()).isZero();
+        String id = submit.out().replaceAll("\\D", "");
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300))
+                .untilAsserted(() -> assertThat(
+                                cluster.command("scontrol", "show", "job", id).out())
+                        .contains("JobState=COMPLETED"));
+        assertThat(Files.readString(cluster.workDir().resolve("slurm-" + id + ".out")))
+                .isEqualTo("on f1\n");
     }
 }

@@ -87,9 +87,10 @@ public final class SdNotify {
 
     /**
      * {@code struct sockaddr_un}: a native-order {@code sa_family_t}, then the path; an abstract
-     * name ({@code @name}) begins with a NUL byte and its length counts exactly its bytes.
+     * name ({@code @name}) begins with a NUL byte and its length counts exactly its bytes. Public
+     * for the tests that bind a socket standing in for systemd's.
      */
-    static byte[] sockaddrUn(String path) {
+    public static byte[] sockaddrUn(String path) {
         boolean abstractName = path.startsWith("@");
         byte[] name = (abstractName ? "\0" + path.substring(1) : path).getBytes(StandardCharsets.UTF_8);
         if (name.length >= SUN_PATH_MAX) {

@@ -107,12 +107,13 @@ public final class NodeControl {
     /** Answer to a registration: jobs the node runs that the controller does not know. */
     public record RegistrationAnswer(List<Integer> orphanJobs) {}
 
-    public ControlResult<RegistrationAnswer> register(ClusterState state, Registration reg, long now) {
-        Node known = state.node(reg.name());
-        if (known == null && !reg.dynamic()) {
+    public ControlResult<RegistrationAnswer> register(ClusterState state, Registration claimed, long now) {
+        Node known = state.node(claimed.name());
+        if (known == null && !claimed.dynamic()) {
             throw new SlurmException(
-                    ErrorCode.INVALID_NODE_NAME, "Node " + reg.name() + " not found in the configuration");
+                    ErrorCode.INVALID_NODE_NAME, "Node " + claimed.name() + " not found in the configuration");
         }
+        Registration reg = asCreated(known, claimed);
         List<StateRecord> records = new ArrayList<>();
         boolean ownConfig = reg.dynamic() && (known == null || known.dynamic());
         List<String> features = ownConfig ? reg.features() : List.of();
@@ -129,7 +130,8 @@ public final class NodeControl {
                     reg.addr(),
                     reg.port(),
                     reg.hardware(),
-                    reg.dynamic(),
+                    // A created node stays dynamic (deletable) whatever its daemon says.
+                    reg.dynamic() || (known != null && known.dynamic()),
                     reg.bootTime(),
                     reg.version(),
                     features,
@@ -172,6 +174,31 @@ public final class NodeControl {
         }
         return new ControlResult<>(
                 records, List.of(new SoftChange.NodeHeard(reg.name(), now)), effects, new RegistrationAnswer(orphans));
+    }
+
+    /**
+     * A daemon started with {@code -N} for a node that {@code scontrol create} made (slurmd -N
+     * for a FUTURE node) registers what it found on its machine, having no node line: the node
+     * keeps the resources it was created with, and what was found is checked against them, as
+     * for a node in slurm.conf.
+     */
+    private static Registration asCreated(Node known, Registration reg) {
+        if (known == null || !known.dynamic() || reg.dynamic()) {
+            return reg;
+        }
+        return new Registration(
+                reg.name(),
+                reg.hostname(),
+                reg.addr(),
+                reg.port(),
+                known.hardware(),
+                false,
+                reg.runningJobs(),
+                reg.bootTime(),
+                reg.version(),
+                List.of(),
+                "",
+                reg.found());
     }
 
     /** ReturnToService: 1 only for nodes that were DOWN for not answering, 2 for any. */

@@ -4,8 +4,10 @@ import static dev.sluice.ctld.rpc.ClientApiHandler.await;
 
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.NodeAddresses;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.GresFound;
 import dev.sluice.protocol.v1.HeartbeatRequest;
@@ -16,86 +18,169 @@ import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.NodeRegistryGrpc;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import dev.sluice.protocol.v1.RegisterNodeResponse;
+import io.grpc.BindableService;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Node daemons register, heartbeat and report job ends here; each call is a loop command. */
-public final class NodeRegistryService extends NodeRegistryGrpc.NodeRegistryImplBase {
+public final class NodeRegistryService implements BindableService {
+    private static final Logger log = LoggerFactory.getLogger(NodeRegistryService.class);
+
+    /** The IP address the current call came from; absent on transports without one. */
+    private static final Context.Key<String> PEER = Context.key("sluice-registration-peer");
+
     private final ControllerLoop loop;
     private final NodeControl nodes;
     private final JobControl jobs;
     private final String clusterName;
     private final int heartbeatSeconds;
+    private final Predicate<String> resolves;
 
     public NodeRegistryService(
             ControllerLoop loop, NodeControl nodes, JobControl jobs, String clusterName, int heartbeatSeconds) {
+        this(loop, nodes, jobs, clusterName, heartbeatSeconds, NodeRegistryService::resolves);
+    }
+
+    /** @param resolves whether a node address resolves here (tests replace the resolver) */
+    public NodeRegistryService(
+            ControllerLoop loop,
+            NodeControl nodes,
+            JobControl jobs,
+            String clusterName,
+            int heartbeatSeconds,
+            Predicate<String> resolves) {
         this.loop = loop;
         this.nodes = nodes;
         this.jobs = jobs;
         this.clusterName = clusterName;
         this.heartbeatSeconds = heartbeatSeconds;
+        this.resolves = resolves;
     }
 
+    /**
+     * The service with each call's source address at hand: a node that names no reachable
+     * address is recorded at the one it registered from ({@link NodeAddresses}).
+     */
     @Override
-    public void register(RegisterNodeRequest request, StreamObserver<RegisterNodeResponse> observer) {
-        NodeControl.Registration reg = new NodeControl.Registration(
-                request.getName(),
-                request.getHostname(),
-                request.getAddr(),
-                request.getPort(),
-                WireMapper.toDomain(request.getHardware()),
-                request.getDynamic(),
-                new HashSet<>(request.getRunningJobIdsList()),
-                request.getBootTime(),
-                request.getVersion(),
-                request.getHardware().getFeaturesList(),
-                request.getHardware().getGres(),
-                found(request));
+    public ServerServiceDefinition bindService() {
+        // (The generated base's bindService is final: the calls are an inner class instead.)
+        return ServerInterceptors.intercept(new Calls().bindService(), new ServerInterceptor() {
+            @Override
+            public <Q, R> ServerCall.Listener<Q> interceptCall(
+                    ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+                SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+                if (!(remote instanceof InetSocketAddress inet) || inet.getAddress() == null) {
+                    return next.startCall(call, headers);
+                }
+                Context context = Context.current().withValue(PEER, literal(inet.getAddress()));
+                return Contexts.interceptCall(context, call, headers, next);
+            }
+        });
+    }
+
+    /** An address as NodeAddr holds it: IPv4 dotted, IPv6 without its zone. */
+    static String literal(InetAddress address) {
+        String text = address.getHostAddress();
+        int zone = text.indexOf('%');
+        return zone >= 0 ? text.substring(0, zone) : text;
+    }
+
+    private static boolean resolves(String addr) {
         try {
-            NodeControl.RegistrationAnswer answer = await(loop.submit((state, now) -> nodes.register(state, reg, now)));
-            observer.onNext(RegisterNodeResponse.newBuilder()
-                    .setClusterName(clusterName)
-                    .setHeartbeatIntervalSeconds(heartbeatSeconds)
-                    .addAllOrphanJobIds(answer.orphanJobs())
-                    .build());
-            observer.onCompleted();
-        } catch (SlurmException e) {
-            observer.onError(
-                    Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+            InetAddress.getAllByName(addr);
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
         }
     }
 
-    @Override
-    public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
-        boolean again = await(loop.submit((state, now) -> nodes.heartbeat(state, request.getName(), now)));
-        observer.onNext(HeartbeatResponse.newBuilder().setReregister(again).build());
-        observer.onCompleted();
-    }
+    private final class Calls extends NodeRegistryGrpc.NodeRegistryImplBase {
+        @Override
+        public void register(RegisterNodeRequest request, StreamObserver<RegisterNodeResponse> observer) {
+            NodeAddresses.Choice addr = NodeAddresses.choose(
+                    request.getName(),
+                    request.getAddr(),
+                    loop.image().node(request.getName()).map(NodeView::node),
+                    Optional.ofNullable(PEER.get()),
+                    resolves);
+            addr.passedOver().ifPresent(log::warn);
+            NodeControl.Registration reg = new NodeControl.Registration(
+                    request.getName(),
+                    request.getHostname(),
+                    addr.addr(),
+                    request.getPort(),
+                    WireMapper.toDomain(request.getHardware()),
+                    request.getDynamic(),
+                    new HashSet<>(request.getRunningJobIdsList()),
+                    request.getBootTime(),
+                    request.getVersion(),
+                    request.getHardware().getFeaturesList(),
+                    request.getHardware().getGres(),
+                    found(request));
+            try {
+                NodeControl.RegistrationAnswer answer =
+                        await(loop.submit((state, now) -> nodes.register(state, reg, now)));
+                observer.onNext(RegisterNodeResponse.newBuilder()
+                        .setClusterName(clusterName)
+                        .setHeartbeatIntervalSeconds(heartbeatSeconds)
+                        .addAllOrphanJobIds(answer.orphanJobs())
+                        .build());
+                observer.onCompleted();
+            } catch (SlurmException e) {
+                observer.onError(Status.FAILED_PRECONDITION
+                        .withDescription(e.getMessage())
+                        .asRuntimeException());
+            }
+        }
 
-    @Override
-    public void jobComplete(JobCompleteRequest request, StreamObserver<JobCompleteResponse> observer) {
-        var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
-                ? null
-                : WireMapper.toDomain(request.getEndState());
-        JobControl.NodeScripts scripts = request.getPrologFailed()
-                ? JobControl.NodeScripts.PROLOG_FAILED
-                : request.getEpilogFailed() ? JobControl.NodeScripts.EPILOG_FAILED : JobControl.NodeScripts.OK;
-        await(loop.submit((state, now) -> jobs.complete(
-                state,
-                request.getNodeName(),
-                (int) request.getJobId(),
-                request.getRestartCount(),
-                request.getExitStatus(),
-                endState,
-                scripts,
-                nodes.slurmUser(),
-                now)));
-        observer.onNext(JobCompleteResponse.getDefaultInstance());
-        observer.onCompleted();
+        @Override
+        public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
+            boolean again = await(loop.submit((state, now) -> nodes.heartbeat(state, request.getName(), now)));
+            observer.onNext(HeartbeatResponse.newBuilder().setReregister(again).build());
+            observer.onCompleted();
+        }
+
+        @Override
+        public void jobComplete(JobCompleteRequest request, StreamObserver<JobCompleteResponse> observer) {
+            var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
+                    ? null
+                    : WireMapper.toDomain(request.getEndState());
+            JobControl.NodeScripts scripts = request.getPrologFailed()
+                    ? JobControl.NodeScripts.PROLOG_FAILED
+                    : request.getEpilogFailed() ? JobControl.NodeScripts.EPILOG_FAILED : JobControl.NodeScripts.OK;
+            await(loop.submit((state, now) -> jobs.complete(
+                    state,
+                    request.getNodeName(),
+                    (int) request.getJobId(),
+                    request.getRestartCount(),
+                    request.getExitStatus(),
+                    endState,
+                    scripts,
+                    nodes.slurmUser(),
+                    now)));
+            observer.onNext(JobCompleteResponse.getDefaultInstance());
+            observer.onCompleted();
+        }
     }
 
     /** Detected resources, summed per GRES name; absent from daemons that do not report them. */

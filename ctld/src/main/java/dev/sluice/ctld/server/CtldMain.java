@@ -7,6 +7,8 @@ import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.daemon.DaemonOptions;
+import dev.sluice.common.daemon.DaemonOptions.Option;
 import dev.sluice.common.site.SluiceConf;
 import dev.sluice.common.systemd.SdNotify;
 import dev.sluice.ctld.config.CtldConfig;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +38,23 @@ import org.slf4j.LoggerFactory;
 public final class CtldMain {
     private static final Logger log = LoggerFactory.getLogger(CtldMain.class);
 
+    /** The command line, as slurmctld's {@code -h} lists its own. */
+    static final DaemonOptions OPTIONS = DaemonOptions.of(
+            "sluice-ctld",
+            List.of(
+                    Option.withArgument("--bind", "addr", "Listen on this address only (default: all)."),
+                    Option.withArgument("--check-config", "file", "Check a slurm.conf, print the verdict and exit."),
+                    Option.flag("-D", "Run in the foreground (always; systemd and containers supervise it)."),
+                    Option.withArgument("-f", "file", "Use specified file for slurmctld configuration."),
+                    DaemonOptions.HELP,
+                    Option.flag("-i", "Accepted for slurmctld command lines; no effect."),
+                    Option.withArgument(
+                            "--metrics-port", "port", "Serve Prometheus /metrics on this port (0: any free one)."),
+                    Option.flag("-R", "Accepted for slurmctld command lines; state is always recovered."),
+                    Option.flag(
+                            "--truncate-corrupt-journal",
+                            "Discard the state journal from a damaged record on, then start.")));
+
     private CtldMain() {}
 
     public static void main(String[] args) throws Exception {
@@ -44,39 +64,24 @@ public final class CtldMain {
     }
 
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
-        Path confPath = Path.of(env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf"));
-        String bind = "0.0.0.0";
-        boolean truncate = false;
-        Integer metricsPort = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-D", "-i", "-R" -> {}
-                case "-f" -> confPath = Path.of(requireValue(args, ++i, "-f"));
-                case "--bind" -> bind = requireValue(args, ++i, "--bind");
-                case "--truncate-corrupt-journal" -> truncate = true;
-                case "--metrics-port" -> {
-                    try {
-                        metricsPort = Integer.parseInt(requireValue(args, ++i, "--metrics-port"));
-                    } catch (NumberFormatException e) {
-                        err.println("sluice-ctld: --metrics-port: invalid port '" + args[i] + "'");
-                        return 1;
-                    }
-                }
-                case "--check-config" -> {
-                    return dev.sluice.common.conf.ConfigCheck.run(
-                            Path.of(requireValue(args, ++i, "--check-config")), out, err);
-                }
-                case "-h", "--help" -> {
-                    out.println("Usage: sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--metrics-port PORT]"
-                            + " [--truncate-corrupt-journal]");
-                    out.println("       sluice-ctld --check-config slurm.conf");
-                    return 0;
-                }
-                default -> {
-                    err.println("sluice-ctld: unrecognized option '" + args[i] + "'");
-                    return 1;
-                }
-            }
+        DaemonOptions.Parsed given;
+        Integer metricsPort;
+        try {
+            given = OPTIONS.parse(List.of(args));
+            metricsPort = OPTIONS.port(given, "--metrics-port").orElse(null);
+        } catch (DaemonOptions.UsageException e) {
+            return OPTIONS.refuse(e, err);
+        }
+        if (given.help()) {
+            return OPTIONS.help(out);
+        }
+        Path confPath =
+                Path.of(given.last("-f").orElseGet(() -> env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf")));
+        String bind = given.last("--bind").orElse("0.0.0.0");
+        boolean truncate = given.has("--truncate-corrupt-journal");
+        if (given.has("--check-config")) {
+            return dev.sluice.common.conf.ConfigCheck.run(
+                    Path.of(given.last("--check-config").orElseThrow()), out, err);
         }
         CtldConfig config;
         try {
@@ -189,12 +194,5 @@ public final class CtldMain {
             }
         }
         return files;
-    }
-
-    private static String requireValue(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException("option " + option + " requires an argument");
-        }
-        return args[i];
     }
 }

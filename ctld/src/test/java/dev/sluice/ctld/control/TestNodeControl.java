@@ -292,6 +292,65 @@ class TestNodeControl {
         assertThat(s.partitions().get(1).nodes()).isEmpty();
     }
 
+    @Test
+    void aDaemonStartedWithDashNForAFutureNodeBringsItUpAsCreated() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(30);
+        apply(
+                s,
+                nodes.create(
+                        s,
+                        ROOT,
+                        List.of(new StateRecord.NodeCreated(
+                                "c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0)),
+                        5));
+        assertThat(view(s, "c1").baseState()).isEqualTo("FUTURE");
+        // slurmd -N c1 without a node line: it reports the machine it found, not a dynamic node.
+        NodeHardware machine = new NodeHardware(16, 1, 2, 8, 1, 32000, 0);
+        NodeControl.Registration daemon = new NodeControl.Registration(
+                "c1",
+                "c1",
+                "10.0.0.7",
+                7002,
+                machine,
+                false,
+                Set.of(),
+                1,
+                "v",
+                List.of(),
+                "",
+                found(16, 32000, Map.of()));
+        apply(s, nodes.register(s, daemon, 10));
+        Node c1 = s.node("c1");
+        assertThat(view(s, "c1").baseState()).isEqualTo("IDLE");
+        assertThat(c1.future()).isFalse();
+        assertThat(c1.addr()).isEqualTo("10.0.0.7");
+        assertThat(c1.hardware()).as("as created, not as found").isEqualTo(HW);
+        assertThat(c1.features()).containsExactly("a100");
+        assertThat(c1.gres().describe()).isEqualTo("gpu:1");
+        assertThat(c1.dynamic()).as("still deletable").isTrue();
+        assertThat(s.partitions().get(1).nodes()).containsExactly("c1");
+        // Registering again changes nothing; less than it was created with is drained.
+        assertThat(nodes.register(s, daemon, 11).records()).isEmpty();
+        NodeControl.Registration small = new NodeControl.Registration(
+                "c1",
+                "c1",
+                "10.0.0.7",
+                7002,
+                machine,
+                false,
+                Set.of(),
+                1,
+                "v",
+                List.of(),
+                "",
+                found(2, 32000, Map.of()));
+        apply(s, nodes.register(s, small, 12));
+        assertThat(s.node("c1").drain()).isTrue();
+        apply(s, nodes.delete(s, ROOT, List.of("c1"), 13));
+        assertThat(s.node("c1")).isNull();
+    }
+
     private void runOneJob(ClusterState s, NodeControl nodes) {
         apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         s.replay(++seq, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));

@@ -3,6 +3,8 @@ package dev.sluice.dbd.server;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.UserTokens;
+import dev.sluice.common.daemon.DaemonOptions;
+import dev.sluice.common.daemon.DaemonOptions.Option;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -33,6 +36,23 @@ import org.slf4j.LoggerFactory;
 public final class DbdMain {
     private static final Logger log = LoggerFactory.getLogger(DbdMain.class);
 
+    /** The command line, listed by {@code -h} as slurmdbd's is. */
+    static final DaemonOptions OPTIONS = DaemonOptions.of(
+            "sluice-dbd",
+            List.of(
+                    Option.withArgument("--bind", "addr", "Listen on this address only (default: DbdAddr, else all)."),
+                    Option.flag("-D", "Run daemon in foreground (always)."),
+                    Option.withArgument(
+                            "--data-dir", "dir", "Embedded database directory (default /var/lib/sluice/dbd)."),
+                    Option.withArgument("-f", "file", "Use specified file for slurmdbd configuration."),
+                    Option.withArgument("--grpc-port", "port", "gRPC port (default: DbdPort + 100)."),
+                    DaemonOptions.HELP,
+                    Option.withArgument(
+                            "--jdbc-url", "url", "Accounting database (default: slurmdbd.conf's Storage*)."),
+                    Option.withArgument("--key-file", "file", "Cluster key (default: slurm.key beside slurmdbd.conf)."),
+                    Option.withArgument("--port", "port", "Port for the commands (default: DbdPort)."),
+                    Option.flag("-R", "Accepted for slurmdbd command lines; no effect.")));
+
     private DbdMain() {}
 
     public static void main(String[] args) throws Exception {
@@ -42,36 +62,24 @@ public final class DbdMain {
     }
 
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
-        Path conf = null;
-        Optional<String> url = Optional.ofNullable(env.get("SLUICE_DBD_JDBC_URL"));
-        Optional<Path> dataDir = Optional.empty();
-        Optional<Integer> port = Optional.empty();
-        Optional<Integer> grpcPort = Optional.empty();
-        Optional<String> bind = Optional.empty();
-        Optional<Path> keyFile = Optional.empty();
+        DaemonOptions.Parsed given;
+        Optional<Integer> port;
+        Optional<Integer> grpcPort;
         try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "-D", "-R" -> {}
-                    case "-f" -> conf = Path.of(value(args, ++i));
-                    case "--jdbc-url" -> url = Optional.of(value(args, ++i));
-                    case "--data-dir" -> dataDir = Optional.of(Path.of(value(args, ++i)));
-                    case "--port" -> port = Optional.of(Integer.parseInt(value(args, ++i)));
-                    case "--grpc-port" -> grpcPort = Optional.of(Integer.parseInt(value(args, ++i)));
-                    case "--bind" -> bind = Optional.of(value(args, ++i));
-                    case "--key-file" -> keyFile = Optional.of(Path.of(value(args, ++i)));
-                    case "-h", "--help" -> {
-                        out.println("Usage: sluice-dbd [-D] [-f slurmdbd.conf] [--bind ADDR] [--jdbc-url URL]"
-                                + " [--data-dir DIR] [--port N] [--grpc-port N] [--key-file FILE]");
-                        return 0;
-                    }
-                    default -> throw new IllegalArgumentException("unrecognized option '" + args[i] + "'");
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            err.println("sluice-dbd: " + e.getMessage());
-            return 1;
+            given = OPTIONS.parse(List.of(args));
+            port = OPTIONS.port(given, "--port");
+            grpcPort = OPTIONS.port(given, "--grpc-port");
+        } catch (DaemonOptions.UsageException e) {
+            return OPTIONS.refuse(e, err);
         }
+        if (given.help()) {
+            return OPTIONS.help(out);
+        }
+        Path conf = given.last("-f").map(Path::of).orElse(null);
+        Optional<String> url = given.last("--jdbc-url").or(() -> Optional.ofNullable(env.get("SLUICE_DBD_JDBC_URL")));
+        Optional<Path> dataDir = given.last("--data-dir").map(Path::of);
+        Optional<String> bind = given.last("--bind");
+        Optional<Path> keyFile = given.last("--key-file").map(Path::of);
         boolean explicit = conf != null || env.containsKey("SLURMDBD_CONF");
         Path file = conf != null ? conf : defaultConf(env);
         String text = "";
@@ -137,12 +145,5 @@ public final class DbdMain {
             }
         }
         return Path.of("/etc/slurm/slurmdbd.conf");
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException("option " + args[i - 1] + " requires an argument");
-        }
-        return args[i];
     }
 }

@@ -104,7 +104,12 @@ public final class Registrar implements AutoCloseable {
                 warned = false;
             } catch (StatusRuntimeException e) {
                 registered = false;
-                if (!warned) {
+                if (!warned && e.getStatus().getCode() == io.grpc.Status.Code.FAILED_PRECONDITION) {
+                    // The controller answered and said no (a node it does not know, say).
+                    log.error(
+                            "registration refused: {}; retrying", e.getStatus().getDescription());
+                    warned = true;
+                } else if (!warned) {
                     log.warn(
                             "controller unreachable ({}: {}); retrying",
                             e.getStatus().getCode(),

@@ -39,8 +39,13 @@ final class NodeSetup {
 
     private NodeSetup() {}
 
-    /** What the command line fixed. */
-    record Options(String name, Integer port, String addr, String spool, boolean dynamic, String dynamicConf) {}
+    /**
+     * What the command line fixed.
+     *
+     * @param named whether {@code -N} gave the name (else it is this host's)
+     */
+    record Options(
+            String name, boolean named, Integer port, String addr, String spool, boolean dynamic, String dynamicConf) {}
 
     static NodedSettings load(Path confPath, Options o, HardwareProbe.Detected detected, GresDiscovery discovery)
             throws ConfigException, java.io.IOException {
@@ -50,7 +55,15 @@ final class NodeSetup {
                 Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
         Optional<NodeConf> configured =
                 conf.nodes().stream().filter(n -> n.name().equals(o.name())).findFirst();
-        if (configured.isEmpty() && !o.dynamic()) {
+        if (configured.isEmpty() && !o.dynamic() && o.named()) {
+            // As slurmd -N for a node slurm.conf does not list: one the controller knows, made
+            // by "scontrol create NodeName=... State=FUTURE" (or CLOUD). It registers the
+            // hardware found here; the controller holds it to the node's own definition.
+            log.info(
+                    "{} is not in {}: registering as a node the controller knows (scontrol create ... State=FUTURE)",
+                    o.name(),
+                    confPath);
+        } else if (configured.isEmpty() && !o.dynamic()) {
             throw new ConfigException(
                     confPath.toString(),
                     0,
@@ -72,10 +85,11 @@ final class NodeSetup {
         GresDiscovery.Result gres =
                 discovery.discover(o.name(), GresSpec.parseNodeList(hardware.getGres()), gresConf, totalCores);
         gres.log().forEach(line -> log.info("{}", line));
+        Map<String, String> own = NodedMain.dynamicPairs(o.dynamicConf());
         return new NodedSettings(
                 o.name(),
-                configured.map(NodeConf::hostname).orElse(o.name()),
-                o.addr() != null ? o.addr() : configured.map(NodeConf::addr).orElse(o.name()),
+                configured.map(NodeConf::hostname).orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
+                registeredAddr(o, configured, own),
                 "0.0.0.0",
                 listen,
                 hardware,
@@ -91,6 +105,19 @@ final class NodeSetup {
                 conf.taskPlugin(),
                 ConfinementPolicy.of(cgroupConf(confPath), conf.taskPlugin()),
                 gresDevices(gresConf.forNode(o.name()), gres.found()));
+    }
+
+    /**
+     * The address this node registers: {@code --addr}, else its slurm.conf {@code NodeAddr}, else
+     * a dynamic node's {@code --conf NodeAddr=}, else none, and the controller takes the address
+     * the registration comes from. Never the bare node name: a dynamic node's name need not
+     * resolve anywhere (a pod's, a cloud instance's).
+     */
+    static String registeredAddr(Options o, Optional<NodeConf> configured, Map<String, String> dynamicConf) {
+        if (o.addr() != null) {
+            return o.addr();
+        }
+        return configured.map(NodeConf::addr).orElseGet(() -> dynamicConf.getOrDefault("nodeaddr", ""));
     }
 
     /** cgroup.conf beside slurm.conf (fetched with it when configless); empty when there is none. */

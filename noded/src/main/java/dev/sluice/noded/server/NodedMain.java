@@ -4,6 +4,8 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.NodeConf;
+import dev.sluice.common.daemon.DaemonOptions;
+import dev.sluice.common.daemon.DaemonOptions.Option;
 import dev.sluice.noded.conf.ConfigFetcher;
 import dev.sluice.noded.probe.HardwareProbe;
 import dev.sluice.noded.probe.gres.GresDiscovery;
@@ -49,6 +51,31 @@ public final class NodedMain {
     /** Where a configless daemon finds slurm.key (or slurm.jwks) without --key-file. */
     static final String DEFAULT_KEY_DIR = "/etc/slurm";
 
+    /** The command line, as slurmd's {@code -h} lists its own. */
+    static final DaemonOptions OPTIONS = DaemonOptions.of(
+            "sluice-noded",
+            List.of(
+                    Option.withArgument(
+                            "--addr",
+                            "addr",
+                            "Address to register (default: NodeAddr, else as the controller sees it)."),
+                    Option.flag("-C", "Print node configuration information and exit."),
+                    Option.withArgument("--conf", "'params'", "Dynamic node configuration, works with -Z."),
+                    Option.withArgument("--conf-server", "host[:port]", "Get configs from slurmctld at `host[:port]`."),
+                    Option.flag("-D", "Run daemon in foreground (always)."),
+                    Option.withArgument("--drain-reason", "text", "Reason for the drain SIGUSR2 starts."),
+                    Option.withArgument("-f", "config", "Read configuration from the specified file."),
+                    DaemonOptions.HELP,
+                    Option.withArgument(
+                            "--key-file", "file", "Cluster key (default: slurm.key or slurm.jwks beside slurm.conf)."),
+                    Option.withArgument(
+                            "--metrics-port", "port", "Serve Prometheus /metrics on this port (0: any free one)."),
+                    Option.withArgument("-N", "node", "Run the daemon for specified nodename."),
+                    Option.flag("--nvml-dump", "Print what NVML reports about the GPUs and exit."),
+                    Option.withArgument("--port", "port", "Listen on this port (default: the node's Port; 0: any)."),
+                    Option.withArgument("--spool-dir", "dir", "Spool directory (default: SlurmdSpoolDir)."),
+                    Option.flag("-Z", "Start as Dynamic Normal node.")));
+
     private NodedMain() {}
 
     public static void main(String[] args) throws Exception {
@@ -58,41 +85,32 @@ public final class NodedMain {
     }
 
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
-        Path confPath = Path.of(env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf"));
-        String name = InetAddress.getLocalHost().getHostName().split("\\.")[0];
-        Integer port = null;
-        String addr = null;
-        String spool = null;
-        String confServer = null;
-        boolean dynamic = false;
-        String dynConf = "";
-        boolean print = false;
-        boolean nvmlDump = false;
-        String keyFile = null;
-        Integer metricsPort = null;
-        String drainReason = "scale-in: sluice-noded drain-and-exit";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-D" -> {}
-                case "-C" -> print = true;
-                case "-Z" -> dynamic = true;
-                case "-f" -> confPath = Path.of(args[++i]);
-                case "-N" -> name = args[++i];
-                case "--port" -> port = Integer.parseInt(args[++i]);
-                case "--addr" -> addr = args[++i];
-                case "--spool-dir" -> spool = args[++i];
-                case "--conf" -> dynConf = args[++i];
-                case "--conf-server" -> confServer = args[++i];
-                case "--nvml-dump" -> nvmlDump = true;
-                case "--key-file" -> keyFile = args[++i];
-                case "--metrics-port" -> metricsPort = Integer.parseInt(args[++i]);
-                case "--drain-reason" -> drainReason = args[++i];
-                default -> {
-                    err.println("sluice-noded: unrecognized option '" + args[i] + "'");
-                    return 1;
-                }
-            }
+        DaemonOptions.Parsed given;
+        Integer port;
+        Integer metricsPort;
+        try {
+            given = OPTIONS.parse(List.of(args));
+            port = OPTIONS.port(given, "--port").orElse(null);
+            metricsPort = OPTIONS.port(given, "--metrics-port").orElse(null);
+        } catch (DaemonOptions.UsageException e) {
+            return OPTIONS.refuse(e, err);
         }
+        if (given.help()) {
+            return OPTIONS.help(out);
+        }
+        Path confPath =
+                Path.of(given.last("-f").orElseGet(() -> env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf")));
+        boolean named = given.has("-N");
+        String name = given.last("-N").orElseGet(NodedMain::shortHostName);
+        String addr = given.last("--addr").orElse(null);
+        String spool = given.last("--spool-dir").orElse(null);
+        String confServer = given.last("--conf-server").orElse(null);
+        boolean dynamic = given.has("-Z");
+        String dynConf = given.last("--conf").orElse("");
+        boolean print = given.has("-C");
+        boolean nvmlDump = given.has("--nvml-dump");
+        String keyFile = given.last("--key-file").orElse(null);
+        String drainReason = given.last("--drain-reason").orElse("scale-in: sluice-noded drain-and-exit");
         if (nvmlDump) {
             return dumpNvml(out, err);
         }
@@ -102,7 +120,7 @@ public final class NodedMain {
             out.println(HardwareProbe.describe(name, detected, uptime));
             return 0;
         }
-        NodeSetup.Options options = new NodeSetup.Options(name, port, addr, spool, dynamic, dynConf);
+        NodeSetup.Options options = new NodeSetup.Options(name, named, port, addr, spool, dynamic, dynConf);
         GresDiscovery discovery = new GresDiscovery(new JnaNvml(), f -> Files.exists(Path.of(f)));
         Callable<NodedSettings> load;
         Path siteConf = confPath;
@@ -191,6 +209,27 @@ public final class NodedMain {
         return 0;
     }
 
+    /**
+     * slurmd's default NodeName: this host's name (gethostname, as the kernel has it: it need not
+     * resolve) up to the first dot.
+     */
+    private static String shortHostName() {
+        String host;
+        try {
+            host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (java.io.IOException e) {
+            host = "";
+        }
+        if (host.isEmpty()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (java.net.UnknownHostException e) {
+                host = "localhost";
+            }
+        }
+        return host.split("\\.")[0];
+    }
+
     /** {@code --nvml-dump}: what NVML says, in the form tests replay ({@link NvmlRecording}). */
     private static int dumpNvml(PrintStream out, PrintStream err) {
         try {
@@ -224,8 +263,8 @@ public final class NodedMain {
                 .build();
     }
 
-    /** {@code -Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"} over detected values. */
-    static NodeHardware dynamicHardware(HardwareProbe.Detected d, String conf) {
+    /** {@code --conf}'s {@code Key=Value} words, keys in lower case (slurm.conf's are case-blind). */
+    static Map<String, String> dynamicPairs(String conf) {
         Map<String, String> kv = new LinkedHashMap<>();
         for (String token : conf.trim().split("\\s+")) {
             int eq = token.indexOf('=');
@@ -233,6 +272,12 @@ public final class NodedMain {
                 kv.put(token.substring(0, eq).toLowerCase(Locale.ROOT), token.substring(eq + 1));
             }
         }
+        return kv;
+    }
+
+    /** {@code -Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"} over detected values. */
+    static NodeHardware dynamicHardware(HardwareProbe.Detected d, String conf) {
+        Map<String, String> kv = dynamicPairs(conf);
         NodeHardware.Builder b = NodeHardware.newBuilder()
                 .setCpus(Integer.parseInt(kv.getOrDefault("cpus", Integer.toString(d.cpus()))))
                 .setBoards(d.boards())
