@@ -73,8 +73,15 @@ public final class ScaleHarness {
                 }
             }
         }
-        Path work = Files.createTempDirectory("sluice-scale");
-        run(work, nodes, jobs, seed, passes).print(System.out);
+        Path work = Files.createTempDirectory(
+                "sluice-scale",
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        dev.sluice.common.files.OwnerOnly.DIRECTORY_MODE));
+        try {
+            run(work, nodes, jobs, seed, passes).print(System.out);
+        } finally {
+            SimulatedCluster.deleteTree(work);
+        }
         System.exit(0);
     }
 

@@ -47,7 +47,28 @@ public final class SelectQuery {
             err.println("usage: sluice select-query --conf slurm.conf REQUESTS_FILE");
             return 2;
         }
-        Path work = Files.createTempDirectory("sluice-select-query");
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(requests);
+        } catch (java.io.IOException e) {
+            err.println("sluice select-query: error: cannot read " + requests + ": "
+                    + (e instanceof java.nio.file.NoSuchFileException ? "No such file or directory" : e.getMessage()));
+            return 1;
+        }
+        // Scratch state and a throw-away cluster key, owner-only and gone when the query is.
+        Path work = Files.createTempDirectory(
+                "sluice-select-query",
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        dev.sluice.common.files.OwnerOnly.DIRECTORY_MODE));
+        try {
+            return query(conf, lines, work, out, err);
+        } finally {
+            SimulatedCluster.deleteTree(work);
+        }
+    }
+
+    private static int query(Path conf, List<String> lines, Path work, PrintStream out, PrintStream err)
+            throws Exception {
         SimulatedCluster started;
         try {
             started = SimulatedCluster.start(conf, work, Instant.now());
@@ -57,7 +78,6 @@ public final class SelectQuery {
         }
         try (SimulatedCluster cluster = started) {
             Caller root = new Caller(0, 0, "root", "localhost");
-            List<String> lines = Files.readAllLines(requests);
             List<Integer> ids = new ArrayList<>();
             List<String> labels = new ArrayList<>();
             for (String line : lines) {

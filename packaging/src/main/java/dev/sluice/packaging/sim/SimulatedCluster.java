@@ -135,11 +135,13 @@ public final class SimulatedCluster implements AutoCloseable {
                 self[0].launched.add(l.jobId());
             }
         });
+        // StateSaveLocation too: without it the commands would look for the controller's socket
+        // in the default place, where a real cluster on this machine may be listening.
         Path client = workDir.resolve("client-slurm.conf");
         Files.writeString(
                 client,
                 "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort=" + port
-                        + "\n");
+                        + "\nStateSaveLocation=" + state + "\n");
         JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
         self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs, local);
         self[0].registerAll(local);
@@ -303,5 +305,17 @@ public final class SimulatedCluster implements AutoCloseable {
     @Override
     public void close() {
         ctld.close();
+    }
+
+    /** Removes a scratch directory and everything in it (its cluster key among them). */
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (var tree = Files.walk(dir)) {
+            for (Path p : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 }
