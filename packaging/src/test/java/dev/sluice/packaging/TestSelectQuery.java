@@ -42,4 +42,29 @@ class TestSelectQuery {
                   rejected: Batch job submission failed: Invalid generic resource (gres) specification
                 """);
     }
+
+    /** Its scratch state and throw-away cluster key go with it, also when it fails. */
+    @Test
+    void leavesNothingBehindInTheTemporaryDirectory() throws Exception {
+        Path requests = tmp.resolve("requests.txt");
+        Files.writeString(requests, "-N1\n");
+        java.util.Set<Path> before = scratch();
+        for (String conf : new String[] {
+            "../config-examples/fake-gpu-lab/slurm.conf",
+            tmp.resolve("absent.conf").toString()
+        }) {
+            SelectQuery.run(
+                    new String[] {"--conf", conf, requests.toString()},
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        }
+        assertThat(scratch()).isEqualTo(before);
+    }
+
+    private static java.util.Set<Path> scratch() throws java.io.IOException {
+        try (var dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return dirs.filter(p -> p.getFileName().toString().startsWith("sluice-select-query"))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
 }
