@@ -4,6 +4,7 @@ import dev.sluice.cli.Commands;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.client.CachedClientSetup;
 import dev.sluice.cli.client.ConnectionPool;
+import dev.sluice.common.log.DaemonLogging;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ public final class AgentMain {
     private AgentMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         String socket = System.getenv().getOrDefault(SOCKET_ENV, DEFAULT_SOCKET);
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {

@@ -7,6 +7,7 @@ import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.common.site.SluiceConf;
 import dev.sluice.common.systemd.SdNotify;
 import dev.sluice.ctld.config.CtldConfig;
@@ -38,6 +39,7 @@ public final class CtldMain {
     private CtldMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         System.exit(run(args, System.getenv(), System.out, System.err));
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.dbd.server;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.UserTokens;
+import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import java.io.IOException;
@@ -36,6 +37,7 @@ public final class DbdMain {
     private DbdMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         System.exit(run(args, System.getenv(), System.out, System.err));
     }
 

@@ -4,6 +4,7 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.NodeConf;
+import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.noded.conf.ConfigFetcher;
 import dev.sluice.noded.probe.HardwareProbe;
 import dev.sluice.noded.probe.gres.GresDiscovery;
@@ -52,6 +53,7 @@ public final class NodedMain {
     private NodedMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         System.exit(run(args, System.getenv(), System.out, System.err));
     }
 
