@@ -5,6 +5,7 @@ import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.ListenAddress;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.log.DaemonLogging;
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * sluice-ctld --check-config slurm.conf
  * </pre>
  *
+ * The command port, the daemons' gRPC port and the metrics bind {@code --bind}, else every
+ * address, else with {@code CommunicationParameters=NoCtldInAddrAny} the SlurmctldHost address
+ * ({@link ListenAddress}).
+ *
  * The configuration is {@code -f}, else {@code $SLURM_CONF}, else /etc/slurm/slurm.conf.
  * Runs in the foreground (systemd and containers supervise it); stops cleanly on SIGTERM/SIGINT.
  */
@@ -45,7 +50,8 @@ public final class CtldMain {
 
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
         Path confPath = Path.of(env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf"));
-        String bind = "0.0.0.0";
+        // --bind, else what CommunicationParameters says (every address unless NoCtldInAddrAny).
+        String bind = null;
         boolean truncate = false;
         Integer metricsPort = null;
         for (int i = 0; i < args.length; i++) {
@@ -81,6 +87,9 @@ public final class CtldMain {
         CtldConfig config;
         try {
             config = load(confPath, true);
+            if (bind == null) {
+                bind = ListenAddress.controller(SlurmConfReader.read(confPath), shortHostName());
+            }
         } catch (ConfigException | AuthException e) {
             // As slurmctld with auth/slurm: no readable key, no controller.
             err.println("sluice-ctld: fatal: " + e.getMessage());
@@ -189,6 +198,15 @@ public final class CtldMain {
             }
         }
         return files;
+    }
+
+    /** This host's name without its domain, as Slurm matches it against SlurmctldHost. */
+    static String shortHostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName().split("\\.")[0];
+        } catch (IOException e) {
+            return "localhost";
+        }
     }
 
     private static String requireValue(String[] args, int i, String option) {

@@ -6,6 +6,7 @@ import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfLine;
 import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.ListenAddress;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
@@ -72,11 +73,14 @@ final class NodeSetup {
         GresDiscovery.Result gres =
                 discovery.discover(o.name(), GresSpec.parseNodeList(hardware.getGres()), gresConf, totalCores);
         gres.log().forEach(line -> log.info("{}", line));
+        String addr =
+                o.addr() != null ? o.addr() : configured.map(NodeConf::addr).orElse(o.name());
         return new NodedSettings(
                 o.name(),
                 configured.map(NodeConf::hostname).orElse(o.name()),
-                o.addr() != null ? o.addr() : configured.map(NodeConf::addr).orElse(o.name()),
-                "0.0.0.0",
+                addr,
+                // Every address, unless CommunicationParameters=NoInAddrAny: then NodeAddr only.
+                ListenAddress.node(conf, addr),
                 listen,
                 hardware,
                 o.dynamic() && configured.isEmpty(),
