@@ -7,10 +7,11 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * One logging framework for a daemon: slf4j, written by logback ({@code logback.xml}). gRPC and
- * its netty log through {@code java.util.logging}, which is routed here into slf4j;
- * {@code System.Logger} (the JDK's own logging) reaches slf4j through the
- * {@code slf4j-jdk-platform-logging} provider on the class path. Each daemon's {@code main}
- * calls {@link #install} before anything logs.
+ * its netty log through {@code java.util.logging}, and so does {@code System.Logger} (the JDK's
+ * own logging, whose default backend it is); {@link #install} routes it into slf4j. Each
+ * daemon's {@code main} calls it before anything logs. (A System.Logger provider for slf4j on
+ * the class path would do the same for System.Logger, but the commands share that class path,
+ * and every command JVM asks System.Logger once at exit: it would start logback each time.)
  *
  * <p>gRPC reports every connection that did not speak HTTP/2 — a port scan, a stray HTTP
  * request, random bytes — as "Transport failed" with a full stack trace (about 25 lines).
@@ -26,12 +27,17 @@ public final class DaemonLogging {
     private DaemonLogging() {}
 
     /** Routes java.util.logging into slf4j (once) and quiets gRPC's transport failures. */
-    public static synchronized void install() {
+    public static void install() {
+        install(QuietLog.named("gRPC"));
+    }
+
+    /** @param grpc where gRPC's transport failures go */
+    static synchronized void install(QuietLog grpc) {
         if (!SLF4JBridgeHandler.isInstalled()) {
             SLF4JBridgeHandler.removeHandlersForRootLogger();
             SLF4JBridgeHandler.install();
         }
-        GRPC_CONNECTION_LOG.setFilter(transportFailures(QuietLog.named("gRPC")));
+        GRPC_CONNECTION_LOG.setFilter(transportFailures(grpc));
     }
 
     /**
