@@ -8,6 +8,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,6 +163,18 @@ class TestLocalClusterEndToEnd {
             }
         }
         assertThat(sent).isGreaterThanOrEqualTo(1000).isLessThan(1000 + ports);
+        // And the agent's socket, which any local user may open.
+        int agentBefore = log("agent").size();
+        Path agent = stateDir.resolve("run/agent.sock");
+        for (int i = 0; i < 100; i++) {
+            try (SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(agent))) {
+                ch.write(ByteBuffer.wrap(new byte[] {(byte) (i % 7), 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff}));
+                ch.shutdownOutput();
+                ch.read(ByteBuffer.allocate(64));
+            } catch (IOException closedOnUs) {
+                // the agent hanging up is the point
+            }
+        }
         // gRPC's transport reports each of these; the first report reaching the logs shows the
         // junk arrived, and the rest must stay quiet.
         for (String daemon : List.of("ctld", "node1", "dbd")) {
@@ -167,7 +182,16 @@ class TestLocalClusterEndToEnd {
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> log(daemon).stream().anyMatch(l -> l.contains("gRPC: connection dropped")));
         }
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> log("agent").size() > agentBefore);
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            List<String> agentAdded =
+                    log("agent").subList(agentBefore, log("agent").size());
+            assertThat(agentAdded)
+                    .as("agent wrote " + agentAdded)
+                    .hasSizeLessThanOrEqualTo(3)
+                    .allMatch(l -> l.matches(STAMP + "warning: Session: .*"));
             for (String daemon : List.of("ctld", "node1", "dbd")) {
                 List<String> all = log(daemon);
                 List<String> added = all.subList(before.get(daemon), all.size());
