@@ -45,6 +45,18 @@ class TestArchitecture {
                 .check(classes);
     }
 
+    /** What happened is logged at the edge, from the journaled records (loop.JobLog). */
+    @Test
+    void domainDoesNotLog() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(DOMAIN)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("org.slf4j..", "java.util.logging..")
+                .check(classes);
+    }
+
     @Test
     void domainReadsNoWallClock() {
         noClasses()

@@ -21,7 +21,8 @@ import java.util.List;
 
 /**
  * {@code ./sluice up}: a controller and node daemons on 127.0.0.1, with fake GPUs, in the
- * foreground. Writes its configuration and {@code sluice.env} under the state directory,
+ * foreground. Every daemon and metrics endpoint listens on 127.0.0.1 only (the configuration
+ * says so: {@link LocalClusterLayout#slurmConf}). Writes its configuration and {@code sluice.env} under the state directory,
  * prints one line when every node has registered, and stops everything on SIGINT/SIGTERM.
  * Starting again on the same state directory recovers the controller's journal.
  */
@@ -133,8 +134,6 @@ public final class LocalCluster {
                         "-D",
                         "-f",
                         layout.etc().resolve("slurmdbd.conf").toString(),
-                        "--bind",
-                        "127.0.0.1",
                         "--data-dir",
                         stateDir.resolve("dbd").toString(),
                         "--port",
@@ -233,10 +232,8 @@ public final class LocalCluster {
         Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
         // The cluster key, owner-only: the daemons authenticate with it, and so do the commands of
         // whoever started the cluster (other local users come in through the controller's socket).
-        // sluice-dbd reads its key beside its own configuration, which the options say all of.
-        Files.writeString(
-                layout.etc().resolve("slurmdbd.conf"),
-                "# sluice-dbd: options on the command line (./sluice up); slurm.key beside this file\n");
+        // sluice-dbd reads its key beside its own configuration.
+        Files.writeString(layout.etc().resolve("slurmdbd.conf"), layout.slurmdbdConf());
         Path key = layout.etc().resolve(ClusterKeys.KEY_FILE);
         if (!Files.exists(key)) {
             ClusterKeys.generate(key);

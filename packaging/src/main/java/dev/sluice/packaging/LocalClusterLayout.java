@@ -84,6 +84,9 @@ public record LocalClusterLayout(
         s.append("# Written by `sluice up`; rewritten at every start.\n");
         s.append("ClusterName=sluice\n");
         s.append("SlurmctldHost=localhost(127.0.0.1)\n");
+        // Every daemon and its metrics listen on loopback only: the controller on its
+        // SlurmctldHost address, each node daemon on its NodeAddr.
+        s.append("CommunicationParameters=NoCtldInAddrAny,NoInAddrAny\n");
         s.append("SlurmctldPort=").append(ctldPort).append('\n');
         s.append("StateSaveLocation=").append(stateDir.resolve("ctld")).append('\n');
         s.append("SlurmdSpoolDir=").append(stateDir.resolve("spool")).append("/%n\n");
@@ -137,6 +140,14 @@ public record LocalClusterLayout(
             s.append("PartitionName=gpu Nodes=ALL MaxTime=INFINITE State=UP\n");
         }
         return s.toString();
+    }
+
+    /** sluice-dbd's file: loopback only; ports and data directory are on its command line. */
+    public String slurmdbdConf() {
+        return "# Written by `sluice up`; ports and the data directory are on sluice-dbd's command line.\n"
+                + "DbdHost=localhost\n"
+                + "DbdAddr=127.0.0.1\n"
+                + "CommunicationParameters=NoInAddrAny\n";
     }
 
     public String gresConf() {

@@ -92,8 +92,8 @@ class TestDaemonAuthEndToEnd {
                 Status.Code.UNAUTHENTICATED,
                 "signature does not match");
         assertThat(Files.readString(cluster.layout().logDir().resolve("ctld.log")))
-                .contains("refused sluice.v1.NodeRegistry/Register from /127.0.0.1:")
-                .contains("refused sluice.v1.NodeRegistry/Heartbeat from /127.0.0.1:");
+                .contains("refused sluice.v1.NodeRegistry/Register from 127.0.0.1: no credential")
+                .contains("refused sluice.v1.NodeRegistry/Heartbeat from 127.0.0.1:");
         // The real node is still registered and serving: the impostor changed nothing.
         assertThat(LocalCluster.allRegistered(cluster.layout(), 1)).isTrue();
     }

@@ -8,6 +8,7 @@ import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.common.daemon.DaemonOptions;
 import dev.sluice.common.daemon.DaemonOptions.Option;
 import dev.sluice.common.files.OwnerOnly;
+import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.common.systemd.SdNotify;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -52,6 +53,7 @@ public final class AgentMain {
     private AgentMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         OwnerOnly.restrictProcessUmask();
         CompletableFuture<Void> stop = new CompletableFuture<>();
         CountDownLatch closed = new CountDownLatch(1);

@@ -19,6 +19,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The agent's listening socket. Every local user may connect (mode 0666): what a connection
@@ -27,7 +29,7 @@ import java.util.function.Function;
  * holds nothing but its own thread.
  */
 public final class AgentServer implements AutoCloseable {
-    private static final System.Logger log = System.getLogger(AgentServer.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(AgentServer.class);
 
     private final Path socket;
     private final Function<String, Optional<Command>> commands;
@@ -80,7 +82,7 @@ public final class AgentServer implements AutoCloseable {
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw-rw-"));
         PeerCredentials credentials = new PeerCredentials(users);
         acceptor = Thread.ofPlatform().name("agent-accept").daemon(true).start(() -> accept(credentials));
-        log.log(System.Logger.Level.INFO, "sluice-agent listening on {0} for {1}", socket, setup.conf());
+        log.info("sluice-agent listening on {} for {}", socket, setup.conf());
         return this;
     }
 
@@ -92,7 +94,7 @@ public final class AgentServer implements AutoCloseable {
             } catch (AsynchronousCloseException e) {
                 return;
             } catch (IOException e) {
-                log.log(System.Logger.Level.WARNING, "accept failed: {0}", e.getMessage());
+                log.warn("accept failed: {}", e.getMessage());
             }
         }
     }

@@ -4,6 +4,7 @@ import dev.sluice.cli.Caller;
 import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.log.QuietLog;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -22,6 +23,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One front-end connection: one command run for the peer the kernel names. Runs on its own
@@ -30,7 +33,8 @@ import java.util.function.Function;
  * output is dropped; nothing else in the agent notices.
  */
 final class Session implements Runnable {
-    private static final System.Logger log = System.getLogger(Session.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(Session.class);
+    private static final QuietLog quiet = QuietLog.of(Session.class);
     private static final int SIGHUP = 1;
     private static final int SIGINT = 2;
     private static final int SIGTERM = 15;
@@ -75,21 +79,23 @@ final class Session implements Runnable {
 
     @Override
     public void run() {
+        String who = null;
         try (channel) {
             PeerCredentials.Peer peer = credentials.of(channel);
+            who = "uid " + peer.uid();
             DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel)));
             wire = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel)));
             AgentFrames.Frame first = AgentFrames.read(in);
             if (first.type() != AgentFrames.RUN) {
-                log.log(System.Logger.Level.WARNING, "uid {0}: first frame was not a run request; closing", peer.uid());
+                quiet.warn(who, "refused agent connection", "the first frame was not a run request");
                 return;
             }
             AgentFrames.Run run = AgentFrames.decodeRun(first.payload());
             execute(peer, run, in);
         } catch (EOFException e) {
-            log.log(System.Logger.Level.DEBUG, "client left before asking for anything");
+            log.debug("client left before asking for anything");
         } catch (IOException e) {
-            log.log(System.Logger.Level.WARNING, "agent connection dropped: {0}", e.getMessage());
+            quiet.warn(who, "agent connection dropped", e.getMessage());
         }
     }
 
@@ -130,13 +136,13 @@ final class Session implements Runnable {
                 true,
                 setup.forCall(side),
                 side);
-        log.log(System.Logger.Level.DEBUG, "uid {0} runs {1} {2}", peer.uid(), name, invocation.args());
+        log.debug("uid {} runs {} {}", peer.uid(), name, invocation.args());
         int code;
         try {
             code = command.get().run(invocation, out, err);
         } catch (AgentSetup.NotServed e) {
             if (!committed) {
-                log.log(System.Logger.Level.DEBUG, "uid {0} runs {1} itself: {2}", peer.uid(), name, e.getMessage());
+                log.debug("uid {} runs {} itself: {}", peer.uid(), name, e.getMessage());
                 fallBack();
                 return;
             }
@@ -144,7 +150,7 @@ final class Session implements Runnable {
                     + "); run it with SLUICE_NO_AGENT=1");
             code = 1;
         } catch (RuntimeException e) {
-            log.log(System.Logger.Level.ERROR, name + " failed for uid " + peer.uid(), e);
+            log.error("{} failed for uid {}", name, peer.uid(), e);
             err.println(name + ": error: " + e.getMessage());
             code = 1;
         }

@@ -3,15 +3,29 @@ package dev.sluice.common.log;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.pattern.ClassicConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.PropertyDefinerBase;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 
 /**
- * systemd sets {@code JOURNAL_STREAM} when a service's standard error is the journal: lines then
- * need no timestamp (the journal keeps its own) and begin with a syslog priority, {@code <3>}
- * for errors, {@code <4>} warnings, {@code <6>} info, {@code <7>} debug, which journald reads
- * into the entry's PRIORITY (so {@code journalctl -p warning} works).
+ * The daemons' line format, slurmctld's: {@code [2026-12-02T03:58:34.994] error: text}, where
+ * the word after the timestamp is the level ({@code error:}, {@code warning:}, {@code debug:};
+ * none for info) and the text starts with where it comes from ({@code CtldServer: ...}), as
+ * Slurm's start with a function name. Messages in Slurm's own words (logged under
+ * {@link #SLURM_WORDS}, such as {@code sched: Allocate JobId=...}) are printed as slurmctld
+ * prints them, without a source.
+ *
+ * <p>systemd sets {@code JOURNAL_STREAM} when a service's standard error is the journal: lines
+ * then need no timestamp (the journal keeps its own) and begin with a syslog priority,
+ * {@code <3>} for errors, {@code <4>} warnings, {@code <6>} info, {@code <7>} debug, which
+ * journald reads into the entry's PRIORITY (so {@code journalctl -p warning} works).
  */
 public final class JournalAware {
+    /** The logger (and its children) whose messages are Slurm's words, printed as they are. */
+    public static final String SLURM_WORDS = "slurm";
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
+
     private JournalAware() {}
 
     static boolean toJournal() {
@@ -30,25 +44,47 @@ public final class JournalAware {
         return level.isGreaterOrEqual(Level.INFO) ? "<6>" : "<7>";
     }
 
-    /**
-     * {@code <define name="LOG_LEVEL_TIME" class="...$LevelAndTime"/>}: the level, after a
-     * timestamp except under the journal. (Logback trims defined values, so the separating
-     * space cannot be the value's own.)
-     */
-    public static final class LevelAndTime extends PropertyDefinerBase {
-        @Override
-        public String getPropertyValue() {
-            return toJournal() ? "%-5level" : "%d{yyyy-MM-dd'T'HH:mm:ss.SSS} %-5level";
+    /** slurmctld's words for levels: info has none. */
+    static String levelWord(Level level) {
+        if (level.isGreaterOrEqual(Level.ERROR)) {
+            return "error: ";
         }
+        if (level.isGreaterOrEqual(Level.WARN)) {
+            return "warning: ";
+        }
+        if (level.isGreaterOrEqual(Level.INFO)) {
+            return "";
+        }
+        return level.isGreaterOrEqual(Level.DEBUG) ? "debug: " : "debug2: ";
     }
 
-    /** {@code %journalPriority}: the priority prefix under the journal, nothing elsewhere. */
-    public static final class Priority extends ClassicConverter {
+    /** Everything before the message, for a line written at {@code zone}'s local time. */
+    static String prefix(ILoggingEvent event, boolean journal, ZoneId zone) {
+        StringBuilder b = new StringBuilder(48);
+        if (journal) {
+            b.append(priority(event.getLevel()));
+        } else {
+            b.append('[')
+                    .append(TIME.format(
+                            Instant.ofEpochMilli(event.getTimeStamp()).atZone(zone)))
+                    .append("] ");
+        }
+        b.append(levelWord(event.getLevel()));
+        String logger = event.getLoggerName();
+        if (!logger.equals(SLURM_WORDS) && !logger.startsWith(SLURM_WORDS + ".")) {
+            b.append(logger, logger.lastIndexOf('.') + 1, logger.length()).append(": ");
+        }
+        return b.toString();
+    }
+
+    /** {@code %slurmPrefix} in {@code logback.xml}: timestamp or priority, level word, source. */
+    public static final class SlurmPrefix extends ClassicConverter {
         private final boolean journal = toJournal();
+        private final ZoneId zone = ZoneId.systemDefault();
 
         @Override
         public String convert(ILoggingEvent event) {
-            return journal ? priority(event.getLevel()) : "";
+            return prefix(event, journal, zone);
         }
     }
 }

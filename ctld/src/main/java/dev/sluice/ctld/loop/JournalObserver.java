@@ -7,7 +7,7 @@ import java.io.IOException;
 /**
  * Sees every record the loop journals, on the loop thread, and takes part in the batch's
  * durability: {@link #beforeSync} runs before the journal's sync and failing it fails the batch
- * exactly as a journal failure does. Used by the accounting outbox.
+ * exactly as a journal failure does. Used by the accounting outbox and the job log ({@link JobLog}).
  */
 public interface JournalObserver {
     JournalObserver NONE = new JournalObserver() {
@@ -20,6 +20,29 @@ public interface JournalObserver {
         @Override
         public void synced(long sequence) {}
     };
+
+    /** {@code first}, then {@code second}, at each step. */
+    static JournalObserver both(JournalObserver first, JournalObserver second) {
+        return new JournalObserver() {
+            @Override
+            public void applied(long sequence, StateRecord record, ClusterState state) {
+                first.applied(sequence, record, state);
+                second.applied(sequence, record, state);
+            }
+
+            @Override
+            public void beforeSync() throws IOException {
+                first.beforeSync();
+                second.beforeSync();
+            }
+
+            @Override
+            public void synced(long sequence) {
+                first.synced(sequence);
+                second.synced(sequence);
+            }
+        };
+    }
 
     /** A record was journalled (not yet synced) and applied; {@code state} is the state after it. */
     void applied(long sequence, StateRecord record, ClusterState state);

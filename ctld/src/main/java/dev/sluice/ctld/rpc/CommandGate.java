@@ -8,6 +8,7 @@ import dev.sluice.common.auth.Principal;
 import dev.sluice.common.auth.RequestAuthenticator;
 import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.log.QuietLog;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -15,18 +16,17 @@ import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.SignedRequest;
 import dev.sluice.protocol.v1.SlurmError;
 import java.time.InstantSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where a command frame becomes a request from a known user: the only place the controller
  * decides who is asking. Over TCP the frame's credential must verify (cluster credential bound
  * to the request bytes, or a SLURM_JWT); on the Unix socket the kernel's peer credentials say
  * who it is. Either way the {@code Identity} the client wrote is thrown away and replaced.
- * Refusals answer Slurm's "Protocol authentication error" and are logged with the reason.
+ * Refusals answer Slurm's "Protocol authentication error" and are logged with the reason, one
+ * line per peer and request type a minute ({@link QuietLog}).
  */
 public final class CommandGate {
-    private static final Logger log = LoggerFactory.getLogger(CommandGate.class);
+    private static final QuietLog quiet = QuietLog.of(CommandGate.class);
 
     private final ClientApiHandler handler;
     private final RequestAuthenticator authenticator;
@@ -75,12 +75,10 @@ public final class CommandGate {
                     peerHost,
                     clock.instant());
         } catch (AuthException e) {
-            log.warn(
-                    "refused {} from {} (claiming uid {}): {}",
-                    request.getBodyCase(),
+            quiet.warn(
                     peerHost,
-                    request.getIdentity().getUid(),
-                    e.getMessage());
+                    "refused " + methodOf(request),
+                    "claiming uid " + request.getIdentity().getUid() + ": " + e.getMessage());
             return refusal(request);
         }
         return handler.handle(request.toBuilder()

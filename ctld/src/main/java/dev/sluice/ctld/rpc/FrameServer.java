@@ -1,5 +1,6 @@
 package dev.sluice.ctld.rpc;
 
+import dev.sluice.common.log.QuietLog;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.SignedRequest;
 import io.netty.bootstrap.ServerBootstrap;
@@ -34,6 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FrameServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FrameServer.class);
+    private static final QuietLog quiet = QuietLog.of(FrameServer.class);
 
     private final CommandGate gate;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
@@ -67,22 +69,20 @@ public final class FrameServer implements AutoCloseable {
     private final class RequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            String peer = QuietLog.host(ctx.channel().remoteAddress());
             SignedRequest request;
             try {
                 request = SignedRequest.parseFrom(new ByteBufInputStream(frame));
             } catch (IOException e) {
-                log.warn("malformed request from {}: {}", ctx.channel().remoteAddress(), e.getMessage());
+                quiet.warn(peer, "malformed request", e.getMessage());
                 ctx.close();
                 return;
             }
-            String peer = ctx.channel().remoteAddress() instanceof InetSocketAddress a
-                    ? a.getAddress().getHostAddress()
-                    : String.valueOf(ctx.channel().remoteAddress());
             workers.execute(() -> {
                 try {
                     ctx.writeAndFlush(gate.fromNetwork(request, peer));
                 } catch (IOException e) {
-                    log.warn("malformed request from {}: {}", peer, e.getMessage());
+                    quiet.warn(peer, "malformed request", e.getMessage());
                     ctx.close();
                 } catch (RuntimeException e) {
                     // A handler bug must cost this connection only, never the daemon.
@@ -94,7 +94,7 @@ public final class FrameServer implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            log.warn("closing command connection from {}: {}", ctx.channel().remoteAddress(), cause.getMessage());
+            quiet.warn(QuietLog.host(ctx.channel().remoteAddress()), "closed command connection", cause.getMessage());
             ctx.close();
         }
     }
@@ -118,17 +118,26 @@ public final class FrameServer implements AutoCloseable {
                 }
                 shift += 7;
                 if (shift > 28) {
-                    throw new CorruptedFrameException("malformed length prefix");
+                    throw refuse(in, "malformed length prefix");
                 }
             }
             if (length < 0 || length > Frames.MAX_FRAME_BYTES) {
-                throw new CorruptedFrameException("frame of " + length + " bytes exceeds the limit");
+                throw refuse(in, "frame of " + length + " bytes exceeds the limit");
             }
             if (in.readableBytes() < length) {
                 in.resetReaderIndex();
                 return;
             }
             out.add(in.readRetainedSlice(length));
+        }
+
+        /**
+         * Drops what is left: the connection closes, and the decoder, which runs once more on
+         * the way out, must not find the same bad prefix again (one refusal, not two).
+         */
+        private static CorruptedFrameException refuse(ByteBuf in, String why) {
+            in.skipBytes(in.readableBytes());
+            return new CorruptedFrameException(why);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.sluice.common.auth.Principal;
 import dev.sluice.common.auth.RequestAuthenticator;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.log.QuietLog;
 import dev.sluice.protocol.v1.GetConfigRequest;
 import dev.sluice.protocol.v1.GetConfigResponse;
 import dev.sluice.protocol.v1.GetJobsRequest;
@@ -37,7 +38,7 @@ import java.util.function.Supplier;
 
 /** The client API over gRPC: the same {@link ClientApiHandler} as the command socket. */
 public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(GrpcClientApi.class);
+    private static final QuietLog quiet = QuietLog.of(GrpcClientApi.class);
 
     /** Metadata key carrying the Slurm errno of a failed call. */
     public static final Metadata.Key<String> SLURM_ERRNO =
@@ -75,19 +76,13 @@ public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
                         ? bearer.substring(7).strip()
                         : "";
                 String credential = java.util.Objects.requireNonNullElse(headers.get(CREDENTIAL), "");
-                java.net.SocketAddress remote = call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-                String peer = remote instanceof java.net.InetSocketAddress a
-                        ? a.getAddress().getHostAddress()
-                        : String.valueOf(remote);
+                String peer = QuietLog.host(call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
                 Principal who;
                 try {
                     who = authenticator.authenticate(null, credential, token, peer, clock.instant());
                 } catch (AuthException e) {
-                    log.warn(
-                            "refused gRPC {} from {}: {}",
-                            call.getMethodDescriptor().getFullMethodName(),
-                            peer,
-                            e.getMessage());
+                    quiet.warn(
+                            peer, "refused gRPC " + call.getMethodDescriptor().getFullMethodName(), e.getMessage());
                     Metadata trailers = new Metadata();
                     trailers.put(SLURM_ERRNO, Integer.toString(ErrorCode.AUTHENTICATION_ERROR.number()));
                     call.close(Status.UNAUTHENTICATED.withDescription(ErrorCode.AUTHENTICATION_ERROR.text()), trailers);

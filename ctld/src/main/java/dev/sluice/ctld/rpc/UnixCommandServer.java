@@ -3,6 +3,7 @@ package dev.sluice.ctld.rpc;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.UserDb;
+import dev.sluice.common.log.QuietLog;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.SignedRequest;
 import java.io.BufferedInputStream;
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class UnixCommandServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(UnixCommandServer.class);
+    private static final QuietLog quiet = QuietLog.of(UnixCommandServer.class);
 
     private final CommandGate gate;
     private final UserDb users;
@@ -84,10 +86,13 @@ public final class UnixCommandServer implements AutoCloseable {
     }
 
     private void serve(SocketChannel ch) {
+        String who = null;
         try (ch) {
-            Optional<UserDb.Account> peer = peer(ch.getOption(ExtendedSocketOptions.SO_PEERCRED));
+            UnixDomainPrincipal principal = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
+            who = "local user " + principal.user().getName();
+            Optional<UserDb.Account> peer = peer(principal);
             if (peer.isEmpty()) {
-                log.warn("closing local command connection: peer uid unknown to the user database");
+                quiet.warn(who, "closed local command connection", "unknown to the user database");
                 return;
             }
             InputStream in = new BufferedInputStream(Channels.newInputStream(ch));
@@ -102,7 +107,7 @@ public final class UnixCommandServer implements AutoCloseable {
                 Frames.writeAnswer(gate.fromLocalPeer(frame, peer.get(), host), out);
             }
         } catch (IOException e) {
-            log.warn("closing local command connection: {}", e.getMessage());
+            quiet.warn(who, "closed local command connection", e.getMessage());
         } finally {
             open.remove(ch);
         }

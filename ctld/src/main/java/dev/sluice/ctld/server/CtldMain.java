@@ -5,10 +5,12 @@ import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.ListenAddress;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.daemon.DaemonOptions;
 import dev.sluice.common.daemon.DaemonOptions.Option;
+import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.common.site.SluiceConf;
 import dev.sluice.common.systemd.SdNotify;
 import dev.sluice.ctld.config.CtldConfig;
@@ -31,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--metrics-port PORT] [--truncate-corrupt-journal]
  * sluice-ctld --check-config slurm.conf
  * </pre>
+ *
+ * The command port, the daemons' gRPC port and the metrics bind {@code --bind}, else every
+ * address, else with {@code CommunicationParameters=NoCtldInAddrAny} the SlurmctldHost address
+ * ({@link ListenAddress}).
  *
  * The configuration is {@code -f}, else {@code $SLURM_CONF}, else /etc/slurm/slurm.conf.
  * Runs in the foreground (systemd and containers supervise it); stops cleanly on SIGTERM/SIGINT.
@@ -58,6 +64,7 @@ public final class CtldMain {
     private CtldMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         // Whatever this daemon and its libraries create holds users' jobs and secrets.
         dev.sluice.common.files.OwnerOnly.restrictProcessUmask();
         System.exit(run(args, System.getenv(), System.out, System.err));
@@ -77,7 +84,8 @@ public final class CtldMain {
         }
         Path confPath =
                 Path.of(given.last("-f").orElseGet(() -> env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf")));
-        String bind = given.last("--bind").orElse("0.0.0.0");
+        // --bind, else what CommunicationParameters says (every address unless NoCtldInAddrAny).
+        String bind = given.last("--bind").orElse(null);
         boolean truncate = given.has("--truncate-corrupt-journal");
         if (given.has("--check-config")) {
             return dev.sluice.common.conf.ConfigCheck.run(
@@ -86,6 +94,9 @@ public final class CtldMain {
         CtldConfig config;
         try {
             config = load(confPath, true);
+            if (bind == null) {
+                bind = ListenAddress.controller(SlurmConfReader.read(confPath), shortHostName());
+            }
         } catch (ConfigException | AuthException e) {
             // As slurmctld with auth/slurm: no readable key, no controller.
             err.println("sluice-ctld: fatal: " + e.getMessage());
@@ -194,5 +205,14 @@ public final class CtldMain {
             }
         }
         return files;
+    }
+
+    /** This host's name without its domain, as Slurm matches it against SlurmctldHost. */
+    static String shortHostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName().split("\\.")[0];
+        } catch (IOException e) {
+            return "localhost";
+        }
     }
 }

@@ -15,6 +15,7 @@ import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
+import dev.sluice.ctld.loop.JobLog;
 import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
@@ -191,7 +192,7 @@ public final class CtldServer implements AutoCloseable {
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic,
                 fatal,
-                accounting == null ? JournalObserver.NONE : accounting);
+                observers(accounting, nodeEffects == null));
         loop.enforce(limits);
         if (dispatcher != null) {
             dispatcher.bind(loop);
@@ -296,6 +297,15 @@ public final class CtldServer implements AutoCloseable {
         }
         return new CtldServer(
                 loop, dispatcher, frames, local, grpc, bound.getPort(), accounting, metrics, servedMetricsPort);
+    }
+
+    /**
+     * Accounting when it is on; the job log for a controller of real nodes (a simulation's
+     * thousands of jobs are not a cluster's history).
+     */
+    private static JournalObserver observers(AccountingPipeline accounting, boolean realNodes) {
+        JournalObserver outbox = accounting == null ? JournalObserver.NONE : accounting;
+        return realNodes ? JournalObserver.both(JobLog.toLog(), outbox) : outbox;
     }
 
     /** Root and SlurmUser; a SlurmUser this host does not know adds nobody. */

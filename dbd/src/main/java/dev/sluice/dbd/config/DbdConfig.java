@@ -5,7 +5,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The accounting daemon's settings.
  *
- * @param dbdAddr address to bind (slurmdbd.conf {@code DbdAddr}; empty: every address)
+ * @param dbdAddr address the command and gRPC ports bind (slurmdbd.conf {@code DbdAddr}, or with
+ *     {@code CommunicationParameters=NoInAddrAny} DbdAddr, else DbdHost; empty: every address)
  * @param dbdPort the command socket sacct connects to ({@code DbdPort}, Slurm's 6819; 0 = ephemeral)
  * @param grpcPort the controllers' gRPC port ({@code DbdPort} + {@value DbdConfigs#GRPC_PORT_OFFSET}
  *     unless given; 0 = ephemeral)

@@ -1,5 +1,6 @@
 package dev.sluice.dbd.config;
 
+import dev.sluice.common.conf.ListenAddress;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -24,6 +25,7 @@ public final class DbdConfigs {
 
     /** Keys slurmdbd accepts that Sluice reads. */
     private static final Set<String> USED = Set.of(
+            "communicationparameters",
             "dbdaddr",
             "dbdhost",
             "dbdport",
@@ -51,7 +53,6 @@ public final class DbdConfigs {
             "authinfo",
             "authtype",
             "commitdelay",
-            "communicationparameters",
             "dbdbackuphost",
             "debugflags",
             "debuglevel",
@@ -155,7 +156,7 @@ public final class DbdConfigs {
         }
         int dbdPort = o.dbdPort().orElseGet(() -> port(v, "dbdport", DEFAULT_DBD_PORT, fileName));
         int grpcPort = o.grpcPort().orElse(dbdPort == 0 ? 0 : dbdPort + GRPC_PORT_OFFSET);
-        String bind = o.bind().orElse(v.getOrDefault("dbdaddr", ""));
+        String bind = o.bind().orElseGet(() -> bindAddress(v));
         String user = v.getOrDefault("storageuser", "");
         String pass = v.getOrDefault("storagepass", "");
         String url;
@@ -176,6 +177,19 @@ public final class DbdConfigs {
             url = embeddedUrl(dir);
         }
         return new DbdConfig(bind, dbdPort, grpcPort, url, user, pass, 4);
+    }
+
+    /**
+     * {@code DbdAddr} when set (the address controllers and commands are told to reach); with
+     * {@code CommunicationParameters=NoInAddrAny} that, else {@code DbdHost}, else localhost, as
+     * slurmdbd defaults DbdAddr to DbdHost and DbdHost to localhost; otherwise "" (every
+     * address).
+     */
+    static String bindAddress(Map<String, String> v) {
+        if (ListenAddress.has(v.get("communicationparameters"), ListenAddress.NO_IN_ADDR_ANY)) {
+            return v.getOrDefault("dbdaddr", v.getOrDefault("dbdhost", "localhost"));
+        }
+        return v.getOrDefault("dbdaddr", "");
     }
 
     /** The embedded default: a file-backed H2 in MariaDB mode under {@code dir}. */

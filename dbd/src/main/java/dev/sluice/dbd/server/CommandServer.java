@@ -7,6 +7,7 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.Principal;
 import dev.sluice.common.auth.RequestAuthenticator;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.log.QuietLog;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CommandServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CommandServer.class);
+    private static final QuietLog quiet = QuietLog.of(CommandServer.class);
     private static final int READ_TIMEOUT_MS = 60_000;
 
     private final QueryHandler handler;
@@ -95,7 +97,7 @@ final class CommandServer implements AutoCloseable {
         } catch (SocketException e) {
             // The client went away or the server is closing: nothing to answer.
         } catch (IOException e) {
-            log.warn("closing command connection from {}: {}", s.getRemoteSocketAddress(), e.getMessage());
+            quiet.warn(QuietLog.host(s.getRemoteSocketAddress()), "closed command connection", e.getMessage());
         } finally {
             open.remove(s);
         }
@@ -119,7 +121,7 @@ final class CommandServer implements AutoCloseable {
                     peer,
                     clock.instant());
         } catch (AuthException e) {
-            log.warn("refused {} from {}: {}", request.getBodyCase(), peer, e.getMessage());
+            quiet.warn(peer, "refused " + request.getBodyCase(), e.getMessage());
             return DbdResponse.newBuilder()
                     .setProtocolVersion(Frames.PROTOCOL_VERSION)
                     .setRequestId(request.getRequestId())

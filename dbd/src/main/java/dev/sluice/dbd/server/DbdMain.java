@@ -5,6 +5,7 @@ import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.daemon.DaemonOptions;
 import dev.sluice.common.daemon.DaemonOptions.Option;
+import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.dbd.config.DbdConfig;
 import dev.sluice.dbd.config.DbdConfigs;
 import java.io.IOException;
@@ -56,6 +57,7 @@ public final class DbdMain {
     private DbdMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         // Whatever this daemon and its libraries create holds users' jobs and secrets.
         dev.sluice.common.files.OwnerOnly.restrictProcessUmask();
         System.exit(run(args, System.getenv(), System.out, System.err));

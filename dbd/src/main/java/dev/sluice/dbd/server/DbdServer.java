@@ -108,8 +108,10 @@ public final class DbdServer implements AutoCloseable {
                             new AccountingService(store, new PolicyStore(db.dataSource())), DaemonAuth.DBD))
                     .build()
                     .start();
+            String where = config.dbdAddr().isEmpty() ? "every address" : config.dbdAddr();
             log.info(
-                    "sluice-dbd ready: commands on port {}, controllers (gRPC) on port {}",
+                    "sluice-dbd ready on {}: commands on port {}, controllers (gRPC) on port {}",
+                    where,
                     bound.getPort(),
                     grpc.getPort());
             UsageRollup rollup = new UsageRollup(db.dataSource(), clock);

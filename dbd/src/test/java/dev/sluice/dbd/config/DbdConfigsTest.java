@@ -32,6 +32,38 @@ class DbdConfigsTest {
     }
 
     @Test
+    void withoutDbdAddrOrNoInAddrAnyEveryAddressIsBound() {
+        assertThat(DbdConfigs.parse("DbdHost=db1\n", "f", DbdConfigs.Overrides.none())
+                        .dbdAddr())
+                .isEmpty();
+    }
+
+    @Test
+    void noInAddrAnyBindsDbdAddrElseDbdHostElseLocalhost() {
+        String flag = "CommunicationParameters=NoInAddrAny\n";
+        assertThat(DbdConfigs.parse(flag + "DbdHost=db1\nDbdAddr=10.0.0.9\n", "f", DbdConfigs.Overrides.none())
+                        .dbdAddr())
+                .isEqualTo("10.0.0.9");
+        assertThat(DbdConfigs.parse(flag + "DbdHost=db1\n", "f", DbdConfigs.Overrides.none())
+                        .dbdAddr())
+                .isEqualTo("db1");
+        assertThat(DbdConfigs.parse(flag, "f", DbdConfigs.Overrides.none()).dbdAddr())
+                .isEqualTo("localhost");
+        // --bind still wins.
+        assertThat(DbdConfigs.parse(
+                                flag,
+                                "f",
+                                new DbdConfigs.Overrides(
+                                        Optional.empty(),
+                                        Optional.empty(),
+                                        Optional.empty(),
+                                        Optional.empty(),
+                                        Optional.of("127.0.0.2")))
+                        .dbdAddr())
+                .isEqualTo("127.0.0.2");
+    }
+
+    @Test
     void withoutStorageTypeTheEmbeddedDatabaseLivesUnderTheDataDirectory() {
         DbdConfig c = DbdConfigs.parse(
                 "",

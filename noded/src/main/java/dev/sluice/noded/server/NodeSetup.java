@@ -6,6 +6,7 @@ import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfLine;
 import dev.sluice.common.conf.GresConfReader;
+import dev.sluice.common.conf.ListenAddress;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
@@ -86,11 +87,13 @@ final class NodeSetup {
                 discovery.discover(o.name(), GresSpec.parseNodeList(hardware.getGres()), gresConf, totalCores);
         gres.log().forEach(line -> log.info("{}", line));
         Map<String, String> own = NodedMain.dynamicPairs(o.dynamicConf());
+        String addr = registeredAddr(o, configured, own);
         return new NodedSettings(
                 o.name(),
                 configured.map(NodeConf::hostname).orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
-                registeredAddr(o, configured, own),
-                "0.0.0.0",
+                addr,
+                // Every address, unless CommunicationParameters=NoInAddrAny: then NodeAddr only.
+                addr.isEmpty() ? "0.0.0.0" : ListenAddress.node(conf, addr),
                 listen,
                 hardware,
                 o.dynamic() && configured.isEmpty(),

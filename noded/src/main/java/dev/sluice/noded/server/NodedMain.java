@@ -6,6 +6,7 @@ import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.daemon.DaemonOptions;
 import dev.sluice.common.daemon.DaemonOptions.Option;
+import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.noded.conf.ConfigFetcher;
 import dev.sluice.noded.probe.HardwareProbe;
 import dev.sluice.noded.probe.gres.GresDiscovery;
@@ -79,6 +80,7 @@ public final class NodedMain {
     private NodedMain() {}
 
     public static void main(String[] args) throws Exception {
+        DaemonLogging.install();
         // Whatever this daemon and its libraries create holds users' jobs and secrets.
         dev.sluice.common.files.OwnerOnly.restrictProcessUmask();
         System.exit(run(args, System.getenv(), System.out, System.err));

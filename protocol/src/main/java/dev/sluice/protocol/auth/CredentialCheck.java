@@ -1,13 +1,12 @@
 package dev.sluice.protocol.auth;
 
+import dev.sluice.common.log.QuietLog;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Lets a call reach its service only with a valid credential for its exact request bytes.
@@ -15,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Works on services re-typed to raw bytes ({@link DaemonAuth#protect}).
  */
 final class CredentialCheck implements ServerInterceptor {
-    private static final Logger log = LoggerFactory.getLogger(CredentialCheck.class);
+    private static final QuietLog quiet = QuietLog.of(CredentialCheck.class);
 
     private final DaemonAuth auth;
     private final String audience;
@@ -96,9 +95,8 @@ final class CredentialCheck implements ServerInterceptor {
     }
 
     private void refuse(ServerCall<?, ?> call, DaemonAuth.Refusal refusal) {
-        Object peer = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-        String method = call.getMethodDescriptor().getFullMethodName();
-        log.warn("refused {} from {}: {}", method, peer, refusal.reason());
+        String peer = QuietLog.host(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+        quiet.warn(peer, "refused " + call.getMethodDescriptor().getFullMethodName(), refusal.reason());
         Status status = refusal.notADaemon()
                 ? Status.PERMISSION_DENIED.withDescription("Access/permission denied: " + refusal.reason())
                 : Status.UNAUTHENTICATED.withDescription("Protocol authentication error: " + refusal.reason());
