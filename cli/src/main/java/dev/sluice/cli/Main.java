@@ -10,7 +10,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,6 +18,14 @@ import java.util.Optional;
  * that reads the real environment, streams, user and clock, and that calls {@code System.exit}.
  */
 public final class Main {
+    /**
+     * Arguments keep every byte ({@link RawProcess}); one that is not UTF-8 and ends up in a text
+     * field of a request is sent with '?' for that byte, and protobuf would log a warning about
+     * it that no user should see. Held here: a logger only referenced weakly forgets its level.
+     */
+    private static final java.util.logging.Logger PROTOBUF_LOG =
+            java.util.logging.Logger.getLogger("com.google.protobuf");
+
     private Main() {}
 
     public static void main(String[] args) {
@@ -39,9 +46,11 @@ public final class Main {
                         + String.join(" ", Commands.names()));
                 return 1;
             }
+            quietProtobuf();
+            List<String> raw = RawProcess.arguments(args);
             Invocation inv = new Invocation(
-                    List.of(Arrays.copyOfRange(args, 1, args.length)),
-                    System.getenv(),
+                    raw.subList(1, raw.size()),
+                    RawProcess.environment(System.getenv()),
                     Path.of("").toAbsolutePath(),
                     System.in,
                     caller(),
@@ -52,6 +61,11 @@ public final class Main {
             out.flush();
             err.flush();
         }
+    }
+
+    /** Silences protobuf's warning about a text field that held a byte that is not UTF-8. */
+    public static void quietProtobuf() {
+        PROTOBUF_LOG.setLevel(java.util.logging.Level.OFF);
     }
 
     private static PrintStream stream(FileDescriptor fd) {

@@ -42,6 +42,8 @@ public final class AgentMain {
                 default -> usage("unrecognized option '" + args[i] + "'");
             }
         }
+        // Callers' arguments keep every byte (AgentFrames); see Main.PROTOBUF_LOG.
+        dev.sluice.cli.Main.quietProtobuf();
         // Kept connections: one per concurrent caller up to 16, dropped after a quiet minute.
         CachedClientSetup setup = new CachedClientSetup(
                 new ConnectionPool(16, Duration.ofMinutes(1), Clock.systemUTC()), Clock.systemUTC());

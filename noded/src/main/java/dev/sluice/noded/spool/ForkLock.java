@@ -28,11 +28,11 @@ public final class ForkLock {
         }
     }
 
-    /** Writes {@code text} to {@code file} while no process is being started. */
-    static void writeString(Path file, String text) throws IOException {
+    /** Writes {@code bytes} to {@code file} while no process is being started. */
+    static void write(Path file, byte[] bytes) throws IOException {
         LOCK.writeLock().lock();
         try {
-            Files.writeString(file, text);
+            Files.write(file, bytes);
         } finally {
             LOCK.writeLock().unlock();
         }

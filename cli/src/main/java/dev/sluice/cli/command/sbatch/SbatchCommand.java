@@ -8,6 +8,7 @@ import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.common.text.RawText;
 import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.JobSpec;
@@ -15,7 +16,6 @@ import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -72,7 +72,9 @@ public final class SbatchCommand implements Command {
     private int submit(Invocation inv, Getopt.Result cmdline, SubmitOptions cli, PrintStream out, PrintStream err)
             throws SbatchException, GetoptException {
         List<String> operands = cmdline.operands();
-        String script;
+        // The script is bytes, as Slurm sends it; `text` is the same bytes as RawText, for the
+        // checks and the #SBATCH lines.
+        byte[] script;
         String fileName;
         String defaultName;
         List<String> scriptArgs;
@@ -83,12 +85,13 @@ public final class SbatchCommand implements Command {
                 throw new SbatchException(1, "error: Script arguments not permitted with --wrap option");
             }
             // The text Slurm's sbatch --wrap generates (scontrol write batch_script shows it).
-            script = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + cli.get("wrap") + "\n";
+            script = RawText.encode(
+                    "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + cli.raw("wrap") + "\n");
             fileName = "wrap";
             defaultName = "wrap";
             scriptArgs = List.of();
         } else if (!operands.isEmpty()) {
-            fileName = operands.get(0);
+            fileName = RawText.toText(operands.get(0));
             script = readScript(inv.cwd().resolve(fileName), fileName);
             command = inv.cwd().resolve(fileName).normalize().toString();
             Path name = Path.of(fileName).getFileName();
@@ -96,7 +99,7 @@ public final class SbatchCommand implements Command {
             scriptArgs = operands.subList(1, operands.size());
         } else {
             try {
-                script = new String(inv.stdin().readAllBytes(), StandardCharsets.UTF_8);
+                script = inv.stdin().readAllBytes();
             } catch (IOException e) {
                 throw new SbatchException(
                         1, "error: Unable to read batch script from standard input: " + e.getMessage());
@@ -105,9 +108,10 @@ public final class SbatchCommand implements Command {
             defaultName = "sbatch";
             scriptArgs = List.of();
         }
-        checkScript(script);
+        String text = RawText.decode(script);
+        checkScript(text);
 
-        Getopt.Result directives = Getopt.parse(PROG, SbatchOptions.TABLE, ScriptDirectives.scan(script, fileName));
+        Getopt.Result directives = Getopt.parse(PROG, SbatchOptions.TABLE, ScriptDirectives.scan(text, fileName));
         if (!directives.operands().isEmpty()) {
             throw new SbatchException(
                     1,
@@ -182,20 +186,22 @@ public final class SbatchCommand implements Command {
         return 0;
     }
 
-    private static String readScript(Path path, String shown) throws SbatchException {
+    private static byte[] readScript(Path path, String shown) throws SbatchException {
         try {
-            return Files.readString(path, StandardCharsets.UTF_8);
+            return Files.readAllBytes(path);
         } catch (IOException e) {
             throw new SbatchException(1, "error: Unable to open file " + shown);
         }
     }
 
-    /** Slurm's checks on the script text, with its messages. */
+    /** Slurm's checks on the script text, with its messages and in its order. */
     static void checkScript(String script) throws SbatchException {
         if (script.isEmpty()) {
             throw new SbatchException(1, "error: Batch script is empty!");
         }
-        if (script.isBlank()) {
+        int nul = script.indexOf('\0');
+        // Slurm reads the script as a C string here: what follows a NUL is not seen.
+        if ((nul < 0 ? script : script.substring(0, nul)).isBlank()) {
             throw new SbatchException(1, "error: Batch script contains only whitespace!");
         }
         if (!script.startsWith("#!")) {
@@ -204,6 +210,12 @@ public final class SbatchCommand implements Command {
                     "error: This does not look like a batch script.  The first",
                     "error: line must start with #! followed by the path to an interpreter.",
                     "error: For instance: #!/bin/sh");
+        }
+        if (nul >= 0) {
+            throw new SbatchException(
+                    1,
+                    "error: The Slurm controller does not allow scripts that",
+                    "error: contain a NULL character '\\0'.");
         }
         if (script.contains("\r\n")) {
             throw new SbatchException(

@@ -10,7 +10,6 @@ import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.JobInfo;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Locale;
@@ -64,13 +63,14 @@ final class ScontrolWrite {
             err.println("job script retrieval failed: " + ErrorCode.INVALID_JOB_ID.text());
             return 0;
         }
-        String script = job.get().getSpec().getScript();
+        // Bytes as submitted: a script in Latin-1 comes back in Latin-1.
+        byte[] script = job.get().getSpec().getScript().toByteArray();
         if (target.equals("-")) {
-            out.print(script);
+            out.write(script, 0, script.length);
             return 0;
         }
         try {
-            Files.writeString(inv.cwd().resolve(target), script, StandardCharsets.UTF_8);
+            Files.write(inv.cwd().resolve(target), script);
         } catch (IOException e) {
             err.println(ScontrolCommand.PROG + ": error: failed to write " + target + ": " + e.getMessage());
             return 1;
