@@ -156,6 +156,7 @@ public final class ClientApiHandler {
         return SlurmError.newBuilder()
                 .setCode(e.code().number())
                 .setMessage(e.getMessage())
+                .setUserMessage(e.userMessage())
                 .build();
     }
 

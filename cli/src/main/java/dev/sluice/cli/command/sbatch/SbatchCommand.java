@@ -145,6 +145,9 @@ public final class SbatchCommand implements Command {
                     .getSubmitBatchJob()
                     .getJobId();
         } catch (ControllerException e) {
+            if (!e.userMessage().isEmpty()) {
+                err.println(PROG + ": error: " + e.userMessage());
+            }
             err.println(PROG + ": error: Batch job submission failed: " + e.getMessage());
             return 1;
         }
