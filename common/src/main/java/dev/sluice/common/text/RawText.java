@@ -1,6 +1,9 @@
 package dev.sluice.common.text;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,6 +26,20 @@ public final class RawText {
     }
 
     public static String decode(byte[] bytes, int offset, int length) {
+        try {
+            // The usual case, valid UTF-8 throughout, in one pass of the JDK's decoder.
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes, offset, length))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return decodeEscaping(bytes, offset, length);
+        }
+    }
+
+    private static String decodeEscaping(byte[] bytes, int offset, int length) {
         StringBuilder out = new StringBuilder(length);
         int i = offset;
         int end = offset + length;

@@ -179,7 +179,7 @@ class TestHostileInput {
         assertThat(submit(plain().setMemPerNodeMb(8000)).records()).hasSize(1);
         assertThat(submit(plain().setMemPerCpuMb(4001).setCpusPerTask(2)).records())
                 .hasSize(1);
-        JobRequest held = aJob().memPerNode(7000).build();
-        assertThat(jobs.submit(state, held, NOW).records()).hasSize(1);
+        JobRequest fromBuilder = aJob().memPerNode(7000).build();
+        assertThat(jobs.submit(state, fromBuilder, NOW).records()).hasSize(1);
     }
 }
