@@ -57,10 +57,6 @@ public final class BatchLauncher implements AutoCloseable {
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
 
-    /** What the JDK encodes a child's environment in (ProcessEnvironment's JNU_CHARSET). */
-    private static final java.nio.charset.Charset PROCESS_CHARSET =
-            java.nio.charset.Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
-
     /** Slurm's SIG_OOM (253) as a wait status: ExitCode 0:125. */
     static final int OOM_STATUS = 125;
 
@@ -135,18 +131,9 @@ public final class BatchLauncher implements AutoCloseable {
         }
         BatchCommand built = BatchCommand.of(request, nodeName, daemonUid, cpuBinding, script, Path.of(workDir));
         ProcessBuilder pb = new ProcessBuilder().directory(Path.of(workDir).toFile());
-        JobEnvironmentFile environment = JobEnvironmentFile.split(built.environment(), PROCESS_CHARSET);
-        if (!environment.altered().isEmpty()) {
-            log.warn(
-                    "job {}: environment variables {} have bytes this daemon's locale cannot pass and names no"
-                            + " shell can set: passed altered",
-                    jobId,
-                    environment.altered());
-        }
-        spool.writeEnvironment(jobId, environment.sourced());
         Map<String, String> env = pb.environment();
         env.clear();
-        env.putAll(environment.inherited());
+        env.putAll(JobEnvironmentFile.forThisProcess(built.environment()).prepare(spool, jobId));
         Map<String, String> gresEnv = built.gresEnvironment();
         List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
