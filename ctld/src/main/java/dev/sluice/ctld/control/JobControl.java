@@ -76,7 +76,7 @@ public final class JobControl {
                     ? partition.defaultTimeMinutes()
                     : partition.maxTimeMinutes();
         }
-        checkMemory(state, partition, request);
+        MemoryFit.check(state, partition, request);
         List<NodeCapacity> idle = partition.nodes().stream()
                 .map(state::node)
                 .filter(n -> n != null)
@@ -115,32 +115,6 @@ public final class JobControl {
 
     /** The job {@code --test-only} would have submitted, or why it would have been refused. */
     public record TestOnly(StateRecord.JobSubmitted job, SlurmException refusal) {}
-
-    /**
-     * {@code --mem} or {@code --mem-per-cpu} above the RealMemory of every node of the partition:
-     * refused as Slurm 22.05 refuses it (also without CR_*_Memory), with its second line, {@code
-     * sbatch: error: Memory specification can not be satisfied}. Per CPU is compared as Slurm
-     * does, without multiplying by the CPUs a node would give.
-     */
-    private static void checkMemory(ClusterState state, Partition partition, JobRequest request) {
-        long wanted = Math.max(request.memPerNodeMb(), request.memPerCpuMb());
-        if (wanted == 0) {
-            return;
-        }
-        long most = -1;
-        for (String name : partition.nodes()) {
-            Node node = state.node(name);
-            if (node != null) {
-                most = Math.max(most, node.hardware().realMemoryMb());
-            }
-        }
-        if (most >= 0 && wanted > most) {
-            throw new SlurmException(
-                    ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE,
-                    ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE.text(),
-                    "Memory specification can not be satisfied");
-        }
-    }
 
     /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
     private static void validateFeatures(ClusterState state, JobRequest request) {
