@@ -10,7 +10,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,14 @@ import java.util.Optional;
  * that reads the real environment, streams, user and clock, and that calls {@code System.exit}.
  */
 public final class Main {
+    /**
+     * Arguments keep every byte ({@link RawProcess}); one that is not UTF-8 and ends up in a text
+     * field of a request is sent with '?' for that byte, and protobuf would log a warning about
+     * it that no user should see. Held here: a logger only referenced weakly forgets its level.
+     */
+    private static final java.util.logging.Logger PROTOBUF_LOG =
+            java.util.logging.Logger.getLogger("com.google.protobuf");
+
     private Main() {}
 
     public static void main(String[] args) {
@@ -41,9 +48,11 @@ public final class Main {
                         + String.join(" ", Commands.names()));
                 return 1;
             }
+            quietProtobuf();
+            List<String> raw = RawProcess.arguments(args);
             Invocation inv = new Invocation(
-                    List.of(Arrays.copyOfRange(args, 1, args.length)),
-                    environment(args[0]),
+                    raw.subList(1, raw.size()),
+                    withUmask(args[0], RawProcess.environment(System.getenv())),
                     Path.of("").toAbsolutePath(),
                     System.in,
                     caller(),
@@ -57,11 +66,10 @@ public final class Main {
     }
 
     /**
-     * The process's environment; for sbatch, srun and salloc with {@code SLURM_UMASK} added as
-     * Slurm's do when it is not set, so that the job creates files with the submitter's umask.
+     * For sbatch, srun and salloc, {@code SLURM_UMASK} added as Slurm's do when it is not set, so
+     * that the job creates files with the submitter's umask.
      */
-    private static Map<String, String> environment(String command) {
-        Map<String, String> env = System.getenv();
+    private static Map<String, String> withUmask(String command, Map<String, String> env) {
         if (env.containsKey("SLURM_UMASK")
                 || !List.of("sbatch", "srun", "salloc").contains(command)) {
             return env;
@@ -78,6 +86,11 @@ public final class Main {
             // not Linux: the job keeps the node's default
         }
         return env;
+    }
+
+    /** Silences protobuf's warning about a text field that held a byte that is not UTF-8. */
+    public static void quietProtobuf() {
+        PROTOBUF_LOG.setLevel(java.util.logging.Level.OFF);
     }
 
     private static PrintStream stream(FileDescriptor fd) {

@@ -15,7 +15,8 @@ class TestDomainPurity {
 
     static final String[] PURE = {
         "dev.sluice.common.hostlist..", "dev.sluice.common.time..", "dev.sluice.common.units..",
-        "dev.sluice.common.gres..", "dev.sluice.common.tres..", "dev.sluice.common.conf.."
+        "dev.sluice.common.gres..", "dev.sluice.common.tres..", "dev.sluice.common.conf..",
+        "dev.sluice.common.text.."
     };
 
     final JavaClasses classes = new ClassFileImporter()

@@ -274,6 +274,31 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     /**
+     * Runs a shell script, given as bytes, in the work directory with this cluster's commands
+     * first on PATH: for command lines and environments a Java String cannot pass as they are
+     * (a byte that is not UTF-8; the JDK encodes a child's argv and environment in the locale's
+     * charset).
+     */
+    Result shell(byte[] script) throws IOException, InterruptedException {
+        Path file = Files.createTempFile(workDir, "run", ".sh");
+        Files.write(file, script);
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", file.toString()).directory(workDir.toFile());
+        pb.environment().put("SLURM_CONF", layout.slurmConfPath().toString());
+        pb.environment().put("PATH", commandDir() + File.pathSeparator + "/usr/bin:/bin");
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(file + " did not finish");
+        }
+        Files.delete(file);
+        return new Result(
+                p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    /**
      * Runs a user command as another (non-root) user, through {@code setpriv}. The test's class
      * path lives partly under a home directory that user cannot enter, so its jars are linked
      * into a directory everyone can read first.

@@ -92,10 +92,10 @@ class TestControllerCrashStorm {
         return JobSpec.newBuilder()
                 .setName(name)
                 .setComment("request of " + name)
-                .setScript(script)
+                .setScript(com.google.protobuf.ByteString.copyFromUtf8(script))
                 .setWorkDir(cluster.workDir().toString())
-                .putEnvironment("PATH", "/usr/bin:/bin")
-                .putEnvironment("STORM_MARK", name)
+                .putEnvironment("PATH", com.google.protobuf.ByteString.copyFromUtf8("/usr/bin:/bin"))
+                .putEnvironment("STORM_MARK", com.google.protobuf.ByteString.copyFromUtf8(name))
                 .setMinNodes(1)
                 .setNumTasks(1)
                 .setTimeLimitMinutes(0xfffffffe)
@@ -214,8 +214,9 @@ class TestControllerCrashStorm {
             if (job == null
                     || !job.getSpec().getName().equals(name)
                     || !job.getSpec().getComment().equals("request of " + name)
-                    || !job.getSpec().getScript().equals("#!/bin/sh\necho " + name + "\n")
-                    || !name.equals(job.getSpec().getEnvironmentMap().get("STORM_MARK"))) {
+                    || !job.getSpec().getScript().toStringUtf8().equals("#!/bin/sh\necho " + name + "\n")
+                    || !com.google.protobuf.ByteString.copyFromUtf8(name)
+                            .equals(job.getSpec().getEnvironmentMap().get("STORM_MARK"))) {
                 lost.add(id + "=" + name
                         + (job == null
                                 ? " missing"

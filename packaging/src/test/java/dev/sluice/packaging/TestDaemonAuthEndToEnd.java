@@ -107,7 +107,8 @@ class TestDaemonAuthEndToEnd {
                         .setName("cred")
                         .setOwner(me())
                         .setWorkDir(cluster.workDir().toString())
-                        .setScript("#!/bin/sh\necho ran >> " + marker + "\n"))
+                        .setScript(
+                                com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\necho ran >> " + marker + "\n")))
                 .setNumNodes(1)
                 .setCpusOnNode(1)
                 .setNumTasks(1)
@@ -133,7 +134,9 @@ class TestDaemonAuthEndToEnd {
         LaunchBatchJobRequest signed = JobCredentials.sign(
                 launch, "node1", controller.credentials(), Clock.systemUTC().instant());
         LaunchBatchJobRequest altered = signed.toBuilder()
-                .setSpec(signed.getSpec().toBuilder().setScript("#!/bin/sh\necho altered >> " + marker + "\n"))
+                .setSpec(signed.getSpec().toBuilder()
+                        .setScript(com.google.protobuf.ByteString.copyFromUtf8(
+                                "#!/bin/sh\necho altered >> " + marker + "\n")))
                 .build();
         assertRefused(
                 () -> node(controller).launchBatchJob(altered),

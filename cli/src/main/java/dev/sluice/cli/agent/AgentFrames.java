@@ -1,5 +1,6 @@
 package dev.sluice.cli.agent;
 
+import dev.sluice.common.text.RawText;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -113,17 +114,18 @@ public final class AgentFrames {
 
     /**
      * Decodes a {@link #RUN} payload: {@code u32 argc, argc × string, u32 envc, envc × "K=V",
-     * string cwd}, each string {@code u32 length + UTF-8 bytes}.
+     * string cwd}, each string {@code u32 length + bytes}: argv and the environment as the
+     * front end found them (any bytes), the directory in UTF-8.
      */
     public static Run decodeRun(byte[] payload) throws IOException {
         DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(payload));
         try {
-            List<String> argv = strings(in);
+            List<String> argv = rawStrings(in);
             if (argv.isEmpty()) {
                 throw new IOException("no command named");
             }
             Map<String, String> env = new LinkedHashMap<>();
-            for (String entry : strings(in)) {
+            for (String entry : rawStrings(in)) {
                 int eq = entry.indexOf('=');
                 if (eq > 0) {
                     env.putIfAbsent(entry.substring(0, eq), entry.substring(eq + 1));
@@ -180,40 +182,49 @@ public final class AgentFrames {
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeInt(run.argv().size());
         for (String a : run.argv()) {
-            writeString(out, a);
+            writeBytes(out, RawText.encode(a));
         }
         out.writeInt(run.env().size());
         for (Map.Entry<String, String> e : run.env().entrySet()) {
-            writeString(out, e.getKey() + "=" + e.getValue());
+            writeBytes(out, RawText.encode(e.getKey() + "=" + e.getValue()));
         }
         writeString(out, run.cwd());
         return bytes.toByteArray();
     }
 
-    private static List<String> strings(DataInputStream in) throws IOException {
+    /** Arguments and environment entries keep every byte, as {@link RawText} (see cli.RawProcess). */
+    private static List<String> rawStrings(DataInputStream in) throws IOException {
         int count = in.readInt();
         if (count < 0 || count > MAX_STRINGS) {
             throw new IOException("string count " + count + " out of range");
         }
         List<String> out = new ArrayList<>(Math.min(count, 1024));
         for (int i = 0; i < count; i++) {
-            out.add(string(in));
+            out.add(RawText.decode(bytes(in)));
         }
         return out;
     }
 
+    /** The working directory becomes a Path, which only takes text. */
     private static String string(DataInputStream in) throws IOException {
+        return new String(bytes(in), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(DataInputStream in) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > in.available()) {
             throw new IOException("string length " + length + " runs past the frame");
         }
         byte[] b = new byte[length];
         in.readFully(b);
-        return new String(b, StandardCharsets.UTF_8);
+        return b;
     }
 
     private static void writeString(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
         out.writeInt(b.length);
         out.write(b);
     }

@@ -55,6 +55,8 @@ public final class AgentMain {
     public static void main(String[] args) throws Exception {
         DaemonLogging.install();
         OwnerOnly.restrictProcessUmask();
+        // Callers' arguments keep every byte (AgentFrames); see Main.PROTOBUF_LOG.
+        dev.sluice.cli.Main.quietProtobuf();
         CompletableFuture<Void> stop = new CompletableFuture<>();
         CountDownLatch closed = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -33,6 +33,9 @@ public final class ControllerClient {
     /** The controller's name in cluster credentials. */
     static final String AUDIENCE = "slurmctld";
 
+    /** What signing adds around a request (credential, envelope), with room to spare. */
+    static final int SIGNING_ROOM = 64 * 1024;
+
     private final List<ControllerAddress> controllers;
     private final Caller caller;
     private final ClientAuth auth;
@@ -106,6 +109,11 @@ public final class ControllerClient {
                         .setUserName(caller.userName())
                         .setHost(caller.host()))
                 .build();
+        if (message.getSerializedSize() > Frames.MAX_FRAME_BYTES - SIGNING_ROOM) {
+            // No controller would read it (frames stop at 16 MiB); a script this large is over
+            // any max_script_size it accepts, and Slurm's controller answers it so.
+            throw new ControllerException(ErrorCode.PATHNAME_TOO_LONG);
+        }
         // Callers are told apart by the identity in their request: one who brings a token of its
         // own is asked for alone.
         QueryCoalescer sharing = auth.provesRequestIdentity() ? queries : QueryCoalescer.NONE;
@@ -166,7 +174,9 @@ public final class ControllerClient {
             String text = response.getError().getMessage();
             int number = response.getError().getCode();
             throw new ControllerException(
-                    number, text.isEmpty() ? ErrorCode.fromNumber(number).text() : text);
+                    number,
+                    text.isEmpty() ? ErrorCode.fromNumber(number).text() : text,
+                    response.getError().getUserMessage());
         }
         return response;
     }

@@ -110,4 +110,20 @@ public final class CommandSupport {
                 .filter(s -> !s.isEmpty())
                 .toList());
     }
+
+    /**
+     * A job's environment as the wire carries it: values as bytes, exactly as the caller had
+     * them ({@link dev.sluice.common.text.RawText}). A name that is not UTF-8 cannot travel (the
+     * wire's names are text) and is left out.
+     */
+    public static java.util.Map<String, com.google.protobuf.ByteString> wireEnvironment(
+            java.util.Map<String, String> env) {
+        java.util.Map<String, com.google.protobuf.ByteString> out = new java.util.TreeMap<>();
+        env.forEach((k, v) -> {
+            if (!dev.sluice.common.text.RawText.hasEscapes(k)) {
+                out.put(k, com.google.protobuf.ByteString.copyFrom(dev.sluice.common.text.RawText.encode(v)));
+            }
+        });
+        return out;
+    }
 }

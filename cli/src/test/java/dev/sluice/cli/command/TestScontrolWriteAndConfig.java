@@ -42,8 +42,8 @@ class TestScontrolWriteAndConfig {
                                 .addJobs(Fixtures.job(
                                                 33,
                                                 Fixtures.wrapSpec()
-                                                        .setScript(
-                                                                req.getGetJobs().getIncludeScript() ? SCRIPT : ""),
+                                                        .setScript(com.google.protobuf.ByteString.copyFromUtf8(
+                                                                req.getGetJobs().getIncludeScript() ? SCRIPT : "")),
                                                 dev.sluice.protocol.v1.JobState.PENDING)
                                         .build()))
                         .build();

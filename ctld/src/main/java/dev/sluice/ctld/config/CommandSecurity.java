@@ -45,16 +45,12 @@ public record CommandSecurity(
     /**
      * Refuses a batch script over {@code max_script_size} or an environment over its bound with
      * Slurm's answer to an oversized script, text and all.
+     *
+     * @param scriptBytes the script's length in bytes
+     * @param environmentBytes every {@code NAME=value} string of the environment with its NUL
      */
-    public void checkJobSize(String script, java.util.Map<String, String> environment) {
-        if (script.length() > maxScriptBytes) {
-            throw new SlurmException(ErrorCode.PATHNAME_TOO_LONG);
-        }
-        long env = 0;
-        for (var e : environment.entrySet()) {
-            env += e.getKey().length() + e.getValue().length() + 2;
-        }
-        if (env > maxEnvBytes) {
+    public void checkJobSize(long scriptBytes, long environmentBytes) {
+        if (scriptBytes > maxScriptBytes || environmentBytes > maxEnvBytes) {
             throw new SlurmException(ErrorCode.PATHNAME_TOO_LONG);
         }
     }

@@ -56,6 +56,7 @@ public final class JobControl {
 
     /** @param allocation salloc/srun: no batch script, the job only holds its resources */
     public ControlResult<Integer> submit(ClusterState state, JobRequest request, long now, boolean allocation) {
+        JobText.check(request);
         Partition partition = resolvePartition(state, request.partition());
         if (!partition.acceptsJobs()) {
             throw new SlurmException(ErrorCode.PARTITION_NOT_AVAIL);
@@ -75,6 +76,7 @@ public final class JobControl {
                     ? partition.defaultTimeMinutes()
                     : partition.maxTimeMinutes();
         }
+        MemoryFit.check(state, partition, request);
         List<NodeCapacity> idle = partition.nodes().stream()
                 .map(state::node)
                 .filter(n -> n != null)
@@ -266,8 +268,14 @@ public final class JobControl {
             try {
                 switch (key) {
                     case "timelimit" -> changes.put(JobUpdates.TIME_LIMIT, Long.toString(wireMinutes(value)));
-                    case "name", "jobname" -> changes.put(JobUpdates.NAME, value);
-                    case "comment" -> changes.put(JobUpdates.COMMENT, value);
+                    case "name", "jobname" -> {
+                        JobText.field("JobName", value);
+                        changes.put(JobUpdates.NAME, value);
+                    }
+                    case "comment" -> {
+                        JobText.field("Comment", value);
+                        changes.put(JobUpdates.COMMENT, value);
+                    }
                     case "priority" -> {
                         if (!caller.isOperator()) {
                             throw new SlurmException(ErrorCode.ACCESS_DENIED);

@@ -117,6 +117,9 @@ public final class NodeControl {
         List<StateRecord> records = new ArrayList<>();
         boolean ownConfig = reg.dynamic() && (known == null || known.dynamic());
         List<String> features = ownConfig ? reg.features() : List.of();
+        for (String feature : features) {
+            JobText.field("AvailableFeatures", feature);
+        }
         String gres = ownConfig ? reg.gres() : "";
         try {
             inventory(gres);
@@ -248,6 +251,8 @@ public final class NodeControl {
                     ErrorCode.INVALID_ARGUMENT,
                     "You must specify a reason when DOWNING or DRAINING a node. Request denied");
         }
+        // sinfo -R shows the reason to every user.
+        JobText.field("Reason", reason == null ? "" : reason);
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (String name : names) {

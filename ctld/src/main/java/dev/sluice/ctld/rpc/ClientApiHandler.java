@@ -34,6 +34,7 @@ import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsRequest;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.PingResponse;
 import dev.sluice.protocol.v1.ReconfigureResponse;
 import dev.sluice.protocol.v1.SignalJobRequest;
@@ -155,12 +156,17 @@ public final class ClientApiHandler {
         return SlurmError.newBuilder()
                 .setCode(e.code().number())
                 .setMessage(e.getMessage())
+                .setUserMessage(e.userMessage())
                 .build();
     }
 
     public SubmitBatchJobResponse submitBatchJob(Identity who, SubmitBatchJobRequest request) {
-        config.security()
-                .checkJobSize(request.getSpec().getScript(), request.getSpec().getEnvironmentMap());
+        JobSpec submitted = request.getSpec();
+        long environmentBytes = 0;
+        for (var e : submitted.getEnvironmentMap().entrySet()) {
+            environmentBytes += e.getKey().length() + e.getValue().size() + 2;
+        }
+        config.security().checkJobSize(submitted.getScript().size(), environmentBytes);
         // The owner is whoever asks, never what the job description claims.
         var spec = request.getSpec().toBuilder().setOwner(who);
         if (!spec.getRequeueSet()) {

@@ -26,7 +26,7 @@ public final class InfoMapper {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r);
         if (!withScript) {
-            spec = spec.toBuilder().setScript("").clearEnvironment().build();
+            spec = spec.toBuilder().clearScript().clearEnvironment().build();
         }
         Allocation a = job.allocation();
         boolean holds = a != null;

@@ -21,6 +21,8 @@ final class NodeAdmin {
 
     static List<StateRecord.NodeCreated> parseCreate(String nodeLine, int defaultPort) {
         String line = nodeLine.strip();
+        // One line: a newline would add lines of its own to the configuration parsed below.
+        dev.sluice.ctld.control.JobText.field("node line", line);
         if (!line.regionMatches(true, 0, "NodeName=", 0, 9)) {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid node line: " + nodeLine);
         }

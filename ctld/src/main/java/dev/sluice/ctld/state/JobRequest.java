@@ -9,6 +9,10 @@ import java.util.Map;
  * What a user asked for, as the controller keeps it: the domain twin of the wire's
  * {@code JobSpec}. Zero or empty means "not given" so that partition and configuration
  * defaults apply when the job is scheduled, as in Slurm.
+ *
+ * <p>{@code script} and the values of {@code environment} are byte strings held as {@code
+ * dev.sluice.common.text.RawText} text: bytes that are not UTF-8 are kept as escapes, so they
+ * reach the job as submitted.
  */
 public record JobRequest(
         String name,

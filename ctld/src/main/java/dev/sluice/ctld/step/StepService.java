@@ -146,6 +146,9 @@ public final class StepService {
         if (!job.isRunning()) {
             throw new SlurmException(ErrorCode.ALREADY_DONE);
         }
+        // squeue -s and scontrol show step print these to every user.
+        dev.sluice.ctld.control.JobText.field("StepName", request.getName());
+        dev.sluice.ctld.control.JobText.field("SrunHost", request.getSrunHost());
         StepControl.StepRequest wanted = new StepControl.StepRequest(
                 request.getNumTasks(),
                 request.getNumNodes(),

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.wire;
 
+import com.google.protobuf.ByteString;
+import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.JobRequest;
@@ -9,7 +11,9 @@ import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.NodeHardware.Builder;
 import dev.sluice.protocol.v1.journal.NodeAllocation;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Mapping between the wire's generated classes and the controller's domain values. The only
@@ -23,10 +27,10 @@ public final class WireMapper {
         Identity o = s.getOwner();
         return new JobRequest(
                 s.getName(),
-                s.getScript(),
+                RawText.decode(s.getScript().toByteArray()),
                 s.getScriptArgsList(),
                 s.getWorkDir(),
-                s.getEnvironmentMap(),
+                rawEnvironment(s.getEnvironmentMap()),
                 s.getMinNodes(),
                 s.getMaxNodes(),
                 s.getNumTasks(),
@@ -71,10 +75,10 @@ public final class WireMapper {
     public static JobSpec toWire(JobRequest r) {
         return JobSpec.newBuilder()
                 .setName(r.name())
-                .setScript(r.script())
+                .setScript(ByteString.copyFrom(RawText.encode(r.script())))
                 .addAllScriptArgs(r.scriptArgs())
                 .setWorkDir(r.workDir())
-                .putAllEnvironment(r.environment())
+                .putAllEnvironment(wireEnvironment(r.environment()))
                 .setMinNodes(r.minNodes())
                 .setMaxNodes(r.maxNodes())
                 .setNumTasks(r.numTasks())
@@ -121,6 +125,20 @@ public final class WireMapper {
                 .setMailType(r.mail().types())
                 .setMailUser(r.mail().user())
                 .build();
+    }
+
+    // The domain keeps script and environment as RawText strings: lossless, and plain text when
+    // they are UTF-8, without the wire's ByteString reaching inward.
+    private static Map<String, String> rawEnvironment(Map<String, ByteString> env) {
+        Map<String, String> out = new HashMap<>(env.size() * 2);
+        env.forEach((k, v) -> out.put(k, RawText.decode(v.toByteArray())));
+        return out;
+    }
+
+    private static Map<String, ByteString> wireEnvironment(Map<String, String> env) {
+        Map<String, ByteString> out = new HashMap<>(env.size() * 2);
+        env.forEach((k, v) -> out.put(k, ByteString.copyFrom(RawText.encode(v))));
+        return out;
     }
 
     public static NodeHardware toDomain(dev.sluice.protocol.v1.NodeHardware h) {

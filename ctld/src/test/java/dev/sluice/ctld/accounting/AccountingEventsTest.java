@@ -48,7 +48,7 @@ class AccountingEventsTest {
 
     private static final JobRequest REQUEST = WireMapper.toDomain(JobSpec.newBuilder()
             .setName("train")
-            .setScript("#!/bin/sh\ntrue\n")
+            .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\ntrue\n"))
             .setAccount("physics")
             .setNumTasks(1)
             .setCpusPerTask(2)

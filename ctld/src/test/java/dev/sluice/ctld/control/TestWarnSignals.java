@@ -27,7 +27,7 @@ class TestWarnSignals {
     private static JobRequest request(String script, int signal, int seconds, boolean batchOnly) {
         return WireMapper.toDomain(JobSpec.newBuilder()
                 .setName("warn")
-                .setScript(script)
+                .setScript(com.google.protobuf.ByteString.copyFromUtf8(script))
                 .setNumTasks(1)
                 .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
                 .setWarnSignal(signal)

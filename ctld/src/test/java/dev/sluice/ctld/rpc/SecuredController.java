@@ -117,7 +117,7 @@ final class SecuredController implements AutoCloseable {
                 .setSubmitBatchJob(SubmitBatchJobRequest.newBuilder()
                         .setSpec(JobSpec.newBuilder()
                                 .setName(name)
-                                .setScript("#!/bin/sh\ntrue\n")
+                                .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\ntrue\n"))
                                 .setNumTasks(1)
                                 .setWorkDir("/tmp")))
                 .build();

@@ -174,14 +174,17 @@ class TestCommandAccess {
             ClientRequest big = submit("big").toBuilder()
                     .setSubmitBatchJob(submit("big").getSubmitBatchJob().toBuilder()
                             .setSpec(submit("big").getSubmitBatchJob().getSpec().toBuilder()
-                                    .setScript("#!/bin/sh\n" + "#".repeat(1000))))
+                                    .setScript(com.google.protobuf.ByteString.copyFromUtf8(
+                                            "#!/bin/sh\n" + "#".repeat(1000)))))
                     .build();
             assertThat(ctld.call(big, ALICE).getError().getMessage())
                     .isEqualTo("Pathname of a file, directory or other parameter too long");
             ClientRequest bigEnv = submit("env").toBuilder()
                     .setSubmitBatchJob(submit("env").getSubmitBatchJob().toBuilder()
                             .setSpec(submit("env").getSubmitBatchJob().getSpec().toBuilder()
-                                    .putEnvironment("HUGE", "x".repeat(5 * 1024 * 1024))))
+                                    .putEnvironment(
+                                            "HUGE",
+                                            com.google.protobuf.ByteString.copyFromUtf8("x".repeat(5 * 1024 * 1024)))))
                     .build();
             assertThat(ctld.call(bigEnv, ALICE).getError().getMessage())
                     .isEqualTo("Pathname of a file, directory or other parameter too long");

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class TestStepInfos {
     private static final JobRequest REQUEST = WireMapper.toDomain(JobSpec.newBuilder()
             .setName("train")
-            .setScript("#!/bin/sh\nsrun sleep 30\n")
+            .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\nsrun sleep 30\n"))
             .setNumTasks(2)
             .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
             .build());

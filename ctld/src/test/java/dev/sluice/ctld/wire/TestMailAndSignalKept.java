@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class TestMailAndSignalKept {
     private static final JobSpec SPEC = JobSpec.newBuilder()
             .setName("j")
-            .setScript("#!/bin/sh\ntrue\n")
+            .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\ntrue\n"))
             .setOwner(Identity.newBuilder().setUid(1000).setGid(1000).setUserName("alice"))
             .setMailType("END,FAIL")
             .setMailUser("alice@example.org")

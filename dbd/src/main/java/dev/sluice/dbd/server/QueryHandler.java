@@ -3,6 +3,7 @@ package dev.sluice.dbd.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.dbd.store.AssociationEdits;
 import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.JobQueries;
@@ -14,6 +15,7 @@ import dev.sluice.protocol.v1.DbdResponse;
 import dev.sluice.protocol.v1.JobQueryResult;
 import dev.sluice.protocol.v1.SlurmError;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +67,11 @@ final class QueryHandler {
                     .build();
         }
         try {
+            if (changes) {
+                // Names, descriptions and organizations are shown to every user by sacctmgr,
+                // sacct and squeue: no control character may forge lines there.
+                refuseControlCharacters(request);
+            }
             switch (request.getBodyCase()) {
                 case QUERY_JOBS ->
                     out.setJobs(JobQueryResult.newBuilder()
@@ -91,6 +98,23 @@ final class QueryHandler {
             out.setError(error(ErrorCode.UNEXPECTED, "accounting database: " + e.getMessage()));
         }
         return out.build();
+    }
+
+    /** The first text field, at any depth, holding a control character: refused with its name. */
+    private static void refuseControlCharacters(com.google.protobuf.Message message) {
+        for (var e : message.getAllFields().entrySet()) {
+            var field = e.getKey();
+            List<?> values = field.isRepeated() ? (List<?>) e.getValue() : List.of(e.getValue());
+            for (Object v : values) {
+                if (v instanceof String text) {
+                    ControlCharacters.refusal(field.getName(), text).ifPresent(why -> {
+                        throw new IllegalArgumentException(why);
+                    });
+                } else if (v instanceof com.google.protobuf.Message nested) {
+                    refuseControlCharacters(nested);
+                }
+            }
+        }
     }
 
     private static SlurmError error(ErrorCode code, String message) {

@@ -188,7 +188,7 @@ final class ClusterFixture {
                                         .setName(name)
                                         .setArray(array)
                                         .setAccount(account)
-                                        .setScript("#!/bin/sh\nsleep 1\n")
+                                        .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\nsleep 1\n"))
                                         .setNumTasks(1)
                                         .setWorkDir("/tmp")))
                         .build());

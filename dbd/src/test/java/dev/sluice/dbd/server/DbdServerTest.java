@@ -209,4 +209,20 @@ class DbdServerTest {
         assertThat(refused.getError().getMessage()).isEqualTo("Access/permission denied");
         assertThat(ask(signed(add, ROOT, keys)).getError().getCode()).isNotEqualTo(ErrorCode.ACCESS_DENIED.number());
     }
+
+    @Test
+    void aNameOrDescriptionWithAControlCharacterIsRefusedEvenForAnOperator() throws Exception {
+        DbdRequest add = DbdRequest.newBuilder()
+                .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                .setAddAccounts(AddAccountsRequest.newBuilder()
+                        .addNames("physics")
+                        .setDescription("theory\n   chemistry alpha")
+                        .addClusters("alpha")
+                        .setCommit(true))
+                .build();
+        DbdResponse refused = ask(signed(add, ROOT, keys));
+        assertThat(refused.getError().getCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT.number());
+        assertThat(refused.getError().getMessage())
+                .isEqualTo("Invalid description: control character \\n is not allowed");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.text.RawText;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.nio.file.Path;
@@ -59,7 +60,10 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         command.addAll(spec.getScriptArgsList());
 
         Map<String, String> env = new LinkedHashMap<>();
-        env.putAll(BatchEnvironment.build(spec.getEnvironmentMap(), facts(request, nodeName)));
+        // Values as RawText: bytes that are not UTF-8 stay escapes until JobEnvironmentFile.
+        Map<String, String> submitted = new LinkedHashMap<>();
+        spec.getEnvironmentMap().forEach((k, v) -> submitted.put(k, RawText.decode(v.toByteArray())));
+        env.putAll(BatchEnvironment.build(submitted, facts(request, nodeName)));
         env.putAll(BatchEnvironment.array(
                 request.getArrayJobId(),
                 request.getArrayTaskId(),

@@ -118,7 +118,7 @@ public final class BatchLauncher implements AutoCloseable {
             throw new IOException("sluice-noded runs as uid " + daemonUid + " and cannot run jobs of uid " + uid
                     + " (run it as root to serve every user)");
         }
-        Path script = spool.writeScript(jobId, spec.getScript());
+        Path script = spool.writeScript(jobId, spec.getScript().toByteArray());
         // Entered by the job's own shell, as the user (UserShell); the supervisor stays in "/".
         String workDir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
         if (daemonUid == 0) {
@@ -130,7 +130,7 @@ public final class BatchLauncher implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder().directory(new File("/"));
         Map<String, String> env = pb.environment();
         env.clear();
-        env.putAll(built.environment());
+        env.putAll(JobEnvironmentFile.forThisProcess(built.environment()).prepare(spool, jobId));
         Map<String, String> gresEnv = built.gresEnvironment();
         List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);

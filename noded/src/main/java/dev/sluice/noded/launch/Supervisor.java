@@ -36,7 +36,9 @@ public final class Supervisor {
     private static final String FILE = "sluice-supervise.sh";
 
     // `env --default-signal`: a non-interactive shell starts background commands with SIGINT and
-    // SIGQUIT ignored, and a job must receive them (scancel -s INT, srun's Ctrl-C).
+    // SIGQUIT ignored, and a job must receive them (scancel -s INT, srun's Ctrl-C). The
+    // `environment` file holds the job's variables the JDK could not pass exactly
+    // (JobEnvironmentFile); a subshell sets them and becomes the job, so its pid is the job's.
     private static final String SCRIPT = """
             #!/bin/sh
             # sluice job supervisor: written by sluice-noded, run as: sluice-supervise.sh JOBDIR COMMAND...
@@ -53,7 +55,11 @@ public final class Supervisor {
               fi
               : > "$dir/prolog.done"
             fi
-            env --default-signal "$@" &
+            if [ -f "$dir/environment" ]; then
+              ( . "$dir/environment"; exec env --default-signal "$@" ) &
+            else
+              env --default-signal "$@" &
+            fi
             job=$!
             echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
             wait $job

@@ -27,11 +27,11 @@ public final class ForkLock {
         }
     }
 
-    /** Writes {@code text} to a new owner-only {@code file} while no process is being started. */
-    static void writeString(Path file, String text) throws IOException {
+    /** Writes {@code bytes} to a new owner-only {@code file} while no process is being started. */
+    static void write(Path file, byte[] bytes) throws IOException {
         LOCK.writeLock().lock();
         try {
-            dev.sluice.common.files.OwnerOnly.write(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            dev.sluice.common.files.OwnerOnly.write(file, bytes);
         } finally {
             LOCK.writeLock().unlock();
         }

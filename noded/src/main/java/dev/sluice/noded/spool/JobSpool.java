@@ -32,6 +32,9 @@ public final class JobSpool {
     private static final String SCRIPT = "slurm_script";
     private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> JOB_DIR_MODE =
             PosixFilePermissions.fromString("rwx--x--x");
+    /** The supervisor's name for it too. */
+    public static final String ENVIRONMENT = "environment";
+
     private final Path root;
 
     public JobSpool(Path root) throws IOException {
@@ -78,18 +81,38 @@ public final class JobSpool {
         return root.resolve("job" + String.format("%05d", jobId));
     }
 
-    /** Writes the batch script, readable and executable by its owner only. */
-    public Path writeScript(int jobId, String script) throws IOException {
+    /** Writes the batch script, byte for byte as submitted, readable and executable by its owner only. */
+    public Path writeScript(int jobId, byte[] script) throws IOException {
         return writeExecutable(jobId, SCRIPT, script);
     }
 
-    /** An owner-only program in the job's directory: the batch script, its Prolog and Epilog. */
+    /** An owner-only program in the job's directory: its Prolog and Epilog wrappers. */
     public Path writeExecutable(int jobId, String name, String text) throws IOException {
+        return writeExecutable(jobId, name, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Path writeExecutable(int jobId, String name, byte[] bytes) throws IOException {
         Path dir = createJobDir(jobId);
         Path file = dir.resolve(name);
-        ForkLock.writeString(file, text);
+        ForkLock.write(file, bytes);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
         return file;
+    }
+
+    /**
+     * The part of the job's environment its supervisor must set itself (see {@code
+     * launch.JobEnvironmentFile}); none when empty. Owner-only from its creation: it holds the
+     * user's environment values.
+     */
+    public void writeEnvironment(int jobId, byte[] text) throws IOException {
+        Path file = jobDir(jobId).resolve(ENVIRONMENT);
+        Files.deleteIfExists(file);
+        if (text.length == 0) {
+            return;
+        }
+        createJobDir(jobId);
+        Files.createFile(file, OwnerOnly.file());
+        Files.write(file, text);
     }
 
     /** Keeps the launch request beside the script, so a restarted daemon can re-adopt the job. */

@@ -21,7 +21,7 @@ class TestPrologEpilog {
             .setSpec(JobSpec.newBuilder()
                     .setAccount("physics")
                     .setOwner(Identity.newBuilder().setUid(1000).setGid(100).setUserName("alice"))
-                    .putEnvironment("LD_PRELOAD", "/home/alice/evil.so"))
+                    .putEnvironment("LD_PRELOAD", com.google.protobuf.ByteString.copyFromUtf8("/home/alice/evil.so")))
             .build();
 
     @Test

@@ -47,10 +47,13 @@ class TestSupervisor {
         Process p = supervise(dir, "trap 'exit 42' INT; sleep 600 & wait");
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
         long job = Long.parseLong(fact(dir, Supervisor.JOB_PID));
-        String stat = Files.readString(Path.of("/proc/" + job + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        assertThat(fields[2]).as("process group").isEqualTo(Long.toString(job));
-        assertThat(fields[3]).as("session").isEqualTo(Long.toString(job));
+        // The pid is recorded as soon as the job is forked; setsid runs in it a moment later.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String stat = Files.readString(Path.of("/proc/" + job + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            assertThat(fields[2]).as("process group").isEqualTo(Long.toString(job));
+            assertThat(fields[3]).as("session").isEqualTo(Long.toString(job));
+        });
         // SIGINT reaches it although a shell started it in the background.
         new ProcessBuilder("kill", "-s", "INT", "--", "-" + job).start().waitFor();
         p.onExit().get();
@@ -76,6 +79,24 @@ class TestSupervisor {
         p.onExit().get();
         assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("137");
         assertThat(Supervisor.alive(dir, pid)).isEmpty();
+    }
+
+    @Test
+    void theJobGetsTheEnvironmentFileByteForByteAndKeepsItsPid() throws Exception {
+        Path dir = spool.resolve("job00005");
+        Files.createDirectories(dir);
+        Path out = spool.resolve("env.out");
+        byte[] value = {'x', (byte) 0xe9, '\'', ' ', '$', 'H', 'O', 'M', 'E', '\n', (byte) 0xff};
+        var env = JobEnvironmentFile.split(
+                java.util.Map.of("V", dev.sluice.common.text.RawText.decode(value)),
+                java.nio.charset.StandardCharsets.UTF_8);
+        Files.write(dir.resolve(dev.sluice.noded.spool.JobSpool.ENVIRONMENT), env.sourced());
+        Process p = supervise(dir, "printf %s \"$V\" > " + out + "; echo $$ > " + spool.resolve("pid"));
+        p.onExit().get();
+        assertThat(Files.readAllBytes(out)).containsExactly(value);
+        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("0");
+        // The subshell that set the variables became the job: the recorded pid is the job's.
+        assertThat(Files.readString(spool.resolve("pid")).strip()).isEqualTo(fact(dir, Supervisor.JOB_PID));
     }
 
     @Test

@@ -118,10 +118,11 @@ public final class ApiLoad {
     static JobSpec spec(Options o, Identity owner, String cwd) {
         JobSpec.Builder spec = JobSpec.newBuilder()
                 .setName(o.name())
-                .setScript("#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + o.wrap() + "\n")
+                .setScript(com.google.protobuf.ByteString.copyFromUtf8(
+                        "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + o.wrap() + "\n"))
                 .setWrapped(true)
                 .setWorkDir(cwd)
-                .putEnvironment("PATH", "/usr/bin:/bin")
+                .putEnvironment("PATH", com.google.protobuf.ByteString.copyFromUtf8("/usr/bin:/bin"))
                 .setMinNodes(1)
                 .setNumTasks(1)
                 .setTimeLimitMinutes(0xfffffffe)

@@ -29,7 +29,9 @@ class TestJobCredentials {
     private static LaunchBatchJobRequest batch() {
         return LaunchBatchJobRequest.newBuilder()
                 .setJobId(7)
-                .setSpec(JobSpec.newBuilder().setOwner(ALICE).setScript("#!/bin/sh\nhostname\n"))
+                .setSpec(JobSpec.newBuilder()
+                        .setOwner(ALICE)
+                        .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\nhostname\n")))
                 .setCpusOnNode(2)
                 .setMemPerNodeMb(1000)
                 .addGres(GresGrant.newBuilder().setName("gpu").addIndices(0))
@@ -54,7 +56,8 @@ class TestJobCredentials {
     void an_altered_launch_is_refused() {
         LaunchBatchJobRequest signed = JobCredentials.sign(batch(), "node1", keys, NOW);
         LaunchBatchJobRequest otherScript = signed.toBuilder()
-                .setSpec(signed.getSpec().toBuilder().setScript("#!/bin/sh\nrm -rf ~\n"))
+                .setSpec(signed.getSpec().toBuilder()
+                        .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\nrm -rf ~\n")))
                 .build();
         assertRefused(() -> node1.check(otherScript), "Invalid job credential: credential was issued for a different");
         LaunchBatchJobRequest asRoot = signed.toBuilder()

@@ -3,6 +3,7 @@ package dev.sluice.cli.command.sacct;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.text.ControlCharacters;
 import java.io.PrintStream;
 import java.time.ZoneId;
 import java.util.List;
@@ -12,6 +13,10 @@ import java.util.List;
  * space, a longer value cut to width - 1 characters plus {@code +}, titles cut without the
  * {@code +}, a line of dashes under the titles. Parsable ({@code -p}): values joined by the
  * delimiter with one after the last; {@code -P}: without that last one; nothing is cut.
+ *
+ * <p>Unlike Slurm, a value never ends a line or a field early: control characters (kept in
+ * accounting from before the controller refused them) print as {@code ?}, and so does the
+ * delimiter inside a value in parsable output (docs/security.md, "Hardened inputs").
  */
 final class SacctPrinter {
     enum Mode {
@@ -62,11 +67,13 @@ final class SacctPrinter {
         StringBuilder line = new StringBuilder();
         for (int i = 0; i < columns.size(); i++) {
             SacctColumn c = columns.get(i);
-            String v = c.field().value(row, zone, now, users);
+            String v = ControlCharacters.printable(c.field().value(row, zone, now, users));
             if (mode == Mode.FIXED) {
                 line.append(fit(v, c.width())).append(' ');
             } else {
-                line.append(v);
+                // A value holding the delimiter would make fields of its own, which a script
+                // reading the line would take for another column (another user, another state).
+                line.append(delimiter.isEmpty() ? v : v.replace(delimiter, "?"));
                 separator(line, i);
             }
         }

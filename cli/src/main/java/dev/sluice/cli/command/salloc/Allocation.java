@@ -65,7 +65,7 @@ public final class Allocation {
         JobSpec.Builder spec = JobSpec.newBuilder()
                 .setName(r.name())
                 .setWorkDir(inv.cwd().toString())
-                .putAllEnvironment(inv.env())
+                .putAllEnvironment(dev.sluice.cli.command.CommandSupport.wireEnvironment(inv.env()))
                 .setMinNodes(r.nodes())
                 .setMaxNodes(r.nodes())
                 .setNumTasks(r.tasks())

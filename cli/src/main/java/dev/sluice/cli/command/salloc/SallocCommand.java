@@ -119,6 +119,9 @@ public final class SallocCommand implements Command {
                             String.join(" ", command),
                             signal));
         } catch (ControllerException e) {
+            if (!e.userMessage().isEmpty()) {
+                err.println(PROG + ": error: " + e.userMessage());
+            }
             err.println(PROG + ": error: Job submit/allocate failed: " + e.getMessage());
             return 1;
         } catch (IllegalArgumentException e) {

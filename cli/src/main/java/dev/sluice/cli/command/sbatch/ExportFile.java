@@ -2,7 +2,7 @@ package dev.sluice.cli.command.sbatch;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.caller.CallerFileException;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.common.text.RawText;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,10 +28,10 @@ final class ExportFile {
         try {
             bytes = inv.callerSide().read(path, LIMIT);
         } catch (CallerFileException e) {
-            throw new SbatchException(1, "error: Could not open user environment file " + argument);
+            throw new SbatchException(1, "error: Could not open user environment file " + RawText.toText(argument));
         }
         Map<String, String> out = new LinkedHashMap<>();
-        for (String definition : new String(bytes, StandardCharsets.UTF_8).split("\0")) {
+        for (String definition : RawText.decode(bytes).split("\0")) {
             int eq = definition.indexOf('=');
             if (eq > 0) {
                 out.put(definition.substring(0, eq), definition.substring(eq + 1));

@@ -1,8 +1,11 @@
 package dev.sluice.cli.command.sbatch;
 
+import com.google.protobuf.ByteString;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.caller.CallerFileException;
+import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.view.Limits;
+import dev.sluice.common.text.RawText;
 import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
@@ -27,7 +30,7 @@ final class JobSpecBuilder {
     private JobSpecBuilder() {}
 
     /**
-     * @param script the batch script text
+     * @param script the batch script, as bytes
      * @param defaultName the job name when no {@code -J}: {@code wrap}, the script's file name, or
      *     {@code sbatch} for a script read from standard input
      * @param warn receives warnings Slurm prints and continues after
@@ -35,15 +38,15 @@ final class JobSpecBuilder {
     static JobSpec build(
             SubmitOptions o,
             Invocation inv,
-            String script,
+            byte[] script,
             List<String> scriptArgs,
             String defaultName,
             boolean wrapped,
             Consumer<String> warn)
             throws SbatchException {
         JobSpec.Builder spec = JobSpec.newBuilder()
-                .setScript(script)
-                .addAllScriptArgs(scriptArgs)
+                .setScript(ByteString.copyFrom(script))
+                .addAllScriptArgs(scriptArgs.stream().map(RawText::toText).toList())
                 .setWrapped(wrapped)
                 .setName(o.has("job-name") ? o.get("job-name") : defaultName)
                 .setTimeLimitMinutes(Limits.WIRE_NOT_SET)
@@ -185,10 +188,10 @@ final class JobSpecBuilder {
         copy(o, "qos", spec::setQos);
         spec.setHold(o.has("hold"));
         spec.setNoKill(o.has("no-kill") && !"off".equalsIgnoreCase(o.get("no-kill")));
-        String export = o.has("export") ? o.get("export") : "ALL";
-        spec.putAllEnvironment(environment(export, inv.env()));
+        String export = o.has("export") ? o.raw("export") : "ALL";
+        spec.putAllEnvironment(CommandSupport.wireEnvironment(environment(export, inv.env())));
         if (o.has("export-file") && !ExportFile.droppedBy(export)) {
-            spec.putAllEnvironment(ExportFile.read(inv, o.get("export-file")));
+            spec.putAllEnvironment(CommandSupport.wireEnvironment(ExportFile.read(inv, o.raw("export-file"))));
         }
         return spec.build();
     }

@@ -8,6 +8,7 @@ import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.common.text.RawText;
 import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.JobSpec;
@@ -15,7 +16,6 @@ import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -74,7 +74,9 @@ public final class SbatchCommand implements Command {
     private int submit(Invocation inv, Getopt.Result cmdline, SubmitOptions cli, PrintStream out, PrintStream err)
             throws SbatchException, GetoptException {
         List<String> operands = cmdline.operands();
-        String script;
+        // The script is bytes, as Slurm sends it; `text` is the same bytes as RawText, for the
+        // checks and the #SBATCH lines.
+        byte[] script;
         String fileName;
         String defaultName;
         List<String> scriptArgs;
@@ -85,20 +87,21 @@ public final class SbatchCommand implements Command {
                 throw new SbatchException(1, "error: Script arguments not permitted with --wrap option");
             }
             // The text Slurm's sbatch --wrap generates (scontrol write batch_script shows it).
-            script = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + cli.get("wrap") + "\n";
+            script = RawText.encode(
+                    "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n" + cli.raw("wrap") + "\n");
             fileName = "wrap";
             defaultName = "wrap";
             scriptArgs = List.of();
         } else if (!operands.isEmpty()) {
-            fileName = operands.get(0);
-            script = readScript(inv, fileName);
+            fileName = RawText.toText(operands.get(0));
+            script = readScript(inv, operands.get(0), fileName);
             command = inv.cwd().resolve(fileName).normalize().toString();
             Path name = Path.of(fileName).getFileName();
             defaultName = name == null ? fileName : name.toString();
             scriptArgs = operands.subList(1, operands.size());
         } else {
             try {
-                script = new String(inv.stdin().readAllBytes(), StandardCharsets.UTF_8);
+                script = inv.stdin().readAllBytes();
             } catch (IOException e) {
                 throw new SbatchException(
                         1, "error: Unable to read batch script from standard input: " + e.getMessage());
@@ -107,9 +110,10 @@ public final class SbatchCommand implements Command {
             defaultName = "sbatch";
             scriptArgs = List.of();
         }
-        checkScript(script);
+        String text = RawText.decode(script);
+        checkScript(text);
 
-        Getopt.Result directives = Getopt.parse(PROG, SbatchOptions.TABLE, ScriptDirectives.scan(script, fileName));
+        Getopt.Result directives = Getopt.parse(PROG, SbatchOptions.TABLE, ScriptDirectives.scan(text, fileName));
         if (!directives.operands().isEmpty()) {
             throw new SbatchException(
                     1,
@@ -143,6 +147,9 @@ public final class SbatchCommand implements Command {
                     .getSubmitBatchJob()
                     .getJobId();
         } catch (ControllerException e) {
+            if (!e.userMessage().isEmpty()) {
+                err.println(PROG + ": error: " + e.userMessage());
+            }
             err.println(PROG + ": error: Batch job submission failed: " + e.getMessage());
             return 1;
         }
@@ -185,20 +192,22 @@ public final class SbatchCommand implements Command {
     }
 
     /** The script file, opened with the caller's rights (through sluice-agent: by the caller's front end). */
-    private static String readScript(Invocation inv, String fileName) throws SbatchException {
+    private static byte[] readScript(Invocation inv, String path, String shown) throws SbatchException {
         try {
-            return new String(inv.callerSide().read(fileName, MAX_SCRIPT_READ), StandardCharsets.UTF_8);
+            return inv.callerSide().read(path, MAX_SCRIPT_READ);
         } catch (IOException e) {
-            throw new SbatchException(1, "error: Unable to open file " + fileName);
+            throw new SbatchException(1, "error: Unable to open file " + shown);
         }
     }
 
-    /** Slurm's checks on the script text, with its messages. */
+    /** Slurm's checks on the script text, with its messages and in its order. */
     static void checkScript(String script) throws SbatchException {
         if (script.isEmpty()) {
             throw new SbatchException(1, "error: Batch script is empty!");
         }
-        if (script.isBlank()) {
+        int nul = script.indexOf('\0');
+        // Slurm reads the script as a C string here: what follows a NUL is not seen.
+        if ((nul < 0 ? script : script.substring(0, nul)).isBlank()) {
             throw new SbatchException(1, "error: Batch script contains only whitespace!");
         }
         if (!script.startsWith("#!")) {
@@ -207,6 +216,12 @@ public final class SbatchCommand implements Command {
                     "error: This does not look like a batch script.  The first",
                     "error: line must start with #! followed by the path to an interpreter.",
                     "error: For instance: #!/bin/sh");
+        }
+        if (nul >= 0) {
+            throw new SbatchException(
+                    1,
+                    "error: The Slurm controller does not allow scripts that",
+                    "error: contain a NULL character '\\0'.");
         }
         if (script.contains("\r\n")) {
             throw new SbatchException(

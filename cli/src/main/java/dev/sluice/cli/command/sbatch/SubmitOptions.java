@@ -1,6 +1,7 @@
 package dev.sluice.cli.command.sbatch;
 
 import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.common.text.RawText;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +41,17 @@ final class SubmitOptions {
         return values.containsKey(key);
     }
 
-    /** The value, {@code ""} for a flag or an optional argument left out, null when absent. */
+    /**
+     * The value as text, {@code ""} for a flag or an optional argument left out, null when
+     * absent. Bytes that were not UTF-8 read as U+FFFD: this value goes into a text field.
+     */
     String get(String key) {
+        String v = values.get(key);
+        return v == null ? null : RawText.toText(v);
+    }
+
+    /** The value with every byte as given ({@link RawText}): for {@code --wrap} and {@code --export}. */
+    String raw(String key) {
         return values.get(key);
     }
 }

@@ -10,7 +10,6 @@ import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.JobInfo;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -64,14 +63,15 @@ final class ScontrolWrite {
             err.println("job script retrieval failed: " + ErrorCode.INVALID_JOB_ID.text());
             return 0;
         }
-        String script = job.get().getSpec().getScript();
+        // Bytes as submitted: a script in Latin-1 comes back in Latin-1.
+        byte[] script = job.get().getSpec().getScript().toByteArray();
         if (target.equals("-")) {
-            out.print(script);
+            out.write(script, 0, script.length);
             return 0;
         }
         try {
             // Opened by the caller (through sluice-agent: by the caller's front end), never as root.
-            inv.callerSide().write(target, script.getBytes(StandardCharsets.UTF_8), false);
+            inv.callerSide().write(target, script, false);
         } catch (CallerFileException e) {
             err.println("failed to open file `" + target + "`: " + e.reason());
             return 0;

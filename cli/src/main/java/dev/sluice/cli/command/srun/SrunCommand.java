@@ -140,6 +140,9 @@ public final class SrunCommand implements Command {
                             String.join(" ", o.argv()),
                             o.signal()));
         } catch (ControllerException e) {
+            if (!e.userMessage().isEmpty()) {
+                err.println(PROG + ": error: " + e.userMessage());
+            }
             err.println(PROG + ": error: Unable to allocate resources: " + e.getMessage());
             return 1;
         } catch (IllegalArgumentException e) {

@@ -4,6 +4,7 @@ import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import dev.sluice.cli.testing.FakeController;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
@@ -65,7 +66,8 @@ class TestSbatchCommand {
         assertThat(o.exitCode()).isZero();
         JobSpec spec = submitted();
         // scontrol write batch_script on a real --wrap job prints exactly this text.
-        assertThat(spec.getScript()).isEqualTo("#!/bin/sh\n# This script was created by sbatch --wrap.\n\nsleep 60\n");
+        assertThat(spec.getScript().toStringUtf8())
+                .isEqualTo("#!/bin/sh\n# This script was created by sbatch --wrap.\n\nsleep 60\n");
         assertThat(spec.getName()).isEqualTo("gpujob");
         assertThat(spec.getMinNodes()).isEqualTo(2);
         assertThat(spec.getMaxNodes()).isEqualTo(2);
@@ -79,7 +81,7 @@ class TestSbatchCommand {
         assertThat(spec.getCommand()).isEmpty();
         assertThat(spec.getOwner().getUserName()).isEqualTo("root");
         assertThat(spec.getSubmitHost()).isEqualTo("localhost");
-        assertThat(spec.getEnvironmentMap()).containsEntry("PATH", "/usr/bin:/bin");
+        assertThat(spec.getEnvironmentMap()).containsEntry("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"));
         assertThat(controller.requests().get(0).getProtocolVersion()).isEqualTo(1);
         assertThat(controller.requests().get(0).getIdentity().getUserName()).isEqualTo("root");
     }
@@ -261,7 +263,7 @@ class TestSbatchCommand {
         sbatch("", "--export=FOO=bar,PATH", "--wrap", "true");
         sbatch("", "--export=ALL,PATH=/override,NEW=1", "--wrap", "true");
         var envs = controller.requests().stream()
-                .map(r -> r.getSubmitBatchJob().getSpec().getEnvironmentMap())
+                .map(r -> text(r.getSubmitBatchJob().getSpec().getEnvironmentMap()))
                 .toList();
         // sbatch(1): SLURM_* variables always pass; with ALL the caller's own values win.
         assertThat(envs.get(0)).containsOnlyKeys("SLURM_TEST_VAR", "SLURM_CONF");
@@ -369,7 +371,7 @@ class TestSbatchCommand {
         Files.write(file, "EFA=one\0EFB=two words\nand a line\0SLURM_TEST_VAR=from the file\0".getBytes());
         Output o = sbatch("", "--export-file=" + file, "--wrap", "true");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        assertThat(submitted().getEnvironmentMap())
+        assertThat(text(submitted().getEnvironmentMap()))
                 .containsEntry("EFA", "one")
                 .containsEntry("EFB", "two words\nand a line")
                 .containsEntry("SLURM_TEST_VAR", "from the file")
@@ -383,5 +385,11 @@ class TestSbatchCommand {
                 .isEqualTo("sbatch: error: Could not open user environment file " + dir.resolve("absent") + "\n");
         assertThat(o.exitCode()).isEqualTo(1);
         assertThat(controller.requests()).isEmpty();
+    }
+
+    private static Map<String, String> text(Map<String, ByteString> env) {
+        Map<String, String> out = new HashMap<>();
+        env.forEach((k, v) -> out.put(k, v.toStringUtf8()));
+        return out;
     }
 }

@@ -1,0 +1,70 @@
+package dev.sluice.ctld.control;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.text.ControlCharacters;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.Map;
+
+/**
+ * The controller's check of the text a job brings, made here and not (only) in the commands,
+ * since any client can send a request. Every field another user's {@code squeue}, {@code scontrol
+ * show job} or {@code sacct} prints is refused when it holds a control character
+ * ({@link ControlCharacters}), named as {@code scontrol show job} names it. The environment is
+ * never shown to others and may hold anything a process environment can: no NUL, and names
+ * without {@code =}.
+ */
+public final class JobText {
+    private JobText() {}
+
+    public static void check(JobRequest r) {
+        field("JobName", r.name());
+        field("WorkDir", r.workDir());
+        field("StdOut", r.stdOut());
+        field("StdErr", r.stdErr());
+        field("StdIn", r.stdIn());
+        field("Partition", r.partition());
+        field("Account", r.account());
+        field("Comment", r.comment());
+        field("QOS", r.qos());
+        field("Features", r.constraint());
+        field("ReqNodeList", r.reqNodes());
+        field("ExcNodeList", r.excludeNodes());
+        field("TresPerNode", r.gresPerNode());
+        field("OpenMode", r.openMode());
+        field("Command", r.command());
+        for (String arg : r.scriptArgs()) {
+            field("Command", arg);
+        }
+        field("AllocNode", r.submitHost());
+        field("Dependency", r.sequencing().dependency());
+        field("ArrayTaskId", r.sequencing().array());
+        field("MailUser", r.mail().user());
+        field("MailType", r.mail().types());
+        field("TresPerJob", r.gpuOptions().gpus());
+        field("TresPerNode", r.gpuOptions().gpusPerNode());
+        field("TresPerTask", r.gpuOptions().gpusPerTask());
+        field("GresFlags", r.gpuOptions().gresFlags());
+        environment(r.environment());
+    }
+
+    /** One field as {@code scontrol show job} names it; refused with the reason when it holds a control character. */
+    public static void field(String name, String value) {
+        ControlCharacters.refusal(name, value).ifPresent(why -> {
+            throw new SlurmException(ErrorCode.INVALID_ARGUMENT, why);
+        });
+    }
+
+    private static void environment(Map<String, String> env) {
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            String name = e.getKey();
+            if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+                throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid environment variable name");
+            }
+            if (e.getValue().indexOf('\0') >= 0) {
+                throw new SlurmException(
+                        ErrorCode.INVALID_ARGUMENT, "Invalid environment variable value: NUL character");
+            }
+        }
+    }
+}
