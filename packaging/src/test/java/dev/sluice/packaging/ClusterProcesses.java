@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -118,6 +120,22 @@ final class ClusterProcesses implements AutoCloseable {
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> LocalCluster.allRegistered(layout, layout.nodes()));
+    }
+
+    /**
+     * A sluice-agent for this cluster that every local user can reach (its directory, and the
+     * state directory above it, searchable by all), started and answering; returns its socket.
+     */
+    Path startAgentForAll() throws IOException {
+        var perms = Files.getPosixFilePermissions(layout.stateDir());
+        perms.add(PosixFilePermission.OTHERS_EXECUTE);
+        Files.setPosixFilePermissions(layout.stateDir(), perms);
+        Path run = Files.createDirectories(layout.stateDir().resolve("agent"));
+        Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path socket = run.resolve("agent.sock");
+        startAgent(socket);
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(socket));
+        return socket;
     }
 
     /** A sluice-agent process on {@code socket}, as {@code ./sluice up} starts one. */

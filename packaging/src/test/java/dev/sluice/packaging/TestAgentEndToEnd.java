@@ -1,14 +1,11 @@
 package dev.sluice.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +30,6 @@ class TestAgentEndToEnd {
 
     private static ClusterProcesses cluster;
     private static Path socket;
-    private static Process agent;
 
     @BeforeAll
     static void up() throws Exception {
@@ -41,16 +37,8 @@ class TestAgentEndToEnd {
         assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "needs root to act as nobody");
         cluster = new ClusterProcesses(stateDir, 1, 2, 1);
         cluster.start();
-        // nobody must reach the socket: the test's directory is made searchable (the system's
-        // /tmp above it already is, and keeps its mode).
-        var perms = Files.getPosixFilePermissions(stateDir);
-        perms.add(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE);
-        Files.setPosixFilePermissions(stateDir, perms);
-        Path run = Files.createDirectories(stateDir.resolve("agent"));
-        Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"));
-        socket = run.resolve("agent.sock");
-        agent = cluster.startAgent(socket);
-        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(socket));
+        // nobody must reach the socket.
+        socket = cluster.startAgentForAll();
     }
 
     @AfterAll

@@ -45,11 +45,7 @@ class TestCallerRightsEndToEnd {
         alice = UnprivilegedUser.ensure(UnprivilegedUser.ATTACKER, stateDir);
         cluster = new ClusterProcesses(stateDir, 1, 2, 1);
         cluster.start();
-        Path run = Files.createDirectories(stateDir.resolve("agent"));
-        Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"));
-        socket = run.resolve("agent.sock");
-        cluster.startAgent(socket);
-        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(socket));
+        socket = cluster.startAgentForAll();
 
         rootReadable = stateDir.resolve("root-owned.txt");
         Files.writeString(rootReadable, "root's, untouched\n");

@@ -60,11 +60,7 @@ class TestSecretsEndToEnd {
         Files.setPosixFilePermissions(jwtKey, PosixFilePermissions.fromString("rw-------"));
         cluster.editSlurmConf(c -> c + "AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=" + jwtKey + "\n");
         cluster.start();
-        Path run = Files.createDirectories(stateDir.resolve("agent"));
-        Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"));
-        agentSocket = run.resolve("agent.sock");
-        cluster.startAgent(agentSocket);
-        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(agentSocket));
+        agentSocket = cluster.startAgentForAll();
 
         String script = "echo " + IN_OUTPUT + "; sleep 300 # " + IN_SCRIPT;
         bobRunning = submit(bob, "--export=ALL,BOBSECRET=" + IN_ENV, "--wrap", script);
