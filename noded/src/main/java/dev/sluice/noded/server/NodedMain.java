@@ -42,7 +42,7 @@ import java.util.function.Supplier;
  * {@code slurm.jwks} or {@code slurm.key} beside slurm.conf; a configless daemon, which has no
  * slurm.conf until it has authenticated, looks in {@value #DEFAULT_KEY_DIR}.
  *
- * <p>SIGTERM stops the daemon and leaves running jobs to the next one; SIGUSR2 drains the node
+ * <p>SIGTERM stops the daemon and leaves running jobs to the next one; SIGUSR1 drains the node
  * (reason {@code --drain-reason}), waits until its jobs and steps have ended, then exits 0.
  */
 public final class NodedMain {
@@ -64,7 +64,7 @@ public final class NodedMain {
                     Option.withArgument("--conf", "'params'", "Dynamic node configuration, works with -Z."),
                     Option.withArgument("--conf-server", "host[:port]", "Get configs from slurmctld at `host[:port]`."),
                     Option.flag("-D", "Run daemon in foreground (always)."),
-                    Option.withArgument("--drain-reason", "text", "Reason for the drain SIGUSR2 starts."),
+                    Option.withArgument("--drain-reason", "text", "Reason for the drain SIGUSR1 starts."),
                     Option.withArgument("-f", "config", "Read configuration from the specified file."),
                     DaemonOptions.HELP,
                     Option.withArgument(
@@ -196,9 +196,9 @@ public final class NodedMain {
         var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
         systemd.sendOrWarn("READY=1\nSTATUS=node " + settings.nodeName() + " serving on port " + server.port());
         String reason = drainReason;
-        // SIGUSR2: drain and exit once the node's jobs are done (scale-in, rolling upgrades).
+        // SIGUSR1: drain and exit once the node's jobs are done (scale-in, rolling upgrades).
         // SIGTERM stays a plain stop that leaves jobs running for the next daemon to adopt.
-        sun.misc.Signal.handle(new sun.misc.Signal("USR2"), sig -> {
+        DrainSignal.install(() -> {
             systemd.sendOrWarn("STATUS=draining: waiting for running jobs to end");
             server.drainAndExit(reason).thenRun(() -> System.exit(0));
         });

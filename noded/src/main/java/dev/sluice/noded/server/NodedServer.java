@@ -211,7 +211,7 @@ public final class NodedServer implements AutoCloseable {
 
     /**
      * Drains this node at the controller and completes once no job or step runs here; the
-     * caller then exits (SIGUSR2, see {@link NodedMain}).
+     * caller then exits (SIGUSR1, see {@link NodedMain}).
      */
     public java.util.concurrent.CompletableFuture<Void> drainAndExit(String reason) {
         return drain.start(reason);
