@@ -2,7 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
@@ -19,7 +19,7 @@ import java.util.List;
 public final class AllocationControl {
     private AllocationControl() {}
 
-    public static ControlResult<Void> complete(ClusterState state, Caller caller, int jobId, int status, long now) {
+    public static ControlResult<Void> complete(ClusterView state, Caller caller, int jobId, int status, long now) {
         Job job = state.job(jobId);
         if (job == null) {
             throw new SlurmException(ErrorCode.INVALID_JOB_ID);
@@ -49,7 +49,7 @@ public final class AllocationControl {
      * Allocations have no batch script whose node daemon would enforce their time limit, so the
      * controller does (once a second): TIMEOUT, and their steps are killed on every node.
      */
-    public static ControlResult<Void> expire(ClusterState state, long now) {
+    public static ControlResult<Void> expire(ClusterView state, long now) {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (Job job : state.jobs()) {

@@ -12,7 +12,7 @@ import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ArraySpec;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
@@ -50,12 +50,12 @@ public final class JobControl {
      * Accepts a batch job or rejects it with Slurm's error. A job that could never run on this
      * cluster is rejected now; one that merely cannot run yet is accepted and waits.
      */
-    public ControlResult<Integer> submit(ClusterState state, JobRequest request, long now) {
+    public ControlResult<Integer> submit(ClusterView state, JobRequest request, long now) {
         return submit(state, request, now, false);
     }
 
     /** @param allocation salloc/srun: no batch script, the job only holds its resources */
-    public ControlResult<Integer> submit(ClusterState state, JobRequest request, long now, boolean allocation) {
+    public ControlResult<Integer> submit(ClusterView state, JobRequest request, long now, boolean allocation) {
         Partition partition = resolvePartition(state, request.partition());
         if (!partition.acceptsJobs()) {
             throw new SlurmException(ErrorCode.PARTITION_NOT_AVAIL);
@@ -94,7 +94,7 @@ public final class JobControl {
      * 22.05 a job id is used up, also when the request cannot run here, but not when the
      * partition is wrong (Slurm rejects that before it makes a job record).
      */
-    public ControlResult<TestOnly> testOnly(ClusterState state, JobRequest request, long now) {
+    public ControlResult<TestOnly> testOnly(ClusterView state, JobRequest request, long now) {
         int id = state.nextJobId();
         try {
             ControlResult<Integer> accepted = submit(state, request, now, false);
@@ -115,7 +115,7 @@ public final class JobControl {
     public record TestOnly(StateRecord.JobSubmitted job, SlurmException refusal) {}
 
     /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
-    private static void validateFeatures(ClusterState state, JobRequest request) {
+    private static void validateFeatures(ClusterView state, JobRequest request) {
         FeatureConstraint constraint;
         try {
             constraint = FeatureConstraint.parse(request.constraint());
@@ -129,7 +129,7 @@ public final class JobControl {
         }
     }
 
-    private void validateSequencing(ClusterState state, JobRequest request) {
+    private void validateSequencing(ClusterView state, JobRequest request) {
         String array = request.sequencing().array();
         if (!array.isBlank()) {
             try {
@@ -166,7 +166,7 @@ public final class JobControl {
                 GresPool.idle(node.gres()));
     }
 
-    private static Partition resolvePartition(ClusterState state, String requested) {
+    private static Partition resolvePartition(ClusterView state, String requested) {
         if (requested == null || requested.isEmpty()) {
             return state.partitions().stream()
                     .filter(Partition::isDefault)
@@ -190,7 +190,7 @@ public final class JobControl {
      * are told to kill it. A pending array task is first split off its array, as Slurm does.
      */
     public ControlResult<Void> signal(
-            ClusterState state, Caller caller, String target, int signal, boolean cancel, boolean batchOnly, long now) {
+            ClusterView state, Caller caller, String target, int signal, boolean cancel, boolean batchOnly, long now) {
         List<JobTargets.Target> targets = JobTargets.resolve(state, target);
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
@@ -238,7 +238,7 @@ public final class JobControl {
      * {@code scontrol hold|uhold|release}: holds only pending jobs; users release only their own
      * holds, operators any.
      */
-    public ControlResult<Void> hold(ClusterState state, Caller caller, String target, Job.Hold hold, long now) {
+    public ControlResult<Void> hold(ClusterView state, Caller caller, String target, Job.Hold hold, long now) {
         List<StateRecord> records = new ArrayList<>();
         for (Job job : ownPendingJobs(state, caller, target)) {
             if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
@@ -258,7 +258,7 @@ public final class JobControl {
      * job is pending; priority (and negative nice) only for operators.
      */
     public ControlResult<Void> update(
-            ClusterState state, Caller caller, String target, java.util.Map<String, String> fields, long now) {
+            ClusterView state, Caller caller, String target, java.util.Map<String, String> fields, long now) {
         java.util.Map<String, String> changes = new java.util.LinkedHashMap<>();
         for (var e : fields.entrySet()) {
             String key = e.getKey().toLowerCase(java.util.Locale.ROOT);
@@ -297,7 +297,7 @@ public final class JobControl {
     }
 
     /** The pending jobs a name stands for, each one the caller may change. */
-    private static List<Job> ownPendingJobs(ClusterState state, Caller caller, String target) {
+    private static List<Job> ownPendingJobs(ClusterView state, Caller caller, String target) {
         List<Job> out = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
             Job job = t.job();
@@ -329,7 +329,7 @@ public final class JobControl {
      * or reported twice after a retry) change nothing, so node daemons may resend freely.
      */
     public ControlResult<Void> complete(
-            ClusterState state, String nodeName, int jobId, int exitStatus, JobState endState, long now) {
+            ClusterView state, String nodeName, int jobId, int exitStatus, JobState endState, long now) {
         return complete(state, nodeName, jobId, exitStatus, endState, NodeScripts.OK, "root", now);
     }
 
@@ -347,7 +347,7 @@ public final class JobControl {
      * ({@code Epilog error}).
      */
     public ControlResult<Void> complete(
-            ClusterState state,
+            ClusterView state,
             String nodeName,
             int jobId,
             int exitStatus,
@@ -363,7 +363,7 @@ public final class JobControl {
      *     end of a run that {@code scontrol requeue} killed must not end the run after it
      */
     public ControlResult<Void> complete(
-            ClusterState state,
+            ClusterView state,
             String nodeName,
             int jobId,
             int restartCount,

@@ -2,7 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.StateRecord;
@@ -27,8 +27,7 @@ public final class JobRunControl {
      *
      * @param held {@code requeuehold}: the job pends held (an operator's hold when an operator asks)
      */
-    public static ControlResult<Void> requeue(
-            ClusterState state, Caller caller, String target, boolean held, long now) {
+    public static ControlResult<Void> requeue(ClusterView state, Caller caller, String target, boolean held, long now) {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
@@ -64,7 +63,7 @@ public final class JobRunControl {
      * (hence the time limit) does not count the pause. Suspending a suspended job changes nothing.
      */
     public static ControlResult<Void> suspend(
-            ClusterState state, Caller caller, String target, boolean suspend, long now) {
+            ClusterView state, Caller caller, String target, boolean suspend, long now) {
         List<JobTargets.Target> targets;
         try {
             targets = JobTargets.resolve(state, target);

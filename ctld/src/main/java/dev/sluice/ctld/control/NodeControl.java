@@ -4,7 +4,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
@@ -107,7 +107,7 @@ public final class NodeControl {
     /** Answer to a registration: jobs the node runs that the controller does not know. */
     public record RegistrationAnswer(List<Integer> orphanJobs) {}
 
-    public ControlResult<RegistrationAnswer> register(ClusterState state, Registration claimed, long now) {
+    public ControlResult<RegistrationAnswer> register(ClusterView state, Registration claimed, long now) {
         Node known = state.node(claimed.name());
         if (known == null && !claimed.dynamic()) {
             throw new SlurmException(
@@ -226,7 +226,7 @@ public final class NodeControl {
     }
 
     /** @return true when the node must register again (the controller does not know it as up) */
-    public ControlResult<Boolean> heartbeat(ClusterState state, String name, long now) {
+    public ControlResult<Boolean> heartbeat(ClusterView state, String name, long now) {
         Node node = state.node(name);
         if (node == null || !node.registered() || !state.isResponding(name)) {
             return ControlResult.answer(true);
@@ -236,7 +236,7 @@ public final class NodeControl {
 
     /** {@code scontrol update NodeName=... State=... Reason=...}. */
     public ControlResult<Void> update(
-            ClusterState state, Caller caller, List<String> names, String newState, String reason, long now) {
+            ClusterView state, Caller caller, List<String> names, String newState, String reason, long now) {
         if (!caller.isOperator()) {
             // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
@@ -275,7 +275,7 @@ public final class NodeControl {
 
     /** {@code scontrol create NodeName=...}: dynamic nodes, each absent until now. */
     public ControlResult<Void> create(
-            ClusterState state, Caller caller, List<StateRecord.NodeCreated> wanted, long now) {
+            ClusterView state, Caller caller, List<StateRecord.NodeCreated> wanted, long now) {
         if (!caller.isOperator()) {
             // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
@@ -310,7 +310,7 @@ public final class NodeControl {
      * {@code scontrol delete NodeName=...}: only dynamic nodes, and only when no job runs there
      * (Slurm 22.05 refuses the rest the same way).
      */
-    public ControlResult<Void> delete(ClusterState state, Caller caller, List<String> names, long now) {
+    public ControlResult<Void> delete(ClusterView state, Caller caller, List<String> names, long now) {
         if (!caller.isOperator()) {
             // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
@@ -348,7 +348,7 @@ public final class NodeControl {
      * Periodic check: nodes silent for longer than SlurmdTimeout go DOWN with reason
      * {@code Not responding}, and the jobs they ran end as NODE_FAIL.
      */
-    public ControlResult<Void> checkSilence(ClusterState state, long now) {
+    public ControlResult<Void> checkSilence(ClusterView state, long now) {
         if (slurmdTimeoutSeconds <= 0) {
             // SlurmdTimeout=0: Slurm never marks a silent node DOWN.
             return ControlResult.answer(null);
@@ -377,7 +377,7 @@ public final class NodeControl {
     }
 
     private static void failJobsOn(
-            ClusterState state, String node, long now, List<StateRecord> records, List<Effect> effects) {
+            ClusterView state, String node, long now, List<StateRecord> records, List<Effect> effects) {
         for (Job job : state.jobs()) {
             if (job.isRunning() && job.allocation().nodeNames().contains(node)) {
                 if (job.request().requeue()) {

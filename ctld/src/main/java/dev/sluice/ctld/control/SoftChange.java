@@ -1,5 +1,10 @@
 package dev.sluice.ctld.control;
 
+import dev.sluice.ctld.state.DynamicMembership;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.Partition;
+import java.util.List;
+
 /** Changes to state that is rebuilt after a restart and therefore never journaled. */
 public sealed interface SoftChange {
     /** A node was heard from at {@code time} (registration or heartbeat). */
@@ -16,4 +21,18 @@ public sealed interface SoftChange {
 
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
+
+    /**
+     * {@code scontrol reconfigure}: the files changed under a running controller (nodes new to
+     * slurm.conf, partitions as now configured). Not journaled: like the controller's start-up
+     * configuration it comes from the files at every start.
+     */
+    record Reconfigured(List<Node> nodes, List<Partition> partitions, List<DynamicMembership> memberships)
+            implements SoftChange {
+        public Reconfigured {
+            nodes = List.copyOf(nodes);
+            partitions = List.copyOf(partitions);
+            memberships = List.copyOf(memberships);
+        }
+    }
 }

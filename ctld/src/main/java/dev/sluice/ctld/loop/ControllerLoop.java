@@ -6,7 +6,6 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.Effect;
-import dev.sluice.ctld.control.SoftChange;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.RecordCodec;
@@ -305,14 +304,7 @@ public final class ControllerLoop implements AutoCloseable {
             return new Done<>(p, null, new SlurmException(ErrorCode.UNEXPECTED, String.valueOf(e.getMessage())));
         }
         result.records().forEach(this::apply);
-        for (SoftChange change : result.softChanges()) {
-            switch (change) {
-                case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
-                case SoftChange.NodeSilent s -> state.silent(s.node());
-                case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
-                case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
-            }
-        }
+        result.softChanges().forEach(change -> SoftState.apply(state, change));
         toRun.addAll(result.effects());
         return new Done<>(p, result.response(), null);
     }

@@ -329,7 +329,7 @@ public final class CtldServer implements AutoCloseable {
     }
 
     /** Forgets jobs that ended more than MinJobAge ago (they stay in accounting). */
-    static ControlResult<Void> purge(ClusterState state, long now, int minJobAgeSeconds) {
+    static ControlResult<Void> purge(dev.sluice.ctld.state.ClusterView state, long now, int minJobAgeSeconds) {
         List<Integer> old = new ArrayList<>();
         for (Job job : state.jobs()) {
             if (job.state().isFinished() && now - job.endTime() > minJobAgeSeconds) {

@@ -19,6 +19,7 @@ import dev.sluice.ctld.state.StateRecord.NodeRegistered;
 import dev.sluice.ctld.state.StateRecord.NodeStateChanged;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,7 +32,7 @@ import java.util.Set;
  * never shared. Durable parts change only through {@link #replay}; soft parts (responding
  * nodes, pending reasons) through their own setters and are rebuilt after a restart.
  */
-public final class ClusterState {
+public final class ClusterState implements ClusterView {
     private final JobTable jobs = new JobTable();
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final NodeUsage usage = new NodeUsage();
@@ -289,35 +290,43 @@ public final class ClusterState {
         return StateSnapshots.records(this);
     }
 
+    @Override
     public int nextJobId() {
         return nextJobId;
     }
 
+    @Override
     public long sequence() {
         return sequence;
     }
 
+    @Override
     public Job job(int id) {
         return jobs.get(id);
     }
 
     /** The jobs now, in id order (an immutable table: changes made meanwhile do not show). */
+    @Override
     public Collection<Job> jobs() {
         return jobs.freeze();
     }
 
+    @Override
     public Node node(String name) {
         return nodes.get(name);
     }
 
+    @Override
     public Collection<Node> nodes() {
-        return nodes.values();
+        return Collections.unmodifiableCollection(nodes.values());
     }
 
+    @Override
     public List<Partition> partitions() {
         return partitions;
     }
 
+    @Override
     public boolean isResponding(String node) {
         return responding.contains(node);
     }
@@ -336,6 +345,7 @@ public final class ClusterState {
     }
 
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
+    @Override
     public boolean warnSignalSent(Job job) {
         return warned.getOrDefault(job.id(), -1L) == job.startTime();
     }
@@ -348,6 +358,7 @@ public final class ClusterState {
     }
 
     /** When the node was last heard from; 0 if never since this controller started. */
+    @Override
     public long lastHeard(String node) {
         return lastHeard.getOrDefault(node, 0L);
     }
@@ -365,6 +376,7 @@ public final class ClusterState {
         noLongerPending.clear();
     }
 
+    @Override
     public NodeView view(Node node) {
         return usage.view(node, responding.contains(node.name()));
     }

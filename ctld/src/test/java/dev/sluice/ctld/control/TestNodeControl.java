@@ -7,6 +7,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -51,14 +52,7 @@ class TestNodeControl {
 
     private <T> T apply(ClusterState state, ControlResult<T> result) {
         result.records().forEach(r -> state.replay(++seq, r));
-        for (SoftChange c : result.softChanges()) {
-            switch (c) {
-                case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
-                case SoftChange.NodeSilent s -> state.silent(s.node());
-                case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
-                case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
-            }
-        }
+        result.softChanges().forEach(c -> SoftState.apply(state, c));
         return result.response();
     }
 
