@@ -5,6 +5,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.control;
 
 import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.ArrayList;

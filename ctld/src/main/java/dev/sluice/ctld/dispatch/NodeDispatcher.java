@@ -2,12 +2,12 @@ package dev.sluice.ctld.dispatch;
 
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.config.CtldConfig;
-import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeView;

@@ -11,6 +11,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
