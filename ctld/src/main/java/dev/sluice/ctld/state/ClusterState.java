@@ -74,8 +74,23 @@ public final class ClusterState implements ClusterView {
         this.nextJobId = firstJobId;
     }
 
-    /** Applies one durable change. Unknown ids are a broken invariant: the journal is corrupt. */
+    /**
+     * Applies one durable change. Unknown ids are a broken invariant: the journal is corrupt; so
+     * is a job record that {@link JobLifecycle} does not allow from where the job is.
+     */
     public void replay(long recordSequence, StateRecord record) {
+        replay(recordSequence, record, false);
+    }
+
+    /**
+     * Applies one record of a snapshot: as {@link #replay}, but a snapshot is the state as
+     * records, not its history, so a few summarising moves are allowed ({@link JobLifecycle#restoring}).
+     */
+    public void restore(long throughSequence, StateRecord record) {
+        replay(throughSequence, record, true);
+    }
+
+    private void replay(long recordSequence, StateRecord record, boolean snapshot) {
         requireNonNull(record, "record is null");
         if (!(record instanceof JobSubmitted
                 || record instanceof ArrayTaskSplit
@@ -87,6 +102,9 @@ public final class ClusterState implements ClusterView {
         }
         switch (record) {
             case JobSubmitted r -> {
+                if (jobs.get(r.jobId()) != null) {
+                    throw new IllegalStateException("journal submits job " + r.jobId() + " twice");
+                }
                 jobs.put(Job.submitted(
                         r.jobId(),
                         r.request(),
@@ -97,58 +115,41 @@ public final class ClusterState implements ClusterView {
                 nextJobId = Math.max(nextJobId, r.jobId() + 1);
             }
             case ArrayTaskSplit r -> {
-                Job master = requireJob(r.jobId());
-                ArrayPart part = master.array();
-                if (r.newJobId() == 0) {
-                    // Snapshots only: the task's own record was purged long ago.
-                    jobs.put(master.with(b -> b.array(part.without(r.taskId()))));
-                } else if (r.newJobId() == r.jobId()) {
-                    jobs.put(master.with(b ->
-                            b.array(new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
-                } else {
-                    jobs.put(master.with(b -> b.array(part.without(r.taskId()))));
-                    jobs.put(master.with(b -> b.id(r.newJobId())
-                            .array(new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
-                    nextJobId = Math.max(nextJobId, r.newJobId() + 1);
+                for (Job j : JobLifecycle.split(requireJob(r.jobId()), r, snapshot)) {
+                    jobs.put(j);
                 }
-            }
-            case JobUpdated r -> jobs.put(JobUpdates.apply(requireJob(r.jobId()), r.changes()));
-            case JobHoldChanged r -> {
-                Job job = requireJob(r.jobId());
-                // Released: the requeuehold reason goes with the hold, as in Slurm.
-                boolean clears = r.hold() == Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD);
-                jobs.put(job.with(b -> b.hold(r.hold()).reason(clears ? "None" : job.reason())));
+                nextJobId = Math.max(nextJobId, r.newJobId() + 1);
             }
             case JobStarted r -> {
-                Job job = requireJob(r.jobId());
-                Job started = job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
+                Job started = move(requireJob(r.jobId()), r, snapshot);
                 jobs.put(started);
                 noLongerPending.add(r.jobId());
                 account(started.allocation(), +1);
             }
             case JobEnded r -> {
                 Job job = requireJob(r.jobId());
+                Job ended = move(job, r, snapshot);
                 if (job.isRunning()) {
                     account(job.allocation(), -1);
                 }
                 noLongerPending.add(r.jobId());
-                jobs.put(job.ended(r.state(), r.exitStatus(), r.time(), r.reason()));
+                jobs.put(ended);
             }
             case JobRequeued r -> {
                 Job job = requireJob(r.jobId());
+                Job requeued = move(job, r, snapshot);
                 if (job.isRunning()) {
                     account(job.allocation(), -1);
                 }
-                jobs.put(job.requeued(r.time(), r.held()));
+                jobs.put(requeued);
             }
-            case JobSuspendChanged r -> {
-                Job job = requireJob(r.jobId());
-                if (!job.isRunning()) {
-                    throw new IllegalStateException("journal suspends job " + r.jobId() + " that holds nothing");
-                }
-                jobs.put(job.suspended(r.suspended(), r.preSuspendSeconds(), r.time()));
-            }
+            case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case JobSuspendChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case JobsPurged r -> {
+                for (int id : r.jobIds()) {
+                    move(requireJob(id), r, snapshot);
+                }
                 r.jobIds().forEach(jobs::remove);
                 r.jobIds().forEach(warned::remove);
             }
@@ -195,6 +196,10 @@ public final class ClusterState implements ClusterView {
                         NodeLifecycle.apply(requireNode(r.name()), r.transition(), r.reason(), r.user(), r.time()));
         }
         sequence = Math.max(sequence, recordSequence);
+    }
+
+    private static Job move(Job job, StateRecord record, boolean snapshot) {
+        return snapshot ? JobLifecycle.restore(job, record) : JobLifecycle.replay(job, record);
     }
 
     private void registered(NodeRegistered r) {

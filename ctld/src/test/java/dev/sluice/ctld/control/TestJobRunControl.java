@@ -212,7 +212,7 @@ class TestJobRunControl {
                 1);
         long s = 0;
         for (StateRecord r : state.toRecords()) {
-            copy.replay(++s, r);
+            copy.restore(++s, r);
         }
         assertThat(copy.job(id)).isEqualTo(state.job(id));
         assertThat(copy.job(held)).isEqualTo(state.job(held));

@@ -32,6 +32,9 @@ class TestSnapshotEquivalence {
                 new StateRecord.JobStarted(
                         2, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 15),
                 new StateRecord.JobEnded(2, JobState.FAILED, 256, "NonZeroExitCode", 16),
+                // Only a job that ran can be requeued (JobLifecycle).
+                new StateRecord.JobStarted(
+                        3, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 16),
                 new StateRecord.JobRequeued(3, 17),
                 new StateRecord.NodeStateChanged("n2", NodeTransition.DRAIN, "disk", "root", 18),
                 new StateRecord.JobSubmitted(4, Builders.aJob().build(), "p", 60, 19),
@@ -41,7 +44,7 @@ class TestSnapshotEquivalence {
         }
         ClusterState restored = fresh();
         for (StateRecord r : live.toRecords()) {
-            restored.replay(seq, r);
+            restored.restore(seq, r);
         }
         restored.reserveJobIdsBelow(live.nextJobId());
         assertThat(restored.image()).isEqualTo(live.image());
