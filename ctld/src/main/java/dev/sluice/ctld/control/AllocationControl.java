@@ -5,9 +5,12 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,16 +37,8 @@ public final class AllocationControl {
         if (job.state().isFinished()) {
             return ControlResult.answer(null);
         }
-        if (job.isPending()) {
-            return ControlResult.of(
-                    List.of(new StateRecord.JobEnded(jobId, JobState.CANCELLED, 0, "None", now)), List.of(), null);
-        }
-        JobState end = status == 0 ? JobState.COMPLETED : JobState.FAILED;
-        return ControlResult.of(
-                List.of(new StateRecord.JobEnded(
-                        jobId, end, status, end == JobState.FAILED ? "NonZeroExitCode" : "None", now)),
-                List.of(new Effect.Terminate(jobId, job.allocation().nodeNames(), end)),
-                null);
+        Transition ended = JobLifecycle.apply(job, new JobEvent.AllocationEnded(status), now);
+        return ControlResult.of(ended.records(), ended.effects(), null);
     }
 
     /**
@@ -61,8 +56,9 @@ public final class AllocationControl {
                     && limit > 0
                     && limit < JobRequest.TIME_NOT_SET
                     && job.runSeconds(now) >= limit * 60) {
-                records.add(new StateRecord.JobEnded(job.id(), JobState.TIMEOUT, 15, "TimeLimit", now));
-                effects.add(new Effect.Terminate(job.id(), job.allocation().nodeNames(), JobState.TIMEOUT));
+                Transition timedOut = JobLifecycle.apply(job, new JobEvent.TimeLimitReached(), now);
+                records.addAll(timedOut.records());
+                effects.addAll(timedOut.effects());
             }
         }
         return ControlResult.of(records, effects, null);

@@ -15,6 +15,8 @@ import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobUpdates;
@@ -22,6 +24,8 @@ import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.TaskSplits;
+import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -195,8 +199,7 @@ public final class JobControl {
         List<JobTargets.Target> targets = JobTargets.resolve(state, target);
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
-        int nextId = state.nextJobId();
-        java.util.Map<Integer, Integer> pendingLeft = new java.util.HashMap<>();
+        TaskSplits splits = new TaskSplits(state.nextJobId());
         for (JobTargets.Target t : targets) {
             Job job = t.job();
             if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
@@ -212,24 +215,18 @@ public final class JobControl {
                 if (!cancel) {
                     throw new SlurmException(ErrorCode.JOB_PENDING);
                 }
-                int id = job.id();
-                if (t.pendingTask() >= 0) {
-                    // Tasks still pending in this record before this split; the last one keeps the record.
-                    int left = pendingLeft.getOrDefault(
-                            job.id(), job.array().pendingTasks().size());
-                    id = left == 1 ? job.id() : nextId++;
-                    pendingLeft.put(job.id(), left - 1);
-                    records.add(new StateRecord.ArrayTaskSplit(job.id(), t.pendingTask(), id, now));
-                }
-                records.add(new StateRecord.JobEnded(id, JobState.CANCELLED, 0, "None", now));
+                Transition cancelled = t.pendingTask() >= 0
+                        ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, new JobEvent.Cancel(), now)
+                        : JobLifecycle.apply(job, new JobEvent.Cancel(), now);
+                records.addAll(cancelled.records());
                 continue;
             }
-            List<String> nodes = job.allocation().nodeNames();
             if (cancel) {
-                records.add(new StateRecord.JobEnded(job.id(), JobState.CANCELLED, 15, "None", now));
-                effects.add(new Effect.Terminate(job.id(), nodes, JobState.CANCELLED));
+                Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(), now);
+                records.addAll(cancelled.records());
+                effects.addAll(cancelled.effects());
             } else {
-                effects.add(new Effect.Signal(job.id(), nodes, signal, batchOnly));
+                effects.add(new Effect.Signal(job.id(), job.allocation().nodeNames(), signal, batchOnly));
             }
         }
         return ControlResult.of(records, effects, null);
@@ -245,11 +242,10 @@ public final class JobControl {
             if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
                 throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
-            if (hold == Job.Hold.ADMIN && !caller.isOperator()) {
-                records.add(new StateRecord.JobHoldChanged(job.id(), Job.Hold.USER, now));
-            } else {
-                records.add(new StateRecord.JobHoldChanged(job.id(), hold, now));
-            }
+            // A user's hold request is always a user hold, whatever was asked.
+            Job.Hold granted = hold == Job.Hold.ADMIN && !caller.isOperator() ? Job.Hold.USER : hold;
+            records.addAll(
+                    JobLifecycle.apply(job, new JobEvent.Hold(granted), now).records());
         }
         return ControlResult.of(records, List.of(), null);
     }
@@ -292,7 +288,8 @@ public final class JobControl {
         }
         List<StateRecord> records = new ArrayList<>();
         for (Job job : ownPendingJobs(state, caller, target)) {
-            records.add(new StateRecord.JobUpdated(job.id(), changes, now));
+            records.addAll(
+                    JobLifecycle.apply(job, new JobEvent.Update(changes), now).records());
         }
         return ControlResult.of(records, List.of(), null);
     }
@@ -380,38 +377,20 @@ public final class JobControl {
         if (restartCount >= 0 && restartCount != job.restartCount()) {
             return ControlResult.answer(null);
         }
-        if (scripts == NodeScripts.PROLOG_FAILED) {
-            List<StateRecord> records = List.of(
-                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Prolog error", slurmUser, now),
-                    new StateRecord.JobRequeued(jobId, now),
-                    new StateRecord.JobHoldChanged(jobId, Job.Hold.ADMIN, now));
-            List<Effect> effects = job.allocation().nodes().size() > 1
-                    ? List.of(new Effect.Terminate(jobId, job.allocation().nodeNames(), JobState.NODE_FAIL))
-                    : List.of();
-            return ControlResult.of(records, effects, null);
-        }
-        JobState finalState = endState;
-        if (finalState == null) {
-            finalState = exitStatus == 0 ? JobState.COMPLETED : JobState.FAILED;
-        }
-        // Slurm's reasons for a job's end: scontrol shows them after the state.
-        String reason = switch (finalState) {
-            case FAILED -> "NonZeroExitCode";
-            case TIMEOUT -> "TimeLimit";
-            // Slurm's FAIL_OOM.
-            case OUT_OF_MEMORY -> "OutOfMemory";
-            default -> "None";
-        };
         List<StateRecord> records = new ArrayList<>();
-        records.add(new StateRecord.JobEnded(jobId, finalState, exitStatus, reason, now));
+        if (scripts == NodeScripts.PROLOG_FAILED) {
+            records.add(
+                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Prolog error", slurmUser, now));
+            Transition requeued = JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
+            records.addAll(requeued.records());
+            return ControlResult.of(records, requeued.effects(), null);
+        }
+        Transition ended = JobLifecycle.apply(job, new JobEvent.BatchEnded(endState, exitStatus), now);
+        records.addAll(ended.records());
         if (scripts == NodeScripts.EPILOG_FAILED) {
             records.add(
                     new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Epilog error", slurmUser, now));
         }
-        List<Effect> effects = new ArrayList<>();
-        if (job.allocation().nodes().size() > 1) {
-            effects.add(new Effect.Terminate(jobId, job.allocation().nodeNames(), finalState));
-        }
-        return ControlResult.of(records, effects, null);
+        return ControlResult.of(records, ended.effects(), null);
     }
 }

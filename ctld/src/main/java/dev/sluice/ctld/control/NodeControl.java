@@ -7,11 +7,13 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -264,11 +266,12 @@ public final class NodeControl {
                 throw new SlurmException(ErrorCode.NODES_BUSY);
             }
         }
+        Set<Integer> failed = new HashSet<>();
         for (String name : names) {
             records.add(new StateRecord.NodeStateChanged(
                     name, transition, reason == null ? "" : reason, caller.userName(), now));
             if (transition == NodeTransition.DOWN) {
-                failJobsOn(state, name, now, records, effects);
+                failJobsOn(state, name, now, records, effects, failed);
             }
         }
         return ControlResult.of(records, effects, null);
@@ -357,6 +360,7 @@ public final class NodeControl {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         List<SoftChange> soft = new ArrayList<>();
+        Set<Integer> failed = new HashSet<>();
         for (Node node : state.nodes()) {
             String name = node.name();
             if (!state.isResponding(name) || now - state.lastHeard(name) <= slurmdTimeoutSeconds) {
@@ -372,21 +376,24 @@ public final class NodeControl {
                 records.add(new StateRecord.NodeStateChanged(
                         name, NodeTransition.DOWN, node.reason(), node.reasonUser(), node.reasonTime()));
             }
-            failJobsOn(state, name, now, records, effects);
+            failJobsOn(state, name, now, records, effects, failed);
         }
         return new ControlResult<>(records, soft, effects, null);
     }
 
+    /** @param failed jobs already failed in this decision: a job on two failed nodes fails once */
     private static void failJobsOn(
-            ClusterView state, String node, long now, List<StateRecord> records, List<Effect> effects) {
+            ClusterView state,
+            String node,
+            long now,
+            List<StateRecord> records,
+            List<Effect> effects,
+            Set<Integer> failed) {
         for (Job job : state.jobs()) {
-            if (job.isRunning() && job.allocation().nodeNames().contains(node)) {
-                if (job.request().requeue()) {
-                    records.add(new StateRecord.JobRequeued(job.id(), now));
-                } else {
-                    records.add(new StateRecord.JobEnded(job.id(), JobState.NODE_FAIL, 0, "None", now));
-                }
-                effects.add(new Effect.Terminate(job.id(), job.allocation().nodeNames(), JobState.NODE_FAIL));
+            if (job.isRunning() && job.allocation().nodeNames().contains(node) && failed.add(job.id())) {
+                Transition ended = JobLifecycle.apply(job, new JobEvent.NodeFailed(), now);
+                records.addAll(ended.records());
+                effects.addAll(ended.effects());
             }
         }
     }

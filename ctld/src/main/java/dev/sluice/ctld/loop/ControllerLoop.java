@@ -13,6 +13,7 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.v1.journal.StateSnapshot;
@@ -297,6 +298,8 @@ public final class ControllerLoop implements AutoCloseable {
         ControlResult<T> result;
         try {
             result = p.command.decide(state, now);
+            // A decision the job lifecycle refuses is refused whole, before any of it is applied.
+            JobLifecycle.checkDecision(state, result.records());
         } catch (SlurmException e) {
             return new Done<>(p, null, e);
         } catch (RuntimeException e) {

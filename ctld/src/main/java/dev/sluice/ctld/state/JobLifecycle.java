@@ -10,7 +10,9 @@ import dev.sluice.ctld.state.StateRecord.JobUpdated;
 import dev.sluice.ctld.state.StateRecord.JobsPurged;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -220,6 +222,71 @@ public final class JobLifecycle {
         ArrayTaskSplit split = new ArrayTaskSplit(record.id(), taskId, taskJobId, now);
         check(record, List.of(split));
         return Transition.of(split).then(apply(splitOff(record, taskId, taskJobId), event, now));
+    }
+
+    /**
+     * {@link JobEvent.Purge} of several jobs at once, in one record: purges come in batches
+     * (MinJobAge passes for many jobs in the same second).
+     */
+    public static Transition purge(List<Job> jobs, long now) {
+        List<Integer> ids = new ArrayList<>(jobs.size());
+        for (Job job : jobs) {
+            apply(job, new JobEvent.Purge(), now);
+            ids.add(job.id());
+        }
+        return Transition.of(new JobsPurged(ids, now));
+    }
+
+    /**
+     * Checks a whole decision against the move table before anything of it is applied, also
+     * where it moves one job twice (a job on two failed nodes): every job record must be a legal
+     * move from where the earlier records of the decision leave the job.
+     *
+     * @throws IllegalStateException naming the first illegal record
+     */
+    public static void checkDecision(ClusterView state, List<StateRecord> records) {
+        Map<Integer, Phase> phases = new HashMap<>();
+        for (StateRecord record : records) {
+            switch (record) {
+                case StateRecord.JobSubmitted r -> {
+                    if (phases.containsKey(r.jobId()) || state.job(r.jobId()) != null) {
+                        throw new IllegalStateException("job " + r.jobId() + " is submitted twice");
+                    }
+                    phases.put(r.jobId(), Phase.PENDING);
+                }
+                case ArrayTaskSplit r -> {
+                    step(state, phases, r.jobId(), record);
+                    if (r.newJobId() != 0) {
+                        phases.put(r.newJobId(), Phase.PENDING);
+                    }
+                }
+                case JobsPurged r -> r.jobIds().forEach(id -> step(state, phases, id, record));
+                case JobStarted r -> step(state, phases, r.jobId(), record);
+                case JobEnded r -> step(state, phases, r.jobId(), record);
+                case JobRequeued r -> step(state, phases, r.jobId(), record);
+                case JobSuspendChanged r -> step(state, phases, r.jobId(), record);
+                case JobUpdated r -> step(state, phases, r.jobId(), record);
+                case JobHoldChanged r -> step(state, phases, r.jobId(), record);
+                default -> {}
+            }
+        }
+    }
+
+    private static void step(ClusterView state, Map<Integer, Phase> phases, int id, StateRecord record) {
+        Phase from = phases.get(id);
+        if (from == null) {
+            Job job = state.job(id);
+            if (job == null) {
+                throw new IllegalStateException("job " + id + " is not known: " + record);
+            }
+            from = Phase.of(job.state());
+        }
+        Phase to = next(from, Move.of(record));
+        if (to == null) {
+            throw new IllegalStateException("job " + id + " is " + from + " by then: " + Move.of(record)
+                    + " is not a move it can make (" + record.getClass().getSimpleName() + ")");
+        }
+        phases.put(id, to);
     }
 
     /** Slurm's reason for a job's end, which {@code scontrol show job} prints after the state. */

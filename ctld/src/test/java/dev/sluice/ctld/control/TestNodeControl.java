@@ -383,4 +383,31 @@ class TestNodeControl {
         assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
         assertThat(s.node("n1").reason()).isEqualTo("Epilog error");
     }
+
+    /** A job on two nodes downed in one command is requeued once, not twice. */
+    @Test
+    void aJobOnTwoDownedNodesFailsOnce() {
+        Node n2 = Node.configured("n2", "n2", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
+        ClusterState s = new ClusterState(
+                List.of(state().node("n1"), n2), List.of(Builders.aPartition("all", List.of("n1", "n2"))), 1);
+        s.replay(
+                ++seq, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "all", 60, 100));
+        s.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        1,
+                        new Allocation(List.of(
+                                new Allocation.NodeShare("n1", 1, 0, 1), new Allocation.NodeShare("n2", 1, 0, 1))),
+                        "all",
+                        60,
+                        101));
+        ControlResult<Void> downed = new NodeControl(300)
+                .update(s, new Caller(0, 0, "root"), List.of("n1", "n2"), "DOWN", "maintenance", 110);
+        assertThat(downed.records())
+                .filteredOn(r -> r instanceof StateRecord.JobRequeued)
+                .hasSize(1);
+        apply(s, downed);
+        assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(1).restartCount()).isEqualTo(1);
+    }
 }

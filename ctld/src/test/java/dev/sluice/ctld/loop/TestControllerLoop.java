@@ -109,6 +109,29 @@ class TestControllerLoop {
         assertThat(loop.image().node("n1").orElseThrow().allocCpus()).isZero();
     }
 
+    /** A decision the job lifecycle refuses is refused whole; the loop goes on. */
+    @Test
+    void anIllegalDecisionIsRefusedAndChangesNothing() throws Exception {
+        JobControl jobs = new JobControl(DEFAULTS);
+        start(state());
+        int id = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
+        long sequence = loop.image().sequence();
+        // A pending job cannot complete: it never ran.
+        assertThatThrownBy(() -> get(loop.submit((s, now) -> dev.sluice.ctld.control.ControlResult.<Void>of(
+                        List.of(new dev.sluice.ctld.state.StateRecord.JobEnded(id, JobState.COMPLETED, 0, "None", now)),
+                        List.of(),
+                        null))))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(SlurmException.class)
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.UNEXPECTED);
+        assertThat(loop.image().sequence()).isEqualTo(sequence);
+        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
+        int next = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
+        assertThat(next).isEqualTo(id + 1);
+    }
+
     @Test
     void aRefusedRequestChangesNothing() throws Exception {
         JobControl jobs = new JobControl(DEFAULTS);

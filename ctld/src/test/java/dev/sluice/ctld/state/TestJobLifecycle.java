@@ -289,4 +289,28 @@ class TestJobLifecycle {
         }
         assertThat(got).containsExactly(25, 26, 20);
     }
+
+    /** The loop checks a whole decision first: moving one job twice illegally refuses it all. */
+    @Test
+    void aDecisionIsCheckedWhole() {
+        Node n1 = Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        ClusterState state = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        state.replay(1, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 100));
+        state.replay(2, new StateRecord.JobStarted(1, TWO_NODES, "p", 60, 101));
+        StateRecord requeue = new StateRecord.JobRequeued(1, 110);
+        JobLifecycle.checkDecision(state, List.of(requeue));
+        assertThatThrownBy(() -> JobLifecycle.checkDecision(state, List.of(requeue, requeue)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("job 1 is PENDING by then");
+        assertThatThrownBy(() -> JobLifecycle.checkDecision(
+                        state,
+                        List.of(new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 110))))
+                .isInstanceOf(IllegalStateException.class);
+        JobLifecycle.checkDecision(
+                state,
+                List.of(
+                        new StateRecord.JobSubmitted(2, Builders.aJob().build(), "p", 60, 110),
+                        new StateRecord.JobStarted(2, TWO_NODES, "p", 60, 110)));
+    }
 }
