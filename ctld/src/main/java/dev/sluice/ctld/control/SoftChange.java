@@ -4,6 +4,7 @@ import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import java.util.List;
+import java.util.Map;
 
 /** Changes to state that is rebuilt after a restart and therefore never journaled. */
 public sealed interface SoftChange {
@@ -33,6 +34,24 @@ public sealed interface SoftChange {
             nodes = List.copyOf(nodes);
             partitions = List.copyOf(partitions);
             memberships = List.copyOf(memberships);
+        }
+    }
+
+    /**
+     * What the last scheduling pass said of the pending jobs: why each waits, when backfill
+     * expects it to start, its priority, and a detail in numbers.
+     */
+    record QueueViewed(
+            Map<Integer, String> reasons,
+            Map<Integer, Long> expectedStarts,
+            Map<Integer, Long> priorities,
+            Map<Integer, String> details)
+            implements SoftChange {
+        public QueueViewed {
+            reasons = Map.copyOf(reasons);
+            expectedStarts = Map.copyOf(expectedStarts);
+            priorities = Map.copyOf(priorities);
+            details = Map.copyOf(details);
         }
     }
 }
