@@ -1,6 +1,9 @@
 package dev.sluice.ctld.control;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.ctld.state.DynamicMembership;
+import dev.sluice.ctld.state.JobSteps;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import java.util.List;
@@ -19,6 +22,16 @@ public sealed interface SoftChange {
      * higher ids. Not journaled: no job ever had the id, so a restart may hand it out again.
      */
     record JobIdUsed(int jobId) implements SoftChange {}
+
+    /** A running job's steps changed (one started or ended). */
+    record StepsChanged(int jobId, JobSteps steps) implements SoftChange {
+        public StepsChanged {
+            requireNonNull(steps, "steps is null");
+        }
+    }
+
+    /** A job's steps are forgotten: the run they belonged to is over. */
+    record StepsForgotten(int jobId) implements SoftChange {}
 
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {}

@@ -390,7 +390,8 @@ public final class ClientApiHandler {
         return new Caller(who.getUid(), who.getGid(), who.getUserName(), operatorUids.contains(who.getUid()));
     }
 
-    static <T> T await(CompletableFuture<T> future) {
+    /** Waits for the loop's answer to a command; its refusal is rethrown as is. */
+    public static <T> T await(CompletableFuture<T> future) {
         try {
             return future.get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {

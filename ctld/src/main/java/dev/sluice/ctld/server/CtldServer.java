@@ -171,6 +171,8 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(expire);
         Command<Void> warn = dev.sluice.ctld.control.WarnSignals::send;
         periodic.add(warn);
+        Command<Void> steps = dev.sluice.ctld.control.StepCommands::sweep;
+        periodic.add(steps);
         AccountingPipeline accounting = null;
         if (acct.isPresent()) {
             accounting = AccountingPipeline.open(
@@ -215,12 +217,7 @@ public final class CtldServer implements AutoCloseable {
         ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer);
         if (dispatcher != null) {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
-            handler = handler.withSteps(new dev.sluice.ctld.step.StepService(
-                    loop::image,
-                    dispatcher,
-                    clock,
-                    record -> loop.submit((s, now) ->
-                            dev.sluice.ctld.control.ControlResult.<Void>of(List.of(record), List.of(), null))));
+            handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop, dispatcher));
         }
         UserDb users = UserDb.system();
         handler = handler.withOperators(operatorUids(config, users));

@@ -22,7 +22,8 @@ public record ClusterImage(
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
         Map<Integer, String> reasonDetails,
-        int nextJobId) {
+        int nextJobId,
+        Map<Integer, JobSteps> steps) {
 
     public ClusterImage {
         // The controller's own tables are immutable already and share chunks between images.
@@ -39,6 +40,7 @@ public record ClusterImage(
         expectedStarts = Map.copyOf(expectedStarts);
         priorities = Map.copyOf(priorities);
         reasonDetails = Map.copyOf(reasonDetails);
+        steps = Map.copyOf(steps);
     }
 
     /** An image that holds one job and nothing else (to describe that job on its own). */
@@ -54,7 +56,8 @@ public record ClusterImage(
                 Map.of(),
                 Map.of(),
                 Map.of(),
-                0);
+                0,
+                Map.of());
     }
 
     public Optional<Job> job(int id) {

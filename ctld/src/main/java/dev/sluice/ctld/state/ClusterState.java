@@ -52,6 +52,8 @@ public final class ClusterState implements ClusterView {
     private final Map<String, Long> lastHeard = new HashMap<>();
     /** Soft: the run (start time) of each job whose --signal went out. */
     private final Map<Integer, Long> warned = new HashMap<>();
+    /** Soft: the steps of running jobs. Immutable, replaced on each change, so images share it. */
+    private Map<Integer, JobSteps> steps = Map.of();
 
     private int nextJobId;
     private long sequence;
@@ -355,6 +357,22 @@ public final class ClusterState implements ClusterView {
         return warned.getOrDefault(job.id(), -1L) == job.startTime();
     }
 
+    @Override
+    public Map<Integer, JobSteps> steps() {
+        return steps;
+    }
+
+    /** Soft: a job's steps changed; null forgets them (the job no longer runs them). */
+    public void setSteps(int jobId, JobSteps jobSteps) {
+        Map<Integer, JobSteps> changed = new HashMap<>(steps);
+        if (jobSteps == null) {
+            changed.remove(jobId);
+        } else {
+            changed.put(jobId, jobSteps);
+        }
+        steps = Map.copyOf(changed);
+    }
+
     /** Soft: the node stopped answering. */
     public void silent(String node) {
         if (responding.remove(node)) {
@@ -420,6 +438,7 @@ public final class ClusterState implements ClusterView {
                 expectedStarts,
                 priorities,
                 details,
-                nextJobId);
+                nextJobId,
+                steps);
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a decision may read of the controller's state, and nothing it could change: handlers
@@ -41,4 +42,7 @@ public interface ClusterView {
 
     /** The node as readers see it: base state and flags derived from its running jobs. */
     NodeView view(Node node);
+
+    /** Soft: the steps of running jobs, by job id (also of runs that ended, until swept). */
+    Map<Integer, JobSteps> steps();
 }

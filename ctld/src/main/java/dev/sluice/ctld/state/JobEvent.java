@@ -74,6 +74,20 @@ public sealed interface JobEvent {
         }
     }
 
+    /** srun started a step in it (journaled for accounting; steps themselves are soft state). */
+    record StepStarted(JobStep step) implements JobEvent {
+        public StepStarted {
+            requireNonNull(step, "step is null");
+        }
+    }
+
+    /** One of its steps ended, or is recorded as ended with the run it belonged to. */
+    record StepEnded(JobStep step) implements JobEvent {
+        public StepEnded {
+            requireNonNull(step, "step is null");
+        }
+    }
+
     /** MinJobAge passed since it ended: the controller forgets it (accounting keeps it). */
     record Purge() implements JobEvent {}
 }

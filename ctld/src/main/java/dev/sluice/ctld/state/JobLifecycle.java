@@ -183,6 +183,8 @@ public final class JobLifecycle {
             case JobEvent.Hold h -> Transition.of(new JobHoldChanged(id, h.hold(), now));
             case JobEvent.Update u -> Transition.of(new JobUpdated(id, u.changes(), now));
             case JobEvent.Purge p -> Transition.of(new JobsPurged(List.of(id), now));
+            case JobEvent.StepStarted s -> Transition.of(new StateRecord.StepRecorded(id, s.step(), now));
+            case JobEvent.StepEnded s -> Transition.of(new StateRecord.StepRecorded(id, s.step(), now));
         };
         check(job, t.records());
         return t;
@@ -210,6 +212,9 @@ public final class JobLifecycle {
             case JobEvent.Suspend e -> EnumSet.of(Phase.RUNNING);
             case JobEvent.Resume e -> EnumSet.of(Phase.SUSPENDED);
             case JobEvent.Purge e -> EnumSet.of(Phase.FINISHED);
+            case JobEvent.StepStarted e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            // Steps are swept after their run is over: the job may have ended or pend again.
+            case JobEvent.StepEnded e -> EnumSet.allOf(Phase.class);
         };
     }
 
@@ -331,6 +336,10 @@ public final class JobLifecycle {
     private static void check(Job job, List<StateRecord> records) {
         Phase phase = Phase.of(job.state());
         for (StateRecord record : records) {
+            if (record instanceof StateRecord.StepRecorded) {
+                // Not a move: the job's state stays as it is.
+                continue;
+            }
             Phase to = next(phase, Move.of(record));
             if (to == null) {
                 throw illegal(job, phase, record);

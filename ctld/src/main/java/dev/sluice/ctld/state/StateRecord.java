@@ -82,7 +82,7 @@ public sealed interface StateRecord {
 
     /**
      * A step of a running job started or ended. Changes nothing in the state (steps are soft
-     * state, {@code ctld.step}); journaled so that accounting derives it exactly once.
+     * state, {@link JobSteps}); journaled so that accounting derives it exactly once.
      */
     record StepRecorded(int jobId, JobStep step, long time) implements StateRecord {
         public StepRecorded {
