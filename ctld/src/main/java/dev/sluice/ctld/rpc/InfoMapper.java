@@ -1,6 +1,7 @@
 package dev.sluice.ctld.rpc;
 
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.hostlist.IndexRanges;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
@@ -200,30 +201,9 @@ public final class InfoMapper {
                     .filter(u -> v.gres().used(u) > 0)
                     .map(GresUnit::index)
                     .toList();
-            parts.add(name + ":" + used + "(IDX:" + (idx.isEmpty() ? "N/A" : ranges(idx)) + ")");
+            parts.add(name + ":" + used + "(IDX:" + (idx.isEmpty() ? "N/A" : IndexRanges.format(idx)) + ")");
         });
         return String.join(",", parts);
-    }
-
-    /** {@code 0-1,3} from sorted indices. */
-    static String ranges(List<Integer> sorted) {
-        StringBuilder out = new StringBuilder();
-        int i = 0;
-        while (i < sorted.size()) {
-            int j = i;
-            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-                j++;
-            }
-            if (out.length() > 0) {
-                out.append(',');
-            }
-            out.append(sorted.get(i));
-            if (j > i) {
-                out.append('-').append(sorted.get(j));
-            }
-            i = j + 1;
-        }
-        return out.toString();
     }
 
     static PartitionInfo partition(ClusterImage image, Partition p) {
