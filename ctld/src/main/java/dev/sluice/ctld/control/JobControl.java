@@ -2,6 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
@@ -319,7 +320,7 @@ public final class JobControl {
         } catch (IllegalArgumentException e) {
             throw new SlurmException(ErrorCode.INVALID_TIME_LIMIT);
         }
-        return minutes == dev.sluice.common.time.TimeLimit.INFINITE ? JobRequest.TIME_INFINITE : minutes;
+        return SlurmLimits.toUint32(minutes);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.sluice.ctld.rpc;
 
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.hostlist.IndexRanges;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
@@ -47,7 +48,8 @@ public final class InfoMapper {
                 .setExitStatus(job.exitStatus())
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setPartition(job.partition())
-                .setPriority((int) Math.min(0xffffffffL, image.priorities().getOrDefault(job.id(), 0L)))
+                .setPriority((int)
+                        Math.min(SlurmLimits.MAX_UINT32, image.priorities().getOrDefault(job.id(), 0L)))
                 .setArrayJobId(job.array().arrayJobId())
                 .setArrayTaskId(
                         job.array().pendingTasks().isEmpty() ? job.array().taskId() : -1)

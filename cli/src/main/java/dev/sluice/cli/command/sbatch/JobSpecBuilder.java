@@ -2,7 +2,7 @@ package dev.sluice.cli.command.sbatch;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.caller.CallerFileException;
-import dev.sluice.cli.view.Limits;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
@@ -46,7 +46,7 @@ final class JobSpecBuilder {
                 .addAllScriptArgs(scriptArgs)
                 .setWrapped(wrapped)
                 .setName(o.has("job-name") ? o.get("job-name") : defaultName)
-                .setTimeLimitMinutes(Limits.WIRE_NOT_SET)
+                .setTimeLimitMinutes(SlurmLimits.NO_VAL32)
                 .setRequeue(!"0".equals(o.get("requeue")))
                 .setRequeueSet(o.has("requeue"))
                 .setOwner(Identity.newBuilder()
@@ -83,7 +83,7 @@ final class JobSpecBuilder {
         if (o.has("time")) {
             try {
                 long minutes = TimeLimit.parseMinutes(o.get("time"));
-                spec.setTimeLimitMinutes(minutes == 0 ? Limits.WIRE_INFINITE : Limits.toWire(minutes));
+                spec.setTimeLimitMinutes(minutes == 0 ? SlurmLimits.INFINITE32 : SlurmLimits.toWire(minutes));
             } catch (IllegalArgumentException e) {
                 throw new SbatchException(255, "error: Invalid --time specification");
             }

@@ -1,7 +1,7 @@
 package dev.sluice.cli.command.scontrol;
 
-import dev.sluice.cli.view.Limits;
 import dev.sluice.cli.view.NodeLists;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
 import dev.sluice.protocol.v1.NodeInfo;
@@ -41,11 +41,11 @@ final class PartitionShow {
         l.add("DefaultTime="
                 + (p.getDefaultTimeMinutes() == 0
                         ? "NONE"
-                        : TimeLimit.format(Limits.fromWire(p.getDefaultTimeMinutes())))
+                        : TimeLimit.format(SlurmLimits.fromWire(p.getDefaultTimeMinutes())))
                 + " DisableRootJobs=NO ExclusiveUser=" + Layout.yesNo(p.getExclusiveUser()) + " GraceTime=0 Hidden="
                 + Layout.yesNo(p.getHidden()));
         l.add("MaxNodes=" + unlimited(p.getMaxNodes()) + " MaxTime="
-                + TimeLimit.format(Limits.fromWire(p.getMaxTimeMinutes())) + " MinNodes="
+                + TimeLimit.format(SlurmLimits.fromWire(p.getMaxTimeMinutes())) + " MinNodes="
                 + Integer.toUnsignedString(p.getMinNodes()) + " LLN=NO MaxCPUsPerNode=UNLIMITED");
         l.add("Nodes=" + NodeLists.rangedOrNull(p.getNodes().isEmpty() ? String.join(",", names) : p.getNodes()));
         l.add("PriorityJobFactor=" + p.getPriorityJobFactor() + " PriorityTier=" + p.getPriorityTier() + " RootOnly="
@@ -67,7 +67,7 @@ final class PartitionShow {
     }
 
     private static String unlimited(int wire) {
-        return wire == 0 || wire == Limits.WIRE_INFINITE ? "UNLIMITED" : Integer.toUnsignedString(wire);
+        return wire == 0 || wire == SlurmLimits.INFINITE32 ? "UNLIMITED" : Integer.toUnsignedString(wire);
     }
 
     private static List<String> expand(String nodes) {

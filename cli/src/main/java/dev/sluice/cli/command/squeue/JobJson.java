@@ -5,6 +5,7 @@ import dev.sluice.cli.json.SlurmEnvelope;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.common.hostlist.IndexRanges;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.GresGrant;
 import dev.sluice.protocol.v1.JobInfo;
@@ -164,7 +165,7 @@ final class JobJson {
         w.field("suspend_time", info.getSuspendTime());
         w.field("system_comment", "");
         long limit = j.timeLimitMinutes();
-        w.field("time_limit", limit == TimeLimit.NOT_SET || limit < 0 ? 4294967295L : limit);
+        w.field("time_limit", limit == TimeLimit.NOT_SET || limit < 0 ? SlurmLimits.INFINITE : limit);
         w.field("time_minimum", 0);
         w.nullField("threads_per_core");
         w.field("tres_bind", "");
