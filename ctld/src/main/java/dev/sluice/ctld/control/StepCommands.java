@@ -3,6 +3,7 @@ package dev.sluice.ctld.control;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
@@ -197,6 +198,10 @@ public final class StepCommands {
                 .filter(n -> nodes.contains(n.node()))
                 .mapToLong(Allocation.NodeShare::memoryMb)
                 .sum();
-        return "cpu=" + cpus + ",mem=" + (memMb == 0 ? "0" : memMb + "M") + ",node=" + shares.size();
+        return Tres.empty()
+                .with("cpu", cpus)
+                .with("mem", memMb)
+                .with("node", shares.size())
+                .format();
     }
 }

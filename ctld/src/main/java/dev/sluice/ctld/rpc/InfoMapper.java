@@ -3,6 +3,7 @@ package dev.sluice.ctld.rpc;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.hostlist.IndexRanges;
 import dev.sluice.common.slurm.SlurmLimits;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
@@ -63,7 +64,7 @@ public final class InfoMapper {
                 .setDisplayId(job.displayId())
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
-                .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
+                .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes).format())
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
                 .setRestartCount(job.restartCount())
@@ -77,8 +78,13 @@ public final class InfoMapper {
             b.setNodeList(HostList.compress(a.nodeNames()))
                     .setBatchHost(a.batchHost())
                     .setMemPerNodeMb(a.nodes().get(0).memoryMb())
-                    .setAllocTres(
-                            tres(a.totalCpus(), a.totalMemoryMb(), a.nodes().size(), r) + gresTres(a));
+                    .setAllocTres(withGres(
+                                    tres(
+                                            a.totalCpus(),
+                                            a.totalMemoryMb(),
+                                            a.nodes().size()),
+                                    a)
+                            .format());
             for (Allocation.NodeShare share : a.nodes()) {
                 b.addNodeGres(
                         NodeGres.newBuilder().setNode(share.node()).addAllGrants(WireMapper.toWireGres(share.gres())));
@@ -94,14 +100,13 @@ public final class InfoMapper {
         return r.memPerCpuMb() * cpus;
     }
 
-    /** Slurm's TRES string: {@code cpu=2,mem=256M,node=1,billing=2}. */
-    static String tres(int cpus, long memMb, int nodes, JobRequest r) {
-        StringBuilder s = new StringBuilder("cpu=").append(cpus);
+    /** A job's TRES as Slurm prints them: {@code cpu=2,mem=256M,node=1,billing=2}. */
+    static Tres tres(int cpus, long memMb, int nodes) {
+        Tres t = Tres.empty().with("cpu", cpus);
         if (memMb > 0) {
-            s.append(",mem=").append(memory(memMb));
+            t = t.with("mem", memMb);
         }
-        s.append(",node=").append(nodes).append(",billing=").append(cpus);
-        return s.toString();
+        return t.with("node", nodes).with("billing", cpus);
     }
 
     /** The explanation of a wait; the expected start travels as the pending job's start_time. */
@@ -124,28 +129,19 @@ public final class InfoMapper {
         return String.join(",", parts);
     }
 
-    /** AllocTRES' GRES part: {@code ,gres/gpu=4} (and mps, shard, others) in a fixed order. */
-    static String gresTres(Allocation a) {
+    /** AllocTRES with its GRES: {@code gres/gpu=4} (and mps, shard, others) by name. */
+    static Tres withGres(Tres tres, Allocation a) {
         java.util.Map<String, Long> totals = new java.util.TreeMap<>();
         for (Allocation.NodeShare share : a.nodes()) {
             for (GresGrant g : share.gres()) {
                 totals.merge(g.name(), g.count(), Long::sum);
             }
         }
-        StringBuilder s = new StringBuilder();
-        totals.forEach(
-                (name, count) -> s.append(",gres/").append(name).append('=').append(count));
-        return s.toString();
-    }
-
-    static String memory(long mb) {
-        if (mb % (1024L * 1024) == 0) {
-            return mb / (1024L * 1024) + "T";
+        Tres out = tres;
+        for (var e : totals.entrySet()) {
+            out = out.with("gres/" + e.getKey(), e.getValue());
         }
-        if (mb % 1024 == 0) {
-            return mb / 1024 + "G";
-        }
-        return mb + "M";
+        return out;
     }
 
     static NodeInfo node(ClusterImage image, NodeView v) {
@@ -181,9 +177,14 @@ public final class InfoMapper {
                 .setWeight(n.weight())
                 .setBootTime(n.bootTime())
                 .setVersion(n.version())
-                .setCfgTres("cpu=" + hw.cpus() + ",mem=" + memory(hw.realMemoryMb()) + ",billing=" + hw.cpus());
+                .setCfgTres(Tres.empty()
+                        .with("cpu", hw.cpus())
+                        .with("mem", hw.realMemoryMb())
+                        .with("billing", hw.cpus())
+                        .format());
         if (v.allocCpus() > 0) {
-            b.setAllocTres("cpu=" + v.allocCpus() + (v.allocMemoryMb() > 0 ? ",mem=" + memory(v.allocMemoryMb()) : ""));
+            Tres alloc = Tres.empty().with("cpu", v.allocCpus());
+            b.setAllocTres((v.allocMemoryMb() > 0 ? alloc.with("mem", v.allocMemoryMb()) : alloc).format());
         }
         return b.build();
     }

@@ -2,6 +2,7 @@ package dev.sluice.ctld.step;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.accounting.AccountingEvents;
 import dev.sluice.ctld.control.StepCommands;
 import dev.sluice.ctld.persistence.RecordCodec;
@@ -51,7 +52,12 @@ class TestStepInfos {
     void aStepCountsTheJobsMemoryOnItsNodesOnly() {
         Allocation withMem = new Allocation(
                 List.of(new Allocation.NodeShare("n1", 2, 1024, 2), new Allocation.NodeShare("n2", 2, 1024, 2)));
-        assertThat(StepCommands.tres(withMem, shareOnN1(), 2)).isEqualTo("cpu=2,mem=1024M,node=1");
+        // Slurm prints memory in TRES converted (ReqTRES mem=1G for 1024 MB, observed); the
+        // spelling is common.tres.Tres', the amount is the step's.
+        Tres tres = Tres.parse(StepCommands.tres(withMem, shareOnN1(), 2));
+        assertThat(tres.get("cpu")).isEqualTo(2);
+        assertThat(tres.get("mem")).isEqualTo(1024);
+        assertThat(tres.get("node")).isEqualTo(1);
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.sluice.cli.command.scontrol;
 import dev.sluice.cli.view.NodeLists;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
-import dev.sluice.common.units.MemorySize;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.ArrayList;
@@ -58,7 +58,13 @@ final class PartitionShow {
         l.add((p.getDefMemPerCpuMb() > 0 ? "DefMemPerCPU=" + p.getDefMemPerCpuMb() : "DefMemPerNode=UNLIMITED")
                 + " MaxMemPerNode="
                 + (p.getMaxMemPerNodeMb() > 0 ? Long.toString(p.getMaxMemPerNodeMb()) : "UNLIMITED"));
-        l.add("TRES=cpu=" + cpus + ",mem=" + MemorySize.format(mem) + ",node=" + nodeCount + ",billing=" + cpus);
+        l.add("TRES="
+                + Tres.empty()
+                        .with("cpu", cpus)
+                        .with("mem", mem)
+                        .with("node", nodeCount)
+                        .with("billing", cpus)
+                        .format());
         return l;
     }
 
