@@ -1,12 +1,12 @@
 package dev.sluice.ctld.accounting;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.rpc.InfoMapper;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.StateRecord;

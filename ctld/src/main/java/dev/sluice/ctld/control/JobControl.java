@@ -2,6 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.limits.Admission;
@@ -19,7 +20,6 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobUpdates;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeTransition;

@@ -2,12 +2,12 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;

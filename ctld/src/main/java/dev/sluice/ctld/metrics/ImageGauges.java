@@ -1,10 +1,10 @@
 package dev.sluice.ctld.metrics;
 
 import dev.sluice.common.scalein.ScaleInRanking;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.state;
 
+import dev.sluice.common.slurm.JobState;
 import java.util.List;
 
 /**

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobState;
 import java.util.function.Consumer;
 
 /**

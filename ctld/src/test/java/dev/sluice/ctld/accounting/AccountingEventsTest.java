@@ -3,12 +3,12 @@ package dev.sluice.ctld.accounting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.RecordCodec;
@@ -14,7 +15,6 @@ import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;

@@ -2,6 +2,7 @@ package dev.sluice.ctld.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.loop.SoftState;
@@ -9,7 +10,6 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;

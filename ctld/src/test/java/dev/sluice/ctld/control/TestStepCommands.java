@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;

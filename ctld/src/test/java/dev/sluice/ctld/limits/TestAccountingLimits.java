@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -16,7 +17,6 @@ import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
@@ -14,7 +15,6 @@ import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import java.nio.file.Path;

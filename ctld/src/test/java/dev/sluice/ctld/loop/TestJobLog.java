@@ -2,6 +2,7 @@ package dev.sluice.ctld.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -11,7 +12,6 @@ import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;

@@ -3,6 +3,7 @@ package dev.sluice.ctld.sched;
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
@@ -11,7 +12,6 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;

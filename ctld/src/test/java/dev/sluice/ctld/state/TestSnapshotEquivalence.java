@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.sluice.ctld.step;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.accounting.AccountingEvents;
 import dev.sluice.ctld.control.StepCommands;
@@ -9,7 +10,6 @@ import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.StepShare;

@@ -1,6 +1,7 @@
 package dev.sluice.packaging.replay;
 
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -9,7 +10,6 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
