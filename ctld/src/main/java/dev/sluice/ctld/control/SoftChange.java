@@ -2,6 +2,7 @@ package dev.sluice.ctld.control;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.JobSteps;
 import dev.sluice.ctld.state.Node;
@@ -55,7 +56,7 @@ public sealed interface SoftChange {
      * expects it to start, its priority, and a detail in numbers.
      */
     record QueueViewed(
-            Map<Integer, String> reasons,
+            Map<Integer, JobReason> reasons,
             Map<Integer, Long> expectedStarts,
             Map<Integer, Long> priorities,
             Map<Integer, String> details)

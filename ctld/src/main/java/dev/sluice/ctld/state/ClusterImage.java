@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +19,7 @@ public record ClusterImage(
         List<NodeView> nodes,
         Map<String, NodeView> nodesByName,
         List<Partition> partitions,
-        Map<Integer, String> pendingReasons,
+        Map<Integer, JobReason> pendingReasons,
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
         Map<Integer, String> reasonDetails,
@@ -87,15 +88,18 @@ public record ClusterImage(
     /** The reason a pending job waits, as squeue prints it. */
     public String reasonOf(Job job) {
         if (!job.isPending()) {
-            return job.reason();
+            return job.reason().slurmName();
         }
-        if (job.hold() != Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD)) {
-            return Job.REQUEUED_HELD;
+        if (job.hold() != Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD) {
+            return JobReason.REQUEUED_HELD.slurmName();
         }
         return switch (job.hold()) {
-            case USER -> "JobHeldUser";
-            case ADMIN -> "JobHeldAdmin";
-            case NONE -> pendingReasons.getOrDefault(job.id(), job.reason());
+            case USER -> JobReason.JOB_HELD_USER.slurmName();
+            case ADMIN -> JobReason.JOB_HELD_ADMIN.slurmName();
+            case NONE -> {
+                JobReason waiting = pendingReasons.get(job.id());
+                yield (waiting != null ? waiting : job.reason()).slurmName();
+            }
         };
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
@@ -40,7 +41,7 @@ public final class ClusterState implements ClusterView {
     private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
     // The queue view is replaced whole by each pass and kept immutable, so images share it.
-    private Map<Integer, String> pendingReasons = Map.of();
+    private Map<Integer, JobReason> pendingReasons = Map.of();
     private Map<Integer, Long> expectedStarts = Map.of();
     private Map<Integer, Long> priorities = Map.of();
     private Map<Integer, String> details = Map.of();
@@ -388,7 +389,7 @@ public final class ClusterState implements ClusterView {
 
     /** Soft: what the last scheduling pass said of the pending jobs. */
     public void setQueueView(
-            Map<Integer, String> reasons,
+            Map<Integer, JobReason> reasons,
             Map<Integer, Long> starts,
             Map<Integer, Long> prio,
             Map<Integer, String> why) {
@@ -422,7 +423,7 @@ public final class ClusterState implements ClusterView {
             nodesByNameImage = Map.copyOf(byName);
         }
         if (!noLongerPending.isEmpty()) {
-            Map<Integer, String> still = new HashMap<>(pendingReasons);
+            Map<Integer, JobReason> still = new HashMap<>(pendingReasons);
             still.keySet().removeAll(noLongerPending);
             pendingReasons = Map.copyOf(still);
             noLongerPending.clear();

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.state;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
@@ -138,10 +139,10 @@ public final class JobLifecycle {
                         new Effect.LaunchBatch(id));
             case JobEvent.Cancel c ->
                 from == Phase.PENDING
-                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, "None", now))
-                        : ended(job, JobState.CANCELLED, 15, "None", true, now);
+                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.NONE, now))
+                        : ended(job, JobState.CANCELLED, 15, JobReason.NONE, true, now);
             case JobEvent.DependencyNeverSatisfied d ->
-                Transition.of(new JobEnded(id, JobState.CANCELLED, 0, "DependencyNeverSatisfied", now));
+                Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, now));
             case JobEvent.BatchEnded e -> {
                 JobState end = e.endState() != null ? e.endState() : byStatus(e.exitStatus());
                 // The batch host ends its own part; the job's other nodes are told.
@@ -296,13 +297,12 @@ public final class JobLifecycle {
     }
 
     /** Slurm's reason for a job's end, which {@code scontrol show job} prints after the state. */
-    public static String endReason(JobState end) {
+    public static JobReason endReason(JobState end) {
         return switch (end) {
-            case FAILED -> "NonZeroExitCode";
-            case TIMEOUT -> "TimeLimit";
-            // Slurm's FAIL_OOM.
-            case OUT_OF_MEMORY -> "OutOfMemory";
-            default -> "None";
+            case FAILED -> JobReason.NON_ZERO_EXIT_CODE;
+            case TIMEOUT -> JobReason.TIME_LIMIT;
+            case OUT_OF_MEMORY -> JobReason.OUT_OF_MEMORY;
+            default -> JobReason.NONE;
         };
     }
 
@@ -310,7 +310,7 @@ public final class JobLifecycle {
         return status == 0 ? JobState.COMPLETED : JobState.FAILED;
     }
 
-    private static Transition ended(Job job, JobState end, int status, String reason, boolean kill, long now) {
+    private static Transition ended(Job job, JobState end, int status, JobReason reason, boolean kill, long now) {
         JobEnded record = new JobEnded(job.id(), end, status, reason, now);
         return kill ? Transition.of(record, terminate(job, end)) : Transition.of(record);
     }
@@ -320,7 +320,7 @@ public final class JobLifecycle {
         return Transition.of(
                 job.request().requeue()
                         ? new JobRequeued(job.id(), now)
-                        : new JobEnded(job.id(), JobState.NODE_FAIL, 0, "None", now));
+                        : new JobEnded(job.id(), JobState.NODE_FAIL, 0, JobReason.NONE, now));
     }
 
     private static Transition suspend(Job job, boolean suspend, long now) {
@@ -385,8 +385,8 @@ public final class JobLifecycle {
             case JobUpdated r -> JobUpdates.apply(job, r.changes());
             case JobHoldChanged r -> {
                 // Released: the requeuehold reason goes with the hold, as in Slurm.
-                boolean clears = r.hold() == Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD);
-                yield job.with(b -> b.hold(r.hold()).reason(clears ? "None" : job.reason()));
+                boolean clears = r.hold() == Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD;
+                yield job.with(b -> b.hold(r.hold()).reason(clears ? JobReason.NONE : job.reason()));
             }
             // The table allowed it; ClusterState forgets the job.
             case JobsPurged r -> job;

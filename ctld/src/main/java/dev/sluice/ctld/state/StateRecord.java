@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import java.util.List;
 
@@ -29,7 +30,7 @@ public sealed interface StateRecord {
         }
     }
 
-    record JobEnded(int jobId, JobState state, int exitStatus, String reason, long time) implements StateRecord {
+    record JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time) implements StateRecord {
         public JobEnded {
             requireNonNull(state, "state is null");
             requireNonNull(reason, "reason is null");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
@@ -73,7 +74,7 @@ class TestJobRunControl {
         Job job = state.job(id);
         assertThat(job.state()).isEqualTo(JobState.PENDING);
         assertThat(job.restartCount()).isEqualTo(1);
-        assertThat(job.reason()).isEqualTo("BeginTime");
+        assertThat(job.reason()).isEqualTo(JobReason.BEGIN_TIME);
         // Its CPUs are free again: the node holds nothing.
         assertThat(state.view(state.node("n1")).allocCpus()).isZero();
     }
@@ -82,7 +83,7 @@ class TestJobRunControl {
     void anEndedJobIsQueuedAgainWithoutAnyKill() {
         int id = job(aJob().requeue().build(), NOW - 100);
         apply(ControlResult.of(
-                List.of(new StateRecord.JobEnded(id, JobState.FAILED, 3 << 8, "NonZeroExitCode", NOW - 10)),
+                List.of(new StateRecord.JobEnded(id, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, NOW - 10)),
                 List.of(),
                 null));
         ControlResult<Void> r = JobRunControl.requeue(state, ROOT, Integer.toString(id), false, NOW);
@@ -99,7 +100,7 @@ class TestJobRunControl {
         assertThat(job.hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
         apply(new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
-        assertThat(state.job(id).reason()).isEqualTo("None");
+        assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
         apply(JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
         assertThat(state.job(own).hold()).isEqualTo(Job.Hold.USER);
@@ -165,7 +166,9 @@ class TestJobRunControl {
         assertThatThrownBy(() -> JobRunControl.suspend(state, ROOT, "99", true, NOW))
                 .hasMessage("Unexpected message received");
         apply(ControlResult.of(
-                List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, "None", NOW)), List.of(), null));
+                List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
+                List.of(),
+                null));
         assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
                 .isEqualTo(ErrorCode.ALREADY_DONE);
     }

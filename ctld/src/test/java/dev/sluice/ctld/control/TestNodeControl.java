@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
@@ -279,7 +280,7 @@ class TestNodeControl {
                 new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
-        s.replay(++seq, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, "None", 11));
+        s.replay(++seq, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
         apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
         assertThat(s.node("d1")).isNull();
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1");

@@ -2,6 +2,7 @@ package dev.sluice.ctld.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
@@ -49,7 +50,7 @@ class TestPlanApplier {
                         new StateRecord.JobStarted(4, ONE_CPU, "p", 60, 110),
                         new StateRecord.ArrayTaskSplit(1, 3, 1, 110),
                         new StateRecord.JobStarted(1, ONE_CPU, "p", 60, 110),
-                        new StateRecord.JobEnded(2, JobState.CANCELLED, 0, "DependencyNeverSatisfied", 110));
+                        new StateRecord.JobEnded(2, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, 110));
         assertThat(result.effects())
                 .containsExactly(new Effect.LaunchBatch(3), new Effect.LaunchBatch(4), new Effect.LaunchBatch(1));
         long seq = 2;
@@ -65,7 +66,13 @@ class TestPlanApplier {
     void theQueueViewIsSoftState() {
         ClusterState state = state();
         SchedulePlan plan = new SchedulePlan(
-                List.of(), List.of(), Map.of(2, "Resources"), Map.of(2, 500L), Map.of(2, 7L), Map.of(), Map.of());
+                List.of(),
+                List.of(),
+                Map.of(2, JobReason.RESOURCES),
+                Map.of(2, 500L),
+                Map.of(2, 7L),
+                Map.of(),
+                Map.of());
         ControlResult<Void> result = PlanApplier.apply(state, plan, 110);
         assertThat(result.records()).isEmpty();
         result.softChanges().forEach(c -> SoftState.apply(state, c));

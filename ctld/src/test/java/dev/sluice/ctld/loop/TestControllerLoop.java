@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.JobControl;
@@ -118,7 +119,8 @@ class TestControllerLoop {
         long sequence = loop.image().sequence();
         // A pending job cannot complete: it never ran.
         assertThatThrownBy(() -> get(loop.submit((s, now) -> dev.sluice.ctld.control.ControlResult.<Void>of(
-                        List.of(new dev.sluice.ctld.state.StateRecord.JobEnded(id, JobState.COMPLETED, 0, "None", now)),
+                        List.of(new dev.sluice.ctld.state.StateRecord.JobEnded(
+                                id, JobState.COMPLETED, 0, JobReason.NONE, now)),
                         List.of(),
                         null))))
                 .isInstanceOf(ExecutionException.class)

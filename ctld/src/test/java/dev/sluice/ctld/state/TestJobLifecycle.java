@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
@@ -46,7 +47,7 @@ class TestJobLifecycle {
             case PENDING -> pending;
             case RUNNING -> running;
             case SUSPENDED -> running.suspended(true, 20, 130);
-            case FINISHED -> running.ended(JobState.COMPLETED, 0, 150, "None");
+            case FINISHED -> running.ended(JobState.COMPLETED, 0, 150, JobReason.NONE);
         };
     }
 
@@ -240,13 +241,13 @@ class TestJobLifecycle {
     @Test
     void replayRefusesWhatTheTableDoesNotAllow() {
         Job pending = in(Phase.PENDING, true);
-        assertThatThrownBy(() ->
-                        JobLifecycle.replay(pending, new StateRecord.JobEnded(7, JobState.COMPLETED, 0, "None", NOW)))
+        assertThatThrownBy(() -> JobLifecycle.replay(
+                        pending, new StateRecord.JobEnded(7, JobState.COMPLETED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("job 7 is PENDING");
         Job finished = in(Phase.FINISHED, true);
-        assertThatThrownBy(() ->
-                        JobLifecycle.replay(finished, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, "None", NOW)))
+        assertThatThrownBy(() -> JobLifecycle.replay(
+                        finished, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> JobLifecycle.replay(
                         in(Phase.RUNNING, true), new StateRecord.JobStarted(7, TWO_NODES, "p", 60, NOW)))
@@ -255,7 +256,7 @@ class TestJobLifecycle {
                         () -> JobLifecycle.replay(in(Phase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
                 .isInstanceOf(IllegalStateException.class);
         // A pending job ended only by being cancelled.
-        assertThat(JobLifecycle.replay(pending, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, "None", NOW))
+        assertThat(JobLifecycle.replay(pending, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
                         .state())
                 .isEqualTo(JobState.CANCELLED);
     }
@@ -281,7 +282,8 @@ class TestJobLifecycle {
         ClusterState state = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
         state.replay(1, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 100));
         ClusterImage before = state.image();
-        assertThatThrownBy(() -> state.replay(2, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, "None", 101)))
+        assertThatThrownBy(
+                        () -> state.replay(2, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 101)))
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> state.replay(
                         2, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 101)))

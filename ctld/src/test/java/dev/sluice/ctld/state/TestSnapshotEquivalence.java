@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
@@ -32,7 +33,7 @@ class TestSnapshotEquivalence {
                         1, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 60, 14),
                 new StateRecord.JobStarted(
                         2, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 15),
-                new StateRecord.JobEnded(2, JobState.FAILED, 256, "NonZeroExitCode", 16),
+                new StateRecord.JobEnded(2, JobState.FAILED, 256, JobReason.NON_ZERO_EXIT_CODE, 16),
                 // Only a job that ran can be requeued (JobLifecycle).
                 new StateRecord.JobStarted(
                         3, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 16),

@@ -2,6 +2,7 @@ package dev.sluice.ctld.step;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.accounting.AccountingEvents;
@@ -76,9 +77,9 @@ class TestStepInfos {
     void aStepEndsCompletedFailedOrCancelledWithItsJob() {
         assertThat(StepCommands.endState(RUNNING, 0)).isEqualTo(JobState.COMPLETED);
         assertThat(StepCommands.endState(RUNNING, 3 << 8)).isEqualTo(JobState.FAILED);
-        Job cancelled = RUNNING.ended(JobState.CANCELLED, 15, 1030, "None");
+        Job cancelled = RUNNING.ended(JobState.CANCELLED, 15, 1030, JobReason.NONE);
         assertThat(StepCommands.endState(cancelled, 15)).isEqualTo(JobState.CANCELLED);
-        Job timedOut = RUNNING.ended(JobState.TIMEOUT, 15, 1030, "TimeLimit");
+        Job timedOut = RUNNING.ended(JobState.TIMEOUT, 15, 1030, JobReason.TIME_LIMIT);
         assertThat(StepCommands.endState(timedOut, 9)).isEqualTo(JobState.CANCELLED);
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.packaging.replay;
 
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
@@ -165,8 +166,8 @@ public final class WorkloadReplay {
     /** Per partition, the first job in scheduling order that the pass left waiting for resources. */
     private Map<String, Job> firstBlocked(SchedulePlan plan, Comparator<Job> order) {
         Map<String, Job> first = new HashMap<>();
-        for (Map.Entry<Integer, String> e : plan.pendingReasons().entrySet()) {
-            if (!e.getValue().equals("Resources") && !e.getValue().equals("Priority")) {
+        for (Map.Entry<Integer, JobReason> e : plan.pendingReasons().entrySet()) {
+            if (e.getValue() != JobReason.RESOURCES && e.getValue() != JobReason.PRIORITY) {
                 continue;
             }
             Job job = state.job(e.getKey());
