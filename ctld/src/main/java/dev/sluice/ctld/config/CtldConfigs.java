@@ -90,7 +90,7 @@ public final class CtldConfigs {
                     minutes(p.defaultTimeMinutes()),
                     nodeCount(p.maxNodes()),
                     (int) Math.min(Integer.MAX_VALUE, p.minNodes()),
-                    p.state().toUpperCase(Locale.ROOT),
+                    p.state(),
                     p.defMemPerCpuMb(),
                     p.maxMemPerNodeMb(),
                     p.priorityTier(),

@@ -224,7 +224,7 @@ public final class InfoMapper {
                 .setDefaultTimeMinutes((int) p.defaultTimeMinutes())
                 .setMaxNodes(p.maxNodes() == Partition.NODES_UNLIMITED ? -1 : p.maxNodes())
                 .setMinNodes(p.minNodes())
-                .setState(p.state())
+                .setState(p.state().name())
                 .setTotalCpus(cpus)
                 .setTotalNodes(p.nodes().size())
                 .setPriorityTier(p.priorityTier())

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.sched;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
@@ -49,7 +50,7 @@ final class Gates {
             return JobReason.PARTITION_CONFIG;
         }
         if (!partition.isUp()) {
-            return partition.state().equalsIgnoreCase("INACTIVE")
+            return partition.state() == PartitionState.INACTIVE
                     ? JobReason.PARTITION_INACTIVE
                     : JobReason.PARTITION_DOWN;
         }

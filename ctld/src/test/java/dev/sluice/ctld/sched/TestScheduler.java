@@ -223,7 +223,7 @@ class TestScheduler {
                         JobRequest.TIME_NOT_SET,
                         dev.sluice.ctld.state.Partition.NODES_UNLIMITED,
                         0,
-                        "UP",
+                        dev.sluice.common.slurm.PartitionState.UP,
                         0,
                         0,
                         1,

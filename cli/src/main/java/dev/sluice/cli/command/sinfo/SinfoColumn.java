@@ -3,6 +3,7 @@ package dev.sluice.cli.command.sinfo;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.cli.view.NodeStates;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.NodeInfo;
@@ -166,13 +167,12 @@ record SinfoColumn(String header, boolean aggregate) {
     }
 
     private static String avail(PartitionInfo p) {
-        return switch (p.getState().toUpperCase(Locale.ROOT)) {
-            case "", "UP" -> "up";
-            case "DOWN" -> "down";
-            case "DRAIN" -> "drain";
-            case "INACTIVE" -> "inact";
-            default -> p.getState().toLowerCase(Locale.ROOT);
-        };
+        if (p.getState().isEmpty()) {
+            return PartitionState.UP.sinfoName();
+        }
+        return PartitionState.parse(p.getState())
+                .map(PartitionState::sinfoName)
+                .orElse(p.getState().toLowerCase(Locale.ROOT));
     }
 
     private static String defaultTime(PartitionInfo p) {
