@@ -7,6 +7,8 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.loop.SoftState;
@@ -111,7 +113,7 @@ class TestNodeControl {
         ClusterState s = state();
         apply(s, new NodeControl(300).register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
         assertThat(s.node("n1").drain()).isFalse();
-        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
     }
 
     @Test
@@ -134,8 +136,8 @@ class TestNodeControl {
         assertThat(s.node("n1").down()).isTrue();
         assertThat(s.node("n1").reason()).isEqualTo("Not responding");
         assertThat(s.node("n1").reasonUser()).as("SlurmUser, root by default").isEqualTo("root");
-        assertThat(view(s, "n1").baseState()).isEqualTo("DOWN");
-        assertThat(view(s, "n1").flags()).contains("NOT_RESPONDING");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.DOWN);
+        assertThat(view(s, "n1").flags()).contains(NodeFlag.NOT_RESPONDING);
         assertThat(s.job(1).state()).isEqualTo(JobState.NODE_FAIL);
         assertThat(s.job(2).state()).isEqualTo(JobState.PENDING);
         assertThat(s.job(2).restartCount()).isEqualTo(1);
@@ -170,14 +172,14 @@ class TestNodeControl {
         ClusterState s0 = silentNode(rts0);
         apply(s0, rts0.register(s0, reg("n1", Optional.empty()), 1100));
         assertThat(s0.node("n1").down()).as("ReturnToService=0").isTrue();
-        assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain("NOT_RESPONDING");
+        assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain(NodeFlag.NOT_RESPONDING);
 
         NodeControl rts1 = new NodeControl(30, new NodePolicy(1, false));
         ClusterState s1 = silentNode(rts1);
         apply(s1, rts1.register(s1, reg("n1", Optional.empty()), 1100));
         assertThat(view(s1, "n1").baseState())
                 .as("ReturnToService=1, not responding")
-                .isEqualTo("IDLE");
+                .isEqualTo(NodeState.IDLE);
 
         ClusterState admin1 = state();
         apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 100));
@@ -219,7 +221,7 @@ class TestNodeControl {
         apply(s, nodes.update(s, ROOT, List.of("n1"), "drain", "disk", 5));
         assertThat(s.node("n1").drain()).isTrue();
         apply(s, nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 6));
-        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(s.node("n1").reason()).isEmpty();
     }
 
@@ -251,7 +253,7 @@ class TestNodeControl {
         assertThat(s.node("d1").gres().describe()).isEqualTo("gpu:2");
         assertThat(s.node("d1").features()).containsExactly("a100");
         assertThat(s.node("d1").dynamic()).isTrue();
-        assertThat(view(s, "d1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "d1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1", "d1", "d2");
         assertThat(s.partitions().get(1).nodes()).containsExactly("d1");
         // Its own --conf Gres=gpu:3 against two found devices: drained.
@@ -267,7 +269,7 @@ class TestNodeControl {
                 new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0);
         assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Invalid user id");
         apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
-        assertThat(view(s, "c1").baseState()).isEqualTo("FUTURE");
+        assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         assertThat(s.partitions().get(1).nodes()).containsExactly("c1");
         assertThatThrownBy(() -> nodes.create(s, ROOT, List.of(wanted), 6)).hasMessage("Duplicate node name c1");
 
@@ -299,7 +301,7 @@ class TestNodeControl {
                         List.of(new StateRecord.NodeCreated(
                                 "c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0)),
                         5));
-        assertThat(view(s, "c1").baseState()).isEqualTo("FUTURE");
+        assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         // slurmd -N c1 without a node line: it reports the machine it found, not a dynamic node.
         NodeHardware machine = new NodeHardware(16, 1, 2, 8, 1, 32000, 0);
         NodeControl.Registration daemon = new NodeControl.Registration(
@@ -317,7 +319,7 @@ class TestNodeControl {
                 found(16, 32000, Map.of()));
         apply(s, nodes.register(s, daemon, 10));
         Node c1 = s.node("c1");
-        assertThat(view(s, "c1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(c1.future()).isFalse();
         assertThat(c1.addr()).isEqualTo("10.0.0.7");
         assertThat(c1.hardware()).as("as created, not as found").isEqualTo(HW);
@@ -369,8 +371,8 @@ class TestNodeControl {
         assertThat(s.job(1).restartCount()).isEqualTo(1);
         assertThat(s.node("n1").reason()).isEqualTo("Prolog error");
         assertThat(s.node("n1").reasonUser()).isEqualTo("slurm");
-        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
-        assertThat(view(s, "n1").flags()).contains("DRAIN");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
+        assertThat(view(s, "n1").flags()).contains(NodeFlag.DRAIN);
     }
 
     @Test
