@@ -1,6 +1,7 @@
 package dev.sluice.bench;
 
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.sched.SchedulePlan;
@@ -128,7 +129,7 @@ public final class Fixtures {
                 JobRequest.TIME_NOT_SET,
                 Partition.NODES_UNLIMITED,
                 0,
-                "UP",
+                PartitionState.UP,
                 0,
                 0,
                 1,

@@ -1,6 +1,7 @@
 package dev.sluice.ctld;
 
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.ctld.gres.GresDemand;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
@@ -38,7 +39,7 @@ public final class Builders {
                 JobRequest.TIME_NOT_SET,
                 Partition.NODES_UNLIMITED,
                 0,
-                "UP",
+                PartitionState.UP,
                 0,
                 0,
                 1,

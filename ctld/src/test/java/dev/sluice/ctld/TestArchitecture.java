@@ -74,6 +74,25 @@ class TestArchitecture {
                 .check(classes);
     }
 
+    /**
+     * Decisions read the state through {@code ClusterView}, which has no mutators: only the loop
+     * (replay and soft changes), recovery and the server that builds it hold the state itself.
+     */
+    @Test
+    void onlyTheLoopHoldsTheMutableState() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(
+                        "dev.sluice.ctld.state..",
+                        "dev.sluice.ctld.loop..",
+                        "dev.sluice.ctld.persistence..",
+                        "dev.sluice.ctld.server..")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("dev.sluice.ctld.state.ClusterState")
+                .check(classes);
+    }
+
     @Test
     void onlyTheEdgeSpeaksProtobuf() {
         noClasses()

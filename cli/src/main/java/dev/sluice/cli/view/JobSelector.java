@@ -1,5 +1,6 @@
 package dev.sluice.cli.view;
 
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.protocol.v1.JobInfo;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ public record JobSelector(long id, int task) {
             return Optional.empty();
         }
         long n = Long.parseLong(base);
-        if (n <= 0 || n > 0xffffffffL) {
+        if (n <= 0 || n > SlurmLimits.MAX_UINT32) {
             return Optional.empty();
         }
         return Optional.of(new JobSelector(n, task == null ? -1 : Integer.parseInt(task)));

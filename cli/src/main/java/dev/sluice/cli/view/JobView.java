@@ -3,6 +3,7 @@ package dev.sluice.cli.view;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.Elapsed;
 import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.common.time.TimeLimit;
@@ -165,10 +166,10 @@ public final class JobView {
     /** Minutes per {@link TimeLimit}: the controller's effective limit, else what was asked. */
     public long timeLimitMinutes() {
         if (job.getTimeLimitMinutes() != 0) {
-            return Limits.fromWire(job.getTimeLimitMinutes());
+            return SlurmLimits.fromWire(job.getTimeLimitMinutes());
         }
         int asked = spec().getTimeLimitMinutes();
-        return asked == 0 ? TimeLimit.NOT_SET : Limits.fromWire(asked);
+        return asked == 0 ? TimeLimit.NOT_SET : SlurmLimits.fromWire(asked);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.sluice.common.conf;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.PartitionState;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ public record PartitionConf(
         long defaultTimeMinutes,
         long maxNodes,
         long minNodes,
-        String state,
+        PartitionState state,
         List<String> allowGroups,
         List<String> allowAccounts,
         List<String> allowQos,

@@ -1,6 +1,7 @@
 package dev.sluice.common.conf;
 
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.time.TimeLimit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,8 +19,6 @@ import java.util.Set;
  * defined twice.
  */
 final class PartitionLines {
-
-    private static final Set<String> STATES = Set.of("UP", "DOWN", "DRAIN", "INACTIVE");
 
     private PartitionLines() {}
 
@@ -74,11 +73,9 @@ final class PartitionLines {
         String nodesExpr = nodesEntry == null ? "" : nodesEntry.value();
         List<String> members =
                 nodesEntry == null ? List.of() : resolveNodes(nodesEntry, allNodes, nodeSets, head.value());
-        String state = SlurmConfReader.upper(NodeLines.str(eff, "State", "UP"));
-        if (!STATES.contains(state)) {
-            throw eff.get("State")
-                    .error("Invalid partition state \"" + eff.get("State").value() + "\"");
-        }
+        PartitionState state = PartitionState.parse(NodeLines.str(eff, "State", "UP"))
+                .orElseThrow(() -> eff.get("State")
+                        .error("Invalid partition state \"" + eff.get("State").value() + "\""));
         return new PartitionConf(
                 head.value(),
                 members,

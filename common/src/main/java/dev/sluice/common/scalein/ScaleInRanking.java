@@ -1,5 +1,6 @@
 package dev.sluice.common.scalein;
 
+import dev.sluice.common.slurm.SlurmLimits;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -82,6 +83,6 @@ public final class ScaleInRanking {
 
     /** The end of a time limit: start plus limit, or {@link #UNLIMITED} for Slurm's INFINITE/NO_VAL. */
     public static long limitEnd(long startEpoch, long timeLimitMinutes) {
-        return timeLimitMinutes >= 0xfffffffeL ? UNLIMITED : startEpoch + timeLimitMinutes * 60;
+        return !SlurmLimits.isLimit(timeLimitMinutes) ? UNLIMITED : startEpoch + timeLimitMinutes * 60;
     }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * An immutable set of TRES counts, keyed by TRES name ({@code cpu}, {@code mem}, {@code node},
@@ -146,6 +147,22 @@ public final class Tres {
     public String format() {
         StringBuilder sb = new StringBuilder();
         for (String k : orderedNames()) {
+            if (!sb.isEmpty()) {
+                sb.append(',');
+            }
+            long v = counts.get(k);
+            sb.append(k).append('=').append(MEMORY.contains(k) ? MemorySize.format(v) : Long.toString(v));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * sacct's text: the same items with the names in alphabetical order, as sacct prints
+     * AllocTRES and ReqTRES ({@code billing=2,cpu=2,mem=1G,node=1}).
+     */
+    public String formatByName() {
+        StringBuilder sb = new StringBuilder();
+        for (String k : new TreeSet<>(counts.keySet())) {
             if (!sb.isEmpty()) {
                 sb.append(',');
             }

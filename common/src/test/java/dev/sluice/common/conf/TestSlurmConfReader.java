@@ -2,6 +2,7 @@ package dev.sluice.common.conf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.time.TimeLimit;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -175,7 +176,7 @@ class TestSlurmConfReader {
         assertThat(gpu.overSubscribe()).isEqualTo("FORCE:2");
         PartitionConf old = c.partition("old").orElseThrow();
         assertThat(old.overSubscribe()).isEqualTo("YES:4");
-        assertThat(old.state()).isEqualTo("DRAIN");
+        assertThat(old.state()).isEqualTo(PartitionState.DRAIN);
         assertThat(old.defaultTimeMinutes()).isEqualTo(30);
         assertThat(old.priorityTier()).isEqualTo(5);
         assertThat(c.defaultPartition().orElseThrow().name()).isEqualTo("all");

@@ -1,11 +1,12 @@
 package dev.sluice.ctld.accounting;
 
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.rpc.InfoMapper;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.StateRecord;
@@ -100,18 +101,15 @@ public final class AccountingEvents {
                 }
             }
         }
-        StringBuilder s = new StringBuilder()
-                .append("cpu=")
-                .append(cpus)
-                .append(",mem=")
-                .append(mem)
-                .append("M,node=")
-                .append(count)
-                .append(",billing=")
-                .append(cpus);
-        gres.forEach(
-                (name, total) -> s.append(",gres/").append(name).append('=').append(total));
-        return s.toString();
+        Tres t = Tres.empty()
+                .with("cpu", cpus)
+                .with("mem", mem)
+                .with("node", count)
+                .with("billing", cpus);
+        for (var e : gres.entrySet()) {
+            t = t.with("gres/" + e.getKey(), e.getValue());
+        }
+        return t.format();
     }
 
     /** The cluster's size from {@code time} on. */
@@ -163,7 +161,11 @@ public final class AccountingEvents {
         // itself keeps TIMEOUT.
         JobState state = job.state() == JobState.TIMEOUT ? JobState.CANCELLED : job.state();
         // Slurm lists mem on a step even when memory is not a consumable resource (mem=0).
-        String tres = "cpu=" + first.cpus() + ",mem=" + first.memoryMb() + "M,node=1";
+        String tres = Tres.empty()
+                .with("cpu", first.cpus())
+                .with("mem", first.memoryMb())
+                .with("node", 1)
+                .format();
         return AccountingRecord.newBuilder()
                 .setStep(StepAccountingRecord.newBuilder()
                         .setJobId(job.id())

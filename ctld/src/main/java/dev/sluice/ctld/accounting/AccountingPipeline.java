@@ -3,7 +3,7 @@ package dev.sluice.ctld.accounting;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.ctld.loop.JournalObserver;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingRecord;
@@ -73,7 +73,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     }
 
     @Override
-    public void applied(long sequence, StateRecord record, ClusterState state) {
+    public void applied(long sequence, StateRecord record, ClusterView state) {
         if (AccountingEvents.changesSize(record)) {
             String size = AccountingEvents.clusterTres(state.nodes());
             String down = AccountingEvents.downTres(state.nodes());

@@ -8,6 +8,7 @@ import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.gres.GresInventory;
@@ -15,7 +16,6 @@ import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.DynamicMembership;
-import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
@@ -90,7 +90,7 @@ public final class CtldConfigs {
                     minutes(p.defaultTimeMinutes()),
                     nodeCount(p.maxNodes()),
                     (int) Math.min(Integer.MAX_VALUE, p.minNodes()),
-                    p.state().toUpperCase(Locale.ROOT),
+                    p.state(),
                     p.defMemPerCpuMb(),
                     p.maxMemPerNodeMb(),
                     p.priorityTier(),
@@ -279,13 +279,7 @@ public final class CtldConfigs {
 
     /** common's TimeLimit sentinels → the wire-compatible ones the controller keeps. */
     static long minutes(long value) {
-        if (value == TimeLimit.INFINITE) {
-            return JobRequest.TIME_INFINITE;
-        }
-        if (value == TimeLimit.NOT_SET || value < 0) {
-            return JobRequest.TIME_NOT_SET;
-        }
-        return value;
+        return value < 0 ? SlurmLimits.NO_VAL : SlurmLimits.toUint32(value);
     }
 
     private static int nodeCount(long value) {

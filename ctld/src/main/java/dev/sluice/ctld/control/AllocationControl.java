@@ -2,11 +2,15 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +23,7 @@ import java.util.List;
 public final class AllocationControl {
     private AllocationControl() {}
 
-    public static ControlResult<Void> complete(ClusterState state, Caller caller, int jobId, int status, long now) {
+    public static ControlResult<Void> complete(ClusterView state, Caller caller, int jobId, int status, long now) {
         Job job = state.job(jobId);
         if (job == null) {
             throw new SlurmException(ErrorCode.INVALID_JOB_ID);
@@ -33,23 +37,15 @@ public final class AllocationControl {
         if (job.state().isFinished()) {
             return ControlResult.answer(null);
         }
-        if (job.isPending()) {
-            return ControlResult.of(
-                    List.of(new StateRecord.JobEnded(jobId, JobState.CANCELLED, 0, "None", now)), List.of(), null);
-        }
-        JobState end = status == 0 ? JobState.COMPLETED : JobState.FAILED;
-        return ControlResult.of(
-                List.of(new StateRecord.JobEnded(
-                        jobId, end, status, end == JobState.FAILED ? "NonZeroExitCode" : "None", now)),
-                List.of(new Effect.Terminate(jobId, job.allocation().nodeNames(), end)),
-                null);
+        Transition ended = JobLifecycle.apply(job, new JobEvent.AllocationEnded(status), now);
+        return ControlResult.of(ended.records(), ended.effects(), null);
     }
 
     /**
      * Allocations have no batch script whose node daemon would enforce their time limit, so the
      * controller does (once a second): TIMEOUT, and their steps are killed on every node.
      */
-    public static ControlResult<Void> expire(ClusterState state, long now) {
+    public static ControlResult<Void> expire(ClusterView state, long now) {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (Job job : state.jobs()) {
@@ -60,8 +56,9 @@ public final class AllocationControl {
                     && limit > 0
                     && limit < JobRequest.TIME_NOT_SET
                     && job.runSeconds(now) >= limit * 60) {
-                records.add(new StateRecord.JobEnded(job.id(), JobState.TIMEOUT, 15, "TimeLimit", now));
-                effects.add(new Effect.Terminate(job.id(), job.allocation().nodeNames(), JobState.TIMEOUT));
+                Transition timedOut = JobLifecycle.apply(job, new JobEvent.TimeLimitReached(), now);
+                records.addAll(timedOut.records());
+                effects.addAll(timedOut.effects());
             }
         }
         return ControlResult.of(records, effects, null);

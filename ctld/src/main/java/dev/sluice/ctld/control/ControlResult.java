@@ -1,5 +1,6 @@
 package dev.sluice.ctld.control;
 
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 

@@ -2,6 +2,8 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
@@ -12,15 +14,19 @@ import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ArraySpec;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobUpdates;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.TaskSplits;
+import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,12 +56,12 @@ public final class JobControl {
      * Accepts a batch job or rejects it with Slurm's error. A job that could never run on this
      * cluster is rejected now; one that merely cannot run yet is accepted and waits.
      */
-    public ControlResult<Integer> submit(ClusterState state, JobRequest request, long now) {
+    public ControlResult<Integer> submit(ClusterView state, JobRequest request, long now) {
         return submit(state, request, now, false);
     }
 
     /** @param allocation salloc/srun: no batch script, the job only holds its resources */
-    public ControlResult<Integer> submit(ClusterState state, JobRequest request, long now, boolean allocation) {
+    public ControlResult<Integer> submit(ClusterView state, JobRequest request, long now, boolean allocation) {
         JobText.check(request);
         Partition partition = resolvePartition(state, request.partition());
         if (!partition.acceptsJobs()) {
@@ -96,7 +102,7 @@ public final class JobControl {
      * 22.05 a job id is used up, also when the request cannot run here, but not when the
      * partition is wrong (Slurm rejects that before it makes a job record).
      */
-    public ControlResult<TestOnly> testOnly(ClusterState state, JobRequest request, long now) {
+    public ControlResult<TestOnly> testOnly(ClusterView state, JobRequest request, long now) {
         int id = state.nextJobId();
         try {
             ControlResult<Integer> accepted = submit(state, request, now, false);
@@ -117,7 +123,7 @@ public final class JobControl {
     public record TestOnly(StateRecord.JobSubmitted job, SlurmException refusal) {}
 
     /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
-    private static void validateFeatures(ClusterState state, JobRequest request) {
+    private static void validateFeatures(ClusterView state, JobRequest request) {
         FeatureConstraint constraint;
         try {
             constraint = FeatureConstraint.parse(request.constraint());
@@ -131,7 +137,7 @@ public final class JobControl {
         }
     }
 
-    private void validateSequencing(ClusterState state, JobRequest request) {
+    private void validateSequencing(ClusterView state, JobRequest request) {
         String array = request.sequencing().array();
         if (!array.isBlank()) {
             try {
@@ -168,7 +174,7 @@ public final class JobControl {
                 GresPool.idle(node.gres()));
     }
 
-    private static Partition resolvePartition(ClusterState state, String requested) {
+    private static Partition resolvePartition(ClusterView state, String requested) {
         if (requested == null || requested.isEmpty()) {
             return state.partitions().stream()
                     .filter(Partition::isDefault)
@@ -192,12 +198,11 @@ public final class JobControl {
      * are told to kill it. A pending array task is first split off its array, as Slurm does.
      */
     public ControlResult<Void> signal(
-            ClusterState state, Caller caller, String target, int signal, boolean cancel, boolean batchOnly, long now) {
+            ClusterView state, Caller caller, String target, int signal, boolean cancel, boolean batchOnly, long now) {
         List<JobTargets.Target> targets = JobTargets.resolve(state, target);
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
-        int nextId = state.nextJobId();
-        java.util.Map<Integer, Integer> pendingLeft = new java.util.HashMap<>();
+        TaskSplits splits = new TaskSplits(state.nextJobId());
         for (JobTargets.Target t : targets) {
             Job job = t.job();
             if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
@@ -213,24 +218,18 @@ public final class JobControl {
                 if (!cancel) {
                     throw new SlurmException(ErrorCode.JOB_PENDING);
                 }
-                int id = job.id();
-                if (t.pendingTask() >= 0) {
-                    // Tasks still pending in this record before this split; the last one keeps the record.
-                    int left = pendingLeft.getOrDefault(
-                            job.id(), job.array().pendingTasks().size());
-                    id = left == 1 ? job.id() : nextId++;
-                    pendingLeft.put(job.id(), left - 1);
-                    records.add(new StateRecord.ArrayTaskSplit(job.id(), t.pendingTask(), id, now));
-                }
-                records.add(new StateRecord.JobEnded(id, JobState.CANCELLED, 0, "None", now));
+                Transition cancelled = t.pendingTask() >= 0
+                        ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, new JobEvent.Cancel(), now)
+                        : JobLifecycle.apply(job, new JobEvent.Cancel(), now);
+                records.addAll(cancelled.records());
                 continue;
             }
-            List<String> nodes = job.allocation().nodeNames();
             if (cancel) {
-                records.add(new StateRecord.JobEnded(job.id(), JobState.CANCELLED, 15, "None", now));
-                effects.add(new Effect.Terminate(job.id(), nodes, JobState.CANCELLED));
+                Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(), now);
+                records.addAll(cancelled.records());
+                effects.addAll(cancelled.effects());
             } else {
-                effects.add(new Effect.Signal(job.id(), nodes, signal, batchOnly));
+                effects.add(new Effect.Signal(job.id(), job.allocation().nodeNames(), signal, batchOnly));
             }
         }
         return ControlResult.of(records, effects, null);
@@ -240,17 +239,16 @@ public final class JobControl {
      * {@code scontrol hold|uhold|release}: holds only pending jobs; users release only their own
      * holds, operators any.
      */
-    public ControlResult<Void> hold(ClusterState state, Caller caller, String target, Job.Hold hold, long now) {
+    public ControlResult<Void> hold(ClusterView state, Caller caller, String target, Job.Hold hold, long now) {
         List<StateRecord> records = new ArrayList<>();
         for (Job job : ownPendingJobs(state, caller, target)) {
             if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
                 throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
-            if (hold == Job.Hold.ADMIN && !caller.isOperator()) {
-                records.add(new StateRecord.JobHoldChanged(job.id(), Job.Hold.USER, now));
-            } else {
-                records.add(new StateRecord.JobHoldChanged(job.id(), hold, now));
-            }
+            // A user's hold request is always a user hold, whatever was asked.
+            Job.Hold granted = hold == Job.Hold.ADMIN && !caller.isOperator() ? Job.Hold.USER : hold;
+            records.addAll(
+                    JobLifecycle.apply(job, new JobEvent.Hold(granted), now).records());
         }
         return ControlResult.of(records, List.of(), null);
     }
@@ -260,7 +258,7 @@ public final class JobControl {
      * job is pending; priority (and negative nice) only for operators.
      */
     public ControlResult<Void> update(
-            ClusterState state, Caller caller, String target, java.util.Map<String, String> fields, long now) {
+            ClusterView state, Caller caller, String target, java.util.Map<String, String> fields, long now) {
         java.util.Map<String, String> changes = new java.util.LinkedHashMap<>();
         for (var e : fields.entrySet()) {
             String key = e.getKey().toLowerCase(java.util.Locale.ROOT);
@@ -299,13 +297,14 @@ public final class JobControl {
         }
         List<StateRecord> records = new ArrayList<>();
         for (Job job : ownPendingJobs(state, caller, target)) {
-            records.add(new StateRecord.JobUpdated(job.id(), changes, now));
+            records.addAll(
+                    JobLifecycle.apply(job, new JobEvent.Update(changes), now).records());
         }
         return ControlResult.of(records, List.of(), null);
     }
 
     /** The pending jobs a name stands for, each one the caller may change. */
-    private static List<Job> ownPendingJobs(ClusterState state, Caller caller, String target) {
+    private static List<Job> ownPendingJobs(ClusterView state, Caller caller, String target) {
         List<Job> out = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
             Job job = t.job();
@@ -329,7 +328,7 @@ public final class JobControl {
         } catch (IllegalArgumentException e) {
             throw new SlurmException(ErrorCode.INVALID_TIME_LIMIT);
         }
-        return minutes == dev.sluice.common.time.TimeLimit.INFINITE ? JobRequest.TIME_INFINITE : minutes;
+        return SlurmLimits.toUint32(minutes);
     }
 
     /**
@@ -337,7 +336,7 @@ public final class JobControl {
      * or reported twice after a retry) change nothing, so node daemons may resend freely.
      */
     public ControlResult<Void> complete(
-            ClusterState state, String nodeName, int jobId, int exitStatus, JobState endState, long now) {
+            ClusterView state, String nodeName, int jobId, int exitStatus, JobState endState, long now) {
         return complete(state, nodeName, jobId, exitStatus, endState, NodeScripts.OK, "root", now);
     }
 
@@ -355,7 +354,7 @@ public final class JobControl {
      * ({@code Epilog error}).
      */
     public ControlResult<Void> complete(
-            ClusterState state,
+            ClusterView state,
             String nodeName,
             int jobId,
             int exitStatus,
@@ -371,7 +370,7 @@ public final class JobControl {
      *     end of a run that {@code scontrol requeue} killed must not end the run after it
      */
     public ControlResult<Void> complete(
-            ClusterState state,
+            ClusterView state,
             String nodeName,
             int jobId,
             int restartCount,
@@ -387,38 +386,20 @@ public final class JobControl {
         if (restartCount >= 0 && restartCount != job.restartCount()) {
             return ControlResult.answer(null);
         }
-        if (scripts == NodeScripts.PROLOG_FAILED) {
-            List<StateRecord> records = List.of(
-                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Prolog error", slurmUser, now),
-                    new StateRecord.JobRequeued(jobId, now),
-                    new StateRecord.JobHoldChanged(jobId, Job.Hold.ADMIN, now));
-            List<Effect> effects = job.allocation().nodes().size() > 1
-                    ? List.of(new Effect.Terminate(jobId, job.allocation().nodeNames(), JobState.NODE_FAIL))
-                    : List.of();
-            return ControlResult.of(records, effects, null);
-        }
-        JobState finalState = endState;
-        if (finalState == null) {
-            finalState = exitStatus == 0 ? JobState.COMPLETED : JobState.FAILED;
-        }
-        // Slurm's reasons for a job's end: scontrol shows them after the state.
-        String reason = switch (finalState) {
-            case FAILED -> "NonZeroExitCode";
-            case TIMEOUT -> "TimeLimit";
-            // Slurm's FAIL_OOM.
-            case OUT_OF_MEMORY -> "OutOfMemory";
-            default -> "None";
-        };
         List<StateRecord> records = new ArrayList<>();
-        records.add(new StateRecord.JobEnded(jobId, finalState, exitStatus, reason, now));
+        if (scripts == NodeScripts.PROLOG_FAILED) {
+            records.add(
+                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Prolog error", slurmUser, now));
+            Transition requeued = JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
+            records.addAll(requeued.records());
+            return ControlResult.of(records, requeued.effects(), null);
+        }
+        Transition ended = JobLifecycle.apply(job, new JobEvent.BatchEnded(endState, exitStatus), now);
+        records.addAll(ended.records());
         if (scripts == NodeScripts.EPILOG_FAILED) {
             records.add(
                     new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Epilog error", slurmUser, now));
         }
-        List<Effect> effects = new ArrayList<>();
-        if (job.allocation().nodes().size() > 1) {
-            effects.add(new Effect.Terminate(jobId, job.allocation().nodeNames(), finalState));
-        }
-        return ControlResult.of(records, effects, null);
+        return ControlResult.of(records, ended.effects(), null);
     }
 }

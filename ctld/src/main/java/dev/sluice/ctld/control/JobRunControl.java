@@ -2,10 +2,14 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,8 +31,7 @@ public final class JobRunControl {
      *
      * @param held {@code requeuehold}: the job pends held (an operator's hold when an operator asks)
      */
-    public static ControlResult<Void> requeue(
-            ClusterState state, Caller caller, String target, boolean held, long now) {
+    public static ControlResult<Void> requeue(ClusterView state, Caller caller, String target, boolean held, long now) {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
@@ -45,15 +48,9 @@ public final class JobRunControl {
             if (!job.request().requeue()) {
                 throw new SlurmException(ErrorCode.DISABLED);
             }
-            records.add(new StateRecord.JobRequeued(job.id(), held, now));
-            if (held) {
-                records.add(new StateRecord.JobHoldChanged(
-                        job.id(), caller.isOperator() ? Job.Hold.ADMIN : Job.Hold.USER, now));
-            }
-            if (job.isRunning()) {
-                // The old run's end report names the old restart count, so it cannot end the new run.
-                effects.add(new Effect.Terminate(job.id(), job.allocation().nodeNames(), JobState.CANCELLED));
-            }
+            Transition requeued = JobLifecycle.apply(job, new JobEvent.Requeue(held, caller.isOperator()), now);
+            records.addAll(requeued.records());
+            effects.addAll(requeued.effects());
         }
         return ControlResult.of(records, effects, null);
     }
@@ -64,7 +61,7 @@ public final class JobRunControl {
      * (hence the time limit) does not count the pause. Suspending a suspended job changes nothing.
      */
     public static ControlResult<Void> suspend(
-            ClusterState state, Caller caller, String target, boolean suspend, long now) {
+            ClusterView state, Caller caller, String target, boolean suspend, long now) {
         List<JobTargets.Target> targets;
         try {
             targets = JobTargets.resolve(state, target);
@@ -94,9 +91,24 @@ public final class JobRunControl {
                 }
                 throw new SlurmException(ErrorCode.JOB_NOT_SUSPENDED);
             }
-            records.add(new StateRecord.JobSuspendChanged(job.id(), suspend, job.runSeconds(now), now));
-            effects.add(new Effect.Suspend(job.id(), job.allocation().nodeNames(), suspend));
+            Transition changed = JobLifecycle.apply(job, suspend ? new JobEvent.Suspend() : new JobEvent.Resume(), now);
+            records.addAll(changed.records());
+            effects.addAll(changed.effects());
         }
         return ControlResult.of(records, effects, null);
+    }
+
+    /**
+     * The batch script of the run that started at {@code startTime} could not be launched on its
+     * node (the dispatcher gave up): the job goes back to the queue, or fails with NODE_FAIL
+     * when it may not be requeued. A report about an earlier run changes nothing.
+     */
+    public static ControlResult<Void> launchFailed(ClusterView state, int jobId, long startTime, long now) {
+        Job job = state.job(jobId);
+        if (job == null || !job.isRunning() || job.startTime() != startTime) {
+            return ControlResult.answer(null);
+        }
+        Transition failed = JobLifecycle.apply(job, new JobEvent.LaunchFailed(), now);
+        return ControlResult.of(failed.records(), failed.effects(), null);
     }
 }

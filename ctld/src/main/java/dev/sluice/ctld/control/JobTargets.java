@@ -2,7 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.TaskSet;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ final class JobTargets {
     /** @param pendingTask the task inside {@code job}'s pending set, or -1 for the record itself */
     record Target(Job job, int pendingTask) {}
 
-    static List<Target> resolve(ClusterState state, String text) {
+    static List<Target> resolve(ClusterView state, String text) {
         String t = text.strip();
         int under = t.indexOf('_');
         try {
@@ -42,7 +42,7 @@ final class JobTargets {
     }
 
     /** {@code 123}: a plain job, or every record of array 123. */
-    private static List<Target> whole(ClusterState state, int id) {
+    private static List<Target> whole(ClusterView state, int id) {
         List<Target> out = new ArrayList<>();
         for (Job job : state.jobs()) {
             if (job.array().arrayJobId() == id) {
@@ -59,7 +59,7 @@ final class JobTargets {
         return out;
     }
 
-    private static Target task(ClusterState state, int arrayId, int task) {
+    private static Target task(ClusterView state, int arrayId, int task) {
         for (Job job : state.jobs()) {
             if (job.array().arrayJobId() != arrayId) {
                 continue;

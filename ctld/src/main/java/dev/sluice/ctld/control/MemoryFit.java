@@ -2,7 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
@@ -17,7 +17,7 @@ final class MemoryFit {
      * sbatch: error: Memory specification can not be satisfied}. Per CPU is compared as Slurm
      * does, without multiplying by the CPUs a node would give.
      */
-    static void check(ClusterState state, Partition partition, JobRequest request) {
+    static void check(ClusterView state, Partition partition, JobRequest request) {
         long wanted = Math.max(request.memPerNodeMb(), request.memPerCpuMb());
         if (wanted == 0) {
             return;

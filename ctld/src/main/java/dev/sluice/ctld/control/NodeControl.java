@@ -4,13 +4,16 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -107,7 +110,7 @@ public final class NodeControl {
     /** Answer to a registration: jobs the node runs that the controller does not know. */
     public record RegistrationAnswer(List<Integer> orphanJobs) {}
 
-    public ControlResult<RegistrationAnswer> register(ClusterState state, Registration claimed, long now) {
+    public ControlResult<RegistrationAnswer> register(ClusterView state, Registration claimed, long now) {
         Node known = state.node(claimed.name());
         if (known == null && !claimed.dynamic()) {
             throw new SlurmException(
@@ -229,7 +232,7 @@ public final class NodeControl {
     }
 
     /** @return true when the node must register again (the controller does not know it as up) */
-    public ControlResult<Boolean> heartbeat(ClusterState state, String name, long now) {
+    public ControlResult<Boolean> heartbeat(ClusterView state, String name, long now) {
         Node node = state.node(name);
         if (node == null || !node.registered() || !state.isResponding(name)) {
             return ControlResult.answer(true);
@@ -239,7 +242,7 @@ public final class NodeControl {
 
     /** {@code scontrol update NodeName=... State=... Reason=...}. */
     public ControlResult<Void> update(
-            ClusterState state, Caller caller, List<String> names, String newState, String reason, long now) {
+            ClusterView state, Caller caller, List<String> names, String newState, String reason, long now) {
         if (!caller.isOperator()) {
             // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
@@ -268,11 +271,12 @@ public final class NodeControl {
                 throw new SlurmException(ErrorCode.NODES_BUSY);
             }
         }
+        Set<Integer> failed = new HashSet<>();
         for (String name : names) {
             records.add(new StateRecord.NodeStateChanged(
                     name, transition, reason == null ? "" : reason, caller.userName(), now));
             if (transition == NodeTransition.DOWN) {
-                failJobsOn(state, name, now, records, effects);
+                failJobsOn(state, name, now, records, effects, failed);
             }
         }
         return ControlResult.of(records, effects, null);
@@ -280,7 +284,7 @@ public final class NodeControl {
 
     /** {@code scontrol create NodeName=...}: dynamic nodes, each absent until now. */
     public ControlResult<Void> create(
-            ClusterState state, Caller caller, List<StateRecord.NodeCreated> wanted, long now) {
+            ClusterView state, Caller caller, List<StateRecord.NodeCreated> wanted, long now) {
         if (!caller.isOperator()) {
             // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
@@ -315,7 +319,7 @@ public final class NodeControl {
      * {@code scontrol delete NodeName=...}: only dynamic nodes, and only when no job runs there
      * (Slurm 22.05 refuses the rest the same way).
      */
-    public ControlResult<Void> delete(ClusterState state, Caller caller, List<String> names, long now) {
+    public ControlResult<Void> delete(ClusterView state, Caller caller, List<String> names, long now) {
         if (!caller.isOperator()) {
             // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
@@ -353,7 +357,7 @@ public final class NodeControl {
      * Periodic check: nodes silent for longer than SlurmdTimeout go DOWN with reason
      * {@code Not responding}, and the jobs they ran end as NODE_FAIL.
      */
-    public ControlResult<Void> checkSilence(ClusterState state, long now) {
+    public ControlResult<Void> checkSilence(ClusterView state, long now) {
         if (slurmdTimeoutSeconds <= 0) {
             // SlurmdTimeout=0: Slurm never marks a silent node DOWN.
             return ControlResult.answer(null);
@@ -361,6 +365,7 @@ public final class NodeControl {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         List<SoftChange> soft = new ArrayList<>();
+        Set<Integer> failed = new HashSet<>();
         for (Node node : state.nodes()) {
             String name = node.name();
             if (!state.isResponding(name) || now - state.lastHeard(name) <= slurmdTimeoutSeconds) {
@@ -376,21 +381,24 @@ public final class NodeControl {
                 records.add(new StateRecord.NodeStateChanged(
                         name, NodeTransition.DOWN, node.reason(), node.reasonUser(), node.reasonTime()));
             }
-            failJobsOn(state, name, now, records, effects);
+            failJobsOn(state, name, now, records, effects, failed);
         }
         return new ControlResult<>(records, soft, effects, null);
     }
 
+    /** @param failed jobs already failed in this decision: a job on two failed nodes fails once */
     private static void failJobsOn(
-            ClusterState state, String node, long now, List<StateRecord> records, List<Effect> effects) {
+            ClusterView state,
+            String node,
+            long now,
+            List<StateRecord> records,
+            List<Effect> effects,
+            Set<Integer> failed) {
         for (Job job : state.jobs()) {
-            if (job.isRunning() && job.allocation().nodeNames().contains(node)) {
-                if (job.request().requeue()) {
-                    records.add(new StateRecord.JobRequeued(job.id(), now));
-                } else {
-                    records.add(new StateRecord.JobEnded(job.id(), JobState.NODE_FAIL, 0, "None", now));
-                }
-                effects.add(new Effect.Terminate(job.id(), job.allocation().nodeNames(), JobState.NODE_FAIL));
+            if (job.isRunning() && job.allocation().nodeNames().contains(node) && failed.add(job.id())) {
+                Transition ended = JobLifecycle.apply(job, new JobEvent.NodeFailed(), now);
+                records.addAll(ended.records());
+                effects.addAll(ended.effects());
             }
         }
     }

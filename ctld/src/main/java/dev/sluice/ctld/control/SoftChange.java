@@ -1,5 +1,15 @@
 package dev.sluice.ctld.control;
 
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.state.DynamicMembership;
+import dev.sluice.ctld.state.JobSteps;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.Partition;
+import java.util.List;
+import java.util.Map;
+
 /** Changes to state that is rebuilt after a restart and therefore never journaled. */
 public sealed interface SoftChange {
     /** A node was heard from at {@code time} (registration or heartbeat). */
@@ -14,6 +24,48 @@ public sealed interface SoftChange {
      */
     record JobIdUsed(int jobId) implements SoftChange {}
 
+    /** A running job's steps changed (one started or ended). */
+    record StepsChanged(int jobId, JobSteps steps) implements SoftChange {
+        public StepsChanged {
+            requireNonNull(steps, "steps is null");
+        }
+    }
+
+    /** A job's steps are forgotten: the run they belonged to is over. */
+    record StepsForgotten(int jobId) implements SoftChange {}
+
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
+
+    /**
+     * {@code scontrol reconfigure}: the files changed under a running controller (nodes new to
+     * slurm.conf, partitions as now configured). Not journaled: like the controller's start-up
+     * configuration it comes from the files at every start.
+     */
+    record Reconfigured(List<Node> nodes, List<Partition> partitions, List<DynamicMembership> memberships)
+            implements SoftChange {
+        public Reconfigured {
+            nodes = List.copyOf(nodes);
+            partitions = List.copyOf(partitions);
+            memberships = List.copyOf(memberships);
+        }
+    }
+
+    /**
+     * What the last scheduling pass said of the pending jobs: why each waits, when backfill
+     * expects it to start, its priority, and a detail in numbers.
+     */
+    record QueueViewed(
+            Map<Integer, JobReason> reasons,
+            Map<Integer, Long> expectedStarts,
+            Map<Integer, Long> priorities,
+            Map<Integer, String> details)
+            implements SoftChange {
+        public QueueViewed {
+            reasons = Map.copyOf(reasons);
+            expectedStarts = Map.copyOf(expectedStarts);
+            priorities = Map.copyOf(priorities);
+            details = Map.copyOf(details);
+        }
+    }
 }

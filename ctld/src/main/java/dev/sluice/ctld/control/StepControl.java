@@ -5,6 +5,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresRequest;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.StepShare;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,21 +16,13 @@ import java.util.Set;
  * go to the first nodes of the job, spread in blocks; a step gets every GRES of the job on its
  * nodes unless it names some; {@code --exclusive} steps hold their CPUs and devices against
  * other exclusive steps and wait ({@link Outcome.Busy}) when the job has them but another step
- * holds them. Pure: the caller keeps the steps.
+ * holds them. Pure: the steps are soft state of the loop ({@link StepCommands}).
  */
 public final class StepControl {
     private StepControl() {}
 
     /** What srun asked for; 0 = not given. */
     public record StepRequest(int numTasks, int numNodes, int cpusPerTask, String gres, boolean exclusive) {}
-
-    /** A step's part of one node: its tasks (global ids), CPUs and devices. */
-    public record StepShare(String node, int nodeId, List<Integer> taskIds, int cpus, List<GresGrant> gres) {
-        public StepShare {
-            taskIds = List.copyOf(taskIds);
-            gres = List.copyOf(gres);
-        }
-    }
 
     /** A step that runs: only exclusive ones hold anything against others. */
     public record ActiveStep(int stepId, boolean exclusive, List<StepShare> shares) {

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ public final class WarnSignals {
         return Math.max(job.startTime(), job.startTime() + limit * 60 - w.secondsBefore());
     }
 
-    public static ControlResult<Void> send(ClusterState state, long now) {
+    public static ControlResult<Void> send(ClusterView state, long now) {
         List<Effect> effects = new ArrayList<>();
         List<SoftChange> sent = new ArrayList<>();
         for (Job job : state.jobs()) {

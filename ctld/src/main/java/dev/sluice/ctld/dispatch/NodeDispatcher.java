@@ -2,16 +2,15 @@ package dev.sluice.ctld.dispatch;
 
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.config.CtldConfig;
-import dev.sluice.ctld.control.Effect;
+import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeView;
-import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.TaskSet;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.auth.DaemonAuth;
@@ -161,16 +160,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 }
             }
             log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
-            loop.submit((state, now) -> {
-                Job current = state.job(job.id());
-                if (current == null || !current.isRunning() || current.startTime() != job.startTime()) {
-                    return dev.sluice.ctld.control.ControlResult.answer(null);
-                }
-                StateRecord record = current.request().requeue()
-                        ? new StateRecord.JobRequeued(job.id(), now)
-                        : new StateRecord.JobEnded(job.id(), JobState.NODE_FAIL, 0, "None", now);
-                return dev.sluice.ctld.control.ControlResult.of(List.of(record), List.of(), null);
-            });
+            loop.submit((state, now) -> JobRunControl.launchFailed(state, job.id(), job.startTime(), now));
         });
     }
 

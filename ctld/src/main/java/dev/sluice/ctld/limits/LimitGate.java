@@ -1,5 +1,6 @@
 package dev.sluice.ctld.limits;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.Optional;
@@ -15,7 +16,7 @@ public final class LimitGate {
     private LimitGate() {}
 
     /** @return the pending reason, or null when the job is within its limits */
-    public static String reason(Enforcement enforce, AccountingPolicy policy, LimitUsage usage, Job job) {
+    public static JobReason reason(Enforcement enforce, AccountingPolicy policy, LimitUsage usage, Job job) {
         if (!enforce.associations()) {
             return null;
         }
@@ -23,7 +24,7 @@ public final class LimitGate {
         String account = LimitUsage.nz(job.request().account());
         Optional<Association> found = policy.userAssociation(account, user, job.partition());
         if (found.isEmpty()) {
-            return "InvalidAccount";
+            return JobReason.INVALID_ACCOUNT;
         }
         if (!enforce.limits()) {
             return null;
@@ -35,17 +36,17 @@ public final class LimitGate {
         if (qos != null) {
             Limits q = qos.limits();
             if (q.maxWallMinutes() != Limits.NONE && (!timed || wall > q.maxWallMinutes())) {
-                return "QOSMaxWallDurationPerJobLimit";
+                return JobReason.QOS_MAX_WALL_DURATION_PER_JOB_LIMIT;
             }
             String perJob = q.maxTresPerJob().exceeded(JobTres.NONE, wanted);
             if (perJob != null) {
                 return qosMaxPerJob(perJob);
             }
             if (q.grpJobs() != Limits.NONE && usage.qosAllRunningJobs(qos.name()) >= q.grpJobs()) {
-                return "QOSGrpJobsLimit";
+                return JobReason.QOS_GRP_JOBS_LIMIT;
             }
             if (q.maxJobs() != Limits.NONE && usage.qosRunningJobs(qos.name(), user) >= q.maxJobs()) {
-                return "QOSMaxJobsPerUserLimit";
+                return JobReason.QOS_MAX_JOBS_PER_USER_LIMIT;
             }
             String grp = q.grpTres().exceeded(usage.qosTres(qos.name()), wanted);
             if (grp != null) {
@@ -55,7 +56,7 @@ public final class LimitGate {
         Association assoc = found.get();
         Limits l = policy.effectiveLimits(assoc);
         if (l.maxWallMinutes() != Limits.NONE && (!timed || wall > l.maxWallMinutes())) {
-            return "AssocMaxWallDurationPerJobLimit";
+            return JobReason.ASSOC_MAX_WALL_DURATION_PER_JOB_LIMIT;
         }
         String perJob = l.maxTresPerJob().exceeded(JobTres.NONE, wanted);
         if (perJob != null) {
@@ -63,15 +64,15 @@ public final class LimitGate {
         }
         // Slurm walks up from the user association: its GrpJobs, its MaxJobs, the accounts' GrpJobs.
         if (l.grpJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.grpJobs()) {
-            return "AssocGrpJobsLimit";
+            return JobReason.ASSOC_GRP_JOBS_LIMIT;
         }
         if (l.maxJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.maxJobs()) {
-            return "AssocMaxJobsLimit";
+            return JobReason.ASSOC_MAX_JOBS_LIMIT;
         }
         for (Association up : policy.lineage(account)) {
             long cap = up.limits().grpJobs();
             if (cap != Limits.NONE && usage.accountRunningJobs(up.account()) >= cap) {
-                return "AssocGrpJobsLimit";
+                return JobReason.ASSOC_GRP_JOBS_LIMIT;
             }
         }
         String grp = l.grpTres().exceeded(usage.userTres(account, user), wanted);
@@ -87,39 +88,39 @@ public final class LimitGate {
         return null;
     }
 
-    private static String assocGrp(String tres) {
+    private static JobReason assocGrp(String tres) {
         return switch (tres) {
-            case "cpu" -> "AssocGrpCpuLimit";
-            case "mem" -> "AssocGrpMemLimit";
-            case "node" -> "AssocGrpNodeLimit";
-            default -> "AssocGrpGRES";
+            case "cpu" -> JobReason.ASSOC_GRP_CPU_LIMIT;
+            case "mem" -> JobReason.ASSOC_GRP_MEM_LIMIT;
+            case "node" -> JobReason.ASSOC_GRP_NODE_LIMIT;
+            default -> JobReason.ASSOC_GRP_GRES;
         };
     }
 
-    private static String assocMaxPerJob(String tres) {
+    private static JobReason assocMaxPerJob(String tres) {
         return switch (tres) {
-            case "cpu" -> "AssocMaxCpuPerJobLimit";
-            case "mem" -> "AssocMaxMemPerJob";
-            case "node" -> "AssocMaxNodePerJobLimit";
-            default -> "AssocMaxGRESPerJob";
+            case "cpu" -> JobReason.ASSOC_MAX_CPU_PER_JOB_LIMIT;
+            case "mem" -> JobReason.ASSOC_MAX_MEM_PER_JOB;
+            case "node" -> JobReason.ASSOC_MAX_NODE_PER_JOB_LIMIT;
+            default -> JobReason.ASSOC_MAX_GRES_PER_JOB;
         };
     }
 
-    private static String qosGrp(String tres) {
+    private static JobReason qosGrp(String tres) {
         return switch (tres) {
-            case "cpu" -> "QOSGrpCpuLimit";
-            case "mem" -> "QOSGrpMemLimit";
-            case "node" -> "QOSGrpNodeLimit";
-            default -> "QOSGrpGRES";
+            case "cpu" -> JobReason.QOS_GRP_CPU_LIMIT;
+            case "mem" -> JobReason.QOS_GRP_MEM_LIMIT;
+            case "node" -> JobReason.QOS_GRP_NODE_LIMIT;
+            default -> JobReason.QOS_GRP_GRES;
         };
     }
 
-    private static String qosMaxPerJob(String tres) {
+    private static JobReason qosMaxPerJob(String tres) {
         return switch (tres) {
-            case "cpu" -> "QOSMaxCpuPerJobLimit";
-            case "mem" -> "QOSMaxMemoryPerJob";
-            case "node" -> "QOSMaxNodePerJobLimit";
-            default -> "QOSMaxGRESPerJob";
+            case "cpu" -> JobReason.QOS_MAX_CPU_PER_JOB_LIMIT;
+            case "mem" -> JobReason.QOS_MAX_MEMORY_PER_JOB;
+            case "node" -> JobReason.QOS_MAX_NODE_PER_JOB_LIMIT;
+            default -> JobReason.QOS_MAX_GRES_PER_JOB;
         };
     }
 }

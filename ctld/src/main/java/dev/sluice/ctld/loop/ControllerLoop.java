@@ -5,8 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.ControlResult;
-import dev.sluice.ctld.control.Effect;
-import dev.sluice.ctld.control.SoftChange;
+import dev.sluice.ctld.control.PlanApplier;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.RecordCodec;
@@ -14,7 +13,8 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Effect;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.v1.journal.StateSnapshot;
 import java.io.IOException;
@@ -224,22 +224,11 @@ public final class ControllerLoop implements AutoCloseable {
         PolicyView enforced = limits;
         SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), enforced.policy());
         timed.schedulePass(System.nanoTime() - passStart);
-        for (SchedulePlan.Start start : plan.starts()) {
-            int jobId = start.jobId();
-            if (start.taskId() >= 0) {
-                boolean last = state.job(jobId).array().pendingTasks().size() == 1;
-                int taskJobId = last ? jobId : state.nextJobId();
-                apply(new StateRecord.ArrayTaskSplit(jobId, start.taskId(), taskJobId, now));
-                jobId = taskJobId;
-            }
-            apply(new StateRecord.JobStarted(
-                    jobId, start.allocation(), start.partition(), start.timeLimitMinutes(), now));
-            toRun.add(new Effect.LaunchBatch(jobId));
+        Done<Void> applied = decide(
+                new Pending<Void>((s, at) -> PlanApplier.apply(s, plan, at), new CompletableFuture<>()), now, toRun);
+        if (applied.error != null) {
+            log.error("scheduling pass refused: {}", applied.error.getMessage());
         }
-        for (int cancelled : plan.cancels()) {
-            apply(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 0, "DependencyNeverSatisfied", now));
-        }
-        state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
         commit(List.of(), toRun);
     }
 
@@ -298,6 +287,8 @@ public final class ControllerLoop implements AutoCloseable {
         ControlResult<T> result;
         try {
             result = p.command.decide(state, now);
+            // A decision the job lifecycle refuses is refused whole, before any of it is applied.
+            JobLifecycle.checkDecision(state, result.records());
         } catch (SlurmException e) {
             return new Done<>(p, null, e);
         } catch (RuntimeException e) {
@@ -305,14 +296,7 @@ public final class ControllerLoop implements AutoCloseable {
             return new Done<>(p, null, new SlurmException(ErrorCode.UNEXPECTED, String.valueOf(e.getMessage())));
         }
         result.records().forEach(this::apply);
-        for (SoftChange change : result.softChanges()) {
-            switch (change) {
-                case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
-                case SoftChange.NodeSilent s -> state.silent(s.node());
-                case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
-                case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
-            }
-        }
+        result.softChanges().forEach(change -> SoftState.apply(state, change));
         toRun.addAll(result.effects());
         return new Done<>(p, result.response(), null);
     }

@@ -1,7 +1,7 @@
 package dev.sluice.ctld.loop;
 
-import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Effect;
 
 /** Carries out effects once their records are durable. Must not block the controller thread. */
 @FunctionalInterface

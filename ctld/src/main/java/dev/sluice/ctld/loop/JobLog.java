@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.log.JournalAware;
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
@@ -45,7 +45,7 @@ public final class JobLog implements JournalObserver {
     }
 
     @Override
-    public void applied(long sequence, StateRecord record, ClusterState state) {
+    public void applied(long sequence, StateRecord record, ClusterView state) {
         pending.addAll(lines(record, state));
     }
 
@@ -59,7 +59,7 @@ public final class JobLog implements JournalObserver {
     }
 
     /** What slurmctld logs for {@code record}; {@code state} is the state after it. */
-    static List<String> lines(StateRecord record, ClusterState state) {
+    static List<String> lines(StateRecord record, ClusterView state) {
         return switch (record) {
             case StateRecord.JobStarted s -> {
                 yield List.of("sched: Allocate " + jobRef(s.jobId(), state) + " NodeList="
@@ -82,7 +82,7 @@ public final class JobLog implements JournalObserver {
     }
 
     /** Slurm's {@code %pJ}: {@code JobId=12}, or {@code JobId=30_1(33)} for an array task. */
-    static String jobRef(int jobId, ClusterState state) {
+    static String jobRef(int jobId, ClusterView state) {
         Job job = state.job(jobId);
         if (job != null && job.array().isArray() && job.array().taskId() >= 0) {
             return "JobId=" + job.array().arrayJobId() + "_" + job.array().taskId() + "(" + job.id() + ")";

@@ -1,6 +1,6 @@
 package dev.sluice.ctld.loop;
 
-import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.StateRecord;
 import java.io.IOException;
 
@@ -12,7 +12,7 @@ import java.io.IOException;
 public interface JournalObserver {
     JournalObserver NONE = new JournalObserver() {
         @Override
-        public void applied(long sequence, StateRecord record, ClusterState state) {}
+        public void applied(long sequence, StateRecord record, ClusterView state) {}
 
         @Override
         public void beforeSync() {}
@@ -25,7 +25,7 @@ public interface JournalObserver {
     static JournalObserver both(JournalObserver first, JournalObserver second) {
         return new JournalObserver() {
             @Override
-            public void applied(long sequence, StateRecord record, ClusterState state) {
+            public void applied(long sequence, StateRecord record, ClusterView state) {
                 first.applied(sequence, record, state);
                 second.applied(sequence, record, state);
             }
@@ -45,7 +45,7 @@ public interface JournalObserver {
     }
 
     /** A record was journalled (not yet synced) and applied; {@code state} is the state after it. */
-    void applied(long sequence, StateRecord record, ClusterState state);
+    void applied(long sequence, StateRecord record, ClusterView state);
 
     /** Make whatever {@link #applied} produced durable; runs before the journal sync. */
     void beforeSync() throws IOException;

@@ -1,17 +1,16 @@
 package dev.sluice.ctld.metrics;
 
 import dev.sluice.common.scalein.ScaleInRanking;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -63,13 +62,9 @@ final class ImageGauges {
         return toSeries(counts);
     }
 
-    /** sinfo's %T: a drained node runs nothing, a draining one still runs jobs. */
+    /** sinfo's %T without its condition suffix: a drained node runs nothing, a draining one does. */
     static String sinfoState(NodeView n) {
-        String base = n.baseState().toLowerCase(Locale.ROOT);
-        if (n.node().drain() && !n.node().down()) {
-            return base.equals("allocated") || base.equals("mixed") ? "draining" : "drained";
-        }
-        return base;
+        return n.status().longNameAlone();
     }
 
     /**

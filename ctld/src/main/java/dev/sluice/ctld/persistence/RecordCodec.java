@@ -1,5 +1,6 @@
 package dev.sluice.ctld.persistence;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.NodeTransition;
@@ -45,7 +46,7 @@ public final class RecordCodec {
                         .setJobId(r.jobId())
                         .setState(WireMapper.toWire(r.state()))
                         .setExitStatus(r.exitStatus())
-                        .setReason(r.reason()));
+                        .setReason(r.reason().slurmName()));
             case StateRecord.JobRequeued r ->
                 e.setJobRequeued(
                         JobRequeuedRecord.newBuilder().setJobId(r.jobId()).setHeld(r.held()));
@@ -141,8 +142,10 @@ public final class RecordCodec {
             }
             case JOB_ENDED -> {
                 JobEndedRecord r = e.getJobEnded();
+                JobReason reason = JobReason.of(r.getReason())
+                        .orElseThrow(() -> new IllegalArgumentException("unknown job reason " + r.getReason()));
                 yield new StateRecord.JobEnded(
-                        r.getJobId(), WireMapper.toDomain(r.getState()), r.getExitStatus(), r.getReason(), t);
+                        r.getJobId(), WireMapper.toDomain(r.getState()), r.getExitStatus(), reason, t);
             }
             case JOB_REQUEUED ->
                 new StateRecord.JobRequeued(

@@ -16,7 +16,7 @@ public final class Recovery {
         Journal.Recovered r = Journal.open(stateSaveLocation, truncateCorrupt);
         long through = r.snapshot().getThroughSequence();
         for (JournalEntry e : r.snapshot().getEntriesList()) {
-            state.replay(through, RecordCodec.decode(e));
+            state.restore(through, RecordCodec.decode(e));
         }
         state.reserveJobIdsBelow(r.snapshot().getNextJobId());
         for (JournalEntry e : r.entries()) {

@@ -1,8 +1,8 @@
 package dev.sluice.ctld.queue;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -6,6 +6,7 @@ import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
@@ -285,9 +286,7 @@ public final class ClientApiHandler {
         // scancel -t PD,R: any of the listed states, long or compact names.
         if (!f.getStateFilter().isEmpty()
                 && java.util.Arrays.stream(f.getStateFilter().split(","))
-                        .map(String::strip)
-                        .noneMatch(st -> st.equalsIgnoreCase(job.state().name())
-                                || st.equalsIgnoreCase(job.state().compact()))) {
+                        .noneMatch(st -> JobState.parse(st).orElse(null) == job.state())) {
             return false;
         }
         if (!f.getNodesFilter().isEmpty()) {
@@ -396,7 +395,8 @@ public final class ClientApiHandler {
         return new Caller(who.getUid(), who.getGid(), who.getUserName(), operatorUids.contains(who.getUid()));
     }
 
-    static <T> T await(CompletableFuture<T> future) {
+    /** Waits for the loop's answer to a command; its refusal is rethrown as is. */
+    public static <T> T await(CompletableFuture<T> future) {
         try {
             return future.get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {

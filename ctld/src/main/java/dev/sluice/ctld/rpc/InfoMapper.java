@@ -1,6 +1,9 @@
 package dev.sluice.ctld.rpc;
 
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.hostlist.IndexRanges;
+import dev.sluice.common.slurm.SlurmLimits;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
@@ -46,7 +49,8 @@ public final class InfoMapper {
                 .setExitStatus(job.exitStatus())
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setPartition(job.partition())
-                .setPriority((int) Math.min(0xffffffffL, image.priorities().getOrDefault(job.id(), 0L)))
+                .setPriority((int)
+                        Math.min(SlurmLimits.MAX_UINT32, image.priorities().getOrDefault(job.id(), 0L)))
                 .setArrayJobId(job.array().arrayJobId())
                 .setArrayTaskId(
                         job.array().pendingTasks().isEmpty() ? job.array().taskId() : -1)
@@ -60,7 +64,7 @@ public final class InfoMapper {
                 .setDisplayId(job.displayId())
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
-                .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes, r))
+                .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes).format())
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
                 .setRestartCount(job.restartCount())
@@ -74,8 +78,13 @@ public final class InfoMapper {
             b.setNodeList(HostList.compress(a.nodeNames()))
                     .setBatchHost(a.batchHost())
                     .setMemPerNodeMb(a.nodes().get(0).memoryMb())
-                    .setAllocTres(
-                            tres(a.totalCpus(), a.totalMemoryMb(), a.nodes().size(), r) + gresTres(a));
+                    .setAllocTres(withGres(
+                                    tres(
+                                            a.totalCpus(),
+                                            a.totalMemoryMb(),
+                                            a.nodes().size()),
+                                    a)
+                            .format());
             for (Allocation.NodeShare share : a.nodes()) {
                 b.addNodeGres(
                         NodeGres.newBuilder().setNode(share.node()).addAllGrants(WireMapper.toWireGres(share.gres())));
@@ -91,14 +100,13 @@ public final class InfoMapper {
         return r.memPerCpuMb() * cpus;
     }
 
-    /** Slurm's TRES string: {@code cpu=2,mem=256M,node=1,billing=2}. */
-    static String tres(int cpus, long memMb, int nodes, JobRequest r) {
-        StringBuilder s = new StringBuilder("cpu=").append(cpus);
+    /** A job's TRES as Slurm prints them: {@code cpu=2,mem=256M,node=1,billing=2}. */
+    static Tres tres(int cpus, long memMb, int nodes) {
+        Tres t = Tres.empty().with("cpu", cpus);
         if (memMb > 0) {
-            s.append(",mem=").append(memory(memMb));
+            t = t.with("mem", memMb);
         }
-        s.append(",node=").append(nodes).append(",billing=").append(cpus);
-        return s.toString();
+        return t.with("node", nodes).with("billing", cpus);
     }
 
     /** The explanation of a wait; the expected start travels as the pending job's start_time. */
@@ -121,28 +129,19 @@ public final class InfoMapper {
         return String.join(",", parts);
     }
 
-    /** AllocTRES' GRES part: {@code ,gres/gpu=4} (and mps, shard, others) in a fixed order. */
-    static String gresTres(Allocation a) {
+    /** AllocTRES with its GRES: {@code gres/gpu=4} (and mps, shard, others) by name. */
+    static Tres withGres(Tres tres, Allocation a) {
         java.util.Map<String, Long> totals = new java.util.TreeMap<>();
         for (Allocation.NodeShare share : a.nodes()) {
             for (GresGrant g : share.gres()) {
                 totals.merge(g.name(), g.count(), Long::sum);
             }
         }
-        StringBuilder s = new StringBuilder();
-        totals.forEach(
-                (name, count) -> s.append(",gres/").append(name).append('=').append(count));
-        return s.toString();
-    }
-
-    static String memory(long mb) {
-        if (mb % (1024L * 1024) == 0) {
-            return mb / (1024L * 1024) + "T";
+        Tres out = tres;
+        for (var e : totals.entrySet()) {
+            out = out.with("gres/" + e.getKey(), e.getValue());
         }
-        if (mb % 1024 == 0) {
-            return mb / 1024 + "G";
-        }
-        return mb + "M";
+        return out;
     }
 
     static NodeInfo node(ClusterImage image, NodeView v) {
@@ -166,8 +165,8 @@ public final class InfoMapper {
                 .setTmpDiskMb(hw.tmpDiskMb())
                 .setAllocCpus(v.allocCpus())
                 .setAllocMemoryMb(v.allocMemoryMb())
-                .setState(v.baseState())
-                .addAllFlags(v.flags())
+                .setState(v.baseState().name())
+                .addAllFlags(v.flags().stream().map(Enum::name).toList())
                 .setReason(n.reason())
                 .setReasonUser(n.reasonUser())
                 .setReasonTime(n.reasonTime())
@@ -178,9 +177,14 @@ public final class InfoMapper {
                 .setWeight(n.weight())
                 .setBootTime(n.bootTime())
                 .setVersion(n.version())
-                .setCfgTres("cpu=" + hw.cpus() + ",mem=" + memory(hw.realMemoryMb()) + ",billing=" + hw.cpus());
+                .setCfgTres(Tres.empty()
+                        .with("cpu", hw.cpus())
+                        .with("mem", hw.realMemoryMb())
+                        .with("billing", hw.cpus())
+                        .format());
         if (v.allocCpus() > 0) {
-            b.setAllocTres("cpu=" + v.allocCpus() + (v.allocMemoryMb() > 0 ? ",mem=" + memory(v.allocMemoryMb()) : ""));
+            Tres alloc = Tres.empty().with("cpu", v.allocCpus());
+            b.setAllocTres((v.allocMemoryMb() > 0 ? alloc.with("mem", v.allocMemoryMb()) : alloc).format());
         }
         return b.build();
     }
@@ -200,30 +204,9 @@ public final class InfoMapper {
                     .filter(u -> v.gres().used(u) > 0)
                     .map(GresUnit::index)
                     .toList();
-            parts.add(name + ":" + used + "(IDX:" + (idx.isEmpty() ? "N/A" : ranges(idx)) + ")");
+            parts.add(name + ":" + used + "(IDX:" + (idx.isEmpty() ? "N/A" : IndexRanges.format(idx)) + ")");
         });
         return String.join(",", parts);
-    }
-
-    /** {@code 0-1,3} from sorted indices. */
-    static String ranges(List<Integer> sorted) {
-        StringBuilder out = new StringBuilder();
-        int i = 0;
-        while (i < sorted.size()) {
-            int j = i;
-            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-                j++;
-            }
-            if (out.length() > 0) {
-                out.append(',');
-            }
-            out.append(sorted.get(i));
-            if (j > i) {
-                out.append('-').append(sorted.get(j));
-            }
-            i = j + 1;
-        }
-        return out.toString();
     }
 
     static PartitionInfo partition(ClusterImage image, Partition p) {
@@ -241,7 +224,7 @@ public final class InfoMapper {
                 .setDefaultTimeMinutes((int) p.defaultTimeMinutes())
                 .setMaxNodes(p.maxNodes() == Partition.NODES_UNLIMITED ? -1 : p.maxNodes())
                 .setMinNodes(p.minNodes())
-                .setState(p.state())
+                .setState(p.state().name())
                 .setTotalCpus(cpus)
                 .setTotalNodes(p.nodes().size())
                 .setPriorityTier(p.priorityTier())

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.sched;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
@@ -12,59 +14,58 @@ import java.util.Map;
  * them, with Slurm's reason names (squeue's REASON column).
  */
 final class Gates {
-    /** The dependency can never be met. */
-    static final String NEVER = "DependencyNeverSatisfied";
-
     private Gates() {}
 
     /** @return Slurm's pending reason, or null when the job may be placed */
-    static String reason(
+    static JobReason reason(
             Job job, Partition partition, int task, ClusterImage image, long now, Map<Integer, Integer> runningTasks) {
         switch (job.hold()) {
             case USER -> {
-                return "JobHeldUser";
+                return JobReason.JOB_HELD_USER;
             }
             case ADMIN -> {
-                return "JobHeldAdmin";
+                return JobReason.JOB_HELD_ADMIN;
             }
             case NONE -> {}
         }
         if (job.eligibleTime() > now) {
-            return "BeginTime";
+            return JobReason.BEGIN_TIME;
         }
         Dependency dependency;
         try {
             dependency = Dependency.parse(job.request().sequencing().dependency());
         } catch (IllegalArgumentException e) {
-            return NEVER;
+            return JobReason.DEPENDENCY_NEVER_SATISFIED;
         }
         switch (dependency.evaluate(image, job, task, now)) {
             case WAITING -> {
-                return "Dependency";
+                return JobReason.DEPENDENCY;
             }
             case NEVER -> {
-                return NEVER;
+                return JobReason.DEPENDENCY_NEVER_SATISFIED;
             }
             case SATISFIED -> {}
         }
         if (partition == null) {
-            return "PartitionConfig";
+            return JobReason.PARTITION_CONFIG;
         }
         if (!partition.isUp()) {
-            return partition.state().equalsIgnoreCase("INACTIVE") ? "PartitionInactive" : "PartitionDown";
+            return partition.state() == PartitionState.INACTIVE
+                    ? JobReason.PARTITION_INACTIVE
+                    : JobReason.PARTITION_DOWN;
         }
         if (job.timeLimitMinutes() != JobRequest.TIME_INFINITE
                 && partition.maxTimeMinutes() != JobRequest.TIME_INFINITE
                 && job.timeLimitMinutes() > partition.maxTimeMinutes()) {
-            return "PartitionTimeLimit";
+            return JobReason.PARTITION_TIME_LIMIT;
         }
         int minNodes = job.request().effectiveMinNodes();
         if (minNodes > partition.maxNodes() || (partition.minNodes() > 0 && minNodes < partition.minNodes())) {
-            return "PartitionNodeLimit";
+            return JobReason.PARTITION_NODE_LIMIT;
         }
         int throttle = job.array().throttle();
         if (throttle > 0 && runningTasks.getOrDefault(job.array().arrayJobId(), 0) >= throttle) {
-            return "JobArrayTaskLimit";
+            return JobReason.JOB_ARRAY_TASK_LIMIT;
         }
         return null;
     }

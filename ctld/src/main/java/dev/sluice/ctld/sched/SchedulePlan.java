@@ -1,5 +1,6 @@
 package dev.sluice.ctld.sched;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Allocation;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,7 @@ import java.util.Map;
 public record SchedulePlan(
         List<Start> starts,
         List<Integer> cancels,
-        Map<Integer, String> pendingReasons,
+        Map<Integer, JobReason> pendingReasons,
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
         Map<Integer, String> details,

@@ -3,6 +3,7 @@ package dev.sluice.ctld.sched;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
@@ -91,8 +92,8 @@ public final class Scheduler {
                 continue;
             }
             switch (job.hold()) {
-                case USER -> pass.reasons.put(job.id(), "JobHeldUser");
-                case ADMIN -> pass.reasons.put(job.id(), "JobHeldAdmin");
+                case USER -> pass.reasons.put(job.id(), JobReason.JOB_HELD_USER);
+                case ADMIN -> pass.reasons.put(job.id(), JobReason.JOB_HELD_ADMIN);
                 case NONE -> pending.add(job);
             }
         }
@@ -123,7 +124,7 @@ public final class Scheduler {
         final AvailabilityTimeline timeline;
         final List<SchedulePlan.Start> starts = new ArrayList<>();
         final List<Integer> cancels = new ArrayList<>();
-        final Map<Integer, String> reasons = new HashMap<>();
+        final Map<Integer, JobReason> reasons = new HashMap<>();
         final Map<Integer, Long> expected = new HashMap<>();
         final Map<Integer, dev.sluice.ctld.state.Allocation> reserved = new HashMap<>();
         final Map<Integer, String> details = new HashMap<>();
@@ -178,9 +179,10 @@ public final class Scheduler {
 
         /** @return true when the task started and the next task of the same record may be tried */
         private boolean tryStart(Job job, Partition partition, int task) {
-            String reason = Gates.reason(job, partition, task, image, now, runningTasks);
+            JobReason reason = Gates.reason(job, partition, task, image, now, runningTasks);
             if (reason != null) {
-                if (reason.equals(Gates.NEVER) && job.request().sequencing().killOnInvalidDep()) {
+                if (reason == JobReason.DEPENDENCY_NEVER_SATISFIED
+                        && job.request().sequencing().killOnInvalidDep()) {
                     cancels.add(job.id());
                 } else {
                     reasons.put(job.id(), reason);
@@ -188,14 +190,14 @@ public final class Scheduler {
                 return false;
             }
             if (usage != null) {
-                String limit = LimitGate.reason(enforce, policy, usage, job);
+                JobReason limit = LimitGate.reason(enforce, policy, usage, job);
                 if (limit != null) {
                     reasons.put(job.id(), limit);
                     return false;
                 }
             }
             if (!config.backfill() && blockedPartitions.contains(partition.name())) {
-                reasons.put(job.id(), "Priority");
+                reasons.put(job.id(), JobReason.PRIORITY);
                 return false;
             }
             PlacementRequest request;
@@ -203,7 +205,7 @@ public final class Scheduler {
                 request = placementRequest(job.request(), partition, config.select());
             } catch (SlurmException e) {
                 // The configuration changed under an accepted job (e.g. its GRES went away).
-                reasons.put(job.id(), "BadConstraints");
+                reasons.put(job.id(), JobReason.BAD_CONSTRAINTS);
                 return false;
             }
             long end = endOf(now, job);
@@ -223,12 +225,13 @@ public final class Scheduler {
                     return true;
                 }
                 case PlacementResult.Rejected rejected -> {
-                    reasons.put(job.id(), "BadConstraints");
+                    reasons.put(job.id(), JobReason.BAD_CONSTRAINTS);
                     return false;
                 }
                 case PlacementResult.Pending waiting -> {
                     boolean first = blockedPartitions.add(partition.name());
-                    String why = waiting.reason().equals("Resources") && !first ? "Priority" : waiting.reason();
+                    JobReason why =
+                            waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();
                     reasons.put(job.id(), why);
                     // ReasonDetail costs a look at every node of the partition per view: it is
                     // worked out for the jobs backfill plans for (bf_max_job_test of them), not

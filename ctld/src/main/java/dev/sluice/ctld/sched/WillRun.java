@@ -42,7 +42,8 @@ public final class WillRun {
                 image.expectedStarts(),
                 image.priorities(),
                 image.reasonDetails(),
-                Math.max(image.nextJobId(), candidate.id() + 1));
+                Math.max(image.nextJobId(), candidate.id() + 1),
+                image.steps());
         SchedulerConfig deep = new SchedulerConfig(
                 config.backfill(), Integer.MAX_VALUE, config.windowSeconds(), config.priority(), config.select());
         // --begin in the future: the pass is made as of that time, when the job may first start.

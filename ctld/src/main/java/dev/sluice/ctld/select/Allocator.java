@@ -1,6 +1,7 @@
 package dev.sluice.ctld.select;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.gres.GresDemand;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresMatcher;
@@ -60,14 +61,14 @@ public final class Allocator {
         List<NodeCapacity> eligible = eligible(partitionNodes, request);
         for (NodeCapacity node : eligible) {
             if (request.requiredNodes().contains(node.name()) && !node.schedulable()) {
-                return new PlacementResult.Pending("ReqNodeNotAvail");
+                return new PlacementResult.Pending(JobReason.REQ_NODE_NOT_AVAIL);
             }
         }
         List<NodeCapacity> usable =
                 eligible.stream().filter(NodeCapacity::schedulable).toList();
         Allocation allocation = fit(usable, request, false);
         if (allocation == null) {
-            return new PlacementResult.Pending("Resources");
+            return new PlacementResult.Pending(JobReason.RESOURCES);
         }
         return new PlacementResult.Placed(allocation);
     }
@@ -93,7 +94,9 @@ public final class Allocator {
                         n != null && n.schedulable() && request.constraint().matches(n.features()))
                 .iterator();
         Allocation allocation = fit(candidates, request, false);
-        return allocation == null ? new PlacementResult.Pending("Resources") : new PlacementResult.Placed(allocation);
+        return allocation == null
+                ? new PlacementResult.Pending(JobReason.RESOURCES)
+                : new PlacementResult.Placed(allocation);
     }
 
     /** Whether the node could run one task of the request now (what {@link #fit} skips when not). */

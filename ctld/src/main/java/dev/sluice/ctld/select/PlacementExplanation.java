@@ -1,5 +1,6 @@
 package dev.sluice.ctld.select;
 
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresDemand;
 import dev.sluice.ctld.gres.GresMatcher;
 import dev.sluice.ctld.gres.GresUnit;
@@ -56,13 +57,15 @@ public final class PlacementExplanation {
             s.append(", ").append(excluded).append(" excluded");
         }
         if (best != null) {
-            s.append("; best node ").append(best.name()).append(" has cpu=").append(best.freeCpus());
+            // A future view of the timeline may overbook a node: what it has free is then none.
+            Tres free = Tres.empty().with("cpu", Math.max(0, best.freeCpus()));
             if (request.memoryConsumable()) {
-                s.append(",mem=").append(best.freeMemoryMb()).append('M');
+                free = free.with("mem", Math.max(0, best.freeMemoryMb()));
             }
             for (GresDemand.Item item : request.gres().perNode()) {
-                s.append(",gres/").append(item.name()).append('=').append(freeOf(best, item.name()));
+                free = free.with("gres/" + item.name(), Math.max(0, freeOf(best, item.name())));
             }
+            s.append("; best node ").append(best.name()).append(" has ").append(free.format());
             s.append(" free");
         }
         return s.toString();
@@ -70,18 +73,18 @@ public final class PlacementExplanation {
 
     private static String perNodeNeed(PlacementRequest r) {
         int tasksPerNode = Math.max(1, r.tasksPerNode() > 0 ? r.tasksPerNode() : r.tasks() / r.minNodes());
-        StringBuilder s = new StringBuilder("cpu=").append(r.exclusive() ? "all" : tasksPerNode * r.cpusPerTask());
+        Tres need = r.exclusive() ? Tres.empty() : Tres.empty().with("cpu", tasksPerNode * r.cpusPerTask());
         if (r.memPerNodeMb() > 0) {
-            s.append(",mem=").append(r.memPerNodeMb()).append('M');
+            need = need.with("mem", r.memPerNodeMb());
         }
         for (GresDemand.Item item : r.gres().perNode()) {
-            s.append(",gres/").append(item.name());
-            if (!item.type().isEmpty()) {
-                s.append(':').append(item.type());
-            }
-            s.append('=').append(item.count());
+            need = need.with("gres/" + item.name() + (item.type().isEmpty() ? "" : ":" + item.type()), item.count());
         }
-        return s.toString();
+        // A whole node (--exclusive): every CPU it has, whatever the count.
+        if (r.exclusive()) {
+            return need.isEmpty() ? "all CPUs" : "all CPUs," + need.format();
+        }
+        return need.format();
     }
 
     private static boolean fitsOneTask(NodeCapacity n, PlacementRequest r) {

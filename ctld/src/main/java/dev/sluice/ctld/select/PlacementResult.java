@@ -3,6 +3,7 @@ package dev.sluice.ctld.select;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Allocation;
 
 /**
@@ -18,7 +19,7 @@ public sealed interface PlacementResult {
     }
 
     /** Could run on this cluster, but not now; {@code reason} is Slurm's pending reason. */
-    record Pending(String reason) implements PlacementResult {
+    record Pending(JobReason reason) implements PlacementResult {
         public Pending {
             requireNonNull(reason, "reason is null");
         }

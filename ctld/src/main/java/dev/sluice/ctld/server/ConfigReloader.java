@@ -8,11 +8,13 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.SoftChange;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.rpc.Reconfigurer;
 import dev.sluice.protocol.auth.DaemonAuth;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -75,10 +77,12 @@ final class ConfigReloader implements Reconfigurer {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "reconfigure refused: " + e.getMessage());
         }
         try {
-            loop.submit((state, now) -> {
-                        state.reconfigure(fresh.nodes(), fresh.partitions(), fresh.memberships());
-                        return ControlResult.<Void>answer(null);
-                    })
+            loop.submit((state, now) -> new ControlResult<Void>(
+                            List.of(),
+                            List.of(new SoftChange.Reconfigured(
+                                    fresh.nodes(), fresh.partitions(), fresh.memberships())),
+                            List.of(),
+                            null))
                     .get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new SlurmException(ErrorCode.UNEXPECTED, "reconfigure: " + e.getMessage());

@@ -6,8 +6,8 @@ import dev.sluice.ctld.accounting.AccountingPipeline;
 import dev.sluice.ctld.accounting.AccountingSettings;
 import dev.sluice.ctld.accounting.PolicyPuller;
 import dev.sluice.ctld.config.CtldConfig;
-import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.JobPurge;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.limits.AccountingPolicy;
@@ -29,8 +29,6 @@ import dev.sluice.ctld.rpc.RpcTimings;
 import dev.sluice.ctld.rpc.UnixCommandServer;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.auth.DaemonAuth;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -166,13 +164,15 @@ public final class CtldServer implements AutoCloseable {
         NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config, auth) : null;
         List<Command<?>> periodic = new ArrayList<>();
         Command<Void> silence = nodes::checkSilence;
-        Command<Void> purge = (s, now) -> purge(s, now, config.minJobAgeSeconds());
+        Command<Void> purge = (s, now) -> JobPurge.purge(s, now, config.minJobAgeSeconds());
         periodic.add(silence);
         periodic.add(purge);
         Command<Void> expire = dev.sluice.ctld.control.AllocationControl::expire;
         periodic.add(expire);
         Command<Void> warn = dev.sluice.ctld.control.WarnSignals::send;
         periodic.add(warn);
+        Command<Void> steps = dev.sluice.ctld.control.StepCommands::sweep;
+        periodic.add(steps);
         AccountingPipeline accounting = null;
         if (acct.isPresent()) {
             accounting = AccountingPipeline.open(
@@ -217,12 +217,7 @@ public final class CtldServer implements AutoCloseable {
         ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer);
         if (dispatcher != null) {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
-            handler = handler.withSteps(new dev.sluice.ctld.step.StepService(
-                    loop::image,
-                    dispatcher,
-                    clock,
-                    record -> loop.submit((s, now) ->
-                            dev.sluice.ctld.control.ControlResult.<Void>of(List.of(record), List.of(), null))));
+            handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop, dispatcher));
         }
         UserDb users = UserDb.system();
         handler = handler.withOperators(operatorUids(config, users));
@@ -326,20 +321,6 @@ public final class CtldServer implements AutoCloseable {
      */
     static int heartbeatSeconds(int slurmdTimeoutSeconds) {
         return Math.max(1, Math.min(HEARTBEAT_SECONDS, slurmdTimeoutSeconds / 3));
-    }
-
-    /** Forgets jobs that ended more than MinJobAge ago (they stay in accounting). */
-    static ControlResult<Void> purge(ClusterState state, long now, int minJobAgeSeconds) {
-        List<Integer> old = new ArrayList<>();
-        for (Job job : state.jobs()) {
-            if (job.state().isFinished() && now - job.endTime() > minJobAgeSeconds) {
-                old.add(job.id());
-            }
-        }
-        if (old.isEmpty()) {
-            return ControlResult.answer(null);
-        }
-        return ControlResult.of(List.of(new StateRecord.JobsPurged(old, now)), List.of(), null);
     }
 
     public int commandPort() {

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,11 +19,12 @@ public record ClusterImage(
         List<NodeView> nodes,
         Map<String, NodeView> nodesByName,
         List<Partition> partitions,
-        Map<Integer, String> pendingReasons,
+        Map<Integer, JobReason> pendingReasons,
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
         Map<Integer, String> reasonDetails,
-        int nextJobId) {
+        int nextJobId,
+        Map<Integer, JobSteps> steps) {
 
     public ClusterImage {
         // The controller's own tables are immutable already and share chunks between images.
@@ -39,6 +41,7 @@ public record ClusterImage(
         expectedStarts = Map.copyOf(expectedStarts);
         priorities = Map.copyOf(priorities);
         reasonDetails = Map.copyOf(reasonDetails);
+        steps = Map.copyOf(steps);
     }
 
     /** An image that holds one job and nothing else (to describe that job on its own). */
@@ -54,7 +57,8 @@ public record ClusterImage(
                 Map.of(),
                 Map.of(),
                 Map.of(),
-                0);
+                0,
+                Map.of());
     }
 
     public Optional<Job> job(int id) {
@@ -84,15 +88,18 @@ public record ClusterImage(
     /** The reason a pending job waits, as squeue prints it. */
     public String reasonOf(Job job) {
         if (!job.isPending()) {
-            return job.reason();
+            return job.reason().slurmName();
         }
-        if (job.hold() != Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD)) {
-            return Job.REQUEUED_HELD;
+        if (job.hold() != Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD) {
+            return JobReason.REQUEUED_HELD.slurmName();
         }
         return switch (job.hold()) {
-            case USER -> "JobHeldUser";
-            case ADMIN -> "JobHeldAdmin";
-            case NONE -> pendingReasons.getOrDefault(job.id(), job.reason());
+            case USER -> JobReason.JOB_HELD_USER.slurmName();
+            case ADMIN -> JobReason.JOB_HELD_ADMIN.slurmName();
+            case NONE -> {
+                JobReason waiting = pendingReasons.get(job.id());
+                yield (waiting != null ? waiting : job.reason()).slurmName();
+            }
         };
     }
 }

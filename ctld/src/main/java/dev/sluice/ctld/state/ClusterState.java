@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
@@ -19,6 +20,7 @@ import dev.sluice.ctld.state.StateRecord.NodeRegistered;
 import dev.sluice.ctld.state.StateRecord.NodeStateChanged;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,7 +33,7 @@ import java.util.Set;
  * never shared. Durable parts change only through {@link #replay}; soft parts (responding
  * nodes, pending reasons) through their own setters and are rebuilt after a restart.
  */
-public final class ClusterState {
+public final class ClusterState implements ClusterView {
     private final JobTable jobs = new JobTable();
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final NodeUsage usage = new NodeUsage();
@@ -39,7 +41,7 @@ public final class ClusterState {
     private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
     // The queue view is replaced whole by each pass and kept immutable, so images share it.
-    private Map<Integer, String> pendingReasons = Map.of();
+    private Map<Integer, JobReason> pendingReasons = Map.of();
     private Map<Integer, Long> expectedStarts = Map.of();
     private Map<Integer, Long> priorities = Map.of();
     private Map<Integer, String> details = Map.of();
@@ -51,6 +53,8 @@ public final class ClusterState {
     private final Map<String, Long> lastHeard = new HashMap<>();
     /** Soft: the run (start time) of each job whose --signal went out. */
     private final Map<Integer, Long> warned = new HashMap<>();
+    /** Soft: the steps of running jobs. Immutable, replaced on each change, so images share it. */
+    private Map<Integer, JobSteps> steps = Map.of();
 
     private int nextJobId;
     private long sequence;
@@ -73,8 +77,23 @@ public final class ClusterState {
         this.nextJobId = firstJobId;
     }
 
-    /** Applies one durable change. Unknown ids are a broken invariant: the journal is corrupt. */
+    /**
+     * Applies one durable change. Unknown ids are a broken invariant: the journal is corrupt; so
+     * is a job record that {@link JobLifecycle} does not allow from where the job is.
+     */
     public void replay(long recordSequence, StateRecord record) {
+        replay(recordSequence, record, false);
+    }
+
+    /**
+     * Applies one record of a snapshot: as {@link #replay}, but a snapshot is the state as
+     * records, not its history, so a few summarising moves are allowed ({@link JobLifecycle#restoring}).
+     */
+    public void restore(long throughSequence, StateRecord record) {
+        replay(throughSequence, record, true);
+    }
+
+    private void replay(long recordSequence, StateRecord record, boolean snapshot) {
         requireNonNull(record, "record is null");
         if (!(record instanceof JobSubmitted
                 || record instanceof ArrayTaskSplit
@@ -86,6 +105,9 @@ public final class ClusterState {
         }
         switch (record) {
             case JobSubmitted r -> {
+                if (jobs.get(r.jobId()) != null) {
+                    throw new IllegalStateException("journal submits job " + r.jobId() + " twice");
+                }
                 jobs.put(Job.submitted(
                         r.jobId(),
                         r.request(),
@@ -96,58 +118,41 @@ public final class ClusterState {
                 nextJobId = Math.max(nextJobId, r.jobId() + 1);
             }
             case ArrayTaskSplit r -> {
-                Job master = requireJob(r.jobId());
-                ArrayPart part = master.array();
-                if (r.newJobId() == 0) {
-                    // Snapshots only: the task's own record was purged long ago.
-                    jobs.put(master.with(b -> b.array(part.without(r.taskId()))));
-                } else if (r.newJobId() == r.jobId()) {
-                    jobs.put(master.with(b ->
-                            b.array(new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
-                } else {
-                    jobs.put(master.with(b -> b.array(part.without(r.taskId()))));
-                    jobs.put(master.with(b -> b.id(r.newJobId())
-                            .array(new ArrayPart(part.arrayJobId(), r.taskId(), TaskSet.EMPTY, part.throttle()))));
-                    nextJobId = Math.max(nextJobId, r.newJobId() + 1);
+                for (Job j : JobLifecycle.split(requireJob(r.jobId()), r, snapshot)) {
+                    jobs.put(j);
                 }
-            }
-            case JobUpdated r -> jobs.put(JobUpdates.apply(requireJob(r.jobId()), r.changes()));
-            case JobHoldChanged r -> {
-                Job job = requireJob(r.jobId());
-                // Released: the requeuehold reason goes with the hold, as in Slurm.
-                boolean clears = r.hold() == Job.Hold.NONE && job.reason().equals(Job.REQUEUED_HELD);
-                jobs.put(job.with(b -> b.hold(r.hold()).reason(clears ? "None" : job.reason())));
+                nextJobId = Math.max(nextJobId, r.newJobId() + 1);
             }
             case JobStarted r -> {
-                Job job = requireJob(r.jobId());
-                Job started = job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
+                Job started = move(requireJob(r.jobId()), r, snapshot);
                 jobs.put(started);
                 noLongerPending.add(r.jobId());
                 account(started.allocation(), +1);
             }
             case JobEnded r -> {
                 Job job = requireJob(r.jobId());
+                Job ended = move(job, r, snapshot);
                 if (job.isRunning()) {
                     account(job.allocation(), -1);
                 }
                 noLongerPending.add(r.jobId());
-                jobs.put(job.ended(r.state(), r.exitStatus(), r.time(), r.reason()));
+                jobs.put(ended);
             }
             case JobRequeued r -> {
                 Job job = requireJob(r.jobId());
+                Job requeued = move(job, r, snapshot);
                 if (job.isRunning()) {
                     account(job.allocation(), -1);
                 }
-                jobs.put(job.requeued(r.time(), r.held()));
+                jobs.put(requeued);
             }
-            case JobSuspendChanged r -> {
-                Job job = requireJob(r.jobId());
-                if (!job.isRunning()) {
-                    throw new IllegalStateException("journal suspends job " + r.jobId() + " that holds nothing");
-                }
-                jobs.put(job.suspended(r.suspended(), r.preSuspendSeconds(), r.time()));
-            }
+            case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case JobSuspendChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case JobsPurged r -> {
+                for (int id : r.jobIds()) {
+                    move(requireJob(id), r, snapshot);
+                }
                 r.jobIds().forEach(jobs::remove);
                 r.jobIds().forEach(warned::remove);
             }
@@ -194,6 +199,10 @@ public final class ClusterState {
                         NodeLifecycle.apply(requireNode(r.name()), r.transition(), r.reason(), r.user(), r.time()));
         }
         sequence = Math.max(sequence, recordSequence);
+    }
+
+    private static Job move(Job job, StateRecord record, boolean snapshot) {
+        return snapshot ? JobLifecycle.restore(job, record) : JobLifecycle.replay(job, record);
     }
 
     private void registered(NodeRegistered r) {
@@ -289,35 +298,43 @@ public final class ClusterState {
         return StateSnapshots.records(this);
     }
 
+    @Override
     public int nextJobId() {
         return nextJobId;
     }
 
+    @Override
     public long sequence() {
         return sequence;
     }
 
+    @Override
     public Job job(int id) {
         return jobs.get(id);
     }
 
     /** The jobs now, in id order (an immutable table: changes made meanwhile do not show). */
+    @Override
     public Collection<Job> jobs() {
         return jobs.freeze();
     }
 
+    @Override
     public Node node(String name) {
         return nodes.get(name);
     }
 
+    @Override
     public Collection<Node> nodes() {
-        return nodes.values();
+        return Collections.unmodifiableCollection(nodes.values());
     }
 
+    @Override
     public List<Partition> partitions() {
         return partitions;
     }
 
+    @Override
     public boolean isResponding(String node) {
         return responding.contains(node);
     }
@@ -336,8 +353,25 @@ public final class ClusterState {
     }
 
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
+    @Override
     public boolean warnSignalSent(Job job) {
         return warned.getOrDefault(job.id(), -1L) == job.startTime();
+    }
+
+    @Override
+    public Map<Integer, JobSteps> steps() {
+        return steps;
+    }
+
+    /** Soft: a job's steps changed; null forgets them (the job no longer runs them). */
+    public void setSteps(int jobId, JobSteps jobSteps) {
+        Map<Integer, JobSteps> changed = new HashMap<>(steps);
+        if (jobSteps == null) {
+            changed.remove(jobId);
+        } else {
+            changed.put(jobId, jobSteps);
+        }
+        steps = Map.copyOf(changed);
     }
 
     /** Soft: the node stopped answering. */
@@ -348,13 +382,14 @@ public final class ClusterState {
     }
 
     /** When the node was last heard from; 0 if never since this controller started. */
+    @Override
     public long lastHeard(String node) {
         return lastHeard.getOrDefault(node, 0L);
     }
 
     /** Soft: what the last scheduling pass said of the pending jobs. */
     public void setQueueView(
-            Map<Integer, String> reasons,
+            Map<Integer, JobReason> reasons,
             Map<Integer, Long> starts,
             Map<Integer, Long> prio,
             Map<Integer, String> why) {
@@ -365,6 +400,7 @@ public final class ClusterState {
         noLongerPending.clear();
     }
 
+    @Override
     public NodeView view(Node node) {
         return usage.view(node, responding.contains(node.name()));
     }
@@ -387,7 +423,7 @@ public final class ClusterState {
             nodesByNameImage = Map.copyOf(byName);
         }
         if (!noLongerPending.isEmpty()) {
-            Map<Integer, String> still = new HashMap<>(pendingReasons);
+            Map<Integer, JobReason> still = new HashMap<>(pendingReasons);
             still.keySet().removeAll(noLongerPending);
             pendingReasons = Map.copyOf(still);
             noLongerPending.clear();
@@ -403,6 +439,7 @@ public final class ClusterState {
                 expectedStarts,
                 priorities,
                 details,
-                nextJobId);
+                nextJobId,
+                steps);
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.state;
 
+import dev.sluice.common.hostlist.IndexRanges;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -95,25 +96,6 @@ public final class CoreSet {
         return out;
     }
 
-    /** Slurm's range notation, as {@code scontrol show job -d} prints CPU_IDs: {@code 0-3,8}. */
-    public static String ranges(List<Integer> sorted) {
-        StringBuilder s = new StringBuilder();
-        int i = 0;
-        while (i < sorted.size()) {
-            int start = sorted.get(i);
-            int end = start;
-            while (i + 1 < sorted.size() && sorted.get(i + 1) == end + 1) {
-                end = sorted.get(++i);
-            }
-            s.append(s.isEmpty() ? "" : ",").append(start);
-            if (end > start) {
-                s.append('-').append(end);
-            }
-            i++;
-        }
-        return s.toString();
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof CoreSet other && toList().equals(other.toList());
@@ -126,6 +108,6 @@ public final class CoreSet {
 
     @Override
     public String toString() {
-        return "CoreSet[" + ranges(toList()) + "]";
+        return "CoreSet[" + IndexRanges.format(toList()) + "]";
     }
 }

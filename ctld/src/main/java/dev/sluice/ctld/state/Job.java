@@ -2,6 +2,8 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import java.util.function.Consumer;
 
 /**
@@ -20,7 +22,7 @@ public record Job(
         JobRequest request,
         String partition,
         JobState state,
-        String reason,
+        JobReason reason,
         long submitTime,
         long eligibleTime,
         long startTime,
@@ -59,7 +61,7 @@ public record Job(
                 request,
                 partition,
                 JobState.PENDING,
-                "None",
+                JobReason.NONE,
                 submitTime,
                 eligible,
                 0,
@@ -84,7 +86,7 @@ public record Job(
     public static final class Builder {
         private String partition;
         private JobState state;
-        private String reason;
+        private JobReason reason;
         private long eligibleTime;
         private long startTime;
         private long endTime;
@@ -114,7 +116,7 @@ public record Job(
             return this;
         }
 
-        public Builder reason(String v) {
+        public Builder reason(JobReason v) {
             reason = v;
             return this;
         }
@@ -223,7 +225,7 @@ public record Job(
 
     public Job started(Allocation alloc, long time, long limit, String part) {
         return with(b -> b.state(JobState.RUNNING)
-                .reason("None")
+                .reason(JobReason.NONE)
                 .startTime(time)
                 .endTime(0)
                 .timeLimitMinutes(limit)
@@ -232,16 +234,13 @@ public record Job(
                 .partition(part));
     }
 
-    public Job ended(JobState endState, int status, long time, String endReason) {
+    public Job ended(JobState endState, int status, long time, JobReason endReason) {
         return with(b -> b.state(endState).exitStatus(status).endTime(time).reason(endReason));
     }
 
-    /** Slurm's reason for a job {@code scontrol requeuehold} put back (squeue shows it as is). */
-    public static final String REQUEUED_HELD = "job requeued in held state";
-
     public Job requeued(long time, boolean held) {
         return with(b -> b.state(JobState.PENDING)
-                .reason(held ? REQUEUED_HELD : "BeginTime")
+                .reason(held ? JobReason.REQUEUED_HELD : JobReason.BEGIN_TIME)
                 .suspendTime(0)
                 .preSuspendSeconds(0)
                 .eligibleTime(time)

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.SlurmLimits;
 import java.util.List;
 import java.util.Map;
 
@@ -53,9 +54,9 @@ public record JobRequest(
         Mail mail) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
-    public static final long TIME_NOT_SET = 0xfffffffeL;
+    public static final long TIME_NOT_SET = SlurmLimits.NO_VAL;
     /** Time limit value meaning UNLIMITED; Slurm's INFINITE. */
-    public static final long TIME_INFINITE = 0xffffffffL;
+    public static final long TIME_INFINITE = SlurmLimits.INFINITE;
 
     public JobRequest {
         requireNonNull(name, "name is null");

@@ -2,6 +2,8 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobState;
+
 /**
  * One job step as accounting sees it (sacct's {@code N.0} rows).
  *

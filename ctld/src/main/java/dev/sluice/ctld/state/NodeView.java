@@ -2,9 +2,13 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.common.slurm.NodeState;
+import dev.sluice.common.slurm.NodeStatus;
 import dev.sluice.ctld.gres.GresPool;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A node as readers see it: its durable record, what running jobs hold on it, and whether it
@@ -44,34 +48,40 @@ public record NodeView(
     }
 
     /** Slurm's base state: FUTURE, DOWN, UNKNOWN (never registered), ALLOCATED, MIXED, IDLE. */
-    public String baseState() {
+    public NodeState baseState() {
         if (node.future()) {
-            return "FUTURE";
+            return NodeState.FUTURE;
         }
         if (node.down()) {
-            return "DOWN";
+            return NodeState.DOWN;
         }
         if (allocCpus >= node.hardware().cpus() && runningJobs > 0) {
-            return "ALLOCATED";
+            return NodeState.ALLOCATED;
         }
         if (allocCpus > 0 || runningJobs > 0) {
-            return "MIXED";
+            return NodeState.MIXED;
         }
-        return node.registered() ? "IDLE" : "UNKNOWN";
+        return node.registered() ? NodeState.IDLE : NodeState.UNKNOWN;
     }
 
-    public List<String> flags() {
-        List<String> flags = new ArrayList<>();
+    /** The flags Slurm prints after the base state. */
+    public List<NodeFlag> flags() {
+        List<NodeFlag> flags = new ArrayList<>();
         if (node.drain()) {
-            flags.add("DRAIN");
+            flags.add(NodeFlag.DRAIN);
         }
         if (node.dynamic()) {
-            flags.add("DYNAMIC_NORM");
+            flags.add(NodeFlag.DYNAMIC_NORM);
         }
         if (!responding && !node.future()) {
-            flags.add("NOT_RESPONDING");
+            flags.add(NodeFlag.NOT_RESPONDING);
         }
         return flags;
+    }
+
+    /** Base state and flags together, named as sinfo and scontrol name them. */
+    public NodeStatus status() {
+        return new NodeStatus(baseState(), Set.copyOf(flags()));
     }
 
     /** May new work be placed here now? */

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.PartitionState;
 import java.util.List;
 
 /** A partition as configured: a named set of nodes with limits and defaults. */
@@ -13,7 +14,7 @@ public record Partition(
         long defaultTimeMinutes,
         int maxNodes,
         int minNodes,
-        String state,
+        PartitionState state,
         long defMemPerCpuMb,
         long maxMemPerNodeMb,
         int priorityTier,
@@ -48,10 +49,10 @@ public record Partition(
     }
 
     public boolean isUp() {
-        return state.equalsIgnoreCase("UP");
+        return state.runsJobs();
     }
 
     public boolean acceptsJobs() {
-        return state.equalsIgnoreCase("UP") || state.equalsIgnoreCase("DOWN");
+        return state.acceptsJobs();
     }
 }

@@ -2,6 +2,8 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import java.util.List;
 
 /**
@@ -28,7 +30,7 @@ public sealed interface StateRecord {
         }
     }
 
-    record JobEnded(int jobId, JobState state, int exitStatus, String reason, long time) implements StateRecord {
+    record JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time) implements StateRecord {
         public JobEnded {
             requireNonNull(state, "state is null");
             requireNonNull(reason, "reason is null");
@@ -82,7 +84,7 @@ public sealed interface StateRecord {
 
     /**
      * A step of a running job started or ended. Changes nothing in the state (steps are soft
-     * state, {@code ctld.step}); journaled so that accounting derives it exactly once.
+     * state, {@link JobSteps}); journaled so that accounting derives it exactly once.
      */
     record StepRecorded(int jobId, JobStep step, long time) implements StateRecord {
         public StepRecorded {

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.state;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
@@ -79,7 +81,7 @@ final class StateSnapshots {
         for (Job j : state.jobs()) {
             for (int i = 0; i < j.restartCount(); i++) {
                 boolean last = i == j.restartCount() - 1;
-                out.add(new JobRequeued(j.id(), last && j.reason().equals(Job.REQUEUED_HELD), j.eligibleTime()));
+                out.add(new JobRequeued(j.id(), last && j.reason() == JobReason.REQUEUED_HELD, j.eligibleTime()));
             }
             if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
                 out.add(new JobHoldChanged(j.id(), j.hold(), j.submitTime()));

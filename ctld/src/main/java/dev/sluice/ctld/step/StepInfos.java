@@ -1,25 +1,17 @@
 package dev.sluice.ctld.step;
 
 import dev.sluice.ctld.accounting.AccountingEvents;
-import dev.sluice.ctld.control.StepControl;
-import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobStep;
+import dev.sluice.ctld.state.RunningStep;
 import dev.sluice.protocol.v1.StepInfo;
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
- * What {@code squeue -s} and {@code scontrol show step} are told about steps, and the step
- * records accounting keeps. Pure.
+ * What {@code squeue -s} and {@code scontrol show step} are told about steps. Pure. (The step
+ * records accounting keeps are {@code control.StepCommands}'.)
  */
 public final class StepInfos {
     private StepInfos() {}
-
-    /** A running srun step and where its srun is. */
-    public record RunningStep(JobStep step, String srunHost, int srunPid) {}
 
     /**
      * The batch step of a running batch job. Slurm 22.05 shows it with {@code CPUs=0},
@@ -51,53 +43,6 @@ public final class StepInfos {
                 .setSrunHost(running.srunHost())
                 .setSrunPid(running.srunPid())
                 .build();
-    }
-
-    /** A step just placed: RUNNING from {@code now}. */
-    public static JobStep started(
-            Job job, int stepId, String name, List<StepControl.StepShare> shares, String nodeList, long now) {
-        int cpus = shares.stream().mapToInt(StepControl.StepShare::cpus).sum();
-        int tasks = shares.stream().mapToInt(s -> s.taskIds().size()).sum();
-        return new JobStep(
-                stepId,
-                name,
-                JobState.RUNNING,
-                now,
-                0,
-                0,
-                nodeList,
-                shares.size(),
-                tasks,
-                cpus,
-                tres(job.allocation(), shares, cpus));
-    }
-
-    /**
-     * How a step ended: COMPLETED for status 0; CANCELLED when its job was ended from outside
-     * (scancel, time limit), as Slurm marks the steps it kills; FAILED otherwise.
-     */
-    public static JobState endState(Job job, int status) {
-        if (status == 0) {
-            return JobState.COMPLETED;
-        }
-        if (job.state() == JobState.CANCELLED || job.state() == JobState.TIMEOUT) {
-            return JobState.CANCELLED;
-        }
-        return JobState.FAILED;
-    }
-
-    /**
-     * Slurm's step TRES: its CPUs, the job's memory on the step's nodes (a step without
-     * {@code --mem} may use all of it), its node count; {@code mem=0} when the job asked for
-     * none (observed: {@code TRES=cpu=2,mem=0,node=1}).
-     */
-    static String tres(Allocation allocation, List<StepControl.StepShare> shares, int cpus) {
-        Set<String> nodes = shares.stream().map(StepControl.StepShare::node).collect(Collectors.toSet());
-        long memMb = allocation.nodes().stream()
-                .filter(n -> nodes.contains(n.node()))
-                .mapToLong(Allocation.NodeShare::memoryMb)
-                .sum();
-        return "cpu=" + cpus + ",mem=" + (memMb == 0 ? "0" : memMb + "M") + ",node=" + shares.size();
     }
 
     private static StepInfo.Builder common(Job job) {

@@ -1,6 +1,6 @@
 /**
- * Job steps (srun inside an allocation): the steps each running job has, their ids and the
- * resources they hold inside the job's allocation, kept beside the controller loop because they
- * never change what the scheduler sees; placement is {@code control.StepControl}, pure.
+ * Job steps on the wire (srun inside an allocation): requests decided by the controller loop
+ * ({@code control.StepCommands}, the steps being soft state of {@code state.ClusterState}), the
+ * launch of a placed step's tasks on its nodes, and what {@code scontrol show step} is told.
  */
 package dev.sluice.ctld.step;

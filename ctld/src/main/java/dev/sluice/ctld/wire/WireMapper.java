@@ -1,12 +1,13 @@
 package dev.sluice.ctld.wire;
 
 import com.google.protobuf.ByteString;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.NodeHardware.Builder;
@@ -206,25 +207,12 @@ public final class WireMapper {
                 .toList();
     }
 
+    /** @return null for an unset or unknown wire state */
     public static JobState toDomain(dev.sluice.protocol.v1.JobState s) {
-        return switch (s) {
-            case PENDING -> JobState.PENDING;
-            case RUNNING -> JobState.RUNNING;
-            case SUSPENDED -> JobState.SUSPENDED;
-            case COMPLETED -> JobState.COMPLETED;
-            case CANCELLED -> JobState.CANCELLED;
-            case FAILED -> JobState.FAILED;
-            case TIMEOUT -> JobState.TIMEOUT;
-            case NODE_FAIL -> JobState.NODE_FAIL;
-            case PREEMPTED -> JobState.PREEMPTED;
-            case BOOT_FAIL -> JobState.BOOT_FAIL;
-            case DEADLINE -> JobState.DEADLINE;
-            case OUT_OF_MEMORY -> JobState.OUT_OF_MEMORY;
-            case JOB_STATE_UNSPECIFIED, UNRECOGNIZED -> null;
-        };
+        return WireStates.jobState(s).orElse(null);
     }
 
     public static dev.sluice.protocol.v1.JobState toWire(JobState s) {
-        return dev.sluice.protocol.v1.JobState.valueOf(s.name());
+        return WireStates.toWire(s);
     }
 }

@@ -3,12 +3,13 @@ package dev.sluice.ctld.accounting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
@@ -93,9 +94,9 @@ class AccountingEventsTest {
     void aTimedOutJobsBatchStepEndsCancelled() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000)
                 .started(ALLOC, 1010, 60, "gpu")
-                .ended(JobState.TIMEOUT, 15, 4610, "TimeLimit");
+                .ended(JobState.TIMEOUT, 15, 4610, JobReason.TIME_LIMIT);
         List<AccountingRecord.Builder> out =
-                AccountingEvents.of(new StateRecord.JobEnded(5, JobState.TIMEOUT, 15, "TimeLimit", 4610), job);
+                AccountingEvents.of(new StateRecord.JobEnded(5, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 4610), job);
         assertThat(out.get(0).getJob().getJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.TIMEOUT);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.CANCELLED);
         assertThat(out.get(1).getStep().getEndTime()).isEqualTo(4610);
@@ -108,9 +109,9 @@ class AccountingEventsTest {
     void aFailedJobKeepsItsExitCodeOnJobAndStep() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000)
                 .started(ALLOC, 1010, 60, "gpu")
-                .ended(JobState.FAILED, 3 << 8, 1011, "NonZeroExitCode");
-        List<AccountingRecord.Builder> out =
-                AccountingEvents.of(new StateRecord.JobEnded(5, JobState.FAILED, 3 << 8, "NonZeroExitCode", 1011), job);
+                .ended(JobState.FAILED, 3 << 8, 1011, JobReason.NON_ZERO_EXIT_CODE);
+        List<AccountingRecord.Builder> out = AccountingEvents.of(
+                new StateRecord.JobEnded(5, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, 1011), job);
         assertThat(out.get(0).getJob().getJob().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.FAILED);
@@ -118,8 +119,8 @@ class AccountingEventsTest {
 
     @Test
     void aJobCancelledWhilePendingHasNoStep() {
-        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).ended(JobState.CANCELLED, 0, 1005, "None");
-        assertThat(AccountingEvents.of(new StateRecord.JobEnded(5, JobState.CANCELLED, 0, "None", 1005), job))
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).ended(JobState.CANCELLED, 0, 1005, JobReason.NONE);
+        assertThat(AccountingEvents.of(new StateRecord.JobEnded(5, JobState.CANCELLED, 0, JobReason.NONE, 1005), job))
                 .hasSize(1);
     }
 

@@ -4,12 +4,14 @@ import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
@@ -57,7 +59,7 @@ class TestAllocationControl {
         StateRecord.JobEnded b = ended(r);
         assertThat(b.state()).isEqualTo(JobState.FAILED);
         assertThat(b.exitStatus()).isEqualTo(3 << 8);
-        assertThat(b.reason()).isEqualTo("NonZeroExitCode");
+        assertThat(b.reason()).isEqualTo(JobReason.NON_ZERO_EXIT_CODE);
         assertThat(r.effects()).containsExactly(new Effect.Terminate(failed, List.of("n1"), JobState.FAILED));
     }
 
@@ -87,7 +89,7 @@ class TestAllocationControl {
         StateRecord.JobEnded e = ended(r);
         assertThat(e.jobId()).isEqualTo(due);
         assertThat(e.state()).isEqualTo(JobState.TIMEOUT);
-        assertThat(e.reason()).isEqualTo("TimeLimit");
+        assertThat(e.reason()).isEqualTo(JobReason.TIME_LIMIT);
         assertThat(r.effects()).containsExactly(new Effect.Terminate(due, List.of("n1"), JobState.TIMEOUT));
     }
 }

@@ -6,14 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
@@ -72,7 +74,7 @@ class TestJobRunControl {
         Job job = state.job(id);
         assertThat(job.state()).isEqualTo(JobState.PENDING);
         assertThat(job.restartCount()).isEqualTo(1);
-        assertThat(job.reason()).isEqualTo("BeginTime");
+        assertThat(job.reason()).isEqualTo(JobReason.BEGIN_TIME);
         // Its CPUs are free again: the node holds nothing.
         assertThat(state.view(state.node("n1")).allocCpus()).isZero();
     }
@@ -81,7 +83,7 @@ class TestJobRunControl {
     void anEndedJobIsQueuedAgainWithoutAnyKill() {
         int id = job(aJob().requeue().build(), NOW - 100);
         apply(ControlResult.of(
-                List.of(new StateRecord.JobEnded(id, JobState.FAILED, 3 << 8, "NonZeroExitCode", NOW - 10)),
+                List.of(new StateRecord.JobEnded(id, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, NOW - 10)),
                 List.of(),
                 null));
         ControlResult<Void> r = JobRunControl.requeue(state, ROOT, Integer.toString(id), false, NOW);
@@ -98,7 +100,7 @@ class TestJobRunControl {
         assertThat(job.hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
         apply(new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
-        assertThat(state.job(id).reason()).isEqualTo("None");
+        assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
         apply(JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
         assertThat(state.job(own).hold()).isEqualTo(Job.Hold.USER);
@@ -164,7 +166,9 @@ class TestJobRunControl {
         assertThatThrownBy(() -> JobRunControl.suspend(state, ROOT, "99", true, NOW))
                 .hasMessage("Unexpected message received");
         apply(ControlResult.of(
-                List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, "None", NOW)), List.of(), null));
+                List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
+                List.of(),
+                null));
         assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
                 .isEqualTo(ErrorCode.ALREADY_DONE);
     }
@@ -211,7 +215,7 @@ class TestJobRunControl {
                 1);
         long s = 0;
         for (StateRecord r : state.toRecords()) {
-            copy.replay(++s, r);
+            copy.restore(++s, r);
         }
         assertThat(copy.job(id)).isEqualTo(state.job(id));
         assertThat(copy.job(held)).isEqualTo(state.job(held));

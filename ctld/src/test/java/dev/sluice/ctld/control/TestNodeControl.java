@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
@@ -51,14 +55,7 @@ class TestNodeControl {
 
     private <T> T apply(ClusterState state, ControlResult<T> result) {
         result.records().forEach(r -> state.replay(++seq, r));
-        for (SoftChange c : result.softChanges()) {
-            switch (c) {
-                case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
-                case SoftChange.NodeSilent s -> state.silent(s.node());
-                case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
-                case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
-            }
-        }
+        result.softChanges().forEach(c -> SoftState.apply(state, c));
         return result.response();
     }
 
@@ -116,7 +113,7 @@ class TestNodeControl {
         ClusterState s = state();
         apply(s, new NodeControl(300).register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
         assertThat(s.node("n1").drain()).isFalse();
-        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
     }
 
     @Test
@@ -139,8 +136,8 @@ class TestNodeControl {
         assertThat(s.node("n1").down()).isTrue();
         assertThat(s.node("n1").reason()).isEqualTo("Not responding");
         assertThat(s.node("n1").reasonUser()).as("SlurmUser, root by default").isEqualTo("root");
-        assertThat(view(s, "n1").baseState()).isEqualTo("DOWN");
-        assertThat(view(s, "n1").flags()).contains("NOT_RESPONDING");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.DOWN);
+        assertThat(view(s, "n1").flags()).contains(NodeFlag.NOT_RESPONDING);
         assertThat(s.job(1).state()).isEqualTo(JobState.NODE_FAIL);
         assertThat(s.job(2).state()).isEqualTo(JobState.PENDING);
         assertThat(s.job(2).restartCount()).isEqualTo(1);
@@ -175,14 +172,14 @@ class TestNodeControl {
         ClusterState s0 = silentNode(rts0);
         apply(s0, rts0.register(s0, reg("n1", Optional.empty()), 1100));
         assertThat(s0.node("n1").down()).as("ReturnToService=0").isTrue();
-        assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain("NOT_RESPONDING");
+        assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain(NodeFlag.NOT_RESPONDING);
 
         NodeControl rts1 = new NodeControl(30, new NodePolicy(1, false));
         ClusterState s1 = silentNode(rts1);
         apply(s1, rts1.register(s1, reg("n1", Optional.empty()), 1100));
         assertThat(view(s1, "n1").baseState())
                 .as("ReturnToService=1, not responding")
-                .isEqualTo("IDLE");
+                .isEqualTo(NodeState.IDLE);
 
         ClusterState admin1 = state();
         apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 100));
@@ -224,7 +221,7 @@ class TestNodeControl {
         apply(s, nodes.update(s, ROOT, List.of("n1"), "drain", "disk", 5));
         assertThat(s.node("n1").drain()).isTrue();
         apply(s, nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 6));
-        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(s.node("n1").reason()).isEmpty();
     }
 
@@ -256,7 +253,7 @@ class TestNodeControl {
         assertThat(s.node("d1").gres().describe()).isEqualTo("gpu:2");
         assertThat(s.node("d1").features()).containsExactly("a100");
         assertThat(s.node("d1").dynamic()).isTrue();
-        assertThat(view(s, "d1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "d1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1", "d1", "d2");
         assertThat(s.partitions().get(1).nodes()).containsExactly("d1");
         // Its own --conf Gres=gpu:3 against two found devices: drained.
@@ -272,7 +269,7 @@ class TestNodeControl {
                 new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0);
         assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Invalid user id");
         apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
-        assertThat(view(s, "c1").baseState()).isEqualTo("FUTURE");
+        assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         assertThat(s.partitions().get(1).nodes()).containsExactly("c1");
         assertThatThrownBy(() -> nodes.create(s, ROOT, List.of(wanted), 6)).hasMessage("Duplicate node name c1");
 
@@ -285,7 +282,7 @@ class TestNodeControl {
                 new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
-        s.replay(++seq, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, "None", 11));
+        s.replay(++seq, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
         apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
         assertThat(s.node("d1")).isNull();
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1");
@@ -304,7 +301,7 @@ class TestNodeControl {
                         List.of(new StateRecord.NodeCreated(
                                 "c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0)),
                         5));
-        assertThat(view(s, "c1").baseState()).isEqualTo("FUTURE");
+        assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         // slurmd -N c1 without a node line: it reports the machine it found, not a dynamic node.
         NodeHardware machine = new NodeHardware(16, 1, 2, 8, 1, 32000, 0);
         NodeControl.Registration daemon = new NodeControl.Registration(
@@ -322,7 +319,7 @@ class TestNodeControl {
                 found(16, 32000, Map.of()));
         apply(s, nodes.register(s, daemon, 10));
         Node c1 = s.node("c1");
-        assertThat(view(s, "c1").baseState()).isEqualTo("IDLE");
+        assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(c1.future()).isFalse();
         assertThat(c1.addr()).isEqualTo("10.0.0.7");
         assertThat(c1.hardware()).as("as created, not as found").isEqualTo(HW);
@@ -374,8 +371,8 @@ class TestNodeControl {
         assertThat(s.job(1).restartCount()).isEqualTo(1);
         assertThat(s.node("n1").reason()).isEqualTo("Prolog error");
         assertThat(s.node("n1").reasonUser()).isEqualTo("slurm");
-        assertThat(view(s, "n1").baseState()).isEqualTo("IDLE");
-        assertThat(view(s, "n1").flags()).contains("DRAIN");
+        assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
+        assertThat(view(s, "n1").flags()).contains(NodeFlag.DRAIN);
     }
 
     @Test
@@ -388,5 +385,32 @@ class TestNodeControl {
         apply(s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
         assertThat(s.node("n1").reason()).isEqualTo("Epilog error");
+    }
+
+    /** A job on two nodes downed in one command is requeued once, not twice. */
+    @Test
+    void aJobOnTwoDownedNodesFailsOnce() {
+        Node n2 = Node.configured("n2", "n2", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
+        ClusterState s = new ClusterState(
+                List.of(state().node("n1"), n2), List.of(Builders.aPartition("all", List.of("n1", "n2"))), 1);
+        s.replay(
+                ++seq, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "all", 60, 100));
+        s.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        1,
+                        new Allocation(List.of(
+                                new Allocation.NodeShare("n1", 1, 0, 1), new Allocation.NodeShare("n2", 1, 0, 1))),
+                        "all",
+                        60,
+                        101));
+        ControlResult<Void> downed = new NodeControl(300)
+                .update(s, new Caller(0, 0, "root"), List.of("n1", "n2"), "DOWN", "maintenance", 110);
+        assertThat(downed.records())
+                .filteredOn(r -> r instanceof StateRecord.JobRequeued)
+                .hasSize(1);
+        apply(s, downed);
+        assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(1).restartCount()).isEqualTo(1);
     }
 }

@@ -8,6 +8,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
@@ -40,7 +41,7 @@ class TestGresPlacement {
                 nodes.get(0).minus(first.nodes().get(0)),
                 nodes.get(1).minus(first.nodes().get(1)));
         assertThat(Allocator.place(busy, aRequest().nodes(2).gres("gpu", "", 2).build()))
-                .isEqualTo(new PlacementResult.Pending("Resources"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
     }
 
     @Test
@@ -75,7 +76,7 @@ class TestGresPlacement {
         NodeCapacity shared = after(node, mps);
         assertThat(Allocator.place(
                         List.of(shared), aRequest().gres("gpu", "", 3).build()))
-                .isEqualTo(new PlacementResult.Pending("Resources"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
         assertThat(placed(Allocator.place(
                                 List.of(shared), aRequest().gres("gpu", "", 2).build()))
                         .nodes()
@@ -97,7 +98,7 @@ class TestGresPlacement {
         NodeCapacity node = aNode("w1").gres("gpu:3,shard:12").build();
         assertThat(Allocator.place(
                         List.of(node), aRequest().gres("shard", "", 5).build()))
-                .isEqualTo(new PlacementResult.Pending("Resources"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
         assertThat(placed(Allocator.place(
                                 List.of(node), aRequest().gres("shard", "", 4).build()))
                         .nodes()
@@ -153,7 +154,7 @@ class TestGresPlacement {
                 Allocator.place(List.of(node), aRequest().gres("lic", "", 2).build()));
         NodeCapacity used = after(node, a);
         assertThat(Allocator.place(List.of(used), aRequest().gres("lic", "", 1).build()))
-                .isEqualTo(new PlacementResult.Pending("Resources"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
         assertThat(Allocator.place(
                         List.of(used), aRequest().gres("bandwidth", "", 1024).build()))
                 .isInstanceOf(PlacementResult.Placed.class);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -16,7 +18,6 @@ import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
@@ -187,10 +188,10 @@ class TestAccountingLimits {
         int second = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         SchedulePlan plan = pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first);
-        assertThat(plan.pendingReasons()).containsEntry(second, "AssocMaxJobsLimit");
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.ASSOC_MAX_JOBS_LIMIT);
         start(first, 1);
-        assertThat(pass(p).pendingReasons()).containsEntry(second, "AssocMaxJobsLimit");
-        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, "", NOW));
+        assertThat(pass(p).pendingReasons()).containsEntry(second, JobReason.ASSOC_MAX_JOBS_LIMIT);
+        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         assertThat(pass(p).starts()).extracting(SchedulePlan.Start::jobId).containsExactly(second);
     }
 
@@ -203,8 +204,8 @@ class TestAccountingLimits {
         int fits = submit(p, ALL, Builders.aJob().timeLimit(30).build());
         SchedulePlan plan = pass(p);
         assertThat(plan.pendingReasons())
-                .containsEntry(assoc, "AssocMaxWallDurationPerJobLimit")
-                .containsEntry(qos, "QOSMaxWallDurationPerJobLimit");
+                .containsEntry(assoc, JobReason.ASSOC_MAX_WALL_DURATION_PER_JOB_LIMIT)
+                .containsEntry(qos, JobReason.QOS_MAX_WALL_DURATION_PER_JOB_LIMIT);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(fits);
     }
 
@@ -217,7 +218,7 @@ class TestAccountingLimits {
         SchedulePlan plan = pass(p);
         // a (3 CPUs) starts, b would make 5 > 4, c makes exactly 4.
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a, c);
-        assertThat(plan.pendingReasons()).containsEntry(b, "AssocGrpCpuLimit");
+        assertThat(plan.pendingReasons()).containsEntry(b, JobReason.ASSOC_GRP_CPU_LIMIT);
     }
 
     @Test
@@ -229,8 +230,8 @@ class TestAccountingLimits {
         int h2 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
         SchedulePlan plan = pass(p);
         assertThat(plan.pendingReasons())
-                .containsEntry(big, "AssocMaxCpuPerJobLimit")
-                .containsEntry(h2, "QOSMaxJobsPerUserLimit");
+                .containsEntry(big, JobReason.ASSOC_MAX_CPU_PER_JOB_LIMIT)
+                .containsEntry(h2, JobReason.QOS_MAX_JOBS_PER_USER_LIMIT);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(h1);
     }
 
@@ -241,7 +242,7 @@ class TestAccountingLimits {
                 ALL,
                 Builders.aJob().timeLimit(10).build());
         AccountingPolicy without = policy(List.of(account("physics", "root", Limits.UNSET)));
-        assertThat(pass(without).pendingReasons()).containsEntry(id, "InvalidAccount");
+        assertThat(pass(without).pendingReasons()).containsEntry(id, JobReason.INVALID_ACCOUNT);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.sluice.ctld.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.state.Job;
 import java.util.ArrayList;
@@ -99,7 +100,7 @@ class TestTresLimitProperties {
             }
             Job job = Job.submitted(id++, b.build(), "p", 10, 1000);
             JobTres wanted = JobTres.of(job.request());
-            String reason = LimitGate.reason(ALL, policy, usage, job);
+            JobReason reason = LimitGate.reason(ALL, policy, usage, job);
             boolean wouldExceed = account.exceeded(held, wanted) != null || user.exceeded(held, wanted) != null;
             assertThat(reason != null)
                     .as("held back exactly when a cap would be passed")
@@ -108,7 +109,7 @@ class TestTresLimitProperties {
                 usage.started(job, wanted);
                 held = held.plus(wanted);
             } else {
-                reasons.add(reason);
+                reasons.add(reason.slurmName());
             }
             for (String t : TRES) {
                 for (TresLimits caps : List.of(account, user)) {

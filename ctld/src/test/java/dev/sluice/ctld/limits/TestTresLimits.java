@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -117,7 +118,7 @@ class TestTresLimits {
         int c = submit(p, job().gres("gpu:1").build());
         SchedulePlan plan = pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a, b);
-        assertThat(plan.pendingReasons()).containsEntry(c, "AssocGrpGRES");
+        assertThat(plan.pendingReasons()).containsEntry(c, JobReason.ASSOC_GRP_GRES);
     }
 
     @Test
@@ -129,8 +130,8 @@ class TestTresLimits {
         SchedulePlan plan = pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first);
         assertThat(plan.pendingReasons())
-                .containsEntry(second, "AssocGrpMemLimit")
-                .containsEntry(wide, "AssocGrpNodeLimit");
+                .containsEntry(second, JobReason.ASSOC_GRP_MEM_LIMIT)
+                .containsEntry(wide, JobReason.ASSOC_GRP_NODE_LIMIT);
     }
 
     @Test
@@ -142,9 +143,9 @@ class TestTresLimits {
         int fits = submit(p, job().memPerNode(1000).gres("gpu:1").build());
         SchedulePlan plan = pass(p);
         assertThat(plan.pendingReasons())
-                .containsEntry(mem, "AssocMaxMemPerJob")
-                .containsEntry(nodes, "AssocMaxNodePerJobLimit")
-                .containsEntry(gpus, "AssocMaxGRESPerJob");
+                .containsEntry(mem, JobReason.ASSOC_MAX_MEM_PER_JOB)
+                .containsEntry(nodes, JobReason.ASSOC_MAX_NODE_PER_JOB_LIMIT)
+                .containsEntry(gpus, JobReason.ASSOC_MAX_GRES_PER_JOB);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(fits);
     }
 
@@ -156,10 +157,10 @@ class TestTresLimits {
         int c = submit(p, job().build());
         SchedulePlan plan = pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a, b);
-        assertThat(plan.pendingReasons()).containsEntry(c, "AssocGrpJobsLimit");
+        assertThat(plan.pendingReasons()).containsEntry(c, JobReason.ASSOC_GRP_JOBS_LIMIT);
 
         AccountingPolicy own = policy(jobs(0, NO), Limits.UNSET);
-        assertThat(pass(own).pendingReasons()).containsEntry(a, "AssocGrpJobsLimit");
+        assertThat(pass(own).pendingReasons()).containsEntry(a, JobReason.ASSOC_GRP_JOBS_LIMIT);
     }
 
     @Test
@@ -189,9 +190,9 @@ class TestTresLimits {
         SchedulePlan plan = pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(g1);
         assertThat(plan.pendingReasons())
-                .containsEntry(g2, "QOSGrpGRES")
-                .containsEntry(mem, "QOSMaxMemoryPerJob")
-                .containsEntry(nodes, "QOSMaxNodePerJobLimit");
+                .containsEntry(g2, JobReason.QOS_GRP_GRES)
+                .containsEntry(mem, JobReason.QOS_MAX_MEMORY_PER_JOB)
+                .containsEntry(nodes, JobReason.QOS_MAX_NODE_PER_JOB_LIMIT);
     }
 
     @Test
@@ -206,7 +207,7 @@ class TestTresLimits {
                 .isEqualTo(ErrorCode.ACCOUNTING_POLICY);
         SchedulePlan plan = pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(a);
-        assertThat(plan.pendingReasons()).containsEntry(b, "QOSGrpJobsLimit");
+        assertThat(plan.pendingReasons()).containsEntry(b, JobReason.QOS_GRP_JOBS_LIMIT);
     }
 
     @Test

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.control.Effect;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.gres.GresInventory;
@@ -14,7 +15,7 @@ import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.JobState;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import java.nio.file.Path;
@@ -107,6 +108,30 @@ class TestControllerLoop {
         get(loop.submit((s, now) -> jobs.complete(s, "n1", id, 0, null, now)));
         assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
         assertThat(loop.image().node("n1").orElseThrow().allocCpus()).isZero();
+    }
+
+    /** A decision the job lifecycle refuses is refused whole; the loop goes on. */
+    @Test
+    void anIllegalDecisionIsRefusedAndChangesNothing() throws Exception {
+        JobControl jobs = new JobControl(DEFAULTS);
+        start(state());
+        int id = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
+        long sequence = loop.image().sequence();
+        // A pending job cannot complete: it never ran.
+        assertThatThrownBy(() -> get(loop.submit((s, now) -> dev.sluice.ctld.control.ControlResult.<Void>of(
+                        List.of(new dev.sluice.ctld.state.StateRecord.JobEnded(
+                                id, JobState.COMPLETED, 0, JobReason.NONE, now)),
+                        List.of(),
+                        null))))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(SlurmException.class)
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.UNEXPECTED);
+        assertThat(loop.image().sequence()).isEqualTo(sequence);
+        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
+        int next = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
+        assertThat(next).isEqualTo(id + 1);
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.sluice.ctld.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -11,7 +13,6 @@ import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
@@ -121,7 +122,9 @@ class TestJobLog {
         lines.clear();
         end("n1", slow, 15, JobState.TIMEOUT);
         get(loop.submit((s, now) -> ControlResult.<Void>of(
-                List.of(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 15, "None", now)), List.of(), null)));
+                List.of(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 15, JobReason.NONE, now)),
+                List.of(),
+                null)));
         assertThat(lines).containsExactly("Time limit exhausted for JobId=" + slow);
     }
 
@@ -146,7 +149,7 @@ class TestJobLog {
     void linesWaitForTheirRecordsToBeDurable() {
         JobLog log = new JobLog(lines::add);
         ClusterState state = new ClusterState(List.of(node("n1")), List.of(Builders.aPartition("p", List.of("n1"))), 1);
-        log.applied(1, new StateRecord.JobEnded(7, JobState.TIMEOUT, 15, "TimeLimit", 5), state);
+        log.applied(1, new StateRecord.JobEnded(7, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 5), state);
         assertThat(lines).isEmpty();
         log.synced(1);
         assertThat(lines).containsExactly("Time limit exhausted for JobId=7");

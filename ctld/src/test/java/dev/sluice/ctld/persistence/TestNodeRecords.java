@@ -56,7 +56,7 @@ class TestNodeRecords {
         ClusterState restored = fresh();
         for (StateRecord r : live.toRecords()) {
             // Through the codec too: the snapshot is written as journal entries.
-            restored.replay(seq, RecordCodec.decode(RecordCodec.encode(seq, r)));
+            restored.restore(seq, RecordCodec.decode(RecordCodec.encode(seq, r)));
         }
         assertThat(restored.image()).isEqualTo(live.image());
         assertThat(restored.partitions().get(0).nodes()).containsExactly("n1", "d1", "c1");

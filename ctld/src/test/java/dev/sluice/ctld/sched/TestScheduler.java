@@ -3,6 +3,8 @@ package dev.sluice.ctld.sched;
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
@@ -11,7 +13,6 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
@@ -94,7 +95,9 @@ class TestScheduler {
 
         SchedulePlan plan = schedule(backfill(1));
         assertThat(started(plan)).containsExactly(shortJob);
-        assertThat(plan.pendingReasons()).containsEntry(wide, "Resources").containsEntry(longJob, "Priority");
+        assertThat(plan.pendingReasons())
+                .containsEntry(wide, JobReason.RESOURCES)
+                .containsEntry(longJob, JobReason.PRIORITY);
         assertThat(plan.expectedStarts()).containsEntry(wide, NOW + 3600);
         assertThat(plan.details().get(wide))
                 .isEqualTo("needs 2 node(s) with cpu=4 each; 1 of 2 node(s) qualify now, 1 too busy;"
@@ -106,7 +109,7 @@ class TestScheduler {
 
         SchedulePlan builtin = schedule(new SchedulerConfig(false, 0, 86400, PriorityWeights.BASIC, SELECT));
         assertThat(started(builtin)).isEmpty();
-        assertThat(builtin.pendingReasons()).containsEntry(shortJob, "Priority");
+        assertThat(builtin.pendingReasons()).containsEntry(shortJob, JobReason.PRIORITY);
     }
 
     @Test
@@ -129,7 +132,7 @@ class TestScheduler {
         SchedulePlan plan = schedule(backfill(1));
         assertThat(plan.starts()).extracting(SchedulePlan.Start::taskId).containsExactly(0, 1);
         assertThat(plan.starts()).allSatisfy(s -> assertThat(s.jobId()).isEqualTo(array));
-        assertThat(plan.pendingReasons()).containsEntry(array, "JobArrayTaskLimit");
+        assertThat(plan.pendingReasons()).containsEntry(array, JobReason.JOB_ARRAY_TASK_LIMIT);
     }
 
     @Test
@@ -154,14 +157,14 @@ class TestScheduler {
         int killed = submit(aJob().dependency("afternotok:" + first, true).build(), 10);
         SchedulePlan waiting = schedule(backfill(1));
         assertThat(waiting.pendingReasons())
-                .containsEntry(ok, "Dependency")
-                .containsEntry(notOk, "Dependency")
-                .containsEntry(killed, "Dependency");
+                .containsEntry(ok, JobReason.DEPENDENCY)
+                .containsEntry(notOk, JobReason.DEPENDENCY)
+                .containsEntry(killed, JobReason.DEPENDENCY);
 
-        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, "None", NOW));
+        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         SchedulePlan after = schedule(backfill(1));
         assertThat(started(after)).containsExactly(ok);
-        assertThat(after.pendingReasons()).containsEntry(notOk, "DependencyNeverSatisfied");
+        assertThat(after.pendingReasons()).containsEntry(notOk, JobReason.DEPENDENCY_NEVER_SATISFIED);
         assertThat(after.cancels()).containsExactly(killed);
     }
 
@@ -174,7 +177,7 @@ class TestScheduler {
         int other = submit(
                 aJob().name("solo").uid(2000).dependency("singleton", false).build(), 10);
         SchedulePlan plan = schedule(backfill(1));
-        assertThat(plan.pendingReasons()).containsEntry(second, "Dependency");
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.DEPENDENCY);
         assertThat(started(plan)).containsExactly(other);
     }
 
@@ -188,9 +191,9 @@ class TestScheduler {
         SchedulePlan plan = schedule(backfill(1));
         assertThat(started(plan)).isEmpty();
         assertThat(plan.pendingReasons())
-                .containsEntry(held, "JobHeldUser")
-                .containsEntry(later, "BeginTime")
-                .containsEntry(admin, "JobHeldAdmin");
+                .containsEntry(held, JobReason.JOB_HELD_USER)
+                .containsEntry(later, JobReason.BEGIN_TIME)
+                .containsEntry(admin, JobReason.JOB_HELD_ADMIN);
         // Slurm holds a job by giving it priority 0 (squeue %Q of an sbatch -H job, 22.05).
         assertThat(plan.priorities()).containsEntry(held, 0L).containsEntry(admin, 0L);
         assertThat(plan.priorities().get(later)).isPositive();
@@ -220,7 +223,7 @@ class TestScheduler {
                         JobRequest.TIME_NOT_SET,
                         dev.sluice.ctld.state.Partition.NODES_UNLIMITED,
                         0,
-                        "UP",
+                        dev.sluice.common.slurm.PartitionState.UP,
                         0,
                         0,
                         1,
@@ -228,7 +231,7 @@ class TestScheduler {
                         false)),
                 1);
         int tooLong = submit(aJob().build(), 120);
-        assertThat(schedule(backfill(1)).pendingReasons()).containsEntry(tooLong, "PartitionTimeLimit");
+        assertThat(schedule(backfill(1)).pendingReasons()).containsEntry(tooLong, JobReason.PARTITION_TIME_LIMIT);
     }
 
     @Test
@@ -243,7 +246,9 @@ class TestScheduler {
         int eager = submit(aJob().build(), 10);
         SchedulePlan plan = schedule(config);
         assertThat(plan.priorities().get(eager)).isGreaterThan(plan.priorities().get(plain));
-        assertThat(plan.pendingReasons()).containsEntry(eager, "Resources").containsEntry(plain, "Priority");
+        assertThat(plan.pendingReasons())
+                .containsEntry(eager, JobReason.RESOURCES)
+                .containsEntry(plain, JobReason.PRIORITY);
     }
 
     @Test
@@ -266,7 +271,9 @@ class TestScheduler {
                 .containsEntry(low, 250L)
                 .containsEntry(plain, 1L)
                 .containsEntry(unknown, 1L);
-        assertThat(plan.pendingReasons()).containsEntry(high, "Resources").containsEntry(low, "Priority");
+        assertThat(plan.pendingReasons())
+                .containsEntry(high, JobReason.RESOURCES)
+                .containsEntry(low, JobReason.PRIORITY);
         // Without a QOS table (the controller today) every QOS factor is 0.
         SchedulePlan defaults = schedule(new SchedulerConfig(true, 10, 86400, weights, SELECT));
         assertThat(defaults.priorities()).containsEntry(high, 1L);

@@ -5,6 +5,7 @@ import static dev.sluice.ctld.Builders.aRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Allocation;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class TestAllocator {
         PlacementResult r = Allocator.place(
                 List.of(aNode("w1").cpus(8).used(2, 0).build()),
                 aRequest().exclusive().build());
-        assertThat(r).isEqualTo(new PlacementResult.Pending("Resources"));
+        assertThat(r).isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
     }
 
     @Test
@@ -46,7 +47,7 @@ class TestAllocator {
         List<NodeCapacity> nodes =
                 List.of(aNode("n1").build(), aNode("n2").used(4, 0).build());
         assertThat(Allocator.place(nodes, aRequest().nodes(2).build()))
-                .isEqualTo(new PlacementResult.Pending("Resources"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
     }
 
     @Test
@@ -95,7 +96,7 @@ class TestAllocator {
         List<NodeCapacity> nodes =
                 List.of(aNode("n1").down().build(), aNode("n2").build());
         assertThat(Allocator.place(nodes, aRequest().require("n1").build()))
-                .isEqualTo(new PlacementResult.Pending("ReqNodeNotAvail"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.REQ_NODE_NOT_AVAIL));
     }
 
     @Test
@@ -109,7 +110,7 @@ class TestAllocator {
     void memoryIsConsumedWhenConfigured() {
         List<NodeCapacity> nodes = List.of(aNode("n1").memory(1000).used(0, 800).build());
         assertThat(Allocator.place(nodes, aRequest().memPerNode(500).build()))
-                .isEqualTo(new PlacementResult.Pending("Resources"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
         assertThat(Allocator.place(nodes, aRequest().memPerNode(2000).build()))
                 .isEqualTo(new PlacementResult.Rejected(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE));
     }

@@ -3,6 +3,7 @@ package dev.sluice.ctld.select;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.gres.GresDemand;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresInventory;
@@ -99,7 +100,7 @@ class TestCoreAffinity {
         NodeCapacity node = busy(range(0, 13), List.of(2, 3));
         assertThat(node.freeCores()).hasSize(18);
         assertThat(Allocator.place(List.of(node), gpus(1, 4, true)))
-                .isEqualTo(new PlacementResult.Pending("Resources"));
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
     }
 
     @Test

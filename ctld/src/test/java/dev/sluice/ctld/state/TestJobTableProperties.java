@@ -46,7 +46,7 @@ class TestJobTableProperties {
         for (int i = 0; i < ops.size(); i++) {
             Op op = ops.get(i);
             if (op.put()) {
-                Job job = TEMPLATE.with(b -> b.id(op.id()).reason("v" + op.version()));
+                Job job = TEMPLATE.with(b -> b.id(op.id()).exitStatus(op.version()));
                 table.put(job);
                 model.put(op.id(), job);
             } else {

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.NodeFlag;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import java.util.List;
@@ -78,7 +79,7 @@ class TestNodeLifecycle {
     void transition(From from, NodeTransition transition, String printed, String reason) {
         Node after = NodeLifecycle.apply(from.node(), transition, "new", "admin", 99);
         NodeView view = new NodeView(after, 0, 0, 0, true, GresPool.idle(GresInventory.NONE));
-        String flags = view.flags().contains("DRAIN") ? "+DRAIN" : "";
+        String flags = view.flags().contains(NodeFlag.DRAIN) ? "+DRAIN" : "";
         assertThat(view.baseState() + flags).isEqualTo(printed);
         assertThat(after.reason()).isEqualTo(reason);
         if (reason.equals("new")) {
@@ -111,7 +112,7 @@ class TestNodeLifecycle {
     @MethodSource("derived")
     void derivedStates(From from, int allocCpus, int jobs, boolean responding, String base, List<String> flags) {
         NodeView view = new NodeView(from.node(), allocCpus, 0, jobs, responding, GresPool.idle(GresInventory.NONE));
-        assertThat(view.baseState()).isEqualTo(base);
-        assertThat(view.flags()).containsExactlyElementsOf(flags);
+        assertThat(view.baseState().name()).isEqualTo(base);
+        assertThat(view.flags().stream().map(Enum::name).toList()).containsExactlyElementsOf(flags);
     }
 }

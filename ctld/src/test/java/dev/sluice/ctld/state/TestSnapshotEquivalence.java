@@ -2,6 +2,8 @@ package dev.sluice.ctld.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import java.util.List;
@@ -31,7 +33,10 @@ class TestSnapshotEquivalence {
                         1, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 60, 14),
                 new StateRecord.JobStarted(
                         2, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 15),
-                new StateRecord.JobEnded(2, JobState.FAILED, 256, "NonZeroExitCode", 16),
+                new StateRecord.JobEnded(2, JobState.FAILED, 256, JobReason.NON_ZERO_EXIT_CODE, 16),
+                // Only a job that ran can be requeued (JobLifecycle).
+                new StateRecord.JobStarted(
+                        3, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 16),
                 new StateRecord.JobRequeued(3, 17),
                 new StateRecord.NodeStateChanged("n2", NodeTransition.DRAIN, "disk", "root", 18),
                 new StateRecord.JobSubmitted(4, Builders.aJob().build(), "p", 60, 19),
@@ -41,7 +46,7 @@ class TestSnapshotEquivalence {
         }
         ClusterState restored = fresh();
         for (StateRecord r : live.toRecords()) {
-            restored.replay(seq, r);
+            restored.restore(seq, r);
         }
         restored.reserveJobIdsBelow(live.nextJobId());
         assertThat(restored.image()).isEqualTo(live.image());

@@ -2,15 +2,18 @@ package dev.sluice.ctld.step;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.accounting.AccountingEvents;
-import dev.sluice.ctld.control.StepControl;
+import dev.sluice.ctld.control.StepCommands;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.StepShare;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.Identity;
@@ -32,14 +35,14 @@ class TestStepInfos {
     private static final Job RUNNING =
             Job.submitted(35, REQUEST, "gpu", 5, 1000).started(NO_MEM, 1010, 5, "gpu");
 
-    private static List<StepControl.StepShare> shareOnN1() {
-        return List.of(new StepControl.StepShare("n1", 0, List.of(0), 2, List.of()));
+    private static List<StepShare> shareOnN1() {
+        return List.of(new StepShare("n1", 0, List.of(0), 2, List.of()));
     }
 
     @Test
     void aStepOnOneNodeOfAJobWithoutMemoryHasSlurmsTres() {
         // Slurm 22.05, `sbatch -n2` then `srun -n1 sleep 30`: TRES=cpu=2,mem=0,node=1.
-        JobStep step = StepInfos.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020);
+        JobStep step = StepCommands.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020);
         assertThat(step.tres()).isEqualTo("cpu=2,mem=0,node=1");
         assertThat(step.state()).isEqualTo(JobState.RUNNING);
         assertThat(step.numTasks()).isEqualTo(1);
@@ -50,7 +53,12 @@ class TestStepInfos {
     void aStepCountsTheJobsMemoryOnItsNodesOnly() {
         Allocation withMem = new Allocation(
                 List.of(new Allocation.NodeShare("n1", 2, 1024, 2), new Allocation.NodeShare("n2", 2, 1024, 2)));
-        assertThat(StepInfos.tres(withMem, shareOnN1(), 2)).isEqualTo("cpu=2,mem=1024M,node=1");
+        // Slurm prints memory in TRES converted (ReqTRES mem=1G for 1024 MB, observed); the
+        // spelling is common.tres.Tres', the amount is the step's.
+        Tres tres = Tres.parse(StepCommands.tres(withMem, shareOnN1(), 2));
+        assertThat(tres.get("cpu")).isEqualTo(2);
+        assertThat(tres.get("mem")).isEqualTo(1024);
+        assertThat(tres.get("node")).isEqualTo(1);
     }
 
     @Test
@@ -67,18 +75,18 @@ class TestStepInfos {
 
     @Test
     void aStepEndsCompletedFailedOrCancelledWithItsJob() {
-        assertThat(StepInfos.endState(RUNNING, 0)).isEqualTo(JobState.COMPLETED);
-        assertThat(StepInfos.endState(RUNNING, 3 << 8)).isEqualTo(JobState.FAILED);
-        Job cancelled = RUNNING.ended(JobState.CANCELLED, 15, 1030, "None");
-        assertThat(StepInfos.endState(cancelled, 15)).isEqualTo(JobState.CANCELLED);
-        Job timedOut = RUNNING.ended(JobState.TIMEOUT, 15, 1030, "TimeLimit");
-        assertThat(StepInfos.endState(timedOut, 9)).isEqualTo(JobState.CANCELLED);
+        assertThat(StepCommands.endState(RUNNING, 0)).isEqualTo(JobState.COMPLETED);
+        assertThat(StepCommands.endState(RUNNING, 3 << 8)).isEqualTo(JobState.FAILED);
+        Job cancelled = RUNNING.ended(JobState.CANCELLED, 15, 1030, JobReason.NONE);
+        assertThat(StepCommands.endState(cancelled, 15)).isEqualTo(JobState.CANCELLED);
+        Job timedOut = RUNNING.ended(JobState.TIMEOUT, 15, 1030, JobReason.TIME_LIMIT);
+        assertThat(StepCommands.endState(timedOut, 9)).isEqualTo(JobState.CANCELLED);
     }
 
     @Test
     void aRecordedStepIsJournaledAndShippedToAccountingAsAStepRow() {
-        JobStep ended =
-                StepInfos.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020).ended(JobState.FAILED, 3 << 8, 1025);
+        JobStep ended = StepCommands.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020)
+                .ended(JobState.FAILED, 3 << 8, 1025);
         StateRecord record = new StateRecord.StepRecorded(35, ended, 1025);
         assertThat(RecordCodec.decode(RecordCodec.encode(7, record))).isEqualTo(record);
         assertThat(AccountingEvents.jobIdsOf(record)).containsExactly(35);

@@ -2,19 +2,20 @@ package dev.sluice.dbd.model;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.common.units.MemorySize;
+import dev.sluice.common.tres.Tres;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Trackable-resource counts keyed by TRES name ({@code cpu}, {@code mem}, {@code gres/gpu}).
- * Memory counts are megabytes, as Slurm keeps them.
+ * Trackable-resource counts keyed by TRES name ({@code cpu}, {@code mem}, {@code gres/gpu}), as
+ * the database keeps them. Memory counts are megabytes, as Slurm keeps them.
  *
- * <p>Three spellings exist: the controller's {@code cpu=2,mem=256M,node=1} (memory with a unit),
- * the database's {@code 1=2,2=256,4=1} (Slurm's id form, so stored rows read like Slurm's), and
- * sacct's {@code billing=2,cpu=2,mem=256M,node=1} (names sorted, as sacct prints them).
+ * <p>A thin codec over {@link Tres}, which owns the named spellings (the controller's {@code
+ * cpu=2,mem=256M,node=1} and sacct's sorted {@code billing=2,cpu=2,mem=256M,node=1}); what is
+ * dbd's own is the database's id form {@code 1=2,2=256,4=1} (Slurm's, so stored rows read like
+ * Slurm's).
  */
 public record TresCounts(Map<String, Long> counts) {
     public static final TresCounts EMPTY = new TresCounts(Map.of());
@@ -23,24 +24,14 @@ public record TresCounts(Map<String, Long> counts) {
         counts = Collections.unmodifiableMap(new TreeMap<>(counts));
     }
 
-    /** Parses the controller's named form; memory may carry K/M/G/T. */
+    /**
+     * Parses the controller's named form ({@link Tres#parse}: memory may carry K/M/G/T).
+     *
+     * @throws IllegalArgumentException for text that is not a TRES list
+     */
     public static TresCounts parseNamed(String text) {
         requireNonNull(text, "text is null");
-        Map<String, Long> out = new TreeMap<>();
-        for (String part : text.split(",")) {
-            if (part.isBlank()) {
-                continue;
-            }
-            int eq = part.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("malformed TRES \"" + part + "\" in \"" + text + "\"");
-            }
-            String name = part.substring(0, eq).strip();
-            String value = part.substring(eq + 1).strip();
-            long count = name.equals("mem") ? MemorySize.parseMegabytes(value) : parseCount(value, text);
-            out.put(name, count);
-        }
-        return new TresCounts(out);
+        return new TresCounts(Tres.parse(text).asMap());
     }
 
     private static long parseCount(String value, String text) {
@@ -88,16 +79,9 @@ public record TresCounts(Map<String, Long> counts) {
         return new TresCounts(out);
     }
 
-    /** sacct's form: names in order, memory with its unit. */
+    /** sacct's form: names in order, memory with its unit ({@link Tres#formatByName}). */
     public String toNamedForm() {
-        StringBuilder s = new StringBuilder();
-        counts.forEach((name, count) -> {
-            if (!s.isEmpty()) {
-                s.append(',');
-            }
-            s.append(name).append('=').append(name.equals("mem") ? MemorySize.format(count) : Long.toString(count));
-        });
-        return s.toString();
+        return Tres.of(counts).formatByName();
     }
 
     public long get(String name) {

@@ -113,7 +113,7 @@ final class ClusterFixture {
         CtldServer[] self = new CtldServer[1];
         dev.sluice.ctld.control.JobControl jobs = NODE_JOBS;
         CtldServer ctld = startCtld((effect, image) -> {
-            if (endAtOnce && effect instanceof dev.sluice.ctld.control.Effect.LaunchBatch l) {
+            if (endAtOnce && effect instanceof dev.sluice.ctld.state.Effect.LaunchBatch l) {
                 self[0].loop().submit((state, now) -> jobs.complete(state, "n1", l.jobId(), 0, null, now));
             }
         });

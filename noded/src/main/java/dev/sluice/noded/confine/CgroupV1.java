@@ -1,5 +1,6 @@
 package dev.sluice.noded.confine;
 
+import dev.sluice.common.hostlist.IndexRanges;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,7 +141,7 @@ public final class CgroupV1 implements Confinement {
         String all = CgroupFiles.read(parentDir.resolve("cpuset.cpus"));
         String mine = all;
         if (limits.constrainsCpus()) {
-            mine = CpuPicker.cpuList(cpus.pick(limits.jobId(), limits.cpus(), limits.cpuIds()));
+            mine = IndexRanges.format(cpus.pick(limits.jobId(), limits.cpus(), limits.cpuIds()));
         }
         try {
             CgroupFiles.write(dir.resolve("cpuset.cpus"), mine);

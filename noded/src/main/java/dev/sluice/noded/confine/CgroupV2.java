@@ -1,5 +1,6 @@
 package dev.sluice.noded.confine;
 
+import dev.sluice.common.hostlist.IndexRanges;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,7 +146,7 @@ public final class CgroupV2 implements Confinement {
             }
         }
         if (cpuset && limits.constrainsCpus()) {
-            String mine = CpuPicker.cpuList(cpus.pick(limits.jobId(), limits.cpus(), limits.cpuIds()));
+            String mine = IndexRanges.format(cpus.pick(limits.jobId(), limits.cpus(), limits.cpuIds()));
             try {
                 CgroupFiles.write(dir.resolve("cpuset.cpus"), mine);
             } catch (IOException e) {

@@ -39,21 +39,6 @@ public final class CpuPicker {
         return mine;
     }
 
-    /** A CPU set in the kernel's list form: {@code 0-3,8}. */
-    public static String cpuList(java.util.Collection<Integer> cpus) {
-        List<Integer> sorted = List.copyOf(new TreeSet<>(cpus));
-        List<String> parts = new java.util.ArrayList<>();
-        for (int i = 0; i < sorted.size(); ) {
-            int j = i;
-            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-                j++;
-            }
-            parts.add(i == j ? Integer.toString(sorted.get(i)) : sorted.get(i) + "-" + sorted.get(j));
-            i = j + 1;
-        }
-        return String.join(",", parts);
-    }
-
     void release(int jobId) {
         cpusByJob.remove(jobId);
     }

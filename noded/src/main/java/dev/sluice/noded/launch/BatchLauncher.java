@@ -1,5 +1,6 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.v1.JobCompleteRequest;
@@ -178,7 +179,7 @@ public final class BatchLauncher implements AutoCloseable {
     /** The time limit counts the time the job has run: not the time it spent suspended. */
     private void armTimeLimit(RunningJob job, LaunchBatchJobRequest request) {
         long limit = Integer.toUnsignedLong(request.getTimeLimitMinutes());
-        if (limit > 0 && limit < 0xfffffffeL && job.suspendedAt < 0) {
+        if (limit > 0 && SlurmLimits.isLimit(limit) && job.suspendedAt < 0) {
             long ran = Math.max(0, System.currentTimeMillis() / 1000 - request.getStartTime() - job.suspendedSeconds);
             long delay = Math.max(0, limit * 60 - ran);
             job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);

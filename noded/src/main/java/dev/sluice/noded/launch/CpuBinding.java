@@ -1,5 +1,6 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.hostlist.IndexRanges;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -43,7 +44,7 @@ public final class CpuBinding {
 
     /** A CPU list as Linux writes it ({@code 0-3,6}; /proc/self/status Cpus_allowed_list, taskset -c). */
     public static String cpuList(List<Integer> cpus) {
-        return dev.sluice.noded.confine.CpuPicker.cpuList(cpus);
+        return IndexRanges.format(cpus);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.SlurmLimits;
+
 /**
  * Slurm's filename patterns for {@code -o/-e/-i}: {@code %j} job id, {@code %J} job.step,
  * {@code %x} job name, {@code %u} user, {@code %N} short node name, {@code %n} node id,
@@ -9,7 +11,7 @@ package dev.sluice.noded.launch;
 public final class OutputPattern {
     private OutputPattern() {}
 
-    /** What the pattern may refer to. Array fields are 0 / 4294967294 when not an array job. */
+    /** What the pattern may refer to. Array fields are 0 / NO_VAL when not an array job. */
     public record Context(
             int jobId,
             String jobName,
@@ -47,7 +49,7 @@ public final class OutputPattern {
                 case 'N' -> c.nodeName();
                 case 'n' -> pad(c.nodeId(), width);
                 case 'A' -> pad(c.arrayJobId() > 0 ? c.arrayJobId() : c.jobId(), width);
-                case 'a' -> c.arrayJobId() > 0 ? pad(c.arrayTaskId(), width) : "4294967294";
+                case 'a' -> c.arrayJobId() > 0 ? pad(c.arrayTaskId(), width) : String.valueOf(SlurmLimits.NO_VAL);
                 case 's' -> c.step().isEmpty() ? "batch" : c.step();
                 case 't' -> pad(0, width);
                 case '%' -> "%";

@@ -1,5 +1,6 @@
 package dev.sluice.packaging.load;
 
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.Identity;
@@ -125,7 +126,7 @@ public final class ApiLoad {
                 .putEnvironment("PATH", com.google.protobuf.ByteString.copyFromUtf8("/usr/bin:/bin"))
                 .setMinNodes(1)
                 .setNumTasks(1)
-                .setTimeLimitMinutes(0xfffffffe)
+                .setTimeLimitMinutes(SlurmLimits.NO_VAL32)
                 .setRequeue(true)
                 .setOwner(owner)
                 .setSubmitHost(owner.getHost())

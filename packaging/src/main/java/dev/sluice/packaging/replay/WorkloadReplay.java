@@ -1,6 +1,8 @@
 package dev.sluice.packaging.replay;
 
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -9,7 +11,6 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobState;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
@@ -165,8 +166,8 @@ public final class WorkloadReplay {
     /** Per partition, the first job in scheduling order that the pass left waiting for resources. */
     private Map<String, Job> firstBlocked(SchedulePlan plan, Comparator<Job> order) {
         Map<String, Job> first = new HashMap<>();
-        for (Map.Entry<Integer, String> e : plan.pendingReasons().entrySet()) {
-            if (!e.getValue().equals("Resources") && !e.getValue().equals("Priority")) {
+        for (Map.Entry<Integer, JobReason> e : plan.pendingReasons().entrySet()) {
+            if (e.getValue() != JobReason.RESOURCES && e.getValue() != JobReason.PRIORITY) {
                 continue;
             }
             Job job = state.job(e.getKey());

@@ -1,10 +1,10 @@
 package dev.sluice.packaging.sim;
 
 import dev.sluice.cli.Caller;
+import dev.sluice.common.hostlist.IndexRanges;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
-import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.Job;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -137,7 +137,7 @@ public final class SelectQuery {
         StringBuilder s = new StringBuilder(n.node()).append(" cpu=").append(n.cpus());
         if (!n.cores().isEmpty()) {
             // Core indices as gres.conf's Cores= numbers them, in scontrol's CPU_IDs notation.
-            s.append(" cores=").append(CoreSet.ranges(n.cores()));
+            s.append(" cores=").append(IndexRanges.format(n.cores()));
         }
         if (n.memoryMb() > 0) {
             s.append(" mem=").append(n.memoryMb()).append('M');

@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.sacct;
 
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AccountedStep;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ final class JobSelection {
         for (String item : items) {
             Matcher m = ITEM.matcher(item);
             long id = m.matches() ? Long.parseLong(m.group(1)) : -1;
-            if (id < 0 || id > 0xffffffffL) {
+            if (id < 0 || id > SlurmLimits.MAX_UINT32) {
                 throw new IllegalArgumentException(item);
             }
             s.ids.add((int) id);

@@ -4,6 +4,7 @@ import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.json.JsonWriter;
 import dev.sluice.cli.json.SlurmEnvelope;
 import dev.sluice.cli.view.JobStates;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AccountedStep;
 import java.util.List;
@@ -73,7 +74,7 @@ final class SacctJson {
         w.field("submission", j.getSubmitTime());
         w.field("suspended", 0);
         cpuTime(w, "system");
-        if (j.getTimeLimitMinutes() == 0 || j.getTimeLimitMinutes() == 0xffffffff) {
+        if (j.getTimeLimitMinutes() == 0 || j.getTimeLimitMinutes() == SlurmLimits.INFINITE32) {
             w.nullField("limit");
         } else {
             w.field("limit", Integer.toUnsignedLong(j.getTimeLimitMinutes()));

@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.sacct;
 
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.BeginTime;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -7,11 +8,6 @@ import java.util.regex.Pattern;
 
 /** sacct's time input ({@code -S}, {@code -E}) and its duration and limit output. */
 public final class SacctTimes {
-    /** The "infinite" time limit on the wire. */
-    static final int INFINITE_MINUTES = 0xffffffff;
-
-    static final int NOT_SET_MINUTES = 0xfffffffe;
-
     private static final Pattern HAS_YEAR = Pattern.compile(
             "^\\d{4}-\\d{2}-\\d{2}.*|.*\\d{1,2}[/.]\\d{1,2}[/.]\\d{2}.*" + "|^\\d{6}$|^now.*|^today.*|^tomorrow.*");
 
@@ -46,10 +42,10 @@ public final class SacctTimes {
 
     /** A time limit in minutes: {@code 01:00:00}, {@code UNLIMITED}, {@code Partition_Limit}. */
     static String limit(int minutes) {
-        if (minutes == INFINITE_MINUTES) {
+        if (minutes == SlurmLimits.INFINITE32) {
             return "UNLIMITED";
         }
-        if (minutes == NOT_SET_MINUTES || minutes == 0) {
+        if (minutes == SlurmLimits.NO_VAL32 || minutes == 0) {
             return "Partition_Limit";
         }
         return duration(Integer.toUnsignedLong(minutes) * 60);

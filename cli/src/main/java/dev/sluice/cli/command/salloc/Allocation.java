@@ -4,6 +4,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.sbatch.WarnSignalOption;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.CompleteAllocationRequest;
@@ -23,9 +24,6 @@ import java.util.Optional;
  * that uses it by Slurm's variables, and released with that command's status.
  */
 public final class Allocation {
-    private static final long TIME_NOT_SET = 0xfffffffeL;
-    private static final long TIME_INFINITE = 0xffffffffL;
-
     private final ControllerClient client;
     private final int jobId;
     private JobInfo info;
@@ -87,10 +85,9 @@ public final class Allocation {
 
     private static long minutes(String text) {
         if (text.isEmpty()) {
-            return TIME_NOT_SET;
+            return SlurmLimits.NO_VAL;
         }
-        long m = TimeLimit.parseMinutes(text);
-        return m == TimeLimit.INFINITE ? TIME_INFINITE : m;
+        return SlurmLimits.toUint32(TimeLimit.parseMinutes(text));
     }
 
     /**

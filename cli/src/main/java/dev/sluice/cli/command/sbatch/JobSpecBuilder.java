@@ -4,7 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.view.Limits;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.text.RawText;
 import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.TimeLimit;
@@ -49,7 +49,7 @@ final class JobSpecBuilder {
                 .addAllScriptArgs(scriptArgs.stream().map(RawText::toText).toList())
                 .setWrapped(wrapped)
                 .setName(o.has("job-name") ? o.get("job-name") : defaultName)
-                .setTimeLimitMinutes(Limits.WIRE_NOT_SET)
+                .setTimeLimitMinutes(SlurmLimits.NO_VAL32)
                 .setRequeue(!"0".equals(o.get("requeue")))
                 .setRequeueSet(o.has("requeue"))
                 .setOwner(Identity.newBuilder()
@@ -86,7 +86,7 @@ final class JobSpecBuilder {
         if (o.has("time")) {
             try {
                 long minutes = TimeLimit.parseMinutes(o.get("time"));
-                spec.setTimeLimitMinutes(minutes == 0 ? Limits.WIRE_INFINITE : Limits.toWire(minutes));
+                spec.setTimeLimitMinutes(minutes == 0 ? SlurmLimits.INFINITE32 : SlurmLimits.toWire(minutes));
             } catch (IllegalArgumentException e) {
                 throw new SbatchException(255, "error: Invalid --time specification");
             }

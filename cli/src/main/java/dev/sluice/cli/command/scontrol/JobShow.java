@@ -3,6 +3,7 @@ package dev.sluice.cli.command.scontrol;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.cli.view.NodeLists;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
 import dev.sluice.protocol.v1.JobInfo;
@@ -173,7 +174,7 @@ final class JobShow {
             switch (k) {
                 case 'j' -> s.append(j.internalId());
                 case 'A' -> s.append(j.arrayJobId());
-                case 'a' -> s.append(j.isArray() ? j.arrayTaskId() : "4294967294");
+                case 'a' -> s.append(j.isArray() ? j.arrayTaskId() : String.valueOf(SlurmLimits.NO_VAL));
                 case 'x' -> s.append(j.name());
                 case 'u' -> s.append(j.userName());
                 case '%' -> s.append('%');

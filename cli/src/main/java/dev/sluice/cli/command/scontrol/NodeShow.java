@@ -3,7 +3,7 @@ package dev.sluice.cli.command.scontrol;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.cli.view.NodeStates;
 import dev.sluice.common.time.SlurmTimestamp;
-import dev.sluice.common.units.MemorySize;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.NodeInfo;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -54,7 +54,11 @@ final class NodeShow {
 
     /** What Slurm derives when the controller sends no TRES string: cpu, memory, billing = cpus. */
     private static String cfgTres(NodeInfo n) {
-        return "cpu=" + n.getCpus() + ",mem=" + MemorySize.format(n.getRealMemoryMb()) + ",billing=" + n.getCpus();
+        return Tres.empty()
+                .with("cpu", n.getCpus())
+                .with("mem", n.getRealMemoryMb())
+                .with("billing", n.getCpus())
+                .format();
     }
 
     private static String time(long epochSeconds, ZoneId zone, String unset) {

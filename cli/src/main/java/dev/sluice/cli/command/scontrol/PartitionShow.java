@@ -1,9 +1,9 @@
 package dev.sluice.cli.command.scontrol;
 
-import dev.sluice.cli.view.Limits;
 import dev.sluice.cli.view.NodeLists;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
-import dev.sluice.common.units.MemorySize;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.ArrayList;
@@ -41,11 +41,11 @@ final class PartitionShow {
         l.add("DefaultTime="
                 + (p.getDefaultTimeMinutes() == 0
                         ? "NONE"
-                        : TimeLimit.format(Limits.fromWire(p.getDefaultTimeMinutes())))
+                        : TimeLimit.format(SlurmLimits.fromWire(p.getDefaultTimeMinutes())))
                 + " DisableRootJobs=NO ExclusiveUser=" + Layout.yesNo(p.getExclusiveUser()) + " GraceTime=0 Hidden="
                 + Layout.yesNo(p.getHidden()));
         l.add("MaxNodes=" + unlimited(p.getMaxNodes()) + " MaxTime="
-                + TimeLimit.format(Limits.fromWire(p.getMaxTimeMinutes())) + " MinNodes="
+                + TimeLimit.format(SlurmLimits.fromWire(p.getMaxTimeMinutes())) + " MinNodes="
                 + Integer.toUnsignedString(p.getMinNodes()) + " LLN=NO MaxCPUsPerNode=UNLIMITED");
         l.add("Nodes=" + NodeLists.rangedOrNull(p.getNodes().isEmpty() ? String.join(",", names) : p.getNodes()));
         l.add("PriorityJobFactor=" + p.getPriorityJobFactor() + " PriorityTier=" + p.getPriorityTier() + " RootOnly="
@@ -58,7 +58,13 @@ final class PartitionShow {
         l.add((p.getDefMemPerCpuMb() > 0 ? "DefMemPerCPU=" + p.getDefMemPerCpuMb() : "DefMemPerNode=UNLIMITED")
                 + " MaxMemPerNode="
                 + (p.getMaxMemPerNodeMb() > 0 ? Long.toString(p.getMaxMemPerNodeMb()) : "UNLIMITED"));
-        l.add("TRES=cpu=" + cpus + ",mem=" + MemorySize.format(mem) + ",node=" + nodeCount + ",billing=" + cpus);
+        l.add("TRES="
+                + Tres.empty()
+                        .with("cpu", cpus)
+                        .with("mem", mem)
+                        .with("node", nodeCount)
+                        .with("billing", cpus)
+                        .format());
         return l;
     }
 
@@ -67,7 +73,7 @@ final class PartitionShow {
     }
 
     private static String unlimited(int wire) {
-        return wire == 0 || wire == Limits.WIRE_INFINITE ? "UNLIMITED" : Integer.toUnsignedString(wire);
+        return wire == 0 || wire == SlurmLimits.INFINITE32 ? "UNLIMITED" : Integer.toUnsignedString(wire);
     }
 
     private static List<String> expand(String nodes) {

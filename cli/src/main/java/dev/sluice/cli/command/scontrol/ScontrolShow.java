@@ -10,6 +10,7 @@ import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.GetNodesRequest;
@@ -130,13 +131,13 @@ final class ScontrolShow {
             boolean valid = !job.isEmpty()
                     && job.length() <= 10
                     && job.chars().allMatch(Character::isDigit)
-                    && Long.parseLong(job) <= 0xffffffffL
+                    && Long.parseLong(job) <= SlurmLimits.MAX_UINT32
                     && (stepPart == null
                             || stepPart.equals("batch")
                             || (!stepPart.isEmpty()
                                     && stepPart.length() <= 10
                                     && stepPart.chars().allMatch(Character::isDigit)
-                                    && Long.parseLong(stepPart) <= 0xffffffffL));
+                                    && Long.parseLong(stepPart) <= SlurmLimits.MAX_UINT32));
             if (!valid) {
                 err.println("slurm_get_job_steps error: " + ErrorCode.INVALID_JOB_ID.text());
                 return 1;

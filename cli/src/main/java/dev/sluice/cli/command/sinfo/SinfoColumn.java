@@ -2,8 +2,9 @@ package dev.sluice.cli.command.sinfo;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.cli.view.Limits;
 import dev.sluice.cli.view.NodeStates;
+import dev.sluice.common.slurm.PartitionState;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
@@ -127,7 +128,7 @@ record SinfoColumn(String header, boolean aggregate) {
             case 'P' -> p.getName() + (p.getIsDefault() ? "*" : "");
             case 'R' -> p.getName();
             case 'a' -> avail(p);
-            case 'l' -> TimeLimit.formatSinfo(Limits.fromWire(p.getMaxTimeMinutes()));
+            case 'l' -> TimeLimit.formatSinfo(SlurmLimits.fromWire(p.getMaxTimeMinutes()));
             case 'L' -> defaultTime(p);
             case 's' -> jobSize(p);
             case 'r' -> p.getRootOnly() ? "yes" : "no";
@@ -166,25 +167,24 @@ record SinfoColumn(String header, boolean aggregate) {
     }
 
     private static String avail(PartitionInfo p) {
-        return switch (p.getState().toUpperCase(Locale.ROOT)) {
-            case "", "UP" -> "up";
-            case "DOWN" -> "down";
-            case "DRAIN" -> "drain";
-            case "INACTIVE" -> "inact";
-            default -> p.getState().toLowerCase(Locale.ROOT);
-        };
+        if (p.getState().isEmpty()) {
+            return PartitionState.UP.sinfoName();
+        }
+        return PartitionState.parse(p.getState())
+                .map(PartitionState::sinfoName)
+                .orElse(p.getState().toLowerCase(Locale.ROOT));
     }
 
     private static String defaultTime(PartitionInfo p) {
         // 0 on the wire is proto3's "unset": no DefaultTime configured, which sinfo shows as n/a.
         int wire = p.getDefaultTimeMinutes();
-        return wire == 0 ? "n/a" : TimeLimit.formatSinfo(Limits.fromWire(wire));
+        return wire == 0 ? "n/a" : TimeLimit.formatSinfo(SlurmLimits.fromWire(wire));
     }
 
     private static String jobSize(PartitionInfo p) {
         long min = Math.max(1, Integer.toUnsignedLong(p.getMinNodes()));
         int max = p.getMaxNodes();
-        String maxText = max == 0 || max == Limits.WIRE_INFINITE ? "infinite" : Integer.toUnsignedString(max);
+        String maxText = max == 0 || max == SlurmLimits.INFINITE32 ? "infinite" : Integer.toUnsignedString(max);
         return min + "-" + maxText;
     }
 

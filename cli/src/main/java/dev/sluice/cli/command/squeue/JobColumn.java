@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.cli.view.NodeLists;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.units.MemorySize;
 import java.util.Locale;
@@ -150,7 +151,7 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
 
     /** squeue {@code %p}: priority scaled into [0, 1] over the 32-bit range, 14 decimals. */
     private static String normalizedPriority(JobView j) {
-        double p = Integer.toUnsignedLong(j.info().getPriority()) / (double) 0xffffffffL;
+        double p = Integer.toUnsignedLong(j.info().getPriority()) / (double) SlurmLimits.MAX_UINT32;
         return String.format(Locale.ROOT, "%.14f", p);
     }
 }

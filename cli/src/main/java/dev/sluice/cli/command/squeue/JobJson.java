@@ -4,6 +4,8 @@ import dev.sluice.cli.json.JsonWriter;
 import dev.sluice.cli.json.SlurmEnvelope;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
+import dev.sluice.common.hostlist.IndexRanges;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.GresGrant;
 import dev.sluice.protocol.v1.JobInfo;
@@ -163,7 +165,7 @@ final class JobJson {
         w.field("suspend_time", info.getSuspendTime());
         w.field("system_comment", "");
         long limit = j.timeLimitMinutes();
-        w.field("time_limit", limit == TimeLimit.NOT_SET || limit < 0 ? 4294967295L : limit);
+        w.field("time_limit", limit == TimeLimit.NOT_SET || limit < 0 ? SlurmLimits.INFINITE : limit);
         w.field("time_minimum", 0);
         w.nullField("threads_per_core");
         w.field("tres_bind", "");
@@ -198,7 +200,7 @@ final class JobJson {
             List<String> parts = new ArrayList<>();
             for (GresGrant g : n.getGrantsList()) {
                 String name = g.getType().isEmpty() ? g.getName() : g.getName() + ":" + g.getType();
-                String idx = g.getIndicesCount() == 0 ? "N/A" : ranges(g.getIndicesList());
+                String idx = g.getIndicesCount() == 0 ? "N/A" : IndexRanges.format(g.getIndicesList());
                 parts.add(name + ":" + g.getCount() + "(IDX:" + idx + ")");
             }
             if (!parts.isEmpty()) {
@@ -206,26 +208,5 @@ final class JobJson {
             }
         }
         return out;
-    }
-
-    private static String ranges(List<Integer> indices) {
-        List<Integer> sorted = indices.stream().sorted().toList();
-        StringBuilder s = new StringBuilder();
-        int i = 0;
-        while (i < sorted.size()) {
-            int j = i;
-            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-                j++;
-            }
-            if (!s.isEmpty()) {
-                s.append(',');
-            }
-            s.append(sorted.get(i));
-            if (j > i) {
-                s.append('-').append(sorted.get(j));
-            }
-            i = j + 1;
-        }
-        return s.toString();
     }
 }

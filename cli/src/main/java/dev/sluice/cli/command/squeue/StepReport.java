@@ -5,6 +5,7 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.GetStepsRequest;
 import dev.sluice.protocol.v1.StepInfo;
@@ -56,7 +57,7 @@ final class StepReport {
             return !s.isEmpty()
                     && s.length() <= 10
                     && s.chars().allMatch(Character::isDigit)
-                    && Long.parseLong(s) <= 0xffffffffL;
+                    && Long.parseLong(s) <= SlurmLimits.MAX_UINT32;
         }
     }
 

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfLine;
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.hostlist.IndexRanges;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -101,7 +102,7 @@ public final class GresDiscovery {
                     line.type().orElse(""),
                     count,
                     present,
-                    NvmlRecording.ranges(line.cores()),
+                    IndexRanges.format(line.cores()),
                     line.links(),
                     problems));
         }
@@ -126,7 +127,7 @@ public final class GresDiscovery {
     static List<Found> fromNvml(List<NvmlDevice> devices, List<String> configuredTypes, int totalCores) {
         List<Found> out = new ArrayList<>();
         for (NvmlDevice d : devices) {
-            String cores = NvmlRecording.ranges(d.cpuAffinity().stream()
+            String cores = IndexRanges.format(d.cpuAffinity().stream()
                     .map(cpu -> totalCores > 0 ? cpu % totalCores : cpu)
                     .toList());
             if (!d.migs().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.sluice.noded.probe.gres;
 
+import dev.sluice.common.hostlist.IndexRanges;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +33,7 @@ public final class NvmlRecording {
                     .append("\tminor=")
                     .append(d.minor())
                     .append("\tcpus=")
-                    .append(ranges(d.cpuAffinity()))
+                    .append(IndexRanges.format(d.cpuAffinity()))
                     .append("\tnvlinks=")
                     .append(String.join(",", d.nvlinkPeers()))
                     .append('\n');
@@ -78,7 +79,7 @@ public final class NvmlRecording {
                                 req(kv, "uuid"),
                                 req(kv, "pci"),
                                 Integer.parseInt(req(kv, "minor")),
-                                expand(kv.getOrDefault("cpus", "")),
+                                IndexRanges.parse(kv.getOrDefault("cpus", "")),
                                 list(kv.getOrDefault("nvlinks", "")),
                                 List.of()));
                     case "mig" -> {
@@ -140,48 +141,5 @@ public final class NvmlRecording {
             }
         }
         return cpus;
-    }
-
-    /** {@code 0-3,8} → 0,1,2,3,8. */
-    static List<Integer> expand(String ranges) {
-        List<Integer> out = new ArrayList<>();
-        if (ranges.isBlank()) {
-            return out;
-        }
-        for (String part : ranges.split(",")) {
-            int dash = part.indexOf('-');
-            if (dash < 0) {
-                out.add(Integer.parseInt(part.strip()));
-            } else {
-                int lo = Integer.parseInt(part.substring(0, dash).strip());
-                int hi = Integer.parseInt(part.substring(dash + 1).strip());
-                for (int i = lo; i <= hi; i++) {
-                    out.add(i);
-                }
-            }
-        }
-        return out;
-    }
-
-    /** 0,1,2,3,8 → {@code 0-3,8}. */
-    static String ranges(List<Integer> ids) {
-        StringBuilder s = new StringBuilder();
-        int i = 0;
-        List<Integer> sorted = ids.stream().sorted().distinct().toList();
-        while (i < sorted.size()) {
-            int j = i;
-            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-                j++;
-            }
-            if (!s.isEmpty()) {
-                s.append(',');
-            }
-            s.append(sorted.get(i));
-            if (j > i) {
-                s.append('-').append(sorted.get(j));
-            }
-            i = j + 1;
-        }
-        return s.toString();
     }
 }

@@ -50,9 +50,7 @@ class TestNvmlRecording {
     }
 
     @Test
-    void cpuMasksAndRanges() {
+    void cpuMasks() {
         assertThat(NvmlRecording.cpusOfMask(new long[] {0b1011L, 1L})).containsExactly(0, 1, 3, 64);
-        assertThat(NvmlRecording.ranges(List.of(3, 0, 1, 2, 8, 10, 9))).isEqualTo("0-3,8-10");
-        assertThat(NvmlRecording.expand("0-2,7")).containsExactly(0, 1, 2, 7);
     }
 }

@@ -1,11 +1,12 @@
-package dev.sluice.ctld.control;
+package dev.sluice.ctld.state;
 
-import dev.sluice.ctld.state.JobState;
+import dev.sluice.common.slurm.JobState;
 import java.util.List;
 
 /**
  * Work outside the controller that a decision requires: sent to node daemons only after the
- * records that justify it are durable.
+ * records that justify it are durable. Beside {@link StateRecord} because both are what a
+ * decision yields, and the job lifecycle ({@link JobLifecycle}) decides both.
  */
 public sealed interface Effect {
     /** Start (or, after a controller restart, start again) a job's batch script. */

@@ -1,0 +1,94 @@
+package dev.sluice.common.slurm;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Why a job is where it is, as Slurm spells it (its {@code job_state_reason}, squeue's REASON
+ * column, {@code scontrol show job}'s {@code Reason=}): why a pending job waits, and why an ended
+ * job ended. {@link #slurmName()} is the spelling; compare the constants, never the text.
+ */
+public enum JobReason {
+    NONE("None"),
+    // Waiting: the queue and the job's own conditions.
+    PRIORITY("Priority"),
+    RESOURCES("Resources"),
+    DEPENDENCY("Dependency"),
+    DEPENDENCY_NEVER_SATISFIED("DependencyNeverSatisfied"),
+    JOB_HELD_USER("JobHeldUser"),
+    JOB_HELD_ADMIN("JobHeldAdmin"),
+    /**
+     * {@code scontrol requeuehold}: squeue shows the description Slurm gives the hold, not a
+     * reason name.
+     */
+    REQUEUED_HELD("job requeued in held state"),
+    BEGIN_TIME("BeginTime"),
+    BAD_CONSTRAINTS("BadConstraints"),
+    REQ_NODE_NOT_AVAIL("ReqNodeNotAvail"),
+    JOB_ARRAY_TASK_LIMIT("JobArrayTaskLimit"),
+    // Waiting: the partition.
+    PARTITION_CONFIG("PartitionConfig"),
+    PARTITION_DOWN("PartitionDown"),
+    PARTITION_INACTIVE("PartitionInactive"),
+    PARTITION_TIME_LIMIT("PartitionTimeLimit"),
+    PARTITION_NODE_LIMIT("PartitionNodeLimit"),
+    // Waiting: accounting (AccountingStorageEnforce), QOS limits then association limits.
+    INVALID_ACCOUNT("InvalidAccount"),
+    QOS_MAX_WALL_DURATION_PER_JOB_LIMIT("QOSMaxWallDurationPerJobLimit"),
+    QOS_GRP_JOBS_LIMIT("QOSGrpJobsLimit"),
+    QOS_MAX_JOBS_PER_USER_LIMIT("QOSMaxJobsPerUserLimit"),
+    QOS_GRP_CPU_LIMIT("QOSGrpCpuLimit"),
+    QOS_GRP_MEM_LIMIT("QOSGrpMemLimit"),
+    QOS_GRP_NODE_LIMIT("QOSGrpNodeLimit"),
+    QOS_GRP_GRES("QOSGrpGRES"),
+    QOS_MAX_CPU_PER_JOB_LIMIT("QOSMaxCpuPerJobLimit"),
+    QOS_MAX_MEMORY_PER_JOB("QOSMaxMemoryPerJob"),
+    QOS_MAX_NODE_PER_JOB_LIMIT("QOSMaxNodePerJobLimit"),
+    QOS_MAX_GRES_PER_JOB("QOSMaxGRESPerJob"),
+    ASSOC_MAX_WALL_DURATION_PER_JOB_LIMIT("AssocMaxWallDurationPerJobLimit"),
+    ASSOC_GRP_JOBS_LIMIT("AssocGrpJobsLimit"),
+    ASSOC_MAX_JOBS_LIMIT("AssocMaxJobsLimit"),
+    ASSOC_GRP_CPU_LIMIT("AssocGrpCpuLimit"),
+    ASSOC_GRP_MEM_LIMIT("AssocGrpMemLimit"),
+    ASSOC_GRP_NODE_LIMIT("AssocGrpNodeLimit"),
+    ASSOC_GRP_GRES("AssocGrpGRES"),
+    ASSOC_MAX_CPU_PER_JOB_LIMIT("AssocMaxCpuPerJobLimit"),
+    ASSOC_MAX_MEM_PER_JOB("AssocMaxMemPerJob"),
+    ASSOC_MAX_NODE_PER_JOB_LIMIT("AssocMaxNodePerJobLimit"),
+    ASSOC_MAX_GRES_PER_JOB("AssocMaxGRESPerJob"),
+    // Ended.
+    NON_ZERO_EXIT_CODE("NonZeroExitCode"),
+    TIME_LIMIT("TimeLimit"),
+    /** Slurm's FAIL_OOM. */
+    OUT_OF_MEMORY("OutOfMemory");
+
+    private static final Map<String, JobReason> BY_NAME = new HashMap<>();
+
+    static {
+        for (JobReason r : values()) {
+            BY_NAME.put(r.slurmName, r);
+        }
+    }
+
+    private final String slurmName;
+
+    JobReason(String slurmName) {
+        this.slurmName = slurmName;
+    }
+
+    /** As Slurm prints it: {@code Resources}, {@code JobHeldUser}. */
+    public String slurmName() {
+        return slurmName;
+    }
+
+    /** The reason Slurm spells {@code name} (exactly, as journals and answers carry it). */
+    public static Optional<JobReason> of(String name) {
+        return Optional.ofNullable(BY_NAME.get(name));
+    }
+
+    @Override
+    public String toString() {
+        return slurmName;
+    }
+}

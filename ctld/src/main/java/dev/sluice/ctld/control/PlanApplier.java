@@ -1,0 +1,46 @@
+package dev.sluice.ctld.control;
+
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.TaskSplits;
+import dev.sluice.ctld.state.Transition;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns what a scheduling pass planned into what the controller journals (Nomad's plan apply):
+ * each start through the job lifecycle (an array task split off its record first), each
+ * {@code --kill-on-invalid-dep} cancel likewise, and the pass's view of the queue (reasons,
+ * expected starts, priorities) as soft state. The loop only journals, replays and publishes it.
+ */
+public final class PlanApplier {
+    private PlanApplier() {}
+
+    public static ControlResult<Void> apply(ClusterView state, SchedulePlan plan, long now) {
+        List<StateRecord> records = new ArrayList<>();
+        List<Effect> effects = new ArrayList<>();
+        TaskSplits splits = new TaskSplits(state.nextJobId());
+        for (SchedulePlan.Start s : plan.starts()) {
+            Job job = state.job(s.jobId());
+            JobEvent start = new JobEvent.Start(s.allocation(), s.partition(), s.timeLimitMinutes());
+            Transition started = s.taskId() >= 0
+                    ? JobLifecycle.applyToTask(job, s.taskId(), splits, start, now)
+                    : JobLifecycle.apply(job, start, now);
+            records.addAll(started.records());
+            effects.addAll(started.effects());
+        }
+        for (int id : plan.cancels()) {
+            Transition cancelled = JobLifecycle.apply(state.job(id), new JobEvent.DependencyNeverSatisfied(), now);
+            records.addAll(cancelled.records());
+            effects.addAll(cancelled.effects());
+        }
+        SoftChange queue = new SoftChange.QueueViewed(
+                plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
+        return new ControlResult<>(records, List.of(queue), effects, null);
+    }
+}

@@ -1,0 +1,94 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.slurm.JobState;
+import java.util.Map;
+
+/**
+ * Something that happens to one job and that {@link JobLifecycle#apply} turns into records and
+ * effects: the columns of the job lifecycle table (docs/architecture.md). Who may cause it and
+ * with which Slurm error it is refused is the handlers' business ({@code ctld.control}); what it
+ * does to the job is decided here alone.
+ */
+public sealed interface JobEvent {
+    /** The scheduler placed it (an array task once split off its record). */
+    record Start(Allocation allocation, String partition, long timeLimitMinutes) implements JobEvent {
+        public Start {
+            requireNonNull(allocation, "allocation is null");
+            requireNonNull(partition, "partition is null");
+        }
+    }
+
+    /** {@code scancel}. */
+    record Cancel() implements JobEvent {}
+
+    /** Its dependency can never be met and it asked to be killed then ({@code --kill-on-invalid-dep}). */
+    record DependencyNeverSatisfied() implements JobEvent {}
+
+    /**
+     * Its batch host reported the end of the script.
+     *
+     * @param endState what the node decided (TIMEOUT, OUT_OF_MEMORY, ...), or null: by exit status
+     */
+    record BatchEnded(JobState endState, int exitStatus) implements JobEvent {}
+
+    /** The node's Prolog failed: the job never ran, an operator should look at it. */
+    record PrologFailed() implements JobEvent {}
+
+    /** The command that held an allocation (salloc, a lone srun) ended with {@code status}. */
+    record AllocationEnded(int status) implements JobEvent {}
+
+    /** An allocation ran into its time limit (no batch script whose node would enforce it). */
+    record TimeLimitReached() implements JobEvent {}
+
+    /** A node it runs on went DOWN (an operator, or silence past SlurmdTimeout). */
+    record NodeFailed() implements JobEvent {}
+
+    /** Its batch script could not be launched on its node after every try. */
+    record LaunchFailed() implements JobEvent {}
+
+    /**
+     * {@code scontrol requeue} or, {@code held}, {@code requeuehold}.
+     *
+     * @param byOperator whose hold a requeuehold puts on it (JobHeldAdmin, else JobHeldUser)
+     */
+    record Requeue(boolean held, boolean byOperator) implements JobEvent {}
+
+    /** {@code scontrol suspend}. */
+    record Suspend() implements JobEvent {}
+
+    /** {@code scontrol resume}. */
+    record Resume() implements JobEvent {}
+
+    /** {@code scontrol hold/uhold/release}, the hold already decided by who asked. */
+    record Hold(Job.Hold hold) implements JobEvent {
+        public Hold {
+            requireNonNull(hold, "hold is null");
+        }
+    }
+
+    /** {@code scontrol update job}: the changed fields by canonical key ({@link JobUpdates}). */
+    record Update(Map<String, String> changes) implements JobEvent {
+        public Update {
+            changes = Map.copyOf(changes);
+        }
+    }
+
+    /** srun started a step in it (journaled for accounting; steps themselves are soft state). */
+    record StepStarted(JobStep step) implements JobEvent {
+        public StepStarted {
+            requireNonNull(step, "step is null");
+        }
+    }
+
+    /** One of its steps ended, or is recorded as ended with the run it belonged to. */
+    record StepEnded(JobStep step) implements JobEvent {
+        public StepEnded {
+            requireNonNull(step, "step is null");
+        }
+    }
+
+    /** MinJobAge passed since it ended: the controller forgets it (accounting keeps it). */
+    record Purge() implements JobEvent {}
+}

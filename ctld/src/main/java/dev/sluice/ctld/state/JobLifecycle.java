@@ -1,0 +1,439 @@
+package dev.sluice.ctld.state;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
+import dev.sluice.ctld.state.StateRecord.JobEnded;
+import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
+import dev.sluice.ctld.state.StateRecord.JobRequeued;
+import dev.sluice.ctld.state.StateRecord.JobStarted;
+import dev.sluice.ctld.state.StateRecord.JobSuspendChanged;
+import dev.sluice.ctld.state.StateRecord.JobUpdated;
+import dev.sluice.ctld.state.StateRecord.JobsPurged;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The job lifecycle, the one owner of every decision about a job's state: which records and
+ * effects an event makes ({@link #apply}), which moves a record may make from where the job is
+ * ({@link #next}), and what a record does to the job on replay ({@link #replay}). Decisions and
+ * replay check the same table, so a handler cannot decide a move replay would refuse, and a
+ * journal holding one is corrupt. Pure. The tables are in docs/architecture.md, generated from
+ * this class by its test.
+ */
+public final class JobLifecycle {
+    private JobLifecycle() {}
+
+    /** The table's rows: where a job is in its life. */
+    public enum Phase {
+        PENDING,
+        RUNNING,
+        SUSPENDED,
+        FINISHED;
+
+        public static Phase of(JobState state) {
+            return switch (state) {
+                case PENDING -> PENDING;
+                case RUNNING -> RUNNING;
+                case SUSPENDED -> SUSPENDED;
+                default -> FINISHED;
+            };
+        }
+    }
+
+    /** What a journaled record does to a job, whatever caused it: the move table's columns. */
+    public enum Move {
+        /** {@code ArrayTaskSplit}: a pending task leaves its array record. */
+        SPLIT,
+        /** {@code JobUpdated}. */
+        UPDATE,
+        /** {@code JobHoldChanged}. */
+        HOLD,
+        /** {@code JobStarted}. */
+        START,
+        /** {@code JobSuspendChanged}, suspended. */
+        SUSPEND,
+        /** {@code JobSuspendChanged}, resumed. */
+        RESUME,
+        /** {@code JobEnded} as CANCELLED. */
+        CANCEL,
+        /** {@code JobEnded} in any other final state. */
+        END,
+        /** {@code JobRequeued}. */
+        REQUEUE,
+        /** {@code JobsPurged}. */
+        PURGE;
+
+        public static Move of(StateRecord record) {
+            return switch (record) {
+                case ArrayTaskSplit r -> SPLIT;
+                case JobUpdated r -> UPDATE;
+                case JobHoldChanged r -> HOLD;
+                case JobStarted r -> START;
+                case JobSuspendChanged r -> r.suspended() ? SUSPEND : RESUME;
+                case JobEnded r -> r.state() == JobState.CANCELLED ? CANCEL : END;
+                case JobRequeued r -> REQUEUE;
+                case JobsPurged r -> PURGE;
+                default -> throw new IllegalArgumentException("not a job move: " + record);
+            };
+        }
+    }
+
+    /**
+     * The move table: the phase a job in {@code from} reaches by {@code move}, or null when the
+     * move is illegal there. PURGE leads to FINISHED: the job is then forgotten.
+     */
+    public static Phase next(Phase from, Move move) {
+        return switch (move) {
+            case SPLIT, UPDATE, HOLD -> from == Phase.PENDING ? Phase.PENDING : null;
+            case START -> from == Phase.PENDING ? Phase.RUNNING : null;
+            case SUSPEND -> from == Phase.RUNNING ? Phase.SUSPENDED : null;
+            case RESUME -> from == Phase.SUSPENDED ? Phase.RUNNING : null;
+            case CANCEL -> from != Phase.FINISHED ? Phase.FINISHED : null;
+            case END -> from == Phase.RUNNING || from == Phase.SUSPENDED ? Phase.FINISHED : null;
+            case REQUEUE -> from != Phase.PENDING ? Phase.PENDING : null;
+            case PURGE -> from == Phase.FINISHED ? Phase.FINISHED : null;
+        };
+    }
+
+    /**
+     * Moves a snapshot may also make. A snapshot is the state as records, not its history: it
+     * gives a job's restart count as requeues of the job just re-created (pending), and a pause
+     * that is over as a resume of the job just restarted (running).
+     */
+    public static Phase restoring(Phase from, Move move) {
+        Phase to = next(from, move);
+        if (to != null) {
+            return to;
+        }
+        if (move == Move.REQUEUE && from == Phase.PENDING) {
+            return Phase.PENDING;
+        }
+        if (move == Move.RESUME && from == Phase.RUNNING) {
+            return Phase.RUNNING;
+        }
+        return null;
+    }
+
+    /**
+     * What {@code event} does to {@code job} at {@code now}.
+     *
+     * @throws IllegalStateException when the event is not a legal move from where the job is:
+     *     the caller (a handler) should have refused it with Slurm's error first
+     */
+    public static Transition apply(Job job, JobEvent event, long now) {
+        Phase from = Phase.of(job.state());
+        if (!happensIn(event).contains(from)) {
+            throw new IllegalStateException("job " + job.id() + " is " + job.state() + " (" + from + "): "
+                    + event.getClass().getSimpleName() + " cannot happen to it");
+        }
+        int id = job.id();
+        Transition t = switch (event) {
+            case JobEvent.Start s ->
+                Transition.of(
+                        new JobStarted(id, s.allocation(), s.partition(), s.timeLimitMinutes(), now),
+                        new Effect.LaunchBatch(id));
+            case JobEvent.Cancel c ->
+                from == Phase.PENDING
+                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.NONE, now))
+                        : ended(job, JobState.CANCELLED, 15, JobReason.NONE, true, now);
+            case JobEvent.DependencyNeverSatisfied d ->
+                Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, now));
+            case JobEvent.BatchEnded e -> {
+                JobState end = e.endState() != null ? e.endState() : byStatus(e.exitStatus());
+                // The batch host ends its own part; the job's other nodes are told.
+                boolean others = job.allocation().nodes().size() > 1;
+                yield ended(job, end, e.exitStatus(), endReason(end), others, now);
+            }
+            case JobEvent.PrologFailed p -> {
+                List<Effect> kill =
+                        job.allocation().nodes().size() > 1 ? List.of(terminate(job, JobState.NODE_FAIL)) : List.of();
+                yield new Transition(
+                        List.of(new JobRequeued(id, now), new JobHoldChanged(id, Job.Hold.ADMIN, now)), kill);
+            }
+            case JobEvent.AllocationEnded a -> {
+                if (from == Phase.PENDING) {
+                    // The user gave up waiting.
+                    yield apply(job, new JobEvent.Cancel(), now);
+                }
+                JobState end = byStatus(a.status());
+                yield ended(job, end, a.status(), endReason(end), true, now);
+            }
+            case JobEvent.TimeLimitReached x ->
+                ended(job, JobState.TIMEOUT, 15, endReason(JobState.TIMEOUT), true, now);
+            case JobEvent.NodeFailed n ->
+                requeueOrNodeFail(job, now)
+                        .then(new Transition(List.of(), List.of(terminate(job, JobState.NODE_FAIL))));
+            // Never launched: nothing to kill.
+            case JobEvent.LaunchFailed l -> requeueOrNodeFail(job, now);
+            case JobEvent.Requeue r -> {
+                List<StateRecord> records = new ArrayList<>();
+                records.add(new JobRequeued(id, r.held(), now));
+                if (r.held()) {
+                    records.add(new JobHoldChanged(id, r.byOperator() ? Job.Hold.ADMIN : Job.Hold.USER, now));
+                }
+                // The old run's end report names the old restart count, so it cannot end the new run.
+                List<Effect> kill = job.isRunning() ? List.of(terminate(job, JobState.CANCELLED)) : List.of();
+                yield new Transition(records, kill);
+            }
+            case JobEvent.Suspend s -> suspend(job, true, now);
+            case JobEvent.Resume r -> suspend(job, false, now);
+            case JobEvent.Hold h -> Transition.of(new JobHoldChanged(id, h.hold(), now));
+            case JobEvent.Update u -> Transition.of(new JobUpdated(id, u.changes(), now));
+            case JobEvent.Purge p -> Transition.of(new JobsPurged(List.of(id), now));
+            case JobEvent.StepStarted s -> Transition.of(new StateRecord.StepRecorded(id, s.step(), now));
+            case JobEvent.StepEnded s -> Transition.of(new StateRecord.StepRecorded(id, s.step(), now));
+        };
+        check(job, t.records());
+        return t;
+    }
+
+    /**
+     * The phases in which {@code event} can happen: the event table's filled cells. What it
+     * then journals must be legal moves too ({@link #next}), which {@link #apply} checks.
+     */
+    public static Set<Phase> happensIn(JobEvent event) {
+        return switch (event) {
+            case JobEvent.Start e -> EnumSet.of(Phase.PENDING);
+            case JobEvent.DependencyNeverSatisfied e -> EnumSet.of(Phase.PENDING);
+            case JobEvent.Hold e -> EnumSet.of(Phase.PENDING);
+            case JobEvent.Update e -> EnumSet.of(Phase.PENDING);
+            case JobEvent.Cancel e -> EnumSet.of(Phase.PENDING, Phase.RUNNING, Phase.SUSPENDED);
+            case JobEvent.AllocationEnded e -> EnumSet.of(Phase.PENDING, Phase.RUNNING, Phase.SUSPENDED);
+            case JobEvent.BatchEnded e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            case JobEvent.PrologFailed e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            case JobEvent.NodeFailed e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            case JobEvent.LaunchFailed e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            // A suspended job's clock stands still: it cannot run out of time.
+            case JobEvent.TimeLimitReached e -> EnumSet.of(Phase.RUNNING);
+            case JobEvent.Requeue e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED, Phase.FINISHED);
+            case JobEvent.Suspend e -> EnumSet.of(Phase.RUNNING);
+            case JobEvent.Resume e -> EnumSet.of(Phase.SUSPENDED);
+            case JobEvent.Purge e -> EnumSet.of(Phase.FINISHED);
+            case JobEvent.StepStarted e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            // Steps are swept after their run is over: the job may have ended or pend again.
+            case JobEvent.StepEnded e -> EnumSet.allOf(Phase.class);
+        };
+    }
+
+    /**
+     * What {@code event} does to pending task {@code taskId} of the array record {@code record}:
+     * the task is split off first, into the id {@code ids} gives it.
+     */
+    public static Transition applyToTask(Job record, int taskId, TaskSplits ids, JobEvent event, long now) {
+        int taskJobId = ids.idFor(record, taskId);
+        ArrayTaskSplit split = new ArrayTaskSplit(record.id(), taskId, taskJobId, now);
+        check(record, List.of(split));
+        return Transition.of(split).then(apply(splitOff(record, taskId, taskJobId), event, now));
+    }
+
+    /**
+     * {@link JobEvent.Purge} of several jobs at once, in one record: purges come in batches
+     * (MinJobAge passes for many jobs in the same second).
+     */
+    public static Transition purge(List<Job> jobs, long now) {
+        List<Integer> ids = new ArrayList<>(jobs.size());
+        for (Job job : jobs) {
+            apply(job, new JobEvent.Purge(), now);
+            ids.add(job.id());
+        }
+        return Transition.of(new JobsPurged(ids, now));
+    }
+
+    /**
+     * Checks a whole decision against the move table before anything of it is applied, also
+     * where it moves one job twice (a job on two failed nodes): every job record must be a legal
+     * move from where the earlier records of the decision leave the job.
+     *
+     * @throws IllegalStateException naming the first illegal record
+     */
+    public static void checkDecision(ClusterView state, List<StateRecord> records) {
+        Map<Integer, Phase> phases = new HashMap<>();
+        for (StateRecord record : records) {
+            switch (record) {
+                case StateRecord.JobSubmitted r -> {
+                    if (phases.containsKey(r.jobId()) || state.job(r.jobId()) != null) {
+                        throw new IllegalStateException("job " + r.jobId() + " is submitted twice");
+                    }
+                    phases.put(r.jobId(), Phase.PENDING);
+                }
+                case ArrayTaskSplit r -> {
+                    step(state, phases, r.jobId(), record);
+                    if (r.newJobId() != 0) {
+                        phases.put(r.newJobId(), Phase.PENDING);
+                    }
+                }
+                case JobsPurged r -> r.jobIds().forEach(id -> step(state, phases, id, record));
+                case JobStarted r -> step(state, phases, r.jobId(), record);
+                case JobEnded r -> step(state, phases, r.jobId(), record);
+                case JobRequeued r -> step(state, phases, r.jobId(), record);
+                case JobSuspendChanged r -> step(state, phases, r.jobId(), record);
+                case JobUpdated r -> step(state, phases, r.jobId(), record);
+                case JobHoldChanged r -> step(state, phases, r.jobId(), record);
+                default -> {}
+            }
+        }
+    }
+
+    private static void step(ClusterView state, Map<Integer, Phase> phases, int id, StateRecord record) {
+        Phase from = phases.get(id);
+        if (from == null) {
+            Job job = state.job(id);
+            if (job == null) {
+                throw new IllegalStateException("job " + id + " is not known: " + record);
+            }
+            from = Phase.of(job.state());
+        }
+        Phase to = next(from, Move.of(record));
+        if (to == null) {
+            throw new IllegalStateException("job " + id + " is " + from + " by then: " + Move.of(record)
+                    + " is not a move it can make (" + record.getClass().getSimpleName() + ")");
+        }
+        phases.put(id, to);
+    }
+
+    /** Slurm's reason for a job's end, which {@code scontrol show job} prints after the state. */
+    public static JobReason endReason(JobState end) {
+        return switch (end) {
+            case FAILED -> JobReason.NON_ZERO_EXIT_CODE;
+            case TIMEOUT -> JobReason.TIME_LIMIT;
+            case OUT_OF_MEMORY -> JobReason.OUT_OF_MEMORY;
+            default -> JobReason.NONE;
+        };
+    }
+
+    private static JobState byStatus(int status) {
+        return status == 0 ? JobState.COMPLETED : JobState.FAILED;
+    }
+
+    private static Transition ended(Job job, JobState end, int status, JobReason reason, boolean kill, long now) {
+        JobEnded record = new JobEnded(job.id(), end, status, reason, now);
+        return kill ? Transition.of(record, terminate(job, end)) : Transition.of(record);
+    }
+
+    /** A node under a job failed: the job pends again if it may be requeued, else NODE_FAIL. */
+    private static Transition requeueOrNodeFail(Job job, long now) {
+        return Transition.of(
+                job.request().requeue()
+                        ? new JobRequeued(job.id(), now)
+                        : new JobEnded(job.id(), JobState.NODE_FAIL, 0, JobReason.NONE, now));
+    }
+
+    private static Transition suspend(Job job, boolean suspend, long now) {
+        return Transition.of(
+                new JobSuspendChanged(job.id(), suspend, job.runSeconds(now), now),
+                new Effect.Suspend(job.id(), job.allocation().nodeNames(), suspend));
+    }
+
+    private static Effect terminate(Job job, JobState reason) {
+        return new Effect.Terminate(job.id(), job.allocation().nodeNames(), reason);
+    }
+
+    /** Every record of a decision about {@code job}, in order, must be a legal move. */
+    private static void check(Job job, List<StateRecord> records) {
+        Phase phase = Phase.of(job.state());
+        for (StateRecord record : records) {
+            if (record instanceof StateRecord.StepRecorded) {
+                // Not a move: the job's state stays as it is.
+                continue;
+            }
+            Phase to = next(phase, Move.of(record));
+            if (to == null) {
+                throw illegal(job, phase, record);
+            }
+            phase = to;
+        }
+    }
+
+    /**
+     * The job after a journaled record.
+     *
+     * @throws IllegalStateException when the record is not a legal move from the job's phase:
+     *     the journal is corrupt (decisions never make such a record)
+     */
+    public static Job replay(Job job, StateRecord record) {
+        return replay(job, record, false);
+    }
+
+    /** As {@link #replay}, for a snapshot's records, which may also summarise ({@link #restoring}). */
+    public static Job restore(Job job, StateRecord record) {
+        return replay(job, record, true);
+    }
+
+    private static Job replay(Job job, StateRecord record, boolean snapshot) {
+        Phase from = Phase.of(job.state());
+        Move move = Move.of(record);
+        Phase to = snapshot ? restoring(from, move) : next(from, move);
+        if (to == null) {
+            throw illegal(job, from, record);
+        }
+        return switch (record) {
+            case JobStarted r -> {
+                if (!job.array().pendingTasks().isEmpty()) {
+                    throw new IllegalStateException(
+                            "journal starts job " + job.id() + " that still stands for pending array tasks");
+                }
+                yield job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
+            }
+            case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
+            case JobRequeued r -> job.requeued(r.time(), r.held());
+            case JobSuspendChanged r -> job.suspended(r.suspended(), r.preSuspendSeconds(), r.time());
+            case JobUpdated r -> JobUpdates.apply(job, r.changes());
+            case JobHoldChanged r -> {
+                // Released: the requeuehold reason goes with the hold, as in Slurm.
+                boolean clears = r.hold() == Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD;
+                yield job.with(b -> b.hold(r.hold()).reason(clears ? JobReason.NONE : job.reason()));
+            }
+            // The table allowed it; ClusterState forgets the job.
+            case JobsPurged r -> job;
+            default -> throw new IllegalArgumentException("not a move of one job: " + record);
+        };
+    }
+
+    /**
+     * The records an {@link ArrayTaskSplit} leaves: the array record without the task, and the
+     * task's own record ({@code newJobId} equal to the record's id: the record becomes its last
+     * task; 0, in snapshots only: the task's record was purged long ago, the task just goes).
+     */
+    public static List<Job> split(Job record, ArrayTaskSplit split, boolean snapshot) {
+        Phase from = Phase.of(record.state());
+        if ((snapshot ? restoring(from, Move.SPLIT) : next(from, Move.SPLIT)) == null) {
+            throw illegal(record, from, split);
+        }
+        ArrayPart part = record.array();
+        if (!part.pendingTasks().contains(split.taskId())) {
+            throw new IllegalStateException("journal splits task " + split.taskId() + " off job " + record.id()
+                    + ", which does not stand for it");
+        }
+        if (split.newJobId() == 0) {
+            return List.of(record.with(b -> b.array(part.without(split.taskId()))));
+        }
+        Job task = splitOff(record, split.taskId(), split.newJobId());
+        if (split.newJobId() == record.id()) {
+            // Only the record's last pending task keeps the record (TaskSplits).
+            if (part.pendingTasks().size() != 1) {
+                throw new IllegalStateException("journal gives job " + record.id() + " to task " + split.taskId()
+                        + " while it stands for other pending tasks");
+            }
+            return List.of(task);
+        }
+        return List.of(record.with(b -> b.array(part.without(split.taskId()))), task);
+    }
+
+    /** Task {@code taskId} of {@code record} as a record of its own, id {@code taskJobId}. */
+    private static Job splitOff(Job record, int taskId, int taskJobId) {
+        ArrayPart part = record.array();
+        return record.with(
+                b -> b.id(taskJobId).array(new ArrayPart(part.arrayJobId(), taskId, TaskSet.EMPTY, part.throttle())));
+    }
+
+    private static IllegalStateException illegal(Job job, Phase from, StateRecord record) {
+        return new IllegalStateException(
+                "job " + job.id() + " is " + job.state() + " (" + from + "): " + Move.of(record)
+                        + " is not a move it can make (" + record.getClass().getSimpleName() + ")");
+    }
+}

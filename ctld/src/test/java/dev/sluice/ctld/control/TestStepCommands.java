@@ -1,0 +1,103 @@
+package dev.sluice.ctld.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.loop.SoftState;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Job steps decided by the loop: placed, recorded once when they start and once when they end. */
+class TestStepCommands {
+    private static final Caller ALICE = new Caller(1000, 1000, "alice");
+    private static final Allocation TWO_CPUS = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2)));
+
+    private long seq;
+    private final ClusterState state = running();
+
+    private ClusterState running() {
+        Node n1 = Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        ClusterState s = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        s.replay(
+                ++seq, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "p", 60, 100));
+        s.replay(++seq, new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 101));
+        return s;
+    }
+
+    private <T> T apply(ControlResult<T> result) {
+        result.records().forEach(r -> state.replay(++seq, r));
+        result.softChanges().forEach(c -> SoftState.apply(state, c));
+        return result.response();
+    }
+
+    private static StepCommands.Wanted step(int tasks, boolean exclusive) {
+        return new StepCommands.Wanted(
+                1, new StepControl.StepRequest(tasks, 0, 0, "", exclusive), "sleep", "login1", 42);
+    }
+
+    @Test
+    void aStepIsPlacedRecordedAndReleased() {
+        ControlResult<StepCommands.Placed> created = StepCommands.create(state, ALICE, step(2, true), 110);
+        assertThat(created.records()).singleElement().isInstanceOfSatisfying(StateRecord.StepRecorded.class, r -> {
+            assertThat(r.step().state()).isEqualTo(JobState.RUNNING);
+            assertThat(r.step().tres()).isEqualTo("cpu=2,mem=0,node=1");
+        });
+        StepCommands.Placed placed = apply(created);
+        assertThat(placed.stepId()).isZero();
+        assertThat(placed.nodeList()).isEqualTo("n1");
+        // The job's two CPUs are held by the exclusive step: another must wait.
+        assertThatThrownBy(() -> StepCommands.create(state, ALICE, step(1, true), 111))
+                .isInstanceOf(SlurmException.class)
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        ControlResult<Void> done = StepCommands.complete(state, ALICE, 1, 0, 0, 120);
+        assertThat(done.records())
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        StateRecord.StepRecorded.class,
+                        r -> assertThat(r.step().state()).isEqualTo(JobState.COMPLETED));
+        apply(done);
+        assertThat(state.steps().get(1).running()).isEmpty();
+        assertThat(apply(StepCommands.create(state, ALICE, step(1, true), 121)).stepId())
+                .isEqualTo(1);
+        // A second report of the same end changes nothing.
+        assertThat(StepCommands.complete(state, ALICE, 1, 0, 0, 122).records()).isEmpty();
+    }
+
+    @Test
+    void onlyItsOwnerOrAnOperatorStartsSteps() {
+        assertThatThrownBy(() -> StepCommands.create(state, new Caller(1001, 1001, "bob"), step(1, false), 110))
+                .isInstanceOf(SlurmException.class)
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+    }
+
+    /** A requeued job's old steps end with its old run; its new run numbers steps from 0. */
+    @Test
+    void stepsEndWithTheirRun() {
+        apply(StepCommands.create(state, ALICE, step(1, false), 110));
+        apply(ControlResult.of(List.of(new StateRecord.JobRequeued(1, 120)), List.of(), null));
+        ControlResult<Void> swept = StepCommands.sweep(state, 121);
+        assertThat(swept.records()).singleElement().isInstanceOfSatisfying(StateRecord.StepRecorded.class, r -> {
+            assertThat(r.step().state()).isEqualTo(JobState.CANCELLED);
+            assertThat(r.step().endTime()).isEqualTo(121);
+        });
+        apply(swept);
+        assertThat(state.steps()).isEmpty();
+        assertThat(StepCommands.sweep(state, 122).records()).isEmpty();
+        apply(ControlResult.of(List.of(new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 130)), List.of(), null));
+        assertThat(apply(StepCommands.create(state, ALICE, step(1, false), 131)).stepId())
+                .isZero();
+    }
+}
