@@ -74,7 +74,7 @@ class TestJobLifecycle {
         out.put("Suspend", j -> JobLifecycle.apply(j, new JobEvent.Suspend(), NOW));
         out.put("Resume", j -> JobLifecycle.apply(j, new JobEvent.Resume(), NOW));
         out.put("Hold", j -> JobLifecycle.apply(j, new JobEvent.Hold(Job.Hold.USER), NOW));
-        out.put("Update", j -> JobLifecycle.apply(j, new JobEvent.Update(Map.of(JobUpdates.NAME, "x")), NOW));
+        out.put("Update", j -> JobLifecycle.apply(j, new JobEvent.Update(List.of(new JobChange.Name("x"))), NOW));
         out.put("Purge", j -> JobLifecycle.apply(j, new JobEvent.Purge(), NOW));
         JobStep step = new JobStep(0, "sleep", JobState.RUNNING, 120, 0, 0, "n1", 1, 1, 2, "cpu=2,mem=0,node=1");
         out.put("StepStarted", j -> JobLifecycle.apply(j, new JobEvent.StepStarted(step), NOW));
