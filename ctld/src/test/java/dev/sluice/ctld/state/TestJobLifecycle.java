@@ -178,7 +178,8 @@ class TestJobLifecycle {
         return BEGIN
                 + "\n\nEvents (rows) from each phase (columns): the phase reached, the records journaled and, after"
                 + " ⇒, the effects sent to node daemons once they are durable. — : refused (the handler answers"
-                + " with Slurm's error before asking).\n\n"
+                + " with Slurm's error before asking). The job runs on two nodes; on one, the batch host ends"
+                + " the job's part itself, so BatchEnded and PrologFailed send no Terminate.\n\n"
                 + eventTable()
                 + "\nJournaled records (columns) from each phase (rows): what replay accepts. A snapshot also"
                 + " summarises: a restart count as requeues of a pending job, a pause that is over as a"
