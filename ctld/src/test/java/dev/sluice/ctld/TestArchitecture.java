@@ -11,9 +11,32 @@ import org.junit.jupiter.api.Test;
 
 /** The controller's package boundaries (see each package-info). */
 class TestArchitecture {
+    /** Pure: decisions, the state they read and the values they make. */
     private static final String[] DOMAIN = {
-        "dev.sluice.ctld.state..", "dev.sluice.ctld.select..", "dev.sluice.ctld.sched..", "dev.sluice.ctld.control.."
+        "dev.sluice.ctld.state..",
+        "dev.sluice.ctld.select..",
+        "dev.sluice.ctld.sched..",
+        "dev.sluice.ctld.control..",
+        "dev.sluice.ctld.gres..",
+        "dev.sluice.ctld.queue..",
+        "dev.sluice.ctld.limits.."
     };
+
+    /**
+     * Where the wire meets the domain: the client and node-daemon APIs (rpc, step), the mapper
+     * (wire), the journal's format (persistence), calls to node daemons (dispatch), shipping to
+     * sluice-dbd (accounting) and the server that wires them up.
+     */
+    private static final String[] EDGE = {
+        "dev.sluice.ctld.rpc..",
+        "dev.sluice.ctld.step..",
+        "dev.sluice.ctld.wire..",
+        "dev.sluice.ctld.persistence..",
+        "dev.sluice.ctld.dispatch..",
+        "dev.sluice.ctld.accounting..",
+        "dev.sluice.ctld.server.."
+    };
+
     private static JavaClasses classes;
 
     @BeforeAll
@@ -93,11 +116,26 @@ class TestArchitecture {
                 .check(classes);
     }
 
+    /** Generated protocol classes (and protobuf itself) stay at the edge; the loop and the domain never see them. */
     @Test
     void onlyTheEdgeSpeaksProtobuf() {
         noClasses()
                 .that()
-                .resideInAnyPackage("dev.sluice.ctld.loop..", "dev.sluice.ctld.config..")
+                .resideOutsideOfPackages(EDGE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("dev.sluice.protocol..", "com.google.protobuf..")
+                .check(classes);
+    }
+
+    /** gRPC and netty: the edge, and the metrics interceptor that times gRPC calls. */
+    @Test
+    void onlyTheEdgeSpeaksGrpc() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(EDGE)
+                .and()
+                .resideOutsideOfPackage("dev.sluice.ctld.metrics..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("io.grpc..", "io.netty..")

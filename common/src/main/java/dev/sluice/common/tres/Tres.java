@@ -127,6 +127,13 @@ public final class Tres {
         return new Tres(m);
     }
 
+    /** The sum of both, name by name (names only in {@code other} follow this one's). */
+    public Tres plus(Tres other) {
+        Map<String, Long> m = new LinkedHashMap<>(counts);
+        other.counts.forEach((k, v) -> m.merge(k, v, Long::sum));
+        return new Tres(m);
+    }
+
     /** Names in Slurm's print order. */
     public List<String> orderedNames() {
         List<String> out = new ArrayList<>();

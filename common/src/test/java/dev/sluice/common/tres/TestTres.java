@@ -41,4 +41,18 @@ class TestTres {
             assertThatThrownBy(() -> Tres.parse(s)).hasMessageStartingWith("Invalid TRES specification");
         }
     }
+
+    @Test
+    void sumsNameByName() {
+        Tres a = Tres.parse("cpu=2,mem=1G,gres/gpu=1");
+        Tres b = Tres.parse("cpu=1,node=1,gres/gpu=2");
+        assertThat(a.plus(b).format()).isEqualTo("cpu=3,mem=1G,node=1,gres/gpu=3");
+        assertThat(Tres.empty().plus(a)).isEqualTo(a);
+    }
+
+    @Test
+    void sacctSortsByName() {
+        assertThat(Tres.parse("cpu=2,mem=1G,node=1,billing=2").formatByName())
+                .isEqualTo("billing=2,cpu=2,mem=1G,node=1");
+    }
 }

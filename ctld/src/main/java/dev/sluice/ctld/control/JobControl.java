@@ -17,10 +17,10 @@ import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.JobUpdates;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.Partition;
@@ -259,46 +259,43 @@ public final class JobControl {
      */
     public ControlResult<Void> update(
             ClusterView state, Caller caller, String target, java.util.Map<String, String> fields, long now) {
-        java.util.Map<String, String> changes = new java.util.LinkedHashMap<>();
+        // One change per field: a later one of the same field replaces it, as before.
+        java.util.Map<String, JobChange> changes = new java.util.LinkedHashMap<>();
         for (var e : fields.entrySet()) {
             String key = e.getKey().toLowerCase(java.util.Locale.ROOT);
             String value = e.getValue();
+            JobChange change;
             try {
-                switch (key) {
-                    case "timelimit" -> changes.put(JobUpdates.TIME_LIMIT, Long.toString(wireMinutes(value)));
-                    case "name", "jobname" -> {
-                        JobText.field("JobName", value);
-                        changes.put(JobUpdates.NAME, value);
-                    }
-                    case "comment" -> {
-                        JobText.field("Comment", value);
-                        changes.put(JobUpdates.COMMENT, value);
-                    }
+                change = switch (key) {
+                    case "timelimit" -> new JobChange.TimeLimit(wireMinutes(value));
+                    case "name", "jobname" -> new JobChange.Name(JobText.field("JobName", value));
+                    case "comment" -> new JobChange.Comment(JobText.field("Comment", value));
                     case "priority" -> {
                         if (!caller.isOperator()) {
                             throw new SlurmException(ErrorCode.ACCESS_DENIED);
                         }
-                        changes.put(JobUpdates.PRIORITY, Long.toString(Long.parseLong(value)));
+                        yield new JobChange.Priority(Long.parseLong(value));
                     }
                     case "nice" -> {
                         int nice = Integer.parseInt(value);
                         if (nice < 0 && !caller.isOperator()) {
                             throw new SlurmException(ErrorCode.ACCESS_DENIED);
                         }
-                        changes.put(JobUpdates.NICE, Integer.toString(nice));
+                        yield new JobChange.Nice(nice);
                     }
                     default ->
                         throw new SlurmException(
                                 ErrorCode.INVALID_ARGUMENT, "Update of " + e.getKey() + " is not supported");
-                }
+                };
             } catch (NumberFormatException ex) {
                 throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid " + e.getKey() + " value: " + value);
             }
+            changes.put(change.key(), change);
         }
         List<StateRecord> records = new ArrayList<>();
         for (Job job : ownPendingJobs(state, caller, target)) {
-            records.addAll(
-                    JobLifecycle.apply(job, new JobEvent.Update(changes), now).records());
+            records.addAll(JobLifecycle.apply(job, new JobEvent.Update(List.copyOf(changes.values())), now)
+                    .records());
         }
         return ControlResult.of(records, List.of(), null);
     }

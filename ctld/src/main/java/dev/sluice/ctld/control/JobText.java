@@ -48,11 +48,17 @@ public final class JobText {
         environment(r.environment());
     }
 
-    /** One field as {@code scontrol show job} names it; refused with the reason when it holds a control character. */
-    public static void field(String name, String value) {
+    /**
+     * One field as {@code scontrol show job} names it; refused with the reason when it holds a
+     * control character.
+     *
+     * @return the value, checked
+     */
+    public static String field(String name, String value) {
         ControlCharacters.refusal(name, value).ifPresent(why -> {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, why);
         });
+        return value;
     }
 
     private static void environment(Map<String, String> env) {

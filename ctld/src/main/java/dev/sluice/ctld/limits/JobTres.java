@@ -1,49 +1,35 @@
 package dev.sluice.ctld.limits;
 
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.JobRequest;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The TRES a job counts against the limits: what it asks for while pending (tasks times CPUs per
- * task, its nodes, its memory, its GPUs and other GRES), what it holds once running. Pure.
+ * The TRES a job counts against the limits, as a {@link Tres}: what it asks for while pending
+ * (tasks times CPUs per task, its nodes, its memory, its GPUs and other GRES), what it holds
+ * once running. Pure.
  */
-public record JobTres(Map<String, Long> counts) {
-    public static final JobTres NONE = new JobTres(Map.of());
-
-    public JobTres {
-        counts = Collections.unmodifiableMap(new TreeMap<>(counts));
-    }
-
-    public long get(String name) {
-        return counts.getOrDefault(name, 0L);
-    }
-
-    public JobTres plus(JobTres other) {
-        Map<String, Long> out = new HashMap<>(counts);
-        other.counts.forEach((k, v) -> out.merge(k, v, Long::sum));
-        return new JobTres(out);
-    }
+public final class JobTres {
+    private JobTres() {}
 
     /** What a running job holds. */
-    public static JobTres of(Allocation a) {
-        Map<String, Long> out = new HashMap<>();
+    public static Tres of(Allocation a) {
+        Map<String, Long> out = new TreeMap<>();
         out.put("cpu", (long) a.totalCpus());
         out.put("node", (long) a.nodes().size());
         out.put("mem", a.totalMemoryMb());
         for (Allocation.NodeShare n : a.nodes()) {
             n.gres().forEach(g -> out.merge("gres/" + g.name(), (long) g.count(), Long::sum));
         }
-        return new JobTres(out);
+        return Tres.of(out);
     }
 
     /** What a pending job asks for; GRES options that do not parse count nothing (submit refused them). */
-    public static JobTres of(JobRequest r) {
-        Map<String, Long> out = new HashMap<>();
+    public static Tres of(JobRequest r) {
+        Map<String, Long> out = new TreeMap<>();
         long tasks = r.effectiveTasks();
         long cpus = tasks * r.effectiveCpusPerTask();
         long nodes = r.effectiveMinNodes();
@@ -65,7 +51,7 @@ public record JobTres(Map<String, Long> counts) {
         if (gpus > 0) {
             out.merge("gres/gpu", gpus, Long::sum);
         }
-        return new JobTres(out);
+        return Tres.of(out);
     }
 
     /** {@code [type:]count}; 0 when empty or not a number. */

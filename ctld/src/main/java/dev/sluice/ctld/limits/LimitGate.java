@@ -1,6 +1,7 @@
 package dev.sluice.ctld.limits;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.Optional;
@@ -29,7 +30,7 @@ public final class LimitGate {
         if (!enforce.limits()) {
             return null;
         }
-        JobTres wanted = LimitUsage.tresOf(job);
+        Tres wanted = LimitUsage.tresOf(job);
         long wall = job.timeLimitMinutes();
         boolean timed = wall < JobRequest.TIME_NOT_SET;
         Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
@@ -38,7 +39,7 @@ public final class LimitGate {
             if (q.maxWallMinutes() != Limits.NONE && (!timed || wall > q.maxWallMinutes())) {
                 return JobReason.QOS_MAX_WALL_DURATION_PER_JOB_LIMIT;
             }
-            String perJob = q.maxTresPerJob().exceeded(JobTres.NONE, wanted);
+            String perJob = q.maxTresPerJob().exceeded(Tres.empty(), wanted);
             if (perJob != null) {
                 return qosMaxPerJob(perJob);
             }
@@ -58,7 +59,7 @@ public final class LimitGate {
         if (l.maxWallMinutes() != Limits.NONE && (!timed || wall > l.maxWallMinutes())) {
             return JobReason.ASSOC_MAX_WALL_DURATION_PER_JOB_LIMIT;
         }
-        String perJob = l.maxTresPerJob().exceeded(JobTres.NONE, wanted);
+        String perJob = l.maxTresPerJob().exceeded(Tres.empty(), wanted);
         if (perJob != null) {
             return assocMaxPerJob(perJob);
         }

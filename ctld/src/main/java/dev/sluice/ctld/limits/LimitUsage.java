@@ -1,5 +1,6 @@
 package dev.sluice.ctld.limits;
 
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Job;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,11 +18,11 @@ public final class LimitUsage {
     private final Map<String, Integer> activeJobs = new HashMap<>();
     private final Map<String, Integer> accountRunningJobs = new HashMap<>();
     private final Map<String, Integer> accountActiveJobs = new HashMap<>();
-    private final Map<String, JobTres> accountTres = new HashMap<>();
-    private final Map<String, JobTres> userTres = new HashMap<>();
+    private final Map<String, Tres> accountTres = new HashMap<>();
+    private final Map<String, Tres> userTres = new HashMap<>();
     private final Map<String, Integer> qosRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosActiveJobs = new HashMap<>();
-    private final Map<String, JobTres> qosTres = new HashMap<>();
+    private final Map<String, Tres> qosTres = new HashMap<>();
     private final Map<String, Integer> qosAllRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosAllActiveJobs = new HashMap<>();
 
@@ -57,21 +58,21 @@ public final class LimitUsage {
     }
 
     /** Counts a job that starts now holding {@code tres}. */
-    public void started(Job job, JobTres tres) {
+    public void started(Job job, Tres tres) {
         runningJobs.merge(userKey(job), 1, Integer::sum);
-        userTres.merge(userKey(job), tres, JobTres::plus);
+        userTres.merge(userKey(job), tres, Tres::plus);
         qosRunningJobs.merge(qosKey(job), 1, Integer::sum);
-        qosTres.merge(nz(job.request().qos()), tres, JobTres::plus);
+        qosTres.merge(nz(job.request().qos()), tres, Tres::plus);
         qosAllRunningJobs.merge(nz(job.request().qos()), 1, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
-            accountTres.merge(a.account(), tres, JobTres::plus);
+            accountTres.merge(a.account(), tres, Tres::plus);
             accountRunningJobs.merge(a.account(), 1, Integer::sum);
         }
     }
 
     /** Counts a job that starts now with {@code cpus} CPUs and nothing else. */
     public void started(Job job, long cpus) {
-        started(job, new JobTres(Map.of("cpu", cpus)));
+        started(job, Tres.empty().with("cpu", cpus));
     }
 
     int runningJobs(String account, String user) {
@@ -90,12 +91,12 @@ public final class LimitUsage {
         return accountActiveJobs.getOrDefault(account, 0);
     }
 
-    JobTres userTres(String account, String user) {
-        return userTres.getOrDefault(account + '\0' + user, JobTres.NONE);
+    Tres userTres(String account, String user) {
+        return userTres.getOrDefault(account + '\0' + user, Tres.empty());
     }
 
-    JobTres accountTres(String account) {
-        return accountTres.getOrDefault(account, JobTres.NONE);
+    Tres accountTres(String account) {
+        return accountTres.getOrDefault(account, Tres.empty());
     }
 
     int qosRunningJobs(String qos, String user) {
@@ -116,8 +117,8 @@ public final class LimitUsage {
         return qosAllActiveJobs.getOrDefault(qos, 0);
     }
 
-    JobTres qosTres(String qos) {
-        return qosTres.getOrDefault(qos, JobTres.NONE);
+    Tres qosTres(String qos) {
+        return qosTres.getOrDefault(qos, Tres.empty());
     }
 
     /** The CPUs a job asks for: tasks times CPUs per task, as the limits count them. */
@@ -126,7 +127,7 @@ public final class LimitUsage {
     }
 
     /** The TRES a pending job asks for. */
-    public static JobTres tresOf(Job job) {
+    public static Tres tresOf(Job job) {
         return JobTres.of(job.request());
     }
 

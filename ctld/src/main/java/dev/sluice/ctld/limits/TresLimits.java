@@ -1,5 +1,6 @@
 package dev.sluice.ctld.limits;
 
+import dev.sluice.common.tres.Tres;
 import dev.sluice.common.units.MemorySize;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -70,7 +71,7 @@ public record TresLimits(Map<String, Long> caps) {
      * The first TRES over its cap when {@code used + wanted} is counted against it: cpu, mem,
      * node, then GRES by name; null when none is.
      */
-    public String exceeded(JobTres used, JobTres wanted) {
+    public String exceeded(Tres used, Tres wanted) {
         for (String name : ORDER) {
             long cap = get(name);
             if (cap != Limits.NONE && used.get(name) + wanted.get(name) > cap) {

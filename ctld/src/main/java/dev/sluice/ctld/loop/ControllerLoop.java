@@ -8,7 +8,6 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.persistence.Journal;
-import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterImage;
@@ -16,7 +15,6 @@ import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.StateRecord;
-import dev.sluice.protocol.v1.journal.StateSnapshot;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -303,18 +301,13 @@ public final class ControllerLoop implements AutoCloseable {
 
     private void apply(StateRecord record) {
         long seq = nextSequence++;
-        journal.append(RecordCodec.encode(seq, record));
+        journal.append(seq, record);
         state.replay(seq, record);
         observer.applied(seq, record, state);
     }
 
     private void compact() throws IOException {
-        StateSnapshot.Builder snap =
-                StateSnapshot.newBuilder().setThroughSequence(nextSequence - 1).setNextJobId(state.nextJobId());
-        for (StateRecord r : state.toRecords()) {
-            snap.addEntries(RecordCodec.encode(0, r));
-        }
-        journal.compact(snap.build());
+        journal.compact(nextSequence - 1, state.nextJobId(), state.toRecords());
         log.info("journal compacted through sequence {}", nextSequence - 1);
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.persistence;
 
 import dev.sluice.common.files.OwnerOnly;
+import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.v1.journal.JournalEntry;
 import dev.sluice.protocol.v1.journal.StateSnapshot;
 import java.io.ByteArrayOutputStream;
@@ -164,6 +165,11 @@ public final class Journal implements AutoCloseable {
         entriesInSegment++;
     }
 
+    /** Buffers one record as the entry of {@code sequence}; durable only after the next {@link #sync}. */
+    public void append(long sequence, StateRecord record) {
+        append(RecordCodec.encode(sequence, record));
+    }
+
     public boolean hasPending() {
         return pending.size() > 0;
     }
@@ -220,6 +226,19 @@ public final class Journal implements AutoCloseable {
 
     public long entriesInSegment() {
         return entriesInSegment;
+    }
+
+    /**
+     * Replaces everything before the snapshot of the state as {@code records} (through
+     * {@code throughSequence}): see {@link #compact(StateSnapshot)}.
+     */
+    public void compact(long throughSequence, int nextJobId, List<StateRecord> records) throws IOException {
+        StateSnapshot.Builder snap =
+                StateSnapshot.newBuilder().setThroughSequence(throughSequence).setNextJobId(nextJobId);
+        for (StateRecord r : records) {
+            snap.addEntries(RecordCodec.encode(0, r));
+        }
+        compact(snap.build());
     }
 
     /**

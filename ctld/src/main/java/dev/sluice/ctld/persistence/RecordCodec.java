@@ -2,6 +2,7 @@ package dev.sluice.ctld.persistence;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
@@ -60,9 +61,11 @@ public final class RecordCodec {
                         .setJobId(r.jobId())
                         .setTaskId(r.taskId())
                         .setNewJobId(r.newJobId()));
-            case StateRecord.JobUpdated r ->
-                e.setJobUpdated(
-                        JobUpdatedRecord.newBuilder().setJobId(r.jobId()).putAllChanges(r.changes()));
+            case StateRecord.JobUpdated r -> {
+                JobUpdatedRecord.Builder u = JobUpdatedRecord.newBuilder().setJobId(r.jobId());
+                r.changes().forEach(c -> u.putChanges(c.key(), c.text()));
+                e.setJobUpdated(u);
+            }
             case StateRecord.JobHoldChanged r ->
                 e.setJobHold(JobHoldRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -164,7 +167,11 @@ public final class RecordCodec {
                         t);
             case JOB_UPDATED ->
                 new StateRecord.JobUpdated(
-                        e.getJobUpdated().getJobId(), e.getJobUpdated().getChangesMap(), t);
+                        e.getJobUpdated().getJobId(),
+                        e.getJobUpdated().getChangesMap().entrySet().stream()
+                                .map(c -> JobChange.of(c.getKey(), c.getValue()))
+                                .toList(),
+                        t);
             case JOB_HOLD ->
                 new StateRecord.JobHoldChanged(
                         e.getJobHold().getJobId(),

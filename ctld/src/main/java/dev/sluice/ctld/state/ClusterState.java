@@ -163,7 +163,7 @@ public final class ClusterState implements ClusterView {
                 if (nodes.containsKey(r.name())) {
                     throw new IllegalStateException("journal creates node " + r.name() + " twice");
                 }
-                Node created = new Node(
+                Node created = Node.created(
                         r.name(),
                         r.hostname(),
                         r.addr(),
@@ -172,16 +172,7 @@ public final class ClusterState implements ClusterView {
                         r.features(),
                         inventory(r.gres()),
                         r.weight(),
-                        true,
-                        false,
-                        false,
-                        false,
-                        r.future(),
-                        "",
-                        "",
-                        0,
-                        0,
-                        "");
+                        r.future());
                 nodes.put(r.name(), created);
                 joinPartitions(created);
             }

@@ -3,7 +3,7 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.slurm.JobState;
-import java.util.Map;
+import java.util.List;
 
 /**
  * Something that happens to one job and that {@link JobLifecycle#apply} turns into records and
@@ -68,10 +68,10 @@ public sealed interface JobEvent {
         }
     }
 
-    /** {@code scontrol update job}: the changed fields by canonical key ({@link JobUpdates}). */
-    record Update(Map<String, String> changes) implements JobEvent {
+    /** {@code scontrol update job}: the changed fields. */
+    record Update(List<JobChange> changes) implements JobEvent {
         public Update {
-            changes = Map.copyOf(changes);
+            changes = List.copyOf(changes);
         }
     }
 

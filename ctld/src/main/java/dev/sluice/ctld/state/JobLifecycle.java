@@ -28,75 +28,20 @@ import java.util.Set;
 public final class JobLifecycle {
     private JobLifecycle() {}
 
-    /** The table's rows: where a job is in its life. */
-    public enum Phase {
-        PENDING,
-        RUNNING,
-        SUSPENDED,
-        FINISHED;
-
-        public static Phase of(JobState state) {
-            return switch (state) {
-                case PENDING -> PENDING;
-                case RUNNING -> RUNNING;
-                case SUSPENDED -> SUSPENDED;
-                default -> FINISHED;
-            };
-        }
-    }
-
-    /** What a journaled record does to a job, whatever caused it: the move table's columns. */
-    public enum Move {
-        /** {@code ArrayTaskSplit}: a pending task leaves its array record. */
-        SPLIT,
-        /** {@code JobUpdated}. */
-        UPDATE,
-        /** {@code JobHoldChanged}. */
-        HOLD,
-        /** {@code JobStarted}. */
-        START,
-        /** {@code JobSuspendChanged}, suspended. */
-        SUSPEND,
-        /** {@code JobSuspendChanged}, resumed. */
-        RESUME,
-        /** {@code JobEnded} as CANCELLED. */
-        CANCEL,
-        /** {@code JobEnded} in any other final state. */
-        END,
-        /** {@code JobRequeued}. */
-        REQUEUE,
-        /** {@code JobsPurged}. */
-        PURGE;
-
-        public static Move of(StateRecord record) {
-            return switch (record) {
-                case ArrayTaskSplit r -> SPLIT;
-                case JobUpdated r -> UPDATE;
-                case JobHoldChanged r -> HOLD;
-                case JobStarted r -> START;
-                case JobSuspendChanged r -> r.suspended() ? SUSPEND : RESUME;
-                case JobEnded r -> r.state() == JobState.CANCELLED ? CANCEL : END;
-                case JobRequeued r -> REQUEUE;
-                case JobsPurged r -> PURGE;
-                default -> throw new IllegalArgumentException("not a job move: " + record);
-            };
-        }
-    }
-
     /**
      * The move table: the phase a job in {@code from} reaches by {@code move}, or null when the
      * move is illegal there. PURGE leads to FINISHED: the job is then forgotten.
      */
-    public static Phase next(Phase from, Move move) {
+    public static JobPhase next(JobPhase from, JobMove move) {
         return switch (move) {
-            case SPLIT, UPDATE, HOLD -> from == Phase.PENDING ? Phase.PENDING : null;
-            case START -> from == Phase.PENDING ? Phase.RUNNING : null;
-            case SUSPEND -> from == Phase.RUNNING ? Phase.SUSPENDED : null;
-            case RESUME -> from == Phase.SUSPENDED ? Phase.RUNNING : null;
-            case CANCEL -> from != Phase.FINISHED ? Phase.FINISHED : null;
-            case END -> from == Phase.RUNNING || from == Phase.SUSPENDED ? Phase.FINISHED : null;
-            case REQUEUE -> from != Phase.PENDING ? Phase.PENDING : null;
-            case PURGE -> from == Phase.FINISHED ? Phase.FINISHED : null;
+            case SPLIT, UPDATE, HOLD -> from == JobPhase.PENDING ? JobPhase.PENDING : null;
+            case START -> from == JobPhase.PENDING ? JobPhase.RUNNING : null;
+            case SUSPEND -> from == JobPhase.RUNNING ? JobPhase.SUSPENDED : null;
+            case RESUME -> from == JobPhase.SUSPENDED ? JobPhase.RUNNING : null;
+            case CANCEL -> from != JobPhase.FINISHED ? JobPhase.FINISHED : null;
+            case END -> from == JobPhase.RUNNING || from == JobPhase.SUSPENDED ? JobPhase.FINISHED : null;
+            case REQUEUE -> from != JobPhase.PENDING ? JobPhase.PENDING : null;
+            case PURGE -> from == JobPhase.FINISHED ? JobPhase.FINISHED : null;
         };
     }
 
@@ -105,16 +50,16 @@ public final class JobLifecycle {
      * gives a job's restart count as requeues of the job just re-created (pending), and a pause
      * that is over as a resume of the job just restarted (running).
      */
-    public static Phase restoring(Phase from, Move move) {
-        Phase to = next(from, move);
+    public static JobPhase restoring(JobPhase from, JobMove move) {
+        JobPhase to = next(from, move);
         if (to != null) {
             return to;
         }
-        if (move == Move.REQUEUE && from == Phase.PENDING) {
-            return Phase.PENDING;
+        if (move == JobMove.REQUEUE && from == JobPhase.PENDING) {
+            return JobPhase.PENDING;
         }
-        if (move == Move.RESUME && from == Phase.RUNNING) {
-            return Phase.RUNNING;
+        if (move == JobMove.RESUME && from == JobPhase.RUNNING) {
+            return JobPhase.RUNNING;
         }
         return null;
     }
@@ -126,7 +71,7 @@ public final class JobLifecycle {
      *     the caller (a handler) should have refused it with Slurm's error first
      */
     public static Transition apply(Job job, JobEvent event, long now) {
-        Phase from = Phase.of(job.state());
+        JobPhase from = JobPhase.of(job.state());
         if (!happensIn(event).contains(from)) {
             throw new IllegalStateException("job " + job.id() + " is " + job.state() + " (" + from + "): "
                     + event.getClass().getSimpleName() + " cannot happen to it");
@@ -138,7 +83,7 @@ public final class JobLifecycle {
                         new JobStarted(id, s.allocation(), s.partition(), s.timeLimitMinutes(), now),
                         new Effect.LaunchBatch(id));
             case JobEvent.Cancel c ->
-                from == Phase.PENDING
+                from == JobPhase.PENDING
                         ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.NONE, now))
                         : ended(job, JobState.CANCELLED, 15, JobReason.NONE, true, now);
             case JobEvent.DependencyNeverSatisfied d ->
@@ -156,7 +101,7 @@ public final class JobLifecycle {
                         List.of(new JobRequeued(id, now), new JobHoldChanged(id, Job.Hold.ADMIN, now)), kill);
             }
             case JobEvent.AllocationEnded a -> {
-                if (from == Phase.PENDING) {
+                if (from == JobPhase.PENDING) {
                     // The user gave up waiting.
                     yield apply(job, new JobEvent.Cancel(), now);
                 }
@@ -196,27 +141,27 @@ public final class JobLifecycle {
      * The phases in which {@code event} can happen: the event table's filled cells. What it
      * then journals must be legal moves too ({@link #next}), which {@link #apply} checks.
      */
-    public static Set<Phase> happensIn(JobEvent event) {
+    public static Set<JobPhase> happensIn(JobEvent event) {
         return switch (event) {
-            case JobEvent.Start e -> EnumSet.of(Phase.PENDING);
-            case JobEvent.DependencyNeverSatisfied e -> EnumSet.of(Phase.PENDING);
-            case JobEvent.Hold e -> EnumSet.of(Phase.PENDING);
-            case JobEvent.Update e -> EnumSet.of(Phase.PENDING);
-            case JobEvent.Cancel e -> EnumSet.of(Phase.PENDING, Phase.RUNNING, Phase.SUSPENDED);
-            case JobEvent.AllocationEnded e -> EnumSet.of(Phase.PENDING, Phase.RUNNING, Phase.SUSPENDED);
-            case JobEvent.BatchEnded e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
-            case JobEvent.PrologFailed e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
-            case JobEvent.NodeFailed e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
-            case JobEvent.LaunchFailed e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            case JobEvent.Start e -> EnumSet.of(JobPhase.PENDING);
+            case JobEvent.DependencyNeverSatisfied e -> EnumSet.of(JobPhase.PENDING);
+            case JobEvent.Hold e -> EnumSet.of(JobPhase.PENDING);
+            case JobEvent.Update e -> EnumSet.of(JobPhase.PENDING);
+            case JobEvent.Cancel e -> EnumSet.of(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUSPENDED);
+            case JobEvent.AllocationEnded e -> EnumSet.of(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUSPENDED);
+            case JobEvent.BatchEnded e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED);
+            case JobEvent.PrologFailed e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED);
+            case JobEvent.NodeFailed e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED);
+            case JobEvent.LaunchFailed e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED);
             // A suspended job's clock stands still: it cannot run out of time.
-            case JobEvent.TimeLimitReached e -> EnumSet.of(Phase.RUNNING);
-            case JobEvent.Requeue e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED, Phase.FINISHED);
-            case JobEvent.Suspend e -> EnumSet.of(Phase.RUNNING);
-            case JobEvent.Resume e -> EnumSet.of(Phase.SUSPENDED);
-            case JobEvent.Purge e -> EnumSet.of(Phase.FINISHED);
-            case JobEvent.StepStarted e -> EnumSet.of(Phase.RUNNING, Phase.SUSPENDED);
+            case JobEvent.TimeLimitReached e -> EnumSet.of(JobPhase.RUNNING);
+            case JobEvent.Requeue e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED, JobPhase.FINISHED);
+            case JobEvent.Suspend e -> EnumSet.of(JobPhase.RUNNING);
+            case JobEvent.Resume e -> EnumSet.of(JobPhase.SUSPENDED);
+            case JobEvent.Purge e -> EnumSet.of(JobPhase.FINISHED);
+            case JobEvent.StepStarted e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED);
             // Steps are swept after their run is over: the job may have ended or pend again.
-            case JobEvent.StepEnded e -> EnumSet.allOf(Phase.class);
+            case JobEvent.StepEnded e -> EnumSet.allOf(JobPhase.class);
         };
     }
 
@@ -252,19 +197,19 @@ public final class JobLifecycle {
      * @throws IllegalStateException naming the first illegal record
      */
     public static void checkDecision(ClusterView state, List<StateRecord> records) {
-        Map<Integer, Phase> phases = new HashMap<>();
+        Map<Integer, JobPhase> phases = new HashMap<>();
         for (StateRecord record : records) {
             switch (record) {
                 case StateRecord.JobSubmitted r -> {
                     if (phases.containsKey(r.jobId()) || state.job(r.jobId()) != null) {
                         throw new IllegalStateException("job " + r.jobId() + " is submitted twice");
                     }
-                    phases.put(r.jobId(), Phase.PENDING);
+                    phases.put(r.jobId(), JobPhase.PENDING);
                 }
                 case ArrayTaskSplit r -> {
                     step(state, phases, r.jobId(), record);
                     if (r.newJobId() != 0) {
-                        phases.put(r.newJobId(), Phase.PENDING);
+                        phases.put(r.newJobId(), JobPhase.PENDING);
                     }
                 }
                 case JobsPurged r -> r.jobIds().forEach(id -> step(state, phases, id, record));
@@ -279,18 +224,18 @@ public final class JobLifecycle {
         }
     }
 
-    private static void step(ClusterView state, Map<Integer, Phase> phases, int id, StateRecord record) {
-        Phase from = phases.get(id);
+    private static void step(ClusterView state, Map<Integer, JobPhase> phases, int id, StateRecord record) {
+        JobPhase from = phases.get(id);
         if (from == null) {
             Job job = state.job(id);
             if (job == null) {
                 throw new IllegalStateException("job " + id + " is not known: " + record);
             }
-            from = Phase.of(job.state());
+            from = JobPhase.of(job.state());
         }
-        Phase to = next(from, Move.of(record));
+        JobPhase to = next(from, JobMove.of(record));
         if (to == null) {
-            throw new IllegalStateException("job " + id + " is " + from + " by then: " + Move.of(record)
+            throw new IllegalStateException("job " + id + " is " + from + " by then: " + JobMove.of(record)
                     + " is not a move it can make (" + record.getClass().getSimpleName() + ")");
         }
         phases.put(id, to);
@@ -335,13 +280,13 @@ public final class JobLifecycle {
 
     /** Every record of a decision about {@code job}, in order, must be a legal move. */
     private static void check(Job job, List<StateRecord> records) {
-        Phase phase = Phase.of(job.state());
+        JobPhase phase = JobPhase.of(job.state());
         for (StateRecord record : records) {
             if (record instanceof StateRecord.StepRecorded) {
                 // Not a move: the job's state stays as it is.
                 continue;
             }
-            Phase to = next(phase, Move.of(record));
+            JobPhase to = next(phase, JobMove.of(record));
             if (to == null) {
                 throw illegal(job, phase, record);
             }
@@ -365,9 +310,9 @@ public final class JobLifecycle {
     }
 
     private static Job replay(Job job, StateRecord record, boolean snapshot) {
-        Phase from = Phase.of(job.state());
-        Move move = Move.of(record);
-        Phase to = snapshot ? restoring(from, move) : next(from, move);
+        JobPhase from = JobPhase.of(job.state());
+        JobMove move = JobMove.of(record);
+        JobPhase to = snapshot ? restoring(from, move) : next(from, move);
         if (to == null) {
             throw illegal(job, from, record);
         }
@@ -400,8 +345,8 @@ public final class JobLifecycle {
      * task; 0, in snapshots only: the task's record was purged long ago, the task just goes).
      */
     public static List<Job> split(Job record, ArrayTaskSplit split, boolean snapshot) {
-        Phase from = Phase.of(record.state());
-        if ((snapshot ? restoring(from, Move.SPLIT) : next(from, Move.SPLIT)) == null) {
+        JobPhase from = JobPhase.of(record.state());
+        if ((snapshot ? restoring(from, JobMove.SPLIT) : next(from, JobMove.SPLIT)) == null) {
             throw illegal(record, from, split);
         }
         ArrayPart part = record.array();
@@ -431,9 +376,9 @@ public final class JobLifecycle {
                 b -> b.id(taskJobId).array(new ArrayPart(part.arrayJobId(), taskId, TaskSet.EMPTY, part.throttle())));
     }
 
-    private static IllegalStateException illegal(Job job, Phase from, StateRecord record) {
+    private static IllegalStateException illegal(Job job, JobPhase from, StateRecord record) {
         return new IllegalStateException(
-                "job " + job.id() + " is " + job.state() + " (" + from + "): " + Move.of(record)
+                "job " + job.id() + " is " + job.state() + " (" + from + "): " + JobMove.of(record)
                         + " is not a move it can make (" + record.getClass().getSimpleName() + ")");
     }
 }

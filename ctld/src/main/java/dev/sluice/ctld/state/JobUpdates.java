@@ -1,24 +1,27 @@
 package dev.sluice.ctld.state;
 
-import java.util.Map;
+import java.util.List;
 
 /** Applies the fields of a {@code scontrol update job} to a job record. */
 public final class JobUpdates {
-    /** The keys a record may carry, canonical spelling. */
-    public static final String TIME_LIMIT = "TimeLimit";
-
-    public static final String NAME = "Name";
-    public static final String COMMENT = "Comment";
-    public static final String PRIORITY = "Priority";
-    public static final String NICE = "Nice";
-
     private JobUpdates() {}
 
-    static Job apply(Job job, Map<String, String> changes) {
+    static Job apply(Job job, List<JobChange> changes) {
         JobRequest r = job.request();
-        String name = changes.getOrDefault(NAME, r.name());
-        String comment = changes.getOrDefault(COMMENT, r.comment());
-        int nice = changes.containsKey(NICE) ? Integer.parseInt(changes.get(NICE)) : r.nice();
+        String name = r.name();
+        String comment = r.comment();
+        int nice = r.nice();
+        long limit = -1;
+        long priority = -1;
+        for (JobChange change : changes) {
+            switch (change) {
+                case JobChange.Name n -> name = n.name();
+                case JobChange.Comment c -> comment = c.comment();
+                case JobChange.Nice n -> nice = n.nice();
+                case JobChange.TimeLimit t -> limit = t.minutes();
+                case JobChange.Priority p -> priority = p.priority();
+            }
+        }
         Job updated = job;
         if (!name.equals(r.name()) || !comment.equals(r.comment()) || nice != r.nice()) {
             JobRequest changed = r.withDescription(name, comment, nice);
@@ -42,13 +45,13 @@ public final class JobUpdates {
                     job.suspendTime(),
                     job.preSuspendSeconds());
         }
-        if (changes.containsKey(TIME_LIMIT)) {
-            long limit = Long.parseLong(changes.get(TIME_LIMIT));
-            updated = updated.with(b -> b.timeLimitMinutes(limit));
+        if (limit >= 0) {
+            long newLimit = limit;
+            updated = updated.with(b -> b.timeLimitMinutes(newLimit));
         }
-        if (changes.containsKey(PRIORITY)) {
-            long priority = Long.parseLong(changes.get(PRIORITY));
-            updated = updated.with(b -> b.adminPriority(priority));
+        if (priority >= 0) {
+            long newPriority = priority;
+            updated = updated.with(b -> b.adminPriority(newPriority));
         }
         return updated;
     }

@@ -57,6 +57,22 @@ public record Node(
                 0, "");
     }
 
+    /** {@code scontrol create NodeName=...}: a dynamic node no daemon has registered yet. */
+    public static Node created(
+            String name,
+            String hostname,
+            String addr,
+            int port,
+            NodeHardware hw,
+            List<String> features,
+            GresInventory gres,
+            int weight,
+            boolean future) {
+        return new Node(
+                name, hostname, addr, port, hw, features, gres, weight, true, false, false, false, future, "", "", 0, 0,
+                "");
+    }
+
     public Node withRegistration(
             String newHostname, String newAddr, int newPort, NodeHardware hw, boolean dyn, long boot, String ver) {
         return new Node(

@@ -66,12 +66,17 @@ public sealed interface StateRecord {
     record ArrayTaskSplit(int jobId, int taskId, int newJobId, long time) implements StateRecord {}
 
     /**
-     * {@code scontrol update job}: the changed fields only, by canonical key (TimeLimit in
-     * minutes, Name, Comment, Priority, Nice).
+     * {@code scontrol update job}: the changed fields only, each at most once, kept in the
+     * order of their keys (the journal holds them as a map).
      */
-    record JobUpdated(int jobId, java.util.Map<String, String> changes, long time) implements StateRecord {
+    record JobUpdated(int jobId, List<JobChange> changes, long time) implements StateRecord {
         public JobUpdated {
-            changes = java.util.Map.copyOf(changes);
+            changes = changes.stream()
+                    .sorted(java.util.Comparator.comparing(JobChange::key))
+                    .toList();
+            if (changes.stream().map(JobChange::key).distinct().count() != changes.size()) {
+                throw new IllegalArgumentException("a field changed twice: " + changes);
+            }
         }
     }
 

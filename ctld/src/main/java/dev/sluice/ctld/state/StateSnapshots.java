@@ -88,9 +88,7 @@ final class StateSnapshots {
             }
             if (j.adminPriority() > 0) {
                 out.add(new StateRecord.JobUpdated(
-                        j.id(),
-                        java.util.Map.of(JobUpdates.PRIORITY, Long.toString(j.adminPriority())),
-                        j.submitTime()));
+                        j.id(), List.of(new JobChange.Priority(j.adminPriority())), j.submitTime()));
             }
             if (j.allocation() != null) {
                 out.add(new JobStarted(j.id(), j.allocation(), j.partition(), j.timeLimitMinutes(), j.startTime()));

@@ -9,6 +9,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
@@ -133,7 +134,7 @@ class AccountingEventsTest {
                 .containsExactly(7, 6);
         assertThat(AccountingEvents.jobIdsOf(new StateRecord.ArrayTaskSplit(6, 4, 6, 5)))
                 .containsExactly(6);
-        assertThat(AccountingEvents.jobIdsOf(new StateRecord.JobUpdated(6, Map.of("TimeLimit", "5"), 5)))
+        assertThat(AccountingEvents.jobIdsOf(new StateRecord.JobUpdated(6, List.of(new JobChange.TimeLimit(5)), 5)))
                 .containsExactly(6);
         assertThat(AccountingEvents.of(new StateRecord.JobsPurged(List.of(5), 5), null))
                 .isEmpty();

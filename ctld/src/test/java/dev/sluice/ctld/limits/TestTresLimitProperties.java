@@ -3,6 +3,7 @@ package dev.sluice.ctld.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.state.Job;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ class TestTresLimitProperties {
                 Map.of(),
                 Map.of("normal", new Qos("normal", 0, Limits.UNSET)));
         LimitUsage usage = LimitUsage.of(policy, List.of());
-        JobTres held = JobTres.NONE;
+        Tres held = Tres.empty();
         List<String> reasons = new ArrayList<>();
         int id = 1;
         for (Demand d : jobs) {
@@ -99,7 +100,7 @@ class TestTresLimitProperties {
                 b.gres("gpu:" + d.gpus());
             }
             Job job = Job.submitted(id++, b.build(), "p", 10, 1000);
-            JobTres wanted = JobTres.of(job.request());
+            Tres wanted = JobTres.of(job.request());
             JobReason reason = LimitGate.reason(ALL, policy, usage, job);
             boolean wouldExceed = account.exceeded(held, wanted) != null || user.exceeded(held, wanted) != null;
             assertThat(reason != null)

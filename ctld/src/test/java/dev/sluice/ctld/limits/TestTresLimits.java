@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -234,8 +235,8 @@ class TestTresLimits {
                 .memPerNode(1000)
                 .gres("gpu:2")
                 .build();
-        JobTres t = JobTres.of(r);
-        assertThat(t.counts())
+        Tres t = JobTres.of(r);
+        assertThat(t.asMap())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 8L, "node", 2L, "mem", 2000L, "gres/gpu", 4L));
     }
 }

@@ -12,6 +12,7 @@ import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
@@ -242,7 +243,7 @@ class TestScheduler {
         PriorityWeights weights = new PriorityWeights(true, 1000, 0, 0, 1000, 0, 7 * 86400, 7 * 86400, false);
         SchedulerConfig config = new SchedulerConfig(true, 10, 86400, weights, SELECT);
         int plain = submit(aJob().build(), 10);
-        apply(new StateRecord.JobUpdated(plain, java.util.Map.of("Nice", "500"), NOW));
+        apply(new StateRecord.JobUpdated(plain, List.of(new JobChange.Nice(500)), NOW));
         int eager = submit(aJob().build(), 10);
         SchedulePlan plan = schedule(config);
         assertThat(plan.priorities().get(eager)).isGreaterThan(plan.priorities().get(plain));

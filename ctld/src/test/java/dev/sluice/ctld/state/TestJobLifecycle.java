@@ -7,8 +7,6 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.state.JobLifecycle.Move;
-import dev.sluice.ctld.state.JobLifecycle.Phase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +34,7 @@ class TestJobLifecycle {
             new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1), new Allocation.NodeShare("n2", 2, 0, 1)));
 
     /** A two-node batch job in each phase; {@code requeue}: whether it may be requeued. */
-    private static Job in(Phase phase, boolean requeue) {
+    private static Job in(JobPhase phase, boolean requeue) {
         Builders.JobBuilder request = Builders.aJob();
         if (requeue) {
             request.requeue();
@@ -76,7 +74,7 @@ class TestJobLifecycle {
         out.put("Suspend", j -> JobLifecycle.apply(j, new JobEvent.Suspend(), NOW));
         out.put("Resume", j -> JobLifecycle.apply(j, new JobEvent.Resume(), NOW));
         out.put("Hold", j -> JobLifecycle.apply(j, new JobEvent.Hold(Job.Hold.USER), NOW));
-        out.put("Update", j -> JobLifecycle.apply(j, new JobEvent.Update(Map.of(JobUpdates.NAME, "x")), NOW));
+        out.put("Update", j -> JobLifecycle.apply(j, new JobEvent.Update(List.of(new JobChange.Name("x"))), NOW));
         out.put("Purge", j -> JobLifecycle.apply(j, new JobEvent.Purge(), NOW));
         JobStep step = new JobStep(0, "sleep", JobState.RUNNING, 120, 0, 0, "n1", 1, 1, 2, "cpu=2,mem=0,node=1");
         out.put("StepStarted", j -> JobLifecycle.apply(j, new JobEvent.StepStarted(step), NOW));
@@ -93,10 +91,10 @@ class TestJobLifecycle {
         } catch (IllegalStateException refused) {
             return "—";
         }
-        Phase phase = Phase.of(job.state());
+        JobPhase phase = JobPhase.of(job.state());
         for (StateRecord record : t.records()) {
             if (!(record instanceof StateRecord.StepRecorded)) {
-                phase = JobLifecycle.next(phase, Move.of(record));
+                phase = JobLifecycle.next(phase, JobMove.of(record));
             }
         }
         String reached = t.records().getLast() instanceof StateRecord.JobsPurged ? "forgotten" : phase.toString();
@@ -135,7 +133,7 @@ class TestJobLifecycle {
         for (var row : rows.entrySet()) {
             boolean requeue = !row.getKey().endsWith("--no-requeue");
             out.append("| ").append(row.getKey());
-            for (Phase phase : Phase.values()) {
+            for (JobPhase phase : JobPhase.values()) {
                 out.append(" | ").append(cell(in(phase, requeue), row.getValue()));
             }
             out.append(" |\n");
@@ -156,17 +154,17 @@ class TestJobLifecycle {
     private static String moveTable() {
         StringBuilder out = new StringBuilder("| from \\ record |");
         StringBuilder rule = new StringBuilder("|---|");
-        for (Move move : Move.values()) {
+        for (JobMove move : JobMove.values()) {
             out.append(' ').append(move).append(" |");
             rule.append("---|");
         }
         out.append('\n').append(rule).append('\n');
-        for (Phase from : Phase.values()) {
+        for (JobPhase from : JobPhase.values()) {
             out.append("| ").append(from).append(" |");
-            for (Move move : Move.values()) {
-                Phase to = JobLifecycle.next(from, move);
-                Phase restored = JobLifecycle.restoring(from, move);
-                String text = move == Move.PURGE && to != null
+            for (JobMove move : JobMove.values()) {
+                JobPhase to = JobLifecycle.next(from, move);
+                JobPhase restored = JobLifecycle.restoring(from, move);
+                String text = move == JobMove.PURGE && to != null
                         ? "forgotten"
                         : to != null ? to.toString() : restored != null ? "(snapshot: " + restored + ")" : "—";
                 out.append(' ').append(text).append(" |");
@@ -180,7 +178,8 @@ class TestJobLifecycle {
         return BEGIN
                 + "\n\nEvents (rows) from each phase (columns): the phase reached, the records journaled and, after"
                 + " ⇒, the effects sent to node daemons once they are durable. — : refused (the handler answers"
-                + " with Slurm's error before asking).\n\n"
+                + " with Slurm's error before asking). The job runs on two nodes; on one, the batch host ends"
+                + " the job's part itself, so BatchEnded and PrologFailed send no Terminate.\n\n"
                 + eventTable()
                 + "\nJournaled records (columns) from each phase (rows): what replay accepts. A snapshot also"
                 + " summarises: a restart count as requeues of a pending job, a pause that is over as a"
@@ -213,7 +212,7 @@ class TestJobLifecycle {
     void everyDecisionReplays() {
         for (boolean requeue : List.of(true, false)) {
             for (var event : events(requeue).entrySet()) {
-                for (Phase phase : Phase.values()) {
+                for (JobPhase phase : JobPhase.values()) {
                     Job job = in(phase, requeue);
                     Transition t;
                     try {
@@ -222,15 +221,15 @@ class TestJobLifecycle {
                         continue;
                     }
                     Job after = job;
-                    Phase walked = phase;
+                    JobPhase walked = phase;
                     for (StateRecord r : t.records()) {
                         if (r instanceof StateRecord.StepRecorded) {
                             continue;
                         }
                         after = JobLifecycle.replay(after, r);
-                        walked = JobLifecycle.next(walked, Move.of(r));
+                        walked = JobLifecycle.next(walked, JobMove.of(r));
                     }
-                    assertThat(Phase.of(after.state()))
+                    assertThat(JobPhase.of(after.state()))
                             .as(event.getKey() + " from " + phase)
                             .isEqualTo(walked);
                 }
@@ -240,20 +239,20 @@ class TestJobLifecycle {
 
     @Test
     void replayRefusesWhatTheTableDoesNotAllow() {
-        Job pending = in(Phase.PENDING, true);
+        Job pending = in(JobPhase.PENDING, true);
         assertThatThrownBy(() -> JobLifecycle.replay(
                         pending, new StateRecord.JobEnded(7, JobState.COMPLETED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("job 7 is PENDING");
-        Job finished = in(Phase.FINISHED, true);
+        Job finished = in(JobPhase.FINISHED, true);
         assertThatThrownBy(() -> JobLifecycle.replay(
                         finished, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> JobLifecycle.replay(
-                        in(Phase.RUNNING, true), new StateRecord.JobStarted(7, TWO_NODES, "p", 60, NOW)))
+                        in(JobPhase.RUNNING, true), new StateRecord.JobStarted(7, TWO_NODES, "p", 60, NOW)))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(
-                        () -> JobLifecycle.replay(in(Phase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
+        assertThatThrownBy(() ->
+                        JobLifecycle.replay(in(JobPhase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
                 .isInstanceOf(IllegalStateException.class);
         // A pending job ended only by being cancelled.
         assertThat(JobLifecycle.replay(pending, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
@@ -264,13 +263,13 @@ class TestJobLifecycle {
     @Test
     void onlyASnapshotSummarises() {
         StateRecord requeue = new StateRecord.JobRequeued(7, NOW);
-        Job pending = in(Phase.PENDING, true);
+        Job pending = in(JobPhase.PENDING, true);
         assertThatThrownBy(() -> JobLifecycle.replay(pending, requeue)).isInstanceOf(IllegalStateException.class);
         assertThat(JobLifecycle.restore(pending, requeue).restartCount()).isEqualTo(1);
         StateRecord resume = new StateRecord.JobSuspendChanged(7, false, 20, 130);
-        assertThatThrownBy(() -> JobLifecycle.replay(in(Phase.RUNNING, true), resume))
+        assertThatThrownBy(() -> JobLifecycle.replay(in(JobPhase.RUNNING, true), resume))
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(JobLifecycle.restore(in(Phase.RUNNING, true), resume).state())
+        assertThat(JobLifecycle.restore(in(JobPhase.RUNNING, true), resume).state())
                 .isEqualTo(JobState.RUNNING);
     }
 

@@ -1,5 +1,7 @@
 package dev.sluice.noded.launch;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
@@ -11,6 +13,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +53,9 @@ public final class BatchLauncher implements AutoCloseable {
     private final Supervisor supervisor;
     private final Consumer<JobCompleteRequest> completions;
     private final int daemonUid;
+    // Time limits and the suspend clock count in the controller's epoch seconds (a job's start
+    // time comes from it); injected so that tests can move time.
+    private final InstantSource clock;
     private final Map<Integer, RunningJob> running = new ConcurrentHashMap<>();
     private volatile java.util.function.BiConsumer<Integer, String> jobSignals = (job, signal) -> {};
     private volatile List<String> prolog = List.of();
@@ -63,12 +69,18 @@ public final class BatchLauncher implements AutoCloseable {
 
     private volatile JobConfinement confinement = JobConfinement.none();
 
-    public BatchLauncher(String nodeName, JobSpool spool, int daemonUid, Consumer<JobCompleteRequest> completions)
+    public BatchLauncher(
+            String nodeName,
+            JobSpool spool,
+            int daemonUid,
+            Consumer<JobCompleteRequest> completions,
+            InstantSource clock)
             throws IOException {
         this.nodeName = nodeName;
         this.spool = spool;
         this.daemonUid = daemonUid;
         this.completions = completions;
+        this.clock = requireNonNull(clock, "clock is null");
         this.supervisor = Supervisor.install(spool.root());
     }
 
@@ -180,7 +192,7 @@ public final class BatchLauncher implements AutoCloseable {
     private void armTimeLimit(RunningJob job, LaunchBatchJobRequest request) {
         long limit = Integer.toUnsignedLong(request.getTimeLimitMinutes());
         if (limit > 0 && SlurmLimits.isLimit(limit) && job.suspendedAt < 0) {
-            long ran = Math.max(0, System.currentTimeMillis() / 1000 - request.getStartTime() - job.suspendedSeconds);
+            long ran = Math.max(0, clock.instant().getEpochSecond() - request.getStartTime() - job.suspendedSeconds);
             long delay = Math.max(0, limit * 60 - ran);
             job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
         }
@@ -284,7 +296,7 @@ public final class BatchLauncher implements AutoCloseable {
             return false;
         }
         synchronized (job) {
-            long now = System.currentTimeMillis() / 1000;
+            long now = clock.instant().getEpochSecond();
             if (suspend) {
                 if (job.suspendedAt < 0) {
                     ScheduledFuture<?> limit = job.limit;

@@ -90,7 +90,8 @@ public final class NodedServer implements AutoCloseable {
         JobSpool spool = new JobSpool(Path.of(s.spoolDir()));
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
-        BatchLauncher launcher = new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report));
+        BatchLauncher launcher =
+                new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report), auth.clock());
         launcher.jobScripts(s.prolog(), s.epilog());
         StepLauncher steps = new StepLauncher(s.nodeName(), uid);
         applyCpuBinding(s, launcher, steps);

@@ -1,0 +1,92 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One field {@code scontrol update job} changes, parsed once where the request arrives; the
+ * journal keeps each as its canonical key and text ({@link #key()}, {@link #text()}), the form
+ * it always had.
+ */
+public sealed interface JobChange {
+    /** The journal's key. */
+    String key();
+
+    /** The journal's text of the value. */
+    String text();
+
+    /** @param minutes on Slurm's uint32 scale (INFINITE for UNLIMITED) */
+    record TimeLimit(long minutes) implements JobChange {
+        public String key() {
+            return "TimeLimit";
+        }
+
+        public String text() {
+            return Long.toString(minutes);
+        }
+    }
+
+    record Name(String name) implements JobChange {
+        public Name {
+            requireNonNull(name, "name is null");
+        }
+
+        public String key() {
+            return "Name";
+        }
+
+        public String text() {
+            return name;
+        }
+    }
+
+    record Comment(String comment) implements JobChange {
+        public Comment {
+            requireNonNull(comment, "comment is null");
+        }
+
+        public String key() {
+            return "Comment";
+        }
+
+        public String text() {
+            return comment;
+        }
+    }
+
+    record Nice(int nice) implements JobChange {
+        public String key() {
+            return "Nice";
+        }
+
+        public String text() {
+            return Integer.toString(nice);
+        }
+    }
+
+    /** An operator's fixed priority. */
+    record Priority(long priority) implements JobChange {
+        public String key() {
+            return "Priority";
+        }
+
+        public String text() {
+            return Long.toString(priority);
+        }
+    }
+
+    /**
+     * A change as the journal holds it.
+     *
+     * @throws IllegalArgumentException for a key or value this binary does not understand
+     */
+    static JobChange of(String key, String text) {
+        return switch (key) {
+            case "TimeLimit" -> new TimeLimit(Long.parseLong(text));
+            case "Name" -> new Name(text);
+            case "Comment" -> new Comment(text);
+            case "Nice" -> new Nice(Integer.parseInt(text));
+            case "Priority" -> new Priority(Long.parseLong(text));
+            default -> throw new IllegalArgumentException("unknown job change " + key);
+        };
+    }
+}
