@@ -59,17 +59,14 @@ public final class StepControl {
         if (tasks < nodes) {
             throw new SlurmException(ErrorCode.TOO_MANY_REQUESTED_CPUS);
         }
+        int[] perNode = blocks(job, nodes, tasks, cpusPerTask);
         boolean busy = false;
         List<StepShare> shares = new ArrayList<>();
         int nextTask = 0;
         for (int i = 0; i < nodes; i++) {
             Allocation.NodeShare node = job.nodes().get(i);
-            // Block distribution: the first nodes take one task more when tasks do not divide.
-            int here = tasks / nodes + (i < tasks % nodes ? 1 : 0);
+            int here = perNode[i];
             int cpus = here * cpusPerTask;
-            if (cpus > node.cpus()) {
-                throw new SlurmException(ErrorCode.TOO_MANY_REQUESTED_CPUS);
-            }
             List<StepShare> heldHere = request.exclusive() ? exclusiveSharesOn(active, node.node()) : List.of();
             int heldCpus = heldHere.stream().mapToInt(StepShare::cpus).sum();
             busy |= cpus > node.cpus() - heldCpus;
@@ -82,6 +79,31 @@ public final class StepControl {
             shares.add(new StepShare(node.node(), i, ids, cpus, pick.grants()));
         }
         return busy ? new Outcome.Busy() : new Outcome.Placed(shares);
+    }
+
+    /**
+     * Slurm's block distribution: every node of the step runs one task, and the rest fill the
+     * nodes in order up to their CPUs ({@code srun -N2 -n4} on 4-CPU nodes: 3 and 1).
+     */
+    private static int[] blocks(Allocation job, int nodes, int tasks, int cpusPerTask) {
+        int[] perNode = new int[nodes];
+        int left = tasks;
+        for (int i = 0; i < nodes; i++) {
+            if (job.nodes().get(i).cpus() < cpusPerTask) {
+                throw new SlurmException(ErrorCode.TOO_MANY_REQUESTED_CPUS);
+            }
+            perNode[i] = 1;
+            left--;
+        }
+        for (int i = 0; i < nodes && left > 0; i++) {
+            int extra = Math.min(left, job.nodes().get(i).cpus() / cpusPerTask - perNode[i]);
+            perNode[i] += extra;
+            left -= extra;
+        }
+        if (left > 0) {
+            throw new SlurmException(ErrorCode.TOO_MANY_REQUESTED_CPUS);
+        }
+        return perNode;
     }
 
     private static int nodesFor(Allocation job, StepRequest request, int cpusPerTask) {

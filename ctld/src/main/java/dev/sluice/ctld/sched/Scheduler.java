@@ -320,7 +320,11 @@ public final class Scheduler {
         if (request.memPerNodeMb() == 0 && memPerCpu == 0) {
             memPerCpu = partition.defMemPerCpuMb() > 0 ? partition.defMemPerCpuMb() : defaults.defMemPerCpuMb();
         }
-        int maxNodes = request.maxNodes() > 0 ? request.maxNodes() : request.effectiveMinNodes();
+        // -N2 means two nodes exactly; without -N a job takes as many nodes as its tasks need,
+        // as few as possible (Slurm spreads -n8 over two 4-CPU nodes).
+        int maxNodes = request.maxNodes() > 0
+                ? request.maxNodes()
+                : request.minNodes() > 0 ? request.minNodes() : Integer.MAX_VALUE;
         return new PlacementRequest(
                 request.effectiveMinNodes(),
                 maxNodes,
