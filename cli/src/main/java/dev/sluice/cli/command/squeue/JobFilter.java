@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which jobs squeue shows. Empty sets mean "any". Without {@code -t} and without {@code -j},
- * only pending, running and suspended jobs are listed; with {@code -j} the named jobs are shown
- * in whatever state, as Slurm does.
+ * Which jobs squeue shows. Empty sets mean "any". Without {@code -t} only pending, running and
+ * suspended jobs are listed, also those named with {@code -j}, as Slurm 22.05 does (a finished
+ * job's id prints the header alone).
  *
  * @param users user names and numeric uids as typed
  * @param nodes host names ({@code -w}, already expanded); a job matches when it holds one of them
@@ -31,7 +31,7 @@ record JobFilter(
 
     /** Only jobs not yet finished can pass: the controller need not send the others. */
     boolean activeOnly() {
-        return !allStates && states.isEmpty() && jobIds.isEmpty();
+        return !allStates && states.isEmpty();
     }
 
     boolean test(JobView job) {
@@ -43,7 +43,7 @@ record JobFilter(
                 if (!states.contains(job.state())) {
                     return false;
                 }
-            } else if (jobIds.isEmpty() && !JobStates.isActive(job.state())) {
+            } else if (!JobStates.isActive(job.state())) {
                 return false;
             }
         }

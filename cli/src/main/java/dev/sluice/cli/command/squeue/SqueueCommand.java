@@ -100,18 +100,27 @@ public final class SqueueCommand implements Command {
         }
         Set<JobState> states = new LinkedHashSet<>();
         boolean allStates = false;
+        boolean flagsOnly = false;
         for (String name : CommandSupport.commaList(s.states)) {
             if (name.equalsIgnoreCase("all")) {
                 allStates = true;
                 continue;
             }
             Optional<JobState> st = JobStates.parse(name);
+            if (st.isEmpty() && dev.sluice.common.slurm.JobStateFlag.parse(name).isPresent()) {
+                // A flag no Sluice job carries (JobStateFlag): asked for, it matches none.
+                flagsOnly = true;
+                continue;
+            }
             if (st.isEmpty()) {
                 err.println(PROG + ": error: Invalid job state specified: " + name);
                 err.println(PROG + ": error: Valid job states include: " + VALID_STATES + "\n");
                 return 1;
             }
             states.add(st.get());
+        }
+        if (flagsOnly && states.isEmpty() && !allStates) {
+            states.add(JobState.JOB_STATE_UNSPECIFIED);
         }
         if (s.start && states.isEmpty() && !allStates) {
             states.add(JobState.PENDING);
@@ -269,9 +278,7 @@ public final class SqueueCommand implements Command {
         return out;
     }
 
-    private static final String VALID_STATES = "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,"
-            + "NODE_FAIL,PREEMPTED,BOOT_FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,"
-            + "RESV_DEL_HOLD,REQUEUED,REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED";
+    private static final String VALID_STATES = dev.sluice.common.slurm.JobStateFlag.allStateNames();
 
     /** Option values after environment and command line; {@code null} means not given. */
     private static final class Settings {
