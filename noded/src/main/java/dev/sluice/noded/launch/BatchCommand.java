@@ -28,10 +28,20 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
             Path workDir) {
         JobSpec spec = request.getSpec();
         int uid = spec.getOwner().getUid();
+        // The batch step: %J is the bare job id and %s says "batch"; an array task's %A and %a
+        // are its array's id and its index (sbatch(1), "filename pattern").
         OutputPattern.Context ctx = new OutputPattern.Context(
-                request.getJobId(), spec.getName(), spec.getOwner().getUserName(), nodeName, 0, 0, 0, "batch");
+                request.getJobId(),
+                spec.getName(),
+                spec.getOwner().getUserName(),
+                nodeName,
+                0,
+                request.getArrayJobId(),
+                request.getArrayTaskId(),
+                "");
+        String defaultOut = request.getArrayJobId() > 0 ? "slurm-%A_%a.out" : "slurm-%j.out";
         // Relative names are opened by the user's shell after it entered the working directory.
-        String out = OutputPattern.expand(spec.getStdOut().isEmpty() ? "slurm-%j.out" : spec.getStdOut(), ctx);
+        String out = OutputPattern.expand(spec.getStdOut().isEmpty() ? defaultOut : spec.getStdOut(), ctx);
         String err = spec.getStdErr().isEmpty() ? out : OutputPattern.expand(spec.getStdErr(), ctx);
         String in = spec.getStdIn().isEmpty() ? "/dev/null" : OutputPattern.expand(spec.getStdIn(), ctx);
         boolean append = spec.getOpenMode().equalsIgnoreCase("append");
