@@ -42,6 +42,8 @@ public final class LocalCluster {
         long memory = 0;
         int mps = 0;
         List<String> overrides = new ArrayList<>();
+        Path siteConf = null;
+        Path siteGres = null;
         Path binDir = Path.of(System.getProperty("sluice.bin", "bin"));
         int i = 0;
         if (args.length > 0 && args[0].equals("up")) {
@@ -60,6 +62,8 @@ public final class LocalCluster {
                 case "--threads-per-core" -> threads = Integer.parseInt(v);
                 case "--memory" -> memory = Long.parseLong(v);
                 case "--mps-per-gpu" -> mps = Integer.parseInt(v);
+                case "--slurm-conf" -> siteConf = Path.of(v).toAbsolutePath();
+                case "--gres-conf" -> siteGres = Path.of(v).toAbsolutePath();
                 case "--conf" -> {
                     if (v == null || !v.contains("=")) {
                         System.err.println("sluice: --conf wants a slurm.conf line Key=Value");
@@ -70,6 +74,8 @@ public final class LocalCluster {
                 case "-h", "--help" -> {
                     System.out.println("usage: sluice up [--nodes N] [--cpus N] [--gpus N] [--threads-per-core N]"
                             + " [--memory MB] [--mps-per-gpu N] [--conf Key=Value]... [--state-dir DIR]");
+                    System.out.println("       sluice up --slurm-conf FILE [--gres-conf FILE] [--conf Key=Value]..."
+                            + " [--state-dir DIR]   (a site's own files: one node daemon per NodeName)");
                     return 0;
                 }
                 default -> {
@@ -86,23 +92,50 @@ public final class LocalCluster {
             return 2;
         }
         stateDir = stateDir.toAbsolutePath().normalize();
-        List<Integer> nodePorts = new ArrayList<>();
-        for (int n = 0; n < nodes; n++) {
-            nodePorts.add(freePort());
+        List<String> nodeNames = new ArrayList<>();
+        boolean accounting = true;
+        LocalClusterLayout layout;
+        if (siteConf != null) {
+            if (!Files.isReadable(siteConf)) {
+                System.err.println("sluice: cannot read " + siteConf);
+                return 2;
+            }
+            Path gres = siteGres != null ? siteGres : siteConf.resolveSibling("gres.conf");
+            int ctldPort = freePort();
+            int dbdPort = freePortWithGrpcAbove();
+            SiteConf.Rewritten site =
+                    SiteConf.rewrite(Files.readString(siteConf), ctldPort, dbdPort, LocalCluster::freePortUnchecked);
+            nodeNames.addAll(site.nodes());
+            accounting = site.accounting();
+            layout = new LocalClusterLayout(
+                    stateDir, nodeNames.size(), 1, 1, 1, 0, ctldPort, freePort(), List.of(), dbdPort, 0);
+            writeSiteFiles(
+                    layout,
+                    site.slurmConf(),
+                    Files.isReadable(gres) ? Files.readString(gres) : null,
+                    siteConf.resolveSibling("cgroup.conf"),
+                    binDir.toAbsolutePath().normalize());
+            nodes = nodeNames.size();
+        } else {
+            List<Integer> nodePorts = new ArrayList<>();
+            for (int n = 0; n < nodes; n++) {
+                nodePorts.add(freePort());
+                nodeNames.add(LocalClusterLayout.nodeName(n + 1));
+            }
+            layout = new LocalClusterLayout(
+                    stateDir,
+                    nodes,
+                    cpus,
+                    threads,
+                    memory > 0 ? memory : 1000L * cpus,
+                    gpus,
+                    freePort(),
+                    freePort(),
+                    nodePorts,
+                    freePortWithGrpcAbove(),
+                    mps);
+            writeFiles(layout, binDir.toAbsolutePath().normalize());
         }
-        LocalClusterLayout layout = new LocalClusterLayout(
-                stateDir,
-                nodes,
-                cpus,
-                threads,
-                memory > 0 ? memory : 1000L * cpus,
-                gpus,
-                freePort(),
-                freePort(),
-                nodePorts,
-                freePortWithGrpcAbove(),
-                mps);
-        writeFiles(layout, binDir.toAbsolutePath().normalize());
         if (!overrides.isEmpty()) {
             Files.writeString(layout.slurmConfPath(), overridden(Files.readString(layout.slurmConfPath()), overrides));
         }
@@ -121,29 +154,30 @@ public final class LocalCluster {
         String classpath = System.getProperty("java.class.path");
         List<Supervised> daemons = new ArrayList<>();
         // Accounting on the embedded, file-backed H2 (the same Flyway migrations as MariaDB).
-        daemons.add(new Supervised(
-                "sluice-dbd",
-                List.of(
-                        java,
-                        "-Xmx256m",
-                        "-XX:+UseSerialGC",
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-cp",
-                        classpath,
-                        "dev.sluice.dbd.server.DbdMain",
-                        "-D",
-                        "-f",
-                        layout.etc().resolve("slurmdbd.conf").toString(),
-                        "--data-dir",
-                        stateDir.resolve("dbd").toString(),
-                        "--port",
-                        Integer.toString(layout.dbdPort()),
-                        "--grpc-port",
-                        Integer.toString(layout.dbdPort() + 100),
-                        "--key-file",
-                        layout.etc().resolve(ClusterKeys.KEY_FILE).toString()),
-                layout.logDir().resolve("dbd.log"),
-                layout.runDir().resolve("dbd.pid")));
+        if (accounting)
+            daemons.add(new Supervised(
+                    "sluice-dbd",
+                    List.of(
+                            java,
+                            "-Xmx256m",
+                            "-XX:+UseSerialGC",
+                            "--enable-native-access=ALL-UNNAMED",
+                            "-cp",
+                            classpath,
+                            "dev.sluice.dbd.server.DbdMain",
+                            "-D",
+                            "-f",
+                            layout.etc().resolve("slurmdbd.conf").toString(),
+                            "--data-dir",
+                            stateDir.resolve("dbd").toString(),
+                            "--port",
+                            Integer.toString(layout.dbdPort()),
+                            "--grpc-port",
+                            Integer.toString(layout.dbdPort() + 100),
+                            "--key-file",
+                            layout.etc().resolve(ClusterKeys.KEY_FILE).toString()),
+                    layout.logDir().resolve("dbd.log"),
+                    layout.runDir().resolve("dbd.pid")));
         daemons.add(new Supervised(
                 "sluice-ctld",
                 List.of(
@@ -161,7 +195,7 @@ public final class LocalCluster {
                 layout.logDir().resolve("ctld.log"),
                 layout.runDir().resolve("ctld.pid")));
         for (int n = 1; n <= nodes; n++) {
-            String name = LocalClusterLayout.nodeName(n);
+            String name = nodeNames.get(n - 1);
             daemons.add(new Supervised(
                     "sluice-noded " + name,
                     List.of(
@@ -216,8 +250,11 @@ public final class LocalCluster {
             }
             Thread.sleep(200);
         }
-        System.out.println("Sluice is up: " + nodes + " nodes x " + cpus + " CPUs"
-                + (gpus > 0 ? ", " + gpus + " fake GPUs each" : "") + "; in another shell: source "
+        System.out.println("Sluice is up: "
+                + (siteConf != null
+                        ? nodes + " nodes of " + siteConf
+                        : nodes + " nodes x " + cpus + " CPUs" + (gpus > 0 ? ", " + gpus + " fake GPUs each" : ""))
+                + "; in another shell: source "
                 + stateDir.resolve("sluice.env"));
         System.out.println(
                 "Metrics: controller " + metricsUrl + ", node daemons on 127.0.0.1 ports " + nodeMetricsPorts);
@@ -248,6 +285,11 @@ public final class LocalCluster {
                 }
             }
         }
+        linkCommands(layout, binDir);
+    }
+
+    /** The commands as links to the native front end, and sluice.env. */
+    private static void linkCommands(LocalClusterLayout layout, Path binDir) throws IOException {
         Path client = binDir.toAbsolutePath().getParent().resolve("cli/target/sluice-client");
         boolean nativeLinks = Files.isExecutable(client);
         if (nativeLinks) {
@@ -260,6 +302,31 @@ public final class LocalCluster {
             }
         }
         Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir, nativeLinks));
+    }
+
+    /** A site's files ({@link SiteConf}) with the local cluster's key, sluice.conf and links. */
+    static void writeSiteFiles(
+            LocalClusterLayout layout, String slurmConf, String gresConf, Path cgroupConf, Path binDir)
+            throws IOException {
+        Files.createDirectories(layout.etc());
+        Files.writeString(layout.slurmConfPath(), slurmConf);
+        Path gres = layout.etc().resolve("gres.conf");
+        if (gresConf != null) {
+            Files.writeString(gres, gresConf);
+        } else {
+            Files.deleteIfExists(gres);
+        }
+        if (Files.isReadable(cgroupConf)) {
+            Files.copy(
+                    cgroupConf, layout.etc().resolve("cgroup.conf"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
+        Files.writeString(layout.etc().resolve("slurmdbd.conf"), layout.slurmdbdConf());
+        Path key = layout.etc().resolve(ClusterKeys.KEY_FILE);
+        if (!Files.exists(key)) {
+            ClusterKeys.generate(key);
+        }
+        linkCommands(layout, binDir);
     }
 
     /**
@@ -289,6 +356,14 @@ public final class LocalCluster {
             }
         }
         throw new IOException("no free port pair for sluice-dbd");
+    }
+
+    private static int freePortUnchecked() {
+        try {
+            return freePort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static int freePort() throws IOException {

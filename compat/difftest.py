@@ -1,0 +1,285 @@
+#!/usr/bin/python3
+"""Differential scenarios: run Slurm command scripts against a cluster and print normalized
+transcripts. The same program records real Slurm (the expected result, compat/expected) and
+replays the scenarios against Sluice (packaging's TestDifferential), so both sides are run and
+normalized by the same code. Standard library only (CI has no PyPI).
+
+  difftest.py run [--timeout S] [--map FROM=TO ...] SCENARIO.scn ...   transcripts to stdout
+  difftest.py record SCENARIO.scn ...   against real Slurm: writes compat/expected/NAME.txt
+
+A scenario is a text file, one step a line (docs/compatibility.md, "The differential suite"):
+  # comment                     not in the transcript
+  CMD ...                       a shell command (bash -c) in the scenario's own directory
+  @file NAME ... @end           writes NAME (executable) with the lines between
+  @as USER                      the following commands run as USER (root: back)
+  @wait %N STATE[,STATE]        until the job's state is one of these (squeue -t all -o %T)
+  @wait-reason %N REASON        until squeue shows the job pending for REASON
+  @wait-acct %N                 until sacct has the job in a final state
+  @wait-idle                    until squeue lists no job
+  @wait-file NAME               until the file exists and is not empty
+  @sleep S                      let time pass (only where time is what is tested)
+In commands, %N is the id of the N-th job the scenario submitted, in the order the commands
+printed them. In transcripts every job id is J+K, K its distance from the scenario's first job.
+"""
+import fcntl
+import os
+import pwd
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# Job ids start here on both sides (FirstJobId in compat/conf/slurm.conf): above any pid
+# (pid_max is at most 4194304), so no other number in an output is taken for a job id.
+FIRST_JOB_ID = 5000000
+FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
+         "BOOT_FAIL", "DEADLINE"}
+SUBMITTED = [
+    re.compile(r"Submitted batch job (\d+)"),
+    re.compile(r"(?:Granted|Pending) job allocation (\d+)"),
+    re.compile(r"srun: job (\d+) queued"),
+]
+
+
+class Scenario:
+    def __init__(self, path, timeout, maps, user_home_base):
+        self.path = path
+        self.name = os.path.splitext(os.path.basename(path))[0]
+        self.timeout = timeout
+        self.maps = maps
+        self.ids = []
+        self.user = "root"
+        self.out = []
+        self.diverged = False
+        self.work = tempfile.mkdtemp(prefix="scn-" + self.name[:20] + "-", dir=user_home_base)
+        os.chmod(self.work, 0o777)
+
+    # ------------------------------------------------------------------ running
+    def sh(self, command, user=None, timeout=None):
+        user = user or self.user
+        argv = ["bash", "-c", command]
+        if user != "root":
+            argv = ["runuser", "-u", user, "--"] + argv
+        env = dict(os.environ)
+        env["HOME"] = pwd.getpwnam(user).pw_dir
+        env["USER"] = env["LOGNAME"] = user
+        try:
+            p = subprocess.run(argv, cwd=self.work, env=env, stdin=subprocess.DEVNULL,
+                               capture_output=True, timeout=timeout or self.timeout)
+            return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+        except subprocess.TimeoutExpired as e:
+            out = (e.stdout or b"").decode("utf-8", "replace")
+            err = (e.stderr or b"").decode("utf-8", "replace")
+            return None, out, err
+
+    def expand(self, text):
+        def ref(m):
+            n = int(m.group(1))
+            return str(self.ids[n - 1]) if 0 < n <= len(self.ids) else m.group(0)
+        return re.sub(r"%(\d+)(?![\d])", ref, text)
+
+    def capture(self, command, stdout, stderr):
+        for text in (stdout, stderr):
+            for pattern in SUBMITTED:
+                for m in pattern.finditer(text):
+                    self.note(int(m.group(1)))
+        if re.match(r"\s*sbatch\b", command) and "--parsable" in command:
+            for line in stdout.splitlines():
+                m = re.match(r"^(\d+)(;\S+)?$", line.strip())
+                if m:
+                    self.note(int(m.group(1)))
+
+    def note(self, job_id):
+        if job_id not in self.ids:
+            self.ids.append(job_id)
+
+    def step_command(self, command):
+        rc, out, err = self.sh(self.expand(command))
+        self.capture(command, out, err)
+        self.out.append(("$ " if self.user == "root" else "$[" + self.user + "] ") + command)
+        self.out.extend(out.splitlines())
+        self.out.extend("! " + line for line in err.splitlines())
+        if rc is None:
+            self.out.append("[timeout]")
+        elif rc != 0:
+            self.out.append("[exit %d]" % rc)
+
+    def poll(self, what, check):
+        # Once one wait has run out the scenario has gone its own way: later waits are short,
+        # so that a scenario that differs costs seconds, not minutes.
+        deadline = time.monotonic() + (2.0 if self.diverged else self.timeout)
+        while time.monotonic() < deadline:
+            if check():
+                return
+            time.sleep(0.2)
+        self.diverged = True
+        self.out.append("[timeout waiting for %s]" % what)
+
+    def job_state(self, ref):
+        # squeue, the most basic of the queries: a wait should not depend on what it waits for.
+        rc, out, _ = self.sh("squeue -h -t all -o %T -j " + shlex.quote(self.expand(ref)), user="root", timeout=20)
+        return out.split()
+
+    def step_directive(self, words, body):
+        d = words[0]
+        if d == "@as":
+            self.user = words[1]
+        elif d == "@file":
+            path = os.path.join(self.work, words[1])
+            with open(path, "w") as f:
+                f.write("".join(line + "\n" for line in body))
+            os.chmod(path, 0o755)
+            if self.user != "root":
+                pw = pwd.getpwnam(self.user)
+                os.chown(path, pw.pw_uid, pw.pw_gid)
+        elif d == "@wait":
+            wanted = set(words[2].split(","))
+            self.poll(" ".join(words[1:]), lambda: any(s in wanted for s in self.job_state(words[1])))
+        elif d == "@wait-reason":
+            def pending_for():
+                _, out, _ = self.sh("squeue -h -o %r -j " + self.expand(words[1]), user="root", timeout=20)
+                return out.strip() == words[2]
+            self.poll(" ".join(words[1:]), pending_for)
+        elif d == "@wait-acct":
+            def accounted():
+                _, out, _ = self.sh("sacct -n -X -P -o State -j " + self.expand(words[1]), user="root", timeout=20)
+                states = [line.split()[0] for line in out.splitlines() if line.strip()]
+                return bool(states) and all(s in FINAL for s in states)
+            self.poll(" ".join(words[1:]), accounted)
+        elif d == "@wait-idle":
+            self.poll("an empty queue", lambda: self.sh("squeue -h", user="root", timeout=20)[1].strip() == "")
+        elif d == "@wait-file":
+            path = os.path.join(self.work, words[1])
+            self.poll(words[1], lambda: os.path.exists(path) and os.path.getsize(path) > 0)
+        elif d == "@sleep":
+            time.sleep(float(words[1]))
+        else:
+            raise SystemExit("%s: unknown directive %s" % (self.path, d))
+
+    def run(self):
+        with open(self.path) as f:
+            lines = f.read().splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if line.startswith("@"):
+                words = shlex.split(line)
+                body = []
+                if words[0] == "@file":
+                    while i < len(lines) and lines[i] != "@end":
+                        body.append(lines[i])
+                        i += 1
+                    i += 1
+                self.step_directive(words, body)
+            else:
+                self.step_command(line)
+        self.cleanup()
+        return self.normalize("\n".join(self.out) + "\n")
+
+    def cleanup(self):
+        # Leave the cluster as found: the next scenario starts with an empty queue.
+        for job_id in self.ids:
+            self.sh("scancel %d" % job_id, user="root", timeout=20)
+        self.sh("scancel -u root; scancel -u sluiceuser1; scancel -u sluiceuser2", user="root", timeout=20)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.sh("squeue -h", user="root", timeout=20)[1].strip():
+            time.sleep(0.2)
+
+    # ------------------------------------------------------------------ normalizing
+    def normalize(self, text):
+        for src, dst in self.maps:
+            text = re.sub(r"(?<![\w.])" + re.escape(src) + r"(?![\w])", dst, text)
+        text = text.replace(os.path.realpath(self.work), "{CWD}").replace(self.work, "{CWD}")
+        base = self.ids[0] if self.ids else None
+        if base is None:
+            seen = [int(x) for x in re.findall(r"(?<!\d)(\d{7,8})(?!\d)", text)
+                    if FIRST_JOB_ID <= int(x) < FIRST_JOB_ID * 2]
+            base = min(seen) if seen else None
+        if base is not None:
+            def job(m):
+                n = int(m.group(1))
+                if FIRST_JOB_ID <= n < FIRST_JOB_ID * 2:
+                    k = n - base
+                    return "J" if k == 0 else "J%+d" % k
+                return m.group(0)
+            text = re.sub(r"(?<!\d)(\d{7,8})(?!\d)", job, text)
+        # Times and dates: what a clock says differs between any two runs.
+        text = re.sub(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d+ "
+                      r"\d\d:\d\d:\d\d \d{4}\b", "{DATE}", text)
+        text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", "{TS}", text)
+        text = re.sub(r"(?<![\w:])(\d+-)?\d{1,2}:\d\d:\d\d(?![\w:])", "{T}", text)
+        text = re.sub(r"(?<![\w:=])\d{1,3}:\d\d(?![\w:])", "{T}", text)
+        text = re.sub(r"\b\d{4}-\d\d-\d\d\b", "{DATE}", text)
+        host = socket.gethostname()
+        text = re.sub(r"(?<![\w.-])" + re.escape(host) + r"(?![\w-])", "{HOST}", text)
+        return text
+
+
+def parse_maps(args):
+    maps = []
+    rest = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--map":
+            src, dst = args[i + 1].split("=", 1)
+            maps.append((src, dst))
+            i += 2
+        else:
+            rest.append(args[i])
+            i += 1
+    return maps, rest
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] not in ("run", "record"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    mode = argv[1]
+    args = argv[2:]
+    timeout = 60.0 if mode == "record" else 15.0
+    if args[:1] == ["--timeout"]:
+        timeout = float(args[1])
+        args = args[2:]
+    maps, scenarios = parse_maps(args)
+    if mode == "record":
+        if not os.path.exists(os.environ.get("SLURM_CONF", "/nonexistent")):
+            print("difftest: set SLURM_CONF to the real Slurm's slurm.conf (compat/record.sh)", file=sys.stderr)
+            return 2
+        maps = maps + [(os.environ.get("REAL_SLURM_DIR", "/tmp/real-slurm"), "{BASE}")]
+    # One scenario at a time on a cluster, whoever runs them.
+    cluster = re.sub(r"\W", "_", os.environ.get("SLURM_CONF", ""))
+    lock = open(os.path.join(tempfile.gettempdir(), "difftest%s.lock" % cluster), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    base_dir = tempfile.mkdtemp(prefix="difftest-")
+    os.chmod(base_dir, 0o755)
+    failed = 0
+    for path in scenarios:
+        s = Scenario(path, timeout, maps, base_dir)
+        text = s.run()
+        if mode == "record":
+            if "[timeout waiting" in text:
+                print("difftest: %s: a wait timed out against real Slurm; not recorded" % s.name, file=sys.stderr)
+                failed += 1
+                continue
+            target = os.path.join(HERE, "expected", s.name + ".txt")
+            with open(target, "w") as f:
+                f.write(text)
+            print("recorded %s (%d lines)" % (s.name, text.count("\n")))
+        else:
+            sys.stdout.write("=== %s\n" % s.name)
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    shutil.rmtree(base_dir, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,230 @@
+package dev.sluice.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.sluice.common.hostlist.HostList;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The differential suite: every scenario of {@code compat/scenarios}, run against a local Sluice
+ * started on the very files real Slurm ran them on ({@code compat/conf}, through
+ * {@code sluice up --slurm-conf}), must print what real Slurm printed ({@code compat/expected},
+ * recorded by {@code compat/record.sh}, never written by hand). Both sides are run and normalized
+ * by the same program, {@code compat/difftest.py}.
+ *
+ * <p>A scenario named in {@code compat/known-differences.txt} is one Sluice does not match yet:
+ * it must still differ (a scenario that starts to match fails until it is taken off the list, so
+ * the list only shrinks), and every other scenario must match exactly.
+ */
+class TestDifferential {
+    private static final Path COMPAT = Path.of("..", "compat").toAbsolutePath().normalize();
+    private static final String JAVA =
+            Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    @TempDir
+    static Path base;
+
+    private static Process up;
+    private static Map<String, String> actual;
+
+    @BeforeAll
+    static void runEveryScenario() throws Exception {
+        boolean root = new com.sun.security.auth.module.UnixSystem().getUid() == 0;
+        if (!root && System.getenv("CI") != null) {
+            throw new AssertionError("the differential suite runs as root in CI (its scenarios act as other users)");
+        }
+        assumeTrue(root, "the scenarios act as sluiceuser1 and sluiceuser2: needs root");
+        // The recorded cluster's files, its directory replaced by ours (fake GPU files made).
+        Path src = Files.createDirectories(base.resolve("src"));
+        for (String f : List.of("slurm.conf", "gres.conf")) {
+            Files.writeString(
+                    src.resolve(f),
+                    Files.readString(COMPAT.resolve("conf").resolve(f)).replace("@BASE@", base.toString()));
+        }
+        makeDeviceFiles(Files.readString(src.resolve("gres.conf")));
+        Path out = base.resolve("up.out");
+        up = new ProcessBuilder(List.of(
+                        JAVA,
+                        "-Xmx128m",
+                        "-Dsluice.bin=" + COMPAT.resolveSibling("bin"),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.sluice.packaging.LocalCluster",
+                        "up",
+                        "--slurm-conf",
+                        src.resolve("slurm.conf").toString(),
+                        "--state-dir",
+                        base.toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .start();
+        await().atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> Files.readString(out).contains("Sluice is up") || !up.isAlive());
+        assertThat(Files.readString(out)).contains("Sluice is up");
+
+        List<String> argv = new ArrayList<>(
+                List.of("/usr/bin/python3", COMPAT.resolve("difftest.py").toString(), "run"));
+        // Our ports are not the recording's: the transcripts say the recorded ones.
+        String conf = Files.readString(base.resolve("etc/slurm.conf"));
+        argv.addAll(List.of("--map", setting(conf, "SlurmctldPort") + "=6817"));
+        argv.addAll(List.of("--map", setting(conf, "AccountingStoragePort") + "=6819"));
+        argv.addAll(List.of("--map", base + "={BASE}"));
+        try (Stream<Path> s = Files.list(COMPAT.resolve("scenarios"))) {
+            s.filter(p -> p.toString().endsWith(".scn")).sorted().forEach(p -> argv.add(p.toString()));
+        }
+        ProcessBuilder run = new ProcessBuilder(argv)
+                .directory(base.toFile())
+                .redirectError(base.resolve("difftest.err").toFile())
+                .redirectOutput(base.resolve("difftest.out").toFile());
+        run.environment().putAll(env(base.resolve("sluice.env")));
+        Process p = run.start();
+        assertThat(p.waitFor(30, TimeUnit.MINUTES)).as("difftest.py finished").isTrue();
+        assertThat(p.exitValue())
+                .as(Files.readString(base.resolve("difftest.err")))
+                .isZero();
+        actual = transcripts(Files.readString(base.resolve("difftest.out")));
+    }
+
+    @AfterAll
+    static void down() throws InterruptedException {
+        if (up != null) {
+            up.destroy();
+            if (!up.waitFor(60, TimeUnit.SECONDS)) {
+                up.descendants().forEach(ProcessHandle::destroyForcibly);
+                up.destroyForcibly();
+            }
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyScenarioPrintsWhatRealSlurmPrinted() throws IOException {
+        Map<String, String> known = knownDifferences();
+        List<DynamicTest> tests = new ArrayList<>();
+        try (Stream<Path> s = Files.list(COMPAT.resolve("scenarios"))) {
+            for (Path scn :
+                    s.filter(p -> p.toString().endsWith(".scn")).sorted().toList()) {
+                String name = scn.getFileName().toString().replaceFirst("\\.scn$", "");
+                tests.add(DynamicTest.dynamicTest(name, () -> {
+                    Path expected = COMPAT.resolve("expected").resolve(name + ".txt");
+                    assertThat(expected)
+                            .as("recorded from real Slurm (compat/record.sh)")
+                            .exists();
+                    String want = Files.readString(expected);
+                    String got = actual.get(name);
+                    assertThat(got).as("ran").isNotNull();
+                    if (known.containsKey(name)) {
+                        assertThat(got)
+                                .as(
+                                        name
+                                                + " now prints what real Slurm printed: take it off compat/known-differences.txt")
+                                .isNotEqualTo(want);
+                    } else {
+                        assertThat(got)
+                                .as(name + " against real Slurm's transcript")
+                                .isEqualTo(want);
+                    }
+                }));
+            }
+        }
+        assertThat(known.keySet())
+                .as("known differences name existing scenarios")
+                .allMatch(n -> Files.exists(COMPAT.resolve("scenarios").resolve(n + ".scn")));
+        return tests.stream();
+    }
+
+    /** Scenario name to the reason it still differs. */
+    static Map<String, String> knownDifferences() throws IOException {
+        Map<String, String> known = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(COMPAT.resolve("known-differences.txt"))) {
+            String l = line.strip();
+            if (!l.isEmpty() && !l.startsWith("#")) {
+                String[] parts = l.split("\\s+", 2);
+                known.put(parts[0], parts.length > 1 ? parts[1] : "");
+            }
+        }
+        return known;
+    }
+
+    static Map<String, String> transcripts(String out) {
+        Map<String, String> byName = new LinkedHashMap<>();
+        String name = null;
+        StringBuilder text = new StringBuilder();
+        for (String line : out.split("\n", -1)) {
+            if (line.startsWith("=== ")) {
+                if (name != null) {
+                    byName.put(name, text.toString());
+                }
+                name = line.substring(4);
+                text.setLength(0);
+            } else if (name != null) {
+                text.append(line).append('\n');
+            }
+        }
+        if (name != null) {
+            // The last line's newline was the file's own.
+            byName.put(name, text.substring(0, Math.max(0, text.length() - 1)));
+        }
+        return byName;
+    }
+
+    private static String setting(String conf, String key) {
+        return conf.lines()
+                .filter(l -> l.startsWith(key + "="))
+                .reduce((a, b) -> b)
+                .orElseThrow()
+                .substring(key.length() + 1)
+                .strip();
+    }
+
+    /** The variables {@code source sluice.env} sets (PATH with the commands first). */
+    private static Map<String, String> env(Path file) throws IOException {
+        Map<String, String> env = new LinkedHashMap<>();
+        Pattern export = Pattern.compile("^export (\\w+)='([^']*)'(.*)$");
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            Matcher m = export.matcher(line);
+            if (m.matches()) {
+                String value = m.group(2);
+                if (m.group(3).contains("$PATH")) {
+                    value = value.replace("':'", ":")
+                            + m.group(3).replace("'", "").replace(":\"$PATH\"", "") + ":" + System.getenv("PATH");
+                }
+                env.put(m.group(1), value);
+            }
+        }
+        return env;
+    }
+
+    /** Empty files where gres.conf names device files: the node daemons only open them. */
+    private static void makeDeviceFiles(String gresConf) throws IOException {
+        Matcher m = Pattern.compile("File=(\\S+)").matcher(gresConf);
+        while (m.find()) {
+            for (String f : HostList.expand(m.group(1))) {
+                Path p = Path.of(f);
+                Files.createDirectories(p.getParent());
+                if (!Files.exists(p)) {
+                    Files.createFile(p);
+                }
+            }
+        }
+    }
+}
