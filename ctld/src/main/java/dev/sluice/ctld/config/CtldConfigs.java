@@ -118,7 +118,13 @@ public final class CtldConfigs {
                 memory,
                 conf.defMemPerCpuMb(),
                 gresNames,
-                schedulerConfig(conf, new Scheduler.SelectDefaults(memory, conf.defMemPerCpuMb(), gresNames)),
+                schedulerConfig(
+                        conf,
+                        new Scheduler.SelectDefaults(
+                                memory,
+                                conf.defMemPerCpuMb(),
+                                gresNames,
+                                !conf.enforcePartLimits().equals("NO"))),
                 (int) Math.min(Integer.MAX_VALUE, conf.maxArraySize()),
                 nodes,
                 partitions,

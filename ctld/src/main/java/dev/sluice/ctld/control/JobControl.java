@@ -2,12 +2,14 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.queue.Dependency;
+import dev.sluice.ctld.sched.PartitionFit;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.FeatureConstraint;
@@ -62,6 +64,12 @@ public final class JobControl {
 
     /** @param allocation salloc/srun: no batch script, the job only holds its resources */
     public ControlResult<Integer> submit(ClusterView state, JobRequest request, long now, boolean allocation) {
+        return submit(state, request, now, allocation, false);
+    }
+
+    /** @param willRun {@code --test-only}: a job over its partition's limits could not start */
+    private ControlResult<Integer> submit(
+            ClusterView state, JobRequest request, long now, boolean allocation, boolean willRun) {
         JobText.check(request);
         Partition partition = resolvePartition(state, request.partition());
         if (!partition.acceptsJobs()) {
@@ -88,7 +96,21 @@ public final class JobControl {
                 .filter(n -> n != null)
                 .map(JobControl::idleCapacity)
                 .toList();
-        PlacementResult result = Allocator.place(idle, Scheduler.placementRequest(request, partition, defaults));
+        JobReason overLimit = PartitionFit.overLimit(request, partition, n -> {
+            Node node = state.node(n);
+            return node == null ? 0 : node.hardware().cpus();
+        });
+        if (overLimit != null && defaults.enforcePartLimits()) {
+            throw new SlurmException(PartitionFit.refusal(overLimit));
+        }
+        if (overLimit != null && willRun) {
+            throw new SlurmException(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+        }
+        // Over the partition's limits the job waits for them to change; otherwise it must fit
+        // the partition's nodes as configured.
+        PlacementResult result = overLimit != null
+                ? null
+                : Allocator.place(idle, Scheduler.placementRequest(request, partition, defaults));
         if (result instanceof PlacementResult.Rejected rejected) {
             throw new SlurmException(rejected.error());
         }
@@ -105,7 +127,7 @@ public final class JobControl {
     public ControlResult<TestOnly> testOnly(ClusterView state, JobRequest request, long now) {
         int id = state.nextJobId();
         try {
-            ControlResult<Integer> accepted = submit(state, request, now, false);
+            ControlResult<Integer> accepted = submit(state, request, now, false, true);
             StateRecord.JobSubmitted job =
                     (StateRecord.JobSubmitted) accepted.records().get(0);
             return new ControlResult<>(

@@ -59,9 +59,12 @@ final class Gates {
                 && job.timeLimitMinutes() > partition.maxTimeMinutes()) {
             return JobReason.PARTITION_TIME_LIMIT;
         }
-        int minNodes = job.request().effectiveMinNodes();
-        if (minNodes > partition.maxNodes() || (partition.minNodes() > 0 && minNodes < partition.minNodes())) {
-            return JobReason.PARTITION_NODE_LIMIT;
+        JobReason overLimit = PartitionFit.overLimit(
+                job.request(),
+                partition,
+                n -> image.node(n).map(v -> v.node().hardware().cpus()).orElse(0));
+        if (overLimit != null) {
+            return overLimit;
         }
         int throttle = job.array().throttle();
         if (throttle > 0 && runningTasks.getOrDefault(job.array().arrayJobId(), 0) >= throttle) {

@@ -61,9 +61,19 @@ public final class Scheduler {
      *
      * @param gresNames GRES names the cluster knows (GresTypes and node inventories)
      */
-    public record SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames) {
+    /**
+     * @param enforcePartLimits {@code EnforcePartLimits} other than {@code NO}: a job over its
+     *     partition's limits is refused at submission instead of pending ({@link PartitionFit})
+     */
+    public record SelectDefaults(
+            boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames, boolean enforcePartLimits) {
         public SelectDefaults {
             gresNames = Set.copyOf(gresNames);
+        }
+
+        /** With Slurm's default {@code EnforcePartLimits=NO}. */
+        public SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames) {
+            this(memoryConsumable, defMemPerCpuMb, gresNames, false);
         }
 
         public SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb) {

@@ -150,8 +150,7 @@ public final class CtldServer implements AutoCloseable {
                 config.stateSaveLocation(),
                 state.nextJobId());
 
-        Scheduler.SelectDefaults defaults =
-                new Scheduler.SelectDefaults(config.memoryConsumable(), config.defMemPerCpuMb(), config.gresNames());
+        Scheduler.SelectDefaults defaults = config.scheduler().select();
         // AccountingStorageEnforce: the last saved associations and QOS until dbd sends newer.
         // Accounting is on only with AccountingStorageType=accounting_storage/slurmdbd; the QOS
         // priorities it sends feed the QOS factor even when nothing is enforced.

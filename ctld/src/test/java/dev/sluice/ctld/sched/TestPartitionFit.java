@@ -1,0 +1,94 @@
+package dev.sluice.ctld.sched;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A job over its partition's limits on an idle 2 x 4-CPU partition: accepted and pending with
+ * Slurm 22.05's reasons under EnforcePartLimits=NO (its default), refused with it enforced.
+ */
+class TestPartitionFit {
+    private static final long NOW = 1_000_000;
+    private static final Scheduler.SelectDefaults NO = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults ALL =
+            new Scheduler.SelectDefaults(false, 0, java.util.Set.of(), true);
+
+    private ClusterState state;
+    private long seq;
+
+    @BeforeEach
+    void cluster() {
+        List<Node> nodes = new ArrayList<>();
+        for (String name : List.of("n1", "n2")) {
+            nodes.add(Node.configured(
+                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
+        }
+        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
+        for (String name : List.of("n1", "n2")) {
+            state.replay(
+                    ++seq,
+                    new StateRecord.NodeRegistered(
+                            name, name, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
+            state.heard(name, NOW);
+        }
+    }
+
+    private JobReason submittedAndScheduled(JobRequest request) {
+        var result = new JobControl(NO).submit(state, request, NOW);
+        result.records().forEach(r -> state.replay(++seq, r));
+        SchedulePlan plan = new Scheduler(new SchedulerConfig(true, 1, 86400, PriorityWeights.BASIC, NO))
+                .schedule(state.image(), NOW);
+        assertThat(plan.starts()).isEmpty();
+        return plan.pendingReasons().get(result.response());
+    }
+
+    @Test
+    void moreNodesThanThePartitionHasPendsWithPartitionNodeLimit() {
+        assertThat(submittedAndScheduled(aJob().nodes(3).build())).isEqualTo(JobReason.PARTITION_NODE_LIMIT);
+    }
+
+    @Test
+    void moreCpusThanThePartitionHasPendsWithPartitionConfig() {
+        assertThat(submittedAndScheduled(aJob().tasks(99).build())).isEqualTo(JobReason.PARTITION_CONFIG);
+        assertThat(submittedAndScheduled(aJob().nodes(2).tasks(9).build())).isEqualTo(JobReason.PARTITION_CONFIG);
+    }
+
+    @Test
+    void enforcedLimitsRefuseAtSubmission() {
+        JobControl enforcing = new JobControl(ALL);
+        assertThatThrownBy(() -> enforcing.submit(state, aJob().nodes(3).build(), NOW))
+                .isInstanceOfSatisfying(
+                        SlurmException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_NODE_COUNT));
+        assertThatThrownBy(() -> enforcing.submit(state, aJob().tasks(99).build(), NOW))
+                .isInstanceOfSatisfying(
+                        SlurmException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TOO_MANY_REQUESTED_CPUS));
+    }
+
+    @Test
+    void aJobWithinTheLimitsThatNoNodeCouldRunIsStillRefused() {
+        // 5 CPUs on one node of 4: within the partition's 8 CPUs, but -N1 cannot hold it.
+        assertThatThrownBy(() -> new JobControl(NO)
+                        .submit(state, aJob().nodes(1).tasks(5).build(), NOW))
+                .isInstanceOfSatisfying(
+                        SlurmException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE));
+    }
+}
