@@ -23,7 +23,7 @@ public final class Admission {
      */
     public static JobRequest resolve(PolicyView view, JobRequest request, String partition, Iterable<Job> jobs) {
         if (!view.enforcement().any()) {
-            return request;
+            return withDefaults(view.policy(), request, partition);
         }
         Admitted a = admit(
                 view.enforcement(),
@@ -34,6 +34,28 @@ public final class Admission {
                 partition,
                 jobs);
         return request.withAccounting(a.account(), a.qos());
+    }
+
+    /**
+     * Without enforcement a job still runs under its user's default account and that
+     * association's default QOS when accounting knows them, as slurmctld fills them in from its
+     * association cache ({@code Account=root QOS=normal}); with no association it keeps what it
+     * asked for.
+     */
+    private static JobRequest withDefaults(AccountingPolicy policy, JobRequest request, String partition) {
+        String user = request.owner().userName();
+        String account = request.account() == null || request.account().isEmpty()
+                ? policy.defaultAccounts().getOrDefault(user, "")
+                : request.account().toLowerCase(Locale.ROOT);
+        Optional<Association> assoc =
+                account.isEmpty() ? Optional.empty() : policy.userAssociation(account, user, partition);
+        if (assoc.isEmpty()) {
+            return request;
+        }
+        String qos = request.qos() == null || request.qos().isEmpty()
+                ? policy.defaultQos(assoc.get())
+                : request.qos().toLowerCase(Locale.ROOT);
+        return request.withAccounting(account, qos);
     }
 
     /** The account and QOS a job runs under once admitted. */
