@@ -27,6 +27,7 @@ record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
         // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
         boolean hideOthers = privateJobs && !caller.isOperator();
         GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
+        var partitionMemory = InfoMapper.partitionMemory(image);
         if (request.getJobIdsCount() == 0) {
             Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
             image.jobs().stream()
@@ -36,7 +37,7 @@ record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
                             || (j.array().isArray() && family.contains(j.array().arrayJobId())))
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
-                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false)));
+                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, partitionMemory)));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {
@@ -50,7 +51,7 @@ record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
                     && !caller.mayActOnJobOf(job.request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
-            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript()));
+            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), partitionMemory));
         }
         return out.build();
     }

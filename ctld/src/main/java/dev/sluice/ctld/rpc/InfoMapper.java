@@ -1,5 +1,6 @@
 package dev.sluice.ctld.rpc;
 
+import dev.sluice.common.gres.GresRequest;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.hostlist.IndexRanges;
 import dev.sluice.common.slurm.SlurmLimits;
@@ -19,13 +20,25 @@ import dev.sluice.protocol.v1.NodeGres;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /** Builds the query answers ({@code squeue}, {@code sinfo}, {@code scontrol show}) from an image. */
 public final class InfoMapper {
     private InfoMapper() {}
 
     public static JobInfo job(ClusterImage image, Job job, boolean withScript) {
+        return job(image, job, withScript, partitionMemory(image));
+    }
+
+    /**
+     * @param partitionMemory a partition's smallest RealMemory: what a pending job that asks
+     *     for no memory counts per node in its TRES, as Slurm shows it ({@link #partitionMemory})
+     */
+    static JobInfo job(ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r);
         if (!withScript) {
@@ -64,7 +77,11 @@ public final class InfoMapper {
                 .setDisplayId(job.displayId())
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
-                .setReqTres(tres(cpus, requestedMemory(r, cpus), nodes).format())
+                .setReqTres(withGres(
+                                tres(cpus, requestedMemory(r, cpus, nodes, partitionMemory, job.partition()), nodes),
+                                r,
+                                nodes)
+                        .format())
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
                 .setRestartCount(job.restartCount())
@@ -93,11 +110,66 @@ public final class InfoMapper {
         return b.build();
     }
 
-    private static long requestedMemory(JobRequest r, int cpus) {
+    private static long requestedMemory(
+            JobRequest r, int cpus, int nodes, ToLongFunction<String> partitionMemory, String partition) {
         if (r.memPerNodeMb() > 0) {
             return r.memPerNodeMb() * r.effectiveMinNodes();
         }
-        return r.memPerCpuMb() * cpus;
+        if (r.memPerCpuMb() > 0) {
+            return r.memPerCpuMb() * cpus;
+        }
+        // No memory asked for: the job is counted with a whole node's (Slurm: mem=8000M per node).
+        return partitionMemory.applyAsLong(partition) * nodes;
+    }
+
+    /**
+     * A partition's smallest configured RealMemory, worked out once per partition per answer
+     * (a listing of 100,000 jobs asks it for each pending one).
+     */
+    static ToLongFunction<String> partitionMemory(ClusterImage image) {
+        Map<String, Long> memo = new HashMap<>();
+        return name -> memo.computeIfAbsent(
+                name,
+                n -> image.partition(n)
+                        .map(p -> p.nodes().stream()
+                                .map(image::node)
+                                .flatMap(java.util.Optional::stream)
+                                .mapToLong(v -> v.node().hardware().realMemoryMb())
+                                .min()
+                                .orElse(0))
+                        .orElse(0L));
+    }
+
+    /** A pending job's GRES as its TRES counts them: {@code gres/gpu=2} for two nodes of gpu:1. */
+    static Tres withGres(Tres tres, JobRequest r, int nodes) {
+        Map<String, Long> totals = new TreeMap<>();
+        try {
+            for (GresRequest g : GresRequest.parseList(r.gresPerNode())) {
+                totals.merge(g.name(), g.count() * nodes, Long::sum);
+            }
+        } catch (IllegalArgumentException e) {
+            // Checked at submission; nothing to count.
+        }
+        countOf(r.gpuOptions().gpusPerNode()).ifPresent(n -> totals.merge("gpu", n * nodes, Long::sum));
+        countOf(r.gpuOptions().gpus()).ifPresent(n -> totals.merge("gpu", n, Long::sum));
+        Tres out = tres;
+        for (Map.Entry<String, Long> e : totals.entrySet()) {
+            out = out.with("gres/" + e.getKey(), e.getValue());
+        }
+        return out;
+    }
+
+    /** The count of {@code --gpus}-style text: {@code 2} or {@code tesla:2}. */
+    private static java.util.Optional<Long> countOf(String text) {
+        if (text.isBlank()) {
+            return java.util.Optional.empty();
+        }
+        String n = text.substring(text.lastIndexOf(':') + 1).strip();
+        try {
+            return java.util.Optional.of(Long.parseLong(n));
+        } catch (NumberFormatException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     /** A job's TRES as Slurm prints them: {@code cpu=2,mem=256M,node=1,billing=2}. */
