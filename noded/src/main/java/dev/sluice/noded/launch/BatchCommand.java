@@ -86,7 +86,17 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 request.getMpsPerGpuMap().entrySet().stream()
                         .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
         env.putAll(gresEnv);
+        // The job's GPU request as sbatch exports it (srun inside reads them back).
+        putIfGiven(env, "SLURM_GPUS", spec.getGpus());
+        putIfGiven(env, "SLURM_GPUS_PER_NODE", spec.getGpusPerNode());
+        putIfGiven(env, "SLURM_GPUS_PER_TASK", spec.getGpusPerTask());
         return new BatchCommand(command, env, gresEnv);
+    }
+
+    private static void putIfGiven(Map<String, String> env, String name, String value) {
+        if (!value.isEmpty()) {
+            env.put(name, value);
+        }
     }
 
     private static BatchEnvironment.JobFacts facts(LaunchBatchJobRequest r, String nodeName) {

@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The variables that tell a job which devices are its own, as Slurm's gres/gpu, gres/mps and
- * gres/shard plugins set them: {@code CUDA_VISIBLE_DEVICES}, {@code GPU_DEVICE_ORDINAL},
- * {@code ROCR_VISIBLE_DEVICES}, {@code SLURM_JOB_GPUS}, {@code SLURM_GPUS_ON_NODE}; for MPS the
- * GPU and {@code CUDA_MPS_ACTIVE_THREAD_PERCENTAGE} (the share × 100 / that GPU's MPS count);
- * for shards the GPU and {@code SLURM_SHARDS_ON_NODE}. Indices are the node's device numbers
- * (no device cgroup renumbers them).
+ * The variables that tell a job which devices are its own, as Slurm 22.05's gres/gpu, gres/mps
+ * and gres/shard plugins set them (recorded from real Slurm): a GPU or a shard of one gives
+ * {@code CUDA_VISIBLE_DEVICES}, {@code GPU_DEVICE_ORDINAL}, {@code ROCR_VISIBLE_DEVICES},
+ * {@code ZE_AFFINITY_MASK}, {@code SLURM_JOB_GPUS} and {@code SLURM_GPUS_ON_NODE}, a shard also
+ * {@code SLURM_SHARDS_ON_NODE}; an MPS share gives only
+ * {@code CUDA_MPS_ACTIVE_THREAD_PERCENTAGE} (the share × 100 / that GPU's MPS count). Slurm sets
+ * no {@code CUDA_DEVICE_ORDER}. Indices are the node's device numbers (no device cgroup
+ * renumbers them).
  */
 public final class GresEnvironment {
     private GresEnvironment() {}
@@ -22,20 +24,15 @@ public final class GresEnvironment {
         for (GresGrant g : grants) {
             String indices = join(g.getIndicesList());
             switch (g.getName()) {
-                case "gpu" -> {
-                    devices(env, indices);
-                    env.put("SLURM_JOB_GPUS", indices);
-                    env.put("SLURM_GPUS_ON_NODE", Integer.toString(g.getIndicesCount()));
-                }
+                case "gpu" -> devices(env, g, indices);
                 case "mps" -> {
-                    devices(env, indices);
                     int gpu = g.getIndicesCount() > 0 ? g.getIndices(0) : 0;
                     long perGpu = mpsPerGpu.getOrDefault(gpu, 100L);
                     long percent = perGpu > 0 ? g.getCount() * 100 / perGpu : 100;
                     env.put("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", Long.toString(Math.max(1, Math.min(100, percent))));
                 }
                 case "shard" -> {
-                    devices(env, indices);
+                    devices(env, g, indices);
                     env.put("SLURM_SHARDS_ON_NODE", Long.toString(g.getCount()));
                 }
                 default -> {}
@@ -44,11 +41,13 @@ public final class GresEnvironment {
         return env;
     }
 
-    private static void devices(Map<String, String> env, String indices) {
+    private static void devices(Map<String, String> env, GresGrant g, String indices) {
         env.put("CUDA_VISIBLE_DEVICES", indices);
         env.put("GPU_DEVICE_ORDINAL", indices);
         env.put("ROCR_VISIBLE_DEVICES", indices);
-        env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+        env.put("ZE_AFFINITY_MASK", indices);
+        env.put("SLURM_JOB_GPUS", indices);
+        env.put("SLURM_GPUS_ON_NODE", Integer.toString(g.getIndicesCount()));
     }
 
     /** The node's GPU indices a launch grants, whole or as MPS/shard share, in order, each once. */

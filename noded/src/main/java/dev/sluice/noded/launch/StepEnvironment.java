@@ -23,6 +23,8 @@ public final class StepEnvironment {
                 "CUDA_VISIBLE_DEVICES",
                 "GPU_DEVICE_ORDINAL",
                 "ROCR_VISIBLE_DEVICES",
+                "ZE_AFFINITY_MASK",
+                "SLURM_GPUS_ON_NODE",
                 "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
                 "SLURM_STEP_GPUS",
                 "SLURM_SHARDS_ON_NODE")) {
@@ -54,7 +56,7 @@ public final class StepEnvironment {
         env.putAll(devices);
         env.remove("SLURM_JOB_GPUS");
         for (GresGrant g : r.getGresList()) {
-            if (g.getName().equals("gpu")) {
+            if (g.getName().equals("gpu") || g.getName().equals("shard")) {
                 env.put("SLURM_STEP_GPUS", devices.getOrDefault("CUDA_VISIBLE_DEVICES", ""));
             }
         }

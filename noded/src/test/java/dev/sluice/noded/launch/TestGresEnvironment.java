@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Device variables as the GRES guide (seeds 001) describes them. */
+/** Device variables as real Slurm 22.05 sets them (compat/scenarios record the same on real Slurm). */
 class TestGresEnvironment {
     @Test
     void gpusAreNamedByTheirIndices() {
@@ -21,8 +21,11 @@ class TestGresEnvironment {
         assertThat(env)
                 .containsEntry("CUDA_VISIBLE_DEVICES", "1,2")
                 .containsEntry("GPU_DEVICE_ORDINAL", "1,2")
+                .containsEntry("ROCR_VISIBLE_DEVICES", "1,2")
+                .containsEntry("ZE_AFFINITY_MASK", "1,2")
                 .containsEntry("SLURM_JOB_GPUS", "1,2")
-                .containsEntry("SLURM_GPUS_ON_NODE", "2");
+                .containsEntry("SLURM_GPUS_ON_NODE", "2")
+                .doesNotContainKey("CUDA_DEVICE_ORDER");
     }
 
     @Test
@@ -34,9 +37,8 @@ class TestGresEnvironment {
                         .setCount(50)
                         .build()),
                 Map.of(0, 100L));
-        assertThat(env)
-                .containsEntry("CUDA_VISIBLE_DEVICES", "0")
-                .containsEntry("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50");
+        // An MPS job is told its share, not its device.
+        assertThat(env).containsExactlyEntriesOf(Map.of("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50"));
         Map<String, String> of400 = GresEnvironment.build(
                 List.of(GresGrant.newBuilder()
                         .setName("mps")
@@ -56,7 +58,12 @@ class TestGresEnvironment {
                         .setCount(3)
                         .build()),
                 Map.of());
-        assertThat(env).containsEntry("CUDA_VISIBLE_DEVICES", "2").containsEntry("SLURM_SHARDS_ON_NODE", "3");
+        assertThat(env)
+                .containsEntry("CUDA_VISIBLE_DEVICES", "2")
+                .containsEntry("ZE_AFFINITY_MASK", "2")
+                .containsEntry("SLURM_JOB_GPUS", "2")
+                .containsEntry("SLURM_GPUS_ON_NODE", "1")
+                .containsEntry("SLURM_SHARDS_ON_NODE", "3");
     }
 
     @Test
