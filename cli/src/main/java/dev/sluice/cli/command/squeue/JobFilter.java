@@ -29,9 +29,13 @@ record JobFilter(
         Set<String> qos,
         Set<String> nodes) {
 
-    /** Only jobs not yet finished can pass: the controller need not send the others. */
+    /**
+     * Only jobs not yet finished can pass: the controller need not send the others. A job named
+     * with {@code -j} is still asked for (the controller answers "Invalid job id" only for one
+     * it does not know), and left out here when it has finished.
+     */
     boolean activeOnly() {
-        return !allStates && states.isEmpty();
+        return !allStates && states.isEmpty() && jobIds.isEmpty();
     }
 
     boolean test(JobView job) {
