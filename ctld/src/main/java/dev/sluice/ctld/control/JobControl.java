@@ -168,18 +168,12 @@ public final class JobControl {
                 throw new SlurmException(ErrorCode.INVALID_ARRAY);
             }
         }
-        Dependency dependency;
+        // A job id the controller does not know is accepted, as by Slurm 22.05: the job it
+        // named has ended and been forgotten, so that part is met once the job is considered.
         try {
-            dependency = Dependency.parse(request.sequencing().dependency());
+            Dependency.parse(request.sequencing().dependency());
         } catch (IllegalArgumentException e) {
             throw new SlurmException(ErrorCode.DEPENDENCY);
-        }
-        for (int id : dependency.jobIds()) {
-            boolean known = state.job(id) != null
-                    || state.jobs().stream().anyMatch(j -> j.array().arrayJobId() == id);
-            if (!known) {
-                throw new SlurmException(ErrorCode.DEPENDENCY);
-            }
         }
     }
 

@@ -138,6 +138,11 @@ public final class ControllerLoop implements AutoCloseable {
         return image;
     }
 
+    /** The loop's clock, in epoch seconds: what readers of an image compare its times with. */
+    public long now() {
+        return clock.instant().getEpochSecond();
+    }
+
     /** Queues a command; the future completes once its records are durable. */
     public <T> CompletableFuture<T> submit(Command<T> command) {
         Pending<T> p = new Pending<>(command, new CompletableFuture<>());

@@ -161,6 +161,40 @@ public record Dependency(List<Term> terms, boolean any) {
         return result;
     }
 
+    /**
+     * What is left of the dependency as squeue {@code %E} and scontrol {@code Dependency=} show
+     * it: each job reference on its own, {@code afterok:12(unfulfilled)} while it waits,
+     * {@code (failed)} when it never can be met, gone once met (a job the controller does not
+     * know counts as met); {@code ,} or {@code ?} between. A held job is not evaluated, so it
+     * shows every reference unfulfilled, as Slurm. Empty when nothing is left.
+     */
+    public String remaining(ClusterImage image, Job self, long now, boolean evaluate) {
+        List<String> parts = new ArrayList<>();
+        for (Term term : terms) {
+            String type = term.type().name().toLowerCase(Locale.ROOT);
+            if (term.type() == Type.SINGLETON) {
+                Status s = evaluate ? evaluate(term, image, self, -1, now) : Status.WAITING;
+                if (s != Status.SATISFIED) {
+                    parts.add("singleton" + mark(s));
+                }
+                continue;
+            }
+            for (Ref ref : term.refs()) {
+                Status s =
+                        evaluate ? evaluate(new Term(term.type(), List.of(ref)), image, self, -1, now) : Status.WAITING;
+                if (s != Status.SATISFIED) {
+                    parts.add(type + ":" + ref.jobId() + (ref.taskId() >= 0 ? "_" + ref.taskId() : "")
+                            + (ref.minutes() > 0 ? "+" + ref.minutes() : "") + mark(s));
+                }
+            }
+        }
+        return String.join(any ? "?" : ",", parts);
+    }
+
+    private static String mark(Status s) {
+        return s == Status.NEVER ? "(failed)" : "(unfulfilled)";
+    }
+
     /** The records a reference covers: a plain job, one task, or every record of an array. */
     private static List<Job> targets(ClusterImage image, int jobId, int task) {
         List<Job> out = new ArrayList<>();

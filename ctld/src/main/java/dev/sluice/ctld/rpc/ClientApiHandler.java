@@ -335,7 +335,8 @@ public final class ClientApiHandler {
     }
 
     private ImageQueries queries() {
-        return new ImageQueries(loop.image(), startTime, config.security().privateJobs());
+        return new ImageQueries(
+                loop.image(), startTime, loop.now(), config.security().privateJobs());
     }
 
     public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {

@@ -22,7 +22,7 @@ import java.util.Set;
  * @param startTime what Slurm reports as the data's update time
  * @param privateJobs {@code PrivateData=jobs}: others' jobs are hidden from non-operators
  */
-record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
+record ImageQueries(ClusterImage image, long startTime, long now, boolean privateJobs) {
     GetJobsResponse jobs(Caller caller, GetJobsRequest request) {
         // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
         boolean hideOthers = privateJobs && !caller.isOperator();
@@ -37,7 +37,7 @@ record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
                             || (j.array().isArray() && family.contains(j.array().arrayJobId())))
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
-                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, partitionMemory)));
+                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, partitionMemory, now)));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {
@@ -51,7 +51,7 @@ record ImageQueries(ClusterImage image, long startTime, boolean privateJobs) {
                     && !caller.mayActOnJobOf(job.request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
-            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), partitionMemory));
+            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), partitionMemory, now));
         }
         return out.build();
     }

@@ -7,6 +7,7 @@ import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
+import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
@@ -30,15 +31,18 @@ import java.util.function.ToLongFunction;
 public final class InfoMapper {
     private InfoMapper() {}
 
+    /** A job on its own (accounting's record of it): no clock, so {@code after:J+N} waits. */
     public static JobInfo job(ClusterImage image, Job job, boolean withScript) {
-        return job(image, job, withScript, partitionMemory(image));
+        return job(image, job, withScript, partitionMemory(image), 0);
     }
 
     /**
      * @param partitionMemory a partition's smallest RealMemory: what a pending job that asks
      *     for no memory counts per node in its TRES, as Slurm shows it ({@link #partitionMemory})
+     * @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency)
      */
-    static JobInfo job(ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory) {
+    static JobInfo job(
+            ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r);
         if (!withScript) {
@@ -77,6 +81,7 @@ public final class InfoMapper {
                 .setDisplayId(job.displayId())
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
+                .setDependency(dependency(image, job, now))
                 .setReqTres(withGres(
                                 tres(cpus, requestedMemory(r, cpus, nodes, partitionMemory, job.partition()), nodes),
                                 r,
@@ -179,6 +184,19 @@ public final class InfoMapper {
             t = t.with("mem", memMb);
         }
         return t.with("node", nodes).with("billing", cpus);
+    }
+
+    /** What a job still waits for; a finished or running job waits for nothing. */
+    static String dependency(ClusterImage image, Job job, long now) {
+        String text = job.request().sequencing().dependency();
+        if (text.isBlank() || !job.isPending()) {
+            return "";
+        }
+        try {
+            return Dependency.parse(text).remaining(image, job, now, job.hold() == Job.Hold.NONE);
+        } catch (IllegalArgumentException e) {
+            return text;
+        }
     }
 
     /** The explanation of a wait; the expected start travels as the pending job's start_time. */

@@ -91,8 +91,17 @@ class TestJobControlArrays {
                 .isInstanceOf(SlurmException.class)
                 .hasMessage("Invalid job array specification");
         assertThatThrownBy(() -> jobs.submit(
-                        state, aJob().dependency("afterok:999", false).build(), 100))
+                        state, aJob().dependency("afterok:oops", false).build(), 100))
                 .isInstanceOf(SlurmException.class)
                 .hasMessage("Job dependency problem");
+    }
+
+    @Test
+    void aDependencyOnAJobTheControllerDoesNotKnowIsAccepted() {
+        // Real Slurm 22.05 accepts afterok:<unknown id>: that job ended and was forgotten.
+        submitArray("0-1");
+        assertThat(jobs.submit(state, aJob().dependency("afterok:999", false).build(), 100)
+                        .records())
+                .hasSize(1);
     }
 }

@@ -135,7 +135,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             // Features Sluice does not have yet: Slurm prints (null) for them when unset, and
             // in Sluice they are always unset.
             case 'o' -> j.command();
-            case 'v', 'w', 'W', 'E', 'Y' -> "(null)";
+            case 'E' -> JobView.orNull(j.info().getDependency());
+            case 'v', 'w', 'W', 'Y' -> "(null)";
             default -> throw new IllegalArgumentException("no squeue field %" + letter);
         };
     }
