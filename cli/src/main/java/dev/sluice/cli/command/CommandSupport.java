@@ -9,6 +9,7 @@ import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.gres.GresRequest;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,6 +45,38 @@ public final class CommandSupport {
             err.println(program + ": fatal: Unable to process configuration file");
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether {@code --gres} names only GRES the configuration's {@code GresTypes} has; if not,
+     * prints Slurm's own refusal, which the commands make before asking the controller
+     * ({@code sbatch: error: Invalid generic resource (gres) specification}). A count or type
+     * no node has is the controller's to refuse.
+     */
+    public static boolean knownGres(Invocation inv, String gres, String program, PrintStream err) {
+        if (gres == null || gres.isBlank()) {
+            return true;
+        }
+        List<String> types;
+        try {
+            types = inv.setup()
+                    .access(ControllerLocator.confPath(inv.env(), inv.cwd()))
+                    .conf()
+                    .gresTypes();
+        } catch (ConfigException | IllegalArgumentException e) {
+            return true;
+        }
+        try {
+            for (GresRequest g : GresRequest.parseList(gres)) {
+                if (!types.contains(g.name())) {
+                    err.println(program + ": error: " + GresRequest.INVALID);
+                    return false;
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+        return true;
     }
 
     /**

@@ -94,6 +94,7 @@ public final class TestingInvocations {
                 ClusterName=test
                 SlurmctldHost=ctl(127.0.0.1)
                 SlurmctldPort=%d
+                GresTypes=gpu,mps,shard
                 NodeName=n[1-3] CPUs=4 RealMemory=8000 State=UNKNOWN
                 PartitionName=gpu Nodes=n[1-3] Default=YES MaxTime=60 State=UP
                 """.formatted(port));

@@ -205,7 +205,11 @@ public final class JobControl {
                 }
             }
         }
-        throw new SlurmException(ErrorCode.INVALID_PARTITION_NAME);
+        // Slurm's err_msg names what was asked for, before the error itself.
+        throw new SlurmException(
+                ErrorCode.INVALID_PARTITION_NAME,
+                ErrorCode.INVALID_PARTITION_NAME.text(),
+                "invalid partition specified: " + requested);
     }
 
     /**

@@ -99,7 +99,7 @@ public final class SallocCommand implements Command {
             command.add(inv.env().getOrDefault("SHELL", "/bin/sh"));
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty()) {
+        if (client.isEmpty() || !CommandSupport.knownGres(inv, gres, PROG, err)) {
             return 1;
         }
         Allocation allocation;

@@ -132,7 +132,7 @@ public final class SbatchCommand implements Command {
                 .build();
 
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty()) {
+        if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
             return 1;
         }
         if (merged.has("test-only")) {

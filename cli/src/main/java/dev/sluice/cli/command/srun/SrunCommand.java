@@ -108,7 +108,7 @@ public final class SrunCommand implements Command {
         }
         Options o = options.get();
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty()) {
+        if (client.isEmpty() || !CommandSupport.knownGres(inv, o.gres(), PROG, err)) {
             return 1;
         }
         if (o.jobId().isEmpty()) {

@@ -59,6 +59,15 @@ class TestSbatchCommand {
     }
 
     @Test
+    void aGresTheConfigurationDoesNotNameIsRefusedBeforeTheControllerIsAsked() {
+        // Real Slurm 22.05: one line, no "Batch job submission failed:", exit 1.
+        Output o = sbatch("", "--gres=bogus:1", "--wrap", "true");
+        assertThat(o.err()).isEqualTo("sbatch: error: Invalid generic resource (gres) specification\n");
+        assertThat(o.exitCode()).isEqualTo(1);
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
     void wrapSubmitsSlurmsWrapperScript() {
         Output o = sbatch("", "-N2", "--gres=gpu:2", "-J", "gpujob", "--wrap", "sleep 60");
         assertThat(o.out()).isEqualTo("Submitted batch job 42\n");
