@@ -326,7 +326,8 @@ public final class SlurmConf {
     }
 
     public String priorityType() {
-        return values.string("PriorityType", "priority/multifactor");
+        // Slurm 22.05's default (scontrol show config: PriorityType = priority/basic).
+        return values.string("PriorityType", "priority/basic");
     }
 
     public long priorityWeightAge() {
