@@ -261,7 +261,14 @@ public final class JobControl {
      */
     public ControlResult<Void> hold(ClusterView state, Caller caller, String target, Job.Hold hold, long now) {
         List<StateRecord> records = new ArrayList<>();
-        for (Job job : ownPendingJobs(state, caller, target)) {
+        for (Job job : ownJobs(state, caller, target)) {
+            // As Slurm 22.05: a finished job is an error, a running one is left as it is.
+            if (job.state().isFinished()) {
+                throw new SlurmException(ErrorCode.JOB_FINISHED);
+            }
+            if (!job.isPending()) {
+                continue;
+            }
             if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
                 throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
@@ -322,15 +329,23 @@ public final class JobControl {
 
     /** The pending jobs a name stands for, each one the caller may change. */
     private static List<Job> ownPendingJobs(ClusterView state, Caller caller, String target) {
+        List<Job> out = ownJobs(state, caller, target);
+        for (Job job : out) {
+            if (!job.isPending()) {
+                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
+            }
+        }
+        return out;
+    }
+
+    /** The jobs a name stands for, each one the caller may change. */
+    private static List<Job> ownJobs(ClusterView state, Caller caller, String target) {
         List<Job> out = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
             Job job = t.job();
             // Slurm 22.05 refuses updates and holds of another's job with "Invalid user id".
             if (!caller.mayActOnJobOf(job.request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
-            }
-            if (!job.isPending()) {
-                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
             }
             out.add(job);
         }
