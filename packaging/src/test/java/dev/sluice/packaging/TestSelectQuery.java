@@ -39,7 +39,7 @@ class TestSelectQuery {
                   job 2: pending (Resources): needs 2 node(s) with cpu=1,mem=1000M,gres/gpu=2 each; 0 of 2 node(s) \
                 qualify now, 2 too busy; best node slinky-lab-worker has cpu=6,mem=14000M,gres/gpu=1 free
                 --gres=gpu:1,mps:50
-                  rejected: Batch job submission failed: Invalid generic resource (gres) specification
+                  rejected: Invalid generic resource (gres) specification
                 """);
     }
 

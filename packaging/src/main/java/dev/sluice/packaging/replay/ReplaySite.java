@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The cluster a trace is replayed on when the site gives no {@code slurm.conf} of its own: N
- * identical nodes of C CPUs (and G GPUs) in one partition, CR_Core (memory is not a consumable:
+ * identical nodes of C CPUs (and G GPUs) in one partition whose limits are enforced, CR_Core
+ * (memory is not a consumable:
  * SWF's memory fields are too often missing to hold jobs back), Slurm's scheduler defaults
  * (sched/backfill, bf_max_job_test=500, bf_window one day). Written as {@code slurm.conf} text
  * and read by the controller's own configuration path.
@@ -24,6 +25,9 @@ public final class ReplaySite {
         conf.append("SlurmctldHost=localhost\n");
         conf.append("SelectType=select/cons_tres\n");
         conf.append("SelectTypeParameters=CR_Core\n");
+        // A trace's job larger than the replayed cluster would wait forever under Slurm's
+        // default (EnforcePartLimits=NO); refused at submission, the replay ends.
+        conf.append("EnforcePartLimits=ALL\n");
         if (gpus > 0) {
             conf.append("GresTypes=gpu\n");
         }

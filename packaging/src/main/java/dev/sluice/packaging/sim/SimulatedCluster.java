@@ -136,12 +136,14 @@ public final class SimulatedCluster implements AutoCloseable {
             }
         });
         // StateSaveLocation too: without it the commands would look for the controller's socket
-        // in the default place, where a real cluster on this machine may be listening.
+        // in the default place, where a real cluster on this machine may be listening. GresTypes:
+        // the commands refuse a --gres the configuration does not name, as Slurm's do.
         Path client = workDir.resolve("client-slurm.conf");
         Files.writeString(
                 client,
                 "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort=" + port
-                        + "\nStateSaveLocation=" + state + "\n");
+                        + "\nStateSaveLocation=" + state + "\n"
+                        + (conf.gresTypes().isEmpty() ? "" : "GresTypes=" + String.join(",", conf.gresTypes()) + "\n"));
         JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
         self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs, local);
         self[0].registerAll(local);

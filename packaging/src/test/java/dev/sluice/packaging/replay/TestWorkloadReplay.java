@@ -74,7 +74,7 @@ class TestWorkloadReplay {
     void aJobLargerThanTheClusterIsRefusedAsSbatchWouldAndTheRestRuns() throws Exception {
         ReplayResult result = replay(2, 4, List.of(job(1, 0, 10, 9, 60), job(2, 0, -1, 2, 60), job(3, 0, 10, 8, 60)));
 
-        assertThat(result.refused()).containsExactly("job 1: Requested node configuration is not available");
+        assertThat(result.refused()).containsExactly("job 1: More processors requested than permitted");
         assertThat(result.skipped()).isEqualTo(1);
         assertThat(result.outcomes()).extracting(JobOutcome::jobNumber).containsExactly(3L);
     }
