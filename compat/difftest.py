@@ -147,9 +147,12 @@ class Scenario:
             self.poll(" ".join(words[1:]), pending_for)
         elif d == "@wait-acct":
             def accounted():
-                _, out, _ = self.sh("sacct -n -X -P -o State -j " + self.expand(words[1]), user="root", timeout=20)
-                states = [line.split()[0] for line in out.splitlines() if line.strip()]
-                return bool(states) and all(s in FINAL for s in states)
+                # Slurm's dbd may first hold a placeholder record (no partition, JobName
+                # "allocation") for a moment after the job ended: wait for the whole one.
+                _, out, _ = self.sh("sacct -n -X -P -o State,Partition -j " + self.expand(words[1]),
+                                    user="root", timeout=20)
+                rows = [line.split("|") for line in out.splitlines() if line.strip()]
+                return bool(rows) and all(len(r) == 2 and r[0].split()[0] in FINAL and r[1] for r in rows)
             self.poll(" ".join(words[1:]), accounted)
         elif d == "@wait-idle":
             self.poll("an empty queue", lambda: self.sh("squeue -h", user="root", timeout=20)[1].strip() == "")
