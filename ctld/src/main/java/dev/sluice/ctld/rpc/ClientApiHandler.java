@@ -20,7 +20,6 @@ import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.ConfigEntry;
 import dev.sluice.protocol.v1.CreateNodeRequest;
 import dev.sluice.protocol.v1.CreateNodeResponse;
 import dev.sluice.protocol.v1.DeleteNodeRequest;
@@ -376,9 +375,7 @@ public final class ClientApiHandler {
         reconfigurer
                 .configFiles()
                 .forEach((name, bytes) -> out.putFiles(name, com.google.protobuf.ByteString.copyFrom(bytes)));
-        config.showConfig()
-                .forEach(e -> out.addEntries(
-                        ConfigEntry.newBuilder().setKey(e.getKey()).setValue(e.getValue())));
+        ConfigAnswer.fill(out, config.showConfig(), startTime, loop.image().nextJobId());
         return out.build();
     }
 

@@ -71,6 +71,13 @@ public record ShowConfig(List<Setting> settings, List<Section> sections) {
         return new ShowConfig(settings, sections);
     }
 
+    /** Whether the report has cgroup.conf's section: Slurm reads that file only for a cgroup plugin. */
+    public static boolean readsCgroupConf(SlurmConf conf) {
+        return !of(conf, CgroupConf.defaults(), UserDb.of(java.util.Map.of()))
+                .sections()
+                .isEmpty();
+    }
+
     /** The value of a setting as printed, if it is printed. */
     public Optional<String> value(String name) {
         return settings.stream()
