@@ -72,7 +72,7 @@ public final class ClientApiHandler {
 
     public ClientApiHandler(
             ControllerLoop loop, JobControl jobs, NodeControl nodes, CtldConfig config, long startTime) {
-        this(loop, jobs, nodes, config, startTime, Reconfigurer.fixed(config.configFiles()));
+        this(loop, jobs, nodes, config, startTime, Reconfigurer.fixed(config.configFiles(), config.showConfig()));
     }
 
     public ClientApiHandler(
@@ -375,7 +375,8 @@ public final class ClientApiHandler {
         reconfigurer
                 .configFiles()
                 .forEach((name, bytes) -> out.putFiles(name, com.google.protobuf.ByteString.copyFrom(bytes)));
-        ConfigAnswer.fill(out, config.showConfig(), startTime, loop.image().nextJobId());
+        ConfigAnswer.fill(
+                out, reconfigurer.showConfig(), startTime, loop.image().nextJobId());
         return out.build();
     }
 

@@ -110,7 +110,8 @@ public final class CtldMain {
             metricsPort = SluiceConf.besides(confPath).slurmctldMetricsPort().orElse(-1);
         }
         Path conf = confPath;
-        ConfigReloader reloader = new ConfigReloader(config.configFiles(), () -> load(conf, false));
+        ConfigReloader reloader =
+                new ConfigReloader(config.configFiles(), config.showConfig(), () -> load(conf, false));
         java.util.concurrent.atomic.AtomicReference<CtldServer> current =
                 new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
