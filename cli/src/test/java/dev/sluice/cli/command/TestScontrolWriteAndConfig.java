@@ -9,8 +9,11 @@ import dev.sluice.cli.testing.FakeController;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
+import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.ConfigEntry;
+import dev.sluice.protocol.v1.ConfigSection;
 import dev.sluice.protocol.v1.GetConfigResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.PingResponse;
@@ -32,9 +35,11 @@ class TestScontrolWriteAndConfig {
 
     private FakeController controller;
     private Map<String, String> env;
+    /** The HASH_VAL the controller answers: its digest of the configuration it runs. */
+    private volatile String controllerHash = "";
 
     @BeforeEach
-    void start() throws IOException {
+    void start() throws Exception {
         controller = new FakeController(req -> switch (req.getBodyCase()) {
             case GET_JOBS ->
                 ClientResponse.newBuilder()
@@ -58,7 +63,22 @@ class TestScontrolWriteAndConfig {
                                         .setValue("vm(127.0.0.1)"))
                                 .addEntries(ConfigEntry.newBuilder()
                                         .setKey("AccountingStorageBackupHost")
-                                        .setValue("(null)")))
+                                        .setValue("(null)"))
+                                .addEntries(ConfigEntry.newBuilder()
+                                        .setKey("BOOT_TIME")
+                                        .setTime(java.time.Instant.parse("2026-11-29T08:00:00Z")
+                                                .getEpochSecond()))
+                                .addEntries(ConfigEntry.newBuilder()
+                                        .setKey("HASH_VAL")
+                                        .setValue(controllerHash))
+                                .addEntries(ConfigEntry.newBuilder()
+                                        .setKey("PowerPlugin")
+                                        .setValue(""))
+                                .addSections(ConfigSection.newBuilder()
+                                        .setTitle("Cgroup Support Configuration:")
+                                        .addEntries(ConfigEntry.newBuilder()
+                                                .setKey("AllowedRAMSpace")
+                                                .setValue("100.0%"))))
                         .build();
             case PING ->
                 ClientResponse.newBuilder()
@@ -67,6 +87,7 @@ class TestScontrolWriteAndConfig {
             default -> throw new AssertionError(req.getBodyCase());
         });
         env = confFor(dir, controller.port());
+        controllerHash = ShowConfig.hash(SlurmConfReader.read(dir.resolve("slurm.conf")));
     }
 
     @AfterEach
@@ -100,6 +121,8 @@ class TestScontrolWriteAndConfig {
 
     @Test
     void showConfigPadsKeysAndEndsWithPing() {
+        // BOOT_TIME prints in the command's zone; HASH_VAL compares the controller's digest with
+        // the command's own; sections follow the settings after a blank line.
         assertThat(scontrol("show", "config"))
                 .isEqualTo(new Output(
                         0,
@@ -107,8 +130,22 @@ class TestScontrolWriteAndConfig {
                                 + "ClusterName             = anchor\n"
                                 + "SlurmctldHost[0]        = vm(127.0.0.1)\n"
                                 + "AccountingStorageBackupHost = (null)\n"
+                                + "BOOT_TIME               = 2026-11-29T08:00:00\n"
+                                + "HASH_VAL                = Match\n"
+                                + "PowerPlugin             = \n"
+                                + "\n"
+                                + "Cgroup Support Configuration:\n"
+                                + "AllowedRAMSpace         = 100.0%\n"
                                 + "\n"
                                 + "Slurmctld(primary) at ctl is UP\n",
                         ""));
+    }
+
+    @Test
+    void showConfigSaysWhenTheControllerReadsAnotherConfiguration() throws Exception {
+        String ours = controllerHash;
+        controllerHash = "0x8976c7b6";
+        assertThat(scontrol("show", "config").out())
+                .contains("HASH_VAL                = Different Ours=" + ours + " Slurmctld=0x8976c7b6\n");
     }
 }

@@ -24,12 +24,13 @@ public final class CgroupConfReader {
                 .split(" ")) {
             TYPES.put(k, "bool");
         }
-        for (String k : ("AllowedRAMSpace MaxRAMPercent AllowedKmemSpace MaxKmemPercent AllowedSwapSpace MaxSwapPercent"
+        for (String k : ("AllowedRAMSpace MaxRAMPercent MaxKmemPercent AllowedSwapSpace MaxSwapPercent"
                         + " MemoryLimitThreshold")
                 .split(" ")) {
             TYPES.put(k, "percent");
         }
-        for (String k : "MinRAMSpace MinKmemSpace MemorySwappiness SystemdTimeout".split(" ")) {
+        // AllowedKmemSpace is bytes (cgroup.conf(5)), not a percentage like its neighbours.
+        for (String k : "MinRAMSpace MinKmemSpace AllowedKmemSpace MemorySwappiness SystemdTimeout".split(" ")) {
             TYPES.put(k, "number");
         }
         for (String k :

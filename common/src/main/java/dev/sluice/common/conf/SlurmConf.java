@@ -15,6 +15,7 @@ import java.util.TreeMap;
  */
 public final class SlurmConf {
 
+    private final String file;
     private final ConfValues values;
     private final Map<String, List<String>> repeated;
     private final List<ControlHost> controlHosts;
@@ -30,6 +31,7 @@ public final class SlurmConf {
             List<NodeConf> nodes,
             List<PartitionConf> partitions,
             List<NodeSetConf> nodeSets) {
+        this.file = c.mainFile;
         this.values = new ConfValues(c.simple);
         Map<String, List<String>> r = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         c.repeated.forEach(
@@ -62,6 +64,11 @@ public final class SlurmConf {
     }
 
     // ---- generic access ----
+
+    /** The main file's name as it was given to the reader (Include files aside). */
+    public String file() {
+        return file;
+    }
 
     /** The value of any key as written (last occurrence), case-insensitive key. */
     public Optional<String> value(String key) {

@@ -39,6 +39,13 @@ class TestCgroupConfReader {
     }
 
     @Test
+    void allowedKmemSpaceIsBytes() throws Exception {
+        // cgroup.conf(5): "specified in bytes"; Slurm 22.05 prints AllowedKmemSpace=1000 as 1000 Bytes.
+        CgroupConf c = CgroupConfReader.parse("AllowedKmemSpace=1000\n", "cgroup.conf");
+        assertThat(c.value("AllowedKmemSpace")).contains("1000");
+    }
+
+    @Test
     void errors() {
         assertThatThrownBy(() -> CgroupConfReader.parse("CgroupReleaseAgentDir=/x\n", "cgroup.conf"))
                 .hasMessage("cgroup.conf:1: Support for CgroupReleaseAgentDir option has been removed.");

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The slurm.conf keys that turn shipping on: {@code AccountingStorageType=accounting_storage/slurmdbd}
@@ -22,9 +21,7 @@ public record AccountingSettings(String cluster, String host, int grpcPort) {
 
     /** Empty when the configuration does not ask for accounting through a dbd. */
     public static Optional<AccountingSettings> from(CtldConfig config) {
-        Map<String, String> v = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        config.showConfig().forEach(e -> v.put(e.getKey(), e.getValue()));
-        return from(config.clusterName(), v);
+        return from(config.clusterName(), config.settings());
     }
 
     /** {@code AccountingStorageEnforce}; nothing is enforced without a dbd to enforce from. */
@@ -32,10 +29,8 @@ public record AccountingSettings(String cluster, String host, int grpcPort) {
         if (from(config).isEmpty()) {
             return Enforcement.NONE;
         }
-        return config.showConfig().stream()
-                .filter(e -> e.getKey().equalsIgnoreCase("AccountingStorageEnforce"))
-                .findFirst()
-                .map(e -> Enforcement.parse(List.of(e.getValue().split(","))))
+        return Optional.ofNullable(config.settings().get("AccountingStorageEnforce"))
+                .map(v -> Enforcement.parse(List.of(v.split(","))))
                 .orElse(Enforcement.NONE);
     }
 

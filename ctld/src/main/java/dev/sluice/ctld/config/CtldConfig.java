@@ -3,6 +3,7 @@ package dev.sluice.ctld.config;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -11,6 +12,7 @@ import dev.sluice.ctld.state.Partition;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Everything the controller takes from {@code slurm.conf}, typed and defaulted. Built once at
@@ -19,6 +21,8 @@ import java.util.Set;
  *
  * @param configFiles configuration files served to configless node daemons: name → content
  *     (empty unless {@code SlurmctldParameters=enable_configless})
+ * @param settings slurm.conf's {@code Key=Value} settings as written (keys case-insensitive)
+ * @param showConfig what {@code scontrol show config} reports for this configuration
  * @param nodePolicy ReturnToService and config_overrides
  * @param memberships which partitions take dynamic nodes
  * @param clusterKeys {@code slurm.key} (or {@code slurm.jwks}) beside slurm.conf: what daemons
@@ -43,7 +47,8 @@ public record CtldConfig(
         List<Node> nodes,
         List<Partition> partitions,
         Map<String, byte[]> configFiles,
-        List<Map.Entry<String, String>> showConfig,
+        Map<String, String> settings,
+        ShowConfig showConfig,
         NodePolicy nodePolicy,
         List<DynamicMembership> memberships,
         ClusterKeys clusterKeys,
@@ -58,7 +63,10 @@ public record CtldConfig(
         nodes = List.copyOf(nodes);
         partitions = List.copyOf(partitions);
         configFiles = Map.copyOf(configFiles);
-        showConfig = List.copyOf(showConfig);
+        Map<String, String> s = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        s.putAll(settings);
+        settings = java.util.Collections.unmodifiableMap(s);
+        requireNonNull(showConfig, "showConfig is null");
         requireNonNull(nodePolicy, "nodePolicy is null");
         memberships = List.copyOf(memberships);
         requireNonNull(clusterKeys, "clusterKeys is null");
@@ -88,7 +96,8 @@ public record CtldConfig(
             List<Node> nodes,
             List<Partition> partitions,
             Map<String, byte[]> configFiles,
-            List<Map.Entry<String, String>> showConfig) {
+            Map<String, String> settings,
+            ShowConfig showConfig) {
         this(
                 clusterName,
                 controlHost,
@@ -107,6 +116,7 @@ public record CtldConfig(
                 nodes,
                 partitions,
                 configFiles,
+                settings,
                 showConfig,
                 NodePolicy.DEFAULT,
                 List.of(),
@@ -119,11 +129,8 @@ public record CtldConfig(
      * {@code --no-requeue} may be requeued (Slurm's default, 1, says it may).
      */
     public boolean jobRequeue() {
-        return showConfig.stream()
-                .filter(e -> e.getKey().equalsIgnoreCase("JobRequeue"))
-                .map(e -> !e.getValue().strip().equals("0"))
-                .findFirst()
-                .orElse(true);
+        String v = settings.get("JobRequeue");
+        return v == null || !v.strip().equals("0");
     }
 
     /** A random key known to this process only. */
@@ -153,6 +160,7 @@ public record CtldConfig(
                 nodes,
                 partitions,
                 configFiles,
+                settings,
                 showConfig,
                 nodePolicy,
                 memberships,

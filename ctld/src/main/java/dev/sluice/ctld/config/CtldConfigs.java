@@ -2,12 +2,15 @@ package dev.sluice.ctld.config;
 
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.auth.UserTokens;
+import dev.sluice.common.conf.CgroupConf;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
+import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.ctld.control.NodePolicy;
@@ -51,6 +54,18 @@ public final class CtldConfigs {
     public static CtldConfig from(
             SlurmConf conf,
             GresConf gresConf,
+            int grpcPort,
+            Map<String, byte[]> files,
+            ClusterKeys keys,
+            CommandSecurity security) {
+        return from(conf, gresConf, CgroupConf.defaults(), grpcPort, files, keys, security);
+    }
+
+    /** @param cgroupConf cgroup.conf beside slurm.conf, which {@code scontrol show config} reports */
+    public static CtldConfig from(
+            SlurmConf conf,
+            GresConf gresConf,
+            CgroupConf cgroupConf,
             int grpcPort,
             Map<String, byte[]> files,
             ClusterKeys keys,
@@ -103,8 +118,6 @@ public final class CtldConfigs {
                 ? "localhost"
                 : conf.controlHostEntries().get(0).name();
         int port = conf.slurmctldPort();
-        List<Map.Entry<String, String>> show = new ArrayList<>();
-        conf.values().forEach((k, v) -> show.add(Map.entry(k, v)));
         return new CtldConfig(
                 conf.clusterName(),
                 host,
@@ -129,7 +142,8 @@ public final class CtldConfigs {
                 nodes,
                 partitions,
                 files,
-                show,
+                conf.values(),
+                ShowConfig.of(conf, cgroupConf, UserDb.system()),
                 nodePolicy(conf),
                 memberships(conf),
                 keys,

@@ -20,7 +20,6 @@ import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.ConfigEntry;
 import dev.sluice.protocol.v1.CreateNodeRequest;
 import dev.sluice.protocol.v1.CreateNodeResponse;
 import dev.sluice.protocol.v1.DeleteNodeRequest;
@@ -73,7 +72,7 @@ public final class ClientApiHandler {
 
     public ClientApiHandler(
             ControllerLoop loop, JobControl jobs, NodeControl nodes, CtldConfig config, long startTime) {
-        this(loop, jobs, nodes, config, startTime, Reconfigurer.fixed(config.configFiles()));
+        this(loop, jobs, nodes, config, startTime, Reconfigurer.fixed(config.configFiles(), config.showConfig()));
     }
 
     public ClientApiHandler(
@@ -377,9 +376,8 @@ public final class ClientApiHandler {
         reconfigurer
                 .configFiles()
                 .forEach((name, bytes) -> out.putFiles(name, com.google.protobuf.ByteString.copyFrom(bytes)));
-        config.showConfig()
-                .forEach(e -> out.addEntries(
-                        ConfigEntry.newBuilder().setKey(e.getKey()).setValue(e.getValue())));
+        ConfigAnswer.fill(
+                out, reconfigurer.showConfig(), startTime, loop.image().nextJobId());
         return out.build();
     }
 

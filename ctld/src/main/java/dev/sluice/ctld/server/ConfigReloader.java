@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.config.CtldConfig;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * rules), then asks every responding node daemon to fetch and register again, so a changed
  * gres.conf is checked at once. The cluster keys are read again too, which is how a key is
  * rotated in (see docs/security.md). Timeouts, ports and scheduler settings still need a restart, as
- * several of them do in Slurm.
+ * several of them do in Slurm; {@code scontrol show config} reports the new files at once.
  */
 final class ConfigReloader implements Reconfigurer {
     private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
@@ -40,13 +41,15 @@ final class ConfigReloader implements Reconfigurer {
 
     private final Source source;
     private volatile Map<String, byte[]> files;
+    private volatile ShowConfig report;
     private volatile ControllerLoop loop;
     private volatile NodeDispatcher dispatcher;
     private volatile DaemonAuth auth;
     private volatile dev.sluice.common.auth.RequestAuthenticator commands;
 
-    ConfigReloader(Map<String, byte[]> files, Source source) {
+    ConfigReloader(Map<String, byte[]> files, ShowConfig report, Source source) {
         this.files = Map.copyOf(files);
+        this.report = requireNonNull(report, "report is null");
         this.source = requireNonNull(source, "source is null");
     }
 
@@ -65,6 +68,11 @@ final class ConfigReloader implements Reconfigurer {
     @Override
     public Map<String, byte[]> configFiles() {
         return files;
+    }
+
+    @Override
+    public ShowConfig showConfig() {
+        return report;
     }
 
     @Override
@@ -91,6 +99,8 @@ final class ConfigReloader implements Reconfigurer {
             throw new SlurmException(ErrorCode.UNEXPECTED, "interrupted");
         }
         files = fresh.configFiles();
+        // As Slurm's: show config reports the files just read, also what needs a restart to act.
+        report = fresh.showConfig();
         // A rotated slurm.jwks takes effect here, before the nodes are asked to reconfigure.
         auth.reload(fresh.clusterKeys());
         if (commands != null) {

@@ -2,12 +2,15 @@ package dev.sluice.ctld.server;
 
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.conf.CgroupConf;
+import dev.sluice.common.conf.CgroupConfReader;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.GresConf;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.ListenAddress;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.common.daemon.DaemonOptions;
 import dev.sluice.common.daemon.DaemonOptions.Option;
 import dev.sluice.common.log.DaemonLogging;
@@ -107,7 +110,8 @@ public final class CtldMain {
             metricsPort = SluiceConf.besides(confPath).slurmctldMetricsPort().orElse(-1);
         }
         Path conf = confPath;
-        ConfigReloader reloader = new ConfigReloader(config.configFiles(), () -> load(conf, false));
+        ConfigReloader reloader =
+                new ConfigReloader(config.configFiles(), config.showConfig(), () -> load(conf, false));
         java.util.concurrent.atomic.AtomicReference<CtldServer> current =
                 new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
@@ -154,7 +158,8 @@ public final class CtldMain {
 
     /**
      * slurm.conf, gres.conf, sluice.conf and the cluster key (slurm.jwks, else slurm.key) beside
-     * it, as the controller's configuration.
+     * it, as the controller's configuration; cgroup.conf too with a cgroup plugin, for {@code
+     * scontrol show config}.
      */
     static CtldConfig load(Path confPath, boolean logIgnored) throws ConfigException, IOException, AuthException {
         SlurmConf conf = SlurmConfReader.read(confPath);
@@ -164,6 +169,10 @@ public final class CtldMain {
         SluiceConf site = SluiceConf.besides(confPath);
         Path gresPath = confPath.toAbsolutePath().resolveSibling("gres.conf");
         GresConf gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
+        Path cgroupPath = confPath.toAbsolutePath().resolveSibling("cgroup.conf");
+        CgroupConf cgroup = ShowConfig.readsCgroupConf(conf) && Files.exists(cgroupPath)
+                ? CgroupConfReader.read(cgroupPath)
+                : CgroupConf.defaults();
         // Only SlurmctldParameters=enable_configless lets node daemons fetch the files.
         Map<String, byte[]> served = conf.enableConfigless() ? configFiles(confPath) : Map.of();
         ClusterKeys keys =
@@ -171,6 +180,7 @@ public final class CtldMain {
         return CtldConfigs.from(
                 conf,
                 gres,
+                cgroup,
                 site.slurmctldGrpcPort().orElse(0),
                 served,
                 keys,

@@ -208,7 +208,7 @@ public final class CtldServer implements AutoCloseable {
         }
 
         long startTime = clock.instant().getEpochSecond();
-        Reconfigurer reconfigurer = Reconfigurer.fixed(config.configFiles());
+        Reconfigurer reconfigurer = Reconfigurer.fixed(config.configFiles(), config.showConfig());
         if (reloader != null) {
             reloader.bind(loop, dispatcher, auth);
             reconfigurer = reloader;

@@ -116,6 +116,7 @@ public final class SimulatedCluster implements AutoCloseable {
                 c.nodes(),
                 c.partitions(),
                 c.configFiles(),
+                c.settings(),
                 c.showConfig(),
                 NodePolicy.DEFAULT,
                 List.of(),

@@ -57,7 +57,7 @@ final class ScontrolShow {
             case "node", "nodes", "nodename" -> nodes(id);
             case "partition", "partitions", "partitionname" -> partitions(id);
             case "step", "steps" -> steps(id);
-            case "config" -> config();
+            case "config" -> ShowConfigCommand.run(inv, out, err);
             case "scalein" -> scaleIn(id);
             case "hostnames" -> hostnames(id);
             case "hostlist" -> hostlist(id, false);
@@ -303,36 +303,6 @@ final class ScontrolShow {
             out.print(Layout.render(PartitionShow.lines(p, byName), oneLiner));
         }
         return 0;
-    }
-
-    /**
-     * {@code scontrol show config}: Slurm's header, {@code Key = Value} lines with the key padded
-     * to 23 columns, then a blank line and the controllers' ping status.
-     */
-    private int config() {
-        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty()) {
-            return 1;
-        }
-        List<dev.sluice.protocol.v1.ConfigEntry> entries;
-        try {
-            entries = client.get()
-                    .call(ClientRequest.newBuilder()
-                            .setGetConfig(dev.sluice.protocol.v1.GetConfigRequest.getDefaultInstance()))
-                    .getGetConfig()
-                    .getEntriesList();
-        } catch (ControllerException e) {
-            err.println("slurm_load_ctl_conf error: " + e.getMessage());
-            return 1;
-        }
-        out.println("Configuration data as of "
-                + dev.sluice.common.time.SlurmTimestamp.format(
-                        inv.clock().instant(), inv.clock().getZone()));
-        for (var e : entries) {
-            out.println(String.format("%-23s = %s", e.getKey(), e.getValue()));
-        }
-        out.println();
-        return ScontrolCommand.ping(inv, out, err);
     }
 
     private int hostnames(String expr) {
