@@ -35,6 +35,11 @@ final class AccountingService extends AccountingGrpc.AccountingImplBase {
     @Override
     public void policy(PolicyRequest request, StreamObserver<PolicySnapshot> response) {
         try {
+            // A controller asking for its cluster's associations registers the cluster (with its
+            // root account and root user), so that root's first jobs already run under them.
+            if (!request.getClusterName().isEmpty()) {
+                store.ensureCluster(request.getClusterName());
+            }
             response.onNext(policy.snapshot(request));
             response.onCompleted();
         } catch (SQLException | RuntimeException e) {

@@ -121,7 +121,7 @@ public final class AccountingStore {
     }
 
     /** Creates the cluster row in its own transaction; a concurrent creator wins harmlessly. */
-    long ensureCluster(String name) throws SQLException {
+    public long ensureCluster(String name) throws SQLException {
         try (Connection c = ds.getConnection()) {
             Long id = clusterId(c, name);
             if (id != null) {
@@ -168,6 +168,11 @@ public final class AccountingStore {
             ps.executeUpdate();
         }
         AssociationStore.rootAssociations(c, name, now);
+        // New associations: the controllers' next poll must see them.
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE acct_policy_version SET version = version + 1 WHERE id = 1")) {
+            ps.executeUpdate();
+        }
         return created;
     }
 
