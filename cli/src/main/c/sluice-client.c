@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -425,13 +426,20 @@ int main(int argc, char **argv) {
     if (fd < 0) fallback(argv + first, argc - first, argv[0]);
     unsetenv("SLUICE_BIN");
 
-    /* As Slurm's sbatch, srun and salloc: the job is to create files with the submitter's umask. */
-    if (!getenv("SLURM_UMASK") && (!strcmp(command, "sbatch") || !strcmp(command, "srun") || !strcmp(command, "salloc"))) {
+    /* As Slurm's sbatch and srun: the job is to create files with the submitter's umask, and
+       learns the submitter's nice value (salloc's command runs here, with the caller's own). */
+    int submits = !strcmp(command, "sbatch") || !strcmp(command, "srun");
+    if (!getenv("SLURM_UMASK") && submits) {
         mode_t mask = umask(0);
         umask(mask);
         char value[8];
         snprintf(value, sizeof value, "0%o%o%o", (mask >> 6) & 7, (mask >> 3) & 7, mask & 7);
         setenv("SLURM_UMASK", value, 1);
+    }
+    if (!getenv("SLURM_PRIO_PROCESS") && submits) {
+        char value[16];
+        snprintf(value, sizeof value, "%d", getpriority(PRIO_PROCESS, 0));
+        setenv("SLURM_PRIO_PROCESS", value, 1);
     }
 
     struct buf run = {0};

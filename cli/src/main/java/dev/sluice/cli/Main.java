@@ -66,26 +66,30 @@ public final class Main {
     }
 
     /**
-     * For sbatch, srun and salloc, {@code SLURM_UMASK} added as Slurm's do when it is not set, so
-     * that the job creates files with the submitter's umask.
+     * For sbatch and srun, {@code SLURM_UMASK} and {@code SLURM_PRIO_PROCESS} added as Slurm's do
+     * when they are not set, so that the job creates files with the submitter's umask (salloc's
+     * command runs here, with the caller's own).
      */
     private static Map<String, String> withUmask(String command, Map<String, String> env) {
-        if (env.containsKey("SLURM_UMASK")
-                || !List.of("sbatch", "srun", "salloc").contains(command)) {
+        if (!List.of("sbatch", "srun").contains(command)) {
             return env;
         }
+        Map<String, String> with = new HashMap<>(env);
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Umask:")) {
-                    Map<String, String> with = new HashMap<>(env);
-                    with.put("SLURM_UMASK", line.substring("Umask:".length()).strip());
-                    return with;
+                    with.putIfAbsent(
+                            "SLURM_UMASK", line.substring("Umask:".length()).strip());
                 }
             }
-        } catch (IOException e) {
-            // not Linux: the job keeps the node's default
+            // The submitter's nice value, as Slurm's SLURM_PRIO_PROCESS (field 19 of stat).
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            with.putIfAbsent("SLURM_PRIO_PROCESS", fields[16]);
+        } catch (IOException | RuntimeException e) {
+            // not Linux: the job keeps the node's defaults
         }
-        return env;
+        return with;
     }
 
     /** Silences protobuf's warning about a text field that held a byte that is not UTF-8. */

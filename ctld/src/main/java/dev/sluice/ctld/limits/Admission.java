@@ -39,8 +39,8 @@ public final class Admission {
     /**
      * Without enforcement a job still runs under its user's default account and that
      * association's default QOS when accounting knows them, as slurmctld fills them in from its
-     * association cache ({@code Account=root QOS=normal}); with no association it keeps what it
-     * asked for.
+     * association cache ({@code Account=root QOS=normal}); with no association it keeps the
+     * account it asked for and gets QOS {@code normal}.
      */
     private static JobRequest withDefaults(AccountingPolicy policy, JobRequest request, String partition) {
         String user = request.owner().userName();
@@ -50,7 +50,11 @@ public final class Admission {
         Optional<Association> assoc =
                 account.isEmpty() ? Optional.empty() : policy.userAssociation(account, user, partition);
         if (assoc.isEmpty()) {
-            return request;
+            // No association: no account, but the cluster's "normal" QOS, as Slurm 22.05 gives.
+            boolean noQos = request.qos() == null || request.qos().isEmpty();
+            return noQos && policy.qos().containsKey("normal")
+                    ? request.withAccounting(request.account(), "normal")
+                    : request;
         }
         String qos = request.qos() == null || request.qos().isEmpty()
                 ? policy.defaultQos(assoc.get())

@@ -65,6 +65,9 @@ public final class BatchEnvironment {
         put(env, "SLURM_SUBMIT_HOST", f.submitHost());
         put(env, "SLURMD_NODENAME", f.nodeName());
         put(env, "SLURM_TOPOLOGY_ADDR", f.nodeName());
+        // Slurm's values on a cluster without a topology plugin or cloud nodes.
+        put(env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+        put(env, "SLURM_NODE_ALIASES", "(null)");
         put(env, "SLURM_NODEID", "0");
         put(env, "SLURM_PROCID", "0");
         put(env, "SLURM_LOCALID", "0");

@@ -6,11 +6,12 @@ import java.util.List;
  * What a job's process does first, already as the job's user: take the umask the submitter had
  * ({@code SLURM_UMASK}, default 022, since the daemon's own is 077) and enter the job's working
  * directory, or {@code /tmp} when the user cannot (Slurm's slurmstepd does the same, as the
- * user). The daemon never enters or tests a user's directory with its own rights.
+ * user). Like slurmstepd it drops {@code SLURM_UMASK} once applied: the job does not see it.
+ * The daemon never enters or tests a user's directory with its own rights.
  */
 final class UserShell {
     /** Takes the umask, enters {@code $w} (or /tmp, noting it in {@code $nowd}). */
-    static final String ENTER = "umask \"${SLURM_UMASK:-0022}\" 2>/dev/null || umask 0022; "
+    static final String ENTER = "umask \"${SLURM_UMASK:-0022}\" 2>/dev/null || umask 0022; unset SLURM_UMASK; "
             + "nowd=; cd -- \"$w\" 2>/dev/null || { nowd=1; cd /tmp; }; ";
 
     /** Slurm's words for a working directory the user cannot enter, once standard error is the job's. */
