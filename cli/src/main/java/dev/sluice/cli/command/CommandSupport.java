@@ -48,8 +48,8 @@ public final class CommandSupport {
     }
 
     /**
-     * Whether {@code --gres} names only GRES the configuration's {@code GresTypes} has; if not,
-     * prints Slurm's own refusal, which the commands make before asking the controller
+     * Whether {@code --gres} names only GRES the configuration's {@code GresTypes} has, and not
+     * GPUs together with MPS; if not, prints Slurm's own refusal, which the commands make before asking the controller
      * ({@code sbatch: error: Invalid generic resource (gres) specification}). A count or type
      * no node has is the controller's to refuse.
      */
@@ -67,11 +67,12 @@ public final class CommandSupport {
             return true;
         }
         try {
-            for (GresRequest g : GresRequest.parseList(gres)) {
-                if (!types.contains(g.name())) {
-                    err.println(program + ": error: " + GresRequest.INVALID);
-                    return false;
-                }
+            List<String> names =
+                    GresRequest.parseList(gres).stream().map(GresRequest::name).toList();
+            // A GPU and MPS shares of GPUs in one job are refused too (Slurm 22.05, recorded).
+            if (!types.containsAll(names) || (names.contains("gpu") && names.contains("mps"))) {
+                err.println(program + ": error: " + GresRequest.INVALID);
+                return false;
             }
         } catch (IllegalArgumentException e) {
             return true;

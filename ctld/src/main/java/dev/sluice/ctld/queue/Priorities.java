@@ -33,7 +33,9 @@ public final class Priorities {
             for (Job job : image.jobs()) {
                 if (isHeld(job)) {
                     out.put(job.id(), 0L);
-                } else if (job.isPending()) {
+                } else if (!job.state().isFinished()) {
+                    // A running job keeps the priority it started with, as Slurm shows it (and
+                    // squeue orders running jobs by it).
                     out.put(
                             job.id(),
                             job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, BASIC_TOP - job.id()));

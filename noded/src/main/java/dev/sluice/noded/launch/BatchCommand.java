@@ -106,7 +106,7 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 s.getName(),
                 r.getNodeList(),
                 r.getNumNodes(),
-                r.getNumTasks(),
+                s.getNumTasks() > 0 || s.getNtasksPerNode() > 0 ? r.getNumTasks() : 0,
                 r.getCpusOnNode(),
                 s.getCpusPerTask(),
                 r.getJobCpusPerNode(),

@@ -45,8 +45,11 @@ public final class BatchEnvironment {
         put(env, "SLURM_NODELIST", f.nodeList());
         put(env, "SLURM_JOB_NUM_NODES", Integer.toString(f.numNodes()));
         put(env, "SLURM_NNODES", Integer.toString(f.numNodes()));
-        put(env, "SLURM_NTASKS", Integer.toString(f.numTasks()));
-        put(env, "SLURM_NPROCS", Integer.toString(f.numTasks()));
+        // Only a job that asked for a task count (-n, --ntasks-per-node) is told one, as in Slurm.
+        if (f.numTasks() > 0) {
+            put(env, "SLURM_NTASKS", Integer.toString(f.numTasks()));
+            put(env, "SLURM_NPROCS", Integer.toString(f.numTasks()));
+        }
         put(env, "SLURM_CPUS_ON_NODE", Integer.toString(f.cpusOnNode()));
         if (f.cpusPerTask() > 0) {
             put(env, "SLURM_CPUS_PER_TASK", Integer.toString(f.cpusPerTask()));

@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  */
 public final class ScancelCommand implements Command {
     private static final String PROG = "scancel";
-    private static final Pattern JOB_ID = Pattern.compile("[0-9]{1,10}(_[0-9]{1,10})?(\\.[0-9]{1,10})?");
+    // 12, 12_3, 12_[1,3-5] (a task list the controller expands), 12.0 (a step).
+    private static final Pattern JOB_ID =
+            Pattern.compile("[0-9]{1,10}(_([0-9]{1,10}|\\[[0-9][0-9,-]*]))?(\\.[0-9]{1,10})?");
     // What scancel 22.05 exits with when no controller answers (observed; not errno-derived).
     private static final int EXIT_NO_CONTROLLER = 8;
 

@@ -122,7 +122,8 @@ final class JobShow {
         // Slurm shows the implied task count for a job that waits or got nodes; one that ended
         // without ever running (cancelled while pending) shows N/A.
         if (j.state() == JobState.PENDING || !j.info().getNodeList().isEmpty()) {
-            return Long.toString(j.nodeCount());
+            int perNode = Math.max(1, j.spec().getNtasksPerNode());
+            return Long.toString(j.nodeCount() * perNode);
         }
         return "N/A";
     }

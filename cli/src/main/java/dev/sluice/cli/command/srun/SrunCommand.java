@@ -250,8 +250,9 @@ public final class SrunCommand implements Command {
             return Optional.empty();
         }
         if (ntasks == 0) {
-            // Inside an allocation Slurm's srun takes the job's task count unless -N says otherwise.
-            ntasks = nodes > 0 ? nodes : intEnv(inv, "SLURM_NTASKS", 1);
+            // Inside an allocation Slurm's srun takes the job's task count unless -N says
+            // otherwise, and a job that asked for none runs one task on each of its nodes.
+            ntasks = nodes > 0 ? nodes : intEnv(inv, "SLURM_NTASKS", intEnv(inv, "SLURM_NNODES", 1));
         }
         if (jobId.contains("_") || (!jobId.isEmpty() && !jobId.chars().allMatch(Character::isDigit))) {
             err.println(PROG + ": error: Invalid job id: " + jobId);
