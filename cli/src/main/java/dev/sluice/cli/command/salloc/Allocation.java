@@ -3,7 +3,7 @@ package dev.sluice.cli.command.salloc;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
-import dev.sluice.cli.command.sbatch.WarnSignalOption;
+import dev.sluice.cli.command.submit.WarnSignalOption;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.ClientRequest;

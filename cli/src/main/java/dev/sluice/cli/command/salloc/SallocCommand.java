@@ -5,7 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.command.sbatch.WarnSignalOption;
+import dev.sluice.cli.command.submit.WarnSignalOption;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.OptionTable;
