@@ -8,19 +8,17 @@ import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
 import dev.sluice.cli.command.submit.SubmitException;
 import dev.sluice.cli.command.submit.SubmitOptions;
+import dev.sluice.cli.command.submit.TestOnly;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.text.RawText;
-import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -139,7 +137,7 @@ public final class SbatchCommand implements Command {
             return 1;
         }
         if (merged.has("test-only")) {
-            return testOnly(client.get(), spec, merged.has("quiet"), inv, err);
+            return TestOnly.run(PROG, client.get(), spec, merged.has("quiet"), inv, err);
         }
         int jobId;
         try {
@@ -163,33 +161,6 @@ public final class SbatchCommand implements Command {
         if (merged.has("wait")) {
             out.flush();
             return SbatchWait.await(client.get(), jobId, err);
-        }
-        return 0;
-    }
-
-    /**
-     * {@code --test-only}: the controller places the job as its scheduler would, submits nothing
-     * and answers where and when; Slurm 22.05's line goes to standard error (not with -Q). A job
-     * that could not run prints {@code allocation failure: TEXT}, exit status 1.
-     */
-    private static int testOnly(ControllerClient client, JobSpec spec, boolean quiet, Invocation inv, PrintStream err) {
-        SubmitBatchJobResponse r;
-        try {
-            r = client.call(ClientRequest.newBuilder()
-                            .setSubmitBatchJob(SubmitBatchJobRequest.newBuilder()
-                                    .setSpec(spec)
-                                    .setTestOnly(true)))
-                    .getSubmitBatchJob();
-        } catch (ControllerException e) {
-            err.println("allocation failure: " + e.getMessage());
-            return 1;
-        }
-        if (!quiet) {
-            err.println(PROG + ": Job " + Integer.toUnsignedString(r.getJobId()) + " to start at "
-                    + SlurmTimestamp.format(
-                            Instant.ofEpochSecond(r.getStartTime()), inv.clock().getZone())
-                    + " using " + r.getCpus() + " processors on nodes " + r.getNodeList() + " in partition "
-                    + r.getPartition());
         }
         return 0;
     }

@@ -44,6 +44,33 @@ public final class JobSpecBuilder {
             boolean wrapped,
             Consumer<String> warn)
             throws SubmitException {
+        return build(o, inv, script, scriptArgs, defaultName, wrapped, true, warn);
+    }
+
+    /**
+     * An allocation without a batch script, as salloc and a lone srun ask for one.
+     *
+     * @param defaultName the job name when no {@code -J}: the command's file name
+     * @param command what runs in it, for scontrol's {@code Command=}
+     */
+    public static JobSpec allocation(
+            SubmitOptions o, Invocation inv, String defaultName, String command, Consumer<String> warn)
+            throws SubmitException {
+        return build(o, inv, new byte[0], List.of(), defaultName, false, false, warn).toBuilder()
+                .setCommand(command)
+                .build();
+    }
+
+    private static JobSpec build(
+            SubmitOptions o,
+            Invocation inv,
+            byte[] script,
+            List<String> scriptArgs,
+            String defaultName,
+            boolean wrapped,
+            boolean batch,
+            Consumer<String> warn)
+            throws SubmitException {
         JobSpec.Builder spec = JobSpec.newBuilder()
                 .setScript(ByteString.copyFrom(script))
                 .addAllScriptArgs(scriptArgs.stream().map(RawText::toText).toList())
@@ -153,7 +180,7 @@ public final class JobSpecBuilder {
         copy(o, "gpus", spec::setGpus);
         copy(o, "gpus-per-node", spec::setGpusPerNode);
         copy(o, "gpus-per-task", spec::setGpusPerTask);
-        if (o.has("open-mode")) {
+        if (batch && o.has("open-mode")) {
             String m = o.get("open-mode").toLowerCase(Locale.ROOT);
             if (m.startsWith("a")) {
                 spec.setOpenMode("append");
@@ -164,11 +191,13 @@ public final class JobSpecBuilder {
             }
         }
         if (o.has("exclusive")) {
-            String v = o.get("exclusive");
-            if (!v.isEmpty() && !v.equalsIgnoreCase("exclusive")) {
-                throw new SubmitException(255, "error: --exclusive=" + v + " is not supported by Sluice yet");
+            String v = o.get("exclusive").toLowerCase(Locale.ROOT);
+            if (!v.isEmpty() && !v.equals("exclusive") && !v.equals("user") && !v.equals("mcs")) {
+                throw new SubmitException(255, "error: Invalid --exclusive specification");
             }
-            spec.setExclusive(true);
+            // =user and =mcs share nodes with the user's (the MCS label's) own jobs: Sluice has
+            // no such sharing rule, so they are taken and recorded, and the nodes stay shared.
+            spec.setExclusive(v.isEmpty() || v.equals("exclusive"));
         }
         if (o.has("nice")) {
             spec.setNice(nice(o.get("nice")));
@@ -176,9 +205,20 @@ public final class JobSpecBuilder {
         if (o.has("nodelist")) {
             spec.setReqNodes(nodeList(o.get("nodelist"), inv));
         }
-        copy(o, "output", spec::setStdOut);
-        copy(o, "error", spec::setStdErr);
-        copy(o, "input", spec::setStdIn);
+        if (o.has("nodefile")) {
+            String file = o.get("nodefile");
+            try {
+                spec.setReqNodes(nodeList(file.contains("/") ? file : "./" + file, inv));
+            } catch (SubmitException e) {
+                throw new SubmitException(255, e.lines().get(0), "error: Invalid --nodefile node file");
+            }
+        }
+        if (batch) {
+            // srun's -o/-e/-i are its step's; salloc has none.
+            copy(o, "output", spec::setStdOut);
+            copy(o, "error", spec::setStdErr);
+            copy(o, "input", spec::setStdIn);
+        }
         copy(o, "partition", spec::setPartition);
         copy(o, "exclude", spec::setExcludeNodes);
         copy(o, "account", spec::setAccount);
@@ -203,7 +243,7 @@ public final class JobSpecBuilder {
     }
 
     /** {@code -N min[-max]}; Slurm's messages for a bad count and a reversed range. */
-    static int[] nodeRange(String text) throws SubmitException {
+    public static int[] nodeRange(String text) throws SubmitException {
         String[] parts = text.split("-", 2);
         int min = nodeCount(parts[0]);
         // A single count is both bounds, as Slurm records it (scontrol shows NumNodes=2-2).
@@ -272,7 +312,7 @@ public final class JobSpecBuilder {
             v = Long.MAX_VALUE;
         }
         if (Math.abs(v) > 2147483645L) {
-            throw new SubmitException(255, "error: Invalid --nice value: " + s);
+            throw new SubmitException(255, "error: Invalid --nice value, out of range (+/- 2147483645)");
         }
         return (int) v;
     }
@@ -303,7 +343,7 @@ public final class JobSpecBuilder {
      * variable takes precedence over an explicit one. The caller's {@code SLURM_*} variables
      * are always passed.
      */
-    static Map<String, String> environment(String export, Map<String, String> env) {
+    public static Map<String, String> environment(String export, Map<String, String> env) {
         Map<String, String> out = new TreeMap<>();
         List<String> items = List.of(export.split(","));
         boolean all = items.stream().anyMatch(i -> i.strip().equalsIgnoreCase("ALL"));

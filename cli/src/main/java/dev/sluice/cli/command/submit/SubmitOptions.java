@@ -39,6 +39,11 @@ public final class SubmitOptions {
         }
     }
 
+    /** The keys given, in no particular order. */
+    public java.util.Set<String> keys() {
+        return java.util.Set.copyOf(values.keySet());
+    }
+
     public boolean has(String key) {
         return values.containsKey(key);
     }
