@@ -72,6 +72,9 @@ public final class SrunCommand implements Command {
         if (jobId.isEmpty() && o.has("relative")) {
             throw new SubmitException(1, "fatal: --relative option invalid for job allocation request");
         }
+        if (!jobId.isEmpty() && o.has("het-group")) {
+            hetGroup(o.get("het-group"));
+        }
         LINE.listDefined(line, inv, err);
         List<String> argv = line.operands();
         String name = o.has("job-name") ? o.get("job-name") : baseName(argv.get(0));
@@ -284,6 +287,23 @@ public final class SrunCommand implements Command {
                 "error: MPI: Cannot create context for mpi/" + t,
                 "error: MPI: Unable to load any plugin",
                 "error: Invalid MPI type '" + t + "', --mpi=list for acceptable types");
+    }
+
+    /**
+     * Sluice has no heterogeneous jobs, so every allocation is one component: real srun 22.05
+     * refuses {@code --het-group} inside such an allocation, whatever the index (a lone srun
+     * takes it and makes a plain job).
+     */
+    private static void hetGroup(String value) throws SubmitException {
+        int highest = 0;
+        for (String part : value.split("[,-]")) {
+            highest = Math.max(highest, Integer.parseInt(part));
+        }
+        if (highest > 0) {
+            throw new SubmitException(
+                    1, "error: Requested het-group offset exceeds highest hetjob index (" + highest + " > 0)");
+        }
+        throw new SubmitException(1, "error: No directives to start application on any available hetjob components");
     }
 
     private static List<String> multiProg(Invocation inv, String file, int ntasks) throws SubmitException {

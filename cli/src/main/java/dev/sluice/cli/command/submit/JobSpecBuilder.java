@@ -180,14 +180,13 @@ public final class JobSpecBuilder {
         copy(o, "gpus", spec::setGpus);
         copy(o, "gpus-per-node", spec::setGpusPerNode);
         copy(o, "gpus-per-task", spec::setGpusPerTask);
-        if (batch && o.has("open-mode")) {
+        if (o.has("open-mode")) {
             String m = o.get("open-mode").toLowerCase(Locale.ROOT);
-            if (m.startsWith("a")) {
-                spec.setOpenMode("append");
-            } else if (m.startsWith("t")) {
-                spec.setOpenMode("truncate");
-            } else {
+            if (!m.startsWith("a") && !m.startsWith("t")) {
                 throw new SubmitException(255, "error: Invalid --open-mode specification");
+            }
+            if (batch) {
+                spec.setOpenMode(m.startsWith("a") ? "append" : "truncate");
             }
         }
         if (o.has("exclusive")) {

@@ -210,6 +210,10 @@ public final class OptionChecks {
         if (o.has("no-allocate") && !o.has("nodelist")) {
             throw new SubmitException(1, "error: must specify a node list with -Z, --no-allocate.");
         }
+        if (o.has("gpus-per-task") && o.has("ntasks-per-gpu")) {
+            throw new SubmitException(
+                    1, "fatal: --gpus-per-task is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU");
+        }
         if (o.has("gpus-per-socket") && !o.has("sockets-per-node")) {
             throw new SubmitException(
                     1,
