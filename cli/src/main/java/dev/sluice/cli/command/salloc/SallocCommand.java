@@ -78,6 +78,7 @@ public final class SallocCommand implements Command {
             Allocation.Wait wait = Allocation.Wait.of(o, true);
             Allocation.Start start = allocation.awaitStart(PROG, err, wait);
             if (start == Allocation.Start.TIMED_OUT) {
+                release = false;
                 allocation.release(0);
                 immediateFailed(allocation.jobId(), wait, err);
                 return 1;

@@ -65,6 +65,14 @@ public final class DefinedOptions {
                 return value.isEmpty() ? "ALL" : value;
             case "compress":
                 return value.isEmpty() ? "lz4" : value;
+            case "get-user-env":
+                return value.isEmpty() ? "0" : value;
+            case "kill-command":
+                return value.isEmpty() ? "TERM" : value;
+            case "bell":
+                return "bell-always";
+            case "no-bell":
+                return "bell-never";
             case "resv-ports":
                 return value.isEmpty() ? "0" : value;
             case "gres":

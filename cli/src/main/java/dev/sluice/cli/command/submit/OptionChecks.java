@@ -3,6 +3,7 @@ package dev.sluice.cli.command.submit;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.client.ControllerLocator;
+import dev.sluice.cli.command.scancel.Signals;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.time.BeginTime;
@@ -62,7 +63,8 @@ public final class OptionChecks {
             Map.entry("threads", false),
             Map.entry("wait", true),
             Map.entry("relative", true),
-            Map.entry("kill-on-bad-exit", true));
+            Map.entry("kill-on-bad-exit", true),
+            Map.entry("wait-all-nodes", true));
 
     private static final List<String> COUNT_ORDER =
             COUNTS.keySet().stream().sorted().toList();
@@ -91,6 +93,9 @@ public final class OptionChecks {
             String v = o.get("switches");
             count(v.contains("@") ? v.substring(0, v.indexOf('@')) : v, "--switches", true);
         }
+        specification(
+                o, "wait-all-nodes", v -> v.strip().equals("0") || v.strip().equals("1"));
+        specification(o, "kill-command", v -> v.isEmpty() || Signals.parse(v).isPresent());
         specification(o, "accel-bind", BindingOptions::validAccelBind);
         specification(o, "send-libs", v -> Set.of("", "y", "yes", "n", "no").contains(v.toLowerCase(Locale.ROOT)));
         specification(o, "delay-boot", OptionChecks::parsesAsTime);
