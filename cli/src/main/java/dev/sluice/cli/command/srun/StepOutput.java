@@ -2,6 +2,7 @@ package dev.sluice.cli.command.srun;
 
 import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.caller.CallerSide;
+import dev.sluice.common.slurm.SlurmLimits;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -183,7 +184,7 @@ final class StepOutput {
                 case 't' -> pad(task, digits);
                 case 'n' -> pad(nodeId, digits);
                 // A job that is no array task: Slurm's NO_VAL for the task id.
-                case 'a' -> pad(0xfffffffeL, digits);
+                case 'a' -> pad(SlurmLimits.NO_VAL, digits);
                 case 'N' -> node;
                 case 'u' -> names.user();
                 case 'x' -> names.jobName();
