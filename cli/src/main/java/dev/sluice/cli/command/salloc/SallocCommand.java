@@ -41,7 +41,7 @@ public final class SallocCommand implements Command {
     private int allocate(Invocation inv, PrintStream out, PrintStream err) throws SubmitException {
         SubmitLine.Parsed line = LINE.read(inv, SallocOptions.ENV, SallocOptions.HELP, SallocOptions.USAGE, err);
         SubmitOptions o = line.options();
-        OptionChecks.check(o, OptionChecks.Cluster.of(inv), inv, w -> err.println(PROG + ": " + w));
+        OptionChecks.check(o, OptionChecks.Cluster.of(inv), inv, LINE.warnings(err));
         LINE.listDefined(line, inv, err);
         boolean noShell = o.has("no-shell");
         List<String> command = new ArrayList<>(line.operands());
@@ -50,8 +50,7 @@ public final class SallocCommand implements Command {
         }
         // Slurm names a --no-shell allocation "no-shell".
         String name = noShell && command.isEmpty() ? "no-shell" : baseName(command.get(0));
-        JobSpec spec =
-                JobSpecBuilder.allocation(o, inv, name, String.join(" ", command), w -> err.println(PROG + ": " + w));
+        JobSpec spec = JobSpecBuilder.allocation(o, inv, name, String.join(" ", command), LINE.warnings(err));
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
             return 1;

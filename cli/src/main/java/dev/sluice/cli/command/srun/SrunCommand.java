@@ -62,7 +62,7 @@ public final class SrunCommand implements Command {
         }
         mpi(o);
         OptionChecks.Cluster cluster = OptionChecks.Cluster.of(inv);
-        OptionChecks.check(o, cluster, inv, w -> err.println(PROG + ": " + w));
+        OptionChecks.check(o, cluster, inv, LINE.warnings(err));
         String jobId = o.has("jobid")
                 ? o.get("jobid")
                 : inv.env().getOrDefault("SLURM_JOB_ID", inv.env().getOrDefault("SLURM_JOBID", ""));
@@ -78,13 +78,15 @@ public final class SrunCommand implements Command {
         LINE.listDefined(line, inv, err);
         List<String> argv = line.operands();
         String name = o.has("job-name") ? o.get("job-name") : baseName(argv.get(0));
-        JobSpec spec =
-                JobSpecBuilder.allocation(o, inv, name, String.join(" ", argv), w -> err.println(PROG + ": " + w));
+        JobSpec spec = JobSpecBuilder.allocation(o, inv, name, String.join(" ", argv), LINE.warnings(err));
         int ntasks = taskCount(o, spec, inv, jobId.isEmpty());
         List<String> stepArgv = o.has("multi-prog") ? multiProg(inv, argv.get(0), ntasks) : argv;
+        if (o.has("input")) {
+            stepArgv = InputRedirect.wrap(o.get("input"), stepArgv, inv.caller().userName(), name);
+        }
         if (o.has("pty")) {
             // Sluice's steps have no terminal of their own, as when Slurm's srun has none to give.
-            err.println(PROG + ": error: Not using a pseudo-terminal, disregarding --pty option");
+            LINE.warnings(err).accept("error: Not using a pseudo-terminal, disregarding --pty option");
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, stepGres(o), PROG, err)) {

@@ -56,7 +56,7 @@ public final class DefinedOptions {
             case "kill-on-bad-exit":
                 return value.isEmpty() ? "1" : value;
             case "open-mode":
-                return value.toLowerCase().startsWith("a") ? "a" : "t";
+                return value.toLowerCase(java.util.Locale.ROOT).startsWith("a") ? "a" : "t";
             case "nice":
                 return value.isEmpty() ? "100" : value;
             case "exclusive":

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * srun's and salloc's command line read as Slurm reads it: getopt (a bad line is glibc's
@@ -59,12 +60,24 @@ public final class SubmitLine {
         return new Parsed(options, line.get().operands(), verbosity);
     }
 
+    /**
+     * Where warnings go: the command's prefix, and flushed at once, since the tasks' output that
+     * follows goes to the other stream and Slurm's lines come first.
+     */
+    public Consumer<String> warnings(PrintStream err) {
+        return line -> {
+            err.println(program + ": " + line);
+            err.flush();
+        };
+    }
+
     /** {@code -v}: Slurm's listing of the options taken, before anything is asked of the controller. */
     public void listDefined(Parsed p, Invocation inv, PrintStream err) {
         if (p.verbosity() > 0) {
             for (String l : DefinedOptions.lines(table, p.options(), p.verbosity(), inv.clock())) {
                 err.println(program + ": " + l);
             }
+            err.flush();
         }
     }
 

@@ -215,4 +215,15 @@ class TestSrunStep {
         assertThat(srun("--epilog=/bin/false", "/bin/echo", "x"))
                 .isEqualTo(new Output(0, "x\n", "srun: error: srun epilog failed status=1\n"));
     }
+
+    @Test
+    void inputComesFromTheFileForEveryTask() throws IOException {
+        Files.writeString(dir.resolve("in-0.txt"), "zero\n");
+        Files.writeString(dir.resolve("in-1.txt"), "one\n");
+        Output o = srun("-n2", "-l", "-i", "in-%t.txt", "/bin/cat");
+        assertThat(o.out().lines().sorted().toList()).containsExactly("0: zero", "1: one");
+        assertThat(srun("-i", "none", "/bin/cat")).isEqualTo(new Output(0, "", ""));
+        assertThat(InputRedirect.shellWord("a b-%j.%t-%u-%%", "root", "x"))
+                .isEqualTo("'a b-'\"${SLURM_JOB_ID}\"'.'\"${SLURM_PROCID}\"'-root-%'");
+    }
 }
