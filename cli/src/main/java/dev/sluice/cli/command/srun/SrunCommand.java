@@ -184,16 +184,7 @@ public final class SrunCommand implements Command {
             PrintStream out,
             PrintStream err) {
         Map<String, String> stepEnv = JobSpecBuilder.environment(o.has("export") ? o.raw("export") : "ALL", env);
-        StepLaunch.Shape s = new StepLaunch.Shape(
-                shape.ntasks(),
-                shape.nodes(),
-                shape.cpusPerTask(),
-                shape.gres(),
-                shape.exclusive(),
-                shape.name(),
-                shape.workDir(),
-                shape.argv(),
-                stepEnv);
+        StepLaunch.Shape s = shape.withEnv(stepEnv);
         int prolog = local(inv, o, "prolog", shape, env);
         if (prolog != 0) {
             err.println(PROG + ": error: srun prolog failed rc = " + prolog + ". Aborting step.");

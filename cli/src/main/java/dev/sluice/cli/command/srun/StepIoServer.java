@@ -126,7 +126,7 @@ final class StepIoServer implements AutoCloseable {
         }
         output.flush();
         err.flush();
-        return code;
+        return output.openFailed() ? 1 : code;
     }
 
     private void read(Socket node) {
@@ -142,6 +142,9 @@ final class StepIoServer implements AutoCloseable {
                         nodeId = frame.getHello().getNodeId();
                         for (int task : frame.getHello().getTaskIdsList()) {
                             output.started(task, name, nodeId);
+                        }
+                        if (output.openFailed() && terminated.compareAndSet(false, true)) {
+                            signalAll(SIGKILL);
                         }
                     }
                     case OUTPUT ->
@@ -220,6 +223,10 @@ final class StepIoServer implements AutoCloseable {
     }
 
     private void report(String node, int task, int status) {
+        if (output.openFailed()) {
+            // Those tasks were never meant to run; the file's error said why.
+            return;
+        }
         synchronized (this) {
             if ((status & 0x7f) != 0) {
                 err.println("srun: error: " + node + ": task " + task + ": " + signalName(status & 0x7f));

@@ -33,7 +33,11 @@ final class StepLaunch {
             String name,
             String workDir,
             List<String> argv,
-            Map<String, String> env) {}
+            Map<String, String> env) {
+        Shape withEnv(Map<String, String> e) {
+            return new Shape(ntasks, nodes, cpusPerTask, gres, exclusive, name, workDir, argv, e);
+        }
+    }
 
     /** How its output is handled and when it is cut short. */
     record Io(

@@ -79,6 +79,14 @@ final class StepOutput {
         }
     }
 
+    /**
+     * A file could not be made: Slurm's node daemon then launches no task, so the step's tasks
+     * are stopped and srun exits 1.
+     */
+    synchronized boolean openFailed() {
+        return !failed.isEmpty();
+    }
+
     synchronized void write(int task, int stream, byte[] data, String node, int nodeId) {
         String pattern = stream == 2 ? err : out;
         if (pattern != null && pattern.equalsIgnoreCase("none")) {
@@ -133,12 +141,13 @@ final class StepOutput {
         try {
             caller.write(path, data, appendTo);
         } catch (CallerFileException e) {
-            // Once per file, as slurmstepd reports a file it cannot open.
-            if (failed.add(path)) {
-                terminalErr.println("srun: error: Could not open " + (stream == 2 ? "stderr" : "stdout") + " file "
-                        + path + ": " + e.reason());
+            // Once, in real srun 22.05's words (which do not name the file).
+            if (failed.isEmpty()) {
+                terminalErr.println(
+                        "srun: error: Could not open " + (stream == 2 ? "stderr" : "stdout") + " file: " + e.reason());
                 terminalErr.flush();
             }
+            failed.add(path);
         }
     }
 

@@ -142,6 +142,13 @@ class TestSrunStep {
     }
 
     @Test
+    void anOutputFileThatCannotBeMadeStopsTheStep() {
+        // Real srun 22.05: `srun -o /nonexistent/x.txt -n1 echo hi`.
+        assertThat(srun("-o", "/nonexistent/x.txt", "-n1", "/bin/sh", "-c", "echo hi; exec sleep 20"))
+                .isEqualTo(new Output(1, "", "srun: error: Could not open stdout file: No such file or directory\n"));
+    }
+
+    @Test
     void noneDiscardsAndATaskNumberKeepsOnlyThatTask() {
         assertThat(srun("-o", "none", "/bin/sh", "-c", "echo out; echo err >&2"))
                 .isEqualTo(new Output(0, "", ""));
