@@ -109,6 +109,36 @@ class TestStepsEndToEnd {
     }
 
     @Test
+    void theSrunOptionsWorkflowToolsPassWorkOnRealNodes() throws Exception {
+        // Snakemake's `srun -n1 --cpu-bind=q`, the output-file options of other tools, a
+        // multi-program step, per-task input and a bad exit that ends its step.
+        Path dir = cluster.workDir();
+        Files.writeString(dir.resolve("mp.conf"), "0 echo first %t\n* echo rest %t %o\n");
+        Files.writeString(dir.resolve("in-0.txt"), "input zero\n");
+        Files.writeString(dir.resolve("in-1.txt"), "input one\n");
+        int id = submit("""
+                srun -n1 --cpu-bind=q --mpi=none --export=ALL echo snakemake
+                srun -n2 --unbuffered --output wf-%j-%t.out --error wf.err --open-mode=append sh -c 'echo out $SLURM_PROCID; echo err >&2'
+                srun -n3 -l --multi-prog mp.conf > mp.txt
+                srun -n2 -l -i in-%t.txt cat > in.txt
+                srun -n2 -K sh -c 'if [ $SLURM_PROCID = 1 ]; then exit 4; fi; exec sleep 60'
+                echo "K rc=$?"
+                """, "-n3", "-N1");
+        String out = awaitCompleted(id);
+        assertThat(out)
+                .contains("srun: cluster configuration lacks support for cpu binding\nsnakemake\n")
+                .contains("srun: launch/slurm: _step_signal: Terminating StepId=" + id + ".4\n")
+                .contains("K rc=143\n");
+        assertThat(Files.readString(dir.resolve("wf-" + id + "-0.out"))).isEqualTo("out 0\n");
+        assertThat(Files.readString(dir.resolve("wf-" + id + "-1.out"))).isEqualTo("out 1\n");
+        assertThat(Files.readString(dir.resolve("wf.err"))).isEqualTo("err\nerr\n");
+        assertThat(Files.readAllLines(dir.resolve("mp.txt")).stream().sorted().toList())
+                .containsExactly("0: first 0", "1: rest 1 0", "2: rest 2 1");
+        assertThat(Files.readAllLines(dir.resolve("in.txt")).stream().sorted().toList())
+                .containsExactly("0: input zero", "1: input one");
+    }
+
+    @Test
     void tasksGetTheirIdsAndSrunExitsWithTheHighestTaskExit() throws Exception {
         int id = submit("""
                 srun -l sh -c 'echo $SLURM_PROCID $SLURM_LOCALID $SLURM_NODEID $SLURM_STEP_ID $SLURM_STEP_GPUS'

@@ -102,15 +102,21 @@ public final class Getopt {
             throw new GetoptException(program + ": unrecognized option '" + word + "'");
         }
         // glibc treats several prefixes of one and the same option (same key, same argument
-        // kind) as a unique match; only genuinely different options make it ambiguous.
+        // kind) as a unique match; only genuinely different options make it ambiguous. It then
+        // lists the first match and those that differ from it, so an alias of the first match
+        // is left out (srun's --cpu lists --cpu-bind but not --cpu_bind).
         OptionSpec first = candidates.get(0);
-        boolean allSame = candidates.stream().allMatch(s -> s.key().equals(first.key()) && s.arg() == first.arg());
-        if (!allSame) {
+        List<OptionSpec> different = candidates.stream()
+                .filter(s -> !s.key().equals(first.key()) || s.arg() != first.arg())
+                .toList();
+        if (!different.isEmpty()) {
             StringBuilder msg = new StringBuilder(program)
                     .append(": option '")
                     .append(word)
-                    .append("' is ambiguous; possibilities:");
-            for (OptionSpec s : candidates) {
+                    .append("' is ambiguous; possibilities: '--")
+                    .append(first.longName())
+                    .append('\'');
+            for (OptionSpec s : different) {
                 msg.append(" '--").append(s.longName()).append('\'');
             }
             throw new GetoptException(msg.toString());

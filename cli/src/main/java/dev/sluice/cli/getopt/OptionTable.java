@@ -8,8 +8,10 @@ import java.util.Optional;
 /**
  * The options one command accepts. Immutable once built.
  *
- * <p>Long options are kept sorted by name: glibc lists the candidates of an ambiguous prefix in
- * table order, and Slurm's tables are alphabetical, so sorting reproduces its message.
+ * <p>glibc lists the candidates of an ambiguous prefix in table order. Long options are kept
+ * sorted by name unless the builder says {@link Builder#inGivenOrder()}: most of Slurm's tables
+ * are alphabetical, but sbatch's, srun's and salloc's are not quite ({@code --cluster-constraint}
+ * comes before {@code --chdir}), so those list their names in Slurm's order.
  *
  * <p>{@code stopAtFirstOperand} is getopt's leading {@code +} (REQUIRE_ORDER): sbatch needs it
  * because the words after the script name belong to the script.
@@ -18,10 +20,12 @@ public final class OptionTable {
     private final List<OptionSpec> specs;
     private final boolean stopAtFirstOperand;
 
-    private OptionTable(List<OptionSpec> specs, boolean stopAtFirstOperand) {
-        this.specs = specs.stream()
-                .sorted(Comparator.comparing(s -> s.longName() == null ? "" : s.longName()))
-                .toList();
+    private OptionTable(List<OptionSpec> specs, boolean stopAtFirstOperand, boolean givenOrder) {
+        this.specs = givenOrder
+                ? List.copyOf(specs)
+                : specs.stream()
+                        .sorted(Comparator.comparing(s -> s.longName() == null ? "" : s.longName()))
+                        .toList();
         this.stopAtFirstOperand = stopAtFirstOperand;
     }
 
@@ -41,6 +45,11 @@ public final class OptionTable {
         return specs.stream().filter(s -> name.equals(s.longName())).findFirst();
     }
 
+    /** Every option, in table order. */
+    public List<OptionSpec> specs() {
+        return specs;
+    }
+
     List<OptionSpec> byLongPrefix(String prefix) {
         return specs.stream()
                 .filter(s -> s.longName() != null && s.longName().startsWith(prefix))
@@ -51,9 +60,15 @@ public final class OptionTable {
     public static final class Builder {
         private final List<OptionSpec> specs = new ArrayList<>();
         private boolean stopAtFirstOperand;
+        private boolean givenOrder;
 
         public Builder stopAtFirstOperand() {
             this.stopAtFirstOperand = true;
+            return this;
+        }
+
+        public Builder inGivenOrder() {
+            this.givenOrder = true;
             return this;
         }
 
@@ -76,7 +91,7 @@ public final class OptionTable {
         }
 
         public OptionTable build() {
-            return new OptionTable(specs, stopAtFirstOperand);
+            return new OptionTable(specs, stopAtFirstOperand, givenOrder);
         }
 
         private static String keyOf(char shortName, String longName) {

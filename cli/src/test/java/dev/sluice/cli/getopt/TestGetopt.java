@@ -119,4 +119,23 @@ class TestGetopt {
     void loneDashIsAnOperand() throws GetoptException {
         assertThat(parse("-").operands()).containsExactly("-");
     }
+
+    @Test
+    void ambiguityListsTheFirstMatchAndWhatDiffersFromItInTableOrder() {
+        // Real srun 22.05: `srun --cpu=1` lists --cpu-bind but not its alias --cpu_bind, and
+        // `srun --c=1` lists both (neither is the first match) in srun's own table order.
+        OptionTable t = OptionTable.builder()
+                .inGivenOrder()
+                .add((char) 0, "cluster-constraint", ArgKind.REQUIRED)
+                .add('D', "chdir", ArgKind.REQUIRED)
+                .add((char) 0, "cpu-bind", ArgKind.REQUIRED)
+                .add((char) 0, "cpu_bind", ArgKind.REQUIRED, "cpu-bind")
+                .add((char) 0, "cpu-freq", ArgKind.REQUIRED)
+                .build();
+        assertThatThrownBy(() -> Getopt.parse("srun", t, List.of("--cpu=1")))
+                .hasMessage("srun: option '--cpu=1' is ambiguous; possibilities: '--cpu-bind' '--cpu-freq'");
+        assertThatThrownBy(() -> Getopt.parse("srun", t, List.of("--c=1")))
+                .hasMessage("srun: option '--c=1' is ambiguous; possibilities: '--cluster-constraint' '--chdir'"
+                        + " '--cpu-bind' '--cpu_bind' '--cpu-freq'");
+    }
 }

@@ -139,30 +139,18 @@ public final class StepLauncher {
             pumps.add(Thread.ofVirtual().start(() -> pump(out, taskId, 2, p.getErrorStream())));
         }
         try {
+            // Each exit is reported when it happens, not in task order: srun's -K and -W act on
+            // the first task to end while the others still run.
+            List<Thread> waiters = new ArrayList<>();
             for (int local = 0; local < tasks.size(); local++) {
-                Process p = tasks.get(local);
-                int value = p.waitFor();
-                // A task's processes go with it, as they do when a task of Slurm's ends; what
-                // they wrote stays readable in the pipes, and a process left holding a pipe
-                // would otherwise keep the step open.
-                signal(p.pid(), "KILL");
-                groups.remove(p.pid());
-                pumps.get(2 * local).join();
-                pumps.get(2 * local + 1).join();
-                int status = value > 128 && value < 128 + 65 ? value - 128 : (value & 0xff) << 8;
-                write(
-                        out,
-                        StepIo.newBuilder()
-                                .setExit(TaskExit.newBuilder()
-                                        .setTaskId(r.getTaskIds(local))
-                                        .setStatus(status))
-                                .build());
+                int l = local;
+                waiters.add(Thread.ofVirtual().start(() -> awaitTask(r, out, tasks, l, pumps, groups)));
+            }
+            for (Thread w : waiters) {
+                w.join();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (IOException e) {
-            log.warn("step {}.{}: srun went away: {}", r.getJobId(), r.getStepId(), e.getMessage());
-            tasks.forEach(p -> signal(p.pid(), "KILL"));
         } finally {
             try {
                 socket.close();
@@ -172,6 +160,39 @@ public final class StepLauncher {
             signals.interrupt();
             runningSteps.remove(r.getJobId() + "." + r.getStepId());
             confinement.stepEnded(r.getJobId(), r.getStepId());
+        }
+    }
+
+    private static void awaitTask(
+            LaunchStepRequest r,
+            OutputStream out,
+            List<Process> tasks,
+            int local,
+            List<Thread> pumps,
+            Set<Long> groups) {
+        Process p = tasks.get(local);
+        try {
+            int value = p.waitFor();
+            // A task's processes go with it, as they do when a task of Slurm's ends; what
+            // they wrote stays readable in the pipes, and a process left holding a pipe
+            // would otherwise keep the step open.
+            signal(p.pid(), "KILL");
+            groups.remove(p.pid());
+            pumps.get(2 * local).join();
+            pumps.get(2 * local + 1).join();
+            int status = value > 128 && value < 128 + 65 ? value - 128 : (value & 0xff) << 8;
+            write(
+                    out,
+                    StepIo.newBuilder()
+                            .setExit(TaskExit.newBuilder()
+                                    .setTaskId(r.getTaskIds(local))
+                                    .setStatus(status))
+                            .build());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            log.warn("step {}.{}: srun went away: {}", r.getJobId(), r.getStepId(), e.getMessage());
+            tasks.forEach(t -> signal(t.pid(), "KILL"));
         }
     }
 

@@ -1,11 +1,8 @@
 package dev.sluice.cli.command.salloc;
 
-import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
-import dev.sluice.cli.command.sbatch.WarnSignalOption;
-import dev.sluice.common.slurm.SlurmLimits;
-import dev.sluice.common.time.TimeLimit;
+import dev.sluice.cli.command.submit.SubmitOptions;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.CompleteAllocationRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
@@ -16,7 +13,6 @@ import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A job allocation without a batch script, as salloc and a lone srun make one: submitted,
@@ -33,19 +29,6 @@ public final class Allocation {
         this.jobId = jobId;
     }
 
-    /** What the allocation asks for; 0 or empty = not given. */
-    public record Request(
-            String name,
-            int nodes,
-            int tasks,
-            int cpusPerTask,
-            String gres,
-            String partition,
-            String timeLimit,
-            boolean exclusive,
-            String command,
-            Optional<WarnSignalOption.Spec> signal) {}
-
     public int jobId() {
         return jobId;
     }
@@ -54,27 +37,8 @@ public final class Allocation {
         return info;
     }
 
-    /**
-     * Submits the allocation.
-     *
-     * @throws IllegalArgumentException for a time limit Slurm would not parse
-     */
-    public static Allocation submit(ControllerClient client, Invocation inv, Request r) throws ControllerException {
-        JobSpec.Builder spec = JobSpec.newBuilder()
-                .setName(r.name())
-                .setWorkDir(inv.cwd().toString())
-                .putAllEnvironment(dev.sluice.cli.command.CommandSupport.wireEnvironment(inv.env()))
-                .setMinNodes(r.nodes())
-                .setMaxNodes(r.nodes())
-                .setNumTasks(r.tasks())
-                .setCpusPerTask(r.cpusPerTask())
-                .setGresPerNode(r.gres())
-                .setPartition(r.partition())
-                .setExclusive(r.exclusive())
-                .setSubmitHost(inv.caller().host())
-                .setCommand(r.command())
-                .setTimeLimitMinutes((int) minutes(r.timeLimit()));
-        r.signal().ifPresent(s -> s.applyTo(spec));
+    /** Submits the allocation (a JobSpec from {@code JobSpecBuilder.allocation}). */
+    public static Allocation submit(ControllerClient client, JobSpec spec) throws ControllerException {
         int id = client.call(ClientRequest.newBuilder()
                         .setSubmitBatchJob(
                                 SubmitBatchJobRequest.newBuilder().setSpec(spec).setAllocation(true)))
@@ -83,20 +47,50 @@ public final class Allocation {
         return new Allocation(client, id);
     }
 
-    private static long minutes(String text) {
-        if (text.isEmpty()) {
-            return SlurmLimits.NO_VAL;
-        }
-        return SlurmLimits.toUint32(TimeLimit.parseMinutes(text));
-    }
-
     /**
      * Waits until the job runs. {@code false} when it ended without running (cancelled while
      * pending): the caller stops.
      */
     public boolean awaitStart(String program, PrintStream err) throws ControllerException, InterruptedException {
+        return awaitStart(program, err, Wait.FOREVER) == Start.RUNNING;
+    }
+
+    /** How long to wait for the start: {@code -I/--immediate[=secs]} bounds it. */
+    public record Wait(long seconds, boolean pendingLine) {
+        public static final Wait FOREVER = new Wait(-1, false);
+
+        /** {@code -I} alone: at once; {@code -I N}: N seconds; leading digits count, as strtol reads them. */
+        public static Wait of(SubmitOptions o, boolean pendingLine) {
+            if (!o.has("immediate")) {
+                return new Wait(-1, pendingLine);
+            }
+            String v = o.get("immediate").strip();
+            int end = 0;
+            while (end < v.length() && end < 9 && Character.isDigit(v.charAt(end))) {
+                end++;
+            }
+            return new Wait(end == 0 ? 0 : Long.parseLong(v.substring(0, end)), pendingLine);
+        }
+    }
+
+    public enum Start {
+        RUNNING,
+        /** Ended without running (cancelled while pending). */
+        REVOKED,
+        /** Still pending when {@code --immediate}'s time ran out; the caller releases it. */
+        TIMED_OUT
+    }
+
+    /**
+     * Waits until the job runs, at most {@code wait.seconds()} (0: it must run at once, and no
+     * "queued" line is printed). salloc first says {@code Pending job allocation N}, srun does
+     * not ({@code pendingLine}).
+     */
+    public Start awaitStart(String program, PrintStream err, Wait wait)
+            throws ControllerException, InterruptedException {
         boolean told = false;
         long delayMs = 50;
+        long deadline = wait.seconds() < 0 ? Long.MAX_VALUE : System.nanoTime() + wait.seconds() * 1_000_000_000L;
         while (true) {
             info = client.call(ClientRequest.newBuilder()
                             .setGetJobs(GetJobsRequest.newBuilder().addJobIds(jobId)))
@@ -107,19 +101,25 @@ public final class Allocation {
                     err.println(program + ": job " + jobId + " has been allocated resources");
                     err.flush();
                 }
-                return true;
+                return Start.RUNNING;
             }
             if (info.getState() != JobState.PENDING) {
                 err.println(program + ": error: Job allocation " + jobId + " has been revoked.");
-                return false;
+                return Start.REVOKED;
+            }
+            if (wait.seconds() == 0 || System.nanoTime() >= deadline) {
+                return Start.TIMED_OUT;
             }
             if (!told) {
+                if (wait.pendingLine()) {
+                    err.println(program + ": Pending job allocation " + jobId);
+                }
                 err.println(program + ": job " + jobId + " queued and waiting for resources");
                 err.flush();
                 told = true;
             }
             // No push from the controller to the command socket: srun and salloc poll, backing off.
-            Thread.sleep(delayMs);
+            Thread.sleep(Math.max(1, Math.min(delayMs, (deadline - System.nanoTime()) / 1_000_000)));
             delayMs = Math.min(1000, delayMs * 2);
         }
     }

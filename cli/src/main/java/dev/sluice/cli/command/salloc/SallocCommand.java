@@ -5,11 +5,12 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.command.sbatch.WarnSignalOption;
-import dev.sluice.cli.getopt.ArgKind;
-import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.OptionTable;
-import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.cli.command.submit.JobSpecBuilder;
+import dev.sluice.cli.command.submit.OptionChecks;
+import dev.sluice.cli.command.submit.SubmitException;
+import dev.sluice.cli.command.submit.SubmitLine;
+import dev.sluice.cli.command.submit.SubmitOptions;
+import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -20,146 +21,115 @@ import java.util.Optional;
  * {@code salloc}: an allocation, then a command on this host (default the user's shell) with
  * {@code SLURM_JOB_ID} and friends set, so that its {@code srun}s run steps in it; the
  * allocation is released when the command ends, with its status (salloc exits with it too).
+ * Options are sbatch's and srun's shared model: what the job asks for goes to the same JobSpec
+ * fields sbatch fills.
  */
 public final class SallocCommand implements Command {
     private static final String PROG = "salloc";
 
-    static final OptionTable TABLE = OptionTable.builder()
-            .stopAtFirstOperand()
-            .add('n', "ntasks", ArgKind.REQUIRED)
-            .add('N', "nodes", ArgKind.REQUIRED)
-            .add('c', "cpus-per-task", ArgKind.REQUIRED)
-            .add((char) 0, "gres", ArgKind.REQUIRED)
-            .add('G', "gpus", ArgKind.REQUIRED)
-            .add('p', "partition", ArgKind.REQUIRED)
-            .add('t', "time", ArgKind.REQUIRED)
-            .add('J', "job-name", ArgKind.REQUIRED)
-            .add((char) 0, "exclusive", ArgKind.OPTIONAL)
-            .add('Q', "quiet", ArgKind.NONE)
-            .add((char) 0, "signal", ArgKind.REQUIRED)
-            .add((char) 0, "help", ArgKind.NONE)
-            .add((char) 0, "usage", ArgKind.NONE)
-            .build();
-
-    private static final String USAGE = """
-            Usage: salloc [-N nnodes] [-n ntasks] [-c ncpus] [--gres=list] [-G ngpus] [-p partition]
-                          [-t time] [-J jobname] [--exclusive] [-Q] [command [args...]]
-            """;
+    private static final SubmitLine LINE = new SubmitLine(PROG, SallocOptions.TABLE);
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
-        if (line.isEmpty()) {
-            return 1;
-        }
-        Getopt.Result parsed = line.get();
-        int nodes = 0;
-        int tasks = 0;
-        int cpus = 0;
-        String gres = "";
-        String partition = "";
-        String time = "";
-        String name = "";
-        boolean exclusive = false;
-        boolean quiet = false;
-        Optional<WarnSignalOption.Spec> signal = Optional.empty();
         try {
-            for (ParsedOption o : parsed.options()) {
-                switch (o.key()) {
-                    case "help", "usage" -> {
-                        out.print(USAGE);
-                        return 0;
-                    }
-                    case "ntasks" -> tasks = Integer.parseInt(o.value().strip());
-                    case "nodes" -> nodes = Integer.parseInt(o.value().strip());
-                    case "cpus-per-task" -> cpus = Integer.parseInt(o.value().strip());
-                    case "gres" -> gres = o.value();
-                    case "gpus" -> gres = "gpu:" + o.value();
-                    case "partition" -> partition = o.value();
-                    case "time" -> time = o.value();
-                    case "job-name" -> name = o.value();
-                    case "exclusive" -> exclusive = true;
-                    case "quiet" -> quiet = true;
-                    case "signal" -> {
-                        signal = WarnSignalOption.parse(o.value());
-                        if (signal.isEmpty()) {
-                            err.println(PROG + ": error: Invalid --signal specification");
-                            return 255;
-                        }
-                    }
-                    default -> throw new IllegalStateException("unhandled salloc option " + o.key());
-                }
-            }
-        } catch (NumberFormatException e) {
-            err.println(PROG + ": error: Invalid numeric value: " + e.getMessage());
-            return 1;
+            return allocate(inv, out, err);
+        } catch (SubmitException e) {
+            return LINE.refuse(e, out, err);
         }
-        List<String> command = new ArrayList<>(parsed.operands());
-        if (command.isEmpty()) {
+    }
+
+    private int allocate(Invocation inv, PrintStream out, PrintStream err) throws SubmitException {
+        SubmitLine.Parsed line = LINE.read(inv, SallocOptions.ENV, SallocOptions.HELP, SallocOptions.USAGE, err);
+        SubmitOptions o = line.options();
+        OptionChecks.check(o, OptionChecks.Cluster.of(inv), inv, LINE.warnings(err));
+        LINE.listDefined(line, inv, err);
+        boolean noShell = o.has("no-shell");
+        List<String> command = new ArrayList<>(line.operands());
+        if (command.isEmpty() && !noShell) {
             command.add(inv.env().getOrDefault("SHELL", "/bin/sh"));
         }
+        // Slurm names a --no-shell allocation "no-shell".
+        String name = noShell && command.isEmpty() ? "no-shell" : baseName(command.get(0));
+        JobSpec spec = JobSpecBuilder.allocation(o, inv, name, String.join(" ", command), LINE.warnings(err));
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty() || !CommandSupport.knownGres(inv, gres, PROG, err)) {
+        if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
+            return 1;
+        }
+        Optional<String> refused = OptionChecks.refusedByController(o);
+        if (refused.isPresent()) {
+            err.println(PROG + ": error: Job submit/allocate failed: " + refused.get());
             return 1;
         }
         Allocation allocation;
         try {
-            allocation = Allocation.submit(
-                    client.get(),
-                    inv,
-                    new Allocation.Request(
-                            name.isEmpty() ? baseName(command.get(0)) : name,
-                            nodes,
-                            tasks,
-                            cpus,
-                            gres,
-                            partition,
-                            time,
-                            exclusive,
-                            String.join(" ", command),
-                            signal));
+            allocation = Allocation.submit(client.get(), spec);
         } catch (ControllerException e) {
             if (!e.userMessage().isEmpty()) {
                 err.println(PROG + ": error: " + e.userMessage());
             }
             err.println(PROG + ": error: Job submit/allocate failed: " + e.getMessage());
             return 1;
-        } catch (IllegalArgumentException e) {
-            err.println(PROG + ": error: Invalid time limit specification");
-            return 1;
         }
+        boolean quiet = o.has("quiet");
         int status = 1 << 8;
+        boolean release = true;
         try {
-            if (!allocation.awaitStart(PROG, err)) {
+            Allocation.Wait wait = Allocation.Wait.of(o, true);
+            Allocation.Start start = allocation.awaitStart(PROG, err, wait);
+            if (start == Allocation.Start.TIMED_OUT) {
+                release = false;
+                allocation.release(0);
+                immediateFailed(allocation.jobId(), wait, err);
+                return 1;
+            }
+            if (start == Allocation.Start.REVOKED) {
                 return 1;
             }
             if (!quiet) {
                 err.println(PROG + ": Granted job allocation " + allocation.jobId());
                 err.flush();
             }
-            status = runHere(inv, command, allocation);
+            if (noShell) {
+                // The allocation stays until scancel or its time limit, as Slurm's does.
+                release = false;
+                return 0;
+            }
+            status = runHere(inv, command, allocation, spec.getWorkDir());
         } catch (ControllerException | IOException e) {
             err.println(PROG + ": error: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            if (!quiet) {
-                err.println(PROG + ": Relinquishing job allocation " + allocation.jobId());
-                err.flush();
+            if (release) {
+                if (!quiet) {
+                    err.println(PROG + ": Relinquishing job allocation " + allocation.jobId());
+                    err.flush();
+                }
+                allocation.release(status);
             }
-            allocation.release(status);
         }
         return (status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
     }
 
+    /** Real salloc 22.05's lines for {@code -I} and {@code -I N} when the job did not start in time. */
+    private static void immediateFailed(int jobId, Allocation.Wait wait, PrintStream err) {
+        if (wait.seconds() == 0) {
+            err.println(PROG + ": Job allocation " + jobId + " has been revoked.");
+            err.println(PROG + ": error: Unable to allocate resources: Requested nodes are busy");
+        } else {
+            err.println(PROG + ": error: Unable to allocate resources: Connection timed out");
+            err.println(PROG + ": Job allocation " + jobId + " has been revoked.");
+        }
+    }
+
     /**
      * Runs the command on this host, as the caller and on the caller's terminal (through
-     * sluice-agent: started by the caller's front end, never by the agent); returns its wait status.
+     * sluice-agent: started by the caller's front end, never by the agent), in the job's working
+     * directory ({@code -D}); returns its wait status.
      */
-    private static int runHere(Invocation inv, List<String> command, Allocation allocation)
+    private static int runHere(Invocation inv, List<String> command, Allocation allocation, String workDir)
             throws IOException, InterruptedException {
-        return inv.callerSide()
-                .run(command, allocation.environment(inv.env()), inv.cwd().toString());
+        return inv.callerSide().run(command, allocation.environment(inv.env()), workDir);
     }
 
     private static String baseName(String path) {

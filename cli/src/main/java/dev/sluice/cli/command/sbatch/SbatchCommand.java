@@ -5,19 +5,20 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.submit.JobSpecBuilder;
+import dev.sluice.cli.command.submit.SubmitException;
+import dev.sluice.cli.command.submit.SubmitOptions;
+import dev.sluice.cli.command.submit.TestOnly;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.text.RawText;
-import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -59,7 +60,7 @@ public final class SbatchCommand implements Command {
         cli.apply(cmdline.options());
         try {
             return submit(inv, cmdline, cli, out, err);
-        } catch (SbatchException e) {
+        } catch (SubmitException e) {
             e.lines().forEach(l -> err.println(PROG + ": " + l));
             return e.exitCode();
         } catch (GetoptException e) {
@@ -72,7 +73,7 @@ public final class SbatchCommand implements Command {
     static final int MAX_SCRIPT_READ = 64 << 20;
 
     private int submit(Invocation inv, Getopt.Result cmdline, SubmitOptions cli, PrintStream out, PrintStream err)
-            throws SbatchException, GetoptException {
+            throws SubmitException, GetoptException {
         List<String> operands = cmdline.operands();
         // The script is bytes, as Slurm sends it; `text` is the same bytes as RawText, for the
         // checks and the #SBATCH lines.
@@ -84,7 +85,7 @@ public final class SbatchCommand implements Command {
         boolean wrapped = cli.has("wrap");
         if (wrapped) {
             if (!operands.isEmpty()) {
-                throw new SbatchException(1, "error: Script arguments not permitted with --wrap option");
+                throw new SubmitException(1, "error: Script arguments not permitted with --wrap option");
             }
             // The text Slurm's sbatch --wrap generates (scontrol write batch_script shows it).
             script = RawText.encode(
@@ -103,7 +104,7 @@ public final class SbatchCommand implements Command {
             try {
                 script = inv.stdin().readAllBytes();
             } catch (IOException e) {
-                throw new SbatchException(
+                throw new SubmitException(
                         1, "error: Unable to read batch script from standard input: " + e.getMessage());
             }
             fileName = "(stdin)";
@@ -115,14 +116,14 @@ public final class SbatchCommand implements Command {
 
         Getopt.Result directives = Getopt.parse(PROG, SbatchOptions.TABLE, ScriptDirectives.scan(text, fileName));
         if (!directives.operands().isEmpty()) {
-            throw new SbatchException(
+            throw new SubmitException(
                     1,
                     "error: Invalid directive found in batch script: "
                             + directives.operands().get(0));
         }
         SubmitOptions merged = new SubmitOptions();
         merged.apply(directives.options());
-        merged.applyEnv(inv.env());
+        merged.applyEnv(SbatchOptions.ENV, inv.env());
         merged.apply(cmdline.options());
 
         JobSpec spec = JobSpecBuilder.build(
@@ -136,7 +137,7 @@ public final class SbatchCommand implements Command {
             return 1;
         }
         if (merged.has("test-only")) {
-            return testOnly(client.get(), spec, merged.has("quiet"), inv, err);
+            return TestOnly.run(PROG, client.get(), spec, merged.has("quiet"), inv, err);
         }
         int jobId;
         try {
@@ -164,67 +165,40 @@ public final class SbatchCommand implements Command {
         return 0;
     }
 
-    /**
-     * {@code --test-only}: the controller places the job as its scheduler would, submits nothing
-     * and answers where and when; Slurm 22.05's line goes to standard error (not with -Q). A job
-     * that could not run prints {@code allocation failure: TEXT}, exit status 1.
-     */
-    private static int testOnly(ControllerClient client, JobSpec spec, boolean quiet, Invocation inv, PrintStream err) {
-        SubmitBatchJobResponse r;
-        try {
-            r = client.call(ClientRequest.newBuilder()
-                            .setSubmitBatchJob(SubmitBatchJobRequest.newBuilder()
-                                    .setSpec(spec)
-                                    .setTestOnly(true)))
-                    .getSubmitBatchJob();
-        } catch (ControllerException e) {
-            err.println("allocation failure: " + e.getMessage());
-            return 1;
-        }
-        if (!quiet) {
-            err.println(PROG + ": Job " + Integer.toUnsignedString(r.getJobId()) + " to start at "
-                    + SlurmTimestamp.format(
-                            Instant.ofEpochSecond(r.getStartTime()), inv.clock().getZone())
-                    + " using " + r.getCpus() + " processors on nodes " + r.getNodeList() + " in partition "
-                    + r.getPartition());
-        }
-        return 0;
-    }
-
     /** The script file, opened with the caller's rights (through sluice-agent: by the caller's front end). */
-    private static byte[] readScript(Invocation inv, String path, String shown) throws SbatchException {
+    private static byte[] readScript(Invocation inv, String path, String shown) throws SubmitException {
         try {
             return inv.callerSide().read(path, MAX_SCRIPT_READ);
         } catch (IOException e) {
-            throw new SbatchException(1, "error: Unable to open file " + shown);
+            throw new SubmitException(1, "error: Unable to open file " + shown);
         }
     }
 
     /** Slurm's checks on the script text, with its messages and in its order. */
-    static void checkScript(String script) throws SbatchException {
+    static void checkScript(String script) throws SubmitException {
         if (script.isEmpty()) {
-            throw new SbatchException(1, "error: Batch script is empty!");
+            throw new SubmitException(1, "error: Batch script is empty!");
         }
         int nul = script.indexOf('\0');
         // Slurm reads the script as a C string here: what follows a NUL is not seen.
         if ((nul < 0 ? script : script.substring(0, nul)).isBlank()) {
-            throw new SbatchException(1, "error: Batch script contains only whitespace!");
+            throw new SubmitException(1, "error: Batch script contains only whitespace!");
         }
         if (!script.startsWith("#!")) {
-            throw new SbatchException(
+            throw new SubmitException(
                     1,
                     "error: This does not look like a batch script.  The first",
                     "error: line must start with #! followed by the path to an interpreter.",
                     "error: For instance: #!/bin/sh");
         }
         if (nul >= 0) {
-            throw new SbatchException(
+            throw new SubmitException(
                     1,
                     "error: The Slurm controller does not allow scripts that",
                     "error: contain a NULL character '\\0'.");
         }
         if (script.contains("\r\n")) {
-            throw new SbatchException(
+            throw new SubmitException(
                     1,
                     "error: Batch script contains DOS line breaks (\\r\\n)",
                     "error: instead of expected UNIX line breaks (\\n).");

@@ -1,125 +1,90 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.getopt.ArgKind.NONE;
-import static dev.sluice.cli.getopt.ArgKind.OPTIONAL;
-import static dev.sluice.cli.getopt.ArgKind.REQUIRED;
-
+import dev.sluice.cli.command.submit.OptionCatalog;
+import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.OptionTable;
 import java.util.Map;
+import java.util.Set;
 
 /** sbatch's option table and the {@code SBATCH_*} variables that stand for options. */
 final class SbatchOptions {
     private SbatchOptions() {}
 
-    private static final char NO = 0;
+    /** sbatch's long options in the order of its getopt table (glibc lists ambiguities so). */
+    private static final String ORDER = """
+            account acctg-freq array batch begin bb bbf cluster-constraint chdir cluster clusters comment
+            container context contiguous constraint core-spec cores-per-socket cpu-freq cpus-per-gpu
+            cpus-per-task deadline delay-boot dependency distribution error exclude exclusive export
+            export-file extra-node-info get-user-env gid gpu-bind gpu-freq gpus gpus-per-node
+            gpus-per-socket gpus-per-task gres gres-flags help hint hold ignore-pbs input job-name
+            kill-on-invalid-dep licenses mail-type mail-user mcs-label mem mem-bind mem-per-cpu mem-per-gpu
+            mincpus network nice no-kill no-requeue nodefile nodelist nodes ntasks ntasks-per-core
+            ntasks-per-gpu ntasks-per-node ntasks-per-socket ntasks-per-tres open-mode output overcommit
+            oversubscribe parsable partition power prefer priority profile propagate qos quiet reboot
+            requeue reservation signal sockets-per-node spread-job switches tasks-per-node test-only
+            thread-spec threads-per-core time time-min tmp uid use-min-nodes usage verbose version wait
+            wait-all-nodes wckey wrap
+            """;
 
-    static final OptionTable TABLE = OptionTable.builder()
-            .stopAtFirstOperand()
-            // implemented
-            .add('A', "account", REQUIRED)
-            .add('D', "chdir", REQUIRED)
-            .add(NO, "comment", REQUIRED)
-            .add('C', "constraint", REQUIRED)
-            .add('c', "cpus-per-task", REQUIRED)
-            .add('e', "error", REQUIRED)
-            .add('x', "exclude", REQUIRED)
-            .add(NO, "exclusive", OPTIONAL)
-            .add(NO, "export", REQUIRED)
-            .add(NO, "gres", REQUIRED)
-            .add('h', "help", NONE)
-            .add('H', "hold", NONE)
-            .add('i', "input", REQUIRED)
-            .add('J', "job-name", REQUIRED)
-            .add(NO, "mem", REQUIRED)
-            .add(NO, "mem-per-cpu", REQUIRED)
-            .add(NO, "nice", OPTIONAL)
-            .add('k', "no-kill", OPTIONAL)
-            .add(NO, "no-requeue", NONE)
-            .add('w', "nodelist", REQUIRED)
-            .add('N', "nodes", REQUIRED)
-            .add('n', "ntasks", REQUIRED)
-            .add(NO, "mail-type", REQUIRED)
-            .add(NO, "mail-user", REQUIRED)
-            .add(NO, "ntasks-per-node", REQUIRED)
-            .add(NO, "open-mode", REQUIRED)
-            .add('o', "output", REQUIRED)
-            .add(NO, "parsable", NONE)
-            .add('p', "partition", REQUIRED)
-            .add('q', "qos", REQUIRED)
-            .add('Q', "quiet", NONE)
-            .add(NO, "requeue", NONE)
-            .add('t', "time", REQUIRED)
-            .add(NO, "usage", NONE)
-            .add('v', "verbose", NONE)
-            .add('V', "version", NONE)
-            .add(NO, "wrap", REQUIRED)
-            // Slurm's other options: present so prefixes resolve as in Slurm, refused when used.
-            .unsupported(NO, "acctg-freq", REQUIRED)
-            .add('a', "array", REQUIRED)
-            .unsupported(NO, "batch", REQUIRED)
-            .unsupported(NO, "bb", REQUIRED)
-            .unsupported(NO, "bbf", REQUIRED)
-            .add('b', "begin", REQUIRED)
-            .unsupported(NO, "cluster-constraint", REQUIRED)
-            .unsupported('M', "clusters", REQUIRED)
-            .unsupported(NO, "container", REQUIRED)
-            .unsupported(NO, "contiguous", NONE)
-            .unsupported('S', "core-spec", REQUIRED)
-            .unsupported(NO, "cores-per-socket", REQUIRED)
-            .unsupported(NO, "cpu-freq", REQUIRED)
-            .add(NO, "cpus-per-gpu", REQUIRED)
-            .unsupported(NO, "deadline", REQUIRED)
-            .unsupported(NO, "delay-boot", REQUIRED)
-            .add('d', "dependency", REQUIRED)
-            .unsupported('m', "distribution", REQUIRED)
-            .add(NO, "export-file", REQUIRED)
-            .unsupported('B', "extra-node-info", REQUIRED)
-            .unsupported(NO, "get-user-env", OPTIONAL)
-            .unsupported(NO, "gid", REQUIRED)
-            .unsupported(NO, "gpu-bind", REQUIRED)
-            .unsupported(NO, "gpu-freq", REQUIRED)
-            .add('G', "gpus", REQUIRED)
-            .add(NO, "gpus-per-node", REQUIRED)
-            .unsupported(NO, "gpus-per-socket", REQUIRED)
-            .add(NO, "gpus-per-task", REQUIRED)
-            .add(NO, "gres-flags", REQUIRED)
-            .unsupported(NO, "hint", REQUIRED)
-            .unsupported(NO, "ignore-pbs", NONE)
-            .add(NO, "kill-on-invalid-dep", REQUIRED)
-            .unsupported('L', "licenses", REQUIRED)
-            .unsupported(NO, "mcs-label", REQUIRED)
-            .unsupported(NO, "mem-bind", REQUIRED)
-            .add(NO, "mem-per-gpu", REQUIRED)
-            .unsupported(NO, "mincpus", REQUIRED)
-            .unsupported(NO, "network", REQUIRED)
-            .unsupported('F', "nodefile", REQUIRED)
-            .unsupported(NO, "ntasks-per-core", REQUIRED)
-            .unsupported(NO, "ntasks-per-gpu", REQUIRED)
-            .unsupported(NO, "ntasks-per-socket", REQUIRED)
-            .unsupported('O', "overcommit", NONE)
-            .unsupported('s', "oversubscribe", NONE)
-            .unsupported(NO, "power", REQUIRED)
-            .unsupported(NO, "prefer", REQUIRED)
-            .unsupported(NO, "priority", REQUIRED)
-            .unsupported(NO, "profile", REQUIRED)
-            .unsupported(NO, "propagate", OPTIONAL)
-            .unsupported(NO, "reboot", NONE)
-            .unsupported(NO, "reservation", REQUIRED)
-            .add(NO, "signal", REQUIRED)
-            .unsupported(NO, "sockets-per-node", REQUIRED)
-            .unsupported(NO, "spread-job", NONE)
-            .unsupported(NO, "switches", REQUIRED)
-            .add(NO, "test-only", NONE)
-            .unsupported(NO, "thread-spec", REQUIRED)
-            .unsupported(NO, "threads-per-core", REQUIRED)
-            .unsupported(NO, "time-min", REQUIRED)
-            .unsupported(NO, "tmp", REQUIRED)
-            .unsupported(NO, "uid", REQUIRED)
-            .unsupported(NO, "use-min-nodes", NONE)
-            .add('W', "wait", NONE)
-            .unsupported(NO, "wait-all-nodes", REQUIRED)
-            .unsupported(NO, "wckey", REQUIRED)
-            .build();
+    /** Slurm's options Sluice's sbatch does not implement: refused as unrecognized when used. */
+    private static final Set<String> REFUSED = Set.of(
+            "acctg-freq",
+            "batch",
+            "bb",
+            "bbf",
+            "cluster",
+            "cluster-constraint",
+            "clusters",
+            "container",
+            "context",
+            "contiguous",
+            "core-spec",
+            "cores-per-socket",
+            "cpu-freq",
+            "deadline",
+            "delay-boot",
+            "distribution",
+            "extra-node-info",
+            "get-user-env",
+            "gid",
+            "gpu-bind",
+            "gpu-freq",
+            "gpus-per-socket",
+            "hint",
+            "ignore-pbs",
+            "licenses",
+            "mcs-label",
+            "mem-bind",
+            "mincpus",
+            "network",
+            "nodefile",
+            "ntasks-per-core",
+            "ntasks-per-gpu",
+            "ntasks-per-socket",
+            "ntasks-per-tres",
+            "overcommit",
+            "oversubscribe",
+            "power",
+            "prefer",
+            "priority",
+            "profile",
+            "propagate",
+            "reboot",
+            "reservation",
+            "sockets-per-node",
+            "spread-job",
+            "switches",
+            "thread-spec",
+            "threads-per-core",
+            "time-min",
+            "tmp",
+            "uid",
+            "use-min-nodes",
+            "wait-all-nodes",
+            "wckey");
+
+    // sbatch's -W waits for the job: no argument (srun's -W takes seconds).
+    static final OptionTable TABLE = OptionCatalog.table(ORDER, REFUSED, Map.of("wait", ArgKind.NONE));
 
     /** Input variables (sbatch(1) "INPUT ENVIRONMENT VARIABLES") for implemented options. */
     static final Map<String, String> ENV = Map.ofEntries(

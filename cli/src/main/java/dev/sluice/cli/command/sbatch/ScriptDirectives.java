@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.sbatch;
 
+import dev.sluice.cli.command.submit.SubmitException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +20,7 @@ final class ScriptDirectives {
     private ScriptDirectives() {}
 
     /** The directive words in script order, ready for the option parser. */
-    static List<String> scan(String script, String fileName) throws SbatchException {
+    static List<String> scan(String script, String fileName) throws SubmitException {
         List<String> words = new ArrayList<>();
         String[] lines = script.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
@@ -37,7 +38,7 @@ final class ScriptDirectives {
         return words;
     }
 
-    static List<String> split(String text, String fileName, int lineNo) throws SbatchException {
+    static List<String> split(String text, String fileName, int lineNo) throws SubmitException {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;
@@ -59,7 +60,7 @@ final class ScriptDirectives {
             } else if (c == '"' || c == '\'') {
                 int close = text.indexOf(c, i + 1);
                 if (close < 0) {
-                    throw new SbatchException(
+                    throw new SubmitException(
                             1,
                             "fatal: " + fileName + ": line " + lineNo + ": Unmatched `" + c + "` in ["
                                     + text.substring(lastWordEnd) + "]");

@@ -2,23 +2,24 @@ package dev.sluice.cli.command.srun;
 
 import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
+import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.salloc.Allocation;
-import dev.sluice.cli.command.sbatch.WarnSignalOption;
-import dev.sluice.cli.getopt.ArgKind;
-import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.OptionTable;
-import dev.sluice.cli.getopt.ParsedOption;
-import dev.sluice.common.error.ErrorCode;
-import dev.sluice.protocol.v1.ClientRequest;
-import dev.sluice.protocol.v1.CreateStepRequest;
-import dev.sluice.protocol.v1.CreateStepResponse;
-import dev.sluice.protocol.v1.StepCompleteRequest;
+import dev.sluice.cli.command.submit.JobSpecBuilder;
+import dev.sluice.cli.command.submit.OptionChecks;
+import dev.sluice.cli.command.submit.SubmitException;
+import dev.sluice.cli.command.submit.SubmitLine;
+import dev.sluice.cli.command.submit.SubmitOptions;
+import dev.sluice.cli.command.submit.TestOnly;
+import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,134 +28,140 @@ import java.util.Optional;
  * controller for a step; outside one it first makes an allocation for the step and releases it
  * with srun's exit code, as Slurm's srun does. The tasks' output arrives live on a socket of
  * srun's own (each node of the step connects to it) and is printed ({@code -l}: prefixed by the
- * task id); srun exits with the highest task exit code. Ctrl-C is forwarded to every task. srun
- * talks frames to the controller, never gRPC (its start-up time is the user's).
+ * task id) or written to {@code -o/-e} files; srun exits with the highest task exit code. Ctrl-C
+ * is forwarded to every task. srun talks frames to the controller, never gRPC (its start-up time
+ * is the user's). Every option of Slurm 22.05's srun is taken; docs/commands.md says which are
+ * honoured, which draw Slurm's warning and which are only recorded.
  */
 public final class SrunCommand implements Command {
     private static final String PROG = "srun";
 
-    private static final OptionTable TABLE = OptionTable.builder()
-            .stopAtFirstOperand()
-            .add('n', "ntasks", ArgKind.REQUIRED)
-            .add('N', "nodes", ArgKind.REQUIRED)
-            .add('c', "cpus-per-task", ArgKind.REQUIRED)
-            .add((char) 0, "gres", ArgKind.REQUIRED)
-            .add('G', "gpus", ArgKind.REQUIRED)
-            .add((char) 0, "exclusive", ArgKind.OPTIONAL)
-            .add((char) 0, "overlap", ArgKind.NONE)
-            .add('l', "label", ArgKind.NONE)
-            .add('J', "job-name", ArgKind.REQUIRED)
-            .add('p', "partition", ArgKind.REQUIRED)
-            .add('t', "time", ArgKind.REQUIRED)
-            .add((char) 0, "jobid", ArgKind.REQUIRED)
-            .add('u', "unbuffered", ArgKind.NONE)
-            .add('Q', "quiet", ArgKind.NONE)
-            .add((char) 0, "signal", ArgKind.REQUIRED)
-            .add((char) 0, "help", ArgKind.NONE)
-            .add((char) 0, "usage", ArgKind.NONE)
-            .build();
+    private static final SubmitLine LINE = new SubmitLine(PROG, SrunOptions.TABLE);
 
-    private static final String USAGE = """
-            Usage: srun [-N nnodes] [-n ntasks] [-c ncpus] [--gres=list] [-G ngpus] [--exclusive]
-                        [-l] [-J jobname] [--jobid=id] executable [args...]
-            """;
-
-    /** What the options say, with Slurm's defaults inside an allocation. */
-    record Options(
-            int ntasks,
-            int nodes,
-            int cpusPerTask,
-            String gres,
-            boolean exclusive,
-            boolean label,
-            boolean quiet,
-            String name,
-            String jobId,
-            String partition,
-            String time,
-            List<String> argv,
-            Optional<WarnSignalOption.Spec> signal) {
-        Options inJob(int id) {
-            return new Options(
-                    ntasks,
-                    nodes,
-                    cpusPerTask,
-                    gres,
-                    exclusive,
-                    label,
-                    quiet,
-                    name,
-                    Integer.toString(id),
-                    partition,
-                    time,
-                    argv,
-                    signal);
-        }
-    }
+    /** Sluice starts tasks itself; it has no MPI plugin but "none". */
+    private static final String MPI_LIST = "MPI plugin types are...\n\tnone\n";
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
-        if (line.isEmpty()) {
-            return 1;
+        try {
+            return srun(inv, out, err);
+        } catch (SubmitException e) {
+            return LINE.refuse(e, out, err);
         }
-        Getopt.Result parsed = line.get();
-        Optional<Options> options = options(inv, parsed, out, err);
-        if (options.isEmpty()) {
-            return parsed.options().stream()
-                            .anyMatch(o -> o.key().equals("help") || o.key().equals("usage"))
-                    ? 0
-                    : 1;
+    }
+
+    private int srun(Invocation inv, PrintStream out, PrintStream err) throws SubmitException {
+        SubmitLine.Parsed line = LINE.read(inv, SrunOptions.ENV, SrunOptions.HELP, SrunOptions.USAGE, err);
+        SubmitOptions o = line.options();
+        if (o.has("mpi") && o.get("mpi").equalsIgnoreCase("list")) {
+            out.print(MPI_LIST);
+            return 0;
         }
-        Options o = options.get();
+        if (line.operands().isEmpty()) {
+            throw new SubmitException(1, "fatal: No command given to execute.");
+        }
+        mpi(o);
+        OptionChecks.Cluster cluster = OptionChecks.Cluster.of(inv);
+        OptionChecks.check(o, cluster, inv, LINE.warnings(err));
+        String jobId = o.has("jobid")
+                ? o.get("jobid")
+                : inv.env().getOrDefault("SLURM_JOB_ID", inv.env().getOrDefault("SLURM_JOBID", ""));
+        if (!jobId.isEmpty() && (jobId.length() > 9 || !jobId.chars().allMatch(Character::isDigit))) {
+            throw new SubmitException(1, "error: Invalid numeric value \"" + jobId + "\" for --jobid.");
+        }
+        if (jobId.isEmpty() && o.has("relative")) {
+            throw new SubmitException(1, "fatal: --relative option invalid for job allocation request");
+        }
+        if (!jobId.isEmpty() && o.has("het-group")) {
+            hetGroup(o.get("het-group"));
+        }
+        LINE.listDefined(line, inv, err);
+        List<String> argv = line.operands();
+        String name = o.has("job-name") ? o.get("job-name") : baseName(argv.get(0));
+        JobSpec spec = JobSpecBuilder.allocation(o, inv, name, String.join(" ", argv), LINE.warnings(err));
+        int ntasks = taskCount(o, spec, inv, jobId.isEmpty());
+        List<String> stepArgv = o.has("multi-prog") ? multiProg(inv, argv.get(0), ntasks) : argv;
+        if (o.has("input")) {
+            stepArgv = InputRedirect.wrap(o.get("input"), stepArgv, inv.caller().userName(), name);
+        }
+        if (o.has("pty")) {
+            // Sluice's steps have no terminal of their own, as when Slurm's srun has none to give.
+            LINE.warnings(err).accept("error: Not using a pseudo-terminal, disregarding --pty option");
+        }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty() || !CommandSupport.knownGres(inv, o.gres(), PROG, err)) {
+        if (client.isEmpty() || !CommandSupport.knownGres(inv, stepGres(o), PROG, err)) {
             return 1;
         }
-        if (o.jobId().isEmpty()) {
-            return runInNewAllocation(client.get(), inv, o, out, err);
+        if (spec.getNumTasks() == 0) {
+            // The allocation is for the step: as many tasks as it runs.
+            spec = spec.toBuilder().setNumTasks(ntasks).build();
         }
-        return runStep(client.get(), inv, inv.env(), o, out, err);
+        if (o.has("test-only")) {
+            return TestOnly.run(PROG, client.get(), spec, o.has("quiet"), inv, err);
+        }
+        StepLaunch.Shape shape = new StepLaunch.Shape(
+                ntasks,
+                spec.getMinNodes(),
+                spec.getCpusPerTask(),
+                stepGres(o),
+                stepExclusive(o),
+                name,
+                spec.getWorkDir(),
+                stepArgv,
+                Map.of());
+        StepLaunch.Io io = new StepLaunch.Io(
+                o.has("output") ? o.get("output") : null,
+                o.has("error") ? o.get("error") : null,
+                o.has("open-mode")
+                        && o.get("open-mode").toLowerCase(Locale.ROOT).startsWith("a"),
+                o.has("label"),
+                o.has("quiet"),
+                new StepIoServer.ExitPolicy(killOnBadExit(o), waitSeconds(o), cluster.killWaitSeconds()));
+        if (jobId.isEmpty()) {
+            return inNewAllocation(client.get(), inv, o, spec, shape, io, out, err);
+        }
+        return step(client.get(), inv, Integer.parseInt(jobId), inv.env(), o, shape, io, out, err);
     }
 
     /**
      * A lone srun, as Slurm's: an allocation of exactly what the step needs, the step in it, and
      * the allocation released with srun's exit code.
      */
-    private static int runInNewAllocation(
-            ControllerClient client, Invocation inv, Options o, PrintStream out, PrintStream err) {
+    private static int inNewAllocation(
+            ControllerClient client,
+            Invocation inv,
+            SubmitOptions o,
+            JobSpec spec,
+            StepLaunch.Shape shape,
+            StepLaunch.Io io,
+            PrintStream out,
+            PrintStream err) {
+        Optional<String> refused = OptionChecks.refusedByController(o);
+        if (refused.isPresent()) {
+            err.println(PROG + ": error: Unable to allocate resources: " + refused.get());
+            return 1;
+        }
         Allocation allocation;
         try {
-            allocation = Allocation.submit(
-                    client,
-                    inv,
-                    new Allocation.Request(
-                            o.name().isEmpty() ? baseName(o.argv().get(0)) : o.name(),
-                            o.nodes(),
-                            o.ntasks(),
-                            o.cpusPerTask(),
-                            o.gres(),
-                            o.partition(),
-                            o.time(),
-                            o.exclusive(),
-                            String.join(" ", o.argv()),
-                            o.signal()));
+            allocation = Allocation.submit(client, spec);
         } catch (ControllerException e) {
             if (!e.userMessage().isEmpty()) {
                 err.println(PROG + ": error: " + e.userMessage());
             }
             err.println(PROG + ": error: Unable to allocate resources: " + e.getMessage());
             return 1;
-        } catch (IllegalArgumentException e) {
-            err.println(PROG + ": error: Invalid time limit specification");
-            return 1;
         }
         int code = 1;
         try {
-            if (!allocation.awaitStart(PROG, err)) {
+            Allocation.Start start = allocation.awaitStart(PROG, err, Allocation.Wait.of(o, false));
+            if (start == Allocation.Start.TIMED_OUT) {
+                err.println(PROG + ": error: Unable to allocate resources: Requested nodes are busy");
                 return 1;
             }
-            code = runStep(client, inv, allocation.environment(inv.env()), o.inJob(allocation.jobId()), out, err);
+            if (start == Allocation.Start.REVOKED) {
+                return 1;
+            }
+            code = step(client, inv, allocation.jobId(), allocation.environment(inv.env()), o, shape, io, out, err);
         } catch (ControllerException e) {
             err.println(PROG + ": error: " + e.getMessage());
         } catch (InterruptedException e) {
@@ -165,121 +172,148 @@ public final class SrunCommand implements Command {
         return code;
     }
 
-    private static String baseName(String path) {
-        int slash = path.lastIndexOf('/');
-        return slash < 0 ? path : path.substring(slash + 1);
-    }
-
-    private static int runStep(
+    /** The step, between {@code --prolog} and {@code --epilog}, which run here as the caller. */
+    private static int step(
             ControllerClient client,
             Invocation inv,
+            int jobId,
             Map<String, String> env,
-            Options o,
+            SubmitOptions o,
+            StepLaunch.Shape shape,
+            StepLaunch.Io io,
             PrintStream out,
             PrintStream err) {
-        try (StepIoServer io = StepIoServer.open(o.label(), out, err)) {
-            CreateStepResponse step = create(client, inv, env, o, io, err);
-            if (step == null) {
-                return 1;
-            }
-            int code;
-            try (var ignored =
-                    Interrupts.forwardTo(inv, io, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
-                code = io.serve(step.getNumNodes(), step.getNumTasks());
-            }
-            complete(client, Integer.parseInt(o.jobId()), step.getStepId(), code << 8);
-            return code;
+        Map<String, String> stepEnv = JobSpecBuilder.environment(o.has("export") ? o.raw("export") : "ALL", env);
+        StepLaunch.Shape s = shape.withEnv(stepEnv);
+        int prolog = local(inv, o, "prolog", shape, env);
+        if (prolog != 0) {
+            err.println(PROG + ": error: srun prolog failed rc = " + prolog + ". Aborting step.");
+            return 1;
+        }
+        int code = StepLaunch.run(client, inv, jobId, s, io, out, err);
+        int epilog = local(inv, o, "epilog", shape, env);
+        if (epilog != 0) {
+            err.println(PROG + ": error: srun epilog failed status=" + epilog);
+        }
+        return code;
+    }
+
+    /** {@code --prolog}/{@code --epilog}: the program with the step's command line as its arguments. */
+    private static int local(
+            Invocation inv, SubmitOptions o, String key, StepLaunch.Shape shape, Map<String, String> env) {
+        if (!o.has(key) || o.get(key).equalsIgnoreCase("none")) {
+            return 0;
+        }
+        List<String> argv = new ArrayList<>();
+        argv.add(o.get(key));
+        argv.addAll(shape.argv());
+        try {
+            int status = inv.callerSide().run(argv, env, shape.workDir());
+            return (status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
         } catch (IOException e) {
-            err.println(PROG + ": error: " + e.getMessage());
+            return 127;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return 1;
         }
     }
 
-    private static Optional<Options> options(Invocation inv, Getopt.Result parsed, PrintStream out, PrintStream err) {
-        int ntasks = 0;
-        int nodes = 0;
-        int cpus = 0;
-        String gres = "";
-        boolean exclusive = false;
-        boolean label = false;
-        boolean quiet = false;
-        String name = "";
-        String partition = "";
-        String time = "";
-        String jobId = inv.env().getOrDefault("SLURM_JOB_ID", inv.env().getOrDefault("SLURM_JOBID", ""));
-        Optional<WarnSignalOption.Spec> signal = Optional.empty();
-        try {
-            for (ParsedOption opt : parsed.options()) {
-                switch (opt.key()) {
-                    case "help", "usage" -> {
-                        out.print(USAGE);
-                        return Optional.empty();
-                    }
-                    case "ntasks" -> ntasks = positive(opt);
-                    case "nodes" -> nodes = positive(opt);
-                    case "cpus-per-task" -> cpus = positive(opt);
-                    case "gres" -> gres = opt.value();
-                    case "gpus" -> gres = "gpu:" + opt.value();
-                    case "exclusive" -> exclusive = true;
-                    case "overlap" -> exclusive = false;
-                    case "label" -> label = true;
-                    case "job-name" -> name = opt.value();
-                    case "jobid" -> jobId = opt.value();
-                    case "partition" -> partition = opt.value();
-                    case "time" -> time = opt.value();
-                    case "quiet" -> quiet = true;
-                    case "signal" -> {
-                        signal = WarnSignalOption.parse(opt.value());
-                        if (signal.isEmpty()) {
-                            err.println(PROG + ": error: Invalid --signal specification");
-                            return Optional.empty();
-                        }
-                    }
-                    case "unbuffered" -> {
-                        // output is always passed on as it arrives
-                    }
-                    default -> throw new IllegalStateException("unhandled srun option " + opt.key());
-                }
-            }
-        } catch (NumberFormatException e) {
-            err.println(PROG + ": error: " + e.getMessage());
-            return Optional.empty();
+    /**
+     * {@code -n}; else {@code --ntasks-per-node} times the nodes; else inside an allocation the
+     * job's task count (SLURM_NTASKS, else one per node) unless {@code -N} says otherwise, as
+     * Slurm's srun takes it.
+     */
+    private static int taskCount(SubmitOptions o, JobSpec spec, Invocation inv, boolean newAllocation) {
+        if (spec.getNumTasks() > 0) {
+            return spec.getNumTasks();
         }
-        if (parsed.operands().isEmpty()) {
-            err.println(PROG + ": fatal: No command given to execute.");
-            return Optional.empty();
+        int nodes = spec.getMinNodes();
+        if (spec.getNtasksPerNode() > 0) {
+            int n = nodes > 0 ? nodes : newAllocation ? 1 : intEnv(inv, "SLURM_JOB_NUM_NODES", 1);
+            return spec.getNtasksPerNode() * n;
         }
-        if (ntasks == 0) {
-            // Inside an allocation Slurm's srun takes the job's task count unless -N says
-            // otherwise, and a job that asked for none runs one task on each of its nodes.
-            ntasks = nodes > 0 ? nodes : intEnv(inv, "SLURM_NTASKS", intEnv(inv, "SLURM_NNODES", 1));
-        }
-        if (jobId.contains("_") || (!jobId.isEmpty() && !jobId.chars().allMatch(Character::isDigit))) {
-            err.println(PROG + ": error: Invalid job id: " + jobId);
-            return Optional.empty();
-        }
-        return Optional.of(new Options(
-                ntasks,
-                nodes,
-                cpus,
-                gres,
-                exclusive,
-                label,
-                quiet,
-                name,
-                jobId,
-                partition,
-                time,
-                List.copyOf(parsed.operands()),
-                signal));
+        // A job that asked for no task count runs one task on each of its nodes.
+        return nodes > 0 ? nodes : intEnv(inv, "SLURM_NTASKS", intEnv(inv, "SLURM_NNODES", 1));
     }
 
-    private static int positive(ParsedOption opt) {
-        int n = Integer.parseInt(opt.value().strip());
-        if (n <= 0) {
-            throw new NumberFormatException("Invalid numeric value \"" + opt.value() + "\" for " + opt.spelling());
+    /** The step's GRES per node: {@code --gres}, else {@code --gpus-per-node}, else {@code -G} as GPUs. */
+    private static String stepGres(SubmitOptions o) {
+        if (o.has("gres")) {
+            return o.get("gres");
         }
-        return n;
+        if (o.has("gpus-per-node")) {
+            return "gpu:" + o.get("gpus-per-node");
+        }
+        return o.has("gpus") ? "gpu:" + o.get("gpus") : "";
+    }
+
+    /**
+     * Sluice's exclusive step holds its CPUs and devices against other exclusive steps and takes
+     * only what it asks for: Slurm's {@code --exclusive} for a step, which implies {@code --exact}.
+     * {@code --exclusive=user|mcs} concern the allocation only.
+     */
+    private static boolean stepExclusive(SubmitOptions o) {
+        boolean exclusive = o.has("exclusive")
+                && (o.get("exclusive").isEmpty() || o.get("exclusive").equalsIgnoreCase("exclusive"));
+        return (exclusive || o.has("exact")) && !o.has("overlap") && !o.has("whole");
+    }
+
+    /** {@code -K}, {@code -K1}: on; {@code -K0}: off. */
+    private static boolean killOnBadExit(SubmitOptions o) {
+        return o.has("kill-on-bad-exit")
+                && (o.get("kill-on-bad-exit").isEmpty()
+                        || Integer.parseInt(o.get("kill-on-bad-exit").strip()) != 0);
+    }
+
+    private static int waitSeconds(SubmitOptions o) {
+        return o.has("wait") ? Integer.parseInt(o.get("wait").strip()) : -1;
+    }
+
+    /** Slurm's words for an MPI plugin it cannot load: Sluice has none but "none". */
+    private static void mpi(SubmitOptions o) throws SubmitException {
+        if (!o.has("mpi") || o.get("mpi").equalsIgnoreCase("none")) {
+            return;
+        }
+        String t = o.get("mpi");
+        throw new SubmitException(
+                1,
+                "error: Couldn't find the specified plugin name for mpi/" + t + " looking at all files",
+                "error: cannot find mpi plugin for mpi/" + t,
+                "error: MPI: Cannot create context for mpi/" + t,
+                "error: MPI: Unable to load any plugin",
+                "error: Invalid MPI type '" + t + "', --mpi=list for acceptable types");
+    }
+
+    /**
+     * Sluice has no heterogeneous jobs, so every allocation is one component: real srun 22.05
+     * refuses {@code --het-group} inside such an allocation, whatever the index (a lone srun
+     * takes it and makes a plain job).
+     */
+    private static void hetGroup(String value) throws SubmitException {
+        int highest = 0;
+        for (String part : value.split("[,-]")) {
+            highest = Math.max(highest, Integer.parseInt(part));
+        }
+        if (highest > 0) {
+            throw new SubmitException(
+                    1, "error: Requested het-group offset exceeds highest hetjob index (" + highest + " > 0)");
+        }
+        throw new SubmitException(1, "error: No directives to start application on any available hetjob components");
+    }
+
+    private static List<String> multiProg(Invocation inv, String file, int ntasks) throws SubmitException {
+        String config;
+        try {
+            config = new String(inv.callerSide().read(file, 1 << 20), StandardCharsets.UTF_8);
+        } catch (CallerFileException e) {
+            throw new SubmitException(1, "error: Could not open multi_prog config file " + file);
+        }
+        return MultiProg.argv(config, file, ntasks);
+    }
+
+    private static String baseName(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash < 0 ? path : path.substring(slash + 1);
     }
 
     private static int intEnv(Invocation inv, String name, int fallback) {
@@ -287,73 +321,6 @@ public final class SrunCommand implements Command {
             return Integer.parseInt(inv.env().getOrDefault(name, Integer.toString(fallback)));
         } catch (NumberFormatException e) {
             return fallback;
-        }
-    }
-
-    /** Asks for the step until it gets one; "busy" means other exclusive steps hold what it needs. */
-    private static CreateStepResponse create(
-            ControllerClient client,
-            Invocation inv,
-            Map<String, String> env,
-            Options o,
-            StepIoServer io,
-            PrintStream err)
-            throws IOException {
-        CreateStepRequest.Builder request = CreateStepRequest.newBuilder()
-                .setJobId(Integer.parseInt(o.jobId()))
-                .setNumTasks(o.ntasks())
-                .setNumNodes(o.nodes())
-                .setCpusPerTask(o.cpusPerTask())
-                .setGres(o.gres())
-                .setExclusive(o.exclusive())
-                .addAllArgv(o.argv())
-                .putAllEnvironment(env)
-                .setWorkDir(inv.cwd().toString())
-                .setIoHost(io.host(inv.caller().host()))
-                .setIoPort(io.port())
-                .setName(o.name().isEmpty() ? baseName(o.argv().get(0)) : o.name())
-                // An agent's srun runs in the agent's JVM; its pid is still the process that
-                // relays the step's I/O, which is what SrunHost:Pid points an administrator to.
-                .setSrunHost(inv.caller().host())
-                .setSrunPid((int) ProcessHandle.current().pid());
-        boolean told = false;
-        long delayMs = 100;
-        while (true) {
-            try {
-                CreateStepResponse step = client.call(ClientRequest.newBuilder().setCreateStep(request))
-                        .getCreateStep();
-                if (told && !o.quiet()) {
-                    err.println(PROG + ": Step created for job " + o.jobId());
-                }
-                return step;
-            } catch (ControllerException e) {
-                if (e.getMessage().equals(ErrorCode.NODES_BUSY.text())) {
-                    if (!told && !o.quiet()) {
-                        err.println(PROG + ": Job " + o.jobId()
-                                + " step creation temporarily disabled, retrying (Requested nodes are busy)");
-                        err.flush();
-                        told = true;
-                    }
-                    // srun polls as Slurm's does; a step ending frees resources without telling it.
-                    io.pause(delayMs);
-                    delayMs = Math.min(1000, delayMs * 2);
-                    continue;
-                }
-                err.println(PROG + ": error: Unable to create step for job " + o.jobId() + ": " + e.getMessage());
-                return null;
-            }
-        }
-    }
-
-    private static void complete(ControllerClient client, int jobId, int stepId, int status) {
-        try {
-            client.call(ClientRequest.newBuilder()
-                    .setStepComplete(StepCompleteRequest.newBuilder()
-                            .setJobId(jobId)
-                            .setStepId(stepId)
-                            .setStatus(status)));
-        } catch (ControllerException e) {
-            // The job may have ended meanwhile; its steps went with it.
         }
     }
 }

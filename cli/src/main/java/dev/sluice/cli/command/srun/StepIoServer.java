@@ -16,35 +16,52 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * srun's end of a step's I/O: a listening socket each node of the step connects to, sending
- * {@code StepIo} frames (hello, task output, task exits). Output is printed as it arrives; with
- * {@code -l} whole lines are prefixed by their task id, as Slurm's {@code srun -l} prints them.
+ * {@code StepIo} frames (hello, task output, task exits). Output goes to {@link StepOutput} as it
+ * arrives (the terminal, or {@code -o/-e} files). {@code -K/--kill-on-bad-exit} and
+ * {@code -W/--wait} act here, on the exits as they come, as Slurm's srun does: the first bad exit,
+ * or the first exit plus the wait, signals every task still running.
  */
 final class StepIoServer implements AutoCloseable {
     private static final int ACCEPT_TIMEOUT_MS = 60_000;
+    private static final int SIGKILL = 9;
+    private static final int SIGTERM = 15;
 
-    private final ServerSocket server;
-    private final boolean label;
-    private final PrintStream out;
-    private final PrintStream err;
-    private final List<Socket> nodes = new ArrayList<>();
-    private final Map<Integer, Integer> exits = new ConcurrentHashMap<>();
-    private final Map<Long, StringBuilder> partial = new ConcurrentHashMap<>();
-    private int width = 1;
-
-    private StepIoServer(ServerSocket server, boolean label, PrintStream out, PrintStream err) {
-        this.server = server;
-        this.label = label;
-        this.out = out;
-        this.err = err;
+    /**
+     * What ends a step early.
+     *
+     * @param waitSeconds {@code -W}: seconds after the first exit before the rest are killed; -1 none
+     * @param killWaitSeconds slurm.conf KillWait, named in Slurm's "Job step aborted" line
+     */
+    record ExitPolicy(boolean killOnBadExit, int waitSeconds, int killWaitSeconds) {
+        static final ExitPolicy NONE = new ExitPolicy(false, -1, 30);
     }
 
-    static StepIoServer open(boolean label, PrintStream out, PrintStream err) throws IOException {
+    private final ServerSocket server;
+    private final StepOutput output;
+    private final PrintStream err;
+    private final ExitPolicy policy;
+    private final List<Socket> nodes = new ArrayList<>();
+    private final Map<Integer, Integer> exits = new ConcurrentHashMap<>();
+    private final AtomicBoolean terminated = new AtomicBoolean();
+    private volatile String stepName = "";
+    private volatile int numTasks;
+    private Thread waitTimer;
+
+    private StepIoServer(ServerSocket server, StepOutput output, PrintStream err, ExitPolicy policy) {
+        this.server = server;
+        this.output = output;
+        this.err = err;
+        this.policy = policy;
+    }
+
+    static StepIoServer open(StepOutput output, PrintStream err, ExitPolicy policy) throws IOException {
         ServerSocket s = new ServerSocket(0, 64, InetAddress.getByName("0.0.0.0"));
         s.setSoTimeout(ACCEPT_TIMEOUT_MS);
-        return new StepIoServer(s, label, out, err);
+        return new StepIoServer(s, output, err, policy);
     }
 
     int port() {
@@ -66,8 +83,10 @@ final class StepIoServer implements AutoCloseable {
     }
 
     /** Serves every node of the step until every task has exited; returns srun's exit code. */
-    int serve(int numNodes, int numTasks) throws IOException {
-        width = Integer.toString(Math.max(0, numTasks - 1)).length();
+    int serve(int numNodes, int numTasks, String stepName) throws IOException {
+        this.numTasks = numTasks;
+        this.stepName = stepName;
+        output.tasks(numTasks);
         List<Thread> readers = new ArrayList<>();
         for (int i = 0; i < numNodes; i++) {
             Socket node;
@@ -89,6 +108,12 @@ final class StepIoServer implements AutoCloseable {
                 throw new IOException("interrupted");
             }
         }
+        if (waitTimer != null) {
+            waitTimer.interrupt();
+        }
+        if (terminated.get() && policy.killOnBadExit()) {
+            err.println("srun: Force Terminated StepId=" + stepName);
+        }
         int code = 0;
         for (int task = 0; task < numTasks; task++) {
             Integer status = exits.get(task);
@@ -99,30 +124,44 @@ final class StepIoServer implements AutoCloseable {
                 code = Math.max(code, exitCode(status));
             }
         }
-        out.flush();
+        output.flush();
         err.flush();
-        return code;
+        return output.openFailed() ? 1 : code;
     }
 
     private void read(Socket node) {
         String name = "?";
+        int nodeId = 0;
         try (node) {
             InputStream in = new BufferedInputStream(node.getInputStream());
             while (true) {
                 StepIo frame = Frames.read(StepIo.parser(), in);
                 switch (frame.getBodyCase()) {
-                    case HELLO -> name = frame.getHello().getNodeName();
+                    case HELLO -> {
+                        name = frame.getHello().getNodeName();
+                        nodeId = frame.getHello().getNodeId();
+                        for (int task : frame.getHello().getTaskIdsList()) {
+                            output.started(task, name, nodeId);
+                        }
+                        if (output.openFailed() && terminated.compareAndSet(false, true)) {
+                            signalAll(SIGKILL);
+                        }
+                    }
                     case OUTPUT ->
-                        print(
+                        output.write(
                                 frame.getOutput().getTaskId(),
                                 frame.getOutput().getStream(),
-                                frame.getOutput().getData().toByteArray());
+                                frame.getOutput().getData().toByteArray(),
+                                name,
+                                nodeId);
                     case EXIT -> {
                         int task = frame.getExit().getTaskId();
                         int status = frame.getExit().getStatus();
-                        flushPartial(task);
+                        output.ended(task, name, nodeId);
+                        boolean first = exits.isEmpty();
                         exits.put(task, status);
                         report(name, task, status);
+                        afterExit(status, first);
                     }
                     default -> {}
                 }
@@ -132,7 +171,62 @@ final class StepIoServer implements AutoCloseable {
         }
     }
 
+    private void afterExit(int status, boolean first) {
+        if (policy.killOnBadExit() && status != 0 && terminated.compareAndSet(false, true)) {
+            synchronized (this) {
+                err.println("srun: launch/slurm: _step_signal: Terminating StepId=" + stepName);
+                err.flush();
+            }
+            signalAll(SIGTERM);
+        }
+        if (policy.waitSeconds() >= 0 && first) {
+            waitTimer = Thread.ofVirtual().start(this::waitThenKill);
+        }
+    }
+
+    /** {@code -W}: what Slurm's srun prints when tasks are still running that long after the first exit. */
+    private void waitThenKill() {
+        try {
+            Thread.sleep(policy.waitSeconds() * 1000L);
+        } catch (InterruptedException e) {
+            return;
+        }
+        if (exits.size() >= numTasks) {
+            return;
+        }
+        synchronized (this) {
+            err.println("srun: First task exited " + policy.waitSeconds() + "s ago");
+            for (String line : taskStates()) {
+                err.println("srun: StepId=" + stepName + " " + line);
+            }
+            err.println("srun: launch/slurm: _step_signal: Terminating StepId=" + stepName);
+            err.println("srun: Job step aborted: Waiting up to " + (policy.killWaitSeconds() + 2)
+                    + " seconds for job step to finish.");
+            err.flush();
+        }
+        terminated.set(true);
+        signalAll(SIGKILL);
+    }
+
+    /** {@code task 0-2: running}, {@code task 3: exited}: runs of tasks in one state. */
+    private List<String> taskStates() {
+        List<String> out = new ArrayList<>();
+        int start = 0;
+        for (int t = 1; t <= numTasks; t++) {
+            if (t == numTasks || exits.containsKey(t) != exits.containsKey(start)) {
+                String range = t - 1 == start ? Integer.toString(start) : start + "-" + (t - 1);
+                out.add("task " + range + ": " + (exits.containsKey(start) ? "exited" : "running"));
+                start = t;
+            }
+        }
+        return out;
+    }
+
     private void report(String node, int task, int status) {
+        if (output.openFailed()) {
+            // Those tasks were never meant to run; the file's error said why.
+            return;
+        }
         synchronized (this) {
             if ((status & 0x7f) != 0) {
                 err.println("srun: error: " + node + ": task " + task + ": " + signalName(status & 0x7f));
@@ -156,40 +250,6 @@ final class StepIoServer implements AutoCloseable {
     static int exitCode(int status) {
         int signal = status & 0x7f;
         return signal != 0 ? 128 + signal : (status >> 8) & 0xff;
-    }
-
-    private synchronized void print(int task, int stream, byte[] data) {
-        PrintStream target = stream == 2 ? err : out;
-        if (!label) {
-            target.write(data, 0, data.length);
-            target.flush();
-            return;
-        }
-        StringBuilder buf = partial.computeIfAbsent(key(task, stream), k -> new StringBuilder());
-        buf.append(new String(data, java.nio.charset.StandardCharsets.UTF_8));
-        int nl;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-            target.print(prefix(task) + buf.substring(0, nl + 1));
-            buf.delete(0, nl + 1);
-        }
-        target.flush();
-    }
-
-    private synchronized void flushPartial(int task) {
-        for (int stream = 1; stream <= 2; stream++) {
-            StringBuilder buf = partial.remove(key(task, stream));
-            if (buf != null && !buf.isEmpty()) {
-                (stream == 2 ? err : out).print(prefix(task) + buf + "\n");
-            }
-        }
-    }
-
-    private String prefix(int task) {
-        return String.format("%" + width + "d: ", task);
-    }
-
-    private static long key(int task, int stream) {
-        return ((long) task << 2) | stream;
     }
 
     /** Ctrl-C: every node of the step passes the signal to its tasks. */

@@ -59,6 +59,21 @@ class TestSbatchCommand {
     }
 
     @Test
+    void anAmbiguousPrefixListsSlurmsOptionsInSbatchsTableOrder() {
+        // Real sbatch 22.05, same line; --cluster is Slurm's alias of --clusters (refused by Sluice).
+        Output o = sbatch("", "--c=1", "--wrap", "true");
+        assertThat(o.err())
+                .isEqualTo("sbatch: option '--c=1' is ambiguous; possibilities: '--cluster-constraint' '--chdir'"
+                        + " '--cluster' '--clusters' '--comment' '--container' '--context' '--contiguous'"
+                        + " '--constraint' '--core-spec' '--cores-per-socket' '--cpu-freq' '--cpus-per-gpu'"
+                        + " '--cpus-per-task'\nTry \"sbatch --help\" for more information\n");
+        assertThat(o.exitCode()).isEqualTo(255);
+        assertThat(sbatch("", "--tasks-per-node=2", "--wrap", "true").exitCode())
+                .isZero();
+        assertThat(submitted().getNtasksPerNode()).isEqualTo(2);
+    }
+
+    @Test
     void aGresTheConfigurationDoesNotNameIsRefusedBeforeTheControllerIsAsked() {
         // Real Slurm 22.05: one line, no "Batch job submission failed:", exit 1.
         Output o = sbatch("", "--gres=bogus:1", "--wrap", "true");

@@ -3,12 +3,13 @@ package dev.sluice.cli.command.sbatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.cli.command.submit.SubmitException;
 import org.junit.jupiter.api.Test;
 
 /** #SBATCH scanning rules, each checked against Slurm 22.05's sbatch on the same script. */
 class TestScriptDirectives {
     @Test
-    void scansUntilTheFirstCommand() throws SbatchException {
+    void scansUntilTheFirstCommand() throws SubmitException {
         String script = """
                 #!/bin/bash
                 # comment
@@ -29,12 +30,12 @@ class TestScriptDirectives {
     void unmatchedQuoteIsFatalWithFileAndLine() {
         // Slurm: sbatch: fatal: b3.sh: line 2: Unmatched `"` in [ "unterminated]
         assertThatThrownBy(() -> ScriptDirectives.scan("#!/bin/sh\n#SBATCH -J \"unterminated\n", "b3.sh"))
-                .isInstanceOf(SbatchException.class)
+                .isInstanceOf(SubmitException.class)
                 .hasMessage("fatal: b3.sh: line 2: Unmatched `\"` in [ \"unterminated]");
     }
 
     @Test
-    void backslashIsNotAnEscape() throws SbatchException {
+    void backslashIsNotAnEscape() throws SubmitException {
         // Slurm splits "a\ b" into "a\" and "b" (then rejects "b" as an invalid directive).
         assertThat(ScriptDirectives.scan("#!/bin/sh\n#SBATCH -J a\\ b\n", "b4.sh"))
                 .containsExactly("-J", "a\\", "b");

@@ -1,4 +1,4 @@
-package dev.sluice.cli.command.sbatch;
+package dev.sluice.cli.command.submit;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.cli.Invocation;
@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * partition and configuration defaults; the time limit uses Slurm's NO_VAL instead, because
  * zero minutes is a real request ({@code --time=0} means no limit).
  */
-final class JobSpecBuilder {
+public final class JobSpecBuilder {
     private JobSpecBuilder() {}
 
     /**
@@ -35,7 +35,7 @@ final class JobSpecBuilder {
      *     {@code sbatch} for a script read from standard input
      * @param warn receives warnings Slurm prints and continues after
      */
-    static JobSpec build(
+    public static JobSpec build(
             SubmitOptions o,
             Invocation inv,
             byte[] script,
@@ -43,7 +43,34 @@ final class JobSpecBuilder {
             String defaultName,
             boolean wrapped,
             Consumer<String> warn)
-            throws SbatchException {
+            throws SubmitException {
+        return build(o, inv, script, scriptArgs, defaultName, wrapped, true, warn);
+    }
+
+    /**
+     * An allocation without a batch script, as salloc and a lone srun ask for one.
+     *
+     * @param defaultName the job name when no {@code -J}: the command's file name
+     * @param command what runs in it, for scontrol's {@code Command=}
+     */
+    public static JobSpec allocation(
+            SubmitOptions o, Invocation inv, String defaultName, String command, Consumer<String> warn)
+            throws SubmitException {
+        return build(o, inv, new byte[0], List.of(), defaultName, false, false, warn).toBuilder()
+                .setCommand(command)
+                .build();
+    }
+
+    private static JobSpec build(
+            SubmitOptions o,
+            Invocation inv,
+            byte[] script,
+            List<String> scriptArgs,
+            String defaultName,
+            boolean wrapped,
+            boolean batch,
+            Consumer<String> warn)
+            throws SubmitException {
         JobSpec.Builder spec = JobSpec.newBuilder()
                 .setScript(ByteString.copyFrom(script))
                 .addAllScriptArgs(scriptArgs.stream().map(RawText::toText).toList())
@@ -88,11 +115,11 @@ final class JobSpecBuilder {
                 long minutes = TimeLimit.parseMinutes(o.get("time"));
                 spec.setTimeLimitMinutes(minutes == 0 ? SlurmLimits.INFINITE32 : SlurmLimits.toWire(minutes));
             } catch (IllegalArgumentException e) {
-                throw new SbatchException(255, "error: Invalid --time specification");
+                throw new SubmitException(255, "error: Invalid --time specification");
             }
         }
         if ((o.has("mem") ? 1 : 0) + (o.has("mem-per-cpu") ? 1 : 0) + (o.has("mem-per-gpu") ? 1 : 0) > 1) {
-            throw new SbatchException(1, "fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+            throw new SubmitException(1, "fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
         }
         if (o.has("mem")) {
             spec.setMemPerNodeMb(memory(o.get("mem"), "--mem"));
@@ -109,20 +136,20 @@ final class JobSpecBuilder {
         if (o.has("gres-flags")) {
             String f = o.get("gres-flags").toLowerCase(Locale.ROOT);
             if (!f.equals("disable-binding") && !f.equals("enforce-binding")) {
-                throw new SbatchException(255, "error: Invalid --gres-flags specification");
+                throw new SubmitException(255, "error: Invalid --gres-flags specification");
             }
             spec.setGresFlags(f);
         }
         if (o.has("kill-on-invalid-dep")) {
             String k = o.get("kill-on-invalid-dep").toLowerCase(Locale.ROOT);
             if (!k.equals("yes") && !k.equals("no")) {
-                throw new SbatchException(255, "error: Invalid --kill-on-invalid-dep specification");
+                throw new SubmitException(255, "error: Invalid --kill-on-invalid-dep specification");
             }
             spec.setKillOnInvalidDep(k.equals("yes"));
         }
         if (o.has("mail-type")) {
             String types = MailTypes.canonical(o.get("mail-type"))
-                    .orElseThrow(() -> new SbatchException(255, "error: Invalid --mail-type specification"));
+                    .orElseThrow(() -> new SubmitException(255, "error: Invalid --mail-type specification"));
             spec.setMailType(types);
             // Slurm mails the submitting user unless --mail-user names someone else.
             spec.setMailUser(
@@ -134,7 +161,7 @@ final class JobSpecBuilder {
         }
         if (o.has("signal")) {
             WarnSignalOption.parse(o.get("signal"))
-                    .orElseThrow(() -> new SbatchException(255, "error: Invalid --signal specification"))
+                    .orElseThrow(() -> new SubmitException(255, "error: Invalid --signal specification"))
                     .applyTo(spec);
         }
         if (o.has("begin")) {
@@ -143,7 +170,7 @@ final class JobSpecBuilder {
                         inv.clock().instant(), inv.clock().getZone());
                 spec.setBeginTime(BeginTime.parse(o.get("begin"), now).getEpochSecond());
             } catch (IllegalArgumentException e) {
-                throw new SbatchException(255, "error: Invalid --begin specification");
+                throw new SubmitException(255, "error: Invalid --begin specification");
             }
         }
         // Checked by the controller, as Slurm's sbatch leaves them to slurmctld
@@ -155,20 +182,21 @@ final class JobSpecBuilder {
         copy(o, "gpus-per-task", spec::setGpusPerTask);
         if (o.has("open-mode")) {
             String m = o.get("open-mode").toLowerCase(Locale.ROOT);
-            if (m.startsWith("a")) {
-                spec.setOpenMode("append");
-            } else if (m.startsWith("t")) {
-                spec.setOpenMode("truncate");
-            } else {
-                throw new SbatchException(255, "error: Invalid --open-mode specification");
+            if (!m.startsWith("a") && !m.startsWith("t")) {
+                throw new SubmitException(255, "error: Invalid --open-mode specification");
+            }
+            if (batch) {
+                spec.setOpenMode(m.startsWith("a") ? "append" : "truncate");
             }
         }
         if (o.has("exclusive")) {
-            String v = o.get("exclusive");
-            if (!v.isEmpty() && !v.equalsIgnoreCase("exclusive")) {
-                throw new SbatchException(255, "error: --exclusive=" + v + " is not supported by Sluice yet");
+            String v = o.get("exclusive").toLowerCase(Locale.ROOT);
+            if (!v.isEmpty() && !v.equals("exclusive") && !v.equals("user") && !v.equals("mcs")) {
+                throw new SubmitException(255, "error: Invalid --exclusive specification");
             }
-            spec.setExclusive(true);
+            // =user and =mcs share nodes with the user's (the MCS label's) own jobs: Sluice has
+            // no such sharing rule, so they are taken and recorded, and the nodes stay shared.
+            spec.setExclusive(v.isEmpty() || v.equals("exclusive"));
         }
         if (o.has("nice")) {
             spec.setNice(nice(o.get("nice")));
@@ -176,9 +204,20 @@ final class JobSpecBuilder {
         if (o.has("nodelist")) {
             spec.setReqNodes(nodeList(o.get("nodelist"), inv));
         }
-        copy(o, "output", spec::setStdOut);
-        copy(o, "error", spec::setStdErr);
-        copy(o, "input", spec::setStdIn);
+        if (o.has("nodefile")) {
+            String file = o.get("nodefile");
+            try {
+                spec.setReqNodes(nodeList(file.contains("/") ? file : "./" + file, inv));
+            } catch (SubmitException e) {
+                throw new SubmitException(255, e.lines().get(0), "error: Invalid --nodefile node file");
+            }
+        }
+        if (batch) {
+            // srun's -o/-e/-i are its step's; salloc has none.
+            copy(o, "output", spec::setStdOut);
+            copy(o, "error", spec::setStdErr);
+            copy(o, "input", spec::setStdIn);
+        }
         copy(o, "partition", spec::setPartition);
         copy(o, "exclude", spec::setExcludeNodes);
         copy(o, "account", spec::setAccount);
@@ -203,19 +242,19 @@ final class JobSpecBuilder {
     }
 
     /** {@code -N min[-max]}; Slurm's messages for a bad count and a reversed range. */
-    static int[] nodeRange(String text) throws SbatchException {
+    public static int[] nodeRange(String text) throws SubmitException {
         String[] parts = text.split("-", 2);
         int min = nodeCount(parts[0]);
         // A single count is both bounds, as Slurm records it (scontrol shows NumNodes=2-2).
         int max = parts.length == 2 ? nodeCount(parts[1]) : min;
         if (parts.length == 2 && max < min) {
-            throw new SbatchException(
+            throw new SubmitException(
                     255, "error: Maximum node count " + max + " is less than minimum node count " + min);
         }
         return new int[] {min, max};
     }
 
-    private static int nodeCount(String s) throws SbatchException {
+    private static int nodeCount(String s) throws SubmitException {
         // Slurm accepts k/m multipliers on counts ("1k" is 1024).
         String t = s.strip();
         int mult = 1;
@@ -227,29 +266,29 @@ final class JobSpecBuilder {
             t = t.substring(0, t.length() - 1);
         }
         if (t.isEmpty() || t.length() > 9 || !t.chars().allMatch(Character::isDigit)) {
-            throw new SbatchException(255, "error: \"" + s + "\" is not a valid node count");
+            throw new SubmitException(255, "error: \"" + s + "\" is not a valid node count");
         }
         return Math.multiplyExact(Integer.parseInt(t), mult);
     }
 
-    private static int positive(String s, String option) throws SbatchException {
+    private static int positive(String s, String option) throws SubmitException {
         String t = s.strip();
         if (t.isEmpty() || t.length() > 9 || !t.chars().allMatch(Character::isDigit) || Integer.parseInt(t) == 0) {
-            throw new SbatchException(1, "error: Invalid numeric value \"" + s + "\" for " + option + ".");
+            throw new SubmitException(1, "error: Invalid numeric value \"" + s + "\" for " + option + ".");
         }
         return Integer.parseInt(t);
     }
 
-    private static long memory(String s, String option) throws SbatchException {
+    private static long memory(String s, String option) throws SubmitException {
         try {
             return MemorySize.parseMegabytes(s);
         } catch (IllegalArgumentException e) {
-            throw new SbatchException(255, "error: Invalid " + option + " specification");
+            throw new SubmitException(255, "error: Invalid " + option + " specification");
         }
     }
 
     /** {@code --nice} without a value is 100; like Slurm's strtol, text that is no number is 0. */
-    private static int nice(String s) throws SbatchException {
+    private static int nice(String s) throws SubmitException {
         if (s.isEmpty()) {
             return 100;
         }
@@ -272,7 +311,7 @@ final class JobSpecBuilder {
             v = Long.MAX_VALUE;
         }
         if (Math.abs(v) > 2147483645L) {
-            throw new SbatchException(255, "error: Invalid --nice value: " + s);
+            throw new SubmitException(255, "error: Invalid --nice value, out of range (+/- 2147483645)");
         }
         return (int) v;
     }
@@ -281,7 +320,7 @@ final class JobSpecBuilder {
      * {@code -w}: a host list, or with a {@code /} in it a file of host names, opened with the
      * caller's rights (Slurm 22.05's words when it cannot be).
      */
-    private static String nodeList(String value, Invocation inv) throws SbatchException {
+    private static String nodeList(String value, Invocation inv) throws SubmitException {
         if (!value.contains("/")) {
             return value;
         }
@@ -291,7 +330,7 @@ final class JobSpecBuilder {
                     ",",
                     text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList());
         } catch (CallerFileException e) {
-            throw new SbatchException(
+            throw new SubmitException(
                     1, "error: slurm_allocate_resources error opening file " + value + ", " + e.reason());
         }
     }
@@ -303,7 +342,7 @@ final class JobSpecBuilder {
      * variable takes precedence over an explicit one. The caller's {@code SLURM_*} variables
      * are always passed.
      */
-    static Map<String, String> environment(String export, Map<String, String> env) {
+    public static Map<String, String> environment(String export, Map<String, String> env) {
         Map<String, String> out = new TreeMap<>();
         List<String> items = List.of(export.split(","));
         boolean all = items.stream().anyMatch(i -> i.strip().equalsIgnoreCase("ALL"));

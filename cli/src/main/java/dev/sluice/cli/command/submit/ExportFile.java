@@ -1,4 +1,4 @@
-package dev.sluice.cli.command.sbatch;
+package dev.sluice.cli.command.submit;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.caller.CallerFileException;
@@ -20,7 +20,7 @@ final class ExportFile {
 
     private ExportFile() {}
 
-    static Map<String, String> read(Invocation inv, String argument) throws SbatchException {
+    static Map<String, String> read(Invocation inv, String argument) throws SubmitException {
         String path = argument.matches("[0-9]{1,9}") && Integer.parseInt(argument) >= 3
                 ? "/dev/fd/" + Integer.parseInt(argument)
                 : argument;
@@ -28,7 +28,7 @@ final class ExportFile {
         try {
             bytes = inv.callerSide().read(path, LIMIT);
         } catch (CallerFileException e) {
-            throw new SbatchException(1, "error: Could not open user environment file " + RawText.toText(argument));
+            throw new SubmitException(1, "error: Could not open user environment file " + RawText.toText(argument));
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (String definition : RawText.decode(bytes).split("\0")) {

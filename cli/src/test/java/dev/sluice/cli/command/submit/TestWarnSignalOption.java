@@ -1,4 +1,4 @@
-package dev.sluice.cli.command.sbatch;
+package dev.sluice.cli.command.submit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

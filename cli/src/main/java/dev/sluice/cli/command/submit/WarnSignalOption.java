@@ -1,4 +1,4 @@
-package dev.sluice.cli.command.sbatch;
+package dev.sluice.cli.command.submit;
 
 import dev.sluice.cli.command.scancel.Signals;
 import dev.sluice.protocol.v1.JobSpec;

@@ -1,4 +1,4 @@
-package dev.sluice.cli.command.sbatch;
+package dev.sluice.cli.command.submit;
 
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.text.RawText;
@@ -7,23 +7,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * sbatch's option values after merging the three sources. Later sources overwrite earlier
- * ones option by option, and Slurm applies them as {@code #SBATCH} lines, then
- * {@code SBATCH_*} variables, then the command line, so the command line wins.
- * Opposite flags share one slot ({@code --requeue}/{@code --no-requeue}): the last one wins.
+ * The option values of sbatch, srun or salloc after merging their sources. Later sources
+ * overwrite earlier ones option by option, and Slurm applies them as {@code #SBATCH} lines, then
+ * input variables ({@code SBATCH_*}, {@code SLURM_*}, {@code SALLOC_*}), then the command line,
+ * so the command line wins. Opposite flags share one slot ({@code --requeue}/{@code
+ * --no-requeue}): the last one wins.
  */
-final class SubmitOptions {
+public final class SubmitOptions {
     private final Map<String, String> values = new HashMap<>();
 
-    void apply(List<ParsedOption> options) {
+    public void apply(List<ParsedOption> options) {
         for (ParsedOption o : options) {
             set(o.key(), o.value());
         }
     }
 
-    void applyEnv(Map<String, String> env) {
+    /** {@code variables}: input variable name to the option it stands for. */
+    public void applyEnv(Map<String, String> variables, Map<String, String> env) {
         // A fixed order keeps the result independent of the map's iteration order.
-        SbatchOptions.ENV.entrySet().stream()
+        variables.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
                 .filter(e -> env.containsKey(e.getKey()))
                 .forEach(e -> set(e.getValue(), env.get(e.getKey())));
@@ -37,7 +39,12 @@ final class SubmitOptions {
         }
     }
 
-    boolean has(String key) {
+    /** The keys given, in no particular order. */
+    public java.util.Set<String> keys() {
+        return java.util.Set.copyOf(values.keySet());
+    }
+
+    public boolean has(String key) {
         return values.containsKey(key);
     }
 
@@ -45,13 +52,13 @@ final class SubmitOptions {
      * The value as text, {@code ""} for a flag or an optional argument left out, null when
      * absent. Bytes that were not UTF-8 read as U+FFFD: this value goes into a text field.
      */
-    String get(String key) {
+    public String get(String key) {
         String v = values.get(key);
         return v == null ? null : RawText.toText(v);
     }
 
     /** The value with every byte as given ({@link RawText}): for {@code --wrap} and {@code --export}. */
-    String raw(String key) {
+    public String raw(String key) {
         return values.get(key);
     }
 }

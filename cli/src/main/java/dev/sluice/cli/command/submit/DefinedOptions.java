@@ -1,0 +1,106 @@
+package dev.sluice.cli.command.submit;
+
+import dev.sluice.cli.getopt.ArgKind;
+import dev.sluice.cli.getopt.OptionSpec;
+import dev.sluice.cli.getopt.OptionTable;
+import dev.sluice.common.time.BeginTime;
+import dev.sluice.common.time.SlurmTimestamp;
+import dev.sluice.common.time.TimeLimit;
+import dev.sluice.common.units.MemorySize;
+import java.time.Clock;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What {@code srun -v} and {@code salloc -v} print first: every option given (command line and
+ * input variables) and its value as Slurm keeps it, between Slurm's two rulers. This is where an
+ * option Sluice only records shows that it was taken. Values follow real srun 22.05's listing
+ * (flags read {@code set}, {@code --open-mode=append} reads {@code a}, times {@code 00:05:00});
+ * options are listed in the command's table order, where Slurm's own order differs in a few
+ * places.
+ */
+public final class DefinedOptions {
+    private static final String RULER = "-------------------- --------------------";
+
+    private DefinedOptions() {}
+
+    public static List<String> lines(OptionTable table, SubmitOptions o, int verbosity, Clock clock) {
+        List<String> out = new ArrayList<>();
+        out.add("defined options");
+        out.add(RULER);
+        Set<String> seen = new LinkedHashSet<>();
+        for (OptionSpec spec : table.specs()) {
+            String key = spec.key();
+            if (!o.has(key)
+                    || !seen.add(key)
+                    || spec.longName() == null
+                    || !spec.longName().equals(key)) {
+                continue;
+            }
+            String value =
+                    key.equals("verbose") ? Integer.toString(verbosity) : shown(key, spec.arg(), o.get(key), clock);
+            out.add(String.format("%-20s: %s", key, value));
+        }
+        out.add(RULER);
+        out.add("end of defined options");
+        return out;
+    }
+
+    private static String shown(String key, ArgKind arg, String value, Clock clock) {
+        switch (key) {
+            case "kill-on-bad-exit":
+                return value.isEmpty() ? "1" : value;
+            case "open-mode":
+                return value.toLowerCase(java.util.Locale.ROOT).startsWith("a") ? "a" : "t";
+            case "nice":
+                return value.isEmpty() ? "100" : value;
+            case "exclusive":
+                return value.isEmpty() ? "exclusive" : value;
+            case "propagate":
+                return value.isEmpty() ? "ALL" : value;
+            case "compress":
+                return value.isEmpty() ? "lz4" : value;
+            case "get-user-env":
+                return value.isEmpty() ? "0" : value;
+            case "kill-command":
+                return value.isEmpty() ? "TERM" : value;
+            case "bell":
+                return "bell-always";
+            case "no-bell":
+                return "bell-never";
+            case "resv-ports":
+                return value.isEmpty() ? "0" : value;
+            case "gres":
+                return Arrays.stream(value.split(",")).map(g -> "gres:" + g).collect(Collectors.joining(","));
+            case "time", "time-min":
+                return orAsGiven(value, () -> TimeLimit.format(TimeLimit.parseMinutes(value)));
+            case "mem", "mem-per-cpu", "mem-per-gpu", "tmp":
+                return orAsGiven(value, () -> Long.toString(MemorySize.parseMegabytes(value)));
+            case "begin":
+                return orAsGiven(
+                        value,
+                        () -> SlurmTimestamp.format(
+                                BeginTime.parse(value, ZonedDateTime.ofInstant(clock.instant(), clock.getZone())),
+                                clock.getZone()));
+            default:
+                return arg == ArgKind.NONE || (arg == ArgKind.OPTIONAL && value.isEmpty()) ? "set" : value;
+        }
+    }
+
+    private interface Conversion {
+        String get();
+    }
+
+    private static String orAsGiven(String value, Conversion c) {
+        try {
+            return c.get();
+        } catch (IllegalArgumentException e) {
+            return value;
+        }
+    }
+}

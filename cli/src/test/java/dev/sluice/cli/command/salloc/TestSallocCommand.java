@@ -1,0 +1,182 @@
+package dev.sluice.cli.command.salloc;
+
+import static dev.sluice.cli.testing.TestingInvocations.confFor;
+import static dev.sluice.cli.testing.TestingInvocations.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.testing.FakeCluster;
+import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.TestingInvocations.Output;
+import dev.sluice.protocol.v1.JobSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * salloc with the shared submit-option model: the JobSpec sbatch would send for the same
+ * options, salloc's own options, and Slurm's words for what it refuses. Expected lines are real
+ * salloc 22.05's on the same command lines.
+ */
+class TestSallocCommand {
+    @TempDir
+    Path dir;
+
+    private FakeCluster cluster;
+    private Map<String, String> env;
+
+    @BeforeEach
+    void start() throws IOException {
+        cluster = new FakeCluster();
+        env = new HashMap<>(confFor(dir, cluster.port()));
+        env.put("PATH", "/usr/bin:/bin");
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        cluster.close();
+    }
+
+    private Output salloc(String... args) {
+        return TestingInvocations.run(new SallocCommand(), invocation(dir, env, "", args));
+    }
+
+    private JobSpec submitted() {
+        return cluster.submitted().orElseThrow();
+    }
+
+    @Test
+    void allocationOptionsFillTheJobSpecAndTheCommandRunsInTheChosenDirectory() throws IOException {
+        Files.createDirectory(dir.resolve("sub"));
+        env.put("SALLOC_PARTITION", "gpu");
+        Output o = salloc(
+                "-A",
+                "acct",
+                "-q",
+                "qos",
+                "--comment=c",
+                "-x",
+                "n2",
+                "-C",
+                "feat",
+                "--mem-per-cpu=10",
+                "-t",
+                "5",
+                "--mail-type=END",
+                "--gpus-per-node=1",
+                "--nice=5",
+                "-N1",
+                "-n2",
+                "-c2",
+                "-J",
+                "nm",
+                "-D",
+                "sub",
+                "/bin/sh",
+                "-c",
+                "pwd > where; echo $SLURM_JOB_ID >> where; exit 3");
+        assertThat(o)
+                .isEqualTo(new Output(
+                        3, "", "salloc: Granted job allocation 42\nsalloc: Relinquishing job allocation 42\n"));
+        JobSpec s = submitted();
+        assertThat(s.getAccount()).isEqualTo("acct");
+        assertThat(s.getQos()).isEqualTo("qos");
+        assertThat(s.getPartition()).isEqualTo("gpu");
+        assertThat(s.getComment()).isEqualTo("c");
+        assertThat(s.getExcludeNodes()).isEqualTo("n2");
+        assertThat(s.getConstraint()).isEqualTo("feat");
+        assertThat(s.getMemPerCpuMb()).isEqualTo(10);
+        assertThat(s.getTimeLimitMinutes()).isEqualTo(5);
+        assertThat(s.getMailType()).isEqualTo("END");
+        assertThat(s.getGpusPerNode()).isEqualTo("1");
+        assertThat(s.getNice()).isEqualTo(5);
+        assertThat(s.getNumTasks()).isEqualTo(2);
+        assertThat(s.getCpusPerTask()).isEqualTo(2);
+        assertThat(s.getName()).isEqualTo("nm");
+        assertThat(s.getWorkDir()).isEqualTo(dir.resolve("sub").toString());
+        assertThat(Files.readString(dir.resolve("sub/where"))).isEqualTo(dir.resolve("sub") + "\n42\n");
+        assertThat(cluster.released()).contains(3 << 8);
+    }
+
+    @Test
+    void noShellKeepsTheAllocationAndRunsNothing() {
+        // Real salloc 22.05: the job is named no-shell and stays after salloc exits 0.
+        assertThat(salloc("--no-shell", "-N1")).isEqualTo(new Output(0, "", "salloc: Granted job allocation 42\n"));
+        assertThat(submitted().getName()).isEqualTo("no-shell");
+        assertThat(cluster.released()).isEmpty();
+    }
+
+    @Test
+    void immediateGivesUpAsSlurmsDoes() {
+        cluster.pending();
+        assertThat(salloc("-I", "-N1", "/bin/true"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "salloc: Job allocation 42 has been revoked.\n"
+                                + "salloc: error: Unable to allocate resources: Requested nodes are busy\n"));
+        assertThat(salloc("-I1", "-N1", "/bin/true")).isEqualTo(new Output(1, "", """
+                        salloc: Pending job allocation 42
+                        salloc: job 42 queued and waiting for resources
+                        salloc: error: Unable to allocate resources: Connection timed out
+                        salloc: Job allocation 42 has been revoked.
+                        """));
+        assertThat(cluster.released()).isPresent();
+    }
+
+    @Test
+    void whatThisClusterHasNoneOfIsRefused() {
+        assertThat(salloc("-L", "foo", "-n1", "/bin/true"))
+                .isEqualTo(new Output(
+                        1, "", "salloc: error: Job submit/allocate failed: Invalid license specification\n"));
+        assertThat(salloc("--reservation=foo", "/bin/true"))
+                .isEqualTo(new Output(
+                        1, "", "salloc: error: Job submit/allocate failed: Requested reservation is invalid\n"));
+        assertThat(cluster.submitted()).isEmpty();
+    }
+
+    @Test
+    void sallocsOwnOptionsAreTakenAndListedByMinusV() {
+        Output o = salloc("-v", "--bell", "-K", "--get-user-env", "--wait-all-nodes=1", "-N1", "/bin/true");
+        // Real salloc 22.05 -v on the same options (it names --bell's slot bell-never after a later --no-bell).
+        assertThat(o.err()).startsWith("""
+                        salloc: defined options
+                        salloc: -------------------- --------------------
+                        salloc: bell                : bell-always
+                        salloc: get-user-env        : 0
+                        salloc: kill-command        : TERM
+                        salloc: nodes               : 1
+                        salloc: verbose             : 1
+                        salloc: wait-all-nodes      : 1
+                        salloc: -------------------- --------------------
+                        salloc: end of defined options
+                        salloc: Granted job allocation 42
+                        """);
+        assertThat(o.exitCode()).isZero();
+        assertThat(salloc("--wait-all-nodes=2", "/bin/true"))
+                .isEqualTo(new Output(255, "", "salloc: error: Invalid --wait-all-nodes specification\n"));
+        assertThat(salloc("--wait-all-nodes=x", "/bin/true"))
+                .isEqualTo(new Output(1, "", "salloc: error: Invalid numeric value \"x\" for --wait-all-nodes.\n"));
+        assertThat(salloc("-Kbogus", "/bin/true"))
+                .isEqualTo(new Output(255, "", "salloc: error: Invalid --kill-command specification\n"));
+    }
+
+    @Test
+    void badValuesAreTheSharedModelsRefusals() {
+        assertThat(salloc("-t", "bogus", "/bin/true"))
+                .isEqualTo(new Output(255, "", "salloc: error: Invalid --time specification\n"));
+        assertThat(salloc("-n", "x", "/bin/true"))
+                .isEqualTo(new Output(1, "", "salloc: error: Invalid numeric value \"x\" for --ntasks.\n"));
+        assertThat(salloc("--mem=1", "--mem-per-cpu=1", "/bin/true"))
+                .isEqualTo(new Output(
+                        1, "", "salloc: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
+        assertThat(salloc("-Q", "-v", "/bin/true"))
+                .isEqualTo(new Output(1, "", "salloc: error: don't specify both --verbose (-v) and --quiet (-Q)\n"));
+        assertThat(cluster.requests()).isEmpty();
+    }
+}
