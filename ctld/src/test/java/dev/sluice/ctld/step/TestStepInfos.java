@@ -106,7 +106,8 @@ class TestStepInfos {
         StateRecord record = new StateRecord.StepRecorded(35, ended, 1025);
         assertThat(RecordCodec.decode(RecordCodec.encode(7, record))).isEqualTo(record);
         assertThat(AccountingEvents.jobIdsOf(record)).containsExactly(35);
-        List<AccountingRecord.Builder> out = AccountingEvents.of(record, RUNNING);
+        List<AccountingRecord.Builder> out =
+                AccountingEvents.of(record, RUNNING, new AccountingEvents.Site(false, p -> 0));
         assertThat(out).singleElement().satisfies(r -> {
             assertThat(r.getStep().getJobId()).isEqualTo(35);
             assertThat(r.getStep().getJobSubmitTime()).isEqualTo(1000);
