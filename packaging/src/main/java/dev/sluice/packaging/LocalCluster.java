@@ -4,6 +4,8 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterCredentials;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
+import dev.sluice.ctld.accounting.AccountingPipeline;
+import dev.sluice.ctld.accounting.PolicyPuller;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -257,6 +259,18 @@ public final class LocalCluster {
             }
             Thread.sleep(200);
         }
+        // With accounting, jobs submitted before the controller's first copy of the associations
+        // would run without their user's default account: up means that copy is there.
+        Path policy =
+                stateSaveLocation(layout).resolve(AccountingPipeline.DIRECTORY).resolve(PolicyPuller.FILE);
+        while (accounting && !Files.exists(policy)) {
+            if (System.nanoTime() > deadline) {
+                System.err.println("sluice: the controller got no associations from sluice-dbd within 120 s; see "
+                        + layout.logDir());
+                return 1;
+            }
+            Thread.sleep(200);
+        }
         System.out.println("Sluice is up: "
                 + (siteConf != null
                         ? nodes + " nodes of " + siteConf
@@ -385,6 +399,21 @@ public final class LocalCluster {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** The controller's StateSaveLocation: the last such line of the slurm.conf it runs on. */
+    static Path stateSaveLocation(LocalClusterLayout layout) throws IOException {
+        String dir = null;
+        for (String line : Files.readAllLines(layout.slurmConfPath())) {
+            String t = line.strip();
+            if (t.regionMatches(true, 0, "StateSaveLocation=", 0, 18)) {
+                dir = t.substring(18).strip();
+            }
+        }
+        if (dir == null) {
+            throw new IOException(layout.slurmConfPath() + " names no StateSaveLocation");
+        }
+        return Path.of(dir);
     }
 
     /** Asks the controller whether every node has registered and responds. */

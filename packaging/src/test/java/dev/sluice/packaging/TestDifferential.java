@@ -53,6 +53,9 @@ class TestDifferential {
             throw new AssertionError("the differential suite runs as root in CI (its scenarios act as other users)");
         }
         assumeTrue(root, "the scenarios act as sluiceuser1 and sluiceuser2: needs root");
+        // Those users read the cluster's slurm.conf and run in its directory: JUnit makes it
+        // owner-only (compare.sh's lives in an ordinary 755 directory).
+        Files.setPosixFilePermissions(base, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         // The recorded cluster's files, its directory replaced by ours (fake GPU files made).
         Path src = Files.createDirectories(base.resolve("src"));
         for (String f : List.of("slurm.conf", "gres.conf")) {

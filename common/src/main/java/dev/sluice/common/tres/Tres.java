@@ -168,13 +168,18 @@ public final class Tres {
      * AllocTRES and ReqTRES ({@code billing=2,cpu=2,mem=1G,node=1}).
      */
     public String formatByName() {
+        return formatByName(MemorySize::format);
+    }
+
+    /** As {@link #formatByName()}, memory-like counts (MB) printed by {@code memory} (sacct --units). */
+    public String formatByName(java.util.function.LongFunction<String> memory) {
         StringBuilder sb = new StringBuilder();
         for (String k : new TreeSet<>(counts.keySet())) {
             if (!sb.isEmpty()) {
                 sb.append(',');
             }
             long v = counts.get(k);
-            sb.append(k).append('=').append(MEMORY.contains(k) ? MemorySize.format(v) : Long.toString(v));
+            sb.append(k).append('=').append(MEMORY.contains(k) ? memory.apply(v) : Long.toString(v));
         }
         return sb.toString();
     }

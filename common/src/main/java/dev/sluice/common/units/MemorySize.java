@@ -2,6 +2,9 @@ package dev.sluice.common.units;
 
 import static java.util.Objects.requireNonNull;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
 /**
  * Memory in megabytes (MiB; Slurm's "M" is 1024 KiB).
  *
@@ -79,5 +82,32 @@ public final class MemorySize {
             return whole + String.valueOf(UNITS.charAt(unit));
         }
         return String.format(java.util.Locale.ROOT, "%.2f%c", num, UNITS.charAt(unit));
+    }
+
+    /**
+     * Prints megabytes in one unit, as sacct's {@code --units=K|M|G|T|P} does: whole values bare
+     * ({@code 4G}, {@code 1572864K}), others with two decimals rounded as C's {@code %.2f}
+     * rounds the binary value, half to even ({@code 15.62G} for 16000M, {@code 0.00T} for
+     * 1536M); 0 stays {@code 0}.
+     *
+     * @param unit one of {@code KMGTP}
+     */
+    public static String format(long megabytes, char unit) {
+        if (megabytes < 0) {
+            throw new IllegalArgumentException("negative memory size: " + megabytes);
+        }
+        int power = ("K" + UNITS).indexOf(unit) - 1;
+        if (power < -1) {
+            throw new IllegalArgumentException("not a unit of K, M, G, T, P: " + unit);
+        }
+        if (megabytes == 0) {
+            return "0";
+        }
+        BigDecimal v = BigDecimal.valueOf(megabytes);
+        v = power < 0 ? v.multiply(BigDecimal.valueOf(1024)) : new BigDecimal(megabytes / Math.pow(1024, power));
+        if (v.stripTrailingZeros().scale() <= 0) {
+            return v.toBigInteger() + String.valueOf(unit);
+        }
+        return v.setScale(2, RoundingMode.HALF_EVEN).toPlainString() + unit;
     }
 }

@@ -53,4 +53,29 @@ class TestMemorySize {
     void formatsAsTresStrings(long mb, String expected) {
         assertThat(MemorySize.format(mb)).isEqualTo(expected);
     }
+
+    /** Values sacct printed with --units on Slurm 22.05 (ReqMem of 1536M, 4096M, 16000M, ...). */
+    @ParameterizedTest
+    @CsvSource({
+        "1536,K,1572864K",
+        "1536,M,1536M",
+        "1536,G,1.50G",
+        "4096,G,4G",
+        "16000,G,15.62G",
+        "1152,G,1.12G",
+        "1,G,0.00G",
+        "24000,T,0.02T",
+        "1536,T,0.00T",
+        "24000,P,0.00P",
+        "0,G,0"
+    })
+    void formatsInOneUnitAsSacctUnits(long mb, char unit, String expected) {
+        assertThat(MemorySize.format(mb, unit)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1280,1280M", "2560,2.50G", "7680,7.50G", "1152,1152M", "3072,3G"})
+    void keepsMegabytesUnlessHalfAUnitDivides(long mb, String expected) {
+        assertThat(MemorySize.format(mb)).isEqualTo(expected);
+    }
 }

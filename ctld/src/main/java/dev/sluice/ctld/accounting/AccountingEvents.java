@@ -1,11 +1,15 @@
 package dev.sluice.ctld.accounting;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
+import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.rpc.InfoMapper;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.Node;
@@ -17,9 +21,12 @@ import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.StepAccountingRecord;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * What accounting learns from one journal record: the job as it stands after it and, once the
@@ -32,29 +39,45 @@ public final class AccountingEvents {
 
     private AccountingEvents() {}
 
+    /**
+     * What a job's TRES depend on besides the job.
+     *
+     * @param memoryConsumable whether memory is allocated ({@code SelectTypeParameters=CR_*_Memory}):
+     *     without, Slurm's AllocTRES count no memory and its steps' {@code mem=0}
+     * @param partitionMemoryMb a partition's smallest RealMemory: what ReqTRES counts per node
+     *     for a job that asked for no memory ({@link #partitionMemory})
+     */
+    public record Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb) {
+        public Site {
+            requireNonNull(partitionMemoryMb, "partitionMemoryMb is null");
+        }
+    }
+
     /** @param after the job the record names, as the state holds it after the record; may be null */
-    public static List<AccountingRecord.Builder> of(StateRecord record, Job after) {
+    public static List<AccountingRecord.Builder> of(StateRecord record, Job after, Site site) {
         if (after == null) {
             return List.of();
         }
+        boolean memoryConsumable = site.memoryConsumable();
+        int nobody = StateRecord.JobEnded.NOBODY;
         return switch (record) {
-            case StateRecord.JobSubmitted r -> List.of(job(after));
-            case StateRecord.JobRequeued r -> List.of(job(after));
+            case StateRecord.JobSubmitted r -> List.of(job(after, nobody, site));
+            case StateRecord.JobRequeued r -> List.of(job(after, nobody, site));
             // sacct shows SUSPENDED while it lasts, as Slurm's accounting does.
-            case StateRecord.JobSuspendChanged r -> List.of(job(after));
-            case StateRecord.JobStarted r -> List.of(job(after), batchStep(after));
+            case StateRecord.JobSuspendChanged r -> List.of(job(after, nobody, site));
+            case StateRecord.JobStarted r -> List.of(job(after, nobody, site), batchStep(after, memoryConsumable));
             case StateRecord.JobEnded r ->
                 after.allocation() != null && after.startTime() > 0
-                        ? List.of(job(after), batchStep(after))
-                        : List.of(job(after));
+                        ? List.of(job(after, r.requid(), site), batchStep(after, memoryConsumable))
+                        : List.of(job(after, r.requid(), site));
             case StateRecord.JobsPurged r -> List.of();
-            case StateRecord.StepRecorded r -> List.of(step(after, r.step()));
+            case StateRecord.StepRecorded r -> List.of(step(after, r.step(), memoryConsumable));
             // Both the task that splits off (its own job id now) and the array record left
             // behind (fewer pending tasks) are shipped, so sacct lists 6_1 and 6_[2-4] at once.
-            case StateRecord.ArrayTaskSplit r -> List.of(job(after));
+            case StateRecord.ArrayTaskSplit r -> List.of(job(after, nobody, site));
             // Holds change no accounting field.
             case StateRecord.JobHoldChanged r -> List.of();
-            case StateRecord.JobUpdated r -> List.of(job(after));
+            case StateRecord.JobUpdated r -> List.of(job(after, nobody, site));
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();
             case StateRecord.NodeCreated r -> List.of();
@@ -142,30 +165,68 @@ public final class AccountingEvents {
         };
     }
 
-    private static AccountingRecord.Builder job(Job job) {
-        JobInfo info = InfoMapper.job(lone(job), job, false);
+    /** The smallest RealMemory of a partition's nodes, 0 for a partition the state does not know. */
+    public static long partitionMemory(ClusterView state, String partition) {
+        return state.partitions().stream()
+                .filter(p -> p.name().equals(partition))
+                .findFirst()
+                .map(p -> p.nodes().stream()
+                        .map(state::node)
+                        .filter(Objects::nonNull)
+                        .mapToLong(n -> n.hardware().realMemoryMb())
+                        .min()
+                        .orElse(0))
+                .orElse(0L);
+    }
+
+    private static AccountingRecord.Builder job(Job job, int requid, Site site) {
+        JobInfo.Builder info = InfoMapper.job(lone(job), job, false, site.partitionMemoryMb(), 0).toBuilder();
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).
-            info = info.toBuilder().setExitStatus(0).build();
+            info.setExitStatus(0);
         }
-        return AccountingRecord.newBuilder()
-                .setJob(JobAccountingRecord.newBuilder()
-                        .setJob(info)
-                        .setUserName(info.getSpec().getOwner().getUserName()));
+        if (job.state() == JobState.CANCELLED && job.allocation() == null && info.getStartTime() == 0) {
+            // Slurm records a job cancelled while it waited as started at its end, so that
+            // sacct -s R finds it (seen when the cancel follows the submission closely, as in
+            // scripts; later ones may read None, by a race inside Slurm).
+            info.setStartTime(job.endTime());
+        }
+        if (!site.memoryConsumable() && !info.getAllocTres().isEmpty()) {
+            info.setAllocTres(withoutMemory(info.getAllocTres()));
+        }
+        JobAccountingRecord.Builder b = JobAccountingRecord.newBuilder()
+                .setJob(info)
+                .setUserName(info.getSpec().getOwner().getUserName())
+                .setReqCpus(job.request().effectiveTasks() * job.request().effectiveCpusPerTask())
+                .setReqNodes(job.request().effectiveMinNodes());
+        if (requid != StateRecord.JobEnded.NOBODY) {
+            b.setCancelledBy(requid);
+        }
+        return AccountingRecord.newBuilder().setJob(b);
     }
 
-    private static AccountingRecord.Builder batchStep(Job job) {
+    /** A TRES list without its memory: memory that is not a consumable resource is not allocated. */
+    private static String withoutMemory(String tres) {
+        Map<String, Long> counts = new LinkedHashMap<>(Tres.parse(tres).asMap());
+        counts.remove("mem");
+        return Tres.of(counts).format();
+    }
+
+    private static AccountingRecord.Builder batchStep(Job job, boolean memoryConsumable) {
         Allocation.NodeShare first = job.allocation().nodes().get(0);
         // Slurm ends a timed-out job's batch step as CANCELLED (it was signalled); the job
         // itself keeps TIMEOUT.
         JobState state = job.state() == JobState.TIMEOUT ? JobState.CANCELLED : job.state();
-        // Slurm lists mem on a step even when memory is not a consumable resource (mem=0).
-        String tres = Tres.empty()
+        // Slurm lists mem on a step even when memory is not a consumable resource (mem=0), and
+        // the job's GRES on the batch node (cpu=1,gres/gpu=2,mem=0,node=1).
+        Tres tres = Tres.empty()
                 .with("cpu", first.cpus())
-                .with("mem", first.memoryMb())
-                .with("node", 1)
-                .format();
+                .with("mem", memoryConsumable ? first.memoryMb() : 0)
+                .with("node", 1);
+        for (var g : gresCounts(first.gres()).entrySet()) {
+            tres = tres.with("gres/" + g.getKey(), g.getValue());
+        }
         return AccountingRecord.newBuilder()
                 .setStep(StepAccountingRecord.newBuilder()
                         .setJobId(job.id())
@@ -180,10 +241,16 @@ public final class AccountingEvents {
                         .setNumNodes(1)
                         .setNumTasks(1)
                         .setNumCpus(first.cpus())
-                        .setAllocTres(tres));
+                        .setAllocTres(tres.format()));
     }
 
-    private static AccountingRecord.Builder step(Job job, JobStep step) {
+    private static Map<String, Long> gresCounts(List<GresGrant> grants) {
+        Map<String, Long> totals = new TreeMap<>();
+        grants.forEach(g -> totals.merge(g.name(), g.count(), Long::sum));
+        return totals;
+    }
+
+    private static AccountingRecord.Builder step(Job job, JobStep step, boolean memoryConsumable) {
         return AccountingRecord.newBuilder()
                 .setStep(StepAccountingRecord.newBuilder()
                         .setJobId(job.id())
@@ -198,7 +265,16 @@ public final class AccountingEvents {
                         .setNumNodes(step.numNodes())
                         .setNumTasks(step.numTasks())
                         .setNumCpus(step.cpus())
-                        .setAllocTres(step.tres()));
+                        .setAllocTres(memoryConsumable ? step.tres() : unallocatedMemory(step.tres())));
+    }
+
+    /** A step's TRES with {@code mem=0}, as Slurm shows them where memory is not allocated. */
+    private static String unallocatedMemory(String tres) {
+        try {
+            return Tres.parse(tres).with("mem", 0).format();
+        } catch (IllegalArgumentException e) {
+            return tres;
+        }
     }
 
     private static boolean killedBySignal(Job job) {

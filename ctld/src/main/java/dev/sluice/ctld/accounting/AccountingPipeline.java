@@ -10,6 +10,8 @@ import dev.sluice.protocol.v1.AccountingRecord;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,24 +26,31 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     private final Outbox outbox;
     private final OutboxShipper shipper;
+    private final boolean memoryConsumable;
+    /** Partitions' smallest RealMemory, worked out once until nodes change (loop thread only). */
+    private final Map<String, Long> partitionMemory = new HashMap<>();
+
     private volatile PolicyPuller policy;
     /** The TRES totals (and down part) last put in the outbox; null until the first node record (loop thread only). */
     private String sentSize;
 
-    private AccountingPipeline(Outbox outbox, OutboxShipper shipper) {
+    private AccountingPipeline(Outbox outbox, OutboxShipper shipper, boolean memoryConsumable) {
         this.outbox = outbox;
         this.shipper = shipper;
+        this.memoryConsumable = memoryConsumable;
     }
 
     /**
      * @param journalThrough the journal sequence recovery ended at (outbox records past it are cut)
+     * @param memoryConsumable whether jobs are allocated memory (what their AllocTRES count)
      */
     public static AccountingPipeline open(
             AccountingSettings settings,
             Path stateSaveLocation,
             long journalThrough,
             InstantSource clock,
-            DaemonAuth auth)
+            DaemonAuth auth,
+            boolean memoryConsumable)
             throws IOException {
         requireNonNull(settings, "settings is null");
         Outbox outbox = Outbox.open(stateSaveLocation.resolve(DIRECTORY), journalThrough, clock);
@@ -52,7 +61,9 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 settings.cluster(),
                 outbox.depth());
         return new AccountingPipeline(
-                outbox, new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort(), auth));
+                outbox,
+                new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort(), auth),
+                memoryConsumable);
     }
 
     /** Runs (from {@link #start()}) and closes the associations/QOS poller with the shipper. */
@@ -75,6 +86,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     @Override
     public void applied(long sequence, StateRecord record, ClusterView state) {
         if (AccountingEvents.changesSize(record)) {
+            partitionMemory.clear();
             String size = AccountingEvents.clusterTres(state.nodes());
             String down = AccountingEvents.downTres(state.nodes());
             // After a restart the first node record re-sends the totals; dbd ignores an equal one.
@@ -83,8 +95,11 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 sentSize = size + '/' + down;
             }
         }
+        AccountingEvents.Site site = new AccountingEvents.Site(
+                memoryConsumable,
+                p -> partitionMemory.computeIfAbsent(p, n -> AccountingEvents.partitionMemory(state, n)));
         for (int jobId : AccountingEvents.jobIdsOf(record)) {
-            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId))) {
+            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
                 outbox.append(sequence, r);
             }
         }

@@ -223,6 +223,7 @@ public final class JobControl {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         TaskSplits splits = new TaskSplits(state.nextJobId());
+        int requid = caller.uid();
         for (JobTargets.Target t : targets) {
             Job job = t.job();
             if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
@@ -239,13 +240,13 @@ public final class JobControl {
                     throw new SlurmException(ErrorCode.JOB_PENDING);
                 }
                 Transition cancelled = t.pendingTask() >= 0
-                        ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, new JobEvent.Cancel(), now)
-                        : JobLifecycle.apply(job, new JobEvent.Cancel(), now);
+                        ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, new JobEvent.Cancel(requid), now)
+                        : JobLifecycle.apply(job, new JobEvent.Cancel(requid), now);
                 records.addAll(cancelled.records());
                 continue;
             }
             if (cancel) {
-                Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(), now);
+                Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(requid), now);
                 records.addAll(cancelled.records());
                 effects.addAll(cancelled.effects());
             } else {

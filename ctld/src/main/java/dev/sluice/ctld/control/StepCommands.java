@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -75,7 +76,8 @@ public final class StepCommands {
         int stepId = mine.nextStepId();
         List<StepShare> shares = placed.shares();
         String nodeList = HostList.compress(shares.stream().map(StepShare::node).toList());
-        JobStep step = started(job, stepId, wanted.name(), shares, nodeList, now);
+        JobStep step = started(
+                job, stepId, wanted.name(), shares, nodeList, wanted.request().exclusive(), now);
         JobSteps after = mine.with(
                 new RunningStep(step, wanted.request().exclusive(), shares, wanted.srunHost(), wanted.srunPid()));
         List<StateRecord> records = new ArrayList<>(swept.records());
@@ -155,9 +157,20 @@ public final class StepCommands {
         return new ControlResult<>(records, soft, List.of(), null);
     }
 
-    /** A step just placed: RUNNING from {@code now}. */
-    public static JobStep started(Job job, int stepId, String name, List<StepShare> shares, String nodeList, long now) {
-        int cpus = shares.stream().mapToInt(StepShare::cpus).sum();
+    /**
+     * A step just placed: RUNNING from {@code now}. As in Slurm 22.05, a step is allocated every
+     * CPU of the job on its nodes ({@code srun -n1} in a 2-CPU job: cpu=2) unless it is
+     * {@code --exclusive}, which holds only the CPUs its tasks need.
+     */
+    public static JobStep started(
+            Job job, int stepId, String name, List<StepShare> shares, String nodeList, boolean exclusive, long now) {
+        Set<String> nodes = shares.stream().map(StepShare::node).collect(Collectors.toSet());
+        int cpus = exclusive
+                ? shares.stream().mapToInt(StepShare::cpus).sum()
+                : job.allocation().nodes().stream()
+                        .filter(n -> nodes.contains(n.node()))
+                        .mapToInt(Allocation.NodeShare::cpus)
+                        .sum();
         int tasks = shares.stream().mapToInt(s -> s.taskIds().size()).sum();
         return new JobStep(
                 stepId,
@@ -189,8 +202,8 @@ public final class StepCommands {
 
     /**
      * Slurm's step TRES: its CPUs, the job's memory on the step's nodes (a step without
-     * {@code --mem} may use all of it), its node count; {@code mem=0} when the job asked for
-     * none (observed: {@code TRES=cpu=2,mem=0,node=1}).
+     * {@code --mem} may use all of it), its node count, its GRES; {@code mem=0} when the job
+     * asked for none (observed: {@code TRES=cpu=2,mem=0,node=1}).
      */
     public static String tres(Allocation allocation, List<StepShare> shares, int cpus) {
         Set<String> nodes = shares.stream().map(StepShare::node).collect(Collectors.toSet());
@@ -198,10 +211,12 @@ public final class StepCommands {
                 .filter(n -> nodes.contains(n.node()))
                 .mapToLong(Allocation.NodeShare::memoryMb)
                 .sum();
-        return Tres.empty()
-                .with("cpu", cpus)
-                .with("mem", memMb)
-                .with("node", shares.size())
-                .format();
+        Tres tres = Tres.empty().with("cpu", cpus).with("mem", memMb).with("node", shares.size());
+        Map<String, Long> gres = new TreeMap<>();
+        shares.forEach(s -> s.gres().forEach(g -> gres.merge(g.name(), g.count(), Long::sum)));
+        for (Map.Entry<String, Long> g : gres.entrySet()) {
+            tres = tres.with("gres/" + g.getKey(), g.getValue());
+        }
+        return tres.format();
     }
 }

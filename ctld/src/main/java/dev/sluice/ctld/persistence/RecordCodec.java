@@ -42,12 +42,17 @@ public final class RecordCodec {
                         .addAllNodes(WireMapper.toWire(r.allocation()))
                         .setPartition(r.partition())
                         .setTimeLimitMinutes((int) r.timeLimitMinutes()));
-            case StateRecord.JobEnded r ->
-                e.setJobEnded(JobEndedRecord.newBuilder()
+            case StateRecord.JobEnded r -> {
+                JobEndedRecord.Builder b = JobEndedRecord.newBuilder()
                         .setJobId(r.jobId())
                         .setState(WireMapper.toWire(r.state()))
                         .setExitStatus(r.exitStatus())
-                        .setReason(r.reason().slurmName()));
+                        .setReason(r.reason().slurmName());
+                if (r.requid() != StateRecord.JobEnded.NOBODY) {
+                    b.setRequid(r.requid());
+                }
+                e.setJobEnded(b);
+            }
             case StateRecord.JobRequeued r ->
                 e.setJobRequeued(
                         JobRequeuedRecord.newBuilder().setJobId(r.jobId()).setHeld(r.held()));
@@ -148,7 +153,12 @@ public final class RecordCodec {
                 JobReason reason = JobReason.of(r.getReason())
                         .orElseThrow(() -> new IllegalArgumentException("unknown job reason " + r.getReason()));
                 yield new StateRecord.JobEnded(
-                        r.getJobId(), WireMapper.toDomain(r.getState()), r.getExitStatus(), reason, t);
+                        r.getJobId(),
+                        WireMapper.toDomain(r.getState()),
+                        r.getExitStatus(),
+                        reason,
+                        t,
+                        r.hasRequid() ? r.getRequid() : StateRecord.JobEnded.NOBODY);
             }
             case JOB_REQUEUED ->
                 new StateRecord.JobRequeued(

@@ -41,7 +41,7 @@ public final class InfoMapper {
      *     for no memory counts per node in its TRES, as Slurm shows it ({@link #partitionMemory})
      * @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency)
      */
-    static JobInfo job(
+    public static JobInfo job(
             ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r);

@@ -133,8 +133,35 @@ public final class Allocator {
                 .thenComparingInt(NodeCapacity::weight);
     }
 
-    /** Greedy fill in preference order; null when the request does not fit these nodes. */
+    /**
+     * Where the request goes on these nodes, null when it does not fit: a greedy fill in
+     * preference order, except that a job free to use one node that a single node could hold
+     * goes there whole rather than over (or, with {@code -N1}, not at all past) the partly used
+     * nodes before it (Slurm 22.05: with n1 running 2 of its 4 CPUs, {@code sbatch -n3} runs on
+     * n2 alone).
+     */
     private static Allocation fit(Iterable<NodeCapacity> nodes, PlacementRequest request, boolean totalsOnly) {
+        Allocation greedy = fill(nodes, request, totalsOnly);
+        if ((greedy != null && greedy.nodes().size() == 1)
+                || request.tasks() <= 1
+                || request.minNodes() > 1
+                || !request.requiredNodes().isEmpty()
+                || request.gres().gpusPerJob() > 0) {
+            return greedy;
+        }
+        for (NodeCapacity node : nodes) {
+            if (taskCapacity(node, request, totalsOnly) >= request.tasks()) {
+                Allocation one = distribute(List.of(node), List.of(request.tasks()), request, totalsOnly);
+                if (one != null) {
+                    return one;
+                }
+            }
+        }
+        return greedy;
+    }
+
+    /** Greedy fill in preference order; null when the request does not fit these nodes. */
+    private static Allocation fill(Iterable<NodeCapacity> nodes, PlacementRequest request, boolean totalsOnly) {
         List<NodeCapacity> chosen = new ArrayList<>();
         List<Integer> capacity = new ArrayList<>();
         int requiredLeft = request.requiredNodes().size();

@@ -175,7 +175,12 @@ public final class CtldServer implements AutoCloseable {
         AccountingPipeline accounting = null;
         if (acct.isPresent()) {
             accounting = AccountingPipeline.open(
-                    acct.get(), Path.of(config.stateSaveLocation()), state.sequence(), clock, auth);
+                    acct.get(),
+                    Path.of(config.stateSaveLocation()),
+                    state.sequence(),
+                    clock,
+                    auth,
+                    defaults.memoryConsumable());
         }
         if (accounting != null) {
             PolicyPuller puller =

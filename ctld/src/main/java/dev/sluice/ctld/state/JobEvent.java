@@ -20,8 +20,16 @@ public sealed interface JobEvent {
         }
     }
 
-    /** {@code scancel}. */
-    record Cancel() implements JobEvent {}
+    /**
+     * {@code scancel}.
+     *
+     * @param requid the uid that asked ({@link StateRecord.JobEnded#NOBODY} when unknown)
+     */
+    record Cancel(int requid) implements JobEvent {
+        public Cancel() {
+            this(StateRecord.JobEnded.NOBODY);
+        }
+    }
 
     /** Its dependency can never be met and it asked to be killed then ({@code --kill-on-invalid-dep}). */
     record DependencyNeverSatisfied() implements JobEvent {}

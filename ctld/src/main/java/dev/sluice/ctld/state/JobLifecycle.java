@@ -84,8 +84,10 @@ public final class JobLifecycle {
                         new Effect.LaunchBatch(id));
             case JobEvent.Cancel c ->
                 from == JobPhase.PENDING
-                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.NONE, now))
-                        : ended(job, JobState.CANCELLED, 15, JobReason.NONE, true, now);
+                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.NONE, now, c.requid()))
+                        : Transition.of(
+                                new JobEnded(id, JobState.CANCELLED, 15, JobReason.NONE, now, c.requid()),
+                                terminate(job, JobState.CANCELLED));
             case JobEvent.DependencyNeverSatisfied d ->
                 Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, now));
             case JobEvent.BatchEnded e -> {
@@ -103,7 +105,7 @@ public final class JobLifecycle {
             case JobEvent.AllocationEnded a -> {
                 if (from == JobPhase.PENDING) {
                     // The user gave up waiting.
-                    yield apply(job, new JobEvent.Cancel(), now);
+                    yield apply(job, new JobEvent.Cancel(job.request().owner().uid()), now);
                 }
                 JobState end = byStatus(a.status());
                 yield ended(job, end, a.status(), endReason(end), true, now);

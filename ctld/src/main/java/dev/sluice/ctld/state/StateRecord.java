@@ -30,13 +30,27 @@ public sealed interface StateRecord {
         }
     }
 
-    record JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time) implements StateRecord {
+    /**
+     * The job ended.
+     *
+     * @param requid the uid that cancelled it (Slurm's requid, sacct's "CANCELLED by 0"), or
+     *     {@link #NOBODY}
+     */
+    record JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time, int requid)
+            implements StateRecord {
+        public static final int NOBODY = -1;
+
         public JobEnded {
             requireNonNull(state, "state is null");
             requireNonNull(reason, "reason is null");
             if (!state.isFinished()) {
                 throw new IllegalArgumentException("not a final state: " + state);
             }
+        }
+
+        /** An end nobody asked for. */
+        public JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time) {
+            this(jobId, state, exitStatus, reason, time, NOBODY);
         }
     }
 

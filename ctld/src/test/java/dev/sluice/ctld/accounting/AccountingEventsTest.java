@@ -23,6 +23,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AccountingEventsTest {
+    /** Memory allocated (CR_Core_Memory), partitions of 8000 MB nodes. */
+    private static final AccountingEvents.Site MEMORY = new AccountingEvents.Site(true, p -> 8000);
+    /** CR_Core, as the differential suite's cluster. */
+    private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000);
+
     private static Node node(String name, int cpus, long mem, GresInventory gres, boolean future) {
         return Node.configured(name, name, "127.0.0.1", 0, NodeHardware.ofCpus(cpus, mem), List.of(), gres, 1, future);
     }
@@ -63,7 +68,7 @@ class AccountingEventsTest {
     void submissionGivesTheJobAsPending() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000);
         List<AccountingRecord.Builder> out =
-                AccountingEvents.of(new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000), job);
+                AccountingEvents.of(new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000), job, MEMORY);
         assertThat(out).singleElement().satisfies(r -> {
             assertThat(r.getJob().getJob().getJobId()).isEqualTo(5);
             assertThat(r.getJob().getJob().getSpec().getName()).isEqualTo("train");
@@ -77,7 +82,7 @@ class AccountingEventsTest {
     void startGivesTheJobAndItsRunningBatchStepOnTheFirstNode() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(ALLOC, 1010, 60, "gpu");
         List<AccountingRecord.Builder> out =
-                AccountingEvents.of(new StateRecord.JobStarted(5, ALLOC, "gpu", 60, 1010), job);
+                AccountingEvents.of(new StateRecord.JobStarted(5, ALLOC, "gpu", 60, 1010), job, MEMORY);
         assertThat(out).hasSize(2);
         assertThat(out.get(0).getJob().getJob().getNodeList()).isEqualTo("n[1-2]");
         assertThat(out.get(0).getJob().getJob().getAllocTres()).contains("cpu=4");
@@ -96,8 +101,8 @@ class AccountingEventsTest {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000)
                 .started(ALLOC, 1010, 60, "gpu")
                 .ended(JobState.TIMEOUT, 15, 4610, JobReason.TIME_LIMIT);
-        List<AccountingRecord.Builder> out =
-                AccountingEvents.of(new StateRecord.JobEnded(5, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 4610), job);
+        List<AccountingRecord.Builder> out = AccountingEvents.of(
+                new StateRecord.JobEnded(5, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 4610), job, MEMORY);
         assertThat(out.get(0).getJob().getJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.TIMEOUT);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.CANCELLED);
         assertThat(out.get(1).getStep().getEndTime()).isEqualTo(4610);
@@ -112,17 +117,73 @@ class AccountingEventsTest {
                 .started(ALLOC, 1010, 60, "gpu")
                 .ended(JobState.FAILED, 3 << 8, 1011, JobReason.NON_ZERO_EXIT_CODE);
         List<AccountingRecord.Builder> out = AccountingEvents.of(
-                new StateRecord.JobEnded(5, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, 1011), job);
+                new StateRecord.JobEnded(5, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, 1011), job, MEMORY);
         assertThat(out.get(0).getJob().getJob().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.FAILED);
     }
 
     @Test
-    void aJobCancelledWhilePendingHasNoStep() {
+    void aJobCancelledWhilePendingHasNoStepAndStartsWhenItEnds() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).ended(JobState.CANCELLED, 0, 1005, JobReason.NONE);
-        assertThat(AccountingEvents.of(new StateRecord.JobEnded(5, JobState.CANCELLED, 0, JobReason.NONE, 1005), job))
-                .hasSize(1);
+        List<AccountingRecord.Builder> out = AccountingEvents.of(
+                new StateRecord.JobEnded(5, JobState.CANCELLED, 0, JobReason.NONE, 1005, 1001), job, MEMORY);
+        assertThat(out).singleElement().satisfies(r -> {
+            // sacct: Start = End, and -s R lists it (Slurm 22.05, compat/expected/077).
+            assertThat(r.getJob().getJob().getStartTime()).isEqualTo(1005);
+            assertThat(r.getJob().getCancelledBy()).isEqualTo(1001);
+        });
+    }
+
+    @Test
+    void whoCancelledARunningJobIsRecordedAndAnEndNobodyAskedForHasNone() {
+        Job running = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(ALLOC, 1010, 60, "gpu");
+        Job cancelled = running.ended(JobState.CANCELLED, 15, 1020, JobReason.NONE);
+        var out = AccountingEvents.of(
+                new StateRecord.JobEnded(5, JobState.CANCELLED, 15, JobReason.NONE, 1020, 0), cancelled, MEMORY);
+        assertThat(out.get(0).getJob().hasCancelledBy()).isTrue();
+        assertThat(out.get(0).getJob().getCancelledBy()).isZero();
+        Job done = running.ended(JobState.COMPLETED, 0, 1020, JobReason.NONE);
+        out = AccountingEvents.of(
+                new StateRecord.JobEnded(5, JobState.COMPLETED, 0, JobReason.NONE, 1020), done, MEMORY);
+        assertThat(out.get(0).getJob().hasCancelledBy()).isFalse();
+    }
+
+    @Test
+    void theJobsRequestIsRecordedBesideItsAllocation() {
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(ALLOC, 1010, 60, "gpu");
+        var record = AccountingEvents.of(new StateRecord.JobStarted(5, ALLOC, "gpu", 60, 1010), job, MEMORY)
+                .get(0)
+                .getJob();
+        // One task of two CPUs on one node asked; two nodes of two CPUs held.
+        assertThat(record.getReqCpus()).isEqualTo(2);
+        assertThat(record.getReqNodes()).isEqualTo(1);
+        assertThat(record.getJob().getNumCpus()).isEqualTo(4);
+    }
+
+    @Test
+    void aJobThatAskedNoMemoryRequestsItsNodesMemory() {
+        // Slurm 22.05: sbatch -N2 -n8 --wrap true on 8000 MB nodes: ReqTRES ...,mem=16000M,node=2.
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000)
+                .started(ALLOC, 1010, 60, "gpu")
+                .ended(JobState.COMPLETED, 0, 1011, JobReason.NONE);
+        var out = AccountingEvents.of(
+                new StateRecord.JobEnded(5, JobState.COMPLETED, 0, JobReason.NONE, 1011), job, CORES);
+        assertThat(out.get(0).getJob().getJob().getReqTres()).contains("mem=16000M");
+    }
+
+    @Test
+    void withoutConsumableMemoryNothingCountsMemoryButTheStepsMemZero() {
+        // Slurm 22.05 with CR_Core, sbatch --mem=1000 -c2 --gres=gpu:2: AllocTRES
+        // billing=2,cpu=2,gres/gpu=2,node=1; its batch step cpu=2,gres/gpu=2,mem=0,node=1.
+        var gpus = List.of(new dev.sluice.ctld.gres.GresGrant("gpu", "", List.of(0, 1), 2));
+        Allocation alloc = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 1000, 1, gpus)));
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(alloc, 1010, 60, "gpu");
+        var out = AccountingEvents.of(new StateRecord.JobStarted(5, alloc, "gpu", 60, 1010), job, CORES);
+        assertThat(out.get(0).getJob().getJob().getAllocTres()).isEqualTo("cpu=2,node=1,billing=2,gres/gpu=2");
+        assertThat(out.get(1).getStep().getAllocTres()).isEqualTo("cpu=2,mem=0,node=1,gres/gpu=2");
+        out = AccountingEvents.of(new StateRecord.JobStarted(5, alloc, "gpu", 60, 1010), job, MEMORY);
+        assertThat(out.get(1).getStep().getAllocTres()).isEqualTo("cpu=2,mem=1000M,node=1,gres/gpu=2");
     }
 
     @Test
@@ -136,7 +197,7 @@ class AccountingEventsTest {
                 .containsExactly(6);
         assertThat(AccountingEvents.jobIdsOf(new StateRecord.JobUpdated(6, List.of(new JobChange.TimeLimit(5)), 5)))
                 .containsExactly(6);
-        assertThat(AccountingEvents.of(new StateRecord.JobsPurged(List.of(5), 5), null))
+        assertThat(AccountingEvents.of(new StateRecord.JobsPurged(List.of(5), 5), null, MEMORY))
                 .isEmpty();
     }
 

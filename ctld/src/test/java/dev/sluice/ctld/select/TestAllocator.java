@@ -76,6 +76,18 @@ class TestAllocator {
     }
 
     @Test
+    void tasksOneNodeCanHoldGoThereRatherThanOverAPartlyUsedNode() {
+        // Slurm 22.05, two 4-CPU nodes, n1 running a 2-CPU job: sbatch -n3 runs on n2 alone.
+        List<NodeCapacity> nodes = List.of(
+                aNode("n1").cpus(4).used(2, 0).build(), aNode("n2").cpus(4).build());
+        Allocation a = placed(Allocator.place(nodes, aRequest().tasks(3).build()));
+        assertThat(a.nodes()).extracting(Allocation.NodeShare::node).containsExactly("n2");
+        // Asked for two nodes, it keeps them.
+        a = placed(Allocator.place(nodes, aRequest().tasks(3).nodes(2).build()));
+        assertThat(a.nodes()).extracting(Allocation.NodeShare::node).containsExactly("n1", "n2");
+    }
+
+    @Test
     void lowerWeightIsPreferred() {
         List<NodeCapacity> nodes = List.of(
                 aNode("heavy").weight(10).build(), aNode("light").weight(1).build());

@@ -35,18 +35,34 @@ class TestStepInfos {
     private static final Job RUNNING =
             Job.submitted(35, REQUEST, "gpu", 5, 1000).started(NO_MEM, 1010, 5, "gpu");
 
+    /** One task on n1: one CPU for its task, as StepControl places it. */
     private static List<StepShare> shareOnN1() {
-        return List.of(new StepShare("n1", 0, List.of(0), 2, List.of()));
+        return List.of(new StepShare("n1", 0, List.of(0), 1, List.of()));
     }
 
     @Test
     void aStepOnOneNodeOfAJobWithoutMemoryHasSlurmsTres() {
         // Slurm 22.05, `sbatch -n2` then `srun -n1 sleep 30`: TRES=cpu=2,mem=0,node=1.
-        JobStep step = StepCommands.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020);
+        // The step holds the job's two CPUs on n1 (sacct AllocCPUS 2), not its task's one.
+        JobStep step = StepCommands.started(RUNNING, 0, "sleep", shareOnN1(), "n1", false, 1020);
         assertThat(step.tres()).isEqualTo("cpu=2,mem=0,node=1");
         assertThat(step.state()).isEqualTo(JobState.RUNNING);
         assertThat(step.numTasks()).isEqualTo(1);
         assertThat(step.cpus()).isEqualTo(2);
+    }
+
+    @Test
+    void anExclusiveStepHoldsOnlyWhatItsTasksNeed() {
+        JobStep step = StepCommands.started(RUNNING, 0, "sleep", shareOnN1(), "n1", true, 1020);
+        assertThat(step.cpus()).isEqualTo(1);
+        assertThat(step.tres()).isEqualTo("cpu=1,mem=0,node=1");
+    }
+
+    @Test
+    void aStepsTresCountItsGres() {
+        List<StepShare> withGpus = List.of(new StepShare(
+                "n1", 0, List.of(0), 1, List.of(new dev.sluice.ctld.gres.GresGrant("gpu", "", List.of(0, 1), 2))));
+        assertThat(StepCommands.tres(NO_MEM, withGpus, 2)).isEqualTo("cpu=2,mem=0,node=1,gres/gpu=2");
     }
 
     @Test
@@ -85,12 +101,13 @@ class TestStepInfos {
 
     @Test
     void aRecordedStepIsJournaledAndShippedToAccountingAsAStepRow() {
-        JobStep ended = StepCommands.started(RUNNING, 0, "sleep", shareOnN1(), "n1", 1020)
+        JobStep ended = StepCommands.started(RUNNING, 0, "sleep", shareOnN1(), "n1", false, 1020)
                 .ended(JobState.FAILED, 3 << 8, 1025);
         StateRecord record = new StateRecord.StepRecorded(35, ended, 1025);
         assertThat(RecordCodec.decode(RecordCodec.encode(7, record))).isEqualTo(record);
         assertThat(AccountingEvents.jobIdsOf(record)).containsExactly(35);
-        List<AccountingRecord.Builder> out = AccountingEvents.of(record, RUNNING);
+        List<AccountingRecord.Builder> out =
+                AccountingEvents.of(record, RUNNING, new AccountingEvents.Site(false, p -> 0));
         assertThat(out).singleElement().satisfies(r -> {
             assertThat(r.getStep().getJobId()).isEqualTo(35);
             assertThat(r.getStep().getJobSubmitTime()).isEqualTo(1000);

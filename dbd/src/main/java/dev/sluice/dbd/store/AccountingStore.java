@@ -223,13 +223,16 @@ public final class AccountingStore {
                 ? "INSERT INTO jobs (job_name, user_name, uid, gid, group_name, account, partition_name, qos,"
                         + " eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes, alloc_cpus,"
                         + " tres_req, tres_alloc, time_limit, work_dir, last_sequence, display_id, array_job_id,"
-                        + " array_task_id, cluster_id, job_id, submit_time)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " array_task_id, req_cpus, req_nodes, requid, priority, state_reason, constraints,"
+                        + " cluster_id, job_id, submit_time)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        + " ?, ?, ?, ?)"
                 : "UPDATE jobs SET job_name = ?, user_name = ?, uid = ?, gid = ?, group_name = ?, account = ?,"
                         + " partition_name = ?, qos = ?, eligible_time = ?, start_time = ?, end_time = ?, state = ?,"
                         + " exit_status = ?, node_list = ?, num_nodes = ?, alloc_cpus = ?, tres_req = ?, tres_alloc = ?,"
                         + " time_limit = ?, work_dir = ?, last_sequence = ?, display_id = ?, array_job_id = ?,"
-                        + " array_task_id = ? WHERE id = ?";
+                        + " array_task_id = ?, req_cpus = ?, req_nodes = ?, requid = ?, priority = ?, state_reason = ?,"
+                        + " constraints = ? WHERE id = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             ps.setString(i++, clip(j.getSpec().getName(), 256));
@@ -258,6 +261,12 @@ public final class AccountingStore {
             ps.setString(i++, array ? clip(j.getDisplayId(), 64) : "");
             ps.setLong(i++, Integer.toUnsignedLong(j.getArrayJobId()));
             ps.setLong(i++, array ? j.getArrayTaskId() : -1);
+            ps.setInt(i++, r.getReqCpus());
+            ps.setInt(i++, r.getReqNodes());
+            ps.setLong(i++, r.hasCancelledBy() ? Integer.toUnsignedLong(r.getCancelledBy()) : -1);
+            ps.setLong(i++, Integer.toUnsignedLong(j.getPriority()));
+            ps.setString(i++, clip(j.getReason(), 64));
+            ps.setString(i++, clip(j.getSpec().getConstraint(), 1024));
             if (row == null) {
                 ps.setLong(i++, clusterId);
                 ps.setLong(i++, Integer.toUnsignedLong(j.getJobId()));

@@ -26,6 +26,8 @@ import javax.sql.DataSource;
  */
 public final class JobQueries {
     private static final int IN_CHUNK = 500;
+    /** Slurm's own steps (interactive 0xfffffffa, batch 0xfffffffb, extern 0xfffffffc) are numbered from here up. */
+    private static final long SPECIAL_STEPS = 0xfffffff0L;
 
     private final DataSource ds;
 
@@ -37,7 +39,16 @@ public final class JobQueries {
         StringBuilder sql = new StringBuilder("SELECT j.id, k.name, j.job_id, j.job_name, j.user_name, j.uid, j.gid,"
                 + " j.group_name, j.account, j.partition_name, j.qos, j.submit_time, j.eligible_time, j.start_time,"
                 + " j.end_time, j.state, j.exit_status, j.node_list, j.num_nodes, j.alloc_cpus, j.tres_req,"
-                + " j.tres_alloc, j.time_limit, j.work_dir, j.display_id, j.array_job_id, j.array_task_id"
+                + " j.tres_alloc, j.time_limit, j.work_dir, j.display_id, j.array_job_id, j.array_task_id,"
+                + " j.req_cpus, j.req_nodes, j.requid, j.priority, j.state_reason, j.constraints,"
+                // DerivedExitCode: the highest status of the srun steps, not the batch script's.
+                + " (SELECT MAX(s.exit_status) FROM steps s WHERE s.job_ref = j.id AND s.step_id < " + SPECIAL_STEPS
+                + "),"
+                + " (SELECT MIN(a.id) FROM acct_associations a WHERE a.cluster_name = k.name"
+                + " AND a.account = j.account AND a.user_name = j.user_name AND a.partition_name = ''),"
+                // Slurm numbers QOS as they are created, normal first.
+                + " (SELECT COUNT(*) FROM acct_qos q, acct_qos o WHERE q.name = j.qos"
+                + " AND (o.created_at < q.created_at OR (o.created_at = q.created_at AND o.name <= q.name)))"
                 + " FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
                 + " WHERE 1 = 1");
         List<Object> args = new ArrayList<>();
@@ -146,7 +157,7 @@ public final class JobQueries {
     }
 
     private static AccountedJob.Builder job(ResultSet rs, TresCatalog tres) throws SQLException {
-        return AccountedJob.newBuilder()
+        AccountedJob.Builder b = AccountedJob.newBuilder()
                 .setCluster(rs.getString(2))
                 .setJobId((int) rs.getLong(3))
                 .setName(rs.getString(4))
@@ -172,7 +183,21 @@ public final class JobQueries {
                 .setWorkDir(rs.getString(24))
                 .setDisplayId(rs.getString(25))
                 .setArrayJobId((int) rs.getLong(26))
-                .setArrayTaskId((int) rs.getLong(27));
+                .setArrayTaskId((int) rs.getLong(27))
+                .setReqCpus(rs.getInt(28))
+                .setReqNodes(rs.getInt(29))
+                .setPriority((int) rs.getLong(31))
+                .setReason(rs.getString(32))
+                .setConstraints(rs.getString(33))
+                .setDerivedExitStatus(rs.getInt(34))
+                .setAssocId(rs.getLong(35))
+                .setQosId(rs.getInt(36))
+                .setDbIndex(rs.getLong(1));
+        long requid = rs.getLong(30);
+        if (requid >= 0) {
+            b.setCancelledBy((int) requid);
+        }
+        return b;
     }
 
     private static void addSteps(Connection c, TresCatalog tres, Map<Long, AccountedJob.Builder> rows)

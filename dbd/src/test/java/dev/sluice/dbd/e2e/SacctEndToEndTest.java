@@ -54,9 +54,12 @@ class SacctEndToEndTest {
             assertThat(out).isEqualTo("""
                             JobID           JobName  Partition    Account  AllocCPUS      State ExitCode\s
                             ------------ ---------- ---------- ---------- ---------- ---------- --------\s
-                            %-12d      alpha      debug                     1  CANCELLED      0:0\s
+                            %-12d      alpha      debug                     1 CANCELLED+      0:0\s
                             %-12d a_rather_+      debug                     1    PENDING      0:0\s
                             """.formatted(a, b));
+            // Who cancelled it, and when: at once, so it started when it ended (as in Slurm).
+            assertThat(sacct(conf, alice, "-X", "-P", "-n", "-j", Integer.toString(a), "-o", "state,start,end"))
+                    .matches("CANCELLED by \\d+\\|(\\S+)\\|\\1\n");
             assertThat(sacct(conf, alice, "-X", "-P", "-n", "-s", "PD", "-o", "jobid,jobname,user,nodelist"))
                     .isEqualTo(b + "|a_rather_long_job_name|alice|None assigned\n");
             // A job array shows under its array id with the pending tasks' range.

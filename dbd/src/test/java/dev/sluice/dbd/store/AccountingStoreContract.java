@@ -11,6 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.JobState;
@@ -86,6 +88,49 @@ abstract class AccountingStoreContract {
             assertThat(s.getEndTime()).isEqualTo(1070);
         });
         assertThat(store.appliedThrough(cluster)).isEqualTo(10);
+    }
+
+    @Test
+    void whatSacctShowsBeyondTheJobsLifeIsKept() throws Exception {
+        JobInfo e = ended(running(pending(7, "train", "alice", 1000), 1010), JobState.CANCELLED, 0, 1070);
+        AccountingRecord cancelled = AccountingRecord.newBuilder()
+                .setSequence(1)
+                .setJob(JobAccountingRecord.newBuilder()
+                        .setJob(e.toBuilder().setPriority((int) 4294901349L).setReason("None"))
+                        .setReqCpus(3)
+                        .setReqNodes(2)
+                        .setCancelledBy(1001))
+                .build();
+        store.apply(batch(cluster, cancelled, batchStep(2, e), step(3, e, 0, 4 << 8), step(4, e, 1, 9)));
+        AccountedJob j = all().get(0);
+        assertThat(j.getCancelledBy()).isEqualTo(1001);
+        assertThat(j.getReqCpus()).isEqualTo(3);
+        assertThat(j.getReqNodes()).isEqualTo(2);
+        assertThat(Integer.toUnsignedLong(j.getPriority())).isEqualTo(4294901349L);
+        assertThat(j.getReason()).isEqualTo("None");
+        assertThat(j.getDbIndex()).isPositive();
+        // sacct DerivedExitCode: the highest of the srun steps' statuses (4:0 over 0:9).
+        assertThat(j.getDerivedExitStatus()).isEqualTo(4 << 8);
+        // Nobody cancelled a job whose record says nothing about it; normal is QOS 1.
+        JobInfo done = ended(running(pending(8, "b", "bob", 1000), 1010), JobState.COMPLETED, 0, 1011);
+        done = done.toBuilder()
+                .setSpec(done.getSpec().toBuilder().setQos("normal"))
+                .build();
+        store.apply(batch(cluster, job(5, done)));
+        AccountedJob other = all().get(1);
+        assertThat(other.hasCancelledBy()).isFalse();
+        assertThat(other.getQosId()).isEqualTo(1);
+        assertThat(j.getQosId()).isZero();
+    }
+
+    private static AccountingRecord step(long seq, JobInfo j, int stepId, int status) {
+        AccountingRecord b = batchStep(seq, j);
+        return b.toBuilder()
+                .setStep(b.getStep().toBuilder()
+                        .setStepId(stepId)
+                        .setName("s" + stepId)
+                        .setExitStatus(status))
+                .build();
     }
 
     @Test

@@ -21,10 +21,10 @@ import java.util.Optional;
 
 /**
  * {@code sacct}: jobs and steps from sluice-dbd. As in Slurm 22.05: a user sees their own jobs
- * unless {@code -a}, {@code -u} or they are root; the window is today from midnight to now,
- * from the epoch with {@code -j}, and "now" alone with {@code -s}; without
- * {@code AccountingStorageType=accounting_storage/slurmdbd} it says accounting is disabled and
- * exits 1.
+ * unless {@code -a}, {@code -u}, {@code -j} or they are root; the window is today from midnight
+ * to now, from the epoch with {@code -j}, and "now" alone with {@code -s} but no {@code -j};
+ * without {@code AccountingStorageType=accounting_storage/slurmdbd} it says accounting is
+ * disabled and exits 1.
  */
 public final class SacctCommand implements Command {
     private static final String PROG = "sacct";
@@ -59,7 +59,8 @@ public final class SacctCommand implements Command {
                     }
                     case "allusers" -> r.allUsers = true;
                     case "accounts" -> r.query.addAllAccounts(CommandSupport.commaList(o.value()));
-                    case "brief" -> format = "jobid,state,exitcode";
+                    case "brief" -> format = names(SacctField.BRIEF);
+                    case "long" -> format = names(SacctField.LONG);
                     case "delimiter" -> r.delimiter = o.value();
                     case "endtime" -> r.end = time(o.value(), inv);
                     case "jobs" -> r.jobs.addAll(CommandSupport.commaList(o.value()));
@@ -76,6 +77,20 @@ public final class SacctCommand implements Command {
                     case "starttime" -> r.start = time(o.value(), inv);
                     case "user" -> r.users.addAll(CommandSupport.commaList(o.value()));
                     case "allocations" -> r.query.setAllocationsOnly(true);
+                    case "units" -> {
+                        // Only the first letter counts, in either case (--units=KM is K).
+                        String v = o.value();
+                        char u = v.isEmpty() ? 0 : Character.toUpperCase(v.charAt(0));
+                        if (u == 0 || "KMGTP".indexOf(u) < 0) {
+                            // Slurm prints the letter with %c: an empty value, a NUL, ends the line there.
+                            err.println(PROG + ": error: Invalid unit type '"
+                                    + (v.isEmpty() ? "" : v.charAt(0) + "'. Possible options are 'KMGTP'"));
+                            err.println(PROG + ": fatal: Invalid unit type");
+                            return 1;
+                        }
+                        r.unit = u;
+                    }
+                    case "noconvert" -> r.noConvert = true;
                     // Requeued jobs keep one row in Sluice: there are no duplicates to show.
                     case "duplicates", "verbose" -> {}
                     default -> throw new IllegalStateException("unhandled sacct option " + o.key());
@@ -127,7 +142,8 @@ public final class SacctCommand implements Command {
                 return 1;
             }
         }
-        if (r.users.isEmpty() && !r.allUsers && inv.caller().uid() != 0) {
+        // Named jobs are shown whoever owns them (without PrivateData), as Slurm 22.05 does.
+        if (r.users.isEmpty() && !r.allUsers && inv.caller().uid() != 0 && selection.isEmpty()) {
             r.query.addUids((int) inv.caller().uid());
         }
         ZonedDateTime now = ZonedDateTime.now(inv.clock());
@@ -135,10 +151,12 @@ public final class SacctCommand implements Command {
         long start;
         if (r.start != null) {
             start = r.start.getEpochSecond();
+        } else if (!selection.isEmpty()) {
+            // Named jobs are looked for since the epoch, with -s too (-j J -s CD finds a job
+            // that completed an hour ago; without -j it would not).
+            start = 0;
         } else if (!r.states.isEmpty()) {
             start = now.toEpochSecond();
-        } else if (!selection.isEmpty()) {
-            start = 0;
         } else {
             start = now.toLocalDate().atStartOfDay(now.getZone()).toEpochSecond();
         }
@@ -186,8 +204,11 @@ public final class SacctCommand implements Command {
             out.print(SacctJson.document(selected, now.toEpochSecond(), inv.users()));
             return 0;
         }
-        SacctPrinter printer =
-                new SacctPrinter(columns, r.mode, r.delimiter, now.getZone(), now.toEpochSecond(), inv.users());
+        SacctPrinter printer = new SacctPrinter(
+                columns,
+                r.mode,
+                r.delimiter,
+                new SacctContext(now.getZone(), now.toEpochSecond(), inv.users(), r.unit()));
         if (r.header) {
             printer.header(out);
         }
@@ -209,6 +230,10 @@ public final class SacctCommand implements Command {
                 line.append(' ');
             }
         }
+    }
+
+    private static String names(List<SacctField> fields) {
+        return String.join(",", fields.stream().map(f -> f.title).toList());
     }
 
     private static Instant time(String text, Invocation inv) throws BadTime {
@@ -238,7 +263,14 @@ public final class SacctCommand implements Command {
         boolean json;
         SacctPrinter.Mode mode = SacctPrinter.Mode.FIXED;
         String delimiter = "|";
+        char unit;
+        boolean noConvert;
         Instant start;
         Instant end;
+
+        /** --units wins over --noconvert, which keeps memory in M, the unit it is kept in. */
+        char unit() {
+            return unit != 0 ? unit : noConvert ? 'M' : 0;
+        }
     }
 }

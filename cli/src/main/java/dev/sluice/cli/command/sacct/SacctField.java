@@ -1,65 +1,247 @@
 package dev.sluice.cli.command.sacct;
 
-import dev.sluice.cli.UserDirectory;
-import dev.sluice.cli.view.JobStates;
-import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AccountedStep;
 import dev.sluice.protocol.v1.JobState;
-import java.time.Instant;
-import java.time.ZoneId;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
- * The fields sacct can print, with the widths Slurm 22.05 gives them (negative: left-justified).
- * Widths and the values steps leave blank were read off real sacct output. Names match
- * case-insensitively, and a prefix picks the first field in alphabetical order ({@code alloc}
- * is AllocCPUS), as sacct does.
+ * Every field of Slurm 22.05's sacct, in its {@code --helpformat} order, with the width it
+ * prints at (negative: left-justified) and its value on a job's line and on a step's. Widths,
+ * justification and the values of records without data (no CPU or I/O usage is gathered, no
+ * reservations, WCKeys or MCS labels) were read off real sacct; fields Slurm leaves blank on
+ * step lines are blank here too. A name matches case-insensitively, and a prefix picks the
+ * first field in this order ({@code alloc} is AllocCPUS), as sacct does.
  */
 enum SacctField {
-    ACCOUNT("Account", 10),
-    ALLOC_CPUS("AllocCPUS", 10),
-    ALLOC_NODES("AllocNodes", 10),
-    ALLOC_TRES("AllocTRES", 10),
-    CLUSTER("Cluster", 10),
-    ELAPSED("Elapsed", 10),
-    ELAPSED_RAW("ElapsedRaw", 10),
-    ELIGIBLE("Eligible", 19),
-    END("End", 19),
-    EXIT_CODE("ExitCode", 8),
-    GID("GID", 6),
-    GROUP("Group", 9),
-    JOB_ID("JobID", -12),
-    JOB_ID_RAW("JobIDRaw", -12),
-    JOB_NAME("JobName", 10),
-    NCPUS("NCPUS", 10),
-    NNODES("NNodes", 8),
-    NODE_LIST("NodeList", 15),
-    PARTITION("Partition", 10),
-    QOS("QOS", 10),
-    REQ_TRES("ReqTRES", 10),
-    START("Start", 19),
-    STATE("State", 10),
-    SUBMIT("Submit", 19),
-    TIMELIMIT("Timelimit", 10),
-    UID("UID", 6),
-    USER("User", 9),
-    WORK_DIR("WorkDir", 20);
+    ACCOUNT("Account", 10, both((j, c) -> j.getAccount())),
+    ADMIN_COMMENT("AdminComment", 15, blank()),
+    ALLOC_CPUS("AllocCPUS", 10, (r, c) -> Integer.toString(SacctValues.cpus(r))),
+    ALLOC_NODES(
+            "AllocNodes", 10, (r, c) -> Integer.toString(r.isStep() ? r.step().getNumNodes() : allocNodes(r.job()))),
+    ALLOC_TRES(
+            "AllocTRES",
+            10,
+            (r, c) -> SacctValues.tres(
+                    r.isStep() ? r.step().getAllocTres() : r.job().getAllocTres(), c)),
+    ASSOC_ID("AssocID", 7, both((j, c) -> Long.toUnsignedString(j.getAssocId()))),
+    AVE_CPU("AveCPU", 10, blank()),
+    AVE_CPU_FREQ("AveCPUFreq", 10, steps(s -> "0")),
+    AVE_DISK_READ("AveDiskRead", 14, blank()),
+    AVE_DISK_WRITE("AveDiskWrite", 14, blank()),
+    AVE_PAGES("AvePages", 10, blank()),
+    AVE_RSS("AveRSS", 10, blank()),
+    AVE_VM_SIZE("AveVMSize", 10, blank()),
+    BLOCK_ID("BlockID", 16, blank()),
+    CLUSTER("Cluster", 10, both((j, c) -> j.getCluster())),
+    COMMENT("Comment", 14, blank()),
+    CONSTRAINTS("Constraints", 19, job((j, c) -> j.getConstraints())),
+    CONSUMED_ENERGY("ConsumedEnergy", 14, fixed("0")),
+    CONSUMED_ENERGY_RAW("ConsumedEnergyRaw", 17, fixed("0")),
+    CONTAINER("Container", 19, blank()),
+    CPU_TIME("CPUTime", 10, (r, c) -> SacctTimes.duration(SacctValues.cpuSeconds(r, c.now()))),
+    CPU_TIME_RAW("CPUTimeRAW", 10, (r, c) -> Long.toString(SacctValues.cpuSeconds(r, c.now()))),
+    DB_INDEX("DBIndex", -10, both((j, c) -> Long.toUnsignedString(j.getDbIndex()))),
+    DERIVED_EXIT_CODE("DerivedExitCode", 15, job((j, c) -> SacctValues.exitCode(j.getDerivedExitStatus()))),
+    ELAPSED("Elapsed", 10, (r, c) -> SacctTimes.duration(SacctValues.elapsed(r, c.now()))),
+    ELAPSED_RAW("ElapsedRaw", 10, (r, c) -> Long.toString(SacctValues.elapsed(r, c.now()))),
+    // A step becomes eligible, and is submitted, when it starts.
+    ELIGIBLE(
+            "Eligible",
+            19,
+            (r, c) -> SacctValues.time(
+                    r.isStep() ? r.step().getStartTime() : r.job().getEligibleTime(), c.zone())),
+    END(
+            "End",
+            19,
+            (r, c) -> SacctValues.time(
+                    r.isStep() ? r.step().getEndTime() : r.job().getEndTime(), c.zone())),
+    EXIT_CODE(
+            "ExitCode",
+            8,
+            (r, c) -> SacctValues.exitCode(
+                    r.isStep() ? r.step().getExitStatus() : r.job().getExitStatus())),
+    FLAGS("Flags", 19, job((j, c) -> SacctValues.flags(j))),
+    GID("GID", 6, job((j, c) -> Integer.toUnsignedString(j.getGid()))),
+    GROUP("Group", 9, job((j, c) -> SacctValues.group(j, c.users()))),
+    JOB_ID("JobID", -12, (r, c) -> r.jobId()),
+    JOB_ID_RAW("JobIDRaw", -12, (r, c) -> r.rawJobId()),
+    JOB_NAME("JobName", 10, (r, c) -> r.isStep() ? r.step().getName() : r.job().getName()),
+    LAYOUT("Layout", 9, steps(SacctValues::layout)),
+    MAX_DISK_READ("MaxDiskRead", 12, blank()),
+    MAX_DISK_READ_NODE("MaxDiskReadNode", 15, blank()),
+    MAX_DISK_READ_TASK("MaxDiskReadTask", 15, blank()),
+    MAX_DISK_WRITE("MaxDiskWrite", 12, blank()),
+    MAX_DISK_WRITE_NODE("MaxDiskWriteNode", 16, blank()),
+    MAX_DISK_WRITE_TASK("MaxDiskWriteTask", 16, blank()),
+    MAX_PAGES("MaxPages", 8, blank()),
+    MAX_PAGES_NODE("MaxPagesNode", 12, blank()),
+    MAX_PAGES_TASK("MaxPagesTask", 14, blank()),
+    MAX_RSS("MaxRSS", 10, blank()),
+    MAX_RSS_NODE("MaxRSSNode", 10, blank()),
+    MAX_RSS_TASK("MaxRSSTask", 10, blank()),
+    MAX_VM_SIZE("MaxVMSize", 10, blank()),
+    MAX_VM_SIZE_NODE("MaxVMSizeNode", 14, blank()),
+    MAX_VM_SIZE_TASK("MaxVMSizeTask", 14, blank()),
+    MCS_LABEL("McsLabel", 12, blank()),
+    MIN_CPU("MinCPU", 10, blank()),
+    MIN_CPU_NODE("MinCPUNode", 10, blank()),
+    MIN_CPU_TASK("MinCPUTask", 10, blank()),
+    NCPUS("NCPUS", 10, (r, c) -> Integer.toString(SacctValues.cpus(r))),
+    NNODES(
+            "NNodes",
+            8,
+            (r, c) -> Integer.toString(
+                    r.isStep() ? r.step().getNumNodes() : r.job().getNumNodes())),
+    NODE_LIST("NodeList", 15, (r, c) -> SacctValues.nodeList(r)),
+    NTASKS("NTasks", 8, steps(s -> Integer.toString(s.getNumTasks()))),
+    PARTITION("Partition", 10, job((j, c) -> j.getPartition())),
+    PRIORITY("Priority", 10, job((j, c) -> Integer.toUnsignedString(j.getPriority()))),
+    QOS("QOS", 10, job((j, c) -> j.getQos())),
+    QOS_RAW("QOSRAW", 6, job((j, c) -> j.getQosId() == 0 ? "" : Integer.toUnsignedString(j.getQosId()))),
+    REASON("Reason", 22, job((j, c) -> j.getReason().isEmpty() ? "None" : j.getReason())),
+    REQ_CPU_FREQ("ReqCPUFreq", 10, (r, c) -> SacctValues.cpuFrequency(r)),
+    REQ_CPU_FREQ_GOV("ReqCPUFreqGov", 13, (r, c) -> SacctValues.cpuFrequency(r)),
+    REQ_CPU_FREQ_MAX("ReqCPUFreqMax", 13, (r, c) -> SacctValues.cpuFrequency(r)),
+    REQ_CPU_FREQ_MIN("ReqCPUFreqMin", 13, (r, c) -> SacctValues.cpuFrequency(r)),
+    // A step asks for what it got.
+    REQ_CPUS(
+            "ReqCPUS",
+            8,
+            (r, c) -> Integer.toString(
+                    r.isStep() ? r.step().getNumCpus() : r.job().getReqCpus())),
+    REQ_MEM("ReqMem", 10, job(SacctValues::reqMem)),
+    REQ_NODES(
+            "ReqNodes",
+            8,
+            (r, c) -> Integer.toString(
+                    r.isStep() ? r.step().getNumNodes() : r.job().getReqNodes())),
+    REQ_TRES("ReqTRES", 10, job((j, c) -> SacctValues.tres(j.getReqTres(), c))),
+    RESERVATION("Reservation", 20, blank()),
+    RESERVATION_ID("ReservationId", 8, blank()),
+    RESERVED("Reserved", 10, job((j, c) -> SacctValues.reserved(j))),
+    RESV_CPU("ResvCPU", 10, job((j, c) -> SacctValues.reservedCpu(j))),
+    RESV_CPU_RAW("ResvCPURAW", 10, job((j, c) -> SacctValues.reservedCpuRaw(j))),
+    START("Start", 19, (r, c) -> start(r, c)),
+    STATE("State", 10, (r, c) -> SacctValues.state(r)),
+    SUBMIT(
+            "Submit",
+            19,
+            (r, c) -> SacctValues.time(
+                    r.isStep() ? r.step().getStartTime() : r.job().getSubmitTime(), c.zone())),
+    SUBMIT_LINE("SubmitLine", 20, blank()),
+    SUSPENDED("Suspended", 10, fixed("00:00:00")),
+    SYSTEM_COMMENT("SystemComment", 15, blank()),
+    SYSTEM_CPU("SystemCPU", 10, fixed("00:00:00")),
+    TIMELIMIT("Timelimit", 10, job((j, c) -> SacctTimes.limit(j.getTimeLimitMinutes()))),
+    TIMELIMIT_RAW("TimelimitRaw", 10, job((j, c) -> SacctValues.limitMinutes(j.getTimeLimitMinutes()))),
+    TOTAL_CPU("TotalCPU", 10, fixed("00:00:00")),
+    TRES_USAGE_IN_AVE("TRESUsageInAve", 14, steps(s -> "energy=0")),
+    TRES_USAGE_IN_MAX("TRESUsageInMax", 14, blank()),
+    TRES_USAGE_IN_MAX_NODE("TRESUsageInMaxNode", 18, blank()),
+    TRES_USAGE_IN_MAX_TASK("TRESUsageInMaxTask", 18, blank()),
+    TRES_USAGE_IN_MIN("TRESUsageInMin", 14, blank()),
+    TRES_USAGE_IN_MIN_NODE("TRESUsageInMinNode", 18, blank()),
+    TRES_USAGE_IN_MIN_TASK("TRESUsageInMinTask", 18, blank()),
+    TRES_USAGE_IN_TOT("TRESUsageInTot", 14, steps(s -> "energy=0")),
+    TRES_USAGE_OUT_AVE("TRESUsageOutAve", 15, steps(s -> "energy=0")),
+    TRES_USAGE_OUT_MAX("TRESUsageOutMax", 15, blank()),
+    TRES_USAGE_OUT_MAX_NODE("TRESUsageOutMaxNode", 19, blank()),
+    TRES_USAGE_OUT_MAX_TASK("TRESUsageOutMaxTask", 19, blank()),
+    TRES_USAGE_OUT_MIN("TRESUsageOutMin", 15, blank()),
+    TRES_USAGE_OUT_MIN_NODE("TRESUsageOutMinNode", 19, blank()),
+    TRES_USAGE_OUT_MIN_TASK("TRESUsageOutMinTask", 19, blank()),
+    TRES_USAGE_OUT_TOT("TRESUsageOutTot", 15, steps(s -> "energy=0")),
+    UID("UID", 6, job((j, c) -> Integer.toUnsignedString(j.getUid()))),
+    USER("User", 9, job((j, c) -> j.getUserName())),
+    USER_CPU("UserCPU", 10, fixed("00:00:00")),
+    WCKEY("WCKey", 10, blank()),
+    WCKEY_ID("WCKeyID", 10, job((j, c) -> "0")),
+    WORK_DIR("WorkDir", 20, job((j, c) -> j.getWorkDir()));
+
+    /** How a field reads a line. */
+    @FunctionalInterface
+    interface Value {
+        String of(SacctRow row, SacctContext context);
+    }
 
     /** sacct's default columns. */
     static final List<SacctField> DEFAULTS =
             List.of(JOB_ID, JOB_NAME, PARTITION, ACCOUNT, ALLOC_CPUS, STATE, EXIT_CODE);
 
+    /** {@code -l}, {@code --long}: Slurm 22.05's long list. */
+    static final List<SacctField> LONG = List.of(
+            JOB_ID,
+            JOB_ID_RAW,
+            JOB_NAME,
+            PARTITION,
+            MAX_VM_SIZE,
+            MAX_VM_SIZE_NODE,
+            MAX_VM_SIZE_TASK,
+            AVE_VM_SIZE,
+            MAX_RSS,
+            MAX_RSS_NODE,
+            MAX_RSS_TASK,
+            AVE_RSS,
+            MAX_PAGES,
+            MAX_PAGES_NODE,
+            MAX_PAGES_TASK,
+            AVE_PAGES,
+            MIN_CPU,
+            MIN_CPU_NODE,
+            MIN_CPU_TASK,
+            AVE_CPU,
+            NTASKS,
+            ALLOC_CPUS,
+            ELAPSED,
+            STATE,
+            EXIT_CODE,
+            AVE_CPU_FREQ,
+            REQ_CPU_FREQ_MIN,
+            REQ_CPU_FREQ_MAX,
+            REQ_CPU_FREQ_GOV,
+            REQ_MEM,
+            CONSUMED_ENERGY,
+            MAX_DISK_READ,
+            MAX_DISK_READ_NODE,
+            MAX_DISK_READ_TASK,
+            AVE_DISK_READ,
+            MAX_DISK_WRITE,
+            MAX_DISK_WRITE_NODE,
+            MAX_DISK_WRITE_TASK,
+            AVE_DISK_WRITE,
+            REQ_TRES,
+            ALLOC_TRES,
+            TRES_USAGE_IN_AVE,
+            TRES_USAGE_IN_MAX,
+            TRES_USAGE_IN_MAX_NODE,
+            TRES_USAGE_IN_MAX_TASK,
+            TRES_USAGE_IN_MIN,
+            TRES_USAGE_IN_MIN_NODE,
+            TRES_USAGE_IN_MIN_TASK,
+            TRES_USAGE_IN_TOT,
+            TRES_USAGE_OUT_MAX,
+            TRES_USAGE_OUT_MAX_NODE,
+            TRES_USAGE_OUT_MAX_TASK,
+            TRES_USAGE_OUT_AVE,
+            TRES_USAGE_OUT_TOT);
+
+    /** {@code -b}, {@code --brief}. */
+    static final List<SacctField> BRIEF = List.of(JOB_ID, STATE, EXIT_CODE);
+
     final String title;
     final int width;
+    private final Value value;
 
-    SacctField(String title, int width) {
+    SacctField(String title, int width, Value value) {
         this.title = title;
         this.width = width;
+        this.value = value;
     }
 
     static Optional<SacctField> byName(String name) {
@@ -68,7 +250,6 @@ enum SacctField {
             return Optional.empty();
         }
         return Arrays.stream(values())
-                .sorted(Comparator.comparing(f -> f.title.toLowerCase(Locale.ROOT)))
                 .filter(f -> f.title.toLowerCase(Locale.ROOT).startsWith(n))
                 .findFirst();
     }
@@ -78,75 +259,48 @@ enum SacctField {
         return Arrays.stream(values()).map(f -> f.title).toList();
     }
 
-    /** The value of this field on a row; {@code now} ends the elapsed time of running work. */
-    String value(SacctRow row, ZoneId zone, long now, UserDirectory users) {
-        AccountedJob j = row.job();
-        AccountedStep s = row.step();
-        boolean step = row.isStep();
-        return switch (this) {
-            case ACCOUNT -> j.getAccount();
-            case ALLOC_CPUS, NCPUS -> Integer.toString(step ? s.getNumCpus() : j.getNumCpus());
-            case ALLOC_NODES ->
-                Integer.toString(step ? s.getNumNodes() : (j.getAllocTres().isEmpty() ? 0 : j.getNumNodes()));
-            case ALLOC_TRES -> step ? s.getAllocTres() : j.getAllocTres();
-            case CLUSTER -> j.getCluster();
-            case ELAPSED -> SacctTimes.duration(elapsed(row, now));
-            case ELAPSED_RAW -> Long.toString(elapsed(row, now));
-            case ELIGIBLE -> time(j.getEligibleTime(), zone);
-            case END -> time(step ? s.getEndTime() : j.getEndTime(), zone);
-            case EXIT_CODE -> exitCode(step ? s.getExitStatus() : j.getExitStatus());
-            case GID -> step ? "" : Integer.toUnsignedString(j.getGid());
-            case GROUP -> step ? "" : group(j, users);
-            case JOB_ID -> row.jobId();
-            case JOB_ID_RAW -> row.rawJobId();
-            case JOB_NAME -> step ? s.getName() : j.getName();
-            case NNODES -> Integer.toString(step ? s.getNumNodes() : j.getNumNodes());
-            case NODE_LIST -> nodeList(row);
-            case PARTITION -> step ? "" : j.getPartition();
-            case QOS -> step ? "" : j.getQos();
-            case REQ_TRES -> step ? "" : j.getReqTres();
-            case START -> time(step ? s.getStartTime() : j.getStartTime(), zone);
-            case STATE -> JobStates.longName(step ? s.getState() : j.getState());
-            case SUBMIT -> time(j.getSubmitTime(), zone);
-            case TIMELIMIT -> step ? "" : SacctTimes.limit(j.getTimeLimitMinutes());
-            case UID -> step ? "" : Integer.toUnsignedString(j.getUid());
-            case USER -> step ? "" : j.getUserName();
-            case WORK_DIR -> step ? "" : j.getWorkDir();
-        };
-    }
-
-    private static long elapsed(SacctRow row, long now) {
-        long start = row.isStep() ? row.step().getStartTime() : row.job().getStartTime();
-        long end = row.isStep() ? row.step().getEndTime() : row.job().getEndTime();
-        if (start <= 0) {
-            return 0;
-        }
-        return Math.max(0, (end > 0 ? end : now) - start);
-    }
-
-    private static String nodeList(SacctRow row) {
-        String nodes = row.isStep() ? row.step().getNodeList() : row.job().getNodeList();
-        return nodes.isEmpty() ? "None assigned" : nodes;
-    }
-
-    static String group(AccountedJob j, UserDirectory users) {
-        if (!j.getGroupName().isEmpty()) {
-            return j.getGroupName();
-        }
-        long gid = Integer.toUnsignedLong(j.getGid());
-        return users.groupName(gid).orElse(Long.toString(gid));
-    }
-
-    private static String time(long epochSeconds, ZoneId zone) {
-        return SlurmTimestamp.format(epochSeconds <= 0 ? null : Instant.ofEpochSecond(epochSeconds), zone);
-    }
-
-    /** {@code exit:signal} from a wait(2) status. */
-    static String exitCode(int status) {
-        return ((status >> 8) & 0xff) + ":" + (status & 0x7f);
+    String value(SacctRow row, SacctContext context) {
+        return value.of(row, context);
     }
 
     static boolean isFinal(JobState s) {
         return s != JobState.PENDING && s != JobState.RUNNING && s != JobState.SUSPENDED;
+    }
+
+    /** A job that never held nodes allocated none, whatever it asked for. */
+    private static int allocNodes(AccountedJob j) {
+        return j.getAllocTres().isEmpty() ? 0 : j.getNumNodes();
+    }
+
+    /** A finished job that never started did so at no time (None); one still waiting, Unknown. */
+    private static String start(SacctRow r, SacctContext c) {
+        long start = r.isStep() ? r.step().getStartTime() : r.job().getStartTime();
+        if (start <= 0 && !r.isStep() && isFinal(r.job().getState())) {
+            return "None";
+        }
+        return SacctValues.time(start, c.zone());
+    }
+
+    private static Value blank() {
+        return (r, c) -> "";
+    }
+
+    private static Value fixed(String text) {
+        return (r, c) -> text;
+    }
+
+    /** A job's value, on its steps' lines too. */
+    private static Value both(BiFunction<AccountedJob, SacctContext, String> f) {
+        return (r, c) -> f.apply(r.job(), c);
+    }
+
+    /** A job's value, blank on step lines. */
+    private static Value job(BiFunction<AccountedJob, SacctContext, String> f) {
+        return (r, c) -> r.isStep() ? "" : f.apply(r.job(), c);
+    }
+
+    /** A step's value, blank on the job's line. */
+    private static Value steps(Function<AccountedStep, String> f) {
+        return (r, c) -> r.isStep() ? f.apply(r.step()) : "";
     }
 }

@@ -65,7 +65,7 @@ final class SacctJson {
         string(w, "cluster", j.getCluster());
         w.nullField("constraints");
         w.nullField("container");
-        exitCode(w.name("derived_exit_code"), 0);
+        exitCode(w.name("derived_exit_code"), j.getDerivedExitStatus());
         w.name("time").beginObject();
         w.field("elapsed", elapsed(j.getStartTime(), j.getEndTime(), now));
         w.field("eligible", j.getEligibleTime());
@@ -84,7 +84,7 @@ final class SacctJson {
         w.endObject();
         exitCode(w.name("exit_code"), j.getExitStatus());
         w.field("flags", List.of());
-        string(w, "group", SacctField.group(j, users));
+        string(w, "group", SacctValues.group(j, users));
         w.name("het").beginObject().field("job_id", 0).nullField("job_offset").endObject();
         w.field("job_id", Integer.toUnsignedLong(j.getJobId()));
         string(w, "name", j.getName());

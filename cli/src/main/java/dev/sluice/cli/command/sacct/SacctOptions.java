@@ -25,13 +25,13 @@ final class SacctOptions {
             .add('j', "jobs", ArgKind.REQUIRED)
             .unsupported('k', "timelimit-min", ArgKind.REQUIRED)
             .unsupported('K', "timelimit-max", ArgKind.REQUIRED)
-            .unsupported('l', "long", ArgKind.NONE)
+            .add('l', "long", ArgKind.NONE)
             .add('L', "allclusters", ArgKind.NONE)
             .add('M', "clusters", ArgKind.REQUIRED)
             .add('n', "noheader", ArgKind.NONE)
             .add((char) 0, "name", ArgKind.REQUIRED)
             .unsupported('N', "nodelist", ArgKind.REQUIRED)
-            .unsupported((char) 0, "noconvert", ArgKind.NONE)
+            .add((char) 0, "noconvert", ArgKind.NONE)
             .add('o', "format", ArgKind.REQUIRED)
             .add('p', "parsable", ArgKind.NONE)
             .add('P', "parsable2", ArgKind.NONE)
@@ -44,7 +44,7 @@ final class SacctOptions {
             .unsupported('T', "truncate", ArgKind.NONE)
             .add('u', "user", ArgKind.REQUIRED)
             .add((char) 0, "uid", ArgKind.REQUIRED, "user")
-            .unsupported((char) 0, "units", ArgKind.REQUIRED)
+            .add((char) 0, "units", ArgKind.REQUIRED)
             .add((char) 0, "usage", ArgKind.NONE)
             .add('v', "verbose", ArgKind.NONE)
             .add('V', "version", ArgKind.NONE)
@@ -76,6 +76,21 @@ final class SacctOptions {
                  -j, --jobs:
                                Format is <job(.step)>. Display information about this
                                job or comma-separated list of jobs.
+                 -l, --long:
+                               Equivalent to specifying
+                               '--format=jobid,jobidraw,jobname,partition,maxvmsize,
+                               maxvmsizenode,maxvmsizetask,avevmsize,maxrss,maxrssnode,
+                               maxrsstask,averss,maxpages,maxpagesnode,maxpagestask,
+                               avepages,mincpu,mincpunode,mincputask,avecpu,ntasks,
+                               alloccpus,elapsed,state,exitcode,avecpufreq,reqcpufreqmin,
+                               reqcpufreqmax,reqcpufreqgov,reqmem,consumedenergy,
+                               maxdiskread,maxdiskreadnode,maxdiskreadtask,avediskread,
+                               maxdiskwrite,maxdiskwritenode,maxdiskwritetask,avediskwrite,
+                               reqtres,alloctres,tresusageinave,tresusageinmax,
+                               tresusageinmaxn,tresusageinmaxt,tresusageinmin,
+                               tresusageinminn,tresusageinmint,tresusageintot,
+                               tresusageoutmax,tresusageoutmaxn,tresusageoutmaxt,
+                               tresusageoutave,tresusageouttot'
                  -L, --allclusters:
                                Display jobs ran on all clusters.
                  -M, --clusters:
@@ -84,6 +99,9 @@ final class SacctOptions {
                                No header will be added to the beginning of output.
                      --name:
                                Display jobs that have any of these name(s).
+                     --noconvert:
+                               Don't convert units from their original type
+                               (e.g. 2048M won't be converted to 2G).
                  -o, --format:
                                Comma separated list of fields (use "--helpformat" for a
                                list of available fields).
@@ -102,6 +120,9 @@ final class SacctOptions {
                  -u, --uid, --user:
                                Use this comma separated list of uids or user names
                                to select jobs to display.
+                     --units=[KMGTP]:
+                               Display values in specified unit type. Takes
+                               precedence over --noconvert option.
                  -V, --version: Print version.
                  -X, --allocations:
                                Only show statistics relevant to the job allocation

@@ -2,10 +2,8 @@ package dev.sluice.cli.command.sacct;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.cli.UserDirectory;
 import dev.sluice.common.text.ControlCharacters;
 import java.io.PrintStream;
-import java.time.ZoneId;
 import java.util.List;
 
 /**
@@ -28,17 +26,13 @@ final class SacctPrinter {
     private final List<SacctColumn> columns;
     private final Mode mode;
     private final String delimiter;
-    private final ZoneId zone;
-    private final long now;
-    private final UserDirectory users;
+    private final SacctContext context;
 
-    SacctPrinter(List<SacctColumn> columns, Mode mode, String delimiter, ZoneId zone, long now, UserDirectory users) {
+    SacctPrinter(List<SacctColumn> columns, Mode mode, String delimiter, SacctContext context) {
         this.columns = List.copyOf(columns);
         this.mode = requireNonNull(mode, "mode is null");
         this.delimiter = requireNonNull(delimiter, "delimiter is null");
-        this.zone = requireNonNull(zone, "zone is null");
-        this.now = now;
-        this.users = requireNonNull(users, "users is null");
+        this.context = requireNonNull(context, "context is null");
     }
 
     void header(PrintStream out) {
@@ -67,7 +61,7 @@ final class SacctPrinter {
         StringBuilder line = new StringBuilder();
         for (int i = 0; i < columns.size(); i++) {
             SacctColumn c = columns.get(i);
-            String v = ControlCharacters.printable(c.field().value(row, zone, now, users));
+            String v = ControlCharacters.printable(c.field().value(row, context));
             if (mode == Mode.FIXED) {
                 line.append(fit(v, c.width())).append(' ');
             } else {

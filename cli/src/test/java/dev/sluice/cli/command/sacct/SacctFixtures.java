@@ -23,7 +23,9 @@ final class SacctFixtures {
                 job(1, "wrap", JobState.COMPLETED, 0, 2, 60, JobState.COMPLETED, 0),
                 job(2, "longnamedjob_abcdefghijkl", JobState.FAILED, 3 << 8, 0, 60, JobState.FAILED, 3 << 8),
                 job(3, "wrap", JobState.TIMEOUT, 0, 77, 1, JobState.CANCELLED, 15),
-                job(4, "wrap", JobState.CANCELLED, 0, 4, 60, JobState.CANCELLED, 15));
+                job(4, "wrap", JobState.CANCELLED, 0, 4, 60, JobState.CANCELLED, 15).toBuilder()
+                        .setCancelledBy(0)
+                        .build());
     }
 
     /**
@@ -32,6 +34,69 @@ final class SacctFixtures {
      */
     static List<AccountedJob> array() {
         return List.of(task(7, 1), task(8, 2), task(9, 3), task(6, 4));
+    }
+
+    /**
+     * Job 5000504 of the differential suite's cluster (two 4-CPU nodes, CR_Core, recorded
+     * 2026-12-03 16:50 UTC): {@code sbatch steps.sh}, a script of {@code srun -n1 -J first true},
+     * {@code srun -n2 printenv SLURM_STEP_ID} and {@code srun -n1 -J sleeper sleep 30}, cancelled
+     * by root during the third step.
+     */
+    static AccountedJob steps() {
+        long submit = 1_796_316_651L;
+        long start = submit + 2;
+        long end = start + 1;
+        return AccountedJob.newBuilder()
+                .setCluster("anchor")
+                .setJobId(5000504)
+                .setName("steps.sh")
+                .setUserName("root")
+                .setGroupName("root")
+                .setAccount("root")
+                .setPartition("gpu")
+                .setQos("normal")
+                .setSubmitTime(submit)
+                .setEligibleTime(submit)
+                .setStartTime(start)
+                .setEndTime(end)
+                .setState(JobState.CANCELLED)
+                .setCancelledBy(0)
+                .setDerivedExitStatus(9)
+                .setNodeList("n1")
+                .setNumNodes(1)
+                .setNumCpus(2)
+                .setReqCpus(2)
+                .setReqNodes(1)
+                .setReqTres("billing=2,cpu=2,mem=8000M,node=1")
+                .setAllocTres("billing=2,cpu=2,node=1")
+                .setTimeLimitMinutes(60)
+                .setWorkDir("/tmp/difftest-eeicpetc/scn-032-batch-steps-r1vfwl7g")
+                .setDbIndex(849)
+                .setAssocId(2)
+                .setQosId(1)
+                .setPriority((int) 4294901349L)
+                .setReason("None")
+                .addSteps(step(SacctRow.BATCH, "batch", JobState.CANCELLED, start, end, 15, 1))
+                .addSteps(step(0, "first", JobState.COMPLETED, start, start, 0, 1))
+                .addSteps(step(1, "printenv", JobState.COMPLETED, start, end, 0, 2))
+                .addSteps(step(2, "sleeper", JobState.CANCELLED, end, end, 9, 1))
+                .build();
+    }
+
+    private static AccountedStep step(int id, String name, JobState state, long start, long end, int exit, int tasks) {
+        return AccountedStep.newBuilder()
+                .setStepId(id)
+                .setName(name)
+                .setState(state)
+                .setStartTime(start)
+                .setEndTime(end)
+                .setExitStatus(exit)
+                .setNodeList("n1")
+                .setNumNodes(1)
+                .setNumTasks(tasks)
+                .setNumCpus(2)
+                .setAllocTres("cpu=2,mem=0,node=1")
+                .build();
     }
 
     private static AccountedJob task(int raw, int task) {

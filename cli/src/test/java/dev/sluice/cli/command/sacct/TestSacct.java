@@ -25,9 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * sacct against golden files: each {@code golden/sacct-*.txt} is the unedited stdout of real
- * sacct 22.05 over the jobs {@link SacctFixtures} describes (command line in each test). One
- * known difference is rewritten: Slurm prints {@code CANCELLED by 0} (the uid that cancelled);
- * Sluice's records do not carry that uid yet and print {@code CANCELLED}.
+ * sacct 22.05 over the jobs {@link SacctFixtures} describes (command line in each test).
  */
 class TestSacct {
     @TempDir
@@ -77,17 +75,11 @@ class TestSacct {
         return TestingInvocations.run(new SacctCommand(), inv);
     }
 
-    private static String cancelledBy(String golden) {
-        return golden.replace("CANCELLED+", " CANCELLED")
-                .replace("CANCELLED by 0", "CANCELLED")
-                .replace("CANCELLED b+", "CANCELLED   ");
-    }
-
     private void assertGolden(String file, String... args) throws Exception {
         Output o = sacct(args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
-        assertThat(o.out()).isEqualTo(cancelledBy(golden(file)));
+        assertThat(o.out()).isEqualTo(golden(file));
     }
 
     @Test

@@ -27,9 +27,7 @@ class TestSacctPrinterSafety {
                 List.of(SacctColumn.parse("jobid"), SacctColumn.parse("jobname"), SacctColumn.parse("user")),
                 mode,
                 delimiter,
-                ZoneOffset.UTC,
-                0,
-                TestingInvocations.USERS);
+                new SacctContext(ZoneOffset.UTC, 0, TestingInvocations.USERS, (char) 0));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
             printer.row(new SacctRow(job, null), out);
