@@ -223,6 +223,12 @@ class TestCommandErrors {
                         "Invalid input: state=bogus\nRequest aborted\n"
                                 + "Valid states are: NoResp DRAIN FAIL FUTURE RESUME POWER_DOWN POWER_UP UNDRAIN\n"
                                 + "Not all states are valid given a node's prior state\n"));
+        assertThat(run(new ScontrolCommand(), "update", "NodeName=n1", "State=FOO"))
+                .isEqualTo(err(
+                        1,
+                        "Invalid input: State=FOO\nRequest aborted\n"
+                                + "Valid states are: NoResp DRAIN FAIL FUTURE RESUME POWER_DOWN POWER_UP UNDRAIN\n"
+                                + "Not all states are valid given a node's prior state\n"));
         assertThat(run(new ScontrolCommand(), "update", "nodename=n1", "state=drain"))
                 .isEqualTo(err(1, "You must specify a reason when DOWNING or DRAINING a node. Request denied\n"));
         assertThat(controller.requests())
@@ -257,6 +263,19 @@ class TestCommandErrors {
                 .isEqualTo(new Output(0, "n[1-3]\n", ""));
         assertThat(run(new ScontrolCommand(), "show", "hostnames"))
                 .isEqualTo(err(0, "scontrol: error: host list is empty\n"));
+    }
+
+    @Test
+    void scontrolEntityWordsAbbreviateAndOptionsMayFollowThem() throws IOException {
+        controller.close();
+        assertThat(run(new ScontrolCommand(), "show", "hostn", "n[1-2]")).isEqualTo(new Output(0, "n1\nn2\n", ""));
+        assertThat(run(new ScontrolCommand(), "show", "hostl", "n2,n1")).isEqualTo(new Output(0, "n[2,1]\n", ""));
+        assertThat(run(new ScontrolCommand(), "show", "hostlists", "n2,n1")).isEqualTo(new Output(0, "n[1-2]\n", ""));
+        assertThat(run(new ScontrolCommand(), "show", "host", "n1"))
+                .isEqualTo(err(1, "invalid entity:host for keyword:show \n"));
+        assertThat(run(new ScontrolCommand(), "show", "p", "gpu"))
+                .isEqualTo(err(1, "invalid entity:p for keyword:show \n"));
+        assertThat(run(new ScontrolCommand(), "show", "hostnames", "n1", "-o")).isEqualTo(new Output(0, "n1\n", ""));
     }
 
     @Test

@@ -267,16 +267,33 @@ public final class InfoMapper {
                 .setWeight(n.weight())
                 .setBootTime(n.bootTime())
                 .setVersion(n.version())
-                .setCfgTres(Tres.empty()
-                        .with("cpu", hw.cpus())
-                        .with("mem", hw.realMemoryMb())
-                        .with("billing", hw.cpus())
+                .setCfgTres(nodeGres(
+                                Tres.empty()
+                                        .with("cpu", hw.cpus())
+                                        .with("mem", hw.realMemoryMb())
+                                        .with("billing", hw.cpus()),
+                                v,
+                                GresUnit::capacity)
                         .format());
         if (v.allocCpus() > 0) {
             Tres alloc = Tres.empty().with("cpu", v.allocCpus());
-            b.setAllocTres((v.allocMemoryMb() > 0 ? alloc.with("mem", v.allocMemoryMb()) : alloc).format());
+            alloc = v.allocMemoryMb() > 0 ? alloc.with("mem", v.allocMemoryMb()) : alloc;
+            b.setAllocTres(nodeGres(alloc, v, u -> v.gres().used(u)).format());
         }
         return b.build();
+    }
+
+    /** A node's TRES with its GRES by name ({@code gres/gpu=3}); names that count 0 are left out. */
+    private static Tres nodeGres(Tres tres, NodeView v, java.util.function.ToLongFunction<GresUnit> count) {
+        java.util.Map<String, Long> totals = new java.util.TreeMap<>();
+        v.gres().inventory().units().forEach(u -> totals.merge(u.name(), count.applyAsLong(u), Long::sum));
+        Tres out = tres;
+        for (var e : totals.entrySet()) {
+            if (e.getValue() > 0) {
+                out = out.with("gres/" + e.getKey(), e.getValue());
+            }
+        }
+        return out;
     }
 
     /** Slurm's GresUsed: {@code gpu:2(IDX:0-1),mps:0(IDX:N/A)}. */

@@ -58,14 +58,26 @@ final class PartitionShow {
         l.add((p.getDefMemPerCpuMb() > 0 ? "DefMemPerCPU=" + p.getDefMemPerCpuMb() : "DefMemPerNode=UNLIMITED")
                 + " MaxMemPerNode="
                 + (p.getMaxMemPerNodeMb() > 0 ? Long.toString(p.getMaxMemPerNodeMb()) : "UNLIMITED"));
-        l.add("TRES="
-                + Tres.empty()
-                        .with("cpu", cpus)
-                        .with("mem", mem)
-                        .with("node", nodeCount)
-                        .with("billing", cpus)
-                        .format());
+        Tres tres = Tres.empty()
+                .with("cpu", cpus)
+                .with("mem", mem)
+                .with("node", nodeCount)
+                .with("billing", cpus);
+        l.add("TRES=" + tres.plus(nodeGres(nodes)).format());
         return l;
+    }
+
+    /** The GRES of the partition's nodes, summed name by name from their CfgTRES. */
+    private static Tres nodeGres(List<NodeInfo> nodes) {
+        java.util.Map<String, Long> totals = new java.util.TreeMap<>();
+        for (NodeInfo n : nodes) {
+            Tres.parse(n.getCfgTres()).asMap().forEach((k, v) -> {
+                if (k.startsWith("gres/")) {
+                    totals.merge(k, v, Long::sum);
+                }
+            });
+        }
+        return Tres.of(totals);
     }
 
     private static String orAll(String s) {

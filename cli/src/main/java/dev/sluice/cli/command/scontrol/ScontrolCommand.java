@@ -14,8 +14,8 @@ import java.util.Optional;
 
 /**
  * {@code scontrol}: options, then a command word ({@code show}, {@code update}, {@code ping})
- * and its arguments. Command and entity words are case-insensitive and, as in Slurm 22.05, not
- * abbreviated. Exit status 1 on any error.
+ * and its arguments; options may also come after the words. Command words are case-insensitive
+ * and not abbreviated, entity words may be ({@code show part}). Exit status 1 on any error.
  */
 public final class ScontrolCommand implements Command {
     static final String PROG = "scontrol";

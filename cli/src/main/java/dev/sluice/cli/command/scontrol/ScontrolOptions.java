@@ -3,12 +3,11 @@ package dev.sluice.cli.command.scontrol;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.OptionTable;
 
-/** scontrol's options (Slurm 22.05 names); the command words follow them. */
+/** scontrol's options (Slurm 22.05 names); like getopt's, they may also follow the command words. */
 final class ScontrolOptions {
     private ScontrolOptions() {}
 
     static final OptionTable TABLE = OptionTable.builder()
-            .stopAtFirstOperand()
             .add('a', "all", ArgKind.NONE)
             .unsupported('M', "cluster", ArgKind.REQUIRED)
             .unsupported('M', "clusters", ArgKind.REQUIRED)

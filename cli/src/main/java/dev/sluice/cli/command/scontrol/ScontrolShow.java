@@ -50,13 +50,13 @@ final class ScontrolShow {
             err.println("too many arguments for keyword:show");
             return 1;
         }
-        String entity = args.get(0).toLowerCase(Locale.ROOT);
+        String entity = entity(args.get(0).toLowerCase(Locale.ROOT));
         String id = args.size() > 1 ? args.get(1) : null;
         return switch (entity) {
-            case "job", "jobs", "jobid" -> jobs(id);
-            case "node", "nodes", "nodename" -> nodes(id);
-            case "partition", "partitions", "partitionname" -> partitions(id);
-            case "step", "steps" -> steps(id);
+            case "jobs", "jobid" -> jobs(id);
+            case "nodes", "nodename" -> nodes(id);
+            case "partitions", "partitionname" -> partitions(id);
+            case "steps" -> steps(id);
             case "config" -> ShowConfigCommand.run(inv, out, err);
             case "scalein" -> scaleIn(id);
             case "hostnames" -> hostnames(id);
@@ -67,6 +67,35 @@ final class ScontrolShow {
                 yield 1;
             }
         };
+    }
+
+    /**
+     * Entity words may be abbreviated, each down to the shortest prefix Slurm 22.05 accepts
+     * ({@code n}, {@code pa}, {@code hostn}); a word that is no such prefix is returned as is.
+     */
+    static String entity(String word) {
+        for (Map.Entry<String, Integer> e : ENTITIES.entrySet()) {
+            if (word.length() >= e.getValue() && e.getKey().startsWith(word)) {
+                return e.getKey();
+            }
+        }
+        return word;
+    }
+
+    // Longer names first, so that "hostlists" is hostlistsorted and "hostl" is hostlist.
+    private static final Map<String, Integer> ENTITIES = orderedEntities();
+
+    private static Map<String, Integer> orderedEntities() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        m.put("jobs", 1);
+        m.put("nodes", 1);
+        m.put("partitions", 2);
+        m.put("config", 1);
+        m.put("steps", 2);
+        m.put("hostnames", 5);
+        m.put("hostlistsorted", 9);
+        m.put("hostlist", 5);
+        return m;
     }
 
     private int jobs(String id) {

@@ -25,6 +25,7 @@ final class ScontrolUpdate {
     static int run(Invocation inv, List<String> args, PrintStream err) {
         String nodes = null;
         String state = null;
+        String stateArg = null;
         String reason = null;
         for (String arg : args) {
             int eq = arg.indexOf('=');
@@ -37,7 +38,10 @@ final class ScontrolUpdate {
             String value = unquote(arg.substring(eq + 1));
             switch (key) {
                 case "nodename", "node" -> nodes = value;
-                case "state" -> state = value;
+                case "state" -> {
+                    state = value;
+                    stateArg = arg;
+                }
                 case "reason" -> reason = value;
                 default -> {
                     if (nodes == null) {
@@ -59,7 +63,7 @@ final class ScontrolUpdate {
         if (state != null) {
             String s = state.toUpperCase(Locale.ROOT);
             if (!STATES.contains(s)) {
-                err.println("Invalid input: state=" + state);
+                err.println("Invalid input: " + stateArg);
                 err.println("Request aborted");
                 err.println("Valid states are: NoResp DRAIN FAIL FUTURE RESUME POWER_DOWN POWER_UP UNDRAIN");
                 err.println("Not all states are valid given a node's prior state");

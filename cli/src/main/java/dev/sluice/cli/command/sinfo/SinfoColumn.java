@@ -76,6 +76,7 @@ record SinfoColumn(String header, boolean aggregate) {
     static final char VERSION = '\uE003';
     static final char PRIORITY_TIER = '\uE004';
     static final char PRIORITY_JOB_FACTOR = '\uE005';
+    static final char PREEMPT_MODE = '\uE006';
 
     /** Headers of the {@code -O}-only columns (observed: sinfo 22.05 {@code -O Name:40}). */
     private static final Map<Character, SinfoColumn> NAMED_ONLY = Map.of(
@@ -84,7 +85,8 @@ record SinfoColumn(String header, boolean aggregate) {
             PORT, one("PORT"),
             VERSION, one("VERSION"),
             PRIORITY_TIER, one("PRIO_TIER"),
-            PRIORITY_JOB_FACTOR, one("PRIO_JOB_FACTOR"));
+            PRIORITY_JOB_FACTOR, one("PRIO_JOB_FACTOR"),
+            PREEMPT_MODE, one("PREEMPT_MODE"));
 
     /** The column of an {@code -o} letter or of an {@code -O}-only field. */
     static SinfoColumn of(char letter) {
@@ -117,7 +119,10 @@ record SinfoColumn(String header, boolean aggregate) {
                 break;
         }
         NodeRecord first = line.first();
-        if ("PRalsrhg".indexOf(letter) >= 0 || letter == PRIORITY_TIER || letter == PRIORITY_JOB_FACTOR) {
+        if ("PRalLsrhg".indexOf(letter) >= 0
+                || letter == PRIORITY_TIER
+                || letter == PRIORITY_JOB_FACTOR
+                || letter == PREEMPT_MODE) {
             return first.partition() == null ? "n/a" : partitionValue(letter, first.partition());
         }
         return first.empty() ? "n/a" : nodeValue(letter, first.node());
@@ -136,6 +141,8 @@ record SinfoColumn(String header, boolean aggregate) {
             case 'g' -> orDefault(p.getAllowGroups(), "all");
             case PRIORITY_TIER -> Integer.toUnsignedString(p.getPriorityTier());
             case PRIORITY_JOB_FACTOR -> Integer.toUnsignedString(p.getPriorityJobFactor());
+            // Sluice does not preempt: every partition is PreemptMode=OFF (as scontrol shows).
+            case PREEMPT_MODE -> "OFF";
             default -> throw new IllegalArgumentException("no sinfo partition field %" + letter);
         };
     }

@@ -211,7 +211,8 @@ public final class SinfoCommand implements Command {
                     nodeLines,
                     inv.clock(),
                     inv.users(),
-                    c -> err.println(PROG + ": error: Invalid node format specification: " + c));
+                    // Observed: unlike -O's complaint, this one has no "sinfo: error: " prefix.
+                    c -> err.println("Invalid node format specification: " + c));
         }
         if (!s.noHeader) {
             // The time stamp of -l, and of every -i report (observed: 22.05 prints it once

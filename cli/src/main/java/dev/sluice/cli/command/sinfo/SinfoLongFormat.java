@@ -43,6 +43,7 @@ final class SinfoLongFormat {
             Map.entry("partition", 'P'),
             Map.entry("partitionname", 'R'),
             Map.entry("port", SinfoColumn.PORT),
+            Map.entry("preemptmode", SinfoColumn.PREEMPT_MODE),
             Map.entry("prioritytier", SinfoColumn.PRIORITY_TIER),
             Map.entry("priorityjobfactor", SinfoColumn.PRIORITY_JOB_FACTOR),
             Map.entry("reason", 'E'),

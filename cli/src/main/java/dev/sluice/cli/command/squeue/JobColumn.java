@@ -33,6 +33,11 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
         return new JobColumn(header, true, false);
     }
 
+    // Fields only -O can name (22.05 has no -o letter for them): private-use characters, so
+    // that no -o string can reach them.
+    static final char CPUS_PER_TASK = '\uE000';
+    static final char NUM_TASKS = '\uE001';
+
     /** Letters and the headers squeue 22.05 prints for them (observed: see TestGoldenOutputs). */
     static final Map<Character, JobColumn> LETTERS = Map.ofEntries(
             Map.entry('i', cut("JOBID")),
@@ -85,7 +90,9 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             Map.entry('W', cut("LICENSES")),
             Map.entry('E', cut("DEPENDENCY")),
             Map.entry('o', cut("COMMAND")),
-            Map.entry('Y', cut("SCHEDNODES")));
+            Map.entry('Y', cut("SCHEDNODES")),
+            Map.entry(CPUS_PER_TASK, cut("CPUS_PER_TASK")),
+            Map.entry(NUM_TASKS, cut("TASKS")));
 
     /** The text of {@code letter} for {@code j}; the letter is one of {@link #LETTERS}. */
     static String value(char letter, JobView j) {
@@ -107,6 +114,9 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'L' -> j.timeLeft();
             case 'D' -> Long.toString(j.nodeCount());
             case 'C' -> Long.toString(j.cpuCount());
+            case CPUS_PER_TASK -> Long.toString(j.cpusPerTask());
+            case NUM_TASKS ->
+                Long.toString(Math.max(1, Integer.toUnsignedLong(j.spec().getNumTasks())));
             case 'c' -> Long.toString(j.minCpusPerNode());
             case 'm' -> minMemory(j);
             case 'd', 'O' -> "0";
