@@ -24,7 +24,8 @@ final class NodeFilter {
         String n = name.trim().toLowerCase(Locale.ROOT);
         Predicate<NodeInfo> p = switch (n) {
             case "idle" -> base("IDLE");
-            case "alloc", "allocated" -> base("ALLOCATED");
+            // Real Slurm 22.05 lists a mixed node (some CPUs allocated) under -t alloc too.
+            case "alloc", "allocated" -> base("ALLOCATED").or(base("MIXED"));
             case "mix", "mixed" -> base("MIXED");
             case "down" -> base("DOWN");
             case "future", "futr" -> base("FUTURE");
