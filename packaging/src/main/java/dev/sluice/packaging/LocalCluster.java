@@ -244,13 +244,6 @@ public final class LocalCluster {
         long deadline = System.nanoTime() + 120_000_000_000L;
         for (Supervised d : daemons) {
             d.start();
-            // sluice-dbd first, answering: the controller's first look at the associations then
-            // finds them, so the first jobs already run under the user's default account.
-            if (accounting && d == daemons.getFirst()) {
-                while (!accepts(layout.dbdPort() + 100) && System.nanoTime() < deadline) {
-                    Thread.sleep(200);
-                }
-            }
         }
         while (!allRegistered(layout, nodes)) {
             if (System.nanoTime() > deadline) {
@@ -390,14 +383,6 @@ public final class LocalCluster {
     static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
-        }
-    }
-
-    private static boolean accepts(int port) {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 
