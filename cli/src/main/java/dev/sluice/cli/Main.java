@@ -57,7 +57,7 @@ public final class Main {
                     System.in,
                     caller(),
                     new SystemClock(),
-                    UserDirectory.fromFiles(Path.of("/etc/passwd"), Path.of("/etc/group")));
+                    UserDirectory.system());
             return command.get().run(inv, out, err);
         } finally {
             out.flush();

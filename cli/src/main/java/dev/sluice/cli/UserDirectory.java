@@ -26,6 +26,19 @@ public interface UserDirectory {
         return Optional.empty();
     }
 
+    /**
+     * The directory as it is now: a holder that lives longer than one command (sluice-agent) asks
+     * this once per command, so that users added meanwhile are known.
+     */
+    default UserDirectory current() {
+        return this;
+    }
+
+    /** This host's users: {@code /etc/passwd} and {@code /etc/group}, then NSS through libc. */
+    static UserDirectory system() {
+        return new SystemUsers(Path.of("/etc/passwd"), Path.of("/etc/group"), dev.sluice.common.auth.UserDb.system());
+    }
+
     /** A directory over {@code passwd}/{@code group} files, read once; a missing file is empty. */
     static UserDirectory fromFiles(Path passwd, Path group) {
         return fromLines(readLines(passwd), readLines(group));

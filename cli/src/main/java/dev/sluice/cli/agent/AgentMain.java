@@ -103,7 +103,7 @@ public final class AgentMain {
             server = new AgentServer(
                             Path.of(socket),
                             Commands::byName,
-                            UserDirectory.fromFiles(Path.of("/etc/passwd"), Path.of("/etc/group")),
+                            UserDirectory.system(),
                             Clock.systemDefaultZone(),
                             hostName(),
                             new AgentSetup(conf, setup))

@@ -31,6 +31,7 @@ final class PeerCredentials {
 
     Peer of(SocketChannel channel) throws IOException {
         UnixDomainPrincipal principal = channel.getOption(ExtendedSocketOptions.SO_PEERCRED);
+        UserDirectory users = this.users.current();
         long uid = numericId(principal.user(), "uid")
                 .orElseGet(() -> users.uid(principal.user().getName()).orElse(-1L));
         if (uid < 0) {

@@ -128,7 +128,7 @@ final class Session implements Runnable {
                 stdin,
                 new Caller(peer.uid(), peer.gid(), peer.userName(), host),
                 clock,
-                users,
+                users.current(),
                 handler -> {
                     interruptHandlers.add(handler);
                     return () -> interruptHandlers.remove(handler);

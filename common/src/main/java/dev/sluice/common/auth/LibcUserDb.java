@@ -6,7 +6,7 @@ import com.sun.jna.Pointer;
 import java.util.Optional;
 
 /**
- * {@link UserDb} over libc's getpwnam/getpwuid through JNA. {@code struct passwd} is read by
+ * {@link UserDb} over libc's getpwnam/getpwuid/getgrgid through JNA. {@code struct passwd} is read by
  * offset: on every LP64 Linux it is {@code char *pw_name; char *pw_passwd; uid_t pw_uid;
  * gid_t pw_gid; ...}. Calls are serialised because both functions return a static buffer.
  */
@@ -20,6 +20,8 @@ final class LibcUserDb implements UserDb {
         Pointer getpwnam(String name);
 
         Pointer getpwuid(int uid);
+
+        Pointer getgrgid(int gid);
     }
 
     private volatile C libc;
@@ -47,6 +49,16 @@ final class LibcUserDb implements UserDb {
             return Optional.empty();
         }
         return read(libc().getpwuid((int) uid));
+    }
+
+    @Override
+    public synchronized Optional<String> groupName(long gid) {
+        if (gid < 0 || gid > 0xFFFF_FFFFL) {
+            return Optional.empty();
+        }
+        // struct group starts with char *gr_name, as struct passwd with pw_name.
+        Pointer gr = libc().getgrgid((int) gid);
+        return gr == null ? Optional.empty() : Optional.of(gr.getPointer(0).getString(0));
     }
 
     private static Optional<Account> read(Pointer pw) {

@@ -16,6 +16,11 @@ public interface UserDb {
 
     Optional<Account> byUid(long uid);
 
+    /** The name of a group, where this database knows groups (getgrgid(3) for the system's). */
+    default Optional<String> groupName(long gid) {
+        return Optional.empty();
+    }
+
     /** getpwnam(3)/getpwuid(3) of this host, so NSS users (LDAP, SSSD) count too. */
     static UserDb system() {
         return LibcUserDb.INSTANCE;
