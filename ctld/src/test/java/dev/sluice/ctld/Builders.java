@@ -245,6 +245,7 @@ public final class Builders {
         private String name = "job";
         private String script = "#!/bin/sh\ntrue\n";
         private int nodes;
+        private int maxNodes;
         private int tasks;
         private int cpusPerTask;
         private String partition = "";
@@ -309,6 +310,12 @@ public final class Builders {
             return this;
         }
 
+        public JobBuilder nodes(int min, int max) {
+            nodes = min;
+            maxNodes = max;
+            return this;
+        }
+
         public JobBuilder tasks(int value) {
             tasks = value;
             return this;
@@ -363,7 +370,7 @@ public final class Builders {
                     "/tmp",
                     Map.of("PATH", "/usr/bin:/bin"),
                     nodes,
-                    0,
+                    maxNodes,
                     tasks,
                     cpusPerTask,
                     0,

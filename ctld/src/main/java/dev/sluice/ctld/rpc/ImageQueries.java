@@ -28,6 +28,7 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
         boolean hideOthers = privateJobs && !caller.isOperator();
         GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
         var partitionMemory = InfoMapper.partitionMemory(image);
+        var partitionCpus = InfoMapper.partitionCpus(image);
         if (request.getJobIdsCount() == 0) {
             Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
             image.jobs().stream()
@@ -37,7 +38,7 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
                             || (j.array().isArray() && family.contains(j.array().arrayJobId())))
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
-                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, partitionMemory, now)));
+                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, partitionMemory, partitionCpus, now)));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {
@@ -51,7 +52,7 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
                     && !caller.mayActOnJobOf(job.request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
-            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), partitionMemory, now));
+            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), partitionMemory, partitionCpus, now));
         }
         return out.build();
     }

@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
 /** Builds the query answers ({@code squeue}, {@code sinfo}, {@code scontrol show}) from an image. */
@@ -43,6 +44,20 @@ public final class InfoMapper {
      */
     public static JobInfo job(
             ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
+        return job(image, job, withScript, partitionMemory, p -> 0, now);
+    }
+
+    /**
+     * @param partitionCpus a partition's largest node CPU count: a pending job's node count is
+     *     estimated from its CPUs with it, as Slurm's guess ({@link #pendingNodes})
+     */
+    public static JobInfo job(
+            ClusterImage image,
+            Job job,
+            boolean withScript,
+            ToLongFunction<String> partitionMemory,
+            ToIntFunction<String> partitionCpus,
+            long now) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r);
         if (!withScript) {
@@ -51,7 +66,7 @@ public final class InfoMapper {
         Allocation a = job.allocation();
         boolean holds = a != null;
         int cpus = holds ? a.totalCpus() : r.effectiveTasks() * r.effectiveCpusPerTask();
-        int nodes = holds ? a.nodes().size() : r.effectiveMinNodes();
+        int nodes = holds ? a.nodes().size() : pendingNodes(r, cpus, partitionCpus.applyAsInt(job.partition()));
         JobInfo.Builder b = JobInfo.newBuilder()
                 .setJobId(job.id())
                 .setSpec(spec)
@@ -125,6 +140,35 @@ public final class InfoMapper {
         }
         // No memory asked for: the job is counted with a whole node's (Slurm: mem=8000M per node).
         return partitionMemory.applyAsLong(partition) * nodes;
+    }
+
+    /**
+     * How many nodes a job that holds none is shown with: what it asked for, or more where its
+     * CPUs need more of the partition's largest nodes (Slurm 22.05 shows {@code sbatch -n9} on
+     * 4-CPU nodes as 3 nodes while it waits), never over its maximum.
+     */
+    static int pendingNodes(JobRequest r, int cpus, int cpusPerNode) {
+        int min = r.effectiveMinNodes();
+        if (cpusPerNode <= 0) {
+            return min;
+        }
+        int guess = Math.max(min, (cpus + cpusPerNode - 1) / cpusPerNode);
+        return r.maxNodes() > 0 ? Math.min(guess, Math.max(min, r.maxNodes())) : guess;
+    }
+
+    /** A partition's largest node CPU count, worked out once per partition per answer. */
+    static ToIntFunction<String> partitionCpus(ClusterImage image) {
+        Map<String, Integer> memo = new HashMap<>();
+        return name -> memo.computeIfAbsent(
+                name,
+                n -> image.partition(n)
+                        .map(p -> p.nodes().stream()
+                                .map(image::node)
+                                .flatMap(java.util.Optional::stream)
+                                .mapToInt(v -> v.node().hardware().cpus())
+                                .max()
+                                .orElse(0))
+                        .orElse(0));
     }
 
     /**

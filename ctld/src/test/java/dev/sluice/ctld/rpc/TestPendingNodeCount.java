@@ -1,0 +1,70 @@
+package dev.sluice.ctld.rpc;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The node count squeue's %D and scontrol's NumNodes show for a job that waits, on an idle
+ * 2 x 4-CPU partition as the differential suite's cluster (Slurm 22.05: -n9 shows 3 nodes, -n8
+ * pending behind a running job shows 2).
+ */
+class TestPendingNodeCount {
+    private static final long NOW = 1_000_000;
+    private ClusterState state;
+    private long seq;
+
+    @BeforeEach
+    void cluster() {
+        List<Node> nodes = new ArrayList<>();
+        for (String name : List.of("n1", "n2")) {
+            nodes.add(Node.configured(
+                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
+        }
+        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
+        for (String name : List.of("n1", "n2")) {
+            state.replay(
+                    ++seq,
+                    new StateRecord.NodeRegistered(
+                            name, name, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
+            state.heard(name, NOW);
+        }
+    }
+
+    private int shownNodes(JobRequest request) {
+        var result = new JobControl(new Scheduler.SelectDefaults(false, 0)).submit(state, request, NOW);
+        result.records().forEach(r -> state.replay(++seq, r));
+        var image = state.image();
+        var job = image.job(result.response()).orElseThrow();
+        return InfoMapper.job(
+                        image, job, false, InfoMapper.partitionMemory(image), InfoMapper.partitionCpus(image), NOW)
+                .getNumNodes();
+    }
+
+    @Test
+    void cpusOverOneNodeShowAsTheNodesTheyNeed() {
+        assertThat(shownNodes(aJob().tasks(9).build())).isEqualTo(3);
+        assertThat(shownNodes(aJob().tasks(8).build())).isEqualTo(2);
+        assertThat(shownNodes(aJob().tasks(2).cpusPerTask(3).build())).isEqualTo(2);
+    }
+
+    @Test
+    void whatTheJobAskedForIsKept() {
+        assertThat(shownNodes(aJob().tasks(1).build())).isEqualTo(1);
+        assertThat(shownNodes(aJob().nodes(3).build())).isEqualTo(3);
+        assertThat(shownNodes(aJob().nodes(1, 2).tasks(12).build())).isEqualTo(2);
+    }
+}
