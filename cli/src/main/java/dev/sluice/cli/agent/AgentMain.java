@@ -12,7 +12,6 @@ import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.common.systemd.SdNotify;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -105,7 +104,7 @@ public final class AgentMain {
                             Commands::byName,
                             UserDirectory.system(),
                             Clock.systemDefaultZone(),
-                            hostName(),
+                            dev.sluice.common.daemon.HostName.name(),
                             new AgentSetup(conf, setup))
                     .start();
         } catch (IOException e) {
@@ -124,14 +123,5 @@ public final class AgentMain {
         }
         setup.close();
         return 0;
-    }
-
-    private static String hostName() {
-        try {
-            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
-            return h.isEmpty() ? "localhost" : h;
-        } catch (IOException e) {
-            return "localhost";
-        }
     }
 }

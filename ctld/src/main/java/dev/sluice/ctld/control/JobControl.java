@@ -120,6 +120,43 @@ public final class JobControl {
     }
 
     /**
+     * A submission as the caller meets it: the job's id, or why it was refused. Slurm 22.05
+     * makes the job record (and so uses up its id) before it checks the dependency and tries the
+     * nodes: a job refused for those leaves a gap in the ids (observed: {@code -d afterok:<bad>}
+     * and {@code --mem} over every node each use one up), one refused for its partition,
+     * account or options does not.
+     */
+    public ControlResult<Submission> submission(ClusterView state, JobRequest request, long now, boolean allocation) {
+        int id = state.nextJobId();
+        try {
+            ControlResult<Integer> accepted = submit(state, request, now, allocation);
+            return new ControlResult<>(
+                    accepted.records(),
+                    accepted.softChanges(),
+                    accepted.effects(),
+                    new Submission(accepted.response(), null));
+        } catch (SlurmException e) {
+            List<SoftChange> soft = usesJobId(e.code()) ? List.of(new SoftChange.JobIdUsed(id)) : List.of();
+            return new ControlResult<>(List.of(), soft, List.of(), new Submission(0, e));
+        }
+    }
+
+    private static boolean usesJobId(ErrorCode refusal) {
+        return refusal == ErrorCode.DEPENDENCY || refusal == ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE;
+    }
+
+    /** A submission's outcome: the job's id, or the refusal to answer with. */
+    public record Submission(int jobId, SlurmException refusal) {
+        /** The id, or the refusal thrown for the caller. */
+        public int orThrow() {
+            if (refusal != null) {
+                throw refusal;
+            }
+            return jobId;
+        }
+    }
+
+    /**
      * {@code sbatch --test-only}: the submission's checks without a submission. As in Slurm
      * 22.05 a job id is used up, also when the request cannot run here, but not when the
      * partition is wrong (Slurm rejects that before it makes a job record).

@@ -177,7 +177,8 @@ public final class ClientApiHandler {
             return TestOnlySubmission.answer(loop, jobs, config.scheduler(), job);
         }
         boolean allocation = request.getAllocation();
-        int id = await(loop.submit((state, now) -> jobs.submit(state, job, now, allocation)));
+        int id = await(loop.submit((state, now) -> jobs.submission(state, job, now, allocation)))
+                .orThrow();
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
     }
 

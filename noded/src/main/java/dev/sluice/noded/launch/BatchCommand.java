@@ -34,7 +34,9 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 request.getJobId(),
                 spec.getName(),
                 spec.getOwner().getUserName(),
-                nodeName,
+                // %N is the short name of the host the node daemon runs on, not the NodeName
+                // (Slurm 22.05: -o nodes/%N on node n1 of host vm makes nodes/vm).
+                dev.sluice.common.daemon.HostName.shortName(),
                 0,
                 request.getArrayJobId(),
                 request.getArrayTaskId(),

@@ -16,7 +16,7 @@ public final class OutputPattern {
             int jobId,
             String jobName,
             String user,
-            String nodeName,
+            String hostName,
             int nodeId,
             int arrayJobId,
             int arrayTaskId,
@@ -46,7 +46,7 @@ public final class OutputPattern {
                 case 'J' -> pad(c.jobId(), width) + (c.step().isEmpty() ? "" : "." + c.step());
                 case 'x' -> c.jobName();
                 case 'u' -> c.user();
-                case 'N' -> c.nodeName();
+                case 'N' -> c.hostName();
                 case 'n' -> pad(c.nodeId(), width);
                 case 'A' -> pad(c.arrayJobId() > 0 ? c.arrayJobId() : c.jobId(), width);
                 case 'a' -> c.arrayJobId() > 0 ? pad(c.arrayTaskId(), width) : String.valueOf(SlurmLimits.NO_VAL);

@@ -15,7 +15,6 @@ import dev.sluice.noded.probe.gres.Nvml;
 import dev.sluice.noded.probe.gres.NvmlRecording;
 import dev.sluice.protocol.v1.NodeHardware;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -103,7 +102,7 @@ public final class NodedMain {
         Path confPath =
                 Path.of(given.last("-f").orElseGet(() -> env.getOrDefault("SLURM_CONF", "/etc/slurm/slurm.conf")));
         boolean named = given.has("-N");
-        String name = given.last("-N").orElseGet(NodedMain::shortHostName);
+        String name = given.last("-N").orElseGet(dev.sluice.common.daemon.HostName::shortName);
         String addr = given.last("--addr").orElse(null);
         String spool = given.last("--spool-dir").orElse(null);
         String confServer = given.last("--conf-server").orElse(null);
@@ -209,27 +208,6 @@ public final class NodedMain {
         }));
         stopped.await();
         return 0;
-    }
-
-    /**
-     * slurmd's default NodeName: this host's name (gethostname, as the kernel has it: it need not
-     * resolve) up to the first dot.
-     */
-    private static String shortHostName() {
-        String host;
-        try {
-            host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-        } catch (java.io.IOException e) {
-            host = "";
-        }
-        if (host.isEmpty()) {
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (java.net.UnknownHostException e) {
-                host = "localhost";
-            }
-        }
-        return host.split("\\.")[0];
     }
 
     /** {@code --nvml-dump}: what NVML says, in the form tests replay ({@link NvmlRecording}). */

@@ -70,7 +70,7 @@ public final class SacctmgrCommand implements Command {
                     return 0;
                 }
                 case "version" -> {
-                    out.println("sluice 0.1.0");
+                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
                 case "immediate" -> s.immediate = true;

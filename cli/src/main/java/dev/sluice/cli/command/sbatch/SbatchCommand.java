@@ -50,7 +50,7 @@ public final class SbatchCommand implements Command {
                     return 0;
                 }
                 case "version" -> {
-                    out.println("sluice 0.1.0");
+                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
                 default -> {}

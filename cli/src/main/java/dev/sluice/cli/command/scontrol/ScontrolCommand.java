@@ -35,7 +35,7 @@ public final class ScontrolCommand implements Command {
                     return 0;
                 }
                 case "version" -> {
-                    out.println("sluice 0.1.0");
+                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
                 case "oneliner" -> oneLiner = true;
@@ -69,7 +69,7 @@ public final class ScontrolCommand implements Command {
                 yield 0;
             }
             case "version" -> {
-                out.println("sluice 0.1.0");
+                out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                 yield 0;
             }
             default -> {

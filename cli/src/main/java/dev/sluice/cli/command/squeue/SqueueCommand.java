@@ -73,7 +73,7 @@ public final class SqueueCommand implements Command {
                     return 0;
                 }
                 case "version" -> {
-                    out.println("sluice 0.1.0");
+                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
                 case "me" -> s.users = inv.caller().userName();
@@ -91,7 +91,8 @@ public final class SqueueCommand implements Command {
 
         List<JobSelector> jobIds = new ArrayList<>();
         for (String id : CommandSupport.commaList(s.jobs)) {
-            Optional<JobSelector> n = JobSelector.parse(id);
+            // Slurm reads each id as strtol does: what follows a blank is not looked at.
+            Optional<JobSelector> n = JobSelector.parse(id.strip().split("\\s", 2)[0]);
             if (n.isEmpty()) {
                 err.println(PROG + ": error: Invalid job id: " + id);
                 return 1;
@@ -215,9 +216,12 @@ public final class SqueueCommand implements Command {
             return 1;
         }
         // Slurm loads a single named job by id, which fails when it is unknown; a list of ids
-        // is a filter over all jobs and may simply match nothing.
-        if (jobIds.size() == 1
-                && jobs.stream().noneMatch(j -> jobIds.get(0).matches(new JobView(j, now, inv.clock(), inv.users())))) {
+        // is a filter over all jobs and may simply match nothing. A task of a known job that is
+        // not there (J_0 of a job that is no array) is loaded and filtered away: no error.
+        JobSelector wholeJob =
+                jobIds.size() == 1 ? new JobSelector(jobIds.get(0).id(), -1) : null;
+        if (wholeJob != null
+                && jobs.stream().noneMatch(j -> wholeJob.matches(new JobView(j, now, inv.clock(), inv.users())))) {
             err.println("slurm_load_jobs error: Invalid job id specified");
             return 1;
         }

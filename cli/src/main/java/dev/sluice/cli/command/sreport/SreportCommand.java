@@ -72,7 +72,7 @@ public final class SreportCommand implements Command {
                     return 0;
                 }
                 case "version" -> {
-                    out.println("sluice 0.1.0");
+                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
                 case "all_clusters" -> o.allClusters = true;

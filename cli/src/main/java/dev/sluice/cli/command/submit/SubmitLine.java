@@ -49,7 +49,8 @@ public final class SubmitLine {
             switch (o.key()) {
                 case "help" -> throw SubmitException.printing(0, help);
                 case "usage" -> throw SubmitException.printing(0, usage);
-                case "version" -> throw SubmitException.printing(0, "sluice 0.1.0\n");
+                case "version" ->
+                    throw SubmitException.printing(0, dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE + "\n");
                 case "verbose" -> verbosity++;
                 default -> {}
             }

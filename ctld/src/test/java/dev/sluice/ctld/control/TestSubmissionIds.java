@@ -1,0 +1,70 @@
+package dev.sluice.ctld.control;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which refused submissions use up a job id, as Slurm 22.05's do (compat 036, 094): those refused
+ * once the job record exists (its dependency, its fit on the nodes), not those refused before.
+ */
+class TestSubmissionIds {
+    private static final long NOW = 1_000_000;
+    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private ClusterState state;
+    private long seq;
+
+    @BeforeEach
+    void cluster() {
+        Node node = Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        state = new ClusterState(List.of(node), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        state.replay(
+                ++seq,
+                new StateRecord.NodeRegistered(
+                        "n1", "n1", "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW));
+        state.heard("n1", NOW);
+    }
+
+    /** The outcome, with its records and soft changes applied as the loop applies them. */
+    private JobControl.Submission submit(JobRequest request) {
+        var result = jobs.submission(state, request, NOW, false);
+        result.records().forEach(r -> state.replay(++seq, r));
+        result.softChanges().forEach(c -> {
+            if (c instanceof SoftChange.JobIdUsed u) {
+                state.reserveJobIdsBelow(u.jobId() + 1);
+            }
+        });
+        return result.response();
+    }
+
+    @Test
+    void aBadDependencyOrAnUnplaceableJobUsesUpItsId() {
+        assertThat(submit(aJob().build()).jobId()).isEqualTo(1);
+        JobControl.Submission badDependency =
+                submit(aJob().dependency("afterok:abc", false).build());
+        assertThat(badDependency.refusal().code()).isEqualTo(ErrorCode.DEPENDENCY);
+        JobControl.Submission tooBig = submit(aJob().memPerNode(5000).build());
+        assertThat(tooBig.refusal().code()).isEqualTo(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+        assertThat(submit(aJob().build()).jobId()).isEqualTo(4);
+    }
+
+    @Test
+    void aJobRefusedForItsPartitionLeavesNoGap() {
+        assertThat(submit(aJob().partition("nosuch").build()).refusal().code())
+                .isEqualTo(ErrorCode.INVALID_PARTITION_NAME);
+        assertThat(submit(aJob().build()).jobId()).isEqualTo(1);
+    }
+}
