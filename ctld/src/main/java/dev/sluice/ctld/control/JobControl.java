@@ -90,7 +90,7 @@ public final class JobControl {
                     ? partition.defaultTimeMinutes()
                     : partition.maxTimeMinutes();
         }
-        MemoryFit.check(state, partition, request);
+        PerNodeFit.check(state, partition, request);
         List<NodeCapacity> idle = partition.nodes().stream()
                 .map(state::node)
                 .filter(n -> n != null)

@@ -336,7 +336,11 @@ public final class ClientApiHandler {
 
     private ImageQueries queries() {
         return new ImageQueries(
-                loop.image(), startTime, loop.now(), config.security().privateJobs());
+                loop.image(),
+                startTime,
+                loop.now(),
+                config.security().privateJobs(),
+                config.scheduler().select().memoryConsumable());
     }
 
     public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {

@@ -22,13 +22,12 @@ import java.util.Set;
  * @param startTime what Slurm reports as the data's update time
  * @param privateJobs {@code PrivateData=jobs}: others' jobs are hidden from non-operators
  */
-record ImageQueries(ClusterImage image, long startTime, long now, boolean privateJobs) {
+record ImageQueries(ClusterImage image, long startTime, long now, boolean privateJobs, boolean memoryConsumable) {
     GetJobsResponse jobs(Caller caller, GetJobsRequest request) {
         // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
         boolean hideOthers = privateJobs && !caller.isOperator();
         GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
-        var partitionMemory = InfoMapper.partitionMemory(image);
-        var partitionCpus = InfoMapper.partitionCpus(image);
+        var shown = InfoMapper.Shown.of(image, memoryConsumable);
         if (request.getJobIdsCount() == 0) {
             Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
             image.jobs().stream()
@@ -38,7 +37,7 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
                             || (j.array().isArray() && family.contains(j.array().arrayJobId())))
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
-                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, partitionMemory, partitionCpus, now)));
+                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, shown, now)));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {
@@ -52,7 +51,7 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
                     && !caller.mayActOnJobOf(job.request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
-            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), partitionMemory, partitionCpus, now));
+            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), shown, now));
         }
         return out.build();
     }

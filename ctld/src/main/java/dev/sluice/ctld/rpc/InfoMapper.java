@@ -32,32 +32,38 @@ import java.util.function.ToLongFunction;
 public final class InfoMapper {
     private InfoMapper() {}
 
+    /**
+     * What an answer's jobs are shown against, worked out once per answer: the partitions'
+     * node shapes and whether memory is a consumable resource.
+     *
+     * @param partitionMemory a partition's smallest RealMemory: what a pending job that asks
+     *     for no memory counts per node in its TRES, as Slurm shows it ({@link #partitionMemory})
+     * @param partitionCpus a partition's largest node CPU count: a pending job's node count is
+     *     estimated from its CPUs with it ({@link #pendingNodes}); 0 for no estimate
+     * @param memoryConsumable SelectTypeParameters with memory: otherwise a running job's TRES
+     *     has no {@code mem=} (Slurm 22.05 under CR_Core: {@code TRES=cpu=1,node=1,billing=1}
+     *     for {@code --mem=1000})
+     */
+    public record Shown(
+            ToLongFunction<String> partitionMemory, ToIntFunction<String> partitionCpus, boolean memoryConsumable) {
+        public static Shown of(ClusterImage image, boolean memoryConsumable) {
+            return new Shown(InfoMapper.partitionMemory(image), InfoMapper.partitionCpus(image), memoryConsumable);
+        }
+    }
+
     /** A job on its own (accounting's record of it): no clock, so {@code after:J+N} waits. */
     public static JobInfo job(ClusterImage image, Job job, boolean withScript) {
         return job(image, job, withScript, partitionMemory(image), 0);
     }
 
-    /**
-     * @param partitionMemory a partition's smallest RealMemory: what a pending job that asks
-     *     for no memory counts per node in its TRES, as Slurm shows it ({@link #partitionMemory})
-     * @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency)
-     */
+    /** A job as accounting records it: TRES with memory as allocated, no node estimate. */
     public static JobInfo job(
             ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
-        return job(image, job, withScript, partitionMemory, p -> 0, now);
+        return job(image, job, withScript, new Shown(partitionMemory, p -> 0, true), now);
     }
 
-    /**
-     * @param partitionCpus a partition's largest node CPU count: a pending job's node count is
-     *     estimated from its CPUs with it, as Slurm's guess ({@link #pendingNodes})
-     */
-    public static JobInfo job(
-            ClusterImage image,
-            Job job,
-            boolean withScript,
-            ToLongFunction<String> partitionMemory,
-            ToIntFunction<String> partitionCpus,
-            long now) {
+    /** @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency) */
+    public static JobInfo job(ClusterImage image, Job job, boolean withScript, Shown shown, long now) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r);
         if (!withScript) {
@@ -66,7 +72,9 @@ public final class InfoMapper {
         Allocation a = job.allocation();
         boolean holds = a != null;
         int cpus = holds ? a.totalCpus() : r.effectiveTasks() * r.effectiveCpusPerTask();
-        int nodes = holds ? a.nodes().size() : pendingNodes(r, cpus, partitionCpus.applyAsInt(job.partition()));
+        int nodes = holds
+                ? a.nodes().size()
+                : pendingNodes(r, cpus, shown.partitionCpus().applyAsInt(job.partition()));
         JobInfo.Builder b = JobInfo.newBuilder()
                 .setJobId(job.id())
                 .setSpec(spec)
@@ -98,7 +106,10 @@ public final class InfoMapper {
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setDependency(dependency(image, job, now))
                 .setReqTres(withGres(
-                                tres(cpus, requestedMemory(r, cpus, nodes, partitionMemory, job.partition()), nodes),
+                                tres(
+                                        cpus,
+                                        requestedMemory(r, cpus, nodes, shown.partitionMemory(), job.partition()),
+                                        nodes),
                                 r,
                                 nodes)
                         .format())
@@ -118,7 +129,7 @@ public final class InfoMapper {
                     .setAllocTres(withGres(
                                     tres(
                                             a.totalCpus(),
-                                            a.totalMemoryMb(),
+                                            shown.memoryConsumable() ? a.totalMemoryMb() : 0,
                                             a.nodes().size()),
                                     a)
                             .format());

@@ -173,6 +173,14 @@ class TestHostileInput {
     }
 
     @Test
+    void moreCpusPerTaskThanAnyNodeHasIsRefusedWithSlurmsTwoLines() {
+        SlurmException e = refusal(() -> submit(plain().setCpusPerTask(5)));
+        assertThat(e.code()).isEqualTo(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+        assertThat(e.userMessage()).isEqualTo("CPU count per node can not be satisfied");
+        assertThat(submit(plain().setCpusPerTask(4)).records()).hasSize(1);
+    }
+
+    @Test
     void memoryThatTheLargestNodeHasIsAccepted() {
         // The largest node counts, not the smallest; per CPU is not multiplied (as Slurm 22.05
         // accepted --mem-per-cpu=4001 -c2 on 8000 MB nodes).

@@ -49,8 +49,7 @@ class TestPendingNodeCount {
         result.records().forEach(r -> state.replay(++seq, r));
         var image = state.image();
         var job = image.job(result.response()).orElseThrow();
-        return InfoMapper.job(
-                        image, job, false, InfoMapper.partitionMemory(image), InfoMapper.partitionCpus(image), NOW)
+        return InfoMapper.job(image, job, false, InfoMapper.Shown.of(image, false), NOW)
                 .getNumNodes();
     }
 

@@ -152,12 +152,16 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
     }
 
     /** squeue {@code %m}: memory per node, or per CPU, in Slurm's unit form; 0 when unset. */
+    /**
+     * squeue {@code %m}: the memory the job asked for, per CPU or per node as it asked (Slurm
+     * 22.05: {@code --mem-per-cpu=2001 -c4} shows 2001M, not the node's 8004M); what it holds
+     * when it asked for none (a default was applied).
+     */
     private static String minMemory(JobView j) {
-        long perNode = j.info().getMemPerNodeMb() > 0
-                ? j.info().getMemPerNodeMb()
+        long asked = j.spec().getMemPerCpuMb() > 0
+                ? j.spec().getMemPerCpuMb()
                 : j.spec().getMemPerNodeMb();
-        long mb = perNode > 0 ? perNode : j.spec().getMemPerCpuMb();
-        return MemorySize.format(mb);
+        return MemorySize.format(asked > 0 ? asked : j.info().getMemPerNodeMb());
     }
 
     /** squeue {@code %p}: priority scaled into [0, 1] over the 32-bit range, 14 decimals. */
