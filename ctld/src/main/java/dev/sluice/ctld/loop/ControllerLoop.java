@@ -145,7 +145,19 @@ public final class ControllerLoop implements AutoCloseable {
 
     /** Queues a command; the future completes once its records are durable. */
     public <T> CompletableFuture<T> submit(Command<T> command) {
-        Pending<T> p = new Pending<>(command, new CompletableFuture<>());
+        return enqueue(new Pending<>(command, new CompletableFuture<>(), false));
+    }
+
+    /**
+     * Queues a command whose caller hears back after the scheduling pass that follows it: an
+     * allocation (salloc, srun) learns in its answer whether it started, as Slurm's allocate RPC
+     * tries the job at once, instead of saying it is queued and polling.
+     */
+    public <T> CompletableFuture<T> submitThenSchedule(Command<T> command) {
+        return enqueue(new Pending<>(command, new CompletableFuture<>(), true));
+    }
+
+    private <T> CompletableFuture<T> enqueue(Pending<T> p) {
         if (!running) {
             p.future.completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
             return p.future;
@@ -154,7 +166,7 @@ public final class ControllerLoop implements AutoCloseable {
         return p.future;
     }
 
-    private record Pending<T>(Command<T> command, CompletableFuture<T> future) {}
+    private record Pending<T>(Command<T> command, CompletableFuture<T> future, boolean afterPass) {}
 
     private record Done<T>(Pending<T> pending, T value, Throwable error) {
         void complete() {
@@ -208,16 +220,19 @@ public final class ControllerLoop implements AutoCloseable {
         }
         if (tick) {
             for (Command<?> c : periodic) {
-                decide(new Pending<>(c, new CompletableFuture<>()), now, toRun);
+                decide(new Pending<>(c, new CompletableFuture<>(), false), now, toRun);
             }
         }
         // Callers hear back before the pass: a submission's latency is its sync, not a pass
         // over the whole queue (Slurm too answers sbatch before it schedules). The pass then
         // starts from the image just published, and its starts share a sync of their own.
-        if (!commit(done, toRun) || readOnly) {
+        if (!commit(done, toRun)) {
             return;
         }
-        schedule(now);
+        if (!readOnly) {
+            schedule(now);
+        }
+        done.stream().filter(d -> d.pending.afterPass()).forEach(Done::complete);
     }
 
     private void schedule(long now) {
@@ -228,7 +243,9 @@ public final class ControllerLoop implements AutoCloseable {
         SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), enforced.policy());
         timed.schedulePass(System.nanoTime() - passStart);
         Done<Void> applied = decide(
-                new Pending<Void>((s, at) -> PlanApplier.apply(s, plan, at), new CompletableFuture<>()), now, toRun);
+                new Pending<Void>((s, at) -> PlanApplier.apply(s, plan, at), new CompletableFuture<>(), false),
+                now,
+                toRun);
         if (applied.error != null) {
             log.error("scheduling pass refused: {}", applied.error.getMessage());
         }
@@ -272,7 +289,7 @@ public final class ControllerLoop implements AutoCloseable {
                 log.warn("effect {} failed", effect, e);
             }
         }
-        done.forEach(Done::complete);
+        done.stream().filter(d -> !d.pending.afterPass()).forEach(Done::complete);
         return true;
     }
 

@@ -177,7 +177,9 @@ public final class ClientApiHandler {
             return TestOnlySubmission.answer(loop, jobs, config.scheduler(), job);
         }
         boolean allocation = request.getAllocation();
-        int id = await(loop.submit((state, now) -> jobs.submission(state, job, now, allocation)))
+        dev.sluice.ctld.loop.Command<JobControl.Submission> submit =
+                (state, now) -> jobs.submission(state, job, now, allocation);
+        int id = await(allocation ? loop.submitThenSchedule(submit) : loop.submit(submit))
                 .orThrow();
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
     }
