@@ -110,6 +110,23 @@ class TestControllerLoop {
         assertThat(loop.image().node("n1").orElseThrow().allocCpus()).isZero();
     }
 
+    /** salloc and srun learn from the answer itself whether their allocation started. */
+    @Test
+    void anAllocationIsAnsweredAfterThePassThatStartsIt() throws Exception {
+        JobControl jobs = new JobControl(DEFAULTS);
+        NodeControl nodes = new NodeControl(300);
+        start(state());
+        get(loop.submit((s, now) -> nodes.register(
+                s,
+                new NodeControl.Registration(
+                        "n1", "n1", "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v"),
+                now)));
+        settle();
+        int id = get(loop.submitThenSchedule(
+                (s, now) -> jobs.submit(s, Builders.aJob().script("").build(), now, true)));
+        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+    }
+
     /** A decision the job lifecycle refuses is refused whole; the loop goes on. */
     @Test
     void anIllegalDecisionIsRefusedAndChangesNothing() throws Exception {
