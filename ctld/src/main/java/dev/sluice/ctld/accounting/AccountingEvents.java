@@ -65,9 +65,13 @@ public final class AccountingEvents {
             case StateRecord.JobRequeued r -> List.of(job(after, nobody, site));
             // sacct shows SUSPENDED while it lasts, as Slurm's accounting does.
             case StateRecord.JobSuspendChanged r -> List.of(job(after, nobody, site));
-            case StateRecord.JobStarted r -> List.of(job(after, nobody, site), batchStep(after, memoryConsumable));
+            // An allocation (salloc, a lone srun) runs no script: it has no batch step.
+            case StateRecord.JobStarted r ->
+                isBatch(after)
+                        ? List.of(job(after, nobody, site), batchStep(after, memoryConsumable))
+                        : List.of(job(after, nobody, site));
             case StateRecord.JobEnded r ->
-                after.allocation() != null && after.startTime() > 0
+                isBatch(after) && after.allocation() != null && after.startTime() > 0
                         ? List.of(job(after, r.requid(), site), batchStep(after, memoryConsumable))
                         : List.of(job(after, r.requid(), site));
             case StateRecord.JobsPurged r -> List.of();
@@ -83,6 +87,10 @@ public final class AccountingEvents {
             case StateRecord.NodeCreated r -> List.of();
             case StateRecord.NodeDeleted r -> List.of();
         };
+    }
+
+    private static boolean isBatch(Job job) {
+        return !job.request().script().isEmpty();
     }
 
     /** Whether a record can change the cluster's size (its TRES totals). */

@@ -128,9 +128,9 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setStartTime(job.startTime())
                 .setRestartCount(job.restartCount())
                 .setMemPerNodeMb(a.nodes().get(0).memoryMb())
-                .setJobCpusPerNode(compressCounts(
+                .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
                         a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
-                .setTasksPerNode(compressCounts(
+                .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(
                         a.nodes().stream().map(Allocation.NodeShare::tasks).toList()))
                 .setNumTasks(
                         a.nodes().stream().mapToInt(Allocation.NodeShare::tasks).sum())
@@ -204,27 +204,6 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Slurm's repeat-count form: {@code 4(x2),2}. */
-    public static String compressCounts(List<Integer> counts) {
-        StringBuilder out = new StringBuilder();
-        int i = 0;
-        while (i < counts.size()) {
-            int j = i;
-            while (j < counts.size() && counts.get(j).equals(counts.get(i))) {
-                j++;
-            }
-            if (out.length() > 0) {
-                out.append(',');
-            }
-            out.append(counts.get(i));
-            if (j - i > 1) {
-                out.append("(x").append(j - i).append(')');
-            }
-            i = j;
-        }
-        return out.toString();
     }
 
     /**

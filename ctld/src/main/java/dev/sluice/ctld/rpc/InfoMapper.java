@@ -123,6 +123,10 @@ public final class InfoMapper {
                 .setStdIn(r.stdIn())
                 .setWorkDir(r.workDir());
         if (holds) {
+            b.setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
+                            a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
+                    .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(
+                            a.nodes().stream().map(Allocation.NodeShare::tasks).toList()));
             b.setNodeList(HostList.compress(a.nodeNames()))
                     .setBatchHost(a.batchHost())
                     .setMemPerNodeMb(a.nodes().get(0).memoryMb())

@@ -100,7 +100,7 @@ public final class StepService {
         String nodeList = placed.nodeList();
         ClusterImage image = loop.image();
         int numTasks = shares.stream().mapToInt(s -> s.taskIds().size()).sum();
-        String tasksPerNode = NodeDispatcher.compressCounts(
+        String tasksPerNode = dev.sluice.common.slurm.RepeatCounts.format(
                 shares.stream().map(s -> s.taskIds().size()).toList());
         try {
             for (StepShare share : shares) {

@@ -124,10 +124,17 @@ public final class Allocation {
         }
     }
 
-    /** Slurm's variables for what runs in the allocation. */
-    public Map<String, String> environment(Map<String, String> base) {
+    /** Slurm's variables for what runs in the allocation (salloc 22.05's set). */
+    public Map<String, String> environment(Map<String, String> base, String clusterName) {
         Map<String, String> env = new LinkedHashMap<>(base);
         String id = Integer.toString(jobId);
+        if (!clusterName.isEmpty()) {
+            env.put("SLURM_CLUSTER_NAME", clusterName);
+        }
+        putIfSet(env, "SLURM_JOB_ACCOUNT", info.getSpec().getAccount());
+        putIfSet(env, "SLURM_JOB_QOS", info.getSpec().getQos());
+        putIfSet(env, "SLURM_JOB_CPUS_PER_NODE", info.getJobCpusPerNode());
+        putIfSet(env, "SLURM_TASKS_PER_NODE", info.getTasksPerNode());
         env.put("SLURM_JOB_ID", id);
         env.put("SLURM_JOBID", id);
         env.put("SLURM_JOB_NAME", info.getSpec().getName());
@@ -147,6 +154,12 @@ public final class Allocation {
             env.put("SLURM_CPUS_PER_TASK", Integer.toString(info.getSpec().getCpusPerTask()));
         }
         return env;
+    }
+
+    private static void putIfSet(Map<String, String> env, String name, String value) {
+        if (!value.isEmpty()) {
+            env.put(name, value);
+        }
     }
 
     /** The command ended with this wait status: the job ends (COMPLETED for 0). */

@@ -48,8 +48,9 @@ public final class SallocCommand implements Command {
         if (command.isEmpty() && !noShell) {
             command.add(inv.env().getOrDefault("SHELL", "/bin/sh"));
         }
-        // Slurm names a --no-shell allocation "no-shell".
-        String name = noShell && command.isEmpty() ? "no-shell" : baseName(command.get(0));
+        // Without -J, Slurm 22.05 names a --no-shell allocation "no-shell" and any other
+        // "interactive", whatever command it runs.
+        String name = noShell && command.isEmpty() ? "no-shell" : "interactive";
         JobSpec spec = JobSpecBuilder.allocation(o, inv, name, String.join(" ", command), LINE.warnings(err));
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
@@ -129,11 +130,7 @@ public final class SallocCommand implements Command {
      */
     private static int runHere(Invocation inv, List<String> command, Allocation allocation, String workDir)
             throws IOException, InterruptedException {
-        return inv.callerSide().run(command, allocation.environment(inv.env()), workDir);
-    }
-
-    private static String baseName(String path) {
-        int slash = path.lastIndexOf('/');
-        return slash < 0 ? path : path.substring(slash + 1);
+        return inv.callerSide()
+                .run(command, allocation.environment(inv.env(), CommandSupport.clusterName(inv)), workDir);
     }
 }

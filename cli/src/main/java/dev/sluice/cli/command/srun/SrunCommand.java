@@ -161,7 +161,16 @@ public final class SrunCommand implements Command {
             if (start == Allocation.Start.REVOKED) {
                 return 1;
             }
-            code = step(client, inv, allocation.jobId(), allocation.environment(inv.env()), o, shape, io, out, err);
+            code = step(
+                    client,
+                    inv,
+                    allocation.jobId(),
+                    allocation.environment(inv.env(), CommandSupport.clusterName(inv)),
+                    o,
+                    shape,
+                    io,
+                    out,
+                    err);
         } catch (ControllerException e) {
             err.println(PROG + ": error: " + e.getMessage());
         } catch (InterruptedException e) {
