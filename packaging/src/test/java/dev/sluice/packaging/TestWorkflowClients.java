@@ -129,11 +129,18 @@ class TestWorkflowClients {
             }
         }
         assertThat(ids).hasSize(3).doesNotHaveDuplicates();
-        ClusterProcesses.Result sacct =
-                cluster.command("sacct", "-n", "-P", "-X", "-o", "JobID,Account,State", "-j", String.join(",", ids));
-        for (String id : ids) {
-            assertThat(sacct.out()).contains(id + "|root|COMPLETED");
-        }
+        // Each job was submitted with -A root, and accounting says so.
+        ClusterProcesses.Result sacct = awaitCommand(
+                r -> ids.stream().allMatch(id -> r.out().contains(id + "|root|COMPLETED")),
+                "sacct",
+                "-n",
+                "-P",
+                "-X",
+                "-o",
+                "JobID,Account,State",
+                "-j",
+                String.join(",", ids));
+        assertThat(sacct.out().lines()).hasSize(3);
     }
 
     // ---- batchtools (R) ------------------------------------------------------------------
