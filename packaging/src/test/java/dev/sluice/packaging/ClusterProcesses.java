@@ -86,6 +86,11 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     void start() throws IOException {
+        start(Duration.ofSeconds(60));
+    }
+
+    /** As {@link #start()}, allowing the nodes {@code registration} to come up (a loaded machine). */
+    void start(Duration registration) throws IOException {
         if (layout.dbdPort() > 0) {
             nodes.add(process(
                     "dev.sluice.dbd.server.DbdMain",
@@ -109,7 +114,7 @@ final class ClusterProcesses implements AutoCloseable {
             String name = LocalClusterLayout.nodeName(i);
             nodes.add(daemon("dev.sluice.noded.server.NodedMain", name, "-N", name));
         }
-        awaitNodesUp();
+        awaitNodesUp(registration);
     }
 
     void startController() throws IOException {
@@ -117,7 +122,11 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     void awaitNodesUp() {
-        await().atMost(Duration.ofSeconds(60))
+        awaitNodesUp(Duration.ofSeconds(60));
+    }
+
+    void awaitNodesUp(Duration limit) {
+        await().atMost(limit)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> LocalCluster.allRegistered(layout, layout.nodes()));
     }

@@ -48,7 +48,8 @@ class TestWorkflowClients {
         // smallest value Slurm accepts keeps the test short; Toil's own options stay the defaults.
         cluster.editSlurmConf(conf -> conf + "SchedulerTimeSlice=5\n");
         try {
-            cluster.start();
+            // A cluster with accounting starts slowly on a busy machine (the database's migrations).
+            cluster.start(Duration.ofSeconds(180));
             cluster.clientEnv();
         } catch (RuntimeException e) {
             throw new AssertionError("the cluster did not start:\n" + cluster.logs(), e);
@@ -237,8 +238,8 @@ class TestWorkflowClients {
         assertThat(run.out()).contains("RESULT 25\n").contains("Finished toil run successfully");
 
         // Toil names each job toil_job_<its own id>_<name>; this Toil (5.9) gives them all the name None.
-        Map<String, SacctRow> rows =
-                sacct("-X", "--name=toil_job_0_None,toil_job_1_None,toil_job_2_None,toil_job_3_None");
+        Map<String, SacctRow> rows = sacct(
+                "-X", "-S", "1970-01-01", "--name=toil_job_0_None,toil_job_1_None,toil_job_2_None,toil_job_3_None");
         assertThat(rows.values().stream().map(SacctRow::name))
                 .as(rows.toString())
                 .containsExactlyInAnyOrder("toil_job_0_None", "toil_job_1_None", "toil_job_2_None", "toil_job_3_None");
