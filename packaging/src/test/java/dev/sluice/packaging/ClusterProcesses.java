@@ -86,6 +86,11 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     void start() throws IOException {
+        start(Duration.ofSeconds(60));
+    }
+
+    /** As {@link #start()}, allowing the nodes {@code registration} to come up (a loaded machine). */
+    void start(Duration registration) throws IOException {
         if (layout.dbdPort() > 0) {
             nodes.add(process(
                     "dev.sluice.dbd.server.DbdMain",
@@ -109,7 +114,7 @@ final class ClusterProcesses implements AutoCloseable {
             String name = LocalClusterLayout.nodeName(i);
             nodes.add(daemon("dev.sluice.noded.server.NodedMain", name, "-N", name));
         }
-        awaitNodesUp();
+        awaitNodesUp(registration);
     }
 
     void startController() throws IOException {
@@ -117,7 +122,11 @@ final class ClusterProcesses implements AutoCloseable {
     }
 
     void awaitNodesUp() {
-        await().atMost(Duration.ofSeconds(60))
+        awaitNodesUp(Duration.ofSeconds(60));
+    }
+
+    void awaitNodesUp(Duration limit) {
+        await().atMost(limit)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> LocalCluster.allRegistered(layout, layout.nodes()));
     }
@@ -353,6 +362,85 @@ final class ClusterProcesses implements AutoCloseable {
 
     private String sharedClasspath;
     private Path commandDir;
+    private Map<String, String> clientEnv;
+
+    /**
+     * The environment a user gets from {@code source .sluice/sluice.env}, for programs that call
+     * the Slurm commands by name (workflow tools): every command on PATH first. Where the native
+     * front end is built, the commands are links to it and a sluice-agent runs them warm, as
+     * {@code ./sluice up} does; otherwise each is a script that runs it in a JVM.
+     */
+    synchronized Map<String, String> clientEnv() throws IOException {
+        if (clientEnv == null) {
+            Map<String, String> env = new HashMap<>();
+            Path dir = Files.createDirectories(layout.stateDir().resolve("client-bin"));
+            Path nativeClient =
+                    Path.of("../cli/target/sluice-client").toAbsolutePath().normalize();
+            boolean warm = Files.isExecutable(nativeClient);
+            if (warm) {
+                Path socket = Files.createDirectories(layout.stateDir().resolve("client-agent"))
+                        .resolve("agent.sock");
+                startAgent(socket);
+                await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(socket));
+                env.put("SLUICE_AGENT_SOCKET", socket.toString());
+                env.put("SLUICE_BIN", fallbackBin().toString());
+            }
+            for (String name : dev.sluice.cli.Commands.names()) {
+                Path file = dir.resolve(name);
+                Files.deleteIfExists(file);
+                if (warm) {
+                    Files.createSymbolicLink(file, nativeClient);
+                } else {
+                    Files.writeString(
+                            file,
+                            "#!/bin/sh\nexec '" + java + "' -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp '" + classpath
+                                    + "' dev.sluice.cli.Main " + name + " \"$@\"\n");
+                    file.toFile().setExecutable(true, false);
+                }
+            }
+            env.put("SLURM_CONF", layout.slurmConfPath().toString());
+            env.put("PATH", dir + File.pathSeparator + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+            clientEnv = Map.copyOf(env);
+        }
+        return clientEnv;
+    }
+
+    /**
+     * Runs a program (a workflow tool) in {@code cwd} with {@link #clientEnv()} and {@code extra}
+     * on top, stdout and stderr together, for at most {@code limit}.
+     */
+    Result client(Path cwd, Map<String, String> extra, Duration limit, String... argv)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd.toFile());
+        pb.environment().putAll(clientEnv());
+        pb.environment().putAll(extra);
+        // The program itself is found on the PATH it is given, as a shell would.
+        if (!argv[0].contains("/")) {
+            for (String entry : pb.environment().get("PATH").split(File.pathSeparator)) {
+                Path candidate = Path.of(entry.isEmpty() ? "." : entry, argv[0]);
+                if (Files.isExecutable(candidate)) {
+                    pb.command().set(0, candidate.toString());
+                    break;
+                }
+            }
+        }
+        Path out = Files.createTempFile(workDir, "client", ".txt");
+        pb.redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        boolean done = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+        if (!done) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        String text = Files.readString(out);
+        Files.delete(out);
+        if (!done) {
+            throw new IllegalStateException(String.join(" ", argv) + " did not finish in " + limit + ":\n" + text);
+        }
+        return new Result(p.exitValue(), text, "");
+    }
 
     /** Executables {@code srun}, {@code sbatch}, ... that run the commands of this build. */
     synchronized Path commandDir() throws IOException {
