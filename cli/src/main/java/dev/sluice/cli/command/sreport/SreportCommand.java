@@ -26,7 +26,7 @@ import java.util.Set;
 
 /**
  * {@code sreport [-a] [-M clusters] [-n] [-p|-P] [-t format] [-T tres] cluster Utilization|
- * AccountUtilizationByUser ...} and {@code sreport user TopUsage ...}: usage from sluice-dbd's
+ * AccountUtilizationByUser|UserUtilizationByAccount ...} and {@code sreport user TopUsage ...}: usage from sluice-dbd's
  * hourly rollups, as Slurm 22.05's sreport reports it. Conditions as sreport takes them:
  * {@code Start= End= Clusters= Users= Accounts= Format= TopCount= Group Tree All_Clusters}.
  */
@@ -50,7 +50,7 @@ public final class SreportCommand implements Command {
 
     static final String USAGE = "sreport [<OPTION>] [<COMMAND>]\n"
             + "    Valid <COMMAND> values: cluster, user\n"
-            + "    cluster - AccountUtilizationByUser, Utilization\n"
+            + "    cluster - AccountUtilizationByUser, UserUtilizationByAccount, Utilization\n"
             + "    user    - TopUsage\n";
 
     @Override
@@ -109,6 +109,8 @@ public final class SreportCommand implements Command {
             // As sreport: report names are told apart by their first letters only.
             if (TimeFormat.firstAgree(report, "AccountUtilizationByUser", 1)) {
                 kind = Kind.ACCOUNT_BY_USER;
+            } else if (TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)) {
+                kind = Kind.USER_BY_ACCOUNT;
             } else if (TimeFormat.firstAgree(report, "Utilization", 2)
                     && !TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)
                     && !TimeFormat.firstAgree(report, "UserUtilizationByWckey", 18)) {
@@ -142,6 +144,7 @@ public final class SreportCommand implements Command {
     enum Kind {
         UTILIZATION,
         ACCOUNT_BY_USER,
+        USER_BY_ACCOUNT,
         TOP_USAGE
     }
 
@@ -199,6 +202,8 @@ public final class SreportCommand implements Command {
                         tresGiven ? ClusterReports.UTILIZATION_TRES_FORMAT : ClusterReports.UTILIZATION_FORMAT;
                     case ACCOUNT_BY_USER ->
                         tresGiven ? ClusterReports.ACCOUNT_BY_USER_TRES_FORMAT : ClusterReports.ACCOUNT_BY_USER_FORMAT;
+                    case USER_BY_ACCOUNT ->
+                        tresGiven ? UserReports.BY_ACCOUNT_TRES_FORMAT : UserReports.BY_ACCOUNT_FORMAT;
                     case TOP_USAGE -> tresGiven ? UserReports.TOP_TRES_FORMAT : UserReports.TOP_FORMAT;
                 }
                 : String.join(",", c.format);
@@ -212,6 +217,7 @@ public final class SreportCommand implements Command {
                 switch (kind) {
                     case UTILIZATION -> ClusterReports.utilization(ctx, usage, cols);
                     case ACCOUNT_BY_USER -> ClusterReports.accountByUser(ctx, usage, cols, c.users, c.accounts);
+                    case USER_BY_ACCOUNT -> UserReports.userByAccount(ctx, usage, cols, c.users, c.accounts);
                     case TOP_USAGE -> UserReports.topUsage(ctx, usage, cols, c.users, c.accounts, c.group, c.topCount);
                 });
         return unknown.isEmpty() && !c.bad ? 0 : 1;
