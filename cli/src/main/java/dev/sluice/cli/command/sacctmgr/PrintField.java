@@ -3,7 +3,6 @@ package dev.sluice.cli.command.sacctmgr;
 import dev.sluice.cli.format.FieldTable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The columns sacctmgr knows, with Slurm 22.05's titles and widths, and the names {@code format=}
@@ -197,7 +196,7 @@ enum PrintField {
         while (end < s.length() && Character.isDigit(s.charAt(end)) && end < 9) {
             end++;
         }
-        return end == i ? 0 : Integer.parseInt(s.substring(0, end).toLowerCase(Locale.ROOT));
+        return end == i ? 0 : Integer.parseInt(s.substring(0, end));
     }
 
     private static final List<Rule> RULES = List.of(
