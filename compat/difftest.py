@@ -199,6 +199,12 @@ class Scenario:
     # ------------------------------------------------------------------ normalizing
     def normalize(self, text):
         for src, dst in self.maps:
+            # A port in a right-justified column (two spaces or more before it) keeps the
+            # column's width: a 5-digit port of Sluice's stands where Slurm printed 6817.
+            if src.isdigit():
+                def same_width(m, dst=dst, src=src):
+                    return " " * max(2, len(m.group(1)) + len(src) - len(dst)) + dst
+                text = re.sub(r"(  +)" + re.escape(src) + r"(?![\w])", same_width, text)
             text = re.sub(r"(?<![\w.])" + re.escape(src) + r"(?![\w])", dst, text)
         text = text.replace(os.path.realpath(self.work), "{CWD}").replace(self.work, "{CWD}")
         base = self.ids[0] if self.ids else None

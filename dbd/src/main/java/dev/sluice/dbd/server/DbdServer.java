@@ -98,6 +98,7 @@ public final class DbdServer implements AutoCloseable {
                             new AssociationEdits(db.dataSource()),
                             new QosStore(db.dataSource(), clock),
                             new UsageQueries(db.dataSource()),
+                            new dev.sluice.dbd.store.TresStore(db.dataSource()),
                             operators()),
                     authenticator,
                     clock);

@@ -8,6 +8,7 @@ import dev.sluice.dbd.store.AssociationEdits;
 import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.JobQueries;
 import dev.sluice.dbd.store.QosStore;
+import dev.sluice.dbd.store.TresStore;
 import dev.sluice.dbd.store.UsageQueries;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.DbdRequest;
@@ -29,6 +30,7 @@ final class QueryHandler {
     private final AssociationEdits edits;
     private final QosStore qos;
     private final UsageQueries usage;
+    private final TresStore tres;
     private final Set<Long> operators;
 
     /** @param operators uids that may change associations (root and the daemon's own user, its SlurmUser) */
@@ -38,12 +40,14 @@ final class QueryHandler {
             AssociationEdits edits,
             QosStore qos,
             UsageQueries usage,
+            TresStore tres,
             Set<Long> operators) {
         this.queries = requireNonNull(queries, "queries is null");
         this.associations = requireNonNull(associations, "associations is null");
         this.edits = requireNonNull(edits, "edits is null");
         this.qos = requireNonNull(qos, "qos is null");
         this.usage = requireNonNull(usage, "usage is null");
+        this.tres = requireNonNull(tres, "tres is null");
         this.operators = Set.copyOf(operators);
     }
 
@@ -88,6 +92,7 @@ final class QueryHandler {
                 case LIST_QOS -> out.setListedQos(qos.list(request.getListQos()));
                 case DELETE_QOS -> out.setDeleted(qos.delete(request.getDeleteQos()));
                 case QUERY_USAGE -> out.setUsage(usage.report(request.getQueryUsage()));
+                case LIST_TRES -> out.setListedTres(tres.list(request.getListTres()));
                 case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
             }
         } catch (IllegalArgumentException e) {

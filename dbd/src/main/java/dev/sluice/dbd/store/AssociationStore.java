@@ -116,7 +116,8 @@ public final class AssociationStore {
                                     + " AND user_name = '' AND partition_name = ''",
                             cluster,
                             name)) {
-                        insertAssociation(c, cluster, name, "", parent, withDefaults(r.getLimits()), now());
+                        insertAssociation(
+                                c, cluster, name, "", parent, withDefaults(c, cluster, parent, r.getLimits()), now());
                         out.addAssociations(entry(cluster, name, "", parent, r.getLimits()));
                         added = true;
                     }
@@ -155,7 +156,6 @@ public final class AssociationStore {
             String defaultAccount = r.getDefaultAccount().isEmpty() ? accounts.get(0) : r.getDefaultAccount();
             AddResult.Builder out = AddResult.newBuilder();
             for (String user : r.getNamesList()) {
-                boolean added = false;
                 if (!exists(c, "SELECT 1 FROM acct_users WHERE name = ?", user)) {
                     try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_users (name, default_account,"
                             + " admin_level, created_at) VALUES (?, ?, ?, ?)")) {
@@ -165,7 +165,8 @@ public final class AssociationStore {
                         ps.setLong(4, now());
                         ps.executeUpdate();
                     }
-                    added = true;
+                    // sacctmgr names only new users under "Adding User(s)".
+                    out.addAdded(user);
                 }
                 for (String cluster : clusters) {
                     for (String account : accounts) {
@@ -176,14 +177,17 @@ public final class AssociationStore {
                                 cluster,
                                 account,
                                 user)) {
-                            insertAssociation(c, cluster, account, user, account, withDefaults(r.getLimits()), now());
+                            insertAssociation(
+                                    c,
+                                    cluster,
+                                    account,
+                                    user,
+                                    account,
+                                    withDefaults(c, cluster, account, r.getLimits()),
+                                    now());
                             out.addAssociations(entry(cluster, account, user, account, r.getLimits()));
-                            added = true;
                         }
                     }
-                }
-                if (added) {
-                    out.addAdded(user);
                 }
             }
             return out.build();
@@ -204,6 +208,10 @@ public final class AssociationStore {
                         update(c, "DELETE FROM acct_associations WHERE account = ?", name.toLowerCase(Locale.ROOT));
                     }
                     case USERS -> {
+                        if (r.getAccountsCount() > 0) {
+                            deleteUserAssociations(c, name, r.getAccountsList(), out);
+                            continue;
+                        }
                         rows = update(c, "DELETE FROM acct_users WHERE name = ?", name);
                         update(c, "DELETE FROM acct_associations WHERE user_name = ?", name);
                     }
@@ -215,6 +223,26 @@ public final class AssociationStore {
             }
             return out.build();
         });
+    }
+
+    /** {@code delete user NAME account=A}: the user's associations under A go, the user stays. */
+    private static void deleteUserAssociations(
+            Connection c, String user, List<String> accounts, DeleteAssocResult.Builder out) throws SQLException {
+        for (String raw : accounts) {
+            String account = raw.toLowerCase(Locale.ROOT);
+            for (String cluster : clusters(c)) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM acct_associations WHERE cluster_name = ?"
+                        + " AND account = ? AND user_name = ? AND partition_name = ''")) {
+                    ps.setString(1, cluster);
+                    ps.setString(2, account);
+                    ps.setString(3, user);
+                    if (ps.executeUpdate() > 0) {
+                        out.addAssociations(
+                                entry(cluster, account, user, account, AssociationLimits.getDefaultInstance()));
+                    }
+                }
+            }
+        }
     }
 
     public ListAssocResult list(ListAssocRequest r) throws SQLException {
@@ -275,13 +303,26 @@ public final class AssociationStore {
         return parent.equals("root") ? name : parent;
     }
 
-    private static AssociationLimits withDefaults(AssociationLimits l) {
+    /** Unset shares are 1; an unset QOS list is the parent's, as slurmdbd copies it down. */
+    private static AssociationLimits withDefaults(Connection c, String cluster, String parent, AssociationLimits l)
+            throws SQLException {
         AssociationLimits.Builder b = l.toBuilder();
         if (!l.hasShares()) {
             b.setShares(1);
         }
         if (!l.hasQos()) {
-            b.setQos("normal");
+            String inherited = null;
+            try (PreparedStatement ps = c.prepareStatement("SELECT qos FROM acct_associations WHERE cluster_name = ?"
+                    + " AND account = ? AND user_name = '' AND partition_name = ''")) {
+                ps.setString(1, cluster);
+                ps.setString(2, parent);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        inherited = rs.getString(1);
+                    }
+                }
+            }
+            b.setQos(inherited == null ? "normal" : inherited);
         }
         return b.build();
     }

@@ -41,7 +41,8 @@ public final class QosStore {
             new String[] {"maxjobsperuser", "max_jobs_per_user"},
             new String[] {"maxsubmitjobsperuser", "max_submit_jobs_per_user"},
             new String[] {"grpjobs", "grp_jobs"},
-            new String[] {"grpsubmitjobs", "grp_submit_jobs"});
+            new String[] {"grpsubmitjobs", "grp_submit_jobs"},
+            new String[] {"maxtresperuser", "max_tres_per_user"});
 
     private final DataSource ds;
     private final InstantSource clock;
@@ -123,8 +124,9 @@ public final class QosStore {
         try (PreparedStatement ps =
                         c.prepareStatement("SELECT name, description, priority, grace_time_seconds, preempt,"
                                 + " preempt_mode, flags, usage_factor, grp_tres, max_tres_per_job, max_wall_minutes,"
-                                + " max_jobs_per_user, max_submit_jobs_per_user, grp_jobs, grp_submit_jobs FROM acct_qos"
-                                + " ORDER BY name");
+                                + " max_jobs_per_user, max_submit_jobs_per_user, grp_jobs, grp_submit_jobs, max_tres_per_user"
+                                // Slurm lists QOS by id, which is the order they were added in.
+                                + " FROM acct_qos ORDER BY created_at, name");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 if (!names.isEmpty() && !names.contains(rs.getString(1))) {
@@ -159,6 +161,9 @@ public final class QosStore {
                 }
                 if (rs.getObject(15) != null) {
                     q.setGrpSubmitJobs((int) rs.getLong(15));
+                }
+                if (rs.getString(16) != null) {
+                    q.setMaxTresPerUser(rs.getString(16));
                 }
                 out.add(q.build());
             }
@@ -207,6 +212,7 @@ public final class QosStore {
             case "maxjobsperuser" -> Integer.toUnsignedLong(v.getMaxJobsPerUser());
             case "grpjobs" -> Integer.toUnsignedLong(v.getGrpJobs());
             case "grpsubmitjobs" -> Integer.toUnsignedLong(v.getGrpSubmitJobs());
+            case "maxtresperuser" -> v.getMaxTresPerUser();
             default -> Integer.toUnsignedLong(v.getMaxSubmitJobsPerUser());
         };
     }

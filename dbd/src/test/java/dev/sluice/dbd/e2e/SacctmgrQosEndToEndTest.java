@@ -114,7 +114,7 @@ class SacctmgrQosEndToEndTest {
                 .startsWith("Name", "Priority", "GraceTime", "Preempt", "PreemptExemptTime", "PreemptMode", "Flags")
                 .endsWith("MaxJobsPA", "MaxSubmitPA", "MinTRES");
         assertThat(sacctmgr("", "-P", "-n", "show", "qos").out())
-                .isEqualTo("normal|0|00:00:00|||cluster|||1.000000" + "|".repeat(19) + "\n");
+                .isEqualTo("normal|0|00:00:00|||cluster|||1.000000" + "|".repeat(17) + "\n");
     }
 
     @Test

@@ -182,4 +182,66 @@ abstract class AssociationStoreContract {
                         .build()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aSecondAccountAddsAnAssociationNotAUserAndInheritsTheAccountsQos() throws Exception {
+        store.addAccounts(account(acct)
+                .setLimits(AssociationLimits.newBuilder().setQos("normal,high"))
+                .setCommit(true)
+                .build());
+        store.addAccounts(account("sub" + acct).setParent(acct).setCommit(true).build());
+        AddUsersRequest.Builder add =
+                AddUsersRequest.newBuilder().addNames(user).addClusters(cluster).setCommit(true);
+        assertThat(store.addUsers(add.clone().addAccounts(acct).build()).getAddedList())
+                .containsExactly(user);
+        var second = store.addUsers(add.clone().addAccounts("sub" + acct).build());
+        // sacctmgr prints "Adding User(s)" for new users only; the new association still counts.
+        assertThat(second.getAddedList()).isEmpty();
+        assertThat(second.getAssociationsList())
+                .extracting(AssociationEntry::getAccount)
+                .containsExactly("sub" + acct);
+        var qos = store
+                .list(ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ASSOCIATIONS)
+                        .addClusters(cluster)
+                        .addUsers(user)
+                        .build())
+                .getAssociationsList()
+                .stream()
+                .map(a -> a.getAccount() + "=" + a.getLimits().getQos())
+                .toList();
+        assertThat(qos).containsExactly(acct + "=normal,high", "sub" + acct + "=normal,high");
+    }
+
+    @Test
+    void deletingAUsersAssociationsUnderAnAccountKeepsTheUser() throws Exception {
+        store.addAccounts(account(acct).setCommit(true).build());
+        store.addAccounts(account("b" + acct).setCommit(true).build());
+        store.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .addAccounts(acct)
+                .addAccounts("b" + acct)
+                .addClusters(cluster)
+                .setCommit(true)
+                .build());
+        var deleted = store.delete(DeleteAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .addAccounts("b" + acct)
+                .setCommit(true)
+                .build());
+        assertThat(deleted.getDeletedList()).isEmpty();
+        assertThat(deleted.getAssociationsList())
+                .extracting(a -> a.getCluster() + "|" + a.getAccount() + "|" + a.getUser())
+                .containsExactly(cluster + "|b" + acct + "|" + user);
+        assertThat(assocs())
+                .contains(acct + "|" + user + "|" + acct)
+                .doesNotContain("b" + acct + "|" + user + "|b" + acct);
+        assertThat(store.list(ListAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.USERS)
+                                .addNames(user)
+                                .build())
+                        .getUsersList())
+                .hasSize(1);
+    }
 }

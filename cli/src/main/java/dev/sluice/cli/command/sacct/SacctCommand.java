@@ -4,6 +4,7 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.format.FieldTable;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.cli.view.JobStates;
@@ -69,8 +70,8 @@ public final class SacctCommand implements Command {
                     case "noheader" -> r.header = false;
                     case "name" -> r.query.addAllJobNames(CommandSupport.commaList(o.value()));
                     case "format" -> format = o.value();
-                    case "parsable" -> r.mode = SacctPrinter.Mode.PARSABLE;
-                    case "parsable2" -> r.mode = SacctPrinter.Mode.PARSABLE2;
+                    case "parsable" -> r.mode = FieldTable.Mode.PARSABLE;
+                    case "parsable2" -> r.mode = FieldTable.Mode.PARSABLE2;
                     case "json" -> r.json = true;
                     case "partition" -> r.query.addAllPartitions(CommandSupport.commaList(o.value()));
                     case "state" -> r.states.addAll(CommandSupport.commaList(o.value()));
@@ -261,7 +262,7 @@ public final class SacctCommand implements Command {
         boolean allClusters;
         boolean header = true;
         boolean json;
-        SacctPrinter.Mode mode = SacctPrinter.Mode.FIXED;
+        FieldTable.Mode mode = FieldTable.Mode.FIXED;
         String delimiter = "|";
         char unit;
         boolean noConvert;

@@ -88,8 +88,16 @@ final class SacctmgrAdd {
             }
             if (anySetting) {
                 s.out.println(" Settings");
-                settings.forEach(s.out::println);
-                s.out.printf("  %-13s = %s%n", "Parent", parent);
+                // sacctmgr_print_assoc_limits: the limits, Parent, then QOS and DefQOS.
+                List<String> lines = new ArrayList<>(settings);
+                int at = 0;
+                while (at < lines.size()
+                        && !lines.get(at).startsWith("  QOS ")
+                        && !lines.get(at).startsWith("  DefQOS ")) {
+                    at++;
+                }
+                lines.add(at, String.format("  %-13s = %s", "Parent", parent));
+                lines.forEach(s.out::println);
             }
         });
     }
@@ -106,11 +114,23 @@ final class SacctmgrAdd {
                 .addAllClusters(specs.list("clusters"))
                 .setLimits(limits);
         return change(commit -> DbdRequest.newBuilder().setAddUsers(r.setCommit(commit)), preview -> {
-            s.out.println(" Adding User(s)");
-            preview.getAddedList().forEach(n -> s.out.println("  " + n));
+            // Users who exist already only gain associations, which sacctmgr lists alone.
+            if (preview.getAddedCount() > 0) {
+                s.out.println(" Adding User(s)");
+                preview.getAddedList().forEach(n -> s.out.println("  " + n));
+                if (specs.values.containsKey("defaultaccount") || specs.values.containsKey("adminlevel")) {
+                    s.out.println(" Settings =");
+                    if (specs.values.containsKey("defaultaccount")) {
+                        s.out.println("  Default Account = " + specs.get("defaultaccount"));
+                    }
+                    if (specs.values.containsKey("adminlevel")) {
+                        s.out.println("  Admin Level     = " + specs.get("adminlevel"));
+                    }
+                }
+            }
             s.out.println(" Associations =");
             for (AssociationEntry a : preview.getAssociationsList()) {
-                s.out.printf("  U = %-9s A = %-10s C = %-10s%n", a.getUser(), a.getAccount(), a.getCluster());
+                s.out.printf("  U = %-9.9s A = %-10.10s C = %-10.10s%n", a.getUser(), a.getAccount(), a.getCluster());
             }
             s.out.println(" Non Default Settings");
             settings.forEach(s.out::println);
@@ -121,7 +141,7 @@ final class SacctmgrAdd {
     private int change(Function<Boolean, DbdRequest.Builder> request, java.util.function.Consumer<AddResult> print)
             throws AccountingClient.AccountingException {
         AddResult preview = s.client.call(request.apply(false)).getAdded();
-        if (preview.getAddedCount() == 0) {
+        if (preview.getAddedCount() == 0 && preview.getAssociationsCount() == 0) {
             s.out.println(" Nothing new added.");
             return 1;
         }

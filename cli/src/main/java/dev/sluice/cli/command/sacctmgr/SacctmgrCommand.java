@@ -5,6 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.sacct.AccountingClient;
+import dev.sluice.cli.format.FieldTable;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.OptionTable;
@@ -12,16 +13,16 @@ import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.DbdRequest;
-import dev.sluice.protocol.v1.DbdResponse;
 import dev.sluice.protocol.v1.DeleteAssocRequest;
-import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.DeleteAssocResult;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code sacctmgr [-i] [-n] [-p|-P] add|show|delete cluster|account|user|association ...}.
+ * {@code sacctmgr [-i] [-n] [-p|-P] [-s] add|show|delete cluster|account|user|association|qos ...},
+ * {@code show tres}.
  * Changes are previewed by sluice-dbd (checked, applied, rolled back), printed as sacctmgr
  * prints them, and committed after a "y" on standard input, or at once with {@code -i}.
  */
@@ -29,7 +30,6 @@ public final class SacctmgrCommand implements Command {
     static final String PROG = "sacctmgr";
 
     static final OptionTable TABLE = OptionTable.builder()
-            .stopAtFirstOperand()
             .add('h', "help", ArgKind.NONE)
             .add('i', "immediate", ArgKind.NONE)
             .add('n', "noheader", ArgKind.NONE)
@@ -39,7 +39,7 @@ public final class SacctmgrCommand implements Command {
             .add('v', "verbose", ArgKind.NONE)
             .add('V', "version", ArgKind.NONE)
             .unsupported('r', "readonly", ArgKind.NONE)
-            .unsupported('s', "associations", ArgKind.NONE)
+            .add('s', "associations", ArgKind.NONE)
             .build();
 
     static final String USAGE = "sacctmgr [<OPTION>] [<COMMAND>]\n"
@@ -77,6 +77,7 @@ public final class SacctmgrCommand implements Command {
                 case "noheader" -> s.header = false;
                 case "parsable" -> s.mode = FieldTable.Mode.PARSABLE;
                 case "parsable2" -> s.mode = FieldTable.Mode.PARSABLE2;
+                case "associations" -> s.withAssoc = true;
                 case "quiet", "verbose" -> {}
                 default -> throw new IllegalStateException("unhandled sacctmgr option " + o.key());
             }
@@ -99,23 +100,28 @@ public final class SacctmgrCommand implements Command {
             return 1;
         }
         boolean qos = words.size() >= 2 && words.get(1).equalsIgnoreCase("qos");
-        AssocEntity entity = words.size() < 2 || qos ? null : entity(words.get(1));
+        // sacctmgr lists TRES only: "add tres" and the like name no entity.
+        boolean tres = words.size() >= 2 && kind.equals("list") && ShowConditions.is(words.get(1), "tres", 2);
+        AssocEntity entity = words.size() < 2 || qos || tres ? null : entity(words.get(1));
         if (kind.equals("modify") && (entity == AssocEntity.ASSOCIATIONS || entity == AssocEntity.CLUSTERS)) {
             // sacctmgr modifies associations through their user or account.
             err.println(NO_MODIFY_ENTITY);
             return 1;
         }
-        if (entity == null && !qos) {
+        if (entity == null && !qos && !tres) {
             err.println(NO_ENTITY.formatted(kind));
             return 1;
         }
-        Optional<AccountingClient> client = connect(inv, err);
+        Optional<AccountingClient> client = connect(inv, err, s);
         if (client.isEmpty()) {
             return 1;
         }
         s.client = client.get();
         List<String> specs = words.subList(2, words.size());
         try {
+            if (tres) {
+                return new SacctmgrShow(s).tres(specs);
+            }
             if (qos) {
                 SacctmgrQos q = new SacctmgrQos(s);
                 return switch (kind) {
@@ -128,12 +134,24 @@ public final class SacctmgrCommand implements Command {
                     default -> q.delete(specs);
                 };
             }
+            if (kind.equals("list")) {
+                SacctmgrShow show = new SacctmgrShow(s);
+                return switch (entity) {
+                    case ACCOUNTS -> show.accounts(specs);
+                    case USERS -> show.users(specs);
+                    case ASSOCIATIONS -> show.associations(specs);
+                    default -> show.clusters(specs);
+                };
+            }
             return switch (kind) {
                 case "add" -> new SacctmgrAdd(s).run(entity, specs);
                 case "modify" -> new SacctmgrModify(s).run(entity, specs);
-                case "list" -> list(s, entity, specs);
                 default -> delete(s, entity, specs);
             };
+        } catch (SacctmgrSpecs.UnknownOption e) {
+            // qos_functions.c prints this one with printf, the other entities on stderr.
+            (qos ? out : err).println(e.getMessage());
+            return 1;
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 1;
@@ -164,7 +182,7 @@ public final class SacctmgrCommand implements Command {
         return null;
     }
 
-    private static Optional<AccountingClient> connect(Invocation inv, PrintStream err) {
+    private static Optional<AccountingClient> connect(Invocation inv, PrintStream err, Session s) {
         dev.sluice.cli.client.ClusterAccess access;
         try {
             access = inv.setup().access(ControllerLocator.confPath(inv.env(), inv.cwd()));
@@ -173,6 +191,7 @@ public final class SacctmgrCommand implements Command {
             err.println(PROG + ": fatal: Unable to process configuration file");
             return Optional.empty();
         }
+        s.conf = access.conf();
         Optional<AccountingClient> c = AccountingClient.of(
                 access.conf(),
                 inv.caller(),
@@ -184,51 +203,35 @@ public final class SacctmgrCommand implements Command {
         return c;
     }
 
-    private static int list(Session s, AssocEntity entity, List<String> words)
-            throws AccountingClient.AccountingException {
-        SacctmgrSpecs specs = SacctmgrSpecs.parse(words, List.of("name", "accounts", "users", "clusters", "format"));
-        ListAssocRequest.Builder q = ListAssocRequest.newBuilder()
-                .setEntity(entity)
-                .addAllAccounts(specs.list("accounts"))
-                .addAllUsers(specs.list("users"))
-                .addAllClusters(specs.list("clusters"));
-        if (entity != AssocEntity.ASSOCIATIONS) {
-            q.addAllNames(specs.names);
-        }
-        DbdResponse r = s.client.call(DbdRequest.newBuilder().setListAssoc(q));
-        List<String> format = specs.list("format");
-        switch (entity) {
-            case ACCOUNTS ->
-                SacctmgrList.print(s, AssocFields.ACCOUNT, format, r.getListed().getAccountsList());
-            case USERS ->
-                SacctmgrList.print(s, AssocFields.USER, format, r.getListed().getUsersList());
-            case ASSOCIATIONS ->
-                SacctmgrList.print(s, AssocFields.ASSOC, format, r.getListed().getAssociationsList());
-            default ->
-                SacctmgrList.print(s, AssocFields.CLUSTER, format, r.getListed().getClustersList());
-        }
-        return 0;
-    }
-
     private static int delete(Session s, AssocEntity entity, List<String> words)
             throws AccountingClient.AccountingException {
         if (entity != AssocEntity.ACCOUNTS && entity != AssocEntity.USERS) {
             throw new IllegalArgumentException(
                     " Deleting " + entity.name().toLowerCase(Locale.ROOT) + " is not supported yet");
         }
-        SacctmgrSpecs specs = SacctmgrSpecs.parse(words, List.of("name"));
-        DeleteAssocRequest.Builder d =
-                DeleteAssocRequest.newBuilder().setEntity(entity).addAllNames(specs.names);
-        List<String> preview = s.client
+        SacctmgrSpecs specs =
+                SacctmgrSpecs.parse(words, entity == AssocEntity.USERS ? List.of("name", "accounts") : List.of("name"));
+        DeleteAssocRequest.Builder d = DeleteAssocRequest.newBuilder()
+                .setEntity(entity)
+                .addAllNames(specs.names)
+                .addAllAccounts(specs.list("accounts"));
+        DeleteAssocResult preview = s.client
                 .call(DbdRequest.newBuilder().setDeleteAssoc(d.setCommit(false)))
-                .getDeleted()
-                .getDeletedList();
-        if (preview.isEmpty()) {
+                .getDeleted();
+        if (preview.getDeletedCount() == 0 && preview.getAssociationsCount() == 0) {
             s.out.println(" Nothing deleted");
             return 1;
         }
-        s.out.println(entity == AssocEntity.ACCOUNTS ? " Deleting accounts..." : " Deleting users...");
-        preview.forEach(n -> s.out.println("  " + n));
+        if (preview.getAssociationsCount() > 0) {
+            // account= narrows "delete user" to those associations, named as slurmdbd names them.
+            s.out.println(" Deleting user associations...");
+            preview.getAssociationsList()
+                    .forEach(a -> s.out.printf(
+                            "  C = %-10s A = %-10s U = %-9s%n", a.getCluster(), a.getAccount(), a.getUser()));
+        } else {
+            s.out.println(entity == AssocEntity.ACCOUNTS ? " Deleting accounts..." : " Deleting users...");
+            preview.getDeletedList().forEach(n -> s.out.println("  " + n));
+        }
         if (!s.confirm()) {
             return 0;
         }

@@ -29,6 +29,7 @@ final class SacctmgrQos {
         TITLES.put("grpsubmitjobs", "GrpSubmitJobs");
         TITLES.put("grptres", "GrpTRES");
         TITLES.put("maxtresperjob", "MaxTRESPerJob");
+        TITLES.put("maxtresperuser", "MaxTRESPerUser");
         TITLES.put("maxjobsperuser", "MaxJobsPerUser");
         TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
         TITLES.put("maxwall", "MaxWall");
@@ -79,7 +80,7 @@ final class SacctmgrQos {
         SacctmgrSpecs specs = parse(set);
         List<String> cleared = new ArrayList<>();
         specs.values.entrySet().removeIf(e -> {
-            if (e.getValue().equals("-1") && TITLES.containsKey(e.getKey())) {
+            if (TITLES.containsKey(e.getKey()) && clears(e.getValue())) {
                 cleared.add(e.getKey());
                 return true;
             }
@@ -111,6 +112,15 @@ final class SacctmgrQos {
         return 0;
     }
 
+    /** {@code -1}, or a TRES list whose every count is -1 ({@code cpu=-1}): no limit. */
+    private static boolean clears(String value) {
+        if (value.equals("-1")) {
+            return true;
+        }
+        List<String> items = SacctmgrSpecs.split(value);
+        return !items.isEmpty() && items.stream().allMatch(i -> i.contains("=") && i.endsWith("=-1"));
+    }
+
     int delete(List<String> words) throws AccountingClient.AccountingException {
         SacctmgrSpecs specs = SacctmgrSpecs.parse(words, List.of("name"));
         DeleteQosRequest.Builder r = DeleteQosRequest.newBuilder().addAllNames(specs.names);
@@ -131,13 +141,20 @@ final class SacctmgrQos {
     }
 
     int list(List<String> words) throws AccountingClient.AccountingException {
-        SacctmgrSpecs specs = SacctmgrSpecs.parse(words, List.of("name", "format"));
+        ShowConditions c = ShowConditions.parse(words, false);
+        List<PrintField.Column> columns =
+                PrintField.parse(c.format().isEmpty() ? SacctmgrSpecs.split(QosValues.DEFAULT) : c.format(), false);
         List<QosEntry> rows = s.client
                 .call(DbdRequest.newBuilder()
-                        .setListQos(ListQosRequest.newBuilder().addAllNames(specs.names)))
+                        .setListQos(ListQosRequest.newBuilder().addAllNames(c.names())))
                 .getListedQos()
                 .getQosList();
-        SacctmgrList.print(s, QosFields.DEFAULT, QosFields.QOS, specs.list("format"), rows);
+        SacctmgrShow.print(
+                s,
+                columns,
+                rows.stream()
+                        .map(q -> (java.util.function.Function<PrintField, String>) f -> QosValues.of(q, f))
+                        .toList());
         return 0;
     }
 
@@ -146,7 +163,12 @@ final class SacctmgrQos {
         keys.add("name");
         keys.add("description");
         keys.add("maxtres");
+        keys.add("maxtrespu");
         SacctmgrSpecs specs = SacctmgrSpecs.parse(words, keys);
+        String perUser = specs.values.remove("maxtrespu");
+        if (perUser != null) {
+            specs.values.put("maxtresperuser", perUser);
+        }
         String maxTres = specs.values.remove("maxtres");
         if (maxTres != null) {
             specs.values.put("maxtresperjob", maxTres);
@@ -194,13 +216,14 @@ final class SacctmgrQos {
                 }
                 case "grptres" -> b.setGrpTres(v);
                 case "maxtresperjob" -> b.setMaxTresPerJob(v);
+                case "maxtresperuser" -> b.setMaxTresPerUser(v);
                 case "maxwall" -> {
                     long minutes = TimeLimit.parseMinutes(v);
                     if (minutes < 0 || minutes > Integer.MAX_VALUE) {
                         throw new IllegalArgumentException(" Bad MaxWall time format: " + v);
                     }
                     b.setMaxWallMinutes((int) minutes);
-                    shown = AssocFields.wall((int) minutes);
+                    shown = AssocValues.wall((int) minutes);
                 }
                 case "maxjobsperuser" -> b.setMaxJobsPerUser(SacctmgrSpecs.count(v, "MaxJobsPerUser"));
                 case "grpjobs" -> b.setGrpJobs(SacctmgrSpecs.count(v, "GrpJobs"));

@@ -31,8 +31,7 @@ final class SacctmgrSpecs {
             }
             String key = canonical(lower.substring(0, eq));
             if (!allowed.contains(key)) {
-                throw new IllegalArgumentException(
-                        " Unknown option: " + w + "\n Use keyword 'where' to modify condition");
+                throw new UnknownOption(w);
             }
             if (key.equals("name")) {
                 s.names.addAll(split(w.substring(eq + 1)));
@@ -41,6 +40,15 @@ final class SacctmgrSpecs {
             }
         }
         return s;
+    }
+
+    /** A key the command does not take; sacctmgr's text for it, which QOS commands print on stdout. */
+    static final class UnknownOption extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        UnknownOption(String word) {
+            super(" Unknown option: " + word + "\n Use keyword 'where' to modify condition");
+        }
     }
 
     /** Plural and short spellings sacctmgr takes for the same key. */
@@ -138,11 +146,12 @@ final class SacctmgrSpecs {
                         throw new IllegalArgumentException(" Bad MaxWall time format: " + v);
                     }
                     b.setMaxWallMinutes((int) minutes);
-                    v = AssocFields.wall((int) minutes);
+                    v = AssocValues.wall((int) minutes);
                     title = "MaxWall";
                 }
                 case "qos" -> {
                     b.setQos(v);
+                    v = AssocValues.qosList(v);
                     title = "QOS";
                 }
                 default -> {

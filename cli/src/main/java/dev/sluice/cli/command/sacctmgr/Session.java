@@ -2,6 +2,8 @@ package dev.sluice.cli.command.sacctmgr;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.command.sacct.AccountingClient;
+import dev.sluice.cli.format.FieldTable;
+import dev.sluice.common.conf.SlurmConf;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,6 +18,11 @@ final class Session {
     boolean immediate;
     boolean header = true;
     FieldTable.Mode mode = FieldTable.Mode.FIXED;
+    /** {@code -s}: users and accounts are listed with their associations. */
+    boolean withAssoc;
+    /** The slurm.conf read at start; null before. */
+    SlurmConf conf;
+
     AccountingClient client;
 
     Session(Invocation inv, PrintStream out, PrintStream err) {

@@ -32,6 +32,11 @@ record ReportContext(
 
     static final String RULE = "-".repeat(80);
 
+    /** A time as the report's header prints it. */
+    String stamp(long epochSeconds) {
+        return SlurmTimestamp.format(Instant.ofEpochSecond(epochSeconds), zone);
+    }
+
     /** The block above the columns: rule, title with the period, units, rule. */
     void banner(String title, boolean withSeconds, StringBuilder out) {
         if (!header) {
@@ -40,9 +45,9 @@ record ReportContext(
         out.append(RULE).append('\n');
         out.append(title)
                 .append(' ')
-                .append(SlurmTimestamp.format(Instant.ofEpochSecond(window.start()), zone))
+                .append(stamp(window.start()))
                 .append(" - ")
-                .append(SlurmTimestamp.format(Instant.ofEpochSecond(window.end() - 1), zone));
+                .append(stamp(window.end() - 1));
         if (withSeconds) {
             out.append(" (").append(window.seconds()).append(" secs)");
         }

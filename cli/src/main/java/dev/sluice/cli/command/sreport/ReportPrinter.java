@@ -2,20 +2,15 @@ package dev.sluice.cli.command.sreport;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.cli.format.FieldTable;
 import java.util.List;
 
 /**
- * Slurm's print_fields for sreport: fixed columns ({@code %*.*s}, right-justified for a positive
+ * Slurm's print_fields for sreport, the layout itself being {@link FieldTable}'s: fixed columns ({@code %*.*s}, right-justified for a positive
  * width, cut to it), {@code -p} (every value followed by {@code |}) or {@code -P} (no final
  * {@code |}); the header line and, in fixed mode, a line of dashes.
  */
 final class ReportPrinter {
-    enum Mode {
-        FIXED,
-        PARSABLE,
-        PARSABLE2
-    }
-
     /** A column: its title and width (negative: left-justified). */
     static final class Column {
         final String title;
@@ -27,10 +22,10 @@ final class ReportPrinter {
         }
     }
 
-    private final Mode mode;
+    private final FieldTable.Mode mode;
     private final TimeFormat time;
 
-    ReportPrinter(Mode mode, TimeFormat time) {
+    ReportPrinter(FieldTable.Mode mode, TimeFormat time) {
         this.mode = requireNonNull(mode, "mode is null");
         this.time = requireNonNull(time, "time is null");
     }
@@ -49,44 +44,29 @@ final class ReportPrinter {
     }
 
     void header(List<Column> columns, StringBuilder out) {
-        for (int i = 0; i < columns.size(); i++) {
-            Column c = columns.get(i);
-            boolean last = i == columns.size() - 1;
-            switch (mode) {
-                case FIXED -> out.append(pad(c.title, c.width)).append(' ');
-                case PARSABLE -> out.append(c.title).append('|');
-                case PARSABLE2 -> out.append(c.title).append(last ? "" : "|");
-            }
-        }
-        out.append('\n');
-        if (mode != Mode.FIXED) {
-            return;
-        }
-        for (Column c : columns) {
-            out.append("-".repeat(Math.abs(c.width))).append(' ');
-        }
-        out.append('\n');
+        new FieldTable(
+                        columns.stream()
+                                .map(c -> new FieldTable.Column(c.title, c.width))
+                                .toList(),
+                        mode)
+                .header()
+                .forEach(line -> out.append(line).append('\n'));
     }
 
     /** A text cell; null prints blank. Too long a value is cut with {@code +} at its end. */
     void text(Column c, String value, boolean last, StringBuilder out) {
-        if (mode != Mode.FIXED) {
+        if (mode != FieldTable.Mode.FIXED) {
             out.append(value == null ? "" : value);
             end(last, out);
             return;
         }
-        int abs = Math.abs(c.width);
-        String v = value == null ? " " : value;
-        if (value != null && v.length() > abs) {
-            v = v.substring(0, abs - 1) + "+";
-        }
-        out.append(pad(v, c.width)).append(' ');
+        out.append(FieldTable.fit(value == null ? " " : value, c.width)).append(' ');
     }
 
     /** A TRES-seconds cell against its total, in the {@code -t} format. */
     void time(Column c, long value, long total, boolean last, StringBuilder out) {
         String v = time.format(value, total);
-        if (mode != Mode.FIXED) {
+        if (mode != FieldTable.Mode.FIXED) {
             out.append(v);
             end(last, out);
             return;
@@ -95,7 +75,7 @@ final class ReportPrinter {
     }
 
     void number(Column c, long value, boolean last, StringBuilder out) {
-        if (mode != Mode.FIXED) {
+        if (mode != FieldTable.Mode.FIXED) {
             out.append(value);
             end(last, out);
             return;
@@ -104,7 +84,7 @@ final class ReportPrinter {
     }
 
     private void end(boolean last, StringBuilder out) {
-        if (mode == Mode.PARSABLE || !last) {
+        if (mode == FieldTable.Mode.PARSABLE || !last) {
             out.append('|');
         }
     }

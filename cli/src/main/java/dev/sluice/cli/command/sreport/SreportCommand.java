@@ -6,6 +6,7 @@ import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.cli.command.sacct.SacctTimes;
+import dev.sluice.cli.format.FieldTable;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.OptionTable;
@@ -26,7 +27,7 @@ import java.util.Set;
 
 /**
  * {@code sreport [-a] [-M clusters] [-n] [-p|-P] [-t format] [-T tres] cluster Utilization|
- * AccountUtilizationByUser ...} and {@code sreport user TopUsage ...}: usage from sluice-dbd's
+ * AccountUtilizationByUser|UserUtilizationByAccount ...} and {@code sreport user TopUsage ...}: usage from sluice-dbd's
  * hourly rollups, as Slurm 22.05's sreport reports it. Conditions as sreport takes them:
  * {@code Start= End= Clusters= Users= Accounts= Format= TopCount= Group Tree All_Clusters}.
  */
@@ -49,8 +50,9 @@ public final class SreportCommand implements Command {
             .build();
 
     static final String USAGE = "sreport [<OPTION>] [<COMMAND>]\n"
-            + "    Valid <COMMAND> values: cluster, user\n"
-            + "    cluster - AccountUtilizationByUser, Utilization\n"
+            + "    Valid <COMMAND> values: cluster, job, user\n"
+            + "    cluster - AccountUtilizationByUser, UserUtilizationByAccount, Utilization\n"
+            + "    job     - SizesByAccount\n"
             + "    user    - TopUsage\n";
 
     @Override
@@ -78,8 +80,8 @@ public final class SreportCommand implements Command {
                 case "all_clusters" -> o.allClusters = true;
                 case "cluster" -> o.clusters.addAll(CommandSupport.commaList(p.value()));
                 case "noheader" -> o.header = false;
-                case "parsable" -> o.mode = ReportPrinter.Mode.PARSABLE;
-                case "parsable2" -> o.mode = ReportPrinter.Mode.PARSABLE2;
+                case "parsable" -> o.mode = FieldTable.Mode.PARSABLE;
+                case "parsable2" -> o.mode = FieldTable.Mode.PARSABLE2;
                 case "time" -> {
                     try {
                         o.time = TimeFormat.parse(p.value());
@@ -109,6 +111,8 @@ public final class SreportCommand implements Command {
             // As sreport: report names are told apart by their first letters only.
             if (TimeFormat.firstAgree(report, "AccountUtilizationByUser", 1)) {
                 kind = Kind.ACCOUNT_BY_USER;
+            } else if (TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)) {
+                kind = Kind.USER_BY_ACCOUNT;
             } else if (TimeFormat.firstAgree(report, "Utilization", 2)
                     && !TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)
                     && !TimeFormat.firstAgree(report, "UserUtilizationByWckey", 18)) {
@@ -127,6 +131,16 @@ public final class SreportCommand implements Command {
                 err.println("Valid user reports are, \"Top\"");
                 return 1;
             }
+        } else if (TimeFormat.matches("job", entity, 1)) {
+            // sreport reads only as many letters as given: "s" is SizesByAccount.
+            if (!TimeFormat.firstAgree(report, "SizesByAccount", Math.max(report.length(), 1))) {
+                err.println("Not valid report " + report);
+                err.println("Valid job reports are, \"SizesByAccount, SizesByAccountAndWcKey, and  SizesByWckey\"");
+                return 1;
+            }
+            ZonedDateTime now = ZonedDateTime.now(inv.clock());
+            JobReport.Conditions jc = JobReport.Conditions.parse(words.subList(2, words.size()), now, err);
+            return jc == null ? 1 : jobSizes(inv, o, jc, now, out, err);
         } else {
             err.println("invalid keyword: " + entity);
             return 1;
@@ -142,18 +156,21 @@ public final class SreportCommand implements Command {
     enum Kind {
         UTILIZATION,
         ACCOUNT_BY_USER,
+        USER_BY_ACCOUNT,
         TOP_USAGE
     }
 
-    private int report(
-            Invocation inv, Kind kind, Options o, Conditions c, ZonedDateTime now, PrintStream out, PrintStream err) {
+    /** The cluster's configuration and a client of its sluice-dbd; empty after saying why not. */
+    private record Connection(dev.sluice.cli.client.ClusterAccess access, AccountingClient client) {}
+
+    private static Optional<Connection> connect(Invocation inv, PrintStream err) {
         dev.sluice.cli.client.ClusterAccess access;
         try {
             access = inv.setup().access(ControllerLocator.confPath(inv.env(), inv.cwd()));
         } catch (ConfigException e) {
             err.println(PROG + ": error: " + e.getMessage());
             err.println(PROG + ": fatal: Unable to process configuration file");
-            return 1;
+            return Optional.empty();
         }
         Optional<AccountingClient> client = AccountingClient.of(
                 access.conf(),
@@ -163,8 +180,54 @@ public final class SreportCommand implements Command {
         if (client.isEmpty()) {
             err.println("You are not running a supported accounting_storage plugin");
             err.println("Only 'accounting_storage/slurmdbd' is supported.");
+            return Optional.empty();
+        }
+        return Optional.of(new Connection(access, client.get()));
+    }
+
+    private int jobSizes(
+            Invocation inv, Options o, JobReport.Conditions c, ZonedDateTime now, PrintStream out, PrintStream err) {
+        Optional<Connection> conn = connect(inv, err);
+        if (conn.isEmpty()) {
             return 1;
         }
+        List<String> clusters = new ArrayList<>();
+        if (!o.allClusters && !c.allClusters()) {
+            clusters.addAll(o.clusters);
+            clusters.addAll(c.clusters());
+            if (clusters.isEmpty()) {
+                clusters.add(conn.get().access().conf().clusterName());
+            }
+        }
+        ReportWindow window = ReportWindow.of(c.start(), c.end(), now);
+        ReportContext ctx = new ReportContext(
+                window,
+                now.getZone(),
+                o.time,
+                new ReportPrinter(o.mode, o.time),
+                o.header,
+                o.tres == null ? List.of("cpu") : expand(o.tres, List.of()),
+                o.tres != null,
+                user -> null);
+        StringBuilder text = new StringBuilder();
+        try {
+            int rc = JobReport.run(ctx, c, conn.get().client(), clusters, now.toEpochSecond(), text, err);
+            out.print(text);
+            return rc;
+        } catch (AccountingClient.AccountingException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int report(
+            Invocation inv, Kind kind, Options o, Conditions c, ZonedDateTime now, PrintStream out, PrintStream err) {
+        Optional<Connection> conn = connect(inv, err);
+        if (conn.isEmpty()) {
+            return 1;
+        }
+        dev.sluice.cli.client.ClusterAccess access = conn.get().access();
+        Optional<AccountingClient> client = Optional.of(conn.get().client());
         ReportWindow window = ReportWindow.of(c.start, c.end, now);
         UsageQuery.Builder q = UsageQuery.newBuilder().setStart(window.start()).setEnd(window.end());
         if (!o.allClusters && !c.allClusters) {
@@ -199,6 +262,8 @@ public final class SreportCommand implements Command {
                         tresGiven ? ClusterReports.UTILIZATION_TRES_FORMAT : ClusterReports.UTILIZATION_FORMAT;
                     case ACCOUNT_BY_USER ->
                         tresGiven ? ClusterReports.ACCOUNT_BY_USER_TRES_FORMAT : ClusterReports.ACCOUNT_BY_USER_FORMAT;
+                    case USER_BY_ACCOUNT ->
+                        tresGiven ? UserReports.BY_ACCOUNT_TRES_FORMAT : UserReports.BY_ACCOUNT_FORMAT;
                     case TOP_USAGE -> tresGiven ? UserReports.TOP_TRES_FORMAT : UserReports.TOP_FORMAT;
                 }
                 : String.join(",", c.format);
@@ -212,6 +277,7 @@ public final class SreportCommand implements Command {
                 switch (kind) {
                     case UTILIZATION -> ClusterReports.utilization(ctx, usage, cols);
                     case ACCOUNT_BY_USER -> ClusterReports.accountByUser(ctx, usage, cols, c.users, c.accounts);
+                    case USER_BY_ACCOUNT -> UserReports.userByAccount(ctx, usage, cols, c.users, c.accounts);
                     case TOP_USAGE -> UserReports.topUsage(ctx, usage, cols, c.users, c.accounts, c.group, c.topCount);
                 });
         return unknown.isEmpty() && !c.bad ? 0 : 1;
@@ -243,7 +309,7 @@ public final class SreportCommand implements Command {
         boolean allClusters;
         final List<String> clusters = new ArrayList<>();
         boolean header = true;
-        ReportPrinter.Mode mode = ReportPrinter.Mode.FIXED;
+        FieldTable.Mode mode = FieldTable.Mode.FIXED;
         TimeFormat time = TimeFormat.MINUTES;
         List<String> tres;
     }

@@ -25,6 +25,9 @@ final class UserReports {
     private record Row(
             String cluster, String user, List<String> accounts, Map<String, Long> used, Map<String, Long> total) {}
 
+    static final String BY_ACCOUNT_FORMAT = "Cluster,Login,Proper,Ac,Used,Energy";
+    static final String BY_ACCOUNT_TRES_FORMAT = "Cluster,Login,Proper,Ac,TresName,Used";
+
     static String topUsage(
             ReportContext ctx,
             List<ClusterUsage> clusters,
@@ -33,8 +36,38 @@ final class UserReports {
             Set<String> accounts,
             boolean group,
             int topCount) {
+        return byUser(
+                "Top " + Integer.toUnsignedString(topCount) + " Users",
+                ctx,
+                clusters,
+                cols,
+                users,
+                accounts,
+                group,
+                Integer.toUnsignedLong(topCount));
+    }
+
+    /** {@code cluster UserUtilizationByAccount}: every user and account pair, most used first. */
+    static String userByAccount(
+            ReportContext ctx,
+            List<ClusterUsage> clusters,
+            List<ReportField.Chosen> cols,
+            Set<String> users,
+            Set<String> accounts) {
+        return byUser("Cluster/User/Account Utilization", ctx, clusters, cols, users, accounts, false, Long.MAX_VALUE);
+    }
+
+    private static String byUser(
+            String title,
+            ReportContext ctx,
+            List<ClusterUsage> clusters,
+            List<ReportField.Chosen> cols,
+            Set<String> users,
+            Set<String> accounts,
+            boolean group,
+            long limit) {
         StringBuilder out = new StringBuilder();
-        ctx.banner("Top " + Integer.toUnsignedString(topCount) + " Users", true, out);
+        ctx.banner(title, true, out);
         String sortTres = ctx.tres().isEmpty() ? "cpu" : ctx.tres().get(0);
         List<List<Row>> perCluster = new ArrayList<>();
         long max = 0;
@@ -63,7 +96,7 @@ final class UserReports {
             List<Row> rows = new ArrayList<>(byKey.values());
             rows.sort(Comparator.comparingLong((Row r) -> -r.used().getOrDefault(sortTres, 0L))
                     .thenComparing(Row::user));
-            List<Row> top = rows.subList(0, (int) Math.min(rows.size(), Integer.toUnsignedLong(topCount)));
+            List<Row> top = rows.subList(0, (int) Math.min(rows.size(), limit));
             for (Row r : top) {
                 for (String t : ctx.tres()) {
                     max = Math.max(max, r.used().getOrDefault(t, 0L));

@@ -2,6 +2,7 @@ package dev.sluice.cli.command.sacct;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.cli.format.FieldTable;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.AccountedJob;
 import java.io.ByteArrayOutputStream;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * Sluice's controller refuses the first, and what accounting kept from before is shown safely.
  */
 class TestSacctPrinterSafety {
-    private static String print(SacctPrinter.Mode mode, String delimiter, String name) {
+    private static String print(FieldTable.Mode mode, String delimiter, String name) {
         AccountedJob job = AccountedJob.newBuilder()
                 .setJobId(7)
                 .setName(name)
@@ -37,8 +38,8 @@ class TestSacctPrinterSafety {
 
     @Test
     void aNewlineKeptFromBeforeIsShownAsAQuestionMark() {
-        assertThat(print(SacctPrinter.Mode.PARSABLE2, "|", "x\n8|alice")).isEqualTo("7|x?8?alice|mallory\n");
-        assertThat(print(SacctPrinter.Mode.FIXED, "|", "a\rb"))
+        assertThat(print(FieldTable.Mode.PARSABLE2, "|", "x\n8|alice")).isEqualTo("7|x?8?alice|mallory\n");
+        assertThat(print(FieldTable.Mode.FIXED, "|", "a\rb"))
                 .startsWith("7 ")
                 .contains("a?b")
                 .doesNotContain("\r");
@@ -46,9 +47,9 @@ class TestSacctPrinterSafety {
 
     @Test
     void theDelimiterInsideAValueCannotMakeAField() {
-        assertThat(print(SacctPrinter.Mode.PARSABLE2, "|", "x|COMPLETED")).isEqualTo("7|x?COMPLETED|mallory\n");
-        assertThat(print(SacctPrinter.Mode.PARSABLE, ",", "a,b|c")).isEqualTo("7,a?b|c,mallory,\n");
+        assertThat(print(FieldTable.Mode.PARSABLE2, "|", "x|COMPLETED")).isEqualTo("7|x?COMPLETED|mallory\n");
+        assertThat(print(FieldTable.Mode.PARSABLE, ",", "a,b|c")).isEqualTo("7,a?b|c,mallory,\n");
         // Fixed width has no delimiter to protect: the name is as it was.
-        assertThat(print(SacctPrinter.Mode.FIXED, "|", "a|b")).contains("a|b");
+        assertThat(print(FieldTable.Mode.FIXED, "|", "a|b")).contains("a|b");
     }
 }

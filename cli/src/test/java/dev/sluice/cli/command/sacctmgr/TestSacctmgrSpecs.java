@@ -75,7 +75,7 @@ class TestSacctmgrSpecs {
 
     @Test
     void wallLimitsPrintAsSacctmgrDoes() {
-        assertThat(AssocFields.wall(1440)).isEqualTo("1-00:00:00");
-        assertThat(AssocFields.wall(61)).isEqualTo("01:01:00");
+        assertThat(AssocValues.wall(1440)).isEqualTo("1-00:00:00");
+        assertThat(AssocValues.wall(61)).isEqualTo("01:01:00");
     }
 }

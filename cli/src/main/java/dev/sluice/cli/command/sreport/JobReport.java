@@ -1,0 +1,310 @@
+package dev.sluice.cli.command.sreport;
+
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.sacct.AccountingClient;
+import dev.sluice.cli.command.sacct.SacctTimes;
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.AssociationEntry;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.JobQuery;
+import dev.sluice.protocol.v1.ListAssocRequest;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code sreport job SizesByAccount [conditions]}: its conditions (job_reports.c _set_cond),
+ * the jobs and associations it needs from sluice-dbd, and its table; the grouping itself is
+ * {@link JobSizes}.
+ */
+final class JobReport {
+    private JobReport() {}
+
+    /** The report's conditions; null after printing why they are bad. */
+    record Conditions(
+            Instant start,
+            Instant end,
+            List<String> clusters,
+            boolean allClusters,
+            Set<String> accounts,
+            List<String> users,
+            List<String> partitions,
+            List<String> format,
+            List<Integer> grouping,
+            boolean individual,
+            boolean flatView,
+            boolean acctAsParent,
+            boolean jobCount) {
+
+        static Conditions parse(List<String> words, ZonedDateTime now, PrintStream err) {
+            Instant start = null;
+            Instant end = null;
+            List<String> clusters = new ArrayList<>();
+            Set<String> accounts = new java.util.LinkedHashSet<>();
+            List<String> users = new ArrayList<>();
+            List<String> partitions = new ArrayList<>();
+            List<String> format = new ArrayList<>();
+            List<Integer> grouping = new ArrayList<>();
+            boolean all = false;
+            boolean individual = false;
+            boolean flat = false;
+            boolean parent = false;
+            boolean count = false;
+            boolean bad = false;
+            for (String w : words) {
+                int eq = w.indexOf('=');
+                String key = eq < 0 ? w : w.substring(0, eq);
+                String value = eq < 0 ? w : w.substring(eq + 1);
+                if (eq < 0 && TimeFormat.matches("all_clusters", key, 1)) {
+                    all = true;
+                } else if (eq < 0 && TimeFormat.matches("AcctAsParent", key, 2)) {
+                    parent = true;
+                } else if (eq < 0 && TimeFormat.matches("PrintJobCount", key, 2)) {
+                    count = true;
+                } else if (eq < 0 && TimeFormat.matches("FlatView", key, 2)) {
+                    flat = true;
+                } else if (eq < 0 || TimeFormat.matches("Clusters", key, 1)) {
+                    clusters.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("Accounts", key, 2) || TimeFormat.matches("Acct", key, 4)) {
+                    accounts.addAll(CommandSupport.commaList(value.toLowerCase(Locale.ROOT)));
+                } else if (TimeFormat.matches("End", key, 1) || TimeFormat.matches("Start", key, 1)) {
+                    Instant t = time(value, now, err);
+                    if (t == null) {
+                        return null;
+                    }
+                    if (TimeFormat.matches("End", key, 1)) {
+                        end = t;
+                    } else {
+                        start = t;
+                    }
+                } else if (TimeFormat.matches("Format", key, 2)) {
+                    format.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("grouping", key, 2)) {
+                    if (TimeFormat.firstAgree(value, "individual", 1)) {
+                        individual = true;
+                    } else {
+                        for (String g : CommandSupport.commaList(value)) {
+                            grouping.add(atoi(g));
+                        }
+                    }
+                } else if (TimeFormat.matches("Partitions", key, 2)) {
+                    partitions.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("Users", key, 1)) {
+                    users.addAll(CommandSupport.commaList(value));
+                } else {
+                    // Gid=, Jobs=, Nodes=, Associations=, Wckeys=: not taken by Sluice yet.
+                    err.println(" Unknown condition: " + w);
+                    err.println("Use keyword set to modify value");
+                    bad = true;
+                }
+            }
+            if (bad) {
+                return null;
+            }
+            if (!individual && grouping.isEmpty()) {
+                grouping.addAll(List.of(50, 250, 500, 1000));
+            }
+            return new Conditions(
+                    start,
+                    end,
+                    clusters,
+                    all,
+                    accounts,
+                    users,
+                    partitions,
+                    format,
+                    grouping,
+                    individual,
+                    flat,
+                    parent,
+                    count);
+        }
+
+        private static Instant time(String value, ZonedDateTime now, PrintStream err) {
+            try {
+                return SacctTimes.parsePast(value, now);
+            } catch (IllegalArgumentException e) {
+                err.println("Invalid time specification (pos=0): " + value);
+                return null;
+            }
+        }
+
+        /** C's atoi: leading digits, else 0 (a {@code %width} after them is ignored). */
+        private static int atoi(String s) {
+            int i = 0;
+            while (i < s.length() && i < 9 && Character.isDigit(s.charAt(i))) {
+                i++;
+            }
+            return i == 0 ? 0 : Integer.parseInt(s.substring(0, i));
+        }
+    }
+
+    /** One table column: its kind, title and width. */
+    private record Col(String kind, ReportPrinter.Column column) {}
+
+    static int run(
+            ReportContext ctx,
+            Conditions c,
+            AccountingClient client,
+            List<String> clusters,
+            long now,
+            StringBuilder out,
+            PrintStream err)
+            throws AccountingClient.AccountingException {
+        if (ctx.tres().size() > 1) {
+            err.println(" Job report only supports a single --tres type.");
+            err.println(" Generate a separate report for each TRES type.");
+            return 1;
+        }
+        String tres = ctx.tres().isEmpty() ? "cpu" : ctx.tres().get(0);
+        String unit = tres.equals("cpu") ? "CPUs" : "TRES";
+        JobQuery.Builder q = JobQuery.newBuilder()
+                .addAllClusters(clusters)
+                .addAllUsers(c.users())
+                .addAllPartitions(c.partitions())
+                .setWindowStart(ctx.window().start())
+                .setWindowEnd(ctx.window().end())
+                .setAllocationsOnly(true);
+        if (c.flatView()) {
+            // Otherwise the accounts pick groups, and sub-accounts' jobs count in them.
+            q.addAllAccounts(c.accounts());
+        }
+        List<AccountedJob> jobs =
+                client.call(DbdRequest.newBuilder().setQueryJobs(q)).getJobs().getJobsList();
+        List<AssociationEntry> assocs = c.flatView()
+                ? List.of()
+                : client.call(DbdRequest.newBuilder()
+                                .setListAssoc(ListAssocRequest.newBuilder()
+                                        .setEntity(AssocEntity.ASSOCIATIONS)
+                                        .addAllClusters(clusters)))
+                        .getListed()
+                        .getAssociationsList();
+        List<Integer> grouping = c.individual() ? sizesFound(jobs, tres, ctx, now) : c.grouping();
+        if (grouping.isEmpty()) {
+            // Grouping=individual with no job that ran: sreport has no column to print.
+            err.println(" We need a grouping list to set up the print.");
+            return 1;
+        }
+        JobSizes.Options o = new JobSizes.Options(
+                grouping, c.individual(), c.flatView(), c.acctAsParent(), c.jobCount(), c.accounts());
+        Map<String, Long> totals = new LinkedHashMap<>();
+        Map<String, List<JobSizes.Row>> rows = JobSizes.rows(
+                jobs, assocs, o, tres, ctx.window().start(), ctx.window().end(), now, totals);
+
+        List<Col> cols = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        for (String item : c.format().isEmpty() ? List.of("Cl", "a") : c.format()) {
+            Col col = field(item);
+            if (col == null) {
+                unknown.add(item.contains("%") ? item.substring(0, item.indexOf('%')) : item);
+            } else {
+                cols.add(col);
+            }
+        }
+        unknown.forEach(u -> err.println(" Unknown field '" + u + "'"));
+        int sizeWidth = ctx.time().withPercent() ? 20 : 13;
+        for (String title : JobSizes.titles(grouping, unit, c.individual())) {
+            cols.add(new Col("size", new ReportPrinter.Column(title, sizeWidth)));
+        }
+        cols.add(new Col("total", new ReportPrinter.Column("% of cluster", 12)));
+
+        if (ctx.header()) {
+            out.append(ReportContext.RULE).append('\n');
+            out.append("Job Sizes ")
+                    .append(ctx.stamp(ctx.window().start()))
+                    .append(" - ")
+                    .append(ctx.stamp(ctx.window().end() - 1))
+                    .append(" (")
+                    .append(ctx.window().seconds())
+                    .append(" secs)\n");
+            if (ctx.tresGiven()) {
+                out.append("TRES type is ").append(tres).append('\n');
+            }
+            out.append(
+                    c.jobCount() ? "Units are in number of jobs ran\n" : "Time reported in " + ctx.time().words + "\n");
+            out.append(ReportContext.RULE).append('\n');
+            ctx.printer().header(cols.stream().map(Col::column).toList(), out);
+        }
+        ReportPrinter p = ctx.printer();
+        rows.forEach((cluster, list) -> {
+            for (JobSizes.Row r : list) {
+                int size = 0;
+                for (int i = 0; i < cols.size(); i++) {
+                    Col col = cols.get(i);
+                    boolean last = i == cols.size() - 1;
+                    switch (col.kind()) {
+                        case "cluster" -> p.text(col.column(), r.cluster(), last, out);
+                        case "account" -> p.text(col.column(), r.account(), last, out);
+                        case "size" -> {
+                            long v = r.perSize()[size++];
+                            if (c.jobCount()) {
+                                p.number(col.column(), v, last, out);
+                            } else {
+                                p.time(col.column(), v, r.total(), last, out);
+                            }
+                        }
+                        case "total" ->
+                            p.text(col.column(), TimeFormat.PERCENT.format(r.total(), totals.get(cluster)), last, out);
+                        default -> p.text(col.column(), null, last, out);
+                    }
+                }
+                out.append('\n');
+            }
+        });
+        return unknown.isEmpty() ? 0 : 1;
+    }
+
+    /** {@code Grouping=individual}: one column per size a job had. */
+    private static List<Integer> sizesFound(List<AccountedJob> jobs, String tres, ReportContext ctx, long now) {
+        Set<Integer> sizes = new TreeSet<>();
+        for (AccountedJob j : jobs) {
+            Long n = JobSizes.count(j, tres);
+            if (n != null
+                    && JobSizes.elapsed(j, ctx.window().start(), ctx.window().end(), now) > 0) {
+                sizes.add((int) Math.min(n, Integer.MAX_VALUE));
+            }
+        }
+        return new ArrayList<>(sizes);
+    }
+
+    /** job_reports.c's columns: the ones with a value here, and those it prints blank. */
+    private static Col field(String item) {
+        int pct = item.indexOf('%');
+        String name = pct < 0 ? item : item.substring(0, pct);
+        int width = pct < 0 ? 0 : Conditions.atoi(item.substring(pct + 1));
+        Col c;
+        if (TimeFormat.matches("Account", name, 1) || TimeFormat.matches("Acct", name, 4)) {
+            c = new Col("account", new ReportPrinter.Column("Account", 9));
+        } else if (TimeFormat.matches("Cluster", name, 2)) {
+            c = new Col("cluster", new ReportPrinter.Column("Cluster", 9));
+        } else if (TimeFormat.matches("Duration", name, 1)) {
+            c = new Col("blank", new ReportPrinter.Column("Duration", 12));
+        } else if (TimeFormat.matches("JobCount", name, 2)) {
+            c = new Col("blank", new ReportPrinter.Column("Job Count", 9));
+        } else if (TimeFormat.matches("NodeCount", name, 2)) {
+            c = new Col("blank", new ReportPrinter.Column("Node Count", 9));
+        } else if (TimeFormat.matches("TresCount", name, 5)
+                || TimeFormat.matches("CpuCount", name, 2)
+                || TimeFormat.matches("count", name, 2)) {
+            c = new Col("blank", new ReportPrinter.Column("TRES Count", 10));
+        } else if (TimeFormat.matches("User", name, 1)) {
+            c = new Col("blank", new ReportPrinter.Column("User", 9));
+        } else if (TimeFormat.matches("Wckey", name, 1)) {
+            c = new Col("blank", new ReportPrinter.Column("Wckey", 9));
+        } else {
+            return null;
+        }
+        if (width != 0) {
+            c.column().width = width;
+        }
+        return c;
+    }
+}
