@@ -20,7 +20,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,8 +103,6 @@ class TestWorkflowClients {
     }
 
     @Test
-    @Disabled("needs `sacctmgr -n -s list user $USER format=account%20` (sacctmgr -s, the associations"
-            + " of a user, and the %N width of format=): being added on branch sacctmgr")
     void snakemakeChecksAGivenAccountWithSacctmgr() throws Exception {
         requireClient("snakemake", "snakemake", "--version");
         Path dir = workflowDir("snakemake-account", "Snakefile");

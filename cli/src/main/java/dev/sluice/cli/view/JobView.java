@@ -195,6 +195,21 @@ public final class JobView {
         return job.getPreSuspendSeconds() + Math.max(0, until - from);
     }
 
+    /**
+     * When the job ends: its end once it has ended; while it runs, when its time limit runs out
+     * (Slurm 22.05's EndTime and squeue {@code %e} of a running job), 0 for no limit.
+     */
+    public long endTime() {
+        if (job.getEndTime() > 0 || state() != JobState.RUNNING) {
+            return job.getEndTime();
+        }
+        long limit = timeLimitMinutes();
+        if (limit == TimeLimit.INFINITE || limit == TimeLimit.NOT_SET) {
+            return 0;
+        }
+        return now.getEpochSecond() + limit * 60 - elapsedSeconds();
+    }
+
     public String elapsed() {
         return Elapsed.format(elapsedSeconds());
     }

@@ -47,11 +47,13 @@ final class JobShow {
         l.add("SubmitTime=" + j.timeOrUnknown(info.getSubmitTime()) + " EligibleTime="
                 + j.timeOrUnknown(info.getEligibleTime()));
         l.add("AccrueTime=" + j.timeOrUnknown(info.getEligibleTime()));
-        l.add("StartTime=" + j.timeOrUnknown(info.getStartTime()) + " EndTime=" + j.timeOrUnknown(info.getEndTime())
+        l.add("StartTime=" + j.timeOrUnknown(info.getStartTime()) + " EndTime=" + j.timeOrUnknown(j.endTime())
                 + " Deadline=N/A");
         l.add("SuspendTime=" + (info.getSuspendTime() > 0 ? j.timestamp(info.getSuspendTime()) : "None")
-                // Sluice does not record scheduler passes per job: Slurm's text for "never".
-                + " SecsPreSuspend=" + info.getPreSuspendSeconds() + " LastSchedEval=Unknown Scheduler=Main");
+                // Sluice does not record scheduler passes per job: the pass that started a job
+                // that ran, else Slurm's text for "never".
+                + " SecsPreSuspend=" + info.getPreSuspendSeconds() + " LastSchedEval="
+                + j.timeOrUnknown(info.getNodeList().isEmpty() ? 0 : info.getStartTime()) + " Scheduler=Main");
         l.add("Partition=" + j.partition() + " AllocNode:Sid=" + JobView.orNull(spec.getSubmitHost()) + ":0");
         l.add("ReqNodeList=" + NodeLists.rangedOrNull(spec.getReqNodes()) + " ExcNodeList="
                 + NodeLists.rangedOrNull(spec.getExcludeNodes()));

@@ -126,7 +126,7 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'r' -> j.reason();
             case 'b' -> j.tresPerNode();
             case 'S' -> j.timeOrNa(j.info().getStartTime());
-            case 'e' -> j.timeOrNa(j.info().getEndTime());
+            case 'e' -> j.timeOrNa(j.endTime());
             case 'V' -> j.timeOrNa(j.info().getSubmitTime());
             case 'Q' -> j.priority();
             case 'p' -> normalizedPriority(j);

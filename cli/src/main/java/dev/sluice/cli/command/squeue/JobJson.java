@@ -83,7 +83,7 @@ final class JobJson {
         w.field("dependency", spec.getDependency());
         w.field("derived_exit_code", 0);
         w.field("eligible_time", info.getEligibleTime());
-        w.field("end_time", info.getEndTime());
+        w.field("end_time", j.endTime());
         w.field("excluded_nodes", spec.getExcludeNodes());
         w.field("exit_code", info.getExitStatus());
         w.field("features", spec.getConstraint());

@@ -75,7 +75,7 @@ final class JobOrder {
             case 'M' -> Comparator.comparingLong(JobView::elapsedSeconds);
             case 'l' -> Comparator.comparingLong(JobView::timeLimitMinutes);
             case 'S' -> Comparator.comparingLong(j -> j.info().getStartTime());
-            case 'e' -> Comparator.comparingLong(j -> j.info().getEndTime());
+            case 'e' -> Comparator.comparingLong(JobView::endTime);
             case 'V' -> Comparator.comparingLong(j -> j.info().getSubmitTime());
             case 'N' -> Comparator.comparing(JobView::nodeList);
             case 'r' -> Comparator.comparing(JobView::reason);
