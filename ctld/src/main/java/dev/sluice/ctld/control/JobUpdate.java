@@ -192,7 +192,8 @@ public final class JobUpdate {
             return null;
         }
         long current = job.adminPriority() > 0 ? job.adminPriority() : state.priority(job.id());
-        if (!caller.isOperator() && wanted >= current) {
+        // A pending job's priority is above 0, so a user may always hold it with 0.
+        if (!caller.isOperator() && wanted != 0 && wanted >= current) {
             throw new SlurmException(ErrorCode.ACCESS_DENIED);
         }
         if (wanted == 0) {
