@@ -149,6 +149,7 @@ class TestScontrolJobUpdates {
                 .isEqualTo(new Output(1, "", "scontrol: error: Invalid TimeLimit value\n"));
         assertThat(scontrol("update", "jobid=29", "priority=abc"))
                 .isEqualTo(new Output(1, "", "scontrol: error: Invalid Priority value: abc\n"));
+        assertThat(scontrol("update", "JobId=29")).isEqualTo(new Output(1, "", "No changes specified\n"));
         assertThat(scontrol("update", "JobId=29", "Bogus=1"))
                 .isEqualTo(new Output(1, "", "Update of this parameter is not supported: Bogus=1\nRequest aborted\n"));
         assertThat(controller.requests()).hasSize(before);

@@ -133,6 +133,10 @@ final class ScontrolJobUpdate {
                 }
             }
         }
+        if (changes.build().equals(JobChanges.getDefaultInstance())) {
+            err.println("No changes specified");
+            return 1;
+        }
         UpdateJobRequest.Builder req = UpdateJobRequest.newBuilder()
                 .addAllJobIds(CommandSupport.commaList(jobId))
                 .setChanges(changes);
@@ -170,7 +174,9 @@ final class ScontrolJobUpdate {
         }
         long now = current.getAsLong();
         if (value.startsWith("+")) {
-            return OptionalLong.of((now + limit) & 0xffffffffL);
+            // UNLIMITED stays so; a sum past uint32 is kept below Slurm's sentinels.
+            boolean unlimited = now == SlurmLimits.INFINITE || limit == SlurmLimits.INFINITE;
+            return OptionalLong.of(unlimited ? SlurmLimits.INFINITE : Math.min(now + limit, SlurmLimits.NO_VAL - 1));
         }
         if (limit > now) {
             err.println(
@@ -246,7 +252,7 @@ final class ScontrolJobUpdate {
             return OptionalLong.empty();
         }
         long v = Long.parseLong(value.strip());
-        return v > 0xffffffffL ? OptionalLong.empty() : OptionalLong.of(v);
+        return v > SlurmLimits.INFINITE ? OptionalLong.empty() : OptionalLong.of(v);
     }
 
     private static int send(Invocation inv, UpdateJobRequest.Builder req, PrintStream err, Style style) {
