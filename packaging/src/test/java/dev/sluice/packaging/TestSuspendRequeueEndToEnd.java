@@ -28,6 +28,9 @@ class TestSuspendRequeueEndToEnd {
     @BeforeAll
     static void up() throws Exception {
         cluster = new ClusterProcesses(stateDir, 1, 4, 1);
+        // A requeued job waits cred_expire + 1 seconds (120 by default) before it runs again.
+        Files.writeString(
+                cluster.layout().slurmConfPath(), "AuthInfo=cred_expire=5\n", java.nio.file.StandardOpenOption.APPEND);
         cluster.start();
     }
 

@@ -10,6 +10,9 @@ import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.JobChanges;
+import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateJobRequest;
@@ -37,6 +40,14 @@ class TestScontrolJobUpdates {
     void start() throws IOException {
         // Job 99 does not exist; every other id is accepted.
         controller = new FakeController(req -> {
+            if (req.hasGetJobs()) {
+                // Job 29's time limit is 20 minutes.
+                GetJobsResponse.Builder jobs = GetJobsResponse.newBuilder();
+                if (req.getGetJobs().getJobIdsList().contains(29)) {
+                    jobs.addJobs(JobInfo.newBuilder().setJobId(29).setTimeLimitMinutes(20));
+                }
+                return ClientResponse.newBuilder().setGetJobs(jobs).build();
+            }
             UpdateJobResponse.Builder r = UpdateJobResponse.newBuilder();
             for (String id : req.getUpdateJob().getJobIdsList()) {
                 SignalJobResponse.Result.Builder one =
@@ -84,13 +95,51 @@ class TestScontrolJobUpdates {
         assertThat(scontrol("update", "JobId=29", "TimeLimit=5", "Name=renamed", "Comment=hi", "Nice=10"))
                 .isEqualTo(new Output(0, "", ""));
         assertThat(last().getAction()).isEmpty();
-        assertThat(last().getFieldsMap())
-                .containsEntry("TimeLimit", "5")
-                .containsEntry("Name", "renamed")
-                .containsEntry("Comment", "hi")
-                .containsEntry("Nice", "10");
+        assertThat(last().getChanges())
+                .isEqualTo(JobChanges.newBuilder()
+                        .setTimeLimit(5)
+                        .setName("renamed")
+                        .setComment("hi")
+                        .setNice(10)
+                        .build());
+        assertThat(scontrol("update", "JobId=29", "TimeLimit=UNLIMITED", "Priority=0"))
+                .isEqualTo(new Output(0, "", ""));
+        assertThat(last().getChanges())
+                .isEqualTo(
+                        JobChanges.newBuilder().setTimeLimit(-1).setPriority(0).build());
         assertThat(scontrol("update", "JobId=99", "TimeLimit=5"))
                 .isEqualTo(new Output(1, "", "Invalid job id specified for job 99\n"));
+    }
+
+    @Test
+    void aRelativeTimeLimitMovesTheJobsLimitAsTheControllerHasIt() {
+        assertThat(scontrol("update", "JobId=29", "TimeLimit=+5")).isEqualTo(new Output(0, "", ""));
+        assertThat(last().getChanges().getTimeLimit()).isEqualTo(25);
+        assertThat(scontrol("update", "JobId=29", "TimeLimit=-1:00")).isEqualTo(new Output(0, "", ""));
+        assertThat(last().getChanges().getTimeLimit()).isEqualTo(19);
+        assertThat(scontrol("update", "JobId=29", "TimeLimit=-30"))
+                .isEqualTo(new Output(
+                        1, "", "scontrol: error: TimeLimit decrement larger than current time limit (30 > 20)\n"));
+        assertThat(scontrol("update", "TimeLimit=+5", "JobId=29"))
+                .isEqualTo(new Output(1, "", "scontrol: error: JobId must precede TimeLimit increment or decrement\n"));
+    }
+
+    @Test
+    void aNodeCountIsTheLeastOrARange() {
+        assertThat(scontrol("update", "JobId=29", "NumNodes=3", "NumTasks=4", "Partition=gpu"))
+                .isEqualTo(new Output(0, "", ""));
+        assertThat(last().getChanges())
+                .isEqualTo(JobChanges.newBuilder()
+                        .setMinNodes(3)
+                        .setNumTasks(4)
+                        .setPartition("gpu")
+                        .build());
+        assertThat(scontrol("update", "JobId=29", "NumNodes=1-2")).isEqualTo(new Output(0, "", ""));
+        assertThat(last().getChanges())
+                .isEqualTo(JobChanges.newBuilder().setMinNodes(1).setMaxNodes(2).build());
+        assertThat(scontrol("update", "JobId=29", "NumNodes=x"))
+                .isEqualTo(
+                        new Output(1, "", "scontrol: error: Invalid numeric value \"x\" for requested node count.\n"));
     }
 
     @Test
@@ -100,6 +149,7 @@ class TestScontrolJobUpdates {
                 .isEqualTo(new Output(1, "", "scontrol: error: Invalid TimeLimit value\n"));
         assertThat(scontrol("update", "jobid=29", "priority=abc"))
                 .isEqualTo(new Output(1, "", "scontrol: error: Invalid Priority value: abc\n"));
+        assertThat(scontrol("update", "JobId=29")).isEqualTo(new Output(1, "", "No changes specified\n"));
         assertThat(scontrol("update", "JobId=29", "Bogus=1"))
                 .isEqualTo(new Output(1, "", "Update of this parameter is not supported: Bogus=1\nRequest aborted\n"));
         assertThat(controller.requests()).hasSize(before);

@@ -50,6 +50,12 @@ class TestScontrolWriteAndConfig {
                                                         .setScript(com.google.protobuf.ByteString.copyFromUtf8(
                                                                 req.getGetJobs().getIncludeScript() ? SCRIPT : "")),
                                                 dev.sluice.protocol.v1.JobState.PENDING)
+                                        .build())
+                                // 34 is an allocation (salloc): it has no script.
+                                .addJobs(Fixtures.job(
+                                                34,
+                                                Fixtures.wrapSpec().setScript(com.google.protobuf.ByteString.EMPTY),
+                                                dev.sluice.protocol.v1.JobState.RUNNING)
                                         .build()))
                         .build();
             case GET_CONFIG ->
@@ -116,6 +122,8 @@ class TestScontrolWriteAndConfig {
         assertThat(scontrol("write", "batch_script", "99"))
                 .isEqualTo(new Output(0, "", "job script retrieval failed: Invalid job id specified\n"));
         assertThat(scontrol("write", "batch_script")).isEqualTo(new Output(0, "", ""));
+        assertThat(scontrol("write", "batch_script", "34", "-"))
+                .isEqualTo(new Output(0, "", "job script retrieval failed: Job script not specified\n"));
         assertThat(scontrol("write", "bogus")).isEqualTo(new Output(1, "", "invalid write argument:bogus\n"));
     }
 

@@ -133,6 +133,33 @@ public record CtldConfig(
         return v == null || !v.strip().equals("0");
     }
 
+    /**
+     * slurm.conf {@code AuthInfo=cred_expire=N}: how long a job credential lives. Slurm 22.05
+     * also holds a requeued batch job back that long (and one second more), so that the new
+     * run's credential is younger than the revocation of the old one. 120 by default; under 5
+     * is refused (and the default used), as by Slurm.
+     */
+    public long credExpireSeconds() {
+        String v = settings.get("AuthInfo");
+        if (v != null) {
+            for (String part : v.split(",")) {
+                String p = part.strip();
+                if (p.regionMatches(true, 0, "cred_expire=", 0, 12)) {
+                    try {
+                        long seconds = Long.parseLong(p.substring(12).strip());
+                        return seconds < 5 ? DEFAULT_CRED_EXPIRE : seconds;
+                    } catch (NumberFormatException e) {
+                        return DEFAULT_CRED_EXPIRE;
+                    }
+                }
+            }
+        }
+        return DEFAULT_CRED_EXPIRE;
+    }
+
+    /** Slurm 22.05's credential lifetime (slurm_cred.c DEFAULT_EXPIRATION_WINDOW). */
+    public static final long DEFAULT_CRED_EXPIRE = 120;
+
     /** A random key known to this process only. */
     public static ClusterKeys ephemeralKeys() {
         byte[] secret = new byte[ClusterKeys.MIN_KEY_BYTES * 2];

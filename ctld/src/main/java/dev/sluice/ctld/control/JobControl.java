@@ -4,7 +4,6 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
@@ -19,7 +18,6 @@ import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
@@ -276,9 +274,11 @@ public final class JobControl {
                 if (!cancel) {
                     throw new SlurmException(ErrorCode.JOB_PENDING);
                 }
+                JobReason waiting = state.pendingReason(job.id());
+                JobEvent.Cancel event = new JobEvent.Cancel(requid, waiting == null ? JobReason.NONE : waiting);
                 Transition cancelled = t.pendingTask() >= 0
-                        ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, new JobEvent.Cancel(requid), now)
-                        : JobLifecycle.apply(job, new JobEvent.Cancel(requid), now);
+                        ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, event, now)
+                        : JobLifecycle.apply(job, event, now);
                 records.addAll(cancelled.records());
                 continue;
             }
@@ -318,64 +318,6 @@ public final class JobControl {
         return ControlResult.of(records, List.of(), null);
     }
 
-    /**
-     * {@code scontrol update JobId=... Key=Value}: name, comment, nice and time limit while the
-     * job is pending; priority (and negative nice) only for operators.
-     */
-    public ControlResult<Void> update(
-            ClusterView state, Caller caller, String target, java.util.Map<String, String> fields, long now) {
-        // One change per field: a later one of the same field replaces it, as before.
-        java.util.Map<String, JobChange> changes = new java.util.LinkedHashMap<>();
-        for (var e : fields.entrySet()) {
-            String key = e.getKey().toLowerCase(java.util.Locale.ROOT);
-            String value = e.getValue();
-            JobChange change;
-            try {
-                change = switch (key) {
-                    case "timelimit" -> new JobChange.TimeLimit(wireMinutes(value));
-                    case "name", "jobname" -> new JobChange.Name(JobText.field("JobName", value));
-                    case "comment" -> new JobChange.Comment(JobText.field("Comment", value));
-                    case "priority" -> {
-                        if (!caller.isOperator()) {
-                            throw new SlurmException(ErrorCode.ACCESS_DENIED);
-                        }
-                        yield new JobChange.Priority(Long.parseLong(value));
-                    }
-                    case "nice" -> {
-                        int nice = Integer.parseInt(value);
-                        if (nice < 0 && !caller.isOperator()) {
-                            throw new SlurmException(ErrorCode.ACCESS_DENIED);
-                        }
-                        yield new JobChange.Nice(nice);
-                    }
-                    default ->
-                        throw new SlurmException(
-                                ErrorCode.INVALID_ARGUMENT, "Update of " + e.getKey() + " is not supported");
-                };
-            } catch (NumberFormatException ex) {
-                throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid " + e.getKey() + " value: " + value);
-            }
-            changes.put(change.key(), change);
-        }
-        List<StateRecord> records = new ArrayList<>();
-        for (Job job : ownPendingJobs(state, caller, target)) {
-            records.addAll(JobLifecycle.apply(job, new JobEvent.Update(List.copyOf(changes.values())), now)
-                    .records());
-        }
-        return ControlResult.of(records, List.of(), null);
-    }
-
-    /** The pending jobs a name stands for, each one the caller may change. */
-    private static List<Job> ownPendingJobs(ClusterView state, Caller caller, String target) {
-        List<Job> out = ownJobs(state, caller, target);
-        for (Job job : out) {
-            if (!job.isPending()) {
-                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
-            }
-        }
-        return out;
-    }
-
     /** The jobs a name stands for, each one the caller may change. */
     private static List<Job> ownJobs(ClusterView state, Caller caller, String target) {
         List<Job> out = new ArrayList<>();
@@ -388,17 +330,6 @@ public final class JobControl {
             out.add(job);
         }
         return out;
-    }
-
-    /** A time limit as typed to the wire's minutes (UNLIMITED as Slurm's INFINITE). */
-    private static long wireMinutes(String value) {
-        long minutes;
-        try {
-            minutes = dev.sluice.common.time.TimeLimit.parseMinutes(value);
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.INVALID_TIME_LIMIT);
-        }
-        return SlurmLimits.toUint32(minutes);
     }
 
     /**

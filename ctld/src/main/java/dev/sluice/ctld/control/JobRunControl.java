@@ -32,6 +32,15 @@ public final class JobRunControl {
      * @param held {@code requeuehold}: the job pends held (an operator's hold when an operator asks)
      */
     public static ControlResult<Void> requeue(ClusterView state, Caller caller, String target, boolean held, long now) {
+        return requeue(state, caller, target, held, 0, now);
+    }
+
+    /**
+     * @param holdBackSeconds how long the requeued job waits before it may start again: Slurm
+     *     22.05 sets its BeginTime {@code cred_expire + 1} seconds ahead (squeue: BeginTime)
+     */
+    public static ControlResult<Void> requeue(
+            ClusterView state, Caller caller, String target, boolean held, long holdBackSeconds, long now) {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (JobTargets.Target t : JobTargets.resolve(state, target)) {
@@ -48,7 +57,8 @@ public final class JobRunControl {
             if (!job.request().requeue()) {
                 throw new SlurmException(ErrorCode.DISABLED);
             }
-            Transition requeued = JobLifecycle.apply(job, new JobEvent.Requeue(held, caller.isOperator()), now);
+            Transition requeued =
+                    JobLifecycle.apply(job, new JobEvent.Requeue(held, caller.isOperator(), holdBackSeconds), now);
             records.addAll(requeued.records());
             effects.addAll(requeued.effects());
         }

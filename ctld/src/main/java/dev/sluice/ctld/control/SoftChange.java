@@ -34,6 +34,16 @@ public sealed interface SoftChange {
     /** A job's steps are forgotten: the run they belonged to is over. */
     record StepsForgotten(int jobId) implements SoftChange {}
 
+    /**
+     * {@code scontrol update PartitionName=...}: not journaled, as Slurm (started without
+     * {@code -R}) takes its partitions from slurm.conf again at every start.
+     */
+    record PartitionUpdated(Partition partition) implements SoftChange {
+        public PartitionUpdated {
+            requireNonNull(partition, "partition is null");
+        }
+    }
+
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
 

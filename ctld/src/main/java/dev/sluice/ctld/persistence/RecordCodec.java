@@ -54,8 +54,10 @@ public final class RecordCodec {
                 e.setJobEnded(b);
             }
             case StateRecord.JobRequeued r ->
-                e.setJobRequeued(
-                        JobRequeuedRecord.newBuilder().setJobId(r.jobId()).setHeld(r.held()));
+                e.setJobRequeued(JobRequeuedRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setHeld(r.held())
+                        .setEligibleTime(r.eligibleTime() == r.time() ? 0 : r.eligibleTime()));
             case StateRecord.JobSuspendChanged r ->
                 e.setJobSuspend(JobSuspendRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -162,7 +164,12 @@ public final class RecordCodec {
             }
             case JOB_REQUEUED ->
                 new StateRecord.JobRequeued(
-                        e.getJobRequeued().getJobId(), e.getJobRequeued().getHeld(), t);
+                        e.getJobRequeued().getJobId(),
+                        e.getJobRequeued().getHeld(),
+                        t,
+                        e.getJobRequeued().getEligibleTime() == 0
+                                ? t
+                                : e.getJobRequeued().getEligibleTime());
             case JOB_SUSPEND ->
                 new StateRecord.JobSuspendChanged(
                         e.getJobSuspend().getJobId(),

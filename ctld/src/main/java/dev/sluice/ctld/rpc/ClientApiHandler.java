@@ -11,10 +11,13 @@ import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.JobRunControl;
+import dev.sluice.ctld.control.JobUpdate;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.control.PartitionControl;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
@@ -46,6 +49,8 @@ import dev.sluice.protocol.v1.UpdateJobRequest;
 import dev.sluice.protocol.v1.UpdateJobResponse;
 import dev.sluice.protocol.v1.UpdateNodeRequest;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
+import dev.sluice.protocol.v1.UpdatePartitionRequest;
+import dev.sluice.protocol.v1.UpdatePartitionResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -129,6 +134,7 @@ public final class ClientApiHandler {
                 case GET_PARTITIONS -> out.setGetPartitions(getPartitions(request.getGetPartitions()));
                 case UPDATE_NODE -> out.setUpdateNode(updateNode(who, request.getUpdateNode()));
                 case UPDATE_JOB -> out.setUpdateJob(updateJob(who, request.getUpdateJob()));
+                case UPDATE_PARTITION -> out.setUpdatePartition(updatePartition(who, request.getUpdatePartition()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
                 case PING -> out.setPing(ping());
                 case CREATE_NODE -> out.setCreateNode(createNode(who, request.getCreateNode()));
@@ -248,6 +254,8 @@ public final class ClientApiHandler {
 
     public UpdateJobResponse updateJob(Identity who, UpdateJobRequest request) {
         Caller caller = caller(who);
+        // Parsed once, here; the loop decides on typed changes.
+        List<JobChange> changes = WireMapper.changes(request.getChanges());
         UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
         for (String raw : request.getJobIdsList()) {
             String target = raw.strip();
@@ -258,11 +266,11 @@ public final class ClientApiHandler {
                     case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
                     case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
                     case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
-                    case "requeue" -> JobRunControl.requeue(state, caller, target, false, now);
-                    case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, now);
+                    case "requeue" -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
+                    case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
                     case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
                     case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
-                    case "" -> jobs.update(state, caller, target, request.getFieldsMap(), now);
+                    case "" -> JobUpdate.update(state, caller, target, changes, now);
                     default ->
                         throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + request.getAction());
                 }));
@@ -272,6 +280,11 @@ public final class ClientApiHandler {
             out.addResults(r);
         }
         return out.build();
+    }
+
+    /** Slurm holds a requeued job back for its credential's lifetime and a second. */
+    private long requeueHoldBack() {
+        return config.credExpireSeconds() + 1;
     }
 
     private static boolean matches(Job job, SignalJobRequest f) {
@@ -351,6 +364,14 @@ public final class ClientApiHandler {
         await(loop.submit(
                 (state, now) -> nodes.update(state, caller, names, request.getState(), request.getReason(), now)));
         return UpdateNodeResponse.getDefaultInstance();
+    }
+
+    /** {@code scontrol update PartitionName=...}: operators only; see {@link PartitionControl}. */
+    public UpdatePartitionResponse updatePartition(Identity who, UpdatePartitionRequest request) {
+        Caller caller = caller(who);
+        var changes = WireMapper.changes(request);
+        await(loop.submit((state, now) -> PartitionControl.update(state, caller, request.getName(), changes)));
+        return UpdatePartitionResponse.getDefaultInstance();
     }
 
     /** {@code scontrol create NodeName=...}: dynamic nodes, journaled before the answer. */

@@ -155,6 +155,14 @@ public final class GrpcClientApi extends SlurmctldApiGrpc.SlurmctldApiImplBase {
     }
 
     @Override
+    public void updatePartition(
+            dev.sluice.protocol.v1.UpdatePartitionRequest request,
+            StreamObserver<dev.sluice.protocol.v1.UpdatePartitionResponse> observer) {
+        Identity who = who();
+        answer(observer, () -> handler.updatePartition(who, request));
+    }
+
+    @Override
     public void updateJob(UpdateJobRequest request, StreamObserver<UpdateJobResponse> observer) {
         Identity who = who();
         answer(observer, () -> handler.updateJob(who, request));

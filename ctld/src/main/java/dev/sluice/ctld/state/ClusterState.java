@@ -256,6 +256,18 @@ public final class ClusterState implements ClusterView {
     }
 
     /**
+     * {@code scontrol update PartitionName=...}: the partition of that name becomes this one.
+     * Soft, as in Slurm: a restart or a reconfiguration takes slurm.conf's partitions again.
+     */
+    public void updatePartition(Partition changed) {
+        List<Partition> out = new ArrayList<>(partitions.size());
+        for (Partition p : partitions) {
+            out.add(p.name().equals(changed.name()) ? changed : p);
+        }
+        partitions = List.copyOf(out);
+    }
+
+    /**
      * {@code scontrol reconfigure}: the configuration changed under a running controller. Nodes
      * new to slurm.conf are added; partitions are taken as now configured, dynamic nodes joining
      * them again by the new rules. Nodes removed from the file stay until a restart, as in Slurm.
@@ -376,6 +388,16 @@ public final class ClusterState implements ClusterView {
     @Override
     public long lastHeard(String node) {
         return lastHeard.getOrDefault(node, 0L);
+    }
+
+    @Override
+    public long priority(int jobId) {
+        return priorities.getOrDefault(jobId, 0L);
+    }
+
+    @Override
+    public JobReason pendingReason(int jobId) {
+        return pendingReasons.get(jobId);
     }
 
     /** Soft: what the last scheduling pass said of the pending jobs. */

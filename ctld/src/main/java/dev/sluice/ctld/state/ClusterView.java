@@ -1,5 +1,6 @@
 package dev.sluice.ctld.state;
 
+import dev.sluice.common.slurm.JobReason;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,12 @@ public interface ClusterView {
 
     /** The node as readers see it: base state and flags derived from its running jobs. */
     NodeView view(Node node);
+
+    /** Soft: the priority the last scheduling pass gave this job, 0 if none. */
+    long priority(int jobId);
+
+    /** Soft: why the last scheduling pass left this pending job waiting, or null. */
+    JobReason pendingReason(int jobId);
 
     /** Soft: the steps of running jobs, by job id (also of runs that ended, until swept). */
     Map<Integer, JobSteps> steps();

@@ -184,6 +184,11 @@ public record Job(
 
     /** The job with some fields changed. */
     public Job with(Consumer<Builder> change) {
+        return with(request, change);
+    }
+
+    /** The same job with another request ({@code scontrol update}) and the changes given. */
+    public Job with(JobRequest newRequest, Consumer<Builder> change) {
         Builder b = new Builder();
         b.id = id;
         b.partition = partition;
@@ -204,7 +209,7 @@ public record Job(
         change.accept(b);
         return new Job(
                 b.id,
-                request,
+                newRequest,
                 b.partition,
                 b.state,
                 b.reason,
@@ -238,12 +243,13 @@ public record Job(
         return with(b -> b.state(endState).exitStatus(status).endTime(time).reason(endReason));
     }
 
-    public Job requeued(long time, boolean held) {
+    /** @param eligibleTime when it may start again (Slurm holds a requeued job back a while) */
+    public Job requeued(long eligibleTime, boolean held) {
         return with(b -> b.state(JobState.PENDING)
                 .reason(held ? JobReason.REQUEUED_HELD : JobReason.BEGIN_TIME)
                 .suspendTime(0)
                 .preSuspendSeconds(0)
-                .eligibleTime(time)
+                .eligibleTime(eligibleTime)
                 .startTime(0)
                 .endTime(0)
                 .allocation(null)

@@ -74,6 +74,54 @@ public sealed interface JobChange {
         }
     }
 
+    /** {@code NumNodes=N} (the least) or the first of {@code NumNodes=N-M}. */
+    record MinNodes(int nodes) implements JobChange {
+        public String key() {
+            return "MinNodes";
+        }
+
+        public String text() {
+            return Integer.toString(nodes);
+        }
+    }
+
+    /** The second of {@code NumNodes=N-M}. */
+    record MaxNodes(int nodes) implements JobChange {
+        public String key() {
+            return "MaxNodes";
+        }
+
+        public String text() {
+            return Integer.toString(nodes);
+        }
+    }
+
+    /** {@code NumTasks=N}. */
+    record Tasks(int tasks) implements JobChange {
+        public String key() {
+            return "NumTasks";
+        }
+
+        public String text() {
+            return Integer.toString(tasks);
+        }
+    }
+
+    /** {@code Partition=NAME}: the pending job moves to another partition. */
+    record PartitionName(String partition) implements JobChange {
+        public PartitionName {
+            requireNonNull(partition, "partition is null");
+        }
+
+        public String key() {
+            return "Partition";
+        }
+
+        public String text() {
+            return partition;
+        }
+    }
+
     /**
      * A change as the journal holds it.
      *
@@ -86,6 +134,10 @@ public sealed interface JobChange {
             case "Comment" -> new Comment(text);
             case "Nice" -> new Nice(Integer.parseInt(text));
             case "Priority" -> new Priority(Long.parseLong(text));
+            case "MinNodes" -> new MinNodes(Integer.parseInt(text));
+            case "MaxNodes" -> new MaxNodes(Integer.parseInt(text));
+            case "NumTasks" -> new Tasks(Integer.parseInt(text));
+            case "Partition" -> new PartitionName(text);
             default -> throw new IllegalArgumentException("unknown job change " + key);
         };
     }

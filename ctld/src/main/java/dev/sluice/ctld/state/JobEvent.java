@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import java.util.List;
 
@@ -24,10 +25,20 @@ public sealed interface JobEvent {
      * {@code scancel}.
      *
      * @param requid the uid that asked ({@link StateRecord.JobEnded#NOBODY} when unknown)
+     * @param pendingReason why a pending job was waiting: Slurm keeps it as the ended job's
+     *     reason ({@code CANCELLED Resources}); a held job keeps its hold's reason regardless
      */
-    record Cancel(int requid) implements JobEvent {
+    record Cancel(int requid, JobReason pendingReason) implements JobEvent {
+        public Cancel {
+            requireNonNull(pendingReason, "pendingReason is null");
+        }
+
         public Cancel() {
             this(StateRecord.JobEnded.NOBODY);
+        }
+
+        public Cancel(int requid) {
+            this(requid, JobReason.NONE);
         }
     }
 
@@ -60,8 +71,13 @@ public sealed interface JobEvent {
      * {@code scontrol requeue} or, {@code held}, {@code requeuehold}.
      *
      * @param byOperator whose hold a requeuehold puts on it (JobHeldAdmin, else JobHeldUser)
+     * @param holdBackSeconds how long the job then waits (BeginTime) before it may start again
      */
-    record Requeue(boolean held, boolean byOperator) implements JobEvent {}
+    record Requeue(boolean held, boolean byOperator, long holdBackSeconds) implements JobEvent {
+        public Requeue(boolean held, boolean byOperator) {
+            this(held, byOperator, 0);
+        }
+    }
 
     /** {@code scontrol suspend}. */
     record Suspend() implements JobEvent {}

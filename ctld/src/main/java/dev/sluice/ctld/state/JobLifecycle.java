@@ -34,7 +34,9 @@ public final class JobLifecycle {
      */
     public static JobPhase next(JobPhase from, JobMove move) {
         return switch (move) {
-            case SPLIT, UPDATE, HOLD -> from == JobPhase.PENDING ? JobPhase.PENDING : null;
+            case SPLIT, HOLD -> from == JobPhase.PENDING ? JobPhase.PENDING : null;
+            // A running job's name, comment and time limit may change too; its phase does not.
+            case UPDATE -> from != JobPhase.FINISHED ? from : null;
             case START -> from == JobPhase.PENDING ? JobPhase.RUNNING : null;
             case SUSPEND -> from == JobPhase.RUNNING ? JobPhase.SUSPENDED : null;
             case RESUME -> from == JobPhase.SUSPENDED ? JobPhase.RUNNING : null;
@@ -84,7 +86,7 @@ public final class JobLifecycle {
                         new Effect.LaunchBatch(id));
             case JobEvent.Cancel c ->
                 from == JobPhase.PENDING
-                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.NONE, now, c.requid()))
+                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, waitedFor(job, c), now, c.requid()))
                         : Transition.of(
                                 new JobEnded(id, JobState.CANCELLED, 15, JobReason.NONE, now, c.requid()),
                                 terminate(job, JobState.CANCELLED));
@@ -119,7 +121,7 @@ public final class JobLifecycle {
             case JobEvent.LaunchFailed l -> requeueOrNodeFail(job, now);
             case JobEvent.Requeue r -> {
                 List<StateRecord> records = new ArrayList<>();
-                records.add(new JobRequeued(id, r.held(), now));
+                records.add(new JobRequeued(id, r.held(), now, now + r.holdBackSeconds()));
                 if (r.held()) {
                     records.add(new JobHoldChanged(id, r.byOperator() ? Job.Hold.ADMIN : Job.Hold.USER, now));
                 }
@@ -139,6 +141,15 @@ public final class JobLifecycle {
         return t;
     }
 
+    /** A pending job cancelled keeps the reason it waited for, as in Slurm 22.05. */
+    private static JobReason waitedFor(Job job, JobEvent.Cancel cancel) {
+        return switch (job.hold()) {
+            case USER -> JobReason.JOB_HELD_USER;
+            case ADMIN -> JobReason.JOB_HELD_ADMIN;
+            case NONE -> job.reason() == JobReason.REQUEUED_HELD ? job.reason() : cancel.pendingReason();
+        };
+    }
+
     /**
      * The phases in which {@code event} can happen: the event table's filled cells. What it
      * then journals must be legal moves too ({@link #next}), which {@link #apply} checks.
@@ -148,7 +159,7 @@ public final class JobLifecycle {
             case JobEvent.Start e -> EnumSet.of(JobPhase.PENDING);
             case JobEvent.DependencyNeverSatisfied e -> EnumSet.of(JobPhase.PENDING);
             case JobEvent.Hold e -> EnumSet.of(JobPhase.PENDING);
-            case JobEvent.Update e -> EnumSet.of(JobPhase.PENDING);
+            case JobEvent.Update e -> EnumSet.of(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUSPENDED);
             case JobEvent.Cancel e -> EnumSet.of(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUSPENDED);
             case JobEvent.AllocationEnded e -> EnumSet.of(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUSPENDED);
             case JobEvent.BatchEnded e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED);
@@ -327,13 +338,18 @@ public final class JobLifecycle {
                 yield job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
             }
             case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
-            case JobRequeued r -> job.requeued(r.time(), r.held());
+            case JobRequeued r -> job.requeued(r.eligibleTime(), r.held());
             case JobSuspendChanged r -> job.suspended(r.suspended(), r.preSuspendSeconds(), r.time());
             case JobUpdated r -> JobUpdates.apply(job, r.changes());
             case JobHoldChanged r -> {
                 // Released: the requeuehold reason goes with the hold, as in Slurm.
                 boolean clears = r.hold() == Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD;
-                yield job.with(b -> b.hold(r.hold()).reason(clears ? JobReason.NONE : job.reason()));
+                // Released, the job's priority is computed again: an operator's fixed one goes.
+                boolean released = r.hold() == Job.Hold.NONE && job.hold() != Job.Hold.NONE;
+                long priority = released ? 0 : job.adminPriority();
+                yield job.with(b -> b.hold(r.hold())
+                        .reason(clears ? JobReason.NONE : job.reason())
+                        .adminPriority(priority));
             }
             // The table allowed it; ClusterState forgets the job.
             case JobsPurged r -> job;

@@ -208,28 +208,45 @@ public record JobRequest(
 
     /** The same request with the fields {@code scontrol update job} may change while pending. */
     public JobRequest withDescription(String newName, String newComment, int newNice) {
-        return with(newName, account, newComment, newNice, qos);
+        return with(newName, account, newComment, newNice, qos, minNodes, maxNodes, numTasks, partition);
+    }
+
+    /**
+     * The same request with the size and partition {@code scontrol update job} may change while
+     * pending ({@code NumNodes}, {@code NumTasks}, {@code Partition}).
+     */
+    public JobRequest withShape(int newMinNodes, int newMaxNodes, int newNumTasks, String newPartition) {
+        return with(name, account, comment, nice, qos, newMinNodes, newMaxNodes, newNumTasks, newPartition);
     }
 
     /** The same request under the account and QOS accounting resolved at submit. */
     public JobRequest withAccounting(String newAccount, String newQos) {
-        return with(name, newAccount, comment, nice, newQos);
+        return with(name, newAccount, comment, nice, newQos, minNodes, maxNodes, numTasks, partition);
     }
 
     /** The one copy: every field kept but those the controller may change after submission. */
-    private JobRequest with(String newName, String newAccount, String newComment, int newNice, String newQos) {
+    private JobRequest with(
+            String newName,
+            String newAccount,
+            String newComment,
+            int newNice,
+            String newQos,
+            int newMinNodes,
+            int newMaxNodes,
+            int newNumTasks,
+            String newPartition) {
         return new JobRequest(
                 newName,
                 script,
                 scriptArgs,
                 workDir,
                 environment,
-                minNodes,
-                maxNodes,
-                numTasks,
+                newMinNodes,
+                newMaxNodes,
+                newNumTasks,
                 cpusPerTask,
                 ntasksPerNode,
-                partition,
+                newPartition,
                 timeLimitMinutes,
                 stdOut,
                 stdErr,

@@ -2,7 +2,10 @@ package dev.sluice.ctld.state;
 
 import java.util.List;
 
-/** Applies the fields of a {@code scontrol update job} to a job record. */
+/**
+ * Applies the fields of a {@code scontrol update job} to a job record. The handler decided
+ * which changes are allowed; this only carries them out, so replay needs no rules.
+ */
 public final class JobUpdates {
     private JobUpdates() {}
 
@@ -11,6 +14,10 @@ public final class JobUpdates {
         String name = r.name();
         String comment = r.comment();
         int nice = r.nice();
+        int minNodes = r.minNodes();
+        int maxNodes = r.maxNodes();
+        int tasks = r.numTasks();
+        String partition = job.partition();
         long limit = -1;
         long priority = -1;
         for (JobChange change : changes) {
@@ -20,31 +27,23 @@ public final class JobUpdates {
                 case JobChange.Nice n -> nice = n.nice();
                 case JobChange.TimeLimit t -> limit = t.minutes();
                 case JobChange.Priority p -> priority = p.priority();
+                case JobChange.MinNodes m -> minNodes = m.nodes();
+                case JobChange.MaxNodes m -> maxNodes = m.nodes();
+                case JobChange.Tasks t -> tasks = t.tasks();
+                case JobChange.PartitionName p -> partition = p.partition();
             }
         }
-        Job updated = job;
+        JobRequest changed = r;
         if (!name.equals(r.name()) || !comment.equals(r.comment()) || nice != r.nice()) {
-            JobRequest changed = r.withDescription(name, comment, nice);
-            updated = new Job(
-                    job.id(),
-                    changed,
-                    job.partition(),
-                    job.state(),
-                    job.reason(),
-                    job.submitTime(),
-                    job.eligibleTime(),
-                    job.startTime(),
-                    job.endTime(),
-                    job.timeLimitMinutes(),
-                    job.allocation(),
-                    job.exitStatus(),
-                    job.restartCount(),
-                    job.array(),
-                    job.hold(),
-                    job.adminPriority(),
-                    job.suspendTime(),
-                    job.preSuspendSeconds());
+            changed = changed.withDescription(name, comment, nice);
         }
+        boolean moved = !partition.equals(job.partition());
+        if (minNodes != r.minNodes() || maxNodes != r.maxNodes() || tasks != r.numTasks() || moved) {
+            changed = changed.withShape(minNodes, maxNodes, tasks, moved ? partition : r.partition());
+        }
+        JobRequest request = changed;
+        String newPartition = partition;
+        Job updated = job.with(request, b -> b.partition(newPartition));
         if (limit >= 0) {
             long newLimit = limit;
             updated = updated.with(b -> b.timeLimitMinutes(newLimit));

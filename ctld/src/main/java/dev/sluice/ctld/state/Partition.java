@@ -48,6 +48,11 @@ public record Partition(
                 hidden);
     }
 
+    /** The same partition with {@code scontrol update}'s changes made. */
+    public Partition with(List<PartitionChange> changes) {
+        return PartitionChange.apply(this, changes);
+    }
+
     public boolean isUp() {
         return state.runsJobs();
     }

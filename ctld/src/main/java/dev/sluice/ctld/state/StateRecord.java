@@ -58,8 +58,13 @@ public sealed interface StateRecord {
      * Back to the queue: a node failed, a launch failed, or {@code scontrol requeue}.
      *
      * @param held {@code scontrol requeuehold}: pending with Slurm's "job requeued in held state"
+     * @param eligibleTime when it may start again (Slurm holds a requeued job back a while)
      */
-    record JobRequeued(int jobId, boolean held, long time) implements StateRecord {
+    record JobRequeued(int jobId, boolean held, long time, long eligibleTime) implements StateRecord {
+        public JobRequeued(int jobId, boolean held, long time) {
+            this(jobId, held, time, time);
+        }
+
         public JobRequeued(int jobId, long time) {
             this(jobId, false, time);
         }

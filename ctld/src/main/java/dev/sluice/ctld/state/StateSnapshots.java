@@ -81,7 +81,8 @@ final class StateSnapshots {
         for (Job j : state.jobs()) {
             for (int i = 0; i < j.restartCount(); i++) {
                 boolean last = i == j.restartCount() - 1;
-                out.add(new JobRequeued(j.id(), last && j.reason() == JobReason.REQUEUED_HELD, j.eligibleTime()));
+                out.add(new JobRequeued(
+                        j.id(), last && j.reason() == JobReason.REQUEUED_HELD, j.eligibleTime(), j.eligibleTime()));
             }
             if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
                 out.add(new JobHoldChanged(j.id(), j.hold(), j.submitTime()));

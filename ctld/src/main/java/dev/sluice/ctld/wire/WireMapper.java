@@ -1,12 +1,19 @@
 package dev.sluice.ctld.wire;
 
 import com.google.protobuf.ByteString;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.text.RawText;
+import dev.sluice.ctld.control.JobText;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.state.PartitionChange;
 import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
@@ -214,5 +221,72 @@ public final class WireMapper {
 
     public static dev.sluice.protocol.v1.JobState toWire(JobState s) {
         return WireStates.toWire(s);
+    }
+
+    /**
+     * {@code scontrol update}'s fields as the controller's changes, each parsed and checked
+     * once, here (text fields may not hold control characters: {@link JobText#field}).
+     */
+    public static List<JobChange> changes(dev.sluice.protocol.v1.JobChanges c) {
+        List<JobChange> out = new java.util.ArrayList<>();
+        if (c.hasTimeLimit()) {
+            out.add(new JobChange.TimeLimit(Integer.toUnsignedLong(c.getTimeLimit())));
+        }
+        if (c.hasName()) {
+            out.add(new JobChange.Name(JobText.field("JobName", c.getName())));
+        }
+        if (c.hasComment()) {
+            out.add(new JobChange.Comment(JobText.field("Comment", c.getComment())));
+        }
+        if (c.hasNice()) {
+            out.add(new JobChange.Nice(c.getNice()));
+        }
+        if (c.hasPriority()) {
+            out.add(new JobChange.Priority(Integer.toUnsignedLong(c.getPriority())));
+        }
+        if (c.hasMinNodes()) {
+            out.add(new JobChange.MinNodes(c.getMinNodes()));
+        }
+        if (c.hasMaxNodes()) {
+            out.add(new JobChange.MaxNodes(c.getMaxNodes()));
+        }
+        if (c.hasNumTasks()) {
+            out.add(new JobChange.Tasks(c.getNumTasks()));
+        }
+        if (c.hasPartition()) {
+            out.add(new JobChange.PartitionName(JobText.field("Partition", c.getPartition())));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * {@code scontrol update PartitionName=}'s fields as the controller's changes.
+     *
+     * @throws SlurmException for a state that is none of Slurm's
+     */
+    public static List<PartitionChange> changes(dev.sluice.protocol.v1.UpdatePartitionRequest r) {
+        List<PartitionChange> out = new java.util.ArrayList<>();
+        if (r.hasState()) {
+            out.add(new PartitionChange.State(PartitionState.parse(r.getState())
+                    .orElseThrow(
+                            () -> new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid State " + r.getState()))));
+        }
+        if (r.hasMaxTime()) {
+            out.add(new PartitionChange.MaxTime(Integer.toUnsignedLong(r.getMaxTime())));
+        }
+        if (r.hasDefaultTime()) {
+            out.add(new PartitionChange.DefaultTime(Integer.toUnsignedLong(r.getDefaultTime())));
+        }
+        if (r.hasMaxNodes()) {
+            long n = Integer.toUnsignedLong(r.getMaxNodes());
+            out.add(new PartitionChange.MaxNodes(n >= Integer.MAX_VALUE ? Partition.NODES_UNLIMITED : (int) n));
+        }
+        if (r.hasMinNodes()) {
+            out.add(new PartitionChange.MinNodes(r.getMinNodes()));
+        }
+        if (r.hasHidden()) {
+            out.add(new PartitionChange.Hidden(r.getHidden()));
+        }
+        return List.copyOf(out);
     }
 }

@@ -17,9 +17,9 @@ import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.JobSpec;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -141,15 +141,19 @@ class TestHostileInput {
         int id = state.nextJobId();
         state.replay(1, new StateRecord.JobSubmitted(id, aJob().uid(1000).build(), "p", 10, NOW - 10));
         String target = Integer.toString(id);
-        assertThat(refusal(() -> jobs.update(state, OWNER, target, Map.of("JobName", "u\nv"), NOW))
+        assertThat(refusal(() -> update(target, JobChanges.newBuilder().setName("u\nv")))
                         .getMessage())
                 .isEqualTo("Invalid JobName: control character \\n is not allowed");
-        assertThat(refusal(() -> jobs.update(state, OWNER, target, Map.of("Comment", "c\nd"), NOW))
+        assertThat(refusal(() -> update(target, JobChanges.newBuilder().setComment("c\nd")))
                         .getMessage())
                 .isEqualTo("Invalid Comment: control character \\n is not allowed");
-        assertThat(jobs.update(state, OWNER, target, Map.of("Comment", "fine"), NOW)
-                        .records())
+        assertThat(update(target, JobChanges.newBuilder().setComment("fine")).records())
                 .hasSize(1);
+    }
+
+    /** An update as it arrives: parsed at the edge, then decided. */
+    private ControlResult<Void> update(String target, JobChanges.Builder changes) {
+        return JobUpdate.update(state, OWNER, target, WireMapper.changes(changes.build()), NOW);
     }
 
     @Test

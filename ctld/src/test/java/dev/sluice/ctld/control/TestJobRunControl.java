@@ -65,6 +65,19 @@ class TestJobRunControl {
     }
 
     @Test
+    void aRequeuedJobIsHeldBackForTheCredentialLifetime() {
+        int id = job(aJob().requeue().build(), NOW - 100);
+        ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, 121, NOW);
+        assertThat(r.records()).containsExactly(new StateRecord.JobRequeued(id, false, NOW, NOW + 121));
+        apply(r);
+        assertThat(state.job(id).eligibleTime()).isEqualTo(NOW + 121);
+        assertThat(state.job(id).reason()).isEqualTo(JobReason.BEGIN_TIME);
+        // The journal keeps it.
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, r.records().get(0))))
+                .isEqualTo(r.records().get(0));
+    }
+
+    @Test
     void requeueKillsTheRunningJobAndQueuesItAgain() {
         int id = job(aJob().requeue().build(), NOW - 100);
         ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, NOW);

@@ -53,8 +53,7 @@ public final class ScontrolCommand implements Command {
         List<String> rest = words.subList(1, words.size());
         return switch (keyword) {
             case "show" -> new ScontrolShow(inv, out, err, oneLiner).run(rest);
-            case "update" ->
-                isJobUpdate(rest) ? ScontrolJobUpdate.update(inv, rest, err) : ScontrolUpdate.run(inv, rest, err);
+            case "update" -> update(inv, rest, err);
             case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
             case "requeue", "requeuehold", "suspend", "resume" ->
                 ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, err);
@@ -79,8 +78,47 @@ public final class ScontrolCommand implements Command {
         };
     }
 
-    private static boolean isJobUpdate(List<String> args) {
-        return !args.isEmpty() && args.get(0).toLowerCase(Locale.ROOT).startsWith("jobid=");
+    /**
+     * {@code scontrol update}: what is updated is told by a tag anywhere on the line, JobId (or
+     * JobName) first, then NodeName, then PartitionName, as Slurm's scontrol looks for them.
+     */
+    private static int update(Invocation inv, List<String> args, PrintStream err) {
+        boolean job = false;
+        boolean node = false;
+        boolean partition = false;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            int eq = arg.indexOf('=');
+            String tag = eq < 0 ? arg : arg.substring(0, eq);
+            if (eq < 0) {
+                i++; // a tag without '=' takes the next word as its value
+            }
+            if (tagIs(tag, "NodeName", 3)) {
+                node = true;
+            } else if (tagIs(tag, "PartitionName", 3)) {
+                partition = true;
+            } else if (tagIs(tag, "JobId", 3) || tagIs(tag, "JobNAME", 3)) {
+                job = true;
+            }
+        }
+        if (job) {
+            return ScontrolJobUpdate.update(inv, args, err);
+        }
+        if (!node && partition) {
+            return ScontrolPartitionUpdate.run(inv, args, err);
+        }
+        return ScontrolUpdate.run(inv, args, err);
+    }
+
+    /**
+     * Whether {@code tag} names {@code name} as Slurm's scontrol compares them
+     * ({@code xstrncasecmp(tag, name, MAX(strlen(tag), least))}): case aside, an abbreviation
+     * of at least {@code least} characters.
+     */
+    static boolean tagIs(String tag, String name, int least) {
+        return tag.length() >= least
+                && tag.length() <= name.length()
+                && name.regionMatches(true, 0, tag, 0, tag.length());
     }
 
     /** Asks each configured controller in turn, as {@code scontrol ping} does. */

@@ -7,22 +7,26 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.GetJobsRequest;
+import dev.sluice.protocol.v1.JobChanges;
+import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.UpdateJobRequest;
 import dev.sluice.protocol.v1.UpdateJobResponse;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * {@code scontrol hold|uhold|release JOBS} and {@code scontrol update JobId=N Key=Value...}
- * (TimeLimit, JobName/Name, Comment, Priority, Nice). Messages as Slurm 22.05's: each refused
+ * (TimeLimit, with {@code +N}/{@code -N}; JobName/Name, Comment, Priority, Nice, NumNodes,
+ * NumTasks, Partition), each value parsed here into the request's typed fields. Messages as Slurm 22.05's: each refused
  * job prints {@code TEXT for job N}; hold and release add Slurm's
  * {@code slurm_suspend error: TEXT} line; exit status 1 on any refusal.
  */
@@ -68,31 +72,60 @@ final class ScontrolJobUpdate {
 
     static int update(Invocation inv, List<String> args, PrintStream err) {
         String jobId = null;
-        Map<String, String> fields = new LinkedHashMap<>();
+        JobChanges.Builder changes = JobChanges.newBuilder();
         for (String arg : args) {
             int eq = arg.indexOf('=');
             String key = eq > 0 ? arg.substring(0, eq) : arg;
             String value = eq > 0 ? arg.substring(eq + 1) : "";
-            switch (key.toLowerCase(Locale.ROOT)) {
+            String k = key.toLowerCase(Locale.ROOT);
+            switch (k) {
                 case "jobid" -> jobId = value;
                 case "timelimit" -> {
+                    OptionalLong minutes = timeLimit(inv, jobId, value, err);
+                    if (minutes.isEmpty()) {
+                        return 1;
+                    }
+                    changes.setTimeLimit((int) minutes.getAsLong());
+                }
+                case "priority" -> {
+                    OptionalLong p = uint32(value);
+                    if (p.isEmpty()) {
+                        err.println(PROG + ": error: Invalid Priority value: " + value);
+                        return 1;
+                    }
+                    changes.setPriority((int) p.getAsLong());
+                }
+                case "nice" -> {
+                    long nice;
                     try {
-                        TimeLimit.parseMinutes(value);
-                    } catch (IllegalArgumentException e) {
-                        err.println(PROG + ": error: Invalid TimeLimit value");
+                        nice = Long.parseLong(value.strip());
+                    } catch (NumberFormatException e) {
+                        nice = 0; // strtoll's answer to what is not a number
+                    }
+                    if (Math.abs(nice) > NICE_LIMIT) {
+                        err.println(PROG + ": error: Nice value out of range (+/- " + NICE_LIMIT + "). Value ignored");
                         return 1;
                     }
-                    fields.put(key, value);
+                    changes.setNice((int) nice);
                 }
-                case "priority", "nice" -> {
-                    if (!value.matches("-?[0-9]{1,10}")) {
-                        err.println(PROG + ": error: Invalid " + (key.equalsIgnoreCase("nice") ? "Nice" : "Priority")
-                                + " value: " + value);
+                case "numnodes", "reqnodes" -> {
+                    if (!nodeCount(value, changes)) {
+                        err.println(
+                                PROG + ": error: Invalid numeric value \"" + value + "\" for requested node count.");
                         return 1;
                     }
-                    fields.put(key, value);
                 }
-                case "name", "jobname", "comment" -> fields.put(key, value);
+                case "numtasks", "reqprocs" -> {
+                    OptionalLong n = uint32(value);
+                    if (n.isEmpty()) {
+                        err.println(PROG + ": error: Invalid NumTasks value: " + value);
+                        return 1;
+                    }
+                    changes.setNumTasks((int) n.getAsLong());
+                }
+                case "partition" -> changes.setPartition(value);
+                case "name", "jobname" -> changes.setName(value);
+                case "comment" -> changes.setComment(value);
                 default -> {
                     err.println("Update of this parameter is not supported: " + arg);
                     err.println("Request aborted");
@@ -100,10 +133,126 @@ final class ScontrolJobUpdate {
                 }
             }
         }
+        if (changes.build().equals(JobChanges.getDefaultInstance())) {
+            err.println("No changes specified");
+            return 1;
+        }
         UpdateJobRequest.Builder req = UpdateJobRequest.newBuilder()
                 .addAllJobIds(CommandSupport.commaList(jobId))
-                .putAllFields(fields);
+                .setChanges(changes);
         return send(inv, req, err, Style.UPDATE);
+    }
+
+    /** Slurm's NICE_OFFSET - 3: the most a nice value may be either way. */
+    static final long NICE_LIMIT = 2147483645L;
+
+    /**
+     * {@code TimeLimit=}: a limit in minutes (INFINITE for UNLIMITED), or, with a leading
+     * {@code +} or {@code -}, the job's limit moved by that much: scontrol asks the controller
+     * for the job's limit first, as Slurm's does.
+     */
+    private static OptionalLong timeLimit(Invocation inv, String jobId, String value, PrintStream err) {
+        boolean relative = value.startsWith("+") || value.startsWith("-");
+        long minutes;
+        try {
+            minutes = TimeLimit.parseMinutes(relative ? value.substring(1) : value);
+        } catch (IllegalArgumentException e) {
+            err.println(PROG + ": error: Invalid TimeLimit value");
+            return OptionalLong.empty();
+        }
+        long limit = SlurmLimits.toUint32(minutes);
+        if (!relative) {
+            return OptionalLong.of(limit);
+        }
+        if (jobId == null) {
+            err.println(PROG + ": error: JobId must precede TimeLimit increment or decrement");
+            return OptionalLong.empty();
+        }
+        OptionalLong current = currentLimit(inv, jobId, err);
+        if (current.isEmpty()) {
+            return current;
+        }
+        long now = current.getAsLong();
+        if (value.startsWith("+")) {
+            // UNLIMITED stays so; a sum past uint32 is kept below Slurm's sentinels.
+            boolean unlimited = now == SlurmLimits.INFINITE || limit == SlurmLimits.INFINITE;
+            return OptionalLong.of(unlimited ? SlurmLimits.INFINITE : Math.min(now + limit, SlurmLimits.NO_VAL - 1));
+        }
+        if (limit > now) {
+            err.println(
+                    PROG + ": error: TimeLimit decrement larger than current time limit (" + limit + " > " + now + ")");
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(now - limit);
+    }
+
+    /** The job's time limit in minutes, as Slurm's scontrol finds it (a single job only). */
+    private static OptionalLong currentLimit(Invocation inv, String jobId, PrintStream err) {
+        int id;
+        try {
+            id = Integer.parseInt(jobId.strip());
+        } catch (NumberFormatException e) {
+            err.println(PROG + ": error: Invalid job ID " + jobId);
+            return OptionalLong.empty();
+        }
+        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
+        if (client.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        Optional<JobInfo> job;
+        try {
+            job = client
+                    .get()
+                    .call(ClientRequest.newBuilder()
+                            .setGetJobs(GetJobsRequest.newBuilder().addJobIds(id)))
+                    .getGetJobs()
+                    .getJobsList()
+                    .stream()
+                    .filter(j -> j.getJobId() == id)
+                    .findFirst();
+        } catch (ControllerException e) {
+            err.println(PROG + ": error: " + e.getMessage());
+            return OptionalLong.empty();
+        }
+        if (job.isEmpty()) {
+            err.println(PROG + ": error: Job ID " + jobId + " not found");
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(Integer.toUnsignedLong(job.get().getTimeLimitMinutes()));
+    }
+
+    /**
+     * {@code NumNodes=N} (the least count) or {@code N-M} (both), as Slurm's
+     * get_resource_arg_range reads it; {@code 0} as itself.
+     */
+    static boolean nodeCount(String value, JobChanges.Builder changes) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("([0-9]+)(?:-([0-9]+))?").matcher(value.strip());
+        if (!m.matches()) {
+            return false;
+        }
+        try {
+            changes.setMinNodes(Math.toIntExact(Long.parseLong(m.group(1))));
+            if (m.group(2) != null) {
+                int max = Math.toIntExact(Long.parseLong(m.group(2)));
+                if (max <= 0) {
+                    return false;
+                }
+                changes.setMaxNodes(max);
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            return false;
+        }
+        return true;
+    }
+
+    /** A uint32 as Slurm's parse_uint32 takes it. */
+    private static OptionalLong uint32(String value) {
+        if (!value.strip().matches("[0-9]{1,10}")) {
+            return OptionalLong.empty();
+        }
+        long v = Long.parseLong(value.strip());
+        return v > SlurmLimits.INFINITE ? OptionalLong.empty() : OptionalLong.of(v);
     }
 
     private static int send(Invocation inv, UpdateJobRequest.Builder req, PrintStream err, Style style) {

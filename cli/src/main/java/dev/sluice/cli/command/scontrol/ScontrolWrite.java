@@ -65,6 +65,11 @@ final class ScontrolWrite {
         }
         // Bytes as submitted: a script in Latin-1 comes back in Latin-1.
         byte[] script = job.get().getSpec().getScript().toByteArray();
+        if (script.length == 0) {
+            // salloc and srun jobs have none; Slurm's controller answers so.
+            err.println("job script retrieval failed: " + ErrorCode.JOB_SCRIPT_MISSING.text());
+            return 0;
+        }
         if (target.equals("-")) {
             out.write(script, 0, script.length);
             return 0;

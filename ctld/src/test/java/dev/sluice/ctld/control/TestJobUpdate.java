@@ -1,0 +1,206 @@
+package dev.sluice.ctld.control;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.PartitionState;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.loop.SoftState;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.state.PartitionChange;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code scontrol update JobId=...} and {@code PartitionName=...} as pure decisions, with the
+ * answers real Slurm 22.05 gave for the same cases (compat scenarios 063, 064, 065, 069).
+ */
+class TestJobUpdate {
+    private static final long NOW = 1_000_000;
+    private static final Caller ROOT = new Caller(0, 0, "root");
+    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
+    private static final Caller OTHER = new Caller(1001, 1001, "bob");
+
+    /** Partition p: two nodes, MaxTime 60 minutes. */
+    private final ClusterState state = new ClusterState(
+            List.of(node("n1"), node("n2")),
+            List.of(new Partition(
+                    "p",
+                    List.of("n1", "n2"),
+                    true,
+                    60,
+                    JobRequest.TIME_NOT_SET,
+                    Partition.NODES_UNLIMITED,
+                    0,
+                    PartitionState.UP,
+                    0,
+                    0,
+                    1,
+                    1,
+                    false)),
+            1);
+
+    private long seq;
+
+    private static Node node(String name) {
+        return Node.configured(
+                name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+    }
+
+    /** A job of uid 1000 with a 10-minute limit; running on n1 when {@code running}. */
+    private int job(JobRequest request, boolean running) {
+        int id = state.nextJobId();
+        state.replay(++seq, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
+        if (running) {
+            state.replay(
+                    ++seq,
+                    new StateRecord.JobStarted(
+                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 10, NOW - 100));
+        }
+        return id;
+    }
+
+    private int job(boolean running) {
+        return job(aJob().uid(1000).build(), running);
+    }
+
+    private Job update(Caller caller, int id, JobChange... changes) {
+        JobUpdate.update(state, caller, Integer.toString(id), List.of(changes), NOW)
+                .records()
+                .forEach(r -> state.replay(++seq, r));
+        return state.job(id);
+    }
+
+    private static ErrorCode refusal(Runnable action) {
+        try {
+            action.run();
+        } catch (SlurmException e) {
+            return e.code();
+        }
+        throw new AssertionError("no error");
+    }
+
+    @Test
+    void aFinishedJobIsRefusedBeforeAskingWhoseItIs() {
+        int id = job(true);
+        state.replay(++seq, new StateRecord.JobEnded(id, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        assertThat(refusal(() -> update(OTHER, id, new JobChange.Name("x")))).isEqualTo(ErrorCode.JOB_FINISHED);
+        int pending = job(false);
+        assertThat(refusal(() -> update(OTHER, pending, new JobChange.Priority(1))))
+                .isEqualTo(ErrorCode.USER_ID_MISSING);
+    }
+
+    @Test
+    void usersLowerTheirLimitAndRaiseItOnlyWhilePendingUpToTheMaxTime() {
+        int pending = job(false);
+        assertThat(update(OWNER, pending, new JobChange.TimeLimit(5)).timeLimitMinutes())
+                .isEqualTo(5);
+        assertThat(update(OWNER, pending, new JobChange.TimeLimit(60)).timeLimitMinutes())
+                .isEqualTo(60);
+        assertThat(refusal(() -> update(OWNER, pending, new JobChange.TimeLimit(90))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        int running = job(true);
+        assertThat(update(OWNER, running, new JobChange.TimeLimit(5)).timeLimitMinutes())
+                .isEqualTo(5);
+        assertThat(refusal(() -> update(OWNER, running, new JobChange.TimeLimit(6))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        Job raised = update(ROOT, running, new JobChange.TimeLimit(120), new JobChange.Name("renamed"));
+        assertThat(raised.timeLimitMinutes()).isEqualTo(120);
+        assertThat(raised.request().name()).isEqualTo("renamed");
+        assertThat(raised.state()).isEqualTo(JobState.RUNNING);
+    }
+
+    @Test
+    void aNodeCountSetsTheLeastAndARangeBoth() {
+        int id = job(aJob().uid(1000).tasks(2).build(), false);
+        Job two = update(ROOT, id, new JobChange.MinNodes(2));
+        assertThat(two.request().minNodes()).isEqualTo(2);
+        Job range = update(ROOT, id, new JobChange.MinNodes(1), new JobChange.MaxNodes(2));
+        assertThat(range.request().minNodes()).isEqualTo(1);
+        assertThat(range.request().maxNodes()).isEqualTo(2);
+        // NumNodes=3 keeps the most, 2: the least may not pass it.
+        assertThat(refusal(() -> update(ROOT, id, new JobChange.MinNodes(3)))).isEqualTo(ErrorCode.INVALID_NODE_COUNT);
+        assertThat(update(ROOT, id, new JobChange.Tasks(3)).request().numTasks())
+                .isEqualTo(3);
+        int running = job(true);
+        assertThat(refusal(() -> update(ROOT, running, new JobChange.MinNodes(2))))
+                .isEqualTo(ErrorCode.NOT_SUPPORTED);
+        assertThat(refusal(() -> update(ROOT, running, new JobChange.Tasks(2)))).isEqualTo(ErrorCode.JOB_NOT_PENDING);
+    }
+
+    @Test
+    void aPartitionMustExistAndTheSameOneIsNoChange() {
+        int id = job(false);
+        assertThat(refusal(() -> update(ROOT, id, new JobChange.PartitionName("nosuch"))))
+                .isEqualTo(ErrorCode.INVALID_PARTITION_NAME);
+        int running = job(true);
+        assertThat(JobUpdate.update(
+                                state, ROOT, Integer.toString(running), List.of(new JobChange.PartitionName("p")), NOW)
+                        .records())
+                .isEmpty();
+    }
+
+    @Test
+    void priorityZeroHoldsAndAFixedPriorityOverridesNice() {
+        int id = job(false);
+        Job fixed = update(ROOT, id, new JobChange.Priority(1000));
+        assertThat(fixed.adminPriority()).isEqualTo(1000);
+        assertThat(update(ROOT, id, new JobChange.Nice(100)).request().nice()).isZero();
+        assertThat(update(ROOT, id, new JobChange.Priority(0)).hold()).isEqualTo(Job.Hold.ADMIN);
+        assertThat(refusal(() -> update(ROOT, id, new JobChange.Priority(5)))).isEqualTo(ErrorCode.JOB_HELD);
+        // Released, the job's priority is computed again.
+        state.replay(++seq, new StateRecord.JobHoldChanged(id, Job.Hold.NONE, NOW));
+        assertThat(state.job(id).adminPriority()).isZero();
+        int own = job(false);
+        assertThat(update(OWNER, own, new JobChange.Priority(0)).hold()).isEqualTo(Job.Hold.USER);
+        int other = job(false);
+        assertThat(refusal(() -> update(OWNER, other, new JobChange.Priority(4294967000L))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(refusal(() -> update(OWNER, other, new JobChange.Nice(-5)))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(update(OWNER, other, new JobChange.Nice(5)).request().nice()).isEqualTo(5);
+    }
+
+    @Test
+    void onlyOperatorsChangeAPartitionThatExists() {
+        List<PartitionChange> down = List.of(new PartitionChange.State(PartitionState.DOWN));
+        assertThat(refusal(() -> PartitionControl.update(state, OWNER, "p", down)))
+                .isEqualTo(ErrorCode.USER_ID_MISSING);
+        assertThat(refusal(() -> PartitionControl.update(state, ROOT, "nosuch", down)))
+                .isEqualTo(ErrorCode.INVALID_PARTITION_NAME);
+        ControlResult<Void> r = PartitionControl.update(
+                state,
+                ROOT,
+                "p",
+                List.of(new PartitionChange.State(PartitionState.DRAIN), new PartitionChange.MaxTime(30)));
+        assertThat(r.records()).isEmpty();
+        r.softChanges().forEach(c -> SoftState.apply(state, c));
+        Partition p = state.partitions().get(0);
+        assertThat(p.state()).isEqualTo(PartitionState.DRAIN);
+        assertThat(p.maxTimeMinutes()).isEqualTo(30);
+        assertThat(p.nodes()).containsExactly("n1", "n2");
+    }
+
+    @Test
+    void aCancelledPendingJobKeepsWhatItWaitedFor() {
+        int held = job(aJob().uid(1000).hold().build(), false);
+        JobControl jobs =
+                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
+        jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW)
+                .records()
+                .forEach(r -> state.replay(++seq, r));
+        assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);
+        assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);
+    }
+}
