@@ -12,6 +12,7 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.wire.WireMapper;
@@ -173,17 +174,9 @@ public final class InfoMapper {
 
     /** A partition's largest node CPU count, worked out once per partition per answer. */
     static ToIntFunction<String> partitionCpus(ClusterImage image) {
-        Map<String, Integer> memo = new HashMap<>();
-        return name -> memo.computeIfAbsent(
-                name,
-                n -> image.partition(n)
-                        .map(p -> p.nodes().stream()
-                                .map(image::node)
-                                .flatMap(java.util.Optional::stream)
-                                .mapToInt(v -> v.node().hardware().cpus())
-                                .max()
-                                .orElse(0))
-                        .orElse(0));
+        var max = perPartition(
+                image, nodes -> nodes.mapToLong(h -> h.cpus()).max().orElse(0));
+        return name -> (int) max.applyAsLong(name);
     }
 
     /**
@@ -191,16 +184,21 @@ public final class InfoMapper {
      * (a listing of 100,000 jobs asks it for each pending one).
      */
     static ToLongFunction<String> partitionMemory(ClusterImage image) {
+        return perPartition(
+                image, nodes -> nodes.mapToLong(h -> h.realMemoryMb()).min().orElse(0));
+    }
+
+    /** One figure over the hardware of a partition's nodes, memoized per partition; 0 for none. */
+    private static ToLongFunction<String> perPartition(
+            ClusterImage image, java.util.function.ToLongFunction<java.util.stream.Stream<NodeHardware>> figure) {
         Map<String, Long> memo = new HashMap<>();
         return name -> memo.computeIfAbsent(
                 name,
                 n -> image.partition(n)
-                        .map(p -> p.nodes().stream()
+                        .map(p -> figure.applyAsLong(p.nodes().stream()
                                 .map(image::node)
                                 .flatMap(java.util.Optional::stream)
-                                .mapToLong(v -> v.node().hardware().realMemoryMb())
-                                .min()
-                                .orElse(0))
+                                .map(v -> v.node().hardware())))
                         .orElse(0L));
     }
 

@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
-import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,14 +24,8 @@ class TestSubmissionIds {
 
     @BeforeEach
     void cluster() {
-        Node node = Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        state = new ClusterState(List.of(node), List.of(Builders.aPartition("p", List.of("n1"))), 1);
-        state.replay(
-                ++seq,
-                new StateRecord.NodeRegistered(
-                        "n1", "n1", "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW));
-        state.heard("n1", NOW);
+        state = Builders.anIdleCluster(List.of("n1"), 4, 1000, NOW);
+        seq = 100;
     }
 
     /** The outcome, with its records and soft changes applied as the loop applies them. */

@@ -5,14 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
-import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,19 +24,8 @@ class TestPendingNodeCount {
 
     @BeforeEach
     void cluster() {
-        List<Node> nodes = new ArrayList<>();
-        for (String name : List.of("n1", "n2")) {
-            nodes.add(Node.configured(
-                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
-        }
-        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
-        for (String name : List.of("n1", "n2")) {
-            state.replay(
-                    ++seq,
-                    new StateRecord.NodeRegistered(
-                            name, name, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
-            state.heard(name, NOW);
-        }
+        state = Builders.anIdleCluster(List.of("n1", "n2"), 4, 1000, NOW);
+        seq = 100;
     }
 
     private int shownNodes(JobRequest request) {
