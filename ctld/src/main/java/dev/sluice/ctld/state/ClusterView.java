@@ -1,5 +1,6 @@
 package dev.sluice.ctld.state;
 
+import dev.sluice.common.slurm.JobReason;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,18 @@ public interface ClusterView {
 
     /** When the node was last heard from; 0 if never since this controller started. */
     long lastHeard(String node);
+
+    /**
+     * Soft: why a pending job waits (its hold, or what the last scheduling pass found), as
+     * squeue shows it; a job that is not pending: its recorded reason.
+     */
+    JobReason pendingReason(Job job);
+
+    /**
+     * Soft: the nodes where a job that ended still has processes being killed (COMPLETING);
+     * empty when none.
+     */
+    java.util.Set<String> completingOn(int jobId);
 
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     boolean warnSignalSent(Job job);

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import java.util.List;
 
@@ -24,8 +25,18 @@ public sealed interface JobEvent {
      * {@code scancel}.
      *
      * @param requid the uid that asked ({@link StateRecord.JobEnded#NOBODY} when unknown)
+     * @param waiting why the job waited, if it was pending: Slurm keeps that reason on a job
+     *     cancelled before it ran ({@code CANCELLED Resources}, {@code CANCELLED JobHeldUser})
      */
-    record Cancel(int requid) implements JobEvent {
+    record Cancel(int requid, JobReason waiting) implements JobEvent {
+        public Cancel {
+            requireNonNull(waiting, "waiting is null");
+        }
+
+        public Cancel(int requid) {
+            this(requid, JobReason.NONE);
+        }
+
         public Cancel() {
             this(StateRecord.JobEnded.NOBODY);
         }
