@@ -3,6 +3,7 @@ package dev.sluice.cli.view;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.slurm.JobStateFlag;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.Elapsed;
 import dev.sluice.common.time.SlurmTimestamp;
@@ -47,6 +48,24 @@ public final class JobView {
 
     public JobState state() {
         return job.getState();
+    }
+
+    /**
+     * Ended, its processes still being killed: Slurm's COMPLETING flag, which squeue and scontrol
+     * print instead of the state it ended in.
+     */
+    public boolean completing() {
+        return job.getCompleting();
+    }
+
+    /** The state as squeue {@code %T} and scontrol {@code JobState=} print it. */
+    public String stateName() {
+        return completing() ? JobStateFlag.COMPLETING.name() : JobStates.longName(state());
+    }
+
+    /** The state as squeue {@code %t} prints it. */
+    public String stateCompact() {
+        return completing() ? JobStateFlag.COMPLETING.compact() : JobStates.compactName(state());
     }
 
     /** The id squeue shows ({@code %i}): {@code 12}, an array task {@code 11_1}, pending tasks {@code 11_[3-4%2]}. */

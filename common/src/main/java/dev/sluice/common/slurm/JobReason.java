@@ -61,7 +61,12 @@ public enum JobReason {
     NON_ZERO_EXIT_CODE("NonZeroExitCode"),
     TIME_LIMIT("TimeLimit"),
     /** Slurm's FAIL_OOM. */
-    OUT_OF_MEMORY("OutOfMemory");
+    OUT_OF_MEMORY("OutOfMemory"),
+    /**
+     * Slurm's FAIL_LAUNCH, which Slurm also gives a batch script that died of a signal it did
+     * not send (the script killed itself, or something else killed it).
+     */
+    JOB_LAUNCH_FAILURE("JobLaunchFailure");
 
     private static final Map<String, JobReason> BY_NAME = new HashMap<>();
 

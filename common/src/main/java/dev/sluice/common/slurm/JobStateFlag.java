@@ -7,9 +7,9 @@ import java.util.stream.Collectors;
 
 /**
  * The flags Slurm adds to a job's base state ({@link JobState}), each with the long name and the
- * compact code squeue {@code -t} accepts ({@code CG}, {@code COMPLETING}). Sluice's controller
- * moves a job out of RUNNING in one step, so no job carries these flags yet; {@code squeue -t CG}
- * is still a valid question, with no job in the answer, as on an idle Slurm.
+ * compact code squeue {@code -t} accepts ({@code CG}, {@code COMPLETING}). Of these Sluice's jobs
+ * carry only COMPLETING (a cancelled job whose processes are still being killed); asking for
+ * another is still a valid question, with no job in the answer, as on an idle Slurm.
  */
 public enum JobStateFlag {
     COMPLETING("CG"),

@@ -11,6 +11,7 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.StateRecord;
@@ -224,8 +225,11 @@ public final class AccountingEvents {
     private static AccountingRecord.Builder batchStep(Job job, boolean memoryConsumable) {
         Allocation.NodeShare first = job.allocation().nodes().get(0);
         // Slurm ends a timed-out job's batch step as CANCELLED (it was signalled); the job
-        // itself keeps TIMEOUT.
-        JobState state = job.state() == JobState.TIMEOUT ? JobState.CANCELLED : job.state();
+        // itself keeps TIMEOUT. So is a script that died of a signal (job FAILED 0:9, batch
+        // CANCELLED 0:9).
+        boolean signalled = job.state() == JobState.TIMEOUT
+                || (job.state() == JobState.FAILED && JobLifecycle.diedOfSignal(job.exitStatus()));
+        JobState state = signalled ? JobState.CANCELLED : job.state();
         // Slurm lists mem on a step even when memory is not a consumable resource (mem=0), and
         // the job's GRES on the batch node (cpu=1,gres/gpu=2,mem=0,node=1).
         Tres tres = Tres.empty()

@@ -32,6 +32,8 @@ import java.util.List;
 
 /** Job handlers: submission, cancel/signal, completion reported by a node. */
 public final class JobControl {
+    private static final int SIGKILL = 9;
+
     private final Scheduler.SelectDefaults defaults;
     private final int maxArraySize;
 
@@ -247,15 +249,39 @@ public final class JobControl {
                 "invalid partition specified: " + requested);
     }
 
+    /** Which of a running job's processes {@code scancel --signal} reaches. */
+    public enum SignalScope {
+        /** The default: the job's steps, not the batch shell nor its other children. */
+        STEPS,
+        /** {@code -b/--batch}: the batch shell alone. */
+        BATCH,
+        /** {@code -f/--full}: every process of the job, the batch shell's children included. */
+        FULL;
+
+        public static SignalScope of(boolean batch, boolean full) {
+            return batch ? BATCH : full ? FULL : STEPS;
+        }
+    }
+
+    /** As {@link #signal(ClusterView, Caller, String, int, boolean, SignalScope, long)}, {@code -b} or not. */
+    public ControlResult<Void> signal(
+            ClusterView state, Caller caller, String target, int signal, boolean cancel, boolean batchOnly, long now) {
+        return signal(state, caller, target, signal, cancel, SignalScope.of(batchOnly, false), now);
+    }
+
     /**
      * Cancels or signals the jobs a user named ({@code 123}, {@code 123_4}, {@code 123_[1-3]}).
      * Cancelling a pending job ends it at once; a running one ends as CANCELLED and its nodes
      * are told to kill it. A pending array task is first split off its array, as Slurm does.
+     * SIGKILL to a whole job is a cancel, as in Slurm (scancel's default is that very signal):
+     * the job ends CANCELLED, not killed by a signal of its own.
      */
     public ControlResult<Void> signal(
-            ClusterView state, Caller caller, String target, int signal, boolean cancel, boolean batchOnly, long now) {
+            ClusterView state, Caller caller, String target, int signal, boolean cancel, SignalScope scope, long now) {
+        boolean ending = cancel || (signal == SIGKILL && scope != SignalScope.BATCH);
         List<JobTargets.Target> targets = JobTargets.resolve(state, target);
         List<StateRecord> records = new ArrayList<>();
+        List<SoftChange> soft = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         TaskSplits splits = new TaskSplits(state.nextJobId());
         int requid = caller.uid();
@@ -271,26 +297,36 @@ public final class JobControl {
                 continue;
             }
             if (job.isPending()) {
-                if (!cancel) {
+                if (!ending) {
                     throw new SlurmException(ErrorCode.JOB_PENDING);
                 }
-                JobReason waiting = state.pendingReason(job.id());
-                JobEvent.Cancel event = new JobEvent.Cancel(requid, waiting == null ? JobReason.NONE : waiting);
+                JobEvent.Cancel event = new JobEvent.Cancel(requid, state.pendingReason(job));
                 Transition cancelled = t.pendingTask() >= 0
                         ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, event, now)
                         : JobLifecycle.apply(job, event, now);
                 records.addAll(cancelled.records());
                 continue;
             }
-            if (cancel) {
+            if (ending) {
                 Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(requid), now);
                 records.addAll(cancelled.records());
                 effects.addAll(cancelled.effects());
+                if (!job.request().script().isEmpty()) {
+                    // Its batch host reports when the script's processes are gone; until then the
+                    // job shows COMPLETING, as in Slurm.
+                    soft.add(new SoftChange.JobCompleting(
+                            job.id(), job.allocation().batchHost(), true));
+                }
             } else {
-                effects.add(new Effect.Signal(job.id(), job.allocation().nodeNames(), signal, batchOnly));
+                effects.add(new Effect.Signal(
+                        job.id(),
+                        job.allocation().nodeNames(),
+                        signal,
+                        scope == SignalScope.BATCH,
+                        scope == SignalScope.STEPS));
             }
         }
-        return ControlResult.of(records, effects, null);
+        return new ControlResult<>(records, soft, effects, null);
     }
 
     /**
@@ -381,6 +417,11 @@ public final class JobControl {
             String slurmUser,
             long now) {
         Job job = state.job(jobId);
+        if (job != null && job.state().isFinished() && state.completingOn(jobId).contains(nodeName)) {
+            // The end of a job already cancelled: its processes are gone from this node.
+            return new ControlResult<>(
+                    List.of(), List.of(new SoftChange.JobCompleting(jobId, nodeName, false)), List.of(), null);
+        }
         if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
             return ControlResult.answer(null);
         }

@@ -44,6 +44,16 @@ public sealed interface SoftChange {
         }
     }
 
+    /**
+     * A job ended while its processes still ran on {@code node} (a cancel): it shows COMPLETING
+     * there until the node reports them gone ({@code completing} false), as Slurm's jobs do.
+     */
+    record JobCompleting(int jobId, String node, boolean completing) implements SoftChange {
+        public JobCompleting {
+            requireNonNull(node, "node is null");
+        }
+    }
+
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
 

@@ -9,7 +9,8 @@ import java.util.Set;
  * Chooses GRES units on one node for one job: lowest free indices first, so the same pool and
  * request always give the same devices; where gres.conf binds devices to cores ({@code Cores=}),
  * devices near enough free cores come first ({@link CoreAffinity}). Whole GPUs and MPS/shard shares of a GPU exclude each
- * other; an MPS or shard request is served by exactly one GPU, as in Slurm.
+ * other; a shard request is served by exactly one GPU, as in Slurm, and so is an MPS request
+ * that one GPU's share can hold (a larger one spreads over several).
  *
  * <p>Pure: no state; the answer depends only on the arguments.
  */
@@ -100,6 +101,31 @@ public final class GresMatcher {
         for (GresUnit u : affinity.order(units)) {
             if (pool.free(u) >= item.count() && !pool.gpuBusy(u.index(), true)) {
                 return new GresGrant(item.name(), "", List.of(u.index()), item.count());
+            }
+        }
+        // Slurm 22.05 runs an MPS request larger than any one GPU's share (mps:150 on 100 a GPU)
+        // and keeps such a shard request pending.
+        return item.name().equals("mps") ? spread(pool, units, item) : null;
+    }
+
+    /**
+     * An MPS request over several GPUs, lowest first: every GPU but the last is taken whole (no
+     * other job uses its share), the last for what is left, so that the amount on each follows
+     * from the indices and the inventory alone ({@link GresPool#plus}).
+     */
+    private static GresGrant spread(GresPool pool, List<GresUnit> units, GresDemand.Item item) {
+        List<Integer> chosen = new ArrayList<>();
+        long left = item.count();
+        for (GresUnit u : units) {
+            if (pool.gpuBusy(u.index(), true)) {
+                continue;
+            }
+            if (left > u.capacity() && pool.used(u) == 0) {
+                chosen.add(u.index());
+                left -= u.capacity();
+            } else if (left <= u.capacity() && pool.free(u) >= left) {
+                chosen.add(u.index());
+                return new GresGrant(item.name(), "", chosen, item.count());
             }
         }
         return null;

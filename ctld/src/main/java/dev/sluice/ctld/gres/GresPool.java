@@ -44,7 +44,20 @@ public record GresPool(GresInventory inventory, Map<String, Long> used) {
         }
         Map<String, Long> next = new HashMap<>(used);
         for (GresGrant g : grants) {
-            if (g.name().equals("gpu") || g.indices().size() != 1) {
+            if (GresUnit.sharesGpu(g.name()) && g.indices().size() > 1) {
+                // Spread over GPUs (GresMatcher): all but the last whole, the last the rest.
+                long left = g.count();
+                for (int i : g.indices()) {
+                    long capacity = inventory.named(g.name()).stream()
+                            .filter(u -> u.index() == i)
+                            .mapToLong(GresUnit::capacity)
+                            .findFirst()
+                            .orElse(left);
+                    long amount = Math.min(capacity, left);
+                    next.merge(g.name() + "#" + i, sign * amount, Long::sum);
+                    left -= amount;
+                }
+            } else if (g.name().equals("gpu") || g.indices().size() != 1) {
                 g.indices().forEach(i -> next.merge(g.name() + "#" + i, (long) sign, Long::sum));
             } else {
                 next.merge(g.name() + "#" + g.indices().get(0), sign * g.count(), Long::sum);

@@ -33,9 +33,9 @@ public final class Priorities {
             for (Job job : image.jobs()) {
                 if (isHeld(job)) {
                     out.put(job.id(), 0L);
-                } else if (!job.state().isFinished()) {
-                    // A running job keeps the priority it started with, as Slurm shows it (and
-                    // squeue orders running jobs by it).
+                } else {
+                    // A running or finished job keeps the priority it started with, as Slurm
+                    // shows it (and squeue orders by it: of two cancelled jobs the older first).
                     out.put(
                             job.id(),
                             job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, BASIC_TOP - job.id()));
@@ -95,7 +95,8 @@ public final class Priorities {
 
     /** Slurm holds a job by giving it priority 0 ({@code sbatch -H}, {@code scontrol hold}). */
     private static boolean isHeld(Job job) {
-        return job.isPending() && job.hold() != Job.Hold.NONE;
+        // A held job that was cancelled keeps the 0 it waited with.
+        return (job.isPending() || job.state().isFinished()) && job.hold() != Job.Hold.NONE;
     }
 
     /** CPU-seconds per uid, each job's weight halved every half-life since it ended (or now). */

@@ -236,7 +236,13 @@ public final class ClientApiHandler {
             String target = raw.strip();
             names.add(target);
             pending.add(loop.submit((state, now) -> jobs.signal(
-                    state, caller, target, request.getSignal(), request.getCancel(), request.getBatchOnly(), now)));
+                    state,
+                    caller,
+                    target,
+                    request.getSignal(),
+                    request.getCancel(),
+                    JobControl.SignalScope.of(request.getBatchOnly(), request.getFull()),
+                    now)));
         }
         SignalJobResponse.Builder out = SignalJobResponse.newBuilder();
         for (int i = 0; i < names.size(); i++) {

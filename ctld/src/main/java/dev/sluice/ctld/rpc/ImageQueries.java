@@ -31,7 +31,7 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
         if (request.getJobIdsCount() == 0) {
             Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
             image.jobs().stream()
-                    .filter(j -> !request.getActiveOnly() || !j.state().isFinished())
+                    .filter(j -> !request.getActiveOnly() || !j.state().isFinished() || image.isCompleting(j))
                     .filter(j -> family.isEmpty()
                             || family.contains(j.id())
                             || (j.array().isArray() && family.contains(j.array().arrayJobId())))

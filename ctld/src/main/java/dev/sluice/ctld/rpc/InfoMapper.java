@@ -88,6 +88,7 @@ public final class InfoMapper {
                 .setNumNodes(nodes)
                 .setNumCpus(cpus)
                 .setExitStatus(job.exitStatus())
+                .setCompleting(image.isCompleting(job))
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setPartition(job.partition())
                 .setPriority((int)

@@ -24,7 +24,8 @@ public record ClusterImage(
         Map<Integer, Long> priorities,
         Map<Integer, String> reasonDetails,
         int nextJobId,
-        Map<Integer, JobSteps> steps) {
+        Map<Integer, JobSteps> steps,
+        java.util.Set<Integer> completing) {
 
     public ClusterImage {
         // The controller's own tables are immutable already and share chunks between images.
@@ -42,6 +43,12 @@ public record ClusterImage(
         priorities = Map.copyOf(priorities);
         reasonDetails = Map.copyOf(reasonDetails);
         steps = Map.copyOf(steps);
+        completing = java.util.Set.copyOf(completing);
+    }
+
+    /** Whether a job that ended still has processes being killed on some node (COMPLETING). */
+    public boolean isCompleting(Job job) {
+        return completing.contains(job.id());
     }
 
     /** An image that holds one job and nothing else (to describe that job on its own). */
@@ -58,7 +65,8 @@ public record ClusterImage(
                 Map.of(),
                 Map.of(),
                 0,
-                Map.of());
+                Map.of(),
+                java.util.Set.of());
     }
 
     public Optional<Job> job(int id) {
@@ -87,19 +95,21 @@ public record ClusterImage(
 
     /** The reason a pending job waits, as squeue prints it. */
     public String reasonOf(Job job) {
+        return reasonOf(job, pendingReasons).slurmName();
+    }
+
+    /** A job's reason: a pending job's hold, or what the scheduler last found in {@code waiting}. */
+    static JobReason reasonOf(Job job, Map<Integer, JobReason> waiting) {
         if (!job.isPending()) {
-            return job.reason().slurmName();
+            return job.reason();
         }
         if (job.hold() != Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD) {
-            return JobReason.REQUEUED_HELD.slurmName();
+            return JobReason.REQUEUED_HELD;
         }
         return switch (job.hold()) {
-            case USER -> JobReason.JOB_HELD_USER.slurmName();
-            case ADMIN -> JobReason.JOB_HELD_ADMIN.slurmName();
-            case NONE -> {
-                JobReason waiting = pendingReasons.get(job.id());
-                yield (waiting != null ? waiting : job.reason()).slurmName();
-            }
+            case USER -> JobReason.JOB_HELD_USER;
+            case ADMIN -> JobReason.JOB_HELD_ADMIN;
+            case NONE -> waiting.getOrDefault(job.id(), job.reason());
         };
     }
 }

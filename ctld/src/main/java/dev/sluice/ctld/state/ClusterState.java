@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The controller's mutable state. Owned by the single controller thread: not thread-safe,
@@ -42,6 +43,8 @@ public final class ClusterState implements ClusterView {
     private final Set<String> responding = new HashSet<>();
     // The queue view is replaced whole by each pass and kept immutable, so images share it.
     private Map<Integer, JobReason> pendingReasons = Map.of();
+    // Jobs that ended while their processes were still being killed, and where (COMPLETING).
+    private Map<Integer, Completing> completing = Map.of();
     private Map<Integer, Long> expectedStarts = Map.of();
     private Map<Integer, Long> priorities = Map.of();
     private Map<Integer, String> details = Map.of();
@@ -357,6 +360,52 @@ public final class ClusterState implements ClusterView {
 
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     @Override
+    public Set<String> completingOn(int jobId) {
+        Completing c = completing.get(jobId);
+        return c == null ? Set.of() : c.nodes();
+    }
+
+    /**
+     * Soft: whether a job that ended still has processes being killed on {@code node}. Its
+     * resources stay taken until no node has any left, as in Slurm: a job placed on them could
+     * otherwise start beside a job that has not let go of them yet.
+     */
+    public void completing(int jobId, String node, boolean stillKilling) {
+        Completing was = completing.get(jobId);
+        Job job = jobs.get(jobId);
+        if (was == null && (!stillKilling || job == null || job.allocation() == null)) {
+            return;
+        }
+        Set<String> nodes = new TreeSet<>(was == null ? Set.of() : was.nodes());
+        if (stillKilling) {
+            nodes.add(node);
+        } else {
+            nodes.remove(node);
+        }
+        Allocation held = was == null ? job.allocation() : was.allocation();
+        Map<Integer, Completing> next = new HashMap<>(completing);
+        if (nodes.isEmpty()) {
+            next.remove(jobId);
+            account(held, -1);
+        } else {
+            next.put(jobId, new Completing(held, Set.copyOf(nodes)));
+            if (was == null) {
+                account(held, +1);
+            }
+        }
+        completing = Map.copyOf(next);
+        nodesImage = null;
+    }
+
+    /** A job's allocation, held while its processes are killed on {@code nodes}. */
+    private record Completing(Allocation allocation, Set<String> nodes) {}
+
+    @Override
+    public JobReason pendingReason(Job job) {
+        return ClusterImage.reasonOf(job, pendingReasons);
+    }
+
+    @Override
     public boolean warnSignalSent(Job job) {
         return warned.getOrDefault(job.id(), -1L) == job.startTime();
     }
@@ -382,6 +431,11 @@ public final class ClusterState implements ClusterView {
         if (responding.remove(node)) {
             nodesImage = null;
         }
+        // A node that stopped answering will not report its jobs' processes gone: as Slurm
+        // does once a node is DOWN, its jobs stop COMPLETING.
+        for (int jobId : List.copyOf(completing.keySet())) {
+            completing(jobId, node, false);
+        }
     }
 
     /** When the node was last heard from; 0 if never since this controller started. */
@@ -393,11 +447,6 @@ public final class ClusterState implements ClusterView {
     @Override
     public long priority(int jobId) {
         return priorities.getOrDefault(jobId, 0L);
-    }
-
-    @Override
-    public JobReason pendingReason(int jobId) {
-        return pendingReasons.get(jobId);
     }
 
     /** Soft: what the last scheduling pass said of the pending jobs. */
@@ -453,6 +502,7 @@ public final class ClusterState implements ClusterView {
                 priorities,
                 details,
                 nextJobId,
-                steps);
+                steps,
+                completing.keySet());
     }
 }

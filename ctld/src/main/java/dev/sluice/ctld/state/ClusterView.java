@@ -38,6 +38,18 @@ public interface ClusterView {
     /** When the node was last heard from; 0 if never since this controller started. */
     long lastHeard(String node);
 
+    /**
+     * Soft: why a pending job waits (its hold, or what the last scheduling pass found), as
+     * squeue shows it; a job that is not pending: its recorded reason.
+     */
+    JobReason pendingReason(Job job);
+
+    /**
+     * Soft: the nodes where a job that ended still has processes being killed (COMPLETING);
+     * empty when none.
+     */
+    java.util.Set<String> completingOn(int jobId);
+
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     boolean warnSignalSent(Job job);
 
@@ -46,9 +58,6 @@ public interface ClusterView {
 
     /** Soft: the priority the last scheduling pass gave this job, 0 if none. */
     long priority(int jobId);
-
-    /** Soft: why the last scheduling pass left this pending job waiting, or null. */
-    JobReason pendingReason(int jobId);
 
     /** Soft: the steps of running jobs, by job id (also of runs that ended, until swept). */
     Map<Integer, JobSteps> steps();

@@ -25,20 +25,20 @@ public sealed interface JobEvent {
      * {@code scancel}.
      *
      * @param requid the uid that asked ({@link StateRecord.JobEnded#NOBODY} when unknown)
-     * @param pendingReason why a pending job was waiting: Slurm keeps it as the ended job's
-     *     reason ({@code CANCELLED Resources}); a held job keeps its hold's reason regardless
+     * @param waiting why the job waited, if it was pending: Slurm keeps that reason on a job
+     *     cancelled before it ran ({@code CANCELLED Resources}, {@code CANCELLED JobHeldUser})
      */
-    record Cancel(int requid, JobReason pendingReason) implements JobEvent {
+    record Cancel(int requid, JobReason waiting) implements JobEvent {
         public Cancel {
-            requireNonNull(pendingReason, "pendingReason is null");
-        }
-
-        public Cancel() {
-            this(StateRecord.JobEnded.NOBODY);
+            requireNonNull(waiting, "waiting is null");
         }
 
         public Cancel(int requid) {
             this(requid, JobReason.NONE);
+        }
+
+        public Cancel() {
+            this(StateRecord.JobEnded.NOBODY);
         }
     }
 

@@ -86,7 +86,7 @@ public final class JobLifecycle {
                         new Effect.LaunchBatch(id));
             case JobEvent.Cancel c ->
                 from == JobPhase.PENDING
-                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, waitedFor(job, c), now, c.requid()))
+                        ? Transition.of(new JobEnded(id, JobState.CANCELLED, 0, c.waiting(), now, c.requid()))
                         : Transition.of(
                                 new JobEnded(id, JobState.CANCELLED, 15, JobReason.NONE, now, c.requid()),
                                 terminate(job, JobState.CANCELLED));
@@ -94,9 +94,14 @@ public final class JobLifecycle {
                 Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, now));
             case JobEvent.BatchEnded e -> {
                 JobState end = e.endState() != null ? e.endState() : byStatus(e.exitStatus());
+                // A script killed by a signal Slurm did not send: FAILED, as a failed launch
+                // (Slurm's job_complete gives WIFSIGNALED statuses FAIL_LAUNCH).
+                JobReason reason = e.endState() == null && diedOfSignal(e.exitStatus())
+                        ? JobReason.JOB_LAUNCH_FAILURE
+                        : endReason(end);
                 // The batch host ends its own part; the job's other nodes are told.
                 boolean others = job.allocation().nodes().size() > 1;
-                yield ended(job, end, e.exitStatus(), endReason(end), others, now);
+                yield ended(job, end, e.exitStatus(), reason, others, now);
             }
             case JobEvent.PrologFailed p -> {
                 List<Effect> kill =
@@ -139,15 +144,6 @@ public final class JobLifecycle {
         };
         check(job, t.records());
         return t;
-    }
-
-    /** A pending job cancelled keeps the reason it waited for, as in Slurm 22.05. */
-    private static JobReason waitedFor(Job job, JobEvent.Cancel cancel) {
-        return switch (job.hold()) {
-            case USER -> JobReason.JOB_HELD_USER;
-            case ADMIN -> JobReason.JOB_HELD_ADMIN;
-            case NONE -> job.reason() == JobReason.REQUEUED_HELD ? job.reason() : cancel.pendingReason();
-        };
     }
 
     /**
@@ -262,6 +258,11 @@ public final class JobLifecycle {
             case OUT_OF_MEMORY -> JobReason.OUT_OF_MEMORY;
             default -> JobReason.NONE;
         };
+    }
+
+    /** Whether a wait status (as jobs record it) says the process was killed by a signal. */
+    public static boolean diedOfSignal(int status) {
+        return (status & 0x7f) != 0 && (status & 0xff00) == 0;
     }
 
     private static JobState byStatus(int status) {

@@ -108,6 +108,32 @@ class TestGresPlacement {
     }
 
     @Test
+    void anMpsRequestLargerThanOneGpuSpreadsOverWholeShares() {
+        // Real Slurm 22.05 runs --gres=mps:150 with 100 a GPU (compat 015).
+        NodeCapacity node = aNode("w1").gres("gpu:3,mps:300").build();
+        Allocation a = placed(
+                Allocator.place(List.of(node), aRequest().gres("mps", "", 150).build()));
+        assertThat(a.nodes().get(0).gres()).containsExactly(new GresGrant("mps", "", List.of(0, 1), 150));
+        // GPU 0 is taken whole, GPU 1 has 50 left: another mps:50 fits there, mps:100 on GPU 2.
+        NodeCapacity busy = after(node, a);
+        assertThat(placed(Allocator.place(
+                                List.of(busy), aRequest().gres("mps", "", 50).build()))
+                        .nodes()
+                        .get(0)
+                        .gres())
+                .containsExactly(new GresGrant("mps", "", List.of(1), 50));
+        assertThat(placed(Allocator.place(
+                                List.of(busy), aRequest().gres("mps", "", 100).build()))
+                        .nodes()
+                        .get(0)
+                        .gres())
+                .containsExactly(new GresGrant("mps", "", List.of(2), 100));
+        assertThat(Allocator.place(
+                        List.of(busy), aRequest().gres("mps", "", 200).build()))
+                .isEqualTo(new PlacementResult.Pending(JobReason.RESOURCES));
+    }
+
+    @Test
     void typedRequestsGetDevicesOfThatType() {
         NodeCapacity node = aNode("w1").gres("gpu:tesla:2,gpu:kepler:1").build();
         assertThat(placed(Allocator.place(

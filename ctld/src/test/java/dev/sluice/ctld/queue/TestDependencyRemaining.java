@@ -15,7 +15,19 @@ class TestDependencyRemaining {
         Map<Integer, Job> byId = new java.util.HashMap<>();
         jobs.forEach(j -> byId.put(j.id(), j));
         return new ClusterImage(
-                1, jobs, byId, List.of(), Map.of(), List.of(), Map.of(), Map.of(), Map.of(), Map.of(), 100, Map.of());
+                1,
+                jobs,
+                byId,
+                List.of(),
+                Map.of(),
+                List.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                100,
+                Map.of(),
+                java.util.Set.of());
     }
 
     @Test

@@ -54,9 +54,13 @@ class TestJobLifecycle {
         Map<String, Function<Job, Transition>> out = new LinkedHashMap<>();
         out.put("Start", j -> JobLifecycle.apply(j, new JobEvent.Start(TWO_NODES, "p", 60), NOW));
         out.put("Cancel", j -> JobLifecycle.apply(j, new JobEvent.Cancel(), NOW));
+        out.put(
+                "Cancel, waiting for Resources",
+                j -> JobLifecycle.apply(j, new JobEvent.Cancel(0, JobReason.RESOURCES), NOW));
         out.put("DependencyNeverSatisfied", j -> JobLifecycle.apply(j, new JobEvent.DependencyNeverSatisfied(), NOW));
         out.put("BatchEnded, exit 0", j -> JobLifecycle.apply(j, new JobEvent.BatchEnded(null, 0), NOW));
         out.put("BatchEnded, exit 1", j -> JobLifecycle.apply(j, new JobEvent.BatchEnded(null, 1 << 8), NOW));
+        out.put("BatchEnded, killed by signal 9", j -> JobLifecycle.apply(j, new JobEvent.BatchEnded(null, 9), NOW));
         out.put("BatchEnded, TIMEOUT", j -> JobLifecycle.apply(j, new JobEvent.BatchEnded(JobState.TIMEOUT, 15), NOW));
         out.put(
                 "BatchEnded, OUT_OF_MEMORY",

@@ -28,24 +28,11 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
             Path workDir) {
         JobSpec spec = request.getSpec();
         int uid = spec.getOwner().getUid();
-        // The batch step: %J is the bare job id and %s says "batch"; an array task's %A and %a
-        // are its array's id and its index (sbatch(1), "filename pattern").
-        OutputPattern.Context ctx = new OutputPattern.Context(
-                request.getJobId(),
-                spec.getName(),
-                spec.getOwner().getUserName(),
-                // %N is the short name of the host the node daemon runs on, not the NodeName
-                // (Slurm 22.05: -o nodes/%N on node n1 of host vm makes nodes/vm).
-                dev.sluice.common.daemon.HostName.shortName(),
-                0,
-                request.getArrayJobId(),
-                request.getArrayTaskId(),
-                "");
-        String defaultOut = request.getArrayJobId() > 0 ? "slurm-%A_%a.out" : "slurm-%j.out";
-        // Relative names are opened by the user's shell after it entered the working directory.
-        String out = OutputPattern.expand(spec.getStdOut().isEmpty() ? defaultOut : spec.getStdOut(), ctx);
-        String err = spec.getStdErr().isEmpty() ? out : OutputPattern.expand(spec.getStdErr(), ctx);
-        String in = spec.getStdIn().isEmpty() ? "/dev/null" : OutputPattern.expand(spec.getStdIn(), ctx);
+        String out = outputPath(request, nodeName);
+        String err = errorPath(request, nodeName);
+        String in = spec.getStdIn().isEmpty()
+                ? "/dev/null"
+                : OutputPattern.expand(spec.getStdIn(), context(request, nodeName));
         boolean append = spec.getOpenMode().equalsIgnoreCase("append");
 
         List<String> command = new ArrayList<>(cpuBinding.prefix(request.getCoresList()));
@@ -56,12 +43,15 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         }
         // The shell, already the job's user, enters the working directory and opens the output
         // files, so they belong to the user and nothing is opened with the daemon's rights.
-        String redirect = append ? ">>" : ">";
-        String errRedirect = err.equals(out) ? "2>&1" : "2" + redirect + "\"$e\"";
+        // Truncated first (unless --open-mode=append), then opened for appending: the node's own
+        // lines (EndNotice) are appended by another process while the job writes, and without
+        // O_APPEND the job would write over them at its own offset (slurmstepd shares the job's).
+        String truncate = append ? "" : ": >\"$o\" && " + (err.equals(out) ? "" : ": >\"$e\" && ");
+        String errRedirect = err.equals(out) ? "2>&1" : "2>>\"$e\"";
         command.addAll(List.of(
                 "/bin/sh",
                 "-c",
-                "w=$1; o=$2; e=$3; i=$4; shift 4; " + UserShell.ENTER + "exec <\"$i\" " + redirect + "\"$o\" "
+                "w=$1; o=$2; e=$3; i=$4; shift 4; " + UserShell.ENTER + truncate + "exec <\"$i\" >>\"$o\" "
                         + errRedirect + " || exit 1; " + UserShell.REPORT + "exec \"$@\"",
                 "slurmstepd",
                 workDir.toString(),
@@ -93,6 +83,39 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         putIfGiven(env, "SLURM_GPUS_PER_NODE", spec.getGpusPerNode());
         putIfGiven(env, "SLURM_GPUS_PER_TASK", spec.getGpusPerTask());
         return new BatchCommand(command, env, gresEnv);
+    }
+
+    /** The script's standard output, as {@code -o} names it (relative to its working directory). */
+    static String outputPath(LaunchBatchJobRequest request, String nodeName) {
+        JobSpec spec = request.getSpec();
+        String defaultOut = request.getArrayJobId() > 0 ? "slurm-%A_%a.out" : "slurm-%j.out";
+        return OutputPattern.expand(
+                spec.getStdOut().isEmpty() ? defaultOut : spec.getStdOut(), context(request, nodeName));
+    }
+
+    /** The script's standard error: {@code -e}, or its output. */
+    static String errorPath(LaunchBatchJobRequest request, String nodeName) {
+        JobSpec spec = request.getSpec();
+        return spec.getStdErr().isEmpty()
+                ? outputPath(request, nodeName)
+                : OutputPattern.expand(spec.getStdErr(), context(request, nodeName));
+    }
+
+    private static OutputPattern.Context context(LaunchBatchJobRequest request, String nodeName) {
+        JobSpec spec = request.getSpec();
+        // The batch step: %J is the bare job id and %s says "batch"; an array task's %A and %a
+        // are its array's id and its index (sbatch(1), "filename pattern").
+        return new OutputPattern.Context(
+                request.getJobId(),
+                spec.getName(),
+                spec.getOwner().getUserName(),
+                // %N is the short name of the host the node daemon runs on, not the NodeName
+                // (Slurm 22.05: -o nodes/%N on node n1 of host vm makes nodes/vm).
+                dev.sluice.common.daemon.HostName.shortName(),
+                0,
+                request.getArrayJobId(),
+                request.getArrayTaskId(),
+                "");
     }
 
     private static void putIfGiven(Map<String, String> env, String name, String value) {

@@ -194,7 +194,7 @@ public final class BatchLauncher implements AutoCloseable {
         if (limit > 0 && SlurmLimits.isLimit(limit) && job.suspendedAt < 0) {
             long ran = Math.max(0, clock.instant().getEpochSecond() - request.getStartTime() - job.suspendedSeconds);
             long delay = Math.max(0, limit * 60 - ran);
-            job.limit = timers.schedule(() -> end(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
+            job.limit = timers.schedule(() -> ending(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
         }
     }
 
@@ -260,8 +260,22 @@ public final class BatchLauncher implements AutoCloseable {
     public void terminate(int jobId, JobState reason) {
         RunningJob job = running.get(jobId);
         if (job != null) {
-            end(job, reason == JobState.JOB_STATE_UNSPECIFIED ? JobState.CANCELLED : reason);
+            ending(job, reason == JobState.JOB_STATE_UNSPECIFIED ? JobState.CANCELLED : reason);
         }
+    }
+
+    /** A first end (not one a restart finishes): announced in the job's error file, then done. */
+    private void ending(RunningJob job, JobState state) {
+        if (job.endState != null) {
+            return;
+        }
+        try {
+            spool.launch(job.jobId)
+                    .ifPresent(request -> EndNotice.write(request, nodeName, daemonUid, state, clock.instant()));
+        } catch (IOException e) {
+            log.warn("job {}: cannot read its launch to announce its end: {}", job.jobId, e.getMessage());
+        }
+        end(job, state);
     }
 
     private void end(RunningJob job, JobState state) {
@@ -370,8 +384,10 @@ public final class BatchLauncher implements AutoCloseable {
                 .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
         jobSignals.accept(job.jobId, "KILL");
         boolean prologFailed = spool.fact(job.jobId, Supervisor.PROLOG_FAILED).isPresent();
-        int status = spool.fact(job.jobId, Supervisor.EXIT)
-                .map(rc -> Supervisor.waitStatus(Integer.parseInt(rc), job.signalled))
+        int status = spool.fact(job.jobId, Supervisor.WAIT_STATUS)
+                .map(raw -> Supervisor.exactStatus(Integer.parseInt(raw)))
+                .or(() -> spool.fact(job.jobId, Supervisor.EXIT)
+                        .map(rc -> Supervisor.waitStatus(Integer.parseInt(rc), job.signalled)))
                 // No status: the supervisor itself was killed (or the node rebooted) with the job,
                 // or the Prolog failed and the job never started.
                 .orElse(prologFailed ? 0 : 9);

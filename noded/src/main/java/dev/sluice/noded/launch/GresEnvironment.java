@@ -12,7 +12,8 @@ import java.util.Map;
  * {@code CUDA_VISIBLE_DEVICES}, {@code GPU_DEVICE_ORDINAL}, {@code ROCR_VISIBLE_DEVICES},
  * {@code ZE_AFFINITY_MASK}, {@code SLURM_JOB_GPUS} and {@code SLURM_GPUS_ON_NODE}, a shard also
  * {@code SLURM_SHARDS_ON_NODE}; an MPS share gives only
- * {@code CUDA_MPS_ACTIVE_THREAD_PERCENTAGE} (the share × 100 / that GPU's MPS count). Slurm sets
+ * {@code CUDA_MPS_ACTIVE_THREAD_PERCENTAGE} (the share × 100 / the first GPU's MPS count, above
+ * 100 for a share larger than one GPU's, as Slurm computes it). Slurm sets
  * no {@code CUDA_DEVICE_ORDER}. Indices are the node's device numbers (no device cgroup
  * renumbers them).
  */
@@ -29,7 +30,8 @@ public final class GresEnvironment {
                     int gpu = g.getIndicesCount() > 0 ? g.getIndices(0) : 0;
                     long perGpu = mpsPerGpu.getOrDefault(gpu, 100L);
                     long percent = perGpu > 0 ? g.getCount() * 100 / perGpu : 100;
-                    env.put("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", Long.toString(Math.max(1, Math.min(100, percent))));
+                    // Slurm's formula, not capped: mps:150 on 100 a GPU gives 150.
+                    env.put("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", Long.toString(Math.max(1, percent)));
                 }
                 case "shard" -> {
                     devices(env, g, indices);

@@ -116,8 +116,12 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
                 if (request.getStepsOnly()) {
                     // --signal without B: reaches every step task here and leaves the batch shell alone.
                     steps.signalJob(request.getJobId(), Integer.toString(request.getSignal()));
+                } else if (request.getBatchOnly()) {
+                    launcher.signal(request.getJobId(), request.getSignal(), true);
                 } else {
-                    launcher.signal(request.getJobId(), request.getSignal(), request.getBatchOnly());
+                    // scancel --full: the batch shell's process group and every step task.
+                    launcher.signal(request.getJobId(), request.getSignal(), false);
+                    steps.signalJob(request.getJobId(), Integer.toString(request.getSignal()));
                 }
             }
         }

@@ -39,7 +39,7 @@ public final class ScancelCommand implements Command {
             .unsupported('A', "account", ArgKind.REQUIRED)
             .add('b', "batch", ArgKind.NONE)
             .unsupported('M', "clusters", ArgKind.REQUIRED)
-            .unsupported('f', "full", ArgKind.NONE)
+            .add('f', "full", ArgKind.NONE)
             .add((char) 0, "help", ArgKind.NONE)
             .add('H', "hurry", ArgKind.NONE)
             .unsupported('i', "interactive", ArgKind.NONE)
@@ -79,6 +79,7 @@ public final class ScancelCommand implements Command {
         String nodes = null;
         String signal = null;
         boolean batch = inv.env().containsKey("SCANCEL_BATCH");
+        boolean full = inv.env().containsKey("SCANCEL_FULL");
         boolean quiet = false;
         int verbose = inv.env().containsKey("SCANCEL_VERBOSE") ? 1 : 0;
         for (ParsedOption o : parsed.options()) {
@@ -92,6 +93,7 @@ public final class ScancelCommand implements Command {
                     return 0;
                 }
                 case "batch" -> batch = true;
+                case "full" -> full = true;
                 case "name" -> name = o.value();
                 case "nodelist" -> nodes = o.value();
                 case "partition" -> partition = o.value();
@@ -151,8 +153,10 @@ public final class ScancelCommand implements Command {
             return 1;
         }
 
-        SignalJobRequest.Builder req =
-                SignalJobRequest.newBuilder().addAllJobIds(ids).setBatchOnly(batch);
+        SignalJobRequest.Builder req = SignalJobRequest.newBuilder()
+                .addAllJobIds(ids)
+                .setBatchOnly(batch)
+                .setFull(full);
         if (signo == null) {
             req.setCancel(true);
         } else {

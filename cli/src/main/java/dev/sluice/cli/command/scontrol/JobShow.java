@@ -1,6 +1,5 @@
 package dev.sluice.cli.command.scontrol;
 
-import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.cli.view.NodeLists;
 import dev.sluice.common.slurm.SlurmLimits;
@@ -37,7 +36,7 @@ final class JobShow {
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
                 + " QOS=" + JobView.orNull(spec.getQos()));
-        l.add("JobState=" + JobStates.longName(j.state()) + " Reason="
+        l.add("JobState=" + j.stateName() + " Reason="
                 + j.reason().replace(' ', '_') + " Dependency="
                 + JobView.orNull(j.info().getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())

@@ -2,7 +2,6 @@ package dev.sluice.cli.command.squeue;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.cli.view.NodeLists;
 import dev.sluice.common.slurm.SlurmLimits;
@@ -107,8 +106,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'U' -> Long.toString(j.uid());
             case 'g' -> j.groupName();
             case 'G' -> Long.toString(j.gid());
-            case 't' -> JobStates.compactName(j.state());
-            case 'T' -> JobStates.longName(j.state());
+            case 't' -> j.stateCompact();
+            case 'T' -> j.stateName();
             case 'M' -> j.elapsed();
             case 'l' -> TimeLimit.formatSqueue(j.timeLimitMinutes());
             case 'L' -> j.timeLeft();

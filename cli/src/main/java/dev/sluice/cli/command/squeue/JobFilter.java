@@ -16,6 +16,7 @@ import java.util.Set;
  *
  * @param users user names and numeric uids as typed
  * @param nodes host names ({@code -w}, already expanded); a job matches when it holds one of them
+ * @param completingAsked {@code -t CG} (or COMPLETING): jobs whose processes are still being killed
  * @param allStates {@code -t all}
  */
 record JobFilter(
@@ -23,6 +24,7 @@ record JobFilter(
         Set<String> users,
         Set<String> partitions,
         Set<JobState> states,
+        boolean completingAsked,
         boolean allStates,
         Set<String> names,
         Set<String> accounts,
@@ -35,7 +37,7 @@ record JobFilter(
      * it does not know), and left out here when it has finished.
      */
     boolean activeOnly() {
-        return !allStates && states.isEmpty() && jobIds.isEmpty();
+        return !allStates && states.isEmpty() && !completingAsked && jobIds.isEmpty();
     }
 
     boolean test(JobView job) {
@@ -43,11 +45,12 @@ record JobFilter(
             return false;
         }
         if (!allStates) {
-            if (!states.isEmpty()) {
-                if (!states.contains(job.state())) {
+            if (!states.isEmpty() || completingAsked) {
+                if (!states.contains(job.state()) && !(completingAsked && job.completing())) {
                     return false;
                 }
-            } else if (!JobStates.isActive(job.state())) {
+            } else if (!JobStates.isActive(job.state()) && !job.completing()) {
+                // Slurm lists completing jobs by default too.
                 return false;
             }
         }

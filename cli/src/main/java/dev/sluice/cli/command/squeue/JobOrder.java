@@ -1,6 +1,5 @@
 package dev.sluice.cli.command.squeue;
 
-import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import java.util.Comparator;
 import java.util.Optional;
@@ -67,7 +66,7 @@ final class JobOrder {
             case 'U' -> Comparator.comparingLong(JobView::uid);
             case 'g' -> Comparator.comparing(JobView::groupName);
             case 'G' -> Comparator.comparingLong(JobView::gid);
-            case 't', 'T' -> Comparator.comparing(j -> JobStates.longName(j.state()));
+            case 't', 'T' -> Comparator.comparing(JobView::stateName);
             case 'p', 'Q' ->
                 Comparator.comparingLong(j -> Integer.toUnsignedLong(j.info().getPriority()));
             case 'D' -> Comparator.comparingLong(JobView::nodeCount);

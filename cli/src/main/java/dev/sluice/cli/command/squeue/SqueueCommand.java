@@ -102,14 +102,17 @@ public final class SqueueCommand implements Command {
         Set<JobState> states = new LinkedHashSet<>();
         boolean allStates = false;
         boolean flagsOnly = false;
+        boolean completing = false;
         for (String name : CommandSupport.commaList(s.states)) {
             if (name.equalsIgnoreCase("all")) {
                 allStates = true;
                 continue;
             }
             Optional<JobState> st = JobStates.parse(name);
-            if (st.isEmpty() && dev.sluice.common.slurm.JobStateFlag.parse(name).isPresent()) {
-                // A flag no Sluice job carries (JobStateFlag): asked for, it matches none.
+            var flag = dev.sluice.common.slurm.JobStateFlag.parse(name);
+            if (st.isEmpty() && flag.isPresent()) {
+                // COMPLETING is the one flag Sluice's jobs carry; asked for, another matches none.
+                completing |= flag.get() == dev.sluice.common.slurm.JobStateFlag.COMPLETING;
                 flagsOnly = true;
                 continue;
             }
@@ -163,6 +166,7 @@ public final class SqueueCommand implements Command {
                 users,
                 Set.copyOf(CommandSupport.commaList(s.partitions)),
                 states,
+                completing,
                 allStates,
                 Set.copyOf(CommandSupport.commaList(s.names)),
                 Set.copyOf(CommandSupport.commaList(s.accounts)),

@@ -1,0 +1,42 @@
+package dev.sluice.noded.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+
+/** slurmstepd's line in a job's error file when it is told to end the job (Slurm 22.05's words). */
+class TestEndNotice {
+    private static final Instant AT = Instant.parse("2026-12-04T15:10:00Z");
+
+    @Test
+    void aCancelAndATimeLimitAreAnnouncedOthersAreNot() {
+        assertThat(EndNotice.text("n1", 12, JobState.CANCELLED, AT, ZoneOffset.UTC))
+                .contains("slurmstepd-n1: error: *** JOB 12 ON n1 CANCELLED AT 2026-12-04T15:10:00 ***");
+        assertThat(EndNotice.text("n1", 12, JobState.TIMEOUT, AT, ZoneOffset.ofHours(1)))
+                .contains(
+                        "slurmstepd-n1: error: *** JOB 12 ON n1 CANCELLED AT 2026-12-04T16:10:00 DUE TO TIME LIMIT ***");
+        assertThat(EndNotice.text("n1", 12, JobState.NODE_FAIL, AT, ZoneOffset.UTC))
+                .isEmpty();
+    }
+
+    @Test
+    void itIsAppendedToTheErrorFileByTheJobsUser() {
+        LaunchBatchJobRequest request = LaunchBatchJobRequest.newBuilder()
+                .setJobId(12)
+                .setSpec(JobSpec.newBuilder()
+                        .setWorkDir("/home/u")
+                        .setStdErr("err-%j.txt")
+                        .setOwner(Identity.newBuilder().setUid(1000).setGid(100).setUserName("u")))
+                .build();
+        assertThat(EndNotice.command(request, "n1", 0, "LINE"))
+                .startsWith("setpriv", "--reuid=1000", "--regid=100", "--init-groups", "--")
+                .endsWith("slurmstepd", "/home/u", "err-12.txt", "LINE");
+        assertThat(EndNotice.command(request, "n1", 1000, "LINE")).first().isEqualTo("/bin/sh");
+    }
+}
