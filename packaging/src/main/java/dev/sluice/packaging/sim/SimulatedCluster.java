@@ -134,6 +134,17 @@ public final class SimulatedCluster implements AutoCloseable {
         CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, (effect, image) -> {
             if (effect instanceof Effect.LaunchBatch l) {
                 self[0].launched.add(l.jobId());
+            } else if (effect instanceof Effect.Terminate t) {
+                // A simulated node's processes end the moment they are killed: its batch host
+                // reports them gone at once, so a cancelled job is COMPLETING only until then.
+                // (Queued, not awaited: effects run on the controller's own thread.)
+                image.job(t.jobId())
+                        .map(Job::allocation)
+                        .filter(java.util.Objects::nonNull)
+                        .ifPresent(a -> self[0].ctld
+                                .loop()
+                                .submit((st, now) ->
+                                        self[0].jobs.complete(st, a.batchHost(), t.jobId(), 9, null, now)));
             }
         });
         // StateSaveLocation too: without it the commands would look for the controller's socket

@@ -30,6 +30,11 @@ public final class TestOnly {
                                     .setTestOnly(true)))
                     .getSubmitBatchJob();
         } catch (ControllerException e) {
+            // The controller's own line first, as for a submission (Slurm 22.05: "sbatch: error:
+            // invalid partition specified: nosuch" above the failure).
+            if (!e.userMessage().isEmpty()) {
+                err.println(program + ": error: " + e.userMessage());
+            }
             err.println("allocation failure: " + e.getMessage());
             return 1;
         }

@@ -66,6 +66,14 @@ class TestSbatchTestOnlyAndWait {
         return switch (req.getBodyCase()) {
             case SUBMIT_BATCH_JOB -> {
                 var submit = req.getSubmitBatchJob();
+                if (submit.getSpec().getPartition().equals("nosuch")) {
+                    yield ClientResponse.newBuilder()
+                            .setError(SlurmError.newBuilder()
+                                    .setCode(ErrorCode.INVALID_PARTITION_NAME.number())
+                                    .setMessage(ErrorCode.INVALID_PARTITION_NAME.text())
+                                    .setUserMessage("invalid partition specified: nosuch"))
+                            .build();
+                }
                 if (submit.getSpec().getMinNodes() == 9) {
                     yield ClientResponse.newBuilder()
                             .setError(SlurmError.newBuilder()
@@ -123,6 +131,13 @@ class TestSbatchTestOnlyAndWait {
         assertThat(sbatch("-Q", "--test-only", "--wrap", "true")).isEqualTo(new Output(0, "", ""));
         assertThat(sbatch("--test-only", "-N9", "--wrap", "true"))
                 .isEqualTo(new Output(1, "", "allocation failure: Requested node configuration is not available\n"));
+        // The controller's own line comes first (Slurm 22.05, compat 035).
+        assertThat(sbatch("--test-only", "-p", "nosuch", "--wrap", "true"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "sbatch: error: invalid partition specified: nosuch\n"
+                                + "allocation failure: Invalid partition name specified\n"));
     }
 
     @Test
