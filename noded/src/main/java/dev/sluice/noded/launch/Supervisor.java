@@ -28,11 +28,7 @@ public final class Supervisor {
 
     public static final String JOB_PID = "job.pid";
     public static final String EXIT = "exit";
-    /**
-     * The job's exact wait(2) status, read by the daemon where present. This supervisor writes
-     * only {@link #EXIT} (the shell's 128+N for a signal): reading the status through a
-     * non-reaping parent lost it under load (a /bin/true job reported killed), so that was undone.
-     */
+    /** The job's wait(2) status, exactly (see SCRIPT); absent in spools of older supervisors. */
     public static final String WAIT_STATUS = "wait_status";
     /** Written when the job's Prolog exits non-zero (the job was not started) or its Epilog does. */
     public static final String PROLOG_FAILED = "prolog.failed";
@@ -44,6 +40,15 @@ public final class Supervisor {
     // SIGQUIT ignored, and a job must receive them (scancel -s INT, srun's Ctrl-C). The
     // `environment` file holds the job's variables the JDK could not pass exactly
     // (JobEnvironmentFile); a subshell sets them and becomes the job, so its pid is the job's.
+    //
+    // The exact wait status: a shell's `$?` is 128+N both for "killed by signal N" and for
+    // "exit 128+N", and Slurm tells them apart (FAILED JobLaunchFailure 0:9 against
+    // NonZeroExitCode 137:0). So the job's parent is not this shell but `tail`, which never
+    // reaps it and ends with this supervisor (--pid): the job stays a zombie until read, and its
+    // wait status is field 52 (exit_code) of /proc/PID/stat. This shell polls that file, often
+    // at first (short jobs), then twice a second, with builtins and sleep(1) only: any other
+    // child it waited for could not be the job. `exit` keeps the shell's form for spools read by
+    // older daemons; an unreadable stat (the job reaped by another) leaves neither file.
     private static final String SCRIPT = """
             #!/bin/sh
             # sluice job supervisor: written by sluice-noded, run as: sluice-supervise.sh JOBDIR COMMAND...
@@ -60,16 +65,41 @@ public final class Supervisor {
               fi
               : > "$dir/prolog.done"
             fi
+            rm -f "$dir/job.pid.tmp"
             if [ -f "$dir/environment" ]; then
-              ( . "$dir/environment"; exec env --default-signal "$@" ) &
+              ( ( . "$dir/environment"; exec env --default-signal "$@" ) & echo $! > "$dir/job.pid.tmp"; exec tail --pid=$$ -f /dev/null ) &
             else
-              env --default-signal "$@" &
+              ( env --default-signal "$@" & echo $! > "$dir/job.pid.tmp"; exec tail --pid=$$ -f /dev/null ) &
             fi
-            job=$!
-            echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
-            wait $job
-            rc=$?
-            echo $rc > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
+            parent=$!
+            job=
+            while [ -z "$job" ]; do
+              { read -r job < "$dir/job.pid.tmp"; } 2>/dev/null || sleep 0.01
+            done
+            mv -f "$dir/job.pid.tmp" "$dir/job.pid"
+            set -f
+            n=0
+            status=
+            while { read -r stat < "/proc/$job/stat"; } 2>/dev/null; do
+              set -- ${stat##*) }
+              if [ "$1" = Z ]; then
+                status=${50}
+                break
+              fi
+              n=$((n + 1))
+              case $n in
+                ?|1?) sleep 0.05 ;;
+                2?|3?|4?) sleep 0.2 ;;
+                *) sleep 0.5 ;;
+              esac
+            done
+            kill $parent 2>/dev/null
+            wait $parent 2>/dev/null
+            if [ -n "$status" ]; then
+              echo $status > "$dir/wait_status.tmp" && mv -f "$dir/wait_status.tmp" "$dir/wait_status"
+              if [ $((status & 127)) -ne 0 ]; then rc=$((128 + (status & 127))); else rc=$((status >> 8)); fi
+              echo $rc > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
+            fi
             if [ -x "$dir/epilog" ]; then
               "$dir/epilog" </dev/null >/dev/null 2>&1
               erc=$?

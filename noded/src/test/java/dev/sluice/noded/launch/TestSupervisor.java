@@ -42,6 +42,36 @@ class TestSupervisor {
     }
 
     @Test
+    void tellsAJobKilledByASignalFromOneThatExitsWith128PlusIt() throws Exception {
+        Path killed = spool.resolve("job00021");
+        supervise(killed, "kill -9 $$").onExit().get();
+        assertThat(Integer.parseInt(fact(killed, Supervisor.WAIT_STATUS))).isEqualTo(9);
+        assertThat(fact(killed, Supervisor.EXIT))
+                .as("the shell's form, for older daemons")
+                .isEqualTo("137");
+        Path exited = spool.resolve("job00022");
+        supervise(exited, "exit 137").onExit().get();
+        assertThat(Integer.parseInt(fact(exited, Supervisor.WAIT_STATUS))).isEqualTo(137 << 8);
+        assertThat(fact(exited, Supervisor.EXIT)).isEqualTo("137");
+        assertThat(Supervisor.exactStatus(9)).isEqualTo(9);
+        assertThat(Supervisor.exactStatus(0x80 | 11)).as("core dumped").isEqualTo(11);
+        assertThat(Supervisor.exactStatus(137 << 8)).isEqualTo(137 << 8);
+    }
+
+    @Test
+    void aJobThatRunsAWhileIsStillReadWhenItEnds() throws Exception {
+        Path dir = spool.resolve("job00023");
+        Process p = supervise(dir, "sleep 3; exit 5");
+        p.onExit().get();
+        assertThat(Integer.parseInt(fact(dir, Supervisor.WAIT_STATUS))).isEqualTo(5 << 8);
+        // The job's parent (the non-reaping tail) is gone with the supervisor.
+        String parent = "tail --pid=" + p.pid() + " ";
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ProcessHandle.allProcesses()
+                        .noneMatch(h -> h.info().commandLine().orElse("").contains(parent)));
+    }
+
+    @Test
     void theJobLeadsASessionOfItsOwnWithDefaultSignalsAndOutlivesNoOne() throws Exception {
         Path dir = spool.resolve("job00002");
         Process p = supervise(dir, "trap 'exit 42' INT; sleep 600 & wait");
