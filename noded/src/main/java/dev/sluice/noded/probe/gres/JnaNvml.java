@@ -86,7 +86,24 @@ public final class JnaNvml implements Nvml {
                 last = e;
             }
         }
-        throw new NvmlUnavailableException("NVML library not found (libnvidia-ml.so.1): " + last.getMessage());
+        throw new NvmlUnavailableException(
+                "NVML library not found (libnvidia-ml.so.1): " + loaderReason(last.getMessage()));
+    }
+
+    /**
+     * What the dynamic loader said, once. JNA's message repeats it per attempt and ends with every
+     * place it looked, the whole class path included: a log line an admin cannot read.
+     */
+    static String loaderReason(String message) {
+        if (message == null) {
+            return "";
+        }
+        List<String> said = message.lines()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("Unable to load library") && !l.startsWith("Native library"))
+                .distinct()
+                .toList();
+        return said.isEmpty() ? message.lines().findFirst().orElse("").strip() : String.join("; ", said);
     }
 
     private static void check(Lib lib, int result, String call) throws NvmlUnavailableException {

@@ -95,6 +95,28 @@ class TestGresDiscovery {
     }
 
     @Test
+    void aRealH200AsRecordedIsOneGpuTypedByTheConfiguredType() throws Exception {
+        Nvml recorded = NvmlRecording.replay(TestNvmlRecording.recording("h200x1.txt"));
+        GresDiscovery.Result r =
+                onDisk(recorded).discover("g1", GresSpec.parseNodeList("gpu:h200:1"), conf("AutoDetect=nvml\n"), 16);
+        assertThat(r.log()).containsExactly("AutoDetect=nvml: 1 GPU(s) found by NVML");
+        assertThat(r.found()).singleElement().satisfies(gpu -> {
+            assertThat(gpu.name()).isEqualTo("gpu");
+            assertThat(gpu.type()).isEqualTo("h200");
+            assertThat(gpu.count()).isEqualTo(1);
+            assertThat(gpu.files()).containsExactly("/dev/nvidia0");
+            assertThat(gpu.cores()).isEqualTo("0-15");
+            assertThat(gpu.problems()).isEmpty();
+        });
+        // Without a configured type, slurmd's form of the name: lower case, spaces as '_'.
+        assertThat(onDisk(recorded)
+                        .discover("g1", List.of(), conf("AutoDetect=nvml\n"), 16)
+                        .found())
+                .extracting(GresDiscovery.Found::type)
+                .containsExactly("nvidia_h200");
+    }
+
+    @Test
     void withoutAConfiguredTypeTheNvmlNameIsTheType() {
         assertThat(GresDiscovery.type("NVIDIA A100-SXM4-40GB", List.of())).isEqualTo("nvidia_a100-sxm4-40gb");
         assertThat(GresDiscovery.type("NVIDIA H200", List.of("h100"))).isEqualTo("nvidia_h200");
