@@ -27,18 +27,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the controller's copy of the associations and QOS (AccountingStorageEnforce) in step
- * with sluice-dbd: it asks every {@code interval} with the version it holds, and dbd answers
- * "unchanged" or the whole new policy. Each new policy is written to
+ * with sluice-dbd: it asks with the version it holds, and dbd answers the whole new policy, or
+ * holds the ask while nothing changes (up to {@link #HOLD}) and then answers "unchanged". So a
+ * sacctmgr change reaches the controller as soon as it commits, as slurmdbd's push does, and a
+ * user added with sacctmgr can submit at once. Each new policy is written to
  * {@code StateSaveLocation/accounting/policy.pb} (temp file, fsync, rename) before it is used,
  * and read back at start-up, so a controller restarted while dbd is down enforces its last copy.
  *
- * <p>Polling rather than a push from dbd: one small request per interval, no connection for dbd
- * to keep per controller, and a dbd that was down needs no catch-up protocol.
+ * <p>A held ask (a long poll) rather than a push from dbd: the controller still opens the only
+ * connection, and a dbd that was down needs no catch-up protocol. After a failure, or from a dbd
+ * that does not hold asks, the controller waits {@code interval} before asking again.
  */
 public final class PolicyPuller implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PolicyPuller.class);
     public static final String FILE = "policy.pb";
     private static final Duration RPC_DEADLINE = Duration.ofSeconds(10);
+    /** How long dbd may hold an unchanged answer. */
+    static final Duration HOLD = Duration.ofSeconds(25);
 
     private final PolicyView view;
     private final Path file;
@@ -85,28 +90,38 @@ public final class PolicyPuller implements AutoCloseable {
 
     private void run() {
         try {
-            do {
-                pullOnce();
-            } while (!closed.await(interval.toMillis(), TimeUnit.MILLISECONDS));
+            // The first ask is answered at once (this controller holds no version dbd knows of).
+            boolean again = pullOnce(Duration.ZERO);
+            while (closed.getCount() > 0) {
+                if (!again && closed.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+                again = pullOnce(HOLD);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** One poll; failures are logged once per outage and the last copy stays in force. */
-    void pullOnce() {
+    /**
+     * One ask, which dbd may hold for {@code hold}; true when the next may follow at once (dbd
+     * answered a change, or held the ask). Failures are logged once per outage and the last copy
+     * stays in force.
+     */
+    boolean pullOnce(Duration hold) {
         try {
-            PolicySnapshot s = stub.withDeadlineAfter(RPC_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
+            PolicySnapshot s = stub.withDeadlineAfter(RPC_DEADLINE.plus(hold).toMillis(), TimeUnit.MILLISECONDS)
                     .policy(PolicyRequest.newBuilder()
                             .setClusterName(cluster)
                             .setKnownVersion(view.policy().version())
+                            .setWaitMs((int) hold.toMillis())
                             .build());
             if (failing) {
                 log.info("accounting: sluice-dbd at {} answers again", target);
                 failing = false;
             }
             if (s.getUnchanged()) {
-                return;
+                return s.getHeld();
             }
             save(s);
             view.replace(PolicyMapper.fromSnapshot(s));
@@ -115,7 +130,11 @@ public final class PolicyPuller implements AutoCloseable {
                     s.getVersion(),
                     s.getAssociationsCount(),
                     s.getQosCount());
+            return true;
         } catch (StatusRuntimeException e) {
+            if (closed.getCount() == 0) {
+                return false;
+            }
             if (!failing) {
                 log.warn(
                         "accounting: cannot fetch associations from sluice-dbd at {} ({}); enforcing version {}",
@@ -124,8 +143,10 @@ public final class PolicyPuller implements AutoCloseable {
                         view.policy().version());
                 failing = true;
             }
+            return false;
         } catch (IOException | IllegalArgumentException e) {
             log.warn("accounting: cannot keep the policy from sluice-dbd: {}", e.getMessage());
+            return false;
         }
     }
 

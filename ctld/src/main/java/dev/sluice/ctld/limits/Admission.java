@@ -37,18 +37,26 @@ public final class Admission {
     }
 
     /**
-     * Without enforcement a job still runs under its user's default account and that
-     * association's default QOS when accounting knows them, as slurmctld fills them in from its
-     * association cache ({@code Account=root QOS=normal}); with no association it keeps the
-     * account it asked for and gets QOS {@code normal}.
+     * Without enforcement a job still runs under an association when accounting knows one, as
+     * slurmctld fills it in from its association cache: the account it asked for (any case), or
+     * else its user's default account ({@code -A nonexistent} runs as {@code Account=root}); and
+     * the QOS it asked for if it exists, none if it does not ({@code --qos=bogus} shows
+     * {@code QOS=} and sacct {@code Unknown}), else the association's default. With no
+     * association at all it keeps the account it asked for and gets QOS {@code normal}.
      */
     private static JobRequest withDefaults(AccountingPolicy policy, JobRequest request, String partition) {
         String user = request.owner().userName();
-        String account = request.account() == null || request.account().isEmpty()
-                ? policy.defaultAccounts().getOrDefault(user, "")
-                : request.account().toLowerCase(Locale.ROOT);
+        String asked = request.account() == null ? "" : request.account().toLowerCase(Locale.ROOT);
         Optional<Association> assoc =
-                account.isEmpty() ? Optional.empty() : policy.userAssociation(account, user, partition);
+                asked.isEmpty() ? Optional.empty() : policy.userAssociation(asked, user, partition);
+        String account = asked;
+        if (assoc.isEmpty()) {
+            String fallback = policy.defaultAccounts().getOrDefault(user, "");
+            assoc = fallback.isEmpty() ? Optional.empty() : policy.userAssociation(fallback, user, partition);
+            if (assoc.isPresent()) {
+                account = fallback;
+            }
+        }
         if (assoc.isEmpty()) {
             // No association: no account, but the cluster's "normal" QOS, as Slurm 22.05 gives.
             boolean noQos = request.qos() == null || request.qos().isEmpty();
@@ -56,9 +64,10 @@ public final class Admission {
                     ? request.withAccounting(request.account(), "normal")
                     : request;
         }
-        String qos = request.qos() == null || request.qos().isEmpty()
+        String askedQos = request.qos() == null ? "" : request.qos().toLowerCase(Locale.ROOT);
+        String qos = askedQos.isEmpty()
                 ? policy.defaultQos(assoc.get())
-                : request.qos().toLowerCase(Locale.ROOT);
+                : policy.qos().containsKey(askedQos) ? askedQos : "";
         return request.withAccounting(account, qos);
     }
 

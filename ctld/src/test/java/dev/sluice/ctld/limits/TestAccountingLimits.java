@@ -143,6 +143,37 @@ class TestAccountingLimits {
     }
 
     @Test
+    void withoutEnforcementAnUnknownAccountOrQosFallsBackAsSlurmDoes() {
+        // Recorded from Slurm 22.05 (compat 089): -A nonexistent runs as the user's default
+        // account, -A ROOT as root, and --qos=bogus with no QOS at all.
+        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 10, Limits.UNSET));
+        JobRequest unknownAccount = state.job(submit(
+                        p,
+                        Enforcement.NONE,
+                        Builders.aJob().account("nonexistent").build()))
+                .request();
+        assertThat(unknownAccount.account()).isEqualTo("physics");
+        assertThat(unknownAccount.qos()).isEqualTo("normal");
+        assertThat(state.job(submit(
+                                p,
+                                Enforcement.NONE,
+                                Builders.aJob().account("PHYSICS").build()))
+                        .request()
+                        .account())
+                .isEqualTo("physics");
+        JobRequest bogusQos = state.job(
+                        submit(p, Enforcement.NONE, Builders.aJob().qos("bogus").build()))
+                .request();
+        assertThat(bogusQos.account()).isEqualTo("physics");
+        assertThat(bogusQos.qos()).isEmpty();
+        assertThat(state.job(submit(
+                                p, Enforcement.NONE, Builders.aJob().qos("HIGH").build()))
+                        .request()
+                        .qos())
+                .isEqualTo("high");
+    }
+
+    @Test
     void qosMustExistAndBeAllowed() {
         AccountingPolicy p = policy(
                 tree(Limits.UNSET, Limits.UNSET),

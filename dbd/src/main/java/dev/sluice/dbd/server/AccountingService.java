@@ -10,8 +10,10 @@ import dev.sluice.protocol.v1.AccountingGrpc;
 import dev.sluice.protocol.v1.PolicyRequest;
 import dev.sluice.protocol.v1.PolicySnapshot;
 import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.sql.SQLException;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,15 +25,26 @@ import org.slf4j.LoggerFactory;
 final class AccountingService extends AccountingGrpc.AccountingImplBase {
     private static final Logger log = LoggerFactory.getLogger(AccountingService.class);
 
+    /** Longest hold of one ask; the controller asks again at once. */
+    static final Duration MAX_HOLD = Duration.ofSeconds(30);
+    /** A held ask re-reads the database this often (changes made through another dbd). */
+    private static final Duration RECHECK = Duration.ofSeconds(2);
+
     private final AccountingStore store;
     private final PolicyStore policy;
+    private final PolicyChanges changes;
 
-    AccountingService(AccountingStore store, PolicyStore policy) {
+    AccountingService(AccountingStore store, PolicyStore policy, PolicyChanges changes) {
         this.store = requireNonNull(store, "store is null");
         this.policy = requireNonNull(policy, "policy is null");
+        this.changes = requireNonNull(changes, "changes is null");
     }
 
-    /** The associations and QOS a controller enforces; UNAVAILABLE keeps its last copy in force. */
+    /**
+     * The associations and QOS a controller enforces; UNAVAILABLE keeps its last copy in force.
+     * An ask that may wait is held while nothing changed (gRPC runs each call on a virtual
+     * thread here, so a held ask costs no platform thread).
+     */
     @Override
     public void policy(PolicyRequest request, StreamObserver<PolicySnapshot> response) {
         try {
@@ -40,14 +53,40 @@ final class AccountingService extends AccountingGrpc.AccountingImplBase {
             if (!request.getClusterName().isEmpty()) {
                 store.ensureCluster(request.getClusterName());
             }
-            response.onNext(policy.snapshot(request));
+            Duration hold = Duration.ofMillis(request.getWaitMs());
+            if (hold.compareTo(MAX_HOLD) > 0) {
+                hold = MAX_HOLD;
+            }
+            long until = System.nanoTime() + hold.toNanos();
+            PolicySnapshot answer;
+            while (true) {
+                long seen = changes.ticket();
+                answer = policy.snapshot(request);
+                long left = until - System.nanoTime();
+                if (!answer.getUnchanged() || left <= 0 || changes.closed() || cancelled(response)) {
+                    break;
+                }
+                changes.awaitChange(seen, left < RECHECK.toNanos() ? Duration.ofNanos(left) : RECHECK);
+            }
+            if (answer.getUnchanged() && !hold.isZero()) {
+                answer = answer.toBuilder().setHeld(true).build();
+            }
+            response.onNext(answer);
             response.onCompleted();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            response.onError(
+                    Status.UNAVAILABLE.withDescription("sluice-dbd stopping").asRuntimeException());
         } catch (SQLException | RuntimeException e) {
             log.warn("cannot read associations for {}: {}", request.getClusterName(), e.toString());
             response.onError(Status.UNAVAILABLE
                     .withDescription("accounting database: " + e.getMessage())
                     .asRuntimeException());
         }
+    }
+
+    private static boolean cancelled(StreamObserver<?> response) {
+        return response instanceof ServerCallStreamObserver<?> call && call.isCancelled();
     }
 
     @Override

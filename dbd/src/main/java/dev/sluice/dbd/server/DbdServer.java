@@ -42,6 +42,7 @@ public final class DbdServer implements AutoCloseable {
     private final int commandPort;
     private final UsageRollup rollup;
     private final RollupScheduler rollups;
+    private final PolicyChanges changes;
 
     private DbdServer(
             Database db,
@@ -49,13 +50,15 @@ public final class DbdServer implements AutoCloseable {
             CommandServer commands,
             int commandPort,
             UsageRollup rollup,
-            RollupScheduler rollups) {
+            RollupScheduler rollups,
+            PolicyChanges changes) {
         this.db = db;
         this.grpc = grpc;
         this.commands = commands;
         this.commandPort = commandPort;
         this.rollup = rollup;
         this.rollups = rollups;
+        this.changes = changes;
     }
 
     /** The daemon's name in cluster credentials. */
@@ -88,6 +91,7 @@ public final class DbdServer implements AutoCloseable {
         log.info("accounting database {}", config.redactedUrl());
         Database db = Database.open(config.jdbcUrl(), config.storageUser(), config.storagePass(), config.poolSize());
         CommandServer commands = null;
+        PolicyChanges changes = new PolicyChanges();
         try {
             AccountingStore store = new AccountingStore(db.dataSource(), clock);
             RequestAuthenticator authenticator = new RequestAuthenticator(keys, userTokens, UserDb.system(), AUDIENCE);
@@ -99,14 +103,15 @@ public final class DbdServer implements AutoCloseable {
                             new QosStore(db.dataSource(), clock),
                             new UsageQueries(db.dataSource()),
                             new dev.sluice.dbd.store.TresStore(db.dataSource()),
-                            operators()),
+                            operators(),
+                            changes),
                     authenticator,
                     clock);
             InetSocketAddress bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
             Server grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), config.grpcPort()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
                     .addService(auth.protect(
-                            new AccountingService(store, new PolicyStore(db.dataSource())), DaemonAuth.DBD))
+                            new AccountingService(store, new PolicyStore(db.dataSource()), changes), DaemonAuth.DBD))
                     .build()
                     .start();
             String where = config.dbdAddr().isEmpty() ? "every address" : config.dbdAddr();
@@ -118,7 +123,7 @@ public final class DbdServer implements AutoCloseable {
             UsageRollup rollup = new UsageRollup(db.dataSource(), clock);
             RollupScheduler rollups = new RollupScheduler(rollup, clock);
             rollups.start();
-            return new DbdServer(db, grpc, commands, bound.getPort(), rollup, rollups);
+            return new DbdServer(db, grpc, commands, bound.getPort(), rollup, rollups, changes);
         } catch (IOException | RuntimeException e) {
             if (commands != null) {
                 commands.close();
@@ -156,6 +161,7 @@ public final class DbdServer implements AutoCloseable {
     @Override
     public void close() {
         rollups.close();
+        changes.close();
         grpc.shutdownNow();
         try {
             grpc.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);

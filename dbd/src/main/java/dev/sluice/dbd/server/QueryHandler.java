@@ -32,6 +32,7 @@ final class QueryHandler {
     private final UsageQueries usage;
     private final TresStore tres;
     private final Set<Long> operators;
+    private final PolicyChanges changed;
 
     /** @param operators uids that may change associations (root and the daemon's own user, its SlurmUser) */
     QueryHandler(
@@ -41,7 +42,8 @@ final class QueryHandler {
             QosStore qos,
             UsageQueries usage,
             TresStore tres,
-            Set<Long> operators) {
+            Set<Long> operators,
+            PolicyChanges changed) {
         this.queries = requireNonNull(queries, "queries is null");
         this.associations = requireNonNull(associations, "associations is null");
         this.edits = requireNonNull(edits, "edits is null");
@@ -49,6 +51,7 @@ final class QueryHandler {
         this.usage = requireNonNull(usage, "usage is null");
         this.tres = requireNonNull(tres, "tres is null");
         this.operators = Set.copyOf(operators);
+        this.changed = requireNonNull(changed, "changed is null");
     }
 
     DbdResponse handle(DbdRequest request) {
@@ -94,6 +97,10 @@ final class QueryHandler {
                 case QUERY_USAGE -> out.setUsage(usage.report(request.getQueryUsage()));
                 case LIST_TRES -> out.setListedTres(tres.list(request.getListTres()));
                 case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
+            }
+            // Held controller asks wake (a preview rolled back, but a spurious wake costs one read).
+            if (changes && !out.hasError()) {
+                changed.changed();
             }
         } catch (IllegalArgumentException e) {
             // A refusal in the command's own words (sacctmgr prints it as is).

@@ -102,7 +102,8 @@ enum SacctField {
     NTASKS("NTasks", 8, steps(s -> Integer.toString(s.getNumTasks()))),
     PARTITION("Partition", 10, job((j, c) -> j.getPartition())),
     PRIORITY("Priority", 10, job((j, c) -> Integer.toUnsignedString(j.getPriority()))),
-    QOS("QOS", 10, job((j, c) -> j.getQos())),
+    // A job whose --qos named none that exists ran with none: sacct names it Unknown.
+    QOS("QOS", 10, job((j, c) -> j.getQos().isEmpty() ? "Unknown" : j.getQos())),
     QOS_RAW("QOSRAW", 6, job((j, c) -> j.getQosId() == 0 ? "" : Integer.toUnsignedString(j.getQosId()))),
     REASON("Reason", 22, job((j, c) -> j.getReason().isEmpty() ? "None" : j.getReason())),
     REQ_CPU_FREQ("ReqCPUFreq", 10, (r, c) -> SacctValues.cpuFrequency(r)),
