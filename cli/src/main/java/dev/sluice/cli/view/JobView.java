@@ -182,6 +182,14 @@ public final class JobView {
         return job.getReason().isEmpty() ? "None" : job.getReason();
     }
 
+    /**
+     * The reason as squeue's %r and scontrol's Reason= show it: Slurm's state description when
+     * the controller gave one ({@code ReqNodeNotAvail, UnavailableNodes:n1}), else the reason.
+     */
+    public String described() {
+        return job.getReasonDetail().isEmpty() ? reason() : job.getReasonDetail();
+    }
+
     /** Minutes per {@link TimeLimit}: the controller's effective limit, else what was asked. */
     public long timeLimitMinutes() {
         if (job.getTimeLimitMinutes() != 0) {

@@ -3,6 +3,7 @@ package dev.sluice.ctld.rpc;
 import dev.sluice.common.gres.GresRequest;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.hostlist.IndexRanges;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
@@ -105,6 +106,7 @@ public final class InfoMapper {
                                                 : ""))
                 .setDisplayId(job.displayId())
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
+                .setReasonDetail(stateDescription(image, job))
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setDependency(dependency(image, job, now))
                 .setReqTres(withGres(
@@ -255,6 +257,20 @@ public final class InfoMapper {
         } catch (IllegalArgumentException e) {
             return text;
         }
+    }
+
+    /**
+     * Slurm's state description: for ReqNodeNotAvail, which of the nodes the job asked for
+     * ({@code -w}) cannot take it now (down, drained, not responding).
+     */
+    static String stateDescription(ClusterImage image, Job job) {
+        if (!job.isPending() || !image.reasonOf(job).equals(JobReason.REQ_NODE_NOT_AVAIL.slurmName())) {
+            return "";
+        }
+        List<String> unavailable = HostList.expand(job.request().reqNodes()).stream()
+                .filter(n -> image.node(n).map(v -> !v.isSchedulable()).orElse(true))
+                .toList();
+        return unavailable.isEmpty() ? "" : "ReqNodeNotAvail, UnavailableNodes:" + HostList.compress(unavailable);
     }
 
     /** The explanation of a wait; the expected start travels as the pending job's start_time. */

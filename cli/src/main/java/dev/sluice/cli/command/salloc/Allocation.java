@@ -3,6 +3,7 @@ package dev.sluice.cli.command.salloc;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.submit.SubmitOptions;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.CompleteAllocationRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
@@ -122,6 +123,20 @@ public final class Allocation {
             Thread.sleep(Math.max(1, Math.min(delayMs, (deadline - System.nanoTime()) / 1_000_000)));
             delayMs = Math.min(1000, delayMs * 2);
         }
+    }
+
+    /**
+     * After {@link Start#TIMED_OUT}: the job waited for its partition's limits (node count, time
+     * limit, configuration), not for busy resources. slurmctld refuses such a {@code -I} job with
+     * "Requested partition configuration not available now" rather than "Requested nodes are
+     * busy".
+     */
+    public boolean heldByPartitionLimits() {
+        return JobReason.of(info.getReason())
+                .filter(r -> r == JobReason.PARTITION_NODE_LIMIT
+                        || r == JobReason.PARTITION_TIME_LIMIT
+                        || r == JobReason.PARTITION_CONFIG)
+                .isPresent();
     }
 
     /** Slurm's variables for what runs in the allocation (salloc 22.05's set). */

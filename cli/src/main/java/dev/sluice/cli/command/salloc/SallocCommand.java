@@ -10,6 +10,7 @@ import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
 import dev.sluice.cli.command.submit.SubmitLine;
 import dev.sluice.cli.command.submit.SubmitOptions;
+import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -80,6 +81,11 @@ public final class SallocCommand implements Command {
             if (start == Allocation.Start.TIMED_OUT) {
                 release = false;
                 allocation.release(0);
+                if (wait.seconds() == 0 && allocation.heldByPartitionLimits()) {
+                    err.println(PROG + ": error: Job submit/allocate failed: "
+                            + ErrorCode.REQUESTED_PART_CONFIG_UNAVAILABLE.text());
+                    return 1;
+                }
                 immediateFailed(allocation.jobId(), wait, err);
                 return 1;
             }

@@ -37,7 +37,7 @@ final class JobShow {
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
                 + " QOS=" + JobView.orNull(spec.getQos()));
         l.add("JobState=" + j.stateName() + " Reason="
-                + j.reason().replace(' ', '_') + " Dependency="
+                + j.described().replace(' ', '_') + " Dependency="
                 + JobView.orNull(j.info().getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
                 + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));

@@ -122,7 +122,7 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'R' -> j.nodesOrReason();
             case 'N' -> j.nodeList();
             case 'B' -> j.info().getBatchHost().isEmpty() ? "n/a" : j.info().getBatchHost();
-            case 'r' -> j.reason();
+            case 'r' -> j.described();
             case 'b' -> j.tresPerNode();
             case 'S' -> j.timeOrNa(j.info().getStartTime());
             case 'e' -> j.timeOrNa(j.endTime());

@@ -13,6 +13,7 @@ import dev.sluice.cli.command.submit.SubmitException;
 import dev.sluice.cli.command.submit.SubmitLine;
 import dev.sluice.cli.command.submit.SubmitOptions;
 import dev.sluice.cli.command.submit.TestOnly;
+import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -155,7 +156,10 @@ public final class SrunCommand implements Command {
         try {
             Allocation.Start start = allocation.awaitStart(PROG, err, Allocation.Wait.of(o, false));
             if (start == Allocation.Start.TIMED_OUT) {
-                err.println(PROG + ": error: Unable to allocate resources: Requested nodes are busy");
+                ErrorCode why = allocation.heldByPartitionLimits()
+                        ? ErrorCode.REQUESTED_PART_CONFIG_UNAVAILABLE
+                        : ErrorCode.NODES_BUSY;
+                err.println(PROG + ": error: Unable to allocate resources: " + why.text());
                 return 1;
             }
             if (start == Allocation.Start.REVOKED) {
