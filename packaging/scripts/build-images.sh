@@ -3,7 +3,7 @@
 #   OUT (default packaging/target/images) gets sluice-images.tar, an OCI archive with four tags:
 #   ctld, noded, dbd (the daemons, each as its entry point) and login (the user commands).
 # The root filesystem is install.sh --root with a jlink runtime, plus the host's glibc and the
-# few programs the daemons exec (sh, env, mv, setsid, setpriv) with their libraries; the image
+# few programs the daemons exec (sh, env, mv, setsid, setpriv, perl) with their libraries; the image
 # is assembled with umoci (Debian: apt-get install umoci). Run as root (umoci unpacks with owners).
 # Load with: podman load -i sluice-images.tar   (or skopeo copy oci-archive:...:ctld ...)
 set -euo pipefail
@@ -18,8 +18,9 @@ rootfs="$work/rootfs"
 mkdir -p "$rootfs"
 "$here/../install.sh" --root "$rootfs" --jlink --no-activate --bindir /usr/bin >/dev/null
 # What the daemons and their jobs' supervisor exec, and what the jlink runtime links against.
+# perl: the job runner, the job's parent, which records its exact wait status (it loads no module).
 programs=(/bin/sh /bin/bash /usr/bin/env /bin/mv /bin/cat /bin/sleep /bin/hostname /usr/bin/id
-  /usr/bin/setsid /usr/bin/setpriv)
+  /usr/bin/setsid /usr/bin/setpriv /usr/bin/perl)
 for p in "${programs[@]}"; do
   cp --parents -L "$p" "$rootfs/"
 done

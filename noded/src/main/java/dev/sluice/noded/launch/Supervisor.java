@@ -1,5 +1,6 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.noded.spool.ForkLock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +8,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-job supervisor (the part of slurmstepd that outlives slurmd): a small POSIX shell
@@ -17,38 +21,83 @@ import java.util.Optional;
  * so stopping, crashing or upgrading the daemon never touches a running job; a restarted daemon
  * re-adopts the job from the files the supervisor left.
  *
- * <p>A shell and not a JVM per job: it costs a few hundred kilobytes and no start-up time. A
- * shell's {@code $?} cannot tell a job killed by signal N from one that exits with 128 + N, so
- * the supervisor reads the job's exact wait status from /proc while the job is a zombie that its
- * non-reaping parent keeps (see the program's comment).
+ * <p>A shell and a small Perl program, not a JVM per job: no start-up time, a few megabytes
+ * (mostly shared text). A shell's {@code $?} cannot tell a job killed by signal N from one that
+ * exits with 128 + N, so the job's parent is a twenty-line Perl program (the {@code RUNNER}:
+ * {@code perl-base} is Essential on Debian) that waits for it with waitpid(2) and records its
+ * exact wait status. Where {@code /usr/bin/perl} cannot run, the supervisor records the
+ * shell's {@code $?} alone, as supervisors before the exact status did (see {@link #waitStatus}).
  */
 public final class Supervisor {
+    private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
+
     /** Spool facts the supervisor writes. */
     public static final String SUPERVISOR_PID = "supervisor.pid";
 
     public static final String JOB_PID = "job.pid";
     public static final String EXIT = "exit";
-    /** The job's wait(2) status, exactly (see SCRIPT); absent in spools of older supervisors. */
+    /** The job's wait(2) status, exactly (see RUNNER); absent where the shell's $? was all there was. */
     public static final String WAIT_STATUS = "wait_status";
     /** Written when the job's Prolog exits non-zero (the job was not started) or its Epilog does. */
     public static final String PROLOG_FAILED = "prolog.failed";
 
     public static final String EPILOG_FAILED = "epilog.failed";
     private static final String FILE = "sluice-supervise.sh";
+    /** Beside {@link #FILE}: the supervisor finds it through its own path ({@code ${0%/*}}). */
+    private static final String RUNNER_FILE = "sluice-run-job.pl";
+
+    private static final String PERL = "/usr/bin/perl";
+
+    // The job's parent and the only process that ever waits for it. Why Perl: the exact status
+    // needs a parent that calls waitpid(2) itself. The earlier way (the job's parent a subshell
+    // that then became `tail --pid=... -f /dev/null`, which never reaps, and the supervisor
+    // reading the zombie's /proc/PID/stat) lost the status of jobs that ended at once under load:
+    // a /bin/true job reported killed by signal 9, about one run in 700 with eight supervisors
+    // in parallel beside two busy loops. The subshell forked the job, then ran
+    // `echo $! > job.pid.tmp` before `exec tail`; dash, after any builtin, reaps whatever child
+    // has ended once a SIGCHLD has come (waitforjob(NULL): wait4(-1, WNOHANG)), and bash reaps
+    // in its SIGCHLD handler at any moment. A shell cannot fork a process and leave it unreaped,
+    // so no shell can be the job's parent. Here fork, exec and waitpid(pid) are Perl's own, no
+    // module is loaded (the node image carries /usr/bin/perl alone), and `$?` is the 16-bit
+    // status.
+    //
+    // `-t` (set by the supervisor's command line): the job's environment, which is the user's,
+    // is this process's too, and taint mode makes Perl ignore PERL5OPT, PERL5LIB and PERLLIB,
+    // which would otherwise load the user's code into this root process. Its warnings (the
+    // job's command, PATH and the job directory come from outside) are expected and dropped.
+    // A failed exec exits 127 in the child, as a shell's "not found".
+    private static final String RUNNER = """
+            # sluice job runner: written by sluice-noded, run by the job's supervisor as:
+            #   perl -t sluice-run-job.pl JOBDIR COMMAND...
+            # Starts COMMAND (the job) as its child, records its pid (job.pid), waits for it and
+            # records its wait(2) status (wait_status) and the shell's form of it (exit).
+            $SIG{__WARN__} = sub {};
+            my $dir = shift @ARGV;
+            my $pid = fork;
+            exit 1 unless defined $pid;
+            if ($pid == 0) {
+                exec { $ARGV[0] } @ARGV;
+                exit 127;
+            }
+            fact('job.pid', $pid);
+            exit 1 unless waitpid($pid, 0) == $pid;
+            my $status = $?;
+            fact('wait_status', $status);
+            fact('exit', ($status & 127) ? 128 + ($status & 127) : $status >> 8);
+            exit 0;
+
+            sub fact {
+                my ($name, $value) = @_;
+                open(my $f, '>', "$dir/$name.tmp") or return;
+                print $f "$value\\n";
+                close($f) and rename("$dir/$name.tmp", "$dir/$name");
+            }
+            """;
 
     // `env --default-signal`: a non-interactive shell starts background commands with SIGINT and
     // SIGQUIT ignored, and a job must receive them (scancel -s INT, srun's Ctrl-C). The
     // `environment` file holds the job's variables the JDK could not pass exactly
-    // (JobEnvironmentFile); a subshell sets them and becomes the job, so its pid is the job's.
-    //
-    // The exact wait status: a shell's `$?` is 128+N both for "killed by signal N" and for
-    // "exit 128+N", and Slurm tells them apart (FAILED JobLaunchFailure 0:9 against
-    // NonZeroExitCode 137:0). So the job's parent is not this shell but `tail`, which never
-    // reaps it and ends with this supervisor (--pid): the job stays a zombie until read, and its
-    // wait status is field 52 (exit_code) of /proc/PID/stat. This shell polls that file, often
-    // at first (short jobs), then twice a second, with builtins and sleep(1) only: any other
-    // child it waited for could not be the job. `exit` keeps the shell's form for spools read by
-    // older daemons; an unreadable stat (the job reaped by another) leaves neither file.
+    // (JobEnvironmentFile); a shell sets them and becomes the job (exec), so its pid is the job's.
     private static final String SCRIPT = """
             #!/bin/sh
             # sluice job supervisor: written by sluice-noded, run as: sluice-supervise.sh JOBDIR COMMAND...
@@ -65,41 +114,7 @@ public final class Supervisor {
               fi
               : > "$dir/prolog.done"
             fi
-            rm -f "$dir/job.pid.tmp"
-            if [ -f "$dir/environment" ]; then
-              ( ( . "$dir/environment"; exec env --default-signal "$@" ) & echo $! > "$dir/job.pid.tmp"; exec tail --pid=$$ -f /dev/null ) &
-            else
-              ( env --default-signal "$@" & echo $! > "$dir/job.pid.tmp"; exec tail --pid=$$ -f /dev/null ) &
-            fi
-            parent=$!
-            job=
-            while [ -z "$job" ]; do
-              { read -r job < "$dir/job.pid.tmp"; } 2>/dev/null || sleep 0.01
-            done
-            mv -f "$dir/job.pid.tmp" "$dir/job.pid"
-            set -f
-            n=0
-            status=
-            while { read -r stat < "/proc/$job/stat"; } 2>/dev/null; do
-              set -- ${stat##*) }
-              if [ "$1" = Z ]; then
-                status=${50}
-                break
-              fi
-              n=$((n + 1))
-              case $n in
-                ?|1?) sleep 0.05 ;;
-                2?|3?|4?) sleep 0.2 ;;
-                *) sleep 0.5 ;;
-              esac
-            done
-            kill $parent 2>/dev/null
-            wait $parent 2>/dev/null
-            if [ -n "$status" ]; then
-              echo $status > "$dir/wait_status.tmp" && mv -f "$dir/wait_status.tmp" "$dir/wait_status"
-              if [ $((status & 127)) -ne 0 ]; then rc=$((128 + (status & 127))); else rc=$((status >> 8)); fi
-              echo $rc > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
-            fi
+            %s
             if [ -x "$dir/epilog" ]; then
               "$dir/epilog" </dev/null >/dev/null 2>&1
               erc=$?
@@ -109,20 +124,80 @@ public final class Supervisor {
             fi
             """;
 
+    /** The job, started and recorded by RUNNER: job.pid, wait_status and exit. */
+    private static final String EXACT_START = """
+            if [ -f "$dir/environment" ]; then
+              %1$s -t "${0%%/*}/%2$s" "$dir" /bin/sh -c '. "$1"; shift; exec env --default-signal "$@"' sh "$dir/environment" "$@"
+            else
+              %1$s -t "${0%%/*}/%2$s" "$dir" env --default-signal "$@"
+            fi""";
+
+    /** Without Perl: the job as this shell's child, and only the shell's $? (exit). */
+    private static final String SHELL_START = """
+            if [ -f "$dir/environment" ]; then
+              ( . "$dir/environment"; exec env --default-signal "$@" ) &
+            else
+              env --default-signal "$@" &
+            fi
+            job=$!
+            echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
+            wait $job
+            echo $? > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit\"""";
+
     private final Path program;
 
     private Supervisor(Path program) {
         this.program = program;
     }
 
-    /** Writes the supervisor program into the spool (root-owned, not writable by jobs). */
+    /**
+     * Writes the supervisor program and its job runner into the spool (root-owned, not writable
+     * by jobs). The exact wait status needs {@code /usr/bin/perl}, tried once here.
+     */
     public static Supervisor install(Path spoolRoot) throws IOException {
-        Path file = spoolRoot.resolve(FILE);
-        Path tmp = spoolRoot.resolve(FILE + ".tmp");
-        Files.writeString(tmp, SCRIPT);
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        boolean exact = perlRuns();
+        if (!exact) {
+            log.warn(
+                    "{} -t does not run here: jobs' exit statuses are recorded as a shell's $? (a job killed by"
+                            + " signal N is told from one that exits 128+N only when this daemon sent the signal)",
+                    PERL);
+        }
+        return install(spoolRoot, exact);
+    }
+
+    /** {@link #install(Path)} with the choice made: with the runner, or the shell's $? alone. */
+    static Supervisor install(Path spoolRoot, boolean exact) throws IOException {
+        write(spoolRoot.resolve(RUNNER_FILE), RUNNER, "rw-r--r--");
+        String start = exact ? EXACT_START.formatted(PERL, RUNNER_FILE) : SHELL_START;
+        return new Supervisor(write(spoolRoot.resolve(FILE), SCRIPT.formatted(start), "rwxr-xr-x"));
+    }
+
+    /** Written then renamed: a supervisor still running keeps the program it started with. */
+    private static Path write(Path file, String text, String mode) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text);
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString(mode));
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        return new Supervisor(file);
+        return file;
+    }
+
+    private static boolean perlRuns() {
+        try {
+            Process p = ForkLock.start(new ProcessBuilder(PERL, "-t", "-e", "exit 0")
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD));
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The command that supervises {@code job} with its facts in {@code jobDir}. */
@@ -166,8 +241,8 @@ public final class Supervisor {
 
     /**
      * The wait(2) status Slurm reports for the shell's {@code $?}, for a job whose supervisor
-     * recorded no exact status (one started by an older daemon): {@code exit << 8}, or the
-     * signal number when the job died of a signal the daemon sent.
+     * recorded no exact status (one started by an older daemon, or on a node without Perl):
+     * {@code exit << 8}, or the signal number when the job died of a signal the daemon sent.
      */
     public static int waitStatus(int shellStatus, boolean signalledByDaemon) {
         if (signalledByDaemon && shellStatus > 128 && shellStatus < 128 + 65) {
