@@ -14,6 +14,23 @@ public final class ArrayTasks {
 
     private ArrayTasks() {}
 
+    /** Slurm's compressed form of ascending task ids: {@code 1-3,7}. */
+    public static String format(List<Integer> ids) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < ids.size(); ) {
+            int j = i;
+            while (j + 1 < ids.size() && ids.get(j + 1) == ids.get(j) + 1) {
+                j++;
+            }
+            s.append(s.length() > 0 ? "," : "").append(ids.get(i));
+            if (j > i) {
+                s.append('-').append(ids.get(j));
+            }
+            i = j + 1;
+        }
+        return s.toString();
+    }
+
     /** The task ids of {@code expr} in order; an unreadable expression yields none. */
     public static List<Integer> expand(String expr) {
         List<Integer> out = new ArrayList<>();

@@ -47,6 +47,44 @@ public record JobSelector(long id, int task) {
     }
 
     /**
+     * squeue {@code -j 11_2,11_4}: a record standing for several pending tasks shows only the
+     * tasks named ({@code 11_[2,4]}, without the throttle, or {@code 11_2} for one), as Slurm's
+     * squeue narrows it; named as a whole ({@code -j 11}) it stays as it is.
+     */
+    public static List<JobInfo> narrow(List<JobInfo> jobs, List<JobSelector> selectors) {
+        List<JobInfo> out = new ArrayList<>();
+        for (JobInfo j : jobs) {
+            long arrayId = Integer.toUnsignedLong(j.getArrayJobId());
+            if (arrayId == 0 || j.getArrayTaskId() >= 0 || j.getArrayTaskStr().isEmpty()) {
+                out.add(j);
+                continue;
+            }
+            long jobId = Integer.toUnsignedLong(j.getJobId());
+            boolean whole = selectors.stream().anyMatch(s -> s.task < 0 && (s.id == arrayId || s.id == jobId));
+            List<Integer> pending = ArrayTasks.expand(j.getArrayTaskStr());
+            List<Integer> named = pending.stream()
+                    .filter(t -> selectors.stream().anyMatch(s -> s.id == arrayId && s.task == t))
+                    .toList();
+            if (whole || named.isEmpty()) {
+                out.add(j);
+            } else if (named.size() == 1) {
+                out.add(j.toBuilder()
+                        .setArrayTaskId(named.get(0))
+                        .setArrayTaskStr("")
+                        .setDisplayId(arrayId + "_" + named.get(0))
+                        .build());
+            } else {
+                String tasks = ArrayTasks.format(named);
+                out.add(j.toBuilder()
+                        .setArrayTaskStr(tasks)
+                        .setDisplayId(arrayId + "_[" + tasks + "]")
+                        .build());
+            }
+        }
+        return out;
+    }
+
+    /**
      * squeue {@code -r}: a record standing for several pending tasks becomes one record per
      * task ({@code 11_[3-4%2]} lists as {@code 11_3} and {@code 11_4}).
      */

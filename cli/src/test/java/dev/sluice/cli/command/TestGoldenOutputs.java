@@ -186,7 +186,8 @@ class TestGoldenOutputs {
                 .setReqTres("cpu=1,mem=8000M,node=1,billing=1")
                 .build();
         controller.handler(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder().addJobs(perJob).addJobs(perNode))
+                // In the controller's order (ids ascending): squeue lists pending jobs in reverse.
+                .setGetJobs(GetJobsResponse.newBuilder().addJobs(perNode).addJobs(perJob))
                 .build());
         for (String[] c : new String[][] {{"16", "scontrol-job-gpus.txt"}, {"15", "scontrol-job-gpus-per-node.txt"}}) {
             String expected = golden(c[1])

@@ -130,7 +130,10 @@ class TestJobArrays {
     void jobIdsSelectArraysAndTasks() {
         assertThat(stdout(new SqueueCommand(), "-h", "-o", "%i", "-j", "11")).isEqualTo("11_[3-4%2]\n11_1\n11_2\n");
         assertThat(stdout(new SqueueCommand(), "-h", "-o", "%i", "-j", "11_1")).isEqualTo("11_1\n");
-        assertThat(stdout(new SqueueCommand(), "-h", "-o", "%i", "-j", "11_4")).isEqualTo("11_[3-4%2]\n");
+        // As Slurm's squeue: the pending record narrowed to the task named.
+        assertThat(stdout(new SqueueCommand(), "-h", "-o", "%i", "-j", "11_4")).isEqualTo("11_4\n");
+        assertThat(stdout(new SqueueCommand(), "-h", "-o", "%i", "-j", "11_3,11_4"))
+                .isEqualTo("11_[3-4]\n");
     }
 
     @Test

@@ -163,7 +163,7 @@ public final class AccountingEvents {
             case StateRecord.JobEnded r -> List.of(r.jobId());
             case StateRecord.JobUpdated r -> List.of(r.jobId());
             case StateRecord.ArrayTaskSplit r ->
-                r.newJobId() == r.jobId() ? List.of(r.jobId()) : List.of(r.newJobId(), r.jobId());
+                r.newJobId() == r.jobId() || r.newJobId() == 0 ? List.of(r.jobId()) : List.of(r.newJobId(), r.jobId());
             case StateRecord.StepRecorded r -> List.of(r.jobId());
             case StateRecord.JobHoldChanged r -> List.of();
             case StateRecord.JobsPurged r -> List.of();

@@ -272,7 +272,8 @@ public final class JobControl {
     /**
      * Cancels or signals the jobs a user named ({@code 123}, {@code 123_4}, {@code 123_[1-3]}).
      * Cancelling a pending job ends it at once; a running one ends as CANCELLED and its nodes
-     * are told to kill it. A pending array task is first split off its array, as Slurm does.
+     * are told to kill it. A pending array task leaves its array's record without a record of
+     * its own, as in Slurm, unless it is the record's last: then the record is cancelled.
      * SIGKILL to a whole job is a cancel, as in Slurm (scancel's default is that very signal):
      * the job ends CANCELLED, not killed by a signal of its own.
      */
@@ -299,6 +300,12 @@ public final class JobControl {
             if (job.isPending()) {
                 if (!ending) {
                     throw new SlurmException(ErrorCode.JOB_PENDING);
+                }
+                if (t.pendingTask() >= 0 && splits.drops(job, t.pendingTask())) {
+                    // As Slurm 22.05: a task cancelled before it started just leaves its
+                    // array's record, with no record (and no job id) of its own.
+                    records.add(new StateRecord.ArrayTaskSplit(job.id(), t.pendingTask(), 0, now));
+                    continue;
                 }
                 JobEvent.Cancel event = new JobEvent.Cancel(requid, state.pendingReason(job));
                 Transition cancelled = t.pendingTask() >= 0
@@ -335,7 +342,9 @@ public final class JobControl {
      */
     public ControlResult<Void> hold(ClusterView state, Caller caller, String target, Job.Hold hold, long now) {
         List<StateRecord> records = new ArrayList<>();
-        for (Job job : ownJobs(state, caller, target)) {
+        TaskSplits splits = new TaskSplits(state.nextJobId());
+        for (JobTargets.Target t : ownTargets(state, caller, target)) {
+            Job job = t.job();
             // As Slurm 22.05: a finished job is an error, a running one is left as it is.
             if (job.state().isFinished()) {
                 throw new SlurmException(ErrorCode.JOB_FINISHED);
@@ -348,22 +357,26 @@ public final class JobControl {
             }
             // A user's hold request is always a user hold, whatever was asked.
             Job.Hold granted = hold == Job.Hold.ADMIN && !caller.isOperator() ? Job.Hold.USER : hold;
+            JobEvent.Hold event = new JobEvent.Hold(granted);
+            // One pending task held or released alone is split off its array first, as in
+            // Slurm: the array's other tasks keep their hold.
             records.addAll(
-                    JobLifecycle.apply(job, new JobEvent.Hold(granted), now).records());
+                    t.pendingTask() >= 0
+                            ? JobLifecycle.applyToTask(job, t.pendingTask(), splits, event, now)
+                                    .records()
+                            : JobLifecycle.apply(job, event, now).records());
         }
         return ControlResult.of(records, List.of(), null);
     }
 
-    /** The jobs a name stands for, each one the caller may change. */
-    private static List<Job> ownJobs(ClusterView state, Caller caller, String target) {
-        List<Job> out = new ArrayList<>();
-        for (JobTargets.Target t : JobTargets.resolve(state, target)) {
-            Job job = t.job();
+    /** The records a name stands for (a pending task with its array's record), each one the caller may change. */
+    private static List<JobTargets.Target> ownTargets(ClusterView state, Caller caller, String target) {
+        List<JobTargets.Target> out = JobTargets.resolve(state, target);
+        for (JobTargets.Target t : out) {
             // Slurm 22.05 refuses updates and holds of another's job with "Invalid user id".
-            if (!caller.mayActOnJobOf(job.request().owner().uid())) {
+            if (!caller.mayActOnJobOf(t.job().request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
-            out.add(job);
         }
         return out;
     }

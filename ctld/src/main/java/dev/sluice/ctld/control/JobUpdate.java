@@ -10,8 +10,12 @@ import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.TaskSet;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code scontrol update JobId=... Key=Value...}, decided as Slurm 22.05's {@code _update_job}
@@ -25,28 +29,67 @@ import java.util.List;
 public final class JobUpdate {
     private JobUpdate() {}
 
-    public static ControlResult<Void> update(
+    /** What a whole array's update did to some of its tasks: Slurm's code for them. */
+    public record TaskOutcome(TaskSet tasks, ErrorCode code) {}
+
+    /**
+     * @return for a whole job array ({@code JobId=} its id), what each of its records made of
+     *     the request, grouped by outcome and ordered by lowest task, as Slurm 22.05 answers
+     *     (each record is updated or refused on its own); null for any other target
+     */
+    public static ControlResult<List<TaskOutcome>> update(
             ClusterView state, Caller caller, String target, List<JobChange> changes, long now) {
         List<StateRecord> records = new ArrayList<>();
-        for (JobTargets.Target t : JobTargets.resolve(state, target)) {
+        List<JobTargets.Target> targets = JobTargets.resolve(state, target);
+        boolean wholeArray = target.indexOf('_') < 0
+                && targets.stream().allMatch(t -> t.job().array().isArray());
+        Map<ErrorCode, TaskSet> outcomes = new LinkedHashMap<>();
+        for (JobTargets.Target t : targets) {
             Job job = t.job();
-            if (job.state().isFinished()) {
-                throw new SlurmException(ErrorCode.JOB_FINISHED);
+            ErrorCode code = ErrorCode.SUCCESS;
+            try {
+                records.addAll(updateOne(state, caller, job, changes, now));
+            } catch (SlurmException e) {
+                if (!wholeArray) {
+                    throw e;
+                }
+                code = e.code();
             }
-            if (!caller.mayActOnJobOf(job.request().owner().uid())) {
-                throw new SlurmException(ErrorCode.USER_ID_MISSING);
-            }
-            Decision d = decide(state, caller, job, changes);
-            if (!d.changes().isEmpty()) {
-                records.addAll(JobLifecycle.apply(job, new JobEvent.Update(d.changes()), now)
-                        .records());
-            }
-            if (d.hold() != null) {
-                records.addAll(JobLifecycle.apply(job, new JobEvent.Hold(d.hold()), now)
-                        .records());
+            if (wholeArray) {
+                TaskSet tasks = job.array().pendingTasks().isEmpty()
+                        ? TaskSet.of(List.of(job.array().taskId()))
+                        : job.array().pendingTasks();
+                outcomes.merge(code, tasks, TaskSet::union);
             }
         }
-        return ControlResult.of(records, List.of(), null);
+        if (!wholeArray) {
+            return ControlResult.of(records, List.of(), null);
+        }
+        List<TaskOutcome> answer = new ArrayList<>();
+        outcomes.forEach((code, tasks) -> answer.add(new TaskOutcome(tasks, code)));
+        answer.sort(Comparator.comparingInt(o -> o.tasks().first()));
+        return ControlResult.of(records, List.of(), answer);
+    }
+
+    private static List<StateRecord> updateOne(
+            ClusterView state, Caller caller, Job job, List<JobChange> changes, long now) {
+        List<StateRecord> records = new ArrayList<>();
+        if (job.state().isFinished()) {
+            throw new SlurmException(ErrorCode.JOB_FINISHED);
+        }
+        if (!caller.mayActOnJobOf(job.request().owner().uid())) {
+            throw new SlurmException(ErrorCode.USER_ID_MISSING);
+        }
+        Decision d = decide(state, caller, job, changes);
+        if (!d.changes().isEmpty()) {
+            records.addAll(JobLifecycle.apply(job, new JobEvent.Update(d.changes()), now)
+                    .records());
+        }
+        if (d.hold() != null) {
+            records.addAll(
+                    JobLifecycle.apply(job, new JobEvent.Hold(d.hold()), now).records());
+        }
+        return records;
     }
 
     /** What one job gets: the changes to journal, and a hold ({@code Priority=0}), or null. */
@@ -107,6 +150,12 @@ public final class JobUpdate {
                 .ifPresent(out::add);
         find(asked, JobChange.Comment.class)
                 .filter(c -> !c.comment().equals(r.comment()))
+                .ifPresent(out::add);
+        // The throttle is the array's, kept by the record of its pending tasks; a task that
+        // runs on its own takes the request without a change.
+        find(asked, JobChange.ArrayThrottle.class)
+                .filter(t -> !job.array().pendingTasks().isEmpty()
+                        && t.throttle() != job.array().throttle())
                 .ifPresent(out::add);
         return new Decision(List.copyOf(out), hold[0]);
     }

@@ -28,7 +28,8 @@ public final class PlanApplier {
         for (SchedulePlan.Start s : plan.starts()) {
             Job job = state.job(s.jobId());
             JobEvent start = new JobEvent.Start(s.allocation(), s.partition(), s.timeLimitMinutes());
-            Transition started = s.taskId() >= 0
+            // A task with a record of its own (split off to be held, or requeued) just starts.
+            Transition started = s.taskId() >= 0 && job.array().pendingTasks().contains(s.taskId())
                     ? JobLifecycle.applyToTask(job, s.taskId(), splits, start, now)
                     : JobLifecycle.apply(job, start, now);
             records.addAll(started.records());

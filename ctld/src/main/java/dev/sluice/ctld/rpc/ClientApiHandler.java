@@ -268,6 +268,13 @@ public final class ClientApiHandler {
             SignalJobResponse.Result.Builder r =
                     SignalJobResponse.Result.newBuilder().setJobId(target);
             try {
+                if (request.getAction().isEmpty()) {
+                    List<JobUpdate.TaskOutcome> outcomes =
+                            await(loop.submit((state, now) -> JobUpdate.update(state, caller, target, changes, now)));
+                    addTaskOutcomes(r, target, outcomes);
+                    out.addResults(r);
+                    continue;
+                }
                 await(loop.submit((state, now) -> switch (request.getAction()) {
                     case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
                     case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
@@ -276,7 +283,6 @@ public final class ClientApiHandler {
                     case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
                     case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
                     case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
-                    case "" -> JobUpdate.update(state, caller, target, changes, now);
                     default ->
                         throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + request.getAction());
                 }));
@@ -286,6 +292,22 @@ public final class ClientApiHandler {
             out.addResults(r);
         }
         return out.build();
+    }
+
+    /** A whole array's update answers per group of tasks ({@code 5_0: ...}, {@code 5_1-3: ...}). */
+    private static void addTaskOutcomes(
+            SignalJobResponse.Result.Builder r, String target, List<JobUpdate.TaskOutcome> outcomes) {
+        if (outcomes == null) {
+            return;
+        }
+        for (JobUpdate.TaskOutcome o : outcomes) {
+            SignalJobResponse.Result.Builder t = SignalJobResponse.Result.newBuilder()
+                    .setJobId(target + "_" + o.tasks().format());
+            if (o.code() != ErrorCode.SUCCESS) {
+                t.setError(error(new SlurmException(o.code())));
+            }
+            r.addTasks(t);
+        }
     }
 
     /** Slurm holds a requeued job back for its credential's lifetime and a second. */

@@ -13,6 +13,7 @@ import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsRequest;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,14 +31,19 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
         var shown = InfoMapper.Shown.of(image, memoryConsumable);
         if (request.getJobIdsCount() == 0) {
             Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
-            image.jobs().stream()
+            List<Job> listed = image.jobs().stream()
                     .filter(j -> !request.getActiveOnly() || !j.state().isFinished() || image.isCompleting(j))
                     .filter(j -> family.isEmpty()
                             || family.contains(j.id())
                             || (j.array().isArray() && family.contains(j.array().arrayJobId())))
                     .filter(j -> !hideOthers
                             || caller.mayActOnJobOf(j.request().owner().uid()))
-                    .forEach(j -> out.addJobs(InfoMapper.job(image, j, false, shown, now)));
+                    .toList();
+            // In Slurm's order, which squeue's sorts keep where they see no difference.
+            List<Job> ordered = family.size() == 1
+                    ? SlurmListOrder.one(family.iterator().next(), listed)
+                    : SlurmListOrder.all(listed);
+            ordered.forEach(j -> out.addJobs(InfoMapper.job(image, j, false, shown, now)));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {

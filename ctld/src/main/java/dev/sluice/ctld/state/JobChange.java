@@ -123,6 +123,20 @@ public sealed interface JobChange {
     }
 
     /**
+     * {@code ArrayTaskThrottle=N}: the most tasks of the array that may run at once (0: no
+     * limit), kept by the record of its pending tasks.
+     */
+    record ArrayThrottle(int throttle) implements JobChange {
+        public String key() {
+            return "ArrayTaskThrottle";
+        }
+
+        public String text() {
+            return Integer.toString(throttle);
+        }
+    }
+
+    /**
      * A change as the journal holds it.
      *
      * @throws IllegalArgumentException for a key or value this binary does not understand
@@ -138,6 +152,7 @@ public sealed interface JobChange {
             case "MaxNodes" -> new MaxNodes(Integer.parseInt(text));
             case "NumTasks" -> new Tasks(Integer.parseInt(text));
             case "Partition" -> new PartitionName(text);
+            case "ArrayTaskThrottle" -> new ArrayThrottle(Integer.parseInt(text));
             default -> throw new IllegalArgumentException("unknown job change " + key);
         };
     }

@@ -361,7 +361,8 @@ public final class JobLifecycle {
     /**
      * The records an {@link ArrayTaskSplit} leaves: the array record without the task, and the
      * task's own record ({@code newJobId} equal to the record's id: the record becomes its last
-     * task; 0, in snapshots only: the task's record was purged long ago, the task just goes).
+     * task; 0: the task just goes, cancelled before it started, or in a snapshot its record was
+     * purged long ago).
      */
     public static List<Job> split(Job record, ArrayTaskSplit split, boolean snapshot) {
         JobPhase from = JobPhase.of(record.state());

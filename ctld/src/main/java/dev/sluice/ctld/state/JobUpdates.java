@@ -20,6 +20,7 @@ public final class JobUpdates {
         String partition = job.partition();
         long limit = -1;
         long priority = -1;
+        int throttle = job.array().throttle();
         for (JobChange change : changes) {
             switch (change) {
                 case JobChange.Name n -> name = n.name();
@@ -31,6 +32,7 @@ public final class JobUpdates {
                 case JobChange.MaxNodes m -> maxNodes = m.nodes();
                 case JobChange.Tasks t -> tasks = t.tasks();
                 case JobChange.PartitionName p -> partition = p.partition();
+                case JobChange.ArrayThrottle t -> throttle = t.throttle();
             }
         }
         JobRequest changed = r;
@@ -51,6 +53,11 @@ public final class JobUpdates {
         if (priority >= 0) {
             long newPriority = priority;
             updated = updated.with(b -> b.adminPriority(newPriority));
+        }
+        if (throttle != job.array().throttle()) {
+            ArrayPart a = job.array();
+            ArrayPart part = new ArrayPart(a.arrayJobId(), a.taskId(), a.pendingTasks(), throttle);
+            updated = updated.with(b -> b.array(part));
         }
         return updated;
     }

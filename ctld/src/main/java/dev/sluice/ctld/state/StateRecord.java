@@ -80,7 +80,8 @@ public sealed interface StateRecord {
 
     /**
      * Task {@code taskId} of the array record {@code jobId} starts a life of its own as job
-     * {@code newJobId} (equal to {@code jobId} when it is the record's last pending task).
+     * {@code newJobId} (equal to {@code jobId} when it is the record's last pending task), or,
+     * with {@code newJobId} 0, just leaves the record (cancelled before it started).
      */
     record ArrayTaskSplit(int jobId, int taskId, int newJobId, long time) implements StateRecord {}
 

@@ -80,6 +80,12 @@ public final class TaskSet {
         return new TaskSet(copy);
     }
 
+    public TaskSet union(TaskSet other) {
+        BitSet copy = (BitSet) bits.clone();
+        copy.or(other.bits);
+        return new TaskSet(copy);
+    }
+
     public List<Integer> ids() {
         List<Integer> out = new ArrayList<>();
         bits.stream().forEach(out::add);

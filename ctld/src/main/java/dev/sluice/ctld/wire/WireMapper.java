@@ -256,6 +256,9 @@ public final class WireMapper {
         if (c.hasPartition()) {
             out.add(new JobChange.PartitionName(JobText.field("Partition", c.getPartition())));
         }
+        if (c.hasArrayTaskThrottle()) {
+            out.add(new JobChange.ArrayThrottle(c.getArrayTaskThrottle()));
+        }
         return List.copyOf(out);
     }
 

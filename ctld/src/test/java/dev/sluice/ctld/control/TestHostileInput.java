@@ -152,7 +152,7 @@ class TestHostileInput {
     }
 
     /** An update as it arrives: parsed at the edge, then decided. */
-    private ControlResult<Void> update(String target, JobChanges.Builder changes) {
+    private ControlResult<?> update(String target, JobChanges.Builder changes) {
         return JobUpdate.update(state, OWNER, target, WireMapper.changes(changes.build()), NOW);
     }
 

@@ -11,6 +11,8 @@ import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
@@ -50,18 +52,48 @@ class TestJobControlArrays {
     }
 
     @Test
-    void cancellingPendingTasksSplitsThemOffAndTheLastKeepsTheArrayId() {
+    void cancelledPendingTasksLeaveTheRecordAndTheLastCancelsIt() {
         int array = submitArray("0-3");
         apply(jobs.signal(state, owner, array + "_[0-1]", 0, true, false, 200));
-        assertThat(state.job(8).displayId()).isEqualTo("7_0");
-        assertThat(state.job(8).state()).isEqualTo(JobState.CANCELLED);
-        assertThat(state.job(9).displayId()).isEqualTo("7_1");
+        // As Slurm 22.05: no record and no job id for a task cancelled before it started.
+        assertThat(state.job(8)).isNull();
         assertThat(state.job(array).displayId()).isEqualTo("7_[2-3]");
+        assertThat(state.nextJobId()).isEqualTo(8);
         apply(jobs.signal(state, owner, array + "_[2-3]", 0, true, false, 300));
-        assertThat(state.job(10).displayId()).isEqualTo("7_2");
+        assertThat(state.job(8)).isNull();
         assertThat(state.job(array).displayId()).isEqualTo("7_3");
         assertThat(state.job(array).state()).isEqualTo(JobState.CANCELLED);
-        assertThat(state.nextJobId()).isEqualTo(11);
+        assertThat(state.nextJobId()).isEqualTo(8);
+    }
+
+    @Test
+    void releasingOneHeldTaskSplitsItOffAndLeavesTheOthersHeld() {
+        int array = submitArray("1-4");
+        apply(jobs.hold(state, owner, Integer.toString(array), Job.Hold.USER, 150));
+        apply(jobs.hold(state, owner, array + "_3", Job.Hold.NONE, 200));
+        assertThat(state.job(8).displayId()).isEqualTo("7_3");
+        assertThat(state.job(8).hold()).isEqualTo(Job.Hold.NONE);
+        assertThat(state.job(array).displayId()).isEqualTo("7_[1-2,4]");
+        assertThat(state.job(array).hold()).isEqualTo(Job.Hold.USER);
+    }
+
+    @Test
+    void aWholeArrayUpdateAnswersPerGroupOfTasks() {
+        int array = submitArray("0-5%2");
+        // Task 0 gets a record of its own (held alone), which then ends.
+        apply(jobs.hold(state, owner, array + "_0", Job.Hold.USER, 150));
+        apply(jobs.signal(state, owner, array + "_0", 0, true, false, 160));
+        ControlResult<List<JobUpdate.TaskOutcome>> r =
+                JobUpdate.update(state, owner, Integer.toString(array), List.of(new JobChange.ArrayThrottle(3)), 200);
+        apply(r);
+        assertThat(state.job(array).displayId()).isEqualTo("7_[1-5%3]");
+        assertThat(r.response())
+                .extracting(o -> o.tasks().format() + " " + o.code())
+                .containsExactly("0 JOB_FINISHED", "1-5 SUCCESS");
+        // One task of it named: an answer for the whole request, as before.
+        assertThat(JobUpdate.update(state, owner, array + "_2", List.of(new JobChange.ArrayThrottle(1)), 210)
+                        .response())
+                .isNull();
     }
 
     @Test

@@ -78,6 +78,21 @@ final class ScontrolJobUpdate {
             String key = eq > 0 ? arg.substring(0, eq) : arg;
             String value = eq > 0 ? arg.substring(eq + 1) : "";
             String k = key.toLowerCase(Locale.ROOT);
+            // Slurm takes ArrayTaskThrottle from its first 10 letters on.
+            if (k.length() >= 10 && "arraytaskthrottle".startsWith(k)) {
+                long throttle;
+                try {
+                    throttle = Long.parseLong(value.strip());
+                } catch (NumberFormatException e) {
+                    throttle = 0; // strtoll's answer to what is not a number
+                }
+                if (throttle < 0) {
+                    err.println(PROG + ": error: Invalid ArrayTaskThrottle value");
+                    return 1;
+                }
+                changes.setArrayTaskThrottle((int) Math.min(throttle, SlurmLimits.INFINITE));
+                continue;
+            }
             switch (k) {
                 case "jobid" -> jobId = value;
                 case "timelimit" -> {
@@ -255,6 +270,12 @@ final class ScontrolJobUpdate {
         return v > SlurmLimits.INFINITE ? OptionalLong.empty() : OptionalLong.of(v);
     }
 
+    private static String text(SignalJobResponse.Result r) {
+        return r.getError().getMessage().isEmpty()
+                ? ErrorCode.fromNumber(r.getError().getCode()).text()
+                : r.getError().getMessage();
+    }
+
     private static int send(Invocation inv, UpdateJobRequest.Builder req, PrintStream err, Style style) {
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
@@ -270,17 +291,26 @@ final class ScontrolJobUpdate {
             return 1;
         }
         String lastError = null;
+        boolean failed = false;
         for (SignalJobResponse.Result r : response.getResultsList()) {
+            // A whole array answers per group of tasks; more than one group is a failure to
+            // scontrol 22.05 even when every group says "No error".
+            for (SignalJobResponse.Result t : r.getTasksList()) {
+                boolean ok = !t.hasError() || t.getError().getCode() == 0;
+                if (ok && r.getTasksCount() == 1) {
+                    continue;
+                }
+                failed = true;
+                err.println(t.getJobId() + ": " + (ok ? ErrorCode.SUCCESS.text() : text(t)));
+            }
             if (r.hasError() && r.getError().getCode() != 0) {
-                String text = r.getError().getMessage().isEmpty()
-                        ? ErrorCode.fromNumber(r.getError().getCode()).text()
-                        : r.getError().getMessage();
+                String text = text(r);
                 err.println(text + " for job " + r.getJobId());
                 lastError = text;
             }
         }
         if (lastError == null) {
-            return 0;
+            return failed ? 1 : 0;
         }
         if (style == Style.HOLD) {
             err.println("slurm_suspend error: " + lastError);

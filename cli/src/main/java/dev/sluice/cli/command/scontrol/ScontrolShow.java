@@ -126,9 +126,19 @@ final class ScontrolShow {
         List<JobView> shown = new ArrayList<>();
         for (JobInfo j : jobs) {
             JobView v = new JobView(j, now, inv.clock(), inv.users());
-            if (selector.isEmpty() || selector.get().matches(v)) {
-                shown.add(v);
+            if (selector.isEmpty() || !selector.get().matches(v)) {
+                if (selector.isEmpty()) {
+                    shown.add(v);
+                }
+                continue;
             }
+            int task = selector.get().task();
+            if (task >= 0 && j.getArrayTaskId() < 0) {
+                // One pending task asked for is shown as itself (ArrayTaskId=5), as Slurm's
+                // scontrol does with the record that stands for it.
+                v = new JobView(j.toBuilder().setArrayTaskId(task).build(), now, inv.clock(), inv.users());
+            }
+            shown.add(v);
         }
         if (id != null && shown.isEmpty()) {
             err.println("slurm_load_jobs error: " + ErrorCode.INVALID_JOB_ID.text());

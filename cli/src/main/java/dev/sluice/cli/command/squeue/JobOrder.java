@@ -3,11 +3,17 @@ package dev.sluice.cli.command.squeue;
 import dev.sluice.cli.view.JobView;
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.function.ToIntFunction;
 
 /**
  * squeue's orderings. The default is Slurm's {@code P,t,-p}: partition, then state (by name, so
  * CANCELLED &lt; COMPLETED &lt; PENDING &lt; RUNNING, as squeue 22.05 lists them), then
- * priority high to low; remaining ties list the newest job first, as Slurm's do.
+ * priority high to low. Remaining ties keep the order Slurm's squeue sorted the controller's
+ * list into before (its sorts are stable): jobs that started, the latest first, and among those
+ * started in the same second the controller's order; then jobs not started, in the reverse of
+ * the controller's order (an artefact of that first sort's comparator under glibc's merge
+ * sort: it never calls two unstarted jobs equal). The controller's order comes with each job
+ * ({@code position}).
  *
  * <p>{@code -S} takes field letters, each optionally prefixed by {@code +} or {@code -} and
  * separated by commas or nothing ({@code -t,i} or {@code -ti}); an unknown letter is an error
@@ -23,8 +29,12 @@ final class JobOrder {
 
     private JobOrder() {}
 
-    /** The comparator for {@code spec}, or the first letter squeue would reject. */
-    static Result parse(String spec) {
+    /**
+     * The comparator for {@code spec}, or the first letter squeue would reject.
+     *
+     * @param position a job's place in the controller's answer
+     */
+    static Result parse(String spec, ToIntFunction<JobView> position) {
         Comparator<JobView> order = null;
         boolean descending = false;
         for (char c : spec.toCharArray()) {
@@ -43,11 +53,27 @@ final class JobOrder {
             order = order == null ? k : order.thenComparing(k);
             descending = false;
         }
-        // Slurm's sort is stable over the controller's list, which holds the newest job first.
-        Comparator<JobView> byId = Comparator.comparingLong(
-                        (JobView j) -> Integer.toUnsignedLong(j.info().getJobId()))
-                .reversed();
-        return new Result(order == null ? byId : order.thenComparing(byId), (char) 0);
+        Comparator<JobView> before = startedFirst(position);
+        return new Result(order == null ? before : order.thenComparing(before), (char) 0);
+    }
+
+    private static Comparator<JobView> startedFirst(ToIntFunction<JobView> position) {
+        return (a, b) -> {
+            long sa = started(a);
+            long sb = started(b);
+            if (sa == 0 && sb == 0) {
+                return Integer.compare(position.applyAsInt(b), position.applyAsInt(a));
+            }
+            if (sa == 0 || sb == 0) {
+                return sa == 0 ? 1 : -1;
+            }
+            return sa != sb ? Long.compare(sb, sa) : Integer.compare(position.applyAsInt(a), position.applyAsInt(b));
+        };
+    }
+
+    /** When the job started, 0 if it has not (a pending job's expected start does not count). */
+    private static long started(JobView j) {
+        return j.stateName().equals("PENDING") ? 0 : j.info().getStartTime();
     }
 
     record Result(Comparator<JobView> comparator, char invalid) {

@@ -23,9 +23,11 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -233,6 +235,7 @@ public final class SqueueCommand implements Command {
         if (s.oneLinePerTask) {
             jobs = JobSelector.oneLinePerTask(jobs);
         }
+        jobs = JobSelector.narrow(jobs, jobIds);
         if (!s.noHeader && !s.json) {
             // The time stamp of -l, and of every -i report (observed: 22.05 prints it once
             // when both are given).
@@ -242,7 +245,14 @@ public final class SqueueCommand implements Command {
             }
             out.println(formatter.header());
         }
-        JobOrder.Result order = JobOrder.parse(s.sort != null ? s.sort : s.start ? JobOrder.START : JobOrder.DEFAULT);
+        // The controller answers in Slurm's list order; every line of a record keeps its place.
+        Map<Integer, Integer> position = new HashMap<>();
+        for (JobInfo j : jobs) {
+            position.putIfAbsent(j.getJobId(), position.size());
+        }
+        JobOrder.Result order = JobOrder.parse(
+                s.sort != null ? s.sort : s.start ? JobOrder.START : JobOrder.DEFAULT,
+                v -> position.getOrDefault(v.info().getJobId(), 0));
         if (!order.ok()) {
             err.println(PROG + ": error: Invalid sort specification: " + order.invalid());
             return 1;

@@ -1,0 +1,49 @@
+package dev.sluice.cli.command.squeue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.testing.Fixtures;
+import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.view.JobView;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobState;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** squeue's order between jobs its keys do not tell apart, as Slurm 22.05's squeue leaves it. */
+class TestJobOrder {
+    private static JobView view(int id, JobState state, long start) {
+        JobInfo j =
+                Fixtures.job(id, Fixtures.wrapSpec(), state).setStartTime(start).build();
+        return new JobView(
+                j, Fixtures.SQUEUE_NOW, Clock.fixed(Fixtures.SQUEUE_NOW, ZoneOffset.UTC), TestingInvocations.USERS);
+    }
+
+    /** The ids in the order the default sort gives, each job's place in the answer its index. */
+    private static List<Integer> sorted(List<JobView> answer) {
+        List<JobView> views = new ArrayList<>(answer);
+        views.sort(JobOrder.parse(JobOrder.DEFAULT, answer::indexOf).comparator());
+        return views.stream().map(v -> v.info().getJobId()).toList();
+    }
+
+    @Test
+    void startedJobsLatestFirstAndWithinASecondInTheControllersOrder() {
+        assertThat(sorted(List.of(
+                        view(11, JobState.RUNNING, 500),
+                        view(13, JobState.RUNNING, 500),
+                        view(14, JobState.RUNNING, 501))))
+                .containsExactly(14, 11, 13);
+        assertThat(sorted(List.of(view(13, JobState.RUNNING, 500), view(11, JobState.RUNNING, 500))))
+                .containsExactly(13, 11);
+    }
+
+    @Test
+    void pendingJobsInTheReverseOfTheControllersOrder() {
+        assertThat(sorted(List.of(
+                        view(3, JobState.PENDING, 0), view(4, JobState.PENDING, 0), view(5, JobState.PENDING, 0))))
+                .containsExactly(5, 4, 3);
+    }
+}
