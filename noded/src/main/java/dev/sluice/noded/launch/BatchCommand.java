@@ -25,7 +25,9 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
             int daemonUid,
             CpuBinding.Policy cpuBinding,
             Path script,
-            Path workDir) {
+            Path workDir,
+            UserEnvironment userEnvironment,
+            Path environmentFile) {
         JobSpec spec = request.getSpec();
         int uid = spec.getOwner().getUid();
         String out = outputPath(request, nodeName);
@@ -48,7 +50,7 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         // O_APPEND the job would write over them at its own offset (slurmstepd shares the job's).
         String truncate = append ? "" : ": >\"$o\" && " + (err.equals(out) ? "" : ": >\"$e\" && ");
         String errRedirect = err.equals(out) ? "2>&1" : "2>>\"$e\"";
-        command.addAll(List.of(
+        List<String> shell = new ArrayList<>(List.of(
                 "/bin/sh",
                 "-c",
                 "w=$1; o=$2; e=$3; i=$4; shift 4; " + UserShell.ENTER + truncate + "exec <\"$i\" >>\"$o\" "
@@ -59,7 +61,10 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 err,
                 in,
                 script.toString()));
-        command.addAll(spec.getScriptArgsList());
+        shell.addAll(spec.getScriptArgsList());
+        // Everything before this runs as root with UserEnvironment.ROOT; the job's variables
+        // arrive only here, already as the user.
+        command.addAll(userEnvironment.loading(environmentFile, shell));
 
         Map<String, String> env = new LinkedHashMap<>();
         // Values as RawText: bytes that are not UTF-8 stay escapes until JobEnvironmentFile.

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -139,11 +140,26 @@ public final class BatchLauncher implements AutoCloseable {
             // (root) writes its facts there and must not follow a link a job planted.
             chown(script, uid, spec.getOwner().getGid());
         }
-        BatchCommand built = BatchCommand.of(request, nodeName, daemonUid, cpuBinding, script, Path.of(workDir));
+        UserEnvironment userEnv = supervisor.userEnvironment();
+        Path envFile = spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
+        BatchCommand built =
+                BatchCommand.of(request, nodeName, daemonUid, cpuBinding, script, Path.of(workDir), userEnv, envFile);
+        List<String> dropped = userEnv.dropped(built.environment());
+        if (!dropped.isEmpty()) {
+            log.warn("job {}: without {} the variables {} cannot reach the job", jobId, Supervisor.PERL, dropped);
+        }
+        spool.writeEnvironment(
+                jobId,
+                userEnv.encode(built.environment()),
+                daemonUid == 0
+                        ? Optional.of(new JobSpool.Owner(uid, spec.getOwner().getGid()))
+                        : Optional.empty());
+        // Root's programs (cgroup joiner, setsid, supervisor, runner, taskset, setpriv) never see
+        // the user's variables: PATH, LD_PRELOAD or BASH_ENV would choose what runs as root.
         ProcessBuilder pb = new ProcessBuilder().directory(new File("/"));
         Map<String, String> env = pb.environment();
         env.clear();
-        env.putAll(JobEnvironmentFile.forThisProcess(built.environment()).prepare(spool, jobId));
+        env.putAll(UserEnvironment.ROOT);
         Map<String, String> gresEnv = built.gresEnvironment();
         List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);

@@ -3,6 +3,7 @@ package dev.sluice.noded.launch;
 import com.google.protobuf.ByteString;
 import dev.sluice.noded.confine.Confinement;
 import dev.sluice.noded.spool.ForkLock;
+import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.LaunchStepRequest;
 import dev.sluice.protocol.v1.StepIo;
@@ -17,10 +18,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -39,6 +42,8 @@ public final class StepLauncher {
     private static final int CONNECT_TIMEOUT_MS = 10_000;
 
     private final String nodeName;
+    private final JobSpool spool;
+    private final UserEnvironment userEnvironment;
     private final int daemonUid;
     /** Job id → the process groups of its step tasks running here. */
     private final Map<Integer, Set<Long>> tasksByJob = new ConcurrentHashMap<>();
@@ -48,9 +53,12 @@ public final class StepLauncher {
     private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
     private volatile JobConfinement confinement = JobConfinement.none();
 
-    public StepLauncher(String nodeName, int daemonUid) {
+    /** @param spool where each task's environment file lives while the task starts (job directories) */
+    public StepLauncher(String nodeName, int daemonUid, JobSpool spool) {
         this.nodeName = nodeName;
         this.daemonUid = daemonUid;
+        this.spool = spool;
+        this.userEnvironment = new UserEnvironment(Supervisor.perlRuns());
     }
 
     /** Whether tasks are bound to the job's CPUs here (slurm.conf TaskPlugin). */
@@ -121,12 +129,32 @@ public final class StepLauncher {
                     "setpriv", "--reuid=" + uid, "--regid=" + r.getOwner().getGid(), "--init-groups", "--"));
         }
         String workDir = r.getWorkDir().isEmpty() ? "/tmp" : r.getWorkDir();
-        command.addAll(UserShell.inWorkDir(workDir, r.getArgvList()));
+        // As for batch jobs (BatchLauncher): root's programs get UserEnvironment.ROOT, and the
+        // task's variables are loaded from a file only after setpriv, by the task's user.
+        Map<String, String> taskEnv = StepEnvironment.build(r, local, nodeName);
+        Path envFile = spool.writeStepEnvironment(
+                r.getJobId(),
+                r.getStepId(),
+                local,
+                userEnvironment.encode(taskEnv),
+                daemonUid == 0
+                        ? Optional.of(new JobSpool.Owner(uid, r.getOwner().getGid()))
+                        : Optional.empty());
+        command.addAll(userEnvironment.loading(envFile, UserShell.inWorkDir(workDir, r.getArgvList())));
         ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File("/"));
         pb.environment().clear();
-        pb.environment().putAll(StepEnvironment.build(r, local, nodeName));
+        pb.environment().putAll(UserEnvironment.ROOT);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        return ForkLock.start(pb);
+        Process p = ForkLock.start(pb);
+        // Read by the loader at once; gone with the task (the job directory outlives steps).
+        p.onExit().thenRun(() -> {
+            try {
+                Files.deleteIfExists(envFile);
+            } catch (IOException e) {
+                // the job's directory goes at the job's end
+            }
+        });
+        return p;
     }
 
     private void serve(LaunchStepRequest r, Socket socket, OutputStream out, List<Process> tasks, Set<Long> groups) {

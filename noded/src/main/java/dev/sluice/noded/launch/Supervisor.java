@@ -46,7 +46,7 @@ public final class Supervisor {
     /** Beside {@link #FILE}: the supervisor finds it through its own path ({@code ${0%/*}}). */
     private static final String RUNNER_FILE = "sluice-run-job.pl";
 
-    private static final String PERL = "/usr/bin/perl";
+    static final String PERL = "/usr/bin/perl";
 
     // The job's parent and the only process that ever waits for it. Why Perl: the exact status
     // needs a parent that calls waitpid(2) itself. The earlier way (the job's parent a subshell
@@ -61,11 +61,12 @@ public final class Supervisor {
     // module is loaded (the node image carries /usr/bin/perl alone), and `$?` is the 16-bit
     // status.
     //
-    // `-t` (set by the supervisor's command line): the job's environment, which is the user's,
-    // is this process's too, and taint mode makes Perl ignore PERL5OPT, PERL5LIB and PERLLIB,
-    // which would otherwise load the user's code into this root process. Its warnings (the
-    // job's command, PATH and the job directory come from outside) are expected and dropped.
-    // A failed exec exits 127 in the child, as a shell's "not found".
+    // `-t` (set by the supervisor's command line): taint mode makes Perl ignore PERL5OPT,
+    // PERL5LIB and PERLLIB. This root process is started with the daemon's environment alone
+    // (UserEnvironment.ROOT: the job's variables are loaded after setpriv), so this is a second
+    // guard, not the first. Its warnings (the job's command and the job directory come from
+    // outside) are expected and dropped. A failed exec exits 127 in the child, as a shell's
+    // "not found".
     private static final String RUNNER = """
             # sluice job runner: written by sluice-noded, run by the job's supervisor as:
             #   perl -t sluice-run-job.pl JOBDIR COMMAND...
@@ -94,10 +95,10 @@ public final class Supervisor {
             }
             """;
 
-    // `env --default-signal`: a non-interactive shell starts background commands with SIGINT and
-    // SIGQUIT ignored, and a job must receive them (scancel -s INT, srun's Ctrl-C). The
-    // `environment` file holds the job's variables the JDK could not pass exactly
-    // (JobEnvironmentFile); a shell sets them and becomes the job (exec), so its pid is the job's.
+    // The supervisor, the runner and everything up to setpriv run as root with the daemon's
+    // environment alone (UserEnvironment.ROOT): the job's variables are loaded only after setpriv,
+    // by the last program of the job's command (UserEnvironment#loading), which also resets
+    // SIGINT and SIGQUIT, ignored for background commands of a non-interactive shell.
     private static final String SCRIPT = """
             #!/bin/sh
             # sluice job supervisor: written by sluice-noded, run as: sluice-supervise.sh JOBDIR COMMAND...
@@ -126,28 +127,27 @@ public final class Supervisor {
 
     /** The job, started and recorded by RUNNER: job.pid, wait_status and exit. */
     private static final String EXACT_START = """
-            if [ -f "$dir/environment" ]; then
-              %1$s -t "${0%%/*}/%2$s" "$dir" /bin/sh -c '. "$1"; shift; exec env --default-signal "$@"' sh "$dir/environment" "$@"
-            else
-              %1$s -t "${0%%/*}/%2$s" "$dir" env --default-signal "$@"
-            fi""";
+            %1$s -t "${0%%/*}/%2$s" "$dir" "$@\"""";
 
     /** Without Perl: the job as this shell's child, and only the shell's $? (exit). */
     private static final String SHELL_START = """
-            if [ -f "$dir/environment" ]; then
-              ( . "$dir/environment"; exec env --default-signal "$@" ) &
-            else
-              env --default-signal "$@" &
-            fi
+            "$@" &
             job=$!
             echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
             wait $job
             echo $? > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit\"""";
 
     private final Path program;
+    private final boolean exact;
 
-    private Supervisor(Path program) {
+    private Supervisor(Path program, boolean exact) {
         this.program = program;
+        this.exact = exact;
+    }
+
+    /** How jobs started under this supervisor get their environment: with Perl where it runs. */
+    UserEnvironment userEnvironment() {
+        return new UserEnvironment(exact);
     }
 
     /**
@@ -169,7 +169,7 @@ public final class Supervisor {
     static Supervisor install(Path spoolRoot, boolean exact) throws IOException {
         write(spoolRoot.resolve(RUNNER_FILE), RUNNER, "rw-r--r--");
         String start = exact ? EXACT_START.formatted(PERL, RUNNER_FILE) : SHELL_START;
-        return new Supervisor(write(spoolRoot.resolve(FILE), SCRIPT.formatted(start), "rwxr-xr-x"));
+        return new Supervisor(write(spoolRoot.resolve(FILE), SCRIPT.formatted(start), "rwxr-xr-x"), exact);
     }
 
     /** Written then renamed: a supervisor still running keeps the program it started with. */
@@ -181,7 +181,7 @@ public final class Supervisor {
         return file;
     }
 
-    private static boolean perlRuns() {
+    static boolean perlRuns() {
         try {
             Process p = ForkLock.start(new ProcessBuilder(PERL, "-t", "-e", "exit 0")
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

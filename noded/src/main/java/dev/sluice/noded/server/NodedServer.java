@@ -93,7 +93,7 @@ public final class NodedServer implements AutoCloseable {
         BatchLauncher launcher =
                 new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report), auth.clock());
         launcher.jobScripts(s.prolog(), s.epilog());
-        StepLauncher steps = new StepLauncher(s.nodeName(), uid);
+        StepLauncher steps = new StepLauncher(s.nodeName(), uid, spool);
         applyCpuBinding(s, launcher, steps);
         // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
         launcher.onJobSignal(steps::signalJob);

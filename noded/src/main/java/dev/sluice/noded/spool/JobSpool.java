@@ -99,20 +99,43 @@ public final class JobSpool {
         return file;
     }
 
+    /** A job's user, numerically. */
+    public record Owner(int uid, int gid) {}
+
     /**
-     * The part of the job's environment its supervisor must set itself (see {@code
-     * launch.JobEnvironmentFile}); none when empty. Owner-only from its creation: it holds the
-     * user's environment values.
+     * A job's (or one step task's) environment, for the loader that runs as the job's user
+     * ({@code launch.UserEnvironment}): created owner-only, then given to {@code owner} when this
+     * daemon is root, so that the user and no one else can read it. The job's directory stays
+     * root's: the user cannot replace the file.
      */
-    public void writeEnvironment(int jobId, byte[] text) throws IOException {
-        Path file = jobDir(jobId).resolve(ENVIRONMENT);
-        Files.deleteIfExists(file);
-        if (text.length == 0) {
-            return;
+    public Path writeEnvironment(int jobId, byte[] bytes, Optional<Owner> owner) throws IOException {
+        return writeOwned(createJobDir(jobId).resolve(ENVIRONMENT), bytes, owner);
+    }
+
+    /**
+     * One step task's environment, as {@link #writeEnvironment}: in {@code steps/} rather than
+     * a job directory, which a node that only runs steps never has (nor cleans up); the caller
+     * removes it when the task has started.
+     */
+    public Path writeStepEnvironment(int jobId, int stepId, int task, byte[] bytes, Optional<Owner> owner)
+            throws IOException {
+        Path dir = root.resolve("steps");
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, JOB_DIR_MODE);
         }
-        createJobDir(jobId);
+        return writeOwned(dir.resolve("job" + jobId + "." + stepId + "." + task + ".environment"), bytes, owner);
+    }
+
+    private static Path writeOwned(Path file, byte[] bytes, Optional<Owner> owner) throws IOException {
+        Files.deleteIfExists(file);
         Files.createFile(file, OwnerOnly.file());
-        Files.write(file, text);
+        Files.write(file, bytes);
+        if (owner.isPresent()) {
+            Files.setAttribute(file, "unix:uid", owner.get().uid(), LinkOption.NOFOLLOW_LINKS);
+            Files.setAttribute(file, "unix:gid", owner.get().gid(), LinkOption.NOFOLLOW_LINKS);
+        }
+        return file;
     }
 
     /** Keeps the launch request beside the script, so a restarted daemon can re-adopt the job. */

@@ -204,21 +204,46 @@ class TestSupervisor {
     }
 
     @Test
-    void theJobGetsTheEnvironmentFileByteForByteAndKeepsItsPid() throws Exception {
-        Path dir = spool.resolve("job00005");
-        Files.createDirectories(dir);
-        Path out = spool.resolve("env.out");
-        byte[] value = {'x', (byte) 0xe9, '\'', ' ', '$', 'H', 'O', 'M', 'E', '\n', (byte) 0xff};
-        var env = JobEnvironmentFile.split(
-                java.util.Map.of("V", dev.sluice.common.text.RawText.decode(value)),
-                java.nio.charset.StandardCharsets.UTF_8);
-        Files.write(dir.resolve(dev.sluice.noded.spool.JobSpool.ENVIRONMENT), env.sourced());
-        Process p = supervise(dir, "printf %s \"$V\" > " + out + "; echo $$ > " + spool.resolve("pid"));
-        p.onExit().get();
-        assertThat(Files.readAllBytes(out)).containsExactly(value);
-        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("0");
-        // The subshell that set the variables became the job: the recorded pid is the job's.
-        assertThat(Files.readString(spool.resolve("pid")).strip()).isEqualTo(fact(dir, Supervisor.JOB_PID));
+    void theJobGetsItsEnvironmentByteForByteOnlyFromTheLoaderAndKeepsItsPid() throws Exception {
+        for (boolean perl : new boolean[] {true, false}) {
+            if (perl && !Supervisor.perlRuns()) {
+                continue;
+            }
+            Path dir = spool.resolve(perl ? "job00005" : "job00006");
+            Files.createDirectories(dir);
+            Path out = spool.resolve("env.out");
+            Path pid = spool.resolve("pid");
+            byte[] value = {'x', (byte) 0xe9, '\'', ' ', '$', 'H', 'O', 'M', 'E', '\n', (byte) 0xff};
+            UserEnvironment userEnv = new UserEnvironment(perl);
+            java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
+            env.put("V", dev.sluice.common.text.RawText.decode(value));
+            env.put("PATH", "/usr/bin:/bin");
+            env.put("BASH_FUNC_f%%", "() {  echo f\n}");
+            Path file = dir.resolve("environment");
+            Files.write(file, userEnv.encode(env));
+            String script = "printf %s \"$V\" > " + out + "; echo $$ > " + pid + "; env > " + out + ".all";
+            Process p = new ProcessBuilder(Supervisor.install(spool, perl)
+                            .command(dir, userEnv.loading(file, List.of("/bin/sh", "-c", script))))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            p.onExit().get();
+            assertThat(Files.readAllBytes(out)).as("perl %s", perl).containsExactly(value);
+            assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("0");
+            // The loader became the job (exec): the recorded pid is the job's.
+            assertThat(Files.readString(pid).strip()).isEqualTo(fact(dir, Supervisor.JOB_PID));
+            // Exactly the job's variables, nothing of the supervisor's (the shell adds PWD).
+            List<String> names = Files.readAllLines(
+                            out.resolveSibling("env.out.all"), java.nio.charset.StandardCharsets.ISO_8859_1)
+                    .stream()
+                    .filter(l -> l.matches("^[A-Za-z_][A-Za-z0-9_%]*=.*"))
+                    .map(l -> l.substring(0, l.indexOf('=')))
+                    .filter(n -> !n.equals("PWD") && !n.equals("SHLVL") && !n.equals("_"))
+                    .toList();
+            assertThat(names).as("perl %s", perl).contains("V", "PATH").doesNotContain("HOME");
+            assertThat(userEnv.dropped(env)).isEqualTo(perl ? List.of() : List.of("BASH_FUNC_f%%"));
+        }
     }
 
     @Test
