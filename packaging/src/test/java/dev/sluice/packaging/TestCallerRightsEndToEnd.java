@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,8 @@ class TestCallerRightsEndToEnd {
         Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwxr-xr-x"));
         alice = UnprivilegedUser.ensure(UnprivilegedUser.ATTACKER, stateDir);
         cluster = new ClusterProcesses(stateDir, 1, 2, 1);
+        // Bound to their CPUs, jobs and steps start under taskset, one more program run for them.
+        cluster.editSlurmConf(conf -> conf.replace("TaskPlugin=task/none\n", "TaskPlugin=task/affinity\n"));
         cluster.start();
         socket = cluster.startAgentForAll();
 
@@ -216,5 +219,136 @@ class TestCallerRightsEndToEnd {
         assertThat(Files.readString(out))
                 .startsWith("slurmstepd: error: couldn't chdir to `" + rootOnlyDir + "': going to /tmp instead\n/tmp\n")
                 .doesNotContain("secret");
+    }
+
+    /** Programs the node daemon runs, or might, on a job's behalf: each faked in the user's PATH. */
+    private static final List<String> FAKED =
+            List.of("setsid", "setpriv", "env", "taskset", "perl", "sh", "chrt", "nice", "numactl");
+
+    /**
+     * A user's PATH, LD_LIBRARY_PATH and BASH_ENV reach their jobs and steps unchanged, and no
+     * program of the user's runs as root: the user puts their own {@code setsid}, {@code env},
+     * {@code setpriv}... first in PATH, and each, when run, writes its uid to a marker file. Before
+     * the node daemon ran its own programs with a PATH of its own, the job's environment (the
+     * user's) was theirs: the user's {@code env}, {@code setsid} and {@code setpriv} ran as root.
+     */
+    @Test
+    void aJobsEnvironmentNeverReachesRootsPrograms() throws Exception {
+        Path home = alice.home();
+        Path marker = home.resolve("ran-as");
+        Path bin = home.resolve("bin");
+        Files.createDirectories(bin);
+        Files.writeString(marker, "");
+        Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-------"));
+        for (String name : FAKED) {
+            Path fake = bin.resolve(name);
+            Files.writeString(
+                    fake,
+                    "#!/bin/sh\n"
+                            + "echo \"$(/usr/bin/id -u) $(/usr/bin/basename \"$0\")\" >> '" + marker + "'\n"
+                            + "for real in /usr/bin/" + name + " /bin/" + name + "; do\n"
+                            + "  [ -x \"$real\" ] && exec \"$real\" \"$@\"\n"
+                            + "done\n"
+                            + "echo \"" + name + ": not found\" >&2\n"
+                            + "exit 127\n");
+            Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        // Sourced by any bash started non-interactively with this environment.
+        Path bashEnv = home.resolve("bashenv");
+        Files.writeString(bashEnv, "echo \"$(/usr/bin/id -u) BASH_ENV\" >> '" + marker + "'\n");
+        Files.createDirectories(home.resolve("lib"));
+        assertThat(UnprivilegedUser.run(
+                                "chown",
+                                "-R",
+                                alice.uid() + ":" + alice.gid(),
+                                bin.toString(),
+                                marker.toString(),
+                                bashEnv.toString(),
+                                home.resolve("lib").toString())
+                        .exit())
+                .isZero();
+
+        String path = bin + ":/usr/bin:/bin";
+        String libraryPath = home.resolve("lib").toString();
+        String seen = "$(id -u) PATH=$PATH LD_LIBRARY_PATH=$LD_LIBRARY_PATH BASH_ENV=$BASH_ENV";
+        String expected = alice.uid() + " PATH=" + path + " LD_LIBRARY_PATH=" + libraryPath + " BASH_ENV=" + bashEnv;
+        // The front end keeps SLUICE_BIN from what it runs: srun inside is told it again.
+        String client = "/usr/bin/env SLUICE_BIN=" + cluster.fallbackBin() + " " + TestAgentEndToEnd.NATIVE;
+        SoftAssertions soft = new SoftAssertions();
+        Map<Boolean, Path> outputs = new HashMap<>();
+        Map<Boolean, String> jobs = new HashMap<>();
+        for (boolean agent : List.of(true, false)) {
+            Map<String, String> env = env(agent);
+            env.put("PATH", path);
+            env.put("LD_LIBRARY_PATH", libraryPath);
+            env.put("BASH_ENV", bashEnv.toString());
+
+            // A batch job (sbatch exports the caller's environment), with a step inside it.
+            Path out = home.resolve("env-" + agent + ".out");
+            outputs.put(agent, out);
+            UnprivilegedUser.Result batch = as(
+                    alice,
+                    env,
+                    "sbatch",
+                    "--parsable",
+                    "-o",
+                    out.toString(),
+                    "--wrap",
+                    "echo \"batch " + seen + "\"; " + client + " srun -n1 sh -c 'echo \"step-in-batch " + seen + "\"'");
+            assertThat(batch.exit()).as("agent=%s %s", agent, batch.all()).isZero();
+            jobs.put(agent, batch.out().strip());
+
+            // A step of its own, and a step in an allocation.
+            UnprivilegedUser.Result step = as(alice, env, "srun", "-n1", "sh", "-c", "echo \"srun " + seen + "\"");
+            soft.assertThat(step.out())
+                    .as("srun, agent=%s: %s", agent, step.err())
+                    .isEqualTo("srun " + expected + "\n");
+            UnprivilegedUser.Result alloc = as(
+                    alice,
+                    env,
+                    "salloc",
+                    "-N1",
+                    "/usr/bin/env",
+                    "SLUICE_BIN=" + cluster.fallbackBin(),
+                    TestAgentEndToEnd.NATIVE.toString(),
+                    "srun",
+                    "-n1",
+                    "sh",
+                    "-c",
+                    "echo \"salloc " + seen + "\"");
+            soft.assertThat(alloc.out())
+                    .as("salloc, agent=%s: %s", agent, alloc.err())
+                    .isEqualTo("salloc " + expected + "\n");
+        }
+        for (boolean agent : List.of(true, false)) {
+            Path out = outputs.get(agent);
+            try {
+                // Ended, so whatever the node runs for the job has run.
+                await().atMost(Duration.ofSeconds(90))
+                        .until(() -> as(alice, true, "scontrol", "show", "job", jobs.get(agent))
+                                .out()
+                                .contains("JobState=COMPLETED"));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError(
+                        "agent=" + agent + ": "
+                                + as(alice, true, "scontrol", "show", "job", jobs.get(agent))
+                                        .all()
+                                + (Files.exists(out) ? Files.readString(out) : "no output") + "\n"
+                                + cluster.logs(),
+                        e);
+            }
+            soft.assertThat(Files.readString(out))
+                    .as("the batch job and its step, agent=%s", agent)
+                    .isEqualTo("batch " + expected + "\nstep-in-batch " + expected + "\n");
+        }
+        String ran = Files.readString(marker);
+        soft.assertThat(ran.lines().filter(l -> l.startsWith("0 ")).toList())
+                .as(
+                        "the user's programs that ran as root (all that ran: %s)",
+                        ran.lines().toList())
+                .isEmpty();
+        // The fakes do run, as the user: the steps' `sh` is the one the user's PATH names.
+        soft.assertThat(ran.lines().toList()).contains(alice.uid() + " sh");
+        soft.assertAll();
     }
 }
