@@ -64,7 +64,11 @@ public final class BatchEnvironment {
         put(env, "SLURM_JOB_PARTITION", f.partition());
         put(env, "SLURM_JOB_ACCOUNT", f.account());
         put(env, "SLURM_JOB_QOS", f.qos());
-        put(env, "SLURM_SUBMIT_DIR", f.submitDir());
+        // sbatch sets it to where it ran, which --chdir does not change; the working directory
+        // stands for it when a client did not.
+        if (!exported.containsKey("SLURM_SUBMIT_DIR")) {
+            put(env, "SLURM_SUBMIT_DIR", f.submitDir());
+        }
         put(env, "SLURM_SUBMIT_HOST", f.submitHost());
         put(env, "SLURMD_NODENAME", f.nodeName());
         put(env, "SLURM_TOPOLOGY_ADDR", f.nodeName());

@@ -274,7 +274,13 @@ public final class BatchLauncher implements AutoCloseable {
 
     /** scancel and node-down: SIGCONT + SIGTERM to the whole job, SIGKILL after KillWait. */
     public void terminate(int jobId, JobState reason) {
-        RunningJob job = running.get(jobId);
+        RunningJob job;
+        // A launch in progress holds this monitor until the job is in `running`: a cancel that
+        // arrives meanwhile (a slow first launch) waits for it instead of missing the job, which
+        // would then run to its end while the controller shows it COMPLETING.
+        synchronized (this) {
+            job = running.get(jobId);
+        }
         if (job != null) {
             ending(job, reason == JobState.JOB_STATE_UNSPECIFIED ? JobState.CANCELLED : reason);
         }

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -126,11 +127,19 @@ public final class SbatchCommand implements Command {
         merged.applyEnv(SbatchOptions.ENV, inv.env());
         merged.apply(cmdline.options());
 
-        JobSpec spec = JobSpecBuilder.build(
+        JobSpec.Builder specBuilder = JobSpecBuilder.build(
                         merged, inv, script, scriptArgs, defaultName, wrapped, w -> err.println(PROG + ": " + w))
                 .toBuilder()
-                .setCommand(command)
-                .build();
+                .setCommand(command);
+        // As sbatch does (recorded from Slurm 22.05, compat 037): the job learns where sbatch ran,
+        // whatever --chdir says, and its --export, whatever it exports.
+        Map<String, String> told = new java.util.LinkedHashMap<>();
+        told.put("SLURM_SUBMIT_DIR", inv.cwd().toString());
+        if (merged.has("export")) {
+            told.put("SLURM_EXPORT_ENV", merged.raw("export"));
+        }
+        specBuilder.putAllEnvironment(CommandSupport.wireEnvironment(told));
+        JobSpec spec = specBuilder.build();
 
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {

@@ -289,9 +289,14 @@ class TestSbatchCommand {
         var envs = controller.requests().stream()
                 .map(r -> text(r.getSubmitBatchJob().getSpec().getEnvironmentMap()))
                 .toList();
-        // sbatch(1): SLURM_* variables always pass; with ALL the caller's own values win.
-        assertThat(envs.get(0)).containsOnlyKeys("SLURM_TEST_VAR", "SLURM_CONF");
-        assertThat(envs.get(1)).containsOnlyKeys("SLURM_TEST_VAR", "SLURM_CONF", "FOO", "PATH");
+        // sbatch(1): SLURM_* variables always pass; with ALL the caller's own values win. sbatch
+        // adds where it ran and the --export it was given (as Slurm 22.05's does, compat 037).
+        assertThat(envs.get(0))
+                .containsOnlyKeys("SLURM_TEST_VAR", "SLURM_CONF", "SLURM_SUBMIT_DIR", "SLURM_EXPORT_ENV")
+                .containsEntry("SLURM_EXPORT_ENV", "NONE");
+        assertThat(envs.get(1))
+                .containsOnlyKeys(
+                        "SLURM_TEST_VAR", "SLURM_CONF", "SLURM_SUBMIT_DIR", "SLURM_EXPORT_ENV", "FOO", "PATH");
         assertThat(envs.get(1)).containsEntry("FOO", "bar").containsEntry("PATH", "/usr/bin:/bin");
         assertThat(envs.get(2)).containsEntry("PATH", "/usr/bin:/bin").containsEntry("NEW", "1");
     }
