@@ -6,6 +6,7 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
+import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
 import dev.sluice.cli.command.submit.SubmitOptions;
 import dev.sluice.cli.command.submit.TestOnly;
@@ -141,6 +142,9 @@ public final class SbatchCommand implements Command {
         specBuilder.putAllEnvironment(CommandSupport.wireEnvironment(told));
         JobSpec spec = specBuilder.build();
 
+        if (merged.has("clusters")) {
+            OptionChecks.clusters(merged.get("clusters"), OptionChecks.Cluster.of(inv));
+        }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
             return 1;
@@ -165,7 +169,13 @@ public final class SbatchCommand implements Command {
         }
         if (!merged.has("quiet")) {
             String id = Integer.toUnsignedString(jobId);
-            out.println(merged.has("parsable") ? id : "Submitted batch job " + id);
+            if (merged.has("parsable")) {
+                // With -M, the cluster that took the job follows (sbatch(1), --parsable).
+                out.println(merged.has("clusters") ? id + ";" + CommandSupport.clusterName(inv) : id);
+            } else {
+                out.println("Submitted batch job " + id
+                        + (merged.has("clusters") ? " on cluster " + CommandSupport.clusterName(inv) : ""));
+            }
         }
         if (merged.has("wait")) {
             out.flush();

@@ -244,7 +244,7 @@ public final class OptionChecks {
     }
 
     /** {@code -M}: this cluster is the only one there is (no federation, no other clusters in the database). */
-    private static void clusters(String value, Cluster cluster) throws SubmitException {
+    public static void clusters(String value, Cluster cluster) throws SubmitException {
         for (String name : value.split(",", -1)) {
             if (!name.equals(cluster.name()) && !name.equalsIgnoreCase("all")) {
                 throw new SubmitException(

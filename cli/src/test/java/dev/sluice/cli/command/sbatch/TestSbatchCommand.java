@@ -60,7 +60,7 @@ class TestSbatchCommand {
 
     @Test
     void anAmbiguousPrefixListsSlurmsOptionsInSbatchsTableOrder() {
-        // Real sbatch 22.05, same line; --cluster is Slurm's alias of --clusters (refused by Sluice).
+        // Real sbatch 22.05, same line; --cluster is Slurm's alias of --clusters.
         Output o = sbatch("", "--c=1", "--wrap", "true");
         assertThat(o.err())
                 .isEqualTo("sbatch: option '--c=1' is ambiguous; possibilities: '--cluster-constraint' '--chdir'"
@@ -143,6 +143,19 @@ class TestSbatchCommand {
         assertThat(sbatch("", "--parsable", "--wrap", "true").out()).isEqualTo("42\n");
         // Slurm: -Q suppresses the message, even with --parsable.
         assertThat(sbatch("", "-Q", "--parsable", "--wrap", "true").out()).isEmpty();
+    }
+
+    @Test
+    void clustersNamesThisClusterOrIsRefused() {
+        // Recorded from Slurm 22.05 (compat 027): --parsable -M CLUSTER prints "ID;CLUSTER".
+        assertThat(sbatch("", "--parsable", "-M", "test", "--wrap", "true").out())
+                .isEqualTo("42;test\n");
+        assertThat(sbatch("", "--clusters=test", "--wrap", "true").out())
+                .isEqualTo("Submitted batch job 42 on cluster test\n");
+        Output other = sbatch("", "-M", "elsewhere", "--wrap", "true");
+        assertThat(other.exitCode()).isEqualTo(1);
+        assertThat(other.err()).startsWith("sbatch: error: No cluster 'elsewhere' known by database.\n");
+        assertThat(controller.requests()).hasSize(2);
     }
 
     @Test
