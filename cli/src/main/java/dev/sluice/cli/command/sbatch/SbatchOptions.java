@@ -78,8 +78,7 @@ final class SbatchOptions {
             "tmp",
             "uid",
             "use-min-nodes",
-            "wait-all-nodes",
-            "wckey");
+            "wait-all-nodes");
 
     // sbatch's -W waits for the job: no argument (srun's -W takes seconds).
     static final OptionTable TABLE = OptionCatalog.table(ORDER, REFUSED, Map.of("wait", ArgKind.NONE));
@@ -109,6 +108,7 @@ final class SbatchOptions {
             Map.entry("SBATCH_OUTPUT", "output"),
             Map.entry("SBATCH_PARTITION", "partition"),
             Map.entry("SBATCH_CLUSTERS", "clusters"),
+            Map.entry("SBATCH_WCKEY", "wckey"),
             Map.entry("SBATCH_QOS", "qos"),
             Map.entry("SBATCH_REQUEUE", "requeue"),
             Map.entry("SBATCH_TIMELIMIT", "time"),

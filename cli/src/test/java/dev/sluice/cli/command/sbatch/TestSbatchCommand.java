@@ -159,6 +159,17 @@ class TestSbatchCommand {
     }
 
     @Test
+    void aWckeyIsTakenAsSlurmDoesWithoutTrackWCKey() {
+        // Workflow tools pass #SBATCH --wckey=...; Sluice tracks no WCKeys (TrackWCKey=no), where
+        // Slurm takes the option and the job runs.
+        Output o = sbatch("#!/bin/sh\n#SBATCH --wckey=proj1\ntrue\n", "--wckey=proj2");
+        assertThat(o.exitCode()).isZero();
+        assertThat(o.out()).isEqualTo("Submitted batch job 42\n");
+        env.put("SBATCH_WCKEY", "proj3");
+        assertThat(sbatch("", "--wrap", "true").exitCode()).isZero();
+    }
+
+    @Test
     void optionValuesAreTranslated() {
         Output o = sbatch(
                 "",
