@@ -101,8 +101,14 @@ public final class SallocCommand implements Command {
                 release = false;
                 return 0;
             }
-            status = runHere(inv, command, allocation, spec.getWorkDir());
-        } catch (ControllerException | IOException e) {
+            try {
+                status = runHere(inv, command, allocation, spec.getWorkDir());
+            } catch (IOException e) {
+                // The command could not be started (not found, not executable): salloc 22.05's
+                // words, whatever the reason (recorded, compat 025); the allocation is released.
+                err.println(PROG + ": error: _fork_command: Unable to find command \"" + command.get(0) + "\"");
+            }
+        } catch (ControllerException e) {
             err.println(PROG + ": error: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -104,6 +104,19 @@ class TestSallocCommand {
     }
 
     @Test
+    void aCommandThatCannotBeStartedIsSallocsForkError() {
+        // Recorded from Slurm 22.05 (compat 025): the allocation is granted, then released.
+        assertThat(salloc("-n1", "/no/such/program"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "salloc: Granted job allocation 42\n"
+                                + "salloc: error: _fork_command: Unable to find command \"/no/such/program\"\n"
+                                + "salloc: Relinquishing job allocation 42\n"));
+        assertThat(cluster.released()).isPresent();
+    }
+
+    @Test
     void noShellKeepsTheAllocationAndRunsNothing() {
         // Real salloc 22.05: the job is named no-shell and stays after salloc exits 0.
         assertThat(salloc("--no-shell", "-N1")).isEqualTo(new Output(0, "", "salloc: Granted job allocation 42\n"));
