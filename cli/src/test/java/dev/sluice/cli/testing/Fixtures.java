@@ -62,6 +62,10 @@ public final class Fixtures {
                 .setPartition("gpu")
                 .setSubmitTime(SUBMIT)
                 .setEligibleTime(SUBMIT)
+                // As the controller sends them (ctld JobTimes): accruing since eligible, and
+                // last looked at by the pass the submission triggered.
+                .setAccrueTime(SUBMIT)
+                .setLastSchedEval(SUBMIT)
                 .setTimeLimitMinutes(60)
                 .setWorkDir("/tmp/gold");
     }
@@ -70,6 +74,7 @@ public final class Fixtures {
         return job(1, wrapSpec(), JobState.RUNNING)
                 .setPriority(0xfffeffff)
                 .setStartTime(START)
+                .setLastSchedEval(START)
                 .setEndTime(START + 3600)
                 .setNodeList("n1")
                 .setNumNodes(1)
@@ -83,6 +88,7 @@ public final class Fixtures {
         return job(2, wrapSpec().setName("gpujob").setMinNodes(2).setGresPerNode("gpu:2"), JobState.RUNNING)
                 .setPriority(0xfffefffe)
                 .setStartTime(START)
+                .setLastSchedEval(START)
                 .setEndTime(START + 3600)
                 .setNodeList("n[1-2]")
                 .setNumNodes(2)
@@ -116,6 +122,7 @@ public final class Fixtures {
                 .setPriority(0)
                 .setReason("JobHeldUser")
                 .setEligibleTime(0)
+                .setAccrueTime(0)
                 .setNumCpus(1)
                 .setReqTres("cpu=1,mem=8000M,node=1,billing=1")
                 .build();

@@ -377,13 +377,16 @@ public final class ClientApiHandler {
         return queries().partitions(request);
     }
 
+    private final AllocNodes allocNodes = new AllocNodes();
+
     private ImageQueries queries() {
         return new ImageQueries(
                 loop.image(),
                 startTime,
                 loop.now(),
                 config.security().privateJobs(),
-                config.scheduler().select().memoryConsumable());
+                config.scheduler().select().memoryConsumable(),
+                allocNodes);
     }
 
     public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {

@@ -12,9 +12,11 @@ import dev.sluice.protocol.v1.GetNodesRequest;
 import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsRequest;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
+import dev.sluice.protocol.v1.JobInfo;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The read-only questions (squeue, sinfo, scontrol show), answered from one published image:
@@ -22,8 +24,15 @@ import java.util.Set;
  *
  * @param startTime what Slurm reports as the data's update time
  * @param privateJobs {@code PrivateData=jobs}: others' jobs are hidden from non-operators
+ * @param allocNodes a submitting host's name as the controller resolves it ({@link AllocNodes})
  */
-record ImageQueries(ClusterImage image, long startTime, long now, boolean privateJobs, boolean memoryConsumable) {
+record ImageQueries(
+        ClusterImage image,
+        long startTime,
+        long now,
+        boolean privateJobs,
+        boolean memoryConsumable,
+        UnaryOperator<String> allocNodes) {
     GetJobsResponse jobs(Caller caller, GetJobsRequest request) {
         // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
         boolean hideOthers = privateJobs && !caller.isOperator();
@@ -43,7 +52,7 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
             List<Job> ordered = family.size() == 1
                     ? SlurmListOrder.one(family.iterator().next(), listed)
                     : SlurmListOrder.all(listed);
-            ordered.forEach(j -> out.addJobs(InfoMapper.job(image, j, false, shown, now)));
+            ordered.forEach(j -> out.addJobs(withAllocNode(InfoMapper.job(image, j, false, shown, now))));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {
@@ -57,9 +66,15 @@ record ImageQueries(ClusterImage image, long startTime, long now, boolean privat
                     && !caller.mayActOnJobOf(job.request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
-            out.addJobs(InfoMapper.job(image, job, request.getIncludeScript(), shown, now));
+            out.addJobs(withAllocNode(InfoMapper.job(image, job, request.getIncludeScript(), shown, now)));
         }
         return out.build();
+    }
+
+    private JobInfo withAllocNode(JobInfo job) {
+        return job.toBuilder()
+                .setAllocNode(allocNodes.apply(job.getSpec().getSubmitHost()))
+                .build();
     }
 
     GetNodesResponse nodes(GetNodesRequest request) {

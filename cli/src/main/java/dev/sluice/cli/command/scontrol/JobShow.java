@@ -45,15 +45,15 @@ final class JobShow {
                 + " TimeMin=N/A");
         l.add("SubmitTime=" + j.timeOrUnknown(info.getSubmitTime()) + " EligibleTime="
                 + j.timeOrUnknown(info.getEligibleTime()));
-        l.add("AccrueTime=" + j.timeOrUnknown(info.getEligibleTime()));
+        l.add("AccrueTime=" + j.timeOrUnknown(info.getAccrueTime()));
         l.add("StartTime=" + j.timeOrUnknown(info.getStartTime()) + " EndTime=" + j.timeOrUnknown(j.endTime())
                 + " Deadline=N/A");
         l.add("SuspendTime=" + (info.getSuspendTime() > 0 ? j.timestamp(info.getSuspendTime()) : "None")
-                // Sluice does not record scheduler passes per job: the pass that started a job
-                // that ran, else Slurm's text for "never".
                 + " SecsPreSuspend=" + info.getPreSuspendSeconds() + " LastSchedEval="
-                + j.timeOrUnknown(info.getNodeList().isEmpty() ? 0 : info.getStartTime()) + " Scheduler=Main");
-        l.add("Partition=" + j.partition() + " AllocNode:Sid=" + JobView.orNull(spec.getSubmitHost()) + ":0");
+                + j.timeOrUnknown(info.getLastSchedEval()) + " Scheduler=Main");
+        // The controller names the submitting host (AllocNode); an older one sent no name.
+        String allocNode = info.getAllocNode().isEmpty() ? spec.getSubmitHost() : info.getAllocNode();
+        l.add("Partition=" + j.partition() + " AllocNode:Sid=" + JobView.orNull(allocNode) + ":0");
         l.add("ReqNodeList=" + NodeLists.rangedOrNull(spec.getReqNodes()) + " ExcNodeList="
                 + NodeLists.rangedOrNull(spec.getExcludeNodes()));
         l.add("NodeList=" + j.nodeList());

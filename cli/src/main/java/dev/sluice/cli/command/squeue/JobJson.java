@@ -42,7 +42,7 @@ final class JobJson {
         boolean started = info.getStartTime() > 0 && info.getState() != JobState.PENDING;
         w.beginObject();
         w.field("account", spec.getAccount());
-        w.field("accrue_time", info.getEligibleTime());
+        w.field("accrue_time", info.getAccrueTime());
         w.field("admin_comment", "");
         w.field("array_job_id", Integer.toUnsignedLong(info.getArrayJobId()));
         if (j.isArray() && info.getArrayTaskId() >= 0) {
@@ -102,7 +102,7 @@ final class JobJson {
             w.endObject();
         }
         w.field("job_state", JobStates.longName(info.getState()));
-        w.field("last_sched_evaluation", info.getEligibleTime());
+        w.field("last_sched_evaluation", info.getLastSchedEval());
         w.field("licenses", "");
         w.field("max_cpus", 0);
         w.field("max_nodes", Integer.toUnsignedLong(spec.getMaxNodes()));

@@ -1,0 +1,39 @@
+package dev.sluice.ctld.rpc;
+
+import dev.sluice.ctld.state.Job;
+
+/**
+ * The times {@code scontrol show job} reports beside submit, start and end, decided in one
+ * place. 0 means never (printed {@code Unknown}).
+ *
+ * <p>Slurm counts a job eligible only once nothing but resources keeps it waiting: a held job
+ * (priority 0) is not, so it shows {@code EligibleTime=Unknown}, and it accrues no age either
+ * ({@code AccrueTime=Unknown}). Sluice accrues age from the moment a job is eligible, so the two
+ * are the same time here.
+ */
+final class JobTimes {
+    private JobTimes() {}
+
+    /** When the job became (or becomes, for a begin time ahead) eligible to start. */
+    static long eligible(Job job) {
+        return heldPending(job) ? 0 : job.eligibleTime();
+    }
+
+    /** When the job began accruing age priority. */
+    static long accrue(Job job) {
+        return eligible(job);
+    }
+
+    /**
+     * When a scheduler pass last looked at the job. Sluice runs a pass on every submission and
+     * keeps no per-job record of later ones, so: the pass that started a job that got nodes,
+     * else the one its submission triggered (which also looks at held jobs, as Slurm's does).
+     */
+    static long lastSchedEval(Job job) {
+        return job.startTime() > 0 ? job.startTime() : job.submitTime();
+    }
+
+    private static boolean heldPending(Job job) {
+        return job.isPending() && job.hold() != Job.Hold.NONE;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.sluice.ctld.rpc;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.state.Job;
+import org.junit.jupiter.api.Test;
+
+/** The times scontrol show job reports beside submit, start and end (Slurm 22.05's, compat 057). */
+class TestJobTimes {
+    private static final long SUBMIT = 1_000;
+
+    @Test
+    void aJobSubmittedHeldIsNotEligibleAndAccruesNothing() {
+        Job held = Job.submitted(1, aJob().hold().build(), "p", 10, SUBMIT);
+        assertThat(JobTimes.eligible(held)).isZero();
+        assertThat(JobTimes.accrue(held)).isZero();
+    }
+
+    @Test
+    void aJobHeldByAnAdministratorIsNotEligibleEither() {
+        Job held = Job.submitted(1, aJob().build(), "p", 10, SUBMIT).with(b -> b.hold(Job.Hold.ADMIN));
+        assertThat(JobTimes.eligible(held)).isZero();
+    }
+
+    @Test
+    void aJobNotHeldIsEligibleFromSubmission() {
+        Job job = Job.submitted(1, aJob().build(), "p", 10, SUBMIT);
+        assertThat(JobTimes.eligible(job)).isEqualTo(SUBMIT);
+        assertThat(JobTimes.accrue(job)).isEqualTo(SUBMIT);
+    }
+
+    @Test
+    void thePassThatLookedAtAPendingJobIsTheOneItsSubmissionTriggered() {
+        Job held = Job.submitted(1, aJob().hold().build(), "p", 10, SUBMIT);
+        assertThat(JobTimes.lastSchedEval(held)).isEqualTo(SUBMIT);
+    }
+
+    @Test
+    void thePassThatLookedAtAStartedJobIsTheOneThatStartedIt() {
+        Job started = Job.submitted(1, aJob().build(), "p", 10, SUBMIT)
+                .with(b -> b.state(JobState.RUNNING).startTime(SUBMIT + 5));
+        assertThat(JobTimes.lastSchedEval(started)).isEqualTo(SUBMIT + 5);
+    }
+
+    @Test
+    void aSubmittingHostIsNamedAsItsAddressResolvesBack() {
+        AllocNodes names = new AllocNodes(h -> h.equals("vm") ? "localhost" : h);
+        assertThat(names.apply("vm")).isEqualTo("localhost");
+        assertThat(names.apply("")).isEmpty();
+    }
+}
