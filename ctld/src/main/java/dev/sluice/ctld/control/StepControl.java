@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Places a job step inside its job's allocation, as Slurm's step manager does: a step's tasks
- * go to the first nodes of the job, spread in blocks; a step gets every GRES of the job on its
+ * Places a job step inside its job's allocation, as Slurm's step manager does: its nodes and
+ * how many tasks each runs are {@link StepLayout}'s; a step gets every GRES of the job on its
  * nodes unless it names some; {@code --exclusive} steps hold their CPUs and devices against
  * other exclusive steps and wait ({@link Outcome.Busy}) when the job has them but another step
  * holds them. Pure: the steps are soft state of the loop ({@link StepCommands}).
@@ -21,8 +21,28 @@ import java.util.Set;
 public final class StepControl {
     private StepControl() {}
 
-    /** What srun asked for; 0 = not given. */
-    public record StepRequest(int numTasks, int numNodes, int cpusPerTask, String gres, boolean exclusive) {}
+    /**
+     * What srun asked for; 0 = not given. {@code nodeList}: {@code -w}'s nodes; {@code relative}:
+     * {@code -r}'s offset into the job's nodes; {@code gpusPerTask}: GPUs each task gets (on
+     * each node, tasks × that, when the step names no GRES).
+     */
+    public record StepRequest(
+            int numTasks,
+            int numNodes,
+            int cpusPerTask,
+            String gres,
+            boolean exclusive,
+            List<String> nodeList,
+            int relative,
+            int gpusPerTask) {
+        public StepRequest {
+            nodeList = List.copyOf(nodeList);
+        }
+
+        public StepRequest(int numTasks, int numNodes, int cpusPerTask, String gres, boolean exclusive) {
+            this(numTasks, numNodes, cpusPerTask, gres, exclusive, List.of(), 0, 0);
+        }
+    }
 
     /** A step that runs: only exclusive ones hold anything against others. */
     public record ActiveStep(int stepId, boolean exclusive, List<StepShare> shares) {
@@ -49,28 +69,31 @@ public final class StepControl {
         } catch (IllegalArgumentException e) {
             throw new SlurmException(ErrorCode.INVALID_GRES);
         }
-        int jobNodes = job.nodes().size();
-        if (request.numNodes() > jobNodes) {
-            throw new SlurmException(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
-        }
         int cpusPerTask = Math.max(1, request.cpusPerTask());
-        int nodes = request.numNodes() > 0 ? request.numNodes() : nodesFor(job, request, cpusPerTask);
-        int tasks = request.numTasks() > 0 ? request.numTasks() : nodes;
-        if (tasks < nodes) {
-            throw new SlurmException(ErrorCode.TOO_MANY_REQUESTED_CPUS);
-        }
-        int[] perNode = blocks(job, nodes, tasks, cpusPerTask);
+        // No task count: one per node, on every node of the job unless -N/-w say otherwise.
+        int nodeCount = request.numTasks() <= 0
+                        && request.numNodes() <= 0
+                        && request.nodeList().isEmpty()
+                ? job.nodes().size()
+                : request.numNodes();
+        int tasks = request.numTasks() > 0
+                ? request.numTasks()
+                : Math.max(nodeCount, request.nodeList().size());
+        StepLayout.Layout layout =
+                StepLayout.of(job, tasks, nodeCount, cpusPerTask, request.nodeList(), request.relative());
+        int nodes = layout.nodes().size();
+        int[] perNode = layout.tasksPerNode();
         boolean busy = false;
         List<StepShare> shares = new ArrayList<>();
         int nextTask = 0;
         for (int i = 0; i < nodes; i++) {
-            Allocation.NodeShare node = job.nodes().get(i);
+            Allocation.NodeShare node = job.nodes().get(layout.nodes().get(i));
             int here = perNode[i];
             int cpus = here * cpusPerTask;
             List<StepShare> heldHere = request.exclusive() ? exclusiveSharesOn(active, node.node()) : List.of();
             int heldCpus = heldHere.stream().mapToInt(StepShare::cpus).sum();
             busy |= cpus > node.cpus() - heldCpus;
-            GresPick pick = pickGres(node, heldHere, wanted);
+            GresPick pick = pickGres(node, heldHere, perTaskGpus(wanted, request.gpusPerTask(), here));
             busy |= pick.busy();
             List<Integer> ids = new ArrayList<>();
             for (int t = 0; t < here; t++) {
@@ -82,44 +105,14 @@ public final class StepControl {
     }
 
     /**
-     * Slurm's block distribution: every node of the step runs one task, and the rest fill the
-     * nodes in order up to their CPUs ({@code srun -N2 -n4} on 4-CPU nodes: 3 and 1).
+     * {@code --gpus-per-task} with no GRES named: the node's tasks' GPUs, which the node daemon
+     * then hands out task by task ({@code --gpu-bind=per_task}, as Slurm implies it).
      */
-    private static int[] blocks(Allocation job, int nodes, int tasks, int cpusPerTask) {
-        int[] perNode = new int[nodes];
-        int left = tasks;
-        for (int i = 0; i < nodes; i++) {
-            if (job.nodes().get(i).cpus() < cpusPerTask) {
-                throw new SlurmException(ErrorCode.TOO_MANY_REQUESTED_CPUS);
-            }
-            perNode[i] = 1;
-            left--;
+    private static List<GresRequest> perTaskGpus(List<GresRequest> wanted, int gpusPerTask, int tasksHere) {
+        if (!wanted.isEmpty() || gpusPerTask <= 0) {
+            return wanted;
         }
-        for (int i = 0; i < nodes && left > 0; i++) {
-            int extra = Math.min(left, job.nodes().get(i).cpus() / cpusPerTask - perNode[i]);
-            perNode[i] += extra;
-            left -= extra;
-        }
-        if (left > 0) {
-            throw new SlurmException(ErrorCode.TOO_MANY_REQUESTED_CPUS);
-        }
-        return perNode;
-    }
-
-    private static int nodesFor(Allocation job, StepRequest request, int cpusPerTask) {
-        if (request.numTasks() <= 0) {
-            return job.nodes().size();
-        }
-        int needed = request.numTasks() * cpusPerTask;
-        int nodes = 0;
-        for (Allocation.NodeShare n : job.nodes()) {
-            nodes++;
-            needed -= n.cpus();
-            if (needed <= 0) {
-                break;
-            }
-        }
-        return Math.min(nodes, request.numTasks());
+        return List.of(new GresRequest("gpu", java.util.Optional.empty(), (long) gpusPerTask * tasksHere));
     }
 
     private static List<StepShare> exclusiveSharesOn(List<ActiveStep> active, String node) {

@@ -71,10 +71,10 @@ public final class GresDemands {
             String t = text.strip();
             int colon = t.lastIndexOf(':');
             String type = colon < 0 ? "" : t.substring(0, colon);
+            // A leading "gpu:" names the GRES; "gpu:1" alone is type "gpu", as Slurm reads
+            // --gpus=[type:]count, and is refused where no GPU has that type.
             if (type.startsWith("gpu:")) {
                 type = type.substring(4);
-            } else if (type.equals("gpu")) {
-                type = "";
             }
             long count = Long.parseLong(t.substring(colon + 1));
             if (count < 0) {

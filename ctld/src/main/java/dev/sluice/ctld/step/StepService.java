@@ -88,7 +88,10 @@ public final class StepService {
                         request.getNumNodes(),
                         request.getCpusPerTask(),
                         request.getGres(),
-                        request.getExclusive()),
+                        request.getExclusive(),
+                        nodeList(request.getNodeList()),
+                        request.getRelative(),
+                        request.getGpusPerTask()),
                 request.getName(),
                 request.getSrunHost(),
                 request.getSrunPid());
@@ -133,6 +136,7 @@ public final class StepService {
                                         .map(Allocation.NodeShare::memoryMb)
                                         .orElse(0L))
                                 .putAllMpsPerGpu(NodeDispatcher.mpsPerGpu(image, share.node()))
+                                .setGpusPerTask(request.getGpusPerTask())
                                 .setIoHost(request.getIoHost())
                                 .setIoPort(request.getIoPort())
                                 .build());
@@ -150,6 +154,18 @@ public final class StepService {
                 .setNumTasks(numTasks)
                 .setNumNodes(shares.size())
                 .build();
+    }
+
+    /** {@code -w}'s host list, names as the job's; a bad list names no node of the job. */
+    private static List<String> nodeList(String text) {
+        if (text.isBlank()) {
+            return List.of();
+        }
+        try {
+            return dev.sluice.common.hostlist.HostList.expand(text);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
+        }
     }
 
     /** srun saw every task end: the step's CPUs and devices return to the job. */

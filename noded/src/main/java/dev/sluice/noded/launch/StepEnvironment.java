@@ -52,8 +52,15 @@ public final class StepEnvironment {
         env.put("SLURM_GTIDS", String.join(",", gtids));
         Map<Integer, Long> mps = new HashMap<>();
         r.getMpsPerGpuMap().forEach(mps::put);
-        Map<String, String> devices = GresEnvironment.build(r.getGresList(), mps);
+        Map<String, String> devices = GresEnvironment.build(taskGres(r, localId), mps);
         env.putAll(devices);
+        if (r.getGpusPerTask() > 0) {
+            // The node's count is the step's, though the task sees only its own GPUs.
+            String onNode = GresEnvironment.build(r.getGresList(), mps).get("SLURM_GPUS_ON_NODE");
+            if (onNode != null) {
+                env.put("SLURM_GPUS_ON_NODE", onNode);
+            }
+        }
         env.remove("SLURM_JOB_GPUS");
         for (GresGrant g : r.getGresList()) {
             if (g.getName().equals("gpu") || g.getName().equals("shard")) {
@@ -64,5 +71,33 @@ public final class StepEnvironment {
             env.put("SLURM_JOB_GPUS", r.getEnvironmentMap().get("SLURM_JOB_GPUS"));
         }
         return env;
+    }
+
+    /**
+     * {@code --gpus-per-task}: the step's GPUs here dealt out in order, that many to each task
+     * (local id 0 the first ones), as Slurm's implied {@code --gpu-bind=per_task}; otherwise
+     * every task sees the step's GRES on the node.
+     */
+    static List<GresGrant> taskGres(LaunchStepRequest r, int localId) {
+        int each = r.getGpusPerTask();
+        if (each <= 0) {
+            return r.getGresList();
+        }
+        List<GresGrant> out = new ArrayList<>();
+        for (GresGrant g : r.getGresList()) {
+            if (!g.getName().equals("gpu")) {
+                out.add(g);
+                continue;
+            }
+            int from = Math.min(g.getIndicesCount(), localId * each);
+            int to = Math.min(g.getIndicesCount(), from + each);
+            List<Integer> mine = g.getIndicesList().subList(from, to);
+            out.add(g.toBuilder()
+                    .clearIndices()
+                    .addAllIndices(mine)
+                    .setCount(mine.size())
+                    .build());
+        }
+        return out;
     }
 }

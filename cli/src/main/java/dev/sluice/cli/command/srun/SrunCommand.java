@@ -80,7 +80,24 @@ public final class SrunCommand implements Command {
         List<String> argv = line.operands();
         String name = o.has("job-name") ? o.get("job-name") : baseName(argv.get(0));
         JobSpec spec = JobSpecBuilder.allocation(o, inv, name, String.join(" ", argv), LINE.warnings(err));
-        int ntasks = taskCount(o, spec, inv, jobId.isEmpty());
+        List<String> nodeList = stepNodeList(o);
+        StepGeometry geometry = StepGeometry.of(
+                spec.getNumTasks(),
+                o.has("nodes") ? spec.getMinNodes() : 0,
+                spec.getNtasksPerNode(),
+                !jobId.isEmpty(),
+                inv.env());
+        int ntasks = geometry.tasks();
+        if (geometry.warning().isPresent()) {
+            LINE.warnings(err).accept(geometry.warning().get());
+            if (jobId.isEmpty() && spec.getMinNodes() > geometry.nodes()) {
+                // A new allocation is made for the step as it now stands.
+                spec = spec.toBuilder()
+                        .setMinNodes(geometry.nodes())
+                        .setMaxNodes(geometry.nodes())
+                        .build();
+            }
+        }
         List<String> stepArgv = o.has("multi-prog") ? multiProg(inv, argv.get(0), ntasks) : argv;
         if (o.has("input")) {
             stepArgv = InputRedirect.wrap(o.get("input"), stepArgv, inv.caller().userName(), name);
@@ -102,10 +119,14 @@ public final class SrunCommand implements Command {
         }
         StepLaunch.Shape shape = new StepLaunch.Shape(
                 ntasks,
-                spec.getMinNodes(),
+                geometry.nodes(),
                 spec.getCpusPerTask(),
                 stepGres(o),
                 stepExclusive(o),
+                new StepLaunch.Placement(
+                        o.has("nodelist") ? String.join(",", nodeList) : "",
+                        o.has("relative") ? relative(o.get("relative")) : 0,
+                        gpusPerTask(o, inv, !jobId.isEmpty())),
                 name,
                 spec.getWorkDir(),
                 stepArgv,
@@ -231,22 +252,39 @@ public final class SrunCommand implements Command {
         }
     }
 
+    /** {@code -w}'s nodes; srun sends them expanded, the controller checks they are the job's. */
+    private static List<String> stepNodeList(SubmitOptions o) throws SubmitException {
+        if (!o.has("nodelist") || o.get("nodelist").isBlank()) {
+            return List.of();
+        }
+        try {
+            return dev.sluice.common.hostlist.HostList.expand(o.get("nodelist"));
+        } catch (IllegalArgumentException e) {
+            throw new SubmitException(1, "error: Invalid node list specified");
+        }
+    }
+
+    private static int relative(String value) throws SubmitException {
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new SubmitException(1, "error: Invalid numeric value \"" + value + "\" for --relative.");
+        }
+    }
+
     /**
-     * {@code -n}; else {@code --ntasks-per-node} times the nodes; else inside an allocation the
-     * job's task count (SLURM_NTASKS, else one per node) unless {@code -N} says otherwise, as
-     * Slurm's srun takes it.
+     * {@code --gpus-per-task}, else inside an allocation the job's {@code SLURM_GPUS_PER_TASK}
+     * (srun reads it as the option): how many GPUs each task is bound to. A type is dropped.
      */
-    private static int taskCount(SubmitOptions o, JobSpec spec, Invocation inv, boolean newAllocation) {
-        if (spec.getNumTasks() > 0) {
-            return spec.getNumTasks();
+    private static int gpusPerTask(SubmitOptions o, Invocation inv, boolean inAllocation) {
+        String value = o.has("gpus-per-task")
+                ? o.get("gpus-per-task")
+                : inAllocation ? inv.env().getOrDefault("SLURM_GPUS_PER_TASK", "") : "";
+        try {
+            return Integer.parseInt(value.substring(value.lastIndexOf(':') + 1).strip());
+        } catch (NumberFormatException e) {
+            return 0;
         }
-        int nodes = spec.getMinNodes();
-        if (spec.getNtasksPerNode() > 0) {
-            int n = nodes > 0 ? nodes : newAllocation ? 1 : intEnv(inv, "SLURM_JOB_NUM_NODES", 1);
-            return spec.getNtasksPerNode() * n;
-        }
-        // A job that asked for no task count runs one task on each of its nodes.
-        return nodes > 0 ? nodes : intEnv(inv, "SLURM_NTASKS", intEnv(inv, "SLURM_NNODES", 1));
     }
 
     /** The step's GRES per node: {@code --gres}, else {@code --gpus-per-node}, else {@code -G} as GPUs. */
@@ -327,13 +365,5 @@ public final class SrunCommand implements Command {
     private static String baseName(String path) {
         int slash = path.lastIndexOf('/');
         return slash < 0 ? path : path.substring(slash + 1);
-    }
-
-    private static int intEnv(Invocation inv, String name, int fallback) {
-        try {
-            return Integer.parseInt(inv.env().getOrDefault(name, Integer.toString(fallback)));
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
     }
 }

@@ -35,7 +35,8 @@ final class SrunOptions {
      * srun(1) "INPUT ENVIRONMENT VARIABLES", less those a job's own environment sets in Sluice
      * (SLURM_NTASKS, SLURM_JOB_NAME, SLURM_CPUS_PER_TASK, SLURM_MEM_PER_*, SLURM_GPUS*,
      * SLURM_JOB_NUM_NODES...): read as options, they would turn every srun inside a job into a
-     * request for the job's whole shape. SLURM_JOB_ID and SLURM_NTASKS are read on their own.
+     * request for the job's whole shape. SLURM_JOB_ID, SLURM_NTASKS, SLURM_JOB_NUM_NODES and
+     * SLURM_GPUS_PER_TASK are read on their own, for a step's shape (StepGeometry, SrunCommand).
      */
     static final Map<String, String> ENV = Map.ofEntries(
             Map.entry("SLURM_ACCOUNT", "account"),

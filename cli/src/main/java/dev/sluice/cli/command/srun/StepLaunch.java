@@ -23,6 +23,9 @@ final class StepLaunch {
 
     private StepLaunch() {}
 
+    /** {@code -w} (expanded, comma-joined; empty for any node), {@code -r}, {@code --gpus-per-task}. */
+    record Placement(String nodeList, int relative, int gpusPerTask) {}
+
     /** What the step asks for and runs. */
     record Shape(
             int ntasks,
@@ -30,12 +33,13 @@ final class StepLaunch {
             int cpusPerTask,
             String gres,
             boolean exclusive,
+            Placement placement,
             String name,
             String workDir,
             List<String> argv,
             Map<String, String> env) {
         Shape withEnv(Map<String, String> e) {
-            return new Shape(ntasks, nodes, cpusPerTask, gres, exclusive, name, workDir, argv, e);
+            return new Shape(ntasks, nodes, cpusPerTask, gres, exclusive, placement, name, workDir, argv, e);
         }
     }
 
@@ -91,6 +95,9 @@ final class StepLaunch {
                 .setCpusPerTask(s.cpusPerTask())
                 .setGres(s.gres())
                 .setExclusive(s.exclusive())
+                .setNodeList(s.placement().nodeList())
+                .setRelative(s.placement().relative())
+                .setGpusPerTask(s.placement().gpusPerTask())
                 .addAllArgv(s.argv())
                 .putAllEnvironment(s.env())
                 .setWorkDir(s.workDir())
