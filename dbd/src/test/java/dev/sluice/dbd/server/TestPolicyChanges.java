@@ -11,6 +11,17 @@ import org.junit.jupiter.api.Test;
 class TestPolicyChanges {
     private static final Duration LONG = Duration.ofMinutes(5);
 
+    /** A controller's ask held by dbd, on a thread of its own. */
+    private static CompletableFuture<Boolean> heldAsk(PolicyChanges changes, long seen) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return changes.awaitChange(seen, LONG);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     @Test
     void aChangeBetweenTheTicketAndTheWaitIsNotMissed() throws Exception {
         PolicyChanges changes = new PolicyChanges();
@@ -23,13 +34,7 @@ class TestPolicyChanges {
     void aHeldAskWakesWhenAChangeCommits() throws Exception {
         PolicyChanges changes = new PolicyChanges();
         long seen = changes.ticket();
-        CompletableFuture<Boolean> held = CompletableFuture.supplyAsync(() -> {
-            try {
-                return changes.awaitChange(seen, LONG);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Boolean> held = heldAsk(changes, seen);
         changes.changed();
         assertThat(held.get(30, TimeUnit.SECONDS)).isTrue();
     }
@@ -44,13 +49,7 @@ class TestPolicyChanges {
     void closingAnswersHeldAsks() throws Exception {
         PolicyChanges changes = new PolicyChanges();
         long seen = changes.ticket();
-        CompletableFuture<Boolean> held = CompletableFuture.supplyAsync(() -> {
-            try {
-                return changes.awaitChange(seen, LONG);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Boolean> held = heldAsk(changes, seen);
         changes.close();
         assertThat(held.get(30, TimeUnit.SECONDS)).isFalse();
         assertThat(changes.closed()).isTrue();

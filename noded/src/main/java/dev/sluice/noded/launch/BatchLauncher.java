@@ -11,7 +11,6 @@ import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
@@ -138,7 +137,7 @@ public final class BatchLauncher implements AutoCloseable {
         if (daemonUid == 0) {
             // Only the script is the user's: the directory stays root's, since the supervisor
             // (root) writes its facts there and must not follow a link a job planted.
-            chown(script, uid, spec.getOwner().getGid());
+            JobSpool.chown(script, new JobSpool.Owner(uid, spec.getOwner().getGid()));
         }
         UserEnvironment userEnv = supervisor.userEnvironment();
         Path envFile = spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
@@ -262,14 +261,6 @@ public final class BatchLauncher implements AutoCloseable {
             }
             handle.get().onExit().thenAccept(p -> finished(job));
         }
-    }
-
-    private static void chown(Path path, int uid, int gid) throws IOException {
-        // The JDK's "unix" attribute view sets numeric owners with chown(2) itself. A chown
-        // process per launch, inside the launch lock, cost as much as the rest of the launch on
-        // a busy node and capped how many jobs a node could start per second.
-        Files.setAttribute(path, "unix:uid", uid, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        Files.setAttribute(path, "unix:gid", gid, java.nio.file.LinkOption.NOFOLLOW_LINKS);
     }
 
     /** scancel and node-down: SIGCONT + SIGTERM to the whole job, SIGKILL after KillWait. */

@@ -181,7 +181,16 @@ public final class Supervisor {
         return file;
     }
 
+    /** Whether {@code /usr/bin/perl -t} runs here: asked once per process (batch and step launchers both need it). */
     static boolean perlRuns() {
+        return PerlCheck.RUNS;
+    }
+
+    private static final class PerlCheck {
+        static final boolean RUNS = askPerl();
+    }
+
+    private static boolean askPerl() {
         try {
             Process p = ForkLock.start(new ProcessBuilder(PERL, "-t", "-e", "exit 0")
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
