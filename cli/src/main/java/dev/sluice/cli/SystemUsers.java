@@ -67,6 +67,12 @@ final class SystemUsers implements UserDirectory {
         return snapshot.files().groupName(gid).or(() -> nss.groupName(gid));
     }
 
+    // Group names from the group file only: NSS is asked for numbers, not names.
+    @Override
+    public Optional<Long> gid(String groupName) {
+        return snapshot.files().gid(groupName);
+    }
+
     @Override
     public Optional<String> properName(String userName) {
         return snapshot.files().properName(userName);

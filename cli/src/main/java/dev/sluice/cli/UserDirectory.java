@@ -21,6 +21,11 @@ public interface UserDirectory {
 
     Optional<String> groupName(long gid);
 
+    /** A group's number by its name; empty where the directory cannot look names up. */
+    default Optional<Long> gid(String groupName) {
+        return Optional.empty();
+    }
+
     /** The GECOS full name of a user (up to its first comma), as sreport's "Proper Name". */
     default Optional<String> properName(String userName) {
         return Optional.empty();
@@ -49,6 +54,7 @@ public interface UserDirectory {
         Map<Long, String> users = new HashMap<>();
         Map<String, Long> uids = new HashMap<>();
         Map<Long, String> groups = new HashMap<>();
+        Map<String, Long> gids = new HashMap<>();
         Map<String, String> gecos = new HashMap<>();
         for (String line : passwdLines) {
             String[] f = line.split(":", -1);
@@ -68,7 +74,10 @@ public interface UserDirectory {
         for (String line : groupLines) {
             String[] f = line.split(":", -1);
             if (f.length >= 3 && !line.startsWith("#")) {
-                parseId(f[2]).ifPresent(id -> groups.putIfAbsent(id, f[0]));
+                parseId(f[2]).ifPresent(id -> {
+                    groups.putIfAbsent(id, f[0]);
+                    gids.putIfAbsent(f[0], id);
+                });
             }
         }
         return new UserDirectory() {
@@ -85,6 +94,11 @@ public interface UserDirectory {
             @Override
             public Optional<String> groupName(long gid) {
                 return Optional.ofNullable(groups.get(gid));
+            }
+
+            @Override
+            public Optional<Long> gid(String groupName) {
+                return Optional.ofNullable(gids.get(groupName));
             }
 
             @Override

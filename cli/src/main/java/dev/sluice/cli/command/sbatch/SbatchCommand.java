@@ -5,6 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.submit.DefinedOptions;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
 import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
@@ -23,10 +24,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * {@code sbatch}: reads the script (file, {@code --wrap}, or standard input), merges
- * {@code #SBATCH} lines, {@code SBATCH_*} variables and the command line, and submits.
+ * {@code #SBATCH} lines, {@code SBATCH_*} variables and the command line, and submits. Every
+ * option of Slurm 22.05's sbatch is taken, through the model srun and salloc share ({@code
+ * command/submit}); docs/commands.md says which are honoured, warned about, refused or recorded.
  *
  * <p>Exit statuses as Slurm 22.05's: 255 for a bad command line or a bad option value found while
  * parsing, 1 for script problems and for a refused submission, 0 on success.
@@ -128,8 +132,10 @@ public final class SbatchCommand implements Command {
         merged.applyEnv(SbatchOptions.ENV, inv.env());
         merged.apply(cmdline.options());
 
+        Consumer<String> warn = w -> err.println(PROG + ": " + w);
+        OptionChecks.checkBatch(merged, OptionChecks.Cluster.of(inv), inv, warn);
         JobSpec.Builder specBuilder = JobSpecBuilder.build(
-                        merged, inv, script, scriptArgs, defaultName, wrapped, w -> err.println(PROG + ": " + w))
+                        merged, inv, script, scriptArgs, defaultName, wrapped, warn)
                 .toBuilder()
                 .setCommand(command);
         // As sbatch does (recorded from Slurm 22.05, compat 037): the job learns where sbatch ran,
@@ -142,11 +148,19 @@ public final class SbatchCommand implements Command {
         specBuilder.putAllEnvironment(CommandSupport.wireEnvironment(told));
         JobSpec spec = specBuilder.build();
 
-        if (merged.has("clusters")) {
-            OptionChecks.clusters(merged.get("clusters"), OptionChecks.Cluster.of(inv));
+        int verbosity = verbosity(directives) + verbosity(cmdline);
+        if (verbosity > 0) {
+            DefinedOptions.lines(SbatchOptions.TABLE, merged, verbosity, inv).forEach(l -> err.println(PROG + ": " + l));
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
+            return 1;
+        }
+        Optional<String> refused = OptionChecks.refusedByController(merged);
+        if (refused.isPresent()) {
+            // The controller's words, as --test-only or a submission prints them (real sbatch 22.05).
+            err.println((merged.has("test-only") ? "allocation failure: " : PROG + ": error: Batch job submission failed: ")
+                    + refused.get());
             return 1;
         }
         if (merged.has("test-only")) {
@@ -182,6 +196,10 @@ public final class SbatchCommand implements Command {
             return SbatchWait.await(client.get(), jobId, err);
         }
         return 0;
+    }
+
+    private static int verbosity(Getopt.Result line) {
+        return (int) line.options().stream().filter(o -> o.key().equals("verbose")).count();
     }
 
     /** The script file, opened with the caller's rights (through sluice-agent: by the caller's front end). */

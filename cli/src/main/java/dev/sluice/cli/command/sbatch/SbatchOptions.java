@@ -1,12 +1,13 @@
 package dev.sluice.cli.command.sbatch;
 
+import dev.sluice.cli.command.submit.HelpText;
 import dev.sluice.cli.command.submit.OptionCatalog;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.OptionTable;
 import java.util.Map;
 import java.util.Set;
 
-/** sbatch's option table and the {@code SBATCH_*} variables that stand for options. */
+/** sbatch's option table, the {@code SBATCH_*} variables that stand for options and its help texts. */
 final class SbatchOptions {
     private SbatchOptions() {}
 
@@ -26,155 +27,70 @@ final class SbatchOptions {
             wait-all-nodes wckey wrap
             """;
 
-    /** Slurm's options Sluice's sbatch does not implement: refused as unrecognized when used. */
-    private static final Set<String> REFUSED = Set.of(
-            "acctg-freq",
-            "batch",
-            "bb",
-            "bbf",
-            "cluster-constraint",
-            "container",
-            "context",
-            "contiguous",
-            "core-spec",
-            "cores-per-socket",
-            "cpu-freq",
-            "deadline",
-            "delay-boot",
-            "distribution",
-            "extra-node-info",
-            "get-user-env",
-            "gid",
-            "gpu-bind",
-            "gpu-freq",
-            "gpus-per-socket",
-            "hint",
-            "ignore-pbs",
-            "licenses",
-            "mcs-label",
-            "mem-bind",
-            "mincpus",
-            "network",
-            "nodefile",
-            "ntasks-per-core",
-            "ntasks-per-gpu",
-            "ntasks-per-socket",
-            "ntasks-per-tres",
-            "overcommit",
-            "oversubscribe",
-            "power",
-            "prefer",
-            "priority",
-            "profile",
-            "propagate",
-            "reboot",
-            "reservation",
-            "sockets-per-node",
-            "spread-job",
-            "switches",
-            "thread-spec",
-            "threads-per-core",
-            "time-min",
-            "tmp",
-            "uid",
-            "use-min-nodes",
-            "wait-all-nodes");
+    // sbatch's -W waits for the job: no argument (srun's -W takes seconds). Every option sbatch
+    // has is taken: honoured, warned about or recorded (docs/commands.md).
+    static final OptionTable TABLE = OptionCatalog.table(ORDER, Set.of(), Map.of("wait", ArgKind.NONE));
 
-    // sbatch's -W waits for the job: no argument (srun's -W takes seconds).
-    static final OptionTable TABLE = OptionCatalog.table(ORDER, REFUSED, Map.of("wait", ArgKind.NONE));
-
-    /** Input variables (sbatch(1) "INPUT ENVIRONMENT VARIABLES") for implemented options. */
+    /**
+     * sbatch(1) "INPUT ENVIRONMENT VARIABLES" that stand for one option each. SBATCH_DEBUG,
+     * SBATCH_REQ_SWITCH and SBATCH_WAIT4SWITCH are not read: the first is a debug level, the
+     * other two halves of {@code --switches}.
+     */
     static final Map<String, String> ENV = Map.ofEntries(
             Map.entry("SBATCH_ACCOUNT", "account"),
+            Map.entry("SBATCH_ACCTG_FREQ", "acctg-freq"),
             Map.entry("SBATCH_ARRAY_INX", "array"),
-            Map.entry("SBATCH_CPUS_PER_GPU", "cpus-per-gpu"),
-            Map.entry("SBATCH_GPUS", "gpus"),
-            Map.entry("SBATCH_GPUS_PER_NODE", "gpus-per-node"),
-            Map.entry("SBATCH_GPUS_PER_TASK", "gpus-per-task"),
-            Map.entry("SBATCH_GRES_FLAGS", "gres-flags"),
-            Map.entry("SBATCH_MEM_PER_GPU", "mem-per-gpu"),
+            Map.entry("SBATCH_BATCH", "batch"),
+            Map.entry("SBATCH_CLUSTERS", "clusters"),
             Map.entry("SBATCH_CONSTRAINT", "constraint"),
+            Map.entry("SBATCH_CONTAINER", "container"),
+            Map.entry("SBATCH_CORE_SPEC", "core-spec"),
+            Map.entry("SBATCH_CPUS_PER_GPU", "cpus-per-gpu"),
+            Map.entry("SBATCH_DELAY_BOOT", "delay-boot"),
+            Map.entry("SBATCH_DISTRIBUTION", "distribution"),
             Map.entry("SBATCH_ERROR", "error"),
             Map.entry("SBATCH_EXCLUSIVE", "exclusive"),
             Map.entry("SBATCH_EXPORT", "export"),
+            Map.entry("SBATCH_GET_USER_ENV", "get-user-env"),
+            Map.entry("SBATCH_GPU_BIND", "gpu-bind"),
+            Map.entry("SBATCH_GPU_FREQ", "gpu-freq"),
+            Map.entry("SBATCH_GPUS", "gpus"),
+            Map.entry("SBATCH_GPUS_PER_NODE", "gpus-per-node"),
+            Map.entry("SBATCH_GPUS_PER_TASK", "gpus-per-task"),
             Map.entry("SBATCH_GRES", "gres"),
+            Map.entry("SBATCH_GRES_FLAGS", "gres-flags"),
+            Map.entry("SBATCH_HINT", "hint"),
+            Map.entry("SBATCH_IGNORE_PBS", "ignore-pbs"),
             Map.entry("SBATCH_INPUT", "input"),
             Map.entry("SBATCH_JOB_NAME", "job-name"),
+            Map.entry("SBATCH_MEM_BIND", "mem-bind"),
             Map.entry("SBATCH_MEM_PER_CPU", "mem-per-cpu"),
+            Map.entry("SBATCH_MEM_PER_GPU", "mem-per-gpu"),
             Map.entry("SBATCH_MEM_PER_NODE", "mem"),
+            Map.entry("SBATCH_NETWORK", "network"),
             Map.entry("SBATCH_NO_KILL", "no-kill"),
             Map.entry("SBATCH_NO_REQUEUE", "no-requeue"),
             Map.entry("SBATCH_OPEN_MODE", "open-mode"),
             Map.entry("SBATCH_OUTPUT", "output"),
+            Map.entry("SBATCH_OVERCOMMIT", "overcommit"),
             Map.entry("SBATCH_PARTITION", "partition"),
-            Map.entry("SBATCH_CLUSTERS", "clusters"),
-            Map.entry("SBATCH_WCKEY", "wckey"),
+            Map.entry("SBATCH_POWER", "power"),
+            Map.entry("SBATCH_PROFILE", "profile"),
             Map.entry("SBATCH_QOS", "qos"),
             Map.entry("SBATCH_REQUEUE", "requeue"),
+            Map.entry("SBATCH_RESERVATION", "reservation"),
+            Map.entry("SBATCH_SIGNAL", "signal"),
+            Map.entry("SBATCH_SPREAD_JOB", "spread-job"),
+            Map.entry("SBATCH_THREAD_SPEC", "thread-spec"),
+            Map.entry("SBATCH_THREADS_PER_CORE", "threads-per-core"),
             Map.entry("SBATCH_TIMELIMIT", "time"),
-            Map.entry("SBATCH_WAIT", "wait"));
+            Map.entry("SBATCH_USE_MIN_NODES", "use-min-nodes"),
+            Map.entry("SBATCH_WAIT", "wait"),
+            Map.entry("SBATCH_WAIT_ALL_NODES", "wait-all-nodes"),
+            Map.entry("SBATCH_WCKEY", "wckey"));
 
-    static final String USAGE = """
-            Usage: sbatch [-N nnodes] [-n ntasks] [-c ncpus] [-p partition] [-t minutes]
-                          [-J jobname] [-o out] [-e err] [-i in] [-D path] [-A account]
-                          [-w hosts] [-x hosts] [-C list] [-q qos] [--gres=list] [--mem=MB]
-                          [--mem-per-cpu=MB] [--exclusive] [--export[=names]] [--hold]
-                          [--comment=name] [--nice[=value]] [--requeue] [--no-requeue]
-                          [--open-mode=append|truncate] [--parsable] [--quiet]
-                          [--test-only] [-W|--wait]
-                          [--wrap[=command string]] executable [args...]
-            """;
+    /** Real sbatch 22.05's texts (TaskPlugin=task/none), unedited. */
+    static final String HELP = HelpText.read(SbatchOptions.class, "help.txt");
 
-    static final String HELP = """
-            Usage: sbatch [OPTIONS...] executable [args...]
-
-            Options implemented by Sluice:
-              -a, --array=indexes         job array index values
-              -A, --account=name          charge job to specified account
-              -b, --begin=time            defer job until HH:MM MM/DD/YY
-                  --cpus-per-gpu=n        number of CPUs required per allocated GPU
-              -d, --dependency=type:jobid[:time] defer job until condition on jobid is satisfied
-              -G, --gpus=n                count of GPUs required for the job
-                  --gpus-per-node=n       number of GPUs required per allocated node
-                  --gpus-per-task=n       number of GPUs required per spawned task
-                  --gres-flags=opts       flags related to GRES management
-                  --mem-per-gpu=n         real memory required per allocated GPU
-                  --comment=name          arbitrary comment
-              -c, --cpus-per-task=ncpus   number of cpus required per task
-              -C, --constraint=list       specify a list of constraints
-              -D, --chdir=directory       set working directory for batch script
-              -e, --error=err             file for batch script's standard error
-                  --exclusive             allocate nodes in exclusive mode
-                  --export[=names]        specify environment variables to export
-                  --gres=list             required generic resources
-              -H, --hold                  submit job in held state
-              -i, --input=in              file for batch script's standard input
-              -J, --job-name=jobname      name of job
-                  --kill-on-invalid-dep=<yes|no> kill job if its dependency can never be met
-              -k, --no-kill               do not kill job on node failure
-                  --mem=MB                minimum amount of real memory
-                  --mem-per-cpu=MB        maximum amount of real memory per allocated cpu
-                  --nice[=value]          decrease scheduling priority by value
-              -N, --nodes=N               number of nodes on which to run (N = min[-max])
-              -n, --ntasks=ntasks         number of tasks to run
-                  --ntasks-per-node=n     number of tasks to invoke on each node
-              -o, --output=out            file for batch script's standard output
-                  --open-mode=append|truncate  how to open output files
-                  --parsable              outputs only the jobid and cluster name (if present)
-              -p, --partition=partition   partition requested
-              -q, --qos=qos               quality of service
-              -Q, --quiet                 quiet mode (suppress informational messages)
-                  --requeue               if set, permit the job to be requeued
-                  --no-requeue            if set, do not permit the job to be requeued
-              -t, --time=minutes          time limit
-                  --test-only             validate the job and report when it would start; submit nothing
-              -W, --wait                  wait for completion of submitted job
-              -w, --nodelist=hosts...     request a specific list of hosts
-                  --wrap[=command string] wrap command string in a sh script and submit
-              -x, --exclude=hosts...      exclude a specific list of hosts
-
-            Help options:
-              -h, --help                  show this help message
-                  --usage                 display brief usage message
-            """;
+    static final String USAGE = HelpText.read(SbatchOptions.class, "usage.txt");
 }

@@ -32,6 +32,14 @@ public final class Signals {
 
     private Signals() {}
 
+    /** The name of a signal number ({@code USR1} for 10), empty for one without a name here. */
+    public static Optional<String> name(int number) {
+        return BY_NAME.entrySet().stream()
+                .filter(e -> e.getValue() == number)
+                .map(Map.Entry::getKey)
+                .findFirst();
+    }
+
     /** {@code USR1}, {@code SIGUSR1}, {@code usr1} or {@code 10}; empty when unknown. */
     public static Optional<Integer> parse(String text) {
         String t = text.strip().toUpperCase(Locale.ROOT);

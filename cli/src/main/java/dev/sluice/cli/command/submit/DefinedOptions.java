@@ -1,5 +1,7 @@
 package dev.sluice.cli.command.submit;
 
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.OptionSpec;
 import dev.sluice.cli.getopt.OptionTable;
@@ -13,11 +15,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What {@code srun -v} and {@code salloc -v} print first: every option given (command line and
+ * What {@code sbatch -v}, {@code srun -v} and {@code salloc -v} print first: every option given (command line and
  * input variables) and its value as Slurm keeps it, between Slurm's two rulers. This is where an
  * option Sluice only records shows that it was taken. Values follow real srun 22.05's listing
  * (flags read {@code set}, {@code --open-mode=append} reads {@code a}, times {@code 00:05:00});
@@ -29,21 +32,30 @@ public final class DefinedOptions {
 
     private DefinedOptions() {}
 
-    public static List<String> lines(OptionTable table, SubmitOptions o, int verbosity, Clock clock) {
+    public static List<String> lines(OptionTable table, SubmitOptions o, int verbosity, Invocation inv) {
         List<String> out = new ArrayList<>();
         out.add("defined options");
         out.add(RULER);
         Set<String> seen = new LinkedHashSet<>();
         for (OptionSpec spec : table.specs()) {
             String key = spec.key();
+            // --requeue and --no-requeue share one slot: the one given last is listed.
+            boolean requeueFlag = key.equals("requeue") || key.equals("no-requeue");
+            if (requeueFlag) {
+                if (o.has("requeue") && o.get("requeue").equals(key.equals("requeue") ? "1" : "0")) {
+                    out.add(String.format("%-20s: %s", key, key));
+                }
+                continue;
+            }
             if (!o.has(key)
                     || !seen.add(key)
                     || spec.longName() == null
                     || !spec.longName().equals(key)) {
                 continue;
             }
-            String value =
-                    key.equals("verbose") ? Integer.toString(verbosity) : shown(key, spec.arg(), o.get(key), clock);
+            String value = key.equals("verbose")
+                    ? Integer.toString(verbosity)
+                    : shown(key, spec.arg(), o.get(key), inv.clock(), inv.users());
             out.add(String.format("%-20s: %s", key, value));
         }
         out.add(RULER);
@@ -51,37 +63,57 @@ public final class DefinedOptions {
         return out;
     }
 
-    private static String shown(String key, ArgKind arg, String value, Clock clock) {
+    private static String shown(String key, ArgKind arg, String value, Clock clock, UserDirectory users) {
         switch (key) {
             case "kill-on-bad-exit":
                 return value.isEmpty() ? "1" : value;
             case "open-mode":
-                return value.toLowerCase(java.util.Locale.ROOT).startsWith("a") ? "a" : "t";
+                return value.toLowerCase(Locale.ROOT).startsWith("a") ? "a" : "t";
             case "nice":
                 return value.isEmpty() ? "100" : value;
             case "exclusive":
                 return value.isEmpty() ? "exclusive" : value;
+            case "oversubscribe":
+                return "oversubscribe";
             case "propagate":
                 return value.isEmpty() ? "ALL" : value;
             case "compress":
                 return value.isEmpty() ? "lz4" : value;
             case "get-user-env":
-                return value.isEmpty() ? "0" : value;
+                return ValueChecks.getUserEnv(value).orElse(value);
             case "kill-command":
                 return value.isEmpty() ? "TERM" : value;
+            case "kill-on-invalid-dep":
+                return value.toLowerCase(Locale.ROOT);
             case "bell":
                 return "bell-always";
             case "no-bell":
                 return "bell-never";
             case "resv-ports":
                 return value.isEmpty() ? "0" : value;
+            case "power":
+                return value.toUpperCase(Locale.ROOT);
+            case "priority":
+                return ValueChecks.shownPriority(value);
+            case "uid":
+                return ValueChecks.uid(value, users).map(String::valueOf).orElse(value);
+            case "gid":
+                return ValueChecks.gid(value, users).map(String::valueOf).orElse(value);
+            case "cpu-freq":
+                return ShownValues.cpuFreq(value);
+            case "profile":
+                return ShownValues.profile(value);
+            case "signal":
+                return ShownValues.signal(value);
+            case "switches":
+                return orAsGiven(value, () -> ShownValues.switches(value));
             case "gres":
                 return Arrays.stream(value.split(",")).map(g -> "gres:" + g).collect(Collectors.joining(","));
-            case "time", "time-min":
+            case "time", "time-min", "delay-boot":
                 return orAsGiven(value, () -> TimeLimit.format(TimeLimit.parseMinutes(value)));
             case "mem", "mem-per-cpu", "mem-per-gpu", "tmp":
-                return orAsGiven(value, () -> Long.toString(MemorySize.parseMegabytes(value)));
-            case "begin":
+                return orAsGiven(value, () -> ShownValues.megabytes(MemorySize.parseMegabytes(value)));
+            case "begin", "deadline":
                 return orAsGiven(
                         value,
                         () -> SlurmTimestamp.format(

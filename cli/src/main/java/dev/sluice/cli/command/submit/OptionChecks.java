@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * Slurm 22.05's checks of srun and salloc option values that Sluice has no JobSpec field for,
+ * Slurm 22.05's checks of sbatch, srun and salloc option values that Sluice has no JobSpec field for,
  * with its messages and exit statuses (read off real srun on the same values), and the warnings
  * it prints where this cluster's configuration makes an option moot. An option that passes is
  * kept in the {@link SubmitOptions} (listed by {@code -v}) and otherwise changes nothing.
@@ -81,8 +81,30 @@ public final class OptionChecks {
      */
     public static void check(SubmitOptions o, Cluster cluster, Invocation inv, Consumer<String> warn)
             throws SubmitException {
+        check(o, cluster, inv, warn, false);
+    }
+
+    /**
+     * sbatch's checks: the same, less srun's and salloc's cpu binding warning for {@code
+     * --threads-per-core} (real sbatch only hands the binding on to the job, silently); its
+     * {@code -W} is a flag, not srun's count of seconds.
+     */
+    public static void checkBatch(SubmitOptions o, Cluster cluster, Invocation inv, Consumer<String> warn)
+            throws SubmitException {
+        check(o, cluster, inv, warn, true);
+    }
+
+    private static void check(
+            SubmitOptions o, Cluster cluster, Invocation inv, Consumer<String> warn, boolean batch)
+            throws SubmitException {
+        ValueChecks.check(o, inv);
         for (String name : COUNT_ORDER) {
-            if (o.has(name) && !(name.equals("kill-on-bad-exit") && o.get(name).isEmpty())) {
+            if (!o.has(name)) {
+                continue;
+            }
+            // -K alone and sbatch's -W are flags.
+            boolean flag = (name.equals("kill-on-bad-exit") && o.get(name).isEmpty()) || (batch && name.equals("wait"));
+            if (!flag) {
                 count(o.get(name), "--" + name, COUNTS.get(name));
             }
         }
@@ -170,7 +192,9 @@ public final class OptionChecks {
             warn.accept(
                     "error: Ignoring --thread-spec since it's not allowed by configuration (AllowSpecResourcesUsage = No)");
         }
-        cpuBinding(o, cluster, warn);
+        if (!batch) {
+            cpuBinding(o, cluster, warn);
+        }
         crossChecks(o, inv);
         if (o.has("clusters")) {
             clusters(o.get("clusters"), cluster);
@@ -259,7 +283,8 @@ public final class OptionChecks {
     /**
      * What the controller refuses for a new allocation because this cluster has no such thing,
      * as Slurm's slurmctld words it: no licenses, no reservations, no X11 forwarding
-     * (PrologFlags=X11) are configured in Sluice.
+     * (PrologFlags=X11) are configured in Sluice; sbatch's {@code --batch} must name features of
+     * {@code --constraint}.
      */
     public static Optional<String> refusedByController(SubmitOptions o) {
         if (o.has("licenses") && !o.get("licenses").isEmpty()) {
@@ -271,7 +296,26 @@ public final class OptionChecks {
         if (o.has("x11")) {
             return Optional.of("X11 forwarding not available");
         }
+        if (o.has("batch") && !batchFeaturesWithinConstraint(o.get("batch"), o.get("constraint"))) {
+            return Optional.of("Job --batch option is invalid or not a subset of --constraints");
+        }
         return Optional.empty();
+    }
+
+    /**
+     * sbatch(1): "The --batch argument must be a subset of the job's --constraint=<list>
+     * argument". Whether the features exist is then the constraint's business (the controller).
+     */
+    private static boolean batchFeaturesWithinConstraint(String batch, String constraint) {
+        Set<String> wanted = features(batch);
+        return !wanted.isEmpty() && constraint != null && features(constraint).containsAll(wanted);
+    }
+
+    private static Set<String> features(String expression) {
+        return java.util.Arrays.stream(expression.split("[&|,\\[\\]()]"))
+                .map(f -> f.replaceAll("\\*[0-9]*$", "").strip())
+                .filter(f -> !f.isEmpty())
+                .collect(java.util.stream.Collectors.toSet());
     }
 
     private static void count(String value, String option, boolean zeroOk) throws SubmitException {

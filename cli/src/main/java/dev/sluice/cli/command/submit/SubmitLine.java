@@ -75,7 +75,7 @@ public final class SubmitLine {
     /** {@code -v}: Slurm's listing of the options taken, before anything is asked of the controller. */
     public void listDefined(Parsed p, Invocation inv, PrintStream err) {
         if (p.verbosity() > 0) {
-            for (String l : DefinedOptions.lines(table, p.options(), p.verbosity(), inv.clock())) {
+            for (String l : DefinedOptions.lines(table, p.options(), p.verbosity(), inv)) {
                 err.println(program + ": " + l);
             }
             err.flush();

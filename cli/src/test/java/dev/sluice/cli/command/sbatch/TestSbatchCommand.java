@@ -332,9 +332,13 @@ class TestSbatchCommand {
                 .isEqualTo("sbatch: unrecognized option '--foo'\nTry \"sbatch --help\" for more information\n");
         assertThat(unknown.exitCode()).isEqualTo(255);
 
-        Output unsupported = sbatch("", "--reservation=maint", "--wrap", "true");
-        assertThat(unsupported.err()).startsWith("sbatch: unrecognized option '--reservation=maint'\n");
-        assertThat(unsupported.exitCode()).isEqualTo(255);
+        // srun's options and those Slurm 22.05 dropped are not sbatch's (real sbatch, same lines).
+        Output notSbatchs = sbatch("", "--mpi=none", "--wrap", "true");
+        assertThat(notSbatchs.err()).startsWith("sbatch: unrecognized option '--mpi=none'\n");
+        assertThat(notSbatchs.exitCode()).isEqualTo(255);
+        assertThat(sbatch("", "--checkpoint=5", "--wrap", "true").err())
+                .startsWith("sbatch: unrecognized option '--checkpoint=5'\n");
+        assertThat(sbatch("", "-W5", "--wrap", "true").err()).startsWith("sbatch: invalid option -- '5'\n");
 
         // Slurm 22.05: `sbatch --signal=FOO --wrap true` (and B:USR1@abc, X:USR1, @70000).
         assertThat(sbatch("", "--signal=FOO", "--wrap", "true"))
