@@ -5,6 +5,7 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.cli.command.submit.ControllerRefusals;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
 import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
@@ -57,7 +58,7 @@ public final class SallocCommand implements Command {
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
             return 1;
         }
-        Optional<String> refused = OptionChecks.refusedByController(o);
+        Optional<String> refused = ControllerRefusals.of(o);
         if (refused.isPresent()) {
             err.println(PROG + ": error: Job submit/allocate failed: " + refused.get());
             return 1;

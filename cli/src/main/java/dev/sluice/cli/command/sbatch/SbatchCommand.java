@@ -6,6 +6,7 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.submit.DefinedOptions;
+import dev.sluice.cli.command.submit.ControllerRefusals;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
 import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
@@ -62,6 +63,11 @@ public final class SbatchCommand implements Command {
                 default -> {}
             }
         }
+        // Slurm's sbatch reads its command line twice, before the script and after it: what its
+        // parser says about a value it ignores is said twice (real sbatch 22.05, --power=bogus).
+        cmdline.options().stream()
+                .filter(o -> o.key().equals("power"))
+                .forEach(o -> OptionChecks.powerWarning(RawText.toText(o.value())).ifPresent(w -> err.println(PROG + ": " + w)));
         SubmitOptions cli = new SubmitOptions();
         cli.apply(cmdline.options());
         try {
@@ -156,7 +162,7 @@ public final class SbatchCommand implements Command {
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
             return 1;
         }
-        Optional<String> refused = OptionChecks.refusedByController(merged);
+        Optional<String> refused = ControllerRefusals.of(merged);
         if (refused.isPresent()) {
             // The controller's words, as --test-only or a submission prints them (real sbatch 22.05).
             err.println((merged.has("test-only") ? "allocation failure: " : PROG + ": error: Batch job submission failed: ")

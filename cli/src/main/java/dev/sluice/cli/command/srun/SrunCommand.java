@@ -7,6 +7,7 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.salloc.Allocation;
+import dev.sluice.cli.command.submit.ControllerRefusals;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
 import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
@@ -158,7 +159,7 @@ public final class SrunCommand implements Command {
             StepLaunch.Io io,
             PrintStream out,
             PrintStream err) {
-        Optional<String> refused = OptionChecks.refusedByController(o);
+        Optional<String> refused = ControllerRefusals.of(o);
         if (refused.isPresent()) {
             err.println(PROG + ": error: Unable to allocate resources: " + refused.get());
             return 1;

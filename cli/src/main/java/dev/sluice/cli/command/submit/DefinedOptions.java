@@ -34,6 +34,16 @@ public final class DefinedOptions {
 
     public static List<String> lines(OptionTable table, SubmitOptions o, int verbosity, Invocation inv) {
         List<String> out = new ArrayList<>();
+        // Slurm drops --hint when an option it would set is given too, and says so at -v.
+        boolean hintIgnored = o.has("hint")
+                && (o.has("ntasks-per-core")
+                        || o.has("threads-per-core")
+                        || o.has("extra-node-info")
+                        || (o.has("cpu-bind") && !o.get("cpu-bind").equalsIgnoreCase("verbose")));
+        if (hintIgnored) {
+            out.add("Following options are mutually exclusive with --hint: --ntasks-per-core,"
+                    + " --threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose). Ignoring --hint.");
+        }
         out.add("defined options");
         out.add(RULER);
         Set<String> seen = new LinkedHashSet<>();
@@ -48,6 +58,7 @@ public final class DefinedOptions {
                 continue;
             }
             if (!o.has(key)
+                    || (hintIgnored && key.equals("hint"))
                     || !seen.add(key)
                     || spec.longName() == null
                     || !spec.longName().equals(key)) {

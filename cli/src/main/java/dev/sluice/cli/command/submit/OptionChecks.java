@@ -178,8 +178,8 @@ public final class OptionChecks {
                     "error: _parse_single_range: Invalid range: `" + o.get("het-group") + "'",
                     "error: Invalid --het-group value: " + o.get("het-group"));
         }
-        if (o.has("power") && !o.get("power").equalsIgnoreCase("level")) {
-            warn.accept("error: Ignoring unrecognized power option (" + o.get("power") + ")");
+        if (o.has("power")) {
+            powerWarning(o.get("power")).ifPresent(warn);
         }
         if (o.has("compress")
                 && !Set.of("", "lz4", "zlib", "none").contains(o.get("compress").toLowerCase(Locale.ROOT))) {
@@ -195,10 +195,17 @@ public final class OptionChecks {
         if (!batch) {
             cpuBinding(o, cluster, warn);
         }
-        crossChecks(o, inv);
+        crossChecks(o, inv, batch);
         if (o.has("clusters")) {
             clusters(o.get("clusters"), cluster);
         }
+    }
+
+    /** Slurm's line for a {@code --power} value it does not know, which it then ignores. */
+    public static Optional<String> powerWarning(String value) {
+        return value.equalsIgnoreCase("level")
+                ? Optional.empty()
+                : Optional.of("error: Ignoring unrecognized power option (" + value + ")");
     }
 
     private static void cpuBinding(SubmitOptions o, Cluster cluster, Consumer<String> warn) throws SubmitException {
@@ -220,7 +227,7 @@ public final class OptionChecks {
         }
     }
 
-    private static void crossChecks(SubmitOptions o, Invocation inv) throws SubmitException {
+    private static void crossChecks(SubmitOptions o, Invocation inv, boolean batch) throws SubmitException {
         if (o.has("verbose") && o.has("quiet")) {
             throw new SubmitException(1, "error: don't specify both --verbose (-v) and --quiet (-Q)");
         }
@@ -249,6 +256,17 @@ public final class OptionChecks {
                     "error: --gpus-per-socket option requires --sockets-per-node specification",
                     "error: Invalid generic resource (gres) specification");
         }
+        if (batch
+                && (o.has("ntasks-per-gpu") || o.has("ntasks-per-tres"))
+                && !o.has("nodes")
+                && !o.has("ntasks")
+                && !asksForGpus(o)) {
+            throw new SubmitException(
+                    1,
+                    "error: gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a"
+                            + " node/ntask specification",
+                    "error: Invalid generic resource (gres) specification");
+        }
         if (o.has("cpus-per-gpu") && o.has("cpus-per-task")) {
             throw new SubmitException(
                     1,
@@ -258,6 +276,9 @@ public final class OptionChecks {
         if (o.has("x11") && !inv.env().containsKey("DISPLAY")) {
             throw new SubmitException(255, "error: No DISPLAY variable set, cannot setup x11 forwarding.");
         }
+        if (o.has("bb") && o.has("bbf")) {
+            throw new SubmitException(1, "error: Cannot specify both --burst-buffer and --bbf");
+        }
         if (o.has("bbf")) {
             try {
                 inv.callerSide().checkReadable(o.get("bbf"));
@@ -265,6 +286,14 @@ public final class OptionChecks {
                 throw new SubmitException(1, "error: Invalid --bbf specification");
             }
         }
+    }
+
+    private static boolean asksForGpus(SubmitOptions o) {
+        return o.has("gpus")
+                || o.has("gpus-per-node")
+                || o.has("gpus-per-task")
+                || o.has("gpus-per-socket")
+                || (o.has("gres") && o.get("gres").contains("gpu"));
     }
 
     /** {@code -M}: this cluster is the only one there is (no federation, no other clusters in the database). */
@@ -278,44 +307,6 @@ public final class OptionChecks {
                                 + "Use 'sacctmgr list clusters' to see available clusters.");
             }
         }
-    }
-
-    /**
-     * What the controller refuses for a new allocation because this cluster has no such thing,
-     * as Slurm's slurmctld words it: no licenses, no reservations, no X11 forwarding
-     * (PrologFlags=X11) are configured in Sluice; sbatch's {@code --batch} must name features of
-     * {@code --constraint}.
-     */
-    public static Optional<String> refusedByController(SubmitOptions o) {
-        if (o.has("licenses") && !o.get("licenses").isEmpty()) {
-            return Optional.of("Invalid license specification");
-        }
-        if (o.has("reservation") && !o.get("reservation").isEmpty()) {
-            return Optional.of("Requested reservation is invalid");
-        }
-        if (o.has("x11")) {
-            return Optional.of("X11 forwarding not available");
-        }
-        if (o.has("batch") && !batchFeaturesWithinConstraint(o.get("batch"), o.get("constraint"))) {
-            return Optional.of("Job --batch option is invalid or not a subset of --constraints");
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * sbatch(1): "The --batch argument must be a subset of the job's --constraint=<list>
-     * argument". Whether the features exist is then the constraint's business (the controller).
-     */
-    private static boolean batchFeaturesWithinConstraint(String batch, String constraint) {
-        Set<String> wanted = features(batch);
-        return !wanted.isEmpty() && constraint != null && features(constraint).containsAll(wanted);
-    }
-
-    private static Set<String> features(String expression) {
-        return java.util.Arrays.stream(expression.split("[&|,\\[\\]()]"))
-                .map(f -> f.replaceAll("\\*[0-9]*$", "").strip())
-                .filter(f -> !f.isEmpty())
-                .collect(java.util.stream.Collectors.toSet());
     }
 
     private static void count(String value, String option, boolean zeroOk) throws SubmitException {
