@@ -5,8 +5,8 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.command.submit.DefinedOptions;
 import dev.sluice.cli.command.submit.ControllerRefusals;
+import dev.sluice.cli.command.submit.DefinedOptions;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
 import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
@@ -67,7 +67,8 @@ public final class SbatchCommand implements Command {
         // parser says about a value it ignores is said twice (real sbatch 22.05, --power=bogus).
         cmdline.options().stream()
                 .filter(o -> o.key().equals("power"))
-                .forEach(o -> OptionChecks.powerWarning(RawText.toText(o.value())).ifPresent(w -> err.println(PROG + ": " + w)));
+                .forEach(o -> OptionChecks.powerWarning(RawText.toText(o.value()))
+                        .ifPresent(w -> err.println(PROG + ": " + w)));
         SubmitOptions cli = new SubmitOptions();
         cli.apply(cmdline.options());
         try {
@@ -140,10 +141,9 @@ public final class SbatchCommand implements Command {
 
         Consumer<String> warn = w -> err.println(PROG + ": " + w);
         OptionChecks.checkBatch(merged, OptionChecks.Cluster.of(inv), inv, warn);
-        JobSpec.Builder specBuilder = JobSpecBuilder.build(
-                        merged, inv, script, scriptArgs, defaultName, wrapped, warn)
-                .toBuilder()
-                .setCommand(command);
+        JobSpec.Builder specBuilder =
+                JobSpecBuilder.build(merged, inv, script, scriptArgs, defaultName, wrapped, warn).toBuilder()
+                        .setCommand(command);
         // As sbatch does (recorded from Slurm 22.05, compat 037): the job learns where sbatch ran,
         // whatever --chdir says, and its --export, whatever it exports.
         Map<String, String> told = new java.util.LinkedHashMap<>();
@@ -156,7 +156,8 @@ public final class SbatchCommand implements Command {
 
         int verbosity = verbosity(directives) + verbosity(cmdline);
         if (verbosity > 0) {
-            DefinedOptions.lines(SbatchOptions.TABLE, merged, verbosity, inv).forEach(l -> err.println(PROG + ": " + l));
+            DefinedOptions.lines(SbatchOptions.TABLE, merged, verbosity, inv)
+                    .forEach(l -> err.println(PROG + ": " + l));
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
@@ -165,8 +166,9 @@ public final class SbatchCommand implements Command {
         Optional<String> refused = ControllerRefusals.of(merged);
         if (refused.isPresent()) {
             // The controller's words, as --test-only or a submission prints them (real sbatch 22.05).
-            err.println((merged.has("test-only") ? "allocation failure: " : PROG + ": error: Batch job submission failed: ")
-                    + refused.get());
+            err.println(
+                    (merged.has("test-only") ? "allocation failure: " : PROG + ": error: Batch job submission failed: ")
+                            + refused.get());
             return 1;
         }
         if (merged.has("test-only")) {
@@ -205,7 +207,8 @@ public final class SbatchCommand implements Command {
     }
 
     private static int verbosity(Getopt.Result line) {
-        return (int) line.options().stream().filter(o -> o.key().equals("verbose")).count();
+        return (int)
+                line.options().stream().filter(o -> o.key().equals("verbose")).count();
     }
 
     /** The script file, opened with the caller's rights (through sluice-agent: by the caller's front end). */

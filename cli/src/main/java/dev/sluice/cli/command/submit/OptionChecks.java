@@ -94,8 +94,7 @@ public final class OptionChecks {
         check(o, cluster, inv, warn, true);
     }
 
-    private static void check(
-            SubmitOptions o, Cluster cluster, Invocation inv, Consumer<String> warn, boolean batch)
+    private static void check(SubmitOptions o, Cluster cluster, Invocation inv, Consumer<String> warn, boolean batch)
             throws SubmitException {
         ValueChecks.check(o, inv);
         for (String name : COUNT_ORDER) {

@@ -80,7 +80,8 @@ class TestSbatchCommandLine {
 
     /** The line, then {@code --wrap true}. */
     private Output wrapped(String... args) {
-        return sbatch(Stream.concat(Arrays.stream(args), Stream.of("--wrap", "true")).toArray(String[]::new));
+        return sbatch(
+                Stream.concat(Arrays.stream(args), Stream.of("--wrap", "true")).toArray(String[]::new));
     }
 
     private Output asAlice(String... args) {
@@ -104,7 +105,8 @@ class TestSbatchCommandLine {
     void everyOptionOfSlurmsSbatchIsTakenInSlurmsOrder() {
         List<String> ours =
                 SbatchOptions.TABLE.specs().stream().map(OptionSpec::longName).toList();
-        assertThat(ours).containsExactlyElementsOf(Arrays.asList(SLURM_SBATCH.strip().split("\\s+")));
+        assertThat(ours)
+                .containsExactlyElementsOf(Arrays.asList(SLURM_SBATCH.strip().split("\\s+")));
         assertThat(SbatchOptions.TABLE.specs()).allMatch(OptionSpec::supported);
         assertThat(ours).hasSize(106);
     }
@@ -133,13 +135,16 @@ class TestSbatchCommandLine {
                 List.of("-c3"),
                 List.of("-c", "3"),
                 List.of("--cpus-per-t=3"))) {
-            assertThat(wrapped(line.toArray(String[]::new)).exitCode()).as("%s", line).isZero();
+            assertThat(wrapped(line.toArray(String[]::new)).exitCode())
+                    .as("%s", line)
+                    .isZero();
         }
         assertThat(controller.requests())
                 .hasSize(5)
                 .allMatch(r -> r.getSubmitBatchJob().getSpec().getCpusPerTask() == 3);
         // Options only recorded are found by their prefixes too (unique in sbatch's table).
-        assertThat(wrapped("--ig", "--use-m", "--spr", "--wait-all=1", "--time-m", "5")).isEqualTo(new Output(0, "Submitted batch job 42\n", ""));
+        assertThat(wrapped("--ig", "--use-m", "--spr", "--wait-all=1", "--time-m", "5"))
+                .isEqualTo(new Output(0, "Submitted batch job 42\n", ""));
     }
 
     @Test
@@ -312,8 +317,7 @@ class TestSbatchCommandLine {
         env.put("SBATCH_SIGNAL", "USR1");
         env.put("SBATCH_POWER", "level");
         env.put("SBATCH_DELAY_BOOT", "5");
-        assertThat(wrapped("-v", "--test-only", "--delay-boot=7").err())
-                .startsWith("""
+        assertThat(wrapped("-v", "--test-only", "--delay-boot=7").err()).startsWith("""
                         sbatch: defined options
                         sbatch: -------------------- --------------------
                         sbatch: delay-boot          : 00:07:00
@@ -328,7 +332,8 @@ class TestSbatchCommandLine {
                         sbatch: end of defined options
                         """);
         env.keySet().removeIf(k -> k.startsWith("SBATCH_"));
-        assertThat(wrapped("-v", "--test-only", "--hint=nomultithread", "--ntasks-per-core=1").err())
+        assertThat(wrapped("-v", "--test-only", "--hint=nomultithread", "--ntasks-per-core=1")
+                        .err())
                 .startsWith("""
                         sbatch: Following options are mutually exclusive with --hint: --ntasks-per-core, \
                         --threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose). Ignoring --hint.
@@ -388,7 +393,10 @@ class TestSbatchCommandLine {
                 new Case("--gpu-bind=bogus", 255, "sbatch: error: Invalid --gpu-bind argument: gpu:bogus\n"),
                 new Case("-Bx", 1, "sbatch: error: Invalid numeric value \"x\" for first arg of -B.\n"),
                 new Case("--mincpus=0", 1, "sbatch: error: Invalid numeric value \"0\" for --mincpus.\n"),
-                new Case("--cores-per-socket=x", 1, "sbatch: error: Invalid numeric value \"x\" for --cores-per-socket.\n"),
+                new Case(
+                        "--cores-per-socket=x",
+                        1,
+                        "sbatch: error: Invalid numeric value \"x\" for --cores-per-socket.\n"),
                 new Case("--bbf=/nonexistent", 1, "sbatch: error: Invalid --bbf specification\n"))) {
             assertThat(wrapped(c.option())).as(c.option()).isEqualTo(new Output(c.status(), "", c.err()));
         }
@@ -437,7 +445,8 @@ class TestSbatchCommandLine {
     void whatThisClusterHasNoneOfIsRefusedWithTheControllersWords() {
         // Real sbatch 22.05: a submission, then --test-only; nothing is submitted.
         assertThat(wrapped("-Lfoo"))
-                .isEqualTo(new Output(1, "", "sbatch: error: Batch job submission failed: Invalid license specification\n"));
+                .isEqualTo(new Output(
+                        1, "", "sbatch: error: Batch job submission failed: Invalid license specification\n"));
         assertThat(wrapped("--reservation=foo"))
                 .isEqualTo(new Output(
                         1, "", "sbatch: error: Batch job submission failed: Requested reservation is invalid\n"));
@@ -461,11 +470,13 @@ class TestSbatchCommandLine {
     @Test
     void directivesTakeEveryOptionToo() throws IOException {
         Path script = dir.resolve("job.sh");
-        Files.writeString(script, "#!/bin/sh\n#SBATCH --ignore-pbs\n#SBATCH --spread-job --priority=5\n#SBATCH -S 1\ntrue\n");
+        Files.writeString(
+                script, "#!/bin/sh\n#SBATCH --ignore-pbs\n#SBATCH --spread-job --priority=5\n#SBATCH -S 1\ntrue\n");
         Output o = sbatch(script.toString());
         assertThat(o.exitCode()).isZero();
-        assertThat(o.err()).isEqualTo("sbatch: error: Ignoring -S since it's not allowed by configuration"
-                + " (AllowSpecResourcesUsage = No)\n");
+        assertThat(o.err())
+                .isEqualTo("sbatch: error: Ignoring -S since it's not allowed by configuration"
+                        + " (AllowSpecResourcesUsage = No)\n");
         List<String> args = new ArrayList<>(List.of("-v", script.toString()));
         assertThat(sbatch(args.toArray(String[]::new)).err()).contains("sbatch: priority            : 5\n");
     }
