@@ -156,8 +156,11 @@ public final class SbatchCommand implements Command {
 
         int verbosity = verbosity(directives) + verbosity(cmdline);
         if (verbosity > 0) {
-            DefinedOptions.lines(SbatchOptions.TABLE, merged, verbosity, inv)
+            DefinedOptions.lines(SbatchOptions.TABLE, merged, verbosity, inv, absolutePaths(merged, spec.getWorkDir()))
                     .forEach(l -> err.println(PROG + ": " + l));
+            if (merged.has("export-file")) {
+                err.println(PROG + ": Getting environment variables from " + merged.get("export-file"));
+            }
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty() || !CommandSupport.knownGres(inv, spec.getGresPerNode(), PROG, err)) {
@@ -204,6 +207,26 @@ public final class SbatchCommand implements Command {
             return SbatchWait.await(client.get(), jobId, err);
         }
         return 0;
+    }
+
+    /**
+     * How real sbatch keeps (and -v lists) its paths: the working directory absolute, the
+     * standard streams' files absolute within it, {@code none} as {@code /dev/null}.
+     */
+    private static Map<String, String> absolutePaths(SubmitOptions o, String workDir) {
+        Map<String, String> out = new java.util.HashMap<>();
+        out.put("chdir", workDir);
+        for (String stream : List.of("output", "error", "input")) {
+            if (o.has(stream)) {
+                String v = o.get(stream);
+                out.put(
+                        stream,
+                        v.equalsIgnoreCase("none")
+                                ? "/dev/null"
+                                : Path.of(workDir).resolve(v).toString());
+            }
+        }
+        return out;
     }
 
     private static int verbosity(Getopt.Result line) {

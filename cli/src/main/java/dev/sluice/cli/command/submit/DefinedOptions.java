@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -33,6 +34,12 @@ public final class DefinedOptions {
     private DefinedOptions() {}
 
     public static List<String> lines(OptionTable table, SubmitOptions o, int verbosity, Invocation inv) {
+        return lines(table, o, verbosity, inv, Map.of());
+    }
+
+    /** @param asKept values the command keeps in a form of its own (sbatch's absolute paths), by key */
+    public static List<String> lines(
+            OptionTable table, SubmitOptions o, int verbosity, Invocation inv, Map<String, String> asKept) {
         List<String> out = new ArrayList<>();
         // Slurm drops --hint when an option it would set is given too, and says so at -v.
         boolean hintIgnored = o.has("hint")
@@ -66,7 +73,9 @@ public final class DefinedOptions {
             }
             String value = key.equals("verbose")
                     ? Integer.toString(verbosity)
-                    : shown(key, spec.arg(), o.get(key), inv.clock(), inv.users());
+                    : asKept.containsKey(key)
+                            ? asKept.get(key)
+                            : shown(key, spec.arg(), o.get(key), inv.clock(), inv.users());
             out.add(String.format("%-20s: %s", key, value));
         }
         out.add(RULER);
@@ -94,6 +103,8 @@ public final class DefinedOptions {
                 return ValueChecks.getUserEnv(value).orElse(value);
             case "kill-command":
                 return value.isEmpty() ? "TERM" : value;
+            case "mail-type":
+                return MailTypes.canonical(value).orElse(value);
             case "kill-on-invalid-dep":
                 return value.toLowerCase(Locale.ROOT);
             case "bell":

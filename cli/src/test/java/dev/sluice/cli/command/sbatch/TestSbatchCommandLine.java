@@ -346,6 +346,48 @@ class TestSbatchCommandLine {
                         sbatch: -------------------- --------------------
                         sbatch: end of defined options
                         """);
+    }
+
+    @Test
+    void verboseListsSbatchsPathsAbsoluteAsSlurmKeepsThem() throws IOException {
+        Files.writeString(dir.resolve("env.txt"), "A=1\n");
+        // Real sbatch 22.05 in a directory D on the same line, D being the test's directory here.
+        assertThat(wrapped(
+                                "-v",
+                                "--test-only",
+                                "-D",
+                                "sub",
+                                "-o",
+                                "o.txt",
+                                "-e",
+                                "none",
+                                "-i",
+                                "in.txt",
+                                "--mail-type=ALL",
+                                "--export-file=env.txt",
+                                "-W")
+                        .err())
+                .startsWith("""
+                        sbatch: defined options
+                        sbatch: -------------------- --------------------
+                        sbatch: chdir               : D/sub
+                        sbatch: error               : /dev/null
+                        sbatch: export-file         : env.txt
+                        sbatch: input               : D/sub/in.txt
+                        sbatch: mail-type           : INVALID_DEPEND,BEGIN,END,FAIL,REQUEUE,STAGE_OUT
+                        sbatch: output              : D/sub/o.txt
+                        sbatch: test-only           : set
+                        sbatch: verbose             : 1
+                        sbatch: wait                : set
+                        sbatch: wrap                : true
+                        sbatch: -------------------- --------------------
+                        sbatch: end of defined options
+                        sbatch: Getting environment variables from env.txt
+                        """.replace("D/", dir + "/"));
+    }
+
+    @Test
+    void verboseAndQuietAreMutuallyExclusive() {
         assertThat(wrapped("-v", "-Q"))
                 .isEqualTo(new Output(1, "", "sbatch: error: don't specify both --verbose (-v) and --quiet (-Q)\n"));
     }
