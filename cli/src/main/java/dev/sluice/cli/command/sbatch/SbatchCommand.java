@@ -87,6 +87,7 @@ public final class SbatchCommand implements Command {
 
     private int submit(Invocation inv, Getopt.Result cmdline, SubmitOptions cli, PrintStream out, PrintStream err)
             throws SubmitException, GetoptException {
+        firstPass(inv, cli);
         List<String> operands = cmdline.operands();
         // The script is bytes, as Slurm sends it; `text` is the same bytes as RawText, for the
         // checks and the #SBATCH lines.
@@ -207,6 +208,24 @@ public final class SbatchCommand implements Command {
             return SbatchWait.await(client.get(), jobId, err);
         }
         return 0;
+    }
+
+    /**
+     * Slurm's sbatch runs each command-line option's own parser before it reads the script, so a
+     * value that parser refuses is reported first (its exit status 255, or "Invalid numeric
+     * value", 1: {@code sbatch -c 0 /nonexistent} says so, not "Unable to open file"); the checks
+     * of options together, and every warning, come once the {@code #SBATCH} lines are in.
+     */
+    private static void firstPass(Invocation inv, SubmitOptions cli) throws SubmitException {
+        try {
+            OptionChecks.checkBatch(cli, OptionChecks.Cluster.of(inv), inv, w -> {});
+            JobSpecBuilder.build(cli, inv, new byte[0], List.of(), PROG, false, w -> {});
+        } catch (SubmitException e) {
+            if (e.exitCode() == 255
+                    || (!e.lines().isEmpty() && e.lines().get(0).startsWith("error: Invalid numeric value"))) {
+                throw e;
+            }
+        }
     }
 
     /**

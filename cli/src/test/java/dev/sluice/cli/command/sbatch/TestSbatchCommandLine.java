@@ -450,6 +450,23 @@ class TestSbatchCommandLine {
     }
 
     @Test
+    void anOptionsOwnParserSpeaksBeforeTheScriptIsReadTheirChecksTogetherAfter() {
+        // Real sbatch 22.05 with a script that cannot be opened.
+        assertThat(sbatch("-c", "0", "/nonexistent"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Invalid numeric value \"0\" for --cpus-per-task.\n"));
+        assertThat(sbatch("--time=abc", "/nonexistent"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --time specification\n"));
+        assertThat(sbatch("--deadline=xyz", "/nonexistent").exitCode()).isEqualTo(255);
+        assertThat(sbatch("--wait-all-nodes=3", "/nonexistent"))
+                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --wait-all-nodes specification\n"));
+        assertThat(sbatch("--propagate=FOO", "/nonexistent"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Unable to open file /nonexistent\n"));
+        assertThat(sbatch("--hint=foo", "/nonexistent"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Unable to open file /nonexistent\n"));
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
     void onlyRootMaySubmitAsAnotherUserOrGroup() {
         // Real sbatch 22.05 as an ordinary user, whatever the value.
         assertThat(asAlice("--uid=0", "--wrap", "true"))
