@@ -74,6 +74,7 @@ public final class SbatchCommand implements Command {
         try {
             return submit(inv, cmdline, cli, out, err);
         } catch (SubmitException e) {
+            out.print(e.output());
             e.lines().forEach(l -> err.println(PROG + ": " + l));
             return e.exitCode();
         } catch (GetoptException e) {

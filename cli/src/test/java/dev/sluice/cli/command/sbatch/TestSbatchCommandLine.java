@@ -442,6 +442,17 @@ class TestSbatchCommandLine {
                 new Case("--bbf=/nonexistent", 1, "sbatch: error: Invalid --bbf specification\n"))) {
             assertThat(wrapped(c.option())).as(c.option()).isEqualTo(new Output(c.status(), "", c.err()));
         }
+        // =help prints Slurm's list on standard output (real sbatch: 255 for --mem-bind, 1 for --hint).
+        Output memBindHelp = wrapped("--mem-bind=help");
+        assertThat(memBindHelp.out())
+                .startsWith("Memory bind options:\n    --mem-bind=         Bind memory to"
+                        + " locality domains (ldom)\n        nosort          avoid sorting pages at startup\n");
+        assertThat(memBindHelp.exitCode()).isEqualTo(255);
+        Output hintHelp = wrapped("--hint=help");
+        assertThat(hintHelp.out())
+                .startsWith("Application hint options:\n    --hint=             Bind tasks"
+                        + " according to application hints\n        compute_bound   use all cores in each socket\n");
+        assertThat(hintHelp.exitCode()).isEqualTo(1);
         assertThat(wrapped("--bb=foo", "--bbf=/nonexistent"))
                 .isEqualTo(new Output(1, "", "sbatch: error: Cannot specify both --burst-buffer and --bbf\n"));
         // With a GPU, a node or a task count, --ntasks-per-gpu is taken (real sbatch: -n2, -N1, --gpus=1).
