@@ -191,6 +191,10 @@ public final class OptionChecks {
             warn.accept(
                     "error: Ignoring --thread-spec since it's not allowed by configuration (AllowSpecResourcesUsage = No)");
         }
+        if (o.has("threads-per-core") && o.has("verbose")) {
+            // Slurm's -v line (real sbatch and srun 22.05, after the -S line, before srun's warning).
+            warn.accept("Setting --cpu-bind=threads as a default of --threads-per-core use");
+        }
         if (!batch) {
             cpuBinding(o, cluster, warn);
         }

@@ -262,8 +262,14 @@ class TestSbatchOptionChecks {
         assertThat(wrapped("--power=bogus").err())
                 .isEqualTo("sbatch: error: Ignoring unrecognized power option (bogus)\n"
                         + "sbatch: error: Ignoring unrecognized power option (bogus)\n");
-        // Unlike srun and salloc, sbatch says nothing of cpu binding for --threads-per-core.
+        // Unlike srun and salloc, sbatch says nothing of cpu binding for --threads-per-core, but
+        // at -v what it does about it, after the -S line.
         assertThat(wrapped("--threads-per-core=1")).isEqualTo(new Output(0, "Submitted batch job 42\n", ""));
+        assertThat(wrapped("-v", "-S", "1", "--threads-per-core=1").err())
+                .startsWith("sbatch: error: Ignoring -S since it's not allowed by configuration"
+                        + " (AllowSpecResourcesUsage = No)\n"
+                        + "sbatch: Setting --cpu-bind=threads as a default of --threads-per-core use\n"
+                        + "sbatch: defined options\n");
     }
 
     @Test

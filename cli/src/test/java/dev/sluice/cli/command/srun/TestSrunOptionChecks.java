@@ -158,13 +158,20 @@ class TestSrunOptionChecks {
         // --threads-per-core asks for thread binding.
         assertThat(srun("--threads-per-core=1").err())
                 .isEqualTo("srun: cluster configuration lacks support for cpu binding\n");
+        // At -v, Slurm's line on what it does first (real srun 22.05, same line).
+        assertThat(srun("-v", "-S", "1", "--threads-per-core=1").err())
+                .startsWith("srun: error: Ignoring -S since it's not allowed by configuration"
+                        + " (AllowSpecResourcesUsage = No)\n"
+                        + "srun: Setting --cpu-bind=threads as a default of --threads-per-core use\n"
+                        + "srun: cluster configuration lacks support for cpu binding\n"
+                        + "srun: defined options\n");
         assertThat(srun("--power=bogus").err()).isEqualTo("srun: error: Ignoring unrecognized power option (bogus)\n");
         assertThat(srun("--compress=bogus").err())
                 .isEqualTo("srun: error: Compression type 'bogus' unknown, disabling compression support.\n");
         assertThat(srun("--pty").err())
                 .isEqualTo("srun: error: Not using a pseudo-terminal, disregarding --pty option\n");
         assertThat(cluster.requests().stream().filter(r -> r.hasCreateStep()).count())
-                .isEqualTo(6);
+                .isEqualTo(7);
     }
 
     @Test
