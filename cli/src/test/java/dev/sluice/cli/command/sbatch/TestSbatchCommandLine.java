@@ -90,6 +90,14 @@ class TestSbatchCommandLine {
                 .containsExactlyElementsOf(Arrays.asList(SLURM_SBATCH.strip().split("\\s+")));
         assertThat(SbatchOptions.TABLE.specs()).allMatch(OptionSpec::supported);
         assertThat(ours).hasSize(106);
+        // Real sbatch's letters: `sbatch -X --zzzz` for every X; the others are "invalid option".
+        String letters = SbatchOptions.TABLE.specs().stream()
+                .filter(s -> s.shortName() != 0)
+                .map(s -> String.valueOf(s.shortName()))
+                .sorted()
+                .collect(java.util.stream.Collectors.joining());
+        assertThat(letters).isEqualTo("ABCDFGHJLMNOQSVWabcdehikmnopqstvwx");
+        assertThat(sbatch("-l", "--wrap", "true").err()).startsWith("sbatch: invalid option -- 'l'\n");
     }
 
     @Test
