@@ -32,7 +32,7 @@ import java.util.List;
 
 /** Job handlers: submission, cancel/signal, completion reported by a node. */
 public final class JobControl {
-    private static final int SIGKILL = 9;
+    static final int SIGKILL = 9;
 
     private final Scheduler.SelectDefaults defaults;
     private final int maxArraySize;
@@ -279,6 +279,11 @@ public final class JobControl {
      */
     public ControlResult<Void> signal(
             ClusterView state, Caller caller, String target, int signal, boolean cancel, SignalScope scope, long now) {
+        int dot = target.indexOf('.');
+        if (dot >= 0) {
+            return StepCommands.signal(
+                    state, caller, target.substring(0, dot), target.substring(dot + 1), signal, cancel);
+        }
         boolean ending = cancel || (signal == SIGKILL && scope != SignalScope.BATCH);
         List<JobTargets.Target> targets = JobTargets.resolve(state, target);
         List<StateRecord> records = new ArrayList<>();

@@ -86,6 +86,17 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                         .setBatchOnly(e.batchOnly())
                                         .setStepsOnly(e.stepsOnly())
                                         .build())));
+            case Effect.SignalStep e ->
+                e.nodes()
+                        .forEach(n -> target(
+                                image,
+                                n,
+                                stub -> stub.signalJob(NodeSignalJobRequest.newBuilder()
+                                        .setJobId(e.jobId())
+                                        .setStepId(e.stepId())
+                                        .setSignal(e.signal())
+                                        .setCancelStep(e.cancel())
+                                        .build())));
             case Effect.Suspend e ->
                 e.nodes()
                         .forEach(n -> target(
