@@ -28,6 +28,10 @@ public final class ScontrolCommand implements Command {
         }
         Getopt.Result parsed = line.get();
         boolean oneLiner = false;
+        boolean all = false;
+        boolean quiet = false;
+        boolean verbose = false;
+        // In command-line order, as scontrol's getopt loop acts on each option at once.
         for (ParsedOption o : parsed.options()) {
             switch (o.key()) {
                 case "help", "usage" -> {
@@ -38,12 +42,38 @@ public final class ScontrolCommand implements Command {
                     out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
+                case "clusters" -> {
+                    if (!clusters(o.value(), CommandSupport.clusterName(inv), err)) {
+                        return 1;
+                    }
+                }
+                case "uid" -> {
+                    if (!knownUser(inv, o.value())) {
+                        // Slurm exits with its exit code so far, which is still 0.
+                        err.println(PROG + ": error: --uid=\"" + o.value() + "\" invalid");
+                        return 0;
+                    }
+                }
                 case "oneliner" -> oneLiner = true;
-                // Details add fields Sluice does not track yet; the others change nothing here.
-                case "all", "details", "federation", "hide", "local", "quiet", "sibling", "verbose" -> {}
+                case "all" -> all = true;
+                case "hide" -> all = false;
+                // -Q and -v set one flag: the last one wins.
+                case "quiet" -> {
+                    quiet = true;
+                    verbose = false;
+                }
+                case "verbose" -> {
+                    quiet = false;
+                    verbose = true;
+                }
+                // Sluice has no federation and no FUTURE-state filter of its own yet; the
+                // extra fields of -d are show job's (see docs/commands.md).
+                case "details", "federation", "future", "local", "sibling" -> {}
                 default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
             }
         }
+        ShowFlags flags = new ShowFlags(oneLiner, all, quiet, verbose);
+        PrintStream quietErr = QuietErrors.of(err, quiet);
         List<String> words = parsed.operands();
         if (words.isEmpty()) {
             err.println(PROG + ": error: interactive mode is not supported by Sluice; give a command");
@@ -52,11 +82,11 @@ public final class ScontrolCommand implements Command {
         String keyword = words.get(0).toLowerCase(Locale.ROOT);
         List<String> rest = words.subList(1, words.size());
         return switch (keyword) {
-            case "show" -> new ScontrolShow(inv, out, err, oneLiner).run(rest);
-            case "update" -> update(inv, rest, err);
-            case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
+            case "show" -> new ScontrolShow(inv, out, err, flags).run(rest);
+            case "update" -> update(inv, rest, err, quiet);
+            case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, quietErr);
             case "requeue", "requeuehold", "suspend", "resume" ->
-                ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, err);
+                ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, quietErr);
             case "write" -> ScontrolWrite.run(inv, rest, out, err);
             case "create" -> ScontrolNodeAdmin.create(inv, rest, err);
             case "delete" -> ScontrolNodeAdmin.delete(inv, rest, err);
@@ -82,7 +112,7 @@ public final class ScontrolCommand implements Command {
      * {@code scontrol update}: what is updated is told by a tag anywhere on the line, JobId (or
      * JobName) first, then NodeName, then PartitionName, as Slurm's scontrol looks for them.
      */
-    private static int update(Invocation inv, List<String> args, PrintStream err) {
+    private static int update(Invocation inv, List<String> args, PrintStream err, boolean quiet) {
         boolean job = false;
         boolean node = false;
         boolean partition = false;
@@ -102,12 +132,45 @@ public final class ScontrolCommand implements Command {
             }
         }
         if (job) {
-            return ScontrolJobUpdate.update(inv, args, err);
+            return ScontrolJobUpdate.update(inv, args, err, quiet);
         }
         if (!node && partition) {
             return ScontrolPartitionUpdate.run(inv, args, err);
         }
         return ScontrolUpdate.run(inv, args, err);
+    }
+
+    /**
+     * {@code -M}: Sluice's cluster is the only one in its database. Each name it does not know
+     * is Slurm's error (names compared as the database does, case aside; {@code all} is this
+     * one); none known at all ends scontrol with status 1.
+     */
+    static boolean clusters(String value, String own, PrintStream err) {
+        List<String> names = java.util.Arrays.stream(value.split(","))
+                .filter(n -> !n.isEmpty())
+                .toList();
+        boolean any = false;
+        for (String name : names.isEmpty() ? List.of("") : names) {
+            if (name.equalsIgnoreCase(own) || name.equalsIgnoreCase("all")) {
+                any = true;
+            } else {
+                err.println(PROG + ": error: No cluster '" + name + "' known by database.");
+            }
+        }
+        if (!any) {
+            err.println(PROG + ": error: '" + value + "' can't be reached now, or it is an invalid entry for --cluster."
+                    + "  Use 'sacctmgr list clusters' to see available clusters.");
+        }
+        return any;
+    }
+
+    /** {@code -u}: a user name or uid this host knows (Slurm's uid_from_string). */
+    private static boolean knownUser(Invocation inv, String value) {
+        if (inv.users().uid(value).isPresent()) {
+            return true;
+        }
+        return value.matches("[0-9]{1,10}")
+                && inv.users().userName(Long.parseLong(value)).isPresent();
     }
 
     /**
