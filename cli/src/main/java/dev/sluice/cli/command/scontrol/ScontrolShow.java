@@ -55,7 +55,8 @@ final class ScontrolShow {
         if (flags.verbose()) {
             // Slurm's one-job load carries no update time: "Unknown".
             String time = dated
-                    ? dev.sluice.common.time.SlurmTimestamp.format(inv.clock().instant(), inv.clock().getZone())
+                    ? dev.sluice.common.time.SlurmTimestamp.format(
+                            inv.clock().instant(), inv.clock().getZone())
                     : "Unknown";
             out.println("last_update_time=" + time + ", records=" + count);
         }

@@ -5,6 +5,4 @@ package dev.sluice.cli.command.scontrol;
  * hidden partitions too ({@code --hide} undoes it), {@code -Q} no messages but errors,
  * {@code -v} the {@code last_update_time=..., records=N} line before a listing.
  */
-record ShowFlags(boolean oneLiner, boolean all, boolean quiet, boolean verbose) {
-    static final ShowFlags NONE = new ShowFlags(false, false, false, false);
-}
+record ShowFlags(boolean oneLiner, boolean all, boolean quiet, boolean verbose) {}

@@ -112,7 +112,9 @@ class TestSacctmgrCommandLine {
     void badLinesAreGlibcsWordsAndStatus1() {
         assertThat(sacctmgr("--bogus"))
                 .isEqualTo(new Output(
-                        1, "", "sacctmgr: unrecognized option '--bogus'\nTry \"sacctmgr --help\" for more information\n"));
+                        1,
+                        "",
+                        "sacctmgr: unrecognized option '--bogus'\nTry \"sacctmgr --help\" for more information\n"));
         assertThat(sacctmgr("-M", "x").err()).startsWith("sacctmgr: invalid option -- 'M'\n");
         assertThat(sacctmgr("--json").err()).startsWith("sacctmgr: unrecognized option '--json'\n");
         assertThat(sacctmgr("--p").err())
@@ -140,7 +142,8 @@ class TestSacctmgrCommandLine {
                     .as(verb)
                     .isEqualTo(new Output(1, "", "Can't run this command in readonly mode.\n"));
         }
-        assertThat(sacctmgr("--readonly", "add", "bogus").err()).isEqualTo("Can't run this command in readonly mode.\n");
+        assertThat(sacctmgr("--readonly", "add", "bogus").err())
+                .isEqualTo("Can't run this command in readonly mode.\n");
         assertThat(sacctmgr("-r", "bogus").err()).isEqualTo("invalid keyword: bogus\n");
         assertThat(sacctmgr("-r", "show", "bogus").err()).startsWith("No valid entity in list command\n");
         assertThat(dbd.requests()).isEmpty();
@@ -155,13 +158,15 @@ class TestSacctmgrCommandLine {
                 .isEqualTo(new Output(0, "                root \n", ""));
         assertThat(sacctmgr("-P", "-n", "--associations", "list", "user", "root", "format=account"))
                 .isEqualTo(new Output(0, "root\n", ""));
-        assertThat(sacctmgr("-s", "list", "user", "root", "format=user,account%20,partition").out())
+        assertThat(sacctmgr("-s", "list", "user", "root", "format=user,account%20,partition")
+                        .out())
                 .isEqualTo("""
                               User              Account  Partition\s
                         ---------- -------------------- ----------\s
                               root                 root           \s
                         """);
-        assertThat(sacctmgr("-s", "-p", "list", "account", "root", "format=account,user").out())
+        assertThat(sacctmgr("-s", "-p", "list", "account", "root", "format=account,user")
+                        .out())
                 .isEqualTo("Account|User|\nroot||\nroot|root|\n");
         assertThat(dbd.requests().getFirst().getListAssoc().getNamesList()).containsExactly("root");
     }
@@ -175,14 +180,16 @@ class TestSacctmgrCommandLine {
                                                   root           \s
                                                   root       root\s
                         """);
-        assertThat(sacctmgr("show", "assoc", "tree", "format=cluster,account,user%15").out())
+        assertThat(sacctmgr("show", "assoc", "tree", "format=cluster,account,user%15")
+                        .out())
                 .isEqualTo("""
                            Cluster Account                         User\s
                         ---------- -------------------- ---------------\s
                             anchor root                                \s
                             anchor  root                           root\s
                         """);
-        assertThat(sacctmgr("-P", "show", "assoc", "tree", "format=account,user").out())
+        assertThat(sacctmgr("-P", "show", "assoc", "tree", "format=account,user")
+                        .out())
                 .isEqualTo("Account|User\nroot|\n root|root\n");
         assertThat(sacctmgr("show", "assoc", "format=acc%5").out()).isEqualTo("Accou \n----- \n root \n root \n");
         // "tree" is a flag of associations only: for users it is a name, as in Slurm.
@@ -192,33 +199,40 @@ class TestSacctmgrCommandLine {
 
     @Test
     void associationIdsAndTreeNumbers() {
-        assertThat(sacctmgr("show", "assoc", "format=account,user,id,lft,rgt,parentid,parentname").out())
+        assertThat(sacctmgr("show", "assoc", "format=account,user,id,lft,rgt,parentid,parentname")
+                        .out())
                 .isEqualTo("""
                            Account       User     ID    LFT    RGT ParentID ParentName\s
                         ---------- ---------- ------ ------ ------ -------- ----------\s
                               root                 1      1      4        0           \s
                               root       root      2      2      3        1           \s
                         """);
-        assertThat(sacctmgr("-n", "show", "assoc", "2", "format=account,user,id").out())
+        assertThat(sacctmgr("-n", "show", "assoc", "2", "format=account,user,id")
+                        .out())
                 .isEqualTo("      root       root      2 \n");
-        assertThat(sacctmgr("-n", "show", "assoc", "id=1", "format=account,user,id").out())
+        assertThat(sacctmgr("-n", "show", "assoc", "id=1", "format=account,user,id")
+                        .out())
                 .isEqualTo("      root                 1 \n");
-        assertThat(sacctmgr("-n", "-P", "show", "assoc", "1, 2", "format=id").out()).isEqualTo("1\n2\n");
+        assertThat(sacctmgr("-n", "-P", "show", "assoc", "1, 2", "format=id").out())
+                .isEqualTo("1\n2\n");
         assertThat(sacctmgr("show", "assoc", "root", "format=account"))
                 .isEqualTo(new Output(1, "", "sacctmgr: error: Invalid value for AssocId (root)\n"));
         assertThat(sacctmgr("show", "assoc", "id=abc", "format=id").err())
                 .isEqualTo("sacctmgr: error: Invalid value for AssocId (abc)\n");
         // Each user's association with its default account.
-        assertThat(sacctmgr("-n", "-P", "show", "assoc", "onlydefaults", "format=account,user").out())
+        assertThat(sacctmgr("-n", "-P", "show", "assoc", "onlydefaults", "format=account,user")
+                        .out())
                 .isEqualTo("root|root\n");
-        assertThat(sacctmgr("-s", "show", "account", "root", "format=account,user,id,parentid,lft,rgt").out())
+        assertThat(sacctmgr("-s", "show", "account", "root", "format=account,user,id,parentid,lft,rgt")
+                        .out())
                 .isEqualTo("""
                            Account       User     ID ParentID    LFT    RGT\s
                         ---------- ---------- ------ -------- ------ ------\s
                               root                 1        0      1      4\s
                               root       root      2        1      2      3\s
                         """);
-        assertThat(sacctmgr("-n", "show", "cluster", "format=cluster,id,parentid,lft,rgt").out())
+        assertThat(sacctmgr("-n", "show", "cluster", "format=cluster,id,parentid,lft,rgt")
+                        .out())
                 .isEqualTo("    anchor      0        0      1      4 \n");
     }
 }

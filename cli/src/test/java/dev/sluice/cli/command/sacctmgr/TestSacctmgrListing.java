@@ -90,7 +90,9 @@ class TestSacctmgrListing {
         assertThat(c.names()).containsExactly("bob");
         assertThat(c.withAssoc()).isTrue();
         assertThat(c.tree()).isFalse();
-        assertThat(ShowConditions.parse(List.of("gres"), ShowConditions.Entity.TRES).types()).containsExactly("gres");
+        assertThat(ShowConditions.parse(List.of("gres"), ShowConditions.Entity.TRES)
+                        .types())
+                .containsExactly("gres");
         assertThatThrownBy(() -> ShowConditions.parse(List.of("bogus=1"), ShowConditions.Entity.USER))
                 .hasMessage(" Unknown condition: bogus=1");
     }

@@ -82,8 +82,7 @@ class TestScontrolCommandLine {
                         .setUpdateJob(UpdateJobResponse.newBuilder()
                                 .addResults(SignalJobResponse.Result.newBuilder()
                                         .setJobId("99999")
-                                        .setError(SlurmError.newBuilder()
-                                                .setCode(ErrorCode.INVALID_JOB_ID.number()))))
+                                        .setError(SlurmError.newBuilder().setCode(ErrorCode.INVALID_JOB_ID.number()))))
                         .build();
             default -> throw new AssertionError("unexpected " + req.getBodyCase());
         });
@@ -123,7 +122,9 @@ class TestScontrolCommandLine {
         // Real scontrol 22.05 on each line.
         assertThat(scontrol("--bogus"))
                 .isEqualTo(new Output(
-                        1, "", "scontrol: unrecognized option '--bogus'\nTry \"scontrol --help\" for more information\n"));
+                        1,
+                        "",
+                        "scontrol: unrecognized option '--bogus'\nTry \"scontrol --help\" for more information\n"));
         assertThat(scontrol("-x").err()).startsWith("scontrol: invalid option -- 'x'\n");
         assertThat(scontrol("--h=1").err())
                 .startsWith("scontrol: option '--h=1' is ambiguous; possibilities: '--help' '--hide'\n");
@@ -190,7 +191,8 @@ class TestScontrolCommandLine {
     void quietLeavesOutWhatSlurmsQuietFlagGuards() {
         // Real scontrol with and without -Q on each line.
         assertThat(scontrol("-Q", "show", "partition", "nosuch")).isEqualTo(new Output(1, "", ""));
-        assertThat(scontrol("show", "partition", "nosuch")).isEqualTo(new Output(1, "Partition nosuch not found\n", ""));
+        assertThat(scontrol("show", "partition", "nosuch"))
+                .isEqualTo(new Output(1, "Partition nosuch not found\n", ""));
         assertThat(scontrol("-Q", "show", "node", "nosuch")).isEqualTo(new Output(1, "", ""));
         assertThat(scontrol("-Q", "show", "job", "abc")).isEqualTo(new Output(1, "", ""));
         assertThat(scontrol("-Q", "show", "bogus")).isEqualTo(new Output(1, "", ""));
@@ -216,10 +218,13 @@ class TestScontrolCommandLine {
         assertThat(scontrol("-v", "show", "part").out())
                 .startsWith("last_update_time=" + now + ", records=1\nPartitionName=gpu\n");
         assertThat(scontrol("-v", "show", "node", "n1").out())
-                .startsWith("last_update_time=" + now + ", records=" + Fixtures.nodes().size() + "\nNodeName=n1 ");
-        assertThat(scontrol("-v", "show", "job", "1").out()).startsWith("last_update_time=Unknown, records=1\nJobId=1 ");
+                .startsWith("last_update_time=" + now + ", records="
+                        + Fixtures.nodes().size() + "\nNodeName=n1 ");
+        assertThat(scontrol("-v", "show", "job", "1").out())
+                .startsWith("last_update_time=Unknown, records=1\nJobId=1 ");
         assertThat(scontrol("-v", "show", "job").out())
-                .startsWith("last_update_time=" + now + ", records=" + Fixtures.jobs().size() + "\n");
+                .startsWith("last_update_time=" + now + ", records="
+                        + Fixtures.jobs().size() + "\n");
         assertThat(scontrol("show", "part").out()).startsWith("PartitionName=gpu\n");
     }
 
