@@ -80,11 +80,24 @@ public final class SacctmgrCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
-        if (line.isEmpty()) {
+        Getopt.Result parsed;
+        try {
+            parsed = Getopt.parse(PROG, TABLE, inv.args());
+        } catch (dev.sluice.cli.getopt.GetoptException e) {
+            // sacctmgr acts on -h and -V as getopt returns them, before a later bad option.
+            for (ParsedOption o : e.before()) {
+                if (o.key().equals("help") || o.key().equals("usage")) {
+                    out.print(USAGE);
+                    return 0;
+                }
+                if (o.key().equals("version")) {
+                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
+                    return 0;
+                }
+            }
+            CommandSupport.usageError(e, PROG, err);
             return 1;
         }
-        Getopt.Result parsed = line.get();
         Session s = new Session(inv, out, err);
         boolean readonly = false;
         for (ParsedOption o : parsed.options()) {

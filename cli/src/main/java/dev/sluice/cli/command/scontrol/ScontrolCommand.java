@@ -6,11 +6,12 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
+import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * {@code scontrol}: options, then a command word ({@code show}, {@code update}, {@code ping})
@@ -22,57 +23,26 @@ public final class ScontrolCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parse(PROG, ScontrolOptions.TABLE, inv, err);
-        if (line.isEmpty()) {
+        Getopt.Result parsed;
+        Options opts = new Options();
+        try {
+            parsed = Getopt.parse(PROG, ScontrolOptions.TABLE, inv.args());
+        } catch (GetoptException e) {
+            // scontrol acts on each option as getopt returns it: those before the bad one
+            // have acted (-h, -V, -M, -u may end it) before getopt's complaint.
+            OptionalInt done = opts.apply(e.before(), inv, out, err);
+            if (done.isPresent()) {
+                return done.getAsInt();
+            }
+            CommandSupport.usageError(e, PROG, err);
             return 1;
         }
-        Getopt.Result parsed = line.get();
-        boolean oneLiner = false;
-        boolean all = false;
-        boolean quiet = false;
-        boolean verbose = false;
-        // In command-line order, as scontrol's getopt loop acts on each option at once.
-        for (ParsedOption o : parsed.options()) {
-            switch (o.key()) {
-                case "help", "usage" -> {
-                    out.print(ScontrolOptions.HELP);
-                    return 0;
-                }
-                case "version" -> {
-                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
-                    return 0;
-                }
-                case "clusters" -> {
-                    if (!clusters(o.value(), CommandSupport.clusterName(inv), err)) {
-                        return 1;
-                    }
-                }
-                case "uid" -> {
-                    if (!knownUser(inv, o.value())) {
-                        // Slurm exits with its exit code so far, which is still 0.
-                        err.println(PROG + ": error: --uid=\"" + o.value() + "\" invalid");
-                        return 0;
-                    }
-                }
-                case "oneliner" -> oneLiner = true;
-                case "all" -> all = true;
-                case "hide" -> all = false;
-                // -Q and -v set one flag: the last one wins.
-                case "quiet" -> {
-                    quiet = true;
-                    verbose = false;
-                }
-                case "verbose" -> {
-                    quiet = false;
-                    verbose = true;
-                }
-                // Sluice has no federation and no FUTURE-state filter of its own yet; the
-                // extra fields of -d are show job's (see docs/commands.md).
-                case "details", "federation", "future", "local", "sibling" -> {}
-                default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
-            }
+        OptionalInt done = opts.apply(parsed.options(), inv, out, err);
+        if (done.isPresent()) {
+            return done.getAsInt();
         }
-        ShowFlags flags = new ShowFlags(oneLiner, all, quiet, verbose);
+        boolean quiet = opts.quiet;
+        ShowFlags flags = new ShowFlags(opts.oneLiner, opts.all, quiet, opts.verbose);
         PrintStream quietErr = QuietErrors.of(err, quiet);
         List<String> words = parsed.operands();
         if (words.isEmpty()) {
@@ -106,6 +76,59 @@ public final class ScontrolCommand implements Command {
                 yield 1;
             }
         };
+    }
+
+    /** What the options set, taken in command-line order as scontrol's getopt loop takes them. */
+    private static final class Options {
+        boolean oneLiner;
+        boolean all;
+        boolean quiet;
+        boolean verbose;
+
+        /** The exit status when an option ends scontrol ({@code -h}, {@code -V}, a bad {@code -M} or {@code -u}). */
+        OptionalInt apply(List<ParsedOption> options, Invocation inv, PrintStream out, PrintStream err) {
+            for (ParsedOption o : options) {
+                switch (o.key()) {
+                    case "help", "usage" -> {
+                        out.print(ScontrolOptions.HELP);
+                        return OptionalInt.of(0);
+                    }
+                    case "version" -> {
+                        out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
+                        return OptionalInt.of(0);
+                    }
+                    case "clusters" -> {
+                        if (!clusters(o.value(), CommandSupport.clusterName(inv), err)) {
+                            return OptionalInt.of(1);
+                        }
+                    }
+                    case "uid" -> {
+                        if (!knownUser(inv, o.value())) {
+                            // Slurm exits with its exit code so far, which is still 0.
+                            err.println(PROG + ": error: --uid=\"" + o.value() + "\" invalid");
+                            return OptionalInt.of(0);
+                        }
+                    }
+                    case "oneliner" -> oneLiner = true;
+                    case "all" -> all = true;
+                    case "hide" -> all = false;
+                    // -Q and -v set one flag: the last one wins.
+                    case "quiet" -> {
+                        quiet = true;
+                        verbose = false;
+                    }
+                    case "verbose" -> {
+                        quiet = false;
+                        verbose = true;
+                    }
+                    // Sluice has no federation and no FUTURE-state filter of its own yet; the
+                    // extra fields of -d are show job's (see docs/commands.md).
+                    case "details", "federation", "future", "local", "sibling" -> {}
+                    default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
+                }
+            }
+            return OptionalInt.empty();
+        }
     }
 
     /**

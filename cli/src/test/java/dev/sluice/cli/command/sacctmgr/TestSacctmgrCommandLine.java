@@ -132,6 +132,10 @@ class TestSacctmgrCommandLine {
                         + "     -h or --help: equivalent to \"help\" command\n");
         assertThat(sacctmgr("--usage")).isEqualTo(help);
         assertThat(sacctmgr("-V")).isEqualTo(new Output(0, "slurm-wlm 22.05.8\n", ""));
+        // Real: -h -x prints the help, -V -x the version, -x -V the complaint.
+        assertThat(sacctmgr("-h", "-x")).isEqualTo(help);
+        assertThat(sacctmgr("-V", "-x")).isEqualTo(new Output(0, "slurm-wlm 22.05.8\n", ""));
+        assertThat(sacctmgr("-x", "-V").exitCode()).isEqualTo(1);
     }
 
     @Test

@@ -141,6 +141,27 @@ class TestScontrolCommandLine {
     }
 
     @Test
+    void optionsBeforeABadOneHaveActedAlready() {
+        // Real: scontrol -h -x prints the help (0); -x -h the complaint (1); -M x -x the
+        // cluster errors (1); -u 99999 -x the uid error (0).
+        assertThat(scontrol("-h", "-x").out()).startsWith("scontrol [<OPTION>] [<COMMAND>]\n");
+        assertThat(scontrol("-hx").exitCode()).isZero();
+        assertThat(scontrol("-x", "-h"))
+                .isEqualTo(new Output(
+                        1, "", "scontrol: invalid option -- 'x'\nTry \"scontrol --help\" for more information\n"));
+        assertThat(scontrol("-M", "x", "-x"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "scontrol: error: No cluster 'x' known by database.\nscontrol: error: 'x' can't be reached now,"
+                                + " or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see"
+                                + " available clusters.\n"));
+        assertThat(scontrol("-u", "99999", "-x"))
+                .isEqualTo(new Output(0, "", "scontrol: error: --uid=\"99999\" invalid\n"));
+        assertThat(scontrol("-V", "--bogus")).isEqualTo(new Output(0, "slurm-wlm 22.05.8\n", ""));
+    }
+
+    @Test
     void helpUsageAndVersion() {
         // Real scontrol prints the same text for -h, --help and --usage.
         Output help = scontrol("--help");
