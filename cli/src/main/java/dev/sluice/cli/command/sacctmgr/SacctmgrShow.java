@@ -189,13 +189,16 @@ final class SacctmgrShow {
                 .filter(a -> c.ids().isEmpty() || c.ids().contains(Long.toUnsignedString(a.getId())))
                 .toList();
         if (c.onlyDefaults()) {
-            // Each user's association with its default account only; no account rows.
+            // Each user's association with its default account only, no account rows; real
+            // 22.05 listed them by user name, not down the tree.
             java.util.Map<String, String> defaults = new java.util.HashMap<>();
             list(ListAssocRequest.newBuilder().setEntity(AssocEntity.USERS))
                     .getUsersList()
                     .forEach(u -> defaults.put(u.getName(), u.getDefaultAccount()));
             assocs = assocs.stream()
                     .filter(a -> !a.getUser().isEmpty() && a.getAccount().equals(defaults.get(a.getUser())))
+                    .sorted(java.util.Comparator.comparing(AssociationEntry::getCluster)
+                            .thenComparing(AssociationEntry::getUser))
                     .toList();
         }
         List<Function<PrintField, String>> rows = new ArrayList<>();

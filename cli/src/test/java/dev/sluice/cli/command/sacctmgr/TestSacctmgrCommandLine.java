@@ -202,6 +202,41 @@ class TestSacctmgrCommandLine {
     }
 
     @Test
+    void onlyDefaultsListsByUser() throws Exception {
+        // Real 22.05 after adding helperacct2, helperacct1, helperacct3 (under 1), helperuser1 in
+        // 2 and 3, helperuser2 in 1: the listing goes down the tree, OnlyDefaults by user.
+        ListAssocResult.Builder db = ListAssocResult.newBuilder();
+        for (String[] u :
+                new String[][] {{"helperuser1", "helperacct2"}, {"helperuser2", "helperacct1"}, {"root", "root"}}) {
+            db.addUsers(UserEntry.newBuilder().setName(u[0]).setDefaultAccount(u[1]));
+        }
+        for (String[] a : new String[][] {
+            {"root", ""},
+            {"root", "root"},
+            {"helperacct1", ""},
+            {"helperacct1", "helperuser2"},
+            {"helperacct3", ""},
+            {"helperacct3", "helperuser1"},
+            {"helperacct2", ""},
+            {"helperacct2", "helperuser1"}
+        }) {
+            db.addAssociations(AssociationEntry.newBuilder()
+                    .setCluster("anchor")
+                    .setAccount(a[0])
+                    .setUser(a[1]));
+        }
+        dbd.close();
+        dbd = FakeDbd.answering(r -> r.setListed(db));
+        Files.writeString(
+                dir.resolve("slurm.conf"),
+                Files.readString(dir.resolve("slurm.conf"))
+                        .replaceAll("AccountingStoragePort=\\d+", "AccountingStoragePort=" + dbd.port()));
+        assertThat(sacctmgr("-n", "-P", "show", "assoc", "onlydefaults", "format=account,user")
+                        .out())
+                .isEqualTo("helperacct2|helperuser1\nhelperacct1|helperuser2\nroot|root\n");
+    }
+
+    @Test
     void associationIdsAndTreeNumbers() {
         assertThat(sacctmgr("show", "assoc", "format=account,user,id,lft,rgt,parentid,parentname")
                         .out())
