@@ -185,7 +185,17 @@ final class SacctmgrShow {
     int associations(List<String> words) throws AccountingClient.AccountingException {
         ShowConditions c = ShowConditions.parse(words, ShowConditions.Entity.ASSOC);
         List<PrintField.Column> columns = columns(c, ASSOC_DEFAULT);
-        List<AssociationEntry> assocs = associations(c.accounts(), concat(c.names(), c.users()), c).stream()
+        List<String> users = concat(c.names(), c.users());
+        // WithSubAccounts widens account= to the accounts under them (not with users given, as
+        // real 22.05 then listed nothing more).
+        boolean widen = c.withSubAccounts() && !c.accounts().isEmpty() && users.isEmpty();
+        List<AssociationEntry> found = associations(widen ? List.of() : c.accounts(), users, c);
+        java.util.Map<String, String> parentOf = new java.util.HashMap<>();
+        found.stream()
+                .filter(a -> a.getUser().isEmpty())
+                .forEach(a -> parentOf.put(a.getCluster() + "/" + a.getAccount(), a.getParentAccount()));
+        List<AssociationEntry> assocs = found.stream()
+                .filter(a -> !widen || under(a, c.accounts(), parentOf))
                 .filter(a -> c.ids().isEmpty() || c.ids().contains(Long.toUnsignedString(a.getId())))
                 .toList();
         if (c.onlyDefaults()) {
@@ -215,6 +225,18 @@ final class SacctmgrShow {
         }
         print(columns, rows);
         return 0;
+    }
+
+    /** Whether an association lies under one of {@code accounts} (itself included). */
+    private static boolean under(AssociationEntry a, List<String> accounts, java.util.Map<String, String> parentOf) {
+        String account = a.getAccount();
+        for (int depth = 0; account != null && !account.isEmpty() && depth < 64; depth++) {
+            if (accounts.contains(account)) {
+                return true;
+            }
+            account = parentOf.get(a.getCluster() + "/" + account);
+        }
+        return false;
     }
 
     /** Associations in hierarchical order; users given means user associations only. */

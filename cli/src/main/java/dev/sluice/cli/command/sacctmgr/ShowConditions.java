@@ -22,7 +22,8 @@ record ShowConditions(
         List<String> format,
         boolean withAssoc,
         boolean tree,
-        boolean onlyDefaults) {
+        boolean onlyDefaults,
+        boolean withSubAccounts) {
 
     /** Whose _set_cond reads the words: they differ in their flags and bare words. */
     enum Entity {
@@ -53,6 +54,7 @@ record ShowConditions(
         boolean withAssoc = false;
         boolean tree = false;
         boolean onlyDefaults = false;
+        boolean withSubAccounts = false;
         boolean assoc = entity == Entity.ASSOC;
         boolean userOrAccount = entity == Entity.USER || entity == Entity.ACCOUNT;
         for (String w : words) {
@@ -66,10 +68,12 @@ record ShowConditions(
                     tree = true;
                 } else if (assoc && is(w, "OnlyDefaults", 3)) {
                     onlyDefaults = true;
+                } else if (assoc && is(w, "WithSubAccounts", 5)) {
+                    withSubAccounts = true;
                 } else if (is(w, "WithDeleted", 5)
                         || ((assoc || userOrAccount) && (is(w, "WOPLimits", 4) || is(w, "WithRawQOS", 5)))
                         || (userOrAccount && is(w, "WithCoordinators", 5))
-                        || (assoc && (is(w, "WOPInfo", 4) || is(w, "WOLimits", 3) || is(w, "WithSubAccounts", 5)))) {
+                        || (assoc && (is(w, "WOPInfo", 4) || is(w, "WOLimits", 3)))) {
                     // Sluice deletes for good, keeps no parent limits apart, prints QOS by
                     // name and has no coordinators: nothing changes.
                 } else if (assoc) {
@@ -101,7 +105,18 @@ record ShowConditions(
             }
         }
         return new ShowConditions(
-                names, accounts, users, clusters, partitions, types, ids, format, withAssoc, tree, onlyDefaults);
+                names,
+                accounts,
+                users,
+                clusters,
+                partitions,
+                types,
+                ids,
+                format,
+                withAssoc,
+                tree,
+                onlyDefaults,
+                withSubAccounts);
     }
 
     /** Association ids, as numbers: Slurm refuses a word that is not one. */

@@ -201,6 +201,45 @@ class TestSacctmgrCommandLine {
         assertThat(dbd.requests().getLast().getListAssoc().getUsersList()).containsExactly("tree");
     }
 
+    /** Points sacctmgr at a database holding {@code db} instead. */
+    private void useDb(ListAssocResult db) throws Exception {
+        dbd.close();
+        dbd = FakeDbd.answering(r -> r.setListed(db));
+        Files.writeString(
+                dir.resolve("slurm.conf"),
+                Files.readString(dir.resolve("slurm.conf"))
+                        .replaceAll("AccountingStoragePort=\\d+", "AccountingStoragePort=" + dbd.port()));
+    }
+
+    @Test
+    void withSubAccountsWidensAccountToWhatLiesUnderIt() throws Exception {
+        // Real 22.05 after adding helperacct1, helperacct3 under it, helperuser1 in helperacct3.
+        ListAssocResult.Builder db = ListAssocResult.newBuilder();
+        for (String[] a : new String[][] {
+            {"root", "", ""},
+            {"root", "root", "root"},
+            {"helperacct1", "", "root"},
+            {"helperacct3", "", "helperacct1"},
+            {"helperacct3", "helperuser1", "helperacct3"}
+        }) {
+            db.addAssociations(AssociationEntry.newBuilder()
+                    .setCluster("anchor")
+                    .setAccount(a[0])
+                    .setUser(a[1])
+                    .setParentAccount(a[2]));
+        }
+        useDb(db.build());
+        assertThat(sacctmgr("-P", "show", "assoc", "account=helperacct1", "withsub", "format=account,user")
+                        .out())
+                .isEqualTo("Account|User\nhelperacct1|\nhelperacct3|\nhelperacct3|helperuser1\n");
+        assertThat(sacctmgr("-P", "show", "assoc", "account=helperacct1", "withsub", "tree", "format=account,user")
+                        .out())
+                .isEqualTo("Account|User\nhelperacct1|\n helperacct3|\n  helperacct3|helperuser1\n");
+        // Without the flag the database selects the account exactly.
+        sacctmgr("-P", "show", "assoc", "account=helperacct1", "format=account,user");
+        assertThat(dbd.requests().getLast().getListAssoc().getAccountsList()).containsExactly("helperacct1");
+    }
+
     @Test
     void onlyDefaultsListsByUser() throws Exception {
         // Real 22.05 after adding helperacct2, helperacct1, helperacct3 (under 1), helperuser1 in
@@ -225,12 +264,7 @@ class TestSacctmgrCommandLine {
                     .setAccount(a[0])
                     .setUser(a[1]));
         }
-        dbd.close();
-        dbd = FakeDbd.answering(r -> r.setListed(db));
-        Files.writeString(
-                dir.resolve("slurm.conf"),
-                Files.readString(dir.resolve("slurm.conf"))
-                        .replaceAll("AccountingStoragePort=\\d+", "AccountingStoragePort=" + dbd.port()));
+        useDb(db.build());
         assertThat(sacctmgr("-n", "-P", "show", "assoc", "onlydefaults", "format=account,user")
                         .out())
                 .isEqualTo("helperacct2|helperuser1\nhelperacct1|helperuser2\nroot|root\n");
