@@ -44,6 +44,7 @@ final class ScontrolOptions {
                  --local        Report information only about jobs on the local cluster.
                                 Overrides --federation.
                  -M, --cluster  Equivalent to "cluster" command. Implies --local.
+                                NOTE: SlurmDBD must be up.
                  -o, --oneliner Equivalent to "oneliner" command
                  -Q, --quiet    Equivalent to "quiet" command
                  --sibling      Report information about all sibling jobs on a
