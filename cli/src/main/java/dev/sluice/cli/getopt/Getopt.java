@@ -29,6 +29,17 @@ public final class Getopt {
     public static Result parse(String program, OptionTable table, List<String> argv) throws GetoptException {
         List<ParsedOption> options = new ArrayList<>();
         List<String> operands = new ArrayList<>();
+        try {
+            scan(program, table, argv, options, operands);
+        } catch (GetoptException e) {
+            throw new GetoptException(e.getMessage(), options);
+        }
+        return new Result(options, operands);
+    }
+
+    private static void scan(
+            String program, OptionTable table, List<String> argv, List<ParsedOption> options, List<String> operands)
+            throws GetoptException {
         int i = 0;
         while (i < argv.size()) {
             String word = argv.get(i);
@@ -48,7 +59,6 @@ public final class Getopt {
                 i++;
             }
         }
-        return new Result(options, operands);
     }
 
     private static int parseLong(String program, OptionTable table, List<String> argv, int i, List<ParsedOption> out)

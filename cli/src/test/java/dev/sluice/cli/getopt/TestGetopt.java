@@ -46,6 +46,20 @@ class TestGetopt {
     }
 
     @Test
+    void aBadOptionKeepsWhatGetoptHadReturnedBeforeIt() {
+        // getopt hands options over one by one: -H and v came before the bad q.
+        assertThatThrownBy(() -> parse("-H", "x", "-vq", "-N2"))
+                .isInstanceOfSatisfying(
+                        GetoptException.class,
+                        e -> assertThat(e.before())
+                                .extracting(ParsedOption::key)
+                                .containsExactly("hold", "verbose"));
+        assertThatThrownBy(() -> parse("--bogus", "-H"))
+                .isInstanceOfSatisfying(
+                        GetoptException.class, e -> assertThat(e.before()).isEmpty());
+    }
+
+    @Test
     void uniquePrefixOfALongName() throws GetoptException {
         assertThat(parse("--part=gpu").options().get(0).key()).isEqualTo("partition");
         assertThat(parse("--verb").options().get(0).key()).isEqualTo("verbose");

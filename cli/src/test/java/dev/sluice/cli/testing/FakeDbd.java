@@ -28,6 +28,11 @@ public final class FakeDbd implements AutoCloseable {
         Thread.ofVirtual().start(this::accept);
     }
 
+    /** Fills every answer the same way (sacctmgr: one listing for each of its queries). */
+    public static FakeDbd answering(Consumer<DbdResponse.Builder> answer) throws IOException {
+        return new FakeDbd(answer);
+    }
+
     /** Answers every job query (sacct) with {@code jobs}. */
     public static FakeDbd jobs(List<AccountedJob> jobs) throws IOException {
         List<AccountedJob> fixed = List.copyOf(jobs);

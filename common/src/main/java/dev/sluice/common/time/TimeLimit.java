@@ -34,6 +34,24 @@ public final class TimeLimit {
         return seconds == INFINITE ? INFINITE : (seconds + 59) / 60;
     }
 
+    /**
+     * A job's {@code --time}: as {@link #parseMinutes}, and also {@code -N}, which Slurm's
+     * parser reads as minus N days and takes (rounded towards zero: {@code -5} is -7199
+     * minutes; the job shows {@code TimeLimit} INVALID in squeue, compat 031). Only {@code -1}
+     * means no limit.
+     */
+    public static long parseJobMinutes(String text) {
+        String s = requireNonNull(text, "text is null").strip();
+        if (s.length() > 1
+                && s.charAt(0) == '-'
+                && !s.equals("-1")
+                && s.chars().skip(1).allMatch(c -> c >= '0' && c <= '9')) {
+            long seconds = -Math.multiplyExact(number(text, s.substring(1)), 86400L);
+            return (seconds + 59) / 60;
+        }
+        return parseMinutes(text);
+    }
+
     /** Parses the same forms to seconds, without rounding (Slurm's {@code time_str2secs}). */
     public static long parseSeconds(String text) {
         requireNonNull(text, "text is null");
@@ -119,6 +137,10 @@ public final class TimeLimit {
         }
         if (minutes == NOT_SET) {
             return "NOT_SET";
+        }
+        if (minutes > Integer.MAX_VALUE) {
+            // A negative limit as Slurm stores it (uint32): squeue cannot print it.
+            return "INVALID";
         }
         return Elapsed.format(minutes * 60);
     }

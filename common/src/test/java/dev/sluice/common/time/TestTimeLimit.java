@@ -61,6 +61,24 @@ class TestTimeLimit {
         assertThat(TimeLimit.formatSinfo(TimeLimit.INFINITE)).isEqualTo("infinite");
     }
 
+    /**
+     * Recorded from Slurm 22.05 (compat 031 and by hand): {@code sbatch -t -5} is taken, squeue
+     * shows INVALID and scontrol 2982611-04:17:00 (minus 7199 minutes in 32 unsigned bits).
+     */
+    @Test
+    void aNegativeJobTimeIsMinusThatManyDaysAsSlurmStoresIt() {
+        long minutes = TimeLimit.parseJobMinutes("-5");
+        assertThat(minutes).isEqualTo(-7199);
+        long stored = Integer.toUnsignedLong((int) minutes);
+        assertThat(TimeLimit.formatSqueue(stored)).isEqualTo("INVALID");
+        assertThat(TimeLimit.format(stored)).isEqualTo("2982611-04:17:00");
+        assertThat(TimeLimit.format(Integer.toUnsignedLong((int) TimeLimit.parseJobMinutes("-2"))))
+                .isEqualTo("2982614-04:17:00");
+        assertThat(TimeLimit.parseJobMinutes("-1")).isEqualTo(TimeLimit.INFINITE);
+        assertThatThrownBy(() -> TimeLimit.parseJobMinutes("-10:00")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TimeLimit.parseMinutes("-5")).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @ParameterizedTest
     @CsvSource({"30,30:00", "60,1:00:00", "1440,1-00:00:00", "1,1:00"})
     void formatsAsSqueueAndSinfoTimeLimit(long minutes, String expected) {

@@ -4,14 +4,11 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
-import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.sched.PartitionFit;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
-import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ArraySpec;
@@ -32,7 +29,7 @@ import java.util.List;
 
 /** Job handlers: submission, cancel/signal, completion reported by a node. */
 public final class JobControl {
-    private static final int SIGKILL = 9;
+    static final int SIGKILL = 9;
 
     private final Scheduler.SelectDefaults defaults;
     private final int maxArraySize;
@@ -71,7 +68,7 @@ public final class JobControl {
     private ControlResult<Integer> submit(
             ClusterView state, JobRequest request, long now, boolean allocation, boolean willRun) {
         JobText.check(request);
-        Partition partition = resolvePartition(state, request.partition());
+        Partition partition = SubmitChecks.partition(state, request.partition());
         if (!partition.acceptsJobs()) {
             throw new SlurmException(ErrorCode.PARTITION_NOT_AVAIL);
         }
@@ -81,8 +78,8 @@ public final class JobControl {
         if (allocation && !request.script().isEmpty()) {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "an allocation has no batch script");
         }
-        validateSequencing(state, request);
-        validateFeatures(state, request);
+        SubmitChecks.sequencing(state, request, maxArraySize);
+        SubmitChecks.features(state, request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
@@ -94,7 +91,7 @@ public final class JobControl {
         List<NodeCapacity> idle = partition.nodes().stream()
                 .map(state::node)
                 .filter(n -> n != null)
-                .map(JobControl::idleCapacity)
+                .map(SubmitChecks::idleCapacity)
                 .toList();
         JobReason overLimit = PartitionFit.overLimit(request, partition, n -> {
             Node node = state.node(n);
@@ -181,74 +178,6 @@ public final class JobControl {
     /** The job {@code --test-only} would have submitted, or why it would have been refused. */
     public record TestOnly(StateRecord.JobSubmitted job, SlurmException refusal) {}
 
-    /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
-    private static void validateFeatures(ClusterView state, JobRequest request) {
-        FeatureConstraint constraint;
-        try {
-            constraint = FeatureConstraint.parse(request.constraint());
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.INVALID_FEATURE);
-        }
-        for (String feature : constraint.features()) {
-            if (state.nodes().stream().noneMatch(n -> n.features().contains(feature))) {
-                throw new SlurmException(ErrorCode.INVALID_FEATURE);
-            }
-        }
-    }
-
-    private void validateSequencing(ClusterView state, JobRequest request) {
-        String array = request.sequencing().array();
-        if (!array.isBlank()) {
-            try {
-                ArraySpec.parse(state.nextJobId(), array, maxArraySize);
-            } catch (IllegalArgumentException e) {
-                throw new SlurmException(ErrorCode.INVALID_ARRAY);
-            }
-        }
-        // A job id the controller does not know is accepted, as by Slurm 22.05: the job it
-        // named has ended and been forgotten, so that part is met once the job is considered.
-        try {
-            Dependency.parse(request.sequencing().dependency());
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.DEPENDENCY);
-        }
-    }
-
-    private static NodeCapacity idleCapacity(Node node) {
-        return new NodeCapacity(
-                node.name(),
-                node.hardware(),
-                node.hardware().cpus(),
-                node.hardware().realMemoryMb(),
-                true,
-                true,
-                node.features(),
-                node.weight(),
-                GresPool.idle(node.gres()));
-    }
-
-    private static Partition resolvePartition(ClusterView state, String requested) {
-        if (requested == null || requested.isEmpty()) {
-            return state.partitions().stream()
-                    .filter(Partition::isDefault)
-                    .findFirst()
-                    .orElseThrow(() -> new SlurmException(ErrorCode.DEFAULT_PARTITION_NOT_SET));
-        }
-        // Slurm accepts a comma-separated list; the first that exists is used here.
-        for (String name : requested.split(",")) {
-            for (Partition p : state.partitions()) {
-                if (p.name().equals(name.trim())) {
-                    return p;
-                }
-            }
-        }
-        // Slurm's err_msg names what was asked for, before the error itself.
-        throw new SlurmException(
-                ErrorCode.INVALID_PARTITION_NAME,
-                ErrorCode.INVALID_PARTITION_NAME.text(),
-                "invalid partition specified: " + requested);
-    }
-
     /** Which of a running job's processes {@code scancel --signal} reaches. */
     public enum SignalScope {
         /** The default: the job's steps, not the batch shell nor its other children. */
@@ -279,6 +208,11 @@ public final class JobControl {
      */
     public ControlResult<Void> signal(
             ClusterView state, Caller caller, String target, int signal, boolean cancel, SignalScope scope, long now) {
+        int dot = target.indexOf('.');
+        if (dot >= 0) {
+            return StepCommands.signal(
+                    state, caller, target.substring(0, dot), target.substring(dot + 1), signal, cancel);
+        }
         boolean ending = cancel || (signal == SIGKILL && scope != SignalScope.BATCH);
         List<JobTargets.Target> targets = JobTargets.resolve(state, target);
         List<StateRecord> records = new ArrayList<>();

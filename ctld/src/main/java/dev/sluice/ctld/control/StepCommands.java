@@ -7,6 +7,7 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
@@ -102,6 +103,47 @@ public final class StepCommands {
     }
 
     /**
+     * {@code scancel [-s SIG] J.S}: the signal goes to that step's tasks on its nodes. SIGKILL
+     * (scancel's default) cancels the step: it ends CANCELLED when its srun reports the tasks'
+     * ends, as in Slurm. A step that is not running is Slurm's {@code Job/step already
+     * completing or completed}.
+     */
+    public static ControlResult<Void> signal(
+            ClusterView state, Caller caller, String jobText, String stepText, int signal, boolean cancel) {
+        int stepId;
+        try {
+            stepId = Integer.parseInt(stepText);
+        } catch (NumberFormatException e) {
+            throw new SlurmException(ErrorCode.INVALID_JOB_ID);
+        }
+        List<JobTargets.Target> targets = JobTargets.resolve(state, jobText);
+        if (targets.size() != 1 || targets.get(0).pendingTask() >= 0) {
+            throw new SlurmException(targets.size() == 1 ? ErrorCode.ALREADY_DONE : ErrorCode.INVALID_JOB_ID);
+        }
+        Job job = targets.get(0).job();
+        if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
+            throw new SlurmException(ErrorCode.ACCESS_DENIED);
+        }
+        JobSteps mine = state.steps().get(job.id());
+        RunningStep step =
+                mine == null || !mine.belongTo(job) ? null : mine.find(stepId).orElse(null);
+        if (step == null) {
+            throw new SlurmException(ErrorCode.ALREADY_DONE);
+        }
+        boolean cancelling = cancel || signal == JobControl.SIGKILL;
+        List<String> nodes = step.shares().stream().map(StepShare::node).toList();
+        List<SoftChange> soft = cancelling
+                ? List.of(new SoftChange.StepsChanged(job.id(), mine.replacing(step.asCancelled())))
+                : List.of();
+        return new ControlResult<>(
+                List.of(),
+                soft,
+                List.of(new Effect.SignalStep(
+                        job.id(), stepId, nodes, cancelling ? JobControl.SIGKILL : signal, cancelling)),
+                null);
+    }
+
+    /**
      * The step ended with {@code status} (or could not be launched): its resources return to the
      * job, its end is recorded. Changes nothing when the job's run is no longer the step's.
      */
@@ -116,7 +158,7 @@ public final class StepCommands {
         if (gone == null) {
             return ControlResult.answer(null);
         }
-        JobStep ended = gone.step().ended(endState(job, status), status, now);
+        JobStep ended = gone.step().ended(gone.cancelled() ? JobState.CANCELLED : endState(job, status), status, now);
         return new ControlResult<>(
                 JobLifecycle.apply(job, new JobEvent.StepEnded(ended), now).records(),
                 List.of(new SoftChange.StepsChanged(jobId, mine.without(stepId))),

@@ -10,6 +10,7 @@ import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.TaskSet;
 import dev.sluice.ctld.wire.WireMapper;
@@ -86,6 +87,17 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                         .setBatchOnly(e.batchOnly())
                                         .setStepsOnly(e.stepsOnly())
                                         .build())));
+            case Effect.SignalStep e ->
+                e.nodes()
+                        .forEach(n -> target(
+                                image,
+                                n,
+                                stub -> stub.signalJob(NodeSignalJobRequest.newBuilder()
+                                        .setJobId(e.jobId())
+                                        .setStepId(e.stepId())
+                                        .setSignal(e.signal())
+                                        .setCancelStep(e.cancel())
+                                        .build())));
             case Effect.Suspend e ->
                 e.nodes()
                         .forEach(n -> target(
@@ -109,6 +121,24 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         }
     }
 
+    /**
+     * The batch script's SLURM_TASKS_PER_NODE: the tasks placed on each node, or, for a job
+     * that named no task count, as many as its CPUs there hold ({@code --exclusive -N2} on
+     * 4-CPU nodes: {@code 4(x2)}, while NumTasks=2; recorded, compat 029).
+     */
+    private static List<Integer> batchTasksPerNode(Job job) {
+        JobRequest r = job.request();
+        if (r.numTasks() > 0 || r.ntasksPerNode() > 0) {
+            return job.allocation().nodes().stream()
+                    .map(Allocation.NodeShare::tasks)
+                    .toList();
+        }
+        int perTask = Math.max(1, r.cpusPerTask());
+        return job.allocation().nodes().stream()
+                .map(n -> Math.max(n.tasks(), n.cpus() / perTask))
+                .toList();
+    }
+
     private void launch(Job job, ClusterImage image) {
         // An allocation (salloc, a lone srun) has no batch script: its steps come from srun.
         if (!job.isRunning() || job.request().script().isEmpty()) {
@@ -130,8 +160,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setMemPerNodeMb(a.nodes().get(0).memoryMb())
                 .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
                         a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
-                .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(
-                        a.nodes().stream().map(Allocation.NodeShare::tasks).toList()))
+                .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(batchTasksPerNode(job)))
                 .setNumTasks(
                         a.nodes().stream().mapToInt(Allocation.NodeShare::tasks).sum())
                 .setKillWaitSeconds(config.killWaitSeconds())

@@ -5,6 +5,7 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.gres.GresDemand;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresMatcher;
+import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Allocation.NodeShare;
 import dev.sluice.ctld.state.CoreSet;
@@ -234,10 +235,19 @@ public final class Allocator {
                 extraGpus = Math.min(jobGpusLeft, spareGpus(node, demand, totalsOnly));
                 jobGpusLeft -= extraGpus;
             }
+            if (request.exclusive() && demand.perNode().stream().noneMatch(g -> GresUnit.sharesGpu(g.name()))) {
+                // A whole node's GPUs are the job's, as Slurm 22.05 gives them (TRES gres/gpu=3,
+                // CUDA_VISIBLE_DEVICES=0,1,2 for --exclusive -n1; recorded, compat 029); its MPS
+                // and shard shares are not.
+                long all = totalsOnly
+                        ? node.gres().inventory().named("gpu").size()
+                        : GresMatcher.freeGpus(node.gres(), "");
+                extraGpus = Math.max(extraGpus, all - demand.gpusOnNode(tasks[i]));
+            }
             int threads = node.hardware().threadsPerCore();
             int coresWanted =
                     cpusFor(tasks[i], demand.gpusOnNode(tasks[i]) + extraGpus, node.hardware(), request) / threads;
-            List<GresGrant> grants = demand.isEmpty()
+            List<GresGrant> grants = demand.isEmpty() && extraGpus == 0
                     ? List.of()
                     : GresMatcher.match(
                             node.gres(),

@@ -34,6 +34,16 @@ public sealed interface Effect {
         }
     }
 
+    /**
+     * Deliver a signal to one step's tasks on these nodes ({@code scancel [-s SIG] J.S});
+     * {@code cancel}: the step is cancelled, and its srun told so first.
+     */
+    record SignalStep(int jobId, int stepId, List<String> nodes, int signal, boolean cancel) implements Effect {
+        public SignalStep {
+            nodes = List.copyOf(nodes);
+        }
+    }
+
     /** Stop ({@code suspend}) or continue every process of a job on these nodes. */
     record Suspend(int jobId, List<String> nodes, boolean suspend) implements Effect {
         public Suspend {

@@ -42,6 +42,16 @@ public record JobSteps(long jobStartTime, int nextStepId, List<RunningStep> runn
                 running.stream().filter(s -> s.step().stepId() != stepId).toList());
     }
 
+    /** With {@code step} in the place of the running step of the same id. */
+    public JobSteps replacing(RunningStep step) {
+        return new JobSteps(
+                jobStartTime,
+                nextStepId,
+                running.stream()
+                        .map(s -> s.step().stepId() == step.step().stepId() ? step : s)
+                        .toList());
+    }
+
     public Optional<RunningStep> find(int stepId) {
         return running.stream().filter(s -> s.step().stepId() == stepId).findFirst();
     }

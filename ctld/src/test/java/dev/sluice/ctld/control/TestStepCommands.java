@@ -100,4 +100,47 @@ class TestStepCommands {
         assertThat(apply(StepCommands.create(state, ALICE, step(1, false), 131)).stepId())
                 .isZero();
     }
+
+    /** scancel J.S: the step's nodes kill its tasks; it ends CANCELLED however they exit. */
+    @Test
+    void aCancelledStepEndsCancelled() {
+        apply(StepCommands.create(state, ALICE, step(1, false), 110));
+        apply(StepCommands.create(state, ALICE, step(1, false), 111));
+        ControlResult<Void> cancelled = StepCommands.signal(state, ALICE, "1", "1", 9, true);
+        assertThat(cancelled.records()).isEmpty();
+        assertThat(cancelled.effects())
+                .containsExactly(new dev.sluice.ctld.state.Effect.SignalStep(1, 1, List.of("n1"), 9, true));
+        apply(cancelled);
+        ControlResult<Void> ended = StepCommands.complete(state, ALICE, 1, 1, 9, 120);
+        assertThat(ended.records()).singleElement().isInstanceOfSatisfying(StateRecord.StepRecorded.class, r -> {
+            assertThat(r.step().state()).isEqualTo(JobState.CANCELLED);
+            assertThat(r.step().exitStatus()).isEqualTo(9);
+        });
+        apply(ended);
+        // Step 0 was not touched: its failure is its own.
+        assertThat(StepCommands.complete(state, ALICE, 1, 0, 1 << 8, 121).records())
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        StateRecord.StepRecorded.class,
+                        r -> assertThat(r.step().state()).isEqualTo(JobState.FAILED));
+    }
+
+    /** Another signal only reaches the tasks; a step that is gone, or another's, is Slurm's error. */
+    @Test
+    void signalsReachOneStepOfYourOwnThatRuns() {
+        apply(StepCommands.create(state, ALICE, step(1, false), 110));
+        ControlResult<Void> usr1 = StepCommands.signal(state, ALICE, "1", "0", 10, false);
+        assertThat(usr1.softChanges()).isEmpty();
+        assertThat(usr1.effects())
+                .containsExactly(new dev.sluice.ctld.state.Effect.SignalStep(1, 0, List.of("n1"), 10, false));
+        assertThatThrownBy(() -> StepCommands.signal(state, ALICE, "1", "5", 9, true))
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.ALREADY_DONE);
+        assertThatThrownBy(() -> StepCommands.signal(state, new Caller(1001, 1001, "bob"), "1", "0", 9, true))
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThatThrownBy(() -> StepCommands.signal(state, ALICE, "1", "x", 9, true))
+                .extracting(e -> ((SlurmException) e).code())
+                .isEqualTo(ErrorCode.INVALID_JOB_ID);
+    }
 }

@@ -33,6 +33,24 @@ class TestAllocator {
         assertThat(a.totalCpus()).isEqualTo(8);
     }
 
+    /** Recorded from Slurm 22.05 (compat 029): --exclusive -n1 gets gres/gpu=3, not the MPS or shard shares. */
+    @Test
+    void exclusiveGetsEveryGpuOfTheNodeButNotItsShares() {
+        Allocation a = placed(Allocator.place(
+                List.of(aNode("n1").cpus(4).gres("gpu:3,mps:300,shard:12").build()),
+                aRequest().exclusive().build()));
+        assertThat(a.totalGres("gpu")).isEqualTo(3);
+        assertThat(a.totalGres("mps")).isZero();
+        assertThat(a.totalGres("shard")).isZero();
+        Allocation one = placed(Allocator.place(
+                List.of(aNode("n1").cpus(4).gres("gpu:3").build()),
+                aRequest().exclusive().gres("gpu", "", 1).build()));
+        assertThat(one.totalGres("gpu")).isEqualTo(3);
+        Allocation shared = placed(Allocator.place(
+                List.of(aNode("n1").cpus(4).gres("gpu:3").build()), aRequest().build()));
+        assertThat(shared.totalGres("gpu")).isZero();
+    }
+
     @Test
     void exclusiveWaitsForAnIdleNode() {
         PlacementResult r = Allocator.place(

@@ -24,7 +24,7 @@ final class AssociationRows {
         List<AssociationEntry> all = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT cluster_name, account, user_name, partition_name,"
                         + " parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes, grp_tres, max_tres,"
-                        + " qos, default_qos, grp_jobs, grp_submit_jobs FROM acct_associations");
+                        + " qos, default_qos, grp_jobs, grp_submit_jobs, id FROM acct_associations");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 AssociationLimits.Builder l = AssociationLimits.newBuilder();
@@ -65,9 +65,12 @@ final class AssociationRows {
                         .setPartition(rs.getString(4))
                         .setParentAccount(rs.getString(5))
                         .setLimits(l)
+                        .setId(rs.getLong(16))
                         .build());
             }
         }
+        // Numbered before the listing's conditions select any: the numbers are the tree's.
+        all = AssocNumbering.number(all);
         Map<String, String> parentOf = new HashMap<>();
         for (AssociationEntry a : all) {
             if (a.getUser().isEmpty()) {

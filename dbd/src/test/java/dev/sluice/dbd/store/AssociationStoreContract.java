@@ -137,6 +137,55 @@ abstract class AssociationStoreContract {
     }
 
     @Test
+    void idsAndTreeNumbersAreSlurmdbdsNestedSets() throws Exception {
+        // The order real slurmdbd 22.05 was given (helperacctb, helperaccta, helperacctc under b,
+        // users z then y under b) and the numbers it showed (sacctmgr show assoc
+        // format=account,user,id,lft,rgt,parentid): the latest child leftmost.
+        String a = "a" + acct;
+        String b = "b" + acct;
+        store.addAccounts(account(b).setCommit(true).build());
+        store.addAccounts(account(a).setCommit(true).build());
+        store.addAccounts(account("c" + acct).setParent(b).setCommit(true).build());
+        for (String u : List.of("z" + user, "y" + user)) {
+            store.addUsers(AddUsersRequest.newBuilder()
+                    .addNames(u)
+                    .addAccounts(b)
+                    .addClusters(cluster)
+                    .setCommit(true)
+                    .build());
+        }
+        List<AssociationEntry> rows = store.list(ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ASSOCIATIONS)
+                        .addClusters(cluster)
+                        .build())
+                .getAssociationsList();
+        java.util.Map<String, Long> id = new java.util.HashMap<>();
+        rows.forEach(r -> id.put(r.getAccount() + "/" + r.getUser(), r.getId()));
+        assertThat(rows)
+                .extracting(r -> r.getAccount() + "/" + r.getUser() + " " + r.getLft() + "-" + r.getRgt() + " "
+                        + (r.getParentId() == 0 ? "0" : r.getParentId() == id.get("root/") ? "root" : "b"))
+                .containsExactly(
+                        "root/ 1-14 0",
+                        "root/root 12-13 root",
+                        a + "/ 2-3 root",
+                        b + "/ 4-11 root",
+                        b + "/y" + user + " 5-6 b",
+                        b + "/z" + user + " 7-8 b",
+                        "c" + acct + "/ 9-10 b");
+        assertThat(id.get(b + "/")).isEqualTo(rows.get(5).getParentId());
+        assertThat(id.get(a + "/")).isGreaterThan(id.get(b + "/"));
+        // A listing that selects some rows keeps the whole tree's numbers.
+        assertThat(store.list(ListAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.ASSOCIATIONS)
+                                .addClusters(cluster)
+                                .addAccounts(a)
+                                .build())
+                        .getAssociations(0)
+                        .getLft())
+                .isEqualTo(2);
+    }
+
+    @Test
     void missingAccountsAreRefusedInSacctmgrsWords() {
         assertThatThrownBy(() -> store.addAccounts(
                         account(acct).setParent("nosuch").setCommit(true).build()))

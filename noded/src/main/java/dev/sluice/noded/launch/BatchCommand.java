@@ -34,7 +34,7 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         String err = errorPath(request, nodeName);
         String in = spec.getStdIn().isEmpty()
                 ? "/dev/null"
-                : OutputPattern.expand(spec.getStdIn(), context(request, nodeName));
+                : inWorkDir(spec, OutputPattern.expand(spec.getStdIn(), context(request, nodeName)));
         boolean append = spec.getOpenMode().equalsIgnoreCase("append");
 
         List<String> command = new ArrayList<>(cpuBinding.prefix(request.getCoresList()));
@@ -48,13 +48,18 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         // Truncated first (unless --open-mode=append), then opened for appending: the node's own
         // lines (EndNotice) are appended by another process while the job writes, and without
         // O_APPEND the job would write over them at its own offset (slurmstepd shares the job's).
+        // A file that cannot be opened (a working directory that does not exist, for the
+        // default slurm-%j.out) is a failed launch, as slurmstepd's: the shell ends by signal
+        // 53, which the controller records as FAILED, JobLaunchFailure, ExitCode 0:53.
         String truncate = append ? "" : ": >\"$o\" && " + (err.equals(out) ? "" : ": >\"$e\" && ");
         String errRedirect = err.equals(out) ? "2>&1" : "2>>\"$e\"";
         List<String> shell = new ArrayList<>(List.of(
                 "/bin/sh",
                 "-c",
-                "w=$1; o=$2; e=$3; i=$4; shift 4; " + UserShell.ENTER + truncate + "exec <\"$i\" >>\"$o\" "
-                        + errRedirect + " || exit 1; " + UserShell.REPORT + "exec \"$@\"",
+                "w=$1; o=$2; e=$3; i=$4; shift 4; " + UserShell.ENTER + "( " + truncate + "exec <\"$i\" >>\"$o\" "
+                        + errRedirect + " ) 2>/dev/null || kill -s " + LAUNCH_FAILED_SIGNAL
+                        + " $$; exec <\"$i\" >>\"$o\" "
+                        + errRedirect + "; " + UserShell.REPORT + "exec \"$@\"",
                 "slurmstepd",
                 workDir.toString(),
                 out,
@@ -90,12 +95,18 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         return new BatchCommand(command, env, gresEnv);
     }
 
-    /** The script's standard output, as {@code -o} names it (relative to its working directory). */
+    /**
+     * The script's standard output, as {@code -o} names it, a relative name taken in the job's
+     * working directory (as slurmd does, even when the job cannot enter that directory and
+     * runs in /tmp).
+     */
     static String outputPath(LaunchBatchJobRequest request, String nodeName) {
         JobSpec spec = request.getSpec();
         String defaultOut = request.getArrayJobId() > 0 ? "slurm-%A_%a.out" : "slurm-%j.out";
-        return OutputPattern.expand(
-                spec.getStdOut().isEmpty() ? defaultOut : spec.getStdOut(), context(request, nodeName));
+        return inWorkDir(
+                spec,
+                OutputPattern.expand(
+                        spec.getStdOut().isEmpty() ? defaultOut : spec.getStdOut(), context(request, nodeName)));
     }
 
     /** The script's standard error: {@code -e}, or its output. */
@@ -103,7 +114,18 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         JobSpec spec = request.getSpec();
         return spec.getStdErr().isEmpty()
                 ? outputPath(request, nodeName)
-                : OutputPattern.expand(spec.getStdErr(), context(request, nodeName));
+                : inWorkDir(spec, OutputPattern.expand(spec.getStdErr(), context(request, nodeName)));
+    }
+
+    /** Slurm's ExitCode 0:53 of a batch job whose files could not be opened. */
+    static final int LAUNCH_FAILED_SIGNAL = 53;
+
+    private static String inWorkDir(JobSpec spec, String path) {
+        if (path.startsWith("/")) {
+            return path;
+        }
+        String dir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
+        return dir.endsWith("/") ? dir + path : dir + "/" + path;
     }
 
     private static OutputPattern.Context context(LaunchBatchJobRequest request, String nodeName) {
@@ -133,7 +155,6 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         JobSpec s = r.getSpec();
         return new BatchEnvironment.JobFacts(
                 r.getJobId(),
-                s.getName(),
                 r.getNodeList(),
                 r.getNumNodes(),
                 s.getNumTasks() > 0 || s.getNtasksPerNode() > 0 ? r.getNumTasks() : 0,

@@ -5,7 +5,9 @@ import java.util.Map;
 
 /**
  * The environment of a batch script, as slurmd builds it: the submitter's exported variables
- * (unless {@code --export=NONE}), then Slurm's {@code SLURM_*} variables, which win.
+ * (unless {@code --export=NONE}), then Slurm's {@code SLURM_*} variables, which win. The job's
+ * name is not among them: sbatch exports {@code SLURM_JOB_NAME}, and a script read from standard
+ * input without {@code -J} runs without it, as in Slurm 22.05.
  */
 public final class BatchEnvironment {
     private BatchEnvironment() {}
@@ -13,7 +15,6 @@ public final class BatchEnvironment {
     /** Everything the controller told the node about the job, in Slurm's terms. */
     public record JobFacts(
             int jobId,
-            String jobName,
             String nodeList,
             int numNodes,
             int numTasks,
@@ -40,7 +41,6 @@ public final class BatchEnvironment {
         put(env, "SLURM_CLUSTER_NAME", f.clusterName());
         put(env, "SLURM_JOB_ID", Integer.toString(f.jobId()));
         put(env, "SLURM_JOBID", Integer.toString(f.jobId()));
-        put(env, "SLURM_JOB_NAME", f.jobName());
         put(env, "SLURM_JOB_NODELIST", f.nodeList());
         put(env, "SLURM_NODELIST", f.nodeList());
         put(env, "SLURM_JOB_NUM_NODES", Integer.toString(f.numNodes()));

@@ -44,6 +44,12 @@ final class EndNotice {
                 + time + why + " ***");
     }
 
+    /** slurmstepd's line for a step cancelled alone ({@code scancel J.S}), sent to the step's srun. */
+    static String stepCancelled(String nodeName, int jobId, int stepId, Instant at, ZoneId zone) {
+        return "slurmstepd-" + nodeName + ": error: *** STEP " + jobId + "." + stepId + " ON " + nodeName
+                + " CANCELLED AT " + LocalDateTime.ofInstant(at, zone).format(TIME) + " ***";
+    }
+
     /** The command that appends {@code line} to the job's standard error as the job's user. */
     static List<String> command(LaunchBatchJobRequest request, String nodeName, int daemonUid, String line) {
         JobSpec spec = request.getSpec();

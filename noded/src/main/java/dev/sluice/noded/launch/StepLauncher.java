@@ -6,6 +6,7 @@ import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.LaunchStepRequest;
+import dev.sluice.protocol.v1.StepCancelled;
 import dev.sluice.protocol.v1.StepIo;
 import dev.sluice.protocol.v1.StepIoHello;
 import dev.sluice.protocol.v1.TaskExit;
@@ -20,6 +21,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +50,10 @@ public final class StepLauncher {
     private final int daemonUid;
     /** Job id → the process groups of its step tasks running here. */
     private final Map<Integer, Set<Long>> tasksByJob = new ConcurrentHashMap<>();
-    /** Steps whose tasks run here, as {@code jobid.stepid}. */
-    private final Set<String> runningSteps = ConcurrentHashMap.newKeySet();
+    /** Steps whose tasks run here, by {@code jobid.stepid}: their tasks and srun's stream. */
+    private final Map<String, Active> runningSteps = new ConcurrentHashMap<>();
+
+    private record Active(OutputStream out, List<Process> tasks) {}
 
     private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
     private volatile JobConfinement confinement = JobConfinement.none();
@@ -114,7 +119,7 @@ public final class StepLauncher {
         }
         Set<Long> groups = tasksByJob.computeIfAbsent(request.getJobId(), k -> ConcurrentHashMap.newKeySet());
         tasks.forEach(p -> groups.add(p.pid()));
-        runningSteps.add(request.getJobId() + "." + request.getStepId());
+        runningSteps.put(request.getJobId() + "." + request.getStepId(), new Active(out, tasks));
         Thread.ofVirtual()
                 .name("step-" + request.getJobId() + "." + request.getStepId())
                 .start(() -> serve(request, socket, out, tasks, groups));
@@ -140,7 +145,7 @@ public final class StepLauncher {
                 daemonUid == 0
                         ? Optional.of(new JobSpool.Owner(uid, r.getOwner().getGid()))
                         : Optional.empty());
-        command.addAll(userEnvironment.loading(envFile, UserShell.inWorkDir(workDir, r.getArgvList())));
+        command.addAll(userEnvironment.loading(envFile, UserShell.inWorkDir(workDir, nodeName, r.getArgvList())));
         ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File("/"));
         pb.environment().clear();
         pb.environment().putAll(UserEnvironment.ROOT);
@@ -270,6 +275,30 @@ public final class StepLauncher {
             Frames.write(frame, out);
             out.flush();
         }
+    }
+
+    /**
+     * Signals one step's tasks here ({@code scancel [-s SIG] J.S}). A cancelled step's srun gets
+     * slurmstepd's line first, then the tasks are killed.
+     */
+    public void signalStep(int jobId, int stepId, int signal, boolean cancel) {
+        Active step = runningSteps.get(jobId + "." + stepId);
+        if (step == null) {
+            return;
+        }
+        if (cancel) {
+            String notice = EndNotice.stepCancelled(nodeName, jobId, stepId, Instant.now(), ZoneId.systemDefault());
+            try {
+                write(
+                        step.out(),
+                        StepIo.newBuilder()
+                                .setCancelled(StepCancelled.newBuilder().setNotice(notice))
+                                .build());
+            } catch (IOException e) {
+                log.warn("step {}.{}: srun went away before its cancellation: {}", jobId, stepId, e.getMessage());
+            }
+        }
+        step.tasks().forEach(p -> signal(p.pid(), Integer.toString(signal)));
     }
 
     /** Signals every step task of a job here (the job ends: time limit, scancel). */

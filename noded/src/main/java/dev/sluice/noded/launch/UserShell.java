@@ -20,10 +20,24 @@ final class UserShell {
 
     private UserShell() {}
 
-    /** {@code argv} run in {@code workDir} by a shell of the user's, with the user's umask. */
-    static List<String> inWorkDir(String workDir, List<String> argv) {
-        List<String> out = new java.util.ArrayList<>(
-                List.of("/bin/sh", "-c", "w=$1; shift; " + ENTER + REPORT + "exec \"$@\"", "slurmstepd", workDir));
+    /**
+     * Resolves the command as slurmstepd does before its execve: a name without a slash is looked
+     * up in the task's {@code PATH} (an executable file), else taken relative to the working
+     * directory; what cannot be run ends the task with slurmstepd's line and errno as exit status
+     * ({@code slurmstepd-n1: error: execve(): prog: No such file or directory}, 2; {@code
+     * Permission denied}, 13) instead of the shell's own words and 127.
+     */
+    static final String EXEC = "c=$1; case $c in */*) ;; *) o=$IFS; IFS=:; f=; "
+            + "for d in $PATH; do [ -f \"${d:-.}/$c\" ] && [ -x \"${d:-.}/$c\" ] && { f=${d:-.}/$c; break; }; done; "
+            + "IFS=$o; c=${f:-./$c} ;; esac; "
+            + "if [ ! -e \"$c\" ]; then echo \"slurmstepd-$n: error: execve(): $1: No such file or directory\" >&2; exit 2; fi; "
+            + "if [ -d \"$c\" ] || [ ! -x \"$c\" ]; then echo \"slurmstepd-$n: error: execve(): $1: Permission denied\" >&2; "
+            + "exit 13; fi; shift; exec \"$c\" \"$@\"";
+
+    /** A step task's {@code argv} run in {@code workDir} by a shell of the user's, with the user's umask. */
+    static List<String> inWorkDir(String workDir, String nodeName, List<String> argv) {
+        List<String> out = new java.util.ArrayList<>(List.of(
+                "/bin/sh", "-c", "w=$1; n=$2; shift 2; " + ENTER + REPORT + EXEC, "slurmstepd", workDir, nodeName));
         out.addAll(argv);
         return out;
     }

@@ -113,7 +113,10 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
                 steps.signalJob(request.getJobId(), suspend ? "STOP" : "CONT");
             }
             default -> {
-                if (request.getStepsOnly()) {
+                if (request.hasStepId()) {
+                    steps.signalStep(
+                            request.getJobId(), request.getStepId(), request.getSignal(), request.getCancelStep());
+                } else if (request.getStepsOnly()) {
                     // --signal without B: reaches every step task here and leaves the batch shell alone.
                     steps.signalJob(request.getJobId(), Integer.toString(request.getSignal()));
                 } else if (request.getBatchOnly()) {

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 class TestBatchEnvironment {
     private static final BatchEnvironment.JobFacts FACTS = new BatchEnvironment.JobFacts(
             7,
-            "wrap",
             "node[1-2]",
             2,
             2,
@@ -31,7 +30,8 @@ class TestBatchEnvironment {
 
     @Test
     void slurmVariablesAsSlurmNamesThem() {
-        Map<String, String> env = BatchEnvironment.build(Map.of("HOME", "/home/alice"), FACTS);
+        Map<String, String> env =
+                BatchEnvironment.build(Map.of("HOME", "/home/alice", "SLURM_JOB_NAME", "wrap"), FACTS);
         assertThat(env)
                 .containsEntry("SLURM_JOB_ID", "7")
                 .containsEntry("SLURM_JOBID", "7")

@@ -36,7 +36,7 @@ class TestEndNotice {
                 .build();
         assertThat(EndNotice.command(request, "n1", 0, "LINE"))
                 .startsWith("setpriv", "--reuid=1000", "--regid=100", "--init-groups", "--")
-                .endsWith("slurmstepd", "/home/u", "err-12.txt", "LINE");
+                .endsWith("slurmstepd", "/home/u", "/home/u/err-12.txt", "LINE");
         assertThat(EndNotice.command(request, "n1", 1000, "LINE")).first().isEqualTo("/bin/sh");
     }
 }

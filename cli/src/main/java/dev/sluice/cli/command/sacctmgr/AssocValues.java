@@ -22,6 +22,10 @@ final class AssocValues {
             case CLUSTER -> a.getCluster();
             case USER -> a.getUser();
             case PART -> a.getPartition();
+            case ID -> Long.toUnsignedString(a.getId());
+            case PID -> Long.toUnsignedString(a.getParentId());
+            case LFT -> Integer.toUnsignedString(a.getLft());
+            case RGT -> Integer.toUnsignedString(a.getRgt());
             // Slurm keeps the parent on the account's own association only.
             case PNAME -> a.getUser().isEmpty() ? a.getParentAccount() : "";
             case FAIRSHARE -> l.hasShares() ? Integer.toUnsignedString(l.getShares()) : null;

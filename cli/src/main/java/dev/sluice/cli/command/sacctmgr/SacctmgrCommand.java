@@ -29,20 +29,43 @@ import java.util.Optional;
 public final class SacctmgrCommand implements Command {
     static final String PROG = "sacctmgr";
 
+    /**
+     * Slurm 22.05's sacctmgr table, in its order (read off the real command: {@code --x=1} for
+     * every letter). 22.05 has no {@code -M} and no {@code --json}/{@code --yaml}.
+     */
     static final OptionTable TABLE = OptionTable.builder()
+            .inGivenOrder()
+            .add('s', "associations", ArgKind.NONE)
             .add('h', "help", ArgKind.NONE)
             .add('i', "immediate", ArgKind.NONE)
             .add('n', "noheader", ArgKind.NONE)
+            .add('o', "oneliner", ArgKind.NONE)
             .add('p', "parsable", ArgKind.NONE)
             .add('P', "parsable2", ArgKind.NONE)
             .add('Q', "quiet", ArgKind.NONE)
+            .add('r', "readonly", ArgKind.NONE)
+            .add((char) 0, "usage", ArgKind.NONE)
             .add('v', "verbose", ArgKind.NONE)
             .add('V', "version", ArgKind.NONE)
-            .unsupported('r', "readonly", ArgKind.NONE)
-            .add('s', "associations", ArgKind.NONE)
             .build();
 
-    static final String USAGE = "sacctmgr [<OPTION>] [<COMMAND>]\n"
+    /** Slurm's option lines (its help text's), then what Sluice implements of the rest. */
+    static final String USAGE = """
+            sacctmgr [<OPTION>] [<COMMAND>]
+                Valid <OPTION> values are:
+                 -h or --help: equivalent to "help" command
+                 -i or --immediate: commit changes immediately
+                 -n or --noheader: no header will be added to the beginning of output
+                 -o or --oneliner: equivalent to "oneliner" command
+                 -p or --parsable: output will be '|' delimited with a '|' at the end
+                 -P or --parsable2: output will be '|' delimited without a '|' at the end
+                 -Q or --quiet: equivalent to "quiet" command
+                 -r or --readonly: equivalent to "readonly" command
+                 -s or --associations: equivalent to "associations" command
+                 -v or --verbose: equivalent to "verbose" command
+                 -V or --version: equivalent to "version" command
+
+            """
             + "    Valid <COMMAND> values: add, create, delete, remove, list, show, modify, update\n"
             + "    Valid <ENTITY> values: account, association, cluster, qos, user\n";
 
@@ -57,15 +80,29 @@ public final class SacctmgrCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
-        if (line.isEmpty()) {
+        Getopt.Result parsed;
+        try {
+            parsed = Getopt.parse(PROG, TABLE, inv.args());
+        } catch (dev.sluice.cli.getopt.GetoptException e) {
+            // sacctmgr acts on -h and -V as getopt returns them, before a later bad option.
+            for (ParsedOption o : e.before()) {
+                if (o.key().equals("help") || o.key().equals("usage")) {
+                    out.print(USAGE);
+                    return 0;
+                }
+                if (o.key().equals("version")) {
+                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
+                    return 0;
+                }
+            }
+            CommandSupport.usageError(e, PROG, err);
             return 1;
         }
-        Getopt.Result parsed = line.get();
         Session s = new Session(inv, out, err);
+        boolean readonly = false;
         for (ParsedOption o : parsed.options()) {
             switch (o.key()) {
-                case "help" -> {
+                case "help", "usage" -> {
                     out.print(USAGE);
                     return 0;
                 }
@@ -78,7 +115,10 @@ public final class SacctmgrCommand implements Command {
                 case "parsable" -> s.mode = FieldTable.Mode.PARSABLE;
                 case "parsable2" -> s.mode = FieldTable.Mode.PARSABLE2;
                 case "associations" -> s.withAssoc = true;
-                case "quiet", "verbose" -> {}
+                case "readonly" -> readonly = true;
+                // Slurm's -o changes no listing of 22.05's; -Q none of the messages Sluice
+                // prints; -v adds plugin log lines Sluice has no plugins for.
+                case "oneliner", "quiet", "verbose" -> {}
                 default -> throw new IllegalStateException("unhandled sacctmgr option " + o.key());
             }
         }
@@ -97,6 +137,11 @@ public final class SacctmgrCommand implements Command {
         };
         if (kind == null) {
             err.println("invalid keyword: " + words.get(0));
+            return 1;
+        }
+        if (readonly && !kind.equals("list")) {
+            // Before the entity is looked at, as sacctmgr does.
+            err.println("Can't run this command in readonly mode.");
             return 1;
         }
         boolean qos = words.size() >= 2 && words.get(1).equalsIgnoreCase("qos");

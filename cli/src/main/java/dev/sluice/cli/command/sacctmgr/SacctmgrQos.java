@@ -141,7 +141,7 @@ final class SacctmgrQos {
     }
 
     int list(List<String> words) throws AccountingClient.AccountingException {
-        ShowConditions c = ShowConditions.parse(words, false);
+        ShowConditions c = ShowConditions.parse(words, ShowConditions.Entity.QOS);
         List<PrintField.Column> columns =
                 PrintField.parse(c.format().isEmpty() ? SacctmgrSpecs.split(QosValues.DEFAULT) : c.format(), false);
         List<QosEntry> rows = s.client

@@ -46,7 +46,7 @@ final class SacctmgrShow {
     }
 
     int tres(List<String> words) throws AccountingClient.AccountingException {
-        ShowConditions c = ShowConditions.parse(words, true);
+        ShowConditions c = ShowConditions.parse(words, ShowConditions.Entity.TRES);
         List<PrintField.Column> columns = columns(c, TRES_DEFAULT);
         ListTresRequest.Builder q =
                 ListTresRequest.newBuilder().addAllTypes(c.types()).addAllNames(c.names());
@@ -71,7 +71,7 @@ final class SacctmgrShow {
     }
 
     int clusters(List<String> words) throws AccountingClient.AccountingException {
-        ShowConditions c = ShowConditions.parse(words, false);
+        ShowConditions c = ShowConditions.parse(words, ShowConditions.Entity.CLUSTER);
         List<PrintField.Column> columns = columns(c, CLUSTER_DEFAULT);
         List<String> names = concat(c.names(), c.clusters());
         ListAssocResult clusters = list(
@@ -91,6 +91,8 @@ final class SacctmgrShow {
                 case CHOST -> controlHost(cluster);
                 case CPORT -> controlHost(cluster).isEmpty() ? "0" : Integer.toString(s.conf.slurmctldPort());
                 case RPC_VERSION -> controlHost(cluster).isEmpty() ? "0" : RPC_VERSION;
+                // Not its root association's id: real 22.05 printed 0 for its one cluster.
+                case ID -> "0";
                 default -> AssocValues.of(root, f);
             });
         }
@@ -113,7 +115,7 @@ final class SacctmgrShow {
     }
 
     int accounts(List<String> words) throws AccountingClient.AccountingException {
-        ShowConditions c = ShowConditions.parse(words, false);
+        ShowConditions c = ShowConditions.parse(words, ShowConditions.Entity.ACCOUNT);
         boolean withAssoc = s.withAssoc || c.withAssoc();
         List<PrintField.Column> columns =
                 columns(c, withAssoc ? ACCOUNT_DEFAULT + ACCOUNT_ASSOC_DEFAULT : ACCOUNT_DEFAULT);
@@ -148,7 +150,7 @@ final class SacctmgrShow {
     }
 
     int users(List<String> words) throws AccountingClient.AccountingException {
-        ShowConditions c = ShowConditions.parse(words, false);
+        ShowConditions c = ShowConditions.parse(words, ShowConditions.Entity.USER);
         boolean withAssoc = s.withAssoc || c.withAssoc();
         List<PrintField.Column> columns = columns(c, withAssoc ? USER_DEFAULT + USER_ASSOC_DEFAULT : USER_DEFAULT);
         List<String> names = concat(c.names(), c.users());
@@ -181,9 +183,34 @@ final class SacctmgrShow {
     }
 
     int associations(List<String> words) throws AccountingClient.AccountingException {
-        ShowConditions c = ShowConditions.parse(words, false);
+        ShowConditions c = ShowConditions.parse(words, ShowConditions.Entity.ASSOC);
         List<PrintField.Column> columns = columns(c, ASSOC_DEFAULT);
-        List<AssociationEntry> assocs = associations(c.accounts(), concat(c.names(), c.users()), c);
+        List<String> users = concat(c.names(), c.users());
+        // WithSubAccounts widens account= to the accounts under them (not with users given, as
+        // real 22.05 then listed nothing more).
+        boolean widen = c.withSubAccounts() && !c.accounts().isEmpty() && users.isEmpty();
+        List<AssociationEntry> found = associations(widen ? List.of() : c.accounts(), users, c);
+        java.util.Map<String, String> parentOf = new java.util.HashMap<>();
+        found.stream()
+                .filter(a -> a.getUser().isEmpty())
+                .forEach(a -> parentOf.put(a.getCluster() + "/" + a.getAccount(), a.getParentAccount()));
+        List<AssociationEntry> assocs = found.stream()
+                .filter(a -> !widen || under(a, c.accounts(), parentOf))
+                .filter(a -> c.ids().isEmpty() || c.ids().contains(Long.toUnsignedString(a.getId())))
+                .toList();
+        if (c.onlyDefaults()) {
+            // Each user's association with its default account only, no account rows; real
+            // 22.05 listed them by user name, not down the tree.
+            java.util.Map<String, String> defaults = new java.util.HashMap<>();
+            list(ListAssocRequest.newBuilder().setEntity(AssocEntity.USERS))
+                    .getUsersList()
+                    .forEach(u -> defaults.put(u.getName(), u.getDefaultAccount()));
+            assocs = assocs.stream()
+                    .filter(a -> !a.getUser().isEmpty() && a.getAccount().equals(defaults.get(a.getUser())))
+                    .sorted(java.util.Comparator.comparing(AssociationEntry::getCluster)
+                            .thenComparing(AssociationEntry::getUser))
+                    .toList();
+        }
         List<Function<PrintField, String>> rows = new ArrayList<>();
         AssocValues.TreeNames tree = null;
         String cluster = null;
@@ -198,6 +225,18 @@ final class SacctmgrShow {
         }
         print(columns, rows);
         return 0;
+    }
+
+    /** Whether an association lies under one of {@code accounts} (itself included). */
+    private static boolean under(AssociationEntry a, List<String> accounts, java.util.Map<String, String> parentOf) {
+        String account = a.getAccount();
+        for (int depth = 0; account != null && !account.isEmpty() && depth < 64; depth++) {
+            if (accounts.contains(account)) {
+                return true;
+            }
+            account = parentOf.get(a.getCluster() + "/" + account);
+        }
+        return false;
     }
 
     /** Associations in hierarchical order; users given means user associations only. */

@@ -38,6 +38,7 @@ import java.util.function.Consumer;
  */
 public final class SbatchCommand implements Command {
     private static final String PROG = "sbatch";
+    private static final String STDIN_NAME = "(stdin)";
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
@@ -122,7 +123,7 @@ public final class SbatchCommand implements Command {
                 throw new SubmitException(
                         1, "error: Unable to read batch script from standard input: " + e.getMessage());
             }
-            fileName = "(stdin)";
+            fileName = STDIN_NAME;
             defaultName = "sbatch";
             scriptArgs = List.of();
         }
@@ -152,6 +153,11 @@ public final class SbatchCommand implements Command {
         told.put("SLURM_SUBMIT_DIR", inv.cwd().toString());
         if (merged.has("export")) {
             told.put("SLURM_EXPORT_ENV", merged.raw("export"));
+        }
+        // sbatch, not the node, names the job to it; a script read from standard input without
+        // -J has its name ("sbatch") only on the controller's side (compat 034).
+        if (!fileName.equals(STDIN_NAME) || merged.has("job-name")) {
+            told.put("SLURM_JOB_NAME", specBuilder.getName());
         }
         specBuilder.putAllEnvironment(CommandSupport.wireEnvironment(told));
         JobSpec spec = specBuilder.build();

@@ -6,11 +6,12 @@ import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.getopt.Getopt;
+import dev.sluice.cli.getopt.GetoptException;
 import dev.sluice.cli.getopt.ParsedOption;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * {@code scontrol}: options, then a command word ({@code show}, {@code update}, {@code ping})
@@ -22,28 +23,27 @@ public final class ScontrolCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parse(PROG, ScontrolOptions.TABLE, inv, err);
-        if (line.isEmpty()) {
+        Getopt.Result parsed;
+        Options opts = new Options();
+        try {
+            parsed = Getopt.parse(PROG, ScontrolOptions.TABLE, inv.args());
+        } catch (GetoptException e) {
+            // scontrol acts on each option as getopt returns it: those before the bad one
+            // have acted (-h, -V, -M, -u may end it) before getopt's complaint.
+            OptionalInt done = opts.apply(e.before(), inv, out, err);
+            if (done.isPresent()) {
+                return done.getAsInt();
+            }
+            CommandSupport.usageError(e, PROG, err);
             return 1;
         }
-        Getopt.Result parsed = line.get();
-        boolean oneLiner = false;
-        for (ParsedOption o : parsed.options()) {
-            switch (o.key()) {
-                case "help", "usage" -> {
-                    out.print(ScontrolOptions.HELP);
-                    return 0;
-                }
-                case "version" -> {
-                    out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
-                    return 0;
-                }
-                case "oneliner" -> oneLiner = true;
-                // Details add fields Sluice does not track yet; the others change nothing here.
-                case "all", "details", "federation", "hide", "local", "quiet", "sibling", "verbose" -> {}
-                default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
-            }
+        OptionalInt done = opts.apply(parsed.options(), inv, out, err);
+        if (done.isPresent()) {
+            return done.getAsInt();
         }
+        boolean quiet = opts.quiet;
+        ShowFlags flags = new ShowFlags(opts.oneLiner, opts.all, quiet, opts.verbose);
+        PrintStream quietErr = QuietErrors.of(err, quiet);
         List<String> words = parsed.operands();
         if (words.isEmpty()) {
             err.println(PROG + ": error: interactive mode is not supported by Sluice; give a command");
@@ -52,11 +52,11 @@ public final class ScontrolCommand implements Command {
         String keyword = words.get(0).toLowerCase(Locale.ROOT);
         List<String> rest = words.subList(1, words.size());
         return switch (keyword) {
-            case "show" -> new ScontrolShow(inv, out, err, oneLiner).run(rest);
-            case "update" -> update(inv, rest, err);
-            case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
+            case "show" -> new ScontrolShow(inv, out, err, flags).run(rest);
+            case "update" -> update(inv, rest, err, quiet);
+            case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, quietErr);
             case "requeue", "requeuehold", "suspend", "resume" ->
-                ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, err);
+                ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, quietErr);
             case "write" -> ScontrolWrite.run(inv, rest, out, err);
             case "create" -> ScontrolNodeAdmin.create(inv, rest, err);
             case "delete" -> ScontrolNodeAdmin.delete(inv, rest, err);
@@ -78,11 +78,64 @@ public final class ScontrolCommand implements Command {
         };
     }
 
+    /** What the options set, taken in command-line order as scontrol's getopt loop takes them. */
+    private static final class Options {
+        boolean oneLiner;
+        boolean all;
+        boolean quiet;
+        boolean verbose;
+
+        /** The exit status when an option ends scontrol ({@code -h}, {@code -V}, a bad {@code -M} or {@code -u}). */
+        OptionalInt apply(List<ParsedOption> options, Invocation inv, PrintStream out, PrintStream err) {
+            for (ParsedOption o : options) {
+                switch (o.key()) {
+                    case "help", "usage" -> {
+                        out.print(ScontrolOptions.HELP);
+                        return OptionalInt.of(0);
+                    }
+                    case "version" -> {
+                        out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
+                        return OptionalInt.of(0);
+                    }
+                    case "clusters" -> {
+                        if (!clusters(o.value(), CommandSupport.clusterName(inv), err)) {
+                            return OptionalInt.of(1);
+                        }
+                    }
+                    case "uid" -> {
+                        if (!knownUser(inv, o.value())) {
+                            // Slurm exits with its exit code so far, which is still 0.
+                            err.println(PROG + ": error: --uid=\"" + o.value() + "\" invalid");
+                            return OptionalInt.of(0);
+                        }
+                    }
+                    case "oneliner" -> oneLiner = true;
+                    case "all" -> all = true;
+                    case "hide" -> all = false;
+                    // -Q and -v set one flag: the last one wins.
+                    case "quiet" -> {
+                        quiet = true;
+                        verbose = false;
+                    }
+                    case "verbose" -> {
+                        quiet = false;
+                        verbose = true;
+                    }
+                    // Sluice has no federation and no FUTURE-state filter of its own yet; the
+                    // extra fields of -d are show job's (see docs/commands.md).
+                    case "details", "federation", "future", "local", "sibling" -> {}
+                    default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
+                }
+            }
+            return OptionalInt.empty();
+        }
+    }
+
     /**
      * {@code scontrol update}: what is updated is told by a tag anywhere on the line, JobId (or
      * JobName) first, then NodeName, then PartitionName, as Slurm's scontrol looks for them.
      */
-    private static int update(Invocation inv, List<String> args, PrintStream err) {
+    private static int update(Invocation inv, List<String> args, PrintStream err, boolean quiet) {
         boolean job = false;
         boolean node = false;
         boolean partition = false;
@@ -102,12 +155,45 @@ public final class ScontrolCommand implements Command {
             }
         }
         if (job) {
-            return ScontrolJobUpdate.update(inv, args, err);
+            return ScontrolJobUpdate.update(inv, args, err, quiet);
         }
         if (!node && partition) {
             return ScontrolPartitionUpdate.run(inv, args, err);
         }
         return ScontrolUpdate.run(inv, args, err);
+    }
+
+    /**
+     * {@code -M}: Sluice's cluster is the only one in its database. Each name it does not know
+     * is Slurm's error (names compared as the database does, case aside; {@code all} is this
+     * one); none known at all ends scontrol with status 1.
+     */
+    static boolean clusters(String value, String own, PrintStream err) {
+        List<String> names = java.util.Arrays.stream(value.split(","))
+                .filter(n -> !n.isEmpty())
+                .toList();
+        boolean any = false;
+        for (String name : names.isEmpty() ? List.of("") : names) {
+            if (name.equalsIgnoreCase(own) || name.equalsIgnoreCase("all")) {
+                any = true;
+            } else {
+                err.println(PROG + ": error: No cluster '" + name + "' known by database.");
+            }
+        }
+        if (!any) {
+            err.println(PROG + ": error: '" + value + "' can't be reached now, or it is an invalid entry for --cluster."
+                    + "  Use 'sacctmgr list clusters' to see available clusters.");
+        }
+        return any;
+    }
+
+    /** {@code -u}: a user name or uid this host knows (Slurm's uid_from_string). */
+    private static boolean knownUser(Invocation inv, String value) {
+        if (inv.users().uid(value).isPresent()) {
+            return true;
+        }
+        return value.matches("[0-9]{1,10}")
+                && inv.users().userName(Long.parseLong(value)).isPresent();
     }
 
     /**

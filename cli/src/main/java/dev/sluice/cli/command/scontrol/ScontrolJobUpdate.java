@@ -70,7 +70,8 @@ final class ScontrolJobUpdate {
         RUN
     }
 
-    static int update(Invocation inv, List<String> args, PrintStream err) {
+    /** @param quiet {@code -Q}: the controller's refusals are not printed, bad values still are */
+    static int update(Invocation inv, List<String> args, PrintStream err, boolean quiet) {
         String jobId = null;
         JobChanges.Builder changes = JobChanges.newBuilder();
         for (String arg : args) {
@@ -155,7 +156,7 @@ final class ScontrolJobUpdate {
         UpdateJobRequest.Builder req = UpdateJobRequest.newBuilder()
                 .addAllJobIds(CommandSupport.commaList(jobId))
                 .setChanges(changes);
-        return send(inv, req, err, Style.UPDATE);
+        return send(inv, req, QuietErrors.of(err, quiet), Style.UPDATE);
     }
 
     /** Slurm's NICE_OFFSET - 3: the most a nice value may be either way. */

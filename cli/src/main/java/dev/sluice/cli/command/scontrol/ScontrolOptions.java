@@ -7,38 +7,51 @@ import dev.sluice.cli.getopt.OptionTable;
 final class ScontrolOptions {
     private ScontrolOptions() {}
 
+    /**
+     * Slurm 22.05's scontrol table, in its order (read off the real command: {@code --x=1} for
+     * every letter lists an ambiguous prefix's options in table order). 22.05 has no
+     * {@code --json}/{@code --yaml} (23.02 added them): they are unrecognized, as there.
+     */
     static final OptionTable TABLE = OptionTable.builder()
+            .inGivenOrder()
             .add('a', "all", ArgKind.NONE)
-            .unsupported('M', "cluster", ArgKind.REQUIRED)
-            .unsupported('M', "clusters", ArgKind.REQUIRED)
+            .add('M', "cluster", ArgKind.REQUIRED, "clusters")
+            .add('M', "clusters", ArgKind.REQUIRED)
             .add('d', "details", ArgKind.NONE)
             .add((char) 0, "federation", ArgKind.NONE)
-            .unsupported('F', "future", ArgKind.NONE)
+            .add('F', "future", ArgKind.NONE)
             .add('h', "help", ArgKind.NONE)
             .add((char) 0, "hide", ArgKind.NONE)
-            .unsupported((char) 0, "json", ArgKind.NONE)
             .add((char) 0, "local", ArgKind.NONE)
             .add('o', "oneliner", ArgKind.NONE)
             .add('Q', "quiet", ArgKind.NONE)
             .add((char) 0, "sibling", ArgKind.NONE)
-            .unsupported('u', "uid", ArgKind.REQUIRED)
+            .add('u', "uid", ArgKind.REQUIRED)
             .add((char) 0, "usage", ArgKind.NONE)
             .add('v', "verbose", ArgKind.NONE)
             .add('V', "version", ArgKind.NONE)
-            .unsupported((char) 0, "yaml", ArgKind.NONE)
             .build();
 
     static final String HELP = """
             scontrol [<OPTION>] [<COMMAND>]
                 Valid <OPTION> values are:
-                 -a or --all: equivalent to "all" command
-                 -d or --details: equivalent to "details" command
-                 -h or --help: equivalent to "help" command
-                 --hide: equivalent to "hide" command
-                 -o or --oneliner: equivalent to "oneliner" command
-                 -Q or --quiet: equivalent to "quiet" command
-                 -v or --verbose: equivalent to "verbose" command
-                 -V or --version: equivalent to "version" command
+                 -a, --all      Equivalent to "all" command
+                 -d, --details  Equivalent to "details" command
+                 --federation   Report federated job information if a member of a  one
+                 -F, --future   Report information about nodes in "FUTURE" state.
+                 -h, --help     Equivalent to "help" command
+                 --hide         Equivalent to "hide" command
+                 --local        Report information only about jobs on the local cluster.
+                                Overrides --federation.
+                 -M, --cluster  Equivalent to "cluster" command. Implies --local.
+                                NOTE: SlurmDBD must be up.
+                 -o, --oneliner Equivalent to "oneliner" command
+                 -Q, --quiet    Equivalent to "quiet" command
+                 --sibling      Report information about all sibling jobs on a
+                                federated cluster. Implies --federation option.
+                 -u,--uid       Update job as user "uid" instead of the invoking user.
+                 -v, --verbose  Equivalent to "verbose" command
+                 -V, --version  Equivalent to "version" command
 
               Valid <COMMAND> values implemented by Sluice are:
                  hold <job_list>          prevent jobs from being scheduled (operator hold).

@@ -33,12 +33,33 @@ final class ScontrolShow {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean oneLiner;
+    private final ShowFlags flags;
 
-    ScontrolShow(Invocation inv, PrintStream out, PrintStream err, boolean oneLiner) {
+    ScontrolShow(Invocation inv, PrintStream out, PrintStream err, ShowFlags flags) {
         this.inv = inv;
         this.out = out;
-        this.err = err;
-        this.oneLiner = oneLiner;
+        this.err = QuietErrors.of(err, flags.quiet());
+        this.oneLiner = flags.oneLiner();
+        this.flags = flags;
+    }
+
+    /** A "not found" line, on standard output as in Slurm; {@code -Q} leaves it out. */
+    private void notFound(String line) {
+        if (!flags.quiet()) {
+            out.println(line);
+        }
+    }
+
+    /** {@code -v}: the line scontrol prints before a listing (Sluice's data is always current). */
+    private void records(int count, boolean dated) {
+        if (flags.verbose()) {
+            // Slurm's one-job load carries no update time: "Unknown".
+            String time = dated
+                    ? dev.sluice.common.time.SlurmTimestamp.format(
+                            inv.clock().instant(), inv.clock().getZone())
+                    : "Unknown";
+            out.println("last_update_time=" + time + ", records=" + count);
+        }
     }
 
     int run(List<String> args) {
@@ -59,9 +80,9 @@ final class ScontrolShow {
             case "steps" -> steps(id);
             case "config" -> ShowConfigCommand.run(inv, out, err);
             case "scalein" -> scaleIn(id);
-            case "hostnames" -> hostnames(id);
-            case "hostlist" -> hostlist(id, false);
-            case "hostlistsorted" -> hostlist(id, true);
+            case "hostnames" -> HostListShow.hostnames(inv, id, out, err);
+            case "hostlist" -> HostListShow.hostlist(inv, id, false, out, err);
+            case "hostlistsorted" -> HostListShow.hostlist(inv, id, true, out, err);
             default -> {
                 err.println("invalid entity:" + args.get(0) + " for keyword:show ");
                 yield 1;
@@ -144,6 +165,7 @@ final class ScontrolShow {
             err.println("slurm_load_jobs error: " + ErrorCode.INVALID_JOB_ID.text());
             return 1;
         }
+        records(shown.size(), id == null);
         if (shown.isEmpty()) {
             out.println("No jobs in the system");
             return 0;
@@ -199,6 +221,7 @@ final class ScontrolShow {
             err.println("slurm_get_job_steps error: " + e.getMessage());
             return 1;
         }
+        records(steps.size(), true);
         if (stepPart != null) {
             int wanted = stepPart.equals("batch") ? StepShow.BATCH_STEP : (int) Long.parseLong(stepPart);
             steps = steps.stream().filter(s -> s.getStepId() == wanted).toList();
@@ -208,7 +231,7 @@ final class ScontrolShow {
                 out.println("No job steps in the system");
                 return 0;
             }
-            out.println("Job step " + jobId + "." + (stepPart == null ? "" : stepPart) + " not found");
+            notFound("Job step " + jobId + "." + (stepPart == null ? "" : stepPart) + " not found");
             return 1;
         }
         for (var s : steps) {
@@ -229,6 +252,7 @@ final class ScontrolShow {
             err.println("slurm_load_node error: " + e.getMessage());
             return 1;
         }
+        records(nodes.size(), true);
         List<NodeInfo> shown = nodes;
         if (name != null) {
             List<String> wanted;
@@ -245,7 +269,7 @@ final class ScontrolShow {
                 }
             }
             if (shown.isEmpty()) {
-                out.println("Node " + name + " not found");
+                notFound("Node " + name + " not found");
                 return 1;
             }
         }
@@ -295,7 +319,7 @@ final class ScontrolShow {
             // slurm.conf order, whatever order the list names them in: the ranking's last tie-break.
             ranked = nodes.stream().filter(n -> picked.contains(n.getName())).toList();
             if (ranked.isEmpty()) {
-                out.println("Node " + name + " not found");
+                notFound("Node " + name + " not found");
                 return 1;
             }
         }
@@ -326,11 +350,15 @@ final class ScontrolShow {
             err.println("slurm_load_partitions error: " + e.getMessage());
             return 1;
         }
+        // Without -a the controller leaves hidden partitions out, named ones too.
+        List<PartitionInfo> visible =
+                partitions.stream().filter(p -> flags.all() || !p.getHidden()).toList();
+        records(visible.size(), true);
         List<PartitionInfo> shown = name == null
-                ? partitions
-                : partitions.stream().filter(p -> p.getName().equals(name)).toList();
+                ? visible
+                : visible.stream().filter(p -> p.getName().equals(name)).toList();
         if (name != null && shown.isEmpty()) {
-            out.println("Partition " + name + " not found");
+            notFound("Partition " + name + " not found");
             return 1;
         }
         if (shown.isEmpty()) {
@@ -342,37 +370,6 @@ final class ScontrolShow {
             out.print(Layout.render(PartitionShow.lines(p, byName), oneLiner));
         }
         return 0;
-    }
-
-    private int hostnames(String expr) {
-        String e = expr != null ? expr : inv.env().get("SLURM_JOB_NODELIST");
-        if (e == null || e.isEmpty()) {
-            err.println(PROG + ": error: host list is empty");
-            return 0;
-        }
-        try {
-            HostList.expand(e).forEach(out::println);
-            return 0;
-        } catch (IllegalArgumentException ex) {
-            err.println(PROG + ": error: Invalid hostlist: " + e);
-            return 1;
-        }
-    }
-
-    private int hostlist(String expr, boolean sorted) {
-        String e = expr != null ? expr : inv.env().get("SLURM_JOB_NODELIST");
-        if (e == null || e.isEmpty()) {
-            err.println(PROG + ": error: host list is empty");
-            return 0;
-        }
-        try {
-            List<String> names = HostList.expand(e);
-            out.println(sorted ? HostList.compressSorted(names) : HostList.compress(names));
-            return 0;
-        } catch (IllegalArgumentException ex) {
-            err.println(PROG + ": error: Invalid hostlist: " + e);
-            return 1;
-        }
     }
 
     private static List<NodeInfo> loadNodes(ControllerClient client) throws ControllerException {

@@ -47,8 +47,10 @@ final class StepIoServer implements AutoCloseable {
     private final List<Socket> nodes = new ArrayList<>();
     private final Map<Integer, Integer> exits = new ConcurrentHashMap<>();
     private final AtomicBoolean terminated = new AtomicBoolean();
+    private final AtomicBoolean aborted = new AtomicBoolean();
     private volatile String stepName = "";
     private volatile int numTasks;
+    private int stepStatus;
     private Thread waitTimer;
 
     private StepIoServer(ServerSocket server, StepOutput output, PrintStream err, ExitPolicy policy) {
@@ -115,18 +117,30 @@ final class StepIoServer implements AutoCloseable {
             err.println("srun: Force Terminated StepId=" + stepName);
         }
         int code = 0;
+        int worst = 0;
         for (int task = 0; task < numTasks; task++) {
             Integer status = exits.get(task);
             if (status == null) {
                 err.println("srun: error: task " + task + ": no exit status (its node went away)");
-                code = Math.max(code, 1);
-            } else {
-                code = Math.max(code, exitCode(status));
+                status = 1 << 8;
+            }
+            if (exitCode(status) > code) {
+                code = exitCode(status);
+                worst = status;
             }
         }
         output.flush();
         err.flush();
+        stepStatus = output.openFailed() ? 1 << 8 : worst;
         return output.openFailed() ? 1 : code;
+    }
+
+    /**
+     * After {@link #serve}: the step's wait status for the controller, the worst task's (a task
+     * killed by signal 9 is {@code 0:9} in sacct, not exit code 137).
+     */
+    int stepStatus() {
+        return stepStatus;
     }
 
     private void read(Socket node) {
@@ -163,11 +177,24 @@ final class StepIoServer implements AutoCloseable {
                         report(name, task, status);
                         afterExit(status, first);
                     }
+                    case CANCELLED -> cancelled(frame.getCancelled().getNotice());
                     default -> {}
                 }
             }
         } catch (IOException e) {
             // the node closed the stream: its tasks are done (or gone)
+        }
+    }
+
+    /** scancel J.S: each node's slurmstepd line, and once srun's own, as Slurm's srun prints them. */
+    private void cancelled(String notice) {
+        synchronized (this) {
+            err.println(notice);
+            if (aborted.compareAndSet(false, true)) {
+                err.println("srun: Job step aborted: Waiting up to " + (policy.killWaitSeconds() + 2)
+                        + " seconds for job step to finish.");
+            }
+            err.flush();
         }
     }
 

@@ -70,7 +70,7 @@ final class StepLaunch {
                     Interrupts.forwardTo(inv, server, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
                 code = server.serve(step.getNumNodes(), step.getNumTasks(), jobId + "." + step.getStepId());
             }
-            complete(client, jobId, step.getStepId(), code << 8);
+            complete(client, jobId, step.getStepId(), server.stepStatus());
             return code;
         } catch (IOException e) {
             err.println(PROG + ": error: " + e.getMessage());

@@ -112,8 +112,13 @@ public final class JobSpecBuilder {
         }
         if (o.has("time")) {
             try {
-                long minutes = TimeLimit.parseMinutes(o.get("time"));
-                spec.setTimeLimitMinutes(minutes == 0 ? SlurmLimits.INFINITE32 : SlurmLimits.toWire(minutes));
+                long minutes = TimeLimit.parseJobMinutes(o.get("time"));
+                // A negative limit ("-5": minus five days) is kept as Slurm keeps it, wrapped
+                // into its unsigned 32 bits.
+                spec.setTimeLimitMinutes(
+                        minutes == 0
+                                ? SlurmLimits.INFINITE32
+                                : minutes < 0 ? (int) minutes : SlurmLimits.toWire(minutes));
             } catch (IllegalArgumentException e) {
                 throw new SubmitException(255, "error: Invalid --time specification");
             }

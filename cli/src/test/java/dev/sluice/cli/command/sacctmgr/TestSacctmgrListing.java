@@ -82,15 +82,18 @@ class TestSacctmgrListing {
     @Test
     void showConditions() {
         ShowConditions c = ShowConditions.parse(
-                List.of("where", "user=root", "acc=qa", "format=account%20", "withassoc", "tree", "bob"), false);
+                List.of("where", "user=root", "acc=qa", "format=account%20", "withassoc", "bob"),
+                ShowConditions.Entity.USER);
         assertThat(c.users()).containsExactly("root");
         assertThat(c.accounts()).containsExactly("qa");
         assertThat(c.format()).containsExactly("account%20");
         assertThat(c.names()).containsExactly("bob");
         assertThat(c.withAssoc()).isTrue();
-        assertThat(c.tree()).isTrue();
-        assertThat(ShowConditions.parse(List.of("gres"), true).types()).containsExactly("gres");
-        assertThatThrownBy(() -> ShowConditions.parse(List.of("bogus=1"), false))
+        assertThat(c.tree()).isFalse();
+        assertThat(ShowConditions.parse(List.of("gres"), ShowConditions.Entity.TRES)
+                        .types())
+                .containsExactly("gres");
+        assertThatThrownBy(() -> ShowConditions.parse(List.of("bogus=1"), ShowConditions.Entity.USER))
                 .hasMessage(" Unknown condition: bogus=1");
     }
 

@@ -316,13 +316,35 @@ class TestSbatchCommand {
         // sbatch(1): SLURM_* variables always pass; with ALL the caller's own values win. sbatch
         // adds where it ran and the --export it was given (as Slurm 22.05's does, compat 037).
         assertThat(envs.get(0))
-                .containsOnlyKeys("SLURM_TEST_VAR", "SLURM_CONF", "SLURM_SUBMIT_DIR", "SLURM_EXPORT_ENV")
+                .containsOnlyKeys(
+                        "SLURM_TEST_VAR", "SLURM_CONF", "SLURM_SUBMIT_DIR", "SLURM_EXPORT_ENV", "SLURM_JOB_NAME")
                 .containsEntry("SLURM_EXPORT_ENV", "NONE");
         assertThat(envs.get(1))
                 .containsOnlyKeys(
-                        "SLURM_TEST_VAR", "SLURM_CONF", "SLURM_SUBMIT_DIR", "SLURM_EXPORT_ENV", "FOO", "PATH");
+                        "SLURM_TEST_VAR",
+                        "SLURM_CONF",
+                        "SLURM_SUBMIT_DIR",
+                        "SLURM_EXPORT_ENV",
+                        "SLURM_JOB_NAME",
+                        "FOO",
+                        "PATH");
         assertThat(envs.get(1)).containsEntry("FOO", "bar").containsEntry("PATH", "/usr/bin:/bin");
         assertThat(envs.get(2)).containsEntry("PATH", "/usr/bin:/bin").containsEntry("NEW", "1");
+    }
+
+    @Test
+    void sbatchNamesTheJobToItsEnvironmentUnlessTheScriptCameFromStandardInput() {
+        sbatch("", "--wrap", "true");
+        sbatch("#!/bin/sh\ntrue\n");
+        sbatch("#!/bin/sh\ntrue\n", "-J", "piped");
+        var specs = controller.requests().stream()
+                .map(r -> r.getSubmitBatchJob().getSpec())
+                .toList();
+        assertThat(text(specs.get(0).getEnvironmentMap())).containsEntry("SLURM_JOB_NAME", "wrap");
+        // Slurm 22.05 names it "sbatch" on the controller and leaves the variable unset (compat 034).
+        assertThat(specs.get(1).getName()).isEqualTo("sbatch");
+        assertThat(text(specs.get(1).getEnvironmentMap())).doesNotContainKey("SLURM_JOB_NAME");
+        assertThat(text(specs.get(2).getEnvironmentMap())).containsEntry("SLURM_JOB_NAME", "piped");
     }
 
     @Test

@@ -1,0 +1,89 @@
+package dev.sluice.ctld.control;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.queue.Dependency;
+import dev.sluice.ctld.select.FeatureConstraint;
+import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.state.ArraySpec;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.Partition;
+
+/** What a submission must pass before it is decided, each refused with Slurm's error. Pure. */
+final class SubmitChecks {
+    private SubmitChecks() {}
+
+    /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
+    static void features(ClusterView state, JobRequest request) {
+        FeatureConstraint constraint;
+        try {
+            constraint = FeatureConstraint.parse(request.constraint());
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.INVALID_FEATURE);
+        }
+        for (String feature : constraint.features()) {
+            if (state.nodes().stream().noneMatch(n -> n.features().contains(feature))) {
+                throw new SlurmException(ErrorCode.INVALID_FEATURE);
+            }
+        }
+    }
+
+    /** The array and dependency texts must parse, or Slurm refuses the job. */
+    static void sequencing(ClusterView state, JobRequest request, int maxArraySize) {
+        String array = request.sequencing().array();
+        if (!array.isBlank()) {
+            try {
+                ArraySpec.parse(state.nextJobId(), array, maxArraySize);
+            } catch (IllegalArgumentException e) {
+                throw new SlurmException(ErrorCode.INVALID_ARRAY);
+            }
+        }
+        // A job id the controller does not know is accepted, as by Slurm 22.05: the job it
+        // named has ended and been forgotten, so that part is met once the job is considered.
+        try {
+            Dependency.parse(request.sequencing().dependency());
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.DEPENDENCY);
+        }
+    }
+
+    /** A node as the "could it ever run" check sees it: all of it free. */
+    static NodeCapacity idleCapacity(Node node) {
+        return new NodeCapacity(
+                node.name(),
+                node.hardware(),
+                node.hardware().cpus(),
+                node.hardware().realMemoryMb(),
+                true,
+                true,
+                node.features(),
+                node.weight(),
+                GresPool.idle(node.gres()));
+    }
+
+    /** The partition a job asked for (the first of a list that exists), or the default one. */
+    static Partition partition(ClusterView state, String requested) {
+        if (requested == null || requested.isEmpty()) {
+            return state.partitions().stream()
+                    .filter(Partition::isDefault)
+                    .findFirst()
+                    .orElseThrow(() -> new SlurmException(ErrorCode.DEFAULT_PARTITION_NOT_SET));
+        }
+        // Slurm accepts a comma-separated list; the first that exists is used here.
+        for (String name : requested.split(",")) {
+            for (Partition p : state.partitions()) {
+                if (p.name().equals(name.trim())) {
+                    return p;
+                }
+            }
+        }
+        // Slurm's err_msg names what was asked for, before the error itself.
+        throw new SlurmException(
+                ErrorCode.INVALID_PARTITION_NAME,
+                ErrorCode.INVALID_PARTITION_NAME.text(),
+                "invalid partition specified: " + requested);
+    }
+}
