@@ -20,6 +20,11 @@ final class JobShow {
     private JobShow() {}
 
     static List<String> lines(JobView j) {
+        return lines(j, false);
+    }
+
+    /** @param details {@code -d}: DerivedExitCode and the per-node lines ({@link JobDetail}) */
+    static List<String> lines(JobView j, boolean details) {
         JobInfo info = j.info();
         JobSpec spec = j.spec();
         List<String> l = new ArrayList<>();
@@ -41,6 +46,9 @@ final class JobShow {
                 + JobView.orNull(j.info().getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
                 + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));
+        if (details) {
+            l.add("DerivedExitCode=" + exitCode(info.getDerivedExitStatus()));
+        }
         l.add("RunTime=" + Layout.duration(j.elapsedSeconds()) + " TimeLimit=" + TimeLimit.format(j.timeLimitMinutes())
                 + " TimeMin=N/A");
         l.add("SubmitTime=" + j.timeOrUnknown(info.getSubmitTime()) + " EligibleTime="
@@ -65,6 +73,9 @@ final class JobShow {
         l.add("TRES=" + tres(j));
         l.add("Socks/Node=* NtasksPerN:B:S:C=" + Integer.toUnsignedString(spec.getNtasksPerNode())
                 + ":0:*:* CoreSpec=*");
+        if (details) {
+            l.addAll(JobDetail.lines(info));
+        }
         l.add("MinCPUsNode=" + j.minCpusPerNode() + " " + minMemory(j) + " MinTmpDiskNode=0");
         l.add("Features=" + JobView.orNull(spec.getConstraint()) + " DelayBoot=00:00:00");
         l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");

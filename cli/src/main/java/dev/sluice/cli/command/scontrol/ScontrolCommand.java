@@ -28,6 +28,7 @@ public final class ScontrolCommand implements Command {
         }
         Getopt.Result parsed = line.get();
         boolean oneLiner = false;
+        boolean details = false;
         for (ParsedOption o : parsed.options()) {
             switch (o.key()) {
                 case "help", "usage" -> {
@@ -39,8 +40,9 @@ public final class ScontrolCommand implements Command {
                     return 0;
                 }
                 case "oneliner" -> oneLiner = true;
-                // Details add fields Sluice does not track yet; the others change nothing here.
-                case "all", "details", "federation", "hide", "local", "quiet", "sibling", "verbose" -> {}
+                case "details" -> details = true;
+                // These change nothing Sluice shows.
+                case "all", "federation", "hide", "local", "quiet", "sibling", "verbose" -> {}
                 default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
             }
         }
@@ -52,7 +54,7 @@ public final class ScontrolCommand implements Command {
         String keyword = words.get(0).toLowerCase(Locale.ROOT);
         List<String> rest = words.subList(1, words.size());
         return switch (keyword) {
-            case "show" -> new ScontrolShow(inv, out, err, oneLiner).run(rest);
+            case "show" -> new ScontrolShow(inv, out, err, oneLiner, details).run(rest);
             case "update" -> update(inv, rest, err);
             case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, err);
             case "requeue", "requeuehold", "suspend", "resume" ->

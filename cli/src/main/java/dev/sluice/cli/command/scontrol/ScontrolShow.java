@@ -33,12 +33,19 @@ final class ScontrolShow {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean oneLiner;
+    private final boolean details;
 
     ScontrolShow(Invocation inv, PrintStream out, PrintStream err, boolean oneLiner) {
+        this(inv, out, err, oneLiner, false);
+    }
+
+    /** @param details {@code -d}: the jobs' and nodes' detail lines */
+    ScontrolShow(Invocation inv, PrintStream out, PrintStream err, boolean oneLiner, boolean details) {
         this.inv = inv;
         this.out = out;
         this.err = err;
         this.oneLiner = oneLiner;
+        this.details = details;
     }
 
     int run(List<String> args) {
@@ -150,7 +157,7 @@ final class ScontrolShow {
         }
         shown.sort(Comparator.comparingLong(v -> Integer.toUnsignedLong(v.info().getJobId())));
         for (JobView v : shown) {
-            out.print(Layout.render(JobShow.lines(v), oneLiner));
+            out.print(Layout.render(JobShow.lines(v, details), oneLiner));
         }
         return 0;
     }
@@ -229,34 +236,37 @@ final class ScontrolShow {
             err.println("slurm_load_node error: " + e.getMessage());
             return 1;
         }
-        List<NodeInfo> shown = nodes;
-        if (name != null) {
-            List<String> wanted;
-            try {
-                wanted = HostList.expand(name);
-            } catch (IllegalArgumentException e) {
-                wanted = List.of(name);
+        if (name == null) {
+            if (nodes.isEmpty()) {
+                out.println("No nodes in the system");
             }
-            Map<String, NodeInfo> byName = byName(nodes);
-            shown = new ArrayList<>();
-            for (String w : wanted) {
-                if (byName.containsKey(w)) {
-                    shown.add(byName.get(w));
-                }
-            }
-            if (shown.isEmpty()) {
-                out.println("Node " + name + " not found");
-                return 1;
-            }
-        }
-        if (shown.isEmpty()) {
-            out.println("No nodes in the system");
+            nodes.forEach(this::printNode);
             return 0;
         }
-        for (NodeInfo n : shown) {
-            out.print(Layout.render(NodeShow.lines(n, inv.clock().getZone()), oneLiner));
+        List<String> wanted;
+        try {
+            wanted = NodeNames.of(name);
+        } catch (IllegalArgumentException e) {
+            err.println("unable to parse node list " + name);
+            return 1;
         }
-        return 0;
+        // As 22.05: each name in turn, shown or said to be missing (on stdout), exit 1 if any was.
+        Map<String, NodeInfo> byName = byName(nodes);
+        int rc = 0;
+        for (String w : wanted) {
+            NodeInfo n = byName.get(w);
+            if (n == null) {
+                out.println("Node " + w + " not found");
+                rc = 1;
+            } else {
+                printNode(n);
+            }
+        }
+        return rc;
+    }
+
+    private void printNode(NodeInfo n) {
+        out.print(Layout.render(NodeShow.lines(n, inv.clock().getZone(), details), oneLiner));
     }
 
     /** {@code scontrol show scalein [NODELIST]}: see {@link ScaleInShow}. */
