@@ -40,7 +40,7 @@ final class JobShow {
         l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
-                + " QOS=" + JobView.orNull(spec.getQos()));
+                + " QOS=" + qos(spec));
         l.add("JobState=" + j.stateName() + " Reason="
                 + j.described().replace(' ', '_') + " Dependency="
                 + JobView.orNull(j.info().getDependency()));
@@ -104,6 +104,18 @@ final class JobShow {
         addIfSet(l, "WaitDetail=", info.getWaitDetail());
         l.add("");
         return l;
+    }
+
+    /**
+     * A job without a QOS shows {@code (null)} where it has no account either (no accounting, as
+     * in Slurm without a database), but an empty name where it runs under an association: a
+     * {@code --qos} naming none that exists ({@code QOS=}, observed on 22.05, compat 089).
+     */
+    private static String qos(JobSpec spec) {
+        if (!spec.getQos().isEmpty()) {
+            return spec.getQos();
+        }
+        return spec.getAccount().isEmpty() ? "(null)" : "";
     }
 
     private static void addIfSet(List<String> lines, String key, String value) {
