@@ -93,35 +93,6 @@ public final class NodeControl {
                 boolean dynamic,
                 Set<Integer> runningJobs,
                 long bootTime,
-                String version,
-                List<String> features,
-                String gres,
-                Optional<Found> found) {
-            this(
-                    name,
-                    hostname,
-                    addr,
-                    port,
-                    hardware,
-                    dynamic,
-                    runningJobs,
-                    bootTime,
-                    version,
-                    features,
-                    gres,
-                    found,
-                    NodeFacts.NONE);
-        }
-
-        public Registration(
-                String name,
-                String hostname,
-                String addr,
-                int port,
-                NodeHardware hardware,
-                boolean dynamic,
-                Set<Integer> runningJobs,
-                long bootTime,
                 String version) {
             this(
                     name,
@@ -135,7 +106,8 @@ public final class NodeControl {
                     version,
                     List.of(),
                     "",
-                    Optional.empty());
+                    Optional.empty(),
+                    NodeFacts.NONE);
         }
     }
 
