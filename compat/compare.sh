@@ -26,8 +26,13 @@ source "$B/sluice.env"
 port() { grep "^$1=" "$B/etc/slurm.conf" | tail -1 | cut -d= -f2; }
 if [ $# -eq 0 ]; then set -- "$here"/scenarios/*.scn; fi
 out=$(mktemp)
+# Node daemons' ports: ours (the rewritten NodeName lines) for the recording's, in order.
+nodeports() { grep -o '^NodeName=.* Port=[0-9,]*' "$1" | sed 's/.* Port=//' | tr ',' '\n'; }
+nodemaps=()
+while read -r ours theirs; do [ -n "$ours" ] && nodemaps+=(--map "$ours=$theirs"); done \
+  < <(paste -d' ' <(nodeports "$B/etc/slurm.conf") <(nodeports "$here/conf/slurm.conf"))
 /usr/bin/python3 "$here/difftest.py" run --map "$(port SlurmctldPort)=6817" --map "$(port AccountingStoragePort)=6819" \
-  --map "$B={BASE}" "$@" > "$out"
+  "${nodemaps[@]}" --map "$B={BASE}" "$@" > "$out"
 same=0; differ=0
 for scn in "$@"; do
   name=$(basename "$scn" .scn)

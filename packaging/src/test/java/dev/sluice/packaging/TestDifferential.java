@@ -91,6 +91,13 @@ class TestDifferential {
         String conf = Files.readString(base.resolve("etc/slurm.conf"));
         argv.addAll(List.of("--map", setting(conf, "SlurmctldPort") + "=6817"));
         argv.addAll(List.of("--map", setting(conf, "AccountingStoragePort") + "=6819"));
+        // The node daemons' ports too (scontrol show node's Port=), node line by node line.
+        List<String> ours = nodePorts(conf);
+        List<String> recorded =
+                nodePorts(Files.readString(COMPAT.resolve("conf").resolve("slurm.conf")));
+        for (int i = 0; i < Math.min(ours.size(), recorded.size()); i++) {
+            argv.addAll(List.of("--map", ours.get(i) + "=" + recorded.get(i)));
+        }
         argv.addAll(List.of("--map", base + "={BASE}"));
         try (Stream<Path> s = Files.list(COMPAT.resolve("scenarios"))) {
             s.filter(p -> p.toString().endsWith(".scn")).sorted().forEach(p -> argv.add(p.toString()));
@@ -190,6 +197,19 @@ class TestDifferential {
             byName.put(name, text.substring(0, Math.max(0, text.length() - 1)));
         }
         return byName;
+    }
+
+    /** The {@code Port=} values of the NodeName lines, in order ({@code Port=6821,6822}). */
+    private static List<String> nodePorts(String conf) {
+        Pattern port = Pattern.compile("\\sPort=([0-9,]+)");
+        List<String> ports = new ArrayList<>();
+        conf.lines().filter(l -> l.startsWith("NodeName=")).forEach(l -> {
+            Matcher m = port.matcher(l);
+            if (m.find()) {
+                ports.addAll(List.of(m.group(1).split(",")));
+            }
+        });
+        return ports;
     }
 
     private static String setting(String conf, String key) {

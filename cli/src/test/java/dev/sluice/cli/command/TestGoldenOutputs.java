@@ -210,4 +210,18 @@ class TestGoldenOutputs {
         assertThat(stdout(new ScontrolCommand(), Fixtures.LATER_NOW, "show", "partition"))
                 .isEqualTo(golden("scontrol-partitions.txt"));
     }
+
+    @Test
+    void scontrolShowNodeSaysWhichNamesItLacks() throws IOException {
+        // As 22.05 (observed): each name in turn, a missing one said on stdout; exit 1.
+        TestingInvocations.Output o = TestingInvocations.runBothWays(
+                new ScontrolCommand(), Fixtures.LATER_NOW, dir, env, "", "show", "node", "n9,n1,bogus[");
+        assertThat(o.exitCode()).isEqualTo(1);
+        String n1 = golden("scontrol-nodes.txt").split("\n\n")[0] + "\n\n";
+        assertThat(o.out()).isEqualTo("Node n9 not found\n" + n1 + "Node bogus] not found\n");
+        TestingInvocations.Output bad = TestingInvocations.runBothWays(
+                new ScontrolCommand(), Fixtures.LATER_NOW, dir, env, "", "show", "node", "n[2-1]");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.err()).isEqualTo("unable to parse node list n[2-1]\n");
+    }
 }

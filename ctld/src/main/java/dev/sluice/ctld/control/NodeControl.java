@@ -10,6 +10,7 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
@@ -62,6 +63,7 @@ public final class NodeControl {
      * @param features a dynamic node's own {@code Feature=}; empty for configured nodes
      * @param gres a dynamic node's own {@code Gres=}; empty for configured nodes
      * @param found what it detected, when the daemon reports it
+     * @param facts what it says of its machine (Arch, OS, when it started)
      */
     public record Registration(
             String name,
@@ -75,7 +77,8 @@ public final class NodeControl {
             String version,
             List<String> features,
             String gres,
-            Optional<Found> found) {
+            Optional<Found> found,
+            NodeFacts facts) {
         public Registration {
             runningJobs = Set.copyOf(runningJobs);
             features = List.copyOf(features);
@@ -103,7 +106,8 @@ public final class NodeControl {
                     version,
                     List.of(),
                     "",
-                    Optional.empty());
+                    Optional.empty(),
+                    NodeFacts.NONE);
         }
     }
 
@@ -142,6 +146,7 @@ public final class NodeControl {
                     reg.version(),
                     features,
                     gres,
+                    reg.facts(),
                     now));
         }
         Optional<String> shortfall = reg.found().flatMap(found -> {
@@ -204,7 +209,8 @@ public final class NodeControl {
                 reg.version(),
                 List.of(),
                 "",
-                reg.found());
+                reg.found(),
+                reg.facts());
     }
 
     /** ReturnToService: 1 only for nodes that were DOWN for not answering, 2 for any. */
@@ -227,6 +233,7 @@ public final class NodeControl {
                 || !known.hardware().equals(reg.hardware())
                 || known.bootTime() != reg.bootTime()
                 || !known.version().equals(reg.version())
+                || !known.facts().equals(reg.facts())
                 || (known.dynamic() && !features.isEmpty() && !known.features().equals(features))
                 || (known.dynamic() && !gres.isEmpty() && !known.gres().equals(inventory(gres)));
     }

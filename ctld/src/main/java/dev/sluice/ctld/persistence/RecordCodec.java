@@ -4,6 +4,7 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobStep;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
@@ -104,7 +105,10 @@ public final class RecordCodec {
                                 .addAllFeatures(r.features()))
                         .setDynamic(r.dynamic())
                         .setBootTime(r.bootTime())
-                        .setVersion(r.version()));
+                        .setVersion(r.version())
+                        .setArch(r.facts().arch())
+                        .setOs(r.facts().os())
+                        .setSlurmdStartTime(r.facts().slurmdStartTime()));
             case StateRecord.NodeCreated r ->
                 e.setNodeCreated(NodeCreatedRecord.newBuilder()
                         .setName(r.name())
@@ -226,6 +230,7 @@ public final class RecordCodec {
                         r.getVersion(),
                         r.getHardware().getFeaturesList(),
                         r.getHardware().getGres(),
+                        new NodeFacts(r.getArch(), r.getOs(), r.getSlurmdStartTime()),
                         t);
             }
             case NODE_CREATED -> {

@@ -2,25 +2,21 @@ package dev.sluice.ctld.rpc;
 
 import dev.sluice.common.gres.GresRequest;
 import dev.sluice.common.hostlist.HostList;
-import dev.sluice.common.hostlist.IndexRanges;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
-import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeHardware;
-import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.NodeGres;
-import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -91,6 +87,7 @@ public final class InfoMapper {
                 .setNumNodes(nodes)
                 .setNumCpus(cpus)
                 .setExitStatus(job.exitStatus())
+                .setDerivedExitStatus(image.derivedExit(job))
                 .setCompleting(image.isCompleting(job))
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setPartition(job.partition())
@@ -144,11 +141,31 @@ public final class InfoMapper {
                                     a)
                             .format());
             for (Allocation.NodeShare share : a.nodes()) {
-                b.addNodeGres(
-                        NodeGres.newBuilder().setNode(share.node()).addAllGrants(WireMapper.toWireGres(share.gres())));
+                b.addNodeGres(NodeGres.newBuilder()
+                        .setNode(share.node())
+                        .addAllGrants(WireMapper.toWireGres(share.gres()))
+                        .addAllCpuIds(cpuIds(image, share))
+                        .setMemoryMb(shown.memoryConsumable() ? share.memoryMb() : 0));
             }
         }
         return b.build();
+    }
+
+    /**
+     * The CPUs of a node's share as Slurm numbers them: each held core's threads, core * threads
+     * per core + thread. Shares recorded before cores were tracked have none to show.
+     */
+    private static List<Integer> cpuIds(ClusterImage image, Allocation.NodeShare share) {
+        int threads = image.node(share.node())
+                .map(v -> Math.max(1, v.node().hardware().threadsPerCore()))
+                .orElse(1);
+        List<Integer> ids = new ArrayList<>();
+        for (int core : share.cores()) {
+            for (int t = 0; t < threads; t++) {
+                ids.add(core * threads + t);
+            }
+        }
+        return ids;
     }
 
     private static long requestedMemory(
@@ -308,88 +325,6 @@ public final class InfoMapper {
             out = out.with("gres/" + e.getKey(), e.getValue());
         }
         return out;
-    }
-
-    static NodeInfo node(ClusterImage image, NodeView v) {
-        var n = v.node();
-        var hw = n.hardware();
-        List<String> partitions = image.partitions().stream()
-                .filter(p -> p.nodes().contains(n.name()))
-                .map(Partition::name)
-                .toList();
-        NodeInfo.Builder b = NodeInfo.newBuilder()
-                .setName(n.name())
-                .setHostname(n.hostname())
-                .setAddr(n.addr())
-                .setPort(n.port())
-                .setCpus(hw.cpus())
-                .setBoards(hw.boards())
-                .setSockets(hw.sockets())
-                .setCoresPerSocket(hw.coresPerSocket())
-                .setThreadsPerCore(hw.threadsPerCore())
-                .setRealMemoryMb(hw.realMemoryMb())
-                .setTmpDiskMb(hw.tmpDiskMb())
-                .setAllocCpus(v.allocCpus())
-                .setAllocMemoryMb(v.allocMemoryMb())
-                .setState(v.baseState().name())
-                .addAllFlags(v.flags().stream().map(Enum::name).toList())
-                .setReason(n.reason())
-                .setReasonUser(n.reasonUser())
-                .setReasonTime(n.reasonTime())
-                .setGres(n.gres().describe())
-                .setGresUsed(gresUsed(v))
-                .addAllFeatures(n.features())
-                .addAllPartitions(partitions)
-                .setWeight(n.weight())
-                .setBootTime(n.bootTime())
-                .setVersion(n.version())
-                .setCfgTres(nodeGres(
-                                Tres.empty()
-                                        .with("cpu", hw.cpus())
-                                        .with("mem", hw.realMemoryMb())
-                                        .with("billing", hw.cpus()),
-                                v,
-                                GresUnit::capacity)
-                        .format());
-        if (v.allocCpus() > 0) {
-            Tres alloc = Tres.empty().with("cpu", v.allocCpus());
-            alloc = v.allocMemoryMb() > 0 ? alloc.with("mem", v.allocMemoryMb()) : alloc;
-            b.setAllocTres(nodeGres(alloc, v, u -> v.gres().used(u)).format());
-        }
-        return b.build();
-    }
-
-    /** A node's TRES with its GRES by name ({@code gres/gpu=3}); names that count 0 are left out. */
-    private static Tres nodeGres(Tres tres, NodeView v, java.util.function.ToLongFunction<GresUnit> count) {
-        java.util.Map<String, Long> totals = new java.util.TreeMap<>();
-        v.gres().inventory().units().forEach(u -> totals.merge(u.name(), count.applyAsLong(u), Long::sum));
-        Tres out = tres;
-        for (var e : totals.entrySet()) {
-            if (e.getValue() > 0) {
-                out = out.with("gres/" + e.getKey(), e.getValue());
-            }
-        }
-        return out;
-    }
-
-    /** Slurm's GresUsed: {@code gpu:2(IDX:0-1),mps:0(IDX:N/A)}. */
-    static String gresUsed(NodeView v) {
-        List<String> parts = new ArrayList<>();
-        java.util.Map<String, List<GresUnit>> byName = new java.util.LinkedHashMap<>();
-        v.gres()
-                .inventory()
-                .units()
-                .forEach(u ->
-                        byName.computeIfAbsent(u.name(), k -> new ArrayList<>()).add(u));
-        byName.forEach((name, units) -> {
-            long used = units.stream().mapToLong(u -> v.gres().used(u)).sum();
-            List<Integer> idx = units.stream()
-                    .filter(u -> v.gres().used(u) > 0)
-                    .map(GresUnit::index)
-                    .toList();
-            parts.add(name + ":" + used + "(IDX:" + (idx.isEmpty() ? "N/A" : IndexRanges.format(idx)) + ")");
-        });
-        return String.join(",", parts);
     }
 
     static PartitionInfo partition(ClusterImage image, Partition p) {

@@ -7,6 +7,7 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeAddresses;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.GresFound;
@@ -136,7 +137,8 @@ public final class NodeRegistryService implements BindableService {
                     request.getVersion(),
                     request.getHardware().getFeaturesList(),
                     request.getHardware().getGres(),
-                    found(request));
+                    found(request),
+                    new NodeFacts(request.getArch(), request.getOs(), request.getSlurmdStartTime()));
             try {
                 NodeControl.RegistrationAnswer answer =
                         await(loop.submit((state, now) -> nodes.register(state, reg, now)));

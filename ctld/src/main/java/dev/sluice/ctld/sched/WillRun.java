@@ -44,7 +44,8 @@ public final class WillRun {
                 image.reasonDetails(),
                 Math.max(image.nextJobId(), candidate.id() + 1),
                 image.steps(),
-                image.completing());
+                image.completing(),
+                image.derivedExits());
         SchedulerConfig deep = new SchedulerConfig(
                 config.backfill(), Integer.MAX_VALUE, config.windowSeconds(), config.priority(), config.select());
         // --begin in the future: the pass is made as of that time, when the job may first start.

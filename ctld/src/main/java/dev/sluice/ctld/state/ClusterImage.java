@@ -25,7 +25,8 @@ public record ClusterImage(
         Map<Integer, String> reasonDetails,
         int nextJobId,
         Map<Integer, JobSteps> steps,
-        java.util.Set<Integer> completing) {
+        java.util.Set<Integer> completing,
+        Map<Integer, Integer> derivedExits) {
 
     public ClusterImage {
         // The controller's own tables are immutable already and share chunks between images.
@@ -44,6 +45,47 @@ public record ClusterImage(
         reasonDetails = Map.copyOf(reasonDetails);
         steps = Map.copyOf(steps);
         completing = java.util.Set.copyOf(completing);
+        derivedExits = Map.copyOf(derivedExits);
+    }
+
+    /** An image that knows no step's exit status (DerivedExitCode 0:0 for every job). */
+    public ClusterImage(
+            long sequence,
+            List<Job> jobs,
+            Map<Integer, Job> jobsById,
+            List<NodeView> nodes,
+            Map<String, NodeView> nodesByName,
+            List<Partition> partitions,
+            Map<Integer, JobReason> pendingReasons,
+            Map<Integer, Long> expectedStarts,
+            Map<Integer, Long> priorities,
+            Map<Integer, String> reasonDetails,
+            int nextJobId,
+            Map<Integer, JobSteps> steps,
+            java.util.Set<Integer> completing) {
+        this(
+                sequence,
+                jobs,
+                jobsById,
+                nodes,
+                nodesByName,
+                partitions,
+                pendingReasons,
+                expectedStarts,
+                priorities,
+                reasonDetails,
+                nextJobId,
+                steps,
+                completing,
+                Map.of());
+    }
+
+    /**
+     * scontrol show job -d's DerivedExitCode: the highest wait status among the job's ended
+     * steps (the batch script's own is its ExitCode), 0 when none ended.
+     */
+    public int derivedExit(Job job) {
+        return derivedExits.getOrDefault(job.id(), 0);
     }
 
     /** Whether a job that ended still has processes being killed on some node (COMPLETING). */

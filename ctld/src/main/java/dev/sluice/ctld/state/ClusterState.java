@@ -58,6 +58,11 @@ public final class ClusterState implements ClusterView {
     private final Map<Integer, Long> warned = new HashMap<>();
     /** Soft: the steps of running jobs. Immutable, replaced on each change, so images share it. */
     private Map<Integer, JobSteps> steps = Map.of();
+    /**
+     * Durable, derived from the journal's step records: each job's highest step exit status
+     * (DerivedExitCode). Immutable, replaced on change, so images share it.
+     */
+    private Map<Integer, Integer> derivedExits = Map.of();
 
     private int nextJobId;
     private long sequence;
@@ -130,13 +135,13 @@ public final class ClusterState implements ClusterView {
                 Job started = move(requireJob(r.jobId()), r, snapshot);
                 jobs.put(started);
                 noLongerPending.add(r.jobId());
-                account(started.allocation(), +1);
+                account(started.allocation(), +1, busyTime(r.time(), snapshot));
             }
             case JobEnded r -> {
                 Job job = requireJob(r.jobId());
                 Job ended = move(job, r, snapshot);
                 if (job.isRunning()) {
-                    account(job.allocation(), -1);
+                    account(job.allocation(), -1, busyTime(r.time(), snapshot));
                 }
                 noLongerPending.add(r.jobId());
                 jobs.put(ended);
@@ -145,7 +150,7 @@ public final class ClusterState implements ClusterView {
                 Job job = requireJob(r.jobId());
                 Job requeued = move(job, r, snapshot);
                 if (job.isRunning()) {
-                    account(job.allocation(), -1);
+                    account(job.allocation(), -1, busyTime(r.time(), snapshot));
                 }
                 jobs.put(requeued);
             }
@@ -158,9 +163,14 @@ public final class ClusterState implements ClusterView {
                 }
                 r.jobIds().forEach(jobs::remove);
                 r.jobIds().forEach(warned::remove);
+                if (r.jobIds().stream().anyMatch(derivedExits::containsKey)) {
+                    Map<Integer, Integer> left = new HashMap<>(derivedExits);
+                    r.jobIds().forEach(left::remove);
+                    derivedExits = Map.copyOf(left);
+                }
             }
-            // For accounting only; the job may even be purged by the time it replays.
-            case StateRecord.StepRecorded r -> {}
+            // The job may even be purged by the time it replays.
+            case StateRecord.StepRecorded r -> stepRecorded(r);
             case NodeRegistered r -> registered(r);
             case NodeCreated r -> {
                 if (nodes.containsKey(r.name())) {
@@ -195,6 +205,24 @@ public final class ClusterState implements ClusterView {
         sequence = Math.max(sequence, recordSequence);
     }
 
+    /** The job's highest ended step's status (DerivedExitCode), 0 if none. */
+    int derivedExit(int jobId) {
+        return derivedExits.getOrDefault(jobId, 0);
+    }
+
+    /** An ended step raises its job's DerivedExitCode to its own status if that is higher. */
+    private void stepRecorded(StateRecord.StepRecorded r) {
+        JobStep step = r.step();
+        if (step.state() == dev.sluice.common.slurm.JobState.RUNNING
+                || jobs.get(r.jobId()) == null
+                || step.exitStatus() <= derivedExits.getOrDefault(r.jobId(), 0)) {
+            return;
+        }
+        Map<Integer, Integer> changed = new HashMap<>(derivedExits);
+        changed.put(r.jobId(), step.exitStatus());
+        derivedExits = Map.copyOf(changed);
+    }
+
     private static Job move(Job job, StateRecord record, boolean snapshot) {
         return snapshot ? JobLifecycle.restore(job, record) : JobLifecycle.replay(job, record);
     }
@@ -218,8 +246,9 @@ public final class ClusterState implements ClusterView {
             base = base.withDynamicConfig(r.features(), inventory(r.gres()));
         }
         Node node = base.withRegistration(
-                r.hostname(), r.addr(), r.port(), r.hardware(), r.dynamic(), r.bootTime(), r.version());
+                r.hostname(), r.addr(), r.port(), r.hardware(), r.dynamic(), r.bootTime(), r.version(), r.facts());
         nodes.put(r.name(), node);
+        usage.registered(r.name(), r.time());
         if (existing == null || (ownConfig && !existing.features().equals(node.features()))) {
             leavePartitions(r.name());
             joinPartitions(node);
@@ -238,8 +267,16 @@ public final class ClusterState implements ClusterView {
         partitions = PartitionMembers.leave(partitions, name);
     }
 
-    private void account(Allocation allocation, int sign) {
-        usage.account(allocation, sign, nodes::get);
+    /**
+     * When a node that a job lets go of counts as last busy: the record's time, except in a
+     * snapshot, whose node registrations carry each node's last busy time already.
+     */
+    private static long busyTime(long recordTime, boolean snapshot) {
+        return snapshot ? 0 : recordTime;
+    }
+
+    private void account(Allocation allocation, int sign, long time) {
+        usage.account(allocation, sign, nodes::get, time);
     }
 
     private Job requireJob(int id) {
@@ -386,11 +423,11 @@ public final class ClusterState implements ClusterView {
         Map<Integer, Completing> next = new HashMap<>(completing);
         if (nodes.isEmpty()) {
             next.remove(jobId);
-            account(held, -1);
+            account(held, -1, 0);
         } else {
             next.put(jobId, new Completing(held, Set.copyOf(nodes)));
             if (was == null) {
-                account(held, +1);
+                account(held, +1, 0);
             }
         }
         completing = Map.copyOf(next);
@@ -503,6 +540,7 @@ public final class ClusterState implements ClusterView {
                 details,
                 nextJobId,
                 steps,
-                completing.keySet());
+                completing.keySet(),
+                derivedExits);
     }
 }

@@ -28,7 +28,8 @@ public record Node(
         String reasonUser,
         long reasonTime,
         long bootTime,
-        String version) {
+        String version,
+        NodeFacts facts) {
 
     public Node {
         requireNonNull(name, "name is null");
@@ -40,6 +41,7 @@ public record Node(
         requireNonNull(reason, "reason is null");
         requireNonNull(reasonUser, "reasonUser is null");
         requireNonNull(version, "version is null");
+        requireNonNull(facts, "facts is null");
     }
 
     public static Node configured(
@@ -53,8 +55,25 @@ public record Node(
             int weight,
             boolean future) {
         return new Node(
-                name, hostname, addr, port, hw, features, gres, weight, false, false, false, false, future, "", "", 0,
-                0, "");
+                name,
+                hostname,
+                addr,
+                port,
+                hw,
+                features,
+                gres,
+                weight,
+                false,
+                false,
+                false,
+                false,
+                future,
+                "",
+                "",
+                0,
+                0,
+                "",
+                NodeFacts.NONE);
     }
 
     /** {@code scontrol create NodeName=...}: a dynamic node no daemon has registered yet. */
@@ -69,12 +88,41 @@ public record Node(
             int weight,
             boolean future) {
         return new Node(
-                name, hostname, addr, port, hw, features, gres, weight, true, false, false, false, future, "", "", 0, 0,
-                "");
+                name,
+                hostname,
+                addr,
+                port,
+                hw,
+                features,
+                gres,
+                weight,
+                true,
+                false,
+                false,
+                false,
+                future,
+                "",
+                "",
+                0,
+                0,
+                "",
+                NodeFacts.NONE);
     }
 
     public Node withRegistration(
             String newHostname, String newAddr, int newPort, NodeHardware hw, boolean dyn, long boot, String ver) {
+        return withRegistration(newHostname, newAddr, newPort, hw, dyn, boot, ver, facts);
+    }
+
+    public Node withRegistration(
+            String newHostname,
+            String newAddr,
+            int newPort,
+            NodeHardware hw,
+            boolean dyn,
+            long boot,
+            String ver,
+            NodeFacts newFacts) {
         return new Node(
                 name,
                 newHostname,
@@ -93,7 +141,8 @@ public record Node(
                 reasonUser,
                 reasonTime,
                 boot,
-                ver);
+                ver,
+                newFacts);
     }
 
     public Node withFuture(boolean newFuture) {
@@ -115,7 +164,8 @@ public record Node(
                 reasonUser,
                 reasonTime,
                 bootTime,
-                version);
+                version,
+                facts);
     }
 
     /** A dynamic node's own {@code Feature=} and {@code Gres=} (from {@code -Z --conf}). */
@@ -138,7 +188,8 @@ public record Node(
                 reasonUser,
                 reasonTime,
                 bootTime,
-                version);
+                version,
+                facts);
     }
 
     public Node withAdmin(boolean newDown, boolean newDrain, String newReason, String user, long time) {
@@ -160,6 +211,7 @@ public record Node(
                 user,
                 time,
                 bootTime,
-                version);
+                version,
+                facts);
     }
 }

@@ -18,23 +18,44 @@ final class NodeUsage {
         int jobs;
         GresPool gres;
         CoreSet cores = CoreSet.EMPTY;
+        long lastBusy;
     }
 
     private final Map<String, Held> byNode = new HashMap<>();
 
-    /** A job's allocation starts ({@code sign} +1) or ends (-1) holding its shares. */
-    void account(Allocation allocation, int sign, Function<String, Node> nodes) {
+    /**
+     * A job's allocation starts ({@code sign} +1) or ends (-1) holding its shares.
+     *
+     * @param time when, epoch seconds: a node left with no job was last busy then (Slurm's
+     *     LastBusyTime: the end of its last job, not the start of the next); 0 changes no such time
+     *     (a job that ended earlier lets go of nodes its processes were still being killed on)
+     */
+    void account(Allocation allocation, int sign, Function<String, Node> nodes, long time) {
         for (Allocation.NodeShare share : allocation.nodes()) {
             Held held = byNode.computeIfAbsent(share.node(), k -> new Held());
             held.cpus += sign * share.cpus();
             held.memoryMb += sign * share.memoryMb();
             held.jobs += sign;
+            if (sign < 0 && held.jobs == 0 && time > 0) {
+                held.lastBusy = time;
+            }
             if (!share.gres().isEmpty()) {
                 held.gres = pool(held, nodes.apply(share.node())).plus(share.gres(), sign);
             }
             if (!share.cores().isEmpty()) {
                 held.cores = sign > 0 ? held.cores.with(share.cores()) : held.cores.without(share.cores());
             }
+        }
+    }
+
+    /**
+     * A daemon registered the node at {@code time}: Slurm counts an idle node as last busy then
+     * (observed: LastBusyTime equal to SlurmdStartTime on a fresh cluster).
+     */
+    void registered(String node, long time) {
+        Held held = byNode.computeIfAbsent(node, k -> new Held());
+        if (held.jobs == 0 && time > 0) {
+            held.lastBusy = time;
         }
     }
 
@@ -50,9 +71,10 @@ final class NodeUsage {
     NodeView view(Node node, boolean responding) {
         Held held = byNode.get(node.name());
         if (held == null) {
-            return new NodeView(node, 0, 0, 0, responding, GresPool.idle(node.gres()), CoreSet.EMPTY);
+            return new NodeView(node, 0, 0, 0, responding, GresPool.idle(node.gres()), CoreSet.EMPTY, 0);
         }
-        return new NodeView(node, held.cpus, held.memoryMb, held.jobs, responding, pool(held, node), held.cores);
+        return new NodeView(
+                node, held.cpus, held.memoryMb, held.jobs, responding, pool(held, node), held.cores, held.lastBusy);
     }
 
     private static GresPool pool(Held held, Node node) {

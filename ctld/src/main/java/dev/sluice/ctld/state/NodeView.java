@@ -16,6 +16,8 @@ import java.util.Set;
  *
  * @param busyCores the cores running jobs hold (allocations recorded before cores were tracked
  *     count in {@code allocCpus} only)
+ * @param lastBusyTime Slurm's LastBusyTime: when the node last became free of jobs, else when it
+ *     registered; epoch seconds, 0 if neither happened
  */
 public record NodeView(
         Node node,
@@ -24,7 +26,8 @@ public record NodeView(
         int runningJobs,
         boolean responding,
         GresPool gres,
-        CoreSet busyCores) {
+        CoreSet busyCores,
+        long lastBusyTime) {
     public NodeView {
         requireNonNull(node, "node is null");
         requireNonNull(gres, "gres is null");
@@ -32,7 +35,7 @@ public record NodeView(
     }
 
     public NodeView(Node node, int allocCpus, long allocMemoryMb, int runningJobs, boolean responding, GresPool gres) {
-        this(node, allocCpus, allocMemoryMb, runningJobs, responding, gres, CoreSet.EMPTY);
+        this(node, allocCpus, allocMemoryMb, runningJobs, responding, gres, CoreSet.EMPTY, 0);
     }
 
     public String name() {

@@ -134,6 +134,7 @@ public sealed interface StateRecord {
             String version,
             List<String> features,
             String gres,
+            NodeFacts facts,
             long time)
             implements StateRecord {
         public NodeRegistered {
@@ -144,6 +145,35 @@ public sealed interface StateRecord {
             requireNonNull(version, "version is null");
             features = List.copyOf(features);
             requireNonNull(gres, "gres is null");
+            requireNonNull(facts, "facts is null");
+        }
+
+        /** A registration that reported nothing of its machine ({@link NodeFacts#NONE}). */
+        public NodeRegistered(
+                String name,
+                String hostname,
+                String addr,
+                int port,
+                NodeHardware hardware,
+                boolean dynamic,
+                long bootTime,
+                String version,
+                List<String> features,
+                String gres,
+                long time) {
+            this(
+                    name,
+                    hostname,
+                    addr,
+                    port,
+                    hardware,
+                    dynamic,
+                    bootTime,
+                    version,
+                    features,
+                    gres,
+                    NodeFacts.NONE,
+                    time);
         }
 
         /** A node of slurm.conf: its features and GRES come from the configuration. */

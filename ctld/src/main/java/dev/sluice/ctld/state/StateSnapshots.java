@@ -56,7 +56,9 @@ final class StateSnapshots {
                         n.version(),
                         features,
                         gres,
-                        0));
+                        n.facts(),
+                        // Dated when the node was last busy: the one time of it the state keeps.
+                        state.view(n).lastBusyTime()));
             }
             if (n.future() && !n.dynamic()) {
                 out.add(new NodeStateChanged(
@@ -100,6 +102,14 @@ final class StateSnapshots {
             }
             if (j.state().isFinished()) {
                 out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
+            }
+            int derived = state.derivedExit(j.id());
+            if (derived != 0) {
+                // The steps themselves are accounting's; the state keeps only the highest status.
+                out.add(new StateRecord.StepRecorded(
+                        j.id(),
+                        new JobStep(0, "", JobState.COMPLETED, 0, j.endTime(), derived, "", 0, 0, 0, ""),
+                        j.endTime()));
             }
         }
         return out;

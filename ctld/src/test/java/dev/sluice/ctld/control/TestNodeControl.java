@@ -16,6 +16,7 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.StateRecord;
@@ -61,7 +62,7 @@ class TestNodeControl {
 
     private static NodeControl.Registration reg(String name, Optional<NodeControl.Found> found) {
         return new NodeControl.Registration(
-                name, name, "127.0.0.1", 7000, HW, false, Set.of(), 1, "v", List.of(), "", found);
+                name, name, "127.0.0.1", 7000, HW, false, Set.of(), 1, "v", List.of(), "", found, NodeFacts.NONE);
     }
 
     private static Optional<NodeControl.Found> found(int cpus, long memory, Map<String, Long> gres) {
@@ -239,7 +240,42 @@ class TestNodeControl {
                 features,
                 gres,
                 Optional.of(new NodeControl.Found(
-                        new NodeHardware(8, 1, 8, 1, 1, 64000, 0), Map.of("gpu", GresSpec.parseCount("2", "")))));
+                        new NodeHardware(8, 1, 8, 1, 1, 64000, 0), Map.of("gpu", GresSpec.parseCount("2", "")))),
+                NodeFacts.NONE);
+    }
+
+    @Test
+    void whatADaemonSaysOfItsMachineIsJournaledWhenItChanges() {
+        ClusterState s = state();
+        NodeControl nodes = new NodeControl(30);
+        NodeFacts first = new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 90);
+        NodeControl.Registration reg = new NodeControl.Registration(
+                "n1", "n1", "127.0.0.1", 7000, HW, false, Set.of(), 1, "v", List.of(), "", Optional.empty(), first);
+        List<StateRecord> records = nodes.register(s, reg, 100).records();
+        assertThat(records)
+                .singleElement()
+                .isInstanceOfSatisfying(
+                        StateRecord.NodeRegistered.class,
+                        r -> assertThat(r.facts()).isEqualTo(first));
+        apply(s, nodes.register(s, reg, 100));
+        assertThat(s.node("n1").facts()).isEqualTo(first);
+        assertThat(nodes.register(s, reg, 101).records()).isEmpty();
+        // The daemon restarted: a new start time is a new registration record.
+        NodeControl.Registration again = new NodeControl.Registration(
+                "n1",
+                "n1",
+                "127.0.0.1",
+                7000,
+                HW,
+                false,
+                Set.of(),
+                1,
+                "v",
+                List.of(),
+                "",
+                Optional.empty(),
+                new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 200));
+        assertThat(nodes.register(s, again, 201).records()).hasSize(1);
     }
 
     @Test
@@ -316,7 +352,8 @@ class TestNodeControl {
                 "v",
                 List.of(),
                 "",
-                found(16, 32000, Map.of()));
+                found(16, 32000, Map.of()),
+                NodeFacts.NONE);
         apply(s, nodes.register(s, daemon, 10));
         Node c1 = s.node("c1");
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.IDLE);
@@ -341,7 +378,8 @@ class TestNodeControl {
                 "v",
                 List.of(),
                 "",
-                found(2, 32000, Map.of()));
+                found(2, 32000, Map.of()),
+                NodeFacts.NONE);
         apply(s, nodes.register(s, small, 12));
         assertThat(s.node("c1").drain()).isTrue();
         apply(s, nodes.delete(s, ROOT, List.of("c1"), 13));

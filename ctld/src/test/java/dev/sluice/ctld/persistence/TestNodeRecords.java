@@ -7,6 +7,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
@@ -20,7 +21,18 @@ class TestNodeRecords {
 
     private static final List<StateRecord> HISTORY = List.of(
             new StateRecord.NodeRegistered(
-                    "d1", "h1", "10.0.0.1", 7001, HW, true, 5, "v", List.of("a100"), "gpu:a100:3", 10),
+                    "d1",
+                    "h1",
+                    "10.0.0.1",
+                    7001,
+                    HW,
+                    true,
+                    5,
+                    "v",
+                    List.of("a100"),
+                    "gpu:a100:3",
+                    new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 4),
+                    10),
             new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("x"), "gpu:1", 7, true, 11),
             new StateRecord.NodeCreated("c2", "c2", "c2", 6818, HW, List.of(), "", 1, false, 12),
             new StateRecord.NodeStateChanged("d1", NodeTransition.DRAIN, "gres/gpu count", "slurm", 13),
@@ -63,6 +75,7 @@ class TestNodeRecords {
         assertThat(restored.partitions().get(1).nodes()).containsExactly("d1");
         assertThat(restored.node("d1").gres().describe()).isEqualTo("gpu:a100:3");
         assertThat(restored.node("c1").weight()).isEqualTo(7);
+        assertThat(restored.node("d1").facts()).isEqualTo(new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 4));
         assertThat(restored.node("c2")).isNull();
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.noded.server;
 
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.slurm.SlurmVersion;
 import dev.sluice.noded.confine.Confinement;
 import dev.sluice.noded.confine.Confinements;
 import dev.sluice.noded.launch.BatchLauncher;
@@ -8,6 +9,7 @@ import dev.sluice.noded.launch.CpuBinding;
 import dev.sluice.noded.launch.JobConfinement;
 import dev.sluice.noded.launch.StepLauncher;
 import dev.sluice.noded.metrics.NodedMetrics;
+import dev.sluice.noded.probe.MachineFacts;
 import dev.sluice.noded.registration.Registrar;
 import dev.sluice.noded.rpc.NodeControlService;
 import dev.sluice.noded.spool.JobSpool;
@@ -97,7 +99,10 @@ public final class NodedServer implements AutoCloseable {
         applyCpuBinding(s, launcher, steps);
         // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
         launcher.onJobSignal(steps::signalJob);
-        long bootTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
+        // SlurmdStartTime is this daemon's start; BootTime, Arch and OS are the machine's.
+        long startTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
+        MachineFacts machine = MachineFacts.detect(auth.clock().instant().getEpochSecond());
+        log.info("sluice-noded {} (Slurm {}) on {} {}", VERSION, SlurmVersion.RELEASE, machine.arch(), machine.os());
         AtomicReference<RegisterNodeRequest> registration = new AtomicReference<>();
         int[] boundPort = new int[1];
         Runnable reconfigure = () -> {
@@ -105,7 +110,7 @@ public final class NodedServer implements AutoCloseable {
             NodedSettings fresh = reload.get();
             launcher.jobScripts(fresh.prolog(), fresh.epilog());
             applyCpuBinding(fresh, launcher, steps);
-            registration.set(registration(fresh, boundPort[0], bootTime));
+            registration.set(registration(fresh, boundPort[0], machine, startTime));
             log.info("reconfigured: registering again");
             registrar[0].registerAgain();
         };
@@ -116,7 +121,7 @@ public final class NodedServer implements AutoCloseable {
                 .build()
                 .start();
         boundPort[0] = server.getPort();
-        registration.set(registration(s, boundPort[0], bootTime));
+        registration.set(registration(s, boundPort[0], machine, startTime));
         ManagedChannel channel = NettyChannelBuilder.forAddress(s.controllerHost(), s.controllerGrpcPort())
                 .usePlaintext()
                 .build();
@@ -189,7 +194,7 @@ public final class NodedServer implements AutoCloseable {
                 policy.binds() ? "jobs are bound to their allocated CPUs" : "jobs are not bound to CPUs");
     }
 
-    private static RegisterNodeRequest registration(NodedSettings s, int port, long bootTime) {
+    private static RegisterNodeRequest registration(NodedSettings s, int port, MachineFacts machine, long startTime) {
         return RegisterNodeRequest.newBuilder()
                 .setName(s.nodeName())
                 .setHostname(s.hostname())
@@ -197,10 +202,13 @@ public final class NodedServer implements AutoCloseable {
                 .setPort(port)
                 .setHardware(s.hardware())
                 .setDynamic(s.dynamic())
-                .setVersion(VERSION)
-                .setBootTime(bootTime)
-                .setArch(System.getProperty("os.arch"))
-                .setOs(System.getProperty("os.name"))
+                // The Slurm release this daemon speaks for, as slurmd reports its own (Version=);
+                // Sluice's own build (VERSION) goes to the log at start.
+                .setVersion(SlurmVersion.RELEASE)
+                .setBootTime(machine.bootTime())
+                .setSlurmdStartTime(startTime)
+                .setArch(machine.arch())
+                .setOs(machine.os())
                 .setDetected(s.detected())
                 .addAllGresFound(s.gresFound())
                 .build();

@@ -20,6 +20,11 @@ final class JobShow {
     private JobShow() {}
 
     static List<String> lines(JobView j) {
+        return lines(j, false);
+    }
+
+    /** @param details {@code -d}: DerivedExitCode and the per-node lines ({@link JobDetail}) */
+    static List<String> lines(JobView j, boolean details) {
         JobInfo info = j.info();
         JobSpec spec = j.spec();
         List<String> l = new ArrayList<>();
@@ -35,12 +40,15 @@ final class JobShow {
         l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
-                + " QOS=" + JobView.orNull(spec.getQos()));
+                + " QOS=" + qos(spec));
         l.add("JobState=" + j.stateName() + " Reason="
                 + j.described().replace(' ', '_') + " Dependency="
                 + JobView.orNull(j.info().getDependency()));
         l.add("Requeue=" + (spec.getRequeue() ? 1 : 0) + " Restarts=" + Integer.toUnsignedString(info.getRestartCount())
                 + " BatchFlag=1 Reboot=0 ExitCode=" + exitCode(info.getExitStatus()));
+        if (details) {
+            l.add("DerivedExitCode=" + exitCode(info.getDerivedExitStatus()));
+        }
         l.add("RunTime=" + Layout.duration(j.elapsedSeconds()) + " TimeLimit=" + TimeLimit.format(j.timeLimitMinutes())
                 + " TimeMin=N/A");
         l.add("SubmitTime=" + j.timeOrUnknown(info.getSubmitTime()) + " EligibleTime="
@@ -65,6 +73,9 @@ final class JobShow {
         l.add("TRES=" + tres(j));
         l.add("Socks/Node=* NtasksPerN:B:S:C=" + Integer.toUnsignedString(spec.getNtasksPerNode())
                 + ":0:*:* CoreSpec=*");
+        if (details) {
+            l.addAll(JobDetail.lines(info));
+        }
         l.add("MinCPUsNode=" + j.minCpusPerNode() + " " + minMemory(j) + " MinTmpDiskNode=0");
         l.add("Features=" + JobView.orNull(spec.getConstraint()) + " DelayBoot=00:00:00");
         l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");
@@ -93,6 +104,18 @@ final class JobShow {
         addIfSet(l, "WaitDetail=", info.getWaitDetail());
         l.add("");
         return l;
+    }
+
+    /**
+     * A job without a QOS shows {@code (null)} where it has no account either (no accounting, as
+     * in Slurm without a database), but an empty name where it runs under an association: a
+     * {@code --qos} naming none that exists ({@code QOS=}, observed on 22.05, compat 089).
+     */
+    private static String qos(JobSpec spec) {
+        if (!spec.getQos().isEmpty()) {
+            return spec.getQos();
+        }
+        return spec.getAccount().isEmpty() ? "(null)" : "";
     }
 
     private static void addIfSet(List<String> lines, String key, String value) {

@@ -16,6 +16,11 @@ final class NodeShow {
     private NodeShow() {}
 
     static List<String> lines(NodeInfo n, ZoneId zone) {
+        return lines(n, zone, false);
+    }
+
+    /** @param details {@code -d}: GresDrain and GresUsed after Gres */
+    static List<String> lines(NodeInfo n, ZoneId zone, boolean details) {
         List<String> l = new ArrayList<>();
         l.add("NodeName=" + n.getName() + " Arch=" + JobView.orNull(n.getArch()) + " CoresPerSocket="
                 + n.getCoresPerSocket() + " ");
@@ -25,6 +30,11 @@ final class NodeShow {
         l.add("AvailableFeatures=" + JobView.orNull(features));
         l.add("ActiveFeatures=" + JobView.orNull(features));
         l.add("Gres=" + JobView.orNull(n.getGres()));
+        if (details) {
+            // Sluice drains no GRES apart from its node: N/A, what 22.05 prints then.
+            l.add("GresDrain=N/A");
+            l.add("GresUsed=" + JobView.orNull(n.getGresUsed()));
+        }
         l.add("NodeAddr=" + (n.getAddr().isEmpty() ? n.getName() : n.getAddr()) + " NodeHostName="
                 + (n.getHostname().isEmpty() ? n.getName() : n.getHostname()) + " Port=" + n.getPort() + " Version="
                 + JobView.orNull(n.getVersion()));

@@ -42,7 +42,7 @@ public final class ScontrolCommand implements Command {
             return done.getAsInt();
         }
         boolean quiet = opts.quiet;
-        ShowFlags flags = new ShowFlags(opts.oneLiner, opts.all, quiet, opts.verbose);
+        ShowFlags flags = new ShowFlags(opts.oneLiner, opts.all, quiet, opts.verbose, opts.details);
         PrintStream quietErr = QuietErrors.of(err, quiet);
         List<String> words = parsed.operands();
         if (words.isEmpty()) {
@@ -81,6 +81,7 @@ public final class ScontrolCommand implements Command {
     /** What the options set, taken in command-line order as scontrol's getopt loop takes them. */
     private static final class Options {
         boolean oneLiner;
+        boolean details;
         boolean all;
         boolean quiet;
         boolean verbose;
@@ -123,7 +124,8 @@ public final class ScontrolCommand implements Command {
                     }
                     // Sluice has no federation and no FUTURE-state filter of its own yet; the
                     // extra fields of -d are show job's (see docs/commands.md).
-                    case "details", "federation", "future", "local", "sibling" -> {}
+                    case "details" -> details = true;
+                    case "federation", "future", "local", "sibling" -> {}
                     default -> throw new IllegalStateException("unhandled scontrol option " + o.key());
                 }
             }

@@ -34,6 +34,7 @@ final class ScontrolShow {
     private final PrintStream err;
     private final boolean oneLiner;
     private final ShowFlags flags;
+    private final boolean details;
 
     ScontrolShow(Invocation inv, PrintStream out, PrintStream err, ShowFlags flags) {
         this.inv = inv;
@@ -41,6 +42,7 @@ final class ScontrolShow {
         this.err = QuietErrors.of(err, flags.quiet());
         this.oneLiner = flags.oneLiner();
         this.flags = flags;
+        this.details = flags.details();
     }
 
     /** A "not found" line, on standard output as in Slurm; {@code -Q} leaves it out. */
@@ -172,7 +174,7 @@ final class ScontrolShow {
         }
         shown.sort(Comparator.comparingLong(v -> Integer.toUnsignedLong(v.info().getJobId())));
         for (JobView v : shown) {
-            out.print(Layout.render(JobShow.lines(v), oneLiner));
+            out.print(Layout.render(JobShow.lines(v, details), oneLiner));
         }
         return 0;
     }
@@ -253,34 +255,37 @@ final class ScontrolShow {
             return 1;
         }
         records(nodes.size(), true);
-        List<NodeInfo> shown = nodes;
-        if (name != null) {
-            List<String> wanted;
-            try {
-                wanted = HostList.expand(name);
-            } catch (IllegalArgumentException e) {
-                wanted = List.of(name);
+        if (name == null) {
+            if (nodes.isEmpty()) {
+                out.println("No nodes in the system");
             }
-            Map<String, NodeInfo> byName = byName(nodes);
-            shown = new ArrayList<>();
-            for (String w : wanted) {
-                if (byName.containsKey(w)) {
-                    shown.add(byName.get(w));
-                }
-            }
-            if (shown.isEmpty()) {
-                notFound("Node " + name + " not found");
-                return 1;
-            }
-        }
-        if (shown.isEmpty()) {
-            out.println("No nodes in the system");
+            nodes.forEach(this::printNode);
             return 0;
         }
-        for (NodeInfo n : shown) {
-            out.print(Layout.render(NodeShow.lines(n, inv.clock().getZone()), oneLiner));
+        List<String> wanted;
+        try {
+            wanted = NodeNames.of(name);
+        } catch (IllegalArgumentException e) {
+            err.println("unable to parse node list " + name);
+            return 1;
         }
-        return 0;
+        // As 22.05: each name in turn, shown or said to be missing (on stdout), exit 1 if any was.
+        Map<String, NodeInfo> byName = byName(nodes);
+        int rc = 0;
+        for (String w : wanted) {
+            NodeInfo n = byName.get(w);
+            if (n == null) {
+                notFound("Node " + w + " not found");
+                rc = 1;
+            } else {
+                printNode(n);
+            }
+        }
+        return rc;
+    }
+
+    private void printNode(NodeInfo n) {
+        out.print(Layout.render(NodeShow.lines(n, inv.clock().getZone(), details), oneLiner));
     }
 
     /** {@code scontrol show scalein [NODELIST]}: see {@link ScaleInShow}. */

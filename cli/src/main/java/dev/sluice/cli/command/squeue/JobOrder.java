@@ -9,7 +9,8 @@ import java.util.function.ToIntFunction;
  * squeue's orderings. The default is Slurm's {@code P,t,-p}: partition, then state (by name, so
  * CANCELLED &lt; COMPLETED &lt; PENDING &lt; RUNNING, as squeue 22.05 lists them), then
  * priority high to low. Remaining ties keep the order Slurm's squeue sorted the controller's
- * list into before (its sorts are stable): jobs that started, the latest first, and among those
+ * list into before (its sorts are stable): jobs that started (or wait for a {@code --begin}
+ * time, which Slurm takes as their start), the latest first, and among those
  * started in the same second the controller's order; then jobs not started, in the reverse of
  * the controller's order (an artefact of that first sort's comparator under glibc's merge
  * sort: it never calls two unstarted jobs equal). The controller's order comes with each job
@@ -71,9 +72,16 @@ final class JobOrder {
         };
     }
 
-    /** When the job started, 0 if it has not (a pending job's expected start does not count). */
+    /**
+     * When the job started, 0 if it has not. A pending job's {@code --begin} counts, as Slurm sets
+     * a job's start time to it at submission (observed: held jobs of equal priority list those
+     * with a begin time first, the latest first, before those without); a scheduler's expected
+     * start does not, Slurm's backfill having set none yet when squeue looks.
+     */
     private static long started(JobView j) {
-        return j.stateName().equals("PENDING") ? 0 : j.info().getStartTime();
+        return j.stateName().equals("PENDING")
+                ? j.spec().getBeginTime()
+                : j.info().getStartTime();
     }
 
     record Result(Comparator<JobView> comparator, char invalid) {

@@ -40,6 +40,28 @@ class TestJobOrder {
                 .containsExactly(13, 11);
     }
 
+    private static JobView begins(int id, long begin) {
+        JobInfo j = Fixtures.job(id, Fixtures.wrapSpec().setBeginTime(begin), JobState.PENDING)
+                .setStartTime(begin + 77)
+                .build();
+        return new JobView(
+                j, Fixtures.SQUEUE_NOW, Clock.fixed(Fixtures.SQUEUE_NOW, ZoneOffset.UTC), TestingInvocations.USERS);
+    }
+
+    @Test
+    void pendingJobsWithABeginTimeComeFirstLatestFirst() {
+        // Slurm 22.05, four held jobs (priority 0): X -H, Y --begin=now+1hour, Z --begin=now+2hours,
+        // W -H listed Z Y W X; two held with the same begin time, in the controller's order.
+        assertThat(sorted(List.of(
+                        view(182, JobState.PENDING, 0),
+                        begins(183, 1000),
+                        begins(184, 2000),
+                        view(185, JobState.PENDING, 0))))
+                .containsExactly(184, 183, 185, 182);
+        assertThat(sorted(List.of(view(175, JobState.PENDING, 0), begins(176, 1000), begins(177, 1000))))
+                .containsExactly(176, 177, 175);
+    }
+
     @Test
     void pendingJobsInTheReverseOfTheControllersOrder() {
         assertThat(sorted(List.of(
