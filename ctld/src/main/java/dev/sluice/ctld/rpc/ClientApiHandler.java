@@ -227,6 +227,12 @@ public final class ClientApiHandler {
                 }
             }
         }
+        if (request.getListOnly()) {
+            SignalJobResponse.Builder listed = SignalJobResponse.newBuilder();
+            targets.forEach(
+                    t -> listed.addResults(SignalJobResponse.Result.newBuilder().setJobId(t)));
+            return listed.build();
+        }
         // One command per job, all queued before waiting on any: the loop decides them in order
         // as before, but in shared batches (one sync, one pass) instead of one batch per job, so
         // `scancel -u` of 10,000 jobs takes a few batches rather than 10,000.
@@ -324,6 +330,16 @@ public final class ClientApiHandler {
             return false;
         }
         if (!f.getNameFilter().isEmpty() && !f.getNameFilter().equals(r.name())) {
+            return false;
+        }
+        if (!f.getAccountFilter().isEmpty() && !f.getAccountFilter().equalsIgnoreCase(r.account())) {
+            return false;
+        }
+        if (!f.getQosFilter().isEmpty() && !f.getQosFilter().equalsIgnoreCase(r.qos())) {
+            return false;
+        }
+        // Sluice's jobs run in no reservation and carry no wckey: asking for one matches none.
+        if (!f.getReservationFilter().isEmpty() || !f.getWckeyFilter().isEmpty()) {
             return false;
         }
         // scancel -t PD,R: any of the listed states, long or compact names.
