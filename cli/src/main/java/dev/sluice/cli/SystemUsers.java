@@ -68,6 +68,11 @@ final class SystemUsers implements UserDirectory {
     }
 
     @Override
+    public Optional<Long> gid(String groupName) {
+        return snapshot.files().gid(groupName);
+    }
+
+    @Override
     public Optional<String> properName(String userName) {
         return snapshot.files().properName(userName);
     }

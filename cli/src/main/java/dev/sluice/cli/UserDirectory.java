@@ -21,6 +21,11 @@ public interface UserDirectory {
 
     Optional<String> groupName(long gid);
 
+    /** The gid of a group name (sacct -g); unknown by default. */
+    default Optional<Long> gid(String groupName) {
+        return Optional.empty();
+    }
+
     /** The GECOS full name of a user (up to its first comma), as sreport's "Proper Name". */
     default Optional<String> properName(String userName) {
         return Optional.empty();
@@ -85,6 +90,14 @@ public interface UserDirectory {
             @Override
             public Optional<String> groupName(long gid) {
                 return Optional.ofNullable(groups.get(gid));
+            }
+
+            @Override
+            public Optional<Long> gid(String groupName) {
+                return groups.entrySet().stream()
+                        .filter(e -> e.getValue().equals(groupName))
+                        .map(Map.Entry::getKey)
+                        .findFirst();
             }
 
             @Override
