@@ -85,10 +85,26 @@ class TestSignalFilters {
                                     .setQosFilter("nosuchqos")
                                     .setListOnly(true)))
                     .isEmpty();
+            // A named job that does not match is left alone; an unknown id is still answered.
+            int b = ctld.call(submit("b2", "other"), ROOT).getSubmitBatchJob().getJobId();
+            SignalJobResponse named = ctld.call(
+                            request()
+                                    .setSignalJob(SignalJobRequest.newBuilder()
+                                            .setCancel(true)
+                                            .setPartitionFilter("nosuch")
+                                            .addJobIds(Integer.toString(b))
+                                            .addJobIds("999999"))
+                                    .build(),
+                            ROOT)
+                    .getSignalJob();
+            assertThat(named.getResultsList())
+                    .extracting(SignalJobResponse.Result::getJobId)
+                    .containsExactly("999999");
+            assertThat(active(ctld)).containsExactlyInAnyOrder("a", "b", "b2");
             // Without list_only the selected job is cancelled and the other stays.
             assertThat(selected(ctld, SignalJobRequest.newBuilder().setAccountFilter("proj")))
                     .containsExactly(Integer.toString(a));
-            assertThat(active(ctld)).containsExactly("b");
+            assertThat(active(ctld)).containsExactlyInAnyOrder("b", "b2");
         }
     }
 }

@@ -170,7 +170,10 @@ public final class ScancelCommand implements Command {
             req.clearJobIds().addAllJobIds(ids);
         }
 
-        if (verbose > 0) {
+        // Named jobs with filters: the controller drops those that do not match (22.05 filters
+        // them too), so what is terminated is only known from its answer.
+        boolean filterPath = filtered && !ids.isEmpty();
+        if (verbose > 0 && !filterPath) {
             for (String id : ids) {
                 err.println(PROG + ": " + action(id, signo, batch));
             }
@@ -199,8 +202,11 @@ public final class ScancelCommand implements Command {
             return 0;
         }
         int rc = 0;
+        int done = 0;
         for (SignalJobResponse.Result r : response.getResultsList()) {
-            if (ids.isEmpty() && verbose > 0) {
+            boolean ok = !r.hasError() || r.getError().getCode() == 0;
+            done += ok ? 1 : 0;
+            if ((ids.isEmpty() || (filterPath && ok)) && verbose > 0) {
                 err.println(PROG + ": " + action(r.getJobId(), signo, batch));
             }
             if (!r.hasError() || r.getError().getCode() == 0) {
@@ -223,6 +229,9 @@ public final class ScancelCommand implements Command {
                 err.println(PROG + ": error: Kill job error on " + what(r.getJobId()) + ": " + text);
             }
             rc = Math.max(rc, ec == ErrorCode.INVALID_JOB_ID ? 1 : code & 0xff);
+        }
+        if (filterPath && done == 0 && verbose > 0) {
+            err.println(PROG + ": error: No active jobs match ALL job filters, including: " + f.describe(states));
         }
         return rc;
     }

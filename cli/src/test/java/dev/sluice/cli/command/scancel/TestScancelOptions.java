@@ -194,6 +194,13 @@ class TestScancelOptions {
                     .isEqualTo("scancel: error: No active jobs match ALL job filters, including: account=a"
                             + " job_name=x nodelist=n1 partition=y qos=q reservation=r state=PENDING user_name=root"
                             + " wckey=w \n");
+            // A named job the filters leave out (the controller drops it): 22.05's same line,
+            // and no "Terminating job".
+            assertThat(scancel("", "-v", "-p", "nosuch", "203"))
+                    .isEqualTo(new Output(
+                            0,
+                            "",
+                            "scancel: error: No active jobs match ALL job filters, including: partition=nosuch \n"));
         } catch (IOException e) {
             throw new AssertionError(e);
         } finally {
