@@ -65,7 +65,14 @@ public final class SacctCommand implements Command {
                     case "endtime" -> r.end = time(o.value(), inv);
                     case "jobs" -> r.jobs.addAll(CommandSupport.commaList(o.value()));
                     case "allclusters" -> r.allClusters = true;
-                    case "clusters" -> r.clusters.addAll(CommandSupport.commaList(o.value()));
+                    case "clusters" -> {
+                        // Slurm: "all" (or the old -1) is -L; any other list undoes it.
+                        r.allClusters =
+                                o.value().equalsIgnoreCase("all") || o.value().equals("-1");
+                        if (!r.allClusters) {
+                            r.clusters.addAll(CommandSupport.commaList(o.value()));
+                        }
+                    }
                     case "noheader" -> r.header = false;
                     case "name" -> r.query.addAllJobNames(CommandSupport.commaList(o.value()));
                     case "parsable" -> r.mode = FieldTable.Mode.PARSABLE;
@@ -74,7 +81,13 @@ public final class SacctCommand implements Command {
                     case "partition" -> r.query.addAllPartitions(CommandSupport.commaList(o.value()));
                     case "state" -> r.states.addAll(CommandSupport.commaList(o.value()));
                     case "starttime" -> r.start = time(o.value(), inv);
-                    case "user" -> r.users.addAll(CommandSupport.commaList(o.value()));
+                    case "user" -> {
+                        // Slurm: -u -1 is -a; any other list undoes it.
+                        r.allUsers = o.value().equals("-1");
+                        if (!r.allUsers) {
+                            r.users.addAll(CommandSupport.commaList(o.value()));
+                        }
+                    }
                     case "allocations" -> r.query.setAllocationsOnly(true);
                     case "units" -> {
                         // Only the first letter counts, in either case (--units=KM is K).

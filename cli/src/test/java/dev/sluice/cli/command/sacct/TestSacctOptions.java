@@ -85,6 +85,11 @@ class TestSacctOptions {
         return o.out().replace('\n', ' ').strip();
     }
 
+    private dev.sluice.protocol.v1.JobQuery lastQuery() {
+        List<dev.sluice.protocol.v1.DbdRequest> requests = dbd.requests();
+        return requests.get(requests.size() - 1).getQueryJobs();
+    }
+
     @Test
     void everyLongOptionOfSlurmsSacctInSlurmsOrder() {
         assertThat(SacctOptions.TABLE.specs().stream()
@@ -196,6 +201,14 @@ class TestSacctOptions {
             String[] words = o.split(" ");
             assertThat(ids(words)).as(o).isEqualTo(plain);
         }
+        // -u -1 is -a, -M all (or -1) is -L, as in Slurm's sacct.
+        assertThat(ids("-u", "-1")).isEqualTo(plain);
+        assertThat(ids("-M", "all")).isEqualTo(plain);
+        assertThat(lastQuery().getClustersList()).isEmpty();
+        assertThat(ids("--clusters=-1")).isEqualTo(plain);
+        assertThat(lastQuery().getClustersList()).isEmpty();
+        assertThat(ids("-M", "anchor")).isEqualTo(plain);
+        assertThat(lastQuery().getClustersList()).containsExactly("anchor");
         // -t is the old spelling of -X.
         assertThat(sacct("-t", "-n", "-P", "-o", "jobid", "-j", "1").out()).isEqualTo("1\n");
     }
