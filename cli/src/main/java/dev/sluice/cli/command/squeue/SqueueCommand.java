@@ -186,6 +186,9 @@ public final class SqueueCommand implements Command {
             }
         }
         if (s.steps != null) {
+            if (s.clusters != null && !s.noHeader) {
+                out.println("CLUSTER: " + CommandSupport.clusterName(inv));
+            }
             return StepReport.run(
                     inv,
                     s.steps,

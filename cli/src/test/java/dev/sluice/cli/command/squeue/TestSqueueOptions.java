@@ -149,6 +149,8 @@ class TestSqueueOptions {
         assertThat(squeue("-M", "test", "-o", "%i", "-t", "R"))
                 .isEqualTo(new Output(0, "CLUSTER: test\nJOBID\n1\n2\n", ""));
         assertThat(squeue("--clusters=all", "-h", "-o", "%i", "-t", "R")).isEqualTo(new Output(0, "1\n2\n", ""));
+        // The step listing too (observed: CLUSTER above STEPID).
+        assertThat(squeue("-M", "test", "-s").out()).startsWith("CLUSTER: test\n         STEPID ");
         assertThat(squeue("-M", "foo"))
                 .isEqualTo(new Output(
                         1,
