@@ -22,6 +22,8 @@ public final class FakeDbd implements AutoCloseable {
     private final Consumer<DbdResponse.Builder> answer;
     private final List<DbdRequest> requests = new CopyOnWriteArrayList<>();
 
+    private volatile dev.sluice.protocol.v1.ListQosResult qos;
+
     private FakeDbd(Consumer<DbdResponse.Builder> answer) throws IOException {
         this.answer = answer;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -37,6 +39,17 @@ public final class FakeDbd implements AutoCloseable {
     public static FakeDbd jobs(List<AccountedJob> jobs) throws IOException {
         List<AccountedJob> fixed = List.copyOf(jobs);
         return new FakeDbd(r -> r.setJobs(JobQueryResult.newBuilder().addAllJobs(fixed)));
+    }
+
+    /** Answers job queries with {@code jobs} and QOS lists with {@code qos} (sacct -q). */
+    public static FakeDbd jobsAndQos(List<AccountedJob> jobs, List<String> qos) throws IOException {
+        List<AccountedJob> fixed = List.copyOf(jobs);
+        dev.sluice.protocol.v1.ListQosResult.Builder listed = dev.sluice.protocol.v1.ListQosResult.newBuilder();
+        qos.forEach(
+                q -> listed.addQos(dev.sluice.protocol.v1.QosEntry.newBuilder().setName(q)));
+        FakeDbd dbd = new FakeDbd(r -> r.setJobs(JobQueryResult.newBuilder().addAllJobs(fixed)));
+        dbd.qos = listed.build();
+        return dbd;
     }
 
     /** Answers every usage query (sreport) with {@code report}. */
@@ -60,6 +73,9 @@ public final class FakeDbd implements AutoCloseable {
                 requests.add(r);
                 DbdResponse.Builder response = DbdResponse.newBuilder().setRequestId(r.getRequestId());
                 answer.accept(response);
+                if (r.hasListQos() && qos != null) {
+                    response.setListedQos(qos);
+                }
                 Frames.writeAnswer(response.build(), s.getOutputStream());
             } catch (EOFException e) {
                 // a client that connected and left

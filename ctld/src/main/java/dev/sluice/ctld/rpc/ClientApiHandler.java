@@ -52,8 +52,10 @@ import dev.sluice.protocol.v1.UpdateNodeResponse;
 import dev.sluice.protocol.v1.UpdatePartitionRequest;
 import dev.sluice.protocol.v1.UpdatePartitionResponse;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -227,6 +229,23 @@ public final class ClientApiHandler {
                 }
             }
         }
+        if (!request.getJobIdsList().isEmpty() && filtered(request)) {
+            // scancel -p gpu 12: a named job that does not match the filters (or has finished)
+            // is left alone, as Slurm's scancel filters named jobs too; an unknown id is still
+            // sent and answered "Invalid job id".
+            Map<Integer, Job> known = new HashMap<>();
+            loop.image().jobs().forEach(j -> known.put(j.id(), j));
+            targets.removeIf(t -> {
+                Job job = known.get(leadingId(t.strip()));
+                return job != null && (job.state().isFinished() || !matches(job, request));
+            });
+        }
+        if (request.getListOnly()) {
+            SignalJobResponse.Builder listed = SignalJobResponse.newBuilder();
+            targets.forEach(
+                    t -> listed.addResults(SignalJobResponse.Result.newBuilder().setJobId(t)));
+            return listed.build();
+        }
         // One command per job, all queued before waiting on any: the loop decides them in order
         // as before, but in shared batches (one sync, one pass) instead of one batch per job, so
         // `scancel -u` of 10,000 jobs takes a few batches rather than 10,000.
@@ -315,6 +334,31 @@ public final class ClientApiHandler {
         return config.credExpireSeconds() + 1;
     }
 
+    private static boolean filtered(SignalJobRequest f) {
+        return !f.getUserFilter().isEmpty()
+                || !f.getPartitionFilter().isEmpty()
+                || !f.getNameFilter().isEmpty()
+                || !f.getStateFilter().isEmpty()
+                || !f.getNodesFilter().isEmpty()
+                || !f.getAccountFilter().isEmpty()
+                || !f.getQosFilter().isEmpty()
+                || !f.getReservationFilter().isEmpty()
+                || !f.getWckeyFilter().isEmpty();
+    }
+
+    /** The job number a target starts with ({@code 12} of {@code 12_3.0}); -1 for none. */
+    private static int leadingId(String target) {
+        int end = 0;
+        while (end < target.length() && Character.isDigit(target.charAt(end))) {
+            end++;
+        }
+        try {
+            return end == 0 ? -1 : Integer.parseUnsignedInt(target.substring(0, end));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     private static boolean matches(Job job, SignalJobRequest f) {
         JobRequest r = job.request();
         if (!f.getUserFilter().isEmpty() && !f.getUserFilter().equals(r.owner().userName())) {
@@ -324,6 +368,16 @@ public final class ClientApiHandler {
             return false;
         }
         if (!f.getNameFilter().isEmpty() && !f.getNameFilter().equals(r.name())) {
+            return false;
+        }
+        if (!f.getAccountFilter().isEmpty() && !f.getAccountFilter().equalsIgnoreCase(r.account())) {
+            return false;
+        }
+        if (!f.getQosFilter().isEmpty() && !f.getQosFilter().equalsIgnoreCase(r.qos())) {
+            return false;
+        }
+        // Sluice's jobs run in no reservation and carry no wckey: asking for one matches none.
+        if (!f.getReservationFilter().isEmpty() || !f.getWckeyFilter().isEmpty()) {
             return false;
         }
         // scancel -t PD,R: any of the listed states, long or compact names.

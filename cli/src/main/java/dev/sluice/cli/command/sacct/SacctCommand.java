@@ -61,22 +61,33 @@ public final class SacctCommand implements Command {
                     case "allusers" -> r.allUsers = true;
                     case "accounts" -> r.query.addAllAccounts(CommandSupport.commaList(o.value()));
                     case "brief" -> format = names(SacctField.BRIEF);
-                    case "long" -> format = names(SacctField.LONG);
                     case "delimiter" -> r.delimiter = o.value();
                     case "endtime" -> r.end = time(o.value(), inv);
                     case "jobs" -> r.jobs.addAll(CommandSupport.commaList(o.value()));
                     case "allclusters" -> r.allClusters = true;
-                    case "clusters" -> r.clusters.addAll(CommandSupport.commaList(o.value()));
+                    case "clusters" -> {
+                        // Slurm: "all" (or the old -1) is -L; any other list undoes it.
+                        r.allClusters =
+                                o.value().equalsIgnoreCase("all") || o.value().equals("-1");
+                        if (!r.allClusters) {
+                            r.clusters.addAll(CommandSupport.commaList(o.value()));
+                        }
+                    }
                     case "noheader" -> r.header = false;
                     case "name" -> r.query.addAllJobNames(CommandSupport.commaList(o.value()));
-                    case "format" -> format = o.value();
                     case "parsable" -> r.mode = FieldTable.Mode.PARSABLE;
                     case "parsable2" -> r.mode = FieldTable.Mode.PARSABLE2;
                     case "json" -> r.json = true;
                     case "partition" -> r.query.addAllPartitions(CommandSupport.commaList(o.value()));
                     case "state" -> r.states.addAll(CommandSupport.commaList(o.value()));
                     case "starttime" -> r.start = time(o.value(), inv);
-                    case "user" -> r.users.addAll(CommandSupport.commaList(o.value()));
+                    case "user" -> {
+                        // Slurm: -u -1 is -a; any other list undoes it.
+                        r.allUsers = o.value().equals("-1");
+                        if (!r.allUsers) {
+                            r.users.addAll(CommandSupport.commaList(o.value()));
+                        }
+                    }
                     case "allocations" -> r.query.setAllocationsOnly(true);
                     case "units" -> {
                         // Only the first letter counts, in either case (--units=KM is K).
@@ -92,13 +103,67 @@ public final class SacctCommand implements Command {
                         r.unit = u;
                     }
                     case "noconvert" -> r.noConvert = true;
-                    // Requeued jobs keep one row in Sluice: there are no duplicates to show.
-                    case "duplicates", "verbose" -> {}
+                    case "long" -> {
+                        format = names(SacctField.LONG);
+                        r.longFormat = true;
+                    }
+                    case "format" -> {
+                        // Slurm adds every -o to one list.
+                        format = r.fieldList == null ? o.value() : r.fieldList + "," + o.value();
+                        r.fieldList = format;
+                    }
+                    case "yaml" -> r.yaml = true;
+                    case "batch-script" -> r.script = true;
+                    case "env-vars" -> r.environment = true;
+                    case "completion" -> r.completion = true;
+                    case "qos" -> r.qos = o.value();
+                    case "file",
+                            "flags",
+                            "gid",
+                            "nnodes",
+                            "ncpus",
+                            "timelimit-min",
+                            "timelimit-max",
+                            "nodelist",
+                            "reason",
+                            "wckeys",
+                            "associations",
+                            "constraints",
+                            "whole-hetjob" -> {
+                        if (!r.filters.apply(o.key(), o.value(), inv, err)) {
+                            return 1;
+                        }
+                    }
+                    // Requeued jobs keep one row in Sluice: there are no duplicates to show. One
+                    // cluster and no federation: --local and --federation select the same jobs.
+                    // Sluice's records carry names, not local uids; -T: Sluice keeps every job's
+                    // own times (nothing to truncate to the window). No het jobs for
+                    // --whole-hetjob to gather.
+                    case "duplicates", "verbose", "federation", "local", "use-local-uid", "truncate" -> {}
                     default -> throw new IllegalStateException("unhandled sacct option " + o.key());
                 }
             }
         } catch (BadTime e) {
             err.println("Invalid time specification (pos=0): " + e.getMessage());
+            return 1;
+        }
+        if ((r.script || r.environment) && r.jobs.isEmpty()) {
+            err.println(PROG + ": fatal: When requesting " + (r.environment ? "job environment" : "job scripts")
+                    + " you must also request specific jobs with the '-j' option.");
+            return 1;
+        }
+        if (r.script && r.environment) {
+            err.println(PROG + ": fatal: Options --batch-script and --env-vars are mutually exclusive");
+            return 1;
+        }
+        if (r.longFormat && r.fieldList != null) {
+            err.println(PROG + ": fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove"
+                    + " one and retry.");
+            return 1;
+        }
+        if (r.completion) {
+            // Sluice has no job completion plugin: JobCompType is always jobcomp/none.
+            err.println("Slurm job completion is disabled");
             return 1;
         }
         List<SacctColumn> columns = new ArrayList<>();
@@ -192,17 +257,37 @@ public final class SacctCommand implements Command {
         }
         List<AccountedJob> jobs;
         try {
-            jobs = client.get().jobs(r.query.build());
+            if (r.qos != null && !knownQos(client.get(), r, err)) {
+                return 1;
+            }
+            jobs = client.get().jobs(r.query.build()).stream()
+                    .filter(r.filters.predicate())
+                    .toList();
         } catch (AccountingClient.AccountingException e) {
             err.println(PROG + ": error: " + e.getMessage());
             return 1;
         }
-        if (r.json) {
+        if (r.script || r.environment) {
+            // Sluice's accounting keeps neither scripts nor environments (as a slurmdbd without
+            // AccountingStoreFlags=job_script,job_env): Slurm prints NONE for each job then.
+            for (SacctRow row : selection.rows(jobs, true)) {
+                out.println(
+                        r.script
+                                ? "Batch Script for " + row.jobId()
+                                : "Environment used for " + row.jobId() + " (must be batch to display)");
+                out.println("-".repeat(80));
+                out.println("NONE");
+                out.println();
+            }
+            return 0;
+        }
+        if (r.json || r.yaml) {
             List<AccountedJob> selected = selection.rows(jobs, true).stream()
                     .filter(row -> !row.isStep())
                     .map(SacctRow::job)
                     .toList();
-            out.print(SacctJson.document(selected, now.toEpochSecond(), inv.users()));
+            String document = SacctJson.document(selected, now.toEpochSecond(), inv.users());
+            out.print(r.yaml ? dev.sluice.cli.json.SlurmYaml.fromJson(document) : document);
             return 0;
         }
         SacctPrinter printer = new SacctPrinter(
@@ -217,6 +302,29 @@ public final class SacctCommand implements Command {
             printer.row(row, out);
         }
         return 0;
+    }
+
+    /** {@code -q}: every name must be a QOS the database knows (Slurm's messages otherwise). */
+    private static boolean knownQos(AccountingClient client, Request r, PrintStream err)
+            throws AccountingClient.AccountingException {
+        List<String> known = client
+                .call(dev.sluice.protocol.v1.DbdRequest.newBuilder()
+                        .setListQos(dev.sluice.protocol.v1.ListQosRequest.getDefaultInstance()))
+                .getListedQos()
+                .getQosList()
+                .stream()
+                .map(dev.sluice.protocol.v1.QosEntry::getName)
+                .toList();
+        for (String q : CommandSupport.commaList(r.qos)) {
+            if (known.stream().noneMatch(q::equalsIgnoreCase)) {
+                err.println(
+                        PROG + ": error: You gave a bad qos '" + q + "'. Valid QOS's are " + String.join(",", known));
+                err.println(PROG + ": fatal: problem processing qos list");
+                return false;
+            }
+            r.filters.qos.add(q.toLowerCase(java.util.Locale.ROOT));
+        }
+        return true;
     }
 
     private static void helpFormat(PrintStream out) {
@@ -262,6 +370,16 @@ public final class SacctCommand implements Command {
         boolean allClusters;
         boolean header = true;
         boolean json;
+        boolean yaml;
+        boolean longFormat;
+        /** Every -o so far, joined; null when none was given. */
+        String fieldList;
+
+        boolean script;
+        boolean environment;
+        boolean completion;
+        String qos;
+        final SacctFilters filters = new SacctFilters();
         FieldTable.Mode mode = FieldTable.Mode.FIXED;
         String delimiter = "|";
         char unit;

@@ -4,10 +4,9 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.ClusterOption;
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
-import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientRequest;
@@ -16,7 +15,6 @@ import dev.sluice.protocol.v1.SignalJobResponse;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -35,78 +33,46 @@ public final class ScancelCommand implements Command {
     // What scancel 22.05 exits with when no controller answers (observed; not errno-derived).
     private static final int EXIT_NO_CONTROLLER = 8;
 
-    static final OptionTable TABLE = OptionTable.builder()
-            .unsupported('A', "account", ArgKind.REQUIRED)
-            .add('b', "batch", ArgKind.NONE)
-            .unsupported('M', "clusters", ArgKind.REQUIRED)
-            .add('f', "full", ArgKind.NONE)
-            .add((char) 0, "help", ArgKind.NONE)
-            .add('H', "hurry", ArgKind.NONE)
-            .unsupported('i', "interactive", ArgKind.NONE)
-            .add('n', "name", ArgKind.REQUIRED)
-            .add('w', "nodelist", ArgKind.REQUIRED)
-            .add('p', "partition", ArgKind.REQUIRED)
-            .unsupported('q', "qos", ArgKind.REQUIRED)
-            .add('Q', "quiet", ArgKind.NONE)
-            .unsupported('R', "reservation", ArgKind.REQUIRED)
-            .unsupported((char) 0, "sibling", ArgKind.REQUIRED)
-            .add('s', "signal", ArgKind.REQUIRED)
-            .add('t', "state", ArgKind.REQUIRED)
-            .add((char) 0, "usage", ArgKind.NONE)
-            .add('u', "user", ArgKind.REQUIRED)
-            .add('v', "verbose", ArgKind.NONE)
-            .add('V', "version", ArgKind.NONE)
-            .unsupported((char) 0, "wckey", ArgKind.REQUIRED)
-            .build();
-
-    private static final String USAGE = """
-            Usage: scancel [-n job_name] [-u user] [-p partition] [-t PENDING | RUNNING | SUSPENDED]
-                           [--batch] [-w hosts...] [--quiet] [-s signal | integer] [--verbose]
-                           [job_id[_array_id][.step_id]]
-            """;
-
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parse(PROG, TABLE, inv, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, ScancelOptions.TABLE, inv, err);
         if (line.isEmpty()) {
             return 1;
         }
         Getopt.Result parsed = line.get();
-        String name = inv.env().get("SCANCEL_NAME");
-        String partition = inv.env().get("SCANCEL_PARTITION");
-        String state = inv.env().get("SCANCEL_STATE");
-        String user = inv.env().get("SCANCEL_USER");
-        String nodes = null;
-        String signal = null;
-        boolean batch = inv.env().containsKey("SCANCEL_BATCH");
-        boolean full = inv.env().containsKey("SCANCEL_FULL");
-        boolean quiet = false;
-        int verbose = inv.env().containsKey("SCANCEL_VERBOSE") ? 1 : 0;
+        Filters f = Filters.fromEnv(inv);
         for (ParsedOption o : parsed.options()) {
             switch (o.key()) {
-                case "help", "usage" -> {
-                    out.print(USAGE);
+                case "help" -> {
+                    out.print(ScancelOptions.HELP);
+                    return 0;
+                }
+                case "usage" -> {
+                    out.print(ScancelOptions.USAGE);
                     return 0;
                 }
                 case "version" -> {
                     out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
-                case "batch" -> batch = true;
-                case "full" -> full = true;
-                case "name" -> name = o.value();
-                case "nodelist" -> nodes = o.value();
-                case "partition" -> partition = o.value();
-                case "quiet" -> quiet = true;
-                case "signal" -> signal = o.value();
-                case "state" -> state = o.value();
-                case "user" -> user = o.value();
-                case "verbose" -> verbose++;
-                // Burst buffers do not exist in Sluice: there is no stage-out to skip.
-                case "hurry" -> {}
-                default -> throw new IllegalStateException("unhandled scancel option " + o.key());
+                case "clusters" -> {
+                    // One cluster: a name it knows selects this one, the request goes as usual.
+                    if (ClusterOption.resolve(inv, PROG, o.value(), err).isEmpty()) {
+                        return 1;
+                    }
+                }
+                case "me" -> f.user = Long.toString(inv.caller().uid());
+                default -> f.apply(o.key(), o.value());
             }
         }
+        boolean batch = f.batch;
+        boolean full = f.full;
+        boolean quiet = f.quiet;
+        int verbose = f.verbose;
+        String name = f.name;
+        String partition = f.partition;
+        String user = f.user;
+        String nodes = f.nodes;
         List<String> ids = new ArrayList<>();
         for (String id : parsed.operands()) {
             if (!JOB_ID.matcher(id).matches()) {
@@ -116,29 +82,26 @@ public final class ScancelCommand implements Command {
             ids.add(id);
         }
         Integer signo = null;
-        if (signal != null) {
-            Optional<Integer> s = Signals.parse(signal);
+        if (f.signal != null) {
+            Optional<Integer> s = Signals.parse(f.signal);
             if (s.isEmpty()) {
-                err.println("Unknown job signal: " + signal);
+                err.println("Unknown job signal: " + f.signal);
                 return 1;
             }
             signo = s.get();
         }
+        // One state, any of Slurm's names (-t CD is taken and matches no active job).
         List<String> states = new ArrayList<>();
-        for (String s : CommandSupport.commaList(state)) {
-            String u = s.toUpperCase(Locale.ROOT);
-            String longName = switch (u) {
-                case "PD", "PENDING" -> "PENDING";
-                case "R", "RUNNING" -> "RUNNING";
-                case "S", "SUSPENDED" -> "SUSPENDED";
-                default -> null;
-            };
-            if (longName == null) {
-                err.println("Invalid job state specified: " + s);
+        if (f.state != null) {
+            Optional<String> st =
+                    dev.sluice.common.slurm.JobState.parse(f.state).map(Enum::name);
+            if (st.isEmpty()) {
+                err.println((f.stateFromEnv ? "Unrecognized SCANCEL_STATE value: " : "Invalid job state specified: ")
+                        + f.state);
                 err.println("Valid job states are PENDING, RUNNING, and SUSPENDED");
                 return 1;
             }
-            states.add(longName);
+            states.add(st.get());
         }
         if (user != null
                 && !user.chars().allMatch(Character::isDigit)
@@ -147,10 +110,15 @@ public final class ScancelCommand implements Command {
             err.println(PROG + ": error: Invalid user name: " + user);
             return 1;
         }
-        boolean filtered = name != null || partition != null || !states.isEmpty() || user != null || nodes != null;
+        boolean filtered = f.selects();
         if (ids.isEmpty() && !filtered) {
             err.println(PROG + ": error: No job identification provided");
             return 1;
+        }
+        Optional<ControllerClient> early =
+                f.sibling != null || f.interactive ? CommandSupport.connect(inv, PROG, err) : Optional.empty();
+        if (f.sibling != null) {
+            return early.map(c -> Interactive.noSibling(c, ids, err)).orElse(1);
         }
 
         SignalJobRequest.Builder req = SignalJobRequest.newBuilder()
@@ -185,8 +153,27 @@ public final class ScancelCommand implements Command {
         if (nodes != null) {
             req.setNodesFilter(nodes);
         }
+        f.addTo(req);
+        if (f.interactive) {
+            if (early.isEmpty()) {
+                return 1;
+            }
+            Optional<List<String>> confirmed = Interactive.confirm(early.get(), req, signo, inv.stdin(), out, err);
+            if (confirmed.isEmpty()) {
+                return 1;
+            }
+            if (confirmed.get().isEmpty()) {
+                return 0;
+            }
+            ids.clear();
+            ids.addAll(confirmed.get());
+            req.clearJobIds().addAllJobIds(ids);
+        }
 
-        if (verbose > 0) {
+        // Named jobs with filters: the controller drops those that do not match (22.05 filters
+        // them too), so what is terminated is only known from its answer.
+        boolean filterPath = filtered && !ids.isEmpty();
+        if (verbose > 0 && !filterPath) {
             for (String id : ids) {
                 err.println(PROG + ": " + action(id, signo, batch));
             }
@@ -210,14 +197,16 @@ public final class ScancelCommand implements Command {
         }
         if (ids.isEmpty() && response.getResultsCount() == 0) {
             if (verbose > 0) {
-                err.println(PROG + ": error: No active jobs match ALL job filters, including: "
-                        + describe(name, partition, states, user, nodes));
+                err.println(PROG + ": error: No active jobs match ALL job filters, including: " + f.describe(states));
             }
             return 0;
         }
         int rc = 0;
+        int done = 0;
         for (SignalJobResponse.Result r : response.getResultsList()) {
-            if (ids.isEmpty() && verbose > 0) {
+            boolean ok = !r.hasError() || r.getError().getCode() == 0;
+            done += ok ? 1 : 0;
+            if ((ids.isEmpty() || (filterPath && ok)) && verbose > 0) {
                 err.println(PROG + ": " + action(r.getJobId(), signo, batch));
             }
             if (!r.hasError() || r.getError().getCode() == 0) {
@@ -228,7 +217,8 @@ public final class ScancelCommand implements Command {
             String text = r.getError().getMessage().isEmpty()
                     ? ec.text()
                     : r.getError().getMessage();
-            boolean benign = ec == ErrorCode.INVALID_JOB_ID || ec == ErrorCode.ALREADY_DONE;
+            // After -i, an id that named no job was sent unasked and its answer is reported (22.05).
+            boolean benign = !f.interactive && (ec == ErrorCode.INVALID_JOB_ID || ec == ErrorCode.ALREADY_DONE);
             if (signo == null && benign) {
                 if (verbose > 0) {
                     err.println(PROG + ": error: Kill job error on " + what(r.getJobId()) + ": " + text);
@@ -239,6 +229,9 @@ public final class ScancelCommand implements Command {
                 err.println(PROG + ": error: Kill job error on " + what(r.getJobId()) + ": " + text);
             }
             rc = Math.max(rc, ec == ErrorCode.INVALID_JOB_ID ? 1 : code & 0xff);
+        }
+        if (filterPath && done == 0 && verbose > 0) {
+            err.println(PROG + ": error: No active jobs match ALL job filters, including: " + f.describe(states));
         }
         return rc;
     }
@@ -252,26 +245,5 @@ public final class ScancelCommand implements Command {
             return "Terminating job " + id;
         }
         return "Signal " + signo + " to " + (batch ? "batch job " : "job ") + id;
-    }
-
-    // The filter summary of scancel -v, keys in Slurm's order, each followed by a space.
-    private static String describe(String name, String partition, List<String> states, String user, String nodes) {
-        StringBuilder s = new StringBuilder();
-        if (name != null) {
-            s.append("job_name=").append(name).append(' ');
-        }
-        if (partition != null) {
-            s.append("partition=").append(partition).append(' ');
-        }
-        if (!states.isEmpty()) {
-            s.append("state=").append(String.join(",", states)).append(' ');
-        }
-        if (user != null) {
-            s.append("user_name=").append(user).append(' ');
-        }
-        if (nodes != null) {
-            s.append("nodelist=").append(nodes).append(' ');
-        }
-        return s.toString();
     }
 }

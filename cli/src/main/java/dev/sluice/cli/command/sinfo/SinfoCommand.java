@@ -4,6 +4,7 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.ClusterOption;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.Iteration;
 import dev.sluice.cli.getopt.Getopt;
@@ -121,10 +122,27 @@ public final class SinfoCommand implements Command {
                     s.fieldNames, n -> err.println(PROG + ": error: Invalid job format specification: " + n));
         }
 
+        Optional<String> cluster = Optional.empty();
+        if (s.clusters != null) {
+            Optional<List<String>> known = ClusterOption.resolve(inv, PROG, s.clusters, err);
+            if (known.isEmpty()) {
+                return 1;
+            }
+            cluster = Optional.of(known.get().get(0));
+        }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
         if (client.isEmpty()) {
             return 1;
         }
+        // -M names the cluster above each listing (observed; not with -h).
+        Optional<String> clusterLine = cluster.filter(c -> !s.noHeader && !s.json && !s.yaml);
+        if (s.reservations) {
+            // Sluice has no reservations: 22.05's answer for a cluster without any (stdout).
+            clusterLine.ifPresent(c -> out.println("CLUSTER: " + c));
+            out.println("No reservations in the system");
+            return 0;
+        }
+        s.clusterLine = clusterLine.orElse(null);
         Predicate<NodeInfo> nodeTest = test;
         if (s.iterate == null) {
             return report(inv, out, err, client.get(), s, nodeTest);
@@ -186,13 +204,14 @@ public final class SinfoCommand implements Command {
                 records.add(new NodeRecord(p, i, null));
             }
         }
-        if (s.json) {
+        if (s.json || s.yaml) {
             Set<String> shown = new LinkedHashSet<>();
             records.stream()
                     .filter(r -> !r.empty())
                     .forEach(r -> shown.add(r.node().getName()));
-            out.print(NodeJson.document(
-                    nodes.stream().filter(n -> shown.contains(n.getName())).toList(), partitions));
+            String document = NodeJson.document(
+                    nodes.stream().filter(n -> shown.contains(n.getName())).toList(), partitions);
+            out.print(s.yaml ? dev.sluice.cli.json.SlurmYaml.fromJson(document) : document);
             return 0;
         }
 
@@ -220,6 +239,10 @@ public final class SinfoCommand implements Command {
             if (s.longFormat || s.iterate != null) {
                 out.println(CTIME.format(ZonedDateTime.ofInstant(
                         inv.clock().instant(), inv.clock().getZone())));
+            }
+            // After the time stamp (observed).
+            if (s.clusterLine != null) {
+                out.println("CLUSTER: " + s.clusterLine);
             }
             out.println(report.header());
         }
@@ -270,10 +293,17 @@ public final class SinfoCommand implements Command {
         boolean responding;
         boolean dead;
         boolean json;
+        boolean yaml;
+        boolean reservations;
+        String clusters;
+        /** The cluster -M named, printed above the header; null without -M. */
+        String clusterLine;
+
         boolean filtered;
         Long iterate;
 
         Settings(Invocation inv) {
+            clusters = inv.env().get("SLURM_CLUSTERS");
             format = inv.env().get("SINFO_FORMAT");
             partitionNames = inv.env().get("SINFO_PARTITION");
             sort = inv.env().get("SINFO_SORT");
@@ -301,8 +331,12 @@ public final class SinfoCommand implements Command {
                 case "states" -> states = value;
                 case "sort" -> sort = value;
                 case "summarize" -> summarize = true;
-                // Sluice groups on exact matches already; no federations exist.
-                case "exact", "federation", "local", "verbose" -> {}
+                case "yaml" -> yaml = true;
+                case "reservation" -> reservations = true;
+                case "clusters" -> clusters = value;
+                // Sluice groups on exact matches already; no federations exist; sizes are
+                // printed in Slurm's units with or without --noconvert's exact values.
+                case "exact", "federation", "local", "verbose", "noconvert" -> {}
                 default -> throw new IllegalStateException("unhandled sinfo option " + key);
             }
         }

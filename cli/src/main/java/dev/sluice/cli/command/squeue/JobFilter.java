@@ -18,6 +18,8 @@ import java.util.Set;
  * @param nodes host names ({@code -w}, already expanded); a job matches when it holds one of them
  * @param completingAsked {@code -t CG} (or COMPLETING): jobs whose processes are still being killed
  * @param allStates {@code -t all}
+ * @param wantsReservationOrLicense {@code -R} or {@code -L} given: Sluice's jobs run in no
+ *     reservation and hold no licenses, so then no job matches
  */
 record JobFilter(
         List<JobSelector> jobIds,
@@ -29,7 +31,8 @@ record JobFilter(
         Set<String> names,
         Set<String> accounts,
         Set<String> qos,
-        Set<String> nodes) {
+        Set<String> nodes,
+        boolean wantsReservationOrLicense) {
 
     /**
      * Only jobs not yet finished can pass: the controller need not send the others. A job named
@@ -41,6 +44,9 @@ record JobFilter(
     }
 
     boolean test(JobView job) {
+        if (wantsReservationOrLicense) {
+            return false;
+        }
         if (!jobIds.isEmpty() && jobIds.stream().noneMatch(s -> s.matches(job))) {
             return false;
         }

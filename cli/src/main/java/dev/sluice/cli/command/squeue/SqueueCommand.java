@@ -4,10 +4,12 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.ClusterOption;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.Iteration;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.ParsedOption;
+import dev.sluice.cli.json.SlurmYaml;
 import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
@@ -56,14 +58,13 @@ public final class SqueueCommand implements Command {
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
-        Optional<Getopt.Result> line = CommandSupport.parseOptionsOnly(
-                PROG, SqueueOptions.TABLE, SqueueOptions.USAGE, inv.withArgs(stepListAttached(inv.args())), out, err);
+        Optional<Getopt.Result> line = CommandSupport.parse(PROG, SqueueOptions.TABLE, inv, err);
         if (line.isEmpty()) {
             return 1;
         }
         Getopt.Result parsed = line.get();
-        Settings s = new Settings();
-        s.applyEnv(inv);
+        SqueueSettings s = new SqueueSettings();
+        s.applyEnv(inv.env());
         for (ParsedOption o : parsed.options()) {
             switch (o.key()) {
                 case "help" -> {
@@ -78,7 +79,6 @@ public final class SqueueCommand implements Command {
                     out.println(dev.sluice.common.slurm.SlurmVersion.COMMAND_LINE);
                     return 0;
                 }
-                case "me" -> s.users = inv.caller().userName();
                 case "iterate" -> {
                     OptionalLong n = Iteration.seconds(o.value());
                     if (n.isEmpty()) {
@@ -87,9 +87,45 @@ public final class SqueueCommand implements Command {
                     }
                     s.iterate = n.getAsLong();
                 }
-                default -> s.apply(o.key(), o.value());
+                default -> {
+                    String refused = s.apply(o.key(), o.value(), inv);
+                    if (refused != null) {
+                        err.println(PROG + ": error: " + refused);
+                        return 1;
+                    }
+                }
             }
         }
+        if (s.clusters != null
+                && ClusterOption.resolve(inv, PROG, s.clusters, err).isEmpty()) {
+            return 1;
+        }
+        if (s.longFormat && s.format != null) {
+            err.println(PROG + ": fatal: Options -o(--format) and -l(--long) are mutually exclusive."
+                    + " Please remove one and retry.");
+            return 1;
+        }
+        // Slurm's squeue: the first word left names the jobs of a bare -j, else the steps of a
+        // bare -s (squeue -j 12, squeue -s 12.0); any other is refused with the usage.
+        List<String> operands = new ArrayList<>(parsed.operands());
+        if (!operands.isEmpty() && s.jobFlag) {
+            s.jobs = operands.remove(0);
+        } else if (!operands.isEmpty() && s.steps != null) {
+            s.steps = operands.remove(0);
+        }
+        if (!operands.isEmpty()) {
+            err.println(PROG + ": error: Unrecognized option: " + operands.get(0));
+            out.print(SqueueOptions.USAGE);
+            return 1;
+        }
+        if (s.jobFlag && s.steps != null) {
+            if (s.jobs == null) {
+                err.println(PROG + ": error: Incompatible options --jobs and --steps");
+                return 1;
+            }
+            // Otherwise the steps of the named jobs (Slurm: "Printing job steps with job filter").
+        }
+        s.applyEnvDefaults(inv.env());
 
         List<JobSelector> jobIds = new ArrayList<>();
         for (String id : CommandSupport.commaList(s.jobs)) {
@@ -150,6 +186,9 @@ public final class SqueueCommand implements Command {
             }
         }
         if (s.steps != null) {
+            if (s.clusters != null && !s.noHeader) {
+                out.println("CLUSTER: " + CommandSupport.clusterName(inv));
+            }
             return StepReport.run(
                     inv,
                     s.steps,
@@ -173,7 +212,8 @@ public final class SqueueCommand implements Command {
                 Set.copyOf(CommandSupport.commaList(s.names)),
                 Set.copyOf(CommandSupport.commaList(s.accounts)),
                 Set.copyOf(CommandSupport.commaList(s.qos)),
-                nodes);
+                nodes,
+                s.reservation != null || !CommandSupport.commaList(s.licenses).isEmpty());
 
         String format = s.format != null
                 ? s.format
@@ -189,7 +229,7 @@ public final class SqueueCommand implements Command {
         if (client.isEmpty()) {
             return 1;
         }
-        String cluster = s.json ? CommandSupport.clusterName(inv) : "";
+        String cluster = s.json || s.yaml || s.clusters != null ? CommandSupport.clusterName(inv) : "";
         IntSupplier report = () -> report(inv, out, err, client.get(), s, jobIds, filter, formatter, cluster);
         if (s.iterate == null) {
             return report.getAsInt();
@@ -202,7 +242,7 @@ public final class SqueueCommand implements Command {
             PrintStream out,
             PrintStream err,
             ControllerClient client,
-            Settings s,
+            SqueueSettings s,
             List<JobSelector> jobIds,
             JobFilter filter,
             JobFormatter formatter,
@@ -236,12 +276,16 @@ public final class SqueueCommand implements Command {
             jobs = JobSelector.oneLinePerTask(jobs);
         }
         jobs = JobSelector.narrow(jobs, jobIds);
-        if (!s.noHeader && !s.json) {
+        if (!s.noHeader && !s.json && !s.yaml) {
             // The time stamp of -l, and of every -i report (observed: 22.05 prints it once
             // when both are given).
             if (s.longFormat || s.iterate != null) {
                 out.println(
                         CTIME.format(ZonedDateTime.ofInstant(now, inv.clock().getZone())));
+            }
+            // -M names the cluster each listing comes from (observed, after the time stamp).
+            if (s.clusters != null) {
+                out.println("CLUSTER: " + cluster);
             }
             out.println(formatter.header());
         }
@@ -264,10 +308,11 @@ public final class SqueueCommand implements Command {
                 views.add(v);
             }
         }
-        if (s.json) {
+        if (s.json || s.yaml) {
             views.sort(Comparator.comparingLong(
                     v -> Integer.toUnsignedLong(v.info().getJobId())));
-            out.print(JobJson.document(views, cluster));
+            String document = JobJson.document(views, cluster);
+            out.print(s.yaml ? SlurmYaml.fromJson(document) : document);
             return 0;
         }
         views.sort(order.comparator());
@@ -277,89 +322,5 @@ public final class SqueueCommand implements Command {
         return 0;
     }
 
-    /**
-     * Slurm's squeue takes {@code -s 12.0} as well as {@code -s12.0} and {@code --steps=12.0}:
-     * a word after a bare {@code -s}/{@code --steps} that is not an option is its list.
-     */
-    private static List<String> stepListAttached(List<String> args) {
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if ((a.equals("-s") || a.equals("--steps"))
-                    && i + 1 < args.size()
-                    && !args.get(i + 1).startsWith("-")) {
-                out.add("--steps=" + args.get(++i));
-            } else {
-                out.add(a);
-            }
-        }
-        return out;
-    }
-
     private static final String VALID_STATES = dev.sluice.common.slurm.JobStateFlag.allStateNames();
-
-    /** Option values after environment and command line; {@code null} means not given. */
-    private static final class Settings {
-        String accounts;
-        String format;
-        String fieldNames;
-        String jobs;
-        String names;
-        String nodes;
-        String partitions;
-        String qos;
-        String sort;
-        /** {@code -s}: null when not given, empty for every step. */
-        String steps;
-
-        String states;
-        String users;
-        boolean longFormat;
-        boolean noHeader;
-        boolean start;
-        boolean oneLinePerTask;
-        boolean json;
-        Long iterate;
-
-        void applyEnv(Invocation inv) {
-            accounts = inv.env().get("SQUEUE_ACCOUNT");
-            format = inv.env().get("SQUEUE_FORMAT");
-            fieldNames = inv.env().get("SQUEUE_FORMAT2");
-            names = inv.env().get("SQUEUE_NAMES");
-            partitions = inv.env().get("SQUEUE_PARTITION");
-            qos = inv.env().get("SQUEUE_QOS");
-            sort = inv.env().get("SQUEUE_SORT");
-            states = inv.env().get("SQUEUE_STATES");
-            users = inv.env().get("SQUEUE_USERS");
-            oneLinePerTask = inv.env().containsKey("SQUEUE_ARRAY");
-        }
-
-        void apply(String key, String value) {
-            switch (key) {
-                case "account" -> accounts = value;
-                case "format" -> {
-                    format = value;
-                    fieldNames = null;
-                }
-                case "Format" -> fieldNames = value;
-                case "jobs" -> jobs = value;
-                case "name" -> names = value;
-                case "nodelist" -> nodes = value;
-                case "partition" -> partitions = value;
-                case "qos" -> qos = value;
-                case "sort" -> sort = value;
-                case "steps" -> steps = value == null ? "" : value;
-                case "states" -> states = value;
-                case "user" -> users = value;
-                case "long" -> longFormat = true;
-                case "noheader" -> noHeader = true;
-                case "start" -> start = true;
-                case "array" -> oneLinePerTask = true;
-                case "json" -> json = true;
-                // No hidden partitions or federations in Sluice yet: these change nothing.
-                case "all", "hide", "federation", "local", "sibling", "verbose" -> {}
-                default -> throw new IllegalStateException("unhandled squeue option " + key);
-            }
-        }
-    }
 }

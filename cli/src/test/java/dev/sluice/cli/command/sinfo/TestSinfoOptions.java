@@ -1,0 +1,131 @@
+package dev.sluice.cli.command.sinfo;
+
+import static dev.sluice.cli.testing.TestingInvocations.confFor;
+import static dev.sluice.cli.testing.TestingInvocations.invocation;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.cli.getopt.OptionSpec;
+import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.Fixtures;
+import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.TestingInvocations.Output;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.GetNodesResponse;
+import dev.sluice.protocol.v1.GetPartitionsResponse;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * sinfo's command line against real sinfo 22.05's: the same long options in the same table
+ * order (read off the real command: every {@code --x} prefix and its ambiguity list), each
+ * option taken; -M, -T and --yaml as 22.05 answers them on a one-cluster system.
+ */
+class TestSinfoOptions {
+    /** Real sinfo 22.05's long options, in its getopt table's order. */
+    static final String SLURM_SINFO = """
+            all dead exact federation help hide iterate local long cluster clusters nodes noconvert noheader
+            Node format Format partition responding list-reasons summarize sort states reservation usage
+            verbose version json yaml
+            """;
+
+    @TempDir
+    Path dir;
+
+    private FakeController controller;
+    private Map<String, String> env;
+
+    @BeforeEach
+    void start() throws IOException {
+        controller = new FakeController(req -> switch (req.getBodyCase()) {
+            case GET_NODES ->
+                ClientResponse.newBuilder()
+                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
+                        .build();
+            case GET_PARTITIONS ->
+                ClientResponse.newBuilder()
+                        .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
+                        .build();
+            default -> throw new AssertionError("unexpected " + req.getBodyCase());
+        });
+        env = confFor(dir, controller.port());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        controller.close();
+    }
+
+    private Output sinfo(String... args) {
+        return TestingInvocations.run(new SinfoCommand(), invocation(dir, env, "", args));
+    }
+
+    @Test
+    void everyLongOptionOfSlurmsSinfoInSlurmsOrder() {
+        assertThat(SinfoOptions.TABLE.specs().stream().map(OptionSpec::longName).toList())
+                .containsExactlyElementsOf(Arrays.asList(SLURM_SINFO.strip().split("\\s+")));
+        assertThat(SinfoOptions.TABLE.specs()).allMatch(OptionSpec::supported);
+    }
+
+    @Test
+    void prefixesAreAsAmbiguousAsInSlurm() {
+        // Real sinfo 22.05's first lines for the same words.
+        assertThat(sinfo("--f").err())
+                .startsWith("sinfo: option '--f' is ambiguous; possibilities: '--federation' '--format'\n");
+        assertThat(sinfo("--l").err())
+                .startsWith("sinfo: option '--l' is ambiguous; possibilities: '--local' '--long' '--list-reasons'\n");
+        assertThat(sinfo("--no").err())
+                .startsWith("sinfo: option '--no' is ambiguous; possibilities: '--nodes' '--noconvert' '--noheader'\n");
+        assertThat(sinfo("--r").err())
+                .startsWith("sinfo: option '--r' is ambiguous; possibilities: '--responding' '--reservation'\n");
+        assertThat(sinfo("--s").err())
+                .startsWith("sinfo: option '--s' is ambiguous; possibilities: '--summarize' '--sort' '--states'\n");
+    }
+
+    @Test
+    void recordedOptionsChangeNothingOnOneCluster() {
+        String plain = sinfo().out();
+        for (String o : new String[] {"-e", "--exact", "--noconvert", "--local", "--federation", "-v"}) {
+            assertThat(sinfo(o)).as(o).isEqualTo(new Output(0, plain, ""));
+        }
+    }
+
+    @Test
+    void clustersNameThisClusterAboveTheListing() {
+        String plain = sinfo().out();
+        assertThat(sinfo("-M", "test")).isEqualTo(new Output(0, "CLUSTER: test\n" + plain, ""));
+        assertThat(sinfo("--cluster=test", "-h").out()).isEqualTo(sinfo("-h").out());
+        assertThat(sinfo("-l", "-M", "test").out()).contains("\nCLUSTER: test\nPARTITION ");
+        assertThat(sinfo("-M", "foo").exitCode()).isEqualTo(1);
+        assertThat(sinfo("-M", "foo").err()).startsWith("sinfo: error: No cluster 'foo' known by database.\n");
+    }
+
+    @Test
+    void reservationsAreNoneAsSlurmSaysSo() {
+        assertThat(sinfo("-T")).isEqualTo(new Output(0, "No reservations in the system\n", ""));
+        assertThat(sinfo("--reservation", "-M", "test"))
+                .isEqualTo(new Output(0, "CLUSTER: test\nNo reservations in the system\n", ""));
+    }
+
+    @Test
+    void yamlIsTheJsonDocumentInSlurmsYamlForm() {
+        Output o = sinfo("--yaml");
+        assertThat(o.exitCode()).isZero();
+        assertThat(o.out())
+                .startsWith("%YAML 1.1\n--- !!map\n!!str meta: !!map\n")
+                .endsWith("...\n");
+    }
+
+    @Test
+    void helpAndUsageAreSlurmsTexts() {
+        assertThat(sinfo("--usage").out())
+                .isEqualTo("Usage: sinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n"
+                        + "             [-S fields] [-o format] [-O Format] [--federation] [--local]\n");
+        assertThat(sinfo("--help").out()).startsWith("Usage: sinfo [OPTIONS]\n").contains("  --yaml ");
+    }
+}
