@@ -1,0 +1,50 @@
+package dev.sluice.restd.controller;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.cli.Caller;
+import dev.sluice.cli.client.ClientAuth;
+import dev.sluice.cli.client.ClusterAccess;
+import dev.sluice.cli.client.ControllerClient;
+import dev.sluice.cli.client.ControllerLocator;
+import dev.sluice.common.auth.UserDb;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Sessions that present the REST user's own {@code SLURM_JWT} to the controller, as a command
+ * run with that token would: the controller verifies it again and acts as the user it names,
+ * so the REST daemon needs no key that lets it speak for anyone else and the commands'
+ * authorization applies unchanged. The cluster key and the local socket are deliberately
+ * left out: either would make the controller see the daemon's own identity instead.
+ */
+public final class TokenSessions implements Sessions {
+    private final ClusterAccess access;
+    private final UserDb users;
+    private final String host;
+
+    public TokenSessions(ClusterAccess access, UserDb users, String host) {
+        requireNonNull(access, "access is null");
+        this.access = new ClusterAccess(
+                access.slurmConfPath(),
+                access.conf(),
+                access.commandSocket(),
+                Optional.empty(),
+                access.files(),
+                access.readFiles());
+        this.users = requireNonNull(users, "users is null");
+        this.host = requireNonNull(host, "host is null");
+    }
+
+    @Override
+    public ControllerSession forUser(String userName, String token) {
+        // The identity written in the request is informational; the controller trusts the token.
+        Caller caller = users.byName(userName)
+                .map(a -> new Caller(a.uid(), a.gid(), a.name(), host))
+                .orElse(new Caller(-1, -1, userName, host));
+        ClientAuth auth = ClientAuth.forCaller(access, Map.of("SLURM_JWT", token), caller, Clock.systemUTC(), true);
+        ControllerClient client = new ControllerClient(ControllerLocator.addresses(access.conf()), caller, auth);
+        return client::call;
+    }
+}

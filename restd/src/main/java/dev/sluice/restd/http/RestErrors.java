@@ -1,0 +1,34 @@
+package dev.sluice.restd.http;
+
+/**
+ * Slurm's errors specific to slurmrestd (slurm_errno.h's 9000 range), with their texts, and the
+ * HTTP status slurmrestd answers each with; any other error is a 500 there.
+ */
+public enum RestErrors {
+    INVALID_QUERY(9000, "Query empty or not RFC7320 compliant", 422),
+    FAIL_PARSING(9001, "Failure during parsing", 400),
+    INVALID_JOBS_DESC(9002, "Jobs description entry not found, empty or not dictionary or list", 400),
+    EMPTY_RESULT(9003, "Nothing found with query", 404);
+
+    private final int number;
+    private final String text;
+    private final int httpStatus;
+
+    RestErrors(int number, String text, int httpStatus) {
+        this.number = number;
+        this.text = text;
+        this.httpStatus = httpStatus;
+    }
+
+    public int number() {
+        return number;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+}

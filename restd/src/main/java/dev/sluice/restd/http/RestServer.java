@@ -1,0 +1,219 @@
+package dev.sluice.restd.http;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.restd.auth.TokenGate;
+import dev.sluice.restd.controller.Sessions;
+import dev.sluice.restd.v0044.SlurmV0044;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP side of sluice-restd, on the JDK's server: authenticates each request, bounds and
+ * parses its body, and hands it to the data parser of its version. Every answer, refusals
+ * included, is a JSON object with {@code meta}, {@code errors} and {@code warnings}.
+ */
+public final class RestServer implements AutoCloseable {
+    /** Requests larger than this are refused unread. */
+    public static final int MAX_BODY_BYTES = 1024 * 1024;
+
+    private static final Logger log = LoggerFactory.getLogger(RestServer.class);
+
+    private final ObjectMapper json =
+            new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private final HttpServer server;
+    private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+    private final TokenGate gate;
+    private final Sessions sessions;
+    private final SlurmV0044 v0044;
+    private final String cluster;
+    private final Clock clock;
+
+    public RestServer(InetSocketAddress listen, TokenGate gate, Sessions sessions, String cluster, Clock clock)
+            throws IOException {
+        this.gate = requireNonNull(gate, "gate is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.v0044 = new SlurmV0044(cluster, clock);
+        this.server = HttpServer.create(listen, 128);
+        server.createContext("/", this::exchange);
+        server.setExecutor(workers);
+    }
+
+    public void start() {
+        server.start();
+    }
+
+    /** The port actually bound (the configured one, or the one picked for port 0). */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        workers.close();
+    }
+
+    private void exchange(HttpExchange ex) throws IOException {
+        try (ex) {
+            Reply reply;
+            try {
+                reply = answer(ex);
+            } catch (RuntimeException e) {
+                log.error("{} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
+                reply = envelope("", ex)
+                        .error(ErrorCode.UNEXPECTED.number(), ErrorCode.UNEXPECTED.text(), "internal error", "restd")
+                        .reply(500);
+            }
+            byte[] bytes = json.writeValueAsBytes(reply.body());
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(reply.status(), bytes.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private Reply answer(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getPath();
+        String user;
+        try {
+            user = gate.authenticate(
+                    ex.getRequestHeaders().getFirst("X-SLURM-USER-NAME"),
+                    ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN"),
+                    clock.instant());
+        } catch (AuthException e) {
+            log.warn("refused {} {} from {}: {}", ex.getRequestMethod(), path, source(ex), e.getMessage());
+            return envelope("", ex)
+                    .error(
+                            ErrorCode.AUTH_CRED_INVALID.number(),
+                            ErrorCode.AUTH_CRED_INVALID.text(),
+                            "Authentication failure",
+                            "rest_auth/jwt")
+                    .reply(401);
+        }
+        Optional<JsonNode> body;
+        try {
+            body = body(ex);
+        } catch (TooLarge e) {
+            return envelope(user, ex)
+                    .error(
+                            RestErrors.FAIL_PARSING.number(),
+                            RestErrors.FAIL_PARSING.text(),
+                            "request body is over " + MAX_BODY_BYTES + " bytes",
+                            "restd")
+                    .reply(413);
+        } catch (JacksonException e) {
+            return envelope(user, ex)
+                    .error(
+                            RestErrors.FAIL_PARSING.number(),
+                            RestErrors.FAIL_PARSING.text(),
+                            "malformed JSON: " + e.getOriginalMessage(),
+                            "restd")
+                    .reply(400);
+        }
+        if (path.startsWith(SlurmV0044.PREFIX)) {
+            String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
+            SlurmV0044.Call call = new SlurmV0044.Call(
+                    ex.getRequestMethod(),
+                    path,
+                    query(ex.getRequestURI().getRawQuery()),
+                    body,
+                    user,
+                    source(ex),
+                    sessions.forUser(user, token));
+            Optional<Reply> reply = v0044.handle(call);
+            if (reply.isPresent()) {
+                return reply.get();
+            }
+        }
+        return envelope(user, ex)
+                .error(
+                        RestErrors.INVALID_QUERY.number(),
+                        RestErrors.INVALID_QUERY.text(),
+                        "no " + ex.getRequestMethod() + " " + path + " here",
+                        "restd")
+                .reply(404);
+    }
+
+    private Envelope envelope(String user, HttpExchange ex) {
+        String parser = ex.getRequestURI().getPath().startsWith(SlurmV0044.PREFIX) ? "data_parser/v0.0.44" : "";
+        return new Envelope(parser, user, source(ex), cluster);
+    }
+
+    private static String source(HttpExchange ex) {
+        InetSocketAddress peer = ex.getRemoteAddress();
+        return peer == null ? "" : "[" + peer.getHostString() + "]:" + peer.getPort();
+    }
+
+    /** Empty for no body; at most {@link #MAX_BODY_BYTES} are read whatever the length claims. */
+    private Optional<JsonNode> body(HttpExchange ex) throws IOException, TooLarge {
+        String length = ex.getRequestHeaders().getFirst("Content-Length");
+        if (length != null) {
+            try {
+                if (Long.parseLong(length.strip()) > MAX_BODY_BYTES) {
+                    throw new TooLarge();
+                }
+            } catch (NumberFormatException e) {
+                throw new TooLarge();
+            }
+        }
+        byte[] bytes;
+        try (InputStream in = ex.getRequestBody()) {
+            bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+        }
+        if (bytes.length > MAX_BODY_BYTES) {
+            throw new TooLarge();
+        }
+        if (bytes.length == 0) {
+            return Optional.empty();
+        }
+        JsonNode node = json.readTree(bytes);
+        return Optional.ofNullable(node).filter(n -> !n.isMissingNode());
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> out = new HashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            String[] kv = pair.split("=", 2);
+            out.put(
+                    URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
+                    kv.length == 2 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
+        }
+        return out;
+    }
+
+    private static final class TooLarge extends Exception {
+        TooLarge() {
+            super(null, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.sluice.restd.v0044;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.ByteString;
+import dev.sluice.protocol.v1.JobSpec;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Reads v0.0.44's {@code job_submit_req} into the controller's {@link JobSpec}. Fields this
+ * slice does not carry to the controller are not silently dropped: each becomes a warning.
+ */
+public final class JobDescription {
+    private static final Set<String> HANDLED = Set.of(
+            "script", "name", "partition", "tasks", "nodes", "minimum_nodes", "maximum_nodes", "cpus_per_task",
+            "time_limit", "environment", "current_working_directory", "standard_output", "standard_error",
+            "standard_input", "account", "qos", "comment", "hold", "requeue", "constraints", "memory_per_cpu",
+            "memory_per_node", "array", "dependency", "nice", "tasks_per_node", "required_nodes",
+            "excluded_nodes", "argv", "mail_user");
+
+    /** What was read, and the fields that were ignored. */
+    public record Parsed(JobSpec spec, List<String> ignored) {}
+
+    private JobDescription() {}
+
+    /** @throws IllegalArgumentException with Slurm-style wording when the body is unusable */
+    public static Parsed read(JsonNode body) {
+        if (body == null || !body.isObject()) {
+            throw new IllegalArgumentException("job submission must be a JSON object");
+        }
+        JsonNode job = body.get("job");
+        if (job == null || !job.isObject()) {
+            throw new IllegalArgumentException(
+                    body.has("jobs") ? "heterogeneous jobs (\"jobs\") are not supported" : "no \"job\" description");
+        }
+        JobSpec.Builder spec = JobSpec.newBuilder();
+        List<String> ignored = new ArrayList<>();
+        String script = text(body, "script");
+        if (script.isEmpty()) {
+            script = text(job, "script");
+        }
+        if (script.isEmpty()) {
+            throw new IllegalArgumentException("Job script not specified");
+        }
+        spec.setScript(ByteString.copyFrom(script, StandardCharsets.UTF_8));
+        spec.setName(text(job, "name"));
+        spec.setPartition(text(job, "partition"));
+        spec.setAccount(text(job, "account"));
+        spec.setQos(text(job, "qos"));
+        spec.setComment(text(job, "comment"));
+        spec.setConstraint(text(job, "constraints"));
+        spec.setWorkDir(text(job, "current_working_directory"));
+        spec.setStdOut(text(job, "standard_output"));
+        spec.setStdErr(text(job, "standard_error"));
+        spec.setStdIn(text(job, "standard_input"));
+        spec.setArray(text(job, "array"));
+        spec.setDependency(text(job, "dependency"));
+        spec.setMailUser(text(job, "mail_user"));
+        spec.setReqNodes(csv(job, "required_nodes"));
+        spec.setExcludeNodes(csv(job, "excluded_nodes"));
+        spec.setHold(job.path("hold").asBoolean(false));
+        if (job.has("requeue")) {
+            spec.setRequeue(job.get("requeue").asBoolean()).setRequeueSet(true);
+        }
+        intField(job, "tasks").ifPresent(n -> spec.setNumTasks((int) n));
+        intField(job, "cpus_per_task").ifPresent(n -> spec.setCpusPerTask((int) n));
+        intField(job, "tasks_per_node").ifPresent(n -> spec.setNtasksPerNode((int) n));
+        intField(job, "minimum_nodes").ifPresent(n -> spec.setMinNodes((int) n));
+        intField(job, "maximum_nodes").ifPresent(n -> spec.setMaxNodes((int) n));
+        intField(job, "nice").ifPresent(n -> spec.setNice((int) n));
+        nodes(text(job, "nodes"), spec);
+        Numbers.read(job.get("time_limit"), "time_limit").ifPresent(n -> spec.setTimeLimitMinutes((int) n));
+        Numbers.read(job.get("memory_per_cpu"), "memory_per_cpu").ifPresent(spec::setMemPerCpuMb);
+        Numbers.read(job.get("memory_per_node"), "memory_per_node").ifPresent(spec::setMemPerNodeMb);
+        environment(job.get("environment"), spec);
+        JsonNode argv = job.get("argv");
+        if (argv != null && argv.isArray()) {
+            argv.forEach(a -> spec.addScriptArgs(a.asText()));
+        }
+        for (Iterator<String> names = job.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!HANDLED.contains(name)) {
+                ignored.add(name);
+            }
+        }
+        return new Parsed(spec.build(), List.copyOf(ignored));
+    }
+
+    private static String text(JsonNode o, String field) {
+        JsonNode v = o.get(field);
+        if (v == null || v.isNull()) {
+            return "";
+        }
+        if (!v.isTextual()) {
+            throw new IllegalArgumentException(field + " must be a string");
+        }
+        return v.asText();
+    }
+
+    /** {@code csv_string}: an array of names, or (as older clients send) one comma list. */
+    private static String csv(JsonNode o, String field) {
+        JsonNode v = o.get(field);
+        if (v != null && v.isArray()) {
+            List<String> items = new ArrayList<>();
+            v.forEach(i -> items.add(i.asText()));
+            return String.join(",", items);
+        }
+        return text(o, field);
+    }
+
+    private static OptionalLong intField(JsonNode o, String field) {
+        OptionalLong n = Numbers.read(o.get(field), field);
+        if (n.isPresent() && (n.getAsLong() < 0 && !field.equals("nice"))) {
+            throw new IllegalArgumentException(field + " must not be negative");
+        }
+        return n;
+    }
+
+    /** {@code nodes}: "N" or "N-M", as sbatch -N. */
+    private static void nodes(String nodes, JobSpec.Builder spec) {
+        if (nodes.isEmpty()) {
+            return;
+        }
+        String[] range = nodes.split("-", 2);
+        try {
+            spec.setMinNodes(Integer.parseInt(range[0].strip()));
+            if (range.length == 2) {
+                spec.setMaxNodes(Integer.parseInt(range[1].strip()));
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("nodes must be N or N-M, not " + nodes);
+        }
+    }
+
+    /** {@code environment}: an array of NAME=value strings (or, leniently, an object). */
+    private static void environment(JsonNode env, JobSpec.Builder spec) {
+        if (env == null || env.isNull()) {
+            return;
+        }
+        if (env.isArray()) {
+            for (JsonNode item : env) {
+                String kv = item.asText();
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("environment entry is not NAME=value: " + kv);
+                }
+                spec.putEnvironment(
+                        kv.substring(0, eq), ByteString.copyFrom(kv.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        } else if (env.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = env.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                spec.putEnvironment(e.getKey(), ByteString.copyFrom(e.getValue().asText(), StandardCharsets.UTF_8));
+            }
+        } else {
+            throw new IllegalArgumentException("environment must be an array of NAME=value strings");
+        }
+    }
+}

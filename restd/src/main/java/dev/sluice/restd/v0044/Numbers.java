@@ -1,0 +1,74 @@
+package dev.sluice.restd.v0044;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.OptionalLong;
+
+/**
+ * Slurm's {@code *_no_val_struct}: a number with flags, {@code {set, infinite, number}}, which
+ * data_parser uses wherever the C field can hold NO_VAL or INFINITE.
+ */
+final class Numbers {
+    /** Slurm's INFINITE for 32-bit fields (minutes of a time limit, node counts). */
+    static final long INFINITE32 = 0xFFFFFFFFL;
+
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private Numbers() {}
+
+    static ObjectNode set(long n) {
+        return F.objectNode().put("set", true).put("infinite", false).put("number", n);
+    }
+
+    static ObjectNode unset() {
+        return F.objectNode().put("set", false).put("infinite", false).put("number", 0);
+    }
+
+    static ObjectNode infinite() {
+        return F.objectNode().put("set", false).put("infinite", true).put("number", 0);
+    }
+
+    /** Zero is "not given" in the controller's messages. */
+    static ObjectNode setIfPositive(long n) {
+        return n > 0 ? set(n) : unset();
+    }
+
+    /** A 32-bit field where Slurm's INFINITE means unlimited and zero means not set. */
+    static ObjectNode limit32(long n) {
+        if (n == INFINITE32) {
+            return infinite();
+        }
+        return setIfPositive(n);
+    }
+
+    /**
+     * Reads a request's number: a plain integer, or the struct. Empty for an absent, unset or
+     * null value; {@link #INFINITE32} for {@code infinite: true}.
+     *
+     * @throws IllegalArgumentException when it is neither
+     */
+    static OptionalLong read(JsonNode node, String field) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return OptionalLong.empty();
+        }
+        if (node.isIntegralNumber()) {
+            return OptionalLong.of(node.asLong());
+        }
+        if (node.isObject()) {
+            if (node.path("infinite").asBoolean(false)) {
+                return OptionalLong.of(INFINITE32);
+            }
+            JsonNode set = node.get("set");
+            JsonNode number = node.get("number");
+            if (number != null && !number.isIntegralNumber()) {
+                throw new IllegalArgumentException(field + ".number is not an integer");
+            }
+            if ((set == null || set.asBoolean(false)) && number != null) {
+                return OptionalLong.of(number.asLong());
+            }
+            return OptionalLong.empty();
+        }
+        throw new IllegalArgumentException(field + " is neither an integer nor a {set, infinite, number} object");
+    }
+}
