@@ -34,8 +34,12 @@ final class Numbers {
         return n > 0 ? set(n) : unset();
     }
 
-    /** A 32-bit field where Slurm's INFINITE means unlimited and zero means not set. */
-    static ObjectNode limit32(long n) {
+    /**
+     * A uint32 field (Java int, so INFINITE arrives as -1) where Slurm's INFINITE means
+     * unlimited and zero means not set.
+     */
+    static ObjectNode limit32(int value) {
+        long n = Integer.toUnsignedLong(value);
         if (n == INFINITE32) {
             return infinite();
         }

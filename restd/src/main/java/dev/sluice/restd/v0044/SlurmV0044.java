@@ -88,11 +88,36 @@ public final class SlurmV0044 {
                     });
         } catch (ControllerException e) {
             out.error(e.number(), e.getMessage(), e.userMessage(), "slurmctld");
-            return Optional.of(out.reply(500));
+            return Optional.of(requiredShape(op, out).reply(500));
         } catch (BadRequest e) {
             out.error(e.kind.number(), e.kind.text(), e.getMessage(), call.path());
-            return Optional.of(out.reply(e.kind.httpStatus()));
+            return Optional.of(requiredShape(op, out).reply(e.kind.httpStatus()));
         }
+    }
+
+    /** A failed answer still has the fields its schema requires, empty. */
+    private static Envelope requiredShape(String op, Envelope out) {
+        ObjectNode body = out.body();
+        switch (op) {
+            case "GET ping" -> body.putArray("pings");
+            case "GET diag" -> body.putObject("statistics");
+            case "GET jobs", "GET job/*" -> {
+                body.putArray("jobs");
+                body.set("last_backfill", Numbers.unset());
+                body.set("last_update", Numbers.unset());
+            }
+            case "DELETE job/*" -> body.withArray("status");
+            case "GET nodes", "GET node/*" -> {
+                body.putArray("nodes");
+                body.set("last_update", Numbers.unset());
+            }
+            case "GET partitions", "GET partition/*" -> {
+                body.putArray("partitions");
+                body.set("last_update", Numbers.unset());
+            }
+            default -> {}
+        }
+        return out;
     }
 
     private Reply ping(Call call, Envelope out) throws ControllerException {

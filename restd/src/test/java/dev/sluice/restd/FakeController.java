@@ -1,0 +1,181 @@
+package dev.sluice.restd;
+
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.GetNodesResponse;
+import dev.sluice.protocol.v1.GetPartitionsResponse;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.NodeInfo;
+import dev.sluice.protocol.v1.PartitionInfo;
+import dev.sluice.protocol.v1.PingResponse;
+import dev.sluice.protocol.v1.SignalJobResponse;
+import dev.sluice.protocol.v1.SlurmError;
+import dev.sluice.protocol.v1.SubmitBatchJobResponse;
+import dev.sluice.protocol.v1.UpdateNodeResponse;
+import dev.sluice.restd.controller.ControllerSession;
+import dev.sluice.restd.controller.Sessions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A stand-in controller for the REST tests: keeps jobs, nodes and a partition in memory and
+ * answers the client API messages as the controller does for the cases tested, recording who
+ * each request came from.
+ */
+final class FakeController implements Sessions {
+    record Seen(String user, String token, ClientRequest request) {}
+
+    final List<Seen> seen = new ArrayList<>();
+    final Map<Integer, JobInfo> jobs = new LinkedHashMap<>();
+    final Map<String, NodeInfo> nodes = new LinkedHashMap<>();
+    private int nextJob = 100;
+
+    FakeController() {
+        for (String name : List.of("n1", "n2")) {
+            nodes.put(
+                    name,
+                    NodeInfo.newBuilder()
+                            .setName(name)
+                            .setHostname(name)
+                            .setAddr(name)
+                            .setPort(6818)
+                            .setCpus(4)
+                            .setBoards(1)
+                            .setSockets(1)
+                            .setCoresPerSocket(4)
+                            .setThreadsPerCore(1)
+                            .setRealMemoryMb(8000)
+                            .setState("IDLE")
+                            .addPartitions("debug")
+                            .setCfgTres("cpu=4,mem=8000M,billing=4")
+                            .build());
+        }
+    }
+
+    @Override
+    public synchronized ControllerSession forUser(String user, String token) {
+        return request -> answer(user, token, request.build());
+    }
+
+    synchronized ClientResponse answer(String user, String token, ClientRequest r) throws ControllerException {
+        seen.add(new Seen(user, token, r));
+        ClientResponse.Builder out = ClientResponse.newBuilder();
+        switch (r.getBodyCase()) {
+            case PING -> out.setPing(PingResponse.newBuilder()
+                    .setController("ctl1")
+                    .setClusterName("test")
+                    .setStartTime(1_700_000_000L));
+            case GET_JOBS -> {
+                GetJobsResponse.Builder jobsOut = GetJobsResponse.newBuilder().setUpdateTime(1_700_000_100L);
+                if (r.getGetJobs().getJobIdsCount() == 0) {
+                    jobsOut.addAllJobs(jobs.values());
+                }
+                for (int id : r.getGetJobs().getJobIdsList()) {
+                    JobInfo job = jobs.get(id);
+                    if (job == null) {
+                        throw new ControllerException(ErrorCode.INVALID_JOB_ID);
+                    }
+                    jobsOut.addJobs(job);
+                }
+                out.setGetJobs(jobsOut);
+            }
+            case SUBMIT_BATCH_JOB -> {
+                var spec = r.getSubmitBatchJob().getSpec();
+                if (!spec.getPartition().isEmpty() && !spec.getPartition().equals("debug")) {
+                    throw new ControllerException(ErrorCode.INVALID_PARTITION_NAME);
+                }
+                int id = nextJob++;
+                jobs.put(
+                        id,
+                        JobInfo.newBuilder()
+                                .setJobId(id)
+                                .setSpec(spec.toBuilder()
+                                        .setOwner(Identity.newBuilder()
+                                                .setUid(1000)
+                                                .setGid(1000)
+                                                .setUserName(user)))
+                                .setState(JobState.PENDING)
+                                .setReason("Priority")
+                                .setSubmitTime(1_700_000_050L)
+                                .setPartition("debug")
+                                .setTimeLimitMinutes(spec.getTimeLimitMinutes())
+                                .setWorkDir(spec.getWorkDir())
+                                .setStdOut(spec.getStdOut())
+                                .build());
+                out.setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(id));
+            }
+            case SIGNAL_JOB -> {
+                SignalJobResponse.Builder sig = SignalJobResponse.newBuilder();
+                for (String id : r.getSignalJob().getJobIdsList()) {
+                    JobInfo job = jobs.get(Integer.parseInt(id));
+                    SlurmError.Builder err = SlurmError.newBuilder();
+                    if (job == null) {
+                        err.setCode(ErrorCode.INVALID_JOB_ID.number()).setMessage(ErrorCode.INVALID_JOB_ID.text());
+                    } else if (r.getSignalJob().getCancel()) {
+                        jobs.put(job.getJobId(), job.toBuilder().setState(JobState.CANCELLED).build());
+                    }
+                    sig.addResults(SignalJobResponse.Result.newBuilder().setJobId(id).setError(err));
+                }
+                out.setSignalJob(sig);
+            }
+            case GET_NODES -> {
+                GetNodesResponse.Builder n = GetNodesResponse.newBuilder().setUpdateTime(1_700_000_200L);
+                if (r.getGetNodes().getNamesCount() == 0) {
+                    n.addAllNodes(nodes.values());
+                }
+                for (String name : r.getGetNodes().getNamesList()) {
+                    NodeInfo node = nodes.get(name);
+                    if (node == null) {
+                        throw new ControllerException(ErrorCode.INVALID_NODE_NAME);
+                    }
+                    n.addNodes(node);
+                }
+                out.setGetNodes(n);
+            }
+            case UPDATE_NODE -> {
+                var u = r.getUpdateNode();
+                NodeInfo node = nodes.get(u.getNodeNames());
+                if (node == null) {
+                    throw new ControllerException(ErrorCode.INVALID_NODE_NAME);
+                }
+                NodeInfo.Builder b = node.toBuilder().clearFlags();
+                switch (u.getState()) {
+                    case "DRAIN" -> b.addFlags("DRAIN").setReason(u.getReason()).setReasonUser(user);
+                    case "RESUME" -> b.setReason("").setReasonUser("");
+                    default -> throw new ControllerException(ErrorCode.INVALID_ARGUMENT);
+                }
+                nodes.put(node.getName(), b.build());
+                out.setUpdateNode(UpdateNodeResponse.getDefaultInstance());
+            }
+            case GET_PARTITIONS -> {
+                List<String> names = r.getGetPartitions().getNamesList();
+                if (!names.isEmpty() && !names.equals(List.of("debug"))) {
+                    throw new ControllerException(ErrorCode.INVALID_PARTITION_NAME);
+                }
+                out.setGetPartitions(GetPartitionsResponse.newBuilder()
+                        .setUpdateTime(1_700_000_300L)
+                        .addPartitions(PartitionInfo.newBuilder()
+                                .setName("debug")
+                                .setNodes("n[1-2]")
+                                .addAllNodeNames(nodes.keySet())
+                                .setIsDefault(true)
+                                .setMaxTimeMinutes(0xFFFFFFFF)
+                                .setDefaultTimeMinutes(0xFFFFFFFF)
+                                .setMaxNodes(0xFFFFFFFF)
+                                .setMinNodes(0)
+                                .setState("UP")
+                                .setTotalCpus(8)
+                                .setTotalNodes(2)));
+            }
+            default -> throw new ControllerException(ErrorCode.NOT_SUPPORTED);
+        }
+        return out.build();
+    }
+}

@@ -1,0 +1,188 @@
+package dev.sluice.restd;
+
+import static dev.sluice.restd.OpenApiV0044.assertValid;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.restd.RestFixture.Answer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every v0.0.44 endpoint of this slice over HTTP, each answer checked against Slurm's schema. */
+class TestRestEndpoints {
+    private static final String V = "/slurm/v0.0.44/";
+    private RestFixture rest;
+
+    @BeforeEach
+    void start() throws IOException {
+        OpenApiV0044.document();
+        rest = new RestFixture();
+    }
+
+    @AfterEach
+    void stop() {
+        rest.close();
+    }
+
+    @Test
+    void pingNamesTheControllerThatAnswered() {
+        Answer a = rest.as("GET", V + "ping/", null);
+        assertThat(a.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_ping_array_resp", a.body());
+        assertThat(a.body().at("/pings/0/hostname").asText()).isEqualTo("ctl1");
+        assertThat(a.body().at("/pings/0/responding").asBoolean()).isTrue();
+        assertThat(a.body().at("/meta/plugin/data_parser").asText()).isEqualTo("data_parser/v0.0.44");
+        assertThat(a.body().at("/meta/client/user").asText()).isEqualTo("alice");
+        assertThat(a.body().get("errors")).isEmpty();
+    }
+
+    @Test
+    void diagCountsPendingJobs() {
+        rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\ntrue\\n\"}}");
+        Answer a = rest.as("GET", V + "diag", null);
+        assertThat(a.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_diag_resp", a.body());
+        assertThat(a.body().at("/statistics/jobs_pending").asInt()).isEqualTo(1);
+        assertThat(a.body().at("/statistics/req_time_start/number").asLong()).isEqualTo(1_700_000_000L);
+    }
+
+    @Test
+    void submittedJobIsListedWithItsDescription() {
+        String body = """
+                {"script": "#!/bin/sh\\nsleep 1\\n",
+                 "job": {"name": "hello", "partition": "debug", "tasks": 2, "nodes": "1-2", "cpus_per_task": 1,
+                         "time_limit": {"set": true, "infinite": false, "number": 10},
+                         "environment": ["PATH=/bin:/usr/bin", "A=b=c"],
+                         "current_working_directory": "/tmp", "standard_output": "/tmp/out.%j",
+                         "account": "acct", "qos": "normal"}}""";
+        Answer submitted = rest.as("POST", V + "job/submit", body);
+        assertThat(submitted.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_submit_response", submitted.body());
+        int id = submitted.body().get("job_id").asInt();
+        assertThat(id).isPositive();
+
+        JobSpec sent = rest.controller.seen.getLast().request().getSubmitBatchJob().getSpec();
+        assertThat(sent.getScript().toString(StandardCharsets.UTF_8)).isEqualTo("#!/bin/sh\nsleep 1\n");
+        assertThat(sent.getNumTasks()).isEqualTo(2);
+        assertThat(sent.getMinNodes()).isEqualTo(1);
+        assertThat(sent.getMaxNodes()).isEqualTo(2);
+        assertThat(sent.getTimeLimitMinutes()).isEqualTo(10);
+        assertThat(sent.getEnvironmentMap().get("A").toStringUtf8()).isEqualTo("b=c");
+        assertThat(sent.getAccount()).isEqualTo("acct");
+        assertThat(sent.getQos()).isEqualTo("normal");
+
+        Answer one = rest.as("GET", V + "job/" + id, null);
+        assertThat(one.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_info_resp", one.body());
+        assertThat(one.body().at("/jobs/0/job_id").asInt()).isEqualTo(id);
+        assertThat(one.body().at("/jobs/0/name").asText()).isEqualTo("hello");
+        assertThat(one.body().at("/jobs/0/job_state/0").asText()).isEqualTo("PENDING");
+        assertThat(one.body().at("/jobs/0/time_limit/number").asInt()).isEqualTo(10);
+        assertThat(one.body().at("/jobs/0/user_name").asText()).isEqualTo("alice");
+
+        Answer all = rest.as("GET", V + "jobs/", null);
+        assertValid("v0.0.44_openapi_job_info_resp", all.body());
+        assertThat(all.body().get("jobs")).hasSize(1);
+    }
+
+    @Test
+    void unsupportedFieldsAreWarnedAboutNotDropped() {
+        Answer a = rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"x11\":[\"BATCH_NODE\"]}}");
+        assertThat(a.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_submit_response", a.body());
+        assertThat(a.body().at("/warnings/0/description").asText()).contains("x11");
+    }
+
+    @Test
+    void controllerRefusalBecomesSlurmError() {
+        Answer a = rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"partition\":\"nope\"}}");
+        assertThat(a.status()).isEqualTo(500);
+        assertValid("v0.0.44_openapi_job_submit_response", a.body());
+        assertThat(a.body().at("/errors/0/error_number").asInt()).isEqualTo(2000);
+        assertThat(a.body().at("/errors/0/error").asText()).isEqualTo("Invalid partition name specified");
+    }
+
+    @Test
+    void unknownJobIsAnError() {
+        Answer a = rest.as("GET", V + "job/4242", null);
+        assertThat(a.status()).isEqualTo(500);
+        assertValid("v0.0.44_openapi_job_info_resp", a.body());
+        assertThat(a.body().at("/errors/0/error_number").asInt()).isEqualTo(2017);
+    }
+
+    @Test
+    void deleteCancelsAndSignalIsSentAsAsked() {
+        int id = rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\n\"}}")
+                .body()
+                .get("job_id")
+                .asInt();
+        Answer signalled = rest.as("DELETE", V + "job/" + id + "?signal=SIGUSR1", null);
+        assertThat(signalled.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_kill_job_resp", signalled.body());
+        ClientRequest sent = rest.controller.seen.getLast().request();
+        assertThat(sent.getSignalJob().getSignal()).isEqualTo(10);
+        assertThat(sent.getSignalJob().getCancel()).isFalse();
+
+        Answer cancelled = rest.as("DELETE", V + "job/" + id, null);
+        assertThat(cancelled.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_kill_job_resp", cancelled.body());
+        assertThat(cancelled.body().at("/status/0/job_id/number").asInt()).isEqualTo(id);
+        assertThat(rest.as("GET", V + "job/" + id, null).body().at("/jobs/0/job_state/0").asText())
+                .isEqualTo("CANCELLED");
+
+        Answer bad = rest.as("DELETE", V + "job/" + id + "?signal=NOPE", null);
+        assertThat(bad.status()).isEqualTo(422);
+        assertValid("v0.0.44_openapi_kill_job_resp", bad.body());
+        assertThat(bad.body().at("/errors/0/error_number").asInt()).isEqualTo(9000);
+    }
+
+    @Test
+    void nodesAreListedAndDrainedAndResumed() {
+        Answer all = rest.as("GET", V + "nodes/", null);
+        assertThat(all.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_nodes_resp", all.body());
+        assertThat(all.body().get("nodes")).hasSize(2);
+        assertThat(all.body().at("/nodes/0/state/0").asText()).isEqualTo("IDLE");
+
+        Answer drain = rest.as("POST", V + "node/n1", "{\"state\":[\"DRAIN\"],\"reason\":\"disk\"}");
+        assertThat(drain.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_resp", drain.body());
+        Answer one = rest.as("GET", V + "node/n1", null);
+        assertValid("v0.0.44_openapi_nodes_resp", one.body());
+        assertThat(one.body().at("/nodes/0/state").toString()).isEqualTo("[\"IDLE\",\"DRAIN\"]");
+        assertThat(one.body().at("/nodes/0/reason").asText()).isEqualTo("disk");
+        assertThat(one.body().at("/nodes/0/reason_set_by_user").asText()).isEqualTo("alice");
+
+        rest.as("POST", V + "node/n1", "{\"state\":[\"RESUME\"]}");
+        assertThat(rest.as("GET", V + "node/n1", null).body().at("/nodes/0/state").toString())
+                .isEqualTo("[\"IDLE\"]");
+
+        Answer unknown = rest.as("GET", V + "node/zz", null);
+        assertThat(unknown.status()).isEqualTo(500);
+        assertValid("v0.0.44_openapi_nodes_resp", unknown.body());
+        assertThat(unknown.body().at("/errors/0/error_number").asInt()).isEqualTo(2018);
+    }
+
+    @Test
+    void partitionsAreListed() {
+        Answer all = rest.as("GET", V + "partitions/", null);
+        assertThat(all.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_partition_resp", all.body());
+        assertThat(all.body().at("/partitions/0/name").asText()).isEqualTo("debug");
+        assertThat(all.body().at("/partitions/0/maximums/time/infinite").asBoolean()).isTrue();
+        Answer one = rest.as("GET", V + "partition/debug", null);
+        assertValid("v0.0.44_openapi_partition_resp", one.body());
+        assertThat(one.body().get("partitions")).hasSize(1);
+    }
+
+    @Test
+    void unknownPathIsNotFound() {
+        Answer a = rest.as("GET", V + "nothing", null);
+        assertThat(a.status()).isEqualTo(404);
+        assertValid("v0.0.44_openapi_resp", a.body());
+    }
+}
