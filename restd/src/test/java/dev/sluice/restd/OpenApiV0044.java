@@ -30,7 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * check, and on top of it a check that every field sent is one the schema declares (its
  * objects do not forbid others, so a misspelled name would otherwise pass).
  */
-final class OpenApiV0044 {
+public final class OpenApiV0044 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path DOCUMENT = Path.of(
             System.getProperty("sluice.openapi.dir", "../../shared/openapi"), "v0044.json");
@@ -44,7 +44,7 @@ final class OpenApiV0044 {
     private OpenApiV0044() {}
 
     /** Skips the calling test when the document is not there, except in CI, where it fails. */
-    static JsonNode document() {
+    public static JsonNode document() {
         if (document == null) {
             if (!Files.isRegularFile(DOCUMENT)) {
                 String why = "Slurm's OpenAPI document is not at " + DOCUMENT.toAbsolutePath()
@@ -87,7 +87,7 @@ final class OpenApiV0044 {
     }
 
     /** Asserts that {@code answer} is a valid {@code components/schemas/NAME} of v0.0.44, no more. */
-    static void assertValid(String schemaName, JsonNode answer) {
+    public static void assertValid(String schemaName, JsonNode answer) {
         document();
         Schema schema = SCHEMAS.computeIfAbsent(
                 schemaName, n -> registry.getSchema(SchemaLocation.of(ID + "#/components/schemas/" + n)));
@@ -130,7 +130,7 @@ final class OpenApiV0044 {
         return schema;
     }
 
-    static ObjectNode parse(String body) {
+    public static ObjectNode parse(String body) {
         try {
             return (ObjectNode) JSON.readTree(body);
         } catch (IOException e) {
