@@ -1,0 +1,191 @@
+package dev.sluice.packaging;
+
+import static dev.sluice.restd.OpenApiV0044.assertValid;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.cli.client.ClusterAccess;
+import dev.sluice.common.auth.UserDb;
+import dev.sluice.common.auth.UserTokens;
+import dev.sluice.restd.OpenApiV0044;
+import dev.sluice.restd.auth.TokenGate;
+import dev.sluice.restd.controller.TokenSessions;
+import dev.sluice.restd.http.RestServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The REST API in front of a real cluster (controller and node daemon as processes): a token
+ * from {@code scontrol token}, jobs submitted, watched and cancelled, a node drained and
+ * resumed, every answer checked against Slurm's v0.0.44 schema. The REST daemon runs in this
+ * JVM, speaking to the controller over TCP with the user's token, as sluice-restd does.
+ */
+class TestRestEndToEnd {
+    private static final String V = "/slurm/v0.0.44/";
+
+    @TempDir
+    static Path stateDir;
+
+    private static ClusterProcesses cluster;
+    private static RestServer rest;
+    private static String token;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    record Answer(int status, ObjectNode body) {}
+
+    @BeforeAll
+    static void up() throws Exception {
+        OpenApiV0044.document();
+        cluster = new ClusterProcesses(stateDir, 1, 2, 1);
+        Path jwtKey = stateDir.resolve("jwt_hs256.key");
+        Files.write(jwtKey, UUID.randomUUID().toString().repeat(2).getBytes(StandardCharsets.US_ASCII));
+        Files.setPosixFilePermissions(jwtKey, PosixFilePermissions.fromString("rw-------"));
+        cluster.editSlurmConf(c -> c + "AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=" + jwtKey + "\n");
+        cluster.start();
+        ClusterProcesses.Result minted = cluster.command("scontrol", "token");
+        assertThat(minted.out()).as(minted.err()).startsWith("SLURM_JWT=");
+        token = minted.out().strip().substring("SLURM_JWT=".length());
+        ClusterAccess access = ClusterAccess.read(cluster.layout().slurmConfPath());
+        rest = new RestServer(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                new TokenGate(Optional.of(new UserTokens(Files.readAllBytes(jwtKey)))),
+                new TokenSessions(access, UserDb.system(), "localhost"),
+                access.conf().clusterName(),
+                Clock.systemUTC());
+        rest.start();
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (rest != null) {
+            rest.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static Answer send(String method, String path, String body, String withToken) throws Exception {
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rest.port() + path))
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body))
+                .header("X-SLURM-USER-NAME", "root")
+                .header("X-SLURM-USER-TOKEN", withToken);
+        HttpResponse<String> r = HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), OpenApiV0044.parse(r.body()));
+    }
+
+    private static Answer send(String method, String path, String body) throws Exception {
+        return send(method, path, body, token);
+    }
+
+    private static int submit(String script, Path out) throws Exception {
+        String body = "{\"script\": " + quote(script) + ", \"job\": {\"name\": \"rest\", \"tasks\": 1,"
+                + " \"current_working_directory\": " + quote(cluster.workDir().toString())
+                + ", \"standard_output\": " + quote(out.toString())
+                + ", \"environment\": [\"PATH=/usr/bin:/bin\"],"
+                + " \"time_limit\": {\"set\": true, \"infinite\": false, \"number\": 5}}}";
+        Answer a = send("POST", V + "job/submit", body);
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_submit_response", a.body());
+        return a.body().get("job_id").asInt();
+    }
+
+    private static String quote(String s) {
+        return com.fasterxml.jackson.databind.node.TextNode.valueOf(s).toString();
+    }
+
+    private static String state(int job) throws Exception {
+        Answer a = send("GET", V + "job/" + job, null);
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_info_resp", a.body());
+        return a.body().at("/jobs/0/job_state/0").asText();
+    }
+
+    @Test
+    void pingDiagAndListingsValidate() throws Exception {
+        Answer ping = send("GET", V + "ping", null);
+        assertThat(ping.status()).as(ping.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_ping_array_resp", ping.body());
+        assertThat(ping.body().at("/meta/client/user").asText()).isEqualTo("root");
+        Answer diag = send("GET", V + "diag", null);
+        assertValid("v0.0.44_openapi_diag_resp", diag.body());
+        Answer partitions = send("GET", V + "partitions", null);
+        assertValid("v0.0.44_openapi_partition_resp", partitions.body());
+        assertThat(partitions.body().get("partitions")).isNotEmpty();
+        Answer jobs = send("GET", V + "jobs", null);
+        assertValid("v0.0.44_openapi_job_info_resp", jobs.body());
+    }
+
+    @Test
+    void jobIsSubmittedRunsAndCompletes() throws Exception {
+        Path out = cluster.workDir().resolve("rest-" + UUID.randomUUID() + ".out");
+        int job = submit("#!/bin/sh\necho rest-hello\n", out);
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> state(job).equals("COMPLETED"));
+        assertThat(Files.readString(out)).isEqualTo("rest-hello\n");
+        ClusterProcesses.Result squeue = cluster.command("scontrol", "show", "job", "" + job);
+        assertThat(squeue.out()).contains("JobName=rest").contains("TimeLimit=00:05:00");
+    }
+
+    @Test
+    void jobIsCancelled() throws Exception {
+        int job = submit("#!/bin/sh\nsleep 300\n", cluster.workDir().resolve("sleep.out"));
+        Answer cancel = send("DELETE", V + "job/" + job, null);
+        assertThat(cancel.status()).as(cancel.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_kill_job_resp", cancel.body());
+        await().atMost(Duration.ofSeconds(30)).until(() -> state(job).equals("CANCELLED"));
+    }
+
+    @Test
+    void nodeIsDrainedAndResumed() throws Exception {
+        Answer nodes = send("GET", V + "nodes", null);
+        assertValid("v0.0.44_openapi_nodes_resp", nodes.body());
+        String name = nodes.body().at("/nodes/0/name").asText();
+        Answer drain = send("POST", V + "node/" + name, "{\"state\": [\"DRAIN\"], \"reason\": \"rest test\"}");
+        assertThat(drain.status()).as(drain.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_resp", drain.body());
+        Answer drained = send("GET", V + "node/" + name, null);
+        assertValid("v0.0.44_openapi_nodes_resp", drained.body());
+        assertThat(drained.body().at("/nodes/0/state").toString()).contains("DRAIN");
+        assertThat(drained.body().at("/nodes/0/reason").asText()).isEqualTo("rest test");
+        // drained, or draining while another test's job is still on it
+        assertThat(cluster.command("sinfo", "-h", "-o", "%t").out()).matches("(drain|drng)\\n");
+        Answer resume = send("POST", V + "node/" + name, "{\"state\": [\"RESUME\"]}");
+        assertThat(resume.status()).as(resume.body().toString()).isEqualTo(200);
+        assertThat(send("GET", V + "node/" + name, null).body().at("/nodes/0/state").toString())
+                .doesNotContain("DRAIN");
+    }
+
+    @Test
+    void tokenForAnotherClusterKeyIsRefused() throws Exception {
+        byte[] other = new byte[32];
+        new java.security.SecureRandom().nextBytes(other);
+        String forged = new UserTokens(other).mint("root", Instant.now(), Duration.ofMinutes(5));
+        Answer a = send("GET", V + "jobs", null, forged);
+        assertThat(a.status()).isEqualTo(401);
+        assertValid("v0.0.44_openapi_resp", a.body());
+    }
+}
