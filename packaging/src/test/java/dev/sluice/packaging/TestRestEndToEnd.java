@@ -87,9 +87,7 @@ class TestRestEndToEnd {
         HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rest.port() + path))
                 .method(
                         method,
-                        body == null
-                                ? HttpRequest.BodyPublishers.noBody()
-                                : HttpRequest.BodyPublishers.ofString(body))
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .header("X-SLURM-USER-NAME", "root")
                 .header("X-SLURM-USER-TOKEN", withToken);
         HttpResponse<String> r = HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
@@ -175,7 +173,10 @@ class TestRestEndToEnd {
         assertThat(cluster.command("sinfo", "-h", "-o", "%t").out()).matches("(drain|drng)\\n");
         Answer resume = send("POST", V + "node/" + name, "{\"state\": [\"RESUME\"]}");
         assertThat(resume.status()).as(resume.body().toString()).isEqualTo(200);
-        assertThat(send("GET", V + "node/" + name, null).body().at("/nodes/0/state").toString())
+        assertThat(send("GET", V + "node/" + name, null)
+                        .body()
+                        .at("/nodes/0/state")
+                        .toString())
                 .doesNotContain("DRAIN");
     }
 

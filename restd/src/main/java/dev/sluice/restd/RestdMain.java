@@ -54,7 +54,8 @@ public final class RestdMain {
             } else if (!args[i].startsWith("-") && listen == null) {
                 listen = args[i];
             } else {
-                err.println("sluice-restd: unknown argument " + args[i] + "\nUsage: sluice-restd [-f slurm.conf] [HOST:]PORT");
+                err.println("sluice-restd: unknown argument " + args[i]
+                        + "\nUsage: sluice-restd [-f slurm.conf] [HOST:]PORT");
                 return 1;
             }
         }

@@ -68,10 +68,11 @@ final class FakeController implements Sessions {
         seen.add(new Seen(user, token, r));
         ClientResponse.Builder out = ClientResponse.newBuilder();
         switch (r.getBodyCase()) {
-            case PING -> out.setPing(PingResponse.newBuilder()
-                    .setController("ctl1")
-                    .setClusterName("test")
-                    .setStartTime(1_700_000_000L));
+            case PING ->
+                out.setPing(PingResponse.newBuilder()
+                        .setController("ctl1")
+                        .setClusterName("test")
+                        .setStartTime(1_700_000_000L));
             case GET_JOBS -> {
                 GetJobsResponse.Builder jobsOut = GetJobsResponse.newBuilder().setUpdateTime(1_700_000_100L);
                 if (r.getGetJobs().getJobIdsCount() == 0) {
@@ -119,9 +120,12 @@ final class FakeController implements Sessions {
                     if (job == null) {
                         err.setCode(ErrorCode.INVALID_JOB_ID.number()).setMessage(ErrorCode.INVALID_JOB_ID.text());
                     } else if (r.getSignalJob().getCancel()) {
-                        jobs.put(job.getJobId(), job.toBuilder().setState(JobState.CANCELLED).build());
+                        jobs.put(
+                                job.getJobId(),
+                                job.toBuilder().setState(JobState.CANCELLED).build());
                     }
-                    sig.addResults(SignalJobResponse.Result.newBuilder().setJobId(id).setError(err));
+                    sig.addResults(
+                            SignalJobResponse.Result.newBuilder().setJobId(id).setError(err));
                 }
                 out.setSignalJob(sig);
             }

@@ -32,8 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class OpenApiV0044 {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path DOCUMENT = Path.of(
-            System.getProperty("sluice.openapi.dir", "../../shared/openapi"), "v0044.json");
+    private static final Path DOCUMENT =
+            Path.of(System.getProperty("sluice.openapi.dir", "../../shared/openapi"), "v0044.json");
     private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
     private static volatile JsonNode document;
     /** Where the registry finds the document; it is served from memory, never fetched. */

@@ -45,13 +45,10 @@ final class RestFixture implements AutoCloseable {
     }
 
     Answer send(String method, String path, String body, String user, String token) {
-        HttpRequest.Builder req = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + server.port() + path))
+        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
                 .method(
                         method,
-                        body == null
-                                ? HttpRequest.BodyPublishers.noBody()
-                                : HttpRequest.BodyPublishers.ofString(body));
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (user != null) {
             req.header("X-SLURM-USER-NAME", user);
         }

@@ -111,7 +111,8 @@ class TestRestAuth {
 
     @Test
     void otherHmacAlgorithmIsRefused() throws JOSEException {
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS512), claims("alice", Instant.now(), Duration.ofMinutes(5)));
+        SignedJWT jwt =
+                new SignedJWT(new JWSHeader(JWSAlgorithm.HS512), claims("alice", Instant.now(), Duration.ofMinutes(5)));
         jwt.sign(new MACSigner(rest.key));
         assertRefused("alice", jwt.serialize());
     }
@@ -119,7 +120,8 @@ class TestRestAuth {
     @Test
     void rsaSignedTokenIsRefused() throws JOSEException {
         RSAKey rsa = new RSAKeyGenerator(2048).generate();
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims("alice", Instant.now(), Duration.ofMinutes(5)));
+        SignedJWT jwt =
+                new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims("alice", Instant.now(), Duration.ofMinutes(5)));
         jwt.sign(new RSASSASigner(rsa));
         assertRefused("alice", jwt.serialize());
     }
@@ -146,7 +148,8 @@ class TestRestAuth {
         assertValid("v0.0.44_openapi_job_submit_response", a.body());
         assertThat(a.body().at("/errors/0/error_number").asInt()).isEqualTo(9001);
         assertThat(rest.controller.seen).isEmpty();
-        assertThat(rest.as("POST", "/slurm/v0.0.44/job/submit", "{\"job\":{}} trailing").status())
+        assertThat(rest.as("POST", "/slurm/v0.0.44/job/submit", "{\"job\":{}} trailing")
+                        .status())
                 .isEqualTo(400);
         assertThat(rest.as("POST", "/slurm/v0.0.44/node/n1", "{\"state\":[\"DRAIN\"],\"state\":[\"RESUME\"]}")
                         .status())

@@ -65,7 +65,8 @@ class TestRestEndpoints {
         int id = submitted.body().get("job_id").asInt();
         assertThat(id).isPositive();
 
-        JobSpec sent = rest.controller.seen.getLast().request().getSubmitBatchJob().getSpec();
+        JobSpec sent =
+                rest.controller.seen.getLast().request().getSubmitBatchJob().getSpec();
         assertThat(sent.getScript().toString(StandardCharsets.UTF_8)).isEqualTo("#!/bin/sh\nsleep 1\n");
         assertThat(sent.getNumTasks()).isEqualTo(2);
         assertThat(sent.getMinNodes()).isEqualTo(1);
@@ -91,7 +92,8 @@ class TestRestEndpoints {
 
     @Test
     void unsupportedFieldsAreWarnedAboutNotDropped() {
-        Answer a = rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"x11\":[\"BATCH_NODE\"]}}");
+        Answer a =
+                rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"x11\":[\"BATCH_NODE\"]}}");
         assertThat(a.status()).isEqualTo(200);
         assertValid("v0.0.44_openapi_job_submit_response", a.body());
         assertThat(a.body().at("/warnings/0/description").asText()).contains("x11");
@@ -131,7 +133,10 @@ class TestRestEndpoints {
         assertThat(cancelled.status()).isEqualTo(200);
         assertValid("v0.0.44_openapi_kill_job_resp", cancelled.body());
         assertThat(cancelled.body().at("/status/0/job_id/number").asInt()).isEqualTo(id);
-        assertThat(rest.as("GET", V + "job/" + id, null).body().at("/jobs/0/job_state/0").asText())
+        assertThat(rest.as("GET", V + "job/" + id, null)
+                        .body()
+                        .at("/jobs/0/job_state/0")
+                        .asText())
                 .isEqualTo("CANCELLED");
 
         Answer bad = rest.as("DELETE", V + "job/" + id + "?signal=NOPE", null);
@@ -158,7 +163,10 @@ class TestRestEndpoints {
         assertThat(one.body().at("/nodes/0/reason_set_by_user").asText()).isEqualTo("alice");
 
         rest.as("POST", V + "node/n1", "{\"state\":[\"RESUME\"]}");
-        assertThat(rest.as("GET", V + "node/n1", null).body().at("/nodes/0/state").toString())
+        assertThat(rest.as("GET", V + "node/n1", null)
+                        .body()
+                        .at("/nodes/0/state")
+                        .toString())
                 .isEqualTo("[\"IDLE\"]");
 
         Answer unknown = rest.as("GET", V + "node/zz", null);
@@ -173,7 +181,8 @@ class TestRestEndpoints {
         assertThat(all.status()).isEqualTo(200);
         assertValid("v0.0.44_openapi_partition_resp", all.body());
         assertThat(all.body().at("/partitions/0/name").asText()).isEqualTo("debug");
-        assertThat(all.body().at("/partitions/0/maximums/time/infinite").asBoolean()).isTrue();
+        assertThat(all.body().at("/partitions/0/maximums/time/infinite").asBoolean())
+                .isTrue();
         Answer one = rest.as("GET", V + "partition/debug", null);
         assertValid("v0.0.44_openapi_partition_resp", one.body());
         assertThat(one.body().get("partitions")).hasSize(1);

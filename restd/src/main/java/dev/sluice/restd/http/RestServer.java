@@ -40,8 +40,7 @@ public final class RestServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RestServer.class);
 
-    private final ObjectMapper json =
-            new ObjectMapper()
+    private final ObjectMapper json = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private final HttpServer server;

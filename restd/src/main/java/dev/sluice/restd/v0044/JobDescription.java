@@ -17,11 +17,36 @@ import java.util.Set;
  */
 public final class JobDescription {
     private static final Set<String> HANDLED = Set.of(
-            "script", "name", "partition", "tasks", "nodes", "minimum_nodes", "maximum_nodes", "cpus_per_task",
-            "time_limit", "environment", "current_working_directory", "standard_output", "standard_error",
-            "standard_input", "account", "qos", "comment", "hold", "requeue", "constraints", "memory_per_cpu",
-            "memory_per_node", "array", "dependency", "nice", "tasks_per_node", "required_nodes",
-            "excluded_nodes", "argv", "mail_user");
+            "script",
+            "name",
+            "partition",
+            "tasks",
+            "nodes",
+            "minimum_nodes",
+            "maximum_nodes",
+            "cpus_per_task",
+            "time_limit",
+            "environment",
+            "current_working_directory",
+            "standard_output",
+            "standard_error",
+            "standard_input",
+            "account",
+            "qos",
+            "comment",
+            "hold",
+            "requeue",
+            "constraints",
+            "memory_per_cpu",
+            "memory_per_node",
+            "array",
+            "dependency",
+            "nice",
+            "tasks_per_node",
+            "required_nodes",
+            "excluded_nodes",
+            "argv",
+            "mail_user");
 
     /** What was read, and the fields that were ignored. */
     public record Parsed(JobSpec spec, List<String> ignored) {}

@@ -150,14 +150,19 @@ public final class SlurmV0044 {
         ObjectNode stats = out.body().putObject("statistics");
         stats.set("req_time", Numbers.set(clock.instant().getEpochSecond()));
         stats.set("req_time_start", Numbers.set(ping.getStartTime()));
-        stats.put("jobs_pending", jobs.stream().filter(j -> j.getState() == JobState.PENDING).count());
-        stats.put("jobs_running", jobs.stream().filter(j -> j.getState() == JobState.RUNNING).count());
+        stats.put(
+                "jobs_pending",
+                jobs.stream().filter(j -> j.getState() == JobState.PENDING).count());
+        stats.put(
+                "jobs_running",
+                jobs.stream().filter(j -> j.getState() == JobState.RUNNING).count());
         return out.reply(200);
     }
 
     private Reply jobs(Call call, Envelope out, List<Integer> ids) throws ControllerException {
         var answer = call.controller()
-                .call(ClientRequest.newBuilder().setGetJobs(GetJobsRequest.newBuilder().addAllJobIds(ids)))
+                .call(ClientRequest.newBuilder()
+                        .setGetJobs(GetJobsRequest.newBuilder().addAllJobIds(ids)))
                 .getGetJobs();
         ArrayNode jobs = out.body().putArray("jobs");
         answer.getJobsList().forEach(j -> jobs.add(JobJson.of(j)));
@@ -197,14 +202,19 @@ public final class SlurmV0044 {
                     .orElseThrow(() -> new BadRequest(RestErrors.INVALID_QUERY, "unknown signal " + signal));
             req.setSignal(n).setCancel(n == 9);
         }
-        SignalJobResponse answer =
-                call.controller().call(ClientRequest.newBuilder().setSignalJob(req)).getSignalJob();
+        SignalJobResponse answer = call.controller()
+                .call(ClientRequest.newBuilder().setSignalJob(req))
+                .getSignalJob();
         ArrayNode status = out.body().putArray("status");
         boolean failed = false;
         for (SignalJobResponse.Result r : answer.getResultsList()) {
             ObjectNode item = status.addObject();
             ObjectNode error = item.putObject("error");
-            error.put("string", r.getError().getMessage().isEmpty() ? "No error" : r.getError().getMessage());
+            error.put(
+                    "string",
+                    r.getError().getMessage().isEmpty()
+                            ? "No error"
+                            : r.getError().getMessage());
             error.put("code", r.getError().getCode());
             error.put("message", r.getError().getUserMessage());
             item.put("step_id", "");
@@ -220,7 +230,8 @@ public final class SlurmV0044 {
 
     private Reply nodes(Call call, Envelope out, List<String> names) throws ControllerException {
         GetNodesResponse answer = call.controller()
-                .call(ClientRequest.newBuilder().setGetNodes(GetNodesRequest.newBuilder().addAllNames(names)))
+                .call(ClientRequest.newBuilder()
+                        .setGetNodes(GetNodesRequest.newBuilder().addAllNames(names)))
                 .getGetNodes();
         ArrayNode nodes = out.body().putArray("nodes");
         answer.getNodesList().forEach(n -> nodes.add(NodeJson.of(n).put("cluster_name", cluster)));

@@ -36,8 +36,7 @@ class TestJsonMapping {
     @Test
     void numbersAreStructsWithFlags() {
         assertThat(Numbers.set(5).toString()).isEqualTo("{\"set\":true,\"infinite\":false,\"number\":5}");
-        assertThat(Numbers.limit32(0xFFFFFFFF).toString())
-                .isEqualTo("{\"set\":false,\"infinite\":true,\"number\":0}");
+        assertThat(Numbers.limit32(0xFFFFFFFF).toString()).isEqualTo("{\"set\":false,\"infinite\":true,\"number\":0}");
         assertThat(Numbers.limit32(0).toString()).isEqualTo("{\"set\":false,\"infinite\":false,\"number\":0}");
     }
 
@@ -106,8 +105,7 @@ class TestJsonMapping {
     void unusableDescriptionsAreRefused() {
         assertThatThrownBy(() -> JobDescription.read(json("{\"job\":{\"name\":\"x\"}}")))
                 .hasMessage("Job script not specified");
-        assertThatThrownBy(() -> JobDescription.read(json("{\"jobs\":[]}")))
-                .hasMessageContaining("heterogeneous");
+        assertThatThrownBy(() -> JobDescription.read(json("{\"jobs\":[]}"))).hasMessageContaining("heterogeneous");
         assertThatThrownBy(() -> JobDescription.read(json("{\"job\":{\"script\":\"s\",\"nodes\":\"two\"}}")))
                 .hasMessageContaining("nodes");
         assertThatThrownBy(() -> JobDescription.read(json("{\"job\":{\"script\":\"s\",\"environment\":[\"NOEQ\"]}}")))
