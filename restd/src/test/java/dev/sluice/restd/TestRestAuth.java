@@ -41,7 +41,9 @@ class TestRestAuth {
 
     @AfterEach
     void stop() {
-        rest.close();
+        if (rest != null) {
+            rest.close();
+        }
     }
 
     private void assertRefused(String user, String token) {

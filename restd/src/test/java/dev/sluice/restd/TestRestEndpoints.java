@@ -25,7 +25,9 @@ class TestRestEndpoints {
 
     @AfterEach
     void stop() {
-        rest.close();
+        if (rest != null) {
+            rest.close();
+        }
     }
 
     @Test

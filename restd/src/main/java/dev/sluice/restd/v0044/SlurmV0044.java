@@ -87,7 +87,9 @@ public final class SlurmV0044 {
                         default -> null;
                     });
         } catch (ControllerException e) {
-            out.error(e.number(), e.getMessage(), e.userMessage(), "slurmctld");
+            // The controller's own line when it gave one; else which request failed.
+            String why = e.userMessage().isEmpty() ? op.replace("/*", "/" + arg) + " failed" : e.userMessage();
+            out.error(e.number(), e.getMessage(), why, "slurmctld");
             return Optional.of(requiredShape(op, out).reply(500));
         } catch (BadRequest e) {
             out.error(e.kind.number(), e.kind.text(), e.getMessage(), call.path());
