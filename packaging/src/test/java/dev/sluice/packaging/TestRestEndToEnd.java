@@ -88,8 +88,10 @@ class TestRestEndToEnd {
                 .method(
                         method,
                         body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                .header("X-SLURM-USER-NAME", "root")
                 .header("X-SLURM-USER-TOKEN", withToken);
+        if (withToken.equals(token)) {
+            req.header("X-SLURM-USER-NAME", "root");
+        }
         HttpResponse<String> r = HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), OpenApiV0044.parse(r.body()));
     }
@@ -178,6 +180,38 @@ class TestRestEndToEnd {
                         .at("/nodes/0/state")
                         .toString())
                 .doesNotContain("DRAIN");
+    }
+
+    /** The controller applies the commands' rules to the token's user: not root's job, not a node. */
+    @Test
+    void aUserChangesOnlyWhatTheCommandsLetThem() throws Exception {
+        UnprivilegedUser alice = UnprivilegedUser.ensure(UnprivilegedUser.ATTACKER, stateDir);
+        ClusterProcesses.Result minted = cluster.command("scontrol", "token", "username=" + alice.name());
+        assertThat(minted.out()).as(minted.err()).startsWith("SLURM_JWT=");
+        String aliceToken = minted.out().strip().substring("SLURM_JWT=".length());
+        int rootJob = submit("#!/bin/sh\nsleep 300\n", cluster.workDir().resolve("root.out"));
+
+        Answer listed = send("GET", V + "jobs", null, aliceToken);
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.body().at("/meta/client/user").asText()).isEqualTo(alice.name());
+        Answer cancel = send("DELETE", V + "job/" + rootJob, null, aliceToken);
+        assertValid("v0.0.44_openapi_kill_job_resp", cancel.body());
+        assertThat(cancel.status()).isEqualTo(500);
+        assertThat(cancel.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(state(rootJob)).isIn("PENDING", "RUNNING");
+        Answer drain =
+                send("POST", V + "node/" + LocalClusterLayout.nodeName(1), "{\"state\": [\"DRAIN\"]}", aliceToken);
+        assertValid("v0.0.44_openapi_resp", drain.body());
+        assertThat(drain.status()).isEqualTo(500);
+        // as `scontrol update NodeName=` by a user: Slurm's "Invalid user id"
+        assertThat(drain.body().at("/errors/0/error_number").asInt()).isEqualTo(2010);
+        assertThat(send("GET", V + "node/" + LocalClusterLayout.nodeName(1), null)
+                        .body()
+                        .at("/nodes/0/state")
+                        .toString())
+                .doesNotContain("DRAIN");
+
+        assertThat(send("DELETE", V + "job/" + rootJob, null).status()).isEqualTo(200);
     }
 
     @Test
