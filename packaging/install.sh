@@ -3,7 +3,7 @@
 #   [--bindir /usr/local/bin] [--unitdir /etc/systemd/system] [--jlink] [--no-activate]
 #
 #   PREFIX/lib        the jars (packaging/target/lib: run ./mvnw -DskipTests package first)
-#   PREFIX/bin        sluice-ctld, sluice-noded, sluice-dbd, sluice-agent, sluice-aot-train, the commands
+#   PREFIX/bin        sluice-ctld, sluice-noded, sluice-dbd, sluice-agent, sluice-restd, sluice-aot-train, the commands
 #   PREFIX/libexec    sluice-client, the commands' native front end (when cli/target has it)
 #   PREFIX/runtime    with --jlink: a Java runtime made by jlink from $JAVA_HOME (no JDK needed on nodes)
 #   BINDIR            sbatch, squeue, sinfo, scancel, scontrol, sacct, sacctmgr, sreport, srun, salloc (links)
@@ -60,6 +60,7 @@ wrapper sluice-ctld dev.sluice.ctld.server.CtldMain
 wrapper sluice-noded dev.sluice.noded.server.NodedMain
 wrapper sluice-dbd dev.sluice.dbd.server.DbdMain
 wrapper sluice-agent dev.sluice.cli.agent.AgentMain
+wrapper sluice-restd dev.sluice.restd.RestdMain
 sed "s|@PREFIX@|$prefix|g" "$here/dist/bin/sluice-aot-train" >"$dest/bin/sluice-aot-train"
 chmod 0755 "$dest/bin/sluice-aot-train"
 # The native front end asks sluice-agent to run a command warm and falls back to

@@ -17,7 +17,7 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 "$here/../install.sh" --root "$root" $jlink >/dev/null 2>&1 || fail "install.sh"
 prefix="$root/opt/sluice"
-for f in bin/sluice-ctld bin/sluice-noded bin/sluice-dbd bin/sluice-agent bin/sluice-aot-train bin/sbatch lib; do
+for f in bin/sluice-ctld bin/sluice-noded bin/sluice-dbd bin/sluice-agent bin/sluice-restd bin/sluice-aot-train bin/sbatch lib; do
   [ -e "$prefix/$f" ] || fail "missing $prefix/$f"
 done
 for f in etc/systemd/system/sluice-ctld.service etc/systemd/system/sluice-noded.service etc/systemd/system/sluice-agent.service \

@@ -87,8 +87,11 @@ public final class RestdMain {
                 Clock.systemUTC());
         server.start();
         log.info("sluice-restd listening on {}", server.port());
+        var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
+        systemd.sendOrWarn("READY=1\nSTATUS=serving the REST API on port " + server.port());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            systemd.sendOrWarn("STOPPING=1");
             server.close();
             stopped.countDown();
         }));
