@@ -32,8 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class OpenApiV0044 {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path DOCUMENT =
-            Path.of(System.getProperty("sluice.openapi.dir", "../../shared/openapi"), "v0044.json");
+    private static final Path DOCUMENT = locate();
     private static final Map<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
     private static volatile JsonNode document;
     /** Where the registry finds the document; it is served from memory, never fetched. */
@@ -42,6 +41,25 @@ public final class OpenApiV0044 {
     private static volatile SchemaRegistry registry;
 
     private OpenApiV0044() {}
+
+    /**
+     * {@code -Dsluice.openapi.dir}, else the {@code shared/openapi} folder beside the checkout
+     * (found from the module's directory upwards, so a clone anywhere under the workplace
+     * finds it), else the workplace's own {@code /work/shared/openapi}.
+     */
+    private static Path locate() {
+        String given = System.getProperty("sluice.openapi.dir");
+        if (given != null) {
+            return Path.of(given, "v0044.json");
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("shared/openapi/v0044.json");
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        return Path.of("/work/shared/openapi/v0044.json");
+    }
 
     /** Skips the calling test when the document is not there, except in CI, where it fails. */
     public static JsonNode document() {

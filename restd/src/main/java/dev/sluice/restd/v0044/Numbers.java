@@ -11,7 +11,7 @@ import java.util.OptionalLong;
  */
 final class Numbers {
     /** Slurm's INFINITE for 32-bit fields (minutes of a time limit, node counts). */
-    static final long INFINITE32 = 0xFFFFFFFFL;
+    static final long INFINITE32 = dev.sluice.common.slurm.SlurmLimits.INFINITE;
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
