@@ -21,7 +21,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +48,7 @@ public final class StepLauncher {
     private final JobSpool spool;
     private final UserEnvironment userEnvironment;
     private final int daemonUid;
+    private final InstantSource clock;
     /** Job id → the process groups of its step tasks running here. */
     private final Map<Integer, Set<Long>> tasksByJob = new ConcurrentHashMap<>();
     /** Steps whose tasks run here, by {@code jobid.stepid}: their tasks and srun's stream. */
@@ -58,11 +59,15 @@ public final class StepLauncher {
     private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
     private volatile JobConfinement confinement = JobConfinement.none();
 
-    /** @param spool where each task's environment file lives while the task starts (job directories) */
-    public StepLauncher(String nodeName, int daemonUid, JobSpool spool) {
+    /**
+     * @param spool where each task's environment file lives while the task starts (job directories)
+     * @param clock the time a cancelled step's line names
+     */
+    public StepLauncher(String nodeName, int daemonUid, JobSpool spool, InstantSource clock) {
         this.nodeName = nodeName;
         this.daemonUid = daemonUid;
         this.spool = spool;
+        this.clock = clock;
         this.userEnvironment = new UserEnvironment(Supervisor.perlRuns());
     }
 
@@ -287,7 +292,7 @@ public final class StepLauncher {
             return;
         }
         if (cancel) {
-            String notice = EndNotice.stepCancelled(nodeName, jobId, stepId, Instant.now(), ZoneId.systemDefault());
+            String notice = EndNotice.stepCancelled(nodeName, jobId, stepId, clock.instant(), ZoneId.systemDefault());
             try {
                 write(
                         step.out(),

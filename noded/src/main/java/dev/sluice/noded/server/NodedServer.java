@@ -95,7 +95,7 @@ public final class NodedServer implements AutoCloseable {
         BatchLauncher launcher =
                 new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report), auth.clock());
         launcher.jobScripts(s.prolog(), s.epilog());
-        StepLauncher steps = new StepLauncher(s.nodeName(), uid, spool);
+        StepLauncher steps = new StepLauncher(s.nodeName(), uid, spool, auth.clock());
         applyCpuBinding(s, launcher, steps);
         // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
         launcher.onJobSignal(steps::signalJob);
