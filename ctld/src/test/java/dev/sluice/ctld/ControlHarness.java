@@ -14,6 +14,16 @@ import dev.sluice.ctld.state.StateRecord;
 public final class ControlHarness {
     private long sequence;
 
+    /** For a state built from nothing: the first record gets sequence 1. */
+    public ControlHarness() {
+        this(0);
+    }
+
+    /** For a state a fixture already journaled into, up to {@code lastSequence}. */
+    public ControlHarness(long lastSequence) {
+        this.sequence = lastSequence;
+    }
+
     /** Journals one record into {@code state}, as the loop's replay after the append. */
     public void replay(ClusterState state, StateRecord record) {
         state.replay(++sequence, record);

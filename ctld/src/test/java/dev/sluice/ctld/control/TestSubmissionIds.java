@@ -1,5 +1,7 @@
 package dev.sluice.ctld.control;
 
+import dev.sluice.ctld.ControlHarness;
+
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,24 +22,18 @@ class TestSubmissionIds {
     private static final long NOW = 1_000_000;
     private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
     private ClusterState state;
-    private long seq;
+    private ControlHarness harness;
 
     @BeforeEach
     void cluster() {
         state = Builders.anIdleCluster(List.of("n1"), 4, 1000, NOW);
-        seq = 100;
+        harness = new ControlHarness(state.sequence());
     }
 
     /** The outcome, with its records and soft changes applied as the loop applies them. */
     private JobControl.Submission submit(JobRequest request) {
         var result = jobs.submission(state, request, NOW, false);
-        result.records().forEach(r -> state.replay(++seq, r));
-        result.softChanges().forEach(c -> {
-            if (c instanceof SoftChange.JobIdUsed u) {
-                state.reserveJobIdsBelow(u.jobId() + 1);
-            }
-        });
-        return result.response();
+        return harness.apply(state, result);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.sluice.ctld.sched;
 
+import dev.sluice.ctld.ControlHarness;
+
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,17 +29,17 @@ class TestPartitionFit {
             new Scheduler.SelectDefaults(false, 0, java.util.Set.of(), true);
 
     private ClusterState state;
-    private long seq;
+    private ControlHarness harness;
 
     @BeforeEach
     void cluster() {
         state = Builders.anIdleCluster(List.of("n1", "n2"), 4, 1000, NOW);
-        seq = 100;
+        harness = new ControlHarness(state.sequence());
     }
 
     private JobReason submittedAndScheduled(JobRequest request) {
         var result = new JobControl(NO).submit(state, request, NOW);
-        result.records().forEach(r -> state.replay(++seq, r));
+        harness.replayRecords(state, result);
         SchedulePlan plan = new Scheduler(new SchedulerConfig(true, 1, 86400, PriorityWeights.BASIC, NO))
                 .schedule(state.image(), NOW);
         assertThat(plan.starts()).isEmpty();
