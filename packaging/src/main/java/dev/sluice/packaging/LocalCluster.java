@@ -140,7 +140,9 @@ public final class LocalCluster {
             LocalClusterFiles.write(layout, binDir.toAbsolutePath().normalize());
         }
         if (!overrides.isEmpty()) {
-            Files.writeString(layout.slurmConfPath(), LocalClusterFiles.overridden(Files.readString(layout.slurmConfPath()), overrides));
+            Files.writeString(
+                    layout.slurmConfPath(),
+                    LocalClusterFiles.overridden(Files.readString(layout.slurmConfPath()), overrides));
         }
         int metricsPort = freePort();
         List<Integer> nodeMetricsPorts = new ArrayList<>();

@@ -59,8 +59,7 @@ final class LocalClusterFiles {
     }
 
     /** A site's files ({@link SiteConf}) with the local cluster's key, sluice.conf and links. */
-    static void writeSite(
-            LocalClusterLayout layout, String slurmConf, String gresConf, Path cgroupConf, Path binDir)
+    static void writeSite(LocalClusterLayout layout, String slurmConf, String gresConf, Path cgroupConf, Path binDir)
             throws IOException {
         Files.createDirectories(layout.etc());
         Files.writeString(layout.slurmConfPath(), slurmConf);

@@ -25,8 +25,7 @@ record Room(long cpus, long gpus) {
     /** Every task holds at least its CPUs, and every node and task its GPUs. */
     boolean admits(PlacementRequest r) {
         GresDemand d = r.gres();
-        long gpus =
-                Math.max(d.gpusPerJob(), d.gpusOnNode(0) * Math.max(1, r.minNodes()) + d.gpusPerTask() * r.tasks());
+        long gpus = Math.max(d.gpusPerJob(), d.gpusOnNode(0) * Math.max(1, r.minNodes()) + d.gpusPerTask() * r.tasks());
         return cpus >= (long) r.tasks() * r.cpusPerTask() && this.gpus >= gpus;
     }
 }

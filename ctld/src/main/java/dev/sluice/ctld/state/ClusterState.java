@@ -47,6 +47,7 @@ public final class ClusterState implements ClusterView {
     private final Map<String, Long> lastHeard = new HashMap<>();
     /** Soft: the run (start time) of each job whose --signal went out. */
     private final Map<Integer, Long> warned = new HashMap<>();
+
     private final StepTable steps = new StepTable();
 
     private int nextJobId;

@@ -20,7 +20,11 @@ final class QueueView {
     // Jobs that left the queue since the last image: their reasons go at the next one.
     private final Set<Integer> noLongerPending = new HashSet<>();
 
-    void set(Map<Integer, JobReason> reasons, Map<Integer, Long> starts, Map<Integer, Long> prio, Map<Integer, String> why) {
+    void set(
+            Map<Integer, JobReason> reasons,
+            Map<Integer, Long> starts,
+            Map<Integer, Long> prio,
+            Map<Integer, String> why) {
         pendingReasons = Map.copyOf(reasons);
         expectedStarts = Map.copyOf(starts);
         priorities = Map.copyOf(prio);

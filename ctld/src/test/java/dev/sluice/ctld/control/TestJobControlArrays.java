@@ -1,7 +1,5 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +8,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
@@ -17,7 +16,6 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
-import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

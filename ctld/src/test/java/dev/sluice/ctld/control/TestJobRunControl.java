@@ -1,7 +1,5 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +9,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.Allocation;
@@ -45,7 +44,9 @@ class TestJobRunControl {
         int id = state.nextJobId();
         harness.replay(state, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
         if (startedAt > 0) {
-            harness.replay(state, new StateRecord.JobStarted(
+            harness.replay(
+                    state,
+                    new StateRecord.JobStarted(
                             id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, startedAt));
         }
         return id;
@@ -91,10 +92,13 @@ class TestJobRunControl {
     @Test
     void anEndedJobIsQueuedAgainWithoutAnyKill() {
         int id = job(aJob().requeue().build(), NOW - 100);
-        harness.replayRecords(state, ControlResult.of(
-                List.of(new StateRecord.JobEnded(id, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, NOW - 10)),
-                List.of(),
-                null));
+        harness.replayRecords(
+                state,
+                ControlResult.of(
+                        List.of(new StateRecord.JobEnded(
+                                id, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, NOW - 10)),
+                        List.of(),
+                        null));
         ControlResult<Void> r = JobRunControl.requeue(state, ROOT, Integer.toString(id), false, NOW);
         assertThat(r.effects()).isEmpty();
         harness.replayRecords(state, r);
@@ -108,7 +112,8 @@ class TestJobRunControl {
         Job job = state.job(id);
         assertThat(job.hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
-        harness.replayRecords(state, new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
+        harness.replayRecords(
+                state, new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
         assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
         harness.replayRecords(state, JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
@@ -174,10 +179,12 @@ class TestJobRunControl {
                 .isEqualTo(ErrorCode.JOB_NOT_SUSPENDED);
         assertThatThrownBy(() -> JobRunControl.suspend(state, ROOT, "99", true, NOW))
                 .hasMessage("Unexpected message received");
-        harness.replayRecords(state, ControlResult.of(
-                List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
-                List.of(),
-                null));
+        harness.replayRecords(
+                state,
+                ControlResult.of(
+                        List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
+                        List.of(),
+                        null));
         assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
                 .isEqualTo(ErrorCode.ALREADY_DONE);
     }
@@ -186,7 +193,9 @@ class TestJobRunControl {
     void theEndOfARequeuedRunDoesNotEndTheNextRun() {
         int id = job(aJob().requeue().build(), NOW - 100);
         harness.replayRecords(state, JobRunControl.requeue(state, ROOT, "" + id, false, NOW));
-        harness.replay(state, new StateRecord.JobStarted(
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
                         id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW + 5));
         JobControl jobs = new JobControl(null);
         ControlResult<Void> old =

@@ -1,7 +1,5 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +8,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.PartitionState;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
@@ -66,7 +65,9 @@ class TestJobUpdate {
         int id = state.nextJobId();
         harness.replay(state, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
         if (running) {
-            harness.replay(state, new StateRecord.JobStarted(
+            harness.replay(
+                    state,
+                    new StateRecord.JobStarted(
                             id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 10, NOW - 100));
         }
         return id;

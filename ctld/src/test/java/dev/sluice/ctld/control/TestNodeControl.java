@@ -1,7 +1,5 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,8 +10,8 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.NodeFlag;
 import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -119,9 +117,12 @@ class TestNodeControl {
         NodeControl nodes = new NodeControl(30);
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
-        harness.replay(s, new StateRecord.JobSubmitted(2, Builders.aJob().requeue().build(), "all", 60, 100));
+        harness.replay(
+                s, new StateRecord.JobSubmitted(2, Builders.aJob().requeue().build(), "all", 60, 100));
         for (int id = 1; id <= 2; id++) {
-            harness.replay(s, new StateRecord.JobStarted(
+            harness.replay(
+                    s,
+                    new StateRecord.JobStarted(
                             id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
         }
         assertThat(nodes.checkSilence(s, 130).records()).isEmpty();
@@ -306,7 +307,9 @@ class TestNodeControl {
                 .hasMessage("Can't delete non-dynamic node n1");
         harness.apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of()), 8));
         harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 9));
-        harness.replay(s, new StateRecord.JobStarted(
+        harness.replay(
+                s,
+                new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
         harness.replay(s, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
@@ -380,7 +383,9 @@ class TestNodeControl {
     private void runOneJob(ClusterState s, NodeControl nodes) {
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
-        harness.replay(s, new StateRecord.JobStarted(
+        harness.replay(
+                s,
+                new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
     }
 
@@ -391,7 +396,8 @@ class TestNodeControl {
         runOneJob(s, nodes);
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
-        harness.apply(s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
+        harness.apply(
+                s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
         assertThat(s.job(1).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
         assertThat(s.image().reasonOf(s.job(1))).isEqualTo("JobHeldAdmin");
@@ -409,7 +415,8 @@ class TestNodeControl {
         runOneJob(s, nodes);
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
-        harness.apply(s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
+        harness.apply(
+                s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
         assertThat(s.node("n1").reason()).isEqualTo("Epilog error");
     }
@@ -420,8 +427,11 @@ class TestNodeControl {
         Node n2 = Node.configured("n2", "n2", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
         ClusterState s = new ClusterState(
                 List.of(state().node("n1"), n2), List.of(Builders.aPartition("all", List.of("n1", "n2"))), 1);
-        harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "all", 60, 100));
-        harness.replay(s, new StateRecord.JobStarted(
+        harness.replay(
+                s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "all", 60, 100));
+        harness.replay(
+                s,
+                new StateRecord.JobStarted(
                         1,
                         new Allocation(List.of(
                                 new Allocation.NodeShare("n1", 1, 0, 1), new Allocation.NodeShare("n2", 1, 0, 1))),

@@ -1,7 +1,5 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,8 +7,8 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Node;
@@ -31,7 +29,8 @@ class TestStepCommands {
         Node n1 = Node.configured(
                 "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
         ClusterState s = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
-        harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "p", 60, 100));
+        harness.replay(
+                s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "p", 60, 100));
         harness.replay(s, new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 101));
         return s;
     }
@@ -64,7 +63,8 @@ class TestStepCommands {
                         r -> assertThat(r.step().state()).isEqualTo(JobState.COMPLETED));
         harness.apply(state, done);
         assertThat(state.steps().get(1).running()).isEmpty();
-        assertThat(harness.apply(state, StepCommands.create(state, ALICE, step(1, true), 121)).stepId())
+        assertThat(harness.apply(state, StepCommands.create(state, ALICE, step(1, true), 121))
+                        .stepId())
                 .isEqualTo(1);
         // A second report of the same end changes nothing.
         assertThat(StepCommands.complete(state, ALICE, 1, 0, 0, 122).records()).isEmpty();
@@ -91,8 +91,11 @@ class TestStepCommands {
         harness.apply(state, swept);
         assertThat(state.steps()).isEmpty();
         assertThat(StepCommands.sweep(state, 122).records()).isEmpty();
-        harness.apply(state, ControlResult.of(List.of(new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 130)), List.of(), null));
-        assertThat(harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 131)).stepId())
+        harness.apply(
+                state,
+                ControlResult.of(List.of(new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 130)), List.of(), null));
+        assertThat(harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 131))
+                        .stepId())
                 .isZero();
     }
 

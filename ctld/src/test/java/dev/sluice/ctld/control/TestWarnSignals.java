@@ -1,11 +1,10 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
@@ -56,7 +55,9 @@ class TestWarnSignals {
                 List.of(new DynamicMembership("all", true, Set.of())),
                 1);
         harness.replay(state, new StateRecord.JobSubmitted(1, request, "all", limitMinutes, START - 5));
-        harness.replay(state, new StateRecord.JobStarted(
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
                         1,
                         new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))),
                         "all",

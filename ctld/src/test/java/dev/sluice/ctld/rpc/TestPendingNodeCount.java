@@ -1,11 +1,10 @@
 package dev.sluice.ctld.rpc;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;

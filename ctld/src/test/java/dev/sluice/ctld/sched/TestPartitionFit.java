@@ -1,7 +1,5 @@
 package dev.sluice.ctld.sched;
 
-import dev.sluice.ctld.ControlHarness;
-
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +8,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.ClusterState;

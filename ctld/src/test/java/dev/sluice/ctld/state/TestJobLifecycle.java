@@ -255,8 +255,8 @@ class TestJobLifecycle {
         assertThatThrownBy(() -> JobReplay.replay(
                         in(JobPhase.RUNNING, true), new StateRecord.JobStarted(7, TWO_NODES, "p", 60, NOW)))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() ->
-                        JobReplay.replay(in(JobPhase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
+        assertThatThrownBy(
+                        () -> JobReplay.replay(in(JobPhase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
                 .isInstanceOf(IllegalStateException.class);
         // A pending job ended only by being cancelled.
         assertThat(JobReplay.replay(pending, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
