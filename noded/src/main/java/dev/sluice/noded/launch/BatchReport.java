@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
  * BatchLauncher#recover}), and only from the spool.
  */
 final class BatchReport {
+    // Logged under the launcher, as before this was split out of it: log filters name it.
     private static final Logger log = LoggerFactory.getLogger(BatchLauncher.class);
 
     /** Slurm's SIG_OOM (253) as a wait status: ExitCode 0:125. */
