@@ -26,7 +26,8 @@ import java.util.List;
  * foreground. Every daemon and metrics endpoint listens on 127.0.0.1 only (the configuration
  * says so: {@link LocalClusterLayout#slurmConf}). Writes its configuration and {@code sluice.env} under the state directory,
  * prints one line when every node has registered, and stops everything on SIGINT/SIGTERM.
- * Starting again on the same state directory recovers the controller's journal.
+ * Starting again on the same state directory recovers the controller's journal. The files it
+ * writes are {@link LocalClusterFiles}'s; this class parses the options and runs the daemons.
  */
 public final class LocalCluster {
     private LocalCluster() {}
@@ -111,7 +112,7 @@ public final class LocalCluster {
             accounting = site.accounting();
             layout = new LocalClusterLayout(
                     stateDir, nodeNames.size(), 1, 1, 1, 0, ctldPort, freePort(), List.of(), dbdPort, 0);
-            writeSiteFiles(
+            LocalClusterFiles.writeSite(
                     layout,
                     site.slurmConf(),
                     Files.isReadable(gres) ? Files.readString(gres) : null,
@@ -136,10 +137,12 @@ public final class LocalCluster {
                     nodePorts,
                     freePortWithGrpcAbove(),
                     mps);
-            writeFiles(layout, binDir.toAbsolutePath().normalize());
+            LocalClusterFiles.write(layout, binDir.toAbsolutePath().normalize());
         }
         if (!overrides.isEmpty()) {
-            Files.writeString(layout.slurmConfPath(), overridden(Files.readString(layout.slurmConfPath()), overrides));
+            Files.writeString(
+                    layout.slurmConfPath(),
+                    LocalClusterFiles.overridden(Files.readString(layout.slurmConfPath()), overrides));
         }
         int metricsPort = freePort();
         List<Integer> nodeMetricsPorts = new ArrayList<>();
@@ -274,87 +277,6 @@ public final class LocalCluster {
                 "Metrics: controller " + metricsUrl + ", node daemons on 127.0.0.1 ports " + nodeMetricsPorts);
         Thread.currentThread().join();
         return 0;
-    }
-
-    static void writeFiles(LocalClusterLayout layout, Path binDir) throws IOException {
-        Files.createDirectories(layout.etc());
-        Files.writeString(layout.slurmConfPath(), layout.slurmConf());
-        Files.writeString(layout.etc().resolve("gres.conf"), layout.gresConf());
-        Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
-        // The cluster key, owner-only: the daemons authenticate with it, and so do the commands of
-        // whoever started the cluster (other local users come in through the controller's socket).
-        // sluice-dbd reads its key beside its own configuration.
-        Files.writeString(layout.etc().resolve("slurmdbd.conf"), layout.slurmdbdConf());
-        Path key = layout.etc().resolve(ClusterKeys.KEY_FILE);
-        if (!Files.exists(key)) {
-            ClusterKeys.generate(key);
-        }
-        for (int n = 1; n <= layout.nodes(); n++) {
-            Path dir = layout.fakeGpuDir(LocalClusterLayout.nodeName(n));
-            Files.createDirectories(dir);
-            for (int g = 0; g < layout.gpus(); g++) {
-                Path dev = dir.resolve("gpu" + g);
-                if (!Files.exists(dev)) {
-                    Files.createFile(dev);
-                }
-            }
-        }
-        linkCommands(layout, binDir);
-    }
-
-    /** The commands as links to the native front end, and sluice.env. */
-    private static void linkCommands(LocalClusterLayout layout, Path binDir) throws IOException {
-        Path client = binDir.toAbsolutePath().getParent().resolve("cli/target/sluice-client");
-        boolean nativeLinks = Files.isExecutable(client);
-        if (nativeLinks) {
-            Path links = layout.commandLinks();
-            Files.createDirectories(links);
-            for (String command : dev.sluice.cli.Commands.names()) {
-                Path link = links.resolve(command);
-                Files.deleteIfExists(link);
-                Files.createSymbolicLink(link, client);
-            }
-        }
-        Files.writeString(layout.stateDir().resolve("sluice.env"), layout.env(binDir, nativeLinks));
-    }
-
-    /** A site's files ({@link SiteConf}) with the local cluster's key, sluice.conf and links. */
-    static void writeSiteFiles(
-            LocalClusterLayout layout, String slurmConf, String gresConf, Path cgroupConf, Path binDir)
-            throws IOException {
-        Files.createDirectories(layout.etc());
-        Files.writeString(layout.slurmConfPath(), slurmConf);
-        Path gres = layout.etc().resolve("gres.conf");
-        if (gresConf != null) {
-            Files.writeString(gres, gresConf);
-        } else {
-            Files.deleteIfExists(gres);
-        }
-        if (Files.isReadable(cgroupConf)) {
-            Files.copy(
-                    cgroupConf, layout.etc().resolve("cgroup.conf"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-        Files.writeString(layout.etc().resolve("sluice.conf"), layout.sluiceConf());
-        Files.writeString(layout.etc().resolve("slurmdbd.conf"), layout.slurmdbdConf());
-        Path key = layout.etc().resolve(ClusterKeys.KEY_FILE);
-        if (!Files.exists(key)) {
-            ClusterKeys.generate(key);
-        }
-        linkCommands(layout, binDir);
-    }
-
-    /**
-     * The configuration with each {@code Key=Value} line replacing the line that sets the same
-     * key (keys compare case-insensitively, as slurm.conf's do), or added at the end.
-     */
-    static String overridden(String conf, List<String> lines) {
-        List<String> out = new ArrayList<>(conf.lines().toList());
-        for (String line : lines) {
-            String key = line.substring(0, line.indexOf('=')).trim() + "=";
-            out.removeIf(l -> l.regionMatches(true, 0, key, 0, key.length()));
-            out.add(line);
-        }
-        return String.join("\n", out) + "\n";
     }
 
     /** A free port whose neighbour 100 above (sluice-dbd's gRPC port) is free too. */

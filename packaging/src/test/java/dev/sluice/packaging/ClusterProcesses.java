@@ -67,7 +67,7 @@ final class ClusterProcesses implements AutoCloseable {
                 ports,
                 accounting ? LocalCluster.freePortWithGrpcAbove() : 0,
                 mpsPerGpu);
-        LocalCluster.writeFiles(layout, stateDir.resolve("bin"));
+        LocalClusterFiles.write(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");
         Files.createDirectories(workDir);
     }

@@ -11,19 +11,19 @@ class TestLocalClusterOverrides {
 
     @Test
     void replacesTheLineOfTheSameKeyIgnoringCase() {
-        assertThat(LocalCluster.overridden(CONF, List.of("minjobage=10")))
+        assertThat(LocalClusterFiles.overridden(CONF, List.of("minjobage=10")))
                 .isEqualTo("ClusterName=sluice\nKillWait=10\nminjobage=10\n");
     }
 
     @Test
     void addsAKeyTheFileDoesNotSet() {
-        assertThat(LocalCluster.overridden(CONF, List.of("MaxArraySize=10001")))
+        assertThat(LocalClusterFiles.overridden(CONF, List.of("MaxArraySize=10001")))
                 .isEqualTo(CONF + "MaxArraySize=10001\n");
     }
 
     @Test
     void aKeyThatIsAPrefixOfAnotherLeavesTheOtherAlone() {
-        assertThat(LocalCluster.overridden("MinJobAgeX=1\n", List.of("MinJobAge=10")))
+        assertThat(LocalClusterFiles.overridden("MinJobAgeX=1\n", List.of("MinJobAge=10")))
                 .isEqualTo("MinJobAgeX=1\nMinJobAge=10\n");
     }
 }

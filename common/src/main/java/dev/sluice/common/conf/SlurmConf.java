@@ -11,7 +11,8 @@ import java.util.TreeMap;
 /**
  * An immutable, checked {@code slurm.conf}. Typed accessors carry Slurm's documented defaults
  * (slurm.conf(5)); {@link #value} answers any other key as written. Keys are case-insensitive.
- * Values were type-checked when read, so accessors never fail.
+ * Values were type-checked when read, so accessors never fail. How the read lines become one
+ * (checks, node, node set and partition resolution) is {@link SlurmConfAssembly}'s.
  */
 public final class SlurmConf {
 
@@ -25,7 +26,7 @@ public final class SlurmConf {
     private final List<IgnoredKey> ignoredKeys;
     private final List<String> warnings;
 
-    private SlurmConf(
+    SlurmConf(
             SlurmConfReader.Collected c,
             List<ControlHost> controlHosts,
             List<NodeConf> nodes,
@@ -43,24 +44,6 @@ public final class SlurmConf {
         this.nodeSets = List.copyOf(nodeSets);
         this.ignoredKeys = List.copyOf(c.ignored);
         this.warnings = List.copyOf(c.warnings);
-    }
-
-    static SlurmConf build(SlurmConfReader.Collected c) throws ConfigException {
-        ValueRules.check(c);
-        String cluster = c.entry("ClusterName").map(ConfEntry::value).orElse("");
-        if (cluster.isBlank()) {
-            throw new ConfigException(c.mainFile, 0, "ClusterName", "ClusterName needs to be specified");
-        }
-        List<ControlHost> hosts = ControlHosts.resolve(c);
-        int slurmdPort =
-                (int) c.entry("SlurmdPort").map(ConfValues::num).orElse(6818L).longValue();
-        List<NodeConf> nodes = NodeLines.build(c.linesOf("NodeName"), slurmdPort, c.warnings);
-        List<NodeSetConf> sets = NodeSets.build(c.linesOf("NodeSet"), nodes, c.warnings);
-        nodes = DownNodes.apply(c.linesOf("DownNodes"), nodes, c.warnings);
-        Map<String, NodeSetConf> byName = new TreeMap<>();
-        sets.forEach(s -> byName.put(s.name(), s));
-        List<PartitionConf> parts = PartitionLines.build(c.linesOf("PartitionName"), nodes, byName, c.warnings);
-        return new SlurmConf(c, hosts, nodes, parts, sets);
     }
 
     // ---- generic access ----

@@ -75,7 +75,7 @@ public final class SlurmConfReader {
         requireNonNull(includes, "includes is null");
         Collected c = new Collected(fileName);
         collect(text, fileName, includes, c, 0);
-        return SlurmConf.build(c);
+        return SlurmConfAssembly.build(c);
     }
 
     /** What the first pass gathered, in file order. */

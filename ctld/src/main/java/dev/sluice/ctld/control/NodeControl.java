@@ -2,8 +2,6 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.common.gres.GresSpec;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
@@ -114,128 +112,12 @@ public final class NodeControl {
     /** Answer to a registration: jobs the node runs that the controller does not know. */
     public record RegistrationAnswer(List<Integer> orphanJobs) {}
 
-    public ControlResult<RegistrationAnswer> register(ClusterView state, Registration claimed, long now) {
-        Node known = state.node(claimed.name());
-        if (known == null && !claimed.dynamic()) {
-            throw new SlurmException(
-                    ErrorCode.INVALID_NODE_NAME, "Node " + claimed.name() + " not found in the configuration");
-        }
-        Registration reg = asCreated(known, claimed);
-        List<StateRecord> records = new ArrayList<>();
-        boolean ownConfig = reg.dynamic() && (known == null || known.dynamic());
-        List<String> features = ownConfig ? reg.features() : List.of();
-        for (String feature : features) {
-            JobText.field("AvailableFeatures", feature);
-        }
-        String gres = ownConfig ? reg.gres() : "";
-        try {
-            inventory(gres);
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.INVALID_GRES, e.getMessage());
-        }
-        if (known == null || !known.registered() || changed(known, reg, features, gres)) {
-            records.add(new StateRecord.NodeRegistered(
-                    reg.name(),
-                    reg.hostname(),
-                    reg.addr(),
-                    reg.port(),
-                    reg.hardware(),
-                    // A created node stays dynamic (deletable) whatever its daemon says.
-                    reg.dynamic() || (known != null && known.dynamic()),
-                    reg.bootTime(),
-                    reg.version(),
-                    features,
-                    gres,
-                    reg.facts(),
-                    now));
-        }
-        Optional<String> shortfall = reg.found().flatMap(found -> {
-            boolean configured = known != null && !ownConfig;
-            NodeHardware promised = configured ? known.hardware() : reg.hardware();
-            GresInventory promisedGres = configured ? known.gres() : inventory(gres);
-            return RegistrationCheck.shortfall(promised, promisedGres, found, policy);
-        });
-        if (shortfall.isPresent()) {
-            // Never accepted silently: drained, running work left alone, as slurmctld does.
-            if (known == null || !known.drain() || !known.reason().equals(shortfall.get())) {
-                records.add(new StateRecord.NodeStateChanged(
-                        reg.name(), NodeTransition.DRAIN, shortfall.get(), policy.slurmUser(), now));
-            }
-        } else if (known != null && known.down() && returnsToService(known)) {
-            records.add(new StateRecord.NodeStateChanged(reg.name(), NodeTransition.RETURN, "", "", now));
-        }
-        List<Effect> effects = new ArrayList<>();
-        List<Integer> orphans = new ArrayList<>();
-        Set<Integer> expected = new HashSet<>();
-        for (Job job : state.jobs()) {
-            if (job.isRunning() && job.allocation().batchHost().equals(reg.name())) {
-                expected.add(job.id());
-                if (!reg.runningJobs().contains(job.id())) {
-                    // Journaled as started but not running there: the controller died between
-                    // the record and the launch, or the launch was lost. Launch is idempotent.
-                    effects.add(new Effect.LaunchBatch(job.id()));
-                }
-            }
-        }
-        for (int running : reg.runningJobs()) {
-            Job job = state.job(running);
-            if (!expected.contains(running) && (job == null || !job.isRunning())) {
-                orphans.add(running);
-            }
-        }
-        return new ControlResult<>(
-                records, List.of(new SoftChange.NodeHeard(reg.name(), now)), effects, new RegistrationAnswer(orphans));
-    }
-
     /**
-     * A daemon started with {@code -N} for a node that {@code scontrol create} made (slurmd -N
-     * for a FUTURE node) registers what it found on its machine, having no node line: the node
-     * keeps the resources it was created with, and what was found is checked against them, as
-     * for a node in slurm.conf.
+     * A node daemon (re)connects: its record if anything changed, a drain if it has less than it
+     * should, and the launches of jobs journaled as started there that it does not run.
      */
-    private static Registration asCreated(Node known, Registration reg) {
-        if (known == null || !known.dynamic() || reg.dynamic()) {
-            return reg;
-        }
-        return new Registration(
-                reg.name(),
-                reg.hostname(),
-                reg.addr(),
-                reg.port(),
-                known.hardware(),
-                false,
-                reg.runningJobs(),
-                reg.bootTime(),
-                reg.version(),
-                List.of(),
-                "",
-                reg.found(),
-                reg.facts());
-    }
-
-    /** ReturnToService: 1 only for nodes that were DOWN for not answering, 2 for any. */
-    private boolean returnsToService(Node node) {
-        return switch (policy.returnToService()) {
-            case 2 -> true;
-            case 1 -> node.reason().equals(NOT_RESPONDING);
-            default -> false;
-        };
-    }
-
-    private static GresInventory inventory(String gres) {
-        return gres.isEmpty() ? GresInventory.NONE : GresInventory.of(GresSpec.parseNodeList(gres), List.of());
-    }
-
-    private static boolean changed(Node known, Registration reg, List<String> features, String gres) {
-        return !known.addr().equals(reg.addr())
-                || known.port() != reg.port()
-                || !known.hostname().equals(reg.hostname())
-                || !known.hardware().equals(reg.hardware())
-                || known.bootTime() != reg.bootTime()
-                || !known.version().equals(reg.version())
-                || !known.facts().equals(reg.facts())
-                || (known.dynamic() && !features.isEmpty() && !known.features().equals(features))
-                || (known.dynamic() && !gres.isEmpty() && !known.gres().equals(inventory(gres)));
+    public ControlResult<RegistrationAnswer> register(ClusterView state, Registration claimed, long now) {
+        return new NodeRegistration(policy).register(state, claimed, now);
     }
 
     /** @return true when the node must register again (the controller does not know it as up) */
@@ -303,7 +185,7 @@ public final class NodeControl {
                 throw new SlurmException(ErrorCode.INVALID_NODE_NAME, "Duplicate node name " + n.name());
             }
             try {
-                inventory(n.gres());
+                NodeRegistration.inventory(n.gres());
             } catch (IllegalArgumentException e) {
                 throw new SlurmException(ErrorCode.INVALID_GRES, e.getMessage());
             }

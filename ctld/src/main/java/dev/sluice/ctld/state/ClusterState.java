@@ -2,9 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.common.gres.GresSpec;
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
@@ -23,32 +21,25 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The controller's mutable state. Owned by the single controller thread: not thread-safe,
  * never shared. Durable parts change only through {@link #replay}; soft parts (responding
- * nodes, pending reasons) through their own setters and are rebuilt after a restart.
+ * nodes, pending reasons) through their own setters and are rebuilt after a restart. This
+ * class replays records and builds images; the tables it keeps have their own classes ({@link
+ * NodeTable}, {@link QueueView}, {@link CompletingJobs}, {@link StepTable}) so each holds one
+ * kind of state.
  */
 public final class ClusterState implements ClusterView {
     private final JobTable jobs = new JobTable();
-    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final NodeTable nodes;
     private final NodeUsage usage = new NodeUsage();
-    private List<Partition> partitions;
-    private List<DynamicMembership> memberships;
     private final Set<String> responding = new HashSet<>();
-    // The queue view is replaced whole by each pass and kept immutable, so images share it.
-    private Map<Integer, JobReason> pendingReasons = Map.of();
-    // Jobs that ended while their processes were still being killed, and where (COMPLETING).
-    private Map<Integer, Completing> completing = Map.of();
-    private Map<Integer, Long> expectedStarts = Map.of();
-    private Map<Integer, Long> priorities = Map.of();
-    private Map<Integer, String> details = Map.of();
-    private final Set<Integer> noLongerPending = new HashSet<>();
+    private final QueueView queue = new QueueView();
+    private final CompletingJobs completing = new CompletingJobs();
     // Parts of the last image, reused by the next one while nothing they show has changed (the
     // job table shares its unchanged chunks on its own).
     private List<NodeView> nodesImage;
@@ -56,13 +47,8 @@ public final class ClusterState implements ClusterView {
     private final Map<String, Long> lastHeard = new HashMap<>();
     /** Soft: the run (start time) of each job whose --signal went out. */
     private final Map<Integer, Long> warned = new HashMap<>();
-    /** Soft: the steps of running jobs. Immutable, replaced on each change, so images share it. */
-    private Map<Integer, JobSteps> steps = Map.of();
-    /**
-     * Durable, derived from the journal's step records: each job's highest step exit status
-     * (DerivedExitCode). Immutable, replaced on change, so images share it.
-     */
-    private Map<Integer, Integer> derivedExits = Map.of();
+
+    private final StepTable steps = new StepTable();
 
     private int nextJobId;
     private long sequence;
@@ -77,11 +63,7 @@ public final class ClusterState implements ClusterView {
             List<Partition> partitions,
             List<DynamicMembership> memberships,
             int firstJobId) {
-        for (Node node : configuredNodes) {
-            nodes.put(node.name(), node);
-        }
-        this.partitions = List.copyOf(partitions);
-        this.memberships = List.copyOf(memberships);
+        this.nodes = new NodeTable(configuredNodes, partitions, memberships);
         this.nextJobId = firstJobId;
     }
 
@@ -126,7 +108,7 @@ public final class ClusterState implements ClusterView {
                 nextJobId = Math.max(nextJobId, r.jobId() + 1);
             }
             case ArrayTaskSplit r -> {
-                for (Job j : JobLifecycle.split(requireJob(r.jobId()), r, snapshot)) {
+                for (Job j : JobReplay.split(requireJob(r.jobId()), r, snapshot)) {
                     jobs.put(j);
                 }
                 nextJobId = Math.max(nextJobId, r.newJobId() + 1);
@@ -134,7 +116,7 @@ public final class ClusterState implements ClusterView {
             case JobStarted r -> {
                 Job started = move(requireJob(r.jobId()), r, snapshot);
                 jobs.put(started);
-                noLongerPending.add(r.jobId());
+                queue.noLongerPending(r.jobId());
                 account(started.allocation(), +1, busyTime(r.time(), snapshot));
             }
             case JobEnded r -> {
@@ -143,7 +125,7 @@ public final class ClusterState implements ClusterView {
                 if (job.isRunning()) {
                     account(job.allocation(), -1, busyTime(r.time(), snapshot));
                 }
-                noLongerPending.add(r.jobId());
+                queue.noLongerPending(r.jobId());
                 jobs.put(ended);
             }
             case JobRequeued r -> {
@@ -163,108 +145,32 @@ public final class ClusterState implements ClusterView {
                 }
                 r.jobIds().forEach(jobs::remove);
                 r.jobIds().forEach(warned::remove);
-                if (r.jobIds().stream().anyMatch(derivedExits::containsKey)) {
-                    Map<Integer, Integer> left = new HashMap<>(derivedExits);
-                    r.jobIds().forEach(left::remove);
-                    derivedExits = Map.copyOf(left);
-                }
+                steps.purged(r.jobIds());
             }
-            // The job may even be purged by the time it replays.
-            case StateRecord.StepRecorded r -> stepRecorded(r);
-            case NodeRegistered r -> registered(r);
-            case NodeCreated r -> {
-                if (nodes.containsKey(r.name())) {
-                    throw new IllegalStateException("journal creates node " + r.name() + " twice");
-                }
-                Node created = Node.created(
-                        r.name(),
-                        r.hostname(),
-                        r.addr(),
-                        r.port(),
-                        r.hardware(),
-                        r.features(),
-                        inventory(r.gres()),
-                        r.weight(),
-                        r.future());
-                nodes.put(r.name(), created);
-                joinPartitions(created);
+            case StateRecord.StepRecorded r -> steps.recorded(r.jobId(), r.step(), jobs.get(r.jobId()) != null);
+            case NodeRegistered r -> {
+                nodes.registered(r);
+                usage.registered(r.name(), r.time());
             }
+            case NodeCreated r -> nodes.created(r);
             case NodeDeleted r -> {
-                requireNode(r.name());
-                nodes.remove(r.name());
-                leavePartitions(r.name());
+                nodes.deleted(r.name());
                 responding.remove(r.name());
                 lastHeard.remove(r.name());
                 usage.forget(r.name());
             }
-            case NodeStateChanged r ->
-                nodes.put(
-                        r.name(),
-                        NodeLifecycle.apply(requireNode(r.name()), r.transition(), r.reason(), r.user(), r.time()));
+            case NodeStateChanged r -> nodes.stateChanged(r);
         }
         sequence = Math.max(sequence, recordSequence);
     }
 
     /** The job's highest ended step's status (DerivedExitCode), 0 if none. */
     int derivedExit(int jobId) {
-        return derivedExits.getOrDefault(jobId, 0);
-    }
-
-    /** An ended step raises its job's DerivedExitCode to its own status if that is higher. */
-    private void stepRecorded(StateRecord.StepRecorded r) {
-        JobStep step = r.step();
-        if (step.state() == dev.sluice.common.slurm.JobState.RUNNING
-                || jobs.get(r.jobId()) == null
-                || step.exitStatus() <= derivedExits.getOrDefault(r.jobId(), 0)) {
-            return;
-        }
-        Map<Integer, Integer> changed = new HashMap<>(derivedExits);
-        changed.put(r.jobId(), step.exitStatus());
-        derivedExits = Map.copyOf(changed);
+        return steps.derivedExit(jobId);
     }
 
     private static Job move(Job job, StateRecord record, boolean snapshot) {
-        return snapshot ? JobLifecycle.restore(job, record) : JobLifecycle.replay(job, record);
-    }
-
-    private void registered(NodeRegistered r) {
-        Node existing = nodes.get(r.name());
-        Node base = existing != null
-                ? existing
-                : Node.configured(
-                        r.name(),
-                        r.hostname(),
-                        r.addr(),
-                        r.port(),
-                        r.hardware(),
-                        r.features(),
-                        inventory(r.gres()),
-                        1,
-                        false);
-        boolean ownConfig = r.dynamic() && (!r.features().isEmpty() || !r.gres().isEmpty());
-        if (existing != null && ownConfig) {
-            base = base.withDynamicConfig(r.features(), inventory(r.gres()));
-        }
-        Node node = base.withRegistration(
-                r.hostname(), r.addr(), r.port(), r.hardware(), r.dynamic(), r.bootTime(), r.version(), r.facts());
-        nodes.put(r.name(), node);
-        usage.registered(r.name(), r.time());
-        if (existing == null || (ownConfig && !existing.features().equals(node.features()))) {
-            leavePartitions(r.name());
-            joinPartitions(node);
-        }
-    }
-
-    private static GresInventory inventory(String gres) {
-        return gres.isEmpty() ? GresInventory.NONE : GresInventory.of(GresSpec.parseNodeList(gres), List.of());
-    }
-
-    private void joinPartitions(Node node) {
-        partitions = PartitionMembers.join(partitions, memberships, node);
-    }
-
-    private void leavePartitions(String name) {
-        partitions = PartitionMembers.leave(partitions, name);
+        return snapshot ? JobReplay.restore(job, record) : JobReplay.replay(job, record);
     }
 
     /**
@@ -287,24 +193,12 @@ public final class ClusterState implements ClusterView {
         return job;
     }
 
-    private Node requireNode(String name) {
-        Node node = nodes.get(name);
-        if (node == null) {
-            throw new IllegalStateException("journal refers to unknown node " + name);
-        }
-        return node;
-    }
-
     /**
      * {@code scontrol update PartitionName=...}: the partition of that name becomes this one.
      * Soft, as in Slurm: a restart or a reconfiguration takes slurm.conf's partitions again.
      */
     public void updatePartition(Partition changed) {
-        List<Partition> out = new ArrayList<>(partitions.size());
-        for (Partition p : partitions) {
-            out.add(p.name().equals(changed.name()) ? changed : p);
-        }
-        partitions = List.copyOf(out);
+        nodes.updatePartition(changed);
     }
 
     /**
@@ -315,17 +209,8 @@ public final class ClusterState implements ClusterView {
      */
     public void reconfigure(
             Collection<Node> configuredNodes, List<Partition> newPartitions, List<DynamicMembership> newMemberships) {
-        for (Node node : configuredNodes) {
-            nodes.putIfAbsent(node.name(), node);
-        }
-        partitions = List.copyOf(newPartitions);
+        nodes.reconfigure(configuredNodes, newPartitions, newMemberships);
         nodesImage = null;
-        memberships = List.copyOf(newMemberships);
-        for (Node node : nodes.values()) {
-            if (node.dynamic()) {
-                joinPartitions(node);
-            }
-        }
     }
 
     /** Job ids are never reused, even for jobs purged before a snapshot. */
@@ -374,7 +259,7 @@ public final class ClusterState implements ClusterView {
 
     @Override
     public List<Partition> partitions() {
-        return partitions;
+        return nodes.partitions();
     }
 
     @Override
@@ -395,11 +280,9 @@ public final class ClusterState implements ClusterView {
         warned.put(jobId, startTime);
     }
 
-    /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     @Override
     public Set<String> completingOn(int jobId) {
-        Completing c = completing.get(jobId);
-        return c == null ? Set.of() : c.nodes();
+        return completing.on(jobId);
     }
 
     /**
@@ -408,40 +291,17 @@ public final class ClusterState implements ClusterView {
      * otherwise start beside a job that has not let go of them yet.
      */
     public void completing(int jobId, String node, boolean stillKilling) {
-        Completing was = completing.get(jobId);
-        Job job = jobs.get(jobId);
-        if (was == null && (!stillKilling || job == null || job.allocation() == null)) {
-            return;
+        if (completing.mark(jobId, jobs.get(jobId), node, stillKilling, (held, sign) -> account(held, sign, 0))) {
+            nodesImage = null;
         }
-        Set<String> nodes = new TreeSet<>(was == null ? Set.of() : was.nodes());
-        if (stillKilling) {
-            nodes.add(node);
-        } else {
-            nodes.remove(node);
-        }
-        Allocation held = was == null ? job.allocation() : was.allocation();
-        Map<Integer, Completing> next = new HashMap<>(completing);
-        if (nodes.isEmpty()) {
-            next.remove(jobId);
-            account(held, -1, 0);
-        } else {
-            next.put(jobId, new Completing(held, Set.copyOf(nodes)));
-            if (was == null) {
-                account(held, +1, 0);
-            }
-        }
-        completing = Map.copyOf(next);
-        nodesImage = null;
     }
-
-    /** A job's allocation, held while its processes are killed on {@code nodes}. */
-    private record Completing(Allocation allocation, Set<String> nodes) {}
 
     @Override
     public JobReason pendingReason(Job job) {
-        return ClusterImage.reasonOf(job, pendingReasons);
+        return queue.reason(job);
     }
 
+    /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     @Override
     public boolean warnSignalSent(Job job) {
         return warned.getOrDefault(job.id(), -1L) == job.startTime();
@@ -449,18 +309,12 @@ public final class ClusterState implements ClusterView {
 
     @Override
     public Map<Integer, JobSteps> steps() {
-        return steps;
+        return steps.steps();
     }
 
     /** Soft: a job's steps changed; null forgets them (the job no longer runs them). */
     public void setSteps(int jobId, JobSteps jobSteps) {
-        Map<Integer, JobSteps> changed = new HashMap<>(steps);
-        if (jobSteps == null) {
-            changed.remove(jobId);
-        } else {
-            changed.put(jobId, jobSteps);
-        }
-        steps = Map.copyOf(changed);
+        steps.set(jobId, jobSteps);
     }
 
     /** Soft: the node stopped answering. */
@@ -470,7 +324,7 @@ public final class ClusterState implements ClusterView {
         }
         // A node that stopped answering will not report its jobs' processes gone: as Slurm
         // does once a node is DOWN, its jobs stop COMPLETING.
-        for (int jobId : List.copyOf(completing.keySet())) {
+        for (int jobId : List.copyOf(completing.jobIds())) {
             completing(jobId, node, false);
         }
     }
@@ -483,7 +337,7 @@ public final class ClusterState implements ClusterView {
 
     @Override
     public long priority(int jobId) {
-        return priorities.getOrDefault(jobId, 0L);
+        return queue.priority(jobId);
     }
 
     /** Soft: what the last scheduling pass said of the pending jobs. */
@@ -492,11 +346,7 @@ public final class ClusterState implements ClusterView {
             Map<Integer, Long> starts,
             Map<Integer, Long> prio,
             Map<Integer, String> why) {
-        pendingReasons = Map.copyOf(reasons);
-        expectedStarts = Map.copyOf(starts);
-        priorities = Map.copyOf(prio);
-        details = Map.copyOf(why);
-        noLongerPending.clear();
+        queue.set(reasons, starts, prio, why);
     }
 
     @Override
@@ -521,26 +371,20 @@ public final class ClusterState implements ClusterView {
             nodesImage = List.copyOf(views);
             nodesByNameImage = Map.copyOf(byName);
         }
-        if (!noLongerPending.isEmpty()) {
-            Map<Integer, JobReason> still = new HashMap<>(pendingReasons);
-            still.keySet().removeAll(noLongerPending);
-            pendingReasons = Map.copyOf(still);
-            noLongerPending.clear();
-        }
         return new ClusterImage(
                 sequence,
                 jobsImage,
                 jobsImage.byId(),
                 nodesImage,
                 nodesByNameImage,
-                partitions,
-                pendingReasons,
-                expectedStarts,
-                priorities,
-                details,
+                nodes.partitions(),
+                queue.reasons(),
+                queue.expectedStarts(),
+                queue.priorities(),
+                queue.details(),
                 nextJobId,
-                steps,
-                completing.keySet(),
-                derivedExits);
+                steps.steps(),
+                completing.jobIds(),
+                steps.derivedExits());
     }
 }

@@ -19,11 +19,11 @@ import java.util.Set;
 
 /**
  * The job lifecycle, the one owner of every decision about a job's state: which records and
- * effects an event makes ({@link #apply}), which moves a record may make from where the job is
- * ({@link #next}), and what a record does to the job on replay ({@link #replay}). Decisions and
- * replay check the same table, so a handler cannot decide a move replay would refuse, and a
- * journal holding one is corrupt. Pure. The tables are in docs/architecture.md, generated from
- * this class by its test.
+ * effects an event makes ({@link #apply}) and which moves a record may make from where the job
+ * is ({@link #next}); what a record does to the job on replay is {@link JobReplay}'s, which
+ * checks the same table, so a handler cannot decide a move replay would refuse, and a journal
+ * holding one is corrupt. Pure. The tables are in docs/architecture.md, generated from this
+ * class by its test.
  */
 public final class JobLifecycle {
     private JobLifecycle() {}
@@ -308,95 +308,14 @@ public final class JobLifecycle {
         }
     }
 
-    /**
-     * The job after a journaled record.
-     *
-     * @throws IllegalStateException when the record is not a legal move from the job's phase:
-     *     the journal is corrupt (decisions never make such a record)
-     */
-    public static Job replay(Job job, StateRecord record) {
-        return replay(job, record, false);
-    }
-
-    /** As {@link #replay}, for a snapshot's records, which may also summarise ({@link #restoring}). */
-    public static Job restore(Job job, StateRecord record) {
-        return replay(job, record, true);
-    }
-
-    private static Job replay(Job job, StateRecord record, boolean snapshot) {
-        JobPhase from = JobPhase.of(job.state());
-        JobMove move = JobMove.of(record);
-        JobPhase to = snapshot ? restoring(from, move) : next(from, move);
-        if (to == null) {
-            throw illegal(job, from, record);
-        }
-        return switch (record) {
-            case JobStarted r -> {
-                if (!job.array().pendingTasks().isEmpty()) {
-                    throw new IllegalStateException(
-                            "journal starts job " + job.id() + " that still stands for pending array tasks");
-                }
-                yield job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
-            }
-            case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
-            case JobRequeued r -> job.requeued(r.eligibleTime(), r.held());
-            case JobSuspendChanged r -> job.suspended(r.suspended(), r.preSuspendSeconds(), r.time());
-            case JobUpdated r -> JobUpdates.apply(job, r.changes());
-            case JobHoldChanged r -> {
-                // Released: the requeuehold reason goes with the hold, as in Slurm.
-                boolean clears = r.hold() == Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD;
-                // Released, the job's priority is computed again: an operator's fixed one goes.
-                boolean released = r.hold() == Job.Hold.NONE && job.hold() != Job.Hold.NONE;
-                long priority = released ? 0 : job.adminPriority();
-                yield job.with(b -> b.hold(r.hold())
-                        .reason(clears ? JobReason.NONE : job.reason())
-                        .adminPriority(priority));
-            }
-            // The table allowed it; ClusterState forgets the job.
-            case JobsPurged r -> job;
-            default -> throw new IllegalArgumentException("not a move of one job: " + record);
-        };
-    }
-
-    /**
-     * The records an {@link ArrayTaskSplit} leaves: the array record without the task, and the
-     * task's own record ({@code newJobId} equal to the record's id: the record becomes its last
-     * task; 0: the task just goes, cancelled before it started, or in a snapshot its record was
-     * purged long ago).
-     */
-    public static List<Job> split(Job record, ArrayTaskSplit split, boolean snapshot) {
-        JobPhase from = JobPhase.of(record.state());
-        if ((snapshot ? restoring(from, JobMove.SPLIT) : next(from, JobMove.SPLIT)) == null) {
-            throw illegal(record, from, split);
-        }
-        ArrayPart part = record.array();
-        if (!part.pendingTasks().contains(split.taskId())) {
-            throw new IllegalStateException("journal splits task " + split.taskId() + " off job " + record.id()
-                    + ", which does not stand for it");
-        }
-        if (split.newJobId() == 0) {
-            return List.of(record.with(b -> b.array(part.without(split.taskId()))));
-        }
-        Job task = splitOff(record, split.taskId(), split.newJobId());
-        if (split.newJobId() == record.id()) {
-            // Only the record's last pending task keeps the record (TaskSplits).
-            if (part.pendingTasks().size() != 1) {
-                throw new IllegalStateException("journal gives job " + record.id() + " to task " + split.taskId()
-                        + " while it stands for other pending tasks");
-            }
-            return List.of(task);
-        }
-        return List.of(record.with(b -> b.array(part.without(split.taskId()))), task);
-    }
-
     /** Task {@code taskId} of {@code record} as a record of its own, id {@code taskJobId}. */
-    private static Job splitOff(Job record, int taskId, int taskJobId) {
+    static Job splitOff(Job record, int taskId, int taskJobId) {
         ArrayPart part = record.array();
         return record.with(
                 b -> b.id(taskJobId).array(new ArrayPart(part.arrayJobId(), taskId, TaskSet.EMPTY, part.throttle())));
     }
 
-    private static IllegalStateException illegal(Job job, JobPhase from, StateRecord record) {
+    static IllegalStateException illegal(Job job, JobPhase from, StateRecord record) {
         return new IllegalStateException(
                 "job " + job.id() + " is " + job.state() + " (" + from + "): " + JobMove.of(record)
                         + " is not a move it can make (" + record.getClass().getSimpleName() + ")");

@@ -8,6 +8,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
@@ -15,7 +16,6 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
-import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +24,7 @@ class TestJobControlArrays {
     private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
     private final Caller owner = new Caller(1000, 1000, "user1000");
     private ClusterState state;
-    private long seq;
+    private final ControlHarness harness = new ControlHarness();
 
     private int submitArray(String spec) {
         state = new ClusterState(
@@ -41,25 +41,19 @@ class TestJobControlArrays {
                 List.of(Builders.aPartition("p", List.of("n1"))),
                 7);
         ControlResult<Integer> r = jobs.submit(state, aJob().array(spec).build(), 100);
-        apply(r);
+        harness.replayRecords(state, r);
         return r.response();
-    }
-
-    private void apply(ControlResult<?> r) {
-        for (StateRecord record : r.records()) {
-            state.replay(++seq, record);
-        }
     }
 
     @Test
     void cancelledPendingTasksLeaveTheRecordAndTheLastCancelsIt() {
         int array = submitArray("0-3");
-        apply(jobs.signal(state, owner, array + "_[0-1]", 0, true, false, 200));
+        harness.replayRecords(state, jobs.signal(state, owner, array + "_[0-1]", 0, true, false, 200));
         // As Slurm 22.05: no record and no job id for a task cancelled before it started.
         assertThat(state.job(8)).isNull();
         assertThat(state.job(array).displayId()).isEqualTo("7_[2-3]");
         assertThat(state.nextJobId()).isEqualTo(8);
-        apply(jobs.signal(state, owner, array + "_[2-3]", 0, true, false, 300));
+        harness.replayRecords(state, jobs.signal(state, owner, array + "_[2-3]", 0, true, false, 300));
         assertThat(state.job(8)).isNull();
         assertThat(state.job(array).displayId()).isEqualTo("7_3");
         assertThat(state.job(array).state()).isEqualTo(JobState.CANCELLED);
@@ -69,8 +63,8 @@ class TestJobControlArrays {
     @Test
     void releasingOneHeldTaskSplitsItOffAndLeavesTheOthersHeld() {
         int array = submitArray("1-4");
-        apply(jobs.hold(state, owner, Integer.toString(array), Job.Hold.USER, 150));
-        apply(jobs.hold(state, owner, array + "_3", Job.Hold.NONE, 200));
+        harness.replayRecords(state, jobs.hold(state, owner, Integer.toString(array), Job.Hold.USER, 150));
+        harness.replayRecords(state, jobs.hold(state, owner, array + "_3", Job.Hold.NONE, 200));
         assertThat(state.job(8).displayId()).isEqualTo("7_3");
         assertThat(state.job(8).hold()).isEqualTo(Job.Hold.NONE);
         assertThat(state.job(array).displayId()).isEqualTo("7_[1-2,4]");
@@ -81,11 +75,11 @@ class TestJobControlArrays {
     void aWholeArrayUpdateAnswersPerGroupOfTasks() {
         int array = submitArray("0-5%2");
         // Task 0 gets a record of its own (held alone), which then ends.
-        apply(jobs.hold(state, owner, array + "_0", Job.Hold.USER, 150));
-        apply(jobs.signal(state, owner, array + "_0", 0, true, false, 160));
+        harness.replayRecords(state, jobs.hold(state, owner, array + "_0", Job.Hold.USER, 150));
+        harness.replayRecords(state, jobs.signal(state, owner, array + "_0", 0, true, false, 160));
         ControlResult<List<JobUpdate.TaskOutcome>> r =
                 JobUpdate.update(state, owner, Integer.toString(array), List.of(new JobChange.ArrayThrottle(3)), 200);
-        apply(r);
+        harness.replayRecords(state, r);
         assertThat(state.job(array).displayId()).isEqualTo("7_[1-5%3]");
         assertThat(r.response())
                 .extracting(o -> o.tasks().format() + " " + o.code())
@@ -99,7 +93,7 @@ class TestJobControlArrays {
     @Test
     void theArrayIdCancelsEveryTask() {
         int array = submitArray("0-3%2");
-        apply(jobs.signal(state, owner, Integer.toString(array), 0, true, false, 200));
+        harness.replayRecords(state, jobs.signal(state, owner, Integer.toString(array), 0, true, false, 200));
         assertThat(state.job(array).state()).isEqualTo(JobState.CANCELLED);
     }
 

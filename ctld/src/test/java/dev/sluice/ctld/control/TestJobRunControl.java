@@ -9,6 +9,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.Allocation;
@@ -37,22 +38,18 @@ class TestJobRunControl {
                     "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false)),
             List.of(Builders.aPartition("p", List.of("n1"))),
             1);
-    private long seq;
+    private final ControlHarness harness = new ControlHarness();
 
     private int job(JobRequest request, long startedAt) {
         int id = state.nextJobId();
-        state.replay(++seq, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
+        harness.replay(state, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
         if (startedAt > 0) {
-            state.replay(
-                    ++seq,
+            harness.replay(
+                    state,
                     new StateRecord.JobStarted(
                             id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, startedAt));
         }
         return id;
-    }
-
-    private void apply(ControlResult<?> result) {
-        result.records().forEach(r -> state.replay(++seq, r));
     }
 
     private static ErrorCode code(Runnable action) {
@@ -69,7 +66,7 @@ class TestJobRunControl {
         int id = job(aJob().requeue().build(), NOW - 100);
         ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, 121, NOW);
         assertThat(r.records()).containsExactly(new StateRecord.JobRequeued(id, false, NOW, NOW + 121));
-        apply(r);
+        harness.replayRecords(state, r);
         assertThat(state.job(id).eligibleTime()).isEqualTo(NOW + 121);
         assertThat(state.job(id).reason()).isEqualTo(JobReason.BEGIN_TIME);
         // The journal keeps it.
@@ -83,7 +80,7 @@ class TestJobRunControl {
         ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, NOW);
         assertThat(r.records()).containsExactly(new StateRecord.JobRequeued(id, false, NOW));
         assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED));
-        apply(r);
+        harness.replayRecords(state, r);
         Job job = state.job(id);
         assertThat(job.state()).isEqualTo(JobState.PENDING);
         assertThat(job.restartCount()).isEqualTo(1);
@@ -95,27 +92,31 @@ class TestJobRunControl {
     @Test
     void anEndedJobIsQueuedAgainWithoutAnyKill() {
         int id = job(aJob().requeue().build(), NOW - 100);
-        apply(ControlResult.of(
-                List.of(new StateRecord.JobEnded(id, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, NOW - 10)),
-                List.of(),
-                null));
+        harness.replayRecords(
+                state,
+                ControlResult.of(
+                        List.of(new StateRecord.JobEnded(
+                                id, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, NOW - 10)),
+                        List.of(),
+                        null));
         ControlResult<Void> r = JobRunControl.requeue(state, ROOT, Integer.toString(id), false, NOW);
         assertThat(r.effects()).isEmpty();
-        apply(r);
+        harness.replayRecords(state, r);
         assertThat(state.job(id).state()).isEqualTo(JobState.PENDING);
     }
 
     @Test
     void requeueholdLeavesItHeldWithSlurmsReason() {
         int id = job(aJob().requeue().build(), NOW - 100);
-        apply(JobRunControl.requeue(state, ROOT, Integer.toString(id), true, NOW));
+        harness.replayRecords(state, JobRunControl.requeue(state, ROOT, Integer.toString(id), true, NOW));
         Job job = state.job(id);
         assertThat(job.hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
-        apply(new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
+        harness.replayRecords(
+                state, new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
         assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
-        apply(JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
+        harness.replayRecords(state, JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
         assertThat(state.job(own).hold()).isEqualTo(Job.Hold.USER);
     }
 
@@ -146,7 +147,7 @@ class TestJobRunControl {
         ControlResult<Void> s = JobRunControl.suspend(state, ROOT, "" + id, true, NOW);
         assertThat(s.records()).containsExactly(new StateRecord.JobSuspendChanged(id, true, 100, NOW));
         assertThat(s.effects()).containsExactly(new Effect.Suspend(id, List.of("n1"), true));
-        apply(s);
+        harness.replayRecords(state, s);
         Job suspended = state.job(id);
         assertThat(suspended.state()).isEqualTo(JobState.SUSPENDED);
         assertThat(suspended.state().compact()).isEqualTo("S");
@@ -159,10 +160,10 @@ class TestJobRunControl {
 
         ControlResult<Void> r = JobRunControl.suspend(state, ROOT, "" + id, false, NOW + 500);
         assertThat(r.effects()).containsExactly(new Effect.Suspend(id, List.of("n1"), false));
-        apply(r);
+        harness.replayRecords(state, r);
         assertThat(state.job(id).state()).isEqualTo(JobState.RUNNING);
         assertThat(state.job(id).runSeconds(NOW + 530)).isEqualTo(130);
-        apply(JobRunControl.suspend(state, ROOT, "" + id, true, NOW + 540));
+        harness.replayRecords(state, JobRunControl.suspend(state, ROOT, "" + id, true, NOW + 540));
         assertThat(state.job(id).preSuspendSeconds()).isEqualTo(140);
     }
 
@@ -178,10 +179,12 @@ class TestJobRunControl {
                 .isEqualTo(ErrorCode.JOB_NOT_SUSPENDED);
         assertThatThrownBy(() -> JobRunControl.suspend(state, ROOT, "99", true, NOW))
                 .hasMessage("Unexpected message received");
-        apply(ControlResult.of(
-                List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
-                List.of(),
-                null));
+        harness.replayRecords(
+                state,
+                ControlResult.of(
+                        List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
+                        List.of(),
+                        null));
         assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
                 .isEqualTo(ErrorCode.ALREADY_DONE);
     }
@@ -189,9 +192,9 @@ class TestJobRunControl {
     @Test
     void theEndOfARequeuedRunDoesNotEndTheNextRun() {
         int id = job(aJob().requeue().build(), NOW - 100);
-        apply(JobRunControl.requeue(state, ROOT, "" + id, false, NOW));
-        state.replay(
-                ++seq,
+        harness.replayRecords(state, JobRunControl.requeue(state, ROOT, "" + id, false, NOW));
+        harness.replay(
+                state,
                 new StateRecord.JobStarted(
                         id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW + 5));
         JobControl jobs = new JobControl(null);
@@ -207,8 +210,8 @@ class TestJobRunControl {
     void suspensionAndRequeueHoldSurviveTheJournalAndSnapshots() {
         int id = job(aJob().build(), NOW - 100);
         int held = job(aJob().requeue().build(), NOW - 100);
-        apply(JobRunControl.suspend(state, ROOT, "" + id, true, NOW));
-        apply(JobRunControl.requeue(state, ROOT, "" + held, true, NOW));
+        harness.replayRecords(state, JobRunControl.suspend(state, ROOT, "" + id, true, NOW));
+        harness.replayRecords(state, JobRunControl.requeue(state, ROOT, "" + held, true, NOW));
         for (StateRecord r : List.of(
                 new StateRecord.JobSuspendChanged(id, true, 100, NOW), new StateRecord.JobRequeued(held, true, NOW))) {
             assertThat(RecordCodec.decode(RecordCodec.encode(1, r))).isEqualTo(r);

@@ -8,6 +8,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.PartitionState;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
@@ -52,7 +53,7 @@ class TestJobUpdate {
                     false)),
             1);
 
-    private long seq;
+    private final ControlHarness harness = new ControlHarness();
 
     private static Node node(String name) {
         return Node.configured(
@@ -62,10 +63,10 @@ class TestJobUpdate {
     /** A job of uid 1000 with a 10-minute limit; running on n1 when {@code running}. */
     private int job(JobRequest request, boolean running) {
         int id = state.nextJobId();
-        state.replay(++seq, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
+        harness.replay(state, new StateRecord.JobSubmitted(id, request, "p", 10, NOW - 1000));
         if (running) {
-            state.replay(
-                    ++seq,
+            harness.replay(
+                    state,
                     new StateRecord.JobStarted(
                             id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 10, NOW - 100));
         }
@@ -77,9 +78,7 @@ class TestJobUpdate {
     }
 
     private Job update(Caller caller, int id, JobChange... changes) {
-        JobUpdate.update(state, caller, Integer.toString(id), List.of(changes), NOW)
-                .records()
-                .forEach(r -> state.replay(++seq, r));
+        harness.replayRecords(state, JobUpdate.update(state, caller, Integer.toString(id), List.of(changes), NOW));
         return state.job(id);
     }
 
@@ -95,7 +94,7 @@ class TestJobUpdate {
     @Test
     void aFinishedJobIsRefusedBeforeAskingWhoseItIs() {
         int id = job(true);
-        state.replay(++seq, new StateRecord.JobEnded(id, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        harness.replay(state, new StateRecord.JobEnded(id, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         assertThat(refusal(() -> update(OTHER, id, new JobChange.Name("x")))).isEqualTo(ErrorCode.JOB_FINISHED);
         int pending = job(false);
         assertThat(refusal(() -> update(OTHER, pending, new JobChange.Priority(1))))
@@ -161,7 +160,7 @@ class TestJobUpdate {
         assertThat(update(ROOT, id, new JobChange.Priority(0)).hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(refusal(() -> update(ROOT, id, new JobChange.Priority(5)))).isEqualTo(ErrorCode.JOB_HELD);
         // Released, the job's priority is computed again.
-        state.replay(++seq, new StateRecord.JobHoldChanged(id, Job.Hold.NONE, NOW));
+        harness.replay(state, new StateRecord.JobHoldChanged(id, Job.Hold.NONE, NOW));
         assertThat(state.job(id).adminPriority()).isZero();
         int own = job(false);
         assertThat(update(OWNER, own, new JobChange.Priority(0)).hold()).isEqualTo(Job.Hold.USER);
@@ -197,9 +196,7 @@ class TestJobUpdate {
         int held = job(aJob().uid(1000).hold().build(), false);
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
-        jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW)
-                .records()
-                .forEach(r -> state.replay(++seq, r));
+        harness.replayRecords(state, jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW));
         assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);
         assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);
     }

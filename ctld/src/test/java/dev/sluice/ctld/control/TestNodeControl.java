@@ -10,8 +10,8 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.NodeFlag;
 import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -32,7 +32,7 @@ class TestNodeControl {
     private static final Caller USER = new Caller(1000, 1000, "alice");
     private static final NodeHardware HW = new NodeHardware(4, 1, 1, 4, 1, 8000, 0);
 
-    private long seq;
+    private final ControlHarness harness = new ControlHarness();
 
     private ClusterState state() {
         Node n1 = Node.configured(
@@ -54,12 +54,6 @@ class TestNodeControl {
                 1);
     }
 
-    private <T> T apply(ClusterState state, ControlResult<T> result) {
-        result.records().forEach(r -> state.replay(++seq, r));
-        result.softChanges().forEach(c -> SoftState.apply(state, c));
-        return result.response();
-    }
-
     private static NodeControl.Registration reg(String name, Optional<NodeControl.Found> found) {
         return new NodeControl.Registration(
                 name, name, "127.0.0.1", 7000, HW, false, Set.of(), 1, "v", List.of(), "", found, NodeFacts.NONE);
@@ -77,7 +71,7 @@ class TestNodeControl {
     void aNodeWithFewerGpusThanConfiguredIsDrainedWithSlurmsReason() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
-        apply(s, nodes.register(s, reg("n1", found(4, 8000, Map.of("gpu", 2L))), 10));
+        harness.apply(s, nodes.register(s, reg("n1", found(4, 8000, Map.of("gpu", 2L))), 10));
         Node n1 = s.node("n1");
         assertThat(n1.drain()).isTrue();
         assertThat(n1.reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
@@ -93,26 +87,26 @@ class TestNodeControl {
     @Test
     void fewerCpusOrLessMemoryDrainUnlessConfigOverrides() {
         ClusterState s = state();
-        apply(s, new NodeControl(300).register(s, reg("n1", found(2, 8000, Map.of())), 10));
+        harness.apply(s, new NodeControl(300).register(s, reg("n1", found(2, 8000, Map.of())), 10));
         assertThat(s.node("n1").reason()).isEqualTo("Low CPUs");
 
         ClusterState m = state();
-        apply(m, new NodeControl(300).register(m, reg("n1", found(4, 4000, Map.of())), 10));
+        harness.apply(m, new NodeControl(300).register(m, reg("n1", found(4, 4000, Map.of())), 10));
         assertThat(m.node("n1").reason()).isEqualTo("Low RealMemory (reported:4000 < 100.00% of configured:8000)");
 
         ClusterState o = state();
         NodeControl overrides = new NodeControl(300, new NodePolicy(0, true));
-        apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 3L))), 10));
+        harness.apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 3L))), 10));
         assertThat(o.node("n1").drain()).isFalse();
         // ...but a missing GPU is never believed away.
-        apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 1L))), 11));
+        harness.apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 1L))), 11));
         assertThat(o.node("n1").reason()).isEqualTo("gres/gpu count reported lower than configured (1 < 3)");
     }
 
     @Test
     void enoughOrMoreIsAccepted() {
         ClusterState s = state();
-        apply(s, new NodeControl(300).register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
+        harness.apply(s, new NodeControl(300).register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
         assertThat(s.node("n1").drain()).isFalse();
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
     }
@@ -121,19 +115,19 @@ class TestNodeControl {
     void silenceDownsTheNodeAndFailsOrRequeuesItsJobs() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30);
-        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
-        s.replay(++seq, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
-        s.replay(
-                ++seq, new StateRecord.JobSubmitted(2, Builders.aJob().requeue().build(), "all", 60, 100));
+        harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
+        harness.replay(
+                s, new StateRecord.JobSubmitted(2, Builders.aJob().requeue().build(), "all", 60, 100));
         for (int id = 1; id <= 2; id++) {
-            s.replay(
-                    ++seq,
+            harness.replay(
+                    s,
                     new StateRecord.JobStarted(
                             id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
         }
         assertThat(nodes.checkSilence(s, 130).records()).isEmpty();
         ControlResult<Void> r = nodes.checkSilence(s, 131);
-        apply(s, r);
+        harness.apply(s, r);
         assertThat(s.node("n1").down()).isTrue();
         assertThat(s.node("n1").reason()).isEqualTo("Not responding");
         assertThat(s.node("n1").reasonUser()).as("SlurmUser, root by default").isEqualTo("root");
@@ -151,9 +145,9 @@ class TestNodeControl {
     void silenceKeepsAnAdministratorsDrainReason() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30);
-        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
-        apply(s, nodes.update(s, ROOT, List.of("n1"), "DRAIN", "bad fan", 105));
-        apply(s, nodes.checkSilence(s, 200));
+        harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), "DRAIN", "bad fan", 105));
+        harness.apply(s, nodes.checkSilence(s, 200));
         assertThat(s.node("n1").down()).isTrue();
         assertThat(s.node("n1").reason()).isEqualTo("bad fan");
         assertThat(s.node("n1").reasonUser()).isEqualTo("root");
@@ -161,8 +155,8 @@ class TestNodeControl {
 
     private ClusterState silentNode(NodeControl nodes) {
         ClusterState s = state();
-        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
-        apply(s, nodes.checkSilence(s, 1000));
+        harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        harness.apply(s, nodes.checkSilence(s, 1000));
         assertThat(s.node("n1").down()).isTrue();
         return s;
     }
@@ -171,34 +165,34 @@ class TestNodeControl {
     void returnToServiceDecidesWhetherADownNodeComesBack() {
         NodeControl rts0 = new NodeControl(30, new NodePolicy(0, false));
         ClusterState s0 = silentNode(rts0);
-        apply(s0, rts0.register(s0, reg("n1", Optional.empty()), 1100));
+        harness.apply(s0, rts0.register(s0, reg("n1", Optional.empty()), 1100));
         assertThat(s0.node("n1").down()).as("ReturnToService=0").isTrue();
         assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain(NodeFlag.NOT_RESPONDING);
 
         NodeControl rts1 = new NodeControl(30, new NodePolicy(1, false));
         ClusterState s1 = silentNode(rts1);
-        apply(s1, rts1.register(s1, reg("n1", Optional.empty()), 1100));
+        harness.apply(s1, rts1.register(s1, reg("n1", Optional.empty()), 1100));
         assertThat(view(s1, "n1").baseState())
                 .as("ReturnToService=1, not responding")
                 .isEqualTo(NodeState.IDLE);
 
         ClusterState admin1 = state();
-        apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 100));
-        apply(admin1, rts1.update(admin1, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
-        apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 102));
+        harness.apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 100));
+        harness.apply(admin1, rts1.update(admin1, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
+        harness.apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 102));
         assertThat(admin1.node("n1").down())
                 .as("ReturnToService=1, set DOWN by hand")
                 .isTrue();
 
         NodeControl rts2 = new NodeControl(30, new NodePolicy(2, false));
         ClusterState admin2 = state();
-        apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 100));
-        apply(admin2, rts2.update(admin2, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
-        apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 102));
+        harness.apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 100));
+        harness.apply(admin2, rts2.update(admin2, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
+        harness.apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 102));
         assertThat(admin2.node("n1").down()).as("ReturnToService=2").isFalse();
 
         ClusterState invalid = silentNode(rts2);
-        apply(invalid, rts2.register(invalid, reg("n1", found(4, 8000, Map.of("gpu", 1L))), 1100));
+        harness.apply(invalid, rts2.register(invalid, reg("n1", found(4, 8000, Map.of("gpu", 1L))), 1100));
         assertThat(invalid.node("n1").down())
                 .as("only with a valid configuration")
                 .isTrue();
@@ -209,7 +203,7 @@ class TestNodeControl {
     void updateChecksWhoAndWhat() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30);
-        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         assertThatThrownBy(() -> nodes.update(s, USER, List.of("n1"), "DRAIN", "x", 1))
                 .isInstanceOf(SlurmException.class)
                 .hasMessage("Invalid user id");
@@ -219,9 +213,9 @@ class TestNodeControl {
                 .hasMessage("Invalid node state specified");
         assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("nope"), "DOWN", "x", 1))
                 .hasMessage("Invalid node name specified");
-        apply(s, nodes.update(s, ROOT, List.of("n1"), "drain", "disk", 5));
+        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), "drain", "disk", 5));
         assertThat(s.node("n1").drain()).isTrue();
-        apply(s, nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 6));
+        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 6));
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(s.node("n1").reason()).isEmpty();
     }
@@ -257,7 +251,7 @@ class TestNodeControl {
                 .isInstanceOfSatisfying(
                         StateRecord.NodeRegistered.class,
                         r -> assertThat(r.facts()).isEqualTo(first));
-        apply(s, nodes.register(s, reg, 100));
+        harness.apply(s, nodes.register(s, reg, 100));
         assertThat(s.node("n1").facts()).isEqualTo(first);
         assertThat(nodes.register(s, reg, 101).records()).isEmpty();
         // The daemon restarted: a new start time is a new registration record.
@@ -284,8 +278,8 @@ class TestNodeControl {
         NodeControl nodes = new NodeControl(30);
         assertThatThrownBy(() -> nodes.register(s, reg("stranger", Optional.empty()), 1))
                 .hasMessage("Node stranger not found in the configuration");
-        apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of("a100")), 10));
-        apply(s, nodes.register(s, dynamic("d2", "gpu:2", List.of("h100")), 10));
+        harness.apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of("a100")), 10));
+        harness.apply(s, nodes.register(s, dynamic("d2", "gpu:2", List.of("h100")), 10));
         assertThat(s.node("d1").gres().describe()).isEqualTo("gpu:2");
         assertThat(s.node("d1").features()).containsExactly("a100");
         assertThat(s.node("d1").dynamic()).isTrue();
@@ -293,7 +287,7 @@ class TestNodeControl {
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1", "d1", "d2");
         assertThat(s.partitions().get(1).nodes()).containsExactly("d1");
         // Its own --conf Gres=gpu:3 against two found devices: drained.
-        apply(s, nodes.register(s, dynamic("d3", "gpu:3", List.of()), 11));
+        harness.apply(s, nodes.register(s, dynamic("d3", "gpu:3", List.of()), 11));
         assertThat(s.node("d3").reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
     }
 
@@ -304,22 +298,22 @@ class TestNodeControl {
         StateRecord.NodeCreated wanted =
                 new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0);
         assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Invalid user id");
-        apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
+        harness.apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         assertThat(s.partitions().get(1).nodes()).containsExactly("c1");
         assertThatThrownBy(() -> nodes.create(s, ROOT, List.of(wanted), 6)).hasMessage("Duplicate node name c1");
 
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("n1"), 7))
                 .hasMessage("Can't delete non-dynamic node n1");
-        apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of()), 8));
-        s.replay(++seq, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 9));
-        s.replay(
-                ++seq,
+        harness.apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of()), 8));
+        harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 9));
+        harness.replay(
+                s,
                 new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
-        s.replay(++seq, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
-        apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
+        harness.replay(s, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
+        harness.apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
         assertThat(s.node("d1")).isNull();
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1");
         assertThat(s.partitions().get(1).nodes()).isEmpty();
@@ -329,7 +323,7 @@ class TestNodeControl {
     void aDaemonStartedWithDashNForAFutureNodeBringsItUpAsCreated() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30);
-        apply(
+        harness.apply(
                 s,
                 nodes.create(
                         s,
@@ -354,7 +348,7 @@ class TestNodeControl {
                 "",
                 found(16, 32000, Map.of()),
                 NodeFacts.NONE);
-        apply(s, nodes.register(s, daemon, 10));
+        harness.apply(s, nodes.register(s, daemon, 10));
         Node c1 = s.node("c1");
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(c1.future()).isFalse();
@@ -380,17 +374,17 @@ class TestNodeControl {
                 "",
                 found(2, 32000, Map.of()),
                 NodeFacts.NONE);
-        apply(s, nodes.register(s, small, 12));
+        harness.apply(s, nodes.register(s, small, 12));
         assertThat(s.node("c1").drain()).isTrue();
-        apply(s, nodes.delete(s, ROOT, List.of("c1"), 13));
+        harness.apply(s, nodes.delete(s, ROOT, List.of("c1"), 13));
         assertThat(s.node("c1")).isNull();
     }
 
     private void runOneJob(ClusterState s, NodeControl nodes) {
-        apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
-        s.replay(++seq, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
-        s.replay(
-                ++seq,
+        harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
+        harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
+        harness.replay(
+                s,
                 new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
     }
@@ -402,7 +396,8 @@ class TestNodeControl {
         runOneJob(s, nodes);
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
-        apply(s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
+        harness.apply(
+                s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
         assertThat(s.job(1).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
         assertThat(s.image().reasonOf(s.job(1))).isEqualTo("JobHeldAdmin");
@@ -420,7 +415,8 @@ class TestNodeControl {
         runOneJob(s, nodes);
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
-        apply(s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
+        harness.apply(
+                s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
         assertThat(s.node("n1").reason()).isEqualTo("Epilog error");
     }
@@ -431,10 +427,10 @@ class TestNodeControl {
         Node n2 = Node.configured("n2", "n2", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
         ClusterState s = new ClusterState(
                 List.of(state().node("n1"), n2), List.of(Builders.aPartition("all", List.of("n1", "n2"))), 1);
-        s.replay(
-                ++seq, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "all", 60, 100));
-        s.replay(
-                ++seq,
+        harness.replay(
+                s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "all", 60, 100));
+        harness.replay(
+                s,
                 new StateRecord.JobStarted(
                         1,
                         new Allocation(List.of(
@@ -447,7 +443,7 @@ class TestNodeControl {
         assertThat(downed.records())
                 .filteredOn(r -> r instanceof StateRecord.JobRequeued)
                 .hasSize(1);
-        apply(s, downed);
+        harness.apply(s, downed);
         assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
         assertThat(s.job(1).restartCount()).isEqualTo(1);
     }

@@ -7,8 +7,8 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Node;
@@ -22,23 +22,17 @@ class TestStepCommands {
     private static final Caller ALICE = new Caller(1000, 1000, "alice");
     private static final Allocation TWO_CPUS = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2)));
 
-    private long seq;
+    private final ControlHarness harness = new ControlHarness();
     private final ClusterState state = running();
 
     private ClusterState running() {
         Node n1 = Node.configured(
                 "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
         ClusterState s = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
-        s.replay(
-                ++seq, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "p", 60, 100));
-        s.replay(++seq, new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 101));
+        harness.replay(
+                s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "p", 60, 100));
+        harness.replay(s, new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 101));
         return s;
-    }
-
-    private <T> T apply(ControlResult<T> result) {
-        result.records().forEach(r -> state.replay(++seq, r));
-        result.softChanges().forEach(c -> SoftState.apply(state, c));
-        return result.response();
     }
 
     private static StepCommands.Wanted step(int tasks, boolean exclusive) {
@@ -53,7 +47,7 @@ class TestStepCommands {
             assertThat(r.step().state()).isEqualTo(JobState.RUNNING);
             assertThat(r.step().tres()).isEqualTo("cpu=2,mem=0,node=1");
         });
-        StepCommands.Placed placed = apply(created);
+        StepCommands.Placed placed = harness.apply(state, created);
         assertThat(placed.stepId()).isZero();
         assertThat(placed.nodeList()).isEqualTo("n1");
         // The job's two CPUs are held by the exclusive step: another must wait.
@@ -67,9 +61,10 @@ class TestStepCommands {
                 .isInstanceOfSatisfying(
                         StateRecord.StepRecorded.class,
                         r -> assertThat(r.step().state()).isEqualTo(JobState.COMPLETED));
-        apply(done);
+        harness.apply(state, done);
         assertThat(state.steps().get(1).running()).isEmpty();
-        assertThat(apply(StepCommands.create(state, ALICE, step(1, true), 121)).stepId())
+        assertThat(harness.apply(state, StepCommands.create(state, ALICE, step(1, true), 121))
+                        .stepId())
                 .isEqualTo(1);
         // A second report of the same end changes nothing.
         assertThat(StepCommands.complete(state, ALICE, 1, 0, 0, 122).records()).isEmpty();
@@ -86,37 +81,40 @@ class TestStepCommands {
     /** A requeued job's old steps end with its old run; its new run numbers steps from 0. */
     @Test
     void stepsEndWithTheirRun() {
-        apply(StepCommands.create(state, ALICE, step(1, false), 110));
-        apply(ControlResult.of(List.of(new StateRecord.JobRequeued(1, 120)), List.of(), null));
+        harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 110));
+        harness.apply(state, ControlResult.of(List.of(new StateRecord.JobRequeued(1, 120)), List.of(), null));
         ControlResult<Void> swept = StepCommands.sweep(state, 121);
         assertThat(swept.records()).singleElement().isInstanceOfSatisfying(StateRecord.StepRecorded.class, r -> {
             assertThat(r.step().state()).isEqualTo(JobState.CANCELLED);
             assertThat(r.step().endTime()).isEqualTo(121);
         });
-        apply(swept);
+        harness.apply(state, swept);
         assertThat(state.steps()).isEmpty();
         assertThat(StepCommands.sweep(state, 122).records()).isEmpty();
-        apply(ControlResult.of(List.of(new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 130)), List.of(), null));
-        assertThat(apply(StepCommands.create(state, ALICE, step(1, false), 131)).stepId())
+        harness.apply(
+                state,
+                ControlResult.of(List.of(new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 130)), List.of(), null));
+        assertThat(harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 131))
+                        .stepId())
                 .isZero();
     }
 
     /** scancel J.S: the step's nodes kill its tasks; it ends CANCELLED however they exit. */
     @Test
     void aCancelledStepEndsCancelled() {
-        apply(StepCommands.create(state, ALICE, step(1, false), 110));
-        apply(StepCommands.create(state, ALICE, step(1, false), 111));
+        harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 110));
+        harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 111));
         ControlResult<Void> cancelled = StepCommands.signal(state, ALICE, "1", "1", 9, true);
         assertThat(cancelled.records()).isEmpty();
         assertThat(cancelled.effects())
                 .containsExactly(new dev.sluice.ctld.state.Effect.SignalStep(1, 1, List.of("n1"), 9, true));
-        apply(cancelled);
+        harness.apply(state, cancelled);
         ControlResult<Void> ended = StepCommands.complete(state, ALICE, 1, 1, 9, 120);
         assertThat(ended.records()).singleElement().isInstanceOfSatisfying(StateRecord.StepRecorded.class, r -> {
             assertThat(r.step().state()).isEqualTo(JobState.CANCELLED);
             assertThat(r.step().exitStatus()).isEqualTo(9);
         });
-        apply(ended);
+        harness.apply(state, ended);
         // Step 0 was not touched: its failure is its own.
         assertThat(StepCommands.complete(state, ALICE, 1, 0, 1 << 8, 121).records())
                 .singleElement()
@@ -128,7 +126,7 @@ class TestStepCommands {
     /** Another signal only reaches the tasks; a step that is gone, or another's, is Slurm's error. */
     @Test
     void signalsReachOneStepOfYourOwnThatRuns() {
-        apply(StepCommands.create(state, ALICE, step(1, false), 110));
+        harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 110));
         ControlResult<Void> usr1 = StepCommands.signal(state, ALICE, "1", "0", 10, false);
         assertThat(usr1.softChanges()).isEmpty();
         assertThat(usr1.effects())

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
@@ -20,24 +21,18 @@ class TestSubmissionIds {
     private static final long NOW = 1_000_000;
     private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
     private ClusterState state;
-    private long seq;
+    private ControlHarness harness;
 
     @BeforeEach
     void cluster() {
         state = Builders.anIdleCluster(List.of("n1"), 4, 1000, NOW);
-        seq = 100;
+        harness = new ControlHarness(state.sequence());
     }
 
     /** The outcome, with its records and soft changes applied as the loop applies them. */
     private JobControl.Submission submit(JobRequest request) {
         var result = jobs.submission(state, request, NOW, false);
-        result.records().forEach(r -> state.replay(++seq, r));
-        result.softChanges().forEach(c -> {
-            if (c instanceof SoftChange.JobIdUsed u) {
-                state.reserveJobIdsBelow(u.jobId() + 1);
-            }
-        });
-        return result.response();
+        return harness.apply(state, result);
     }
 
     @Test

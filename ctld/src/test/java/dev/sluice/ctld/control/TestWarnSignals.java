@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** When --signal is due and where it goes, against an injected "now". */
 class TestWarnSignals {
     private static final long START = 10_000;
-    private long seq;
+    private final ControlHarness harness = new ControlHarness();
 
     private static JobRequest request(String script, int signal, int seconds, boolean batchOnly) {
         return WireMapper.toDomain(JobSpec.newBuilder()
@@ -53,9 +54,9 @@ class TestWarnSignals {
                 List.of(Builders.aPartition("all", List.of("n1"))),
                 List.of(new DynamicMembership("all", true, Set.of())),
                 1);
-        state.replay(++seq, new StateRecord.JobSubmitted(1, request, "all", limitMinutes, START - 5));
-        state.replay(
-                ++seq,
+        harness.replay(state, new StateRecord.JobSubmitted(1, request, "all", limitMinutes, START - 5));
+        harness.replay(
+                state,
                 new StateRecord.JobStarted(
                         1,
                         new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))),
@@ -63,14 +64,6 @@ class TestWarnSignals {
                         limitMinutes,
                         START));
         return state;
-    }
-
-    private static void apply(ClusterState state, ControlResult<?> result) {
-        for (SoftChange c : result.softChanges()) {
-            if (c instanceof SoftChange.WarnSignalSent w) {
-                state.warnSignalSent(w.jobId(), w.startTime());
-            }
-        }
     }
 
     @Test
@@ -81,7 +74,7 @@ class TestWarnSignals {
         assertThat(WarnSignals.send(state, START + 39).effects()).isEmpty();
         ControlResult<Void> due = WarnSignals.send(state, START + 40);
         assertThat(due.effects()).containsExactly(new Effect.Signal(1, List.of("n1"), 10, true, false));
-        apply(state, due);
+        harness.apply(state, due);
         assertThat(WarnSignals.send(state, START + 41).effects()).isEmpty();
     }
 

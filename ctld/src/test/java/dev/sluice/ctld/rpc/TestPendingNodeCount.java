@@ -4,6 +4,7 @@ import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
@@ -20,17 +21,17 @@ import org.junit.jupiter.api.Test;
 class TestPendingNodeCount {
     private static final long NOW = 1_000_000;
     private ClusterState state;
-    private long seq;
+    private ControlHarness harness;
 
     @BeforeEach
     void cluster() {
         state = Builders.anIdleCluster(List.of("n1", "n2"), 4, 1000, NOW);
-        seq = 100;
+        harness = new ControlHarness(state.sequence());
     }
 
     private int shownNodes(JobRequest request) {
         var result = new JobControl(new Scheduler.SelectDefaults(false, 0)).submit(state, request, NOW);
-        result.records().forEach(r -> state.replay(++seq, r));
+        harness.replayRecords(state, result);
         var image = state.image();
         var job = image.job(result.response()).orElseThrow();
         return InfoMapper.job(image, job, false, InfoMapper.Shown.of(image, false), NOW)

@@ -86,12 +86,12 @@ class TestAvailabilityTimelineViews {
                     }
                     // The reservation search's cheap check: what the partition has free in that view.
                     boolean gpus = random.nextBoolean();
-                    AvailabilityTimeline.Room room = timeline.room(t, end, "p", partition, gpus);
-                    AvailabilityTimeline.Room sum = AvailabilityTimeline.Room.NONE;
+                    Room room = timeline.room(t, end, "p", partition, gpus);
+                    Room sum = Room.NONE;
                     for (Map.Entry<String, NodeCapacity> e :
                             reference(live, releases, reservations, t, end).entrySet()) {
                         if (partition.contains(e.getKey())) {
-                            sum = sum.plus(AvailabilityTimeline.Room.of(e.getValue()));
+                            sum = sum.plus(Room.of(e.getValue()));
                         }
                     }
                     // GPUs are counted only when asked for (a CPU job's check reads no devices).

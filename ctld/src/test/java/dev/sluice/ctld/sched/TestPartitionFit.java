@@ -8,6 +8,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.ClusterState;
@@ -27,17 +28,17 @@ class TestPartitionFit {
             new Scheduler.SelectDefaults(false, 0, java.util.Set.of(), true);
 
     private ClusterState state;
-    private long seq;
+    private ControlHarness harness;
 
     @BeforeEach
     void cluster() {
         state = Builders.anIdleCluster(List.of("n1", "n2"), 4, 1000, NOW);
-        seq = 100;
+        harness = new ControlHarness(state.sequence());
     }
 
     private JobReason submittedAndScheduled(JobRequest request) {
         var result = new JobControl(NO).submit(state, request, NOW);
-        result.records().forEach(r -> state.replay(++seq, r));
+        harness.replayRecords(state, result);
         SchedulePlan plan = new Scheduler(new SchedulerConfig(true, 1, 86400, PriorityWeights.BASIC, NO))
                 .schedule(state.image(), NOW);
         assertThat(plan.starts()).isEmpty();

@@ -230,7 +230,7 @@ class TestJobLifecycle {
                         if (r instanceof StateRecord.StepRecorded) {
                             continue;
                         }
-                        after = JobLifecycle.replay(after, r);
+                        after = JobReplay.replay(after, r);
                         walked = JobLifecycle.next(walked, JobMove.of(r));
                     }
                     assertThat(JobPhase.of(after.state()))
@@ -244,22 +244,22 @@ class TestJobLifecycle {
     @Test
     void replayRefusesWhatTheTableDoesNotAllow() {
         Job pending = in(JobPhase.PENDING, true);
-        assertThatThrownBy(() -> JobLifecycle.replay(
+        assertThatThrownBy(() -> JobReplay.replay(
                         pending, new StateRecord.JobEnded(7, JobState.COMPLETED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("job 7 is PENDING");
         Job finished = in(JobPhase.FINISHED, true);
-        assertThatThrownBy(() -> JobLifecycle.replay(
+        assertThatThrownBy(() -> JobReplay.replay(
                         finished, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> JobLifecycle.replay(
+        assertThatThrownBy(() -> JobReplay.replay(
                         in(JobPhase.RUNNING, true), new StateRecord.JobStarted(7, TWO_NODES, "p", 60, NOW)))
                 .isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() ->
-                        JobLifecycle.replay(in(JobPhase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
+        assertThatThrownBy(
+                        () -> JobReplay.replay(in(JobPhase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
                 .isInstanceOf(IllegalStateException.class);
         // A pending job ended only by being cancelled.
-        assertThat(JobLifecycle.replay(pending, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
+        assertThat(JobReplay.replay(pending, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
                         .state())
                 .isEqualTo(JobState.CANCELLED);
     }
@@ -268,12 +268,12 @@ class TestJobLifecycle {
     void onlyASnapshotSummarises() {
         StateRecord requeue = new StateRecord.JobRequeued(7, NOW);
         Job pending = in(JobPhase.PENDING, true);
-        assertThatThrownBy(() -> JobLifecycle.replay(pending, requeue)).isInstanceOf(IllegalStateException.class);
-        assertThat(JobLifecycle.restore(pending, requeue).restartCount()).isEqualTo(1);
+        assertThatThrownBy(() -> JobReplay.replay(pending, requeue)).isInstanceOf(IllegalStateException.class);
+        assertThat(JobReplay.restore(pending, requeue).restartCount()).isEqualTo(1);
         StateRecord resume = new StateRecord.JobSuspendChanged(7, false, 20, 130);
-        assertThatThrownBy(() -> JobLifecycle.replay(in(JobPhase.RUNNING, true), resume))
+        assertThatThrownBy(() -> JobReplay.replay(in(JobPhase.RUNNING, true), resume))
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(JobLifecycle.restore(in(JobPhase.RUNNING, true), resume).state())
+        assertThat(JobReplay.restore(in(JobPhase.RUNNING, true), resume).state())
                 .isEqualTo(JobState.RUNNING);
     }
 

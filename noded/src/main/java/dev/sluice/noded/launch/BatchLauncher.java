@@ -40,14 +40,6 @@ import org.slf4j.LoggerFactory;
 public final class BatchLauncher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatchLauncher.class);
 
-    private static final String END_STATE = "end_state";
-    private static final String SIGNALLED = "signalled";
-    // scontrol suspend: when the job was last stopped (-1 while it runs) and how long it has been
-    // stopped before, both in epoch seconds, so that its time limit leaves them out, also after
-    // this daemon restarts.
-    private static final String SUSPENDED_AT = "suspended_at";
-    private static final String SUSPENDED_SECONDS = "suspended_seconds";
-
     private final String nodeName;
     private final JobSpool spool;
     private final Supervisor supervisor;
@@ -63,9 +55,6 @@ public final class BatchLauncher implements AutoCloseable {
     private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
-
-    /** Slurm's SIG_OOM (253) as a wait status: ExitCode 0:125. */
-    static final int OOM_STATUS = 125;
 
     private volatile JobConfinement confinement = JobConfinement.none();
 
@@ -228,19 +217,7 @@ public final class BatchLauncher implements AutoCloseable {
                 continue;
             }
             var handle = Supervisor.alive(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
-            RunningJob job = new RunningJob(
-                    spool,
-                    jobId,
-                    handle.orElse(ProcessHandle.current()),
-                    request.get().getKillWaitSeconds(),
-                    GresEnvironment.gpuIndices(request.get().getGresList()),
-                    request.get().getRestartCount());
-            job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
-            job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
-            job.suspendedAt =
-                    spool.fact(jobId, SUSPENDED_AT).map(Long::parseLong).orElse(-1L);
-            job.suspendedSeconds =
-                    spool.fact(jobId, SUSPENDED_SECONDS).map(Long::parseLong).orElse(0L);
+            RunningJob job = RunningJob.recovered(spool, request.get(), handle.orElse(ProcessHandle.current()));
             if (handle.isEmpty()) {
                 log.info("job {} ended while sluice-noded was not running", jobId);
                 report(job);
@@ -297,7 +274,7 @@ public final class BatchLauncher implements AutoCloseable {
         }
         job.endState = state;
         markSignalled(job);
-        remember(job.jobId, END_STATE, state.name());
+        remember(job.jobId, RunningJob.END_STATE, state.name());
         long pgid = job.pgid();
         ProcessSignals.group(pgid, "CONT");
         ProcessSignals.group(pgid, "TERM");
@@ -331,7 +308,7 @@ public final class BatchLauncher implements AutoCloseable {
                         limit.cancel(false);
                     }
                     job.suspendedAt = now;
-                    remember(jobId, SUSPENDED_AT, Long.toString(now));
+                    remember(jobId, RunningJob.SUSPENDED_AT, Long.toString(now));
                 }
                 ProcessSignals.group(job.pgid(), "STOP");
             } else {
@@ -339,8 +316,8 @@ public final class BatchLauncher implements AutoCloseable {
                 if (job.suspendedAt >= 0) {
                     job.suspendedSeconds += Math.max(0, now - job.suspendedAt);
                     job.suspendedAt = -1;
-                    remember(jobId, SUSPENDED_SECONDS, Long.toString(job.suspendedSeconds));
-                    remember(jobId, SUSPENDED_AT, "-1");
+                    remember(jobId, RunningJob.SUSPENDED_SECONDS, Long.toString(job.suspendedSeconds));
+                    remember(jobId, RunningJob.SUSPENDED_AT, "-1");
                     try {
                         spool.launch(jobId).ifPresent(request -> armTimeLimit(job, request));
                     } catch (IOException e) {
@@ -367,7 +344,7 @@ public final class BatchLauncher implements AutoCloseable {
     private void markSignalled(RunningJob job) {
         if (!job.signalled) {
             job.signalled = true;
-            remember(job.jobId, SIGNALLED, "1");
+            remember(job.jobId, RunningJob.SIGNALLED, "1");
         }
     }
 
@@ -396,44 +373,19 @@ public final class BatchLauncher implements AutoCloseable {
         spool.fact(job.jobId, Supervisor.JOB_PID)
                 .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
         jobSignals.accept(job.jobId, "KILL");
-        boolean prologFailed = spool.fact(job.jobId, Supervisor.PROLOG_FAILED).isPresent();
-        int status = spool.fact(job.jobId, Supervisor.WAIT_STATUS)
-                .map(raw -> Supervisor.exactStatus(Integer.parseInt(raw)))
-                .or(() -> spool.fact(job.jobId, Supervisor.EXIT)
-                        .map(rc -> Supervisor.waitStatus(Integer.parseInt(rc), job.signalled)))
-                // No status: the supervisor itself was killed (or the node rebooted) with the job,
-                // or the Prolog failed and the job never started.
-                .orElse(prologFailed ? 0 : 9);
-        JobState endState = job.endState;
-        if (confinement.batchEnded(job.jobId) && endState == null) {
-            // Slurm's SIG_OOM: the job shows OUT_OF_MEMORY with ExitCode 0:125.
-            endState = JobState.OUT_OF_MEMORY;
-            status = OOM_STATUS;
-        }
-        JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
-                .setNodeName(nodeName)
-                .setJobId(job.jobId)
-                .setRestartCount(job.restartCount)
-                .setExitStatus(status)
-                .setPrologFailed(prologFailed)
-                .setEpilogFailed(spool.fact(job.jobId, Supervisor.EPILOG_FAILED).isPresent());
-        if (prologFailed) {
-            log.error(
-                    "job {}: Prolog failed with status {}; the node will be drained",
-                    job.jobId,
-                    spool.fact(job.jobId, Supervisor.PROLOG_FAILED).orElse("?"));
-        }
-        if (endState != null) {
-            report.setEndState(endState);
-        }
+        JobCompleteRequest report = BatchReport.of(spool, nodeName, job, confinement);
         try {
-            spool.saveReport(report.build());
+            spool.saveReport(report);
         } catch (IOException e) {
             log.error("cannot save the end of job {} in the spool: {}", job.jobId, e.getMessage());
         }
         running.remove(job.jobId);
-        log.info("job {} ended: status {} ({})", job.jobId, status, endState == null ? "exit" : endState);
-        completions.accept(report.build());
+        log.info(
+                "job {} ended: status {} ({})",
+                job.jobId,
+                report.getExitStatus(),
+                report.getEndState() == JobState.JOB_STATE_UNSPECIFIED ? "exit" : report.getEndState());
+        completions.accept(report);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.sluice.noded.launch;
 
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +10,16 @@ import java.util.concurrent.locks.LockSupport;
 
 /** A batch job as the daemon sees it: through its supervisor and the facts in its spool directory. */
 final class RunningJob {
+    // Facts the launcher keeps in the spool of what it decided, so that a restarted daemon
+    // decides the same (see recovered).
+    static final String END_STATE = "end_state";
+    static final String SIGNALLED = "signalled";
+    // scontrol suspend: when the job was last stopped (-1 while it runs) and how long it has been
+    // stopped before, both in epoch seconds, so that its time limit leaves them out, also after
+    // this daemon restarts.
+    static final String SUSPENDED_AT = "suspended_at";
+    static final String SUSPENDED_SECONDS = "suspended_seconds";
+
     final int jobId;
     final ProcessHandle supervisor;
     final int killWaitSeconds;
@@ -34,6 +45,24 @@ final class RunningJob {
         this.killWaitSeconds = killWaitSeconds;
         this.gpus = List.copyOf(gpus);
         this.restartCount = restartCount;
+    }
+
+    /** A job of the spool after this daemon restarted, with what the launcher had decided of it. */
+    static RunningJob recovered(JobSpool spool, LaunchBatchJobRequest request, ProcessHandle supervisor) {
+        int jobId = request.getJobId();
+        RunningJob job = new RunningJob(
+                spool,
+                jobId,
+                supervisor,
+                request.getKillWaitSeconds(),
+                GresEnvironment.gpuIndices(request.getGresList()),
+                request.getRestartCount());
+        job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
+        job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
+        job.suspendedAt = spool.fact(jobId, SUSPENDED_AT).map(Long::parseLong).orElse(-1L);
+        job.suspendedSeconds =
+                spool.fact(jobId, SUSPENDED_SECONDS).map(Long::parseLong).orElse(0L);
+        return job;
     }
 
     /**
