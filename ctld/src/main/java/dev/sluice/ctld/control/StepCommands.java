@@ -105,8 +105,7 @@ public final class StepCommands {
     /**
      * {@code scancel [-s SIG] J.S}: the signal goes to that step's tasks on its nodes. SIGKILL
      * (scancel's default) cancels the step: it ends CANCELLED when its srun reports the tasks'
-     * ends, as in Slurm. A step that is not running is Slurm's {@code Job/step already
-     * completing or completed}.
+     * ends, as in Slurm. A step that is not running is Slurm's {@code Invalid job id specified}.
      */
     public static ControlResult<Void> signal(
             ClusterView state, Caller caller, String jobText, String stepText, int signal, boolean cancel) {
@@ -118,7 +117,7 @@ public final class StepCommands {
         }
         List<JobTargets.Target> targets = JobTargets.resolve(state, jobText);
         if (targets.size() != 1 || targets.get(0).pendingTask() >= 0) {
-            throw new SlurmException(targets.size() == 1 ? ErrorCode.ALREADY_DONE : ErrorCode.INVALID_JOB_ID);
+            throw new SlurmException(ErrorCode.INVALID_JOB_ID);
         }
         Job job = targets.get(0).job();
         if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
@@ -128,7 +127,8 @@ public final class StepCommands {
         RunningStep step =
                 mine == null || !mine.belongTo(job) ? null : mine.find(stepId).orElse(null);
         if (step == null) {
-            throw new SlurmException(ErrorCode.ALREADY_DONE);
+            // Recorded from Slurm 22.05 (compat 101): "Invalid job id specified", exit 225.
+            throw new SlurmException(ErrorCode.INVALID_JOB_ID);
         }
         boolean cancelling = cancel || signal == JobControl.SIGKILL;
         List<String> nodes = step.shares().stream().map(StepShare::node).toList();

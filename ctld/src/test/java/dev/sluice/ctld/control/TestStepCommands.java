@@ -133,7 +133,7 @@ class TestStepCommands {
                 .containsExactly(new dev.sluice.ctld.state.Effect.SignalStep(1, 0, List.of("n1"), 10, false));
         assertThatThrownBy(() -> StepCommands.signal(state, ALICE, "1", "5", 9, true))
                 .extracting(e -> ((SlurmException) e).code())
-                .isEqualTo(ErrorCode.ALREADY_DONE);
+                .isEqualTo(ErrorCode.INVALID_JOB_ID);
         assertThatThrownBy(() -> StepCommands.signal(state, new Caller(1001, 1001, "bob"), "1", "0", 9, true))
                 .extracting(e -> ((SlurmException) e).code())
                 .isEqualTo(ErrorCode.ACCESS_DENIED);

@@ -25,13 +25,15 @@ final class UserShell {
      * up in the task's {@code PATH} (an executable file), else taken relative to the working
      * directory; what cannot be run ends the task with slurmstepd's line and errno as exit status
      * ({@code slurmstepd-n1: error: execve(): prog: No such file or directory}, 2; {@code
-     * Permission denied}, 13) instead of the shell's own words and 127.
+     * Permission denied}, 13) instead of the shell's own words and 127. A relative path is named
+     * as srun made it, from the working directory ({@code /home/u/./x.sh}: compat 101).
      */
     static final String EXEC = "c=$1; case $c in */*) ;; *) o=$IFS; IFS=:; f=; "
             + "for d in $PATH; do [ -f \"${d:-.}/$c\" ] && [ -x \"${d:-.}/$c\" ] && { f=${d:-.}/$c; break; }; done; "
             + "IFS=$o; c=${f:-./$c} ;; esac; "
-            + "if [ ! -e \"$c\" ]; then echo \"slurmstepd-$n: error: execve(): $1: No such file or directory\" >&2; exit 2; fi; "
-            + "if [ -d \"$c\" ] || [ ! -x \"$c\" ]; then echo \"slurmstepd-$n: error: execve(): $1: Permission denied\" >&2; "
+            + "case $1 in /*) p=$1 ;; */*) p=$w/$1 ;; *) p=$1 ;; esac; "
+            + "if [ ! -e \"$c\" ]; then echo \"slurmstepd-$n: error: execve(): $p: No such file or directory\" >&2; exit 2; fi; "
+            + "if [ -d \"$c\" ] || [ ! -x \"$c\" ]; then echo \"slurmstepd-$n: error: execve(): $p: Permission denied\" >&2; "
             + "exit 13; fi; shift; exec \"$c\" \"$@\"";
 
     /** A step task's {@code argv} run in {@code workDir} by a shell of the user's, with the user's umask. */

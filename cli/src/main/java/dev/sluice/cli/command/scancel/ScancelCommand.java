@@ -218,7 +218,10 @@ public final class ScancelCommand implements Command {
                     ? ec.text()
                     : r.getError().getMessage();
             // After -i, an id that named no job was sent unasked and its answer is reported (22.05).
-            boolean benign = !f.interactive && (ec == ErrorCode.INVALID_JOB_ID || ec == ErrorCode.ALREADY_DONE);
+            // A step id is not: Slurm 22.05 reports a step it does not know, exit 225 (compat 101).
+            boolean step = r.getJobId().contains(".");
+            boolean benign =
+                    !f.interactive && !step && (ec == ErrorCode.INVALID_JOB_ID || ec == ErrorCode.ALREADY_DONE);
             if (signo == null && benign) {
                 if (verbose > 0) {
                     err.println(PROG + ": error: Kill job error on " + what(r.getJobId()) + ": " + text);
@@ -228,7 +231,7 @@ public final class ScancelCommand implements Command {
             if (!quiet || !benign) {
                 err.println(PROG + ": error: Kill job error on " + what(r.getJobId()) + ": " + text);
             }
-            rc = Math.max(rc, ec == ErrorCode.INVALID_JOB_ID ? 1 : code & 0xff);
+            rc = Math.max(rc, ec == ErrorCode.INVALID_JOB_ID && !step ? 1 : code & 0xff);
         }
         if (filterPath && done == 0 && verbose > 0) {
             err.println(PROG + ": error: No active jobs match ALL job filters, including: " + f.describe(states));
@@ -236,8 +239,10 @@ public final class ScancelCommand implements Command {
         return rc;
     }
 
+    /** Slurm 22.05 names a step by its job's id alone in this line ({@code job step id 12}: compat 101). */
     private static String what(String id) {
-        return (id.contains(".") ? "job step id " : "job id ") + id;
+        int dot = id.indexOf('.');
+        return dot >= 0 ? "job step id " + id.substring(0, dot) : "job id " + id;
     }
 
     private static String action(String id, Integer signo, boolean batch) {
