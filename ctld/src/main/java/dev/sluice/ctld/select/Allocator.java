@@ -235,23 +235,26 @@ public final class Allocator {
                 extraGpus = Math.min(jobGpusLeft, spareGpus(node, demand, totalsOnly));
                 jobGpusLeft -= extraGpus;
             }
-            if (request.exclusive() && demand.perNode().stream().noneMatch(g -> GresUnit.sharesGpu(g.name()))) {
-                // A whole node's GPUs are the job's, as Slurm 22.05 gives them (TRES gres/gpu=3,
-                // CUDA_VISIBLE_DEVICES=0,1,2 for --exclusive -n1; recorded, compat 029); its MPS
-                // and shard shares are not.
+            GresDemand nodeDemand = demand;
+            if (request.exclusive()) {
+                // A whole node's GPUs are the job's, as Slurm 22.05 gives them, in place of any
+                // MPS or shard share it asked for (recorded: --exclusive -n1 and --exclusive
+                // --gres=mps:50 both get TRES gres/gpu=3 and CUDA_VISIBLE_DEVICES=0,1,2; compat
+                // 029, 103).
+                nodeDemand = withoutShares(demand);
                 long all = totalsOnly
                         ? node.gres().inventory().named("gpu").size()
                         : GresMatcher.freeGpus(node.gres(), "");
-                extraGpus = Math.max(extraGpus, all - demand.gpusOnNode(tasks[i]));
+                extraGpus = Math.max(extraGpus, all - nodeDemand.gpusOnNode(tasks[i]));
             }
             int threads = node.hardware().threadsPerCore();
             int coresWanted =
                     cpusFor(tasks[i], demand.gpusOnNode(tasks[i]) + extraGpus, node.hardware(), request) / threads;
-            List<GresGrant> grants = demand.isEmpty() && extraGpus == 0
+            List<GresGrant> grants = nodeDemand.isEmpty() && extraGpus == 0
                     ? List.of()
                     : GresMatcher.match(
                             node.gres(),
-                            demand,
+                            nodeDemand,
                             tasks[i],
                             extraGpus,
                             totalsOnly,
@@ -278,6 +281,18 @@ public final class Allocator {
             shares.add(new NodeShare(node.name(), cpus, memory, tasks[i], grants, cores));
         }
         return new Allocation(shares);
+    }
+
+    /** The demand without its MPS and shard shares (an exclusive job has the GPUs whole). */
+    private static GresDemand withoutShares(GresDemand d) {
+        return new GresDemand(
+                d.perNode().stream().filter(g -> !GresUnit.sharesGpu(g.name())).toList(),
+                d.gpusPerTask(),
+                d.gpuTypePerTask(),
+                d.gpusPerJob(),
+                d.gpuTypePerJob(),
+                d.cpusPerGpu(),
+                d.memPerGpuMb());
     }
 
     /** How many tasks of this request fit on the node as it is now. */

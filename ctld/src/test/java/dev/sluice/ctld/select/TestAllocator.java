@@ -33,7 +33,10 @@ class TestAllocator {
         assertThat(a.totalCpus()).isEqualTo(8);
     }
 
-    /** Recorded from Slurm 22.05 (compat 029): --exclusive -n1 gets gres/gpu=3, not the MPS or shard shares. */
+    /**
+     * Recorded from Slurm 22.05 (compat 029, 103): --exclusive -n1 gets gres/gpu=3, not the MPS
+     * or shard shares, and so does --exclusive --gres=mps:50.
+     */
     @Test
     void exclusiveGetsEveryGpuOfTheNodeButNotItsShares() {
         Allocation a = placed(Allocator.place(
@@ -46,6 +49,11 @@ class TestAllocator {
                 List.of(aNode("n1").cpus(4).gres("gpu:3").build()),
                 aRequest().exclusive().gres("gpu", "", 1).build()));
         assertThat(one.totalGres("gpu")).isEqualTo(3);
+        Allocation mps = placed(Allocator.place(
+                List.of(aNode("n1").cpus(4).gres("gpu:3,mps:300").build()),
+                aRequest().exclusive().gres("mps", "", 50).build()));
+        assertThat(mps.totalGres("gpu")).isEqualTo(3);
+        assertThat(mps.totalGres("mps")).isZero();
         Allocation shared = placed(Allocator.place(
                 List.of(aNode("n1").cpus(4).gres("gpu:3").build()), aRequest().build()));
         assertThat(shared.totalGres("gpu")).isZero();
