@@ -316,7 +316,37 @@ class TestWorkflowClients {
         // A login shell's variables that the clients read (snakemake and batchtools: $USER).
         env.put("USER", System.getProperty("user.name"));
         env.putIfAbsent("HOME", dir.toString());
-        return cluster.client(dir, env, Duration.ofSeconds(150), argv);
+        ClusterProcesses.Result run = cluster.client(dir, env, Duration.ofSeconds(150), argv);
+        noOptionRefused(dir, run);
+        return run;
+    }
+
+    /** getopt's and Slurm's words for a refused option or value, in any command's output. */
+    private static final Pattern REFUSED =
+            Pattern.compile("unrecognized option|invalid option|option '[^']*' is ambiguous|Try \"\\w+ --help\"");
+
+    /**
+     * The clients' call logs (their own output, their log files and the jobs' output files under
+     * the workflow's directory) show no option of a Slurm command refused.
+     */
+    private static void noOptionRefused(Path dir, ClusterProcesses.Result run) throws IOException {
+        List<String> hits = new ArrayList<>();
+        Stream.of(run.out(), run.err())
+                .flatMap(String::lines)
+                .filter(l -> REFUSED.matcher(l).find())
+                .forEach(l -> hits.add("(client) " + l));
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                if (Files.size(f) > (1 << 20)) {
+                    continue;
+                }
+                String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
+                text.lines()
+                        .filter(l -> REFUSED.matcher(l).find())
+                        .forEach(l -> hits.add(dir.relativize(f) + ": " + l));
+            }
+        }
+        assertThat(hits).as("options refused in the clients' call logs").isEmpty();
     }
 
     /** The words after {@code key} on the line that starts with it. */
