@@ -56,7 +56,7 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
         List<String> shell = new ArrayList<>(List.of(
                 "/bin/sh",
                 "-c",
-                "w=$1; o=$2; e=$3; i=$4; shift 4; " + UserShell.ENTER + "( " + truncate + "exec <\"$i\" >>\"$o\" "
+                "w=$1; o=$2; e=$3; i=$4; n=$5; shift 5; " + UserShell.ENTER + "( " + truncate + "exec <\"$i\" >>\"$o\" "
                         + errRedirect + " ) 2>/dev/null || kill -s " + LAUNCH_FAILED_SIGNAL
                         + " $$; exec <\"$i\" >>\"$o\" "
                         + errRedirect + "; " + UserShell.REPORT + "exec \"$@\"",
@@ -65,6 +65,7 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 out,
                 err,
                 in,
+                nodeName,
                 script.toString()));
         shell.addAll(spec.getScriptArgsList());
         // Everything before this runs as root with UserEnvironment.ROOT; the job's variables

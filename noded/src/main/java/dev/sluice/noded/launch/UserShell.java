@@ -12,11 +12,16 @@ import java.util.List;
 final class UserShell {
     /** Takes the umask, enters {@code $w} (or /tmp, noting it in {@code $nowd}). */
     static final String ENTER = "umask \"${SLURM_UMASK:-0022}\" 2>/dev/null || umask 0022; unset SLURM_UMASK; "
-            + "nowd=; cd -- \"$w\" 2>/dev/null || { nowd=1; cd /tmp; }; ";
+            + "nowd=; cd -- \"$w\" 2>/dev/null || { if [ ! -e \"$w\" ]; then nowd='No such file or directory'; "
+            + "elif [ ! -d \"$w\" ]; then nowd='Not a directory'; else nowd='Permission denied'; fi; cd /tmp; }; ";
 
-    /** Slurm's words for a working directory the user cannot enter, once standard error is the job's. */
-    static final String REPORT =
-            "[ -z \"$nowd\" ] || echo \"slurmstepd: error: couldn't chdir to \\`$w': going to /tmp instead\" >&2; ";
+    /**
+     * Slurm's words for a working directory the user cannot enter, once standard error is the
+     * job's: twice, with the reason, as slurmstepd says it for the step and again for the task
+     * (recorded from Slurm 22.05, compat 104).
+     */
+    static final String REPORT = "[ -z \"$nowd\" ] || { l=\"slurmstepd-$n: error: couldn't chdir to \\`$w': $nowd: "
+            + "going to /tmp instead\"; echo \"$l\" >&2; echo \"$l\" >&2; }; ";
 
     private UserShell() {}
 
