@@ -290,6 +290,13 @@ public final class Builders {
         private String qos = "";
         private String account = "";
         private long memPerNodeMb;
+        private String licenses = "";
+
+        /** {@code sbatch -L}. */
+        public JobBuilder licenses(String value) {
+            licenses = value;
+            return this;
+        }
 
         /** {@code sbatch --mem}. */
         public JobBuilder memPerNode(long mb) {
@@ -428,7 +435,8 @@ public final class Builders {
                     qos,
                     "",
                     JobRequest.GpuOptions.NONE,
-                    sequencing);
+                    sequencing)
+                    .withLicenses(dev.sluice.common.slurm.Licenses.parse(licenses));
         }
     }
 }

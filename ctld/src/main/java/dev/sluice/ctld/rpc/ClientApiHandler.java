@@ -136,6 +136,7 @@ public final class ClientApiHandler {
                 case UPDATE_JOB -> out.setUpdateJob(updateJob(who, request.getUpdateJob()));
                 case UPDATE_PARTITION -> out.setUpdatePartition(updatePartition(who, request.getUpdatePartition()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
+                case GET_LICENSES -> out.setGetLicenses(getLicenses());
                 case PING -> out.setPing(ping());
                 case CREATE_NODE -> out.setCreateNode(createNode(who, request.getCreateNode()));
                 case DELETE_NODE -> out.setDeleteNode(deleteNode(who, request.getDeleteNode()));
@@ -375,6 +376,18 @@ public final class ClientApiHandler {
 
     public GetPartitionsResponse getPartitions(GetPartitionsRequest request) {
         return queries().partitions(request);
+    }
+
+    /** {@code scontrol show licenses}: every configured license and how many running jobs hold. */
+    public dev.sluice.protocol.v1.GetLicensesResponse getLicenses() {
+        var configured = config.scheduler().select().licenses();
+        var use = dev.sluice.ctld.sched.LicenseUse.of(configured, loop.image().jobs());
+        var out = dev.sluice.protocol.v1.GetLicensesResponse.newBuilder();
+        configured.counts().forEach((name, total) -> out.addLicenses(dev.sluice.protocol.v1.LicenseInfo.newBuilder()
+                .setName(name)
+                .setTotal(total)
+                .setUsed(use.used(name))));
+        return out.build();
     }
 
     private final AllocNodes allocNodes = new AllocNodes();

@@ -1,0 +1,35 @@
+package dev.sluice.cli.command.scontrol;
+
+import dev.sluice.protocol.v1.LicenseInfo;
+import java.util.List;
+
+/**
+ * {@code scontrol show licenses [NAME]}: one record per configured license, in name order, as
+ * Slurm 22.05 prints it (Licenses Guide, slurm.schedmd.com/licenses.html):
+ *
+ * <pre>
+ * LicenseName=foo
+ *     Total=4 Used=2 Free=2 Reserved=0 Remote=no
+ * </pre>
+ *
+ * With {@code -o} both parts on one line. Sluice has neither reservations nor remote
+ * (slurmdbd-served) licenses, so Reserved is 0 and Remote no.
+ */
+final class LicenseShow {
+    /** What Slurm prints when slurm.conf configures no licenses. */
+    static final String NONE = "No licenses configured in Slurm.";
+
+    private LicenseShow() {}
+
+    static String render(LicenseInfo l, boolean oneLiner) {
+        long free = Math.max(0, l.getTotal() - l.getUsed());
+        return "LicenseName=" + l.getName() + (oneLiner ? " " : "\n    ") + "Total=" + l.getTotal() + " Used="
+                + l.getUsed() + " Free=" + free + " Reserved=0 Remote=no\n";
+    }
+
+    static List<LicenseInfo> named(List<LicenseInfo> all, String name) {
+        return name == null
+                ? all
+                : all.stream().filter(l -> l.getName().equals(name)).toList();
+    }
+}
