@@ -263,6 +263,13 @@ public final class ClientApiHandler {
         Caller caller = caller(who);
         // Parsed once, here; the loop decides on typed changes.
         List<JobChange> changes = WireMapper.changes(request.getChanges());
+        // As at submission, only licenses slurm.conf configures, each at most its total.
+        for (JobChange c : changes) {
+            if (c instanceof JobChange.LicenseList l
+                    && !config.scheduler().select().licenses().admits(l.licenses())) {
+                throw new SlurmException(ErrorCode.INVALID_LICENSES);
+            }
+        }
         UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
         for (String raw : request.getJobIdsList()) {
             String target = raw.strip();

@@ -274,6 +274,9 @@ public final class WireMapper {
         if (c.hasArrayTaskThrottle()) {
             out.add(new JobChange.ArrayThrottle(c.getArrayTaskThrottle()));
         }
+        if (c.hasLicenses()) {
+            out.add(new JobChange.LicenseList(licenses(c.getLicenses())));
+        }
         return List.copyOf(out);
     }
 
