@@ -263,13 +263,7 @@ public final class ClientApiHandler {
         Caller caller = caller(who);
         // Parsed once, here; the loop decides on typed changes.
         List<JobChange> changes = WireMapper.changes(request.getChanges());
-        // As at submission, only licenses slurm.conf configures, each at most its total.
-        for (JobChange c : changes) {
-            if (c instanceof JobChange.LicenseList l
-                    && !config.scheduler().select().licenses().admits(l.licenses())) {
-                throw new SlurmException(ErrorCode.INVALID_LICENSES);
-            }
-        }
+        LicenseAnswers.checkUpdate(config.scheduler().select().licenses(), changes);
         UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
         for (String raw : request.getJobIdsList()) {
             String target = raw.strip();
@@ -385,16 +379,9 @@ public final class ClientApiHandler {
         return queries().partitions(request);
     }
 
-    /** {@code scontrol show licenses}: every configured license and how many running jobs hold. */
+    /** {@code scontrol show licenses}. */
     public dev.sluice.protocol.v1.GetLicensesResponse getLicenses() {
-        var configured = config.scheduler().select().licenses();
-        var use = dev.sluice.ctld.sched.LicenseUse.of(configured, loop.image().jobs());
-        var out = dev.sluice.protocol.v1.GetLicensesResponse.newBuilder();
-        configured.counts().forEach((name, total) -> out.addLicenses(dev.sluice.protocol.v1.LicenseInfo.newBuilder()
-                .setName(name)
-                .setTotal(total)
-                .setUsed(use.used(name))));
-        return out.build();
+        return LicenseAnswers.of(config.scheduler().select().licenses(), loop.image().jobs());
     }
 
     private final AllocNodes allocNodes = new AllocNodes();

@@ -1,7 +1,15 @@
 package dev.sluice.cli.command.scontrol;
 
+import dev.sluice.cli.Invocation;
+import dev.sluice.cli.client.ControllerClient;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.GetLicensesRequest;
 import dev.sluice.protocol.v1.LicenseInfo;
+import java.io.PrintStream;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code scontrol show licenses [NAME]}: one record per configured license, in name order, as
@@ -20,6 +28,30 @@ final class LicenseShow {
     static final String NONE = "No licenses configured in Slurm.";
 
     private LicenseShow() {}
+
+    static int run(Invocation inv, String name, boolean oneLiner, PrintStream out, PrintStream err) {
+        Optional<ControllerClient> client = CommandSupport.connect(inv, ScontrolCommand.PROG, err);
+        if (client.isEmpty()) {
+            return 1;
+        }
+        List<LicenseInfo> all;
+        try {
+            all = client.get()
+                    .call(ClientRequest.newBuilder().setGetLicenses(GetLicensesRequest.getDefaultInstance()))
+                    .getGetLicenses()
+                    .getLicensesList();
+        } catch (ControllerException e) {
+            err.println("slurm_load_licenses error: " + e.getMessage());
+            return 1;
+        }
+        List<LicenseInfo> shown = named(all, name);
+        if (shown.isEmpty()) {
+            out.println(NONE);
+            return 0;
+        }
+        shown.forEach(l -> out.print(render(l, oneLiner)));
+        return 0;
+    }
 
     static String render(LicenseInfo l, boolean oneLiner) {
         long free = Math.max(0, l.getTotal() - l.getUsed());

@@ -81,7 +81,7 @@ final class ScontrolShow {
             case "partitions", "partitionname" -> partitions(id);
             case "steps" -> steps(id);
             case "config" -> ShowConfigCommand.run(inv, out, err);
-            case "licenses" -> licenses(id);
+            case "licenses" -> LicenseShow.run(inv, id, oneLiner, out, err);
             case "scalein" -> scaleIn(id);
             case "hostnames" -> HostListShow.hostnames(inv, id, out, err);
             case "hostlist" -> HostListShow.hostlist(inv, id, false, out, err);
@@ -241,31 +241,6 @@ final class ScontrolShow {
         for (var s : steps) {
             out.print(Layout.render(StepShow.lines(s, inv.clock().getZone()), oneLiner));
         }
-        return 0;
-    }
-
-    private int licenses(String name) {
-        Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
-        if (client.isEmpty()) {
-            return 1;
-        }
-        List<dev.sluice.protocol.v1.LicenseInfo> all;
-        try {
-            all = client.get()
-                    .call(ClientRequest.newBuilder()
-                            .setGetLicenses(dev.sluice.protocol.v1.GetLicensesRequest.getDefaultInstance()))
-                    .getGetLicenses()
-                    .getLicensesList();
-        } catch (ControllerException e) {
-            err.println("slurm_load_licenses error: " + e.getMessage());
-            return 1;
-        }
-        List<dev.sluice.protocol.v1.LicenseInfo> shown = LicenseShow.named(all, name);
-        if (shown.isEmpty()) {
-            out.println(LicenseShow.NONE);
-            return 0;
-        }
-        shown.forEach(l -> out.print(LicenseShow.render(l, oneLiner)));
         return 0;
     }
 
