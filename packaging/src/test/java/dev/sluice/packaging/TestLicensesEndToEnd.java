@@ -49,14 +49,16 @@ class TestLicensesEndToEnd {
     }
 
     private static String squeue(int id) throws Exception {
-        return cluster.command("squeue", "-h", "-j", Integer.toString(id), "-o", "%T %r %W").out();
+        return cluster.command("squeue", "-h", "-j", Integer.toString(id), "-o", "%T %r %W")
+                .out();
     }
 
     @Test
     void aJobWaitsForLicensesAnotherHoldsAndStartsWhenTheyAreBack() throws Exception {
         ClusterProcesses.Result refused = cluster.command("sbatch", "-L", "baz", "--wrap", "true");
         assertThat(refused.exitCode()).isEqualTo(1);
-        assertThat(refused.err()).isEqualTo("sbatch: error: Batch job submission failed: Invalid license specification\n");
+        assertThat(refused.err())
+                .isEqualTo("sbatch: error: Batch job submission failed: Invalid license specification\n");
 
         int holder = submit("-L", "foo:3", "-c", "1", "--wrap", "sleep 300");
         await().atMost(Duration.ofSeconds(30))
@@ -66,20 +68,20 @@ class TestLicensesEndToEnd {
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(300))
                 .untilAsserted(() -> assertThat(squeue(waiting)).isEqualTo("PENDING Licenses foo:2,bar:1\n"));
-        assertThat(cluster.command("scontrol", "show", "licenses").out())
-                .isEqualTo("""
+        assertThat(cluster.command("scontrol", "show", "licenses").out()).isEqualTo("""
                         LicenseName=bar
                             Total=1 Used=0 Free=1 Reserved=0 Remote=no
                         LicenseName=foo
                             Total=4 Used=3 Free=1 Reserved=0 Remote=no
                         """);
-        assertThat(cluster.command("scontrol", "show", "job", Integer.toString(holder)).out())
+        assertThat(cluster.command("scontrol", "show", "job", Integer.toString(holder))
+                        .out())
                 .contains(" Licenses=foo:3 ")
                 .containsPattern("\\n   TRES=\\S*license/foo=3\\n");
 
         // Asking for fewer, it fits beside the holder.
-        ClusterProcesses.Result update = cluster.command(
-                "scontrol", "update", "JobId=" + waiting, "Licenses=foo:1,bar");
+        ClusterProcesses.Result update =
+                cluster.command("scontrol", "update", "JobId=" + waiting, "Licenses=foo:1,bar");
         assertThat(update.exitCode()).as(update.err()).isZero();
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(300))

@@ -341,7 +341,6 @@ class TestSlurmConfReader {
         assertThat(parse(HEAD).licenses().isEmpty()).isTrue();
         assertThat(parse(HEAD + "Licenses=foo:4,bar\n").licenses().counts())
                 .containsExactly(Map.entry("bar", 1L), Map.entry("foo", 4L));
-        assertThat(error(HEAD + "Licenses=foo:x\n"))
-                .hasMessage("slurm.conf:3: Invalid configured licenses: foo:x");
+        assertThat(error(HEAD + "Licenses=foo:x\n")).hasMessage("slurm.conf:3: Invalid configured licenses: foo:x");
     }
 }

@@ -20,7 +20,8 @@ class TestLicenses {
 
     @Test
     void theConfiguredListIsInNameOrderAndARequestAsTyped() {
-        assertThat(List.copyOf(Licenses.configured("fluent:30,ansys:100").counts().keySet()))
+        assertThat(List.copyOf(
+                        Licenses.configured("fluent:30,ansys:100").counts().keySet()))
                 .containsExactly("ansys", "fluent");
         assertThat(List.copyOf(Licenses.parse("fluent:30,ansys:100").counts().keySet()))
                 .containsExactly("fluent", "ansys");
@@ -40,9 +41,7 @@ class TestLicenses {
     @Test
     void malformedListsAreRefused() {
         for (String bad : List.of("foo:", "foo:x", ":2", "foo:0", "foo:-1", "foo,,bar", ",")) {
-            assertThatThrownBy(() -> Licenses.parse(bad))
-                    .as(bad)
-                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> Licenses.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
     }
 

@@ -381,7 +381,8 @@ public final class ClientApiHandler {
 
     /** {@code scontrol show licenses}. */
     public dev.sluice.protocol.v1.GetLicensesResponse getLicenses() {
-        return LicenseAnswers.of(config.scheduler().select().licenses(), loop.image().jobs());
+        return LicenseAnswers.of(
+                config.scheduler().select().licenses(), loop.image().jobs());
     }
 
     private final AllocNodes allocNodes = new AllocNodes();

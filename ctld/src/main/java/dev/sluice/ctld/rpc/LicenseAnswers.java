@@ -18,10 +18,10 @@ final class LicenseAnswers {
     static GetLicensesResponse of(Licenses configured, Iterable<Job> jobs) {
         LicenseUse use = LicenseUse.of(configured, jobs);
         GetLicensesResponse.Builder out = GetLicensesResponse.newBuilder();
-        configured.counts().forEach((name, total) -> out.addLicenses(LicenseInfo.newBuilder()
-                .setName(name)
-                .setTotal(total)
-                .setUsed(use.used(name))));
+        configured
+                .counts()
+                .forEach((name, total) -> out.addLicenses(
+                        LicenseInfo.newBuilder().setName(name).setTotal(total).setUsed(use.used(name))));
         return out.build();
     }
 

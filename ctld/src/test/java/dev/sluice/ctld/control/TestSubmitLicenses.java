@@ -19,8 +19,7 @@ class TestSubmitLicenses {
     private final ClusterState state = Builders.anIdleCluster(List.of("n1"), 4, 1000, NOW);
 
     private static JobControl control(String configured) {
-        return new JobControl(
-                new Scheduler.SelectDefaults(false, 0, Set.of(), false, Licenses.configured(configured)));
+        return new JobControl(new Scheduler.SelectDefaults(false, 0, Set.of(), false, Licenses.configured(configured)));
     }
 
     private static ErrorCode refusal(JobControl jobs, ClusterState state, String licenses) {
@@ -55,7 +54,9 @@ class TestSubmitLicenses {
 
     @Test
     void aListThatDoesNotParseIsRefusedOnArrival() {
-        var wire = WireMapper.toWire(aJob().build()).toBuilder().setLicenses("foo:x").build();
+        var wire = WireMapper.toWire(aJob().build()).toBuilder()
+                .setLicenses("foo:x")
+                .build();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> WireMapper.toDomain(wire))
                 .isInstanceOfSatisfying(
                         dev.sluice.common.error.SlurmException.class,

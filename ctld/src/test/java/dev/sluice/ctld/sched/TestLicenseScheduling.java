@@ -136,7 +136,8 @@ class TestLicenseScheduling {
         for (int end : ends) {
             start(schedule());
             assertWithinConfigured();
-            List<Job> running = state.image().jobs().stream().filter(Job::isRunning).toList();
+            List<Job> running =
+                    state.image().jobs().stream().filter(Job::isRunning).toList();
             if (!running.isEmpty()) {
                 Job done = running.get(Math.floorMod(end, running.size()));
                 apply(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, NOW));

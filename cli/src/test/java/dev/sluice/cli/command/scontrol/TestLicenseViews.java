@@ -33,11 +33,13 @@ class TestLicenseViews {
     @BeforeEach
     void start() throws Exception {
         controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_LICENSES -> ClientResponse.newBuilder().setGetLicenses(licenses).build();
+            case GET_LICENSES ->
+                ClientResponse.newBuilder().setGetLicenses(licenses).build();
             case GET_JOBS ->
                 ClientResponse.newBuilder()
                         .setGetJobs(GetJobsResponse.newBuilder()
-                                .addJobs(Fixtures.job(7, Fixtures.wrapSpec().setLicenses("foo:2,bar:1"), JobState.PENDING)
+                                .addJobs(Fixtures.job(
+                                                7, Fixtures.wrapSpec().setLicenses("foo:2,bar:1"), JobState.PENDING)
                                         .setReason("Licenses"))
                                 .addJobs(Fixtures.job(8, Fixtures.wrapSpec(), JobState.PENDING)))
                         .build();
@@ -56,7 +58,11 @@ class TestLicenseViews {
     }
 
     private static LicenseInfo license(String name, long total, long used) {
-        return LicenseInfo.newBuilder().setName(name).setTotal(total).setUsed(used).build();
+        return LicenseInfo.newBuilder()
+                .setName(name)
+                .setTotal(total)
+                .setUsed(used)
+                .build();
     }
 
     @Test
@@ -72,8 +78,7 @@ class TestLicenseViews {
                 .addLicenses(license("bar", 1, 0))
                 .addLicenses(license("foo", 4, 2))
                 .build();
-        assertThat(run(new ScontrolCommand(), "show", "licenses").out())
-                .isEqualTo("""
+        assertThat(run(new ScontrolCommand(), "show", "licenses").out()).isEqualTo("""
                         LicenseName=bar
                             Total=1 Used=0 Free=1 Reserved=0 Remote=no
                         LicenseName=foo
@@ -89,7 +94,8 @@ class TestLicenseViews {
         assertThat(run(new ScontrolCommand(), "show", "job", "8").out()).contains(" Licenses=(null) ");
         assertThat(run(new SqueueCommand(), "-h", "-S", "i", "-o", "%i %W %r").out())
                 .isEqualTo("7 foo:2,bar:1 Licenses\n8 (null) None\n");
-        assertThat(run(new SqueueCommand(), "-h", "-S", "i", "-O", "jobid:4,licenses").out())
+        assertThat(run(new SqueueCommand(), "-h", "-S", "i", "-O", "jobid:4,licenses")
+                        .out())
                 .isEqualTo("7   foo:2,bar:1         \n8   (null)              \n");
     }
 }
