@@ -44,12 +44,12 @@ final class LicenseShow {
             err.println("slurm_load_licenses error: " + e.getMessage());
             return 1;
         }
-        List<LicenseInfo> shown = named(all, name);
-        if (shown.isEmpty()) {
+        if (all.isEmpty()) {
             out.println(NONE);
             return 0;
         }
-        shown.forEach(l -> out.print(render(l, oneLiner)));
+        // A name no license has prints nothing, and is no error.
+        named(all, name).forEach(l -> out.print(render(l, oneLiner)));
         return 0;
     }
 

@@ -86,6 +86,7 @@ class TestLicenseViews {
                         """);
         assertThat(run(new ScontrolCommand(), "-o", "show", "lic", "foo").out())
                 .isEqualTo("LicenseName=foo Total=4 Used=2 Free=2 Reserved=0 Remote=no\n");
+        assertThat(run(new ScontrolCommand(), "show", "lic", "nosuch")).isEqualTo(new Output(0, "", ""));
     }
 
     @Test
