@@ -12,12 +12,15 @@ import java.util.TreeMap;
  * show licenses} lists it), a job's request in the order it was typed.
  */
 public final class Licenses {
-    public static final Licenses NONE = new Licenses(Map.of());
+    public static final Licenses NONE = new Licenses(Map.of(), "");
 
     private final Map<String, Long> counts;
+    // As typed: Slurm 22.05 shows a job's licenses so (foo:2,bar; bar,foo:1,foo:1).
+    private final String text;
 
-    private Licenses(Map<String, Long> counts) {
+    private Licenses(Map<String, Long> counts, String text) {
         this.counts = Collections.unmodifiableMap(counts);
+        this.text = text;
     }
 
     /**
@@ -32,6 +35,9 @@ public final class Licenses {
         Map<String, Long> out = new LinkedHashMap<>();
         for (String item : text.split(",", -1)) {
             String t = item.strip();
+            if (t.isEmpty()) {
+                continue; // Slurm 22.05 takes ",foo"
+            }
             int colon = t.indexOf(':');
             String name = colon < 0 ? t : t.substring(0, colon);
             long count = 1;
@@ -42,17 +48,18 @@ public final class Licenses {
                     throw new IllegalArgumentException("invalid license count in " + t);
                 }
             }
-            if (name.isEmpty() || count <= 0) {
+            if (name.isEmpty() || count < 0) {
                 throw new IllegalArgumentException("invalid license " + t);
             }
             out.merge(name, count, Long::sum);
         }
-        return new Licenses(out);
+        return new Licenses(out, text.strip());
     }
 
     /** A configured list: {@link #parse}, kept in name order. */
     public static Licenses configured(String text) {
-        return new Licenses(new TreeMap<>(parse(text).counts));
+        Licenses typed = parse(text);
+        return new Licenses(new TreeMap<>(typed.counts), typed.text);
     }
 
     public boolean isEmpty() {
@@ -81,22 +88,15 @@ public final class Licenses {
         return true;
     }
 
-    /** {@code foo:2,bar:1}: every count written out, as Slurm prints a job's licenses. */
+    /** The list as typed, as Slurm 22.05 prints a job's licenses. */
     @Override
     public String toString() {
-        StringBuilder s = new StringBuilder();
-        counts.forEach((name, count) -> {
-            if (!s.isEmpty()) {
-                s.append(',');
-            }
-            s.append(name).append(':').append(count);
-        });
-        return s.toString();
+        return text;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Licenses l && counts.equals(l.counts);
+        return o instanceof Licenses l && counts.equals(l.counts) && text.equals(l.text);
     }
 
     @Override
