@@ -290,6 +290,13 @@ public final class Builders {
         private String qos = "";
         private String account = "";
         private long memPerNodeMb;
+        private String licenses = "";
+
+        /** {@code sbatch -L}. */
+        public JobBuilder licenses(String value) {
+            licenses = value;
+            return this;
+        }
 
         /** {@code sbatch --mem}. */
         public JobBuilder memPerNode(long mb) {
@@ -395,40 +402,41 @@ public final class Builders {
 
         public JobRequest build() {
             return new JobRequest(
-                    name,
-                    script,
-                    List.of(),
-                    "/tmp",
-                    Map.of("PATH", "/usr/bin:/bin"),
-                    nodes,
-                    maxNodes,
-                    tasks,
-                    cpusPerTask,
-                    0,
-                    partition,
-                    timeLimit,
-                    "",
-                    "",
-                    "",
-                    new JobRequest.Owner(uid, uid, "user" + uid),
-                    "login1",
-                    exclusive,
-                    memPerNodeMb,
-                    0,
-                    "",
-                    "",
-                    account,
-                    "",
-                    hold,
-                    gres,
-                    "",
-                    requeue,
-                    "",
-                    0,
-                    qos,
-                    "",
-                    JobRequest.GpuOptions.NONE,
-                    sequencing);
+                            name,
+                            script,
+                            List.of(),
+                            "/tmp",
+                            Map.of("PATH", "/usr/bin:/bin"),
+                            nodes,
+                            maxNodes,
+                            tasks,
+                            cpusPerTask,
+                            0,
+                            partition,
+                            timeLimit,
+                            "",
+                            "",
+                            "",
+                            new JobRequest.Owner(uid, uid, "user" + uid),
+                            "login1",
+                            exclusive,
+                            memPerNodeMb,
+                            0,
+                            "",
+                            "",
+                            account,
+                            "",
+                            hold,
+                            gres,
+                            "",
+                            requeue,
+                            "",
+                            0,
+                            qos,
+                            "",
+                            JobRequest.GpuOptions.NONE,
+                            sequencing)
+                    .withLicenses(dev.sluice.common.slurm.Licenses.parse(licenses));
         }
     }
 }

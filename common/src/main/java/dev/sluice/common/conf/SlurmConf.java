@@ -311,6 +311,11 @@ public final class SlurmConf {
         return values.commaList("AccountingStorageEnforce");
     }
 
+    /** {@code Licenses}: the cluster's local licenses, in name order (checked when read). */
+    public dev.sluice.common.slurm.Licenses licenses() {
+        return dev.sluice.common.slurm.Licenses.configured(values.string("Licenses", ""));
+    }
+
     public List<String> accountingStorageTres() {
         return values.commaList("AccountingStorageTRES");
     }

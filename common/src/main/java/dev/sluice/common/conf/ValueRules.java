@@ -63,6 +63,19 @@ final class ValueRules {
         jobIds(c);
         exclusive(c, "DefMemPerCPU", "DefMemPerNode");
         exclusive(c, "MaxMemPerCPU", "MaxMemPerNode");
+        licenses(c);
+    }
+
+    /** slurmctld will not start on a license list it cannot read. */
+    private static void licenses(SlurmConfReader.Collected c) throws ConfigException {
+        Optional<ConfEntry> e = c.entry("Licenses");
+        if (e.isPresent()) {
+            try {
+                dev.sluice.common.slurm.Licenses.configured(e.get().value());
+            } catch (IllegalArgumentException bad) {
+                throw e.get().error("Invalid configured licenses: " + e.get().value());
+            }
+        }
     }
 
     private static void word(SlurmConfReader.Collected c, String key, Set<String> allowed, String message)

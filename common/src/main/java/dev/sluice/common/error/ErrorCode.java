@@ -53,6 +53,7 @@ public enum ErrorCode {
     INVALID_QOS(2066, "Invalid qos specification"),
     ACCOUNTING_POLICY(2050, "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)"),
     INVALID_FEATURE(2029, "Invalid feature specification"),
+    INVALID_LICENSES(2048, "Invalid license specification"),
     DISABLED(2037, "Requested operation is presently disabled"),
     DEPENDENCY(2038, "Job dependency problem"),
     BATCH_ONLY(2039, "Only batch jobs are accepted or processed"),

@@ -27,6 +27,8 @@ public enum JobReason {
     BAD_CONSTRAINTS("BadConstraints"),
     REQ_NODE_NOT_AVAIL("ReqNodeNotAvail"),
     JOB_ARRAY_TASK_LIMIT("JobArrayTaskLimit"),
+    /** Not enough of the job's {@code --licenses} are free. */
+    LICENSES("Licenses"),
     // Waiting: the partition.
     PARTITION_CONFIG("PartitionConfig"),
     PARTITION_DOWN("PartitionDown"),

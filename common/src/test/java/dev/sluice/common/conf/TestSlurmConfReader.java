@@ -335,4 +335,12 @@ class TestSlurmConfReader {
                         "slurm.conf:3: MailProg=/bin/mail",
                         "slurm.conf:4: AccountingStorageUser=slurm (defunct in current Slurm)");
     }
+
+    @Test
+    void licensesAreReadOnceIntoCountsAndAnUnreadableListIsRefused() throws Exception {
+        assertThat(parse(HEAD).licenses().isEmpty()).isTrue();
+        assertThat(parse(HEAD + "Licenses=foo:4,bar\n").licenses().counts())
+                .containsExactly(Map.entry("bar", 1L), Map.entry("foo", 4L));
+        assertThat(error(HEAD + "Licenses=foo:x\n")).hasMessage("slurm.conf:3: Invalid configured licenses: foo:x");
+    }
 }

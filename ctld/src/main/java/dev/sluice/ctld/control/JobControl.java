@@ -80,6 +80,7 @@ public final class JobControl {
         }
         SubmitChecks.sequencing(state, request, maxArraySize);
         SubmitChecks.features(state, request);
+        SubmitChecks.licenses(defaults.licenses(), request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {

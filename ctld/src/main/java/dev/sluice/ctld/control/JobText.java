@@ -41,6 +41,7 @@ public final class JobText {
         field("ArrayTaskId", r.sequencing().array());
         field("MailUser", r.mail().user());
         field("MailType", r.mail().types());
+        field("Licenses", r.licenses().toString());
         field("TresPerJob", r.gpuOptions().gpus());
         field("TresPerNode", r.gpuOptions().gpusPerNode());
         field("TresPerTask", r.gpuOptions().gpusPerTask());

@@ -130,6 +130,14 @@ public final class JobUpdate {
                 out.add(t);
             }
         });
+        find(asked, JobChange.LicenseList.class)
+                .filter(l -> !l.licenses().equals(r.licenses()))
+                .ifPresent(l -> {
+                    if (!pending) {
+                        throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
+                    }
+                    out.add(l);
+                });
         find(asked, JobChange.TimeLimit.class).ifPresent(t -> timeLimit(state, caller, job, t, out));
         Job.Hold[] hold = {null};
         find(asked, JobChange.Priority.class).ifPresent(p -> hold[0] = priority(state, caller, job, p, out));

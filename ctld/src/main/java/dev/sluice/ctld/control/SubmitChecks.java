@@ -31,6 +31,16 @@ final class SubmitChecks {
         }
     }
 
+    /**
+     * A job may ask only for licenses slurm.conf configures, each at most its total
+     * (slurm.conf(5) Licenses); Slurm refuses any other at submission.
+     */
+    static void licenses(dev.sluice.common.slurm.Licenses configured, JobRequest request) {
+        if (!configured.admits(request.licenses())) {
+            throw new SlurmException(ErrorCode.INVALID_LICENSES);
+        }
+    }
+
     /** The array and dependency texts must parse, or Slurm refuses the job. */
     static void sequencing(ClusterView state, JobRequest request, int maxArraySize) {
         String array = request.sequencing().array();

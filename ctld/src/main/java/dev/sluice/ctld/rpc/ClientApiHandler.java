@@ -138,6 +138,7 @@ public final class ClientApiHandler {
                 case UPDATE_JOB -> out.setUpdateJob(updateJob(who, request.getUpdateJob()));
                 case UPDATE_PARTITION -> out.setUpdatePartition(updatePartition(who, request.getUpdatePartition()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
+                case GET_LICENSES -> out.setGetLicenses(getLicenses());
                 case PING -> out.setPing(ping());
                 case CREATE_NODE -> out.setCreateNode(createNode(who, request.getCreateNode()));
                 case DELETE_NODE -> out.setDeleteNode(deleteNode(who, request.getDeleteNode()));
@@ -281,6 +282,7 @@ public final class ClientApiHandler {
         Caller caller = caller(who);
         // Parsed once, here; the loop decides on typed changes.
         List<JobChange> changes = WireMapper.changes(request.getChanges());
+        LicenseAnswers.checkUpdate(config.scheduler().select().licenses(), changes);
         UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
         for (String raw : request.getJobIdsList()) {
             String target = raw.strip();
@@ -429,6 +431,12 @@ public final class ClientApiHandler {
 
     public GetPartitionsResponse getPartitions(GetPartitionsRequest request) {
         return queries().partitions(request);
+    }
+
+    /** {@code scontrol show licenses}. */
+    public dev.sluice.protocol.v1.GetLicensesResponse getLicenses() {
+        return LicenseAnswers.of(
+                config.scheduler().select().licenses(), loop.image().jobs());
     }
 
     private final AllocNodes allocNodes = new AllocNodes();

@@ -108,13 +108,16 @@ public final class InfoMapper {
                 .setReasonDetail(stateDescription(image, job))
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setDependency(dependency(image, job, now))
-                .setReqTres(withGres(
-                                tres(
-                                        cpus,
-                                        requestedMemory(r, cpus, nodes, shown.partitionMemory(), job.partition()),
+                .setReqTres(withLicenses(
+                                withGres(
+                                        tres(
+                                                cpus,
+                                                requestedMemory(
+                                                        r, cpus, nodes, shown.partitionMemory(), job.partition()),
+                                                nodes),
+                                        r,
                                         nodes),
-                                r,
-                                nodes)
+                                r)
                         .format())
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
@@ -133,12 +136,14 @@ public final class InfoMapper {
             b.setNodeList(HostList.compress(a.nodeNames()))
                     .setBatchHost(a.batchHost())
                     .setMemPerNodeMb(a.nodes().get(0).memoryMb())
-                    .setAllocTres(withGres(
-                                    tres(
-                                            a.totalCpus(),
-                                            shown.memoryConsumable() ? a.totalMemoryMb() : 0,
-                                            a.nodes().size()),
-                                    a)
+                    .setAllocTres(withLicenses(
+                                    withGres(
+                                            tres(
+                                                    a.totalCpus(),
+                                                    shown.memoryConsumable() ? a.totalMemoryMb() : 0,
+                                                    a.nodes().size()),
+                                            a),
+                                    r)
                             .format());
             for (Allocation.NodeShare share : a.nodes()) {
                 b.addNodeGres(NodeGres.newBuilder()
@@ -239,6 +244,19 @@ public final class InfoMapper {
         Tres out = tres;
         for (Map.Entry<String, Long> e : totals.entrySet()) {
             out = out.with("gres/" + e.getKey(), e.getValue());
+        }
+        return out;
+    }
+
+    /**
+     * The job's licenses as TRES ({@code license/foo=2}), which Slurm counts for the job's whole
+     * allocation. Slurm tracks them only when AccountingStorageTRES names them; Sluice, as for
+     * GRES, always does.
+     */
+    static Tres withLicenses(Tres tres, JobRequest r) {
+        Tres out = tres;
+        for (Map.Entry<String, Long> e : r.licenses().counts().entrySet()) {
+            out = out.with("license/" + e.getKey(), e.getValue());
         }
         return out;
     }

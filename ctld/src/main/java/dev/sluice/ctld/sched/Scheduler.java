@@ -4,6 +4,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
@@ -65,10 +66,25 @@ public final class Scheduler {
      * @param enforcePartLimits {@code EnforcePartLimits} other than {@code NO}: a job over its
      *     partition's limits is refused at submission instead of pending ({@link PartitionFit})
      */
+    /**
+     * @param licenses slurm.conf's {@code Licenses}: what jobs' {@code --licenses} may name, and
+     *     how many of each running jobs may hold together
+     */
     public record SelectDefaults(
-            boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames, boolean enforcePartLimits) {
+            boolean memoryConsumable,
+            long defMemPerCpuMb,
+            Set<String> gresNames,
+            boolean enforcePartLimits,
+            Licenses licenses) {
         public SelectDefaults {
             gresNames = Set.copyOf(gresNames);
+            java.util.Objects.requireNonNull(licenses, "licenses is null");
+        }
+
+        /** Without licenses. */
+        public SelectDefaults(
+                boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames, boolean enforcePartLimits) {
+            this(memoryConsumable, defMemPerCpuMb, gresNames, enforcePartLimits, Licenses.NONE);
         }
 
         /** With Slurm's default {@code EnforcePartLimits=NO}. */
@@ -144,6 +160,7 @@ public final class Scheduler {
         final Enforcement enforce;
         final AccountingPolicy policy;
         final LimitUsage usage;
+        final LicenseUse licenses;
         // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
         final Map<SearchKey, Long> searched = new HashMap<>();
         int reservations;
@@ -157,6 +174,7 @@ public final class Scheduler {
             this.enforce = enforce;
             this.policy = policy;
             this.usage = enforce.any() ? LimitUsage.of(policy, image.jobs()) : null;
+            this.licenses = LicenseUse.of(config.select().licenses(), image.jobs());
             this.image = image;
             this.now = now;
             this.priorities = priorities;
@@ -206,6 +224,12 @@ public final class Scheduler {
                     return false;
                 }
             }
+            // Slurm 22.05's backfill plans no licenses ahead: a job short of them waits without
+            // holding anything back, and a later job may take what frees up first.
+            if (!licenses.fits(job.request().licenses())) {
+                reasons.put(job.id(), JobReason.LICENSES);
+                return false;
+            }
             if (!config.backfill() && blockedPartitions.contains(partition.name())) {
                 reasons.put(job.id(), JobReason.PRIORITY);
                 return false;
@@ -226,6 +250,7 @@ public final class Scheduler {
                     starts.add(new SchedulePlan.Start(
                             job.id(), task, placed.allocation(), partition.name(), job.timeLimitMinutes()));
                     timeline.started(placed.allocation(), end);
+                    licenses.take(job.request().licenses());
                     if (usage != null) {
                         usage.started(job, dev.sluice.ctld.limits.JobTres.of(placed.allocation()));
                     }

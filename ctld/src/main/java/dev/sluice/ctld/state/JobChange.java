@@ -2,6 +2,8 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.Licenses;
+
 /**
  * One field {@code scontrol update job} changes, parsed once where the request arrives; the
  * journal keeps each as its canonical key and text ({@link #key()}, {@link #text()}), the form
@@ -136,6 +138,21 @@ public sealed interface JobChange {
         }
     }
 
+    /** {@code Licenses=}: the licenses a pending job asks for ({@code foo:2,bar:1}). */
+    record LicenseList(Licenses licenses) implements JobChange {
+        public LicenseList {
+            requireNonNull(licenses, "licenses is null");
+        }
+
+        public String key() {
+            return "Licenses";
+        }
+
+        public String text() {
+            return licenses.toString();
+        }
+    }
+
     /**
      * A change as the journal holds it.
      *
@@ -153,6 +170,7 @@ public sealed interface JobChange {
             case "NumTasks" -> new Tasks(Integer.parseInt(text));
             case "Partition" -> new PartitionName(text);
             case "ArrayTaskThrottle" -> new ArrayThrottle(Integer.parseInt(text));
+            case "Licenses" -> new LicenseList(Licenses.parse(text));
             default -> throw new IllegalArgumentException("unknown job change " + key);
         };
     }

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.SlurmLimits;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,8 @@ public record JobRequest(
         GpuOptions gpuOptions,
         Sequencing sequencing,
         WarnSignal warnSignal,
-        Mail mail) {
+        Mail mail,
+        Licenses licenses) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
     public static final long TIME_NOT_SET = SlurmLimits.NO_VAL;
@@ -69,9 +71,10 @@ public record JobRequest(
         requireNonNull(sequencing, "sequencing is null");
         requireNonNull(warnSignal, "warnSignal is null");
         requireNonNull(mail, "mail is null");
+        requireNonNull(licenses, "licenses is null");
     }
 
-    /** A request without {@code --signal} or {@code --mail-type}. */
+    /** A request without {@code --signal}, {@code --mail-type} or {@code --licenses}. */
     public JobRequest(
             String name,
             String script,
@@ -143,7 +146,8 @@ public record JobRequest(
                 gpuOptions,
                 sequencing,
                 WarnSignal.NONE,
-                Mail.NONE);
+                Mail.NONE,
+                Licenses.NONE);
     }
 
     /**
@@ -208,7 +212,7 @@ public record JobRequest(
 
     /** The same request with the fields {@code scontrol update job} may change while pending. */
     public JobRequest withDescription(String newName, String newComment, int newNice) {
-        return with(newName, account, newComment, newNice, qos, minNodes, maxNodes, numTasks, partition);
+        return with(newName, account, newComment, newNice, qos, minNodes, maxNodes, numTasks, partition, licenses);
     }
 
     /**
@@ -216,12 +220,17 @@ public record JobRequest(
      * pending ({@code NumNodes}, {@code NumTasks}, {@code Partition}).
      */
     public JobRequest withShape(int newMinNodes, int newMaxNodes, int newNumTasks, String newPartition) {
-        return with(name, account, comment, nice, qos, newMinNodes, newMaxNodes, newNumTasks, newPartition);
+        return with(name, account, comment, nice, qos, newMinNodes, newMaxNodes, newNumTasks, newPartition, licenses);
+    }
+
+    /** The same request with {@code scontrol update job Licenses=} applied while pending. */
+    public JobRequest withLicenses(Licenses newLicenses) {
+        return with(name, account, comment, nice, qos, minNodes, maxNodes, numTasks, partition, newLicenses);
     }
 
     /** The same request under the account and QOS accounting resolved at submit. */
     public JobRequest withAccounting(String newAccount, String newQos) {
-        return with(name, newAccount, comment, nice, newQos, minNodes, maxNodes, numTasks, partition);
+        return with(name, newAccount, comment, nice, newQos, minNodes, maxNodes, numTasks, partition, licenses);
     }
 
     /** The one copy: every field kept but those the controller may change after submission. */
@@ -234,7 +243,8 @@ public record JobRequest(
             int newMinNodes,
             int newMaxNodes,
             int newNumTasks,
-            String newPartition) {
+            String newPartition,
+            Licenses newLicenses) {
         return new JobRequest(
                 newName,
                 script,
@@ -271,7 +281,8 @@ public record JobRequest(
                 gpuOptions,
                 sequencing,
                 warnSignal,
-                mail);
+                mail,
+                newLicenses);
     }
 
     /** Tasks requested; Slurm defaults to one task per requested node. */

@@ -21,6 +21,7 @@ public final class JobUpdates {
         long limit = -1;
         long priority = -1;
         int throttle = job.array().throttle();
+        dev.sluice.common.slurm.Licenses licenses = r.licenses();
         for (JobChange change : changes) {
             switch (change) {
                 case JobChange.Name n -> name = n.name();
@@ -33,6 +34,7 @@ public final class JobUpdates {
                 case JobChange.Tasks t -> tasks = t.tasks();
                 case JobChange.PartitionName p -> partition = p.partition();
                 case JobChange.ArrayThrottle t -> throttle = t.throttle();
+                case JobChange.LicenseList l -> licenses = l.licenses();
             }
         }
         JobRequest changed = r;
@@ -42,6 +44,9 @@ public final class JobUpdates {
         boolean moved = !partition.equals(job.partition());
         if (minNodes != r.minNodes() || maxNodes != r.maxNodes() || tasks != r.numTasks() || moved) {
             changed = changed.withShape(minNodes, maxNodes, tasks, moved ? partition : r.partition());
+        }
+        if (!licenses.equals(r.licenses())) {
+            changed = changed.withLicenses(licenses);
         }
         JobRequest request = changed;
         String newPartition = partition;

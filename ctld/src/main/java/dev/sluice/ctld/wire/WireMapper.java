@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.control.JobText;
@@ -77,7 +78,20 @@ public final class WireMapper {
                         s.getGresFlags()),
                 new JobRequest.Sequencing(s.getArray(), s.getDependency(), s.getKillOnInvalidDep(), s.getBeginTime()),
                 new JobRequest.WarnSignal((int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()),
-                new JobRequest.Mail(s.getMailType(), s.getMailUser()));
+                new JobRequest.Mail(s.getMailType(), s.getMailUser()),
+                licenses(s.getLicenses()));
+    }
+
+    /**
+     * A submission's {@code --licenses}; text that does not parse is refused as Slurm refuses
+     * it. What the controller journaled was checked then, so it parses again.
+     */
+    static Licenses licenses(String text) {
+        try {
+            return Licenses.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new SlurmException(ErrorCode.INVALID_LICENSES);
+        }
     }
 
     public static JobSpec toWire(JobRequest r) {
@@ -132,6 +146,7 @@ public final class WireMapper {
                 .setWarnBatchOnly(r.warnSignal().batchOnly())
                 .setMailType(r.mail().types())
                 .setMailUser(r.mail().user())
+                .setLicenses(r.licenses().toString())
                 .build();
     }
 
@@ -258,6 +273,9 @@ public final class WireMapper {
         }
         if (c.hasArrayTaskThrottle()) {
             out.add(new JobChange.ArrayThrottle(c.getArrayTaskThrottle()));
+        }
+        if (c.hasLicenses()) {
+            out.add(new JobChange.LicenseList(licenses(c.getLicenses())));
         }
         return List.copyOf(out);
     }

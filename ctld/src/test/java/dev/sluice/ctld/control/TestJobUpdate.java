@@ -200,4 +200,15 @@ class TestJobUpdate {
         assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);
         assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);
     }
+
+    @Test
+    void licensesOfAPendingJobChangeAndAreJournaledThoseOfARunningJobDoNot() {
+        int pending = job(false);
+        var foo = new JobChange.LicenseList(dev.sluice.common.slurm.Licenses.parse("foo:2,bar"));
+        assertThat(update(OWNER, pending, foo).request().licenses().toString()).isEqualTo("foo:2,bar");
+        // The journal's form reads back as the same change.
+        assertThat(JobChange.of(foo.key(), foo.text())).isEqualTo(foo);
+        int running = job(true);
+        assertThat(refusal(() -> update(OWNER, running, foo))).isEqualTo(ErrorCode.JOB_NOT_PENDING);
+    }
 }

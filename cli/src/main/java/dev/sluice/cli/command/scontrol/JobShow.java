@@ -78,7 +78,8 @@ final class JobShow {
         }
         l.add("MinCPUsNode=" + j.minCpusPerNode() + " " + minMemory(j) + " MinTmpDiskNode=0");
         l.add("Features=" + JobView.orNull(spec.getConstraint()) + " DelayBoot=00:00:00");
-        l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses=(null) Network=(null)");
+        l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses="
+                + JobView.orNull(spec.getLicenses()) + " Network=(null)");
         l.add("Command=" + j.command());
         l.add("WorkDir=" + j.workDir());
         if (!spec.getComment().isEmpty()) {

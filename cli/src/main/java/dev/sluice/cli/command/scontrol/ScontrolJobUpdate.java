@@ -142,6 +142,7 @@ final class ScontrolJobUpdate {
                 case "partition" -> changes.setPartition(value);
                 case "name", "jobname" -> changes.setName(value);
                 case "comment" -> changes.setComment(value);
+                case "licenses" -> changes.setLicenses(value);
                 default -> {
                     err.println("Update of this parameter is not supported: " + arg);
                     err.println("Request aborted");

@@ -81,6 +81,7 @@ final class ScontrolShow {
             case "partitions", "partitionname" -> partitions(id);
             case "steps" -> steps(id);
             case "config" -> ShowConfigCommand.run(inv, out, err);
+            case "licenses" -> LicenseShow.run(inv, id, oneLiner, out, err);
             case "scalein" -> scaleIn(id);
             case "hostnames" -> HostListShow.hostnames(inv, id, out, err);
             case "hostlist" -> HostListShow.hostlist(inv, id, false, out, err);
@@ -115,6 +116,7 @@ final class ScontrolShow {
         m.put("partitions", 2);
         m.put("config", 1);
         m.put("steps", 2);
+        m.put("licenses", 2);
         m.put("hostnames", 5);
         m.put("hostlistsorted", 9);
         m.put("hostlist", 5);

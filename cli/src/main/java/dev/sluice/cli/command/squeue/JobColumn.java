@@ -145,7 +145,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             // in Sluice they are always unset.
             case 'o' -> j.command();
             case 'E' -> JobView.orNull(j.info().getDependency());
-            case 'v', 'w', 'W', 'Y' -> "(null)";
+            case 'W' -> JobView.orNull(j.spec().getLicenses());
+            case 'v', 'w', 'Y' -> "(null)";
             default -> throw new IllegalArgumentException("no squeue field %" + letter);
         };
     }

@@ -103,7 +103,7 @@ final class JobJson {
         }
         w.field("job_state", JobStates.longName(info.getState()));
         w.field("last_sched_evaluation", info.getLastSchedEval());
-        w.field("licenses", "");
+        w.field("licenses", spec.getLicenses());
         w.field("max_cpus", 0);
         w.field("max_nodes", Integer.toUnsignedLong(spec.getMaxNodes()));
         w.field("mcs_label", "");

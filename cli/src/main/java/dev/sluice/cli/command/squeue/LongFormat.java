@@ -30,6 +30,7 @@ final class LongFormat {
             Map.entry("groupid", 'G'),
             Map.entry("groupname", 'g'),
             Map.entry("jobid", 'i'),
+            Map.entry("licenses", 'W'),
             Map.entry("mincpus", 'c'),
             Map.entry("minmemory", 'm'),
             Map.entry("name", 'j'),

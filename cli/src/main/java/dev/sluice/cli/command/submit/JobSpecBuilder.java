@@ -164,6 +164,11 @@ public final class JobSpecBuilder {
                                     ? o.get("mail-user")
                                     : inv.caller().userName());
         }
+        if (o.has("licenses") && !o.get("licenses").isEmpty()) {
+            // Whether the licenses exist is the controller's to say; text that is no license
+            // list at all it refuses the same way ("Invalid license specification").
+            spec.setLicenses(o.get("licenses"));
+        }
         if (o.has("signal")) {
             WarnSignalOption.parse(o.get("signal"))
                     .orElseThrow(() -> new SubmitException(255, "error: Invalid --signal specification"))

@@ -144,9 +144,6 @@ class TestSallocCommand {
 
     @Test
     void whatThisClusterHasNoneOfIsRefused() {
-        assertThat(salloc("-L", "foo", "-n1", "/bin/true"))
-                .isEqualTo(new Output(
-                        1, "", "salloc: error: Job submit/allocate failed: Invalid license specification\n"));
         assertThat(salloc("--reservation=foo", "/bin/true"))
                 .isEqualTo(new Output(
                         1, "", "salloc: error: Job submit/allocate failed: Requested reservation is invalid\n"));

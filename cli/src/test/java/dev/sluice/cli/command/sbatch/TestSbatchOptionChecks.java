@@ -273,11 +273,14 @@ class TestSbatchOptionChecks {
     }
 
     @Test
+    void licensesTravelToTheControllerWhichJudgesThem() {
+        assertThat(wrapped("-L", "foo:2,bar")).isEqualTo(new Output(0, "Submitted batch job 42\n", ""));
+        assertThat(submitted().getLicenses()).isEqualTo("foo:2,bar");
+    }
+
+    @Test
     void whatThisClusterHasNoneOfIsRefusedWithTheControllersWords() {
         // Real sbatch 22.05: a submission, then --test-only; nothing is submitted.
-        assertThat(wrapped("-Lfoo"))
-                .isEqualTo(new Output(
-                        1, "", "sbatch: error: Batch job submission failed: Invalid license specification\n"));
         assertThat(wrapped("--reservation=foo"))
                 .isEqualTo(new Output(
                         1, "", "sbatch: error: Batch job submission failed: Requested reservation is invalid\n"));
@@ -287,8 +290,6 @@ class TestSbatchOptionChecks {
                         "",
                         "sbatch: error: Batch job submission failed: Job --batch option is invalid or not a subset"
                                 + " of --constraints\n"));
-        assertThat(wrapped("--test-only", "-Lfoo"))
-                .isEqualTo(new Output(1, "", "allocation failure: Invalid license specification\n"));
         assertThat(wrapped("--test-only", "--batch="))
                 .isEqualTo(new Output(
                         1, "", "allocation failure: Job --batch option is invalid or not a subset of --constraints\n"));
