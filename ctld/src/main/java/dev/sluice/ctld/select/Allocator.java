@@ -227,6 +227,10 @@ public final class Allocator {
         }
         GresDemand demand = request.gres();
         long jobGpusLeft = demand.gpusPerJob();
+        // A whole node's GPUs are an exclusive job's, as Slurm 22.05 gives them, in place of any
+        // MPS or shard share it asked for (recorded: --exclusive -n1 and --exclusive
+        // --gres=mps:50 both get TRES gres/gpu=3 and CUDA_VISIBLE_DEVICES=0,1,2; compat 029, 103).
+        GresDemand nodeDemand = request.exclusive() ? withoutShares(demand) : demand;
         List<NodeShare> shares = new ArrayList<>();
         for (int i = 0; i < tasks.length; i++) {
             NodeCapacity node = chosen.get(i);
@@ -235,13 +239,7 @@ public final class Allocator {
                 extraGpus = Math.min(jobGpusLeft, spareGpus(node, demand, totalsOnly));
                 jobGpusLeft -= extraGpus;
             }
-            GresDemand nodeDemand = demand;
             if (request.exclusive()) {
-                // A whole node's GPUs are the job's, as Slurm 22.05 gives them, in place of any
-                // MPS or shard share it asked for (recorded: --exclusive -n1 and --exclusive
-                // --gres=mps:50 both get TRES gres/gpu=3 and CUDA_VISIBLE_DEVICES=0,1,2; compat
-                // 029, 103).
-                nodeDemand = withoutShares(demand);
                 long all = totalsOnly
                         ? node.gres().inventory().named("gpu").size()
                         : GresMatcher.freeGpus(node.gres(), "");
