@@ -4,6 +4,8 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterCredentials;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.ctld.accounting.AccountingPipeline;
 import dev.sluice.ctld.accounting.PolicyPuller;
 import dev.sluice.protocol.Frames;
@@ -150,9 +152,13 @@ public final class LocalCluster {
             nodeMetricsPorts.add(freePort());
         }
         String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+        // The REST daemon runs where the configuration has JWT tokens for it to check.
+        int restPort = servesRest(layout) ? freePort() : 0;
+        String restUrl = "http://127.0.0.1:" + restPort;
         Files.writeString(
                 stateDir.resolve("sluice.env"),
-                "export SLUICE_METRICS_URL='" + metricsUrl + "'\n",
+                "export SLUICE_METRICS_URL='" + metricsUrl + "'\n"
+                        + (restPort > 0 ? "export SLURMRESTD_URL='" + restUrl + "'\n" : ""),
                 java.nio.file.StandardOpenOption.APPEND);
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -239,6 +245,22 @@ public final class LocalCluster {
                         layout.slurmConfPath().toString()),
                 layout.logDir().resolve("agent.log"),
                 layout.runDir().resolve("agent.pid")));
+        if (restPort > 0) {
+            daemons.add(new Supervised(
+                    "sluice-restd",
+                    List.of(
+                            java,
+                            "-Xmx256m",
+                            "-XX:+UseSerialGC",
+                            "-cp",
+                            classpath,
+                            "dev.sluice.restd.RestdMain",
+                            "-f",
+                            layout.slurmConfPath().toString(),
+                            "127.0.0.1:" + restPort),
+                    layout.logDir().resolve("restd.log"),
+                    layout.runDir().resolve("restd.pid")));
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemons.forEach(Supervised::stop);
             daemons.forEach(Supervised::awaitStopped);
@@ -275,8 +297,21 @@ public final class LocalCluster {
                 + stateDir.resolve("sluice.env"));
         System.out.println(
                 "Metrics: controller " + metricsUrl + ", node daemons on 127.0.0.1 ports " + nodeMetricsPorts);
+        if (restPort > 0) {
+            System.out.println("REST API: " + restUrl + "/slurm/v0.0.44/ (tokens: scontrol token)");
+        }
         Thread.currentThread().join();
         return 0;
+    }
+
+    /** Whether the configuration the cluster runs on takes {@code auth/jwt} tokens. */
+    private static boolean servesRest(LocalClusterLayout layout) throws IOException {
+        try {
+            return SlurmConfReader.read(layout.slurmConfPath()).authAltTypes().stream()
+                    .anyMatch(t -> t.equalsIgnoreCase("auth/jwt"));
+        } catch (ConfigException e) {
+            throw new IOException(e.getMessage(), e);
+        }
     }
 
     /** A free port whose neighbour 100 above (sluice-dbd's gRPC port) is free too. */

@@ -29,6 +29,10 @@ final class LocalClusterFiles {
         if (!Files.exists(key)) {
             ClusterKeys.generate(key);
         }
+        // The HS256 key of AuthAltParameters=jwt_key=: 64 random bytes, readable by the owner alone.
+        if (!Files.exists(layout.jwtKeyPath())) {
+            ClusterKeys.generate(layout.jwtKeyPath());
+        }
         for (int n = 1; n <= layout.nodes(); n++) {
             Path dir = layout.fakeGpuDir(LocalClusterLayout.nodeName(n));
             Files.createDirectories(dir);

@@ -98,6 +98,9 @@ public record LocalClusterLayout(
         s.append("ReturnToService=1\n");
         s.append("SlurmdParameters=config_overrides\n");
         s.append("SlurmctldParameters=enable_configless\n");
+        // Tokens for the REST daemon and for SLURM_JWT: scontrol token mints them with this key.
+        s.append("AuthAltTypes=auth/jwt\n");
+        s.append("AuthAltParameters=jwt_key=").append(jwtKeyPath()).append('\n');
         s.append("KillWait=10\n");
         s.append("MinJobAge=300\n");
         s.append("SelectType=select/cons_tres\n");
@@ -205,6 +208,11 @@ public record LocalClusterLayout(
      */
     public Path commandLinks() {
         return stateDir.resolve("bin");
+    }
+
+    /** The {@code auth/jwt} key of the generated configuration, owner-only like the cluster key. */
+    public Path jwtKeyPath() {
+        return etc().resolve("jwt_hs256.key");
     }
 
     /** Where {@code ./sluice up}'s sluice-agent listens; the commands find it through the env file. */

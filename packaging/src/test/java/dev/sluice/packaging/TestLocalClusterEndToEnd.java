@@ -99,9 +99,10 @@ class TestLocalClusterEndToEnd {
     @Test
     @Order(1)
     void everyDaemonAndMetricsEndpointListensOnLoopbackOnly() throws Exception {
-        // ctld: command port, daemons' gRPC, metrics; node: gRPC, metrics; dbd: commands, gRPC.
+        // ctld: command port, daemons' gRPC, metrics; node: gRPC, metrics; dbd: commands, gRPC;
+        // restd: its HTTP port.
         // (sluice-dbd may still be migrating its database when the nodes are up.)
-        Map<String, Integer> ports = Map.of("ctld", 3, "node1", 2, "dbd", 2);
+        Map<String, Integer> ports = Map.of("ctld", 3, "node1", 2, "dbd", 2, "restd", 1);
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
                 .untilAsserted(() -> {
@@ -140,6 +141,43 @@ class TestLocalClusterEndToEnd {
                 .anyMatch(l -> l.matches(STAMP + "sched: Allocate JobId=1 NodeList=node1 #CPUs=1 Partition=all"))
                 .anyMatch(l -> l.matches(STAMP + "_job_complete: JobId=1 WEXITSTATUS 3"))
                 .anyMatch(l -> l.matches(STAMP + "_job_complete: JobId=1 done"));
+    }
+
+    @Test
+    @Order(2)
+    void theRestDaemonTakesATokenFromScontrolToken() throws Exception {
+        String env = Files.readString(stateDir.resolve("sluice.env"));
+        java.util.regex.Matcher url = java.util.regex.Pattern.compile("export SLURMRESTD_URL='([^']+)'")
+                .matcher(env);
+        assertThat(url.find()).as(env).isTrue();
+        Path out = stateDir.resolve("token.out");
+        ProcessBuilder scontrol = new ProcessBuilder(JAVA, "-cp", CLASSPATH, "dev.sluice.cli.Main", "scontrol", "token")
+                .redirectErrorStream(true)
+                .redirectOutput(out.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        scontrol.environment()
+                .put("SLURM_CONF", stateDir.resolve("etc/slurm.conf").toString());
+        assertThat(scontrol.start().waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String minted = Files.readString(out).strip();
+        assertThat(minted).startsWith("SLURM_JWT=");
+        var http = java.net.http.HttpClient.newHttpClient();
+        var ping = java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.group(1) + "/slurm/v0.0.44/ping"))
+                .header("X-SLURM-USER-TOKEN", minted.substring("SLURM_JWT=".length()))
+                .build();
+        // The daemon may still be binding its port when the nodes are up.
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
+                    var answer = http.send(ping, java.net.http.HttpResponse.BodyHandlers.ofString());
+                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                    assertThat(answer.body()).contains("\"responding\":true");
+                });
+        var forged = java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.group(1) + "/slurm/v0.0.44/ping"))
+                .header("X-SLURM-USER-TOKEN", minted.substring("SLURM_JWT=".length()) + "x")
+                .build();
+        assertThat(http.send(forged, java.net.http.HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(401);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.sluice.packaging;
 
-import static dev.sluice.restd.OpenApiV0044.assertValid;
+import static dev.sluice.restd.OpenApiDocs.assertValid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.client.ClusterAccess;
 import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.auth.UserTokens;
-import dev.sluice.restd.OpenApiV0044;
+import dev.sluice.restd.OpenApiDocs;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.TokenSessions;
 import dev.sluice.restd.http.RestServer;
@@ -53,7 +53,7 @@ class TestRestEndToEnd {
 
     @BeforeAll
     static void up() throws Exception {
-        OpenApiV0044.document();
+        OpenApiDocs.document();
         cluster = new ClusterProcesses(stateDir, 1, 2, 1);
         Path jwtKey = stateDir.resolve("jwt_hs256.key");
         Files.write(jwtKey, UUID.randomUUID().toString().repeat(2).getBytes(StandardCharsets.US_ASCII));
@@ -93,7 +93,7 @@ class TestRestEndToEnd {
             req.header("X-SLURM-USER-NAME", "root");
         }
         HttpResponse<String> r = HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), OpenApiV0044.parse(r.body()));
+        return new Answer(r.statusCode(), OpenApiDocs.parse(r.body()));
     }
 
     private static Answer send(String method, String path, String body) throws Exception {

@@ -60,7 +60,7 @@ final class RestFixture implements AutoCloseable {
         }
         try {
             HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-            return new Answer(r.statusCode(), OpenApiV0044.parse(r.body()));
+            return new Answer(r.statusCode(), OpenApiDocs.parse(r.body()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,6 +1,6 @@
 package dev.sluice.restd;
 
-import static dev.sluice.restd.OpenApiV0044.assertValid;
+import static dev.sluice.restd.OpenApiDocs.assertValid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.nimbusds.jose.JOSEException;
@@ -35,7 +35,7 @@ class TestRestAuth {
 
     @BeforeEach
     void start() throws IOException {
-        OpenApiV0044.document();
+        OpenApiDocs.document();
         rest = new RestFixture();
     }
 

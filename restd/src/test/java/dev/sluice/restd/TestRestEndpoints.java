@@ -1,26 +1,43 @@
 package dev.sluice.restd;
 
-import static dev.sluice.restd.OpenApiV0044.assertValid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.restd.RestFixture.Answer;
+import dev.sluice.restd.slurm.ApiVersion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Every v0.0.44 endpoint of this slice over HTTP, each answer checked against Slurm's schema. */
+/**
+ * Every endpoint of this slice over HTTP, in each data parser version served, each answer
+ * checked against that version's schema from Slurm.
+ */
+@ParameterizedClass
+@EnumSource(ApiVersion.class)
 class TestRestEndpoints {
-    private static final String V = "/slurm/v0.0.44/";
+    @Parameter
+    ApiVersion version;
+
+    private String V;
+    private OpenApiDocs docs;
     private RestFixture rest;
 
     @BeforeEach
     void start() throws IOException {
-        OpenApiV0044.document();
+        docs = OpenApiDocs.of(version);
+        V = version.slurmPrefix();
         rest = new RestFixture();
+    }
+
+    private void assertValid(String name, com.fasterxml.jackson.databind.JsonNode answer) {
+        docs.assertValidFor(name.replaceFirst("^v0\\.0\\.44_", ""), answer);
     }
 
     @AfterEach
@@ -37,7 +54,12 @@ class TestRestEndpoints {
         assertValid("v0.0.44_openapi_ping_array_resp", a.body());
         assertThat(a.body().at("/pings/0/hostname").asText()).isEqualTo("ctl1");
         assertThat(a.body().at("/pings/0/responding").asBoolean()).isTrue();
-        assertThat(a.body().at("/meta/plugin/data_parser").asText()).isEqualTo("data_parser/v0.0.44");
+        assertThat(a.body().at("/meta/plugin/data_parser").asText()).isEqualTo(version.dataParser());
+        // v0.0.45 replaced the deprecated pinged and mode by status.
+        assertThat(a.body()
+                        .at("/pings/0/" + (version == ApiVersion.V0045 ? "status" : "pinged"))
+                        .asText())
+                .isEqualTo("UP");
         assertThat(a.body().at("/meta/client/user").asText()).isEqualTo("alice");
         assertThat(a.body().get("errors")).isEmpty();
     }

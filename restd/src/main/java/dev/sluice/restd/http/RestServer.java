@@ -13,7 +13,8 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.Sessions;
-import dev.sluice.restd.v0044.SlurmV0044;
+import dev.sluice.restd.slurm.ApiVersion;
+import dev.sluice.restd.slurm.SlurmApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +49,7 @@ public final class RestServer implements AutoCloseable {
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private final TokenGate gate;
     private final Sessions sessions;
-    private final SlurmV0044 v0044;
+    private final Map<ApiVersion, SlurmApi> versions = new EnumMap<>(ApiVersion.class);
     private final String cluster;
     private final Clock clock;
 
@@ -57,7 +59,9 @@ public final class RestServer implements AutoCloseable {
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.clock = requireNonNull(clock, "clock is null");
-        this.v0044 = new SlurmV0044(cluster, clock);
+        for (ApiVersion v : ApiVersion.values()) {
+            versions.put(v, new SlurmApi(v, cluster, clock));
+        }
         this.server = HttpServer.create(listen, 128);
         server.createContext("/", this::exchange);
         server.setExecutor(workers);
@@ -136,9 +140,10 @@ public final class RestServer implements AutoCloseable {
                             "restd")
                     .reply(400);
         }
-        if (path.startsWith(SlurmV0044.PREFIX)) {
+        Optional<ApiVersion> version = ApiVersion.ofPath(path);
+        if (version.isPresent()) {
             String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
-            SlurmV0044.Call call = new SlurmV0044.Call(
+            SlurmApi.Call call = new SlurmApi.Call(
                     ex.getRequestMethod(),
                     path,
                     query(ex.getRequestURI().getRawQuery()),
@@ -146,7 +151,7 @@ public final class RestServer implements AutoCloseable {
                     user,
                     source(ex),
                     sessions.forUser(user, token));
-            Optional<Reply> reply = v0044.handle(call);
+            Optional<Reply> reply = versions.get(version.get()).handle(call);
             if (reply.isPresent()) {
                 return reply.get();
             }
@@ -161,7 +166,9 @@ public final class RestServer implements AutoCloseable {
     }
 
     private Envelope envelope(String user, HttpExchange ex) {
-        String parser = ex.getRequestURI().getPath().startsWith(SlurmV0044.PREFIX) ? "data_parser/v0.0.44" : "";
+        String parser = ApiVersion.ofPath(ex.getRequestURI().getPath())
+                .map(ApiVersion::dataParser)
+                .orElse("");
         return new Envelope(parser, user, source(ex), cluster);
     }
 

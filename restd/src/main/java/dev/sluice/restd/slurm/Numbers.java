@@ -1,4 +1,4 @@
-package dev.sluice.restd.v0044;
+package dev.sluice.restd.slurm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,6 +1,6 @@
-package dev.sluice.restd.v0044;
+package dev.sluice.restd.slurm;
 
-import static dev.sluice.restd.OpenApiV0044.assertValid;
+import static dev.sluice.restd.OpenApiDocs.assertValid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,14 +11,14 @@ import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.NodeInfo;
-import dev.sluice.restd.OpenApiV0044;
+import dev.sluice.restd.OpenApiDocs;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** The mapping between the controller's messages and v0.0.44's JSON, field by field. */
 class TestJsonMapping {
     private static JsonNode json(String text) {
-        return OpenApiV0044.parse(text);
+        return OpenApiDocs.parse(text);
     }
 
     private static JobInfo job(JobState state, int waitStatus) {

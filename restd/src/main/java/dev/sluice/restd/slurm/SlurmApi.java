@@ -1,4 +1,4 @@
-package dev.sluice.restd.v0044;
+package dev.sluice.restd.slurm;
 
 import static java.util.Objects.requireNonNull;
 
@@ -32,12 +32,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code /slurm/v0.0.44/} endpoints of this slice: each turns a request into the
- * controller messages the commands send, and the answer into v0.0.44's JSON.
+ * The {@code /slurm/vX.Y.Z/} endpoints of one data parser version: each turns a request into the
+ * controller messages the commands send, and the answer into that version's JSON.
  */
-public final class SlurmV0044 {
-    public static final String PREFIX = "/slurm/v0.0.44/";
-    static final String DATA_PARSER = "data_parser/v0.0.44";
+public final class SlurmApi {
 
     /** One REST request, already authenticated. */
     public record Call(
@@ -49,22 +47,24 @@ public final class SlurmV0044 {
             String source,
             ControllerSession controller) {}
 
+    private final ApiVersion version;
     private final String cluster;
     private final Clock clock;
 
-    public SlurmV0044(String cluster, Clock clock) {
+    public SlurmApi(ApiVersion version, String cluster, Clock clock) {
+        this.version = requireNonNull(version, "version is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
     public Optional<Reply> handle(Call call) {
-        String rest = call.path().substring(PREFIX.length());
+        String rest = call.path().substring(version.slurmPrefix().length());
         if (rest.endsWith("/")) {
             rest = rest.substring(0, rest.length() - 1);
         }
         String[] parts = rest.split("/", -1);
-        Envelope out = new Envelope(DATA_PARSER, call.user(), call.source(), cluster);
+        Envelope out = new Envelope(version.dataParser(), call.user(), call.source(), cluster);
         String op = call.method() + " " + parts[0] + (parts.length > 1 ? "/*" : "");
         if (parts.length > 2) {
             return Optional.empty();
@@ -129,13 +129,17 @@ public final class SlurmV0044 {
                 .getPing();
         long micros = (System.nanoTime() - started) / 1000;
         ArrayNode pings = out.body().putArray("pings");
-        pings.addObject()
-                .put("hostname", ping.getController())
-                .put("pinged", "UP")
-                .put("responding", true)
-                .put("latency", micros)
-                .put("mode", "primary")
-                .put("primary", true);
+        ObjectNode one = pings.addObject().put("hostname", ping.getController());
+        if (!version.pingHasStatus()) {
+            one.put("pinged", "UP");
+        }
+        one.put("responding", true).put("latency", micros);
+        if (version.pingHasStatus()) {
+            one.put("status", "UP");
+        } else {
+            one.put("mode", "primary");
+        }
+        one.put("primary", true);
         return out.reply(200);
     }
 
