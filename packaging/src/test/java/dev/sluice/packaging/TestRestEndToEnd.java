@@ -160,6 +160,40 @@ class TestRestEndToEnd {
     }
 
     @Test
+    void aHeldJobIsUpdatedThenReleasedAndRuns() throws Exception {
+        Path out = cluster.workDir().resolve("held-" + UUID.randomUUID() + ".out");
+        String body =
+                "{\"script\": \"#!/bin/sh\\necho held-then-run\\n\", \"job\": {\"name\": \"held\", \"hold\": true,"
+                        + " \"current_working_directory\": "
+                        + quote(cluster.workDir().toString())
+                        + ", \"standard_output\": " + quote(out.toString())
+                        + ", \"environment\": [\"PATH=/usr/bin:/bin\"]}}";
+        Answer submitted = send("POST", V + "job/submit", body);
+        assertThat(submitted.status()).as(submitted.body().toString()).isEqualTo(200);
+        int job = submitted.body().get("job_id").asInt();
+        assertThat(state(job)).isEqualTo("PENDING");
+
+        Answer updated = send(
+                "POST",
+                V + "job/" + job,
+                "{\"job\": {\"name\": \"renamed\", \"time_limit\": {\"set\": true, \"infinite\": false, \"number\": 3}}}");
+        assertThat(updated.status()).as(updated.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_post_response", updated.body());
+        ClusterProcesses.Result shown = cluster.command("scontrol", "show", "job", "" + job);
+        assertThat(shown.out())
+                .contains("JobName=renamed")
+                .contains("TimeLimit=00:03:00")
+                .contains("JobState=PENDING");
+
+        Answer released = send("POST", V + "job/" + job, "{\"hold\": false}");
+        assertThat(released.status()).as(released.body().toString()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> state(job).equals("COMPLETED"));
+        assertThat(Files.readString(out)).isEqualTo("held-then-run\n");
+    }
+
+    @Test
     void nodeIsDrainedAndResumed() throws Exception {
         Answer nodes = send("GET", V + "nodes", null);
         assertValid("v0.0.44_openapi_nodes_resp", nodes.body());
@@ -199,6 +233,13 @@ class TestRestEndToEnd {
         assertThat(cancel.status()).isEqualTo(500);
         assertThat(cancel.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
         assertThat(state(rootJob)).isIn("PENDING", "RUNNING");
+        Answer rename = send("POST", V + "job/" + rootJob, "{\"name\": \"mine\"}", aliceToken);
+        assertValid("v0.0.44_openapi_job_post_response", rename.body());
+        assertThat(rename.status()).isEqualTo(500);
+        // as `scontrol update JobId=` of another's job: Slurm's "Invalid user id"
+        assertThat(rename.body().at("/results/0/error_code").asInt()).isEqualTo(2010);
+        assertThat(cluster.command("scontrol", "show", "job", "" + rootJob).out())
+                .contains("JobName=rest");
         Answer drain =
                 send("POST", V + "node/" + LocalClusterLayout.nodeName(1), "{\"state\": [\"DRAIN\"]}", aliceToken);
         assertValid("v0.0.44_openapi_resp", drain.body());

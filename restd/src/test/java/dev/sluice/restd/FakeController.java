@@ -4,18 +4,24 @@ import dev.sluice.cli.client.ControllerException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.DeleteNodeResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.GetLicensesResponse;
 import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.LicenseInfo;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import dev.sluice.protocol.v1.PingResponse;
+import dev.sluice.protocol.v1.ReconfigureResponse;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
+import dev.sluice.protocol.v1.UpdateJobResponse;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
 import dev.sluice.restd.controller.ControllerSession;
 import dev.sluice.restd.controller.Sessions;
@@ -177,6 +183,50 @@ final class FakeController implements Sessions {
                                 .setState("UP")
                                 .setTotalCpus(8)
                                 .setTotalNodes(2)));
+            }
+            case UPDATE_JOB -> {
+                var u = r.getUpdateJob();
+                UpdateJobResponse.Builder res = UpdateJobResponse.newBuilder();
+                for (String id : u.getJobIdsList()) {
+                    JobInfo job = jobs.get(Integer.parseInt(id));
+                    SlurmError.Builder err = SlurmError.newBuilder();
+                    if (job == null) {
+                        err.setCode(ErrorCode.INVALID_JOB_ID.number()).setMessage(ErrorCode.INVALID_JOB_ID.text());
+                    } else {
+                        JobInfo.Builder b = job.toBuilder();
+                        JobChanges c = u.getChanges();
+                        if (c.hasTimeLimit()) {
+                            b.setTimeLimitMinutes(c.getTimeLimit());
+                        }
+                        if (c.hasName()) {
+                            b.getSpecBuilder().setName(c.getName());
+                        }
+                        switch (u.getAction()) {
+                            case "hold" ->
+                                b.setHold("user").setReason("JobHeldUser").setPriority(0);
+                            case "release" ->
+                                b.setHold("").setReason("Priority").setPriority(1);
+                            default -> {}
+                        }
+                        jobs.put(job.getJobId(), b.build());
+                    }
+                    res.addResults(
+                            SignalJobResponse.Result.newBuilder().setJobId(id).setError(err));
+                }
+                out.setUpdateJob(res);
+            }
+            case GET_LICENSES ->
+                out.setGetLicenses(GetLicensesResponse.newBuilder()
+                        .addLicenses(LicenseInfo.newBuilder()
+                                .setName("matlab")
+                                .setTotal(4)
+                                .setUsed(1)));
+            case RECONFIGURE -> out.setReconfigure(ReconfigureResponse.getDefaultInstance());
+            case DELETE_NODE -> {
+                if (nodes.remove(r.getDeleteNode().getNodeNames()) == null) {
+                    throw new ControllerException(ErrorCode.INVALID_NODE_NAME);
+                }
+                out.setDeleteNode(DeleteNodeResponse.getDefaultInstance());
             }
             default -> throw new ControllerException(ErrorCode.NOT_SUPPORTED);
         }

@@ -8,6 +8,7 @@ import dev.sluice.restd.RestFixture.Answer;
 import dev.sluice.restd.slurm.ApiVersion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -210,6 +211,78 @@ class TestRestEndpoints {
         Answer one = rest.as("GET", V + "partition/debug", null);
         assertValid("v0.0.44_openapi_partition_resp", one.body());
         assertThat(one.body().get("partitions")).hasSize(1);
+    }
+
+    @Test
+    void aJobIsUpdatedHeldAndReleased() {
+        int id = rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\n\"}}")
+                .body()
+                .get("job_id")
+                .asInt();
+        Answer updated = rest.as(
+                "POST",
+                V + "job/" + id,
+                "{\"time_limit\":{\"set\":true,\"infinite\":false,\"number\":7},\"name\":\"renamed\",\"hold\":true}");
+        assertThat(updated.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_post_response", updated.body());
+        assertThat(updated.body().at("/results/0/job_id").asInt()).isEqualTo(id);
+        assertThat(updated.body().at("/results/0/error_code").asInt()).isZero();
+        Answer seen = rest.as("GET", V + "job/" + id, null);
+        assertThat(seen.body().at("/jobs/0/time_limit/number").asInt()).isEqualTo(7);
+        assertThat(seen.body().at("/jobs/0/name").asText()).isEqualTo("renamed");
+        assertThat(seen.body().at("/jobs/0/state_reason").asText()).isEqualTo("JobHeldUser");
+        // The changes went as one scontrol update, the hold as scontrol hold after it.
+        List<ClientRequest> sent = rest.controller.seen.stream()
+                .map(FakeController.Seen::request)
+                .filter(ClientRequest::hasUpdateJob)
+                .toList();
+        assertThat(sent).extracting(r -> r.getUpdateJob().getAction()).containsExactly("", "hold");
+
+        rest.as("POST", V + "job/" + id, "{\"hold\":false}");
+        assertThat(rest.as("GET", V + "job/" + id, null)
+                        .body()
+                        .at("/jobs/0/state_reason")
+                        .asText())
+                .isEqualTo("Priority");
+    }
+
+    @Test
+    void anUpdateOfNothingOrOfAnUnknownJobIsRefused() {
+        Answer nothing = rest.as("POST", V + "job/100", "{\"x11\":[\"BATCH_NODE\"]}");
+        assertThat(nothing.status()).isEqualTo(400);
+        assertValid("v0.0.44_openapi_job_post_response", nothing.body());
+        assertThat(nothing.body().at("/errors/0/error_number").asInt()).isEqualTo(9002);
+        Answer wrongType = rest.as("POST", V + "job/100", "{\"name\":7}");
+        assertThat(wrongType.status()).isEqualTo(400);
+        assertThat(rest.controller.seen).noneMatch(s -> s.request().hasUpdateJob());
+
+        Answer unknown = rest.as("POST", V + "job/4242", "{\"name\":\"x\"}");
+        assertThat(unknown.status()).isEqualTo(500);
+        assertValid("v0.0.44_openapi_job_post_response", unknown.body());
+        assertThat(unknown.body().at("/results/0/error_code").asInt()).isEqualTo(2017);
+        assertThat(unknown.body().at("/errors/0/error").asText()).isEqualTo("Invalid job id specified");
+    }
+
+    @Test
+    void licensesReconfigureAndNodeDelete() {
+        Answer licenses = rest.as("GET", V + "licenses", null);
+        assertThat(licenses.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_licenses_resp", licenses.body());
+        assertThat(licenses.body().at("/licenses/0/LicenseName").asText()).isEqualTo("matlab");
+        assertThat(licenses.body().at("/licenses/0/Free").asInt()).isEqualTo(3);
+
+        Answer reconfigure = rest.as("GET", V + "reconfigure", null);
+        assertThat(reconfigure.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_resp", reconfigure.body());
+        assertThat(rest.controller.seen.getLast().request().hasReconfigure()).isTrue();
+
+        Answer deleted = rest.as("DELETE", V + "node/n2", null);
+        assertThat(deleted.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_resp", deleted.body());
+        assertThat(rest.as("GET", V + "nodes", null).body().get("nodes")).hasSize(1);
+        Answer again = rest.as("DELETE", V + "node/n2", null);
+        assertThat(again.status()).isEqualTo(500);
+        assertThat(again.body().at("/errors/0/error_number").asInt()).isEqualTo(2018);
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -65,40 +64,40 @@ public final class JobDescription {
         }
         JobSpec.Builder spec = JobSpec.newBuilder();
         List<String> ignored = new ArrayList<>();
-        String script = text(body, "script");
+        String script = Fields.text(body, "script");
         if (script.isEmpty()) {
-            script = text(job, "script");
+            script = Fields.text(job, "script");
         }
         if (script.isEmpty()) {
             throw new IllegalArgumentException("Job script not specified");
         }
         spec.setScript(ByteString.copyFrom(script, StandardCharsets.UTF_8));
-        spec.setName(text(job, "name"));
-        spec.setPartition(text(job, "partition"));
-        spec.setAccount(text(job, "account"));
-        spec.setQos(text(job, "qos"));
-        spec.setComment(text(job, "comment"));
-        spec.setConstraint(text(job, "constraints"));
-        spec.setWorkDir(text(job, "current_working_directory"));
-        spec.setStdOut(text(job, "standard_output"));
-        spec.setStdErr(text(job, "standard_error"));
-        spec.setStdIn(text(job, "standard_input"));
-        spec.setArray(text(job, "array"));
-        spec.setDependency(text(job, "dependency"));
-        spec.setMailUser(text(job, "mail_user"));
-        spec.setReqNodes(csv(job, "required_nodes"));
-        spec.setExcludeNodes(csv(job, "excluded_nodes"));
+        spec.setName(Fields.text(job, "name"));
+        spec.setPartition(Fields.text(job, "partition"));
+        spec.setAccount(Fields.text(job, "account"));
+        spec.setQos(Fields.text(job, "qos"));
+        spec.setComment(Fields.text(job, "comment"));
+        spec.setConstraint(Fields.text(job, "constraints"));
+        spec.setWorkDir(Fields.text(job, "current_working_directory"));
+        spec.setStdOut(Fields.text(job, "standard_output"));
+        spec.setStdErr(Fields.text(job, "standard_error"));
+        spec.setStdIn(Fields.text(job, "standard_input"));
+        spec.setArray(Fields.text(job, "array"));
+        spec.setDependency(Fields.text(job, "dependency"));
+        spec.setMailUser(Fields.text(job, "mail_user"));
+        spec.setReqNodes(Fields.csv(job, "required_nodes"));
+        spec.setExcludeNodes(Fields.csv(job, "excluded_nodes"));
         spec.setHold(job.path("hold").asBoolean(false));
         if (job.has("requeue")) {
             spec.setRequeue(job.get("requeue").asBoolean()).setRequeueSet(true);
         }
-        intField(job, "tasks").ifPresent(n -> spec.setNumTasks((int) n));
-        intField(job, "cpus_per_task").ifPresent(n -> spec.setCpusPerTask((int) n));
-        intField(job, "tasks_per_node").ifPresent(n -> spec.setNtasksPerNode((int) n));
-        intField(job, "minimum_nodes").ifPresent(n -> spec.setMinNodes((int) n));
-        intField(job, "maximum_nodes").ifPresent(n -> spec.setMaxNodes((int) n));
-        intField(job, "nice").ifPresent(n -> spec.setNice((int) n));
-        nodes(text(job, "nodes"), spec);
+        Fields.intField(job, "tasks").ifPresent(n -> spec.setNumTasks((int) n));
+        Fields.intField(job, "cpus_per_task").ifPresent(n -> spec.setCpusPerTask((int) n));
+        Fields.intField(job, "tasks_per_node").ifPresent(n -> spec.setNtasksPerNode((int) n));
+        Fields.intField(job, "minimum_nodes").ifPresent(n -> spec.setMinNodes((int) n));
+        Fields.intField(job, "maximum_nodes").ifPresent(n -> spec.setMaxNodes((int) n));
+        Fields.intField(job, "nice").ifPresent(n -> spec.setNice((int) n));
+        nodes(Fields.text(job, "nodes"), spec);
         Numbers.read(job.get("time_limit"), "time_limit").ifPresent(n -> spec.setTimeLimitMinutes((int) n));
         Numbers.read(job.get("memory_per_cpu"), "memory_per_cpu").ifPresent(spec::setMemPerCpuMb);
         Numbers.read(job.get("memory_per_node"), "memory_per_node").ifPresent(spec::setMemPerNodeMb);
@@ -114,36 +113,6 @@ public final class JobDescription {
             }
         }
         return new Parsed(spec.build(), List.copyOf(ignored));
-    }
-
-    private static String text(JsonNode o, String field) {
-        JsonNode v = o.get(field);
-        if (v == null || v.isNull()) {
-            return "";
-        }
-        if (!v.isTextual()) {
-            throw new IllegalArgumentException(field + " must be a string");
-        }
-        return v.asText();
-    }
-
-    /** {@code csv_string}: an array of names, or (as older clients send) one comma list. */
-    private static String csv(JsonNode o, String field) {
-        JsonNode v = o.get(field);
-        if (v != null && v.isArray()) {
-            List<String> items = new ArrayList<>();
-            v.forEach(i -> items.add(i.asText()));
-            return String.join(",", items);
-        }
-        return text(o, field);
-    }
-
-    private static OptionalLong intField(JsonNode o, String field) {
-        OptionalLong n = Numbers.read(o.get(field), field);
-        if (n.isPresent() && (n.getAsLong() < 0 && !field.equals("nice"))) {
-            throw new IllegalArgumentException(field + " must not be negative");
-        }
-        return n;
     }
 
     /** {@code nodes}: "N" or "N-M", as sbatch -N. */
