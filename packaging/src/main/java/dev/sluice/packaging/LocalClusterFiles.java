@@ -83,6 +83,10 @@ final class LocalClusterFiles {
         if (!Files.exists(key)) {
             ClusterKeys.generate(key);
         }
+        // slurmdbd.conf names it (a site's slurm.conf may name a key of its own).
+        if (!Files.exists(layout.jwtKeyPath())) {
+            ClusterKeys.generate(layout.jwtKeyPath());
+        }
         linkCommands(layout, binDir);
     }
 

@@ -150,7 +150,10 @@ public record LocalClusterLayout(
         return "# Written by `sluice up`; ports and the data directory are on sluice-dbd's command line.\n"
                 + "DbdHost=localhost\n"
                 + "DbdAddr=127.0.0.1\n"
-                + "CommunicationParameters=NoInAddrAny\n";
+                + "CommunicationParameters=NoInAddrAny\n"
+                // The same token key as the controller's: sacct with SLURM_JWT, and the REST daemon.
+                + "AuthAltTypes=auth/jwt\n"
+                + "AuthAltParameters=jwt_key=" + jwtKeyPath() + "\n";
     }
 
     public String gresConf() {

@@ -18,10 +18,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,11 +52,9 @@ class TestRestEndToEnd {
     @BeforeAll
     static void up() throws Exception {
         OpenApiDocs.document();
-        cluster = new ClusterProcesses(stateDir, 1, 2, 1);
-        Path jwtKey = stateDir.resolve("jwt_hs256.key");
-        Files.write(jwtKey, UUID.randomUUID().toString().repeat(2).getBytes(StandardCharsets.US_ASCII));
-        Files.setPosixFilePermissions(jwtKey, PosixFilePermissions.fromString("rw-------"));
-        cluster.editSlurmConf(c -> c + "AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=" + jwtKey + "\n");
+        cluster = ClusterProcesses.withAccounting(stateDir, 1, 2);
+        // The key ./sluice up writes and names in slurm.conf and slurmdbd.conf.
+        Path jwtKey = cluster.layout().jwtKeyPath();
         cluster.start();
         ClusterProcesses.Result minted = cluster.command("scontrol", "token");
         assertThat(minted.out()).as(minted.err()).startsWith("SLURM_JWT=");
@@ -148,6 +144,33 @@ class TestRestEndToEnd {
         assertThat(Files.readString(out)).isEqualTo("rest-hello\n");
         ClusterProcesses.Result squeue = cluster.command("scontrol", "show", "job", "" + job);
         assertThat(squeue.out()).contains("JobName=rest").contains("TimeLimit=00:05:00");
+    }
+
+    /** The job as accounting keeps it, from sluice-dbd with the same token, as sacct shows it. */
+    @Test
+    void aFinishedJobIsInAccounting() throws Exception {
+        Path out = cluster.workDir().resolve("acct-" + UUID.randomUUID() + ".out");
+        int job = submit("#!/bin/sh\nexit 3\n", out);
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    Answer a = send("GET", "/slurmdb/v0.0.44/job/" + job, null);
+                    assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+                    assertValid("v0.0.44_openapi_slurmdbd_jobs_resp", a.body());
+                    assertThat(a.body().at("/jobs/0/state/current/0").asText()).isEqualTo("FAILED");
+                });
+        Answer a = send("GET", "/slurmdb/v0.0.44/job/" + job, null);
+        assertThat(a.body().at("/jobs/0/exit_code/return_code/number").asInt()).isEqualTo(3);
+        assertThat(a.body().at("/jobs/0/user").asText()).isEqualTo("root");
+        assertThat(a.body().at("/jobs/0/tres/allocated/0/type").asText()).isEqualTo("cpu");
+        String sacct = cluster.command("sacct", "-n", "-X", "-P", "-j", "" + job, "-o", "State,ExitCode")
+                .out();
+        assertThat(sacct).isEqualTo("FAILED|3:0\n");
+        Answer tres = send("GET", "/slurmdb/v0.0.44/tres", null);
+        assertValid("v0.0.44_openapi_tres_resp", tres.body());
+        assertThat(tres.body().get("TRES")).isNotEmpty();
+        Answer users = send("GET", "/slurmdb/v0.0.44/users", null);
+        assertValid("v0.0.44_openapi_users_resp", users.body());
     }
 
     @Test

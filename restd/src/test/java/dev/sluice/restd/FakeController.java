@@ -23,12 +23,14 @@ import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import dev.sluice.protocol.v1.UpdateJobResponse;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
+import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.controller.ControllerSession;
 import dev.sluice.restd.controller.Sessions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A stand-in controller for the REST tests: keeps jobs, nodes and a partition in memory and
@@ -63,6 +65,13 @@ final class FakeController implements Sessions {
                             .setCfgTres("cpu=4,mem=8000M,billing=4")
                             .build());
         }
+    }
+
+    final FakeAccounting accounting = new FakeAccounting();
+
+    @Override
+    public Optional<AccountingSession> accountingForUser(String user, String token) {
+        return Optional.of(accounting::call);
     }
 
     @Override

@@ -61,6 +61,7 @@ public enum ErrorCode {
     INVALID_ARRAY(2081, "Invalid job array specification"),
     JOB_FINISHED(2084, "Job has already finished"),
     STATE_SAVE_FAILED(2300, "Unable to save state: the controller refuses new work until it can"),
+    DB_CONNECTION(7000, "Unable to connect to database"),
     JOB_NOT_FEDERATED(7103, "Not a valid federated job"),
     AUTH_CRED_INVALID(6000, "Invalid authentication credential"),
     AUTH_UNABLE_TO_GENERATE_TOKEN(6009, "Token Generation failed."),

@@ -36,7 +36,7 @@ import java.util.function.ToLongFunction;
  */
 public final class AccountingEvents {
     /** SLURM_BATCH_SCRIPT, the batch step's id in Slurm's numbering. */
-    public static final int BATCH_STEP = 0xfffffffb;
+    public static final int BATCH_STEP = dev.sluice.common.slurm.StepIds.BATCH;
 
     private AccountingEvents() {}
 

@@ -1,16 +1,15 @@
 package dev.sluice.dbd.model;
 
+import dev.sluice.common.slurm.StepIds;
+
 /**
  * Slurm's special step ids and the order sacct lists steps in: the batch script, then the
  * extern step, then numbered steps ascending.
  */
 public final class StepOrder {
-    /** SLURM_BATCH_SCRIPT as an unsigned 32-bit id. */
-    public static final int BATCH = 0xfffffffb;
-    /** SLURM_EXTERN_CONT. */
-    public static final int EXTERN = 0xfffffffc;
-    /** SLURM_INTERACTIVE_STEP. */
-    public static final int INTERACTIVE = 0xfffffffa;
+    public static final int BATCH = StepIds.BATCH;
+    public static final int EXTERN = StepIds.EXTERN;
+    public static final int INTERACTIVE = StepIds.INTERACTIVE;
 
     private StepOrder() {}
 
@@ -29,11 +28,6 @@ public final class StepOrder {
 
     /** The step part of {@code 12.batch}, {@code 12.extern}, {@code 12.0}. */
     public static String suffix(int id) {
-        return switch (id) {
-            case BATCH -> "batch";
-            case EXTERN -> "extern";
-            case INTERACTIVE -> "interactive";
-            default -> Integer.toUnsignedString(id);
-        };
+        return StepIds.name(id);
     }
 }

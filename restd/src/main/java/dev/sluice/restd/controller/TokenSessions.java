@@ -7,6 +7,7 @@ import dev.sluice.cli.client.ClientAuth;
 import dev.sluice.cli.client.ClusterAccess;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerLocator;
+import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.common.auth.UserDb;
 import java.time.Clock;
 import java.util.Map;
@@ -39,12 +40,27 @@ public final class TokenSessions implements Sessions {
 
     @Override
     public ControllerSession forUser(String userName, String token) {
-        // The identity written in the request is informational; the controller trusts the token.
-        Caller caller = users.byName(userName)
+        Caller caller = caller(userName);
+        ControllerClient client =
+                new ControllerClient(ControllerLocator.addresses(access.conf()), caller, auth(caller, token));
+        return client::call;
+    }
+
+    /** The same token goes to sluice-dbd, which verifies it with the same key, as sacct's would. */
+    @Override
+    public Optional<AccountingSession> accountingForUser(String userName, String token) {
+        Caller caller = caller(userName);
+        return AccountingClient.of(access.conf(), caller, auth(caller, token)).map(c -> c::call);
+    }
+
+    /** The identity written in a request is informational; the daemons trust the token. */
+    private Caller caller(String userName) {
+        return users.byName(userName)
                 .map(a -> new Caller(a.uid(), a.gid(), a.name(), host))
                 .orElse(new Caller(-1, -1, userName, host));
-        ClientAuth auth = ClientAuth.forCaller(access, Map.of("SLURM_JWT", token), caller, Clock.systemUTC(), true);
-        ControllerClient client = new ControllerClient(ControllerLocator.addresses(access.conf()), caller, auth);
-        return client::call;
+    }
+
+    private ClientAuth auth(Caller caller, String token) {
+        return ClientAuth.forCaller(access, Map.of("SLURM_JWT", token), caller, Clock.systemUTC(), true);
     }
 }

@@ -19,12 +19,17 @@ public final class Envelope {
      * @param user the authenticated user, or empty before authentication
      */
     public Envelope(String dataParser, String user, String source, String cluster) {
+        this(dataParser, user, source, cluster, false);
+    }
+
+    /** @param accounting an answer of the {@code /slurmdb/} tree (plugin openapi/slurmdbd) */
+    public Envelope(String dataParser, String user, String source, String cluster, boolean accounting) {
         ObjectNode meta = body.putObject("meta");
         ObjectNode plugin = meta.putObject("plugin");
-        plugin.put("type", "openapi/slurmctld");
-        plugin.put("name", "Slurm OpenAPI slurmctld");
+        plugin.put("type", accounting ? "openapi/slurmdbd" : "openapi/slurmctld");
+        plugin.put("name", accounting ? "Slurm OpenAPI slurmdbd" : "Slurm OpenAPI slurmctld");
         plugin.put("data_parser", dataParser);
-        plugin.put("accounting_storage", "");
+        plugin.put("accounting_storage", accounting ? "accounting_storage/slurmdbd" : "");
         ObjectNode client = meta.putObject("client");
         client.put("source", source);
         client.put("user", user);

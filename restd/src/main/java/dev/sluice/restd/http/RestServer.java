@@ -15,6 +15,7 @@ import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.Sessions;
 import dev.sluice.restd.slurm.ApiVersion;
 import dev.sluice.restd.slurm.SlurmApi;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,6 +51,7 @@ public final class RestServer implements AutoCloseable {
     private final TokenGate gate;
     private final Sessions sessions;
     private final Map<ApiVersion, SlurmApi> versions = new EnumMap<>(ApiVersion.class);
+    private final Map<ApiVersion, SlurmdbApi> accounting = new EnumMap<>(ApiVersion.class);
     private final String cluster;
     private final Clock clock;
 
@@ -61,6 +63,7 @@ public final class RestServer implements AutoCloseable {
         this.clock = requireNonNull(clock, "clock is null");
         for (ApiVersion v : ApiVersion.values()) {
             versions.put(v, new SlurmApi(v, cluster, clock));
+            accounting.put(v, new SlurmdbApi(v, cluster, clock));
         }
         this.server = HttpServer.create(listen, 128);
         server.createContext("/", this::exchange);
@@ -156,6 +159,22 @@ public final class RestServer implements AutoCloseable {
                 return reply.get();
             }
         }
+        Optional<ApiVersion> dbVersion = ApiVersion.ofSlurmdbPath(path);
+        if (dbVersion.isPresent()) {
+            String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
+            Optional<Reply> reply = accounting
+                    .get(dbVersion.get())
+                    .handle(new SlurmdbApi.Call(
+                            ex.getRequestMethod(),
+                            path,
+                            query(ex.getRequestURI().getRawQuery()),
+                            user,
+                            source(ex),
+                            sessions.accountingForUser(user, token)));
+            if (reply.isPresent()) {
+                return reply.get();
+            }
+        }
         return envelope(user, ex)
                 .error(
                         RestErrors.INVALID_QUERY.number(),
@@ -166,7 +185,9 @@ public final class RestServer implements AutoCloseable {
     }
 
     private Envelope envelope(String user, HttpExchange ex) {
-        String parser = ApiVersion.ofPath(ex.getRequestURI().getPath())
+        String path = ex.getRequestURI().getPath();
+        String parser = ApiVersion.ofPath(path)
+                .or(() -> ApiVersion.ofSlurmdbPath(path))
                 .map(ApiVersion::dataParser)
                 .orElse("");
         return new Envelope(parser, user, source(ex), cluster);

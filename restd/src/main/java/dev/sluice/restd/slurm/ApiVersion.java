@@ -34,6 +34,21 @@ public enum ApiVersion {
         return "/slurm/v" + number + "/";
     }
 
+    /** {@code /slurmdb/v0.0.44/}. */
+    public String slurmdbPrefix() {
+        return "/slurmdb/v" + number + "/";
+    }
+
+    /** The version whose {@code /slurmdb/} tree {@code path} is in. */
+    public static Optional<ApiVersion> ofSlurmdbPath(String path) {
+        for (ApiVersion v : values()) {
+            if (path.startsWith(v.slurmdbPrefix())) {
+                return Optional.of(v);
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The version whose {@code /slurm/} tree {@code path} is in. */
     public static Optional<ApiVersion> ofPath(String path) {
         for (ApiVersion v : values()) {

@@ -12,7 +12,7 @@ import dev.sluice.protocol.v1.JobState;
  * A job as v0.0.44's {@code job_info}: only the fields the controller knows; the rest are left
  * out rather than invented (the schema requires none of them).
  */
-final class JobJson {
+public final class JobJson {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private JobJson() {}
@@ -83,7 +83,7 @@ final class JobJson {
     }
 
     /** Slurm's base state names are the enum's names, JOB_STATE_UNSPECIFIED aside. */
-    static String stateName(JobState state) {
+    public static String stateName(JobState state) {
         return switch (state) {
             case JOB_STATE_UNSPECIFIED, UNRECOGNIZED -> "PENDING";
             default -> state.name();
@@ -94,7 +94,7 @@ final class JobJson {
      * {@code process_exit_code_verbose} from a wait(2) status: a pending or running job has
      * none yet (status PENDING), else SIGNALED with the signal or SUCCESS/ERROR with the code.
      */
-    static ObjectNode exitCode(JobState state, int waitStatus) {
+    public static ObjectNode exitCode(JobState state, int waitStatus) {
         ObjectNode o = F.objectNode();
         ArrayNode status = o.putArray("status");
         int signal = waitStatus & 0x7f;

@@ -9,7 +9,7 @@ import java.util.OptionalLong;
  * Slurm's {@code *_no_val_struct}: a number with flags, {@code {set, infinite, number}}, which
  * data_parser uses wherever the C field can hold NO_VAL or INFINITE.
  */
-final class Numbers {
+public final class Numbers {
     /** Slurm's INFINITE for 32-bit fields (minutes of a time limit, node counts). */
     static final long INFINITE32 = dev.sluice.common.slurm.SlurmLimits.INFINITE;
 
@@ -17,20 +17,20 @@ final class Numbers {
 
     private Numbers() {}
 
-    static ObjectNode set(long n) {
+    public static ObjectNode set(long n) {
         return F.objectNode().put("set", true).put("infinite", false).put("number", n);
     }
 
-    static ObjectNode unset() {
+    public static ObjectNode unset() {
         return F.objectNode().put("set", false).put("infinite", false).put("number", 0);
     }
 
-    static ObjectNode infinite() {
+    public static ObjectNode infinite() {
         return F.objectNode().put("set", false).put("infinite", true).put("number", 0);
     }
 
     /** Zero is "not given" in the controller's messages. */
-    static ObjectNode setIfPositive(long n) {
+    public static ObjectNode setIfPositive(long n) {
         return n > 0 ? set(n) : unset();
     }
 
@@ -38,7 +38,7 @@ final class Numbers {
      * A uint32 field (Java int, so INFINITE arrives as -1) where Slurm's INFINITE means
      * unlimited and zero means not set.
      */
-    static ObjectNode limit32(int value) {
+    public static ObjectNode limit32(int value) {
         long n = Integer.toUnsignedLong(value);
         if (n == INFINITE32) {
             return infinite();
@@ -52,7 +52,7 @@ final class Numbers {
      *
      * @throws IllegalArgumentException when it is neither
      */
-    static OptionalLong read(JsonNode node, String field) {
+    public static OptionalLong read(JsonNode node, String field) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return OptionalLong.empty();
         }

@@ -32,7 +32,7 @@ public final class AccountingClient {
 
     /** A failure with the text sacct prints after {@code sacct: error: }. */
     public static final class AccountingException extends Exception {
-        AccountingException(String message) {
+        public AccountingException(String message) {
             super(message);
         }
     }

@@ -8,9 +8,9 @@ import dev.sluice.protocol.v1.AccountedStep;
 /** One output line: a job (allocation) or one of its steps ({@code step} set). */
 record SacctRow(AccountedJob job, AccountedStep step) {
     /** SLURM_BATCH_SCRIPT and SLURM_EXTERN_CONT as unsigned 32-bit step ids. */
-    static final int BATCH = 0xfffffffb;
+    static final int BATCH = dev.sluice.common.slurm.StepIds.BATCH;
 
-    static final int EXTERN = 0xfffffffc;
+    static final int EXTERN = dev.sluice.common.slurm.StepIds.EXTERN;
 
     SacctRow {
         requireNonNull(job, "job is null");
@@ -33,10 +33,6 @@ record SacctRow(AccountedJob job, AccountedStep step) {
     }
 
     static String stepName(int stepId) {
-        return switch (stepId) {
-            case BATCH -> "batch";
-            case EXTERN -> "extern";
-            default -> Integer.toUnsignedString(stepId);
-        };
+        return dev.sluice.common.slurm.StepIds.name(stepId);
     }
 }

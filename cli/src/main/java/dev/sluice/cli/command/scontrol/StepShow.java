@@ -24,12 +24,12 @@ import java.util.List;
  */
 final class StepShow {
     /** SLURM_BATCH_SCRIPT. */
-    static final int BATCH_STEP = 0xfffffffb;
+    static final int BATCH_STEP = dev.sluice.common.slurm.StepIds.BATCH;
 
     private StepShow() {}
 
     static String stepId(StepInfo s) {
-        return s.getJobId() + "." + (s.getStepId() == BATCH_STEP ? "batch" : Integer.toUnsignedString(s.getStepId()));
+        return s.getJobId() + "." + dev.sluice.common.slurm.StepIds.name(s.getStepId());
     }
 
     static List<String> lines(StepInfo s, ZoneId zone) {

@@ -23,7 +23,7 @@ final class StepFormatter {
     static final String DEFAULT_FORMAT = "%.15i %.8j %.9P %.8u %.9M %N";
 
     /** SLURM_BATCH_SCRIPT. */
-    static final int BATCH_STEP = 0xfffffffb;
+    static final int BATCH_STEP = dev.sluice.common.slurm.StepIds.BATCH;
 
     private static final Map<Character, String> HEADERS = Map.of(
             'i', "STEPID",
@@ -49,7 +49,7 @@ final class StepFormatter {
 
     /** {@code 12.0}, {@code 12.batch}. */
     static String stepId(StepInfo s) {
-        return s.getJobId() + "." + (s.getStepId() == BATCH_STEP ? "batch" : Integer.toUnsignedString(s.getStepId()));
+        return s.getJobId() + "." + dev.sluice.common.slurm.StepIds.name(s.getStepId());
     }
 
     String header() {

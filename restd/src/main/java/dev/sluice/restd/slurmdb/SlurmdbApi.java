@@ -1,0 +1,242 @@
+package dev.sluice.restd.slurmdb;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
+import dev.sluice.cli.view.JobStates;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.JobQuery;
+import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListAssocResult;
+import dev.sluice.protocol.v1.ListTresRequest;
+import dev.sluice.protocol.v1.TresEntry;
+import dev.sluice.restd.controller.AccountingSession;
+import dev.sluice.restd.http.Envelope;
+import dev.sluice.restd.http.Reply;
+import dev.sluice.restd.http.RestErrors;
+import dev.sluice.restd.slurm.ApiVersion;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code /slurmdb/vX.Y.Z/} endpoints of one data parser version: ping, jobs and one job,
+ * TRES, accounts, users and associations, each asked of sluice-dbd as sacct and sacctmgr ask
+ * it, with the REST user's token (so the daemon's own rules on who sees what apply).
+ */
+public final class SlurmdbApi {
+    /** One REST request, already authenticated; {@code accounting} empty where there is no dbd. */
+    public record Call(
+            String method,
+            String path,
+            Map<String, String> query,
+            String user,
+            String source,
+            Optional<AccountingSession> accounting) {}
+
+    private final ApiVersion version;
+    private final String cluster;
+    private final Clock clock;
+
+    public SlurmdbApi(ApiVersion version, String cluster, Clock clock) {
+        this.version = requireNonNull(version, "version is null");
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** Empty when no endpoint of this version matches (the server answers 404 then). */
+    public Optional<Reply> handle(Call call) {
+        String rest = call.path().substring(version.slurmdbPrefix().length());
+        if (rest.endsWith("/")) {
+            rest = rest.substring(0, rest.length() - 1);
+        }
+        String[] parts = rest.split("/", -1);
+        if (parts.length > 2 || !call.method().equals("GET")) {
+            return Optional.empty();
+        }
+        String what = parts[0] + (parts.length > 1 ? "/*" : "");
+        String arg = parts.length > 1 ? parts[1] : "";
+        if (!List.of("ping", "jobs", "job/*", "tres", "accounts", "account/*", "users", "user/*", "associations")
+                .contains(what)) {
+            return Optional.empty();
+        }
+        Envelope out = new Envelope(version.dataParser(), call.user(), call.source(), cluster, true);
+        if (call.accounting().isEmpty()) {
+            ErrorCode none = ErrorCode.DB_CONNECTION;
+            out.error(none.number(), none.text(), "slurm.conf keeps no accounting through a slurmdbd", "restd");
+            return Optional.of(requiredShape(what, out).reply(500));
+        }
+        AccountingSession dbd = call.accounting().get();
+        try {
+            return Optional.of(
+                    switch (what) {
+                        case "ping" -> ping(dbd, out);
+                        case "jobs" -> jobs(dbd, out, query(call.query()));
+                        case "job/*" -> jobs(dbd, out, JobQuery.newBuilder().addJobIds(jobId(arg)));
+                        case "tres" -> tres(dbd, out);
+                        case "accounts", "account/*" -> accounts(dbd, out, arg);
+                        case "users", "user/*" -> users(dbd, out, arg);
+                        default -> associations(dbd, out, call.query());
+                    });
+        } catch (AccountingException e) {
+            out.error(ErrorCode.DB_CONNECTION.number(), e.getMessage(), what + " failed", "slurmdbd");
+            return Optional.of(requiredShape(what, out).reply(500));
+        } catch (IllegalArgumentException e) {
+            RestErrors bad = RestErrors.INVALID_QUERY;
+            out.error(bad.number(), bad.text(), e.getMessage(), call.path());
+            return Optional.of(requiredShape(what, out).reply(bad.httpStatus()));
+        }
+    }
+
+    /** A failed answer still has the fields its schema requires, empty. */
+    private static Envelope requiredShape(String what, Envelope out) {
+        ObjectNode body = out.body();
+        switch (what) {
+            case "ping" -> body.putArray("pings");
+            case "jobs", "job/*" -> body.putArray("jobs");
+            case "tres" -> body.putArray("TRES");
+            case "accounts", "account/*" -> body.putArray("accounts");
+            case "users", "user/*" -> body.putArray("users");
+            default -> body.putArray("associations");
+        }
+        return out;
+    }
+
+    private Reply ping(AccountingSession dbd, Envelope out) throws AccountingException {
+        long started = System.nanoTime();
+        dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()));
+        out.body()
+                .putArray("pings")
+                .addObject()
+                .put("hostname", "slurmdbd")
+                .put("responding", true)
+                .put("latency", (System.nanoTime() - started) / 1000)
+                .put("primary", true);
+        return out.reply(200);
+    }
+
+    /** The query parameters slurmrestd takes for /jobs that sacct has an option for. */
+    static JobQuery.Builder query(Map<String, String> q) {
+        JobQuery.Builder b = JobQuery.newBuilder();
+        list(q, "users").forEach(b::addUsers);
+        list(q, "account").forEach(b::addAccounts);
+        list(q, "partition").forEach(b::addPartitions);
+        list(q, "cluster").forEach(b::addClusters);
+        list(q, "job_name").forEach(b::addJobNames);
+        for (String s : list(q, "state")) {
+            b.addStates(JobStates.parse(s).orElseThrow(() -> new IllegalArgumentException("unknown job state " + s)));
+        }
+        if (q.containsKey("start_time")) {
+            b.setWindowStart(epoch(q.get("start_time"), "start_time"));
+        }
+        if (q.containsKey("end_time")) {
+            b.setWindowEnd(epoch(q.get("end_time"), "end_time"));
+        }
+        if ("true".equalsIgnoreCase(q.get("skip_steps"))) {
+            b.setAllocationsOnly(true);
+        }
+        return b;
+    }
+
+    private Reply jobs(AccountingSession dbd, Envelope out, JobQuery.Builder query) throws AccountingException {
+        Map<String, Integer> ids = tresIds(dbd);
+        List<AccountedJob> found =
+                dbd.call(DbdRequest.newBuilder().setQueryJobs(query)).getJobs().getJobsList();
+        long now = clock.instant().getEpochSecond();
+        ArrayNode jobs = out.body().putArray("jobs");
+        found.forEach(j -> jobs.add(DbJobJson.of(j, ids, now)));
+        return out.reply(200);
+    }
+
+    private Reply tres(AccountingSession dbd, Envelope out) throws AccountingException {
+        ArrayNode list = out.body().putArray("TRES");
+        for (TresEntry t : listTres(dbd)) {
+            list.addObject().put("type", t.getType()).put("name", t.getName()).put("id", t.getId());
+        }
+        return out.reply(200);
+    }
+
+    private Reply accounts(AccountingSession dbd, Envelope out, String name) throws AccountingException {
+        ListAssocResult r = listAssoc(dbd, AssocEntity.ACCOUNTS, name);
+        out.body().set("accounts", AssocJson.accounts(r));
+        return out.reply(200);
+    }
+
+    private Reply users(AccountingSession dbd, Envelope out, String name) throws AccountingException {
+        ListAssocResult r = listAssoc(dbd, AssocEntity.USERS, name);
+        out.body().set("users", AssocJson.users(r));
+        return out.reply(200);
+    }
+
+    private Reply associations(AccountingSession dbd, Envelope out, Map<String, String> q) throws AccountingException {
+        ListAssocRequest.Builder req = ListAssocRequest.newBuilder().setEntity(AssocEntity.ASSOCIATIONS);
+        list(q, "account").forEach(req::addAccounts);
+        list(q, "user").forEach(req::addUsers);
+        list(q, "cluster").forEach(req::addClusters);
+        ListAssocResult r = dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
+        out.body().set("associations", AssocJson.associations(r.getAssociationsList()));
+        return out.reply(200);
+    }
+
+    private static ListAssocResult listAssoc(AccountingSession dbd, AssocEntity entity, String name)
+            throws AccountingException {
+        ListAssocRequest.Builder req = ListAssocRequest.newBuilder().setEntity(entity);
+        if (!name.isEmpty()) {
+            req.addNames(name);
+        }
+        return dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
+    }
+
+    private static List<TresEntry> listTres(AccountingSession dbd) throws AccountingException {
+        return dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
+                .getListedTres()
+                .getTresList();
+    }
+
+    private static Map<String, Integer> tresIds(AccountingSession dbd) throws AccountingException {
+        Map<String, Integer> ids = new HashMap<>();
+        for (TresEntry t : listTres(dbd)) {
+            ids.put(t.getName().isEmpty() ? t.getType() : t.getType() + "/" + t.getName(), t.getId());
+        }
+        return ids;
+    }
+
+    private static List<String> list(Map<String, String> q, String key) {
+        String v = q.get(key);
+        if (v == null || v.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(v.split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
+    }
+
+    private static long epoch(String text, String field) {
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(field + " must be seconds since the epoch: " + text);
+        }
+    }
+
+    private static int jobId(String id) {
+        try {
+            int n = Integer.parseInt(id);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException("invalid job id " + id);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.sluice.restd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.JobState;
+import dev.sluice.restd.RestFixture.Answer;
+import dev.sluice.restd.slurm.ApiVersion;
+import java.io.IOException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The {@code /slurmdb/} endpoints over HTTP in each version, in front of a stand-in sluice-dbd,
+ * each answer checked against that version's schema from Slurm.
+ */
+@ParameterizedClass
+@EnumSource(ApiVersion.class)
+class TestSlurmdbEndpoints {
+    @Parameter
+    ApiVersion version;
+
+    private String db;
+    private OpenApiDocs docs;
+    private RestFixture rest;
+
+    @BeforeEach
+    void start() throws IOException {
+        docs = OpenApiDocs.of(version);
+        db = version.slurmdbPrefix();
+        rest = new RestFixture();
+    }
+
+    @AfterEach
+    void stop() {
+        if (rest != null) {
+            rest.close();
+        }
+    }
+
+    @Test
+    void jobsAreListedAsAccountingKeepsThem() {
+        Answer a = rest.as("GET", db + "jobs/", null);
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_jobs_resp", a.body());
+        assertThat(a.body().at("/meta/plugin/type").asText()).isEqualTo("openapi/slurmdbd");
+        assertThat(a.body().get("jobs")).hasSize(2);
+        var train = a.body().at("/jobs/0");
+        assertThat(train.at("/job_id").asInt()).isEqualTo(7);
+        assertThat(train.at("/state/current/0").asText()).isEqualTo("COMPLETED");
+        assertThat(train.at("/time/elapsed").asInt()).isEqualTo(60);
+        assertThat(train.at("/time/limit/number").asInt()).isEqualTo(10);
+        assertThat(train.at("/association/id").asInt()).isEqualTo(3);
+        // TRES with the database's ids: the GPU is gres/gpu, id 1001.
+        assertThat(train.at("/tres/allocated").toString())
+                .contains("{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":2}")
+                .contains("{\"type\":\"gres\",\"name\":\"gpu\",\"id\":1001,\"count\":1}");
+        assertThat(train.at("/steps/0/step/id").asText()).isEqualTo("7.batch");
+        var oops = a.body().at("/jobs/1");
+        assertThat(oops.at("/exit_code/status/0").asText()).isEqualTo("ERROR");
+        assertThat(oops.at("/exit_code/return_code/number").asInt()).isEqualTo(3);
+        assertThat(oops.at("/time/limit/infinite").asBoolean()).isTrue();
+    }
+
+    @Test
+    void queryParametersNarrowTheQueryAsSacctOptionsDo() {
+        Answer a = rest.as("GET", db + "jobs?users=bob&state=FAILED&start_time=1700000000", null);
+        assertThat(a.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_jobs_resp", a.body());
+        assertThat(a.body().get("jobs")).hasSize(1);
+        DbdRequest sent = rest.controller.accounting.seen.getLast();
+        assertThat(sent.getQueryJobs().getUsersList()).containsExactly("bob");
+        assertThat(sent.getQueryJobs().getStatesList()).containsExactly(JobState.FAILED);
+        assertThat(sent.getQueryJobs().getWindowStart()).isEqualTo(1_700_000_000L);
+
+        Answer bad = rest.as("GET", db + "jobs?state=SLEEPY", null);
+        assertThat(bad.status()).isEqualTo(422);
+        docs.assertValidFor("openapi_slurmdbd_jobs_resp", bad.body());
+        assertThat(bad.body().at("/errors/0/description").asText()).contains("SLEEPY");
+    }
+
+    @Test
+    void oneJobByIdAndAnUnknownOne() {
+        Answer one = rest.as("GET", db + "job/8", null);
+        assertThat(one.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_jobs_resp", one.body());
+        assertThat(one.body().at("/jobs/0/user").asText()).isEqualTo("bob");
+        Answer none = rest.as("GET", db + "job/999", null);
+        assertThat(none.status()).isEqualTo(200);
+        assertThat(none.body().get("jobs")).isEmpty();
+    }
+
+    @Test
+    void tresAccountsUsersAndAssociations() {
+        Answer tres = rest.as("GET", db + "tres", null);
+        docs.assertValidFor("openapi_tres_resp", tres.body());
+        assertThat(tres.body().at("/TRES/4/id").asInt()).isEqualTo(1001);
+
+        Answer accounts = rest.as("GET", db + "accounts", null);
+        docs.assertValidFor("openapi_accounts_resp", accounts.body());
+        assertThat(accounts.body().at("/accounts/0/name").asText()).isEqualTo("physics");
+        assertThat(accounts.body().at("/accounts/0/organization").asText()).isEqualTo("science");
+
+        Answer users = rest.as("GET", db + "user/alice", null);
+        docs.assertValidFor("openapi_users_resp", users.body());
+        assertThat(users.body().at("/users/0/default/account").asText()).isEqualTo("physics");
+        assertThat(users.body().at("/users/0/associations/0/id").asInt()).isEqualTo(3);
+
+        Answer assocs = rest.as("GET", db + "associations?user=alice", null);
+        docs.assertValidFor("openapi_assocs_resp", assocs.body());
+        assertThat(assocs.body().at("/associations/1/qos").toString()).isEqualTo("[\"normal\",\"high\"]");
+        assertThat(assocs.body().at("/associations/1/max/jobs/active/number").asInt())
+                .isEqualTo(4);
+        assertThat(rest.controller.accounting.seen.getLast().getListAssoc().getUsersList())
+                .containsExactly("alice");
+    }
+
+    @Test
+    void aDatabaseThatDoesNotAnswerIsAnError() {
+        rest.controller.accounting.down = true;
+        Answer a = rest.as("GET", db + "jobs", null);
+        assertThat(a.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_slurmdbd_jobs_resp", a.body());
+        assertThat(a.body().at("/errors/0/error").asText()).contains("Connection refused");
+        Answer ping = rest.as("GET", db + "ping", null);
+        assertThat(ping.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_slurmdbd_ping_resp", ping.body());
+    }
+}
