@@ -5,7 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 import dev.sluice.cli.client.ClusterAccess;
+import dev.sluice.common.auth.JwtConfig;
 import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.auth.UserTokens;
 import dev.sluice.restd.OpenApiDocs;
@@ -45,6 +54,7 @@ class TestRestEndToEnd {
     private static ClusterProcesses cluster;
     private static RestServer rest;
     private static String token;
+    private static RSAKey idp;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     record Answer(int status, ObjectNode body) {}
@@ -53,8 +63,15 @@ class TestRestEndToEnd {
     static void up() throws Exception {
         OpenApiDocs.document();
         cluster = ClusterProcesses.withAccounting(stateDir, 1, 2);
-        // The key ./sluice up writes and names in slurm.conf and slurmdbd.conf.
-        Path jwtKey = cluster.layout().jwtKeyPath();
+        // The HS256 key ./sluice up writes, and beside it the public key set of an outside issuer
+        // (an identity provider's RS256 tokens), in slurm.conf and slurmdbd.conf alike.
+        idp = new RSAKeyGenerator(2048).keyID("idp-1").generate();
+        Path jwks = stateDir.resolve("jwks.json");
+        Files.writeString(jwks, new JWKSet(idp).toPublicJWKSet().toString());
+        String params = "AuthAltParameters=jwt_key=" + cluster.layout().jwtKeyPath() + ",jwks=" + jwks;
+        cluster.editSlurmConf(c -> c.replaceAll("(?m)^AuthAltParameters=.*$", params));
+        Path dbdConf = cluster.layout().etc().resolve("slurmdbd.conf");
+        Files.writeString(dbdConf, Files.readString(dbdConf).replaceAll("(?m)^AuthAltParameters=.*$", params));
         cluster.start();
         ClusterProcesses.Result minted = cluster.command("scontrol", "token");
         assertThat(minted.out()).as(minted.err()).startsWith("SLURM_JWT=");
@@ -62,7 +79,8 @@ class TestRestEndToEnd {
         ClusterAccess access = ClusterAccess.read(cluster.layout().slurmConfPath());
         rest = new RestServer(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-                new TokenGate(Optional.of(new UserTokens(Files.readAllBytes(jwtKey)))),
+                new TokenGate(JwtConfig.load(
+                        access.conf().authAltTypes(), access.conf().authAltParameters(), Optional.empty())),
                 new TokenSessions(access, UserDb.system(), "localhost"),
                 access.conf().clusterName(),
                 Clock.systemUTC());
@@ -276,6 +294,30 @@ class TestRestEndToEnd {
                 .doesNotContain("DRAIN");
 
         assertThat(send("DELETE", V + "job/" + rootJob, null).status()).isEqualTo(200);
+    }
+
+    /** jwks=: a token an identity provider signed (RS256) works through REST and for the commands. */
+    @Test
+    void anOutsideIssuersTokenIsTakenByRestTheControllerAndTheDbd() throws Exception {
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("idp-1").build(),
+                new JWTClaimsSet.Builder()
+                        .issueTime(java.util.Date.from(Instant.now()))
+                        .expirationTime(java.util.Date.from(Instant.now().plusSeconds(300)))
+                        .claim("sun", "root")
+                        .build());
+        jwt.sign(new RSASSASigner(idp));
+        String outside = jwt.serialize();
+        Answer jobs = send("GET", V + "jobs", null, outside);
+        assertThat(jobs.status()).as(jobs.body().toString()).isEqualTo(200);
+        assertThat(jobs.body().at("/meta/client/user").asText()).isEqualTo("root");
+        Answer accounting = send("GET", "/slurmdb/v0.0.44/tres", null, outside);
+        assertThat(accounting.status()).as(accounting.body().toString()).isEqualTo(200);
+        // Signed by a key outside the set, under the same kid: refused by the REST daemon.
+        RSAKey other = new RSAKeyGenerator(2048).keyID("idp-1").generate();
+        SignedJWT forged = new SignedJWT(jwt.getHeader(), jwt.getJWTClaimsSet());
+        forged.sign(new RSASSASigner(other));
+        assertThat(send("GET", V + "jobs", null, forged.serialize()).status()).isEqualTo(401);
     }
 
     @Test

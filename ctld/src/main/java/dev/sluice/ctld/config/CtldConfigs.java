@@ -2,6 +2,7 @@ package dev.sluice.ctld.config;
 
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.auth.JwtConfig;
 import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.conf.CgroupConf;
@@ -161,22 +162,12 @@ public final class CtldConfigs {
      */
     public static CommandSecurity security(SlurmConf conf, Optional<String> socket) throws ConfigException {
         String file = "slurm.conf";
-        Optional<UserTokens> tokens = Optional.empty();
-        if (conf.authAltTypes().stream().anyMatch(t -> t.equalsIgnoreCase("auth/jwt"))) {
-            String keyPath =
-                    Path.of(conf.stateSaveLocation()).resolve("jwt_hs256.key").toString();
-            for (String p : conf.authAltParameters()) {
-                String[] kv = p.split("=", 2);
-                if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("jwt_key")) {
-                    keyPath = kv[1].strip();
-                }
-            }
-            try {
-                tokens = Optional.of(new UserTokens(
-                        ClusterKeys.load(Path.of(keyPath)).signingKey().secret()));
-            } catch (AuthException | IllegalArgumentException e) {
-                throw new ConfigException(file, 0, "AuthAltParameters", "jwt_key: " + e.getMessage());
-            }
+        Optional<UserTokens> tokens;
+        try {
+            tokens = JwtConfig.load(
+                    conf.authAltTypes(), conf.authAltParameters(), Optional.of(Path.of(conf.stateSaveLocation())));
+        } catch (AuthException | IllegalArgumentException e) {
+            throw new ConfigException(file, 0, "AuthAltParameters", e.getMessage());
         }
         long maxScript = CommandSecurity.DEFAULT_MAX_SCRIPT_BYTES;
         for (String p : conf.schedulerParameters()) {

@@ -201,6 +201,7 @@ public final class ClientApiHandler {
         Caller caller = caller(who);
         UserTokens tokens = config.security()
                 .userTokens()
+                .filter(UserTokens::canMint)
                 .orElseThrow(() -> new SlurmException(ErrorCode.AUTH_UNABLE_TO_GENERATE_TOKEN));
         String user = request.getUserName().isEmpty() ? caller.userName() : request.getUserName();
         if (!user.equals(caller.userName()) && !caller.isOperator()) {

@@ -1,7 +1,12 @@
 package dev.sluice.dbd.config;
 
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.auth.JwtConfig;
+import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.conf.ListenAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -82,14 +87,16 @@ public final class DbdConfigs {
     private DbdConfigs() {}
 
     /**
-     * The JWT key of {@code AuthAltTypes=auth/jwt} with {@code AuthAltParameters=jwt_key=PATH}, as
-     * slurmdbd.conf names it; empty when JWT is off.
+     * The {@code auth/jwt} tokens slurmdbd.conf's {@code AuthAltTypes} and
+     * {@code AuthAltParameters} name ({@link JwtConfig}: {@code jwt_key=}, {@code jwks=},
+     * {@code userclaimfield=}); empty when JWT is off. Unlike the controller, the accounting
+     * daemon has no default key: one of {@code jwt_key=} and {@code jwks=} must be given.
      *
-     * @throws IllegalArgumentException when auth/jwt is on without a jwt_key
+     * @throws IllegalArgumentException when a key is missing or unusable
      */
-    public static Optional<Path> jwtKey(String text, String fileName) {
-        boolean jwt = false;
-        Optional<Path> key = Optional.empty();
+    public static Optional<UserTokens> jwtTokens(String text, String fileName) {
+        List<String> types = new ArrayList<>();
+        List<String> params = new ArrayList<>();
         for (String raw : text.split("\n", -1)) {
             String line = raw.replaceFirst("#.*$", "").strip();
             int eq = line.indexOf('=');
@@ -97,24 +104,18 @@ public final class DbdConfigs {
                 continue;
             }
             String k = line.substring(0, eq).strip();
-            String value = line.substring(eq + 1).strip();
+            List<String> items = List.of(line.substring(eq + 1).strip().split(","));
             if (k.equalsIgnoreCase("AuthAltTypes")) {
-                jwt = java.util.Arrays.stream(value.split(","))
-                        .anyMatch(t -> t.strip().equalsIgnoreCase("auth/jwt"));
+                types = new ArrayList<>(items);
             } else if (k.equalsIgnoreCase("AuthAltParameters")) {
-                for (String item : value.split(",")) {
-                    String[] kv = item.split("=", 2);
-                    if (kv.length == 2 && kv[0].strip().equalsIgnoreCase("jwt_key")) {
-                        key = Optional.of(Path.of(kv[1].strip()));
-                    }
-                }
+                params = new ArrayList<>(items);
             }
         }
-        if (jwt && key.isEmpty()) {
-            throw new IllegalArgumentException(
-                    fileName + ": AuthAltTypes=auth/jwt needs AuthAltParameters=jwt_key=PATH");
+        try {
+            return JwtConfig.load(types, params, Optional.empty());
+        } catch (AuthException e) {
+            throw new IllegalArgumentException(fileName + ": " + e.getMessage(), e);
         }
-        return jwt ? key : Optional.empty();
     }
 
     /** Command-line choices that override the file. Empty values mean "not given". */

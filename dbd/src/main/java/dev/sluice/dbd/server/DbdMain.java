@@ -106,11 +106,7 @@ public final class DbdMain {
             keys = keyFile.isPresent()
                     ? ClusterKeys.load(keyFile.get())
                     : ClusterKeys.loadFromConfigDir(file.toAbsolutePath().getParent());
-            Optional<Path> jwtKey = DbdConfigs.jwtKey(text, file.toString());
-            tokens = jwtKey.isEmpty()
-                    ? Optional.empty()
-                    : Optional.of(new UserTokens(
-                            ClusterKeys.load(jwtKey.get()).signingKey().secret()));
+            tokens = DbdConfigs.jwtTokens(text, file.toString());
         } catch (AuthException | IllegalArgumentException e) {
             err.println("sluice-dbd: fatal: " + e.getMessage());
             return 1;
