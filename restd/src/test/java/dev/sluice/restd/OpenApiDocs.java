@@ -68,6 +68,11 @@ public final class OpenApiDocs {
         return Path.of("/work/shared/openapi/" + file);
     }
 
+    /** This version's document, as Slurm publishes it. */
+    public JsonNode published() {
+        return document;
+    }
+
     /** v0.0.44's document. */
     public static JsonNode document() {
         return of(ApiVersion.V0044).document;

@@ -7,12 +7,14 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.Sessions;
+import dev.sluice.restd.openapi.OpenApiDocument;
 import dev.sluice.restd.slurm.ApiVersion;
 import dev.sluice.restd.slurm.SlurmApi;
 import dev.sluice.restd.slurmdb.SlurmdbApi;
@@ -142,6 +144,10 @@ public final class RestServer implements AutoCloseable {
                             "malformed JSON: " + e.getOriginalMessage(),
                             "restd")
                     .reply(400);
+        }
+        if (ex.getRequestMethod().equals("GET") && (path.equals("/openapi/v3") || path.equals("/openapi/v3/"))) {
+            ObjectNode doc = OpenApiDocument.build();
+            return new Reply(200, doc);
         }
         Optional<ApiVersion> version = ApiVersion.ofPath(path);
         if (version.isPresent()) {

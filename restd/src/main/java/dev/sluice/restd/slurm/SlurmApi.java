@@ -8,6 +8,7 @@ import dev.sluice.cli.client.ControllerException;
 import dev.sluice.restd.controller.ControllerSession;
 import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
+import dev.sluice.restd.http.Route;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,28 @@ public final class SlurmApi {
             String user,
             String source,
             ControllerSession controller) {}
+
+    /** What this tree serves, in the order the document lists it. */
+    public static final List<Route> ROUTES = List.of(
+            Route.get("ping/", "ping the controller, as scontrol ping", "openapi_ping_array_resp"),
+            Route.get("diag/", "the controller's statistics, as sdiag", "openapi_diag_resp"),
+            Route.get("jobs/", "every job, as squeue", "openapi_job_info_resp"),
+            Route.post("job/submit", "submit a batch job, as sbatch", "openapi_job_submit_response", "job_submit_req"),
+            Route.get("job/{job_id}", "one job, as scontrol show job", "openapi_job_info_resp"),
+            Route.post(
+                    "job/{job_id}",
+                    "change, hold or release a job, as scontrol update",
+                    "openapi_job_post_response",
+                    "job_desc_msg"),
+            Route.delete("job/{job_id}", "cancel or signal a job, as scancel", "openapi_kill_job_resp"),
+            Route.get("nodes/", "every node, as scontrol show node", "openapi_nodes_resp"),
+            Route.get("node/{node_name}", "one node", "openapi_nodes_resp"),
+            Route.post("node/{node_name}", "drain or resume a node", "openapi_resp", "update_node_msg"),
+            Route.delete("node/{node_name}", "remove a dynamic node", "openapi_resp"),
+            Route.get("partitions/", "every partition, as scontrol show partition", "openapi_partition_resp"),
+            Route.get("partition/{partition_name}", "one partition", "openapi_partition_resp"),
+            Route.get("licenses/", "licenses and their use, as scontrol show licenses", "openapi_licenses_resp"),
+            Route.get("reconfigure/", "reread the configuration, as scontrol reconfigure", "openapi_resp"));
 
     private final ApiVersion version;
     private final String cluster;
@@ -52,8 +75,10 @@ public final class SlurmApi {
         }
         String arg = parts.length > 1 ? parts[1] : "";
         // job/submit is a path of its own, not the update of a job called "submit".
-        String op = call.method() + " " + parts[0]
-                + (parts.length > 1 ? (parts[0].equals("job") && arg.equals("submit") ? "/submit" : "/*") : "");
+        String op = Route.keyOf(call.method(), rest, ROUTES);
+        if (ROUTES.stream().noneMatch(r -> r.key().equals(op))) {
+            return Optional.empty();
+        }
         try {
             return Optional.ofNullable(
                     switch (op) {
@@ -72,7 +97,7 @@ public final class SlurmApi {
                         case "GET partition/*" -> ClusterEndpoints.partitions(call, out, List.of(arg), cluster);
                         case "GET licenses" -> ClusterEndpoints.licenses(call, out, clock);
                         case "GET reconfigure" -> ClusterEndpoints.reconfigure(call, out);
-                        default -> null;
+                        default -> throw new IllegalStateException("route " + op + " has no handler");
                     });
         } catch (ControllerException e) {
             // The controller's own line when it gave one; else which request failed.

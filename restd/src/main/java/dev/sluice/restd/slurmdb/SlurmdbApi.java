@@ -19,6 +19,7 @@ import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.RestErrors;
+import dev.sluice.restd.http.Route;
 import dev.sluice.restd.slurm.ApiVersion;
 import java.time.Clock;
 import java.util.Arrays;
@@ -42,6 +43,18 @@ public final class SlurmdbApi {
             String source,
             Optional<AccountingSession> accounting) {}
 
+    /** What this tree serves, in the order the document lists it. */
+    public static final List<Route> ROUTES = List.of(
+            Route.get("ping/", "ping the accounting daemon", "openapi_slurmdbd_ping_resp"),
+            Route.get("jobs/", "jobs as accounting keeps them, as sacct", "openapi_slurmdbd_jobs_resp"),
+            Route.get("job/{job_id}", "one job as accounting keeps it", "openapi_slurmdbd_jobs_resp"),
+            Route.get("tres/", "the TRES and their ids", "openapi_tres_resp"),
+            Route.get("accounts/", "accounts, as sacctmgr show account", "openapi_accounts_resp"),
+            Route.get("account/{account_name}", "one account", "openapi_accounts_resp"),
+            Route.get("users/", "users, as sacctmgr show user", "openapi_users_resp"),
+            Route.get("user/{name}", "one user", "openapi_users_resp"),
+            Route.get("associations/", "associations, as sacctmgr show assoc", "openapi_assocs_resp"));
+
     private final ApiVersion version;
     private final String cluster;
     private final Clock clock;
@@ -59,15 +72,15 @@ public final class SlurmdbApi {
             rest = rest.substring(0, rest.length() - 1);
         }
         String[] parts = rest.split("/", -1);
-        if (parts.length > 2 || !call.method().equals("GET")) {
+        if (parts.length > 2) {
             return Optional.empty();
         }
-        String what = parts[0] + (parts.length > 1 ? "/*" : "");
         String arg = parts.length > 1 ? parts[1] : "";
-        if (!List.of("ping", "jobs", "job/*", "tres", "accounts", "account/*", "users", "user/*", "associations")
-                .contains(what)) {
+        String key = Route.keyOf(call.method(), rest, ROUTES);
+        if (ROUTES.stream().noneMatch(r -> r.key().equals(key))) {
             return Optional.empty();
         }
+        String what = key.substring("GET ".length());
         Envelope out = new Envelope(version.dataParser(), call.user(), call.source(), cluster, true);
         if (call.accounting().isEmpty()) {
             ErrorCode none = ErrorCode.DB_CONNECTION;
@@ -84,7 +97,8 @@ public final class SlurmdbApi {
                         case "tres" -> tres(dbd, out);
                         case "accounts", "account/*" -> accounts(dbd, out, arg);
                         case "users", "user/*" -> users(dbd, out, arg);
-                        default -> associations(dbd, out, call.query());
+                        case "associations" -> associations(dbd, out, call.query());
+                        default -> throw new IllegalStateException("route " + key + " has no handler");
                     });
         } catch (AccountingException e) {
             out.error(ErrorCode.DB_CONNECTION.number(), e.getMessage(), what + " failed", "slurmdbd");

@@ -1,0 +1,118 @@
+package dev.sluice.restd.openapi;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.common.slurm.SlurmVersion;
+import dev.sluice.restd.http.Route;
+import dev.sluice.restd.slurm.ApiVersion;
+import dev.sluice.restd.slurm.SlurmApi;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
+import java.util.List;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The OpenAPI 3 document of what this daemon serves: every route of {@link SlurmApi#ROUTES}
+ * and {@link SlurmdbApi#ROUTES} in every {@link ApiVersion}, with its path parameters, body,
+ * answers and the two token headers. The answers name Slurm's own schema for that version
+ * ({@code v0.0.44_openapi_job_info_resp}); their fields are those of Slurm's published document
+ * of the version, which this one refers to rather than repeats.
+ */
+public final class OpenApiDocument {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final Pattern PARAMETER = Pattern.compile("\\{([^}]+)}");
+
+    private OpenApiDocument() {}
+
+    public static ObjectNode build() {
+        ObjectNode doc = F.objectNode();
+        doc.put("openapi", "3.0.2");
+        ObjectNode info = doc.putObject("info");
+        info.put("title", "Sluice REST API");
+        info.put("description", "Slurm's REST API (slurmrestd) as sluice-restd serves it");
+        info.put("version", SlurmVersion.RELEASE);
+        ObjectNode paths = doc.putObject("paths");
+        ObjectNode schemas = F.objectNode();
+        for (ApiVersion v : ApiVersion.values()) {
+            add(paths, schemas, v, SlurmApi.ROUTES, ApiVersion::slurmPrefix, "slurm");
+            add(paths, schemas, v, SlurmdbApi.ROUTES, ApiVersion::slurmdbPrefix, "slurmdb");
+        }
+        ObjectNode components = doc.putObject("components");
+        components.set("schemas", schemas);
+        ObjectNode security = components.putObject("securitySchemes");
+        security.putObject("user").put("type", "apiKey").put("in", "header").put("name", "X-SLURM-USER-NAME");
+        security.putObject("token").put("type", "apiKey").put("in", "header").put("name", "X-SLURM-USER-TOKEN");
+        doc.putArray("security").addObject().putArray("token");
+        return doc;
+    }
+
+    private static void add(
+            ObjectNode paths,
+            ObjectNode schemas,
+            ApiVersion v,
+            List<Route> routes,
+            Function<ApiVersion, String> prefix,
+            String tag) {
+        for (Route r : routes) {
+            ObjectNode path = paths.withObjectProperty(prefix.apply(v) + r.template());
+            ObjectNode op = path.putObject(r.method().toLowerCase(java.util.Locale.ROOT));
+            op.putArray("tags").add(tag);
+            op.put("summary", r.summary());
+            op.put("operationId", operationId(v, r, tag));
+            ArrayNode params = F.arrayNode();
+            Matcher m = PARAMETER.matcher(r.template());
+            while (m.find()) {
+                params.addObject()
+                        .put("in", "path")
+                        .put("name", m.group(1))
+                        .put("required", true)
+                        .putObject("schema")
+                        .put("type", "string");
+            }
+            if (!params.isEmpty()) {
+                op.set("parameters", params);
+            }
+            r.body()
+                    .ifPresent(b -> op.putObject("requestBody")
+                            .put("required", true)
+                            .putObject("content")
+                            .putObject("application/json")
+                            .putObject("schema")
+                            .put("$ref", ref(v, b, schemas)));
+            ObjectNode responses = op.putObject("responses");
+            String answer = ref(v, r.response(), schemas);
+            for (String code : List.of("200", "default")) {
+                responses
+                        .putObject(code)
+                        .put("description", code.equals("200") ? r.summary() : "an error, in the answer's errors")
+                        .putObject("content")
+                        .putObject("application/json")
+                        .putObject("schema")
+                        .put("$ref", answer);
+            }
+        }
+    }
+
+    /** A reference to {@code vX.Y.Z_NAME}, declared once as an object Slurm's document details. */
+    private static String ref(ApiVersion v, String name, ObjectNode schemas) {
+        String full = "v" + v.number() + "_" + name;
+        if (!schemas.has(full)) {
+            schemas.putObject(full)
+                    .put("type", "object")
+                    .put(
+                            "description",
+                            name + " of " + v.dataParser() + ", field for field as Slurm's OpenAPI document of "
+                                    + "that version defines it");
+        }
+        return "#/components/schemas/" + full;
+    }
+
+    private static String operationId(ApiVersion v, Route r, String tag) {
+        String words = (r.method() + "_" + tag + "_v" + v.number() + "_" + r.template())
+                .toLowerCase(java.util.Locale.ROOT)
+                .replaceAll("[^a-z0-9]+", "_");
+        return words.replaceAll("_+$", "");
+    }
+}

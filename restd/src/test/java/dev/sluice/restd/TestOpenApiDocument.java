@@ -1,0 +1,110 @@
+package dev.sluice.restd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.restd.RestFixture.Answer;
+import dev.sluice.restd.http.Route;
+import dev.sluice.restd.slurm.ApiVersion;
+import dev.sluice.restd.slurm.SlurmApi;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code /openapi/v3}: generated from the route tables the requests are dispatched on, every
+ * operation in it is one Slurm publishes for that version, with the same answer and body schema,
+ * and every route in it is served.
+ */
+class TestOpenApiDocument {
+    private RestFixture rest;
+
+    @BeforeEach
+    void start() throws IOException {
+        rest = new RestFixture();
+    }
+
+    @AfterEach
+    void stop() {
+        rest.close();
+    }
+
+    @Test
+    void everyOperationServedIsOneSlurmPublishesWithTheSameSchemas() {
+        Answer a = rest.as("GET", "/openapi/v3", null);
+        assertThat(a.status()).isEqualTo(200);
+        JsonNode ours = a.body();
+        assertThat(ours.get("openapi").asText()).startsWith("3.");
+        List<String> checked = new ArrayList<>();
+        for (ApiVersion v : ApiVersion.values()) {
+            JsonNode slurm = OpenApiDocs.of(v).published();
+            for (Iterator<Map.Entry<String, JsonNode>> paths = ours.get("paths").fields(); paths.hasNext(); ) {
+                Map.Entry<String, JsonNode> path = paths.next();
+                if (!path.getKey().contains("/v" + v.number() + "/")) {
+                    continue;
+                }
+                for (Iterator<Map.Entry<String, JsonNode>> ops = path.getValue().fields(); ops.hasNext(); ) {
+                    Map.Entry<String, JsonNode> op = ops.next();
+                    JsonNode theirs = slurm.path("paths").path(path.getKey()).path(op.getKey());
+                    assertThat(theirs.isMissingNode())
+                            .as("Slurm publishes %s %s", op.getKey(), path.getKey())
+                            .isFalse();
+                    assertThat(answerRef(op.getValue()))
+                            .as("answer of %s %s", op.getKey(), path.getKey())
+                            .isEqualTo(answerRef(theirs));
+                    assertThat(op.getValue()
+                                    .at("/requestBody/content/application~1json/schema/$ref")
+                                    .asText())
+                            .as("body of %s %s", op.getKey(), path.getKey())
+                            .isEqualTo(theirs.at("/requestBody/content/application~1json/schema/$ref")
+                                    .asText());
+                    checked.add(op.getKey() + " " + path.getKey());
+                }
+            }
+        }
+        int perVersion = SlurmApi.ROUTES.size() + SlurmdbApi.ROUTES.size();
+        assertThat(checked).hasSize(perVersion * ApiVersion.values().length);
+    }
+
+    private static String answerRef(JsonNode op) {
+        return op.at("/responses/200/content/application~1json/schema/$ref").asText();
+    }
+
+    /** Every documented route reaches its handler: none answers 404 or fails for want of one. */
+    @Test
+    void everyDocumentedRouteIsServed() {
+        for (ApiVersion v : ApiVersion.values()) {
+            for (Route r : SlurmApi.ROUTES) {
+                assertServed(v.slurmPrefix(), r);
+            }
+            for (Route r : SlurmdbApi.ROUTES) {
+                assertServed(v.slurmdbPrefix(), r);
+            }
+        }
+    }
+
+    private void assertServed(String prefix, Route r) {
+        String path = prefix
+                + r.template()
+                        .replace("{job_id}", "100")
+                        .replace("{node_name}", "n1")
+                        .replace("{partition_name}", "debug")
+                        .replace("{account_name}", "physics")
+                        .replace("{name}", "alice");
+        String body = r.body().isPresent() ? "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"name\":\"x\"}}" : null;
+        if (r.method().equals("POST") && r.template().startsWith("node/")) {
+            body = "{\"state\":[\"DRAIN\"],\"reason\":\"r\"}";
+        }
+        Answer a = rest.as(r.method(), path, body);
+        assertThat(a.status()).as("%s %s: %s", r.method(), path, a.body()).isNotEqualTo(404);
+        assertThat(a.body().path("errors").toString())
+                .as("%s %s", r.method(), path)
+                .doesNotContain("no handler");
+    }
+}
