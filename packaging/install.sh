@@ -7,8 +7,8 @@
 #   PREFIX/libexec    sluice-client, the commands' native front end (when cli/target has it)
 #   PREFIX/runtime    with --jlink: a Java runtime made by jlink from $JAVA_HOME (no JDK needed on nodes)
 #   BINDIR            sbatch, squeue, sinfo, scancel, scontrol, sacct, sacctmgr, sreport, srun, salloc (links)
-#   UNITDIR           sluice-ctld.service, sluice-noded.service, sluice-dbd.service, sluice-agent.service
-#   /etc/default      sluice-ctld, sluice-noded, sluice-dbd, sluice-agent (environment files; kept if present)
+#   UNITDIR           sluice-ctld.service, sluice-noded.service, sluice-dbd.service, sluice-agent.service, sluice-restd.service
+#   /etc/default      sluice-ctld, sluice-noded, sluice-dbd, sluice-agent, sluice-restd (environment files; kept if present)
 #   /usr/lib/sysusers.d, /usr/lib/tmpfiles.d   the slurm user, /var/spool/sluice/{ctld,dbd,slurmd}
 #   /etc/slurm        configuration (not written; see config-examples/)
 #
@@ -82,7 +82,7 @@ for cmd in sbatch squeue sinfo scancel scontrol sacct sacctmgr sreport srun sall
   fi
   ln -sfn "$prefix/bin/$cmd" "${root%/}$bindir/$cmd"
 done
-for unit in sluice-ctld sluice-noded sluice-dbd sluice-agent; do
+for unit in sluice-ctld sluice-noded sluice-dbd sluice-agent sluice-restd; do
   sed "s|@PREFIX@|$prefix|g" "$here/dist/systemd/$unit.service" >"${root%/}$unitdir/$unit.service"
   chmod 0644 "${root%/}$unitdir/$unit.service"
   if [ ! -e "${root%/}/etc/default/$unit" ]; then

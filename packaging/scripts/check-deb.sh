@@ -23,18 +23,18 @@ for f in control conffiles postinst prerm postrm; do
 done
 [ "$(dpkg-deb -f "$deb" Package)" = sluice ] || fail "Package"
 [ "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./conffiles | sort | tr '\n' ' ')" = \
-  "/etc/default/sluice-agent /etc/default/sluice-ctld /etc/default/sluice-dbd /etc/default/sluice-noded " ] \
+  "/etc/default/sluice-agent /etc/default/sluice-ctld /etc/default/sluice-dbd /etc/default/sluice-noded /etc/default/sluice-restd " ] \
   || fail "conffiles"
 contents=$(dpkg-deb -c "$deb")
 has() { grep -qE "$1" <<<"$contents" || fail "not in the package: $1"; }
-for b in sluice-ctld sluice-noded sluice-dbd sluice-agent sluice-aot-train _sluice-java; do
+for b in sluice-ctld sluice-noded sluice-dbd sluice-agent sluice-restd sluice-aot-train _sluice-java; do
   has "^-rwxr-xr-x .* \./opt/sluice/bin/$b$"
 done
 for c in sbatch squeue sinfo scancel scontrol sacct sacctmgr sreport srun salloc; do
   has "^lrwxrwxrwx .* \./opt/sluice/bin/$c -> \.\./libexec/sluice-client$"
   has "^lrwxrwxrwx .* \./usr/bin/$c -> /opt/sluice/bin/$c$"
 done
-for u in sluice-ctld sluice-noded sluice-dbd sluice-agent; do
+for u in sluice-ctld sluice-noded sluice-dbd sluice-agent sluice-restd; do
   has "^-rw-r--r-- .* \./lib/systemd/system/$u\.service$"
   has "^-rw-r--r-- .* \./etc/default/$u$"
 done

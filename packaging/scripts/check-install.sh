@@ -21,7 +21,7 @@ for f in bin/sluice-ctld bin/sluice-noded bin/sluice-dbd bin/sluice-agent bin/sl
   [ -e "$prefix/$f" ] || fail "missing $prefix/$f"
 done
 for f in etc/systemd/system/sluice-ctld.service etc/systemd/system/sluice-noded.service etc/systemd/system/sluice-agent.service \
-  etc/systemd/system/sluice-dbd.service etc/default/sluice-ctld usr/local/bin/squeue \
+  etc/systemd/system/sluice-dbd.service etc/systemd/system/sluice-restd.service etc/default/sluice-ctld usr/local/bin/squeue \
   usr/lib/sysusers.d/sluice.conf var/spool/sluice/ctld var/spool/sluice/slurmd; do
   [ -e "$root/$f" ] || [ -L "$root/$f" ] || fail "missing /$f"
 done
@@ -32,7 +32,7 @@ if command -v systemd-analyze >/dev/null; then
   # verify resolves the units' dependencies (targets) from the root: lend it the host's.
   mkdir -p "$root/usr/lib/systemd"
   cp -r /lib/systemd/system "$root/usr/lib/systemd/"
-  for u in sluice-ctld sluice-noded sluice-dbd sluice-agent; do
+  for u in sluice-ctld sluice-noded sluice-dbd sluice-agent sluice-restd; do
     out=$(systemd-analyze verify --root="$root" "/etc/systemd/system/$u.service" 2>&1) || fail "$u: $out"
     [ -z "$out" ] || fail "$u: $out"
   done
