@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class TestServiceUnits {
     private static final Path DIST = Path.of("dist");
-    private static final List<String> UNITS = List.of("sluice-ctld", "sluice-noded", "sluice-dbd", "sluice-agent", "sluice-restd");
+    private static final List<String> UNITS =
+            List.of("sluice-ctld", "sluice-noded", "sluice-dbd", "sluice-agent", "sluice-restd");
 
     /** The [Service] section's values of {@code key}, in order (systemd: the last one wins). */
     private static List<String> values(String unit, String key) throws IOException {

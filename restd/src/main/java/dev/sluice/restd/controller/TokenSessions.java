@@ -5,11 +5,13 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.cli.Caller;
 import dev.sluice.cli.client.ClientAuth;
 import dev.sluice.cli.client.ClusterAccess;
+import dev.sluice.cli.client.ConnectionPool;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.common.auth.UserDb;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,6 +26,12 @@ public final class TokenSessions implements Sessions {
     private final ClusterAccess access;
     private final UserDb users;
     private final String host;
+    /**
+     * Connections to the controller kept open across requests and users: each request carries
+     * its own user's token, so a connection belongs to no one, and a dashboard's polls cost a
+     * request each, not a TCP handshake and a controller thread.
+     */
+    private final ConnectionPool pool = new ConnectionPool(64, Duration.ofMinutes(1), Clock.systemUTC());
 
     public TokenSessions(ClusterAccess access, UserDb users, String host) {
         requireNonNull(access, "access is null");
@@ -42,7 +50,7 @@ public final class TokenSessions implements Sessions {
     public ControllerSession forUser(String userName, String token) {
         Caller caller = caller(userName);
         ControllerClient client =
-                new ControllerClient(ControllerLocator.addresses(access.conf()), caller, auth(caller, token));
+                new ControllerClient(ControllerLocator.addresses(access.conf()), caller, auth(caller, token), pool);
         return client::call;
     }
 
