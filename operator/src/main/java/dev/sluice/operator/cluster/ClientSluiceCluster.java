@@ -12,6 +12,7 @@ import dev.sluice.common.scalein.ScaleInRanking;
 import dev.sluice.common.scalein.ScaleInRanking.Candidate;
 import dev.sluice.common.scalein.ScaleInRanking.NodeSlot;
 import dev.sluice.common.scalein.ScaleInRanking.RunningJob;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.DeleteNodeRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
@@ -81,6 +82,33 @@ public final class ClientSluiceCluster implements SluiceCluster {
             }
         }
         return ScaleInRanking.rank(slots, running, clock.instant().getEpochSecond());
+    }
+
+    @Override
+    public List<PartitionLoad> partitionLoads() throws ClusterUnavailableException {
+        List<String> partitions = call(ClientRequest.newBuilder()
+                        .setGetPartitions(dev.sluice.protocol.v1.GetPartitionsRequest.getDefaultInstance()))
+                .getGetPartitions()
+                .getPartitionsList()
+                .stream()
+                .map(dev.sluice.protocol.v1.PartitionInfo::getName)
+                .toList();
+        List<PartitionLoad.Pending> pending = new ArrayList<>();
+        for (JobInfo j : call(ClientRequest.newBuilder().setGetJobs(GetJobsRequest.getDefaultInstance()))
+                .getGetJobs()
+                .getJobsList()) {
+            if (j.getState() == JobState.PENDING) {
+                Tres req = Tres.parse(j.getReqTres());
+                long cpus = Math.max(req.get("cpu"), Integer.toUnsignedLong(j.getNumCpus()));
+                pending.add(new PartitionLoad.Pending(List.of(j.getPartition().split(",")), cpus, req.get("gres/gpu")));
+            }
+        }
+        List<PartitionLoad.NodeSlot> nodes = new ArrayList<>();
+        for (NodeInfo n : nodeInfos()) {
+            Node view = new Node(n.getName(), NodeStates.scontrolName(n), n.getReason());
+            nodes.add(new PartitionLoad.NodeSlot(n.getPartitionsList(), view.idle()));
+        }
+        return PartitionLoad.compute(partitions, pending, nodes);
     }
 
     @Override

@@ -29,6 +29,9 @@ public interface SluiceCluster {
      */
     List<Candidate> scaleInRanking(List<String> nodes) throws ClusterUnavailableException;
 
+    /** Pending work and idle nodes per partition, for the autoscaling metrics. */
+    List<PartitionLoad> partitionLoads() throws ClusterUnavailableException;
+
     /** {@code scontrol update nodename=NODE state=drain reason=REASON}. */
     void drain(String node, String reason) throws ClusterUnavailableException;
 

@@ -7,6 +7,8 @@ import dev.sluice.operator.SluiceOperator;
 import dev.sluice.operator.cluster.KeyedClusters;
 import dev.sluice.operator.crd.Controller;
 import dev.sluice.operator.crd.NodeSet;
+import dev.sluice.operator.metrics.AutoscalingMetrics;
+import dev.sluice.operator.metrics.Scrape;
 import dev.sluice.operator.reconcile.MockApi;
 import dev.sluice.operator.reconcile.Resources;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,6 +47,8 @@ class TestOperatorEndToEnd {
     private static Kubelet kubelet;
     private static Commands commands;
     private static Path work;
+    private static AutoscalingMetrics metrics;
+    private static int metricsPort;
 
     @BeforeAll
     static void up() throws Exception {
@@ -62,6 +66,9 @@ class TestOperatorEndToEnd {
                 SluiceOperator.Images.defaults(),
                 Optional.empty());
         operator.start();
+        metrics = new AutoscalingMetrics(
+                client, new KeyedClusters(opDir, c -> "127.0.0.1", Clock.systemUTC()), Clock.systemUTC());
+        metricsPort = metrics.serve(0);
         kubelet = new Kubelet(client, MockApi.NS, Files.createDirectories(dir.resolve("kubelet")));
         kubelet.start();
         work = Files.createDirectories(dir.resolve("work"));
@@ -76,6 +83,9 @@ class TestOperatorEndToEnd {
 
     @AfterAll
     static void down() {
+        if (metrics != null) {
+            metrics.close();
+        }
         if (kubelet != null) {
             kubelet.close();
         }
@@ -163,6 +173,16 @@ class TestOperatorEndToEnd {
                 "--wrap",
                 "while [ ! -e go ]; do sleep 0.2; done; echo done on $(hostname -s) $SLURMD_NODENAME");
         awaitState(id, "RUNNING");
+        String wide = submit("-p", "gpu", "-N", "4", "--wrap", "true");
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(Scrape.lines(metricsPort, "sluice_partition_"))
+                                .contains(
+                                        "sluice_partition_idle_nodes{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 3.0",
+                                        "sluice_partition_pending_jobs{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 1.0",
+                                        "sluice_partition_pending_cpus{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 4.0",
+                                        "sluice_partition_pending_gpus{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 0.0"));
+        assertThat(commands.run("scancel", wide).exitCode()).isZero();
 
         client.resources(NodeSet.class).inNamespace(MockApi.NS).withName("gpu").scale(1);
 

@@ -50,6 +50,17 @@ final class FakeCluster implements SluiceCluster {
         return ScaleInRanking.rank(slots, jobs, now);
     }
 
+    final List<dev.sluice.operator.cluster.PartitionLoad.Pending> pending =
+            java.util.Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public List<dev.sluice.operator.cluster.PartitionLoad> partitionLoads() {
+        List<dev.sluice.operator.cluster.PartitionLoad.NodeSlot> nodes = new ArrayList<>();
+        states.forEach((n, s) -> nodes.add(new dev.sluice.operator.cluster.PartitionLoad.NodeSlot(
+                List.of("all", n.replaceAll("-\\d+$", "")), s.equals("IDLE"))));
+        return dev.sluice.operator.cluster.PartitionLoad.compute(List.of("all"), List.copyOf(pending), nodes);
+    }
+
     @Override
     public void drain(String node, String reason) {
         log.add("drain " + node);
