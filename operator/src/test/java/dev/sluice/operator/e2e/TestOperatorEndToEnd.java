@@ -31,8 +31,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * A Sluice cluster from custom resources, end to end: the operator on the mock API server, and
  * {@link Kubelet} running each pod's real daemon. A Controller and a NodeSet of two come up and
- * run a job; the NodeSet scaled to 4 and back to 1 while a job holds one node keeps that node,
- * and the job completes.
+ * run a job; the NodeSet scaled to 4 and back to 1 while a job holds one node keeps that node;
+ * the controller's pod deleted comes back with the job still running, and the job completes.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TestOperatorEndToEnd {
@@ -196,6 +196,16 @@ class TestOperatorEndToEnd {
                         .extracting(p -> p.getMetadata().getName())
                         .containsExactly("gpu-2"));
         assertThat(commands.run("scontrol", "show", "job", id).out()).contains("JobState=RUNNING");
+
+        // The controller's pod deleted: its StatefulSet makes a new one on the same claim, which
+        // recovers the running job from StateSaveLocation.
+        long before = kubelet.process("lab-0").pid();
+        client.pods().inNamespace(MockApi.NS).withName("lab-0").delete();
+        await().atMost(UP).until(() -> {
+            Process p = kubelet.process("lab-0");
+            return p != null && p.pid() != before;
+        });
+        awaitState(id, "RUNNING");
         Files.createFile(work.resolve("go"));
         awaitState(id, "COMPLETED");
         assertThat(Files.readString(work.resolve("slurm-" + id + ".out"))).endsWith("gpu-2\n");
