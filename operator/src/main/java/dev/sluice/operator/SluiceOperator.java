@@ -3,6 +3,7 @@ package dev.sluice.operator;
 import dev.sluice.operator.cluster.Clusters;
 import dev.sluice.operator.reconcile.ControllerReconciler;
 import dev.sluice.operator.reconcile.NodeSetReconciler;
+import dev.sluice.operator.reconcile.TokenReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -11,7 +12,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The operator: the Controller and NodeSet reconcilers on one Java Operator SDK {@link Operator}.
+ * The operator: the Controller, NodeSet and Token reconcilers on one Java Operator SDK {@link Operator}.
  * Primary resources are patched with JSON merge patches, not server-side apply, so the operator
  * works against any API server (and fabric8's mock server in tests).
  */
@@ -31,6 +32,17 @@ public final class SluiceOperator implements AutoCloseable {
             Clock clock,
             Images images,
             Optional<LeaderElectionConfiguration> leaderElection) {
+        this(client, clusters, clock, images, leaderElection, Duration.ofMinutes(1));
+    }
+
+    /** @param tokenRecheck the longest wait before a refreshed Token is looked at again */
+    public SluiceOperator(
+            KubernetesClient client,
+            Clusters clusters,
+            Clock clock,
+            Images images,
+            Optional<LeaderElectionConfiguration> leaderElection,
+            Duration tokenRecheck) {
         operator = new Operator(o -> {
             o.withKubernetesClient(client)
                     .withCloseClientOnStop(false)
@@ -40,6 +52,7 @@ public final class SluiceOperator implements AutoCloseable {
         });
         operator.register(new ControllerReconciler(clusters, clock, images.ctld()));
         operator.register(new NodeSetReconciler(clusters, clock, images.noded()));
+        operator.register(new TokenReconciler(clock, tokenRecheck));
     }
 
     public void start() {
