@@ -34,13 +34,16 @@ import java.util.Set;
  * Keeps a NodeSet's pods at {@code spec.replicas}. Scale-out creates pods (ordinals lowest free
  * first) whose node daemons register with the controller; scale-in drains the nodes with least
  * work first ({@code scontrol update nodename=X state=drain}), waits until their jobs end, at
- * most {@code scaleInGracePeriodSeconds}, then deletes the pods and forgets the nodes. Without a
+ * most {@code scaleInGracePeriodSeconds}, then deletes the pods and forgets the nodes. A changed
+ * template rolls the pods ({@code updateStrategy}): at most {@code maxUnavailable} at a time,
+ * least work first, each drained and deleted as in scale-in, then created again. Without a
  * reachable controller it creates but never removes: it cannot tell which nodes are busy.
  */
 @ControllerConfiguration(name = "nodeset")
 public final class NodeSetReconciler implements Reconciler<NodeSet> {
     static final long DEFAULT_GRACE_SECONDS = 3600;
     static final String DRAIN_REASON = "scale-in by sluice-operator";
+    static final String UPDATE_REASON = "rolling update by sluice-operator";
 
     private final Clusters clusters;
     private final Clock clock;
@@ -90,11 +93,12 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
                 .withLabels(Names.nodeSetSelector(set))
                 .list()
                 .getItems();
+        String hash = NodePods.templateHash(set, controller, defaultImage);
         List<PodView> views = new ArrayList<>();
         for (Pod p : pods) {
             int ordinal = Names.ordinal(set, p.getMetadata().getName());
             if (ordinal >= 0) {
-                views.add(view(p, ordinal));
+                views.add(view(p, ordinal, hash));
             }
         }
         int replicas = set.getSpec().replicas == null ? 1 : set.getSpec().replicas;
@@ -115,7 +119,8 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
         } catch (ClusterUnavailableException e) {
             unreachable = e.getMessage();
         }
-        ScalePlan.Actions plan = ScalePlan.plan(replicas, views, ranking, now, grace);
+        ScalePlan.Actions plan = ScalePlan.plan(
+                replicas, views, ranking, now, grace, cluster.isPresent() ? maxUnavailable(set, replicas) : 0);
         for (int ordinal : plan.create()) {
             Pod pod = Owners.ownedBy(NodePods.pod(set, controller, ordinal, defaultImage), set);
             client.pods().inNamespace(ns).resource(pod).create();
@@ -155,22 +160,57 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
                         "node " + name + " drained for scale-in; its pod goes when its jobs end (at most " + grace
                                 + "s)");
             }
+            for (String name : plan.replace()) {
+                if (!act(() -> c.drain(name, UPDATE_REASON))) {
+                    continue;
+                }
+                client.pods().inNamespace(ns).withName(name).edit(p -> {
+                    p.getMetadata().getAnnotations().put(Names.ANNOTATION_DRAINED_AT, Long.toString(now));
+                    p.getMetadata().getAnnotations().put(Names.ANNOTATION_REPLACING, "true");
+                    return p;
+                });
+                Events.record(
+                        client,
+                        clock,
+                        set,
+                        "Normal",
+                        "NodeReplacing",
+                        "node " + name + " drained for a rolling update; its pod is replaced when its jobs end");
+            }
             for (String name : plan.delete()) {
                 client.pods().inNamespace(ns).withName(name).delete();
                 Events.record(
                         client, clock, set, "Normal", "PodDeleted", "deleted pod " + name + " of drained node " + name);
             }
             forgetNodesWithoutPods(set, c, nodes, views, plan.delete());
+            resumeNodesLeftDrained(c, nodes, views, plan);
             scalingIn = views.stream()
                             .anyMatch(v -> !v.terminating() && v.drainedAt().isPresent())
                     || !plan.drain().isEmpty();
         }
         updateStatus(set, status, pods, nodes, replicas, unreachable, scalingIn);
         boolean busy = !plan.idle() || scalingIn || status.readyReplicas < replicas;
-        return UpdateControl.patchStatus(set).rescheduleAfter(busy ? Duration.ofSeconds(2) : Duration.ofSeconds(30));
+        return UpdateControl.patchStatus(set).rescheduleAfter(busy ? Duration.ofSeconds(1) : Duration.ofSeconds(30));
     }
 
-    private static PodView view(Pod p, int ordinal) {
+    /** Slinky's updateStrategy: RollingUpdate (default) with maxUnavailable (default 1), or OnDelete (0). */
+    static int maxUnavailable(NodeSet set, int replicas) {
+        var strategy = set.getSpec().updateStrategy;
+        if (strategy != null && "OnDelete".equals(strategy.type)) {
+            return 0;
+        }
+        var max = strategy == null || strategy.rollingUpdate == null ? null : strategy.rollingUpdate.maxUnavailable;
+        if (max == null) {
+            return 1;
+        }
+        if (max.getIntVal() != null) {
+            return Math.max(1, max.getIntVal());
+        }
+        String percent = max.getStrVal().replace("%", "").strip();
+        return Math.max(1, replicas * Integer.parseInt(percent) / 100);
+    }
+
+    private static PodView view(Pod p, int ordinal, String hash) {
         var annotations = p.getMetadata().getAnnotations();
         String drained = annotations == null ? null : annotations.get(Names.ANNOTATION_DRAINED_AT);
         Optional<Long> at = Optional.empty();
@@ -182,7 +222,13 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
             }
         }
         return new PodView(
-                p.getMetadata().getName(), ordinal, at, p.getMetadata().getDeletionTimestamp() != null);
+                p.getMetadata().getName(),
+                ordinal,
+                at,
+                p.getMetadata().getDeletionTimestamp() != null,
+                annotations != null && annotations.containsKey(Names.ANNOTATION_REPLACING),
+                annotations == null || !hash.equals(annotations.get(Names.ANNOTATION_TEMPLATE_HASH)),
+                PodReadiness.ready(p));
     }
 
     /** Dynamic node records of this NodeSet whose pods are gone: {@code scontrol delete}. */
@@ -194,6 +240,25 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
         for (SluiceCluster.Node n : nodes) {
             if (Names.ordinal(set, n.name()) >= 0 && !live.contains(n.name())) {
                 act(() -> c.delete(n.name()));
+            }
+        }
+    }
+
+    /**
+     * A pod in service whose node is still drained by the operator (its record outlived a replaced
+     * or resumed pod) is resumed: only the operator's own drains, never an administrator's.
+     */
+    private static void resumeNodesLeftDrained(
+            SluiceCluster c, List<SluiceCluster.Node> nodes, List<PodView> views, ScalePlan.Actions plan) {
+        Set<String> inService = new HashSet<>();
+        views.stream().filter(v -> !v.terminating() && v.drainedAt().isEmpty()).forEach(v -> inService.add(v.name()));
+        inService.removeAll(plan.drain());
+        inService.removeAll(plan.replace());
+        for (SluiceCluster.Node n : nodes) {
+            if (inService.contains(n.name())
+                    && n.drained()
+                    && (DRAIN_REASON.equals(n.reason()) || UPDATE_REASON.equals(n.reason()))) {
+                act(() -> c.resume(n.name()));
             }
         }
     }

@@ -15,6 +15,10 @@ public final class Names {
     public static final String LABEL_NODESET = "sluice.dev/nodeset";
     /** On a NodeSet pod being scaled in: the epoch second its node was drained. */
     public static final String ANNOTATION_DRAINED_AT = "sluice.dev/drained-at";
+    /** On a NodeSet pod drained for a rolling update: it is replaced, not removed. */
+    public static final String ANNOTATION_REPLACING = "sluice.dev/replacing";
+    /** On a NodeSet pod: the hash of the template it was made from. */
+    public static final String ANNOTATION_TEMPLATE_HASH = "sluice.dev/template-hash";
 
     public static final int DEFAULT_CTLD_PORT = 6817;
     /** sluice.conf's default: the controller's gRPC port is SlurmctldPort + 100. */

@@ -32,6 +32,33 @@ public final class NodePods {
     private NodePods() {}
 
     public static Pod pod(NodeSet set, Controller controller, int ordinal, String defaultImage) {
+        Pod pod = unhashed(set, controller, ordinal, defaultImage);
+        pod.getMetadata()
+                .getAnnotations()
+                .put(Names.ANNOTATION_TEMPLATE_HASH, templateHash(set, controller, defaultImage));
+        return pod;
+    }
+
+    /**
+     * What a NodeSet's pods are made from, as a hash: the pod of ordinal 0 without its names.
+     * A pod whose annotation differs is outdated and is replaced by a rolling update.
+     */
+    public static String templateHash(NodeSet set, Controller controller, String defaultImage) {
+        Pod pod = unhashed(set, controller, 0, defaultImage);
+        pod.getSpec().setHostname(null);
+        String text = JSON.asJson(pod.getSpec())
+                + JSON.asJson(pod.getMetadata().getLabels())
+                + JSON.asJson(pod.getMetadata().getAnnotations());
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d).substring(0, 16);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Pod unhashed(NodeSet set, Controller controller, int ordinal, String defaultImage) {
         String name = Names.nodePod(set, ordinal);
         ContainerWrapper slurmd = set.getSpec().slurmd != null ? set.getSpec().slurmd : new ContainerWrapper();
         List<String> args = new ArrayList<>(List.of(

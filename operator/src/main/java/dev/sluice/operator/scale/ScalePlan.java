@@ -18,16 +18,33 @@ import java.util.Set;
  * not registered yet goes first (it has no work), then idle nodes, then those whose jobs end
  * soonest. A scaling-in pod is deleted once its node runs no job, or when {@code grace} seconds
  * have passed since the drain. With fewer active pods than replicas, scaling-in pods are resumed
- * first (their nodes are warm), then new ordinals are created, lowest free first.
+ * first (their nodes are warm), then new ordinals are created, lowest free first. With the count
+ * met, outdated pods are replaced one bounded batch at a time (a rolling update), drained first.
  */
 public final class ScalePlan {
-    /** A pod of the NodeSet as the plan needs it. */
-    public record PodView(String name, int ordinal, Optional<Long> drainedAt, boolean terminating) {}
+    /**
+     * A pod of the NodeSet as the plan needs it: {@code replacing} when it was drained for a
+     * rolling update (it comes back, with the new template, once deleted), {@code outdated} when
+     * its template is not the NodeSet's current one.
+     */
+    public record PodView(
+            String name,
+            int ordinal,
+            Optional<Long> drainedAt,
+            boolean terminating,
+            boolean replacing,
+            boolean outdated,
+            boolean ready) {
+        public PodView(String name, int ordinal, Optional<Long> drainedAt, boolean terminating) {
+            this(name, ordinal, drainedAt, terminating, false, false, true);
+        }
+    }
 
-    /** What to do, in this order: create, resume, drain, delete. */
-    public record Actions(List<Integer> create, List<String> resume, List<String> drain, List<String> delete) {
+    /** What to do, in this order: create, resume, drain (for scale-in), replace (drain for an update), delete. */
+    public record Actions(
+            List<Integer> create, List<String> resume, List<String> drain, List<String> replace, List<String> delete) {
         public boolean idle() {
-            return create.isEmpty() && resume.isEmpty() && drain.isEmpty() && delete.isEmpty();
+            return create.isEmpty() && resume.isEmpty() && drain.isEmpty() && replace.isEmpty() && delete.isEmpty();
         }
     }
 
@@ -40,24 +57,42 @@ public final class ScalePlan {
      * @param grace seconds a drained node's jobs may take before its pod is deleted anyway
      */
     public static Actions plan(int replicas, List<PodView> pods, List<Candidate> ranking, long now, long grace) {
+        return plan(replicas, pods, ranking, now, grace, 0);
+    }
+
+    /**
+     * As {@link #plan(int, List, List, long, long)}, and, when the replica count is met, a rolling
+     * update: outdated pods are drained for replacement least work first while fewer than
+     * {@code maxUnavailable} pods are being replaced or not ready (0: no rolling update, as
+     * {@code OnDelete}). A replaced pod is deleted as a scaled-in one is, and its ordinal is
+     * created again from the new template.
+     */
+    public static Actions plan(
+            int replicas, List<PodView> pods, List<Candidate> ranking, long now, long grace, int maxUnavailable) {
         Map<String, Candidate> byName = new LinkedHashMap<>();
         ranking.forEach(c -> byName.put(c.name(), c));
         List<PodView> active = new ArrayList<>();
         List<PodView> scalingIn = new ArrayList<>();
+        List<PodView> replacing = new ArrayList<>();
         Set<Integer> taken = new HashSet<>();
         for (PodView p : pods) {
             taken.add(p.ordinal());
             if (p.terminating()) {
                 continue;
             }
-            (p.drainedAt().isPresent() ? scalingIn : active).add(p);
+            if (p.drainedAt().isEmpty()) {
+                active.add(p);
+            } else {
+                (p.replacing() ? replacing : scalingIn).add(p);
+            }
         }
         List<Integer> create = new ArrayList<>();
         List<String> resume = new ArrayList<>();
         List<String> drain = new ArrayList<>();
         List<String> delete = new ArrayList<>();
-        if (active.size() < replicas) {
-            int deficit = replicas - active.size();
+        List<String> replace = new ArrayList<>();
+        if (active.size() + replacing.size() < replicas) {
+            int deficit = replicas - active.size() - replacing.size();
             // The scaling-in pods with least left to finish stay scaling in; resume the busiest.
             List<PodView> warm = new ArrayList<>(scalingIn);
             warm.sort(Comparator.comparingInt((PodView p) -> jobs(byName, p))
@@ -77,23 +112,44 @@ public final class ScalePlan {
                     deficit--;
                 }
             }
-        } else if (active.size() > replicas) {
-            int surplus = active.size() - replicas;
+        } else if (active.size() + replacing.size() > replicas && active.size() > 0) {
+            int surplus = Math.min(active.size(), active.size() + replacing.size() - replicas);
             List<PodView> order = new ArrayList<>(active);
             order.sort(Comparator.comparingInt((PodView p) -> rank(byName, p))
                     .thenComparing(Comparator.comparingInt(PodView::ordinal).reversed()));
             for (PodView p : order.subList(0, surplus)) {
                 drain.add(p.name());
             }
+        } else if (maxUnavailable > 0) {
+            long unavailable =
+                    replacing.size() + active.stream().filter(p -> !p.ready()).count();
+            List<PodView> outdated =
+                    new ArrayList<>(active.stream().filter(PodView::outdated).toList());
+            outdated.sort(
+                    Comparator.comparingInt((PodView p) -> rank(byName, p)).thenComparingInt(PodView::ordinal));
+            for (PodView p : outdated) {
+                if (unavailable >= maxUnavailable) {
+                    break;
+                }
+                replace.add(p.name());
+                unavailable++;
+            }
         }
-        for (PodView p : scalingIn) {
+        List<PodView> leaving = new ArrayList<>(scalingIn);
+        leaving.addAll(replacing);
+        for (PodView p : leaving) {
             boolean done = jobs(byName, p) == 0;
             boolean expired = now - p.drainedAt().orElseThrow() >= grace;
             if (done || expired) {
                 delete.add(p.name());
             }
         }
-        return new Actions(List.copyOf(create), List.copyOf(resume), List.copyOf(drain), List.copyOf(delete));
+        return new Actions(
+                List.copyOf(create),
+                List.copyOf(resume),
+                List.copyOf(drain),
+                List.copyOf(replace),
+                List.copyOf(delete));
     }
 
     /** A node the controller does not know ranks before all: it has no work. */

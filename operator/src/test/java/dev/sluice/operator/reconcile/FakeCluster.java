@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class FakeCluster implements SluiceCluster {
     final Map<String, String> states = new ConcurrentHashMap<>();
+    final Map<String, String> reasons = new ConcurrentHashMap<>();
     final Map<String, Long> jobEnds = new ConcurrentHashMap<>();
     final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
     volatile long now = 1_000_000;
@@ -35,7 +36,7 @@ final class FakeCluster implements SluiceCluster {
     @Override
     public List<Node> nodes() {
         List<Node> out = new ArrayList<>();
-        states.forEach((n, s) -> out.add(new Node(n, s, "")));
+        states.forEach((n, s) -> out.add(new Node(n, s, reasons.getOrDefault(n, ""))));
         return out;
     }
 
@@ -64,18 +65,21 @@ final class FakeCluster implements SluiceCluster {
     @Override
     public void drain(String node, String reason) {
         log.add("drain " + node);
+        reasons.put(node, reason);
         states.computeIfPresent(node, (k, s) -> s.contains("DRAIN") ? s : s + "+DRAIN");
     }
 
     @Override
     public void resume(String node) {
         log.add("resume " + node);
+        reasons.remove(node);
         states.computeIfPresent(node, (k, s) -> s.replace("+DRAIN", ""));
     }
 
     @Override
     public void delete(String node) {
         if (!jobEnds.containsKey(node) && states.remove(node) != null) {
+            reasons.remove(node);
             log.add("delete " + node);
         }
     }

@@ -127,6 +127,60 @@ class TestNodeSetReconciler {
                 .untilAsserted(() -> assertThat(podNames()).isEmpty());
     }
 
+    /** What the kubelet would report once a pod's daemon runs. */
+    private void markReady(String pod) {
+        client.pods().inNamespace(MockApi.NS).withName(pod).editStatus(p -> {
+            p.setStatus(new io.fabric8.kubernetes.api.model.PodStatusBuilder()
+                    .withPhase("Running")
+                    .addNewCondition()
+                    .withType("Ready")
+                    .withStatus("True")
+                    .endCondition()
+                    .build());
+            return p;
+        });
+    }
+
+    private String image(String pod) {
+        Pod p = client.pods().inNamespace(MockApi.NS).withName(pod).get();
+        return p == null ? null : p.getSpec().getContainers().getFirst().getImage();
+    }
+
+    @Test
+    void aNewImageRollsOneNodeAtATimeLeastWorkFirstAndWaitsForTheBusyOne() {
+        client.resource(Resources.nodeSet("gpu", "lab", 3, 600)).create();
+        awaitPods("gpu-0", "gpu-1", "gpu-2");
+        List.of("gpu-0", "gpu-1", "gpu-2").forEach(this::markReady);
+        fake.runJob("gpu-0", fake.now + 3600);
+
+        // kubectl patch --type merge: no resourceVersion, so the operator's status writes do not conflict.
+        client.resources(NodeSet.class)
+                .inNamespace(MockApi.NS)
+                .withName("gpu")
+                .patch(
+                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                        "{\"spec\":{\"slurmd\":{\"image\":\"localhost/sluice-noded:v2\"}}}");
+
+        // The idle nodes first, one at a time (maxUnavailable 1): gpu-1, then gpu-2.
+        await().atMost(Duration.ofSeconds(20)).until(() -> "localhost/sluice-noded:v2".equals(image("gpu-1")));
+        assertThat(fake.log).containsSubsequence("drain gpu-1").doesNotContain("drain gpu-2", "drain gpu-0");
+        assertThat(image("gpu-2")).isEqualTo("localhost/sluice-noded:latest");
+        fake.register("gpu-1");
+        markReady("gpu-1");
+        await().atMost(Duration.ofSeconds(20)).until(() -> "localhost/sluice-noded:v2".equals(image("gpu-2")));
+        fake.register("gpu-2");
+        markReady("gpu-2");
+        // The busy node is drained last and keeps its pod while its job runs.
+        await().atMost(Duration.ofSeconds(20)).until(() -> fake.log.contains("drain gpu-0"));
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> "localhost/sluice-noded:latest".equals(image("gpu-0")));
+        fake.endJob("gpu-0");
+        await().atMost(Duration.ofSeconds(20)).until(() -> "localhost/sluice-noded:v2".equals(image("gpu-0")));
+        assertThat(podNames()).containsExactly("gpu-0", "gpu-1", "gpu-2");
+    }
+
     @Test
     void scalingOutAgainResumesADrainingNodeInsteadOfAddingOne() {
         client.resource(Resources.nodeSet("gpu", "lab", 2, 600)).create();

@@ -79,6 +79,39 @@ class TestScalePlan {
         assertThat(ScalePlan.plan(2, pods, ranking(0, 0), NOW, 60).create()).containsExactly(2);
     }
 
+    private static PodView pod(int ordinal, boolean replacing, boolean outdated, boolean ready, Long drainedAt) {
+        return new PodView("n-" + ordinal, ordinal, Optional.ofNullable(drainedAt), false, replacing, outdated, ready);
+    }
+
+    @Test
+    void aRollingUpdateReplacesOutdatedNodesLeastWorkFirstWithinMaxUnavailable() {
+        List<PodView> pods = List.of(
+                pod(0, false, true, true, null), pod(1, false, true, true, null), pod(2, false, true, true, null));
+        List<Candidate> r = ranking(NOW + 500, 0, NOW + 100);
+        assertThat(ScalePlan.plan(3, pods, r, NOW, 600, 1).replace()).containsExactly("n-1");
+        assertThat(ScalePlan.plan(3, pods, r, NOW, 600, 2).replace()).containsExactly("n-1", "n-2");
+        assertThat(ScalePlan.plan(3, pods, r, NOW, 600, 0).replace()).isEmpty();
+        // One being replaced, or one not ready, uses up maxUnavailable 1.
+        List<PodView> busy = List.of(
+                pod(0, false, true, true, null), pod(1, true, false, true, NOW), pod(2, false, true, true, null));
+        assertThat(ScalePlan.plan(3, busy, r, NOW, 600, 1).replace()).isEmpty();
+        List<PodView> starting = List.of(
+                pod(0, false, true, true, null), pod(1, false, false, false, null), pod(2, false, true, true, null));
+        assertThat(ScalePlan.plan(3, starting, r, NOW, 600, 1).replace()).isEmpty();
+    }
+
+    @Test
+    void aReplacedPodIsDeletedWhenIdleAndItsOrdinalComesBack() {
+        List<PodView> pods = List.of(pod(0, false, false, true, null), pod(1, true, false, true, NOW));
+        Actions waiting = ScalePlan.plan(2, pods, ranking(0, NOW + 500), NOW, 600, 1);
+        assertThat(waiting.idle()).isTrue();
+        Actions done = ScalePlan.plan(2, pods, ranking(0, 0), NOW, 600, 1);
+        assertThat(done.delete()).containsExactly("n-1");
+        assertThat(done.create()).isEmpty();
+        Actions after = ScalePlan.plan(2, List.of(pod(0, false, false, true, null)), ranking(0), NOW, 600, 1);
+        assertThat(after.create()).containsExactly(1);
+    }
+
     /** Whatever the load, no drained node has more work ahead than a node kept in service. */
     @Property
     void neverDrainsABusierNodeWhileALessBusyOneStays(
