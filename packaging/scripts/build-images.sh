@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Sluice's container images without a container engine: packaging/scripts/build-images.sh [OUT]
-#   OUT (default packaging/target/images) gets sluice-images.tar, an OCI archive with four tags:
-#   ctld, noded, dbd (the daemons, each as its entry point) and login (the user commands).
+#   OUT (default packaging/target/images) gets sluice-images.tar, an OCI archive with five tags:
+#   ctld, noded, dbd (the daemons, each as its entry point), login (the user commands) and
+#   operator (sluice-operator, from operator/target: build with ./mvnw -DskipTests package).
 # The root filesystem is install.sh --root with a jlink runtime, plus the host's glibc and the
 # few programs the daemons exec (sh, env, mv, setsid, setpriv, perl) with their libraries; the image
 # is assembled with umoci (Debian: apt-get install umoci). Run as root (umoci unpacks with owners).
@@ -40,6 +41,18 @@ printf 'root:x:0:\nslurm:x:999:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
 printf 'passwd: files\ngroup: files\nhosts: files dns\n' >"$rootfs/etc/nsswitch.conf"
 touch "$rootfs/etc/hosts" "$rootfs/etc/resolv.conf"
 chown -R 999:999 "$rootfs/var/spool/sluice/ctld" "$rootfs/var/spool/sluice/dbd"
+# The operator: its jar and its libraries (fabric8, Java Operator SDK) beside the daemons', run by
+# the same jlink runtime (java.net.http is in it: the fabric8 client's JDK HTTP client).
+operator=$here/../../operator/target
+[ -d "$operator/lib" ] || { echo "build-images: $operator/lib missing: run ./mvnw -DskipTests package" >&2; exit 1; }
+mkdir -p "$rootfs/opt/sluice-operator/lib" "$rootfs/opt/sluice-operator/bin" "$rootfs/var/run/sluice-operator"
+cp "$operator"/lib/*.jar "$operator"/sluice-operator-*.jar "$rootfs/opt/sluice-operator/lib/"
+cat >"$rootfs/opt/sluice-operator/bin/sluice-operator" <<'SH'
+#!/bin/sh
+exec /opt/sluice/runtime/bin/java $SLUICE_JAVA_OPTS -cp '/opt/sluice-operator/lib/*' dev.sluice.operator.OperatorMain "$@"
+SH
+chmod 755 "$rootfs/opt/sluice-operator/bin/sluice-operator"
+chown 65534:65534 "$rootfs/var/run/sluice-operator"
 
 layout="$work/oci"
 umoci init --layout "$layout"
@@ -61,6 +74,8 @@ umoci config --image "$layout:base" --tag dbd "${common[@]}" --config.user 999:9
   --config.volume /var/spool/sluice/dbd
 umoci config --image "$layout:base" --tag login "${common[@]}" --config.user 65534:65534 \
   --config.entrypoint /bin/bash
+umoci config --image "$layout:base" --tag operator "${common[@]}" --config.user 65534:65534 \
+  --config.entrypoint /opt/sluice-operator/bin/sluice-operator --config.exposedports 8080/tcp
 umoci rm --image "$layout:base"
 umoci gc --layout "$layout"
 tar -C "$layout" -cf "$out/sluice-images.tar" .

@@ -2,7 +2,7 @@
 # Checks the images build-images.sh made: unpacks each tag of the OCI archive with umoci and
 # starts its entry point from the unpacked filesystem (chroot, as a container engine would):
 # sluice-ctld checks a configuration, sluice-noded prints the node it detects (-C),
-# sluice-dbd its usage, the login image runs sbatch --version. Run as root (chroot, unshare).
+# sluice-dbd its usage, the login image runs sbatch --version, sluice-operator its usage. Run as root (chroot, unshare).
 #   packaging/scripts/check-images.sh [packaging/target/images/sluice-images.tar]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,7 +35,7 @@ run() { # tag, command... : runs in the unpacked root filesystem of tag
     'mount -t proc proc "$0/proc" && mount --bind /etc/hosts "$0/etc/hosts" && exec chroot "$0" "$@"' \
     "$work/$tag/rootfs" /usr/bin/env -i PATH=/opt/sluice/bin:/usr/bin:/bin "$@"
 }
-for tag in ctld noded dbd login; do
+for tag in ctld noded dbd login operator; do
   read -r user cmd <<<"$(entry "$tag")"
   echo "     $tag: user $user, runs: $cmd"
 done
@@ -58,3 +58,6 @@ echo "ok   dbd: sluice-dbd --help from the image"
 run login /opt/sluice/bin/sbatch --version | grep -q . || fail "sbatch --version"
 run login /bin/sh -c 'command -v squeue' | grep -q /opt/sluice/bin/squeue || fail "squeue on PATH"
 echo "ok   login: sbatch --version, squeue on PATH"
+run operator /opt/sluice-operator/bin/sluice-operator --help | grep -q 'Usage: sluice-operator' \
+  || fail "sluice-operator --help"
+echo "ok   operator: sluice-operator --help from the image"

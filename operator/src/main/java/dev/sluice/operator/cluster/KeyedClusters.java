@@ -1,0 +1,87 @@
+package dev.sluice.operator.cluster;
+
+import dev.sluice.cli.client.ClusterAccess;
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.operator.crd.Controller;
+import dev.sluice.operator.render.Names;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Reaches each controller as a command would: a client {@code slurm.conf} naming the controller's
+ * address and port, with the cluster key from the Controller's {@code slurmKeyRef} Secret beside
+ * it, in an owner-only directory of the operator's. Rebuilt when the key, the address or the port
+ * change.
+ */
+public final class KeyedClusters implements Clusters {
+    private record Entry(String identity, SluiceCluster cluster) {}
+
+    private final Path workDir;
+    private final Function<Controller, String> address;
+    private final Clock clock;
+    private final Map<String, Entry> cache = new ConcurrentHashMap<>();
+
+    /**
+     * @param address the host the operator reaches a controller at (in a cluster: its Service's
+     *     DNS name, {@link Names#controllerHost})
+     */
+    public KeyedClusters(Path workDir, Function<Controller, String> address, Clock clock) {
+        this.workDir = workDir;
+        this.address = address;
+        this.clock = clock;
+    }
+
+    @Override
+    public SluiceCluster forController(KubernetesClient client, Controller c)
+            throws SluiceCluster.ClusterUnavailableException {
+        String ns = c.getMetadata().getNamespace();
+        var ref = c.getSpec().slurmKeyRef;
+        Secret secret = client.secrets().inNamespace(ns).withName(ref.getName()).get();
+        if (secret == null || secret.getData() == null || !secret.getData().containsKey(ref.getKey())) {
+            throw new SluiceCluster.ClusterUnavailableException(
+                    "Secret " + ns + "/" + ref.getName() + " has no key " + ref.getKey(), null);
+        }
+        byte[] key = Base64.getDecoder().decode(secret.getData().get(ref.getKey()));
+        String host = address.apply(c);
+        int port = Names.ctldPort(c);
+        String identity = host + ":" + port + ":" + Arrays.hashCode(key);
+        String id = ns + "/" + c.getMetadata().getName();
+        Entry e = cache.get(id);
+        if (e != null && e.identity().equals(identity)) {
+            return e.cluster();
+        }
+        try {
+            Path dir = workDir.resolve(ns).resolve(c.getMetadata().getName());
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path keyFile = dir.resolve("slurm.key");
+            Files.deleteIfExists(keyFile);
+            Files.createFile(
+                    keyFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.write(keyFile, key);
+            Path conf = dir.resolve("slurm.conf");
+            Files.writeString(
+                    conf,
+                    "ClusterName=" + Names.clusterName(c) + "\n"
+                            + "SlurmctldHost=" + c.getMetadata().getName() + "-0(" + host + ")\n"
+                            + "SlurmctldPort=" + port + "\n"
+                            // No socket lives here: the operator always goes over the network.
+                            + "StateSaveLocation=" + dir.resolve("none") + "\n");
+            SluiceCluster cluster = new ClientSluiceCluster(ClusterAccess.read(conf), clock);
+            cache.put(id, new Entry(identity, cluster));
+            return cluster;
+        } catch (IOException | ConfigException ex) {
+            throw new SluiceCluster.ClusterUnavailableException("cannot set up a client for " + id + ": " + ex, ex);
+        }
+    }
+}

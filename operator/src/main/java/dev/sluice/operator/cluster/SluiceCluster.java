@@ -1,0 +1,50 @@
+package dev.sluice.operator.cluster;
+
+import dev.sluice.common.scalein.ScaleInRanking.Candidate;
+import java.util.List;
+
+/** The controller as the operator's reconcilers see it. */
+public interface SluiceCluster {
+    /** A node as the controller reports it: its name and scontrol state (IDLE, MIXED, IDLE+DRAIN, ...). */
+    record Node(String name, String state, String reason) {
+        public boolean drained() {
+            return state.contains("DRAIN");
+        }
+
+        public boolean down() {
+            return state.startsWith("DOWN") || state.contains("NOT_RESPONDING");
+        }
+
+        public boolean idle() {
+            return state.startsWith("IDLE") && !drained() && !down();
+        }
+    }
+
+    /** Every node the controller knows. */
+    List<Node> nodes() throws ClusterUnavailableException;
+
+    /**
+     * {@code scontrol show scalein NODES}: the named nodes that the controller knows, least work
+     * first ({@link dev.sluice.common.scalein.ScaleInRanking}).
+     */
+    List<Candidate> scaleInRanking(List<String> nodes) throws ClusterUnavailableException;
+
+    /** Pending work and idle nodes per partition, for the autoscaling metrics. */
+    List<PartitionLoad> partitionLoads() throws ClusterUnavailableException;
+
+    /** {@code scontrol update nodename=NODE state=drain reason=REASON}. */
+    void drain(String node, String reason) throws ClusterUnavailableException;
+
+    /** {@code scontrol update nodename=NODE state=resume}. */
+    void resume(String node) throws ClusterUnavailableException;
+
+    /** {@code scontrol delete nodename=NODE}: forget a dynamic node whose pod is gone. */
+    void delete(String node) throws ClusterUnavailableException;
+
+    /** The controller could not be reached or refused; the reconciler retries later. */
+    final class ClusterUnavailableException extends Exception {
+        public ClusterUnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

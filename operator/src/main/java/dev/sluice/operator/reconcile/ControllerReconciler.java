@@ -1,0 +1,159 @@
+package dev.sluice.operator.reconcile;
+
+import dev.sluice.operator.cluster.Clusters;
+import dev.sluice.operator.cluster.SluiceCluster.ClusterUnavailableException;
+import dev.sluice.operator.crd.Controller;
+import dev.sluice.operator.crd.ControllerStatus;
+import dev.sluice.operator.crd.NodeSet;
+import dev.sluice.operator.render.ControllerObjects;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Makes a Controller's children: the ConfigMap ({@code slurm.conf} with the partitions of the
+ * NodeSets that name it), the headless Service and the StatefulSet, all owned by the Controller.
+ * A NodeSet added or changed re-renders the ConfigMap (the NodeSet informer maps it to its
+ * controller); the StatefulSet's pod template carries the configuration's hash, so a changed
+ * configuration restarts the controller, which recovers its jobs from the state volume.
+ */
+@ControllerConfiguration(name = "controller")
+public final class ControllerReconciler implements Reconciler<Controller> {
+    private final Clusters clusters;
+    private final Clock clock;
+    private final String defaultImage;
+
+    public ControllerReconciler(Clusters clusters, Clock clock, String defaultImage) {
+        this.clusters = clusters;
+        this.clock = clock;
+        this.defaultImage = defaultImage;
+    }
+
+    @Override
+    public List<EventSource<?, Controller>> prepareEventSources(EventSourceContext<Controller> context) {
+        var nodeSets = InformerEventSourceConfiguration.from(NodeSet.class, Controller.class)
+                .withSecondaryToPrimaryMapper((NodeSet s) -> s.getSpec() == null || s.getSpec().controllerRef == null
+                        ? Set.of()
+                        : Set.of(new ResourceID(
+                                s.getSpec().controllerRef.getName(),
+                                s.getMetadata().getNamespace())))
+                .build();
+        return List.of(new InformerEventSource<>(nodeSets, context));
+    }
+
+    @Override
+    public UpdateControl<Controller> reconcile(Controller c, Context<Controller> context) {
+        KubernetesClient client = context.getClient();
+        String ns = c.getMetadata().getNamespace();
+        String name = c.getMetadata().getName();
+        ControllerStatus status = c.getStatus() != null ? c.getStatus() : new ControllerStatus();
+        c.setStatus(status);
+        Long generation = c.getMetadata().getGeneration();
+        status.observedGeneration = generation;
+        List<NodeSet> nodeSets = client.resources(NodeSet.class).inNamespace(ns).list().getItems().stream()
+                .filter(s -> s.getSpec() != null
+                        && s.getSpec().controllerRef != null
+                        && name.equals(s.getSpec().controllerRef.getName()))
+                .sorted((a, b) ->
+                        a.getMetadata().getName().compareTo(b.getMetadata().getName()))
+                .toList();
+        ConfigMap config = ControllerObjects.configMap(c, nodeSets);
+        boolean configChanged = apply(client, c, config);
+        apply(client, c, ControllerObjects.service(c));
+        apply(client, c, ControllerObjects.statefulSet(c, defaultImage, hash(config)));
+        if (configChanged) {
+            Events.record(
+                    client,
+                    clock,
+                    c,
+                    "Normal",
+                    "ConfigRendered",
+                    "slurm.conf rendered with " + nodeSets.size() + " NodeSet(s)");
+        }
+        Pod pod = client.pods().inNamespace(ns).withName(name + "-0").get();
+        boolean podReady = pod != null && PodReadiness.ready(pod);
+        String unreachable = null;
+        if (podReady) {
+            try {
+                clusters.forController(client, c).nodes();
+            } catch (ClusterUnavailableException e) {
+                unreachable = e.getMessage();
+            }
+        }
+        boolean available = podReady && unreachable == null;
+        var now = clock.instant();
+        Conditions.set(
+                status.conditions,
+                "Available",
+                available,
+                !podReady ? "PodNotReady" : unreachable != null ? "Unreachable" : "Answering",
+                !podReady
+                        ? "pod " + name + "-0 is not ready"
+                        : unreachable != null ? unreachable : "sluice-ctld answers",
+                generation,
+                now);
+        return UpdateControl.patchStatus(c).rescheduleAfter(available ? Duration.ofSeconds(30) : Duration.ofSeconds(3));
+    }
+
+    /** Creates or updates a child; true when it was created or its content changed. */
+    private static boolean apply(KubernetesClient client, Controller owner, HasMetadata child) {
+        Owners.ownedBy(child, owner);
+        HasMetadata existing = client.resource(child).get();
+        if (existing != null && sameContent(existing, child)) {
+            return false;
+        }
+        client.resource(child).createOr(NonDeletingOperation::update);
+        return true;
+    }
+
+    private static boolean sameContent(HasMetadata existing, HasMetadata wanted) {
+        if (existing instanceof ConfigMap a && wanted instanceof ConfigMap b) {
+            return Objects.equals(a.getData(), b.getData());
+        }
+        if (existing instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet a
+                && wanted instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet b) {
+            return Objects.equals(a.getSpec().getTemplate(), b.getSpec().getTemplate());
+        }
+        if (existing instanceof io.fabric8.kubernetes.api.model.Service a
+                && wanted instanceof io.fabric8.kubernetes.api.model.Service b) {
+            return Objects.equals(a.getSpec().getPorts(), b.getSpec().getPorts());
+        }
+        return false;
+    }
+
+    static String hash(ConfigMap config) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            new TreeMap<>(config.getData()).forEach((k, v) -> {
+                sha.update(k.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+                sha.update(v.getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+            });
+            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

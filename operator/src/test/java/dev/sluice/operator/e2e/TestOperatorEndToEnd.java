@@ -1,0 +1,244 @@
+package dev.sluice.operator.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.operator.SluiceOperator;
+import dev.sluice.operator.cluster.KeyedClusters;
+import dev.sluice.operator.crd.Controller;
+import dev.sluice.operator.crd.NodeSet;
+import dev.sluice.operator.metrics.AutoscalingMetrics;
+import dev.sluice.operator.metrics.Scrape;
+import dev.sluice.operator.reconcile.MockApi;
+import dev.sluice.operator.reconcile.Resources;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * A Sluice cluster from custom resources, end to end: the operator on the mock API server, and
+ * {@link Kubelet} running each pod's real daemon. A Controller and a NodeSet of two come up and
+ * run a job; the NodeSet scaled to 4 and back to 1 while a job holds one node keeps that node;
+ * the controller's pod deleted comes back with the job still running, and the job completes.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TestOperatorEndToEnd {
+    private static final Duration UP = Duration.ofSeconds(90);
+
+    /** Kept after the run (target/ is cleaned by the build): the daemons' logs are the diagnosis. */
+    private static Path dir;
+
+    private static MockApi api;
+    private static KubernetesClient client;
+    private static SluiceOperator operator;
+    private static Kubelet kubelet;
+    private static Commands commands;
+    private static Path work;
+    private static AutoscalingMetrics metrics;
+    private static int metricsPort;
+
+    @BeforeAll
+    static void up() throws Exception {
+        dir = Path.of("target/operator-e2e").toAbsolutePath();
+        deleteTree(dir);
+        byte[] key = new byte[64];
+        new SecureRandom().nextBytes(key);
+        api = new MockApi(key);
+        client = api.client();
+        Path opDir = Files.createDirectories(dir.resolve("operator"));
+        operator = new SluiceOperator(
+                client,
+                new KeyedClusters(opDir, c -> "127.0.0.1", Clock.systemUTC()),
+                Clock.systemUTC(),
+                SluiceOperator.Images.defaults(),
+                Optional.empty());
+        operator.start();
+        metrics = new AutoscalingMetrics(
+                client, new KeyedClusters(opDir, c -> "127.0.0.1", Clock.systemUTC()), Clock.systemUTC());
+        metricsPort = metrics.serve(0);
+        kubelet = new Kubelet(client, MockApi.NS, Files.createDirectories(dir.resolve("kubelet")));
+        kubelet.start();
+        work = Files.createDirectories(dir.resolve("work"));
+        commands = new Commands(opDir.resolve(MockApi.NS).resolve("lab").resolve("slurm.conf"), work);
+        client.resource(Resources.controller(
+                        "lab",
+                        freePortWithGrpcAbove(),
+                        "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSlurmdTimeout=60\nKillWait=5\n"))
+                .create();
+        client.resource(Resources.nodeSet("gpu", "lab", 2, 600)).create();
+    }
+
+    @AfterAll
+    static void down() {
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        if (operator != null) {
+            operator.close();
+        }
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    private static NodeSet nodeSet() {
+        return client.resources(NodeSet.class)
+                .inNamespace(MockApi.NS)
+                .withName("gpu")
+                .get();
+    }
+
+    private static String logs() throws IOException {
+        StringBuilder s = new StringBuilder();
+        for (String pod : List.of("lab-0", "gpu-0", "gpu-1", "gpu-2", "gpu-3")) {
+            s.append("==== ").append(pod).append('\n').append(kubelet.logOf(pod));
+        }
+        return s.toString();
+    }
+
+    private static void awaitIdleNodes(int n) throws IOException {
+        try {
+            await().atMost(UP).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                NodeSet s = nodeSet();
+                assertThat(s.getStatus()).isNotNull();
+                assertThat(s.getStatus().slurmIdle).isEqualTo(n);
+                assertThat(s.getStatus().readyReplicas).isEqualTo(n);
+            });
+        } catch (AssertionError | org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(logs(), e);
+        }
+    }
+
+    private static String submit(String... args) throws Exception {
+        Commands.Result r = commands.run("sbatch", args);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return r.out().replaceAll("\\D", "");
+    }
+
+    private static void awaitState(String id, String state) {
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(
+                                commands.run("scontrol", "show", "job", id).out())
+                        .contains("JobState=" + state));
+    }
+
+    @Test
+    @Order(1)
+    void aControllerAndTwoNodesFromCustomResourcesRunAJob() throws Exception {
+        awaitIdleNodes(2);
+        await().atMost(UP)
+                .untilAsserted(() -> assertThat(client.resources(Controller.class)
+                                .inNamespace(MockApi.NS)
+                                .withName("lab")
+                                .get()
+                                .getStatus()
+                                .conditions)
+                        .anySatisfy(c -> {
+                            assertThat(c.getType()).isEqualTo("Available");
+                            assertThat(c.getStatus()).isEqualTo("True");
+                        }));
+        assertThat(commands.run("sinfo", "-h", "-p", "gpu", "-o", "%P %D %t").out())
+                .isEqualTo("gpu 2 idle\n");
+        String id = submit("-p", "gpu", "-N", "2", "--wrap", "echo hello from $SLURM_JOB_NODELIST");
+        awaitState(id, "COMPLETED");
+        // Dynamic nodes are indexed in registration order, which the host list follows.
+        assertThat(Files.readString(work.resolve("slurm-" + id + ".out"))).matches("hello from gpu-\\[(0-1|1,0)\\]\n");
+    }
+
+    @Test
+    @Order(2)
+    void scaledToFourAndBackToOneTheBusyNodeSurvivesAndItsJobCompletes() throws Exception {
+        client.resources(NodeSet.class).inNamespace(MockApi.NS).withName("gpu").scale(4);
+        awaitIdleNodes(4);
+        String id = submit(
+                "-w",
+                "gpu-2",
+                "--wrap",
+                "while [ ! -e go ]; do sleep 0.2; done; echo done on $(hostname -s) $SLURMD_NODENAME");
+        awaitState(id, "RUNNING");
+        String wide = submit("-p", "gpu", "-N", "4", "--wrap", "true");
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(Scrape.lines(metricsPort, "sluice_partition_"))
+                                .contains(
+                                        "sluice_partition_idle_nodes{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 3.0",
+                                        "sluice_partition_pending_jobs{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 1.0",
+                                        "sluice_partition_pending_cpus{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 4.0",
+                                        "sluice_partition_pending_gpus{controller=\"lab\",namespace=\"hpc\",partition=\"gpu\"} 0.0"));
+        assertThat(commands.run("scancel", wide).exitCode()).isZero();
+
+        client.resources(NodeSet.class).inNamespace(MockApi.NS).withName("gpu").scale(1);
+
+        await().atMost(UP)
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(client.pods()
+                                .inNamespace(MockApi.NS)
+                                .withLabel("sluice.dev/nodeset", "gpu")
+                                .list()
+                                .getItems())
+                        .extracting(p -> p.getMetadata().getName())
+                        .containsExactly("gpu-2"));
+        assertThat(commands.run("scontrol", "show", "job", id).out()).contains("JobState=RUNNING");
+
+        // The controller's pod deleted: its StatefulSet makes a new one on the same claim, which
+        // recovers the running job from StateSaveLocation.
+        long before = kubelet.process("lab-0").pid();
+        client.pods().inNamespace(MockApi.NS).withName("lab-0").delete();
+        await().atMost(UP).until(() -> {
+            Process p = kubelet.process("lab-0");
+            return p != null && p.pid() != before;
+        });
+        awaitState(id, "RUNNING");
+        Files.createFile(work.resolve("go"));
+        awaitState(id, "COMPLETED");
+        assertThat(Files.readString(work.resolve("slurm-" + id + ".out"))).endsWith("gpu-2\n");
+        await().atMost(UP).untilAsserted(() -> {
+            assertThat(nodeSet().getStatus().replicas).isEqualTo(1);
+            assertThat(commands.run("sinfo", "-h", "-o", "%N").out()).isEqualTo("gpu-2\n");
+        });
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static int freePortWithGrpcAbove() throws IOException {
+        for (int tries = 0; tries < 100; tries++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                int port = s.getLocalPort();
+                if (port + 100 < 65536) {
+                    try (ServerSocket above = new ServerSocket(port + 100)) {
+                        return port;
+                    } catch (IOException e) {
+                        // taken: try another
+                    }
+                }
+            }
+        }
+        throw new IOException("no free port with a free port 100 above it");
+    }
+}

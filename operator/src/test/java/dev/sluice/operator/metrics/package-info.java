@@ -1,0 +1,2 @@
+/** Tests of the autoscaling metrics. */
+package dev.sluice.operator.metrics;

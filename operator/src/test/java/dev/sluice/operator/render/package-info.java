@@ -1,0 +1,2 @@
+/** Tests of the rendered Kubernetes objects. */
+package dev.sluice.operator.render;

@@ -1,0 +1,2 @@
+/** Tests of the scale plan. */
+package dev.sluice.operator.scale;
