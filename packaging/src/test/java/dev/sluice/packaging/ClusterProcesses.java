@@ -255,8 +255,13 @@ final class ClusterProcesses implements AutoCloseable {
         cmd.addAll(args);
         Files.createDirectories(layout.logDir());
         ProcessBuilder pb = new ProcessBuilder(cmd);
-        // The cluster key sits beside slurm.conf; a configless node daemon finds it through here.
-        pb.environment().put("SLURM_CONF", layout.slurmConfPath().toString());
+        // A configless node daemon has no slurm.conf at all, as on a fresh node: it finds the
+        // cluster key from --key-file alone. Every other daemon is told where slurm.conf is.
+        if (args.contains("--conf-server")) {
+            pb.environment().remove("SLURM_CONF");
+        } else {
+            pb.environment().put("SLURM_CONF", layout.slurmConfPath().toString());
+        }
         return pb.redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         OwnerOnly.privateFile(layout.logDir().resolve(logName + ".log"))

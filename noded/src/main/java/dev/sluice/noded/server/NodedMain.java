@@ -131,12 +131,16 @@ public final class NodedMain {
             List<ConfigFetcher.Server> servers = ConfigFetcher.Server.parse(confServer);
             Path cache = Path.of((spool != null ? spool : DEFAULT_SPOOL).replace("%n", name))
                     .resolve("conf-cache");
-            // The cluster key is provisioned beside where slurm.conf would be ($SLURM_CONF's
-            // directory, /etc/slurm by default), as Slurm's slurm.key is on configless nodes.
+            // The cluster key is --key-file when given, else provisioned beside where slurm.conf
+            // would be ($SLURM_CONF's directory, /etc/slurm by default), as Slurm's slurm.key is
+            // on configless nodes: the same key the daemon registers with below.
             java.util.Optional<dev.sluice.common.auth.ClusterKeys> keys;
             try {
-                keys = java.util.Optional.of(dev.sluice.common.auth.ClusterKeys.loadFromConfigDir(
-                        confPath.toAbsolutePath().getParent()));
+                keys = java.util.Optional.of(
+                        keyFile != null
+                                ? dev.sluice.common.auth.ClusterKeys.load(Path.of(keyFile))
+                                : dev.sluice.common.auth.ClusterKeys.loadFromConfigDir(
+                                        confPath.toAbsolutePath().getParent()));
             } catch (dev.sluice.common.auth.AuthException | IllegalArgumentException e) {
                 err.println("sluice-noded: warning: configless: " + e.getMessage()
                         + "; the controller will refuse to serve the configuration");
