@@ -4,7 +4,6 @@ import dev.sluice.cli.command.submit.HelpText;
 import dev.sluice.cli.command.submit.OptionCatalog;
 import dev.sluice.cli.getopt.OptionTable;
 import java.util.Map;
-import java.util.Set;
 
 /** salloc's option table, its {@code SALLOC_*} input variables and its help texts. */
 final class SallocOptions {
@@ -25,7 +24,7 @@ final class SallocOptions {
             """;
 
     /** Every option salloc has is taken: honoured, warned about or recorded (docs/commands.md). */
-    static final OptionTable TABLE = OptionCatalog.table(ORDER, Set.of(), Map.of());
+    static final OptionTable TABLE = OptionCatalog.table(ORDER, Map.of());
 
     /** salloc(1) "INPUT ENVIRONMENT VARIABLES"; the command line wins over them. */
     static final Map<String, String> ENV = Map.ofEntries(

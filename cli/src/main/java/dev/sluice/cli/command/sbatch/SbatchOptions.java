@@ -5,7 +5,6 @@ import dev.sluice.cli.command.submit.OptionCatalog;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.OptionTable;
 import java.util.Map;
-import java.util.Set;
 
 /** sbatch's option table, the {@code SBATCH_*} variables that stand for options and its help texts. */
 final class SbatchOptions {
@@ -29,7 +28,7 @@ final class SbatchOptions {
 
     // sbatch's -W waits for the job: no argument (srun's -W takes seconds). Every option sbatch
     // has is taken: honoured, warned about or recorded (docs/commands.md).
-    static final OptionTable TABLE = OptionCatalog.table(ORDER, Set.of(), Map.of("wait", ArgKind.NONE));
+    static final OptionTable TABLE = OptionCatalog.table(ORDER, Map.of("wait", ArgKind.NONE));
 
     /**
      * sbatch(1) "INPUT ENVIRONMENT VARIABLES" that stand for one option each. SBATCH_DEBUG,

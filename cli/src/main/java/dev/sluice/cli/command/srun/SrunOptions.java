@@ -4,7 +4,6 @@ import dev.sluice.cli.command.submit.HelpText;
 import dev.sluice.cli.command.submit.OptionCatalog;
 import dev.sluice.cli.getopt.OptionTable;
 import java.util.Map;
-import java.util.Set;
 
 /** srun's option table, the input variables it reads and its help texts. */
 final class SrunOptions {
@@ -29,7 +28,7 @@ final class SrunOptions {
             """;
 
     /** Every option srun has is taken: honoured, warned about or recorded (docs/commands.md). */
-    static final OptionTable TABLE = OptionCatalog.table(ORDER, Set.of(), Map.of());
+    static final OptionTable TABLE = OptionCatalog.table(ORDER, Map.of());
 
     /**
      * srun(1) "INPUT ENVIRONMENT VARIABLES", less those a job's own environment sets in Sluice

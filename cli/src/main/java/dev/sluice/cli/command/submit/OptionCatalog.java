@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Every long option of Slurm 22.05's sbatch, srun and salloc, with its short letter, its
@@ -177,17 +176,16 @@ public final class OptionCatalog {
      * A command's table.
      *
      * @param order the command's long names, blank-separated, in its getopt table's order
-     * @param refused names the command keeps for prefix matching but refuses as unrecognized
      * @param kinds argument kinds that differ from the catalogue's for this command
      */
-    public static OptionTable table(String order, Set<String> refused, Map<String, ArgKind> kinds) {
+    public static OptionTable table(String order, Map<String, ArgKind> kinds) {
         OptionTable.Builder b = OptionTable.builder().stopAtFirstOperand().inGivenOrder();
         for (String name : names(order)) {
             Definition d = BY_NAME.get(name);
             if (d == null) {
                 throw new IllegalArgumentException("no option --" + name + " in the catalogue");
             }
-            b.add(d.shortName(), name, kinds.getOrDefault(name, d.arg()), d.key(), !refused.contains(name));
+            b.add(d.shortName(), name, kinds.getOrDefault(name, d.arg()), d.key(), true);
         }
         return b.build();
     }
