@@ -327,6 +327,38 @@ public record JobRequest(
             int newNumTasks,
             String newPartition,
             Licenses newLicenses) {
+        return with(
+                newName,
+                newAccount,
+                newComment,
+                newNice,
+                newQos,
+                newMinNodes,
+                newMaxNodes,
+                newNumTasks,
+                newPartition,
+                newLicenses,
+                reservation);
+    }
+
+    /** The same request in another reservation ({@code --reservation}; empty: none). */
+    public JobRequest withReservation(String newReservation) {
+        return with(
+                name, account, comment, nice, qos, minNodes, maxNodes, numTasks, partition, licenses, newReservation);
+    }
+
+    private JobRequest with(
+            String newName,
+            String newAccount,
+            String newComment,
+            int newNice,
+            String newQos,
+            int newMinNodes,
+            int newMaxNodes,
+            int newNumTasks,
+            String newPartition,
+            Licenses newLicenses,
+            String newReservation) {
         return new JobRequest(
                 newName,
                 script,
@@ -365,7 +397,7 @@ public record JobRequest(
                 warnSignal,
                 mail,
                 newLicenses,
-                reservation);
+                newReservation);
     }
 
     /** Tasks requested; Slurm defaults to one task per requested node. */
