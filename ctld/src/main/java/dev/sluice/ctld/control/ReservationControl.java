@@ -45,6 +45,10 @@ public final class ReservationControl {
         Reservation probe;
         int id = state.reservations().lastId() + 1;
         String name = spec.name() == null || spec.name().isEmpty() ? caller.userName() + "_" + id : spec.name();
+        if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == ' ' || c == ',')) {
+            // It is printed in every listing: no control characters, blanks or commas.
+            throw new SlurmException(ErrorCode.RESERVATION_INVALID);
+        }
         if (spec.nodes() != null && !spec.nodes().isEmpty()) {
             nodes = named(state, spec.nodes(), flags);
             probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);

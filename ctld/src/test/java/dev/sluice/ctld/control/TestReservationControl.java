@@ -88,6 +88,7 @@ class TestReservationControl {
         ReservationSpec badAccount =
                 new ReservationSpec("x", NOW, null, 60L, "n1", null, null, null, "chem", List.of(), null);
         assertThat(refusal(() -> create(badAccount))).isEqualTo(ErrorCode.INVALID_ACCOUNT);
+        assertThat(refusal(() -> create(spec("a\nb", "n1", 60L, "alice")))).isEqualTo(ErrorCode.RESERVATION_INVALID);
         assertThat(state.reservations().isEmpty()).isTrue();
     }
 
