@@ -1,18 +1,14 @@
 package dev.sluice.ctld.sched;
 
-import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.Licenses;
-import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.limits.LimitGate;
 import dev.sluice.ctld.limits.LimitUsage;
 import dev.sluice.ctld.queue.Priorities;
 import dev.sluice.ctld.queue.QosPriorities;
-import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
@@ -388,56 +384,8 @@ public final class Scheduler {
                 view.busyCores());
     }
 
-    /** Applies partition and cluster defaults to a job's request. */
+    /** Applies partition and cluster defaults to a job's request ({@link RequestDefaults}). */
     public static PlacementRequest placementRequest(JobRequest request, Partition partition, SelectDefaults defaults) {
-        long memPerCpu = request.memPerCpuMb();
-        if (request.memPerNodeMb() == 0 && memPerCpu == 0) {
-            memPerCpu = partition.defMemPerCpuMb() > 0 ? partition.defMemPerCpuMb() : defaults.defMemPerCpuMb();
-        }
-        // -N2 means two nodes exactly; without -N a job takes as many nodes as its tasks need,
-        // as few as possible (Slurm spreads -n8 over two 4-CPU nodes).
-        int maxNodes = request.maxNodes() > 0
-                ? request.maxNodes()
-                : request.minNodes() > 0 ? request.minNodes() : Integer.MAX_VALUE;
-        return new PlacementRequest(
-                request.effectiveMinNodes(),
-                maxNodes,
-                request.effectiveTasks(),
-                request.effectiveCpusPerTask(),
-                request.ntasksPerNode(),
-                request.memPerNodeMb(),
-                memPerCpu,
-                defaults.memoryConsumable(),
-                request.exclusive(),
-                names(request.reqNodes()),
-                names(request.excludeNodes()),
-                GresDemands.of(request, defaults.gresNames()),
-                constraint(request.constraint()),
-                enforceBinding(request.gpuOptions().gresFlags()));
-    }
-
-    /** {@code --gres-flags} is a comma list; sbatch has already refused unknown flags. */
-    private static boolean enforceBinding(String gresFlags) {
-        for (String flag : gresFlags.split(",")) {
-            if (flag.strip().equalsIgnoreCase("enforce-binding")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static FeatureConstraint constraint(String text) {
-        try {
-            return FeatureConstraint.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.INVALID_FEATURE);
-        }
-    }
-
-    private static Set<String> names(String hostlist) {
-        if (hostlist == null || hostlist.isBlank()) {
-            return Set.of();
-        }
-        return new HashSet<>(HostList.expand(hostlist));
+        return RequestDefaults.apply(request, partition, defaults);
     }
 }
