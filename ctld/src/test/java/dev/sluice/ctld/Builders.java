@@ -291,6 +291,20 @@ public final class Builders {
         private String account = "";
         private long memPerNodeMb;
         private String licenses = "";
+        private String reservation = "";
+        private String reqNodes = "";
+
+        /** {@code sbatch --reservation}. */
+        public JobBuilder reservation(String value) {
+            reservation = value;
+            return this;
+        }
+
+        /** {@code sbatch -w}. */
+        public JobBuilder require(String hostlist) {
+            reqNodes = hostlist;
+            return this;
+        }
 
         /** {@code sbatch -L}. */
         public JobBuilder licenses(String value) {
@@ -422,7 +436,7 @@ public final class Builders {
                             exclusive,
                             memPerNodeMb,
                             0,
-                            "",
+                            reqNodes,
                             "",
                             account,
                             "",
@@ -436,7 +450,8 @@ public final class Builders {
                             "",
                             JobRequest.GpuOptions.NONE,
                             sequencing)
-                    .withLicenses(dev.sluice.common.slurm.Licenses.parse(licenses));
+                    .withLicenses(dev.sluice.common.slurm.Licenses.parse(licenses))
+                    .withReservation(reservation);
         }
     }
 }

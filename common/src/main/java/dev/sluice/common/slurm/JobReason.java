@@ -27,6 +27,12 @@ public enum JobReason {
     BAD_CONSTRAINTS("BadConstraints"),
     REQ_NODE_NOT_AVAIL("ReqNodeNotAvail"),
     JOB_ARRAY_TASK_LIMIT("JobArrayTaskLimit"),
+    /** The job's {@code --reservation} has not started yet. */
+    RESERVATION("Reservation"),
+    /** A node the job asks for by name is held by an advance reservation it is not in. */
+    MAY_BE_RESERVED("ReqNodeNotAvail, May be reserved for other job"),
+    /** The job would fit but for nodes advance reservations hold (Slurm's WAIT_NODE_NOT_AVAIL text). */
+    NODES_RESERVED("Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions"),
     /** Not enough of the job's {@code --licenses} are free. */
     LICENSES("Licenses"),
     // Waiting: the partition.

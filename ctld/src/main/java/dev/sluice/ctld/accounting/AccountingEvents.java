@@ -87,6 +87,8 @@ public final class AccountingEvents {
             case StateRecord.NodeStateChanged r -> List.of();
             case StateRecord.NodeCreated r -> List.of();
             case StateRecord.NodeDeleted r -> List.of();
+            case StateRecord.ReservationSaved r -> List.of();
+            case StateRecord.ReservationDeleted r -> List.of();
         };
     }
 
@@ -171,6 +173,8 @@ public final class AccountingEvents {
             case StateRecord.NodeStateChanged r -> List.of();
             case StateRecord.NodeCreated r -> List.of();
             case StateRecord.NodeDeleted r -> List.of();
+            case StateRecord.ReservationSaved r -> List.of();
+            case StateRecord.ReservationDeleted r -> List.of();
         };
     }
 

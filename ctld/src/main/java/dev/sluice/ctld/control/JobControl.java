@@ -59,6 +59,11 @@ public final class JobControl {
         return submit(state, request, now, false);
     }
 
+    /** AccountingStorageEnforce and the associations it checks (reservations' Accounts= too). */
+    public PolicyView limits() {
+        return limits;
+    }
+
     /** @param allocation salloc/srun: no batch script, the job only holds its resources */
     public ControlResult<Integer> submit(ClusterView state, JobRequest request, long now, boolean allocation) {
         return submit(state, request, now, allocation, false);
@@ -82,6 +87,7 @@ public final class JobControl {
         SubmitChecks.features(state, request);
         SubmitChecks.licenses(defaults.licenses(), request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
+        SubmitChecks.reservation(state, request, now, limits.policy());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
             limit = partition.defaultTimeMinutes() != JobRequest.TIME_NOT_SET
@@ -120,8 +126,8 @@ public final class JobControl {
     /**
      * A submission as the caller meets it: the job's id, or why it was refused. Slurm 22.05
      * makes the job record (and so uses up its id) before it checks the dependency and tries the
-     * nodes: a job refused for those leaves a gap in the ids (observed: {@code -d afterok:<bad>}
-     * and {@code --mem} over every node each use one up), one refused for its partition,
+     * nodes: a job refused for those leaves a gap in the ids (observed: {@code -d afterok:<bad>},
+     * {@code --mem} over every node and a reservation the user may not use each use one up), one refused for its partition,
      * account or options does not.
      */
     public ControlResult<Submission> submission(ClusterView state, JobRequest request, long now, boolean allocation) {
@@ -140,7 +146,10 @@ public final class JobControl {
     }
 
     private static boolean usesJobId(ErrorCode refusal) {
-        return refusal == ErrorCode.DEPENDENCY || refusal == ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE;
+        return refusal == ErrorCode.DEPENDENCY
+                || refusal == ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE
+                || refusal == ErrorCode.RESERVATION_ACCESS
+                || refusal == ErrorCode.RESERVATION_INVALID;
     }
 
     /** A submission's outcome: the job's id, or the refusal to answer with. */

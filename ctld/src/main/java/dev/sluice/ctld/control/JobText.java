@@ -42,6 +42,7 @@ public final class JobText {
         field("MailUser", r.mail().user());
         field("MailType", r.mail().types());
         field("Licenses", r.licenses().toString());
+        field("Reservation", r.reservation());
         field("TresPerJob", r.gpuOptions().gpus());
         field("TresPerNode", r.gpuOptions().gpusPerNode());
         field("TresPerTask", r.gpuOptions().gpusPerTask());

@@ -41,6 +41,28 @@ final class SubmitChecks {
         }
     }
 
+    /**
+     * {@code --reservation=NAME}: it must exist ({@code Requested reservation is invalid}) and let
+     * the job's user and account in ({@code Access denied to requested reservation}), as Slurm 22.05
+     * answers at submission.
+     */
+    static void reservation(
+            ClusterView state, JobRequest request, long now, dev.sluice.ctld.limits.AccountingPolicy policy) {
+        if (request.reservation().isEmpty()) {
+            return;
+        }
+        dev.sluice.ctld.state.Reservation r = state.reservations()
+                .find(request.reservation(), now)
+                .orElseThrow(() -> new SlurmException(ErrorCode.RESERVATION_INVALID));
+        String user = request.owner().userName();
+        String account = request.account() == null || request.account().isEmpty()
+                ? policy.defaultAccounts().getOrDefault(user, "")
+                : request.account();
+        if (!r.permits(user, account)) {
+            throw new SlurmException(ErrorCode.RESERVATION_ACCESS);
+        }
+    }
+
     /** The array and dependency texts must parse, or Slurm refuses the job. */
     static void sequencing(ClusterView state, JobRequest request, int maxArraySize) {
         String array = request.sequencing().array();

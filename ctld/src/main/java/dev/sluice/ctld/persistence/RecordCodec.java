@@ -120,6 +120,12 @@ public final class RecordCodec {
                                 .addAllFeatures(r.features()))
                         .setWeight(r.weight())
                         .setFuture(r.future()));
+            case StateRecord.ReservationSaved r ->
+                e.setReservationSaved(dev.sluice.protocol.v1.journal.ReservationSavedRecord.newBuilder()
+                        .setReservation(dev.sluice.ctld.wire.ReservationWire.toWire(r.reservation())));
+            case StateRecord.ReservationDeleted r ->
+                e.setReservationDeleted(dev.sluice.protocol.v1.journal.ReservationDeletedRecord.newBuilder()
+                        .setName(r.name()));
             case StateRecord.NodeDeleted r ->
                 e.setNodeDeleted(NodeDeletedRecord.newBuilder().setName(r.name()));
             case StateRecord.NodeStateChanged r ->
@@ -247,6 +253,13 @@ public final class RecordCodec {
                         r.getFuture(),
                         t);
             }
+            case RESERVATION_SAVED ->
+                new StateRecord.ReservationSaved(
+                        dev.sluice.ctld.wire.ReservationWire.toDomain(
+                                e.getReservationSaved().getReservation()),
+                        t);
+            case RESERVATION_DELETED ->
+                new StateRecord.ReservationDeleted(e.getReservationDeleted().getName(), t);
             case NODE_DELETED -> new StateRecord.NodeDeleted(e.getNodeDeleted().getName(), t);
             case NODE_STATE -> {
                 NodeStateRecord r = e.getNodeState();

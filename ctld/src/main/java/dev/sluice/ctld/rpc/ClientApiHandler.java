@@ -139,6 +139,16 @@ public final class ClientApiHandler {
                 case UPDATE_PARTITION -> out.setUpdatePartition(updatePartition(who, request.getUpdatePartition()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
                 case GET_LICENSES -> out.setGetLicenses(getLicenses());
+                case GET_RESERVATIONS -> out.setGetReservations(ReservationAnswers.list(loop.image(), loop.now()));
+                case CREATE_RESERVATION ->
+                    out.setCreateReservation(ReservationAnswers.create(
+                            loop, caller(who), jobs.limits(), request.getCreateReservation()));
+                case UPDATE_RESERVATION ->
+                    out.setUpdateReservation(ReservationAnswers.update(
+                            loop, caller(who), jobs.limits(), request.getUpdateReservation()));
+                case DELETE_RESERVATION ->
+                    out.setDeleteReservation(
+                            ReservationAnswers.delete(loop, caller(who), request.getDeleteReservation()));
                 case PING -> out.setPing(ping());
                 case CREATE_NODE -> out.setCreateNode(createNode(who, request.getCreateNode()));
                 case DELETE_NODE -> out.setDeleteNode(deleteNode(who, request.getDeleteNode()));
@@ -379,8 +389,11 @@ public final class ClientApiHandler {
         if (!f.getQosFilter().isEmpty() && !f.getQosFilter().equalsIgnoreCase(r.qos())) {
             return false;
         }
-        // Sluice's jobs run in no reservation and carry no wckey: asking for one matches none.
-        if (!f.getReservationFilter().isEmpty() || !f.getWckeyFilter().isEmpty()) {
+        if (!f.getReservationFilter().isEmpty() && !f.getReservationFilter().equals(r.reservation())) {
+            return false;
+        }
+        // Sluice's jobs carry no wckey: asking for one matches none.
+        if (!f.getWckeyFilter().isEmpty()) {
             return false;
         }
         // scancel -t PD,R: any of the listed states, long or compact names.

@@ -1,18 +1,14 @@
 package dev.sluice.ctld.sched;
 
-import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.Licenses;
-import dev.sluice.ctld.gres.GresDemands;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.limits.LimitGate;
 import dev.sluice.ctld.limits.LimitUsage;
 import dev.sluice.ctld.queue.Priorities;
 import dev.sluice.ctld.queue.QosPriorities;
-import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
@@ -161,6 +157,7 @@ public final class Scheduler {
         final AccountingPolicy policy;
         final LimitUsage usage;
         final LicenseUse licenses;
+        final ReservationFence fence;
         // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
         final Map<SearchKey, Long> searched = new HashMap<>();
         int reservations;
@@ -175,6 +172,7 @@ public final class Scheduler {
             this.policy = policy;
             this.usage = enforce.any() ? LimitUsage.of(policy, image.jobs()) : null;
             this.licenses = LicenseUse.of(config.select().licenses(), image.jobs());
+            this.fence = ReservationFence.of(image, now);
             this.image = image;
             this.now = now;
             this.priorities = priorities;
@@ -217,6 +215,11 @@ public final class Scheduler {
                 }
                 return false;
             }
+            JobReason outside = fence.gate(job, now);
+            if (outside != null) {
+                reasons.put(job.id(), outside);
+                return false;
+            }
             if (usage != null) {
                 JobReason limit = LimitGate.reason(enforce, policy, usage, job);
                 if (limit != null) {
@@ -243,8 +246,20 @@ public final class Scheduler {
                 return false;
             }
             long end = endOf(now, job);
-            PlacementResult result =
-                    memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), request, end - now);
+            PlacementRequest asked = request;
+            Set<String> closed = fence.isEmpty() ? Set.of() : fence.closed(job, now, end);
+            boolean fenced = !java.util.Collections.disjoint(request.requiredNodes(), closed);
+            request = ReservationFence.without(request, closed);
+            PlacementResult result = fenced
+                    ? new PlacementResult.Pending(JobReason.REQ_NODE_NOT_AVAIL)
+                    : memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), request, end - now);
+            if (result instanceof PlacementResult.Rejected
+                    && !closed.isEmpty()
+                    && !(memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), asked, end - now)
+                            instanceof PlacementResult.Rejected)) {
+                // Impossible only without the reserved nodes: it waits for them.
+                result = new PlacementResult.Pending(JobReason.RESOURCES);
+            }
             switch (result) {
                 case PlacementResult.Placed placed -> {
                     starts.add(new SchedulePlan.Start(
@@ -267,6 +282,17 @@ public final class Scheduler {
                     boolean first = blockedPartitions.add(partition.name());
                     JobReason why =
                             waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();
+                    if (!closed.isEmpty()
+                            && (fenced
+                                    || memo.placeNow(
+                                                    partition,
+                                                    timeline.capacityFor(now, end),
+                                                    timeline.version(),
+                                                    asked,
+                                                    end - now)
+                                            instanceof PlacementResult.Placed)) {
+                        why = ReservationFence.reason(fenced);
+                    }
                     reasons.put(job.id(), why);
                     // ReasonDetail costs a look at every node of the partition per view: it is
                     // worked out for the jobs backfill plans for (bf_max_job_test of them), not
@@ -278,7 +304,7 @@ public final class Scheduler {
                                 memo.explain(partition, timeline.capacityFor(now, end), timeline.version(), request));
                     }
                     if (config.backfill() && reservations < config.reservationDepth()) {
-                        reserve(job, partition, request);
+                        reserve(job, partition, asked);
                     }
                     return false;
                 }
@@ -294,26 +320,35 @@ public final class Scheduler {
          * per job over the same rejected times.
          */
         private void reserve(Job job, Partition partition, PlacementRequest request) {
-            SearchKey key = new SearchKey(partition.name(), request, endOf(now, job) - now);
+            SearchKey key = new SearchKey(partition.name(), request, endOf(now, job) - now, fence.key(job));
             long from = searched.getOrDefault(key, now);
             if (from == Long.MAX_VALUE) {
                 return;
             }
-            for (long t : timeline.candidateStarts(now, now + config.windowSeconds(), MAX_CANDIDATE_TIMES)) {
+            List<Long> times = timeline.candidateStarts(now, now + config.windowSeconds(), MAX_CANDIDATE_TIMES);
+            if (!fence.isEmpty()) {
+                times = fence.withEnds(times, now, now + config.windowSeconds());
+            }
+            for (long t : times) {
                 if (t < from) {
                     continue;
                 }
                 long end = endOf(t, job);
+                Set<String> closed = fence.isEmpty() ? Set.of() : fence.closed(job, t, end);
+                if (!java.util.Collections.disjoint(request.requiredNodes(), closed)) {
+                    continue;
+                }
+                PlacementRequest at = ReservationFence.without(request, closed);
                 if (!timeline.room(
                                 t,
                                 end,
                                 partition.name(),
                                 partition.nodes(),
                                 !request.gres().isEmpty())
-                        .admits(request)) {
+                        .admits(at)) {
                     continue;
                 }
-                PlacementResult r = memo.place(partition, timeline.capacityFor(t, end), timeline.version(), request);
+                PlacementResult r = memo.place(partition, timeline.capacityFor(t, end), timeline.version(), at);
                 if (r instanceof PlacementResult.Placed placed) {
                     timeline.reserve(placed.allocation(), t, end);
                     expected.put(job.id(), t);
@@ -328,7 +363,7 @@ public final class Scheduler {
     }
 
     /** What a reservation search depends on besides the timeline. */
-    private record SearchKey(String partition, PlacementRequest request, long seconds) {}
+    private record SearchKey(String partition, PlacementRequest request, long seconds, String fence) {}
 
     private static long endOf(long start, Job job) {
         long limit = job.timeLimitMinutes();
@@ -349,56 +384,8 @@ public final class Scheduler {
                 view.busyCores());
     }
 
-    /** Applies partition and cluster defaults to a job's request. */
+    /** Applies partition and cluster defaults to a job's request ({@link RequestDefaults}). */
     public static PlacementRequest placementRequest(JobRequest request, Partition partition, SelectDefaults defaults) {
-        long memPerCpu = request.memPerCpuMb();
-        if (request.memPerNodeMb() == 0 && memPerCpu == 0) {
-            memPerCpu = partition.defMemPerCpuMb() > 0 ? partition.defMemPerCpuMb() : defaults.defMemPerCpuMb();
-        }
-        // -N2 means two nodes exactly; without -N a job takes as many nodes as its tasks need,
-        // as few as possible (Slurm spreads -n8 over two 4-CPU nodes).
-        int maxNodes = request.maxNodes() > 0
-                ? request.maxNodes()
-                : request.minNodes() > 0 ? request.minNodes() : Integer.MAX_VALUE;
-        return new PlacementRequest(
-                request.effectiveMinNodes(),
-                maxNodes,
-                request.effectiveTasks(),
-                request.effectiveCpusPerTask(),
-                request.ntasksPerNode(),
-                request.memPerNodeMb(),
-                memPerCpu,
-                defaults.memoryConsumable(),
-                request.exclusive(),
-                names(request.reqNodes()),
-                names(request.excludeNodes()),
-                GresDemands.of(request, defaults.gresNames()),
-                constraint(request.constraint()),
-                enforceBinding(request.gpuOptions().gresFlags()));
-    }
-
-    /** {@code --gres-flags} is a comma list; sbatch has already refused unknown flags. */
-    private static boolean enforceBinding(String gresFlags) {
-        for (String flag : gresFlags.split(",")) {
-            if (flag.strip().equalsIgnoreCase("enforce-binding")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static FeatureConstraint constraint(String text) {
-        try {
-            return FeatureConstraint.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.INVALID_FEATURE);
-        }
-    }
-
-    private static Set<String> names(String hostlist) {
-        if (hostlist == null || hostlist.isBlank()) {
-            return Set.of();
-        }
-        return new HashSet<>(HostList.expand(hostlist));
+        return RequestDefaults.apply(request, partition, defaults);
     }
 }

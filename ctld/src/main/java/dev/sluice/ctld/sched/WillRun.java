@@ -45,7 +45,8 @@ public final class WillRun {
                 Math.max(image.nextJobId(), candidate.id() + 1),
                 image.steps(),
                 image.completing(),
-                image.derivedExits());
+                image.derivedExits(),
+                image.reservations());
         SchedulerConfig deep = new SchedulerConfig(
                 config.backfill(), Integer.MAX_VALUE, config.windowSeconds(), config.priority(), config.select());
         // --begin in the future: the pass is made as of that time, when the job may first start.

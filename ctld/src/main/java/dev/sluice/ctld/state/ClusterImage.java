@@ -26,9 +26,11 @@ public record ClusterImage(
         int nextJobId,
         Map<Integer, JobSteps> steps,
         java.util.Set<Integer> completing,
-        Map<Integer, Integer> derivedExits) {
+        Map<Integer, Integer> derivedExits,
+        Reservations reservations) {
 
     public ClusterImage {
+        requireNonNull(reservations, "reservations is null");
         // The controller's own tables are immutable already and share chunks between images.
         if (!JobTable.Frozen.is(jobs)) {
             jobs = List.copyOf(jobs);
@@ -46,6 +48,40 @@ public record ClusterImage(
         steps = Map.copyOf(steps);
         completing = java.util.Set.copyOf(completing);
         derivedExits = Map.copyOf(derivedExits);
+    }
+
+    /** An image without advance reservations. */
+    public ClusterImage(
+            long sequence,
+            List<Job> jobs,
+            Map<Integer, Job> jobsById,
+            List<NodeView> nodes,
+            Map<String, NodeView> nodesByName,
+            List<Partition> partitions,
+            Map<Integer, JobReason> pendingReasons,
+            Map<Integer, Long> expectedStarts,
+            Map<Integer, Long> priorities,
+            Map<Integer, String> reasonDetails,
+            int nextJobId,
+            Map<Integer, JobSteps> steps,
+            java.util.Set<Integer> completing,
+            Map<Integer, Integer> derivedExits) {
+        this(
+                sequence,
+                jobs,
+                jobsById,
+                nodes,
+                nodesByName,
+                partitions,
+                pendingReasons,
+                expectedStarts,
+                priorities,
+                reasonDetails,
+                nextJobId,
+                steps,
+                completing,
+                derivedExits,
+                Reservations.NONE);
     }
 
     /** An image that knows no step's exit status (DerivedExitCode 0:0 for every job). */

@@ -52,6 +52,7 @@ public final class ClusterState implements ClusterView {
 
     private int nextJobId;
     private long sequence;
+    private Reservations reservations = Reservations.NONE;
 
     public ClusterState(Collection<Node> configuredNodes, List<Partition> partitions, int firstJobId) {
         this(configuredNodes, partitions, List.of(), firstJobId);
@@ -90,7 +91,9 @@ public final class ClusterState implements ClusterView {
                 || record instanceof JobUpdated
                 || record instanceof JobHoldChanged
                 || record instanceof StateRecord.StepRecorded
-                || record instanceof JobsPurged)) {
+                || record instanceof JobsPurged
+                || record instanceof StateRecord.ReservationSaved
+                || record instanceof StateRecord.ReservationDeleted)) {
             nodesImage = null;
         }
         switch (record) {
@@ -160,6 +163,8 @@ public final class ClusterState implements ClusterView {
                 usage.forget(r.name());
             }
             case NodeStateChanged r -> nodes.stateChanged(r);
+            case StateRecord.ReservationSaved r -> reservations = reservations.with(r.reservation());
+            case StateRecord.ReservationDeleted r -> reservations = reservations.without(r.name());
         }
         sequence = Math.max(sequence, recordSequence);
     }
@@ -224,6 +229,11 @@ public final class ClusterState implements ClusterView {
      */
     public List<StateRecord> toRecords() {
         return StateSnapshots.records(this);
+    }
+
+    @Override
+    public Reservations reservations() {
+        return reservations;
     }
 
     @Override
@@ -385,6 +395,7 @@ public final class ClusterState implements ClusterView {
                 nextJobId,
                 steps.steps(),
                 completing.jobIds(),
-                steps.derivedExits());
+                steps.derivedExits(),
+                reservations);
     }
 }

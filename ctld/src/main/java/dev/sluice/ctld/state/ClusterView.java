@@ -61,4 +61,7 @@ public interface ClusterView {
 
     /** Soft: the steps of running jobs, by job id (also of runs that ended, until swept). */
     Map<Integer, JobSteps> steps();
+
+    /** The advance reservations (durable: journaled, replayed). */
+    Reservations reservations();
 }

@@ -53,7 +53,8 @@ public record JobRequest(
         Sequencing sequencing,
         WarnSignal warnSignal,
         Mail mail,
-        Licenses licenses) {
+        Licenses licenses,
+        String reservation) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
     public static final long TIME_NOT_SET = SlurmLimits.NO_VAL;
@@ -72,6 +73,87 @@ public record JobRequest(
         requireNonNull(warnSignal, "warnSignal is null");
         requireNonNull(mail, "mail is null");
         requireNonNull(licenses, "licenses is null");
+        requireNonNull(reservation, "reservation is null");
+    }
+
+    /** A request without {@code --reservation}. */
+    public JobRequest(
+            String name,
+            String script,
+            List<String> scriptArgs,
+            String workDir,
+            Map<String, String> environment,
+            int minNodes,
+            int maxNodes,
+            int numTasks,
+            int cpusPerTask,
+            int ntasksPerNode,
+            String partition,
+            long timeLimitMinutes,
+            String stdOut,
+            String stdErr,
+            String stdIn,
+            Owner owner,
+            String submitHost,
+            boolean exclusive,
+            long memPerNodeMb,
+            long memPerCpuMb,
+            String reqNodes,
+            String excludeNodes,
+            String account,
+            String comment,
+            boolean hold,
+            String gresPerNode,
+            String constraint,
+            boolean requeue,
+            String openMode,
+            int nice,
+            String qos,
+            String command,
+            GpuOptions gpuOptions,
+            Sequencing sequencing,
+            WarnSignal warnSignal,
+            Mail mail,
+            Licenses licenses) {
+        this(
+                name,
+                script,
+                scriptArgs,
+                workDir,
+                environment,
+                minNodes,
+                maxNodes,
+                numTasks,
+                cpusPerTask,
+                ntasksPerNode,
+                partition,
+                timeLimitMinutes,
+                stdOut,
+                stdErr,
+                stdIn,
+                owner,
+                submitHost,
+                exclusive,
+                memPerNodeMb,
+                memPerCpuMb,
+                reqNodes,
+                excludeNodes,
+                account,
+                comment,
+                hold,
+                gresPerNode,
+                constraint,
+                requeue,
+                openMode,
+                nice,
+                qos,
+                command,
+                gpuOptions,
+                sequencing,
+                warnSignal,
+                mail,
+                licenses,
+                "");
     }
 
     /** A request without {@code --signal}, {@code --mail-type} or {@code --licenses}. */
@@ -245,6 +327,38 @@ public record JobRequest(
             int newNumTasks,
             String newPartition,
             Licenses newLicenses) {
+        return with(
+                newName,
+                newAccount,
+                newComment,
+                newNice,
+                newQos,
+                newMinNodes,
+                newMaxNodes,
+                newNumTasks,
+                newPartition,
+                newLicenses,
+                reservation);
+    }
+
+    /** The same request in another reservation ({@code --reservation}; empty: none). */
+    public JobRequest withReservation(String newReservation) {
+        return with(
+                name, account, comment, nice, qos, minNodes, maxNodes, numTasks, partition, licenses, newReservation);
+    }
+
+    private JobRequest with(
+            String newName,
+            String newAccount,
+            String newComment,
+            int newNice,
+            String newQos,
+            int newMinNodes,
+            int newMaxNodes,
+            int newNumTasks,
+            String newPartition,
+            Licenses newLicenses,
+            String newReservation) {
         return new JobRequest(
                 newName,
                 script,
@@ -282,7 +396,8 @@ public record JobRequest(
                 sequencing,
                 warnSignal,
                 mail,
-                newLicenses);
+                newLicenses,
+                newReservation);
     }
 
     /** Tasks requested; Slurm defaults to one task per requested node. */

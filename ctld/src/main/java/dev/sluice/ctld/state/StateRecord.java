@@ -235,4 +235,18 @@ public sealed interface StateRecord {
             requireNonNull(user, "user is null");
         }
     }
+
+    /** {@code scontrol create} or {@code update reservation}: the reservation as it now is. */
+    record ReservationSaved(Reservation reservation, long time) implements StateRecord {
+        public ReservationSaved {
+            requireNonNull(reservation, "reservation is null");
+        }
+    }
+
+    /** {@code scontrol delete reservation}. */
+    record ReservationDeleted(String name, long time) implements StateRecord {
+        public ReservationDeleted {
+            requireNonNull(name, "name is null");
+        }
+    }
 }

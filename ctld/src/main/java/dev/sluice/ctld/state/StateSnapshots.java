@@ -112,6 +112,9 @@ final class StateSnapshots {
                         j.endTime()));
             }
         }
+        for (Reservation r : state.reservations().all()) {
+            out.add(new StateRecord.ReservationSaved(r, r.start()));
+        }
         return out;
     }
 

@@ -79,7 +79,8 @@ public final class WireMapper {
                 new JobRequest.Sequencing(s.getArray(), s.getDependency(), s.getKillOnInvalidDep(), s.getBeginTime()),
                 new JobRequest.WarnSignal((int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()),
                 new JobRequest.Mail(s.getMailType(), s.getMailUser()),
-                licenses(s.getLicenses()));
+                licenses(s.getLicenses()),
+                s.getReservation());
     }
 
     /**
@@ -147,6 +148,7 @@ public final class WireMapper {
                 .setMailType(r.mail().types())
                 .setMailUser(r.mail().user())
                 .setLicenses(r.licenses().toString())
+                .setReservation(r.reservation())
                 .build();
     }
 

@@ -68,7 +68,7 @@ class TestSignalFilters {
                                     .setListOnly(true)))
                     .containsExactly(Integer.toString(a));
             assertThat(active(ctld)).containsExactlyInAnyOrder("a", "b");
-            // No Sluice job runs in a reservation or carries a wckey.
+            // Neither job runs in reservation maint, and Sluice jobs carry no wckey.
             assertThat(selected(
                             ctld,
                             SignalJobRequest.newBuilder()

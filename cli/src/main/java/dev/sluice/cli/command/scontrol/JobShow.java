@@ -78,6 +78,10 @@ final class JobShow {
         }
         l.add("MinCPUsNode=" + j.minCpusPerNode() + " " + minMemory(j) + " MinTmpDiskNode=0");
         l.add("Features=" + JobView.orNull(spec.getConstraint()) + " DelayBoot=00:00:00");
+        // Slurm 22.05 prints the job's reservation on a line of its own, only when it has one.
+        if (!spec.getReservation().isEmpty()) {
+            l.add("Reservation=" + spec.getReservation());
+        }
         l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses="
                 + JobView.orNull(spec.getLicenses()) + " Network=(null)");
         l.add("Command=" + j.command());

@@ -53,13 +53,19 @@ public final class ScontrolCommand implements Command {
         List<String> rest = words.subList(1, words.size());
         return switch (keyword) {
             case "show" -> new ScontrolShow(inv, out, err, flags).run(rest);
-            case "update" -> update(inv, rest, err, quiet);
+            case "update" -> update(inv, rest, out, err, quiet);
             case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, quietErr);
             case "requeue", "requeuehold", "suspend", "resume" ->
                 ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, quietErr);
             case "write" -> ScontrolWrite.run(inv, rest, out, err);
-            case "create" -> ScontrolNodeAdmin.create(inv, rest, err);
-            case "delete" -> ScontrolNodeAdmin.delete(inv, rest, err);
+            case "create" ->
+                !rest.isEmpty() && ScontrolReservation.names(rest.get(0))
+                        ? ScontrolReservation.create(inv, rest, out, err)
+                        : ScontrolNodeAdmin.create(inv, rest, err);
+            case "delete" ->
+                !rest.isEmpty() && ScontrolReservation.names(rest.get(0))
+                        ? ScontrolReservation.delete(inv, rest, err)
+                        : ScontrolNodeAdmin.delete(inv, rest, err);
             case "reconfigure" -> ScontrolNodeAdmin.reconfigure(inv, err);
             case "ping" -> ping(inv, out, err);
             case "token" -> ScontrolToken.run(inv, rest, out, err);
@@ -137,7 +143,8 @@ public final class ScontrolCommand implements Command {
      * {@code scontrol update}: what is updated is told by a tag anywhere on the line, JobId (or
      * JobName) first, then NodeName, then PartitionName, as Slurm's scontrol looks for them.
      */
-    private static int update(Invocation inv, List<String> args, PrintStream err, boolean quiet) {
+    private static int update(Invocation inv, List<String> args, PrintStream out, PrintStream err, boolean quiet) {
+        boolean reservation = false;
         boolean job = false;
         boolean node = false;
         boolean partition = false;
@@ -148,13 +155,18 @@ public final class ScontrolCommand implements Command {
             if (eq < 0) {
                 i++; // a tag without '=' takes the next word as its value
             }
-            if (tagIs(tag, "NodeName", 3)) {
+            if (tagIs(tag, "ReservationName", 3)) {
+                reservation = true;
+            } else if (tagIs(tag, "NodeName", 3)) {
                 node = true;
             } else if (tagIs(tag, "PartitionName", 3)) {
                 partition = true;
             } else if (tagIs(tag, "JobId", 3) || tagIs(tag, "JobNAME", 3)) {
                 job = true;
             }
+        }
+        if (reservation && !job && !node) {
+            return ScontrolReservation.update(inv, args, out, err);
         }
         if (job) {
             return ScontrolJobUpdate.update(inv, args, err, quiet);

@@ -82,6 +82,7 @@ final class ScontrolShow {
             case "steps" -> steps(id);
             case "config" -> ShowConfigCommand.run(inv, out, err);
             case "licenses" -> LicenseShow.run(inv, id, oneLiner, out, err);
+            case "reservations", "reservationname" -> ReservationShow.run(inv, id, oneLiner, out, err);
             case "scalein" -> scaleIn(id);
             case "hostnames" -> HostListShow.hostnames(inv, id, out, err);
             case "hostlist" -> HostListShow.hostlist(inv, id, false, out, err);
@@ -117,6 +118,7 @@ final class ScontrolShow {
         m.put("config", 1);
         m.put("steps", 2);
         m.put("licenses", 2);
+        m.put("reservations", 3);
         m.put("hostnames", 5);
         m.put("hostlistsorted", 9);
         m.put("hostlist", 5);

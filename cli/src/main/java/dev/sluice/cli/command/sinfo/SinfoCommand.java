@@ -137,10 +137,8 @@ public final class SinfoCommand implements Command {
         // -M names the cluster above each listing (observed; not with -h).
         Optional<String> clusterLine = cluster.filter(c -> !s.noHeader && !s.json && !s.yaml);
         if (s.reservations) {
-            // Sluice has no reservations: 22.05's answer for a cluster without any (stdout).
             clusterLine.ifPresent(c -> out.println("CLUSTER: " + c));
-            out.println("No reservations in the system");
-            return 0;
+            return reservations(inv, out, err, client.get());
         }
         s.clusterLine = clusterLine.orElse(null);
         Predicate<NodeInfo> nodeTest = test;
@@ -340,5 +338,25 @@ public final class SinfoCommand implements Command {
                 default -> throw new IllegalStateException("unhandled sinfo option " + key);
             }
         }
+    }
+
+    /** {@code sinfo -T}: the reservations as a table, or 22.05's line when there is none (stdout). */
+    private static int reservations(Invocation inv, PrintStream out, PrintStream err, ControllerClient client) {
+        dev.sluice.protocol.v1.GetReservationsResponse answer;
+        try {
+            answer = client.call(dev.sluice.protocol.v1.ClientRequest.newBuilder()
+                            .setGetReservations(dev.sluice.protocol.v1.GetReservationsRequest.getDefaultInstance()))
+                    .getGetReservations();
+        } catch (dev.sluice.cli.client.ControllerException e) {
+            err.println("slurm_load_reservations: " + e.getMessage());
+            return 1;
+        }
+        if (answer.getReservationsCount() == 0) {
+            out.println(dev.sluice.cli.view.ReservationText.NONE);
+            return 0;
+        }
+        out.print(dev.sluice.cli.view.ReservationText.table(
+                answer.getReservationsList(), answer.getNow(), inv.clock().getZone()));
+        return 0;
     }
 }

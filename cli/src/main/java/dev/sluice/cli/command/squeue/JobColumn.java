@@ -146,7 +146,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'o' -> j.command();
             case 'E' -> JobView.orNull(j.info().getDependency());
             case 'W' -> JobView.orNull(j.spec().getLicenses());
-            case 'v', 'w', 'Y' -> "(null)";
+            case 'v' -> JobView.orNull(j.spec().getReservation());
+            case 'w', 'Y' -> "(null)";
             default -> throw new IllegalArgumentException("no squeue field %" + letter);
         };
     }

@@ -18,8 +18,9 @@ import java.util.Set;
  * @param nodes host names ({@code -w}, already expanded); a job matches when it holds one of them
  * @param completingAsked {@code -t CG} (or COMPLETING): jobs whose processes are still being killed
  * @param allStates {@code -t all}
- * @param wantsReservationOrLicense {@code -R} or {@code -L} given: Sluice's jobs run in no
- *     reservation and hold no licenses, so then no job matches
+ * @param wantsReservationOrLicense {@code -L} given: squeue's license filter, which Sluice does
+ *     not apply, so then no job matches
+ * @param reservation {@code -R}: only jobs in this reservation; null for any
  */
 record JobFilter(
         List<JobSelector> jobIds,
@@ -32,7 +33,8 @@ record JobFilter(
         Set<String> accounts,
         Set<String> qos,
         Set<String> nodes,
-        boolean wantsReservationOrLicense) {
+        boolean wantsReservationOrLicense,
+        String reservation) {
 
     /**
      * Only jobs not yet finished can pass: the controller need not send the others. A job named
@@ -45,6 +47,9 @@ record JobFilter(
 
     boolean test(JobView job) {
         if (wantsReservationOrLicense) {
+            return false;
+        }
+        if (reservation != null && !reservation.equals(job.spec().getReservation())) {
             return false;
         }
         if (!jobIds.isEmpty() && jobIds.stream().noneMatch(s -> s.matches(job))) {

@@ -213,7 +213,8 @@ public final class SqueueCommand implements Command {
                 Set.copyOf(CommandSupport.commaList(s.accounts)),
                 Set.copyOf(CommandSupport.commaList(s.qos)),
                 nodes,
-                s.reservation != null || !CommandSupport.commaList(s.licenses).isEmpty());
+                !CommandSupport.commaList(s.licenses).isEmpty(),
+                s.reservation);
 
         String format = s.format != null
                 ? s.format

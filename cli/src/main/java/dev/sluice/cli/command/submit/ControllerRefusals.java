@@ -15,14 +15,11 @@ public final class ControllerRefusals {
 
     /**
      * What the controller refuses for a new allocation because this cluster has no such thing,
-     * as Slurm's slurmctld words it: no reservations, no X11 forwarding
+     * as Slurm's slurmctld words it: no X11 forwarding
      * (PrologFlags=X11) are configured in Sluice; sbatch's {@code --batch} must name features of
      * {@code --constraint}.
      */
     public static Optional<String> of(SubmitOptions o) {
-        if (o.has("reservation") && !o.get("reservation").isEmpty()) {
-            return Optional.of("Requested reservation is invalid");
-        }
         if (o.has("x11")) {
             return Optional.of("X11 forwarding not available");
         }

@@ -164,6 +164,10 @@ public final class JobSpecBuilder {
                                     ? o.get("mail-user")
                                     : inv.caller().userName());
         }
+        if (o.has("reservation") && !o.get("reservation").isEmpty()) {
+            // Whether it exists and lets the user in is the controller's to say.
+            spec.setReservation(o.get("reservation"));
+        }
         if (o.has("licenses") && !o.get("licenses").isEmpty()) {
             // Whether the licenses exist is the controller's to say; text that is no license
             // list at all it refuses the same way ("Invalid license specification").

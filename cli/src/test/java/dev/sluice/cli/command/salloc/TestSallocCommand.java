@@ -143,11 +143,9 @@ class TestSallocCommand {
     }
 
     @Test
-    void whatThisClusterHasNoneOfIsRefused() {
-        assertThat(salloc("--reservation=foo", "/bin/true"))
-                .isEqualTo(new Output(
-                        1, "", "salloc: error: Job submit/allocate failed: Requested reservation is invalid\n"));
-        assertThat(cluster.submitted()).isEmpty();
+    void aReservationTravelsToTheController() {
+        salloc("--reservation=foo", "/bin/true");
+        assertThat(submitted().getReservation()).isEqualTo("foo");
     }
 
     @Test

@@ -38,6 +38,7 @@ class TestSinfoOptions {
     Path dir;
 
     private FakeController controller;
+    private boolean reservations;
     private Map<String, String> env;
 
     @BeforeEach
@@ -51,6 +52,19 @@ class TestSinfoOptions {
                 ClientResponse.newBuilder()
                         .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
                         .build();
+            case GET_RESERVATIONS -> {
+                var answer = dev.sluice.protocol.v1.GetReservationsResponse.newBuilder()
+                        .setNow(1_700_000_000);
+                if (reservations) {
+                    answer.addReservations(dev.sluice.protocol.v1.ReservationInfo.newBuilder()
+                            .setName("maintenance_window")
+                            .setStartTime(1_700_000_000)
+                            .setEndTime(1_700_000_000 + 90_000)
+                            .addNodes("n1")
+                            .addNodes("n2"));
+                }
+                yield ClientResponse.newBuilder().setGetReservations(answer).build();
+            }
             default -> throw new AssertionError("unexpected " + req.getBodyCase());
         });
         env = confFor(dir, controller.port());
@@ -106,10 +120,15 @@ class TestSinfoOptions {
     }
 
     @Test
-    void reservationsAreNoneAsSlurmSaysSo() {
+    void reservationsAreListedAsSlurmListsThem() {
         assertThat(sinfo("-T")).isEqualTo(new Output(0, "No reservations in the system\n", ""));
         assertThat(sinfo("--reservation", "-M", "test"))
                 .isEqualTo(new Output(0, "CLUSTER: test\nNo reservations in the system\n", ""));
+        reservations = true;
+        // The layout of real sinfo -T 22.05: the name column as wide as the longest name.
+        assertThat(sinfo("-T").out())
+                .matches("RESV_NAME" + " ".repeat(14) + "STATE           START_TIME             END_TIME     DURATION"
+                        + "  NODELIST\nmaintenance_window    ACTIVE  \\S{19}  \\S{19}   1-01:00:00  n\\[1-2\\]\n");
     }
 
     @Test

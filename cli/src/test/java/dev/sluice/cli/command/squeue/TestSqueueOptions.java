@@ -119,7 +119,7 @@ class TestSqueueOptions {
 
     @Test
     void filtersThatNoSluiceJobCanMatch() {
-        // Sluice jobs hold no licenses and run in no reservation: only the header is left.
+        // Sluice's squeue does not filter by licenses, and no job here is in a reservation.
         assertThat(squeue("-o", "%i", "-L", "matlab")).isEqualTo(new Output(0, "JOBID\n", ""));
         assertThat(squeue("-o", "%i", "--reservation=maint")).isEqualTo(new Output(0, "JOBID\n", ""));
     }

@@ -122,10 +122,6 @@ class TestSrunAllocation {
 
     @Test
     void whatThisClusterHasNoneOfIsRefusedAsSlurmsControllerRefusesIt() {
-        // No reservations in Sluice: real srun 22.05 on a cluster without them.
-        assertThat(srun("--reservation=foo", "/bin/true"))
-                .isEqualTo(new Output(
-                        1, "", "srun: error: Unable to allocate resources: Requested reservation is invalid\n"));
         assertThat(srun("-M", "foo", "/bin/true").err())
                 .isEqualTo("srun: error: No cluster 'foo' known by database.\n"
                         + "srun: error: 'foo' can't be reached now, or it is an invalid entry for --cluster.  "

@@ -1,0 +1,105 @@
+package dev.sluice.ctld.rpc;
+
+import dev.sluice.ctld.control.Caller;
+import dev.sluice.ctld.control.ReservationControl;
+import dev.sluice.ctld.control.ReservationSpec;
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.PolicyView;
+import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Reservation;
+import dev.sluice.ctld.wire.ReservationWire;
+import dev.sluice.protocol.v1.CreateReservationRequest;
+import dev.sluice.protocol.v1.CreateReservationResponse;
+import dev.sluice.protocol.v1.DeleteReservationRequest;
+import dev.sluice.protocol.v1.DeleteReservationResponse;
+import dev.sluice.protocol.v1.GetReservationsResponse;
+import dev.sluice.protocol.v1.UpdateReservationRequest;
+import dev.sluice.protocol.v1.UpdateReservationResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The wire side of advance reservations: a {@code ReservationSpec} from scontrol's message, what
+ * the controller knows of users ({@code /etc/passwd}) and accounts (accounting's associations,
+ * when it has any) for the checks, and {@code scontrol show reservation}'s answer.
+ */
+final class ReservationAnswers {
+    private static final Path PASSWD = Path.of("/etc/passwd");
+
+    private ReservationAnswers() {}
+
+    static ReservationSpec spec(dev.sluice.protocol.v1.ReservationSpec s) {
+        return new ReservationSpec(
+                s.getName(),
+                s.hasStartTime() ? s.getStartTime() : null,
+                s.hasEndTime() ? s.getEndTime() : null,
+                s.hasDurationMinutes() ? Integer.toUnsignedLong(s.getDurationMinutes()) : null,
+                s.hasNodes() ? s.getNodes() : null,
+                s.hasNodeCount() ? s.getNodeCount() : null,
+                s.hasPartition() ? s.getPartition() : null,
+                s.hasUsers() ? s.getUsers() : null,
+                s.hasAccounts() ? s.getAccounts() : null,
+                s.getFlagsList(),
+                s.hasCoreCount() ? s.getCoreCount() : null);
+    }
+
+    static ReservationControl.Directory directory(PolicyView limits) {
+        return new ReservationControl.Directory(ReservationAnswers::knownUser, account -> {
+            AccountingPolicy policy = limits.policy();
+            return policy.associations().isEmpty()
+                    || policy.accountAssociation(account).isPresent();
+        });
+    }
+
+    /** A user name (or uid) of this machine's password file, as slurmctld resolves Users=. */
+    static boolean knownUser(String name) {
+        try {
+            for (String line : Files.readAllLines(PASSWD)) {
+                String[] f = line.split(":", -1);
+                if (f.length > 2 && (f[0].equals(name) || f[2].equals(name))) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    static CreateReservationResponse create(
+            ControllerLoop loop, Caller caller, PolicyView limits, CreateReservationRequest request) {
+        ReservationSpec spec = spec(request.getSpec());
+        ReservationControl.Directory directory = directory(limits);
+        String name = ClientApiHandler.await(
+                loop.submit((state, now) -> ReservationControl.create(state, caller, spec, directory, now)));
+        return CreateReservationResponse.newBuilder().setName(name).build();
+    }
+
+    static UpdateReservationResponse update(
+            ControllerLoop loop, Caller caller, PolicyView limits, UpdateReservationRequest request) {
+        ReservationSpec spec = spec(request.getSpec());
+        ReservationControl.Directory directory = directory(limits);
+        ClientApiHandler.await(
+                loop.submit((state, now) -> ReservationControl.update(state, caller, spec, directory, now)));
+        return UpdateReservationResponse.getDefaultInstance();
+    }
+
+    static DeleteReservationResponse delete(ControllerLoop loop, Caller caller, DeleteReservationRequest request) {
+        String name = request.getName();
+        ClientApiHandler.await(loop.submit((state, now) -> ReservationControl.delete(state, caller, name, now)));
+        return DeleteReservationResponse.getDefaultInstance();
+    }
+
+    static GetReservationsResponse list(ClusterImage image, long now) {
+        List<Reservation> current = image.reservations().current(now);
+        GetReservationsResponse.Builder out =
+                GetReservationsResponse.newBuilder().setNow(now);
+        for (Reservation r : current) {
+            out.addReservations(ReservationWire.toWire(r));
+        }
+        return out.build();
+    }
+}

@@ -1,0 +1,152 @@
+package dev.sluice.ctld.sched;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.ReservationFlag;
+import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.NodeView;
+import dev.sluice.ctld.state.Reservation;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What advance reservations leave a job over a stretch of time {@code [from, to)}. A job that
+ * names no reservation may not use a node any reservation holds at some moment of that stretch
+ * (so backfill never starts a job on reserved nodes when its time limit would reach into the
+ * window), unless the reservation is MAGNETIC and lets the job's user in. A job in a reservation
+ * runs only on its nodes (FLEX: on others too) and only once its window has begun.
+ */
+final class ReservationFence {
+    private final List<Reservation> current;
+    private final List<String> allNodes;
+
+    private ReservationFence(List<Reservation> current, List<String> allNodes) {
+        this.current = current;
+        this.allNodes = allNodes;
+    }
+
+    static ReservationFence of(ClusterImage image, long now) {
+        List<Reservation> current = image.reservations().current(now);
+        List<String> all = current.isEmpty()
+                ? List.of()
+                : image.nodes().stream().map(NodeView::name).toList();
+        return new ReservationFence(current, all);
+    }
+
+    boolean isEmpty() {
+        return current.isEmpty();
+    }
+
+    /** Why the job may not start now whatever is free (its reservation has not begun), or null. */
+    JobReason gate(Job job, long now) {
+        String name = job.request().reservation();
+        if (name.isEmpty()) {
+            return null;
+        }
+        Reservation r = find(name);
+        return r == null || r.start() > now ? JobReason.RESERVATION : null;
+    }
+
+    /** The nodes the job may not use at some moment of {@code [from, to)}. */
+    Set<String> closed(Job job, long from, long to) {
+        Set<String> closed = new HashSet<>();
+        String name = job.request().reservation();
+        Reservation own = name.isEmpty() ? null : find(name);
+        for (Reservation r : current) {
+            if (r == own || !r.overlaps(from, to)) {
+                continue;
+            }
+            if (own == null && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
+                continue;
+            }
+            closed.addAll(r.nodes());
+        }
+        if (own != null) {
+            if (!own.has(ReservationFlag.FLEX) && !own.has(ReservationFlag.ANY_NODES)) {
+                for (String node : allNodes) {
+                    if (!own.nodes().contains(node)) {
+                        closed.add(node);
+                    }
+                }
+            }
+            closed.removeAll(own.nodes());
+        }
+        return closed;
+    }
+
+    /**
+     * The reason a job waits when only reserved nodes kept it from starting, as Slurm 22.05 words
+     * it: for a node the job names, "ReqNodeNotAvail, May be reserved for other job"; otherwise
+     * the text of its WAIT_NODE_NOT_AVAIL. (Slurm says "Reserved for maintenance" once its
+     * periodic pass has marked a MAINT reservation's nodes, a minute or so after it began.)
+     */
+    static JobReason reason(boolean namedNodeReserved) {
+        return namedNodeReserved ? JobReason.MAY_BE_RESERVED : JobReason.NODES_RESERVED;
+    }
+
+    /** Start times to try: these and each end of a reservation window within the horizon. */
+    List<Long> withEnds(List<Long> times, long now, long horizon) {
+        java.util.TreeSet<Long> all = new java.util.TreeSet<>(times);
+        for (Reservation r : current) {
+            Reservation w = r;
+            for (int i = 0; i < 8 && w.end() <= horizon; i++) {
+                if (w.end() > now) {
+                    all.add(w.end());
+                }
+                if (w.period() == 0) {
+                    break;
+                }
+                w = w.window(w.end());
+            }
+        }
+        return List.copyOf(all);
+    }
+
+    /** What tells two jobs of the same request apart here: the reservation and who they are. */
+    String key(Job job) {
+        if (current.isEmpty()) {
+            return "";
+        }
+        return job.request().reservation() + "\0" + job.request().owner().userName() + "\0"
+                + job.request().account();
+    }
+
+    private static boolean permits(Reservation r, Job job) {
+        return r.permits(job.request().owner().userName(), job.request().account());
+    }
+
+    private Reservation find(String name) {
+        for (Reservation r : current) {
+            if (r.name().equals(name)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** The request with these nodes left out too. */
+    static PlacementRequest without(PlacementRequest p, Set<String> closed) {
+        if (closed.isEmpty()) {
+            return p;
+        }
+        Set<String> excluded = new HashSet<>(p.excludedNodes());
+        excluded.addAll(closed);
+        return new PlacementRequest(
+                p.minNodes(),
+                p.maxNodes(),
+                p.tasks(),
+                p.cpusPerTask(),
+                p.tasksPerNode(),
+                p.memPerNodeMb(),
+                p.memPerCpuMb(),
+                p.memoryConsumable(),
+                p.exclusive(),
+                p.requiredNodes(),
+                Set.copyOf(excluded),
+                p.gres(),
+                p.constraint(),
+                p.enforceBinding());
+    }
+}

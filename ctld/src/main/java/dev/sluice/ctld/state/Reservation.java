@@ -1,0 +1,118 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.slurm.ReservationFlag;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An advance reservation ({@code scontrol create reservation}): whole nodes held over a window
+ * {@code [start, end)} for some users and/or accounts. A DAILY or WEEKLY one repeats: once a
+ * window ends the next begins a period later ({@link #window}).
+ *
+ * @param id the number it got when created (Slurm names an unnamed one {@code user_id})
+ * @param partition the partition it was made in ({@code PartitionName=}), empty for none
+ * @param usersExcluded {@code Users=-a,-b}: every user but these
+ * @param coreCount every core of its nodes
+ */
+public record Reservation(
+        String name,
+        int id,
+        long start,
+        long end,
+        List<String> nodes,
+        String partition,
+        List<String> users,
+        boolean usersExcluded,
+        List<String> accounts,
+        Set<ReservationFlag> flags,
+        int coreCount) {
+
+    public Reservation {
+        requireNonNull(name, "name is null");
+        nodes = List.copyOf(nodes);
+        requireNonNull(partition, "partition is null");
+        users = List.copyOf(users);
+        accounts = List.copyOf(accounts);
+        flags = flags.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(flags));
+        if (end <= start) {
+            throw new IllegalArgumentException("a reservation ends after it starts: " + start + ".." + end);
+        }
+    }
+
+    /** Seconds between two windows of a repeating reservation; 0 when it does not repeat. */
+    public long period() {
+        return ReservationFlag.period(flags);
+    }
+
+    public boolean has(ReservationFlag flag) {
+        return flags.contains(flag);
+    }
+
+    /**
+     * The window current at {@code now}: this one, or for a repeating reservation whose window
+     * has passed, the first later one that has not ended.
+     */
+    public Reservation window(long now) {
+        long period = period();
+        if (period == 0 || end > now) {
+            return this;
+        }
+        long shift = ((now - end) / period + 1) * period;
+        return new Reservation(
+                name,
+                id,
+                start + shift,
+                end + shift,
+                nodes,
+                partition,
+                users,
+                usersExcluded,
+                accounts,
+                flags,
+                coreCount);
+    }
+
+    /** Over for good: a window that ended and does not repeat. */
+    public boolean ended(long now) {
+        return period() == 0 && end <= now;
+    }
+
+    /** Whether its window at {@code now} has begun. */
+    public boolean active(long now) {
+        Reservation w = window(now);
+        return w.start <= now && now < w.end;
+    }
+
+    /**
+     * Whether it holds its nodes at some moment of {@code [from, to)}: its first window that ends
+     * after {@code from} starts before {@code to} (later ones start later still).
+     */
+    public boolean overlaps(long from, long to) {
+        Reservation w = window(from);
+        return w.start < to && from < w.end;
+    }
+
+    /**
+     * Whether a job of this user and account may run in it. Slurm: with both Users and Accounts
+     * given, a job must match both.
+     */
+    public boolean permits(String user, String account) {
+        boolean userOk = users.isEmpty() || (usersExcluded != users.contains(user));
+        boolean accountOk = accounts.isEmpty() || accounts.contains(account);
+        return userOk && accountOk;
+    }
+
+    /** Whether the reservation was made for anybody in particular by user name. */
+    public boolean namesUsers() {
+        return !users.isEmpty();
+    }
+
+    /** The same reservation over another window. */
+    public Reservation during(long newStart, long newEnd) {
+        return new Reservation(
+                name, id, newStart, newEnd, nodes, partition, users, usersExcluded, accounts, flags, coreCount);
+    }
+}

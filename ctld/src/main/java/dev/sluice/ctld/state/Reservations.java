@@ -1,0 +1,66 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The advance reservations the controller holds, in the order they were created (as Slurm lists
+ * them). Immutable: a change gives a new table, which images share as they are.
+ *
+ * @param lastId the highest id any reservation got (the next unnamed one is {@code user_lastId+1})
+ */
+public record Reservations(Map<String, Reservation> byName, int lastId) {
+    public static final Reservations NONE = new Reservations(Map.of(), 0);
+
+    public Reservations {
+        byName = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byName));
+    }
+
+    /** The reservation of this name, unless it is over for good. */
+    public Optional<Reservation> find(String name, long now) {
+        requireNonNull(name, "name is null");
+        Reservation r = byName.get(name);
+        return r == null || r.ended(now) ? Optional.empty() : Optional.of(r.window(now));
+    }
+
+    /** Those not over for good, each in its window at {@code now}, in creation order. */
+    public List<Reservation> current(long now) {
+        List<Reservation> out = new ArrayList<>();
+        for (Reservation r : byName.values()) {
+            if (!r.ended(now)) {
+                out.add(r.window(now));
+            }
+        }
+        return out;
+    }
+
+    /** Every one kept, as saved (ended ones too, until replaced or deleted). */
+    public List<Reservation> all() {
+        return List.copyOf(byName.values());
+    }
+
+    public boolean isEmpty() {
+        return byName.isEmpty();
+    }
+
+    /** With {@code r} added, or put in place of the one of its name. */
+    public Reservations with(Reservation r) {
+        Map<String, Reservation> next = new LinkedHashMap<>(byName);
+        if (next.containsKey(r.name()) && next.get(r.name()).id() != r.id()) {
+            next.remove(r.name());
+        }
+        next.put(r.name(), r);
+        return new Reservations(next, Math.max(lastId, r.id()));
+    }
+
+    public Reservations without(String name) {
+        Map<String, Reservation> next = new LinkedHashMap<>(byName);
+        next.remove(name);
+        return new Reservations(next, lastId);
+    }
+}

@@ -1,0 +1,167 @@
+package dev.sluice.ctld.control;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.ReservationFlag;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ControlHarness;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.Reservation;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** scontrol create|update|delete reservation as the controller decides them (Slurm 22.05's errors). */
+class TestReservationControl {
+    private static final long NOW = 1_000_000;
+    private static final Caller ROOT = new Caller(0, 0, "root");
+    private static final Caller ALICE = new Caller(1000, 1000, "alice");
+    private static final ReservationControl.Directory DIRECTORY = new ReservationControl.Directory(
+            u -> Set.of("root", "alice", "bob", "user1000").contains(u),
+            a -> Set.of("root", "physics").contains(a));
+
+    private final ControlHarness harness = new ControlHarness();
+    private ClusterState state;
+
+    @BeforeEach
+    void cluster() {
+        List<Node> nodes = new ArrayList<>();
+        for (String n : List.of("n1", "n2", "n3")) {
+            nodes.add(Node.configured(
+                    n, n, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
+        }
+        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2", "n3"))), 1);
+        for (String n : List.of("n1", "n2", "n3")) {
+            harness.replay(
+                    state,
+                    new StateRecord.NodeRegistered(
+                            n, n, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
+            state.heard(n, NOW);
+        }
+    }
+
+    private static ReservationSpec spec(String name, String nodes, Long minutes, String users, String... flags) {
+        return new ReservationSpec(name, NOW, null, minutes, nodes, null, null, users, null, List.of(flags), null);
+    }
+
+    private String create(ReservationSpec spec) {
+        return harness.apply(state, ReservationControl.create(state, ROOT, spec, DIRECTORY, NOW));
+    }
+
+    private ErrorCode refusal(Runnable r) {
+        try {
+            r.run();
+        } catch (SlurmException e) {
+            return e.code();
+        }
+        throw new AssertionError("not refused");
+    }
+
+    @Test
+    void anOperatorCreatesAReservationOnTheNodesNamed() {
+        assertThat(create(spec("r1", "n[1-2]", 60L, "alice"))).isEqualTo("r1");
+        Reservation r = state.reservations().find("r1", NOW).orElseThrow();
+        assertThat(r.nodes()).containsExactly("n1", "n2");
+        assertThat(r.end() - r.start()).isEqualTo(3600);
+        assertThat(r.coreCount()).isEqualTo(8);
+        assertThat(r.flags()).containsExactly(ReservationFlag.SPEC_NODES);
+    }
+
+    @Test
+    void whatIsRefusedChangesNothing() {
+        assertThat(refusal(
+                        () -> ReservationControl.create(state, ALICE, spec("x", "n1", 60L, "alice"), DIRECTORY, NOW)))
+                .isEqualTo(ErrorCode.USER_ID_MISSING);
+        assertThat(refusal(() -> create(spec("x", "n1", 60L, "nosuch")))).isEqualTo(ErrorCode.USER_ID_MISSING);
+        assertThat(refusal(() -> create(spec("x", "n1", 60L, "alice,-bob")))).isEqualTo(ErrorCode.USER_ID_MISSING);
+        assertThat(refusal(() -> create(spec("x", "n9", 60L, "alice")))).isEqualTo(ErrorCode.INVALID_NODE_NAME);
+        ReservationSpec badAccount =
+                new ReservationSpec("x", NOW, null, 60L, "n1", null, null, null, "chem", List.of(), null);
+        assertThat(refusal(() -> create(badAccount))).isEqualTo(ErrorCode.INVALID_ACCOUNT);
+        assertThat(refusal(() -> create(spec("a\nb", "n1", 60L, "alice")))).isEqualTo(ErrorCode.RESERVATION_INVALID);
+        assertThat(state.reservations().isEmpty()).isTrue();
+    }
+
+    @Test
+    void anOverlapIsRefusedUnlessMaintOrOverlap() {
+        create(spec("r1", "n1", 60L, "alice"));
+        assertThat(refusal(() -> create(spec("r1", "n1", 60L, "alice")))).isEqualTo(ErrorCode.RESERVATION_OVERLAP);
+        assertThat(refusal(() -> create(spec("r2", "n[1-2]", 10L, "alice")))).isEqualTo(ErrorCode.RESERVATION_OVERLAP);
+        create(spec("m", "n1", 10L, "alice", "MAINT"));
+        create(spec("o", "n1", 10L, "alice", "OVERLAP"));
+        assertThat(state.reservations().current(NOW)).hasSize(3);
+        // After its window, the nodes are free again.
+        ReservationSpec later =
+                new ReservationSpec("later", NOW + 3600, null, 10L, "n1", null, null, "alice", null, List.of(), null);
+        create(later);
+    }
+
+    @Test
+    void nodesWithJobsRunningIntoTheWindowAreBusyUnlessIgnoreJobs() {
+        harness.replay(state, new StateRecord.JobSubmitted(1, aJob().build(), "p", 30, NOW - 10));
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
+                        1, new Allocation(List.of(new Allocation.NodeShare("n2", 1, 0, 1))), "p", 30, NOW - 5));
+        assertThat(refusal(() -> create(spec("b", "n2", 60L, "alice")))).isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(refusal(() -> create(spec("b", "n2", 60L, "alice", "MAINT"))))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        create(spec("b", "n2", 60L, "alice", "IGNORE_JOBS"));
+        // One that starts after the job's time limit is not held up by it.
+        create(new ReservationSpec("c", NOW + 3600, null, 10L, "n2", null, null, "alice", null, List.of(), null));
+    }
+
+    @Test
+    void nodeCntTakesFreeNodesOfTheDefaultPartition() {
+        create(spec("r1", "n1", 60L, "alice"));
+        ReservationSpec two = new ReservationSpec("two", NOW, null, 60L, null, 2, null, "alice", null, List.of(), null);
+        create(two);
+        Reservation r = state.reservations().find("two", NOW).orElseThrow();
+        assertThat(r.nodes()).containsExactly("n2", "n3");
+        assertThat(r.partition()).isEqualTo("p");
+        assertThat(r.flags()).isEmpty();
+        ReservationSpec more =
+                new ReservationSpec("more", NOW, null, 60L, null, 1, null, "alice", null, List.of(), null);
+        assertThat(refusal(() -> create(more))).isEqualTo(ErrorCode.NODES_BUSY);
+    }
+
+    @Test
+    void anUpdateKeepsWhatItDoesNotNameAndAMinusTakesAwayEveryFlagAfterIt() {
+        create(spec("r1", "n1", 60L, "alice", "DAILY", "MAINT"));
+        ReservationSpec change = new ReservationSpec(
+                "r1", null, null, 120L, null, null, null, "alice,bob", null, List.of("-DAILY", "WEEKLY"), null);
+        harness.apply(state, ReservationControl.update(state, ROOT, change, DIRECTORY, NOW));
+        Reservation r = state.reservations().find("r1", NOW).orElseThrow();
+        assertThat(r.end() - r.start()).isEqualTo(7200);
+        assertThat(r.users()).containsExactly("alice", "bob");
+        assertThat(r.flags()).containsExactlyInAnyOrder(ReservationFlag.MAINT, ReservationFlag.SPEC_NODES);
+        assertThat(r.nodes()).containsExactly("n1");
+        ReservationSpec unknown =
+                new ReservationSpec("nosuch", null, null, 5L, null, null, null, null, null, List.of(), null);
+        assertThat(refusal(() -> ReservationControl.update(state, ROOT, unknown, DIRECTORY, NOW)))
+                .isEqualTo(ErrorCode.RESERVATION_INVALID);
+    }
+
+    @Test
+    void aReservationJobsAreInCannotBeDeleted() {
+        create(spec("r1", "n1", 60L, "user1000"));
+        harness.replay(
+                state, new StateRecord.JobSubmitted(1, aJob().reservation("r1").build(), "p", 30, NOW));
+        assertThat(refusal(() -> ReservationControl.delete(state, ROOT, "r1", NOW)))
+                .isEqualTo(ErrorCode.RESERVATION_BUSY);
+        assertThat(refusal(() -> ReservationControl.delete(state, ALICE, "r1", NOW)))
+                .isEqualTo(ErrorCode.USER_ID_MISSING);
+        assertThat(refusal(() -> ReservationControl.delete(state, ROOT, "nosuch", NOW)))
+                .isEqualTo(ErrorCode.RESERVATION_INVALID);
+    }
+}

@@ -1,0 +1,259 @@
+package dev.sluice.ctld.sched;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.ReservationFlag;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.Reservation;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Advance reservations in the scheduler: outside jobs are kept off reserved nodes for as long as
+ * they would overlap the window (backfill respects its start), jobs in a reservation run only on
+ * its nodes and only once it has begun.
+ */
+class TestReservationScheduling {
+    private static final long NOW = 1_000_000;
+    private static final List<String> NODES = List.of("n1", "n2", "n3");
+
+    private ClusterState state;
+    private long seq;
+    private long clock = NOW;
+
+    private void cluster() {
+        List<Node> list = new ArrayList<>();
+        for (String name : NODES) {
+            list.add(Node.configured(
+                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
+        }
+        state = new ClusterState(list, List.of(Builders.aPartition("p", NODES)), 1);
+        for (String name : NODES) {
+            apply(new StateRecord.NodeRegistered(
+                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
+            state.heard(name, NOW);
+        }
+    }
+
+    private void apply(StateRecord r) {
+        state.replay(++seq, r);
+    }
+
+    private void reserve(String name, long start, long end, List<String> nodes, ReservationFlag... flags) {
+        Set<ReservationFlag> f = EnumSet.noneOf(ReservationFlag.class);
+        f.addAll(List.of(flags));
+        apply(new StateRecord.ReservationSaved(
+                new Reservation(name, (int) seq, start, end, nodes, "", List.of("user1000"), false, List.of(), f, 4),
+                NOW));
+    }
+
+    private int submit(JobRequest request, long minutes) {
+        int id = state.nextJobId();
+        apply(new StateRecord.JobSubmitted(id, request, "p", minutes, NOW - 10));
+        return id;
+    }
+
+    private SchedulePlan schedule() {
+        return new Scheduler(new SchedulerConfig(
+                        true, 10, 86400, PriorityWeights.BASIC, new Scheduler.SelectDefaults(false, 0)))
+                .schedule(state.image(), clock);
+    }
+
+    private void start(SchedulePlan plan) {
+        for (SchedulePlan.Start s : plan.starts()) {
+            apply(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), clock));
+        }
+    }
+
+    private List<String> nodesOf(int jobId) {
+        return state.job(jobId).allocation().nodeNames();
+    }
+
+    @Test
+    void anOutsideJobIsKeptOffAnActiveReservationsNodes() {
+        cluster();
+        reserve("r", NOW, NOW + 3600, List.of("n1", "n2"));
+        int named = submit(aJob().require("n1").uid(2000).build(), 10);
+        int wide = submit(aJob().nodes(2).uid(2000).build(), 10);
+        int small = submit(aJob().uid(2000).build(), 10);
+        SchedulePlan plan = schedule();
+        start(plan);
+        assertThat(nodesOf(small)).containsExactly("n3");
+        assertThat(plan.pendingReasons()).containsEntry(named, JobReason.MAY_BE_RESERVED);
+        assertThat(plan.pendingReasons()).containsEntry(wide, JobReason.NODES_RESERVED);
+    }
+
+    @Test
+    void backfillStartsAnOutsideJobOnReservedNodesOnlyIfItEndsBeforeTheWindow() {
+        cluster();
+        reserve("r", NOW + 600, NOW + 4200, List.of("n1"));
+        int tooLong = submit(aJob().require("n1").uid(2000).build(), 20);
+        int fits = submit(aJob().require("n1").uid(2000).build(), 5);
+        SchedulePlan plan = schedule();
+        start(plan);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(fits);
+        assertThat(plan.pendingReasons()).containsEntry(tooLong, JobReason.MAY_BE_RESERVED);
+        // Backfill plans it for when the window is over.
+        assertThat(plan.expectedStarts()).containsEntry(tooLong, NOW + 4200);
+    }
+
+    @Test
+    void aJobInAReservationWaitsForItsStartThenRunsOnItsNodesOnly() {
+        cluster();
+        reserve("r", NOW + 600, NOW + 4200, List.of("n2"));
+        int inside = submit(aJob().reservation("r").tasks(2).build(), 10);
+        SchedulePlan before = schedule();
+        assertThat(before.starts()).isEmpty();
+        assertThat(before.pendingReasons()).containsEntry(inside, JobReason.RESERVATION);
+        clock = NOW + 600;
+        start(schedule());
+        assertThat(nodesOf(inside)).containsExactly("n2");
+        // More than its nodes hold: it waits rather than spill over.
+        int big = submit(aJob().reservation("r").tasks(4).build(), 10);
+        assertThat(schedule().starts()).extracting(SchedulePlan.Start::jobId).doesNotContain(big);
+    }
+
+    @Test
+    void aFlexReservationsJobsMayUseOtherNodesAndAMagneticOneTakesItsUsersJobs() {
+        cluster();
+        reserve("flex", NOW, NOW + 3600, List.of("n1"), ReservationFlag.FLEX);
+        int wide = submit(aJob().reservation("flex").nodes(2).build(), 10);
+        start(schedule());
+        assertThat(nodesOf(wide)).hasSize(2).contains("n1");
+        reserve("magnet", NOW, NOW + 3600, List.of("n3"), ReservationFlag.MAGNETIC);
+        int mine = submit(aJob().require("n3").build(), 10);
+        int theirs = submit(aJob().require("n3").uid(2000).build(), 10);
+        SchedulePlan plan = schedule();
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(mine);
+        assertThat(plan.pendingReasons()).containsEntry(theirs, JobReason.MAY_BE_RESERVED);
+    }
+
+    record Resv(int firstNode, int nodeCount, long startOffset, long length, boolean daily) {}
+
+    record Sub(boolean inside, int resv, int tasks, int minutes, int require) {}
+
+    /**
+     * Whatever reservations exist and whatever jobs come, across passes at later and later times
+     * with jobs ending, no job outside a reservation ever runs on one of its nodes at a moment of
+     * its window (from the job's start to the end of its time limit).
+     */
+    @Property(tries = 80)
+    void aReservationsNodesAreNeverGivenToAnOutsideJobDuringItsWindow(
+            @ForAll("reservations") List<Resv> resvs,
+            @ForAll("jobs") List<Sub> jobs,
+            @ForAll("steps") List<Integer> steps) {
+        cluster();
+        clock = NOW;
+        for (int i = 0; i < resvs.size(); i++) {
+            Resv r = resvs.get(i);
+            List<String> nodes = NODES.subList(r.firstNode(), Math.min(NODES.size(), r.firstNode() + r.nodeCount()));
+            reserve(
+                    "r" + i,
+                    NOW + r.startOffset(),
+                    NOW + r.startOffset() + r.length(),
+                    nodes,
+                    r.daily() ? new ReservationFlag[] {ReservationFlag.DAILY} : new ReservationFlag[0]);
+        }
+        for (Sub s : jobs) {
+            Builders.JobBuilder b = aJob().tasks(s.tasks()).uid(s.inside() ? 1000 : 2000);
+            if (s.inside() && !resvs.isEmpty()) {
+                b.reservation("r" + (s.resv() % resvs.size()));
+            }
+            if (s.require() >= 0) {
+                b.require(NODES.get(s.require()));
+            }
+            submit(b.build(), s.minutes());
+        }
+        for (int step : steps) {
+            start(schedule());
+            assertNoOutsideJobOnReservedNodes();
+            List<Job> running =
+                    state.image().jobs().stream().filter(Job::isRunning).toList();
+            if (!running.isEmpty() && step % 3 == 0) {
+                Job done = running.get(step % running.size());
+                apply(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
+            }
+            clock += step * 60L;
+        }
+    }
+
+    private void assertNoOutsideJobOnReservedNodes() {
+        for (Job job : state.image().jobs()) {
+            if (!job.isRunning()) {
+                continue;
+            }
+            long end = job.startTime() + job.timeLimitMinutes() * 60;
+            for (Reservation r : state.reservations().current(job.startTime())) {
+                if (r.name().equals(job.request().reservation()) || !r.overlaps(job.startTime(), end)) {
+                    continue;
+                }
+                assertThat(job.allocation().nodeNames())
+                        .as("job %d (%s) during %s", job.id(), job.request().reservation(), r)
+                        .doesNotContainAnyElementsOf(r.nodes());
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Resv>> reservations() {
+        // Disjoint nodes per reservation keep them from overlapping, as creation ensures.
+        return Combinators.combine(
+                        Arbitraries.integers().between(0, 2),
+                        Arbitraries.integers().between(1, 2),
+                        Arbitraries.longs().between(0, 7200),
+                        Arbitraries.longs().between(60, 7200),
+                        Arbitraries.of(true, false))
+                .as(Resv::new)
+                .list()
+                .ofMaxSize(2)
+                .filter(TestReservationScheduling::disjoint);
+    }
+
+    private static boolean disjoint(List<Resv> list) {
+        if (list.size() < 2) {
+            return true;
+        }
+        Resv a = list.get(0);
+        Resv b = list.get(1);
+        return a.firstNode() + a.nodeCount() <= b.firstNode() || b.firstNode() + b.nodeCount() <= a.firstNode();
+    }
+
+    @Provide
+    Arbitrary<List<Sub>> jobs() {
+        return Combinators.combine(
+                        Arbitraries.of(true, false),
+                        Arbitraries.integers().between(0, 3),
+                        Arbitraries.integers().between(1, 6),
+                        Arbitraries.integers().between(1, 240),
+                        Arbitraries.integers().between(-1, 2))
+                .as(Sub::new)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(12);
+    }
+
+    @Provide
+    Arbitrary<List<Integer>> steps() {
+        return Arbitraries.integers().between(0, 90).list().ofMinSize(1).ofMaxSize(10);
+    }
+}

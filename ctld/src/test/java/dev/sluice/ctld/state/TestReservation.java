@@ -1,0 +1,88 @@
+package dev.sluice.ctld.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.common.slurm.ReservationFlag;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A reservation's window, its repeats, and whom it lets in. */
+class TestReservation {
+    private static final long T0 = 1_000_000;
+    private static final long DAY = 86_400;
+
+    private static Reservation of(long start, long end, Set<ReservationFlag> flags) {
+        return new Reservation("r", 1, start, end, List.of("n1"), "", List.of("alice"), false, List.of(), flags, 4);
+    }
+
+    @Test
+    void aWindowOverlapsWhatItShares() {
+        Reservation r = of(T0 + 100, T0 + 200, Set.of());
+        assertThat(r.overlaps(T0, T0 + 100)).isFalse();
+        assertThat(r.overlaps(T0, T0 + 101)).isTrue();
+        assertThat(r.overlaps(T0 + 199, T0 + 500)).isTrue();
+        assertThat(r.overlaps(T0 + 200, T0 + 500)).isFalse();
+        assertThat(r.active(T0 + 99)).isFalse();
+        assertThat(r.active(T0 + 100)).isTrue();
+        assertThat(r.active(T0 + 200)).isFalse();
+        assertThat(r.ended(T0 + 200)).isTrue();
+    }
+
+    @Test
+    void aDailyReservationRollsOverOnceItsWindowEnds() {
+        Reservation r = of(T0, T0 + 3600, Set.of(ReservationFlag.DAILY));
+        assertThat(r.window(T0 + 10)).isEqualTo(r);
+        Reservation next = r.window(T0 + 3600);
+        assertThat(next.start()).isEqualTo(T0 + DAY);
+        assertThat(next.end()).isEqualTo(T0 + DAY + 3600);
+        assertThat(r.window(T0 + 3 * DAY + 7200).start()).isEqualTo(T0 + 4 * DAY);
+        assertThat(r.ended(T0 + 10 * DAY)).isFalse();
+        // Between two windows it is inactive, and a job crossing into the next one overlaps it.
+        assertThat(r.active(T0 + 5000)).isFalse();
+        assertThat(r.overlaps(T0 + 5000, T0 + DAY + 1)).isTrue();
+        assertThat(r.overlaps(T0 + 5000, T0 + DAY)).isFalse();
+    }
+
+    @Test
+    void aWeeklyReservationRepeatsAWeekLater() {
+        Reservation r = of(T0, T0 + 60, Set.of(ReservationFlag.WEEKLY, ReservationFlag.MAINT));
+        assertThat(r.window(T0 + 60).start()).isEqualTo(T0 + 7 * DAY);
+        assertThat(r.overlaps(T0 + 61, T0 + 7 * DAY)).isFalse();
+    }
+
+    @Test
+    void usersOrTheirExclusionAndAccountsDecideWhoMayUseIt() {
+        Reservation users = of(T0, T0 + 60, Set.of());
+        assertThat(users.permits("alice", "")).isTrue();
+        assertThat(users.permits("bob", "")).isFalse();
+        Reservation allBut =
+                new Reservation("r", 1, T0, T0 + 60, List.of("n1"), "", List.of("bob"), true, List.of(), Set.of(), 4);
+        assertThat(allBut.permits("alice", "")).isTrue();
+        assertThat(allBut.permits("bob", "")).isFalse();
+        Reservation both = new Reservation(
+                "r", 1, T0, T0 + 60, List.of("n1"), "", List.of("alice"), false, List.of("physics"), Set.of(), 4);
+        assertThat(both.permits("alice", "physics")).isTrue();
+        assertThat(both.permits("alice", "chem")).isFalse();
+        assertThat(both.permits("bob", "physics")).isFalse();
+    }
+
+    @Test
+    void aWindowMustEndAfterItStarts() {
+        assertThatThrownBy(() -> of(T0, T0, Set.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theTableListsWhatIsNotOverInCreationOrder() {
+        Reservations table = Reservations.NONE
+                .with(of(T0, T0 + 60, Set.of()))
+                .with(new Reservation(
+                        "b", 2, T0, T0 + 10, List.of("n2"), "", List.of("x"), false, List.of(), Set.of(), 4));
+        assertThat(table.current(T0).stream().map(Reservation::name)).containsExactly("r", "b");
+        assertThat(table.current(T0 + 30).stream().map(Reservation::name)).containsExactly("r");
+        assertThat(table.find("b", T0 + 30)).isEmpty();
+        assertThat(table.lastId()).isEqualTo(2);
+        assertThat(table.without("r").current(T0)).extracting(Reservation::name).containsExactly("b");
+    }
+}
