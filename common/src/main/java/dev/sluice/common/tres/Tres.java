@@ -34,6 +34,11 @@ public final class Tres {
         this.counts = Collections.unmodifiableMap(counts);
     }
 
+    /** The TRES every cluster has, in Slurm's order (cpu, mem, energy, node, billing, fs/disk, vmem, pages). */
+    public static List<String> builtIn() {
+        return BUILT_IN;
+    }
+
     public static Tres empty() {
         return new Tres(new LinkedHashMap<>());
     }

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * One association: an account's own ({@code user} empty) or a user's in an account, optionally
- * for one partition. {@code qos} empty means "inherit the parent's list".
+ * for one partition. {@code qos} empty means "inherit the parent's list". {@code shares} is its
+ * fair-share (sacctmgr's {@code Fairshare=}, 1 unless set).
  */
 public record Association(
         String account,
@@ -15,7 +16,21 @@ public record Association(
         String parent,
         Limits limits,
         List<String> qos,
-        String defaultQos) {
+        String defaultQos,
+        long shares) {
+
+    /** With Slurm's default of 1 share. */
+    public Association(
+            String account,
+            String user,
+            String partition,
+            String parent,
+            Limits limits,
+            List<String> qos,
+            String defaultQos) {
+        this(account, user, partition, parent, limits, qos, defaultQos, 1);
+    }
+
     public Association {
         requireNonNull(account, "account is null");
         requireNonNull(user, "user is null");
