@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * Under {@code priority/multifactor} NormShares is the share among siblings, EffectvUsage the
  * part of the parent's usage, NormUsage the part of the cluster's, LevelFS NormShares over
  * EffectvUsage, and a user's FairShare the factor the scheduler orders by ({@link FairShare});
- * under {@code priority/basic} nothing is normalized (Slurm leaves those blank or 0). Pure.
+ * under {@code priority/basic} no usage is kept and nothing is normalized (Slurm leaves those
+ * blank or 0). Pure.
  */
 public final class ShareTree {
     /** A value Slurm prints as nothing. */
@@ -165,6 +166,10 @@ public final class ShareTree {
         }
 
         double userUsage(Association user) {
+            if (!multifactor) {
+                // priority/basic keeps no usage: Slurm's sshare shows 0 (observed).
+                return 0;
+            }
             boolean isDefault = user.account().equals(policy.defaultAccounts().get(user.user()));
             return fair.usageOf(user.account(), user.user(), isDefault);
         }

@@ -135,12 +135,12 @@ public final class ControllerStatistics implements LoopTimings, JournalObserver 
             case StateRecord.JobSubmitted s -> submitted++;
             case StateRecord.JobStarted s -> started++;
             case StateRecord.JobEnded e -> {
-                if (e.state() == JobState.COMPLETED) {
-                    completed++;
-                } else if (e.state() == JobState.CANCELLED) {
-                    canceled++;
-                } else {
-                    failed++;
+                // Observed (22.05): a job that ran to its end counts as completed whatever its
+                // exit status; failed are the jobs their nodes failed.
+                switch (e.state()) {
+                    case CANCELLED -> canceled++;
+                    case NODE_FAIL, BOOT_FAIL, DEADLINE -> failed++;
+                    default -> completed++;
                 }
             }
             default -> {}

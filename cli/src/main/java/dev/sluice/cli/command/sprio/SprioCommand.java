@@ -141,7 +141,8 @@ public final class SprioCommand implements Command {
             }
         }
         if (!multifactor(inv)) {
-            out.print(BASIC);
+            // Observed: on standard error.
+            err.print(BASIC);
             return 1;
         }
         if (clusters != null && ClusterOption.resolve(inv, PROG, clusters, err).isEmpty()) {
@@ -161,7 +162,7 @@ public final class SprioCommand implements Command {
             return 1;
         }
         if (!answer.getMultifactor()) {
-            out.print(BASIC);
+            err.print(BASIC);
             return 1;
         }
         List<JobPriorityInfo> shown = new ArrayList<>();

@@ -164,8 +164,16 @@ public final class SshareCommand implements Command {
         String cluster = CommandSupport.clusterName(inv);
         List<String> tres = tresNames(inv);
         List<ShareInfo> shares = answer.getSharesList();
-        // -A: the named accounts' own lines and their users' (not sub-accounts'), from depth 0.
-        int base = -1;
+        // -A: the named accounts' own lines and their users' (not sub-accounts'), indented from
+        // the shallowest of them (observed: -A zeta,beta keeps beta one deeper than zeta).
+        int base = 0;
+        if (accountSet != null) {
+            base = shares.stream()
+                    .filter(s -> s.getUser().isEmpty() && accountSet.contains(s.getAccount()))
+                    .mapToInt(s -> (int) s.getDepth())
+                    .min()
+                    .orElse(0);
+        }
         for (ShareInfo s : shares) {
             boolean user = !s.getUser().isEmpty();
             int indent = (int) s.getDepth();
@@ -173,10 +181,7 @@ public final class SshareCommand implements Command {
                 if (!accountSet.contains(s.getAccount())) {
                     continue;
                 }
-                if (!user) {
-                    base = indent;
-                }
-                indent -= Math.max(0, base);
+                indent -= base;
             }
             if (user && userSet != null && !userSet.contains(s.getUser())) {
                 continue;
