@@ -169,6 +169,21 @@ public final class Tres {
     }
 
     /**
+     * The same items in the same order with every count a plain number, memory too: TRES
+     * minutes and usage as sshare prints them ({@code cpu=120,mem=0,energy=0,...}).
+     */
+    public String formatCounts() {
+        StringBuilder sb = new StringBuilder();
+        for (String k : orderedNames()) {
+            if (!sb.isEmpty()) {
+                sb.append(',');
+            }
+            sb.append(k).append('=').append(counts.get(k));
+        }
+        return sb.toString();
+    }
+
+    /**
      * sacct's text: the same items with the names in alphabetical order, as sacct prints
      * AllocTRES and ReqTRES ({@code billing=2,cpu=2,mem=1G,node=1}).
      */

@@ -93,9 +93,8 @@ public final class Priorities {
                     + w.jobSize() * size
                     + w.partition() * partition
                     + w.qos() * qosFactor;
-            long priority = job.adminPriority() > 0
-                    ? job.adminPriority()
-                    : Math.max(1, (long) sum - job.request().nice());
+            double net = sum - job.request().nice();
+            long priority = job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, (long) net);
             out.put(
                     job.id(),
                     new PriorityFactors(
@@ -106,7 +105,8 @@ public final class Priorities {
                             partition,
                             qosFactor,
                             job.request().nice(),
-                            priority));
+                            priority,
+                            job.adminPriority() > 0 ? priority : Math.max(1, net)));
         }
         return out;
     }

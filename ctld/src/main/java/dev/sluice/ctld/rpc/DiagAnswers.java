@@ -67,7 +67,8 @@ final class DiagAnswers {
                             .setPartitionFactor(f.partition())
                             .setQos(f.qos())
                             .setNice(f.nice())
-                            .setPriority(f.priority()));
+                            .setPriority(f.priority())
+                            .setPrioritySum(f.sum()));
                 });
         return out.build();
     }

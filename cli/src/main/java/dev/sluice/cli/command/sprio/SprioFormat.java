@@ -15,8 +15,8 @@ import java.util.function.Consumer;
  * letters are the normalized factors, upper-case the weighted ones. Pure.
  */
 final class SprioFormat {
-    /** Slurm's normalized priority is the priority over 2^32 - 1. */
-    private static final double PRIORITY_SCALE = 4294967295.0;
+    /** Slurm's normalized priority is the priority over 2^32 - 1 (the largest uint32_t). */
+    private static final double PRIORITY_SCALE = (double) dev.sluice.common.slurm.SlurmLimits.INFINITE;
 
     record Field(char letter, int width, boolean right, String suffix) {}
 
@@ -187,7 +187,11 @@ final class SprioFormat {
             case 'S' -> "0";
             case 't', 'T' -> "";
             case 'u' -> job.getUserName();
-            case 'y' -> String.format(Locale.ROOT, "%.14f", job.getPriority() / PRIORITY_SCALE);
+            case 'y' ->
+                String.format(
+                        Locale.ROOT,
+                        "%.14f",
+                        (job.getPrioritySum() > 0 ? job.getPrioritySum() : job.getPriority()) / PRIORITY_SCALE);
             case 'Y' -> Long.toString(job.getPriority());
             default -> "";
         };

@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.sshare;
 
+import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.ShareInfo;
 import java.util.List;
 import java.util.Locale;
@@ -97,13 +98,10 @@ enum ShareColumn {
     }
 
     private static String tresList(List<String> tres, java.util.function.ToLongFunction<String> value) {
-        StringBuilder b = new StringBuilder();
+        java.util.Map<String, Long> counts = new java.util.LinkedHashMap<>();
         for (String t : tres) {
-            if (!b.isEmpty()) {
-                b.append(',');
-            }
-            b.append(t).append('=').append(value.applyAsLong(t));
+            counts.put(t, value.applyAsLong(t));
         }
-        return b.toString();
+        return Tres.of(counts).formatCounts();
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.sstat;
 
+import dev.sluice.common.tres.TresUsage;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -246,15 +247,19 @@ enum SstatField {
         };
     }
 
-    /** The TRES read by tasks, in Slurm's order: cpu, energy, fs/disk, mem, pages, vmem. */
     private static String in(String cpu, String energy, String disk, String mem, String pages, String vmem) {
-        return "cpu=" + cpu + ",energy=" + energy + ",fs/disk=" + disk + ",mem=" + mem + ",pages=" + pages + ",vmem="
-                + vmem;
+        return TresUsage.in(cpu, energy, disk, mem, pages, vmem);
     }
 
     /** Task ids by TRES (observed: energy is left out, and cpu's id prints as a time). */
     private static String tasks(String cpu, int disk, int mem, int pages, int vmem) {
-        return "cpu=" + cpu + ",fs/disk=" + disk + ",mem=" + mem + ",pages=" + pages + ",vmem=" + vmem;
+        return TresUsage.in(
+                cpu,
+                null,
+                Integer.toString(disk),
+                Integer.toString(mem),
+                Integer.toString(pages),
+                Integer.toString(vmem));
     }
 
     static String kib(double kb) {

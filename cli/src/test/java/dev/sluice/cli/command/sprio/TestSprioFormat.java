@@ -21,7 +21,7 @@ class TestSprioFormat {
             .setPartition(1000)
             .build();
 
-    private static JobPriorityInfo job(int id, String user, double fs, double size, long priority) {
+    private static JobPriorityInfo job(int id, String user, double fs, double size, double sum) {
         return JobPriorityInfo.newBuilder()
                 .setJobId(id)
                 .setPartition("gpu")
@@ -29,13 +29,14 @@ class TestSprioFormat {
                 .setFairshare(fs)
                 .setJobSize(size)
                 .setPartitionFactor(1.0)
-                .setPriority(priority)
+                .setPriority((long) sum)
+                .setPrioritySum(sum)
                 .build();
     }
 
-    private static final JobPriorityInfo J0 = job(5000000, "root", 1.0, 0.625, 11062);
-    private static final JobPriorityInfo J1 = job(5000001, "root", 1.0, 0.375, 11037);
-    private static final JobPriorityInfo J2 = job(5000002, "sluiceuser1", 0.0, 0.3125, 1031);
+    private static final JobPriorityInfo J0 = job(5000000, "root", 1.0, 0.625, 11062.5);
+    private static final JobPriorityInfo J1 = job(5000001, "root", 1.0, 0.375, 11037.5);
+    private static final JobPriorityInfo J2 = job(5000002, "sluiceuser1", 0.0, 0.3125, 1031.25);
 
     private static List<String> render(String format, boolean weights, List<JobPriorityInfo> jobs) {
         StringBuilder prefix = new StringBuilder();
