@@ -29,6 +29,8 @@ public final class SdiagCommand implements Command {
             .inGivenOrder()
             .add('a', "all", ArgKind.NONE)
             .add((char) 0, "help", ArgKind.NONE)
+            // Observed: -h, not in the help text, prints it.
+            .add('h', null, ArgKind.NONE, "help")
             .add('i', "sort-by-id", ArgKind.NONE)
             .add('M', "cluster", ArgKind.REQUIRED, "clusters")
             .add('M', "clusters", ArgKind.REQUIRED)

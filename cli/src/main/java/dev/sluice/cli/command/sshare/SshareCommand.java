@@ -42,6 +42,8 @@ public final class SshareCommand implements Command {
             .add('A', "accounts", ArgKind.REQUIRED)
             .add('e', "helpformat", ArgKind.NONE)
             .add((char) 0, "help", ArgKind.NONE)
+            // Observed: -h, not in the help text, leaves the header out as -n does.
+            .add('h', null, ArgKind.NONE, "noheader")
             .add('l', "long", ArgKind.NONE)
             .add('m', "partition", ArgKind.NONE)
             .add('M', "cluster", ArgKind.REQUIRED, "clusters")

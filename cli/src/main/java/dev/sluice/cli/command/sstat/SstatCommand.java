@@ -110,7 +110,7 @@ public final class SstatCommand implements Command {
                             return 1;
                         }
                         fields.add(f.get());
-                        widths.add(pct < 0 ? f.get().width : parseWidth(item.substring(pct + 1), f.get().width));
+                        widths.add(pct < 0 ? null : parseWidth(item.substring(pct + 1), f.get().width));
                     }
                 }
                 default -> {}
@@ -131,8 +131,7 @@ public final class SstatCommand implements Command {
         }
         List<FieldTable.Column> columns = new ArrayList<>();
         for (int i = 0; i < fields.size(); i++) {
-            columns.add(
-                    new FieldTable.Column(fields.get(i).title, widths == null ? fields.get(i).width : widths.get(i)));
+            columns.add(new FieldTable.Column(fields.get(i).title, width(fields, widths, i)));
         }
         FieldTable table = new FieldTable(columns, mode);
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
@@ -251,6 +250,24 @@ public final class SstatCommand implements Command {
                 return Optional.empty();
             }
         }
+    }
+
+    /**
+     * A field's width: its default, or the last width given to that field anywhere in the format
+     * ({@code widths}: null where none was given)
+     * (observed: {@code jobid,jobid%20} prints both JobID columns 20 wide, right-justified).
+     */
+    static int width(List<SstatField> fields, List<Integer> widths, int i) {
+        int w = fields.get(i).width;
+        if (widths == null) {
+            return w;
+        }
+        for (int j = 0; j < fields.size(); j++) {
+            if (fields.get(j) == fields.get(i) && widths.get(j) != null) {
+                w = widths.get(j);
+            }
+        }
+        return w;
     }
 
     private static int parseWidth(String text, int fallback) {

@@ -95,4 +95,15 @@ class TestSstatFields {
         assertThat(SstatCommand.target("abc", err)).isEmpty();
         assertThat(bytes.toString(StandardCharsets.UTF_8)).isEqualTo("sstat: fatal: Bad job/step specified: abc\n");
     }
+
+    @Test
+    void aWidthGivenToAFieldHoldsForEachOfItsColumns() {
+        // Observed: -o jobid,jobid%20,ntasks%-3 prints both JobID columns 20 wide.
+        List<SstatField> fields = List.of(SstatField.JOBID, SstatField.JOBID, SstatField.NTASKS);
+        java.util.List<Integer> widths = java.util.Arrays.asList(null, 20, -3);
+        assertThat(SstatCommand.width(fields, widths, 0)).isEqualTo(20);
+        assertThat(SstatCommand.width(fields, widths, 1)).isEqualTo(20);
+        assertThat(SstatCommand.width(fields, widths, 2)).isEqualTo(-3);
+        assertThat(SstatCommand.width(fields, null, 0)).isEqualTo(-12);
+    }
 }
