@@ -43,7 +43,8 @@ public final class ShareTree {
             double effectiveUsage,
             double fairShare,
             double levelFs,
-            Map<String, Long> tresRunMins) {}
+            Map<String, Long> tresRunMins,
+            long id) {}
 
     private ShareTree() {}
 
@@ -98,7 +99,8 @@ public final class ShareTree {
                 multifactor ? 1 : 0,
                 BLANK,
                 multifactor ? BLANK : 0,
-                walk.runMins(root, 0)));
+                walk.runMins(root, 0),
+                root.id()));
         walk.children(root, total, 1);
         return out;
     }
@@ -232,7 +234,8 @@ public final class ShareTree {
                         0,
                         a.isUser() ? 0 : BLANK,
                         0,
-                        mins);
+                        mins,
+                        a.id());
             }
             double norm = siblings == 0 ? 0 : a.shares() / (double) siblings;
             double effective = parentUsage == 0 ? 0 : used / parentUsage;
@@ -248,7 +251,8 @@ public final class ShareTree {
                     effective,
                     factor,
                     level,
-                    mins);
+                    mins,
+                    a.id());
         }
     }
 }

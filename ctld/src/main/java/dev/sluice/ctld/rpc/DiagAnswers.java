@@ -92,7 +92,8 @@ final class DiagAnswers {
                     .setEffectiveUsage(l.effectiveUsage())
                     .setFairshare(l.fairShare())
                     .setLevelFs(l.levelFs())
-                    .putAllTresRunMins(l.tresRunMins()));
+                    .putAllTresRunMins(l.tresRunMins())
+                    .setId((int) l.id()));
         }
         return out.build();
     }

@@ -138,6 +138,20 @@ class TestShareTree {
     }
 
     @Test
+    void eachLineKeepsDbdsIdOfItsAssociation() {
+        AccountingPolicy numbered = new AccountingPolicy(
+                1,
+                List.of(
+                        new Association("root", "", "", "", Limits.UNSET, List.of(), "", 1, 1),
+                        new Association("root", "root", "", "root", Limits.UNSET, List.of(), "", 1, 2)),
+                Map.of(),
+                Map.of());
+        assertThat(ShareTree.lines(numbered, FairShare.of(state().image(), MF, NOW), false))
+                .extracting(ShareTree.Line::id)
+                .containsExactly(1L, 2L);
+    }
+
+    @Test
     void withoutARootAccountThereIsNoTree() {
         assertThat(ShareTree.lines(AccountingPolicy.EMPTY, FairShare.of(state().image(), MF, NOW), true))
                 .isEmpty();

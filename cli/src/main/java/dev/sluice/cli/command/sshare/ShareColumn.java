@@ -73,7 +73,8 @@ enum ShareColumn {
             case CLUSTER -> cluster;
             case EFFECTVUSAGE -> number(s.getEffectiveUsage());
             case FAIRSHARE -> number(s.getFairshare());
-            case GRPTRESMINS, ID, PARTITION -> "";
+            case GRPTRESMINS, PARTITION -> "";
+            case ID -> s.getId() == 0 ? "" : Integer.toUnsignedString(s.getId());
             case GRPTRESRAW ->
                 tresList(tres, name -> name.equals("cpu") || name.equals("billing") ? s.getRawUsage() / 60 : 0);
             case LEVELFS -> number(s.getLevelFs());

@@ -108,4 +108,11 @@ class TestShareColumns {
                 .isEqualTo(
                         "cpu=120,mem=0,energy=0,node=0,billing=0,fs/disk=0,vmem=0,pages=0,gres/gpu=30,gres/mps=0,gres/shard=0");
     }
+
+    @Test
+    void theIdIsDbdsAndBlankWithoutOne() {
+        assertThat(ShareColumn.ID.value(USER_MF.toBuilder().setId(2).build(), 1, "anchor", TRES))
+                .isEqualTo("2");
+        assertThat(ShareColumn.ID.value(USER_MF, 1, "anchor", TRES)).isEmpty();
+    }
 }
