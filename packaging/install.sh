@@ -6,7 +6,8 @@
 #   PREFIX/bin        sluice-ctld, sluice-noded, sluice-dbd, sluice-agent, sluice-restd, sluice-aot-train, the commands
 #   PREFIX/libexec    sluice-client, the commands' native front end (when cli/target has it)
 #   PREFIX/runtime    with --jlink: a Java runtime made by jlink from $JAVA_HOME (no JDK needed on nodes)
-#   BINDIR            sbatch, squeue, sinfo, scancel, scontrol, sacct, sacctmgr, sreport, srun, salloc (links)
+#   BINDIR            sbatch, squeue, sinfo, scancel, scontrol, sacct, sacctmgr, sreport, srun, salloc,
+#                     sprio, sshare, sdiag, sstat (links)
 #   UNITDIR           sluice-ctld.service, sluice-noded.service, sluice-dbd.service, sluice-agent.service, sluice-restd.service
 #   /etc/default      sluice-ctld, sluice-noded, sluice-dbd, sluice-agent, sluice-restd (environment files; kept if present)
 #   /usr/lib/sysusers.d, /usr/lib/tmpfiles.d   the slurm user, /var/spool/sluice/{ctld,dbd,slurmd}
@@ -71,7 +72,7 @@ if [ -x "$client" ]; then
   install -d "$dest/libexec"
   install -m 0755 "$client" "$dest/libexec/sluice-client"
 fi
-for cmd in sbatch squeue sinfo scancel scontrol sacct sacctmgr sreport srun salloc; do
+for cmd in sbatch squeue sinfo scancel scontrol sacct sacctmgr sreport srun salloc sprio sshare sdiag sstat; do
   if [ -x "$client" ]; then
     # A link, not a wrapper: the front end takes the command from its name and finds
     # ../bin/_sluice-java from its own path, so a call costs one small process, no shell.

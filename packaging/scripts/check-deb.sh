@@ -30,7 +30,7 @@ has() { grep -qE "$1" <<<"$contents" || fail "not in the package: $1"; }
 for b in sluice-ctld sluice-noded sluice-dbd sluice-agent sluice-restd sluice-aot-train _sluice-java; do
   has "^-rwxr-xr-x .* \./opt/sluice/bin/$b$"
 done
-for c in sbatch squeue sinfo scancel scontrol sacct sacctmgr sreport srun salloc; do
+for c in sbatch squeue sinfo scancel scontrol sacct sacctmgr sreport srun salloc sprio sshare sdiag sstat; do
   has "^lrwxrwxrwx .* \./opt/sluice/bin/$c -> \.\./libexec/sluice-client$"
   has "^lrwxrwxrwx .* \./usr/bin/$c -> /opt/sluice/bin/$c$"
 done

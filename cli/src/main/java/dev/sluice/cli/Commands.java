@@ -14,17 +14,21 @@ import java.util.function.Supplier;
 
 /** The commands by the name users type. */
 public final class Commands {
-    private static final Map<String, Supplier<Command>> BY_NAME = Map.of(
-            "sacct", SacctCommand::new,
-            "sacctmgr", SacctmgrCommand::new,
-            "sbatch", SbatchCommand::new,
-            "scancel", ScancelCommand::new,
-            "scontrol", ScontrolCommand::new,
-            "sinfo", SinfoCommand::new,
-            "squeue", SqueueCommand::new,
-            "sreport", dev.sluice.cli.command.sreport.SreportCommand::new,
-            "srun", dev.sluice.cli.command.srun.SrunCommand::new,
-            "salloc", dev.sluice.cli.command.salloc.SallocCommand::new);
+    private static final Map<String, Supplier<Command>> BY_NAME = Map.ofEntries(
+            Map.entry("sacct", SacctCommand::new),
+            Map.entry("sacctmgr", SacctmgrCommand::new),
+            Map.entry("sbatch", SbatchCommand::new),
+            Map.entry("scancel", ScancelCommand::new),
+            Map.entry("scontrol", ScontrolCommand::new),
+            Map.entry("sdiag", dev.sluice.cli.command.sdiag.SdiagCommand::new),
+            Map.entry("sinfo", SinfoCommand::new),
+            Map.entry("sprio", dev.sluice.cli.command.sprio.SprioCommand::new),
+            Map.entry("squeue", SqueueCommand::new),
+            Map.entry("sreport", dev.sluice.cli.command.sreport.SreportCommand::new),
+            Map.entry("srun", dev.sluice.cli.command.srun.SrunCommand::new),
+            Map.entry("salloc", dev.sluice.cli.command.salloc.SallocCommand::new),
+            Map.entry("sshare", dev.sluice.cli.command.sshare.SshareCommand::new),
+            Map.entry("sstat", dev.sluice.cli.command.sstat.SstatCommand::new));
 
     private Commands() {}
 

@@ -34,6 +34,11 @@ public final class Tres {
         this.counts = Collections.unmodifiableMap(counts);
     }
 
+    /** The TRES every cluster has, in Slurm's order (cpu, mem, energy, node, billing, fs/disk, vmem, pages). */
+    public static List<String> builtIn() {
+        return BUILT_IN;
+    }
+
     public static Tres empty() {
         return new Tres(new LinkedHashMap<>());
     }
@@ -159,6 +164,21 @@ public final class Tres {
             }
             long v = counts.get(k);
             sb.append(k).append('=').append(MEMORY.contains(k) ? MemorySize.format(v) : Long.toString(v));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The same items in the same order with every count a plain number, memory too: TRES
+     * minutes and usage as sshare prints them ({@code cpu=120,mem=0,energy=0,...}).
+     */
+    public String formatCounts() {
+        StringBuilder sb = new StringBuilder();
+        for (String k : orderedNames()) {
+            if (!sb.isEmpty()) {
+                sb.append(',');
+            }
+            sb.append(k).append('=').append(counts.get(k));
         }
         return sb.toString();
     }

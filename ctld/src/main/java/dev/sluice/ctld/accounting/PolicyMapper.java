@@ -39,7 +39,9 @@ public final class PolicyMapper {
                             l.hasGrpJobs() ? Integer.toUnsignedLong(l.getGrpJobs()) : Limits.NONE,
                             l.hasGrpSubmitJobs() ? Integer.toUnsignedLong(l.getGrpSubmitJobs()) : Limits.NONE),
                     names(l.getQos()),
-                    l.getDefaultQos().toLowerCase(Locale.ROOT)));
+                    l.getDefaultQos().toLowerCase(Locale.ROOT),
+                    l.hasShares() ? Integer.toUnsignedLong(l.getShares()) : 1,
+                    a.getId()));
         }
         Map<String, String> defaults = new HashMap<>();
         for (UserEntry u : s.getUsersList()) {

@@ -248,6 +248,17 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                         request, nodeName, auth.credentials(), auth.clock().instant()));
     }
 
+    /** sstat: what the job's steps use on one node now (waits up to 10 seconds for the node). */
+    public dev.sluice.protocol.v1.NodeStepUsageResponse stepUsage(ClusterImage image, String nodeName, int jobId) {
+        NodeView node =
+                image.node(nodeName).orElseThrow(() -> new IllegalStateException("node " + nodeName + " is not known"));
+        return stub(node)
+                .withDeadlineAfter(10, TimeUnit.SECONDS)
+                .stepUsage(dev.sluice.protocol.v1.NodeStepUsageRequest.newBuilder()
+                        .setJobId(jobId)
+                        .build());
+    }
+
     private void target(
             ClusterImage image,
             String nodeName,

@@ -133,6 +133,11 @@ public final class ControllerLoop implements AutoCloseable {
         this.timings = requireNonNull(newTimings, "timings is null");
     }
 
+    /** What is enforced now, with the accounting policy last pulled (sprio's QOS factors, sshare's tree). */
+    public PolicyView enforced() {
+        return limits;
+    }
+
     /** The latest published image. Never blocks. */
     public ClusterImage image() {
         return image;
@@ -241,7 +246,11 @@ public final class ControllerLoop implements AutoCloseable {
         long passStart = System.nanoTime();
         PolicyView enforced = limits;
         SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), enforced.policy());
-        timed.schedulePass(System.nanoTime() - passStart);
+        long took = System.nanoTime() - passStart;
+        timed.schedulePass(took);
+        if (timed.wantsCycles()) {
+            timed.scheduleCycle(took, now, dev.sluice.ctld.sched.CycleFacts.of(image, plan));
+        }
         Done<Void> applied = decide(
                 new Pending<Void>((s, at) -> PlanApplier.apply(s, plan, at), new CompletableFuture<>(), false),
                 now,

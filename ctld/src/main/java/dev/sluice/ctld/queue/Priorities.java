@@ -11,8 +11,7 @@ import java.util.Map;
  * gets 4294901759 and each later one one less). {@code priority/multifactor}: the weighted sum of
  * age, fair-share, job size, partition and QOS factors, each in [0, 1], minus the job's nice
  * value ({@link QosPriorities} for the QOS factor);
- * fair-share is {@code 2^(-usage/shares)} with every user holding an equal share and usage the
- * CPU-seconds of their jobs, halved every PriorityDecayHalfLife.
+ * fair-share is {@link FairShare}'s factor.
  *
  * <p>Pure: computed from an image and a time, for every pending job in one pass.
  */
@@ -43,39 +42,44 @@ public final class Priorities {
             }
             return out;
         }
-        Map<Integer, Double> usage = usageByUser(image, w, now);
-        double totalUsage =
-                usage.values().stream().mapToDouble(Double::doubleValue).sum();
-        long users = image.jobs().stream()
-                .mapToInt(j -> j.request().owner().uid())
-                .distinct()
-                .count();
-        double share = users == 0 ? 1 : 1.0 / users;
+        factors(image, w, qos, now).forEach((id, f) -> out.put(id, f.priority()));
+        for (Job job : image.jobs()) {
+            if (isHeld(job)) {
+                out.put(job.id(), 0L);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every pending, unheld job's factors under {@code priority/multifactor} (sprio shows them;
+     * the scheduler orders by their {@link PriorityFactors#priority()}); empty under
+     * {@code priority/basic}. A job with an administrator's priority keeps its factors but takes that value.
+     */
+    public static Map<Integer, PriorityFactors> factors(
+            ClusterImage image, PriorityWeights w, QosPriorities qos, long now) {
+        Map<Integer, PriorityFactors> out = new HashMap<>();
+        if (!w.multifactor()) {
+            return out;
+        }
+        FairShare shares = FairShare.of(image, w, now);
         int totalCpus =
                 image.nodes().stream().mapToInt(v -> v.node().hardware().cpus()).sum();
+        int totalNodes = image.nodes().size();
         int maxJobFactor = image.partitions().stream()
                 .mapToInt(Partition::priorityJobFactor)
                 .max()
                 .orElse(1);
         for (Job job : image.jobs()) {
-            if (isHeld(job)) {
-                out.put(job.id(), 0L);
-                continue;
-            }
-            if (!job.isPending()) {
-                continue;
-            }
-            if (job.adminPriority() > 0) {
-                out.put(job.id(), job.adminPriority());
+            if (isHeld(job) || !job.isPending()) {
                 continue;
             }
             double age = Math.min(1.0, Math.max(0, now - job.eligibleTime()) / (double) Math.max(1, w.maxAgeSeconds()));
-            double used = totalUsage == 0
-                    ? 0
-                    : usage.getOrDefault(job.request().owner().uid(), 0.0) / totalUsage;
-            double fairshare = Math.pow(2, -used / share);
+            double fairshare = shares.factor(job.request().owner().uid());
+            // Slurm 22.05 (observed): the mean of the node and CPU fractions the job asks for.
             int cpus = job.request().effectiveTasks() * job.request().effectiveCpusPerTask();
-            double size = Math.min(1.0, cpus / (double) Math.max(1, totalCpus));
+            double nodes = Math.max(1, job.request().minNodes());
+            double size = Math.min(1.0, (nodes / Math.max(1, totalNodes) + cpus / (double) Math.max(1, totalCpus)) / 2);
             if (w.favorSmall()) {
                 size = 1.0 - size;
             }
@@ -83,12 +87,26 @@ public final class Priorities {
                     .map(Partition::priorityJobFactor)
                     .orElse(1);
             double partition = factor / (double) Math.max(1, maxJobFactor);
+            double qosFactor = qos.factor(job.request().qos());
             double sum = w.age() * age
                     + w.fairshare() * fairshare
                     + w.jobSize() * size
                     + w.partition() * partition
-                    + w.qos() * qos.factor(job.request().qos());
-            out.put(job.id(), Math.max(1, Math.round(sum) - job.request().nice()));
+                    + w.qos() * qosFactor;
+            double net = sum - job.request().nice();
+            long priority = job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, (long) net);
+            out.put(
+                    job.id(),
+                    new PriorityFactors(
+                            job.id(),
+                            age,
+                            fairshare,
+                            size,
+                            partition,
+                            qosFactor,
+                            job.request().nice(),
+                            priority,
+                            job.adminPriority() > 0 ? priority : Math.max(1, net)));
         }
         return out;
     }
@@ -97,20 +115,5 @@ public final class Priorities {
     private static boolean isHeld(Job job) {
         // A held job that was cancelled keeps the 0 it waited with.
         return (job.isPending() || job.state().isFinished()) && job.hold() != Job.Hold.NONE;
-    }
-
-    /** CPU-seconds per uid, each job's weight halved every half-life since it ended (or now). */
-    static Map<Integer, Double> usageByUser(ClusterImage image, PriorityWeights w, long now) {
-        Map<Integer, Double> usage = new HashMap<>();
-        for (Job job : image.jobs()) {
-            if (job.allocation() == null || job.startTime() == 0) {
-                continue;
-            }
-            long end = job.endTime() > 0 ? job.endTime() : now;
-            double cpuSeconds = (double) job.allocation().totalCpus() * Math.max(0, end - job.startTime());
-            double decay = Math.pow(0.5, Math.max(0, now - end) / (double) Math.max(1, w.decayHalfLifeSeconds()));
-            usage.merge(job.request().owner().uid(), cpuSeconds * decay, Double::sum);
-        }
-        return usage;
     }
 }

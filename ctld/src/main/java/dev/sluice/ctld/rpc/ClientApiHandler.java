@@ -98,6 +98,8 @@ public final class ClientApiHandler {
     }
 
     private volatile dev.sluice.ctld.step.StepService steps;
+    private volatile ControllerStatistics statistics;
+    private volatile java.util.function.IntSupplier dbdQueue = () -> 0;
     private volatile Set<Integer> operatorUids = Set.of(0);
 
     /** Who besides root is an operator: SlurmUser's uid (resolved by the server at start). */
@@ -106,6 +108,25 @@ public final class ClientApiHandler {
         all.add(0);
         this.operatorUids = Set.copyOf(all);
         return this;
+    }
+
+    /**
+     * sdiag's statistics: counted by {@code stats} (which the server also hands the loop), with
+     * the accounting records not yet taken by sluice-dbd from {@code dbdQueue}.
+     */
+    public ClientApiHandler withStatistics(ControllerStatistics stats, java.util.function.IntSupplier dbdQueue) {
+        this.statistics = requireNonNull(stats, "stats is null");
+        this.dbdQueue = requireNonNull(dbdQueue, "dbdQueue is null");
+        return this;
+    }
+
+    private ControllerStatistics statistics() {
+        ControllerStatistics s = statistics;
+        if (s == null) {
+            s = new ControllerStatistics(startTime);
+            statistics = s;
+        }
+        return s;
     }
 
     /** Job steps are served once the server has its node dispatcher. */
@@ -123,6 +144,21 @@ public final class ClientApiHandler {
 
     /** Serves one command-socket frame. Never throws: failures travel in the response. */
     public ClientResponse handle(ClientRequest request) {
+        ControllerStatistics stats = statistics();
+        long start = System.nanoTime();
+        stats.begin();
+        ClientResponse response = serve(request);
+        Identity who = request.getIdentity();
+        stats.served(
+                request.getBodyCase().name(),
+                request.hasSubmitBatchJob() && request.getSubmitBatchJob().getAllocation(),
+                who.getUid(),
+                who.getUserName(),
+                System.nanoTime() - start);
+        return response;
+    }
+
+    private ClientResponse serve(ClientRequest request) {
         ClientResponse.Builder out = ClientResponse.newBuilder()
                 .setProtocolVersion(Frames.PROTOCOL_VERSION)
                 .setRequestId(request.getRequestId());
@@ -156,6 +192,7 @@ public final class ClientApiHandler {
                 case CREATE_STEP -> out.setCreateStep(steps().create(caller(who), request.getCreateStep()));
                 case STEP_COMPLETE -> out.setStepComplete(steps().complete(caller(who), request.getStepComplete()));
                 case GET_STEPS -> out.setGetSteps(steps().list(request.getGetSteps()));
+                case GET_STEP_STATS -> out.setGetStepStats(steps().stats(request.getGetStepStats()));
                 case GENERATE_TOKEN -> out.setGenerateToken(generateToken(who, request.getGenerateToken()));
                 case COMPLETE_ALLOCATION -> {
                     var r = request.getCompleteAllocation();
@@ -163,12 +200,27 @@ public final class ClientApiHandler {
                             state, caller(who), r.getJobId(), r.getStatus(), now)));
                     out.setCompleteAllocation(dev.sluice.protocol.v1.CompleteAllocationResponse.getDefaultInstance());
                 }
+                case GET_PRIORITIES -> out.setGetPriorities(diag().priorities());
+                case GET_SHARES -> out.setGetShares(diag().shares());
+                case GET_STATISTICS ->
+                    out.setGetStatistics(statistics().snapshot(loop.now(), loop.image(), dbdQueue.getAsInt()));
+                case RESET_STATISTICS -> {
+                    if (!caller(who).isOperator()) {
+                        throw new SlurmException(ErrorCode.ACCESS_DENIED, ErrorCode.ACCESS_DENIED.text());
+                    }
+                    statistics().reset(loop.now());
+                    out.setResetStatistics(dev.sluice.protocol.v1.ResetStatisticsResponse.getDefaultInstance());
+                }
                 case BODY_NOT_SET -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "empty request");
             }
         } catch (SlurmException e) {
             out.setError(error(e));
         }
         return out.build();
+    }
+
+    private DiagAnswers diag() {
+        return new DiagAnswers(loop, config.scheduler());
     }
 
     static SlurmError error(SlurmException e) {

@@ -17,10 +17,12 @@ import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JobLog;
 import dev.sluice.ctld.loop.JournalObserver;
+import dev.sluice.ctld.loop.LoopTimings;
 import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ClientApiHandler;
 import dev.sluice.ctld.rpc.CommandGate;
+import dev.sluice.ctld.rpc.ControllerStatistics;
 import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
 import dev.sluice.ctld.rpc.NodeRegistryService;
@@ -188,6 +190,9 @@ public final class CtldServer implements AutoCloseable {
             puller.loadSaved();
             accounting.keepPolicy(puller);
         }
+        // sdiag's counters start with the controller.
+        ControllerStatistics statistics =
+                new ControllerStatistics(clock.instant().getEpochSecond());
         ControllerLoop loop = new ControllerLoop(
                 state,
                 recovered.journal(),
@@ -196,8 +201,9 @@ public final class CtldServer implements AutoCloseable {
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic,
                 fatal,
-                observers(accounting, nodeEffects == null));
+                JournalObserver.both(observers(accounting, nodeEffects == null), statistics));
         loop.enforce(limits);
+        loop.reportTimings(statistics);
         if (dispatcher != null) {
             dispatcher.bind(loop);
         }
@@ -205,7 +211,7 @@ public final class CtldServer implements AutoCloseable {
         if (metricsPort >= 0) {
             AccountingPipeline outbox = accounting;
             metrics = new ControllerMetrics(loop::image, () -> outbox == null ? -1 : outbox.depth(), clock);
-            loop.reportTimings(metrics.loopTimings());
+            loop.reportTimings(LoopTimings.both(metrics.loopTimings(), statistics));
         }
         loop.start();
         if (accounting != null) {
@@ -223,6 +229,8 @@ public final class CtldServer implements AutoCloseable {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
             handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop, dispatcher));
         }
+        AccountingPipeline backlog = accounting;
+        handler = handler.withStatistics(statistics, () -> backlog == null ? 0 : backlog.depth());
         UserDb users = UserDb.system();
         handler = handler.withOperators(operatorUids(config, users));
         RequestAuthenticator authenticator =

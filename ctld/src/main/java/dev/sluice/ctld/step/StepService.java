@@ -74,6 +74,50 @@ public final class StepService {
     }
 
     /**
+     * sstat: the job's running steps (its batch step first) with what their tasks use now, asked
+     * of every node of the job; a node that does not answer adds nothing. Slurm's "Invalid job
+     * id" for a job the controller does not know; no steps for one that does not run.
+     */
+    public dev.sluice.protocol.v1.GetStepStatsResponse stats(dev.sluice.protocol.v1.GetStepStatsRequest request) {
+        ClusterImage image = loop.image();
+        Job job = image.job(request.getJobId()).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_JOB_ID));
+        var out = dev.sluice.protocol.v1.GetStepStatsResponse.newBuilder();
+        if (!job.isRunning()) {
+            return out.build();
+        }
+        java.util.Map<Integer, dev.sluice.protocol.v1.StepUsage.Builder> steps = new java.util.LinkedHashMap<>();
+        for (var info :
+                list(GetStepsRequest.newBuilder().setJobId(job.id()).build()).getStepsList()) {
+            steps.put(
+                    info.getStepId(),
+                    dev.sluice.protocol.v1.StepUsage.newBuilder()
+                            .setJobId(info.getJobId())
+                            .setStepId(info.getStepId())
+                            .setNumTasks(info.getNumTasks())
+                            .setNodeList(info.getNodeList()));
+        }
+        for (Allocation.NodeShare share : job.allocation().nodes()) {
+            try {
+                for (var step :
+                        dispatcher.stepUsage(image, share.node(), job.id()).getStepsList()) {
+                    var s = steps.get(step.getStepId());
+                    if (s != null) {
+                        s.addAllTasks(step.getTasksList());
+                    }
+                }
+            } catch (RuntimeException e) {
+                log.warn("sstat: node {} did not say what job {} uses: {}", share.node(), job.id(), e.getMessage());
+            }
+        }
+        steps.values().forEach(s -> {
+            List<dev.sluice.protocol.v1.TaskUsage> sorted = new java.util.ArrayList<>(s.getTasksList());
+            sorted.sort(Comparator.comparingInt(dev.sluice.protocol.v1.TaskUsage::getTaskId));
+            out.addSteps(s.clearTasks().addAllTasks(sorted));
+        });
+        return out.build();
+    }
+
+    /**
      * Places and launches a step, or refuses with Slurm's error; {@code Requested nodes are busy}
      * means "not now" and srun retries.
      */

@@ -48,6 +48,8 @@ final class ClusterFixture {
     private final ClusterKeys keys;
     /** AccountingStorageEnforce for the controllers this fixture starts; empty for none. */
     String enforce = "";
+    /** More slurm.conf lines for the controllers this fixture starts (PriorityType=...); empty for none. */
+    String extraConf = "";
 
     /** Writes the cluster key both daemons and the commands read: {@code slurm.key} in {@code dir}. */
     ClusterFixture(Path dir, String cluster) throws java.io.IOException, AuthException {
@@ -136,6 +138,7 @@ final class ClusterFixture {
                 "AccountingStorageHost=127.0.0.1",
                 "AccountingStoragePort=" + (dbdGrpcPort - DbdConfigs.GRPC_PORT_OFFSET),
                 enforce.isEmpty() ? "" : "AccountingStorageEnforce=" + enforce,
+                extraConf,
                 // Unless a test registers a stand-in for it, the node never registers and jobs
                 // stay pending.
                 "NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN",

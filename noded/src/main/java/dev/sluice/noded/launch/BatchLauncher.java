@@ -94,6 +94,16 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** Running job id → the GPU indices it holds here, whole or as MPS/shard share (metrics). */
+    /** sstat: what the batch script of the job (task 0) and everything it started use now; empty when it does not run here. */
+    public java.util.Optional<dev.sluice.protocol.v1.TaskUsage> batchUsage(int jobId, ProcessUsage reader) {
+        RunningJob job = running.get(jobId);
+        if (job == null || job.endState != null) {
+            return java.util.Optional.empty();
+        }
+        java.util.Optional<Long> pid = spool.fact(jobId, Supervisor.JOB_PID).map(Long::parseLong);
+        return pid.map(p -> reader.task(0, nodeName, p, reader.cpuFreqKhz()));
+    }
+
     public Map<Integer, List<Integer>> runningJobGpus() {
         Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
         running.forEach((id, job) -> out.put(id, job.gpus));

@@ -54,7 +54,7 @@ public final class StepLauncher {
     /** Steps whose tasks run here, by {@code jobid.stepid}: their tasks and srun's stream. */
     private final Map<String, Active> runningSteps = new ConcurrentHashMap<>();
 
-    private record Active(OutputStream out, List<Process> tasks) {}
+    private record Active(int stepId, OutputStream out, List<Process> tasks, List<Integer> taskIds) {}
 
     private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
     private volatile JobConfinement confinement = JobConfinement.none();
@@ -79,6 +79,29 @@ public final class StepLauncher {
     /** Step tasks run in their step's cgroups under their job's from now on (read at start). */
     public void confineWith(JobConfinement confinement) {
         this.confinement = confinement;
+    }
+
+    /**
+     * sstat: what the tasks of the job's steps running here use now, by step id, each task with
+     * its global id.
+     */
+    public java.util.Map<Integer, List<dev.sluice.protocol.v1.TaskUsage>> usage(int jobId, ProcessUsage reader) {
+        java.util.Map<Integer, List<dev.sluice.protocol.v1.TaskUsage>> out = new java.util.TreeMap<>();
+        long freq = reader.cpuFreqKhz();
+        runningSteps.forEach((key, step) -> {
+            if (!key.startsWith(jobId + ".")) {
+                return;
+            }
+            List<dev.sluice.protocol.v1.TaskUsage> tasks = new ArrayList<>();
+            for (int local = 0; local < step.tasks().size(); local++) {
+                Process p = step.tasks().get(local);
+                if (p.isAlive()) {
+                    tasks.add(reader.task(step.taskIds().get(local), nodeName, p.pid(), freq));
+                }
+            }
+            out.put(step.stepId(), tasks);
+        });
+        return out;
     }
 
     /** Starts the tasks and returns; output, exits and signals are served on a thread of the step. */
@@ -124,7 +147,9 @@ public final class StepLauncher {
         }
         Set<Long> groups = tasksByJob.computeIfAbsent(request.getJobId(), k -> ConcurrentHashMap.newKeySet());
         tasks.forEach(p -> groups.add(p.pid()));
-        runningSteps.put(request.getJobId() + "." + request.getStepId(), new Active(out, tasks));
+        runningSteps.put(
+                request.getJobId() + "." + request.getStepId(),
+                new Active(request.getStepId(), out, tasks, request.getTaskIdsList()));
         Thread.ofVirtual()
                 .name("step-" + request.getJobId() + "." + request.getStepId())
                 .start(() -> serve(request, socket, out, tasks, groups));

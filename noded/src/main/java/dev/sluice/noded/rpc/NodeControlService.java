@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
     private static final Logger log = LoggerFactory.getLogger(NodeControlService.class);
+    /** Slurm's number for a job's batch step (N.batch). */
+    private static final int BATCH_STEP = 0xfffffffb;
+
     private final BatchLauncher launcher;
     private final Runnable reconfigure;
     private final dev.sluice.noded.launch.StepLauncher steps;
@@ -69,6 +72,25 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
                     .withDescription("step launch failed: " + e.getMessage())
                     .asRuntimeException());
         }
+    }
+
+    /** sstat: the batch step's and every step's tasks of the job here, as /proc shows them now. */
+    @Override
+    public void stepUsage(
+            dev.sluice.protocol.v1.NodeStepUsageRequest request,
+            StreamObserver<dev.sluice.protocol.v1.NodeStepUsageResponse> observer) {
+        dev.sluice.noded.launch.ProcessUsage reader = dev.sluice.noded.launch.ProcessUsage.system();
+        var out = dev.sluice.protocol.v1.NodeStepUsageResponse.newBuilder();
+        launcher.batchUsage(request.getJobId(), reader)
+                .ifPresent(t -> out.addSteps(dev.sluice.protocol.v1.NodeStepUsage.newBuilder()
+                        .setStepId(BATCH_STEP)
+                        .addTasks(t)));
+        steps.usage(request.getJobId(), reader)
+                .forEach((step, tasks) -> out.addSteps(dev.sluice.protocol.v1.NodeStepUsage.newBuilder()
+                        .setStepId(step)
+                        .addAllTasks(tasks)));
+        observer.onNext(out.build());
+        observer.onCompleted();
     }
 
     @Override

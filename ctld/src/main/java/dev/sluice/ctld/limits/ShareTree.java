@@ -1,0 +1,258 @@
+package dev.sluice.ctld.limits;
+
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.queue.FairShare;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * sshare's lines: the association tree from root down (an account's users first, by name, then
+ * its sub-accounts, by name, as Slurm 22.05 lists them), each with its shares and decayed usage.
+ * Under {@code priority/multifactor} NormShares is the share among siblings, EffectvUsage the
+ * part of the parent's usage, NormUsage the part of the cluster's, LevelFS NormShares over
+ * EffectvUsage, and a user's FairShare the factor the scheduler orders by ({@link FairShare});
+ * under {@code priority/basic} no usage is kept and nothing is normalized (Slurm leaves those
+ * blank or 0). Pure.
+ */
+public final class ShareTree {
+    /** A value Slurm prints as nothing. */
+    public static final double BLANK = Double.NaN;
+
+    private static final int MAX_DEPTH = 64;
+
+    /**
+     * One line; {@code user} empty for an account's own; {@link #BLANK} where nothing is printed.
+     *
+     * @param depth 0 for root
+     */
+    public record Line(
+            String account,
+            String user,
+            int depth,
+            long rawShares,
+            double normShares,
+            double rawUsage,
+            double normUsage,
+            double effectiveUsage,
+            double fairShare,
+            double levelFs,
+            Map<String, Long> tresRunMins,
+            long id) {}
+
+    private ShareTree() {}
+
+    /**
+     * What running jobs hold times the minutes they have left, per association ({@code account}
+     * and user): sshare's TRESRunMins (a job without time limit counts none).
+     */
+    public static Map<String, Map<String, Long>> runMinutes(ClusterImage image, long now) {
+        Map<String, Map<String, Long>> out = new HashMap<>();
+        for (Job job : image.jobs()) {
+            if (job.state() != JobState.RUNNING
+                    || job.allocation() == null
+                    || job.timeLimitMinutes() == JobRequest.TIME_INFINITE) {
+                continue;
+            }
+            long left = Math.max(0, job.startTime() + job.timeLimitMinutes() * 60 - now) / 60;
+            Map<String, Long> mins = out.computeIfAbsent(
+                    key(job.request().account(), job.request().owner().userName()), k -> new TreeMap<>());
+            JobTres.of(job.allocation()).asMap().forEach((tres, n) -> mins.merge(tres, n * left, Long::sum));
+            mins.merge("billing", job.allocation().totalCpus() * left, Long::sum);
+        }
+        return out;
+    }
+
+    private static String key(String account, String user) {
+        return (account == null ? "" : account) + "\u0000" + user;
+    }
+
+    public static List<Line> lines(AccountingPolicy policy, FairShare usage, boolean multifactor) {
+        return lines(policy, usage, multifactor, Map.of());
+    }
+
+    /** @param runMinutes {@link #runMinutes} */
+    public static List<Line> lines(
+            AccountingPolicy policy, FairShare usage, boolean multifactor, Map<String, Map<String, Long>> runMinutes) {
+        List<Line> out = new ArrayList<>();
+        Association root = policy.accountAssociation("root").orElse(null);
+        if (root == null) {
+            return out;
+        }
+        Walk walk = new Walk(policy, usage, multifactor, out, runMinutes);
+        double total = walk.usage(root, 0);
+        walk.total = total;
+        out.add(new Line(
+                "root",
+                "",
+                0,
+                -1,
+                multifactor ? 0 : BLANK,
+                total,
+                BLANK,
+                multifactor ? 1 : 0,
+                BLANK,
+                multifactor ? BLANK : 0,
+                walk.runMins(root, 0),
+                root.id()));
+        walk.children(root, total, 1);
+        return out;
+    }
+
+    private static final class Walk {
+        final AccountingPolicy policy;
+        final FairShare fair;
+        final boolean multifactor;
+        final List<Line> out;
+        final Map<String, Map<String, Long>> runMinutes;
+        double total;
+
+        Walk(
+                AccountingPolicy policy,
+                FairShare fair,
+                boolean multifactor,
+                List<Line> out,
+                Map<String, Map<String, Long>> runMinutes) {
+            this.runMinutes = runMinutes;
+            this.policy = policy;
+            this.fair = fair;
+            this.multifactor = multifactor;
+            this.out = out;
+        }
+
+        List<Association> users(String account) {
+            return policy.associations().stream()
+                    .filter(a -> a.isUser()
+                            && a.account().equals(account)
+                            && a.partition().isEmpty())
+                    .sorted(Comparator.comparing(Association::user))
+                    .toList();
+        }
+
+        List<Association> subAccounts(String account) {
+            return policy.associations().stream()
+                    .filter(a -> !a.isUser()
+                            && a.partition().isEmpty()
+                            && a.parent().equals(account)
+                            && !a.account().equals(account))
+                    .sorted(Comparator.comparing(Association::account))
+                    .toList();
+        }
+
+        Map<String, Long> userRunMins(Association user) {
+            Map<String, Long> m = new TreeMap<>(runMinutes.getOrDefault(key(user.account(), user.user()), Map.of()));
+            if (user.account().equals(policy.defaultAccounts().get(user.user()))) {
+                runMinutes.getOrDefault(key("", user.user()), Map.of()).forEach((t, n) -> m.merge(t, n, Long::sum));
+            }
+            return m;
+        }
+
+        Map<String, Long> runMins(Association account, int depth) {
+            Map<String, Long> m = new TreeMap<>();
+            if (depth > MAX_DEPTH) {
+                return m;
+            }
+            for (Association u : users(account.account())) {
+                userRunMins(u).forEach((t, n) -> m.merge(t, n, Long::sum));
+            }
+            for (Association a : subAccounts(account.account())) {
+                runMins(a, depth + 1).forEach((t, n) -> m.merge(t, n, Long::sum));
+            }
+            return m;
+        }
+
+        double userUsage(Association user) {
+            if (!multifactor) {
+                // priority/basic keeps no usage: Slurm's sshare shows 0 (observed).
+                return 0;
+            }
+            boolean isDefault = user.account().equals(policy.defaultAccounts().get(user.user()));
+            return fair.usageOf(user.account(), user.user(), isDefault);
+        }
+
+        double usage(Association account, int depth) {
+            if (depth > MAX_DEPTH) {
+                return 0;
+            }
+            double sum = 0;
+            for (Association u : users(account.account())) {
+                sum += userUsage(u);
+            }
+            for (Association a : subAccounts(account.account())) {
+                sum += usage(a, depth + 1);
+            }
+            return sum;
+        }
+
+        void children(Association account, double parentUsage, int depth) {
+            if (depth > MAX_DEPTH) {
+                return;
+            }
+            List<Association> users = users(account.account());
+            List<Association> accounts = subAccounts(account.account());
+            long siblings = 0;
+            for (Association a : users) {
+                siblings += a.shares();
+            }
+            for (Association a : accounts) {
+                siblings += a.shares();
+            }
+            for (Association u : users) {
+                double used = userUsage(u);
+                out.add(line(u, depth, used, parentUsage, siblings, fair.factorOf(u.user()), userRunMins(u)));
+            }
+            for (Association a : accounts) {
+                double used = usage(a, depth);
+                out.add(line(a, depth, used, parentUsage, siblings, BLANK, runMins(a, depth)));
+                children(a, used, depth + 1);
+            }
+        }
+
+        Line line(
+                Association a,
+                int depth,
+                double used,
+                double parentUsage,
+                long siblings,
+                double factor,
+                Map<String, Long> mins) {
+            if (!multifactor) {
+                return new Line(
+                        a.account(),
+                        a.user(),
+                        depth,
+                        a.shares(),
+                        BLANK,
+                        used,
+                        BLANK,
+                        0,
+                        a.isUser() ? 0 : BLANK,
+                        0,
+                        mins,
+                        a.id());
+            }
+            double norm = siblings == 0 ? 0 : a.shares() / (double) siblings;
+            double effective = parentUsage == 0 ? 0 : used / parentUsage;
+            double level = effective == 0 ? Double.POSITIVE_INFINITY : norm / effective;
+            return new Line(
+                    a.account(),
+                    a.user(),
+                    depth,
+                    a.shares(),
+                    norm,
+                    used,
+                    total == 0 ? 0 : used / total,
+                    effective,
+                    factor,
+                    level,
+                    mins,
+                    a.id());
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.sluice.ctld.limits;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.queue.FairShare;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * sshare's tree: the order real Slurm 22.05 lists it in (compat 117: users before sub-accounts,
+ * each by name), shares among siblings, usage shares up the tree, and priority/basic's blanks.
+ */
+class TestShareTree {
+    private static final long NOW = 1_000_000;
+    private static final PriorityWeights MF = new PriorityWeights(true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false);
+
+    private static Association account(String name, String parent, long shares) {
+        return new Association(name, "", "", parent, Limits.UNSET, List.of(), "", shares);
+    }
+
+    private static Association user(String account, String user, long shares) {
+        return new Association(account, user, "", account, Limits.UNSET, List.of(), "", shares);
+    }
+
+    private static final AccountingPolicy POLICY = new AccountingPolicy(
+            1,
+            List.of(
+                    account("root", "", 1),
+                    user("root", "root", 1),
+                    account("zeta", "root", 1),
+                    account("alpha", "root", 1),
+                    account("beta", "zeta", 3),
+                    user("zeta", "user2000", 1),
+                    user("zeta", "user1000", 2),
+                    user("beta", "user1000", 1),
+                    user("alpha", "user1000", 1)),
+            Map.of("user1000", "zeta"),
+            Map.of());
+
+    private ClusterState state() {
+        ClusterState s = new ClusterState(
+                List.of(Node.configured(
+                        "n1",
+                        "n1",
+                        "127.0.0.1",
+                        0,
+                        NodeHardware.ofCpus(4, 1000),
+                        List.of(),
+                        GresInventory.NONE,
+                        1,
+                        false)),
+                List.of(Builders.aPartition("p", List.of("n1"))),
+                1);
+        return s;
+    }
+
+    private static String render(List<ShareTree.Line> lines) {
+        StringBuilder b = new StringBuilder();
+        lines.forEach(l -> b.append(" ".repeat(l.depth()))
+                .append(l.account())
+                .append('|')
+                .append(l.user())
+                .append('\n'));
+        return b.toString();
+    }
+
+    @Test
+    void usersComeBeforeSubAccountsEachByName() {
+        ClusterState s = state();
+        List<ShareTree.Line> lines = ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true);
+        assertThat(render(lines)).isEqualTo("""
+                        root|
+                         root|root
+                         alpha|
+                          alpha|user1000
+                         zeta|
+                          zeta|user1000
+                          zeta|user2000
+                          beta|
+                           beta|user1000
+                        """);
+        ShareTree.Line beta = lines.get(7);
+        // zeta's children: user1000 (2), user2000 (1), beta (3).
+        assertThat(beta.normShares()).isEqualTo(0.5);
+        assertThat(lines.get(5).normShares()).isEqualTo(2.0 / 6);
+        assertThat(lines.get(0).rawShares()).isEqualTo(-1);
+        assertThat(lines.get(0).effectiveUsage()).isEqualTo(1.0);
+        assertThat(lines.get(1).levelFs()).isInfinite();
+    }
+
+    @Test
+    void usageCountsInTheJobsAccountAndAddsUpTheTree() {
+        ClusterState s = state();
+        int id = s.nextJobId();
+        s.replay(
+                1,
+                new StateRecord.JobSubmitted(
+                        id, aJob().uid(1000).account("beta").tasks(2).build(), "p", 10, NOW - 200));
+        s.replay(
+                2,
+                new StateRecord.JobStarted(
+                        id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2))), "p", 10, NOW - 100));
+        List<ShareTree.Line> lines =
+                ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true, ShareTree.runMinutes(s.image(), NOW));
+        assertThat(lines.get(0).rawUsage()).isEqualTo(200.0);
+        assertThat(lines.get(4).rawUsage()).isEqualTo(200.0); // zeta
+        assertThat(lines.get(4).effectiveUsage()).isEqualTo(1.0);
+        assertThat(lines.get(8).rawUsage()).isEqualTo(200.0); // beta|user1000
+        assertThat(lines.get(8).normUsage()).isEqualTo(1.0);
+        assertThat(lines.get(5).rawUsage()).isZero(); // zeta|user1000: another account
+        // 2 CPUs with 8 of their 10 minutes left.
+        assertThat(lines.get(8).tresRunMins()).containsEntry("cpu", 16L).containsEntry("node", 8L);
+        assertThat(lines.get(0).tresRunMins()).containsEntry("cpu", 16L);
+        assertThat(lines.get(8).fairShare()).isLessThan(1.0);
+    }
+
+    @Test
+    void basicKeepsNoUsageAndNormalizesNothing() {
+        ClusterState s = state();
+        List<ShareTree.Line> lines = ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), false);
+        ShareTree.Line root = lines.get(0);
+        ShareTree.Line user = lines.get(1);
+        assertThat(root.normShares()).isNaN();
+        assertThat(root.effectiveUsage()).isZero();
+        assertThat(root.levelFs()).isZero();
+        assertThat(user.fairShare()).isZero();
+        assertThat(user.normUsage()).isNaN();
+    }
+
+    @Test
+    void eachLineKeepsDbdsIdOfItsAssociation() {
+        AccountingPolicy numbered = new AccountingPolicy(
+                1,
+                List.of(
+                        new Association("root", "", "", "", Limits.UNSET, List.of(), "", 1, 1),
+                        new Association("root", "root", "", "root", Limits.UNSET, List.of(), "", 1, 2)),
+                Map.of(),
+                Map.of());
+        assertThat(ShareTree.lines(numbered, FairShare.of(state().image(), MF, NOW), false))
+                .extracting(ShareTree.Line::id)
+                .containsExactly(1L, 2L);
+    }
+
+    @Test
+    void withoutARootAccountThereIsNoTree() {
+        assertThat(ShareTree.lines(AccountingPolicy.EMPTY, FairShare.of(state().image(), MF, NOW), true))
+                .isEmpty();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.sluice.ctld.queue;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobChange;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+/**
+ * priority/multifactor's factors as sprio shows them and the scheduler orders by. The numbers
+ * are real Slurm 22.05's (two nodes of 4 CPUs; PriorityWeightAge=1000, Fairshare=10000,
+ * JobSize=100, Partition=1000): -N2 has job size 0.625 and priority 11062, -n2 0.375 and 11037.
+ */
+class TestPriorityFactors {
+    private static final long NOW = 1_000_000;
+    private static final PriorityWeights W =
+            new PriorityWeights(true, 1000, 10000, 100, 1000, 0, 7 * 86400, 7 * 86400, false);
+
+    private ClusterState state;
+    private long seq;
+
+    private void cluster() {
+        List<Node> list = new ArrayList<>();
+        List<String> names = List.of("n1", "n2");
+        for (String name : names) {
+            list.add(Node.configured(
+                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
+        }
+        state = new ClusterState(list, List.of(Builders.aPartition("p", names)), 1);
+    }
+
+    private int submit(JobRequest request) {
+        int id = state.nextJobId();
+        state.replay(++seq, new StateRecord.JobSubmitted(id, request, "p", 10, NOW));
+        return id;
+    }
+
+    @Test
+    void jobSizeIsTheMeanOfTheNodeAndCpuFractionsAndTheSumIsTruncated() {
+        cluster();
+        int wide = submit(aJob().nodes(2).exclusive().build());
+        int two = submit(aJob().tasks(2).build());
+        int one = submit(aJob().tasks(1).build());
+        Map<Integer, PriorityFactors> f = Priorities.factors(state.image(), W, QosPriorities.DEFAULT, NOW);
+        assertThat(f.get(wide).jobSize()).isEqualTo(0.625);
+        assertThat(f.get(two).jobSize()).isEqualTo(0.375);
+        assertThat(f.get(one).jobSize()).isEqualTo(0.3125);
+        assertThat(f.get(wide).priority()).isEqualTo(11062);
+        assertThat(f.get(two).priority()).isEqualTo(11037);
+        assertThat(f.get(two).sum()).isEqualTo(11037.5);
+        assertThat(f.get(one).fairshare()).isEqualTo(1.0);
+        assertThat(f.get(one).partition()).isEqualTo(1.0);
+        assertThat(Priorities.compute(state.image(), W, NOW)).containsEntry(wide, 11062L);
+    }
+
+    @Test
+    void niceLowersThePriorityHeldAndBasicJobsHaveNoFactors() {
+        cluster();
+        int nice = submit(aJob().tasks(1).build());
+        state.replay(++seq, new StateRecord.JobUpdated(nice, List.of(new JobChange.Nice(100)), NOW));
+        int held = submit(aJob().hold().build());
+        Map<Integer, PriorityFactors> f = Priorities.factors(state.image(), W, QosPriorities.DEFAULT, NOW);
+        assertThat(f.get(nice).nice()).isEqualTo(100);
+        assertThat(f.get(nice).priority()).isEqualTo(11031 - 100);
+        assertThat(f).doesNotContainKey(held);
+        assertThat(Priorities.factors(state.image(), PriorityWeights.BASIC, QosPriorities.DEFAULT, NOW))
+                .isEmpty();
+    }
+
+    @Test
+    void usageLowersTheFairShareOfItsUser() {
+        cluster();
+        int ran = submit(aJob().uid(1000).tasks(4).build());
+        state.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        ran, new Allocation(List.of(new Allocation.NodeShare("n1", 4, 0, 4))), "p", 10, NOW - 100));
+        int mine = submit(aJob().uid(1000).build());
+        int theirs = submit(aJob().uid(2000).build());
+        Map<Integer, PriorityFactors> f = Priorities.factors(state.image(), W, QosPriorities.DEFAULT, NOW);
+        assertThat(f.get(mine).fairshare()).isLessThan(f.get(theirs).fairshare());
+        assertThat(f.get(theirs).fairshare()).isEqualTo(1.0);
+        FairShare fs = FairShare.of(state.image(), W, NOW);
+        assertThat(fs.usageOf("user1000")).isEqualTo(400.0);
+        assertThat(fs.factorOf("user1000")).isEqualTo(f.get(mine).fairshare());
+    }
+
+    /** Every factor is in [0, 1] and the priority is at least 1, whatever the job asks. */
+    @Property(tries = 60)
+    void factorsStayNormalized(
+            @ForAll @IntRange(min = 1, max = 2) int nodes,
+            @ForAll @IntRange(min = 1, max = 8) int tasks,
+            @ForAll @IntRange(min = 0, max = 20000) int nice) {
+        cluster();
+        int id = submit(aJob().nodes(nodes).tasks(Math.max(tasks, nodes)).build());
+        state.replay(++seq, new StateRecord.JobUpdated(id, List.of(new JobChange.Nice(nice)), NOW));
+        PriorityFactors f = Priorities.factors(state.image(), W, QosPriorities.DEFAULT, NOW + 3600)
+                .get(id);
+        for (double v : new double[] {f.age(), f.fairshare(), f.jobSize(), f.partition(), f.qos()}) {
+            assertThat(v).isBetween(0.0, 1.0);
+        }
+        assertThat(f.priority()).isGreaterThanOrEqualTo(1);
+    }
+}
