@@ -160,13 +160,21 @@ public final class BatchLauncher implements AutoCloseable {
         List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
         writeJobScript(jobId, "epilog", epilog, request, PrologEpilog.EPILOG_CONTEXT, gresEnv);
-        pb.command(confinement.batch(
+        List<java.nio.file.Path> cgroups = confinement.batchCgroups(
                 jobId,
                 request.getMemPerNodeMb(),
                 request.getCpusOnNode(),
                 request.getCoresList(),
-                request.getGresList(),
-                supervisor.command(spool.jobDir(jobId), built.options(), command)));
+                request.getGresList());
+        if (supervisor.exact()) {
+            // The Perl supervisor joins the cgroups itself, first thing: no joiner process.
+            List<String> options = new java.util.ArrayList<>(Supervisor.cgroupOptions(cgroups));
+            options.addAll(built.options());
+            pb.command(supervisor.command(spool.jobDir(jobId), options, command));
+        } else {
+            pb.command(dev.sluice.noded.confine.Confinement.joining(
+                    cgroups, supervisor.command(spool.jobDir(jobId), built.options(), command)));
+        }
         // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectErrorStream(true);

@@ -200,6 +200,16 @@ public final class Supervisor {
         return command;
     }
 
+    /** The Perl supervisor's option that puts it (and so the job) into {@code dirs} first; none for none. */
+    static List<String> cgroupOptions(List<Path> dirs) {
+        if (dirs.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(List.of("--cgroup", Integer.toString(dirs.size())));
+        dirs.forEach(d -> out.add(d.toString()));
+        return out;
+    }
+
     /** setsid(2)'s system call number on this machine's architecture; 0: the supervisor loads POSIX. */
     static final int SETSID = switch (System.getProperty("os.arch", "")) {
         case "amd64", "x86_64" -> 112;

@@ -1,6 +1,8 @@
 # sluice job supervisor: written by sluice-noded into its spool, run by it as root (Supervisor.java):
-#   perl -t sluice-supervise.pl JOBDIR SETSID [--user UID GID NAME ENVFILE]
+#   perl -t sluice-supervise.pl JOBDIR SETSID [--cgroup N DIR...] [--user UID GID NAME ENVFILE]
 #        [--io WORKDIR OUT ERR IN NODE APPEND] -- COMMAND...
+# --cgroup: it first puts itself into each DIR (cgroup.procs), so Prolog, job and Epilog run there;
+# exit 126 when it cannot, as the shell joiner did.
 # One process per job beside the job itself: it leads a session of its own, runs the node's
 # Prolog once (prolog.done), forks the job, records its pid (job.pid), waits for it with
 # waitpid(2) and records its exact wait status (wait_status) and the shell's form of it (exit),
@@ -16,14 +18,20 @@
 $SIG{__WARN__} = sub {};
 my $dir = shift @ARGV;
 my $setsid = shift @ARGV;
-my (@user, @io);
+my (@cgroups, @user, @io);
 while (@ARGV && $ARGV[0] ne '--') {
     my $opt = shift @ARGV;
-    if ($opt eq '--user') { @user = splice(@ARGV, 0, 4); }
+    if ($opt eq '--cgroup') { my $n = shift @ARGV; @cgroups = splice(@ARGV, 0, $n); }
+    elsif ($opt eq '--user') { @user = splice(@ARGV, 0, 4); }
     elsif ($opt eq '--io') { @io = splice(@ARGV, 0, 6); }
     else { exit 2; }
 }
 shift @ARGV;
+for my $cg (@cgroups) {
+    open(my $f, '>', "$cg/cgroup.procs") or exit 126;
+    print $f "$$\n";
+    close($f) or exit 126;
+}
 umask 077;
 session();
 fact('supervisor.pid', $$);

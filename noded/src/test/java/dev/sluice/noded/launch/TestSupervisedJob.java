@@ -158,4 +158,38 @@ class TestSupervisedJob {
                 .isEqualTo(53);
         assertThat(out).doesNotExist();
     }
+
+    /** --cgroup: the supervisor joins each directory first (a plain file stands for cgroup.procs here). */
+    @Test
+    void theSupervisorJoinsItsCgroupsBeforeAnythingElse() throws Exception {
+        Supervisor supervisor = supervisor();
+        Path a = Files.createDirectories(spool.resolve("cg/a"));
+        Path b = Files.createDirectories(spool.resolve("cg/b"));
+        Files.writeString(a.resolve("cgroup.procs"), "");
+        Files.writeString(b.resolve("cgroup.procs"), "");
+        Path dir = Files.createDirectories(spool.resolve("job00002"));
+        List<String> command =
+                supervisor.command(dir, Supervisor.cgroupOptions(List.of(a, b)), List.of("/bin/sh", "-c", "exit 0"));
+        Process p = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        p.onExit().get();
+        String pid = Long.toString(p.pid());
+        assertThat(a.resolve("cgroup.procs")).hasContent(pid);
+        assertThat(b.resolve("cgroup.procs")).hasContent(pid);
+        assertThat(dir.resolve(Supervisor.WAIT_STATUS)).hasContent("0");
+        // One it cannot join: it stops there (126), before the Prolog or the job.
+        Path missing = spool.resolve("cg/none");
+        Path dir2 = Files.createDirectories(spool.resolve("job00003"));
+        Process q = new ProcessBuilder(supervisor.command(
+                        dir2, Supervisor.cgroupOptions(List.of(missing)), List.of("/bin/sh", "-c", "exit 0")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        assertThat(q.onExit().get().exitValue()).isEqualTo(126);
+        assertThat(dir2.resolve(Supervisor.SUPERVISOR_PID)).doesNotExist();
+    }
 }
