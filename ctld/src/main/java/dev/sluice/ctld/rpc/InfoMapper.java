@@ -63,10 +63,7 @@ public final class InfoMapper {
     /** @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency) */
     public static JobInfo job(ClusterImage image, Job job, boolean withScript, Shown shown, long now) {
         JobRequest r = job.request();
-        JobSpec spec = WireMapper.toWire(r);
-        if (!withScript) {
-            spec = spec.toBuilder().clearScript().clearEnvironment().build();
-        }
+        JobSpec spec = WireMapper.toWire(r, withScript);
         Allocation a = job.allocation();
         boolean holds = a != null;
         int cpus = holds ? a.totalCpus() : r.effectiveTasks() * r.effectiveCpusPerTask();

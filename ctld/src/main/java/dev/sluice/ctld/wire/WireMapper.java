@@ -96,12 +96,23 @@ public final class WireMapper {
     }
 
     public static JobSpec toWire(JobRequest r) {
-        return JobSpec.newBuilder()
-                .setName(r.name())
-                .setScript(ByteString.copyFrom(RawText.encode(r.script())))
+        return toWire(r, true);
+    }
+
+    /**
+     * The request on the wire; without its script and environment unless {@code withScript}:
+     * listings and accounting records leave them out, and encoding them (the environment is
+     * most of a request's bytes) was most of what building a job's {@code JobInfo} cost.
+     */
+    public static JobSpec toWire(JobRequest r, boolean withScript) {
+        JobSpec.Builder b = JobSpec.newBuilder();
+        if (withScript) {
+            b.setScript(ByteString.copyFrom(RawText.encode(r.script())))
+                    .putAllEnvironment(wireEnvironment(r.environment()));
+        }
+        return b.setName(r.name())
                 .addAllScriptArgs(r.scriptArgs())
                 .setWorkDir(r.workDir())
-                .putAllEnvironment(wireEnvironment(r.environment()))
                 .setMinNodes(r.minNodes())
                 .setMaxNodes(r.maxNodes())
                 .setNumTasks(r.numTasks())

@@ -11,13 +11,22 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What a batch script is started with: the command (CPU binding, its own session, the user's
- * identity, a shell that opens the output files as that user and execs the script) and the
- * job's environment. Pure: built from the launch alone.
+ * What a batch script is started with: the command and the job's environment. Under the Perl
+ * supervisor ({@code direct}) the job's own process takes the user's identity, loads the
+ * environment, enters the working directory and opens the output files before it execs the
+ * script (the supervisor's {@code options}; the command is the CPU binding and the script);
+ * under the shell supervisor a chain of programs does it (its own session, the user's identity,
+ * the environment loader, a shell that opens the output files as that user and execs the script).
+ * Pure: built from the launch alone.
  *
+ * @param options the Perl supervisor's options for the job's process; empty for the chain
  * @param gresEnvironment the devices part of {@code environment}, which Prolog and Epilog see too
  */
-record BatchCommand(List<String> command, Map<String, String> environment, Map<String, String> gresEnvironment) {
+record BatchCommand(
+        List<String> options,
+        List<String> command,
+        Map<String, String> environment,
+        Map<String, String> gresEnvironment) {
 
     static BatchCommand of(
             LaunchBatchJobRequest request,
@@ -27,7 +36,8 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
             Path script,
             Path workDir,
             UserEnvironment userEnvironment,
-            Path environmentFile) {
+            Path environmentFile,
+            boolean direct) {
         JobSpec spec = request.getSpec();
         int uid = spec.getOwner().getUid();
         String out = outputPath(request, nodeName);
@@ -37,7 +47,50 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 : inWorkDir(spec, OutputPattern.expand(spec.getStdIn(), context(request, nodeName)));
         boolean append = spec.getOpenMode().equalsIgnoreCase("append");
 
+        List<String> options = List.of();
         List<String> command = new ArrayList<>(cpuBinding.prefix(request.getCoresList()));
+        if (direct) {
+            // The same steps as the chain below, in the supervisor's child (sluice-supervise.pl).
+            options = List.of(
+                    "--user",
+                    Integer.toString(uid),
+                    Integer.toString(spec.getOwner().getGid()),
+                    spec.getOwner().getUserName(),
+                    environmentFile.toString(),
+                    "--io",
+                    workDir.toString(),
+                    out,
+                    err,
+                    in,
+                    nodeName,
+                    append ? "1" : "0");
+            command.add(script.toString());
+            command.addAll(spec.getScriptArgsList());
+        } else {
+            List<String> shell = chain(command, spec, uid, daemonUid, out, err, in, append, workDir, nodeName, script);
+            // Everything before this runs as root with UserEnvironment.ROOT; the job's variables
+            // arrive only here, already as the user.
+            command.addAll(userEnvironment.loading(environmentFile, shell));
+        }
+        return new BatchCommand(options, command, environment(request, nodeName), gresEnvironment(request));
+    }
+
+    /**
+     * The chain after the CPU binding: a session and the user's identity, added to {@code
+     * command}; returned, the shell the environment loader becomes.
+     */
+    private static List<String> chain(
+            List<String> command,
+            JobSpec spec,
+            int uid,
+            int daemonUid,
+            String out,
+            String err,
+            String in,
+            boolean append,
+            Path workDir,
+            String nodeName,
+            Path script) {
         command.add("setsid");
         if (daemonUid == 0 && uid != 0) {
             command.addAll(List.of(
@@ -68,10 +121,11 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 nodeName,
                 script.toString()));
         shell.addAll(spec.getScriptArgsList());
-        // Everything before this runs as root with UserEnvironment.ROOT; the job's variables
-        // arrive only here, already as the user.
-        command.addAll(userEnvironment.loading(environmentFile, shell));
+        return shell;
+    }
 
+    private static Map<String, String> environment(LaunchBatchJobRequest request, String nodeName) {
+        JobSpec spec = request.getSpec();
         Map<String, String> env = new LinkedHashMap<>();
         // Values as RawText: bytes that are not UTF-8 stay escapes until JobEnvironmentFile.
         Map<String, String> submitted = new LinkedHashMap<>();
@@ -84,16 +138,19 @@ record BatchCommand(List<String> command, Map<String, String> environment, Map<S
                 request.getArrayTaskMin(),
                 request.getArrayTaskMax(),
                 request.getArrayTaskStep()));
-        Map<String, String> gresEnv = GresEnvironment.build(
-                request.getGresList(),
-                request.getMpsPerGpuMap().entrySet().stream()
-                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
-        env.putAll(gresEnv);
+        env.putAll(gresEnvironment(request));
         // The job's GPU request as sbatch exports it (srun inside reads them back).
         putIfGiven(env, "SLURM_GPUS", spec.getGpus());
         putIfGiven(env, "SLURM_GPUS_PER_NODE", spec.getGpusPerNode());
         putIfGiven(env, "SLURM_GPUS_PER_TASK", spec.getGpusPerTask());
-        return new BatchCommand(command, env, gresEnv);
+        return env;
+    }
+
+    private static Map<String, String> gresEnvironment(LaunchBatchJobRequest request) {
+        return GresEnvironment.build(
+                request.getGresList(),
+                request.getMpsPerGpuMap().entrySet().stream()
+                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
     }
 
     /**

@@ -140,8 +140,16 @@ public final class BatchLauncher implements AutoCloseable {
         }
         UserEnvironment userEnv = supervisor.userEnvironment();
         Path envFile = spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
-        BatchCommand built =
-                BatchCommand.of(request, nodeName, daemonUid, cpuBinding, script, Path.of(workDir), userEnv, envFile);
+        BatchCommand built = BatchCommand.of(
+                request,
+                nodeName,
+                daemonUid,
+                cpuBinding,
+                script,
+                Path.of(workDir),
+                userEnv,
+                envFile,
+                supervisor.exact());
         List<String> dropped = userEnv.dropped(built.environment());
         if (!dropped.isEmpty()) {
             log.warn("job {}: without {} the variables {} cannot reach the job", jobId, Supervisor.PERL, dropped);
@@ -152,7 +160,7 @@ public final class BatchLauncher implements AutoCloseable {
                 daemonUid == 0
                         ? Optional.of(new JobSpool.Owner(uid, spec.getOwner().getGid()))
                         : Optional.empty());
-        // Root's programs (cgroup joiner, setsid, supervisor, runner, taskset, setpriv) never see
+        // Root's programs (cgroup joiner, supervisor; without Perl setsid, taskset, setpriv) never see
         // the user's variables: PATH, LD_PRELOAD or BASH_ENV would choose what runs as root.
         ProcessBuilder pb = new ProcessBuilder().directory(new File("/"));
         Map<String, String> env = pb.environment();
@@ -162,13 +170,21 @@ public final class BatchLauncher implements AutoCloseable {
         List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
         writeJobScript(jobId, "epilog", epilog, request, PrologEpilog.EPILOG_CONTEXT, gresEnv);
-        pb.command(confinement.batch(
+        List<java.nio.file.Path> cgroups = confinement.batchCgroups(
                 jobId,
                 request.getMemPerNodeMb(),
                 request.getCpusOnNode(),
                 request.getCoresList(),
-                request.getGresList(),
-                supervisor.command(spool.jobDir(jobId), command)));
+                request.getGresList());
+        if (supervisor.exact()) {
+            // The Perl supervisor joins the cgroups itself, first thing: no joiner process.
+            List<String> options = new java.util.ArrayList<>(Supervisor.cgroupOptions(cgroups));
+            options.addAll(built.options());
+            pb.command(supervisor.command(spool.jobDir(jobId), options, command));
+        } else {
+            pb.command(dev.sluice.noded.confine.Confinement.joining(
+                    cgroups, supervisor.command(spool.jobDir(jobId), built.options(), command)));
+        }
         // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectErrorStream(true);
@@ -379,9 +395,12 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     private void report(RunningJob job) {
-        // Whatever the script left behind in its session goes with it.
-        spool.fact(job.jobId, Supervisor.JOB_PID)
-                .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
+        // Whatever the script left behind in its session goes with it: the Perl supervisor has
+        // done so if it recorded the job's status, else it is done here.
+        if (spool.fact(job.jobId, Supervisor.WAIT_STATUS).isEmpty()) {
+            spool.fact(job.jobId, Supervisor.JOB_PID)
+                    .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
+        }
         jobSignals.accept(job.jobId, "KILL");
         JobCompleteRequest report = BatchReport.of(spool, nodeName, job, confinement);
         try {

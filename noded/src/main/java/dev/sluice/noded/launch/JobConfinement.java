@@ -95,10 +95,20 @@ public final class JobConfinement {
     }
 
     /** The batch job's command, put into its cgroup first. */
-    public synchronized List<String> batch(
+    public List<String> batch(
             int jobId, long memoryMb, int cpus, List<Integer> cores, List<GresGrant> grants, List<String> command) {
+        return Confinement.joining(batchCgroups(jobId, memoryMb, cpus, cores, grants), command);
+    }
+
+    /**
+     * The cgroup directories the batch job's first process joins (made now; none when the node
+     * does not confine or they cannot be made): {@link #batch}'s joiner, or the Perl supervisor
+     * itself ({@code --cgroup}).
+     */
+    public synchronized List<Path> batchCgroups(
+            int jobId, long memoryMb, int cpus, List<Integer> cores, List<GresGrant> grants) {
         if (!confinement.confines()) {
-            return command;
+            return List.of();
         }
         if (stepOwned.remove(jobId) == null && !confinement.existing(jobId).isEmpty()) {
             // Left by an earlier run of the job (a daemon that died before reporting it): its
@@ -108,7 +118,7 @@ public final class JobConfinement {
         }
         List<DeviceFile> denied = policy.devices() ? denied(grants) : List.of();
         List<Path> job = create(jobId, memoryMb, cpus, cores, denied);
-        return Confinement.joining(createStep(jobId, Confinement.BATCH_STEP, job, denied), command);
+        return createStep(jobId, Confinement.BATCH_STEP, job, denied);
     }
 
     /**

@@ -13,20 +13,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The per-job supervisor (the part of slurmstepd that outlives slurmd): a small POSIX shell
- * program, started in a session of its own, that runs the node's Prolog (as root), starts the
- * job, records the job's pid and its exit status in the job's spool directory, runs the Epilog,
- * and exits. Prolog and Epilog live here rather than in the daemon so that a daemon restarted
+ * The per-job supervisor (the part of slurmstepd that outlives slurmd): one small program per
+ * job, started in a session of its own, that runs the node's Prolog (as root), starts the job,
+ * records the job's pid and its exit status in the job's spool directory, runs the Epilog, and
+ * exits. Prolog and Epilog live here rather than in the daemon so that a daemon restarted
  * mid-job neither runs them twice nor forgets the Epilog. The node daemon is only its observer,
  * so stopping, crashing or upgrading the daemon never touches a running job; a restarted daemon
  * re-adopts the job from the files the supervisor left.
  *
- * <p>A shell and a small Perl program, not a JVM per job: no start-up time, a few megabytes
- * (mostly shared text). A shell's {@code $?} cannot tell a job killed by signal N from one that
- * exits with 128 + N, so the job's parent is a twenty-line Perl program (the {@code RUNNER}:
- * {@code perl-base} is Essential on Debian) that waits for it with waitpid(2) and records its
- * exact wait status. Where {@code /usr/bin/perl} cannot run, the supervisor records the
- * shell's {@code $?} alone, as supervisors before the exact status did (see {@link #waitStatus}).
+ * <p>Where {@code /usr/bin/perl -t} runs ({@code perl-base} is Essential on Debian) the
+ * supervisor is {@code sluice-supervise.pl} (a resource of this package, which says what it
+ * does): the job's parent, which waits for it with waitpid(2) and records its exact wait status,
+ * and which does in the job's own process, before its one exec, what a chain of programs did
+ * before (setsid, setpriv, the environment loader, the shell that entered the working directory
+ * and opened the output files): a trivial job costs one fork and one exec beside the job's own.
+ * A shell's {@code $?} cannot tell a job killed by signal N from one that exits with 128 + N, and
+ * a shell cannot fork a process and leave it unreaped (dash, after any builtin, reaps whatever
+ * child has ended once a SIGCHLD has come; bash reaps in its SIGCHLD handler), so no shell can be
+ * the job's parent. Where Perl cannot run, the supervisor is a POSIX shell program that records
+ * the shell's {@code $?} alone, and the job is started through the chain of programs ({@link
+ * BatchCommand}; {@link #waitStatus}).
  */
 public final class Supervisor {
     private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
@@ -36,69 +42,21 @@ public final class Supervisor {
 
     public static final String JOB_PID = "job.pid";
     public static final String EXIT = "exit";
-    /** The job's wait(2) status, exactly (see RUNNER); absent where the shell's $? was all there was. */
+    /** The job's wait(2) status, exactly; absent where the shell's $? was all there was. */
     public static final String WAIT_STATUS = "wait_status";
     /** Written when the job's Prolog exits non-zero (the job was not started) or its Epilog does. */
     public static final String PROLOG_FAILED = "prolog.failed";
 
     public static final String EPILOG_FAILED = "epilog.failed";
     private static final String FILE = "sluice-supervise.sh";
-    /** Beside {@link #FILE}: the supervisor finds it through its own path ({@code ${0%/*}}). */
-    private static final String RUNNER_FILE = "sluice-run-job.pl";
+    private static final String PERL_FILE = "sluice-supervise.pl";
 
     static final String PERL = "/usr/bin/perl";
 
-    // The job's parent and the only process that ever waits for it. Why Perl: the exact status
-    // needs a parent that calls waitpid(2) itself. The earlier way (the job's parent a subshell
-    // that then became `tail --pid=... -f /dev/null`, which never reaps, and the supervisor
-    // reading the zombie's /proc/PID/stat) lost the status of jobs that ended at once under load:
-    // a /bin/true job reported killed by signal 9, about one run in 700 with eight supervisors
-    // in parallel beside two busy loops. The subshell forked the job, then ran
-    // `echo $! > job.pid.tmp` before `exec tail`; dash, after any builtin, reaps whatever child
-    // has ended once a SIGCHLD has come (waitforjob(NULL): wait4(-1, WNOHANG)), and bash reaps
-    // in its SIGCHLD handler at any moment. A shell cannot fork a process and leave it unreaped,
-    // so no shell can be the job's parent. Here fork, exec and waitpid(pid) are Perl's own, no
-    // module is loaded (the node image carries /usr/bin/perl alone), and `$?` is the 16-bit
-    // status.
-    //
-    // `-t` (set by the supervisor's command line): taint mode makes Perl ignore PERL5OPT,
-    // PERL5LIB and PERLLIB. This root process is started with the daemon's environment alone
-    // (UserEnvironment.ROOT: the job's variables are loaded after setpriv), so this is a second
-    // guard, not the first. Its warnings (the job's command and the job directory come from
-    // outside) are expected and dropped. A failed exec exits 127 in the child, as a shell's
-    // "not found".
-    private static final String RUNNER = """
-            # sluice job runner: written by sluice-noded, run by the job's supervisor as:
-            #   perl -t sluice-run-job.pl JOBDIR COMMAND...
-            # Starts COMMAND (the job) as its child, records its pid (job.pid), waits for it and
-            # records its wait(2) status (wait_status) and the shell's form of it (exit).
-            $SIG{__WARN__} = sub {};
-            my $dir = shift @ARGV;
-            my $pid = fork;
-            exit 1 unless defined $pid;
-            if ($pid == 0) {
-                exec { $ARGV[0] } @ARGV;
-                exit 127;
-            }
-            fact('job.pid', $pid);
-            exit 1 unless waitpid($pid, 0) == $pid;
-            my $status = $?;
-            fact('wait_status', $status);
-            fact('exit', ($status & 127) ? 128 + ($status & 127) : $status >> 8);
-            exit 0;
-
-            sub fact {
-                my ($name, $value) = @_;
-                open(my $f, '>', "$dir/$name.tmp") or return;
-                print $f "$value\\n";
-                close($f) and rename("$dir/$name.tmp", "$dir/$name");
-            }
-            """;
-
-    // The supervisor, the runner and everything up to setpriv run as root with the daemon's
-    // environment alone (UserEnvironment.ROOT): the job's variables are loaded only after setpriv,
-    // by the last program of the job's command (UserEnvironment#loading), which also resets
-    // SIGINT and SIGQUIT, ignored for background commands of a non-interactive shell.
+    // The supervisor without Perl. It runs as root with the daemon's environment alone
+    // (UserEnvironment.ROOT): the job's variables are loaded only after setpriv, by the last
+    // program of the job's command (UserEnvironment#loading), which also resets SIGINT and
+    // SIGQUIT, ignored for background commands of a non-interactive shell.
     private static final String SCRIPT = """
             #!/bin/sh
             # sluice job supervisor: written by sluice-noded, run as: sluice-supervise.sh JOBDIR COMMAND...
@@ -115,7 +73,11 @@ public final class Supervisor {
               fi
               : > "$dir/prolog.done"
             fi
-            %s
+            "$@" &
+            job=$!
+            echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
+            wait $job
+            echo $? > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
             if [ -x "$dir/epilog" ]; then
               "$dir/epilog" </dev/null >/dev/null 2>&1
               erc=$?
@@ -124,18 +86,6 @@ public final class Supervisor {
               fi
             fi
             """;
-
-    /** The job, started and recorded by RUNNER: job.pid, wait_status and exit. */
-    private static final String EXACT_START = """
-            %1$s -t "${0%%/*}/%2$s" "$dir" "$@\"""";
-
-    /** Without Perl: the job as this shell's child, and only the shell's $? (exit). */
-    private static final String SHELL_START = """
-            "$@" &
-            job=$!
-            echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
-            wait $job
-            echo $? > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit\"""";
 
     private final Path program;
     private final boolean exact;
@@ -167,9 +117,23 @@ public final class Supervisor {
 
     /** {@link #install(Path)} with the choice made: with the runner, or the shell's $? alone. */
     static Supervisor install(Path spoolRoot, boolean exact) throws IOException {
-        write(spoolRoot.resolve(RUNNER_FILE), RUNNER, "rw-r--r--");
-        String start = exact ? EXACT_START.formatted(PERL, RUNNER_FILE) : SHELL_START;
-        return new Supervisor(write(spoolRoot.resolve(FILE), SCRIPT.formatted(start), "rwxr-xr-x"), exact);
+        if (!exact) {
+            return new Supervisor(write(spoolRoot.resolve(FILE), SCRIPT, "rwxr-xr-x"), false);
+        }
+        String text;
+        try (var in = Supervisor.class.getResourceAsStream(PERL_FILE)) {
+            if (in == null) {
+                throw new IOException("the supervisor program " + PERL_FILE + " is missing from sluice-noded");
+            }
+            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        // Read by perl as this daemon's user alone: owner-only, as every file of the daemon's.
+        return new Supervisor(write(spoolRoot.resolve(PERL_FILE), text, "rw-------"), true);
+    }
+
+    /** Whether jobs started under this supervisor get their exact wait status (Perl runs here). */
+    boolean exact() {
+        return exact;
     }
 
     /** Written then renamed: a supervisor still running keeps the program it started with. */
@@ -211,10 +175,48 @@ public final class Supervisor {
 
     /** The command that supervises {@code job} with its facts in {@code jobDir}. */
     public List<String> command(Path jobDir, List<String> job) {
-        List<String> command = new ArrayList<>(List.of("setsid", "/bin/sh", program.toString(), jobDir.toString()));
+        return command(jobDir, List.of(), job);
+    }
+
+    /**
+     * The command that supervises {@code job} with its facts in {@code jobDir}; with Perl, the
+     * job's process first does what {@code options} ask ({@code --user}, {@code --io}: see
+     * sluice-supervise.pl; {@link BatchCommand} makes them), in a session of its own. Without
+     * Perl, {@code options} must be empty and {@code job} starts its own session.
+     */
+    List<String> command(Path jobDir, List<String> options, List<String> job) {
+        List<String> command = new ArrayList<>();
+        if (exact) {
+            command.addAll(List.of(PERL, "-t", program.toString(), jobDir.toString(), Integer.toString(SETSID)));
+            command.addAll(options);
+            command.add("--");
+        } else {
+            if (!options.isEmpty()) {
+                throw new IllegalArgumentException("the shell supervisor takes no options: " + options);
+            }
+            command.addAll(List.of("setsid", "/bin/sh", program.toString(), jobDir.toString()));
+        }
         command.addAll(job);
         return command;
     }
+
+    /** The Perl supervisor's option that puts it (and so the job) into {@code dirs} first; none for none. */
+    static List<String> cgroupOptions(List<Path> dirs) {
+        if (dirs.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(List.of("--cgroup", Integer.toString(dirs.size())));
+        dirs.forEach(d -> out.add(d.toString()));
+        return out;
+    }
+
+    /** setsid(2)'s system call number on this machine's architecture; 0: the supervisor loads POSIX. */
+    static final int SETSID = switch (System.getProperty("os.arch", "")) {
+        case "amd64", "x86_64" -> 112;
+        case "aarch64", "riscv64" -> 157;
+        case "ppc64le", "ppc64", "s390x", "x86", "i386" -> 66;
+        default -> 0;
+    };
 
     /**
      * The supervisor of a job, if it still runs. A recorded pid counts only if that process is

@@ -22,7 +22,10 @@ class TestSupervisor {
 
     private static Process supervise(Supervisor supervisor, Path jobDir, String script) throws Exception {
         Files.createDirectories(jobDir);
-        return new ProcessBuilder(supervisor.command(jobDir, List.of("setsid", "/bin/sh", "-c", script)))
+        // The Perl supervisor starts the job in a session of its own; under the shell, setsid does.
+        List<String> job =
+                supervisor.exact() ? List.of("/bin/sh", "-c", script) : List.of("setsid", "/bin/sh", "-c", script);
+        return new ProcessBuilder(supervisor.command(jobDir, job))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -78,13 +81,13 @@ class TestSupervisor {
      * layout lost it exactly then: the job's parent, a subshell about to become a non-reaping
      * {@code tail}, reaped a job that had ended before its {@code exec} (about one run in 700 on
      * a loaded machine; always, once that subshell was made to wait a moment after the fork).
-     * Here the installed runner is made to wait 0.3 s after the fork, so every job below ends
-     * first; the runner's waitpid(pid) still gets each status exactly.
+     * Here the installed supervisor is made to wait 0.3 s after the fork, so every job below ends
+     * first; its waitpid(pid) still gets each status exactly.
      */
     @Test
     void aJobThatEndsBeforeItsPidIsRecordedKeepsItsExactStatus() throws Exception {
         Supervisor supervisor = Supervisor.install(spool);
-        Path runner = spool.resolve("sluice-run-job.pl");
+        Path runner = spool.resolve("sluice-supervise.pl");
         String text = Files.readString(runner);
         String recordPid = "fact('job.pid', $pid);";
         assertThat(text).contains(recordPid);
@@ -222,8 +225,15 @@ class TestSupervisor {
             Path file = dir.resolve("environment");
             Files.write(file, userEnv.encode(env));
             String script = "printf %s \"$V\" > " + out + "; echo $$ > " + pid + "; env > " + out + ".all";
-            Process p = new ProcessBuilder(Supervisor.install(spool, perl)
-                            .command(dir, userEnv.loading(file, List.of("/bin/sh", "-c", script))))
+            List<String> sh = List.of("/bin/sh", "-c", script);
+            // With Perl the supervisor's child loads the file (--user, as this test's own uid);
+            // without, the loader program does.
+            Process p = new ProcessBuilder(
+                            perl
+                                    ? Supervisor.install(spool, true)
+                                            .command(
+                                                    dir, List.of("--user", uid(), uid(), "nobody", file.toString()), sh)
+                                    : Supervisor.install(spool, false).command(dir, userEnv.loading(file, sh)))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -244,6 +254,14 @@ class TestSupervisor {
             assertThat(names).as("perl %s", perl).contains("V", "PATH").doesNotContain("HOME");
             assertThat(userEnv.dropped(env)).isEqualTo(perl ? List.of() : List.of("BASH_FUNC_f%%"));
         }
+    }
+
+    private static String uid() throws Exception {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Uid:"))
+                .findFirst()
+                .orElseThrow()
+                .split("\\s+")[1];
     }
 
     @Test

@@ -1,0 +1,151 @@
+# sluice job supervisor: written by sluice-noded into its spool, run by it as root (Supervisor.java):
+#   perl -t sluice-supervise.pl JOBDIR SETSID [--cgroup N DIR...] [--user UID GID NAME ENVFILE]
+#        [--io WORKDIR OUT ERR IN NODE APPEND] -- COMMAND...
+# --cgroup: it first puts itself into each DIR (cgroup.procs), so Prolog, job and Epilog run there;
+# exit 126 when it cannot, as the shell joiner did.
+# One process per job beside the job itself: it leads a session of its own, runs the node's
+# Prolog once (prolog.done), forks the job, records its pid (job.pid), waits for it with
+# waitpid(2) and records its exact wait status (wait_status) and the shell's form of it (exit),
+# kills what the job left in its session, runs the Epilog and exits. Facts are written then
+# renamed, so a restarted sluice-noded reads whole files or none. The job's child, before it
+# becomes COMMAND with one exec: its own session; the user's identity (--user: groups, gid,
+# uid, real, effective and saved); the job's environment, read from ENVFILE as the user; the
+# user's umask (SLURM_UMASK); the working directory, or /tmp; its standard files, opened as
+# the user (--io: truncated unless APPEND is 1, then opened for appending; failing that, the
+# job ends by signal 53, Slurm's JobLaunchFailure); SIGINT and SIGQUIT at their defaults.
+# SETSID is setsid(2)'s system call number here, or 0 for POSIX::setsid. No module is loaded
+# otherwise (the node image may carry perl-base alone). -t: Perl ignores PERL5OPT and PERL5LIB.
+$SIG{__WARN__} = sub {};
+my $dir = shift @ARGV;
+my $setsid = shift @ARGV;
+my (@cgroups, @user, @io);
+while (@ARGV && $ARGV[0] ne '--') {
+    my $opt = shift @ARGV;
+    if ($opt eq '--cgroup') { my $n = shift @ARGV; @cgroups = splice(@ARGV, 0, $n); }
+    elsif ($opt eq '--user') { @user = splice(@ARGV, 0, 4); }
+    elsif ($opt eq '--io') { @io = splice(@ARGV, 0, 6); }
+    else { exit 2; }
+}
+shift @ARGV;
+for my $cg (@cgroups) {
+    open(my $f, '>', "$cg/cgroup.procs") or exit 126;
+    print $f "$$\n";
+    close($f) or exit 126;
+}
+umask 077;
+session();
+fact('supervisor.pid', $$);
+if (-x "$dir/prolog" && !-e "$dir/prolog.done") {
+    my $rc = script("$dir/prolog");
+    if ($rc != 0) {
+        fact('prolog.failed', $rc);
+        exit 0;
+    }
+    open(my $f, '>', "$dir/prolog.done") and close($f);
+}
+my $pid = fork;
+exit 1 unless defined $pid;
+job() if $pid == 0;
+fact('job.pid', $pid);
+exit 1 unless waitpid($pid, 0) == $pid;
+my $status = $?;
+kill('KILL', -$pid);
+fact('wait_status', $status);
+fact('exit', ($status & 127) ? 128 + ($status & 127) : $status >> 8);
+if (-x "$dir/epilog") {
+    my $rc = script("$dir/epilog");
+    fact('epilog.failed', $rc) if $rc != 0;
+}
+exit 0;
+
+sub session {
+    if ($setsid > 0) {
+        return if syscall($setsid + 0) >= 0;
+    }
+    require POSIX;
+    POSIX::setsid();
+}
+
+# Prolog and Epilog: root's, with this process's /dev/null for standard files; the shell's $?.
+sub script {
+    my ($program) = @_;
+    system { $program } $program;
+    my $s = $?;
+    return 127 if $s == -1;
+    return ($s & 127) ? 128 + ($s & 127) : $s >> 8;
+}
+
+sub fact {
+    my ($name, $value) = @_;
+    open(my $f, '>', "$dir/$name.tmp") or return;
+    print $f "$value\n";
+    close($f) and rename("$dir/$name.tmp", "$dir/$name");
+}
+
+sub truncated {
+    my ($file) = @_;
+    open(my $f, '>', $file) or return 0;
+    return close($f);
+}
+
+sub job {
+    session();
+    if (@user) {
+        my ($uid, $gid, $name, $envfile) = @user;
+        if ($uid != $<) {
+            my @groups = ($gid);
+            while (my @g = getgrent) {
+                push @groups, $g[2] if $g[2] != $gid && grep { $_ eq $name } split(' ', $g[3]);
+            }
+            endgrent();
+            $) = join(' ', $gid, @groups);
+            $( = $gid;
+            ($<, $>) = ($uid, $uid);
+            if ($< != $uid || $> != $uid || $( + 0 != $gid || $) + 0 != $gid) {
+                print STDERR "slurmstepd: error: cannot become uid $uid gid $gid\n";
+                exit 1;
+            }
+        }
+        open(my $f, '<:raw', $envfile) or die "slurmstepd: error: cannot read the job's environment: $!\n";
+        local $/ = "\0";
+        my %env;
+        while (defined(my $e = <$f>)) {
+            chomp $e;
+            my $i = index($e, '=');
+            $env{substr($e, 0, $i)} = substr($e, $i + 1) if $i > 0;
+        }
+        close($f);
+        %ENV = %env;
+    }
+    if (@io) {
+        my ($w, $o, $e, $i, $n, $append) = @io;
+        my $mask = delete $ENV{SLURM_UMASK};
+        umask((defined $mask && $mask =~ /^[0-7]{1,4}$/) ? oct($mask) : 022);
+        my $nowd;
+        if (!chdir($w)) {
+            $nowd = !-e $w ? 'No such file or directory' : !-d $w ? 'Not a directory' : 'Permission denied';
+            chdir('/tmp');
+        }
+        $ENV{PWD} = defined $nowd ? '/tmp' : $w if exists $ENV{PWD};
+        my $ok = 1;
+        if ($append ne '1') {
+            $ok &&= truncated($o);
+            $ok &&= truncated($e) if $e ne $o;
+        }
+        $ok &&= open(STDIN, '<', $i);
+        $ok &&= open(STDOUT, '>>', $o);
+        $ok &&= ($e eq $o ? open(STDERR, '>&', \*STDOUT) : open(STDERR, '>>', $e));
+        if (!$ok) {
+            kill(53, $$);
+            exit 1;
+        }
+        if (defined $nowd) {
+            my $l = "slurmstepd-$n: error: couldn't chdir to `$w': $nowd: going to /tmp instead\n";
+            print STDERR $l, $l;
+        }
+    }
+    $SIG{INT} = 'DEFAULT';
+    $SIG{QUIT} = 'DEFAULT';
+    exec { $ARGV[0] } @ARGV;
+    die "slurmstepd: error: execve(): $ARGV[0]: $!\n";
+}
