@@ -75,6 +75,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                 stub -> stub.terminateJob(TerminateJobRequest.newBuilder()
                                         .setJobId(e.jobId())
                                         .setReason(WireMapper.toWire(e.reason()))
+                                        .setRestartCount(e.restartCount())
                                         .build())));
             case Effect.Signal e ->
                 e.nodes()

@@ -13,7 +13,7 @@ public sealed interface Effect {
     record LaunchBatch(int jobId) implements Effect {}
 
     /** Kill every process of a job on these nodes. */
-    record Terminate(int jobId, List<String> nodes, JobState reason) implements Effect {
+    record Terminate(int jobId, List<String> nodes, JobState reason, int restartCount) implements Effect {
         public Terminate {
             nodes = List.copyOf(nodes);
         }

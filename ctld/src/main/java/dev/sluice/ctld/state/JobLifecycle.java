@@ -289,7 +289,7 @@ public final class JobLifecycle {
     }
 
     private static Effect terminate(Job job, JobState reason) {
-        return new Effect.Terminate(job.id(), job.allocation().nodeNames(), reason);
+        return new Effect.Terminate(job.id(), job.allocation().nodeNames(), reason, job.restartCount());
     }
 
     /** Every record of a decision about {@code job}, in order, must be a legal move. */

@@ -60,7 +60,7 @@ class TestAllocationControl {
         assertThat(b.state()).isEqualTo(JobState.FAILED);
         assertThat(b.exitStatus()).isEqualTo(3 << 8);
         assertThat(b.reason()).isEqualTo(JobReason.NON_ZERO_EXIT_CODE);
-        assertThat(r.effects()).containsExactly(new Effect.Terminate(failed, List.of("n1"), JobState.FAILED));
+        assertThat(r.effects()).containsExactly(new Effect.Terminate(failed, List.of("n1"), JobState.FAILED, 0));
     }
 
     @Test
@@ -90,6 +90,6 @@ class TestAllocationControl {
         assertThat(e.jobId()).isEqualTo(due);
         assertThat(e.state()).isEqualTo(JobState.TIMEOUT);
         assertThat(e.reason()).isEqualTo(JobReason.TIME_LIMIT);
-        assertThat(r.effects()).containsExactly(new Effect.Terminate(due, List.of("n1"), JobState.TIMEOUT));
+        assertThat(r.effects()).containsExactly(new Effect.Terminate(due, List.of("n1"), JobState.TIMEOUT, 0));
     }
 }

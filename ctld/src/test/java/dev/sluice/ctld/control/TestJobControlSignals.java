@@ -72,7 +72,7 @@ class TestJobControlSignals {
     void sigkillToTheWholeJobCancelsIt() {
         int id = job(aJob().build(), true);
         ControlResult<Void> r = signal(id, 9, SignalScope.STEPS);
-        assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED));
+        assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED, 0));
         assertThat(state.job(id).state()).isEqualTo(JobState.CANCELLED);
         assertThat(state.job(id).exitStatus()).as("ExitCode=0:15, as scancel's").isEqualTo(15);
     }

@@ -79,7 +79,7 @@ class TestJobRunControl {
         int id = job(aJob().requeue().build(), NOW - 100);
         ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, NOW);
         assertThat(r.records()).containsExactly(new StateRecord.JobRequeued(id, false, NOW));
-        assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED));
+        assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED, 0));
         harness.replayRecords(state, r);
         Job job = state.job(id);
         assertThat(job.state()).isEqualTo(JobState.PENDING);

@@ -49,6 +49,19 @@ public final class BatchLauncher implements AutoCloseable {
     // time comes from it); injected so that tests can move time.
     private final InstantSource clock;
     private final Map<Integer, RunningJob> running = new ConcurrentHashMap<>();
+    /**
+     * Runs ended before their launch reached this node (job id to restart count and state): the
+     * controller's terminate can overtake the launch it sent first. Bounded: the oldest go.
+     */
+    private final Map<Integer, EarlyEnd> endedBeforeLaunch = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, EarlyEnd> eldest) {
+            return size() > 4096;
+        }
+    };
+
+    private record EarlyEnd(int restartCount, JobState state) {}
+
     private volatile java.util.function.BiConsumer<Integer, String> jobSignals = (job, signal) -> {};
     private volatile List<String> prolog = List.of();
     private volatile List<String> epilog = List.of();
@@ -202,6 +215,12 @@ public final class BatchLauncher implements AutoCloseable {
         armTimeLimit(job, request);
         log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
         job.supervisor.onExit().thenAccept(p -> finished(job));
+        EarlyEnd early = endedBeforeLaunch.remove(jobId);
+        if (early != null && early.restartCount() == request.getRestartCount()) {
+            // Its terminate came first: this run ends now, through the usual end and report.
+            log.info("job {} was ended ({}) before its launch arrived; ending it", jobId, early.state());
+            ending(job, early.state());
+        }
     }
 
     private void writeJobScript(
@@ -267,16 +286,25 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** scancel and node-down: SIGCONT + SIGTERM to the whole job, SIGKILL after KillWait. */
-    public void terminate(int jobId, JobState reason) {
+    /**
+     * @param restartCount the run the controller ends; negative: whichever run is here (an
+     *     orphan the controller no longer knows)
+     */
+    public void terminate(int jobId, JobState reason, int restartCount) {
         RunningJob job;
+        JobState state = reason == JobState.JOB_STATE_UNSPECIFIED ? JobState.CANCELLED : reason;
         // A launch in progress holds this monitor until the job is in `running`: a cancel that
         // arrives meanwhile (a slow first launch) waits for it instead of missing the job, which
-        // would then run to its end while the controller shows it COMPLETING.
+        // would then run to its end while the controller shows it COMPLETING. A cancel that
+        // arrives before the launch itself is remembered for that run.
         synchronized (this) {
             job = running.get(jobId);
+            if (job == null && restartCount >= 0 && !spool.knows(jobId)) {
+                endedBeforeLaunch.put(jobId, new EarlyEnd(restartCount, state));
+            }
         }
         if (job != null) {
-            ending(job, reason == JobState.JOB_STATE_UNSPECIFIED ? JobState.CANCELLED : reason);
+            ending(job, state);
         }
     }
 

@@ -156,7 +156,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     @Override
     public void terminateJob(TerminateJobRequest request, StreamObserver<TerminateJobResponse> observer) {
-        launcher.terminate(request.getJobId(), request.getReason());
+        launcher.terminate(request.getJobId(), request.getReason(), request.getRestartCount());
         steps.signalJob(request.getJobId(), "KILL");
         observer.onNext(TerminateJobResponse.getDefaultInstance());
         observer.onCompleted();

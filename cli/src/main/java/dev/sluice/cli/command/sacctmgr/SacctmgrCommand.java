@@ -275,7 +275,8 @@ public final class SacctmgrCommand implements Command {
                             "  C = %-10s A = %-10s U = %-9s%n", a.getCluster(), a.getAccount(), a.getUser()));
         } else {
             s.out.println(entity == AssocEntity.ACCOUNTS ? " Deleting accounts..." : " Deleting users...");
-            preview.getDeletedList().forEach(n -> s.out.println("  " + n));
+            // By name, whatever order they were given in, as slurmdbd lists them (checked on 22.05).
+            preview.getDeletedList().stream().sorted().forEach(n -> s.out.println("  " + n));
         }
         if (!s.confirm()) {
             return 0;
