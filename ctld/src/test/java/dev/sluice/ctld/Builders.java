@@ -415,43 +415,30 @@ public final class Builders {
         }
 
         public JobRequest build() {
-            return new JobRequest(
-                            name,
-                            script,
-                            List.of(),
-                            "/tmp",
-                            Map.of("PATH", "/usr/bin:/bin"),
-                            nodes,
-                            maxNodes,
-                            tasks,
-                            cpusPerTask,
-                            0,
-                            partition,
-                            timeLimit,
-                            "",
-                            "",
-                            "",
-                            new JobRequest.Owner(uid, uid, "user" + uid),
-                            "login1",
-                            exclusive,
-                            memPerNodeMb,
-                            0,
-                            reqNodes,
-                            "",
-                            account,
-                            "",
-                            hold,
-                            gres,
-                            "",
-                            requeue,
-                            "",
-                            0,
-                            qos,
-                            "",
-                            JobRequest.GpuOptions.NONE,
-                            sequencing)
-                    .withLicenses(dev.sluice.common.slurm.Licenses.parse(licenses))
-                    .withReservation(reservation);
+            return JobRequest.builder(new JobRequest.Owner(uid, uid, "user" + uid))
+                    .name(name)
+                    .script(script)
+                    .workDir("/tmp")
+                    .environment(Map.of("PATH", "/usr/bin:/bin"))
+                    .minNodes(nodes)
+                    .maxNodes(maxNodes)
+                    .numTasks(tasks)
+                    .cpusPerTask(cpusPerTask)
+                    .partition(partition)
+                    .timeLimitMinutes(timeLimit)
+                    .submitHost("login1")
+                    .exclusive(exclusive)
+                    .memPerNodeMb(memPerNodeMb)
+                    .reqNodes(reqNodes)
+                    .account(account)
+                    .hold(hold)
+                    .gresPerNode(gres)
+                    .requeue(requeue)
+                    .qos(qos)
+                    .sequencing(sequencing)
+                    .licenses(dev.sluice.common.slurm.Licenses.parse(licenses))
+                    .reservation(reservation)
+                    .build();
         }
     }
 }

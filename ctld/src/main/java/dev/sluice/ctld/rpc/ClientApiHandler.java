@@ -2,22 +2,16 @@ package dev.sluice.ctld.rpc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
-import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.control.JobRunControl;
-import dev.sluice.ctld.control.JobUpdate;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.PartitionControl;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.state.ClusterImage;
-import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
@@ -42,7 +36,6 @@ import dev.sluice.protocol.v1.PingResponse;
 import dev.sluice.protocol.v1.ReconfigureResponse;
 import dev.sluice.protocol.v1.SignalJobRequest;
 import dev.sluice.protocol.v1.SignalJobResponse;
-import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import dev.sluice.protocol.v1.UpdateJobRequest;
@@ -51,16 +44,9 @@ import dev.sluice.protocol.v1.UpdateNodeRequest;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
 import dev.sluice.protocol.v1.UpdatePartitionRequest;
 import dev.sluice.protocol.v1.UpdatePartitionResponse;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The controller's client API, once, behind both transports (command-socket frames and
@@ -68,7 +54,6 @@ import java.util.concurrent.TimeoutException;
  * reads are answered from the latest published image without touching the loop.
  */
 public final class ClientApiHandler {
-    private static final long WRITE_TIMEOUT_SECONDS = 60;
 
     private final ControllerLoop loop;
     private final JobControl jobs;
@@ -76,6 +61,7 @@ public final class ClientApiHandler {
     private final CtldConfig config;
     private final long startTime;
     private final Reconfigurer reconfigurer;
+    private final JobRequests jobRequests;
 
     public ClientApiHandler(
             ControllerLoop loop, JobControl jobs, NodeControl nodes, CtldConfig config, long startTime) {
@@ -95,6 +81,7 @@ public final class ClientApiHandler {
         this.nodes = requireNonNull(nodes, "nodes is null");
         this.config = requireNonNull(config, "config is null");
         this.startTime = startTime;
+        this.jobRequests = new JobRequests(loop, jobs, config);
     }
 
     private volatile dev.sluice.ctld.step.StepService steps;
@@ -196,7 +183,7 @@ public final class ClientApiHandler {
                 case GENERATE_TOKEN -> out.setGenerateToken(generateToken(who, request.getGenerateToken()));
                 case COMPLETE_ALLOCATION -> {
                     var r = request.getCompleteAllocation();
-                    await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
+                    LoopCalls.await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
                             state, caller(who), r.getJobId(), r.getStatus(), now)));
                     out.setCompleteAllocation(dev.sluice.protocol.v1.CompleteAllocationResponse.getDefaultInstance());
                 }
@@ -214,21 +201,13 @@ public final class ClientApiHandler {
                 case BODY_NOT_SET -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "empty request");
             }
         } catch (SlurmException e) {
-            out.setError(error(e));
+            out.setError(LoopCalls.error(e));
         }
         return out.build();
     }
 
     private DiagAnswers diag() {
         return new DiagAnswers(loop, config.scheduler());
-    }
-
-    static SlurmError error(SlurmException e) {
-        return SlurmError.newBuilder()
-                .setCode(e.code().number())
-                .setMessage(e.getMessage())
-                .setUserMessage(e.userMessage())
-                .build();
     }
 
     public SubmitBatchJobResponse submitBatchJob(Identity who, SubmitBatchJobRequest request) {
@@ -250,216 +229,24 @@ public final class ClientApiHandler {
         boolean allocation = request.getAllocation();
         dev.sluice.ctld.loop.Command<JobControl.Submission> submit =
                 (state, now) -> jobs.submission(state, job, now, allocation);
-        int id = await(allocation ? loop.submitThenSchedule(submit) : loop.submit(submit))
+        int id = LoopCalls.await(allocation ? loop.submitThenSchedule(submit) : loop.submit(submit))
                 .orThrow();
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
     }
 
-    /**
-     * {@code scontrol token}: a SLURM_JWT for the caller, or for another user when an operator
-     * asks, as Slurm's auth/jwt mints them.
-     */
+    /** {@code scontrol token}; see {@link TokenGrant}. */
     public GenerateTokenResponse generateToken(Identity who, GenerateTokenRequest request) {
-        Caller caller = caller(who);
-        UserTokens tokens = config.security()
-                .userTokens()
-                .filter(UserTokens::canMint)
-                .orElseThrow(() -> new SlurmException(ErrorCode.AUTH_UNABLE_TO_GENERATE_TOKEN));
-        String user = request.getUserName().isEmpty() ? caller.userName() : request.getUserName();
-        if (!user.equals(caller.userName()) && !caller.isOperator()) {
-            throw new SlurmException(ErrorCode.ACCESS_DENIED);
-        }
-        if (user.isEmpty()) {
-            throw new SlurmException(ErrorCode.USER_ID_MISSING);
-        }
-        long lifespan = request.getLifespanSeconds() == 0
-                ? UserTokens.DEFAULT_LIFESPAN.toSeconds()
-                : request.getLifespanSeconds();
-        if (lifespan < 0) {
-            throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "lifespan must be positive");
-        }
-        // Tokens are checked against real time (not a simulation's clock), so they are minted in it.
-        String token = tokens.mint(user, java.time.Instant.now(), java.time.Duration.ofSeconds(lifespan));
-        return GenerateTokenResponse.newBuilder().setToken(token).build();
+        return TokenGrant.mint(config, caller(who), request);
     }
 
+    /** scancel: which jobs the request names or its filters select, each signalled or cancelled. */
     public SignalJobResponse signalJob(Identity who, SignalJobRequest request) {
-        Caller caller = caller(who);
-        List<String> targets = new ArrayList<>(request.getJobIdsList());
-        if (targets.isEmpty()) {
-            for (Job job : loop.image().jobs()) {
-                if (!job.state().isFinished() && matches(job, request)) {
-                    targets.add(Integer.toString(job.id()));
-                }
-            }
-        }
-        if (!request.getJobIdsList().isEmpty() && filtered(request)) {
-            // scancel -p gpu 12: a named job that does not match the filters (or has finished)
-            // is left alone, as Slurm's scancel filters named jobs too; an unknown id is still
-            // sent and answered "Invalid job id".
-            Map<Integer, Job> known = new HashMap<>();
-            loop.image().jobs().forEach(j -> known.put(j.id(), j));
-            targets.removeIf(t -> {
-                Job job = known.get(leadingId(t.strip()));
-                return job != null && (job.state().isFinished() || !matches(job, request));
-            });
-        }
-        if (request.getListOnly()) {
-            SignalJobResponse.Builder listed = SignalJobResponse.newBuilder();
-            targets.forEach(
-                    t -> listed.addResults(SignalJobResponse.Result.newBuilder().setJobId(t)));
-            return listed.build();
-        }
-        // One command per job, all queued before waiting on any: the loop decides them in order
-        // as before, but in shared batches (one sync, one pass) instead of one batch per job, so
-        // `scancel -u` of 10,000 jobs takes a few batches rather than 10,000.
-        List<String> names = new ArrayList<>(targets.size());
-        List<CompletableFuture<Void>> pending = new ArrayList<>(targets.size());
-        for (String raw : targets) {
-            String target = raw.strip();
-            names.add(target);
-            pending.add(loop.submit((state, now) -> jobs.signal(
-                    state,
-                    caller,
-                    target,
-                    request.getSignal(),
-                    request.getCancel(),
-                    JobControl.SignalScope.of(request.getBatchOnly(), request.getFull()),
-                    now)));
-        }
-        SignalJobResponse.Builder out = SignalJobResponse.newBuilder();
-        for (int i = 0; i < names.size(); i++) {
-            SignalJobResponse.Result.Builder r =
-                    SignalJobResponse.Result.newBuilder().setJobId(names.get(i));
-            try {
-                await(pending.get(i));
-            } catch (SlurmException e) {
-                r.setError(error(e));
-            }
-            out.addResults(r);
-        }
-        return out.build();
+        return jobRequests.signal(caller(who), request);
     }
 
+    /** scontrol update/hold/release/requeue/suspend/resume of jobs. */
     public UpdateJobResponse updateJob(Identity who, UpdateJobRequest request) {
-        Caller caller = caller(who);
-        // Parsed once, here; the loop decides on typed changes.
-        List<JobChange> changes = WireMapper.changes(request.getChanges());
-        LicenseAnswers.checkUpdate(config.scheduler().select().licenses(), changes);
-        UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
-        for (String raw : request.getJobIdsList()) {
-            String target = raw.strip();
-            SignalJobResponse.Result.Builder r =
-                    SignalJobResponse.Result.newBuilder().setJobId(target);
-            try {
-                if (request.getAction().isEmpty()) {
-                    List<JobUpdate.TaskOutcome> outcomes =
-                            await(loop.submit((state, now) -> JobUpdate.update(state, caller, target, changes, now)));
-                    addTaskOutcomes(r, target, outcomes);
-                    out.addResults(r);
-                    continue;
-                }
-                await(loop.submit((state, now) -> switch (request.getAction()) {
-                    case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
-                    case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
-                    case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
-                    case "requeue" -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
-                    case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
-                    case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
-                    case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
-                    default ->
-                        throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + request.getAction());
-                }));
-            } catch (SlurmException e) {
-                r.setError(error(e));
-            }
-            out.addResults(r);
-        }
-        return out.build();
-    }
-
-    /** A whole array's update answers per group of tasks ({@code 5_0: ...}, {@code 5_1-3: ...}). */
-    private static void addTaskOutcomes(
-            SignalJobResponse.Result.Builder r, String target, List<JobUpdate.TaskOutcome> outcomes) {
-        if (outcomes == null) {
-            return;
-        }
-        for (JobUpdate.TaskOutcome o : outcomes) {
-            SignalJobResponse.Result.Builder t = SignalJobResponse.Result.newBuilder()
-                    .setJobId(target + "_" + o.tasks().format());
-            if (o.code() != ErrorCode.SUCCESS) {
-                t.setError(error(new SlurmException(o.code())));
-            }
-            r.addTasks(t);
-        }
-    }
-
-    /** Slurm holds a requeued job back for its credential's lifetime and a second. */
-    private long requeueHoldBack() {
-        return config.credExpireSeconds() + 1;
-    }
-
-    private static boolean filtered(SignalJobRequest f) {
-        return !f.getUserFilter().isEmpty()
-                || !f.getPartitionFilter().isEmpty()
-                || !f.getNameFilter().isEmpty()
-                || !f.getStateFilter().isEmpty()
-                || !f.getNodesFilter().isEmpty()
-                || !f.getAccountFilter().isEmpty()
-                || !f.getQosFilter().isEmpty()
-                || !f.getReservationFilter().isEmpty()
-                || !f.getWckeyFilter().isEmpty();
-    }
-
-    /** The job number a target starts with ({@code 12} of {@code 12_3.0}); -1 for none. */
-    private static int leadingId(String target) {
-        int end = 0;
-        while (end < target.length() && Character.isDigit(target.charAt(end))) {
-            end++;
-        }
-        try {
-            return end == 0 ? -1 : Integer.parseUnsignedInt(target.substring(0, end));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static boolean matches(Job job, SignalJobRequest f) {
-        JobRequest r = job.request();
-        if (!f.getUserFilter().isEmpty() && !f.getUserFilter().equals(r.owner().userName())) {
-            return false;
-        }
-        if (!f.getPartitionFilter().isEmpty() && !f.getPartitionFilter().equals(job.partition())) {
-            return false;
-        }
-        if (!f.getNameFilter().isEmpty() && !f.getNameFilter().equals(r.name())) {
-            return false;
-        }
-        if (!f.getAccountFilter().isEmpty() && !f.getAccountFilter().equalsIgnoreCase(r.account())) {
-            return false;
-        }
-        if (!f.getQosFilter().isEmpty() && !f.getQosFilter().equalsIgnoreCase(r.qos())) {
-            return false;
-        }
-        if (!f.getReservationFilter().isEmpty() && !f.getReservationFilter().equals(r.reservation())) {
-            return false;
-        }
-        // Sluice's jobs carry no wckey: asking for one matches none.
-        if (!f.getWckeyFilter().isEmpty()) {
-            return false;
-        }
-        // scancel -t PD,R: any of the listed states, long or compact names.
-        if (!f.getStateFilter().isEmpty()
-                && java.util.Arrays.stream(f.getStateFilter().split(","))
-                        .noneMatch(st -> JobState.parse(st).orElse(null) == job.state())) {
-            return false;
-        }
-        if (!f.getNodesFilter().isEmpty()) {
-            Set<String> wanted = new HashSet<>(HostList.expand(f.getNodesFilter()));
-            return job.allocation() != null
-                    && job.allocation().nodeNames().stream().anyMatch(wanted::contains);
-        }
-        return true;
+        return jobRequests.update(caller(who), request);
     }
 
     /** The last whole-queue answer, for the image it was made from. */
@@ -520,7 +307,7 @@ public final class ClientApiHandler {
     public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {
         Caller caller = caller(who);
         List<String> names = HostList.expand(request.getNodeNames());
-        await(loop.submit(
+        LoopCalls.await(loop.submit(
                 (state, now) -> nodes.update(state, caller, names, request.getState(), request.getReason(), now)));
         return UpdateNodeResponse.getDefaultInstance();
     }
@@ -529,7 +316,8 @@ public final class ClientApiHandler {
     public UpdatePartitionResponse updatePartition(Identity who, UpdatePartitionRequest request) {
         Caller caller = caller(who);
         var changes = WireMapper.changes(request);
-        await(loop.submit((state, now) -> PartitionControl.update(state, caller, request.getName(), changes)));
+        LoopCalls.await(
+                loop.submit((state, now) -> PartitionControl.update(state, caller, request.getName(), changes)));
         return UpdatePartitionResponse.getDefaultInstance();
     }
 
@@ -537,7 +325,7 @@ public final class ClientApiHandler {
     public CreateNodeResponse createNode(Identity who, CreateNodeRequest request) {
         Caller caller = caller(who);
         var wanted = NodeAdmin.parseCreate(request.getNodeLine(), 6818);
-        await(loop.submit((state, now) -> nodes.create(state, caller, wanted, now)));
+        LoopCalls.await(loop.submit((state, now) -> nodes.create(state, caller, wanted, now)));
         return CreateNodeResponse.getDefaultInstance();
     }
 
@@ -545,7 +333,7 @@ public final class ClientApiHandler {
     public DeleteNodeResponse deleteNode(Identity who, DeleteNodeRequest request) {
         Caller caller = caller(who);
         List<String> names = HostList.expand(request.getNodeNames());
-        await(loop.submit((state, now) -> nodes.delete(state, caller, names, now)));
+        LoopCalls.await(loop.submit((state, now) -> nodes.delete(state, caller, names, now)));
         return DeleteNodeResponse.getDefaultInstance();
     }
 
@@ -579,22 +367,5 @@ public final class ClientApiHandler {
 
     Caller caller(Identity who) {
         return new Caller(who.getUid(), who.getGid(), who.getUserName(), operatorUids.contains(who.getUid()));
-    }
-
-    /** Waits for the loop's answer to a command; its refusal is rethrown as is. */
-    public static <T> T await(CompletableFuture<T> future) {
-        try {
-            return future.get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof SlurmException se) {
-                throw se;
-            }
-            throw new SlurmException(ErrorCode.UNEXPECTED, String.valueOf(e.getCause()));
-        } catch (TimeoutException e) {
-            throw new SlurmException(ErrorCode.UNEXPECTED, "controller did not answer in time");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SlurmException(ErrorCode.UNEXPECTED, "interrupted");
-        }
     }
 }

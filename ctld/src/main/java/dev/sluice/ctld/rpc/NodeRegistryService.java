@@ -1,6 +1,6 @@
 package dev.sluice.ctld.rpc;
 
-import static dev.sluice.ctld.rpc.ClientApiHandler.await;
+import static dev.sluice.ctld.rpc.LoopCalls.await;
 
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.JobControl;

@@ -73,7 +73,7 @@ final class ReservationAnswers {
             ControllerLoop loop, Caller caller, PolicyView limits, CreateReservationRequest request) {
         ReservationSpec spec = spec(request.getSpec());
         ReservationControl.Directory directory = directory(limits);
-        String name = ClientApiHandler.await(
+        String name = LoopCalls.await(
                 loop.submit((state, now) -> ReservationControl.create(state, caller, spec, directory, now)));
         return CreateReservationResponse.newBuilder().setName(name).build();
     }
@@ -82,14 +82,13 @@ final class ReservationAnswers {
             ControllerLoop loop, Caller caller, PolicyView limits, UpdateReservationRequest request) {
         ReservationSpec spec = spec(request.getSpec());
         ReservationControl.Directory directory = directory(limits);
-        ClientApiHandler.await(
-                loop.submit((state, now) -> ReservationControl.update(state, caller, spec, directory, now)));
+        LoopCalls.await(loop.submit((state, now) -> ReservationControl.update(state, caller, spec, directory, now)));
         return UpdateReservationResponse.getDefaultInstance();
     }
 
     static DeleteReservationResponse delete(ControllerLoop loop, Caller caller, DeleteReservationRequest request) {
         String name = request.getName();
-        ClientApiHandler.await(loop.submit((state, now) -> ReservationControl.delete(state, caller, name, now)));
+        LoopCalls.await(loop.submit((state, now) -> ReservationControl.delete(state, caller, name, now)));
         return DeleteReservationResponse.getDefaultInstance();
     }
 

@@ -22,8 +22,7 @@ final class TestOnlySubmission {
 
     static SubmitBatchJobResponse answer(
             ControllerLoop loop, JobControl jobs, SchedulerConfig scheduler, JobRequest request) {
-        JobControl.TestOnly checked =
-                ClientApiHandler.await(loop.submit((state, now) -> jobs.testOnly(state, request, now)));
+        JobControl.TestOnly checked = LoopCalls.await(loop.submit((state, now) -> jobs.testOnly(state, request, now)));
         if (checked.refusal() != null) {
             throw checked.refusal();
         }

@@ -9,7 +9,7 @@ import dev.sluice.ctld.control.StepCommands;
 import dev.sluice.ctld.control.StepControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.loop.ControllerLoop;
-import dev.sluice.ctld.rpc.ClientApiHandler;
+import dev.sluice.ctld.rpc.LoopCalls;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
@@ -140,7 +140,7 @@ public final class StepService {
                 request.getSrunHost(),
                 request.getSrunPid());
         StepCommands.Placed placed =
-                ClientApiHandler.await(loop.submit((state, now) -> StepCommands.create(state, who, wanted, now)));
+                LoopCalls.await(loop.submit((state, now) -> StepCommands.create(state, who, wanted, now)));
         Job job = placed.job();
         int stepId = placed.stepId();
         List<StepShare> shares = placed.shares();
@@ -186,7 +186,7 @@ public final class StepService {
                                 .build());
             }
         } catch (RuntimeException e) {
-            ClientApiHandler.await(loop.submit(
+            LoopCalls.await(loop.submit(
                     (state, now) -> StepCommands.release(state, job.id(), job.startTime(), stepId, 1 << 8, now)));
             log.warn("step {}.{} could not be launched: {}", job.id(), stepId, e.getMessage());
             throw new SlurmException(ErrorCode.UNEXPECTED, "step launch failed: " + e.getMessage());
@@ -214,7 +214,7 @@ public final class StepService {
 
     /** srun saw every task end: the step's CPUs and devices return to the job. */
     public StepCompleteResponse complete(Caller who, StepCompleteRequest request) {
-        ClientApiHandler.await(loop.submit((state, now) ->
+        LoopCalls.await(loop.submit((state, now) ->
                 StepCommands.complete(state, who, request.getJobId(), request.getStepId(), request.getStatus(), now)));
         return StepCompleteResponse.getDefaultInstance();
     }

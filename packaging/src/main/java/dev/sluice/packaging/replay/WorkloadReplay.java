@@ -198,43 +198,21 @@ public final class WorkloadReplay {
         long limit = job.requestedTime() > 0 ? Math.max(1, (job.requestedTime() + 59) / 60) : JobRequest.TIME_NOT_SET;
         long gpus = gpusPerCpu > 0 ? (long) Math.ceil(procs * gpusPerCpu - 1e-9) : 0;
         int uid = job.userId() > 0 ? (int) Math.min(Integer.MAX_VALUE, job.userId()) : 1000;
-        return new JobRequest(
-                "swf" + job.jobNumber(),
-                "#!/bin/sh\ntrue\n",
-                List.of(),
-                "/tmp",
-                Map.of(),
-                1,
-                procs,
-                procs,
-                1,
-                0,
-                "",
-                limit,
-                "",
-                "",
-                "",
-                new JobRequest.Owner(uid, uid, "user" + uid),
-                "login1",
-                false,
-                0,
-                0,
-                "",
-                "",
-                "",
-                "",
-                false,
-                "",
-                "",
-                false,
-                "",
-                0,
-                "",
-                "",
-                gpus > 0
-                        ? new JobRequest.GpuOptions(Long.toString(gpus), "", "", 0, 0, "")
-                        : JobRequest.GpuOptions.NONE,
-                JobRequest.Sequencing.NONE);
+        return JobRequest.builder(new JobRequest.Owner(uid, uid, "user" + uid))
+                .name("swf" + job.jobNumber())
+                .script("#!/bin/sh\ntrue\n")
+                .workDir("/tmp")
+                .minNodes(1)
+                .maxNodes(procs)
+                .numTasks(procs)
+                .cpusPerTask(1)
+                .timeLimitMinutes(limit)
+                .submitHost("login1")
+                .gpuOptions(
+                        gpus > 0
+                                ? new JobRequest.GpuOptions(Long.toString(gpus), "", "", 0, 0, "")
+                                : JobRequest.GpuOptions.NONE)
+                .build();
     }
 
     private void apply(StateRecord record) {

@@ -3,7 +3,6 @@ package dev.sluice.packaging.sim;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 /**
@@ -40,40 +39,18 @@ public final class SyntheticWorkload {
 
     /** A batch job of {@code tasks} one-CPU tasks on {@code nodes} nodes, 1 GiB per CPU. */
     public static JobRequest request(int uid, String partition, int nodes, int tasks, String gres, long limit) {
-        return new JobRequest(
-                "synthetic",
-                "#!/bin/sh\ntrue\n",
-                List.of(),
-                "/tmp",
-                Map.of(),
-                nodes,
-                0,
-                tasks,
-                1,
-                0,
-                partition,
-                limit,
-                "",
-                "",
-                "",
-                new JobRequest.Owner(uid, uid, "user" + uid),
-                "login1",
-                false,
-                0,
-                1024,
-                "",
-                "",
-                "",
-                "",
-                false,
-                gres,
-                "",
-                false,
-                "",
-                0,
-                "",
-                "",
-                JobRequest.GpuOptions.NONE,
-                JobRequest.Sequencing.NONE);
+        return JobRequest.builder(new JobRequest.Owner(uid, uid, "user" + uid))
+                .name("synthetic")
+                .script("#!/bin/sh\ntrue\n")
+                .workDir("/tmp")
+                .minNodes(nodes)
+                .numTasks(tasks)
+                .cpusPerTask(1)
+                .partition(partition)
+                .timeLimitMinutes(limit)
+                .submitHost("login1")
+                .memPerCpuMb(1024)
+                .gresPerNode(gres)
+                .build();
     }
 }

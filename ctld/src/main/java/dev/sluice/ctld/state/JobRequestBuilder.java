@@ -1,0 +1,283 @@
+package dev.sluice.ctld.state;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.common.slurm.Licenses;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link JobRequest} built field by field: what is not set is "not given" (empty, zero,
+ * {@code NONE}, no time limit), as a submission that names only those options would be.
+ */
+public final class JobRequestBuilder {
+    private final JobRequest.Owner owner;
+    private String name = "";
+    private String script = "";
+    private List<String> scriptArgs = List.of();
+    private String workDir = "";
+    private Map<String, String> environment = Map.of();
+    private int minNodes = 0;
+    private int maxNodes = 0;
+    private int numTasks = 0;
+    private int cpusPerTask = 0;
+    private int ntasksPerNode = 0;
+    private String partition = "";
+    private long timeLimitMinutes = JobRequest.TIME_NOT_SET;
+    private String stdOut = "";
+    private String stdErr = "";
+    private String stdIn = "";
+    private String submitHost = "";
+    private boolean exclusive = false;
+    private long memPerNodeMb = 0;
+    private long memPerCpuMb = 0;
+    private String reqNodes = "";
+    private String excludeNodes = "";
+    private String account = "";
+    private String comment = "";
+    private boolean hold = false;
+    private String gresPerNode = "";
+    private String constraint = "";
+    private boolean requeue = false;
+    private String openMode = "";
+    private int nice = 0;
+    private String qos = "";
+    private String command = "";
+    private JobRequest.GpuOptions gpuOptions = JobRequest.GpuOptions.NONE;
+    private JobRequest.Sequencing sequencing = JobRequest.Sequencing.NONE;
+    private JobRequest.WarnSignal warnSignal = JobRequest.WarnSignal.NONE;
+    private JobRequest.Mail mail = JobRequest.Mail.NONE;
+    private Licenses licenses = Licenses.NONE;
+    private String reservation = "";
+
+    JobRequestBuilder(JobRequest.Owner owner) {
+        this.owner = requireNonNull(owner, "owner is null");
+    }
+
+    public JobRequestBuilder name(String value) {
+        this.name = value;
+        return this;
+    }
+
+    public JobRequestBuilder script(String value) {
+        this.script = value;
+        return this;
+    }
+
+    public JobRequestBuilder scriptArgs(List<String> value) {
+        this.scriptArgs = value;
+        return this;
+    }
+
+    public JobRequestBuilder workDir(String value) {
+        this.workDir = value;
+        return this;
+    }
+
+    public JobRequestBuilder environment(Map<String, String> value) {
+        this.environment = value;
+        return this;
+    }
+
+    public JobRequestBuilder minNodes(int value) {
+        this.minNodes = value;
+        return this;
+    }
+
+    public JobRequestBuilder maxNodes(int value) {
+        this.maxNodes = value;
+        return this;
+    }
+
+    public JobRequestBuilder numTasks(int value) {
+        this.numTasks = value;
+        return this;
+    }
+
+    public JobRequestBuilder cpusPerTask(int value) {
+        this.cpusPerTask = value;
+        return this;
+    }
+
+    public JobRequestBuilder ntasksPerNode(int value) {
+        this.ntasksPerNode = value;
+        return this;
+    }
+
+    public JobRequestBuilder partition(String value) {
+        this.partition = value;
+        return this;
+    }
+
+    public JobRequestBuilder timeLimitMinutes(long value) {
+        this.timeLimitMinutes = value;
+        return this;
+    }
+
+    public JobRequestBuilder stdOut(String value) {
+        this.stdOut = value;
+        return this;
+    }
+
+    public JobRequestBuilder stdErr(String value) {
+        this.stdErr = value;
+        return this;
+    }
+
+    public JobRequestBuilder stdIn(String value) {
+        this.stdIn = value;
+        return this;
+    }
+
+    public JobRequestBuilder submitHost(String value) {
+        this.submitHost = value;
+        return this;
+    }
+
+    public JobRequestBuilder exclusive(boolean value) {
+        this.exclusive = value;
+        return this;
+    }
+
+    public JobRequestBuilder memPerNodeMb(long value) {
+        this.memPerNodeMb = value;
+        return this;
+    }
+
+    public JobRequestBuilder memPerCpuMb(long value) {
+        this.memPerCpuMb = value;
+        return this;
+    }
+
+    public JobRequestBuilder reqNodes(String value) {
+        this.reqNodes = value;
+        return this;
+    }
+
+    public JobRequestBuilder excludeNodes(String value) {
+        this.excludeNodes = value;
+        return this;
+    }
+
+    public JobRequestBuilder account(String value) {
+        this.account = value;
+        return this;
+    }
+
+    public JobRequestBuilder comment(String value) {
+        this.comment = value;
+        return this;
+    }
+
+    public JobRequestBuilder hold(boolean value) {
+        this.hold = value;
+        return this;
+    }
+
+    public JobRequestBuilder gresPerNode(String value) {
+        this.gresPerNode = value;
+        return this;
+    }
+
+    public JobRequestBuilder constraint(String value) {
+        this.constraint = value;
+        return this;
+    }
+
+    public JobRequestBuilder requeue(boolean value) {
+        this.requeue = value;
+        return this;
+    }
+
+    public JobRequestBuilder openMode(String value) {
+        this.openMode = value;
+        return this;
+    }
+
+    public JobRequestBuilder nice(int value) {
+        this.nice = value;
+        return this;
+    }
+
+    public JobRequestBuilder qos(String value) {
+        this.qos = value;
+        return this;
+    }
+
+    public JobRequestBuilder command(String value) {
+        this.command = value;
+        return this;
+    }
+
+    public JobRequestBuilder gpuOptions(JobRequest.GpuOptions value) {
+        this.gpuOptions = value;
+        return this;
+    }
+
+    public JobRequestBuilder sequencing(JobRequest.Sequencing value) {
+        this.sequencing = value;
+        return this;
+    }
+
+    public JobRequestBuilder warnSignal(JobRequest.WarnSignal value) {
+        this.warnSignal = value;
+        return this;
+    }
+
+    public JobRequestBuilder mail(JobRequest.Mail value) {
+        this.mail = value;
+        return this;
+    }
+
+    public JobRequestBuilder licenses(Licenses value) {
+        this.licenses = value;
+        return this;
+    }
+
+    public JobRequestBuilder reservation(String value) {
+        this.reservation = value;
+        return this;
+    }
+
+    public JobRequest build() {
+        return new JobRequest(
+                name,
+                script,
+                scriptArgs,
+                workDir,
+                environment,
+                minNodes,
+                maxNodes,
+                numTasks,
+                cpusPerTask,
+                ntasksPerNode,
+                partition,
+                timeLimitMinutes,
+                stdOut,
+                stdErr,
+                stdIn,
+                owner,
+                submitHost,
+                exclusive,
+                memPerNodeMb,
+                memPerCpuMb,
+                reqNodes,
+                excludeNodes,
+                account,
+                comment,
+                hold,
+                gresPerNode,
+                constraint,
+                requeue,
+                openMode,
+                nice,
+                qos,
+                command,
+                gpuOptions,
+                sequencing,
+                warnSignal,
+                mail,
+                licenses,
+                reservation);
+    }
+}
