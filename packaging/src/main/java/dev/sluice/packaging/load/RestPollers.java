@@ -58,6 +58,8 @@ public final class RestPollers {
                         (r.statusCode() == 200 ? polls : failed).incrementAndGet();
                     } catch (Exception e) {
                         failed.incrementAndGet();
+                        // A daemon that is gone refuses at once: back off rather than spin.
+                        java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
                     }
                 }
             });
