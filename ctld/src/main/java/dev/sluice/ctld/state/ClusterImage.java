@@ -50,72 +50,6 @@ public record ClusterImage(
         derivedExits = Map.copyOf(derivedExits);
     }
 
-    /** An image without advance reservations. */
-    public ClusterImage(
-            long sequence,
-            List<Job> jobs,
-            Map<Integer, Job> jobsById,
-            List<NodeView> nodes,
-            Map<String, NodeView> nodesByName,
-            List<Partition> partitions,
-            Map<Integer, JobReason> pendingReasons,
-            Map<Integer, Long> expectedStarts,
-            Map<Integer, Long> priorities,
-            Map<Integer, String> reasonDetails,
-            int nextJobId,
-            Map<Integer, JobSteps> steps,
-            java.util.Set<Integer> completing,
-            Map<Integer, Integer> derivedExits) {
-        this(
-                sequence,
-                jobs,
-                jobsById,
-                nodes,
-                nodesByName,
-                partitions,
-                pendingReasons,
-                expectedStarts,
-                priorities,
-                reasonDetails,
-                nextJobId,
-                steps,
-                completing,
-                derivedExits,
-                Reservations.NONE);
-    }
-
-    /** An image that knows no step's exit status (DerivedExitCode 0:0 for every job). */
-    public ClusterImage(
-            long sequence,
-            List<Job> jobs,
-            Map<Integer, Job> jobsById,
-            List<NodeView> nodes,
-            Map<String, NodeView> nodesByName,
-            List<Partition> partitions,
-            Map<Integer, JobReason> pendingReasons,
-            Map<Integer, Long> expectedStarts,
-            Map<Integer, Long> priorities,
-            Map<Integer, String> reasonDetails,
-            int nextJobId,
-            Map<Integer, JobSteps> steps,
-            java.util.Set<Integer> completing) {
-        this(
-                sequence,
-                jobs,
-                jobsById,
-                nodes,
-                nodesByName,
-                partitions,
-                pendingReasons,
-                expectedStarts,
-                priorities,
-                reasonDetails,
-                nextJobId,
-                steps,
-                completing,
-                Map.of());
-    }
-
     /**
      * scontrol show job -d's DerivedExitCode: the highest wait status among the job's ended
      * steps (the batch script's own is its ExitCode), 0 when none ended.
@@ -144,7 +78,9 @@ public record ClusterImage(
                 Map.of(),
                 0,
                 Map.of(),
-                java.util.Set.of());
+                java.util.Set.of(),
+                Map.of(),
+                Reservations.NONE);
     }
 
     public Optional<Job> job(int id) {

@@ -27,7 +27,9 @@ class TestDependencyRemaining {
                 Map.of(),
                 100,
                 Map.of(),
-                java.util.Set.of());
+                java.util.Set.of(),
+                Map.of(),
+                dev.sluice.ctld.state.Reservations.NONE);
     }
 
     @Test

@@ -38,13 +38,26 @@ public record Route(String method, String template, String summary, String respo
         return method + " " + template.replaceAll("\\{[^}]+}", "*").replaceAll("/$", "");
     }
 
-    /** The key of a request for {@code rest} (the path below the version's prefix, no trailing slash). */
-    public static String keyOf(String method, String rest, java.util.Collection<Route> routes) {
-        String[] parts = rest.split("/", -1);
-        String exact = method + " " + rest;
-        if (routes.stream().anyMatch(r -> r.key().equals(exact))) {
-            return exact;
+    /** A request matched to a route: its dispatch {@link #key()} and the path's argument ({@code 12}), if any. */
+    public record Match(String key, String arg) {}
+
+    /**
+     * The route of {@code routes} a request for {@code rest} (the path below the version's
+     * prefix; a trailing slash is allowed) is for; empty when none is. A fixed segment wins over
+     * a parameter: {@code job/submit} is not the job called "submit".
+     */
+    public static Optional<Match> match(String method, String rest, java.util.Collection<Route> routes) {
+        String path = rest.endsWith("/") ? rest.substring(0, rest.length() - 1) : rest;
+        String[] parts = path.split("/", -1);
+        if (parts.length > 2) {
+            return Optional.empty();
         }
-        return method + " " + parts[0] + (parts.length > 1 ? "/*" : "");
+        String exact = method + " " + path;
+        String key = routes.stream().anyMatch(r -> r.key().equals(exact))
+                ? exact
+                : method + " " + parts[0] + (parts.length > 1 ? "/*" : "");
+        return routes.stream().anyMatch(r -> r.key().equals(key))
+                ? Optional.of(new Match(key, parts.length > 1 ? parts[1] : ""))
+                : Optional.empty();
     }
 }

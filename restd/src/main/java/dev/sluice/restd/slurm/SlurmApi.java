@@ -64,21 +64,14 @@ public final class SlurmApi {
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
     public Optional<Reply> handle(Call call) {
-        String rest = call.path().substring(version.slurmPrefix().length());
-        if (rest.endsWith("/")) {
-            rest = rest.substring(0, rest.length() - 1);
+        Optional<Route.Match> match = Route.match(
+                call.method(), call.path().substring(version.slurmPrefix().length()), ROUTES);
+        if (match.isEmpty()) {
+            return Optional.empty();
         }
-        String[] parts = rest.split("/", -1);
+        String op = match.get().key();
+        String arg = match.get().arg();
         Envelope out = new Envelope(version.dataParser(), call.user(), call.source(), cluster);
-        if (parts.length > 2) {
-            return Optional.empty();
-        }
-        String arg = parts.length > 1 ? parts[1] : "";
-        // job/submit is a path of its own, not the update of a job called "submit".
-        String op = Route.keyOf(call.method(), rest, ROUTES);
-        if (ROUTES.stream().noneMatch(r -> r.key().equals(op))) {
-            return Optional.empty();
-        }
         try {
             return Optional.ofNullable(
                     switch (op) {

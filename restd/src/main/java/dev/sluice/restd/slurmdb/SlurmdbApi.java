@@ -67,19 +67,13 @@ public final class SlurmdbApi {
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
     public Optional<Reply> handle(Call call) {
-        String rest = call.path().substring(version.slurmdbPrefix().length());
-        if (rest.endsWith("/")) {
-            rest = rest.substring(0, rest.length() - 1);
-        }
-        String[] parts = rest.split("/", -1);
-        if (parts.length > 2) {
+        Optional<Route.Match> match = Route.match(
+                call.method(), call.path().substring(version.slurmdbPrefix().length()), ROUTES);
+        if (match.isEmpty()) {
             return Optional.empty();
         }
-        String arg = parts.length > 1 ? parts[1] : "";
-        String key = Route.keyOf(call.method(), rest, ROUTES);
-        if (ROUTES.stream().noneMatch(r -> r.key().equals(key))) {
-            return Optional.empty();
-        }
+        String key = match.get().key();
+        String arg = match.get().arg();
         String what = key.substring("GET ".length());
         Envelope out = new Envelope(version.dataParser(), call.user(), call.source(), cluster, true);
         if (call.accounting().isEmpty()) {
