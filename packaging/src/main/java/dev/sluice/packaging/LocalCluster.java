@@ -279,9 +279,7 @@ public final class LocalCluster {
         }
         // With accounting, jobs submitted before the controller's first copy of the associations
         // would run without their user's default account: up means that copy is there.
-        Path policy =
-                stateSaveLocation(layout).resolve(AccountingPipeline.DIRECTORY).resolve(PolicyPuller.FILE);
-        while (accounting && !Files.exists(policy)) {
+        while (accounting && !holdsPolicy(layout)) {
             if (System.nanoTime() > deadline) {
                 System.err.println("sluice: the controller got no associations from sluice-dbd within 120 s; see "
                         + layout.logDir());
@@ -341,6 +339,16 @@ public final class LocalCluster {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
+    }
+
+    /**
+     * Whether the controller holds its first copy of the associations from sluice-dbd: the dbd
+     * registered the cluster (with its root account and user) when it answered, so from here on
+     * sacctmgr lists them and root's jobs run under them.
+     */
+    static boolean holdsPolicy(LocalClusterLayout layout) throws IOException {
+        return Files.exists(
+                stateSaveLocation(layout).resolve(AccountingPipeline.DIRECTORY).resolve(PolicyPuller.FILE));
     }
 
     /** The controller's StateSaveLocation: the last such line of the slurm.conf it runs on. */

@@ -129,6 +129,11 @@ final class ClusterProcesses implements AutoCloseable {
         await().atMost(limit)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> LocalCluster.allRegistered(layout, layout.nodes()));
+        if (layout.dbdPort() > 0) {
+            // As `./sluice up`: with accounting, up means the controller holds the associations
+            // (the dbd may still be migrating its database when the nodes are already in).
+            await().atMost(limit).pollInterval(Duration.ofMillis(100)).until(() -> LocalCluster.holdsPolicy(layout));
+        }
     }
 
     /**
