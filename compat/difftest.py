@@ -18,10 +18,14 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @wait-idle                    until squeue lists no job
   @wait-file NAME               until the file exists and is not empty
   @sleep S                      let time pass (only where time is what is tested)
+  @rest METHOD PATH [FILE]      a REST request as the current user (token from scontrol token)
+                                to $SLURMRESTD_URL, FILE its JSON body; prints the HTTP status
+                                and the answer with sorted keys, run-bound values masked
 In commands, %N is the id of the N-th job the scenario submitted, in the order the commands
 printed them. In transcripts every job id is J+K, K its distance from the scenario's first job.
 """
 import fcntl
+import json
 import os
 import pwd
 import re
@@ -32,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Job ids start here on both sides (FirstJobId in compat/conf/slurm.conf): above any pid
@@ -39,6 +45,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIRST_JOB_ID = 5000000
 FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "PREEMPTED",
          "BOOT_FAIL", "DEADLINE"}
+# REST answers' fields whose values belong to the machine or the moment, not to the behaviour:
+# masked as {V} on both sides when set (boot and daemon start times, kernel, ports), and
+# always (the node's load and free memory, as the scontrol scenarios mask CPULoad and FreeMem).
+REST_VOLATILE = {"boot_time", "slurmd_start_time", "last_busy", "operating_system", "port",
+                 "reason_changed_at", "architecture"}
+REST_MEASURED = {"cpu_load", "free_memory"}
+# priority/basic gives each new job one less than the one before, from 4294901759 after the
+# controller starts: the value tells how many jobs came before in the whole run, not behaviour.
+BASIC_PRIORITY = range(4294901760 - 10000000, 4294901760)
+# Seconds since the epoch anywhere in an answer: between 2001 and 2100.
+EPOCH = range(1000000000, 4102444800)
 SUBMITTED = [
     re.compile(r"Submitted batch job (\d+)"),
     re.compile(r"(?:Granted|Pending) job allocation (\d+)"),
@@ -56,6 +73,7 @@ class Scenario:
         self.user = "root"
         self.out = []
         self.diverged = False
+        self.tokens = {}
         self.work = tempfile.mkdtemp(prefix="scn-" + self.name[:20] + "-", dir=user_home_base)
         os.chmod(self.work, 0o777)
 
@@ -159,10 +177,64 @@ class Scenario:
         elif d == "@wait-file":
             path = os.path.join(self.work, words[1])
             self.poll(words[1], lambda: os.path.exists(path) and os.path.getsize(path) > 0)
+        elif d == "@rest":
+            self.step_rest(words[1], self.expand(words[2]), words[3] if len(words) > 3 else None)
         elif d == "@sleep":
             time.sleep(float(words[1]))
         else:
             raise SystemExit("%s: unknown directive %s" % (self.path, d))
+
+    def token(self):
+        if self.user not in self.tokens:
+            _, out, _ = self.sh("scontrol token username=%s lifespan=3600" % self.user, user="root", timeout=20)
+            self.tokens[self.user] = out.strip().split("=", 1)[-1]
+        return self.tokens[self.user]
+
+    def step_rest(self, method, path, body_file):
+        self.out.append(("@rest " if self.user == "root" else "@rest[" + self.user + "] ")
+                        + " ".join(filter(None, [method, path, body_file])))
+        data = None
+        if body_file:
+            with open(os.path.join(self.work, body_file), "rb") as f:
+                data = self.expand(f.read().decode()).encode()
+        url = os.environ.get("SLURMRESTD_URL", "").rstrip("/")
+        if not url:
+            raise SystemExit("difftest: @rest needs SLURMRESTD_URL (the REST daemon to ask)")
+        request = urllib.request.Request(url + path, data=data, method=method, headers={
+            "X-SLURM-USER-NAME": self.user, "X-SLURM-USER-TOKEN": self.token(),
+            "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as r:
+                status, text = r.status, r.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError as e:
+            status, text = e.code, e.read().decode("utf-8", "replace")
+        except OSError as e:
+            self.out.append("[rest failed: %s]" % e)
+            return
+        self.out.append("HTTP %d" % status)
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            self.out.extend(text.splitlines())
+            return
+        for line in json.dumps(self.mask(answer), indent=1, sort_keys=True).splitlines():
+            self.out.append(line)
+            m = re.match(r'\s*"job_id": (\d+)', line)
+            if m and path.endswith("/job/submit"):
+                self.note(int(m.group(1)))
+
+    def mask(self, value, key=None):
+        if key in REST_MEASURED or key in REST_VOLATILE and value not in (None, "", 0):
+            return "{V}"
+        if key == "priority" and value in BASIC_PRIORITY:
+            return "{BASIC_PRIORITY}"
+        if isinstance(value, dict):
+            return {k: self.mask(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.mask(v) for v in value]
+        if isinstance(value, int) and not isinstance(value, bool) and value in EPOCH:
+            return "{EPOCH}"
+        return value
 
     def run(self):
         with open(self.path) as f:

@@ -14,10 +14,15 @@ B=$REAL_SLURM_DIR
 for u in sluiceuser1 sluiceuser2; do id -u "$u" >/dev/null 2>&1 || useradd --create-home --shell /bin/sh "$u"; done
 if [ "${KEEP:-0}" != 1 ]; then
   bash "$tools/down.sh" >/dev/null 2>&1 || true
+  if [ -f "$B/run/slurmrestd.pid" ]; then kill "$(cat "$B/run/slurmrestd.pid")" 2>/dev/null || true; fi
   FRESH=1 bash "$tools/up.sh" >/dev/null
   # The suite's one addition to up.sh's cluster: job ids far above any pid, so that the
   # normalizer can tell them apart (difftest.py FIRST_JOB_ID).
   echo "FirstJobId=5000000" >> "$B/etc/slurm.conf"
+  # And tokens, for the REST scenarios (@rest): slurmrestd passes them on to slurmctld.
+  dd if=/dev/urandom of="$B/etc/jwt_hs256.key" bs=32 count=1 2>/dev/null
+  chmod 600 "$B/etc/jwt_hs256.key"
+  printf 'AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=%s\n' "$B/etc/jwt_hs256.key" >> "$B/etc/slurm.conf"
   kill "$(cat "$B/run/slurmctld.pid")"; while kill -0 "$(cat "$B/run/slurmctld.pid")" 2>/dev/null; do sleep 0.2; done
   rm -rf "$B/state/"*
   slurmctld -f "$B/etc/slurm.conf"
@@ -28,5 +33,16 @@ if [ "${KEEP:-0}" != 1 ]; then
   for f in slurm.conf gres.conf; do sed "s#$B#@BASE@#g" "$B/etc/$f" > "$here/conf/$f"; done
 fi
 export SLURM_CONF=$B/etc/slurm.conf
+# Debian's slurmrestd 22.05 (data parser v0.0.38), as an unprivileged user, passing each
+# request's token on (SLURM_JWT=daemon).
+rest_port=${RESTD_PORT:-6830}
+command -v slurmrestd >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurmrestd >/dev/null
+if ! { [ -f "$B/run/slurmrestd.pid" ] && kill -0 "$(cat "$B/run/slurmrestd.pid")" 2>/dev/null; }; then
+  runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" SLURM_JWT=daemon \
+    slurmrestd -a rest_auth/jwt -s openapi/v0.0.38,openapi/dbv0.0.38 "127.0.0.1:$rest_port" \
+    > "$B/log/slurmrestd.log" 2>&1 &
+  echo $! > "$B/run/slurmrestd.pid"
+fi
+export SLURMRESTD_URL=http://127.0.0.1:$rest_port
 if [ $# -eq 0 ]; then set -- "$here"/scenarios/*.scn; fi
 exec /usr/bin/python3 "$here/difftest.py" record "$@"

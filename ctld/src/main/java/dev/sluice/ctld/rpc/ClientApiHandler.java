@@ -11,7 +11,6 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.PartitionControl;
 import dev.sluice.ctld.loop.ControllerLoop;
-import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
@@ -249,16 +248,9 @@ public final class ClientApiHandler {
         return jobRequests.update(caller(who), request);
     }
 
-    /** The last whole-queue answer, for the image it was made from. */
-    private record JobsAnswer(ClusterImage image, boolean activeOnly, GetJobsResponse response) {}
+    private final SharedJobsAnswer sharedJobs = new SharedJobsAnswer();
 
-    private volatile JobsAnswer lastJobs;
-
-    /**
-     * squeue's question. The whole queue as everyone may see it is answered once per image:
-     * a hundred clients polling between two batches share one answer instead of each
-     * converting every job again.
-     */
+    /** squeue's question; the whole queue as everyone may see it is shared (SharedJobsAnswer). */
     public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
         Caller caller = caller(who);
         ImageQueries queries = queries();
@@ -269,13 +261,11 @@ public final class ClientApiHandler {
         if (!shared) {
             return queries.jobs(caller, request);
         }
-        JobsAnswer last = lastJobs;
-        if (last != null && last.image() == queries.image() && last.activeOnly() == request.getActiveOnly()) {
-            return last.response();
-        }
-        GetJobsResponse answer = queries.jobs(caller, request);
-        lastJobs = new JobsAnswer(queries.image(), request.getActiveOnly(), answer);
-        return answer;
+        return sharedJobs.answer(
+                queries.image(),
+                request.getActiveOnly(),
+                request.getKnownVersion(),
+                () -> queries.jobs(caller, request));
     }
 
     public GetNodesResponse getNodes(GetNodesRequest request) {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.sluice.cli.UserDirectory;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.restd.auth.TokenGate;
@@ -18,6 +19,7 @@ import dev.sluice.restd.openapi.OpenApiDocument;
 import dev.sluice.restd.slurm.ApiVersion;
 import dev.sluice.restd.slurm.SlurmApi;
 import dev.sluice.restd.slurmdb.SlurmdbApi;
+import dev.sluice.restd.v0038.Api38;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,6 +54,7 @@ public final class RestServer implements AutoCloseable {
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private final TokenGate gate;
     private final Sessions sessions;
+    private final Api38 v0038;
     private final Map<ApiVersion, SlurmApi> versions = new EnumMap<>(ApiVersion.class);
     private final Map<ApiVersion, SlurmdbApi> accounting = new EnumMap<>(ApiVersion.class);
     private final String cluster;
@@ -63,8 +66,9 @@ public final class RestServer implements AutoCloseable {
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.clock = requireNonNull(clock, "clock is null");
+        versions.putAll(SlurmApi.all(cluster, clock, workers));
+        this.v0038 = new Api38(cluster, clock, UserDirectory.system());
         for (ApiVersion v : ApiVersion.values()) {
-            versions.put(v, new SlurmApi(v, cluster, clock));
             accounting.put(v, new SlurmdbApi(v, cluster, clock));
         }
         this.server = HttpServer.create(listen, 128);
@@ -149,6 +153,13 @@ public final class RestServer implements AutoCloseable {
             ObjectNode doc = OpenApiDocument.build();
             return new Reply(200, doc);
         }
+        if (path.startsWith(Api38.PREFIX)) {
+            String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
+            Optional<Reply> reply = v0038.handle(ex.getRequestMethod(), path, body, sessions.forUser(user, token));
+            if (reply.isPresent()) {
+                return reply.get();
+            }
+        }
         Optional<ApiVersion> version = ApiVersion.ofPath(path);
         if (version.isPresent()) {
             String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
@@ -159,6 +170,7 @@ public final class RestServer implements AutoCloseable {
                     body,
                     user,
                     source(ex),
+                    token,
                     sessions.forUser(user, token));
             Optional<Reply> reply = versions.get(version.get()).handle(call);
             if (reply.isPresent()) {

@@ -90,6 +90,8 @@ public final class JobDescription {
         spec.setHold(job.path("hold").asBoolean(false));
         if (job.has("requeue")) {
             spec.setRequeue(job.get("requeue").asBoolean()).setRequeueSet(true);
+        } else {
+            spec.setRequeue(true); // as sbatch without --requeue: the cluster's JobRequeue decides
         }
         Fields.intField(job, "tasks").ifPresent(n -> spec.setNumTasks((int) n));
         Fields.intField(job, "cpus_per_task").ifPresent(n -> spec.setCpusPerTask((int) n));
@@ -97,7 +99,9 @@ public final class JobDescription {
         Fields.intField(job, "minimum_nodes").ifPresent(n -> spec.setMinNodes((int) n));
         Fields.intField(job, "maximum_nodes").ifPresent(n -> spec.setMaxNodes((int) n));
         Fields.intField(job, "nice").ifPresent(n -> spec.setNice((int) n));
-        nodes(Fields.text(job, "nodes"), spec);
+        // "N" or "N-M"; v0.0.38 clients send a plain number.
+        JsonNode nodes = job.get("nodes");
+        nodes(nodes != null && nodes.isIntegralNumber() ? nodes.asText() : Fields.text(job, "nodes"), spec);
         Numbers.read(job.get("time_limit"), "time_limit").ifPresent(n -> spec.setTimeLimitMinutes((int) n));
         Numbers.read(job.get("memory_per_cpu"), "memory_per_cpu").ifPresent(spec::setMemPerCpuMb);
         Numbers.read(job.get("memory_per_node"), "memory_per_node").ifPresent(spec::setMemPerNodeMb);

@@ -16,6 +16,15 @@ import java.util.List;
 final class JobEndpoints {
     private JobEndpoints() {}
 
+    /** GET jobs: the whole queue, shared between pollers presenting the same token (JobListings). */
+    static Reply all(Call call, Envelope out, JobListings listings) throws ControllerException {
+        JobListings.Listing listing = listings.all(call.credential(), call.controller());
+        out.body().putRawValue("jobs", listing.jobs());
+        out.body().set("last_backfill", Numbers.unset());
+        out.body().set("last_update", Numbers.set(listing.updateTime()));
+        return out.reply(200);
+    }
+
     static Reply jobs(Call call, Envelope out, List<Integer> ids) throws ControllerException {
         var answer = call.controller()
                 .call(ClientRequest.newBuilder()

@@ -10,9 +10,11 @@ import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.Route;
 import java.time.Clock;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * The {@code /slurm/vX.Y.Z/} endpoints of one data parser version: each turns a request into the
@@ -20,7 +22,10 @@ import java.util.Optional;
  */
 public final class SlurmApi {
 
-    /** One REST request, already authenticated. */
+    /**
+     * One REST request, already authenticated; {@code credential} is the token its session
+     * presents (requests presenting the same one may share a controller answer).
+     */
     public record Call(
             String method,
             String path,
@@ -28,6 +33,7 @@ public final class SlurmApi {
             Optional<JsonNode> body,
             String user,
             String source,
+            String credential,
             ControllerSession controller) {}
 
     /** What this tree serves, in the order the document lists it. */
@@ -55,8 +61,20 @@ public final class SlurmApi {
     private final ApiVersion version;
     private final String cluster;
     private final Clock clock;
+    private final JobListings listings;
 
-    public SlurmApi(ApiVersion version, String cluster, Clock clock) {
+    /** @param executor runs the controller asks that pollers share (JobListings) */
+    public static Map<ApiVersion, SlurmApi> all(String cluster, Clock clock, Executor executor) {
+        JobListings listings = new JobListings(executor);
+        Map<ApiVersion, SlurmApi> out = new EnumMap<>(ApiVersion.class);
+        for (ApiVersion v : ApiVersion.values()) {
+            out.put(v, new SlurmApi(v, cluster, clock, listings));
+        }
+        return out;
+    }
+
+    private SlurmApi(ApiVersion version, String cluster, Clock clock, JobListings listings) {
+        this.listings = listings;
         this.version = requireNonNull(version, "version is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.clock = requireNonNull(clock, "clock is null");
@@ -77,7 +95,7 @@ public final class SlurmApi {
                     switch (op) {
                         case "GET ping" -> ClusterEndpoints.ping(call, out, version);
                         case "GET diag" -> ClusterEndpoints.diag(call, out, clock);
-                        case "GET jobs" -> JobEndpoints.jobs(call, out, List.of());
+                        case "GET jobs" -> JobEndpoints.all(call, out, listings);
                         case "POST job/submit" -> JobEndpoints.submit(call, out);
                         case "POST job/*" -> JobEndpoints.update(call, out, arg);
                         case "GET job/*" -> JobEndpoints.jobs(call, out, List.of(JobEndpoints.jobId(arg)));

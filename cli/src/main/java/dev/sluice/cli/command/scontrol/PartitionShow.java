@@ -1,9 +1,9 @@
 package dev.sluice.cli.command.scontrol;
 
 import dev.sluice.cli.view.NodeLists;
+import dev.sluice.cli.view.PartitionTotals;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
-import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.ArrayList;
@@ -16,21 +16,10 @@ final class PartitionShow {
 
     /** @param nodesByName the cluster's nodes, for the partition's TRES totals */
     static List<String> lines(PartitionInfo p, Map<String, NodeInfo> nodesByName) {
-        List<NodeInfo> nodes = new ArrayList<>();
-        List<String> names = p.getNodeNamesCount() > 0 ? p.getNodeNamesList() : expand(p.getNodes());
-        for (String name : names) {
-            NodeInfo n = nodesByName.get(name);
-            if (n != null) {
-                nodes.add(n);
-            }
-        }
-        long cpus = p.getTotalCpus() > 0
-                ? Integer.toUnsignedLong(p.getTotalCpus())
-                : nodes.stream()
-                        .mapToLong(n -> Integer.toUnsignedLong(n.getCpus()))
-                        .sum();
-        long nodeCount = p.getTotalNodes() > 0 ? Integer.toUnsignedLong(p.getTotalNodes()) : names.size();
-        long mem = nodes.stream().mapToLong(NodeInfo::getRealMemoryMb).sum();
+        PartitionTotals totals = PartitionTotals.of(p, nodesByName);
+        List<String> names = PartitionTotals.names(p);
+        long cpus = totals.cpus();
+        long nodeCount = totals.nodes();
 
         List<String> l = new ArrayList<>();
         l.add("PartitionName=" + p.getName());
@@ -58,26 +47,8 @@ final class PartitionShow {
         l.add((p.getDefMemPerCpuMb() > 0 ? "DefMemPerCPU=" + p.getDefMemPerCpuMb() : "DefMemPerNode=UNLIMITED")
                 + " MaxMemPerNode="
                 + (p.getMaxMemPerNodeMb() > 0 ? Long.toString(p.getMaxMemPerNodeMb()) : "UNLIMITED"));
-        Tres tres = Tres.empty()
-                .with("cpu", cpus)
-                .with("mem", mem)
-                .with("node", nodeCount)
-                .with("billing", cpus);
-        l.add("TRES=" + tres.plus(nodeGres(nodes)).format());
+        l.add("TRES=" + totals.tres().format());
         return l;
-    }
-
-    /** The GRES of the partition's nodes, summed name by name from their CfgTRES. */
-    private static Tres nodeGres(List<NodeInfo> nodes) {
-        java.util.Map<String, Long> totals = new java.util.TreeMap<>();
-        for (NodeInfo n : nodes) {
-            Tres.parse(n.getCfgTres()).asMap().forEach((k, v) -> {
-                if (k.startsWith("gres/")) {
-                    totals.merge(k, v, Long::sum);
-                }
-            });
-        }
-        return Tres.of(totals);
     }
 
     private static String orAll(String s) {
@@ -86,16 +57,5 @@ final class PartitionShow {
 
     private static String unlimited(int wire) {
         return wire == 0 || wire == SlurmLimits.INFINITE32 ? "UNLIMITED" : Integer.toUnsignedString(wire);
-    }
-
-    private static List<String> expand(String nodes) {
-        if (nodes.isBlank()) {
-            return List.of();
-        }
-        try {
-            return dev.sluice.common.hostlist.HostList.expand(nodes);
-        } catch (IllegalArgumentException e) {
-            return List.of();
-        }
     }
 }

@@ -32,11 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
  * printed for it, line by line.
  *
  * <p>{@code golden/show-config-real-slurm-22.05.txt} was recorded from real Slurm 22.05.8 with
- * {@code scontrol show config}, against a slurmctld running that very slurm.conf (2026-12-03).
- * Only two times were normalized: the first line's (to this test's clock) and BOOT_TIME (to the
- * start time this test's controller reports). The controller's answer is built as Sluice's
- * controller builds it (ctld's ConfigAnswer): {@link ShowConfig} of the same slurm.conf, with
- * BOOT_TIME and NEXT_JOB_ID filled in.
+ * {@code scontrol show config}, against a slurmctld running that very slurm.conf (2026-12-05,
+ * with the AuthAltTypes=auth/jwt of the REST scenarios). Written as the suite's cluster: its
+ * directory as {@code /tmp/real-slurm}, its ports as 6817 and 6819; and three values as this
+ * test's controller reports them: the first line's time, BOOT_TIME and NEXT_JOB_ID. The
+ * controller's answer is built as Sluice's controller builds it (ctld's ConfigAnswer):
+ * {@link ShowConfig} of the same slurm.conf, with BOOT_TIME and NEXT_JOB_ID filled in.
  */
 class TestShowConfigAgainstSlurm {
 
