@@ -124,6 +124,7 @@ public final class InfoMapper {
                 .setStdOut(r.stdOut())
                 .setStdErr(r.stdErr())
                 .setStdIn(r.stdIn())
+                .setBatchFlag(!r.script().isEmpty())
                 .setWorkDir(r.workDir());
         if (holds) {
             b.setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(

@@ -88,11 +88,15 @@ public final class CoalescedCalls<K, V> {
     }
 
     private void run(K key, CompletableFuture<V> future, Call<V> call) {
+        V value = null;
+        Throwable failure = null;
         try {
-            future.complete(call.call());
+            value = call.call();
         } catch (Throwable t) {
-            future.completeExceptionally(t);
+            failure = t;
         }
+        // The slot is handed on before the waiters wake: a request they make next finds it
+        // free or taken by the call queued behind, never this finished one.
         CompletableFuture<V> next;
         Call<V> nextCall;
         synchronized (slots) {
@@ -105,6 +109,11 @@ public final class CoalescedCalls<K, V> {
             if (next == null) {
                 slots.remove(key);
             }
+        }
+        if (failure == null) {
+            future.complete(value);
+        } else {
+            future.completeExceptionally(failure);
         }
         if (next != null) {
             launch(key, next, nextCall);

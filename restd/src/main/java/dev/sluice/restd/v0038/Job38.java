@@ -3,7 +3,9 @@ package dev.sluice.restd.v0038;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.cli.view.GresText;
 import dev.sluice.cli.view.JobView;
+import dev.sluice.common.time.TimeLimit;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
@@ -31,7 +33,7 @@ final class Job38 {
         o.put("accrue_time", job.getAccrueTime());
         o.put("admin_comment", "");
         o.put("array_job_id", job.getArrayJobId());
-        if (job.getArrayJobId() == 0) {
+        if (job.getArrayJobId() == 0 || job.getArrayTaskId() < 0) {
             o.putNull("array_task_id");
         } else {
             o.put("array_task_id", job.getArrayTaskId());
@@ -40,13 +42,7 @@ final class Job38 {
         o.put("array_task_string", job.getArrayTaskStr());
         o.put("association_id", 0);
         o.put("batch_features", "");
-        // Listings leave scripts out: a batch job shows by its command, --wrap or batch host.
-        o.put(
-                "batch_flag",
-                !spec.getScript().isEmpty()
-                        || spec.getWrapped()
-                        || !spec.getCommand().isEmpty()
-                        || !job.getBatchHost().isEmpty());
+        o.put("batch_flag", job.getBatchFlag());
         o.put("batch_host", job.getBatchHost());
         ArrayNode flags = o.putArray("flags");
         if (job.getState() == JobState.RUNNING || job.getState() == JobState.SUSPENDED) {
@@ -63,7 +59,11 @@ final class Job38 {
         o.putNull("core_spec");
         o.putNull("thread_spec");
         o.putNull("cores_per_socket");
-        o.put("billable_tres", billable(job));
+        if (job.getAllocTres().isEmpty()) {
+            o.putNull("billable_tres"); // computed when the job starts
+        } else {
+            o.put("billable_tres", billable(job));
+        }
         positiveOrNull(o, "cpus_per_task", spec.getCpusPerTask());
         o.putNull("cpu_frequency_minimum");
         o.putNull("cpu_frequency_maximum");
@@ -74,23 +74,33 @@ final class Job38 {
         o.put("dependency", job.getDependency());
         o.put("derived_exit_code", job.getDerivedExitStatus());
         o.put("eligible_time", job.getEligibleTime());
-        o.put("end_time", v.endTime());
+        o.put("end_time", endTime(v));
         o.put("excluded_nodes", spec.getExcludeNodes());
         o.put("exit_code", job.getExitStatus());
         o.put("features", spec.getConstraint());
         o.put("federation_origin", "");
         o.put("federation_siblings_active", "");
         o.put("federation_siblings_viable", "");
-        o.putArray("gres_detail");
+        ArrayNode gres = o.putArray("gres_detail");
+        if (job.getState() == JobState.RUNNING || job.getState() == JobState.SUSPENDED) {
+            for (NodeGres held : job.getNodeGresList()) {
+                if (held.getGrantsCount() > 0) {
+                    gres.add(GresText.ofNode(held.getGrantsList()));
+                }
+            }
+        }
         o.put("group_id", v.gid());
         o.put("group_name", v.groupName());
         o.put("job_id", job.getJobId());
-        o.set("job_resources", resources(job, nodes));
+        if (!job.getNodeList().isEmpty()) {
+            o.set("job_resources", resources(job, nodes));
+        }
         o.put("job_state", JobView.orNull(v.stateName()));
         o.put("last_sched_evaluation", job.getLastSchedEval());
         o.put("licenses", spec.getLicenses());
         o.put("max_cpus", 0);
-        o.put("max_nodes", spec.getMaxNodes());
+        // A pending job shows the maximum it asked for; one that started, none (as 22.05 does).
+        o.put("max_nodes", job.getState() == JobState.PENDING ? spec.getMaxNodes() : 0);
         o.put("mcs_label", "");
         o.put("memory_per_tres", v.memPerTres());
         o.put("name", spec.getName());
@@ -158,10 +168,24 @@ final class Job38 {
         return o;
     }
 
-    /** The job's billing TRES: what it holds once allocated, else what it asks for. */
+    /** A pending job with an expected start is expected to end one time limit later. */
+    private static long endTime(JobView v) {
+        long limit = v.timeLimitMinutes();
+        if (v.state() == JobState.PENDING
+                && v.info().getStartTime() > 0
+                && limit != TimeLimit.INFINITE
+                && limit != TimeLimit.NOT_SET) {
+            return v.info().getStartTime() + limit * 60;
+        }
+        return v.endTime();
+    }
+
+    /** The job's billing TRES, of what it holds. */
     private static double billable(JobInfo job) {
-        String tres = job.getAllocTres().isEmpty() ? job.getReqTres() : job.getAllocTres();
-        return Tres.parse(tres).asMap().getOrDefault("billing", 0L).doubleValue();
+        return Tres.parse(job.getAllocTres())
+                .asMap()
+                .getOrDefault("billing", 0L)
+                .doubleValue();
     }
 
     /**
@@ -170,9 +194,6 @@ final class Job38 {
      */
     private static ObjectNode resources(JobInfo job, Map<String, NodeInfo> nodes) {
         ObjectNode r = F.objectNode();
-        if (job.getNodeList().isEmpty()) {
-            return r;
-        }
         r.put("nodes", job.getNodeList());
         r.put("allocated_cores", Integer.toUnsignedLong(job.getNumCpus()));
         r.put("allocated_hosts", Integer.toUnsignedLong(job.getNumNodes()));

@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.scontrol;
 
+import dev.sluice.cli.view.GresText;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.hostlist.IndexRanges;
 import dev.sluice.protocol.v1.GresGrant;
@@ -31,7 +32,7 @@ final class JobDetail {
         String shown = null;
         for (NodeGres n : info.getNodeGresList()) {
             String rest = " CPU_IDs=" + IndexRanges.format(n.getCpuIdsList()) + " Mem=" + n.getMemoryMb() + " GRES="
-                    + (holdsGres ? nodeGres(n.getGrantsList()) : "");
+                    + (holdsGres ? GresText.ofNode(n.getGrantsList()) : "");
             if (!rest.equals(shown) && !run.isEmpty()) {
                 out.add(nodesLine(run, shown));
                 run.clear();
@@ -61,29 +62,6 @@ final class JobDetail {
         }
         List<String> parts = new ArrayList<>();
         total.forEach((name, count) -> parts.add(name + ":" + count));
-        return String.join(",", parts);
-    }
-
-    /** One node's: devices by index ({@code gpu:1(IDX:0)}), MPS by amount ({@code mps(CNT:50)}). */
-    private static String nodeGres(List<GresGrant> grants) {
-        Map<String, List<GresGrant>> byName = new LinkedHashMap<>();
-        for (GresGrant g : grants) {
-            byName.computeIfAbsent(name(g), k -> new ArrayList<>()).add(g);
-        }
-        List<String> parts = new ArrayList<>();
-        byName.forEach((name, gs) -> {
-            long count = gs.stream().mapToLong(GresGrant::getCount).sum();
-            if (name.equals("mps")) {
-                parts.add(name + "(CNT:" + count + ")");
-                return;
-            }
-            List<Integer> idx = gs.stream()
-                    .flatMap(g -> g.getIndicesList().stream())
-                    .distinct()
-                    .sorted()
-                    .toList();
-            parts.add(name + ":" + count + "(IDX:" + (idx.isEmpty() ? "N/A" : IndexRanges.format(idx)) + ")");
-        });
         return String.join(",", parts);
     }
 

@@ -231,6 +231,9 @@ public final class JobSpecBuilder {
             copy(o, "output", spec::setStdOut);
             copy(o, "error", spec::setStdErr);
             copy(o, "input", spec::setStdIn);
+            if (!o.has("input")) {
+                spec.setStdIn("/dev/null"); // sbatch sends it (the REST API's standard_input shows it)
+            }
         }
         copy(o, "partition", spec::setPartition);
         copy(o, "exclude", spec::setExcludeNodes);
