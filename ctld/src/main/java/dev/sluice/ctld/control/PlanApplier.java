@@ -1,5 +1,6 @@
 package dev.sluice.ctld.control;
 
+import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
@@ -15,7 +16,7 @@ import java.util.List;
 /**
  * Turns what a scheduling pass planned into what the controller journals (Nomad's plan apply):
  * each start through the job lifecycle (an array task split off its record first), each
- * {@code --kill-on-invalid-dep} cancel likewise, and the pass's view of the queue (reasons,
+ * {@code --kill-on-invalid-dep} cancel and each preemption likewise, and the pass's view of the queue (reasons,
  * expected starts, priorities) as soft state. The loop only journals, replays and publishes it.
  */
 public final class PlanApplier {
@@ -34,6 +35,14 @@ public final class PlanApplier {
                     : JobLifecycle.apply(job, start, now);
             records.addAll(started.records());
             effects.addAll(started.effects());
+        }
+        for (SchedulePlan.Preempt p : plan.preemptions()) {
+            Transition preempted = JobLifecycle.apply(
+                    state.job(p.jobId()),
+                    new JobEvent.Preempt(p.mode() == PreemptMode.REQUEUE, p.holdBackSeconds()),
+                    now);
+            records.addAll(preempted.records());
+            effects.addAll(preempted.effects());
         }
         for (int id : plan.cancels()) {
             Transition cancelled = JobLifecycle.apply(state.job(id), new JobEvent.DependencyNeverSatisfied(), now);

@@ -65,7 +65,9 @@ public final class QosStore {
                         + " VALUES (?, ?, 0, 0, '', 'cluster', '', 1.0, ?)")) {
                     ps.setString(1, name);
                     ps.setString(2, name);
-                    ps.setLong(3, clock.instant().getEpochSecond());
+                    // Milliseconds: created_at orders QOS as Slurm's ids do, and two sacctmgr
+                    // commands within a second must not fall back to name order.
+                    ps.setLong(3, clock.instant().toEpochMilli());
                     ps.executeUpdate();
                 }
                 set(c, name, r.getSettings(), r.getGivenList(), List.of());

@@ -196,7 +196,14 @@ final class SacctmgrQos {
                     int secs = SacctmgrSpecs.count(v, "GraceTime");
                     b.setGraceTimeSeconds(secs);
                 }
-                case "preempt" -> b.addAllPreempt(SacctmgrSpecs.split(v.toLowerCase(Locale.ROOT)));
+                // Slurm keeps and prints the list by name (lowrq,normal whatever the order given).
+                case "preempt" -> {
+                    List<String> names = SacctmgrSpecs.split(v.toLowerCase(Locale.ROOT)).stream()
+                            .sorted()
+                            .toList();
+                    b.addAllPreempt(names);
+                    shown = String.join(",", names);
+                }
                 case "preemptmode" -> {
                     String m = v.toLowerCase(Locale.ROOT);
                     if (!List.of("cluster", "cancel", "requeue", "suspend", "off")
