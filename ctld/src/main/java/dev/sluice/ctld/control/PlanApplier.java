@@ -20,6 +20,9 @@ import java.util.List;
  * expected starts, priorities) as soft state. The loop only journals, replays and publishes it.
  */
 public final class PlanApplier {
+    private static final int SIGCONT = 18;
+    private static final int SIGTERM = 15;
+
     private PlanApplier() {}
 
     public static ControlResult<Void> apply(ClusterView state, SchedulePlan plan, long now) {
@@ -36,7 +39,18 @@ public final class PlanApplier {
             records.addAll(started.records());
             effects.addAll(started.effects());
         }
+        List<SoftChange> soft = new ArrayList<>();
         for (SchedulePlan.Preempt p : plan.preemptions()) {
+            Job victim = state.job(p.jobId());
+            if (p.graceSeconds() > 0) {
+                // GraceTime: SIGTERM now (and SIGCONT, as Slurm sends both); PreemptKills ends
+                // it when the time is up.
+                List<String> nodes = victim.allocation().nodeNames();
+                effects.add(new Effect.Signal(victim.id(), nodes, SIGCONT, false));
+                effects.add(new Effect.Signal(victim.id(), nodes, SIGTERM, false));
+                soft.add(new SoftChange.PreemptGraceStarted(victim.id(), victim.startTime(), now + p.graceSeconds()));
+                continue;
+            }
             Transition preempted = JobLifecycle.apply(
                     state.job(p.jobId()),
                     new JobEvent.Preempt(p.mode() == PreemptMode.REQUEUE, p.holdBackSeconds()),
@@ -51,6 +65,7 @@ public final class PlanApplier {
         }
         SoftChange queue = new SoftChange.QueueViewed(
                 plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
-        return new ControlResult<>(records, List.of(queue), effects, null);
+        soft.add(queue);
+        return new ControlResult<>(records, soft, effects, null);
     }
 }

@@ -94,6 +94,23 @@ public record PreemptPolicy(
         return mode;
     }
 
+    /**
+     * How long a preempted job of this mode gets between SIGTERM and its end: its QOS's
+     * {@code GraceTime} (qos) or its partition's (partition_prio); only with CANCEL, as in
+     * slurm.conf(5).
+     */
+    public long graceOf(Job victim, Partition vp, PreemptMode mode, AccountingPolicy accounting) {
+        if (mode != PreemptMode.CANCEL) {
+            return 0;
+        }
+        if (type == Type.QOS) {
+            return Optional.ofNullable(accounting.qos().get(qosOf(victim)))
+                    .map(Qos::graceSeconds)
+                    .orElse(0L);
+        }
+        return vp == null ? 0 : vp.graceTimeSeconds();
+    }
+
     /** Whether {@code victim} has run too short a time to be preempted ({@code PreemptExemptTime}). */
     public boolean exempt(Job victim, long now) {
         return exemptSeconds > 0 && victim.runSeconds(now) < exemptSeconds;

@@ -27,8 +27,8 @@ import java.util.Set;
  * without, are given back. So a job preempts only when it would then start, and as few and as
  * low jobs as the greedy order finds. A job preempted once in a pass is not chosen again.
  *
- * <p>While any job is still being killed (COMPLETING, its resources not yet back), nothing more
- * is preempted: the last preemption's preemptor is waiting for those resources, and taking
+ * <p>While any job is still being killed (COMPLETING, its resources not yet back) or is in its
+ * GraceTime, nothing more is preempted: the last preemption's preemptor is waiting for those resources, and taking
  * further jobs for it would preempt twice for one start.
  */
 final class Preemption {
@@ -40,8 +40,8 @@ final class Preemption {
     private final boolean settling;
     private final Set<Integer> chosen = new HashSet<>();
 
-    /** A job to preempt and what preemption does to it. */
-    record Victim(int jobId, PreemptMode mode) {}
+    /** A job to preempt, what preemption does to it, and its GraceTime. */
+    record Victim(int jobId, PreemptMode mode, long graceSeconds) {}
 
     /** The victims and where the preemptor will run once they are gone. */
     record Plan(List<Victim> victims, Allocation allocation) {}
@@ -57,7 +57,7 @@ final class Preemption {
         this.priorities = priorities;
         this.accounting = accounting;
         this.now = now;
-        this.settling = !image.completing().isEmpty();
+        this.settling = !image.completing().isEmpty() || !image.preempting().isEmpty();
     }
 
     /**
@@ -119,8 +119,9 @@ final class Preemption {
         List<Victim> victims = new ArrayList<>();
         for (Job v : taken) {
             chosen.add(v.id());
-            victims.add(new Victim(
-                    v.id(), policy.modeOf(v, image.partition(v.partition()).orElse(null), accounting)));
+            Partition vp = image.partition(v.partition()).orElse(null);
+            PreemptMode mode = policy.modeOf(v, vp, accounting);
+            victims.add(new Victim(v.id(), mode, policy.graceOf(v, vp, mode, accounting)));
         }
         return Optional.of(new Plan(victims, placed));
     }

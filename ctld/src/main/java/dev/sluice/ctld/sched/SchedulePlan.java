@@ -52,8 +52,9 @@ public record SchedulePlan(
      *
      * @param mode CANCEL (it ends PREEMPTED) or REQUEUE (it pends again)
      * @param holdBackSeconds how long a requeued one waits before it may start again
+     * @param graceSeconds its GraceTime: SIGTERM now, the end only then (0: at once)
      */
-    public record Preempt(int jobId, PreemptMode mode, int preemptorId, long holdBackSeconds) {}
+    public record Preempt(int jobId, PreemptMode mode, int preemptorId, long holdBackSeconds, long graceSeconds) {}
 
     /** @param taskId the array task to split off and start, -1 for a plain job */
     public record Start(int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes) {}

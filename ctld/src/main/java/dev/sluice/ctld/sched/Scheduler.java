@@ -341,7 +341,7 @@ public final class Scheduler {
             }
             for (Preemption.Victim v : plan.get().victims()) {
                 preempts.add(new SchedulePlan.Preempt(
-                        v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds()));
+                        v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
             }
             preempting.addAll(plan.get().allocation().nodeNames());
             blockedPartitions.add(partition.name());
