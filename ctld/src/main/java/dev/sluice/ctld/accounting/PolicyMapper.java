@@ -68,7 +68,10 @@ public final class PolicyMapper {
                                     .map(n -> n.toLowerCase(Locale.ROOT))
                                     .toList(),
                             q.getPreemptMode(),
-                            Integer.toUnsignedLong(q.getGraceTimeSeconds())));
+                            Integer.toUnsignedLong(q.getGraceTimeSeconds()),
+                            q.hasPreemptExemptSeconds()
+                                    ? Integer.toUnsignedLong(q.getPreemptExemptSeconds())
+                                    : Qos.EXEMPT_UNSET));
         }
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
     }

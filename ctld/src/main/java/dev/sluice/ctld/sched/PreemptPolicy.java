@@ -111,9 +111,16 @@ public record PreemptPolicy(
         return vp == null ? 0 : vp.graceTimeSeconds();
     }
 
-    /** Whether {@code victim} has run too short a time to be preempted ({@code PreemptExemptTime}). */
-    public boolean exempt(Job victim, long now) {
-        return exemptSeconds > 0 && victim.runSeconds(now) < exemptSeconds;
+    /**
+     * Whether {@code victim} has run too short a time to be preempted: its QOS's
+     * {@code PreemptExemptTime} where it has one, else the cluster's.
+     */
+    public boolean exempt(Job victim, long now, AccountingPolicy accounting) {
+        long exempt = Optional.ofNullable(accounting.qos().get(qosOf(victim)))
+                .map(Qos::preemptExemptSeconds)
+                .filter(s -> s >= 0)
+                .orElse(exemptSeconds);
+        return exempt > 0 && victim.runSeconds(now) < exempt;
     }
 
     private static String qosOf(Job job) {

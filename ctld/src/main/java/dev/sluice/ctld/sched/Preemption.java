@@ -80,7 +80,7 @@ final class Preemption {
             }
             Partition vp = image.partition(other.partition()).orElse(null);
             if (policy.outranks(job, partition, other, vp, accounting)
-                    && !policy.exempt(other, now)
+                    && !policy.exempt(other, now, accounting)
                     && policy.modeOf(other, vp, accounting) != PreemptMode.OFF
                     && policy.modeOf(other, vp, accounting) != PreemptMode.SUSPEND) {
                 candidates.add(other);

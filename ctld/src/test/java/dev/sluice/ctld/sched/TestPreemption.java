@@ -206,6 +206,18 @@ class TestPreemption {
     }
 
     @Test
+    void aQosPreemptExemptTimeOverridesTheClusters() {
+        cluster(1);
+        running("low", "n1", CPUS, NOW - 30, aJob().qos("patient").build());
+        submit("high", aJob().tasks(1).build());
+        AccountingPolicy accounting = new AccountingPolicy(
+                1, List.of(), Map.of(), Map.of("patient", new Qos("patient", 0, Limits.UNSET, List.of(), "", 0, 60)));
+
+        assertThat(schedule(partitionPrio(0), accounting).preemptions()).isEmpty();
+        assertThat(schedule(partitionPrio(0)).preemptions()).hasSize(1);
+    }
+
+    @Test
     void requeueOfAJobThatMayNotBeRequeuedCancelsIt() {
         cluster(1);
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());

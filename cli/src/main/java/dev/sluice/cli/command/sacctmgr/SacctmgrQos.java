@@ -34,6 +34,7 @@ final class SacctmgrQos {
         TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
         TITLES.put("maxwall", "MaxWall");
         TITLES.put("preempt", "Preempt");
+        TITLES.put("preemptexempttime", "PreemptExemptTime");
         TITLES.put("preemptmode", "PreemptMode");
         TITLES.put("flags", "Flags");
         TITLES.put("priority", "Priority");
@@ -203,6 +204,19 @@ final class SacctmgrQos {
                             .toList();
                     b.addAllPreempt(names);
                     shown = String.join(",", names);
+                }
+                case "preemptexempttime" -> {
+                    long secs;
+                    try {
+                        secs = TimeLimit.parseSeconds(v);
+                    } catch (IllegalArgumentException e) {
+                        secs = -1;
+                    }
+                    if (secs < 0 || secs > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException(" Bad PreemptExemptTime format: PreemptExemptTime=" + v);
+                    }
+                    b.setPreemptExemptSeconds((int) secs);
+                    shown = QosValues.seconds((int) secs);
                 }
                 case "preemptmode" -> {
                     String m = v.toLowerCase(Locale.ROOT);
