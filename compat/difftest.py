@@ -11,6 +11,9 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   # comment                     not in the transcript
   CMD ...                       a shell command (bash -c) in the scenario's own directory
   @file NAME ... @end           writes NAME (executable) with the lines between
+  @slurm.conf ... @end          appends the lines to the cluster's slurm.conf ($SLURM_CONF) and
+                                runs scontrol reconfigure; the file is restored (and the cluster
+                                reconfigured again) when the scenario ends. First in a scenario.
   @as USER                      the following commands run as USER (root: back)
   @wait %N STATE[,STATE]        until the job's state is one of these (squeue -t all -o %T)
   @wait-reason %N REASON        until squeue shows the job pending for REASON
@@ -74,6 +77,7 @@ class Scenario:
         self.out = []
         self.diverged = False
         self.tokens = {}
+        self.conf_before = None
         self.work = tempfile.mkdtemp(prefix="scn-" + self.name[:20] + "-", dir=user_home_base)
         os.chmod(self.work, 0o777)
 
@@ -155,6 +159,14 @@ class Scenario:
             if self.user != "root":
                 pw = pwd.getpwnam(self.user)
                 os.chown(path, pw.pw_uid, pw.pw_gid)
+        elif d == "@slurm.conf":
+            conf = os.environ["SLURM_CONF"]
+            if self.conf_before is None:
+                with open(conf) as f:
+                    self.conf_before = f.read()
+            with open(conf, "a") as f:
+                f.write("".join(line + "\n" for line in body))
+            self.reconfigure()
         elif d == "@wait":
             wanted = set(words[2].split(","))
             self.poll(" ".join(words[1:]), lambda: any(s in wanted for s in self.job_state(words[1])))
@@ -248,7 +260,7 @@ class Scenario:
             if line.startswith("@"):
                 words = shlex.split(line)
                 body = []
-                if words[0] == "@file":
+                if words[0] in ("@file", "@slurm.conf"):
                     while i < len(lines) and lines[i] != "@end":
                         body.append(lines[i])
                         i += 1
@@ -266,6 +278,21 @@ class Scenario:
         self.sh("scancel -u root; scancel -u sluiceuser1; scancel -u sluiceuser2", user="root", timeout=20)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.sh("squeue -h", user="root", timeout=20)[1].strip():
+            time.sleep(0.2)
+        if self.conf_before is not None:
+            with open(os.environ["SLURM_CONF"], "w") as f:
+                f.write(self.conf_before)
+            self.reconfigure()
+
+    def reconfigure(self):
+        # Not in the transcript: the scenario's commands are what is compared. Both sides
+        # reread the file at once; the nodes register again, so wait until they are idle.
+        self.sh("scontrol reconfigure", user="root", timeout=60)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            states = set(self.sh("sinfo -h -o %t", user="root", timeout=20)[1].split())
+            if states == {"idle"}:
+                break
             time.sleep(0.2)
 
     # ------------------------------------------------------------------ normalizing

@@ -63,7 +63,10 @@ public final class AccountingEvents {
         int nobody = StateRecord.JobEnded.NOBODY;
         return switch (record) {
             case StateRecord.JobSubmitted r -> List.of(job(after, nobody, site));
-            case StateRecord.JobRequeued r -> List.of(job(after, nobody, site));
+            // A run preempted and requeued ends PREEMPTED in Slurm's accounting; the record
+            // stays so (sacct shows PREEMPTED) until the job starts again.
+            case StateRecord.JobRequeued r ->
+                r.preempted() ? List.of(preempted(job(after, nobody, site))) : List.of(job(after, nobody, site));
             // sacct shows SUSPENDED while it lasts, as Slurm's accounting does.
             case StateRecord.JobSuspendChanged r -> List.of(job(after, nobody, site));
             // An allocation (salloc, a lone srun) runs no script: it has no batch step.
@@ -219,6 +222,12 @@ public final class AccountingEvents {
         return AccountingRecord.newBuilder().setJob(b);
     }
 
+    private static AccountingRecord.Builder preempted(AccountingRecord.Builder record) {
+        JobAccountingRecord.Builder b = record.getJobBuilder();
+        b.getJobBuilder().setState(WireMapper.toWire(JobState.PREEMPTED));
+        return record;
+    }
+
     /** A TRES list without its memory: memory that is not a consumable resource is not allocated. */
     private static String withoutMemory(String tres) {
         Map<String, Long> counts = new LinkedHashMap<>(Tres.parse(tres).asMap());
@@ -295,7 +304,9 @@ public final class AccountingEvents {
 
     private static boolean killedBySignal(Job job) {
         int status = job.exitStatus();
-        return (job.state() == JobState.CANCELLED || job.state() == JobState.TIMEOUT)
+        return (job.state() == JobState.CANCELLED
+                        || job.state() == JobState.TIMEOUT
+                        || job.state() == JobState.PREEMPTED)
                 && (status & 0xff00) == 0
                 && (status & 0x7f) != 0;
     }

@@ -63,9 +63,15 @@ public final class PolicyMapper {
                                     TresLimits.parse(q.getGrpTres()),
                                     TresLimits.parse(q.getMaxTresPerJob()),
                                     q.hasGrpJobs() ? Integer.toUnsignedLong(q.getGrpJobs()) : Limits.NONE,
-                                    q.hasGrpSubmitJobs()
-                                            ? Integer.toUnsignedLong(q.getGrpSubmitJobs())
-                                            : Limits.NONE)));
+                                    q.hasGrpSubmitJobs() ? Integer.toUnsignedLong(q.getGrpSubmitJobs()) : Limits.NONE),
+                            q.getPreemptList().stream()
+                                    .map(n -> n.toLowerCase(Locale.ROOT))
+                                    .toList(),
+                            q.getPreemptMode(),
+                            Integer.toUnsignedLong(q.getGraceTimeSeconds()),
+                            q.hasPreemptExemptSeconds()
+                                    ? Integer.toUnsignedLong(q.getPreemptExemptSeconds())
+                                    : Qos.EXEMPT_UNSET));
         }
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
     }

@@ -140,7 +140,11 @@ public record CtldConfig(
      * is refused (and the default used), as by Slurm.
      */
     public long credExpireSeconds() {
-        String v = settings.get("AuthInfo");
+        return credExpireSeconds(settings.get("AuthInfo"));
+    }
+
+    /** {@link #credExpireSeconds()} of an {@code AuthInfo} value (null: none set). */
+    static long credExpireSeconds(String v) {
         if (v != null) {
             for (String part : v.split(",")) {
                 String p = part.strip();

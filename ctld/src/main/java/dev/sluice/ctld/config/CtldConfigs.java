@@ -12,11 +12,14 @@ import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.show.ShowConfig;
+import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.queue.QosPriorities;
+import dev.sluice.ctld.sched.PreemptPolicy;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -111,7 +114,9 @@ public final class CtldConfigs {
                     p.maxMemPerNodeMb(),
                     p.priorityTier(),
                     p.priorityJobFactor(),
-                    p.hidden()));
+                    p.hidden(),
+                    shownPreemptMode(conf, p),
+                    p.graceTimeSeconds()));
         }
         boolean memory = conf.selectTypeParameters().stream()
                 .anyMatch(s -> s.toUpperCase(Locale.ROOT).contains("MEMORY"));
@@ -281,7 +286,50 @@ public final class CtldConfigs {
                 maxAge,
                 halfLife,
                 favorSmall);
-        return new SchedulerConfig(backfill, depth, window, weights, select);
+        return new SchedulerConfig(
+                backfill, depth, window, weights, select, QosPriorities.DEFAULT, preemptPolicy(conf));
+    }
+
+    /**
+     * A partition's PreemptMode as Slurm shows it: its own, else the cluster's, in Slurm's words
+     * ({@code OFF}, {@code CANCEL}, {@code REQUEUE}, {@code GANG,SUSPEND}).
+     */
+    static String shownPreemptMode(SlurmConf conf, PartitionConf p) {
+        String own = p.preemptMode().isBlank() ? conf.value("PreemptMode").orElse("OFF") : p.preemptMode();
+        List<String> words = new ArrayList<>();
+        for (String w : own.split(",")) {
+            String u = w.strip().toUpperCase(Locale.ROOT);
+            if (!u.isEmpty() && !u.equals("OFF")) {
+                words.add(u);
+            }
+        }
+        if (words.isEmpty()) {
+            return "OFF";
+        }
+        // Slurm prints GANG first (preempt_mode_string).
+        words.sort(java.util.Comparator.comparing((String w) -> !w.equals("GANG")));
+        return String.join(",", words);
+    }
+
+    /**
+     * {@code PreemptType}, {@code PreemptMode} (cluster-wide and per partition) and
+     * {@code PreemptExemptTime}; the reader has already refused combinations Slurm refuses.
+     */
+    static PreemptPolicy preemptPolicy(SlurmConf conf) {
+        PreemptPolicy.Type type =
+                PreemptPolicy.Type.of(conf.value("PreemptType").orElse("preempt/none"));
+        PreemptMode mode =
+                PreemptMode.parse(conf.value("PreemptMode").orElse("OFF")).orElse(PreemptMode.OFF);
+        Map<String, PreemptMode> partitionModes = new java.util.HashMap<>();
+        for (PartitionConf p : conf.partitions()) {
+            PreemptMode.parse(p.preemptMode()).ifPresent(m -> partitionModes.put(p.name(), m));
+        }
+        long exempt = conf.value("PreemptExemptTime")
+                .map(v -> TimeLimit.parseSeconds(v))
+                .filter(v -> v != TimeLimit.INFINITE && v > 0)
+                .orElse(0L);
+        long holdBack = CtldConfig.credExpireSeconds(conf.value("AuthInfo").orElse(null)) + 1;
+        return new PreemptPolicy(type, mode, partitionModes, exempt, holdBack);
     }
 
     private static long seconds(String time) {

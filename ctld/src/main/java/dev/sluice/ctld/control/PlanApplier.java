@@ -1,5 +1,6 @@
 package dev.sluice.ctld.control;
 
+import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
@@ -15,10 +16,13 @@ import java.util.List;
 /**
  * Turns what a scheduling pass planned into what the controller journals (Nomad's plan apply):
  * each start through the job lifecycle (an array task split off its record first), each
- * {@code --kill-on-invalid-dep} cancel likewise, and the pass's view of the queue (reasons,
+ * {@code --kill-on-invalid-dep} cancel and each preemption likewise, and the pass's view of the queue (reasons,
  * expected starts, priorities) as soft state. The loop only journals, replays and publishes it.
  */
 public final class PlanApplier {
+    private static final int SIGCONT = 18;
+    private static final int SIGTERM = 15;
+
     private PlanApplier() {}
 
     public static ControlResult<Void> apply(ClusterView state, SchedulePlan plan, long now) {
@@ -35,6 +39,25 @@ public final class PlanApplier {
             records.addAll(started.records());
             effects.addAll(started.effects());
         }
+        List<SoftChange> soft = new ArrayList<>();
+        for (SchedulePlan.Preempt p : plan.preemptions()) {
+            Job victim = state.job(p.jobId());
+            if (p.graceSeconds() > 0) {
+                // GraceTime: SIGTERM now (and SIGCONT, as Slurm sends both); PreemptKills ends
+                // it when the time is up.
+                List<String> nodes = victim.allocation().nodeNames();
+                effects.add(new Effect.Signal(victim.id(), nodes, SIGCONT, false));
+                effects.add(new Effect.Signal(victim.id(), nodes, SIGTERM, false));
+                soft.add(new SoftChange.PreemptGraceStarted(victim.id(), victim.startTime(), now + p.graceSeconds()));
+                continue;
+            }
+            Transition preempted = JobLifecycle.apply(
+                    state.job(p.jobId()),
+                    new JobEvent.Preempt(p.mode() == PreemptMode.REQUEUE, p.holdBackSeconds()),
+                    now);
+            records.addAll(preempted.records());
+            effects.addAll(preempted.effects());
+        }
         for (int id : plan.cancels()) {
             Transition cancelled = JobLifecycle.apply(state.job(id), new JobEvent.DependencyNeverSatisfied(), now);
             records.addAll(cancelled.records());
@@ -42,6 +65,7 @@ public final class PlanApplier {
         }
         SoftChange queue = new SoftChange.QueueViewed(
                 plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
-        return new ControlResult<>(records, List.of(queue), effects, null);
+        soft.add(queue);
+        return new ControlResult<>(records, soft, effects, null);
     }
 }

@@ -50,7 +50,8 @@ public final class ControllerLoop implements AutoCloseable {
     private final ClusterState state;
     private final Journal journal;
     private final InstantSource clock;
-    private final Scheduler scheduler;
+    // Replaced by scontrol reconfigure (PreemptType, SchedulerParameters, ...); read by the loop.
+    private volatile Scheduler scheduler;
     private final EffectSink effects;
     private final List<Command<?>> periodic;
     private final Consumer<Throwable> fatal;
@@ -136,6 +137,11 @@ public final class ControllerLoop implements AutoCloseable {
     /** What is enforced now, with the accounting policy last pulled (sprio's QOS factors, sshare's tree). */
     public PolicyView enforced() {
         return limits;
+    }
+
+    /** The scheduler later passes use: {@code scontrol reconfigure} read new settings. */
+    public void useScheduler(Scheduler next) {
+        this.scheduler = requireNonNull(next, "scheduler is null");
     }
 
     /** The latest published image. Never blocks. */

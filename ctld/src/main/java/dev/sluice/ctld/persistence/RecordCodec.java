@@ -58,7 +58,8 @@ public final class RecordCodec {
                 e.setJobRequeued(JobRequeuedRecord.newBuilder()
                         .setJobId(r.jobId())
                         .setHeld(r.held())
-                        .setEligibleTime(r.eligibleTime() == r.time() ? 0 : r.eligibleTime()));
+                        .setEligibleTime(r.eligibleTime() == r.time() ? 0 : r.eligibleTime())
+                        .setPreempted(r.preempted()));
             case StateRecord.JobSuspendChanged r ->
                 e.setJobSuspend(JobSuspendRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -179,7 +180,8 @@ public final class RecordCodec {
                         t,
                         e.getJobRequeued().getEligibleTime() == 0
                                 ? t
-                                : e.getJobRequeued().getEligibleTime());
+                                : e.getJobRequeued().getEligibleTime(),
+                        e.getJobRequeued().getPreempted());
             case JOB_SUSPEND ->
                 new StateRecord.JobSuspendChanged(
                         e.getJobSuspend().getJobId(),

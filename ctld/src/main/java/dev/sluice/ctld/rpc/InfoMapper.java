@@ -362,6 +362,8 @@ public final class InfoMapper {
                 .setTotalCpus(cpus)
                 .setTotalNodes(p.nodes().size())
                 .setPriorityTier(p.priorityTier())
+                .setPreemptMode(p.preemptMode())
+                .setGraceTimeSeconds(p.graceTimeSeconds())
                 .setPriorityJobFactor(p.priorityJobFactor())
                 .setHidden(p.hidden())
                 .setDefMemPerCpuMb(p.defMemPerCpuMb())

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.sched;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.state.Allocation;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +10,8 @@ import java.util.Map;
  * What one scheduling pass decided: jobs (or array tasks) to start now, jobs to cancel because
  * their dependency can never be met ({@code --kill-on-invalid-dep}), and for every other pending
  * job why it waits (with a detail in numbers when it waits for resources), its priority and,
- * where backfill reserved it a place, when it should start and on what ({@code reservations}).
+ * where backfill reserved it a place, when it should start and on what ({@code reservations});
+ * and the running jobs preempted for a pending one ({@code preemptions}).
  * A value; the controller loop turns it into journaled records and launches.
  */
 public record SchedulePlan(
@@ -19,7 +21,20 @@ public record SchedulePlan(
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
         Map<Integer, String> details,
-        Map<Integer, Allocation> reservations) {
+        Map<Integer, Allocation> reservations,
+        List<Preempt> preemptions) {
+
+    /** A plan that preempts nothing. */
+    public SchedulePlan(
+            List<Start> starts,
+            List<Integer> cancels,
+            Map<Integer, JobReason> pendingReasons,
+            Map<Integer, Long> expectedStarts,
+            Map<Integer, Long> priorities,
+            Map<Integer, String> details,
+            Map<Integer, Allocation> reservations) {
+        this(starts, cancels, pendingReasons, expectedStarts, priorities, details, reservations, List.of());
+    }
 
     public SchedulePlan {
         starts = List.copyOf(starts);
@@ -29,7 +44,17 @@ public record SchedulePlan(
         priorities = Map.copyOf(priorities);
         details = Map.copyOf(details);
         reservations = Map.copyOf(reservations);
+        preemptions = List.copyOf(preemptions);
     }
+
+    /**
+     * A running job to preempt so that {@code preemptorId} can start once it is gone.
+     *
+     * @param mode CANCEL (it ends PREEMPTED) or REQUEUE (it pends again)
+     * @param holdBackSeconds how long a requeued one waits before it may start again
+     * @param graceSeconds its GraceTime: SIGTERM now, the end only then (0: at once)
+     */
+    public record Preempt(int jobId, PreemptMode mode, int preemptorId, long holdBackSeconds, long graceSeconds) {}
 
     /** @param taskId the array task to split off and start, -1 for a plain job */
     public record Start(int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes) {}

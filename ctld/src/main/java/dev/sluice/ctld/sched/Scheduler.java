@@ -124,7 +124,14 @@ public final class Scheduler {
             pass.consider(job);
         }
         return new SchedulePlan(
-                pass.starts, pass.cancels, pass.reasons, pass.expected, priorities, pass.details, pass.reserved);
+                pass.starts,
+                pass.cancels,
+                pass.reasons,
+                pass.expected,
+                priorities,
+                pass.details,
+                pass.reserved,
+                pass.preempts);
     }
 
     /** Higher partition PriorityTier, then higher priority, then older. */
@@ -158,6 +165,10 @@ public final class Scheduler {
         final LimitUsage usage;
         final LicenseUse licenses;
         final ReservationFence fence;
+        final Preemption preemption;
+        final List<SchedulePlan.Preempt> preempts = new ArrayList<>();
+        // Nodes a preemptor waits on for its victims to go: no later job of the pass takes them.
+        final Set<String> preempting = new HashSet<>();
         // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
         final Map<SearchKey, Long> searched = new HashMap<>();
         int reservations;
@@ -173,6 +184,7 @@ public final class Scheduler {
             this.usage = enforce.any() ? LimitUsage.of(policy, image.jobs()) : null;
             this.licenses = LicenseUse.of(config.select().licenses(), image.jobs());
             this.fence = ReservationFence.of(image, now);
+            this.preemption = new Preemption(config.preempt(), image, priorities, policy, now);
             this.image = image;
             this.now = now;
             this.priorities = priorities;
@@ -250,6 +262,9 @@ public final class Scheduler {
             Set<String> closed = fence.isEmpty() ? Set.of() : fence.closed(job, now, end);
             boolean fenced = !java.util.Collections.disjoint(request.requiredNodes(), closed);
             request = ReservationFence.without(request, closed);
+            if (!preempting.isEmpty()) {
+                request = ReservationFence.without(request, preempting);
+            }
             PlacementResult result = fenced
                     ? new PlacementResult.Pending(JobReason.REQ_NODE_NOT_AVAIL)
                     : memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), request, end - now);
@@ -279,6 +294,9 @@ public final class Scheduler {
                     return false;
                 }
                 case PlacementResult.Pending waiting -> {
+                    if (waiting.reason() == JobReason.RESOURCES && !fenced && preempt(job, partition, request, end)) {
+                        return false;
+                    }
                     boolean first = blockedPartitions.add(partition.name());
                     JobReason why =
                             waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();
@@ -309,6 +327,26 @@ public final class Scheduler {
                     return false;
                 }
             }
+        }
+
+        /**
+         * Preempts for a job that does not fit now, if it outranks jobs whose going would let it
+         * start ({@link Preemption}). It then waits for them, its nodes kept from the rest of
+         * the pass, and starts in a later pass once they have let go.
+         */
+        private boolean preempt(Job job, Partition partition, PlacementRequest request, long end) {
+            var plan = preemption.plan(job, partition, request, timeline.capacityFor(now, end));
+            if (plan.isEmpty()) {
+                return false;
+            }
+            for (Preemption.Victim v : plan.get().victims()) {
+                preempts.add(new SchedulePlan.Preempt(
+                        v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
+            }
+            preempting.addAll(plan.get().allocation().nodeNames());
+            blockedPartitions.add(partition.name());
+            reasons.put(job.id(), JobReason.RESOURCES);
+            return true;
         }
 
         /**

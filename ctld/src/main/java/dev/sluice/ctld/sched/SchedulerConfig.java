@@ -9,7 +9,7 @@ import dev.sluice.ctld.queue.QosPriorities;
  * How the scheduler works: {@code SchedulerType} (backfill or builtin), the backfill reservation
  * depth ({@code bf_max_job_test}: 1 behaves as EASY, larger as conservative backfill) and window
  * ({@code bf_window}), the priority plugin and its weights, the QOS priorities its QOS factor
- * reads, and the allocator's defaults.
+ * reads, the allocator's defaults and who may preempt whom ({@link PreemptPolicy}).
  */
 public record SchedulerConfig(
         boolean backfill,
@@ -17,7 +17,19 @@ public record SchedulerConfig(
         long windowSeconds,
         PriorityWeights priority,
         Scheduler.SelectDefaults select,
-        QosPriorities qos) {
+        QosPriorities qos,
+        PreemptPolicy preempt) {
+
+    /** Without preemption (preempt/none). */
+    public SchedulerConfig(
+            boolean backfill,
+            int reservationDepth,
+            long windowSeconds,
+            PriorityWeights priority,
+            Scheduler.SelectDefaults select,
+            QosPriorities qos) {
+        this(backfill, reservationDepth, windowSeconds, priority, select, qos, PreemptPolicy.NONE);
+    }
 
     /** With only Slurm's default QOS known ({@link QosPriorities#DEFAULT}). */
     public SchedulerConfig(
@@ -38,6 +50,7 @@ public record SchedulerConfig(
         requireNonNull(priority, "priority is null");
         requireNonNull(select, "select is null");
         requireNonNull(qos, "qos is null");
+        requireNonNull(preempt, "preempt is null");
         if (reservationDepth < 0) {
             throw new IllegalArgumentException("reservationDepth must not be negative");
         }

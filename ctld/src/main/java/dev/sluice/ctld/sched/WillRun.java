@@ -46,7 +46,8 @@ public final class WillRun {
                 image.steps(),
                 image.completing(),
                 image.derivedExits(),
-                image.reservations());
+                image.reservations(),
+                image.preempting());
         SchedulerConfig deep = new SchedulerConfig(
                 config.backfill(), Integer.MAX_VALUE, config.windowSeconds(), config.priority(), config.select());
         // --begin in the future: the pass is made as of that time, when the job may first start.

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * hands the loop the node and partition definitions (new nodes, partitions and their dynamic
  * rules), then asks every responding node daemon to fetch and register again, so a changed
  * gres.conf is checked at once. The cluster keys are read again too, which is how a key is
- * rotated in (see docs/security.md). Timeouts, ports and scheduler settings still need a restart, as
- * several of them do in Slurm; {@code scontrol show config} reports the new files at once.
+ * rotated in (see docs/security.md). Scheduler settings (preemption, backfill) act from the next
+ * pass; timeouts and ports still need a restart, as several of them do in Slurm;
+ * {@code scontrol show config} reports the new files at once.
  */
 final class ConfigReloader implements Reconfigurer {
     private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
@@ -98,6 +99,9 @@ final class ConfigReloader implements Reconfigurer {
             Thread.currentThread().interrupt();
             throw new SlurmException(ErrorCode.UNEXPECTED, "interrupted");
         }
+        // Scheduler settings (PreemptType, PreemptMode, SchedulerParameters) act from the next
+        // pass on, as Slurm's reconfigure reloads its preempt plugin.
+        loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(fresh.scheduler()));
         files = fresh.configFiles();
         // As Slurm's: show config reports the files just read, also what needs a restart to act.
         report = fresh.showConfig();

@@ -172,6 +172,8 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(expire);
         Command<Void> warn = dev.sluice.ctld.control.WarnSignals::send;
         periodic.add(warn);
+        Command<Void> preemptKills = dev.sluice.ctld.control.PreemptKills::expire;
+        periodic.add(preemptKills);
         Command<Void> steps = dev.sluice.ctld.control.StepCommands::sweep;
         periodic.add(steps);
         AccountingPipeline accounting = null;

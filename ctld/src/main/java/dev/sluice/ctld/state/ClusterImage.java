@@ -27,7 +27,8 @@ public record ClusterImage(
         Map<Integer, JobSteps> steps,
         java.util.Set<Integer> completing,
         Map<Integer, Integer> derivedExits,
-        Reservations reservations) {
+        Reservations reservations,
+        java.util.Set<Integer> preempting) {
 
     public ClusterImage {
         requireNonNull(reservations, "reservations is null");
@@ -48,6 +49,15 @@ public record ClusterImage(
         steps = Map.copyOf(steps);
         completing = java.util.Set.copyOf(completing);
         derivedExits = Map.copyOf(derivedExits);
+        preempting = java.util.Set.copyOf(preempting);
+    }
+
+    /**
+     * Whether the job was preempted and is in its {@code GraceTime}: signalled, still running
+     * until it is killed. It is not preempted again, and nothing more is preempted meanwhile.
+     */
+    public boolean isPreempting(Job job) {
+        return preempting.contains(job.id());
     }
 
     /**
@@ -80,7 +90,8 @@ public record ClusterImage(
                 Map.of(),
                 java.util.Set.of(),
                 Map.of(),
-                Reservations.NONE);
+                Reservations.NONE,
+                java.util.Set.of());
     }
 
     public Optional<Job> job(int id) {

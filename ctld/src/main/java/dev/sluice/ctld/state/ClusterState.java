@@ -47,6 +47,11 @@ public final class ClusterState implements ClusterView {
     private final Map<String, Long> lastHeard = new HashMap<>();
     /** Soft: the run (start time) of each job whose --signal went out. */
     private final Map<Integer, Long> warned = new HashMap<>();
+    // Soft: jobs preempted with a GraceTime, by run (start time): when they are to be killed.
+    private final Map<Integer, PreemptGrace> graced = new HashMap<>();
+
+    /** A run preempted at its GraceTime's start: killed at {@code deadline}. */
+    public record PreemptGrace(long startTime, long deadline) {}
 
     private final StepTable steps = new StepTable();
 
@@ -148,6 +153,7 @@ public final class ClusterState implements ClusterView {
                 }
                 r.jobIds().forEach(jobs::remove);
                 r.jobIds().forEach(warned::remove);
+                r.jobIds().forEach(graced::remove);
                 steps.purged(r.jobIds());
             }
             case StateRecord.StepRecorded r -> steps.recorded(r.jobId(), r.step(), jobs.get(r.jobId()) != null);
@@ -290,6 +296,31 @@ public final class ClusterState implements ClusterView {
         warned.put(jobId, startTime);
     }
 
+    /** Soft: the run of the job that started at {@code startTime} was preempted, to die at {@code deadline}. */
+    public void preemptGraceStarted(int jobId, long startTime, long deadline) {
+        graced.put(jobId, new PreemptGrace(startTime, deadline));
+    }
+
+    /** When this run of the job is to be killed for preemption, if it is in its GraceTime. */
+    @Override
+    public java.util.Optional<PreemptGrace> preemptGrace(Job job) {
+        PreemptGrace g = graced.get(job.id());
+        return g != null && g.startTime() == job.startTime() && job.isRunning()
+                ? java.util.Optional.of(g)
+                : java.util.Optional.empty();
+    }
+
+    private Set<Integer> preemptingNow() {
+        Set<Integer> out = new java.util.HashSet<>();
+        graced.forEach((id, g) -> {
+            Job job = jobs.get(id);
+            if (job != null && job.isRunning() && job.startTime() == g.startTime()) {
+                out.add(id);
+            }
+        });
+        return out;
+    }
+
     @Override
     public Set<String> completingOn(int jobId) {
         return completing.on(jobId);
@@ -396,6 +427,7 @@ public final class ClusterState implements ClusterView {
                 steps.steps(),
                 completing.jobIds(),
                 steps.derivedExits(),
-                reservations);
+                reservations,
+                preemptingNow());
     }
 }

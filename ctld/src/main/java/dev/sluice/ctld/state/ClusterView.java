@@ -53,6 +53,9 @@ public interface ClusterView {
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     boolean warnSignalSent(Job job);
 
+    /** When this run of the job is to be killed for preemption, if it is in its GraceTime. */
+    java.util.Optional<ClusterState.PreemptGrace> preemptGrace(Job job);
+
     /** The node as readers see it: base state and flags derived from its running jobs. */
     NodeView view(Node node);
 

@@ -79,6 +79,12 @@ public sealed interface JobEvent {
         }
     }
 
+    /**
+     * A job of higher priority needs its resources ({@code PreemptType}): it ends PREEMPTED, or
+     * with {@code requeue} pends again, held back {@code holdBackSeconds} as a requeued job is.
+     */
+    record Preempt(boolean requeue, long holdBackSeconds) implements JobEvent {}
+
     /** {@code scontrol suspend}. */
     record Suspend() implements JobEvent {}
 

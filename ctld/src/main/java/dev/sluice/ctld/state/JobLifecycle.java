@@ -134,6 +134,14 @@ public final class JobLifecycle {
                 List<Effect> kill = job.isRunning() ? List.of(terminate(job, JobState.CANCELLED)) : List.of();
                 yield new Transition(records, kill);
             }
+            case JobEvent.Preempt p ->
+                p.requeue()
+                        ? Transition.of(
+                                new JobRequeued(id, false, now, now + p.holdBackSeconds(), true),
+                                terminate(job, JobState.PREEMPTED))
+                        : Transition.of(
+                                new JobEnded(id, JobState.PREEMPTED, 15, JobReason.NONE, now),
+                                terminate(job, JobState.PREEMPTED));
             case JobEvent.Suspend s -> suspend(job, true, now);
             case JobEvent.Resume r -> suspend(job, false, now);
             case JobEvent.Hold h -> Transition.of(new JobHoldChanged(id, h.hold(), now));
@@ -165,6 +173,7 @@ public final class JobLifecycle {
             // A suspended job's clock stands still: it cannot run out of time.
             case JobEvent.TimeLimitReached e -> EnumSet.of(JobPhase.RUNNING);
             case JobEvent.Requeue e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED, JobPhase.FINISHED);
+            case JobEvent.Preempt e -> EnumSet.of(JobPhase.RUNNING);
             case JobEvent.Suspend e -> EnumSet.of(JobPhase.RUNNING);
             case JobEvent.Resume e -> EnumSet.of(JobPhase.SUSPENDED);
             case JobEvent.Purge e -> EnumSet.of(JobPhase.FINISHED);

@@ -5,7 +5,14 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.slurm.PartitionState;
 import java.util.List;
 
-/** A partition as configured: a named set of nodes with limits and defaults. */
+/**
+ * A partition as configured: a named set of nodes with limits and defaults.
+ *
+ * @param preemptMode what preemption does to its jobs as {@code scontrol show partition} shows
+ *     it: its own {@code PreemptMode}, else the cluster's ({@code OFF}, {@code REQUEUE}, ...)
+ * @param graceTimeSeconds {@code GraceTime}: how long its preempted jobs get between SIGTERM and
+ *     the kill
+ */
 public record Partition(
         String name,
         List<String> nodes,
@@ -19,13 +26,49 @@ public record Partition(
         long maxMemPerNodeMb,
         int priorityTier,
         int priorityJobFactor,
-        boolean hidden) {
+        boolean hidden,
+        String preemptMode,
+        long graceTimeSeconds) {
 
     /** Node count meaning "no limit"; Slurm's INFINITE. */
     public static final int NODES_UNLIMITED = Integer.MAX_VALUE;
 
+    /** Where nothing is preempted ({@code PreemptMode=OFF}). */
+    public Partition(
+            String name,
+            List<String> nodes,
+            boolean isDefault,
+            long maxTimeMinutes,
+            long defaultTimeMinutes,
+            int maxNodes,
+            int minNodes,
+            PartitionState state,
+            long defMemPerCpuMb,
+            long maxMemPerNodeMb,
+            int priorityTier,
+            int priorityJobFactor,
+            boolean hidden) {
+        this(
+                name,
+                nodes,
+                isDefault,
+                maxTimeMinutes,
+                defaultTimeMinutes,
+                maxNodes,
+                minNodes,
+                state,
+                defMemPerCpuMb,
+                maxMemPerNodeMb,
+                priorityTier,
+                priorityJobFactor,
+                hidden,
+                "OFF",
+                0);
+    }
+
     public Partition {
         requireNonNull(name, "name is null");
+        requireNonNull(preemptMode, "preemptMode is null");
         nodes = List.copyOf(nodes);
         requireNonNull(state, "state is null");
     }
@@ -45,7 +88,9 @@ public record Partition(
                 maxMemPerNodeMb,
                 priorityTier,
                 priorityJobFactor,
-                hidden);
+                hidden,
+                preemptMode,
+                graceTimeSeconds);
     }
 
     /** The same partition with {@code scontrol update}'s changes made. */

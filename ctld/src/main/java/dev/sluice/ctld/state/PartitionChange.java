@@ -64,6 +64,8 @@ public sealed interface PartitionChange {
                 p.maxMemPerNodeMb(),
                 p.priorityTier(),
                 p.priorityJobFactor(),
-                hidden);
+                hidden,
+                p.preemptMode(),
+                p.graceTimeSeconds());
     }
 }

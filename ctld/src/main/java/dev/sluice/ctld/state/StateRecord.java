@@ -60,7 +60,13 @@ public sealed interface StateRecord {
      * @param held {@code scontrol requeuehold}: pending with Slurm's "job requeued in held state"
      * @param eligibleTime when it may start again (Slurm holds a requeued job back a while)
      */
-    record JobRequeued(int jobId, boolean held, long time, long eligibleTime) implements StateRecord {
+    /** @param preempted it was requeued by preemption: accounting ends its run PREEMPTED */
+    record JobRequeued(int jobId, boolean held, long time, long eligibleTime, boolean preempted)
+            implements StateRecord {
+        public JobRequeued(int jobId, boolean held, long time, long eligibleTime) {
+            this(jobId, held, time, eligibleTime, false);
+        }
+
         public JobRequeued(int jobId, boolean held, long time) {
             this(jobId, held, time, time);
         }

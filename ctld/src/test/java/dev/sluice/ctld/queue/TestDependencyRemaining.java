@@ -29,7 +29,8 @@ class TestDependencyRemaining {
                 Map.of(),
                 java.util.Set.of(),
                 Map.of(),
-                dev.sluice.ctld.state.Reservations.NONE);
+                dev.sluice.ctld.state.Reservations.NONE,
+                java.util.Set.of());
     }
 
     @Test

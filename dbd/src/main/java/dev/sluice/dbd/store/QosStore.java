@@ -42,7 +42,8 @@ public final class QosStore {
             new String[] {"maxsubmitjobsperuser", "max_submit_jobs_per_user"},
             new String[] {"grpjobs", "grp_jobs"},
             new String[] {"grpsubmitjobs", "grp_submit_jobs"},
-            new String[] {"maxtresperuser", "max_tres_per_user"});
+            new String[] {"maxtresperuser", "max_tres_per_user"},
+            new String[] {"preemptexempttime", "preempt_exempt_seconds"});
 
     private final DataSource ds;
     private final InstantSource clock;
@@ -65,7 +66,9 @@ public final class QosStore {
                         + " VALUES (?, ?, 0, 0, '', 'cluster', '', 1.0, ?)")) {
                     ps.setString(1, name);
                     ps.setString(2, name);
-                    ps.setLong(3, clock.instant().getEpochSecond());
+                    // Milliseconds: created_at orders QOS as Slurm's ids do, and two sacctmgr
+                    // commands within a second must not fall back to name order.
+                    ps.setLong(3, clock.instant().toEpochMilli());
                     ps.executeUpdate();
                 }
                 set(c, name, r.getSettings(), r.getGivenList(), List.of());
@@ -124,7 +127,8 @@ public final class QosStore {
         try (PreparedStatement ps =
                         c.prepareStatement("SELECT name, description, priority, grace_time_seconds, preempt,"
                                 + " preempt_mode, flags, usage_factor, grp_tres, max_tres_per_job, max_wall_minutes,"
-                                + " max_jobs_per_user, max_submit_jobs_per_user, grp_jobs, grp_submit_jobs, max_tres_per_user"
+                                + " max_jobs_per_user, max_submit_jobs_per_user, grp_jobs, grp_submit_jobs, max_tres_per_user,"
+                                + " preempt_exempt_seconds"
                                 // Slurm lists QOS by id, which is the order they were added in.
                                 + " FROM acct_qos ORDER BY created_at, name");
                 ResultSet rs = ps.executeQuery()) {
@@ -164,6 +168,9 @@ public final class QosStore {
                 }
                 if (rs.getString(16) != null) {
                     q.setMaxTresPerUser(rs.getString(16));
+                }
+                if (rs.getObject(17) != null) {
+                    q.setPreemptExemptSeconds((int) rs.getLong(17));
                 }
                 out.add(q.build());
             }
@@ -213,6 +220,7 @@ public final class QosStore {
             case "grpjobs" -> Integer.toUnsignedLong(v.getGrpJobs());
             case "grpsubmitjobs" -> Integer.toUnsignedLong(v.getGrpSubmitJobs());
             case "maxtresperuser" -> v.getMaxTresPerUser();
+            case "preemptexempttime" -> Integer.toUnsignedLong(v.getPreemptExemptSeconds());
             default -> Integer.toUnsignedLong(v.getMaxSubmitJobsPerUser());
         };
     }

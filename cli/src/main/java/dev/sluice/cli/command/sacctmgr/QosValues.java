@@ -23,6 +23,7 @@ final class QosValues {
             case GRACE -> seconds(q.getGraceTimeSeconds());
             case PREE -> String.join(",", q.getPreemptList());
             case PREEM -> q.getPreemptMode();
+            case PRXMPT -> q.hasPreemptExemptSeconds() ? seconds(q.getPreemptExemptSeconds()) : null;
             case FLAGS -> String.join(",", q.getFlagsList());
             case UF -> String.format("%.6f", q.getUsageFactor());
             case GRPT -> q.getGrpTres();

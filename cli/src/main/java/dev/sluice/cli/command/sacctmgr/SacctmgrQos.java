@@ -34,6 +34,7 @@ final class SacctmgrQos {
         TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
         TITLES.put("maxwall", "MaxWall");
         TITLES.put("preempt", "Preempt");
+        TITLES.put("preemptexempttime", "PreemptExemptTime");
         TITLES.put("preemptmode", "PreemptMode");
         TITLES.put("flags", "Flags");
         TITLES.put("priority", "Priority");
@@ -196,7 +197,27 @@ final class SacctmgrQos {
                     int secs = SacctmgrSpecs.count(v, "GraceTime");
                     b.setGraceTimeSeconds(secs);
                 }
-                case "preempt" -> b.addAllPreempt(SacctmgrSpecs.split(v.toLowerCase(Locale.ROOT)));
+                // Slurm keeps and prints the list by name (lowrq,normal whatever the order given).
+                case "preempt" -> {
+                    List<String> names = SacctmgrSpecs.split(v.toLowerCase(Locale.ROOT)).stream()
+                            .sorted()
+                            .toList();
+                    b.addAllPreempt(names);
+                    shown = String.join(",", names);
+                }
+                case "preemptexempttime" -> {
+                    long secs;
+                    try {
+                        secs = TimeLimit.parseSeconds(v);
+                    } catch (IllegalArgumentException e) {
+                        secs = -1;
+                    }
+                    if (secs < 0 || secs > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException(" Bad PreemptExemptTime format: PreemptExemptTime=" + v);
+                    }
+                    b.setPreemptExemptSeconds((int) secs);
+                    shown = QosValues.seconds((int) secs);
+                }
                 case "preemptmode" -> {
                     String m = v.toLowerCase(Locale.ROOT);
                     if (!List.of("cluster", "cancel", "requeue", "suspend", "off")

@@ -31,7 +31,8 @@ final class PartitionShow {
                 + (p.getDefaultTimeMinutes() == 0
                         ? "NONE"
                         : TimeLimit.format(SlurmLimits.fromWire(p.getDefaultTimeMinutes())))
-                + " DisableRootJobs=NO ExclusiveUser=" + Layout.yesNo(p.getExclusiveUser()) + " GraceTime=0 Hidden="
+                + " DisableRootJobs=NO ExclusiveUser=" + Layout.yesNo(p.getExclusiveUser()) + " GraceTime="
+                + p.getGraceTimeSeconds() + " Hidden="
                 + Layout.yesNo(p.getHidden()));
         l.add("MaxNodes=" + unlimited(p.getMaxNodes()) + " MaxTime="
                 + TimeLimit.format(SlurmLimits.fromWire(p.getMaxTimeMinutes())) + " MinNodes="
@@ -40,7 +41,7 @@ final class PartitionShow {
         l.add("PriorityJobFactor=" + p.getPriorityJobFactor() + " PriorityTier=" + p.getPriorityTier() + " RootOnly="
                 + Layout.yesNo(p.getRootOnly()) + " ReqResv=NO OverSubscribe="
                 + (p.getOverSubscribe().isEmpty() ? "NO" : p.getOverSubscribe()));
-        l.add("OverTimeLimit=NONE PreemptMode=OFF");
+        l.add("OverTimeLimit=NONE PreemptMode=" + (p.getPreemptMode().isEmpty() ? "OFF" : p.getPreemptMode()));
         l.add("State=" + (p.getState().isEmpty() ? "UP" : p.getState()) + " TotalCPUs=" + cpus + " TotalNodes="
                 + nodeCount + " SelectTypeParameters=NONE");
         l.add("JobDefaults=(null)");

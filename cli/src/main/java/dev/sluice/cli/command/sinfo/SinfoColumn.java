@@ -68,8 +68,8 @@ record SinfoColumn(String header, boolean aggregate) {
             Map.entry('A', total("NODES(A/I)")),
             Map.entry('C', total("CPUS(A/I/O/T)")));
 
-    // Columns only -O can name (22.05 has no -o letter for them): private-use characters, so
-    // that no -o string can reach them.
+    // Columns -O names (and, for two of them, -o letters: %p PRIO_TIER and %M PREEMPT_MODE, as
+    // sinfo 22.05 prints them): private-use characters, so that no other -o letter reaches them.
     static final char ALLOC_MEM = '\uE000';
     static final char GRES_USED = '\uE001';
     static final char PORT = '\uE002';
@@ -91,11 +91,29 @@ record SinfoColumn(String header, boolean aggregate) {
     /** The column of an {@code -o} letter or of an {@code -O}-only field. */
     static SinfoColumn of(char letter) {
         SinfoColumn c = LETTERS.get(letter);
-        return c != null ? c : NAMED_ONLY.get(letter);
+        return c != null ? c : NAMED_ONLY.get(named(letter));
+    }
+
+    /** Every {@code -o} letter: those of {@code LETTERS}, {@code %p} and {@code %M}. */
+    static java.util.Set<Character> letters() {
+        java.util.Set<Character> all = new java.util.HashSet<>(LETTERS.keySet());
+        all.add('p');
+        all.add('M');
+        return all;
+    }
+
+    /** The -O column an -o letter stands for: {@code %p} and {@code %M}; else the letter. */
+    private static char named(char letter) {
+        return switch (letter) {
+            case 'p' -> PRIORITY_TIER;
+            case 'M' -> PREEMPT_MODE;
+            default -> letter;
+        };
     }
 
     /** The text of {@code letter} for a line; the letter is one {@link #of} knows. */
-    static String value(char letter, SinfoLine line) {
+    static String value(char given, SinfoLine line) {
+        char letter = LETTERS.containsKey(given) ? given : named(given);
         switch (letter) {
             case 'N':
                 return line.nodeList();
@@ -141,8 +159,7 @@ record SinfoColumn(String header, boolean aggregate) {
             case 'g' -> orDefault(p.getAllowGroups(), "all");
             case PRIORITY_TIER -> Integer.toUnsignedString(p.getPriorityTier());
             case PRIORITY_JOB_FACTOR -> Integer.toUnsignedString(p.getPriorityJobFactor());
-            // Sluice does not preempt: every partition is PreemptMode=OFF (as scontrol shows).
-            case PREEMPT_MODE -> "OFF";
+            case PREEMPT_MODE -> orDefault(p.getPreemptMode(), "OFF");
             default -> throw new IllegalArgumentException("no sinfo partition field %" + letter);
         };
     }

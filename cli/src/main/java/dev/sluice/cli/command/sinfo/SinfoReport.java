@@ -35,7 +35,7 @@ final class SinfoReport {
             Clock zone,
             UserDirectory users,
             Consumer<Character> invalid) {
-        this(FormatString.parse(format, SinfoColumn.LETTERS.keySet(), invalid), sort, nodeOriented, zone, users);
+        this(FormatString.parse(format, SinfoColumn.letters(), invalid), sort, nodeOriented, zone, users);
     }
 
     /** A report over already parsed fields ({@code -O}: {@link SinfoLongFormat}). */

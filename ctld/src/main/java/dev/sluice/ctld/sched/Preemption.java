@@ -1,0 +1,160 @@
+package dev.sluice.ctld.sched;
+
+import dev.sluice.common.slurm.PreemptMode;
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.Partition;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Chooses the jobs a pending job preempts within one scheduling pass (Slurm's select plugin with
+ * preemptee candidates): the running jobs it outranks ({@link PreemptPolicy}), lowest first, are
+ * taken away one at a time until the job fits; those it would not then use, and any it fits
+ * without, are given back. So a job preempts only when it would then start, and as few and as
+ * low jobs as the greedy order finds. A job preempted once in a pass is not chosen again.
+ *
+ * <p>While any job is still being killed (COMPLETING, its resources not yet back) or is in its
+ * GraceTime, nothing more is preempted: the last preemption's preemptor is waiting for those resources, and taking
+ * further jobs for it would preempt twice for one start.
+ */
+final class Preemption {
+    private final PreemptPolicy policy;
+    private final ClusterImage image;
+    private final Map<Integer, Long> priorities;
+    private final AccountingPolicy accounting;
+    private final long now;
+    private final boolean settling;
+    private final Set<Integer> chosen = new HashSet<>();
+
+    /** A job to preempt, what preemption does to it, and its GraceTime. */
+    record Victim(int jobId, PreemptMode mode, long graceSeconds) {}
+
+    /** The victims and where the preemptor will run once they are gone. */
+    record Plan(List<Victim> victims, Allocation allocation) {}
+
+    Preemption(
+            PreemptPolicy policy,
+            ClusterImage image,
+            Map<Integer, Long> priorities,
+            AccountingPolicy accounting,
+            long now) {
+        this.policy = policy;
+        this.image = image;
+        this.priorities = priorities;
+        this.accounting = accounting;
+        this.now = now;
+        this.settling = !image.completing().isEmpty() || !image.preempting().isEmpty();
+    }
+
+    /**
+     * The jobs {@code job} preempts to run on {@code partition}, given what is free for it now
+     * ({@code capacity}), or empty when it preempts none: preemption is off, it outranks no
+     * running job, or it would not fit even with every job it outranks gone.
+     */
+    Optional<Plan> plan(Job job, Partition partition, PlacementRequest request, Map<String, NodeCapacity> capacity) {
+        if (!policy.enabled() || settling) {
+            return Optional.empty();
+        }
+        Set<String> members = new HashSet<>(partition.nodes());
+        List<Job> candidates = new ArrayList<>();
+        for (Job other : image.jobs()) {
+            if (other.state() != dev.sluice.common.slurm.JobState.RUNNING
+                    || other.allocation() == null
+                    || chosen.contains(other.id())
+                    || Collections.disjoint(members, other.allocation().nodeNames())) {
+                continue;
+            }
+            Partition vp = image.partition(other.partition()).orElse(null);
+            if (policy.outranks(job, partition, other, vp, accounting)
+                    && !policy.exempt(other, now, accounting)
+                    && policy.modeOf(other, vp, accounting) != PreemptMode.OFF
+                    && policy.modeOf(other, vp, accounting) != PreemptMode.SUSPEND) {
+                candidates.add(other);
+            }
+        }
+        if (candidates.isEmpty()) {
+            return Optional.empty();
+        }
+        candidates.sort(lowestFirst());
+        List<Job> taken = new ArrayList<>();
+        Allocation placed = null;
+        for (Job c : candidates) {
+            taken.add(c);
+            placed = fit(partition, request, capacity, taken);
+            if (placed != null) {
+                break;
+            }
+        }
+        if (placed == null) {
+            return Optional.empty();
+        }
+        Set<String> used = new HashSet<>(placed.nodeNames());
+        taken.removeIf(v -> Collections.disjoint(used, v.allocation().nodeNames()));
+        // Give back, highest first, every victim the job fits without.
+        for (int i = taken.size() - 1; i >= 0; i--) {
+            List<Job> fewer = new ArrayList<>(taken);
+            fewer.remove(i);
+            if (!fewer.isEmpty() && fit(partition, request, capacity, fewer) != null) {
+                taken = fewer;
+            }
+        }
+        placed = fit(partition, request, capacity, taken);
+        if (placed == null || taken.isEmpty()) {
+            return Optional.empty();
+        }
+        List<Victim> victims = new ArrayList<>();
+        for (Job v : taken) {
+            chosen.add(v.id());
+            Partition vp = image.partition(v.partition()).orElse(null);
+            PreemptMode mode = policy.modeOf(v, vp, accounting);
+            victims.add(new Victim(v.id(), mode, policy.graceOf(v, vp, mode, accounting)));
+        }
+        return Optional.of(new Plan(victims, placed));
+    }
+
+    /** Lower partition tier, then lower priority, then the one that started last (least lost). */
+    private Comparator<Job> lowestFirst() {
+        Map<String, Integer> tiers = new HashMap<>();
+        image.partitions().forEach(p -> tiers.put(p.name(), p.priorityTier()));
+        return Comparator.comparingInt((Job j) -> tiers.getOrDefault(j.partition(), 0))
+                .thenComparingLong(j -> priorities.getOrDefault(j.id(), 0L))
+                .thenComparing(Comparator.comparingLong(Job::startTime).reversed())
+                .thenComparing(Comparator.comparingInt(Job::id).reversed());
+    }
+
+    /** Where the job fits on {@code capacity} with {@code gone}'s shares given back, or null. */
+    private static Allocation fit(
+            Partition partition, PlacementRequest request, Map<String, NodeCapacity> capacity, List<Job> gone) {
+        Map<String, NodeCapacity> freed = new HashMap<>();
+        for (Job v : gone) {
+            for (Allocation.NodeShare share : v.allocation().nodes()) {
+                NodeCapacity base = freed.getOrDefault(share.node(), capacity.get(share.node()));
+                if (base != null) {
+                    freed.put(share.node(), base.plus(share));
+                }
+            }
+        }
+        List<NodeCapacity> nodes = new ArrayList<>();
+        for (String n : partition.nodes()) {
+            NodeCapacity c = freed.getOrDefault(n, capacity.get(n));
+            if (c != null) {
+                nodes.add(c);
+            }
+        }
+        return Allocator.place(nodes, request) instanceof PlacementResult.Placed p ? p.allocation() : null;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.sluice.ctld.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.state.StateRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What preemption journals survives a restart: a run requeued by preemption stays marked so
+ * (accounting ends it PREEMPTED), and a job preempted by cancel stays PREEMPTED.
+ */
+class TestPreemptionRecords {
+    @Test
+    void aRequeueByPreemptionRoundTripsAndAPlainOneStaysPlain() {
+        StateRecord.JobRequeued preempted = new StateRecord.JobRequeued(7, false, 100, 221, true);
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, preempted))).isEqualTo(preempted);
+        StateRecord.JobRequeued plain = new StateRecord.JobRequeued(7, false, 100, 221);
+        assertThat(RecordCodec.encode(1, plain).getJobRequeued().getPreempted()).isFalse();
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, plain))).isEqualTo(plain);
+    }
+
+    @Test
+    void aJobEndedPreemptedRoundTrips() {
+        StateRecord.JobEnded ended = new StateRecord.JobEnded(7, JobState.PREEMPTED, 15, JobReason.NONE, 100);
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, ended))).isEqualTo(ended);
+    }
+}

@@ -1,0 +1,454 @@
+package dev.sluice.ctld.sched;
+
+import static dev.sluice.ctld.Builders.aJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.PartitionState;
+import dev.sluice.common.slurm.PreemptMode;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.Enforcement;
+import dev.sluice.ctld.limits.Limits;
+import dev.sluice.ctld.limits.Qos;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Preemption (PreemptType=preempt/partition_prio and preempt/qos): which running jobs a
+ * pending job preempts, as the scheduling pass plans it.
+ */
+class TestPreemption {
+    private static final long NOW = 1_000_000;
+    private static final int CPUS = 4;
+
+    private ClusterState state;
+    private long seq;
+
+    /** Nodes n1..nN of 4 CPUs; partitions low (tier 1, REQUEUE), mid (tier 1), high (tier 2). */
+    private void cluster(int nodes) {
+        List<Node> list = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= nodes; i++) {
+            String name = "n" + i;
+            names.add(name);
+            list.add(Node.configured(
+                    name,
+                    name,
+                    "127.0.0.1",
+                    0,
+                    NodeHardware.ofCpus(CPUS, 1000),
+                    List.of(),
+                    GresInventory.NONE,
+                    1,
+                    false));
+        }
+        state = new ClusterState(
+                list,
+                List.of(
+                        partition("low", names, 1, "REQUEUE"),
+                        partition("mid", names, 1, "CANCEL"),
+                        partition("high", names, 2, "CANCEL")),
+                1);
+        for (String name : names) {
+            apply(new StateRecord.NodeRegistered(
+                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(CPUS, 1000), false, 1, "v", NOW - 1000));
+            state.heard(name, NOW);
+        }
+    }
+
+    private static Partition partition(String name, List<String> nodes, int tier, String mode) {
+        return new Partition(
+                name,
+                nodes,
+                name.equals("low"),
+                JobRequest.TIME_INFINITE,
+                JobRequest.TIME_NOT_SET,
+                Partition.NODES_UNLIMITED,
+                0,
+                PartitionState.UP,
+                0,
+                0,
+                tier,
+                1,
+                false,
+                mode,
+                0);
+    }
+
+    private void apply(StateRecord r) {
+        state.replay(++seq, r);
+    }
+
+    private int submit(String partition, JobRequest request) {
+        int id = state.nextJobId();
+        apply(new StateRecord.JobSubmitted(id, request, partition, 60, NOW - 500));
+        return id;
+    }
+
+    /** A job running since {@code since} on the CPUs of one node. */
+    private int running(String partition, String node, int cpus, long since, JobRequest request) {
+        int id = submit(partition, request);
+        apply(new StateRecord.JobStarted(
+                id, new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))), partition, 60, since));
+        return id;
+    }
+
+    private static PreemptPolicy partitionPrio(long exemptSeconds) {
+        return new PreemptPolicy(
+                PreemptPolicy.Type.PARTITION_PRIO,
+                PreemptMode.REQUEUE,
+                Map.of("low", PreemptMode.REQUEUE, "mid", PreemptMode.CANCEL),
+                exemptSeconds,
+                121);
+    }
+
+    private SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
+        Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, Set.of());
+        SchedulerConfig config = new SchedulerConfig(
+                true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, policy);
+        return new Scheduler(config).schedule(state.image(), NOW, Enforcement.NONE, accounting);
+    }
+
+    private SchedulePlan schedule(PreemptPolicy policy) {
+        return schedule(policy, AccountingPolicy.EMPTY);
+    }
+
+    private static List<Integer> victims(SchedulePlan plan) {
+        return plan.preemptions().stream().map(SchedulePlan.Preempt::jobId).toList();
+    }
+
+    @Test
+    void aHigherTierJobPreemptsTheLowerTierJobInItsWayAndStartsOnceItIsGone() {
+        cluster(1);
+        int low = running("low", "n1", CPUS, NOW - 100, aJob().requeue().build());
+        int high = submit("high", aJob().tasks(2).build());
+
+        SchedulePlan plan = schedule(partitionPrio(0));
+        assertThat(plan.preemptions())
+                .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.REQUEUE, high, 121, 0));
+        assertThat(plan.starts()).isEmpty();
+        assertThat(plan.pendingReasons()).containsEntry(high, JobReason.RESOURCES);
+
+        apply(new StateRecord.JobRequeued(low, false, NOW, NOW + 121, true));
+        SchedulePlan next = schedule(partitionPrio(0));
+        assertThat(next.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(high);
+        assertThat(next.preemptions()).isEmpty();
+    }
+
+    @Test
+    void theFewestAndLowestJobsArePreempted() {
+        cluster(1);
+        int big = running("low", "n1", 2, NOW - 300, aJob().requeue().build());
+        int small = running("low", "n1", 1, NOW - 200, aJob().requeue().build());
+        int newer = running("low", "n1", 1, NOW - 100, aJob().requeue().build());
+        int high = submit("high", aJob().tasks(1).build());
+
+        // One CPU is enough: the job that started last goes, and only it.
+        assertThat(victims(schedule(partitionPrio(0)))).containsExactly(newer);
+        assertThat(state.job(big).isRunning()).isTrue();
+        assertThat(state.job(small).isRunning()).isTrue();
+        assertThat(high).isPositive();
+    }
+
+    @Test
+    void aJobOfTheSameOrALowerTierPreemptsNothing() {
+        cluster(1);
+        running("low", "n1", CPUS, NOW - 100, aJob().build());
+        int same = submit("mid", aJob().tasks(1).build());
+
+        SchedulePlan plan = schedule(partitionPrio(0));
+        assertThat(plan.preemptions()).isEmpty();
+        assertThat(plan.pendingReasons()).containsEntry(same, JobReason.RESOURCES);
+    }
+
+    @Test
+    void aJobThatWouldNotFitEvenAfterPreemptingPreemptsNothing() {
+        cluster(2);
+        running("low", "n1", CPUS, NOW - 100, aJob().build());
+        running("high", "n2", CPUS, NOW - 100, aJob().build());
+        // Two whole nodes: n2 is held by a job of its own tier.
+        int high = submit("high", aJob().nodes(2).tasks(8).build());
+
+        SchedulePlan plan = schedule(partitionPrio(0));
+        assertThat(plan.preemptions()).isEmpty();
+        assertThat(plan.pendingReasons()).containsEntry(high, JobReason.RESOURCES);
+    }
+
+    @Test
+    void aJobYoungerThanPreemptExemptTimeIsNotPreempted() {
+        cluster(1);
+        running("low", "n1", CPUS, NOW - 30, aJob().build());
+        submit("high", aJob().tasks(1).build());
+
+        assertThat(schedule(partitionPrio(60)).preemptions()).isEmpty();
+        assertThat(schedule(partitionPrio(20)).preemptions()).hasSize(1);
+    }
+
+    @Test
+    void aQosPreemptExemptTimeOverridesTheClusters() {
+        cluster(1);
+        running("low", "n1", CPUS, NOW - 30, aJob().qos("patient").build());
+        submit("high", aJob().tasks(1).build());
+        AccountingPolicy accounting = new AccountingPolicy(
+                1, List.of(), Map.of(), Map.of("patient", new Qos("patient", 0, Limits.UNSET, List.of(), "", 0, 60)));
+
+        assertThat(schedule(partitionPrio(0), accounting).preemptions()).isEmpty();
+        assertThat(schedule(partitionPrio(0)).preemptions()).hasSize(1);
+    }
+
+    @Test
+    void requeueOfAJobThatMayNotBeRequeuedCancelsIt() {
+        cluster(1);
+        int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
+        int high = submit("high", aJob().tasks(1).build());
+
+        assertThat(schedule(partitionPrio(0)).preemptions())
+                .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.CANCEL, high, 121, 0));
+    }
+
+    @Test
+    void nothingMoreIsPreemptedWhileAPreemptedJobIsStillBeingKilled() {
+        cluster(1);
+        int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
+        submit("high", aJob().tasks(1).build());
+        apply(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW));
+        state.completing(low, "n1", true);
+        int other = running("mid", "n1", 1, NOW - 100, aJob().build());
+
+        assertThat(schedule(partitionPrio(0)).preemptions()).isEmpty();
+        assertThat(other).isPositive();
+    }
+
+    @Test
+    void withGraceTimeTheVictimIsSignalledAndEndsPreemptedWhenTheGraceIsUp() {
+        List<Node> list = List.of(Node.configured(
+                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(CPUS, 1000), List.of(), GresInventory.NONE, 1, false));
+        Partition graced = new Partition(
+                "low",
+                List.of("n1"),
+                true,
+                JobRequest.TIME_INFINITE,
+                JobRequest.TIME_NOT_SET,
+                Partition.NODES_UNLIMITED,
+                0,
+                PartitionState.UP,
+                0,
+                0,
+                1,
+                1,
+                false,
+                "CANCEL",
+                10);
+        state = new ClusterState(list, List.of(graced, partition("high", List.of("n1"), 2, "CANCEL")), 1);
+        apply(new StateRecord.NodeRegistered(
+                "n1", "n1", "127.0.0.1", 1, NodeHardware.ofCpus(CPUS, 1000), false, 1, "v", NOW - 1000));
+        state.heard("n1", NOW);
+        int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
+        int high = submit("high", aJob().tasks(1).build());
+        PreemptPolicy cancel =
+                new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
+
+        SchedulePlan plan = schedule(cancel);
+        assertThat(plan.preemptions())
+                .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.CANCEL, high, 121, 10));
+        var applied = dev.sluice.ctld.control.PlanApplier.apply(state, plan, NOW);
+        assertThat(applied.records()).isEmpty();
+        assertThat(applied.effects())
+                .containsExactly(
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false),
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false));
+        applied.softChanges().forEach(c -> dev.sluice.ctld.loop.SoftState.apply(state, c));
+
+        // During the grace the victim runs on, and nothing more is preempted.
+        assertThat(state.image().isPreempting(state.job(low))).isTrue();
+        assertThat(schedule(cancel).preemptions()).isEmpty();
+        assertThat(dev.sluice.ctld.control.PreemptKills.expire(state, NOW + 9).records())
+                .isEmpty();
+
+        var killed = dev.sluice.ctld.control.PreemptKills.expire(state, NOW + 10);
+        assertThat(killed.records())
+                .containsExactly(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
+        killed.records().forEach(this::apply);
+        assertThat(schedule(cancel).starts())
+                .extracting(SchedulePlan.Start::jobId)
+                .containsExactly(high);
+    }
+
+    @Test
+    void withQosPreemptionAJobPreemptsTheQosItsQosNames() {
+        cluster(1);
+        int normal = running("low", "n1", 2, NOW - 100, aJob().qos("normal").build());
+        int scavenger =
+                running("low", "n1", 2, NOW - 50, aJob().qos("scavenger").build());
+        int high = submit("low", aJob().qos("hipri").tasks(2).build());
+        AccountingPolicy accounting = new AccountingPolicy(
+                1,
+                List.of(),
+                Map.of(),
+                Map.of(
+                        "normal", new Qos("normal", 0, Limits.UNSET),
+                        "scavenger", new Qos("scavenger", 0, Limits.UNSET, List.of(), "cancel", 0),
+                        "hipri", new Qos("hipri", 0, Limits.UNSET, List.of("scavenger"), "", 0)));
+        PreemptPolicy qos = new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
+
+        assertThat(schedule(qos, accounting).preemptions())
+                .containsExactly(new SchedulePlan.Preempt(scavenger, PreemptMode.CANCEL, high, 121, 0));
+        assertThat(normal).isPositive();
+    }
+
+    // ------------------------------------------------------------------ properties
+
+    /** A running job: its partition, node, CPUs and how long it has run. */
+    record Runner(String partition, int node, int cpus, long ranSeconds) {}
+
+    /** A pending job: its partition, CPUs per task and tasks. */
+    record Waiter(String partition, int tasks) {}
+
+    /**
+     * Whatever runs and waits, a pass never preempts a job of the preemptor's tier or above, nor
+     * one younger than PreemptExemptTime; what it starts fits what is free; no start lands on
+     * the nodes of a job it preempts; and each preemptor, once its victims are gone, fits.
+     */
+    @Property(tries = 300)
+    void preemptionOnlyTakesLowerTierJobsAndOnlyWhenThePreemptorThenFits(
+            @ForAll("runners") List<Runner> runners,
+            @ForAll("waiters") List<Waiter> waiters,
+            @ForAll("exempt") long exempt) {
+        cluster(3);
+        int[] used = new int[4];
+        for (Runner r : runners) {
+            if (used[r.node()] + r.cpus() > CPUS) {
+                continue;
+            }
+            used[r.node()] += r.cpus();
+            running(
+                    r.partition(),
+                    "n" + r.node(),
+                    r.cpus(),
+                    NOW - r.ranSeconds(),
+                    aJob().requeue().build());
+        }
+        for (Waiter w : waiters) {
+            submit(w.partition(), aJob().tasks(w.tasks()).build());
+        }
+        Map<String, Integer> tiers = Map.of("low", 1, "mid", 1, "high", 2);
+        SchedulePlan plan = schedule(partitionPrio(exempt));
+        net.jqwik.api.statistics.Statistics.collect(plan.preemptions().isEmpty() ? "no preemption" : "preempts");
+
+        Map<Integer, List<Integer>> byPreemptor = new HashMap<>();
+        for (SchedulePlan.Preempt p : plan.preemptions()) {
+            Job victim = state.job(p.jobId());
+            Job preemptor = state.job(p.preemptorId());
+            assertThat(victim.isRunning()).isTrue();
+            assertThat(tiers.get(victim.partition())).isLessThan(tiers.get(preemptor.partition()));
+            assertThat(victim.runSeconds(NOW)).isGreaterThanOrEqualTo(exempt);
+            byPreemptor.computeIfAbsent(p.preemptorId(), k -> new ArrayList<>()).add(p.jobId());
+        }
+        assertThat(victims(plan)).doesNotHaveDuplicates();
+
+        // Starts never over-allocate: with the victims still holding their nodes.
+        int[] cpus = new int[4];
+        for (Job j : state.image().jobs()) {
+            if (j.isRunning()) {
+                j.allocation().nodes().forEach(s -> cpus[node(s.node())] += s.cpus());
+            }
+        }
+        for (SchedulePlan.Start s : plan.starts()) {
+            s.allocation().nodes().forEach(share -> cpus[node(share.node())] += share.cpus());
+        }
+        for (int n = 1; n <= 3; n++) {
+            assertThat(cpus[n]).isLessThanOrEqualTo(CPUS);
+        }
+
+        // Once the victims are gone, every preemptor fits beside what the pass started: the
+        // preemptors together need no more than the victims leave free.
+        int free = 0;
+        for (int n = 1; n <= 3; n++) {
+            free += CPUS - cpus[n];
+        }
+        for (SchedulePlan.Preempt p : plan.preemptions()) {
+            free += state.job(p.jobId()).allocation().totalCpus();
+        }
+        int wanted = byPreemptor.keySet().stream()
+                .mapToInt(id -> state.job(id).request().numTasks())
+                .sum();
+        assertThat(free).as("preemptors %s fit after preemption", byPreemptor).isGreaterThanOrEqualTo(wanted);
+
+        // And, the victims gone, a preemptor that no other pending job of its tier or above
+        // competes with starts at the next pass (one that does may lose the room to it: a
+        // known limit, docs/scheduling.md "Preemption").
+        for (SchedulePlan.Preempt p : plan.preemptions()) {
+            apply(new StateRecord.JobEnded(p.jobId(), JobState.PREEMPTED, 15, JobReason.NONE, NOW));
+        }
+        for (SchedulePlan.Start s : plan.starts()) {
+            apply(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), 60, NOW));
+        }
+        SchedulePlan next = schedule(partitionPrio(exempt));
+        List<Integer> startedNext =
+                next.starts().stream().map(SchedulePlan.Start::jobId).toList();
+        for (int preemptor : byPreemptor.keySet()) {
+            int tier = tiers.get(state.job(preemptor).partition());
+            boolean alone = state.image().jobs().stream()
+                    .noneMatch(j -> j.isPending() && j.id() != preemptor && tiers.get(j.partition()) >= tier);
+            if (alone) {
+                assertThat(startedNext)
+                        .as("preemptor %d starts after its victims %s", preemptor, byPreemptor.get(preemptor))
+                        .contains(preemptor);
+            }
+        }
+    }
+
+    private static int node(String name) {
+        return Integer.parseInt(name.substring(1));
+    }
+
+    @Provide
+    Arbitrary<List<Runner>> runners() {
+        return Combinators.combine(
+                        Arbitraries.of("low", "mid", "high"),
+                        Arbitraries.integers().between(1, 3),
+                        Arbitraries.integers().between(1, CPUS),
+                        Arbitraries.longs().between(0, 600))
+                .as(Runner::new)
+                .list()
+                .ofMinSize(2)
+                .ofMaxSize(10);
+    }
+
+    @Provide
+    Arbitrary<List<Waiter>> waiters() {
+        return Combinators.combine(
+                        Arbitraries.of("low", "mid", "high", "high"),
+                        Arbitraries.integers().between(1, 12))
+                .as(Waiter::new)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(5);
+    }
+
+    @Provide
+    Arbitrary<Long> exempt() {
+        return Arbitraries.of(0L, 120L, 300L);
+    }
+}
