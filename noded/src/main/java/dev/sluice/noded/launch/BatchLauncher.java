@@ -9,13 +9,10 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -139,69 +136,10 @@ public final class BatchLauncher implements AutoCloseable {
         }
         JobSpec spec = request.getSpec();
         int uid = spec.getOwner().getUid();
-        if (daemonUid != 0 && uid != daemonUid) {
-            throw new IOException("sluice-noded runs as uid " + daemonUid + " and cannot run jobs of uid " + uid
-                    + " (run it as root to serve every user)");
-        }
-        Path script = spool.writeScript(jobId, spec.getScript().toByteArray());
-        // Entered by the job's own shell, as the user (UserShell); the supervisor stays in "/".
+        ProcessBuilder pb = new SupervisedStart(
+                        nodeName, spool, supervisor, daemonUid, cpuBinding, prolog, epilog, confinement)
+                .prepare(request);
         String workDir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
-        if (daemonUid == 0) {
-            // Only the script is the user's: the directory stays root's, since the supervisor
-            // (root) writes its facts there and must not follow a link a job planted.
-            JobSpool.chown(script, new JobSpool.Owner(uid, spec.getOwner().getGid()));
-        }
-        UserEnvironment userEnv = supervisor.userEnvironment();
-        Path envFile = spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
-        BatchCommand built = BatchCommand.of(
-                request,
-                nodeName,
-                daemonUid,
-                cpuBinding,
-                script,
-                Path.of(workDir),
-                userEnv,
-                envFile,
-                supervisor.exact());
-        List<String> dropped = userEnv.dropped(built.environment());
-        if (!dropped.isEmpty()) {
-            log.warn("job {}: without {} the variables {} cannot reach the job", jobId, Supervisor.PERL, dropped);
-        }
-        spool.writeEnvironment(
-                jobId,
-                userEnv.encode(built.environment()),
-                daemonUid == 0
-                        ? Optional.of(new JobSpool.Owner(uid, spec.getOwner().getGid()))
-                        : Optional.empty());
-        // Root's programs (cgroup joiner, supervisor; without Perl setsid, taskset, setpriv) never see
-        // the user's variables: PATH, LD_PRELOAD or BASH_ENV would choose what runs as root.
-        ProcessBuilder pb = new ProcessBuilder().directory(new File("/"));
-        Map<String, String> env = pb.environment();
-        env.clear();
-        env.putAll(UserEnvironment.ROOT);
-        Map<String, String> gresEnv = built.gresEnvironment();
-        List<String> command = built.command();
-        writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
-        writeJobScript(jobId, "epilog", epilog, request, PrologEpilog.EPILOG_CONTEXT, gresEnv);
-        List<java.nio.file.Path> cgroups = confinement.batchCgroups(
-                jobId,
-                request.getMemPerNodeMb(),
-                request.getCpusOnNode(),
-                request.getCoresList(),
-                request.getGresList());
-        if (supervisor.exact()) {
-            // The Perl supervisor joins the cgroups itself, first thing: no joiner process.
-            List<String> options = new java.util.ArrayList<>(Supervisor.cgroupOptions(cgroups));
-            options.addAll(built.options());
-            pb.command(supervisor.command(spool.jobDir(jobId), options, command));
-        } else {
-            pb.command(dev.sluice.noded.confine.Confinement.joining(
-                    cgroups, supervisor.command(spool.jobDir(jobId), built.options(), command)));
-        }
-        // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         spool.saveLaunch(request);
         Process process = ForkLock.start(pb);
         RunningJob job = new RunningJob(
@@ -220,20 +158,6 @@ public final class BatchLauncher implements AutoCloseable {
             // Its terminate came first: this run ends now, through the usual end and report.
             log.info("job {} was ended ({}) before its launch arrived; ending it", jobId, early.state());
             ending(job, early.state());
-        }
-    }
-
-    private void writeJobScript(
-            int jobId,
-            String name,
-            List<String> programs,
-            LaunchBatchJobRequest request,
-            String context,
-            Map<String, String> gresEnv)
-            throws IOException {
-        var text = PrologEpilog.wrapper(programs, PrologEpilog.environment(request, nodeName, context, gresEnv));
-        if (text.isPresent()) {
-            spool.writeExecutable(jobId, name, text.get());
         }
     }
 
