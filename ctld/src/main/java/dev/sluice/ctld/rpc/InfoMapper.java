@@ -273,11 +273,15 @@ public final class InfoMapper {
 
     /** A job's TRES as Slurm prints them: {@code cpu=2,mem=256M,node=1,billing=2}. */
     static Tres tres(int cpus, long memMb, int nodes) {
-        Tres t = Tres.empty().with("cpu", cpus);
+        // One map, not a copy per item (Tres.with copies): every job is mapped several times.
+        Map<String, Long> counts = new java.util.LinkedHashMap<>(8);
+        counts.put("cpu", (long) cpus);
         if (memMb > 0) {
-            t = t.with("mem", memMb);
+            counts.put("mem", memMb);
         }
-        return t.with("node", nodes).with("billing", cpus);
+        counts.put("node", (long) nodes);
+        counts.put("billing", (long) cpus);
+        return Tres.of(counts);
     }
 
     /** What a job still waits for; a finished or running job waits for nothing. */

@@ -27,7 +27,9 @@ final class QueueView {
             Map<Integer, String> why) {
         pendingReasons = Map.copyOf(reasons);
         expectedStarts = Map.copyOf(starts);
-        priorities = Map.copyOf(prio);
+        // priority/basic's map is worked out from an image when read and cannot change: a copy
+        // would work out every job's priority, the whole job table's, at every pass.
+        priorities = prio instanceof dev.sluice.ctld.queue.BasicPriorities ? prio : Map.copyOf(prio);
         details = Map.copyOf(why);
         noLongerPending.clear();
     }
