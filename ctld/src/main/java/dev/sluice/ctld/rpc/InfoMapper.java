@@ -60,8 +60,22 @@ public final class InfoMapper {
         return job(image, job, withScript, new Shown(partitionMemory, p -> 0, true), now);
     }
 
+    /**
+     * As {@link #job(ClusterImage, Job, boolean, ToLongFunction, long)}, unbuilt: accounting
+     * changes a few fields of each of its records, and building, copying to a builder and
+     * building again cost every job three copies of its JobInfo per life.
+     */
+    public static JobInfo.Builder jobBuilder(
+            ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
+        return jobBuilder(image, job, withScript, new Shown(partitionMemory, p -> 0, true), now);
+    }
+
     /** @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency) */
     public static JobInfo job(ClusterImage image, Job job, boolean withScript, Shown shown, long now) {
+        return jobBuilder(image, job, withScript, shown, now).build();
+    }
+
+    private static JobInfo.Builder jobBuilder(ClusterImage image, Job job, boolean withScript, Shown shown, long now) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r, withScript);
         Allocation a = job.allocation();
@@ -150,7 +164,7 @@ public final class InfoMapper {
                         .setMemoryMb(shown.memoryConsumable() ? share.memoryMb() : 0));
             }
         }
-        return b.build();
+        return b;
     }
 
     /**
