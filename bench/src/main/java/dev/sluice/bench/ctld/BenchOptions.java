@@ -10,6 +10,7 @@ import java.util.List;
  *
  * @param ctldJavaOptions more JVM options for sluice-ctld (e.g. a JFR recording)
  * @param stateDir where the cluster's files go; null: a temporary directory, removed at the end
+ * @param jfr where a JFR recording of sluice-ctld over the measured rounds goes; null: none
  */
 public record BenchOptions(
         int nodes,
@@ -24,11 +25,12 @@ public record BenchOptions(
         Duration timeout,
         List<String> ctldJavaOptions,
         Path stateDir,
-        boolean keep) {
+        boolean keep,
+        Path jfr) {
 
     static final String USAGE = "usage: bench-ctld [--nodes 50] [--cpus 64] [--jobs 20000] [--warmup 10000]"
             + " [--rounds 1] [--in-flight 64] [--array] [--no-accounting] [--min-job-age 10] [--timeout 600]"
-            + " [--ctld-java-option OPT]... [--state-dir DIR] [--keep]";
+            + " [--ctld-java-option OPT]... [--state-dir DIR] [--keep] [--jfr FILE]";
 
     public BenchOptions {
         ctldJavaOptions = List.copyOf(ctldJavaOptions);
@@ -47,6 +49,7 @@ public record BenchOptions(
         int timeout = 600;
         List<String> javaOptions = new ArrayList<>();
         Path stateDir = null;
+        Path jfr = null;
         boolean keep = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -63,7 +66,8 @@ public record BenchOptions(
                         "--min-job-age",
                         "--timeout",
                         "--ctld-java-option",
-                        "--state-dir" -> {
+                        "--state-dir",
+                        "--jfr" -> {
                     if (i + 1 >= args.length) {
                         throw new IllegalArgumentException(a + " needs a value");
                     }
@@ -78,6 +82,7 @@ public record BenchOptions(
                         case "--min-job-age" -> minJobAge = count(a, v, 0);
                         case "--timeout" -> timeout = count(a, v, 1);
                         case "--ctld-java-option" -> javaOptions.add(v);
+                        case "--jfr" -> jfr = Path.of(v);
                         default -> stateDir = Path.of(v);
                     }
                 }
@@ -97,7 +102,8 @@ public record BenchOptions(
                 Duration.ofSeconds(timeout),
                 javaOptions,
                 stateDir,
-                keep);
+                keep,
+                jfr);
     }
 
     private static int count(String option, String value, int least) {

@@ -125,9 +125,22 @@ public final class CtldBench {
             if (o.warmup() > 0) {
                 print(out, "warm-up", round(o, o.warmup(), socket, nodes, ctld, dbd));
             }
+            if (o.jfr() != null) {
+                // Over the measured rounds only: the warm-up runs much code before it is compiled.
+                jcmd(
+                        ctld,
+                        "JFR.start",
+                        "name=bench-ctld",
+                        "settings=profile",
+                        "filename=" + o.jfr().toAbsolutePath());
+            }
             for (int r = 1; r <= o.rounds(); r++) {
                 last = round(o, o.jobs(), socket, nodes, ctld, dbd);
                 print(out, "measured", last);
+            }
+            if (o.jfr() != null) {
+                jcmd(ctld, "JFR.stop", "name=bench-ctld");
+                out.println("bench-ctld: JFR recording of sluice-ctld over the measured rounds: " + o.jfr());
             }
             return last;
         } finally {
@@ -236,6 +249,17 @@ public final class CtldBench {
         if (!failures.isEmpty()) {
             throw new IOException(
                     failures.size() + " submitters failed: " + failures.get(0).getMessage());
+        }
+    }
+
+    private static void jcmd(ChildDaemon daemon, String... command) throws IOException, InterruptedException {
+        List<String> c = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(daemon.pid())));
+        c.addAll(List.of(command));
+        Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("jcmd " + String.join(" ", command) + " failed: " + said.strip());
         }
     }
 

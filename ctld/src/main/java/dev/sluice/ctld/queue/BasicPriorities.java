@@ -5,6 +5,7 @@ import dev.sluice.ctld.state.Job;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,10 +17,23 @@ import java.util.Set;
  * holds exactly the image's jobs and cannot change, since an image cannot.
  */
 public final class BasicPriorities extends AbstractMap<Integer, Long> {
-    private final ClusterImage image;
+    // The image's job table, not the image: an image keeps the priorities of the pass before
+    // it, so holding images would keep every image ever published.
+    private final List<Job> jobs;
+    private final Map<Integer, Job> byId;
 
     BasicPriorities(ClusterImage image) {
-        this.image = image;
+        this.jobs = image.jobs();
+        this.byId = image.jobsById();
+    }
+
+    /**
+     * {@code priorities} as an immutable map: itself when it is one of these (a copy would work
+     * out the priority of every job in the table, finished ones included, wherever a pass's
+     * answer is kept: the plan, the queue view, each image), else {@link Map#copyOf}.
+     */
+    public static Map<Integer, Long> immutable(Map<Integer, Long> priorities) {
+        return priorities instanceof BasicPriorities ? priorities : Map.copyOf(priorities);
     }
 
     static long of(Job job) {
@@ -33,14 +47,16 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
 
     @Override
     public Long get(Object key) {
-        return key instanceof Integer id
-                ? image.job(id).map(BasicPriorities::of).orElse(null)
-                : null;
+        if (key instanceof Integer id) {
+            Job job = byId.get(id);
+            return job != null ? of(job) : null;
+        }
+        return null;
     }
 
     @Override
     public boolean containsKey(Object key) {
-        return key instanceof Integer id && image.job(id).isPresent();
+        return key instanceof Integer id && byId.containsKey(id);
     }
 
     @Override
@@ -51,7 +67,7 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
 
     @Override
     public int size() {
-        return image.jobs().size();
+        return jobs.size();
     }
 
     @Override
@@ -59,16 +75,16 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
         return new AbstractSet<>() {
             @Override
             public Iterator<Map.Entry<Integer, Long>> iterator() {
-                Iterator<Job> jobs = image.jobs().iterator();
+                Iterator<Job> each = jobs.iterator();
                 return new Iterator<>() {
                     @Override
                     public boolean hasNext() {
-                        return jobs.hasNext();
+                        return each.hasNext();
                     }
 
                     @Override
                     public Map.Entry<Integer, Long> next() {
-                        Job job = jobs.next();
+                        Job job = each.next();
                         return new AbstractMap.SimpleImmutableEntry<>(job.id(), of(job));
                     }
                 };
@@ -76,7 +92,7 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
 
             @Override
             public int size() {
-                return image.jobs().size();
+                return jobs.size();
             }
         };
     }

@@ -27,9 +27,7 @@ final class QueueView {
             Map<Integer, String> why) {
         pendingReasons = Map.copyOf(reasons);
         expectedStarts = Map.copyOf(starts);
-        // priority/basic's map is worked out from an image when read and cannot change: a copy
-        // would work out every job's priority, the whole job table's, at every pass.
-        priorities = prio instanceof dev.sluice.ctld.queue.BasicPriorities ? prio : Map.copyOf(prio);
+        priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(prio);
         details = Map.copyOf(why);
         noLongerPending.clear();
     }
