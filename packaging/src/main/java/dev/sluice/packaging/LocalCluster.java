@@ -313,7 +313,7 @@ public final class LocalCluster {
     }
 
     /** A free port whose neighbour 100 above (sluice-dbd's gRPC port) is free too. */
-    static int freePortWithGrpcAbove() throws IOException {
+    public static int freePortWithGrpcAbove() throws IOException {
         for (int tries = 0; tries < 100; tries++) {
             int port = freePort();
             if (port + 100 <= 65535) {
@@ -335,7 +335,7 @@ public final class LocalCluster {
         }
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
@@ -352,7 +352,7 @@ public final class LocalCluster {
     }
 
     /** The controller's StateSaveLocation: the last such line of the slurm.conf it runs on. */
-    static Path stateSaveLocation(LocalClusterLayout layout) throws IOException {
+    public static Path stateSaveLocation(LocalClusterLayout layout) throws IOException {
         String dir = null;
         for (String line : Files.readAllLines(layout.slurmConfPath())) {
             String t = line.strip();

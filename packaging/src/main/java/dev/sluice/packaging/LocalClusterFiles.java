@@ -13,10 +13,10 @@ import java.util.List;
  * LocalCluster}, which runs the daemons, because tests write the same files for clusters of
  * their own ({@code ClusterProcesses}).
  */
-final class LocalClusterFiles {
+public final class LocalClusterFiles {
     private LocalClusterFiles() {}
 
-    static void write(LocalClusterLayout layout, Path binDir) throws IOException {
+    public static void write(LocalClusterLayout layout, Path binDir) throws IOException {
         Files.createDirectories(layout.etc());
         Files.writeString(layout.slurmConfPath(), layout.slurmConf());
         Files.writeString(layout.etc().resolve("gres.conf"), layout.gresConf());
@@ -94,7 +94,7 @@ final class LocalClusterFiles {
      * The configuration with each {@code Key=Value} line replacing the line that sets the same
      * key (keys compare case-insensitively, as slurm.conf's do), or added at the end.
      */
-    static String overridden(String conf, List<String> lines) {
+    public static String overridden(String conf, List<String> lines) {
         List<String> out = new ArrayList<>(conf.lines().toList());
         for (String line : lines) {
             String key = line.substring(0, line.indexOf('=')).trim() + "=";

@@ -4,8 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
@@ -18,7 +16,9 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -44,6 +44,7 @@ public final class ClusterCredentials {
 
     private final ClusterKeys keys;
     private final SecureRandom random = new SecureRandom();
+    private final CompactJws jws = new CompactJws();
 
     public ClusterCredentials(ClusterKeys keys) {
         this.keys = requireNonNull(keys, "keys is null");
@@ -59,28 +60,22 @@ public final class ClusterCredentials {
     public String issue(Principal principal, String audience, byte[] requestBody, Instant now, Duration ttl) {
         byte[] nonce = new byte[16];
         random.nextBytes(nonce);
-        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
-                .audience(audience)
-                .issueTime(Date.from(now))
-                .expirationTime(Date.from(now.plus(ttl)))
-                .jwtID(HexFormat.of().formatHex(nonce))
-                .claim(CLAIM_UID, principal.uid())
-                .claim(CLAIM_GID, principal.gid())
-                .claim(CLAIM_USER, principal.userName())
-                .claim(CLAIM_GROUPS, principal.groups())
-                .claim(CLAIM_HOST, principal.host());
+        // The claims the JOSE library would write for the same credential (a single audience as
+        // a string, times in whole seconds), written directly: see CompactJws.
+        Map<String, Object> claims = new LinkedHashMap<>();
+        claims.put("aud", audience);
+        claims.put("iat", Date.from(now).getTime() / 1000);
+        claims.put("exp", Date.from(now.plus(ttl)).getTime() / 1000);
+        claims.put("jti", HexFormat.of().formatHex(nonce));
+        claims.put(CLAIM_UID, principal.uid());
+        claims.put(CLAIM_GID, principal.gid());
+        claims.put(CLAIM_USER, principal.userName());
+        claims.put(CLAIM_GROUPS, principal.groups());
+        claims.put(CLAIM_HOST, principal.host());
         if (requestBody != null) {
-            claims.claim(CLAIM_REQUEST, digest(requestBody));
+            claims.put(CLAIM_REQUEST, digest(requestBody));
         }
-        ClusterKeys.Key key = keys.signingKey();
-        SignedJWT jwt = new SignedJWT(
-                new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(key.id()).build(), claims.build());
-        try {
-            jwt.sign(new MACSigner(key.secret()));
-        } catch (JOSEException e) {
-            throw new IllegalStateException("HS256 signing failed", e);
-        }
-        return jwt.serialize();
+        return jws.sign(keys.signingKey(), claims);
     }
 
     /**

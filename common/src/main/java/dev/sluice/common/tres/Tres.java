@@ -26,6 +26,7 @@ public final class Tres {
 
     private static final List<String> BUILT_IN =
             List.of("cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages");
+    private static final java.util.Set<String> BUILT_IN_SET = java.util.Set.copyOf(BUILT_IN);
     private static final List<String> MEMORY = List.of("mem", "vmem", "fs/disk");
 
     private final Map<String, Long> counts;
@@ -157,15 +158,35 @@ public final class Tres {
 
     /** Slurm's text, e.g. {@code cpu=2,mem=16000M,node=2,billing=2,gres/gpu=4}. */
     public String format() {
-        StringBuilder sb = new StringBuilder();
-        for (String k : orderedNames()) {
-            if (!sb.isEmpty()) {
-                sb.append(',');
+        // The order of orderedNames, without building its list: every job's ReqTRES and
+        // AllocTRES are formatted for squeue and for accounting, several times in its life.
+        StringBuilder sb = new StringBuilder(16 * counts.size());
+        for (String k : BUILT_IN) {
+            Long v = counts.get(k);
+            if (v != null) {
+                append(sb, k, v);
             }
-            long v = counts.get(k);
-            sb.append(k).append('=').append(MEMORY.contains(k) ? MemorySize.format(v) : Long.toString(v));
+        }
+        if (counts.size() > BUILT_IN_SET.size() || !BUILT_IN_SET.containsAll(counts.keySet())) {
+            for (var e : counts.entrySet()) {
+                if (!BUILT_IN_SET.contains(e.getKey())) {
+                    append(sb, e.getKey(), e.getValue());
+                }
+            }
         }
         return sb.toString();
+    }
+
+    private static void append(StringBuilder sb, String name, long v) {
+        if (!sb.isEmpty()) {
+            sb.append(',');
+        }
+        sb.append(name).append('=');
+        if (MEMORY.contains(name)) {
+            sb.append(MemorySize.format(v));
+        } else {
+            sb.append(v);
+        }
     }
 
     /**

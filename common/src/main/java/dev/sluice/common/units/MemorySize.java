@@ -81,6 +81,11 @@ public final class MemorySize {
         if (whole == num) {
             return whole + String.valueOf(UNITS.charAt(unit));
         }
+        // A single division by 1024 of a multiple of 512 leaves exactly a half, which %.2f prints
+        // as .50: the common case (a node's 64000M is 62.50G), without the cost of a Formatter.
+        if (num - whole == 0.5) {
+            return whole + ".50" + UNITS.charAt(unit);
+        }
         return String.format(java.util.Locale.ROOT, "%.2f%c", num, UNITS.charAt(unit));
     }
 

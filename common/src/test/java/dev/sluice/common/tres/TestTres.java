@@ -55,4 +55,45 @@ class TestTres {
         assertThat(Tres.parse("cpu=2,mem=1G,node=1,billing=2").formatByName())
                 .isEqualTo("billing=2,cpu=2,mem=1G,node=1");
     }
+
+    @net.jqwik.api.Property
+    void formatListsBuiltInsInSlurmsOrderThenTheOthersAsAdded(
+            @net.jqwik.api.ForAll("names") java.util.List<String> names,
+            @net.jqwik.api.ForAll @net.jqwik.api.constraints.LongRange(min = 0, max = 1L << 40) long count) {
+        Tres t = Tres.empty();
+        long n = count;
+        for (String name : names) {
+            t = t.with(name, n++);
+        }
+        StringBuilder expected = new StringBuilder();
+        for (String k : t.orderedNames()) {
+            long v = t.get(k);
+            expected.append(expected.isEmpty() ? "" : ",")
+                    .append(k)
+                    .append('=')
+                    .append(
+                            java.util.List.of("mem", "vmem", "fs/disk").contains(k)
+                                    ? dev.sluice.common.units.MemorySize.format(v)
+                                    : Long.toString(v));
+        }
+        assertThat(t.format()).isEqualTo(expected.toString());
+    }
+
+    @net.jqwik.api.Provide
+    net.jqwik.api.Arbitrary<java.util.List<String>> names() {
+        return net.jqwik.api.Arbitraries.of(
+                        "cpu",
+                        "mem",
+                        "energy",
+                        "node",
+                        "billing",
+                        "fs/disk",
+                        "vmem",
+                        "pages",
+                        "gres/gpu",
+                        "gres/gpu:a100",
+                        "license/matlab")
+                .list()
+                .ofMaxSize(12);
+    }
 }

@@ -196,7 +196,7 @@ public final class AccountingEvents {
     }
 
     private static AccountingRecord.Builder job(Job job, int requid, Site site) {
-        JobInfo.Builder info = InfoMapper.job(lone(job), job, false, site.partitionMemoryMb(), 0).toBuilder();
+        JobInfo.Builder info = InfoMapper.jobBuilder(lone(job), job, false, site.partitionMemoryMb(), 0);
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).

@@ -87,7 +87,7 @@ public sealed interface SoftChange {
         public QueueViewed {
             reasons = Map.copyOf(reasons);
             expectedStarts = Map.copyOf(expectedStarts);
-            priorities = Map.copyOf(priorities);
+            priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
             details = Map.copyOf(details);
         }
     }

@@ -27,21 +27,10 @@ public final class Priorities {
     }
 
     public static Map<Integer, Long> compute(ClusterImage image, PriorityWeights w, QosPriorities qos, long now) {
-        Map<Integer, Long> out = new HashMap<>();
         if (!w.multifactor()) {
-            for (Job job : image.jobs()) {
-                if (isHeld(job)) {
-                    out.put(job.id(), 0L);
-                } else {
-                    // A running or finished job keeps the priority it started with, as Slurm
-                    // shows it (and squeue orders by it: of two cancelled jobs the older first).
-                    out.put(
-                            job.id(),
-                            job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, BASIC_TOP - job.id()));
-                }
-            }
-            return out;
+            return new BasicPriorities(image);
         }
+        Map<Integer, Long> out = new HashMap<>();
         factors(image, w, qos, now).forEach((id, f) -> out.put(id, f.priority()));
         for (Job job : image.jobs()) {
             if (isHeld(job)) {
@@ -112,7 +101,7 @@ public final class Priorities {
     }
 
     /** Slurm holds a job by giving it priority 0 ({@code sbatch -H}, {@code scontrol hold}). */
-    private static boolean isHeld(Job job) {
+    static boolean isHeld(Job job) {
         // A held job that was cancelled keeps the 0 it waited with.
         return (job.isPending() || job.state().isFinished()) && job.hold() != Job.Hold.NONE;
     }

@@ -60,8 +60,22 @@ public final class InfoMapper {
         return job(image, job, withScript, new Shown(partitionMemory, p -> 0, true), now);
     }
 
+    /**
+     * As {@link #job(ClusterImage, Job, boolean, ToLongFunction, long)}, unbuilt: accounting
+     * changes a few fields of each of its records, and building, copying to a builder and
+     * building again cost every job three copies of its JobInfo per life.
+     */
+    public static JobInfo.Builder jobBuilder(
+            ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
+        return jobBuilder(image, job, withScript, new Shown(partitionMemory, p -> 0, true), now);
+    }
+
     /** @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency) */
     public static JobInfo job(ClusterImage image, Job job, boolean withScript, Shown shown, long now) {
+        return jobBuilder(image, job, withScript, shown, now).build();
+    }
+
+    private static JobInfo.Builder jobBuilder(ClusterImage image, Job job, boolean withScript, Shown shown, long now) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r, withScript);
         Allocation a = job.allocation();
@@ -151,7 +165,7 @@ public final class InfoMapper {
                         .setMemoryMb(shown.memoryConsumable() ? share.memoryMb() : 0));
             }
         }
-        return b.build();
+        return b;
     }
 
     /**
@@ -274,11 +288,15 @@ public final class InfoMapper {
 
     /** A job's TRES as Slurm prints them: {@code cpu=2,mem=256M,node=1,billing=2}. */
     static Tres tres(int cpus, long memMb, int nodes) {
-        Tres t = Tres.empty().with("cpu", cpus);
+        // One map, not a copy per item (Tres.with copies): every job is mapped several times.
+        Map<String, Long> counts = new java.util.LinkedHashMap<>(8);
+        counts.put("cpu", (long) cpus);
         if (memMb > 0) {
-            t = t.with("mem", memMb);
+            counts.put("mem", memMb);
         }
-        return t.with("node", nodes).with("billing", cpus);
+        counts.put("node", (long) nodes);
+        counts.put("billing", (long) cpus);
+        return Tres.of(counts);
     }
 
     /** What a job still waits for; a finished or running job waits for nothing. */

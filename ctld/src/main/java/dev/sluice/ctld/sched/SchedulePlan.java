@@ -41,7 +41,7 @@ public record SchedulePlan(
         cancels = List.copyOf(cancels);
         pendingReasons = Map.copyOf(pendingReasons);
         expectedStarts = Map.copyOf(expectedStarts);
-        priorities = Map.copyOf(priorities);
+        priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
         details = Map.copyOf(details);
         reservations = Map.copyOf(reservations);
         preemptions = List.copyOf(preemptions);

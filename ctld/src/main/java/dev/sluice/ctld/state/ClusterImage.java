@@ -44,7 +44,7 @@ public record ClusterImage(
         partitions = List.copyOf(partitions);
         pendingReasons = Map.copyOf(pendingReasons);
         expectedStarts = Map.copyOf(expectedStarts);
-        priorities = Map.copyOf(priorities);
+        priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
         reasonDetails = Map.copyOf(reasonDetails);
         steps = Map.copyOf(steps);
         completing = java.util.Set.copyOf(completing);

@@ -27,7 +27,7 @@ final class QueueView {
             Map<Integer, String> why) {
         pendingReasons = Map.copyOf(reasons);
         expectedStarts = Map.copyOf(starts);
-        priorities = Map.copyOf(prio);
+        priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(prio);
         details = Map.copyOf(why);
         noLongerPending.clear();
     }

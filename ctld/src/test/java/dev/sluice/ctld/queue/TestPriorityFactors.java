@@ -99,6 +99,49 @@ class TestPriorityFactors {
         assertThat(fs.factorOf("user1000")).isEqualTo(f.get(mine).fairshare());
     }
 
+    /**
+     * priority/basic: the first job 4294901759, each later one one less; a held job 0, a held job
+     * cancelled still 0; a running job keeps its number. Worked out when read, the map is every
+     * job of the image and nothing else, and equal to the same entries in any map.
+     */
+    @Test
+    void basicPrioritiesAreEveryJobsNumberByAgeAndZeroWhenHeld() {
+        cluster();
+        int first = submit(aJob().tasks(1).build());
+        int held = submit(aJob().hold().build());
+        int heldThenCancelled = submit(aJob().hold().build());
+        state.replay(
+                ++seq,
+                new StateRecord.JobEnded(
+                        heldThenCancelled,
+                        dev.sluice.common.slurm.JobState.CANCELLED,
+                        0,
+                        dev.sluice.common.slurm.JobReason.NONE,
+                        NOW,
+                        StateRecord.JobEnded.NOBODY));
+        int running = submit(aJob().tasks(4).build());
+        state.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        running, new Allocation(List.of(new Allocation.NodeShare("n1", 4, 0, 4))), "p", 10, NOW));
+        Map<Integer, Long> p = Priorities.compute(state.image(), PriorityWeights.BASIC, NOW);
+        Map<Integer, Long> expected = Map.of(
+                first,
+                Priorities.BASIC_TOP - first,
+                held,
+                0L,
+                heldThenCancelled,
+                0L,
+                running,
+                Priorities.BASIC_TOP - running);
+        assertThat(p).isEqualTo(expected).hasSize(4);
+        assertThat(expected).isEqualTo(p);
+        assertThat(Map.copyOf(p)).isEqualTo(expected);
+        assertThat(p.get(running + 1)).isNull();
+        assertThat(p.getOrDefault(running + 1, 0L)).isZero();
+        assertThat(BasicPriorities.immutable(p)).isSameAs(p);
+    }
+
     /** Every factor is in [0, 1] and the priority is at least 1, whatever the job asks. */
     @Property(tries = 60)
     void factorsStayNormalized(

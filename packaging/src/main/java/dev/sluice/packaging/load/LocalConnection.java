@@ -20,14 +20,14 @@ import java.nio.file.Path;
  * where the kernel vouches for the caller, so requests need no credential. The controller
  * serves one request at a time per connection: concurrency comes from many connections.
  */
-final class LocalConnection implements AutoCloseable {
+public final class LocalConnection implements AutoCloseable {
     private final SocketChannel channel;
     private final InputStream in;
     private final OutputStream out;
     private final Identity identity;
     private long nextRequestId = 1;
 
-    LocalConnection(Path socket, Identity identity) throws IOException {
+    public LocalConnection(Path socket, Identity identity) throws IOException {
         this.channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
         this.in = new BufferedInputStream(Channels.newInputStream(channel));
         this.out = new BufferedOutputStream(Channels.newOutputStream(channel));
@@ -35,7 +35,7 @@ final class LocalConnection implements AutoCloseable {
     }
 
     /** Sends one request and waits for its answer; a Slurm error comes back as an exception. */
-    ClientResponse call(ClientRequest.Builder request) throws IOException {
+    public ClientResponse call(ClientRequest.Builder request) throws IOException {
         byte[] body = request.setProtocolVersion(Frames.PROTOCOL_VERSION)
                 .setRequestId(nextRequestId++)
                 .setIdentity(identity)

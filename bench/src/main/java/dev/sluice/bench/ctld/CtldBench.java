@@ -1,0 +1,335 @@
+package dev.sluice.bench.ctld;
+
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.slurm.SlurmLimits;
+import dev.sluice.ctld.accounting.AccountingPipeline;
+import dev.sluice.ctld.accounting.PolicyPuller;
+import dev.sluice.packaging.LocalCluster;
+import dev.sluice.packaging.LocalClusterFiles;
+import dev.sluice.packaging.LocalClusterLayout;
+import dev.sluice.packaging.load.LocalConnection;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.SubmitBatchJobRequest;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The controller-bound benchmark ({@code scripts/bench-ctld}, docs/benchmarks.md): a real
+ * sluice-ctld (and sluice-dbd, unless {@code --no-accounting}) as child processes, and {@link
+ * SimulatedNodes} in this process, whose jobs end the moment they start. Submits jobs through the
+ * controller's command socket with many requests in flight (or one array), and measures from the
+ * first submission to the last completion the controller acknowledged: jobs/s, and CPU of the
+ * controller and of sluice-dbd per job from /proc. A warm-up round of the same kind runs first,
+ * unmeasured, since a freshly started JVM runs its code interpreted for a while.
+ */
+public final class CtldBench {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+    private CtldBench() {}
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions o;
+        try {
+            o = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench-ctld: " + e.getMessage());
+            System.err.println(BenchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        System.exit(run(o, System.out).ok() ? 0 : 1);
+    }
+
+    /** One measured round. */
+    public record Round(int jobs, double seconds, double ctldCpuMs, double dbdCpuMs, double benchCpuMs, long failed) {
+        public double jobsPerSecond() {
+            return jobs / seconds;
+        }
+
+        public boolean ok() {
+            return failed == 0;
+        }
+    }
+
+    /** Runs the benchmark, printing a row per round to {@code out}; the last measured round. */
+    public static Round run(BenchOptions o, PrintStream out) throws Exception {
+        Path stateDir = o.stateDir() != null ? o.stateDir().toAbsolutePath() : Files.createTempDirectory("bench-ctld-");
+        List<String> names = new ArrayList<>();
+        for (int n = 1; n <= o.nodes(); n++) {
+            names.add(LocalClusterLayout.nodeName(n));
+        }
+        List<ChildDaemon> daemons = new ArrayList<>();
+        try (SimulatedNodes nodes = new SimulatedNodes(names, o.cpus(), 1000L * o.cpus())) {
+            int dbdPort = o.accounting() ? LocalCluster.freePortWithGrpcAbove() : 0;
+            LocalClusterLayout layout = new LocalClusterLayout(
+                    stateDir,
+                    o.nodes(),
+                    o.cpus(),
+                    1,
+                    1000L * o.cpus(),
+                    0,
+                    LocalCluster.freePort(),
+                    LocalCluster.freePort(),
+                    nodes.ports(),
+                    dbdPort,
+                    0);
+            LocalClusterFiles.write(layout, Path.of("bin").toAbsolutePath());
+            Files.writeString(
+                    layout.slurmConfPath(),
+                    LocalClusterFiles.overridden(
+                            Files.readString(layout.slurmConfPath()),
+                            List.of(
+                                    "MaxJobCount=" + Math.max(10_000, 4 * (o.jobs() + o.warmup())),
+                                    "MaxArraySize=" + (Math.max(o.jobs(), o.warmup()) + 1),
+                                    "MinJobAge=" + o.minJobAge())));
+            if (o.accounting()) {
+                daemons.add(ChildDaemon.start("sluice-dbd", layout.logDir().resolve("dbd.log"), dbdCommand(layout)));
+            }
+            ChildDaemon ctld =
+                    ChildDaemon.start("sluice-ctld", layout.logDir().resolve("ctld.log"), ctldCommand(layout, o));
+            daemons.add(ctld);
+            awaitPort(layout.grpcPort(), ctld);
+            nodes.register(ClusterKeys.loadFromConfigDir(layout.etc()), layout.grpcPort());
+            if (o.accounting()) {
+                awaitFile(
+                        LocalCluster.stateSaveLocation(layout)
+                                .resolve(AccountingPipeline.DIRECTORY)
+                                .resolve(PolicyPuller.FILE),
+                        ctld);
+            }
+            Path socket = LocalCluster.stateSaveLocation(layout).resolve("slurmctld.socket");
+            ChildDaemon dbd = o.accounting() ? daemons.get(0) : null;
+            out.printf(
+                    Locale.ROOT,
+                    "bench-ctld: %d simulated nodes x %d CPUs, %s, %s, %d in flight; ctld pid %d%s%n",
+                    o.nodes(),
+                    o.cpus(),
+                    o.array() ? "one array per round" : "one job per submission",
+                    o.accounting() ? "accounting through sluice-dbd" : "no accounting",
+                    o.inFlight(),
+                    ctld.pid(),
+                    dbd != null ? ", dbd pid " + dbd.pid() : "");
+            out.println("round      jobs    seconds    jobs/s  ctld ms/job  dbd ms/job  bench ms/job  load");
+            Round last = null;
+            if (o.warmup() > 0) {
+                print(out, "warm-up", round(o, o.warmup(), socket, nodes, ctld, dbd));
+            }
+            if (o.jfr() != null) {
+                // Over the measured rounds only: the warm-up runs much code before it is compiled.
+                jcmd(
+                        ctld,
+                        "JFR.start",
+                        "name=bench-ctld",
+                        "settings=profile",
+                        "filename=" + o.jfr().toAbsolutePath());
+            }
+            for (int r = 1; r <= o.rounds(); r++) {
+                last = round(o, o.jobs(), socket, nodes, ctld, dbd);
+                print(out, "measured", last);
+            }
+            if (o.jfr() != null) {
+                jcmd(ctld, "JFR.stop", "name=bench-ctld");
+                out.println("bench-ctld: JFR recording of sluice-ctld over the measured rounds: " + o.jfr());
+            }
+            return last;
+        } finally {
+            for (ChildDaemon d : daemons.reversed()) {
+                d.stop();
+            }
+            if (o.stateDir() == null && !o.keep()) {
+                ChildDaemon.deleteTree(stateDir);
+            }
+        }
+    }
+
+    private static void print(PrintStream out, String label, Round r) {
+        out.printf(
+                Locale.ROOT,
+                "%-8s %7d %10.2f %9.0f %12.3f %11s %13.3f  %s%s%n",
+                label,
+                r.jobs(),
+                r.seconds(),
+                r.jobsPerSecond(),
+                r.ctldCpuMs() / r.jobs(),
+                r.dbdCpuMs() < 0 ? "-" : String.format(Locale.ROOT, "%.3f", r.dbdCpuMs() / r.jobs()),
+                r.benchCpuMs() / r.jobs(),
+                loadAverage(),
+                r.failed() > 0 ? "  (" + r.failed() + " FAILED)" : "");
+    }
+
+    private static Round round(
+            BenchOptions o, int jobs, Path socket, SimulatedNodes nodes, ChildDaemon ctld, ChildDaemon dbd)
+            throws Exception {
+        long doneBefore = nodes.completed();
+        long failedBefore = nodes.failedReports();
+        double ctld0 = ctld.cpuMillis();
+        double dbd0 = dbd != null ? dbd.cpuMillis() : 0;
+        double bench0 = ChildDaemon.selfCpuMillis();
+        long start = System.nanoTime();
+        submit(o, jobs, socket);
+        long deadline = start + o.timeout().toNanos();
+        // Polls this process's own counter, so the wait adds nothing to the controller's work.
+        while (nodes.completed() + nodes.failedReports() - doneBefore - failedBefore < jobs) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("only " + (nodes.completed() - doneBefore) + " of " + jobs + " jobs ended within "
+                        + o.timeout().toSeconds() + " s");
+            }
+            ctld.checkAlive();
+            Thread.sleep(10);
+        }
+        long end = System.nanoTime();
+        double ctldMs = ctld.cpuMillis() - ctld0;
+        double benchMs = ChildDaemon.selfCpuMillis() - bench0;
+        // sluice-dbd takes the records after the jobs end: its CPU counts until it is idle.
+        double dbdMs = dbd != null ? dbd.cpuMillisWhenIdle() - dbd0 : -1;
+        return new Round(jobs, (end - start) / 1e9, ctldMs, dbdMs, benchMs, nodes.failedReports() - failedBefore);
+    }
+
+    private static void submit(BenchOptions o, int jobs, Path socket) throws Exception {
+        com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
+        Identity owner = Identity.newBuilder()
+                .setUid((int) me.getUid())
+                .setGid((int) me.getGid())
+                .setUserName(me.getUsername())
+                .setHost("localhost")
+                .build();
+        JobSpec.Builder spec = JobSpec.newBuilder()
+                .setName("bench-ctld")
+                .setScript(com.google.protobuf.ByteString.copyFromUtf8(
+                        "#!/bin/sh\n# This script was created by sbatch --wrap.\n\ntrue\n"))
+                .setWrapped(true)
+                .setWorkDir("/tmp")
+                .setStdOut("/dev/null")
+                .putEnvironment("PATH", com.google.protobuf.ByteString.copyFromUtf8("/usr/bin:/bin"))
+                .setMinNodes(1)
+                .setNumTasks(1)
+                .setTimeLimitMinutes(SlurmLimits.NO_VAL32)
+                .setOwner(owner)
+                .setSubmitHost("localhost");
+        if (o.array()) {
+            try (LocalConnection c = new LocalConnection(socket, owner)) {
+                c.call(ClientRequest.newBuilder()
+                        .setSubmitBatchJob(
+                                SubmitBatchJobRequest.newBuilder().setSpec(spec.setArray("0-" + (jobs - 1)))));
+            }
+            return;
+        }
+        JobSpec one = spec.build();
+        AtomicInteger next = new AtomicInteger();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> submitters = new ArrayList<>();
+        for (int k = 0; k < Math.min(o.inFlight(), jobs); k++) {
+            LocalConnection c = new LocalConnection(socket, owner);
+            submitters.add(Thread.ofVirtual().start(() -> {
+                try (c) {
+                    while (next.getAndIncrement() < jobs) {
+                        c.call(ClientRequest.newBuilder()
+                                .setSubmitBatchJob(
+                                        SubmitBatchJobRequest.newBuilder().setSpec(one)));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread t : submitters) {
+            t.join();
+        }
+        if (!failures.isEmpty()) {
+            throw new IOException(
+                    failures.size() + " submitters failed: " + failures.get(0).getMessage());
+        }
+    }
+
+    private static void jcmd(ChildDaemon daemon, String... command) throws IOException, InterruptedException {
+        List<String> c = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(daemon.pid())));
+        c.addAll(List.of(command));
+        Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("jcmd " + String.join(" ", command) + " failed: " + said.strip());
+        }
+    }
+
+    private static List<String> ctldCommand(LocalClusterLayout layout, BenchOptions o) {
+        List<String> c = new ArrayList<>(List.of(ChildDaemon.java(), "-Xmx1g", "--enable-native-access=ALL-UNNAMED"));
+        c.addAll(o.ctldJavaOptions());
+        c.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.sluice.ctld.server.CtldMain",
+                "-D",
+                "-f",
+                layout.slurmConfPath().toString()));
+        return c;
+    }
+
+    private static List<String> dbdCommand(LocalClusterLayout layout) {
+        return List.of(
+                ChildDaemon.java(),
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.sluice.dbd.server.DbdMain",
+                "-D",
+                "-f",
+                layout.etc().resolve("slurmdbd.conf").toString(),
+                "--data-dir",
+                layout.stateDir().resolve("dbd").toString(),
+                "--port",
+                Integer.toString(layout.dbdPort()),
+                "--grpc-port",
+                Integer.toString(layout.dbdPort() + 100),
+                "--key-file",
+                layout.etc().resolve(ClusterKeys.KEY_FILE).toString());
+    }
+
+    private static void awaitPort(int port, ChildDaemon ctld) throws Exception {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (true) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return;
+            } catch (IOException notYet) {
+                ctld.checkAlive();
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("sluice-ctld did not listen on " + port + "; see " + ctld.log());
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static void awaitFile(Path file, ChildDaemon ctld) throws Exception {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!Files.exists(file)) {
+            ctld.checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the controller got no associations from sluice-dbd; see " + ctld.log());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+}

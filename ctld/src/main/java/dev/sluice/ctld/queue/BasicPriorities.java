@@ -1,0 +1,115 @@
+package dev.sluice.ctld.queue;
+
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code priority/basic}'s priorities of every job of an image, worked out when asked. Each is a
+ * function of the job alone (its id, an administrator's priority, a hold), so nothing is worth
+ * computing ahead: a map of every job, finished ones kept for MinJobAge included, cost each
+ * scheduling pass a map of the whole job table, and its copy for the queue view another. The map
+ * holds exactly the image's jobs and cannot change, since an image cannot.
+ */
+public final class BasicPriorities extends AbstractMap<Integer, Long> {
+    // The image's job table, not the image: an image keeps the priorities of the pass before
+    // it, so holding images would keep every image ever published.
+    private final List<Job> jobs;
+    private final Map<Integer, Job> byId;
+
+    BasicPriorities(ClusterImage image) {
+        this.jobs = image.jobs();
+        this.byId = image.jobsById();
+    }
+
+    /**
+     * {@code priorities} as an immutable map: itself when it is one of these (a copy would work
+     * out the priority of every job in the table, finished ones included, wherever a pass's
+     * answer is kept: the plan, the queue view, each image), else {@link Map#copyOf}.
+     */
+    public static Map<Integer, Long> immutable(Map<Integer, Long> priorities) {
+        return priorities instanceof BasicPriorities ? priorities : Map.copyOf(priorities);
+    }
+
+    static long of(Job job) {
+        if (Priorities.isHeld(job)) {
+            return 0L;
+        }
+        // A running or finished job keeps the priority it started with, as Slurm shows it (and
+        // squeue orders by it: of two cancelled jobs the older first).
+        return job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, Priorities.BASIC_TOP - job.id());
+    }
+
+    @Override
+    public Long get(Object key) {
+        if (key instanceof Integer id) {
+            Job job = byId.get(id);
+            return job != null ? of(job) : null;
+        }
+        return null;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return key instanceof Integer id && byId.containsKey(id);
+    }
+
+    @Override
+    public Long getOrDefault(Object key, Long otherwise) {
+        Long v = get(key);
+        return v != null ? v : otherwise;
+    }
+
+    @Override
+    public int size() {
+        return jobs.size();
+    }
+
+    @Override
+    public Set<Map.Entry<Integer, Long>> entrySet() {
+        return new AbstractSet<>() {
+            @Override
+            public Iterator<Map.Entry<Integer, Long>> iterator() {
+                Iterator<Job> each = jobs.iterator();
+                return new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return each.hasNext();
+                    }
+
+                    @Override
+                    public Map.Entry<Integer, Long> next() {
+                        Job job = each.next();
+                        return new AbstractMap.SimpleImmutableEntry<>(job.id(), of(job));
+                    }
+                };
+            }
+
+            @Override
+            public int size() {
+                return jobs.size();
+            }
+        };
+    }
+
+    // Immutable, as Map.copyOf's maps are: whoever keeps one need not copy it.
+    @Override
+    public Long put(Integer key, Long value) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Long remove(Object key) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void clear() {
+        throw new UnsupportedOperationException();
+    }
+}
