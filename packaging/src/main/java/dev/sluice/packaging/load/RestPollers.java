@@ -37,6 +37,7 @@ public final class RestPollers {
             System.exit(2);
         }
         HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
                 .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor())
                 .connectTimeout(Duration.ofSeconds(10))
                 .build();

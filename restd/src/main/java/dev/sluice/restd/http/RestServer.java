@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.error.ErrorCode;
@@ -22,9 +20,9 @@ import dev.sluice.restd.slurmdb.SlurmdbApi;
 import dev.sluice.restd.v0038.Api38;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.EnumMap;
@@ -33,12 +31,25 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of sluice-restd, on the JDK's server: authenticates each request, bounds and
- * parses its body, and hands it to the data parser of its version. Every answer, refusals
+ * The HTTP side of sluice-restd, on Jetty (each request on a virtual thread: a request waits
+ * on the controller without holding a platform thread): authenticates each request, bounds and
+ * parses its body, and hands it to the data parser of its version. The JDK's own server stopped
+ * reading requests once a thousand clients were connected at once (docs/benchmarks.md). Every answer, refusals
  * included, is a JSON object with {@code meta}, {@code errors} and {@code warnings}.
  */
 public final class RestServer implements AutoCloseable {
@@ -50,10 +61,13 @@ public final class RestServer implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private final HttpServer server;
+    private final Server server;
+    private final ServerConnector connector;
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
     private final TokenGate gate;
     private final Sessions sessions;
+    static final int ACCEPT_BACKLOG = 4096;
+
     private final Api38 v0038;
     private final Map<ApiVersion, SlurmApi> versions = new EnumMap<>(ApiVersion.class);
     private final Map<ApiVersion, SlurmdbApi> accounting = new EnumMap<>(ApiVersion.class);
@@ -71,56 +85,107 @@ public final class RestServer implements AutoCloseable {
         for (ApiVersion v : ApiVersion.values()) {
             accounting.put(v, new SlurmdbApi(v, cluster, clock));
         }
-        this.server = HttpServer.create(listen, 128);
-        server.createContext("/", this::exchange);
-        server.setExecutor(workers);
+        QueuedThreadPool threads = new QueuedThreadPool();
+        threads.setName("restd");
+        threads.setVirtualThreadsExecutor(workers);
+        this.server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        // Headers up to 64 KiB reach the token check, which refuses an oversized token with
+        // Slurm's 401 body; Jetty's own 8 KiB limit would answer an HTML 431 instead.
+        http.setRequestHeaderSize(64 * 1024);
+        http.setSendServerVersion(false);
+        this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        connector.setHost(listen.getHostString());
+        connector.setPort(listen.getPort());
+        // A thousand dashboards connect at once after a restart: a short accept queue drops
+        // their SYNs, and each dropped client waits out TCP's retry back-off (1 s, 3 s, 7 s...).
+        connector.setAcceptQueueSize(ACCEPT_BACKLOG);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                exchange(request, response, callback);
+                return true;
+            }
+        });
     }
 
-    public void start() {
-        server.start();
+    public void start() throws IOException {
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("cannot start the HTTP server: " + e.getMessage(), e);
+        }
     }
 
     /** The port actually bound (the configured one, or the one picked for port 0). */
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     @Override
     public void close() {
-        server.stop(0);
+        try {
+            server.stop();
+        } catch (Exception e) {
+            log.warn("stopping the HTTP server: {}", e.getMessage());
+        }
         workers.close();
     }
 
-    private void exchange(HttpExchange ex) throws IOException {
-        try (ex) {
-            Reply reply;
-            try {
-                reply = answer(ex);
-            } catch (RuntimeException e) {
-                log.error("{} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
-                reply = envelope("", ex)
-                        .error(ErrorCode.UNEXPECTED.number(), ErrorCode.UNEXPECTED.text(), "internal error", "restd")
-                        .reply(500);
-            }
-            byte[] bytes = json.writeValueAsBytes(reply.body());
-            ex.getResponseHeaders().set("Content-Type", "application/json");
-            ex.sendResponseHeaders(reply.status(), bytes.length);
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(bytes);
-            }
+    /** One request as the handlers read it, whatever server carried it. */
+    private record In(
+            String method,
+            String path,
+            String rawQuery,
+            java.util.function.Function<String, String> header,
+            String source,
+            InputStream body) {
+        String getFirst(String name) {
+            return header.apply(name);
         }
     }
 
-    private Reply answer(HttpExchange ex) throws IOException {
-        String path = ex.getRequestURI().getPath();
+    private void exchange(Request request, Response response, Callback callback) {
+        In ex = new In(
+                request.getMethod(),
+                request.getHttpURI().getPath(),
+                request.getHttpURI().getQuery(),
+                name -> request.getHeaders().get(name),
+                "[" + Request.getRemoteAddr(request) + "]:" + Request.getRemotePort(request),
+                Content.Source.asInputStream(request));
+        Reply reply;
+        try {
+            reply = answer(ex);
+        } catch (RuntimeException | IOException e) {
+            log.error("{} {} failed", ex.method(), ex.path(), e);
+            reply = envelope("", ex)
+                    .error(ErrorCode.UNEXPECTED.number(), ErrorCode.UNEXPECTED.text(), "internal error", "restd")
+                    .reply(500);
+        }
+        byte[] bytes;
+        try {
+            bytes = json.writeValueAsBytes(reply.body());
+        } catch (IOException e) {
+            callback.failed(e);
+            return;
+        }
+        response.setStatus(reply.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    private Reply answer(In ex) throws IOException {
+        String path = ex.path();
         String user;
         try {
             user = gate.authenticate(
-                    ex.getRequestHeaders().getFirst("X-SLURM-USER-NAME"),
-                    ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN"),
-                    clock.instant());
+                    ex.getFirst("X-SLURM-USER-NAME"), ex.getFirst("X-SLURM-USER-TOKEN"), clock.instant());
         } catch (AuthException e) {
-            log.warn("refused {} {} from {}: {}", ex.getRequestMethod(), path, source(ex), e.getMessage());
+            log.warn("refused {} {} from {}: {}", ex.method(), path, source(ex), e.getMessage());
             return envelope("", ex)
                     .error(
                             ErrorCode.AUTH_CRED_INVALID.number(),
@@ -149,24 +214,24 @@ public final class RestServer implements AutoCloseable {
                             "restd")
                     .reply(400);
         }
-        if (ex.getRequestMethod().equals("GET") && (path.equals("/openapi/v3") || path.equals("/openapi/v3/"))) {
+        if (ex.method().equals("GET") && (path.equals("/openapi/v3") || path.equals("/openapi/v3/"))) {
             ObjectNode doc = OpenApiDocument.build();
             return new Reply(200, doc);
         }
         if (path.startsWith(Api38.PREFIX)) {
-            String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
-            Optional<Reply> reply = v0038.handle(ex.getRequestMethod(), path, body, sessions.forUser(user, token));
+            String token = ex.getFirst("X-SLURM-USER-TOKEN").strip();
+            Optional<Reply> reply = v0038.handle(ex.method(), path, body, sessions.forUser(user, token));
             if (reply.isPresent()) {
                 return reply.get();
             }
         }
         Optional<ApiVersion> version = ApiVersion.ofPath(path);
         if (version.isPresent()) {
-            String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
+            String token = ex.getFirst("X-SLURM-USER-TOKEN").strip();
             SlurmApi.Call call = new SlurmApi.Call(
-                    ex.getRequestMethod(),
+                    ex.method(),
                     path,
-                    query(ex.getRequestURI().getRawQuery()),
+                    query(ex.rawQuery()),
                     body,
                     user,
                     source(ex),
@@ -179,13 +244,13 @@ public final class RestServer implements AutoCloseable {
         }
         Optional<ApiVersion> dbVersion = ApiVersion.ofSlurmdbPath(path);
         if (dbVersion.isPresent()) {
-            String token = ex.getRequestHeaders().getFirst("X-SLURM-USER-TOKEN").strip();
+            String token = ex.getFirst("X-SLURM-USER-TOKEN").strip();
             Optional<Reply> reply = accounting
                     .get(dbVersion.get())
                     .handle(new SlurmdbApi.Call(
-                            ex.getRequestMethod(),
+                            ex.method(),
                             path,
-                            query(ex.getRequestURI().getRawQuery()),
+                            query(ex.rawQuery()),
                             user,
                             source(ex),
                             sessions.accountingForUser(user, token)));
@@ -197,13 +262,13 @@ public final class RestServer implements AutoCloseable {
                 .error(
                         RestErrors.INVALID_QUERY.number(),
                         RestErrors.INVALID_QUERY.text(),
-                        "no " + ex.getRequestMethod() + " " + path + " here",
+                        "no " + ex.method() + " " + path + " here",
                         "restd")
                 .reply(404);
     }
 
-    private Envelope envelope(String user, HttpExchange ex) {
-        String path = ex.getRequestURI().getPath();
+    private Envelope envelope(String user, In ex) {
+        String path = ex.path();
         String parser = ApiVersion.ofPath(path)
                 .or(() -> ApiVersion.ofSlurmdbPath(path))
                 .map(ApiVersion::dataParser)
@@ -211,14 +276,13 @@ public final class RestServer implements AutoCloseable {
         return new Envelope(parser, user, source(ex), cluster);
     }
 
-    private static String source(HttpExchange ex) {
-        InetSocketAddress peer = ex.getRemoteAddress();
-        return peer == null ? "" : "[" + peer.getHostString() + "]:" + peer.getPort();
+    private static String source(In ex) {
+        return ex.source();
     }
 
     /** Empty for no body; at most {@link #MAX_BODY_BYTES} are read whatever the length claims. */
-    private Optional<JsonNode> body(HttpExchange ex) throws IOException, TooLarge {
-        String length = ex.getRequestHeaders().getFirst("Content-Length");
+    private Optional<JsonNode> body(In ex) throws IOException, TooLarge {
+        String length = ex.getFirst("Content-Length");
         if (length != null) {
             try {
                 if (Long.parseLong(length.strip()) > MAX_BODY_BYTES) {
@@ -229,7 +293,7 @@ public final class RestServer implements AutoCloseable {
             }
         }
         byte[] bytes;
-        try (InputStream in = ex.getRequestBody()) {
+        try (InputStream in = ex.body()) {
             bytes = in.readNBytes(MAX_BODY_BYTES + 1);
         }
         if (bytes.length > MAX_BODY_BYTES) {
