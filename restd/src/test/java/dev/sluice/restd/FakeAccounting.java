@@ -11,7 +11,9 @@ import dev.sluice.protocol.v1.DbdResponse;
 import dev.sluice.protocol.v1.JobQueryResult;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.ListAssocResult;
+import dev.sluice.protocol.v1.ListQosResult;
 import dev.sluice.protocol.v1.ListTresResult;
+import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.protocol.v1.UserEntry;
 import java.util.ArrayList;
@@ -19,7 +21,7 @@ import java.util.List;
 
 /**
  * A stand-in sluice-dbd for the REST tests: two finished jobs, the built-in TRES and a GPU, one
- * account with one user; filters jobs by id and user as the daemon does, and records requests.
+ * account with one user, the cluster test and two QOS; filters jobs by id and user as the daemon does, and records requests.
  */
 final class FakeAccounting {
     final List<DbdRequest> seen = new ArrayList<>();
@@ -81,6 +83,32 @@ final class FakeAccounting {
                     .setAllocTres("cpu=1,mem=500M,node=1,billing=1")
                     .build());
 
+    /** normal as Slurm creates it; high with every setting sluice-dbd keeps. */
+    private final List<QosEntry> qos = List.of(
+            QosEntry.newBuilder()
+                    .setName("normal")
+                    .setDescription("Normal QOS default")
+                    .setPreemptMode("cluster")
+                    .setUsageFactor(1.0)
+                    .build(),
+            QosEntry.newBuilder()
+                    .setName("high")
+                    .setDescription("urgent work")
+                    .setPriority(100)
+                    .setGraceTimeSeconds(120)
+                    .addPreempt("normal")
+                    .setPreemptMode("requeue")
+                    .setPreemptExemptSeconds(300)
+                    .addFlags("DenyOnLimit")
+                    .addFlags("NoReserve")
+                    .setUsageFactor(2.5)
+                    .setGrpTres("cpu=8,gres/gpu=2")
+                    .setMaxTresPerUser("cpu=4")
+                    .setMaxWallMinutes(60)
+                    .setMaxJobsPerUser(2)
+                    .setMaxSubmitJobsPerUser(0)
+                    .build());
+
     synchronized DbdResponse call(DbdRequest.Builder request) throws AccountingException {
         DbdRequest r = request.build();
         seen.add(r);
@@ -133,7 +161,19 @@ final class FakeAccounting {
                                         .setShares(1)
                                         .setMaxJobs(4)
                                         .setQos("normal,high")
-                                        .setDefaultQos("normal"))));
+                                        .setDefaultQos("normal")))
+                        .addAssociations(AssociationEntry.newBuilder()
+                                .setCluster("test")
+                                .setAccount("root")
+                                .setId(1)
+                                .setLimits(AssociationLimits.newBuilder().setShares(1)))
+                        .addClusters("test"));
+            case LIST_QOS ->
+                out.setListedQos(ListQosResult.newBuilder()
+                        .addAllQos(qos.stream()
+                                .filter(q -> r.getListQos().getNamesCount() == 0
+                                        || r.getListQos().getNamesList().contains(q.getName()))
+                                .toList()));
             default -> throw new AccountingException("unexpected " + r.getBodyCase());
         }
         return out.build();

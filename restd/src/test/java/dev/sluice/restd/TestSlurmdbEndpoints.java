@@ -120,6 +120,76 @@ class TestSlurmdbEndpoints {
     }
 
     @Test
+    void qosWithTheSettingsAccountingKeeps() {
+        Answer all = rest.as("GET", db + "qos", null);
+        assertThat(all.status()).as(all.body().toString()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_qos_resp", all.body());
+        assertThat(all.body().get("qos")).hasSize(2);
+        var normal = all.body().at("/qos/0");
+        assertThat(normal.at("/name").asText()).isEqualTo("normal");
+        assertThat(normal.at("/preempt/mode").toString()).isEqualTo("[\"DISABLED\"]");
+        assertThat(normal.at("/preempt/exempt_time/set").asBoolean()).isFalse();
+        assertThat(normal.at("/limits/max/wall_clock/per/job/infinite").asBoolean())
+                .isTrue();
+        assertThat(normal.at("/usage_factor/number").asDouble()).isEqualTo(1.0);
+
+        Answer one = rest.as("GET", db + "qos/high", null);
+        assertThat(one.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_qos_resp", one.body());
+        assertThat(rest.controller.accounting.seen.getLast().getListQos().getNamesList())
+                .containsExactly("high");
+        var high = one.body().at("/qos/0");
+        assertThat(high.at("/description").asText()).isEqualTo("urgent work");
+        assertThat(high.at("/priority/number").asInt()).isEqualTo(100);
+        assertThat(high.at("/flags").toString()).isEqualTo("[\"DENY_LIMIT\",\"NO_RESERVE\"]");
+        assertThat(high.at("/usage_factor/number").asDouble()).isEqualTo(2.5);
+        assertThat(high.at("/preempt/list").toString()).isEqualTo("[\"normal\"]");
+        assertThat(high.at("/preempt/mode").toString()).isEqualTo("[\"REQUEUE\"]");
+        assertThat(high.at("/preempt/exempt_time/number").asInt()).isEqualTo(300);
+        assertThat(high.at("/limits/grace_time").asInt()).isEqualTo(120);
+        assertThat(high.at("/limits/max/wall_clock/per/job/number").asInt()).isEqualTo(60);
+        assertThat(high.at("/limits/max/jobs/active_jobs/per/user/number").asInt())
+                .isEqualTo(2);
+        // A limit of zero is a limit, not "none".
+        assertThat(high.at("/limits/max/jobs/per/user/set").asBoolean()).isTrue();
+        assertThat(high.at("/limits/max/jobs/per/user/number").asInt()).isZero();
+        assertThat(high.at("/limits/max/active_jobs/count/infinite").asBoolean())
+                .isTrue();
+        assertThat(high.at("/limits/max/tres/total").toString())
+                .contains("{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":8}")
+                .contains("{\"type\":\"gres\",\"name\":\"gpu\",\"id\":1001,\"count\":2}");
+        assertThat(high.at("/limits/max/tres/per/user/0/count").asInt()).isEqualTo(4);
+
+        Answer none = rest.as("GET", db + "qos/nosuch", null);
+        assertThat(none.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_qos_resp", none.body());
+        assertThat(none.body().get("qos")).isEmpty();
+    }
+
+    @Test
+    void clustersAsSacctmgrShowsThem() {
+        Answer all = rest.as("GET", db + "clusters", null);
+        assertThat(all.status()).as(all.body().toString()).isEqualTo(200);
+        docs.assertValidFor("openapi_clusters_resp", all.body());
+        assertThat(all.body().get("clusters")).hasSize(1);
+        var test = all.body().at("/clusters/0");
+        assertThat(test.at("/name").asText()).isEqualTo("test");
+        assertThat(test.at("/controller/host").asText()).isEqualTo("10.0.0.1");
+        assertThat(test.at("/controller/port").asInt()).isEqualTo(6817);
+        assertThat(test.at("/rpc_version").asInt()).isEqualTo(9728);
+        assertThat(test.at("/associations/root/account").asText()).isEqualTo("root");
+        assertThat(test.at("/associations/root/id").asInt()).isEqualTo(1);
+
+        Answer one = rest.as("GET", db + "cluster/test", null);
+        assertThat(one.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_clusters_resp", one.body());
+        assertThat(one.body().at("/clusters/0/name").asText()).isEqualTo("test");
+        DbdRequest roots = rest.controller.accounting.seen.getLast();
+        assertThat(roots.getListAssoc().getClustersList()).containsExactly("test");
+        assertThat(roots.getListAssoc().getAccountsList()).containsExactly("root");
+    }
+
+    @Test
     void aDatabaseThatDoesNotAnswerIsAnError() {
         rest.controller.accounting.down = true;
         Answer a = rest.as("GET", db + "jobs", null);
@@ -129,5 +199,11 @@ class TestSlurmdbEndpoints {
         Answer ping = rest.as("GET", db + "ping", null);
         assertThat(ping.status()).isEqualTo(500);
         docs.assertValidFor("openapi_slurmdbd_ping_resp", ping.body());
+        Answer qos = rest.as("GET", db + "qos", null);
+        assertThat(qos.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_slurmdbd_qos_resp", qos.body());
+        Answer clusters = rest.as("GET", db + "clusters", null);
+        assertThat(clusters.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_clusters_resp", clusters.body());
     }
 }

@@ -62,6 +62,18 @@ public final class RestServer implements AutoCloseable {
 
     public RestServer(InetSocketAddress listen, TokenGate gate, Sessions sessions, String cluster, Clock clock)
             throws IOException {
+        this(listen, gate, sessions, cluster, SlurmdbApi.Control.unknown(), clock);
+    }
+
+    /** @param control where this cluster's controller listens, for {@code /slurmdb/.../clusters} */
+    public RestServer(
+            InetSocketAddress listen,
+            TokenGate gate,
+            Sessions sessions,
+            String cluster,
+            SlurmdbApi.Control control,
+            Clock clock)
+            throws IOException {
         this.gate = requireNonNull(gate, "gate is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
@@ -69,7 +81,7 @@ public final class RestServer implements AutoCloseable {
         versions.putAll(SlurmApi.all(cluster, clock, workers));
         this.v0038 = new Api38(cluster, clock, UserDirectory.system());
         for (ApiVersion v : ApiVersion.values()) {
-            accounting.put(v, new SlurmdbApi(v, cluster, clock));
+            accounting.put(v, new SlurmdbApi(v, cluster, control, clock));
         }
         this.server = HttpServer.create(listen, 128);
         server.createContext("/", this::exchange);

@@ -9,11 +9,14 @@ import dev.sluice.cli.view.JobStates;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ListAssocResult;
+import dev.sluice.protocol.v1.ListQosRequest;
 import dev.sluice.protocol.v1.ListTresRequest;
+import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Envelope;
@@ -30,7 +33,7 @@ import java.util.Optional;
 
 /**
  * The {@code /slurmdb/vX.Y.Z/} endpoints of one data parser version: ping, jobs and one job,
- * TRES, accounts, users and associations, each asked of sluice-dbd as sacct and sacctmgr ask
+ * TRES, accounts, users, associations, QOS and clusters, each asked of sluice-dbd as sacct and sacctmgr ask
  * it, with the REST user's token (so the daemon's own rules on who sees what apply).
  */
 public final class SlurmdbApi {
@@ -53,15 +56,35 @@ public final class SlurmdbApi {
             Route.get("account/{account_name}", "one account", "openapi_accounts_resp"),
             Route.get("users/", "users, as sacctmgr show user", "openapi_users_resp"),
             Route.get("user/{name}", "one user", "openapi_users_resp"),
-            Route.get("associations/", "associations, as sacctmgr show assoc", "openapi_assocs_resp"));
+            Route.get("associations/", "associations, as sacctmgr show assoc", "openapi_assocs_resp"),
+            Route.get("qos/", "QOS, as sacctmgr show qos", "openapi_slurmdbd_qos_resp"),
+            Route.get("qos/{qos}", "one QOS", "openapi_slurmdbd_qos_resp"),
+            Route.get("clusters/", "clusters, as sacctmgr show cluster", "openapi_clusters_resp"),
+            Route.get("cluster/{cluster_name}", "one cluster", "openapi_clusters_resp"));
+
+    /**
+     * Where this cluster's controller listens (its first SlurmctldHost and SlurmctldPort), which
+     * sacctmgr show cluster prints; an empty host where it is not known.
+     */
+    public record Control(String host, int port) {
+        public Control {
+            requireNonNull(host, "host is null");
+        }
+
+        public static Control unknown() {
+            return new Control("", 0);
+        }
+    }
 
     private final ApiVersion version;
     private final String cluster;
+    private final Control control;
     private final Clock clock;
 
-    public SlurmdbApi(ApiVersion version, String cluster, Clock clock) {
+    public SlurmdbApi(ApiVersion version, String cluster, Control control, Clock clock) {
         this.version = requireNonNull(version, "version is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
+        this.control = requireNonNull(control, "control is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -92,6 +115,8 @@ public final class SlurmdbApi {
                         case "accounts", "account/*" -> accounts(dbd, out, arg);
                         case "users", "user/*" -> users(dbd, out, arg);
                         case "associations" -> associations(dbd, out, call.query());
+                        case "qos", "qos/*" -> qos(dbd, out, arg.isEmpty() ? list(call.query(), "name") : List.of(arg));
+                        case "clusters", "cluster/*" -> clusters(dbd, out, arg);
                         default -> throw new IllegalStateException("route " + key + " has no handler");
                     });
         } catch (AccountingException e) {
@@ -113,6 +138,8 @@ public final class SlurmdbApi {
             case "tres" -> body.putArray("TRES");
             case "accounts", "account/*" -> body.putArray("accounts");
             case "users", "user/*" -> body.putArray("users");
+            case "qos", "qos/*" -> body.putArray("qos");
+            case "clusters", "cluster/*" -> body.putArray("clusters");
             default -> body.putArray("associations");
         }
         return out;
@@ -191,6 +218,31 @@ public final class SlurmdbApi {
         list(q, "cluster").forEach(req::addClusters);
         ListAssocResult r = dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
         out.body().set("associations", AssocJson.associations(r.getAssociationsList()));
+        return out.reply(200);
+    }
+
+    private Reply qos(AccountingSession dbd, Envelope out, List<String> names) throws AccountingException {
+        Map<String, Integer> ids = tresIds(dbd);
+        List<QosEntry> found = dbd.call(DbdRequest.newBuilder()
+                        .setListQos(ListQosRequest.newBuilder().addAllNames(names)))
+                .getListedQos()
+                .getQosList();
+        out.body().set("qos", QosJson.list(found, ids));
+        return out.reply(200);
+    }
+
+    /** As sacctmgr show cluster: the clusters, then their root associations. */
+    private Reply clusters(AccountingSession dbd, Envelope out, String name) throws AccountingException {
+        List<String> names = name.isEmpty() ? List.of() : List.of(name);
+        List<String> found = listAssoc(dbd, AssocEntity.CLUSTERS, name).getClustersList();
+        List<AssociationEntry> roots = dbd.call(DbdRequest.newBuilder()
+                        .setListAssoc(ListAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.ASSOCIATIONS)
+                                .addAccounts("root")
+                                .addAllClusters(names)))
+                .getListed()
+                .getAssociationsList();
+        out.body().set("clusters", AssocJson.clusters(found, roots, cluster, control));
         return out.reply(200);
     }
 
