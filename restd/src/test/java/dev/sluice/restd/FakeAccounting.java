@@ -4,15 +4,19 @@ import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.protocol.v1.AccountEntry;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AccountedStep;
+import dev.sluice.protocol.v1.AddResult;
+import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
+import dev.sluice.protocol.v1.DeleteAssocResult;
 import dev.sluice.protocol.v1.JobQueryResult;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.ListAssocResult;
 import dev.sluice.protocol.v1.ListQosResult;
 import dev.sluice.protocol.v1.ListTresResult;
+import dev.sluice.protocol.v1.ModifyResult;
 import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.protocol.v1.UserEntry;
@@ -84,7 +88,7 @@ final class FakeAccounting {
                     .build());
 
     /** normal as Slurm creates it; high with every setting sluice-dbd keeps. */
-    private final List<QosEntry> qos = List.of(
+    private final List<QosEntry> qos = new ArrayList<>(List.of(
             QosEntry.newBuilder()
                     .setName("normal")
                     .setDescription("Normal QOS default")
@@ -107,16 +111,84 @@ final class FakeAccounting {
                     .setMaxWallMinutes(60)
                     .setMaxJobsPerUser(2)
                     .setMaxSubmitJobsPerUser(0)
-                    .build());
+                    .build()));
 
-    synchronized DbdResponse call(DbdRequest.Builder request) throws AccountingException {
+    /** The accounts, as sluice-dbd keeps them (names, descriptions and organizations in lower case). */
+    private final List<AccountEntry> accounts = new ArrayList<>(List.of(AccountEntry.newBuilder()
+            .setName("physics")
+            .setDescription("physics dept")
+            .setOrganization("science")
+            .build()));
+
+    /** As sluice-dbd: only these may change anything; anyone else gets 2002. */
+    private static final java.util.Set<String> OPERATORS = java.util.Set.of("root", "slurm");
+
+    /** As the REST user's session does: every request goes out as {@code user}. */
+    synchronized DbdResponse call(String user, DbdRequest.Builder request) throws AccountingException {
         DbdRequest r = request.build();
         seen.add(r);
         if (down) {
             throw new AccountingException("Problem talking to the database: Connection refused");
         }
         DbdResponse.Builder out = DbdResponse.newBuilder();
+        boolean changes = switch (r.getBodyCase()) {
+            case ADD_ACCOUNTS, MODIFY_ASSOC, DELETE_QOS -> true;
+            default -> false;
+        };
+        if (changes && !OPERATORS.contains(user)) {
+            throw new AccountingException("Access/permission denied", 2002);
+        }
         switch (r.getBodyCase()) {
+            case DELETE_QOS -> {
+                var d = r.getDeleteQos();
+                List<QosEntry> gone = qos.stream()
+                        .filter(q -> d.getNamesList().contains(q.getName()))
+                        .toList();
+                if (d.getCommit()) {
+                    qos.removeAll(gone);
+                }
+                out.setDeleted(DeleteAssocResult.newBuilder()
+                        .addAllDeleted(gone.stream().map(QosEntry::getName).toList()));
+            }
+            case ADD_ACCOUNTS -> {
+                var a = r.getAddAccounts();
+                AddResult.Builder added = AddResult.newBuilder();
+                for (String name : a.getNamesList()) {
+                    if (accounts.stream().noneMatch(e -> e.getName().equals(name))) {
+                        added.addAdded(name);
+                        if (a.getCommit()) {
+                            accounts.add(AccountEntry.newBuilder()
+                                    .setName(name)
+                                    .setDescription(a.getDescription().isEmpty() ? name : a.getDescription())
+                                    .setOrganization(a.getOrganization().isEmpty() ? name : a.getOrganization())
+                                    .build());
+                        }
+                    }
+                }
+                out.setAdded(added);
+            }
+            case MODIFY_ASSOC -> {
+                var m = r.getModifyAssoc();
+                ModifyResult.Builder modified = ModifyResult.newBuilder();
+                for (int i = 0; i < accounts.size(); i++) {
+                    AccountEntry e = accounts.get(i);
+                    if (m.getEntity() == AssocEntity.ACCOUNTS
+                            && m.getNamesList().contains(e.getName())) {
+                        AccountEntry.Builder changed = e.toBuilder();
+                        if (m.hasDescription()) {
+                            changed.setDescription(m.getDescription());
+                        }
+                        if (m.hasOrganization()) {
+                            changed.setOrganization(m.getOrganization());
+                        }
+                        modified.addModified(e.getName());
+                        if (m.getCommit()) {
+                            accounts.set(i, changed.build());
+                        }
+                    }
+                }
+                out.setModified(modified);
+            }
             case QUERY_JOBS -> {
                 var q = r.getQueryJobs();
                 out.setJobs(JobQueryResult.newBuilder()
@@ -141,10 +213,11 @@ final class FakeAccounting {
                                 .setName("gpu")));
             case LIST_ASSOC ->
                 out.setListed(ListAssocResult.newBuilder()
-                        .addAccounts(AccountEntry.newBuilder()
-                                .setName("physics")
-                                .setDescription("physics dept")
-                                .setOrganization("science"))
+                        .addAllAccounts(accounts.stream()
+                                .filter(e -> r.getListAssoc().getEntity() != AssocEntity.ACCOUNTS
+                                        || r.getListAssoc().getNamesCount() == 0
+                                        || r.getListAssoc().getNamesList().contains(e.getName()))
+                                .toList())
                         .addUsers(UserEntry.newBuilder().setName("alice").setDefaultAccount("physics"))
                         .addAssociations(AssociationEntry.newBuilder()
                                 .setCluster("test")

@@ -189,6 +189,103 @@ class TestSlurmdbEndpoints {
         assertThat(roots.getListAssoc().getAccountsList()).containsExactly("root");
     }
 
+    /** As the daemon's operator, as sacctmgr must be run to change anything. */
+    private Answer asRoot(String method, String path, String body) {
+        return rest.send(method, path, body, "root", rest.token("root"));
+    }
+
+    @Test
+    void onlyAnOperatorDeletesAQos() {
+        Answer refused = rest.as("DELETE", db + "qos/high", null);
+        assertThat(refused.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_slurmdbd_qos_removed_resp", refused.body());
+        assertThat(refused.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(refused.body().at("/errors/0/error").asText()).isEqualTo("Access/permission denied");
+        assertThat(refused.body().get("removed_qos")).isEmpty();
+        assertThat(rest.as("GET", db + "qos", null).body().get("qos")).hasSize(2);
+
+        Answer deleted = asRoot("DELETE", db + "qos/high", null);
+        assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_qos_removed_resp", deleted.body());
+        assertThat(deleted.body().get("removed_qos").toString()).isEqualTo("[\"high\"]");
+        assertThat(rest.controller.accounting.seen.getLast().getDeleteQos().getCommit())
+                .isTrue();
+        Answer left = rest.as("GET", db + "qos", null);
+        assertThat(left.body().get("qos")).hasSize(1);
+        assertThat(left.body().at("/qos/0/name").asText()).isEqualTo("normal");
+
+        Answer nothing = asRoot("DELETE", db + "qos/high", null);
+        assertThat(nothing.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_slurmdbd_qos_removed_resp", nothing.body());
+        assertThat(nothing.body().get("removed_qos")).isEmpty();
+        assertThat(nothing.body().at("/warnings/0/description").asText()).contains("found nothing");
+    }
+
+    @Test
+    void onlyAnOperatorAddsOrUpdatesAccounts() {
+        String body = """
+                {"accounts": [
+                  {"name": "chem", "description": "chemistry", "organization": "science"},
+                  {"name": "physics", "description": "physics and astronomy", "organization": "sciences"}]}
+                """;
+        // The body is one Slurm's own clients would send.
+        docs.assertValidFor("openapi_accounts_resp", OpenApiDocs.parse(body));
+
+        Answer refused = rest.as("POST", db + "accounts", body);
+        assertThat(refused.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_resp", refused.body());
+        assertThat(refused.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        Answer unchanged = rest.as("GET", db + "accounts", null);
+        assertThat(unchanged.body().get("accounts")).hasSize(1);
+        assertThat(unchanged.body().at("/accounts/0/description").asText()).isEqualTo("physics dept");
+
+        int mark = rest.controller.accounting.seen.size();
+        Answer added = asRoot("POST", db + "accounts", body);
+        assertThat(added.status()).as(added.body().toString()).isEqualTo(200);
+        docs.assertValidFor("openapi_resp", added.body());
+        Answer chem = rest.as("GET", db + "account/chem", null);
+        docs.assertValidFor("openapi_accounts_resp", chem.body());
+        assertThat(chem.body().at("/accounts/0/description").asText()).isEqualTo("chemistry");
+        assertThat(chem.body().at("/accounts/0/organization").asText()).isEqualTo("science");
+        Answer physics = rest.as("GET", db + "account/physics", null);
+        assertThat(physics.body().at("/accounts/0/description").asText()).isEqualTo("physics and astronomy");
+        assertThat(physics.body().at("/accounts/0/organization").asText()).isEqualTo("sciences");
+        // Root's request: every change tried uncommitted before any is committed.
+        var changes = rest.controller.accounting.seen.subList(mark, rest.controller.accounting.seen.size()).stream()
+                .filter(r -> r.hasAddAccounts() || r.hasModifyAssoc())
+                .map(r -> r.hasAddAccounts()
+                        ? r.getAddAccounts().getCommit()
+                        : r.getModifyAssoc().getCommit())
+                .toList();
+        assertThat(changes).containsExactly(false, false, true, true);
+    }
+
+    @Test
+    void aBodyThatIsNotAccountsChangesNothing() {
+        int before = rest.controller.accounting.seen.size();
+        for (String bad : new String[] {
+            "{\"accounts\": [{\"description\": \"no name\"}]}",
+            "{\"accounts\": {\"name\": \"x\"}}",
+            "{\"accounts\": [{\"name\": \"x\", \"organization\": 3}]}",
+            "{\"job\": {}}"
+        }) {
+            Answer a = asRoot("POST", db + "accounts", bad);
+            assertThat(a.status()).as(bad).isEqualTo(400);
+            docs.assertValidFor("openapi_resp", a.body());
+            assertThat(a.body().at("/errors/0/error_number").asInt()).isEqualTo(9001);
+        }
+        assertThat(rest.controller.accounting.seen).hasSize(before);
+
+        Answer ignored = asRoot(
+                "POST",
+                db + "accounts",
+                "{\"accounts\": [{\"name\": \"bio\", \"associations\": [{\"account\": \"bio\","
+                        + " \"cluster\": \"test\", \"user\": \"\"}]}]}");
+        assertThat(ignored.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_resp", ignored.body());
+        assertThat(ignored.body().at("/warnings/0/description").asText()).contains("associations ignored");
+    }
+
     @Test
     void aDatabaseThatDoesNotAnswerIsAnError() {
         rest.controller.accounting.down = true;

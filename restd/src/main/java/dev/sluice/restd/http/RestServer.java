@@ -198,6 +198,7 @@ public final class RestServer implements AutoCloseable {
                             ex.getRequestMethod(),
                             path,
                             query(ex.getRequestURI().getRawQuery()),
+                            body,
                             user,
                             source(ex),
                             sessions.accountingForUser(user, token)));
