@@ -280,10 +280,11 @@ class TestSlurmdbEndpoints {
                 "POST",
                 db + "accounts",
                 "{\"accounts\": [{\"name\": \"bio\", \"associations\": [{\"account\": \"bio\","
-                        + " \"cluster\": \"test\", \"user\": \"\"}]}]}");
+                        + " \"cluster\": \"test\", \"user\": \"\"}], \"coordinators\": [{\"name\": \"alice\"}]}]}");
         assertThat(ignored.status()).isEqualTo(200);
         docs.assertValidFor("openapi_resp", ignored.body());
         assertThat(ignored.body().at("/warnings/0/description").asText()).contains("associations ignored");
+        assertThat(ignored.body().at("/warnings/1/description").asText()).contains("coordinators ignored");
     }
 
     @Test

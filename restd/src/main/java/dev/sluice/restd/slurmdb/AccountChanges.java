@@ -22,10 +22,11 @@ import java.util.stream.Collectors;
  * {@code POST /slurmdb/vX/accounts}: slurmrestd's "add or update" of accounts. An account that
  * exists gets the description and organization given; a new one is added as {@code sacctmgr add
  * account} adds it (under root, on every cluster the database knows: sluice-dbd keeps no account
- * without an association). Associations and coordinators in the body are ignored with a warning,
- * as slurmrestd ignores them. The whole body is read before the daemon is asked, every change is
- * first tried without committing, and only when none is refused are they committed: a refused
- * request (a plain user's, 2002 from the daemon) changes nothing.
+ * without an association). Associations in the body are ignored with slurmrestd's warning;
+ * coordinators, which slurmrestd adds, are ignored with a warning too, as sluice-dbd keeps none.
+ * The whole body is read before the daemon is asked, every change is first tried without
+ * committing, and only when none is refused are they committed: a refused request (a plain
+ * user's, 2002 from the daemon) changes nothing.
  */
 final class AccountChanges {
     /** A body that is not {@code {"accounts": [{"name": ...}, ...]}}. */
@@ -107,8 +108,7 @@ final class AccountChanges {
             }
             if (!a.path("coordinators").isMissingNode()
                     && !a.path("coordinators").isEmpty()) {
-                out.warning(
-                        "Account coordinators ignored. They must be set via the coordinators end point.", "accounts");
+                out.warning("Account coordinators ignored: sluice-dbd keeps no coordinators.", "accounts");
             }
             wanted.add(new Wanted(name.toLowerCase(Locale.ROOT), text(a, "description"), text(a, "organization")));
         }
