@@ -296,6 +296,65 @@ class TestRestEndToEnd {
         assertThat(send("DELETE", V + "job/" + rootJob, null).status()).isEqualTo(200);
     }
 
+    /** QOS and clusters as sacctmgr shows them; changes only by root, as with sacctmgr. */
+    @Test
+    void qosClustersAndAccountChangesAsSacctmgr() throws Exception {
+        String db = "/slurmdb/v0.0.44/";
+        UnprivilegedUser alice = UnprivilegedUser.ensure(UnprivilegedUser.ATTACKER, stateDir);
+        ClusterProcesses.Result minted = cluster.command("scontrol", "token", "username=" + alice.name());
+        String aliceToken = minted.out().strip().substring("SLURM_JWT=".length());
+
+        Answer clusters = send("GET", db + "clusters", null);
+        assertThat(clusters.status()).as(clusters.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_clusters_resp", clusters.body());
+        String name = cluster.command("sacctmgr", "-n", "-P", "show", "cluster", "format=Cluster")
+                .out()
+                .strip();
+        assertThat(clusters.body().at("/clusters/0/name").asText()).isEqualTo(name);
+        assertThat(clusters.body().at("/clusters/0/associations/root/account").asText())
+                .isEqualTo("root");
+
+        cluster.command("sacctmgr", "-i", "add", "qos", "restqos", "priority=10", "maxwall=30");
+        Answer qos = send("GET", db + "qos/restqos", null);
+        assertThat(qos.status()).as(qos.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_slurmdbd_qos_resp", qos.body());
+        assertThat(qos.body().at("/qos/0/priority/number").asInt()).isEqualTo(10);
+        assertThat(qos.body().at("/qos/0/limits/max/wall_clock/per/job/number").asInt())
+                .isEqualTo(30);
+        assertValid(
+                "v0.0.44_openapi_slurmdbd_qos_resp",
+                send("GET", db + "qos", null).body());
+
+        Answer refused = send("DELETE", db + "qos/restqos", null, aliceToken);
+        assertValid("v0.0.44_openapi_slurmdbd_qos_removed_resp", refused.body());
+        assertThat(refused.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(cluster.command("sacctmgr", "-n", "-P", "show", "qos", "restqos", "format=Name")
+                        .out())
+                .isEqualTo("restqos\n");
+        Answer deleted = send("DELETE", db + "qos/restqos", null);
+        assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
+        assertThat(deleted.body().get("removed_qos").toString()).isEqualTo("[\"restqos\"]");
+        assertThat(cluster.command("sacctmgr", "-n", "-P", "show", "qos", "restqos", "format=Name")
+                        .out())
+                .isEmpty();
+
+        String body =
+                "{\"accounts\": [{\"name\": \"restacct\", \"description\": \"rest\"," + " \"organization\": \"lab\"}]}";
+        Answer notAlice = send("POST", db + "accounts", body, aliceToken);
+        assertValid("v0.0.44_openapi_resp", notAlice.body());
+        assertThat(notAlice.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(account("restacct")).isEmpty();
+        Answer added = send("POST", db + "accounts", body);
+        assertThat(added.status()).as(added.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_resp", added.body());
+        assertThat(account("restacct")).isEqualTo("restacct|rest|lab\n");
+    }
+
+    private static String account(String name) throws Exception {
+        return cluster.command("sacctmgr", "-n", "-P", "show", "account", name, "format=Account,Descr,Org")
+                .out();
+    }
+
     /** jwks=: a token an identity provider signed (RS256) works through REST and for the commands. */
     @Test
     void anOutsideIssuersTokenIsTakenByRestTheControllerAndTheDbd() throws Exception {

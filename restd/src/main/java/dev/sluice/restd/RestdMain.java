@@ -6,10 +6,12 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.auth.UserTokens;
 import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.log.DaemonLogging;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.TokenSessions;
 import dev.sluice.restd.http.RestServer;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -84,6 +86,7 @@ public final class RestdMain {
                 new TokenGate(tokens),
                 new TokenSessions(access, UserDb.system(), host),
                 access.conf().clusterName(),
+                control(access.conf()),
                 Clock.systemUTC());
         server.start();
         log.info("sluice-restd listening on {}", server.port());
@@ -100,6 +103,17 @@ public final class RestdMain {
     }
 
     /** {@code PORT}, {@code HOST:PORT} or {@code [V6]:PORT}. */
+    /**
+     * The controller's address as sacctmgr show cluster prints it: the first SlurmctldHost's
+     * (its address where given), since Sluice's controller does not register with the dbd.
+     */
+    static SlurmdbApi.Control control(SlurmConf conf) {
+        if (conf.controlHostEntries().isEmpty()) {
+            return SlurmdbApi.Control.unknown();
+        }
+        return new SlurmdbApi.Control(conf.controlHostEntries().get(0).addr(), conf.slurmctldPort());
+    }
+
     static InetSocketAddress address(String text) {
         int colon = text.lastIndexOf(':');
         String host = colon < 0 ? "" : text.substring(0, colon);

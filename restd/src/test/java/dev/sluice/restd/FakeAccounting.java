@@ -4,14 +4,20 @@ import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.protocol.v1.AccountEntry;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AccountedStep;
+import dev.sluice.protocol.v1.AddResult;
+import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
+import dev.sluice.protocol.v1.DeleteAssocResult;
 import dev.sluice.protocol.v1.JobQueryResult;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.ListAssocResult;
+import dev.sluice.protocol.v1.ListQosResult;
 import dev.sluice.protocol.v1.ListTresResult;
+import dev.sluice.protocol.v1.ModifyResult;
+import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.protocol.v1.UserEntry;
 import java.util.ArrayList;
@@ -19,7 +25,7 @@ import java.util.List;
 
 /**
  * A stand-in sluice-dbd for the REST tests: two finished jobs, the built-in TRES and a GPU, one
- * account with one user; filters jobs by id and user as the daemon does, and records requests.
+ * account with one user, the cluster test and two QOS; filters jobs by id and user as the daemon does, and records requests.
  */
 final class FakeAccounting {
     final List<DbdRequest> seen = new ArrayList<>();
@@ -81,14 +87,108 @@ final class FakeAccounting {
                     .setAllocTres("cpu=1,mem=500M,node=1,billing=1")
                     .build());
 
-    synchronized DbdResponse call(DbdRequest.Builder request) throws AccountingException {
+    /** normal as Slurm creates it; high with every setting sluice-dbd keeps. */
+    private final List<QosEntry> qos = new ArrayList<>(List.of(
+            QosEntry.newBuilder()
+                    .setName("normal")
+                    .setDescription("Normal QOS default")
+                    .setPreemptMode("cluster")
+                    .setUsageFactor(1.0)
+                    .build(),
+            QosEntry.newBuilder()
+                    .setName("high")
+                    .setDescription("urgent work")
+                    .setPriority(100)
+                    .setGraceTimeSeconds(120)
+                    .addPreempt("normal")
+                    .setPreemptMode("requeue")
+                    .setPreemptExemptSeconds(300)
+                    .addFlags("DenyOnLimit")
+                    .addFlags("NoReserve")
+                    .setUsageFactor(2.5)
+                    .setGrpTres("cpu=8,gres/gpu=2")
+                    .setMaxTresPerUser("cpu=4")
+                    .setMaxWallMinutes(60)
+                    .setMaxJobsPerUser(2)
+                    .setMaxSubmitJobsPerUser(0)
+                    .build()));
+
+    /** The accounts, as sluice-dbd keeps them (names, descriptions and organizations in lower case). */
+    private final List<AccountEntry> accounts = new ArrayList<>(List.of(AccountEntry.newBuilder()
+            .setName("physics")
+            .setDescription("physics dept")
+            .setOrganization("science")
+            .build()));
+
+    /** As sluice-dbd: only these may change anything; anyone else gets 2002. */
+    private static final java.util.Set<String> OPERATORS = java.util.Set.of("root", "slurm");
+
+    /** As the REST user's session does: every request goes out as {@code user}. */
+    synchronized DbdResponse call(String user, DbdRequest.Builder request) throws AccountingException {
         DbdRequest r = request.build();
         seen.add(r);
         if (down) {
             throw new AccountingException("Problem talking to the database: Connection refused");
         }
         DbdResponse.Builder out = DbdResponse.newBuilder();
+        boolean changes = switch (r.getBodyCase()) {
+            case ADD_ACCOUNTS, MODIFY_ASSOC, DELETE_QOS -> true;
+            default -> false;
+        };
+        if (changes && !OPERATORS.contains(user)) {
+            throw new AccountingException("Access/permission denied", 2002);
+        }
         switch (r.getBodyCase()) {
+            case DELETE_QOS -> {
+                var d = r.getDeleteQos();
+                List<QosEntry> gone = qos.stream()
+                        .filter(q -> d.getNamesList().contains(q.getName()))
+                        .toList();
+                if (d.getCommit()) {
+                    qos.removeAll(gone);
+                }
+                out.setDeleted(DeleteAssocResult.newBuilder()
+                        .addAllDeleted(gone.stream().map(QosEntry::getName).toList()));
+            }
+            case ADD_ACCOUNTS -> {
+                var a = r.getAddAccounts();
+                AddResult.Builder added = AddResult.newBuilder();
+                for (String name : a.getNamesList()) {
+                    if (accounts.stream().noneMatch(e -> e.getName().equals(name))) {
+                        added.addAdded(name);
+                        if (a.getCommit()) {
+                            accounts.add(AccountEntry.newBuilder()
+                                    .setName(name)
+                                    .setDescription(a.getDescription().isEmpty() ? name : a.getDescription())
+                                    .setOrganization(a.getOrganization().isEmpty() ? name : a.getOrganization())
+                                    .build());
+                        }
+                    }
+                }
+                out.setAdded(added);
+            }
+            case MODIFY_ASSOC -> {
+                var m = r.getModifyAssoc();
+                ModifyResult.Builder modified = ModifyResult.newBuilder();
+                for (int i = 0; i < accounts.size(); i++) {
+                    AccountEntry e = accounts.get(i);
+                    if (m.getEntity() == AssocEntity.ACCOUNTS
+                            && m.getNamesList().contains(e.getName())) {
+                        AccountEntry.Builder changed = e.toBuilder();
+                        if (m.hasDescription()) {
+                            changed.setDescription(m.getDescription());
+                        }
+                        if (m.hasOrganization()) {
+                            changed.setOrganization(m.getOrganization());
+                        }
+                        modified.addModified(e.getName());
+                        if (m.getCommit()) {
+                            accounts.set(i, changed.build());
+                        }
+                    }
+                }
+                out.setModified(modified);
+            }
             case QUERY_JOBS -> {
                 var q = r.getQueryJobs();
                 out.setJobs(JobQueryResult.newBuilder()
@@ -113,10 +213,11 @@ final class FakeAccounting {
                                 .setName("gpu")));
             case LIST_ASSOC ->
                 out.setListed(ListAssocResult.newBuilder()
-                        .addAccounts(AccountEntry.newBuilder()
-                                .setName("physics")
-                                .setDescription("physics dept")
-                                .setOrganization("science"))
+                        .addAllAccounts(accounts.stream()
+                                .filter(e -> r.getListAssoc().getEntity() != AssocEntity.ACCOUNTS
+                                        || r.getListAssoc().getNamesCount() == 0
+                                        || r.getListAssoc().getNamesList().contains(e.getName()))
+                                .toList())
                         .addUsers(UserEntry.newBuilder().setName("alice").setDefaultAccount("physics"))
                         .addAssociations(AssociationEntry.newBuilder()
                                 .setCluster("test")
@@ -133,7 +234,19 @@ final class FakeAccounting {
                                         .setShares(1)
                                         .setMaxJobs(4)
                                         .setQos("normal,high")
-                                        .setDefaultQos("normal"))));
+                                        .setDefaultQos("normal")))
+                        .addAssociations(AssociationEntry.newBuilder()
+                                .setCluster("test")
+                                .setAccount("root")
+                                .setId(1)
+                                .setLimits(AssociationLimits.newBuilder().setShares(1)))
+                        .addClusters("test"));
+            case LIST_QOS ->
+                out.setListedQos(ListQosResult.newBuilder()
+                        .addAllQos(qos.stream()
+                                .filter(q -> r.getListQos().getNamesCount() == 0
+                                        || r.getListQos().getNamesList().contains(q.getName()))
+                                .toList()));
             default -> throw new AccountingException("unexpected " + r.getBodyCase());
         }
         return out.build();

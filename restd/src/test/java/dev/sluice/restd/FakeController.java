@@ -71,7 +71,7 @@ final class FakeController implements Sessions {
 
     @Override
     public Optional<AccountingSession> accountingForUser(String user, String token) {
-        return Optional.of(accounting::call);
+        return Optional.of(request -> accounting.call(user, request));
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.common.auth.UserTokens;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.http.RestServer;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -36,6 +37,7 @@ final class RestFixture implements AutoCloseable {
                 new TokenGate(Optional.of(tokens)),
                 controller,
                 "test",
+                new SlurmdbApi.Control("10.0.0.1", 6817),
                 Clock.systemUTC());
         server.start();
     }

@@ -96,7 +96,9 @@ class TestOpenApiDocument {
                         .replace("{node_name}", "n1")
                         .replace("{partition_name}", "debug")
                         .replace("{account_name}", "physics")
-                        .replace("{name}", "alice");
+                        .replace("{name}", "alice")
+                        .replace("{qos}", "normal")
+                        .replace("{cluster_name}", "test");
         String body = r.body().isPresent() ? "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"name\":\"x\"}}" : null;
         if (r.method().equals("POST") && r.template().startsWith("node/")) {
             body = "{\"state\":[\"DRAIN\"],\"reason\":\"r\"}";

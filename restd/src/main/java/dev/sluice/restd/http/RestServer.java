@@ -76,6 +76,18 @@ public final class RestServer implements AutoCloseable {
 
     public RestServer(InetSocketAddress listen, TokenGate gate, Sessions sessions, String cluster, Clock clock)
             throws IOException {
+        this(listen, gate, sessions, cluster, SlurmdbApi.Control.unknown(), clock);
+    }
+
+    /** @param control where this cluster's controller listens, for {@code /slurmdb/.../clusters} */
+    public RestServer(
+            InetSocketAddress listen,
+            TokenGate gate,
+            Sessions sessions,
+            String cluster,
+            SlurmdbApi.Control control,
+            Clock clock)
+            throws IOException {
         this.gate = requireNonNull(gate, "gate is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
@@ -83,7 +95,7 @@ public final class RestServer implements AutoCloseable {
         versions.putAll(SlurmApi.all(cluster, clock, workers));
         this.v0038 = new Api38(cluster, clock, UserDirectory.system());
         for (ApiVersion v : ApiVersion.values()) {
-            accounting.put(v, new SlurmdbApi(v, cluster, clock));
+            accounting.put(v, new SlurmdbApi(v, cluster, control, clock));
         }
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("restd");
@@ -251,6 +263,7 @@ public final class RestServer implements AutoCloseable {
                             ex.method(),
                             path,
                             query(ex.rawQuery()),
+                            body,
                             user,
                             source(ex),
                             sessions.accountingForUser(user, token)));

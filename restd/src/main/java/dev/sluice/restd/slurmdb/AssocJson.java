@@ -107,6 +107,39 @@ final class AssocJson {
         return out;
     }
 
+    /**
+     * Clusters as {@code sacctmgr show cluster} lists them: name, the controller's address where
+     * known ({@code control}, only for the cluster this daemon serves; 22.05's RPC version with
+     * it, as slurmdbd records it when a controller registers) and the root association. Sluice's
+     * dbd keeps no node list, federation or cluster TRES for the listing, so those are left out.
+     */
+    static ArrayNode clusters(
+            List<String> names, List<AssociationEntry> roots, String local, SlurmdbApi.Control control) {
+        ArrayNode out = F.arrayNode();
+        for (String name : names) {
+            ObjectNode o = out.addObject();
+            o.put("name", name);
+            if (name.equals(local) && !control.host().isEmpty()) {
+                o.putObject("controller").put("host", control.host()).put("port", control.port());
+                o.put("rpc_version", RPC_VERSION);
+            } else {
+                o.putObject("controller").put("host", "").put("port", 0);
+                o.put("rpc_version", 0);
+            }
+            o.putArray("flags");
+            roots.stream()
+                    .filter(a -> a.getCluster().equals(name)
+                            && a.getAccount().equals("root")
+                            && a.getUser().isEmpty())
+                    .findFirst()
+                    .ifPresent(root -> o.putObject("associations").set("root", shortForm(root)));
+        }
+        return out;
+    }
+
+    /** SLURM_PROTOCOL_VERSION of 22.05, as sacctmgr show cluster prints it for the controller. */
+    private static final int RPC_VERSION = 9728;
+
     /** {@code assoc_short}: which association, by its names and id. */
     private static ObjectNode shortForm(AssociationEntry e) {
         ObjectNode o = F.objectNode();

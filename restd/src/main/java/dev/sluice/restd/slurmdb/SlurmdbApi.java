@@ -2,6 +2,7 @@ package dev.sluice.restd.slurmdb;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
@@ -9,11 +10,15 @@ import dev.sluice.cli.view.JobStates;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DeleteQosRequest;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ListAssocResult;
+import dev.sluice.protocol.v1.ListQosRequest;
 import dev.sluice.protocol.v1.ListTresRequest;
+import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Envelope;
@@ -30,7 +35,7 @@ import java.util.Optional;
 
 /**
  * The {@code /slurmdb/vX.Y.Z/} endpoints of one data parser version: ping, jobs and one job,
- * TRES, accounts, users and associations, each asked of sluice-dbd as sacct and sacctmgr ask
+ * TRES, accounts, users, associations, QOS and clusters, each asked of sluice-dbd as sacct and sacctmgr ask
  * it, with the REST user's token (so the daemon's own rules on who sees what apply).
  */
 public final class SlurmdbApi {
@@ -39,6 +44,7 @@ public final class SlurmdbApi {
             String method,
             String path,
             Map<String, String> query,
+            Optional<JsonNode> body,
             String user,
             String source,
             Optional<AccountingSession> accounting) {}
@@ -50,18 +56,47 @@ public final class SlurmdbApi {
             Route.get("job/{job_id}", "one job as accounting keeps it", "openapi_slurmdbd_jobs_resp"),
             Route.get("tres/", "the TRES and their ids", "openapi_tres_resp"),
             Route.get("accounts/", "accounts, as sacctmgr show account", "openapi_accounts_resp"),
+            Route.post(
+                    "accounts/",
+                    "add or update accounts, as sacctmgr add/modify account (operators only)",
+                    "openapi_resp",
+                    "openapi_accounts_resp"),
             Route.get("account/{account_name}", "one account", "openapi_accounts_resp"),
             Route.get("users/", "users, as sacctmgr show user", "openapi_users_resp"),
             Route.get("user/{name}", "one user", "openapi_users_resp"),
-            Route.get("associations/", "associations, as sacctmgr show assoc", "openapi_assocs_resp"));
+            Route.get("associations/", "associations, as sacctmgr show assoc", "openapi_assocs_resp"),
+            Route.get("qos/", "QOS, as sacctmgr show qos", "openapi_slurmdbd_qos_resp"),
+            Route.get("qos/{qos}", "one QOS", "openapi_slurmdbd_qos_resp"),
+            Route.delete(
+                    "qos/{qos}",
+                    "delete a QOS, as sacctmgr delete qos (operators only)",
+                    "openapi_slurmdbd_qos_removed_resp"),
+            Route.get("clusters/", "clusters, as sacctmgr show cluster", "openapi_clusters_resp"),
+            Route.get("cluster/{cluster_name}", "one cluster", "openapi_clusters_resp"));
+
+    /**
+     * Where this cluster's controller listens (its first SlurmctldHost and SlurmctldPort), which
+     * sacctmgr show cluster prints; an empty host where it is not known.
+     */
+    public record Control(String host, int port) {
+        public Control {
+            requireNonNull(host, "host is null");
+        }
+
+        public static Control unknown() {
+            return new Control("", 0);
+        }
+    }
 
     private final ApiVersion version;
     private final String cluster;
+    private final Control control;
     private final Clock clock;
 
-    public SlurmdbApi(ApiVersion version, String cluster, Clock clock) {
+    public SlurmdbApi(ApiVersion version, String cluster, Control control, Clock clock) {
         this.version = requireNonNull(version, "version is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
+        this.control = requireNonNull(control, "control is null");
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -74,46 +109,67 @@ public final class SlurmdbApi {
         }
         String key = match.get().key();
         String arg = match.get().arg();
-        String what = key.substring("GET ".length());
         Envelope out = new Envelope(version.dataParser(), call.user(), call.source(), cluster, true);
         if (call.accounting().isEmpty()) {
             ErrorCode none = ErrorCode.DB_CONNECTION;
             out.error(none.number(), none.text(), "slurm.conf keeps no accounting through a slurmdbd", "restd");
-            return Optional.of(requiredShape(what, out).reply(500));
+            return Optional.of(requiredShape(key, out).reply(500));
         }
         AccountingSession dbd = call.accounting().get();
         try {
             return Optional.of(
-                    switch (what) {
-                        case "ping" -> ping(dbd, out);
-                        case "jobs" -> jobs(dbd, out, query(call.query()));
-                        case "job/*" -> jobs(dbd, out, JobQuery.newBuilder().addJobIds(jobId(arg)));
-                        case "tres" -> tres(dbd, out);
-                        case "accounts", "account/*" -> accounts(dbd, out, arg);
-                        case "users", "user/*" -> users(dbd, out, arg);
-                        case "associations" -> associations(dbd, out, call.query());
+                    switch (key) {
+                        case "GET ping" -> ping(dbd, out);
+                        case "GET jobs" -> jobs(dbd, out, query(call.query()));
+                        case "GET job/*" -> jobs(dbd, out, JobQuery.newBuilder().addJobIds(jobId(arg)));
+                        case "GET tres" -> tres(dbd, out);
+                        case "GET accounts", "GET account/*" -> accounts(dbd, out, arg);
+                        case "POST accounts" -> AccountChanges.add(dbd, out, call.body());
+                        case "GET users", "GET user/*" -> users(dbd, out, arg);
+                        case "GET associations" -> associations(dbd, out, call.query());
+                        case "GET qos", "GET qos/*" ->
+                            qos(dbd, out, arg.isEmpty() ? list(call.query(), "name") : List.of(arg));
+                        case "DELETE qos/*" -> deleteQos(dbd, out, arg);
+                        case "GET clusters", "GET cluster/*" -> clusters(dbd, out, arg);
                         default -> throw new IllegalStateException("route " + key + " has no handler");
                     });
         } catch (AccountingException e) {
-            out.error(ErrorCode.DB_CONNECTION.number(), e.getMessage(), what + " failed", "slurmdbd");
-            return Optional.of(requiredShape(what, out).reply(500));
+            if (e.code() != 0) {
+                // The daemon's refusal (2002 for a plain user's change): its number and text.
+                ErrorCode known = ErrorCode.fromNumber(e.code());
+                String text = known.number() == e.code() ? known.text() : e.getMessage();
+                out.error(e.code(), text, e.getMessage(), "slurmdbd");
+            } else {
+                out.error(ErrorCode.DB_CONNECTION.number(), e.getMessage(), key + " failed", "slurmdbd");
+            }
+            return Optional.of(requiredShape(key, out).reply(500));
         } catch (IllegalArgumentException e) {
             RestErrors bad = RestErrors.INVALID_QUERY;
             out.error(bad.number(), bad.text(), e.getMessage(), call.path());
-            return Optional.of(requiredShape(what, out).reply(bad.httpStatus()));
+            return Optional.of(requiredShape(key, out).reply(bad.httpStatus()));
+        } catch (AccountChanges.BadBody e) {
+            RestErrors bad = RestErrors.FAIL_PARSING;
+            out.error(bad.number(), bad.text(), e.getMessage(), call.path());
+            return Optional.of(requiredShape(key, out).reply(bad.httpStatus()));
         }
     }
 
     /** A failed answer still has the fields its schema requires, empty. */
-    private static Envelope requiredShape(String what, Envelope out) {
+    private static Envelope requiredShape(String key, Envelope out) {
         ObjectNode body = out.body();
-        switch (what) {
-            case "ping" -> body.putArray("pings");
-            case "jobs", "job/*" -> body.putArray("jobs");
-            case "tres" -> body.putArray("TRES");
-            case "accounts", "account/*" -> body.putArray("accounts");
-            case "users", "user/*" -> body.putArray("users");
-            default -> body.putArray("associations");
+        switch (key) {
+            case "GET ping" -> body.putArray("pings");
+            case "GET jobs", "GET job/*" -> body.putArray("jobs");
+            case "GET tres" -> body.putArray("TRES");
+            case "GET accounts", "GET account/*" -> body.putArray("accounts");
+            case "GET users", "GET user/*" -> body.putArray("users");
+            case "GET qos", "GET qos/*" -> body.putArray("qos");
+            case "DELETE qos/*" -> body.putArray("removed_qos");
+            case "GET clusters", "GET cluster/*" -> body.putArray("clusters");
+            case "GET associations" -> body.putArray("associations");
+            default -> {
+                // openapi_resp: meta, errors and warnings only
+            }
         }
         return out;
     }
@@ -191,6 +247,49 @@ public final class SlurmdbApi {
         list(q, "cluster").forEach(req::addClusters);
         ListAssocResult r = dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
         out.body().set("associations", AssocJson.associations(r.getAssociationsList()));
+        return out.reply(200);
+    }
+
+    private Reply qos(AccountingSession dbd, Envelope out, List<String> names) throws AccountingException {
+        Map<String, Integer> ids = tresIds(dbd);
+        List<QosEntry> found = dbd.call(DbdRequest.newBuilder()
+                        .setListQos(ListQosRequest.newBuilder().addAllNames(names)))
+                .getListedQos()
+                .getQosList();
+        out.body().set("qos", QosJson.list(found, ids));
+        return out.reply(200);
+    }
+
+    /**
+     * As sacctmgr delete qos, committed at once (slurmrestd asks no question). Nothing deleted is
+     * a warning, as slurmrestd's "found nothing"; a refusal by the daemon deletes nothing.
+     */
+    private Reply deleteQos(AccountingSession dbd, Envelope out, String name) throws AccountingException {
+        List<String> deleted = dbd.call(DbdRequest.newBuilder()
+                        .setDeleteQos(
+                                DeleteQosRequest.newBuilder().addNames(name).setCommit(true)))
+                .getDeleted()
+                .getDeletedList();
+        ArrayNode removed = out.body().putArray("removed_qos");
+        deleted.forEach(removed::add);
+        if (deleted.isEmpty()) {
+            out.warning("slurmdb_qos_remove found nothing", "slurmdbd");
+        }
+        return out.reply(200);
+    }
+
+    /** As sacctmgr show cluster: the clusters, then their root associations. */
+    private Reply clusters(AccountingSession dbd, Envelope out, String name) throws AccountingException {
+        List<String> names = name.isEmpty() ? List.of() : List.of(name);
+        List<String> found = listAssoc(dbd, AssocEntity.CLUSTERS, name).getClustersList();
+        List<AssociationEntry> roots = dbd.call(DbdRequest.newBuilder()
+                        .setListAssoc(ListAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.ASSOCIATIONS)
+                                .addAccounts("root")
+                                .addAllClusters(names)))
+                .getListed()
+                .getAssociationsList();
+        out.body().set("clusters", AssocJson.clusters(found, roots, cluster, control));
         return out.reply(200);
     }
 

@@ -32,8 +32,21 @@ public final class AccountingClient {
 
     /** A failure with the text sacct prints after {@code sacct: error: }. */
     public static final class AccountingException extends Exception {
+        private final int code;
+
         public AccountingException(String message) {
+            this(message, 0);
+        }
+
+        /** @param code the daemon's Slurm error number; 0 when it did not answer */
+        public AccountingException(String message, int code) {
             super(message);
+            this.code = code;
+        }
+
+        /** The daemon's Slurm error number (2002 for a change it refused); 0 when it did not answer. */
+        public int code() {
+            return code;
         }
     }
 
@@ -90,7 +103,8 @@ public final class AccountingClient {
             throw new AccountingException("Problem talking to the database: " + why);
         }
         if (response.hasError() && response.getError().getCode() != 0) {
-            throw new AccountingException(response.getError().getMessage());
+            throw new AccountingException(
+                    response.getError().getMessage(), response.getError().getCode());
         }
         return response;
     }
