@@ -134,7 +134,9 @@ public final class Fixtures {
                 0,
                 1,
                 1,
-                false);
+                false,
+                "OFF",
+                0);
     }
 
     /** The scale harness's seeded mix (mostly small CPU jobs, some multi-node, some GPU). */

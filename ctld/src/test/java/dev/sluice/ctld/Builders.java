@@ -75,7 +75,9 @@ public final class Builders {
                 0,
                 1,
                 1,
-                false);
+                false,
+                "OFF",
+                0);
     }
 
     public static final class NodeBuilder {

@@ -33,39 +33,6 @@ public record Partition(
     /** Node count meaning "no limit"; Slurm's INFINITE. */
     public static final int NODES_UNLIMITED = Integer.MAX_VALUE;
 
-    /** Where nothing is preempted ({@code PreemptMode=OFF}). */
-    public Partition(
-            String name,
-            List<String> nodes,
-            boolean isDefault,
-            long maxTimeMinutes,
-            long defaultTimeMinutes,
-            int maxNodes,
-            int minNodes,
-            PartitionState state,
-            long defMemPerCpuMb,
-            long maxMemPerNodeMb,
-            int priorityTier,
-            int priorityJobFactor,
-            boolean hidden) {
-        this(
-                name,
-                nodes,
-                isDefault,
-                maxTimeMinutes,
-                defaultTimeMinutes,
-                maxNodes,
-                minNodes,
-                state,
-                defMemPerCpuMb,
-                maxMemPerNodeMb,
-                priorityTier,
-                priorityJobFactor,
-                hidden,
-                "OFF",
-                0);
-    }
-
     public Partition {
         requireNonNull(name, "name is null");
         requireNonNull(preemptMode, "preemptMode is null");

@@ -50,7 +50,9 @@ class TestJobUpdate {
                     0,
                     1,
                     1,
-                    false)),
+                    false,
+                    "OFF",
+                    0)),
             1);
 
     private final ControlHarness harness = new ControlHarness();

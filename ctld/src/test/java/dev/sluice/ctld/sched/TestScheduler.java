@@ -229,7 +229,9 @@ class TestScheduler {
                         0,
                         1,
                         1,
-                        false)),
+                        false,
+                        "OFF",
+                        0)),
                 1);
         int tooLong = submit(aJob().build(), 120);
         assertThat(schedule(backfill(1)).pendingReasons()).containsEntry(tooLong, JobReason.PARTITION_TIME_LIMIT);
