@@ -249,6 +249,7 @@ public final class ClientApiHandler {
     }
 
     private final SharedJobsAnswer sharedJobs = new SharedJobsAnswer();
+    private NodeReadings readings = new NodeReadings();
 
     /** squeue's question; the whole queue as everyone may see it is shared (SharedJobsAnswer). */
     public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
@@ -269,7 +270,16 @@ public final class ClientApiHandler {
     }
 
     public GetNodesResponse getNodes(GetNodesRequest request) {
-        return queries().nodes(request);
+        GetNodesResponse answer = queries().nodes(request);
+        GetNodesResponse.Builder out = answer.toBuilder().clearNodes();
+        answer.getNodesList().forEach(n -> out.addNodes(readings.withReadings(n)));
+        return out.build();
+    }
+
+    /** Where heartbeats leave the nodes' CPU load and free memory (NodeRegistryService). */
+    public ClientApiHandler withReadings(NodeReadings nodeReadings) {
+        this.readings = requireNonNull(nodeReadings, "nodeReadings is null");
+        return this;
     }
 
     public GetPartitionsResponse getPartitions(GetPartitionsRequest request) {

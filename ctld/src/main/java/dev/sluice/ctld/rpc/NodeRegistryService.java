@@ -57,6 +57,8 @@ public final class NodeRegistryService implements BindableService {
     private final int heartbeatSeconds;
     private final Predicate<String> resolves;
 
+    private NodeReadings readings = new NodeReadings();
+
     public NodeRegistryService(
             ControllerLoop loop, NodeControl nodes, JobControl jobs, String clusterName, int heartbeatSeconds) {
         this(loop, nodes, jobs, clusterName, heartbeatSeconds, NodeRegistryService::resolves);
@@ -76,6 +78,12 @@ public final class NodeRegistryService implements BindableService {
         this.clusterName = clusterName;
         this.heartbeatSeconds = heartbeatSeconds;
         this.resolves = resolves;
+    }
+
+    /** Heartbeats' CPU load and free memory go to {@code sink} (scontrol show node reads them there). */
+    public NodeRegistryService reportingTo(NodeReadings sink) {
+        this.readings = java.util.Objects.requireNonNull(sink, "sink is null");
+        return this;
     }
 
     /**
@@ -157,6 +165,7 @@ public final class NodeRegistryService implements BindableService {
 
         @Override
         public void heartbeat(HeartbeatRequest request, StreamObserver<HeartbeatResponse> observer) {
+            readings.heard(request.getName(), request.getCpuLoad(), request.getFreeMemoryMb());
             boolean again = await(loop.submit((state, now) -> nodes.heartbeat(state, request.getName(), now)));
             observer.onNext(HeartbeatResponse.newBuilder().setReregister(again).build());
             observer.onCompleted();

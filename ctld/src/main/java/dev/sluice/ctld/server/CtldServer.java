@@ -25,6 +25,7 @@ import dev.sluice.ctld.rpc.CommandGate;
 import dev.sluice.ctld.rpc.ControllerStatistics;
 import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
+import dev.sluice.ctld.rpc.NodeReadings;
 import dev.sluice.ctld.rpc.NodeRegistryService;
 import dev.sluice.ctld.rpc.Reconfigurer;
 import dev.sluice.ctld.rpc.RpcTimings;
@@ -226,7 +227,9 @@ public final class CtldServer implements AutoCloseable {
             reloader.bind(loop, dispatcher, auth);
             reconfigurer = reloader;
         }
-        ClientApiHandler handler = new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer);
+        NodeReadings readings = new NodeReadings();
+        ClientApiHandler handler =
+                new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer).withReadings(readings);
         if (dispatcher != null) {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
             handler = handler.withSteps(new dev.sluice.ctld.step.StepService(loop, dispatcher));
@@ -270,11 +273,12 @@ public final class CtldServer implements AutoCloseable {
                         GrpcClientApi.authenticatingInterceptor(authenticator, InstantSource.system())))
                 .addService(auth.protect(
                         new NodeRegistryService(
-                                loop,
-                                nodes,
-                                jobs,
-                                config.clusterName(),
-                                heartbeatSeconds(config.slurmdTimeoutSeconds())),
+                                        loop,
+                                        nodes,
+                                        jobs,
+                                        config.clusterName(),
+                                        heartbeatSeconds(config.slurmdTimeoutSeconds()))
+                                .reportingTo(readings),
                         DaemonAuth.CTLD))
                 .build()
                 .start();

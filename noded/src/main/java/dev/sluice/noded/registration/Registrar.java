@@ -95,6 +95,8 @@ public final class Registrar implements AutoCloseable {
                             .heartbeat(HeartbeatRequest.newBuilder()
                                     .setName(nodeName)
                                     .addAllRunningJobIds(launcher.runningJobIds())
+                                    .setCpuLoad(HostReadings.loadAverage())
+                                    .setFreeMemoryMb(HostReadings.freeMemoryMb())
                                     .build());
                     if (hb.getReregister()) {
                         registered = false;
