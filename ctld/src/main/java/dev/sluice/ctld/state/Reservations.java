@@ -52,7 +52,7 @@ public record Reservations(Map<String, Reservation> byName, int lastId) {
         Set<NodeFlag> flags = EnumSet.noneOf(NodeFlag.class);
         for (Reservation r : byName.values()) {
             Reservation w = r.window(now);
-            if (w.start() <= now && now < w.end() && w.nodes().contains(node)) {
+            if (w.active(now) && w.nodes().contains(node)) {
                 flags.add(NodeFlag.RESERVED);
                 if (w.has(ReservationFlag.MAINT)) {
                     flags.add(NodeFlag.MAINT);
