@@ -5,13 +5,14 @@ import java.util.Optional;
 
 /**
  * A node state flag as Slurm prints it after the base state ({@code DOWN+DRAIN+NOT_RESPONDING}),
- * declared in the order of their bits in slurm.h, which is the order scontrol prints them in.
- * Each may carry the suffix sinfo appends to a state name ({@code idle*}: not responding) and
+ * declared in the order of their bits in slurm.h (scontrol prints them in the order of Slurm's
+ * name table instead: {@link NodeStatus#scontrolName()}). Each may carry the suffix sinfo appends
+ * to a state name ({@code idle*}: not responding, {@code mix$}: in a maintenance reservation) and
  * the bit that orders sinfo's lines ("decreasing state value, flags included"); a bit of 0
  * takes no part in that order.
  */
 public enum NodeFlag {
-    RESERVED("$", 0x40),
+    RESERVED("", 0x20),
     UNDRAIN("", 0),
     CLOUD("", 0),
     RESUME("", 0),
@@ -21,7 +22,7 @@ public enum NodeFlag {
     POWERED_DOWN("~", 0x1000),
     FAIL("", 0x2000),
     POWERING_UP("#", 0x4000),
-    MAINT("", 0x8000),
+    MAINT("$", 0x8000),
     REBOOT_REQUESTED("@", 0x10000),
     REBOOT_CANCEL("", 0),
     POWERING_DOWN("%", 0x40000),
@@ -52,10 +53,19 @@ public enum NodeFlag {
         return bit;
     }
 
+    /** The name scontrol prints after the base state ({@code MAINTENANCE} for MAINT). */
+    public String scontrolName() {
+        return this == MAINT ? "MAINTENANCE" : name();
+    }
+
     /** A flag by its name in any case; empty for one Slurm does not print. */
     public static Optional<NodeFlag> parse(String name) {
+        String upper = name.strip().toUpperCase(Locale.ROOT);
+        if (upper.equals("MAINTENANCE")) {
+            return Optional.of(MAINT);
+        }
         try {
-            return Optional.of(valueOf(name.strip().toUpperCase(Locale.ROOT)));
+            return Optional.of(valueOf(upper));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -12,7 +12,9 @@ import java.util.Set;
  * mixed or completing) is {@code draining}/{@code drng}, otherwise {@code drained}/{@code drain};
  * {@code FAIL} likewise gives {@code failing}/{@code fail}; {@code COMPLETING} shows as {@code
  * completing}/{@code comp}; a suffix marks conditions ({@code *} not responding, {@code ~}
- * powered off, ...; {@link NodeFlag#suffix()}).
+ * powered off, ...; {@link NodeFlag#suffix()}). A node in an active maintenance reservation is
+ * {@code maint} while it runs nothing, else its state with {@code $} ({@code mix$}); one in any
+ * other active reservation is {@code reserved}/{@code resv} while idle, else named as usual.
  */
 public record NodeStatus(NodeState base, Set<NodeFlag> flags) {
     public NodeStatus {
@@ -45,7 +47,7 @@ public record NodeStatus(NodeState base, Set<NodeFlag> flags) {
 
     /** sinfo {@code %T} without the condition suffix: {@code idle}, {@code drained}. */
     public String longNameAlone() {
-        if (has(NodeFlag.MAINT)) {
+        if (maintAlone()) {
             return "maint";
         } else if (has(NodeFlag.DRAIN)) {
             return busy() ? "draining" : "drained";
@@ -53,6 +55,8 @@ public record NodeStatus(NodeState base, Set<NodeFlag> flags) {
             return busy() ? "failing" : "fail";
         } else if (has(NodeFlag.COMPLETING) && base != NodeState.DOWN) {
             return "completing";
+        } else if (reservedAlone()) {
+            return "reserved";
         }
         return base.longName();
     }
@@ -60,7 +64,7 @@ public record NodeStatus(NodeState base, Set<NodeFlag> flags) {
     /** sinfo {@code %t}: {@code idle}, {@code drng}, {@code down*} ... */
     public String compactName() {
         String name;
-        if (has(NodeFlag.MAINT)) {
+        if (maintAlone()) {
             name = "maint";
         } else if (has(NodeFlag.DRAIN)) {
             name = busy() ? "drng" : "drain";
@@ -68,21 +72,66 @@ public record NodeStatus(NodeState base, Set<NodeFlag> flags) {
             name = busy() ? "failg" : "fail";
         } else if (has(NodeFlag.COMPLETING) && base != NodeState.DOWN) {
             name = "comp";
+        } else if (reservedAlone()) {
+            name = "resv";
         } else {
             name = base.compactName();
         }
         return name + suffix();
     }
 
-    /** scontrol {@code State=}: the base state, then {@code +FLAG} for each flag, in bit order. */
+    /**
+     * scontrol {@code State=}: the base state, then {@code +FLAG} for each flag in the order of
+     * Slurm 22.05's flag name table ({@code IDLE+MAINTENANCE+RESERVED}).
+     */
     public String scontrolName() {
         StringBuilder s = new StringBuilder(base.name());
-        for (NodeFlag f : NodeFlag.values()) {
+        for (NodeFlag f : SCONTROL_ORDER) {
             if (has(f)) {
-                s.append('+').append(f.name());
+                s.append('+').append(f.scontrolName());
             }
         }
         return s.toString();
+    }
+
+    /** node_state_flags[] of Slurm 22.05's slurm_protocol_defs.c, the flags Sluice knows. */
+    private static final NodeFlag[] SCONTROL_ORDER = {
+        NodeFlag.CLOUD,
+        NodeFlag.COMPLETING,
+        NodeFlag.DRAIN,
+        NodeFlag.DYNAMIC_FUTURE,
+        NodeFlag.DYNAMIC_NORM,
+        NodeFlag.INVALID_REG,
+        NodeFlag.FAIL,
+        NodeFlag.MAINT,
+        NodeFlag.POWER_DOWN,
+        NodeFlag.POWER_UP,
+        NodeFlag.POWERED_DOWN,
+        NodeFlag.REBOOT_REQUESTED,
+        NodeFlag.REBOOT_ISSUED,
+        NodeFlag.RESERVED,
+        NodeFlag.RESUME,
+        NodeFlag.NOT_RESPONDING,
+        NodeFlag.PLANNED,
+        NodeFlag.POWERING_UP,
+        NodeFlag.POWERING_DOWN,
+        NodeFlag.UNDRAIN,
+        NodeFlag.REBOOT_CANCEL,
+        NodeFlag.POWER_DRAIN
+    };
+
+    /** MAINT names the state itself unless the node drains, runs work or is down ({@code $}). */
+    private boolean maintAlone() {
+        return has(NodeFlag.MAINT)
+                && !has(NodeFlag.DRAIN)
+                && base != NodeState.ALLOCATED
+                && base != NodeState.MIXED
+                && base != NodeState.DOWN;
+    }
+
+    /** An idle reserved node is {@code reserved} unless a condition suffix names it. */
+    private boolean reservedAlone() {
+        return base == NodeState.IDLE && has(NodeFlag.RESERVED) && suffix().isEmpty();
     }
 
     /** Slurm's numeric state with flags, for sinfo's "decreasing state" order. */
@@ -110,6 +159,7 @@ public record NodeStatus(NodeState base, Set<NodeFlag> flags) {
     private String suffix() {
         // The first condition in the order sinfo checks them.
         for (NodeFlag f : new NodeFlag[] {
+            NodeFlag.MAINT,
             NodeFlag.NOT_RESPONDING,
             NodeFlag.POWERED_DOWN,
             NodeFlag.POWERING_UP,
@@ -117,10 +167,10 @@ public record NodeStatus(NodeState base, Set<NodeFlag> flags) {
             NodeFlag.POWER_DOWN,
             NodeFlag.REBOOT_REQUESTED,
             NodeFlag.REBOOT_ISSUED,
-            NodeFlag.PLANNED,
-            NodeFlag.RESERVED
+            NodeFlag.PLANNED
         }) {
-            if (has(f)) {
+            // A node that is "maint" outright carries no "$" as well.
+            if (has(f) && !(f == NodeFlag.MAINT && maintAlone())) {
                 return f.suffix();
             }
         }

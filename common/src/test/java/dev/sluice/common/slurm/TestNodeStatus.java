@@ -28,4 +28,26 @@ class TestNodeStatus {
         assertThat(silent.unavailable()).isTrue();
         assertThat(new NodeStatus(NodeState.IDLE, Set.of()).unavailable()).isFalse();
     }
+
+    @Test
+    void namesReservedNodesAsSinfoAndScontrolDo() {
+        // As Slurm 22.05 showed them with a reservation active (compat scenarios 143-145).
+        NodeStatus resv = new NodeStatus(NodeState.IDLE, Set.of(NodeFlag.RESERVED));
+        assertThat(resv.compactName()).isEqualTo("resv");
+        assertThat(resv.longName()).isEqualTo("reserved");
+        assertThat(resv.scontrolName()).isEqualTo("IDLE+RESERVED");
+        NodeStatus busy = new NodeStatus(NodeState.MIXED, Set.of(NodeFlag.RESERVED));
+        assertThat(busy.compactName()).isEqualTo("mix");
+        assertThat(busy.scontrolName()).isEqualTo("MIXED+RESERVED");
+        NodeStatus maint = new NodeStatus(NodeState.IDLE, Set.of(NodeFlag.RESERVED, NodeFlag.MAINT));
+        assertThat(maint.compactName()).isEqualTo("maint");
+        assertThat(maint.longName()).isEqualTo("maint");
+        assertThat(maint.scontrolName()).isEqualTo("IDLE+MAINTENANCE+RESERVED");
+        NodeStatus maintBusy = new NodeStatus(NodeState.MIXED, Set.of(NodeFlag.RESERVED, NodeFlag.MAINT));
+        assertThat(maintBusy.compactName()).isEqualTo("mix$");
+        assertThat(maintBusy.longName()).isEqualTo("mixed$");
+        assertThat(maintBusy.scontrolName()).isEqualTo("MIXED+MAINTENANCE+RESERVED");
+        assertThat(NodeStatus.parse("IDLE", List.of("MAINTENANCE")).has(NodeFlag.MAINT))
+                .isTrue();
+    }
 }

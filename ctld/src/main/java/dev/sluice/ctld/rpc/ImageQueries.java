@@ -80,13 +80,15 @@ record ImageQueries(
     GetNodesResponse nodes(GetNodesRequest request) {
         GetNodesResponse.Builder out = GetNodesResponse.newBuilder().setUpdateTime(startTime);
         if (request.getNamesCount() == 0) {
-            image.nodes().forEach(v -> out.addNodes(NodeInfoMapper.node(image, v)));
+            image.nodes().forEach(v -> out.addNodes(NodeInfoMapper.node(image, v, now)));
             return out.build();
         }
         for (String expr : request.getNamesList()) {
             for (String name : HostList.expand(expr)) {
                 out.addNodes(NodeInfoMapper.node(
-                        image, image.node(name).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_NODE_NAME))));
+                        image,
+                        image.node(name).orElseThrow(() -> new SlurmException(ErrorCode.INVALID_NODE_NAME)),
+                        now));
             }
         }
         return out.build();

@@ -14,7 +14,7 @@ import java.util.List;
 final class NodeInfoMapper {
     private NodeInfoMapper() {}
 
-    static NodeInfo node(ClusterImage image, NodeView v) {
+    static NodeInfo node(ClusterImage image, NodeView v, long now) {
         var n = v.node();
         var hw = n.hardware();
         List<String> partitions = image.partitions().stream()
@@ -37,6 +37,9 @@ final class NodeInfoMapper {
                 .setAllocMemoryMb(v.allocMemoryMb())
                 .setState(v.baseState().name())
                 .addAllFlags(v.flags().stream().map(Enum::name).toList())
+                .addAllFlags(image.reservations().nodeFlags(n.name(), now).stream()
+                        .map(Enum::name)
+                        .toList())
                 .setReason(n.reason())
                 .setReasonUser(n.reasonUser())
                 .setReasonTime(n.reasonTime())

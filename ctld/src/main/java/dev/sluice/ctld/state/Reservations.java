@@ -2,11 +2,15 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.common.slurm.ReservationFlag;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The advance reservations the controller holds, in the order they were created (as Slurm lists
@@ -37,6 +41,25 @@ public record Reservations(Map<String, Reservation> byName, int lastId) {
             }
         }
         return out;
+    }
+
+    /**
+     * The flags active reservations put on a node, as Slurm 22.05 shows them: RESERVED while one
+     * holds it, MAINT as well while that one is a maintenance reservation. (Slurm's periodic pass
+     * sets them a second or two after a reservation begins; Sluice at once.)
+     */
+    public Set<NodeFlag> nodeFlags(String node, long now) {
+        Set<NodeFlag> flags = EnumSet.noneOf(NodeFlag.class);
+        for (Reservation r : byName.values()) {
+            Reservation w = r.window(now);
+            if (w.active(now) && w.nodes().contains(node)) {
+                flags.add(NodeFlag.RESERVED);
+                if (w.has(ReservationFlag.MAINT)) {
+                    flags.add(NodeFlag.MAINT);
+                }
+            }
+        }
+        return flags;
     }
 
     /** Every one kept, as saved (ended ones too, until replaced or deleted). */

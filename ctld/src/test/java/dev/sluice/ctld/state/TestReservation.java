@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.common.slurm.NodeFlag;
 import dev.sluice.common.slurm.ReservationFlag;
 import java.util.List;
 import java.util.Set;
@@ -84,5 +85,28 @@ class TestReservation {
         assertThat(table.find("b", T0 + 30)).isEmpty();
         assertThat(table.lastId()).isEqualTo(2);
         assertThat(table.without("r").current(T0)).extracting(Reservation::name).containsExactly("b");
+    }
+
+    @Test
+    void itsNodesAreReservedWhileItIsActiveAndInMaintenanceWhenMaint() {
+        Reservations table = Reservations.NONE
+                .with(of(T0 + 100, T0 + 200, Set.of()))
+                .with(new Reservation(
+                        "m",
+                        2,
+                        T0,
+                        T0 + 50,
+                        List.of("n2"),
+                        "",
+                        List.of(),
+                        false,
+                        List.of(),
+                        Set.of(ReservationFlag.MAINT),
+                        4));
+        assertThat(table.nodeFlags("n1", T0 + 99)).isEmpty();
+        assertThat(table.nodeFlags("n1", T0 + 100)).containsExactly(NodeFlag.RESERVED);
+        assertThat(table.nodeFlags("n1", T0 + 200)).isEmpty();
+        assertThat(table.nodeFlags("n2", T0 + 10)).containsExactlyInAnyOrder(NodeFlag.RESERVED, NodeFlag.MAINT);
+        assertThat(table.nodeFlags("n3", T0 + 10)).isEmpty();
     }
 }

@@ -91,7 +91,11 @@ final class NodeJson {
         ArrayNode a = F.arrayNode();
         a.add(KNOWN.contains(n.getState()) ? n.getState() : "UNKNOWN");
         for (String flag : n.getFlagsList()) {
-            String name = flag.equals("DYNAMIC") ? "DYNAMIC_NORM" : flag;
+            String name = switch (flag) {
+                case "DYNAMIC" -> "DYNAMIC_NORM";
+                case "MAINT" -> "MAINTENANCE";
+                default -> flag;
+            };
             if (KNOWN.contains(name)) {
                 a.add(name);
             }
