@@ -88,6 +88,9 @@ class Scenario:
         if user != "root":
             argv = ["runuser", "-u", user, "--"] + argv
         env = dict(os.environ)
+        # The REST daemon's address is the harness's (@rest), not the login shell's: a job's
+        # environment would show it (scenario 010 lists SLURM* variables).
+        env.pop("SLURMRESTD_URL", None)
         env["HOME"] = pwd.getpwnam(user).pw_dir
         env["USER"] = env["LOGNAME"] = user
         try:
