@@ -7,6 +7,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.state.Dependency;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
@@ -339,7 +340,8 @@ public final class Builders {
         }
 
         public JobBuilder dependency(String spec, boolean killOnInvalid) {
-            sequencing = new JobRequest.Sequencing(sequencing.array(), spec, killOnInvalid, sequencing.beginTime());
+            sequencing = new JobRequest.Sequencing(
+                    sequencing.array(), Dependency.read(spec), killOnInvalid, sequencing.beginTime());
             return this;
         }
 

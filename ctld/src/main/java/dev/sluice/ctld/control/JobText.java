@@ -27,25 +27,24 @@ public final class JobText {
         field("Account", r.account());
         field("Comment", r.comment());
         field("QOS", r.qos());
-        field("Features", r.constraint());
-        field("ReqNodeList", r.reqNodes());
-        field("ExcNodeList", r.excludeNodes());
-        field("TresPerNode", r.gresPerNode());
-        field("OpenMode", r.openMode());
+        field("Features", r.constraint().text());
+        field("ReqNodeList", r.reqNodes().text());
+        field("ExcNodeList", r.excludeNodes().text());
+        field("TresPerNode", r.gres().text());
         field("Command", r.command());
         for (String arg : r.scriptArgs()) {
             field("Command", arg);
         }
         field("AllocNode", r.submitHost());
-        field("Dependency", r.sequencing().dependency());
+        field("Dependency", r.sequencing().dependency().text());
         field("ArrayTaskId", r.sequencing().array());
         field("MailUser", r.mail().user());
         field("MailType", r.mail().types());
         field("Licenses", r.licenses().toString());
         field("Reservation", r.reservation());
-        field("TresPerJob", r.gpuOptions().gpus());
-        field("TresPerNode", r.gpuOptions().gpusPerNode());
-        field("TresPerTask", r.gpuOptions().gpusPerTask());
+        field("TresPerJob", r.gpuOptions().gpus().text());
+        field("TresPerNode", r.gpuOptions().gpusPerNode().text());
+        field("TresPerTask", r.gpuOptions().gpusPerTask().text());
         field("GresFlags", r.gpuOptions().gresFlags());
         environment(r.environment());
     }

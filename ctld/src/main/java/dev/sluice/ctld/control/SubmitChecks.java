@@ -3,8 +3,6 @@ package dev.sluice.ctld.control;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.gres.GresPool;
-import dev.sluice.ctld.queue.Dependency;
-import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterView;
@@ -18,13 +16,7 @@ final class SubmitChecks {
 
     /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
     static void features(ClusterView state, JobRequest request) {
-        FeatureConstraint constraint;
-        try {
-            constraint = FeatureConstraint.parse(request.constraint());
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.INVALID_FEATURE);
-        }
-        for (String feature : constraint.features()) {
+        for (String feature : request.constraint().features()) {
             if (state.nodes().stream().noneMatch(n -> n.features().contains(feature))) {
                 throw new SlurmException(ErrorCode.INVALID_FEATURE);
             }
@@ -63,7 +55,12 @@ final class SubmitChecks {
         }
     }
 
-    /** The array and dependency texts must parse, or Slurm refuses the job. */
+    /**
+     * The array and dependency texts must parse, or Slurm refuses the job. (The dependency was
+     * read when the request arrived. A job id the controller does not know is accepted, as by
+     * Slurm 22.05: the job it named has ended and been forgotten, so that part is met once the
+     * job is considered.)
+     */
     static void sequencing(ClusterView state, JobRequest request, int maxArraySize) {
         String array = request.sequencing().array();
         if (!array.isBlank()) {
@@ -73,11 +70,7 @@ final class SubmitChecks {
                 throw new SlurmException(ErrorCode.INVALID_ARRAY);
             }
         }
-        // A job id the controller does not know is accepted, as by Slurm 22.05: the job it
-        // named has ended and been forgotten, so that part is met once the job is considered.
-        try {
-            Dependency.parse(request.sequencing().dependency());
-        } catch (IllegalArgumentException e) {
+        if (!request.sequencing().dependency().valid()) {
             throw new SlurmException(ErrorCode.DEPENDENCY);
         }
     }

@@ -3,6 +3,7 @@ package dev.sluice.ctld.gres;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresRequest;
+import dev.sluice.ctld.state.GpuCount;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,15 +22,15 @@ public final class GresDemands {
         JobRequest.GpuOptions gpu = request.gpuOptions();
         List<GresDemand.Item> perNode = new ArrayList<>();
         try {
-            for (GresRequest r : GresRequest.parseList(request.gresPerNode())) {
+            for (GresRequest r : request.gres().items()) {
                 perNode.add(new GresDemand.Item(r.name(), r.type().orElse(""), r.count()));
             }
-            TypedCount perNodeGpus = TypedCount.parse(gpu.gpusPerNode());
+            GpuCount perNodeGpus = gpu.gpusPerNode();
             if (perNodeGpus.count() > 0) {
                 perNode.add(new GresDemand.Item("gpu", perNodeGpus.type(), perNodeGpus.count()));
             }
-            TypedCount perTask = TypedCount.parse(gpu.gpusPerTask());
-            TypedCount perJob = TypedCount.parse(gpu.gpus());
+            GpuCount perTask = gpu.gpusPerTask();
+            GpuCount perJob = gpu.gpus();
             boolean wantsGpus = perTask.count() > 0
                     || perJob.count() > 0
                     || perNode.stream().anyMatch(i -> i.name().equals("gpu"));
@@ -60,27 +61,5 @@ public final class GresDemands {
 
     private static SlurmException invalid() {
         return new SlurmException(ErrorCode.INVALID_GRES);
-    }
-
-    /** {@code [type:]count} as {@code --gpus} and friends take it. */
-    record TypedCount(String type, long count) {
-        static TypedCount parse(String text) {
-            if (text == null || text.isBlank()) {
-                return new TypedCount("", 0);
-            }
-            String t = text.strip();
-            int colon = t.lastIndexOf(':');
-            String type = colon < 0 ? "" : t.substring(0, colon);
-            // A leading "gpu:" names the GRES; "gpu:1" alone is type "gpu", as Slurm reads
-            // --gpus=[type:]count, and is refused where no GPU has that type.
-            if (type.startsWith("gpu:")) {
-                type = type.substring(4);
-            }
-            long count = Long.parseLong(t.substring(colon + 1));
-            if (count < 0) {
-                throw new IllegalArgumentException("negative count");
-            }
-            return new TypedCount(type, count);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.limits;
 
+import dev.sluice.common.gres.GresRequest;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.JobRequest;
@@ -27,7 +28,7 @@ public final class JobTres {
         return Tres.of(out);
     }
 
-    /** What a pending job asks for; GRES options that do not parse count nothing (submit refused them). */
+    /** What a pending job asks for, from its options as parsed when it arrived. */
     public static Tres of(JobRequest r) {
         Map<String, Long> out = new TreeMap<>();
         long tasks = r.effectiveTasks();
@@ -37,37 +38,16 @@ public final class JobTres {
         out.put("node", nodes);
         long mem = r.memPerNodeMb() > 0 ? r.memPerNodeMb() * nodes : r.memPerCpuMb() > 0 ? r.memPerCpuMb() * cpus : 0;
         out.put("mem", mem);
-        for (String item :
-                r.gresPerNode() == null ? new String[0] : r.gresPerNode().split(",")) {
-            String[] f = item.strip().split(":");
-            if (f.length == 0 || f[0].isEmpty()) {
-                continue;
-            }
-            long n = f.length == 1 ? 1 : count(f[f.length - 1]);
-            out.merge("gres/" + f[0].toLowerCase(Locale.ROOT), n * nodes, Long::sum);
+        for (GresRequest g : r.gres().items()) {
+            out.merge("gres/" + g.name().toLowerCase(Locale.ROOT), g.count() * nodes, Long::sum);
         }
         JobRequest.GpuOptions g = r.gpuOptions();
-        long gpus = typed(g.gpus()) + typed(g.gpusPerNode()) * nodes + typed(g.gpusPerTask()) * tasks;
+        long gpus = g.gpus().count()
+                + g.gpusPerNode().count() * nodes
+                + g.gpusPerTask().count() * tasks;
         if (gpus > 0) {
             out.merge("gres/gpu", gpus, Long::sum);
         }
         return Tres.of(out);
-    }
-
-    /** {@code [type:]count}; 0 when empty or not a number. */
-    private static long typed(String text) {
-        if (text == null || text.isBlank()) {
-            return 0;
-        }
-        String t = text.strip();
-        return count(t.substring(t.lastIndexOf(':') + 1));
-    }
-
-    private static long count(String s) {
-        try {
-            return Math.max(0, Long.parseLong(s.strip()));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
     }
 }

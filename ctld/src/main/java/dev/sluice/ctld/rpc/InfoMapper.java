@@ -6,9 +6,10 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
-import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Dependency;
+import dev.sluice.ctld.state.GpuCount;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeHardware;
@@ -244,15 +245,17 @@ public final class InfoMapper {
     /** A pending job's GRES as its TRES counts them: {@code gres/gpu=2} for two nodes of gpu:1. */
     static Tres withGres(Tres tres, JobRequest r, int nodes) {
         Map<String, Long> totals = new TreeMap<>();
-        try {
-            for (GresRequest g : GresRequest.parseList(r.gresPerNode())) {
-                totals.merge(g.name(), g.count() * nodes, Long::sum);
-            }
-        } catch (IllegalArgumentException e) {
-            // Checked at submission; nothing to count.
+        for (GresRequest g : r.gres().items()) {
+            totals.merge(g.name(), g.count() * nodes, Long::sum);
         }
-        countOf(r.gpuOptions().gpusPerNode()).ifPresent(n -> totals.merge("gpu", n * nodes, Long::sum));
-        countOf(r.gpuOptions().gpus()).ifPresent(n -> totals.merge("gpu", n, Long::sum));
+        GpuCount perNode = r.gpuOptions().gpusPerNode();
+        if (!perNode.text().isBlank()) {
+            totals.merge("gpu", perNode.count() * nodes, Long::sum);
+        }
+        GpuCount perJob = r.gpuOptions().gpus();
+        if (!perJob.text().isBlank()) {
+            totals.merge("gpu", perJob.count(), Long::sum);
+        }
         Tres out = tres;
         for (Map.Entry<String, Long> e : totals.entrySet()) {
             out = out.with("gres/" + e.getKey(), e.getValue());
@@ -273,19 +276,6 @@ public final class InfoMapper {
         return out;
     }
 
-    /** The count of {@code --gpus}-style text: {@code 2} or {@code tesla:2}. */
-    private static java.util.Optional<Long> countOf(String text) {
-        if (text.isBlank()) {
-            return java.util.Optional.empty();
-        }
-        String n = text.substring(text.lastIndexOf(':') + 1).strip();
-        try {
-            return java.util.Optional.of(Long.parseLong(n));
-        } catch (NumberFormatException e) {
-            return java.util.Optional.empty();
-        }
-    }
-
     /** A job's TRES as Slurm prints them: {@code cpu=2,mem=256M,node=1,billing=2}. */
     static Tres tres(int cpus, long memMb, int nodes) {
         // One map, not a copy per item (Tres.with copies): every job is mapped several times.
@@ -301,15 +291,14 @@ public final class InfoMapper {
 
     /** What a job still waits for; a finished or running job waits for nothing. */
     static String dependency(ClusterImage image, Job job, long now) {
-        String text = job.request().sequencing().dependency();
-        if (text.isBlank() || !job.isPending()) {
+        Dependency dependency = job.request().sequencing().dependency();
+        if (dependency.text().isBlank() || !job.isPending()) {
             return "";
         }
-        try {
-            return Dependency.parse(text).remaining(image, job, now, job.hold() == Job.Hold.NONE);
-        } catch (IllegalArgumentException e) {
-            return text;
+        if (!dependency.valid()) {
+            return dependency.text();
         }
+        return dependency.remaining(image, job, now, job.hold() == Job.Hold.NONE);
     }
 
     /**
@@ -320,7 +309,7 @@ public final class InfoMapper {
         if (!job.isPending() || !image.reasonOf(job).equals(JobReason.REQ_NODE_NOT_AVAIL.slurmName())) {
             return "";
         }
-        List<String> unavailable = HostList.expand(job.request().reqNodes()).stream()
+        List<String> unavailable = job.request().reqNodes().names().stream()
                 .filter(n -> image.node(n).map(v -> !v.isSchedulable()).orElse(true))
                 .toList();
         return unavailable.isEmpty() ? "" : "ReqNodeNotAvail, UnavailableNodes:" + HostList.compress(unavailable);
@@ -334,14 +323,14 @@ public final class InfoMapper {
     /** Slurm's TRES_PER_NODE: {@code gres/gpu:2}, lists joined by commas. */
     static String tresPerNode(JobRequest r) {
         List<String> parts = new ArrayList<>();
-        for (String item : r.gresPerNode().split(",")) {
+        for (String item : r.gres().text().split(",")) {
             String t = item.strip();
             if (!t.isEmpty()) {
                 parts.add("gres/" + (t.startsWith("gres:") || t.startsWith("gres/") ? t.substring(5) : t));
             }
         }
-        if (!r.gpuOptions().gpusPerNode().isEmpty()) {
-            parts.add("gres/gpu:" + r.gpuOptions().gpusPerNode());
+        if (!r.gpuOptions().gpusPerNode().text().isEmpty()) {
+            parts.add("gres/gpu:" + r.gpuOptions().gpusPerNode().text());
         }
         return String.join(",", parts);
     }

@@ -2,8 +2,8 @@ package dev.sluice.ctld.sched;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.PartitionState;
-import dev.sluice.ctld.queue.Dependency;
 import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Dependency;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Partition;
@@ -31,10 +31,8 @@ final class Gates {
         if (job.eligibleTime() > now) {
             return JobReason.BEGIN_TIME;
         }
-        Dependency dependency;
-        try {
-            dependency = Dependency.parse(job.request().sequencing().dependency());
-        } catch (IllegalArgumentException e) {
+        Dependency dependency = job.request().sequencing().dependency();
+        if (!dependency.valid()) {
             return JobReason.DEPENDENCY_NEVER_SATISFIED;
         }
         switch (dependency.evaluate(image, job, task, now)) {

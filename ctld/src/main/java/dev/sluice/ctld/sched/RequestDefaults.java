@@ -1,17 +1,14 @@
 package dev.sluice.ctld.sched;
 
-import dev.sluice.common.error.ErrorCode;
-import dev.sluice.common.error.SlurmException;
-import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.gres.GresDemands;
-import dev.sluice.ctld.select.FeatureConstraint;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Partition;
-import java.util.HashSet;
-import java.util.Set;
 
-/** A job's request as the allocator takes it: partition and cluster defaults applied. */
+/**
+ * A job's request as the allocator takes it: partition and cluster defaults applied. Its parts
+ * were parsed when the request arrived; nothing here reads text.
+ */
 final class RequestDefaults {
     private RequestDefaults() {}
 
@@ -36,35 +33,10 @@ final class RequestDefaults {
                 memPerCpu,
                 defaults.memoryConsumable(),
                 request.exclusive(),
-                names(request.reqNodes()),
-                names(request.excludeNodes()),
+                request.reqNodes().names(),
+                request.excludeNodes().names(),
                 GresDemands.of(request, defaults.gresNames()),
-                constraint(request.constraint()),
-                enforceBinding(request.gpuOptions().gresFlags()));
-    }
-
-    /** {@code --gres-flags} is a comma list; sbatch has already refused unknown flags. */
-    private static boolean enforceBinding(String gresFlags) {
-        for (String flag : gresFlags.split(",")) {
-            if (flag.strip().equalsIgnoreCase("enforce-binding")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static FeatureConstraint constraint(String text) {
-        try {
-            return FeatureConstraint.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new SlurmException(ErrorCode.INVALID_FEATURE);
-        }
-    }
-
-    private static Set<String> names(String hostlist) {
-        if (hostlist == null || hostlist.isBlank()) {
-            return Set.of();
-        }
-        return new HashSet<>(HostList.expand(hostlist));
+                request.constraint(),
+                request.gpuOptions().enforceBinding());
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.select;
 
 import dev.sluice.ctld.gres.GresDemand;
+import dev.sluice.ctld.state.FeatureConstraint;
 import java.util.Set;
 
 /**

@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.slurm.Licenses;
+import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.common.slurm.SlurmLimits;
 import java.util.List;
 import java.util.Map;
@@ -37,15 +38,15 @@ public record JobRequest(
         boolean exclusive,
         long memPerNodeMb,
         long memPerCpuMb,
-        String reqNodes,
-        String excludeNodes,
+        NodeNames reqNodes,
+        NodeNames excludeNodes,
         String account,
         String comment,
         boolean hold,
-        String gresPerNode,
-        String constraint,
+        GresRequests gres,
+        FeatureConstraint constraint,
         boolean requeue,
-        String openMode,
+        OpenMode openMode,
         int nice,
         String qos,
         String command,
@@ -68,6 +69,11 @@ public record JobRequest(
         environment = Map.copyOf(environment);
         requireNonNull(owner, "owner is null");
         requireNonNull(command, "command is null");
+        requireNonNull(reqNodes, "reqNodes is null");
+        requireNonNull(excludeNodes, "excludeNodes is null");
+        requireNonNull(gres, "gres is null");
+        requireNonNull(constraint, "constraint is null");
+        requireNonNull(openMode, "openMode is null");
         requireNonNull(gpuOptions, "gpuOptions is null");
         requireNonNull(sequencing, "sequencing is null");
         requireNonNull(warnSignal, "warnSignal is null");
@@ -109,11 +115,11 @@ public record JobRequest(
      * When the job may run relative to time and other jobs.
      *
      * @param array {@code --array} as typed ({@code 0-15%4}), empty for a plain job
-     * @param dependency {@code --dependency} as typed, empty for none
+     * @param dependency {@code --dependency}, parsed when the job arrived ({@link Dependency#NONE}: none)
      * @param beginTime {@code --begin} as epoch seconds, 0 for none
      */
-    public record Sequencing(String array, String dependency, boolean killOnInvalidDep, long beginTime) {
-        public static final Sequencing NONE = new Sequencing("", "", false, 0);
+    public record Sequencing(String array, Dependency dependency, boolean killOnInvalidDep, long beginTime) {
+        public static final Sequencing NONE = new Sequencing("", Dependency.NONE, false, 0);
 
         public Sequencing {
             requireNonNull(array, "array is null");
@@ -121,16 +127,55 @@ public record JobRequest(
         }
     }
 
-    /** The GPU-centric options ({@code --gpus*}, {@code --cpus-per-gpu}, {@code --mem-per-gpu}) as typed. */
+    /**
+     * The GPU-centric options ({@code --gpus*}, {@code --cpus-per-gpu}, {@code --mem-per-gpu}),
+     * parsed once; each count keeps its text as typed.
+     */
     public record GpuOptions(
-            String gpus, String gpusPerNode, String gpusPerTask, int cpusPerGpu, long memPerGpuMb, String gresFlags) {
-        public static final GpuOptions NONE = new GpuOptions("", "", "", 0, 0, "");
+            GpuCount gpus,
+            GpuCount gpusPerNode,
+            GpuCount gpusPerTask,
+            int cpusPerGpu,
+            long memPerGpuMb,
+            String gresFlags) {
+        public static final GpuOptions NONE = new GpuOptions(GpuCount.NONE, GpuCount.NONE, GpuCount.NONE, 0, 0, "");
 
         public GpuOptions {
             requireNonNull(gpus, "gpus is null");
             requireNonNull(gpusPerNode, "gpusPerNode is null");
             requireNonNull(gpusPerTask, "gpusPerTask is null");
             requireNonNull(gresFlags, "gresFlags is null");
+        }
+
+        /**
+         * The options as typed.
+         *
+         * @throws IllegalArgumentException when a count does not parse
+         */
+        public static GpuOptions parse(
+                String gpus,
+                String gpusPerNode,
+                String gpusPerTask,
+                int cpusPerGpu,
+                long memPerGpuMb,
+                String gresFlags) {
+            return new GpuOptions(
+                    GpuCount.parse(gpus),
+                    GpuCount.parse(gpusPerNode),
+                    GpuCount.parse(gpusPerTask),
+                    cpusPerGpu,
+                    memPerGpuMb,
+                    gresFlags);
+        }
+
+        /** {@code --gres-flags=enforce-binding}: GPUs only with the cores they are bound to. */
+        public boolean enforceBinding() {
+            for (String flag : gresFlags.split(",")) {
+                if (flag.strip().equalsIgnoreCase("enforce-binding")) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -234,7 +279,7 @@ public record JobRequest(
                 newAccount,
                 newComment,
                 hold,
-                gresPerNode,
+                gres,
                 constraint,
                 requeue,
                 openMode,

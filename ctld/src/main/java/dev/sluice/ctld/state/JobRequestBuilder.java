@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.slurm.Licenses;
+import dev.sluice.common.slurm.OpenMode;
 import java.util.List;
 import java.util.Map;
 
@@ -239,6 +240,7 @@ public final class JobRequestBuilder {
         return this;
     }
 
+    /** @throws IllegalArgumentException when a text option does not parse */
     public JobRequest build() {
         return new JobRequest(
                 name,
@@ -261,15 +263,15 @@ public final class JobRequestBuilder {
                 exclusive,
                 memPerNodeMb,
                 memPerCpuMb,
-                reqNodes,
-                excludeNodes,
+                NodeNames.parse(reqNodes),
+                NodeNames.parse(excludeNodes),
                 account,
                 comment,
                 hold,
-                gresPerNode,
-                constraint,
+                GresRequests.parse(gresPerNode),
+                FeatureConstraint.parse(constraint),
                 requeue,
-                openMode,
+                OpenMode.parse(openMode),
                 nice,
                 qos,
                 command,

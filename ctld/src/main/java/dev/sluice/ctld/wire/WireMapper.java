@@ -5,14 +5,20 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
+import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.control.JobText;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.Dependency;
+import dev.sluice.ctld.state.FeatureConstraint;
+import dev.sluice.ctld.state.GpuCount;
+import dev.sluice.ctld.state.GresRequests;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeHardware;
+import dev.sluice.ctld.state.NodeNames;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.PartitionChange;
 import dev.sluice.protocol.WireStates;
@@ -23,6 +29,7 @@ import dev.sluice.protocol.v1.journal.NodeAllocation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Mapping between the wire's generated classes and the controller's domain values. The only
@@ -57,30 +64,46 @@ public final class WireMapper {
                 s.getExclusive(),
                 s.getMemPerNodeMb(),
                 s.getMemPerCpuMb(),
-                s.getReqNodes(),
-                s.getExcludeNodes(),
+                parsed("ReqNodeList", s.getReqNodes(), NodeNames::parse, ErrorCode.INVALID_NODE_NAME),
+                parsed("ExcNodeList", s.getExcludeNodes(), NodeNames::parse, ErrorCode.INVALID_NODE_NAME),
                 s.getAccount(),
                 s.getComment(),
                 s.getHold(),
-                s.getGresPerNode(),
-                s.getConstraint(),
+                parsed("TresPerNode", s.getGresPerNode(), GresRequests::parse, ErrorCode.INVALID_GRES),
+                parsed("Features", s.getConstraint(), FeatureConstraint::parse, ErrorCode.INVALID_FEATURE),
                 s.getRequeue(),
-                s.getOpenMode(),
+                parsed("OpenMode", s.getOpenMode(), OpenMode::parse, ErrorCode.INVALID_ARGUMENT),
                 s.getNice(),
                 s.getQos(),
                 s.getCommand(),
                 new JobRequest.GpuOptions(
-                        s.getGpus(),
-                        s.getGpusPerNode(),
-                        s.getGpusPerTask(),
+                        parsed("TresPerJob", s.getGpus(), GpuCount::parse, ErrorCode.INVALID_GRES),
+                        parsed("TresPerNode", s.getGpusPerNode(), GpuCount::parse, ErrorCode.INVALID_GRES),
+                        parsed("TresPerTask", s.getGpusPerTask(), GpuCount::parse, ErrorCode.INVALID_GRES),
                         s.getCpusPerGpu(),
                         s.getMemPerGpuMb(),
                         s.getGresFlags()),
-                new JobRequest.Sequencing(s.getArray(), s.getDependency(), s.getKillOnInvalidDep(), s.getBeginTime()),
+                new JobRequest.Sequencing(
+                        s.getArray(), Dependency.read(s.getDependency()), s.getKillOnInvalidDep(), s.getBeginTime()),
                 new JobRequest.WarnSignal((int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()),
                 new JobRequest.Mail(s.getMailType(), s.getMailUser()),
                 licenses(s.getLicenses()),
                 s.getReservation());
+    }
+
+    /**
+     * One option's text parsed into its type, once, where the request arrives. Text that does not
+     * parse is refused with Slurm's error for it; text with a control character first with the
+     * refusal every shown field gets ({@link JobText}), as before the option was parsed here.
+     * What the controller journaled was checked then, so it parses again on replay.
+     */
+    private static <T> T parsed(String field, String text, Function<String, T> parse, ErrorCode refusal) {
+        try {
+            return parse.apply(text);
+        } catch (IllegalArgumentException e) {
+            JobText.field(field, text);
+            throw new SlurmException(refusal);
+        }
     }
 
     /**
@@ -131,26 +154,26 @@ public final class WireMapper {
                 .setExclusive(r.exclusive())
                 .setMemPerNodeMb(r.memPerNodeMb())
                 .setMemPerCpuMb(r.memPerCpuMb())
-                .setReqNodes(r.reqNodes())
-                .setExcludeNodes(r.excludeNodes())
+                .setReqNodes(r.reqNodes().text())
+                .setExcludeNodes(r.excludeNodes().text())
                 .setAccount(r.account())
                 .setComment(r.comment())
                 .setHold(r.hold())
-                .setGresPerNode(r.gresPerNode())
-                .setConstraint(r.constraint())
+                .setGresPerNode(r.gres().text())
+                .setConstraint(r.constraint().text())
                 .setRequeue(r.requeue())
-                .setOpenMode(r.openMode())
+                .setOpenMode(r.openMode().wireName())
                 .setNice(r.nice())
                 .setQos(r.qos())
                 .setCommand(r.command())
-                .setGpus(r.gpuOptions().gpus())
-                .setGpusPerNode(r.gpuOptions().gpusPerNode())
-                .setGpusPerTask(r.gpuOptions().gpusPerTask())
+                .setGpus(r.gpuOptions().gpus().text())
+                .setGpusPerNode(r.gpuOptions().gpusPerNode().text())
+                .setGpusPerTask(r.gpuOptions().gpusPerTask().text())
                 .setCpusPerGpu(r.gpuOptions().cpusPerGpu())
                 .setMemPerGpuMb(r.gpuOptions().memPerGpuMb())
                 .setGresFlags(r.gpuOptions().gresFlags())
                 .setArray(r.sequencing().array())
-                .setDependency(r.sequencing().dependency())
+                .setDependency(r.sequencing().dependency().text())
                 .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
                 .setBeginTime(r.sequencing().beginTime())
                 .setWarnSignal(r.warnSignal().signal())

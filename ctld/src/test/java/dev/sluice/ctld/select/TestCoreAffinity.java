@@ -11,6 +11,7 @@ import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.CoreSet;
+import dev.sluice.ctld.state.FeatureConstraint;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.ctld.gres.GresDemand;
+import dev.sluice.ctld.state.FeatureConstraint;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

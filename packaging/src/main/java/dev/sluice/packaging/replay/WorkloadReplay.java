@@ -210,7 +210,7 @@ public final class WorkloadReplay {
                 .submitHost("login1")
                 .gpuOptions(
                         gpus > 0
-                                ? new JobRequest.GpuOptions(Long.toString(gpus), "", "", 0, 0, "")
+                                ? JobRequest.GpuOptions.parse(Long.toString(gpus), "", "", 0, 0, "")
                                 : JobRequest.GpuOptions.NONE)
                 .build();
     }

@@ -1,8 +1,6 @@
-package dev.sluice.ctld.queue;
+package dev.sluice.ctld.state;
 
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.state.ClusterImage;
-import dev.sluice.ctld.state.Job;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,10 +10,12 @@ import java.util.Locale;
  * (all must hold) or by {@code ?} (any may hold), never both. Each term is
  * {@code type:job[_task][+minutes][:job...]} or {@code singleton}.
  *
+ * <p>Parsed once, when the job arrives; {@code text} is the expression as typed.
+ *
  * <p>A job that has been purged from memory counts as satisfying the term, as in Slurm: it ended
  * long enough ago to be forgotten.
  */
-public record Dependency(List<Term> terms, boolean any) {
+public record Dependency(String text, List<Term> terms, boolean any, boolean valid) {
 
     public enum Type {
         AFTER,
@@ -42,13 +42,31 @@ public record Dependency(List<Term> terms, boolean any) {
         }
     }
 
-    public static final Dependency NONE = new Dependency(List.of(), false);
+    public static final Dependency NONE = new Dependency("", List.of(), false, true);
+
+    public Dependency {
+        java.util.Objects.requireNonNull(text, "text is null");
+        terms = List.copyOf(terms);
+    }
+
+    /**
+     * The expression as the controller keeps it: parsed, or, when it does not parse, kept as
+     * typed and marked not {@link #valid}. Slurm refuses such a job only after it has made the job
+     * record (its id is used up), so the refusal is the submission's, not the parser's.
+     */
+    public static Dependency read(String text) {
+        try {
+            return parse(text);
+        } catch (IllegalArgumentException e) {
+            return new Dependency(text, List.of(), false, false);
+        }
+    }
 
     /** @throws IllegalArgumentException on anything Slurm would call a dependency problem */
     public static Dependency parse(String text) {
         String t = text == null ? "" : text.strip();
         if (t.isEmpty()) {
-            return NONE;
+            return text == null || text.isEmpty() ? NONE : new Dependency(text, List.of(), false, true);
         }
         boolean any = t.contains("?");
         if (any && t.contains(",")) {
@@ -77,7 +95,7 @@ public record Dependency(List<Term> terms, boolean any) {
             }
             terms.add(new Term(type, refs));
         }
-        return new Dependency(terms, any);
+        return new Dependency(text, terms, any, true);
     }
 
     private static Ref ref(String text) {

@@ -1,10 +1,8 @@
-package dev.sluice.ctld.queue;
+package dev.sluice.ctld.state;
 
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.ctld.state.ClusterImage;
-import dev.sluice.ctld.state.Job;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.sluice.ctld.select;
+package dev.sluice.ctld.state;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,19 +11,25 @@ import java.util.List;
  * "matching OR" and counts such as {@code a*2} are rejected as not yet supported.)
  */
 public final class FeatureConstraint {
-    public static final FeatureConstraint NONE = new FeatureConstraint(List.of());
+    public static final FeatureConstraint NONE = new FeatureConstraint("", List.of());
 
+    /** As the user typed it: Slurm echoes it ({@code Features=}, squeue {@code %f}). */
+    private final String text;
     /** Alternatives (OR) of conjunctions (AND). */
     private final List<List<String>> anyOf;
 
-    private FeatureConstraint(List<List<String>> anyOf) {
+    private FeatureConstraint(String text, List<List<String>> anyOf) {
+        this.text = text;
         this.anyOf = anyOf;
     }
 
     /** @throws IllegalArgumentException on syntax Sluice does not accept */
     public static FeatureConstraint parse(String text) {
-        if (text == null || text.isBlank()) {
+        if (text == null || text.isEmpty()) {
             return NONE;
+        }
+        if (text.isBlank()) {
+            return new FeatureConstraint(text, List.of());
         }
         if (text.contains("[") || text.contains("*") || text.contains("(")) {
             throw new IllegalArgumentException("unsupported constraint syntax: " + text);
@@ -40,7 +46,12 @@ public final class FeatureConstraint {
             }
             alternatives.add(List.copyOf(all));
         }
-        return new FeatureConstraint(List.copyOf(alternatives));
+        return new FeatureConstraint(text, List.copyOf(alternatives));
+    }
+
+    /** The expression as typed; empty when none was given. */
+    public String text() {
+        return text;
     }
 
     public boolean isEmpty() {
@@ -75,6 +86,7 @@ public final class FeatureConstraint {
         return anyOf.hashCode();
     }
 
+    /** The normalized expression ({@code a&b|c}); {@link #text()} is what the user typed. */
     @Override
     public String toString() {
         List<String> alts = new ArrayList<>();

@@ -1,0 +1,96 @@
+package dev.sluice.ctld.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.OpenMode;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobSpec;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A submission's option text (node lists, GRES, GPU counts, feature constraint, open mode) is
+ * parsed once where it arrives: the scheduler reads the parsed parts, Slurm's echoes read the
+ * text as typed, bad text is refused there with Slurm's error for that option.
+ */
+class TestRequestPartsParsedOnArrival {
+    private static JobSpec.Builder spec() {
+        return JobSpec.newBuilder()
+                .setName("j")
+                .setScript(ByteString.copyFromUtf8("#!/bin/sh\ntrue\n"))
+                .setOwner(Identity.newBuilder().setUid(1000).setGid(1000).setUserName("alice"));
+    }
+
+    @Test
+    void partsAreParsedAndTheirTextKeptAsTyped() {
+        JobRequest r = WireMapper.toDomain(spec().setReqNodes("node[3,1-2]")
+                .setExcludeNodes("node9")
+                .setGresPerNode("gpu:a100:2,mps:50")
+                .setGpusPerTask("gpu:h100:1")
+                .setConstraint("a100&ib|h100")
+                .setOpenMode("append")
+                .build());
+
+        assertThat(r.reqNodes().names()).containsExactly("node3", "node1", "node2");
+        assertThat(r.reqNodes().text()).isEqualTo("node[3,1-2]");
+        assertThat(r.excludeNodes().names()).containsExactly("node9");
+        assertThat(r.gres().items())
+                .extracting(g -> g.name() + "/" + g.type().orElse("") + "/" + g.count())
+                .containsExactly("gpu/a100/2", "mps//50");
+        assertThat(r.gpuOptions().gpusPerTask().type()).isEqualTo("h100");
+        assertThat(r.gpuOptions().gpusPerTask().count()).isEqualTo(1);
+        assertThat(r.constraint().matches(List.of("h100"))).isTrue();
+        assertThat(r.constraint().matches(List.of("a100"))).isFalse();
+        assertThat(r.openMode()).isEqualTo(OpenMode.APPEND);
+
+        JobSpec back = WireMapper.toWire(r);
+        assertThat(back.getReqNodes()).isEqualTo("node[3,1-2]");
+        assertThat(back.getGresPerNode()).isEqualTo("gpu:a100:2,mps:50");
+        assertThat(back.getGpusPerTask()).isEqualTo("gpu:h100:1");
+        assertThat(back.getConstraint()).isEqualTo("a100&ib|h100");
+        assertThat(back.getOpenMode()).isEqualTo("append");
+    }
+
+    @Test
+    void nothingGivenIsNothingParsed() {
+        JobRequest r = WireMapper.toDomain(spec().build());
+        assertThat(r.reqNodes().isEmpty()).isTrue();
+        assertThat(r.gres().isEmpty()).isTrue();
+        assertThat(r.constraint().isEmpty()).isTrue();
+        assertThat(r.gpuOptions().gpus().isGiven()).isFalse();
+        assertThat(r.openMode()).isEqualTo(OpenMode.NOT_GIVEN);
+        assertThat(WireMapper.toWire(r).getOpenMode()).isEmpty();
+    }
+
+    @Test
+    void badTextIsRefusedWithTheOptionsError() {
+        assertThat(refusal(spec().setGresPerNode("gpu::1"))).isEqualTo(ErrorCode.INVALID_GRES);
+        assertThat(refusal(spec().setGpus("tesla:x"))).isEqualTo(ErrorCode.INVALID_GRES);
+        assertThat(refusal(spec().setConstraint("a100&"))).isEqualTo(ErrorCode.INVALID_FEATURE);
+        assertThat(refusal(spec().setReqNodes("node[1-"))).isEqualTo(ErrorCode.INVALID_NODE_NAME);
+        assertThat(refusal(spec().setExcludeNodes("node]"))).isEqualTo(ErrorCode.INVALID_NODE_NAME);
+        assertThat(refusal(spec().setOpenMode("sideways"))).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+    }
+
+    @Test
+    void aControlCharacterIsNamedBeforeTheSyntax() {
+        assertThatThrownBy(() ->
+                        WireMapper.toDomain(spec().setGresPerNode("gpu\n:1").build()))
+                .isInstanceOf(SlurmException.class)
+                .hasMessage("Invalid TresPerNode: control character \\n is not allowed");
+    }
+
+    private static ErrorCode refusal(JobSpec.Builder b) {
+        try {
+            WireMapper.toDomain(b.build());
+        } catch (SlurmException e) {
+            return e.code();
+        }
+        throw new AssertionError("accepted " + b);
+    }
+}
