@@ -66,4 +66,21 @@ class TestArchitecture {
                 .resideInAnyPackage("io.grpc..", "java.net..", "dev.sluice.dbd.server..")
                 .check(classes);
     }
+
+    @Test
+    void theAccountingWritePathBindsNoWireTypes() {
+        // The controller's records are read at the edge (server.AccountingWire); the store
+        // writes rows from the model's entries, so a wire change cannot reach the SQL.
+        noClasses()
+                .that()
+                .haveSimpleName("AccountingStore")
+                .or()
+                .haveSimpleName("ClusterTres")
+                .or()
+                .resideInAPackage("dev.sluice.dbd.model..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("dev.sluice.protocol..", "com.google.protobuf..")
+                .check(classes);
+    }
 }

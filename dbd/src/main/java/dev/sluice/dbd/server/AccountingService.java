@@ -93,7 +93,7 @@ final class AccountingService extends AccountingGrpc.AccountingImplBase {
     public void record(AccountingBatch batch, StreamObserver<AccountingAck> response) {
         long through;
         try {
-            through = store.apply(batch);
+            through = store.apply(AccountingWire.entries(batch));
         } catch (IllegalArgumentException e) {
             log.warn("refused accounting batch from {}: {}", batch.getClusterName(), e.getMessage());
             response.onError(

@@ -2,12 +2,9 @@ package dev.sluice.dbd.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.dbd.model.AccountingEntries;
+import dev.sluice.dbd.model.AccountingEntry;
 import dev.sluice.dbd.model.TresCounts;
-import dev.sluice.protocol.v1.AccountingBatch;
-import dev.sluice.protocol.v1.AccountingRecord;
-import dev.sluice.protocol.v1.JobAccountingRecord;
-import dev.sluice.protocol.v1.JobInfo;
-import dev.sluice.protocol.v1.StepAccountingRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,49 +37,29 @@ public final class AccountingStore {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
-    /**
-     * Applies a batch and answers the highest sequence now applied for its cluster.
-     *
-     * @throws IllegalArgumentException for a batch no retry can fix (no cluster, sequences out
-     *     of order, an empty record)
-     */
-    public long apply(AccountingBatch batch) throws SQLException {
-        String cluster = batch.getClusterName();
-        if (cluster.isBlank()) {
-            throw new IllegalArgumentException("accounting batch without a cluster name");
-        }
-        long previous = 0;
-        for (AccountingRecord r : batch.getRecordsList()) {
-            if (r.getSequence() <= previous) {
-                throw new IllegalArgumentException("sequence " + r.getSequence() + " follows " + previous);
-            }
-            if (r.getRecordCase() == AccountingRecord.RecordCase.RECORD_NOT_SET) {
-                throw new IllegalArgumentException("record " + r.getSequence() + " is empty");
-            }
-            previous = r.getSequence();
-        }
-        long clusterId = ensureCluster(cluster);
+    /** Applies a batch and answers the highest sequence now applied for its cluster. */
+    public long apply(AccountingEntries batch) throws SQLException {
+        long clusterId = ensureCluster(batch.cluster());
         try (Connection c = ds.getConnection()) {
             try {
                 long applied = lockApplied(c, clusterId);
                 TresCatalog tres = TresCatalog.load(c);
                 long through = applied;
                 long rewind = Long.MAX_VALUE;
-                for (AccountingRecord r : batch.getRecordsList()) {
-                    if (r.getSequence() <= through) {
+                for (AccountingEntry e : batch.entries()) {
+                    if (e.sequence() <= through) {
                         continue;
                     }
-                    long changed = switch (r.getRecordCase()) {
-                        case JOB -> upsertJob(c, tres, clusterId, r.getSequence(), r.getJob());
-                        case STEP -> {
-                            upsertStep(c, tres, clusterId, r.getSequence(), r.getStep());
+                    long changed = switch (e) {
+                        case AccountingEntry.Job job -> upsertJob(c, tres, clusterId, job);
+                        case AccountingEntry.Step step -> {
+                            upsertStep(c, tres, clusterId, step);
                             yield Long.MAX_VALUE;
                         }
-                        case CLUSTER_TRES -> ClusterTres.apply(c, tres, clusterId, r.getClusterTres());
-                        case RECORD_NOT_SET -> throw new IllegalStateException("checked above");
+                        case AccountingEntry.ClusterSize size -> ClusterTres.apply(c, tres, clusterId, size);
                     };
                     rewind = Math.min(rewind, changed);
-                    through = r.getSequence();
+                    through = e.sequence();
                 }
                 if (rewind != Long.MAX_VALUE) {
                     // Hours already rolled up that this batch changes are rolled again.
@@ -202,23 +179,17 @@ public final class AccountingStore {
      * Upserts the job row; answers the earliest time from which its usage differs from what the
      * row said before ({@code Long.MAX_VALUE} when the usage is the same).
      */
-    private static long upsertJob(Connection c, TresCatalog tres, long clusterId, long seq, JobAccountingRecord r)
+    private static long upsertJob(Connection c, TresCatalog tres, long clusterId, AccountingEntry.Job j)
             throws SQLException {
-        JobInfo j = r.getJob();
-        String user = r.getUserName().isEmpty() ? j.getSpec().getOwner().getUserName() : r.getUserName();
-        Usage before = jobUsage(c, clusterId, j.getJobId(), j.getSubmitTime());
+        AccountingEntry.JobKey key = j.key();
+        AccountingEntry.JobOwner owner = j.owner();
+        AccountingEntry.JobTimes times = j.times();
+        AccountingEntry.JobPlacement placement = j.placement();
+        Usage before = jobUsage(c, clusterId, key.jobId(), key.submitTime());
         Long row = before == null ? null : before.row();
-        String allocTres = idForm(c, tres, j.getAllocTres());
-        long changed = before == null
-                ? new Usage(0, 0, 0, "", j.getSpec().getAccount(), user)
-                        .changedFrom(
-                                j.getStartTime(),
-                                j.getEndTime(),
-                                allocTres,
-                                j.getSpec().getAccount(),
-                                user)
-                : before.changedFrom(
-                        j.getStartTime(), j.getEndTime(), allocTres, j.getSpec().getAccount(), user);
+        String allocTres = idForm(c, tres, placement.allocTres());
+        long changed = (before == null ? new Usage(0, 0, 0, "", owner.account(), owner.userName()) : before)
+                .changedFrom(times.start(), times.end(), allocTres, owner.account(), owner.userName());
         String sql = row == null
                 ? "INSERT INTO jobs (job_name, user_name, uid, gid, group_name, account, partition_name, qos,"
                         + " eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes, alloc_cpus,"
@@ -235,42 +206,41 @@ public final class AccountingStore {
                         + " constraints = ? WHERE id = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
-            ps.setString(i++, clip(j.getSpec().getName(), 256));
-            ps.setString(i++, clip(user, 64));
-            ps.setLong(i++, Integer.toUnsignedLong(j.getSpec().getOwner().getUid()));
-            ps.setLong(i++, Integer.toUnsignedLong(j.getSpec().getOwner().getGid()));
-            ps.setString(i++, clip(r.getGroupName(), 64));
-            ps.setString(i++, clip(j.getSpec().getAccount(), 64));
-            ps.setString(i++, clip(j.getPartition(), 64));
-            ps.setString(i++, clip(j.getSpec().getQos(), 64));
-            ps.setLong(i++, j.getEligibleTime());
-            ps.setLong(i++, j.getStartTime());
-            ps.setLong(i++, j.getEndTime());
-            ps.setString(i++, j.getState().name());
-            ps.setInt(i++, j.getExitStatus());
-            ps.setString(i++, clip(j.getNodeList(), 4096));
+            ps.setString(i++, clip(j.name(), 256));
+            ps.setString(i++, clip(owner.userName(), 64));
+            ps.setLong(i++, owner.uid());
+            ps.setLong(i++, owner.gid());
+            ps.setString(i++, clip(owner.groupName(), 64));
+            ps.setString(i++, clip(owner.account(), 64));
+            ps.setString(i++, clip(placement.partition(), 64));
+            ps.setString(i++, clip(owner.qos(), 64));
+            ps.setLong(i++, times.eligible());
+            ps.setLong(i++, times.start());
+            ps.setLong(i++, times.end());
+            ps.setString(i++, j.outcome().state());
+            ps.setInt(i++, j.outcome().exitStatus());
+            ps.setString(i++, clip(placement.nodeList(), 4096));
             // Pending jobs keep their requested counts, as sacct shows them.
-            ps.setInt(i++, j.getNumNodes());
-            ps.setInt(i++, j.getNumCpus());
-            ps.setString(i++, idForm(c, tres, j.getReqTres()));
+            ps.setInt(i++, placement.nodes());
+            ps.setInt(i++, placement.cpus());
+            ps.setString(i++, idForm(c, tres, placement.reqTres()));
             ps.setString(i++, allocTres);
-            ps.setLong(i++, Integer.toUnsignedLong(j.getTimeLimitMinutes()));
-            ps.setString(i++, clip(j.getWorkDir().isEmpty() ? j.getSpec().getWorkDir() : j.getWorkDir(), 1024));
-            ps.setLong(i++, seq);
-            boolean array = j.getArrayJobId() != 0;
-            ps.setString(i++, array ? clip(j.getDisplayId(), 64) : "");
-            ps.setLong(i++, Integer.toUnsignedLong(j.getArrayJobId()));
-            ps.setLong(i++, array ? j.getArrayTaskId() : -1);
-            ps.setInt(i++, r.getReqCpus());
-            ps.setInt(i++, r.getReqNodes());
-            ps.setLong(i++, r.hasCancelledBy() ? Integer.toUnsignedLong(r.getCancelledBy()) : -1);
-            ps.setLong(i++, Integer.toUnsignedLong(j.getPriority()));
-            ps.setString(i++, clip(j.getReason(), 64));
-            ps.setString(i++, clip(j.getSpec().getConstraint(), 1024));
+            ps.setLong(i++, times.limitMinutes());
+            ps.setString(i++, clip(j.workDir(), 1024));
+            ps.setLong(i++, j.sequence());
+            ps.setString(i++, clip(key.displayId(), 64));
+            ps.setLong(i++, Integer.toUnsignedLong(key.arrayJobId()));
+            ps.setLong(i++, key.arrayTaskId());
+            ps.setInt(i++, placement.reqCpus());
+            ps.setInt(i++, placement.reqNodes());
+            ps.setLong(i++, j.outcome().cancelledBy());
+            ps.setLong(i++, j.priority());
+            ps.setString(i++, clip(j.outcome().reason(), 64));
+            ps.setString(i++, clip(j.constraints(), 1024));
             if (row == null) {
                 ps.setLong(i++, clusterId);
-                ps.setLong(i++, Integer.toUnsignedLong(j.getJobId()));
-                ps.setLong(i, j.getSubmitTime());
+                ps.setLong(i++, Integer.toUnsignedLong(key.jobId()));
+                ps.setLong(i, key.submitTime());
             } else {
                 ps.setLong(i, row);
             }
@@ -322,19 +292,19 @@ public final class AccountingStore {
         }
     }
 
-    private static void upsertStep(Connection c, TresCatalog tres, long clusterId, long seq, StepAccountingRecord s)
+    private static void upsertStep(Connection c, TresCatalog tres, long clusterId, AccountingEntry.Step s)
             throws SQLException {
-        Long job = jobRow(c, clusterId, s.getJobId(), s.getJobSubmitTime());
+        Long job = jobRow(c, clusterId, s.jobId(), s.jobSubmitTime());
         if (job == null) {
             // The controller sends a job's record before any of its steps; a step without one
             // means the job row was never stored, and no retry would change that.
-            log.warn("step {}.{} (sequence {}) names an unknown job; skipped", s.getJobId(), s.getStepId(), seq);
+            log.warn("step {}.{} (sequence {}) names an unknown job; skipped", s.jobId(), s.stepId(), s.sequence());
             return;
         }
         boolean exists;
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM steps WHERE job_ref = ? AND step_id = ?")) {
             ps.setLong(1, job);
-            ps.setLong(2, Integer.toUnsignedLong(s.getStepId()));
+            ps.setLong(2, s.stepId());
             try (ResultSet rs = ps.executeQuery()) {
                 exists = rs.next();
             }
@@ -347,20 +317,22 @@ public final class AccountingStore {
                         + " num_tasks, alloc_cpus, tres_alloc, last_sequence, job_ref, step_id)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
+            AccountingEntry.StepRun run = s.run();
+            AccountingEntry.StepPlacement placement = s.placement();
             int i = 1;
-            ps.setString(i++, clip(s.getName(), 256));
-            ps.setString(i++, s.getState().name());
-            ps.setLong(i++, s.getStartTime());
-            ps.setLong(i++, s.getEndTime());
-            ps.setInt(i++, s.getExitStatus());
-            ps.setString(i++, clip(s.getNodeList(), 4096));
-            ps.setInt(i++, s.getNumNodes());
-            ps.setInt(i++, s.getNumTasks());
-            ps.setInt(i++, s.getNumCpus());
-            ps.setString(i++, idForm(c, tres, s.getAllocTres()));
-            ps.setLong(i++, seq);
+            ps.setString(i++, clip(s.name(), 256));
+            ps.setString(i++, run.state());
+            ps.setLong(i++, run.start());
+            ps.setLong(i++, run.end());
+            ps.setInt(i++, run.exitStatus());
+            ps.setString(i++, clip(placement.nodeList(), 4096));
+            ps.setInt(i++, placement.nodes());
+            ps.setInt(i++, placement.tasks());
+            ps.setInt(i++, placement.cpus());
+            ps.setString(i++, idForm(c, tres, placement.allocTres()));
+            ps.setLong(i++, s.sequence());
             ps.setLong(i++, job);
-            ps.setLong(i, Integer.toUnsignedLong(s.getStepId()));
+            ps.setLong(i, s.stepId());
             ps.executeUpdate();
         }
     }

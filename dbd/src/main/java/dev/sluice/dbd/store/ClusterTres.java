@@ -1,13 +1,13 @@
 package dev.sluice.dbd.store;
 
-import dev.sluice.protocol.v1.ClusterTresRecord;
+import dev.sluice.dbd.model.AccountingEntry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The cluster's size over time ({@code cluster_tres_periods}): a {@link ClusterTresRecord}
+ * The cluster's size over time ({@code cluster_tres_periods}): a {@link AccountingEntry.ClusterSize}
  * closes the current period at its time and opens one with the new totals and down part. The same totals again
  * (a controller restart re-reports them) change nothing.
  */
@@ -15,11 +15,12 @@ final class ClusterTres {
     private ClusterTres() {}
 
     /** Applies one report; answers the time from which usage changes, MAX_VALUE when none. */
-    static long apply(Connection c, TresCatalog tres, long clusterId, ClusterTresRecord r) throws SQLException {
+    static long apply(Connection c, TresCatalog tres, long clusterId, AccountingEntry.ClusterSize r)
+            throws SQLException {
         // The size and its down part, kept together: "1=8,2=16000|1=4,2=8000".
-        String totals = AccountingStore.idForm(c, tres, r.getTres());
-        String down = AccountingStore.idForm(c, tres, r.getDownTres());
-        long time = r.getTime();
+        String totals = AccountingStore.idForm(c, tres, r.tres());
+        String down = AccountingStore.idForm(c, tres, r.downTres());
+        long time = r.time();
         Long openStart = null;
         String openTres = null;
         try (PreparedStatement ps = c.prepareStatement(

@@ -1,8 +1,8 @@
 package dev.sluice.dbd.server;
 
-import static dev.sluice.dbd.store.Records.batch;
 import static dev.sluice.dbd.store.Records.job;
 import static dev.sluice.dbd.store.Records.pending;
+import static dev.sluice.dbd.store.Records.wireBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -75,7 +75,7 @@ class DbdServerTest {
     @Test
     void recordsSentOverGrpcAreAnsweredOnTheCommandSocket() throws Exception {
         var stub = signed(keys);
-        var b = batch("alpha", job(4, pending(11, "sim", "kim", 500)), job(6, pending(12, "post", "kim", 501)));
+        var b = wireBatch("alpha", job(4, pending(11, "sim", "kim", 500)), job(6, pending(12, "post", "kim", 501)));
         assertThat(stub.record(b).getAppliedThrough()).isEqualTo(6);
         assertThat(stub.record(b).getAppliedThrough()).isEqualTo(6);
 
@@ -104,7 +104,7 @@ class DbdServerTest {
 
     @Test
     void recordsWithoutTheClusterKeyAreRefusedAndNotStored() throws Exception {
-        var b = batch("alpha", job(4, pending(11, "sim", "kim", 500)));
+        var b = wireBatch("alpha", job(4, pending(11, "sim", "kim", 500)));
         assertThatThrownBy(() -> AccountingGrpc.newBlockingStub(channel).record(b))
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
                     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
@@ -141,7 +141,7 @@ class DbdServerTest {
     @Test
     void aBatchNoRetryCanFixIsRefusedAsInvalid() {
         var stub = signed(keys);
-        assertThatThrownBy(() -> stub.record(batch("", job(1, pending(1, "x", "y", 1)))))
+        assertThatThrownBy(() -> stub.record(wireBatch("", job(1, pending(1, "x", "y", 1)))))
                 .isInstanceOfSatisfying(
                         StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));

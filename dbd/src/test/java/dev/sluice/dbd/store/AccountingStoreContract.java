@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.protocol.v1.AccountedJob;
-import dev.sluice.protocol.v1.AccountingBatch;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
@@ -137,7 +136,7 @@ abstract class AccountingStoreContract {
     void aResentBatchChangesNothingAndGetsTheSameAck() throws Exception {
         JobInfo p = pending(8, "a", "bob", 2000);
         JobInfo e = ended(running(p, 2001), JobState.FAILED, 256, 2002);
-        AccountingBatch first = batch(cluster, job(1, p), job(2, e));
+        var first = batch(cluster, job(1, p), job(2, e));
         assertThat(store.apply(first)).isEqualTo(2);
         List<AccountedJob> before = all();
 

@@ -1,6 +1,8 @@
 package dev.sluice.dbd.store;
 
+import dev.sluice.dbd.model.AccountingEntries;
 import dev.sluice.dbd.model.StepOrder;
+import dev.sluice.dbd.server.AccountingWire;
 import dev.sluice.protocol.v1.AccountingBatch;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.Identity;
@@ -80,7 +82,13 @@ public final class Records {
                 .build();
     }
 
-    public static AccountingBatch batch(String cluster, AccountingRecord... records) {
+    /** The records as the controller sends them, read as sluice-dbd's edge reads them. */
+    public static AccountingEntries batch(String cluster, AccountingRecord... records) {
+        return AccountingWire.entries(wireBatch(cluster, records));
+    }
+
+    /** The records as the controller sends them. */
+    public static AccountingBatch wireBatch(String cluster, AccountingRecord... records) {
         return AccountingBatch.newBuilder()
                 .setClusterName(cluster)
                 .addAllRecords(List.of(records))

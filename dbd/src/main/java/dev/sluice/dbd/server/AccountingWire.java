@@ -1,0 +1,98 @@
+package dev.sluice.dbd.server;
+
+import dev.sluice.dbd.model.AccountingEntries;
+import dev.sluice.dbd.model.AccountingEntry;
+import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.ClusterTresRecord;
+import dev.sluice.protocol.v1.JobAccountingRecord;
+import dev.sluice.protocol.v1.JobInfo;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.StepAccountingRecord;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The controller's accounting batch, as it arrives on the wire, turned into the entries the store
+ * writes: the one place the daemon reads the wire's job shape, so the store binds its SQL from
+ * values of its own.
+ */
+public final class AccountingWire {
+    private AccountingWire() {}
+
+    /** @throws IllegalArgumentException for a batch no retry can fix (see {@link AccountingEntries}) */
+    public static AccountingEntries entries(AccountingBatch batch) {
+        List<AccountingEntry> out = new ArrayList<>(batch.getRecordsCount());
+        for (AccountingRecord r : batch.getRecordsList()) {
+            out.add(
+                    switch (r.getRecordCase()) {
+                        case JOB -> job(r.getSequence(), r.getJob());
+                        case STEP -> step(r.getSequence(), r.getStep());
+                        case CLUSTER_TRES -> clusterSize(r.getSequence(), r.getClusterTres());
+                        case RECORD_NOT_SET ->
+                            throw new IllegalArgumentException("record " + r.getSequence() + " is empty");
+                    });
+        }
+        return new AccountingEntries(batch.getClusterName(), out);
+    }
+
+    static AccountingEntry.Job job(long sequence, JobAccountingRecord r) {
+        JobInfo j = r.getJob();
+        JobSpec spec = j.getSpec();
+        boolean array = j.getArrayJobId() != 0;
+        return new AccountingEntry.Job(
+                sequence,
+                new AccountingEntry.JobKey(
+                        j.getJobId(),
+                        j.getSubmitTime(),
+                        array ? j.getDisplayId() : "",
+                        j.getArrayJobId(),
+                        array ? j.getArrayTaskId() : -1),
+                new AccountingEntry.JobOwner(
+                        r.getUserName().isEmpty() ? spec.getOwner().getUserName() : r.getUserName(),
+                        Integer.toUnsignedLong(spec.getOwner().getUid()),
+                        Integer.toUnsignedLong(spec.getOwner().getGid()),
+                        r.getGroupName(),
+                        spec.getAccount(),
+                        spec.getQos()),
+                new AccountingEntry.JobTimes(
+                        j.getEligibleTime(),
+                        j.getStartTime(),
+                        j.getEndTime(),
+                        Integer.toUnsignedLong(j.getTimeLimitMinutes())),
+                new AccountingEntry.JobOutcome(
+                        j.getState().name(),
+                        j.getExitStatus(),
+                        j.getReason(),
+                        r.hasCancelledBy() ? Integer.toUnsignedLong(r.getCancelledBy()) : -1),
+                new AccountingEntry.JobPlacement(
+                        j.getPartition(),
+                        j.getNodeList(),
+                        j.getNumNodes(),
+                        j.getNumCpus(),
+                        r.getReqCpus(),
+                        r.getReqNodes(),
+                        j.getReqTres(),
+                        j.getAllocTres()),
+                spec.getName(),
+                j.getWorkDir().isEmpty() ? spec.getWorkDir() : j.getWorkDir(),
+                Integer.toUnsignedLong(j.getPriority()),
+                spec.getConstraint());
+    }
+
+    static AccountingEntry.Step step(long sequence, StepAccountingRecord s) {
+        return new AccountingEntry.Step(
+                sequence,
+                s.getJobId(),
+                s.getJobSubmitTime(),
+                Integer.toUnsignedLong(s.getStepId()),
+                s.getName(),
+                new AccountingEntry.StepRun(s.getState().name(), s.getStartTime(), s.getEndTime(), s.getExitStatus()),
+                new AccountingEntry.StepPlacement(
+                        s.getNodeList(), s.getNumNodes(), s.getNumTasks(), s.getNumCpus(), s.getAllocTres()));
+    }
+
+    static AccountingEntry.ClusterSize clusterSize(long sequence, ClusterTresRecord r) {
+        return new AccountingEntry.ClusterSize(sequence, r.getTime(), r.getTres(), r.getDownTres());
+    }
+}
