@@ -34,7 +34,7 @@ public final class RecordCodec {
             case StateRecord.JobSubmitted r ->
                 e.setJobSubmitted(JobSubmittedRecord.newBuilder()
                         .setJobId(r.jobId())
-                        .setSpec(WireMapper.toWire(r.request()))
+                        .setRequest(JobRequestCodec.encode(r.request()))
                         .setPartition(r.partition())
                         .setTimeLimitMinutes((int) r.timeLimitMinutes()));
             case StateRecord.JobStarted r ->
@@ -147,7 +147,7 @@ public final class RecordCodec {
                 JobSubmittedRecord r = e.getJobSubmitted();
                 yield new StateRecord.JobSubmitted(
                         r.getJobId(),
-                        WireMapper.toDomain(r.getSpec()),
+                        r.hasRequest() ? JobRequestCodec.decode(r.getRequest()) : WireMapper.toDomain(r.getSpec()),
                         r.getPartition(),
                         Integer.toUnsignedLong(r.getTimeLimitMinutes()),
                         t);

@@ -45,8 +45,8 @@ class TestJournalBeforeBytes {
         assertThat(job.request().environment())
                 .containsEntry("GREETING", "d\u00e9j\u00e0 vu")
                 .containsEntry("LANG", "fr_FR.UTF-8");
-        // And it is journaled again as the same bytes.
-        assertThat(RecordCodec.encode(1, job).getJobSubmitted().getSpec().getScript())
+        // And it is journaled again, in the journal's own record, as the same bytes.
+        assertThat(RecordCodec.encode(1, job).getJobSubmitted().getRequest().getScript())
                 .isEqualTo(spec.getScript());
     }
 
@@ -56,7 +56,8 @@ class TestJournalBeforeBytes {
         var request =
                 dev.sluice.ctld.Builders.aJob().script(RawText.decode(latin1)).build();
         var entry = RecordCodec.encode(1, new StateRecord.JobSubmitted(1, request, "p", 60, 1));
-        assertThat(entry.getJobSubmitted().getSpec().getScript().toByteArray()).containsExactly(latin1);
+        assertThat(entry.getJobSubmitted().getRequest().getScript().toByteArray())
+                .containsExactly(latin1);
         assertThat(RecordCodec.decode(entry)).isEqualTo(new StateRecord.JobSubmitted(1, request, "p", 60, 1));
     }
 }
