@@ -6,9 +6,8 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
-import dev.sluice.ctld.rpc.InfoMapper;
+import dev.sluice.ctld.rpc.AccountingJobs;
 import dev.sluice.ctld.state.Allocation;
-import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobLifecycle;
@@ -16,10 +15,10 @@ import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.AccountingJob;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.ClusterTresRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
-import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.StepAccountingRecord;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -196,7 +195,7 @@ public final class AccountingEvents {
     }
 
     private static AccountingRecord.Builder job(Job job, int requid, Site site) {
-        JobInfo.Builder info = InfoMapper.jobBuilder(lone(job), job, false, site.partitionMemoryMb(), 0);
+        AccountingJob.Builder info = AccountingJobs.of(job, site.partitionMemoryMb());
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).
@@ -212,8 +211,8 @@ public final class AccountingEvents {
             info.setAllocTres(withoutMemory(info.getAllocTres()));
         }
         JobAccountingRecord.Builder b = JobAccountingRecord.newBuilder()
-                .setJob(info)
-                .setUserName(info.getSpec().getOwner().getUserName())
+                .setAccountingJob(info)
+                .setUserName(job.request().owner().userName())
                 .setReqCpus(job.request().effectiveTasks() * job.request().effectiveCpusPerTask())
                 .setReqNodes(job.request().effectiveMinNodes());
         if (requid != StateRecord.JobEnded.NOBODY) {
@@ -224,7 +223,7 @@ public final class AccountingEvents {
 
     private static AccountingRecord.Builder preempted(AccountingRecord.Builder record) {
         JobAccountingRecord.Builder b = record.getJobBuilder();
-        b.getJobBuilder().setState(WireMapper.toWire(JobState.PREEMPTED));
+        b.getAccountingJobBuilder().setState(WireMapper.toWire(JobState.PREEMPTED));
         return record;
     }
 
@@ -309,10 +308,5 @@ public final class AccountingEvents {
                         || job.state() == JobState.PREEMPTED)
                 && (status & 0xff00) == 0
                 && (status & 0x7f) != 0;
-    }
-
-    /** An image holding just this job, for the shared JobInfo mapping. */
-    private static ClusterImage lone(Job job) {
-        return ClusterImage.ofJob(job);
     }
 }

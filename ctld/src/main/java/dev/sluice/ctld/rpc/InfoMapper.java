@@ -186,7 +186,7 @@ public final class InfoMapper {
         return ids;
     }
 
-    private static long requestedMemory(
+    static long requestedMemory(
             JobRequest r, int cpus, int nodes, ToLongFunction<String> partitionMemory, String partition) {
         if (r.memPerNodeMb() > 0) {
             return r.memPerNodeMb() * r.effectiveMinNodes();

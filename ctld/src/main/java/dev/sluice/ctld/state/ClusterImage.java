@@ -124,7 +124,7 @@ public record ClusterImage(
     }
 
     /** A job's reason: a pending job's hold, or what the scheduler last found in {@code waiting}. */
-    static JobReason reasonOf(Job job, Map<Integer, JobReason> waiting) {
+    public static JobReason reasonOf(Job job, Map<Integer, JobReason> waiting) {
         if (!job.isPending()) {
             return job.reason();
         }

@@ -70,11 +70,11 @@ class AccountingEventsTest {
         List<AccountingRecord.Builder> out =
                 AccountingEvents.of(new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000), job, MEMORY);
         assertThat(out).singleElement().satisfies(r -> {
-            assertThat(r.getJob().getJob().getJobId()).isEqualTo(5);
-            assertThat(r.getJob().getJob().getSpec().getName()).isEqualTo("train");
+            assertThat(r.getJob().getAccountingJob().getJobId()).isEqualTo(5);
+            assertThat(r.getJob().getAccountingJob().getName()).isEqualTo("train");
             assertThat(r.getJob().getUserName()).isEqualTo("alice");
-            assertThat(r.getJob().getJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.PENDING);
-            assertThat(r.getJob().getJob().getAllocTres()).isEmpty();
+            assertThat(r.getJob().getAccountingJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.PENDING);
+            assertThat(r.getJob().getAccountingJob().getAllocTres()).isEmpty();
         });
     }
 
@@ -84,8 +84,8 @@ class AccountingEventsTest {
         List<AccountingRecord.Builder> out =
                 AccountingEvents.of(new StateRecord.JobStarted(5, ALLOC, "gpu", 60, 1010), job, MEMORY);
         assertThat(out).hasSize(2);
-        assertThat(out.get(0).getJob().getJob().getNodeList()).isEqualTo("n[1-2]");
-        assertThat(out.get(0).getJob().getJob().getAllocTres()).contains("cpu=4");
+        assertThat(out.get(0).getJob().getAccountingJob().getNodeList()).isEqualTo("n[1-2]");
+        assertThat(out.get(0).getJob().getAccountingJob().getAllocTres()).contains("cpu=4");
         var step = out.get(1).getStep();
         assertThat(step.getStepId()).isEqualTo(AccountingEvents.BATCH_STEP);
         assertThat(step.getName()).isEqualTo("batch");
@@ -103,12 +103,13 @@ class AccountingEventsTest {
                 .ended(JobState.TIMEOUT, 15, 4610, JobReason.TIME_LIMIT);
         List<AccountingRecord.Builder> out = AccountingEvents.of(
                 new StateRecord.JobEnded(5, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 4610), job, MEMORY);
-        assertThat(out.get(0).getJob().getJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.TIMEOUT);
+        assertThat(out.get(0).getJob().getAccountingJob().getState())
+                .isEqualTo(dev.sluice.protocol.v1.JobState.TIMEOUT);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.CANCELLED);
         assertThat(out.get(1).getStep().getEndTime()).isEqualTo(4610);
         // The signal shows on the step; the job itself reads 0:0, as in sacct.
         assertThat(out.get(1).getStep().getExitStatus()).isEqualTo(15);
-        assertThat(out.get(0).getJob().getJob().getExitStatus()).isZero();
+        assertThat(out.get(0).getJob().getAccountingJob().getExitStatus()).isZero();
     }
 
     @Test
@@ -118,7 +119,7 @@ class AccountingEventsTest {
                 .ended(JobState.FAILED, 3 << 8, 1011, JobReason.NON_ZERO_EXIT_CODE);
         List<AccountingRecord.Builder> out = AccountingEvents.of(
                 new StateRecord.JobEnded(5, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, 1011), job, MEMORY);
-        assertThat(out.get(0).getJob().getJob().getExitStatus()).isEqualTo(3 << 8);
+        assertThat(out.get(0).getJob().getAccountingJob().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.FAILED);
     }
@@ -130,7 +131,7 @@ class AccountingEventsTest {
                 new StateRecord.JobEnded(5, JobState.CANCELLED, 0, JobReason.NONE, 1005, 1001), job, MEMORY);
         assertThat(out).singleElement().satisfies(r -> {
             // sacct: Start = End, and -s R lists it (Slurm 22.05, compat/expected/077).
-            assertThat(r.getJob().getJob().getStartTime()).isEqualTo(1005);
+            assertThat(r.getJob().getAccountingJob().getStartTime()).isEqualTo(1005);
             assertThat(r.getJob().getCancelledBy()).isEqualTo(1001);
         });
     }
@@ -158,7 +159,7 @@ class AccountingEventsTest {
         // One task of two CPUs on one node asked; two nodes of two CPUs held.
         assertThat(record.getReqCpus()).isEqualTo(2);
         assertThat(record.getReqNodes()).isEqualTo(1);
-        assertThat(record.getJob().getNumCpus()).isEqualTo(4);
+        assertThat(record.getAccountingJob().getNumCpus()).isEqualTo(4);
     }
 
     @Test
@@ -169,7 +170,7 @@ class AccountingEventsTest {
                 .ended(JobState.COMPLETED, 0, 1011, JobReason.NONE);
         var out = AccountingEvents.of(
                 new StateRecord.JobEnded(5, JobState.COMPLETED, 0, JobReason.NONE, 1011), job, CORES);
-        assertThat(out.get(0).getJob().getJob().getReqTres()).contains("mem=16000M");
+        assertThat(out.get(0).getJob().getAccountingJob().getReqTres()).contains("mem=16000M");
     }
 
     @Test
@@ -180,7 +181,8 @@ class AccountingEventsTest {
         Allocation alloc = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 1000, 1, gpus)));
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(alloc, 1010, 60, "gpu");
         var out = AccountingEvents.of(new StateRecord.JobStarted(5, alloc, "gpu", 60, 1010), job, CORES);
-        assertThat(out.get(0).getJob().getJob().getAllocTres()).isEqualTo("cpu=2,node=1,billing=2,gres/gpu=2");
+        assertThat(out.get(0).getJob().getAccountingJob().getAllocTres())
+                .isEqualTo("cpu=2,node=1,billing=2,gres/gpu=2");
         assertThat(out.get(1).getStep().getAllocTres()).isEqualTo("cpu=2,mem=0,node=1,gres/gpu=2");
         out = AccountingEvents.of(new StateRecord.JobStarted(5, alloc, "gpu", 60, 1010), job, MEMORY);
         assertThat(out.get(1).getStep().getAllocTres()).isEqualTo("cpu=2,mem=1000M,node=1,gres/gpu=2");

@@ -3,6 +3,7 @@ package dev.sluice.dbd.server;
 import dev.sluice.dbd.model.AccountingEntries;
 import dev.sluice.dbd.model.AccountingEntry;
 import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingJob;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.ClusterTresRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
@@ -37,6 +38,51 @@ public final class AccountingWire {
     }
 
     static AccountingEntry.Job job(long sequence, JobAccountingRecord r) {
+        if (!r.hasAccountingJob()) {
+            return jobBefore(sequence, r);
+        }
+        AccountingJob j = r.getAccountingJob();
+        return new AccountingEntry.Job(
+                sequence,
+                new AccountingEntry.JobKey(
+                        j.getJobId(), j.getSubmitTime(), j.getDisplayId(), j.getArrayJobId(), j.getArrayTaskId()),
+                new AccountingEntry.JobOwner(
+                        r.getUserName(),
+                        Integer.toUnsignedLong(j.getUid()),
+                        Integer.toUnsignedLong(j.getGid()),
+                        r.getGroupName(),
+                        j.getAccount(),
+                        j.getQos()),
+                new AccountingEntry.JobTimes(
+                        j.getEligibleTime(),
+                        j.getStartTime(),
+                        j.getEndTime(),
+                        Integer.toUnsignedLong(j.getTimeLimitMinutes())),
+                new AccountingEntry.JobOutcome(
+                        j.getState().name(),
+                        j.getExitStatus(),
+                        j.getReason(),
+                        r.hasCancelledBy() ? Integer.toUnsignedLong(r.getCancelledBy()) : -1),
+                new AccountingEntry.JobPlacement(
+                        j.getPartition(),
+                        j.getNodeList(),
+                        j.getNumNodes(),
+                        j.getNumCpus(),
+                        r.getReqCpus(),
+                        r.getReqNodes(),
+                        j.getReqTres(),
+                        j.getAllocTres()),
+                j.getName(),
+                j.getWorkDir(),
+                Integer.toUnsignedLong(j.getPriority()),
+                j.getConstraint());
+    }
+
+    /**
+     * A record from a controller that shipped the squeue-shaped {@code JobInfo}: still in an
+     * outbox after an upgrade, so still read.
+     */
+    private static AccountingEntry.Job jobBefore(long sequence, JobAccountingRecord r) {
         JobInfo j = r.getJob();
         JobSpec spec = j.getSpec();
         boolean array = j.getArrayJobId() != 0;

@@ -1,7 +1,9 @@
 package dev.sluice.dbd.server;
 
 import static dev.sluice.dbd.store.Records.job;
+import static dev.sluice.dbd.store.Records.jobBefore;
 import static dev.sluice.dbd.store.Records.pending;
+import static dev.sluice.dbd.store.Records.running;
 import static dev.sluice.dbd.store.Records.wireBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -58,5 +60,21 @@ class TestAccountingWire {
         assertThatThrownBy(() -> AccountingWire.entries(wireBatch(" ", job(1, j))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("accounting batch without a cluster name");
+    }
+
+    @Test
+    void aRecordInTheShapeSentBeforeReadsAsTheSameEntry() {
+        JobInfo j = pending(7, "sim", "kim", 500).toBuilder()
+                .setArrayJobId(5)
+                .setArrayTaskId(2)
+                .setDisplayId("5_2")
+                .setPriority(-3)
+                .setReason("Priority")
+                .build();
+        JobInfo ran = running(j, 510);
+        for (JobInfo info : new JobInfo[] {j, ran}) {
+            assertThat(AccountingWire.entries(wireBatch("alpha", jobBefore(1, info))))
+                    .isEqualTo(AccountingWire.entries(wireBatch("alpha", job(1, info))));
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.sluice.dbd.model.AccountingEntries;
 import dev.sluice.dbd.model.StepOrder;
 import dev.sluice.dbd.server.AccountingWire;
 import dev.sluice.protocol.v1.AccountingBatch;
+import dev.sluice.protocol.v1.AccountingJob;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobAccountingRecord;
@@ -55,7 +56,50 @@ public final class Records {
                 .build();
     }
 
+    /** The job's record as the controller sends it now ({@code accounting_job}). */
     public static AccountingRecord job(long seq, JobInfo j) {
+        boolean array = j.getArrayJobId() != 0;
+        AccountingJob acct = AccountingJob.newBuilder()
+                .setJobId(j.getJobId())
+                .setSubmitTime(j.getSubmitTime())
+                .setDisplayId(array ? j.getDisplayId() : "")
+                .setArrayJobId(j.getArrayJobId())
+                .setArrayTaskId(array ? j.getArrayTaskId() : -1)
+                .setName(j.getSpec().getName())
+                .setUid(j.getSpec().getOwner().getUid())
+                .setGid(j.getSpec().getOwner().getGid())
+                .setAccount(j.getSpec().getAccount())
+                .setQos(j.getSpec().getQos())
+                .setPartition(j.getPartition())
+                .setEligibleTime(j.getEligibleTime())
+                .setStartTime(j.getStartTime())
+                .setEndTime(j.getEndTime())
+                .setTimeLimitMinutes(j.getTimeLimitMinutes())
+                .setState(j.getState())
+                .setExitStatus(j.getExitStatus())
+                .setReason(j.getReason())
+                .setNodeList(j.getNodeList())
+                .setNumNodes(j.getNumNodes())
+                .setNumCpus(j.getNumCpus())
+                .setReqTres(j.getReqTres())
+                .setAllocTres(j.getAllocTres())
+                .setWorkDir(j.getWorkDir().isEmpty() ? j.getSpec().getWorkDir() : j.getWorkDir())
+                .setConstraint(j.getSpec().getConstraint())
+                .setPriority(j.getPriority())
+                .build();
+        return AccountingRecord.newBuilder()
+                .setSequence(seq)
+                .setJob(JobAccountingRecord.newBuilder()
+                        .setAccountingJob(acct)
+                        .setUserName(j.getSpec().getOwner().getUserName()))
+                .build();
+    }
+
+    /**
+     * The job's record as controllers sent it before accounting had a job shape of its own (the
+     * squeue-shaped JobInfo), as an outbox may still hold it after an upgrade.
+     */
+    public static AccountingRecord jobBefore(long seq, JobInfo j) {
         return AccountingRecord.newBuilder()
                 .setSequence(seq)
                 .setJob(JobAccountingRecord.newBuilder().setJob(j))

@@ -1,0 +1,102 @@
+package dev.sluice.ctld.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.Licenses;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ArrayPart;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.TaskSet;
+import dev.sluice.protocol.v1.AccountingJob;
+import dev.sluice.protocol.v1.JobInfo;
+import java.util.List;
+import java.util.function.ToLongFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Accounting's job record carries, field for field, what the controller stored when it shipped
+ * the squeue-shaped JobInfo instead: the listing's mapping is the oracle, for jobs pending,
+ * running, ended, held, in arrays, with memory, GRES, licenses and constraints.
+ */
+class TestAccountingJobs {
+    private static final ToLongFunction<String> NODE_MEMORY = p -> 8000;
+    private static final Allocation TWO_NODES = new Allocation(
+            List.of(new Allocation.NodeShare("n1", 2, 512, 1), new Allocation.NodeShare("n2", 2, 512, 1)));
+
+    private static List<Job> jobs() {
+        JobRequest simple = Builders.aJob().name("simple").build();
+        JobRequest rich = Builders.aJob()
+                .name("rich")
+                .tasks(4)
+                .memPerNode(2000)
+                .gres("gpu:2")
+                .build()
+                .withLicenses(Licenses.parse("matlab:2"));
+        JobRequest held = Builders.aJob().name("held").hold().build();
+        Job pending = Job.submitted(7, simple, "debug", 60, 1000);
+        Job richPending = Job.submitted(8, rich, "gpu", 120, 1000);
+        Job running = richPending.started(TWO_NODES, 1010, 120, "gpu");
+        Job done = running.ended(JobState.COMPLETED, 0, 1100, JobReason.NONE);
+        Job failed = Job.submitted(9, simple, "debug", 60, 1000)
+                .started(TWO_NODES, 1005, 60, "debug")
+                .ended(JobState.FAILED, 1 << 8, 1006, JobReason.NON_ZERO_EXIT_CODE);
+        Job heldJob = Job.submitted(10, held, "debug", 60, 1000);
+        Job arrayTask = Job.submitted(12, simple, "debug", 60, 1000, new ArrayPart(11, 3, TaskSet.EMPTY, 0))
+                .started(TWO_NODES, 1001, 60, "debug");
+        return List.of(pending, richPending, running, done, failed, heldJob, arrayTask);
+    }
+
+    @Test
+    void everyFieldIsWhatTheListingsMappingGave() {
+        for (Job job : jobs()) {
+            JobInfo info = InfoMapper.jobBuilder(ClusterImage.ofJob(job), job, false, NODE_MEMORY, 0)
+                    .build();
+            AccountingJob acct = AccountingJobs.of(job, NODE_MEMORY).build();
+            boolean array = info.getArrayJobId() != 0;
+            assertThat(acct.getJobId()).as("job id").isEqualTo(info.getJobId());
+            assertThat(acct.getSubmitTime()).isEqualTo(info.getSubmitTime());
+            assertThat(acct.getDisplayId()).isEqualTo(array ? info.getDisplayId() : "");
+            assertThat(acct.getArrayJobId()).isEqualTo(info.getArrayJobId());
+            assertThat(acct.getArrayTaskId()).isEqualTo(array ? info.getArrayTaskId() : -1);
+            assertThat(acct.getName()).isEqualTo(info.getSpec().getName());
+            assertThat(acct.getUid()).isEqualTo(info.getSpec().getOwner().getUid());
+            assertThat(acct.getGid()).isEqualTo(info.getSpec().getOwner().getGid());
+            assertThat(acct.getAccount()).isEqualTo(info.getSpec().getAccount());
+            assertThat(acct.getQos()).isEqualTo(info.getSpec().getQos());
+            assertThat(acct.getPartition()).isEqualTo(info.getPartition());
+            assertThat(acct.getEligibleTime()).isEqualTo(info.getEligibleTime());
+            assertThat(acct.getStartTime()).isEqualTo(info.getStartTime());
+            assertThat(acct.getEndTime()).isEqualTo(info.getEndTime());
+            assertThat(acct.getTimeLimitMinutes()).isEqualTo(info.getTimeLimitMinutes());
+            assertThat(acct.getState()).isEqualTo(info.getState());
+            assertThat(acct.getExitStatus()).isEqualTo(info.getExitStatus());
+            assertThat(acct.getReason()).as("reason of " + job.id()).isEqualTo(info.getReason());
+            assertThat(acct.getNodeList()).isEqualTo(info.getNodeList());
+            assertThat(acct.getNumNodes()).isEqualTo(info.getNumNodes());
+            assertThat(acct.getNumCpus()).isEqualTo(info.getNumCpus());
+            assertThat(acct.getReqTres()).as("ReqTRES of " + job.id()).isEqualTo(info.getReqTres());
+            assertThat(acct.getAllocTres()).as("AllocTRES of " + job.id()).isEqualTo(info.getAllocTres());
+            assertThat(acct.getWorkDir()).isEqualTo(info.getWorkDir());
+            assertThat(acct.getConstraint()).isEqualTo(info.getSpec().getConstraint());
+        }
+    }
+
+    @Test
+    void theJobsAreNotTrivial() {
+        // The oracle compares something: TRES with GRES and licenses, a held reason, an array task.
+        List<AccountingJob> all = jobs().stream()
+                .map(j -> AccountingJobs.of(j, NODE_MEMORY).build())
+                .toList();
+        assertThat(all).anySatisfy(a -> assertThat(a.getReqTres()).contains("gres/gpu=2", "license/matlab=2"));
+        assertThat(all)
+                .anySatisfy(
+                        a -> assertThat(a.getAllocTres()).isEqualTo("cpu=4,mem=1G,node=2,billing=4,license/matlab=2"));
+        assertThat(all).anySatisfy(a -> assertThat(a.getReason()).isEqualTo("JobHeldUser"));
+        assertThat(all).anySatisfy(a -> assertThat(a.getDisplayId()).isEqualTo("11_3"));
+    }
+}
