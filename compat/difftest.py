@@ -64,7 +64,9 @@ REST_MEASURED |= {"gettimeofday_latency", "server_thread_count", "schedule_cycle
                   "bf_table_size_mean", "bf_when_last_cycle", "rpcs_by_message_type", "rpcs_by_user",
                   # counted when slurmctld's timer last refreshed them (job_states_ts, seen to
                   # report 2 and then 0 pending for the same queue), and the last cycle's queue
-                  "jobs_pending", "jobs_running", "schedule_queue_length"}
+                  "jobs_pending", "jobs_running", "schedule_queue_length",
+                  # what the controller has yet to send sluice-dbd / slurmdbd at that moment
+                  "dbd_agent_queue_size"}
 # slurmrestd names the client in some error texts ("job update from [localhost]:54410 failed"):
 # its port is the client's ephemeral one.
 CLIENT_PORT = re.compile(r"(\[[^\]]*\]):\d+")

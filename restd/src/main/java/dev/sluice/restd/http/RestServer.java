@@ -177,6 +177,7 @@ public final class RestServer implements AutoCloseable {
             java.util.function.Function<String, String> header,
             String source,
             Optional<UnixDomainPrincipal> peer,
+            java.util.function.Supplier<String> client,
             InputStream body) {
         String getFirst(String name) {
             return header.apply(name);
@@ -191,6 +192,7 @@ public final class RestServer implements AutoCloseable {
                 name -> request.getHeaders().get(name),
                 source(request),
                 UnixConnector.peer(request),
+                () -> client(request),
                 Content.Source.asInputStream(request));
         Reply reply;
         try {
@@ -265,7 +267,7 @@ public final class RestServer implements AutoCloseable {
             return new Reply(200, doc);
         }
         if (path.startsWith(Api38.PREFIX)) {
-            Optional<Reply> reply = v0038.handle(ex.method(), path, body, sessions.forUser(user, token));
+            Optional<Reply> reply = v0038.handle(ex.method(), path, body, ex.client(), sessions.forUser(user, token));
             if (reply.isPresent()) {
                 return reply.get();
             }
@@ -322,6 +324,18 @@ public final class RestServer implements AutoCloseable {
 
     private static String source(In ex) {
         return ex.source();
+    }
+
+    /**
+     * The client as slurmrestd 22.05 names it in some error texts: {@code [HOST]:PORT} with the
+     * address's host name ({@code [localhost]:54410}), or the socket's path for a Unix socket.
+     * A name lookup: only for the answers that show it.
+     */
+    private static String client(Request request) {
+        if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress inet) {
+            return "[" + inet.getAddress().getHostName() + "]:" + inet.getPort();
+        }
+        return "[" + request.getConnectionMetaData().getLocalSocketAddress() + "]";
     }
 
     /** The client as slurmrestd's logs and {@code meta} name it: {@code [ADDR]:PORT}, or the socket's peer. */
