@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * recorded. {@code time_limit} (minutes, or a time as sbatch takes it), {@code comment},
  * {@code nice} and {@code partition} change the job, {@code hold} holds or releases it, as
  * scontrol update does. Any other key of the job description is accepted and not applied, as
- * 22.05 was seen to do with {@code name} and {@code account}; a key outside it refuses the whole
+ * 22.05 does with {@code name} and {@code account} (compat 150); a key outside it refuses the whole
  * body with HTTP 200 and parser errors, and nothing changes. A controller refusal is HTTP 500.
  */
 final class Update38 {
