@@ -54,6 +54,22 @@ FINAL = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEM
 REST_VOLATILE = {"boot_time", "slurmd_start_time", "last_busy", "operating_system", "port",
                  "reason_changed_at", "architecture"}
 REST_MEASURED = {"cpu_load", "free_memory"}
+# diag's (sdiag's) timings, cycle and thread counts, and its RPC lists, which count the harness's
+# own polling (@wait) as well: they tell how fast and how often, not what was done.
+REST_MEASURED |= {"gettimeofday_latency", "server_thread_count", "schedule_cycle_max",
+                  "schedule_cycle_last", "schedule_cycle_total", "schedule_cycle_mean",
+                  "schedule_cycle_mean_depth", "schedule_cycle_per_minute", "bf_cycle_counter",
+                  "bf_cycle_mean", "bf_cycle_last", "bf_cycle_max", "bf_depth_mean",
+                  "bf_depth_mean_try", "bf_queue_len", "bf_queue_len_mean", "bf_table_size",
+                  "bf_table_size_mean", "bf_when_last_cycle", "rpcs_by_message_type", "rpcs_by_user",
+                  # counted when slurmctld's timer last refreshed them (job_states_ts, seen to
+                  # report 2 and then 0 pending for the same queue), and the last cycle's queue
+                  "jobs_pending", "jobs_running", "schedule_queue_length",
+                  # what the controller has yet to send sluice-dbd / slurmdbd at that moment
+                  "dbd_agent_queue_size"}
+# slurmrestd names the client in some error texts ("job update from [localhost]:54410 failed"):
+# its port is the client's ephemeral one.
+CLIENT_PORT = re.compile(r"(\[[^\]]*\]):\d+")
 # priority/basic gives each new job one less than the one before, from 4294901759 after the
 # controller starts: the value tells how many jobs came before in the whole run, not behaviour.
 BASIC_PRIORITY = range(4294901760 - 10000000, 4294901760)
@@ -249,6 +265,8 @@ class Scenario:
             return [self.mask(v) for v in value]
         if isinstance(value, int) and not isinstance(value, bool) and value in EPOCH:
             return "{EPOCH}"
+        if isinstance(value, str):
+            return CLIENT_PORT.sub(r"\1:{PORT}", value)
         return value
 
     def run(self):

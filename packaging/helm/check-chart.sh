@@ -96,5 +96,13 @@ grep -q 'nvidia.com/gpu: 2' "$g" || fail "GPU resource"
 grep -q 'jdbc:mariadb://mariadb.db.svc.cluster.local:3306/slurm_acct_db' "$g" || fail "dbd JDBC URL"
 grep -q 'name: site-mariadb' "$g" && grep -q 'secretName: site-slurm-key' "$g" || fail "existing Secrets"
 grep -q 'mknod /fakegpu/gpu' "$l" && grep -q -- '- "Gres=gpu:3 Feature=gpu"' "$l" || fail "lab: fake GPUs"
-echo "ok   layout: StatefulSet+PVC, configless DaemonSet, GPUs, dbd, Secrets, scrape annotations"
+! grep -q 'sluice-restd' "$d" && ! grep -q 'AuthAltTypes' "$d" || fail "restd off by default"
+grep -q 'name: sluice-restd$' "$l" && grep -q -- '- 0.0.0.0:6820' "$l" || fail "lab: restd Deployment"
+grep -q '^AuthAltTypes=auth/jwt' "$out/fake-gpu-lab-etc/slurm.conf" \
+  && grep -q '^AuthAltParameters=jwt_key=/etc/slurm/jwt_hs256.key' "$out/fake-gpu-lab-etc/slurm.conf" \
+  || fail "lab: auth/jwt in slurm.conf"
+# The JWT key where /etc/slurm is mounted whole: controller, login and restd pods.
+[ "$(grep -c 'path: jwt_hs256.key' "$l")" -eq 3 ] \
+  && grep -q 'name: sluice-restd$' "$l" && grep -q '^  jwt_hs256.key: ' "$l" || fail "lab: JWT key Secret and mounts"
+echo "ok   layout: StatefulSet+PVC, configless DaemonSet, GPUs, dbd, restd, Secrets, scrape annotations"
 echo "rendered manifests in $out"

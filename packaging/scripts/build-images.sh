@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Sluice's container images without a container engine: packaging/scripts/build-images.sh [OUT]
-#   OUT (default packaging/target/images) gets sluice-images.tar, an OCI archive with five tags:
-#   ctld, noded, dbd (the daemons, each as its entry point), login (the user commands) and
+#   OUT (default packaging/target/images) gets sluice-images.tar, an OCI archive with six tags:
+#   ctld, noded, dbd, restd (the daemons, each as its entry point), login (the user commands) and
 #   operator (sluice-operator, from operator/target: build with ./mvnw -DskipTests package).
 # The root filesystem is install.sh --root with a jlink runtime, plus the host's glibc and the
 # few programs the daemons exec (sh, env, mv, setsid, setpriv, perl) with their libraries; the image
@@ -72,6 +72,10 @@ umoci config --image "$layout:base" --tag dbd "${common[@]}" --config.user 999:9
   --config.entrypoint /opt/sluice/bin/sluice-dbd --config.cmd -D \
   --config.cmd --data-dir --config.cmd /var/spool/sluice/dbd --config.exposedports 6819/tcp \
   --config.volume /var/spool/sluice/dbd
+# sluice-restd as SlurmUser, whose group reads the JWT key (it refuses to run as root, as slurmrestd).
+umoci config --image "$layout:base" --tag restd "${common[@]}" --config.user 999:999 \
+  --config.entrypoint /opt/sluice/bin/sluice-restd --config.cmd -f --config.cmd /etc/slurm/slurm.conf \
+  --config.cmd 0.0.0.0:6820 --config.exposedports 6820/tcp
 umoci config --image "$layout:base" --tag login "${common[@]}" --config.user 65534:65534 \
   --config.entrypoint /bin/bash
 umoci config --image "$layout:base" --tag operator "${common[@]}" --config.user 65534:65534 \

@@ -2,7 +2,8 @@
 # Checks the images build-images.sh made: unpacks each tag of the OCI archive with umoci and
 # starts its entry point from the unpacked filesystem (chroot, as a container engine would):
 # sluice-ctld checks a configuration, sluice-noded prints the node it detects (-C),
-# sluice-dbd its usage, the login image runs sbatch --version, sluice-operator its usage. Run as root (chroot, unshare).
+# sluice-dbd and sluice-restd their usage (sluice-restd as its image's user, refusing root as
+# slurmrestd does), the login image runs sbatch --version, sluice-operator its usage. Run as root (chroot, unshare).
 #   packaging/scripts/check-images.sh [packaging/target/images/sluice-images.tar]
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,7 +36,7 @@ run() { # tag, command... : runs in the unpacked root filesystem of tag
     'mount -t proc proc "$0/proc" && mount --bind /etc/hosts "$0/etc/hosts" && exec chroot "$0" "$@"' \
     "$work/$tag/rootfs" /usr/bin/env -i PATH=/opt/sluice/bin:/usr/bin:/bin "$@"
 }
-for tag in ctld noded dbd login operator; do
+for tag in ctld noded dbd restd login operator; do
   read -r user cmd <<<"$(entry "$tag")"
   echo "     $tag: user $user, runs: $cmd"
 done
@@ -55,6 +56,16 @@ run noded /opt/sluice/bin/sluice-noded -C | grep -q '^NodeName=' || fail "sluice
 echo "ok   noded: sluice-noded -C from the image"
 run dbd /opt/sluice/bin/sluice-dbd --help | grep -qi usage || fail "sluice-dbd --help"
 echo "ok   dbd: sluice-dbd --help from the image"
+[ "$(entry restd)" = "999:999 /opt/sluice/bin/sluice-restd -f /etc/slurm/slurm.conf 0.0.0.0:6820" ] \
+  || fail "restd entry point: $(entry restd)"
+run restd /usr/bin/setpriv --reuid=999 --regid=999 --clear-groups /opt/sluice/bin/sluice-restd --help 2>&1 \
+  | grep -q '^Usage: sluice-restd' || fail "sluice-restd --help"
+[ -d "$work/restd" ] || umoci unpack --image "$work/oci:restd" "$work/restd" >/dev/null
+mkdir -p "$work/restd/rootfs/etc/slurm"
+cp "$work/ctld/rootfs/etc/slurm/slurm.conf" "$work/restd/rootfs/etc/slurm/slurm.conf"
+refused=$(run restd /opt/sluice/bin/sluice-restd -f /etc/slurm/slurm.conf 127.0.0.1:0 2>&1 || true)
+grep -q 'should not be run as the root user' <<<"$refused" || fail "sluice-restd as root: $refused"
+echo "ok   restd: sluice-restd --help from the image as its user; as root it refuses to start"
 run login /opt/sluice/bin/sbatch --version | grep -q . || fail "sbatch --version"
 run login /bin/sh -c 'command -v squeue' | grep -q /opt/sluice/bin/squeue || fail "squeue on PATH"
 echo "ok   login: sbatch --version, squeue on PATH"

@@ -9,6 +9,7 @@
 
 {{- define "sluice.controller" -}}{{ include "sluice.fullname" . }}-controller{{- end -}}
 {{- define "sluice.dbd" -}}{{ include "sluice.fullname" . }}-dbd{{- end -}}
+{{- define "sluice.restd" -}}{{ include "sluice.fullname" . }}-restd{{- end -}}
 
 {{/* The controller's stable address: its StatefulSet pod behind the headless Service. */}}
 {{- define "sluice.controllerHost" -}}
@@ -43,8 +44,9 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{/*
-/etc/slurm as every daemon sees it: the ConfigMap's files and the cluster key. The key is
-0440: readable by the slurm group (fsGroup) for the controller and dbd, never by others, which
+/etc/slurm as every daemon sees it: the ConfigMap's files, the cluster key and, with the REST
+daemon, the JWT key. The keys are
+0440: readable by the slurm group (fsGroup) for the controller, dbd and REST daemon, never by others, which
 the daemons refuse (docs/security.md).
 */}}
 {{- define "sluice.etcVolume" -}}
@@ -59,6 +61,11 @@ the daemons refuse (docs/security.md).
             - key: slurm.key
               path: slurm.key
               mode: 0440
+            {{- if .Values.restd.enabled }}
+            - key: jwt_hs256.key
+              path: jwt_hs256.key
+              mode: 0440
+            {{- end }}
 {{- end -}}
 
 {{/* Prometheus scrape annotations for a pod serving metrics on port. */}}

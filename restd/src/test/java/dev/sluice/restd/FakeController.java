@@ -9,6 +9,7 @@ import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.GetLicensesResponse;
 import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
+import dev.sluice.protocol.v1.GetStatisticsResponse;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.JobInfo;
@@ -18,6 +19,7 @@ import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import dev.sluice.protocol.v1.PingResponse;
 import dev.sluice.protocol.v1.ReconfigureResponse;
+import dev.sluice.protocol.v1.RpcCount;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
@@ -231,6 +233,30 @@ final class FakeController implements Sessions {
                                 .setTotal(4)
                                 .setUsed(1)));
             case RECONFIGURE -> out.setReconfigure(ReconfigureResponse.getDefaultInstance());
+            case GET_STATISTICS ->
+                out.setGetStatistics(GetStatisticsResponse.newBuilder()
+                        .setRequestTime(1_700_000_600L)
+                        .setSince(1_700_000_000L)
+                        .setJobsSubmitted(3)
+                        .setJobsCompleted(1)
+                        .setCycles(4)
+                        .setCycleSumMicros(1000)
+                        .setDepthSum(8)
+                        .addByType(RpcCount.newBuilder()
+                                .setName("REQUEST_PING")
+                                .setType(1008)
+                                .setCount(1)
+                                .setTotalMicros(50))
+                        .addByType(RpcCount.newBuilder()
+                                .setName("REQUEST_JOB_INFO")
+                                .setType(2003)
+                                .setCount(4)
+                                .setTotalMicros(400))
+                        .addByUser(RpcCount.newBuilder()
+                                .setUserName(user)
+                                .setUserId(1000)
+                                .setCount(5)
+                                .setTotalMicros(450)));
             case DELETE_NODE -> {
                 if (nodes.remove(r.getDeleteNode().getNodeNames()) == null) {
                     throw new ControllerException(ErrorCode.INVALID_NODE_NAME);

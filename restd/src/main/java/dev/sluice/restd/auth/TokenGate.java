@@ -14,7 +14,7 @@ import java.util.Optional;
  * controller checks it again). The header may be left out; when given, it must name the
  * token's user: this daemon lets nobody speak for another.
  */
-public final class TokenGate {
+public final class TokenGate implements RestAuth {
     /** Far above any token {@code scontrol token} mints; larger ones are refused unparsed. */
     public static final int MAX_TOKEN_CHARS = 8 * 1024;
 
@@ -23,6 +23,17 @@ public final class TokenGate {
     /** @param tokens the site's {@code auth/jwt} verifier; empty when none is configured */
     public TokenGate(Optional<UserTokens> tokens) {
         this.tokens = requireNonNull(tokens, "tokens is null");
+    }
+
+    @Override
+    public Identity authenticate(Presented request, Instant now) throws AuthException {
+        String user = authenticate(request.userHeader(), request.tokenHeader(), now);
+        return new Identity(user, request.tokenHeader().strip());
+    }
+
+    @Override
+    public String plugin() {
+        return "rest_auth/jwt";
     }
 
     /** The user the request speaks for. */

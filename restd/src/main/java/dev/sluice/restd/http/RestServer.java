@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.restd.auth.LocalAuth;
+import dev.sluice.restd.auth.RestAuth;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.Sessions;
 import dev.sluice.restd.openapi.OpenApiDocument;
@@ -31,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import jdk.net.UnixDomainPrincipal;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -62,9 +65,9 @@ public final class RestServer implements AutoCloseable {
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private final Server server;
-    private final ServerConnector connector;
+    private final Optional<ServerConnector> connector;
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
-    private final TokenGate gate;
+    private final RestAuth gate;
     private final Sessions sessions;
     static final int ACCEPT_BACKLOG = 4096;
 
@@ -88,6 +91,16 @@ public final class RestServer implements AutoCloseable {
             SlurmdbApi.Control control,
             Clock clock)
             throws IOException {
+        this(new Listen.Tcp(listen), gate, sessions, cluster, control, clock);
+    }
+
+    /**
+     * @param gate how requests are authenticated ({@code rest_auth/jwt} or {@code rest_auth/local})
+     * @param control where this cluster's controller listens, for {@code /slurmdb/.../clusters}
+     */
+    public RestServer(
+            Listen listen, RestAuth gate, Sessions sessions, String cluster, SlurmdbApi.Control control, Clock clock)
+            throws IOException {
         this.gate = requireNonNull(gate, "gate is null");
         this.sessions = requireNonNull(sessions, "sessions is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
@@ -106,13 +119,22 @@ public final class RestServer implements AutoCloseable {
         // Slurm's 401 body; Jetty's own 8 KiB limit would answer an HTML 431 instead.
         http.setRequestHeaderSize(64 * 1024);
         http.setSendServerVersion(false);
-        this.connector = new ServerConnector(server, new HttpConnectionFactory(http));
-        connector.setHost(listen.getHostString());
-        connector.setPort(listen.getPort());
-        // A thousand dashboards connect at once after a restart: a short accept queue drops
-        // their SYNs, and each dropped client waits out TCP's retry back-off (1 s, 3 s, 7 s...).
-        connector.setAcceptQueueSize(ACCEPT_BACKLOG);
-        server.addConnector(connector);
+        switch (listen) {
+            case Listen.Tcp tcp -> {
+                ServerConnector c = new ServerConnector(server, new HttpConnectionFactory(http));
+                c.setHost(tcp.address().getHostString());
+                c.setPort(tcp.address().getPort());
+                // A thousand dashboards connect at once after a restart: a short accept queue drops
+                // their SYNs, and each dropped client waits out TCP's retry back-off (1 s, 3 s, 7 s...).
+                c.setAcceptQueueSize(ACCEPT_BACKLOG);
+                server.addConnector(c);
+                this.connector = Optional.of(c);
+            }
+            case Listen.Unix unix -> {
+                server.addConnector(new UnixConnector(server, unix.path(), new HttpConnectionFactory(http)));
+                this.connector = Optional.empty();
+            }
+        }
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) {
@@ -132,9 +154,9 @@ public final class RestServer implements AutoCloseable {
         }
     }
 
-    /** The port actually bound (the configured one, or the one picked for port 0). */
+    /** The port actually bound (the configured one, or the one picked for port 0); -1 on a Unix socket. */
     public int port() {
-        return connector.getLocalPort();
+        return connector.map(ServerConnector::getLocalPort).orElse(-1);
     }
 
     @Override
@@ -154,6 +176,8 @@ public final class RestServer implements AutoCloseable {
             String rawQuery,
             java.util.function.Function<String, String> header,
             String source,
+            Optional<UnixDomainPrincipal> peer,
+            java.util.function.Supplier<String> client,
             InputStream body) {
         String getFirst(String name) {
             return header.apply(name);
@@ -166,7 +190,9 @@ public final class RestServer implements AutoCloseable {
                 request.getHttpURI().getPath(),
                 request.getHttpURI().getQuery(),
                 name -> request.getHeaders().get(name),
-                "[" + Request.getRemoteAddr(request) + "]:" + Request.getRemotePort(request),
+                source(request),
+                UnixConnector.peer(request),
+                () -> client(request),
                 Content.Source.asInputStream(request));
         Reply reply;
         try {
@@ -179,33 +205,43 @@ public final class RestServer implements AutoCloseable {
         }
         byte[] bytes;
         try {
-            bytes = json.writeValueAsBytes(reply.body());
+            bytes = reply.text().isPresent()
+                    ? reply.text().get().getBytes(StandardCharsets.UTF_8)
+                    : json.writeValueAsBytes(reply.body());
         } catch (IOException e) {
             callback.failed(e);
             return;
         }
         response.setStatus(reply.status());
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders()
+                .put(HttpHeader.CONTENT_TYPE, reply.text().isPresent() ? "text/plain" : "application/json");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
         response.write(true, ByteBuffer.wrap(bytes), callback);
     }
 
     private Reply answer(In ex) throws IOException {
         String path = ex.path();
-        String user;
+        RestAuth.Identity who;
         try {
-            user = gate.authenticate(
-                    ex.getFirst("X-SLURM-USER-NAME"), ex.getFirst("X-SLURM-USER-TOKEN"), clock.instant());
+            who = gate.authenticate(
+                    new RestAuth.Presented(
+                            ex.getFirst("X-SLURM-USER-NAME"), ex.getFirst("X-SLURM-USER-TOKEN"), ex.peer()),
+                    clock.instant());
         } catch (AuthException e) {
             log.warn("refused {} {} from {}: {}", ex.method(), path, source(ex), e.getMessage());
+            if (gate instanceof LocalAuth) {
+                return Reply.text(401, LocalAuth.REFUSAL);
+            }
             return envelope("", ex)
                     .error(
                             ErrorCode.AUTH_CRED_INVALID.number(),
                             ErrorCode.AUTH_CRED_INVALID.text(),
                             "Authentication failure",
-                            "rest_auth/jwt")
+                            gate.plugin())
                     .reply(401);
         }
+        String user = who.user();
+        String token = who.token();
         Optional<JsonNode> body;
         try {
             body = body(ex);
@@ -231,15 +267,13 @@ public final class RestServer implements AutoCloseable {
             return new Reply(200, doc);
         }
         if (path.startsWith(Api38.PREFIX)) {
-            String token = ex.getFirst("X-SLURM-USER-TOKEN").strip();
-            Optional<Reply> reply = v0038.handle(ex.method(), path, body, sessions.forUser(user, token));
+            Optional<Reply> reply = v0038.handle(ex.method(), path, body, ex.client(), sessions.forUser(user, token));
             if (reply.isPresent()) {
                 return reply.get();
             }
         }
         Optional<ApiVersion> version = ApiVersion.ofPath(path);
         if (version.isPresent()) {
-            String token = ex.getFirst("X-SLURM-USER-TOKEN").strip();
             SlurmApi.Call call = new SlurmApi.Call(
                     ex.method(),
                     path,
@@ -256,7 +290,6 @@ public final class RestServer implements AutoCloseable {
         }
         Optional<ApiVersion> dbVersion = ApiVersion.ofSlurmdbPath(path);
         if (dbVersion.isPresent()) {
-            String token = ex.getFirst("X-SLURM-USER-TOKEN").strip();
             Optional<Reply> reply = accounting
                     .get(dbVersion.get())
                     .handle(new SlurmdbApi.Call(
@@ -291,6 +324,28 @@ public final class RestServer implements AutoCloseable {
 
     private static String source(In ex) {
         return ex.source();
+    }
+
+    /**
+     * The client as slurmrestd 22.05 names it in some error texts: {@code [HOST]:PORT} with the
+     * address's host name ({@code [localhost]:54410}), or the socket's path for a Unix socket.
+     * A name lookup: only for the answers that show it.
+     */
+    private static String client(Request request) {
+        if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress inet) {
+            return "[" + inet.getAddress().getHostName() + "]:" + inet.getPort();
+        }
+        return "[" + request.getConnectionMetaData().getLocalSocketAddress() + "]";
+    }
+
+    /** The client as slurmrestd's logs and {@code meta} name it: {@code [ADDR]:PORT}, or the socket's peer. */
+    private static String source(Request request) {
+        if (request.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress) {
+            return "[" + Request.getRemoteAddr(request) + "]:" + Request.getRemotePort(request);
+        }
+        return UnixConnector.peer(request)
+                .map(p -> "unix socket peer " + p.user().getName())
+                .orElse("unix socket");
     }
 
     /** Empty for no body; at most {@link #MAX_BODY_BYTES} are read whatever the length claims. */

@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The {@code /slurm/v0.0.38/} endpoints slurmrestd 22.05 serves, for the requests the commands send. */
 public final class Api38 {
@@ -24,9 +25,11 @@ public final class Api38 {
 
     static final List<Route> ROUTES = List.of(
             Route.get("ping/", "ping the controller", "v0.0.38_pings"),
+            Route.get("diag/", "the controller's statistics", "v0.0.38_diag"),
             Route.get("jobs/", "every job", "v0.0.38_jobs_response"),
             Route.get("job/{job_id}", "one job", "v0.0.38_jobs_response"),
             Route.delete("job/{job_id}", "cancel a job", "v0.0.38_response"),
+            Route.post("job/{job_id}", "change a job", "v0.0.38_response", "v0.0.38_job_properties"),
             Route.post("job/submit", "submit a batch job", "v0.0.38_job_submission_response", "v0.0.38_job_submission"),
             Route.get("nodes/", "every node", "v0.0.38_nodes_response"),
             Route.get("node/{node_name}", "one node", "v0.0.38_nodes_response"),
@@ -43,8 +46,17 @@ public final class Api38 {
         this.users = requireNonNull(users, "users is null");
     }
 
-    /** Empty when {@code path} is no endpoint of v0.0.38. */
-    public Optional<Reply> handle(String method, String path, Optional<JsonNode> body, ControllerSession controller) {
+    /**
+     * Empty when {@code path} is no endpoint of v0.0.38.
+     *
+     * @param client the client as slurmrestd names it in some errors, {@code [HOST]:PORT}
+     */
+    public Optional<Reply> handle(
+            String method,
+            String path,
+            Optional<JsonNode> body,
+            Supplier<String> client,
+            ControllerSession controller) {
         if (!path.startsWith(PREFIX)) {
             return Optional.empty();
         }
@@ -57,6 +69,8 @@ public final class Api38 {
             return Optional.of(
                     switch (match.get().key()) {
                         case "GET ping" -> Cluster38.ping(controller);
+                        case "GET diag" -> Diag38.diag(controller, clock);
+                        case "POST job/*" -> Update38.update(controller, arg, body, client);
                         case "GET jobs" -> jobs(controller, null);
                         case "GET job/*" -> jobs(controller, arg);
                         case "DELETE job/*" -> cancel(controller, arg);

@@ -50,6 +50,12 @@ final class Envelope38 {
         return this;
     }
 
+    /** As the request parser reports what it could not read: a description and its source alone. */
+    Envelope38 sourced(String description, String source) {
+        errors().addObject().put("description", description).put("source", source);
+        return this;
+    }
+
     /** As the node and partition listings report one. */
     Envelope38 errno(int number, String error) {
         errors().addObject().put("error", error).put("errno", number);
