@@ -39,7 +39,7 @@ public final class AccountingWire {
 
     static AccountingEntry.Job job(long sequence, JobAccountingRecord r) {
         if (!r.hasAccountingJob()) {
-            return jobBefore(sequence, r);
+            r = inShapeOfNow(r);
         }
         AccountingJob j = r.getAccountingJob();
         return new AccountingEntry.Job(
@@ -79,51 +79,46 @@ public final class AccountingWire {
     }
 
     /**
-     * A record from a controller that shipped the squeue-shaped {@code JobInfo}: still in an
-     * outbox after an upgrade, so still read.
+     * A record from a controller that shipped the squeue-shaped {@code JobInfo} (still in an
+     * outbox after an upgrade), in the shape controllers send now.
      */
-    private static AccountingEntry.Job jobBefore(long sequence, JobAccountingRecord r) {
+    private static JobAccountingRecord inShapeOfNow(JobAccountingRecord r) {
         JobInfo j = r.getJob();
         JobSpec spec = j.getSpec();
         boolean array = j.getArrayJobId() != 0;
-        return new AccountingEntry.Job(
-                sequence,
-                new AccountingEntry.JobKey(
-                        j.getJobId(),
-                        j.getSubmitTime(),
-                        array ? j.getDisplayId() : "",
-                        j.getArrayJobId(),
-                        array ? j.getArrayTaskId() : -1),
-                new AccountingEntry.JobOwner(
-                        r.getUserName().isEmpty() ? spec.getOwner().getUserName() : r.getUserName(),
-                        Integer.toUnsignedLong(spec.getOwner().getUid()),
-                        Integer.toUnsignedLong(spec.getOwner().getGid()),
-                        r.getGroupName(),
-                        spec.getAccount(),
-                        spec.getQos()),
-                new AccountingEntry.JobTimes(
-                        j.getEligibleTime(),
-                        j.getStartTime(),
-                        j.getEndTime(),
-                        Integer.toUnsignedLong(j.getTimeLimitMinutes())),
-                new AccountingEntry.JobOutcome(
-                        j.getState().name(),
-                        j.getExitStatus(),
-                        j.getReason(),
-                        r.hasCancelledBy() ? Integer.toUnsignedLong(r.getCancelledBy()) : -1),
-                new AccountingEntry.JobPlacement(
-                        j.getPartition(),
-                        j.getNodeList(),
-                        j.getNumNodes(),
-                        j.getNumCpus(),
-                        r.getReqCpus(),
-                        r.getReqNodes(),
-                        j.getReqTres(),
-                        j.getAllocTres()),
-                spec.getName(),
-                j.getWorkDir().isEmpty() ? spec.getWorkDir() : j.getWorkDir(),
-                Integer.toUnsignedLong(j.getPriority()),
-                spec.getConstraint());
+        AccountingJob job = AccountingJob.newBuilder()
+                .setJobId(j.getJobId())
+                .setSubmitTime(j.getSubmitTime())
+                .setDisplayId(array ? j.getDisplayId() : "")
+                .setArrayJobId(j.getArrayJobId())
+                .setArrayTaskId(array ? j.getArrayTaskId() : -1)
+                .setName(spec.getName())
+                .setUid(spec.getOwner().getUid())
+                .setGid(spec.getOwner().getGid())
+                .setAccount(spec.getAccount())
+                .setQos(spec.getQos())
+                .setPartition(j.getPartition())
+                .setEligibleTime(j.getEligibleTime())
+                .setStartTime(j.getStartTime())
+                .setEndTime(j.getEndTime())
+                .setTimeLimitMinutes(j.getTimeLimitMinutes())
+                .setState(j.getState())
+                .setExitStatus(j.getExitStatus())
+                .setReason(j.getReason())
+                .setNodeList(j.getNodeList())
+                .setNumNodes(j.getNumNodes())
+                .setNumCpus(j.getNumCpus())
+                .setReqTres(j.getReqTres())
+                .setAllocTres(j.getAllocTres())
+                .setWorkDir(j.getWorkDir().isEmpty() ? spec.getWorkDir() : j.getWorkDir())
+                .setConstraint(spec.getConstraint())
+                .setPriority(j.getPriority())
+                .build();
+        return r.toBuilder()
+                .clearJob()
+                .setAccountingJob(job)
+                .setUserName(r.getUserName().isEmpty() ? spec.getOwner().getUserName() : r.getUserName())
+                .build();
     }
 
     static AccountingEntry.Step step(long sequence, StepAccountingRecord s) {
