@@ -95,7 +95,8 @@ public final class AccountingObjects {
         var etc = new VolumeBuilder()
                 .withName("etc-slurm")
                 .withNewProjected()
-                .withDefaultMode(0400)
+                // Group-readable: the files are root's, the daemon reads them through fsGroup 999.
+                .withDefaultMode(0440)
                 .addNewSource()
                 .withNewSecret()
                 .withName(configSecret(a))

@@ -60,6 +60,9 @@ class TestAccountingReconciler {
                 .extracting(s -> s.getSecret().getName())
                 .containsExactly("acct-config", MockApi.KEY_SECRET);
         assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(999L);
+        // Root's files, readable through the pod's group; never by others (the key loader refuses that).
+        assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(999L);
+        assertThat(pod.getVolumes().getFirst().getProjected().getDefaultMode()).isEqualTo(0440);
         var service =
                 op.client.services().inNamespace(MockApi.NS).withName("acct").get();
         assertThat(service.getSpec().getPorts()).extracting(p -> p.getPort()).containsExactly(6819, 6919);
