@@ -1,5 +1,6 @@
 package dev.sluice.operator.reconcile;
 
+import dev.sluice.operator.crd.Token;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -52,6 +53,9 @@ final class Children {
         }
         if (existing instanceof Service a && wanted instanceof Service b) {
             return same(a.getSpec().getPorts(), b.getSpec().getPorts());
+        }
+        if (existing instanceof Token a && wanted instanceof Token b) {
+            return same(a.getSpec(), b.getSpec());
         }
         return false;
     }

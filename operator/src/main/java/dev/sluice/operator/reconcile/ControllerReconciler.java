@@ -7,6 +7,7 @@ import dev.sluice.operator.crd.Controller;
 import dev.sluice.operator.crd.ControllerStatus;
 import dev.sluice.operator.crd.NodeSet;
 import dev.sluice.operator.render.ControllerObjects;
+import dev.sluice.operator.render.OperatorToken;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -81,6 +82,17 @@ public final class ControllerReconciler implements Reconciler<Controller> {
         boolean configChanged = Children.apply(client, c, config);
         Children.apply(client, c, ControllerObjects.service(c));
         Children.apply(client, c, ControllerObjects.statefulSet(c, defaultImage, hash(config)));
+        if (c.getSpec().jwtHs256KeyRef != null
+                && Children.apply(
+                        client, c, OperatorToken.token(c, config.getData().get("slurm.conf")))) {
+            Events.record(
+                    client,
+                    clock,
+                    c,
+                    "Normal",
+                    "OperatorTokenApplied",
+                    "the operator talks to this controller with Token " + OperatorToken.name(c));
+        }
         if (configChanged) {
             Events.record(
                     client,

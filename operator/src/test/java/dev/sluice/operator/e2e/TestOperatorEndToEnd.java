@@ -54,6 +54,7 @@ class TestOperatorEndToEnd {
     private static Kubelet kubelet;
     private static Commands commands;
     private static Path work;
+    private static Path operatorDir;
     private static AutoscalingMetrics metrics;
     private static int metricsPort;
 
@@ -79,12 +80,41 @@ class TestOperatorEndToEnd {
         kubelet = new Kubelet(client, MockApi.NS, Files.createDirectories(dir.resolve("kubelet")));
         kubelet.start();
         work = Files.createDirectories(dir.resolve("work"));
-        commands = new Commands(opDir.resolve(MockApi.NS).resolve("lab").resolve("slurm.conf"), work);
-        client.resource(Resources.controller(
-                        "lab",
-                        freePortWithGrpcAbove(),
-                        "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSlurmdTimeout=60\nKillWait=5\n"))
+        int port = freePortWithGrpcAbove();
+        // The user commands have a client configuration of their own, with the cluster key: the
+        // operator's directory holds no key once its own token is in use.
+        Path clientDir = Files.createDirectories(dir.resolve("client"));
+        Files.writeString(
+                clientDir.resolve("slurm.conf"),
+                "ClusterName=lab\nSlurmctldHost=lab-0(127.0.0.1)\nSlurmctldPort=" + port + "\nStateSaveLocation="
+                        + clientDir.resolve("none") + "\n");
+        Files.write(clientDir.resolve("slurm.key"), key);
+        Files.setPosixFilePermissions(
+                clientDir.resolve("slurm.key"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        commands = new Commands(clientDir.resolve("slurm.conf"), work);
+        byte[] jwtKey = new byte[32];
+        new SecureRandom().nextBytes(jwtKey);
+        client.resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                        .withNewMetadata()
+                        .withName("sluice-jwt")
+                        .withNamespace(MockApi.NS)
+                        .endMetadata()
+                        .addToData(
+                                "jwt_hs256.key", java.util.Base64.getEncoder().encodeToString(jwtKey))
+                        .build())
                 .create();
+        Controller lab = Resources.controller(
+                "lab",
+                port,
+                "ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSlurmdTimeout=60\nKillWait=5\n"
+                        // The stand-in kubelet runs the controller as this user, its SlurmUser.
+                        + "SlurmUser=" + System.getProperty("user.name") + "\n");
+        // With a JWT key the operator mints its own token (for SlurmUser) and drains, resumes and
+        // deletes nodes with it, not with the cluster key.
+        lab.getSpec().jwtHs256KeyRef =
+                new io.fabric8.kubernetes.api.model.SecretKeySelector("jwt_hs256.key", "sluice-jwt", false);
+        client.resource(lab).create();
+        operatorDir = opDir.resolve(MockApi.NS).resolve("lab");
         client.resource(Resources.nodeSet("gpu", "lab", 2, 600)).create();
     }
 
@@ -163,6 +193,16 @@ class TestOperatorEndToEnd {
                         }));
         assertThat(commands.run("sinfo", "-h", "-p", "gpu", "-o", "%P %D %t").out())
                 .isEqualTo("gpu 2 idle\n");
+        // The operator reaches the controller with its own token, minted for SlurmUser.
+        await().atMost(UP).untilAsserted(() -> {
+            assertThat(operatorDir.resolve("slurm.conf")).exists();
+            assertThat(operatorDir.resolve("slurm.key")).doesNotExist();
+        });
+        assertThat(client.secrets()
+                        .inNamespace(MockApi.NS)
+                        .withName("lab-operator-token")
+                        .get())
+                .isNotNull();
         String id = submit("-p", "gpu", "-N", "2", "--wrap", "echo hello from $SLURM_JOB_NODELIST");
         awaitState(id, "COMPLETED");
         // Dynamic nodes are indexed in registration order, which the host list follows.
@@ -317,6 +357,8 @@ class TestOperatorEndToEnd {
         for (int task = 1; task <= 10; task++) {
             assertThat(work.resolve("queued-" + task + ".out")).hasContent("ok");
         }
+        // Everything the operator asked of the controller, with its own token, was accepted.
+        assertThat(kubelet.logOf("lab-0")).doesNotContainIgnoringCase("refused");
     }
 
     private static io.fabric8.kubernetes.client.dsl.Resource<NodeSet> gpuSet() {
