@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * {@code SLUICE_LEADER_ELECTION_NAMESPACE} (the Lease {@code sluice-operator-lease} lives there;
  * unset: no leader election, for a single replica), {@code SLUICE_METRICS_PORT} (default 8080;
  * negative: off), {@code SLUICE_WORK_DIR} (client configuration and keys, default
- * {@code /var/run/sluice-operator}), {@code SLUICE_CTLD_IMAGE} and {@code SLUICE_NODED_IMAGE}
- * (the images when a resource names none).
+ * {@code /var/run/sluice-operator}), {@code SLUICE_CTLD_IMAGE}, {@code SLUICE_NODED_IMAGE},
+ * {@code SLUICE_DBD_IMAGE} and {@code SLUICE_LOGIN_IMAGE} (the images when a resource names
+ * none; the login image also runs sluice-restd).
  */
 public final class OperatorMain {
     private static final Logger log = LoggerFactory.getLogger(OperatorMain.class);
@@ -40,7 +41,9 @@ public final class OperatorMain {
         SluiceOperator.Images defaults = SluiceOperator.Images.defaults();
         SluiceOperator.Images images = new SluiceOperator.Images(
                 env.getOrDefault("SLUICE_CTLD_IMAGE", defaults.ctld()),
-                env.getOrDefault("SLUICE_NODED_IMAGE", defaults.noded()));
+                env.getOrDefault("SLUICE_NODED_IMAGE", defaults.noded()),
+                env.getOrDefault("SLUICE_DBD_IMAGE", defaults.dbd()),
+                env.getOrDefault("SLUICE_LOGIN_IMAGE", defaults.login()));
         Optional<LeaderElectionConfiguration> election = Optional.ofNullable(
                         env.get("SLUICE_LEADER_ELECTION_NAMESPACE"))
                 .filter(ns -> !ns.isBlank())

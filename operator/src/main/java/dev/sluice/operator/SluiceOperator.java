@@ -1,8 +1,11 @@
 package dev.sluice.operator;
 
 import dev.sluice.operator.cluster.Clusters;
+import dev.sluice.operator.reconcile.AccountingReconciler;
 import dev.sluice.operator.reconcile.ControllerReconciler;
+import dev.sluice.operator.reconcile.LoginSetReconciler;
 import dev.sluice.operator.reconcile.NodeSetReconciler;
+import dev.sluice.operator.reconcile.RestApiReconciler;
 import dev.sluice.operator.reconcile.TokenReconciler;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -18,9 +21,13 @@ import java.util.Optional;
  */
 public final class SluiceOperator implements AutoCloseable {
     /** Images used when a resource names none. */
-    public record Images(String ctld, String noded) {
+    public record Images(String ctld, String noded, String dbd, String login) {
         public static Images defaults() {
-            return new Images("localhost/sluice-ctld:latest", "localhost/sluice-noded:latest");
+            return new Images(
+                    "localhost/sluice-ctld:latest",
+                    "localhost/sluice-noded:latest",
+                    "localhost/sluice-dbd:latest",
+                    "localhost/sluice-login:latest");
         }
     }
 
@@ -53,6 +60,10 @@ public final class SluiceOperator implements AutoCloseable {
         operator.register(new ControllerReconciler(clusters, clock, images.ctld()));
         operator.register(new NodeSetReconciler(clusters, clock, images.noded()));
         operator.register(new TokenReconciler(clock, tokenRecheck));
+        operator.register(new AccountingReconciler(clock, images.dbd()));
+        // The login image carries every daemon: sluice-restd runs from it.
+        operator.register(new RestApiReconciler(clock, images.login()));
+        operator.register(new LoginSetReconciler(clock, images.login()));
     }
 
     public void start() {

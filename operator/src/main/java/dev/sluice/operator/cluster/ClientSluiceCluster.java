@@ -30,18 +30,35 @@ import java.util.Set;
 
 /**
  * {@link SluiceCluster} over the commands' controller client: the same requests {@code scontrol}
- * sends, signed with the cluster key as the cluster's administrator ({@code root}), since
- * draining and deleting nodes is an administrator's act.
+ * sends, as an administrator, since draining and deleting nodes is an administrator's act:
+ * with the operator's own JWT for SlurmUser ({@link #withToken}), or else signed with the
+ * cluster key as {@code root}.
  */
 public final class ClientSluiceCluster implements SluiceCluster {
     private final ControllerClient client;
     private final Clock clock;
 
     public ClientSluiceCluster(ClusterAccess access, Clock clock) {
-        Caller admin = new Caller(0, 0, "root", "sluice-operator");
-        ClientAuth auth = ClientAuth.forCaller(access, Map.of(), admin, Clock.systemUTC(), true);
-        this.client = new ControllerClient(ControllerLocator.addresses(access.conf()), admin, auth);
+        this(access, new Caller(0, 0, "root", "sluice-operator"), Map.of(), clock);
+    }
+
+    private ClientSluiceCluster(ClusterAccess access, Caller caller, Map<String, String> env, Clock clock) {
+        ClientAuth auth = ClientAuth.forCaller(access, env, caller, Clock.systemUTC(), true);
+        this.client = new ControllerClient(ControllerLocator.addresses(access.conf()), caller, auth);
         this.clock = clock;
+    }
+
+    /**
+     * With a {@code SLURM_JWT} instead of the cluster key ({@code access} has none beside its
+     * slurm.conf): the controller knows the operator as the token's user, whatever the request
+     * says, so the identity written here is only a placeholder.
+     */
+    public static ClientSluiceCluster withToken(ClusterAccess access, String token, Clock clock) {
+        return new ClientSluiceCluster(
+                access,
+                new Caller(65534, 65534, "sluice-operator", "sluice-operator"),
+                Map.of("SLURM_JWT", token),
+                clock);
     }
 
     @Override

@@ -2,15 +2,15 @@ package dev.sluice.operator.reconcile;
 
 import dev.sluice.operator.cluster.Clusters;
 import dev.sluice.operator.cluster.SluiceCluster.ClusterUnavailableException;
+import dev.sluice.operator.crd.Accounting;
 import dev.sluice.operator.crd.Controller;
 import dev.sluice.operator.crd.ControllerStatus;
 import dev.sluice.operator.crd.NodeSet;
 import dev.sluice.operator.render.ControllerObjects;
+import dev.sluice.operator.render.OperatorToken;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -20,16 +20,10 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Makes a Controller's children: the ConfigMap ({@code slurm.conf} with the partitions of the
@@ -78,10 +72,27 @@ public final class ControllerReconciler implements Reconciler<Controller> {
                 .sorted((a, b) ->
                         a.getMetadata().getName().compareTo(b.getMetadata().getName()))
                 .toList();
-        ConfigMap config = ControllerObjects.configMap(c, nodeSets);
-        boolean configChanged = apply(client, c, config);
-        apply(client, c, ControllerObjects.service(c));
-        apply(client, c, ControllerObjects.statefulSet(c, defaultImage, hash(config)));
+        Accounting accounting = c.getSpec().accountingRef == null
+                ? null
+                : client.resources(Accounting.class)
+                        .inNamespace(ns)
+                        .withName(c.getSpec().accountingRef.getName())
+                        .get();
+        ConfigMap config = ControllerObjects.configMap(c, nodeSets, accounting);
+        boolean configChanged = Children.apply(client, c, config);
+        Children.apply(client, c, ControllerObjects.service(c));
+        Children.apply(client, c, ControllerObjects.statefulSet(c, defaultImage, hash(config)));
+        if (c.getSpec().jwtHs256KeyRef != null
+                && Children.apply(
+                        client, c, OperatorToken.token(c, config.getData().get("slurm.conf")))) {
+            Events.record(
+                    client,
+                    clock,
+                    c,
+                    "Normal",
+                    "OperatorTokenApplied",
+                    "the operator talks to this controller with Token " + OperatorToken.name(c));
+        }
         if (configChanged) {
             Events.record(
                     client,
@@ -116,44 +127,7 @@ public final class ControllerReconciler implements Reconciler<Controller> {
         return UpdateControl.patchStatus(c).rescheduleAfter(available ? Duration.ofSeconds(30) : Duration.ofSeconds(3));
     }
 
-    /** Creates or updates a child; true when it was created or its content changed. */
-    private static boolean apply(KubernetesClient client, Controller owner, HasMetadata child) {
-        Owners.ownedBy(child, owner);
-        HasMetadata existing = client.resource(child).get();
-        if (existing != null && sameContent(existing, child)) {
-            return false;
-        }
-        client.resource(child).createOr(NonDeletingOperation::update);
-        return true;
-    }
-
-    private static boolean sameContent(HasMetadata existing, HasMetadata wanted) {
-        if (existing instanceof ConfigMap a && wanted instanceof ConfigMap b) {
-            return Objects.equals(a.getData(), b.getData());
-        }
-        if (existing instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet a
-                && wanted instanceof io.fabric8.kubernetes.api.model.apps.StatefulSet b) {
-            return Objects.equals(a.getSpec().getTemplate(), b.getSpec().getTemplate());
-        }
-        if (existing instanceof io.fabric8.kubernetes.api.model.Service a
-                && wanted instanceof io.fabric8.kubernetes.api.model.Service b) {
-            return Objects.equals(a.getSpec().getPorts(), b.getSpec().getPorts());
-        }
-        return false;
-    }
-
     static String hash(ConfigMap config) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            new TreeMap<>(config.getData()).forEach((k, v) -> {
-                sha.update(k.getBytes(StandardCharsets.UTF_8));
-                sha.update((byte) 0);
-                sha.update(v.getBytes(StandardCharsets.UTF_8));
-                sha.update((byte) 0);
-            });
-            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Hashes.of(config.getData());
     }
 }

@@ -93,14 +93,6 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
                 .withLabels(Names.nodeSetSelector(set))
                 .list()
                 .getItems();
-        String hash = NodePods.templateHash(set, controller, defaultImage);
-        List<PodView> views = new ArrayList<>();
-        for (Pod p : pods) {
-            int ordinal = Names.ordinal(set, p.getMetadata().getName());
-            if (ordinal >= 0) {
-                views.add(view(p, ordinal, hash));
-            }
-        }
         int replicas = set.getSpec().replicas == null ? 1 : set.getSpec().replicas;
         long grace = set.getSpec().scaleInGracePeriodSeconds == null
                 ? DEFAULT_GRACE_SECONDS
@@ -112,15 +104,28 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
         String unreachable = null;
         try {
             SluiceCluster c = clusters.forController(client, controller);
-            List<String> names = views.stream().map(PodView::name).toList();
+            List<String> names = pods.stream()
+                    .map(p -> p.getMetadata().getName())
+                    .filter(n -> Names.ordinal(set, n) >= 0)
+                    .toList();
             ranking = c.scaleInRanking(names);
             nodes = c.nodes();
             cluster = Optional.of(c);
         } catch (ClusterUnavailableException e) {
             unreachable = e.getMessage();
         }
-        ScalePlan.Actions plan = ScalePlan.plan(
-                replicas, views, ranking, now, grace, cluster.isPresent() ? maxUnavailable(set, replicas) : 0);
+        String hash = NodePods.templateHash(set, controller, defaultImage);
+        Set<String> serving = new HashSet<>();
+        nodes.stream().filter(n -> !n.down()).forEach(n -> serving.add(n.name()));
+        List<PodView> views = new ArrayList<>();
+        for (Pod p : pods) {
+            int ordinal = Names.ordinal(set, p.getMetadata().getName());
+            if (ordinal >= 0) {
+                views.add(view(p, ordinal, hash, serving));
+            }
+        }
+        int rolling = cluster.isPresent() ? maxUnavailable(set, replicas) : 0;
+        ScalePlan.Actions plan = ScalePlan.plan(replicas, views, ranking, now, grace, rolling);
         for (int ordinal : plan.create()) {
             Pod pod = Owners.ownedBy(NodePods.pod(set, controller, ordinal, defaultImage), set);
             client.pods().inNamespace(ns).resource(pod).create();
@@ -189,7 +194,10 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
                     || !plan.drain().isEmpty();
         }
         updateStatus(set, status, pods, nodes, replicas, unreachable, scalingIn);
-        boolean busy = !plan.idle() || scalingIn || status.readyReplicas < replicas;
+        // A node registering or a rolling update in progress changes nothing in the API: look again soon.
+        boolean rollingOn =
+                rolling > 0 && views.stream().anyMatch(v -> !v.terminating() && (v.outdated() || !v.ready()));
+        boolean busy = !plan.idle() || scalingIn || rollingOn || status.readyReplicas < replicas;
         return UpdateControl.patchStatus(set).rescheduleAfter(busy ? Duration.ofSeconds(1) : Duration.ofSeconds(30));
     }
 
@@ -210,7 +218,12 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
         return Math.max(1, replicas * Integer.parseInt(percent) / 100);
     }
 
-    private static PodView view(Pod p, int ordinal, String hash) {
+    /**
+     * A pod counts as ready for a rolling update once the kubelet says so and its node daemon has
+     * registered and answers ({@code serving}): a pod that merely started would let the next
+     * node be drained while the replacement cannot take work yet.
+     */
+    private static PodView view(Pod p, int ordinal, String hash, Set<String> serving) {
         var annotations = p.getMetadata().getAnnotations();
         String drained = annotations == null ? null : annotations.get(Names.ANNOTATION_DRAINED_AT);
         Optional<Long> at = Optional.empty();
@@ -228,7 +241,7 @@ public final class NodeSetReconciler implements Reconciler<NodeSet> {
                 p.getMetadata().getDeletionTimestamp() != null,
                 annotations != null && annotations.containsKey(Names.ANNOTATION_REPLACING),
                 annotations == null || !hash.equals(annotations.get(Names.ANNOTATION_TEMPLATE_HASH)),
-                PodReadiness.ready(p));
+                PodReadiness.ready(p) && serving.contains(p.getMetadata().getName()));
     }
 
     /** Dynamic node records of this NodeSet whose pods are gone: {@code scontrol delete}. */

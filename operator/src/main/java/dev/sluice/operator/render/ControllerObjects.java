@@ -1,5 +1,6 @@
 package dev.sluice.operator.render;
 
+import dev.sluice.operator.crd.Accounting;
 import dev.sluice.operator.crd.ContainerWrapper;
 import dev.sluice.operator.crd.Controller;
 import dev.sluice.operator.crd.ControllerPersistence;
@@ -35,13 +36,18 @@ public final class ControllerObjects {
     private ControllerObjects() {}
 
     public static ConfigMap configMap(Controller c, List<NodeSet> nodeSets) {
+        return configMap(c, nodeSets, null);
+    }
+
+    /** @param accounting the Accounting {@code accountingRef} names, or null */
+    public static ConfigMap configMap(Controller c, List<NodeSet> nodeSets, Accounting accounting) {
         return new ConfigMapBuilder()
                 .withNewMetadata()
                 .withName(Names.configMap(c.getMetadata().getName()))
                 .withNamespace(c.getMetadata().getNamespace())
                 .withLabels(Names.controllerLabels(c))
                 .endMetadata()
-                .addToData("slurm.conf", SlurmConfRenderer.slurmConf(c, nodeSets))
+                .addToData("slurm.conf", SlurmConfRenderer.slurmConf(c, nodeSets, accounting))
                 .addToData("sluice.conf", SlurmConfRenderer.sluiceConf(c, METRICS_PORT))
                 .build();
     }
@@ -179,6 +185,28 @@ public final class ControllerObjects {
                 .endSpec()
                 .endTemplate()
                 .endSpec();
+        var jwt = c.getSpec().jwtHs256KeyRef;
+        if (jwt != null) {
+            builder.editSpec()
+                    .editTemplate()
+                    .editSpec()
+                    .editMatchingVolume(v -> "etc-slurm".equals(v.getName()))
+                    .editProjected()
+                    .addNewSource()
+                    .withNewSecret()
+                    .withName(jwt.getName())
+                    .addNewItem()
+                    .withKey(jwt.getKey())
+                    .withPath("jwt_hs256.key")
+                    .endItem()
+                    .endSecret()
+                    .endSource()
+                    .endProjected()
+                    .endVolume()
+                    .endSpec()
+                    .endTemplate()
+                    .endSpec();
+        }
         if (!persistent) {
             builder.editSpec()
                     .editTemplate()

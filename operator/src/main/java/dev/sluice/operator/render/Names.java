@@ -21,12 +21,16 @@ public final class Names {
     public static final String ANNOTATION_TEMPLATE_HASH = "sluice.dev/template-hash";
 
     public static final int DEFAULT_CTLD_PORT = 6817;
+    public static final int DEFAULT_DBD_PORT = 6819;
+    public static final int DEFAULT_RESTD_PORT = 6820;
     /** sluice.conf's default: the controller's gRPC port is SlurmctldPort + 100. */
     public static final int GRPC_OFFSET = 100;
 
     public static final String ETC = "/etc/slurm";
     public static final String STATE = "/var/spool/sluice/ctld";
     public static final String SPOOL = "/var/spool/sluice/slurmd";
+    /** The controller's (and the REST daemon's) auth/jwt key, projected from jwtHs256KeyRef. */
+    public static final String JWT_KEY = ETC + "/jwt_hs256.key";
 
     private Names() {}
 
@@ -37,6 +41,16 @@ public final class Names {
     /** The controller's DNS name in the cluster: its (headless) Service. */
     public static String controllerHost(Controller c) {
         return c.getMetadata().getName() + "." + c.getMetadata().getNamespace() + ".svc.cluster.local";
+    }
+
+    /** A Service's DNS name in the cluster. */
+    public static String serviceHost(io.fabric8.kubernetes.api.model.HasMetadata owner) {
+        return owner.getMetadata().getName() + "." + owner.getMetadata().getNamespace() + ".svc.cluster.local";
+    }
+
+    /** A daemon's port: the resource's {@code service.port}, or the daemon's default. */
+    public static int port(dev.sluice.operator.crd.ServiceSpec service, int defaultPort) {
+        return service != null && service.port != null && service.port > 0 ? service.port : defaultPort;
     }
 
     public static int ctldPort(Controller c) {
@@ -94,6 +108,11 @@ public final class Names {
         l.putAll(nodeSetSelector(set));
         l.put(LABEL_CONTROLLER, set.getSpec().controllerRef.getName());
         return l;
+    }
+
+    /** The labels (and selector) of a component's pods: {@code accounting}, {@code restapi}, {@code login}. */
+    public static Map<String, String> componentLabels(String instance, String component) {
+        return common(instance, component);
     }
 
     private static Map<String, String> common(String instance, String component) {

@@ -1,5 +1,6 @@
 package dev.sluice.operator.render;
 
+import dev.sluice.operator.crd.Accounting;
 import dev.sluice.operator.crd.Controller;
 import dev.sluice.operator.crd.NodeSet;
 import java.util.ArrayList;
@@ -17,6 +18,15 @@ public final class SlurmConfRenderer {
     private SlurmConfRenderer() {}
 
     public static String slurmConf(Controller c, List<NodeSet> nodeSets) {
+        return slurmConf(c, nodeSets, null);
+    }
+
+    /**
+     * With {@code accounting} (the Accounting {@code accountingRef} names, when it exists) the
+     * controller records to its sluice-dbd Service; with {@code jwtHs256KeyRef} it accepts
+     * {@code auth/jwt} tokens signed with that key (projected to {@link Names#JWT_KEY}).
+     */
+    public static String slurmConf(Controller c, List<NodeSet> nodeSets, Accounting accounting) {
         List<String> lines = new ArrayList<>();
         lines.add("# Rendered by sluice-operator from Controller "
                 + c.getMetadata().getName() + "; do not edit.");
@@ -32,6 +42,15 @@ public final class SlurmConfRenderer {
         lines.add("ReturnToService=2");
         lines.add("SelectType=select/cons_tres");
         lines.add("SelectTypeParameters=CR_Core");
+        if (accounting != null) {
+            lines.add("AccountingStorageType=accounting_storage/slurmdbd");
+            lines.add("AccountingStorageHost=" + Names.serviceHost(accounting));
+            lines.add("AccountingStoragePort=" + AccountingObjects.port(accounting));
+        }
+        if (c.getSpec().jwtHs256KeyRef != null) {
+            lines.add("AuthAltTypes=auth/jwt");
+            lines.add("AuthAltParameters=jwt_key=" + Names.JWT_KEY);
+        }
         if (nodeSets.stream().anyMatch(n -> NodePods.gpus(n) > 0)) {
             lines.add("GresTypes=gpu");
         }

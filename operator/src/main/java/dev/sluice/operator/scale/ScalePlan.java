@@ -25,7 +25,8 @@ public final class ScalePlan {
     /**
      * A pod of the NodeSet as the plan needs it: {@code replacing} when it was drained for a
      * rolling update (it comes back, with the new template, once deleted), {@code outdated} when
-     * its template is not the NodeSet's current one.
+     * its template is not the NodeSet's current one, {@code ready} when its pod runs and its node
+     * has registered and answers (a replacement counts as unavailable until then).
      */
     public record PodView(
             String name,

@@ -115,6 +115,65 @@ class TestControllerReconciler {
     }
 
     @Test
+    void aControllerWithAJwtKeyGetsTheOperatorsOwnTokenForSlurmUser() throws Exception {
+        byte[] jwtKey = new byte[32];
+        java.util.Arrays.fill(jwtKey, (byte) 7);
+        client.resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                        .withNewMetadata()
+                        .withName("jwt")
+                        .withNamespace(MockApi.NS)
+                        .endMetadata()
+                        .addToData("k", java.util.Base64.getEncoder().encodeToString(jwtKey))
+                        .build())
+                .create();
+        Controller c = Resources.controller("lab", 6817, "SlurmUser=admin\n");
+        c.getSpec().jwtHs256KeyRef = new io.fabric8.kubernetes.api.model.SecretKeySelector("k", "jwt", false);
+        c = client.resource(c).create();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> client.secrets()
+                                .inNamespace(MockApi.NS)
+                                .withName("lab-operator-token")
+                                .get()
+                        != null);
+        var token = client.resources(dev.sluice.operator.crd.Token.class)
+                .inNamespace(MockApi.NS)
+                .withName("lab-operator")
+                .get();
+        assertThat(token.getSpec().username).isEqualTo("admin");
+        assertThat(token.getSpec().refresh).isTrue();
+        assertThat(token.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
+            assertThat(o.getKind()).isEqualTo("Controller");
+            assertThat(o.getController()).isTrue();
+        });
+        String jwt = new String(
+                java.util.Base64.getDecoder()
+                        .decode(client.secrets()
+                                .inNamespace(MockApi.NS)
+                                .withName("lab-operator-token")
+                                .get()
+                                .getData()
+                                .get("SLURM_JWT")),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(new dev.sluice.common.auth.UserTokens(jwtKey)
+                        .verify(jwt, java.time.Instant.ofEpochSecond(1_000_000)))
+                .isEqualTo("admin");
+        // Without a JWT key there is no token: the operator uses the cluster key.
+        client.resource(Resources.controller("other", 6818, null)).create();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> client.apps()
+                                .statefulSets()
+                                .inNamespace(MockApi.NS)
+                                .withName("other")
+                                .get()
+                        != null);
+        assertThat(client.resources(dev.sluice.operator.crd.Token.class)
+                        .inNamespace(MockApi.NS)
+                        .withName("other-operator")
+                        .get())
+                .isNull();
+    }
+
+    @Test
     void aNodeSetAddsItsPartitionAndRollsTheControllerPod() {
         client.resource(Resources.controller("lab", 6817, null)).create();
         await().atMost(Duration.ofSeconds(20))

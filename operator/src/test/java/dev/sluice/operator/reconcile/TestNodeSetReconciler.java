@@ -166,8 +166,13 @@ class TestNodeSetReconciler {
         await().atMost(Duration.ofSeconds(20)).until(() -> "localhost/sluice-noded:v2".equals(image("gpu-1")));
         assertThat(fake.log).containsSubsequence("drain gpu-1").doesNotContain("drain gpu-2", "drain gpu-0");
         assertThat(image("gpu-2")).isEqualTo("localhost/sluice-noded:latest");
-        fake.register("gpu-1");
+        // A replacement whose pod is ready but whose node has not registered still counts as
+        // unavailable: the next node is not drained before it can take work.
         markReady("gpu-1");
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> !fake.log.contains("drain gpu-2"));
+        fake.register("gpu-1");
         await().atMost(Duration.ofSeconds(20)).until(() -> "localhost/sluice-noded:v2".equals(image("gpu-2")));
         fake.register("gpu-2");
         markReady("gpu-2");

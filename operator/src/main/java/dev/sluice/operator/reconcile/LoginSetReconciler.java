@@ -1,0 +1,108 @@
+package dev.sluice.operator.reconcile;
+
+import dev.sluice.operator.crd.Controller;
+import dev.sluice.operator.crd.LoginSet;
+import dev.sluice.operator.crd.LoginSetStatus;
+import dev.sluice.operator.render.LoginObjects;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Runs a {@link LoginSet}: login pods with {@code sluice-agent} and the commands for the
+ * Controller {@code controllerRef} names, users from the {@code sssdConfRef} Secret. The Secret
+ * must exist before the pods are made (a pod mounting a missing Secret never starts); the
+ * operator reads it only to see that it is there and has the key. Status condition
+ * {@code Available}.
+ */
+@ControllerConfiguration(name = "loginset")
+public final class LoginSetReconciler implements Reconciler<LoginSet> {
+    private final Clock clock;
+    private final String defaultImage;
+
+    public LoginSetReconciler(Clock clock, String defaultImage) {
+        this.clock = clock;
+        this.defaultImage = defaultImage;
+    }
+
+    @Override
+    public UpdateControl<LoginSet> reconcile(LoginSet set, Context<LoginSet> context) {
+        KubernetesClient client = context.getClient();
+        String ns = set.getMetadata().getNamespace();
+        LoginSetStatus status = set.getStatus() != null ? set.getStatus() : new LoginSetStatus();
+        set.setStatus(status);
+        Long generation = set.getMetadata().getGeneration();
+        status.observedGeneration = generation;
+        String controllerName = set.getSpec().controllerRef.getName();
+        Controller c = client.resources(Controller.class)
+                .inNamespace(ns)
+                .withName(controllerName)
+                .get();
+        if (c == null) {
+            return unavailable(
+                    client, set, status, "ControllerNotFound", "Controller " + controllerName + " does not exist");
+        }
+        var sssd = set.getSpec().sssdConfRef;
+        if (sssd != null) {
+            Secret s = client.secrets().inNamespace(ns).withName(sssd.getName()).get();
+            if (s == null || s.getData() == null || !s.getData().containsKey(sssd.getKey())) {
+                return unavailable(
+                        client,
+                        set,
+                        status,
+                        "UserConfigNotFound",
+                        "Secret " + sssd.getName() + " has no key " + sssd.getKey());
+            }
+        }
+        Deployment d = LoginObjects.deployment(set, c, defaultImage);
+        if (Children.apply(client, set, d)) {
+            Events.record(
+                    client,
+                    clock,
+                    set,
+                    "Normal",
+                    "DeploymentApplied",
+                    d.getSpec().getReplicas() + " login pod(s) for Controller " + controllerName);
+        }
+        int want = d.getSpec().getReplicas();
+        int ready = Children.readyReplicas(client, d);
+        status.replicas = ready;
+        status.selector = d.getSpec().getSelector().getMatchLabels().entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(","));
+        Conditions.set(
+                status.conditions,
+                "Available",
+                ready >= want,
+                ready >= want ? "AllReplicasReady" : "ReplicasNotReady",
+                ready + "/" + want + " pods ready",
+                generation,
+                clock.instant());
+        return UpdateControl.patchStatus(set)
+                .rescheduleAfter(ready >= want ? Duration.ofSeconds(60) : Duration.ofSeconds(5));
+    }
+
+    private UpdateControl<LoginSet> unavailable(
+            KubernetesClient client, LoginSet set, LoginSetStatus status, String reason, String message) {
+        boolean news = status.conditions.stream()
+                .noneMatch(x -> x.getType().equals("Available") && reason.equals(x.getReason()));
+        Conditions.set(
+                status.conditions,
+                "Available",
+                false,
+                reason,
+                message,
+                set.getMetadata().getGeneration(),
+                clock.instant());
+        if (news) {
+            Events.record(client, clock, set, "Warning", reason, message);
+        }
+        return UpdateControl.patchStatus(set).rescheduleAfter(Duration.ofSeconds(5));
+    }
+}

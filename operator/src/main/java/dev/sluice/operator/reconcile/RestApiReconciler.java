@@ -1,0 +1,99 @@
+package dev.sluice.operator.reconcile;
+
+import dev.sluice.operator.crd.Controller;
+import dev.sluice.operator.crd.RestApi;
+import dev.sluice.operator.crd.RestApiStatus;
+import dev.sluice.operator.render.RestApiObjects;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Runs a {@link RestApi}: {@code sluice-restd} replicas in front of the Controller
+ * {@code controllerRef} names, with that Controller's slurm.conf and JWT key, behind a Service.
+ * A Controller without {@code jwtHs256KeyRef} gets no REST daemon: sluice-restd only takes
+ * {@code auth/jwt} tokens, so it would refuse every request. Status condition {@code Available}.
+ */
+@ControllerConfiguration(name = "restapi")
+public final class RestApiReconciler implements Reconciler<RestApi> {
+    private final Clock clock;
+    private final String defaultImage;
+
+    public RestApiReconciler(Clock clock, String defaultImage) {
+        this.clock = clock;
+        this.defaultImage = defaultImage;
+    }
+
+    @Override
+    public UpdateControl<RestApi> reconcile(RestApi api, Context<RestApi> context) {
+        KubernetesClient client = context.getClient();
+        RestApiStatus status = api.getStatus() != null ? api.getStatus() : new RestApiStatus();
+        api.setStatus(status);
+        Long generation = api.getMetadata().getGeneration();
+        status.observedGeneration = generation;
+        String controllerName = api.getSpec().controllerRef.getName();
+        Controller c = client.resources(Controller.class)
+                .inNamespace(api.getMetadata().getNamespace())
+                .withName(controllerName)
+                .get();
+        if (c == null) {
+            return unavailable(
+                    client, api, status, "ControllerNotFound", "Controller " + controllerName + " does not exist");
+        }
+        if (c.getSpec().jwtHs256KeyRef == null) {
+            return unavailable(
+                    client,
+                    api,
+                    status,
+                    "NoJwtKey",
+                    "Controller " + controllerName
+                            + " has no jwtHs256KeyRef: sluice-restd accepts only auth/jwt tokens");
+        }
+        Deployment d = RestApiObjects.deployment(api, c, defaultImage);
+        if (Children.apply(client, api, d)) {
+            Events.record(
+                    client,
+                    clock,
+                    api,
+                    "Normal",
+                    "DeploymentApplied",
+                    "sluice-restd for Controller " + controllerName + " on port " + RestApiObjects.port(api));
+        }
+        Children.apply(client, api, RestApiObjects.service(api, c));
+        int want = d.getSpec().getReplicas();
+        int ready = Children.readyReplicas(client, d);
+        Conditions.set(
+                status.conditions,
+                "Available",
+                ready >= want,
+                ready >= want ? "AllReplicasReady" : "ReplicasNotReady",
+                ready + "/" + want + " pods ready",
+                generation,
+                clock.instant());
+        return UpdateControl.patchStatus(api)
+                .rescheduleAfter(ready >= want ? Duration.ofSeconds(60) : Duration.ofSeconds(5));
+    }
+
+    private UpdateControl<RestApi> unavailable(
+            KubernetesClient client, RestApi api, RestApiStatus status, String reason, String message) {
+        boolean news = status.conditions.stream()
+                .noneMatch(x -> x.getType().equals("Available") && reason.equals(x.getReason()));
+        Conditions.set(
+                status.conditions,
+                "Available",
+                false,
+                reason,
+                message,
+                api.getMetadata().getGeneration(),
+                clock.instant());
+        if (news) {
+            Events.record(client, clock, api, "Warning", reason, message);
+        }
+        return UpdateControl.patchStatus(api).rescheduleAfter(Duration.ofSeconds(5));
+    }
+}
