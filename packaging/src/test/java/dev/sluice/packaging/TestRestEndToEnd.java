@@ -4,6 +4,7 @@ import static dev.sluice.restd.OpenApiDocs.assertValid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -21,6 +22,7 @@ import dev.sluice.restd.OpenApiDocs;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.TokenSessions;
 import dev.sluice.restd.http.RestServer;
+import dev.sluice.restd.slurm.ApiVersion;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -150,6 +152,53 @@ class TestRestEndToEnd {
         assertThat(partitions.body().get("partitions")).isNotEmpty();
         Answer jobs = send("GET", V + "jobs", null);
         assertValid("v0.0.44_openapi_job_info_resp", jobs.body());
+    }
+
+    @Test
+    void aReservationIsListedInEveryVersionAsScontrolShowsIt() throws Exception {
+        String node = send("GET", V + "nodes", null).body().at("/nodes/0/name").asText();
+        ClusterProcesses.Result created = cluster.command(
+                "scontrol",
+                "create",
+                "reservation",
+                "ReservationName=rest_maint",
+                "StartTime=now+3600",
+                "Duration=60",
+                "Users=root",
+                "Flags=MAINT",
+                "Nodes=" + node);
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        try {
+            String shown = cluster.command("scontrol", "show", "reservation", "rest_maint")
+                    .out();
+            for (ApiVersion version : ApiVersion.values()) {
+                String prefix = version.slurmPrefix();
+                Answer all = send("GET", prefix + "reservations", null);
+                assertThat(all.status()).as(all.body().toString()).isEqualTo(200);
+                OpenApiDocs.of(version).assertValidFor("openapi_reservation_resp", all.body());
+                Answer one = send("GET", prefix + "reservation/rest_maint", null);
+                assertThat(one.status()).isEqualTo(200);
+                OpenApiDocs.of(version).assertValidFor("openapi_reservation_resp", one.body());
+                JsonNode r = one.body().at("/reservations/0");
+                assertThat(r.get("name").asText()).isEqualTo("rest_maint");
+                assertThat(r.get("node_list").asText()).isEqualTo(node);
+                assertThat(shown)
+                        .contains(
+                                "Nodes=" + node,
+                                "NodeCnt=" + r.get("node_count").asInt());
+                assertThat(r.get("users").asText()).isEqualTo("root");
+                assertThat(r.get("flags")).extracting(JsonNode::asText).contains("MAINT");
+                assertThat(r.at("/end_time/number").asLong()
+                                - r.at("/start_time/number").asLong())
+                        .isEqualTo(3600);
+                Answer missing = send("GET", prefix + "reservation/nosuch", null);
+                assertThat(missing.status()).isEqualTo(500);
+                OpenApiDocs.of(version).assertValidFor("openapi_reservation_resp", missing.body());
+                assertThat(missing.body().at("/errors/0/error_number").asInt()).isEqualTo(2053);
+            }
+        } finally {
+            cluster.command("scontrol", "delete", "reservation", "rest_maint");
+        }
     }
 
     @Test

@@ -232,6 +232,19 @@ final class FakeController implements Sessions {
                                 .setName("matlab")
                                 .setTotal(4)
                                 .setUsed(1)));
+            case GET_RESERVATIONS ->
+                out.setGetReservations(dev.sluice.protocol.v1.GetReservationsResponse.newBuilder()
+                        .setNow(1_700_000_000L)
+                        .addReservations(dev.sluice.protocol.v1.ReservationInfo.newBuilder()
+                                .setName("maint")
+                                .setStartTime(1_700_003_600L)
+                                .setEndTime(1_700_007_200L)
+                                .addNodes("n1")
+                                .addNodes("n2")
+                                .addUsers("alice")
+                                .setUsersExcluded(true)
+                                .addFlags("MAINT")
+                                .setCoreCount(8)));
             case RECONFIGURE -> out.setReconfigure(ReconfigureResponse.getDefaultInstance());
             case GET_STATISTICS ->
                 out.setGetStatistics(GetStatisticsResponse.newBuilder()

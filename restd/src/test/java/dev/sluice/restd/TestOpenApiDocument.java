@@ -98,7 +98,8 @@ class TestOpenApiDocument {
                         .replace("{account_name}", "physics")
                         .replace("{name}", "alice")
                         .replace("{qos}", "normal")
-                        .replace("{cluster_name}", "test");
+                        .replace("{cluster_name}", "test")
+                        .replace("{reservation_name}", "maint");
         String body = r.body().isPresent() ? "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"name\":\"x\"}}" : null;
         if (r.method().equals("POST") && r.template().startsWith("node/")) {
             body = "{\"state\":[\"DRAIN\"],\"reason\":\"r\"}";

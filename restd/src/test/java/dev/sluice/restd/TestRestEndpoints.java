@@ -264,6 +264,24 @@ class TestRestEndpoints {
     }
 
     @Test
+    void reservationsAsScontrolShowsThem() {
+        Answer all = rest.as("GET", V + "reservations", null);
+        assertThat(all.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_reservation_resp", all.body());
+        assertThat(all.body().at("/reservations/0/node_list").asText()).isEqualTo("n[1-2]");
+        assertThat(all.body().at("/reservations/0/node_count").asInt()).isEqualTo(2);
+        assertThat(all.body().at("/reservations/0/users").asText()).isEqualTo("-alice");
+        assertThat(all.body().at("/reservations/0/flags/0").asText()).isEqualTo("MAINT");
+        assertThat(all.body().at("/reservations/0/start_time/number").asLong()).isEqualTo(1_700_003_600L);
+
+        Answer missing = rest.as("GET", V + "reservation/nosuch", null);
+        assertThat(missing.status()).isEqualTo(500);
+        assertValid("v0.0.44_openapi_reservation_resp", missing.body());
+        assertThat(missing.body().at("/errors/0/error_number").asInt()).isEqualTo(2053);
+        assertThat(missing.body().get("reservations")).isEmpty();
+    }
+
+    @Test
     void licensesReconfigureAndNodeDelete() {
         Answer licenses = rest.as("GET", V + "licenses", null);
         assertThat(licenses.status()).isEqualTo(200);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.client.ControllerException;
+import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.*;
 import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
@@ -135,6 +136,30 @@ final class ClusterEndpoints {
                     .put("Reserved", 0);
         }
         out.body().set("last_update", Numbers.set(clock.instant().getEpochSecond()));
+        return out.reply(200);
+    }
+
+    /**
+     * GET reservations, GET reservation/{name}: as scontrol show reservation [NAME]. A name the
+     * controller does not hold is Slurm's {@code Requested reservation is invalid}, answered
+     * with 500 as slurmrestd answers an unknown partition.
+     *
+     * @param name null for every reservation
+     */
+    static Reply reservations(Call call, Envelope out, String name) throws ControllerException {
+        GetReservationsResponse answer = call.controller()
+                .call(ClientRequest.newBuilder().setGetReservations(GetReservationsRequest.getDefaultInstance()))
+                .getGetReservations();
+        ArrayNode list = out.body().putArray("reservations");
+        answer.getReservationsList().stream()
+                .filter(r -> name == null || r.getName().equals(name))
+                .forEach(r -> list.add(ReservationJson.of(r)));
+        out.body().set("last_update", Numbers.set(answer.getNow()));
+        if (name != null && list.isEmpty()) {
+            ErrorCode invalid = ErrorCode.RESERVATION_INVALID;
+            out.error(invalid.number(), invalid.text(), "Unable to query reservation " + name, "slurmctld");
+            return out.reply(500);
+        }
         return out.reply(200);
     }
 

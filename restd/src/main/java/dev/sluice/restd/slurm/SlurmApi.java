@@ -56,6 +56,11 @@ public final class SlurmApi {
             Route.get("partitions/", "every partition, as scontrol show partition", "openapi_partition_resp"),
             Route.get("partition/{partition_name}", "one partition", "openapi_partition_resp"),
             Route.get("licenses/", "licenses and their use, as scontrol show licenses", "openapi_licenses_resp"),
+            Route.get(
+                    "reservations/",
+                    "every advance reservation, as scontrol show reservation",
+                    "openapi_reservation_resp"),
+            Route.get("reservation/{reservation_name}", "one advance reservation", "openapi_reservation_resp"),
             Route.get("reconfigure/", "reread the configuration, as scontrol reconfigure", "openapi_resp"));
 
     private final ApiVersion version;
@@ -107,6 +112,8 @@ public final class SlurmApi {
                         case "GET partitions" -> ClusterEndpoints.partitions(call, out, List.of(), cluster);
                         case "GET partition/*" -> ClusterEndpoints.partitions(call, out, List.of(arg), cluster);
                         case "GET licenses" -> ClusterEndpoints.licenses(call, out, clock);
+                        case "GET reservations" -> ClusterEndpoints.reservations(call, out, null);
+                        case "GET reservation/*" -> ClusterEndpoints.reservations(call, out, arg);
                         case "GET reconfigure" -> ClusterEndpoints.reconfigure(call, out);
                         default -> throw new IllegalStateException("route " + op + " has no handler");
                     });
@@ -140,6 +147,10 @@ public final class SlurmApi {
             }
             case "GET nodes", "GET node/*" -> {
                 body.putArray("nodes");
+                body.set("last_update", Numbers.unset());
+            }
+            case "GET reservations", "GET reservation/*" -> {
+                body.withArray("reservations");
                 body.set("last_update", Numbers.unset());
             }
             case "GET partitions", "GET partition/*" -> {
