@@ -12,6 +12,7 @@ import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
@@ -131,7 +132,8 @@ public final class Scheduler {
                 priorities,
                 pass.details,
                 pass.reserved,
-                pass.preempts);
+                pass.preempts,
+                pass.resumes);
     }
 
     /** Higher partition PriorityTier, then higher priority, then older. */
@@ -167,6 +169,7 @@ public final class Scheduler {
         final ReservationFence fence;
         final Preemption preemption;
         final List<SchedulePlan.Preempt> preempts = new ArrayList<>();
+        final List<Integer> resumes = new ArrayList<>();
         // Nodes a preemptor waits on for its victims to go: no later job of the pass takes them.
         final Set<String> preempting = new HashSet<>();
         // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
@@ -193,12 +196,42 @@ public final class Scheduler {
                 capacity.put(view.name(), capacityOf(view));
             }
             timeline = new AvailabilityTimeline(capacity);
+            List<Job> lent = new ArrayList<>();
             for (Job job : image.jobs()) {
                 if (job.isRunning()) {
-                    timeline.running(job.allocation(), Math.max(now + 1, endOf(job.startTime(), job)));
+                    if (job.holdsNodes()) {
+                        timeline.running(job.allocation(), Math.max(now + 1, endOf(job.startTime(), job)));
+                    } else {
+                        lent.add(job);
+                    }
                     if (job.array().isArray()) {
                         runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
                     }
+                }
+            }
+            resumeOrKeep(lent);
+        }
+
+        /**
+         * Jobs suspended by preemption (gang scheduling's part): one whose resources are all free
+         * again resumes, higher tier and priority first; the others keep theirs from every job
+         * but their preemptors, which already hold them, until they resume.
+         */
+        private void resumeOrKeep(List<Job> lent) {
+            if (lent.isEmpty()) {
+                return;
+            }
+            lent.sort(order(image, priorities));
+            for (Job job : lent) {
+                // Its time limit counts run time only: it ends that much after it resumes.
+                long end = job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
+                        ? Long.MAX_VALUE
+                        : Math.max(now + 1, now + job.timeLimitMinutes() * 60 - job.runSeconds(now));
+                if (SuspendedJobs.free(job.allocation(), timeline.capacityFor(now, now + 1))) {
+                    resumes.add(job.id());
+                    timeline.started(job.allocation(), end);
+                } else {
+                    timeline.reserve(job.allocation(), now, SuspendedJobs.KEPT_UNTIL);
                 }
             }
         }
@@ -277,16 +310,7 @@ public final class Scheduler {
             }
             switch (result) {
                 case PlacementResult.Placed placed -> {
-                    starts.add(new SchedulePlan.Start(
-                            job.id(), task, placed.allocation(), partition.name(), job.timeLimitMinutes()));
-                    timeline.started(placed.allocation(), end);
-                    licenses.take(job.request().licenses());
-                    if (usage != null) {
-                        usage.started(job, dev.sluice.ctld.limits.JobTres.of(placed.allocation()));
-                    }
-                    if (task >= 0) {
-                        runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
-                    }
+                    start(job, partition, task, placed.allocation(), end);
                     return true;
                 }
                 case PlacementResult.Rejected rejected -> {
@@ -294,8 +318,11 @@ public final class Scheduler {
                     return false;
                 }
                 case PlacementResult.Pending waiting -> {
-                    if (waiting.reason() == JobReason.RESOURCES && !fenced && preempt(job, partition, request, end)) {
-                        return false;
+                    if (waiting.reason() == JobReason.RESOURCES && !fenced) {
+                        Boolean started = preempt(job, partition, task, request, end);
+                        if (started != null) {
+                            return started;
+                        }
                     }
                     boolean first = blockedPartitions.add(partition.name());
                     JobReason why =
@@ -329,24 +356,43 @@ public final class Scheduler {
             }
         }
 
+        private void start(Job job, Partition partition, int task, Allocation allocation, long end) {
+            starts.add(new SchedulePlan.Start(job.id(), task, allocation, partition.name(), job.timeLimitMinutes()));
+            timeline.started(allocation, end);
+            licenses.take(job.request().licenses());
+            if (usage != null) {
+                usage.started(job, dev.sluice.ctld.limits.JobTres.of(allocation));
+            }
+            if (task >= 0) {
+                runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
+            }
+        }
+
         /**
          * Preempts for a job that does not fit now, if it outranks jobs whose going would let it
-         * start ({@link Preemption}). It then waits for them, its nodes kept from the rest of
-         * the pass, and starts in a later pass once they have let go.
+         * start ({@link Preemption}). When every victim is suspended it starts at once on their
+         * resources; else it waits for them, its nodes kept from the rest of the pass, and
+         * starts in a later pass once they have let go.
+         *
+         * @return null when it preempts nothing, else whether it started
          */
-        private boolean preempt(Job job, Partition partition, PlacementRequest request, long end) {
+        private Boolean preempt(Job job, Partition partition, int task, PlacementRequest request, long end) {
             var plan = preemption.plan(job, partition, request, timeline.capacityFor(now, end));
             if (plan.isEmpty()) {
-                return false;
+                return null;
             }
             for (Preemption.Victim v : plan.get().victims()) {
                 preempts.add(new SchedulePlan.Preempt(
                         v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
             }
+            if (plan.get().startsNow()) {
+                start(job, partition, task, plan.get().allocation(), end);
+                return true;
+            }
             preempting.addAll(plan.get().allocation().nodeNames());
             blockedPartitions.add(partition.name());
             reasons.put(job.id(), JobReason.RESOURCES);
-            return true;
+            return false;
         }
 
         /**
