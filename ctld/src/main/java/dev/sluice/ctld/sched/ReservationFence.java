@@ -77,12 +77,28 @@ final class ReservationFence {
     }
 
     /**
-     * The reason a job waits when only reserved nodes kept it from starting, as Slurm 22.05 words
-     * it: for a node the job names, "ReqNodeNotAvail, May be reserved for other job"; otherwise
-     * the text of its WAIT_NODE_NOT_AVAIL. (Slurm says "Reserved for maintenance" once its
-     * periodic pass has marked a MAINT reservation's nodes, a minute or so after it began.)
+     * How long after a reservation begins Slurm 22.05 has marked its nodes: its periodic pass
+     * does it within a few seconds (compat 143-145 saw it after 2 to 5), and until then a job
+     * kept off a MAINT reservation's nodes is not yet "Reserved for maintenance" (compat 110).
      */
-    static JobReason reason(boolean namedNodeReserved) {
+    static final long MARKED_AFTER_SECONDS = 5;
+
+    /**
+     * The reason a job waits when only reserved nodes ({@code closed}) kept it from starting, as
+     * Slurm 22.05 words it: "ReqNodeNotAvail, Reserved for maintenance" when some are in a MAINT
+     * reservation whose nodes are marked (compat 161, whether or not the job names them); else
+     * for a node the job names, "ReqNodeNotAvail, May be reserved for other job"; otherwise the
+     * text of its WAIT_NODE_NOT_AVAIL.
+     */
+    JobReason reason(boolean namedNodeReserved, Set<String> closed, long now) {
+        for (Reservation r : current) {
+            if (r.has(ReservationFlag.MAINT)
+                    && r.active(now)
+                    && now >= r.start() + MARKED_AFTER_SECONDS
+                    && !java.util.Collections.disjoint(r.nodes(), closed)) {
+                return JobReason.RESERVED_FOR_MAINTENANCE;
+            }
+        }
         return namedNodeReserved ? JobReason.MAY_BE_RESERVED : JobReason.NODES_RESERVED;
     }
 

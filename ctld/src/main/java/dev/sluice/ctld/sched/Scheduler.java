@@ -336,7 +336,7 @@ public final class Scheduler {
                                                     asked,
                                                     end - now)
                                             instanceof PlacementResult.Placed)) {
-                        why = ReservationFence.reason(fenced);
+                        why = fence.reason(fenced, closed, now);
                     }
                     reasons.put(job.id(), why);
                     // ReasonDetail costs a look at every node of the partition per view: it is
