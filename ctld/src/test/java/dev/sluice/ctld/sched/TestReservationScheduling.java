@@ -104,6 +104,33 @@ class TestReservationScheduling {
     }
 
     @Test
+    void aJobKeptOffAMaintReservationIsReservedForMaintenanceOnceItsNodesAreMarked() {
+        cluster();
+        reserve("m", NOW, NOW + 3600, NODES, ReservationFlag.MAINT);
+        int named = submit(aJob().require("n2").uid(2000).build(), 10);
+        int any = submit(aJob().uid(2000).build(), 10);
+        // Just begun: Slurm has not marked the nodes yet (compat 110).
+        SchedulePlan early = schedule();
+        assertThat(early.pendingReasons()).containsEntry(named, JobReason.MAY_BE_RESERVED);
+        assertThat(early.pendingReasons()).containsEntry(any, JobReason.NODES_RESERVED);
+        // Marked: both jobs wait "Reserved for maintenance" (compat 161).
+        clock = NOW + ReservationFence.MARKED_AFTER_SECONDS;
+        SchedulePlan marked = schedule();
+        assertThat(marked.pendingReasons()).containsEntry(named, JobReason.RESERVED_FOR_MAINTENANCE);
+        assertThat(marked.pendingReasons()).containsEntry(any, JobReason.RESERVED_FOR_MAINTENANCE);
+        assertThat(marked.starts()).isEmpty();
+    }
+
+    @Test
+    void aPlainReservationNeverSaysMaintenance() {
+        cluster();
+        reserve("r", NOW, NOW + 3600, NODES);
+        int any = submit(aJob().uid(2000).build(), 10);
+        clock = NOW + 60;
+        assertThat(schedule().pendingReasons()).containsEntry(any, JobReason.NODES_RESERVED);
+    }
+
+    @Test
     void backfillStartsAnOutsideJobOnReservedNodesOnlyIfItEndsBeforeTheWindow() {
         cluster();
         reserve("r", NOW + 600, NOW + 4200, List.of("n1"));
