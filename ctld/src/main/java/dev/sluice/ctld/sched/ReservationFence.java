@@ -2,13 +2,21 @@ package dev.sluice.ctld.sched;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.ReservationFlag;
+import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.NodeView;
+import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.Reservation;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -55,7 +63,8 @@ final class ReservationFence {
         String name = job.request().reservation();
         Reservation own = name.isEmpty() ? null : find(name);
         for (Reservation r : current) {
-            if (r == own || !r.overlaps(from, to)) {
+            if (r == own || !r.overlaps(from, to) || r.partial()) {
+                // A partial-node reservation closes no node: carve() keeps its cores.
                 continue;
             }
             if (own == null && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
@@ -140,6 +149,72 @@ final class ReservationFence {
             }
         }
         return null;
+    }
+
+    /**
+     * Capacities as the job may use them beside partial-node reservations holding cores at some
+     * moment of {@code [from, to)}: outside one, not its cores (the node's other cores stay
+     * free, as Slurm 22.05 runs a job there, compat 162); inside one, only its cores on its
+     * nodes. The very map given when no such reservation changes it.
+     */
+    Map<String, NodeCapacity> carve(Job job, Map<String, NodeCapacity> capacity, long from, long to) {
+        Map<String, NodeCapacity> out = capacity;
+        String name = job.request().reservation();
+        for (Reservation r : current) {
+            if (!r.partial() || !r.overlaps(from, to)) {
+                continue;
+            }
+            boolean inside = r.name().equals(name);
+            if (!inside && name.isEmpty() && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
+                continue;
+            }
+            for (Map.Entry<String, List<Integer>> held : r.cores().entrySet()) {
+                NodeCapacity node = out.get(held.getKey());
+                if (node == null) {
+                    continue;
+                }
+                List<Integer> taken = new ArrayList<>();
+                if (inside) {
+                    for (int c : node.freeCores()) {
+                        if (!held.getValue().contains(c)) {
+                            taken.add(c);
+                        }
+                    }
+                } else {
+                    for (int c : held.getValue()) {
+                        if (!node.busyCores().contains(c)) {
+                            taken.add(c);
+                        }
+                    }
+                }
+                if (taken.isEmpty()) {
+                    continue;
+                }
+                if (out == capacity) {
+                    out = new LinkedHashMap<>(capacity);
+                }
+                int cpus = taken.size() * Math.max(1, node.hardware().threadsPerCore());
+                out.put(
+                        held.getKey(),
+                        node.minus(new Allocation.NodeShare(held.getKey(), cpus, 0, 0, List.of(), taken)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Placement on a view carved for one job: not the pass's memo, whose answers hold for every
+     * job asking the same of the timeline's own views.
+     */
+    static PlacementResult place(Partition partition, Map<String, NodeCapacity> capacity, PlacementRequest request) {
+        List<NodeCapacity> nodes = new ArrayList<>();
+        for (String n : partition.nodes()) {
+            NodeCapacity c = capacity.get(n);
+            if (c != null) {
+                nodes.add(c);
+            }
+        }
+        return Allocator.place(nodes, request);
     }
 
     /** The request with these nodes left out too. */

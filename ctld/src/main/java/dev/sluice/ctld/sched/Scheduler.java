@@ -136,13 +136,18 @@ public final class Scheduler {
                 pass.resumes);
     }
 
-    /** Higher partition PriorityTier, then higher priority, then older. */
+    /**
+     * Jobs in an advance reservation first (as Slurm's job queue sorts them, so that a job
+     * waiting outside a reservation does not hold back the reservation's own jobs: compat 162),
+     * then higher partition PriorityTier, then higher priority, then older.
+     */
     private static Comparator<Job> order(ClusterImage image, Map<Integer, Long> priorities) {
         Map<String, Integer> tiers = new HashMap<>();
         for (Partition p : image.partitions()) {
             tiers.put(p.name(), p.priorityTier());
         }
-        return Comparator.comparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))
+        return Comparator.comparing((Job j) -> j.request().reservation().isEmpty())
+                .thenComparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))
                 .thenComparingLong(j -> -priorities.getOrDefault(j.id(), 0L))
                 .thenComparingInt(Job::id);
     }
@@ -209,31 +214,8 @@ public final class Scheduler {
                     }
                 }
             }
-            resumeOrKeep(lent);
-        }
-
-        /**
-         * Jobs suspended by preemption (gang scheduling's part): one whose resources are all free
-         * again resumes, higher tier and priority first; the others keep theirs from every job
-         * but their preemptors, which already hold them, until they resume.
-         */
-        private void resumeOrKeep(List<Job> lent) {
-            if (lent.isEmpty()) {
-                return;
-            }
             lent.sort(order(image, priorities));
-            for (Job job : lent) {
-                // Its time limit counts run time only: it ends that much after it resumes.
-                long end = job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
-                        ? Long.MAX_VALUE
-                        : Math.max(now + 1, now + job.timeLimitMinutes() * 60 - job.runSeconds(now));
-                if (SuspendedJobs.free(job.allocation(), timeline.capacityFor(now, now + 1))) {
-                    resumes.add(job.id());
-                    timeline.started(job.allocation(), end);
-                } else {
-                    timeline.reserve(job.allocation(), now, SuspendedJobs.KEPT_UNTIL);
-                }
-            }
+            SuspendedJobs.resumeOrKeep(lent, timeline, now, resumes);
         }
 
         void consider(Job job) {
@@ -298,9 +280,13 @@ public final class Scheduler {
             if (!preempting.isEmpty()) {
                 request = ReservationFence.without(request, preempting);
             }
+            Map<String, NodeCapacity> view = timeline.capacityFor(now, end);
+            Map<String, NodeCapacity> carved = fence.isEmpty() ? view : fence.carve(job, view, now, end);
             PlacementResult result = fenced
                     ? new PlacementResult.Pending(JobReason.REQ_NODE_NOT_AVAIL)
-                    : memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), request, end - now);
+                    : carved != view
+                            ? ReservationFence.place(partition, carved, request)
+                            : memo.placeNow(partition, view, timeline.version(), request, end - now);
             if (result instanceof PlacementResult.Rejected
                     && !closed.isEmpty()
                     && !(memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), asked, end - now)
@@ -432,7 +418,11 @@ public final class Scheduler {
                         .admits(at)) {
                     continue;
                 }
-                PlacementResult r = memo.place(partition, timeline.capacityFor(t, end), timeline.version(), at);
+                Map<String, NodeCapacity> view = timeline.capacityFor(t, end);
+                Map<String, NodeCapacity> carved = fence.isEmpty() ? view : fence.carve(job, view, t, end);
+                PlacementResult r = carved != view
+                        ? ReservationFence.place(partition, carved, at)
+                        : memo.place(partition, view, timeline.version(), at);
                 if (r instanceof PlacementResult.Placed placed) {
                     timeline.reserve(placed.allocation(), t, end);
                     expected.put(job.id(), t);

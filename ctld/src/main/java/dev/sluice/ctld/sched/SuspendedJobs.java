@@ -2,6 +2,9 @@ package dev.sluice.ctld.sched;
 
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,6 +18,27 @@ final class SuspendedJobs {
     static final long KEPT_UNTIL = Long.MAX_VALUE;
 
     private SuspendedJobs() {}
+
+    /**
+     * At the start of a pass, the jobs suspended by preemption ({@code lent}, in queue order):
+     * one whose resources are all free again resumes (into {@code resumes}, its resources taken
+     * in the timeline); the others keep theirs from every job but their preemptors, which
+     * already hold them, until they resume.
+     */
+    static void resumeOrKeep(List<Job> lent, AvailabilityTimeline timeline, long now, List<Integer> resumes) {
+        for (Job job : lent) {
+            // Its time limit counts run time only: it ends that much after it resumes.
+            long end = job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
+                    ? Long.MAX_VALUE
+                    : Math.max(now + 1, now + job.timeLimitMinutes() * 60 - job.runSeconds(now));
+            if (free(job.allocation(), timeline.capacityFor(now, now + 1))) {
+                resumes.add(job.id());
+                timeline.started(job.allocation(), end);
+            } else {
+                timeline.reserve(job.allocation(), now, KEPT_UNTIL);
+            }
+        }
+    }
 
     /**
      * Whether every share of {@code allocation} is free in {@code capacity}: its node is up, its
