@@ -28,6 +28,11 @@ public final class ReservationText {
         lines.add("Nodes=" + nodes(r) + " NodeCnt=" + r.getNodesCount() + " CoreCnt=" + r.getCoreCount()
                 + " Features=(null) PartitionName=" + orNull(r.getPartition()) + " Flags="
                 + String.join(",", r.getFlagsList()));
+        // A partial-node reservation names its cores, node by node (Slurm 22.05, compat 162).
+        for (dev.sluice.protocol.v1.ReservationCores c : r.getCoresList()) {
+            lines.add("  NodeName=" + c.getNode() + " CoreIDs="
+                    + dev.sluice.common.hostlist.IndexRanges.format(c.getIdsList()));
+        }
         lines.add("TRES=" + Tres.of(Map.of("cpu", (long) r.getCoreCount())).format());
         lines.add("Users=" + names(r.getUsersList(), r.getUsersExcluded()) + " Groups=(null) Accounts="
                 + names(r.getAccountsList(), false) + " Licenses=(null) State=" + state(r, now)

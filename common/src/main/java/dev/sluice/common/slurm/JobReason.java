@@ -33,6 +33,8 @@ public enum JobReason {
     MAY_BE_RESERVED("ReqNodeNotAvail, May be reserved for other job"),
     /** The job would fit but for nodes advance reservations hold (Slurm's WAIT_NODE_NOT_AVAIL text). */
     NODES_RESERVED("Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions"),
+    /** Nodes the job needs are in an active maintenance (MAINT) reservation it is not in. */
+    RESERVED_FOR_MAINTENANCE("ReqNodeNotAvail, Reserved for maintenance"),
     /** Not enough of the job's {@code --licenses} are free. */
     LICENSES("Licenses"),
     // Waiting: the partition.

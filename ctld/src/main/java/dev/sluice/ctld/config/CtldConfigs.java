@@ -116,7 +116,8 @@ public final class CtldConfigs {
                     p.priorityJobFactor(),
                     p.hidden(),
                     shownPreemptMode(conf, p),
-                    p.graceTimeSeconds()));
+                    p.graceTimeSeconds(),
+                    p.overSubscribe()));
         }
         boolean memory = conf.selectTypeParameters().stream()
                 .anyMatch(s -> s.toUpperCase(Locale.ROOT).contains("MEMORY"));

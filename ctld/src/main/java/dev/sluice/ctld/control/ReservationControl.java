@@ -52,19 +52,33 @@ public final class ReservationControl {
         if (spec.nodes() != null && !spec.nodes().isEmpty()) {
             nodes = named(state, spec.nodes(), flags);
             probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
+            if (spec.coreCount() != null && spec.coreCount() > 0 && spec.coreCount() < probe.coreCount()) {
+                // Partial nodes: that many cores, lowest free first (Slurm 22.05: cores 0-1 of an idle
+                // node for CoreCnt=2), made in a partition (the default when none is named).
+                String in = partition.isEmpty() ? defaultPartition(state) : partition;
+                probe = new Reservation(
+                        name,
+                        id,
+                        start,
+                        end,
+                        nodes,
+                        in,
+                        users.names(),
+                        users.excluded(),
+                        accounts,
+                        flags,
+                        spec.coreCount(),
+                        PartialCores.pick(state, nodes, spec.coreCount()));
+            }
             if (overlapsAnother(state, probe, now, false)) {
                 throw new SlurmException(ErrorCode.RESERVATION_OVERLAP);
             }
-            if (!probe.has(ReservationFlag.IGNORE_JOBS) && busy(state, nodes, start, now)) {
+            if (!probe.partial() && !probe.has(ReservationFlag.IGNORE_JOBS) && busy(state, nodes, start, now)) {
                 throw new SlurmException(ErrorCode.NODES_BUSY);
             }
         } else {
             if (partition.isEmpty()) {
-                partition = state.partitions().stream()
-                        .filter(Partition::isDefault)
-                        .map(Partition::name)
-                        .findFirst()
-                        .orElseThrow(() -> new SlurmException(ErrorCode.DEFAULT_PARTITION_NOT_SET));
+                partition = defaultPartition(state);
             }
             // CoreCnt alone: whole nodes until they give that many cores (Slurm would hold cores).
             int count = spec.nodeCount() != null ? spec.nodeCount() : spec.coreCount() != null ? 0 : 1;
@@ -323,6 +337,14 @@ public final class ReservationControl {
                 accounts,
                 flags,
                 cores(state, nodes));
+    }
+
+    private static String defaultPartition(ClusterView state) {
+        return state.partitions().stream()
+                .filter(Partition::isDefault)
+                .map(Partition::name)
+                .findFirst()
+                .orElseThrow(() -> new SlurmException(ErrorCode.DEFAULT_PARTITION_NOT_SET));
     }
 
     private static int cores(ClusterView state, List<String> nodes) {

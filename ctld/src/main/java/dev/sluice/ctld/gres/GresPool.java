@@ -38,6 +38,27 @@ public record GresPool(GresInventory inventory, Map<String, Long> used) {
         return false;
     }
 
+    /**
+     * Whether these very grants (the same devices) fit beside what is used: no unit beyond its
+     * capacity, no GPU held both whole and as MPS or shards.
+     */
+    public boolean canTake(List<GresGrant> grants) {
+        GresPool after = plus(grants, 1);
+        for (GresUnit u : inventory.units()) {
+            if (after.used(u) == 0) {
+                continue;
+            }
+            if (u.consumable() && after.used(u) > u.capacity()) {
+                return false;
+            }
+            boolean whole = u.name().equals("gpu");
+            if ((whole || GresUnit.sharesGpu(u.name())) && after.gpuBusy(u.index(), !whole)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public GresPool plus(List<GresGrant> grants, int sign) {
         if (grants.isEmpty()) {
             return this;

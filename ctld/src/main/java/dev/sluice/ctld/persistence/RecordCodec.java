@@ -64,7 +64,8 @@ public final class RecordCodec {
                 e.setJobSuspend(JobSuspendRecord.newBuilder()
                         .setJobId(r.jobId())
                         .setSuspended(r.suspended())
-                        .setPreSuspendSeconds(r.preSuspendSeconds()));
+                        .setPreSuspendSeconds(r.preSuspendSeconds())
+                        .setByPreemption(r.byPreemption()));
             case StateRecord.ArrayTaskSplit r ->
                 e.setArrayTaskSplit(ArrayTaskSplitRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -187,7 +188,8 @@ public final class RecordCodec {
                         e.getJobSuspend().getJobId(),
                         e.getJobSuspend().getSuspended(),
                         e.getJobSuspend().getPreSuspendSeconds(),
-                        t);
+                        t,
+                        e.getJobSuspend().getByPreemption());
             case ARRAY_TASK_SPLIT ->
                 new StateRecord.ArrayTaskSplit(
                         e.getArrayTaskSplit().getJobId(),

@@ -370,6 +370,7 @@ public final class InfoMapper {
                 .setTotalNodes(p.nodes().size())
                 .setPriorityTier(p.priorityTier())
                 .setPreemptMode(p.preemptMode())
+                .setOverSubscribe(p.overSubscribe())
                 .setGraceTimeSeconds(p.graceTimeSeconds())
                 .setPriorityJobFactor(p.priorityJobFactor())
                 .setHidden(p.hidden())

@@ -33,7 +33,7 @@ final class NodeInfoMapper {
                 .setThreadsPerCore(hw.threadsPerCore())
                 .setRealMemoryMb(hw.realMemoryMb())
                 .setTmpDiskMb(hw.tmpDiskMb())
-                .setAllocCpus(v.allocCpus())
+                .setAllocCpus(v.shownAllocCpus())
                 .setAllocMemoryMb(v.allocMemoryMb())
                 .setState(v.baseState().name())
                 .addAllFlags(v.flags().stream().map(Enum::name).toList())
@@ -62,8 +62,8 @@ final class NodeInfoMapper {
                                 v,
                                 GresUnit::capacity)
                         .format());
-        if (v.allocCpus() > 0) {
-            Tres alloc = Tres.empty().with("cpu", v.allocCpus());
+        if (v.shownAllocCpus() > 0) {
+            Tres alloc = Tres.empty().with("cpu", v.shownAllocCpus());
             alloc = v.allocMemoryMb() > 0 ? alloc.with("mem", v.allocMemoryMb()) : alloc;
             b.setAllocTres(nodeGres(alloc, v, u -> v.gres().used(u)).format());
         }

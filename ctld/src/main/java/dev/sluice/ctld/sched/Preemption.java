@@ -27,6 +27,10 @@ import java.util.Set;
  * without, are given back. So a job preempts only when it would then start, and as few and as
  * low jobs as the greedy order finds. A job preempted once in a pass is not chosen again.
  *
+ * <p>A victim whose mode is SUSPEND gives the preemptor its cores, CPUs and devices but not its
+ * memory: a suspended job stays in memory (preempt.html), so the preemptor must fit beside it.
+ * When every victim is suspended the preemptor starts at once ({@link Plan#startsNow}).
+ *
  * <p>While any job is still being killed (COMPLETING, its resources not yet back) or is in its
  * GraceTime, nothing more is preempted: the last preemption's preemptor is waiting for those resources, and taking
  * further jobs for it would preempt twice for one start.
@@ -44,7 +48,12 @@ final class Preemption {
     record Victim(int jobId, PreemptMode mode, long graceSeconds) {}
 
     /** The victims and where the preemptor will run once they are gone. */
-    record Plan(List<Victim> victims, Allocation allocation) {}
+    record Plan(List<Victim> victims, Allocation allocation) {
+        /** Every victim is suspended, not ended: the preemptor starts now, on their resources. */
+        boolean startsNow() {
+            return victims.stream().allMatch(v -> v.mode() == PreemptMode.SUSPEND);
+        }
+    }
 
     Preemption(
             PreemptPolicy policy,
@@ -71,6 +80,7 @@ final class Preemption {
         }
         Set<String> members = new HashSet<>(partition.nodes());
         List<Job> candidates = new ArrayList<>();
+        Map<Integer, PreemptMode> modes = new HashMap<>();
         for (Job other : image.jobs()) {
             if (other.state() != dev.sluice.common.slurm.JobState.RUNNING
                     || other.allocation() == null
@@ -79,11 +89,15 @@ final class Preemption {
                 continue;
             }
             Partition vp = image.partition(other.partition()).orElse(null);
+            PreemptMode mode = policy.modeOf(other, vp, accounting);
+            // Slurm 22.05 suspends a job for another only where both partitions force sharing.
+            boolean shares = partition.forcesOverSubscribe() && vp != null && vp.forcesOverSubscribe();
             if (policy.outranks(job, partition, other, vp, accounting)
                     && !policy.exempt(other, now, accounting)
-                    && policy.modeOf(other, vp, accounting) != PreemptMode.OFF
-                    && policy.modeOf(other, vp, accounting) != PreemptMode.SUSPEND) {
+                    && mode != PreemptMode.OFF
+                    && (mode != PreemptMode.SUSPEND || shares)) {
                 candidates.add(other);
+                modes.put(other.id(), mode);
             }
         }
         if (candidates.isEmpty()) {
@@ -94,7 +108,7 @@ final class Preemption {
         Allocation placed = null;
         for (Job c : candidates) {
             taken.add(c);
-            placed = fit(partition, request, capacity, taken);
+            placed = fit(partition, request, capacity, taken, modes);
             if (placed != null) {
                 break;
             }
@@ -108,11 +122,11 @@ final class Preemption {
         for (int i = taken.size() - 1; i >= 0; i--) {
             List<Job> fewer = new ArrayList<>(taken);
             fewer.remove(i);
-            if (!fewer.isEmpty() && fit(partition, request, capacity, fewer) != null) {
+            if (!fewer.isEmpty() && fit(partition, request, capacity, fewer, modes) != null) {
                 taken = fewer;
             }
         }
-        placed = fit(partition, request, capacity, taken);
+        placed = fit(partition, request, capacity, taken, modes);
         if (placed == null || taken.isEmpty()) {
             return Optional.empty();
         }
@@ -120,7 +134,7 @@ final class Preemption {
         for (Job v : taken) {
             chosen.add(v.id());
             Partition vp = image.partition(v.partition()).orElse(null);
-            PreemptMode mode = policy.modeOf(v, vp, accounting);
+            PreemptMode mode = modes.get(v.id());
             victims.add(new Victim(v.id(), mode, policy.graceOf(v, vp, mode, accounting)));
         }
         return Optional.of(new Plan(victims, placed));
@@ -136,12 +150,23 @@ final class Preemption {
                 .thenComparing(Comparator.comparingInt(Job::id).reversed());
     }
 
-    /** Where the job fits on {@code capacity} with {@code gone}'s shares given back, or null. */
+    /**
+     * Where the job fits on {@code capacity} with {@code gone}'s shares given back (a suspended
+     * one's without its memory), or null.
+     */
     private static Allocation fit(
-            Partition partition, PlacementRequest request, Map<String, NodeCapacity> capacity, List<Job> gone) {
+            Partition partition,
+            PlacementRequest request,
+            Map<String, NodeCapacity> capacity,
+            List<Job> gone,
+            Map<Integer, PreemptMode> modes) {
         Map<String, NodeCapacity> freed = new HashMap<>();
         for (Job v : gone) {
-            for (Allocation.NodeShare share : v.allocation().nodes()) {
+            boolean suspended = modes.get(v.id()) == PreemptMode.SUSPEND;
+            for (Allocation.NodeShare held : v.allocation().nodes()) {
+                Allocation.NodeShare share = suspended
+                        ? new Allocation.NodeShare(held.node(), held.cpus(), 0, held.tasks(), held.gres(), held.cores())
+                        : held;
                 NodeCapacity base = freed.getOrDefault(share.node(), capacity.get(share.node()));
                 if (base != null) {
                     freed.put(share.node(), base.plus(share));

@@ -2,13 +2,21 @@ package dev.sluice.ctld.sched;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.ReservationFlag;
+import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.NodeView;
+import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.Reservation;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -55,7 +63,8 @@ final class ReservationFence {
         String name = job.request().reservation();
         Reservation own = name.isEmpty() ? null : find(name);
         for (Reservation r : current) {
-            if (r == own || !r.overlaps(from, to)) {
+            if (r == own || !r.overlaps(from, to) || r.partial()) {
+                // A partial-node reservation closes no node: carve() keeps its cores.
                 continue;
             }
             if (own == null && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
@@ -77,12 +86,28 @@ final class ReservationFence {
     }
 
     /**
-     * The reason a job waits when only reserved nodes kept it from starting, as Slurm 22.05 words
-     * it: for a node the job names, "ReqNodeNotAvail, May be reserved for other job"; otherwise
-     * the text of its WAIT_NODE_NOT_AVAIL. (Slurm says "Reserved for maintenance" once its
-     * periodic pass has marked a MAINT reservation's nodes, a minute or so after it began.)
+     * How long after a reservation begins Slurm 22.05 has marked its nodes: its periodic pass
+     * does it within a few seconds (compat 143-145 saw it after 2 to 5), and until then a job
+     * kept off a MAINT reservation's nodes is not yet "Reserved for maintenance" (compat 110).
      */
-    static JobReason reason(boolean namedNodeReserved) {
+    static final long MARKED_AFTER_SECONDS = 5;
+
+    /**
+     * The reason a job waits when only reserved nodes ({@code closed}) kept it from starting, as
+     * Slurm 22.05 words it: "ReqNodeNotAvail, Reserved for maintenance" when some are in a MAINT
+     * reservation whose nodes are marked (compat 161, whether or not the job names them); else
+     * for a node the job names, "ReqNodeNotAvail, May be reserved for other job"; otherwise the
+     * text of its WAIT_NODE_NOT_AVAIL.
+     */
+    JobReason reason(boolean namedNodeReserved, Set<String> closed, long now) {
+        for (Reservation r : current) {
+            if (r.has(ReservationFlag.MAINT)
+                    && r.active(now)
+                    && now >= r.start() + MARKED_AFTER_SECONDS
+                    && !java.util.Collections.disjoint(r.nodes(), closed)) {
+                return JobReason.RESERVED_FOR_MAINTENANCE;
+            }
+        }
         return namedNodeReserved ? JobReason.MAY_BE_RESERVED : JobReason.NODES_RESERVED;
     }
 
@@ -124,6 +149,72 @@ final class ReservationFence {
             }
         }
         return null;
+    }
+
+    /**
+     * Capacities as the job may use them beside partial-node reservations holding cores at some
+     * moment of {@code [from, to)}: outside one, not its cores (the node's other cores stay
+     * free, as Slurm 22.05 runs a job there, compat 162); inside one, only its cores on its
+     * nodes. The very map given when no such reservation changes it.
+     */
+    Map<String, NodeCapacity> carve(Job job, Map<String, NodeCapacity> capacity, long from, long to) {
+        Map<String, NodeCapacity> out = capacity;
+        String name = job.request().reservation();
+        for (Reservation r : current) {
+            if (!r.partial() || !r.overlaps(from, to)) {
+                continue;
+            }
+            boolean inside = r.name().equals(name);
+            if (!inside && name.isEmpty() && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
+                continue;
+            }
+            for (Map.Entry<String, List<Integer>> held : r.cores().entrySet()) {
+                NodeCapacity node = out.get(held.getKey());
+                if (node == null) {
+                    continue;
+                }
+                List<Integer> taken = new ArrayList<>();
+                if (inside) {
+                    for (int c : node.freeCores()) {
+                        if (!held.getValue().contains(c)) {
+                            taken.add(c);
+                        }
+                    }
+                } else {
+                    for (int c : held.getValue()) {
+                        if (!node.busyCores().contains(c)) {
+                            taken.add(c);
+                        }
+                    }
+                }
+                if (taken.isEmpty()) {
+                    continue;
+                }
+                if (out == capacity) {
+                    out = new LinkedHashMap<>(capacity);
+                }
+                int cpus = taken.size() * Math.max(1, node.hardware().threadsPerCore());
+                out.put(
+                        held.getKey(),
+                        node.minus(new Allocation.NodeShare(held.getKey(), cpus, 0, 0, List.of(), taken)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Placement on a view carved for one job: not the pass's memo, whose answers hold for every
+     * job asking the same of the timeline's own views.
+     */
+    static PlacementResult place(Partition partition, Map<String, NodeCapacity> capacity, PlacementRequest request) {
+        List<NodeCapacity> nodes = new ArrayList<>();
+        for (String n : partition.nodes()) {
+            NodeCapacity c = capacity.get(n);
+            if (c != null) {
+                nodes.add(c);
+            }
+        }
+        return Allocator.place(nodes, request);
     }
 
     /** The request with these nodes left out too. */

@@ -11,7 +11,8 @@ import java.util.Map;
  * their dependency can never be met ({@code --kill-on-invalid-dep}), and for every other pending
  * job why it waits (with a detail in numbers when it waits for resources), its priority and,
  * where backfill reserved it a place, when it should start and on what ({@code reservations});
- * and the running jobs preempted for a pending one ({@code preemptions}).
+ * the running jobs preempted for a pending one ({@code preemptions}), and the jobs suspended by
+ * preemption whose resources are free again, to resume ({@code resumes}).
  * A value; the controller loop turns it into journaled records and launches.
  */
 public record SchedulePlan(
@@ -22,7 +23,30 @@ public record SchedulePlan(
         Map<Integer, Long> priorities,
         Map<Integer, String> details,
         Map<Integer, Allocation> reservations,
-        List<Preempt> preemptions) {
+        List<Preempt> preemptions,
+        List<Integer> resumes) {
+
+    /** A plan that resumes nothing. */
+    public SchedulePlan(
+            List<Start> starts,
+            List<Integer> cancels,
+            Map<Integer, JobReason> pendingReasons,
+            Map<Integer, Long> expectedStarts,
+            Map<Integer, Long> priorities,
+            Map<Integer, String> details,
+            Map<Integer, Allocation> reservations,
+            List<Preempt> preemptions) {
+        this(
+                starts,
+                cancels,
+                pendingReasons,
+                expectedStarts,
+                priorities,
+                details,
+                reservations,
+                preemptions,
+                List.of());
+    }
 
     /** A plan that preempts nothing. */
     public SchedulePlan(
@@ -45,12 +69,15 @@ public record SchedulePlan(
         details = Map.copyOf(details);
         reservations = Map.copyOf(reservations);
         preemptions = List.copyOf(preemptions);
+        resumes = List.copyOf(resumes);
     }
 
     /**
-     * A running job to preempt so that {@code preemptorId} can start once it is gone.
+     * A running job to preempt so that {@code preemptorId} can start once it is gone, or, with
+     * SUSPEND, at once on its resources.
      *
-     * @param mode CANCEL (it ends PREEMPTED) or REQUEUE (it pends again)
+     * @param mode CANCEL (it ends PREEMPTED), REQUEUE (it pends again) or SUSPEND (it stops until
+     *     the preemptor's resources are free again)
      * @param holdBackSeconds how long a requeued one waits before it may start again
      * @param graceSeconds its GraceTime: SIGTERM now, the end only then (0: at once)
      */

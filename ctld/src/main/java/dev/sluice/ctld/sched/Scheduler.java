@@ -12,6 +12,7 @@ import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
@@ -131,16 +132,22 @@ public final class Scheduler {
                 priorities,
                 pass.details,
                 pass.reserved,
-                pass.preempts);
+                pass.preempts,
+                pass.resumes);
     }
 
-    /** Higher partition PriorityTier, then higher priority, then older. */
+    /**
+     * Jobs in an advance reservation first (as Slurm's job queue sorts them, so that a job
+     * waiting outside a reservation does not hold back the reservation's own jobs: compat 162),
+     * then higher partition PriorityTier, then higher priority, then older.
+     */
     private static Comparator<Job> order(ClusterImage image, Map<Integer, Long> priorities) {
         Map<String, Integer> tiers = new HashMap<>();
         for (Partition p : image.partitions()) {
             tiers.put(p.name(), p.priorityTier());
         }
-        return Comparator.comparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))
+        return Comparator.comparing((Job j) -> j.request().reservation().isEmpty())
+                .thenComparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))
                 .thenComparingLong(j -> -priorities.getOrDefault(j.id(), 0L))
                 .thenComparingInt(Job::id);
     }
@@ -167,6 +174,7 @@ public final class Scheduler {
         final ReservationFence fence;
         final Preemption preemption;
         final List<SchedulePlan.Preempt> preempts = new ArrayList<>();
+        final List<Integer> resumes = new ArrayList<>();
         // Nodes a preemptor waits on for its victims to go: no later job of the pass takes them.
         final Set<String> preempting = new HashSet<>();
         // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
@@ -193,14 +201,21 @@ public final class Scheduler {
                 capacity.put(view.name(), capacityOf(view));
             }
             timeline = new AvailabilityTimeline(capacity);
+            List<Job> lent = new ArrayList<>();
             for (Job job : image.jobs()) {
                 if (job.isRunning()) {
-                    timeline.running(job.allocation(), Math.max(now + 1, endOf(job.startTime(), job)));
+                    if (job.holdsNodes()) {
+                        timeline.running(job.allocation(), Math.max(now + 1, endOf(job.startTime(), job)));
+                    } else {
+                        lent.add(job);
+                    }
                     if (job.array().isArray()) {
                         runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
                     }
                 }
             }
+            lent.sort(order(image, priorities));
+            SuspendedJobs.resumeOrKeep(lent, timeline, now, resumes);
         }
 
         void consider(Job job) {
@@ -265,9 +280,13 @@ public final class Scheduler {
             if (!preempting.isEmpty()) {
                 request = ReservationFence.without(request, preempting);
             }
+            Map<String, NodeCapacity> view = timeline.capacityFor(now, end);
+            Map<String, NodeCapacity> carved = fence.isEmpty() ? view : fence.carve(job, view, now, end);
             PlacementResult result = fenced
                     ? new PlacementResult.Pending(JobReason.REQ_NODE_NOT_AVAIL)
-                    : memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), request, end - now);
+                    : carved != view
+                            ? ReservationFence.place(partition, carved, request)
+                            : memo.placeNow(partition, view, timeline.version(), request, end - now);
             if (result instanceof PlacementResult.Rejected
                     && !closed.isEmpty()
                     && !(memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), asked, end - now)
@@ -277,16 +296,7 @@ public final class Scheduler {
             }
             switch (result) {
                 case PlacementResult.Placed placed -> {
-                    starts.add(new SchedulePlan.Start(
-                            job.id(), task, placed.allocation(), partition.name(), job.timeLimitMinutes()));
-                    timeline.started(placed.allocation(), end);
-                    licenses.take(job.request().licenses());
-                    if (usage != null) {
-                        usage.started(job, dev.sluice.ctld.limits.JobTres.of(placed.allocation()));
-                    }
-                    if (task >= 0) {
-                        runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
-                    }
+                    start(job, partition, task, placed.allocation(), end);
                     return true;
                 }
                 case PlacementResult.Rejected rejected -> {
@@ -294,8 +304,11 @@ public final class Scheduler {
                     return false;
                 }
                 case PlacementResult.Pending waiting -> {
-                    if (waiting.reason() == JobReason.RESOURCES && !fenced && preempt(job, partition, request, end)) {
-                        return false;
+                    if (waiting.reason() == JobReason.RESOURCES && !fenced) {
+                        Boolean started = preempt(job, partition, task, request, end);
+                        if (started != null) {
+                            return started;
+                        }
                     }
                     boolean first = blockedPartitions.add(partition.name());
                     JobReason why =
@@ -309,7 +322,7 @@ public final class Scheduler {
                                                     asked,
                                                     end - now)
                                             instanceof PlacementResult.Placed)) {
-                        why = ReservationFence.reason(fenced);
+                        why = fence.reason(fenced, closed, now);
                     }
                     reasons.put(job.id(), why);
                     // ReasonDetail costs a look at every node of the partition per view: it is
@@ -329,24 +342,43 @@ public final class Scheduler {
             }
         }
 
+        private void start(Job job, Partition partition, int task, Allocation allocation, long end) {
+            starts.add(new SchedulePlan.Start(job.id(), task, allocation, partition.name(), job.timeLimitMinutes()));
+            timeline.started(allocation, end);
+            licenses.take(job.request().licenses());
+            if (usage != null) {
+                usage.started(job, dev.sluice.ctld.limits.JobTres.of(allocation));
+            }
+            if (task >= 0) {
+                runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
+            }
+        }
+
         /**
          * Preempts for a job that does not fit now, if it outranks jobs whose going would let it
-         * start ({@link Preemption}). It then waits for them, its nodes kept from the rest of
-         * the pass, and starts in a later pass once they have let go.
+         * start ({@link Preemption}). When every victim is suspended it starts at once on their
+         * resources; else it waits for them, its nodes kept from the rest of the pass, and
+         * starts in a later pass once they have let go.
+         *
+         * @return null when it preempts nothing, else whether it started
          */
-        private boolean preempt(Job job, Partition partition, PlacementRequest request, long end) {
+        private Boolean preempt(Job job, Partition partition, int task, PlacementRequest request, long end) {
             var plan = preemption.plan(job, partition, request, timeline.capacityFor(now, end));
             if (plan.isEmpty()) {
-                return false;
+                return null;
             }
             for (Preemption.Victim v : plan.get().victims()) {
                 preempts.add(new SchedulePlan.Preempt(
                         v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
             }
+            if (plan.get().startsNow()) {
+                start(job, partition, task, plan.get().allocation(), end);
+                return true;
+            }
             preempting.addAll(plan.get().allocation().nodeNames());
             blockedPartitions.add(partition.name());
             reasons.put(job.id(), JobReason.RESOURCES);
-            return true;
+            return false;
         }
 
         /**
@@ -386,7 +418,11 @@ public final class Scheduler {
                         .admits(at)) {
                     continue;
                 }
-                PlacementResult r = memo.place(partition, timeline.capacityFor(t, end), timeline.version(), at);
+                Map<String, NodeCapacity> view = timeline.capacityFor(t, end);
+                Map<String, NodeCapacity> carved = fence.isEmpty() ? view : fence.carve(job, view, t, end);
+                PlacementResult r = carved != view
+                        ? ReservationFence.place(partition, carved, at)
+                        : memo.place(partition, view, timeline.version(), at);
                 if (r instanceof PlacementResult.Placed placed) {
                     timeline.reserve(placed.allocation(), t, end);
                     expected.put(job.id(), t);

@@ -130,8 +130,11 @@ public final class ClusterState implements ClusterView {
             case JobEnded r -> {
                 Job job = requireJob(r.jobId());
                 Job ended = move(job, r, snapshot);
-                if (job.isRunning()) {
+                if (job.holdsNodes()) {
                     account(job.allocation(), -1, busyTime(r.time(), snapshot));
+                }
+                if (job.isRunning() && !job.holdsNodes()) {
+                    usage.lend(job.allocation(), -1);
                 }
                 queue.noLongerPending(r.jobId());
                 jobs.put(ended);
@@ -139,14 +142,30 @@ public final class ClusterState implements ClusterView {
             case JobRequeued r -> {
                 Job job = requireJob(r.jobId());
                 Job requeued = move(job, r, snapshot);
-                if (job.isRunning()) {
+                if (job.holdsNodes()) {
                     account(job.allocation(), -1, busyTime(r.time(), snapshot));
+                }
+                if (job.isRunning() && !job.holdsNodes()) {
+                    usage.lend(job.allocation(), -1);
                 }
                 jobs.put(requeued);
             }
             case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
-            case JobSuspendChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case JobSuspendChanged r -> {
+                Job job = requireJob(r.jobId());
+                Job changed = move(job, r, snapshot);
+                // Suspended by preemption, the job lends its resources to its preemptor: they
+                // count on the nodes as the preemptor's until it resumes.
+                if (job.holdsNodes() && !changed.holdsNodes()) {
+                    account(job.allocation(), -1, 0);
+                    usage.lend(job.allocation(), +1);
+                } else if (!job.holdsNodes() && changed.holdsNodes()) {
+                    usage.lend(job.allocation(), -1);
+                    account(changed.allocation(), +1, 0);
+                }
+                jobs.put(changed);
+            }
             case JobsPurged r -> {
                 for (int id : r.jobIds()) {
                     move(requireJob(id), r, snapshot);
@@ -332,7 +351,14 @@ public final class ClusterState implements ClusterView {
      * otherwise start beside a job that has not let go of them yet.
      */
     public void completing(int jobId, String node, boolean stillKilling) {
-        if (completing.mark(jobId, jobs.get(jobId), node, stillKilling, (held, sign) -> account(held, sign, 0))) {
+        Job job = jobs.get(jobId);
+        // A job ended while suspended by preemption held nothing on its nodes: its preemptor does.
+        boolean lent = job != null && job.preemptSuspended();
+        if (completing.mark(jobId, job, node, stillKilling, (held, sign) -> {
+            if (!lent) {
+                account(held, sign, 0);
+            }
+        })) {
             nodesImage = null;
         }
     }

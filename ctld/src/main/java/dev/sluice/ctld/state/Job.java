@@ -16,6 +16,9 @@ import java.util.function.Consumer;
  * @param suspendTime when the job was last suspended or resumed ({@code scontrol suspend/resume}), 0 if never
  * @param preSuspendSeconds seconds it ran before its last suspension: with {@code suspendTime} it
  *     gives the run time, which (like the time limit) does not count suspended time
+ * @param preemptSuspended suspended by preemption ({@code PreemptMode=SUSPEND,GANG}) rather than
+ *     by {@code scontrol suspend}: its resources are lent to its preemptors, which hold them on
+ *     the nodes, and it resumes when they are free again
  */
 public record Job(
         int id,
@@ -35,7 +38,8 @@ public record Job(
         Hold hold,
         long adminPriority,
         long suspendTime,
-        long preSuspendSeconds) {
+        long preSuspendSeconds,
+        boolean preemptSuspended) {
 
     /** Slurm's two kinds of hold: by the owner (JobHeldUser) or by an operator (JobHeldAdmin). */
     public enum Hold {
@@ -74,7 +78,8 @@ public record Job(
                 request.hold() ? Hold.USER : Hold.NONE,
                 0,
                 0,
-                0);
+                0,
+                false);
     }
 
     /** A plain (non-array) job as submitted. */
@@ -99,6 +104,7 @@ public record Job(
         private long adminPriority;
         private long suspendTime;
         private long preSuspendSeconds;
+        private boolean preemptSuspended;
         private int id;
 
         public Builder id(int v) {
@@ -180,6 +186,11 @@ public record Job(
             preSuspendSeconds = v;
             return this;
         }
+
+        public Builder preemptSuspended(boolean v) {
+            preemptSuspended = v;
+            return this;
+        }
     }
 
     /** The job with some fields changed. */
@@ -206,6 +217,7 @@ public record Job(
         b.adminPriority = adminPriority;
         b.suspendTime = suspendTime;
         b.preSuspendSeconds = preSuspendSeconds;
+        b.preemptSuspended = preemptSuspended;
         change.accept(b);
         return new Job(
                 b.id,
@@ -225,7 +237,8 @@ public record Job(
                 b.hold,
                 b.adminPriority,
                 b.suspendTime,
-                b.preSuspendSeconds);
+                b.preSuspendSeconds,
+                b.preemptSuspended);
     }
 
     public Job started(Allocation alloc, long time, long limit, String part) {
@@ -249,6 +262,7 @@ public record Job(
                 .reason(held ? JobReason.REQUEUED_HELD : JobReason.BEGIN_TIME)
                 .suspendTime(0)
                 .preSuspendSeconds(0)
+                .preemptSuspended(false)
                 .eligibleTime(eligibleTime)
                 .startTime(0)
                 .endTime(0)
@@ -261,10 +275,19 @@ public record Job(
      * Suspended ({@code scontrol suspend}) or running again ({@code scontrol resume}): the run
      * time accrued so far is kept, so that the time limit does not count the pause.
      */
-    public Job suspended(boolean suspend, long preSuspend, long time) {
+    public Job suspended(boolean suspend, long preSuspend, long time, boolean byPreemption) {
         return with(b -> b.state(suspend ? JobState.SUSPENDED : JobState.RUNNING)
                 .suspendTime(time)
-                .preSuspendSeconds(preSuspend));
+                .preSuspendSeconds(preSuspend)
+                .preemptSuspended(suspend && byPreemption));
+    }
+
+    /**
+     * Whether the job's resources count on its nodes now: a running or suspended job's do,
+     * except those of a job suspended by preemption, whose preemptors hold them.
+     */
+    public boolean holdsNodes() {
+        return state.holdsResources() && !preemptSuspended;
     }
 
     /** Seconds run up to {@code now}, suspended time left out (Slurm's RunTime). */

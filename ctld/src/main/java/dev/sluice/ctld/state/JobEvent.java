@@ -85,10 +85,17 @@ public sealed interface JobEvent {
      */
     record Preempt(boolean requeue, long holdBackSeconds) implements JobEvent {}
 
-    /** {@code scontrol suspend}. */
-    record Suspend() implements JobEvent {}
+    /**
+     * {@code scontrol suspend}, or with {@code byPreemption} a preemptor's start
+     * ({@code PreemptMode=SUSPEND}): the preemptor takes the job's resources until it resumes.
+     */
+    record Suspend(boolean byPreemption) implements JobEvent {
+        public Suspend() {
+            this(false);
+        }
+    }
 
-    /** {@code scontrol resume}. */
+    /** {@code scontrol resume}, or a job suspended by preemption whose resources are free again. */
     record Resume() implements JobEvent {}
 
     /** {@code scontrol hold/uhold/release}, the hold already decided by who asked. */

@@ -142,8 +142,8 @@ public final class JobLifecycle {
                         : Transition.of(
                                 new JobEnded(id, JobState.PREEMPTED, 15, JobReason.NONE, now),
                                 terminate(job, JobState.PREEMPTED));
-            case JobEvent.Suspend s -> suspend(job, true, now);
-            case JobEvent.Resume r -> suspend(job, false, now);
+            case JobEvent.Suspend s -> suspend(job, true, s.byPreemption(), now);
+            case JobEvent.Resume r -> suspend(job, false, job.preemptSuspended(), now);
             case JobEvent.Hold h -> Transition.of(new JobHoldChanged(id, h.hold(), now));
             case JobEvent.Update u -> Transition.of(new JobUpdated(id, u.changes(), now));
             case JobEvent.Purge p -> Transition.of(new JobsPurged(List.of(id), now));
@@ -291,9 +291,9 @@ public final class JobLifecycle {
                         : new JobEnded(job.id(), JobState.NODE_FAIL, 0, JobReason.NONE, now));
     }
 
-    private static Transition suspend(Job job, boolean suspend, long now) {
+    private static Transition suspend(Job job, boolean suspend, boolean byPreemption, long now) {
         return Transition.of(
-                new JobSuspendChanged(job.id(), suspend, job.runSeconds(now), now),
+                new JobSuspendChanged(job.id(), suspend, job.runSeconds(now), now, byPreemption),
                 new Effect.Suspend(job.id(), job.allocation().nodeNames(), suspend));
     }
 

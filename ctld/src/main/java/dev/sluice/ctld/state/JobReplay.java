@@ -52,7 +52,7 @@ public final class JobReplay {
             }
             case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
             case JobRequeued r -> job.requeued(r.eligibleTime(), r.held());
-            case JobSuspendChanged r -> job.suspended(r.suspended(), r.preSuspendSeconds(), r.time());
+            case JobSuspendChanged r -> job.suspended(r.suspended(), r.preSuspendSeconds(), r.time(), r.byPreemption());
             case JobUpdated r -> JobUpdates.apply(job, r.changes());
             case JobHoldChanged r -> {
                 // Released: the requeuehold reason goes with the hold, as in Slurm.

@@ -19,6 +19,8 @@ final class NodeUsage {
         GresPool gres;
         CoreSet cores = CoreSet.EMPTY;
         long lastBusy;
+        // Cores of jobs suspended by preemption, with how many such jobs hold each.
+        Map<Integer, Integer> lent = Map.of();
     }
 
     private final Map<String, Held> byNode = new HashMap<>();
@@ -49,6 +51,23 @@ final class NodeUsage {
     }
 
     /**
+     * A job suspended by preemption lends its cores to its preemptor ({@code sign} +1) or has
+     * them back, resumed or ended (-1): they count as allocated only where no running job holds
+     * them ({@link NodeView#lentCpus}).
+     */
+    void lend(Allocation allocation, int sign) {
+        for (Allocation.NodeShare share : allocation.nodes()) {
+            Held held = byNode.computeIfAbsent(share.node(), k -> new Held());
+            Map<Integer, Integer> next = new HashMap<>(held.lent);
+            for (int core : share.cores()) {
+                next.merge(core, sign, Integer::sum);
+            }
+            next.values().removeIf(n -> n <= 0);
+            held.lent = Map.copyOf(next);
+        }
+    }
+
+    /**
      * A daemon registered the node at {@code time}: Slurm counts an idle node as last busy then
      * (observed: LastBusyTime equal to SlurmdStartTime on a fresh cluster).
      */
@@ -73,8 +92,23 @@ final class NodeUsage {
         if (held == null) {
             return new NodeView(node, 0, 0, 0, responding, GresPool.idle(node.gres()), CoreSet.EMPTY, 0);
         }
+        int lentCores = 0;
+        for (int core : held.lent.keySet()) {
+            if (!held.cores.contains(core)) {
+                lentCores++;
+            }
+        }
+        int lentCpus = lentCores * Math.max(1, node.hardware().threadsPerCore());
         return new NodeView(
-                node, held.cpus, held.memoryMb, held.jobs, responding, pool(held, node), held.cores, held.lastBusy);
+                node,
+                held.cpus,
+                held.memoryMb,
+                held.jobs,
+                responding,
+                pool(held, node),
+                held.cores,
+                held.lastBusy,
+                lentCpus);
     }
 
     private static GresPool pool(Held held, Node node) {

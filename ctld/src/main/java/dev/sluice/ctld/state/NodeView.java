@@ -18,6 +18,9 @@ import java.util.Set;
  *     count in {@code allocCpus} only)
  * @param lastBusyTime Slurm's LastBusyTime: when the node last became free of jobs, else when it
  *     registered; epoch seconds, 0 if neither happened
+ * @param lentCpus CPUs of jobs suspended by preemption whose cores no running job holds: not
+ *     free for new work (the scheduler keeps them for their jobs), and shown as allocated, as
+ *     Slurm 22.05 shows a node whose 4-CPU job a 1-CPU preemptor suspended ({@code CPUAlloc=4})
  */
 public record NodeView(
         Node node,
@@ -27,11 +30,24 @@ public record NodeView(
         boolean responding,
         GresPool gres,
         CoreSet busyCores,
-        long lastBusyTime) {
+        long lastBusyTime,
+        int lentCpus) {
     public NodeView {
         requireNonNull(node, "node is null");
         requireNonNull(gres, "gres is null");
         requireNonNull(busyCores, "busyCores is null");
+    }
+
+    public NodeView(
+            Node node,
+            int allocCpus,
+            long allocMemoryMb,
+            int runningJobs,
+            boolean responding,
+            GresPool gres,
+            CoreSet busyCores,
+            long lastBusyTime) {
+        this(node, allocCpus, allocMemoryMb, runningJobs, responding, gres, busyCores, lastBusyTime, 0);
     }
 
     public NodeView(Node node, int allocCpus, long allocMemoryMb, int runningJobs, boolean responding, GresPool gres) {
@@ -46,6 +62,11 @@ public record NodeView(
         return node.hardware().cpus() - allocCpus;
     }
 
+    /** CPUAlloc as Slurm shows it: running jobs' CPUs and the suspended ones' they do not cover. */
+    public int shownAllocCpus() {
+        return allocCpus + lentCpus;
+    }
+
     public long freeMemoryMb() {
         return node.hardware().realMemoryMb() - allocMemoryMb;
     }
@@ -58,10 +79,10 @@ public record NodeView(
         if (node.down()) {
             return NodeState.DOWN;
         }
-        if (allocCpus >= node.hardware().cpus() && runningJobs > 0) {
+        if (shownAllocCpus() >= node.hardware().cpus() && runningJobs > 0) {
             return NodeState.ALLOCATED;
         }
-        if (allocCpus > 0 || runningJobs > 0) {
+        if (shownAllocCpus() > 0 || runningJobs > 0) {
             return NodeState.MIXED;
         }
         return node.registered() ? NodeState.IDLE : NodeState.UNKNOWN;

@@ -28,7 +28,8 @@ public record Partition(
         int priorityJobFactor,
         boolean hidden,
         String preemptMode,
-        long graceTimeSeconds) {
+        long graceTimeSeconds,
+        String overSubscribe) {
 
     /** Node count meaning "no limit"; Slurm's INFINITE. */
     public static final int NODES_UNLIMITED = Integer.MAX_VALUE;
@@ -38,6 +39,52 @@ public record Partition(
         requireNonNull(preemptMode, "preemptMode is null");
         nodes = List.copyOf(nodes);
         requireNonNull(state, "state is null");
+        requireNonNull(overSubscribe, "overSubscribe is null");
+    }
+
+    /** A partition with {@code OverSubscribe=NO}, Slurm's default. */
+    public Partition(
+            String name,
+            List<String> nodes,
+            boolean isDefault,
+            long maxTimeMinutes,
+            long defaultTimeMinutes,
+            int maxNodes,
+            int minNodes,
+            PartitionState state,
+            long defMemPerCpuMb,
+            long maxMemPerNodeMb,
+            int priorityTier,
+            int priorityJobFactor,
+            boolean hidden,
+            String preemptMode,
+            long graceTimeSeconds) {
+        this(
+                name,
+                nodes,
+                isDefault,
+                maxTimeMinutes,
+                defaultTimeMinutes,
+                maxNodes,
+                minNodes,
+                state,
+                defMemPerCpuMb,
+                maxMemPerNodeMb,
+                priorityTier,
+                priorityJobFactor,
+                hidden,
+                preemptMode,
+                graceTimeSeconds,
+                "NO");
+    }
+
+    /**
+     * {@code OverSubscribe=FORCE}: its jobs' resources may be shared without the jobs asking,
+     * which Slurm 22.05 needs on both partitions for a job of one to suspend a job of the other
+     * ({@code PreemptMode=SUSPEND}; with NO or YES the preemptor just waits).
+     */
+    public boolean forcesOverSubscribe() {
+        return overSubscribe.startsWith("FORCE");
     }
 
     /** The same partition with other members (dynamic nodes joining or leaving). */
@@ -57,7 +104,8 @@ public record Partition(
                 priorityJobFactor,
                 hidden,
                 preemptMode,
-                graceTimeSeconds);
+                graceTimeSeconds,
+                overSubscribe);
     }
 
     /** The same partition with {@code scontrol update}'s changes made. */

@@ -66,6 +66,7 @@ public sealed interface PartitionChange {
                 p.priorityJobFactor(),
                 hidden,
                 p.preemptMode(),
-                p.graceTimeSeconds());
+                p.graceTimeSeconds(),
+                p.overSubscribe());
     }
 }

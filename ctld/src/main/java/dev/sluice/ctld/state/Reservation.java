@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.slurm.ReservationFlag;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -15,7 +17,9 @@ import java.util.Set;
  * @param id the number it got when created (Slurm names an unnamed one {@code user_id})
  * @param partition the partition it was made in ({@code PartitionName=}), empty for none
  * @param usersExcluded {@code Users=-a,-b}: every user but these
- * @param coreCount every core of its nodes
+ * @param coreCount every core of its nodes, or of a partial one the cores it holds
+ * @param cores a partial-node reservation's cores by node ({@code Nodes=n1 CoreCnt=2}: n1's cores
+ *     0 and 1), in node order; empty when it holds its nodes whole
  */
 public record Reservation(
         String name,
@@ -28,7 +32,24 @@ public record Reservation(
         boolean usersExcluded,
         List<String> accounts,
         Set<ReservationFlag> flags,
-        int coreCount) {
+        int coreCount,
+        Map<String, List<Integer>> cores) {
+
+    /** A reservation of whole nodes. */
+    public Reservation(
+            String name,
+            int id,
+            long start,
+            long end,
+            List<String> nodes,
+            String partition,
+            List<String> users,
+            boolean usersExcluded,
+            List<String> accounts,
+            Set<ReservationFlag> flags,
+            int coreCount) {
+        this(name, id, start, end, nodes, partition, users, usersExcluded, accounts, flags, coreCount, Map.of());
+    }
 
     public Reservation {
         requireNonNull(name, "name is null");
@@ -37,6 +58,9 @@ public record Reservation(
         users = List.copyOf(users);
         accounts = List.copyOf(accounts);
         flags = flags.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(flags));
+        Map<String, List<Integer>> copy = new LinkedHashMap<>();
+        cores.forEach((node, ids) -> copy.put(node, List.copyOf(ids)));
+        cores = java.util.Collections.unmodifiableMap(copy);
         if (end <= start) {
             throw new IllegalArgumentException("a reservation ends after it starts: " + start + ".." + end);
         }
@@ -72,7 +96,13 @@ public record Reservation(
                 usersExcluded,
                 accounts,
                 flags,
-                coreCount);
+                coreCount,
+                cores);
+    }
+
+    /** Whether it holds some cores of its nodes rather than the nodes whole. */
+    public boolean partial() {
+        return !cores.isEmpty();
     }
 
     /** Over for good: a window that ended and does not repeat. */
@@ -113,6 +143,6 @@ public record Reservation(
     /** The same reservation over another window. */
     public Reservation during(long newStart, long newEnd) {
         return new Reservation(
-                name, id, newStart, newEnd, nodes, partition, users, usersExcluded, accounts, flags, coreCount);
+                name, id, newStart, newEnd, nodes, partition, users, usersExcluded, accounts, flags, coreCount, cores);
     }
 }

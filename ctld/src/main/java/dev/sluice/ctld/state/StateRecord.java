@@ -78,11 +78,18 @@ public sealed interface StateRecord {
 
     /**
      * {@code scontrol suspend} ({@code suspended}) or {@code scontrol resume}: the job keeps its
-     * resources either way.
+     * resources either way. Or, {@code byPreemption}, suspended for a preemptor
+     * ({@code PreemptMode=SUSPEND}), which takes its resources until it resumes.
      *
      * @param preSuspendSeconds the run time accrued before this change, decided by the handler
      */
-    record JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time) implements StateRecord {}
+    record JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time, boolean byPreemption)
+            implements StateRecord {
+        /** {@code scontrol suspend} or {@code resume}. */
+        public JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time) {
+            this(jobId, suspended, preSuspendSeconds, time, false);
+        }
+    }
 
     /**
      * Task {@code taskId} of the array record {@code jobId} starts a life of its own as job

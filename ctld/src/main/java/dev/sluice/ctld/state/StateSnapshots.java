@@ -97,7 +97,11 @@ final class StateSnapshots {
                 out.add(new JobStarted(j.id(), j.allocation(), j.partition(), j.timeLimitMinutes(), j.startTime()));
                 if (j.suspendTime() > 0) {
                     out.add(new StateRecord.JobSuspendChanged(
-                            j.id(), j.state() == JobState.SUSPENDED, j.preSuspendSeconds(), j.suspendTime()));
+                            j.id(),
+                            j.state() == JobState.SUSPENDED,
+                            j.preSuspendSeconds(),
+                            j.suspendTime(),
+                            j.preemptSuspended()));
                 }
             }
             if (j.state().isFinished()) {

@@ -22,6 +22,10 @@ public final class ReservationWire {
                 .setUsersExcluded(r.usersExcluded())
                 .addAllAccounts(r.accounts())
                 .setCoreCount(r.coreCount());
+        r.cores()
+                .forEach((node, ids) -> b.addCores(dev.sluice.protocol.v1.ReservationCores.newBuilder()
+                        .setNode(node)
+                        .addAllIds(ids)));
         for (ReservationFlag f : ReservationFlag.values()) {
             if (r.has(f)) {
                 b.addFlags(f.name());
@@ -35,6 +39,10 @@ public final class ReservationWire {
         for (String f : r.getFlagsList()) {
             flags.add(ReservationFlag.valueOf(f));
         }
+        java.util.Map<String, java.util.List<Integer>> cores = new java.util.LinkedHashMap<>();
+        for (dev.sluice.protocol.v1.ReservationCores c : r.getCoresList()) {
+            cores.put(c.getNode(), c.getIdsList());
+        }
         return new Reservation(
                 r.getName(),
                 r.getId(),
@@ -46,6 +54,7 @@ public final class ReservationWire {
                 r.getUsersExcluded(),
                 r.getAccountsList(),
                 flags,
-                r.getCoreCount());
+                r.getCoreCount(),
+                cores);
     }
 }

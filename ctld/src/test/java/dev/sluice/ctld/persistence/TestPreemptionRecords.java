@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What preemption journals survives a restart: a run requeued by preemption stays marked so
- * (accounting ends it PREEMPTED), and a job preempted by cancel stays PREEMPTED.
+ * (accounting ends it PREEMPTED), a job preempted by cancel stays PREEMPTED, and a job suspended
+ * by preemption stays lent to its preemptor.
  */
 class TestPreemptionRecords {
     @Test
@@ -25,5 +26,15 @@ class TestPreemptionRecords {
     void aJobEndedPreemptedRoundTrips() {
         StateRecord.JobEnded ended = new StateRecord.JobEnded(7, JobState.PREEMPTED, 15, JobReason.NONE, 100);
         assertThat(RecordCodec.decode(RecordCodec.encode(1, ended))).isEqualTo(ended);
+    }
+
+    @Test
+    void aSuspensionByPreemptionRoundTripsAndScontrolsStaysPlain() {
+        StateRecord.JobSuspendChanged byPreemption = new StateRecord.JobSuspendChanged(7, true, 30, 100, true);
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, byPreemption))).isEqualTo(byPreemption);
+        StateRecord.JobSuspendChanged plain = new StateRecord.JobSuspendChanged(7, true, 30, 100);
+        assertThat(RecordCodec.encode(1, plain).getJobSuspend().getByPreemption())
+                .isFalse();
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, plain))).isEqualTo(plain);
     }
 }

@@ -30,6 +30,22 @@ class TestReservationRecords {
     void recordsRoundTripTheJournalFormat() {
         StateRecord saved = new StateRecord.ReservationSaved(R, 999);
         assertThat(RecordCodec.decode(RecordCodec.encode(5, saved))).isEqualTo(saved);
+        // A partial-node one keeps its cores, node by node (CoreCnt= with Nodes=).
+        Reservation partial = new Reservation(
+                "half",
+                9,
+                1_000_000,
+                1_003_600,
+                List.of("n1", "n2"),
+                "p",
+                List.of("alice"),
+                false,
+                List.of(),
+                Set.of(ReservationFlag.SPEC_NODES),
+                5,
+                java.util.Map.of("n1", List.of(0, 1, 2, 3), "n2", List.of(0)));
+        StateRecord savedPartial = new StateRecord.ReservationSaved(partial, 999);
+        assertThat(RecordCodec.decode(RecordCodec.encode(5, savedPartial))).isEqualTo(savedPartial);
         StateRecord deleted = new StateRecord.ReservationDeleted("maint", 1000);
         assertThat(RecordCodec.decode(RecordCodec.encode(6, deleted))).isEqualTo(deleted);
     }

@@ -9,6 +9,7 @@ import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
@@ -60,10 +61,23 @@ class TestReservationScheduling {
     }
 
     private void reserve(String name, long start, long end, List<String> nodes, ReservationFlag... flags) {
+        reserve(name, start, end, nodes, 0, flags);
+    }
+
+    /** With {@code partialCores} above 0, only cores 0 to partialCores-1 of each node (CoreCnt=). */
+    private void reserve(
+            String name, long start, long end, List<String> nodes, int partialCores, ReservationFlag... flags) {
         Set<ReservationFlag> f = EnumSet.noneOf(ReservationFlag.class);
         f.addAll(List.of(flags));
+        java.util.Map<String, List<Integer>> cores = new java.util.LinkedHashMap<>();
+        for (String n : partialCores > 0 ? nodes : List.<String>of()) {
+            cores.put(
+                    n, java.util.stream.IntStream.range(0, partialCores).boxed().toList());
+        }
+        int count = partialCores > 0 ? partialCores * nodes.size() : 4 * nodes.size();
         apply(new StateRecord.ReservationSaved(
-                new Reservation(name, (int) seq, start, end, nodes, "", List.of("user1000"), false, List.of(), f, 4),
+                new Reservation(
+                        name, (int) seq, start, end, nodes, "", List.of("user1000"), false, List.of(), f, count, cores),
                 NOW));
     }
 
@@ -101,6 +115,48 @@ class TestReservationScheduling {
         assertThat(nodesOf(small)).containsExactly("n3");
         assertThat(plan.pendingReasons()).containsEntry(named, JobReason.MAY_BE_RESERVED);
         assertThat(plan.pendingReasons()).containsEntry(wide, JobReason.NODES_RESERVED);
+    }
+
+    @Test
+    void aJobKeptOffAMaintReservationIsReservedForMaintenanceOnceItsNodesAreMarked() {
+        cluster();
+        reserve("m", NOW, NOW + 3600, NODES, ReservationFlag.MAINT);
+        int named = submit(aJob().require("n2").uid(2000).build(), 10);
+        int any = submit(aJob().uid(2000).build(), 10);
+        // Just begun: Slurm has not marked the nodes yet (compat 110).
+        SchedulePlan early = schedule();
+        assertThat(early.pendingReasons()).containsEntry(named, JobReason.MAY_BE_RESERVED);
+        assertThat(early.pendingReasons()).containsEntry(any, JobReason.NODES_RESERVED);
+        // Marked: both jobs wait "Reserved for maintenance" (compat 161).
+        clock = NOW + ReservationFence.MARKED_AFTER_SECONDS;
+        SchedulePlan marked = schedule();
+        assertThat(marked.pendingReasons()).containsEntry(named, JobReason.RESERVED_FOR_MAINTENANCE);
+        assertThat(marked.pendingReasons()).containsEntry(any, JobReason.RESERVED_FOR_MAINTENANCE);
+        assertThat(marked.starts()).isEmpty();
+    }
+
+    @Test
+    void aPartialNodeReservationKeepsItsCoresAndLeavesTheRestToOutsideJobs() {
+        // As Slurm 22.05 with Nodes=n1 CoreCnt=2 (compat 162).
+        cluster();
+        reserve("r", NOW, NOW + 3600, List.of("n1"), 2);
+        int outside = submit(aJob().require("n1").tasks(2).uid(2000).build(), 10);
+        int more = submit(aJob().require("n1").uid(2000).build(), 10);
+        int inside = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 10);
+        SchedulePlan plan = schedule();
+        start(plan);
+        assertThat(state.job(outside).allocation().nodes().get(0).cores()).containsExactly(2, 3);
+        assertThat(state.job(inside).allocation().nodes().get(0).cores()).containsExactly(0, 1);
+        assertThat(plan.pendingReasons()).containsEntry(more, JobReason.RESOURCES);
+    }
+
+    @Test
+    void aPlainReservationNeverSaysMaintenance() {
+        cluster();
+        reserve("r", NOW, NOW + 3600, NODES);
+        int any = submit(aJob().uid(2000).build(), 10);
+        clock = NOW + 60;
+        assertThat(schedule().pendingReasons()).containsEntry(any, JobReason.NODES_RESERVED);
     }
 
     @Test
@@ -148,7 +204,7 @@ class TestReservationScheduling {
         assertThat(plan.pendingReasons()).containsEntry(theirs, JobReason.MAY_BE_RESERVED);
     }
 
-    record Resv(int firstNode, int nodeCount, long startOffset, long length, boolean daily) {}
+    record Resv(int firstNode, int nodeCount, long startOffset, long length, boolean daily, int partialCores) {}
 
     record Sub(boolean inside, int resv, int tasks, int minutes, int require) {}
 
@@ -172,6 +228,7 @@ class TestReservationScheduling {
                     NOW + r.startOffset(),
                     NOW + r.startOffset() + r.length(),
                     nodes,
+                    r.partialCores(),
                     r.daily() ? new ReservationFlag[] {ReservationFlag.DAILY} : new ReservationFlag[0]);
         }
         for (Sub s : jobs) {
@@ -204,7 +261,22 @@ class TestReservationScheduling {
             }
             long end = job.startTime() + job.timeLimitMinutes() * 60;
             for (Reservation r : state.reservations().current(job.startTime())) {
-                if (r.name().equals(job.request().reservation()) || !r.overlaps(job.startTime(), end)) {
+                boolean inside = r.name().equals(job.request().reservation());
+                if (r.partial() && r.overlaps(job.startTime(), end)) {
+                    // Partial nodes: outside jobs never on its cores, its own jobs only on them.
+                    for (Allocation.NodeShare s : job.allocation().nodes()) {
+                        List<Integer> held = r.cores().getOrDefault(s.node(), List.of());
+                        if (inside && r.cores().containsKey(s.node())) {
+                            assertThat(held).as("job %d inside %s", job.id(), r).containsAll(s.cores());
+                        } else if (!inside && !held.isEmpty()) {
+                            assertThat(s.cores())
+                                    .as("job %d outside %s", job.id(), r)
+                                    .doesNotContainAnyElementsOf(held);
+                        }
+                    }
+                    continue;
+                }
+                if (inside || !r.overlaps(job.startTime(), end)) {
                     continue;
                 }
                 assertThat(job.allocation().nodeNames())
@@ -222,7 +294,8 @@ class TestReservationScheduling {
                         Arbitraries.integers().between(1, 2),
                         Arbitraries.longs().between(0, 7200),
                         Arbitraries.longs().between(60, 7200),
-                        Arbitraries.of(true, false))
+                        Arbitraries.of(true, false),
+                        Arbitraries.of(0, 0, 1, 2, 3))
                 .as(Resv::new)
                 .list()
                 .ofMaxSize(2)

@@ -44,7 +44,7 @@ class TestJobLifecycle {
         return switch (phase) {
             case PENDING -> pending;
             case RUNNING -> running;
-            case SUSPENDED -> running.suspended(true, 20, 130);
+            case SUSPENDED -> running.suspended(true, 20, 130, false);
             case FINISHED -> running.ended(JobState.COMPLETED, 0, 150, JobReason.NONE);
         };
     }

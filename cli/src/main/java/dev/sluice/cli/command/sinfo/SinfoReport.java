@@ -66,7 +66,10 @@ final class SinfoReport {
             probe.add(r);
             List<String> key = new ArrayList<>();
             if (nodeOriented && !r.empty()) {
+                // One line per node and partition, whether or not the format shows the
+                // partition (Slurm 22.05 prints a node of three partitions three times).
                 key.add(r.node().getName());
+                key.add(r.partition().getName());
             }
             for (FormatToken token : tokens) {
                 if (token instanceof FormatToken.Field f) {
