@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Renders the Helm chart packaging/helm/sluice with real Helm and checks what comes out:
+# Renders the Helm charts packaging/helm/sluice and packaging/operator with real Helm and checks
+# what comes out:
 #   - helm lint, and helm template with the default values and each sluice/ci/*-values.yaml,
 #     into packaging/target/helm/<values>.yaml;
 #   - tools/validate.mjs: every object against the Kubernetes schemas (kubernetes-models) plus
@@ -68,6 +69,15 @@ node "$tools/validate.mjs" "$out/fake-gpu-lab.yaml" >/dev/null || fail "fake-gpu
 node "$tools/validate.mjs" "$out/gpu-accounting.yaml" --external site-slurm-key,site-mariadb >/dev/null \
   || fail "gpu-accounting values"
 echo "ok   Kubernetes schemas and references (tools/validate.mjs)"
+
+# The operator's chart (packaging/operator): lint, render with its CRDs, the same validation.
+operator_chart="$repo/packaging/operator"
+"$helm" lint "$operator_chart" --strict >"$out/operator.lint" 2>&1 \
+  || { cat "$out/operator.lint" >&2; fail "helm lint (operator)"; }
+"$helm" template sluice-operator "$operator_chart" --namespace sluice-system --kube-version 1.30.0 --include-crds \
+  >"$out/operator.yaml" || fail "helm template (operator)"
+node "$tools/validate.mjs" "$out/operator.yaml" >/dev/null || fail "operator chart"
+echo "ok   operator chart: helm lint --strict, template with CRDs, Kubernetes schemas"
 
 # The configuration the ConfigMap carries, as sluice-ctld reads it.
 for name in default fake-gpu-lab gpu-accounting; do
