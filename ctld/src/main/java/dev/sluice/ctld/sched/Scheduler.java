@@ -1,18 +1,13 @@
 package dev.sluice.ctld.sched;
 
-import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
-import dev.sluice.ctld.limits.LimitGate;
-import dev.sluice.ctld.limits.LimitUsage;
 import dev.sluice.ctld.queue.Priorities;
 import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
-import dev.sluice.ctld.select.PlacementResult;
-import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
@@ -21,8 +16,6 @@ import dev.sluice.ctld.state.Partition;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,7 +35,7 @@ import java.util.Set;
  */
 public final class Scheduler {
     /** At most this many start times are tried when looking for a reservation. */
-    private static final int MAX_CANDIDATE_TIMES = 200;
+    static final int MAX_CANDIDATE_TIMES = 200;
 
     private final SchedulerConfig config;
 
@@ -106,7 +99,7 @@ public final class Scheduler {
     public SchedulePlan schedule(ClusterImage image, long now, Enforcement enforce, AccountingPolicy policy) {
         QosPriorities qos = policy.qosPriorities().orElse(config.qos());
         Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), qos, now);
-        Pass pass = new Pass(image, now, priorities, enforce, policy);
+        SchedulingPass pass = new SchedulingPass(config, image, now, priorities, enforce, policy);
         // A held job waits whatever else happens and holds nothing back: its reason is known
         // without ordering or placing it (a queue of held jobs costs a pass next to nothing).
         List<Job> pending = new ArrayList<>();
@@ -141,7 +134,7 @@ public final class Scheduler {
      * waiting outside a reservation does not hold back the reservation's own jobs: compat 162),
      * then higher partition PriorityTier, then higher priority, then older.
      */
-    private static Comparator<Job> order(ClusterImage image, Map<Integer, Long> priorities) {
+    static Comparator<Job> order(ClusterImage image, Map<Integer, Long> priorities) {
         Map<String, Integer> tiers = new HashMap<>();
         for (Partition p : image.partitions()) {
             tiers.put(p.name(), p.priorityTier());
@@ -152,294 +145,10 @@ public final class Scheduler {
                 .thenComparingInt(Job::id);
     }
 
-    /** The mutable working set of one pass. */
-    private final class Pass {
-        final ClusterImage image;
-        final long now;
-        final Map<Integer, Long> priorities;
-        final AvailabilityTimeline timeline;
-        final List<SchedulePlan.Start> starts = new ArrayList<>();
-        final List<Integer> cancels = new ArrayList<>();
-        final Map<Integer, JobReason> reasons = new HashMap<>();
-        final Map<Integer, Long> expected = new HashMap<>();
-        final Map<Integer, dev.sluice.ctld.state.Allocation> reserved = new HashMap<>();
-        final Map<Integer, String> details = new HashMap<>();
-        final Set<String> blockedPartitions = new HashSet<>();
-        final Map<Integer, Integer> runningTasks = new HashMap<>();
-        final PlacementMemo memo = new PlacementMemo();
-        final Enforcement enforce;
-        final AccountingPolicy policy;
-        final LimitUsage usage;
-        final LicenseUse licenses;
-        final ReservationFence fence;
-        final Preemption preemption;
-        final List<SchedulePlan.Preempt> preempts = new ArrayList<>();
-        final List<Integer> resumes = new ArrayList<>();
-        // Nodes a preemptor waits on for its victims to go: no later job of the pass takes them.
-        final Set<String> preempting = new HashSet<>();
-        // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
-        final Map<SearchKey, Long> searched = new HashMap<>();
-        int reservations;
-
-        Pass(
-                ClusterImage image,
-                long now,
-                Map<Integer, Long> priorities,
-                Enforcement enforce,
-                AccountingPolicy policy) {
-            this.enforce = enforce;
-            this.policy = policy;
-            this.usage = enforce.any() ? LimitUsage.of(policy, image.jobs()) : null;
-            this.licenses = LicenseUse.of(config.select().licenses(), image.jobs());
-            this.fence = ReservationFence.of(image, now);
-            this.preemption = new Preemption(config.preempt(), image, priorities, policy, now);
-            this.image = image;
-            this.now = now;
-            this.priorities = priorities;
-            Map<String, NodeCapacity> capacity = new LinkedHashMap<>();
-            for (NodeView view : image.nodes()) {
-                capacity.put(view.name(), capacityOf(view));
-            }
-            timeline = new AvailabilityTimeline(capacity);
-            List<Job> lent = new ArrayList<>();
-            for (Job job : image.jobs()) {
-                if (job.isRunning()) {
-                    if (job.holdsNodes()) {
-                        timeline.running(job.allocation(), Math.max(now + 1, endOf(job.startTime(), job)));
-                    } else {
-                        lent.add(job);
-                    }
-                    if (job.array().isArray()) {
-                        runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
-                    }
-                }
-            }
-            lent.sort(order(image, priorities));
-            SuspendedJobs.resumeOrKeep(lent, timeline, now, resumes);
-        }
-
-        void consider(Job job) {
-            Partition partition = image.partition(job.partition()).orElse(null);
-            List<Integer> tasks = job.array().isArray() && job.array().taskId() < 0
-                    ? job.array().pendingTasks().ids()
-                    : List.of(job.array().taskId());
-            for (int task : tasks) {
-                if (!tryStart(job, partition, task)) {
-                    return;
-                }
-            }
-        }
-
-        /** @return true when the task started and the next task of the same record may be tried */
-        private boolean tryStart(Job job, Partition partition, int task) {
-            JobReason reason = Gates.reason(job, partition, task, image, now, runningTasks);
-            if (reason != null) {
-                if (reason == JobReason.DEPENDENCY_NEVER_SATISFIED
-                        && job.request().sequencing().killOnInvalidDep()) {
-                    cancels.add(job.id());
-                } else {
-                    reasons.put(job.id(), reason);
-                }
-                return false;
-            }
-            JobReason outside = fence.gate(job, now);
-            if (outside != null) {
-                reasons.put(job.id(), outside);
-                return false;
-            }
-            if (usage != null) {
-                JobReason limit = LimitGate.reason(enforce, policy, usage, job);
-                if (limit != null) {
-                    reasons.put(job.id(), limit);
-                    return false;
-                }
-            }
-            // Slurm 22.05's backfill plans no licenses ahead: a job short of them waits without
-            // holding anything back, and a later job may take what frees up first.
-            if (!licenses.fits(job.request().licenses())) {
-                reasons.put(job.id(), JobReason.LICENSES);
-                return false;
-            }
-            if (!config.backfill() && blockedPartitions.contains(partition.name())) {
-                reasons.put(job.id(), JobReason.PRIORITY);
-                return false;
-            }
-            PlacementRequest request;
-            try {
-                request = placementRequest(job.request(), partition, config.select());
-            } catch (SlurmException e) {
-                // The configuration changed under an accepted job (e.g. its GRES went away).
-                reasons.put(job.id(), JobReason.BAD_CONSTRAINTS);
-                return false;
-            }
-            long end = endOf(now, job);
-            PlacementRequest asked = request;
-            Set<String> closed = fence.isEmpty() ? Set.of() : fence.closed(job, now, end);
-            boolean fenced = !java.util.Collections.disjoint(request.requiredNodes(), closed);
-            request = ReservationFence.without(request, closed);
-            if (!preempting.isEmpty()) {
-                request = ReservationFence.without(request, preempting);
-            }
-            Map<String, NodeCapacity> view = timeline.capacityFor(now, end);
-            Map<String, NodeCapacity> carved = fence.isEmpty() ? view : fence.carve(job, view, now, end);
-            PlacementResult result = fenced
-                    ? new PlacementResult.Pending(JobReason.REQ_NODE_NOT_AVAIL)
-                    : carved != view
-                            ? ReservationFence.place(partition, carved, request)
-                            : memo.placeNow(partition, view, timeline.version(), request, end - now);
-            if (result instanceof PlacementResult.Rejected
-                    && !closed.isEmpty()
-                    && !(memo.placeNow(partition, timeline.capacityFor(now, end), timeline.version(), asked, end - now)
-                            instanceof PlacementResult.Rejected)) {
-                // Impossible only without the reserved nodes: it waits for them.
-                result = new PlacementResult.Pending(JobReason.RESOURCES);
-            }
-            switch (result) {
-                case PlacementResult.Placed placed -> {
-                    start(job, partition, task, placed.allocation(), end);
-                    return true;
-                }
-                case PlacementResult.Rejected rejected -> {
-                    reasons.put(job.id(), JobReason.BAD_CONSTRAINTS);
-                    return false;
-                }
-                case PlacementResult.Pending waiting -> {
-                    if (waiting.reason() == JobReason.RESOURCES && !fenced) {
-                        Boolean started = preempt(job, partition, task, request, end);
-                        if (started != null) {
-                            return started;
-                        }
-                    }
-                    boolean first = blockedPartitions.add(partition.name());
-                    JobReason why =
-                            waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();
-                    if (!closed.isEmpty()
-                            && (fenced
-                                    || memo.placeNow(
-                                                    partition,
-                                                    timeline.capacityFor(now, end),
-                                                    timeline.version(),
-                                                    asked,
-                                                    end - now)
-                                            instanceof PlacementResult.Placed)) {
-                        why = fence.reason(fenced, closed, now);
-                    }
-                    reasons.put(job.id(), why);
-                    // ReasonDetail costs a look at every node of the partition per view: it is
-                    // worked out for the jobs backfill plans for (bf_max_job_test of them), not
-                    // for every job of a queue 100,000 deep.
-                    boolean planned = !config.backfill() || reservations < config.reservationDepth();
-                    if (planned) {
-                        details.put(
-                                job.id(),
-                                memo.explain(partition, timeline.capacityFor(now, end), timeline.version(), request));
-                    }
-                    if (config.backfill() && reservations < config.reservationDepth()) {
-                        reserve(job, partition, asked);
-                    }
-                    return false;
-                }
-            }
-        }
-
-        private void start(Job job, Partition partition, int task, Allocation allocation, long end) {
-            starts.add(new SchedulePlan.Start(job.id(), task, allocation, partition.name(), job.timeLimitMinutes()));
-            timeline.started(allocation, end);
-            licenses.take(job.request().licenses());
-            if (usage != null) {
-                usage.started(job, dev.sluice.ctld.limits.JobTres.of(allocation));
-            }
-            if (task >= 0) {
-                runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);
-            }
-        }
-
-        /**
-         * Preempts for a job that does not fit now, if it outranks jobs whose going would let it
-         * start ({@link Preemption}). When every victim is suspended it starts at once on their
-         * resources; else it waits for them, its nodes kept from the rest of the pass, and
-         * starts in a later pass once they have let go.
-         *
-         * @return null when it preempts nothing, else whether it started
-         */
-        private Boolean preempt(Job job, Partition partition, int task, PlacementRequest request, long end) {
-            var plan = preemption.plan(job, partition, request, timeline.capacityFor(now, end));
-            if (plan.isEmpty()) {
-                return null;
-            }
-            for (Preemption.Victim v : plan.get().victims()) {
-                preempts.add(new SchedulePlan.Preempt(
-                        v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
-            }
-            if (plan.get().startsNow()) {
-                start(job, partition, task, plan.get().allocation(), end);
-                return true;
-            }
-            preempting.addAll(plan.get().allocation().nodeNames());
-            blockedPartitions.add(partition.name());
-            reasons.put(job.id(), JobReason.RESOURCES);
-            return false;
-        }
-
-        /**
-         * Finds the earliest time the job fits and holds those resources for it. Within a pass
-         * what is free at any time only shrinks (starts and reservations take, nothing gives
-         * back), so a job asking what an earlier one asked (same partition, request and time
-         * limit) cannot fit before the time that one got, nor at all if it got none: its search
-         * starts there. A deep queue of a few job shapes then costs a few searches, not one
-         * per job over the same rejected times.
-         */
-        private void reserve(Job job, Partition partition, PlacementRequest request) {
-            SearchKey key = new SearchKey(partition.name(), request, endOf(now, job) - now, fence.key(job));
-            long from = searched.getOrDefault(key, now);
-            if (from == Long.MAX_VALUE) {
-                return;
-            }
-            List<Long> times = timeline.candidateStarts(now, now + config.windowSeconds(), MAX_CANDIDATE_TIMES);
-            if (!fence.isEmpty()) {
-                times = fence.withEnds(times, now, now + config.windowSeconds());
-            }
-            for (long t : times) {
-                if (t < from) {
-                    continue;
-                }
-                long end = endOf(t, job);
-                Set<String> closed = fence.isEmpty() ? Set.of() : fence.closed(job, t, end);
-                if (!java.util.Collections.disjoint(request.requiredNodes(), closed)) {
-                    continue;
-                }
-                PlacementRequest at = ReservationFence.without(request, closed);
-                if (!timeline.room(
-                                t,
-                                end,
-                                partition.name(),
-                                partition.nodes(),
-                                !request.gres().isEmpty())
-                        .admits(at)) {
-                    continue;
-                }
-                Map<String, NodeCapacity> view = timeline.capacityFor(t, end);
-                Map<String, NodeCapacity> carved = fence.isEmpty() ? view : fence.carve(job, view, t, end);
-                PlacementResult r = carved != view
-                        ? ReservationFence.place(partition, carved, at)
-                        : memo.place(partition, view, timeline.version(), at);
-                if (r instanceof PlacementResult.Placed placed) {
-                    timeline.reserve(placed.allocation(), t, end);
-                    expected.put(job.id(), t);
-                    reserved.put(job.id(), placed.allocation());
-                    reservations++;
-                    searched.put(key, t);
-                    return;
-                }
-            }
-            searched.put(key, Long.MAX_VALUE);
-        }
-    }
-
     /** What a reservation search depends on besides the timeline. */
-    private record SearchKey(String partition, PlacementRequest request, long seconds, String fence) {}
+    record SearchKey(String partition, PlacementRequest request, long seconds, String fence) {}
 
-    private static long endOf(long start, Job job) {
+    static long endOf(long start, Job job) {
         long limit = job.timeLimitMinutes();
         return limit >= JobRequest.TIME_NOT_SET ? Long.MAX_VALUE : start + limit * 60;
     }
