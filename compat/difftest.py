@@ -24,6 +24,10 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @rest METHOD PATH [FILE]      a REST request as the current user (token from scontrol token)
                                 to $SLURMRESTD_URL, FILE its JSON body; prints the HTTP status
                                 and the answer with sorted keys, run-bound values masked
+  @json CMD ...                 a command whose stdout is one JSON document (squeue --json):
+                                printed as @rest prints an answer; of its "jobs", only the
+                                scenario's own (earlier scenarios' jobs, within MinJobAge, are
+                                listed too: 22.05's squeue --json applies no filter)
 In commands, %N is the id of the N-th job the scenario submitted, in the order the commands
 printed them. In transcripts every job id is J+K, K its distance from the scenario's first job.
 """
@@ -213,6 +217,8 @@ class Scenario:
             self.poll(words[1], lambda: os.path.exists(path) and os.path.getsize(path) > 0)
         elif d == "@rest":
             self.step_rest(words[1], self.expand(words[2]), words[3] if len(words) > 3 else None)
+        elif d == "@json":
+            self.step_json(" ".join(words[1:]))
         elif d == "@sleep":
             time.sleep(float(words[1]))
         else:
@@ -256,6 +262,26 @@ class Scenario:
             m = re.match(r'\s*"job_id": (\d+)', line)
             if m and path.endswith("/job/submit"):
                 self.note(int(m.group(1)))
+
+    def step_json(self, command):
+        rc, out, err = self.sh(self.expand(command))
+        self.out.append(("@json " if self.user == "root" else "@json[" + self.user + "] ") + command)
+        try:
+            document = json.loads(out)
+        except ValueError:
+            self.out.extend(out.splitlines())
+            document = None
+        if isinstance(document, dict) and isinstance(document.get("jobs"), list):
+            own = set(self.ids)
+            document["jobs"] = [j for j in document["jobs"] if isinstance(j, dict)
+                                and (j.get("job_id") in own or j.get("array_job_id") in own)]
+        if document is not None:
+            self.out.extend(json.dumps(self.mask(document), indent=1, sort_keys=True).splitlines())
+        self.out.extend("! " + line for line in err.splitlines())
+        if rc is None:
+            self.out.append("[timeout]")
+        elif rc != 0:
+            self.out.append("[exit %d]" % rc)
 
     def mask(self, value, key=None):
         if key in REST_MEASURED or key in REST_VOLATILE and value not in (None, "", 0):

@@ -172,13 +172,19 @@ class TestReportModes {
     }
 
     @Test
-    void squeueJsonStillFilters() {
-        String running = stdout(new SqueueCommand(), "--json", "-t", "R");
-        assertThat(membersAtDepth3(running)).filteredOn("job_id"::equals).hasSize(2);
-        String one = stdout(new SqueueCommand(), "--json", "-j", "3");
-        assertThat(one).contains("\"job_id\": 3,").doesNotContain("\"job_id\": 1,");
-        String nobody = stdout(new SqueueCommand(), "--json", "-p", "debug");
-        assertThat(nobody).isEqualTo(ENVELOPE + "  \"jobs\": [\n  ]\n}");
+    void squeueJsonListsEveryJobWhateverTheFilters() {
+        // 22.05.8: squeue --json -j J -t R, -p, -u and an unknown -j print the whole queue, exit 0
+        // (compat scenario 146).
+        String all = stdout(new SqueueCommand(), "--json");
+        for (String[] args : List.of(
+                new String[] {"--json", "-t", "R"},
+                new String[] {"--json", "-j", "3"},
+                new String[] {"--json", "-p", "debug"},
+                new String[] {"--json", "-j", "999"})) {
+            assertThat(stdout(new SqueueCommand(), args))
+                    .as(String.join(" ", args))
+                    .isEqualTo(all);
+        }
     }
 
     @Test

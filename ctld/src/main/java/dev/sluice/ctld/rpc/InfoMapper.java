@@ -85,14 +85,15 @@ public final class InfoMapper {
         int nodes = holds
                 ? a.nodes().size()
                 : pendingNodes(r, cpus, shown.partitionCpus().applyAsInt(job.partition()));
+        JobReason reason = ClusterImage.reasonOf(job, image.pendingReasons());
         JobInfo.Builder b = JobInfo.newBuilder()
                 .setJobId(job.id())
                 .setSpec(spec)
                 .setState(WireMapper.toWire(job.state()))
-                .setReason(image.reasonOf(job))
+                .setReason(reason.slurmName())
                 .setSubmitTime(job.submitTime())
-                .setEligibleTime(JobTimes.eligible(job))
-                .setAccrueTime(JobTimes.accrue(job))
+                .setEligibleTime(JobTimes.eligible(job, reason))
+                .setAccrueTime(JobTimes.accrue(job, reason))
                 .setLastSchedEval(JobTimes.lastSchedEval(job))
                 .setStartTime(job.isPending() ? image.expectedStarts().getOrDefault(job.id(), 0L) : job.startTime())
                 .setEndTime(job.endTime())

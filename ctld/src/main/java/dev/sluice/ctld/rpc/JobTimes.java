@@ -1,5 +1,6 @@
 package dev.sluice.ctld.rpc;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Job;
 
 /**
@@ -19,9 +20,22 @@ final class JobTimes {
         return heldPending(job) ? 0 : job.eligibleTime();
     }
 
+    /**
+     * The same as the job is shown pending for {@code reason}: one waiting for a dependency is
+     * not eligible yet either (22.05: {@code eligible_time} 0, compat 146).
+     */
+    static long eligible(Job job, JobReason reason) {
+        return reason == JobReason.DEPENDENCY && job.isPending() ? 0 : eligible(job);
+    }
+
     /** When the job began accruing age priority. */
     static long accrue(Job job) {
         return eligible(job);
+    }
+
+    /** The same as the job is shown pending for {@code reason}. */
+    static long accrue(Job job, JobReason reason) {
+        return eligible(job, reason);
     }
 
     /**

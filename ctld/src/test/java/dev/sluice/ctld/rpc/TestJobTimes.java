@@ -3,6 +3,7 @@ package dev.sluice.ctld.rpc;
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.Job;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,17 @@ class TestJobTimes {
         Job job = Job.submitted(1, aJob().build(), "p", 10, SUBMIT);
         assertThat(JobTimes.eligible(job)).isEqualTo(SUBMIT);
         assertThat(JobTimes.accrue(job)).isEqualTo(SUBMIT);
+    }
+
+    @Test
+    void aJobWaitingForADependencyIsNotEligibleYet() {
+        // 22.05: eligible_time and accrue_time 0 while squeue shows it pending for Dependency (compat 146).
+        Job job = Job.submitted(1, aJob().build(), "p", 10, SUBMIT);
+        assertThat(JobTimes.eligible(job, JobReason.DEPENDENCY)).isZero();
+        assertThat(JobTimes.accrue(job, JobReason.DEPENDENCY)).isZero();
+        assertThat(JobTimes.eligible(job, JobReason.RESOURCES)).isEqualTo(SUBMIT);
+        Job done = job.with(b -> b.state(JobState.COMPLETED));
+        assertThat(JobTimes.eligible(done, JobReason.DEPENDENCY)).isEqualTo(SUBMIT);
     }
 
     @Test

@@ -2,10 +2,14 @@ package dev.sluice.restd.v0038;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.json.JobRecord38;
+import dev.sluice.cli.json.JsonWriter;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.*;
@@ -22,6 +26,7 @@ import java.util.function.Supplier;
 /** The {@code /slurm/v0.0.38/} endpoints slurmrestd 22.05 serves, for the requests the commands send. */
 public final class Api38 {
     public static final String PREFIX = "/slurm/v0.0.38/";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     static final List<Route> ROUTES = List.of(
             Route.get("ping/", "ping the controller", "v0.0.38_pings"),
@@ -128,7 +133,14 @@ public final class Api38 {
         }
         Map<String, NodeInfo> nodes = Cluster38.nodeMap(controller, List.of());
         for (JobInfo j : jobs) {
-            list.add(Job38.of(new JobView(j, clock.instant(), clock, users), cluster, nodes));
+            // squeue --json's writer, read back into the answer's tree: one owner of the record.
+            JsonWriter record = new JsonWriter();
+            JobRecord38.write(record, new JobView(j, clock.instant(), clock, users), cluster, nodes);
+            try {
+                list.add(JSON.readTree(record.toString()));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("job record is not JSON: " + e.getMessage(), e);
+            }
         }
         return out.reply(200);
     }

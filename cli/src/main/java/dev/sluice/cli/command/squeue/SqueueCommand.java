@@ -9,7 +9,6 @@ import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.Iteration;
 import dev.sluice.cli.getopt.Getopt;
 import dev.sluice.cli.getopt.ParsedOption;
-import dev.sluice.cli.json.SlurmYaml;
 import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
@@ -24,7 +23,6 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -248,6 +246,9 @@ public final class SqueueCommand implements Command {
             JobFilter filter,
             JobFormatter formatter,
             String cluster) {
+        if (s.json || s.yaml) {
+            return JobJson.report(inv, out, err, client, s.yaml, cluster);
+        }
         Instant now = inv.clock().instant();
         List<JobInfo> jobs;
         try {
@@ -277,7 +278,7 @@ public final class SqueueCommand implements Command {
             jobs = JobSelector.oneLinePerTask(jobs);
         }
         jobs = JobSelector.narrow(jobs, jobIds);
-        if (!s.noHeader && !s.json && !s.yaml) {
+        if (!s.noHeader) {
             // The time stamp of -l, and of every -i report (observed: 22.05 prints it once
             // when both are given).
             if (s.longFormat || s.iterate != null) {
@@ -308,13 +309,6 @@ public final class SqueueCommand implements Command {
             if (filter.test(v)) {
                 views.add(v);
             }
-        }
-        if (s.json || s.yaml) {
-            views.sort(Comparator.comparingLong(
-                    v -> Integer.toUnsignedLong(v.info().getJobId())));
-            String document = JobJson.document(views, cluster);
-            out.print(s.yaml ? SlurmYaml.fromJson(document) : document);
-            return 0;
         }
         views.sort(order.comparator());
         for (JobView v : views) {
