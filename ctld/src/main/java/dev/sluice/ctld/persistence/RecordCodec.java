@@ -122,9 +122,7 @@ public final class RecordCodec {
                                 .addAllFeatures(r.features()))
                         .setWeight(r.weight())
                         .setFuture(r.future()));
-            case StateRecord.ReservationSaved r ->
-                e.setReservationSaved(dev.sluice.protocol.v1.journal.ReservationSavedRecord.newBuilder()
-                        .setReservation(dev.sluice.ctld.wire.ReservationWire.toWire(r.reservation())));
+            case StateRecord.ReservationSaved r -> e.setReservationSaved(ReservationCodec.saved(r.reservation()));
             case StateRecord.ReservationDeleted r ->
                 e.setReservationDeleted(dev.sluice.protocol.v1.journal.ReservationDeletedRecord.newBuilder()
                         .setName(r.name()));
@@ -258,10 +256,7 @@ public final class RecordCodec {
                         t);
             }
             case RESERVATION_SAVED ->
-                new StateRecord.ReservationSaved(
-                        dev.sluice.ctld.wire.ReservationWire.toDomain(
-                                e.getReservationSaved().getReservation()),
-                        t);
+                new StateRecord.ReservationSaved(ReservationCodec.reservation(e.getReservationSaved()), t);
             case RESERVATION_DELETED ->
                 new StateRecord.ReservationDeleted(e.getReservationDeleted().getName(), t);
             case NODE_DELETED -> new StateRecord.NodeDeleted(e.getNodeDeleted().getName(), t);

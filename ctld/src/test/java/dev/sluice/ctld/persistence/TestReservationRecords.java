@@ -51,6 +51,19 @@ class TestReservationRecords {
     }
 
     @Test
+    void theJournalKeepsItsOwnRecordAndStillReadsTheCommandsShapeWrittenBefore() {
+        StateRecord saved = new StateRecord.ReservationSaved(R, 999);
+        var entry = RecordCodec.encode(5, saved);
+        assertThat(entry.getReservationSaved().hasReservation()).isFalse();
+        assertThat(entry.getReservationSaved().getSaved().getFlagsList()).contains("MAINT", "DAILY");
+        var before = entry.toBuilder()
+                .setReservationSaved(dev.sluice.protocol.v1.journal.ReservationSavedRecord.newBuilder()
+                        .setReservation(dev.sluice.ctld.wire.ReservationWire.toWire(R)))
+                .build();
+        assertThat(RecordCodec.decode(before)).isEqualTo(saved);
+    }
+
+    @Test
     void aSnapshotRebuildsTheReservationsAndReplayedDeletesStayDeleted() {
         ClusterState before = fresh();
         before.replay(1, new StateRecord.ReservationSaved(R, 999));

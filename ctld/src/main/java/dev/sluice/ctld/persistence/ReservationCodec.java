@@ -1,0 +1,73 @@
+package dev.sluice.ctld.persistence;
+
+import dev.sluice.common.slurm.ReservationFlag;
+import dev.sluice.ctld.state.Reservation;
+import dev.sluice.ctld.wire.ReservationWire;
+import dev.sluice.protocol.v1.journal.ReservationRecord;
+import dev.sluice.protocol.v1.journal.ReservationSavedRecord;
+import dev.sluice.protocol.v1.journal.ReservedCores;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An advance reservation to and from the journal's own record ({@code ReservationRecord}), not
+ * the commands' {@code ReservationInfo}; entries written with that before are still read.
+ */
+final class ReservationCodec {
+    private ReservationCodec() {}
+
+    static ReservationSavedRecord saved(Reservation r) {
+        ReservationRecord.Builder b = ReservationRecord.newBuilder()
+                .setName(r.name())
+                .setId(r.id())
+                .setStartTime(r.start())
+                .setEndTime(r.end())
+                .addAllNodes(r.nodes())
+                .setPartition(r.partition())
+                .addAllUsers(r.users())
+                .setUsersExcluded(r.usersExcluded())
+                .addAllAccounts(r.accounts())
+                .setCoreCount(r.coreCount());
+        for (ReservationFlag f : ReservationFlag.values()) {
+            if (r.has(f)) {
+                b.addFlags(f.name());
+            }
+        }
+        r.cores()
+                .forEach((node, ids) ->
+                        b.addCores(ReservedCores.newBuilder().setNode(node).addAllIds(ids)));
+        return ReservationSavedRecord.newBuilder().setSaved(b).build();
+    }
+
+    /** @throws IllegalArgumentException for a flag this binary does not know */
+    static Reservation reservation(ReservationSavedRecord e) {
+        if (!e.hasSaved()) {
+            return ReservationWire.toDomain(e.getReservation());
+        }
+        ReservationRecord r = e.getSaved();
+        Set<ReservationFlag> flags = EnumSet.noneOf(ReservationFlag.class);
+        for (String f : r.getFlagsList()) {
+            flags.add(ReservationFlag.valueOf(f));
+        }
+        Map<String, List<Integer>> cores = new LinkedHashMap<>();
+        for (ReservedCores c : r.getCoresList()) {
+            cores.put(c.getNode(), c.getIdsList());
+        }
+        return new Reservation(
+                r.getName(),
+                r.getId(),
+                r.getStartTime(),
+                r.getEndTime(),
+                r.getNodesList(),
+                r.getPartition(),
+                r.getUsersList(),
+                r.getUsersExcluded(),
+                r.getAccountsList(),
+                flags,
+                r.getCoreCount(),
+                cores);
+    }
+}
