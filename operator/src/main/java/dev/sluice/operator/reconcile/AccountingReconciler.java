@@ -12,7 +12,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Base64;
 
 /**
@@ -43,7 +42,8 @@ public final class AccountingReconciler implements Reconciler<Accounting> {
         var storage = a.getSpec().storageConfig;
         if (storage == null || storage.host == null || storage.host.isBlank()) {
             // No embedded database here: a pod's disk would lose the accounting at each restart.
-            return unavailable(client, a, status, "StorageNotConfigured", "storageConfig.host names no MariaDB server");
+            return Availability.missing(
+                    client, clock, a, status, "StorageNotConfigured", "storageConfig.host names no MariaDB server");
         }
         String password = null;
         if (storage.passwordKeyRef != null) {
@@ -54,8 +54,9 @@ public final class AccountingReconciler implements Reconciler<Accounting> {
             String encoded =
                     s == null || s.getData() == null ? null : s.getData().get(storage.passwordKeyRef.getKey());
             if (encoded == null) {
-                return unavailable(
+                return Availability.missing(
                         client,
+                        clock,
                         a,
                         status,
                         "PasswordNotFound",
@@ -79,33 +80,15 @@ public final class AccountingReconciler implements Reconciler<Accounting> {
                     "slurmdbd.conf rendered into Secret " + config.getMetadata().getName() + " for MariaDB at "
                             + storage.host);
         }
-        boolean ready = Children.readyReplicas(client, d) >= 1;
-        Conditions.set(
-                status.conditions,
-                "Available",
+        int ready = Children.readyReplicas(client, d);
+        return Availability.ofPods(
+                clock,
+                a,
+                status,
                 ready,
-                ready ? "PodReady" : "PodNotReady",
-                ready ? "sluice-dbd is ready" : "sluice-dbd's pod is not ready",
-                generation,
-                clock.instant());
-        return UpdateControl.patchStatus(a).rescheduleAfter(ready ? Duration.ofSeconds(60) : Duration.ofSeconds(5));
-    }
-
-    private UpdateControl<Accounting> unavailable(
-            KubernetesClient client, Accounting a, AccountingStatus status, String reason, String message) {
-        boolean news = !status.conditions.stream()
-                .anyMatch(c -> c.getType().equals("Available") && reason.equals(c.getReason()));
-        Conditions.set(
-                status.conditions,
-                "Available",
-                false,
-                reason,
-                message,
-                a.getMetadata().getGeneration(),
-                clock.instant());
-        if (news) {
-            Events.record(client, clock, a, "Warning", reason, message);
-        }
-        return UpdateControl.patchStatus(a).rescheduleAfter(Duration.ofSeconds(5));
+                1,
+                "PodReady",
+                "PodNotReady",
+                ready >= 1 ? "sluice-dbd is ready" : "sluice-dbd's pod is not ready");
     }
 }

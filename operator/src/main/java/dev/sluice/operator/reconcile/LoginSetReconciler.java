@@ -12,7 +12,6 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
-import java.time.Duration;
 
 /**
  * Runs a {@link LoginSet}: login pods with {@code sluice-agent} and the commands for the
@@ -45,15 +44,21 @@ public final class LoginSetReconciler implements Reconciler<LoginSet> {
                 .withName(controllerName)
                 .get();
         if (c == null) {
-            return unavailable(
-                    client, set, status, "ControllerNotFound", "Controller " + controllerName + " does not exist");
+            return Availability.missing(
+                    client,
+                    clock,
+                    set,
+                    status,
+                    "ControllerNotFound",
+                    "Controller " + controllerName + " does not exist");
         }
         var sssd = set.getSpec().sssdConfRef;
         if (sssd != null) {
             Secret s = client.secrets().inNamespace(ns).withName(sssd.getName()).get();
             if (s == null || s.getData() == null || !s.getData().containsKey(sssd.getKey())) {
-                return unavailable(
+                return Availability.missing(
                         client,
+                        clock,
                         set,
                         status,
                         "UserConfigNotFound",
@@ -76,33 +81,14 @@ public final class LoginSetReconciler implements Reconciler<LoginSet> {
         status.selector = d.getSpec().getSelector().getMatchLabels().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue())
                 .collect(java.util.stream.Collectors.joining(","));
-        Conditions.set(
-                status.conditions,
-                "Available",
-                ready >= want,
-                ready >= want ? "AllReplicasReady" : "ReplicasNotReady",
-                ready + "/" + want + " pods ready",
-                generation,
-                clock.instant());
-        return UpdateControl.patchStatus(set)
-                .rescheduleAfter(ready >= want ? Duration.ofSeconds(60) : Duration.ofSeconds(5));
-    }
-
-    private UpdateControl<LoginSet> unavailable(
-            KubernetesClient client, LoginSet set, LoginSetStatus status, String reason, String message) {
-        boolean news = status.conditions.stream()
-                .noneMatch(x -> x.getType().equals("Available") && reason.equals(x.getReason()));
-        Conditions.set(
-                status.conditions,
-                "Available",
-                false,
-                reason,
-                message,
-                set.getMetadata().getGeneration(),
-                clock.instant());
-        if (news) {
-            Events.record(client, clock, set, "Warning", reason, message);
-        }
-        return UpdateControl.patchStatus(set).rescheduleAfter(Duration.ofSeconds(5));
+        return Availability.ofPods(
+                clock,
+                set,
+                status,
+                ready,
+                want,
+                "AllReplicasReady",
+                "ReplicasNotReady",
+                ready + "/" + want + " pods ready");
     }
 }

@@ -11,7 +11,6 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
-import java.time.Duration;
 
 /**
  * Runs a {@link RestApi}: {@code sluice-restd} replicas in front of the Controller
@@ -42,12 +41,18 @@ public final class RestApiReconciler implements Reconciler<RestApi> {
                 .withName(controllerName)
                 .get();
         if (c == null) {
-            return unavailable(
-                    client, api, status, "ControllerNotFound", "Controller " + controllerName + " does not exist");
+            return Availability.missing(
+                    client,
+                    clock,
+                    api,
+                    status,
+                    "ControllerNotFound",
+                    "Controller " + controllerName + " does not exist");
         }
         if (c.getSpec().jwtHs256KeyRef == null) {
-            return unavailable(
+            return Availability.missing(
                     client,
+                    clock,
                     api,
                     status,
                     "NoJwtKey",
@@ -67,33 +72,14 @@ public final class RestApiReconciler implements Reconciler<RestApi> {
         Children.apply(client, api, RestApiObjects.service(api, c));
         int want = d.getSpec().getReplicas();
         int ready = Children.readyReplicas(client, d);
-        Conditions.set(
-                status.conditions,
-                "Available",
-                ready >= want,
-                ready >= want ? "AllReplicasReady" : "ReplicasNotReady",
-                ready + "/" + want + " pods ready",
-                generation,
-                clock.instant());
-        return UpdateControl.patchStatus(api)
-                .rescheduleAfter(ready >= want ? Duration.ofSeconds(60) : Duration.ofSeconds(5));
-    }
-
-    private UpdateControl<RestApi> unavailable(
-            KubernetesClient client, RestApi api, RestApiStatus status, String reason, String message) {
-        boolean news = status.conditions.stream()
-                .noneMatch(x -> x.getType().equals("Available") && reason.equals(x.getReason()));
-        Conditions.set(
-                status.conditions,
-                "Available",
-                false,
-                reason,
-                message,
-                api.getMetadata().getGeneration(),
-                clock.instant());
-        if (news) {
-            Events.record(client, clock, api, "Warning", reason, message);
-        }
-        return UpdateControl.patchStatus(api).rescheduleAfter(Duration.ofSeconds(5));
+        return Availability.ofPods(
+                clock,
+                api,
+                status,
+                ready,
+                want,
+                "AllReplicasReady",
+                "ReplicasNotReady",
+                ready + "/" + want + " pods ready");
     }
 }

@@ -52,8 +52,16 @@ class TestRestApiReconciler {
                 .hasSize(2)
                 .noneMatch(s -> s.getSecret() != null
                         && MockApi.KEY_SECRET.equals(s.getSecret().getName()));
-        var service =
-                op.client.services().inNamespace(MockApi.NS).withName("rest").get();
+        // The Service is applied after the Deployment, in the same reconcile: wait for it too.
+        var service = org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> op.client
+                                .services()
+                                .inNamespace(MockApi.NS)
+                                .withName("rest")
+                                .get(),
+                        s -> s != null);
         assertThat(service.getSpec().getPorts()).extracting(p -> p.getPort()).containsExactly(6820);
         Operated.ownedBy(api, deployment, service);
         op.awaitCondition(RestApi.class, "rest", x -> x.getStatus().conditions, "False", "ReplicasNotReady");
