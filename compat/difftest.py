@@ -70,10 +70,7 @@ REST_MEASURED |= {"gettimeofday_latency", "server_thread_count", "schedule_cycle
                   # report 2 and then 0 pending for the same queue), and the last cycle's queue
                   "jobs_pending", "jobs_running", "schedule_queue_length",
                   # what the controller has yet to send sluice-dbd / slurmdbd at that moment
-                  "dbd_agent_queue_size",
-                  # backfilled since the daemon started (sdiag -r does not reset it): what the
-                  # scenarios before this one backfilled (1 or 2 in a full run, 0 alone)
-                  "bf_backfilled_jobs"}
+                  "dbd_agent_queue_size"}
 # slurmrestd names the client in some error texts ("job update from [localhost]:54410 failed"):
 # its port is the client's ephemeral one.
 CLIENT_PORT = re.compile(r"(\[[^\]]*\]):\d+")

@@ -70,6 +70,9 @@ public final class ControllerStatistics implements LoopTimings, JournalObserver 
         submitted = started = completed = canceled = failed = 0;
         cycleLast = cycleMax = cycleSum = depthSum = 0;
         cycles = lastQueue = 0;
+        // An explicit reset zeroes the backfilled total as well, as Slurm's does (its periodic
+        // reset keeps it, hence "since last slurm start" in sdiag's wording).
+        backfilledTotal = 0;
         backfilledSinceCycle = bfCycles = bfLastDepth = bfLastQueue = 0;
         bfWhen = bfLast = bfMax = bfSum = bfDepthSum = bfQueueSum = bfTableSum = 0;
         bfLastTable = 0;
