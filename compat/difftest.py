@@ -17,7 +17,9 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @as USER                      the following commands run as USER (root: back)
   @wait %N STATE[,STATE]        until the job's state is one of these (squeue -t all -o %T)
   @wait-reason %N REASON        until squeue shows the job pending for REASON
-  @wait-acct %N                 until sacct has the job in a final state
+  @wait-acct %N [STATE,...]     until sacct has the job in a final state (or in one of STATEs:
+                                accounting is shipped after the fact, so sacct of a job that
+                                just changed waits for its record)
   @wait-idle                    until squeue lists no job
   @wait-file NAME               until the file exists and is not empty
   @sleep S                      let time pass (only where time is what is tested)
@@ -205,7 +207,8 @@ class Scenario:
                 _, out, _ = self.sh("sacct -n -X -P -o State,Partition -j " + self.expand(words[1]),
                                     user="root", timeout=20)
                 rows = [line.split("|") for line in out.splitlines() if line.strip()]
-                return bool(rows) and all(len(r) == 2 and r[0].split()[0] in FINAL and r[1] for r in rows)
+                wanted = set(words[2].split(",")) if len(words) > 2 else FINAL
+                return bool(rows) and all(len(r) == 2 and r[0].split()[0] in wanted and r[1] for r in rows)
             self.poll(" ".join(words[1:]), accounted)
         elif d == "@wait-idle":
             self.poll("an empty queue", lambda: self.sh("squeue -h", user="root", timeout=20)[1].strip() == "")
