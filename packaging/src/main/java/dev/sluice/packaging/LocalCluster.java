@@ -168,62 +168,68 @@ public final class LocalCluster {
         if (accounting)
             daemons.add(new Supervised(
                     "sluice-dbd",
-                    List.of(
+                    JvmCommand.of(
                             java,
-                            "-Xmx256m",
-                            "-XX:+UseSerialGC",
-                            "--enable-native-access=ALL-UNNAMED",
-                            "-cp",
-                            classpath,
-                            "dev.sluice.dbd.server.DbdMain",
-                            "-D",
-                            "-f",
-                            layout.etc().resolve("slurmdbd.conf").toString(),
-                            "--data-dir",
-                            stateDir.resolve("dbd").toString(),
-                            "--port",
-                            Integer.toString(layout.dbdPort()),
-                            "--grpc-port",
-                            Integer.toString(layout.dbdPort() + 100),
-                            "--key-file",
-                            layout.etc().resolve(ClusterKeys.KEY_FILE).toString()),
+                            "DBD",
+                            List.of("-Xmx256m", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED"),
+                            List.of(
+                                    "-cp",
+                                    classpath,
+                                    "dev.sluice.dbd.server.DbdMain",
+                                    "-D",
+                                    "-f",
+                                    layout.etc().resolve("slurmdbd.conf").toString(),
+                                    "--data-dir",
+                                    stateDir.resolve("dbd").toString(),
+                                    "--port",
+                                    Integer.toString(layout.dbdPort()),
+                                    "--grpc-port",
+                                    Integer.toString(layout.dbdPort() + 100),
+                                    "--key-file",
+                                    layout.etc().resolve(ClusterKeys.KEY_FILE).toString())),
                     layout.logDir().resolve("dbd.log"),
                     layout.runDir().resolve("dbd.pid")));
         daemons.add(new Supervised(
                 "sluice-ctld",
-                List.of(
+                JvmCommand.of(
                         java,
-                        "-Xmx512m",
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-cp",
-                        classpath,
-                        "dev.sluice.ctld.server.CtldMain",
-                        "-D",
-                        "-f",
-                        layout.slurmConfPath().toString(),
-                        "--metrics-port",
-                        Integer.toString(metricsPort)),
+                        "CTLD",
+                        List.of("-Xmx512m", "--enable-native-access=ALL-UNNAMED"),
+                        List.of(
+                                "-cp",
+                                classpath,
+                                "dev.sluice.ctld.server.CtldMain",
+                                "-D",
+                                "-f",
+                                layout.slurmConfPath().toString(),
+                                "--metrics-port",
+                                Integer.toString(metricsPort))),
                 layout.logDir().resolve("ctld.log"),
                 layout.runDir().resolve("ctld.pid")));
         for (int n = 1; n <= nodes; n++) {
             String name = nodeNames.get(n - 1);
             daemons.add(new Supervised(
                     "sluice-noded " + name,
-                    List.of(
+                    JvmCommand.of(
                             java,
-                            "-Xmx256m",
-                            "-XX:+UseSerialGC",
-                            "--enable-native-access=ALL-UNNAMED",
-                            "-cp",
-                            classpath,
-                            "dev.sluice.noded.server.NodedMain",
-                            "-D",
-                            "-f",
-                            layout.slurmConfPath().toString(),
-                            "-N",
-                            name,
-                            "--metrics-port",
-                            Integer.toString(nodeMetricsPorts.get(n - 1))),
+                            "NODED",
+                            // Without C2, as bin/_sluice-java runs an installed node daemon.
+                            List.of(
+                                    "-Xmx256m",
+                                    "-XX:+UseSerialGC",
+                                    "-XX:TieredStopAtLevel=1",
+                                    "--enable-native-access=ALL-UNNAMED"),
+                            List.of(
+                                    "-cp",
+                                    classpath,
+                                    "dev.sluice.noded.server.NodedMain",
+                                    "-D",
+                                    "-f",
+                                    layout.slurmConfPath().toString(),
+                                    "-N",
+                                    name,
+                                    "--metrics-port",
+                                    Integer.toString(nodeMetricsPorts.get(n - 1)))),
                     layout.logDir().resolve(name + ".log"),
                     layout.runDir().resolve(name + ".pid")));
         }

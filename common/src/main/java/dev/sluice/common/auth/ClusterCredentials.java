@@ -2,9 +2,7 @@ package dev.sluice.common.auth;
 
 import static java.util.Objects.requireNonNull;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.security.MessageDigest;
@@ -100,12 +98,8 @@ public final class ClusterCredentials {
         String keyId = Optional.ofNullable(jwt.getHeader().getKeyID()).orElse("");
         ClusterKeys.Key key = keys.find(keyId)
                 .orElseThrow(() -> new AuthException("credential signed with unknown key '" + keyId + "'"));
-        try {
-            if (!jwt.verify(new MACVerifier(key.secret()))) {
-                throw new AuthException("credential signature does not match key '" + keyId + "'");
-            }
-        } catch (JOSEException e) {
-            throw new AuthException("credential signature check failed: " + e.getMessage(), e);
+        if (!jws.verifies(key, jwt.getSigningInput(), jwt.getSignature().decode())) {
+            throw new AuthException("credential signature does not match key '" + keyId + "'");
         }
         checkWindow(claims.getIssueTime(), claims.getExpirationTime(), now);
         if (!claims.getAudience().contains(audience)) {

@@ -2,6 +2,8 @@ package dev.sluice.common.auth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -14,13 +16,16 @@ import javax.crypto.spec.SecretKeySpec;
  * of a few plain types, without a JSON library: every launch and every call between daemons
  * carries a fresh credential, and building one through the JOSE library's claims set and JSON
  * writer, with a new {@link Mac} looked up each time, was the larger part of the controller's
- * cost per launch. Verification still parses with the JOSE library ({@link ClusterCredentials}).
- * The {@link Mac} of each key is made once and cloned per signature.
+ * cost per launch. Verification still parses with the JOSE library ({@link ClusterCredentials});
+ * the {@link Mac} of each key is made once and cloned per signature and per check.
  */
 final class CompactJws {
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
-    private final Map<String, Mac> macs = new ConcurrentHashMap<>();
+    /** A key's {@link Mac}, initialised once; kept with the secret it was made from. */
+    private record KeyedMac(byte[] secret, Mac mac) {}
+
+    private final Map<String, KeyedMac> macs = new ConcurrentHashMap<>();
 
     /**
      * @param claims values that are {@link String}, {@link Long}, {@link Integer} or a {@link
@@ -46,10 +51,24 @@ final class CompactJws {
         return input + "." + B64.encodeToString(signature);
     }
 
+    /**
+     * Whether {@code signature} is the HS256 MAC of {@code signingInput} under {@code key},
+     * compared in constant time. The caller parses the token (with the JOSE library); this only
+     * spares it a new {@link Mac} per check, as {@link #sign} is spared one.
+     */
+    boolean verifies(ClusterKeys.Key key, byte[] signingInput, byte[] signature) {
+        return MessageDigest.isEqual(mac(key).doFinal(signingInput), signature);
+    }
+
     private Mac mac(ClusterKeys.Key key) {
-        Mac prototype = macs.computeIfAbsent(key.id(), id -> newMac(key));
+        KeyedMac cached = macs.get(key.id());
+        // A reloaded key file may give an id another secret: the cache follows the secret.
+        if (cached == null || !Arrays.equals(cached.secret(), key.secret())) {
+            cached = new KeyedMac(key.secret().clone(), newMac(key));
+            macs.put(key.id(), cached);
+        }
         try {
-            return (Mac) prototype.clone();
+            return (Mac) cached.mac().clone();
         } catch (CloneNotSupportedException e) {
             return newMac(key);
         }

@@ -57,6 +57,28 @@ class TestClusterCredentials {
     }
 
     @Test
+    void aMissingTruncatedOrBorrowedSignatureIsRefused() throws Exception {
+        String token = rotating.issue(ALICE, "slurmctld", null, NOW, Duration.ofMinutes(5));
+        String input = token.substring(0, token.lastIndexOf('.'));
+        String signature = token.substring(token.lastIndexOf('.') + 1);
+        // Checked many times with the same key, as a daemon does: each check stands alone.
+        for (int i = 0; i < 3; i++) {
+            assertThat(rotating.verify(token, "slurmctld", null, NOW).principal())
+                    .isEqualTo(ALICE);
+            assertThatThrownBy(() -> rotating.verify(input + ".", "slurmctld", null, NOW))
+                    .isInstanceOf(AuthException.class);
+            assertThatThrownBy(() -> rotating.verify(
+                            input + "." + signature.substring(0, signature.length() - 4), "slurmctld", null, NOW))
+                    .hasMessageContaining("signature does not match");
+        }
+        // The signature of another credential, made with the other key of the set.
+        String other = old.issue(ALICE, "slurmctld", null, NOW, Duration.ofMinutes(5));
+        assertThatThrownBy(
+                        () -> rotating.verify(input + other.substring(other.lastIndexOf('.')), "slurmctld", null, NOW))
+                .hasMessageContaining("signature does not match");
+    }
+
+    @Test
     void expiredFutureMisaddressedAndRebodiedCredentialsAreRefused() {
         String token = old.issue(ALICE, "slurmctld", body, NOW, Duration.ofMinutes(5));
         assertThatThrownBy(() -> old.verify(token, "slurmctld", body, NOW.plusSeconds(301)))
