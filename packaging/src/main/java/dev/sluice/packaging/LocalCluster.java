@@ -171,7 +171,11 @@ public final class LocalCluster {
                     JvmCommand.of(
                             java,
                             "DBD",
-                            List.of("-Xmx256m", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED"),
+                            List.of(
+                                    "-Xmx256m",
+                                    "-XX:+UseSerialGC",
+                                    "-XX:TieredStopAtLevel=1",
+                                    "--enable-native-access=ALL-UNNAMED"),
                             List.of(
                                     "-cp",
                                     classpath,

@@ -9,6 +9,7 @@ import java.util.List;
  * The options of {@code scripts/bench-ctld}.
  *
  * @param ctldJavaOptions more JVM options for sluice-ctld (e.g. a JFR recording)
+ * @param dbdJavaOptions more JVM options for sluice-dbd
  * @param stateDir where the cluster's files go; null: a temporary directory, removed at the end
  * @param jfr where a JFR recording of sluice-ctld over the measured rounds goes; null: none
  */
@@ -24,16 +25,18 @@ public record BenchOptions(
         int minJobAge,
         Duration timeout,
         List<String> ctldJavaOptions,
+        List<String> dbdJavaOptions,
         Path stateDir,
         boolean keep,
         Path jfr) {
 
     static final String USAGE = "usage: bench-ctld [--nodes 50] [--cpus 64] [--jobs 20000] [--warmup 10000]"
             + " [--rounds 1] [--in-flight 64] [--array] [--no-accounting] [--min-job-age 10] [--timeout 600]"
-            + " [--ctld-java-option OPT]... [--state-dir DIR] [--keep] [--jfr FILE]";
+            + " [--ctld-java-option OPT]... [--dbd-java-option OPT]... [--state-dir DIR] [--keep] [--jfr FILE]";
 
     public BenchOptions {
         ctldJavaOptions = List.copyOf(ctldJavaOptions);
+        dbdJavaOptions = List.copyOf(dbdJavaOptions);
     }
 
     static BenchOptions parse(String[] args) {
@@ -48,6 +51,7 @@ public record BenchOptions(
         int minJobAge = 10;
         int timeout = 600;
         List<String> javaOptions = new ArrayList<>();
+        List<String> dbdJavaOptions = new ArrayList<>();
         Path stateDir = null;
         Path jfr = null;
         boolean keep = false;
@@ -66,6 +70,7 @@ public record BenchOptions(
                         "--min-job-age",
                         "--timeout",
                         "--ctld-java-option",
+                        "--dbd-java-option",
                         "--state-dir",
                         "--jfr" -> {
                     if (i + 1 >= args.length) {
@@ -82,6 +87,7 @@ public record BenchOptions(
                         case "--min-job-age" -> minJobAge = count(a, v, 0);
                         case "--timeout" -> timeout = count(a, v, 1);
                         case "--ctld-java-option" -> javaOptions.add(v);
+                        case "--dbd-java-option" -> dbdJavaOptions.add(v);
                         case "--jfr" -> jfr = Path.of(v);
                         default -> stateDir = Path.of(v);
                     }
@@ -101,6 +107,7 @@ public record BenchOptions(
                 minJobAge,
                 Duration.ofSeconds(timeout),
                 javaOptions,
+                dbdJavaOptions,
                 stateDir,
                 keep,
                 jfr);

@@ -94,7 +94,7 @@ public final class CtldBench {
                                     "MaxArraySize=" + (Math.max(o.jobs(), o.warmup()) + 1),
                                     "MinJobAge=" + o.minJobAge())));
             if (o.accounting()) {
-                daemons.add(ChildDaemon.start("sluice-dbd", layout.logDir().resolve("dbd.log"), dbdCommand(layout)));
+                daemons.add(ChildDaemon.start("sluice-dbd", layout.logDir().resolve("dbd.log"), dbdCommand(layout, o)));
             }
             ChildDaemon ctld =
                     ChildDaemon.start("sluice-ctld", layout.logDir().resolve("ctld.log"), ctldCommand(layout, o));
@@ -276,12 +276,16 @@ public final class CtldBench {
         return c;
     }
 
-    private static List<String> dbdCommand(LocalClusterLayout layout) {
-        return List.of(
+    private static List<String> dbdCommand(LocalClusterLayout layout, BenchOptions o) {
+        List<String> c = new ArrayList<>(List.of(
                 ChildDaemon.java(),
                 "-Xmx256m",
                 "-XX:+UseSerialGC",
-                "--enable-native-access=ALL-UNNAMED",
+                // As installed (_sluice-java); --dbd-java-option -XX:TieredStopAtLevel=4 for C2.
+                "-XX:TieredStopAtLevel=1",
+                "--enable-native-access=ALL-UNNAMED"));
+        c.addAll(o.dbdJavaOptions());
+        c.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 "dev.sluice.dbd.server.DbdMain",
@@ -295,7 +299,8 @@ public final class CtldBench {
                 "--grpc-port",
                 Integer.toString(layout.dbdPort() + 100),
                 "--key-file",
-                layout.etc().resolve(ClusterKeys.KEY_FILE).toString());
+                layout.etc().resolve(ClusterKeys.KEY_FILE).toString()));
+        return c;
     }
 
     private static void awaitPort(int port, ChildDaemon ctld) throws Exception {
