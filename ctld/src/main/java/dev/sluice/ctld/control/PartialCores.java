@@ -4,6 +4,7 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.Reservation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -12,11 +13,35 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The cores a partial-node reservation ({@code Nodes=... CoreCnt=N}) holds: node by node in the
+ * The cores a partial-node reservation ({@code [Nodes=...] CoreCnt=N}) holds: node by node in the
  * order named, the lowest cores no running job holds, until there are N.
  */
 final class PartialCores {
     private PartialCores() {}
+
+    /**
+     * {@code whole} holding only {@code coreCount} of its nodes' cores when that is fewer than they
+     * have (lowest free first: Slurm 22.05 holds cores 0-1 of an idle node for CoreCnt=2), in
+     * {@code partition}; else {@code whole} as it is.
+     */
+    static Reservation hold(ClusterView state, Reservation whole, Integer coreCount, String partition) {
+        if (coreCount == null || coreCount <= 0 || coreCount >= whole.coreCount()) {
+            return whole;
+        }
+        return new Reservation(
+                whole.name(),
+                whole.id(),
+                whole.start(),
+                whole.end(),
+                whole.nodes(),
+                partition,
+                whole.users(),
+                whole.usersExcluded(),
+                whole.accounts(),
+                whole.flags(),
+                coreCount,
+                pick(state, whole.nodes(), coreCount));
+    }
 
     static Map<String, List<Integer>> pick(ClusterView state, List<String> nodes, int count) {
         Map<String, List<Integer>> out = new LinkedHashMap<>();

@@ -51,25 +51,11 @@ public final class ReservationControl {
         }
         if (spec.nodes() != null && !spec.nodes().isEmpty()) {
             nodes = named(state, spec.nodes(), flags);
-            probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
-            if (spec.coreCount() != null && spec.coreCount() > 0 && spec.coreCount() < probe.coreCount()) {
-                // Partial nodes: that many cores, lowest free first (Slurm 22.05: cores 0-1 of an idle
-                // node for CoreCnt=2), made in a partition (the default when none is named).
-                String in = partition.isEmpty() ? defaultPartition(state) : partition;
-                probe = new Reservation(
-                        name,
-                        id,
-                        start,
-                        end,
-                        nodes,
-                        in,
-                        users.names(),
-                        users.excluded(),
-                        accounts,
-                        flags,
-                        spec.coreCount(),
-                        PartialCores.pick(state, nodes, spec.coreCount()));
-            }
+            probe = PartialCores.hold(
+                    state,
+                    reservation(name, id, start, end, nodes, partition, users, accounts, flags, state),
+                    spec.coreCount(),
+                    partition.isEmpty() ? defaultPartition(state) : partition);
             if (overlapsAnother(state, probe, now, false)) {
                 throw new SlurmException(ErrorCode.RESERVATION_OVERLAP);
             }
@@ -80,11 +66,15 @@ public final class ReservationControl {
             if (partition.isEmpty()) {
                 partition = defaultPartition(state);
             }
-            // CoreCnt alone: whole nodes until they give that many cores (Slurm would hold cores).
+            // CoreCnt alone: free whole nodes until they give that many cores, then only that many
+            // of their cores are held (Slurm 22.05: Nodes=n1 CoreCnt=2, CoreIDs=0-1).
             int count = spec.nodeCount() != null ? spec.nodeCount() : spec.coreCount() != null ? 0 : 1;
             int cores = spec.nodeCount() == null && spec.coreCount() != null ? spec.coreCount() : 0;
             nodes = pick(state, partition, count, cores, start, end, flags, now);
             probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
+            if (spec.nodeCount() == null) {
+                probe = PartialCores.hold(state, probe, spec.coreCount(), partition);
+            }
         }
         Reservation old = state.reservations().byName().get(name);
         if (old != null && !old.ended(now)) {

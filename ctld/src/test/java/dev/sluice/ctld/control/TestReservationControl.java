@@ -17,6 +17,7 @@ import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +134,24 @@ class TestReservationControl {
         ReservationSpec more =
                 new ReservationSpec("more", NOW, null, 60L, null, 1, null, "alice", null, List.of(), null);
         assertThat(refusal(() -> create(more))).isEqualTo(ErrorCode.NODES_BUSY);
+    }
+
+    @Test
+    void coreCntAloneHoldsThatManyCoresOfTheFirstFreeNodes() {
+        create(spec("r1", "n1", 60L, "alice"));
+        // Fewer than a node has: the first free node, its lowest cores (compat scenario 170).
+        create(new ReservationSpec("two", NOW, null, 60L, null, null, null, "alice", null, List.of(), 2));
+        Reservation two = state.reservations().find("two", NOW).orElseThrow();
+        assertThat(two.nodes()).containsExactly("n2");
+        assertThat(two.partial()).isTrue();
+        assertThat(two.coreCount()).isEqualTo(2);
+        assertThat(two.cores()).containsExactly(Map.entry("n2", List.of(0, 1)));
+        assertThat(two.partition()).isEqualTo("p");
+        // As many as a node has: the whole node, as before.
+        create(new ReservationSpec("four", NOW, null, 60L, null, null, null, "alice", null, List.of(), 4));
+        Reservation four = state.reservations().find("four", NOW).orElseThrow();
+        assertThat(four.nodes()).containsExactly("n3");
+        assertThat(four.partial()).isFalse();
     }
 
     @Test
