@@ -37,29 +37,13 @@ public final class Builders {
      */
     public static dev.sluice.ctld.state.ClusterState anIdleCluster(
             List<String> names, int cpus, long memoryMb, long now) {
-        List<dev.sluice.ctld.state.Node> nodes = new java.util.ArrayList<>();
-        for (String name : names) {
-            nodes.add(dev.sluice.ctld.state.Node.configured(
-                    name,
-                    name,
-                    "127.0.0.1",
-                    0,
-                    NodeHardware.ofCpus(cpus, memoryMb),
-                    List.of(),
-                    GresInventory.NONE,
-                    1,
-                    false));
-        }
-        var state = new dev.sluice.ctld.state.ClusterState(nodes, List.of(aPartition("p", names)), 1);
-        long seq = 0;
-        for (String name : names) {
-            state.replay(
-                    ++seq,
-                    new dev.sluice.ctld.state.StateRecord.NodeRegistered(
-                            name, name, "127.0.0.1", 1, NodeHardware.ofCpus(cpus, memoryMb), false, 1, "v", now - 100));
-            state.heard(name, now);
-        }
-        return state;
+        return ClusterFixture.aCluster()
+                .names(names)
+                .cpus(cpus)
+                .memoryMb(memoryMb)
+                .at(now - 100, now)
+                .build()
+                .state();
     }
 
     public static Partition aPartition(String name, List<String> nodes) {

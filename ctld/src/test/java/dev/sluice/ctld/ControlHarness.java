@@ -24,6 +24,11 @@ public final class ControlHarness {
         this.sequence = lastSequence;
     }
 
+    /** The last record's sequence number. */
+    public long sequence() {
+        return sequence;
+    }
+
     /** Journals one record into {@code state}, as the loop's replay after the append. */
     public void replay(ClusterState state, StateRecord record) {
         state.replay(++sequence, record);

@@ -141,4 +141,19 @@ class TestArchitecture {
                 .resideInAnyPackage("io.grpc..", "io.netty..")
                 .check(classes);
     }
+
+    /**
+     * The wire mapper turns messages into domain values and back; it decides nothing, so it
+     * needs none of the handlers (the text check it shares with them lives in common.text).
+     */
+    @Test
+    void theWireMapperNeedsNoHandler() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.sluice.ctld.wire..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("dev.sluice.ctld.control..", "dev.sluice.ctld.loop..")
+                .check(classes);
+    }
 }

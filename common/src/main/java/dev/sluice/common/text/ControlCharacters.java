@@ -1,5 +1,7 @@
 package dev.sluice.common.text;
 
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -39,6 +41,21 @@ public final class ControlCharacters {
             return Optional.empty();
         }
         return Optional.of("Invalid " + field + ": control character " + shown(value.charAt(at)) + " is not allowed");
+    }
+
+    /**
+     * {@code value}, checked: refused with {@link #refusal}'s reason (Slurm's invalid-argument
+     * error) when it holds a control character. The check every edge that takes such text makes
+     * (the controller's request mapping, its handlers, its step service), from this one place.
+     *
+     * @param field the name {@code scontrol show job} gives it
+     */
+    public static String checked(String field, String value) {
+        Optional<String> why = refusal(field, value);
+        if (why.isPresent()) {
+            throw new SlurmException(ErrorCode.INVALID_ARGUMENT, why.get());
+        }
+        return value;
     }
 
     /**

@@ -1,7 +1,10 @@
 package dev.sluice.common.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.error.SlurmException;
 import org.junit.jupiter.api.Test;
 
 class TestControlCharacters {
@@ -35,5 +38,14 @@ class TestControlCharacters {
         assertThat(ControlCharacters.printable("a\nb\r\u001bc")).isEqualTo("a?b??c");
         String clean = "nothing to do";
         assertThat(ControlCharacters.printable(clean)).isSameAs(clean);
+    }
+
+    @Test
+    void checkedTextIsReturnedAndTextWithAControlIsRefusedWithTheReason() {
+        assertThat(ControlCharacters.checked("JobName", "fine name")).isEqualTo("fine name");
+        assertThatThrownBy(() -> ControlCharacters.checked("Comment", "a\u001bb"))
+                .isInstanceOfSatisfying(
+                        SlurmException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT))
+                .hasMessage("Invalid Comment: control character \\x1b is not allowed");
     }
 }

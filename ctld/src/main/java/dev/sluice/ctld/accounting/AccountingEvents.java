@@ -6,7 +6,6 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.gres.GresUnit;
-import dev.sluice.ctld.rpc.AccountingJobs;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
@@ -26,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.IntToLongFunction;
 import java.util.function.ToLongFunction;
 
 /**
@@ -46,10 +46,12 @@ public final class AccountingEvents {
      *     without, Slurm's AllocTRES count no memory and its steps' {@code mem=0}
      * @param partitionMemoryMb a partition's smallest RealMemory: what ReqTRES counts per node
      *     for a job that asked for no memory ({@link #partitionMemory})
+     * @param priority a job's priority by id, as the last scheduling pass gave it (0 for none)
      */
-    public record Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb) {
+    public record Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
         public Site {
             requireNonNull(partitionMemoryMb, "partitionMemoryMb is null");
+            requireNonNull(priority, "priority is null");
         }
     }
 
@@ -195,7 +197,8 @@ public final class AccountingEvents {
     }
 
     private static AccountingRecord.Builder job(Job job, int requid, Site site) {
-        AccountingJob.Builder info = AccountingJobs.of(job, site.partitionMemoryMb());
+        AccountingJob.Builder info =
+                AccountingJobs.of(job, site.partitionMemoryMb(), site.priority().applyAsLong(job.id()));
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).

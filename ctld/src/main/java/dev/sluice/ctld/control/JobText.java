@@ -10,7 +10,7 @@ import java.util.Map;
  * The controller's check of the text a job brings, made here and not (only) in the commands,
  * since any client can send a request. Every field another user's {@code squeue}, {@code scontrol
  * show job} or {@code sacct} prints is refused when it holds a control character
- * ({@link ControlCharacters}), named as {@code scontrol show job} names it. The environment is
+ * ({@link ControlCharacters#checked}), named as {@code scontrol show job} names it. The environment is
  * never shown to others and may hold anything a process environment can: no NUL, and names
  * without {@code =}.
  */
@@ -49,17 +49,8 @@ public final class JobText {
         environment(r.environment());
     }
 
-    /**
-     * One field as {@code scontrol show job} names it; refused with the reason when it holds a
-     * control character.
-     *
-     * @return the value, checked
-     */
-    public static String field(String name, String value) {
-        ControlCharacters.refusal(name, value).ifPresent(why -> {
-            throw new SlurmException(ErrorCode.INVALID_ARGUMENT, why);
-        });
-        return value;
+    private static void field(String name, String value) {
+        ControlCharacters.checked(name, value);
     }
 
     private static void environment(Map<String, String> env) {

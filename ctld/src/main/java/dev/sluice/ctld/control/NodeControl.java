@@ -2,6 +2,7 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
@@ -144,7 +145,7 @@ public final class NodeControl {
                     "You must specify a reason when DOWNING or DRAINING a node. Request denied");
         }
         // sinfo -R shows the reason to every user.
-        JobText.field("Reason", reason == null ? "" : reason);
+        ControlCharacters.checked("Reason", reason == null ? "" : reason);
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (String name : names) {

@@ -3,6 +3,7 @@ package dev.sluice.ctld.control;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.gres.GresSpec;
+import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.ctld.control.NodeControl.Registration;
 import dev.sluice.ctld.control.NodeControl.RegistrationAnswer;
 import dev.sluice.ctld.gres.GresInventory;
@@ -43,7 +44,7 @@ final class NodeRegistration {
         boolean ownConfig = reg.dynamic() && (known == null || known.dynamic());
         List<String> features = ownConfig ? reg.features() : List.of();
         for (String feature : features) {
-            JobText.field("AvailableFeatures", feature);
+            ControlCharacters.checked("AvailableFeatures", feature);
         }
         String gres = ownConfig ? reg.gres() : "";
         try {

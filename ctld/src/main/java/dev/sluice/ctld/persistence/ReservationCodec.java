@@ -1,16 +1,10 @@
 package dev.sluice.ctld.persistence;
 
-import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.wire.ReservationWire;
 import dev.sluice.protocol.v1.journal.ReservationRecord;
 import dev.sluice.protocol.v1.journal.ReservationSavedRecord;
 import dev.sluice.protocol.v1.journal.ReservedCores;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * An advance reservation to and from the journal's own record ({@code ReservationRecord}), not
@@ -30,12 +24,8 @@ final class ReservationCodec {
                 .addAllUsers(r.users())
                 .setUsersExcluded(r.usersExcluded())
                 .addAllAccounts(r.accounts())
-                .setCoreCount(r.coreCount());
-        for (ReservationFlag f : ReservationFlag.values()) {
-            if (r.has(f)) {
-                b.addFlags(f.name());
-            }
-        }
+                .setCoreCount(r.coreCount())
+                .addAllFlags(r.flagNames());
         r.cores()
                 .forEach((node, ids) ->
                         b.addCores(ReservedCores.newBuilder().setNode(node).addAllIds(ids)));
@@ -48,14 +38,6 @@ final class ReservationCodec {
             return ReservationWire.toDomain(e.getReservation());
         }
         ReservationRecord r = e.getSaved();
-        Set<ReservationFlag> flags = EnumSet.noneOf(ReservationFlag.class);
-        for (String f : r.getFlagsList()) {
-            flags.add(ReservationFlag.valueOf(f));
-        }
-        Map<String, List<Integer>> cores = new LinkedHashMap<>();
-        for (ReservedCores c : r.getCoresList()) {
-            cores.put(c.getNode(), c.getIdsList());
-        }
         return new Reservation(
                 r.getName(),
                 r.getId(),
@@ -66,8 +48,8 @@ final class ReservationCodec {
                 r.getUsersList(),
                 r.getUsersExcluded(),
                 r.getAccountsList(),
-                flags,
+                Reservation.flagsNamed(r.getFlagsList()),
                 r.getCoreCount(),
-                cores);
+                Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList));
     }
 }

@@ -1,17 +1,15 @@
 package dev.sluice.ctld.rpc;
 
-import dev.sluice.common.gres.GresRequest;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.SlurmLimits;
-import dev.sluice.common.tres.Tres;
-import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Dependency;
-import dev.sluice.ctld.state.GpuCount;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobTimes;
+import dev.sluice.ctld.state.ListedTres;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.wire.WireMapper;
@@ -23,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
@@ -38,7 +35,7 @@ public final class InfoMapper {
      * @param partitionMemory a partition's smallest RealMemory: what a pending job that asks
      *     for no memory counts per node in its TRES, as Slurm shows it ({@link #partitionMemory})
      * @param partitionCpus a partition's largest node CPU count: a pending job's node count is
-     *     estimated from its CPUs with it ({@link #pendingNodes}); 0 for no estimate
+     *     estimated from its CPUs with it ({@link ListedTres#nodes}); 0 for no estimate
      * @param memoryConsumable SelectTypeParameters with memory: otherwise a running job's TRES
      *     has no {@code mem=} (Slurm 22.05 under CR_Core: {@code TRES=cpu=1,node=1,billing=1}
      *     for {@code --mem=1000})
@@ -81,11 +78,9 @@ public final class InfoMapper {
         JobSpec spec = WireMapper.toWire(r, withScript);
         Allocation a = job.allocation();
         boolean holds = a != null;
-        int cpus = holds ? a.totalCpus() : r.effectiveTasks() * r.effectiveCpusPerTask();
-        int nodes = holds
-                ? a.nodes().size()
-                : pendingNodes(r, cpus, shown.partitionCpus().applyAsInt(job.partition()));
-        JobReason reason = ClusterImage.reasonOf(job, image.pendingReasons());
+        int cpus = ListedTres.cpus(job);
+        int nodes = ListedTres.nodes(job, cpus, shown.partitionCpus().applyAsInt(job.partition()));
+        JobReason reason = image.reason(job);
         JobInfo.Builder b = JobInfo.newBuilder()
                 .setJobId(job.id())
                 .setSpec(spec)
@@ -121,16 +116,7 @@ public final class InfoMapper {
                 .setReasonDetail(stateDescription(image, job))
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setDependency(dependency(image, job, now))
-                .setReqTres(withLicenses(
-                                withGres(
-                                        tres(
-                                                cpus,
-                                                requestedMemory(
-                                                        r, cpus, nodes, shown.partitionMemory(), job.partition()),
-                                                nodes),
-                                        r,
-                                        nodes),
-                                r)
+                .setReqTres(ListedTres.requested(job, cpus, nodes, shown.partitionMemory())
                         .format())
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
@@ -150,15 +136,8 @@ public final class InfoMapper {
             b.setNodeList(HostList.compress(a.nodeNames()))
                     .setBatchHost(a.batchHost())
                     .setMemPerNodeMb(a.nodes().get(0).memoryMb())
-                    .setAllocTres(withLicenses(
-                                    withGres(
-                                            tres(
-                                                    a.totalCpus(),
-                                                    shown.memoryConsumable() ? a.totalMemoryMb() : 0,
-                                                    a.nodes().size()),
-                                            a),
-                                    r)
-                            .format());
+                    .setAllocTres(
+                            ListedTres.allocated(a, r, shown.memoryConsumable()).format());
             for (Allocation.NodeShare share : a.nodes()) {
                 b.addNodeGres(NodeGres.newBuilder()
                         .setNode(share.node())
@@ -185,32 +164,6 @@ public final class InfoMapper {
             }
         }
         return ids;
-    }
-
-    static long requestedMemory(
-            JobRequest r, int cpus, int nodes, ToLongFunction<String> partitionMemory, String partition) {
-        if (r.memPerNodeMb() > 0) {
-            return r.memPerNodeMb() * r.effectiveMinNodes();
-        }
-        if (r.memPerCpuMb() > 0) {
-            return r.memPerCpuMb() * cpus;
-        }
-        // No memory asked for: the job is counted with a whole node's (Slurm: mem=8000M per node).
-        return partitionMemory.applyAsLong(partition) * nodes;
-    }
-
-    /**
-     * How many nodes a job that holds none is shown with: what it asked for, or more where its
-     * CPUs need more of the partition's largest nodes (Slurm 22.05 shows {@code sbatch -n9} on
-     * 4-CPU nodes as 3 nodes while it waits), never over its maximum.
-     */
-    static int pendingNodes(JobRequest r, int cpus, int cpusPerNode) {
-        int min = r.effectiveMinNodes();
-        if (cpusPerNode <= 0) {
-            return min;
-        }
-        int guess = Math.max(min, (cpus + cpusPerNode - 1) / cpusPerNode);
-        return r.maxNodes() > 0 ? Math.min(guess, Math.max(min, r.maxNodes())) : guess;
     }
 
     /** A partition's largest node CPU count, worked out once per partition per answer. */
@@ -241,53 +194,6 @@ public final class InfoMapper {
                                 .flatMap(java.util.Optional::stream)
                                 .map(v -> v.node().hardware())))
                         .orElse(0L));
-    }
-
-    /** A pending job's GRES as its TRES counts them: {@code gres/gpu=2} for two nodes of gpu:1. */
-    static Tres withGres(Tres tres, JobRequest r, int nodes) {
-        Map<String, Long> totals = new TreeMap<>();
-        for (GresRequest g : r.gres().items()) {
-            totals.merge(g.name(), g.count() * nodes, Long::sum);
-        }
-        GpuCount perNode = r.gpuOptions().gpusPerNode();
-        if (!perNode.text().isBlank()) {
-            totals.merge("gpu", perNode.count() * nodes, Long::sum);
-        }
-        GpuCount perJob = r.gpuOptions().gpus();
-        if (!perJob.text().isBlank()) {
-            totals.merge("gpu", perJob.count(), Long::sum);
-        }
-        Tres out = tres;
-        for (Map.Entry<String, Long> e : totals.entrySet()) {
-            out = out.with("gres/" + e.getKey(), e.getValue());
-        }
-        return out;
-    }
-
-    /**
-     * The job's licenses as TRES ({@code license/foo=2}), which Slurm counts for the job's whole
-     * allocation. Slurm tracks them only when AccountingStorageTRES names them; Sluice, as for
-     * GRES, always does.
-     */
-    static Tres withLicenses(Tres tres, JobRequest r) {
-        Tres out = tres;
-        for (Map.Entry<String, Long> e : r.licenses().counts().entrySet()) {
-            out = out.with("license/" + e.getKey(), e.getValue());
-        }
-        return out;
-    }
-
-    /** A job's TRES as Slurm prints them: {@code cpu=2,mem=256M,node=1,billing=2}. */
-    static Tres tres(int cpus, long memMb, int nodes) {
-        // One map, not a copy per item (Tres.with copies): every job is mapped several times.
-        Map<String, Long> counts = new java.util.LinkedHashMap<>(8);
-        counts.put("cpu", (long) cpus);
-        if (memMb > 0) {
-            counts.put("mem", memMb);
-        }
-        counts.put("node", (long) nodes);
-        counts.put("billing", (long) cpus);
-        return Tres.of(counts);
     }
 
     /** What a job still waits for; a finished or running job waits for nothing. */
@@ -334,21 +240,6 @@ public final class InfoMapper {
             parts.add("gres/gpu:" + r.gpuOptions().gpusPerNode().text());
         }
         return String.join(",", parts);
-    }
-
-    /** AllocTRES with its GRES: {@code gres/gpu=4} (and mps, shard, others) by name. */
-    static Tres withGres(Tres tres, Allocation a) {
-        java.util.Map<String, Long> totals = new java.util.TreeMap<>();
-        for (Allocation.NodeShare share : a.nodes()) {
-            for (GresGrant g : share.gres()) {
-                totals.merge(g.name(), g.count(), Long::sum);
-            }
-        }
-        Tres out = tres;
-        for (var e : totals.entrySet()) {
-            out = out.with("gres/" + e.getKey(), e.getValue());
-        }
-        return out;
     }
 
     static PartitionInfo partition(ClusterImage image, Partition p) {

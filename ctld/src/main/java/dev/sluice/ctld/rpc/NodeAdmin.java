@@ -6,6 +6,7 @@ import dev.sluice.common.conf.NodeConf;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ final class NodeAdmin {
     static List<StateRecord.NodeCreated> parseCreate(String nodeLine, int defaultPort) {
         String line = nodeLine.strip();
         // One line: a newline would add lines of its own to the configuration parsed below.
-        dev.sluice.ctld.control.JobText.field("node line", line);
+        ControlCharacters.checked("node line", line);
         if (!line.regionMatches(true, 0, "NodeName=", 0, 9)) {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid node line: " + nodeLine);
         }

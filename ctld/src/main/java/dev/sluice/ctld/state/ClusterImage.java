@@ -120,21 +120,19 @@ public record ClusterImage(
 
     /** The reason a pending job waits, as squeue prints it. */
     public String reasonOf(Job job) {
-        return reasonOf(job, pendingReasons).slurmName();
+        return reason(job).slurmName();
+    }
+
+    /** A job's reason as the listings show it: {@link #reasonOf(Job, Map)} with the last pass's view. */
+    public JobReason reason(Job job) {
+        return reasonOf(job, pendingReasons);
     }
 
     /** A job's reason: a pending job's hold, or what the scheduler last found in {@code waiting}. */
-    public static JobReason reasonOf(Job job, Map<Integer, JobReason> waiting) {
-        if (!job.isPending()) {
-            return job.reason();
+    static JobReason reasonOf(Job job, Map<Integer, JobReason> waiting) {
+        if (job.isPending() && job.hold() == Job.Hold.NONE) {
+            return waiting.getOrDefault(job.id(), job.reason());
         }
-        if (job.hold() != Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD) {
-            return JobReason.REQUEUED_HELD;
-        }
-        return switch (job.hold()) {
-            case USER -> JobReason.JOB_HELD_USER;
-            case ADMIN -> JobReason.JOB_HELD_ADMIN;
-            case NONE -> waiting.getOrDefault(job.id(), job.reason());
-        };
+        return job.standingReason();
     }
 }

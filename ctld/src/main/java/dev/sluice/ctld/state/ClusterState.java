@@ -16,11 +16,8 @@ import dev.sluice.ctld.state.StateRecord.NodeCreated;
 import dev.sluice.ctld.state.StateRecord.NodeDeleted;
 import dev.sluice.ctld.state.StateRecord.NodeRegistered;
 import dev.sluice.ctld.state.StateRecord.NodeStateChanged;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,25 +27,19 @@ import java.util.Set;
  * never shared. Durable parts change only through {@link #replay}; soft parts (responding
  * nodes, pending reasons) through their own setters and are rebuilt after a restart. This
  * class replays records and builds images; the tables it keeps have their own classes ({@link
- * NodeTable}, {@link QueueView}, {@link CompletingJobs}, {@link StepTable}) so each holds one
- * kind of state.
+ * NodeTable}, {@link NodeUsage}, {@link NodeContact}, {@link QueueView}, {@link CompletingJobs},
+ * {@link StepTable}, {@link RunMarks}, and the reused {@link NodeViews}) so each holds one kind of
+ * state.
  */
 public final class ClusterState implements ClusterView {
     private final JobTable jobs = new JobTable();
     private final NodeTable nodes;
     private final NodeUsage usage = new NodeUsage();
-    private final Set<String> responding = new HashSet<>();
+    private final NodeContact contact = new NodeContact();
     private final QueueView queue = new QueueView();
     private final CompletingJobs completing = new CompletingJobs();
-    // Parts of the last image, reused by the next one while nothing they show has changed (the
-    // job table shares its unchanged chunks on its own).
-    private List<NodeView> nodesImage;
-    private Map<String, NodeView> nodesByNameImage;
-    private final Map<String, Long> lastHeard = new HashMap<>();
-    /** Soft: the run (start time) of each job whose --signal went out. */
-    private final Map<Integer, Long> warned = new HashMap<>();
-    // Soft: jobs preempted with a GraceTime, by run (start time): when they are to be killed.
-    private final Map<Integer, PreemptGrace> graced = new HashMap<>();
+    private final NodeViews nodeViews = new NodeViews();
+    private final RunMarks runMarks = new RunMarks();
 
     /** A run preempted at its GraceTime's start: killed at {@code deadline}. */
     public record PreemptGrace(long startTime, long deadline) {}
@@ -91,16 +82,7 @@ public final class ClusterState implements ClusterView {
 
     private void replay(long recordSequence, StateRecord record, boolean snapshot) {
         requireNonNull(record, "record is null");
-        if (!(record instanceof JobSubmitted
-                || record instanceof ArrayTaskSplit
-                || record instanceof JobUpdated
-                || record instanceof JobHoldChanged
-                || record instanceof StateRecord.StepRecorded
-                || record instanceof JobsPurged
-                || record instanceof StateRecord.ReservationSaved
-                || record instanceof StateRecord.ReservationDeleted)) {
-            nodesImage = null;
-        }
+        nodeViews.replayed(record);
         switch (record) {
             case JobSubmitted r -> {
                 if (jobs.get(r.jobId()) != null) {
@@ -122,57 +104,25 @@ public final class ClusterState implements ClusterView {
                 nextJobId = Math.max(nextJobId, r.newJobId() + 1);
             }
             case JobStarted r -> {
-                Job started = move(requireJob(r.jobId()), r, snapshot);
-                jobs.put(started);
+                occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
                 queue.noLongerPending(r.jobId());
-                account(started.allocation(), +1, busyTime(r.time(), snapshot));
             }
             case JobEnded r -> {
-                Job job = requireJob(r.jobId());
-                Job ended = move(job, r, snapshot);
-                if (job.holdsNodes()) {
-                    account(job.allocation(), -1, busyTime(r.time(), snapshot));
-                }
-                if (job.isRunning() && !job.holdsNodes()) {
-                    usage.lend(job.allocation(), -1);
-                }
+                occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
                 queue.noLongerPending(r.jobId());
-                jobs.put(ended);
             }
-            case JobRequeued r -> {
-                Job job = requireJob(r.jobId());
-                Job requeued = move(job, r, snapshot);
-                if (job.holdsNodes()) {
-                    account(job.allocation(), -1, busyTime(r.time(), snapshot));
-                }
-                if (job.isRunning() && !job.holdsNodes()) {
-                    usage.lend(job.allocation(), -1);
-                }
-                jobs.put(requeued);
-            }
+            case JobRequeued r -> occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
             case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
-            case JobSuspendChanged r -> {
-                Job job = requireJob(r.jobId());
-                Job changed = move(job, r, snapshot);
-                // Suspended by preemption, the job lends its resources to its preemptor: they
-                // count on the nodes as the preemptor's until it resumes.
-                if (job.holdsNodes() && !changed.holdsNodes()) {
-                    account(job.allocation(), -1, 0);
-                    usage.lend(job.allocation(), +1);
-                } else if (!job.holdsNodes() && changed.holdsNodes()) {
-                    usage.lend(job.allocation(), -1);
-                    account(changed.allocation(), +1, 0);
-                }
-                jobs.put(changed);
-            }
+            // Suspended by preemption, the job lends its resources to its preemptor: they count on
+            // the nodes as the preemptor's until it resumes. No node was let go of for good.
+            case JobSuspendChanged r -> occupy(r.jobId(), r, snapshot, 0);
             case JobsPurged r -> {
                 for (int id : r.jobIds()) {
                     move(requireJob(id), r, snapshot);
                 }
                 r.jobIds().forEach(jobs::remove);
-                r.jobIds().forEach(warned::remove);
-                r.jobIds().forEach(graced::remove);
+                runMarks.purged(r.jobIds());
                 steps.purged(r.jobIds());
             }
             case StateRecord.StepRecorded r -> steps.recorded(r.jobId(), r.step(), jobs.get(r.jobId()) != null);
@@ -183,8 +133,7 @@ public final class ClusterState implements ClusterView {
             case NodeCreated r -> nodes.created(r);
             case NodeDeleted r -> {
                 nodes.deleted(r.name());
-                responding.remove(r.name());
-                lastHeard.remove(r.name());
+                contact.forget(r.name());
                 usage.forget(r.name());
             }
             case NodeStateChanged r -> nodes.stateChanged(r);
@@ -199,6 +148,14 @@ public final class ClusterState implements ClusterView {
         return steps.derivedExit(jobId);
     }
 
+    /** A job record that can change what the job holds on its nodes, and the nodes with it. */
+    private void occupy(int jobId, StateRecord record, boolean snapshot, long time) {
+        Job job = requireJob(jobId);
+        Job moved = move(job, record, snapshot);
+        usage.moved(job, moved, nodes::get, time);
+        jobs.put(moved);
+    }
+
     private static Job move(Job job, StateRecord record, boolean snapshot) {
         return snapshot ? JobReplay.restore(job, record) : JobReplay.replay(job, record);
     }
@@ -209,10 +166,6 @@ public final class ClusterState implements ClusterView {
      */
     private static long busyTime(long recordTime, boolean snapshot) {
         return snapshot ? 0 : recordTime;
-    }
-
-    private void account(Allocation allocation, int sign, long time) {
-        usage.account(allocation, sign, nodes::get, time);
     }
 
     private Job requireJob(int id) {
@@ -240,7 +193,7 @@ public final class ClusterState implements ClusterView {
     public void reconfigure(
             Collection<Node> configuredNodes, List<Partition> newPartitions, List<DynamicMembership> newMemberships) {
         nodes.reconfigure(configuredNodes, newPartitions, newMemberships);
-        nodesImage = null;
+        nodeViews.changed();
     }
 
     /** Job ids are never reused, even for jobs purged before a snapshot. */
@@ -299,45 +252,30 @@ public final class ClusterState implements ClusterView {
 
     @Override
     public boolean isResponding(String node) {
-        return responding.contains(node);
+        return contact.isResponding(node);
     }
 
     /** Soft: the node answered at {@code time}. */
     public void heard(String node, long time) {
-        lastHeard.put(node, time);
-        if (responding.add(node)) {
-            nodesImage = null;
+        if (contact.heard(node, time)) {
+            nodeViews.changed();
         }
     }
 
     /** Soft: {@code --signal} was sent to the run of the job that started at {@code startTime}. */
     public void warnSignalSent(int jobId, long startTime) {
-        warned.put(jobId, startTime);
+        runMarks.warnSignalSent(jobId, startTime);
     }
 
     /** Soft: the run of the job that started at {@code startTime} was preempted, to die at {@code deadline}. */
     public void preemptGraceStarted(int jobId, long startTime, long deadline) {
-        graced.put(jobId, new PreemptGrace(startTime, deadline));
+        runMarks.preemptGraceStarted(jobId, startTime, deadline);
     }
 
     /** When this run of the job is to be killed for preemption, if it is in its GraceTime. */
     @Override
     public java.util.Optional<PreemptGrace> preemptGrace(Job job) {
-        PreemptGrace g = graced.get(job.id());
-        return g != null && g.startTime() == job.startTime() && job.isRunning()
-                ? java.util.Optional.of(g)
-                : java.util.Optional.empty();
-    }
-
-    private Set<Integer> preemptingNow() {
-        Set<Integer> out = new java.util.HashSet<>();
-        graced.forEach((id, g) -> {
-            Job job = jobs.get(id);
-            if (job != null && job.isRunning() && job.startTime() == g.startTime()) {
-                out.add(id);
-            }
-        });
-        return out;
+        return runMarks.preemptGrace(job);
     }
 
     @Override
@@ -356,10 +294,10 @@ public final class ClusterState implements ClusterView {
         boolean lent = job != null && job.preemptSuspended();
         if (completing.mark(jobId, job, node, stillKilling, (held, sign) -> {
             if (!lent) {
-                account(held, sign, 0);
+                usage.account(held, sign, nodes::get, 0);
             }
         })) {
-            nodesImage = null;
+            nodeViews.changed();
         }
     }
 
@@ -371,7 +309,7 @@ public final class ClusterState implements ClusterView {
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     @Override
     public boolean warnSignalSent(Job job) {
-        return warned.getOrDefault(job.id(), -1L) == job.startTime();
+        return runMarks.warnSignalSent(job);
     }
 
     @Override
@@ -386,8 +324,8 @@ public final class ClusterState implements ClusterView {
 
     /** Soft: the node stopped answering. */
     public void silent(String node) {
-        if (responding.remove(node)) {
-            nodesImage = null;
+        if (contact.silent(node)) {
+            nodeViews.changed();
         }
         // A node that stopped answering will not report its jobs' processes gone: as Slurm
         // does once a node is DOWN, its jobs stop COMPLETING.
@@ -399,7 +337,7 @@ public final class ClusterState implements ClusterView {
     /** When the node was last heard from; 0 if never since this controller started. */
     @Override
     public long lastHeard(String node) {
-        return lastHeard.getOrDefault(node, 0L);
+        return contact.lastHeard(node);
     }
 
     @Override
@@ -418,7 +356,7 @@ public final class ClusterState implements ClusterView {
 
     @Override
     public NodeView view(Node node) {
-        return usage.view(node, responding.contains(node.name()));
+        return usage.view(node, contact.isResponding(node.name()));
     }
 
     /**
@@ -427,23 +365,13 @@ public final class ClusterState implements ClusterView {
      */
     public ClusterImage image() {
         JobTable.Frozen jobsImage = jobs.freeze();
-        if (nodesImage == null) {
-            List<NodeView> views = new ArrayList<>(nodes.size());
-            Map<String, NodeView> byName = new HashMap<>();
-            for (Node node : nodes.values()) {
-                NodeView view = view(node);
-                views.add(view);
-                byName.put(node.name(), view);
-            }
-            nodesImage = List.copyOf(views);
-            nodesByNameImage = Map.copyOf(byName);
-        }
+        List<NodeView> nodesImage = nodeViews.list(nodes.values(), this::view);
         return new ClusterImage(
                 sequence,
                 jobsImage,
                 jobsImage.byId(),
                 nodesImage,
-                nodesByNameImage,
+                nodeViews.byName(),
                 nodes.partitions(),
                 queue.reasons(),
                 queue.expectedStarts(),
@@ -454,6 +382,6 @@ public final class ClusterState implements ClusterView {
                 completing.jobIds(),
                 steps.derivedExits(),
                 reservations,
-                preemptingNow());
+                runMarks.preempting(jobs::get));
     }
 }

@@ -307,6 +307,21 @@ public record Job(
         return state == JobState.PENDING;
     }
 
+    /**
+     * Its reason as it stands without a scheduling pass's view (accounting's record): a pending
+     * job's hold, unless it was requeued held (which says so), else the reason it carries.
+     */
+    public JobReason standingReason() {
+        if (!isPending() || reason == JobReason.REQUEUED_HELD) {
+            return reason;
+        }
+        return switch (hold) {
+            case USER -> JobReason.JOB_HELD_USER;
+            case ADMIN -> JobReason.JOB_HELD_ADMIN;
+            case NONE -> reason;
+        };
+    }
+
     public boolean isRunning() {
         return state.holdsResources();
     }

@@ -51,6 +51,32 @@ final class NodeUsage {
     }
 
     /**
+     * What a job's move between two records does to its nodes' usage: its shares count as
+     * allocated while it holds them, and are lent while it runs without holding them (suspended
+     * by preemption, its preemptor holds them).
+     *
+     * @param time as for {@link #account}: when a node let go of counts as last busy; 0 for none
+     */
+    void moved(Job before, Job after, Function<String, Node> nodes, long time) {
+        boolean held = before.holdsNodes();
+        boolean holds = after.holdsNodes();
+        boolean lent = before.isRunning() && !held;
+        boolean lends = after.isRunning() && !holds;
+        if (held && !holds) {
+            account(before.allocation(), -1, nodes, time);
+        }
+        if (lent && !lends) {
+            lend(before.allocation(), -1);
+        }
+        if (lends && !lent) {
+            lend(after.allocation(), +1);
+        }
+        if (holds && !held) {
+            account(after.allocation(), +1, nodes, time);
+        }
+    }
+
+    /**
      * A job suspended by preemption lends its cores to its preemptor ({@code sign} +1) or has
      * them back, resumed or ended (-1): they count as allocated only where no running job holds
      * them ({@link NodeView#lentCpus}).

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * An advance reservation ({@code scontrol create reservation}): whole nodes held over a window
@@ -64,6 +65,40 @@ public record Reservation(
         if (end <= start) {
             throw new IllegalArgumentException("a reservation ends after it starts: " + start + ".." + end);
         }
+    }
+
+    /**
+     * The flags named as the journal and the commands keep them ({@link #flagNames}): one parser
+     * for both, so a flag a newer binary wrote fails the same way everywhere.
+     *
+     * @throws IllegalArgumentException for a name this binary does not know
+     */
+    public static Set<ReservationFlag> flagsNamed(List<String> names) {
+        Set<ReservationFlag> flags = EnumSet.noneOf(ReservationFlag.class);
+        for (String f : names) {
+            flags.add(ReservationFlag.valueOf(f));
+        }
+        return flags;
+    }
+
+    /** Its flags' names in Slurm's order, as {@link #flagsNamed} reads them back. */
+    public List<String> flagNames() {
+        Set<ReservationFlag> ordered = EnumSet.noneOf(ReservationFlag.class);
+        ordered.addAll(flags);
+        return ordered.stream().map(ReservationFlag::name).toList();
+    }
+
+    /**
+     * A partial reservation's cores by node, in the entries' order, from the journal's or the
+     * commands' entries (two message types of one shape).
+     */
+    public static <T> Map<String, List<Integer>> coresOf(
+            List<T> entries, Function<T, String> node, Function<T, List<Integer>> ids) {
+        Map<String, List<Integer>> cores = new LinkedHashMap<>();
+        for (T c : entries) {
+            cores.put(node.apply(c), ids.apply(c));
+        }
+        return cores;
     }
 
     /** Seconds between two windows of a repeating reservation; 0 when it does not repeat. */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.StepCommands;
 import dev.sluice.ctld.control.StepControl;
@@ -123,8 +124,8 @@ public final class StepService {
      */
     public CreateStepResponse create(Caller who, CreateStepRequest request) {
         // squeue -s and scontrol show step print these to every user.
-        dev.sluice.ctld.control.JobText.field("StepName", request.getName());
-        dev.sluice.ctld.control.JobText.field("SrunHost", request.getSrunHost());
+        ControlCharacters.checked("StepName", request.getName());
+        ControlCharacters.checked("SrunHost", request.getSrunHost());
         StepCommands.Wanted wanted = new StepCommands.Wanted(
                 request.getJobId(),
                 new StepControl.StepRequest(

@@ -1,12 +1,10 @@
 package dev.sluice.ctld.wire;
 
-import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.state.Reservation;
+import dev.sluice.protocol.v1.ReservationCores;
 import dev.sluice.protocol.v1.ReservationInfo;
-import java.util.EnumSet;
-import java.util.Set;
 
-/** Advance reservations on the wire and in the journal ({@code ReservationInfo}). */
+/** Advance reservations on the wire: the commands' {@code ReservationInfo} (and journal entries written before {@code ReservationRecord}). */
 public final class ReservationWire {
     private ReservationWire() {}
 
@@ -23,26 +21,12 @@ public final class ReservationWire {
                 .addAllAccounts(r.accounts())
                 .setCoreCount(r.coreCount());
         r.cores()
-                .forEach((node, ids) -> b.addCores(dev.sluice.protocol.v1.ReservationCores.newBuilder()
-                        .setNode(node)
-                        .addAllIds(ids)));
-        for (ReservationFlag f : ReservationFlag.values()) {
-            if (r.has(f)) {
-                b.addFlags(f.name());
-            }
-        }
-        return b.build();
+                .forEach((node, ids) ->
+                        b.addCores(ReservationCores.newBuilder().setNode(node).addAllIds(ids)));
+        return b.addAllFlags(r.flagNames()).build();
     }
 
     public static Reservation toDomain(ReservationInfo r) {
-        Set<ReservationFlag> flags = EnumSet.noneOf(ReservationFlag.class);
-        for (String f : r.getFlagsList()) {
-            flags.add(ReservationFlag.valueOf(f));
-        }
-        java.util.Map<String, java.util.List<Integer>> cores = new java.util.LinkedHashMap<>();
-        for (dev.sluice.protocol.v1.ReservationCores c : r.getCoresList()) {
-            cores.put(c.getNode(), c.getIdsList());
-        }
         return new Reservation(
                 r.getName(),
                 r.getId(),
@@ -53,8 +37,8 @@ public final class ReservationWire {
                 r.getUsersList(),
                 r.getUsersExcluded(),
                 r.getAccountsList(),
-                flags,
+                Reservation.flagsNamed(r.getFlagsList()),
                 r.getCoreCount(),
-                cores);
+                Reservation.coresOf(r.getCoresList(), ReservationCores::getNode, ReservationCores::getIdsList));
     }
 }

@@ -7,8 +7,8 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.common.slurm.PartitionState;
+import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.common.text.RawText;
-import dev.sluice.ctld.control.JobText;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.Dependency;
@@ -94,14 +94,14 @@ public final class WireMapper {
     /**
      * One option's text parsed into its type, once, where the request arrives. Text that does not
      * parse is refused with Slurm's error for it; text with a control character first with the
-     * refusal every shown field gets ({@link JobText}), as before the option was parsed here.
+     * refusal every shown field gets ({@link ControlCharacters#checked}), as before the option was parsed here.
      * What the controller journaled was checked then, so it parses again on replay.
      */
     private static <T> T parsed(String field, String text, Function<String, T> parse, ErrorCode refusal) {
         try {
             return parse.apply(text);
         } catch (IllegalArgumentException e) {
-            JobText.field(field, text);
+            ControlCharacters.checked(field, text);
             throw new SlurmException(refusal);
         }
     }
@@ -276,7 +276,7 @@ public final class WireMapper {
 
     /**
      * {@code scontrol update}'s fields as the controller's changes, each parsed and checked
-     * once, here (text fields may not hold control characters: {@link JobText#field}).
+     * once, here (text fields may not hold control characters: {@link ControlCharacters#checked}).
      */
     public static List<JobChange> changes(dev.sluice.protocol.v1.JobChanges c) {
         List<JobChange> out = new java.util.ArrayList<>();
@@ -284,10 +284,10 @@ public final class WireMapper {
             out.add(new JobChange.TimeLimit(Integer.toUnsignedLong(c.getTimeLimit())));
         }
         if (c.hasName()) {
-            out.add(new JobChange.Name(JobText.field("JobName", c.getName())));
+            out.add(new JobChange.Name(ControlCharacters.checked("JobName", c.getName())));
         }
         if (c.hasComment()) {
-            out.add(new JobChange.Comment(JobText.field("Comment", c.getComment())));
+            out.add(new JobChange.Comment(ControlCharacters.checked("Comment", c.getComment())));
         }
         if (c.hasNice()) {
             out.add(new JobChange.Nice(c.getNice()));
@@ -305,7 +305,7 @@ public final class WireMapper {
             out.add(new JobChange.Tasks(c.getNumTasks()));
         }
         if (c.hasPartition()) {
-            out.add(new JobChange.PartitionName(JobText.field("Partition", c.getPartition())));
+            out.add(new JobChange.PartitionName(ControlCharacters.checked("Partition", c.getPartition())));
         }
         if (c.hasArrayTaskThrottle()) {
             out.add(new JobChange.ArrayThrottle(c.getArrayTaskThrottle()));

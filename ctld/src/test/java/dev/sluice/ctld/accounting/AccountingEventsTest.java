@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 
 class AccountingEventsTest {
     /** Memory allocated (CR_Core_Memory), partitions of 8000 MB nodes. */
-    private static final AccountingEvents.Site MEMORY = new AccountingEvents.Site(true, p -> 8000);
+    private static final AccountingEvents.Site MEMORY = new AccountingEvents.Site(true, p -> 8000, id -> 0);
     /** CR_Core, as the differential suite's cluster. */
-    private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000);
+    private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000, id -> 0);
 
     private static Node node(String name, int cpus, long mem, GresInventory gres, boolean future) {
         return Node.configured(name, name, "127.0.0.1", 0, NodeHardware.ofCpus(cpus, mem), List.of(), gres, 1, future);

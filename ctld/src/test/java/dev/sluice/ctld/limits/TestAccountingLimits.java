@@ -8,9 +8,9 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
@@ -18,8 +18,6 @@ import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import java.util.Map;
@@ -37,30 +35,12 @@ class TestAccountingLimits {
     private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits", "qos"));
 
     private ClusterState state;
-    private long seq;
+    private ClusterFixture cluster;
 
     @BeforeEach
     void cluster() {
-        state = new ClusterState(
-                List.of(Node.configured(
-                        "n1",
-                        "n1",
-                        "127.0.0.1",
-                        0,
-                        NodeHardware.ofCpus(8, 1000),
-                        List.of(),
-                        GresInventory.NONE,
-                        1,
-                        false)),
-                List.of(Builders.aPartition("p", List.of("n1"))),
-                1);
-        apply(new StateRecord.NodeRegistered(
-                "n1", "n1", "127.0.0.1", 1, NodeHardware.ofCpus(8, 1000), false, 1, "v", NOW - 100));
-        state.heard("n1", NOW);
-    }
-
-    private void apply(StateRecord r) {
-        state.replay(++seq, r);
+        cluster = ClusterFixture.idle(1, 8, NOW);
+        state = cluster.state();
     }
 
     private static Association account(String name, String parent, Limits l) {
@@ -90,7 +70,7 @@ class TestAccountingLimits {
     private int submit(AccountingPolicy p, Enforcement e, JobRequest r) {
         JobControl jobs = new JobControl(SELECT, 1000, new PolicyView(e, p));
         ControlResult<Integer> out = jobs.submit(state, r, NOW - 10);
-        out.records().forEach(this::apply);
+        out.records().forEach(cluster::replay);
         return out.response();
     }
 
@@ -100,7 +80,7 @@ class TestAccountingLimits {
     }
 
     private void start(int id, int cpus) {
-        apply(new StateRecord.JobStarted(
+        cluster.replay(new StateRecord.JobStarted(
                 id, new Allocation(List.of(new Allocation.NodeShare("n1", cpus, 0, 1))), "p", 60, NOW));
     }
 
@@ -222,7 +202,7 @@ class TestAccountingLimits {
         assertThat(plan.pendingReasons()).containsEntry(second, JobReason.ASSOC_MAX_JOBS_LIMIT);
         start(first, 1);
         assertThat(pass(p).pendingReasons()).containsEntry(second, JobReason.ASSOC_MAX_JOBS_LIMIT);
-        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        cluster.replay(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         assertThat(pass(p).starts()).extracting(SchedulePlan.Start::jobId).containsExactly(second);
     }
 

@@ -6,16 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
-import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,41 +27,17 @@ class TestLicenseScheduling {
     private static final long NOW = 1_000_000;
     private static final Licenses CONFIGURED = Licenses.configured("foo:4,bar");
 
+    private ClusterFixture cluster;
     private ClusterState state;
-    private long seq;
 
     private void cluster(int nodes, int cpus) {
-        List<Node> list = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (int i = 1; i <= nodes; i++) {
-            String name = "n" + i;
-            names.add(name);
-            list.add(Node.configured(
-                    name,
-                    name,
-                    "127.0.0.1",
-                    0,
-                    NodeHardware.ofCpus(cpus, 1000),
-                    List.of(),
-                    GresInventory.NONE,
-                    1,
-                    false));
-        }
-        state = new ClusterState(list, List.of(Builders.aPartition("p", names)), 1);
-        for (String name : names) {
-            apply(new StateRecord.NodeRegistered(
-                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(cpus, 1000), false, 1, "v", NOW - 100));
-            state.heard(name, NOW);
-        }
-    }
-
-    private void apply(StateRecord r) {
-        state.replay(++seq, r);
+        cluster = ClusterFixture.idle(nodes, cpus, NOW);
+        state = cluster.state();
     }
 
     private int submit(JobRequest request) {
         int id = state.nextJobId();
-        apply(new StateRecord.JobSubmitted(id, request, "p", 60, NOW - 10));
+        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", 60, NOW - 10));
         return id;
     }
 
@@ -78,7 +50,8 @@ class TestLicenseScheduling {
     /** Applies a plan's starts, as the controller journals them. */
     private void start(SchedulePlan plan) {
         for (SchedulePlan.Start s : plan.starts()) {
-            apply(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), NOW));
+            cluster.replay(
+                    new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), NOW));
         }
     }
 
@@ -103,7 +76,7 @@ class TestLicenseScheduling {
         assertThat(started(again)).isEmpty();
         assertThat(again.pendingReasons()).containsEntry(second, JobReason.LICENSES);
 
-        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        cluster.replay(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         assertThat(started(schedule())).containsExactly(second);
     }
 
@@ -140,7 +113,7 @@ class TestLicenseScheduling {
                     state.image().jobs().stream().filter(Job::isRunning).toList();
             if (!running.isEmpty()) {
                 Job done = running.get(Math.floorMod(end, running.size()));
-                apply(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, NOW));
+                cluster.replay(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, NOW));
             }
         }
     }

@@ -7,7 +7,7 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.PreemptMode;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.limits.Limits;
@@ -17,8 +17,6 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
@@ -43,38 +41,20 @@ class TestPreemption {
     private static final int CPUS = 4;
 
     private ClusterState state;
-    private long seq;
+    private ClusterFixture cluster;
 
     /** Nodes n1..nN of 4 CPUs; partitions low (tier 1, REQUEUE), mid (tier 1), high (tier 2). */
     private void cluster(int nodes) {
-        List<Node> list = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (int i = 1; i <= nodes; i++) {
-            String name = "n" + i;
-            names.add(name);
-            list.add(Node.configured(
-                    name,
-                    name,
-                    "127.0.0.1",
-                    0,
-                    NodeHardware.ofCpus(CPUS, 1000),
-                    List.of(),
-                    GresInventory.NONE,
-                    1,
-                    false));
-        }
-        state = new ClusterState(
-                list,
-                List.of(
+        cluster = ClusterFixture.aCluster()
+                .nodes(nodes)
+                .cpus(CPUS)
+                .partitions(names -> List.of(
                         partition("low", names, 1, "REQUEUE"),
                         partition("mid", names, 1, "CANCEL"),
-                        partition("high", names, 2, "CANCEL")),
-                1);
-        for (String name : names) {
-            apply(new StateRecord.NodeRegistered(
-                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(CPUS, 1000), false, 1, "v", NOW - 1000));
-            state.heard(name, NOW);
-        }
+                        partition("high", names, 2, "CANCEL")))
+                .at(NOW - 1000, NOW)
+                .build();
+        state = cluster.state();
     }
 
     private static Partition partition(String name, List<String> nodes, int tier, String mode) {
@@ -96,20 +76,16 @@ class TestPreemption {
                 0);
     }
 
-    private void apply(StateRecord r) {
-        state.replay(++seq, r);
-    }
-
     private int submit(String partition, JobRequest request) {
         int id = state.nextJobId();
-        apply(new StateRecord.JobSubmitted(id, request, partition, 60, NOW - 500));
+        cluster.replay(new StateRecord.JobSubmitted(id, request, partition, 60, NOW - 500));
         return id;
     }
 
     /** A job running since {@code since} on the CPUs of one node. */
     private int running(String partition, String node, int cpus, long since, JobRequest request) {
         int id = submit(partition, request);
-        apply(new StateRecord.JobStarted(
+        cluster.replay(new StateRecord.JobStarted(
                 id, new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))), partition, 60, since));
         return id;
     }
@@ -150,7 +126,7 @@ class TestPreemption {
         assertThat(plan.starts()).isEmpty();
         assertThat(plan.pendingReasons()).containsEntry(high, JobReason.RESOURCES);
 
-        apply(new StateRecord.JobRequeued(low, false, NOW, NOW + 121, true));
+        cluster.replay(new StateRecord.JobRequeued(low, false, NOW, NOW + 121, true));
         SchedulePlan next = schedule(partitionPrio(0));
         assertThat(next.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(high);
         assertThat(next.preemptions()).isEmpty();
@@ -232,7 +208,7 @@ class TestPreemption {
         cluster(1);
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         submit("high", aJob().tasks(1).build());
-        apply(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW));
+        cluster.replay(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW));
         state.completing(low, "n1", true);
         int other = running("mid", "n1", 1, NOW - 100, aJob().build());
 
@@ -242,8 +218,6 @@ class TestPreemption {
 
     @Test
     void withGraceTimeTheVictimIsSignalledAndEndsPreemptedWhenTheGraceIsUp() {
-        List<Node> list = List.of(Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(CPUS, 1000), List.of(), GresInventory.NONE, 1, false));
         Partition graced = new Partition(
                 "low",
                 List.of("n1"),
@@ -260,10 +234,12 @@ class TestPreemption {
                 false,
                 "CANCEL",
                 10);
-        state = new ClusterState(list, List.of(graced, partition("high", List.of("n1"), 2, "CANCEL")), 1);
-        apply(new StateRecord.NodeRegistered(
-                "n1", "n1", "127.0.0.1", 1, NodeHardware.ofCpus(CPUS, 1000), false, 1, "v", NOW - 1000));
-        state.heard("n1", NOW);
+        cluster = ClusterFixture.aCluster()
+                .cpus(CPUS)
+                .partitions(names -> List.of(graced, partition("high", names, 2, "CANCEL")))
+                .at(NOW - 1000, NOW)
+                .build();
+        state = cluster.state();
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         int high = submit("high", aJob().tasks(1).build());
         PreemptPolicy cancel =
@@ -289,7 +265,7 @@ class TestPreemption {
         var killed = dev.sluice.ctld.control.PreemptKills.expire(state, NOW + 10);
         assertThat(killed.records())
                 .containsExactly(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
-        killed.records().forEach(this::apply);
+        killed.records().forEach(cluster::replay);
         assertThat(schedule(cancel).starts())
                 .extracting(SchedulePlan.Start::jobId)
                 .containsExactly(high);
@@ -399,10 +375,10 @@ class TestPreemption {
         // competes with starts at the next pass (one that does may lose the room to it: a
         // known limit, docs/scheduling.md "Preemption").
         for (SchedulePlan.Preempt p : plan.preemptions()) {
-            apply(new StateRecord.JobEnded(p.jobId(), JobState.PREEMPTED, 15, JobReason.NONE, NOW));
+            cluster.replay(new StateRecord.JobEnded(p.jobId(), JobState.PREEMPTED, 15, JobReason.NONE, NOW));
         }
         for (SchedulePlan.Start s : plan.starts()) {
-            apply(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), 60, NOW));
+            cluster.replay(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), 60, NOW));
         }
         SchedulePlan next = schedule(partitionPrio(exempt));
         List<Integer> startedNext =

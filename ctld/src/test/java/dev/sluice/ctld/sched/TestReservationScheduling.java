@@ -7,17 +7,14 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -39,25 +36,12 @@ class TestReservationScheduling {
     private static final List<String> NODES = List.of("n1", "n2", "n3");
 
     private ClusterState state;
-    private long seq;
+    private ClusterFixture cluster;
     private long clock = NOW;
 
     private void cluster() {
-        List<Node> list = new ArrayList<>();
-        for (String name : NODES) {
-            list.add(Node.configured(
-                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
-        }
-        state = new ClusterState(list, List.of(Builders.aPartition("p", NODES)), 1);
-        for (String name : NODES) {
-            apply(new StateRecord.NodeRegistered(
-                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
-            state.heard(name, NOW);
-        }
-    }
-
-    private void apply(StateRecord r) {
-        state.replay(++seq, r);
+        cluster = ClusterFixture.idle(NODES.size(), 4, NOW);
+        state = cluster.state();
     }
 
     private void reserve(String name, long start, long end, List<String> nodes, ReservationFlag... flags) {
@@ -75,15 +59,26 @@ class TestReservationScheduling {
                     n, java.util.stream.IntStream.range(0, partialCores).boxed().toList());
         }
         int count = partialCores > 0 ? partialCores * nodes.size() : 4 * nodes.size();
-        apply(new StateRecord.ReservationSaved(
+        cluster.replay(new StateRecord.ReservationSaved(
                 new Reservation(
-                        name, (int) seq, start, end, nodes, "", List.of("user1000"), false, List.of(), f, count, cores),
+                        name,
+                        (int) cluster.sequence(),
+                        start,
+                        end,
+                        nodes,
+                        "",
+                        List.of("user1000"),
+                        false,
+                        List.of(),
+                        f,
+                        count,
+                        cores),
                 NOW));
     }
 
     private int submit(JobRequest request, long minutes) {
         int id = state.nextJobId();
-        apply(new StateRecord.JobSubmitted(id, request, "p", minutes, NOW - 10));
+        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", minutes, NOW - 10));
         return id;
     }
 
@@ -95,7 +90,8 @@ class TestReservationScheduling {
 
     private void start(SchedulePlan plan) {
         for (SchedulePlan.Start s : plan.starts()) {
-            apply(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), clock));
+            cluster.replay(
+                    new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), clock));
         }
     }
 
@@ -248,7 +244,7 @@ class TestReservationScheduling {
                     state.image().jobs().stream().filter(Job::isRunning).toList();
             if (!running.isEmpty() && step % 3 == 0) {
                 Job done = running.get(step % running.size());
-                apply(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
+                cluster.replay(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
             }
             clock += step * 60L;
         }

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.state.Allocation;
@@ -14,10 +13,7 @@ import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,46 +22,22 @@ class TestScheduler {
     private static final long NOW = 1_000_000;
     private static final Scheduler.SelectDefaults SELECT = new Scheduler.SelectDefaults(false, 0);
 
-    private final List<String> nodeNames = new ArrayList<>();
     private ClusterState state;
-    private long seq;
+    private ClusterFixture cluster;
 
     private void cluster(int nodes, int cpus) {
-        List<Node> list = new ArrayList<>();
-        for (int i = 1; i <= nodes; i++) {
-            String name = "n" + i;
-            nodeNames.add(name);
-            list.add(Node.configured(
-                    name,
-                    name,
-                    "127.0.0.1",
-                    0,
-                    NodeHardware.ofCpus(cpus, 1000),
-                    List.of(),
-                    GresInventory.NONE,
-                    1,
-                    false));
-        }
-        state = new ClusterState(list, List.of(Builders.aPartition("p", nodeNames)), 1);
-        for (String name : nodeNames) {
-            apply(new StateRecord.NodeRegistered(
-                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(cpus, 1000), false, 1, "v", NOW - 100));
-            state.heard(name, NOW);
-        }
-    }
-
-    private void apply(StateRecord r) {
-        state.replay(++seq, r);
+        cluster = ClusterFixture.idle(nodes, cpus, NOW);
+        state = cluster.state();
     }
 
     private int submit(JobRequest request, long limitMinutes) {
         int id = state.nextJobId();
-        apply(new StateRecord.JobSubmitted(id, request, "p", limitMinutes, NOW - 10));
+        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", limitMinutes, NOW - 10));
         return id;
     }
 
     private void run(int id, String node, int cpus, long startedSecondsAgo) {
-        apply(new StateRecord.JobStarted(
+        cluster.replay(new StateRecord.JobStarted(
                 id,
                 new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))),
                 "p",
@@ -141,10 +113,10 @@ class TestScheduler {
         cluster(1, 1);
         int array = submit(aJob().array("1-2").build(), 10);
         int newId = state.nextJobId();
-        apply(new StateRecord.ArrayTaskSplit(array, 1, newId, NOW));
+        cluster.replay(new StateRecord.ArrayTaskSplit(array, 1, newId, NOW));
         assertThat(state.job(newId).displayId()).isEqualTo(array + "_1");
         assertThat(state.job(array).displayId()).isEqualTo(array + "_[2]");
-        apply(new StateRecord.ArrayTaskSplit(array, 2, array, NOW));
+        cluster.replay(new StateRecord.ArrayTaskSplit(array, 2, array, NOW));
         assertThat(state.job(array).displayId()).isEqualTo(array + "_2");
     }
 
@@ -162,7 +134,7 @@ class TestScheduler {
                 .containsEntry(notOk, JobReason.DEPENDENCY)
                 .containsEntry(killed, JobReason.DEPENDENCY);
 
-        apply(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        cluster.replay(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         SchedulePlan after = schedule(backfill(1));
         assertThat(started(after)).containsExactly(ok);
         assertThat(after.pendingReasons()).containsEntry(notOk, JobReason.DEPENDENCY_NEVER_SATISFIED);
@@ -188,7 +160,7 @@ class TestScheduler {
         int held = submit(aJob().hold().build(), 10);
         int later = submit(aJob().begin(NOW + 600).build(), 10);
         int admin = submit(aJob().build(), 10);
-        apply(new StateRecord.JobHoldChanged(admin, Job.Hold.ADMIN, NOW));
+        cluster.replay(new StateRecord.JobHoldChanged(admin, Job.Hold.ADMIN, NOW));
         SchedulePlan plan = schedule(backfill(1));
         assertThat(started(plan)).isEmpty();
         assertThat(plan.pendingReasons())
@@ -198,27 +170,17 @@ class TestScheduler {
         // Slurm holds a job by giving it priority 0 (squeue %Q of an sbatch -H job, 22.05).
         assertThat(plan.priorities()).containsEntry(held, 0L).containsEntry(admin, 0L);
         assertThat(plan.priorities().get(later)).isPositive();
-        apply(new StateRecord.JobHoldChanged(held, Job.Hold.NONE, NOW));
+        cluster.replay(new StateRecord.JobHoldChanged(held, Job.Hold.NONE, NOW));
         assertThat(started(schedule(backfill(1)))).containsExactly(held);
     }
 
     @Test
     void timeOverThePartitionLimitWaits() {
-        cluster(1, 1);
-        state = new ClusterState(
-                List.of(Node.configured(
-                        "n1",
-                        "n1",
-                        "127.0.0.1",
-                        0,
-                        NodeHardware.ofCpus(1, 1000),
-                        List.of(),
-                        GresInventory.NONE,
-                        1,
-                        false)),
-                List.of(new dev.sluice.ctld.state.Partition(
+        cluster = ClusterFixture.aCluster()
+                .cpus(1)
+                .partitions(names -> List.of(new dev.sluice.ctld.state.Partition(
                         "p",
-                        List.of("n1"),
+                        names,
                         true,
                         60,
                         JobRequest.TIME_NOT_SET,
@@ -231,8 +193,10 @@ class TestScheduler {
                         1,
                         false,
                         "OFF",
-                        0)),
-                1);
+                        0)))
+                .at(NOW - 100, NOW)
+                .build();
+        state = cluster.state();
         int tooLong = submit(aJob().build(), 120);
         assertThat(schedule(backfill(1)).pendingReasons()).containsEntry(tooLong, JobReason.PARTITION_TIME_LIMIT);
     }
@@ -245,7 +209,7 @@ class TestScheduler {
         PriorityWeights weights = new PriorityWeights(true, 1000, 0, 0, 1000, 0, 7 * 86400, 7 * 86400, false);
         SchedulerConfig config = new SchedulerConfig(true, 10, 86400, weights, SELECT);
         int plain = submit(aJob().build(), 10);
-        apply(new StateRecord.JobUpdated(plain, List.of(new JobChange.Nice(500)), NOW));
+        cluster.replay(new StateRecord.JobUpdated(plain, List.of(new JobChange.Nice(500)), NOW));
         int eager = submit(aJob().build(), 10);
         SchedulePlan plan = schedule(config);
         assertThat(plan.priorities().get(eager)).isGreaterThan(plan.priorities().get(plain));

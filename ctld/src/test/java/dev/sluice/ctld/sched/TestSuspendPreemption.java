@@ -7,9 +7,9 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.PreemptMode;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.queue.PriorityWeights;
@@ -18,8 +18,6 @@ import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
@@ -48,10 +46,8 @@ class TestSuspendPreemption {
     private static final PreemptPolicy SUSPEND =
             new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.SUSPEND, Map.of(), 0, 121);
 
+    private ClusterFixture cluster;
     private ClusterState state;
-    private List<Node> nodes;
-    private List<Partition> partitions;
-    private long seq;
     private long now = 1_000_000;
 
     /** Nodes n1..nN of 4 single-thread cores; partitions low, mid and high (tiers 1, 2, 3). */
@@ -60,22 +56,16 @@ class TestSuspendPreemption {
     }
 
     private void cluster(int nodes, String overSubscribe) {
-        List<Node> list = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (int i = 1; i <= nodes; i++) {
-            String name = "n" + i;
-            names.add(name);
-            list.add(Node.configured(
-                    name,
-                    name,
-                    "127.0.0.1",
-                    0,
-                    NodeHardware.ofCpus(CPUS, 1000),
-                    List.of(),
-                    GresInventory.NONE,
-                    1,
-                    false));
-        }
+        cluster = ClusterFixture.aCluster()
+                .nodes(nodes)
+                .cpus(CPUS)
+                .partitions(names -> tiers(names, overSubscribe))
+                .at(now - 1000, now)
+                .build();
+        state = cluster.state();
+    }
+
+    private static List<Partition> tiers(List<String> names, String overSubscribe) {
         List<Partition> partitions = new ArrayList<>();
         for (String p : List.of("low", "mid", "high")) {
             partitions.add(new Partition(
@@ -96,23 +86,12 @@ class TestSuspendPreemption {
                     0,
                     overSubscribe));
         }
-        this.nodes = list;
-        this.partitions = partitions;
-        state = new ClusterState(list, partitions, 1);
-        for (String name : names) {
-            apply(new StateRecord.NodeRegistered(
-                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(CPUS, 1000), false, 1, "v", now - 1000));
-            state.heard(name, now);
-        }
-    }
-
-    private void apply(StateRecord r) {
-        state.replay(++seq, r);
+        return partitions;
     }
 
     private int submit(String partition, int tasks) {
         int id = state.nextJobId();
-        apply(new StateRecord.JobSubmitted(id, aJob().tasks(tasks).build(), partition, 60, now - 1));
+        cluster.replay(new StateRecord.JobSubmitted(id, aJob().tasks(tasks).build(), partition, 60, now - 1));
         return id;
     }
 
@@ -124,15 +103,12 @@ class TestSuspendPreemption {
         SchedulePlan plan =
                 new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, AccountingPolicy.EMPTY);
         ControlResult<Void> applied = PlanApplier.apply(state, plan, now);
-        applied.records().forEach(this::apply);
+        applied.records().forEach(cluster::replay);
         return applied.effects();
     }
 
     private NodeView node(String name) {
-        return state.image().nodes().stream()
-                .filter(v -> v.name().equals(name))
-                .findFirst()
-                .orElseThrow();
+        return cluster.node(name);
     }
 
     @Test
@@ -159,7 +135,7 @@ class TestSuspendPreemption {
         assertThat(state.job(low).state()).isEqualTo(JobState.SUSPENDED);
 
         now += 30;
-        apply(new StateRecord.JobEnded(high, JobState.COMPLETED, 0, JobReason.NONE, now));
+        cluster.replay(new StateRecord.JobEnded(high, JobState.COMPLETED, 0, JobReason.NONE, now));
         effects = pass();
         assertThat(state.job(low).state()).isEqualTo(JobState.RUNNING);
         assertThat(effects).contains(new Effect.Suspend(low, List.of("n1"), false));
@@ -174,9 +150,9 @@ class TestSuspendPreemption {
         pass();
         submit("high", 1);
         pass();
-        ClusterState restored = new ClusterState(nodes, partitions, 1);
+        ClusterState restored = new ClusterState(cluster.nodes(), cluster.partitions(), 1);
         for (StateRecord r : state.toRecords()) {
-            restored.restore(seq, r);
+            restored.restore(cluster.sequence(), r);
         }
         assertThat(restored.job(low).preemptSuspended()).isTrue();
         NodeView n1 = restored.image().node("n1").orElseThrow();
@@ -206,7 +182,7 @@ class TestSuspendPreemption {
         pass();
         now += 500;
         assertThat(state.job(low).runSeconds(now)).isEqualTo(100);
-        apply(new StateRecord.JobEnded(high, JobState.COMPLETED, 0, JobReason.NONE, now));
+        cluster.replay(new StateRecord.JobEnded(high, JobState.COMPLETED, 0, JobReason.NONE, now));
         pass();
         now += 10;
         assertThat(state.job(low).runSeconds(now)).isEqualTo(110);
@@ -219,7 +195,7 @@ class TestSuspendPreemption {
         pass();
         int high = submit("high", 2);
         pass();
-        apply(new StateRecord.JobEnded(low, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cluster.replay(new StateRecord.JobEnded(low, JobState.CANCELLED, 0, JobReason.NONE, now));
         assertThat(node("n1").allocCpus()).isEqualTo(2);
         assertThat(node("n1").shownAllocCpus()).isEqualTo(2);
         int mid = submit("mid", 2);
@@ -251,7 +227,7 @@ class TestSuspendPreemption {
                             state.image().jobs().stream().filter(Job::isRunning).toList();
                     if (!holding.isEmpty()) {
                         Job j = holding.get(step.k() % holding.size());
-                        apply(new StateRecord.JobEnded(j.id(), JobState.COMPLETED, 0, JobReason.NONE, now));
+                        cluster.replay(new StateRecord.JobEnded(j.id(), JobState.COMPLETED, 0, JobReason.NONE, now));
                     }
                 }
                 default -> pass();

@@ -4,20 +4,16 @@ import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
-import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.SoftChange;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,31 +26,18 @@ class TestWillRun {
     private static final SchedulerConfig CONFIG = new SchedulerConfig(true, 1, 86400, PriorityWeights.BASIC, SELECT);
 
     private ClusterState state;
-    private long seq;
+    private ClusterFixture cluster;
 
     @BeforeEach
     void cluster() {
-        List<Node> nodes = new ArrayList<>();
-        for (String name : List.of("n1", "n2")) {
-            nodes.add(Node.configured(
-                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
-        }
-        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
-        for (String name : List.of("n1", "n2")) {
-            apply(new StateRecord.NodeRegistered(
-                    name, name, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
-            state.heard(name, NOW);
-        }
-    }
-
-    private void apply(StateRecord r) {
-        state.replay(++seq, r);
+        cluster = ClusterFixture.idle(2, 4, NOW);
+        state = cluster.state();
     }
 
     private int running(JobRequest request, String node, int cpus, long limitMinutes, long startedAgo) {
         int id = state.nextJobId();
-        apply(new StateRecord.JobSubmitted(id, request, "p", limitMinutes, NOW - startedAgo));
-        apply(new StateRecord.JobStarted(
+        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", limitMinutes, NOW - startedAgo));
+        cluster.replay(new StateRecord.JobStarted(
                 id,
                 new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))),
                 "p",
@@ -99,7 +82,8 @@ class TestWillRun {
         running(aJob().cpusPerTask(4).build(), "n2", 4, 30, 60);
         // A two-node job already waits: it takes both nodes when n2 frees at +29 min, for an hour.
         int wide = state.nextJobId();
-        apply(new StateRecord.JobSubmitted(wide, aJob().nodes(2).tasks(8).build(), "p", 60, NOW - 30));
+        cluster.replay(
+                new StateRecord.JobSubmitted(wide, aJob().nodes(2).tasks(8).build(), "p", 60, NOW - 30));
         WillRun.Estimate e = estimate(aJob().build(), 60).orElseThrow();
         assertThat(e.startTime()).isEqualTo(NOW - 60 + 30 * 60 + 60 * 60);
         // Nothing was submitted: the state holds the same jobs.

@@ -109,4 +109,22 @@ class TestReservation {
         assertThat(table.nodeFlags("n2", T0 + 10)).containsExactlyInAnyOrder(NodeFlag.RESERVED, NodeFlag.MAINT);
         assertThat(table.nodeFlags("n3", T0 + 10)).isEmpty();
     }
+
+    @Test
+    void flagsAreNamedInSlurmsOrderAndReadBackByOneParser() {
+        Reservation r = of(T0, T0 + 10, Set.of(ReservationFlag.WEEKLY, ReservationFlag.MAINT, ReservationFlag.FLEX));
+        assertThat(r.flagNames()).containsExactly("MAINT", "FLEX", "WEEKLY");
+        assertThat(Reservation.flagsNamed(r.flagNames())).isEqualTo(r.flags());
+        assertThatThrownBy(() -> Reservation.flagsNamed(List.of("MAINT", "FROM_A_NEWER_BINARY")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void coresAreReadByNodeInTheEntriesOrder() {
+        record Entry(String node, List<Integer> ids) {}
+        var cores = Reservation.coresOf(
+                List.of(new Entry("n2", List.of(0, 1)), new Entry("n1", List.of(3))), Entry::node, Entry::ids);
+        assertThat(cores.keySet()).containsExactly("n2", "n1");
+        assertThat(cores.get("n1")).containsExactly(3);
+    }
 }

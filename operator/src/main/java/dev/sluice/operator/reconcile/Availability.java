@@ -59,4 +59,18 @@ final class Availability {
         return UpdateControl.patchStatus(resource)
                 .rescheduleAfter(available ? Duration.ofSeconds(60) : Duration.ofSeconds(5));
     }
+
+    /** Available when all {@code want} replicas of a Deployment are ready ({@code AllReplicasReady}). */
+    static <R extends HasMetadata> UpdateControl<R> ofReplicas(
+            Clock clock, R resource, ConditionedStatus status, int ready, int want) {
+        return ofPods(
+                clock,
+                resource,
+                status,
+                ready,
+                want,
+                "AllReplicasReady",
+                "ReplicasNotReady",
+                ready + "/" + want + " pods ready");
+    }
 }

@@ -33,25 +33,14 @@ public final class LoginSetReconciler implements Reconciler<LoginSet> {
     @Override
     public UpdateControl<LoginSet> reconcile(LoginSet set, Context<LoginSet> context) {
         KubernetesClient client = context.getClient();
+        return ControllerBound.of(client, clock, set, LoginSetStatus::new, set.getSpec().controllerRef)
+                .then((status, c) -> reconcile(client, set, status, c));
+    }
+
+    private UpdateControl<LoginSet> reconcile(
+            KubernetesClient client, LoginSet set, LoginSetStatus status, Controller c) {
         String ns = set.getMetadata().getNamespace();
-        LoginSetStatus status = set.getStatus() != null ? set.getStatus() : new LoginSetStatus();
-        set.setStatus(status);
-        Long generation = set.getMetadata().getGeneration();
-        status.observedGeneration = generation;
-        String controllerName = set.getSpec().controllerRef.getName();
-        Controller c = client.resources(Controller.class)
-                .inNamespace(ns)
-                .withName(controllerName)
-                .get();
-        if (c == null) {
-            return Availability.missing(
-                    client,
-                    clock,
-                    set,
-                    status,
-                    "ControllerNotFound",
-                    "Controller " + controllerName + " does not exist");
-        }
+        String controllerName = c.getMetadata().getName();
         var sssd = set.getSpec().sssdConfRef;
         if (sssd != null) {
             Secret s = client.secrets().inNamespace(ns).withName(sssd.getName()).get();
@@ -75,20 +64,12 @@ public final class LoginSetReconciler implements Reconciler<LoginSet> {
                     "DeploymentApplied",
                     d.getSpec().getReplicas() + " login pod(s) for Controller " + controllerName);
         }
-        int want = d.getSpec().getReplicas();
+        // The scale subresource reads these: ready pods, and the labels that select them.
         int ready = Children.readyReplicas(client, d);
         status.replicas = ready;
         status.selector = d.getSpec().getSelector().getMatchLabels().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue())
                 .collect(java.util.stream.Collectors.joining(","));
-        return Availability.ofPods(
-                clock,
-                set,
-                status,
-                ready,
-                want,
-                "AllReplicasReady",
-                "ReplicasNotReady",
-                ready + "/" + want + " pods ready");
+        return Availability.ofReplicas(clock, set, status, ready, d.getSpec().getReplicas());
     }
 }

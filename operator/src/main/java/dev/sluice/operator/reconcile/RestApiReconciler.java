@@ -31,24 +31,12 @@ public final class RestApiReconciler implements Reconciler<RestApi> {
     @Override
     public UpdateControl<RestApi> reconcile(RestApi api, Context<RestApi> context) {
         KubernetesClient client = context.getClient();
-        RestApiStatus status = api.getStatus() != null ? api.getStatus() : new RestApiStatus();
-        api.setStatus(status);
-        Long generation = api.getMetadata().getGeneration();
-        status.observedGeneration = generation;
-        String controllerName = api.getSpec().controllerRef.getName();
-        Controller c = client.resources(Controller.class)
-                .inNamespace(api.getMetadata().getNamespace())
-                .withName(controllerName)
-                .get();
-        if (c == null) {
-            return Availability.missing(
-                    client,
-                    clock,
-                    api,
-                    status,
-                    "ControllerNotFound",
-                    "Controller " + controllerName + " does not exist");
-        }
+        return ControllerBound.of(client, clock, api, RestApiStatus::new, api.getSpec().controllerRef)
+                .then((status, c) -> reconcile(client, api, status, c));
+    }
+
+    private UpdateControl<RestApi> reconcile(KubernetesClient client, RestApi api, RestApiStatus status, Controller c) {
+        String controllerName = c.getMetadata().getName();
         if (c.getSpec().jwtHs256KeyRef == null) {
             return Availability.missing(
                     client,
@@ -70,16 +58,7 @@ public final class RestApiReconciler implements Reconciler<RestApi> {
                     "sluice-restd for Controller " + controllerName + " on port " + RestApiObjects.port(api));
         }
         Children.apply(client, api, RestApiObjects.service(api, c));
-        int want = d.getSpec().getReplicas();
         int ready = Children.readyReplicas(client, d);
-        return Availability.ofPods(
-                clock,
-                api,
-                status,
-                ready,
-                want,
-                "AllReplicasReady",
-                "ReplicasNotReady",
-                ready + "/" + want + " pods ready");
+        return Availability.ofReplicas(clock, api, status, ready, d.getSpec().getReplicas());
     }
 }

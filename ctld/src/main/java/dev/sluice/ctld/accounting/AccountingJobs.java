@@ -1,19 +1,21 @@
-package dev.sluice.ctld.rpc;
+package dev.sluice.ctld.accounting;
 
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.state.Allocation;
-import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobTimes;
+import dev.sluice.ctld.state.ListedTres;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingJob;
-import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
  * A job as accounting stores it ({@link AccountingJob}), built from the controller's job: the
- * fields sacct and sreport read, with the same TRES and times the listings show, and nothing of
- * the squeue-shaped {@code JobInfo} (no request copy, no environment, no listing-only fields).
+ * fields sacct and sreport read, with the same TRES ({@link ListedTres}) and times the listings
+ * show, and nothing of the squeue-shaped {@code JobInfo} (no request copy, no environment, no
+ * listing-only fields).
  */
 public final class AccountingJobs {
     private AccountingJobs() {}
@@ -21,13 +23,15 @@ public final class AccountingJobs {
     /**
      * @param partitionMemory the smallest RealMemory of a partition's nodes: a job that asked for
      *     no memory is counted with a whole node's
+     * @param priority the priority the last scheduling pass gave the job, as squeue and sacct
+     *     show it; 0 for none (a held job, one that no longer waits)
      */
-    public static AccountingJob.Builder of(Job job, ToLongFunction<String> partitionMemory) {
+    public static AccountingJob.Builder of(Job job, ToLongFunction<String> partitionMemory, long priority) {
         JobRequest r = job.request();
         Allocation a = job.allocation();
-        boolean holds = a != null;
-        int cpus = holds ? a.totalCpus() : r.effectiveTasks() * r.effectiveCpusPerTask();
-        int nodes = holds ? a.nodes().size() : InfoMapper.pendingNodes(r, cpus, 0);
+        int cpus = ListedTres.cpus(job);
+        // No node estimate: accounting records what the job asked for until it holds nodes.
+        int nodes = ListedTres.nodes(job, cpus, 0);
         boolean array = job.array().arrayJobId() != 0;
         AccountingJob.Builder b = AccountingJob.newBuilder()
                 .setJobId(job.id())
@@ -51,33 +55,17 @@ public final class AccountingJobs {
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setState(WireMapper.toWire(job.state()))
                 .setExitStatus(job.exitStatus())
-                .setReason(ClusterImage.reasonOf(job, Map.of()).slurmName())
+                .setReason(job.standingReason().slurmName())
                 .setNumNodes(nodes)
                 .setNumCpus(cpus)
-                .setReqTres(InfoMapper.withLicenses(
-                                InfoMapper.withGres(
-                                        InfoMapper.tres(
-                                                cpus,
-                                                InfoMapper.requestedMemory(
-                                                        r, cpus, nodes, partitionMemory, job.partition()),
-                                                nodes),
-                                        r,
-                                        nodes),
-                                r)
-                        .format())
+                .setReqTres(
+                        ListedTres.requested(job, cpus, nodes, partitionMemory).format())
                 .setWorkDir(r.workDir())
-                .setConstraint(r.constraint().text());
-        if (holds) {
+                .setConstraint(r.constraint().text())
+                .setPriority((int) Math.min(SlurmLimits.MAX_UINT32, priority));
+        if (a != null) {
             b.setNodeList(HostList.compress(a.nodeNames()))
-                    .setAllocTres(InfoMapper.withLicenses(
-                                    InfoMapper.withGres(
-                                            InfoMapper.tres(
-                                                    a.totalCpus(),
-                                                    a.totalMemoryMb(),
-                                                    a.nodes().size()),
-                                            a),
-                                    r)
-                            .format());
+                    .setAllocTres(ListedTres.allocated(a, r, true).format());
         }
         return b;
     }

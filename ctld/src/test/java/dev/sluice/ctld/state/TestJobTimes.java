@@ -1,11 +1,10 @@
-package dev.sluice.ctld.rpc;
+package dev.sluice.ctld.state;
 
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.state.Job;
 import org.junit.jupiter.api.Test;
 
 /** The times scontrol show job reports beside submit, start and end (Slurm 22.05's, compat 057). */
@@ -54,12 +53,5 @@ class TestJobTimes {
         Job started = Job.submitted(1, aJob().build(), "p", 10, SUBMIT)
                 .with(b -> b.state(JobState.RUNNING).startTime(SUBMIT + 5));
         assertThat(JobTimes.lastSchedEval(started)).isEqualTo(SUBMIT + 5);
-    }
-
-    @Test
-    void aSubmittingHostIsNamedAsItsAddressResolvesBack() {
-        AllocNodes names = new AllocNodes(h -> h.equals("vm") ? "localhost" : h);
-        assertThat(names.apply("vm")).isEqualTo("localhost");
-        assertThat(names.apply("")).isEmpty();
     }
 }

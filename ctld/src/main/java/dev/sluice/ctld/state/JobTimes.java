@@ -1,7 +1,6 @@
-package dev.sluice.ctld.rpc;
+package dev.sluice.ctld.state;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.ctld.state.Job;
 
 /**
  * The times {@code scontrol show job} reports beside submit, start and end, decided in one
@@ -12,11 +11,11 @@ import dev.sluice.ctld.state.Job;
  * ({@code AccrueTime=Unknown}). Sluice accrues age from the moment a job is eligible, so the two
  * are the same time here.
  */
-final class JobTimes {
+public final class JobTimes {
     private JobTimes() {}
 
     /** When the job became (or becomes, for a begin time ahead) eligible to start. */
-    static long eligible(Job job) {
+    public static long eligible(Job job) {
         return heldPending(job) ? 0 : job.eligibleTime();
     }
 
@@ -24,17 +23,17 @@ final class JobTimes {
      * The same as the job is shown pending for {@code reason}: one waiting for a dependency is
      * not eligible yet either (22.05: {@code eligible_time} 0, compat 146).
      */
-    static long eligible(Job job, JobReason reason) {
+    public static long eligible(Job job, JobReason reason) {
         return reason == JobReason.DEPENDENCY && job.isPending() ? 0 : eligible(job);
     }
 
     /** When the job began accruing age priority. */
-    static long accrue(Job job) {
+    public static long accrue(Job job) {
         return eligible(job);
     }
 
     /** The same as the job is shown pending for {@code reason}. */
-    static long accrue(Job job, JobReason reason) {
+    public static long accrue(Job job, JobReason reason) {
         return eligible(job, reason);
     }
 
@@ -43,7 +42,7 @@ final class JobTimes {
      * keeps no per-job record of later ones, so: the pass that started a job that got nodes,
      * else the one its submission triggered (which also looks at held jobs, as Slurm's does).
      */
-    static long lastSchedEval(Job job) {
+    public static long lastSchedEval(Job job) {
         return job.startTime() > 0 ? job.startTime() : job.submitTime();
     }
 

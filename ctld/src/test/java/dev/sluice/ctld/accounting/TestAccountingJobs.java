@@ -1,4 +1,4 @@
-package dev.sluice.ctld.rpc;
+package dev.sluice.ctld.accounting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.rpc.InfoMapper;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ArrayPart;
 import dev.sluice.ctld.state.ClusterImage;
@@ -15,6 +16,7 @@ import dev.sluice.ctld.state.TaskSet;
 import dev.sluice.protocol.v1.AccountingJob;
 import dev.sluice.protocol.v1.JobInfo;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.Test;
 
@@ -51,12 +53,40 @@ class TestAccountingJobs {
         return List.of(pending, richPending, running, done, failed, heldJob, arrayTask);
     }
 
+    /** What a pass might have given the job: a plain one, and one past Slurm's uint32. */
+    private static long priorityOf(Job job) {
+        return job.id() == 8 ? 5_000_000_000L : job.id() * 1_000L;
+    }
+
+    /** The image the listing reads, with the priority a scheduling pass gave the job. */
+    private static ClusterImage withPriority(ClusterImage i, Job job, long priority) {
+        return new ClusterImage(
+                i.sequence(),
+                i.jobs(),
+                i.jobsById(),
+                i.nodes(),
+                i.nodesByName(),
+                i.partitions(),
+                i.pendingReasons(),
+                i.expectedStarts(),
+                Map.of(job.id(), priority),
+                i.reasonDetails(),
+                i.nextJobId(),
+                i.steps(),
+                i.completing(),
+                i.derivedExits(),
+                i.reservations(),
+                i.preempting());
+    }
+
     @Test
     void everyFieldIsWhatTheListingsMappingGave() {
         for (Job job : jobs()) {
-            JobInfo info = InfoMapper.jobBuilder(ClusterImage.ofJob(job), job, false, NODE_MEMORY, 0)
+            long priority = priorityOf(job);
+            JobInfo info = InfoMapper.jobBuilder(
+                            withPriority(ClusterImage.ofJob(job), job, priority), job, false, NODE_MEMORY, 0)
                     .build();
-            AccountingJob acct = AccountingJobs.of(job, NODE_MEMORY).build();
+            AccountingJob acct = AccountingJobs.of(job, NODE_MEMORY, priority).build();
             boolean array = info.getArrayJobId() != 0;
             assertThat(acct.getJobId()).as("job id").isEqualTo(info.getJobId());
             assertThat(acct.getSubmitTime()).isEqualTo(info.getSubmitTime());
@@ -83,6 +113,7 @@ class TestAccountingJobs {
             assertThat(acct.getAllocTres()).as("AllocTRES of " + job.id()).isEqualTo(info.getAllocTres());
             assertThat(acct.getWorkDir()).isEqualTo(info.getWorkDir());
             assertThat(acct.getConstraint()).isEqualTo(info.getSpec().getConstraint());
+            assertThat(acct.getPriority()).as("priority of " + job.id()).isEqualTo(info.getPriority());
         }
     }
 
@@ -90,7 +121,7 @@ class TestAccountingJobs {
     void theJobsAreNotTrivial() {
         // The oracle compares something: TRES with GRES and licenses, a held reason, an array task.
         List<AccountingJob> all = jobs().stream()
-                .map(j -> AccountingJobs.of(j, NODE_MEMORY).build())
+                .map(j -> AccountingJobs.of(j, NODE_MEMORY, priorityOf(j)).build())
                 .toList();
         assertThat(all).anySatisfy(a -> assertThat(a.getReqTres()).contains("gres/gpu=2", "license/matlab=2"));
         assertThat(all)
@@ -98,5 +129,10 @@ class TestAccountingJobs {
                         a -> assertThat(a.getAllocTres()).isEqualTo("cpu=4,mem=1G,node=2,billing=4,license/matlab=2"));
         assertThat(all).anySatisfy(a -> assertThat(a.getReason()).isEqualTo("JobHeldUser"));
         assertThat(all).anySatisfy(a -> assertThat(a.getDisplayId()).isEqualTo("11_3"));
+        assertThat(all).anySatisfy(a -> assertThat(a.getPriority()).isEqualTo(7_000));
+        // Slurm's priority is a uint32: a larger one shows as its largest value, as squeue's does.
+        assertThat(all)
+                .anySatisfy(
+                        a -> assertThat(Integer.toUnsignedLong(a.getPriority())).isEqualTo(0xffffffffL));
     }
 }
