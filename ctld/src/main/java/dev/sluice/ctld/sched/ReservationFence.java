@@ -59,19 +59,8 @@ final class ReservationFence {
 
     /** The nodes the job may not use at some moment of {@code [from, to)}. */
     Set<String> closed(Job job, long from, long to) {
-        Set<String> closed = new HashSet<>();
-        String name = job.request().reservation();
-        Reservation own = name.isEmpty() ? null : find(name);
-        for (Reservation r : current) {
-            if (r == own || !r.overlaps(from, to) || r.partial()) {
-                // A partial-node reservation closes no node: carve() keeps its cores.
-                continue;
-            }
-            if (own == null && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
-                continue;
-            }
-            closed.addAll(r.nodes());
-        }
+        Reservation own = own(job);
+        Set<String> closed = closedByOthers(job, own, from, to);
         if (own != null) {
             if (!own.has(ReservationFlag.FLEX) && !own.has(ReservationFlag.ANY_NODES)) {
                 for (String node : allNodes) {
@@ -81,6 +70,41 @@ final class ReservationFence {
                 }
             }
             closed.removeAll(own.nodes());
+        }
+        return closed;
+    }
+
+    /**
+     * Whether the job's own reservation alone keeps it off nodes: it runs in one, and no other
+     * reservation closes a node outside it during {@code [from, to)}. Such a job waits for its
+     * reservation's resources, and Slurm 22.05 says so: "Resources" (compat 170).
+     */
+    boolean onlyOwnConfines(Job job, long from, long to) {
+        Reservation own = own(job);
+        if (own == null) {
+            return false;
+        }
+        Set<String> others = closedByOthers(job, own, from, to);
+        others.removeAll(own.nodes());
+        return others.isEmpty();
+    }
+
+    private Reservation own(Job job) {
+        String name = job.request().reservation();
+        return name.isEmpty() ? null : find(name);
+    }
+
+    private Set<String> closedByOthers(Job job, Reservation own, long from, long to) {
+        Set<String> closed = new HashSet<>();
+        for (Reservation r : current) {
+            if (r == own || !r.overlaps(from, to) || r.partial()) {
+                // A partial-node reservation closes no node: carve() keeps its cores.
+                continue;
+            }
+            if (own == null && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
+                continue;
+            }
+            closed.addAll(r.nodes());
         }
         return closed;
     }

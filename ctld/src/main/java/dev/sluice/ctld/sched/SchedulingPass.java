@@ -192,13 +192,14 @@ final class SchedulingPass {
                         waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();
                 if (!closed.isEmpty()
                         && (fenced
-                                || memo.placeNow(
-                                                partition,
-                                                timeline.capacityFor(now, end),
-                                                timeline.version(),
-                                                asked,
-                                                end - now)
-                                        instanceof PlacementResult.Placed)) {
+                                || !fence.onlyOwnConfines(job, now, end)
+                                        && memo.placeNow(
+                                                        partition,
+                                                        timeline.capacityFor(now, end),
+                                                        timeline.version(),
+                                                        asked,
+                                                        end - now)
+                                                instanceof PlacementResult.Placed)) {
                     why = fence.reason(fenced, closed, now);
                 }
                 reasons.put(job.id(), why);
