@@ -47,11 +47,22 @@ public final class AccountingEvents {
      * @param partitionMemoryMb a partition's smallest RealMemory: what ReqTRES counts per node
      *     for a job that asked for no memory ({@link #partitionMemory})
      * @param priority a job's priority by id, as the last scheduling pass gave it (0 for none)
+     * @param reservationId a reservation's number by name (sacct ReservationId), 0 when unknown
      */
-    public record Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
+    public record Site(
+            boolean memoryConsumable,
+            ToLongFunction<String> partitionMemoryMb,
+            IntToLongFunction priority,
+            java.util.function.ToIntFunction<String> reservationId) {
         public Site {
             requireNonNull(partitionMemoryMb, "partitionMemoryMb is null");
             requireNonNull(priority, "priority is null");
+            requireNonNull(reservationId, "reservationId is null");
+        }
+
+        /** A site whose reservations are not known (every id 0). */
+        public Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
+            this(memoryConsumable, partitionMemoryMb, priority, name -> 0);
         }
     }
 
@@ -209,6 +220,11 @@ public final class AccountingEvents {
             // sacct -s R finds it (seen when the cancel follows the submission closely, as in
             // scripts; later ones may read None, by a race inside Slurm).
             info.setStartTime(job.endTime());
+        }
+        String reservation = job.request().reservation();
+        if (!reservation.isEmpty()) {
+            info.setReservation(reservation)
+                    .setReservationId(site.reservationId().applyAsInt(reservation));
         }
         if (!site.memoryConsumable() && !info.getAllocTres().isEmpty()) {
             info.setAllocTres(withoutMemory(info.getAllocTres()));

@@ -95,10 +95,14 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 sentSize = size + '/' + down;
             }
         }
+        ReservationEvents.of(record).ifPresent(r -> outbox.append(sequence, r));
         AccountingEvents.Site site = new AccountingEvents.Site(
                 memoryConsumable,
                 p -> partitionMemory.computeIfAbsent(p, n -> AccountingEvents.partitionMemory(state, n)),
-                state::priority);
+                state::priority,
+                name -> state.reservations().byName().containsKey(name)
+                        ? state.reservations().byName().get(name).id()
+                        : 0);
         for (int jobId : AccountingEvents.jobIdsOf(record)) {
             for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
                 outbox.append(sequence, r);

@@ -15,6 +15,7 @@ import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.AccountingJob;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
@@ -76,6 +77,29 @@ class AccountingEventsTest {
             assertThat(r.getJob().getAccountingJob().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.PENDING);
             assertThat(r.getJob().getAccountingJob().getAllocTres()).isEmpty();
         });
+    }
+
+    @Test
+    void aJobInAReservationCarriesItsNameAndNumber() {
+        JobRequest inResv = REQUEST.withReservation("r1");
+        Job job = Job.submitted(5, inResv, "gpu", 60, 1000);
+        AccountingEvents.Site site =
+                new AccountingEvents.Site(true, p -> 8000, id -> 0, name -> name.equals("r1") ? 3 : 0);
+        AccountingJob acct = AccountingEvents.of(new StateRecord.JobSubmitted(5, inResv, "gpu", 60, 1000), job, site)
+                .get(0)
+                .getJob()
+                .getAccountingJob();
+        assertThat(acct.getReservation()).isEqualTo("r1");
+        assertThat(acct.getReservationId()).isEqualTo(3);
+        AccountingJob none = AccountingEvents.of(
+                        new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000),
+                        Job.submitted(5, REQUEST, "gpu", 60, 1000),
+                        site)
+                .get(0)
+                .getJob()
+                .getAccountingJob();
+        assertThat(none.getReservation()).isEmpty();
+        assertThat(none.getReservationId()).isZero();
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.sluice.dbd.model;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
+
 /**
  * One record of a controller's accounting stream, as the store writes it: the job or step as it
  * stands after an event, or the cluster's size from a time on. {@code sequence} is the
@@ -18,6 +20,8 @@ public sealed interface AccountingEntry {
      * @param workDir its working directory
      * @param priority its priority at the event
      * @param constraints {@code --constraint} as typed
+     * @param reservation the reservation it runs in ({@code --reservation}), empty for none
+     * @param reservationId that reservation's number, 0 for none
      */
     record Job(
             long sequence,
@@ -29,9 +33,12 @@ public sealed interface AccountingEntry {
             String name,
             String workDir,
             long priority,
-            String constraints)
+            String constraints,
+            String reservation,
+            long reservationId)
             implements AccountingEntry {
         public Job {
+            requireNonNull(reservation, "reservation is null");
             requireNonNull(key, "key is null");
             requireNonNull(owner, "owner is null");
             requireNonNull(times, "times is null");
@@ -148,6 +155,44 @@ public sealed interface AccountingEntry {
         public ClusterSize {
             requireNonNull(tres, "tres is null");
             requireNonNull(downTres, "downTres is null");
+        }
+    }
+
+    /**
+     * An advance reservation as it stands after a create or update, or (deleted) the deletion of
+     * the reservation of that name, at {@code time}. TRES in the named form, nodes a ranged host
+     * list, flags as scontrol prints them.
+     */
+    record Reservation(
+            long sequence,
+            long time,
+            String name,
+            long id,
+            long start,
+            long end,
+            String nodes,
+            String tres,
+            String flags,
+            List<String> users,
+            List<String> accounts,
+            boolean deleted)
+            implements AccountingEntry {
+        public Reservation {
+            requireNonNull(name, "name is null");
+            requireNonNull(nodes, "nodes is null");
+            requireNonNull(tres, "tres is null");
+            requireNonNull(flags, "flags is null");
+            users = List.copyOf(users);
+            accounts = List.copyOf(accounts);
+        }
+
+        /** Whether the two hold different things (nodes, TRES, flags, users, accounts). */
+        public boolean holdsOtherThan(Reservation other) {
+            return !nodes.equals(other.nodes)
+                    || !tres.equals(other.tres)
+                    || !flags.equals(other.flags)
+                    || !users.equals(other.users)
+                    || !accounts.equals(other.accounts);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.sluice.protocol.v1.ClusterTresRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.ReservationAccountingRecord;
 import dev.sluice.protocol.v1.StepAccountingRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,7 @@ public final class AccountingWire {
                         case JOB -> job(r.getSequence(), r.getJob());
                         case STEP -> step(r.getSequence(), r.getStep());
                         case CLUSTER_TRES -> clusterSize(r.getSequence(), r.getClusterTres());
+                        case RESERVATION -> reservation(r.getSequence(), r.getReservation());
                         case RECORD_NOT_SET ->
                             throw new IllegalArgumentException("record " + r.getSequence() + " is empty");
                     });
@@ -75,7 +77,9 @@ public final class AccountingWire {
                 j.getName(),
                 j.getWorkDir(),
                 Integer.toUnsignedLong(j.getPriority()),
-                j.getConstraint());
+                j.getConstraint(),
+                j.getReservation(),
+                Integer.toUnsignedLong(j.getReservationId()));
     }
 
     /**
@@ -135,5 +139,21 @@ public final class AccountingWire {
 
     static AccountingEntry.ClusterSize clusterSize(long sequence, ClusterTresRecord r) {
         return new AccountingEntry.ClusterSize(sequence, r.getTime(), r.getTres(), r.getDownTres());
+    }
+
+    static AccountingEntry.Reservation reservation(long sequence, ReservationAccountingRecord r) {
+        return new AccountingEntry.Reservation(
+                sequence,
+                r.getTime(),
+                r.getName(),
+                Integer.toUnsignedLong(r.getId()),
+                r.getStartTime(),
+                r.getEndTime(),
+                r.getNodes(),
+                r.getTres(),
+                r.getFlags(),
+                r.getUsersList(),
+                r.getAccountsList(),
+                r.getDeleted());
     }
 }

@@ -95,6 +95,10 @@ final class QueryHandler {
                 case LIST_QOS -> out.setListedQos(qos.list(request.getListQos()));
                 case DELETE_QOS -> out.setDeleted(qos.delete(request.getDeleteQos()));
                 case QUERY_USAGE -> out.setUsage(usage.report(request.getQueryUsage()));
+                case QUERY_RESERVATIONS ->
+                    out.setReservations(usage.reservations(
+                            request.getQueryReservations(),
+                            java.time.Instant.now().getEpochSecond()));
                 case LIST_TRES -> out.setListedTres(tres.list(request.getListTres()));
                 case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
             }

@@ -57,6 +57,10 @@ public final class AccountingStore {
                             yield Long.MAX_VALUE;
                         }
                         case AccountingEntry.ClusterSize size -> ClusterTres.apply(c, tres, clusterId, size);
+                        case AccountingEntry.Reservation resv -> {
+                            ReservationStore.apply(c, clusterId, resv);
+                            yield Long.MAX_VALUE;
+                        }
                     };
                     rewind = Math.min(rewind, changed);
                     through = e.sequence();
@@ -195,15 +199,15 @@ public final class AccountingStore {
                         + " eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes, alloc_cpus,"
                         + " tres_req, tres_alloc, time_limit, work_dir, last_sequence, display_id, array_job_id,"
                         + " array_task_id, req_cpus, req_nodes, requid, priority, state_reason, constraints,"
-                        + " cluster_id, job_id, submit_time)"
+                        + " resv_name, resv_id, cluster_id, job_id, submit_time)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        + " ?, ?, ?, ?)"
+                        + " ?, ?, ?, ?, ?, ?)"
                 : "UPDATE jobs SET job_name = ?, user_name = ?, uid = ?, gid = ?, group_name = ?, account = ?,"
                         + " partition_name = ?, qos = ?, eligible_time = ?, start_time = ?, end_time = ?, state = ?,"
                         + " exit_status = ?, node_list = ?, num_nodes = ?, alloc_cpus = ?, tres_req = ?, tres_alloc = ?,"
                         + " time_limit = ?, work_dir = ?, last_sequence = ?, display_id = ?, array_job_id = ?,"
                         + " array_task_id = ?, req_cpus = ?, req_nodes = ?, requid = ?, priority = ?, state_reason = ?,"
-                        + " constraints = ? WHERE id = ?";
+                        + " constraints = ?, resv_name = ?, resv_id = ? WHERE id = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             ps.setString(i++, clip(j.name(), 256));
@@ -237,6 +241,8 @@ public final class AccountingStore {
             ps.setLong(i++, j.priority());
             ps.setString(i++, clip(j.outcome().reason(), 64));
             ps.setString(i++, clip(j.constraints(), 1024));
+            ps.setString(i++, clip(j.reservation(), 128));
+            ps.setLong(i++, j.reservationId());
             if (row == null) {
                 ps.setLong(i++, clusterId);
                 ps.setLong(i++, Integer.toUnsignedLong(key.jobId()));

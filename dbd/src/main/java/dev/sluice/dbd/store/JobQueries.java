@@ -48,7 +48,8 @@ public final class JobQueries {
                 + " AND a.account = j.account AND a.user_name = j.user_name AND a.partition_name = ''),"
                 // Slurm numbers QOS as they are created, normal first.
                 + " (SELECT COUNT(*) FROM acct_qos q, acct_qos o WHERE q.name = j.qos"
-                + " AND (o.created_at < q.created_at OR (o.created_at = q.created_at AND o.name <= q.name)))"
+                + " AND (o.created_at < q.created_at OR (o.created_at = q.created_at AND o.name <= q.name))),"
+                + " j.resv_name, j.resv_id"
                 + " FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
                 + " WHERE 1 = 1");
         List<Object> args = new ArrayList<>();
@@ -192,6 +193,8 @@ public final class JobQueries {
                 .setDerivedExitStatus(rs.getInt(34))
                 .setAssocId(rs.getLong(35))
                 .setQosId(rs.getInt(36))
+                .setReservation(rs.getString(37))
+                .setReservationId((int) rs.getLong(38))
                 .setDbIndex(rs.getLong(1));
         long requid = rs.getLong(30);
         if (requid >= 0) {

@@ -6,6 +6,8 @@ import dev.sluice.protocol.v1.AssocUsage;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.ClusterTresUsage;
 import dev.sluice.protocol.v1.ClusterUsage;
+import dev.sluice.protocol.v1.ReservationQuery;
+import dev.sluice.protocol.v1.ReservationReport;
 import dev.sluice.protocol.v1.UsageQuery;
 import dev.sluice.protocol.v1.UsageReport;
 import java.sql.Connection;
@@ -25,6 +27,14 @@ public final class UsageQueries {
 
     public UsageQueries(DataSource ds) {
         this.ds = requireNonNull(ds, "ds is null");
+    }
+
+    /**
+     * sreport's reservation report: reservations' rows overlapping the window, with what their
+     * jobs used, a running job counting up to {@code now}.
+     */
+    public ReservationReport reservations(ReservationQuery q, long now) throws SQLException {
+        return ReservationQueries.find(ds, q, now);
     }
 
     public UsageReport report(UsageQuery q) throws SQLException {

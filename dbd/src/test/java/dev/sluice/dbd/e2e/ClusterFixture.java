@@ -227,6 +227,28 @@ final class ClusterFixture {
         }
     }
 
+    /** sreport's reservation rows of this cluster over [start, end), as dbd answers them. */
+    List<dev.sluice.protocol.v1.AccountedReservation> reservations(long start, long end) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
+            Frames.write(
+                    signed(
+                            DbdRequest.newBuilder()
+                                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
+                                    .setQueryReservations(dev.sluice.protocol.v1.ReservationQuery.newBuilder()
+                                            .addClusters(cluster)
+                                            .setStart(start)
+                                            .setEnd(end))
+                                    .build(),
+                            "slurmdbd"),
+                    s.getOutputStream());
+            DbdResponse r = Frames.read(DbdResponse.parser(), s.getInputStream());
+            if (r.hasError()) {
+                throw new IllegalStateException(r.getError().getMessage());
+            }
+            return r.getReservations().getReservationsList();
+        }
+    }
+
     List<AccountedJob> accounted() throws Exception {
         try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
             Frames.write(

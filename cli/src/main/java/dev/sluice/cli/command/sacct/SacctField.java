@@ -14,7 +14,7 @@ import java.util.function.Function;
  * Every field of Slurm 22.05's sacct, in its {@code --helpformat} order, with the width it
  * prints at (negative: left-justified) and its value on a job's line and on a step's. Widths,
  * justification and the values of records without data (no CPU or I/O usage is gathered, no
- * reservations, WCKeys or MCS labels) were read off real sacct; fields Slurm leaves blank on
+ * WCKeys or MCS labels) were read off real sacct; fields Slurm leaves blank on
  * step lines are blank here too. A name matches case-insensitively, and a prefix picks the
  * first field in this order ({@code alloc} is AllocCPUS), as sacct does.
  */
@@ -123,8 +123,11 @@ enum SacctField {
             (r, c) -> Integer.toString(
                     r.isStep() ? r.step().getNumNodes() : r.job().getReqNodes())),
     REQ_TRES("ReqTRES", 10, job((j, c) -> SacctValues.tres(j.getReqTres(), c))),
-    RESERVATION("Reservation", 20, blank()),
-    RESERVATION_ID("ReservationId", 8, blank()),
+    RESERVATION("Reservation", 20, job((j, c) -> j.getReservation())),
+    RESERVATION_ID(
+            "ReservationId",
+            8,
+            job((j, c) -> j.getReservationId() == 0 ? "" : Integer.toUnsignedString(j.getReservationId()))),
     RESERVED("Reserved", 10, job((j, c) -> SacctValues.reserved(j))),
     RESV_CPU("ResvCPU", 10, job((j, c) -> SacctValues.reservedCpu(j))),
     RESV_CPU_RAW("ResvCPURAW", 10, job((j, c) -> SacctValues.reservedCpuRaw(j))),

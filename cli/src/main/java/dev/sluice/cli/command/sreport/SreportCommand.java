@@ -27,7 +27,8 @@ import java.util.Set;
 
 /**
  * {@code sreport [-a] [-M clusters] [-n] [-p|-P] [-t format] [-T tres] cluster Utilization|
- * AccountUtilizationByUser|UserUtilizationByAccount ...} and {@code sreport user TopUsage ...}: usage from sluice-dbd's
+ * AccountUtilizationByUser|UserUtilizationByAccount ...}, {@code sreport user TopUsage ...} and {@code sreport reservation
+ * Utilization} ({@link ResvReport}): usage from sluice-dbd's
  * hourly rollups, as Slurm 22.05's sreport reports it. Conditions as sreport takes them:
  * {@code Start= End= Clusters= Users= Accounts= Format= TopCount= Group Tree All_Clusters}.
  */
@@ -50,9 +51,10 @@ public final class SreportCommand implements Command {
             .build();
 
     static final String USAGE = "sreport [<OPTION>] [<COMMAND>]\n"
-            + "    Valid <COMMAND> values: cluster, job, user\n"
+            + "    Valid <COMMAND> values: cluster, job, reservation, user\n"
             + "    cluster - AccountUtilizationByUser, UserUtilizationByAccount, Utilization\n"
             + "    job     - SizesByAccount\n"
+            + "    reservation - Utilization\n"
             + "    user    - TopUsage\n";
 
     @Override
@@ -131,6 +133,8 @@ public final class SreportCommand implements Command {
                 err.println("Valid user reports are, \"Top\"");
                 return 1;
             }
+        } else if (TimeFormat.matches("reservation", entity, 2)) {
+            return ResvReport.run(inv, o, report, words.subList(2, words.size()), out, err);
         } else if (TimeFormat.matches("job", entity, 1)) {
             // sreport reads only as many letters as given: "s" is SizesByAccount.
             if (!TimeFormat.firstAgree(report, "SizesByAccount", Math.max(report.length(), 1))) {
@@ -161,9 +165,9 @@ public final class SreportCommand implements Command {
     }
 
     /** The cluster's configuration and a client of its sluice-dbd; empty after saying why not. */
-    private record Connection(dev.sluice.cli.client.ClusterAccess access, AccountingClient client) {}
+    record Connection(dev.sluice.cli.client.ClusterAccess access, AccountingClient client) {}
 
-    private static Optional<Connection> connect(Invocation inv, PrintStream err) {
+    static Optional<Connection> connect(Invocation inv, PrintStream err) {
         dev.sluice.cli.client.ClusterAccess access;
         try {
             access = inv.setup().access(ControllerLocator.confPath(inv.env(), inv.cwd()));
@@ -305,7 +309,7 @@ public final class SreportCommand implements Command {
     }
 
     /** The command-line options before the report. */
-    private static final class Options {
+    static final class Options {
         boolean allClusters;
         final List<String> clusters = new ArrayList<>();
         boolean header = true;
