@@ -62,7 +62,8 @@ final class ScontrolReservation {
                     + "  No reservation created.");
             return 1;
         }
-        if (!spec.hasUsers() && !spec.hasAccounts()) {
+        // An empty Users= or Accounts= (a script's unset $USER) names nobody, as none given.
+        if (spec.getUsers().isEmpty() && spec.getAccounts().isEmpty()) {
             err.println(PROG + ": error: Either Users/Groups and/or Accounts must be specified."
                     + "  No reservation created.");
             return 1;

@@ -141,6 +141,26 @@ class TestScontrolCommandLine {
     }
 
     @Test
+    void anEmptyUsersOrAccountsNamesNobody() {
+        // Real scontrol 22.05: "Users=" (a script's unset $USER) is as if none were given.
+        String refused =
+                "scontrol: error: Either Users/Groups and/or Accounts must be specified.  No reservation created.\n";
+        assertThat(scontrol("create", "res", "ReservationName=x", "StartTime=now", "Duration=5", "Users=", "Nodes=n1"))
+                .isEqualTo(new Output(1, "", refused));
+        assertThat(scontrol(
+                        "create",
+                        "res",
+                        "ReservationName=x",
+                        "StartTime=now",
+                        "Duration=5",
+                        "Users=",
+                        "Accounts=",
+                        "Nodes=n1"))
+                .isEqualTo(new Output(1, "", refused));
+        assertThat(controller.requests()).isEmpty();
+    }
+
+    @Test
     void optionsBeforeABadOneHaveActedAlready() {
         // Real: scontrol -h -x prints the help (0); -x -h the complaint (1); -M x -x the
         // cluster errors (1); -u 99999 -x the uid error (0).
