@@ -2,6 +2,8 @@ package dev.sluice.cli.command.sacct;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.cli.format.FormatItem;
+
 /**
  * A field with the width it is printed at: {@code -o JobName%30} gives 30, right-justified,
  * {@code %-30} left-justified; without a width the field's own (signed) default applies.
@@ -21,18 +23,10 @@ record SacctColumn(SacctField field, int width) {
      * @throws IllegalArgumentException with sacct's message for an unknown field
      */
     static SacctColumn parse(String item) {
-        String name = item;
-        int pct = item.indexOf('%');
-        Integer width = null;
-        if (pct >= 0) {
-            name = item.substring(0, pct);
-            try {
-                width = Integer.parseInt(item.substring(pct + 1));
-            } catch (NumberFormatException e) {
-                // sacct reads the number with atoi: garbage reads as 0, an empty column.
-                width = 0;
-            }
-        }
+        FormatItem parsed = FormatItem.parse(item);
+        String name = parsed.name();
+        // sacct reads the number with atoi: garbage reads as 0, an empty column.
+        Integer width = parsed.hasWidth() ? parsed.width() : null;
         String wanted = name;
         SacctField field = SacctField.byName(name)
                 .orElseThrow(() -> new IllegalArgumentException("Invalid field requested: \"" + wanted + "\""));

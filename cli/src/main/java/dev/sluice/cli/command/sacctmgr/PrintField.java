@@ -1,6 +1,7 @@
 package dev.sluice.cli.command.sacctmgr;
 
 import dev.sluice.cli.format.FieldTable;
+import dev.sluice.cli.format.FormatItem;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -168,10 +169,10 @@ enum PrintField {
     static List<Column> parse(List<String> items, boolean tree) {
         List<Column> out = new ArrayList<>();
         for (String item : items) {
-            int pct = item.indexOf('%');
-            String name = pct < 0 ? item : item.substring(0, pct);
+            FormatItem parsed = FormatItem.parse(item);
+            String name = parsed.name();
             // atoi: leading digits (and sign) count, anything else is 0, which keeps the default.
-            int width = pct < 0 ? 0 : atoi(item.substring(pct + 1));
+            int width = parsed.width();
             PrintField f = RULES.stream()
                     .filter(r -> r.matches(name))
                     .map(Rule::field)
@@ -185,18 +186,6 @@ enum PrintField {
 
     static List<Column> parse(String commaList, boolean tree) {
         return parse(SacctmgrSpecs.split(commaList), tree);
-    }
-
-    private static int atoi(String s) {
-        int i = 0;
-        if (i < s.length() && (s.charAt(i) == '-' || s.charAt(i) == '+')) {
-            i++;
-        }
-        int end = i;
-        while (end < s.length() && Character.isDigit(s.charAt(end)) && end < 9) {
-            end++;
-        }
-        return end == i ? 0 : Integer.parseInt(s.substring(0, end));
     }
 
     private static final List<Rule> RULES = List.of(

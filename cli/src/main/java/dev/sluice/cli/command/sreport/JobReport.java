@@ -3,6 +3,7 @@ package dev.sluice.cli.command.sreport;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.cli.command.sacct.SacctTimes;
+import dev.sluice.cli.format.FormatItem;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationEntry;
@@ -277,9 +278,9 @@ final class JobReport {
 
     /** job_reports.c's columns: the ones with a value here, and those it prints blank. */
     private static Col field(String item) {
-        int pct = item.indexOf('%');
-        String name = pct < 0 ? item : item.substring(0, pct);
-        int width = pct < 0 ? 0 : Conditions.atoi(item.substring(pct + 1));
+        FormatItem parsed = FormatItem.parse(item);
+        String name = parsed.name();
+        int width = parsed.width();
         Col c;
         if (TimeFormat.matches("Account", name, 1) || TimeFormat.matches("Acct", name, 4)) {
             c = new Col("account", new ReportPrinter.Column("Account", 9));

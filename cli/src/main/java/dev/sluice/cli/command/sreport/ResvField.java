@@ -1,5 +1,6 @@
 package dev.sluice.cli.command.sreport;
 
+import dev.sluice.cli.format.FormatItem;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,17 +56,9 @@ enum ResvField {
     static List<Chosen> choose(List<String> items, TimeFormat time, List<String> unknown) {
         List<Chosen> out = new ArrayList<>();
         for (String raw : items) {
-            String item = raw;
-            int width = 0;
-            int pct = raw.indexOf('%');
-            if (pct >= 0) {
-                item = raw.substring(0, pct);
-                try {
-                    width = Integer.parseInt(raw.substring(pct + 1));
-                } catch (NumberFormatException e) {
-                    width = 0;
-                }
-            }
+            FormatItem parsed = FormatItem.parse(raw);
+            String item = parsed.name();
+            int width = parsed.width();
             ResvField f = of(item);
             if (f == null) {
                 unknown.add(item);
