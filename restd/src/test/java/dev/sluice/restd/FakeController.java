@@ -245,6 +245,19 @@ final class FakeController implements Sessions {
                                 .setUsersExcluded(true)
                                 .addFlags("MAINT")
                                 .setCoreCount(8)));
+            case CREATE_RESERVATION -> {
+                String name = r.getCreateReservation().getSpec().getName();
+                out.setCreateReservation(dev.sluice.protocol.v1.CreateReservationResponse.newBuilder()
+                        .setName(name.isEmpty() ? user + "_2" : name));
+            }
+            case UPDATE_RESERVATION ->
+                out.setUpdateReservation(dev.sluice.protocol.v1.UpdateReservationResponse.getDefaultInstance());
+            case DELETE_RESERVATION -> {
+                if (!r.getDeleteReservation().getName().equals("maint")) {
+                    throw new ControllerException(ErrorCode.RESERVATION_INVALID);
+                }
+                out.setDeleteReservation(dev.sluice.protocol.v1.DeleteReservationResponse.getDefaultInstance());
+            }
             case RECONFIGURE -> out.setReconfigure(ReconfigureResponse.getDefaultInstance());
             case GET_STATISTICS ->
                 out.setGetStatistics(GetStatisticsResponse.newBuilder()

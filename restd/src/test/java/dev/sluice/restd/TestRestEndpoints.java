@@ -304,6 +304,72 @@ class TestRestEndpoints {
     }
 
     @Test
+    void reservationsAreCreatedUpdatedAndDeletedFromV0043() {
+        String create = "{\"name\":\"gpu_day\",\"users\":[\"alice\",\"bob\"],\"accounts\":[\"physics\"],"
+                + "\"start_time\":{\"set\":true,\"infinite\":false,\"number\":1700003600},"
+                + "\"duration\":{\"set\":true,\"infinite\":false,\"number\":90},"
+                + "\"node_list\":[\"n1\"],\"core_count\":{\"set\":true,\"number\":2},"
+                + "\"flags\":[\"MAINT\",\"NO_DAILY\"],\"comment\":\"c\"}";
+        Answer created = rest.as("POST", V + "reservation", create);
+        if (version == ApiVersion.V0042) {
+            // Slurm's v0.0.42 has no reservation writes.
+            assertThat(created.status()).isEqualTo(404);
+            assertThat(rest.controller.seen).noneMatch(x -> x.request().hasCreateReservation());
+            return;
+        }
+        assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_reservation_mod_resp", created.body());
+        assertThat(created.body().at("/reservations/0/name").asText()).isEqualTo("gpu_day");
+        assertThat(created.body().at("/warnings/0/description").asText()).contains("comment");
+        var spec =
+                rest.controller.seen.getLast().request().getCreateReservation().getSpec();
+        assertThat(spec.getName()).isEqualTo("gpu_day");
+        assertThat(spec.getUsers()).isEqualTo("alice,bob");
+        assertThat(spec.getAccounts()).isEqualTo("physics");
+        assertThat(spec.getStartTime()).isEqualTo(1_700_003_600L);
+        assertThat(spec.getDurationMinutes()).isEqualTo(90);
+        assertThat(spec.getNodes()).isEqualTo("n1");
+        assertThat(spec.getCoreCount()).isEqualTo(2);
+        assertThat(spec.getFlagsList()).containsExactly("MAINT", "-DAILY");
+        assertThat(spec.hasEndTime()).isFalse();
+
+        // A name the controller holds is updated, as slurmrestd's "create or update".
+        Answer updated =
+                rest.as("POST", V + "reservations", "{\"reservations\":[{\"name\":\"maint\",\"duration\":30}]}");
+        assertThat(updated.status()).as(updated.body().toString()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_reservation_mod_resp", updated.body());
+        var update = rest.controller.seen.getLast().request();
+        assertThat(update.hasUpdateReservation()).isTrue();
+        assertThat(update.getUpdateReservation().getSpec().getDurationMinutes()).isEqualTo(30);
+
+        // One bad description of several: nothing is sent.
+        int before = rest.controller.seen.size();
+        Answer bad = rest.as(
+                "POST",
+                V + "reservations",
+                "{\"reservations\":[{\"name\":\"a\"},{\"name\":\"b\",\"flags\":\"MAINT\"}]}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertValid("v0.0.44_openapi_reservation_mod_resp", bad.body());
+        assertThat(bad.body().at("/errors/0/error_number").asInt()).isEqualTo(9001);
+        assertThat(rest.controller.seen).hasSize(before);
+
+        Answer deleted = rest.as("DELETE", V + "reservation/maint", null);
+        assertThat(deleted.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_resp", deleted.body());
+        assertThat(rest.controller
+                        .seen
+                        .getLast()
+                        .request()
+                        .getDeleteReservation()
+                        .getName())
+                .isEqualTo("maint");
+        Answer missing = rest.as("DELETE", V + "reservation/nosuch", null);
+        assertThat(missing.status()).isEqualTo(500);
+        assertValid("v0.0.44_openapi_resp", missing.body());
+        assertThat(missing.body().at("/errors/0/error_number").asInt()).isEqualTo(2053);
+    }
+
+    @Test
     void unknownPathIsNotFound() {
         Answer a = rest.as("GET", V + "nothing", null);
         assertThat(a.status()).isEqualTo(404);

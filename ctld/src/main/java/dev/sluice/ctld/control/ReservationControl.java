@@ -40,6 +40,10 @@ public final class ReservationControl {
         Set<ReservationFlag> flags = flags(EnumSet.noneOf(ReservationFlag.class), spec.flags());
         Users users = users(spec.users(), directory);
         List<String> accounts = accounts(spec.accounts(), directory);
+        if (users.names().isEmpty() && accounts.isEmpty()) {
+            // scontrol refuses this before asking; the REST API and others reach this check.
+            throw new SlurmException(ErrorCode.USER_ID_MISSING);
+        }
         String partition = partition(state, spec.partition());
         List<String> nodes;
         Reservation probe;

@@ -36,7 +36,7 @@ public final class OpenApiDocument {
         ObjectNode paths = doc.putObject("paths");
         ObjectNode schemas = F.objectNode();
         for (ApiVersion v : ApiVersion.values()) {
-            add(paths, schemas, v, SlurmApi.ROUTES, ApiVersion::slurmPrefix, "slurm");
+            add(paths, schemas, v, SlurmApi.routes(v), ApiVersion::slurmPrefix, "slurm");
             add(paths, schemas, v, SlurmdbApi.ROUTES, ApiVersion::slurmdbPrefix, "slurmdb");
         }
         ObjectNode components = doc.putObject("components");

@@ -61,6 +61,20 @@ public final class SlurmApi {
                     "every advance reservation, as scontrol show reservation",
                     "openapi_reservation_resp"),
             Route.get("reservation/{reservation_name}", "one advance reservation", "openapi_reservation_resp"),
+            Route.post(
+                    "reservation",
+                    "create or update a reservation, as scontrol create/update reservation",
+                    "openapi_reservation_mod_resp",
+                    "reservation_desc_msg"),
+            Route.post(
+                    "reservations/",
+                    "create or update reservations",
+                    "openapi_reservation_mod_resp",
+                    "reservation_mod_req"),
+            Route.delete(
+                    "reservation/{reservation_name}",
+                    "delete a reservation, as scontrol delete reservation",
+                    "openapi_resp"),
             Route.get("reconfigure/", "reread the configuration, as scontrol reconfigure", "openapi_resp"));
 
     private final ApiVersion version;
@@ -85,10 +99,19 @@ public final class SlurmApi {
         this.clock = requireNonNull(clock, "clock is null");
     }
 
+    /** The routes of {@link #ROUTES} that data parser {@code v} has: reservation writes from v0.0.43. */
+    public static List<Route> routes(ApiVersion v) {
+        return ROUTES.stream()
+                .filter(r -> v.compareTo(ApiVersion.V0043) >= 0
+                        || r.method().equals("GET")
+                        || !r.template().startsWith("reservation"))
+                .toList();
+    }
+
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
     public Optional<Reply> handle(Call call) {
         Optional<Route.Match> match = Route.match(
-                call.method(), call.path().substring(version.slurmPrefix().length()), ROUTES);
+                call.method(), call.path().substring(version.slurmPrefix().length()), routes(version));
         if (match.isEmpty()) {
             return Optional.empty();
         }
@@ -114,6 +137,9 @@ public final class SlurmApi {
                         case "GET licenses" -> ClusterEndpoints.licenses(call, out, clock);
                         case "GET reservations" -> ClusterEndpoints.reservations(call, out, null);
                         case "GET reservation/*" -> ClusterEndpoints.reservations(call, out, arg);
+                        case "POST reservation" -> ReservationWrites.post(call, out, false);
+                        case "POST reservations" -> ReservationWrites.post(call, out, true);
+                        case "DELETE reservation/*" -> ReservationWrites.delete(call, out, arg);
                         case "GET reconfigure" -> ClusterEndpoints.reconfigure(call, out);
                         default -> throw new IllegalStateException("route " + op + " has no handler");
                     });
@@ -149,6 +175,7 @@ public final class SlurmApi {
                 body.putArray("nodes");
                 body.set("last_update", Numbers.unset());
             }
+            case "POST reservation", "POST reservations" -> body.withArray("reservations");
             case "GET reservations", "GET reservation/*" -> {
                 body.withArray("reservations");
                 body.set("last_update", Numbers.unset());
