@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.IntToLongFunction;
 import java.util.function.ToLongFunction;
 
 /**
@@ -46,10 +47,18 @@ public final class AccountingEvents {
      *     without, Slurm's AllocTRES count no memory and its steps' {@code mem=0}
      * @param partitionMemoryMb a partition's smallest RealMemory: what ReqTRES counts per node
      *     for a job that asked for no memory ({@link #partitionMemory})
+     * @param priority the priority the last scheduling pass gave a job, 0 where none did: what
+     *     slurmdbd keeps as the job's priority (sacct Priority)
      */
-    public record Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb) {
+    public record Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
         public Site {
             requireNonNull(partitionMemoryMb, "partitionMemoryMb is null");
+            requireNonNull(priority, "priority is null");
+        }
+
+        /** A site whose jobs have no priority to record. */
+        public Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb) {
+            this(memoryConsumable, partitionMemoryMb, id -> 0);
         }
     }
 
@@ -196,6 +205,8 @@ public final class AccountingEvents {
 
     private static AccountingRecord.Builder job(Job job, int requid, Site site) {
         AccountingJob.Builder info = AccountingJobs.of(job, site.partitionMemoryMb());
+        // 0 (none known) leaves what the database holds: a pass ranks only the jobs still queued.
+        info.setPriority((int) Math.min(0xffffffffL, Math.max(0, site.priority().applyAsLong(job.id()))));
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).

@@ -97,7 +97,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
         }
         AccountingEvents.Site site = new AccountingEvents.Site(
                 memoryConsumable,
-                p -> partitionMemory.computeIfAbsent(p, n -> AccountingEvents.partitionMemory(state, n)));
+                p -> partitionMemory.computeIfAbsent(p, n -> AccountingEvents.partitionMemory(state, n)),
+                state::priority);
         for (int jobId : AccountingEvents.jobIdsOf(record)) {
             for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
                 outbox.append(sequence, r);
