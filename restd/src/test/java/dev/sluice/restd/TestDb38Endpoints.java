@@ -157,6 +157,22 @@ class TestDb38Endpoints {
         assertThat(alice.get("qos").toString()).isEqualTo("[\"normal\",\"high\"]");
         assertThat(alice.at("/default/qos").asText()).isEqualTo("normal");
         assertThat(alice.get("parent_account").isNull()).isTrue();
+        // The account's own: GrpTRES with the database's ids, MaxWall where 22.05 puts it.
+        JsonNode own = null;
+        for (JsonNode e : assocs) {
+            if ("physics".equals(e.path("account").asText()) && e.get("user").isNull()) {
+                own = e;
+            }
+        }
+        assertThat(own).isNotNull();
+        assertThat(own.at("/max/tres/total/1/id").asInt()).isEqualTo(1001);
+        assertThat(own.at("/max/tres/total/1/count").asInt()).isEqualTo(2);
+        assertThat(own.at("/max/jobs/per/wall_clock").asInt()).isEqualTo(30);
+        assertThat(own.get("parent_account").asText()).isEqualTo("root");
+        assertThat(own.get("shares_raw").asInt()).isEqualTo(10);
+        // A Max limit of the account is in force for its user; a Grp limit is the account's alone.
+        assertThat(alice.at("/max/jobs/per/wall_clock").asInt()).isEqualTo(30);
+        assertThat(alice.at("/max/tres/total")).isEmpty();
     }
 
     @Test

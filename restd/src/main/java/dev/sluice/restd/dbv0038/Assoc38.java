@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.protocol.v1.AccountEntry;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
+import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.protocol.v1.UserEntry;
 import java.util.Comparator;
 import java.util.List;
@@ -73,18 +74,18 @@ final class Assoc38 {
         return out;
     }
 
-    static ArrayNode associations(List<AssociationEntry> chosen, Tree tree) {
+    static ArrayNode associations(List<AssociationEntry> chosen, Tree tree, List<TresEntry> tres) {
         ArrayNode out = DbEnvelope38.F.arrayNode();
         for (AssociationEntry e : tree.associations()) {
             if (chosen.stream()
                     .anyMatch(c -> c.getId() == e.getId() && c.getCluster().equals(e.getCluster()))) {
-                out.add(association(e, tree));
+                out.add(association(e, tree, tres));
             }
         }
         return out;
     }
 
-    private static ObjectNode association(AssociationEntry e, Tree tree) {
+    private static ObjectNode association(AssociationEntry e, Tree tree, List<TresEntry> tres) {
         AssociationLimits l = e.getLimits();
         ObjectNode o = DbEnvelope38.F.objectNode();
         o.put("account", e.getAccount());
@@ -102,7 +103,7 @@ final class Assoc38 {
             flags.add("DEFAULT");
         }
         o.put("is_default", isDefault ? 1 : 0);
-        o.set("max", max(l));
+        o.set("max", max(l, inheritedMax(e, tree), tres));
         o.putObject("min").putNull("priority_threshold");
         // An account's parent; a user's association and the root name none here.
         nullable(o, "parent_account", e.getUser().isEmpty() ? e.getParentAccount() : "");
@@ -134,6 +135,35 @@ final class Assoc38 {
         return Optional.empty();
     }
 
+    /**
+     * The Max limits (MaxJobs, MaxSubmitJobs, MaxWall, MaxTRES) in force: each the association's
+     * own, else the nearest ancestor's. slurmdbd writes a parent's into every child that sets
+     * none, when the child is added and when the parent changes (compat 152: a MaxWall set on
+     * an account after its user was added shows on the user's association); Grp limits stay
+     * the association's own.
+     */
+    private static AssociationLimits inheritedMax(AssociationEntry e, Tree tree) {
+        AssociationLimits.Builder b = AssociationLimits.newBuilder();
+        AssociationEntry at = e;
+        for (int depth = 0; at != null && depth < 64; depth++) {
+            AssociationLimits l = at.getLimits();
+            if (!b.hasMaxJobs() && l.hasMaxJobs()) {
+                b.setMaxJobs(l.getMaxJobs());
+            }
+            if (!b.hasMaxSubmitJobs() && l.hasMaxSubmitJobs()) {
+                b.setMaxSubmitJobs(l.getMaxSubmitJobs());
+            }
+            if (!b.hasMaxWallMinutes() && l.hasMaxWallMinutes()) {
+                b.setMaxWallMinutes(l.getMaxWallMinutes());
+            }
+            if (!b.hasMaxTres() && l.hasMaxTres()) {
+                b.setMaxTres(l.getMaxTres());
+            }
+            at = parent(at, tree);
+        }
+        return b.build();
+    }
+
     private static AssociationEntry parent(AssociationEntry e, Tree tree) {
         String account = e.getUser().isEmpty() ? e.getParentAccount() : e.getAccount();
         if (account.isEmpty()) {
@@ -148,18 +178,22 @@ final class Assoc38 {
                 .orElse(null);
     }
 
-    /** The limits slurmdbd keeps, each null when unset; TRES limits as empty lists. */
-    private static ObjectNode max(AssociationLimits l) {
+    /**
+     * The limits, each null (a TRES list empty) when unset: MaxWall is {@code jobs.per.wall_clock},
+     * GrpTRES {@code tres.total}, MaxTRES {@code tres.per.job} (as 22.05 places them); those
+     * sluice-dbd does not keep (accrue, TRES-minutes, per node) are always unset.
+     */
+    private static ObjectNode max(AssociationLimits l, AssociationLimits inherited, List<TresEntry> known) {
         ObjectNode max = DbEnvelope38.F.objectNode();
         ObjectNode jobs = max.putObject("jobs");
         jobs.putNull("accruing");
-        number(jobs, "active", l.hasMaxJobs(), l.getMaxJobs());
+        number(jobs, "active", inherited.hasMaxJobs(), inherited.getMaxJobs());
         ObjectNode per = jobs.putObject("per");
         per.putNull("accruing");
         number(per, "count", l.hasGrpJobs(), l.getGrpJobs());
         number(per, "submitted", l.hasGrpSubmitJobs(), l.getGrpSubmitJobs());
-        number(per, "wall_clock", l.hasMaxWallMinutes(), l.getMaxWallMinutes());
-        number(jobs, "total", l.hasMaxSubmitJobs(), l.getMaxSubmitJobs());
+        number(per, "wall_clock", inherited.hasMaxWallMinutes(), inherited.getMaxWallMinutes());
+        number(jobs, "total", inherited.hasMaxSubmitJobs(), inherited.getMaxSubmitJobs());
         max.putObject("per").putObject("account").putNull("wall_clock");
         ObjectNode tres = max.putObject("tres");
         ObjectNode group = tres.putObject("group");
@@ -169,9 +203,9 @@ final class Assoc38 {
         minutes.putObject("per").putArray("job");
         minutes.putArray("total");
         ObjectNode tresPer = tres.putObject("per");
-        tresPer.putArray("job");
+        tresPer.set("job", Tres38.list(inherited.hasMaxTres() ? inherited.getMaxTres() : "", known));
         tresPer.putArray("node");
-        tres.putArray("total");
+        tres.set("total", Tres38.list(l.hasGrpTres() ? l.getGrpTres() : "", known));
         return max;
     }
 

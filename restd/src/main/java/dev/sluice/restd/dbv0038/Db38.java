@@ -187,7 +187,7 @@ public final class Db38 {
 
     private static Reply associations(Fetch db, DbEnvelope38 out) throws AccountingException {
         Assoc38.Tree tree = db.tree();
-        out.body().set("associations", Assoc38.associations(tree.associations(), tree));
+        out.body().set("associations", Assoc38.associations(tree.associations(), tree, db.tres()));
         return out.reply(200);
     }
 
