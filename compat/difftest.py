@@ -72,7 +72,13 @@ REST_MEASURED |= {"gettimeofday_latency", "server_thread_count", "schedule_cycle
                   # report 2 and then 0 pending for the same queue), and the last cycle's queue
                   "jobs_pending", "jobs_running", "schedule_queue_length",
                   # what the controller has yet to send sluice-dbd / slurmdbd at that moment
-                  "dbd_agent_queue_size"}
+                  "dbd_agent_queue_size",
+                  # a step's CPU time as the kernel measured it (dbv0.0.38 jobs: 11316 us of
+                  # system time for `true` in one run, another number the next)
+                  "microseconds",
+                  # how long a job or step ran, in seconds: the machine's speed, as the {T} of
+                  # sacct's Elapsed column is ("true" took 0 s on one side, 4 on the other)
+                  "elapsed"}
 # slurmrestd names the client in some error texts ("job update from [localhost]:54410 failed"):
 # its port is the client's ephemeral one.
 CLIENT_PORT = re.compile(r"(\[[^\]]*\]):\d+")

@@ -23,6 +23,15 @@ if [ "${KEEP:-0}" != 1 ]; then
   dd if=/dev/urandom of="$B/etc/jwt_hs256.key" bs=32 count=1 2>/dev/null
   chmod 600 "$B/etc/jwt_hs256.key"
   printf 'AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=%s\n' "$B/etc/jwt_hs256.key" >> "$B/etc/slurm.conf"
+  # slurmdbd checks the tokens of the /slurmdb/ requests itself (without these lines it
+  # answers them "Protocol authentication error"): restarted on the same key.
+  if [ -f "$B/etc/slurmdbd.conf" ]; then
+    printf 'AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=%s\n' "$B/etc/jwt_hs256.key" >> "$B/etc/slurmdbd.conf"
+    kill "$(cat "$B/run/slurmdbd.pid")"; while kill -0 "$(cat "$B/run/slurmdbd.pid")" 2>/dev/null; do sleep 0.2; done
+    SLURM_CONF=$B/etc/slurm.conf slurmdbd
+    dbd_port=$(grep '^DbdPort=' "$B/etc/slurmdbd.conf" | cut -d= -f2)
+    for _ in $(seq 1 60); do ss -ltn | grep -q ":$dbd_port " && break; sleep 0.5; done
+  fi
   kill "$(cat "$B/run/slurmctld.pid")"; while kill -0 "$(cat "$B/run/slurmctld.pid")" 2>/dev/null; do sleep 0.2; done
   rm -rf "$B/state/"*
   slurmctld -f "$B/etc/slurm.conf"

@@ -62,7 +62,13 @@ final class RestFixture implements AutoCloseable {
         }
         try {
             HttpResponse<String> r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
-            return new Answer(r.statusCode(), OpenApiDocs.parse(r.body()));
+            // slurmrestd answers some refusals in plain text: kept under "text".
+            ObjectNode answer = r.body().startsWith("{")
+                    ? OpenApiDocs.parse(r.body())
+                    : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                            .objectNode()
+                            .put("text", r.body());
+            return new Answer(r.statusCode(), answer);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -66,6 +66,23 @@ class AccountingEventsTest {
             List.of(new Allocation.NodeShare("n1", 2, 512, 1), new Allocation.NodeShare("n2", 2, 512, 1)));
 
     @Test
+    void theRecordCarriesThePriorityTheLastPassGaveTheJob() {
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000);
+        StateRecord submitted = new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000);
+        AccountingEvents.Site ranked = new AccountingEvents.Site(false, p -> 8000, id -> id == 5 ? 4294901759L : 0);
+        assertThat(AccountingEvents.of(submitted, job, ranked))
+                .singleElement()
+                .satisfies(r -> assertThat(Integer.toUnsignedLong(
+                                r.getJob().getAccountingJob().getPriority()))
+                        .isEqualTo(4294901759L));
+        // No pass ranked it: 0, which leaves what the database holds.
+        assertThat(AccountingEvents.of(submitted, job, CORES))
+                .singleElement()
+                .satisfies(r ->
+                        assertThat(r.getJob().getAccountingJob().getPriority()).isZero());
+    }
+
+    @Test
     void submissionGivesTheJobAsPending() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000);
         List<AccountingRecord.Builder> out =

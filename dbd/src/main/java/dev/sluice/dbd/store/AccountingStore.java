@@ -206,8 +206,13 @@ public final class AccountingStore {
                         + " partition_name = ?, qos = ?, eligible_time = ?, start_time = ?, end_time = ?, state = ?,"
                         + " exit_status = ?, node_list = ?, num_nodes = ?, alloc_cpus = ?, tres_req = ?, tres_alloc = ?,"
                         + " time_limit = ?, work_dir = ?, last_sequence = ?, display_id = ?, array_job_id = ?,"
-                        + " array_task_id = ?, req_cpus = ?, req_nodes = ?, requid = ?, priority = ?, state_reason = ?,"
-                        + " constraints = ?, resv_name = ?, resv_id = ? WHERE id = ?";
+                        + " array_task_id = ?, req_cpus = ?, req_nodes = ?, requid = ?, priority = COALESCE(?, priority),"
+                        + " state_reason = COALESCE(?, state_reason), constraints = ?, resv_name = ?, resv_id = ? WHERE id = ?";
+        // slurmdbd keeps the priority and the reason a job had when it started: its end does not
+        // change them (a job that failed reads Reason None in sacct, not NonZeroExitCode). A record
+        // without a priority (0: no pass ranked the job) keeps the one held too.
+        boolean sameRun = before != null && before.start() > 0 && before.start() == times.start();
+        boolean keepPriority = row != null && j.priority() == 0;
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
             ps.setString(i++, clip(j.name(), 256));
@@ -238,8 +243,16 @@ public final class AccountingStore {
             ps.setInt(i++, placement.reqCpus());
             ps.setInt(i++, placement.reqNodes());
             ps.setLong(i++, j.outcome().cancelledBy());
-            ps.setLong(i++, j.priority());
-            ps.setString(i++, clip(j.outcome().reason(), 64));
+            if (keepPriority) {
+                ps.setNull(i++, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(i++, j.priority());
+            }
+            if (sameRun) {
+                ps.setNull(i++, java.sql.Types.VARCHAR);
+            } else {
+                ps.setString(i++, clip(j.outcome().reason(), 64));
+            }
             ps.setString(i++, clip(j.constraints(), 1024));
             ps.setString(i++, clip(j.reservation(), 128));
             ps.setLong(i++, j.reservationId());

@@ -132,11 +132,15 @@ public final class QosStore {
                                 // Slurm lists QOS by id, which is the order they were added in.
                                 + " FROM acct_qos ORDER BY created_at, name");
                 ResultSet rs = ps.executeQuery()) {
+            int id = 0;
             while (rs.next()) {
+                // Counted over every row, whatever is chosen: the job query numbers them so.
+                id++;
                 if (!names.isEmpty() && !names.contains(rs.getString(1))) {
                     continue;
                 }
                 QosEntry.Builder q = QosEntry.newBuilder()
+                        .setId(id)
                         .setName(rs.getString(1))
                         .setDescription(rs.getString(2))
                         .setPriority((int) rs.getLong(3))

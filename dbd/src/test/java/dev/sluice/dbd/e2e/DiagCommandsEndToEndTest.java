@@ -55,9 +55,8 @@ class DiagCommandsEndToEndTest {
                             .replaceAll("AccountingStoragePort=\\d+", "AccountingStoragePort=" + dbd.commandPort()));
             Result account = run(conf, ROOT, "sacctmgr", "-i", "add", "account", "physics");
             assertThat(account.rc()).as(account.err()).isZero();
-            assertThat(run(conf, ROOT, "sacctmgr", "-i", "add", "user", "alice", "account=physics")
-                            .rc())
-                    .isZero();
+            Result user = run(conf, ROOT, "sacctmgr", "-i", "add", "user", "alice", "account=physics");
+            assertThat(user.rc()).as(user.out() + user.err()).isZero();
             CtldServer c = ctld;
             List<Integer> ids = new ArrayList<>();
             for (int i = 0; i < 5; i++) {

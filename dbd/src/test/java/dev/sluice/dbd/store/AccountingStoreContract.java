@@ -122,6 +122,30 @@ abstract class AccountingStoreContract {
         assertThat(j.getQosId()).isZero();
     }
 
+    @Test
+    void theEndKeepsThePriorityAndReasonTheJobStartedWith() throws Exception {
+        JobInfo r = running(pending(7, "train", "alice", 1000), 1010);
+        r = r.toBuilder().setPriority((int) 4294901759L).setReason("None").build();
+        JobInfo e = ended(r, JobState.FAILED, 3 << 8, 1070).toBuilder()
+                .setPriority(0)
+                .setReason("NonZeroExitCode")
+                .build();
+        store.apply(batch(cluster, job(1, r)));
+        store.apply(batch(cluster, job(2, e)));
+        AccountedJob j = all().get(0);
+        assertThat(j.getState()).isEqualTo(JobState.FAILED);
+        assertThat(Integer.toUnsignedLong(j.getPriority())).isEqualTo(4294901759L);
+        assertThat(j.getReason()).isEqualTo("None");
+        // Requeued and started again: a new run records its own.
+        JobInfo again = running(e, 1100).toBuilder()
+                .setPriority(5)
+                .setReason("Resources")
+                .build();
+        store.apply(batch(cluster, job(3, again)));
+        assertThat(all().get(0).getPriority()).isEqualTo(5);
+        assertThat(all().get(0).getReason()).isEqualTo("Resources");
+    }
+
     private static AccountingRecord step(long seq, JobInfo j, int stepId, int status) {
         AccountingRecord b = batchStep(seq, j);
         return b.toBuilder()

@@ -91,8 +91,8 @@ abstract class QosAndModifyContract {
     void normalExistsAndQosAreAddedModifiedAndDeleted() throws Exception {
         assertThat(qos.list(ListQosRequest.newBuilder().addNames("normal").build())
                         .getQosList())
-                .extracting(QosEntry::getName, QosEntry::getPriority)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("normal", 0));
+                .extracting(QosEntry::getName, QosEntry::getPriority, QosEntry::getId)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("normal", 0, 1));
         AddQosRequest.Builder add = AddQosRequest.newBuilder()
                 .addNames(q.toUpperCase())
                 .setSettings(QosEntry.newBuilder().setPriority(10).setMaxWallMinutes(60))
@@ -110,6 +110,8 @@ abstract class QosAndModifyContract {
         assertThat(added.getMaxWallMinutes()).isEqualTo(60);
         assertThat(added.hasMaxJobsPerUser()).isFalse();
         assertThat(added.getPreemptMode()).isEqualTo("cluster");
+        // Numbered after every QOS created before it, as Slurm numbers them.
+        assertThat(added.getId()).isGreaterThan(1);
 
         assertThat(qos.modify(ModifyQosRequest.newBuilder()
                                 .addNames(q)

@@ -15,6 +15,7 @@ import dev.sluice.restd.auth.LocalAuth;
 import dev.sluice.restd.auth.RestAuth;
 import dev.sluice.restd.auth.TokenGate;
 import dev.sluice.restd.controller.Sessions;
+import dev.sluice.restd.dbv0038.Db38;
 import dev.sluice.restd.openapi.OpenApiDocument;
 import dev.sluice.restd.slurm.ApiVersion;
 import dev.sluice.restd.slurm.SlurmApi;
@@ -72,6 +73,7 @@ public final class RestServer implements AutoCloseable {
     static final int ACCEPT_BACKLOG = 4096;
 
     private final Api38 v0038;
+    private final Db38 dbv0038;
     private final Map<ApiVersion, SlurmApi> versions = new EnumMap<>(ApiVersion.class);
     private final Map<ApiVersion, SlurmdbApi> accounting = new EnumMap<>(ApiVersion.class);
     private final String cluster;
@@ -107,6 +109,7 @@ public final class RestServer implements AutoCloseable {
         this.clock = requireNonNull(clock, "clock is null");
         versions.putAll(SlurmApi.all(cluster, clock, workers));
         this.v0038 = new Api38(cluster, clock, UserDirectory.system());
+        this.dbv0038 = new Db38(cluster, control, clock, UserDirectory.system());
         for (ApiVersion v : ApiVersion.values()) {
             accounting.put(v, new SlurmdbApi(v, cluster, control, clock));
         }
@@ -268,6 +271,19 @@ public final class RestServer implements AutoCloseable {
         }
         if (path.startsWith(Api38.PREFIX)) {
             Optional<Reply> reply = v0038.handle(ex.method(), path, body, ex.client(), sessions.forUser(user, token));
+            if (reply.isPresent()) {
+                return reply.get();
+            }
+        }
+        if (path.startsWith(Db38.PREFIX)) {
+            Optional<Reply> reply = dbv0038.handle(new Db38.Call(
+                    ex.method(),
+                    path,
+                    ex.rawQuery(),
+                    query(ex.rawQuery()),
+                    user,
+                    sessions.accountingForUser(user, token),
+                    sessions.forUser(user, token)));
             if (reply.isPresent()) {
                 return reply.get();
             }

@@ -14,7 +14,7 @@ import java.util.Map;
  * is given: no id (the database numbers QOS only for jobs), no usage threshold, no accrue or
  * per-account limits, no TRES-minutes. A limit it keeps but that is unset is Slurm's INFINITE.
  */
-final class QosJson {
+public final class QosJson {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     /** sacctmgr's flag names (str_2_qos_flags, case ignored) to the data parser's. */
@@ -44,12 +44,7 @@ final class QosJson {
         o.put("name", q.getName());
         o.put("description", q.getDescription());
         ArrayNode flags = o.putArray("flags");
-        for (String f : q.getFlagsList()) {
-            String known = FLAGS.get(f.strip().toLowerCase(Locale.ROOT));
-            if (known != null) {
-                flags.add(known);
-            }
-        }
+        flagNames(q.getFlagsList()).forEach(flags::add);
         o.set("priority", Numbers.set(Integer.toUnsignedLong(q.getPriority())));
         o.putObject("usage_factor").put("set", true).put("infinite", false).put("number", q.getUsageFactor());
         ObjectNode preempt = o.putObject("preempt");
@@ -82,6 +77,14 @@ final class QosJson {
         per.set("user", DbJobJson.tresList(q.getMaxTresPerUser(), tresIds));
         max.putObject("wall_clock").putObject("per").set("job", limit(q.hasMaxWallMinutes(), q.getMaxWallMinutes()));
         return limits;
+    }
+
+    /** sacctmgr's QOS flags as the data parsers name them; words they do not know left out. */
+    public static List<String> flagNames(List<String> sacctmgrFlags) {
+        return sacctmgrFlags.stream()
+                .map(f -> FLAGS.get(f.strip().toLowerCase(Locale.ROOT)))
+                .filter(java.util.Objects::nonNull)
+                .toList();
     }
 
     /** A limit sluice-dbd keeps: unset means none, Slurm's INFINITE; zero is a limit of zero. */

@@ -39,7 +39,9 @@ public final class Api38 {
             Route.get("nodes/", "every node", "v0.0.38_nodes_response"),
             Route.get("node/{node_name}", "one node", "v0.0.38_nodes_response"),
             Route.get("partitions/", "every partition", "v0.0.38_partitions_response"),
-            Route.get("partition/{partition_name}", "one partition", "v0.0.38_partitions_response"));
+            Route.get("partition/{partition_name}", "one partition", "v0.0.38_partitions_response"),
+            Route.get("reservations/", "every advance reservation", "v0.0.38_reservations_response"),
+            Route.get("reservation/{reservation_name}", "one advance reservation", "v0.0.38_reservations_response"));
 
     private final String cluster;
     private final Clock clock;
@@ -84,6 +86,8 @@ public final class Api38 {
                         case "GET node/*" -> Cluster38.nodes(controller, arg);
                         case "GET partitions" -> Cluster38.partitions(controller, null);
                         case "GET partition/*" -> Cluster38.partitions(controller, arg);
+                        case "GET reservations" -> Reservations38.reservations(controller, null);
+                        case "GET reservation/*" -> Reservations38.reservations(controller, arg);
                         default ->
                             throw new IllegalStateException(
                                     "route " + match.get().key() + " has no handler");

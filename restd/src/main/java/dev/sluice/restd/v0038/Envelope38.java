@@ -13,7 +13,7 @@ import dev.sluice.restd.http.Reply;
  * with {@code error_code}); each has its method here.
  */
 final class Envelope38 {
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private final ObjectNode body = F.objectNode();
 

@@ -1,0 +1,99 @@
+package dev.sluice.restd.dbv0038;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.tres.Tres;
+import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.ConfigEntry;
+import dev.sluice.protocol.v1.GetConfigRequest;
+import dev.sluice.protocol.v1.GetNodesRequest;
+import dev.sluice.protocol.v1.NodeInfo;
+import dev.sluice.protocol.v1.TresEntry;
+import dev.sluice.restd.controller.ControllerSession;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
+import java.util.List;
+
+/**
+ * Clusters in dbv0.0.38's shape (compat 153). slurmdbd knows what a controller told it when it
+ * registered: its address, nodes, select plugin and TRES totals. Sluice's controller does not
+ * register, so for the cluster this daemon serves these are asked of the controller itself
+ * (its nodes' configured TRES, its SelectType); another cluster has none of them.
+ */
+final class Clusters38 {
+    /** SLURM_PROTOCOL_VERSION of 22.05, which slurmdbd records for a registered controller. */
+    private static final int RPC_VERSION = 9728;
+
+    private final String local;
+    private final SlurmdbApi.Control control;
+
+    Clusters38(String local, SlurmdbApi.Control control) {
+        this.local = local;
+        this.control = control;
+    }
+
+    ArrayNode list(List<String> names, List<TresEntry> tres, ControllerSession controller) {
+        ArrayNode out = DbEnvelope38.F.arrayNode();
+        for (String name : names) {
+            ObjectNode o = out.addObject();
+            // 22.05's parser prints the root association of a cluster as null.
+            o.putObject("associations").putNull("root");
+            boolean registered = name.equals(local) && !control.host().isEmpty();
+            o.putObject("controller")
+                    .put("host", registered ? control.host() : "")
+                    .put("port", registered ? control.port() : 0);
+            // Debian's slurmdbd is built for several slurmd on one host, and says so per cluster.
+            o.putArray("flags").add("MULTIPLE_SLURMD");
+            o.put("name", name);
+            List<NodeInfo> nodes = registered ? nodes(controller) : List.of();
+            o.put(
+                    "nodes",
+                    nodes.isEmpty()
+                            ? ""
+                            : HostList.compress(
+                                    nodes.stream().map(NodeInfo::getName).toList()));
+            o.put("rpc_version", registered ? RPC_VERSION : 0);
+            o.put("select_plugin", registered ? selectPlugin(controller) : "");
+            Tres totals = Tres.empty();
+            for (NodeInfo n : nodes) {
+                totals = totals.plus(n.getCfgTres().isEmpty() ? Tres.empty() : Tres.parse(n.getCfgTres()));
+            }
+            totals = totals.with("node", nodes.size());
+            ArrayNode list = o.putArray("tres");
+            for (TresEntry t : tres) {
+                list.add(Tres38.entry(t, totals.get(Tres38.key(t))));
+            }
+        }
+        return out;
+    }
+
+    private static List<NodeInfo> nodes(ControllerSession controller) {
+        try {
+            return controller
+                    .call(ClientRequest.newBuilder().setGetNodes(GetNodesRequest.getDefaultInstance()))
+                    .getGetNodes()
+                    .getNodesList();
+        } catch (ControllerException e) {
+            return List.of();
+        }
+    }
+
+    /** {@code cons_tres} for {@code SelectType=select/cons_tres}. */
+    private static String selectPlugin(ControllerSession controller) {
+        try {
+            return controller
+                    .call(ClientRequest.newBuilder().setGetConfig(GetConfigRequest.getDefaultInstance()))
+                    .getGetConfig()
+                    .getEntriesList()
+                    .stream()
+                    .filter(e -> e.getKey().equals("SelectType"))
+                    .map(ConfigEntry::getValue)
+                    .map(v -> v.startsWith("select/") ? v.substring("select/".length()) : v)
+                    .findFirst()
+                    .orElse("");
+        } catch (ControllerException e) {
+            return "";
+        }
+    }
+}

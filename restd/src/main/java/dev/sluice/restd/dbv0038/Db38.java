@@ -1,0 +1,302 @@
+package dev.sluice.restd.dbv0038;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.protocol.v1.AccountedJob;
+import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListAssocResult;
+import dev.sluice.protocol.v1.ListQosRequest;
+import dev.sluice.protocol.v1.ListTresRequest;
+import dev.sluice.protocol.v1.QosEntry;
+import dev.sluice.protocol.v1.TresEntry;
+import dev.sluice.protocol.v1.UserEntry;
+import dev.sluice.restd.controller.AccountingSession;
+import dev.sluice.restd.controller.ControllerSession;
+import dev.sluice.restd.http.Reply;
+import dev.sluice.restd.http.Route;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The {@code /slurmdb/v0.0.38/} endpoints slurmrestd 22.05 serves (its openapi/dbv0.0.38), GET only. */
+public final class Db38 {
+    public static final String PREFIX = "/slurmdb/v0.0.38/";
+
+    static final List<Route> ROUTES = List.of(
+            Route.get("jobs/", "jobs as accounting keeps them", "dbv0.0.38_job_info"),
+            Route.get("job/{job_id}", "one job as accounting keeps it", "dbv0.0.38_job_info"),
+            Route.get("accounts/", "every account", "dbv0.0.38_account_info"),
+            Route.get("account/{account_name}", "one account", "dbv0.0.38_account_info"),
+            Route.get("users/", "every user", "dbv0.0.38_user_info"),
+            Route.get("user/{user_name}", "one user", "dbv0.0.38_user_info"),
+            Route.get("associations/", "every association", "dbv0.0.38_associations_info"),
+            Route.get("qos/", "every QOS", "dbv0.0.38_qos_info"),
+            Route.get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info"),
+            Route.get("tres/", "the TRES", "dbv0.0.38_tres_info"),
+            Route.get("clusters/", "the clusters", "dbv0.0.38_cluster_info"),
+            Route.get("config/", "everything above at once", "dbv0.0.38_config_info"));
+
+    /** One request, already authenticated; {@code accounting} empty where there is no dbd. */
+    public record Call(
+            String method,
+            String path,
+            String rawQuery,
+            Map<String, String> query,
+            String user,
+            Optional<AccountingSession> accounting,
+            ControllerSession controller) {}
+
+    private final Clusters38 clusters;
+    private final Clock clock;
+    private final UserDirectory users;
+
+    public Db38(String cluster, SlurmdbApi.Control control, Clock clock, UserDirectory users) {
+        this.clusters = new Clusters38(requireNonNull(cluster, "cluster is null"), control);
+        this.clock = requireNonNull(clock, "clock is null");
+        this.users = requireNonNull(users, "users is null");
+    }
+
+    /** Empty when {@code path} is no endpoint of dbv0.0.38. */
+    public Optional<Reply> handle(Call call) {
+        if (!call.path().startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        Optional<Route.Match> match = Route.match(call.method(), call.path().substring(PREFIX.length()), ROUTES);
+        if (match.isEmpty()) {
+            return Optional.empty();
+        }
+        if (call.rawQuery() != null && call.rawQuery().contains(",")) {
+            // 22.05's query reader takes a list only with its commas encoded (%2C): a bare one
+            // refuses the request before any data parser sees it (compat 154).
+            return Optional.of(Reply.text(400, "Unable to parse query."));
+        }
+        String key = match.get().key();
+        String arg = match.get().arg();
+        DbEnvelope38 out = new DbEnvelope38();
+        if (call.accounting().isEmpty()) {
+            ErrorCode none = ErrorCode.DB_CONNECTION;
+            return Optional.of(
+                    out.error(null, none.number(), none.text(), source(key)).reply(500));
+        }
+        Fetch db = new Fetch(call.accounting().get());
+        try {
+            return Optional.of(
+                    switch (key) {
+                        case "GET jobs" -> jobs(db, out, JobFilter38.read(call.query(), clock.instant()));
+                        case "GET job/*" -> jobs(db, out, JobFilter38.one(arg));
+                        case "GET accounts", "GET account/*" -> accounts(db, out, arg);
+                        case "GET users", "GET user/*" -> users(db, out, arg);
+                        case "GET associations" -> associations(db, out);
+                        case "GET qos", "GET qos/*" -> qos(db, out, arg);
+                        case "GET tres" -> tres(db, out);
+                        case "GET clusters" -> clusters(db, out, call.controller());
+                        case "GET config" -> config(db, out, call);
+                        default -> throw new IllegalStateException("route " + key + " has no handler");
+                    });
+        } catch (JobFilter38.BadQuery e) {
+            // slurmrestd refuses the query before it asks anything, without the listing's key.
+            return Optional.of(out.error(
+                            e.getMessage(),
+                            DbEnvelope38.INVALID_QUERY,
+                            "Query empty or not RFC7320 compliant",
+                            e.source())
+                    .reply(500));
+        } catch (AccountingException e) {
+            ErrorCode known = ErrorCode.fromNumber(e.code());
+            int number = e.code() != 0 ? e.code() : ErrorCode.DB_CONNECTION.number();
+            String text = e.code() != 0 && known.number() == e.code() ? known.text() : e.getMessage();
+            emptyListing(key, out);
+            return Optional.of(out.error(null, number, text, source(key)).reply(500));
+        }
+    }
+
+    /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, ... */
+    private static String source(String key) {
+        String what = key.substring(4).replaceAll("/.*", "");
+        return switch (what) {
+            case "job", "jobs" -> "slurmdb_jobs_get";
+            case "account", "accounts" -> "slurmdb_accounts_get";
+            case "user", "users" -> "slurmdb_users_get";
+            case "config" -> "slurmdb_config_get";
+            default -> "slurmdb_" + what + "_get";
+        };
+    }
+
+    /** A failed listing still has its (empty) list, as slurmrestd's does. */
+    private static void emptyListing(String key, DbEnvelope38 out) {
+        String field = switch (key) {
+            case "GET jobs", "GET job/*" -> "jobs";
+            case "GET accounts", "GET account/*" -> "accounts";
+            case "GET users", "GET user/*" -> "users";
+            case "GET qos", "GET qos/*" -> "QOS";
+            case "GET tres" -> "TRES";
+            case "GET clusters" -> "clusters";
+            default -> null;
+        };
+        if (field != null) {
+            out.body().putArray(field);
+        }
+    }
+
+    private Reply jobs(Fetch db, DbEnvelope38 out, JobFilter38 filter) throws AccountingException {
+        List<TresEntry> tres = db.tres();
+        List<AccountedJob> found = new ArrayList<>();
+        if (filter.query().isPresent()) {
+            found.addAll(db.dbd
+                    .call(DbdRequest.newBuilder().setQueryJobs(filter.query().get()))
+                    .getJobs()
+                    .getJobsList());
+        }
+        ArrayNode jobs = out.body().putArray("jobs");
+        found.stream().filter(filter::keeps).map(filter::steps).forEach(j -> jobs.add(Jobs38.of(j, tres, users)));
+        if (jobs.isEmpty()) {
+            out.nothingFound("slurmdb_jobs_get");
+        }
+        return out.reply(200);
+    }
+
+    private static Reply accounts(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
+        ListAssocResult listed = db.list(AssocEntity.ACCOUNTS, name);
+        ArrayNode accounts = Assoc38.accounts(listed.getAccountsList(), db.tree());
+        out.body().set("accounts", accounts);
+        if (accounts.isEmpty()) {
+            return out.nothingFound("slurmdb_accounts_get").reply(500);
+        }
+        return out.reply(200);
+    }
+
+    private static Reply users(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
+        ListAssocResult listed = db.list(AssocEntity.USERS, name);
+        ArrayNode users = Assoc38.users(listed.getUsersList(), db.tree());
+        out.body().set("users", users);
+        if (users.isEmpty()) {
+            return out.nothingFound("slurmdb_users_get").reply(500);
+        }
+        return out.reply(200);
+    }
+
+    private static Reply associations(Fetch db, DbEnvelope38 out) throws AccountingException {
+        Assoc38.Tree tree = db.tree();
+        out.body().set("associations", Assoc38.associations(tree.associations(), tree, db.tres()));
+        return out.reply(200);
+    }
+
+    /** A QOS that does not exist is an empty list, without an error (slurmrestd 22.05). */
+    private static Reply qos(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
+        out.body().set("QOS", Qos38.list(db.qos(name), db.tres()));
+        return out.reply(200);
+    }
+
+    private static Reply tres(Fetch db, DbEnvelope38 out) throws AccountingException {
+        out.body().set("TRES", tresListing(db.tres()));
+        return out.reply(200);
+    }
+
+    /** The TRES table as slurmdbd lists it: its dynamic_offset row included, every count 0. */
+    private static ArrayNode tresListing(List<TresEntry> tres) {
+        ArrayNode list = DbEnvelope38.F.arrayNode();
+        List<TresEntry> all = new ArrayList<>(tres);
+        if (all.stream().noneMatch(t -> t.getId() == Tres38.DYNAMIC_OFFSET.getId())) {
+            all.add(Tres38.DYNAMIC_OFFSET);
+        }
+        all.stream()
+                .sorted(java.util.Comparator.comparingInt(TresEntry::getId))
+                .forEach(t -> list.add(Tres38.entry(t, 0L)));
+        return list;
+    }
+
+    private Reply clusters(Fetch db, DbEnvelope38 out, ControllerSession controller) throws AccountingException {
+        out.body()
+                .set(
+                        "clusters",
+                        clusters.list(db.list(AssocEntity.CLUSTERS, "").getClustersList(), db.tres(), controller));
+        return out.reply(200);
+    }
+
+    /**
+     * Everything at once, as slurmrestd gathers it: QOS, TRES, accounts, clusters, users and
+     * wckeys. Sluice keeps no wckeys; listing them is an operator's right in slurmdbd, so a
+     * plain user's config answer carries slurmdbd's refusal for them (and status 500).
+     */
+    private Reply config(Fetch db, DbEnvelope38 out, Call call) throws AccountingException {
+        ObjectNode body = out.body();
+        body.set("QOS", Qos38.list(db.qos(""), db.tres()));
+        body.set("TRES", tresListing(db.tres()));
+        Assoc38.Tree tree = db.tree();
+        body.set("accounts", Assoc38.accounts(db.list(AssocEntity.ACCOUNTS, "").getAccountsList(), tree));
+        body.set(
+                "clusters",
+                clusters.list(db.list(AssocEntity.CLUSTERS, "").getClustersList(), db.tres(), call.controller()));
+        List<UserEntry> users = db.list(AssocEntity.USERS, "").getUsersList();
+        body.set("users", Assoc38.users(users, tree));
+        body.putArray("wckeys");
+        boolean operator = call.user().equals("root")
+                || users.stream()
+                        .anyMatch(u -> u.getName().equals(call.user())
+                                && (u.getAdminLevel().equals("Administrator")
+                                        || u.getAdminLevel().equals("Operator")));
+        if (!operator) {
+            ErrorCode denied = ErrorCode.ACCESS_DENIED;
+            out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_get");
+            return out.reply(500);
+        }
+        return out.reply(200);
+    }
+
+    /** sluice-dbd, each listing asked for once per request. */
+    private static final class Fetch {
+        private final AccountingSession dbd;
+        private List<TresEntry> tres;
+        private Assoc38.Tree tree;
+
+        Fetch(AccountingSession dbd) {
+            this.dbd = dbd;
+        }
+
+        List<TresEntry> tres() throws AccountingException {
+            if (tres == null) {
+                tres = dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
+                        .getListedTres()
+                        .getTresList();
+            }
+            return tres;
+        }
+
+        List<QosEntry> qos(String name) throws AccountingException {
+            ListQosRequest.Builder req = ListQosRequest.newBuilder();
+            if (!name.isEmpty()) {
+                req.addNames(name);
+            }
+            return dbd.call(DbdRequest.newBuilder().setListQos(req))
+                    .getListedQos()
+                    .getQosList();
+        }
+
+        ListAssocResult list(AssocEntity entity, String name) throws AccountingException {
+            ListAssocRequest.Builder req = ListAssocRequest.newBuilder().setEntity(entity);
+            if (!name.isEmpty()) {
+                req.addNames(name);
+            }
+            return dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
+        }
+
+        Assoc38.Tree tree() throws AccountingException {
+            if (tree == null) {
+                tree = Assoc38.Tree.of(
+                        list(AssocEntity.ASSOCIATIONS, "").getAssociationsList(),
+                        list(AssocEntity.USERS, "").getUsersList());
+            }
+            return tree;
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.sluice.restd.dbv0038;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.common.slurm.SlurmVersion;
+import dev.sluice.restd.http.Reply;
+
+/** What every dbv0.0.38 answer carries: {@code meta} (the plugin, Slurm's version) and {@code errors}. */
+final class DbEnvelope38 {
+    static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    /** slurmrestd's ESLURM_REST_EMPTY_RESULT: the query was fine and found nothing. */
+    static final int NOTHING_FOUND = 9003;
+
+    /** slurmrestd's ESLURM_REST_INVALID_QUERY. */
+    static final int INVALID_QUERY = 9000;
+
+    private final ObjectNode body = F.objectNode();
+
+    DbEnvelope38() {
+        ObjectNode meta = body.putObject("meta");
+        ObjectNode plugin = meta.putObject("plugin");
+        plugin.put("type", "openapi/dbv0.0.38");
+        plugin.put("name", "Slurm OpenAPI DB v0.0.38");
+        ObjectNode slurm = meta.putObject("Slurm");
+        String[] v = SlurmVersion.RELEASE.split("\\.");
+        ObjectNode version = slurm.putObject("version");
+        version.put("major", Integer.parseInt(v[0]));
+        version.put("micro", Integer.parseInt(v[2]));
+        version.put("minor", Integer.parseInt(v[1]));
+        slurm.put("release", SlurmVersion.RELEASE);
+        body.putArray("errors");
+    }
+
+    ObjectNode body() {
+        return body;
+    }
+
+    /** An error with Slurm's number and text, what failed and where ({@code source} null: none). */
+    DbEnvelope38 error(String description, int number, String error, String source) {
+        ObjectNode e = ((ArrayNode) body.get("errors")).addObject();
+        if (description != null) {
+            e.put("description", description);
+        }
+        e.put("error", error);
+        e.put("error_number", number);
+        if (source != null) {
+            e.put("source", source);
+        }
+        return this;
+    }
+
+    /** The listing found nothing: slurmrestd's "Nothing found", naming the call that found it. */
+    DbEnvelope38 nothingFound(String source) {
+        return error("Nothing found", NOTHING_FOUND, "Nothing found with query", source);
+    }
+
+    Reply reply(int status) {
+        return new Reply(status, body);
+    }
+}
