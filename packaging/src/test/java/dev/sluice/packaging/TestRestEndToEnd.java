@@ -202,6 +202,57 @@ class TestRestEndToEnd {
     }
 
     @Test
+    void aReservationIsCreatedUpdatedAndDeletedThroughTheApiFromV0043() throws Exception {
+        String node = send("GET", V + "nodes", null).body().at("/nodes/0/name").asText();
+        for (ApiVersion version : ApiVersion.values()) {
+            String prefix = version.slurmPrefix();
+            String name = "rest_" + version.name().toLowerCase(java.util.Locale.ROOT);
+            String create = "{\"name\": \"" + name + "\", \"users\": [\"root\"], \"node_list\": [\"" + node + "\"],"
+                    + " \"start_time\": {\"set\": true, \"number\": "
+                    + (java.time.Instant.now().getEpochSecond() + 7200)
+                    + "}, \"duration\": {\"set\": true, \"number\": 30}, \"flags\": [\"MAINT\"]}";
+            Answer created = send("POST", prefix + "reservation", create);
+            if (version == ApiVersion.V0042) {
+                assertThat(created.status()).isEqualTo(404);
+                continue;
+            }
+            assertThat(created.status()).as(created.body().toString()).isEqualTo(200);
+            OpenApiDocs.of(version).assertValidFor("openapi_reservation_mod_resp", created.body());
+            try {
+                String shown =
+                        cluster.command("scontrol", "show", "reservation", name).out();
+                assertThat(shown).contains("Nodes=" + node, "Duration=00:30:00", "Users=root", "Flags=MAINT");
+                // The same name again: an update, as slurmrestd's "create or update".
+                Answer updated = send(
+                        "POST",
+                        prefix + "reservations",
+                        "{\"reservations\": [{\"name\": \"" + name
+                                + "\", \"duration\": {\"set\": true, \"number\": 45}}]}");
+                assertThat(updated.status()).as(updated.body().toString()).isEqualTo(200);
+                OpenApiDocs.of(version).assertValidFor("openapi_reservation_mod_resp", updated.body());
+                assertThat(cluster.command("scontrol", "show", "reservation", name)
+                                .out())
+                        .contains("Duration=00:45:00");
+                // Refused as scontrol's is: no user and no account.
+                Answer nobody = send(
+                        "POST",
+                        prefix + "reservation",
+                        "{\"name\": \"nobody\", \"duration\": 5, \"node_list\": [\"" + node + "\"]}");
+                assertThat(nobody.status()).isEqualTo(500);
+                OpenApiDocs.of(version).assertValidFor("openapi_reservation_mod_resp", nobody.body());
+            } finally {
+                Answer deleted = send("DELETE", prefix + "reservation/" + name, null);
+                assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
+                OpenApiDocs.of(version).assertValidFor("openapi_resp", deleted.body());
+            }
+            assertThat(cluster.command("scontrol", "show", "reservation", name).out()
+                            + cluster.command("scontrol", "show", "reservation", name)
+                                    .err())
+                    .contains("not found");
+        }
+    }
+
+    @Test
     void jobIsSubmittedRunsAndCompletes() throws Exception {
         Path out = cluster.workDir().resolve("rest-" + UUID.randomUUID() + ".out");
         int job = submit("#!/bin/sh\necho rest-hello\n", out);
