@@ -3,8 +3,8 @@ package dev.sluice.restd.dbv0038;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.common.slurm.SlurmVersion;
 import dev.sluice.restd.http.Reply;
+import dev.sluice.restd.v0038.Meta38;
 
 /** What every dbv0.0.38 answer carries: {@code meta} (the plugin, Slurm's version) and {@code errors}. */
 final class DbEnvelope38 {
@@ -19,17 +19,7 @@ final class DbEnvelope38 {
     private final ObjectNode body = F.objectNode();
 
     DbEnvelope38() {
-        ObjectNode meta = body.putObject("meta");
-        ObjectNode plugin = meta.putObject("plugin");
-        plugin.put("type", "openapi/dbv0.0.38");
-        plugin.put("name", "Slurm OpenAPI DB v0.0.38");
-        ObjectNode slurm = meta.putObject("Slurm");
-        String[] v = SlurmVersion.RELEASE.split("\\.");
-        ObjectNode version = slurm.putObject("version");
-        version.put("major", Integer.parseInt(v[0]));
-        version.put("micro", Integer.parseInt(v[2]));
-        version.put("minor", Integer.parseInt(v[1]));
-        slurm.put("release", SlurmVersion.RELEASE);
+        Meta38.write(body, "openapi/dbv0.0.38", "Slurm OpenAPI DB v0.0.38");
         body.putArray("errors");
     }
 

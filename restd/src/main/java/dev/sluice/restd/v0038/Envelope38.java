@@ -3,7 +3,6 @@ package dev.sluice.restd.v0038;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.common.slurm.SlurmVersion;
 import dev.sluice.restd.http.Reply;
 
 /**
@@ -18,17 +17,7 @@ final class Envelope38 {
     private final ObjectNode body = F.objectNode();
 
     Envelope38() {
-        ObjectNode meta = body.putObject("meta");
-        ObjectNode plugin = meta.putObject("plugin");
-        plugin.put("type", "openapi/v0.0.38");
-        plugin.put("name", "Slurm OpenAPI v0.0.38");
-        ObjectNode slurm = meta.putObject("Slurm");
-        String[] v = SlurmVersion.RELEASE.split("\\.");
-        ObjectNode version = slurm.putObject("version");
-        version.put("major", Integer.parseInt(v[0]));
-        version.put("micro", Integer.parseInt(v[2]));
-        version.put("minor", Integer.parseInt(v[1]));
-        slurm.put("release", SlurmVersion.RELEASE);
+        Meta38.write(body, "openapi/v0.0.38", "Slurm OpenAPI v0.0.38");
         body.putArray("errors");
     }
 
