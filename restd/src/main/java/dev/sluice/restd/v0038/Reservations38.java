@@ -6,6 +6,7 @@ import dev.sluice.cli.client.ControllerException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.slurm.SlurmLimits;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.GetReservationsRequest;
 import dev.sluice.protocol.v1.ReservationInfo;
@@ -56,7 +57,7 @@ final class Reservations38 {
         o.put("node_list", r.getNodesCount() == 0 ? "" : HostList.compress(r.getNodesList()));
         o.put("partition", r.getPartition());
         o.put("start_time", r.getStartTime());
-        o.put("tres", "cpu=" + r.getCoreCount());
+        o.put("tres", Tres.of(java.util.Map.of("cpu", (long) r.getCoreCount())).format());
         o.put("users", users(r));
         // Slurm's NO_VAL: no power budget (22.05 prints the number, not null, here).
         o.put("watts", SlurmLimits.NO_VAL);
