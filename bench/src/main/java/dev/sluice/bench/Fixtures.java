@@ -136,7 +136,8 @@ public final class Fixtures {
                 1,
                 false,
                 "OFF",
-                0);
+                0,
+                "NO");
     }
 
     /** The scale harness's seeded mix (mostly small CPU jobs, some multi-node, some GPU). */

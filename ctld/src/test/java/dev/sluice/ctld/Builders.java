@@ -62,7 +62,8 @@ public final class Builders {
                 1,
                 false,
                 "OFF",
-                0);
+                0,
+                "NO");
     }
 
     public static final class NodeBuilder {

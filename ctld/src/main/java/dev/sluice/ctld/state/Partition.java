@@ -42,42 +42,6 @@ public record Partition(
         requireNonNull(overSubscribe, "overSubscribe is null");
     }
 
-    /** A partition with {@code OverSubscribe=NO}, Slurm's default. */
-    public Partition(
-            String name,
-            List<String> nodes,
-            boolean isDefault,
-            long maxTimeMinutes,
-            long defaultTimeMinutes,
-            int maxNodes,
-            int minNodes,
-            PartitionState state,
-            long defMemPerCpuMb,
-            long maxMemPerNodeMb,
-            int priorityTier,
-            int priorityJobFactor,
-            boolean hidden,
-            String preemptMode,
-            long graceTimeSeconds) {
-        this(
-                name,
-                nodes,
-                isDefault,
-                maxTimeMinutes,
-                defaultTimeMinutes,
-                maxNodes,
-                minNodes,
-                state,
-                defMemPerCpuMb,
-                maxMemPerNodeMb,
-                priorityTier,
-                priorityJobFactor,
-                hidden,
-                preemptMode,
-                graceTimeSeconds,
-                "NO");
-    }
-
     /**
      * {@code OverSubscribe=FORCE}: its jobs' resources may be shared without the jobs asking,
      * which Slurm 22.05 needs on both partitions for a job of one to suspend a job of the other

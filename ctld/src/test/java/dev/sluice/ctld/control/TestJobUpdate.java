@@ -52,7 +52,8 @@ class TestJobUpdate {
                     1,
                     false,
                     "OFF",
-                    0)),
+                    0,
+                    "NO")),
             1);
 
     private final ControlHarness harness = new ControlHarness();

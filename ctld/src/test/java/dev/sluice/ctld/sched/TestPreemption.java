@@ -73,7 +73,8 @@ class TestPreemption {
                 1,
                 false,
                 mode,
-                0);
+                0,
+                "NO");
     }
 
     private int submit(String partition, JobRequest request) {
@@ -233,7 +234,8 @@ class TestPreemption {
                 1,
                 false,
                 "CANCEL",
-                10);
+                10,
+                "NO");
         cluster = ClusterFixture.aCluster()
                 .cpus(CPUS)
                 .partitions(names -> List.of(graced, partition("high", names, 2, "CANCEL")))

@@ -193,7 +193,8 @@ class TestScheduler {
                         1,
                         false,
                         "OFF",
-                        0)))
+                        0,
+                        "NO")))
                 .at(NOW - 100, NOW)
                 .build();
         state = cluster.state();
