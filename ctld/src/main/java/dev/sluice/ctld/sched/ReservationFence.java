@@ -57,10 +57,26 @@ final class ReservationFence {
         return r == null || r.start() > now ? JobReason.RESERVATION : null;
     }
 
+    /**
+     * The nodes a job may not use at some moment of a window, and whether its own reservation
+     * alone keeps it off nodes: it runs in one, and no other reservation closes a node outside it
+     * then. Such a job waits for its reservation's resources, and Slurm 22.05 says so:
+     * "Resources" (compat 170).
+     */
+    record Closed(Set<String> nodes, boolean onlyOwnConfines) {
+        static final Closed NONE = new Closed(Set.of(), false);
+    }
+
     /** The nodes the job may not use at some moment of {@code [from, to)}. */
     Set<String> closed(Job job, long from, long to) {
+        return closure(job, from, to).nodes();
+    }
+
+    /** {@link #closed} and whether only the job's own reservation closes them, worked out once. */
+    Closed closure(Job job, long from, long to) {
         Reservation own = own(job);
         Set<String> closed = closedByOthers(job, own, from, to);
+        boolean onlyOwn = own != null && own.nodes().containsAll(closed);
         if (own != null) {
             if (!own.has(ReservationFlag.FLEX) && !own.has(ReservationFlag.ANY_NODES)) {
                 for (String node : allNodes) {
@@ -71,22 +87,7 @@ final class ReservationFence {
             }
             closed.removeAll(own.nodes());
         }
-        return closed;
-    }
-
-    /**
-     * Whether the job's own reservation alone keeps it off nodes: it runs in one, and no other
-     * reservation closes a node outside it during {@code [from, to)}. Such a job waits for its
-     * reservation's resources, and Slurm 22.05 says so: "Resources" (compat 170).
-     */
-    boolean onlyOwnConfines(Job job, long from, long to) {
-        Reservation own = own(job);
-        if (own == null) {
-            return false;
-        }
-        Set<String> others = closedByOthers(job, own, from, to);
-        others.removeAll(own.nodes());
-        return others.isEmpty();
+        return new Closed(closed, onlyOwn);
     }
 
     private Reservation own(Job job) {

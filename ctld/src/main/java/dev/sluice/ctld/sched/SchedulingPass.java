@@ -151,7 +151,8 @@ final class SchedulingPass {
         }
         long end = Scheduler.endOf(now, job);
         PlacementRequest asked = request;
-        Set<String> closed = fence.isEmpty() ? Set.of() : fence.closed(job, now, end);
+        ReservationFence.Closed closure = fence.isEmpty() ? ReservationFence.Closed.NONE : fence.closure(job, now, end);
+        Set<String> closed = closure.nodes();
         boolean fenced = !java.util.Collections.disjoint(request.requiredNodes(), closed);
         request = ReservationFence.without(request, closed);
         if (!preempting.isEmpty()) {
@@ -192,7 +193,7 @@ final class SchedulingPass {
                         waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();
                 if (!closed.isEmpty()
                         && (fenced
-                                || !fence.onlyOwnConfines(job, now, end)
+                                || !closure.onlyOwnConfines()
                                         && memo.placeNow(
                                                         partition,
                                                         timeline.capacityFor(now, end),
