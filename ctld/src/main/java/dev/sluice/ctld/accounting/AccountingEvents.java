@@ -95,8 +95,9 @@ public final class AccountingEvents {
             // Both the task that splits off (its own job id now) and the array record left
             // behind (fewer pending tasks) are shipped, so sacct lists 6_1 and 6_[2-4] at once.
             case StateRecord.ArrayTaskSplit r -> List.of(job(after, nobody, site));
-            // Holds change no accounting field.
+            // Holds change no accounting field, nor does a GraceTime starting (the end will).
             case StateRecord.JobHoldChanged r -> List.of();
+            case StateRecord.JobPreemptGraceStarted r -> List.of();
             case StateRecord.JobUpdated r -> List.of(job(after, nobody, site));
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();
@@ -183,6 +184,7 @@ public final class AccountingEvents {
                 r.newJobId() == r.jobId() || r.newJobId() == 0 ? List.of(r.jobId()) : List.of(r.newJobId(), r.jobId());
             case StateRecord.StepRecorded r -> List.of(r.jobId());
             case StateRecord.JobHoldChanged r -> List.of();
+            case StateRecord.JobPreemptGraceStarted r -> List.of();
             case StateRecord.JobsPurged r -> List.of();
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();

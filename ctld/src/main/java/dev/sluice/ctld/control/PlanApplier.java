@@ -20,9 +20,6 @@ import java.util.List;
  * expected starts, priorities) as soft state. The loop only journals, replays and publishes it.
  */
 public final class PlanApplier {
-    private static final int SIGCONT = 18;
-    private static final int SIGTERM = 15;
-
     private PlanApplier() {}
 
     public static ControlResult<Void> apply(ClusterView state, SchedulePlan plan, long now) {
@@ -59,19 +56,11 @@ public final class PlanApplier {
             if (p.mode() == PreemptMode.SUSPEND) {
                 continue;
             }
-            if (p.graceSeconds() > 0) {
-                // GraceTime: SIGTERM now (and SIGCONT, as Slurm sends both); PreemptKills ends
-                // it when the time is up.
-                List<String> nodes = victim.allocation().nodeNames();
-                effects.add(new Effect.Signal(victim.id(), nodes, SIGCONT, false));
-                effects.add(new Effect.Signal(victim.id(), nodes, SIGTERM, false));
-                soft.add(new SoftChange.PreemptGraceStarted(victim.id(), victim.startTime(), now + p.graceSeconds()));
-                continue;
-            }
-            Transition preempted = JobLifecycle.apply(
-                    state.job(p.jobId()),
-                    new JobEvent.Preempt(p.mode() == PreemptMode.REQUEUE, p.holdBackSeconds()),
-                    now);
+            // GraceTime: signalled now, PreemptKills ends it when the time is up.
+            JobEvent event = p.graceSeconds() > 0
+                    ? new JobEvent.PreemptGrace(p.graceSeconds())
+                    : new JobEvent.Preempt(p.mode() == PreemptMode.REQUEUE, p.holdBackSeconds());
+            Transition preempted = JobLifecycle.apply(victim, event, now);
             records.addAll(preempted.records());
             effects.addAll(preempted.effects());
         }

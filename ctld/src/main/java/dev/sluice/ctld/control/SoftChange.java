@@ -57,9 +57,6 @@ public sealed interface SoftChange {
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
 
-    /** The run that started at {@code startTime} was preempted with a GraceTime ending at {@code deadline}. */
-    record PreemptGraceStarted(int jobId, long startTime, long deadline) implements SoftChange {}
-
     /**
      * {@code scontrol reconfigure}: the files changed under a running controller (nodes new to
      * slurm.conf, partitions as now configured). Not journaled: like the controller's start-up

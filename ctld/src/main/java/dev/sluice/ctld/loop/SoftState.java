@@ -17,7 +17,6 @@ public final class SoftState {
             case SoftChange.NodeSilent s -> state.silent(s.node());
             case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
             case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
-            case SoftChange.PreemptGraceStarted g -> state.preemptGraceStarted(g.jobId(), g.startTime(), g.deadline());
             case SoftChange.PartitionUpdated p -> state.updatePartition(p.partition());
             case SoftChange.JobCompleting c -> state.completing(c.jobId(), c.node(), c.completing());
             case SoftChange.Reconfigured r -> state.reconfigure(r.nodes(), r.partitions(), r.memberships());

@@ -66,6 +66,10 @@ public final class RecordCodec {
                         .setSuspended(r.suspended())
                         .setPreSuspendSeconds(r.preSuspendSeconds())
                         .setByPreemption(r.byPreemption()));
+            case StateRecord.JobPreemptGraceStarted r ->
+                e.setJobPreemptGrace(dev.sluice.protocol.v1.journal.JobPreemptGraceRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setDeadline(r.deadline()));
             case StateRecord.ArrayTaskSplit r ->
                 e.setArrayTaskSplit(ArrayTaskSplitRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -188,6 +192,11 @@ public final class RecordCodec {
                         e.getJobSuspend().getPreSuspendSeconds(),
                         t,
                         e.getJobSuspend().getByPreemption());
+            case JOB_PREEMPT_GRACE ->
+                new StateRecord.JobPreemptGraceStarted(
+                        e.getJobPreemptGrace().getJobId(),
+                        e.getJobPreemptGrace().getDeadline(),
+                        t);
             case ARRAY_TASK_SPLIT ->
                 new StateRecord.ArrayTaskSplit(
                         e.getArrayTaskSplit().getJobId(),

@@ -114,6 +114,10 @@ public final class ClusterState implements ClusterView {
             case JobRequeued r -> occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
             case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case StateRecord.JobPreemptGraceStarted r -> {
+                Job job = move(requireJob(r.jobId()), r, snapshot);
+                runMarks.preemptGraceStarted(r.jobId(), job.startTime(), r.deadline());
+            }
             // Suspended by preemption, the job lends its resources to its preemptor: they count on
             // the nodes as the preemptor's until it resumes. No node was let go of for good.
             case JobSuspendChanged r -> occupy(r.jobId(), r, snapshot, 0);
@@ -265,11 +269,6 @@ public final class ClusterState implements ClusterView {
     /** Soft: {@code --signal} was sent to the run of the job that started at {@code startTime}. */
     public void warnSignalSent(int jobId, long startTime) {
         runMarks.warnSignalSent(jobId, startTime);
-    }
-
-    /** Soft: the run of the job that started at {@code startTime} was preempted, to die at {@code deadline}. */
-    public void preemptGraceStarted(int jobId, long startTime, long deadline) {
-        runMarks.preemptGraceStarted(jobId, startTime, deadline);
     }
 
     /** When this run of the job is to be killed for preemption, if it is in its GraceTime. */

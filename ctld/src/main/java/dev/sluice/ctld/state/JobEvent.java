@@ -86,6 +86,12 @@ public sealed interface JobEvent {
     record Preempt(boolean requeue, long holdBackSeconds) implements JobEvent {}
 
     /**
+     * Preempted with a {@code GraceTime} ({@code CANCEL} mode): it is sent SIGCONT and SIGTERM
+     * now and runs on for {@code graceSeconds}, then ends PREEMPTED ({@link Preempt}).
+     */
+    record PreemptGrace(long graceSeconds) implements JobEvent {}
+
+    /**
      * {@code scontrol suspend}, or with {@code byPreemption} a preemptor's start
      * ({@code PreemptMode=SUSPEND}): the preemptor takes the job's resources until it resumes.
      */

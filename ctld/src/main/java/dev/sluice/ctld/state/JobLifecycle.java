@@ -26,6 +26,9 @@ import java.util.Set;
  * class by its test.
  */
 public final class JobLifecycle {
+    private static final int SIGTERM = 15;
+    private static final int SIGCONT = 18;
+
     private JobLifecycle() {}
 
     /**
@@ -40,6 +43,7 @@ public final class JobLifecycle {
             case START -> from == JobPhase.PENDING ? JobPhase.RUNNING : null;
             case SUSPEND -> from == JobPhase.RUNNING ? JobPhase.SUSPENDED : null;
             case RESUME -> from == JobPhase.SUSPENDED ? JobPhase.RUNNING : null;
+            case GRACE -> from == JobPhase.RUNNING ? JobPhase.RUNNING : null;
             case CANCEL -> from != JobPhase.FINISHED ? JobPhase.FINISHED : null;
             case END -> from == JobPhase.RUNNING || from == JobPhase.SUSPENDED ? JobPhase.FINISHED : null;
             case REQUEUE -> from != JobPhase.PENDING ? JobPhase.PENDING : null;
@@ -142,6 +146,15 @@ public final class JobLifecycle {
                         : Transition.of(
                                 new JobEnded(id, JobState.PREEMPTED, 15, JobReason.NONE, now),
                                 terminate(job, JobState.PREEMPTED));
+            case JobEvent.PreemptGrace g -> {
+                // SIGCONT with the SIGTERM, as Slurm sends both; PreemptKills ends it at the deadline.
+                List<String> nodes = job.allocation().nodeNames();
+                yield new Transition(
+                        List.of(new StateRecord.JobPreemptGraceStarted(id, now + g.graceSeconds(), now)),
+                        List.of(
+                                new Effect.Signal(id, nodes, SIGCONT, false),
+                                new Effect.Signal(id, nodes, SIGTERM, false)));
+            }
             case JobEvent.Suspend s -> suspend(job, true, s.byPreemption(), now);
             case JobEvent.Resume r -> suspend(job, false, job.preemptSuspended(), now);
             case JobEvent.Hold h -> Transition.of(new JobHoldChanged(id, h.hold(), now));
@@ -174,6 +187,7 @@ public final class JobLifecycle {
             case JobEvent.TimeLimitReached e -> EnumSet.of(JobPhase.RUNNING);
             case JobEvent.Requeue e -> EnumSet.of(JobPhase.RUNNING, JobPhase.SUSPENDED, JobPhase.FINISHED);
             case JobEvent.Preempt e -> EnumSet.of(JobPhase.RUNNING);
+            case JobEvent.PreemptGrace e -> EnumSet.of(JobPhase.RUNNING);
             case JobEvent.Suspend e -> EnumSet.of(JobPhase.RUNNING);
             case JobEvent.Resume e -> EnumSet.of(JobPhase.SUSPENDED);
             case JobEvent.Purge e -> EnumSet.of(JobPhase.FINISHED);
@@ -235,6 +249,7 @@ public final class JobLifecycle {
                 case JobEnded r -> step(state, phases, r.jobId(), record);
                 case JobRequeued r -> step(state, phases, r.jobId(), record);
                 case JobSuspendChanged r -> step(state, phases, r.jobId(), record);
+                case StateRecord.JobPreemptGraceStarted r -> step(state, phases, r.jobId(), record);
                 case JobUpdated r -> step(state, phases, r.jobId(), record);
                 case JobHoldChanged r -> step(state, phases, r.jobId(), record);
                 default -> {}

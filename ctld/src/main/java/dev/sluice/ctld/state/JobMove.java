@@ -24,6 +24,8 @@ public enum JobMove {
     SUSPEND,
     /** {@code JobSuspendChanged}, resumed. */
     RESUME,
+    /** {@code JobPreemptGraceStarted}: signalled, it runs on until its deadline. */
+    GRACE,
     /** {@code JobEnded} as CANCELLED. */
     CANCEL,
     /** {@code JobEnded} in any other final state. */
@@ -40,6 +42,7 @@ public enum JobMove {
             case JobHoldChanged r -> HOLD;
             case JobStarted r -> START;
             case JobSuspendChanged r -> r.suspended() ? SUSPEND : RESUME;
+            case StateRecord.JobPreemptGraceStarted r -> GRACE;
             case JobEnded r -> r.state() == JobState.CANCELLED ? CANCEL : END;
             case JobRequeued r -> REQUEUE;
             case JobsPurged r -> PURGE;

@@ -64,6 +64,8 @@ public final class JobReplay {
                         .reason(clears ? JobReason.NONE : job.reason())
                         .adminPriority(priority));
             }
+            // The job runs on; ClusterState marks its run with the deadline.
+            case StateRecord.JobPreemptGraceStarted r -> job;
             // The table allowed it; ClusterState forgets the job.
             case JobsPurged r -> job;
             default -> throw new IllegalArgumentException("not a move of one job: " + record);

@@ -9,9 +9,10 @@ import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
- * Soft: what was done to a job's current run and must not be done again, kept by run (its start
- * time), so a requeued job's next run starts unmarked: its {@code --signal} went out, or it was
- * preempted with a GraceTime and dies at a deadline. Never journaled; a restart forgets it.
+ * What was done to a job's current run and must not be done again, kept by run (its start time),
+ * so a requeued job's next run starts unmarked: its {@code --signal} went out (soft: a restart
+ * forgets it), or it was preempted with a GraceTime and dies at a deadline (replayed from the
+ * journal's {@code JobPreemptGraceStarted}, so a restart keeps it).
  */
 final class RunMarks {
     /** The run (start time) of each job whose --signal went out. */

@@ -92,6 +92,13 @@ public sealed interface StateRecord {
     }
 
     /**
+     * Preempted with a {@code GraceTime}: the job was sent SIGTERM at {@code time} and ends
+     * PREEMPTED at {@code deadline} unless it ends first. Durable, as Slurm keeps a job's
+     * preemption time in its state: a restarted controller does not signal it again.
+     */
+    record JobPreemptGraceStarted(int jobId, long deadline, long time) implements StateRecord {}
+
+    /**
      * Task {@code taskId} of the array record {@code jobId} starts a life of its own as job
      * {@code newJobId} (equal to {@code jobId} when it is the record's last pending task), or,
      * with {@code newJobId} 0, just leaves the record (cancelled before it started).

@@ -103,6 +103,9 @@ final class StateSnapshots {
                             j.suspendTime(),
                             j.preemptSuspended()));
                 }
+                state.preemptGrace(j)
+                        .ifPresent(g ->
+                                out.add(new StateRecord.JobPreemptGraceStarted(j.id(), g.deadline(), j.startTime())));
             }
             if (j.state().isFinished()) {
                 out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));

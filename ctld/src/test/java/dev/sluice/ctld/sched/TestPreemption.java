@@ -251,11 +251,12 @@ class TestPreemption {
         assertThat(plan.preemptions())
                 .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.CANCEL, high, 121, 10));
         var applied = dev.sluice.ctld.control.PlanApplier.apply(state, plan, NOW);
-        assertThat(applied.records()).isEmpty();
+        assertThat(applied.records()).containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, NOW));
         assertThat(applied.effects())
                 .containsExactly(
                         new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false),
                         new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false));
+        applied.records().forEach(cluster::replay);
         applied.softChanges().forEach(c -> dev.sluice.ctld.loop.SoftState.apply(state, c));
 
         // During the grace the victim runs on, and nothing more is preempted.
@@ -271,6 +272,62 @@ class TestPreemption {
         assertThat(schedule(cancel).starts())
                 .extracting(SchedulePlan.Start::jobId)
                 .containsExactly(high);
+    }
+
+    @Test
+    void aRestartedControllerKeepsTheGraceDeadlineAndDoesNotSignalAgain() {
+        Partition graced = new Partition(
+                "low",
+                List.of("n1"),
+                true,
+                JobRequest.TIME_INFINITE,
+                JobRequest.TIME_NOT_SET,
+                Partition.NODES_UNLIMITED,
+                0,
+                PartitionState.UP,
+                0,
+                0,
+                1,
+                1,
+                false,
+                "CANCEL",
+                10,
+                "NO");
+        cluster = ClusterFixture.aCluster()
+                .cpus(CPUS)
+                .partitions(names -> List.of(graced, partition("high", names, 2, "CANCEL")))
+                .at(NOW - 1000, NOW)
+                .build();
+        state = cluster.state();
+        int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
+        submit("high", aJob().tasks(1).build());
+        PreemptPolicy cancel =
+                new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
+        dev.sluice.ctld.control.PlanApplier.apply(state, schedule(cancel), NOW)
+                .records()
+                .forEach(cluster::replay);
+
+        // Restarted from a snapshot whose records went through the journal's codec.
+        ClusterState restored = new ClusterState(cluster.nodes(), cluster.partitions(), 1);
+        long seq = 0;
+        for (StateRecord r : state.toRecords()) {
+            restored.restore(
+                    ++seq,
+                    dev.sluice.ctld.persistence.RecordCodec.decode(
+                            dev.sluice.ctld.persistence.RecordCodec.encode(seq, r)));
+        }
+        assertThat(restored.preemptGrace(restored.job(low)))
+                .map(ClusterState.PreemptGrace::deadline)
+                .contains(NOW + 10);
+        // Still in its grace: not preempted (nor signalled) a second time, and killed on time.
+        state = restored;
+        assertThat(schedule(cancel).preemptions()).isEmpty();
+        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 9)
+                        .records())
+                .isEmpty();
+        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 10)
+                        .records())
+                .containsExactly(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
     }
 
     @Test

@@ -75,6 +75,9 @@ class TestJobLifecycle {
         out.put("Requeue", j -> JobLifecycle.apply(j, new JobEvent.Requeue(false, false), NOW));
         out.put("Requeue, held by its user", j -> JobLifecycle.apply(j, new JobEvent.Requeue(true, false), NOW));
         out.put("Requeue, held by an operator", j -> JobLifecycle.apply(j, new JobEvent.Requeue(true, true), NOW));
+        out.put("Preempt, CANCEL", j -> JobLifecycle.apply(j, new JobEvent.Preempt(false, 0), NOW));
+        out.put("Preempt, REQUEUE", j -> JobLifecycle.apply(j, new JobEvent.Preempt(true, 121), NOW));
+        out.put("PreemptGrace, 30 s", j -> JobLifecycle.apply(j, new JobEvent.PreemptGrace(30), NOW));
         out.put("Suspend", j -> JobLifecycle.apply(j, new JobEvent.Suspend(), NOW));
         out.put("Resume", j -> JobLifecycle.apply(j, new JobEvent.Resume(), NOW));
         out.put("Hold", j -> JobLifecycle.apply(j, new JobEvent.Hold(Job.Hold.USER), NOW));
