@@ -20,9 +20,9 @@ public final class JobText {
     public static void check(JobRequest r) {
         field("JobName", r.name());
         field("WorkDir", r.workDir());
-        field("StdOut", r.stdOut());
-        field("StdErr", r.stdErr());
-        field("StdIn", r.stdIn());
+        field("StdOut", r.io().stdOut());
+        field("StdErr", r.io().stdErr());
+        field("StdIn", r.io().stdIn());
         field("Partition", r.partition());
         field("Account", r.account());
         field("Comment", r.comment());

@@ -123,9 +123,9 @@ public final class InfoMapper {
                 .setRestartCount(job.restartCount())
                 .setSuspendTime(job.suspendTime())
                 .setPreSuspendSeconds(job.preSuspendSeconds())
-                .setStdOut(r.stdOut())
-                .setStdErr(r.stdErr())
-                .setStdIn(r.stdIn())
+                .setStdOut(r.io().stdOut())
+                .setStdErr(r.io().stdErr())
+                .setStdIn(r.io().stdIn())
                 .setBatchFlag(!r.script().isEmpty())
                 .setWorkDir(r.workDir());
         if (holds) {

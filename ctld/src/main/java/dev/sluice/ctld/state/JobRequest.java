@@ -30,9 +30,7 @@ public record JobRequest(
         int ntasksPerNode,
         String partition,
         long timeLimitMinutes,
-        String stdOut,
-        String stdErr,
-        String stdIn,
+        Io io,
         Owner owner,
         String submitHost,
         boolean exclusive,
@@ -46,7 +44,6 @@ public record JobRequest(
         GresRequests gres,
         FeatureConstraint constraint,
         boolean requeue,
-        OpenMode openMode,
         int nice,
         String qos,
         String command,
@@ -73,7 +70,7 @@ public record JobRequest(
         requireNonNull(excludeNodes, "excludeNodes is null");
         requireNonNull(gres, "gres is null");
         requireNonNull(constraint, "constraint is null");
-        requireNonNull(openMode, "openMode is null");
+        requireNonNull(io, "io is null");
         requireNonNull(gpuOptions, "gpuOptions is null");
         requireNonNull(sequencing, "sequencing is null");
         requireNonNull(warnSignal, "warnSignal is null");
@@ -85,6 +82,27 @@ public record JobRequest(
     /** A builder with every field "not given" (empty, zero, NONE), for callers that set a few. */
     public static JobRequestBuilder builder(Owner owner) {
         return new JobRequestBuilder(owner);
+    }
+
+    /** A builder holding this request, for a copy that changes a few fields. */
+    public JobRequestBuilder toBuilder() {
+        return new JobRequestBuilder(this);
+    }
+
+    /**
+     * Where the job's standard streams go ({@code -o}, {@code -e}, {@code -i}, as typed: the
+     * patterns are expanded where the job runs) and how its files are opened
+     * ({@code --open-mode}).
+     */
+    public record Io(String stdOut, String stdErr, String stdIn, OpenMode openMode) {
+        public static final Io NONE = new Io("", "", "", OpenMode.NOT_GIVEN);
+
+        public Io {
+            requireNonNull(stdOut, "stdOut is null");
+            requireNonNull(stdErr, "stdErr is null");
+            requireNonNull(stdIn, "stdIn is null");
+            requireNonNull(openMode, "openMode is null");
+        }
     }
 
     /**
@@ -188,7 +206,7 @@ public record JobRequest(
 
     /** The same request with the fields {@code scontrol update job} may change while pending. */
     public JobRequest withDescription(String newName, String newComment, int newNice) {
-        return with(newName, account, newComment, newNice, qos, minNodes, maxNodes, numTasks, partition, licenses);
+        return toBuilder().name(newName).comment(newComment).nice(newNice).build();
     }
 
     /**
@@ -196,102 +214,27 @@ public record JobRequest(
      * pending ({@code NumNodes}, {@code NumTasks}, {@code Partition}).
      */
     public JobRequest withShape(int newMinNodes, int newMaxNodes, int newNumTasks, String newPartition) {
-        return with(name, account, comment, nice, qos, newMinNodes, newMaxNodes, newNumTasks, newPartition, licenses);
+        return toBuilder()
+                .minNodes(newMinNodes)
+                .maxNodes(newMaxNodes)
+                .numTasks(newNumTasks)
+                .partition(newPartition)
+                .build();
     }
 
     /** The same request with {@code scontrol update job Licenses=} applied while pending. */
     public JobRequest withLicenses(Licenses newLicenses) {
-        return with(name, account, comment, nice, qos, minNodes, maxNodes, numTasks, partition, newLicenses);
+        return toBuilder().licenses(newLicenses).build();
     }
 
     /** The same request under the account and QOS accounting resolved at submit. */
     public JobRequest withAccounting(String newAccount, String newQos) {
-        return with(name, newAccount, comment, nice, newQos, minNodes, maxNodes, numTasks, partition, licenses);
-    }
-
-    /** The one copy: every field kept but those the controller may change after submission. */
-    private JobRequest with(
-            String newName,
-            String newAccount,
-            String newComment,
-            int newNice,
-            String newQos,
-            int newMinNodes,
-            int newMaxNodes,
-            int newNumTasks,
-            String newPartition,
-            Licenses newLicenses) {
-        return with(
-                newName,
-                newAccount,
-                newComment,
-                newNice,
-                newQos,
-                newMinNodes,
-                newMaxNodes,
-                newNumTasks,
-                newPartition,
-                newLicenses,
-                reservation);
+        return toBuilder().account(newAccount).qos(newQos).build();
     }
 
     /** The same request in another reservation ({@code --reservation}; empty: none). */
     public JobRequest withReservation(String newReservation) {
-        return with(
-                name, account, comment, nice, qos, minNodes, maxNodes, numTasks, partition, licenses, newReservation);
-    }
-
-    private JobRequest with(
-            String newName,
-            String newAccount,
-            String newComment,
-            int newNice,
-            String newQos,
-            int newMinNodes,
-            int newMaxNodes,
-            int newNumTasks,
-            String newPartition,
-            Licenses newLicenses,
-            String newReservation) {
-        return new JobRequest(
-                newName,
-                script,
-                scriptArgs,
-                workDir,
-                environment,
-                newMinNodes,
-                newMaxNodes,
-                newNumTasks,
-                cpusPerTask,
-                ntasksPerNode,
-                newPartition,
-                timeLimitMinutes,
-                stdOut,
-                stdErr,
-                stdIn,
-                owner,
-                submitHost,
-                exclusive,
-                memPerNodeMb,
-                memPerCpuMb,
-                reqNodes,
-                excludeNodes,
-                newAccount,
-                newComment,
-                hold,
-                gres,
-                constraint,
-                requeue,
-                openMode,
-                newNice,
-                newQos,
-                command,
-                gpuOptions,
-                sequencing,
-                warnSignal,
-                mail,
-                newLicenses,
-                newReservation);
+        return toBuilder().reservation(newReservation).build();
     }
 
     /** Tasks requested; Slurm defaults to one task per requested node. */

@@ -32,15 +32,15 @@ public final class JobRequestBuilder {
     private boolean exclusive = false;
     private long memPerNodeMb = 0;
     private long memPerCpuMb = 0;
-    private String reqNodes = "";
-    private String excludeNodes = "";
+    private NodeNames reqNodes = NodeNames.NONE;
+    private NodeNames excludeNodes = NodeNames.NONE;
     private String account = "";
     private String comment = "";
     private boolean hold = false;
-    private String gresPerNode = "";
-    private String constraint = "";
+    private GresRequests gres = GresRequests.NONE;
+    private FeatureConstraint constraint = FeatureConstraint.NONE;
     private boolean requeue = false;
-    private String openMode = "";
+    private OpenMode openMode = OpenMode.NOT_GIVEN;
     private int nice = 0;
     private String qos = "";
     private String command = "";
@@ -53,6 +53,45 @@ public final class JobRequestBuilder {
 
     JobRequestBuilder(JobRequest.Owner owner) {
         this.owner = requireNonNull(owner, "owner is null");
+    }
+
+    /** A builder holding every field of {@code from}, for a copy that changes a few. */
+    JobRequestBuilder(JobRequest from) {
+        this(from.owner());
+        name = from.name();
+        script = from.script();
+        scriptArgs = from.scriptArgs();
+        workDir = from.workDir();
+        environment = from.environment();
+        minNodes = from.minNodes();
+        maxNodes = from.maxNodes();
+        numTasks = from.numTasks();
+        cpusPerTask = from.cpusPerTask();
+        ntasksPerNode = from.ntasksPerNode();
+        partition = from.partition();
+        timeLimitMinutes = from.timeLimitMinutes();
+        io(from.io());
+        submitHost = from.submitHost();
+        exclusive = from.exclusive();
+        memPerNodeMb = from.memPerNodeMb();
+        memPerCpuMb = from.memPerCpuMb();
+        reqNodes = from.reqNodes();
+        excludeNodes = from.excludeNodes();
+        account = from.account();
+        comment = from.comment();
+        hold = from.hold();
+        gres = from.gres();
+        constraint = from.constraint();
+        requeue = from.requeue();
+        nice = from.nice();
+        qos = from.qos();
+        command = from.command();
+        gpuOptions = from.gpuOptions();
+        sequencing = from.sequencing();
+        warnSignal = from.warnSignal();
+        mail = from.mail();
+        licenses = from.licenses();
+        reservation = from.reservation();
     }
 
     public JobRequestBuilder name(String value) {
@@ -150,12 +189,22 @@ public final class JobRequestBuilder {
         return this;
     }
 
+    /** @throws IllegalArgumentException when the node list does not parse */
     public JobRequestBuilder reqNodes(String value) {
+        return reqNodes(NodeNames.parse(value));
+    }
+
+    public JobRequestBuilder reqNodes(NodeNames value) {
         this.reqNodes = value;
         return this;
     }
 
+    /** @throws IllegalArgumentException when the node list does not parse */
     public JobRequestBuilder excludeNodes(String value) {
+        return excludeNodes(NodeNames.parse(value));
+    }
+
+    public JobRequestBuilder excludeNodes(NodeNames value) {
         this.excludeNodes = value;
         return this;
     }
@@ -175,12 +224,22 @@ public final class JobRequestBuilder {
         return this;
     }
 
+    /** @throws IllegalArgumentException when the GRES request does not parse */
     public JobRequestBuilder gresPerNode(String value) {
-        this.gresPerNode = value;
+        return gres(GresRequests.parse(value));
+    }
+
+    public JobRequestBuilder gres(GresRequests value) {
+        this.gres = value;
         return this;
     }
 
+    /** @throws IllegalArgumentException when the constraint does not parse */
     public JobRequestBuilder constraint(String value) {
+        return constraint(FeatureConstraint.parse(value));
+    }
+
+    public JobRequestBuilder constraint(FeatureConstraint value) {
         this.constraint = value;
         return this;
     }
@@ -190,8 +249,22 @@ public final class JobRequestBuilder {
         return this;
     }
 
+    /** @throws IllegalArgumentException when the mode does not parse */
     public JobRequestBuilder openMode(String value) {
+        return openMode(OpenMode.parse(value));
+    }
+
+    public JobRequestBuilder openMode(OpenMode value) {
         this.openMode = value;
+        return this;
+    }
+
+    /** Where the job's standard streams go and how its files are opened. */
+    public JobRequestBuilder io(JobRequest.Io value) {
+        this.stdOut = value.stdOut();
+        this.stdErr = value.stdErr();
+        this.stdIn = value.stdIn();
+        this.openMode = value.openMode();
         return this;
     }
 
@@ -240,7 +313,6 @@ public final class JobRequestBuilder {
         return this;
     }
 
-    /** @throws IllegalArgumentException when a text option does not parse */
     public JobRequest build() {
         return new JobRequest(
                 name,
@@ -255,23 +327,20 @@ public final class JobRequestBuilder {
                 ntasksPerNode,
                 partition,
                 timeLimitMinutes,
-                stdOut,
-                stdErr,
-                stdIn,
+                new JobRequest.Io(stdOut, stdErr, stdIn, openMode),
                 owner,
                 submitHost,
                 exclusive,
                 memPerNodeMb,
                 memPerCpuMb,
-                NodeNames.parse(reqNodes),
-                NodeNames.parse(excludeNodes),
+                reqNodes,
+                excludeNodes,
                 account,
                 comment,
                 hold,
-                GresRequests.parse(gresPerNode),
-                FeatureConstraint.parse(constraint),
+                gres,
+                constraint,
                 requeue,
-                OpenMode.parse(openMode),
                 nice,
                 qos,
                 command,

@@ -41,54 +41,57 @@ public final class WireMapper {
 
     public static JobRequest toDomain(JobSpec s) {
         Identity o = s.getOwner();
-        return new JobRequest(
-                s.getName(),
-                RawText.decode(s.getScript().toByteArray()),
-                s.getScriptArgsList(),
-                s.getWorkDir(),
-                rawEnvironment(s.getEnvironmentMap()),
-                s.getMinNodes(),
-                s.getMaxNodes(),
-                s.getNumTasks(),
-                s.getCpusPerTask(),
-                s.getNtasksPerNode(),
-                s.getPartition(),
-                s.getTimeLimitMinutes() == 0
-                        ? JobRequest.TIME_NOT_SET
-                        : Integer.toUnsignedLong(s.getTimeLimitMinutes()),
-                s.getStdOut(),
-                s.getStdErr(),
-                s.getStdIn(),
-                new JobRequest.Owner(o.getUid(), o.getGid(), o.getUserName()),
-                s.getSubmitHost(),
-                s.getExclusive(),
-                s.getMemPerNodeMb(),
-                s.getMemPerCpuMb(),
-                parsed("ReqNodeList", s.getReqNodes(), NodeNames::parse, ErrorCode.INVALID_NODE_NAME),
-                parsed("ExcNodeList", s.getExcludeNodes(), NodeNames::parse, ErrorCode.INVALID_NODE_NAME),
-                s.getAccount(),
-                s.getComment(),
-                s.getHold(),
-                parsed("TresPerNode", s.getGresPerNode(), GresRequests::parse, ErrorCode.INVALID_GRES),
-                parsed("Features", s.getConstraint(), FeatureConstraint::parse, ErrorCode.INVALID_FEATURE),
-                s.getRequeue(),
-                parsed("OpenMode", s.getOpenMode(), OpenMode::parse, ErrorCode.INVALID_ARGUMENT),
-                s.getNice(),
-                s.getQos(),
-                s.getCommand(),
-                new JobRequest.GpuOptions(
+        return JobRequest.builder(new JobRequest.Owner(o.getUid(), o.getGid(), o.getUserName()))
+                .name(s.getName())
+                .script(RawText.decode(s.getScript().toByteArray()))
+                .scriptArgs(s.getScriptArgsList())
+                .workDir(s.getWorkDir())
+                .environment(rawEnvironment(s.getEnvironmentMap()))
+                .minNodes(s.getMinNodes())
+                .maxNodes(s.getMaxNodes())
+                .numTasks(s.getNumTasks())
+                .cpusPerTask(s.getCpusPerTask())
+                .ntasksPerNode(s.getNtasksPerNode())
+                .partition(s.getPartition())
+                .timeLimitMinutes(
+                        s.getTimeLimitMinutes() == 0
+                                ? JobRequest.TIME_NOT_SET
+                                : Integer.toUnsignedLong(s.getTimeLimitMinutes()))
+                .io(new JobRequest.Io(
+                        s.getStdOut(),
+                        s.getStdErr(),
+                        s.getStdIn(),
+                        parsed("OpenMode", s.getOpenMode(), OpenMode::parse, ErrorCode.INVALID_ARGUMENT)))
+                .submitHost(s.getSubmitHost())
+                .exclusive(s.getExclusive())
+                .memPerNodeMb(s.getMemPerNodeMb())
+                .memPerCpuMb(s.getMemPerCpuMb())
+                .reqNodes(parsed("ReqNodeList", s.getReqNodes(), NodeNames::parse, ErrorCode.INVALID_NODE_NAME))
+                .excludeNodes(parsed("ExcNodeList", s.getExcludeNodes(), NodeNames::parse, ErrorCode.INVALID_NODE_NAME))
+                .account(s.getAccount())
+                .comment(s.getComment())
+                .hold(s.getHold())
+                .gres(parsed("TresPerNode", s.getGresPerNode(), GresRequests::parse, ErrorCode.INVALID_GRES))
+                .constraint(parsed("Features", s.getConstraint(), FeatureConstraint::parse, ErrorCode.INVALID_FEATURE))
+                .requeue(s.getRequeue())
+                .nice(s.getNice())
+                .qos(s.getQos())
+                .command(s.getCommand())
+                .gpuOptions(new JobRequest.GpuOptions(
                         parsed("TresPerJob", s.getGpus(), GpuCount::parse, ErrorCode.INVALID_GRES),
                         parsed("TresPerNode", s.getGpusPerNode(), GpuCount::parse, ErrorCode.INVALID_GRES),
                         parsed("TresPerTask", s.getGpusPerTask(), GpuCount::parse, ErrorCode.INVALID_GRES),
                         s.getCpusPerGpu(),
                         s.getMemPerGpuMb(),
-                        s.getGresFlags()),
-                new JobRequest.Sequencing(
-                        s.getArray(), Dependency.read(s.getDependency()), s.getKillOnInvalidDep(), s.getBeginTime()),
-                new JobRequest.WarnSignal((int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()),
-                new JobRequest.Mail(s.getMailType(), s.getMailUser()),
-                licenses(s.getLicenses()),
-                s.getReservation());
+                        s.getGresFlags()))
+                .sequencing(new JobRequest.Sequencing(
+                        s.getArray(), Dependency.read(s.getDependency()), s.getKillOnInvalidDep(), s.getBeginTime()))
+                .warnSignal(new JobRequest.WarnSignal(
+                        (int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()))
+                .mail(new JobRequest.Mail(s.getMailType(), s.getMailUser()))
+                .licenses(licenses(s.getLicenses()))
+                .reservation(s.getReservation())
+                .build();
     }
 
     /**
@@ -143,9 +146,9 @@ public final class WireMapper {
                 .setNtasksPerNode(r.ntasksPerNode())
                 .setPartition(r.partition())
                 .setTimeLimitMinutes((int) r.timeLimitMinutes())
-                .setStdOut(r.stdOut())
-                .setStdErr(r.stdErr())
-                .setStdIn(r.stdIn())
+                .setStdOut(r.io().stdOut())
+                .setStdErr(r.io().stdErr())
+                .setStdIn(r.io().stdIn())
                 .setOwner(Identity.newBuilder()
                         .setUid(r.owner().uid())
                         .setGid(r.owner().gid())
@@ -162,7 +165,7 @@ public final class WireMapper {
                 .setGresPerNode(r.gres().text())
                 .setConstraint(r.constraint().text())
                 .setRequeue(r.requeue())
-                .setOpenMode(r.openMode().wireName())
+                .setOpenMode(r.io().openMode().wireName())
                 .setNice(r.nice())
                 .setQos(r.qos())
                 .setCommand(r.command())

@@ -46,7 +46,7 @@ class TestRequestPartsParsedOnArrival {
         assertThat(r.gpuOptions().gpusPerTask().count()).isEqualTo(1);
         assertThat(r.constraint().matches(List.of("h100"))).isTrue();
         assertThat(r.constraint().matches(List.of("a100"))).isFalse();
-        assertThat(r.openMode()).isEqualTo(OpenMode.APPEND);
+        assertThat(r.io().openMode()).isEqualTo(OpenMode.APPEND);
 
         JobSpec back = WireMapper.toWire(r);
         assertThat(back.getReqNodes()).isEqualTo("node[3,1-2]");
@@ -63,7 +63,7 @@ class TestRequestPartsParsedOnArrival {
         assertThat(r.gres().isEmpty()).isTrue();
         assertThat(r.constraint().isEmpty()).isTrue();
         assertThat(r.gpuOptions().gpus().isGiven()).isFalse();
-        assertThat(r.openMode()).isEqualTo(OpenMode.NOT_GIVEN);
+        assertThat(r.io().openMode()).isEqualTo(OpenMode.NOT_GIVEN);
         assertThat(WireMapper.toWire(r).getOpenMode()).isEmpty();
     }
 
