@@ -125,7 +125,7 @@ public final class JobUpdate {
             if (t.tasks() < 1) {
                 throw new SlurmException(ErrorCode.BAD_TASK_COUNT);
             }
-            if (t.tasks() != r.numTasks()) {
+            if (t.tasks() != r.size().numTasks()) {
                 out.removeIf(c -> c instanceof JobChange.Tasks);
                 out.add(t);
             }
@@ -186,19 +186,19 @@ public final class JobUpdate {
             }
             return;
         }
-        int newMin = min.map(JobChange.MinNodes::nodes).orElse(r.minNodes());
-        int newMax = max.map(JobChange.MaxNodes::nodes).orElse(r.maxNodes());
+        int newMin = min.map(JobChange.MinNodes::nodes).orElse(r.size().minNodes());
+        int newMax = max.map(JobChange.MaxNodes::nodes).orElse(r.size().maxNodes());
         if (newMin < 1 || (newMax > 0 && newMax < newMin)) {
             throw new SlurmException(ErrorCode.INVALID_NODE_COUNT);
         }
-        if (newMin != r.minNodes()) {
+        if (newMin != r.size().minNodes()) {
             out.add(new JobChange.MinNodes(newMin));
             // Slurm raises the task count to at least one a node.
-            if (r.numTasks() > 0 && r.numTasks() < newMin) {
+            if (r.size().numTasks() > 0 && r.size().numTasks() < newMin) {
                 out.add(new JobChange.Tasks(newMin));
             }
         }
-        if (newMax != r.maxNodes()) {
+        if (newMax != r.size().maxNodes()) {
             out.add(new JobChange.MaxNodes(newMax));
         }
     }

@@ -31,7 +31,7 @@ final class PerNodeFit {
                 mostCpus = Math.max(mostCpus, node.hardware().cpus());
             }
         }
-        long wanted = Math.max(request.memPerNodeMb(), request.memPerCpuMb());
+        long wanted = Math.max(request.memory().perNodeMb(), request.memory().perCpuMb());
         if (wanted > 0 && mostMemory >= 0 && wanted > mostMemory) {
             throw refusal("Memory specification can not be satisfied");
         }

@@ -129,12 +129,12 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
      */
     private static List<Integer> batchTasksPerNode(Job job) {
         JobRequest r = job.request();
-        if (r.numTasks() > 0 || r.ntasksPerNode() > 0) {
+        if (r.size().numTasks() > 0 || r.size().ntasksPerNode() > 0) {
             return job.allocation().nodes().stream()
                     .map(Allocation.NodeShare::tasks)
                     .toList();
         }
-        int perTask = Math.max(1, r.cpusPerTask());
+        int perTask = Math.max(1, r.size().cpusPerTask());
         return job.allocation().nodes().stream()
                 .map(n -> Math.max(n.tasks(), n.cpus() / perTask))
                 .toList();

@@ -36,7 +36,9 @@ public final class JobTres {
         long nodes = r.effectiveMinNodes();
         out.put("cpu", cpus);
         out.put("node", nodes);
-        long mem = r.memPerNodeMb() > 0 ? r.memPerNodeMb() * nodes : r.memPerCpuMb() > 0 ? r.memPerCpuMb() * cpus : 0;
+        long mem = r.memory().perNodeMb() > 0
+                ? r.memory().perNodeMb() * nodes
+                : r.memory().perCpuMb() > 0 ? r.memory().perCpuMb() * cpus : 0;
         out.put("mem", mem);
         for (GresRequest g : r.gres().items()) {
             out.merge("gres/" + g.name().toLowerCase(Locale.ROOT), g.count() * nodes, Long::sum);

@@ -67,7 +67,7 @@ public final class Priorities {
             double fairshare = shares.factor(job.request().owner().uid());
             // Slurm 22.05 (observed): the mean of the node and CPU fractions the job asks for.
             int cpus = job.request().effectiveTasks() * job.request().effectiveCpusPerTask();
-            double nodes = Math.max(1, job.request().minNodes());
+            double nodes = Math.max(1, job.request().size().minNodes());
             double size = Math.min(1.0, (nodes / Math.max(1, totalNodes) + cpus / (double) Math.max(1, totalCpus)) / 2);
             if (w.favorSmall()) {
                 size = 1.0 - size;

@@ -14,22 +14,22 @@ final class RequestDefaults {
 
     /** Applies partition and cluster defaults to a job's request. */
     static PlacementRequest apply(JobRequest request, Partition partition, Scheduler.SelectDefaults defaults) {
-        long memPerCpu = request.memPerCpuMb();
-        if (request.memPerNodeMb() == 0 && memPerCpu == 0) {
+        long memPerCpu = request.memory().perCpuMb();
+        if (request.memory().perNodeMb() == 0 && memPerCpu == 0) {
             memPerCpu = partition.defMemPerCpuMb() > 0 ? partition.defMemPerCpuMb() : defaults.defMemPerCpuMb();
         }
         // -N2 means two nodes exactly; without -N a job takes as many nodes as its tasks need,
         // as few as possible (Slurm spreads -n8 over two 4-CPU nodes).
-        int maxNodes = request.maxNodes() > 0
-                ? request.maxNodes()
-                : request.minNodes() > 0 ? request.minNodes() : Integer.MAX_VALUE;
+        int maxNodes = request.size().maxNodes() > 0
+                ? request.size().maxNodes()
+                : request.size().minNodes() > 0 ? request.size().minNodes() : Integer.MAX_VALUE;
         return new PlacementRequest(
                 request.effectiveMinNodes(),
                 maxNodes,
                 request.effectiveTasks(),
                 request.effectiveCpusPerTask(),
-                request.ntasksPerNode(),
-                request.memPerNodeMb(),
+                request.size().ntasksPerNode(),
+                request.memory().perNodeMb(),
                 memPerCpu,
                 defaults.memoryConsumable(),
                 request.exclusive(),

@@ -23,19 +23,14 @@ public record JobRequest(
         List<String> scriptArgs,
         String workDir,
         Map<String, String> environment,
-        int minNodes,
-        int maxNodes,
-        int numTasks,
-        int cpusPerTask,
-        int ntasksPerNode,
+        Size size,
         String partition,
         long timeLimitMinutes,
         Io io,
         Owner owner,
         String submitHost,
         boolean exclusive,
-        long memPerNodeMb,
-        long memPerCpuMb,
+        Memory memory,
         NodeNames reqNodes,
         NodeNames excludeNodes,
         String account,
@@ -71,6 +66,8 @@ public record JobRequest(
         requireNonNull(gres, "gres is null");
         requireNonNull(constraint, "constraint is null");
         requireNonNull(io, "io is null");
+        requireNonNull(size, "size is null");
+        requireNonNull(memory, "memory is null");
         requireNonNull(gpuOptions, "gpuOptions is null");
         requireNonNull(sequencing, "sequencing is null");
         requireNonNull(warnSignal, "warnSignal is null");
@@ -87,6 +84,36 @@ public record JobRequest(
     /** A builder holding this request, for a copy that changes a few fields. */
     public JobRequestBuilder toBuilder() {
         return new JobRequestBuilder(this);
+    }
+
+    /**
+     * How many nodes, tasks and CPUs per task the job asked for ({@code -N}, {@code -n},
+     * {@code -c}, {@code --ntasks-per-node}); zero: not given.
+     */
+    public record Size(int minNodes, int maxNodes, int numTasks, int cpusPerTask, int ntasksPerNode) {
+        public static final Size NONE = new Size(0, 0, 0, 0, 0);
+
+        /** Tasks requested; Slurm defaults to one task per requested node. */
+        public int effectiveTasks() {
+            if (numTasks > 0) {
+                return numTasks;
+            }
+            int nodes = effectiveMinNodes();
+            return ntasksPerNode > 0 ? ntasksPerNode * nodes : nodes;
+        }
+
+        public int effectiveCpusPerTask() {
+            return Math.max(1, cpusPerTask);
+        }
+
+        public int effectiveMinNodes() {
+            return Math.max(1, minNodes);
+        }
+    }
+
+    /** {@code --mem} and {@code --mem-per-cpu} in MB; zero: not given (the partition's default applies). */
+    public record Memory(long perNodeMb, long perCpuMb) {
+        public static final Memory NONE = new Memory(0, 0);
     }
 
     /**
@@ -239,18 +266,14 @@ public record JobRequest(
 
     /** Tasks requested; Slurm defaults to one task per requested node. */
     public int effectiveTasks() {
-        if (numTasks > 0) {
-            return numTasks;
-        }
-        int nodes = Math.max(1, minNodes);
-        return ntasksPerNode > 0 ? ntasksPerNode * nodes : nodes;
+        return size.effectiveTasks();
     }
 
     public int effectiveCpusPerTask() {
-        return Math.max(1, cpusPerTask);
+        return size.effectiveCpusPerTask();
     }
 
     public int effectiveMinNodes() {
-        return Math.max(1, minNodes);
+        return size.effectiveMinNodes();
     }
 }

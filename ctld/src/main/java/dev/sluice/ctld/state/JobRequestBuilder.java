@@ -63,18 +63,14 @@ public final class JobRequestBuilder {
         scriptArgs = from.scriptArgs();
         workDir = from.workDir();
         environment = from.environment();
-        minNodes = from.minNodes();
-        maxNodes = from.maxNodes();
-        numTasks = from.numTasks();
-        cpusPerTask = from.cpusPerTask();
-        ntasksPerNode = from.ntasksPerNode();
+        size(from.size());
         partition = from.partition();
         timeLimitMinutes = from.timeLimitMinutes();
         io(from.io());
         submitHost = from.submitHost();
         exclusive = from.exclusive();
-        memPerNodeMb = from.memPerNodeMb();
-        memPerCpuMb = from.memPerCpuMb();
+        memPerNodeMb = from.memory().perNodeMb();
+        memPerCpuMb = from.memory().perCpuMb();
         reqNodes = from.reqNodes();
         excludeNodes = from.excludeNodes();
         account = from.account();
@@ -259,6 +255,16 @@ public final class JobRequestBuilder {
         return this;
     }
 
+    /** Nodes, tasks and CPUs per task at once. */
+    public JobRequestBuilder size(JobRequest.Size value) {
+        this.minNodes = value.minNodes();
+        this.maxNodes = value.maxNodes();
+        this.numTasks = value.numTasks();
+        this.cpusPerTask = value.cpusPerTask();
+        this.ntasksPerNode = value.ntasksPerNode();
+        return this;
+    }
+
     /** Where the job's standard streams go and how its files are opened. */
     public JobRequestBuilder io(JobRequest.Io value) {
         this.stdOut = value.stdOut();
@@ -320,19 +326,14 @@ public final class JobRequestBuilder {
                 scriptArgs,
                 workDir,
                 environment,
-                minNodes,
-                maxNodes,
-                numTasks,
-                cpusPerTask,
-                ntasksPerNode,
+                new JobRequest.Size(minNodes, maxNodes, numTasks, cpusPerTask, ntasksPerNode),
                 partition,
                 timeLimitMinutes,
                 new JobRequest.Io(stdOut, stdErr, stdIn, openMode),
                 owner,
                 submitHost,
                 exclusive,
-                memPerNodeMb,
-                memPerCpuMb,
+                new JobRequest.Memory(memPerNodeMb, memPerCpuMb),
                 reqNodes,
                 excludeNodes,
                 account,

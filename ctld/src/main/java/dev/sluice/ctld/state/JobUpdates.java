@@ -14,9 +14,9 @@ public final class JobUpdates {
         String name = r.name();
         String comment = r.comment();
         int nice = r.nice();
-        int minNodes = r.minNodes();
-        int maxNodes = r.maxNodes();
-        int tasks = r.numTasks();
+        int minNodes = r.size().minNodes();
+        int maxNodes = r.size().maxNodes();
+        int tasks = r.size().numTasks();
         String partition = job.partition();
         long limit = -1;
         long priority = -1;
@@ -42,7 +42,10 @@ public final class JobUpdates {
             changed = changed.withDescription(name, comment, nice);
         }
         boolean moved = !partition.equals(job.partition());
-        if (minNodes != r.minNodes() || maxNodes != r.maxNodes() || tasks != r.numTasks() || moved) {
+        if (minNodes != r.size().minNodes()
+                || maxNodes != r.size().maxNodes()
+                || tasks != r.size().numTasks()
+                || moved) {
             changed = changed.withShape(minNodes, maxNodes, tasks, moved ? partition : r.partition());
         }
         if (!licenses.equals(r.licenses())) {

@@ -45,7 +45,7 @@ public final class ListedTres {
             return min;
         }
         int guess = Math.max(min, (cpus + cpusPerNode - 1) / cpusPerNode);
-        return r.maxNodes() > 0 ? Math.min(guess, Math.max(min, r.maxNodes())) : guess;
+        return r.size().maxNodes() > 0 ? Math.min(guess, Math.max(min, r.size().maxNodes())) : guess;
     }
 
     /**
@@ -76,11 +76,11 @@ public final class ListedTres {
 
     private static long requestedMemory(
             JobRequest r, int cpus, int nodes, ToLongFunction<String> partitionMemory, String partition) {
-        if (r.memPerNodeMb() > 0) {
-            return r.memPerNodeMb() * r.effectiveMinNodes();
+        if (r.memory().perNodeMb() > 0) {
+            return r.memory().perNodeMb() * r.effectiveMinNodes();
         }
-        if (r.memPerCpuMb() > 0) {
-            return r.memPerCpuMb() * cpus;
+        if (r.memory().perCpuMb() > 0) {
+            return r.memory().perCpuMb() * cpus;
         }
         // No memory asked for: the job is counted with a whole node's (Slurm: mem=8000M per node).
         return partitionMemory.applyAsLong(partition) * nodes;

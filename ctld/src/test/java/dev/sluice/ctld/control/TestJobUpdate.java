@@ -128,13 +128,13 @@ class TestJobUpdate {
     void aNodeCountSetsTheLeastAndARangeBoth() {
         int id = job(aJob().uid(1000).tasks(2).build(), false);
         Job two = update(ROOT, id, new JobChange.MinNodes(2));
-        assertThat(two.request().minNodes()).isEqualTo(2);
+        assertThat(two.request().size().minNodes()).isEqualTo(2);
         Job range = update(ROOT, id, new JobChange.MinNodes(1), new JobChange.MaxNodes(2));
-        assertThat(range.request().minNodes()).isEqualTo(1);
-        assertThat(range.request().maxNodes()).isEqualTo(2);
+        assertThat(range.request().size().minNodes()).isEqualTo(1);
+        assertThat(range.request().size().maxNodes()).isEqualTo(2);
         // NumNodes=3 keeps the most, 2: the least may not pass it.
         assertThat(refusal(() -> update(ROOT, id, new JobChange.MinNodes(3)))).isEqualTo(ErrorCode.INVALID_NODE_COUNT);
-        assertThat(update(ROOT, id, new JobChange.Tasks(3)).request().numTasks())
+        assertThat(update(ROOT, id, new JobChange.Tasks(3)).request().size().numTasks())
                 .isEqualTo(3);
         int running = job(true);
         assertThat(refusal(() -> update(ROOT, running, new JobChange.MinNodes(2))))

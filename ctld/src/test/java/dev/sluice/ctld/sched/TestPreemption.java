@@ -426,7 +426,7 @@ class TestPreemption {
             free += state.job(p.jobId()).allocation().totalCpus();
         }
         int wanted = byPreemptor.keySet().stream()
-                .mapToInt(id -> state.job(id).request().numTasks())
+                .mapToInt(id -> state.job(id).request().size().numTasks())
                 .sum();
         assertThat(free).as("preemptors %s fit after preemption", byPreemptor).isGreaterThanOrEqualTo(wanted);
 
