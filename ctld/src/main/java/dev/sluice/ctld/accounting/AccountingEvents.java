@@ -109,7 +109,7 @@ public final class AccountingEvents {
     }
 
     private static boolean isBatch(Job job) {
-        return !job.request().script().isEmpty();
+        return !job.request().launch().script().isEmpty();
     }
 
     /** Whether a record can change the cluster's size (its TRES totals). */

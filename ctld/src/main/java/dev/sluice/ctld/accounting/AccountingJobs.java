@@ -60,7 +60,7 @@ public final class AccountingJobs {
                 .setNumCpus(cpus)
                 .setReqTres(
                         ListedTres.requested(job, cpus, nodes, partitionMemory).format())
-                .setWorkDir(r.workDir())
+                .setWorkDir(r.launch().workDir())
                 .setConstraint(r.constraint().text())
                 .setPriority((int) Math.min(SlurmLimits.MAX_UINT32, priority));
         if (a != null) {

@@ -31,7 +31,7 @@ public final class AllocationControl {
         if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
             throw new SlurmException(ErrorCode.ACCESS_DENIED);
         }
-        if (!job.request().script().isEmpty()) {
+        if (!job.request().launch().script().isEmpty()) {
             throw new SlurmException(ErrorCode.INVALID_JOB_ID, "Job " + jobId + " is a batch job, not an allocation");
         }
         if (job.state().isFinished()) {
@@ -52,7 +52,7 @@ public final class AllocationControl {
             long limit = job.timeLimitMinutes();
             // A suspended job's clock stands still: runSeconds leaves the pause out.
             if (job.state() == JobState.RUNNING
-                    && job.request().script().isEmpty()
+                    && job.request().launch().script().isEmpty()
                     && limit > 0
                     && limit < JobRequest.TIME_NOT_SET
                     && job.runSeconds(now) >= limit * 60) {

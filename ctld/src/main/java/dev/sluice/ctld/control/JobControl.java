@@ -77,10 +77,10 @@ public final class JobControl {
         if (!partition.acceptsJobs()) {
             throw new SlurmException(ErrorCode.PARTITION_NOT_AVAIL);
         }
-        if (!allocation && request.script().isEmpty()) {
+        if (!allocation && request.launch().script().isEmpty()) {
             throw new SlurmException(ErrorCode.JOB_SCRIPT_MISSING);
         }
-        if (allocation && !request.script().isEmpty()) {
+        if (allocation && !request.launch().script().isEmpty()) {
             throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "an allocation has no batch script");
         }
         SubmitChecks.sequencing(state, request, maxArraySize);
@@ -262,7 +262,7 @@ public final class JobControl {
                 Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(requid), now);
                 records.addAll(cancelled.records());
                 effects.addAll(cancelled.effects());
-                if (!job.request().script().isEmpty()) {
+                if (!job.request().launch().script().isEmpty()) {
                     // Its batch host reports when the script's processes are gone; until then the
                     // job shows COMPLETING, as in Slurm.
                     soft.add(new SoftChange.JobCompleting(

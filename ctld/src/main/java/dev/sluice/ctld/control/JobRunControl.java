@@ -51,7 +51,7 @@ public final class JobRunControl {
             if (job.isPending()) {
                 throw new SlurmException(ErrorCode.JOB_PENDING);
             }
-            if (job.request().script().isEmpty()) {
+            if (job.request().launch().script().isEmpty()) {
                 throw new SlurmException(ErrorCode.BATCH_ONLY);
             }
             if (!job.request().requeue()) {

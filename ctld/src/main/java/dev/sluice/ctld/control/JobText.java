@@ -19,7 +19,7 @@ public final class JobText {
 
     public static void check(JobRequest r) {
         field("JobName", r.name());
-        field("WorkDir", r.workDir());
+        field("WorkDir", r.launch().workDir());
         field("StdOut", r.io().stdOut());
         field("StdErr", r.io().stdErr());
         field("StdIn", r.io().stdIn());
@@ -31,8 +31,8 @@ public final class JobText {
         field("ReqNodeList", r.reqNodes().text());
         field("ExcNodeList", r.excludeNodes().text());
         field("TresPerNode", r.gres().text());
-        field("Command", r.command());
-        for (String arg : r.scriptArgs()) {
+        field("Command", r.launch().command());
+        for (String arg : r.launch().scriptArgs()) {
             field("Command", arg);
         }
         field("AllocNode", r.submitHost());
@@ -46,7 +46,7 @@ public final class JobText {
         field("TresPerNode", r.gpuOptions().gpusPerNode().text());
         field("TresPerTask", r.gpuOptions().gpusPerTask().text());
         field("GresFlags", r.gpuOptions().gresFlags());
-        environment(r.environment());
+        environment(r.launch().environment());
     }
 
     private static void field(String name, String value) {

@@ -35,7 +35,8 @@ public final class WarnSignals {
                 continue;
             }
             JobRequest.WarnSignal w = job.request().warnSignal();
-            boolean batchOnly = w.batchOnly() && !job.request().script().isEmpty();
+            boolean batchOnly =
+                    w.batchOnly() && !job.request().launch().script().isEmpty();
             // The batch shell is on the first node; steps may be on any of them.
             List<String> nodes = batchOnly
                     ? List.of(job.allocation().batchHost())

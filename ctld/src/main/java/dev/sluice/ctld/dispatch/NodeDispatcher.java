@@ -142,7 +142,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
 
     private void launch(Job job, ClusterImage image) {
         // An allocation (salloc, a lone srun) has no batch script: its steps come from srun.
-        if (!job.isRunning() || job.request().script().isEmpty()) {
+        if (!job.isRunning() || job.request().launch().script().isEmpty()) {
             return;
         }
         Allocation a = job.allocation();

@@ -20,9 +20,9 @@ final class JobRequestCodec {
     static JobRequestRecord encode(JobRequest r) {
         JobRequestRecord.Builder b = JobRequestRecord.newBuilder()
                 .setName(r.name())
-                .setScript(ByteString.copyFrom(RawText.encode(r.script())))
-                .addAllScriptArgs(r.scriptArgs())
-                .setWorkDir(r.workDir())
+                .setScript(ByteString.copyFrom(RawText.encode(r.launch().script())))
+                .addAllScriptArgs(r.launch().scriptArgs())
+                .setWorkDir(r.launch().workDir())
                 .setMinNodes(r.size().minNodes())
                 .setMaxNodes(r.size().maxNodes())
                 .setNumTasks(r.size().numTasks())
@@ -51,7 +51,7 @@ final class JobRequestCodec {
                 .setOpenMode(r.io().openMode().wireName())
                 .setNice(r.nice())
                 .setQos(r.qos())
-                .setCommand(r.command())
+                .setCommand(r.launch().command())
                 .setGpus(r.gpuOptions().gpus().text())
                 .setGpusPerNode(r.gpuOptions().gpusPerNode().text())
                 .setGpusPerTask(r.gpuOptions().gpusPerTask().text())
@@ -69,7 +69,7 @@ final class JobRequestCodec {
                 .setMailUser(r.mail().user())
                 .setLicenses(r.licenses().toString())
                 .setReservation(r.reservation());
-        r.environment().forEach((k, v) -> b.putEnvironment(k, ByteString.copyFrom(RawText.encode(v))));
+        r.launch().environment().forEach((k, v) -> b.putEnvironment(k, ByteString.copyFrom(RawText.encode(v))));
         return b.build();
     }
 

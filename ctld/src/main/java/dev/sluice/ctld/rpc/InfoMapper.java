@@ -126,8 +126,8 @@ public final class InfoMapper {
                 .setStdOut(r.io().stdOut())
                 .setStdErr(r.io().stdErr())
                 .setStdIn(r.io().stdIn())
-                .setBatchFlag(!r.script().isEmpty())
-                .setWorkDir(r.workDir());
+                .setBatchFlag(!r.launch().script().isEmpty())
+                .setWorkDir(r.launch().workDir());
         if (holds) {
             b.setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
                             a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))

@@ -12,17 +12,10 @@ import java.util.Map;
  * What a user asked for, as the controller keeps it: the domain twin of the wire's
  * {@code JobSpec}. Zero or empty means "not given" so that partition and configuration
  * defaults apply when the job is scheduled, as in Slurm.
- *
- * <p>{@code script} and the values of {@code environment} are byte strings held as {@code
- * dev.sluice.common.text.RawText} text: bytes that are not UTF-8 are kept as escapes, so they
- * reach the job as submitted.
  */
 public record JobRequest(
         String name,
-        String script,
-        List<String> scriptArgs,
-        String workDir,
-        Map<String, String> environment,
+        Launch launch,
         Size size,
         String partition,
         long timeLimitMinutes,
@@ -41,7 +34,6 @@ public record JobRequest(
         boolean requeue,
         int nice,
         String qos,
-        String command,
         GpuOptions gpuOptions,
         Sequencing sequencing,
         WarnSignal warnSignal,
@@ -56,11 +48,8 @@ public record JobRequest(
 
     public JobRequest {
         requireNonNull(name, "name is null");
-        requireNonNull(script, "script is null");
-        scriptArgs = List.copyOf(scriptArgs);
-        environment = Map.copyOf(environment);
+        requireNonNull(launch, "launch is null");
         requireNonNull(owner, "owner is null");
-        requireNonNull(command, "command is null");
         requireNonNull(reqNodes, "reqNodes is null");
         requireNonNull(excludeNodes, "excludeNodes is null");
         requireNonNull(gres, "gres is null");
@@ -84,6 +73,28 @@ public record JobRequest(
     /** A builder holding this request, for a copy that changes a few fields. */
     public JobRequestBuilder toBuilder() {
         return new JobRequestBuilder(this);
+    }
+
+    /**
+     * What the job runs and where: the batch script and its arguments (empty for an allocation),
+     * the working directory, the environment it starts with, and the command line of the
+     * salloc/srun that asked for an allocation ({@code Command=} in scontrol).
+     *
+     * <p>{@code script} and the values of {@code environment} are byte strings held as {@code
+     * dev.sluice.common.text.RawText} text: bytes that are not UTF-8 are kept as escapes, so they
+     * reach the job as submitted.
+     */
+    public record Launch(
+            String script, List<String> scriptArgs, String workDir, Map<String, String> environment, String command) {
+        public static final Launch NONE = new Launch("", List.of(), "", Map.of(), "");
+
+        public Launch {
+            requireNonNull(script, "script is null");
+            scriptArgs = List.copyOf(scriptArgs);
+            requireNonNull(workDir, "workDir is null");
+            environment = Map.copyOf(environment);
+            requireNonNull(command, "command is null");
+        }
     }
 
     /**

@@ -59,10 +59,10 @@ public final class JobRequestBuilder {
     JobRequestBuilder(JobRequest from) {
         this(from.owner());
         name = from.name();
-        script = from.script();
-        scriptArgs = from.scriptArgs();
-        workDir = from.workDir();
-        environment = from.environment();
+        script = from.launch().script();
+        scriptArgs = from.launch().scriptArgs();
+        workDir = from.launch().workDir();
+        environment = from.launch().environment();
         size(from.size());
         partition = from.partition();
         timeLimitMinutes = from.timeLimitMinutes();
@@ -81,7 +81,7 @@ public final class JobRequestBuilder {
         requeue = from.requeue();
         nice = from.nice();
         qos = from.qos();
-        command = from.command();
+        command = from.launch().command();
         gpuOptions = from.gpuOptions();
         sequencing = from.sequencing();
         warnSignal = from.warnSignal();
@@ -322,10 +322,7 @@ public final class JobRequestBuilder {
     public JobRequest build() {
         return new JobRequest(
                 name,
-                script,
-                scriptArgs,
-                workDir,
-                environment,
+                new JobRequest.Launch(script, scriptArgs, workDir, environment, command),
                 new JobRequest.Size(minNodes, maxNodes, numTasks, cpusPerTask, ntasksPerNode),
                 partition,
                 timeLimitMinutes,
@@ -344,7 +341,6 @@ public final class JobRequestBuilder {
                 requeue,
                 nice,
                 qos,
-                command,
                 gpuOptions,
                 sequencing,
                 warnSignal,

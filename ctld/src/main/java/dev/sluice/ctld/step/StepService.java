@@ -61,7 +61,7 @@ public final class StepService {
             if (!job.isRunning() || (request.getJobId() != 0 && job.id() != request.getJobId())) {
                 continue;
             }
-            if (!job.request().script().isEmpty()) {
+            if (!job.request().launch().script().isEmpty()) {
                 out.addSteps(StepInfos.batch(job));
             }
             JobSteps mine = image.steps().get(job.id());

@@ -133,12 +133,12 @@ public final class WireMapper {
     public static JobSpec toWire(JobRequest r, boolean withScript) {
         JobSpec.Builder b = JobSpec.newBuilder();
         if (withScript) {
-            b.setScript(ByteString.copyFrom(RawText.encode(r.script())))
-                    .putAllEnvironment(wireEnvironment(r.environment()));
+            b.setScript(ByteString.copyFrom(RawText.encode(r.launch().script())))
+                    .putAllEnvironment(wireEnvironment(r.launch().environment()));
         }
         return b.setName(r.name())
-                .addAllScriptArgs(r.scriptArgs())
-                .setWorkDir(r.workDir())
+                .addAllScriptArgs(r.launch().scriptArgs())
+                .setWorkDir(r.launch().workDir())
                 .setMinNodes(r.size().minNodes())
                 .setMaxNodes(r.size().maxNodes())
                 .setNumTasks(r.size().numTasks())
@@ -168,7 +168,7 @@ public final class WireMapper {
                 .setOpenMode(r.io().openMode().wireName())
                 .setNice(r.nice())
                 .setQos(r.qos())
-                .setCommand(r.command())
+                .setCommand(r.launch().command())
                 .setGpus(r.gpuOptions().gpus().text())
                 .setGpusPerNode(r.gpuOptions().gpusPerNode().text())
                 .setGpusPerTask(r.gpuOptions().gpusPerTask().text())

@@ -41,8 +41,8 @@ class TestJournalBeforeBytes {
                 (StateRecord.JobSubmitted) RecordCodec.decode(r.entries().get(0));
         assertThat(job.jobId()).isEqualTo(42);
         assertThat(job.request().name()).isEqualTo("old");
-        assertThat(job.request().script()).isEqualTo("#!/bin/sh\necho caf\u00e9\n");
-        assertThat(job.request().environment())
+        assertThat(job.request().launch().script()).isEqualTo("#!/bin/sh\necho caf\u00e9\n");
+        assertThat(job.request().launch().environment())
                 .containsEntry("GREETING", "d\u00e9j\u00e0 vu")
                 .containsEntry("LANG", "fr_FR.UTF-8");
         // And it is journaled again, in the journal's own record, as the same bytes.
