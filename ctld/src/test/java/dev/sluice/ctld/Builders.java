@@ -320,7 +320,10 @@ public final class Builders {
 
         public JobBuilder array(String spec) {
             sequencing = new JobRequest.Sequencing(
-                    spec, sequencing.dependency(), sequencing.killOnInvalidDep(), sequencing.beginTime());
+                    dev.sluice.ctld.state.ArrayRequest.read(spec),
+                    sequencing.dependency(),
+                    sequencing.killOnInvalidDep(),
+                    sequencing.beginTime());
             return this;
         }
 

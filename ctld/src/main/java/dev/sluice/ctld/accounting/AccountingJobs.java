@@ -61,7 +61,7 @@ public final class AccountingJobs {
                 .setReqTres(
                         ListedTres.requested(job, cpus, nodes, partitionMemory).format())
                 .setWorkDir(r.launch().workDir())
-                .setConstraint(r.constraint().text())
+                .setConstraint(r.placement().constraint().text())
                 .setPriority((int) Math.min(SlurmLimits.MAX_UINT32, priority));
         if (a != null) {
             b.setNodeList(HostList.compress(a.nodeNames()))

@@ -11,7 +11,7 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementResult;
-import dev.sluice.ctld.state.ArraySpec;
+import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
@@ -48,7 +48,7 @@ public final class JobControl {
     }
 
     public JobControl(Scheduler.SelectDefaults defaults) {
-        this(defaults, ArraySpec.DEFAULT_MAX_ARRAY_SIZE);
+        this(defaults, ArrayRequest.DEFAULT_MAX_ARRAY_SIZE);
     }
 
     /**

@@ -27,9 +27,9 @@ public final class JobText {
         field("Account", r.account());
         field("Comment", r.comment());
         field("QOS", r.qos());
-        field("Features", r.constraint().text());
-        field("ReqNodeList", r.reqNodes().text());
-        field("ExcNodeList", r.excludeNodes().text());
+        field("Features", r.placement().constraint().text());
+        field("ReqNodeList", r.placement().reqNodes().text());
+        field("ExcNodeList", r.placement().excludeNodes().text());
         field("TresPerNode", r.gres().text());
         field("Command", r.launch().command());
         for (String arg : r.launch().scriptArgs()) {
@@ -37,7 +37,7 @@ public final class JobText {
         }
         field("AllocNode", r.submitHost());
         field("Dependency", r.sequencing().dependency().text());
-        field("ArrayTaskId", r.sequencing().array());
+        field("ArrayTaskId", r.sequencing().array().text());
         field("MailUser", r.mail().user());
         field("MailType", r.mail().types());
         field("Licenses", r.licenses().toString());

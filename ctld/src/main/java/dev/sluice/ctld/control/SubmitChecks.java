@@ -4,7 +4,6 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.select.NodeCapacity;
-import dev.sluice.ctld.state.ArraySpec;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
@@ -16,7 +15,7 @@ final class SubmitChecks {
 
     /** Every feature a constraint names must exist on some node, or Slurm refuses the job. */
     static void features(ClusterView state, JobRequest request) {
-        for (String feature : request.constraint().features()) {
+        for (String feature : request.placement().constraint().features()) {
             if (state.nodes().stream().noneMatch(n -> n.features().contains(feature))) {
                 throw new SlurmException(ErrorCode.INVALID_FEATURE);
             }
@@ -62,13 +61,8 @@ final class SubmitChecks {
      * job is considered.)
      */
     static void sequencing(ClusterView state, JobRequest request, int maxArraySize) {
-        String array = request.sequencing().array();
-        if (!array.isBlank()) {
-            try {
-                ArraySpec.parse(state.nextJobId(), array, maxArraySize);
-            } catch (IllegalArgumentException e) {
-                throw new SlurmException(ErrorCode.INVALID_ARRAY);
-            }
+        if (!request.sequencing().array().allowedUnder(maxArraySize)) {
+            throw new SlurmException(ErrorCode.INVALID_ARRAY);
         }
         if (!request.sequencing().dependency().valid()) {
             throw new SlurmException(ErrorCode.DEPENDENCY);

@@ -6,7 +6,7 @@ import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.state.Allocation;
-import dev.sluice.ctld.state.ArraySpec;
+import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
@@ -200,23 +200,15 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         if (!job.array().isArray()) {
             return b.build();
         }
-        TaskSet all = ArraySpec.parse(
-                        job.array().arrayJobId(), job.request().sequencing().array(), Integer.MAX_VALUE)
-                .pendingTasks();
-        List<Integer> ids = all.ids();
-        int step = ids.size() > 1 ? ids.get(1) - ids.get(0) : 1;
-        for (int i = 2; i < ids.size(); i++) {
-            if (ids.get(i) - ids.get(i - 1) != step) {
-                step = 1;
-                break;
-            }
-        }
+        // Parsed once when the job arrived: a 10,000-task array's launches do not each re-read it.
+        ArrayRequest asked = job.request().sequencing().array();
+        TaskSet all = asked.tasks();
         return b.setArrayJobId(job.array().arrayJobId())
                 .setArrayTaskId(Math.max(0, job.array().taskId()))
                 .setArrayTaskCount(all.size())
                 .setArrayTaskMin(all.first())
                 .setArrayTaskMax(all.last())
-                .setArrayTaskStep(step)
+                .setArrayTaskStep(asked.step())
                 .build();
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.ctld.persistence;
 import com.google.protobuf.ByteString;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.text.RawText;
+import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.Dependency;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.protocol.v1.journal.JobRequestRecord;
@@ -37,16 +38,16 @@ final class JobRequestCodec {
                 .setGid(r.owner().gid())
                 .setUserName(r.owner().userName())
                 .setSubmitHost(r.submitHost())
-                .setExclusive(r.exclusive())
+                .setExclusive(r.placement().exclusive())
                 .setMemPerNodeMb(r.memory().perNodeMb())
                 .setMemPerCpuMb(r.memory().perCpuMb())
-                .setReqNodes(r.reqNodes().text())
-                .setExcludeNodes(r.excludeNodes().text())
+                .setReqNodes(r.placement().reqNodes().text())
+                .setExcludeNodes(r.placement().excludeNodes().text())
                 .setAccount(r.account())
                 .setComment(r.comment())
                 .setHold(r.hold())
                 .setGres(r.gres().text())
-                .setConstraint(r.constraint().text())
+                .setConstraint(r.placement().constraint().text())
                 .setRequeue(r.requeue())
                 .setOpenMode(r.io().openMode().wireName())
                 .setNice(r.nice())
@@ -58,7 +59,7 @@ final class JobRequestCodec {
                 .setCpusPerGpu(r.gpuOptions().cpusPerGpu())
                 .setMemPerGpuMb(r.gpuOptions().memPerGpuMb())
                 .setGresFlags(r.gpuOptions().gresFlags())
-                .setArray(r.sequencing().array())
+                .setArray(r.sequencing().array().text())
                 .setDependency(r.sequencing().dependency().text())
                 .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
                 .setBeginTime(r.sequencing().beginTime())
@@ -117,7 +118,10 @@ final class JobRequestCodec {
                         r.getMemPerGpuMb(),
                         r.getGresFlags()))
                 .sequencing(new JobRequest.Sequencing(
-                        r.getArray(), Dependency.read(r.getDependency()), r.getKillOnInvalidDep(), r.getBeginTime()))
+                        ArrayRequest.read(r.getArray()),
+                        Dependency.read(r.getDependency()),
+                        r.getKillOnInvalidDep(),
+                        r.getBeginTime()))
                 .warnSignal(new JobRequest.WarnSignal(r.getWarnSignal(), r.getWarnSeconds(), r.getWarnBatchOnly()))
                 .mail(new JobRequest.Mail(r.getMailType(), r.getMailUser()))
                 .licenses(Licenses.parse(r.getLicenses()))

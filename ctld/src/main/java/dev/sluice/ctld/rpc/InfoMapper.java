@@ -216,7 +216,7 @@ public final class InfoMapper {
         if (!job.isPending() || !image.reasonOf(job).equals(JobReason.REQ_NODE_NOT_AVAIL.slurmName())) {
             return "";
         }
-        List<String> unavailable = job.request().reqNodes().names().stream()
+        List<String> unavailable = job.request().placement().reqNodes().names().stream()
                 .filter(n -> image.node(n).map(v -> !v.isSchedulable()).orElse(true))
                 .toList();
         return unavailable.isEmpty() ? "" : "ReqNodeNotAvail, UnavailableNodes:" + HostList.compress(unavailable);

@@ -32,11 +32,11 @@ final class RequestDefaults {
                 request.memory().perNodeMb(),
                 memPerCpu,
                 defaults.memoryConsumable(),
-                request.exclusive(),
-                request.reqNodes().names(),
-                request.excludeNodes().names(),
+                request.placement().exclusive(),
+                request.placement().reqNodes().names(),
+                request.placement().excludeNodes().names(),
                 GresDemands.of(request, defaults.gresNames()),
-                request.constraint(),
+                request.placement().constraint(),
                 request.gpuOptions().enforceBinding());
     }
 }

@@ -94,7 +94,7 @@ public final class ClusterState implements ClusterView {
                         r.partition(),
                         r.timeLimitMinutes(),
                         r.time(),
-                        ArraySpec.partOf(r.jobId(), r.request().sequencing().array())));
+                        r.request().sequencing().array().partOf(r.jobId())));
                 nextJobId = Math.max(nextJobId, r.jobId() + 1);
             }
             case ArrayTaskSplit r -> {

@@ -22,15 +22,12 @@ public record JobRequest(
         Io io,
         Owner owner,
         String submitHost,
-        boolean exclusive,
         Memory memory,
-        NodeNames reqNodes,
-        NodeNames excludeNodes,
+        Placement placement,
         String account,
         String comment,
         boolean hold,
         GresRequests gres,
-        FeatureConstraint constraint,
         boolean requeue,
         int nice,
         String qos,
@@ -50,10 +47,8 @@ public record JobRequest(
         requireNonNull(name, "name is null");
         requireNonNull(launch, "launch is null");
         requireNonNull(owner, "owner is null");
-        requireNonNull(reqNodes, "reqNodes is null");
-        requireNonNull(excludeNodes, "excludeNodes is null");
+        requireNonNull(placement, "placement is null");
         requireNonNull(gres, "gres is null");
-        requireNonNull(constraint, "constraint is null");
         requireNonNull(io, "io is null");
         requireNonNull(size, "size is null");
         requireNonNull(memory, "memory is null");
@@ -94,6 +89,22 @@ public record JobRequest(
             requireNonNull(workDir, "workDir is null");
             environment = Map.copyOf(environment);
             requireNonNull(command, "command is null");
+        }
+    }
+
+    /**
+     * Which nodes the job may have: {@code -w} (all of them), {@code -x}, {@code --constraint},
+     * and {@code --exclusive} (whole nodes, shared with no other job).
+     */
+    public record Placement(
+            NodeNames reqNodes, NodeNames excludeNodes, FeatureConstraint constraint, boolean exclusive) {
+        public static final Placement NONE =
+                new Placement(NodeNames.NONE, NodeNames.NONE, FeatureConstraint.NONE, false);
+
+        public Placement {
+            requireNonNull(reqNodes, "reqNodes is null");
+            requireNonNull(excludeNodes, "excludeNodes is null");
+            requireNonNull(constraint, "constraint is null");
         }
     }
 
@@ -170,12 +181,12 @@ public record JobRequest(
     /**
      * When the job may run relative to time and other jobs.
      *
-     * @param array {@code --array} as typed ({@code 0-15%4}), empty for a plain job
+     * @param array {@code --array}, parsed when the job arrived ({@link ArrayRequest#NONE}: a plain job)
      * @param dependency {@code --dependency}, parsed when the job arrived ({@link Dependency#NONE}: none)
      * @param beginTime {@code --begin} as epoch seconds, 0 for none
      */
-    public record Sequencing(String array, Dependency dependency, boolean killOnInvalidDep, long beginTime) {
-        public static final Sequencing NONE = new Sequencing("", Dependency.NONE, false, 0);
+    public record Sequencing(ArrayRequest array, Dependency dependency, boolean killOnInvalidDep, long beginTime) {
+        public static final Sequencing NONE = new Sequencing(ArrayRequest.NONE, Dependency.NONE, false, 0);
 
         public Sequencing {
             requireNonNull(array, "array is null");

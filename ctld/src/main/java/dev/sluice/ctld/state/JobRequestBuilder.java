@@ -68,16 +68,16 @@ public final class JobRequestBuilder {
         timeLimitMinutes = from.timeLimitMinutes();
         io(from.io());
         submitHost = from.submitHost();
-        exclusive = from.exclusive();
+        exclusive = from.placement().exclusive();
         memPerNodeMb = from.memory().perNodeMb();
         memPerCpuMb = from.memory().perCpuMb();
-        reqNodes = from.reqNodes();
-        excludeNodes = from.excludeNodes();
+        reqNodes = from.placement().reqNodes();
+        excludeNodes = from.placement().excludeNodes();
         account = from.account();
         comment = from.comment();
         hold = from.hold();
         gres = from.gres();
-        constraint = from.constraint();
+        constraint = from.placement().constraint();
         requeue = from.requeue();
         nice = from.nice();
         qos = from.qos();
@@ -329,15 +329,12 @@ public final class JobRequestBuilder {
                 new JobRequest.Io(stdOut, stdErr, stdIn, openMode),
                 owner,
                 submitHost,
-                exclusive,
                 new JobRequest.Memory(memPerNodeMb, memPerCpuMb),
-                reqNodes,
-                excludeNodes,
+                new JobRequest.Placement(reqNodes, excludeNodes, constraint, exclusive),
                 account,
                 comment,
                 hold,
                 gres,
-                constraint,
                 requeue,
                 nice,
                 qos,

@@ -137,8 +137,7 @@ final class StateSnapshots {
                 represented.add(task.array().taskId());
             }
         }
-        TaskSet all =
-                ArraySpec.partOf(arrayId, master.request().sequencing().array()).pendingTasks();
+        TaskSet all = master.request().sequencing().array().partOf(arrayId).pendingTasks();
         for (int task : all.ids()) {
             boolean pending = master.array().pendingTasks().contains(task);
             if (!pending

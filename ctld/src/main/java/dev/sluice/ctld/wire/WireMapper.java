@@ -11,6 +11,7 @@ import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.gres.GresGrant;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.Dependency;
 import dev.sluice.ctld.state.FeatureConstraint;
 import dev.sluice.ctld.state.GpuCount;
@@ -85,7 +86,10 @@ public final class WireMapper {
                         s.getMemPerGpuMb(),
                         s.getGresFlags()))
                 .sequencing(new JobRequest.Sequencing(
-                        s.getArray(), Dependency.read(s.getDependency()), s.getKillOnInvalidDep(), s.getBeginTime()))
+                        ArrayRequest.read(s.getArray()),
+                        Dependency.read(s.getDependency()),
+                        s.getKillOnInvalidDep(),
+                        s.getBeginTime()))
                 .warnSignal(new JobRequest.WarnSignal(
                         (int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()))
                 .mail(new JobRequest.Mail(s.getMailType(), s.getMailUser()))
@@ -154,16 +158,16 @@ public final class WireMapper {
                         .setGid(r.owner().gid())
                         .setUserName(r.owner().userName()))
                 .setSubmitHost(r.submitHost())
-                .setExclusive(r.exclusive())
+                .setExclusive(r.placement().exclusive())
                 .setMemPerNodeMb(r.memory().perNodeMb())
                 .setMemPerCpuMb(r.memory().perCpuMb())
-                .setReqNodes(r.reqNodes().text())
-                .setExcludeNodes(r.excludeNodes().text())
+                .setReqNodes(r.placement().reqNodes().text())
+                .setExcludeNodes(r.placement().excludeNodes().text())
                 .setAccount(r.account())
                 .setComment(r.comment())
                 .setHold(r.hold())
                 .setGresPerNode(r.gres().text())
-                .setConstraint(r.constraint().text())
+                .setConstraint(r.placement().constraint().text())
                 .setRequeue(r.requeue())
                 .setOpenMode(r.io().openMode().wireName())
                 .setNice(r.nice())
@@ -175,7 +179,7 @@ public final class WireMapper {
                 .setCpusPerGpu(r.gpuOptions().cpusPerGpu())
                 .setMemPerGpuMb(r.gpuOptions().memPerGpuMb())
                 .setGresFlags(r.gpuOptions().gresFlags())
-                .setArray(r.sequencing().array())
+                .setArray(r.sequencing().array().text())
                 .setDependency(r.sequencing().dependency().text())
                 .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
                 .setBeginTime(r.sequencing().beginTime())

@@ -146,7 +146,13 @@ class TestJobLifecycle {
             out.append(" |\n");
         }
         // Array tasks: a pending record with tasks 1-3 and with task 3 alone.
-        Job array = Job.submitted(20, Builders.aJob().array("1-3").build(), "p", 60, 100, ArraySpec.partOf(20, "1-3"));
+        Job array = Job.submitted(
+                20,
+                Builders.aJob().array("1-3").build(),
+                "p",
+                60,
+                100,
+                ArrayRequest.read("1-3").partOf(20));
         Job last = array.with(b -> b.array(array.array().without(1).without(2)));
         JobEvent start = new JobEvent.Start(TWO_NODES, "p", 60);
         out.append("| Start, array task | ")
@@ -299,7 +305,13 @@ class TestJobLifecycle {
 
     @Test
     void theLastPendingTaskKeepsTheRecord() {
-        Job array = Job.submitted(20, Builders.aJob().array("1-3").build(), "p", 60, 100, ArraySpec.partOf(20, "1-3"));
+        Job array = Job.submitted(
+                20,
+                Builders.aJob().array("1-3").build(),
+                "p",
+                60,
+                100,
+                ArrayRequest.read("1-3").partOf(20));
         TaskSplits ids = new TaskSplits(25);
         List<Integer> got = new ArrayList<>();
         for (int task : List.of(2, 1, 3)) {

@@ -36,16 +36,16 @@ class TestRequestPartsParsedOnArrival {
                 .setOpenMode("append")
                 .build());
 
-        assertThat(r.reqNodes().names()).containsExactly("node3", "node1", "node2");
-        assertThat(r.reqNodes().text()).isEqualTo("node[3,1-2]");
-        assertThat(r.excludeNodes().names()).containsExactly("node9");
+        assertThat(r.placement().reqNodes().names()).containsExactly("node3", "node1", "node2");
+        assertThat(r.placement().reqNodes().text()).isEqualTo("node[3,1-2]");
+        assertThat(r.placement().excludeNodes().names()).containsExactly("node9");
         assertThat(r.gres().items())
                 .extracting(g -> g.name() + "/" + g.type().orElse("") + "/" + g.count())
                 .containsExactly("gpu/a100/2", "mps//50");
         assertThat(r.gpuOptions().gpusPerTask().type()).isEqualTo("h100");
         assertThat(r.gpuOptions().gpusPerTask().count()).isEqualTo(1);
-        assertThat(r.constraint().matches(List.of("h100"))).isTrue();
-        assertThat(r.constraint().matches(List.of("a100"))).isFalse();
+        assertThat(r.placement().constraint().matches(List.of("h100"))).isTrue();
+        assertThat(r.placement().constraint().matches(List.of("a100"))).isFalse();
         assertThat(r.io().openMode()).isEqualTo(OpenMode.APPEND);
 
         JobSpec back = WireMapper.toWire(r);
@@ -59,9 +59,9 @@ class TestRequestPartsParsedOnArrival {
     @Test
     void nothingGivenIsNothingParsed() {
         JobRequest r = WireMapper.toDomain(spec().build());
-        assertThat(r.reqNodes().isEmpty()).isTrue();
+        assertThat(r.placement().reqNodes().isEmpty()).isTrue();
         assertThat(r.gres().isEmpty()).isTrue();
-        assertThat(r.constraint().isEmpty()).isTrue();
+        assertThat(r.placement().constraint().isEmpty()).isTrue();
         assertThat(r.gpuOptions().gpus().isGiven()).isFalse();
         assertThat(r.io().openMode()).isEqualTo(OpenMode.NOT_GIVEN);
         assertThat(WireMapper.toWire(r).getOpenMode()).isEmpty();
