@@ -120,6 +120,55 @@ final class FakeAccounting {
             .setOrganization("science")
             .build()));
 
+    /** alice, and her association under physics, until deleted. */
+    private boolean alice = true;
+
+    private boolean aliceInPhysics = true;
+
+    private static final AssociationEntry ALICE_IN_PHYSICS = AssociationEntry.newBuilder()
+            .setCluster("test")
+            .setAccount("physics")
+            .setUser("alice")
+            .setId(3)
+            .setLimits(AssociationLimits.newBuilder()
+                    .setShares(1)
+                    .setMaxJobs(4)
+                    .setQos("normal,high")
+                    .setDefaultQos("normal"))
+            .build();
+
+    /** As sluice-dbd deletes: accounts by name, users by name, or a user's associations under accounts. */
+    private DeleteAssocResult delete(dev.sluice.protocol.v1.DeleteAssocRequest d) {
+        DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
+        switch (d.getEntity()) {
+            case ACCOUNTS -> {
+                List<AccountEntry> gone = accounts.stream()
+                        .filter(a -> d.getNamesList().contains(a.getName()))
+                        .toList();
+                gone.forEach(a -> out.addDeleted(a.getName()));
+                if (d.getCommit()) {
+                    accounts.removeAll(gone);
+                }
+            }
+            case USERS -> {
+                if (d.getAccountsCount() > 0) {
+                    if (aliceInPhysics
+                            && d.getNamesList().contains("alice")
+                            && d.getAccountsList().contains("physics")) {
+                        out.addAssociations(ALICE_IN_PHYSICS);
+                        aliceInPhysics = !d.getCommit();
+                    }
+                } else if (alice && d.getNamesList().contains("alice")) {
+                    out.addDeleted("alice");
+                    alice = !d.getCommit();
+                    aliceInPhysics = alice && aliceInPhysics;
+                }
+            }
+            default -> throw new IllegalArgumentException("cannot delete " + d.getEntity());
+        }
+        return out.build();
+    }
+
     /** As sluice-dbd: only these may change anything; anyone else gets 2002. */
     private static final java.util.Set<String> OPERATORS = java.util.Set.of("root", "slurm");
 
@@ -132,13 +181,14 @@ final class FakeAccounting {
         }
         DbdResponse.Builder out = DbdResponse.newBuilder();
         boolean changes = switch (r.getBodyCase()) {
-            case ADD_ACCOUNTS, MODIFY_ASSOC, DELETE_QOS -> true;
+            case ADD_ACCOUNTS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC -> true;
             default -> false;
         };
         if (changes && !OPERATORS.contains(user)) {
             throw new AccountingException("Access/permission denied", 2002);
         }
         switch (r.getBodyCase()) {
+            case DELETE_ASSOC -> out.setDeleted(delete(r.getDeleteAssoc()));
             case DELETE_QOS -> {
                 var d = r.getDeleteQos();
                 List<QosEntry> gone = qos.stream()
@@ -218,7 +268,13 @@ final class FakeAccounting {
                                         || r.getListAssoc().getNamesCount() == 0
                                         || r.getListAssoc().getNamesList().contains(e.getName()))
                                 .toList())
-                        .addUsers(UserEntry.newBuilder().setName("alice").setDefaultAccount("physics"))
+                        .addAllUsers(
+                                alice
+                                        ? List.of(UserEntry.newBuilder()
+                                                .setName("alice")
+                                                .setDefaultAccount("physics")
+                                                .build())
+                                        : List.of())
                         .addAssociations(AssociationEntry.newBuilder()
                                 .setCluster("test")
                                 .setAccount("physics")
@@ -228,16 +284,7 @@ final class FakeAccounting {
                                         .setShares(10)
                                         .setGrpTres("cpu=8,gres/gpu=2")
                                         .setMaxWallMinutes(30)))
-                        .addAssociations(AssociationEntry.newBuilder()
-                                .setCluster("test")
-                                .setAccount("physics")
-                                .setUser("alice")
-                                .setId(3)
-                                .setLimits(AssociationLimits.newBuilder()
-                                        .setShares(1)
-                                        .setMaxJobs(4)
-                                        .setQos("normal,high")
-                                        .setDefaultQos("normal")))
+                        .addAllAssociations(aliceInPhysics ? List.of(ALICE_IN_PHYSICS) : List.of())
                         .addAssociations(AssociationEntry.newBuilder()
                                 .setCluster("test")
                                 .setAccount("root")

@@ -2,6 +2,7 @@ package dev.sluice.restd.dbv0038;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.UserDirectory;
@@ -28,18 +29,36 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The {@code /slurmdb/v0.0.38/} endpoints slurmrestd 22.05 serves (its openapi/dbv0.0.38), GET only. */
+/**
+ * The {@code /slurmdb/v0.0.38/} endpoints slurmrestd 22.05 serves (its openapi/dbv0.0.38): the
+ * listings, and the deletions of accounts, users and associations ({@link Deletes38}).
+ */
 public final class Db38 {
     public static final String PREFIX = "/slurmdb/v0.0.38/";
 
-    static final List<Route> ROUTES = List.of(
+    /** What is served, for the dispatch and for {@code /openapi/v3}. */
+    public static final List<Route> ROUTES = List.of(
             Route.get("jobs/", "jobs as accounting keeps them", "dbv0.0.38_job_info"),
             Route.get("job/{job_id}", "one job as accounting keeps it", "dbv0.0.38_job_info"),
             Route.get("accounts/", "every account", "dbv0.0.38_account_info"),
             Route.get("account/{account_name}", "one account", "dbv0.0.38_account_info"),
+            Route.delete(
+                    "account/{account_name}",
+                    "delete an account, as sacctmgr delete account (operators only)",
+                    "dbv0.0.38_response_account_delete"),
             Route.get("users/", "every user", "dbv0.0.38_user_info"),
             Route.get("user/{user_name}", "one user", "dbv0.0.38_user_info"),
+            Route.delete(
+                    "user/{user_name}",
+                    "delete a user, as sacctmgr delete user (operators only)",
+                    "dbv0.0.38_response_user_delete"),
             Route.get("associations/", "every association", "dbv0.0.38_associations_info"),
+            Route.delete(
+                    "association",
+                    "delete a user's association under an account (operators only)",
+                    "dbv0.0.38_response_associations_delete"),
+            Route.get("wckeys/", "every wckey (sluice-dbd keeps none)", "dbv0.0.38_wckey_info"),
+            Route.get("wckey/{wckey}", "one wckey (sluice-dbd keeps none)", "dbv0.0.38_wckey_info"),
             Route.get("qos/", "every QOS", "dbv0.0.38_qos_info"),
             Route.get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info"),
             Route.get("tres/", "the TRES", "dbv0.0.38_tres_info"),
@@ -52,16 +71,19 @@ public final class Db38 {
             String path,
             String rawQuery,
             Map<String, String> query,
+            Optional<JsonNode> body,
             String user,
             Optional<AccountingSession> accounting,
             ControllerSession controller) {}
 
+    private final String cluster;
     private final Clusters38 clusters;
     private final Clock clock;
     private final UserDirectory users;
 
     public Db38(String cluster, SlurmdbApi.Control control, Clock clock, UserDirectory users) {
-        this.clusters = new Clusters38(requireNonNull(cluster, "cluster is null"), control);
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.clusters = new Clusters38(cluster, control);
         this.clock = requireNonNull(clock, "clock is null");
         this.users = requireNonNull(users, "users is null");
     }
@@ -101,6 +123,10 @@ public final class Db38 {
                         case "GET tres" -> tres(db, out);
                         case "GET clusters" -> clusters(db, out, call.controller());
                         case "GET config" -> config(db, out, call);
+                        case "GET wckeys", "GET wckey/*" -> wckeys(db, out, call.user());
+                        case "DELETE account/*" -> Deletes38.account(db.dbd, out, arg);
+                        case "DELETE user/*" -> Deletes38.user(db.dbd, out, arg);
+                        case "DELETE association" -> Deletes38.association(db.dbd, out, call.query(), cluster);
                         default -> throw new IllegalStateException("route " + key + " has no handler");
                     });
         } catch (JobFilter38.BadQuery e) {
@@ -120,15 +146,18 @@ public final class Db38 {
         }
     }
 
-    /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, ... */
+    /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, {@code slurmdb_users_remove}, ... */
     private static String source(String key) {
-        String what = key.substring(4).replaceAll("/.*", "");
+        String what = key.substring(key.indexOf(' ') + 1).replaceAll("/.*", "");
+        String call = key.startsWith("DELETE ") ? "_remove" : "_get";
         return switch (what) {
-            case "job", "jobs" -> "slurmdb_jobs_get";
-            case "account", "accounts" -> "slurmdb_accounts_get";
-            case "user", "users" -> "slurmdb_users_get";
-            case "config" -> "slurmdb_config_get";
-            default -> "slurmdb_" + what + "_get";
+            case "job", "jobs" -> "slurmdb_jobs" + call;
+            case "account", "accounts" -> "slurmdb_accounts" + call;
+            case "user", "users" -> "slurmdb_users" + call;
+            case "association", "associations" -> "slurmdb_associations" + call;
+            case "wckey", "wckeys" -> "slurmdb_wckeys" + call;
+            case "config" -> "slurmdb_config" + call;
+            default -> "slurmdb_" + what + call;
         };
     }
 
@@ -141,6 +170,7 @@ public final class Db38 {
             case "GET qos", "GET qos/*" -> "QOS";
             case "GET tres" -> "TRES";
             case "GET clusters" -> "clusters";
+            case "GET wckeys", "GET wckey/*" -> "wckeys";
             default -> null;
         };
         if (field != null) {
@@ -240,17 +270,35 @@ public final class Db38 {
         List<UserEntry> users = db.list(AssocEntity.USERS, "").getUsersList();
         body.set("users", Assoc38.users(users, tree));
         body.putArray("wckeys");
-        boolean operator = call.user().equals("root")
-                || users.stream()
-                        .anyMatch(u -> u.getName().equals(call.user())
-                                && (u.getAdminLevel().equals("Administrator")
-                                        || u.getAdminLevel().equals("Operator")));
-        if (!operator) {
+        if (!operator(users, call.user())) {
             ErrorCode denied = ErrorCode.ACCESS_DENIED;
             out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_get");
             return out.reply(500);
         }
         return out.reply(200);
+    }
+
+    /**
+     * The wckeys, one or all: sluice-dbd keeps none, so an operator finds nothing; anyone else
+     * gets slurmdbd's refusal, as listing wckeys is an operator's right there (compat 157).
+     */
+    private static Reply wckeys(Fetch db, DbEnvelope38 out, String user) throws AccountingException {
+        out.body().putArray("wckeys");
+        if (!operator(db.list(AssocEntity.USERS, "").getUsersList(), user)) {
+            ErrorCode denied = ErrorCode.ACCESS_DENIED;
+            return out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_get")
+                    .reply(500);
+        }
+        return out.nothingFound("slurmdb_wckeys_get").reply(500);
+    }
+
+    /** root, or a user whose AdminLevel is Operator or Administrator. */
+    private static boolean operator(List<UserEntry> users, String user) {
+        return user.equals("root")
+                || users.stream()
+                        .anyMatch(u -> u.getName().equals(user)
+                                && (u.getAdminLevel().equals("Administrator")
+                                        || u.getAdminLevel().equals("Operator")));
     }
 
     /** sluice-dbd, each listing asked for once per request. */

@@ -135,6 +135,7 @@ final class Dispatcher {
                     path,
                     ex.rawQuery(),
                     query,
+                    body,
                     user,
                     sessions.accountingForUser(user, token),
                     sessions.forUser(user, token)));

@@ -1,0 +1,142 @@
+package dev.sluice.restd.dbv0038;
+
+import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.AssociationEntry;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DeleteAssocRequest;
+import dev.sluice.protocol.v1.DeleteAssocResult;
+import dev.sluice.restd.controller.AccountingSession;
+import dev.sluice.restd.http.Reply;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * dbv0.0.38's deletions, as slurmrestd 22.05 answers them (compat 156): each is committed at
+ * once (slurmrestd asks no question), sluice-dbd refuses a caller that is no operator (2002)
+ * and deletes nothing then. The answers differ by what was deleted, as 22.05's do: an account
+ * is listed under {@code removed_associations}, a user under {@code removed_users}; an account
+ * not there is error 1900 with status 200, a user or association not there a 304 without body.
+ */
+final class Deletes38 {
+    private Deletes38() {}
+
+    static Reply account(AccountingSession dbd, DbEnvelope38 out, String name) {
+        DeleteAssocResult deleted;
+        try {
+            deleted = delete(
+                    dbd,
+                    DeleteAssocRequest.newBuilder()
+                            .setEntity(AssocEntity.ACCOUNTS)
+                            .addNames(name));
+        } catch (AccountingException e) {
+            // slurmrestd also fails the commit it tries after the refused removal.
+            refused(out, e, "slurmdb_accounts_remove");
+            if (e.code() == ErrorCode.ACCESS_DENIED.number()) {
+                refused(out, e, "slurmdb_connection_commit");
+            }
+            return out.reply(500);
+        }
+        if (deleted.getDeletedCount() == 0) {
+            ErrorCode none = ErrorCode.NO_CHANGE_IN_DATA;
+            return out.error(null, none.number(), none.text(), "slurmdb_accounts_remove")
+                    .reply(200);
+        }
+        out.body().putArray("removed_associations").add(deleted.getDeleted(0));
+        return out.reply(200);
+    }
+
+    static Reply user(AccountingSession dbd, DbEnvelope38 out, String name) {
+        DeleteAssocResult deleted;
+        try {
+            deleted = delete(
+                    dbd,
+                    DeleteAssocRequest.newBuilder().setEntity(AssocEntity.USERS).addNames(name));
+        } catch (AccountingException e) {
+            return refused(out, e, "slurmdb_users_remove").reply(500);
+        }
+        if (deleted.getDeletedCount() == 0) {
+            return Reply.text(304, "");
+        }
+        out.body().putArray("removed_users").add(deleted.getDeleted(0));
+        return out.reply(200);
+    }
+
+    /**
+     * One user's association under one account ({@code account=} and {@code user=}; {@code
+     * cluster=} this cluster's, if given). sluice-dbd removes an account's own association only
+     * with the account, so a request without a user is refused, changing nothing.
+     */
+    static Reply association(AccountingSession dbd, DbEnvelope38 out, Map<String, String> query, String cluster) {
+        String account = query.getOrDefault("account", "");
+        String user = query.getOrDefault("user", "");
+        String partition = query.getOrDefault("partition", "");
+        if (account.isEmpty() || user.isEmpty()) {
+            ErrorCode refused = ErrorCode.NOT_SUPPORTED;
+            out.body().putArray("removed_associations");
+            return out.error(
+                            "sluice-dbd removes an association only by its account and user",
+                            refused.number(),
+                            refused.text(),
+                            "slurmdb_associations_remove")
+                    .reply(500);
+        }
+        if (!query.getOrDefault("cluster", cluster).equals(cluster) || !partition.isEmpty()) {
+            // No such association here: sluice-dbd keeps this cluster's, without partitions.
+            return Reply.text(304, "");
+        }
+        DeleteAssocResult deleted;
+        try {
+            deleted = delete(
+                    dbd,
+                    DeleteAssocRequest.newBuilder()
+                            .setEntity(AssocEntity.USERS)
+                            .addNames(user)
+                            .addAccounts(account));
+        } catch (AccountingException e) {
+            out.body().putArray("removed_associations");
+            refused(out, e, "slurmdb_associations_remove");
+            // ... and its listing of what went, which the refusal leaves it without.
+            return out.error("unable to query associations", number(e), text(e), null)
+                    .reply(500);
+        }
+        List<AssociationEntry> gone = deleted.getAssociationsList();
+        if (gone.isEmpty()) {
+            return Reply.text(304, "");
+        }
+        var removed = out.body().putArray("removed_associations");
+        gone.forEach(a -> removed.add(named(a)));
+        return out.reply(200);
+    }
+
+    /** slurmdbd's name of a removed association: {@code C = anchor     A = r156       U = alice}. */
+    static String named(AssociationEntry a) {
+        String name = String.format("C = %-10s A = %-10s", a.getCluster(), a.getAccount());
+        if (!a.getUser().isEmpty()) {
+            name += String.format(" U = %-9s", a.getUser());
+        }
+        return name;
+    }
+
+    private static DeleteAssocResult delete(AccountingSession dbd, DeleteAssocRequest.Builder request)
+            throws AccountingException {
+        return dbd.call(DbdRequest.newBuilder().setDeleteAssoc(request.setCommit(true)))
+                .getDeleted();
+    }
+
+    private static DbEnvelope38 refused(DbEnvelope38 out, AccountingException e, String source) {
+        return out.error(null, number(e), text(e), source);
+    }
+
+    /** The daemon's error number; none (it could not be reached) is slurmdbd's connection error. */
+    private static int number(AccountingException e) {
+        return e.code() != 0 ? e.code() : ErrorCode.DB_CONNECTION.number();
+    }
+
+    /** Slurm's text for a known number, else the daemon's own words. */
+    private static String text(AccountingException e) {
+        ErrorCode known = ErrorCode.fromNumber(e.code());
+        return e.code() != 0 && known.number() == e.code() ? known.text() : e.getMessage();
+    }
+}
