@@ -120,6 +120,9 @@ final class FakeAccounting {
             .setOrganization("science")
             .build()));
 
+    /** Users added beside alice. */
+    final List<UserEntry> users = new ArrayList<>();
+
     /** alice, and her association under physics, until deleted. */
     private boolean alice = true;
 
@@ -181,7 +184,7 @@ final class FakeAccounting {
         }
         DbdResponse.Builder out = DbdResponse.newBuilder();
         boolean changes = switch (r.getBodyCase()) {
-            case ADD_ACCOUNTS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC -> true;
+            case ADD_ACCOUNTS, ADD_USERS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC -> true;
             default -> false;
         };
         if (changes && !OPERATORS.contains(user)) {
@@ -189,6 +192,28 @@ final class FakeAccounting {
         }
         switch (r.getBodyCase()) {
             case DELETE_ASSOC -> out.setDeleted(delete(r.getDeleteAssoc()));
+            case ADD_USERS -> {
+                var a = r.getAddUsers();
+                for (String account : a.getAccountsList()) {
+                    if (accounts.stream().noneMatch(e -> e.getName().equals(account))) {
+                        throw new AccountingException(" This account '" + account + "' doesn't exist.", 22);
+                    }
+                }
+                AddResult.Builder added = AddResult.newBuilder();
+                for (String name : a.getNamesList()) {
+                    if (!name.equals("alice")
+                            && users.stream().noneMatch(u -> u.getName().equals(name))) {
+                        added.addAdded(name);
+                        if (a.getCommit()) {
+                            users.add(UserEntry.newBuilder()
+                                    .setName(name)
+                                    .setAdminLevel(a.getAdminLevel())
+                                    .build());
+                        }
+                    }
+                }
+                out.setAdded(added);
+            }
             case DELETE_QOS -> {
                 var d = r.getDeleteQos();
                 List<QosEntry> gone = qos.stream()
@@ -275,6 +300,7 @@ final class FakeAccounting {
                                                 .setDefaultAccount("physics")
                                                 .build())
                                         : List.of())
+                        .addAllUsers(users)
                         .addAssociations(AssociationEntry.newBuilder()
                                 .setCluster("test")
                                 .setAccount("physics")

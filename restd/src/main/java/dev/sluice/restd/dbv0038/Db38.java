@@ -31,7 +31,8 @@ import java.util.Optional;
 
 /**
  * The {@code /slurmdb/v0.0.38/} endpoints slurmrestd 22.05 serves (its openapi/dbv0.0.38): the
- * listings, and the deletions of accounts, users and associations ({@link Deletes38}).
+ * listings, the additions and changes of accounts, users and associations ({@link Posts38}),
+ * and their deletions ({@link Deletes38}).
  */
 public final class Db38 {
     public static final String PREFIX = "/slurmdb/v0.0.38/";
@@ -41,18 +42,33 @@ public final class Db38 {
             Route.get("jobs/", "jobs as accounting keeps them", "dbv0.0.38_job_info"),
             Route.get("job/{job_id}", "one job as accounting keeps it", "dbv0.0.38_job_info"),
             Route.get("accounts/", "every account", "dbv0.0.38_account_info"),
+            Route.post(
+                    "accounts/",
+                    "add accounts (without associations) or change them (operators only)",
+                    "dbv0.0.38_account_response",
+                    "dbv0.0.38_update_account"),
             Route.get("account/{account_name}", "one account", "dbv0.0.38_account_info"),
             Route.delete(
                     "account/{account_name}",
                     "delete an account, as sacctmgr delete account (operators only)",
                     "dbv0.0.38_response_account_delete"),
             Route.get("users/", "every user", "dbv0.0.38_user_info"),
+            Route.post(
+                    "users/",
+                    "add users (without associations) or change them (operators only)",
+                    "dbv0.0.38_response_user_update",
+                    "dbv0.0.38_update_users"),
             Route.get("user/{user_name}", "one user", "dbv0.0.38_user_info"),
             Route.delete(
                     "user/{user_name}",
                     "delete a user, as sacctmgr delete user (operators only)",
                     "dbv0.0.38_response_user_delete"),
             Route.get("associations/", "every association", "dbv0.0.38_associations_info"),
+            Route.post(
+                    "associations/",
+                    "add associations of users and accounts (operators only)",
+                    "dbv0.0.38_response_associations",
+                    "dbv0.0.38_associations_info"),
             Route.delete(
                     "association",
                     "delete a user's association under an account (operators only)",
@@ -124,6 +140,9 @@ public final class Db38 {
                         case "GET clusters" -> clusters(db, out, call.controller());
                         case "GET config" -> config(db, out, call);
                         case "GET wckeys", "GET wckey/*" -> wckeys(db, out, call.user());
+                        case "POST accounts" -> Posts38.accounts(db.dbd, out, call.body());
+                        case "POST users" -> Posts38.users(db.dbd, out, call.body());
+                        case "POST associations" -> Posts38.associations(db.dbd, out, call.body(), cluster);
                         case "DELETE account/*" -> Deletes38.account(db.dbd, out, arg);
                         case "DELETE user/*" -> Deletes38.user(db.dbd, out, arg);
                         case "DELETE association" -> Deletes38.association(db.dbd, out, call.query(), cluster);
@@ -149,7 +168,7 @@ public final class Db38 {
     /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, {@code slurmdb_users_remove}, ... */
     private static String source(String key) {
         String what = key.substring(key.indexOf(' ') + 1).replaceAll("/.*", "");
-        String call = key.startsWith("DELETE ") ? "_remove" : "_get";
+        String call = key.startsWith("DELETE ") ? "_remove" : key.startsWith("POST ") ? "_add" : "_get";
         return switch (what) {
             case "job", "jobs" -> "slurmdb_jobs" + call;
             case "account", "accounts" -> "slurmdb_accounts" + call;
