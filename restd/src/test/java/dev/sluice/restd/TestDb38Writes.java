@@ -112,7 +112,32 @@ class TestDb38Writes {
     }
 
     @Test
+    void aQosIsDeletedByAnOperatorOnceAndRefusedToAPlainUser() {
+        Answer alice = rest.as("DELETE", DB + "qos/high", null);
+        assertThat(alice.status()).isEqualTo(500);
+        assertThat(alice.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(alice.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_qos_remove");
+        Answer gone = asRoot("DELETE", DB + "qos/high");
+        assertThat(gone.status()).as(gone.body().toString()).isEqualTo(200);
+        assertThat(gone.body().get("removed_qos").toString()).isEqualTo("[\"high\"]");
+        Answer again = asRoot("DELETE", DB + "qos/high");
+        assertThat(again.status()).isEqualTo(500);
+        assertThat(again.body().at("/errors/0/error_number").asInt()).isEqualTo(9003);
+        assertThat(again.body().has("removed_qos")).isFalse();
+    }
+
+    @Test
     void wckeysAreNothingFoundForAnOperatorAndRefusedToAPlainUser() {
+        Answer delete = asRoot("DELETE", DB + "wckey/w");
+        assertThat(delete.status()).isEqualTo(500);
+        assertThat(delete.body().get("deleted_wckeys")).isEmpty();
+        assertThat(delete.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_wckeys_remove");
+        assertThat(delete.body().at("/errors/0/error_number").asInt()).isEqualTo(9003);
+        assertThat(rest.as("DELETE", DB + "wckey/w", null)
+                        .body()
+                        .at("/errors/0/error_number")
+                        .asInt())
+                .isEqualTo(2002);
         for (String path : new String[] {"wckeys", "wckey/w"}) {
             Answer root = asRoot("GET", DB + path);
             assertThat(root.status()).isEqualTo(500);

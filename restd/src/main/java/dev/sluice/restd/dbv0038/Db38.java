@@ -75,8 +75,13 @@ public final class Db38 {
                     "dbv0.0.38_response_associations_delete"),
             Route.get("wckeys/", "every wckey (sluice-dbd keeps none)", "dbv0.0.38_wckey_info"),
             Route.get("wckey/{wckey}", "one wckey (sluice-dbd keeps none)", "dbv0.0.38_wckey_info"),
+            Route.delete("wckey/{wckey}", "delete a wckey (sluice-dbd keeps none)", "dbv0.0.38_response_wckey_delete"),
             Route.get("qos/", "every QOS", "dbv0.0.38_qos_info"),
             Route.get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info"),
+            Route.delete(
+                    "qos/{qos_name}",
+                    "delete a QOS, as sacctmgr delete qos (operators only)",
+                    "dbv0.0.38_response_qos_delete"),
             Route.get("tres/", "the TRES", "dbv0.0.38_tres_info"),
             Route.get("clusters/", "the clusters", "dbv0.0.38_cluster_info"),
             Route.get("config/", "everything above at once", "dbv0.0.38_config_info"));
@@ -145,6 +150,10 @@ public final class Db38 {
                         case "POST associations" -> Posts38.associations(db.dbd, out, call.body(), cluster);
                         case "DELETE account/*" -> Deletes38.account(db.dbd, out, arg);
                         case "DELETE user/*" -> Deletes38.user(db.dbd, out, arg);
+                        case "DELETE qos/*" -> Deletes38.qos(db.dbd, out, arg);
+                        case "DELETE wckey/*" ->
+                            Deletes38.wckey(
+                                    out, operator(db.list(AssocEntity.USERS, "").getUsersList(), call.user()));
                         case "DELETE association" -> Deletes38.association(db.dbd, out, call.query(), cluster);
                         default -> throw new IllegalStateException("route " + key + " has no handler");
                     });

@@ -7,13 +7,14 @@ import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DeleteAssocRequest;
 import dev.sluice.protocol.v1.DeleteAssocResult;
+import dev.sluice.protocol.v1.DeleteQosRequest;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Reply;
 import java.util.List;
 import java.util.Map;
 
 /**
- * dbv0.0.38's deletions, as slurmrestd 22.05 answers them (compat 156): each is committed at
+ * dbv0.0.38's deletions, as slurmrestd 22.05 answers them (compat 156, 157): each is committed at
  * once (slurmrestd asks no question), sluice-dbd refuses a caller that is no operator (2002)
  * and deletes nothing then. The answers differ by what was deleted, as 22.05's do: an account
  * is listed under {@code removed_associations}, a user under {@code removed_users}; an account
@@ -108,6 +109,40 @@ final class Deletes38 {
         var removed = out.body().putArray("removed_associations");
         gone.forEach(a -> removed.add(named(a)));
         return out.reply(200);
+    }
+
+    /** A QOS: {@code removed_qos}; one not there is 9003 "Nothing found", HTTP 500 (compat 157). */
+    static Reply qos(AccountingSession dbd, DbEnvelope38 out, String name) {
+        List<String> deleted;
+        try {
+            deleted = dbd.call(DbdRequest.newBuilder()
+                            .setDeleteQos(
+                                    DeleteQosRequest.newBuilder().addNames(name).setCommit(true)))
+                    .getDeleted()
+                    .getDeletedList();
+        } catch (AccountingException e) {
+            return refused(out, e, "slurmdb_qos_remove").reply(500);
+        }
+        if (deleted.isEmpty()) {
+            return out.nothingFound("slurmdb_qos_remove").reply(500);
+        }
+        var removed = out.body().putArray("removed_qos");
+        deleted.forEach(removed::add);
+        return out.reply(200);
+    }
+
+    /**
+     * A wckey: sluice-dbd keeps none, so an operator's finds nothing (9003) and anyone else's is
+     * refused (2002), each with an empty {@code deleted_wckeys}, as 22.05 answers (compat 157).
+     */
+    static Reply wckey(DbEnvelope38 out, boolean operator) {
+        out.body().putArray("deleted_wckeys");
+        if (!operator) {
+            ErrorCode denied = ErrorCode.ACCESS_DENIED;
+            return out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_remove")
+                    .reply(500);
+        }
+        return out.nothingFound("slurmdb_wckeys_remove").reply(500);
     }
 
     /** slurmdbd's name of a removed association: {@code C = anchor     A = r156       U = alice}. */
