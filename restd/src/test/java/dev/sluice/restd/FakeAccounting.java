@@ -184,7 +184,7 @@ final class FakeAccounting {
         }
         DbdResponse.Builder out = DbdResponse.newBuilder();
         boolean changes = switch (r.getBodyCase()) {
-            case ADD_ACCOUNTS, ADD_USERS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC -> true;
+            case ADD_ACCOUNTS, ADD_USERS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC, ADD_QOS, MODIFY_QOS -> true;
             default -> false;
         };
         if (changes && !OPERATORS.contains(user)) {
@@ -192,6 +192,38 @@ final class FakeAccounting {
         }
         switch (r.getBodyCase()) {
             case DELETE_ASSOC -> out.setDeleted(delete(r.getDeleteAssoc()));
+            case ADD_QOS -> {
+                AddResult.Builder added = AddResult.newBuilder();
+                for (String name : r.getAddQos().getNamesList()) {
+                    added.addAdded(name);
+                    if (r.getAddQos().getCommit()) {
+                        qos.add(r.getAddQos().getSettings().toBuilder()
+                                .setName(name)
+                                .build());
+                    }
+                }
+                out.setAdded(added);
+            }
+            case MODIFY_QOS -> {
+                var m = r.getModifyQos();
+                ModifyResult.Builder modified = ModifyResult.newBuilder();
+                for (int i = 0; i < qos.size(); i++) {
+                    if (m.getNamesList().contains(qos.get(i).getName())) {
+                        modified.addModified(qos.get(i).getName());
+                        QosEntry.Builder changed = qos.get(i).toBuilder();
+                        if (m.getGivenList().contains("description")) {
+                            changed.setDescription(m.getSettings().getDescription());
+                        }
+                        if (m.getGivenList().contains("priority")) {
+                            changed.setPriority(m.getSettings().getPriority());
+                        }
+                        if (m.getCommit()) {
+                            qos.set(i, changed.build());
+                        }
+                    }
+                }
+                out.setModified(modified);
+            }
             case ADD_USERS -> {
                 var a = r.getAddUsers();
                 for (String account : a.getAccountsList()) {

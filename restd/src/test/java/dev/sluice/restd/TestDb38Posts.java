@@ -132,6 +132,46 @@ class TestDb38Posts {
     }
 
     @Test
+    void aQosIsAddedOrChangedByNameDescriptionAndPriorityAndItsRefusalsAre400() {
+        Answer a = asRoot(
+                "POST",
+                DB + "qos",
+                "{\"QOS\":[{\"name\":\"q1\",\"description\":\"new\",\"priority\":5},"
+                        + "{\"name\":\"normal\",\"priority\":7}]}");
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        List<DbdRequest> asked = changes().stream()
+                .filter(r -> r.getBodyCase() != DbdRequest.BodyCase.LIST_QOS)
+                .toList();
+        assertThat(asked).hasSize(4);
+        assertThat(asked.get(2).getAddQos().getCommit()).isTrue();
+        assertThat(asked.get(2).getAddQos().getGivenList()).containsExactly("description", "priority");
+        assertThat(asked.get(3).getModifyQos().getGivenList()).containsExactly("priority");
+        assertThat(rest.as("GET", DB + "qos/q1", null)
+                        .body()
+                        .at("/QOS/0/priority")
+                        .asInt())
+                .isEqualTo(5);
+
+        int before = changes().size();
+        Answer alice = rest.as("POST", DB + "qos", "{\"QOS\":[{\"name\":\"q2\"}]}");
+        assertThat(alice.status()).isEqualTo(400);
+        assertThat(alice.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(alice.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_qos_add");
+        Answer empty = asRoot("POST", DB + "qos", "{\"qos\":[]}");
+        assertThat(empty.status()).isEqualTo(400);
+        assertThat(empty.body().at("/errors/0/error_number").asInt()).isEqualTo(9200);
+        Answer noName = asRoot("POST", DB + "qos", "{\"QOS\":[{\"description\":\"x\"}]}");
+        assertThat(noName.status()).isEqualTo(400);
+        assertThat(noName.body().at("/errors/0/description").asText()).isEqualTo("Cannot create a QOS without a name");
+        Answer priority = asRoot("POST", DB + "qos", "{\"QOS\":[{\"name\":\"q3\",\"priority\":{\"number\":5}}]}");
+        assertThat(priority.status()).isEqualTo(400);
+        assertThat(priority.body().at("/errors/0/error_number").asInt()).isEqualTo(9202);
+        // Only alice's try reached the daemon, and it committed nothing.
+        assertThat(changes().stream().skip(before).filter(r -> r.getBodyCase() != DbdRequest.BodyCase.LIST_QOS))
+                .allMatch(r -> !r.getAddQos().getCommit());
+    }
+
+    @Test
     void anAssociationIsAUsersUnderItsAccountOrAnAccountsWithTheParsersRemark() {
         Answer user = asRoot(
                 "POST",

@@ -77,6 +77,11 @@ public final class Db38 {
             Route.get("wckey/{wckey}", "one wckey (sluice-dbd keeps none)", "dbv0.0.38_wckey_info"),
             Route.delete("wckey/{wckey}", "delete a wckey (sluice-dbd keeps none)", "dbv0.0.38_response_wckey_delete"),
             Route.get("qos/", "every QOS", "dbv0.0.38_qos_info"),
+            Route.post(
+                    "qos/",
+                    "add QOS or change them: name, description, priority (operators only)",
+                    "dbv0.0.38_response_qos",
+                    "dbv0.0.38_update_qos"),
             Route.get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info"),
             Route.delete(
                     "qos/{qos_name}",
@@ -147,6 +152,7 @@ public final class Db38 {
                         case "GET wckeys", "GET wckey/*" -> wckeys(db, out, call.user());
                         case "POST accounts" -> Posts38.accounts(db.dbd, out, call.body());
                         case "POST users" -> Posts38.users(db.dbd, out, call.body());
+                        case "POST qos" -> Posts38.qos(db.dbd, out, call.body());
                         case "POST associations" -> Posts38.associations(db.dbd, out, call.body(), cluster);
                         case "DELETE account/*" -> Deletes38.account(db.dbd, out, arg);
                         case "DELETE user/*" -> Deletes38.user(db.dbd, out, arg);

@@ -5,12 +5,16 @@ import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.AccountEntry;
 import dev.sluice.protocol.v1.AddAccountsRequest;
+import dev.sluice.protocol.v1.AddQosRequest;
 import dev.sluice.protocol.v1.AddUsersRequest;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListQosRequest;
 import dev.sluice.protocol.v1.ModifyAssocRequest;
+import dev.sluice.protocol.v1.ModifyQosRequest;
+import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.UserEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Reply;
@@ -23,8 +27,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * dbv0.0.38's "add or update" of accounts, users and associations, as slurmrestd 22.05 does
- * them (compat 158, 159): an account or a user is added alone, without any association (those
+ * dbv0.0.38's "add or update" of accounts, users, associations and QOS, as slurmrestd 22.05
+ * does them (compat 158, 159): an account or a user is added alone, without any association (those
  * come through {@code POST associations}), or changed when it exists. The whole body is read
  * before sluice-dbd is asked; every change is tried without committing first and committed only
  * when none is refused, so a refused request (a plain user's: 2002) changes nothing. Fields
@@ -78,7 +82,7 @@ final class Posts38 {
                     changes.add(DbdRequest.newBuilder().setAddAccounts(add));
                 }
             }
-            return apply(dbd, changes, out, "slurmdb_accounts_add", 500);
+            return apply(dbd, changes, out, "slurmdb_accounts_add", 500, false);
         } catch (Refused r) {
             return r.out.reply(r.status);
         }
@@ -123,7 +127,7 @@ final class Posts38 {
                                     .setWithoutAssociations(true)));
                 }
             }
-            return apply(dbd, changes, out, "slurmdb_users_add", 500);
+            return apply(dbd, changes, out, "slurmdb_users_add", 500, false);
         } catch (Refused r) {
             return r.out.reply(r.status);
         }
@@ -173,22 +177,105 @@ final class Posts38 {
             }
             // slurmdbd's refusals of an association (no such account, a plain user's) reach
             // slurmrestd 22.05 as a failure without a number: -1, with status 400.
-            return apply(dbd, changes, out, source, 400);
+            return apply(dbd, changes, out, source, 400, true);
         } catch (Refused r) {
             return r.out.reply(r.status);
         }
     }
 
-    /** Every change tried, then every one committed; the first refusal ends it, changing nothing. */
+    /**
+     * QOS by name, description and priority: a new one added as sacctmgr adds it (its other
+     * settings Slurm's defaults), one that exists changed. 22.05 refuses what it refuses here
+     * with status 400, a plain user's 2002 included.
+     */
+    static Reply qos(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
+        String source = "slurmdb_qos_add";
+        try {
+            List<JsonNode> wanted = list(body, "QOS", out, 400);
+            Set<String> existing = new java.util.HashSet<>();
+            List<String> names = wanted.stream()
+                    .map(q -> text(q, "name"))
+                    .filter(n -> !n.isEmpty())
+                    .toList();
+            if (!names.isEmpty()) {
+                dbd.call(DbdRequest.newBuilder()
+                                .setListQos(ListQosRequest.newBuilder().addAllNames(names)))
+                        .getListedQos()
+                        .getQosList()
+                        .forEach(q -> existing.add(q.getName()));
+            }
+            List<DbdRequest.Builder> changes = new ArrayList<>();
+            for (JsonNode q : wanted) {
+                blank(q, Set.of("name", "description", "priority"), source, out, 400);
+                String name = text(q, "name");
+                if (name.isEmpty()) {
+                    RestErrors invalid = RestErrors.INVALID_QUERY;
+                    throw new Refused(
+                            out.error(
+                                    "Cannot create a QOS without a name",
+                                    invalid.number(),
+                                    invalid.text(),
+                                    "_foreach_update_qos"),
+                            400);
+                }
+                QosEntry.Builder settings = QosEntry.newBuilder().setName(name);
+                List<String> given = new ArrayList<>();
+                optional(q, "description").ifPresent(d -> {
+                    settings.setDescription(d);
+                    given.add("description");
+                });
+                JsonNode priority = q.path("priority");
+                if (!priority.isMissingNode() && !priority.isNull()) {
+                    if (!priority.canConvertToInt() || !priority.isIntegralNumber() || priority.asInt() < 0) {
+                        RestErrors conv = RestErrors.DATA_CONVERSION;
+                        throw new Refused(
+                                out.error(
+                                        "Failed to parse field 'priority'", conv.number(), conv.text(), "_parser_run"),
+                                400);
+                    }
+                    settings.setPriority(priority.asInt());
+                    given.add("priority");
+                }
+                changes.add(
+                        existing.contains(name.toLowerCase(Locale.ROOT))
+                                ? DbdRequest.newBuilder()
+                                        .setModifyQos(ModifyQosRequest.newBuilder()
+                                                .addNames(name)
+                                                .setSettings(settings)
+                                                .addAllGiven(given))
+                                : DbdRequest.newBuilder()
+                                        .setAddQos(AddQosRequest.newBuilder()
+                                                .addNames(name)
+                                                .setSettings(settings)
+                                                .addAllGiven(given)));
+            }
+            return apply(dbd, changes, out, source, 400, false);
+        } catch (AccountingException e) {
+            ErrorCode db = ErrorCode.DB_CONNECTION;
+            return out.error(null, db.number(), db.text(), "slurmdb_qos_get").reply(500);
+        } catch (Refused r) {
+            return r.out.reply(r.status);
+        }
+    }
+
+    /**
+     * Every change tried, then every one committed; the first refusal ends it, changing nothing.
+     * A refusal is 2002 when sluice-dbd's is, else -1; {@code numberless}: -1 whatever it was.
+     */
     private static Reply apply(
-            AccountingSession dbd, List<DbdRequest.Builder> changes, DbEnvelope38 out, String source, int status)
+            AccountingSession dbd,
+            List<DbdRequest.Builder> changes,
+            DbEnvelope38 out,
+            String source,
+            int status,
+            boolean numberless)
             throws Refused {
         for (boolean commit : new boolean[] {false, true}) {
             for (DbdRequest.Builder change : changes) {
                 try {
                     dbd.call(withCommit(change.clone(), commit));
                 } catch (AccountingException e) {
-                    if (status == 400 || e.code() != ErrorCode.ACCESS_DENIED.number()) {
+                    if (numberless || e.code() != ErrorCode.ACCESS_DENIED.number()) {
                         throw unspecified(out, source, status);
                     }
                     ErrorCode denied = ErrorCode.ACCESS_DENIED;
@@ -204,6 +291,8 @@ final class Posts38 {
             case ADD_ACCOUNTS -> r.getAddAccountsBuilder().setCommit(commit);
             case ADD_USERS -> r.getAddUsersBuilder().setCommit(commit);
             case MODIFY_ASSOC -> r.getModifyAssocBuilder().setCommit(commit);
+            case ADD_QOS -> r.getAddQosBuilder().setCommit(commit);
+            case MODIFY_QOS -> r.getModifyQosBuilder().setCommit(commit);
             default -> throw new IllegalStateException("not a change: " + r.getBodyCase());
         }
         return r;
@@ -211,10 +300,15 @@ final class Posts38 {
 
     /** The body's list under {@code field}; none is 22.05's "Unable to resolve path", with status 200. */
     private static List<JsonNode> list(Optional<JsonNode> body, String field, DbEnvelope38 out) throws Refused {
+        return list(body, field, out, 200);
+    }
+
+    private static List<JsonNode> list(Optional<JsonNode> body, String field, DbEnvelope38 out, int status)
+            throws Refused {
         JsonNode list = body.map(b -> b.path(field)).orElse(DbEnvelope38.F.missingNode());
         if (!list.isArray()) {
             RestErrors missing = RestErrors.DATA_PATH_NOT_FOUND;
-            throw new Refused(out.error("Query parameter not found", missing.number(), missing.text(), field), 200);
+            throw new Refused(out.error("Query parameter not found", missing.number(), missing.text(), field), status);
         }
         List<JsonNode> items = new ArrayList<>();
         list.forEach(items::add);
