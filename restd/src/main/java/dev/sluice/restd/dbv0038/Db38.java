@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.AdminLevel;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.DbdRequest;
@@ -331,8 +332,9 @@ public final class Db38 {
         return user.equals("root")
                 || users.stream()
                         .anyMatch(u -> u.getName().equals(user)
-                                && (u.getAdminLevel().equals("Administrator")
-                                        || u.getAdminLevel().equals("Operator")));
+                                && AdminLevel.of(u.getAdminLevel())
+                                        .map(AdminLevel::atLeastOperator)
+                                        .orElse(false));
     }
 
     /** sluice-dbd, each listing asked for once per request. */

@@ -3,6 +3,7 @@ package dev.sluice.restd.dbv0038;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.AdminLevel;
 import dev.sluice.protocol.v1.AccountEntry;
 import dev.sluice.protocol.v1.AddAccountsRequest;
 import dev.sluice.protocol.v1.AddQosRequest;
@@ -52,8 +53,6 @@ final class Posts38 {
 
     static final String UNSPECIFIED_TEXT = "Unspecified error";
 
-    private static final Set<String> ADMIN_LEVELS = Set.of("None", "Operator", "Administrator");
-
     private Posts38() {}
 
     static Reply accounts(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
@@ -98,7 +97,7 @@ final class Posts38 {
                 // 22.05 reads a default account and then adds the user without it (no association).
                 blank(u, Set.of("name", "administrator_level", "default"), "slurmdb_users_add", out, 500);
                 Optional<String> level = optional(u, "administrator_level");
-                if (level.isPresent() && !ADMIN_LEVELS.contains(level.get())) {
+                if (level.isPresent() && AdminLevel.of(level.get()).isEmpty()) {
                     throw new Refused(
                             out.error(
                                     "Failed to parse field 'administrator_level'",
@@ -123,7 +122,7 @@ final class Posts38 {
                     changes.add(DbdRequest.newBuilder()
                             .setAddUsers(AddUsersRequest.newBuilder()
                                     .addNames(name)
-                                    .setAdminLevel(level.orElse("None"))
+                                    .setAdminLevel(level.orElse(AdminLevel.NONE.text()))
                                     .setWithoutAssociations(true)));
                 }
             }
