@@ -172,6 +172,17 @@ final class FakeAccounting {
         return out.build();
     }
 
+    /** As sluice-dbd lists associations: those of the accounts, users and clusters asked, if any. */
+    private static ListAssocResult.Builder narrowed(
+            dev.sluice.protocol.v1.ListAssocRequest q, ListAssocResult.Builder listed) {
+        List<AssociationEntry> kept = listed.getAssociationsList().stream()
+                .filter(a -> q.getAccountsCount() == 0 || q.getAccountsList().contains(a.getAccount()))
+                .filter(a -> q.getUsersCount() == 0 || q.getUsersList().contains(a.getUser()))
+                .filter(a -> q.getClustersCount() == 0 || q.getClustersList().contains(a.getCluster()))
+                .toList();
+        return listed.clearAssociations().addAllAssociations(kept);
+    }
+
     /** As sluice-dbd: only these may change anything; anyone else gets 2002. */
     private static final java.util.Set<String> OPERATORS = java.util.Set.of("root", "slurm");
 
@@ -319,36 +330,41 @@ final class FakeAccounting {
                                 .setType("gres")
                                 .setName("gpu")));
             case LIST_ASSOC ->
-                out.setListed(ListAssocResult.newBuilder()
-                        .addAllAccounts(accounts.stream()
-                                .filter(e -> r.getListAssoc().getEntity() != AssocEntity.ACCOUNTS
-                                        || r.getListAssoc().getNamesCount() == 0
-                                        || r.getListAssoc().getNamesList().contains(e.getName()))
-                                .toList())
-                        .addAllUsers(
-                                alice
-                                        ? List.of(UserEntry.newBuilder()
-                                                .setName("alice")
-                                                .setDefaultAccount("physics")
-                                                .build())
-                                        : List.of())
-                        .addAllUsers(users)
-                        .addAssociations(AssociationEntry.newBuilder()
-                                .setCluster("test")
-                                .setAccount("physics")
-                                .setParentAccount("root")
-                                .setId(2)
-                                .setLimits(AssociationLimits.newBuilder()
-                                        .setShares(10)
-                                        .setGrpTres("cpu=8,gres/gpu=2")
-                                        .setMaxWallMinutes(30)))
-                        .addAllAssociations(aliceInPhysics ? List.of(ALICE_IN_PHYSICS) : List.of())
-                        .addAssociations(AssociationEntry.newBuilder()
-                                .setCluster("test")
-                                .setAccount("root")
-                                .setId(1)
-                                .setLimits(AssociationLimits.newBuilder().setShares(1)))
-                        .addClusters("test"));
+                out.setListed(narrowed(
+                        r.getListAssoc(),
+                        ListAssocResult.newBuilder()
+                                .addAllAccounts(accounts.stream()
+                                        .filter(e -> r.getListAssoc().getEntity() != AssocEntity.ACCOUNTS
+                                                || r.getListAssoc().getNamesCount() == 0
+                                                || r.getListAssoc()
+                                                        .getNamesList()
+                                                        .contains(e.getName()))
+                                        .toList())
+                                .addAllUsers(
+                                        alice
+                                                ? List.of(UserEntry.newBuilder()
+                                                        .setName("alice")
+                                                        .setDefaultAccount("physics")
+                                                        .build())
+                                                : List.of())
+                                .addAllUsers(users)
+                                .addAssociations(AssociationEntry.newBuilder()
+                                        .setCluster("test")
+                                        .setAccount("physics")
+                                        .setParentAccount("root")
+                                        .setId(2)
+                                        .setLimits(AssociationLimits.newBuilder()
+                                                .setShares(10)
+                                                .setGrpTres("cpu=8,gres/gpu=2")
+                                                .setMaxWallMinutes(30)))
+                                .addAllAssociations(aliceInPhysics ? List.of(ALICE_IN_PHYSICS) : List.of())
+                                .addAssociations(AssociationEntry.newBuilder()
+                                        .setCluster("test")
+                                        .setAccount("root")
+                                        .setId(1)
+                                        .setLimits(
+                                                AssociationLimits.newBuilder().setShares(1)))
+                                .addClusters("test")));
             case LIST_QOS ->
                 out.setListedQos(ListQosResult.newBuilder()
                         .addAllQos(qos.stream()

@@ -94,12 +94,21 @@ class TestDb38Writes {
     }
 
     @Test
-    void anAssociationWithoutItsUserIsRefusedAndNothingAsked() {
-        int asked = rest.controller.accounting.seen.size();
-        Answer a = asRoot("DELETE", DB + "association?account=physics");
-        assertThat(a.status()).isEqualTo(500);
-        assertThat(a.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_associations_remove");
-        assertThat(rest.controller.accounting.seen).hasSize(asked);
+    void anAssociationRequestMatchingSeveralIsAmbiguousAndAnAccountsOwnIsRefused() {
+        // physics has its own association and alice's: 22.05 refuses to remove both at once.
+        Answer both = asRoot("DELETE", DB + "association?account=physics");
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.body().at("/errors/0/error_number").asInt()).isEqualTo(9000);
+        assertThat(both.body().at("/errors/0/description").asText()).startsWith("ambiguous request");
+        assertThat(both.body().get("removed_associations")).isEmpty();
+        assertThat(asRoot("DELETE", DB + "association").status()).isEqualTo(400);
+        assertThat(rest.controller.accounting.seen).noneMatch(r -> r.getBodyCase() == DbdRequest.BodyCase.DELETE_ASSOC);
+
+        asRoot("DELETE", DB + "association?account=physics&user=alice");
+        Answer own = asRoot("DELETE", DB + "association?account=physics");
+        assertThat(own.status()).isEqualTo(500);
+        assertThat(own.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_associations_remove");
+        assertThat(rest.as("GET", DB + "account/physics", null).status()).isEqualTo(200);
     }
 
     @Test

@@ -8,8 +8,10 @@ import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DeleteAssocRequest;
 import dev.sluice.protocol.v1.DeleteAssocResult;
 import dev.sluice.protocol.v1.DeleteQosRequest;
+import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Reply;
+import dev.sluice.restd.http.RestErrors;
 import java.util.List;
 import java.util.Map;
 
@@ -66,26 +68,58 @@ final class Deletes38 {
 
     /**
      * One user's association under one account ({@code account=} and {@code user=}; {@code
-     * cluster=} this cluster's, if given). sluice-dbd removes an account's own association only
-     * with the account, so a request without a user is refused, changing nothing.
+     * cluster=} this cluster's, if given). A request that would remove more than one association
+     * (an account's with its users', or every one) is refused as 22.05 refuses it, as
+     * ambiguous; sluice-dbd removes an account's own association only with the account, so a
+     * request for that one alone is refused too. Either changes nothing.
      */
     static Reply association(AccountingSession dbd, DbEnvelope38 out, Map<String, String> query, String cluster) {
         String account = query.getOrDefault("account", "");
         String user = query.getOrDefault("user", "");
         String partition = query.getOrDefault("partition", "");
+        if (!query.getOrDefault("cluster", cluster).equals(cluster) || !partition.isEmpty()) {
+            // No such association here: sluice-dbd keeps this cluster's, without partitions.
+            return Reply.text(304, "");
+        }
         if (account.isEmpty() || user.isEmpty()) {
-            ErrorCode refused = ErrorCode.NOT_SUPPORTED;
+            int matched;
+            try {
+                ListAssocRequest.Builder which = ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ASSOCIATIONS)
+                        .addClusters(cluster);
+                if (!account.isEmpty()) {
+                    which.addAccounts(account);
+                }
+                if (!user.isEmpty()) {
+                    which.addUsers(user);
+                }
+                matched = dbd.call(DbdRequest.newBuilder().setListAssoc(which))
+                        .getListed()
+                        .getAssociationsCount();
+            } catch (AccountingException e) {
+                out.body().putArray("removed_associations");
+                return refused(out, e, "slurmdb_associations_get").reply(500);
+            }
             out.body().putArray("removed_associations");
+            if (matched > 1) {
+                RestErrors invalid = RestErrors.INVALID_QUERY;
+                return out.error(
+                                "ambiguous request: More than 1 association would have been deleted.",
+                                invalid.number(),
+                                invalid.text(),
+                                null)
+                        .reply(400);
+            }
+            if (matched == 0) {
+                return Reply.text(304, "");
+            }
+            ErrorCode refused = ErrorCode.NOT_SUPPORTED;
             return out.error(
-                            "sluice-dbd removes an association only by its account and user",
+                            "sluice-dbd removes an account's own association only with the account",
                             refused.number(),
                             refused.text(),
                             "slurmdb_associations_remove")
                     .reply(500);
-        }
-        if (!query.getOrDefault("cluster", cluster).equals(cluster) || !partition.isEmpty()) {
-            // No such association here: sluice-dbd keeps this cluster's, without partitions.
-            return Reply.text(304, "");
         }
         DeleteAssocResult deleted;
         try {
