@@ -120,6 +120,69 @@ final class FakeAccounting {
             .setOrganization("science")
             .build()));
 
+    /** Users added beside alice. */
+    final List<UserEntry> users = new ArrayList<>();
+
+    /** alice, and her association under physics, until deleted. */
+    private boolean alice = true;
+
+    private boolean aliceInPhysics = true;
+
+    private static final AssociationEntry ALICE_IN_PHYSICS = AssociationEntry.newBuilder()
+            .setCluster("test")
+            .setAccount("physics")
+            .setUser("alice")
+            .setId(3)
+            .setLimits(AssociationLimits.newBuilder()
+                    .setShares(1)
+                    .setMaxJobs(4)
+                    .setQos("normal,high")
+                    .setDefaultQos("normal"))
+            .build();
+
+    /** As sluice-dbd deletes: accounts by name, users by name, or a user's associations under accounts. */
+    private DeleteAssocResult delete(dev.sluice.protocol.v1.DeleteAssocRequest d) {
+        DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
+        switch (d.getEntity()) {
+            case ACCOUNTS -> {
+                List<AccountEntry> gone = accounts.stream()
+                        .filter(a -> d.getNamesList().contains(a.getName()))
+                        .toList();
+                gone.forEach(a -> out.addDeleted(a.getName()));
+                if (d.getCommit()) {
+                    accounts.removeAll(gone);
+                }
+            }
+            case USERS -> {
+                if (d.getAccountsCount() > 0) {
+                    if (aliceInPhysics
+                            && d.getNamesList().contains("alice")
+                            && d.getAccountsList().contains("physics")) {
+                        out.addAssociations(ALICE_IN_PHYSICS);
+                        aliceInPhysics = !d.getCommit();
+                    }
+                } else if (alice && d.getNamesList().contains("alice")) {
+                    out.addDeleted("alice");
+                    alice = !d.getCommit();
+                    aliceInPhysics = alice && aliceInPhysics;
+                }
+            }
+            default -> throw new IllegalArgumentException("cannot delete " + d.getEntity());
+        }
+        return out.build();
+    }
+
+    /** As sluice-dbd lists associations: those of the accounts, users and clusters asked, if any. */
+    private static ListAssocResult.Builder narrowed(
+            dev.sluice.protocol.v1.ListAssocRequest q, ListAssocResult.Builder listed) {
+        List<AssociationEntry> kept = listed.getAssociationsList().stream()
+                .filter(a -> q.getAccountsCount() == 0 || q.getAccountsList().contains(a.getAccount()))
+                .filter(a -> q.getUsersCount() == 0 || q.getUsersList().contains(a.getUser()))
+                .filter(a -> q.getClustersCount() == 0 || q.getClustersList().contains(a.getCluster()))
+                .toList();
+        return listed.clearAssociations().addAllAssociations(kept);
+    }
+
     /** As sluice-dbd: only these may change anything; anyone else gets 2002. */
     private static final java.util.Set<String> OPERATORS = java.util.Set.of("root", "slurm");
 
@@ -132,13 +195,68 @@ final class FakeAccounting {
         }
         DbdResponse.Builder out = DbdResponse.newBuilder();
         boolean changes = switch (r.getBodyCase()) {
-            case ADD_ACCOUNTS, MODIFY_ASSOC, DELETE_QOS -> true;
+            case ADD_ACCOUNTS, ADD_USERS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC, ADD_QOS, MODIFY_QOS -> true;
             default -> false;
         };
         if (changes && !OPERATORS.contains(user)) {
             throw new AccountingException("Access/permission denied", 2002);
         }
         switch (r.getBodyCase()) {
+            case DELETE_ASSOC -> out.setDeleted(delete(r.getDeleteAssoc()));
+            case ADD_QOS -> {
+                AddResult.Builder added = AddResult.newBuilder();
+                for (String name : r.getAddQos().getNamesList()) {
+                    added.addAdded(name);
+                    if (r.getAddQos().getCommit()) {
+                        qos.add(r.getAddQos().getSettings().toBuilder()
+                                .setName(name)
+                                .build());
+                    }
+                }
+                out.setAdded(added);
+            }
+            case MODIFY_QOS -> {
+                var m = r.getModifyQos();
+                ModifyResult.Builder modified = ModifyResult.newBuilder();
+                for (int i = 0; i < qos.size(); i++) {
+                    if (m.getNamesList().contains(qos.get(i).getName())) {
+                        modified.addModified(qos.get(i).getName());
+                        QosEntry.Builder changed = qos.get(i).toBuilder();
+                        if (m.getGivenList().contains("description")) {
+                            changed.setDescription(m.getSettings().getDescription());
+                        }
+                        if (m.getGivenList().contains("priority")) {
+                            changed.setPriority(m.getSettings().getPriority());
+                        }
+                        if (m.getCommit()) {
+                            qos.set(i, changed.build());
+                        }
+                    }
+                }
+                out.setModified(modified);
+            }
+            case ADD_USERS -> {
+                var a = r.getAddUsers();
+                for (String account : a.getAccountsList()) {
+                    if (accounts.stream().noneMatch(e -> e.getName().equals(account))) {
+                        throw new AccountingException(" This account '" + account + "' doesn't exist.", 22);
+                    }
+                }
+                AddResult.Builder added = AddResult.newBuilder();
+                for (String name : a.getNamesList()) {
+                    if (!name.equals("alice")
+                            && users.stream().noneMatch(u -> u.getName().equals(name))) {
+                        added.addAdded(name);
+                        if (a.getCommit()) {
+                            users.add(UserEntry.newBuilder()
+                                    .setName(name)
+                                    .setAdminLevel(a.getAdminLevel())
+                                    .build());
+                        }
+                    }
+                }
+                out.setAdded(added);
+            }
             case DELETE_QOS -> {
                 var d = r.getDeleteQos();
                 List<QosEntry> gone = qos.stream()
@@ -212,38 +330,41 @@ final class FakeAccounting {
                                 .setType("gres")
                                 .setName("gpu")));
             case LIST_ASSOC ->
-                out.setListed(ListAssocResult.newBuilder()
-                        .addAllAccounts(accounts.stream()
-                                .filter(e -> r.getListAssoc().getEntity() != AssocEntity.ACCOUNTS
-                                        || r.getListAssoc().getNamesCount() == 0
-                                        || r.getListAssoc().getNamesList().contains(e.getName()))
-                                .toList())
-                        .addUsers(UserEntry.newBuilder().setName("alice").setDefaultAccount("physics"))
-                        .addAssociations(AssociationEntry.newBuilder()
-                                .setCluster("test")
-                                .setAccount("physics")
-                                .setParentAccount("root")
-                                .setId(2)
-                                .setLimits(AssociationLimits.newBuilder()
-                                        .setShares(10)
-                                        .setGrpTres("cpu=8,gres/gpu=2")
-                                        .setMaxWallMinutes(30)))
-                        .addAssociations(AssociationEntry.newBuilder()
-                                .setCluster("test")
-                                .setAccount("physics")
-                                .setUser("alice")
-                                .setId(3)
-                                .setLimits(AssociationLimits.newBuilder()
-                                        .setShares(1)
-                                        .setMaxJobs(4)
-                                        .setQos("normal,high")
-                                        .setDefaultQos("normal")))
-                        .addAssociations(AssociationEntry.newBuilder()
-                                .setCluster("test")
-                                .setAccount("root")
-                                .setId(1)
-                                .setLimits(AssociationLimits.newBuilder().setShares(1)))
-                        .addClusters("test"));
+                out.setListed(narrowed(
+                        r.getListAssoc(),
+                        ListAssocResult.newBuilder()
+                                .addAllAccounts(accounts.stream()
+                                        .filter(e -> r.getListAssoc().getEntity() != AssocEntity.ACCOUNTS
+                                                || r.getListAssoc().getNamesCount() == 0
+                                                || r.getListAssoc()
+                                                        .getNamesList()
+                                                        .contains(e.getName()))
+                                        .toList())
+                                .addAllUsers(
+                                        alice
+                                                ? List.of(UserEntry.newBuilder()
+                                                        .setName("alice")
+                                                        .setDefaultAccount("physics")
+                                                        .build())
+                                                : List.of())
+                                .addAllUsers(users)
+                                .addAssociations(AssociationEntry.newBuilder()
+                                        .setCluster("test")
+                                        .setAccount("physics")
+                                        .setParentAccount("root")
+                                        .setId(2)
+                                        .setLimits(AssociationLimits.newBuilder()
+                                                .setShares(10)
+                                                .setGrpTres("cpu=8,gres/gpu=2")
+                                                .setMaxWallMinutes(30)))
+                                .addAllAssociations(aliceInPhysics ? List.of(ALICE_IN_PHYSICS) : List.of())
+                                .addAssociations(AssociationEntry.newBuilder()
+                                        .setCluster("test")
+                                        .setAccount("root")
+                                        .setId(1)
+                                        .setLimits(
+                                                AssociationLimits.newBuilder().setShares(1)))
+                                .addClusters("test")));
             case LIST_QOS ->
                 out.setListedQos(ListQosResult.newBuilder()
                         .addAllQos(qos.stream()

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.restd.RestFixture.Answer;
+import dev.sluice.restd.dbv0038.Db38;
 import dev.sluice.restd.http.Route;
 import dev.sluice.restd.slurm.ApiVersion;
 import dev.sluice.restd.slurm.SlurmApi;
 import dev.sluice.restd.slurmdb.SlurmdbApi;
+import dev.sluice.restd.v0038.Api38;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -78,6 +80,58 @@ class TestOpenApiDocument {
         assertThat(SlurmApi.routes(ApiVersion.V0043)).hasSize(SlurmApi.ROUTES.size());
     }
 
+    /**
+     * The v0.0.38 and dbv0.0.38 routes served are listed, each one slurmrestd 22.05 lists with
+     * the same answer and body schemas (its own listing, recorded from it, in the test
+     * resources). Where 22.05 names no answer schema (its job cancel and update) only the body
+     * is compared.
+     */
+    @Test
+    void the2205RoutesServedAreListedAsSlurmrestd2205ListsThem() throws IOException {
+        Map<String, String[]> slurm = new java.util.HashMap<>();
+        try (var in = getClass().getResourceAsStream("/slurmrestd-22.05-operations.txt")) {
+            for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    String[] f = line.split(" ");
+                    slurm.put(f[0] + " " + f[1], f);
+                }
+            }
+        }
+        JsonNode paths = rest.as("GET", "/openapi/v3", null).body().get("paths");
+        List<String> listed = new ArrayList<>();
+        for (var api : List.of(Map.entry(Api38.PREFIX, Api38.ROUTES), Map.entry(Db38.PREFIX, Db38.ROUTES))) {
+            for (Route r : api.getValue()) {
+                String path = api.getKey() + r.template().replaceAll("/$", "");
+                String[] theirs = slurm.get(r.method() + " " + path);
+                assertThat(theirs)
+                        .as("slurmrestd 22.05 lists %s %s", r.method(), path)
+                        .isNotNull();
+                JsonNode op = paths.path(path).path(r.method().toLowerCase(java.util.Locale.ROOT));
+                assertThat(op.isMissingNode())
+                        .as("/openapi/v3 lists %s %s", r.method(), path)
+                        .isFalse();
+                if (!theirs[2].equals("-")) {
+                    assertThat(answerRef(op))
+                            .as("answer of %s %s", r.method(), path)
+                            .isEqualTo("#/components/schemas/" + theirs[2]);
+                }
+                String body = op.at("/requestBody/content/application~1json/schema/$ref")
+                        .asText();
+                assertThat(body.isEmpty() ? "-" : body.replace("#/components/schemas/", ""))
+                        .as("body of %s %s", r.method(), path)
+                        .isEqualTo(theirs[3]);
+                listed.add(r.method() + " " + path);
+            }
+        }
+        assertThat(listed).contains("DELETE /slurmdb/v0.0.38/association", "GET /slurmdb/v0.0.38/wckeys");
+        for (Route r : Api38.ROUTES) {
+            assertServed(Api38.PREFIX, r);
+        }
+        for (Route r : Db38.ROUTES) {
+            assertServed(Db38.PREFIX, r);
+        }
+    }
+
     private static String answerRef(JsonNode op) {
         return op.at("/responses/200/content/application~1json/schema/$ref").asText();
     }
@@ -105,7 +159,10 @@ class TestOpenApiDocument {
                         .replace("{name}", "alice")
                         .replace("{qos}", "normal")
                         .replace("{cluster_name}", "test")
-                        .replace("{reservation_name}", "maint");
+                        .replace("{reservation_name}", "maint")
+                        .replace("{user_name}", "alice")
+                        .replace("{qos_name}", "normal")
+                        .replace("{wckey}", "w");
         String body = r.body().isPresent() ? "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"name\":\"x\"}}" : null;
         if (r.method().equals("POST") && r.template().startsWith("node/")) {
             body = "{\"state\":[\"DRAIN\"],\"reason\":\"r\"}";

@@ -11,6 +11,7 @@ import java.util.Map;
 public enum ErrorCode {
     SUCCESS(0, "No error"),
     UNEXPECTED(1000, "Unexpected error"),
+    NO_CHANGE_IN_DATA(1900, "Data has not changed since time specified"),
     COMMUNICATIONS_CONNECTION_ERROR(1001, "Communication connection failure"),
     PROTOCOL_VERSION_ERROR(1005, "Protocol version has changed, re-link your code"),
     AUTHENTICATION_ERROR(1007, "Protocol authentication error"),

@@ -78,7 +78,9 @@ public final class AssociationStore {
     public AddResult addAccounts(AddAccountsRequest r) throws SQLException {
         return inTransaction(r.getCommit(), c -> {
             String parent = r.getParent().isEmpty() ? "root" : r.getParent().toLowerCase(Locale.ROOT);
-            List<String> clusters = r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
+            List<String> clusters = r.getWithoutAssociations()
+                    ? List.of()
+                    : r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
             AddResult.Builder out = AddResult.newBuilder();
             for (String cluster : clusters) {
                 if (!exists(
@@ -132,11 +134,14 @@ public final class AssociationStore {
 
     public AddResult addUsers(AddUsersRequest r) throws SQLException {
         return inTransaction(r.getCommit(), c -> {
-            List<String> clusters = r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
-            List<String> accounts = r.getAccountsList().stream()
-                    .map(a -> a.toLowerCase(Locale.ROOT))
-                    .toList();
-            if (accounts.isEmpty()) {
+            boolean bare = r.getWithoutAssociations();
+            List<String> clusters = bare ? List.of() : r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
+            List<String> accounts = bare
+                    ? List.of()
+                    : r.getAccountsList().stream()
+                            .map(a -> a.toLowerCase(Locale.ROOT))
+                            .toList();
+            if (!bare && accounts.isEmpty()) {
                 throw new IllegalArgumentException(" Need name of account to add user to.");
             }
             for (String account : accounts) {
@@ -153,7 +158,8 @@ public final class AssociationStore {
                     }
                 }
             }
-            String defaultAccount = r.getDefaultAccount().isEmpty() ? accounts.get(0) : r.getDefaultAccount();
+            String defaultAccount =
+                    bare ? "" : r.getDefaultAccount().isEmpty() ? accounts.get(0) : r.getDefaultAccount();
             AddResult.Builder out = AddResult.newBuilder();
             for (String user : r.getNamesList()) {
                 if (!exists(c, "SELECT 1 FROM acct_users WHERE name = ?", user)) {
@@ -186,6 +192,13 @@ public final class AssociationStore {
                                     withDefaults(c, cluster, account, r.getLimits()),
                                     now());
                             out.addAssociations(entry(cluster, account, user, account, r.getLimits()));
+                            // A user added without one takes its first association as default.
+                            try (PreparedStatement ps = c.prepareStatement("UPDATE acct_users SET default_account = ?"
+                                    + " WHERE name = ? AND default_account = ''")) {
+                                ps.setString(1, account);
+                                ps.setString(2, user);
+                                ps.executeUpdate();
+                            }
                         }
                     }
                 }

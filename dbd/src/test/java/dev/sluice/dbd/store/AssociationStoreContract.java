@@ -136,6 +136,44 @@ abstract class AssociationStoreContract {
         assertThat(users.getUsers(0).getAdminLevel()).isEqualTo("None");
     }
 
+    /**
+     * slurmrestd 22.05's POST of accounts and users: the row alone, no association anywhere (the
+     * parent is not even looked at); the user's first association added later is its default.
+     */
+    @Test
+    void anAccountOrUserAddedWithoutAssociationsHasNoneUntilOneIsAdded() throws Exception {
+        var added = store.addAccounts(account(acct)
+                .setParent("nosuchparent")
+                .setWithoutAssociations(true)
+                .setCommit(true)
+                .build());
+        assertThat(added.getAddedList()).containsExactly(acct);
+        assertThat(added.getAssociationsList()).isEmpty();
+        store.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .setAdminLevel("Operator")
+                .setWithoutAssociations(true)
+                .setCommit(true)
+                .build());
+        assertThat(assocs()).containsExactly("root||", "root|root|root");
+        var users = ListAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .build();
+        assertThat(store.list(users).getUsers(0).getDefaultAccount()).isEmpty();
+        assertThat(store.list(users).getUsers(0).getAdminLevel()).isEqualTo("Operator");
+
+        store.addAccounts(account(acct).setCommit(true).build());
+        store.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .addAccounts(acct)
+                .addClusters(cluster)
+                .setCommit(true)
+                .build());
+        assertThat(assocs()).contains(acct + "||root", acct + "|" + user + "|" + acct);
+        assertThat(store.list(users).getUsers(0).getDefaultAccount()).isEqualTo(acct);
+    }
+
     @Test
     void idsAndTreeNumbersAreSlurmdbdsNestedSets() throws Exception {
         // The order real slurmdbd 22.05 was given (helperacctb, helperaccta, helperacctc under b,

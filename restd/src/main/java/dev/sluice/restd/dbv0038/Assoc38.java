@@ -67,7 +67,10 @@ final class Assoc38 {
                     .filter(e -> e.getUser().equals(u.getName()))
                     .forEach(e -> assocs.add(shortForm(e)));
             o.putArray("coordinators");
-            o.putObject("default").put("account", u.getDefaultAccount()).put("wckey", "");
+            // A user added without association has no default account yet: null, as in 22.05.
+            ObjectNode def = o.putObject("default");
+            nullable(def, "account", u.getDefaultAccount());
+            def.put("wckey", "");
             o.putArray("flags");
             o.put("name", u.getName());
         }

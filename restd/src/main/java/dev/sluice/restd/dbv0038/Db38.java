@@ -2,11 +2,13 @@ package dev.sluice.restd.dbv0038;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.AdminLevel;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.DbdRequest;
@@ -28,20 +30,64 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The {@code /slurmdb/v0.0.38/} endpoints slurmrestd 22.05 serves (its openapi/dbv0.0.38), GET only. */
+/**
+ * The {@code /slurmdb/v0.0.38/} endpoints slurmrestd 22.05 serves (its openapi/dbv0.0.38): the
+ * listings, the additions and changes of accounts, users and associations ({@link Posts38}),
+ * and their deletions ({@link Deletes38}).
+ */
 public final class Db38 {
     public static final String PREFIX = "/slurmdb/v0.0.38/";
 
-    static final List<Route> ROUTES = List.of(
+    /** What is served, for the dispatch and for {@code /openapi/v3}. */
+    public static final List<Route> ROUTES = List.of(
             Route.get("jobs/", "jobs as accounting keeps them", "dbv0.0.38_job_info"),
             Route.get("job/{job_id}", "one job as accounting keeps it", "dbv0.0.38_job_info"),
             Route.get("accounts/", "every account", "dbv0.0.38_account_info"),
+            Route.post(
+                    "accounts/",
+                    "add accounts (without associations) or change them (operators only)",
+                    "dbv0.0.38_account_response",
+                    "dbv0.0.38_update_account"),
             Route.get("account/{account_name}", "one account", "dbv0.0.38_account_info"),
+            Route.delete(
+                    "account/{account_name}",
+                    "delete an account, as sacctmgr delete account (operators only)",
+                    "dbv0.0.38_response_account_delete"),
             Route.get("users/", "every user", "dbv0.0.38_user_info"),
+            Route.post(
+                    "users/",
+                    "add users (without associations) or change them (operators only)",
+                    "dbv0.0.38_response_user_update",
+                    "dbv0.0.38_update_users"),
             Route.get("user/{user_name}", "one user", "dbv0.0.38_user_info"),
+            Route.delete(
+                    "user/{user_name}",
+                    "delete a user, as sacctmgr delete user (operators only)",
+                    "dbv0.0.38_response_user_delete"),
             Route.get("associations/", "every association", "dbv0.0.38_associations_info"),
+            Route.post(
+                    "associations/",
+                    "add associations of users and accounts (operators only)",
+                    "dbv0.0.38_response_associations",
+                    "dbv0.0.38_associations_info"),
+            Route.delete(
+                    "association",
+                    "delete a user's association under an account (operators only)",
+                    "dbv0.0.38_response_associations_delete"),
+            Route.get("wckeys/", "every wckey (sluice-dbd keeps none)", "dbv0.0.38_wckey_info"),
+            Route.get("wckey/{wckey}", "one wckey (sluice-dbd keeps none)", "dbv0.0.38_wckey_info"),
+            Route.delete("wckey/{wckey}", "delete a wckey (sluice-dbd keeps none)", "dbv0.0.38_response_wckey_delete"),
             Route.get("qos/", "every QOS", "dbv0.0.38_qos_info"),
+            Route.post(
+                    "qos/",
+                    "add QOS or change them: name, description, priority (operators only)",
+                    "dbv0.0.38_response_qos",
+                    "dbv0.0.38_update_qos"),
             Route.get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info"),
+            Route.delete(
+                    "qos/{qos_name}",
+                    "delete a QOS, as sacctmgr delete qos (operators only)",
+                    "dbv0.0.38_response_qos_delete"),
             Route.get("tres/", "the TRES", "dbv0.0.38_tres_info"),
             Route.get("clusters/", "the clusters", "dbv0.0.38_cluster_info"),
             Route.get("config/", "everything above at once", "dbv0.0.38_config_info"));
@@ -52,16 +98,19 @@ public final class Db38 {
             String path,
             String rawQuery,
             Map<String, String> query,
+            Optional<JsonNode> body,
             String user,
             Optional<AccountingSession> accounting,
             ControllerSession controller) {}
 
+    private final String cluster;
     private final Clusters38 clusters;
     private final Clock clock;
     private final UserDirectory users;
 
     public Db38(String cluster, SlurmdbApi.Control control, Clock clock, UserDirectory users) {
-        this.clusters = new Clusters38(requireNonNull(cluster, "cluster is null"), control);
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.clusters = new Clusters38(cluster, control);
         this.clock = requireNonNull(clock, "clock is null");
         this.users = requireNonNull(users, "users is null");
     }
@@ -101,6 +150,18 @@ public final class Db38 {
                         case "GET tres" -> tres(db, out);
                         case "GET clusters" -> clusters(db, out, call.controller());
                         case "GET config" -> config(db, out, call);
+                        case "GET wckeys", "GET wckey/*" -> wckeys(db, out, call.user());
+                        case "POST accounts" -> Posts38.accounts(db.dbd, out, call.body());
+                        case "POST users" -> Posts38.users(db.dbd, out, call.body());
+                        case "POST qos" -> Posts38.qos(db.dbd, out, call.body());
+                        case "POST associations" -> Posts38.associations(db.dbd, out, call.body(), cluster);
+                        case "DELETE account/*" -> Deletes38.account(db.dbd, out, arg);
+                        case "DELETE user/*" -> Deletes38.user(db.dbd, out, arg);
+                        case "DELETE qos/*" -> Deletes38.qos(db.dbd, out, arg);
+                        case "DELETE wckey/*" ->
+                            Deletes38.wckey(
+                                    out, operator(db.list(AssocEntity.USERS, "").getUsersList(), call.user()));
+                        case "DELETE association" -> Deletes38.association(db.dbd, out, call.query(), cluster);
                         default -> throw new IllegalStateException("route " + key + " has no handler");
                     });
         } catch (JobFilter38.BadQuery e) {
@@ -120,15 +181,18 @@ public final class Db38 {
         }
     }
 
-    /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, ... */
+    /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, {@code slurmdb_users_remove}, ... */
     private static String source(String key) {
-        String what = key.substring(4).replaceAll("/.*", "");
+        String what = key.substring(key.indexOf(' ') + 1).replaceAll("/.*", "");
+        String call = key.startsWith("DELETE ") ? "_remove" : key.startsWith("POST ") ? "_add" : "_get";
         return switch (what) {
-            case "job", "jobs" -> "slurmdb_jobs_get";
-            case "account", "accounts" -> "slurmdb_accounts_get";
-            case "user", "users" -> "slurmdb_users_get";
-            case "config" -> "slurmdb_config_get";
-            default -> "slurmdb_" + what + "_get";
+            case "job", "jobs" -> "slurmdb_jobs" + call;
+            case "account", "accounts" -> "slurmdb_accounts" + call;
+            case "user", "users" -> "slurmdb_users" + call;
+            case "association", "associations" -> "slurmdb_associations" + call;
+            case "wckey", "wckeys" -> "slurmdb_wckeys" + call;
+            case "config" -> "slurmdb_config" + call;
+            default -> "slurmdb_" + what + call;
         };
     }
 
@@ -141,6 +205,7 @@ public final class Db38 {
             case "GET qos", "GET qos/*" -> "QOS";
             case "GET tres" -> "TRES";
             case "GET clusters" -> "clusters";
+            case "GET wckeys", "GET wckey/*" -> "wckeys";
             default -> null;
         };
         if (field != null) {
@@ -240,17 +305,36 @@ public final class Db38 {
         List<UserEntry> users = db.list(AssocEntity.USERS, "").getUsersList();
         body.set("users", Assoc38.users(users, tree));
         body.putArray("wckeys");
-        boolean operator = call.user().equals("root")
-                || users.stream()
-                        .anyMatch(u -> u.getName().equals(call.user())
-                                && (u.getAdminLevel().equals("Administrator")
-                                        || u.getAdminLevel().equals("Operator")));
-        if (!operator) {
+        if (!operator(users, call.user())) {
             ErrorCode denied = ErrorCode.ACCESS_DENIED;
             out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_get");
             return out.reply(500);
         }
         return out.reply(200);
+    }
+
+    /**
+     * The wckeys, one or all: sluice-dbd keeps none, so an operator finds nothing; anyone else
+     * gets slurmdbd's refusal, as listing wckeys is an operator's right there (compat 157).
+     */
+    private static Reply wckeys(Fetch db, DbEnvelope38 out, String user) throws AccountingException {
+        out.body().putArray("wckeys");
+        if (!operator(db.list(AssocEntity.USERS, "").getUsersList(), user)) {
+            ErrorCode denied = ErrorCode.ACCESS_DENIED;
+            return out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_get")
+                    .reply(500);
+        }
+        return out.nothingFound("slurmdb_wckeys_get").reply(500);
+    }
+
+    /** root, or a user whose AdminLevel is Operator or Administrator. */
+    private static boolean operator(List<UserEntry> users, String user) {
+        return user.equals("root")
+                || users.stream()
+                        .anyMatch(u -> u.getName().equals(user)
+                                && AdminLevel.of(u.getAdminLevel())
+                                        .map(AdminLevel::atLeastOperator)
+                                        .orElse(false));
     }
 
     /** sluice-dbd, each listing asked for once per request. */

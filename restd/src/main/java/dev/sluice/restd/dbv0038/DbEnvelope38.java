@@ -41,6 +41,17 @@ final class DbEnvelope38 {
         return this;
     }
 
+    /**
+     * A remark of 22.05's parser on the body ({@code Missing required field 'user'}): a
+     * description without a number, from {@code _parser_run}.
+     */
+    DbEnvelope38 parserNote(String description) {
+        ObjectNode e = ((ArrayNode) body.get("errors")).addObject();
+        e.put("description", description);
+        e.put("source", "_parser_run");
+        return this;
+    }
+
     /** The listing found nothing: slurmrestd's "Nothing found", naming the call that found it. */
     DbEnvelope38 nothingFound(String source) {
         return error("Nothing found", NOTHING_FOUND, "Nothing found with query", source);

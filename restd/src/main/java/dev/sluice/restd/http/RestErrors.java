@@ -8,7 +8,11 @@ public enum RestErrors {
     INVALID_QUERY(9000, "Query empty or not RFC7320 compliant", 422),
     FAIL_PARSING(9001, "Failure during parsing", 400),
     INVALID_JOBS_DESC(9002, "Jobs description entry not found, empty or not dictionary or list", 400),
-    EMPTY_RESULT(9003, "Nothing found with query", 404);
+    EMPTY_RESULT(9003, "Nothing found with query", 404),
+    /** A body without the list it must hold (22.05's POST of accounts, users, associations: status 200). */
+    DATA_PATH_NOT_FOUND(9200, "Unable to resolve path", 200),
+    /** A field of the wrong type (22.05's parser: a QOS priority that is no integer). */
+    DATA_CONVERSION(9202, "Unable to convert Data type", 400);
 
     private final int number;
     private final String text;

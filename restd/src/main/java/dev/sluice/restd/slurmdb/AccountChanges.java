@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
 /**
  * {@code POST /slurmdb/vX/accounts}: slurmrestd's "add or update" of accounts. An account that
  * exists gets the description and organization given; a new one is added as {@code sacctmgr add
- * account} adds it (under root, on every cluster the database knows: sluice-dbd keeps no account
- * without an association). Associations in the body are ignored with slurmrestd's warning;
+ * account} adds it (under root, on every cluster the database knows; only v0.0.38's POST, as
+ * slurmrestd 22.05 does, adds an account without association: dbv0038.Posts38). Associations in the body are ignored with slurmrestd's warning;
  * coordinators, which slurmrestd adds, are ignored with a warning too, as sluice-dbd keeps none.
  * The whole body is read before the daemon is asked, every change is first tried without
  * committing, and only when none is refused are they committed: a refused request (a plain

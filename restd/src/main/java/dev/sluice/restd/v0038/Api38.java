@@ -28,7 +28,8 @@ public final class Api38 {
     public static final String PREFIX = "/slurm/v0.0.38/";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    static final List<Route> ROUTES = List.of(
+    /** What is served, for the dispatch and for {@code /openapi/v3}. */
+    public static final List<Route> ROUTES = List.of(
             Route.get("ping/", "ping the controller", "v0.0.38_pings"),
             Route.get("diag/", "the controller's statistics", "v0.0.38_diag"),
             Route.get("jobs/", "every job", "v0.0.38_jobs_response"),

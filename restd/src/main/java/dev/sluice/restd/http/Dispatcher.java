@@ -1,0 +1,180 @@
+package dev.sluice.restd.http;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.cli.UserDirectory;
+import dev.sluice.common.auth.AuthException;
+import dev.sluice.common.error.ErrorCode;
+import dev.sluice.restd.auth.LocalAuth;
+import dev.sluice.restd.auth.RestAuth;
+import dev.sluice.restd.controller.Sessions;
+import dev.sluice.restd.dbv0038.Db38;
+import dev.sluice.restd.openapi.OpenApiDocument;
+import dev.sluice.restd.slurm.ApiVersion;
+import dev.sluice.restd.slurm.SlurmApi;
+import dev.sluice.restd.slurmdb.SlurmdbApi;
+import dev.sluice.restd.v0038.Api38;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * From a request to its answer, whatever server carried it: authenticates the caller, bounds
+ * and parses the body, and hands the request to the data parser of its version (v0.0.38 and
+ * dbv0.0.38 as slurmrestd 22.05 has them, v0.0.42 and later). A path none serves is a 404
+ * in Slurm's envelope.
+ */
+final class Dispatcher {
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+    private final RestAuth gate;
+    private final Sessions sessions;
+    private final String cluster;
+    private final Clock clock;
+    private final Api38 v0038;
+    private final Db38 dbv0038;
+    private final Map<ApiVersion, SlurmApi> versions = new EnumMap<>(ApiVersion.class);
+    private final Map<ApiVersion, SlurmdbApi> accounting = new EnumMap<>(ApiVersion.class);
+
+    /** @param workers where a version's API runs the calls it spreads out (job listings) */
+    Dispatcher(
+            RestAuth gate,
+            Sessions sessions,
+            String cluster,
+            SlurmdbApi.Control control,
+            Clock clock,
+            ExecutorService workers) {
+        this.gate = requireNonNull(gate, "gate is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.cluster = requireNonNull(cluster, "cluster is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        versions.putAll(SlurmApi.all(cluster, clock, workers));
+        this.v0038 = new Api38(cluster, clock, UserDirectory.system());
+        this.dbv0038 = new Db38(cluster, control, clock, UserDirectory.system());
+        for (ApiVersion v : ApiVersion.values()) {
+            accounting.put(v, new SlurmdbApi(v, cluster, control, clock));
+        }
+    }
+
+    Reply answer(Exchange ex) throws IOException {
+        String path = ex.path();
+        RestAuth.Identity who;
+        try {
+            who = gate.authenticate(
+                    new RestAuth.Presented(
+                            ex.getFirst("X-SLURM-USER-NAME"), ex.getFirst("X-SLURM-USER-TOKEN"), ex.peer()),
+                    clock.instant());
+        } catch (AuthException e) {
+            log.warn("refused {} {} from {}: {}", ex.method(), path, ex.source(), e.getMessage());
+            if (gate instanceof LocalAuth) {
+                return Reply.text(401, LocalAuth.REFUSAL);
+            }
+            return envelope("", ex)
+                    .error(
+                            ErrorCode.AUTH_CRED_INVALID.number(),
+                            ErrorCode.AUTH_CRED_INVALID.text(),
+                            "Authentication failure",
+                            gate.plugin())
+                    .reply(401);
+        }
+        String user = who.user();
+        String token = who.token();
+        Optional<JsonNode> body;
+        try {
+            body = RequestBody.read(ex);
+        } catch (RequestBody.TooLarge e) {
+            return envelope(user, ex)
+                    .error(
+                            RestErrors.FAIL_PARSING.number(),
+                            RestErrors.FAIL_PARSING.text(),
+                            "request body is over " + RequestBody.MAX_BODY_BYTES + " bytes",
+                            "restd")
+                    .reply(413);
+        } catch (JacksonException e) {
+            return envelope(user, ex)
+                    .error(
+                            RestErrors.FAIL_PARSING.number(),
+                            RestErrors.FAIL_PARSING.text(),
+                            "malformed JSON: " + e.getOriginalMessage(),
+                            "restd")
+                    .reply(400);
+        }
+        return dispatch(ex, user, token, body)
+                .orElseGet(() -> envelope(user, ex)
+                        .error(
+                                RestErrors.INVALID_QUERY.number(),
+                                RestErrors.INVALID_QUERY.text(),
+                                "no " + ex.method() + " " + path + " here",
+                                "restd")
+                        .reply(404));
+    }
+
+    /** The answer of the API whose path this is; empty when none serves it. */
+    private Optional<Reply> dispatch(Exchange ex, String user, String token, Optional<JsonNode> body) {
+        String path = ex.path();
+        Map<String, String> query = RequestBody.query(ex.rawQuery());
+        if (ex.method().equals("GET") && (path.equals("/openapi/v3") || path.equals("/openapi/v3/"))) {
+            return Optional.of(new Reply(200, OpenApiDocument.build()));
+        }
+        if (path.startsWith(Api38.PREFIX)) {
+            Optional<Reply> reply = v0038.handle(ex.method(), path, body, ex.client(), sessions.forUser(user, token));
+            if (reply.isPresent()) {
+                return reply;
+            }
+        }
+        if (path.startsWith(Db38.PREFIX)) {
+            Optional<Reply> reply = dbv0038.handle(new Db38.Call(
+                    ex.method(),
+                    path,
+                    ex.rawQuery(),
+                    query,
+                    body,
+                    user,
+                    sessions.accountingForUser(user, token),
+                    sessions.forUser(user, token)));
+            if (reply.isPresent()) {
+                return reply;
+            }
+        }
+        Optional<ApiVersion> version = ApiVersion.ofPath(path);
+        if (version.isPresent()) {
+            Optional<Reply> reply = versions.get(version.get())
+                    .handle(new SlurmApi.Call(
+                            ex.method(), path, query, body, user, ex.source(), token, sessions.forUser(user, token)));
+            if (reply.isPresent()) {
+                return reply;
+            }
+        }
+        Optional<ApiVersion> dbVersion = ApiVersion.ofSlurmdbPath(path);
+        if (dbVersion.isPresent()) {
+            return accounting
+                    .get(dbVersion.get())
+                    .handle(new SlurmdbApi.Call(
+                            ex.method(),
+                            path,
+                            query,
+                            body,
+                            user,
+                            ex.source(),
+                            sessions.accountingForUser(user, token)));
+        }
+        return Optional.empty();
+    }
+
+    /** The envelope of the version the path names (none: no data parser), for a refusal. */
+    Envelope envelope(String user, Exchange ex) {
+        String path = ex.path();
+        String parser = ApiVersion.ofPath(path)
+                .or(() -> ApiVersion.ofSlurmdbPath(path))
+                .map(ApiVersion::dataParser)
+                .orElse("");
+        return new Envelope(parser, user, ex.source(), cluster);
+    }
+}

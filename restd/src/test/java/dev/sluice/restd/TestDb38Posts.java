@@ -1,0 +1,207 @@
+package dev.sluice.restd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.restd.RestFixture.Answer;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * dbv0.0.38's POST of accounts, users and associations in front of a stand-in sluice-dbd: what
+ * is asked of the daemon, that every change is tried before any is committed, and that a
+ * refused request changes nothing. The whole answers are compared with slurmrestd 22.05's by
+ * compat 158 and 159.
+ */
+class TestDb38Posts {
+    private static final String DB = "/slurmdb/v0.0.38/";
+    private RestFixture rest;
+
+    @BeforeEach
+    void up() throws Exception {
+        rest = new RestFixture();
+    }
+
+    @AfterEach
+    void down() {
+        rest.close();
+    }
+
+    private Answer asRoot(String method, String path, String body) {
+        return rest.send(method, path, body, "root", rest.token("root"));
+    }
+
+    private List<DbdRequest> changes() {
+        return rest.controller.accounting.seen.stream()
+                .filter(r -> r.getBodyCase() != DbdRequest.BodyCase.LIST_ASSOC)
+                .toList();
+    }
+
+    @Test
+    void aNewAccountIsAddedWithoutAssociationsAndAnExistingOneChanged() {
+        Answer a = asRoot(
+                "POST",
+                DB + "accounts",
+                "{\"accounts\":[{\"name\":\"chem\",\"description\":\"chemistry\"},"
+                        + "{\"name\":\"physics\",\"organization\":\"labs\"}]}");
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        assertThat(a.body().get("errors")).isEmpty();
+        List<DbdRequest> asked = changes();
+        // Tried, then committed.
+        assertThat(asked).hasSize(4);
+        assertThat(asked.get(0).getAddAccounts().getCommit()).isFalse();
+        assertThat(asked.get(2).getAddAccounts().getCommit()).isTrue();
+        assertThat(asked.get(2).getAddAccounts().getWithoutAssociations()).isTrue();
+        assertThat(asked.get(2).getAddAccounts().getDescription()).isEqualTo("chemistry");
+        assertThat(asked.get(3).getModifyAssoc().getOrganization()).isEqualTo("labs");
+        assertThat(asked.get(3).getModifyAssoc().hasDescription()).isFalse();
+        Answer chem = rest.as("GET", DB + "account/chem", null);
+        assertThat(chem.body().at("/accounts/0/associations")).isEmpty();
+    }
+
+    @Test
+    void aPlainUsersAdditionIsRefusedBeforeAnythingIsCommitted() {
+        Answer a = rest.as("POST", DB + "accounts", "{\"accounts\":[{\"name\":\"chem\"}]}");
+        assertThat(a.status()).isEqualTo(500);
+        assertThat(a.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(a.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_accounts_add");
+        assertThat(changes()).allMatch(r -> !r.getAddAccounts().getCommit());
+
+        Answer assoc =
+                rest.as("POST", DB + "associations", "{\"associations\":[{\"account\":\"physics\",\"user\":\"bob\"}]}");
+        assertThat(assoc.status()).isEqualTo(400);
+        assertThat(assoc.body().at("/errors/0/error_number").asInt()).isEqualTo(-1);
+    }
+
+    @Test
+    void aBodyWithoutItsListOrANameIsRefusedAndNothingIsAsked() {
+        Answer empty = asRoot("POST", DB + "accounts", "{}");
+        assertThat(empty.status()).isEqualTo(200);
+        assertThat(empty.body().at("/errors/0/error_number").asInt()).isEqualTo(9200);
+        assertThat(empty.body().at("/errors/0/source").asText()).isEqualTo("accounts");
+
+        Answer noName = asRoot("POST", DB + "accounts", "{\"accounts\":[{\"name\":\"chem\"},{\"description\":\"x\"}]}");
+        assertThat(noName.status()).isEqualTo(500);
+        assertThat(noName.body().at("/errors/0/error").asText()).isEqualTo("Unspecified error");
+
+        Answer user = asRoot("POST", DB + "users", "{\"users\":[{\"administrator_level\":\"None\"}]}");
+        assertThat(user.status()).isEqualTo(500);
+        assertThat(user.body().at("/errors/0/description").asText()).isEqualTo("Missing required field 'name'");
+        assertThat(user.body().at("/errors/1/source").asText()).isEqualTo("slurmdb_users_add");
+
+        Answer level =
+                asRoot("POST", DB + "users", "{\"users\":[{\"name\":\"bob\",\"administrator_level\":\"Boss\"}]}");
+        assertThat(level.status()).isEqualTo(400);
+        assertThat(level.body().at("/errors/0/error_number").asInt()).isEqualTo(9001);
+
+        Answer limit = asRoot(
+                "POST",
+                DB + "associations",
+                "{\"associations\":[{\"account\":\"physics\",\"user\":\"bob\",\"max\":{\"jobs\":{\"active\":3}}}]}");
+        assertThat(limit.status()).isEqualTo(400);
+        assertThat(limit.body().at("/errors/0/description").asText()).contains("'max'");
+        assertThat(changes()).isEmpty();
+    }
+
+    @Test
+    void aNewUserIsAddedAloneWithItsLevelAndShowsNoDefaultAccount() {
+        Answer a = asRoot(
+                "POST",
+                DB + "users",
+                "{\"users\":[{\"name\":\"bob\",\"administrator_level\":\"Operator\",\"default\":{\"account\":\"physics\"}}]}");
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        DbdRequest committed = changes().getLast();
+        assertThat(committed.getAddUsers().getWithoutAssociations()).isTrue();
+        assertThat(committed.getAddUsers().getAdminLevel()).isEqualTo("Operator");
+        assertThat(committed.getAddUsers().getAccountsList()).isEmpty();
+        // The stand-in lists every user whatever the name asked: bob is picked out here.
+        JsonNode bob = java.util.stream.StreamSupport.stream(
+                        rest.as("GET", DB + "user/bob", null)
+                                .body()
+                                .get("users")
+                                .spliterator(),
+                        false)
+                .filter(u -> u.get("name").asText().equals("bob"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(bob.at("/default/account").isNull()).isTrue();
+        assertThat(bob.get("administrator_level").asText()).isEqualTo("Operator");
+    }
+
+    @Test
+    void aQosIsAddedOrChangedByNameDescriptionAndPriorityAndItsRefusalsAre400() {
+        Answer a = asRoot(
+                "POST",
+                DB + "qos",
+                "{\"QOS\":[{\"name\":\"q1\",\"description\":\"new\",\"priority\":5},"
+                        + "{\"name\":\"normal\",\"priority\":7}]}");
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        List<DbdRequest> asked = changes().stream()
+                .filter(r -> r.getBodyCase() != DbdRequest.BodyCase.LIST_QOS)
+                .toList();
+        assertThat(asked).hasSize(4);
+        assertThat(asked.get(2).getAddQos().getCommit()).isTrue();
+        assertThat(asked.get(2).getAddQos().getGivenList()).containsExactly("description", "priority");
+        assertThat(asked.get(3).getModifyQos().getGivenList()).containsExactly("priority");
+        assertThat(rest.as("GET", DB + "qos/q1", null)
+                        .body()
+                        .at("/QOS/0/priority")
+                        .asInt())
+                .isEqualTo(5);
+
+        int before = changes().size();
+        Answer alice = rest.as("POST", DB + "qos", "{\"QOS\":[{\"name\":\"q2\"}]}");
+        assertThat(alice.status()).isEqualTo(400);
+        assertThat(alice.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(alice.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_qos_add");
+        Answer empty = asRoot("POST", DB + "qos", "{\"qos\":[]}");
+        assertThat(empty.status()).isEqualTo(400);
+        assertThat(empty.body().at("/errors/0/error_number").asInt()).isEqualTo(9200);
+        Answer noName = asRoot("POST", DB + "qos", "{\"QOS\":[{\"description\":\"x\"}]}");
+        assertThat(noName.status()).isEqualTo(400);
+        assertThat(noName.body().at("/errors/0/description").asText()).isEqualTo("Cannot create a QOS without a name");
+        Answer priority = asRoot("POST", DB + "qos", "{\"QOS\":[{\"name\":\"q3\",\"priority\":{\"number\":5}}]}");
+        assertThat(priority.status()).isEqualTo(400);
+        assertThat(priority.body().at("/errors/0/error_number").asInt()).isEqualTo(9202);
+        // Only alice's try reached the daemon, and it committed nothing.
+        assertThat(changes().stream().skip(before).filter(r -> r.getBodyCase() != DbdRequest.BodyCase.LIST_QOS))
+                .allMatch(r -> !r.getAddQos().getCommit());
+    }
+
+    @Test
+    void anAssociationIsAUsersUnderItsAccountOrAnAccountsWithTheParsersRemark() {
+        Answer user = asRoot(
+                "POST",
+                DB + "associations",
+                "{\"associations\":[{\"account\":\"physics\",\"cluster\":\"test\",\"user\":\"bob\",\"shares_raw\":3}]}");
+        assertThat(user.status()).as(user.body().toString()).isEqualTo(200);
+        assertThat(user.body().get("errors")).isEmpty();
+        DbdRequest added = changes().getLast();
+        assertThat(added.getAddUsers().getAccountsList()).containsExactly("physics");
+        assertThat(added.getAddUsers().getClustersList()).containsExactly("test");
+        assertThat(added.getAddUsers().getLimits().getShares()).isEqualTo(3);
+
+        Answer account = asRoot(
+                "POST",
+                DB + "associations",
+                "{\"associations\":[{\"account\":\"chem\",\"cluster\":\"test\",\"parent_account\":\"physics\"}]}");
+        assertThat(account.status()).isEqualTo(200);
+        assertThat(account.body().at("/errors/0/description").asText()).isEqualTo("Missing required field 'user'");
+        assertThat(account.body().at("/errors/0/error_number").isMissingNode()).isTrue();
+        assertThat(changes().getLast().getAddAccounts().getParent()).isEqualTo("physics");
+
+        Answer unknown = asRoot(
+                "POST",
+                DB + "associations",
+                "{\"associations\":[{\"account\":\"nope\",\"cluster\":\"test\",\"user\":\"bob\"}]}");
+        assertThat(unknown.status()).isEqualTo(400);
+        Answer elsewhere = asRoot(
+                "POST",
+                DB + "associations",
+                "{\"associations\":[{\"account\":\"physics\",\"cluster\":\"other\",\"user\":\"bob\"}]}");
+        assertThat(elsewhere.status()).isEqualTo(400);
+    }
+}
