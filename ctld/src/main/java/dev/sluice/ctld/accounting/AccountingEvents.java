@@ -48,21 +48,24 @@ public final class AccountingEvents {
      *     for a job that asked for no memory ({@link #partitionMemory})
      * @param priority a job's priority by id, as the last scheduling pass gave it (0 for none)
      * @param reservationId a reservation's number by name (sacct ReservationId), 0 when unknown
+     * @param trackedLicenses the licenses AccountingStorageTRES names: those in jobs' TRES
      */
     public record Site(
             boolean memoryConsumable,
             ToLongFunction<String> partitionMemoryMb,
             IntToLongFunction priority,
-            java.util.function.ToIntFunction<String> reservationId) {
+            java.util.function.ToIntFunction<String> reservationId,
+            java.util.Set<String> trackedLicenses) {
         public Site {
             requireNonNull(partitionMemoryMb, "partitionMemoryMb is null");
             requireNonNull(priority, "priority is null");
             requireNonNull(reservationId, "reservationId is null");
+            trackedLicenses = java.util.Set.copyOf(trackedLicenses);
         }
 
-        /** A site whose reservations are not known (every id 0). */
+        /** A site whose reservations are not known (every id 0) and that tracks no license. */
         public Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
-            this(memoryConsumable, partitionMemoryMb, priority, name -> 0);
+            this(memoryConsumable, partitionMemoryMb, priority, name -> 0, java.util.Set.of());
         }
     }
 
@@ -208,8 +211,8 @@ public final class AccountingEvents {
     }
 
     private static AccountingRecord.Builder job(Job job, int requid, Site site) {
-        AccountingJob.Builder info =
-                AccountingJobs.of(job, site.partitionMemoryMb(), site.priority().applyAsLong(job.id()));
+        AccountingJob.Builder info = AccountingJobs.of(
+                job, site.partitionMemoryMb(), site.priority().applyAsLong(job.id()), site.trackedLicenses());
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     private final Outbox outbox;
     private final OutboxShipper shipper;
     private final boolean memoryConsumable;
+    private final Set<String> trackedLicenses;
     /** Partitions' smallest RealMemory, worked out once until nodes change (loop thread only). */
     private final Map<String, Long> partitionMemory = new HashMap<>();
 
@@ -34,10 +36,12 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     /** The TRES totals (and down part) last put in the outbox; null until the first node record (loop thread only). */
     private String sentSize;
 
-    private AccountingPipeline(Outbox outbox, OutboxShipper shipper, boolean memoryConsumable) {
+    private AccountingPipeline(
+            Outbox outbox, OutboxShipper shipper, boolean memoryConsumable, Set<String> trackedLicenses) {
         this.outbox = outbox;
         this.shipper = shipper;
         this.memoryConsumable = memoryConsumable;
+        this.trackedLicenses = trackedLicenses;
     }
 
     /**
@@ -63,7 +67,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
         return new AccountingPipeline(
                 outbox,
                 new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort(), auth),
-                memoryConsumable);
+                memoryConsumable,
+                settings.trackedLicenses());
     }
 
     /** Runs (from {@link #start()}) and closes the associations/QOS poller with the shipper. */
@@ -102,7 +107,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 state::priority,
                 name -> state.reservations().byName().containsKey(name)
                         ? state.reservations().byName().get(name).id()
-                        : 0);
+                        : 0,
+                trackedLicenses);
         for (int jobId : AccountingEvents.jobIdsOf(record)) {
             for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
                 outbox.append(sequence, r);

@@ -224,7 +224,7 @@ public final class CtldServer implements AutoCloseable {
         long startTime = clock.instant().getEpochSecond();
         Reconfigurer reconfigurer = Reconfigurer.fixed(config.configFiles(), config.showConfig());
         if (reloader != null) {
-            reloader.bind(loop, dispatcher, auth);
+            reloader.bind(loop, dispatcher, auth, jobs);
             reconfigurer = reloader;
         }
         NodeReadings readings = new NodeReadings();

@@ -100,8 +100,8 @@ class AccountingEventsTest {
     void aJobInAReservationCarriesItsNameAndNumber() {
         JobRequest inResv = REQUEST.withReservation("r1");
         Job job = Job.submitted(5, inResv, "gpu", 60, 1000);
-        AccountingEvents.Site site =
-                new AccountingEvents.Site(true, p -> 8000, id -> 0, name -> name.equals("r1") ? 3 : 0);
+        AccountingEvents.Site site = new AccountingEvents.Site(
+                true, p -> 8000, id -> 0, name -> name.equals("r1") ? 3 : 0, java.util.Set.of());
         AccountingJob acct = AccountingEvents.of(new StateRecord.JobSubmitted(5, inResv, "gpu", 60, 1000), job, site)
                 .get(0)
                 .getJob()
@@ -255,7 +255,7 @@ class AccountingEventsTest {
                                 "AccountingStorageType", "accounting_storage/slurmdbd",
                                 "AccountingStorageHost", "db1",
                                 "AccountingStoragePort", "7000")))
-                .contains(new AccountingSettings("c", "db1", 7100));
+                .contains(new AccountingSettings("c", "db1", 7100, java.util.Set.of()));
         assertThatThrownBy(() ->
                         AccountingSettings.from("c", Map.of("AccountingStorageType", "accounting_storage/slurmdbd")))
                 .hasMessageContaining("AccountingStorageHost");
