@@ -124,18 +124,27 @@ public final class AccountingEvents {
 
     /**
      * The cluster's TRES totals in the named form: CPUs, memory, nodes, billing (= CPUs, as
-     * Slurm's default weights) and each consumable GRES, over every node but FUTURE ones.
+     * Slurm's default weights) and each consumable GRES, over every node but FUTURE ones; then
+     * the licenses AccountingStorageTRES names, with slurm.conf's totals (Slurm 22.05:
+     * {@code license/foo=4} in the cluster's TRES, and so {@code license/foo} in sacctmgr show
+     * tres from the start).
+     *
+     * @param licenseTotals the tracked licenses' configured counts, by name
      */
-    public static String clusterTres(Collection<Node> nodes) {
-        return tresOf(nodes, false);
+    public static String clusterTres(Collection<Node> nodes, Map<String, Long> licenseTotals) {
+        Tres t = tresOf(nodes, false);
+        for (var e : new TreeMap<>(licenseTotals).entrySet()) {
+            t = t.with(Tres.LICENSE + e.getKey(), e.getValue());
+        }
+        return t.format();
     }
 
     /** The same totals over the nodes DOWN or DRAINED by an administrator (Slurm's node events). */
     public static String downTres(Collection<Node> nodes) {
-        return tresOf(nodes, true);
+        return tresOf(nodes, true).format();
     }
 
-    private static String tresOf(Collection<Node> nodes, boolean downOnly) {
+    private static Tres tresOf(Collection<Node> nodes, boolean downOnly) {
         long cpus = 0;
         long mem = 0;
         long count = 0;
@@ -161,7 +170,7 @@ public final class AccountingEvents {
         for (var e : gres.entrySet()) {
             t = t.with("gres/" + e.getKey(), e.getValue());
         }
-        return t.format();
+        return t;
     }
 
     /** The cluster's size from {@code time} on. */

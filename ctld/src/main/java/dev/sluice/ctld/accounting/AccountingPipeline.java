@@ -2,6 +2,7 @@ package dev.sluice.ctld.accounting;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.StateRecord;
@@ -29,6 +30,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     private final OutboxShipper shipper;
     private final boolean memoryConsumable;
     private final Set<String> trackedLicenses;
+    /** The tracked licenses' totals: part of the cluster's size. */
+    private final Map<String, Long> licenseTotals;
     /** Partitions' smallest RealMemory, worked out once until nodes change (loop thread only). */
     private final Map<String, Long> partitionMemory = new HashMap<>();
 
@@ -37,16 +40,23 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     private String sentSize;
 
     private AccountingPipeline(
-            Outbox outbox, OutboxShipper shipper, boolean memoryConsumable, Set<String> trackedLicenses) {
+            Outbox outbox,
+            OutboxShipper shipper,
+            boolean memoryConsumable,
+            Set<String> trackedLicenses,
+            Map<String, Long> licenseTotals) {
         this.outbox = outbox;
         this.shipper = shipper;
         this.memoryConsumable = memoryConsumable;
         this.trackedLicenses = trackedLicenses;
+        this.licenseTotals = licenseTotals;
     }
 
     /**
      * @param journalThrough the journal sequence recovery ended at (outbox records past it are cut)
      * @param memoryConsumable whether jobs are allocated memory (what their AllocTRES count)
+     * @param licenses slurm.conf's Licenses: those AccountingStorageTRES names count in the
+     *     cluster's TRES
      */
     public static AccountingPipeline open(
             AccountingSettings settings,
@@ -54,7 +64,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
             long journalThrough,
             InstantSource clock,
             DaemonAuth auth,
-            boolean memoryConsumable)
+            boolean memoryConsumable,
+            Licenses licenses)
             throws IOException {
         requireNonNull(settings, "settings is null");
         Outbox outbox = Outbox.open(stateSaveLocation.resolve(DIRECTORY), journalThrough, clock);
@@ -68,7 +79,11 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 outbox,
                 new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort(), auth),
                 memoryConsumable,
-                settings.trackedLicenses());
+                settings.trackedLicenses(),
+                licenses.counts().entrySet().stream()
+                        .filter(e -> settings.trackedLicenses().contains(e.getKey()))
+                        .collect(
+                                java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue)));
     }
 
     /** Runs (from {@link #start()}) and closes the associations/QOS poller with the shipper. */
@@ -92,7 +107,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     public void applied(long sequence, StateRecord record, ClusterView state) {
         if (AccountingEvents.changesSize(record)) {
             partitionMemory.clear();
-            String size = AccountingEvents.clusterTres(state.nodes());
+            String size = AccountingEvents.clusterTres(state.nodes(), licenseTotals);
             String down = AccountingEvents.downTres(state.nodes());
             // After a restart the first node record re-sends the totals; dbd ignores an equal one.
             if (!(size + '/' + down).equals(sentSize)) {

@@ -185,7 +185,8 @@ public final class CtldServer implements AutoCloseable {
                     state.sequence(),
                     clock,
                     auth,
-                    defaults.memoryConsumable());
+                    defaults.memoryConsumable(),
+                    defaults.licenses());
         }
         if (accounting != null) {
             PolicyPuller puller =
