@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * slurm.conf's {@code Licenses=} with real daemons: a job short of licenses waits with reason
  * {@code Licenses} while another holds them, {@code scontrol show licenses} counts them, and the
  * waiting job starts once they are given back or it asks for fewer ({@code scontrol update});
- * a license not configured is refused at submit.
+ * a license not configured is refused at submit. Only the licenses AccountingStorageTRES names
+ * are TRES.
  */
 class TestLicensesEndToEnd {
     @TempDir
@@ -29,7 +30,8 @@ class TestLicensesEndToEnd {
     static void up() throws Exception {
         cluster = new ClusterProcesses(stateDir, 1, 4, 1);
         Path conf = cluster.layout().slurmConfPath();
-        Files.writeString(conf, Files.readString(conf) + "Licenses=foo:4,bar\n");
+        // license/foo is a TRES (AccountingStorageTRES names it); bar is not.
+        Files.writeString(conf, Files.readString(conf) + "Licenses=foo:4,bar\nAccountingStorageTRES=license/foo\n");
         cluster.start();
     }
 
@@ -78,6 +80,10 @@ class TestLicensesEndToEnd {
                         .out())
                 .contains(" Licenses=foo:3 ")
                 .containsPattern("\\n   TRES=\\S*license/foo=3\\n");
+        assertThat(cluster.command("scontrol", "show", "job", Integer.toString(waiting))
+                        .out())
+                .contains(" Licenses=foo:2,bar ")
+                .doesNotContain("license/bar");
 
         // Asking for fewer, it fits beside the holder.
         ClusterProcesses.Result update =

@@ -111,6 +111,20 @@ class TestScontrolJobUpdates {
                 .isEqualTo(new Output(1, "", "Invalid job id specified for job 99\n"));
     }
 
+    /** Slurm's scontrol takes {@code job 29} for {@code JobId=29} (compat scenario 174). */
+    @Test
+    void aTagWithoutEqualsTakesTheNextWordAsItsValue() {
+        assertThat(scontrol("update", "job", "29", "Licenses=foo:2")).isEqualTo(new Output(0, "", ""));
+        assertThat(last().getJobIdsList()).containsExactly("29");
+        assertThat(last().getChanges())
+                .isEqualTo(JobChanges.newBuilder().setLicenses("foo:2").build());
+        assertThat(scontrol("update", "jobid", "29", "Licenses", "bar")).isEqualTo(new Output(0, "", ""));
+        assertThat(last().getChanges())
+                .isEqualTo(JobChanges.newBuilder().setLicenses("bar").build());
+        assertThat(scontrol("update", "job", "99", "Comment=x"))
+                .isEqualTo(new Output(1, "", "Invalid job id specified for job 99\n"));
+    }
+
     @Test
     void aRelativeTimeLimitMovesTheJobsLimitAsTheControllerHasIt() {
         assertThat(scontrol("update", "JobId=29", "TimeLimit=+5")).isEqualTo(new Output(0, "", ""));

@@ -35,6 +35,29 @@ public final class Tres {
         this.counts = Collections.unmodifiableMap(counts);
     }
 
+    /** A license's TRES name is this and the license's: {@code license/matlab}. */
+    public static final String LICENSE = "license/";
+
+    /**
+     * The licenses slurm.conf's {@code AccountingStorageTRES} names ({@code license/foo}): the
+     * only ones Slurm counts in a job's TRES (ReqTRES, AllocTRES, and so sacct's).
+     *
+     * @param accountingStorageTres the setting's comma list; null or blank for none
+     */
+    public static java.util.Set<String> trackedLicenses(String accountingStorageTres) {
+        if (accountingStorageTres == null || accountingStorageTres.isBlank()) {
+            return java.util.Set.of();
+        }
+        java.util.Set<String> out = new TreeSet<>();
+        for (String item : accountingStorageTres.split(",")) {
+            String t = item.strip();
+            if (t.toLowerCase(Locale.ROOT).startsWith(LICENSE) && t.length() > LICENSE.length()) {
+                out.add(t.substring(LICENSE.length()));
+            }
+        }
+        return java.util.Set.copyOf(out);
+    }
+
     /** The TRES every cluster has, in Slurm's order (cpu, mem, energy, node, billing, fs/disk, vmem, pages). */
     public static List<String> builtIn() {
         return BUILT_IN;

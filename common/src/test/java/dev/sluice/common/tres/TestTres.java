@@ -35,6 +35,16 @@ class TestTres {
         assertThat(Tres.parse("mem=1.50G").get("mem")).isEqualTo(1536);
     }
 
+    /** AccountingStorageTRES's {@code license/NAME} entries, the only licenses Slurm counts as TRES. */
+    @Test
+    void trackedLicensesAreTheLicenseEntriesOfAccountingStorageTres() {
+        assertThat(Tres.trackedLicenses("gres/gpu,license/foo, License/bar,license/,cpu"))
+                .containsExactlyInAnyOrder("foo", "bar");
+        assertThat(Tres.trackedLicenses("gres/gpu,gres/mps")).isEmpty();
+        assertThat(Tres.trackedLicenses(null)).isEmpty();
+        assertThat(Tres.trackedLicenses(" ")).isEmpty();
+    }
+
     @Test
     void rejectsBadItems() {
         for (String s : new String[] {"cpu", "cpu=", "=2", "cpu=-1", "cpu=x", "mem=4Q", "cpu=1,cpu=2"}) {

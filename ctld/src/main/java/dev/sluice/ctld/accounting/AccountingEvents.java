@@ -48,21 +48,24 @@ public final class AccountingEvents {
      *     for a job that asked for no memory ({@link #partitionMemory})
      * @param priority a job's priority by id, as the last scheduling pass gave it (0 for none)
      * @param reservationId a reservation's number by name (sacct ReservationId), 0 when unknown
+     * @param trackedLicenses the licenses AccountingStorageTRES names: those in jobs' TRES
      */
     public record Site(
             boolean memoryConsumable,
             ToLongFunction<String> partitionMemoryMb,
             IntToLongFunction priority,
-            java.util.function.ToIntFunction<String> reservationId) {
+            java.util.function.ToIntFunction<String> reservationId,
+            java.util.Set<String> trackedLicenses) {
         public Site {
             requireNonNull(partitionMemoryMb, "partitionMemoryMb is null");
             requireNonNull(priority, "priority is null");
             requireNonNull(reservationId, "reservationId is null");
+            trackedLicenses = java.util.Set.copyOf(trackedLicenses);
         }
 
-        /** A site whose reservations are not known (every id 0). */
+        /** A site whose reservations are not known (every id 0) and that tracks no license. */
         public Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
-            this(memoryConsumable, partitionMemoryMb, priority, name -> 0);
+            this(memoryConsumable, partitionMemoryMb, priority, name -> 0, java.util.Set.of());
         }
     }
 
@@ -122,18 +125,27 @@ public final class AccountingEvents {
 
     /**
      * The cluster's TRES totals in the named form: CPUs, memory, nodes, billing (= CPUs, as
-     * Slurm's default weights) and each consumable GRES, over every node but FUTURE ones.
+     * Slurm's default weights) and each consumable GRES, over every node but FUTURE ones; then
+     * the licenses AccountingStorageTRES names, with slurm.conf's totals (Slurm 22.05:
+     * {@code license/foo=4} in the cluster's TRES, and so {@code license/foo} in sacctmgr show
+     * tres from the start).
+     *
+     * @param licenseTotals the tracked licenses' configured counts, by name
      */
-    public static String clusterTres(Collection<Node> nodes) {
-        return tresOf(nodes, false);
+    public static String clusterTres(Collection<Node> nodes, Map<String, Long> licenseTotals) {
+        Tres t = tresOf(nodes, false);
+        for (var e : new TreeMap<>(licenseTotals).entrySet()) {
+            t = t.with(Tres.LICENSE + e.getKey(), e.getValue());
+        }
+        return t.format();
     }
 
     /** The same totals over the nodes DOWN or DRAINED by an administrator (Slurm's node events). */
     public static String downTres(Collection<Node> nodes) {
-        return tresOf(nodes, true);
+        return tresOf(nodes, true).format();
     }
 
-    private static String tresOf(Collection<Node> nodes, boolean downOnly) {
+    private static Tres tresOf(Collection<Node> nodes, boolean downOnly) {
         long cpus = 0;
         long mem = 0;
         long count = 0;
@@ -159,7 +171,7 @@ public final class AccountingEvents {
         for (var e : gres.entrySet()) {
             t = t.with("gres/" + e.getKey(), e.getValue());
         }
-        return t.format();
+        return t;
     }
 
     /** The cluster's size from {@code time} on. */
@@ -210,8 +222,8 @@ public final class AccountingEvents {
     }
 
     private static AccountingRecord.Builder job(Job job, int requid, Site site) {
-        AccountingJob.Builder info =
-                AccountingJobs.of(job, site.partitionMemoryMb(), site.priority().applyAsLong(job.id()));
+        AccountingJob.Builder info = AccountingJobs.of(
+                job, site.partitionMemoryMb(), site.priority().applyAsLong(job.id()), site.trackedLicenses());
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).

@@ -9,6 +9,7 @@ import dev.sluice.ctld.state.JobTimes;
 import dev.sluice.ctld.state.ListedTres;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingJob;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 
 /**
@@ -25,8 +26,10 @@ public final class AccountingJobs {
      *     no memory is counted with a whole node's
      * @param priority the priority the last scheduling pass gave the job, as squeue and sacct
      *     show it; 0 for none (a held job, one that no longer waits)
+     * @param trackedLicenses the licenses AccountingStorageTRES names: those in the TRES
      */
-    public static AccountingJob.Builder of(Job job, ToLongFunction<String> partitionMemory, long priority) {
+    public static AccountingJob.Builder of(
+            Job job, ToLongFunction<String> partitionMemory, long priority, Set<String> trackedLicenses) {
         JobRequest r = job.request();
         Allocation a = job.allocation();
         int cpus = ListedTres.cpus(job);
@@ -58,14 +61,15 @@ public final class AccountingJobs {
                 .setReason(job.standingReason().slurmName())
                 .setNumNodes(nodes)
                 .setNumCpus(cpus)
-                .setReqTres(
-                        ListedTres.requested(job, cpus, nodes, partitionMemory).format())
+                .setReqTres(ListedTres.requested(job, cpus, nodes, partitionMemory, trackedLicenses)
+                        .format())
                 .setWorkDir(r.launch().workDir())
                 .setConstraint(r.placement().constraint().text())
                 .setPriority((int) Math.min(SlurmLimits.MAX_UINT32, priority));
         if (a != null) {
             b.setNodeList(HostList.compress(a.nodeNames()))
-                    .setAllocTres(ListedTres.allocated(a, r, true).format());
+                    .setAllocTres(
+                            ListedTres.allocated(a, r, true, trackedLicenses).format());
         }
         return b;
     }

@@ -2,6 +2,7 @@ package dev.sluice.ctld.accounting;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.StateRecord;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,9 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     private final Outbox outbox;
     private final OutboxShipper shipper;
     private final boolean memoryConsumable;
+    private final Set<String> trackedLicenses;
+    /** The tracked licenses' totals: part of the cluster's size. */
+    private final Map<String, Long> licenseTotals;
     /** Partitions' smallest RealMemory, worked out once until nodes change (loop thread only). */
     private final Map<String, Long> partitionMemory = new HashMap<>();
 
@@ -34,15 +39,24 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     /** The TRES totals (and down part) last put in the outbox; null until the first node record (loop thread only). */
     private String sentSize;
 
-    private AccountingPipeline(Outbox outbox, OutboxShipper shipper, boolean memoryConsumable) {
+    private AccountingPipeline(
+            Outbox outbox,
+            OutboxShipper shipper,
+            boolean memoryConsumable,
+            Set<String> trackedLicenses,
+            Map<String, Long> licenseTotals) {
         this.outbox = outbox;
         this.shipper = shipper;
         this.memoryConsumable = memoryConsumable;
+        this.trackedLicenses = trackedLicenses;
+        this.licenseTotals = licenseTotals;
     }
 
     /**
      * @param journalThrough the journal sequence recovery ended at (outbox records past it are cut)
      * @param memoryConsumable whether jobs are allocated memory (what their AllocTRES count)
+     * @param licenses slurm.conf's Licenses: those AccountingStorageTRES names count in the
+     *     cluster's TRES
      */
     public static AccountingPipeline open(
             AccountingSettings settings,
@@ -50,7 +64,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
             long journalThrough,
             InstantSource clock,
             DaemonAuth auth,
-            boolean memoryConsumable)
+            boolean memoryConsumable,
+            Licenses licenses)
             throws IOException {
         requireNonNull(settings, "settings is null");
         Outbox outbox = Outbox.open(stateSaveLocation.resolve(DIRECTORY), journalThrough, clock);
@@ -63,7 +78,12 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
         return new AccountingPipeline(
                 outbox,
                 new OutboxShipper(outbox, settings.cluster(), settings.host(), settings.grpcPort(), auth),
-                memoryConsumable);
+                memoryConsumable,
+                settings.trackedLicenses(),
+                licenses.counts().entrySet().stream()
+                        .filter(e -> settings.trackedLicenses().contains(e.getKey()))
+                        .collect(
+                                java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue)));
     }
 
     /** Runs (from {@link #start()}) and closes the associations/QOS poller with the shipper. */
@@ -87,7 +107,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     public void applied(long sequence, StateRecord record, ClusterView state) {
         if (AccountingEvents.changesSize(record)) {
             partitionMemory.clear();
-            String size = AccountingEvents.clusterTres(state.nodes());
+            String size = AccountingEvents.clusterTres(state.nodes(), licenseTotals);
             String down = AccountingEvents.downTres(state.nodes());
             // After a restart the first node record re-sends the totals; dbd ignores an equal one.
             if (!(size + '/' + down).equals(sentSize)) {
@@ -102,7 +122,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 state::priority,
                 name -> state.reservations().byName().containsKey(name)
                         ? state.reservations().byName().get(name).id()
-                        : 0);
+                        : 0,
+                trackedLicenses);
         for (int jobId : AccountingEvents.jobIdsOf(record)) {
             for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
                 outbox.append(sequence, r);

@@ -1,20 +1,27 @@
 package dev.sluice.ctld.accounting;
 
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.limits.Enforcement;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The slurm.conf keys that turn shipping on: {@code AccountingStorageType=accounting_storage/slurmdbd}
  * with {@code AccountingStorageHost} (and {@code AccountingStoragePort}, default 6819). The
  * controller ships over gRPC to the daemons' port of sluice-dbd, {@code AccountingStoragePort}
  * + {@value #GRPC_PORT_OFFSET}, the way node daemons reach the controller; the user commands use
- * AccountingStoragePort itself.
+ * AccountingStoragePort itself. {@code AccountingStorageTRES} tells which licenses jobs' TRES
+ * count ({@code license/foo}).
  */
-public record AccountingSettings(String cluster, String host, int grpcPort) {
+public record AccountingSettings(String cluster, String host, int grpcPort, Set<String> trackedLicenses) {
+    public AccountingSettings {
+        trackedLicenses = Set.copyOf(trackedLicenses);
+    }
+
     public static final String SLURMDBD = "accounting_storage/slurmdbd";
     public static final int DEFAULT_PORT = 6819;
     public static final int GRPC_PORT_OFFSET = 100;
@@ -46,6 +53,7 @@ public record AccountingSettings(String cluster, String host, int grpcPort) {
                     "AccountingStorageType=" + SLURMDBD + " needs AccountingStorageHost in slurm.conf");
         }
         int port = Integer.parseInt(slurmConf.getOrDefault("AccountingStoragePort", Integer.toString(DEFAULT_PORT)));
-        return Optional.of(new AccountingSettings(cluster, host, port + GRPC_PORT_OFFSET));
+        return Optional.of(new AccountingSettings(
+                cluster, host, port + GRPC_PORT_OFFSET, Tres.trackedLicenses(slurmConf.get("AccountingStorageTRES"))));
     }
 }

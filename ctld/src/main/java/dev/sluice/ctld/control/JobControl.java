@@ -4,6 +4,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.sched.PartitionFit;
@@ -32,6 +33,8 @@ public final class JobControl {
     static final int SIGKILL = 9;
 
     private final Scheduler.SelectDefaults defaults;
+    // slurm.conf's Licenses: scontrol reconfigure rereads them, as Slurm's does (useLicenses).
+    private volatile Licenses licenses;
     private final int maxArraySize;
 
     private final PolicyView limits;
@@ -43,6 +46,7 @@ public final class JobControl {
     /** @param limits AccountingStorageEnforce and the associations and QOS it checks */
     public JobControl(Scheduler.SelectDefaults defaults, int maxArraySize, PolicyView limits) {
         this.defaults = defaults;
+        this.licenses = defaults.licenses();
         this.maxArraySize = maxArraySize;
         this.limits = limits;
     }
@@ -57,6 +61,11 @@ public final class JobControl {
      */
     public ControlResult<Integer> submit(ClusterView state, JobRequest request, long now) {
         return submit(state, request, now, false);
+    }
+
+    /** slurm.conf's {@code Licenses} as {@code scontrol reconfigure} read them again. */
+    public void useLicenses(Licenses configured) {
+        this.licenses = java.util.Objects.requireNonNull(configured, "configured is null");
     }
 
     /** AccountingStorageEnforce and the associations it checks (reservations' Accounts= too). */
@@ -85,7 +94,7 @@ public final class JobControl {
         }
         SubmitChecks.sequencing(state, request, maxArraySize);
         SubmitChecks.features(state, request);
-        SubmitChecks.licenses(defaults.licenses(), request);
+        SubmitChecks.licenses(licenses, request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
         SubmitChecks.reservation(state, request, now, limits.policy());
         long limit = request.timeLimitMinutes();

@@ -133,7 +133,11 @@ public final class JobUpdate {
         find(asked, JobChange.LicenseList.class)
                 .filter(l -> !l.licenses().equals(r.licenses()))
                 .ifPresent(l -> {
-                    if (!pending) {
+                    // Slurm 22.05 lets an operator change a running job's licenses (they are
+                    // given back and taken again, even past the total) and anyone drop them all.
+                    boolean running = job.state() == dev.sluice.common.slurm.JobState.RUNNING;
+                    if (!pending
+                            && !(running && (caller.isOperator() || l.licenses().isEmpty()))) {
                         throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
                     }
                     out.add(l);

@@ -144,6 +144,14 @@ public final class ControllerLoop implements AutoCloseable {
         this.scheduler = requireNonNull(next, "scheduler is null");
     }
 
+    /**
+     * The scheduler in use, and so the settings {@code scontrol reconfigure} last read: what
+     * submission and {@code scontrol show licenses} take slurm.conf's {@code Licenses} from.
+     */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
     /** The latest published image. Never blocks. */
     public ClusterImage image() {
         return image;

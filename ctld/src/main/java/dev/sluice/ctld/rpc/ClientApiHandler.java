@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
@@ -288,8 +289,9 @@ public final class ClientApiHandler {
 
     /** {@code scontrol show licenses}. */
     public dev.sluice.protocol.v1.GetLicensesResponse getLicenses() {
+        // As reconfigure last read them (Slurm rereads Licenses= there).
         return LicenseAnswers.of(
-                config.scheduler().select().licenses(), loop.image().jobs());
+                loop.scheduler().config().select().licenses(), loop.image().jobs());
     }
 
     private final AllocNodes allocNodes = new AllocNodes();
@@ -301,6 +303,8 @@ public final class ClientApiHandler {
                 loop.now(),
                 config.security().privateJobs(),
                 config.scheduler().select().memoryConsumable(),
+                // Read at start-up only: Slurm 22.05 takes a new AccountingStorageTRES at restart.
+                Tres.trackedLicenses(config.settings().get("AccountingStorageTRES")),
                 allocNodes);
     }
 

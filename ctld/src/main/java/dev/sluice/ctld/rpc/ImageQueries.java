@@ -24,6 +24,7 @@ import java.util.function.UnaryOperator;
  *
  * @param startTime what Slurm reports as the data's update time
  * @param privateJobs {@code PrivateData=jobs}: others' jobs are hidden from non-operators
+ * @param trackedLicenses the licenses AccountingStorageTRES names: those in jobs' TRES
  * @param allocNodes a submitting host's name as the controller resolves it ({@link AllocNodes})
  */
 record ImageQueries(
@@ -32,12 +33,13 @@ record ImageQueries(
         long now,
         boolean privateJobs,
         boolean memoryConsumable,
+        Set<String> trackedLicenses,
         UnaryOperator<String> allocNodes) {
     GetJobsResponse jobs(Caller caller, GetJobsRequest request) {
         // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
         boolean hideOthers = privateJobs && !caller.isOperator();
         GetJobsResponse.Builder out = GetJobsResponse.newBuilder().setUpdateTime(startTime);
-        var shown = InfoMapper.Shown.of(image, memoryConsumable);
+        var shown = InfoMapper.Shown.of(image, memoryConsumable, trackedLicenses);
         if (request.getJobIdsCount() == 0) {
             Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
             List<Job> listed = image.jobs().stream()

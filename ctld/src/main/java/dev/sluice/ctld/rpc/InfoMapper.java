@@ -41,31 +41,38 @@ public final class InfoMapper {
      *     for {@code --mem=1000})
      */
     public record Shown(
-            ToLongFunction<String> partitionMemory, ToIntFunction<String> partitionCpus, boolean memoryConsumable) {
-        public static Shown of(ClusterImage image, boolean memoryConsumable) {
-            return new Shown(InfoMapper.partitionMemory(image), InfoMapper.partitionCpus(image), memoryConsumable);
+            ToLongFunction<String> partitionMemory,
+            ToIntFunction<String> partitionCpus,
+            boolean memoryConsumable,
+            java.util.Set<String> trackedLicenses) {
+        public Shown {
+            trackedLicenses = java.util.Set.copyOf(trackedLicenses);
+        }
+
+        /** @param trackedLicenses the licenses AccountingStorageTRES names: those in the TRES */
+        public static Shown of(ClusterImage image, boolean memoryConsumable, java.util.Set<String> trackedLicenses) {
+            return new Shown(
+                    InfoMapper.partitionMemory(image),
+                    InfoMapper.partitionCpus(image),
+                    memoryConsumable,
+                    trackedLicenses);
         }
     }
 
-    /** A job on its own (accounting's record of it): no clock, so {@code after:J+N} waits. */
-    public static JobInfo job(ClusterImage image, Job job, boolean withScript) {
-        return job(image, job, withScript, partitionMemory(image), 0);
-    }
-
-    /** A job as accounting records it: TRES with memory as allocated, no node estimate. */
-    public static JobInfo job(
-            ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
-        return job(image, job, withScript, new Shown(partitionMemory, p -> 0, true), now);
-    }
-
     /**
-     * As {@link #job(ClusterImage, Job, boolean, ToLongFunction, long)}, unbuilt: accounting
-     * changes a few fields of each of its records, and building, copying to a builder and
-     * building again cost every job three copies of its JobInfo per life.
+     * A job as accounting records it, unbuilt: TRES with memory as allocated, no node estimate
+     * (what TestAccountingJobs holds accounting's own mapping to).
+     *
+     * @param trackedLicenses the licenses AccountingStorageTRES names: those in the TRES
      */
     public static JobInfo.Builder jobBuilder(
-            ClusterImage image, Job job, boolean withScript, ToLongFunction<String> partitionMemory, long now) {
-        return jobBuilder(image, job, withScript, new Shown(partitionMemory, p -> 0, true), now);
+            ClusterImage image,
+            Job job,
+            boolean withScript,
+            ToLongFunction<String> partitionMemory,
+            java.util.Set<String> trackedLicenses,
+            long now) {
+        return jobBuilder(image, job, withScript, new Shown(partitionMemory, p -> 0, true, trackedLicenses), now);
     }
 
     /** @param now the time the answer is for, epoch seconds (an {@code after:J+N} dependency) */
@@ -116,7 +123,7 @@ public final class InfoMapper {
                 .setReasonDetail(stateDescription(image, job))
                 .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
                 .setDependency(dependency(image, job, now))
-                .setReqTres(ListedTres.requested(job, cpus, nodes, shown.partitionMemory())
+                .setReqTres(ListedTres.requested(job, cpus, nodes, shown.partitionMemory(), shown.trackedLicenses())
                         .format())
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
@@ -136,8 +143,8 @@ public final class InfoMapper {
             b.setNodeList(HostList.compress(a.nodeNames()))
                     .setBatchHost(a.batchHost())
                     .setMemPerNodeMb(a.nodes().get(0).memoryMb())
-                    .setAllocTres(
-                            ListedTres.allocated(a, r, shown.memoryConsumable()).format());
+                    .setAllocTres(ListedTres.allocated(a, r, shown.memoryConsumable(), shown.trackedLicenses())
+                            .format());
             for (Allocation.NodeShare share : a.nodes()) {
                 b.addNodeGres(NodeGres.newBuilder()
                         .setNode(share.node())

@@ -104,7 +104,6 @@ final class JobRequests {
     UpdateJobResponse update(Caller caller, UpdateJobRequest request) {
         // Parsed once, here; the loop decides on typed changes.
         List<JobChange> changes = WireMapper.changes(request.getChanges());
-        LicenseAnswers.checkUpdate(config.scheduler().select().licenses(), changes);
         UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
         for (String raw : request.getJobIdsList()) {
             String target = raw.strip();
@@ -112,6 +111,9 @@ final class JobRequests {
                     SignalJobResponse.Result.newBuilder().setJobId(target);
             try {
                 if (request.getAction().isEmpty()) {
+                    // Each job's refusal, as Slurm's: "Invalid license specification for job N".
+                    LicenseAnswers.checkUpdate(
+                            loop.scheduler().config().select().licenses(), changes);
                     List<JobUpdate.TaskOutcome> outcomes = LoopCalls.await(
                             loop.submit((state, now) -> JobUpdate.update(state, caller, target, changes, now)));
                     addTaskOutcomes(r, target, outcomes);

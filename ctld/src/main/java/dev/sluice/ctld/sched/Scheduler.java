@@ -47,6 +47,11 @@ public final class Scheduler {
         this(SchedulerConfig.defaults(defaults));
     }
 
+    /** The settings this scheduler was made with (slurm.conf as last read). */
+    public SchedulerConfig config() {
+        return config;
+    }
+
     /**
      * Per-cluster defaults the allocator applies to a request.
      *

@@ -9,6 +9,7 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.SoftChange;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.loop.ControllerLoop;
@@ -28,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * hands the loop the node and partition definitions (new nodes, partitions and their dynamic
  * rules), then asks every responding node daemon to fetch and register again, so a changed
  * gres.conf is checked at once. The cluster keys are read again too, which is how a key is
- * rotated in (see docs/security.md). Scheduler settings (preemption, backfill) act from the next
- * pass; timeouts and ports still need a restart, as several of them do in Slurm;
- * {@code scontrol show config} reports the new files at once.
+ * rotated in (see docs/security.md). Scheduler settings (preemption, backfill) and
+ * {@code Licenses} act from the next pass; timeouts and ports still need a restart, as several
+ * of them do in Slurm; {@code scontrol show config} reports the new files at once.
  */
 final class ConfigReloader implements Reconfigurer {
     private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
@@ -45,6 +46,7 @@ final class ConfigReloader implements Reconfigurer {
     private volatile ShowConfig report;
     private volatile ControllerLoop loop;
     private volatile NodeDispatcher dispatcher;
+    private volatile JobControl jobs;
     private volatile DaemonAuth auth;
     private volatile dev.sluice.common.auth.RequestAuthenticator commands;
 
@@ -54,9 +56,13 @@ final class ConfigReloader implements Reconfigurer {
         this.source = requireNonNull(source, "source is null");
     }
 
-    /** @param nodes null when effects go elsewhere (a simulation): then no node is asked */
-    void bind(ControllerLoop controllerLoop, NodeDispatcher nodes, DaemonAuth daemonAuth) {
+    /**
+     * @param nodes null when effects go elsewhere (a simulation): then no node is asked
+     * @param jobHandlers submission, which checks jobs' licenses against slurm.conf's
+     */
+    void bind(ControllerLoop controllerLoop, NodeDispatcher nodes, DaemonAuth daemonAuth, JobControl jobHandlers) {
         this.loop = controllerLoop;
+        this.jobs = jobHandlers;
         this.dispatcher = nodes;
         this.auth = daemonAuth;
     }
@@ -102,6 +108,9 @@ final class ConfigReloader implements Reconfigurer {
         // Scheduler settings (PreemptType, PreemptMode, SchedulerParameters) act from the next
         // pass on, as Slurm's reconfigure reloads its preempt plugin.
         loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(fresh.scheduler()));
+        // Licenses= too (Slurm 22.05 rereads them: scontrol show licenses lists the new ones and
+        // jobs may ask for them at once); the next pass counts them.
+        jobs.useLicenses(fresh.scheduler().select().licenses());
         files = fresh.configFiles();
         // As Slurm's: show config reports the files just read, also what needs a restart to act.
         report = fresh.showConfig();

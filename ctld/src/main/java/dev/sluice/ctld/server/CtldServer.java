@@ -185,7 +185,8 @@ public final class CtldServer implements AutoCloseable {
                     state.sequence(),
                     clock,
                     auth,
-                    defaults.memoryConsumable());
+                    defaults.memoryConsumable(),
+                    defaults.licenses());
         }
         if (accounting != null) {
             PolicyPuller puller =
@@ -224,7 +225,7 @@ public final class CtldServer implements AutoCloseable {
         long startTime = clock.instant().getEpochSecond();
         Reconfigurer reconfigurer = Reconfigurer.fixed(config.configFiles(), config.showConfig());
         if (reloader != null) {
-            reloader.bind(loop, dispatcher, auth);
+            reloader.bind(loop, dispatcher, auth, jobs);
             reconfigurer = reloader;
         }
         NodeReadings readings = new NodeReadings();

@@ -5,6 +5,7 @@ import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
@@ -53,11 +54,13 @@ public final class ListedTres {
      *
      * @param partitionMemory a partition's smallest RealMemory: a job that asked for no memory
      *     is counted with a whole node's
+     * @param trackedLicenses the licenses AccountingStorageTRES names ({@link Tres#trackedLicenses})
      */
-    public static Tres requested(Job job, int cpus, int nodes, ToLongFunction<String> partitionMemory) {
+    public static Tres requested(
+            Job job, int cpus, int nodes, ToLongFunction<String> partitionMemory, Set<String> trackedLicenses) {
         JobRequest r = job.request();
         long memMb = requestedMemory(r, cpus, nodes, partitionMemory, job.partition());
-        return withLicenses(withGres(tres(cpus, memMb, nodes), r, nodes), r);
+        return withLicenses(withGres(tres(cpus, memMb, nodes), r, nodes), r, trackedLicenses);
     }
 
     /**
@@ -65,13 +68,14 @@ public final class ListedTres {
      *
      * @param memoryConsumable SelectTypeParameters with memory: otherwise no {@code mem=}
      *     (Slurm 22.05 under CR_Core: {@code TRES=cpu=1,node=1,billing=1} for {@code --mem=1000})
+     * @param trackedLicenses the licenses AccountingStorageTRES names ({@link Tres#trackedLicenses})
      */
-    public static Tres allocated(Allocation a, JobRequest r, boolean memoryConsumable) {
+    public static Tres allocated(Allocation a, JobRequest r, boolean memoryConsumable, Set<String> trackedLicenses) {
         Tres held = tres(
                 a.totalCpus(),
                 memoryConsumable ? a.totalMemoryMb() : 0,
                 a.nodes().size());
-        return withLicenses(withGres(held, a), r);
+        return withLicenses(withGres(held, a), r, trackedLicenses);
     }
 
     private static long requestedMemory(
@@ -124,13 +128,15 @@ public final class ListedTres {
 
     /**
      * The job's licenses as TRES ({@code license/foo=2}), which Slurm counts for the job's whole
-     * allocation. Slurm tracks them only when AccountingStorageTRES names them; Sluice, as for
-     * GRES, always does.
+     * allocation, but only those AccountingStorageTRES names: Slurm 22.05 shows
+     * {@code TRES=cpu=1,node=1,billing=1} for {@code -L foo:3} otherwise (compat scenario 173).
      */
-    private static Tres withLicenses(Tres tres, JobRequest r) {
+    private static Tres withLicenses(Tres tres, JobRequest r, Set<String> trackedLicenses) {
         Tres out = tres;
         for (Map.Entry<String, Long> e : r.licenses().counts().entrySet()) {
-            out = out.with("license/" + e.getKey(), e.getValue());
+            if (trackedLicenses.contains(e.getKey())) {
+                out = out.with(Tres.LICENSE + e.getKey(), e.getValue());
+            }
         }
         return out;
     }

@@ -38,11 +38,18 @@ class AccountingEventsTest {
         GresInventory gpus = new GresInventory(List.of(
                 new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
                 new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true)));
-        String tres = AccountingEvents.clusterTres(List.of(
-                node("n1", 4, 8000, gpus, false),
-                node("n2", 8, 16000, gpus, false),
-                node("n3", 64, 64000, GresInventory.NONE, true)));
+        String tres = AccountingEvents.clusterTres(
+                List.of(
+                        node("n1", 4, 8000, gpus, false),
+                        node("n2", 8, 16000, gpus, false),
+                        node("n3", 64, 64000, GresInventory.NONE, true)),
+                Map.of());
         assertThat(tres).isEqualTo("cpu=12,mem=24000M,node=2,billing=12,gres/gpu=4");
+        // AccountingStorageTRES=license/foo,license/bar: their totals count too (Slurm 22.05's
+        // cluster TRES: ...,gres/gpu=6,...,license/foo=4,...).
+        assertThat(AccountingEvents.clusterTres(
+                        List.of(node("n1", 4, 8000, gpus, false)), Map.of("foo", 4L, "bar", 1L)))
+                .isEqualTo("cpu=4,mem=8000M,node=1,billing=4,gres/gpu=2,license/bar=1,license/foo=4");
         assertThat(AccountingEvents.clusterSize(77, tres, "").getClusterTres().getTime())
                 .isEqualTo(77);
         Node drained = node("n2", 8, 16000, gpus, false).withAdmin(false, true, "fan", "root", 5);
@@ -100,8 +107,8 @@ class AccountingEventsTest {
     void aJobInAReservationCarriesItsNameAndNumber() {
         JobRequest inResv = REQUEST.withReservation("r1");
         Job job = Job.submitted(5, inResv, "gpu", 60, 1000);
-        AccountingEvents.Site site =
-                new AccountingEvents.Site(true, p -> 8000, id -> 0, name -> name.equals("r1") ? 3 : 0);
+        AccountingEvents.Site site = new AccountingEvents.Site(
+                true, p -> 8000, id -> 0, name -> name.equals("r1") ? 3 : 0, java.util.Set.of());
         AccountingJob acct = AccountingEvents.of(new StateRecord.JobSubmitted(5, inResv, "gpu", 60, 1000), job, site)
                 .get(0)
                 .getJob()
@@ -255,7 +262,7 @@ class AccountingEventsTest {
                                 "AccountingStorageType", "accounting_storage/slurmdbd",
                                 "AccountingStorageHost", "db1",
                                 "AccountingStoragePort", "7000")))
-                .contains(new AccountingSettings("c", "db1", 7100));
+                .contains(new AccountingSettings("c", "db1", 7100, java.util.Set.of()));
         assertThatThrownBy(() ->
                         AccountingSettings.from("c", Map.of("AccountingStorageType", "accounting_storage/slurmdbd")))
                 .hasMessageContaining("AccountingStorageHost");

@@ -27,6 +27,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestAccountingJobs {
     private static final ToLongFunction<String> NODE_MEMORY = p -> 8000;
+    /** AccountingStorageTRES=license/matlab: the jobs' other licenses are not TRES. */
+    private static final java.util.Set<String> TRACKED = java.util.Set.of("matlab");
+
     private static final Allocation TWO_NODES = new Allocation(
             List.of(new Allocation.NodeShare("n1", 2, 512, 1), new Allocation.NodeShare("n2", 2, 512, 1)));
 
@@ -38,7 +41,7 @@ class TestAccountingJobs {
                 .memPerNode(2000)
                 .gres("gpu:2")
                 .build()
-                .withLicenses(Licenses.parse("matlab:2"));
+                .withLicenses(Licenses.parse("matlab:2,comsol"));
         JobRequest held = Builders.aJob().name("held").hold().build();
         Job pending = Job.submitted(7, simple, "debug", 60, 1000);
         Job richPending = Job.submitted(8, rich, "gpu", 120, 1000);
@@ -84,9 +87,10 @@ class TestAccountingJobs {
         for (Job job : jobs()) {
             long priority = priorityOf(job);
             JobInfo info = InfoMapper.jobBuilder(
-                            withPriority(ClusterImage.ofJob(job), job, priority), job, false, NODE_MEMORY, 0)
+                            withPriority(ClusterImage.ofJob(job), job, priority), job, false, NODE_MEMORY, TRACKED, 0)
                     .build();
-            AccountingJob acct = AccountingJobs.of(job, NODE_MEMORY, priority).build();
+            AccountingJob acct =
+                    AccountingJobs.of(job, NODE_MEMORY, priority, TRACKED).build();
             boolean array = info.getArrayJobId() != 0;
             assertThat(acct.getJobId()).as("job id").isEqualTo(info.getJobId());
             assertThat(acct.getSubmitTime()).isEqualTo(info.getSubmitTime());
@@ -121,9 +125,13 @@ class TestAccountingJobs {
     void theJobsAreNotTrivial() {
         // The oracle compares something: TRES with GRES and licenses, a held reason, an array task.
         List<AccountingJob> all = jobs().stream()
-                .map(j -> AccountingJobs.of(j, NODE_MEMORY, priorityOf(j)).build())
+                .map(j -> AccountingJobs.of(j, NODE_MEMORY, priorityOf(j), TRACKED)
+                        .build())
                 .toList();
         assertThat(all).anySatisfy(a -> assertThat(a.getReqTres()).contains("gres/gpu=2", "license/matlab=2"));
+        // Only what AccountingStorageTRES names is a TRES (Slurm 22.05, compat scenario 173).
+        assertThat(all)
+                .allSatisfy(a -> assertThat(a.getReqTres() + a.getAllocTres()).doesNotContain("comsol"));
         assertThat(all)
                 .anySatisfy(
                         a -> assertThat(a.getAllocTres()).isEqualTo("cpu=4,mem=1G,node=2,billing=4,license/matlab=2"));

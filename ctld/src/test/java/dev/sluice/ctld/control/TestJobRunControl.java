@@ -113,7 +113,9 @@ class TestJobRunControl {
         assertThat(job.hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
         harness.replayRecords(
-                state, new JobControl(null).hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
+                state,
+                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false))
+                        .hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
         assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
         harness.replayRecords(state, JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
@@ -197,7 +199,8 @@ class TestJobRunControl {
                 state,
                 new StateRecord.JobStarted(
                         id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW + 5));
-        JobControl jobs = new JobControl(null);
+        JobControl jobs =
+                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
         ControlResult<Void> old =
                 jobs.complete(state, "n1", id, 0, 15, JobState.CANCELLED, JobControl.NodeScripts.OK, "root", NOW + 6);
         assertThat(old.records()).isEmpty();

@@ -205,13 +205,23 @@ class TestJobUpdate {
     }
 
     @Test
-    void licensesOfAPendingJobChangeAndAreJournaledThoseOfARunningJobDoNot() {
+    void licensesOfAPendingJobChangeAndAreJournaled() {
         int pending = job(false);
         var foo = new JobChange.LicenseList(dev.sluice.common.slurm.Licenses.parse("foo:2,bar"));
         assertThat(update(OWNER, pending, foo).request().licenses().toString()).isEqualTo("foo:2,bar");
         // The journal's form reads back as the same change.
         assertThat(JobChange.of(foo.key(), foo.text())).isEqualTo(foo);
-        int running = job(true);
+    }
+
+    /** Slurm 22.05 (compat scenario 174): root changed a running job's foo:4 to foo:1. */
+    @Test
+    void anOperatorChangesARunningJobsLicensesItsOwnerMayOnlyDropThem() {
+        var foo = new JobChange.LicenseList(dev.sluice.common.slurm.Licenses.parse("foo:1"));
+        var none = new JobChange.LicenseList(dev.sluice.common.slurm.Licenses.NONE);
+        int running = job(aJob().uid(1000).licenses("foo:4").build(), true);
         assertThat(refusal(() -> update(OWNER, running, foo))).isEqualTo(ErrorCode.JOB_NOT_PENDING);
+        assertThat(state.job(running).request().licenses().toString()).isEqualTo("foo:4");
+        assertThat(update(ROOT, running, foo).request().licenses().toString()).isEqualTo("foo:1");
+        assertThat(update(OWNER, running, none).request().licenses().isEmpty()).isTrue();
     }
 }

@@ -44,6 +44,19 @@ class TestSubmitLicenses {
         assertThat(ErrorCode.INVALID_LICENSES.text()).isEqualTo("Invalid license specification");
     }
 
+    /** Slurm 22.05 rereads Licenses= at scontrol reconfigure (compat scenarios 171-175). */
+    @Test
+    void reconfiguredLicensesAreWhatSubmissionChecksFromThenOn() {
+        JobControl jobs = control("");
+        assertThat(refusal(jobs, state, "foo:2")).isEqualTo(ErrorCode.INVALID_LICENSES);
+        jobs.useLicenses(Licenses.configured("foo:4,bar"));
+        assertThat(refusal(jobs, state, "foo:2")).isNull();
+        // A name twice counts twice: foo,foo is foo:2, within the total.
+        assertThat(refusal(jobs, state, "foo,foo")).isNull();
+        jobs.useLicenses(Licenses.configured("bar"));
+        assertThat(refusal(jobs, state, "foo:2")).isEqualTo(ErrorCode.INVALID_LICENSES);
+    }
+
     @Test
     void theRequestTravelsAndIsJournaledWithEveryCountWrittenOut() {
         var request = aJob().licenses("foo:2,bar").build();

@@ -34,7 +34,7 @@ class TestPendingNodeCount {
         harness.replayRecords(state, result);
         var image = state.image();
         var job = image.job(result.response()).orElseThrow();
-        return InfoMapper.job(image, job, false, InfoMapper.Shown.of(image, false), NOW)
+        return InfoMapper.job(image, job, false, InfoMapper.Shown.of(image, false, java.util.Set.of()), NOW)
                 .getNumNodes();
     }
 

@@ -25,6 +25,7 @@ import java.util.OptionalLong;
 
 /**
  * {@code scontrol hold|uhold|release JOBS} and {@code scontrol update JobId=N Key=Value...}
+ * (or {@code job N Key Value}: a tag without '=' takes the next word)
  * (TimeLimit, with {@code +N}/{@code -N}; JobName/Name, Comment, Priority, Nice, NumNodes,
  * NumTasks, Partition), each value parsed here into the request's typed fields. Messages as Slurm 22.05's: each refused
  * job prints {@code TEXT for job N}; hold and release add Slurm's
@@ -74,10 +75,17 @@ final class ScontrolJobUpdate {
     static int update(Invocation inv, List<String> args, PrintStream err, boolean quiet) {
         String jobId = null;
         JobChanges.Builder changes = JobChanges.newBuilder();
-        for (String arg : args) {
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
             int eq = arg.indexOf('=');
             String key = eq > 0 ? arg.substring(0, eq) : arg;
             String value = eq > 0 ? arg.substring(eq + 1) : "";
+            if (eq < 0 && i + 1 < args.size()) {
+                // Slurm's scontrol takes a tag without '=' with the next word as its value:
+                // scontrol update job 12 Licenses=foo
+                value = args.get(++i);
+                arg = arg + "=" + value;
+            }
             String k = key.toLowerCase(Locale.ROOT);
             // Slurm takes ArrayTaskThrottle from its first 10 letters on.
             if (k.length() >= 10 && "arraytaskthrottle".startsWith(k)) {
@@ -94,8 +102,12 @@ final class ScontrolJobUpdate {
                 changes.setArrayTaskThrottle((int) Math.min(throttle, SlurmLimits.INFINITE));
                 continue;
             }
+            // JobId from its first three letters on (job, jobi), as Slurm's scontrol takes it.
+            if (k.length() >= 3 && "jobid".startsWith(k)) {
+                jobId = value;
+                continue;
+            }
             switch (k) {
-                case "jobid" -> jobId = value;
                 case "timelimit" -> {
                     OptionalLong minutes = timeLimit(inv, jobId, value, err);
                     if (minutes.isEmpty()) {

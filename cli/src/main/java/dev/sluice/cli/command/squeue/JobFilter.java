@@ -4,6 +4,7 @@ import dev.sluice.cli.view.JobSelector;
 import dev.sluice.cli.view.JobStates;
 import dev.sluice.cli.view.JobView;
 import dev.sluice.common.hostlist.HostList;
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.protocol.v1.JobState;
 import java.util.HashSet;
 import java.util.List;
@@ -18,8 +19,8 @@ import java.util.Set;
  * @param nodes host names ({@code -w}, already expanded); a job matches when it holds one of them
  * @param completingAsked {@code -t CG} (or COMPLETING): jobs whose processes are still being killed
  * @param allStates {@code -t all}
- * @param wantsReservationOrLicense {@code -L} given: squeue's license filter, which Sluice does
- *     not apply, so then no job matches
+ * @param licenses {@code -L}: only jobs asking for one of these licenses, by name ({@code -L foo}
+ *     matches {@code foo:2,bar}; {@code fo} and {@code foo:2} match nothing, as in Slurm 22.05)
  * @param reservation {@code -R}: only jobs in this reservation; null for any
  */
 record JobFilter(
@@ -33,7 +34,7 @@ record JobFilter(
         Set<String> accounts,
         Set<String> qos,
         Set<String> nodes,
-        boolean wantsReservationOrLicense,
+        Set<String> licenses,
         String reservation) {
 
     /**
@@ -46,7 +47,7 @@ record JobFilter(
     }
 
     boolean test(JobView job) {
-        if (wantsReservationOrLicense) {
+        if (!licenses.isEmpty() && !asksForOneOf(job.spec().getLicenses())) {
             return false;
         }
         if (reservation != null && !reservation.equals(job.spec().getReservation())) {
@@ -89,6 +90,14 @@ record JobFilter(
             return nodes.stream().anyMatch(held::contains);
         }
         return true;
+    }
+
+    private boolean asksForOneOf(String jobLicenses) {
+        try {
+            return Licenses.parse(jobLicenses).counts().keySet().stream().anyMatch(licenses::contains);
+        } catch (IllegalArgumentException e) {
+            return false; // the controller accepted it, so this does not happen
+        }
     }
 
     private static List<String> expand(String list) {

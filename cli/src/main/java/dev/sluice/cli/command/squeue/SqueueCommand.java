@@ -211,7 +211,7 @@ public final class SqueueCommand implements Command {
                 Set.copyOf(CommandSupport.commaList(s.accounts)),
                 Set.copyOf(CommandSupport.commaList(s.qos)),
                 nodes,
-                !CommandSupport.commaList(s.licenses).isEmpty(),
+                Set.copyOf(CommandSupport.commaList(s.licenses)),
                 s.reservation);
 
         String format = s.format != null

@@ -11,6 +11,7 @@ import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -118,10 +119,27 @@ class TestSqueueOptions {
     }
 
     @Test
-    void filtersThatNoSluiceJobCanMatch() {
-        // Sluice's squeue does not filter by licenses, and no job here is in a reservation.
+    void filtersThatNoJobHereMatches() {
+        // No job here asks for a license or is in a reservation.
         assertThat(squeue("-o", "%i", "-L", "matlab")).isEqualTo(new Output(0, "JOBID\n", ""));
         assertThat(squeue("-o", "%i", "--reservation=maint")).isEqualTo(new Output(0, "JOBID\n", ""));
+    }
+
+    /** As Slurm 22.05's squeue (compat scenario 173): by license name, any of those given. */
+    @Test
+    void licensesSelectTheJobsAskingForOneOfThemByName() throws IOException {
+        controller.close();
+        controller = new FakeController(req -> ClientResponse.newBuilder()
+                .setGetJobs(GetJobsResponse.newBuilder()
+                        .addJobs(Fixtures.job(1, Fixtures.wrapSpec().setLicenses("foo:3"), JobState.RUNNING))
+                        .addJobs(Fixtures.job(2, Fixtures.wrapSpec().setLicenses("foo:2,bar"), JobState.PENDING))
+                        .addJobs(Fixtures.job(3, Fixtures.wrapSpec(), JobState.PENDING)))
+                .build());
+        env = new HashMap<>(confFor(dir, controller.port()));
+        assertThat(squeue("-h", "-o", "%i %W", "-L", "bar").out()).isEqualTo("2 foo:2,bar\n");
+        assertThat(squeue("-h", "-o", "%i", "--licenses=foo,baz").out()).isEqualTo("2\n1\n");
+        assertThat(squeue("-h", "-o", "%i", "-L", "fo").out()).isEmpty();
+        assertThat(squeue("-h", "-o", "%i", "-L", "foo:2").out()).isEmpty();
     }
 
     @Test
