@@ -84,6 +84,15 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     }
 
     @Override
+    public void applying(long sequence, StateRecord record, ClusterView state) {
+        for (int jobId : AccountingEvents.jobIdsOf(record)) {
+            for (AccountingRecord.Builder r : AccountingEvents.runEnded(record, state.job(jobId), site(state))) {
+                outbox.append(sequence, r);
+            }
+        }
+    }
+
+    @Override
     public void applied(long sequence, StateRecord record, ClusterView state) {
         if (AccountingEvents.changesSize(record)) {
             partitionMemory.clear();
@@ -96,18 +105,22 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
             }
         }
         ReservationEvents.of(record).ifPresent(r -> outbox.append(sequence, r));
-        AccountingEvents.Site site = new AccountingEvents.Site(
+        AccountingEvents.Site site = site(state);
+        for (int jobId : AccountingEvents.jobIdsOf(record)) {
+            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
+                outbox.append(sequence, r);
+            }
+        }
+    }
+
+    private AccountingEvents.Site site(ClusterView state) {
+        return new AccountingEvents.Site(
                 memoryConsumable,
                 p -> partitionMemory.computeIfAbsent(p, n -> AccountingEvents.partitionMemory(state, n)),
                 state::priority,
                 name -> state.reservations().byName().containsKey(name)
                         ? state.reservations().byName().get(name).id()
                         : 0);
-        for (int jobId : AccountingEvents.jobIdsOf(record)) {
-            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
-                outbox.append(sequence, r);
-            }
-        }
     }
 
     @Override

@@ -100,6 +100,9 @@ public final class JobQueries {
                         }
                     }
                 }
+                if (!q.getDuplicates()) {
+                    latestRuns(rows);
+                }
                 if (!q.getAllocationsOnly() && !rows.isEmpty()) {
                     addSteps(c, tres, rows);
                 }
@@ -110,6 +113,23 @@ public final class JobQueries {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Keeps each job's latest record only: a requeued job has one per run (submitted anew at
+     * each requeue), and sacct without -D shows the newest, as slurmdbd's highest index.
+     */
+    private static void latestRuns(Map<Long, AccountedJob.Builder> rows) {
+        Map<String, Long> latest = new java.util.HashMap<>();
+        rows.forEach((ref, b) -> latest.merge(
+                b.getCluster() + '/' + Integer.toUnsignedString(b.getJobId()),
+                ref,
+                (x, y) -> newer(rows.get(x), x, rows.get(y), y) ? x : y));
+        rows.keySet().retainAll(latest.values());
+    }
+
+    private static boolean newer(AccountedJob.Builder a, long aRef, AccountedJob.Builder b, long bRef) {
+        return a.getSubmitTime() != b.getSubmitTime() ? a.getSubmitTime() > b.getSubmitTime() : aRef > bRef;
     }
 
     /**
