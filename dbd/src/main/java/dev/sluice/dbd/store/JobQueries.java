@@ -134,7 +134,7 @@ public final class JobQueries {
 
     /**
      * Without states: jobs known during [start, end]. With states, sacct's "in that state during
-     * the window": pending — submitted by the end and not started (nor ended) before the start;
+     * the window": pending — eligible by the end and not started (nor ended) before the start;
      * running — started by the end and not ended before the start; a final state — ended in
      * the window in that state.
      */
@@ -152,7 +152,10 @@ public final class JobQueries {
         for (JobState state : q.getStatesList()) {
             switch (state) {
                 case PENDING -> {
-                    sql.append(" OR (j.submit_time <= ? AND (j.start_time = 0 OR j.start_time >= ?)"
+                    // Eligible by the end, as slurmdbd asks: a job held, or held back after a
+                    // requeue (eligible only later), is not pending in its sense.
+                    sql.append(" OR (j.eligible_time > 0 AND j.eligible_time <= ?"
+                            + " AND (j.start_time = 0 OR j.start_time >= ?)"
                             + " AND (j.end_time = 0 OR j.end_time >= ?))");
                     args.add(end);
                     args.add(start);

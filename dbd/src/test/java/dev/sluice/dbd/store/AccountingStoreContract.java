@@ -278,7 +278,10 @@ abstract class AccountingStoreContract {
         JobInfo a = ended(running(pending(1, "a", "kai", 100), 110), JobState.COMPLETED, 0, 200);
         JobInfo b = ended(running(pending(2, "b", "kai", 300), 310), JobState.CANCELLED, 15, 400);
         JobInfo c = pending(3, "c", "kai", 500);
-        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c)));
+        // Held back (a requeued job) until after the window, or held (eligible 0): not pending.
+        JobInfo d = pending(4, "d", "kai", 550).toBuilder().setEligibleTime(700).build();
+        JobInfo e = pending(5, "e", "kai", 550).toBuilder().setEligibleTime(0).build();
+        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c), job(4, d), job(5, e)));
         // b ran from 310 to 400; a had ended at 200.
         assertThat(ids(JobQuery.newBuilder()
                         .addStates(JobState.RUNNING)
