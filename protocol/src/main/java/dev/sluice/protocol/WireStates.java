@@ -14,7 +14,8 @@ public final class WireStates {
     /** The state a wire value stands for; empty for an unset or unknown one. */
     public static Optional<JobState> jobState(dev.sluice.protocol.v1.JobState wire) {
         return switch (wire) {
-            case JOB_STATE_UNSPECIFIED, UNRECOGNIZED -> Optional.empty();
+            // No job is in it: only accounting's record of a run a requeue ended (JobStates).
+            case JOB_STATE_UNSPECIFIED, UNRECOGNIZED, REQUEUED -> Optional.empty();
             default -> Optional.of(JobState.valueOf(wire.name()));
         };
     }

@@ -78,10 +78,9 @@ public final class AccountingEvents {
         int nobody = StateRecord.JobEnded.NOBODY;
         return switch (record) {
             case StateRecord.JobSubmitted r -> List.of(job(after, nobody, site));
-            // A run preempted and requeued ends PREEMPTED in Slurm's accounting; the record
-            // stays so (sacct shows PREEMPTED) until the job starts again.
-            case StateRecord.JobRequeued r ->
-                r.preempted() ? List.of(preempted(job(after, nobody, site))) : List.of(job(after, nobody, site));
+            // A requeue submitted the job anew: this is its next run's record ({@link #runEnded}
+            // closed the one before).
+            case StateRecord.JobRequeued r -> List.of(job(after, nobody, site));
             // sacct shows SUSPENDED while it lasts, as Slurm's accounting does.
             case StateRecord.JobSuspendChanged r -> List.of(job(after, nobody, site));
             // An allocation (salloc, a lone srun) runs no script: it has no batch step.
@@ -110,6 +109,36 @@ public final class AccountingEvents {
             case StateRecord.ReservationDeleted r -> List.of();
         };
     }
+
+    /**
+     * The record of the run a requeue ends, from the job as it stood before the record (its
+     * next run is another record, {@link #of}): the run ended at the requeue, REQUEUED (or
+     * PREEMPTED, requeued by a preemptor), exit code 0, and its batch step CANCELLED by the
+     * SIGTERM that stopped the script, as Slurm 22.05 records them. Nothing for other records
+     * and for a job that held no nodes (a finished job requeued keeps its record as it was).
+     */
+    public static List<AccountingRecord.Builder> runEnded(StateRecord record, Job before, Site site) {
+        if (!(record instanceof StateRecord.JobRequeued r)
+                || before == null
+                || before.allocation() == null
+                || before.startTime() <= 0
+                || before.state().isFinished()) {
+            return List.of();
+        }
+        Job run = before.ended(JobState.CANCELLED, SIGTERM, r.time(), before.reason());
+        AccountingRecord.Builder job = job(run, StateRecord.JobEnded.NOBODY, site);
+        JobAccountingRecord.Builder b = job.getJobBuilder();
+        b.getAccountingJobBuilder()
+                .setState(
+                        r.preempted()
+                                ? WireMapper.toWire(JobState.PREEMPTED)
+                                : dev.sluice.protocol.v1.JobState.REQUEUED)
+                .setExitStatus(0);
+        return isBatch(before) ? List.of(job, batchStep(run, site.memoryConsumable())) : List.of(job);
+    }
+
+    /** The signal that ends a requeued job's script. */
+    private static final int SIGTERM = 15;
 
     private static boolean isBatch(Job job) {
         return !job.request().launch().script().isEmpty();
@@ -252,12 +281,6 @@ public final class AccountingEvents {
             b.setCancelledBy(requid);
         }
         return AccountingRecord.newBuilder().setJob(b);
-    }
-
-    private static AccountingRecord.Builder preempted(AccountingRecord.Builder record) {
-        JobAccountingRecord.Builder b = record.getJobBuilder();
-        b.getAccountingJobBuilder().setState(WireMapper.toWire(JobState.PREEMPTED));
-        return record;
     }
 
     /** A TRES list without its memory: memory that is not a consumable resource is not allocated. */

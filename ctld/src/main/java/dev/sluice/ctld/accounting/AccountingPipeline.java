@@ -104,6 +104,15 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     }
 
     @Override
+    public void applying(long sequence, StateRecord record, ClusterView state) {
+        for (int jobId : AccountingEvents.jobIdsOf(record)) {
+            for (AccountingRecord.Builder r : AccountingEvents.runEnded(record, state.job(jobId), site(state))) {
+                outbox.append(sequence, r);
+            }
+        }
+    }
+
+    @Override
     public void applied(long sequence, StateRecord record, ClusterView state) {
         if (AccountingEvents.changesSize(record)) {
             partitionMemory.clear();
@@ -116,7 +125,16 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
             }
         }
         ReservationEvents.of(record).ifPresent(r -> outbox.append(sequence, r));
-        AccountingEvents.Site site = new AccountingEvents.Site(
+        AccountingEvents.Site site = site(state);
+        for (int jobId : AccountingEvents.jobIdsOf(record)) {
+            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
+                outbox.append(sequence, r);
+            }
+        }
+    }
+
+    private AccountingEvents.Site site(ClusterView state) {
+        return new AccountingEvents.Site(
                 memoryConsumable,
                 p -> partitionMemory.computeIfAbsent(p, n -> AccountingEvents.partitionMemory(state, n)),
                 state::priority,
@@ -124,11 +142,6 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                         ? state.reservations().byName().get(name).id()
                         : 0,
                 trackedLicenses);
-        for (int jobId : AccountingEvents.jobIdsOf(record)) {
-            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
-                outbox.append(sequence, r);
-            }
-        }
     }
 
     @Override

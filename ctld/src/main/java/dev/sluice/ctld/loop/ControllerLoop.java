@@ -347,6 +347,7 @@ public final class ControllerLoop implements AutoCloseable {
     private void apply(StateRecord record) {
         long seq = nextSequence++;
         journal.append(seq, record);
+        observer.applying(seq, record, state);
         state.replay(seq, record);
         observer.applied(seq, record, state);
     }

@@ -25,6 +25,12 @@ public interface JournalObserver {
     static JournalObserver both(JournalObserver first, JournalObserver second) {
         return new JournalObserver() {
             @Override
+            public void applying(long sequence, StateRecord record, ClusterView state) {
+                first.applying(sequence, record, state);
+                second.applying(sequence, record, state);
+            }
+
+            @Override
             public void applied(long sequence, StateRecord record, ClusterView state) {
                 first.applied(sequence, record, state);
                 second.applied(sequence, record, state);
@@ -43,6 +49,12 @@ public interface JournalObserver {
             }
         };
     }
+
+    /**
+     * A record was journalled and is about to be applied; {@code state} is the state before it
+     * (what a record ends, such as a requeued job's run, is read here). Nothing by default.
+     */
+    default void applying(long sequence, StateRecord record, ClusterView state) {}
 
     /** A record was journalled (not yet synced) and applied; {@code state} is the state after it. */
     void applied(long sequence, StateRecord record, ClusterView state);

@@ -106,9 +106,15 @@ public record Job(
         private long preSuspendSeconds;
         private boolean preemptSuspended;
         private int id;
+        private long submitTime;
 
         public Builder id(int v) {
             id = v;
+            return this;
+        }
+
+        public Builder submitTime(long v) {
+            submitTime = v;
             return this;
         }
 
@@ -218,6 +224,7 @@ public record Job(
         b.suspendTime = suspendTime;
         b.preSuspendSeconds = preSuspendSeconds;
         b.preemptSuspended = preemptSuspended;
+        b.submitTime = submitTime;
         change.accept(b);
         return new Job(
                 b.id,
@@ -225,7 +232,7 @@ public record Job(
                 b.partition,
                 b.state,
                 b.reason,
-                submitTime,
+                b.submitTime,
                 b.eligibleTime,
                 b.startTime,
                 b.endTime,
@@ -256,9 +263,15 @@ public record Job(
         return with(b -> b.state(endState).exitStatus(status).endTime(time).reason(endReason));
     }
 
-    /** @param eligibleTime when it may start again (Slurm holds a requeued job back a while) */
-    public Job requeued(long eligibleTime, boolean held) {
-        return with(b -> b.state(JobState.PENDING)
+    /**
+     * @param submitTime when its next run counts as submitted: Slurm's accounting keeps one
+     *     record per run, keyed by job id and submit time, so a requeue submits the job anew
+     *     (scontrol shows the requeue's time as SubmitTime)
+     * @param eligibleTime when it may start again (Slurm holds a requeued job back a while)
+     */
+    public Job requeued(long submitTime, long eligibleTime, boolean held) {
+        return with(b -> b.submitTime(submitTime)
+                .state(JobState.PENDING)
                 .reason(held ? JobReason.REQUEUED_HELD : JobReason.BEGIN_TIME)
                 .suspendTime(0)
                 .preSuspendSeconds(0)

@@ -51,7 +51,15 @@ public final class JobReplay {
                 yield job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
             }
             case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
-            case JobRequeued r -> job.requeued(r.eligibleTime(), r.held());
+            // Submitted anew: its next run is another accounting record. Its key is the submit
+            // time, so a requeue within the second of the submission counts a second later and
+            // the runs' records stay apart. A snapshot's requeues only count restarts: its
+            // submission carries the submit time already.
+            case JobRequeued r ->
+                job.requeued(
+                        snapshot ? job.submitTime() : Math.max(r.time(), job.submitTime() + 1),
+                        r.eligibleTime(),
+                        r.held());
             case JobSuspendChanged r -> job.suspended(r.suspended(), r.preSuspendSeconds(), r.time(), r.byPreemption());
             case JobUpdated r -> JobUpdates.apply(job, r.changes());
             case JobHoldChanged r -> {

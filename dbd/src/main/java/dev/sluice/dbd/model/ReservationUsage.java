@@ -38,6 +38,19 @@ public final class ReservationUsage {
         tres.counts().forEach((name, count) -> allocSecs.merge(name, count * (to - from), Long::sum));
     }
 
+    /**
+     * The seconds of the window up to {@code now} that the jobs added left idle, a job counting
+     * its CPUs' share of the reservation's {@code cpus} (sacctmgr's UnusedWall); never below 0.
+     */
+    public double unusedWall(long cpus) {
+        long to = Math.min(now, end);
+        if (to <= start) {
+            return 0;
+        }
+        double used = cpus > 0 ? (double) allocSecs.getOrDefault("cpu", 0L) / cpus : 0;
+        return Math.max(0, (to - start) - used);
+    }
+
     /** TRES-seconds by TRES name. */
     public Map<String, Long> allocSecs() {
         return Map.copyOf(allocSecs);

@@ -100,6 +100,9 @@ public final class JobQueries {
                         }
                     }
                 }
+                if (!q.getDuplicates()) {
+                    latestRuns(rows);
+                }
                 if (!q.getAllocationsOnly() && !rows.isEmpty()) {
                     addSteps(c, tres, rows);
                 }
@@ -113,8 +116,25 @@ public final class JobQueries {
     }
 
     /**
+     * Keeps each job's latest record only: a requeued job has one per run (submitted anew at
+     * each requeue), and sacct without -D shows the newest, as slurmdbd's highest index.
+     */
+    private static void latestRuns(Map<Long, AccountedJob.Builder> rows) {
+        Map<String, Long> latest = new java.util.HashMap<>();
+        rows.forEach((ref, b) -> latest.merge(
+                b.getCluster() + '/' + Integer.toUnsignedString(b.getJobId()),
+                ref,
+                (x, y) -> newer(rows.get(x), x, rows.get(y), y) ? x : y));
+        rows.keySet().retainAll(latest.values());
+    }
+
+    private static boolean newer(AccountedJob.Builder a, long aRef, AccountedJob.Builder b, long bRef) {
+        return a.getSubmitTime() != b.getSubmitTime() ? a.getSubmitTime() > b.getSubmitTime() : aRef > bRef;
+    }
+
+    /**
      * Without states: jobs known during [start, end]. With states, sacct's "in that state during
-     * the window": pending — submitted by the end and not started (nor ended) before the start;
+     * the window": pending — eligible by the end and not started (nor ended) before the start;
      * running — started by the end and not ended before the start; a final state — ended in
      * the window in that state.
      */
@@ -132,7 +152,10 @@ public final class JobQueries {
         for (JobState state : q.getStatesList()) {
             switch (state) {
                 case PENDING -> {
-                    sql.append(" OR (j.submit_time <= ? AND (j.start_time = 0 OR j.start_time >= ?)"
+                    // Eligible by the end, as slurmdbd asks: a job held, or held back after a
+                    // requeue (eligible only later), is not pending in its sense.
+                    sql.append(" OR (j.eligible_time > 0 AND j.eligible_time <= ?"
+                            + " AND (j.start_time = 0 OR j.start_time >= ?)"
                             + " AND (j.end_time = 0 OR j.end_time >= ?))");
                     args.add(end);
                     args.add(start);

@@ -66,6 +66,10 @@ final class ReservationQueries {
         for (int i = 0; i < rows.size(); i++) {
             AccountedReservation.Builder r = rows.get(i);
             ReservationUsage usage = new ReservationUsage(r.getStartTime(), r.getEndTime(), now);
+            // UnusedWall counts only what the hourly rollup has passed, as slurmdbd's does.
+            long rolledThrough = rolledThrough(c, clusterIds.get(i));
+            ReservationUsage rolled =
+                    new ReservationUsage(r.getStartTime(), Math.min(r.getEndTime(), rolledThrough), rolledThrough);
             try (PreparedStatement ps = c.prepareStatement("SELECT start_time, end_time, tres_alloc FROM jobs"
                     + " WHERE cluster_id = ? AND resv_id = ? AND start_time > 0 AND start_time < ?"
                     + " AND (end_time = 0 OR end_time > ?)")) {
@@ -75,14 +79,29 @@ final class ReservationQueries {
                 ps.setLong(4, r.getStartTime());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        usage.add(rs.getLong(1), rs.getLong(2), TresCounts.parseIdForm(rs.getString(3), tres::nameOf));
+                        TresCounts jobTres = TresCounts.parseIdForm(rs.getString(3), tres::nameOf);
+                        usage.add(rs.getLong(1), rs.getLong(2), jobTres);
+                        rolled.add(rs.getLong(1), rs.getLong(2), jobTres);
                     }
                 }
             }
             r.putAllAllocSecs(usage.allocSecs());
+            r.setUnusedWall(rolled.unusedWall(
+                    TresCounts.parseNamed(r.getTres()).counts().getOrDefault("cpu", 0L)));
             out.addReservations(r);
         }
         return out.build();
+    }
+
+    /** The cluster's rollup mark: hours before it are rolled up (0 when none is). */
+    private static long rolledThrough(Connection c, long clusterId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT rolled_through FROM usage_rollup_mark WHERE cluster_id = ?")) {
+            ps.setLong(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
     }
 
     /**

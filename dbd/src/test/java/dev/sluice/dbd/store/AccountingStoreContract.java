@@ -184,7 +184,57 @@ abstract class AccountingStoreContract {
     @Test
     void sameJobIdWithAnotherSubmitTimeIsAnotherJob() throws Exception {
         store.apply(batch(cluster, job(1, pending(5, "x", "dave", 100)), job(2, pending(5, "y", "dave", 200))));
-        assertThat(all()).extracting(AccountedJob::getName).containsExactly("x", "y");
+        assertThat(duplicates()).extracting(AccountedJob::getName).containsExactly("x", "y");
+        // Without -D, sacct shows the latest record of a job id only.
+        assertThat(all()).extracting(AccountedJob::getName).containsExactly("y");
+    }
+
+    private List<AccountedJob> duplicates() throws Exception {
+        return queries.find(
+                JobQuery.newBuilder().addClusters(cluster).setDuplicates(true).build());
+    }
+
+    @Test
+    void aRequeuedJobKeepsOneRowPerRunEachWithItsOwnBatchStep() throws Exception {
+        JobInfo first = running(pending(7, "rq", "alice", 1000), 1010);
+        // The requeue ends the first run (its script killed by SIGTERM) and submits the job anew.
+        JobInfo requeued = ended(first, JobState.REQUEUED, 0, 1100);
+        JobInfo killed = ended(first, JobState.CANCELLED, 15, 1100);
+        JobInfo second = running(pending(7, "rq", "alice", 1100), 1230);
+        JobInfo done = ended(second, JobState.FAILED, 3 << 8, 1240);
+        store.apply(batch(cluster, job(1, pending(7, "rq", "alice", 1000)), job(2, first), batchStep(3, first)));
+        store.apply(batch(cluster, job(4, requeued), batchStep(5, killed), job(6, pending(7, "rq", "alice", 1100))));
+        store.apply(batch(cluster, job(7, second), batchStep(8, second), job(9, done), batchStep(10, done)));
+        // A resent batch (lost ack) adds no run.
+        store.apply(batch(cluster, job(4, requeued), batchStep(5, killed), job(6, pending(7, "rq", "alice", 1100))));
+
+        List<AccountedJob> runs = duplicates();
+        assertThat(runs).extracting(AccountedJob::getState).containsExactly(JobState.REQUEUED, JobState.FAILED);
+        AccountedJob run1 = runs.get(0);
+        assertThat(run1.getSubmitTime()).isEqualTo(1000);
+        assertThat(run1.getStartTime()).isEqualTo(1010);
+        assertThat(run1.getEndTime()).isEqualTo(1100);
+        assertThat(run1.getStepsList()).singleElement().satisfies(st -> {
+            assertThat(st.getState()).isEqualTo(JobState.CANCELLED);
+            assertThat(st.getExitStatus()).isEqualTo(15);
+        });
+        AccountedJob run2 = runs.get(1);
+        assertThat(run2.getSubmitTime()).isEqualTo(1100);
+        assertThat(run2.getStartTime()).isEqualTo(1230);
+        assertThat(run2.getStepsList()).singleElement().satisfies(st -> {
+            assertThat(st.getState()).isEqualTo(JobState.FAILED);
+            assertThat(st.getEndTime()).isEqualTo(1240);
+        });
+        assertThat(all())
+                .singleElement()
+                .satisfies(j -> assertThat(j.getSubmitTime()).isEqualTo(1100));
+        assertThat(queries.find(JobQuery.newBuilder()
+                        .addClusters(cluster)
+                        .setDuplicates(true)
+                        .addStates(JobState.REQUEUED)
+                        .build()))
+                .singleElement()
+                .satisfies(j -> assertThat(j.getEndTime()).isEqualTo(1100));
     }
 
     @Test
@@ -228,7 +278,10 @@ abstract class AccountingStoreContract {
         JobInfo a = ended(running(pending(1, "a", "kai", 100), 110), JobState.COMPLETED, 0, 200);
         JobInfo b = ended(running(pending(2, "b", "kai", 300), 310), JobState.CANCELLED, 15, 400);
         JobInfo c = pending(3, "c", "kai", 500);
-        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c)));
+        // Held back (a requeued job) until after the window, or held (eligible 0): not pending.
+        JobInfo d = pending(4, "d", "kai", 550).toBuilder().setEligibleTime(700).build();
+        JobInfo e = pending(5, "e", "kai", 550).toBuilder().setEligibleTime(0).build();
+        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c), job(4, d), job(5, e)));
         // b ran from 310 to 400; a had ended at 200.
         assertThat(ids(JobQuery.newBuilder()
                         .addStates(JobState.RUNNING)

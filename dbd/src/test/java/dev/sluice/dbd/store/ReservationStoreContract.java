@@ -162,4 +162,21 @@ abstract class ReservationStoreContract {
         assertThat(report(3600, 7200, 4000)).isEmpty();
         assertThat(report(1200, 3600, 4000)).hasSize(1);
     }
+
+    @Test
+    void unusedWallCountsTheRolledUpHoursItsJobsLeftIdle() throws Exception {
+        // The cluster's first hour (the store's clock) and a two-hour reservation from it.
+        long h = 1_700_000_000L / 3600 * 3600;
+        JobInfo r = running(pending(7, "train", "alice", h), h + 1100);
+        store.apply(batch(
+                cluster,
+                resv(1, h, "r1", h, h + 7200, "n1"),
+                inResv(2, r),
+                inResv(3, ended(r, JobState.COMPLETED, 0, h + 1400))));
+        // Nothing rolled up yet: nothing counted.
+        assertThat(report(0, Long.MAX_VALUE, h + 4000).get(0).getUnusedWall()).isZero();
+        new UsageRollup(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(h + 4000))).rollUp(cluster);
+        // The first hour: 3600 s less the job's 300 s on 2 of the reservation's 4 CPUs.
+        assertThat(report(0, Long.MAX_VALUE, h + 4000).get(0).getUnusedWall()).isEqualTo(3450.0);
+    }
 }

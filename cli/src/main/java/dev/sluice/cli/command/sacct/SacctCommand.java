@@ -134,12 +134,13 @@ public final class SacctCommand implements Command {
                             return 1;
                         }
                     }
-                    // Requeued jobs keep one row in Sluice: there are no duplicates to show. One
-                    // cluster and no federation: --local and --federation select the same jobs.
-                    // Sluice's records carry names, not local uids; -T: Sluice keeps every job's
-                    // own times (nothing to truncate to the window). No het jobs for
+                    // Every run of a requeued job, not only its latest.
+                    case "duplicates" -> r.query.setDuplicates(true);
+                    // One cluster and no federation: --local and --federation select the same
+                    // jobs. Sluice's records carry names, not local uids; -T: Sluice keeps every
+                    // job's own times (nothing to truncate to the window). No het jobs for
                     // --whole-hetjob to gather.
-                    case "duplicates", "verbose", "federation", "local", "use-local-uid", "truncate" -> {}
+                    case "verbose", "federation", "local", "use-local-uid", "truncate" -> {}
                     default -> throw new IllegalStateException("unhandled sacct option " + o.key());
                 }
             }
@@ -190,7 +191,7 @@ public final class SacctCommand implements Command {
             return 1;
         }
         for (String s : r.states) {
-            Optional<JobState> state = JobStates.parse(s);
+            Optional<JobState> state = JobStates.parseAccounted(s);
             if (state.isEmpty()) {
                 err.println(PROG + ": fatal: unrecognized job state value '" + s + "'");
                 return 1;

@@ -22,7 +22,7 @@ import java.util.Optional;
 
 /**
  * {@code sacctmgr [-i] [-n] [-p|-P] [-s] add|show|delete cluster|account|user|association|qos ...},
- * {@code show tres}.
+ * {@code show tres}, {@code show reservation}.
  * Changes are previewed by sluice-dbd (checked, applied, rolled back), printed as sacctmgr
  * prints them, and committed after a "y" on standard input, or at once with {@code -i}.
  */
@@ -147,13 +147,15 @@ public final class SacctmgrCommand implements Command {
         boolean qos = words.size() >= 2 && words.get(1).equalsIgnoreCase("qos");
         // sacctmgr lists TRES only: "add tres" and the like name no entity.
         boolean tres = words.size() >= 2 && kind.equals("list") && ShowConditions.is(words.get(1), "tres", 2);
-        AssocEntity entity = words.size() < 2 || qos || tres ? null : entity(words.get(1));
+        // sacctmgr lists reservations only: accounting learns them from the controller.
+        boolean resv = words.size() >= 2 && kind.equals("list") && SacctmgrReservations.names(words.get(1));
+        AssocEntity entity = words.size() < 2 || qos || tres || resv ? null : entity(words.get(1));
         if (kind.equals("modify") && (entity == AssocEntity.ASSOCIATIONS || entity == AssocEntity.CLUSTERS)) {
             // sacctmgr modifies associations through their user or account.
             err.println(NO_MODIFY_ENTITY);
             return 1;
         }
-        if (entity == null && !qos && !tres) {
+        if (entity == null && !qos && !tres && !resv) {
             err.println(NO_ENTITY.formatted(kind));
             return 1;
         }
@@ -166,6 +168,9 @@ public final class SacctmgrCommand implements Command {
         try {
             if (tres) {
                 return new SacctmgrShow(s).tres(specs);
+            }
+            if (resv) {
+                return new SacctmgrReservations(s).list(specs);
             }
             if (qos) {
                 SacctmgrQos q = new SacctmgrQos(s);

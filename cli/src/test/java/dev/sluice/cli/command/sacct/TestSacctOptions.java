@@ -214,6 +214,27 @@ class TestSacctOptions {
     }
 
     @Test
+    void duplicatesAsksForEveryRunOfRequeuedJobs() {
+        ids("-D");
+        assertThat(lastQuery().getDuplicates()).isTrue();
+        ids("--duplicates");
+        assertThat(lastQuery().getDuplicates()).isTrue();
+        ids();
+        assertThat(lastQuery().getDuplicates()).isFalse();
+        // The runs requeues ended are in state REQUEUED (RQ), which -s selects.
+        ids("-D", "-s", "RQ,requeued,CD");
+        assertThat(lastQuery().getStatesList())
+                .containsExactly(
+                        dev.sluice.protocol.v1.JobState.REQUEUED,
+                        dev.sluice.protocol.v1.JobState.REQUEUED,
+                        dev.sluice.protocol.v1.JobState.COMPLETED);
+        assertThat(dev.sluice.cli.view.JobStates.longName(dev.sluice.protocol.v1.JobState.REQUEUED))
+                .isEqualTo("REQUEUED");
+        // squeue's states are the ones jobs are in: REQUEUED stays a flag there.
+        assertThat(dev.sluice.cli.view.JobStates.parse("RQ")).isEmpty();
+    }
+
+    @Test
     void scriptsAndEnvironmentsAreNotKeptAsWithoutAccountingStoreFlags() {
         // The layout real sacct 22.05 printed for a job whose script was not stored.
         assertThat(sacct("-B", "-j", "1").out()).isEqualTo("Batch Script for 1\n" + "-".repeat(80) + "\nNONE\n\n");
