@@ -3,7 +3,6 @@ package dev.sluice.ctld.control;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
@@ -20,7 +19,6 @@ import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.TaskSplits;
@@ -332,82 +330,5 @@ public final class JobControl {
             }
         }
         return out;
-    }
-
-    /**
-     * A node reports that a job's batch script ended. Reports for jobs already ended (cancelled,
-     * or reported twice after a retry) change nothing, so node daemons may resend freely.
-     */
-    public ControlResult<Void> complete(
-            ClusterView state, String nodeName, int jobId, int exitStatus, JobState endState, long now) {
-        return complete(state, nodeName, jobId, exitStatus, endState, NodeScripts.OK, "root", now);
-    }
-
-    /** How the node's Prolog and Epilog went for a job (slurm.conf {@code Prolog=}/{@code Epilog=}). */
-    public enum NodeScripts {
-        OK,
-        PROLOG_FAILED,
-        EPILOG_FAILED
-    }
-
-    /**
-     * A job's end as its batch host reports it. A failed Prolog means the job never ran: as in
-     * Slurm, the node is drained ({@code Prolog error}) and the job requeued and held for an
-     * operator to look at; a failed Epilog leaves the job's end as it was and drains the node
-     * ({@code Epilog error}).
-     */
-    public ControlResult<Void> complete(
-            ClusterView state,
-            String nodeName,
-            int jobId,
-            int exitStatus,
-            JobState endState,
-            NodeScripts scripts,
-            String slurmUser,
-            long now) {
-        return complete(state, nodeName, jobId, -1, exitStatus, endState, scripts, slurmUser, now);
-    }
-
-    /**
-     * @param restartCount the run the report is about (the launch named it), -1 if unknown: the
-     *     end of a run that {@code scontrol requeue} killed must not end the run after it
-     */
-    public ControlResult<Void> complete(
-            ClusterView state,
-            String nodeName,
-            int jobId,
-            int restartCount,
-            int exitStatus,
-            JobState endState,
-            NodeScripts scripts,
-            String slurmUser,
-            long now) {
-        Job job = state.job(jobId);
-        if (job != null && job.state().isFinished() && state.completingOn(jobId).contains(nodeName)) {
-            // The end of a job already cancelled: its processes are gone from this node.
-            return new ControlResult<>(
-                    List.of(), List.of(new SoftChange.JobCompleting(jobId, nodeName, false)), List.of(), null);
-        }
-        if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
-            return ControlResult.answer(null);
-        }
-        if (restartCount >= 0 && restartCount != job.restartCount()) {
-            return ControlResult.answer(null);
-        }
-        List<StateRecord> records = new ArrayList<>();
-        if (scripts == NodeScripts.PROLOG_FAILED) {
-            records.add(
-                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Prolog error", slurmUser, now));
-            Transition requeued = JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
-            records.addAll(requeued.records());
-            return ControlResult.of(records, requeued.effects(), null);
-        }
-        Transition ended = JobLifecycle.apply(job, new JobEvent.BatchEnded(endState, exitStatus), now);
-        records.addAll(ended.records());
-        if (scripts == NodeScripts.EPILOG_FAILED) {
-            records.add(
-                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Epilog error", slurmUser, now));
-        }
-        return ControlResult.of(records, ended.effects(), null);
     }
 }

@@ -3,7 +3,7 @@ package dev.sluice.ctld.rpc;
 import static dev.sluice.ctld.rpc.LoopCalls.await;
 
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.NodeAddresses;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.ControllerLoop;
@@ -52,29 +52,25 @@ public final class NodeRegistryService implements BindableService {
 
     private final ControllerLoop loop;
     private final NodeControl nodes;
-    private final JobControl jobs;
     private final String clusterName;
     private final int heartbeatSeconds;
     private final Predicate<String> resolves;
 
     private NodeReadings readings = new NodeReadings();
 
-    public NodeRegistryService(
-            ControllerLoop loop, NodeControl nodes, JobControl jobs, String clusterName, int heartbeatSeconds) {
-        this(loop, nodes, jobs, clusterName, heartbeatSeconds, NodeRegistryService::resolves);
+    public NodeRegistryService(ControllerLoop loop, NodeControl nodes, String clusterName, int heartbeatSeconds) {
+        this(loop, nodes, clusterName, heartbeatSeconds, NodeRegistryService::resolves);
     }
 
     /** @param resolves whether a node address resolves here (tests replace the resolver) */
     public NodeRegistryService(
             ControllerLoop loop,
             NodeControl nodes,
-            JobControl jobs,
             String clusterName,
             int heartbeatSeconds,
             Predicate<String> resolves) {
         this.loop = loop;
         this.nodes = nodes;
-        this.jobs = jobs;
         this.clusterName = clusterName;
         this.heartbeatSeconds = heartbeatSeconds;
         this.resolves = resolves;
@@ -176,10 +172,10 @@ public final class NodeRegistryService implements BindableService {
             var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
                     ? null
                     : WireMapper.toDomain(request.getEndState());
-            JobControl.NodeScripts scripts = request.getPrologFailed()
-                    ? JobControl.NodeScripts.PROLOG_FAILED
-                    : request.getEpilogFailed() ? JobControl.NodeScripts.EPILOG_FAILED : JobControl.NodeScripts.OK;
-            await(loop.submit((state, now) -> jobs.complete(
+            BatchEnds.NodeScripts scripts = request.getPrologFailed()
+                    ? BatchEnds.NodeScripts.PROLOG_FAILED
+                    : request.getEpilogFailed() ? BatchEnds.NodeScripts.EPILOG_FAILED : BatchEnds.NodeScripts.OK;
+            await(loop.submit((state, now) -> BatchEnds.complete(
                     state,
                     request.getNodeName(),
                     (int) request.getJobId(),

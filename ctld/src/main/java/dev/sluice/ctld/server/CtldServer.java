@@ -276,7 +276,6 @@ public final class CtldServer implements AutoCloseable {
                         new NodeRegistryService(
                                         loop,
                                         nodes,
-                                        jobs,
                                         config.clusterName(),
                                         heartbeatSeconds(config.slurmdTimeoutSeconds()))
                                 .reportingTo(readings),

@@ -201,11 +201,11 @@ class TestJobRunControl {
                         id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW + 5));
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
-        ControlResult<Void> old =
-                jobs.complete(state, "n1", id, 0, 15, JobState.CANCELLED, JobControl.NodeScripts.OK, "root", NOW + 6);
+        ControlResult<Void> old = BatchEnds.complete(
+                state, "n1", id, 0, 15, JobState.CANCELLED, BatchEnds.NodeScripts.OK, "root", NOW + 6);
         assertThat(old.records()).isEmpty();
         ControlResult<Void> current =
-                jobs.complete(state, "n1", id, 1, 0, null, JobControl.NodeScripts.OK, "root", NOW + 7);
+                BatchEnds.complete(state, "n1", id, 1, 0, null, BatchEnds.NodeScripts.OK, "root", NOW + 7);
         assertThat(current.records()).hasSize(1);
     }
 

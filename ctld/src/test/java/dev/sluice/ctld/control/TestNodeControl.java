@@ -397,7 +397,8 @@ class TestNodeControl {
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
         harness.apply(
-                s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
+                s,
+                BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
         assertThat(s.job(1).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
         assertThat(s.image().reasonOf(s.job(1))).isEqualTo("JobHeldAdmin");
@@ -416,7 +417,8 @@ class TestNodeControl {
         JobControl jobs =
                 new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
         harness.apply(
-                s, jobs.complete(s, "n1", 1, 0, null, JobControl.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
+                s,
+                BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
         assertThat(s.node("n1").reason()).isEqualTo("Epilog error");
     }

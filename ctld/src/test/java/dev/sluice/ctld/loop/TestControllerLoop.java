@@ -8,6 +8,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.gres.GresInventory;
@@ -105,7 +106,7 @@ class TestControllerLoop {
         settle();
         assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
         assertThat(effects).contains(new Effect.LaunchBatch(id));
-        get(loop.submit((s, now) -> jobs.complete(s, "n1", id, 0, null, now)));
+        get(loop.submit((s, now) -> BatchEnds.complete(s, "n1", id, 0, null, now)));
         assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
         assertThat(loop.image().node("n1").orElseThrow().allocCpus()).isZero();
     }

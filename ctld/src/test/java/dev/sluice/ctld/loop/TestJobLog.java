@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
@@ -91,7 +92,7 @@ class TestJobLog {
     }
 
     private void end(String node, int id, int status, JobState state) throws Exception {
-        get(loop.submit((s, now) -> jobs.complete(s, node, id, status, state, now)));
+        get(loop.submit((s, now) -> BatchEnds.complete(s, node, id, status, state, now)));
     }
 
     @Test

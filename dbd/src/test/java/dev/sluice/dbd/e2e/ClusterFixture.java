@@ -101,22 +101,20 @@ final class ClusterFixture {
         return startCtldWithNode(false);
     }
 
-    private static final dev.sluice.ctld.control.JobControl NODE_JOBS = new dev.sluice.ctld.control.JobControl(
-            new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of()));
-
     /** The stand-in node reports the job done, exit 0. */
     void finish(CtldServer ctld, int jobId) throws Exception {
         ctld.loop()
-                .submit((state, now) -> NODE_JOBS.complete(state, "n1", jobId, 0, null, now))
+                .submit((state, now) -> dev.sluice.ctld.control.BatchEnds.complete(state, "n1", jobId, 0, null, now))
                 .get();
     }
 
     private CtldServer startCtldWithNode(boolean endAtOnce) throws Exception {
         CtldServer[] self = new CtldServer[1];
-        dev.sluice.ctld.control.JobControl jobs = NODE_JOBS;
         CtldServer ctld = startCtld((effect, image) -> {
             if (endAtOnce && effect instanceof dev.sluice.ctld.state.Effect.LaunchBatch l) {
-                self[0].loop().submit((state, now) -> jobs.complete(state, "n1", l.jobId(), 0, null, now));
+                self[0].loop()
+                        .submit((state, now) ->
+                                dev.sluice.ctld.control.BatchEnds.complete(state, "n1", l.jobId(), 0, null, now));
             }
         });
         self[0] = ctld;

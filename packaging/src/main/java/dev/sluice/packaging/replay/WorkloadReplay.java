@@ -156,7 +156,7 @@ public final class WorkloadReplay {
 
     private void finish(Running r, long t) {
         Job job = state.job(r.jobId());
-        ControlResult<Void> ended = control.complete(
+        ControlResult<Void> ended = dev.sluice.ctld.control.BatchEnds.complete(
                 state, job.allocation().batchHost(), r.jobId(), 0, r.timedOut() ? JobState.TIMEOUT : null, t);
         ended.records().forEach(this::apply);
         // As MinJobAge would, but at once: a finished job only slows every later pass down.

@@ -143,8 +143,8 @@ public final class SimulatedCluster implements AutoCloseable {
                         .filter(java.util.Objects::nonNull)
                         .ifPresent(a -> self[0].ctld
                                 .loop()
-                                .submit((st, now) ->
-                                        self[0].jobs.complete(st, a.batchHost(), t.jobId(), 9, null, now)));
+                                .submit((st, now) -> dev.sluice.ctld.control.BatchEnds.complete(
+                                        st, a.batchHost(), t.jobId(), 9, null, now)));
             }
         });
         // StateSaveLocation too: without it the commands would look for the controller's socket
@@ -212,7 +212,9 @@ public final class SimulatedCluster implements AutoCloseable {
             throw new IllegalArgumentException("job " + jobId + " is not running");
         }
         String host = job.allocation().batchHost();
-        await(ctld.loop().submit((s, now) -> jobs.complete(s, host, jobId, (exitCode & 0xff) << 8, null, now)));
+        await(ctld.loop()
+                .submit((s, now) ->
+                        dev.sluice.ctld.control.BatchEnds.complete(s, host, jobId, (exitCode & 0xff) << 8, null, now)));
         settle();
     }
 
@@ -220,7 +222,8 @@ public final class SimulatedCluster implements AutoCloseable {
     public void endAs(int jobId, JobState state) throws InterruptedException {
         Job job = ctld.loop().image().job(jobId).orElseThrow();
         String host = job.allocation().batchHost();
-        await(ctld.loop().submit((s, now) -> jobs.complete(s, host, jobId, 0, state, now)));
+        await(ctld.loop()
+                .submit((s, now) -> dev.sluice.ctld.control.BatchEnds.complete(s, host, jobId, 0, state, now)));
         settle();
     }
 

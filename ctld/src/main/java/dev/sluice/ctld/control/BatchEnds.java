@@ -1,0 +1,97 @@
+package dev.sluice.ctld.control;
+
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
+import dev.sluice.ctld.state.NodeTransition;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.Transition;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A batch job's end as its batch host reports it, through the job lifecycle; with the node's
+ * Prolog or Epilog failure, the node drained as Slurm drains it. Pure.
+ */
+public final class BatchEnds {
+    private BatchEnds() {}
+
+    /**
+     * A node reports that a job's batch script ended. Reports for jobs already ended (cancelled,
+     * or reported twice after a retry) change nothing, so node daemons may resend freely.
+     */
+    public static ControlResult<Void> complete(
+            ClusterView state, String nodeName, int jobId, int exitStatus, JobState endState, long now) {
+        return complete(state, nodeName, jobId, exitStatus, endState, NodeScripts.OK, "root", now);
+    }
+
+    /** How the node's Prolog and Epilog went for a job (slurm.conf {@code Prolog=}/{@code Epilog=}). */
+    public enum NodeScripts {
+        OK,
+        PROLOG_FAILED,
+        EPILOG_FAILED
+    }
+
+    /**
+     * A job's end as its batch host reports it. A failed Prolog means the job never ran: as in
+     * Slurm, the node is drained ({@code Prolog error}) and the job requeued and held for an
+     * operator to look at; a failed Epilog leaves the job's end as it was and drains the node
+     * ({@code Epilog error}).
+     */
+    public static ControlResult<Void> complete(
+            ClusterView state,
+            String nodeName,
+            int jobId,
+            int exitStatus,
+            JobState endState,
+            NodeScripts scripts,
+            String slurmUser,
+            long now) {
+        return complete(state, nodeName, jobId, -1, exitStatus, endState, scripts, slurmUser, now);
+    }
+
+    /**
+     * @param restartCount the run the report is about (the launch named it), -1 if unknown: the
+     *     end of a run that {@code scontrol requeue} killed must not end the run after it
+     */
+    public static ControlResult<Void> complete(
+            ClusterView state,
+            String nodeName,
+            int jobId,
+            int restartCount,
+            int exitStatus,
+            JobState endState,
+            NodeScripts scripts,
+            String slurmUser,
+            long now) {
+        Job job = state.job(jobId);
+        if (job != null && job.state().isFinished() && state.completingOn(jobId).contains(nodeName)) {
+            // The end of a job already cancelled: its processes are gone from this node.
+            return new ControlResult<>(
+                    List.of(), List.of(new SoftChange.JobCompleting(jobId, nodeName, false)), List.of(), null);
+        }
+        if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
+            return ControlResult.answer(null);
+        }
+        if (restartCount >= 0 && restartCount != job.restartCount()) {
+            return ControlResult.answer(null);
+        }
+        List<StateRecord> records = new ArrayList<>();
+        if (scripts == NodeScripts.PROLOG_FAILED) {
+            records.add(
+                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Prolog error", slurmUser, now));
+            Transition requeued = JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
+            records.addAll(requeued.records());
+            return ControlResult.of(records, requeued.effects(), null);
+        }
+        Transition ended = JobLifecycle.apply(job, new JobEvent.BatchEnded(endState, exitStatus), now);
+        records.addAll(ended.records());
+        if (scripts == NodeScripts.EPILOG_FAILED) {
+            records.add(
+                    new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Epilog error", slurmUser, now));
+        }
+        return ControlResult.of(records, ended.effects(), null);
+    }
+}
