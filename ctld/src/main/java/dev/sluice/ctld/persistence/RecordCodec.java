@@ -5,6 +5,7 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobStep;
 import dev.sluice.ctld.state.NodeFacts;
+import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
@@ -18,11 +19,13 @@ import dev.sluice.protocol.v1.journal.JobSuspendRecord;
 import dev.sluice.protocol.v1.journal.JobUpdatedRecord;
 import dev.sluice.protocol.v1.journal.JobsPurgedRecord;
 import dev.sluice.protocol.v1.journal.JournalEntry;
+import dev.sluice.protocol.v1.journal.JournalNodeHardware;
 import dev.sluice.protocol.v1.journal.NodeCreatedRecord;
 import dev.sluice.protocol.v1.journal.NodeDeletedRecord;
 import dev.sluice.protocol.v1.journal.NodeRegisteredRecord;
 import dev.sluice.protocol.v1.journal.NodeStateRecord;
 import dev.sluice.protocol.v1.journal.StepRecordedRecord;
+import java.util.List;
 
 /** Translates domain {@link StateRecord}s to and from journal entries. */
 public final class RecordCodec {
@@ -106,9 +109,7 @@ public final class RecordCodec {
                         .setHostname(r.hostname())
                         .setAddr(r.addr())
                         .setPort(r.port())
-                        .setHardware(WireMapper.toWire(r.hardware()).toBuilder()
-                                .setGres(r.gres())
-                                .addAllFeatures(r.features()))
+                        .setHardware(hardware(r.hardware(), r.gres(), r.features()))
                         .setDynamic(r.dynamic())
                         .setBootTime(r.bootTime())
                         .setVersion(r.version())
@@ -121,9 +122,7 @@ public final class RecordCodec {
                         .setHostname(r.hostname())
                         .setAddr(r.addr())
                         .setPort(r.port())
-                        .setHardware(WireMapper.toWire(r.hardware()).toBuilder()
-                                .setGres(r.gres())
-                                .addAllFeatures(r.features()))
+                        .setHardware(hardware(r.hardware(), r.gres(), r.features()))
                         .setWeight(r.weight())
                         .setFuture(r.future()));
             case StateRecord.ReservationSaved r -> e.setReservationSaved(ReservationCodec.saved(r.reservation()));
@@ -241,7 +240,7 @@ public final class RecordCodec {
                         r.getHostname(),
                         r.getAddr(),
                         r.getPort(),
-                        WireMapper.toDomain(r.getHardware()),
+                        hardware(r.getHardware()),
                         r.getDynamic(),
                         r.getBootTime(),
                         r.getVersion(),
@@ -257,7 +256,7 @@ public final class RecordCodec {
                         r.getHostname(),
                         r.getAddr(),
                         r.getPort(),
-                        WireMapper.toDomain(r.getHardware()),
+                        hardware(r.getHardware()),
                         r.getHardware().getFeaturesList(),
                         r.getHardware().getGres(),
                         r.getWeight(),
@@ -278,5 +277,30 @@ public final class RecordCodec {
                 throw new IllegalArgumentException(
                         "journal entry " + e.getSequence() + " has a record type this version does not know");
         };
+    }
+
+    private static JournalNodeHardware hardware(NodeHardware h, String gres, List<String> features) {
+        return JournalNodeHardware.newBuilder()
+                .setCpus(h.cpus())
+                .setBoards(h.boards())
+                .setSockets(h.sockets())
+                .setCoresPerSocket(h.coresPerSocket())
+                .setThreadsPerCore(h.threadsPerCore())
+                .setRealMemoryMb(h.realMemoryMb())
+                .setTmpDiskMb(h.tmpDiskMb())
+                .setGres(gres)
+                .addAllFeatures(features)
+                .build();
+    }
+
+    private static NodeHardware hardware(JournalNodeHardware h) {
+        return new NodeHardware(
+                h.getCpus(),
+                Math.max(1, h.getBoards()),
+                Math.max(1, h.getSockets()),
+                Math.max(1, h.getCoresPerSocket()),
+                Math.max(1, h.getThreadsPerCore()),
+                h.getRealMemoryMb(),
+                h.getTmpDiskMb());
     }
 }

@@ -47,6 +47,28 @@ class TestNodeRecords {
         }
     }
 
+    @Test
+    void hardwareWrittenWithTheRegistrationProtocolsMessageReadsTheSame() throws Exception {
+        // Journals written before the journal had its own hardware message hold node.proto's.
+        dev.sluice.protocol.v1.NodeHardware old = dev.sluice.protocol.v1.NodeHardware.newBuilder()
+                .setCpus(8)
+                .setBoards(1)
+                .setSockets(2)
+                .setCoresPerSocket(4)
+                .setThreadsPerCore(1)
+                .setRealMemoryMb(64000)
+                .setGres("gpu:a100:3")
+                .addFeatures("a100")
+                .build();
+        var journal = dev.sluice.protocol.v1.journal.JournalNodeHardware.parseFrom(old.toByteArray());
+        assertThat(journal.getCpus()).isEqualTo(8);
+        assertThat(journal.getCoresPerSocket()).isEqualTo(4);
+        assertThat(journal.getRealMemoryMb()).isEqualTo(64000);
+        assertThat(journal.getGres()).isEqualTo("gpu:a100:3");
+        assertThat(journal.getFeaturesList()).containsExactly("a100");
+        assertThat(journal.toByteArray()).isEqualTo(old.toByteArray());
+    }
+
     private static ClusterState fresh() {
         Node n1 = Node.configured("n1", "n1", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
         return new ClusterState(
