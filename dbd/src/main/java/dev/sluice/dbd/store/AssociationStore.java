@@ -291,11 +291,13 @@ public final class AssociationStore {
                     }
                 }
                 case ASSOCIATIONS -> AssociationRows.read(c, r).forEach(out::addAssociations);
-                case CLUSTERS ->
-                    clusters(c).stream()
-                            .filter(n ->
-                                    r.getNamesCount() == 0 || r.getNamesList().contains(n))
-                            .forEach(out::addClusters);
+                case CLUSTERS -> {
+                    for (String n : clusters(c)) {
+                        if (r.getNamesCount() == 0 || r.getNamesList().contains(n)) {
+                            out.addClusters(n).putClusterTres(n, ClusterTres.current(c, n));
+                        }
+                    }
+                }
                 case ASSOC_ENTITY_UNSPECIFIED, UNRECOGNIZED -> throw new IllegalArgumentException("No valid entity");
             }
             return out.build();
