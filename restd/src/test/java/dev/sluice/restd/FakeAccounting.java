@@ -113,7 +113,7 @@ final class FakeAccounting {
                     .setMaxSubmitJobsPerUser(0)
                     .build()));
 
-    /** The accounts, as sluice-dbd keeps them (names, descriptions and organizations in lower case). */
+    /** The accounts, as sacctmgr added them (in lower case; sluice-dbd keeps what it is given). */
     private final List<AccountEntry> accounts = new ArrayList<>(List.of(AccountEntry.newBuilder()
             .setName("physics")
             .setDescription("physics dept")

@@ -63,6 +63,21 @@ class TestDb38Posts {
     }
 
     @Test
+    void namesAndTextsGoToTheDaemonInTheCaseTheyCameIn() {
+        // slurmrestd 22.05 keeps the case (compat 149); only sacctmgr lowercases.
+        Answer a = asRoot(
+                "POST",
+                DB + "accounts",
+                "{\"accounts\":[{\"name\":\"RestCase\",\"description\":\"Rest Desc\",\"organization\":\"Rest Org\"}]}");
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        List<DbdRequest> asked = changes();
+        assertThat(asked).hasSize(2);
+        assertThat(asked.get(1).getAddAccounts().getNamesList()).containsExactly("RestCase");
+        assertThat(asked.get(1).getAddAccounts().getDescription()).isEqualTo("Rest Desc");
+        assertThat(asked.get(1).getAddAccounts().getOrganization()).isEqualTo("Rest Org");
+    }
+
+    @Test
     void aPlainUsersAdditionIsRefusedBeforeAnythingIsCommitted() {
         Answer a = rest.as("POST", DB + "accounts", "{\"accounts\":[{\"name\":\"chem\"}]}");
         assertThat(a.status()).isEqualTo(500);

@@ -121,6 +121,14 @@ class TestDb38Writes {
     }
 
     @Test
+    void aUserIsDeletedByItsNameInLowerCaseAsSlurmrestdAsksForIt() {
+        // 22.05 lists "restuser" for DELETE user/RestUser (compat 149).
+        Answer gone = asRoot("DELETE", DB + "user/Alice");
+        assertThat(gone.status()).isEqualTo(200);
+        assertThat(gone.body().get("removed_users").toString()).isEqualTo("[\"alice\"]");
+    }
+
+    @Test
     void aQosIsDeletedByAnOperatorOnceAndRefusedToAPlainUser() {
         Answer alice = rest.as("DELETE", DB + "qos/high", null);
         assertThat(alice.status()).isEqualTo(500);

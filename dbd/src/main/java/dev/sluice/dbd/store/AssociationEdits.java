@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -33,11 +32,7 @@ public final class AssociationEdits {
     public ModifyResult modify(ModifyAssocRequest r) throws SQLException {
         return Tx.run(ds, r.getCommit(), c -> {
             ModifyResult.Builder out = ModifyResult.newBuilder();
-            List<String> names = r.getEntity() == AssocEntity.ACCOUNTS
-                    ? r.getNamesList().stream()
-                            .map(n -> n.toLowerCase(Locale.ROOT))
-                            .toList()
-                    : r.getNamesList();
+            List<String> names = r.getNamesList();
             if (r.getEntity() == AssocEntity.USERS) {
                 modifyUsers(c, r, names, out);
             } else if (r.getEntity() == AssocEntity.ACCOUNTS) {
@@ -61,7 +56,7 @@ public final class AssociationEdits {
         }
         for (String user : names) {
             if (r.hasDefaultAccount()) {
-                String account = r.getDefaultAccount().toLowerCase(Locale.ROOT);
+                String account = r.getDefaultAccount();
                 // Slurm refuses a default account the user has no association with.
                 if (AssociationRows.read(
                                 c,
@@ -95,17 +90,11 @@ public final class AssociationEdits {
             int rows = 0;
             if (r.hasDescription()) {
                 rows += update(
-                        c,
-                        "UPDATE acct_accounts SET description = ? WHERE name = ?",
-                        r.getDescription().toLowerCase(Locale.ROOT),
-                        account);
+                        c, "UPDATE acct_accounts SET description = ? WHERE name = ?", r.getDescription(), account);
             }
             if (r.hasOrganization()) {
                 rows += update(
-                        c,
-                        "UPDATE acct_accounts SET organization = ? WHERE name = ?",
-                        r.getOrganization().toLowerCase(Locale.ROOT),
-                        account);
+                        c, "UPDATE acct_accounts SET organization = ? WHERE name = ?", r.getOrganization(), account);
             }
             if (rows > 0) {
                 out.addModified(account);
@@ -118,9 +107,7 @@ public final class AssociationEdits {
             throws SQLException {
         ListAssocRequest.Builder q = ListAssocRequest.newBuilder()
                 .addAllClusters(r.getClustersList())
-                .addAllAccounts(r.getAccountsList().stream()
-                        .map(a -> a.toLowerCase(Locale.ROOT))
-                        .toList())
+                .addAllAccounts(r.getAccountsList())
                 .addAllUsers(r.getUsersList());
         switch (r.getEntity()) {
             case USERS -> q.addAllUsers(names);

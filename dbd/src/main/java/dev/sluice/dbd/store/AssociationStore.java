@@ -21,7 +21,6 @@ import java.sql.SQLException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import javax.sql.DataSource;
 
 /**
@@ -77,7 +76,7 @@ public final class AssociationStore {
 
     public AddResult addAccounts(AddAccountsRequest r) throws SQLException {
         return inTransaction(r.getCommit(), c -> {
-            String parent = r.getParent().isEmpty() ? "root" : r.getParent().toLowerCase(Locale.ROOT);
+            String parent = r.getParent().isEmpty() ? "root" : r.getParent();
             List<String> clusters = r.getWithoutAssociations()
                     ? List.of()
                     : r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
@@ -92,20 +91,17 @@ public final class AssociationStore {
                             + cluster + "\n        Contact your admin to add this account.\n No associations created.");
                 }
             }
-            for (String raw : r.getNamesList()) {
-                String name = raw.toLowerCase(Locale.ROOT);
+            for (String name : r.getNamesList()) {
                 boolean added = false;
                 if (!exists(c, "SELECT 1 FROM acct_accounts WHERE name = ?", name)) {
                     try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_accounts (name, description,"
                             + " organization, created_at) VALUES (?, ?, ?, ?)")) {
                         ps.setString(1, name);
-                        // sacctmgr keeps these in lower case, and defaults both to the name.
+                        // Kept as given: sacctmgr lowercases what it sends, Slurm's REST API does
+                        // not (slurmdbd stores either as it comes). Both default to the name.
+                        ps.setString(2, r.getDescription().isEmpty() ? name : r.getDescription());
                         ps.setString(
-                                2, (r.getDescription().isEmpty() ? name : r.getDescription()).toLowerCase(Locale.ROOT));
-                        ps.setString(
-                                3,
-                                (r.getOrganization().isEmpty() ? parentOrName(parent, name) : r.getOrganization())
-                                        .toLowerCase(Locale.ROOT));
+                                3, r.getOrganization().isEmpty() ? parentOrName(parent, name) : r.getOrganization());
                         ps.setLong(4, now());
                         ps.executeUpdate();
                     }
@@ -136,11 +132,7 @@ public final class AssociationStore {
         return inTransaction(r.getCommit(), c -> {
             boolean bare = r.getWithoutAssociations();
             List<String> clusters = bare ? List.of() : r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
-            List<String> accounts = bare
-                    ? List.of()
-                    : r.getAccountsList().stream()
-                            .map(a -> a.toLowerCase(Locale.ROOT))
-                            .toList();
+            List<String> accounts = bare ? List.of() : r.getAccountsList();
             if (!bare && accounts.isEmpty()) {
                 throw new IllegalArgumentException(" Need name of account to add user to.");
             }
@@ -217,16 +209,17 @@ public final class AssociationStore {
                         if (name.equalsIgnoreCase("root")) {
                             throw new IllegalArgumentException(" You can't delete the root account.");
                         }
-                        rows = update(c, "DELETE FROM acct_accounts WHERE name = ?", name.toLowerCase(Locale.ROOT));
-                        update(c, "DELETE FROM acct_associations WHERE account = ?", name.toLowerCase(Locale.ROOT));
+                        // In any case, as slurmdbd's tables compare under MySQL's collation.
+                        rows = update(c, "DELETE FROM acct_accounts WHERE LOWER(name) = LOWER(?)", name);
+                        update(c, "DELETE FROM acct_associations WHERE LOWER(account) = LOWER(?)", name);
                     }
                     case USERS -> {
                         if (r.getAccountsCount() > 0) {
                             deleteUserAssociations(c, name, r.getAccountsList(), out);
                             continue;
                         }
-                        rows = update(c, "DELETE FROM acct_users WHERE name = ?", name);
-                        update(c, "DELETE FROM acct_associations WHERE user_name = ?", name);
+                        rows = update(c, "DELETE FROM acct_users WHERE LOWER(name) = LOWER(?)", name);
+                        update(c, "DELETE FROM acct_associations WHERE LOWER(user_name) = LOWER(?)", name);
                     }
                     default -> throw new IllegalArgumentException(" Can't delete " + r.getEntity());
                 }
@@ -241,8 +234,7 @@ public final class AssociationStore {
     /** {@code delete user NAME account=A}: the user's associations under A go, the user stays. */
     private static void deleteUserAssociations(
             Connection c, String user, List<String> accounts, DeleteAssocResult.Builder out) throws SQLException {
-        for (String raw : accounts) {
-            String account = raw.toLowerCase(Locale.ROOT);
+        for (String account : accounts) {
             for (String cluster : clusters(c)) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM acct_associations WHERE cluster_name = ?"
                         + " AND account = ? AND user_name = ? AND partition_name = ''")) {
@@ -267,7 +259,7 @@ public final class AssociationStore {
                                     "SELECT name, description, organization FROM acct_accounts ORDER BY name");
                             ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            if (r.getNamesCount() == 0 || r.getNamesList().contains(rs.getString(1))) {
+                            if (Names.wanted(r.getNamesList(), rs.getString(1))) {
                                 out.addAccounts(AccountEntry.newBuilder()
                                         .setName(rs.getString(1))
                                         .setDescription(rs.getString(2))
@@ -281,7 +273,7 @@ public final class AssociationStore {
                                     "SELECT name, default_account, admin_level FROM acct_users ORDER BY name");
                             ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            if (r.getNamesCount() == 0 || r.getNamesList().contains(rs.getString(1))) {
+                            if (Names.wanted(r.getNamesList(), rs.getString(1))) {
                                 out.addUsers(UserEntry.newBuilder()
                                         .setName(rs.getString(1))
                                         .setDefaultAccount(rs.getString(2))
@@ -291,11 +283,13 @@ public final class AssociationStore {
                     }
                 }
                 case ASSOCIATIONS -> AssociationRows.read(c, r).forEach(out::addAssociations);
-                case CLUSTERS ->
-                    clusters(c).stream()
-                            .filter(n ->
-                                    r.getNamesCount() == 0 || r.getNamesList().contains(n))
-                            .forEach(out::addClusters);
+                case CLUSTERS -> {
+                    for (String n : clusters(c)) {
+                        if (Names.wanted(r.getNamesList(), n)) {
+                            out.addClusters(n).putClusterTres(n, ClusterTres.current(c, n));
+                        }
+                    }
+                }
                 case ASSOC_ENTITY_UNSPECIFIED, UNRECOGNIZED -> throw new IllegalArgumentException("No valid entity");
             }
             return out.build();

@@ -1,10 +1,13 @@
 package dev.sluice.dbd.store;
 
 import dev.sluice.dbd.model.AccountingEntry;
+import dev.sluice.dbd.model.TresCounts;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The cluster's size over time ({@code cluster_tres_periods}): a {@link AccountingEntry.ClusterSize}
@@ -67,5 +70,38 @@ final class ClusterTres {
             ps.executeUpdate();
         }
         return time;
+    }
+
+    /**
+     * The cluster's TRES as {@code sacctmgr show cluster format=TRES} prints them: its current
+     * size, sorted by name, memory with its unit. Slurm's controller registers every TRES it
+     * tracks, so the ones below {@link TresCatalog#FIRST_DYNAMIC_ID} (cpu, mem, energy, node,
+     * billing, fs/disk, vmem, pages) appear even at 0 ({@code energy=0}). Empty for a cluster
+     * whose controller never reported (one added by {@code sacctmgr add cluster}).
+     */
+    static String current(Connection c, String cluster) throws SQLException {
+        String stored = null;
+        try (PreparedStatement ps = c.prepareStatement("SELECT p.tres FROM cluster_tres_periods p"
+                + " JOIN clusters k ON k.id = p.cluster_id WHERE k.name = ? AND p.time_end = 0")) {
+            ps.setString(1, cluster);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    stored = rs.getString(1);
+                }
+            }
+        }
+        if (stored == null) {
+            return "";
+        }
+        TresCatalog tres = TresCatalog.load(c);
+        Map<String, Long> counts = new TreeMap<>();
+        for (int id = 1; id < TresCatalog.FIRST_DYNAMIC_ID; id++) {
+            String name = tres.nameOf(id);
+            if (name != null) {
+                counts.put(name, 0L);
+            }
+        }
+        counts.putAll(TresCounts.parseIdForm(stored, tres::nameOf).counts());
+        return new TresCounts(counts).toNamedForm();
     }
 }

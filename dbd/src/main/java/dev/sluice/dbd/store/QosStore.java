@@ -18,7 +18,6 @@ import java.sql.SQLException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import javax.sql.DataSource;
 
 /**
@@ -56,8 +55,7 @@ public final class QosStore {
     public AddResult add(AddQosRequest r) throws SQLException {
         return Tx.run(ds, r.getCommit(), c -> {
             AddResult.Builder out = AddResult.newBuilder();
-            for (String raw : r.getNamesList()) {
-                String name = raw.toLowerCase(Locale.ROOT);
+            for (String name : r.getNamesList()) {
                 if (!read(c, List.of(name)).isEmpty()) {
                     continue;
                 }
@@ -81,9 +79,7 @@ public final class QosStore {
     public ModifyResult modify(ModifyQosRequest r) throws SQLException {
         return Tx.run(ds, r.getCommit(), c -> {
             ModifyResult.Builder out = ModifyResult.newBuilder();
-            List<String> names = r.getNamesList().stream()
-                    .map(n -> n.toLowerCase(Locale.ROOT))
-                    .toList();
+            List<String> names = r.getNamesList();
             for (QosEntry q : read(c, names)) {
                 set(c, q.getName(), r.getSettings(), r.getGivenList(), r.getClearedList());
                 out.addModified(q.getName());
@@ -95,8 +91,7 @@ public final class QosStore {
     public DeleteAssocResult delete(DeleteQosRequest r) throws SQLException {
         return Tx.run(ds, r.getCommit(), c -> {
             DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
-            for (String raw : r.getNamesList()) {
-                String name = raw.toLowerCase(Locale.ROOT);
+            for (String name : r.getNamesList()) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM acct_qos WHERE name = ?")) {
                     ps.setString(1, name);
                     if (ps.executeUpdate() > 0) {
@@ -113,11 +108,7 @@ public final class QosStore {
                 ds,
                 false,
                 c -> ListQosResult.newBuilder()
-                        .addAllQos(read(
-                                c,
-                                r.getNamesList().stream()
-                                        .map(n -> n.toLowerCase(Locale.ROOT))
-                                        .toList()))
+                        .addAllQos(read(c, r.getNamesList()))
                         .build());
     }
 
@@ -136,7 +127,7 @@ public final class QosStore {
             while (rs.next()) {
                 // Counted over every row, whatever is chosen: the job query numbers them so.
                 id++;
-                if (!names.isEmpty() && !names.contains(rs.getString(1))) {
+                if (!Names.wanted(names, rs.getString(1))) {
                     continue;
                 }
                 QosEntry.Builder q = QosEntry.newBuilder()
@@ -210,7 +201,7 @@ public final class QosStore {
 
     private static Object value(String key, QosEntry v) {
         return switch (key) {
-            case "description" -> v.getDescription().toLowerCase(Locale.ROOT);
+            case "description" -> v.getDescription();
             case "priority" -> Integer.toUnsignedLong(v.getPriority());
             case "gracetime" -> Integer.toUnsignedLong(v.getGraceTimeSeconds());
             case "preempt" -> String.join(",", v.getPreemptList());

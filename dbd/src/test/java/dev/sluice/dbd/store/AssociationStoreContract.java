@@ -95,8 +95,48 @@ abstract class AssociationStoreContract {
                 .setEntity(AssocEntity.ACCOUNTS)
                 .addNames(acct)
                 .build());
-        assertThat(listed.getAccounts(0).getDescription()).isEqualTo("physics dept");
+        // Kept as given: lowercasing is sacctmgr's, Slurm's REST API keeps the case.
+        assertThat(listed.getAccounts(0).getDescription()).isEqualTo("Physics Dept");
         assertThat(listed.getAccounts(0).getOrganization()).isEqualTo(acct);
+    }
+
+    @Test
+    void namesAndTextsAreKeptInTheCaseTheyCameIn() throws Exception {
+        String mixed = "Mx" + acct;
+        store.addAccounts(account(mixed)
+                .setDescription("Rest Desc")
+                .setOrganization("Rest Org")
+                .setCommit(true)
+                .build());
+        var listed = store.list(ListAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(mixed)
+                .build());
+        assertThat(listed.getAccountsList())
+                .extracting(a -> a.getName() + "|" + a.getDescription() + "|" + a.getOrganization())
+                .containsExactly(mixed + "|Rest Desc|Rest Org");
+        // Found by its name in any case, as under MySQL's collation (sacctmgr asks in lower case).
+        assertThat(store.list(ListAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.ACCOUNTS)
+                                .addNames(mixed.toLowerCase(java.util.Locale.ROOT))
+                                .build())
+                        .getAccountsList())
+                .extracting(a -> a.getName())
+                .containsExactly(mixed);
+        // Deleted by its name in any case too, and listed as asked.
+        assertThat(store.delete(DeleteAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.ACCOUNTS)
+                                .addNames(mixed.toUpperCase(java.util.Locale.ROOT))
+                                .setCommit(true)
+                                .build())
+                        .getDeletedList())
+                .containsExactly(mixed.toUpperCase(java.util.Locale.ROOT));
+        assertThat(store.list(ListAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.ACCOUNTS)
+                                .addNames(mixed)
+                                .build())
+                        .getAccountsList())
+                .isEmpty();
     }
 
     @Test

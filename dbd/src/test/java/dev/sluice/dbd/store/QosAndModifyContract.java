@@ -88,13 +88,36 @@ abstract class QosAndModifyContract {
     }
 
     @Test
+    void aQosKeepsTheCaseItCameIn() throws Exception {
+        String mixed = "Mx" + q;
+        qos.add(AddQosRequest.newBuilder()
+                .addNames(mixed)
+                .setSettings(QosEntry.newBuilder().setDescription("Rest Qos"))
+                .addGiven("description")
+                .setCommit(true)
+                .build());
+        assertThat(qos.list(ListQosRequest.newBuilder().addNames(mixed).build()).getQosList())
+                .extracting(QosEntry::getName, QosEntry::getDescription)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(mixed, "Rest Qos"));
+        assertThat(qos.list(ListQosRequest.newBuilder()
+                                .addNames(mixed.toLowerCase(java.util.Locale.ROOT))
+                                .build())
+                        .getQosList())
+                .extracting(QosEntry::getName)
+                .containsExactly(mixed);
+        qos.delete(DeleteQosRequest.newBuilder().addNames(mixed).setCommit(true).build());
+        assertThat(qos.list(ListQosRequest.newBuilder().addNames(mixed).build()).getQosList())
+                .isEmpty();
+    }
+
+    @Test
     void normalExistsAndQosAreAddedModifiedAndDeleted() throws Exception {
         assertThat(qos.list(ListQosRequest.newBuilder().addNames("normal").build())
                         .getQosList())
                 .extracting(QosEntry::getName, QosEntry::getPriority, QosEntry::getId)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("normal", 0, 1));
         AddQosRequest.Builder add = AddQosRequest.newBuilder()
-                .addNames(q.toUpperCase())
+                .addNames(q)
                 .setSettings(QosEntry.newBuilder().setPriority(10).setMaxWallMinutes(60))
                 .addGiven("priority")
                 .addGiven("maxwall");

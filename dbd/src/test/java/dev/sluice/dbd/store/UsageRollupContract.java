@@ -8,12 +8,16 @@ import static dev.sluice.dbd.store.Records.running;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.v1.AccountingRecord;
+import dev.sluice.protocol.v1.AddClusterRequest;
+import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssocUsage;
 import dev.sluice.protocol.v1.ClusterTresRecord;
 import dev.sluice.protocol.v1.ClusterTresUsage;
 import dev.sluice.protocol.v1.ClusterUsage;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListAssocResult;
 import dev.sluice.protocol.v1.UsageQuery;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -194,6 +198,44 @@ abstract class UsageRollupContract {
         ClusterTresUsage c = clusterCpu(usage(DAY, DAY + H));
         assertThat(c.getIdleSecs()).isEqualTo(4 * 1800 + 8 * 1800);
         assertThat(c.getCount()).isEqualTo(8);
+    }
+
+    @Test
+    void theClusterListingCarriesItsLatestSizeWithEveryBuiltInTres() throws Exception {
+        AssociationStore assocs = new AssociationStore(db.dataSource(), () -> Instant.ofEpochSecond(now.get()));
+        ListAssocRequest clusters = ListAssocRequest.newBuilder()
+                .setEntity(AssocEntity.CLUSTERS)
+                .addNames(cluster)
+                .build();
+        send(size(DAY, "cpu=4,mem=8000M,node=1,billing=4"));
+        send(size(DAY + 60, "cpu=8,mem=16000M,node=2,billing=8,gres/gpu=6", "cpu=4,mem=8000M,node=1,billing=4"));
+        ListAssocResult listed = assocs.list(clusters);
+        assertThat(listed.getClustersList()).containsExactly(cluster);
+        // As slurmctld registers them: the built-in TRES at 0 too, sorted by name; the down part
+        // is not subtracted.
+        assertThat(listed.getClusterTresOrThrow(cluster))
+                .isEqualTo("billing=8,cpu=8,energy=0,fs/disk=0,gres/gpu=6,mem=16000M,node=2,pages=0,vmem=0");
+    }
+
+    @Test
+    void aClusterWhoseControllerNeverReportedHasNoTres() throws Exception {
+        AssociationStore assocs = new AssociationStore(db.dataSource(), () -> Instant.ofEpochSecond(now.get()));
+        assocs.addClusters(
+                AddClusterRequest.newBuilder().addNames(cluster).setCommit(true).build());
+        ListAssocResult listed = assocs.list(ListAssocRequest.newBuilder()
+                .setEntity(AssocEntity.CLUSTERS)
+                .addNames(cluster)
+                .build());
+        assertThat(listed.getClustersList()).containsExactly(cluster);
+        assertThat(listed.getClusterTresOrThrow(cluster)).isEmpty();
+        // Its first report fills it, memory with its unit, counts not named at 0.
+        send(size(DAY, "cpu=4,mem=4G"));
+        assertThat(assocs.list(ListAssocRequest.newBuilder()
+                                .setEntity(AssocEntity.CLUSTERS)
+                                .addNames(cluster)
+                                .build())
+                        .getClusterTresOrThrow(cluster))
+                .isEqualTo("billing=0,cpu=4,energy=0,fs/disk=0,mem=4G,node=0,pages=0,vmem=0");
     }
 
     @Test

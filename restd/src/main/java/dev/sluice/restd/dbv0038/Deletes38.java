@@ -13,6 +13,7 @@ import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.RestErrors;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -55,7 +56,12 @@ final class Deletes38 {
         try {
             deleted = delete(
                     dbd,
-                    DeleteAssocRequest.newBuilder().setEntity(AssocEntity.USERS).addNames(name));
+                    // slurmrestd 22.05 asks for the user in lower case, as sacctmgr does, and
+                    // lists that spelling as removed (RestUser: "restuser", compat 149); the
+                    // daemon matches it in any case.
+                    DeleteAssocRequest.newBuilder()
+                            .setEntity(AssocEntity.USERS)
+                            .addNames(name.toLowerCase(Locale.ROOT)));
         } catch (AccountingException e) {
             return refused(out, e, "slurmdb_users_remove").reply(500);
         }

@@ -22,7 +22,6 @@ import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.RestErrors;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -66,7 +65,7 @@ final class Posts38 {
                 if (name.isEmpty()) {
                     throw unspecified(out, "slurmdb_accounts_add", 500);
                 }
-                if (existing.contains(name.toLowerCase(Locale.ROOT))) {
+                if (existing.contains(name)) {
                     ModifyAssocRequest.Builder m = ModifyAssocRequest.newBuilder()
                             .setEntity(AssocEntity.ACCOUNTS)
                             .addNames(name);
@@ -236,7 +235,7 @@ final class Posts38 {
                     given.add("priority");
                 }
                 changes.add(
-                        existing.contains(name.toLowerCase(Locale.ROOT))
+                        existing.contains(name)
                                 ? DbdRequest.newBuilder()
                                         .setModifyQos(ModifyQosRequest.newBuilder()
                                                 .addNames(name)

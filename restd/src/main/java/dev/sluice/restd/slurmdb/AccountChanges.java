@@ -13,7 +13,6 @@ import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -110,7 +109,7 @@ final class AccountChanges {
                     && !a.path("coordinators").isEmpty()) {
                 out.warning("Account coordinators ignored: sluice-dbd keeps no coordinators.", "accounts");
             }
-            wanted.add(new Wanted(name.toLowerCase(Locale.ROOT), text(a, "description"), text(a, "organization")));
+            wanted.add(new Wanted(name, text(a, "description"), text(a, "organization")));
         }
         return wanted;
     }

@@ -72,16 +72,11 @@ final class SacctmgrAdd {
             // sacctmgr names the defaults this way when none are given.
             s.out.printf(
                     "  %-15s = %s%n",
-                    "Description",
-                    specs.get("description").isEmpty()
-                            ? "Account Name"
-                            : specs.get("description").toLowerCase());
+                    "Description", specs.get("description").isEmpty() ? "Account Name" : specs.get("description"));
             s.out.printf(
                     "  %-15s = %s%n",
                     "Organization",
-                    specs.get("organization").isEmpty()
-                            ? "Parent/Account Name"
-                            : specs.get("organization").toLowerCase());
+                    specs.get("organization").isEmpty() ? "Parent/Account Name" : specs.get("organization"));
             s.out.println(" Associations");
             for (AssociationEntry a : preview.getAssociationsList()) {
                 s.out.printf("  A = %-10s C = %-10s%n", a.getAccount(), a.getCluster());

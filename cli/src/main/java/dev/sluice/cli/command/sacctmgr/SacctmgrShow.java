@@ -88,6 +88,8 @@ final class SacctmgrShow {
                     .orElse(AssociationEntry.getDefaultInstance());
             rows.add(f -> switch (f.kind()) {
                 case CLUSTER -> cluster;
+                // What its controller registered with the accounting daemon, as slurmctld does.
+                case TRES -> clusters.getClusterTresOrDefault(cluster, "");
                 case CHOST -> controlHost(cluster);
                 case CPORT -> controlHost(cluster).isEmpty() ? "0" : Integer.toString(s.conf.slurmctldPort());
                 case RPC_VERSION -> controlHost(cluster).isEmpty() ? "0" : RPC_VERSION;

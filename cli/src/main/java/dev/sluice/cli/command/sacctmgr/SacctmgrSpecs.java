@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The words after {@code sacctmgr COMMAND ENTITY}: bare names, {@code Key=Value} pairs (keys in
@@ -15,6 +16,15 @@ import java.util.Map;
 final class SacctmgrSpecs {
     final List<String> names = new ArrayList<>();
     final Map<String, String> values = new LinkedHashMap<>();
+
+    /**
+     * What sacctmgr lowercases before it sends it (slurm_addto_char_list, strip_quotes with
+     * make_lower): names of accounts, users, clusters and QOS, and descriptions and
+     * organizations. The accounting daemon keeps what it is given, as slurmdbd does, so names
+     * that came through the REST API keep their case.
+     */
+    private static final Set<String> LOWERED =
+            Set.of("accounts", "parent", "defaultaccount", "users", "clusters", "description", "organization");
 
     /** @throws IllegalArgumentException for a key not in {@code allowed} (sacctmgr's text) */
     static SacctmgrSpecs parse(List<String> words, List<String> allowed) {
@@ -26,17 +36,18 @@ final class SacctmgrSpecs {
             }
             int eq = w.indexOf('=');
             if (eq < 0) {
-                s.names.addAll(split(w));
+                s.names.addAll(lower(split(w)));
                 continue;
             }
             String key = canonical(lower.substring(0, eq));
             if (!allowed.contains(key)) {
                 throw new UnknownOption(w);
             }
+            String value = w.substring(eq + 1);
             if (key.equals("name")) {
-                s.names.addAll(split(w.substring(eq + 1)));
+                s.names.addAll(lower(split(value)));
             } else {
-                s.values.put(key, w.substring(eq + 1));
+                s.values.put(key, LOWERED.contains(key) ? value.toLowerCase(Locale.ROOT) : value);
             }
         }
         return s;
@@ -79,6 +90,11 @@ final class SacctmgrSpecs {
             }
         }
         return out;
+    }
+
+    /** Names as sacctmgr sends them: in lower case. */
+    static List<String> lower(List<String> names) {
+        return names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
     }
 
     List<String> list(String key) {

@@ -104,11 +104,14 @@ record ShowConditions(
                 throw new IllegalArgumentException(" Unknown condition: " + w);
             }
         }
+        // sacctmgr lowercases the names it looks for (not TRES names, which the daemon reads in
+        // any case); the daemon matches them as given.
+        boolean named = entity != Entity.TRES;
         return new ShowConditions(
-                names,
-                accounts,
-                users,
-                clusters,
+                named ? SacctmgrSpecs.lower(names) : names,
+                SacctmgrSpecs.lower(accounts),
+                SacctmgrSpecs.lower(users),
+                SacctmgrSpecs.lower(clusters),
                 partitions,
                 types,
                 ids,

@@ -32,6 +32,54 @@ class TestSacctmgrSpecs {
     }
 
     @Test
+    void namesAndTextsAreSentInLowerCaseAsSacctmgrSendsThem() {
+        SacctmgrSpecs s = SacctmgrSpecs.parse(
+                List.of(
+                        "MixedCase,Other",
+                        "Name=THIRD",
+                        "Account=Phys",
+                        "Parent=Top",
+                        "Cluster=Anchor",
+                        "Description=Mixed Desc",
+                        "Org=Big Org",
+                        "DefaultAccount=Phys",
+                        "GrpTRES=gres/GPU=2",
+                        "AdminLevel=Operator"),
+                List.of(
+                        "name",
+                        "accounts",
+                        "parent",
+                        "clusters",
+                        "description",
+                        "organization",
+                        "defaultaccount",
+                        "grptres",
+                        "adminlevel"));
+        assertThat(s.names).containsExactly("mixedcase", "other", "third");
+        assertThat(s.list("accounts")).containsExactly("phys");
+        assertThat(s.get("parent")).isEqualTo("top");
+        assertThat(s.list("clusters")).containsExactly("anchor");
+        assertThat(s.get("description")).isEqualTo("mixed desc");
+        assertThat(s.get("organization")).isEqualTo("big org");
+        assertThat(s.get("defaultaccount")).isEqualTo("phys");
+        // Values that are not names pass as typed.
+        assertThat(s.get("grptres")).isEqualTo("gres/GPU=2");
+        assertThat(s.get("adminlevel")).isEqualTo("Operator");
+    }
+
+    @Test
+    void showConditionsLookForLowerCaseNames() {
+        ShowConditions c = ShowConditions.parse(
+                List.of("MixedCase", "Accounts=Phys", "Users=Alice", "Clusters=Anchor", "format=Account"),
+                ShowConditions.Entity.ACCOUNT);
+        assertThat(c.names()).containsExactly("mixedcase");
+        assertThat(c.accounts()).containsExactly("phys");
+        assertThat(c.users()).containsExactly("alice");
+        assertThat(c.clusters()).containsExactly("anchor");
+        assertThat(c.format()).containsExactly("Account");
+    }
+
+    @Test
     void limitsAndTheirSettingLines() {
         SacctmgrSpecs s = SacctmgrSpecs.parse(
                 List.of(
