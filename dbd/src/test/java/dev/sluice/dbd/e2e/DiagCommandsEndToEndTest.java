@@ -53,6 +53,13 @@ class DiagCommandsEndToEndTest {
                     conf,
                     java.nio.file.Files.readString(dir.resolve("slurm.conf"))
                             .replaceAll("AccountingStoragePort=\\d+", "AccountingStoragePort=" + dbd.commandPort()));
+            // An account is added on the clusters accounting knows: wait until the controller has
+            // registered its own, or the account would have no association there (as in Slurm).
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> run(conf, ROOT, "sacctmgr", "-n", "-P", "show", "cluster", "format=cluster")
+                            .out()
+                            .lines()
+                            .anyMatch("diag"::equals));
             Result account = run(conf, ROOT, "sacctmgr", "-i", "add", "account", "physics");
             assertThat(account.rc()).as(account.err()).isZero();
             Result user = run(conf, ROOT, "sacctmgr", "-i", "add", "user", "alice", "account=physics");
