@@ -294,12 +294,12 @@ public final class RecordCodec {
     }
 
     private static NodeHardware hardware(JournalNodeHardware h) {
-        return new NodeHardware(
+        return NodeHardware.reported(
                 h.getCpus(),
-                Math.max(1, h.getBoards()),
-                Math.max(1, h.getSockets()),
-                Math.max(1, h.getCoresPerSocket()),
-                Math.max(1, h.getThreadsPerCore()),
+                h.getBoards(),
+                h.getSockets(),
+                h.getCoresPerSocket(),
+                h.getThreadsPerCore(),
                 h.getRealMemoryMb(),
                 h.getTmpDiskMb());
     }

@@ -208,12 +208,12 @@ public final class WireMapper {
     }
 
     public static NodeHardware toDomain(dev.sluice.protocol.v1.NodeHardware h) {
-        return new NodeHardware(
+        return NodeHardware.reported(
                 h.getCpus(),
-                Math.max(1, h.getBoards()),
-                Math.max(1, h.getSockets()),
-                Math.max(1, h.getCoresPerSocket()),
-                Math.max(1, h.getThreadsPerCore()),
+                h.getBoards(),
+                h.getSockets(),
+                h.getCoresPerSocket(),
+                h.getThreadsPerCore(),
                 h.getRealMemoryMb(),
                 h.getTmpDiskMb());
     }

@@ -217,8 +217,8 @@ class TestPreemption {
         assertThat(other).isPositive();
     }
 
-    @Test
-    void withGraceTimeTheVictimIsSignalledAndEndsPreemptedWhenTheGraceIsUp() {
+    /** One node; partition "low" (tier 1) gives its preempted jobs a GraceTime of 10 s. */
+    private void gracedCluster() {
         Partition graced = new Partition(
                 "low",
                 List.of("n1"),
@@ -241,6 +241,11 @@ class TestPreemption {
                 .partitions(names -> List.of(graced, partition("high", names, 2, "CANCEL")))
                 .at(NOW - 1000, NOW)
                 .build();
+    }
+
+    @Test
+    void withGraceTimeTheVictimIsSignalledAndEndsPreemptedWhenTheGraceIsUp() {
+        gracedCluster();
         state = cluster.state();
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         int high = submit("high", aJob().tasks(1).build());
@@ -276,28 +281,7 @@ class TestPreemption {
 
     @Test
     void aRestartedControllerKeepsTheGraceDeadlineAndDoesNotSignalAgain() {
-        Partition graced = new Partition(
-                "low",
-                List.of("n1"),
-                true,
-                JobRequest.TIME_INFINITE,
-                JobRequest.TIME_NOT_SET,
-                Partition.NODES_UNLIMITED,
-                0,
-                PartitionState.UP,
-                0,
-                0,
-                1,
-                1,
-                false,
-                "CANCEL",
-                10,
-                "NO");
-        cluster = ClusterFixture.aCluster()
-                .cpus(CPUS)
-                .partitions(names -> List.of(graced, partition("high", names, 2, "CANCEL")))
-                .at(NOW - 1000, NOW)
-                .build();
+        gracedCluster();
         state = cluster.state();
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         submit("high", aJob().tasks(1).build());
