@@ -29,10 +29,14 @@ public final class ClusterFixture {
     private final List<Partition> partitions;
     private final List<DynamicMembership> memberships;
 
-    private ClusterFixture(List<Node> nodes, List<Partition> partitions, List<DynamicMembership> memberships) {
+    private final int firstJobId;
+
+    private ClusterFixture(
+            List<Node> nodes, List<Partition> partitions, List<DynamicMembership> memberships, int firstJobId) {
         this.nodes = List.copyOf(nodes);
         this.partitions = List.copyOf(partitions);
         this.memberships = List.copyOf(memberships);
+        this.firstJobId = firstJobId;
         this.state = emptyCopy();
         this.harness = new ControlHarness();
     }
@@ -66,7 +70,7 @@ public final class ClusterFixture {
 
     /** A state built again from the same configuration, nothing journaled: to restore a snapshot into. */
     public ClusterState emptyCopy() {
-        return new ClusterState(nodes, partitions, memberships, 1);
+        return new ClusterState(nodes, partitions, memberships, firstJobId);
     }
 
     /** The last record's sequence number. */
@@ -94,7 +98,9 @@ public final class ClusterFixture {
         private List<Node> configuredNodes;
         private int cpus = 4;
         private long memoryMb = 1000;
+        private GresInventory gres = GresInventory.NONE;
         private List<DynamicMembership> memberships = List.of();
+        private int firstJobId = 1;
         private long registeredAt;
         private long heardAt;
         private Function<List<String>, List<Partition>> partitions = names -> List.of(Builders.aPartition("p", names));
@@ -134,6 +140,18 @@ public final class ClusterFixture {
 
         public Builder memoryMb(long value) {
             memoryMb = value;
+            return this;
+        }
+
+        /** The GRES of each numbered node. */
+        public Builder gres(GresInventory value) {
+            gres = value;
+            return this;
+        }
+
+        /** slurm.conf {@code FirstJobId=}. */
+        public Builder firstJobId(int value) {
+            firstJobId = value;
             return this;
         }
 
@@ -177,10 +195,10 @@ public final class ClusterFixture {
             if (nodes == null) {
                 nodes = new ArrayList<>();
                 for (String name : names) {
-                    nodes.add(aNode(name).cpus(cpus).memory(memoryMb).build());
+                    nodes.add(aNode(name).cpus(cpus).memory(memoryMb).gres(gres).build());
                 }
             }
-            return new ClusterFixture(nodes, partitions.apply(names), memberships);
+            return new ClusterFixture(nodes, partitions.apply(names), memberships, firstJobId);
         }
     }
 
