@@ -1,8 +1,10 @@
 package dev.sluice.ctld;
 
+import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
@@ -17,22 +19,35 @@ import java.util.function.Function;
  * it: {@code aCluster().nodes(2).cpus(4).build()} is nodes {@code n1..n2}, registered and
  * answering, in one default partition {@code p}; {@link #replay} journals a record with the next
  * sequence number and {@link #apply} applies a handler's decision ({@link ControlHarness}).
+ * {@link Builder#configured} is the same cluster before any node registered: the state a
+ * controller builds from slurm.conf alone; {@link #emptyCopy} is one to restore a snapshot into.
  */
 public final class ClusterFixture {
     private final ClusterState state;
     private final ControlHarness harness;
     private final List<Node> nodes;
     private final List<Partition> partitions;
+    private final List<DynamicMembership> memberships;
 
-    private ClusterFixture(List<Node> nodes, List<Partition> partitions) {
+    private final int firstJobId;
+
+    private ClusterFixture(
+            List<Node> nodes, List<Partition> partitions, List<DynamicMembership> memberships, int firstJobId) {
         this.nodes = List.copyOf(nodes);
         this.partitions = List.copyOf(partitions);
-        this.state = new ClusterState(nodes, partitions, 1);
+        this.memberships = List.copyOf(memberships);
+        this.firstJobId = firstJobId;
+        this.state = emptyCopy();
         this.harness = new ControlHarness();
     }
 
     public static Builder aCluster() {
         return new Builder();
+    }
+
+    /** A node as slurm.conf configures it: 4 CPUs, 1000 MB, no GRES, at 127.0.0.1. */
+    public static NodeBuilder aNode(String name) {
+        return new NodeBuilder(name);
     }
 
     /** Nodes {@code n1..n<nodes>} of {@code cpus} CPUs in partition {@code p}, idle: registered 100 s before {@code now}, heard at it. */
@@ -51,6 +66,11 @@ public final class ClusterFixture {
 
     public List<Partition> partitions() {
         return partitions;
+    }
+
+    /** A state built again from the same configuration, nothing journaled: to restore a snapshot into. */
+    public ClusterState emptyCopy() {
+        return new ClusterState(nodes, partitions, memberships, firstJobId);
     }
 
     /** The last record's sequence number. */
@@ -75,8 +95,12 @@ public final class ClusterFixture {
 
     public static final class Builder {
         private List<String> names = List.of("n1");
+        private List<Node> configuredNodes;
         private int cpus = 4;
         private long memoryMb = 1000;
+        private GresInventory gres = GresInventory.NONE;
+        private List<DynamicMembership> memberships = List.of();
+        private int firstJobId = 1;
         private long registeredAt;
         private long heardAt;
         private Function<List<String>, List<Partition>> partitions = names -> List.of(Builders.aPartition("p", names));
@@ -98,6 +122,16 @@ public final class ClusterFixture {
             return this;
         }
 
+        /** These nodes, in this order, instead of numbered ones of {@link #cpus} and {@link #memoryMb}. */
+        public Builder nodes(NodeBuilder... value) {
+            configuredNodes = new ArrayList<>();
+            for (NodeBuilder node : value) {
+                configuredNodes.add(node.build());
+            }
+            names = configuredNodes.stream().map(Node::name).toList();
+            return this;
+        }
+
         /** CPUs of each node ({@link NodeHardware#ofCpus}). */
         public Builder cpus(int value) {
             cpus = value;
@@ -109,9 +143,27 @@ public final class ClusterFixture {
             return this;
         }
 
+        /** The GRES of each numbered node. */
+        public Builder gres(GresInventory value) {
+            gres = value;
+            return this;
+        }
+
+        /** slurm.conf {@code FirstJobId=}. */
+        public Builder firstJobId(int value) {
+            firstJobId = value;
+            return this;
+        }
+
         /** The partitions over the nodes' names; one default partition {@code p} unless given. */
         public Builder partitions(Function<List<String>, List<Partition>> value) {
             partitions = value;
+            return this;
+        }
+
+        /** Partitions whose nodes are chosen by feature (slurm.conf {@code Nodes=ALL} or a feature). */
+        public Builder memberships(DynamicMembership... value) {
+            memberships = List.of(value);
             return this;
         }
 
@@ -122,23 +174,91 @@ public final class ClusterFixture {
             return this;
         }
 
+        /** Every node registered at {@link #at}'s first time and heard at its second. */
         public ClusterFixture build() {
-            List<Node> nodes = new ArrayList<>();
-            for (String name : names) {
-                nodes.add(Node.configured(
-                        name, name, "127.0.0.1", 0, hardware(), List.of(), GresInventory.NONE, 1, false));
-            }
-            ClusterFixture cluster = new ClusterFixture(nodes, partitions.apply(names));
-            for (String name : names) {
+            ClusterFixture cluster = unregistered();
+            for (Node node : cluster.nodes) {
                 cluster.replay(new StateRecord.NodeRegistered(
-                        name, name, "127.0.0.1", 1, hardware(), false, 1, "v", registeredAt));
-                cluster.state.heard(name, heardAt);
+                        node.name(), node.name(), "127.0.0.1", 1, node.hardware(), false, 1, "v", registeredAt));
+                cluster.state.heard(node.name(), heardAt);
             }
             return cluster;
         }
 
-        private NodeHardware hardware() {
-            return NodeHardware.ofCpus(cpus, memoryMb);
+        /** The state as slurm.conf alone builds it: no node has registered, nothing journaled. */
+        public ClusterState configured() {
+            return unregistered().state;
+        }
+
+        private ClusterFixture unregistered() {
+            List<Node> nodes = configuredNodes;
+            if (nodes == null) {
+                nodes = new ArrayList<>();
+                for (String name : names) {
+                    nodes.add(aNode(name).cpus(cpus).memory(memoryMb).gres(gres).build());
+                }
+            }
+            return new ClusterFixture(nodes, partitions.apply(names), memberships, firstJobId);
+        }
+    }
+
+    /** A configured node; only what a test sets differs from the defaults of {@link #aNode}. */
+    public static final class NodeBuilder {
+        private final String name;
+        private String addr = "127.0.0.1";
+        private int port;
+        private int cpus = 4;
+        private long memoryMb = 1000;
+        private NodeHardware hardware;
+        private GresInventory gres = GresInventory.NONE;
+        private boolean future;
+
+        private NodeBuilder(String name) {
+            this.name = name;
+        }
+
+        public NodeBuilder cpus(int value) {
+            cpus = value;
+            return this;
+        }
+
+        public NodeBuilder memory(long mb) {
+            memoryMb = mb;
+            return this;
+        }
+
+        /** The whole layout (sockets, cores, threads), in place of {@link #cpus} and {@link #memory}. */
+        public NodeBuilder hardware(NodeHardware value) {
+            hardware = value;
+            return this;
+        }
+
+        public NodeBuilder gres(GresInventory value) {
+            gres = value;
+            return this;
+        }
+
+        /** Slurm's node {@code Gres=} value, e.g. {@code gpu:3}. */
+        public NodeBuilder gres(String value) {
+            return gres(GresInventory.of(GresSpec.parseNodeList(value), List.of()));
+        }
+
+        /** slurm.conf {@code NodeAddr=} and {@code Port=}. */
+        public NodeBuilder at(String address, int slurmdPort) {
+            addr = address;
+            port = slurmdPort;
+            return this;
+        }
+
+        /** {@code State=FUTURE}: configured, not yet part of the cluster. */
+        public NodeBuilder future() {
+            future = true;
+            return this;
+        }
+
+        public Node build() {
+            NodeHardware hw = hardware != null ? hardware : NodeHardware.ofCpus(cpus, memoryMb);
+            return Node.configured(name, name, addr, port, hw, List.of(), gres, 1, future);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
@@ -12,7 +13,6 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingJob;
@@ -30,7 +30,9 @@ class AccountingEventsTest {
     private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000, id -> 0);
 
     private static Node node(String name, int cpus, long mem, GresInventory gres, boolean future) {
-        return Node.configured(name, name, "127.0.0.1", 0, NodeHardware.ofCpus(cpus, mem), List.of(), gres, 1, future);
+        ClusterFixture.NodeBuilder node =
+                ClusterFixture.aNode(name).cpus(cpus).memory(mem).gres(gres);
+        return (future ? node.future() : node).build();
     }
 
     @Test

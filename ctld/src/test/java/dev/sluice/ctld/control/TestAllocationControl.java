@@ -6,14 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,11 +18,7 @@ import org.junit.jupiter.api.Test;
 class TestAllocationControl {
     private static final long NOW = 1_000_000;
     private static final Caller OWNER = new Caller(1000, 1000, "alice");
-    private final ClusterState state = new ClusterState(
-            List.of(Node.configured(
-                    "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false)),
-            List.of(Builders.aPartition("p", List.of("n1"))),
-            1);
+    private final ClusterState state = ClusterFixture.aCluster().configured();
     private long seq;
 
     private int job(JobRequest request, long limitMinutes, long startedSecondsAgo) {

@@ -7,13 +7,10 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.Identity;
@@ -33,30 +30,11 @@ class TestHostileInput {
     private static final long NOW = 1_000_000;
     private static final Caller OWNER = new Caller(1000, 1000, "user1000");
 
-    private final ClusterState state = new ClusterState(
-            List.of(
-                    Node.configured(
-                            "n1",
-                            "n1",
-                            "127.0.0.1",
-                            0,
-                            NodeHardware.ofCpus(4, 8000),
-                            List.of(),
-                            GresInventory.NONE,
-                            1,
-                            false),
-                    Node.configured(
-                            "n2",
-                            "n2",
-                            "127.0.0.1",
-                            0,
-                            NodeHardware.ofCpus(4, 6000),
-                            List.of(),
-                            GresInventory.NONE,
-                            1,
-                            false)),
-            List.of(Builders.aPartition("p", List.of("n1", "n2"))),
-            1);
+    private final ClusterState state = ClusterFixture.aCluster()
+            .nodes(
+                    ClusterFixture.aNode("n1").memory(8000),
+                    ClusterFixture.aNode("n2").memory(6000))
+            .configured();
     private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
 
     private static JobSpec.Builder plain() {

@@ -7,15 +7,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,19 +24,7 @@ class TestJobControlArrays {
     private final ControlHarness harness = new ControlHarness();
 
     private int submitArray(String spec) {
-        state = new ClusterState(
-                List.of(Node.configured(
-                        "n1",
-                        "n1",
-                        "127.0.0.1",
-                        0,
-                        NodeHardware.ofCpus(4, 1000),
-                        List.of(),
-                        GresInventory.NONE,
-                        1,
-                        false)),
-                List.of(Builders.aPartition("p", List.of("n1"))),
-                7);
+        state = ClusterFixture.aCluster().firstJobId(7).configured();
         ControlResult<Integer> r = jobs.submit(state, aJob().array(spec).build(), 100);
         harness.replayRecords(state, r);
         return r.response();

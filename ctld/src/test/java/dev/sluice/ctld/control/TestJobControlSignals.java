@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.JobControl.SignalScope;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import java.util.Map;
@@ -31,11 +28,7 @@ class TestJobControlSignals {
     private static final int USR1 = 10;
 
     private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
-    private final ClusterState state = new ClusterState(
-            List.of(Node.configured(
-                    "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false)),
-            List.of(Builders.aPartition("p", List.of("n1"))),
-            1);
+    private final ClusterState state = ClusterFixture.aCluster().configured();
     private long seq;
 
     private int job(JobRequest request, boolean running) {

@@ -8,17 +8,14 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -33,11 +30,7 @@ class TestJobRunControl {
     private static final Caller OWNER = new Caller(1000, 1000, "user1000");
     private static final Caller OTHER = new Caller(1001, 1001, "bob");
 
-    private final ClusterState state = new ClusterState(
-            List.of(Node.configured(
-                    "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false)),
-            List.of(Builders.aPartition("p", List.of("n1"))),
-            1);
+    private final ClusterState state = ClusterFixture.aCluster().configured();
     private final ControlHarness harness = new ControlHarness();
 
     private int job(JobRequest request, long startedAt) {
@@ -219,19 +212,7 @@ class TestJobRunControl {
                 new StateRecord.JobSuspendChanged(id, true, 100, NOW), new StateRecord.JobRequeued(held, true, NOW))) {
             assertThat(RecordCodec.decode(RecordCodec.encode(1, r))).isEqualTo(r);
         }
-        ClusterState copy = new ClusterState(
-                List.of(Node.configured(
-                        "n1",
-                        "n1",
-                        "127.0.0.1",
-                        0,
-                        NodeHardware.ofCpus(4, 1000),
-                        List.of(),
-                        GresInventory.NONE,
-                        1,
-                        false)),
-                List.of(Builders.aPartition("p", List.of("n1"))),
-                1);
+        ClusterState copy = ClusterFixture.aCluster().configured();
         long s = 0;
         for (StateRecord r : state.toRecords()) {
             copy.restore(++s, r);

@@ -8,16 +8,14 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.PartitionState;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.PartitionChange;
 import dev.sluice.ctld.state.StateRecord;
@@ -35,11 +33,11 @@ class TestJobUpdate {
     private static final Caller OTHER = new Caller(1001, 1001, "bob");
 
     /** Partition p: two nodes, MaxTime 60 minutes. */
-    private final ClusterState state = new ClusterState(
-            List.of(node("n1"), node("n2")),
-            List.of(new Partition(
+    private final ClusterState state = ClusterFixture.aCluster()
+            .nodes(2)
+            .partitions(names -> List.of(new Partition(
                     "p",
-                    List.of("n1", "n2"),
+                    names,
                     true,
                     60,
                     JobRequest.TIME_NOT_SET,
@@ -53,15 +51,10 @@ class TestJobUpdate {
                     false,
                     "OFF",
                     0,
-                    "NO")),
-            1);
+                    "NO")))
+            .configured();
 
     private final ControlHarness harness = new ControlHarness();
-
-    private static Node node(String name) {
-        return Node.configured(
-                name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-    }
 
     /** A job of uid 1000 with a 10-minute limit; running on n1 when {@code running}. */
     private int job(JobRequest request, boolean running) {

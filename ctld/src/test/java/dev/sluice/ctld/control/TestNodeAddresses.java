@@ -2,11 +2,10 @@ package dev.sluice.ctld.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.NodeAddresses.Choice;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -21,8 +20,7 @@ class TestNodeAddresses {
     private static final Optional<String> PEER = Optional.of("10.0.0.7");
 
     private static Node created(String name, String addr) {
-        return Node.configured(
-                name, name, addr, 6818, NodeHardware.ofCpus(2, 1000), List.of(), GresInventory.NONE, 1, true);
+        return ClusterFixture.aNode(name).cpus(2).at(addr, 6818).future().build();
     }
 
     @Test

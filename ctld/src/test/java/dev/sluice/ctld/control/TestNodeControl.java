@@ -10,8 +10,8 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.NodeFlag;
 import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
@@ -35,23 +35,13 @@ class TestNodeControl {
     private final ControlHarness harness = new ControlHarness();
 
     private ClusterState state() {
-        Node n1 = Node.configured(
-                "n1",
-                "n1",
-                "127.0.0.1",
-                0,
-                HW,
-                List.of(),
-                GresInventory.of(GresSpec.parseNodeList("gpu:3"), List.of()),
-                1,
-                false);
-        return new ClusterState(
-                List.of(n1),
-                List.of(Builders.aPartition("all", List.of("n1")), Builders.aPartition("gpu", List.of())),
-                List.of(
+        return ClusterFixture.aCluster()
+                .nodes(ClusterFixture.aNode("n1").hardware(HW).gres("gpu:3"))
+                .partitions(names -> List.of(Builders.aPartition("all", names), Builders.aPartition("gpu", List.of())))
+                .memberships(
                         new DynamicMembership("all", true, Set.of()),
-                        new DynamicMembership("gpu", false, Set.of("a100"))),
-                1);
+                        new DynamicMembership("gpu", false, Set.of("a100")))
+                .configured();
     }
 
     private static NodeControl.Registration reg(String name, Optional<NodeControl.Found> found) {
@@ -426,9 +416,12 @@ class TestNodeControl {
     /** A job on two nodes downed in one command is requeued once, not twice. */
     @Test
     void aJobOnTwoDownedNodesFailsOnce() {
-        Node n2 = Node.configured("n2", "n2", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
-        ClusterState s = new ClusterState(
-                List.of(state().node("n1"), n2), List.of(Builders.aPartition("all", List.of("n1", "n2"))), 1);
+        ClusterState s = ClusterFixture.aCluster()
+                .nodes(
+                        ClusterFixture.aNode("n1").hardware(HW).gres("gpu:3"),
+                        ClusterFixture.aNode("n2").hardware(HW))
+                .partitions(names -> List.of(Builders.aPartition("all", names)))
+                .configured();
         harness.replay(
                 s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "all", 60, 100));
         harness.replay(

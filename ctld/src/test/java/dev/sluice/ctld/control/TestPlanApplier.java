@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +21,7 @@ class TestPlanApplier {
     private static final Allocation ONE_CPU = new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1)));
 
     private static ClusterState state() {
-        Node n1 = Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        ClusterState state = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        ClusterState state = ClusterFixture.aCluster().configured();
         state.replay(
                 1, new StateRecord.JobSubmitted(1, Builders.aJob().array("1-3").build(), "p", 60, 100));
         state.replay(2, new StateRecord.JobSubmitted(2, Builders.aJob().build(), "p", 60, 100));

@@ -6,16 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.ReservationFlag;
-import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,24 +27,15 @@ class TestReservationControl {
             u -> Set.of("root", "alice", "bob", "user1000").contains(u),
             a -> Set.of("root", "physics").contains(a));
 
-    private final ControlHarness harness = new ControlHarness();
+    private ControlHarness harness;
     private ClusterState state;
 
     @BeforeEach
     void cluster() {
-        List<Node> nodes = new ArrayList<>();
-        for (String n : List.of("n1", "n2", "n3")) {
-            nodes.add(Node.configured(
-                    n, n, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
-        }
-        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2", "n3"))), 1);
-        for (String n : List.of("n1", "n2", "n3")) {
-            harness.replay(
-                    state,
-                    new StateRecord.NodeRegistered(
-                            n, n, "127.0.0.1", 1, NodeHardware.ofCpus(4, 1000), false, 1, "v", NOW - 100));
-            state.heard(n, NOW);
-        }
+        ClusterFixture cluster =
+                ClusterFixture.aCluster().nodes(3).at(NOW - 100, NOW).build();
+        state = cluster.state();
+        harness = new ControlHarness(cluster.sequence());
     }
 
     private static ReservationSpec spec(String name, String nodes, Long minutes, String users, String... flags) {

@@ -7,12 +7,10 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,9 +24,7 @@ class TestStepCommands {
     private final ClusterState state = running();
 
     private ClusterState running() {
-        Node n1 = Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        ClusterState s = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        ClusterState s = ClusterFixture.aCluster().configured();
         harness.replay(
                 s, new StateRecord.JobSubmitted(1, Builders.aJob().requeue().build(), "p", 60, 100));
         harness.replay(s, new StateRecord.JobStarted(1, TWO_CPUS, "p", 60, 101));

@@ -2,16 +2,14 @@ package dev.sluice.ctld.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
@@ -39,21 +37,11 @@ class TestWarnSignals {
     }
 
     private ClusterState running(JobRequest request, long limitMinutes) {
-        Node n1 = Node.configured(
-                "n1",
-                "n1",
-                "127.0.0.1",
-                0,
-                new NodeHardware(4, 1, 1, 4, 1, 8000, 0),
-                List.of(),
-                GresInventory.of(GresSpec.parseNodeList(""), List.of()),
-                1,
-                false);
-        ClusterState state = new ClusterState(
-                List.of(n1),
-                List.of(Builders.aPartition("all", List.of("n1"))),
-                List.of(new DynamicMembership("all", true, Set.of())),
-                1);
+        ClusterState state = ClusterFixture.aCluster()
+                .nodes(ClusterFixture.aNode("n1").hardware(new NodeHardware(4, 1, 1, 4, 1, 8000, 0)))
+                .partitions(names -> List.of(Builders.aPartition("all", names)))
+                .memberships(new DynamicMembership("all", true, Set.of()))
+                .configured();
         harness.replay(state, new StateRecord.JobSubmitted(1, request, "all", limitMinutes, START - 5));
         harness.replay(
                 state,

@@ -3,14 +3,11 @@ package dev.sluice.ctld.limits;
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.queue.FairShare;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import java.util.Map;
@@ -48,20 +45,7 @@ class TestShareTree {
             Map.of());
 
     private ClusterState state() {
-        ClusterState s = new ClusterState(
-                List.of(Node.configured(
-                        "n1",
-                        "n1",
-                        "127.0.0.1",
-                        0,
-                        NodeHardware.ofCpus(4, 1000),
-                        List.of(),
-                        GresInventory.NONE,
-                        1,
-                        false)),
-                List.of(Builders.aPartition("p", List.of("n1"))),
-                1);
-        return s;
+        return ClusterFixture.aCluster().configured();
     }
 
     private static String render(List<ShareTree.Line> lines) {

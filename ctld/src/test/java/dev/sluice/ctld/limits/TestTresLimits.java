@@ -8,6 +8,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.gres.GresInventory;
@@ -18,10 +19,6 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
-import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,19 +49,15 @@ class TestTresLimits {
 
     @BeforeEach
     void cluster() {
-        List<Node> nodes = new ArrayList<>();
-        for (String n : List.of("n1", "n2")) {
-            nodes.add(Node.configured(
-                    n, n, "127.0.0.1", 0, NodeHardware.ofCpus(8, 16000), List.of(), twoGpus(), 1, false));
-        }
-        state = new ClusterState(nodes, List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
-        for (String n : List.of("n1", "n2")) {
-            state.replay(
-                    ++seq,
-                    new StateRecord.NodeRegistered(
-                            n, n, "127.0.0.1", 1, NodeHardware.ofCpus(8, 16000), false, 1, "v", NOW - 100));
-            state.heard(n, NOW);
-        }
+        ClusterFixture cluster = ClusterFixture.aCluster()
+                .nodes(2)
+                .cpus(8)
+                .memoryMb(16000)
+                .gres(twoGpus())
+                .at(NOW - 100, NOW)
+                .build();
+        state = cluster.state();
+        seq = cluster.sequence();
     }
 
     static Limits grp(String tres) {

@@ -8,16 +8,15 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
-import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -42,9 +41,7 @@ class TestControllerLoop {
     private ControllerLoop loop;
 
     private ClusterState state() {
-        Node n1 = Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        return new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        return ClusterFixture.aCluster().configured();
     }
 
     private ControllerLoop start(ClusterState state) throws Exception {

@@ -5,16 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
-import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.nio.file.Path;
@@ -53,8 +52,10 @@ class TestJobLog {
     }
 
     private void start() throws Exception {
-        List<Node> configured = List.of(node("n1"), node("n2"));
-        ClusterState state = new ClusterState(configured, List.of(Builders.aPartition("gpu", List.of("n1", "n2"))), 1);
+        ClusterState state = ClusterFixture.aCluster()
+                .nodes(2)
+                .partitions(names -> List.of(Builders.aPartition("gpu", names)))
+                .configured();
         Journal journal = Recovery.recover(dir, state, false).journal();
         loop = new ControllerLoop(
                 state,
@@ -73,11 +74,6 @@ class TestJobLog {
                             n, n, "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v"),
                     now)));
         }
-    }
-
-    private static Node node(String name) {
-        return Node.configured(
-                name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
     }
 
     private static <T> T get(CompletableFuture<T> f) throws Exception {
@@ -149,7 +145,7 @@ class TestJobLog {
     @Test
     void linesWaitForTheirRecordsToBeDurable() {
         JobLog log = new JobLog(lines::add);
-        ClusterState state = new ClusterState(List.of(node("n1")), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        ClusterState state = ClusterFixture.aCluster().configured();
         log.applied(1, new StateRecord.JobEnded(7, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 5), state);
         assertThat(lines).isEmpty();
         log.synced(1);

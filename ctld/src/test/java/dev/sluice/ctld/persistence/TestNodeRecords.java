@@ -3,10 +3,9 @@ package dev.sluice.ctld.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
-import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
@@ -70,14 +69,13 @@ class TestNodeRecords {
     }
 
     private static ClusterState fresh() {
-        Node n1 = Node.configured("n1", "n1", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
-        return new ClusterState(
-                List.of(n1),
-                List.of(Builders.aPartition("all", List.of("n1")), Builders.aPartition("a100", List.of())),
-                List.of(
+        return ClusterFixture.aCluster()
+                .nodes(ClusterFixture.aNode("n1").hardware(HW))
+                .partitions(names -> List.of(Builders.aPartition("all", names), Builders.aPartition("a100", List.of())))
+                .memberships(
                         new DynamicMembership("all", true, Set.of()),
-                        new DynamicMembership("a100", false, Set.of("a100"))),
-                1);
+                        new DynamicMembership("a100", false, Set.of("a100")))
+                .configured();
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.sluice.ctld.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.ReservationFlag;
-import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.state.StateRecord;
@@ -80,21 +80,7 @@ class TestReservationRecords {
         assertThat(after.reservations().all()).containsExactly(R);
     }
 
-    private static dev.sluice.ctld.state.Node node(String name) {
-        return dev.sluice.ctld.state.Node.configured(
-                name,
-                name,
-                "127.0.0.1",
-                0,
-                dev.sluice.ctld.state.NodeHardware.ofCpus(4, 1000),
-                List.of(),
-                dev.sluice.ctld.gres.GresInventory.NONE,
-                1,
-                false);
-    }
-
     private static ClusterState fresh() {
-        return new ClusterState(
-                List.of(node("n1"), node("n2")), List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
+        return ClusterFixture.aCluster().nodes(2).configured();
     }
 }

@@ -3,16 +3,12 @@ package dev.sluice.ctld.queue;
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.ForAll;
@@ -34,13 +30,7 @@ class TestPriorityFactors {
     private long seq;
 
     private void cluster() {
-        List<Node> list = new ArrayList<>();
-        List<String> names = List.of("n1", "n2");
-        for (String name : names) {
-            list.add(Node.configured(
-                    name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false));
-        }
-        state = new ClusterState(list, List.of(Builders.aPartition("p", names)), 1);
+        state = ClusterFixture.aCluster().nodes(2).configured();
     }
 
     private int submit(JobRequest request) {

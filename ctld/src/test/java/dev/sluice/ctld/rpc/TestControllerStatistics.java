@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.sched.CycleFacts;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
-import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.v1.GetStatisticsResponse;
 import java.util.List;
@@ -24,19 +21,7 @@ class TestControllerStatistics {
     private static final long NOW = 1_000_000;
 
     private static ClusterState cluster() {
-        return new ClusterState(
-                List.of(Node.configured(
-                        "n1",
-                        "n1",
-                        "127.0.0.1",
-                        0,
-                        NodeHardware.ofCpus(4, 1000),
-                        List.of(),
-                        GresInventory.NONE,
-                        1,
-                        false)),
-                List.of(Builders.aPartition("p", List.of("n1"))),
-                1);
+        return ClusterFixture.aCluster().configured();
     }
 
     @Test

@@ -292,7 +292,7 @@ class TestPreemption {
                 .forEach(cluster::replay);
 
         // Restarted from a snapshot whose records went through the journal's codec.
-        ClusterState restored = new ClusterState(cluster.nodes(), cluster.partitions(), 1);
+        ClusterState restored = cluster.emptyCopy();
         long seq = 0;
         for (StateRecord r : state.toRecords()) {
             restored.restore(

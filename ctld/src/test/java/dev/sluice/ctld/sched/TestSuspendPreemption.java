@@ -150,7 +150,7 @@ class TestSuspendPreemption {
         pass();
         submit("high", 1);
         pass();
-        ClusterState restored = new ClusterState(cluster.nodes(), cluster.partitions(), 1);
+        ClusterState restored = cluster.emptyCopy();
         for (StateRecord r : state.toRecords()) {
             restored.restore(cluster.sequence(), r);
         }

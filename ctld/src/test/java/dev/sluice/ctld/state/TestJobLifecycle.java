@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -289,9 +289,7 @@ class TestJobLifecycle {
     /** The state refuses a corrupt journal and is left as it was. */
     @Test
     void theStateRefusesAnIllegalRecord() {
-        Node n1 = Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        ClusterState state = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        ClusterState state = ClusterFixture.aCluster().configured();
         state.replay(1, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 100));
         ClusterImage before = state.image();
         assertThatThrownBy(
@@ -324,9 +322,7 @@ class TestJobLifecycle {
     /** The loop checks a whole decision first: moving one job twice illegally refuses it all. */
     @Test
     void aDecisionIsCheckedWhole() {
-        Node n1 = Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        ClusterState state = new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        ClusterState state = ClusterFixture.aCluster().configured();
         state.replay(1, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 100));
         state.replay(2, new StateRecord.JobStarted(1, TWO_NODES, "p", 60, 101));
         StateRecord requeue = new StateRecord.JobRequeued(1, 110);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,8 +18,7 @@ class TestNodeBusyAndDerivedExit {
     private static final NodeHardware HW = NodeHardware.ofCpus(4, 1000);
 
     private static ClusterState fresh() {
-        Node n1 = Node.configured("n1", "n1", "127.0.0.1", 0, HW, List.of(), GresInventory.NONE, 1, false);
-        return new ClusterState(List.of(n1), List.of(Builders.aPartition("p", List.of("n1"))), 1);
+        return ClusterFixture.aCluster().configured();
     }
 
     private static StateRecord start(int job, long time) {

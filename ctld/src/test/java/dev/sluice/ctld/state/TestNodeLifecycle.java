@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import java.util.List;
@@ -26,16 +27,8 @@ class TestNodeLifecycle {
         FUTURE;
 
         Node node() {
-            Node base = Node.configured(
-                            "n1",
-                            "n1",
-                            "127.0.0.1",
-                            0,
-                            NodeHardware.ofCpus(4, 1000),
-                            List.of(),
-                            GresInventory.NONE,
-                            1,
-                            false)
+            Node base = ClusterFixture.aNode("n1")
+                    .build()
                     .withRegistration("n1", "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, 1, "v");
             return switch (this) {
                 case IDLE -> base;

@@ -3,7 +3,7 @@ package dev.sluice.ctld.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -11,17 +11,15 @@ import org.junit.jupiter.api.Test;
 /** scontrol reconfigure: new nodes come in, partitions follow the file, dynamic nodes re-join. */
 class TestReconfigure {
     private static Node node(String name) {
-        return Node.configured(
-                name, name, "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
+        return ClusterFixture.aNode(name).build();
     }
 
     @Test
     void newNodesArriveAndDynamicNodesRejoinTheNewPartitions() {
-        ClusterState s = new ClusterState(
-                List.of(node("n1")),
-                List.of(Builders.aPartition("all", List.of("n1"))),
-                List.of(new DynamicMembership("all", true, Set.of())),
-                1);
+        ClusterState s = ClusterFixture.aCluster()
+                .partitions(names -> List.of(Builders.aPartition("all", names)))
+                .memberships(new DynamicMembership("all", true, Set.of()))
+                .configured();
         s.replay(
                 1,
                 new StateRecord.NodeRegistered(

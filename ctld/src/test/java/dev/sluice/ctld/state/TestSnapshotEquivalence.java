@@ -5,18 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.ClusterFixture;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A snapshot (the state as records) replays into the same image as the full history. */
 class TestSnapshotEquivalence {
     private static ClusterState fresh() {
-        Node n1 = Node.configured(
-                "n1", "n1", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        Node n2 = Node.configured(
-                "n2", "n2", "127.0.0.1", 0, NodeHardware.ofCpus(4, 1000), List.of(), GresInventory.NONE, 1, false);
-        return new ClusterState(List.of(n1, n2), List.of(Builders.aPartition("p", List.of("n1", "n2"))), 1);
+        return ClusterFixture.aCluster().nodes(2).configured();
     }
 
     @Test
