@@ -82,12 +82,12 @@ class TestDb38JobFilters {
 
     @Test
     void listsOfNumbersReadANameAsZeroAndListsOfTextCompareText() {
-        // Both jobs have group id 0, no reservation and no reason.
+        // Both jobs have group id 0 and no reason; a reservation chooses none out (22.05's didn't).
         assertThat(ids("groups=0")).containsExactly(7, 8);
         assertThat(ids("groups=root")).containsExactly(7, 8);
         assertThat(ids("groups=5")).isEmpty();
         assertThat(ids("reservation=nope")).containsExactly(7, 8);
-        assertThat(ids("reservation=2")).isEmpty();
+        assertThat(ids("reservation=2")).containsExactly(7, 8);
         assertThat(ids("reason=None")).containsExactly(7, 8);
         assertThat(ids("association=3")).containsExactly(7);
         assertThat(ids("constraints=nope")).isEmpty();
@@ -108,7 +108,28 @@ class TestDb38JobFilters {
                 "start_time=now-1hours&submit_time=now-1hours",
                 "start_time and submit_time are mutually exclusive",
                 "submit_time");
-        assertThat(ids("submit_time=now-1hours&cpus_min=%2B2")).containsExactly(7);
+        assertThat(ids("submit_time=now-1hours&cpus_min=2")).containsExactly(7);
+    }
+
+    @Test
+    void aStatesWindowHasSlurmdbdsDefaultsWhichSubmitTimeTurnsOff() {
+        long before = System.currentTimeMillis() / 1000;
+        rest.as("GET", JOBS + "state=COMPLETED&start_time=2023-11-14T22:00:00", null);
+        // Without a job the window ends where it starts.
+        assertThat(lastQuery().getWindowEnd()).isEqualTo(lastQuery().getWindowStart());
+        rest.as("GET", JOBS + "state=COMPLETED&step=7", null);
+        // With a job it runs from the epoch to now.
+        assertThat(lastQuery().getWindowStart()).isZero();
+        assertThat(lastQuery().getWindowEnd()).isGreaterThanOrEqualTo(before);
+        rest.as("GET", JOBS + "state=COMPLETED&submit_time=now-1hours&end_time=now", null);
+        assertThat(lastQuery().getWindowEnd()).isGreaterThanOrEqualTo(before);
+        // submit_time without an end: a window that ends at 0, where no state is; nothing asked.
+        int asked = rest.controller.accounting.seen.size();
+        assertThat(ids("state=COMPLETED&submit_time=now-1hours")).isEmpty();
+        assertThat(rest.controller.accounting.seen.stream()
+                        .skip(asked)
+                        .filter(r -> r.getBodyCase() == DbdRequest.BodyCase.QUERY_JOBS))
+                .isEmpty();
     }
 
     @Test

@@ -24,7 +24,8 @@ import java.util.Set;
 record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<String> step, JobLimits38 limits) {
     /**
      * The fields 22.05's dbv0.0.38 takes (compat 180: {@code groups}, not {@code group}). {@code
-     * exit_code} is read but slurmdbd 22.05 applies it to no job; {@code format} and {@code
+     * exit_code} and {@code reservation} are read but slurmdbd 22.05 chose every job with them
+     * (compat 180, 182); {@code format} and {@code
      * disable_wait_for_result} change nothing slurmrestd prints.
      */
     private static final Set<String> KNOWN = Set.of(
@@ -105,9 +106,20 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
                 b.addStates(state.get());
             }
         }
-        if (!states.isEmpty() && !submitTime) {
-            start = start == 0 ? now.getEpochSecond() : start;
-            end = end == 0 ? now.getEpochSecond() : end;
+        if (!states.isEmpty()) {
+            // slurmdbd's defaults for a state (slurmdb_job_cond_def_start_end): with a job, the
+            // window runs from the epoch to its start or else now; without, from now to its
+            // start. submit_time turns the defaults off, and a state in a window that ends at 0
+            // finds nothing (compat 182).
+            boolean job = q.containsKey("step") && !q.get("step").isBlank();
+            if (submitTime) {
+                impossible |= end == 0;
+            } else if (job) {
+                end = end == 0 ? (start == 0 ? now.getEpochSecond() : start) : end;
+            } else {
+                start = start == 0 ? now.getEpochSecond() : start;
+                end = end == 0 ? start : end;
+            }
         }
         b.setWindowStart(start).setWindowEnd(end);
         List<Integer> qos = List.of();

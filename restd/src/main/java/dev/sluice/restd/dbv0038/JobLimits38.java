@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
  * row (compat 180), applied as its SQL applies them: a count's maximum only beside its minimum
  * ({@code between min and max}; a minimum alone is that count exactly), the nodes a job ran on,
  * and the lists compared with
- * columns that hold numbers (group ids, reservation ids, association ids, reasons), where a name
- * is read as MySQL reads a string beside a number: its leading digits, or 0.
+ * columns that hold numbers (group ids, association ids, reasons), where a name is read as MySQL
+ * reads a string beside a number: its leading digits, or 0. {@code reservation} chose every job
+ * whatever it named (compat 180, 182), as {@code exit_code} did: both are read and not applied.
  */
 record JobLimits38(
         int cpusMin,
@@ -23,7 +24,6 @@ record JobLimits38(
         int nodesMax,
         List<Long> groups,
         List<Long> associations,
-        List<Long> reservations,
         List<Long> reasons,
         List<String> constraints,
         List<String> wckeys,
@@ -49,7 +49,6 @@ record JobLimits38(
                 integer(q, "nodes_max"),
                 numbers(q, "groups"),
                 numbers(q, "association"),
-                numbers(q, "reservation"),
                 numbers(q, "reason"),
                 JobFilter38.list(q, "constraints"),
                 JobFilter38.list(q, "wckey"),
@@ -61,7 +60,6 @@ record JobLimits38(
                 && range(j.getNumNodes(), nodesMin, nodesMax)
                 && (groups.isEmpty() || groups.contains(Integer.toUnsignedLong(j.getGid())))
                 && (associations.isEmpty() || associations.contains(j.getAssocId()))
-                && (reservations.isEmpty() || reservations.contains(Integer.toUnsignedLong(j.getReservationId())))
                 && (reasons.isEmpty() || reasons.contains(reasonNumber(j.getReason())))
                 && (constraints.isEmpty()
                         || constraints.stream().anyMatch(c -> j.getConstraints().contains(c)))
