@@ -120,6 +120,11 @@ final class FakeAccounting {
             .setOrganization("science")
             .build()));
 
+    private static final int INVALID_ARGUMENT = dev.sluice.common.error.ErrorCode.INVALID_ARGUMENT.number();
+
+    /** The clusters the database has: this one, and those added. */
+    final List<String> clusters = new ArrayList<>(List.of("test"));
+
     /** Users added beside alice. */
     final List<UserEntry> users = new ArrayList<>();
 
@@ -141,7 +146,7 @@ final class FakeAccounting {
             .build();
 
     /** As sluice-dbd deletes: accounts by name, users by name, or a user's associations under accounts. */
-    private DeleteAssocResult delete(dev.sluice.protocol.v1.DeleteAssocRequest d) {
+    private DeleteAssocResult delete(dev.sluice.protocol.v1.DeleteAssocRequest d) throws AccountingException {
         DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
         switch (d.getEntity()) {
             case ACCOUNTS -> {
@@ -167,7 +172,8 @@ final class FakeAccounting {
                     aliceInPhysics = alice && aliceInPhysics;
                 }
             }
-            default -> throw new IllegalArgumentException("cannot delete " + d.getEntity());
+            // sluice-dbd's refusal of what it cannot delete (clusters): its INVALID_ARGUMENT.
+            default -> throw new AccountingException(" Can't delete " + d.getEntity(), INVALID_ARGUMENT);
         }
         return out.build();
     }
@@ -195,7 +201,8 @@ final class FakeAccounting {
         }
         DbdResponse.Builder out = DbdResponse.newBuilder();
         boolean changes = switch (r.getBodyCase()) {
-            case ADD_ACCOUNTS, ADD_USERS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC, ADD_QOS, MODIFY_QOS -> true;
+            case ADD_ACCOUNTS, ADD_USERS, ADD_CLUSTERS, MODIFY_ASSOC, DELETE_QOS, DELETE_ASSOC, ADD_QOS, MODIFY_QOS ->
+                true;
             default -> false;
         };
         if (changes && !OPERATORS.contains(user)) {
@@ -203,6 +210,13 @@ final class FakeAccounting {
         }
         switch (r.getBodyCase()) {
             case DELETE_ASSOC -> out.setDeleted(delete(r.getDeleteAssoc()));
+            case ADD_CLUSTERS -> {
+                if (r.getAddClusters().getCommit()) {
+                    r.getAddClusters().getNamesList().stream()
+                            .filter(n -> !clusters.contains(n))
+                            .forEach(clusters::add);
+                }
+            }
             case ADD_QOS -> {
                 AddResult.Builder added = AddResult.newBuilder();
                 for (String name : r.getAddQos().getNamesList()) {
@@ -364,7 +378,13 @@ final class FakeAccounting {
                                         .setId(1)
                                         .setLimits(
                                                 AssociationLimits.newBuilder().setShares(1)))
-                                .addClusters("test")));
+                                .addAllClusters(clusters.stream()
+                                        .filter(c -> r.getListAssoc().getEntity() != AssocEntity.CLUSTERS
+                                                || r.getListAssoc().getNamesCount() == 0
+                                                || r.getListAssoc()
+                                                        .getNamesList()
+                                                        .contains(c))
+                                        .toList())));
             case LIST_QOS ->
                 out.setListedQos(ListQosResult.newBuilder()
                         .addAllQos(qos.stream()

@@ -1,19 +1,26 @@
 package dev.sluice.restd.dbv0038;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.tres.Tres;
+import dev.sluice.protocol.v1.AddClusterRequest;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ConfigEntry;
+import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.GetConfigRequest;
 import dev.sluice.protocol.v1.GetNodesRequest;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.TresEntry;
+import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.controller.ControllerSession;
+import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.slurmdb.SlurmdbApi;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Clusters in dbv0.0.38's shape (compat 153). slurmdbd knows what a controller told it when it
@@ -67,6 +74,42 @@ final class Clusters38 {
         }
         return out;
     }
+
+    /** {@code GET cluster/{name}}: that cluster; one the database does not have is 9003 with 500. */
+    Reply one(List<String> found, List<TresEntry> tres, ControllerSession controller, DbEnvelope38 out) {
+        out.body().set("clusters", list(found, tres, controller));
+        if (found.isEmpty()) {
+            return out.nothingFound("slurmdb_clusters_get").reply(500);
+        }
+        return out.reply(200);
+    }
+
+    /**
+     * {@code POST clusters}: each named cluster added, with its root associations, as {@code
+     * sacctmgr add cluster} adds it (one that exists is left as it is); tried before it is
+     * committed, so a refused request (a plain user's: 2002, compat 181) adds none. What else a
+     * cluster record holds (controller, nodes, TRES) slurmdbd learns from a registering
+     * controller, so a value there is refused rather than dropped.
+     */
+    static Reply add(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
+        try {
+            AddClusterRequest.Builder add = AddClusterRequest.newBuilder();
+            for (JsonNode c : Posts38.list(body, "clusters", out)) {
+                Posts38.blank(c, Set.of("name"), SOURCE_ADD, out, 500);
+                String name = Posts38.text(c, "name");
+                if (name.isEmpty()) {
+                    throw Posts38.unspecified(out, SOURCE_ADD, 500);
+                }
+                add.addNames(name);
+            }
+            return Posts38.apply(
+                    dbd, List.of(DbdRequest.newBuilder().setAddClusters(add)), out, SOURCE_ADD, 500, false);
+        } catch (Posts38.Refused r) {
+            return r.out.reply(r.status);
+        }
+    }
+
+    private static final String SOURCE_ADD = "slurmdb_clusters_add";
 
     private static List<NodeInfo> nodes(ControllerSession controller) {
         try {

@@ -90,6 +90,16 @@ public final class Db38 {
                     "dbv0.0.38_response_qos_delete"),
             Route.get("tres/", "the TRES", "dbv0.0.38_tres_info"),
             Route.get("clusters/", "the clusters", "dbv0.0.38_cluster_info"),
+            Route.post(
+                    "clusters/",
+                    "add clusters by name (operators only)",
+                    "dbv0.0.38_response_cluster_add",
+                    "dbv0.0.38_clusters_properties"),
+            Route.get("cluster/{cluster_name}", "one cluster", "dbv0.0.38_cluster_info"),
+            Route.delete(
+                    "cluster/{cluster_name}",
+                    "delete a cluster: refused (a plain user's with 2002; sluice-dbd deletes no cluster)",
+                    "dbv0.0.38_response_cluster_delete"),
             Route.get("config/", "everything above at once", "dbv0.0.38_config_info"));
 
     /** One request, already authenticated; {@code accounting} empty where there is no dbd. */
@@ -149,6 +159,14 @@ public final class Db38 {
                         case "GET qos", "GET qos/*" -> qos(db, out, arg);
                         case "GET tres" -> tres(db, out);
                         case "GET clusters" -> clusters(db, out, call.controller());
+                        case "GET cluster/*" ->
+                            clusters.one(
+                                    db.list(AssocEntity.CLUSTERS, arg).getClustersList(),
+                                    db.tres(),
+                                    call.controller(),
+                                    out);
+                        case "POST clusters" -> Clusters38.add(db.dbd, out, call.body());
+                        case "DELETE cluster/*" -> Deletes38.cluster(db.dbd, out, arg);
                         case "GET config" -> config(db, out, call);
                         case "GET wckeys", "GET wckey/*" -> wckeys(db, out, call.user());
                         case "POST accounts" -> Posts38.accounts(db.dbd, out, call.body());
@@ -191,6 +209,7 @@ public final class Db38 {
             case "user", "users" -> "slurmdb_users" + call;
             case "association", "associations" -> "slurmdb_associations" + call;
             case "wckey", "wckeys" -> "slurmdb_wckeys" + call;
+            case "cluster", "clusters" -> "slurmdb_clusters" + call;
             case "config" -> "slurmdb_config" + call;
             default -> "slurmdb_" + what + call;
         };
@@ -204,7 +223,8 @@ public final class Db38 {
             case "GET users", "GET user/*" -> "users";
             case "GET qos", "GET qos/*" -> "QOS";
             case "GET tres" -> "TRES";
-            case "GET clusters" -> "clusters";
+            case "GET clusters", "GET cluster/*" -> "clusters";
+            case "DELETE cluster/*" -> "deleted_clusters";
             case "GET wckeys", "GET wckey/*" -> "wckeys";
             default -> null;
         };

@@ -185,6 +185,30 @@ final class Deletes38 {
         return out.nothingFound("slurmdb_wckeys_remove").reply(500);
     }
 
+    /**
+     * {@code DELETE cluster/{name}}: sluice-dbd deletes no cluster, so an operator gets its
+     * refusal; anyone else gets 2002 with an empty {@code deleted_clusters}, as 22.05 answers
+     * (compat 181). (22.05 answered root 304 and deleted nothing, an existing cluster too.)
+     */
+    static Reply cluster(AccountingSession dbd, DbEnvelope38 out, String name) {
+        var deleted = out.body().putArray("deleted_clusters");
+        DeleteAssocResult result;
+        try {
+            result = delete(
+                    dbd,
+                    DeleteAssocRequest.newBuilder()
+                            .setEntity(AssocEntity.CLUSTERS)
+                            .addNames(name));
+        } catch (AccountingException e) {
+            return refused(out, e, "slurmdb_clusters_remove").reply(500);
+        }
+        if (result.getDeletedCount() == 0) {
+            return Reply.text(304, "");
+        }
+        result.getDeletedList().forEach(deleted::add);
+        return out.reply(200);
+    }
+
     /** slurmdbd's name of a removed association: {@code C = anchor     A = r156       U = alice}. */
     static String named(AssociationEntry a) {
         String name = String.format("C = %-10s A = %-10s", a.getCluster(), a.getAccount());

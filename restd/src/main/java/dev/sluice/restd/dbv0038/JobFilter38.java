@@ -21,8 +21,13 @@ import java.util.Set;
  * is the present moment, so a state alone finds no job that has ended; QOS are chosen by their
  * numbers (a name finds none).
  */
-record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<String> step) {
-    /** The fields 22.05's dbv0.0.38 takes; those Sluice has no filter for are accepted and ignored. */
+record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<String> step, JobLimits38 limits) {
+    /**
+     * The fields 22.05's dbv0.0.38 takes (compat 180: {@code groups}, not {@code group}). {@code
+     * exit_code} and {@code reservation} are read but slurmdbd 22.05 chose every job with them
+     * (compat 180, 182); {@code format} and {@code
+     * disable_wait_for_result} change nothing slurmrestd prints.
+     */
     private static final Set<String> KNOWN = Set.of(
             "submit_time",
             "start_time",
@@ -37,7 +42,7 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
             "disable_wait_for_result",
             "exit_code",
             "format",
-            "group",
+            "groups",
             "job_name",
             "nodes_max",
             "nodes_min",
@@ -65,9 +70,21 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
     }
 
     static JobFilter38 read(Map<String, String> q, Instant now) throws BadQuery {
+        // In the query's order, as slurmrestd walks it: the first field it cannot take refuses
+        // the query, and of submit_time and start_time the second one is refused.
+        boolean submitTime = false;
+        boolean startTime = false;
         for (String key : q.keySet()) {
             if (!KNOWN.contains(key)) {
                 throw new BadQuery("Unknown Query field", null);
+            }
+            if ((key.equals("start_time") && submitTime) || (key.equals("submit_time") && startTime)) {
+                throw new BadQuery("start_time and submit_time are mutually exclusive", key);
+            }
+            submitTime |= key.equals("submit_time");
+            startTime |= key.equals("start_time");
+            if (JobLimits38.INTEGERS.contains(key) && !JobLimits38.isInteger(q.get(key))) {
+                throw new BadQuery("must be an integer", key);
             }
         }
         JobQuery.Builder b = JobQuery.newBuilder();
@@ -75,8 +92,9 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
         list(q, "partition").forEach(b::addPartitions);
         list(q, "account").forEach(b::addAccounts);
         list(q, "cluster").forEach(b::addClusters);
-        b.setAllocationsOnly("true".equalsIgnoreCase(q.get("skip_steps")));
-        long start = time(q, "start_time", now);
+        b.setAllocationsOnly(q.containsKey("skip_steps") && bool(q.get("skip_steps")));
+        // submit_time is the window's start as start_time is, without slurmdbd's defaults.
+        long start = time(q, submitTime ? "submit_time" : "start_time", now);
         long end = time(q, "end_time", now);
         List<String> states = list(q, "state");
         boolean impossible = false;
@@ -89,8 +107,19 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
             }
         }
         if (!states.isEmpty()) {
-            start = start == 0 ? now.getEpochSecond() : start;
-            end = end == 0 ? now.getEpochSecond() : end;
+            // slurmdbd's defaults for a state (slurmdb_job_cond_def_start_end): with a job, the
+            // window runs from the epoch to its start or else now; without, from now to its
+            // start. submit_time turns the defaults off, and a state in a window that ends at 0
+            // finds nothing (compat 182).
+            boolean job = q.containsKey("step") && !q.get("step").isBlank();
+            if (submitTime) {
+                impossible |= end == 0;
+            } else if (job) {
+                end = end == 0 ? (start == 0 ? now.getEpochSecond() : start) : end;
+            } else {
+                start = start == 0 ? now.getEpochSecond() : start;
+                end = end == 0 ? start : end;
+            }
         }
         b.setWindowStart(start).setWindowEnd(end);
         List<Integer> qos = List.of();
@@ -112,7 +141,7 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
                 step = Optional.of(parts[1]);
             }
         }
-        return new JobFilter38(impossible ? Optional.empty() : Optional.of(b.build()), qos, step);
+        return new JobFilter38(impossible ? Optional.empty() : Optional.of(b.build()), qos, step, JobLimits38.read(q));
     }
 
     /** job/{id}: that job, its steps included; an id that is no number finds nothing. */
@@ -123,12 +152,36 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
                         ? Optional.empty()
                         : Optional.of(JobQuery.newBuilder().addJobIds(n).build()),
                 List.of(),
-                Optional.empty());
+                Optional.empty(),
+                JobLimits38.read(Map.of()));
     }
 
     boolean keeps(AccountedJob j) {
-        return qosIds.isEmpty() || qosIds.contains(j.getQosId());
+        return (qosIds.isEmpty() || qosIds.contains(j.getQosId())) && limits.keeps(j);
     }
+
+    /**
+     * A boolean as 22.05's data layer forces one from text: y, yes, t, true are true; n, no, f,
+     * false, null, ~, an empty value and a number that is 0 are false; any other text is true
+     * (compat 180's {@code skip_steps=maybe} left the steps out).
+     */
+    static boolean bool(String text) {
+        String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.isEmpty() || FALSE.contains(t)) {
+            return false;
+        }
+        if (TRUE.contains(t)) {
+            return true;
+        }
+        try {
+            return Double.parseDouble(t) != 0;
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+
+    private static final Set<String> TRUE = Set.of("y", "yes", "t", "true");
+    private static final Set<String> FALSE = Set.of("n", "no", "f", "false", "null", "~");
 
     /** The job with only the step asked for, where one was. */
     AccountedJob steps(AccountedJob j) {
@@ -170,7 +223,7 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
         }
     }
 
-    private static List<String> list(Map<String, String> q, String key) {
+    static List<String> list(Map<String, String> q, String key) {
         String v = q.get(key);
         if (v == null || v.isBlank()) {
             return List.of();

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  */
 final class Posts38 {
     /** A request refused before or by sluice-dbd: the answer as built so far, and its status. */
-    private static final class Refused extends Exception {
+    static final class Refused extends Exception {
         final transient DbEnvelope38 out;
         final int status;
 
@@ -260,7 +260,7 @@ final class Posts38 {
      * Every change tried, then every one committed; the first refusal ends it, changing nothing.
      * A refusal is 2002 when sluice-dbd's is, else -1; {@code numberless}: -1 whatever it was.
      */
-    private static Reply apply(
+    static Reply apply(
             AccountingSession dbd,
             List<DbdRequest.Builder> changes,
             DbEnvelope38 out,
@@ -288,6 +288,7 @@ final class Posts38 {
         switch (r.getBodyCase()) {
             case ADD_ACCOUNTS -> r.getAddAccountsBuilder().setCommit(commit);
             case ADD_USERS -> r.getAddUsersBuilder().setCommit(commit);
+            case ADD_CLUSTERS -> r.getAddClustersBuilder().setCommit(commit);
             case MODIFY_ASSOC -> r.getModifyAssocBuilder().setCommit(commit);
             case ADD_QOS -> r.getAddQosBuilder().setCommit(commit);
             case MODIFY_QOS -> r.getModifyQosBuilder().setCommit(commit);
@@ -297,7 +298,7 @@ final class Posts38 {
     }
 
     /** The body's list under {@code field}; none is 22.05's "Unable to resolve path", with status 200. */
-    private static List<JsonNode> list(Optional<JsonNode> body, String field, DbEnvelope38 out) throws Refused {
+    static List<JsonNode> list(Optional<JsonNode> body, String field, DbEnvelope38 out) throws Refused {
         return list(body, field, out, 200);
     }
 
@@ -336,8 +337,7 @@ final class Posts38 {
      * A field Sluice does not apply here holding a value (a limit, a coordinator, a flag): the
      * request is refused, naming it, rather than half applied.
      */
-    private static void blank(JsonNode o, Set<String> applied, String source, DbEnvelope38 out, int status)
-            throws Refused {
+    static void blank(JsonNode o, Set<String> applied, String source, DbEnvelope38 out, int status) throws Refused {
         if (!o.isObject()) {
             throw unspecified(out, source, status);
         }
@@ -369,11 +369,11 @@ final class Posts38 {
         return false;
     }
 
-    private static Refused unspecified(DbEnvelope38 out, String source, int status) {
+    static Refused unspecified(DbEnvelope38 out, String source, int status) {
         return new Refused(out.error(null, UNSPECIFIED, UNSPECIFIED_TEXT, source), status);
     }
 
-    private static String text(JsonNode o, String field) {
+    static String text(JsonNode o, String field) {
         JsonNode v = o.path(field);
         return v.isTextual() ? v.asText().strip() : "";
     }

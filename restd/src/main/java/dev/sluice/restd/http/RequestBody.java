@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -54,9 +54,12 @@ final class RequestBody {
         return Optional.ofNullable(node).filter(n -> !n.isMissingNode());
     }
 
-    /** The query's parameters, decoded; a parameter given twice keeps its last value. */
+    /**
+     * The query's parameters, decoded, in the query's order (slurmrestd reads some fields in
+     * that order: compat 180); a parameter given twice keeps its last value.
+     */
     static Map<String, String> query(String raw) {
-        Map<String, String> out = new HashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         if (raw == null || raw.isEmpty()) {
             return out;
         }
