@@ -29,6 +29,15 @@ final class RestFixture implements AutoCloseable {
     final RestServer server;
     private final HttpClient http = HttpClient.newHttpClient();
 
+    /** A fixture for a test instance's field ({@code @AutoClose} closes it after each test). */
+    static RestFixture started() {
+        try {
+            return new RestFixture();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     RestFixture() throws IOException {
         new SecureRandom().nextBytes(key);
         tokens = new UserTokens(key);

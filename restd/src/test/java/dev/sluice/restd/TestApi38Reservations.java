@@ -4,24 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.restd.RestFixture.Answer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** v0.0.38's reservations: flat text lists and plain numbers (compared whole by compat 155). */
 class TestApi38Reservations {
     private static final String V = "/slurm/v0.0.38/";
-    private RestFixture rest;
 
-    @BeforeEach
-    void up() throws Exception {
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void down() {
-        rest.close();
-    }
+    @AutoClose
+    private final RestFixture rest = RestFixture.started();
 
     @Test
     void aReservationIsListedAndShownByName() {

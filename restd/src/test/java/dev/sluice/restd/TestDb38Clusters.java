@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.RestFixture.Answer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,17 +14,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestDb38Clusters {
     private static final String DB = "/slurmdb/v0.0.38/";
-    private RestFixture rest;
 
-    @BeforeEach
-    void up() throws Exception {
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void down() {
-        rest.close();
-    }
+    @AutoClose
+    private final RestFixture rest = RestFixture.started();
 
     private Answer asRoot(String method, String path, String body) {
         return rest.send(method, path, body, "root", rest.token("root"));

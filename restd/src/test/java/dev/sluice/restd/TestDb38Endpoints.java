@@ -7,8 +7,7 @@ import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.restd.RestFixture.Answer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,17 +17,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestDb38Endpoints {
     private static final String DB = "/slurmdb/v0.0.38/";
-    private RestFixture rest;
 
-    @BeforeEach
-    void up() throws Exception {
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void down() {
-        rest.close();
-    }
+    @AutoClose
+    private final RestFixture rest = RestFixture.started();
 
     private JobQuery lastJobQuery() {
         return rest.controller.accounting.seen.stream()

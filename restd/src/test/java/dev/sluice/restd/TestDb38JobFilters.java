@@ -7,8 +7,7 @@ import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.RestFixture.Answer;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,17 +18,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestDb38JobFilters {
     private static final String JOBS = "/slurmdb/v0.0.38/jobs?";
-    private RestFixture rest;
 
-    @BeforeEach
-    void up() throws Exception {
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void down() {
-        rest.close();
-    }
+    @AutoClose
+    private final RestFixture rest = RestFixture.started();
 
     private List<Integer> ids(String query) {
         Answer a = rest.as("GET", JOBS + query, null);

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.RestFixture.Answer;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,17 +17,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestDb38Posts {
     private static final String DB = "/slurmdb/v0.0.38/";
-    private RestFixture rest;
 
-    @BeforeEach
-    void up() throws Exception {
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void down() {
-        rest.close();
-    }
+    @AutoClose
+    private final RestFixture rest = RestFixture.started();
 
     private Answer asRoot(String method, String path, String body) {
         return rest.send(method, path, body, "root", rest.token("root"));

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.RestFixture.Answer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,17 +15,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestDb38Writes {
     private static final String DB = "/slurmdb/v0.0.38/";
-    private RestFixture rest;
 
-    @BeforeEach
-    void up() throws Exception {
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void down() {
-        rest.close();
-    }
+    @AutoClose
+    private final RestFixture rest = RestFixture.started();
 
     private Answer asRoot(String method, String path) {
         return rest.send(method, path, null, "root", rest.token("root"));

@@ -15,8 +15,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,17 +24,8 @@ import org.junit.jupiter.api.Test;
  * and every route in it is served.
  */
 class TestOpenApiDocument {
-    private RestFixture rest;
-
-    @BeforeEach
-    void start() throws IOException {
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        rest.close();
-    }
+    @AutoClose
+    private final RestFixture rest = RestFixture.started();
 
     @Test
     void everyOperationServedIsOneSlurmPublishesWithTheSameSchemas() {
