@@ -104,6 +104,26 @@ public final class TestingInvocations {
         return env;
     }
 
+    /**
+     * A slurm.conf for cluster "anchor" whose accounting is the slurmdbd-protocol daemon at
+     * 127.0.0.1:{@code dbdPort} (a test's FakeDbd), with the given node and partition lines;
+     * returns its env ({@code SLURM_CONF}).
+     */
+    public static Map<String, String> accountingConf(Path dir, int dbdPort, String nodeLine, String partitionLine)
+            throws IOException {
+        Path conf = dir.resolve("slurm.conf");
+        Files.writeString(conf, """
+                ClusterName=anchor
+                SlurmctldHost=vm(127.0.0.1)
+                AccountingStorageType=accounting_storage/slurmdbd
+                AccountingStorageHost=127.0.0.1
+                AccountingStoragePort=%d
+                %s
+                %s
+                """.formatted(dbdPort, nodeLine, partitionLine));
+        return Map.of("SLURM_CONF", conf.toString());
+    }
+
     public static String golden(String name) throws IOException {
         try (var in = TestingInvocations.class.getResourceAsStream("/golden/" + name)) {
             if (in == null) {

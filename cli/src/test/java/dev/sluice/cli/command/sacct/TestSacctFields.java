@@ -38,17 +38,11 @@ class TestSacctFields {
     @BeforeEach
     void start() throws Exception {
         dbd = FakeDbd.jobs(List.of(SacctFixtures.steps()));
-        Path conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n[1-2] CPUs=4 RealMemory=8000 State=UNKNOWN
-                PartitionName=gpu Nodes=n[1-2] Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.port()));
-        env = Map.of("SLURM_CONF", conf.toString());
+        env = TestingInvocations.accountingConf(
+                dir,
+                dbd.port(),
+                "NodeName=n[1-2] CPUs=4 RealMemory=8000 State=UNKNOWN",
+                "PartitionName=gpu Nodes=n[1-2] Default=YES MaxTime=60 State=UP");
     }
 
     @AfterEach

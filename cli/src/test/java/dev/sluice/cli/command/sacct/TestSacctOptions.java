@@ -8,7 +8,6 @@ import dev.sluice.cli.testing.FakeDbd;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -46,17 +45,11 @@ class TestSacctOptions {
     @BeforeEach
     void start() throws Exception {
         dbd = FakeDbd.jobsAndQos(SacctFixtures.jobs(), List.of("normal", "high"));
-        Path conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
-                PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.port()));
-        env = Map.of("SLURM_CONF", conf.toString());
+        env = TestingInvocations.accountingConf(
+                dir,
+                dbd.port(),
+                "NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN",
+                "PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP");
     }
 
     @AfterEach

@@ -73,17 +73,11 @@ class TestSacctmgrCommandLine {
                 .addClusters("anchor")
                 .build();
         dbd = FakeDbd.answering(r -> r.setListed(db));
-        Path conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
-                PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.port()));
-        env = Map.of("SLURM_CONF", conf.toString());
+        env = TestingInvocations.accountingConf(
+                dir,
+                dbd.port(),
+                "NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN",
+                "PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP");
     }
 
     @AfterEach

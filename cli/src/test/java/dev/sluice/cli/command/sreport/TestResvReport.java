@@ -11,7 +11,6 @@ import dev.sluice.protocol.v1.AccountedReservation;
 import dev.sluice.protocol.v1.ReservationQuery;
 import dev.sluice.protocol.v1.ReservationReport;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -65,17 +64,11 @@ class TestResvReport {
                         .setFlags("IGNORE_JOBS,SPEC_NODES"))
                 .build();
         dbd = FakeDbd.answering(b -> b.setReservations(report));
-        Path conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n[1-2] CPUs=4 RealMemory=16000 State=UNKNOWN
-                PartitionName=batch Nodes=n[1-2] Default=YES State=UP
-                """.formatted(dbd.port()));
-        env = Map.of("SLURM_CONF", conf.toString());
+        env = TestingInvocations.accountingConf(
+                dir,
+                dbd.port(),
+                "NodeName=n[1-2] CPUs=4 RealMemory=16000 State=UNKNOWN",
+                "PartitionName=batch Nodes=n[1-2] Default=YES State=UP");
     }
 
     @AfterEach

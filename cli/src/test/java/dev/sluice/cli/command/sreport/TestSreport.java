@@ -14,7 +14,6 @@ import dev.sluice.protocol.v1.ClusterUsage;
 import dev.sluice.protocol.v1.UsageQuery;
 import dev.sluice.protocol.v1.UsageReport;
 import java.io.ByteArrayInputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -98,17 +97,11 @@ class TestSreport {
     @BeforeEach
     void start() throws Exception {
         dbd = FakeDbd.usage(day());
-        Path conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=8 RealMemory=16000 State=UNKNOWN
-                PartitionName=batch Nodes=n1 Default=YES State=UP
-                """.formatted(dbd.port()));
-        env = Map.of("SLURM_CONF", conf.toString());
+        env = TestingInvocations.accountingConf(
+                dir,
+                dbd.port(),
+                "NodeName=n1 CPUs=8 RealMemory=16000 State=UNKNOWN",
+                "PartitionName=batch Nodes=n1 Default=YES State=UP");
     }
 
     @AfterEach
