@@ -16,7 +16,6 @@ import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.SignedRequest;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,14 +105,14 @@ public final class LocalCluster {
                 return 2;
             }
             Path gres = siteGres != null ? siteGres : siteConf.resolveSibling("gres.conf");
-            int ctldPort = freePort();
-            int dbdPort = freePortWithGrpcAbove();
+            int ctldPort = FreePorts.any();
+            int dbdPort = FreePorts.withGrpcAbove();
             SiteConf.Rewritten site =
-                    SiteConf.rewrite(Files.readString(siteConf), ctldPort, dbdPort, LocalCluster::freePortUnchecked);
+                    SiteConf.rewrite(Files.readString(siteConf), ctldPort, dbdPort, FreePorts::unchecked);
             nodeNames.addAll(site.nodes());
             accounting = site.accounting();
             layout = new LocalClusterLayout(
-                    stateDir, nodeNames.size(), 1, 1, 1, 0, ctldPort, freePort(), List.of(), dbdPort, 0);
+                    stateDir, nodeNames.size(), 1, 1, 1, 0, ctldPort, FreePorts.any(), List.of(), dbdPort, 0);
             LocalClusterFiles.writeSite(
                     layout,
                     site.slurmConf(),
@@ -124,7 +123,7 @@ public final class LocalCluster {
         } else {
             List<Integer> nodePorts = new ArrayList<>();
             for (int n = 0; n < nodes; n++) {
-                nodePorts.add(freePort());
+                nodePorts.add(FreePorts.any());
                 nodeNames.add(LocalClusterLayout.nodeName(n + 1));
             }
             layout = new LocalClusterLayout(
@@ -134,10 +133,10 @@ public final class LocalCluster {
                     threads,
                     memory > 0 ? memory : 1000L * cpus,
                     gpus,
-                    freePort(),
-                    freePort(),
+                    FreePorts.any(),
+                    FreePorts.any(),
                     nodePorts,
-                    freePortWithGrpcAbove(),
+                    FreePorts.withGrpcAbove(),
                     mps);
             LocalClusterFiles.write(layout, binDir.toAbsolutePath().normalize());
         }
@@ -146,14 +145,14 @@ public final class LocalCluster {
                     layout.slurmConfPath(),
                     LocalClusterFiles.overridden(Files.readString(layout.slurmConfPath()), overrides));
         }
-        int metricsPort = freePort();
+        int metricsPort = FreePorts.any();
         List<Integer> nodeMetricsPorts = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {
-            nodeMetricsPorts.add(freePort());
+            nodeMetricsPorts.add(FreePorts.any());
         }
         String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
         // The REST daemon runs where the configuration has JWT tokens for it to check.
-        int restPort = servesRest(layout) ? freePort() : 0;
+        int restPort = servesRest(layout) ? FreePorts.any() : 0;
         String restUrl = "http://127.0.0.1:" + restPort;
         Files.writeString(
                 stateDir.resolve("sluice.env"),
@@ -323,35 +322,6 @@ public final class LocalCluster {
                     .anyMatch(t -> t.equalsIgnoreCase("auth/jwt"));
         } catch (ConfigException e) {
             throw new IOException(e.getMessage(), e);
-        }
-    }
-
-    /** A free port whose neighbour 100 above (sluice-dbd's gRPC port) is free too. */
-    public static int freePortWithGrpcAbove() throws IOException {
-        for (int tries = 0; tries < 100; tries++) {
-            int port = freePort();
-            if (port + 100 <= 65535) {
-                try (ServerSocket s = new ServerSocket(port + 100, 1, InetAddress.getLoopbackAddress())) {
-                    return port;
-                } catch (IOException taken) {
-                    // try another
-                }
-            }
-        }
-        throw new IOException("no free port pair for sluice-dbd");
-    }
-
-    private static int freePortUnchecked() {
-        try {
-            return freePort();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    public static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 

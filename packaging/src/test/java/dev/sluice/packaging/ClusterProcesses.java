@@ -53,7 +53,7 @@ final class ClusterProcesses implements AutoCloseable {
             throws IOException {
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
-            ports.add(LocalCluster.freePort());
+            ports.add(FreePorts.any());
         }
         layout = new LocalClusterLayout(
                 stateDir,
@@ -62,10 +62,10 @@ final class ClusterProcesses implements AutoCloseable {
                 threadsPerCore,
                 1000L * cpus,
                 gpus,
-                LocalCluster.freePort(),
-                LocalCluster.freePort(),
+                FreePorts.any(),
+                FreePorts.any(),
                 ports,
-                accounting ? LocalCluster.freePortWithGrpcAbove() : 0,
+                accounting ? FreePorts.withGrpcAbove() : 0,
                 mpsPerGpu);
         LocalClusterFiles.write(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");

@@ -71,7 +71,7 @@ public final class CtldBench {
         }
         List<ChildDaemon> daemons = new ArrayList<>();
         try (SimulatedNodes nodes = new SimulatedNodes(names, o.cpus(), 1000L * o.cpus())) {
-            int dbdPort = o.accounting() ? LocalCluster.freePortWithGrpcAbove() : 0;
+            int dbdPort = o.accounting() ? dev.sluice.packaging.FreePorts.withGrpcAbove() : 0;
             LocalClusterLayout layout = new LocalClusterLayout(
                     stateDir,
                     o.nodes(),
@@ -79,8 +79,8 @@ public final class CtldBench {
                     1,
                     1000L * o.cpus(),
                     0,
-                    LocalCluster.freePort(),
-                    LocalCluster.freePort(),
+                    dev.sluice.packaging.FreePorts.any(),
+                    dev.sluice.packaging.FreePorts.any(),
                     nodes.ports(),
                     dbdPort,
                     0);

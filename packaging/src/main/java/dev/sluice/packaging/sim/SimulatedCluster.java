@@ -30,8 +30,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +81,7 @@ public final class SimulatedCluster implements AutoCloseable {
         GresConf gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
         CtldConfig c = CtldConfigs.from(conf, gres, 0, Map.of());
         Path state = Files.createDirectories(workDir.resolve("state"));
-        int port = freePort();
+        int port = dev.sluice.packaging.FreePorts.any();
         // The site's settings, but on this machine: an ephemeral port, a scratch state dir, and
         // SlurmdTimeout=0 since simulated nodes never go silent.
         // A real cluster key beside the commands' slurm.conf: each command signs as the user it
@@ -311,12 +309,6 @@ public final class SimulatedCluster implements AutoCloseable {
 
     public Path workDir() {
         return workDir;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     @Override
