@@ -160,6 +160,55 @@ class TestDaemonAuthEndToEnd {
                 .contains("refused launch of job 900001: Job credential replayed");
     }
 
+    /**
+     * The controller signs each launch attempt afresh, so a retry of a launch whose first answer
+     * came late (a busy node) is no replay: the node itself must know the run already happened,
+     * even once its end was reported and its spool forgotten.
+     */
+    @Test
+    void a_launch_sent_again_after_its_run_ended_runs_nothing() throws Exception {
+        Path marker = cluster.workDir().resolve("launched-twice");
+        LaunchBatchJobRequest launch = LaunchBatchJobRequest.newBuilder()
+                .setJobId(900002)
+                .setSpec(JobSpec.newBuilder()
+                        .setName("twice")
+                        .setOwner(me())
+                        .setWorkDir(cluster.workDir().toString())
+                        .setScript(
+                                com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\necho ran >> " + marker + "\n")))
+                .setNumNodes(1)
+                .setCpusOnNode(1)
+                .setNumTasks(1)
+                .setNodeList("node1")
+                .build();
+        DaemonAuth controller = DaemonAuth.forThisProcess(
+                ClusterKeys.load(cluster.keyFile()), "localhost", List.of(), Clock.systemUTC());
+        node(controller)
+                .launchBatchJob(JobCredentials.sign(
+                        launch,
+                        "node1",
+                        controller.credentials(),
+                        Clock.systemUTC().instant()));
+        Path log = cluster.layout().logDir().resolve("node1.log");
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(log).contains("job 900002 ended"));
+        // Its report delivered, the node keeps nothing of the job in its spool.
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            try (var paths = Files.walk(stateDir)) {
+                return paths.noneMatch(p -> p.getFileName().toString().equals("job900002"));
+            }
+        });
+        node(controller)
+                .launchBatchJob(JobCredentials.sign(
+                        launch,
+                        "node1",
+                        controller.credentials(),
+                        Clock.systemUTC().instant()));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() ->
+                        Files.readString(log).contains("job 900002 already ran here; ignoring the repeated launch"));
+        assertThat(Files.readString(marker)).isEqualTo("ran\n");
+    }
+
     @Test
     void a_node_daemon_without_a_key_does_not_start() throws Exception {
         Path missing = stateDir.resolve("no-such.key");

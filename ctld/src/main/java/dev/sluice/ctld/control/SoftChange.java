@@ -12,8 +12,21 @@ import java.util.Map;
 
 /** Changes to state that is rebuilt after a restart and therefore never journaled. */
 public sealed interface SoftChange {
+    /**
+     * Whether a scheduling pass could decide differently after this change. False for the
+     * bookkeeping a heartbeat or the pass itself leaves, which must not cost a pass each.
+     */
+    default boolean mattersToScheduling() {
+        return true;
+    }
+
     /** A node was heard from at {@code time} (registration or heartbeat). */
-    record NodeHeard(String node, long time) implements SoftChange {}
+    record NodeHeard(String node, long time) implements SoftChange {
+        @Override
+        public boolean mattersToScheduling() {
+            return false;
+        }
+    }
 
     /** A node stopped answering and was marked DOWN. */
     record NodeSilent(String node) implements SoftChange {}
@@ -22,7 +35,12 @@ public sealed interface SoftChange {
      * {@code sbatch --test-only} took a job id, as Slurm's does, without a job: later jobs get
      * higher ids. Not journaled: no job ever had the id, so a restart may hand it out again.
      */
-    record JobIdUsed(int jobId) implements SoftChange {}
+    record JobIdUsed(int jobId) implements SoftChange {
+        @Override
+        public boolean mattersToScheduling() {
+            return false;
+        }
+    }
 
     /** A running job's steps changed (one started or ended). */
     record StepsChanged(int jobId, JobSteps steps) implements SoftChange {
@@ -55,7 +73,12 @@ public sealed interface SoftChange {
     }
 
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
-    record WarnSignalSent(int jobId, long startTime) implements SoftChange {}
+    record WarnSignalSent(int jobId, long startTime) implements SoftChange {
+        @Override
+        public boolean mattersToScheduling() {
+            return false;
+        }
+    }
 
     /**
      * {@code scontrol reconfigure}: the files changed under a running controller (nodes new to

@@ -175,6 +175,11 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         NodeView node = image.node(host).orElse(null);
         workers.execute(() -> {
             for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
+                if (attempt > 1 && !stillThisRun(job)) {
+                    // The node did run it (its end came back) or the job moved on: a retry
+                    // now would start an ended run again.
+                    return;
+                }
                 try {
                     stub(node)
                             .withDeadlineAfter(10, TimeUnit.SECONDS)
@@ -192,6 +197,16 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
             log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
             loop.submit((state, now) -> JobRunControl.launchFailed(state, job.id(), job.startTime(), now));
         });
+    }
+
+    /** Whether the latest image still has {@code job} running in the same run it was launched for. */
+    private boolean stillThisRun(Job job) {
+        return loop.image()
+                .job(job.id())
+                .filter(now -> now.isRunning()
+                        && now.startTime() == job.startTime()
+                        && now.restartCount() == job.restartCount())
+                .isPresent();
     }
 
     /** SLURM_ARRAY_* facts: the task, and count/min/max/step of the whole array as submitted. */

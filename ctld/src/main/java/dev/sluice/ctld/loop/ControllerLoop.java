@@ -6,7 +6,10 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
+import dev.sluice.ctld.control.SoftChange;
+import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.PolicyView;
+import dev.sluice.ctld.loop.CommandQueue.Pending;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
@@ -19,10 +22,7 @@ import java.io.IOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +56,14 @@ public final class ControllerLoop implements AutoCloseable {
     private final List<Command<?>> periodic;
     private final Consumer<Throwable> fatal;
     private final JournalObserver observer;
-    private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
+    private final CommandQueue queue = new CommandQueue();
+    /** Loop thread only: the accounting policy the last pass decided with. */
+    private AccountingPolicy passPolicy;
+    /** Loop thread only: whether the batch being decided changed soft state. */
+    private boolean softChanged;
+    /** Set by whoever changes what passes decide with from outside the loop (settings, limits). */
+    private volatile boolean passWanted = true;
+
     private final Thread thread;
     private volatile ClusterImage image;
     private volatile boolean running = true;
@@ -112,6 +119,7 @@ public final class ControllerLoop implements AutoCloseable {
     /** AccountingStorageEnforce: the policy every scheduling pass applies (set before start). */
     public void enforce(PolicyView view) {
         this.limits = requireNonNull(view, "view is null");
+        passWanted = true;
     }
 
     /**
@@ -142,6 +150,7 @@ public final class ControllerLoop implements AutoCloseable {
     /** The scheduler later passes use: {@code scontrol reconfigure} read new settings. */
     public void useScheduler(Scheduler next) {
         this.scheduler = requireNonNull(next, "scheduler is null");
+        passWanted = true;
     }
 
     /**
@@ -164,7 +173,7 @@ public final class ControllerLoop implements AutoCloseable {
 
     /** Queues a command; the future completes once its records are durable. */
     public <T> CompletableFuture<T> submit(Command<T> command) {
-        return enqueue(new Pending<>(command, new CompletableFuture<>(), false));
+        return enqueue(Pending.of(command, false));
     }
 
     /**
@@ -173,26 +182,41 @@ public final class ControllerLoop implements AutoCloseable {
      * tries the job at once, instead of saying it is queued and polling.
      */
     public <T> CompletableFuture<T> submitThenSchedule(Command<T> command) {
-        return enqueue(new Pending<>(command, new CompletableFuture<>(), true));
+        return enqueue(Pending.of(command, true));
+    }
+
+    /**
+     * Queues commands as one group: the loop takes them into the same batch (so one sync makes
+     * them all durable, and one scheduling pass follows), deciding each in turn with the ones
+     * before it applied. Each future completes, or fails with its own refusal, as
+     * {@link #submit}'s does.
+     */
+    public <T> List<CompletableFuture<T>> submitAll(List<? extends Command<T>> commands) {
+        List<Pending<T>> group =
+                commands.stream().map(c -> Pending.of(c, false)).toList();
+        if (running) {
+            queue.addAll(group);
+        } else {
+            group.forEach(this::enqueue);
+        }
+        return group.stream().map(Pending::future).toList();
     }
 
     private <T> CompletableFuture<T> enqueue(Pending<T> p) {
         if (!running) {
-            p.future.completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
-            return p.future;
+            p.future().completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
+            return p.future();
         }
         queue.add(p);
-        return p.future;
+        return p.future();
     }
-
-    private record Pending<T>(Command<T> command, CompletableFuture<T> future, boolean afterPass) {}
 
     private record Done<T>(Pending<T> pending, T value, Throwable error) {
         void complete() {
             if (error != null) {
-                pending.future.completeExceptionally(error);
+                pending.future().completeExceptionally(error);
             } else {
-                pending.future.complete(value);
+                pending.future().complete(value);
             }
         }
     }
@@ -201,12 +225,7 @@ public final class ControllerLoop implements AutoCloseable {
         long lastTick = 0;
         while (running) {
             try {
-                List<Pending<?>> batch = new ArrayList<>();
-                Pending<?> first = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (first != null) {
-                    batch.add(first);
-                    queue.drainTo(batch, MAX_BATCH - 1);
-                }
+                List<Pending<?>> batch = queue.take(MAX_BATCH, 200);
                 long now = clock.instant().getEpochSecond();
                 boolean tick = now != lastTick;
                 if (tick) {
@@ -232,6 +251,8 @@ public final class ControllerLoop implements AutoCloseable {
     }
 
     private void runBatch(List<Pending<?>> batch, boolean tick, long now) {
+        long sequenceBefore = nextSequence;
+        softChanged = false;
         List<Done<?>> done = new ArrayList<>(batch.size());
         List<Effect> toRun = new ArrayList<>();
         for (Pending<?> p : batch) {
@@ -239,7 +260,7 @@ public final class ControllerLoop implements AutoCloseable {
         }
         if (tick) {
             for (Command<?> c : periodic) {
-                decide(new Pending<>(c, new CompletableFuture<>(), false), now, toRun);
+                decide(Pending.of(c, false), now, toRun);
             }
         }
         // Callers hear back before the pass: a submission's latency is its sync, not a pass
@@ -248,7 +269,14 @@ public final class ControllerLoop implements AutoCloseable {
         if (!commit(done, toRun)) {
             return;
         }
-        if (!readOnly) {
+        // A batch that changed nothing (a heartbeat from a node that stays as it was, a refused
+        // command) cannot let a job start: the pass waits for a change or the clock's next
+        // second, when time-bound reasons (BeginTime, reservations) move.
+        boolean changed = nextSequence != sequenceBefore || softChanged;
+        // The policy sluice-dbd sent last is swapped in whole by the puller: a new one counts too.
+        boolean newPolicy = limits.policy() != passPolicy;
+        if (!readOnly && (tick || changed || passWanted || newPolicy)) {
+            passWanted = false;
             schedule(now);
         }
         done.stream().filter(d -> d.pending.afterPass()).forEach(Done::complete);
@@ -259,16 +287,15 @@ public final class ControllerLoop implements AutoCloseable {
         LoopTimings timed = timings;
         long passStart = System.nanoTime();
         PolicyView enforced = limits;
-        SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), enforced.policy());
+        AccountingPolicy policy = enforced.policy();
+        passPolicy = policy;
+        SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), policy);
         long took = System.nanoTime() - passStart;
         timed.schedulePass(took);
         if (timed.wantsCycles()) {
             timed.scheduleCycle(took, now, dev.sluice.ctld.sched.CycleFacts.of(image, plan));
         }
-        Done<Void> applied = decide(
-                new Pending<Void>((s, at) -> PlanApplier.apply(s, plan, at), new CompletableFuture<>(), false),
-                now,
-                toRun);
+        Done<Void> applied = decide(Pending.<Void>of((s, at) -> PlanApplier.apply(s, plan, at), false), now, toRun);
         if (applied.error != null) {
             log.error("scheduling pass refused: {}", applied.error.getMessage());
         }
@@ -297,7 +324,7 @@ public final class ControllerLoop implements AutoCloseable {
                             + " is writable again",
                     e.getMessage());
             SlurmException refused = new SlurmException(ErrorCode.STATE_SAVE_FAILED);
-            done.forEach(d -> d.pending.future.completeExceptionally(refused));
+            done.forEach(d -> d.pending.future().completeExceptionally(refused));
             readOnly = true;
             return false;
         }
@@ -318,7 +345,7 @@ public final class ControllerLoop implements AutoCloseable {
 
     private void refuseWhileReadOnly(List<Pending<?>> batch, boolean tick) {
         SlurmException refused = new SlurmException(ErrorCode.STATE_SAVE_FAILED);
-        batch.forEach(p -> p.future.completeExceptionally(refused));
+        batch.forEach(p -> p.future().completeExceptionally(refused));
         if (tick && journal.writable()) {
             log.info("StateSaveLocation is writable again; restarting from what it holds");
             running = false;
@@ -329,7 +356,7 @@ public final class ControllerLoop implements AutoCloseable {
     private <T> Done<T> decide(Pending<T> p, long now, List<Effect> toRun) {
         ControlResult<T> result;
         try {
-            result = p.command.decide(state, now);
+            result = p.command().decide(state, now);
             // A decision the job lifecycle refuses is refused whole, before any of it is applied.
             JobLifecycle.checkDecision(state, result.records());
         } catch (SlurmException e) {
@@ -340,6 +367,7 @@ public final class ControllerLoop implements AutoCloseable {
         }
         result.records().forEach(this::apply);
         result.softChanges().forEach(change -> SoftState.apply(state, change));
+        softChanged |= result.softChanges().stream().anyMatch(SoftChange::mattersToScheduling);
         toRun.addAll(result.effects());
         return new Done<>(p, result.response(), null);
     }
@@ -366,8 +394,8 @@ public final class ControllerLoop implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (Pending<?> p : queue) {
-            p.future.completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
+        for (Pending<?> p : queue.remaining()) {
+            p.future().completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.NodeAddresses;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeView;
@@ -13,10 +14,13 @@ import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.GresFound;
 import dev.sluice.protocol.v1.HeartbeatRequest;
 import dev.sluice.protocol.v1.HeartbeatResponse;
+import dev.sluice.protocol.v1.JobCompleteBatch;
+import dev.sluice.protocol.v1.JobCompleteBatchResponse;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobCompleteResponse;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.NodeRegistryGrpc;
+import dev.sluice.protocol.v1.RefusedReport;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import dev.sluice.protocol.v1.RegisterNodeResponse;
 import io.grpc.BindableService;
@@ -37,8 +41,10 @@ import java.net.SocketAddress;
 import java.net.UnknownHostException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -169,13 +175,41 @@ public final class NodeRegistryService implements BindableService {
 
         @Override
         public void jobComplete(JobCompleteRequest request, StreamObserver<JobCompleteResponse> observer) {
-            var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
-                    ? null
-                    : WireMapper.toDomain(request.getEndState());
-            BatchEnds.NodeScripts scripts = request.getPrologFailed()
-                    ? BatchEnds.NodeScripts.PROLOG_FAILED
-                    : request.getEpilogFailed() ? BatchEnds.NodeScripts.EPILOG_FAILED : BatchEnds.NodeScripts.OK;
-            await(loop.submit((state, now) -> BatchEnds.complete(
+            await(loop.submit(ended(request)));
+            observer.onNext(JobCompleteResponse.getDefaultInstance());
+            observer.onCompleted();
+        }
+
+        @Override
+        public void jobsComplete(JobCompleteBatch batch, StreamObserver<JobCompleteBatchResponse> observer) {
+            List<CompletableFuture<Void>> answers = loop.submitAll(batch.getReportsList().stream()
+                    .map(NodeRegistryService.this::ended)
+                    .toList());
+            JobCompleteBatchResponse.Builder response = JobCompleteBatchResponse.newBuilder();
+            for (int i = 0; i < answers.size(); i++) {
+                try {
+                    await(answers.get(i));
+                } catch (SlurmException e) {
+                    response.addRefused(RefusedReport.newBuilder()
+                            .setJobId(batch.getReports(i).getJobId())
+                            .setMessage(e.getMessage()));
+                }
+            }
+            observer.onNext(response.build());
+            observer.onCompleted();
+        }
+    }
+
+    /** The loop command a node's report of a job's end makes. */
+    private Command<Void> ended(JobCompleteRequest request) {
+        var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
+                ? null
+                : WireMapper.toDomain(request.getEndState());
+        BatchEnds.NodeScripts scripts = request.getPrologFailed()
+                ? BatchEnds.NodeScripts.PROLOG_FAILED
+                : request.getEpilogFailed() ? BatchEnds.NodeScripts.EPILOG_FAILED : BatchEnds.NodeScripts.OK;
+        return (state, now) -> {
+            var result = BatchEnds.complete(
                     state,
                     request.getNodeName(),
                     (int) request.getJobId(),
@@ -184,10 +218,26 @@ public final class NodeRegistryService implements BindableService {
                     endState,
                     scripts,
                     nodes.slurmUser(),
-                    now)));
-            observer.onNext(JobCompleteResponse.getDefaultInstance());
-            observer.onCompleted();
-        }
+                    now);
+            if (log.isDebugEnabled()
+                    && result.records().isEmpty()
+                    && result.softChanges().isEmpty()) {
+                // A late or repeated report (a run already ended or requeued): slurmctld too
+                // notes these at debug level only.
+                var job = state.job((int) request.getJobId());
+                log.debug(
+                        "end of job {} (run {}) from {} changes nothing: the job is {}",
+                        request.getJobId(),
+                        request.getRestartCount(),
+                        request.getNodeName(),
+                        job == null
+                                ? "unknown"
+                                : job.state() + " on "
+                                        + (job.isRunning() ? job.allocation().batchHost() : "-") + " in run "
+                                        + job.restartCount());
+            }
+            return result;
+        };
     }
 
     /** Detected resources, summed per GRES name; absent from daemons that do not report them. */

@@ -162,4 +162,98 @@ class TestControllerLoop {
         assertThat(loop.image().jobs()).isEmpty();
         assertThat(loop.image().nextJobId()).isEqualTo(1);
     }
+    /** Counts the loop's passes and syncs, as metrics would. */
+    private static final class Counted implements LoopTimings {
+        final java.util.concurrent.atomic.AtomicInteger passes = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger syncs = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public void schedulePass(long nanos) {
+            passes.incrementAndGet();
+        }
+
+        @Override
+        public void journalSync(long nanos) {
+            syncs.incrementAndGet();
+        }
+    }
+
+    private static NodeControl.Registration node(String name) {
+        return new NodeControl.Registration(
+                name, name, "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v");
+    }
+
+    /**
+     * A node daemon's reports of jobs that ended together are one group: decided in order, each
+     * seeing the ones before it applied, made durable by one sync and followed by one pass.
+     */
+    @Test
+    void aGroupIsOneBatchDecidedInOrder() throws Exception {
+        JobControl jobs = new JobControl(DEFAULTS);
+        NodeControl nodes = new NodeControl(300);
+        Counted counted = new Counted();
+        ClusterState state = state();
+        Journal journal = Recovery.recover(dir, state, false).journal();
+        loop = new ControllerLoop(
+                state, journal, CLOCK, new Scheduler(DEFAULTS), (e, image) -> effects.add(e), List.of(), t -> {});
+        loop.reportTimings(counted);
+        loop.start();
+        get(loop.submit((s, now) -> nodes.register(s, node("n1"), now)));
+        List<Integer> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ids.add(get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now))));
+        }
+        settle();
+        assertThat(ids)
+                .allSatisfy(id ->
+                        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING));
+        int syncs = counted.syncs.get();
+        int passes = counted.passes.get();
+        // The second command of the group sees the first job ended (its node's CPUs free).
+        List<Command<Integer>> group = new java.util.ArrayList<>();
+        for (int id : ids) {
+            group.add((s, now) -> {
+                int running =
+                        (int) ids.stream().filter(j -> s.job(j).isRunning()).count();
+                var ended = BatchEnds.complete(s, "n1", id, 0, null, now);
+                return dev.sluice.ctld.control.ControlResult.of(ended.records(), ended.effects(), running);
+            });
+        }
+        List<Integer> runningAtEach = new java.util.ArrayList<>();
+        for (var f : loop.submitAll(group)) {
+            runningAtEach.add(get(f));
+        }
+        assertThat(runningAtEach).containsExactly(4, 3, 2, 1);
+        assertThat(ids)
+                .allSatisfy(id ->
+                        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED));
+        // One sync for the group's records and one for its pass (which starts nothing).
+        assertThat(counted.syncs.get() - syncs).isEqualTo(2);
+        assertThat(counted.passes.get() - passes).isEqualTo(1);
+    }
+
+    /** A heartbeat that changes nothing costs no scheduling pass; a change does. */
+    @Test
+    void aBatchThatChangesNothingRunsNoPass() throws Exception {
+        NodeControl nodes = new NodeControl(300);
+        JobControl jobs = new JobControl(DEFAULTS);
+        Counted counted = new Counted();
+        ClusterState state = state();
+        Journal journal = Recovery.recover(dir, state, false).journal();
+        loop = new ControllerLoop(
+                state, journal, CLOCK, new Scheduler(DEFAULTS), (e, image) -> effects.add(e), List.of(), t -> {});
+        loop.reportTimings(counted);
+        loop.start();
+        get(loop.submit((s, now) -> nodes.register(s, node("n1"), now)));
+        settle();
+        int passes = counted.passes.get();
+        for (int i = 0; i < 3; i++) {
+            boolean reregister = get(loop.<Boolean>submit((s, now) -> nodes.heartbeat(s, "n1", now)));
+            assertThat(reregister).isFalse();
+        }
+        assertThat(counted.passes.get()).isEqualTo(passes);
+        get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
+        settle();
+        assertThat(counted.passes.get()).isEqualTo(passes + 1);
+    }
 }

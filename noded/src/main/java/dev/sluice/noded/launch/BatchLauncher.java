@@ -59,6 +59,19 @@ public final class BatchLauncher implements AutoCloseable {
 
     private record EarlyEnd(int restartCount, JobState state) {}
 
+    /**
+     * Runs that ended here (job id to restart count), kept after their report is delivered and
+     * the spool forgets them: a launch the controller sent again because its first answer came
+     * too late (a busy node) must not run the job a second time. Bounded, as slurmd's list of
+     * finished batch jobs is. Guarded by this launcher's monitor.
+     */
+    private final Map<Integer, Integer> ranHere = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, Integer> eldest) {
+            return size() > 16384;
+        }
+    };
+
     private volatile java.util.function.BiConsumer<Integer, String> jobSignals = (job, signal) -> {};
     private volatile List<String> prolog = List.of();
     private volatile List<String> epilog = List.of();
@@ -123,6 +136,11 @@ public final class BatchLauncher implements AutoCloseable {
     /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
     public synchronized void launch(LaunchBatchJobRequest request) throws IOException {
         int jobId = request.getJobId();
+        Integer ran = ranHere.get(jobId);
+        if (ran != null && ran >= request.getRestartCount()) {
+            log.info("job {} already ran here; ignoring the repeated launch", jobId);
+            return;
+        }
         if (running.containsKey(jobId) || spool.knows(jobId)) {
             int earlier = spool.launch(jobId)
                     .map(LaunchBatchJobRequest::getRestartCount)
@@ -359,6 +377,9 @@ public final class BatchLauncher implements AutoCloseable {
             spool.saveReport(report);
         } catch (IOException e) {
             log.error("cannot save the end of job {} in the spool: {}", job.jobId, e.getMessage());
+        }
+        synchronized (this) {
+            ranHere.put(job.jobId, job.restartCount);
         }
         running.remove(job.jobId);
         log.info(

@@ -4,14 +4,20 @@ import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.v1.HeartbeatRequest;
 import dev.sluice.protocol.v1.HeartbeatResponse;
+import dev.sluice.protocol.v1.JobCompleteBatch;
+import dev.sluice.protocol.v1.JobCompleteBatchResponse;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.NodeRegistryGrpc;
+import dev.sluice.protocol.v1.RefusedReport;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import dev.sluice.protocol.v1.RegisterNodeResponse;
 import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -40,6 +46,11 @@ public final class Registrar implements AutoCloseable {
     private volatile boolean running = true;
     private volatile boolean registered;
     private volatile int heartbeatSeconds = 5;
+    /** Registrar thread only: false once the controller turned the batch call down as unknown. */
+    private boolean batchReports = true;
+
+    /** Reports per call: well inside gRPC's message size and the controller's batch. */
+    static final int REPORTS_PER_CALL = 1000;
 
     public Registrar(
             ManagedChannel channel,
@@ -85,12 +96,17 @@ public final class Registrar implements AutoCloseable {
 
     private void run() {
         boolean warned = false;
+        long nextHeartbeat = System.nanoTime();
         while (running) {
             try {
                 deliverReports();
                 if (!registered) {
                     register();
-                } else {
+                    nextHeartbeat = System.nanoTime() + TimeUnit.SECONDS.toNanos(heartbeatSeconds);
+                } else if (System.nanoTime() - nextHeartbeat >= 0) {
+                    // Only when due: a job's end wakes this loop to deliver its report, and a
+                    // heartbeat each time would be one more controller batch per job.
+                    nextHeartbeat = System.nanoTime() + TimeUnit.SECONDS.toNanos(heartbeatSeconds);
                     HeartbeatResponse hb = stub.withDeadlineAfter(10, TimeUnit.SECONDS)
                             .heartbeat(HeartbeatRequest.newBuilder()
                                     .setName(nodeName)
@@ -121,7 +137,8 @@ public final class Registrar implements AutoCloseable {
             } catch (IOException e) {
                 log.error("spool error: {}", e.getMessage());
             }
-            pause(registered ? heartbeatSeconds * 1000L : 1000L);
+            long untilHeartbeat = TimeUnit.NANOSECONDS.toMillis(nextHeartbeat - System.nanoTime());
+            pause(registered ? Math.max(1, untilHeartbeat) : 1000L);
         }
     }
 
@@ -141,7 +158,47 @@ public final class Registrar implements AutoCloseable {
         log.info("registered with the controller as {} (cluster {})", nodeName, answer.getClusterName());
     }
 
+    /**
+     * Sends every waiting report, as few calls as possible: the jobs that ended while the last
+     * call was under way go together (one controller sync for all of them). A controller that
+     * predates the batch call gets them one at a time.
+     */
     private void deliverReports() throws IOException {
+        List<JobCompleteRequest> reports = spool.pendingReports();
+        if (reports.isEmpty()) {
+            return;
+        }
+        if (batchReports) {
+            try {
+                for (int from = 0; from < reports.size(); from += REPORTS_PER_CALL) {
+                    List<JobCompleteRequest> chunk =
+                            reports.subList(from, Math.min(reports.size(), from + REPORTS_PER_CALL));
+                    JobCompleteBatchResponse answer = stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                            .jobsComplete(JobCompleteBatch.newBuilder()
+                                    .addAllReports(chunk)
+                                    .build());
+                    Set<Integer> refused = new HashSet<>();
+                    for (RefusedReport r : answer.getRefusedList()) {
+                        // Kept in the spool: delivered again on the next round, as a failed
+                        // single report always was.
+                        log.warn("controller did not take the end of job {}: {}", r.getJobId(), r.getMessage());
+                        refused.add(r.getJobId());
+                    }
+                    for (JobCompleteRequest report : chunk) {
+                        if (!refused.contains(report.getJobId())) {
+                            spool.forget(report.getJobId());
+                        }
+                    }
+                }
+                return;
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() != io.grpc.Status.Code.UNIMPLEMENTED) {
+                    throw e;
+                }
+                log.info("the controller takes job-end reports one at a time (an older version)");
+                batchReports = false;
+            }
+        }
         for (JobCompleteRequest report : spool.pendingReports()) {
             stub.withDeadlineAfter(10, TimeUnit.SECONDS).jobComplete(report);
             spool.forget(report.getJobId());
