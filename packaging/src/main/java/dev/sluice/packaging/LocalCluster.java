@@ -237,6 +237,7 @@ public final class LocalCluster {
             }
             Thread.sleep(200);
         }
+        reconfigure(layout);
         // With accounting, jobs submitted before the controller's first copy of the associations
         // would run without their user's default account: up means that copy is there.
         while (accounting && !holdsPolicy(layout)) {
@@ -313,28 +314,9 @@ public final class LocalCluster {
 
     /** Asks the controller whether every node has registered and responds. */
     static boolean allRegistered(LocalClusterLayout layout, int expected) {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), layout.ctldPort())) {
-            socket.setSoTimeout(2000);
-            byte[] request = ClientRequest.newBuilder()
-                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                    .setGetNodes(GetNodesRequest.getDefaultInstance())
-                    .build()
-                    .toByteArray();
-            com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
-            String credential = new ClusterCredentials(ClusterKeys.loadFromConfigDir(layout.etc()))
-                    .issue(
-                            new Principal(me.getUid(), me.getGid(), me.getUsername(), List.of(), "localhost"),
-                            "slurmctld",
-                            request,
-                            java.time.Instant.now(),
-                            ClusterCredentials.DEFAULT_TTL);
-            Frames.write(
-                    SignedRequest.newBuilder()
-                            .setRequest(com.google.protobuf.ByteString.copyFrom(request))
-                            .setCredential(credential)
-                            .build(),
-                    socket.getOutputStream());
-            ClientResponse r = Frames.readAnswer(ClientResponse.parser(), socket.getInputStream());
+        try {
+            ClientResponse r =
+                    call(layout, ClientRequest.newBuilder().setGetNodes(GetNodesRequest.getDefaultInstance()), 2000);
             List<NodeInfo> nodes = r.getGetNodes().getNodesList();
             return nodes.size() >= expected
                     && nodes.stream()
@@ -342,6 +324,52 @@ public final class LocalCluster {
                                     && !n.getState().equals("UNKNOWN"));
         } catch (IOException | AuthException e) {
             return false;
+        }
+    }
+
+    /**
+     * {@code scontrol reconfigure}: the controller read slurm.conf before the ports were written
+     * into it; reading it again makes what it reports and serves (scontrol show config, its
+     * HASH_VAL) the file everyone else reads.
+     */
+    static void reconfigure(LocalClusterLayout layout) throws IOException {
+        try {
+            ClientResponse r = call(
+                    layout,
+                    ClientRequest.newBuilder()
+                            .setReconfigure(dev.sluice.protocol.v1.ReconfigureRequest.getDefaultInstance()),
+                    // The controller waits up to a minute for its loop to take the new files.
+                    90_000);
+            if (r.hasError()) {
+                throw new IOException("reconfigure: " + r.getError().getMessage());
+            }
+        } catch (AuthException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** One request to the controller, signed with the cluster key as its owner. */
+    private static ClientResponse call(LocalClusterLayout layout, ClientRequest.Builder request, int timeoutMillis)
+            throws IOException, AuthException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), layout.ctldPort())) {
+            socket.setSoTimeout(timeoutMillis);
+            byte[] body =
+                    request.setProtocolVersion(Frames.PROTOCOL_VERSION).build().toByteArray();
+            com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
+            String credential = new ClusterCredentials(ClusterKeys.loadFromConfigDir(layout.etc()))
+                    .issue(
+                            new Principal(me.getUid(), me.getGid(), me.getUsername(), List.of(), "localhost"),
+                            "slurmctld",
+                            body,
+                            java.time.Instant.now(),
+                            ClusterCredentials.DEFAULT_TTL);
+            Frames.write(
+                    SignedRequest.newBuilder()
+                            .setRequest(com.google.protobuf.ByteString.copyFrom(body))
+                            .setCredential(credential)
+                            .build(),
+                    socket.getOutputStream());
+            return Frames.readAnswer(ClientResponse.parser(), socket.getInputStream());
         }
     }
 }
