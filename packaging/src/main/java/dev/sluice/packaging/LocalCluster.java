@@ -41,7 +41,15 @@ public final class LocalCluster {
     private LocalCluster() {}
 
     public static void main(String[] args) throws Exception {
-        System.exit(run(args));
+        int status;
+        try {
+            status = run(args);
+        } catch (ReportedPorts.NotReported e) {
+            // A daemon that never bound its ports (its log says why): the rest are stopped on exit.
+            System.err.println("sluice: " + e.getMessage());
+            status = 1;
+        }
+        System.exit(status);
     }
 
     static int run(String[] args) throws Exception {

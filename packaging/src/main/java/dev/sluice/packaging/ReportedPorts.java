@@ -13,6 +13,13 @@ import java.util.Map;
 final class ReportedPorts {
     private ReportedPorts() {}
 
+    /** A daemon that did not say which ports it bound before the deadline. */
+    static final class NotReported extends IOException {
+        NotReported(String message) {
+            super(message);
+        }
+    }
+
     /** Removes what an earlier run reported, so that only this run's report is waited for. */
     static void forget(Path file) throws IOException {
         Files.deleteIfExists(file);
@@ -31,7 +38,7 @@ final class ReportedPorts {
                 return ports.get();
             }
             if (System.nanoTime() > deadline) {
-                throw new IOException("no ports reported in " + file + " in time; see " + log);
+                throw new NotReported("no ports reported in " + file + " in time; see " + log);
             }
             // A daemon binds within a few seconds of its start; the file appears whole (renamed).
             Thread.sleep(50);
