@@ -252,7 +252,9 @@ dpkg --root="$root" --force-script-chrootless --force-depends --log=/dev/null -i
 [ -d "$root/var/spool/sluice/ctld" ] && [ -d "$root/var/spool/sluice/slurmd" ] || fail "postinst made no spool"
 echo "ok   dpkg --root -i: installed"
 
-# Two free ports, and no more CPUs than this machine has.
+# Two free ports, and no more CPUs than this machine has. Probed (and so racy), because here the
+# ports must be in slurm.conf before anything starts: the installed units' command lines are
+# what is under test, and they name no port, as a site's do not.
 read -r ctld_port noded_port < <(python3 -c '
 import socket
 ss = [socket.socket() for _ in range(2)]

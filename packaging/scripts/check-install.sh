@@ -47,18 +47,14 @@ java="$prefix/runtime/bin/java"
 echo "ok   sbatch --version from the installed tree"
 # A one-node configuration, and a controller under a fake service manager.
 conf="$root/etc/slurm"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-grpc_port=$(free_port)
+# No port named: the controller starts on port 0 (--port 0 below) and the kernel picks.
 cat >"$conf/slurm.conf" <<CONF
 ClusterName=installcheck
 SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=$port
 StateSaveLocation=$root/var/spool/sluice/ctld
 NodeName=n1 CPUs=2 RealMemory=1000
 PartitionName=debug Nodes=n1 Default=YES
 CONF
-printf 'SlurmctldGrpcPort=%s\n' "$grpc_port" >"$conf/sluice.conf"
 # The cluster key the controller refuses to start without (docs/security.md).
 head -c 64 /dev/urandom >"$conf/slurm.key"
 chmod 0600 "$conf/slurm.key"
@@ -72,7 +68,7 @@ PY
 pids+=($!)
 for _ in $(seq 50); do [ -S "$root/notify" ] && break; sleep 0.1; done
 NOTIFY_SOCKET="$root/notify" "$java" --enable-native-access=ALL-UNNAMED -cp "$prefix/lib/*" \
-  dev.sluice.ctld.server.CtldMain -D -f "$conf/slurm.conf" --bind 127.0.0.1 >"$root/ctld.log" 2>&1 &
+  dev.sluice.ctld.server.CtldMain -D -f "$conf/slurm.conf" --bind 127.0.0.1 --port 0 >"$root/ctld.log" 2>&1 &
 ctld=$!
 pids+=("$ctld")
 for _ in $(seq 120); do

@@ -29,12 +29,27 @@ import java.util.List;
  * prints one line when every node has registered, and stops everything on SIGINT/SIGTERM.
  * Starting again on the same state directory recovers the controller's journal. The files it
  * writes are {@link LocalClusterFiles}'s; this class parses the options and runs the daemons.
+ *
+ * <p>No port is picked before its daemon holds it: sluice-dbd, the controller, the node daemons
+ * and the REST daemon start on port 0 and write the ports they bound to {@code run/NAME.ports};
+ * each is started once the ports it must know are written into slurm.conf and sluice.conf
+ * (dbd, then the controller, then the rest), and {@code sluice.env} gets the metrics and REST
+ * URLs once reported. Two clusters started at once, or any other process, cannot take a port
+ * from under one another.
  */
 public final class LocalCluster {
     private LocalCluster() {}
 
     public static void main(String[] args) throws Exception {
-        System.exit(run(args));
+        int status;
+        try {
+            status = run(args);
+        } catch (ReportedPorts.NotReported e) {
+            // A daemon that never bound its ports (its log says why): the rest are stopped on exit.
+            System.err.println("sluice: " + e.getMessage());
+            status = 1;
+        }
+        System.exit(status);
     }
 
     static int run(String[] args) throws Exception {
@@ -99,20 +114,30 @@ public final class LocalCluster {
         List<String> nodeNames = new ArrayList<>();
         boolean accounting = true;
         LocalClusterLayout layout;
+        int unbound = LocalClusterLayout.UNBOUND;
+        // Every daemon starts on port 0 and reports the port it bound; the files name a port only
+        // once its daemon holds it (LocalClusterFiles.stampPorts), so no guess can be taken first.
         if (siteConf != null) {
             if (!Files.isReadable(siteConf)) {
                 System.err.println("sluice: cannot read " + siteConf);
                 return 2;
             }
             Path gres = siteGres != null ? siteGres : siteConf.resolveSibling("gres.conf");
-            int ctldPort = FreePorts.any();
-            int dbdPort = FreePorts.withGrpcAbove();
-            SiteConf.Rewritten site =
-                    SiteConf.rewrite(Files.readString(siteConf), ctldPort, dbdPort, FreePorts::unchecked);
+            SiteConf.Rewritten site = SiteConf.rewrite(Files.readString(siteConf));
             nodeNames.addAll(site.nodes());
             accounting = site.accounting();
             layout = new LocalClusterLayout(
-                    stateDir, nodeNames.size(), 1, 1, 1, 0, ctldPort, FreePorts.any(), List.of(), dbdPort, 0);
+                    stateDir,
+                    nodeNames.size(),
+                    1,
+                    1,
+                    1,
+                    0,
+                    unbound,
+                    unbound,
+                    java.util.Collections.nCopies(nodeNames.size(), unbound),
+                    accounting ? unbound : 0,
+                    0);
             LocalClusterFiles.writeSite(
                     layout,
                     site.slurmConf(),
@@ -121,9 +146,7 @@ public final class LocalCluster {
                     binDir.toAbsolutePath().normalize());
             nodes = nodeNames.size();
         } else {
-            List<Integer> nodePorts = new ArrayList<>();
             for (int n = 0; n < nodes; n++) {
-                nodePorts.add(FreePorts.any());
                 nodeNames.add(LocalClusterLayout.nodeName(n + 1));
             }
             layout = new LocalClusterLayout(
@@ -133,10 +156,10 @@ public final class LocalCluster {
                     threads,
                     memory > 0 ? memory : 1000L * cpus,
                     gpus,
-                    FreePorts.any(),
-                    FreePorts.any(),
-                    nodePorts,
-                    FreePorts.withGrpcAbove(),
+                    unbound,
+                    unbound,
+                    java.util.Collections.nCopies(nodes, unbound),
+                    unbound,
                     mps);
             LocalClusterFiles.write(layout, binDir.toAbsolutePath().normalize());
         }
@@ -145,144 +168,76 @@ public final class LocalCluster {
                     layout.slurmConfPath(),
                     LocalClusterFiles.overridden(Files.readString(layout.slurmConfPath()), overrides));
         }
-        int metricsPort = FreePorts.any();
-        List<Integer> nodeMetricsPorts = new ArrayList<>();
-        for (int n = 0; n < nodes; n++) {
-            nodeMetricsPorts.add(FreePorts.any());
-        }
-        String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
         // The REST daemon runs where the configuration has JWT tokens for it to check.
-        int restPort = servesRest(layout) ? FreePorts.any() : 0;
-        String restUrl = "http://127.0.0.1:" + restPort;
-        Files.writeString(
-                stateDir.resolve("sluice.env"),
-                "export SLUICE_METRICS_URL='" + metricsUrl + "'\n"
-                        + (restPort > 0 ? "export SLURMRESTD_URL='" + restUrl + "'\n" : ""),
-                java.nio.file.StandardOpenOption.APPEND);
+        boolean rest = servesRest(layout);
+        List<String> reporting = new ArrayList<>(List.of("dbd", "ctld", "restd"));
+        reporting.addAll(nodeNames);
+        for (String daemon : reporting) {
+            ReportedPorts.forget(layout.portsFile(daemon));
+        }
 
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("java.class.path");
-        List<Supervised> daemons = new ArrayList<>();
-        // Accounting on the embedded, file-backed H2 (the same Flyway migrations as MariaDB).
-        if (accounting)
-            daemons.add(new Supervised(
-                    "sluice-dbd",
-                    JvmCommand.of(
-                            java,
-                            "DBD",
-                            List.of(
-                                    "-Xmx256m",
-                                    "-XX:+UseSerialGC",
-                                    "-XX:TieredStopAtLevel=1",
-                                    "--enable-native-access=ALL-UNNAMED"),
-                            List.of(
-                                    "-cp",
-                                    classpath,
-                                    "dev.sluice.dbd.server.DbdMain",
-                                    "-D",
-                                    "-f",
-                                    layout.etc().resolve("slurmdbd.conf").toString(),
-                                    "--data-dir",
-                                    stateDir.resolve("dbd").toString(),
-                                    "--port",
-                                    Integer.toString(layout.dbdPort()),
-                                    "--grpc-port",
-                                    Integer.toString(layout.dbdPort() + 100),
-                                    "--key-file",
-                                    layout.etc().resolve(ClusterKeys.KEY_FILE).toString())),
-                    layout.logDir().resolve("dbd.log"),
-                    layout.runDir().resolve("dbd.pid")));
-        daemons.add(new Supervised(
-                "sluice-ctld",
-                JvmCommand.of(
-                        java,
-                        "CTLD",
-                        List.of("-Xmx512m", "--enable-native-access=ALL-UNNAMED"),
-                        List.of(
-                                "-cp",
-                                classpath,
-                                "dev.sluice.ctld.server.CtldMain",
-                                "-D",
-                                "-f",
-                                layout.slurmConfPath().toString(),
-                                "--metrics-port",
-                                Integer.toString(metricsPort))),
-                layout.logDir().resolve("ctld.log"),
-                layout.runDir().resolve("ctld.pid")));
-        for (int n = 1; n <= nodes; n++) {
-            String name = nodeNames.get(n - 1);
-            daemons.add(new Supervised(
-                    "sluice-noded " + name,
-                    JvmCommand.of(
-                            java,
-                            "NODED",
-                            // Without C2, as bin/_sluice-java runs an installed node daemon.
-                            List.of(
-                                    "-Xmx256m",
-                                    "-XX:+UseSerialGC",
-                                    "-XX:TieredStopAtLevel=1",
-                                    "--enable-native-access=ALL-UNNAMED"),
-                            List.of(
-                                    "-cp",
-                                    classpath,
-                                    "dev.sluice.noded.server.NodedMain",
-                                    "-D",
-                                    "-f",
-                                    layout.slurmConfPath().toString(),
-                                    "-N",
-                                    name,
-                                    "--metrics-port",
-                                    Integer.toString(nodeMetricsPorts.get(n - 1)))),
-                    layout.logDir().resolve(name + ".log"),
-                    layout.runDir().resolve(name + ".pid")));
-        }
-        // The commands' warm runner: bin/sbatch & co. reach it through SLUICE_AGENT_SOCKET.
-        daemons.add(new Supervised(
-                "sluice-agent",
-                List.of(
-                        java,
-                        "-Xmx256m",
-                        "-XX:+UseSerialGC",
-                        "--add-opens",
-                        "java.base/sun.nio.fs=ALL-UNNAMED",
-                        "-cp",
-                        classpath,
-                        "dev.sluice.cli.agent.AgentMain",
-                        "--socket",
-                        layout.agentSocket().toString(),
-                        "--conf",
-                        layout.slurmConfPath().toString()),
-                layout.logDir().resolve("agent.log"),
-                layout.runDir().resolve("agent.pid")));
-        if (restPort > 0) {
-            daemons.add(new Supervised(
-                    "sluice-restd",
-                    // One person's cluster, whoever started it: root too, where slurmrestd's
-                    // root check (LocalMode) would stop it.
-                    List.of(
-                            "/usr/bin/env",
-                            "SLURMRESTD_SECURITY=disable_user_check",
-                            java,
-                            "-Xmx256m",
-                            "-XX:+UseSerialGC",
-                            "-cp",
-                            classpath,
-                            "dev.sluice.restd.RestdMain",
-                            "-f",
-                            layout.slurmConfPath().toString(),
-                            "127.0.0.1:" + restPort),
-                    layout.logDir().resolve("restd.log"),
-                    layout.runDir().resolve("restd.pid")));
-        }
+        LocalDaemons commands = new LocalDaemons(layout);
+        List<Supervised> daemons = new java.util.concurrent.CopyOnWriteArrayList<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemons.forEach(Supervised::stop);
             daemons.forEach(Supervised::awaitStopped);
             System.out.println("sluice: stopped");
         }));
         long deadline = System.nanoTime() + 120_000_000_000L;
-        for (Supervised d : daemons) {
-            d.start();
+        // sluice-dbd first: the controller finds it at AccountingStoragePort (+ 100 for gRPC).
+        int dbdPort = 0;
+        if (accounting) {
+            Supervised dbd = start(daemons, "sluice-dbd", commands.dbd(0), layout, "dbd");
+            dbdPort = ReportedPorts.await(
+                            layout.portsFile("dbd"), deadline, layout.logDir().resolve("dbd.log"))
+                    .get("port");
+            dbd.restartWith(commands.dbd(dbdPort));
+            LocalClusterFiles.stampPorts(layout.withPorts(unbound, unbound, dbdPort));
         }
+        // Then the controller, whose ports every other daemon and command reads from the files.
+        Supervised ctld = start(daemons, "sluice-ctld", commands.ctld(0, 0), layout, "ctld");
+        var ctldPorts = ReportedPorts.await(
+                layout.portsFile("ctld"), deadline, layout.logDir().resolve("ctld.log"));
+        layout = layout.withPorts(ctldPorts.get("port"), ctldPorts.get("grpc"), dbdPort);
+        LocalClusterFiles.stampPorts(layout);
+        int metricsPort = ctldPorts.get("metrics");
+        ctld.restartWith(commands.ctld(-1, metricsPort));
+        List<Supervised> nodeDaemons = new ArrayList<>();
+        for (String name : nodeNames) {
+            nodeDaemons.add(start(daemons, "sluice-noded " + name, commands.noded(name, 0, 0), layout, name));
+        }
+        daemons.add(new Supervised(
+                "sluice-agent",
+                commands.agent(),
+                layout.logDir().resolve("agent.log"),
+                layout.runDir().resolve("agent.pid")));
+        daemons.getLast().start();
+        Supervised restd = rest ? start(daemons, "sluice-restd", commands.restd(0), layout, "restd") : null;
+        List<Integer> nodeMetricsPorts = new ArrayList<>();
+        java.util.Map<String, Integer> nodePorts = new java.util.LinkedHashMap<>();
+        for (int n = 0; n < nodes; n++) {
+            String name = nodeNames.get(n);
+            var bound = ReportedPorts.await(
+                    layout.portsFile(name), deadline, layout.logDir().resolve(name + ".log"));
+            nodeDaemons.get(n).restartWith(commands.noded(name, bound.get("port"), bound.get("metrics")));
+            nodeMetricsPorts.add(bound.get("metrics"));
+            nodePorts.put(name, bound.get("port"));
+        }
+        LocalClusterFiles.stampNodePorts(layout, nodePorts);
+        String metricsUrl = "http://127.0.0.1:" + metricsPort + "/metrics";
+        String restUrl = null;
+        if (restd != null) {
+            int restPort = ReportedPorts.await(
+                            layout.portsFile("restd"), deadline, layout.logDir().resolve("restd.log"))
+                    .get("port");
+            restd.restartWith(commands.restd(restPort));
+            restUrl = "http://127.0.0.1:" + restPort;
+        }
+        Files.writeString(
+                stateDir.resolve("sluice.env"),
+                "export SLUICE_METRICS_URL='" + metricsUrl + "'\n"
+                        + (restUrl != null ? "export SLURMRESTD_URL='" + restUrl + "'\n" : ""),
+                java.nio.file.StandardOpenOption.APPEND);
         while (!allRegistered(layout, nodes)) {
             if (System.nanoTime() > deadline) {
                 System.err.println("sluice: the cluster did not come up within 120 s; see " + layout.logDir());
@@ -290,6 +245,7 @@ public final class LocalCluster {
             }
             Thread.sleep(200);
         }
+        reconfigure(layout);
         // With accounting, jobs submitted before the controller's first copy of the associations
         // would run without their user's default account: up means that copy is there.
         while (accounting && !holdsPolicy(layout)) {
@@ -308,11 +264,25 @@ public final class LocalCluster {
                 + stateDir.resolve("sluice.env"));
         System.out.println(
                 "Metrics: controller " + metricsUrl + ", node daemons on 127.0.0.1 ports " + nodeMetricsPorts);
-        if (restPort > 0) {
+        if (restUrl != null) {
             System.out.println("REST API: " + restUrl + "/slurm/v0.0.44/ (tokens: scontrol token)");
         }
         Thread.currentThread().join();
         return 0;
+    }
+
+    /** A supervised daemon, started, its log and pid named after {@code file}. */
+    private static Supervised start(
+            List<Supervised> daemons, String name, List<String> command, LocalClusterLayout layout, String file)
+            throws IOException {
+        Supervised d = new Supervised(
+                name,
+                command,
+                layout.logDir().resolve(file + ".log"),
+                layout.runDir().resolve(file + ".pid"));
+        daemons.add(d);
+        d.start();
+        return d;
     }
 
     /** Whether the configuration the cluster runs on takes {@code auth/jwt} tokens. */
@@ -352,28 +322,9 @@ public final class LocalCluster {
 
     /** Asks the controller whether every node has registered and responds. */
     static boolean allRegistered(LocalClusterLayout layout, int expected) {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), layout.ctldPort())) {
-            socket.setSoTimeout(2000);
-            byte[] request = ClientRequest.newBuilder()
-                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                    .setGetNodes(GetNodesRequest.getDefaultInstance())
-                    .build()
-                    .toByteArray();
-            com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
-            String credential = new ClusterCredentials(ClusterKeys.loadFromConfigDir(layout.etc()))
-                    .issue(
-                            new Principal(me.getUid(), me.getGid(), me.getUsername(), List.of(), "localhost"),
-                            "slurmctld",
-                            request,
-                            java.time.Instant.now(),
-                            ClusterCredentials.DEFAULT_TTL);
-            Frames.write(
-                    SignedRequest.newBuilder()
-                            .setRequest(com.google.protobuf.ByteString.copyFrom(request))
-                            .setCredential(credential)
-                            .build(),
-                    socket.getOutputStream());
-            ClientResponse r = Frames.readAnswer(ClientResponse.parser(), socket.getInputStream());
+        try {
+            ClientResponse r =
+                    call(layout, ClientRequest.newBuilder().setGetNodes(GetNodesRequest.getDefaultInstance()), 2000);
             List<NodeInfo> nodes = r.getGetNodes().getNodesList();
             return nodes.size() >= expected
                     && nodes.stream()
@@ -381,6 +332,52 @@ public final class LocalCluster {
                                     && !n.getState().equals("UNKNOWN"));
         } catch (IOException | AuthException e) {
             return false;
+        }
+    }
+
+    /**
+     * {@code scontrol reconfigure}: the controller read slurm.conf before the ports were written
+     * into it; reading it again makes what it reports and serves (scontrol show config, its
+     * HASH_VAL) the file everyone else reads.
+     */
+    static void reconfigure(LocalClusterLayout layout) throws IOException {
+        try {
+            ClientResponse r = call(
+                    layout,
+                    ClientRequest.newBuilder()
+                            .setReconfigure(dev.sluice.protocol.v1.ReconfigureRequest.getDefaultInstance()),
+                    // The controller waits up to a minute for its loop to take the new files.
+                    90_000);
+            if (r.hasError()) {
+                throw new IOException("reconfigure: " + r.getError().getMessage());
+            }
+        } catch (AuthException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** One request to the controller, signed with the cluster key as its owner. */
+    private static ClientResponse call(LocalClusterLayout layout, ClientRequest.Builder request, int timeoutMillis)
+            throws IOException, AuthException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), layout.ctldPort())) {
+            socket.setSoTimeout(timeoutMillis);
+            byte[] body =
+                    request.setProtocolVersion(Frames.PROTOCOL_VERSION).build().toByteArray();
+            com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
+            String credential = new ClusterCredentials(ClusterKeys.loadFromConfigDir(layout.etc()))
+                    .issue(
+                            new Principal(me.getUid(), me.getGid(), me.getUsername(), List.of(), "localhost"),
+                            "slurmctld",
+                            body,
+                            java.time.Instant.now(),
+                            ClusterCredentials.DEFAULT_TTL);
+            Frames.write(
+                    SignedRequest.newBuilder()
+                            .setRequest(com.google.protobuf.ByteString.copyFrom(body))
+                            .setCredential(credential)
+                            .build(),
+                    socket.getOutputStream());
+            return Frames.readAnswer(ClientResponse.parser(), socket.getInputStream());
         }
     }
 }

@@ -1,11 +1,14 @@
 package dev.sluice.packaging;
 
 import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.common.hostlist.HostList;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * What {@code ./sluice up} writes before any daemon starts: the configuration files, the
@@ -88,6 +91,72 @@ public final class LocalClusterFiles {
             ClusterKeys.generate(layout.jwtKeyPath());
         }
         linkCommands(layout, binDir);
+    }
+
+    /**
+     * Writes the ports the controller and sluice-dbd reported into slurm.conf ({@code
+     * SlurmctldPort}, {@code AccountingStoragePort}) and sluice.conf ({@code SlurmctldGrpcPort}),
+     * each file replaced whole: a command or daemon reading it sees the old file or the new one.
+     * A port still {@link LocalClusterLayout#UNBOUND} is left out.
+     */
+    public static void stampPorts(LocalClusterLayout layout) throws IOException {
+        List<String> lines = new ArrayList<>();
+        if (layout.ctldPort() > 0) {
+            lines.add("SlurmctldPort=" + layout.ctldPort());
+        }
+        if (layout.dbdPort() > 0) {
+            lines.add("AccountingStoragePort=" + layout.dbdPort());
+        }
+        String conf = Files.readString(layout.slurmConfPath());
+        // A port already there stays where it is: the file then reads as the controller that
+        // read it before this stamp serves it to configless nodes (ServedPorts adds its own last).
+        lines.removeIf(line -> conf.lines().anyMatch(line::equals));
+        replace(layout.slurmConfPath(), overridden(conf, lines));
+        if (layout.grpcPort() > 0) {
+            Path sluice = layout.etc().resolve("sluice.conf");
+            String text = Files.exists(sluice) ? Files.readString(sluice) : "";
+            replace(sluice, overridden(text, List.of("SlurmctldGrpcPort=" + layout.grpcPort())));
+        }
+    }
+
+    /**
+     * Writes the ports the node daemons reported into slurm.conf's NodeName lines ({@code
+     * Port=p1,p2} for {@code NodeName=n[1-2]}), so that the file names every port its daemons
+     * listen on, as a site's does; the controller already has them from the registrations.
+     */
+    public static void stampNodePorts(LocalClusterLayout layout, Map<String, Integer> ports) throws IOException {
+        replace(layout.slurmConfPath(), withNodePorts(Files.readString(layout.slurmConfPath()), ports));
+    }
+
+    /** The text with each NodeName line whose nodes all have a port given naming those ports. */
+    static String withNodePorts(String conf, Map<String, Integer> ports) {
+        List<String> out = new ArrayList<>();
+        for (String line : conf.lines().toList()) {
+            if (line.regionMatches(true, 0, "NodeName=", 0, 9)) {
+                String first = line.split("\\s+", 2)[0];
+                List<String> names = HostList.expand(first.substring(9));
+                if (!names.isEmpty() && ports.keySet().containsAll(names)) {
+                    line = line.replaceAll("(?i)\\s+Port=\\S+", "") + " Port="
+                            + names.stream().map(n -> ports.get(n).toString()).collect(Collectors.joining(","));
+                }
+            }
+            out.add(line);
+        }
+        return String.join("\n", out) + "\n";
+    }
+
+    private static void replace(Path file, String text) throws IOException {
+        Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp");
+        try {
+            Files.writeString(tmp, text);
+            // Readable as the file it replaces was (slurm.conf is read by every local user's commands).
+            if (Files.exists(file)) {
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(file));
+            }
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 
     /**

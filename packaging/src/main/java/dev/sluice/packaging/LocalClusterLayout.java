@@ -7,9 +7,14 @@ import java.util.List;
  * The files of a local development cluster under its state directory, and the configuration
  * text written there. Pure: {@link #slurmConf} and friends only build strings.
  *
+ * <p>A port is {@link #UNBOUND} until the daemon that binds it has said which
+ * ({@code --ports-file}): the files then name none, and {@link LocalClusterFiles#stampPorts}
+ * writes the real one in once known ({@link #withPorts}).
+ *
  * @param ctldPort command socket (SlurmctldPort)
  * @param grpcPort the controller's daemon gRPC port (sluice.conf)
- * @param nodePorts one slurmd port per node
+ * @param nodePorts one slurmd port per node ({@link #UNBOUND}: no {@code Port=}, the node
+ *     daemon registers the port it bound)
  * @param dbdPort sluice-dbd's command port (its gRPC port is 100 above), 0 for no accounting
  * @param mpsPerGpu MPS share count of each fake GPU (0: no {@code mps} GRES)
  */
@@ -25,6 +30,9 @@ public record LocalClusterLayout(
         List<Integer> nodePorts,
         int dbdPort,
         int mpsPerGpu) {
+
+    /** A port its daemon picks at start and reports (started on port 0). */
+    public static final int UNBOUND = -1;
 
     /** A cluster without MPS. */
     public LocalClusterLayout(
@@ -53,6 +61,23 @@ public record LocalClusterLayout(
             int grpcPort,
             List<Integer> nodePorts) {
         this(stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, nodePorts, 0, 0);
+    }
+
+    /** This cluster with the ports its controller and accounting daemon reported. */
+    public LocalClusterLayout withPorts(int ctld, int grpc, int dbd) {
+        return new LocalClusterLayout(
+                stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctld, grpc, nodePorts, dbd, mpsPerGpu);
+    }
+
+    /** This cluster with the ports its node daemons reported. */
+    public LocalClusterLayout withNodePorts(List<Integer> ports) {
+        return new LocalClusterLayout(
+                stateDir, nodes, cpus, threadsPerCore, memoryMb, gpus, ctldPort, grpcPort, ports, dbdPort, mpsPerGpu);
+    }
+
+    /** Where the daemon of that name ({@code ctld}, {@code dbd}, a node's) reports its ports. */
+    public Path portsFile(String daemon) {
+        return runDir().resolve(daemon + ".ports");
     }
 
     public Path etc() {
@@ -87,7 +112,12 @@ public record LocalClusterLayout(
         // Every daemon and its metrics listen on loopback only: the controller on its
         // SlurmctldHost address, each node daemon on its NodeAddr.
         s.append("CommunicationParameters=NoCtldInAddrAny,NoInAddrAny\n");
-        s.append("SlurmctldPort=").append(ctldPort).append('\n');
+        if (ctldPort != UNBOUND) {
+            s.append("SlurmctldPort=").append(ctldPort).append('\n');
+        } else {
+            // The daemons start on port 0: no port is guessed free before its daemon holds it.
+            s.append("# The daemons' ports follow once they have bound them (`sluice up` starts them on port 0).\n");
+        }
         s.append("StateSaveLocation=").append(stateDir.resolve("ctld")).append('\n');
         s.append("SlurmdSpoolDir=").append(stateDir.resolve("spool")).append("/%n\n");
         s.append("SlurmdTimeout=60\n");
@@ -107,10 +137,12 @@ public record LocalClusterLayout(
         s.append("SelectTypeParameters=CR_Core\n");
         s.append("ProctrackType=proctrack/linuxproc\n");
         s.append("TaskPlugin=task/none\n");
-        if (dbdPort > 0) {
+        if (dbdPort != 0) {
             s.append("AccountingStorageType=accounting_storage/slurmdbd\n");
             s.append("AccountingStorageHost=127.0.0.1\n");
-            s.append("AccountingStoragePort=").append(dbdPort).append('\n');
+            if (dbdPort != UNBOUND) {
+                s.append("AccountingStoragePort=").append(dbdPort).append('\n');
+            }
             s.append("AccountingStorageTRES=gres/gpu\n");
         }
         if (gpus > 0) {
@@ -120,8 +152,8 @@ public record LocalClusterLayout(
         for (int i = 1; i <= nodes; i++) {
             s.append("NodeName=")
                     .append(nodeName(i))
-                    .append(" NodeHostname=localhost NodeAddr=127.0.0.1 Port=")
-                    .append(nodePorts.get(i - 1))
+                    .append(" NodeHostname=localhost NodeAddr=127.0.0.1")
+                    .append(nodePorts.get(i - 1) == UNBOUND ? "" : " Port=" + nodePorts.get(i - 1))
                     .append(" CPUs=")
                     .append(cpus)
                     .append(" Sockets=1 CoresPerSocket=")
@@ -186,7 +218,7 @@ public record LocalClusterLayout(
     }
 
     public String sluiceConf() {
-        return "SlurmctldGrpcPort=" + grpcPort + "\n";
+        return grpcPort == UNBOUND ? "" : "SlurmctldGrpcPort=" + grpcPort + "\n";
     }
 
     /**

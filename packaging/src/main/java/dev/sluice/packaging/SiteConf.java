@@ -4,14 +4,14 @@ import dev.sluice.common.hostlist.HostList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.IntSupplier;
 
 /**
  * {@code ./sluice up --slurm-conf FILE}: a site's slurm.conf made to run on this one host. Only
- * what cannot be true here changes — the controller's address and port, each node's address and
- * port (node names, CPUs, GRES and every other key stay), the accounting daemon's address and
- * port — and the daemons listen on 127.0.0.1 only, as {@code ./sluice up}'s own cluster does.
- * Pure: text in, text out.
+ * what cannot be true here changes — the controller's address, each node's address (node names,
+ * CPUs, GRES and every other key stay), the accounting daemon's address — and the daemons
+ * listen on 127.0.0.1 only, as {@code ./sluice up}'s own cluster does. The site's ports go: the
+ * daemons here start on port 0, and {@link LocalClusterFiles#stampPorts} writes in the ones the
+ * controller and sluice-dbd bound; each node daemon registers its own. Pure: text in, text out.
  */
 final class SiteConf {
     private SiteConf() {}
@@ -23,7 +23,7 @@ final class SiteConf {
      */
     record Rewritten(String slurmConf, List<String> nodes, boolean accounting) {}
 
-    static Rewritten rewrite(String text, int ctldPort, int dbdPort, IntSupplier freePort) {
+    static Rewritten rewrite(String text) {
         List<String> out = new ArrayList<>();
         List<String> nodes = new ArrayList<>();
         boolean accounting = false;
@@ -64,38 +64,32 @@ final class SiteConf {
                                     ? ""
                                     : ",NoCtldInAddrAny,NoInAddrAny"));
                 }
-                case "nodename" -> out.add(node(body, nodes, freePort));
+                case "nodename" -> out.add(node(body, nodes));
                 default -> out.add(line);
             }
         }
         while (!out.isEmpty() && out.getLast().isEmpty()) {
             out.removeLast();
         }
-        out.add("# Added by `sluice up --slurm-conf`: every daemon on this host, on loopback only.");
-        out.add("SlurmctldPort=" + ctldPort);
+        out.add("# Added by `sluice up --slurm-conf`: every daemon on this host, on loopback only;");
+        out.add("# the ports follow once their daemons have bound them.");
         if (!communication) {
             out.add("CommunicationParameters=NoCtldInAddrAny,NoInAddrAny");
         }
         if (accounting) {
             out.add("AccountingStorageHost=127.0.0.1");
-            out.add("AccountingStoragePort=" + dbdPort);
         }
         return new Rewritten(String.join("\n", out) + "\n", List.copyOf(nodes), accounting);
     }
 
-    /** A NodeName line with this host's address and a port of its own for each node it names. */
-    private static String node(String body, List<String> nodes, IntSupplier freePort) {
+    /** A NodeName line with this host's address and no port: its daemon registers the one it bound. */
+    private static String node(String body, List<String> nodes) {
         List<String> words = words(body);
         String names = words.getFirst().substring(words.getFirst().indexOf('=') + 1);
         if (names.equalsIgnoreCase("DEFAULT")) {
             return body;
         }
-        List<String> expanded = HostList.expand(names);
-        nodes.addAll(expanded);
-        List<String> ports = new ArrayList<>();
-        for (int i = 0; i < expanded.size(); i++) {
-            ports.add(Integer.toString(freePort.getAsInt()));
-        }
+        nodes.addAll(HostList.expand(names));
         StringBuilder s = new StringBuilder(words.getFirst());
         for (String w : words.subList(1, words.size())) {
             String k = w.contains("=") ? w.substring(0, w.indexOf('=')).toLowerCase(Locale.ROOT) : w;
@@ -103,7 +97,7 @@ final class SiteConf {
                 s.append(' ').append(w);
             }
         }
-        s.append(" NodeHostname=localhost NodeAddr=127.0.0.1 Port=").append(String.join(",", ports));
+        s.append(" NodeHostname=localhost NodeAddr=127.0.0.1");
         return s.toString();
     }
 

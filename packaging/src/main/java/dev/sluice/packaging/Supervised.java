@@ -16,7 +16,7 @@ final class Supervised {
     private static final Logger log = LoggerFactory.getLogger(Supervised.class);
 
     private final String name;
-    private final List<String> command;
+    private volatile List<String> command;
     private final Path logFile;
     private final Path pidFile;
     private volatile Process process;
@@ -27,6 +27,14 @@ final class Supervised {
         this.command = List.copyOf(command);
         this.logFile = logFile;
         this.pidFile = pidFile;
+    }
+
+    /**
+     * The command the next restart runs: a daemon first started on port 0 comes back on the
+     * ports it reported, which the configuration and everyone else now know.
+     */
+    void restartWith(List<String> restart) {
+        this.command = List.copyOf(restart);
     }
 
     synchronized void start() throws IOException {

@@ -12,9 +12,12 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,12 +26,15 @@ import java.util.concurrent.TimeUnit;
  * and the user commands run as processes too — the path a user takes.
  */
 final class ClusterProcesses implements AutoCloseable {
-    private final LocalClusterLayout layout;
+    /** Its ports filled in as the daemons, started on port 0, report them. */
+    private volatile LocalClusterLayout layout;
+
     private final Path workDir;
     private final String java =
             Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private final String classpath = System.getProperty("java.class.path");
     private Process ctld;
+    private Process dbd;
     private final List<Process> nodes = new ArrayList<>();
 
     record Result(int exitCode, String out, String err) {}
@@ -51,10 +57,7 @@ final class ClusterProcesses implements AutoCloseable {
     private ClusterProcesses(
             Path stateDir, int nodeCount, int cpus, int threadsPerCore, int gpus, int mpsPerGpu, boolean accounting)
             throws IOException {
-        List<Integer> ports = new ArrayList<>();
-        for (int i = 0; i < nodeCount; i++) {
-            ports.add(FreePorts.any());
-        }
+        int unbound = LocalClusterLayout.UNBOUND;
         layout = new LocalClusterLayout(
                 stateDir,
                 nodeCount,
@@ -62,10 +65,10 @@ final class ClusterProcesses implements AutoCloseable {
                 threadsPerCore,
                 1000L * cpus,
                 gpus,
-                FreePorts.any(),
-                FreePorts.any(),
-                ports,
-                accounting ? FreePorts.withGrpcAbove() : 0,
+                unbound,
+                unbound,
+                Collections.nCopies(nodeCount, unbound),
+                accounting ? unbound : 0,
                 mpsPerGpu);
         LocalClusterFiles.write(layout, stateDir.resolve("bin"));
         workDir = stateDir.resolve("work");
@@ -91,8 +94,9 @@ final class ClusterProcesses implements AutoCloseable {
 
     /** As {@link #start()}, allowing the nodes {@code registration} to come up (a loaded machine). */
     void start(Duration registration) throws IOException {
-        if (layout.dbdPort() > 0) {
-            nodes.add(process(
+        if (layout.dbdPort() != 0) {
+            Files.deleteIfExists(layout.portsFile("dbd"));
+            dbd = process(
                     "dev.sluice.dbd.server.DbdMain",
                     "dbd",
                     List.of(
@@ -103,22 +107,62 @@ final class ClusterProcesses implements AutoCloseable {
                             "--data-dir",
                             layout.stateDir().resolve("dbd").toString(),
                             "--port",
-                            Integer.toString(layout.dbdPort()),
-                            "--grpc-port",
-                            Integer.toString(layout.dbdPort() + 100),
+                            "0",
+                            "--ports-file",
+                            layout.portsFile("dbd").toString(),
                             "--key-file",
-                            keyFile().toString())));
+                            keyFile().toString()));
+            // The controller finds it at AccountingStoragePort (its gRPC port is 100 above).
+            layout = layout.withPorts(
+                    layout.ctldPort(), layout.grpcPort(), reported("dbd").get("port"));
+            LocalClusterFiles.stampPorts(layout);
         }
         startController();
         for (int i = 1; i <= layout.nodes(); i++) {
-            String name = LocalClusterLayout.nodeName(i);
-            nodes.add(daemon("dev.sluice.noded.server.NodedMain", name, "-N", name));
+            nodes.add(null);
+            startNode(i);
         }
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 1; i <= layout.nodes(); i++) {
+            ports.add(reported(LocalClusterLayout.nodeName(i)).get("port"));
+        }
+        layout = layout.withNodePorts(ports);
         awaitNodesUp(registration);
     }
 
+    /**
+     * The controller: on port 0 the first time, its ports then written into slurm.conf and
+     * sluice.conf for everyone else; again (after a crash) on the ports those files name.
+     */
     void startController() throws IOException {
-        ctld = daemon("dev.sluice.ctld.server.CtldMain", "ctld");
+        if (layout.ctldPort() != LocalClusterLayout.UNBOUND) {
+            ctld = daemon("dev.sluice.ctld.server.CtldMain", "ctld");
+            return;
+        }
+        Files.deleteIfExists(layout.portsFile("ctld"));
+        ctld = daemon(
+                "dev.sluice.ctld.server.CtldMain",
+                "ctld",
+                "--port",
+                "0",
+                "--ports-file",
+                layout.portsFile("ctld").toString());
+        Map<String, Integer> ports = reported("ctld");
+        layout = layout.withPorts(ports.get("port"), ports.get("grpc"), layout.dbdPort());
+        LocalClusterFiles.stampPorts(layout);
+    }
+
+    /** The ports a daemon started with {@code --ports-file} reported. */
+    private Map<String, Integer> reported(String daemon) {
+        Path file = layout.portsFile(daemon);
+        try {
+            return await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> dev.sluice.common.daemon.PortsFile.read(file), Optional::isPresent)
+                    .orElseThrow();
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new IllegalStateException(daemon + " reported no ports in " + file, e);
+        }
     }
 
     void awaitNodesUp() {
@@ -129,7 +173,7 @@ final class ClusterProcesses implements AutoCloseable {
         await().atMost(limit)
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> LocalCluster.allRegistered(layout, layout.nodes()));
-        if (layout.dbdPort() > 0) {
+        if (layout.dbdPort() != 0) {
             // As `./sluice up`: with accounting, up means the controller holds the associations
             // (the dbd may still be migrating its database when the nodes are already in).
             await().atMost(limit).pollInterval(Duration.ofMillis(100)).until(() -> LocalCluster.holdsPolicy(layout));
@@ -536,9 +580,25 @@ final class ClusterProcesses implements AutoCloseable {
         }
     }
 
+    /** Node daemon {@code index}: on port 0 the first time, then on the port it reported. */
     void startNode(int index) throws IOException {
         String name = LocalClusterLayout.nodeName(index);
-        nodes.set(index - 1, daemon("dev.sluice.noded.server.NodedMain", name, "-N", name));
+        int known = layout.nodePorts().get(index - 1);
+        Path ports = layout.portsFile(name);
+        if (known == LocalClusterLayout.UNBOUND) {
+            Files.deleteIfExists(ports);
+        }
+        nodes.set(
+                index - 1,
+                daemon(
+                        "dev.sluice.noded.server.NodedMain",
+                        name,
+                        "-N",
+                        name,
+                        "--port",
+                        Integer.toString(known == LocalClusterLayout.UNBOUND ? 0 : known),
+                        "--ports-file",
+                        ports.toString()));
     }
 
     /** The node daemon's process (to see that a job does not depend on it). */
@@ -559,8 +619,12 @@ final class ClusterProcesses implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         List<Process> all = new ArrayList<>(nodes);
+        all.removeIf(Objects::isNull);
         if (ctld != null) {
             all.add(ctld);
+        }
+        if (dbd != null) {
+            all.add(dbd);
         }
         all.forEach(Process::destroy);
         for (Process p : all) {

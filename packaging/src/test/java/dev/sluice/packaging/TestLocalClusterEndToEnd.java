@@ -120,6 +120,46 @@ class TestLocalClusterEndToEnd {
     }
 
     @Test
+    @Order(1)
+    void everyDaemonReportsExactlyThePortsItListensOnAndTheFilesNameThem() throws Exception {
+        Map<String, Integer> ctld = null;
+        for (String daemon : List.of("ctld", "node1", "dbd", "restd")) {
+            Map<String, Integer> reported = dev.sluice.common.daemon.PortsFile.read(
+                            stateDir.resolve("run").resolve(daemon + ".ports"))
+                    .orElseThrow();
+            List<Integer> listening = ListeningSockets.of(pid(daemon)).stream()
+                    .map(InetSocketAddress::getPort)
+                    .toList();
+            assertThat(reported.values()).as(daemon).containsExactlyInAnyOrderElementsOf(listening);
+            for (int port : reported.values()) {
+                try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                    assertThat(s.isConnected()).as(daemon + " on " + port).isTrue();
+                }
+            }
+            if (daemon.equals("ctld")) {
+                ctld = reported;
+            }
+        }
+        // What the commands and node daemons read is what the controller bound.
+        assertThat(Files.readAllLines(stateDir.resolve("etc/slurm.conf")))
+                .contains("SlurmctldPort=" + ctld.get("port"))
+                .contains("AccountingStoragePort="
+                        + dev.sluice.common.daemon.PortsFile.read(stateDir.resolve("run/dbd.ports"))
+                                .orElseThrow()
+                                .get("port"));
+        assertThat(Files.readString(stateDir.resolve("etc/slurm.conf")))
+                .contains(" Port="
+                        + dev.sluice.common.daemon.PortsFile.read(stateDir.resolve("run/node1.ports"))
+                                .orElseThrow()
+                                .get("port")
+                        + "\n");
+        assertThat(Files.readAllLines(stateDir.resolve("etc/sluice.conf")))
+                .contains("SlurmctldGrpcPort=" + ctld.get("grpc"));
+        assertThat(Files.readString(stateDir.resolve("sluice.env")))
+                .contains("export SLUICE_METRICS_URL='http://127.0.0.1:" + ctld.get("metrics") + "/metrics'");
+    }
+
+    @Test
     @Order(2)
     void aJobsStartAndEndAreLoggedInSlurmctldsWords() throws Exception {
         Path out = stateDir.resolve("sbatch.out");

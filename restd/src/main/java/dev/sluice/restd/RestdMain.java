@@ -35,8 +35,11 @@ import org.slf4j.LoggerFactory;
  * {@code sluice-restd}: Slurm's REST API, in slurmrestd's manner.
  *
  * <pre>
- * sluice-restd [-f slurm.conf] [-a rest_auth/jwt|rest_auth/local] [HOST:]PORT|unix:/path
+ * sluice-restd [-f slurm.conf] [-a rest_auth/jwt|rest_auth/local] [--ports-file FILE] [HOST:]PORT|unix:/path
  * </pre>
+ *
+ * Port 0 binds a port the kernel picks; {@code --ports-file} has the daemon write the port it
+ * bound ({@code port=}; {@link dev.sluice.common.daemon.PortsFile}) once it serves.
  *
  * The configuration is {@code -f}, else {@code $SLURM_CONF}, else /etc/slurm/slurm.conf. With
  * rest_auth/jwt (the default) its {@code auth/jwt} key verifies the requests' tokens; with
@@ -53,15 +56,19 @@ public final class RestdMain {
     }
 
     static final String USAGE =
-            "Usage: sluice-restd [-f slurm.conf] [-a rest_auth/jwt|rest_auth/local] [HOST:]PORT|unix:/path";
+            "Usage: sluice-restd [-f slurm.conf] [-a rest_auth/jwt|rest_auth/local] [--ports-file FILE]"
+                    + " [HOST:]PORT|unix:/path";
 
     static int run(String[] args, Map<String, String> env, PrintStream err) throws Exception {
         Optional<Path> conf = Optional.empty();
         String listen = null;
         String plugin = "rest_auth/jwt";
+        Optional<Path> portsFile = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("-f") && i + 1 < args.length) {
                 conf = Optional.of(Path.of(args[++i]));
+            } else if (args[i].equals("--ports-file") && i + 1 < args.length) {
+                portsFile = Optional.of(Path.of(args[++i]));
             } else if (args[i].equals("-a") && i + 1 < args.length) {
                 plugin = args[++i];
             } else if (args[i].equals("-h") || args[i].equals("--help")) {
@@ -126,6 +133,9 @@ public final class RestdMain {
         server.start();
         String at = where instanceof Listen.Unix u ? "unix:" + u.path() : "port " + server.port();
         log.info("sluice-restd listening on {} ({})", at, plugin);
+        if (portsFile.isPresent() && where instanceof Listen.Tcp) {
+            dev.sluice.common.daemon.PortsFile.write(portsFile.get(), Map.of("port", server.port()));
+        }
         var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
         systemd.sendOrWarn("READY=1\nSTATUS=serving the REST API on " + at);
         CountDownLatch stopped = new CountDownLatch(1);

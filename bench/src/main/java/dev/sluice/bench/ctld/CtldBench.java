@@ -14,14 +14,13 @@ import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -71,7 +70,8 @@ public final class CtldBench {
         }
         List<ChildDaemon> daemons = new ArrayList<>();
         try (SimulatedNodes nodes = new SimulatedNodes(names, o.cpus(), 1000L * o.cpus())) {
-            int dbdPort = o.accounting() ? dev.sluice.packaging.FreePorts.withGrpcAbove() : 0;
+            // The daemons start on port 0 and report theirs; the simulated nodes' are known.
+            int unbound = LocalClusterLayout.UNBOUND;
             LocalClusterLayout layout = new LocalClusterLayout(
                     stateDir,
                     o.nodes(),
@@ -79,10 +79,10 @@ public final class CtldBench {
                     1,
                     1000L * o.cpus(),
                     0,
-                    dev.sluice.packaging.FreePorts.any(),
-                    dev.sluice.packaging.FreePorts.any(),
+                    unbound,
+                    unbound,
                     nodes.ports(),
-                    dbdPort,
+                    o.accounting() ? unbound : 0,
                     0);
             LocalClusterFiles.write(layout, Path.of("bin").toAbsolutePath());
             Files.writeString(
@@ -95,11 +95,17 @@ public final class CtldBench {
                                     "MinJobAge=" + o.minJobAge())));
             if (o.accounting()) {
                 daemons.add(ChildDaemon.start("sluice-dbd", layout.logDir().resolve("dbd.log"), dbdCommand(layout, o)));
+                int dbdPort =
+                        awaitPorts(layout.portsFile("dbd"), daemons.getLast()).get("port");
+                layout = layout.withPorts(unbound, unbound, dbdPort);
+                LocalClusterFiles.stampPorts(layout);
             }
             ChildDaemon ctld =
                     ChildDaemon.start("sluice-ctld", layout.logDir().resolve("ctld.log"), ctldCommand(layout, o));
             daemons.add(ctld);
-            awaitPort(layout.grpcPort(), ctld);
+            Map<String, Integer> ctldPorts = awaitPorts(layout.portsFile("ctld"), ctld);
+            layout = layout.withPorts(ctldPorts.get("port"), ctldPorts.get("grpc"), layout.dbdPort());
+            LocalClusterFiles.stampPorts(layout);
             nodes.register(ClusterKeys.loadFromConfigDir(layout.etc()), layout.grpcPort());
             if (o.accounting()) {
                 awaitFile(
@@ -272,7 +278,11 @@ public final class CtldBench {
                 "dev.sluice.ctld.server.CtldMain",
                 "-D",
                 "-f",
-                layout.slurmConfPath().toString()));
+                layout.slurmConfPath().toString(),
+                "--port",
+                "0",
+                "--ports-file",
+                layout.portsFile("ctld").toString()));
         return c;
     }
 
@@ -294,27 +304,29 @@ public final class CtldBench {
                 layout.etc().resolve("slurmdbd.conf").toString(),
                 "--data-dir",
                 layout.stateDir().resolve("dbd").toString(),
+                // Its gRPC port, where the controller ships, is bound 100 above this one.
                 "--port",
-                Integer.toString(layout.dbdPort()),
-                "--grpc-port",
-                Integer.toString(layout.dbdPort() + 100),
+                "0",
+                "--ports-file",
+                layout.portsFile("dbd").toString(),
                 "--key-file",
                 layout.etc().resolve(ClusterKeys.KEY_FILE).toString()));
         return c;
     }
 
-    private static void awaitPort(int port, ChildDaemon ctld) throws Exception {
+    /** The ports a daemon started on port 0 reported in its ports file. */
+    private static Map<String, Integer> awaitPorts(Path file, ChildDaemon daemon) throws Exception {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (true) {
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-                return;
-            } catch (IOException notYet) {
-                ctld.checkAlive();
-                if (System.nanoTime() > deadline) {
-                    throw new IOException("sluice-ctld did not listen on " + port + "; see " + ctld.log());
-                }
-                Thread.sleep(100);
+            var ports = dev.sluice.common.daemon.PortsFile.read(file);
+            if (ports.isPresent()) {
+                return ports.get();
             }
+            daemon.checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IOException("no ports reported in " + file + "; see " + daemon.log());
+            }
+            Thread.sleep(100);
         }
     }
 

@@ -198,4 +198,35 @@ public record CtldConfig(
                 keys,
                 security);
     }
+
+    /**
+     * This configuration listening elsewhere than its files say: {@code sluice-ctld --port}
+     * (0: ports the kernel picks, which the controller reports once bound).
+     */
+    public CtldConfig withPorts(int commandPort, int daemonsPort) {
+        return new CtldConfig(
+                clusterName,
+                controlHost,
+                commandPort,
+                daemonsPort,
+                stateSaveLocation,
+                slurmdTimeoutSeconds,
+                killWaitSeconds,
+                minJobAgeSeconds,
+                firstJobId,
+                memoryConsumable,
+                defMemPerCpuMb,
+                gresNames,
+                scheduler,
+                maxArraySize,
+                nodes,
+                partitions,
+                configFiles,
+                settings,
+                showConfig,
+                nodePolicy,
+                memberships,
+                clusterKeys,
+                security);
+    }
 }

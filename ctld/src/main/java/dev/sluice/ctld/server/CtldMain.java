@@ -33,9 +33,18 @@ import org.slf4j.LoggerFactory;
  * {@code sluice-ctld}: the controller's command line, in slurmctld's manner.
  *
  * <pre>
- * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--metrics-port PORT] [--truncate-corrupt-journal]
+ * sluice-ctld [-D] [-f slurm.conf] [--bind ADDR] [--port PORT] [--grpc-port PORT] [--metrics-port PORT]
+ *             [--ports-file FILE] [--truncate-corrupt-journal]
  * sluice-ctld --check-config slurm.conf
  * </pre>
+ *
+ * {@code --port} and {@code --grpc-port} listen elsewhere than SlurmctldPort and
+ * SlurmctldGrpcPort say; {@code --port 0} binds ports the kernel picks (the gRPC port too,
+ * unless given), and {@code --ports-file} has the controller write the ports it bound
+ * ({@code port=}, {@code grpc=}, {@code metrics=}; {@link dev.sluice.common.daemon.PortsFile})
+ * once it serves. That is how {@code ./sluice up} and the tests start it without guessing a free
+ * port; the files it serves to configless nodes then carry the bound ports ({@link ServedPorts}).
+ * A restart within the process (a journal write failed) binds the same ports again.
  *
  * The command port, the daemons' gRPC port and the metrics bind {@code --bind}, else every
  * address, else with {@code CommunicationParameters=NoCtldInAddrAny} the SlurmctldHost address
@@ -58,7 +67,17 @@ public final class CtldMain {
                     DaemonOptions.HELP,
                     Option.flag("-i", "Accepted for slurmctld command lines; no effect."),
                     Option.withArgument(
+                            "--grpc-port",
+                            "port",
+                            "Daemons' gRPC port (default: SlurmctldGrpcPort, else the command port + 100)."),
+                    Option.withArgument(
                             "--metrics-port", "port", "Serve Prometheus /metrics on this port (0: any free one)."),
+                    Option.withArgument(
+                            "--port", "port", "Port for the commands (default: SlurmctldPort; 0: any free one)."),
+                    Option.withArgument(
+                            "--ports-file",
+                            "file",
+                            "Write the ports bound here once serving (port=, grpc=, metrics=)."),
                     Option.flag("-R", "Accepted for slurmctld command lines; state is always recovered."),
                     Option.flag(
                             "--truncate-corrupt-journal",
@@ -76,9 +95,13 @@ public final class CtldMain {
     static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception {
         DaemonOptions.Parsed given;
         Integer metricsPort;
+        Integer commandPort;
+        Integer grpcPort;
         try {
             given = OPTIONS.parse(List.of(args));
             metricsPort = OPTIONS.port(given, "--metrics-port").orElse(null);
+            commandPort = OPTIONS.port(given, "--port").orElse(null);
+            grpcPort = OPTIONS.port(given, "--grpc-port").orElse(null);
         } catch (DaemonOptions.UsageException e) {
             return OPTIONS.refuse(e, err);
         }
@@ -96,7 +119,7 @@ public final class CtldMain {
         }
         CtldConfig config;
         try {
-            config = load(confPath, true);
+            config = listening(load(confPath, true), commandPort, grpcPort, SluiceConf.besides(confPath));
             if (bind == null) {
                 bind = ListenAddress.controller(SlurmConfReader.read(confPath), shortHostName());
             }
@@ -144,6 +167,22 @@ public final class CtldMain {
                     reloader,
                     metricsPort));
             CtldServer started = current.get();
+            if (given.has("--ports-file")) {
+                Map<String, Integer> ports = new LinkedHashMap<>();
+                ports.put("port", started.commandPort());
+                ports.put("grpc", started.grpcPort());
+                if (started.metricsPort() >= 0) {
+                    ports.put("metrics", started.metricsPort());
+                }
+                dev.sluice.common.daemon.PortsFile.write(
+                        Path.of(given.last("--ports-file").orElseThrow()), ports);
+            }
+            if (commandPort != null || grpcPort != null) {
+                // Whoever started it knows these ports now: a restart in this process keeps them.
+                commandPort = started.commandPort();
+                grpcPort = started.grpcPort();
+                metricsPort = started.metricsPort() >= 0 ? started.metricsPort() : metricsPort;
+            }
             systemd.sendOrWarn("READY=1\nSTATUS=commands on port " + started.commandPort() + ", daemons on port "
                     + started.grpcPort());
             restart.join();
@@ -151,9 +190,30 @@ public final class CtldMain {
             // disk does not, so the controller is rebuilt from the disk, in this process.
             log.info("restarting the controller from StateSaveLocation");
             current.getAndSet(null).close();
-            config = load(confPath, false);
+            config = listening(load(confPath, false), commandPort, grpcPort, SluiceConf.besides(confPath));
         }
         return 0;
+    }
+
+    /**
+     * The configuration on the command line's ports: {@code --port} over SlurmctldPort, {@code
+     * --grpc-port} over the gRPC port, which otherwise follows {@code --port} (0 with 0, else
+     * {@code --port} + 100 unless sluice.conf names it). Neither given: the files' ports.
+     */
+    static CtldConfig listening(CtldConfig config, Integer commandPort, Integer grpcPort, SluiceConf site) {
+        if (commandPort == null && grpcPort == null) {
+            return config;
+        }
+        int commands = commandPort != null ? commandPort : config.slurmctldPort();
+        int daemons;
+        if (grpcPort != null) {
+            daemons = grpcPort;
+        } else if (commandPort == 0) {
+            daemons = 0;
+        } else {
+            daemons = site.slurmctldGrpcPort().orElse(commandPort + CtldConfigs.GRPC_PORT_OFFSET);
+        }
+        return config.withPorts(commands, daemons);
     }
 
     /**

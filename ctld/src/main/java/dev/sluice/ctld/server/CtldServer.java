@@ -52,8 +52,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running controller: recovered state, the loop, the command socket and the gRPC server.
- * Ports of 0 in the configuration bind ephemeral ports (tests); {@link #commandPort} and
- * {@link #grpcPort} tell which.
+ * Ports of 0 in the configuration bind ephemeral ports; {@link #commandPort} and {@link
+ * #grpcPort} tell which, and the files served to configless nodes carry them ({@link ServedPorts}).
  */
 public final class CtldServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CtldServer.class);
@@ -228,6 +228,12 @@ public final class CtldServer implements AutoCloseable {
             reloader.bind(loop, dispatcher, auth, jobs);
             reconfigurer = reloader;
         }
+        // Filled as the sockets bind, before either port is told to anyone.
+        java.util.concurrent.atomic.AtomicIntegerArray boundPorts =
+                new java.util.concurrent.atomic.AtomicIntegerArray(2);
+        if (config.slurmctldPort() == 0 || config.grpcPort() == 0) {
+            reconfigurer = new ServedPorts(reconfigurer, () -> boundPorts.get(0), () -> boundPorts.get(1));
+        }
         NodeReadings readings = new NodeReadings();
         ClientApiHandler handler =
                 new ClientApiHandler(loop, jobs, nodes, config, startTime, reconfigurer).withReadings(readings);
@@ -252,6 +258,7 @@ public final class CtldServer implements AutoCloseable {
                 metrics == null ? RpcTimings.NONE : metrics.rpcTimings());
         FrameServer frames = new FrameServer(gate);
         InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
+        boundPorts.set(0, bound.getPort());
         UnixCommandServer local = new UnixCommandServer(gate, users, config.controlHost());
         String socket = config.security().commandSocket();
         try {
@@ -282,6 +289,7 @@ public final class CtldServer implements AutoCloseable {
                         DaemonAuth.CTLD))
                 .build()
                 .start();
+        boundPorts.set(1, grpc.getPort());
         log.info(
                 "sluice-ctld for cluster {} ready: commands on {}:{}, daemons (gRPC) on {}:{}",
                 config.clusterName(),

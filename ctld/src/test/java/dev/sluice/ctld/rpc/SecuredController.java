@@ -18,7 +18,6 @@ import dev.sluice.protocol.v1.SignedRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,20 +58,21 @@ final class SecuredController implements AutoCloseable {
                         "\n",
                         "ClusterName=secure",
                         "SlurmctldHost=localhost",
-                        "SlurmctldPort=" + freePort(),
                         "StateSaveLocation=" + dir.resolve("state"),
                         "NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN",
                         "PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP",
                         extraConf,
                         ""));
         SlurmConf sc = SlurmConfReader.read(conf);
+        // Ports the kernel picks: the frames go to server.commandPort().
         config = CtldConfigs.from(
-                sc,
-                GresConfReader.parse("", "gres.conf"),
-                freePort(),
-                Map.of(),
-                keys,
-                CtldConfigs.security(sc, Optional.empty()));
+                        sc,
+                        GresConfReader.parse("", "gres.conf"),
+                        0,
+                        Map.of(),
+                        keys,
+                        CtldConfigs.security(sc, Optional.empty()))
+                .withPorts(0, 0);
         server = CtldServer.start(config, Clock.systemUTC(), "127.0.0.1", false, e -> {}, (effect, image) -> {});
     }
 
@@ -129,12 +129,6 @@ final class SecuredController implements AutoCloseable {
             throw new IllegalStateException(r.getError().getMessage());
         }
         return r.getSubmitBatchJob().getJobId();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

@@ -36,7 +36,8 @@ class TestCtldCommandLine {
                     .isEqualTo(CtldMain.OPTIONS.usage())
                     .startsWith("Usage: sluice-ctld [OPTIONS]\n")
                     .contains("\n   -f file ", "\n   -h, --help ", "\n   --bind addr ", "\n   --check-config file ")
-                    .contains("\n   --metrics-port port ", "\n   --truncate-corrupt-journal ", "\n   -D ", "\n   -R ");
+                    .contains("\n   --metrics-port port ", "\n   --truncate-corrupt-journal ", "\n   -D ", "\n   -R ")
+                    .contains("\n   --port port ", "\n   --grpc-port port ", "\n   --ports-file file ");
         }
     }
 

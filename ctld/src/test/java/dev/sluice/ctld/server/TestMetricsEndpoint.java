@@ -17,7 +17,6 @@ import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.PingRequest;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -57,18 +56,19 @@ class TestMetricsEndpoint {
         String slurmConf = """
                 ClusterName=metrics
                 SlurmctldHost=localhost
-                SlurmctldPort=%d
                 StateSaveLocation=%s
                 GresTypes=gpu
                 NodeName=n1 CPUs=4 RealMemory=4000 Gres=gpu:a100:2
                 PartitionName=debug Nodes=n1 Default=YES
-                """.formatted(freePort(), dir.resolve("state"));
+                """.formatted(dir.resolve("state"));
         String gresConf = "NodeName=n1 Name=gpu Type=a100 File=/dev/nvidia[0-1]\n";
+        // Ports the kernel picks, as `sluice-ctld --port 0`: the test asks the server which.
         CtldConfig config = CtldConfigs.from(
-                SlurmConfReader.read(java.nio.file.Files.writeString(dir.resolve("slurm.conf"), slurmConf)),
-                GresConfReader.parse(gresConf, "gres.conf"),
-                freePort(),
-                Map.of());
+                        SlurmConfReader.read(java.nio.file.Files.writeString(dir.resolve("slurm.conf"), slurmConf)),
+                        GresConfReader.parse(gresConf, "gres.conf"),
+                        0,
+                        Map.of())
+                .withPorts(0, 0);
         keys = config.clusterKeys();
         ctld = CtldServer.start(
                 config,
@@ -208,11 +208,5 @@ class TestMetricsEndpoint {
             out.put(key, Double.parseDouble(m.group(3).replace("Inf", "Infinity")));
         }
         return out;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

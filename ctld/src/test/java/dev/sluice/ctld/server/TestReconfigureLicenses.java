@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.ctld.config.CtldConfig;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -21,14 +19,7 @@ class TestReconfigureLicenses {
     @TempDir
     Path dir;
 
-    private int port;
-
     private Path write(String... extra) throws Exception {
-        if (port == 0) {
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = s.getLocalPort();
-            }
-        }
         Path conf = dir.resolve("slurm.conf");
         Files.writeString(
                 conf,
@@ -36,7 +27,6 @@ class TestReconfigureLicenses {
                                 "\n",
                                 "ClusterName=lic",
                                 "SlurmctldHost=localhost",
-                                "SlurmctldPort=" + port,
                                 "StateSaveLocation=" + dir.resolve("state"),
                                 "NodeName=n1 CPUs=1 RealMemory=100",
                                 "PartitionName=p Nodes=n1 Default=YES")
@@ -54,7 +44,14 @@ class TestReconfigureLicenses {
         ConfigReloader reloader =
                 new ConfigReloader(first.configFiles(), first.showConfig(), () -> CtldMain.load(conf, false));
         try (CtldServer server = CtldServer.start(
-                first, Clock.systemUTC(), "127.0.0.1", false, e -> {}, (effect, image) -> {}, reloader, -1)) {
+                first.withPorts(0, 0),
+                Clock.systemUTC(),
+                "127.0.0.1",
+                false,
+                e -> {},
+                (effect, image) -> {},
+                reloader,
+                -1)) {
             assertThat(server.loop().scheduler().config().select().licenses().isEmpty())
                     .isTrue();
             write("Licenses=foo:4,bar");

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.ctld.config.CtldConfig;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,14 +18,7 @@ class TestReconfigureShowConfig {
     @TempDir
     Path dir;
 
-    private int port;
-
     private Path write(String minJobAge) throws Exception {
-        if (port == 0) {
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                port = s.getLocalPort();
-            }
-        }
         Path conf = dir.resolve("slurm.conf");
         Files.writeString(
                 conf,
@@ -35,7 +26,6 @@ class TestReconfigureShowConfig {
                         "\n",
                         "ClusterName=again",
                         "SlurmctldHost=localhost",
-                        "SlurmctldPort=" + port,
                         "StateSaveLocation=" + dir.resolve("state"),
                         "MinJobAge=" + minJobAge,
                         "NodeName=n1 CPUs=1 RealMemory=100",
@@ -58,7 +48,14 @@ class TestReconfigureShowConfig {
         ConfigReloader reloader =
                 new ConfigReloader(first.configFiles(), first.showConfig(), () -> CtldMain.load(conf, false));
         try (CtldServer server = CtldServer.start(
-                first, Clock.systemUTC(), "127.0.0.1", false, e -> {}, (effect, image) -> {}, reloader, -1)) {
+                first.withPorts(0, 0),
+                Clock.systemUTC(),
+                "127.0.0.1",
+                false,
+                e -> {},
+                (effect, image) -> {},
+                reloader,
+                -1)) {
             assertThat(reloader.showConfig().value("MinJobAge")).hasValue("10 sec");
             write("20");
             reloader.reconfigure();

@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
  *     {@code CommunicationParameters=NoInAddrAny} DbdAddr, else DbdHost; empty: every address)
  * @param dbdPort the command socket sacct connects to ({@code DbdPort}, Slurm's 6819; 0 = ephemeral)
  * @param grpcPort the controllers' gRPC port ({@code DbdPort} + {@value DbdConfigs#GRPC_PORT_OFFSET}
- *     unless given; 0 = ephemeral)
+ *     unless given; 0 = ephemeral; {@link #GRPC_ABOVE}: 100 above whatever port {@code dbdPort} binds)
  * @param jdbcUrl where the accounting database is
  */
 public record DbdConfig(
@@ -20,6 +20,12 @@ public record DbdConfig(
         String storageUser,
         String storagePass,
         int poolSize) {
+    /**
+     * The gRPC port of a daemon whose command port is 0: the command port's neighbour 100 above,
+     * picked together with it (the controller derives it from AccountingStoragePort).
+     */
+    public static final int GRPC_ABOVE = -1;
+
     public DbdConfig {
         requireNonNull(dbdAddr, "dbdAddr is null");
         requireNonNull(jdbcUrl, "jdbcUrl is null");

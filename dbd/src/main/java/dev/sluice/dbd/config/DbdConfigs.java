@@ -156,7 +156,8 @@ public final class DbdConfigs {
             v.put(key, line.substring(eq + 1).strip());
         }
         int dbdPort = o.dbdPort().orElseGet(() -> port(v, "dbdport", DEFAULT_DBD_PORT, fileName));
-        int grpcPort = o.grpcPort().orElse(dbdPort == 0 ? 0 : dbdPort + GRPC_PORT_OFFSET);
+        // On port 0 the gRPC port is still DbdPort + 100, of the port the daemon ends up with.
+        int grpcPort = o.grpcPort().orElse(dbdPort == 0 ? DbdConfig.GRPC_ABOVE : dbdPort + GRPC_PORT_OFFSET);
         String bind = o.bind().orElseGet(() -> bindAddress(v));
         String user = v.getOrDefault("storageuser", "");
         String pass = v.getOrDefault("storagepass", "");

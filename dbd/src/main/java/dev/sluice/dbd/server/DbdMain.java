@@ -25,8 +25,13 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * sluice-dbd [-D] [-f slurmdbd.conf] [--bind ADDR] [--jdbc-url URL] [--data-dir DIR]
- *            [--port N] [--grpc-port N] [--key-file FILE]
+ *            [--port N] [--grpc-port N] [--ports-file FILE] [--key-file FILE]
  * </pre>
+ *
+ * {@code --port 0} binds a port the kernel picks and the gRPC port 100 above it (both held
+ * before either is told), and {@code --ports-file} has the daemon write the ports it bound
+ * ({@code port=}, {@code grpc=}; {@link dev.sluice.common.daemon.PortsFile}) once it serves:
+ * how {@code ./sluice up} and the tests start it without guessing a free port.
  *
  * The configuration is {@code -f}, else {@code $SLURMDBD_CONF}, else slurmdbd.conf beside
  * {@code $SLURM_CONF}, else /etc/slurm/slurmdbd.conf; a missing default file means "all
@@ -51,7 +56,9 @@ public final class DbdMain {
                     Option.withArgument(
                             "--jdbc-url", "url", "Accounting database (default: slurmdbd.conf's Storage*)."),
                     Option.withArgument("--key-file", "file", "Cluster key (default: slurm.key beside slurmdbd.conf)."),
-                    Option.withArgument("--port", "port", "Port for the commands (default: DbdPort)."),
+                    Option.withArgument("--port", "port", "Port for the commands (default: DbdPort; 0: any free one)."),
+                    Option.withArgument(
+                            "--ports-file", "file", "Write the ports bound here once serving (port=, grpc=)."),
                     Option.flag("-R", "Accepted for slurmdbd command lines; no effect.")));
 
     private DbdMain() {}
@@ -119,6 +126,19 @@ public final class DbdMain {
             log.error("cannot start", e);
             err.println("sluice-dbd: fatal: " + e.getMessage());
             return 1;
+        }
+        Optional<Path> portsFile = given.last("--ports-file").map(Path::of);
+        if (portsFile.isPresent()) {
+            try {
+                Map<String, Integer> ports = new java.util.LinkedHashMap<>();
+                ports.put("port", server.commandPort());
+                ports.put("grpc", server.grpcPort());
+                dev.sluice.common.daemon.PortsFile.write(portsFile.get(), ports);
+            } catch (IOException e) {
+                server.close();
+                err.println("sluice-dbd: fatal: cannot write " + portsFile.get() + ": " + e.getMessage());
+                return 1;
+            }
         }
         var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
         systemd.sendOrWarn("READY=1\nSTATUS=serving accounting");

@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A running accounting daemon: the migrated database, the controllers' gRPC service (answering
  * only calls signed with the cluster key by root, SlurmUser or this daemon's account) and the
- * command socket. Ports of 0 bind ephemeral ports (tests); {@link #commandPort} and
- * {@link #grpcPort} tell which.
+ * command socket. Ports of 0 bind ephemeral ports; {@link #commandPort} and {@link #grpcPort}
+ * tell which. With {@link DbdConfig#GRPC_ABOVE} the gRPC port is the command port + 100 whatever
+ * the command port turns out to be, so a controller finds it from AccountingStoragePort alone.
  */
 public final class DbdServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DbdServer.class);
@@ -60,6 +61,9 @@ public final class DbdServer implements AutoCloseable {
         this.rollups = rollups;
         this.changes = changes;
     }
+
+    /** How many kernel-picked command ports to try for one whose gRPC neighbour is free too. */
+    private static final int PAIR_ATTEMPTS = 50;
 
     /** The daemon's name in cluster credentials. */
     public static final String AUDIENCE = "slurmdbd";
@@ -95,25 +99,44 @@ public final class DbdServer implements AutoCloseable {
         try {
             AccountingStore store = new AccountingStore(db.dataSource(), clock);
             RequestAuthenticator authenticator = new RequestAuthenticator(keys, userTokens, UserDb.system(), AUDIENCE);
-            commands = new CommandServer(
-                    new QueryHandler(
-                            new JobQueries(db.dataSource()),
-                            new AssociationStore(db.dataSource(), clock),
-                            new AssociationEdits(db.dataSource()),
-                            new QosStore(db.dataSource(), clock),
-                            new UsageQueries(db.dataSource()),
-                            new dev.sluice.dbd.store.TresStore(db.dataSource()),
-                            operators(),
-                            changes),
-                    authenticator,
-                    clock);
-            InetSocketAddress bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
-            Server grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), config.grpcPort()))
-                    .executor(Executors.newVirtualThreadPerTaskExecutor())
-                    .addService(auth.protect(
-                            new AccountingService(store, new PolicyStore(db.dataSource()), changes), DaemonAuth.DBD))
-                    .build()
-                    .start();
+            QueryHandler queries = new QueryHandler(
+                    new JobQueries(db.dataSource()),
+                    new AssociationStore(db.dataSource(), clock),
+                    new AssociationEdits(db.dataSource()),
+                    new QosStore(db.dataSource(), clock),
+                    new UsageQueries(db.dataSource()),
+                    new dev.sluice.dbd.store.TresStore(db.dataSource()),
+                    operators(),
+                    changes);
+            AccountingService accounting = new AccountingService(store, new PolicyStore(db.dataSource()), changes);
+            Server grpc = null;
+            InetSocketAddress bound = null;
+            for (int attempt = 1; grpc == null; attempt++) {
+                commands = new CommandServer(queries, authenticator, clock);
+                bound = commands.start(address(config.dbdAddr(), config.dbdPort()));
+                boolean above = config.grpcPort() == DbdConfig.GRPC_ABOVE;
+                int grpcPort =
+                        above ? bound.getPort() + dev.sluice.dbd.config.DbdConfigs.GRPC_PORT_OFFSET : config.grpcPort();
+                try {
+                    if (grpcPort > 65535) {
+                        throw new java.net.BindException("port " + grpcPort + " does not exist");
+                    }
+                    grpc = NettyServerBuilder.forAddress(address(config.dbdAddr(), grpcPort))
+                            .executor(Executors.newVirtualThreadPerTaskExecutor())
+                            .addService(auth.protect(accounting, DaemonAuth.DBD))
+                            .build()
+                            .start();
+                } catch (IOException e) {
+                    commands.close();
+                    commands = null;
+                    // On port 0 the kernel picked the command port; its neighbour above is taken
+                    // (or past 65535): another pick, until one has a free neighbour. Both stay
+                    // bound from here on, so the pair reported is the pair held.
+                    if (!above || attempt == PAIR_ATTEMPTS) {
+                        throw e;
+                    }
+                }
+            }
             String where = config.dbdAddr().isEmpty() ? "every address" : config.dbdAddr();
             log.info(
                     "sluice-dbd ready on {}: commands on port {}, controllers (gRPC) on port {}",

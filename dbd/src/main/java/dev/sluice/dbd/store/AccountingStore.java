@@ -148,7 +148,7 @@ public final class AccountingStore {
             ps.setLong(2, now);
             ps.executeUpdate();
         }
-        AssociationStore.rootAssociations(c, name, now);
+        NewAssociations.rootAssociations(c, name, now);
         // New associations: the controllers' next poll must see them.
         try (PreparedStatement ps =
                 c.prepareStatement("UPDATE acct_policy_version SET version = version + 1 WHERE id = 1")) {

@@ -54,26 +54,6 @@ public final class AssociationStore {
         });
     }
 
-    /** The root associations a new cluster starts with (called inside the cluster's insert). */
-    static void rootAssociations(Connection c, String cluster, long now) throws SQLException {
-        insertAssociation(
-                c,
-                cluster,
-                "root",
-                "",
-                "",
-                AssociationLimits.newBuilder().setShares(1).setQos("normal").build(),
-                now);
-        insertAssociation(
-                c,
-                cluster,
-                "root",
-                "root",
-                "root",
-                AssociationLimits.newBuilder().setShares(1).setQos("normal").build(),
-                now);
-    }
-
     public AddResult addAccounts(AddAccountsRequest r) throws SQLException {
         return inTransaction(r.getCommit(), c -> {
             String parent = r.getParent().isEmpty() ? "root" : r.getParent();
@@ -114,8 +94,14 @@ public final class AssociationStore {
                                     + " AND user_name = '' AND partition_name = ''",
                             cluster,
                             name)) {
-                        insertAssociation(
-                                c, cluster, name, "", parent, withDefaults(c, cluster, parent, r.getLimits()), now());
+                        NewAssociations.insert(
+                                c,
+                                cluster,
+                                name,
+                                "",
+                                parent,
+                                NewAssociations.withDefaults(c, cluster, parent, r.getLimits()),
+                                now());
                         out.addAssociations(entry(cluster, name, "", parent, r.getLimits()));
                         added = true;
                     }
@@ -175,13 +161,13 @@ public final class AssociationStore {
                                 cluster,
                                 account,
                                 user)) {
-                            insertAssociation(
+                            NewAssociations.insert(
                                     c,
                                     cluster,
                                     account,
                                     user,
                                     account,
-                                    withDefaults(c, cluster, account, r.getLimits()),
+                                    NewAssociations.withDefaults(c, cluster, account, r.getLimits()),
                                     now());
                             out.addAssociations(entry(cluster, account, user, account, r.getLimits()));
                             // A user added without one takes its first association as default.
@@ -310,30 +296,6 @@ public final class AssociationStore {
         return parent.equals("root") ? name : parent;
     }
 
-    /** Unset shares are 1; an unset QOS list is the parent's, as slurmdbd copies it down. */
-    private static AssociationLimits withDefaults(Connection c, String cluster, String parent, AssociationLimits l)
-            throws SQLException {
-        AssociationLimits.Builder b = l.toBuilder();
-        if (!l.hasShares()) {
-            b.setShares(1);
-        }
-        if (!l.hasQos()) {
-            String inherited = null;
-            try (PreparedStatement ps = c.prepareStatement("SELECT qos FROM acct_associations WHERE cluster_name = ?"
-                    + " AND account = ? AND user_name = '' AND partition_name = ''")) {
-                ps.setString(1, cluster);
-                ps.setString(2, parent);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        inherited = rs.getString(1);
-                    }
-                }
-            }
-            b.setQos(inherited == null ? "normal" : inherited);
-        }
-        return b.build();
-    }
-
     private static AssociationEntry entry(
             String cluster, String account, String user, String parent, AssociationLimits limits) {
         return AssociationEntry.newBuilder()
@@ -354,32 +316,6 @@ public final class AssociationStore {
             }
         }
         return out;
-    }
-
-    static void insertAssociation(
-            Connection c, String cluster, String account, String user, String parent, AssociationLimits l, long now)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_associations (cluster_name, account,"
-                + " user_name, partition_name, parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes,"
-                + " grp_tres, max_tres, qos, default_qos, created_at, grp_jobs, grp_submit_jobs)"
-                + " VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, cluster);
-            ps.setString(2, account);
-            ps.setString(3, user);
-            ps.setString(4, parent);
-            ps.setObject(5, l.hasShares() ? Integer.toUnsignedLong(l.getShares()) : null);
-            ps.setObject(6, l.hasMaxJobs() ? Integer.toUnsignedLong(l.getMaxJobs()) : null);
-            ps.setObject(7, l.hasMaxSubmitJobs() ? Integer.toUnsignedLong(l.getMaxSubmitJobs()) : null);
-            ps.setObject(8, l.hasMaxWallMinutes() ? Integer.toUnsignedLong(l.getMaxWallMinutes()) : null);
-            ps.setObject(9, l.hasGrpTres() ? l.getGrpTres() : null);
-            ps.setObject(10, l.hasMaxTres() ? l.getMaxTres() : null);
-            ps.setObject(11, l.hasQos() ? l.getQos() : null);
-            ps.setObject(12, l.hasDefaultQos() ? l.getDefaultQos() : null);
-            ps.setLong(13, now);
-            ps.setObject(14, l.hasGrpJobs() ? Integer.toUnsignedLong(l.getGrpJobs()) : null);
-            ps.setObject(15, l.hasGrpSubmitJobs() ? Integer.toUnsignedLong(l.getGrpSubmitJobs()) : null);
-            ps.executeUpdate();
-        }
     }
 
     private static boolean exists(Connection c, String sql, String... args) throws SQLException {

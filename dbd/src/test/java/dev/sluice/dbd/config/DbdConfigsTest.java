@@ -92,7 +92,7 @@ class DbdConfigsTest {
                         Optional.empty()));
         assertThat(c.jdbcUrl()).isEqualTo("jdbc:mariadb://h/db?password=secret");
         assertThat(c.redactedUrl()).isEqualTo("jdbc:mariadb://h/db?password=***");
-        assertThat(c.grpcPort()).isZero();
+        assertThat(c.grpcPort()).isEqualTo(DbdConfig.GRPC_ABOVE);
     }
 
     @Test

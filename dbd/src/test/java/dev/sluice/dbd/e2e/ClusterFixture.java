@@ -143,15 +143,17 @@ final class ClusterFixture {
                 "PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP",
                 "");
         Path conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, text + "SlurmctldPort=" + freePort() + "\n");
+        Files.writeString(conf, text);
         SlurmConf sc = SlurmConfReader.read(conf);
+        // Ports the kernel picks: the tests reach the controller at ctld.commandPort().
         CtldConfig config = CtldConfigs.from(
-                sc,
-                GresConfReader.parse("", "gres.conf"),
-                freePort(),
-                Map.of(),
-                keys,
-                CtldConfigs.security(sc, Optional.empty()));
+                        sc,
+                        GresConfReader.parse("", "gres.conf"),
+                        0,
+                        Map.of(),
+                        keys,
+                        CtldConfigs.security(sc, Optional.empty()))
+                .withPorts(0, 0);
         return CtldServer.start(
                 config,
                 Clock.systemUTC(),
@@ -161,13 +163,6 @@ final class ClusterFixture {
                     throw new IllegalStateException("controller failed", e);
                 },
                 nodeEffects);
-    }
-
-    /** A port free a moment ago: the controller's configuration names ports, it cannot bind 0. */
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     int submit(CtldServer ctld, String name) throws Exception {

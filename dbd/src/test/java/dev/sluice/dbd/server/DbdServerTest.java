@@ -52,7 +52,8 @@ class DbdServerTest {
     void start() throws Exception {
         ClusterKeys.generate(dir.resolve(ClusterKeys.KEY_FILE));
         keys = ClusterKeys.loadFromConfigDir(dir);
-        DbdConfig config = new DbdConfig("127.0.0.1", 0, 0, DbdConfigs.embeddedUrl(dir), "", "", 2);
+        // As `sluice-dbd --port 0`: the kernel's pick, and the gRPC port 100 above it.
+        DbdConfig config = new DbdConfig("127.0.0.1", 0, DbdConfig.GRPC_ABOVE, DbdConfigs.embeddedUrl(dir), "", "", 2);
         server = DbdServer.start(config, Clock.systemUTC(), keys, Optional.empty());
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.grpcPort())
                 .usePlaintext()
@@ -63,6 +64,17 @@ class DbdServerTest {
     void stop() {
         channel.shutdownNow();
         server.close();
+    }
+
+    @Test
+    void onPortZeroTheGrpcPortIsTheBoundCommandPortPlus100AndBothAcceptConnections() throws Exception {
+        assertThat(server.commandPort()).isPositive();
+        assertThat(server.grpcPort()).isEqualTo(server.commandPort() + DbdConfigs.GRPC_PORT_OFFSET);
+        for (int port : List.of(server.commandPort(), server.grpcPort())) {
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                assertThat(s.isConnected()).isTrue();
+            }
+        }
     }
 
     /** The controller's stub: signed with the cluster key by this (daemon) account. */

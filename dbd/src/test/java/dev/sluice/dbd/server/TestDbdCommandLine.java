@@ -35,7 +35,7 @@ class TestDbdCommandLine {
                     .startsWith("Usage: sluice-dbd [OPTIONS]\n")
                     .contains("\n   --bind addr ", "\n   -D ", "\n   --data-dir dir ", "\n   -f file ")
                     .contains("\n   --grpc-port port ", "\n   -h, --help ", "\n   --jdbc-url url ")
-                    .contains("\n   --key-file file ", "\n   --port port ", "\n   -R ");
+                    .contains("\n   --key-file file ", "\n   --port port ", "\n   --ports-file file ", "\n   -R ");
         }
     }
 

@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  * sluice-noded [-D] [-f slurm.conf | --conf-server host[:port]] [-N nodename] [--port N] [--metrics-port N]
  *              [--drain-reason TEXT]
  *              [--addr ADDR] [--spool-dir DIR] [-Z --conf "CPUs=8 RealMemory=64000 Gres=gpu:3 Feature=a100"]
- *              [--key-file FILE]
+ *              [--key-file FILE] [--ports-file FILE]
  * sluice-noded -C
  * sluice-noded --nvml-dump
  * </pre>
@@ -40,6 +40,11 @@ import java.util.function.Supplier;
  * The cluster key is {@code --key-file} (a raw key or a {@code .jwks} key set), else the
  * {@code slurm.jwks} or {@code slurm.key} beside slurm.conf; a configless daemon, which has no
  * slurm.conf until it has authenticated, looks in {@value #DEFAULT_KEY_DIR}.
+ *
+ * <p>{@code --port 0} binds a port the kernel picks, which the daemon registers with (the
+ * controller reaches the node there, whatever slurm.conf's {@code Port=} says), and {@code
+ * --ports-file} has it write the ports it bound ({@code port=}, {@code metrics=}; {@link
+ * dev.sluice.common.daemon.PortsFile}) once it serves.
  *
  * <p>SIGTERM stops the daemon and leaves running jobs to the next one; SIGUSR1 drains the node
  * (reason {@code --drain-reason}), waits until its jobs and steps have ended, then exits 0.
@@ -73,6 +78,8 @@ public final class NodedMain {
                     Option.withArgument("-N", "node", "Run the daemon for specified nodename."),
                     Option.flag("--nvml-dump", "Print what NVML reports about the GPUs and exit."),
                     Option.withArgument("--port", "port", "Listen on this port (default: the node's Port; 0: any)."),
+                    Option.withArgument(
+                            "--ports-file", "file", "Write the ports bound here once serving (port=, metrics=)."),
                     Option.withArgument("--spool-dir", "dir", "Spool directory (default: SlurmdSpoolDir)."),
                     Option.flag("-Z", "Start as Dynamic Normal node.")));
 
@@ -195,6 +202,15 @@ public final class NodedMain {
                     }
                 },
                 metricsPort);
+        if (given.has("--ports-file")) {
+            Map<String, Integer> ports = new LinkedHashMap<>();
+            ports.put("port", server.port());
+            if (server.metricsPort() >= 0) {
+                ports.put("metrics", server.metricsPort());
+            }
+            dev.sluice.common.daemon.PortsFile.write(
+                    Path.of(given.last("--ports-file").orElseThrow()), ports);
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         var systemd = dev.sluice.common.systemd.SdNotify.fromEnvironment(env);
         systemd.sendOrWarn("READY=1\nSTATUS=node " + settings.nodeName() + " serving on port " + server.port());

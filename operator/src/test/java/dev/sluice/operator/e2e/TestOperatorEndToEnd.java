@@ -399,6 +399,12 @@ class TestOperatorEndToEnd {
         }
     }
 
+    /**
+     * A port free a moment ago. Here, unlike the local clusters whose daemons start on port 0 and
+     * report theirs, the port must be known before anything starts: it is the Controller
+     * resource's own (a site's fixed SlurmctldPort, rendered by the operator into the
+     * configuration every pod reads), so it is probed, with the small race that implies.
+     */
     private static int freePortWithGrpcAbove() throws IOException {
         for (int tries = 0; tries < 100; tries++) {
             try (ServerSocket s = new ServerSocket(0)) {

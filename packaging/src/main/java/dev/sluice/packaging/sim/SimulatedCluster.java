@@ -81,9 +81,9 @@ public final class SimulatedCluster implements AutoCloseable {
         GresConf gres = Files.exists(gresPath) ? GresConfReader.read(gresPath) : GresConfReader.parse("", "gres.conf");
         CtldConfig c = CtldConfigs.from(conf, gres, 0, Map.of());
         Path state = Files.createDirectories(workDir.resolve("state"));
-        int port = dev.sluice.packaging.FreePorts.any();
-        // The site's settings, but on this machine: an ephemeral port, a scratch state dir, and
-        // SlurmdTimeout=0 since simulated nodes never go silent.
+        // The site's settings, but on this machine: ephemeral ports (port 0, the one bound is
+        // written into the commands' slurm.conf below), a scratch state dir, and SlurmdTimeout=0
+        // since simulated nodes never go silent.
         // A real cluster key beside the commands' slurm.conf: each command signs as the user it
         // runs for, so "@as alice" is alice to the controller, as on a real cluster.
         Path key = workDir.resolve(ClusterKeys.KEY_FILE);
@@ -99,7 +99,7 @@ public final class SimulatedCluster implements AutoCloseable {
         CtldConfig local = new CtldConfig(
                 c.clusterName(),
                 "localhost",
-                port,
+                0,
                 0,
                 state.toString(),
                 0,
@@ -151,7 +151,8 @@ public final class SimulatedCluster implements AutoCloseable {
         Path client = workDir.resolve("client-slurm.conf");
         Files.writeString(
                 client,
-                "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort=" + port
+                "ClusterName=" + c.clusterName() + "\nSlurmctldHost=localhost(127.0.0.1)\n" + "SlurmctldPort="
+                        + ctld.commandPort()
                         + "\nStateSaveLocation=" + state + "\n"
                         + (conf.gresTypes().isEmpty() ? "" : "GresTypes=" + String.join(",", conf.gresTypes()) + "\n"));
         JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
