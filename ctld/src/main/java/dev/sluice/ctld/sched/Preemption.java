@@ -140,6 +140,16 @@ final class Preemption {
         return Optional.of(new Plan(victims, placed));
     }
 
+    /** {@code id} is suspended or preempted by this pass already: not a candidate again. */
+    void exclude(int id) {
+        chosen.add(id);
+    }
+
+    /** The jobs this pass already suspends or preempts. */
+    Set<Integer> chosen() {
+        return Set.copyOf(chosen);
+    }
+
     /** Lower partition tier, then lower priority, then the one that started last (least lost). */
     private Comparator<Job> lowestFirst() {
         Map<String, Integer> tiers = new HashMap<>();

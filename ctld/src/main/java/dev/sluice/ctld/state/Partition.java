@@ -51,6 +51,19 @@ public record Partition(
         return overSubscribe.startsWith("FORCE");
     }
 
+    /**
+     * How many jobs may be allocated each core ({@code OverSubscribe=FORCE:N}): N, else 1.
+     * {@code YES:N} shares only among jobs that ask ({@code --oversubscribe}), which jobs here
+     * cannot yet: 1.
+     */
+    public int sharesPerCore() {
+        if (!forcesOverSubscribe()) {
+            return 1;
+        }
+        int colon = overSubscribe.indexOf(':');
+        return colon < 0 ? 4 : Math.max(1, Integer.parseInt(overSubscribe.substring(colon + 1)));
+    }
+
     /** The same partition with other members (dynamic nodes joining or leaving). */
     public Partition withNodes(List<String> newNodes) {
         return new Partition(
