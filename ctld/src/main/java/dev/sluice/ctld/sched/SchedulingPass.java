@@ -275,6 +275,10 @@ final class SchedulingPass {
             return null;
         }
         for (Preemption.Victim v : plan.get().victims()) {
+            if (v.runsOn()) {
+                // Its cores are shared with the preemptor, both running.
+                continue;
+            }
             preempts.add(new SchedulePlan.Preempt(
                     v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
         }

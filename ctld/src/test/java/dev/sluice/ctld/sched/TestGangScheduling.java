@@ -12,6 +12,8 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
+import dev.sluice.ctld.limits.Limits;
+import dev.sluice.ctld.limits.Qos;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.state.Allocation;
@@ -50,44 +52,59 @@ class TestGangScheduling {
     private SchedulePlan lastPlan;
 
     private void cluster(int nodes, String overSubscribe) {
+        cluster(nodes, overSubscribe, List.of("share"));
+    }
+
+    /** Partitions of one PriorityTier on every node, all with the same OverSubscribe. */
+    private void cluster(int nodes, String overSubscribe, List<String> partitions) {
         cluster = ClusterFixture.aCluster()
                 .nodes(nodes)
                 .cpus(CPUS)
-                .partitions(names -> List.of(new Partition(
-                        "share",
-                        names,
-                        true,
-                        JobRequest.TIME_INFINITE,
-                        JobRequest.TIME_NOT_SET,
-                        Partition.NODES_UNLIMITED,
-                        0,
-                        PartitionState.UP,
-                        0,
-                        0,
-                        1,
-                        1,
-                        false,
-                        "",
-                        0,
-                        overSubscribe)))
+                .partitions(names -> partitions.stream()
+                        .map(p -> new Partition(
+                                p,
+                                names,
+                                p.equals(partitions.getFirst()),
+                                JobRequest.TIME_INFINITE,
+                                JobRequest.TIME_NOT_SET,
+                                Partition.NODES_UNLIMITED,
+                                0,
+                                PartitionState.UP,
+                                0,
+                                0,
+                                1,
+                                1,
+                                false,
+                                "",
+                                0,
+                                overSubscribe))
+                        .toList())
                 .at(now - 1000, now)
                 .build();
         state = cluster.state();
     }
 
     private int submit(int tasks) {
+        return submit("share", aJob().tasks(tasks).build());
+    }
+
+    private int submit(String partition, JobRequest request) {
         int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, aJob().tasks(tasks).build(), "share", 60, now - 1));
+        cluster.replay(new StateRecord.JobSubmitted(id, request, partition, 60, now - 1));
         return id;
     }
 
     private List<Effect> pass() {
+        return pass(
+                new PreemptPolicy(PreemptPolicy.Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, true, SLICE),
+                AccountingPolicy.EMPTY);
+    }
+
+    private List<Effect> pass(PreemptPolicy preempt, AccountingPolicy accounting) {
         Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, Set.of());
-        PreemptPolicy gang = new PreemptPolicy(PreemptPolicy.Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, true, SLICE);
         SchedulerConfig config =
-                new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, select, QosPriorities.DEFAULT, gang);
-        SchedulePlan plan =
-                new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, AccountingPolicy.EMPTY);
+                new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, select, QosPriorities.DEFAULT, preempt);
+        SchedulePlan plan = new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, accounting);
         lastPlan = plan;
         ControlResult<Void> applied = PlanApplier.apply(state, plan, now);
         applied.records().forEach(cluster::replay);
@@ -176,6 +193,45 @@ class TestGangScheduling {
         pass();
         assertThat(st(a)).isEqualTo(JobState.RUNNING);
         assertThat(st(b)).isEqualTo(JobState.RUNNING);
+    }
+
+    @Test
+    void aQosPreemptorOfAPartitionOfTheSameTierRunsBesideItsVictim() {
+        // compat 166: preempt/qos, PreemptMode=SUSPEND,GANG, partitions low and high of one
+        // tier, both OverSubscribe=FORCE:1. The gang scheduler suspends for a job of the same
+        // partition or a higher tier only: both run on, the cores counted once.
+        cluster(1, "FORCE:1", List.of("low", "high"));
+        AccountingPolicy accounting = new AccountingPolicy(
+                1,
+                List.of(),
+                Map.of(),
+                Map.of(
+                        "normal", new Qos("normal", 0, Limits.UNSET),
+                        "hipri", new Qos("hipri", 0, Limits.UNSET, List.of("normal"), "", 0)));
+        PreemptPolicy qos =
+                new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE);
+        int victim = submit("low", aJob().qos("normal").tasks(4).build());
+        pass(qos, accounting);
+        int preemptor = submit("high", aJob().qos("hipri").tasks(1).build());
+        List<Effect> effects = pass(qos, accounting);
+        assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
+        assertThat(st(victim)).isEqualTo(JobState.RUNNING);
+        assertThat(effects).noneMatch(e -> e instanceof Effect.Suspend);
+        assertThat(cluster.node("n1").allocCpus()).isEqualTo(4);
+        assertThat(cluster.node("n1").shownAllocCpus()).isEqualTo(4);
+
+        now += 3 * SLICE;
+        pass(qos, accounting);
+        assertThat(st(victim)).isEqualTo(JobState.RUNNING);
+        assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
+
+        // The preemptor's end frees none of the cores its victim still runs on.
+        cluster.replay(new StateRecord.JobEnded(preemptor, JobState.CANCELLED, 0, JobReason.NONE, now));
+        assertThat(cluster.node("n1").allocCpus()).isEqualTo(4);
+        int other = submit("low", aJob().qos("normal").tasks(1).build());
+        pass(qos, accounting);
+        assertThat(st(other)).isEqualTo(JobState.PENDING);
+        assertThat(st(victim)).isEqualTo(JobState.RUNNING);
     }
 
     // ------------------------------------------------------------------ property
