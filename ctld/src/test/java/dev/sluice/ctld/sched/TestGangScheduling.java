@@ -151,6 +151,16 @@ class TestGangScheduling {
         pass();
         assertThat(st(suspended)).isEqualTo(JobState.RUNNING);
         assertThat(cluster.node("n1").allocCpus()).isEqualTo(4);
+
+        // Accounting's Suspended: the turns it waited, which its run time leaves out.
+        Job ended = state.job(running);
+        assertThat(ended.suspendedSeconds()).isPositive();
+        assertThat(ended.suspendedSeconds() + ended.runSeconds(now)).isEqualTo(ended.endTime() - ended.startTime());
+        now += 3;
+        cluster.replay(new StateRecord.JobEnded(suspended, JobState.CANCELLED, 0, JobReason.NONE, now));
+        Job last = state.job(suspended);
+        assertThat(last.suspendedSeconds()).isEqualTo(2 * SLICE);
+        assertThat(last.runSeconds(now)).isEqualTo(last.endTime() - last.startTime() - 2 * SLICE);
     }
 
     @Test
