@@ -18,9 +18,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where a job of a partition that forces sharing ({@code OverSubscribe=FORCE:N}, gang
- * scheduling on) may go on cores its partition's jobs already have: a core is given to at most
- * N of them. Memory and devices are not shared (a suspended job stays in memory). The job runs
+ * Where a job of a partition that shares cores ({@code OverSubscribe=FORCE:N}, or {@code YES:N}
+ * for jobs that ask with {@code --oversubscribe}; gang scheduling on) may go on cores its
+ * partition's sharing jobs already have: a core is given to at most N of them. Memory and devices are not shared (a suspended job stays in memory). The job runs
  * first: the partition's jobs running on the cores it gets are suspended, and take their turn
  * back when its slice is over ({@link GangSlices}).
  */
@@ -42,7 +42,7 @@ final class GangShare {
             Map<String, NodeCapacity> capacity,
             GangSlices.Turns turns,
             Set<Integer> chosen) {
-        int shares = partition.sharesPerCore();
+        int shares = partition.sharesPerCore(job.request());
         if (shares < 2 || request.exclusive()) {
             return Optional.empty();
         }
@@ -52,6 +52,10 @@ final class GangShare {
             if (other.allocation() != null
                     && other.partition().equals(partition.name())
                     && (other.state() == JobState.RUNNING || GangSlices.lent(other))) {
+                if (partition.sharesPerCore(other.request()) < 2) {
+                    // It asked for no sharing: its cores are its own.
+                    continue;
+                }
                 members.add(other);
                 for (Allocation.NodeShare s : other.allocation().nodes()) {
                     Map<Integer, Integer> cores = load.computeIfAbsent(s.node(), k -> new HashMap<>());
