@@ -159,8 +159,9 @@ class TestGangScheduling {
         now += 3;
         cluster.replay(new StateRecord.JobEnded(suspended, JobState.CANCELLED, 0, JobReason.NONE, now));
         Job last = state.job(suspended);
-        assertThat(last.suspendedSeconds()).isEqualTo(2 * SLICE);
-        assertThat(last.runSeconds(now)).isEqualTo(last.endTime() - last.startTime() - 2 * SLICE);
+        // Two turns of waiting, and the second until the pass after its partner's end.
+        assertThat(last.suspendedSeconds()).isEqualTo(2 * SLICE + 1);
+        assertThat(last.runSeconds(now)).isEqualTo(last.endTime() - last.startTime() - (2 * SLICE + 1));
     }
 
     @Test
