@@ -343,4 +343,12 @@ public final class JobView {
     public static String orNull(String s) {
         return s == null || s.isEmpty() ? "(null)" : s;
     }
+
+    /**
+     * The job's sharing as squeue {@code %h} and scontrol's {@code OverSubscribe=} show it:
+     * {@code NO} for {@code --exclusive}, {@code YES} for {@code --oversubscribe}, else {@code OK}.
+     */
+    public static String overSubscribe(JobSpec spec) {
+        return spec.getExclusive() ? "NO" : spec.getOversubscribe() ? "YES" : "OK";
+    }
 }

@@ -55,6 +55,7 @@ public final class AccountingJobs {
                 // A pending job's expected start is the scheduler's guess, not accounting's.
                 .setStartTime(job.isPending() ? 0 : job.startTime())
                 .setEndTime(job.endTime())
+                .setSuspendedSeconds(job.suspendedSeconds())
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setState(WireMapper.toWire(job.state()))
                 .setExitStatus(job.exitStatus())

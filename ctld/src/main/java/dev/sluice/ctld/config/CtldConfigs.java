@@ -313,8 +313,9 @@ public final class CtldConfigs {
     }
 
     /**
-     * {@code PreemptType}, {@code PreemptMode} (cluster-wide and per partition) and
-     * {@code PreemptExemptTime}; the reader has already refused combinations Slurm refuses.
+     * {@code PreemptType}, {@code PreemptMode} (cluster-wide and per partition, and whether it
+     * names GANG), {@code PreemptExemptTime} and {@code SchedulerTimeSlice}; the reader has
+     * already refused combinations Slurm refuses.
      */
     static PreemptPolicy preemptPolicy(SlurmConf conf) {
         PreemptPolicy.Type type =
@@ -330,7 +331,16 @@ public final class CtldConfigs {
                 .filter(v -> v != TimeLimit.INFINITE && v > 0)
                 .orElse(0L);
         long holdBack = CtldConfig.credExpireSeconds(conf.value("AuthInfo").orElse(null)) + 1;
-        return new PreemptPolicy(type, mode, partitionModes, exempt, holdBack);
+        boolean gang = java.util.Arrays.stream(
+                        conf.value("PreemptMode").orElse("OFF").split(","))
+                .anyMatch(w -> w.strip().equalsIgnoreCase("GANG"));
+        long slice = conf.value("SchedulerTimeSlice")
+                .map(String::strip)
+                .filter(v -> v.matches("\\d+"))
+                .map(Long::parseLong)
+                .filter(v -> v > 0)
+                .orElse(PreemptPolicy.DEFAULT_TIME_SLICE);
+        return new PreemptPolicy(type, mode, partitionModes, exempt, holdBack, gang, slice);
     }
 
     private static long seconds(String time) {

@@ -26,19 +26,20 @@ public final class PlanApplier {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         TaskSplits splits = new TaskSplits(state.nextJobId());
-        // Suspensions and resumes first: a suspended job's resources leave its nodes before its
-        // preemptor takes them, and a resumed job's come back where no start of this plan is.
-        for (int id : plan.resumes()) {
-            Transition resumed = JobLifecycle.apply(state.job(id), new JobEvent.Resume(), now);
-            records.addAll(resumed.records());
-            effects.addAll(resumed.effects());
-        }
+        // Suspensions, then resumes, then starts: a suspended job's resources leave its nodes
+        // before the job that takes its turn (a gang's, or its preemptor) takes them, and a
+        // resumed job's come back where no start of this plan is.
         for (SchedulePlan.Preempt p : plan.preemptions()) {
             if (p.mode() == PreemptMode.SUSPEND) {
                 Transition suspended = JobLifecycle.apply(state.job(p.jobId()), new JobEvent.Suspend(true), now);
                 records.addAll(suspended.records());
                 effects.addAll(suspended.effects());
             }
+        }
+        for (int id : plan.resumes()) {
+            Transition resumed = JobLifecycle.apply(state.job(id), new JobEvent.Resume(), now);
+            records.addAll(resumed.records());
+            effects.addAll(resumed.effects());
         }
         for (SchedulePlan.Start s : plan.starts()) {
             Job job = state.job(s.jobId());

@@ -20,13 +20,21 @@ import java.util.Optional;
  * @param exemptSeconds {@code PreemptExemptTime}: a job that has run less is not preempted
  * @param requeueHoldBackSeconds how long a job requeued by preemption waits before it may start
  *     again (as {@code scontrol requeue}'s: Slurm's BeginTime {@code cred_expire + 1} ahead)
+ * @param gang {@code PreemptMode} names {@code GANG}: jobs sharing cores in a partition that
+ *     forces sharing ({@code OverSubscribe=FORCE:N}) take turns ({@link GangSlices})
+ * @param timeSliceSeconds {@code SchedulerTimeSlice}: how long such a turn lasts
  */
 public record PreemptPolicy(
         Type type,
         PreemptMode clusterMode,
         Map<String, PreemptMode> partitionModes,
         long exemptSeconds,
-        long requeueHoldBackSeconds) {
+        long requeueHoldBackSeconds,
+        boolean gang,
+        long timeSliceSeconds) {
+
+    /** Slurm's default {@code SchedulerTimeSlice}, in seconds. */
+    public static final long DEFAULT_TIME_SLICE = 30;
 
     /** slurm.conf's {@code PreemptType}. */
     public enum Type {
@@ -46,10 +54,23 @@ public record PreemptPolicy(
     /** Slurm's default: preempt/none, PreemptMode=OFF. */
     public static final PreemptPolicy NONE = new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0);
 
+    /** Without the gang scheduler. */
+    public PreemptPolicy(
+            Type type,
+            PreemptMode clusterMode,
+            Map<String, PreemptMode> partitionModes,
+            long exemptSeconds,
+            long requeueHoldBackSeconds) {
+        this(type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE);
+    }
+
     public PreemptPolicy {
         requireNonNull(type, "type is null");
         requireNonNull(clusterMode, "clusterMode is null");
         partitionModes = Map.copyOf(partitionModes);
+        if (timeSliceSeconds < 1) {
+            throw new IllegalArgumentException("timeSliceSeconds must be positive");
+        }
     }
 
     public boolean enabled() {

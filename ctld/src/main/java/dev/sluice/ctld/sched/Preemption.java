@@ -44,8 +44,16 @@ final class Preemption {
     private final boolean settling;
     private final Set<Integer> chosen = new HashSet<>();
 
-    /** A job to preempt, what preemption does to it, and its GraceTime. */
-    record Victim(int jobId, PreemptMode mode, long graceSeconds) {}
+    /**
+     * A job to preempt, what preemption does to it, and its GraceTime. {@code runsOn}: a SUSPEND
+     * victim that Slurm's gang scheduler leaves running beside its preemptor, as it suspends
+     * only for a job of its own partition or of a higher PriorityTier (compat 166).
+     */
+    record Victim(int jobId, PreemptMode mode, long graceSeconds, boolean runsOn) {
+        Victim(int jobId, PreemptMode mode, long graceSeconds) {
+            this(jobId, mode, graceSeconds, false);
+        }
+    }
 
     /** The victims and where the preemptor will run once they are gone. */
     record Plan(List<Victim> victims, Allocation allocation) {
@@ -81,6 +89,7 @@ final class Preemption {
         Set<String> members = new HashSet<>(partition.nodes());
         List<Job> candidates = new ArrayList<>();
         Map<Integer, PreemptMode> modes = new HashMap<>();
+        Set<Integer> beside = new HashSet<>();
         for (Job other : image.jobs()) {
             if (other.state() != dev.sluice.common.slurm.JobState.RUNNING
                     || other.allocation() == null
@@ -98,6 +107,12 @@ final class Preemption {
                     && (mode != PreemptMode.SUSPEND || shares)) {
                 candidates.add(other);
                 modes.put(other.id(), mode);
+                if (mode == PreemptMode.SUSPEND
+                        && policy.gang()
+                        && !vp.name().equals(partition.name())
+                        && vp.priorityTier() == partition.priorityTier()) {
+                    beside.add(other.id());
+                }
             }
         }
         if (candidates.isEmpty()) {
@@ -108,7 +123,7 @@ final class Preemption {
         Allocation placed = null;
         for (Job c : candidates) {
             taken.add(c);
-            placed = fit(partition, request, capacity, taken, modes);
+            placed = fit(partition, request, capacity, taken, modes, beside);
             if (placed != null) {
                 break;
             }
@@ -122,11 +137,11 @@ final class Preemption {
         for (int i = taken.size() - 1; i >= 0; i--) {
             List<Job> fewer = new ArrayList<>(taken);
             fewer.remove(i);
-            if (!fewer.isEmpty() && fit(partition, request, capacity, fewer, modes) != null) {
+            if (!fewer.isEmpty() && fit(partition, request, capacity, fewer, modes, beside) != null) {
                 taken = fewer;
             }
         }
-        placed = fit(partition, request, capacity, taken, modes);
+        placed = fit(partition, request, capacity, taken, modes, beside);
         if (placed == null || taken.isEmpty()) {
             return Optional.empty();
         }
@@ -135,9 +150,19 @@ final class Preemption {
             chosen.add(v.id());
             Partition vp = image.partition(v.partition()).orElse(null);
             PreemptMode mode = modes.get(v.id());
-            victims.add(new Victim(v.id(), mode, policy.graceOf(v, vp, mode, accounting)));
+            victims.add(new Victim(v.id(), mode, policy.graceOf(v, vp, mode, accounting), beside.contains(v.id())));
         }
         return Optional.of(new Plan(victims, placed));
+    }
+
+    /** {@code id} is suspended or preempted by this pass already: not a candidate again. */
+    void exclude(int id) {
+        chosen.add(id);
+    }
+
+    /** The jobs this pass already suspends or preempts. */
+    Set<Integer> chosen() {
+        return Set.copyOf(chosen);
     }
 
     /** Lower partition tier, then lower priority, then the one that started last (least lost). */
@@ -152,20 +177,29 @@ final class Preemption {
 
     /**
      * Where the job fits on {@code capacity} with {@code gone}'s shares given back (a suspended
-     * one's without its memory), or null.
+     * one's without its memory, one left running beside it without its devices too), or null.
      */
     private static Allocation fit(
             Partition partition,
             PlacementRequest request,
             Map<String, NodeCapacity> capacity,
             List<Job> gone,
-            Map<Integer, PreemptMode> modes) {
+            Map<Integer, PreemptMode> modes,
+            Set<Integer> beside) {
         Map<String, NodeCapacity> freed = new HashMap<>();
         for (Job v : gone) {
             boolean suspended = modes.get(v.id()) == PreemptMode.SUSPEND;
+            // One left running beside its preemptor shares its cores, not its devices.
+            List<dev.sluice.ctld.gres.GresGrant> devices = beside.contains(v.id()) ? List.of() : null;
             for (Allocation.NodeShare held : v.allocation().nodes()) {
                 Allocation.NodeShare share = suspended
-                        ? new Allocation.NodeShare(held.node(), held.cpus(), 0, held.tasks(), held.gres(), held.cores())
+                        ? new Allocation.NodeShare(
+                                held.node(),
+                                held.cpus(),
+                                0,
+                                held.tasks(),
+                                devices == null ? held.gres() : devices,
+                                held.cores())
                         : held;
                 NodeCapacity base = freed.getOrDefault(share.node(), capacity.get(share.node()));
                 if (base != null) {

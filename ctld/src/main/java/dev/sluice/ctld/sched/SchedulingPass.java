@@ -2,6 +2,7 @@ package dev.sluice.ctld.sched;
 
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.limits.LimitGate;
@@ -49,6 +50,8 @@ final class SchedulingPass {
     final Preemption preemption;
     final List<SchedulePlan.Preempt> preempts = new ArrayList<>();
     final List<Integer> resumes = new ArrayList<>();
+    // Who takes the next turn on cores shared by a gang (PreemptMode=GANG).
+    final GangSlices.Turns turns;
     // Nodes a preemptor waits on for its victims to go: no later job of the pass takes them.
     final Set<String> preempting = new HashSet<>();
     // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
@@ -78,11 +81,18 @@ final class SchedulingPass {
             capacity.put(view.name(), Scheduler.capacityOf(view));
         }
         timeline = new AvailabilityTimeline(capacity);
+        turns = GangSlices.decide(image, config.preempt(), now);
         List<Job> lent = new ArrayList<>();
         for (Job job : image.jobs()) {
             if (job.isRunning()) {
-                if (job.holdsNodes()) {
+                if (turns.resumes().contains(job.id())) {
+                    resumes.add(job.id());
+                    timeline.started(job.allocation(), SuspendedJobs.endAfterResume(job, now));
+                } else if (turns.holds(job)) {
                     timeline.running(job.allocation(), Math.max(now + 1, Scheduler.endOf(job.startTime(), job)));
+                } else if (turns.members().contains(job.id())) {
+                    // Waiting for its turn: its cores are its gang's, no other job's.
+                    timeline.reserve(job.allocation(), now, SuspendedJobs.KEPT_UNTIL);
                 } else {
                     lent.add(job);
                 }
@@ -93,6 +103,10 @@ final class SchedulingPass {
         }
         lent.sort(Scheduler.order(image, priorities));
         SuspendedJobs.resumeOrKeep(lent, timeline, now, resumes);
+        for (int id : turns.suspends()) {
+            preempts.add(new SchedulePlan.Preempt(id, PreemptMode.SUSPEND, 0, 0, 0));
+            preemption.exclude(id);
+        }
     }
 
     void consider(Job job) {
@@ -182,6 +196,20 @@ final class SchedulingPass {
                 return false;
             }
             case PlacementResult.Pending waiting -> {
+                if (waiting.reason() == JobReason.RESOURCES
+                        && !fenced
+                        && config.preempt().gang()) {
+                    var shared = GangShare.plan(
+                            image, job, partition, request, timeline.capacityFor(now, end), turns, preemption.chosen());
+                    if (shared.isPresent()) {
+                        for (Preemption.Victim v : shared.get().victims()) {
+                            preempts.add(new SchedulePlan.Preempt(v.jobId(), PreemptMode.SUSPEND, job.id(), 0, 0));
+                            preemption.exclude(v.jobId());
+                        }
+                        start(job, partition, task, shared.get().allocation(), end);
+                        return true;
+                    }
+                }
                 if (waiting.reason() == JobReason.RESOURCES && !fenced) {
                     Boolean started = preempt(job, partition, task, request, end);
                     if (started != null) {
@@ -247,6 +275,10 @@ final class SchedulingPass {
             return null;
         }
         for (Preemption.Victim v : plan.get().victims()) {
+            if (v.runsOn()) {
+                // Its cores are shared with the preemptor, both running.
+                continue;
+            }
             preempts.add(new SchedulePlan.Preempt(
                     v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
         }

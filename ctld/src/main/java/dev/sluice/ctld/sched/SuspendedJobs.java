@@ -27,10 +27,7 @@ final class SuspendedJobs {
      */
     static void resumeOrKeep(List<Job> lent, AvailabilityTimeline timeline, long now, List<Integer> resumes) {
         for (Job job : lent) {
-            // Its time limit counts run time only: it ends that much after it resumes.
-            long end = job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
-                    ? Long.MAX_VALUE
-                    : Math.max(now + 1, now + job.timeLimitMinutes() * 60 - job.runSeconds(now));
+            long end = endAfterResume(job, now);
             if (free(job.allocation(), timeline.capacityFor(now, now + 1))) {
                 resumes.add(job.id());
                 timeline.started(job.allocation(), end);
@@ -38,6 +35,13 @@ final class SuspendedJobs {
                 timeline.reserve(job.allocation(), now, KEPT_UNTIL);
             }
         }
+    }
+
+    /** When a job resumed now ends: its time limit counts run time only. */
+    static long endAfterResume(Job job, long now) {
+        return job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
+                ? Long.MAX_VALUE
+                : Math.max(now + 1, now + job.timeLimitMinutes() * 60 - job.runSeconds(now));
     }
 
     /**

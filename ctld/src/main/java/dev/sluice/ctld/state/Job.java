@@ -308,12 +308,27 @@ public record Job(
         if (startTime <= 0 || state == JobState.PENDING) {
             return 0;
         }
-        if (state == JobState.SUSPENDED) {
+        if (state == JobState.SUSPENDED || (state.isFinished() && preemptSuspended)) {
+            // Ended while suspended by preemption (or a gang's turn): it ran no more since.
             return preSuspendSeconds;
         }
         long until = state.isFinished() ? endTime : now;
         long from = suspendTime > 0 ? suspendTime : startTime;
         return preSuspendSeconds + Math.max(0, until - from);
+    }
+
+    /**
+     * Seconds it has spent suspended (sacct's Suspended): up to its end once ended, else up to
+     * its last suspension or resumption (what accounting was last told).
+     */
+    public long suspendedSeconds() {
+        if (startTime <= 0 || state == JobState.PENDING) {
+            return 0;
+        }
+        if (state.isFinished()) {
+            return Math.max(0, endTime - startTime - runSeconds(endTime));
+        }
+        return suspendTime > 0 ? Math.max(0, suspendTime - startTime - preSuspendSeconds) : 0;
     }
 
     public boolean isPending() {

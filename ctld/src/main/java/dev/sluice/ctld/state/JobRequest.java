@@ -94,12 +94,22 @@ public record JobRequest(
 
     /**
      * Which nodes the job may have: {@code -w} (all of them), {@code -x}, {@code --constraint},
-     * and {@code --exclusive} (whole nodes, shared with no other job).
+     * {@code --exclusive} (whole nodes, shared with no other job) and {@code --oversubscribe}
+     * (its cores may be shared where its partition lets jobs ask, {@code OverSubscribe=YES:n}).
      */
     public record Placement(
-            NodeNames reqNodes, NodeNames excludeNodes, FeatureConstraint constraint, boolean exclusive) {
+            NodeNames reqNodes,
+            NodeNames excludeNodes,
+            FeatureConstraint constraint,
+            boolean exclusive,
+            boolean oversubscribe) {
         public static final Placement NONE =
-                new Placement(NodeNames.NONE, NodeNames.NONE, FeatureConstraint.NONE, false);
+                new Placement(NodeNames.NONE, NodeNames.NONE, FeatureConstraint.NONE, false, false);
+
+        /** Without {@code --oversubscribe}. */
+        public Placement(NodeNames reqNodes, NodeNames excludeNodes, FeatureConstraint constraint, boolean exclusive) {
+            this(reqNodes, excludeNodes, constraint, exclusive, false);
+        }
 
         public Placement {
             requireNonNull(reqNodes, "reqNodes is null");

@@ -30,6 +30,7 @@ public final class JobRequestBuilder {
     private String stdIn = "";
     private String submitHost = "";
     private boolean exclusive = false;
+    private boolean oversubscribe = false;
     private long memPerNodeMb = 0;
     private long memPerCpuMb = 0;
     private NodeNames reqNodes = NodeNames.NONE;
@@ -69,6 +70,7 @@ public final class JobRequestBuilder {
         io(from.io());
         submitHost = from.submitHost();
         exclusive = from.placement().exclusive();
+        oversubscribe = from.placement().oversubscribe();
         memPerNodeMb = from.memory().perNodeMb();
         memPerCpuMb = from.memory().perCpuMb();
         reqNodes = from.placement().reqNodes();
@@ -167,6 +169,11 @@ public final class JobRequestBuilder {
 
     public JobRequestBuilder submitHost(String value) {
         this.submitHost = value;
+        return this;
+    }
+
+    public JobRequestBuilder oversubscribe(boolean value) {
+        this.oversubscribe = value;
         return this;
     }
 
@@ -330,7 +337,7 @@ public final class JobRequestBuilder {
                 owner,
                 submitHost,
                 new JobRequest.Memory(memPerNodeMb, memPerCpuMb),
-                new JobRequest.Placement(reqNodes, excludeNodes, constraint, exclusive),
+                new JobRequest.Placement(reqNodes, excludeNodes, constraint, exclusive, oversubscribe),
                 account,
                 comment,
                 hold,

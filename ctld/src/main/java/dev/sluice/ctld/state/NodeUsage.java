@@ -18,6 +18,10 @@ final class NodeUsage {
         int jobs;
         GresPool gres;
         CoreSet cores = CoreSet.EMPTY;
+        // How many running jobs hold each core: more than one where jobs of partitions of one
+        // tier share cores (PreemptMode=GANG, compat 166). Each such core counts once.
+        final Map<Integer, Integer> holders = new HashMap<>();
+        int sharedCores;
         long lastBusy;
         // Cores of jobs suspended by preemption, with how many such jobs hold each.
         Map<Integer, Integer> lent = Map.of();
@@ -45,9 +49,25 @@ final class NodeUsage {
                 held.gres = pool(held, nodes.apply(share.node())).plus(share.gres(), sign);
             }
             if (!share.cores().isEmpty()) {
-                held.cores = sign > 0 ? held.cores.with(share.cores()) : held.cores.without(share.cores());
+                hold(held, share.cores(), sign);
             }
         }
+    }
+
+    /** Counts the cores' holders: a core is free again only when its last holder lets go. */
+    private static void hold(Held held, java.util.List<Integer> cores, int sign) {
+        Map<Integer, Integer> next = held.holders;
+        for (int core : cores) {
+            int before = next.getOrDefault(core, 0);
+            int after = before + sign;
+            held.sharedCores += Math.max(0, after - 1) - Math.max(0, before - 1);
+            if (after <= 0) {
+                next.remove(core);
+            } else {
+                next.put(core, after);
+            }
+        }
+        held.cores = sign > 0 ? held.cores.with(cores) : CoreSet.of(next.keySet());
     }
 
     /**
@@ -110,6 +130,8 @@ final class NodeUsage {
         if (held != null) {
             held.gres = null;
             held.cores = CoreSet.EMPTY;
+            held.holders.clear();
+            held.sharedCores = 0;
         }
     }
 
@@ -124,10 +146,11 @@ final class NodeUsage {
                 lentCores++;
             }
         }
-        int lentCpus = lentCores * Math.max(1, node.hardware().threadsPerCore());
+        int threads = Math.max(1, node.hardware().threadsPerCore());
+        int lentCpus = lentCores * threads;
         return new NodeView(
                 node,
-                held.cpus,
+                held.cpus - held.sharedCores * threads,
                 held.memoryMb,
                 held.jobs,
                 responding,

@@ -51,6 +51,30 @@ public record Partition(
         return overSubscribe.startsWith("FORCE");
     }
 
+    /**
+     * How many jobs may at most be allocated each core: N for {@code OverSubscribe=FORCE:N} or
+     * {@code YES:N}, else 1.
+     */
+    public int sharesPerCore() {
+        if (!forcesOverSubscribe() && !overSubscribe.startsWith("YES")) {
+            return 1;
+        }
+        int colon = overSubscribe.indexOf(':');
+        return colon < 0 ? 4 : Math.max(1, Integer.parseInt(overSubscribe.substring(colon + 1)));
+    }
+
+    /**
+     * How many jobs may be allocated each core a job with this request gets: with {@code YES:N}
+     * only a job that asks ({@code --oversubscribe}) shares, and never an {@code --exclusive} one.
+     */
+    public int sharesPerCore(JobRequest request) {
+        if (request.placement().exclusive()
+                || (!forcesOverSubscribe() && !request.placement().oversubscribe())) {
+            return 1;
+        }
+        return sharesPerCore();
+    }
+
     /** The same partition with other members (dynamic nodes joining or leaving). */
     public Partition withNodes(List<String> newNodes) {
         return new Partition(

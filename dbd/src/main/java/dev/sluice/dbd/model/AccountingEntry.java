@@ -77,7 +77,8 @@ public sealed interface AccountingEntry {
     }
 
     /** Epoch seconds (0: not yet) and the time limit in minutes (Slurm's uint32 scale). */
-    record JobTimes(long eligible, long start, long end, long limitMinutes) {}
+    /** @param suspended seconds it spent suspended (sacct Suspended) */
+    record JobTimes(long eligible, long start, long end, long limitMinutes, long suspended) {}
 
     /**
      * The job's state by Slurm's name, its wait status, the reason it waits or ended, and who

@@ -59,7 +59,8 @@ public final class AccountingWire {
                         j.getEligibleTime(),
                         j.getStartTime(),
                         j.getEndTime(),
-                        Integer.toUnsignedLong(j.getTimeLimitMinutes())),
+                        Integer.toUnsignedLong(j.getTimeLimitMinutes()),
+                        j.getSuspendedSeconds()),
                 new AccountingEntry.JobOutcome(
                         j.getState().name(),
                         j.getExitStatus(),

@@ -199,15 +199,16 @@ public final class AccountingStore {
                         + " eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes, alloc_cpus,"
                         + " tres_req, tres_alloc, time_limit, work_dir, last_sequence, display_id, array_job_id,"
                         + " array_task_id, req_cpus, req_nodes, requid, priority, state_reason, constraints,"
-                        + " resv_name, resv_id, cluster_id, job_id, submit_time)"
+                        + " resv_name, resv_id, suspended, cluster_id, job_id, submit_time)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        + " ?, ?, ?, ?, ?, ?)"
+                        + " ?, ?, ?, ?, ?, ?, ?)"
                 : "UPDATE jobs SET job_name = ?, user_name = ?, uid = ?, gid = ?, group_name = ?, account = ?,"
                         + " partition_name = ?, qos = ?, eligible_time = ?, start_time = ?, end_time = ?, state = ?,"
                         + " exit_status = ?, node_list = ?, num_nodes = ?, alloc_cpus = ?, tres_req = ?, tres_alloc = ?,"
                         + " time_limit = ?, work_dir = ?, last_sequence = ?, display_id = ?, array_job_id = ?,"
                         + " array_task_id = ?, req_cpus = ?, req_nodes = ?, requid = ?, priority = COALESCE(?, priority),"
-                        + " state_reason = COALESCE(?, state_reason), constraints = ?, resv_name = ?, resv_id = ? WHERE id = ?";
+                        + " state_reason = COALESCE(?, state_reason), constraints = ?, resv_name = ?, resv_id = ?,"
+                        + " suspended = ? WHERE id = ?";
         // slurmdbd keeps the priority and the reason a job had when it started: its end does not
         // change them (a job that failed reads Reason None in sacct, not NonZeroExitCode). A record
         // without a priority (0: no pass ranked the job) keeps the one held too.
@@ -256,6 +257,7 @@ public final class AccountingStore {
             ps.setString(i++, clip(j.constraints(), 1024));
             ps.setString(i++, clip(j.reservation(), 128));
             ps.setLong(i++, j.reservationId());
+            ps.setLong(i++, times.suspended());
             if (row == null) {
                 ps.setLong(i++, clusterId);
                 ps.setLong(i++, Integer.toUnsignedLong(key.jobId()));

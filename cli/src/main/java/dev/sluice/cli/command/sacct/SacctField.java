@@ -139,7 +139,10 @@ enum SacctField {
             (r, c) -> SacctValues.time(
                     r.isStep() ? r.step().getStartTime() : r.job().getSubmitTime(), c.zone())),
     SUBMIT_LINE("SubmitLine", 20, blank()),
-    SUSPENDED("Suspended", 10, fixed("00:00:00")),
+    SUSPENDED(
+            "Suspended",
+            10,
+            (r, c) -> r.isStep() ? "00:00:00" : SacctTimes.duration(r.job().getSuspendedSeconds())),
     SYSTEM_COMMENT("SystemComment", 15, blank()),
     SYSTEM_CPU("SystemCPU", 10, fixed("00:00:00")),
     TIMELIMIT("Timelimit", 10, job((j, c) -> SacctTimes.limit(j.getTimeLimitMinutes()))),

@@ -72,7 +72,7 @@ final class SacctJson {
         w.field("end", j.getEndTime());
         w.field("start", j.getStartTime());
         w.field("submission", j.getSubmitTime());
-        w.field("suspended", 0);
+        w.field("suspended", j.getSuspendedSeconds());
         cpuTime(w, "system");
         if (j.getTimeLimitMinutes() == 0 || j.getTimeLimitMinutes() == SlurmLimits.INFINITE32) {
             w.nullField("limit");

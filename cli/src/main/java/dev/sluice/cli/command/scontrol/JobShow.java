@@ -82,7 +82,7 @@ final class JobShow {
         if (!spec.getReservation().isEmpty()) {
             l.add("Reservation=" + spec.getReservation());
         }
-        l.add("OverSubscribe=" + (spec.getExclusive() ? "NO" : "OK") + " Contiguous=0 Licenses="
+        l.add("OverSubscribe=" + JobView.overSubscribe(spec) + " Contiguous=0 Licenses="
                 + JobView.orNull(spec.getLicenses()) + " Network=(null)");
         l.add("Command=" + j.command());
         l.add("WorkDir=" + j.workDir());

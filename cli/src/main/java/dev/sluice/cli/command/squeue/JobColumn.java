@@ -135,7 +135,7 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'q' -> JobView.orNull(j.spec().getQos());
             case 'k' -> JobView.orNull(j.spec().getComment());
             case 'f' -> JobView.orNull(j.spec().getConstraint());
-            case 'h' -> j.spec().getExclusive() ? "NO" : "OK";
+            case 'h' -> JobView.overSubscribe(j.spec());
             case 'n' -> NodeLists.ranged(j.spec().getReqNodes());
             case 'x' -> NodeLists.ranged(j.spec().getExcludeNodes());
             case 'z' -> "*:*:*";

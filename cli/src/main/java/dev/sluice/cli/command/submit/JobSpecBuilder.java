@@ -212,6 +212,9 @@ public final class JobSpecBuilder {
             // no such sharing rule, so they are taken and recorded, and the nodes stay shared.
             spec.setExclusive(v.isEmpty() || v.equals("exclusive"));
         }
+        if (o.has("oversubscribe")) {
+            spec.setOversubscribe(true);
+        }
         if (o.has("nice")) {
             spec.setNice(nice(o.get("nice")));
         }

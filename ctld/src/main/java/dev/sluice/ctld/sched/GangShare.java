@@ -1,0 +1,144 @@
+package dev.sluice.ctld.sched;
+
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.PreemptMode;
+import dev.sluice.ctld.select.Allocator;
+import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.Partition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Where a job of a partition that shares cores ({@code OverSubscribe=FORCE:N}, or {@code YES:N}
+ * for jobs that ask with {@code --oversubscribe}; gang scheduling on) may go on cores its
+ * partition's sharing jobs already have: a core is given to at most N of them. Memory and devices are not shared (a suspended job stays in memory). The job runs
+ * first: the partition's jobs running on the cores it gets are suspended, and take their turn
+ * back when its slice is over ({@link GangSlices}).
+ */
+final class GangShare {
+    private GangShare() {}
+
+    /**
+     * The job's allocation on shared cores and the running jobs it suspends, or empty when
+     * sharing does not give it room.
+     *
+     * @param turns this pass's gang turns: who holds its cores once they are taken
+     * @param chosen jobs this pass already suspends or preempts: not suspended again
+     */
+    static Optional<Preemption.Plan> plan(
+            ClusterImage image,
+            Job job,
+            Partition partition,
+            PlacementRequest request,
+            Map<String, NodeCapacity> capacity,
+            GangSlices.Turns turns,
+            Set<Integer> chosen) {
+        int shares = partition.sharesPerCore(job.request());
+        if (shares < 2 || request.exclusive()) {
+            return Optional.empty();
+        }
+        List<Job> members = new ArrayList<>();
+        Map<String, Map<Integer, Integer>> load = new HashMap<>();
+        for (Job other : image.jobs()) {
+            if (other.allocation() != null
+                    && other.partition().equals(partition.name())
+                    && (other.state() == JobState.RUNNING || GangSlices.lent(other))) {
+                if (partition.sharesPerCore(other.request()) < 2) {
+                    // It asked for no sharing: its cores are its own.
+                    continue;
+                }
+                members.add(other);
+                for (Allocation.NodeShare s : other.allocation().nodes()) {
+                    Map<Integer, Integer> cores = load.computeIfAbsent(s.node(), k -> new HashMap<>());
+                    s.cores().forEach(c -> cores.merge(c, 1, Integer::sum));
+                }
+            }
+        }
+        Map<String, NodeCapacity> freed = new HashMap<>();
+        for (Job m : members) {
+            if (!roomBeside(m.allocation(), load, shares)) {
+                continue;
+            }
+            for (Allocation.NodeShare held : m.allocation().nodes()) {
+                // Its cores and CPUs only: its memory and devices stay its own.
+                Allocation.NodeShare share =
+                        new Allocation.NodeShare(held.node(), held.cpus(), 0, held.tasks(), List.of(), held.cores());
+                NodeCapacity base = freed.getOrDefault(share.node(), capacity.get(share.node()));
+                if (base != null) {
+                    freed.put(share.node(), base.plus(share));
+                }
+            }
+        }
+        if (freed.isEmpty()) {
+            return Optional.empty();
+        }
+        List<NodeCapacity> nodes = new ArrayList<>();
+        for (String n : partition.nodes()) {
+            NodeCapacity c = freed.getOrDefault(n, capacity.get(n));
+            if (c != null) {
+                nodes.add(freed.containsKey(n) ? byCores(c) : c);
+            }
+        }
+        if (!(Allocator.place(nodes, request) instanceof PlacementResult.Placed placed)) {
+            return Optional.empty();
+        }
+        Allocation allocation = placed.allocation();
+        Map<String, java.util.Set<Integer>> mine = new HashMap<>();
+        GangSlices.occupy(mine, allocation);
+        List<Preemption.Victim> victims = new ArrayList<>();
+        for (Job m : members) {
+            if (turns.holds(m) && !GangSlices.free(mine, m.allocation())) {
+                if (m.state() != JobState.RUNNING || chosen.contains(m.id())) {
+                    // Resumed or suspended by this very pass: the cores change hands next pass.
+                    return Optional.empty();
+                }
+                victims.add(new Preemption.Victim(m.id(), PreemptMode.SUSPEND, 0));
+            }
+        }
+        return Optional.of(new Preemption.Plan(victims, allocation));
+    }
+
+    /**
+     * The node with as many CPUs free as it has cores no job holds: jobs that share cores count
+     * each core once, where summing their CPUs would count it for each of them.
+     */
+    private static NodeCapacity byCores(NodeCapacity c) {
+        int cpus = c.freeCores().size() * Math.max(1, c.hardware().threadsPerCore());
+        return new NodeCapacity(
+                c.name(),
+                c.hardware(),
+                cpus,
+                c.freeMemoryMb(),
+                c.idle(),
+                c.schedulable(),
+                c.features(),
+                c.weight(),
+                c.gres(),
+                c.busyCores());
+    }
+
+    /** Whether every core of {@code allocation} is given to fewer than {@code shares} jobs. */
+    private static boolean roomBeside(Allocation allocation, Map<String, Map<Integer, Integer>> load, int shares) {
+        for (Allocation.NodeShare s : allocation.nodes()) {
+            if (s.cores().isEmpty()) {
+                return false;
+            }
+            Map<Integer, Integer> cores = load.getOrDefault(s.node(), Map.of());
+            for (int c : s.cores()) {
+                if (cores.getOrDefault(c, 0) >= shares) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.sluice.ctld.sched;
+
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.Partition;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Slurm's gang scheduler ({@code PreemptMode=GANG}, gang_scheduling.html): in a partition that
+ * lets up to N jobs hold each core ({@code OverSubscribe=FORCE:N}), the jobs given the same
+ * cores take turns. Each pass asks who should run now; a job keeps its cores until its turn of
+ * {@code SchedulerTimeSlice} seconds is over, then the jobs that have waited longest run while it
+ * is suspended. Jobs of other partitions that hold cores are never suspended here: their cores
+ * are simply not to be had (a job a higher tier preempted stays suspended until they are free).
+ *
+ * <p>Pure: everything is read from the jobs (when each started, was last suspended or resumed),
+ * so the turns survive a restart without records of their own.
+ */
+final class GangSlices {
+    /**
+     * What the gang scheduler does in this pass: running jobs to suspend, suspended ones to
+     * resume, and every job it looks after (running or suspended, in a sharing partition).
+     */
+    record Turns(Set<Integer> suspends, Set<Integer> resumes, Set<Integer> members) {
+        static final Turns NONE = new Turns(Set.of(), Set.of(), Set.of());
+
+        /** Whether {@code job} holds its resources once this pass's turns are taken. */
+        boolean holds(Job job) {
+            return (job.holdsNodes() && !suspends.contains(job.id())) || resumes.contains(job.id());
+        }
+    }
+
+    private GangSlices() {}
+
+    static Turns decide(ClusterImage image, PreemptPolicy policy, long now) {
+        if (!policy.gang()) {
+            return Turns.NONE;
+        }
+        Map<String, Partition> sharing = new HashMap<>();
+        for (Partition p : image.partitions()) {
+            if (p.sharesPerCore() > 1) {
+                sharing.put(p.name(), p);
+            }
+        }
+        if (sharing.isEmpty()) {
+            return Turns.NONE;
+        }
+        Map<String, Set<Integer>> taken = new HashMap<>();
+        List<Job> members = new ArrayList<>();
+        for (Job job : image.jobs()) {
+            if (job.allocation() == null) {
+                continue;
+            }
+            if (sharing.containsKey(job.partition()) && (job.state() == JobState.RUNNING || lent(job))) {
+                members.add(job);
+            } else if (job.holdsNodes()) {
+                occupy(taken, job.allocation());
+            }
+        }
+        if (members.isEmpty()) {
+            return Turns.NONE;
+        }
+        long slice = policy.timeSliceSeconds();
+        members.sort(Comparator.comparingInt((Job j) -> turnOrder(j, now, slice))
+                .thenComparingLong(GangSlices::since)
+                .thenComparingInt(Job::id));
+        Set<Integer> suspends = new LinkedHashSet<>();
+        Set<Integer> resumes = new LinkedHashSet<>();
+        Set<Integer> ids = new HashSet<>();
+        for (Job job : members) {
+            ids.add(job.id());
+            boolean runs = free(taken, job.allocation());
+            if (runs) {
+                occupy(taken, job.allocation());
+            }
+            if (runs && lent(job)) {
+                resumes.add(job.id());
+            } else if (!runs && job.state() == JobState.RUNNING) {
+                suspends.add(job.id());
+            }
+        }
+        return new Turns(Set.copyOf(suspends), Set.copyOf(resumes), Set.copyOf(ids));
+    }
+
+    /** Suspended to let another job have its cores (preemption or a gang's turn). */
+    static boolean lent(Job job) {
+        return job.state() == JobState.SUSPENDED && job.preemptSuspended();
+    }
+
+    /**
+     * Who comes first for the cores: a running job within its slice, then the suspended ones,
+     * then running jobs whose slice is over.
+     */
+    private static int turnOrder(Job job, long now, long slice) {
+        if (lent(job)) {
+            return 1;
+        }
+        return now - since(job) < slice ? 0 : 2;
+    }
+
+    /** When the job's current turn (running or waiting) began. */
+    static long since(Job job) {
+        return job.suspendTime() > 0 ? job.suspendTime() : job.startTime();
+    }
+
+    /** Cores held on each node; -1 stands for the whole node (an allocation without cores). */
+    static void occupy(Map<String, Set<Integer>> taken, Allocation allocation) {
+        for (Allocation.NodeShare share : allocation.nodes()) {
+            Set<Integer> cores = taken.computeIfAbsent(share.node(), k -> new HashSet<>());
+            if (share.cores().isEmpty()) {
+                cores.add(-1);
+            } else {
+                cores.addAll(share.cores());
+            }
+        }
+    }
+
+    static boolean free(Map<String, Set<Integer>> taken, Allocation allocation) {
+        for (Allocation.NodeShare share : allocation.nodes()) {
+            Set<Integer> cores = taken.get(share.node());
+            if (cores == null || cores.isEmpty()) {
+                continue;
+            }
+            if (cores.contains(-1) || share.cores().isEmpty()) {
+                return false;
+            }
+            for (int c : share.cores()) {
+                if (cores.contains(c)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}
