@@ -66,6 +66,7 @@ public enum ErrorCode {
     BATCH_ONLY(2039, "Only batch jobs are accepted or processed"),
     JOB_HELD(2042, "Job is in held state, pending scheduler release"),
     INVALID_ARRAY(2081, "Invalid job array specification"),
+    RESERVATION_NAME_DUP(2082, "Duplicate reservation name"),
     JOB_FINISHED(2084, "Job has already finished"),
     STATE_SAVE_FAILED(2300, "Unable to save state: the controller refuses new work until it can"),
     DB_CONNECTION(7000, "Unable to connect to database"),

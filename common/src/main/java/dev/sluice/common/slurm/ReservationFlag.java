@@ -18,8 +18,14 @@ public enum ReservationFlag {
     OVERLAP,
     /** Created even on nodes running jobs that would still run when it starts. */
     IGNORE_JOBS,
+    /** Repeats every hour at the same minute. */
+    HOURLY,
     /** Repeats every day at the same time. */
     DAILY,
+    /** Repeats at the same time on Monday to Friday. */
+    WEEKDAY,
+    /** Repeats at the same time on Saturday and Sunday. */
+    WEEKEND,
     /** Repeats every week at the same time. */
     WEEKLY,
     SPEC_NODES,
@@ -28,6 +34,10 @@ public enum ReservationFlag {
     ANY_NODES,
     /** Jobs of its users that name no reservation may run in it. */
     MAGNETIC;
+
+    /** The flags that make a reservation repeat once a window ends. */
+    public static final java.util.Set<ReservationFlag> REPEATS =
+            java.util.Collections.unmodifiableSet(java.util.EnumSet.of(HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY));
 
     /** Whether a user may type it in {@code Flags=}. */
     public boolean typed() {
@@ -42,13 +52,5 @@ public enum ReservationFlag {
             }
         }
         return Optional.empty();
-    }
-
-    /** How long one period of a repeating reservation lasts, in seconds; 0 when it does not repeat. */
-    public static long period(java.util.Set<ReservationFlag> flags) {
-        if (flags.contains(WEEKLY)) {
-            return 7 * 86_400L;
-        }
-        return flags.contains(DAILY) ? 86_400L : 0;
     }
 }

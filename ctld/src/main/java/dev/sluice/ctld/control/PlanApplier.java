@@ -5,6 +5,7 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.StateRecord;
@@ -43,6 +44,20 @@ public final class PlanApplier {
         }
         for (SchedulePlan.Start s : plan.starts()) {
             Job job = state.job(s.jobId());
+            if (s.taskId() < 0 && job.request().reservation().isEmpty()) {
+                var magnet = state.reservations()
+                        .magnetFor(
+                                job.request().owner().userName(),
+                                job.request().account(),
+                                s.allocation().nodeNames(),
+                                now);
+                if (magnet.isPresent()) {
+                    records.add(new StateRecord.JobUpdated(
+                            job.id(),
+                            List.of(new JobChange.ReservationName(magnet.get().name())),
+                            now));
+                }
+            }
             JobEvent start = new JobEvent.Start(s.allocation(), s.partition(), s.timeLimitMinutes());
             // A task with a record of its own (split off to be held, or requeued) just starts.
             Transition started = s.taskId() >= 0 && job.array().pendingTasks().contains(s.taskId())

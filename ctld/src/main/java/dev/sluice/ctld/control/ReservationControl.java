@@ -30,12 +30,22 @@ public final class ReservationControl {
     /** What the controller knows of users and accounts (the edge reads them). */
     public record Directory(Predicate<String> knownUser, Predicate<String> knownAccount) {}
 
+    /**
+     * How far in the past a new reservation may start: Slurm 22.05 keeps such a start as given
+     * (a repeating one then moves on to its next window) and refuses one further back
+     * ({@code StartTime=now-700}: "Invalid time specified", compat 186).
+     */
+    static final long PAST_START_SECONDS = 600;
+
     private ReservationControl() {}
 
     public static ControlResult<String> create(
             ClusterView state, Caller caller, ReservationSpec spec, Directory directory, long now) {
         requireOperator(caller);
-        long start = spec.start() == null ? now : Math.max(spec.start(), now);
+        long start = spec.start() == null ? now : spec.start();
+        if (start < now - PAST_START_SECONDS) {
+            throw new SlurmException(ErrorCode.INVALID_TIME_VALUE);
+        }
         long end = endOf(start, spec);
         Set<ReservationFlag> flags = flags(EnumSet.noneOf(ReservationFlag.class), spec.flags());
         Users users = users(spec.users(), directory);
@@ -82,7 +92,8 @@ public final class ReservationControl {
         }
         Reservation old = state.reservations().byName().get(name);
         if (old != null && !old.ended(now)) {
-            throw new SlurmException(ErrorCode.RESERVATION_INVALID);
+            // A name in use by one that does not overlap it (Slurm 22.05's words, compat 186).
+            throw new SlurmException(ErrorCode.RESERVATION_NAME_DUP);
         }
         return new ControlResult<>(List.of(new StateRecord.ReservationSaved(probe, now)), List.of(), List.of(), name);
     }

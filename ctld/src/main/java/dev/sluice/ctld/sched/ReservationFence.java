@@ -47,24 +47,29 @@ final class ReservationFence {
         return current.isEmpty();
     }
 
-    /** Why the job may not start now whatever is free (its reservation has not begun), or null. */
+    /**
+     * Why the job may not start now whatever is free (its reservation has not begun, and is not
+     * FLEX), or null.
+     */
     JobReason gate(Job job, long now) {
         String name = job.request().reservation();
         if (name.isEmpty()) {
             return null;
         }
         Reservation r = find(name);
-        return r == null || r.start() > now ? JobReason.RESERVATION : null;
+        // FLEX: its jobs may begin before its window (Slurm 22.05, compat 188).
+        return r == null || (r.start() > now && !r.has(ReservationFlag.FLEX)) ? JobReason.RESERVATION : null;
     }
 
     /**
      * The nodes a job may not use at some moment of a window, and whether its own reservation
      * alone keeps it off nodes: it runs in one, and no other reservation closes a node outside it
      * then. Such a job waits for its reservation's resources, and Slurm 22.05 says so:
-     * "Resources" (compat 170).
+     * "Resources" (compat 170). {@code ownNodesTaken}: another reservation holds some of its own
+     * reservation's nodes then.
      */
-    record Closed(Set<String> nodes, boolean onlyOwnConfines) {
-        static final Closed NONE = new Closed(Set.of(), false);
+    record Closed(Set<String> nodes, boolean onlyOwnConfines, boolean ownNodesTaken) {
+        static final Closed NONE = new Closed(Set.of(), false, false);
     }
 
     /** The nodes the job may not use at some moment of {@code [from, to)}. */
@@ -77,6 +82,7 @@ final class ReservationFence {
         Reservation own = own(job);
         Set<String> closed = closedByOthers(job, own, from, to);
         boolean onlyOwn = own != null && own.nodes().containsAll(closed);
+        boolean ownTaken = false;
         if (own != null) {
             if (!own.has(ReservationFlag.FLEX) && !own.has(ReservationFlag.ANY_NODES)) {
                 for (String node : allNodes) {
@@ -85,9 +91,16 @@ final class ReservationFence {
                     }
                 }
             }
-            closed.removeAll(own.nodes());
+            if (own.has(ReservationFlag.OVERLAP)) {
+                closed.removeAll(own.nodes());
+            } else {
+                // Its nodes that another reservation (an OVERLAP one made on them) holds then are
+                // not its jobs' to use: Slurm 22.05 keeps them off, "Reserved for maintenance"
+                // (compat 189).
+                ownTaken = !java.util.Collections.disjoint(closed, own.nodes());
+            }
         }
-        return new Closed(closed, onlyOwn);
+        return new Closed(closed, onlyOwn && !ownTaken, ownTaken);
     }
 
     private Reservation own(Job job) {
@@ -145,7 +158,7 @@ final class ReservationFence {
                 if (w.end() > now) {
                     all.add(w.end());
                 }
-                if (w.period() == 0) {
+                if (!w.repeats()) {
                     break;
                 }
                 w = w.window(w.end());

@@ -231,6 +231,9 @@ final class SchedulingPass {
                                                 instanceof PlacementResult.Placed)) {
                     why = fence.reason(fenced, closed, now);
                 }
+                if (closure.ownNodesTaken()) {
+                    why = JobReason.RESERVED_FOR_MAINTENANCE;
+                }
                 reasons.put(job.id(), why);
                 // ReasonDetail costs a look at every node of the partition per view: it is
                 // worked out for the jobs backfill plans for (bf_max_job_test of them), not

@@ -177,6 +177,8 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(preemptKills);
         Command<Void> steps = dev.sluice.ctld.control.StepCommands::sweep;
         periodic.add(steps);
+        Command<Void> rollover = dev.sluice.ctld.control.ReservationRollover::advance;
+        periodic.add(rollover);
         AccountingPipeline accounting = null;
         if (acct.isPresent()) {
             accounting = AccountingPipeline.open(

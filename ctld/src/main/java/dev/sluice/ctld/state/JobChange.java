@@ -154,6 +154,24 @@ public sealed interface JobChange {
     }
 
     /**
+     * The reservation a job that named none runs in: a MAGNETIC one that took it in, as Slurm
+     * 22.05 records it (compat 188). Set by the controller when the job starts, not by users.
+     */
+    record ReservationName(String reservation) implements JobChange {
+        public ReservationName {
+            requireNonNull(reservation, "reservation is null");
+        }
+
+        public String key() {
+            return "Reservation";
+        }
+
+        public String text() {
+            return reservation;
+        }
+    }
+
+    /**
      * A change as the journal holds it.
      *
      * @throws IllegalArgumentException for a key or value this binary does not understand
@@ -171,6 +189,7 @@ public sealed interface JobChange {
             case "Partition" -> new PartitionName(text);
             case "ArrayTaskThrottle" -> new ArrayThrottle(Integer.parseInt(text));
             case "Licenses" -> new LicenseList(Licenses.parse(text));
+            case "Reservation" -> new ReservationName(text);
             default -> throw new IllegalArgumentException("unknown job change " + key);
         };
     }

@@ -22,6 +22,7 @@ public final class JobUpdates {
         long priority = -1;
         int throttle = job.array().throttle();
         dev.sluice.common.slurm.Licenses licenses = r.licenses();
+        String reservation = r.reservation();
         for (JobChange change : changes) {
             switch (change) {
                 case JobChange.Name n -> name = n.name();
@@ -35,6 +36,7 @@ public final class JobUpdates {
                 case JobChange.PartitionName p -> partition = p.partition();
                 case JobChange.ArrayThrottle t -> throttle = t.throttle();
                 case JobChange.LicenseList l -> licenses = l.licenses();
+                case JobChange.ReservationName n -> reservation = n.reservation();
             }
         }
         JobRequest changed = r;
@@ -50,6 +52,9 @@ public final class JobUpdates {
         }
         if (!licenses.equals(r.licenses())) {
             changed = changed.withLicenses(licenses);
+        }
+        if (!reservation.equals(r.reservation())) {
+            changed = changed.withReservation(reservation);
         }
         JobRequest request = changed;
         String newPartition = partition;

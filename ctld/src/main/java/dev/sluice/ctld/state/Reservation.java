@@ -3,6 +3,9 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.slurm.ReservationFlag;
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,8 +15,9 @@ import java.util.function.Function;
 
 /**
  * An advance reservation ({@code scontrol create reservation}): whole nodes held over a window
- * {@code [start, end)} for some users and/or accounts. A DAILY or WEEKLY one repeats: once a
- * window ends the next begins a period later ({@link #window}).
+ * {@code [start, end)} for some users and/or accounts. An HOURLY, DAILY, WEEKDAY, WEEKEND or
+ * WEEKLY one repeats: once a window ends the next begins ({@link #next}), and the controller moves
+ * it there ({@link #window}), as Slurm does.
  *
  * @param id the number it got when created (Slurm names an unnamed one {@code user_id})
  * @param partition the partition it was made in ({@code PartitionName=}), empty for none
@@ -35,6 +39,10 @@ public record Reservation(
         Set<ReservationFlag> flags,
         int coreCount,
         Map<String, List<Integer>> cores) {
+
+    private static final long HOUR = 3600;
+    private static final long DAY = 24 * HOUR;
+    private static final long WEEK = 7 * DAY;
 
     /** A reservation of whole nodes. */
     public Reservation(
@@ -101,13 +109,13 @@ public record Reservation(
         return cores;
     }
 
-    /** Seconds between two windows of a repeating reservation; 0 when it does not repeat. */
-    public long period() {
-        return ReservationFlag.period(flags);
-    }
-
     public boolean has(ReservationFlag flag) {
         return flags.contains(flag);
+    }
+
+    /** Whether it repeats once a window ends (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY). */
+    public boolean repeats() {
+        return flags.stream().anyMatch(ReservationFlag.REPEATS::contains);
     }
 
     /**
@@ -115,24 +123,54 @@ public record Reservation(
      * has passed, the first later one that has not ended.
      */
     public Reservation window(long now) {
-        long period = period();
-        if (period == 0 || end > now) {
+        if (!repeats() || end > now) {
             return this;
         }
-        long shift = ((now - end) / period + 1) * period;
-        return new Reservation(
-                name,
-                id,
-                start + shift,
-                end + shift,
-                nodes,
-                partition,
-                users,
-                usersExcluded,
-                accounts,
-                flags,
-                coreCount,
-                cores);
+        // Whole weeks first (every kind of repeat has the same windows a week later), then at
+        // most a week's windows one by one.
+        long weeks = (now - end) / WEEK;
+        Reservation w = weeks == 0 ? this : during(start + weeks * WEEK, end + weeks * WEEK);
+        if (has(ReservationFlag.HOURLY) || has(ReservationFlag.DAILY)) {
+            long step = has(ReservationFlag.HOURLY) ? HOUR : DAY;
+            long steps = Math.max(0, (now - w.end) / step);
+            w = w.during(w.start + steps * step, w.end + steps * step);
+        }
+        while (w.end <= now) {
+            w = w.next();
+        }
+        return w;
+    }
+
+    /**
+     * The window after this one, by the first of HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY it has.
+     * WEEKDAY and WEEKEND go by the day the window starts, in UTC (slurmctld goes by its local
+     * time: the same where that is UTC, as on the recording machine).
+     */
+    public Reservation next() {
+        long shift;
+        if (has(ReservationFlag.HOURLY)) {
+            shift = HOUR;
+        } else if (has(ReservationFlag.DAILY)) {
+            shift = DAY;
+        } else if (has(ReservationFlag.WEEKDAY)) {
+            DayOfWeek day = dayOf(start);
+            shift = day == DayOfWeek.FRIDAY ? 3 * DAY : day == DayOfWeek.SATURDAY ? 2 * DAY : DAY;
+        } else if (has(ReservationFlag.WEEKEND)) {
+            DayOfWeek day = dayOf(start);
+            shift = day == DayOfWeek.SATURDAY ? DAY : (DayOfWeek.SATURDAY.getValue() - day.getValue() + 7) % 7 * DAY;
+            if (shift == 0) {
+                shift = 6 * DAY;
+            }
+        } else if (has(ReservationFlag.WEEKLY)) {
+            shift = WEEK;
+        } else {
+            throw new IllegalStateException("a reservation that does not repeat has no next window: " + name);
+        }
+        return during(start + shift, end + shift);
+    }
+
+    private static DayOfWeek dayOf(long epochSecond) {
+        return Instant.ofEpochSecond(epochSecond).atZone(ZoneOffset.UTC).getDayOfWeek();
     }
 
     /** Whether it holds some cores of its nodes rather than the nodes whole. */
@@ -142,7 +180,7 @@ public record Reservation(
 
     /** Over for good: a window that ended and does not repeat. */
     public boolean ended(long now) {
-        return period() == 0 && end <= now;
+        return !repeats() && end <= now;
     }
 
     /** Whether its window at {@code now} has begun. */

@@ -62,6 +62,23 @@ public record Reservations(Map<String, Reservation> byName, int lastId) {
         return flags;
     }
 
+    /**
+     * The active MAGNETIC reservation that lets this user and account in and holds every one of
+     * these nodes, if any: where a job that named no reservation and starts there runs (Slurm
+     * 22.05 makes it the job's reservation, compat 188).
+     */
+    public Optional<Reservation> magnetFor(String user, String account, List<String> nodes, long now) {
+        for (Reservation r : current(now)) {
+            if (r.has(ReservationFlag.MAGNETIC)
+                    && r.active(now)
+                    && r.permits(user, account)
+                    && r.nodes().containsAll(nodes)) {
+                return Optional.of(r);
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Every one kept, as saved (ended ones too, until replaced or deleted). */
     public List<Reservation> all() {
         return List.copyOf(byName.values());

@@ -21,13 +21,15 @@ class TestJobChangeRecords {
                         new JobChange.Name("train"),
                         new JobChange.Comment("a, b = c"),
                         new JobChange.Nice(-5),
-                        new JobChange.Priority(4000)),
+                        new JobChange.Priority(4000),
+                        new JobChange.ReservationName("magnet")),
                 100);
         JournalEntry entry = RecordCodec.encode(3, updated);
         assertThat(entry.getJobUpdated().getChangesMap())
                 .containsEntry("TimeLimit", "30")
                 .containsEntry("Name", "train")
-                .containsEntry("Nice", "-5");
+                .containsEntry("Nice", "-5")
+                .containsEntry("Reservation", "magnet");
         assertThat(RecordCodec.decode(entry)).isEqualTo(updated);
     }
 

@@ -75,6 +75,32 @@ class TestReservation {
     }
 
     @Test
+    void aJobOnAnActiveMagneticReservationsNodesThatItLetsInRunsInIt() {
+        Reservation magnet = new Reservation(
+                "m",
+                1,
+                T0,
+                T0 + 60,
+                List.of("n1", "n2"),
+                "",
+                List.of("alice"),
+                false,
+                List.of(),
+                Set.of(ReservationFlag.MAGNETIC),
+                8);
+        Reservations table = Reservations.NONE.with(magnet).with(of(T0, T0 + 60, Set.of()));
+        assertThat(table.magnetFor("alice", "", List.of("n2"), T0 + 1)).contains(magnet);
+        // Another user, a node outside it, a window not begun or over: none.
+        assertThat(table.magnetFor("bob", "", List.of("n2"), T0 + 1)).isEmpty();
+        assertThat(table.magnetFor("alice", "", List.of("n2", "n3"), T0 + 1)).isEmpty();
+        assertThat(table.magnetFor("alice", "", List.of("n1"), T0 - 1)).isEmpty();
+        assertThat(table.magnetFor("alice", "", List.of("n1"), T0 + 60)).isEmpty();
+        // A plain reservation takes nobody in.
+        assertThat(Reservations.NONE.with(of(T0, T0 + 60, Set.of())).magnetFor("alice", "", List.of("n1"), T0 + 1))
+                .isEmpty();
+    }
+
+    @Test
     void theTableListsWhatIsNotOverInCreationOrder() {
         Reservations table = Reservations.NONE
                 .with(of(T0, T0 + 60, Set.of()))

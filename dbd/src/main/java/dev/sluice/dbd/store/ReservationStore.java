@@ -13,7 +13,8 @@ import java.util.List;
  * what the reservation holds (nodes, TRES, flags, users, accounts) while it is active, which
  * ends the row then and starts another with the same id; deleting an active reservation ends its
  * row then and keeps it, deleting one that has not started removes it (so does a row that starts
- * in the deletion's second: the real slurmdbd leaves no zero-length row). Called inside the
+ * in the deletion's second: the real slurmdbd leaves no zero-length row); a repeating reservation
+ * that moves on to its next window keeps a row per window. Called inside the
  * accounting batch's transaction, so a re-sent record is skipped before it gets here.
  */
 final class ReservationStore {
@@ -53,6 +54,12 @@ final class ReservationStore {
                 // Another reservation of the same name: the old one's rows are history.
                 exec(c, "UPDATE reservations SET deleted = 1 WHERE id = ?", cur.row());
             }
+            insert(c, clusterId, r, r.start());
+            return;
+        }
+        if (cur.held().end() <= r.time() && r.start() >= cur.held().end()) {
+            // A repeating reservation moved on to a later window: the one that ended keeps its
+            // row, the new window gets its own (slurmdbd 22.05, compat 187).
             insert(c, clusterId, r, r.start());
             return;
         }

@@ -149,6 +149,21 @@ abstract class ReservationStoreContract {
     }
 
     @Test
+    void aRepeatingReservationKeepsARowPerWindow() throws Exception {
+        // A DAILY one moved on by the controller once its window ended (compat 187), then
+        // deleted before its next window begins: the ended window's row stays.
+        store.apply(batch(cluster, resv(1, 1000, "r1", 1000, 1300, "n1")));
+        store.apply(batch(cluster, resv(2, 1301, "r1", 1000 + 86_400, 1300 + 86_400, "n1")));
+        assertThat(report(0, 200_000, 1400))
+                .extracting(AccountedReservation::getStartTime, AccountedReservation::getEndTime)
+                .containsExactly(tuple(1000L, 1300L), tuple(1000L + 86_400, 1300L + 86_400));
+        store.apply(batch(cluster, deleted(3, 1500, "r1")));
+        assertThat(report(0, 200_000, 1500))
+                .extracting(AccountedReservation::getStartTime)
+                .containsExactly(1000L);
+    }
+
+    @Test
     void aReservationDeletedBeforeItStartsLeavesNothing() throws Exception {
         store.apply(batch(cluster, resv(1, 1000, "r1", 5000, 5300, "n1")));
         assertThat(report(3600, 7200, 1000)).hasSize(1);
