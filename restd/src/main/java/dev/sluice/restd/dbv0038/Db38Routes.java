@@ -72,5 +72,9 @@ final class Db38Routes {
                     "cluster/{cluster_name}",
                     "delete a cluster: refused (a plain user's with 2002; sluice-dbd deletes no cluster)",
                     "dbv0.0.38_response_cluster_delete"),
-            Route.get("config/", "everything above at once", "dbv0.0.38_config_info"));
+            Route.get("config/", "everything above at once", "dbv0.0.38_config_info"),
+            Route.get(
+                    "diag/",
+                    "the accounting daemon's statistics, as sacctmgr show stats (operators only)",
+                    "dbv0.0.38_diag"));
 }
