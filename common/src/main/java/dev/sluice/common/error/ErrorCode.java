@@ -67,6 +67,7 @@ public enum ErrorCode {
     JOB_HELD(2042, "Job is in held state, pending scheduler release"),
     INVALID_ARRAY(2081, "Invalid job array specification"),
     JOB_FINISHED(2084, "Job has already finished"),
+    INVALID_TRES(2115, "Invalid Trackable RESource (TRES) specification"),
     STATE_SAVE_FAILED(2300, "Unable to save state: the controller refuses new work until it can"),
     DB_CONNECTION(7000, "Unable to connect to database"),
     JOB_NOT_FEDERATED(7103, "Not a valid federated job"),

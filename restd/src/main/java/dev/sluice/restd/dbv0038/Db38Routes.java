@@ -52,7 +52,7 @@ final class Db38Routes {
             Route.get("qos/", "every QOS", "dbv0.0.38_qos_info"),
             Route.post(
                     "qos/",
-                    "add QOS or change them: name, description, priority (operators only)",
+                    "add QOS or change them: settings, flags, preemption and limits (operators only)",
                     "dbv0.0.38_response_qos",
                     "dbv0.0.38_update_qos"),
             Route.get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info"),
