@@ -191,16 +191,16 @@ final class Posts38 {
         String source = "slurmdb_qos_add";
         try {
             List<JsonNode> wanted = list(body, "QOS", out, 400);
-            Set<String> existing = new java.util.HashSet<>();
+            java.util.Map<String, QosEntry> existing = new java.util.HashMap<>();
             dbd.call(DbdRequest.newBuilder().setListQos(ListQosRequest.getDefaultInstance()))
                     .getListedQos()
                     .getQosList()
-                    .forEach(q -> existing.add(q.getName()));
+                    .forEach(q -> existing.put(q.getName(), q));
             QosBody38 reader = new QosBody38(
                     dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
                             .getListedTres()
                             .getTresList(),
-                    existing,
+                    existing.keySet(),
                     out);
             List<DbdRequest.Builder> changes = new ArrayList<>();
             for (JsonNode q : wanted) {
@@ -233,9 +233,9 @@ final class Posts38 {
                     settings.setPriority(priority.asInt());
                     given.add("priority");
                 }
-                reader.read(q, settings, given);
+                reader.read(q, existing.get(name), settings, given);
                 changes.add(
-                        existing.contains(name)
+                        existing.containsKey(name)
                                 ? DbdRequest.newBuilder()
                                         .setModifyQos(ModifyQosRequest.newBuilder()
                                                 .addNames(name)

@@ -35,11 +35,12 @@ final class QosBody38 {
     private static final Map<String, String> TRES = Map.of(
             "limits/max/tres/per/job", "maxtresperjob",
             "limits/max/tres/per/user", "maxtresperuser",
+            "limits/max/tres/per/account", "maxtresperaccount",
             "limits/max/tres/total", "grptres");
 
     /** The rest of the schema: read elsewhere ({@code name}, ...), or refused when set. */
-    private static final Set<String> TOP =
-            Set.of("name", "description", "priority", "flags", "limits", "preempt", "usage_factor", "id");
+    private static final Set<String> TOP = Set.of(
+            "name", "description", "priority", "flags", "limits", "preempt", "usage_factor", "usage_threshold", "id");
 
     private static final Map<String, String> MODES = Map.of(
             "DISABLED", "cluster", "CANCEL", "cancel", "REQUEUE", "requeue", "SUSPEND", "suspend", "GANG", "cluster");
@@ -54,8 +55,12 @@ final class QosBody38 {
         this.out = out;
     }
 
-    /** Reads {@code q} into {@code settings}, naming what it sets in {@code given}. */
-    void read(JsonNode q, QosEntry.Builder settings, List<String> given) throws Refused {
+    /**
+     * Reads {@code q} into {@code settings}, naming what it sets in {@code given}; {@code was}
+     * the QOS as it stands (null: a new one), whose TRES limits a change merges into: the TRES
+     * named change, the others stay (compat 194).
+     */
+    void read(JsonNode q, QosEntry was, QosEntry.Builder settings, List<String> given) throws Refused {
         Posts38.blank(q, TOP, "slurmdb_qos_add", out, 400);
         for (Map.Entry<String, String> c : COUNTS.entrySet()) {
             JsonNode v = at(q, c.getKey());
@@ -78,11 +83,15 @@ final class QosBody38 {
             if (v.isMissingNode() || v.isNull() || (v.isArray() && v.isEmpty())) {
                 continue;
             }
-            String text = tres(v, t.getKey());
+            Map<String, Long> counts = tres(v, t.getKey());
             switch (t.getValue()) {
-                case "maxtresperjob" -> settings.setMaxTresPerJob(text);
-                case "maxtresperuser" -> settings.setMaxTresPerUser(text);
-                default -> settings.setGrpTres(text);
+                case "maxtresperjob" ->
+                    settings.setMaxTresPerJob(merged(was == null ? "" : was.getMaxTresPerJob(), counts));
+                case "maxtresperuser" ->
+                    settings.setMaxTresPerUser(merged(was == null ? "" : was.getMaxTresPerUser(), counts));
+                case "maxtresperaccount" ->
+                    settings.setMaxTresPerAccount(merged(was == null ? "" : was.getMaxTresPerAccount(), counts));
+                default -> settings.setGrpTres(merged(was == null ? "" : was.getGrpTres(), counts));
             }
             given.add(t.getValue());
         }
@@ -94,6 +103,14 @@ final class QosBody38 {
             }
             settings.setUsageFactor(factor.asDouble());
             given.add("usagefactor");
+        }
+        JsonNode threshold = q.path("usage_threshold");
+        if (!threshold.isMissingNode() && !threshold.isNull()) {
+            if (!threshold.isNumber()) {
+                throw convert("usage_threshold");
+            }
+            settings.setUsageThreshold(threshold.asDouble());
+            given.add("usagethreshold");
         }
         List<String> flags = names(q.path("flags"), "flags");
         settings.addAllFlags(QosJson.sacctmgrFlags(flags).orElseThrow(() -> unknownFlag("flags")));
@@ -133,8 +150,16 @@ final class QosBody38 {
         return v.asInt();
     }
 
-    /** A TRES list as slurmdbd's string, each TRES one the database knows. */
-    private String tres(JsonNode list, String path) throws Refused {
+    /** {@code counts} over the TRES string {@code stored}: slurmdbd's text of the result. */
+    private static String merged(String stored, Map<String, Long> counts) {
+        Map<String, Long> all = new LinkedHashMap<>(
+                stored.isBlank() ? Map.of() : Tres.parse(stored).asMap());
+        all.putAll(counts);
+        return Tres.of(all).format();
+    }
+
+    /** A TRES list by name ({@code gres/gpu}), each TRES one the database knows. */
+    private Map<String, Long> tres(JsonNode list, String path) throws Refused {
         if (!list.isArray()) {
             throw convert(path);
         }
@@ -163,7 +188,7 @@ final class QosBody38 {
             }
             counts.put(Tres38.key(known), count.asLong(0));
         }
-        return Tres.of(counts).format();
+        return counts;
     }
 
     /** A limit sluice-dbd does not keep, holding a value: refused rather than dropped. */
