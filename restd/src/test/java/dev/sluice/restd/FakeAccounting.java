@@ -333,6 +333,35 @@ final class FakeAccounting {
                                         || q.getStatesList().contains(j.getState()))
                                 .toList()));
             }
+            // As sluice-dbd: statistics for operators only, in the order first counted.
+            case GET_STATS -> {
+                if (!OPERATORS.contains(user)) {
+                    throw new AccountingException("Access/permission denied", 2002);
+                }
+                out.setStats(dev.sluice.protocol.v1.DbdStats.newBuilder()
+                        .setSince(1_800_000_000L)
+                        .setNow(1_800_000_100L)
+                        .setInternalRollup(dev.sluice.protocol.v1.RollupTally.newBuilder()
+                                .setLastRun(1_800_000_050L)
+                                .setLastCycle(300)
+                                .setMaxCycle(900)
+                                .setTotalTime(1200)
+                                .setCycles(2))
+                        .addByType(dev.sluice.protocol.v1.RpcTally.newBuilder()
+                                .setName("DBD_CLEAR_STATS")
+                                .setId(1491)
+                                .setCount(1)
+                                .setTotalMicros(80))
+                        .addByType(dev.sluice.protocol.v1.RpcTally.newBuilder()
+                                .setName("DBD_GET_QOS")
+                                .setId(1448)
+                                .setCount(3)
+                                .setTotalMicros(100))
+                        .addByUser(dev.sluice.protocol.v1.RpcTally.newBuilder()
+                                .setName("root")
+                                .setCount(4)
+                                .setTotalMicros(180)));
+            }
             case LIST_TRES ->
                 out.setListedTres(ListTresResult.newBuilder()
                         .addTres(TresEntry.newBuilder().setId(1).setType("cpu"))

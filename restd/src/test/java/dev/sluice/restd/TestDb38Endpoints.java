@@ -30,6 +30,28 @@ class TestDb38Endpoints {
     }
 
     @Test
+    void diagIsTheDaemonsStatisticsInTheirOrderAndAPlainUsersIsRefused() {
+        Answer root = rest.send("GET", DB + "diag", null, "root", rest.token("root"));
+        assertThat(root.status()).as(root.body().toString()).isEqualTo(200);
+        JsonNode s = root.body().get("statistics");
+        assertThat(s.get("time_start").asLong()).isEqualTo(1_800_000_000L);
+        assertThat(s.at("/RPCs/0/rpc").asText()).isEqualTo("DBD_CLEAR_STATS");
+        assertThat(s.at("/RPCs/1/count").asInt()).isEqualTo(3);
+        assertThat(s.at("/RPCs/1/time/average").asInt()).isEqualTo(33);
+        assertThat(s.at("/RPCs/1/time/total").asInt()).isEqualTo(100);
+        assertThat(s.at("/users/0/user").asText()).isEqualTo("root");
+        assertThat(s.at("/rollups/0/type").asText()).isEqualTo("internal");
+        assertThat(s.at("/rollups/0/mean_cycles").asInt()).isEqualTo(600);
+        assertThat(s.at("/rollups/0/total_cycles").asInt()).isEqualTo(2);
+
+        Answer alice = rest.as("GET", DB + "diag", null);
+        assertThat(alice.status()).isEqualTo(500);
+        assertThat(alice.body().has("statistics")).isFalse();
+        assertThat(alice.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(alice.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_get_stats");
+    }
+
+    @Test
     void jobsAreChosenByTheFieldsOf2205AndOthersRefuseTheQuery() {
         Answer a = rest.as("GET", DB + "jobs?job_name=train%2Coops&partition=debug&skip_steps=true", null);
         assertThat(a.status()).as(a.body().toString()).isEqualTo(200);

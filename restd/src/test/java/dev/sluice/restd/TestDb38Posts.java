@@ -145,13 +145,13 @@ class TestDb38Posts {
                 "{\"QOS\":[{\"name\":\"q1\",\"description\":\"new\",\"priority\":5},"
                         + "{\"name\":\"normal\",\"priority\":7}]}");
         assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
-        List<DbdRequest> asked = changes().stream()
-                .filter(r -> r.getBodyCase() != DbdRequest.BodyCase.LIST_QOS)
-                .toList();
+        List<DbdRequest> asked = qosChanges(changes());
         assertThat(asked).hasSize(4);
         assertThat(asked.get(2).getAddQos().getCommit()).isTrue();
-        assertThat(asked.get(2).getAddQos().getGivenList()).containsExactly("description", "priority");
-        assertThat(asked.get(3).getModifyQos().getGivenList()).containsExactly("priority");
+        // Flags and preempt mode are always set: 22.05 resets them when a change leaves them out.
+        assertThat(asked.get(2).getAddQos().getGivenList())
+                .containsExactly("description", "priority", "flags", "preemptmode");
+        assertThat(asked.get(3).getModifyQos().getGivenList()).containsExactly("priority", "flags", "preemptmode");
         assertThat(rest.as("GET", DB + "qos/q1", null)
                         .body()
                         .at("/QOS/0/priority")
@@ -173,8 +173,69 @@ class TestDb38Posts {
         assertThat(priority.status()).isEqualTo(400);
         assertThat(priority.body().at("/errors/0/error_number").asInt()).isEqualTo(9202);
         // Only alice's try reached the daemon, and it committed nothing.
-        assertThat(changes().stream().skip(before).filter(r -> r.getBodyCase() != DbdRequest.BodyCase.LIST_QOS))
+        assertThat(qosChanges(changes().subList(before, changes().size())))
                 .allMatch(r -> !r.getAddQos().getCommit());
+    }
+
+    private static List<DbdRequest> qosChanges(List<DbdRequest> seen) {
+        return seen.stream()
+                .filter(r -> r.getBodyCase() == DbdRequest.BodyCase.ADD_QOS
+                        || r.getBodyCase() == DbdRequest.BodyCase.MODIFY_QOS)
+                .toList();
+    }
+
+    @Test
+    void aQosLimitsFlagsAndPreemptionAreReadAsSacctmgrKeepsThem() {
+        Answer a = asRoot("POST", DB + "qos", """
+                {"QOS": [{"name": "q9", "flags": ["NO_RESERVE", "DENY_LIMIT"], "usage_factor": 1.5,
+                  "usage_threshold": 0.25,
+                  "limits": {"grace_time": 120, "max": {"active_jobs": {"count": 10},
+                    "jobs": {"active_jobs": {"per": {"user": 4}}, "per": {"user": 8}},
+                    "tres": {"per": {"job": [{"type": "cpu", "count": 4}],
+                                     "user": [{"type": "mem", "count": 4096}, {"type": "cpu", "count": 8}],
+                                     "account": [{"type": "gres", "name": "gpu", "count": 2}]},
+                             "total": [{"type": "cpu", "count": 32}]},
+                    "wall_clock": {"per": {"job": 90}}}},
+                  "preempt": {"list": ["Normal"], "mode": ["REQUEUE"], "exempt_time": 300}}]}
+                """);
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        var s = qosChanges(changes()).getLast().getAddQos().getSettings();
+        assertThat(s.getFlagsList()).containsExactly("DenyOnLimit", "NoReserve");
+        assertThat(s.getMaxTresPerJob()).isEqualTo("cpu=4");
+        assertThat(s.getMaxTresPerUser()).isEqualTo("cpu=8,mem=4G");
+        assertThat(s.getMaxTresPerAccount()).isEqualTo("gres/gpu=2");
+        assertThat(s.getGrpTres()).isEqualTo("cpu=32");
+        assertThat(List.of(s.getGrpJobs(), s.getMaxJobsPerUser(), s.getMaxSubmitJobsPerUser(), s.getMaxWallMinutes()))
+                .containsExactly(10, 4, 8, 90);
+        assertThat(s.getGraceTimeSeconds()).isEqualTo(120);
+        assertThat(s.getPreemptList()).containsExactly("normal");
+        assertThat(s.getPreemptMode()).isEqualTo("requeue");
+        assertThat(s.getPreemptExemptSeconds()).isEqualTo(300);
+        assertThat(s.getUsageFactor()).isEqualTo(1.5);
+        assertThat(s.getUsageThreshold()).isEqualTo(0.25);
+
+        int before = changes().size();
+        Answer unknown = asRoot(
+                "POST",
+                DB + "qos",
+                "{\"QOS\":[{\"name\":\"q10\",\"limits\":{\"max\":{\"tres\":"
+                        + "{\"per\":{\"job\":[{\"type\":\"bogus\",\"count\":1}]}}}}}]}");
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.body().at("/errors/0/error_number").asInt()).isEqualTo(2115);
+        assertThat(unknown.body().at("/errors/1/description").asText())
+                .isEqualTo("Failed to parse field 'limits/max/tres/per/job'");
+        Answer flag = asRoot("POST", DB + "qos", "{\"QOS\":[{\"name\":\"q10\",\"flags\":[\"NOPE\"]}]}");
+        assertThat(flag.body().at("/errors/0/source").asText()).isEqualTo("flags");
+        Answer list = asRoot("POST", DB + "qos", "{\"QOS\":[{\"name\":\"q10\",\"preempt\":{\"list\":[\"nosuch\"]}}]}");
+        assertThat(list.body().at("/errors/0/source").asText()).isEqualTo("nosuch");
+        Answer unkept = asRoot(
+                "POST",
+                DB + "qos",
+                "{\"QOS\":[{\"name\":\"q10\",\"limits\":{\"max\":" + "{\"wall_clock\":{\"per\":{\"qos\":5}}}}}]}");
+        assertThat(unkept.body().at("/errors/0/error_number").asInt()).isEqualTo(-1);
+        assertThat(List.of(unknown.status(), flag.status(), list.status(), unkept.status()))
+                .containsOnly(400);
+        assertThat(qosChanges(changes().subList(before, changes().size()))).isEmpty();
     }
 
     @Test

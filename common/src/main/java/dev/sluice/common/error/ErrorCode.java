@@ -68,6 +68,7 @@ public enum ErrorCode {
     INVALID_ARRAY(2081, "Invalid job array specification"),
     RESERVATION_NAME_DUP(2082, "Duplicate reservation name"),
     JOB_FINISHED(2084, "Job has already finished"),
+    INVALID_TRES(2115, "Invalid Trackable RESource (TRES) specification"),
     STATE_SAVE_FAILED(2300, "Unable to save state: the controller refuses new work until it can"),
     DB_CONNECTION(7000, "Unable to connect to database"),
     JOB_NOT_FEDERATED(7103, "Not a valid federated job"),

@@ -96,6 +96,7 @@ public final class DbdServer implements AutoCloseable {
         Database db = Database.open(config.jdbcUrl(), config.storageUser(), config.storagePass(), config.poolSize());
         CommandServer commands = null;
         PolicyChanges changes = new PolicyChanges();
+        Statistics stats = new Statistics(clock);
         try {
             AccountingStore store = new AccountingStore(db.dataSource(), clock);
             RequestAuthenticator authenticator = new RequestAuthenticator(keys, userTokens, UserDb.system(), AUDIENCE);
@@ -107,7 +108,8 @@ public final class DbdServer implements AutoCloseable {
                     new UsageQueries(db.dataSource()),
                     new dev.sluice.dbd.store.TresStore(db.dataSource()),
                     operators(),
-                    changes);
+                    changes,
+                    stats);
             AccountingService accounting = new AccountingService(store, new PolicyStore(db.dataSource()), changes);
             Server grpc = null;
             InetSocketAddress bound = null;
@@ -144,7 +146,7 @@ public final class DbdServer implements AutoCloseable {
                     bound.getPort(),
                     grpc.getPort());
             UsageRollup rollup = new UsageRollup(db.dataSource(), clock);
-            RollupScheduler rollups = new RollupScheduler(rollup, clock);
+            RollupScheduler rollups = new RollupScheduler(rollup, clock, stats);
             rollups.start();
             return new DbdServer(db, grpc, commands, bound.getPort(), rollup, rollups, changes);
         } catch (IOException | RuntimeException e) {

@@ -3,7 +3,9 @@ package dev.sluice.dbd.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.DbdMessageType;
 import dev.sluice.common.text.ControlCharacters;
+import dev.sluice.dbd.model.RpcStatistics;
 import dev.sluice.dbd.store.AssociationEdits;
 import dev.sluice.dbd.store.AssociationStore;
 import dev.sluice.dbd.store.JobQueries;
@@ -13,6 +15,7 @@ import dev.sluice.dbd.store.UsageQueries;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
+import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobQueryResult;
 import dev.sluice.protocol.v1.SlurmError;
 import java.sql.SQLException;
@@ -33,6 +36,7 @@ final class QueryHandler {
     private final TresStore tres;
     private final Set<Long> operators;
     private final PolicyChanges changed;
+    private final Statistics stats;
 
     /** @param operators uids that may change associations (root and the daemon's own user, its SlurmUser) */
     QueryHandler(
@@ -43,7 +47,8 @@ final class QueryHandler {
             UsageQueries usage,
             TresStore tres,
             Set<Long> operators,
-            PolicyChanges changed) {
+            PolicyChanges changed,
+            Statistics stats) {
         this.queries = requireNonNull(queries, "queries is null");
         this.associations = requireNonNull(associations, "associations is null");
         this.edits = requireNonNull(edits, "edits is null");
@@ -52,9 +57,25 @@ final class QueryHandler {
         this.tres = requireNonNull(tres, "tres is null");
         this.operators = Set.copyOf(operators);
         this.changed = requireNonNull(changed, "changed is null");
+        this.stats = requireNonNull(stats, "stats is null");
     }
 
+    /** Answers, then counts the request under its slurmdbd type and its caller (even a refused one, as slurmdbd does). */
     DbdResponse handle(DbdRequest request) {
+        long started = System.nanoTime();
+        DbdResponse answer = answer(request);
+        DbdMessageType type = RpcTypes.of(request);
+        if (type != null) {
+            Identity who = request.getIdentity();
+            stats.count(
+                    new RpcStatistics.Key(type.name(), type.number()),
+                    new RpcStatistics.Key(who.getUserName(), Integer.toUnsignedLong(who.getUid())),
+                    (System.nanoTime() - started) / 1000);
+        }
+        return answer;
+    }
+
+    private DbdResponse answer(DbdRequest request) {
         DbdResponse.Builder out = DbdResponse.newBuilder()
                 .setProtocolVersion(Frames.PROTOCOL_VERSION)
                 .setRequestId(request.getRequestId());
@@ -63,11 +84,20 @@ final class QueryHandler {
                     .build();
         }
         boolean changes = switch (request.getBodyCase()) {
-            case ADD_ACCOUNTS, ADD_USERS, ADD_CLUSTERS, DELETE_ASSOC, MODIFY_ASSOC, ADD_QOS, MODIFY_QOS, DELETE_QOS ->
-                true;
+            case ADD_ACCOUNTS,
+                    ADD_USERS,
+                    ADD_CLUSTERS,
+                    DELETE_ASSOC,
+                    MODIFY_ASSOC,
+                    ADD_QOS,
+                    MODIFY_QOS,
+                    DELETE_QOS,
+                    CLEAR_STATS -> true;
             default -> false;
         };
-        if (changes
+        // slurmdbd shows its statistics to operators only (RC 2002 to a plain user).
+        boolean operatorsOnly = changes || request.getBodyCase() == DbdRequest.BodyCase.GET_STATS;
+        if (operatorsOnly
                 && !operators.contains(
                         Integer.toUnsignedLong(request.getIdentity().getUid()))) {
             return out.setError(error(ErrorCode.ACCESS_DENIED, ErrorCode.ACCESS_DENIED.text()))
@@ -100,10 +130,13 @@ final class QueryHandler {
                             request.getQueryReservations(),
                             java.time.Instant.now().getEpochSecond()));
                 case LIST_TRES -> out.setListedTres(tres.list(request.getListTres()));
+                case GET_STATS -> out.setStats(StatsWire.of(stats.read(), stats.now()));
+                // The clear itself is the first request counted after it (as slurmdbd counts it).
+                case CLEAR_STATS -> stats.clear();
                 case BODY_NOT_SET -> out.setError(error(ErrorCode.INVALID_ARGUMENT, "empty request"));
             }
             // Held controller asks wake (a preview rolled back, but a spurious wake costs one read).
-            if (changes && !out.hasError()) {
+            if (changes && !out.hasError() && request.getBodyCase() != DbdRequest.BodyCase.CLEAR_STATS) {
                 changed.changed();
             }
         } catch (IllegalArgumentException e) {

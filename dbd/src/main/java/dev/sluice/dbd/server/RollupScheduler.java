@@ -27,10 +27,12 @@ final class RollupScheduler implements AutoCloseable {
     private final UsageRollup rollup;
     private final InstantSource clock;
     private final ScheduledExecutorService timer;
+    private final Statistics stats;
 
-    RollupScheduler(UsageRollup rollup, InstantSource clock) {
+    RollupScheduler(UsageRollup rollup, InstantSource clock, Statistics stats) {
         this.rollup = requireNonNull(rollup, "rollup is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.stats = requireNonNull(stats, "stats is null");
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dbd-rollup");
             t.setDaemon(true);
@@ -45,7 +47,9 @@ final class RollupScheduler implements AutoCloseable {
     private void run() {
         long delay;
         try {
+            long started = System.nanoTime();
             rollup.rollUp();
+            stats.rolledUp((System.nanoTime() - started) / 1000);
             long now = clock.instant().getEpochSecond();
             delay = HourlyUsage.floorHour(now) + HourlyUsage.HOUR + SETTLE_SECONDS - now;
         } catch (SQLException | RuntimeException e) {

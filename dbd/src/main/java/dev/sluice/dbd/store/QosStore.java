@@ -42,7 +42,9 @@ public final class QosStore {
             new String[] {"grpjobs", "grp_jobs"},
             new String[] {"grpsubmitjobs", "grp_submit_jobs"},
             new String[] {"maxtresperuser", "max_tres_per_user"},
-            new String[] {"preemptexempttime", "preempt_exempt_seconds"});
+            new String[] {"preemptexempttime", "preempt_exempt_seconds"},
+            new String[] {"maxtresperaccount", "max_tres_per_account"},
+            new String[] {"usagethreshold", "usage_threshold"});
 
     private final DataSource ds;
     private final InstantSource clock;
@@ -119,7 +121,7 @@ public final class QosStore {
                         c.prepareStatement("SELECT name, description, priority, grace_time_seconds, preempt,"
                                 + " preempt_mode, flags, usage_factor, grp_tres, max_tres_per_job, max_wall_minutes,"
                                 + " max_jobs_per_user, max_submit_jobs_per_user, grp_jobs, grp_submit_jobs, max_tres_per_user,"
-                                + " preempt_exempt_seconds"
+                                + " preempt_exempt_seconds, max_tres_per_account, usage_threshold"
                                 // Slurm lists QOS by id, which is the order they were added in.
                                 + " FROM acct_qos ORDER BY created_at, name");
                 ResultSet rs = ps.executeQuery()) {
@@ -166,6 +168,12 @@ public final class QosStore {
                 }
                 if (rs.getObject(17) != null) {
                     q.setPreemptExemptSeconds((int) rs.getLong(17));
+                }
+                if (rs.getString(18) != null) {
+                    q.setMaxTresPerAccount(rs.getString(18));
+                }
+                if (rs.getObject(19) != null) {
+                    q.setUsageThreshold(rs.getDouble(19));
                 }
                 out.add(q.build());
             }
@@ -216,6 +224,8 @@ public final class QosStore {
             case "grpsubmitjobs" -> Integer.toUnsignedLong(v.getGrpSubmitJobs());
             case "maxtresperuser" -> v.getMaxTresPerUser();
             case "preemptexempttime" -> Integer.toUnsignedLong(v.getPreemptExemptSeconds());
+            case "maxtresperaccount" -> v.getMaxTresPerAccount();
+            case "usagethreshold" -> v.getUsageThreshold();
             default -> Integer.toUnsignedLong(v.getMaxSubmitJobsPerUser());
         };
     }

@@ -107,6 +107,7 @@ public final class Db38 {
                         case "POST clusters" -> Clusters38.add(db.dbd, out, call.body());
                         case "DELETE cluster/*" -> Deletes38.cluster(db.dbd, out, arg);
                         case "GET config" -> config(db, out, call);
+                        case "GET diag" -> Diag38.diag(db.dbd, out);
                         case "GET wckeys", "GET wckey/*" -> wckeys(db, out, call.user());
                         case "POST accounts" -> Posts38.accounts(db.dbd, out, call.body());
                         case "POST users" -> Posts38.users(db.dbd, out, call.body());
@@ -150,6 +151,7 @@ public final class Db38 {
             case "wckey", "wckeys" -> "slurmdb_wckeys" + call;
             case "cluster", "clusters" -> "slurmdb_clusters" + call;
             case "config" -> "slurmdb_config" + call;
+            case "diag" -> "slurmdb_get_stats";
             default -> "slurmdb_" + what + call;
         };
     }

@@ -52,7 +52,7 @@ final class Db38Routes {
             Route.get("qos/", "every QOS", "dbv0.0.38_qos_info"),
             Route.post(
                     "qos/",
-                    "add QOS or change them: name, description, priority (operators only)",
+                    "add QOS or change them: settings, flags, preemption and limits (operators only)",
                     "dbv0.0.38_response_qos",
                     "dbv0.0.38_update_qos"),
             Route.get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info"),
@@ -72,5 +72,9 @@ final class Db38Routes {
                     "cluster/{cluster_name}",
                     "delete a cluster: refused (a plain user's with 2002; sluice-dbd deletes no cluster)",
                     "dbv0.0.38_response_cluster_delete"),
-            Route.get("config/", "everything above at once", "dbv0.0.38_config_info"));
+            Route.get("config/", "everything above at once", "dbv0.0.38_config_info"),
+            Route.get(
+                    "diag/",
+                    "the accounting daemon's statistics, as sacctmgr show stats (operators only)",
+                    "dbv0.0.38_diag"));
 }

@@ -13,6 +13,7 @@ import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ListQosRequest;
+import dev.sluice.protocol.v1.ListTresRequest;
 import dev.sluice.protocol.v1.ModifyAssocRequest;
 import dev.sluice.protocol.v1.ModifyQosRequest;
 import dev.sluice.protocol.v1.QosEntry;
@@ -182,29 +183,27 @@ final class Posts38 {
     }
 
     /**
-     * QOS by name, description and priority: a new one added as sacctmgr adds it (its other
-     * settings Slurm's defaults), one that exists changed. 22.05 refuses what it refuses here
-     * with status 400, a plain user's 2002 included.
+     * QOS with their settings and limits ({@link QosBody38}): a new one added as sacctmgr adds it
+     * (what is not given Slurm's defaults), one that exists changed. 22.05 refuses what it
+     * refuses here with status 400, a plain user's 2002 included.
      */
     static Reply qos(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
         String source = "slurmdb_qos_add";
         try {
             List<JsonNode> wanted = list(body, "QOS", out, 400);
-            Set<String> existing = new java.util.HashSet<>();
-            List<String> names = wanted.stream()
-                    .map(q -> text(q, "name"))
-                    .filter(n -> !n.isEmpty())
-                    .toList();
-            if (!names.isEmpty()) {
-                dbd.call(DbdRequest.newBuilder()
-                                .setListQos(ListQosRequest.newBuilder().addAllNames(names)))
-                        .getListedQos()
-                        .getQosList()
-                        .forEach(q -> existing.add(q.getName()));
-            }
+            java.util.Map<String, QosEntry> existing = new java.util.HashMap<>();
+            dbd.call(DbdRequest.newBuilder().setListQos(ListQosRequest.getDefaultInstance()))
+                    .getListedQos()
+                    .getQosList()
+                    .forEach(q -> existing.put(q.getName(), q));
+            QosBody38 reader = new QosBody38(
+                    dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
+                            .getListedTres()
+                            .getTresList(),
+                    existing.keySet(),
+                    out);
             List<DbdRequest.Builder> changes = new ArrayList<>();
             for (JsonNode q : wanted) {
-                blank(q, Set.of("name", "description", "priority"), source, out, 400);
                 String name = text(q, "name");
                 if (name.isEmpty()) {
                     RestErrors invalid = RestErrors.INVALID_QUERY;
@@ -234,8 +233,9 @@ final class Posts38 {
                     settings.setPriority(priority.asInt());
                     given.add("priority");
                 }
+                reader.read(q, existing.get(name), settings, given);
                 changes.add(
-                        existing.contains(name)
+                        existing.containsKey(name)
                                 ? DbdRequest.newBuilder()
                                         .setModifyQos(ModifyQosRequest.newBuilder()
                                                 .addNames(name)

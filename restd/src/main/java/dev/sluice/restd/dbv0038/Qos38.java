@@ -10,7 +10,7 @@ import java.util.Locale;
 
 /**
  * A QOS in dbv0.0.38's shape (compat 153): limits slurmdbd keeps and sluice-dbd does not (accrue,
- * per-account, TRES-minutes, usage threshold) are null or empty, as an unset one is in 22.05.
+ * per-account jobs, TRES-minutes) are null or empty, as an unset one is in 22.05.
  */
 final class Qos38 {
     private Qos38() {}
@@ -50,7 +50,7 @@ final class Qos38 {
             minutesPer.putArray(k);
         }
         ObjectNode per = tresMax.putObject("per");
-        per.putArray("account");
+        per.set("account", Tres38.list(q.getMaxTresPerAccount(), tres));
         per.set("job", Tres38.list(q.getMaxTresPerJob(), tres));
         per.putArray("node");
         per.set("user", Tres38.list(q.getMaxTresPerUser(), tres));
@@ -74,7 +74,11 @@ final class Qos38 {
         modes(q.getPreemptMode()).forEach(mode::add);
         o.put("priority", Integer.toUnsignedLong(q.getPriority()));
         o.put("usage_factor", q.getUsageFactor());
-        o.putNull("usage_threshold");
+        if (q.hasUsageThreshold()) {
+            o.put("usage_threshold", q.getUsageThreshold());
+        } else {
+            o.putNull("usage_threshold");
+        }
         return o;
     }
 

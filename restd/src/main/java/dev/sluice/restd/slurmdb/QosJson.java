@@ -31,7 +31,43 @@ public final class QosJson {
             Map.entry("usagefactorsafe", "USAGE_FACTOR_SAFE"),
             Map.entry("relative", "RELATIVE"));
 
+    /** sacctmgr's spelling of each flag, in the order it prints them (compat 192). */
+    private static final List<String> SACCTMGR_FLAGS = List.of(
+            "DenyOnLimit",
+            "EnforceUsageThreshold",
+            "NoDecay",
+            "NoReserve",
+            "OverPartQOS",
+            "PartitionMaxNodes",
+            "PartitionMinNodes",
+            "PartitionTimeLimit",
+            "RequiresReservation",
+            "UsageFactorSafe",
+            "Relative");
+
     private QosJson() {}
+
+    /**
+     * The data parser's flag names as sacctmgr keeps and prints them, in its order; empty when
+     * one names no flag.
+     */
+    public static java.util.Optional<List<String>> sacctmgrFlags(List<String> parserNames) {
+        java.util.Set<String> wanted = new java.util.HashSet<>();
+        for (String n : parserNames) {
+            String key = FLAGS.entrySet().stream()
+                    .filter(e -> e.getValue().equals(n))
+                    .map(Map.Entry::getKey)
+                    .findFirst()
+                    .orElse(null);
+            if (key == null) {
+                return java.util.Optional.empty();
+            }
+            wanted.add(key);
+        }
+        return java.util.Optional.of(SACCTMGR_FLAGS.stream()
+                .filter(f -> wanted.contains(f.toLowerCase(Locale.ROOT)))
+                .toList());
+    }
 
     static ArrayNode list(List<QosEntry> qos, Map<String, Integer> tresIds) {
         ArrayNode out = F.arrayNode();

@@ -31,6 +31,8 @@ final class QosValues {
             case GRPS -> q.hasGrpSubmitJobs() ? Integer.toUnsignedString(q.getGrpSubmitJobs()) : null;
             case MAXT -> q.getMaxTresPerJob();
             case MAXTU -> q.getMaxTresPerUser();
+            case MAXTA -> q.getMaxTresPerAccount();
+            case UT -> q.hasUsageThreshold() ? String.format("%.6f", q.getUsageThreshold()) : null;
             case MAXW -> q.hasMaxWallMinutes() ? AssocValues.wall(q.getMaxWallMinutes()) : null;
             // MaxJobs and MaxSubmit of a QOS are its per-user limits, as in Slurm.
             case MAXJ -> q.hasMaxJobsPerUser() ? Integer.toUnsignedString(q.getMaxJobsPerUser()) : null;

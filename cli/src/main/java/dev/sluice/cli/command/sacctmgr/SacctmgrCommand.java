@@ -22,7 +22,7 @@ import java.util.Optional;
 
 /**
  * {@code sacctmgr [-i] [-n] [-p|-P] [-s] add|show|delete cluster|account|user|association|qos ...},
- * {@code show tres}, {@code show reservation}.
+ * {@code show tres}, {@code show reservation}, {@code show stats}, {@code clear stats}.
  * Changes are previewed by sluice-dbd (checked, applied, rolled back), printed as sacctmgr
  * prints them, and committed after a "y" on standard input, or at once with {@code -i}.
  */
@@ -66,13 +66,17 @@ public final class SacctmgrCommand implements Command {
                  -V or --version: equivalent to "version" command
 
             """
-            + "    Valid <COMMAND> values: add, create, delete, remove, list, show, modify, update\n"
-            + "    Valid <ENTITY> values: account, association, cluster, qos, user\n";
+            + "    Valid <COMMAND> values: add, create, delete, remove, list, show, modify, update, clear\n"
+            + "    Valid <ENTITY> values: account, association, cluster, qos, user, stats (show and clear)\n";
 
     private static final String NO_ENTITY = "No valid entity in %s command\n"
             + "Input line must include \"Account\", \"Association\", \"Cluster\", \"Configuration\",\n"
             + "\"Event\", \"Federation\", \"Problem\", \"QOS\", \"Resource\", \"Reservation\",\n"
             + "\"RunAwayJobs\", \"Stats\", \"Transaction\", \"TRES\", \"User\", or \"WCKey\"";
+
+    // Slurm 22.05 names the wrong command here ("list"), as recorded (compat 190).
+    private static final String NO_CLEAR_ENTITY =
+            "No valid entity in list command\n" + "Input line must include \"Stats\"";
 
     private static final String NO_MODIFY_ENTITY = "No valid entity in modify command\n"
             + "Input line must include \"Account\", \"Cluster\", \"Federation\", \"Job\", \"QOS\",\n"
@@ -133,6 +137,7 @@ public final class SacctmgrCommand implements Command {
             case "show", "list" -> "list";
             case "delete", "remove" -> "delete";
             case "modify", "update" -> "modify";
+            case "clear" -> "clear";
             default -> null;
         };
         if (kind == null) {
@@ -144,18 +149,26 @@ public final class SacctmgrCommand implements Command {
             err.println("Can't run this command in readonly mode.");
             return 1;
         }
+        // Statistics are shown and cleared only; "clear" names no other entity.
+        boolean stats = words.size() >= 2
+                && (kind.equals("list") || kind.equals("clear"))
+                && ShowConditions.is(words.get(1), "stats", 4);
+        if (kind.equals("clear") && !stats) {
+            err.println(NO_CLEAR_ENTITY);
+            return 1;
+        }
         boolean qos = words.size() >= 2 && words.get(1).equalsIgnoreCase("qos");
         // sacctmgr lists TRES only: "add tres" and the like name no entity.
         boolean tres = words.size() >= 2 && kind.equals("list") && ShowConditions.is(words.get(1), "tres", 2);
         // sacctmgr lists reservations only: accounting learns them from the controller.
         boolean resv = words.size() >= 2 && kind.equals("list") && SacctmgrReservations.names(words.get(1));
-        AssocEntity entity = words.size() < 2 || qos || tres || resv ? null : entity(words.get(1));
+        AssocEntity entity = words.size() < 2 || qos || tres || resv || stats ? null : entity(words.get(1));
         if (kind.equals("modify") && (entity == AssocEntity.ASSOCIATIONS || entity == AssocEntity.CLUSTERS)) {
             // sacctmgr modifies associations through their user or account.
             err.println(NO_MODIFY_ENTITY);
             return 1;
         }
-        if (entity == null && !qos && !tres && !resv) {
+        if (entity == null && !qos && !tres && !resv && !stats) {
             err.println(NO_ENTITY.formatted(kind));
             return 1;
         }
@@ -166,6 +179,10 @@ public final class SacctmgrCommand implements Command {
         s.client = client.get();
         List<String> specs = words.subList(2, words.size());
         try {
+            if (stats) {
+                SacctmgrStats st = new SacctmgrStats(s);
+                return kind.equals("clear") ? st.clear() : st.show();
+            }
             if (tres) {
                 return new SacctmgrShow(s).tres(specs);
             }

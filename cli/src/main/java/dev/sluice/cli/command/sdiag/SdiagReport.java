@@ -151,7 +151,8 @@ public final class SdiagReport {
         return out;
     }
 
-    private static String when(long epochSeconds, ZoneId zone) {
+    /** A time stamp as sdiag and sacctmgr show stats print it: the date, then the epoch in parentheses. */
+    public static String when(long epochSeconds, ZoneId zone) {
         return CTIME.format(Instant.ofEpochSecond(epochSeconds).atZone(zone)) + " (" + epochSeconds + ")";
     }
 }
