@@ -101,19 +101,7 @@ class TestDaemonAuthEndToEnd {
     @Test
     void a_node_daemon_runs_a_launch_only_with_a_fresh_job_credential() throws Exception {
         Path marker = cluster.workDir().resolve("launched-by-credential");
-        LaunchBatchJobRequest launch = LaunchBatchJobRequest.newBuilder()
-                .setJobId(900001)
-                .setSpec(JobSpec.newBuilder()
-                        .setName("cred")
-                        .setOwner(me())
-                        .setWorkDir(cluster.workDir().toString())
-                        .setScript(
-                                com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\necho ran >> " + marker + "\n")))
-                .setNumNodes(1)
-                .setCpusOnNode(1)
-                .setNumTasks(1)
-                .setNodeList("node1")
-                .build();
+        LaunchBatchJobRequest launch = launchOf(900001, "cred", marker);
         ClusterKeys keys = ClusterKeys.load(cluster.keyFile());
         DaemonAuth controller = DaemonAuth.forThisProcess(keys, "localhost", List.of(), Clock.systemUTC());
 
@@ -168,19 +156,7 @@ class TestDaemonAuthEndToEnd {
     @Test
     void a_launch_sent_again_after_its_run_ended_runs_nothing() throws Exception {
         Path marker = cluster.workDir().resolve("launched-twice");
-        LaunchBatchJobRequest launch = LaunchBatchJobRequest.newBuilder()
-                .setJobId(900002)
-                .setSpec(JobSpec.newBuilder()
-                        .setName("twice")
-                        .setOwner(me())
-                        .setWorkDir(cluster.workDir().toString())
-                        .setScript(
-                                com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\necho ran >> " + marker + "\n")))
-                .setNumNodes(1)
-                .setCpusOnNode(1)
-                .setNumTasks(1)
-                .setNodeList("node1")
-                .build();
+        LaunchBatchJobRequest launch = launchOf(900002, "twice", marker);
         DaemonAuth controller = DaemonAuth.forThisProcess(
                 ClusterKeys.load(cluster.keyFile()), "localhost", List.of(), Clock.systemUTC());
         node(controller)
@@ -207,6 +183,23 @@ class TestDaemonAuthEndToEnd {
                 .until(() ->
                         Files.readString(log).contains("job 900002 already ran here; ignoring the repeated launch"));
         assertThat(Files.readString(marker)).isEqualTo("ran\n");
+    }
+
+    /** A one-task launch on node1 whose script appends "ran" to {@code marker}. */
+    private static LaunchBatchJobRequest launchOf(int jobId, String name, Path marker) {
+        return LaunchBatchJobRequest.newBuilder()
+                .setJobId(jobId)
+                .setSpec(JobSpec.newBuilder()
+                        .setName(name)
+                        .setOwner(me())
+                        .setWorkDir(cluster.workDir().toString())
+                        .setScript(
+                                com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\necho ran >> " + marker + "\n")))
+                .setNumNodes(1)
+                .setCpusOnNode(1)
+                .setNumTasks(1)
+                .setNodeList("node1")
+                .build();
     }
 
     @Test

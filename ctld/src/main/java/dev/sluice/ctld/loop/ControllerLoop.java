@@ -59,6 +59,8 @@ public final class ControllerLoop implements AutoCloseable {
     private final CommandQueue queue = new CommandQueue();
     /** Loop thread only: the accounting policy the last pass decided with. */
     private AccountingPolicy passPolicy;
+    /** Loop thread only: the journal sequence the last scheduling pass began at. */
+    private long passedAt = -1;
     /** Loop thread only: whether the batch being decided changed soft state. */
     private boolean softChanged;
     /** Set by whoever changes what passes decide with from outside the loop (settings, limits). */
@@ -251,7 +253,6 @@ public final class ControllerLoop implements AutoCloseable {
     }
 
     private void runBatch(List<Pending<?>> batch, boolean tick, long now) {
-        long sequenceBefore = nextSequence;
         softChanged = false;
         List<Done<?>> done = new ArrayList<>(batch.size());
         List<Effect> toRun = new ArrayList<>();
@@ -269,10 +270,12 @@ public final class ControllerLoop implements AutoCloseable {
         if (!commit(done, toRun)) {
             return;
         }
-        // A batch that changed nothing (a heartbeat from a node that stays as it was, a refused
-        // command) cannot let a job start: the pass waits for a change or the clock's next
-        // second, when time-bound reasons (BeginTime, reservations) move.
-        boolean changed = nextSequence != sequenceBefore || softChanged;
+        // Nothing journalled since the last pass began (a heartbeat from a node that stays as
+        // it was, a refused command): no job can start that the last pass did not start, so
+        // the pass waits for a change or the clock's next second, when time-bound reasons
+        // (BeginTime, reservations) move. The last pass's own starts count as a change: the pass
+        // after them sees the pending jobs' reasons against what those starts took.
+        boolean changed = nextSequence != passedAt || softChanged;
         // The policy sluice-dbd sent last is swapped in whole by the puller: a new one counts too.
         boolean newPolicy = limits.policy() != passPolicy;
         if (!readOnly && (tick || changed || passWanted || newPolicy)) {
@@ -289,6 +292,7 @@ public final class ControllerLoop implements AutoCloseable {
         PolicyView enforced = limits;
         AccountingPolicy policy = enforced.policy();
         passPolicy = policy;
+        passedAt = nextSequence;
         SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), policy);
         long took = System.nanoTime() - passStart;
         timed.schedulePass(took);
@@ -309,9 +313,13 @@ public final class ControllerLoop implements AutoCloseable {
     private boolean commit(List<Done<?>> done, List<Effect> toRun) {
         try {
             observer.beforeSync();
-            long syncStart = System.nanoTime();
-            journal.sync();
-            timings.journalSync(System.nanoTime() - syncStart);
+            if (journal.hasUnsynced()) {
+                // Timed (and counted) only when there is something to write: a batch of
+                // queries and heartbeats makes no sync.
+                long syncStart = System.nanoTime();
+                journal.sync();
+                timings.journalSync(System.nanoTime() - syncStart);
+            }
             observer.synced(nextSequence - 1);
             if (journal.entriesInSegment() > COMPACT_AFTER_ENTRIES) {
                 compact();

@@ -174,6 +174,11 @@ public final class Journal implements AutoCloseable {
         return pending.size() > 0;
     }
 
+    /** Whether entries wait for the next {@link #sync} (one with none writes nothing). */
+    public boolean hasUnsynced() {
+        return pending.size() > 0;
+    }
+
     /** Writes and forces every buffered entry to disk. */
     public void sync() throws IOException {
         if (pending.size() == 0) {
