@@ -170,38 +170,42 @@ public final class Registrar implements AutoCloseable {
         }
         if (batchReports) {
             try {
-                for (int from = 0; from < reports.size(); from += REPORTS_PER_CALL) {
-                    List<JobCompleteRequest> chunk =
-                            reports.subList(from, Math.min(reports.size(), from + REPORTS_PER_CALL));
-                    JobCompleteBatchResponse answer = stub.withDeadlineAfter(60, TimeUnit.SECONDS)
-                            .jobsComplete(JobCompleteBatch.newBuilder()
-                                    .addAllReports(chunk)
-                                    .build());
-                    Set<Integer> refused = new HashSet<>();
-                    for (RefusedReport r : answer.getRefusedList()) {
-                        // Kept in the spool: delivered again on the next round, as a failed
-                        // single report always was.
-                        log.warn("controller did not take the end of job {}: {}", r.getJobId(), r.getMessage());
-                        refused.add(r.getJobId());
-                    }
-                    for (JobCompleteRequest report : chunk) {
-                        if (!refused.contains(report.getJobId())) {
-                            spool.forget(report.getJobId());
-                        }
-                    }
-                }
+                deliverInBatches(reports);
                 return;
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() != io.grpc.Status.Code.UNIMPLEMENTED) {
                     throw e;
                 }
+                // Only the first call can meet an older controller, so nothing of `reports`
+                // was taken yet: all of it goes one at a time below.
                 log.info("the controller takes job-end reports one at a time (an older version)");
                 batchReports = false;
             }
         }
-        for (JobCompleteRequest report : spool.pendingReports()) {
+        for (JobCompleteRequest report : reports) {
             stub.withDeadlineAfter(10, TimeUnit.SECONDS).jobComplete(report);
             spool.forget(report.getJobId());
+        }
+    }
+
+    private void deliverInBatches(List<JobCompleteRequest> reports) throws IOException {
+        for (int from = 0; from < reports.size(); from += REPORTS_PER_CALL) {
+            List<JobCompleteRequest> chunk = reports.subList(from, Math.min(reports.size(), from + REPORTS_PER_CALL));
+            JobCompleteBatchResponse answer = stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                    .jobsComplete(
+                            JobCompleteBatch.newBuilder().addAllReports(chunk).build());
+            Set<Integer> refused = new HashSet<>();
+            for (RefusedReport r : answer.getRefusedList()) {
+                // Kept in the spool: delivered again on the next round, as a failed single
+                // report always was.
+                log.warn("controller did not take the end of job {}: {}", r.getJobId(), r.getMessage());
+                refused.add(r.getJobId());
+            }
+            for (JobCompleteRequest report : chunk) {
+                if (!refused.contains(report.getJobId())) {
+                    spool.forget(report.getJobId());
+                }
+            }
         }
     }
 
