@@ -57,14 +57,12 @@ public final class ControllerLoop implements AutoCloseable {
     private final Consumer<Throwable> fatal;
     private final JournalObserver observer;
     private final CommandQueue queue = new CommandQueue();
-    /** Loop thread only: the accounting policy the last pass decided with. */
-    private AccountingPolicy passPolicy;
+    /** Loop thread only: what the last pass decided with besides the image (null: none yet). */
+    private PassInputs passInputs;
     /** Loop thread only: the journal sequence the last scheduling pass began at. */
     private long passedAt = -1;
     /** Loop thread only: whether the batch being decided changed soft state. */
     private boolean softChanged;
-    /** Set by whoever changes what passes decide with from outside the loop (settings, limits). */
-    private volatile boolean passWanted = true;
 
     private final Thread thread;
     private volatile ClusterImage image;
@@ -121,7 +119,6 @@ public final class ControllerLoop implements AutoCloseable {
     /** AccountingStorageEnforce: the policy every scheduling pass applies (set before start). */
     public void enforce(PolicyView view) {
         this.limits = requireNonNull(view, "view is null");
-        passWanted = true;
     }
 
     /**
@@ -152,7 +149,6 @@ public final class ControllerLoop implements AutoCloseable {
     /** The scheduler later passes use: {@code scontrol reconfigure} read new settings. */
     public void useScheduler(Scheduler next) {
         this.scheduler = requireNonNull(next, "scheduler is null");
-        passWanted = true;
     }
 
     /**
@@ -276,24 +272,33 @@ public final class ControllerLoop implements AutoCloseable {
         // (BeginTime, reservations) move. The last pass's own starts count as a change: the pass
         // after them sees the pending jobs' reasons against what those starts took.
         boolean changed = nextSequence != passedAt || softChanged;
-        // The policy sluice-dbd sent last is swapped in whole by the puller: a new one counts too.
-        boolean newPolicy = limits.policy() != passPolicy;
-        if (!readOnly && (tick || changed || passWanted || newPolicy)) {
-            passWanted = false;
-            schedule(now);
+        // New settings (reconfigure), a new enforcement or the policy sluice-dbd sent last
+        // (each swapped in whole from outside the loop) count too.
+        PassInputs inputs = new PassInputs(scheduler, limits, limits.policy());
+        if (!readOnly && (tick || changed || !inputs.sameAs(passInputs))) {
+            schedule(now, inputs);
         }
         done.stream().filter(d -> d.pending.afterPass()).forEach(Done::complete);
     }
 
-    private void schedule(long now) {
+    /**
+     * What a pass decides with besides the cluster image, compared by identity: each part is
+     * replaced whole (never changed in place) by whoever owns it outside the loop.
+     */
+    private record PassInputs(Scheduler scheduler, PolicyView limits, AccountingPolicy policy) {
+        boolean sameAs(PassInputs last) {
+            return last != null && scheduler == last.scheduler && limits == last.limits && policy == last.policy;
+        }
+    }
+
+    private void schedule(long now, PassInputs inputs) {
         List<Effect> toRun = new ArrayList<>();
         LoopTimings timed = timings;
         long passStart = System.nanoTime();
-        PolicyView enforced = limits;
-        AccountingPolicy policy = enforced.policy();
-        passPolicy = policy;
+        passInputs = inputs;
         passedAt = nextSequence;
-        SchedulePlan plan = scheduler.schedule(image, now, enforced.enforcement(), policy);
+        SchedulePlan plan =
+                inputs.scheduler().schedule(image, now, inputs.limits().enforcement(), inputs.policy());
         long took = System.nanoTime() - passStart;
         timed.schedulePass(took);
         if (timed.wantsCycles()) {
