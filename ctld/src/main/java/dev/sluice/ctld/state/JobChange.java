@@ -11,33 +11,47 @@ import dev.sluice.common.slurm.Licenses;
  */
 public sealed interface JobChange {
     /** The journal's key. */
-    String key();
+    default String key() {
+        return switch (this) {
+            case TimeLimit c -> "TimeLimit";
+            case Name c -> "Name";
+            case Comment c -> "Comment";
+            case Nice c -> "Nice";
+            case Priority c -> "Priority";
+            case MinNodes c -> "MinNodes";
+            case MaxNodes c -> "MaxNodes";
+            case Tasks c -> "NumTasks";
+            case PartitionName c -> "Partition";
+            case ArrayThrottle c -> "ArrayTaskThrottle";
+            case LicenseList c -> "Licenses";
+            case ReservationName c -> "Reservation";
+        };
+    }
 
-    /** The journal's text of the value. */
-    String text();
+    /** The journal's text of the value: what {@link #of} reads back. */
+    default String text() {
+        return switch (this) {
+            case TimeLimit c -> Long.toString(c.minutes());
+            case Name c -> c.name();
+            case Comment c -> c.comment();
+            case Nice c -> Integer.toString(c.nice());
+            case Priority c -> Long.toString(c.priority());
+            case MinNodes c -> Integer.toString(c.nodes());
+            case MaxNodes c -> Integer.toString(c.nodes());
+            case Tasks c -> Integer.toString(c.tasks());
+            case PartitionName c -> c.partition();
+            case ArrayThrottle c -> Integer.toString(c.throttle());
+            case LicenseList c -> c.licenses().toString();
+            case ReservationName c -> c.reservation();
+        };
+    }
 
     /** @param minutes on Slurm's uint32 scale (INFINITE for UNLIMITED) */
-    record TimeLimit(long minutes) implements JobChange {
-        public String key() {
-            return "TimeLimit";
-        }
-
-        public String text() {
-            return Long.toString(minutes);
-        }
-    }
+    record TimeLimit(long minutes) implements JobChange {}
 
     record Name(String name) implements JobChange {
         public Name {
             requireNonNull(name, "name is null");
-        }
-
-        public String key() {
-            return "Name";
-        }
-
-        public String text() {
-            return name;
         }
     }
 
@@ -45,82 +59,26 @@ public sealed interface JobChange {
         public Comment {
             requireNonNull(comment, "comment is null");
         }
-
-        public String key() {
-            return "Comment";
-        }
-
-        public String text() {
-            return comment;
-        }
     }
 
-    record Nice(int nice) implements JobChange {
-        public String key() {
-            return "Nice";
-        }
-
-        public String text() {
-            return Integer.toString(nice);
-        }
-    }
+    record Nice(int nice) implements JobChange {}
 
     /** An operator's fixed priority. */
-    record Priority(long priority) implements JobChange {
-        public String key() {
-            return "Priority";
-        }
-
-        public String text() {
-            return Long.toString(priority);
-        }
-    }
+    record Priority(long priority) implements JobChange {}
 
     /** {@code NumNodes=N} (the least) or the first of {@code NumNodes=N-M}. */
-    record MinNodes(int nodes) implements JobChange {
-        public String key() {
-            return "MinNodes";
-        }
-
-        public String text() {
-            return Integer.toString(nodes);
-        }
-    }
+    record MinNodes(int nodes) implements JobChange {}
 
     /** The second of {@code NumNodes=N-M}. */
-    record MaxNodes(int nodes) implements JobChange {
-        public String key() {
-            return "MaxNodes";
-        }
-
-        public String text() {
-            return Integer.toString(nodes);
-        }
-    }
+    record MaxNodes(int nodes) implements JobChange {}
 
     /** {@code NumTasks=N}. */
-    record Tasks(int tasks) implements JobChange {
-        public String key() {
-            return "NumTasks";
-        }
-
-        public String text() {
-            return Integer.toString(tasks);
-        }
-    }
+    record Tasks(int tasks) implements JobChange {}
 
     /** {@code Partition=NAME}: the pending job moves to another partition. */
     record PartitionName(String partition) implements JobChange {
         public PartitionName {
             requireNonNull(partition, "partition is null");
-        }
-
-        public String key() {
-            return "Partition";
-        }
-
-        public String text() {
-            return partition;
         }
     }
 
@@ -128,28 +86,12 @@ public sealed interface JobChange {
      * {@code ArrayTaskThrottle=N}: the most tasks of the array that may run at once (0: no
      * limit), kept by the record of its pending tasks.
      */
-    record ArrayThrottle(int throttle) implements JobChange {
-        public String key() {
-            return "ArrayTaskThrottle";
-        }
-
-        public String text() {
-            return Integer.toString(throttle);
-        }
-    }
+    record ArrayThrottle(int throttle) implements JobChange {}
 
     /** {@code Licenses=}: the licenses a pending job asks for ({@code foo:2,bar:1}). */
     record LicenseList(Licenses licenses) implements JobChange {
         public LicenseList {
             requireNonNull(licenses, "licenses is null");
-        }
-
-        public String key() {
-            return "Licenses";
-        }
-
-        public String text() {
-            return licenses.toString();
         }
     }
 
@@ -160,14 +102,6 @@ public sealed interface JobChange {
     record ReservationName(String reservation) implements JobChange {
         public ReservationName {
             requireNonNull(reservation, "reservation is null");
-        }
-
-        public String key() {
-            return "Reservation";
-        }
-
-        public String text() {
-            return reservation;
         }
     }
 
