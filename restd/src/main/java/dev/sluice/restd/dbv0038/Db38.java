@@ -21,6 +21,7 @@ import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.protocol.v1.UserEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.controller.ControllerSession;
+import dev.sluice.restd.http.Endpoints;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.Route;
 import dev.sluice.restd.slurmdb.SlurmdbApi;
@@ -39,7 +40,10 @@ public final class Db38 {
     public static final String PREFIX = "/slurmdb/v0.0.38/";
 
     /** What is served, for the dispatch and for {@code /openapi/v3} ({@link Db38Routes}). */
-    public static final List<Route> ROUTES = Db38Routes.ALL;
+    public static final List<Route> ROUTES = Db38Routes.ALL.routes();
+
+    /** One request as its handler sees it (Db38Routes): this tree, the call, sluice-dbd, the answer being built. */
+    record Request(Db38 api, Call call, Fetch db, DbEnvelope38 out) {}
 
     /** One request, already authenticated; {@code accounting} empty where there is no dbd. */
     public record Call(
@@ -52,9 +56,9 @@ public final class Db38 {
             Optional<AccountingSession> accounting,
             ControllerSession controller) {}
 
-    private final String cluster;
-    private final Clusters38 clusters;
-    private final Clock clock;
+    final String cluster;
+    final Clusters38 clusters;
+    final Clock clock;
     private final UserDirectory users;
 
     public Db38(String cluster, SlurmdbApi.Control control, Clock clock, UserDirectory users) {
@@ -69,7 +73,8 @@ public final class Db38 {
         if (!call.path().startsWith(PREFIX)) {
             return Optional.empty();
         }
-        Optional<Route.Match> match = Route.match(call.method(), call.path().substring(PREFIX.length()), ROUTES);
+        Optional<Endpoints.Bound<Request>> match =
+                Db38Routes.ALL.match(call.method(), call.path().substring(PREFIX.length()));
         if (match.isEmpty()) {
             return Optional.empty();
         }
@@ -88,40 +93,7 @@ public final class Db38 {
         }
         Fetch db = new Fetch(call.accounting().get());
         try {
-            return Optional.of(
-                    switch (key) {
-                        case "GET jobs" -> jobs(db, out, JobFilter38.read(call.query(), clock.instant()));
-                        case "GET job/*" -> jobs(db, out, JobFilter38.one(arg));
-                        case "GET accounts", "GET account/*" -> accounts(db, out, arg);
-                        case "GET users", "GET user/*" -> users(db, out, arg);
-                        case "GET associations" -> associations(db, out);
-                        case "GET qos", "GET qos/*" -> qos(db, out, arg);
-                        case "GET tres" -> tres(db, out);
-                        case "GET clusters" -> clusters(db, out, call.controller());
-                        case "GET cluster/*" ->
-                            clusters.one(
-                                    db.list(AssocEntity.CLUSTERS, arg).getClustersList(),
-                                    db.tres(),
-                                    call.controller(),
-                                    out);
-                        case "POST clusters" -> Clusters38.add(db.dbd, out, call.body());
-                        case "DELETE cluster/*" -> Deletes38.cluster(db.dbd, out, arg);
-                        case "GET config" -> config(db, out, call);
-                        case "GET diag" -> Diag38.diag(db.dbd, out);
-                        case "GET wckeys", "GET wckey/*" -> wckeys(db, out, call.user());
-                        case "POST accounts" -> Posts38.accounts(db.dbd, out, call.body());
-                        case "POST users" -> Posts38.users(db.dbd, out, call.body());
-                        case "POST qos" -> Posts38.qos(db.dbd, out, call.body());
-                        case "POST associations" -> Posts38.associations(db.dbd, out, call.body(), cluster);
-                        case "DELETE account/*" -> Deletes38.account(db.dbd, out, arg);
-                        case "DELETE user/*" -> Deletes38.user(db.dbd, out, arg);
-                        case "DELETE qos/*" -> Deletes38.qos(db.dbd, out, arg);
-                        case "DELETE wckey/*" ->
-                            Deletes38.wckey(
-                                    out, operator(db.list(AssocEntity.USERS, "").getUsersList(), call.user()));
-                        case "DELETE association" -> Deletes38.association(db.dbd, out, call.query(), cluster);
-                        default -> throw new IllegalStateException("route " + key + " has no handler");
-                    });
+            return Optional.of(match.get().handler().serve(new Request(this, call, db, out), arg));
         } catch (JobFilter38.BadQuery e) {
             // slurmrestd refuses the query before it asks anything, without the listing's key.
             return Optional.of(out.error(
@@ -136,6 +108,8 @@ public final class Db38 {
             String text = e.code() != 0 && known.number() == e.code() ? known.text() : e.getMessage();
             emptyListing(key, out);
             return Optional.of(out.error(null, number, text, source(key)).reply(500));
+        } catch (Exception e) {
+            throw Endpoints.unexpected(match.get(), e);
         }
     }
 
@@ -174,7 +148,7 @@ public final class Db38 {
         }
     }
 
-    private Reply jobs(Fetch db, DbEnvelope38 out, JobFilter38 filter) throws AccountingException {
+    Reply jobs(Fetch db, DbEnvelope38 out, JobFilter38 filter) throws AccountingException {
         List<TresEntry> tres = db.tres();
         List<AccountedJob> found = new ArrayList<>();
         if (filter.query().isPresent()) {
@@ -191,7 +165,7 @@ public final class Db38 {
         return out.reply(200);
     }
 
-    private static Reply accounts(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
+    static Reply accounts(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
         ListAssocResult listed = db.list(AssocEntity.ACCOUNTS, name);
         ArrayNode accounts = Assoc38.accounts(listed.getAccountsList(), db.tree());
         out.body().set("accounts", accounts);
@@ -201,7 +175,7 @@ public final class Db38 {
         return out.reply(200);
     }
 
-    private static Reply users(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
+    static Reply users(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
         ListAssocResult listed = db.list(AssocEntity.USERS, name);
         ArrayNode users = Assoc38.users(listed.getUsersList(), db.tree());
         out.body().set("users", users);
@@ -211,19 +185,19 @@ public final class Db38 {
         return out.reply(200);
     }
 
-    private static Reply associations(Fetch db, DbEnvelope38 out) throws AccountingException {
+    static Reply associations(Fetch db, DbEnvelope38 out) throws AccountingException {
         Assoc38.Tree tree = db.tree();
         out.body().set("associations", Assoc38.associations(tree.associations(), tree, db.tres()));
         return out.reply(200);
     }
 
     /** A QOS that does not exist is an empty list, without an error (slurmrestd 22.05). */
-    private static Reply qos(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
+    static Reply qos(Fetch db, DbEnvelope38 out, String name) throws AccountingException {
         out.body().set("QOS", Qos38.list(db.qos(name), db.tres()));
         return out.reply(200);
     }
 
-    private static Reply tres(Fetch db, DbEnvelope38 out) throws AccountingException {
+    static Reply tres(Fetch db, DbEnvelope38 out) throws AccountingException {
         out.body().set("TRES", tresListing(db.tres()));
         return out.reply(200);
     }
@@ -241,7 +215,7 @@ public final class Db38 {
         return list;
     }
 
-    private Reply clusters(Fetch db, DbEnvelope38 out, ControllerSession controller) throws AccountingException {
+    Reply clusters(Fetch db, DbEnvelope38 out, ControllerSession controller) throws AccountingException {
         out.body()
                 .set(
                         "clusters",
@@ -254,7 +228,7 @@ public final class Db38 {
      * wckeys. Sluice keeps no wckeys; listing them is an operator's right in slurmdbd, so a
      * plain user's config answer carries slurmdbd's refusal for them (and status 500).
      */
-    private Reply config(Fetch db, DbEnvelope38 out, Call call) throws AccountingException {
+    Reply config(Fetch db, DbEnvelope38 out, Call call) throws AccountingException {
         ObjectNode body = out.body();
         body.set("QOS", Qos38.list(db.qos(""), db.tres()));
         body.set("TRES", tresListing(db.tres()));
@@ -278,7 +252,7 @@ public final class Db38 {
      * The wckeys, one or all: sluice-dbd keeps none, so an operator finds nothing; anyone else
      * gets slurmdbd's refusal, as listing wckeys is an operator's right there (compat 157).
      */
-    private static Reply wckeys(Fetch db, DbEnvelope38 out, String user) throws AccountingException {
+    static Reply wckeys(Fetch db, DbEnvelope38 out, String user) throws AccountingException {
         out.body().putArray("wckeys");
         if (!operator(db.list(AssocEntity.USERS, "").getUsersList(), user)) {
             ErrorCode denied = ErrorCode.ACCESS_DENIED;
@@ -289,7 +263,7 @@ public final class Db38 {
     }
 
     /** root, or a user whose AdminLevel is Operator or Administrator. */
-    private static boolean operator(List<UserEntry> users, String user) {
+    static boolean operator(List<UserEntry> users, String user) {
         return user.equals("root")
                 || users.stream()
                         .anyMatch(u -> u.getName().equals(user)
@@ -299,8 +273,8 @@ public final class Db38 {
     }
 
     /** sluice-dbd, each listing asked for once per request. */
-    private static final class Fetch {
-        private final AccountingSession dbd;
+    static final class Fetch {
+        final AccountingSession dbd;
         private List<TresEntry> tres;
         private Assoc38.Tree tree;
 

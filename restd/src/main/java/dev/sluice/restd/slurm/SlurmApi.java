@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.restd.controller.ControllerSession;
+import dev.sluice.restd.http.Endpoints;
 import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.Route;
@@ -36,51 +37,125 @@ public final class SlurmApi {
             String credential,
             ControllerSession controller) {}
 
-    /** What this tree serves, in the order the document lists it. */
-    public static final List<Route> ROUTES = List.of(
-            Route.get("ping/", "ping the controller, as scontrol ping", "openapi_ping_array_resp"),
-            Route.get("diag/", "the controller's statistics, as sdiag", "openapi_diag_resp"),
-            Route.get("jobs/", "every job, as squeue", "openapi_job_info_resp"),
-            Route.post("job/submit", "submit a batch job, as sbatch", "openapi_job_submit_response", "job_submit_req"),
-            Route.get("job/{job_id}", "one job, as scontrol show job", "openapi_job_info_resp"),
-            Route.post(
+    /** One request as its handler sees it: the call, the answer being built, this tree. */
+    private record Request(SlurmApi api, Call call, Envelope out) {}
+
+    private static final Endpoints<Request> ENDPOINTS = Endpoints.<Request>builder()
+            .get(
+                    "ping/",
+                    "ping the controller, as scontrol ping",
+                    "openapi_ping_array_resp",
+                    (q, arg) -> ClusterEndpoints.ping(q.call, q.out, q.api.version))
+            .get(
+                    "diag/",
+                    "the controller's statistics, as sdiag",
+                    "openapi_diag_resp",
+                    (q, arg) -> ClusterEndpoints.diag(q.call, q.out, q.api.clock))
+            .get(
+                    "jobs/",
+                    "every job, as squeue",
+                    "openapi_job_info_resp",
+                    (q, arg) -> JobEndpoints.all(q.call, q.out, q.api.listings))
+            .post(
+                    "job/submit",
+                    "submit a batch job, as sbatch",
+                    "openapi_job_submit_response",
+                    "job_submit_req",
+                    (q, arg) -> JobEndpoints.submit(q.call, q.out))
+            .get(
+                    "job/{job_id}",
+                    "one job, as scontrol show job",
+                    "openapi_job_info_resp",
+                    (q, arg) -> JobEndpoints.jobs(q.call, q.out, List.of(JobEndpoints.jobId(arg))))
+            .post(
                     "job/{job_id}",
                     "change, hold or release a job, as scontrol update",
                     "openapi_job_post_response",
-                    "job_desc_msg"),
-            Route.delete("job/{job_id}", "cancel or signal a job, as scancel", "openapi_kill_job_resp"),
-            Route.get("nodes/", "every node, as scontrol show node", "openapi_nodes_resp"),
-            Route.get("node/{node_name}", "one node", "openapi_nodes_resp"),
-            Route.post("node/{node_name}", "drain or resume a node", "openapi_resp", "update_node_msg"),
-            Route.delete("node/{node_name}", "remove a dynamic node", "openapi_resp"),
-            Route.get("partitions/", "every partition, as scontrol show partition", "openapi_partition_resp"),
-            Route.get("partition/{partition_name}", "one partition", "openapi_partition_resp"),
-            Route.get("licenses/", "licenses and their use, as scontrol show licenses", "openapi_licenses_resp"),
-            Route.get(
+                    "job_desc_msg",
+                    (q, arg) -> JobEndpoints.update(q.call, q.out, arg))
+            .delete(
+                    "job/{job_id}",
+                    "cancel or signal a job, as scancel",
+                    "openapi_kill_job_resp",
+                    (q, arg) -> JobEndpoints.cancel(q.call, q.out, arg))
+            .get(
+                    "nodes/",
+                    "every node, as scontrol show node",
+                    "openapi_nodes_resp",
+                    (q, arg) -> ClusterEndpoints.nodes(q.call, q.out, List.of(), q.api.cluster))
+            .get(
+                    "node/{node_name}",
+                    "one node",
+                    "openapi_nodes_resp",
+                    (q, arg) -> ClusterEndpoints.nodes(q.call, q.out, List.of(arg), q.api.cluster))
+            .post(
+                    "node/{node_name}",
+                    "drain or resume a node",
+                    "openapi_resp",
+                    "update_node_msg",
+                    (q, arg) -> ClusterEndpoints.updateNode(q.call, q.out, arg))
+            .delete(
+                    "node/{node_name}",
+                    "remove a dynamic node",
+                    "openapi_resp",
+                    (q, arg) -> ClusterEndpoints.deleteNode(q.call, q.out, arg))
+            .get(
+                    "partitions/",
+                    "every partition, as scontrol show partition",
+                    "openapi_partition_resp",
+                    (q, arg) -> ClusterEndpoints.partitions(q.call, q.out, List.of(), q.api.cluster))
+            .get(
+                    "partition/{partition_name}",
+                    "one partition",
+                    "openapi_partition_resp",
+                    (q, arg) -> ClusterEndpoints.partitions(q.call, q.out, List.of(arg), q.api.cluster))
+            .get(
+                    "licenses/",
+                    "licenses and their use, as scontrol show licenses",
+                    "openapi_licenses_resp",
+                    (q, arg) -> ClusterEndpoints.licenses(q.call, q.out, q.api.clock))
+            .get(
                     "reservations/",
                     "every advance reservation, as scontrol show reservation",
-                    "openapi_reservation_resp"),
-            Route.get("reservation/{reservation_name}", "one advance reservation", "openapi_reservation_resp"),
-            Route.post(
+                    "openapi_reservation_resp",
+                    (q, arg) -> ClusterEndpoints.reservations(q.call, q.out, null))
+            .get(
+                    "reservation/{reservation_name}",
+                    "one advance reservation",
+                    "openapi_reservation_resp",
+                    (q, arg) -> ClusterEndpoints.reservations(q.call, q.out, arg))
+            .post(
                     "reservation",
                     "create or update a reservation, as scontrol create/update reservation",
                     "openapi_reservation_mod_resp",
-                    "reservation_desc_msg"),
-            Route.post(
+                    "reservation_desc_msg",
+                    (q, arg) -> ReservationWrites.post(q.call, q.out, false))
+            .post(
                     "reservations/",
                     "create or update reservations",
                     "openapi_reservation_mod_resp",
-                    "reservation_mod_req"),
-            Route.delete(
+                    "reservation_mod_req",
+                    (q, arg) -> ReservationWrites.post(q.call, q.out, true))
+            .delete(
                     "reservation/{reservation_name}",
                     "delete a reservation, as scontrol delete reservation",
-                    "openapi_resp"),
-            Route.get("reconfigure/", "reread the configuration, as scontrol reconfigure", "openapi_resp"));
+                    "openapi_resp",
+                    (q, arg) -> ReservationWrites.delete(q.call, q.out, arg))
+            .get(
+                    "reconfigure/",
+                    "reread the configuration, as scontrol reconfigure",
+                    "openapi_resp",
+                    (q, arg) -> ClusterEndpoints.reconfigure(q.call, q.out))
+            .build();
+
+    /** What this tree serves, in the order the document lists it. */
+    public static final List<Route> ROUTES = ENDPOINTS.routes();
 
     private final ApiVersion version;
     private final String cluster;
     private final Clock clock;
     private final JobListings listings;
+    private final Endpoints<Request> served;
 
     /** @param executor runs the controller asks that pollers share (JobListings) */
     public static Map<ApiVersion, SlurmApi> all(String cluster, Clock clock, Executor executor) {
@@ -97,21 +172,24 @@ public final class SlurmApi {
         this.version = requireNonNull(version, "version is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.served = endpoints(version);
     }
 
     /** The routes of {@link #ROUTES} that data parser {@code v} has: reservation writes from v0.0.43. */
     public static List<Route> routes(ApiVersion v) {
-        return ROUTES.stream()
-                .filter(r -> v.compareTo(ApiVersion.V0043) >= 0
-                        || r.method().equals("GET")
-                        || !r.template().startsWith("reservation"))
-                .toList();
+        return endpoints(v).routes();
+    }
+
+    private static Endpoints<Request> endpoints(ApiVersion v) {
+        return ENDPOINTS.only(r -> v.compareTo(ApiVersion.V0043) >= 0
+                || r.method().equals("GET")
+                || !r.template().startsWith("reservation"));
     }
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
     public Optional<Reply> handle(Call call) {
-        Optional<Route.Match> match = Route.match(
-                call.method(), call.path().substring(version.slurmPrefix().length()), routes(version));
+        Optional<Endpoints.Bound<Request>> match = served.match(
+                call.method(), call.path().substring(version.slurmPrefix().length()));
         if (match.isEmpty()) {
             return Optional.empty();
         }
@@ -119,30 +197,7 @@ public final class SlurmApi {
         String arg = match.get().arg();
         Envelope out = new Envelope(version.dataParser(), call.user(), call.source(), cluster);
         try {
-            return Optional.ofNullable(
-                    switch (op) {
-                        case "GET ping" -> ClusterEndpoints.ping(call, out, version);
-                        case "GET diag" -> ClusterEndpoints.diag(call, out, clock);
-                        case "GET jobs" -> JobEndpoints.all(call, out, listings);
-                        case "POST job/submit" -> JobEndpoints.submit(call, out);
-                        case "POST job/*" -> JobEndpoints.update(call, out, arg);
-                        case "GET job/*" -> JobEndpoints.jobs(call, out, List.of(JobEndpoints.jobId(arg)));
-                        case "DELETE job/*" -> JobEndpoints.cancel(call, out, arg);
-                        case "GET nodes" -> ClusterEndpoints.nodes(call, out, List.of(), cluster);
-                        case "GET node/*" -> ClusterEndpoints.nodes(call, out, List.of(arg), cluster);
-                        case "POST node/*" -> ClusterEndpoints.updateNode(call, out, arg);
-                        case "DELETE node/*" -> ClusterEndpoints.deleteNode(call, out, arg);
-                        case "GET partitions" -> ClusterEndpoints.partitions(call, out, List.of(), cluster);
-                        case "GET partition/*" -> ClusterEndpoints.partitions(call, out, List.of(arg), cluster);
-                        case "GET licenses" -> ClusterEndpoints.licenses(call, out, clock);
-                        case "GET reservations" -> ClusterEndpoints.reservations(call, out, null);
-                        case "GET reservation/*" -> ClusterEndpoints.reservations(call, out, arg);
-                        case "POST reservation" -> ReservationWrites.post(call, out, false);
-                        case "POST reservations" -> ReservationWrites.post(call, out, true);
-                        case "DELETE reservation/*" -> ReservationWrites.delete(call, out, arg);
-                        case "GET reconfigure" -> ClusterEndpoints.reconfigure(call, out);
-                        default -> throw new IllegalStateException("route " + op + " has no handler");
-                    });
+            return Optional.ofNullable(match.get().handler().serve(new Request(this, call, out), arg));
         } catch (ControllerException e) {
             // The controller's own line when it gave one; else which request failed.
             String why = e.userMessage().isEmpty() ? op.replace("/*", "/" + arg) + " failed" : e.userMessage();
@@ -151,6 +206,8 @@ public final class SlurmApi {
         } catch (BadRequest e) {
             out.error(e.kind.number(), e.kind.text(), e.getMessage(), call.path());
             return Optional.of(requiredShape(op, out).reply(e.kind.httpStatus()));
+        } catch (Exception e) {
+            throw Endpoints.unexpected(match.get(), e);
         }
     }
 

@@ -21,6 +21,7 @@ import dev.sluice.protocol.v1.ListTresRequest;
 import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.restd.controller.AccountingSession;
+import dev.sluice.restd.http.Endpoints;
 import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.RestErrors;
@@ -49,30 +50,82 @@ public final class SlurmdbApi {
             String source,
             Optional<AccountingSession> accounting) {}
 
-    /** What this tree serves, in the order the document lists it. */
-    public static final List<Route> ROUTES = List.of(
-            Route.get("ping/", "ping the accounting daemon", "openapi_slurmdbd_ping_resp"),
-            Route.get("jobs/", "jobs as accounting keeps them, as sacct", "openapi_slurmdbd_jobs_resp"),
-            Route.get("job/{job_id}", "one job as accounting keeps it", "openapi_slurmdbd_jobs_resp"),
-            Route.get("tres/", "the TRES and their ids", "openapi_tres_resp"),
-            Route.get("accounts/", "accounts, as sacctmgr show account", "openapi_accounts_resp"),
-            Route.post(
+    /** One request as its handler sees it: the call, the daemon to ask, the answer being built, this tree. */
+    private record Request(SlurmdbApi api, Call call, AccountingSession dbd, Envelope out) {}
+
+    private static final Endpoints<Request> ENDPOINTS = Endpoints.<Request>builder()
+            .get(
+                    "ping/",
+                    "ping the accounting daemon",
+                    "openapi_slurmdbd_ping_resp",
+                    (q, arg) -> q.api.ping(q.dbd, q.out))
+            .get(
+                    "jobs/",
+                    "jobs as accounting keeps them, as sacct",
+                    "openapi_slurmdbd_jobs_resp",
+                    (q, arg) -> q.api.jobs(q.dbd, q.out, query(q.call.query())))
+            .get(
+                    "job/{job_id}",
+                    "one job as accounting keeps it",
+                    "openapi_slurmdbd_jobs_resp",
+                    (q, arg) -> q.api.jobs(q.dbd, q.out, JobQuery.newBuilder().addJobIds(jobId(arg))))
+            .get("tres/", "the TRES and their ids", "openapi_tres_resp", (q, arg) -> q.api.tres(q.dbd, q.out))
+            .get(
+                    "accounts/",
+                    "accounts, as sacctmgr show account",
+                    "openapi_accounts_resp",
+                    (q, arg) -> q.api.accounts(q.dbd, q.out, arg))
+            .post(
                     "accounts/",
                     "add or update accounts, as sacctmgr add/modify account (operators only)",
                     "openapi_resp",
-                    "openapi_accounts_resp"),
-            Route.get("account/{account_name}", "one account", "openapi_accounts_resp"),
-            Route.get("users/", "users, as sacctmgr show user", "openapi_users_resp"),
-            Route.get("user/{name}", "one user", "openapi_users_resp"),
-            Route.get("associations/", "associations, as sacctmgr show assoc", "openapi_assocs_resp"),
-            Route.get("qos/", "QOS, as sacctmgr show qos", "openapi_slurmdbd_qos_resp"),
-            Route.get("qos/{qos}", "one QOS", "openapi_slurmdbd_qos_resp"),
-            Route.delete(
+                    "openapi_accounts_resp",
+                    (q, arg) -> AccountChanges.add(q.dbd, q.out, q.call.body()))
+            .get(
+                    "account/{account_name}",
+                    "one account",
+                    "openapi_accounts_resp",
+                    (q, arg) -> q.api.accounts(q.dbd, q.out, arg))
+            .get(
+                    "users/",
+                    "users, as sacctmgr show user",
+                    "openapi_users_resp",
+                    (q, arg) -> q.api.users(q.dbd, q.out, arg))
+            .get("user/{name}", "one user", "openapi_users_resp", (q, arg) -> q.api.users(q.dbd, q.out, arg))
+            .get(
+                    "associations/",
+                    "associations, as sacctmgr show assoc",
+                    "openapi_assocs_resp",
+                    (q, arg) -> q.api.associations(q.dbd, q.out, q.call.query()))
+            .get(
+                    "qos/",
+                    "QOS, as sacctmgr show qos",
+                    "openapi_slurmdbd_qos_resp",
+                    (q, arg) -> q.api.qos(q.dbd, q.out, list(q.call.query(), "name")))
+            .get(
+                    "qos/{qos}",
+                    "one QOS",
+                    "openapi_slurmdbd_qos_resp",
+                    (q, arg) -> q.api.qos(q.dbd, q.out, arg.isEmpty() ? list(q.call.query(), "name") : List.of(arg)))
+            .delete(
                     "qos/{qos}",
                     "delete a QOS, as sacctmgr delete qos (operators only)",
-                    "openapi_slurmdbd_qos_removed_resp"),
-            Route.get("clusters/", "clusters, as sacctmgr show cluster", "openapi_clusters_resp"),
-            Route.get("cluster/{cluster_name}", "one cluster", "openapi_clusters_resp"));
+                    "openapi_slurmdbd_qos_removed_resp",
+                    (q, arg) -> q.api.deleteQos(q.dbd, q.out, arg))
+            .get(
+                    "clusters/",
+                    "clusters, as sacctmgr show cluster",
+                    "openapi_clusters_resp",
+                    (q, arg) -> q.api.clusters(q.dbd, q.out, arg))
+            .get(
+                    "cluster/{cluster_name}",
+                    "one cluster",
+                    "openapi_clusters_resp",
+                    (q, arg) -> q.api.clusters(q.dbd, q.out, arg))
+            .build();
+
+    /** What this tree serves, in the order the document lists it. */
+    public static final List<Route> ROUTES = ENDPOINTS.routes();
 
     /**
      * Where this cluster's controller listens (its first SlurmctldHost and SlurmctldPort), which
@@ -102,8 +155,8 @@ public final class SlurmdbApi {
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
     public Optional<Reply> handle(Call call) {
-        Optional<Route.Match> match = Route.match(
-                call.method(), call.path().substring(version.slurmdbPrefix().length()), ROUTES);
+        Optional<Endpoints.Bound<Request>> match = ENDPOINTS.match(
+                call.method(), call.path().substring(version.slurmdbPrefix().length()));
         if (match.isEmpty()) {
             return Optional.empty();
         }
@@ -117,22 +170,7 @@ public final class SlurmdbApi {
         }
         AccountingSession dbd = call.accounting().get();
         try {
-            return Optional.of(
-                    switch (key) {
-                        case "GET ping" -> ping(dbd, out);
-                        case "GET jobs" -> jobs(dbd, out, query(call.query()));
-                        case "GET job/*" -> jobs(dbd, out, JobQuery.newBuilder().addJobIds(jobId(arg)));
-                        case "GET tres" -> tres(dbd, out);
-                        case "GET accounts", "GET account/*" -> accounts(dbd, out, arg);
-                        case "POST accounts" -> AccountChanges.add(dbd, out, call.body());
-                        case "GET users", "GET user/*" -> users(dbd, out, arg);
-                        case "GET associations" -> associations(dbd, out, call.query());
-                        case "GET qos", "GET qos/*" ->
-                            qos(dbd, out, arg.isEmpty() ? list(call.query(), "name") : List.of(arg));
-                        case "DELETE qos/*" -> deleteQos(dbd, out, arg);
-                        case "GET clusters", "GET cluster/*" -> clusters(dbd, out, arg);
-                        default -> throw new IllegalStateException("route " + key + " has no handler");
-                    });
+            return Optional.of(match.get().handler().serve(new Request(this, call, dbd, out), arg));
         } catch (AccountingException e) {
             if (e.code() != 0) {
                 // The daemon's refusal (2002 for a plain user's change): its number and text.
@@ -151,6 +189,8 @@ public final class SlurmdbApi {
             RestErrors bad = RestErrors.FAIL_PARSING;
             out.error(bad.number(), bad.text(), e.getMessage(), call.path());
             return Optional.of(requiredShape(key, out).reply(bad.httpStatus()));
+        } catch (Exception e) {
+            throw Endpoints.unexpected(match.get(), e);
         }
     }
 

@@ -14,6 +14,7 @@ import dev.sluice.cli.view.JobView;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.*;
 import dev.sluice.restd.controller.ControllerSession;
+import dev.sluice.restd.http.Endpoints;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.Route;
 import dev.sluice.restd.slurm.JobDescription;
@@ -28,21 +29,61 @@ public final class Api38 {
     public static final String PREFIX = "/slurm/v0.0.38/";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What is served, for the dispatch and for {@code /openapi/v3}. */
-    public static final List<Route> ROUTES = List.of(
-            Route.get("ping/", "ping the controller", "v0.0.38_pings"),
-            Route.get("diag/", "the controller's statistics", "v0.0.38_diag"),
-            Route.get("jobs/", "every job", "v0.0.38_jobs_response"),
-            Route.get("job/{job_id}", "one job", "v0.0.38_jobs_response"),
-            Route.delete("job/{job_id}", "cancel a job", "v0.0.38_response"),
-            Route.post("job/{job_id}", "change a job", "v0.0.38_response", "v0.0.38_job_properties"),
-            Route.post("job/submit", "submit a batch job", "v0.0.38_job_submission_response", "v0.0.38_job_submission"),
-            Route.get("nodes/", "every node", "v0.0.38_nodes_response"),
-            Route.get("node/{node_name}", "one node", "v0.0.38_nodes_response"),
-            Route.get("partitions/", "every partition", "v0.0.38_partitions_response"),
-            Route.get("partition/{partition_name}", "one partition", "v0.0.38_partitions_response"),
-            Route.get("reservations/", "every advance reservation", "v0.0.38_reservations_response"),
-            Route.get("reservation/{reservation_name}", "one advance reservation", "v0.0.38_reservations_response"));
+    /** One request as its handler sees it. */
+    private record Request(Api38 api, ControllerSession controller, Optional<JsonNode> body, Supplier<String> client) {}
+
+    private static final Endpoints<Request> ENDPOINTS = Endpoints.<Request>builder()
+            .get("ping/", "ping the controller", "v0.0.38_pings", (q, arg) -> Cluster38.ping(q.controller))
+            .get(
+                    "diag/",
+                    "the controller's statistics",
+                    "v0.0.38_diag",
+                    (q, arg) -> Diag38.diag(q.controller, q.api.clock))
+            .get("jobs/", "every job", "v0.0.38_jobs_response", (q, arg) -> q.api.jobs(q.controller, null))
+            .get("job/{job_id}", "one job", "v0.0.38_jobs_response", (q, arg) -> q.api.jobs(q.controller, arg))
+            .delete("job/{job_id}", "cancel a job", "v0.0.38_response", (q, arg) -> cancel(q.controller, arg))
+            .post(
+                    "job/{job_id}",
+                    "change a job",
+                    "v0.0.38_response",
+                    "v0.0.38_job_properties",
+                    (q, arg) -> Update38.update(q.controller, arg, q.body, q.client))
+            .post(
+                    "job/submit",
+                    "submit a batch job",
+                    "v0.0.38_job_submission_response",
+                    "v0.0.38_job_submission",
+                    (q, arg) -> submit(q.controller, q.body))
+            .get("nodes/", "every node", "v0.0.38_nodes_response", (q, arg) -> Cluster38.nodes(q.controller, null))
+            .get(
+                    "node/{node_name}",
+                    "one node",
+                    "v0.0.38_nodes_response",
+                    (q, arg) -> Cluster38.nodes(q.controller, arg))
+            .get(
+                    "partitions/",
+                    "every partition",
+                    "v0.0.38_partitions_response",
+                    (q, arg) -> Cluster38.partitions(q.controller, null))
+            .get(
+                    "partition/{partition_name}",
+                    "one partition",
+                    "v0.0.38_partitions_response",
+                    (q, arg) -> Cluster38.partitions(q.controller, arg))
+            .get(
+                    "reservations/",
+                    "every advance reservation",
+                    "v0.0.38_reservations_response",
+                    (q, arg) -> Reservations38.reservations(q.controller, null))
+            .get(
+                    "reservation/{reservation_name}",
+                    "one advance reservation",
+                    "v0.0.38_reservations_response",
+                    (q, arg) -> Reservations38.reservations(q.controller, arg))
+            .build();
+
+    /** What is served, for {@code /openapi/v3}. */
+    public static final List<Route> ROUTES = ENDPOINTS.routes();
 
     private final String cluster;
     private final Clock clock;
@@ -68,34 +109,21 @@ public final class Api38 {
         if (!path.startsWith(PREFIX)) {
             return Optional.empty();
         }
-        Optional<Route.Match> match = Route.match(method, path.substring(PREFIX.length()), ROUTES);
+        Optional<Endpoints.Bound<Request>> match = ENDPOINTS.match(method, path.substring(PREFIX.length()));
         if (match.isEmpty()) {
             return Optional.empty();
         }
-        String arg = match.get().arg();
         try {
-            return Optional.of(
-                    switch (match.get().key()) {
-                        case "GET ping" -> Cluster38.ping(controller);
-                        case "GET diag" -> Diag38.diag(controller, clock);
-                        case "POST job/*" -> Update38.update(controller, arg, body, client);
-                        case "GET jobs" -> jobs(controller, null);
-                        case "GET job/*" -> jobs(controller, arg);
-                        case "DELETE job/*" -> cancel(controller, arg);
-                        case "POST job/submit" -> submit(controller, body);
-                        case "GET nodes" -> Cluster38.nodes(controller, null);
-                        case "GET node/*" -> Cluster38.nodes(controller, arg);
-                        case "GET partitions" -> Cluster38.partitions(controller, null);
-                        case "GET partition/*" -> Cluster38.partitions(controller, arg);
-                        case "GET reservations" -> Reservations38.reservations(controller, null);
-                        case "GET reservation/*" -> Reservations38.reservations(controller, arg);
-                        default ->
-                            throw new IllegalStateException(
-                                    "route " + match.get().key() + " has no handler");
-                    });
+            return Optional.of(match.get()
+                    .handler()
+                    .serve(
+                            new Request(this, controller, body, client),
+                            match.get().arg()));
         } catch (ControllerException e) {
             return Optional.of(
                     new Envelope38().errorCode(e.number(), e.getMessage()).reply(500));
+        } catch (Exception e) {
+            throw Endpoints.unexpected(match.get(), e);
         }
     }
 
