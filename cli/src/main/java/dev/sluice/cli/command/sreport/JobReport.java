@@ -30,20 +30,22 @@ final class JobReport {
     private JobReport() {}
 
     /** The report's conditions; null after printing why they are bad. */
-    record Conditions(
-            Instant start,
-            Instant end,
-            List<String> clusters,
-            boolean allClusters,
-            Set<String> accounts,
-            List<String> users,
-            List<String> partitions,
-            List<String> format,
-            List<Integer> grouping,
-            boolean individual,
-            boolean flatView,
-            boolean acctAsParent,
-            boolean jobCount) {
+    record Conditions(Instant start, Instant end, Scope scope, List<String> format, Layout layout) {
+
+        /** Whose jobs: {@code Clusters=}/{@code all_clusters}, {@code Accounts=}, {@code Users=}, {@code Partitions=}. */
+        record Scope(
+                List<String> clusters,
+                boolean allClusters,
+                Set<String> accounts,
+                List<String> users,
+                List<String> partitions) {}
+
+        /**
+         * How the table is cut: {@code Grouping=} sizes (or {@code individual}), {@code FlatView},
+         * {@code AcctAsParent}, {@code PrintJobCount}.
+         */
+        record Layout(
+                List<Integer> grouping, boolean individual, boolean flatView, boolean acctAsParent, boolean jobCount) {}
 
         static Conditions parse(List<String> words, ZonedDateTime now, PrintStream err) {
             Instant start = null;
@@ -116,17 +118,9 @@ final class JobReport {
             return new Conditions(
                     start,
                     end,
-                    clusters,
-                    all,
-                    accounts,
-                    users,
-                    partitions,
+                    new Scope(clusters, all, accounts, users, partitions),
                     format,
-                    grouping,
-                    individual,
-                    flat,
-                    parent,
-                    count);
+                    new Layout(grouping, individual, flat, parent, count));
         }
 
         private static Instant time(String value, ZonedDateTime now, PrintStream err) {
@@ -169,18 +163,18 @@ final class JobReport {
         String unit = tres.equals("cpu") ? "CPUs" : "TRES";
         JobQuery.Builder q = JobQuery.newBuilder()
                 .addAllClusters(clusters)
-                .addAllUsers(c.users())
-                .addAllPartitions(c.partitions())
+                .addAllUsers(c.scope().users())
+                .addAllPartitions(c.scope().partitions())
                 .setWindowStart(ctx.window().start())
                 .setWindowEnd(ctx.window().end())
                 .setAllocationsOnly(true);
-        if (c.flatView()) {
+        if (c.layout().flatView()) {
             // Otherwise the accounts pick groups, and sub-accounts' jobs count in them.
-            q.addAllAccounts(c.accounts());
+            q.addAllAccounts(c.scope().accounts());
         }
         List<AccountedJob> jobs =
                 client.call(DbdRequest.newBuilder().setQueryJobs(q)).getJobs().getJobsList();
-        List<AssociationEntry> assocs = c.flatView()
+        List<AssociationEntry> assocs = c.layout().flatView()
                 ? List.of()
                 : client.call(DbdRequest.newBuilder()
                                 .setListAssoc(ListAssocRequest.newBuilder()
@@ -188,14 +182,22 @@ final class JobReport {
                                         .addAllClusters(clusters)))
                         .getListed()
                         .getAssociationsList();
-        List<Integer> grouping = c.individual() ? sizesFound(jobs, tres, ctx, now) : c.grouping();
+        List<Integer> grouping = c.layout().individual()
+                ? sizesFound(jobs, tres, ctx, now)
+                : c.layout().grouping();
         if (grouping.isEmpty()) {
             // Grouping=individual with no job that ran: sreport has no column to print.
             err.println(" We need a grouping list to set up the print.");
             return 1;
         }
+        Conditions.Layout l = c.layout();
         JobSizes.Options o = new JobSizes.Options(
-                grouping, c.individual(), c.flatView(), c.acctAsParent(), c.jobCount(), c.accounts());
+                grouping,
+                l.individual(),
+                l.flatView(),
+                l.acctAsParent(),
+                l.jobCount(),
+                c.scope().accounts());
         Map<String, Long> totals = new LinkedHashMap<>();
         Map<String, List<JobSizes.Row>> rows = JobSizes.rows(
                 jobs, assocs, o, tres, ctx.window().start(), ctx.window().end(), now, totals);
@@ -212,7 +214,7 @@ final class JobReport {
         }
         unknown.forEach(u -> err.println(" Unknown field '" + u + "'"));
         int sizeWidth = ctx.time().withPercent() ? 20 : 13;
-        for (String title : JobSizes.titles(grouping, unit, c.individual())) {
+        for (String title : JobSizes.titles(grouping, unit, c.layout().individual())) {
             cols.add(new Col("size", new ReportPrinter.Column(title, sizeWidth)));
         }
         cols.add(new Col("total", new ReportPrinter.Column("% of cluster", 12)));
@@ -230,7 +232,9 @@ final class JobReport {
                 out.append("TRES type is ").append(tres).append('\n');
             }
             out.append(
-                    c.jobCount() ? "Units are in number of jobs ran\n" : "Time reported in " + ctx.time().words + "\n");
+                    c.layout().jobCount()
+                            ? "Units are in number of jobs ran\n"
+                            : "Time reported in " + ctx.time().words + "\n");
             out.append(ReportContext.RULE).append('\n');
             ctx.printer().header(cols.stream().map(Col::column).toList(), out);
         }
@@ -246,7 +250,7 @@ final class JobReport {
                         case "account" -> p.text(col.column(), r.account(), last, out);
                         case "size" -> {
                             long v = r.perSize()[size++];
-                            if (c.jobCount()) {
+                            if (c.layout().jobCount()) {
                                 p.number(col.column(), v, last, out);
                             } else {
                                 p.time(col.column(), v, r.total(), last, out);

@@ -196,9 +196,9 @@ public final class SreportCommand implements Command {
             return 1;
         }
         List<String> clusters = new ArrayList<>();
-        if (!o.allClusters && !c.allClusters()) {
+        if (!o.allClusters && !c.scope().allClusters()) {
             clusters.addAll(o.clusters);
-            clusters.addAll(c.clusters());
+            clusters.addAll(c.scope().clusters());
             if (clusters.isEmpty()) {
                 clusters.add(conn.get().access().conf().clusterName());
             }
