@@ -8,14 +8,11 @@ import java.util.List;
 /**
  * The options of {@code scripts/bench-ctld}.
  *
- * @param ctldJavaOptions more JVM options for sluice-ctld (e.g. a JFR recording)
- * @param dbdJavaOptions more JVM options for sluice-dbd
- * @param stateDir where the cluster's files go; null: a temporary directory, removed at the end
- * @param jfr where a JFR recording of sluice-ctld over the measured rounds goes; null: none
+ * @param shape the simulated nodes: how many, and CPUs each
+ * @param daemons how the daemons run and where their files go
  */
 public record BenchOptions(
-        int nodes,
-        int cpus,
+        Shape shape,
         int jobs,
         int warmup,
         int rounds,
@@ -24,20 +21,28 @@ public record BenchOptions(
         boolean accounting,
         int minJobAge,
         Duration timeout,
-        List<String> ctldJavaOptions,
-        List<String> dbdJavaOptions,
-        Path stateDir,
-        boolean keep,
-        Path jfr) {
+        Daemons daemons) {
+
+    public record Shape(int nodes, int cpus) {}
+
+    /**
+     * @param ctldJavaOptions more JVM options for sluice-ctld (e.g. a JFR recording)
+     * @param dbdJavaOptions more JVM options for sluice-dbd
+     * @param stateDir where the cluster's files go; null: a temporary directory, removed at the end
+     * @param keep whether the state directory stays afterwards
+     * @param jfr where a JFR recording of sluice-ctld over the measured rounds goes; null: none
+     */
+    public record Daemons(
+            List<String> ctldJavaOptions, List<String> dbdJavaOptions, Path stateDir, boolean keep, Path jfr) {
+        public Daemons {
+            ctldJavaOptions = List.copyOf(ctldJavaOptions);
+            dbdJavaOptions = List.copyOf(dbdJavaOptions);
+        }
+    }
 
     static final String USAGE = "usage: bench-ctld [--nodes 50] [--cpus 64] [--jobs 20000] [--warmup 10000]"
             + " [--rounds 1] [--in-flight 64] [--array] [--no-accounting] [--min-job-age 10] [--timeout 600]"
             + " [--ctld-java-option OPT]... [--dbd-java-option OPT]... [--state-dir DIR] [--keep] [--jfr FILE]";
-
-    public BenchOptions {
-        ctldJavaOptions = List.copyOf(ctldJavaOptions);
-        dbdJavaOptions = List.copyOf(dbdJavaOptions);
-    }
 
     static BenchOptions parse(String[] args) {
         int nodes = 50;
@@ -96,8 +101,7 @@ public record BenchOptions(
             }
         }
         return new BenchOptions(
-                nodes,
-                cpus,
+                new Shape(nodes, cpus),
                 jobs,
                 warmup,
                 rounds,
@@ -106,11 +110,7 @@ public record BenchOptions(
                 accounting,
                 minJobAge,
                 Duration.ofSeconds(timeout),
-                javaOptions,
-                dbdJavaOptions,
-                stateDir,
-                keep,
-                jfr);
+                new Daemons(javaOptions, dbdJavaOptions, stateDir, keep, jfr));
     }
 
     private static int count(String option, String value, int least) {

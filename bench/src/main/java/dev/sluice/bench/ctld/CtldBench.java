@@ -63,21 +63,24 @@ public final class CtldBench {
 
     /** Runs the benchmark, printing a row per round to {@code out}; the last measured round. */
     public static Round run(BenchOptions o, PrintStream out) throws Exception {
-        Path stateDir = o.stateDir() != null ? o.stateDir().toAbsolutePath() : Files.createTempDirectory("bench-ctld-");
+        Path stateDir = o.daemons().stateDir() != null
+                ? o.daemons().stateDir().toAbsolutePath()
+                : Files.createTempDirectory("bench-ctld-");
         List<String> names = new ArrayList<>();
-        for (int n = 1; n <= o.nodes(); n++) {
+        for (int n = 1; n <= o.shape().nodes(); n++) {
             names.add(LocalClusterLayout.nodeName(n));
         }
         List<ChildDaemon> daemons = new ArrayList<>();
-        try (SimulatedNodes nodes = new SimulatedNodes(names, o.cpus(), 1000L * o.cpus())) {
+        try (SimulatedNodes nodes =
+                new SimulatedNodes(names, o.shape().cpus(), 1000L * o.shape().cpus())) {
             // The daemons start on port 0 and report theirs; the simulated nodes' are known.
             int unbound = LocalClusterLayout.UNBOUND;
             LocalClusterLayout layout = new LocalClusterLayout(
                     stateDir,
-                    o.nodes(),
-                    o.cpus(),
+                    o.shape().nodes(),
+                    o.shape().cpus(),
                     1,
-                    1000L * o.cpus(),
+                    1000L * o.shape().cpus(),
                     0,
                     unbound,
                     unbound,
@@ -119,8 +122,8 @@ public final class CtldBench {
             out.printf(
                     Locale.ROOT,
                     "bench-ctld: %d simulated nodes x %d CPUs, %s, %s, %d in flight; ctld pid %d%s%n",
-                    o.nodes(),
-                    o.cpus(),
+                    o.shape().nodes(),
+                    o.shape().cpus(),
                     o.array() ? "one array per round" : "one job per submission",
                     o.accounting() ? "accounting through sluice-dbd" : "no accounting",
                     o.inFlight(),
@@ -131,29 +134,30 @@ public final class CtldBench {
             if (o.warmup() > 0) {
                 print(out, "warm-up", round(o, o.warmup(), socket, nodes, ctld, dbd));
             }
-            if (o.jfr() != null) {
+            if (o.daemons().jfr() != null) {
                 // Over the measured rounds only: the warm-up runs much code before it is compiled.
                 jcmd(
                         ctld,
                         "JFR.start",
                         "name=bench-ctld",
                         "settings=profile",
-                        "filename=" + o.jfr().toAbsolutePath());
+                        "filename=" + o.daemons().jfr().toAbsolutePath());
             }
             for (int r = 1; r <= o.rounds(); r++) {
                 last = round(o, o.jobs(), socket, nodes, ctld, dbd);
                 print(out, "measured", last);
             }
-            if (o.jfr() != null) {
+            if (o.daemons().jfr() != null) {
                 jcmd(ctld, "JFR.stop", "name=bench-ctld");
-                out.println("bench-ctld: JFR recording of sluice-ctld over the measured rounds: " + o.jfr());
+                out.println("bench-ctld: JFR recording of sluice-ctld over the measured rounds: "
+                        + o.daemons().jfr());
             }
             return last;
         } finally {
             for (ChildDaemon d : daemons.reversed()) {
                 d.stop();
             }
-            if (o.stateDir() == null && !o.keep()) {
+            if (o.daemons().stateDir() == null && !o.daemons().keep()) {
                 ChildDaemon.deleteTree(stateDir);
             }
         }
@@ -271,7 +275,7 @@ public final class CtldBench {
 
     private static List<String> ctldCommand(LocalClusterLayout layout, BenchOptions o) {
         List<String> c = new ArrayList<>(List.of(ChildDaemon.java(), "-Xmx1g", "--enable-native-access=ALL-UNNAMED"));
-        c.addAll(o.ctldJavaOptions());
+        c.addAll(o.daemons().ctldJavaOptions());
         c.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
@@ -294,7 +298,7 @@ public final class CtldBench {
                 // As installed (_sluice-java); --dbd-java-option -XX:TieredStopAtLevel=4 for C2.
                 "-XX:TieredStopAtLevel=1",
                 "--enable-native-access=ALL-UNNAMED"));
-        c.addAll(o.dbdJavaOptions());
+        c.addAll(o.daemons().dbdJavaOptions());
         c.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
