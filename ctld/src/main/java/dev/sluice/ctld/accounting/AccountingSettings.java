@@ -28,7 +28,7 @@ public record AccountingSettings(String cluster, String host, int grpcPort, Set<
 
     /** Empty when the configuration does not ask for accounting through a dbd. */
     public static Optional<AccountingSettings> from(CtldConfig config) {
-        return from(config.clusterName(), config.settings());
+        return from(config.clusterName(), config.files().settings());
     }
 
     /** {@code AccountingStorageEnforce}; nothing is enforced without a dbd to enforce from. */
@@ -36,7 +36,7 @@ public record AccountingSettings(String cluster, String host, int grpcPort, Set<
         if (from(config).isEmpty()) {
             return Enforcement.NONE;
         }
-        return Optional.ofNullable(config.settings().get("AccountingStorageEnforce"))
+        return Optional.ofNullable(config.files().settings().get("AccountingStorageEnforce"))
                 .map(v -> Enforcement.parse(List.of(v.split(","))))
                 .orElse(Enforcement.NONE);
     }

@@ -125,37 +125,38 @@ public final class CtldConfigs {
                 ? "localhost"
                 : conf.controlHostEntries().get(0).name();
         int port = conf.slurmctldPort();
-        return new CtldConfig(
-                conf.clusterName(),
-                host,
-                port,
-                grpcPort > 0 ? grpcPort : port + GRPC_PORT_OFFSET,
-                conf.stateSaveLocation(),
-                conf.slurmdTimeoutSeconds(),
-                conf.killWaitSeconds(),
-                conf.minJobAgeSeconds(),
-                (int) Math.min(Integer.MAX_VALUE, Math.max(1, conf.firstJobId())),
-                memory,
-                conf.defMemPerCpuMb(),
-                gresNames,
-                schedulerConfig(
+        return CtldConfig.builder()
+                .clusterName(conf.clusterName())
+                .controlHost(host)
+                .slurmctldPort(port)
+                .grpcPort(grpcPort > 0 ? grpcPort : port + GRPC_PORT_OFFSET)
+                .stateSaveLocation(conf.stateSaveLocation())
+                .slurmdTimeoutSeconds(conf.slurmdTimeoutSeconds())
+                .killWaitSeconds(conf.killWaitSeconds())
+                .minJobAgeSeconds(conf.minJobAgeSeconds())
+                .firstJobId((int) Math.min(Integer.MAX_VALUE, Math.max(1, conf.firstJobId())))
+                .maxArraySize((int) Math.min(Integer.MAX_VALUE, conf.maxArraySize()))
+                .memoryConsumable(memory)
+                .defMemPerCpuMb(conf.defMemPerCpuMb())
+                .gresNames(gresNames)
+                .scheduler(schedulerConfig(
                         conf,
                         new Scheduler.SelectDefaults(
                                 memory,
                                 conf.defMemPerCpuMb(),
                                 gresNames,
                                 !conf.enforcePartLimits().equals("NO"),
-                                conf.licenses())),
-                (int) Math.min(Integer.MAX_VALUE, conf.maxArraySize()),
-                nodes,
-                partitions,
-                files,
-                conf.values(),
-                ShowConfig.of(conf, cgroupConf, UserDb.system()),
-                nodePolicy(conf),
-                memberships(conf),
-                keys,
-                security);
+                                conf.licenses())))
+                .nodes(nodes)
+                .partitions(partitions)
+                .memberships(memberships(conf))
+                .nodePolicy(nodePolicy(conf))
+                .configFiles(files)
+                .settings(conf.values())
+                .showConfig(ShowConfig.of(conf, cgroupConf, UserDb.system()))
+                .clusterKeys(keys)
+                .security(security)
+                .build();
     }
 
     /**

@@ -164,9 +164,9 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(batchTasksPerNode(job)))
                 .setNumTasks(
                         a.nodes().stream().mapToInt(Allocation.NodeShare::tasks).sum())
-                .setKillWaitSeconds(config.killWaitSeconds())
-                .setControllerHost(config.controlHost())
-                .setControllerPort(config.grpcPort())
+                .setKillWaitSeconds(config.timers().killWaitSeconds())
+                .setControllerHost(config.controller().controlHost())
+                .setControllerPort(config.controller().grpcPort())
                 .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
                 .addAllCores(a.nodes().get(0).cores())
                 .putAllMpsPerGpu(mpsPerGpu(image, host))

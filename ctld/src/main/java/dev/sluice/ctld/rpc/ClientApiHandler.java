@@ -65,7 +65,13 @@ public final class ClientApiHandler {
 
     public ClientApiHandler(
             ControllerLoop loop, JobControl jobs, NodeControl nodes, CtldConfig config, long startTime) {
-        this(loop, jobs, nodes, config, startTime, Reconfigurer.fixed(config.configFiles(), config.showConfig()));
+        this(
+                loop,
+                jobs,
+                nodes,
+                config,
+                startTime,
+                Reconfigurer.fixed(config.files().configFiles(), config.files().showConfig()));
     }
 
     public ClientApiHandler(
@@ -304,7 +310,7 @@ public final class ClientApiHandler {
                 config.security().privateJobs(),
                 config.scheduler().select().memoryConsumable(),
                 // Read at start-up only: Slurm 22.05 takes a new AccountingStorageTRES at restart.
-                Tres.trackedLicenses(config.settings().get("AccountingStorageTRES")),
+                Tres.trackedLicenses(config.files().settings().get("AccountingStorageTRES")),
                 allocNodes);
     }
 
@@ -362,7 +368,7 @@ public final class ClientApiHandler {
 
     public PingResponse ping() {
         return PingResponse.newBuilder()
-                .setController(config.controlHost())
+                .setController(config.controller().controlHost())
                 .setClusterName(config.clusterName())
                 .setVersion(Version.VERSION)
                 .setStartTime(startTime)

@@ -95,7 +95,9 @@ final class ConfigReloader implements Reconfigurer {
             loop.submit((state, now) -> new ControlResult<Void>(
                             List.of(),
                             List.of(new SoftChange.Reconfigured(
-                                    fresh.nodes(), fresh.partitions(), fresh.memberships())),
+                                    fresh.nodes(),
+                                    fresh.partitions(),
+                                    fresh.topology().memberships())),
                             List.of(),
                             null))
                     .get(60, TimeUnit.SECONDS);
@@ -111,13 +113,13 @@ final class ConfigReloader implements Reconfigurer {
         // Licenses= too (Slurm 22.05 rereads them: scontrol show licenses lists the new ones and
         // jobs may ask for them at once); the next pass counts them.
         jobs.useLicenses(fresh.scheduler().select().licenses());
-        files = fresh.configFiles();
+        files = fresh.files().configFiles();
         // As Slurm's: show config reports the files just read, also what needs a restart to act.
-        report = fresh.showConfig();
+        report = fresh.files().showConfig();
         // A rotated slurm.jwks takes effect here, before the nodes are asked to reconfigure.
-        auth.reload(fresh.clusterKeys());
+        auth.reload(fresh.access().clusterKeys());
         if (commands != null) {
-            commands.reload(fresh.clusterKeys());
+            commands.reload(fresh.access().clusterKeys());
         }
         if (dispatcher != null) {
             dispatcher.reconfigureNodes(loop.image());

@@ -134,7 +134,7 @@ public final class CtldMain {
         }
         Path conf = confPath;
         ConfigReloader reloader =
-                new ConfigReloader(config.configFiles(), config.showConfig(), () -> load(conf, false));
+                new ConfigReloader(config.files().configFiles(), config.files().showConfig(), () -> load(conf, false));
         java.util.concurrent.atomic.AtomicReference<CtldServer> current =
                 new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
@@ -204,7 +204,7 @@ public final class CtldMain {
         if (commandPort == null && grpcPort == null) {
             return config;
         }
-        int commands = commandPort != null ? commandPort : config.slurmctldPort();
+        int commands = commandPort != null ? commandPort : config.controller().slurmctldPort();
         int daemons;
         if (grpcPort != null) {
             daemons = grpcPort;

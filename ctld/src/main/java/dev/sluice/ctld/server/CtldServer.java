@@ -133,24 +133,27 @@ public final class CtldServer implements AutoCloseable {
             ConfigReloader reloader,
             int metricsPort)
             throws IOException, InterruptedException {
-        if (config.clusterKeys() == null) {
+        if (config.access().clusterKeys() == null) {
             throw new IllegalStateException("no cluster key loaded: the controller authenticates every daemon with it");
         }
         // Node daemons and sluice-dbd obey credentials of root, SlurmUser or this account.
         DaemonAuth auth = DaemonAuth.forThisProcess(
-                config.clusterKeys(),
-                config.controlHost(),
-                List.of(config.nodePolicy().slurmUser()),
+                config.access().clusterKeys(),
+                config.controller().controlHost(),
+                List.of(config.topology().nodePolicy().slurmUser()),
                 clock);
-        ClusterState state =
-                new ClusterState(config.nodes(), config.partitions(), config.memberships(), config.firstJobId());
-        Recovery.Result recovered =
-                Recovery.recover(Path.of(config.stateSaveLocation()), state, truncateCorruptJournal);
+        ClusterState state = new ClusterState(
+                config.nodes(),
+                config.partitions(),
+                config.topology().memberships(),
+                config.jobs().firstJobId());
+        Path stateDir = Path.of(config.controller().stateSaveLocation());
+        Recovery.Result recovered = Recovery.recover(stateDir, state, truncateCorruptJournal);
         log.info(
                 "recovered {} snapshot and {} journal records from {}; next job id {}",
                 recovered.snapshotEntries(),
                 recovered.journalEntries(),
-                config.stateSaveLocation(),
+                stateDir,
                 state.nextJobId());
 
         Scheduler.SelectDefaults defaults = config.scheduler().select();
@@ -161,12 +164,13 @@ public final class CtldServer implements AutoCloseable {
         PolicyView limits = acct.isPresent()
                 ? new PolicyView(AccountingSettings.enforcement(config), AccountingPolicy.EMPTY)
                 : PolicyView.OFF;
-        JobControl jobs = new JobControl(defaults, config.maxArraySize(), limits);
-        NodeControl nodes = new NodeControl(config.slurmdTimeoutSeconds(), config.nodePolicy());
+        JobControl jobs = new JobControl(defaults, config.jobs().maxArraySize(), limits);
+        NodeControl nodes = new NodeControl(
+                config.timers().slurmdTimeoutSeconds(), config.topology().nodePolicy());
         NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config, auth) : null;
         List<Command<?>> periodic = new ArrayList<>();
         Command<Void> silence = nodes::checkSilence;
-        Command<Void> purge = (s, now) -> JobPurge.purge(s, now, config.minJobAgeSeconds());
+        Command<Void> purge = (s, now) -> JobPurge.purge(s, now, config.timers().minJobAgeSeconds());
         periodic.add(silence);
         periodic.add(purge);
         Command<Void> expire = dev.sluice.ctld.control.AllocationControl::expire;
@@ -183,7 +187,7 @@ public final class CtldServer implements AutoCloseable {
         if (acct.isPresent()) {
             accounting = AccountingPipeline.open(
                     acct.get(),
-                    Path.of(config.stateSaveLocation()),
+                    stateDir,
                     state.sequence(),
                     clock,
                     auth,
@@ -191,8 +195,7 @@ public final class CtldServer implements AutoCloseable {
                     defaults.licenses());
         }
         if (accounting != null) {
-            PolicyPuller puller =
-                    new PolicyPuller(limits, Path.of(config.stateSaveLocation()), acct.get(), POLICY_INTERVAL, auth);
+            PolicyPuller puller = new PolicyPuller(limits, stateDir, acct.get(), POLICY_INTERVAL, auth);
             puller.loadSaved();
             accounting.keepPolicy(puller);
         }
@@ -225,7 +228,8 @@ public final class CtldServer implements AutoCloseable {
         }
 
         long startTime = clock.instant().getEpochSecond();
-        Reconfigurer reconfigurer = Reconfigurer.fixed(config.configFiles(), config.showConfig());
+        Reconfigurer reconfigurer =
+                Reconfigurer.fixed(config.files().configFiles(), config.files().showConfig());
         if (reloader != null) {
             reloader.bind(loop, dispatcher, auth, jobs);
             reconfigurer = reloader;
@@ -233,7 +237,7 @@ public final class CtldServer implements AutoCloseable {
         // Filled as the sockets bind, before either port is told to anyone.
         java.util.concurrent.atomic.AtomicIntegerArray boundPorts =
                 new java.util.concurrent.atomic.AtomicIntegerArray(2);
-        if (config.slurmctldPort() == 0 || config.grpcPort() == 0) {
+        if (config.controller().slurmctldPort() == 0 || config.controller().grpcPort() == 0) {
             reconfigurer = new ServedPorts(reconfigurer, () -> boundPorts.get(0), () -> boundPorts.get(1));
         }
         NodeReadings readings = new NodeReadings();
@@ -247,8 +251,8 @@ public final class CtldServer implements AutoCloseable {
         handler = handler.withStatistics(statistics, () -> backlog == null ? 0 : backlog.depth());
         UserDb users = UserDb.system();
         handler = handler.withOperators(operatorUids(config, users));
-        RequestAuthenticator authenticator =
-                new RequestAuthenticator(config.clusterKeys(), config.security().userTokens(), users, AUDIENCE);
+        RequestAuthenticator authenticator = new RequestAuthenticator(
+                config.access().clusterKeys(), config.security().userTokens(), users, AUDIENCE);
         if (reloader != null) {
             reloader.bindCommands(authenticator);
         }
@@ -259,9 +263,11 @@ public final class CtldServer implements AutoCloseable {
                 InstantSource.system(),
                 metrics == null ? RpcTimings.NONE : metrics.rpcTimings());
         FrameServer frames = new FrameServer(gate);
-        InetSocketAddress bound = frames.start(new InetSocketAddress(bindHost, config.slurmctldPort()));
+        InetSocketAddress bound =
+                frames.start(new InetSocketAddress(bindHost, config.controller().slurmctldPort()));
         boundPorts.set(0, bound.getPort());
-        UnixCommandServer local = new UnixCommandServer(gate, users, config.controlHost());
+        UnixCommandServer local =
+                new UnixCommandServer(gate, users, config.controller().controlHost());
         String socket = config.security().commandSocket();
         try {
             if (!socket.isEmpty()) {
@@ -272,7 +278,7 @@ public final class CtldServer implements AutoCloseable {
             log.warn("no local command socket at {}: {}", socket, e.getMessage());
         }
         NettyServerBuilder grpcBuilder = NettyServerBuilder.forAddress(
-                        new InetSocketAddress(bindHost, config.grpcPort()))
+                        new InetSocketAddress(bindHost, config.controller().grpcPort()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor());
         if (metrics != null) {
             grpcBuilder.intercept(metrics.grpcInterceptor());
@@ -286,7 +292,7 @@ public final class CtldServer implements AutoCloseable {
                                         loop,
                                         nodes,
                                         config.clusterName(),
-                                        heartbeatSeconds(config.slurmdTimeoutSeconds()))
+                                        heartbeatSeconds(config.timers().slurmdTimeoutSeconds()))
                                 .reportingTo(readings),
                         DaemonAuth.CTLD))
                 .build()

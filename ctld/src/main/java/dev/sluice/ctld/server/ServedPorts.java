@@ -14,8 +14,9 @@ import java.util.function.IntSupplier;
  * What a controller started on port 0 serves to configless node daemons: the files as read, with
  * the ports it actually bound in place of what the files say ({@code SlurmctldPort} in
  * slurm.conf, {@code SlurmctldGrpcPort} in sluice.conf), so that a node fetching its
- * configuration from this controller reaches this controller. A controller on the ports its files
- * name serves them unchanged.
+ * configuration from this controller reaches this controller; and {@code scontrol show config}
+ * likewise says the port its commands reach. A controller on the ports its files name serves
+ * them unchanged.
  */
 final class ServedPorts implements Reconfigurer {
     private final Reconfigurer files;
@@ -34,9 +35,10 @@ final class ServedPorts implements Reconfigurer {
         return stamp(files.configFiles(), commandPort.getAsInt(), grpcPort.getAsInt());
     }
 
+    /** The report of the files, but SlurmctldPort the one port bound (where they may name a range). */
     @Override
     public ShowConfig showConfig() {
-        return files.showConfig();
+        return files.showConfig().with("SlurmctldPort", Integer.toString(commandPort.getAsInt()));
     }
 
     @Override

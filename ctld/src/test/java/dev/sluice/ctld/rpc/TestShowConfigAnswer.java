@@ -63,4 +63,22 @@ class TestShowConfigAnswer {
             assertThat(answer.getSections(0).getEntriesCount()).isEqualTo(19);
         }
     }
+
+    @Test
+    void aControllerStartedOnPortZeroReportsThePortItBound() throws Exception {
+        // The files name a range; the controller, told to take what the kernel gives, bound one.
+        try (SecuredController ctld = new SecuredController(dir, "SlurmctldPort=6817-6818")) {
+            GetConfigResponse answer = ctld.call(
+                            request()
+                                    .setGetConfig(GetConfigRequest.getDefaultInstance())
+                                    .build(),
+                            ALICE)
+                    .getGetConfig();
+            Map<String, ConfigEntry> byKey =
+                    answer.getEntriesList().stream().collect(Collectors.toMap(ConfigEntry::getKey, e -> e));
+
+            assertThat(ctld.server.commandPort()).isNotIn(6817, 6818);
+            assertThat(byKey.get("SlurmctldPort").getValue()).isEqualTo(Integer.toString(ctld.server.commandPort()));
+        }
+    }
 }

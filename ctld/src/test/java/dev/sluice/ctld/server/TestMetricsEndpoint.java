@@ -69,7 +69,7 @@ class TestMetricsEndpoint {
                         0,
                         Map.of())
                 .withPorts(0, 0);
-        keys = config.clusterKeys();
+        keys = config.access().clusterKeys();
         ctld = CtldServer.start(
                 config,
                 Clock.systemUTC(),

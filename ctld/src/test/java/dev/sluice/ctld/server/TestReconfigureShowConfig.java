@@ -40,13 +40,13 @@ class TestReconfigureShowConfig {
         Files.writeString(dir.resolve("cgroup.conf"), "ConstrainCores=yes\n");
         Path conf = write("10");
         CtldConfig first = CtldMain.load(conf, false);
-        assertThat(first.showConfig().value("MinJobAge")).hasValue("10 sec");
-        assertThat(first.showConfig().sections().getFirst().settings())
+        assertThat(first.files().showConfig().value("MinJobAge")).hasValue("10 sec");
+        assertThat(first.files().showConfig().sections().getFirst().settings())
                 .contains(new dev.sluice.common.conf.show.ShowConfig.Setting("ConstrainCores", "yes"));
-        String firstHash = first.showConfig().value("HASH_VAL").orElseThrow();
+        String firstHash = first.files().showConfig().value("HASH_VAL").orElseThrow();
 
-        ConfigReloader reloader =
-                new ConfigReloader(first.configFiles(), first.showConfig(), () -> CtldMain.load(conf, false));
+        ConfigReloader reloader = new ConfigReloader(
+                first.files().configFiles(), first.files().showConfig(), () -> CtldMain.load(conf, false));
         try (CtldServer server = CtldServer.start(
                 first.withPorts(0, 0),
                 Clock.systemUTC(),

@@ -67,16 +67,16 @@ class TestServedPorts {
         SluiceConf none = SluiceConf.empty();
         assertThat(CtldMain.listening(files, null, null, none)).isSameAs(files);
         CtldConfig zero = CtldMain.listening(files, 0, null, none);
-        assertThat(zero.slurmctldPort()).isZero();
-        assertThat(zero.grpcPort()).isZero();
+        assertThat(zero.controller().slurmctldPort()).isZero();
+        assertThat(zero.controller().grpcPort()).isZero();
         CtldConfig pinned = CtldMain.listening(files, 7000, null, none);
-        assertThat(pinned.slurmctldPort()).isEqualTo(7000);
-        assertThat(pinned.grpcPort()).isEqualTo(7100);
+        assertThat(pinned.controller().slurmctldPort()).isEqualTo(7000);
+        assertThat(pinned.controller().grpcPort()).isEqualTo(7100);
         CtldConfig named = CtldMain.listening(files, 7000, null, SluiceConf.parse("SlurmctldGrpcPort=9000\n", "s"));
-        assertThat(named.grpcPort()).isEqualTo(9000);
+        assertThat(named.controller().grpcPort()).isEqualTo(9000);
         CtldConfig both = CtldMain.listening(files, 0, 7200, none);
-        assertThat(both.slurmctldPort()).isZero();
-        assertThat(both.grpcPort()).isEqualTo(7200);
-        assertThat(files.slurmctldPort()).isEqualTo(6817);
+        assertThat(both.controller().slurmctldPort()).isZero();
+        assertThat(both.controller().grpcPort()).isEqualTo(7200);
+        assertThat(files.controller().slurmctldPort()).isEqualTo(6817);
     }
 }

@@ -213,24 +213,23 @@ record BatchCommand(
         JobSpec s = r.getSpec();
         return new BatchEnvironment.JobFacts(
                 r.getJobId(),
-                r.getNodeList(),
-                r.getNumNodes(),
-                s.getNumTasks() > 0 || s.getNtasksPerNode() > 0 ? r.getNumTasks() : 0,
-                r.getCpusOnNode(),
-                s.getCpusPerTask(),
-                r.getJobCpusPerNode(),
-                r.getTasksPerNode(),
-                r.getMemPerNodeMb(),
-                s.getMemPerCpuMb(),
-                r.getPartition(),
-                s.getAccount(),
-                s.getQos(),
-                s.getWorkDir(),
-                s.getSubmitHost(),
                 r.getClusterName(),
                 nodeName,
-                s.getOwner().getUid(),
-                s.getOwner().getGid(),
-                s.getOwner().getUserName());
+                new BatchEnvironment.Layout(
+                        r.getNodeList(),
+                        r.getNumNodes(),
+                        s.getNumTasks() > 0 || s.getNtasksPerNode() > 0 ? r.getNumTasks() : 0,
+                        r.getCpusOnNode(),
+                        s.getCpusPerTask(),
+                        r.getJobCpusPerNode(),
+                        r.getTasksPerNode()),
+                new BatchEnvironment.Memory(r.getMemPerNodeMb(), s.getMemPerCpuMb()),
+                new BatchEnvironment.Charge(r.getPartition(), s.getAccount(), s.getQos()),
+                new BatchEnvironment.Submission(
+                        s.getWorkDir(),
+                        s.getSubmitHost(),
+                        s.getOwner().getUid(),
+                        s.getOwner().getGid(),
+                        s.getOwner().getUserName()));
     }
 }

@@ -12,64 +12,83 @@ import java.util.Map;
 public final class BatchEnvironment {
     private BatchEnvironment() {}
 
-    /** Everything the controller told the node about the job, in Slurm's terms. */
+    /**
+     * Everything the controller told the node about the job, in Slurm's terms.
+     *
+     * @param nodeName the node the script runs on
+     */
     public record JobFacts(
             int jobId,
+            String clusterName,
+            String nodeName,
+            Layout layout,
+            Memory memory,
+            Charge charge,
+            Submission submission) {}
+
+    /**
+     * Where the job's tasks and CPUs are.
+     *
+     * @param numTasks the job's task count, 0 when it asked for none
+     * @param cpusPerTask 0 when not asked for
+     * @param jobCpusPerNode as Slurm writes it, {@code 4(x2)}
+     * @param tasksPerNode likewise
+     */
+    public record Layout(
             String nodeList,
             int numNodes,
             int numTasks,
             int cpusOnNode,
             int cpusPerTask,
             String jobCpusPerNode,
-            String tasksPerNode,
-            long memPerNodeMb,
-            long memPerCpuMb,
-            String partition,
-            String account,
-            String qos,
-            String submitDir,
-            String submitHost,
-            String clusterName,
-            String nodeName,
-            int uid,
-            int gid,
-            String user) {}
+            String tasksPerNode) {}
+
+    /** The memory asked for: per CPU, else per node; 0 when not asked for. */
+    public record Memory(long perNodeMb, long perCpuMb) {}
+
+    /** What the job runs in and is charged to. */
+    public record Charge(String partition, String account, String qos) {}
+
+    /** Who submitted it, from where. */
+    public record Submission(String submitDir, String submitHost, int uid, int gid, String user) {}
 
     public static Map<String, String> build(Map<String, String> exported, JobFacts f) {
+        Layout l = f.layout();
+        Submission who = f.submission();
         Map<String, String> env = new LinkedHashMap<>(exported);
         env.put("ENVIRONMENT", "BATCH");
         put(env, "SLURM_CLUSTER_NAME", f.clusterName());
         put(env, "SLURM_JOB_ID", Integer.toString(f.jobId()));
         put(env, "SLURM_JOBID", Integer.toString(f.jobId()));
-        put(env, "SLURM_JOB_NODELIST", f.nodeList());
-        put(env, "SLURM_NODELIST", f.nodeList());
-        put(env, "SLURM_JOB_NUM_NODES", Integer.toString(f.numNodes()));
-        put(env, "SLURM_NNODES", Integer.toString(f.numNodes()));
+        put(env, "SLURM_JOB_NODELIST", l.nodeList());
+        put(env, "SLURM_NODELIST", l.nodeList());
+        put(env, "SLURM_JOB_NUM_NODES", Integer.toString(l.numNodes()));
+        put(env, "SLURM_NNODES", Integer.toString(l.numNodes()));
         // Only a job that asked for a task count (-n, --ntasks-per-node) is told one, as in Slurm.
-        if (f.numTasks() > 0) {
-            put(env, "SLURM_NTASKS", Integer.toString(f.numTasks()));
-            put(env, "SLURM_NPROCS", Integer.toString(f.numTasks()));
+        if (l.numTasks() > 0) {
+            put(env, "SLURM_NTASKS", Integer.toString(l.numTasks()));
+            put(env, "SLURM_NPROCS", Integer.toString(l.numTasks()));
         }
-        put(env, "SLURM_CPUS_ON_NODE", Integer.toString(f.cpusOnNode()));
-        if (f.cpusPerTask() > 0) {
-            put(env, "SLURM_CPUS_PER_TASK", Integer.toString(f.cpusPerTask()));
+        put(env, "SLURM_CPUS_ON_NODE", Integer.toString(l.cpusOnNode()));
+        if (l.cpusPerTask() > 0) {
+            put(env, "SLURM_CPUS_PER_TASK", Integer.toString(l.cpusPerTask()));
         }
-        put(env, "SLURM_JOB_CPUS_PER_NODE", f.jobCpusPerNode());
-        put(env, "SLURM_TASKS_PER_NODE", f.tasksPerNode());
-        if (f.memPerCpuMb() > 0) {
-            put(env, "SLURM_MEM_PER_CPU", Long.toString(f.memPerCpuMb()));
-        } else if (f.memPerNodeMb() > 0) {
-            put(env, "SLURM_MEM_PER_NODE", Long.toString(f.memPerNodeMb()));
+        put(env, "SLURM_JOB_CPUS_PER_NODE", l.jobCpusPerNode());
+        put(env, "SLURM_TASKS_PER_NODE", l.tasksPerNode());
+        if (f.memory().perCpuMb() > 0) {
+            put(env, "SLURM_MEM_PER_CPU", Long.toString(f.memory().perCpuMb()));
+        } else if (f.memory().perNodeMb() > 0) {
+            put(env, "SLURM_MEM_PER_NODE", Long.toString(f.memory().perNodeMb()));
         }
-        put(env, "SLURM_JOB_PARTITION", f.partition());
-        put(env, "SLURM_JOB_ACCOUNT", f.account());
-        put(env, "SLURM_JOB_QOS", f.qos());
+        put(env, "SLURM_JOB_PARTITION", f.charge().partition());
+        put(env, "SLURM_JOB_ACCOUNT", f.charge().account());
+        put(env, "SLURM_JOB_QOS", f.charge().qos());
         // sbatch sets it to where it ran, which --chdir does not change; the working directory
         // stands for it when a client did not.
         if (!exported.containsKey("SLURM_SUBMIT_DIR")) {
-            put(env, "SLURM_SUBMIT_DIR", f.submitDir());
+            put(env, "SLURM_SUBMIT_DIR", who.submitDir());
         }
-        put(env, "SLURM_SUBMIT_HOST", f.submitHost());
+        put(env, "SLURM_SUBMIT_HOST", who.submitHost());
         put(env, "SLURMD_NODENAME", f.nodeName());
         put(env, "SLURM_TOPOLOGY_ADDR", f.nodeName());
         // Slurm's values on a cluster without a topology plugin or cloud nodes.
@@ -79,9 +98,9 @@ public final class BatchEnvironment {
         put(env, "SLURM_PROCID", "0");
         put(env, "SLURM_LOCALID", "0");
         put(env, "SLURM_GTIDS", "0");
-        put(env, "SLURM_JOB_UID", Integer.toString(f.uid()));
-        put(env, "SLURM_JOB_GID", Integer.toString(f.gid()));
-        put(env, "SLURM_JOB_USER", f.user());
+        put(env, "SLURM_JOB_UID", Integer.toString(who.uid()));
+        put(env, "SLURM_JOB_GID", Integer.toString(who.gid()));
+        put(env, "SLURM_JOB_USER", who.user());
         return env;
     }
 

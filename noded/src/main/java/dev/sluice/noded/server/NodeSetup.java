@@ -89,25 +89,27 @@ final class NodeSetup {
         Map<String, String> own = NodedMain.dynamicPairs(o.dynamicConf());
         String addr = registeredAddr(o, configured, own);
         return new NodedSettings(
-                o.name(),
-                configured.map(NodeConf::hostname).orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
-                addr,
-                // Every address, unless CommunicationParameters=NoInAddrAny: then NodeAddr only.
-                addr.isEmpty() ? "0.0.0.0" : ListenAddress.node(conf, addr),
-                listen,
-                hardware,
-                o.dynamic() && configured.isEmpty(),
-                spoolDir,
-                ctlHost,
-                site.slurmctldGrpcPort().orElse(conf.slurmctldPort() + 100),
-                detected(detected),
-                wire(gres.found()),
-                conf.slurmUser(),
-                conf.prolog(),
-                conf.epilog(),
-                conf.taskPlugin(),
-                ConfinementPolicy.of(cgroupConf(confPath), conf.taskPlugin()),
-                gresDevices(gresConf.forNode(o.name()), gres.found()));
+                new NodedSettings.Node(
+                        o.name(),
+                        configured.map(NodeConf::hostname).orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
+                        addr,
+                        // Every address, unless CommunicationParameters=NoInAddrAny: then NodeAddr only.
+                        addr.isEmpty() ? "0.0.0.0" : ListenAddress.node(conf, addr),
+                        listen,
+                        o.dynamic() && configured.isEmpty()),
+                new NodedSettings.Resources(
+                        hardware,
+                        detected(detected),
+                        wire(gres.found()),
+                        gresDevices(gresConf.forNode(o.name()), gres.found())),
+                new NodedSettings.Controller(
+                        ctlHost, site.slurmctldGrpcPort().orElse(conf.slurmctldPort() + 100), conf.slurmUser()),
+                new NodedSettings.Jobs(
+                        spoolDir,
+                        conf.prolog(),
+                        conf.epilog(),
+                        conf.taskPlugin(),
+                        ConfinementPolicy.of(cgroupConf(confPath), conf.taskPlugin())));
     }
 
     /**

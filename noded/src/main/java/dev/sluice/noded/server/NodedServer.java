@@ -87,14 +87,15 @@ public final class NodedServer implements AutoCloseable {
             Supplier<NodedSettings> reload,
             int metricsPort)
             throws IOException {
-        DaemonAuth auth = DaemonAuth.forThisProcess(keys, s.nodeName(), List.of(s.slurmUser()), Clock.systemUTC());
+        DaemonAuth auth = DaemonAuth.forThisProcess(
+                keys, s.nodeName(), List.of(s.controller().slurmUser()), Clock.systemUTC());
         JobCredentials.Checker credentials = new JobCredentials.Checker(auth::credentials, s.nodeName(), auth.clock());
-        JobSpool spool = new JobSpool(Path.of(s.spoolDir()));
+        JobSpool spool = new JobSpool(Path.of(s.jobs().spoolDir()));
         int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
         Registrar[] registrar = new Registrar[1];
         BatchLauncher launcher =
                 new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report), auth.clock());
-        launcher.jobScripts(s.prolog(), s.epilog());
+        launcher.jobScripts(s.jobs().prolog(), s.jobs().epilog());
         StepLauncher steps = new StepLauncher(s.nodeName(), uid, spool, auth.clock());
         applyCpuBinding(s, launcher, steps);
         // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
@@ -108,13 +109,14 @@ public final class NodedServer implements AutoCloseable {
         Runnable reconfigure = () -> {
             auth.reload(reloadKeys.get());
             NodedSettings fresh = reload.get();
-            launcher.jobScripts(fresh.prolog(), fresh.epilog());
+            launcher.jobScripts(fresh.jobs().prolog(), fresh.jobs().epilog());
             applyCpuBinding(fresh, launcher, steps);
             registration.set(registration(fresh, boundPort[0], machine, startTime));
             log.info("reconfigured: registering again");
             registrar[0].registerAgain();
         };
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(s.bindHost(), s.port()))
+        Server server = NettyServerBuilder.forAddress(
+                        new InetSocketAddress(s.node().bindHost(), s.node().port()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .addService(auth.protect(
                         new NodeControlService(launcher, reconfigure, steps, credentials), DaemonAuth.NODED))
@@ -122,7 +124,8 @@ public final class NodedServer implements AutoCloseable {
                 .start();
         boundPort[0] = server.getPort();
         registration.set(registration(s, boundPort[0], machine, startTime));
-        ManagedChannel channel = NettyChannelBuilder.forAddress(s.controllerHost(), s.controllerGrpcPort())
+        ManagedChannel channel = NettyChannelBuilder.forAddress(
+                        s.controller().host(), s.controller().grpcPort())
                 .usePlaintext()
                 .build();
         registrar[0] =
@@ -130,16 +133,16 @@ public final class NodedServer implements AutoCloseable {
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
         Confinement confinement = Confinements.openHere(
-                s.confinement(),
-                Confinements.parentName(s.nodeName(), s.spoolDir()),
-                s.hardware().getCpus());
-        Confinements.startLines(s.confinement(), confinement).forEach(log::info);
+                s.jobs().confinement(),
+                Confinements.parentName(s.nodeName(), s.jobs().spoolDir()),
+                s.resources().hardware().getCpus());
+        Confinements.startLines(s.jobs().confinement(), confinement).forEach(log::info);
         JobConfinement jobConfinement = new JobConfinement(
                 confinement,
-                s.confinement(),
-                s.gresDevices(),
-                s.hardware().getRealMemoryMb(),
-                s.hardware().getThreadsPerCore());
+                s.jobs().confinement(),
+                s.resources().gresDevices(),
+                s.resources().hardware().getRealMemoryMb(),
+                s.resources().hardware().getThreadsPerCore());
         launcher.confineWith(jobConfinement);
         steps.confineWith(jobConfinement);
         launcher.recover();
@@ -147,26 +150,27 @@ public final class NodedServer implements AutoCloseable {
         log.info(
                 "sluice-noded {} listening on {}:{}, controller {}:{}; detected {} CPUs, {} MB; GRES found {}",
                 s.nodeName(),
-                s.bindHost(),
+                s.node().bindHost(),
                 boundPort[0],
-                s.controllerHost(),
-                s.controllerGrpcPort(),
-                s.detected().getCpus(),
-                s.detected().getRealMemoryMb(),
-                NodeSetup.summary(s.gresFound()));
+                s.controller().host(),
+                s.controller().grpcPort(),
+                s.resources().detected().getCpus(),
+                s.resources().detected().getRealMemoryMb(),
+                NodeSetup.summary(s.resources().gresFound()));
         NodedMetrics metrics = null;
         int servedMetricsPort = -1;
         if (metricsPort >= 0) {
             metrics = new NodedMetrics(s.nodeName(), launcher::runningJobGpus, steps::runningSteps);
             try {
-                servedMetricsPort = metrics.serve(s.bindHost(), metricsPort);
+                servedMetricsPort = metrics.serve(s.node().bindHost(), metricsPort);
             } catch (IOException e) {
                 registrar[0].close();
                 server.shutdownNow();
                 launcher.close();
-                throw new IOException("cannot serve metrics on " + s.bindHost() + ":" + metricsPort + ": " + e, e);
+                throw new IOException(
+                        "cannot serve metrics on " + s.node().bindHost() + ":" + metricsPort + ": " + e, e);
             }
-            log.info("metrics on http://{}:{}/metrics", s.bindHost(), servedMetricsPort);
+            log.info("metrics on http://{}:{}/metrics", s.node().bindHost(), servedMetricsPort);
         }
         DrainAndExit drain = new DrainAndExit(
                 s.nodeName(),
@@ -184,24 +188,26 @@ public final class NodedServer implements AutoCloseable {
     }
 
     private static void applyCpuBinding(NodedSettings s, BatchLauncher launcher, StepLauncher steps) {
-        CpuBinding.Policy policy =
-                CpuBinding.Policy.of(s.taskPlugin(), s.hardware().getThreadsPerCore());
+        CpuBinding.Policy policy = CpuBinding.Policy.of(
+                s.jobs().taskPlugin(), s.resources().hardware().getThreadsPerCore());
         launcher.cpuBinding(policy);
         steps.cpuBinding(policy);
         log.info(
                 "TaskPlugin={}: {}",
-                s.taskPlugin().isEmpty() ? "task/none" : String.join(",", s.taskPlugin()),
+                s.jobs().taskPlugin().isEmpty()
+                        ? "task/none"
+                        : String.join(",", s.jobs().taskPlugin()),
                 policy.binds() ? "jobs are bound to their allocated CPUs" : "jobs are not bound to CPUs");
     }
 
     private static RegisterNodeRequest registration(NodedSettings s, int port, MachineFacts machine, long startTime) {
         return RegisterNodeRequest.newBuilder()
                 .setName(s.nodeName())
-                .setHostname(s.hostname())
-                .setAddr(s.addr())
+                .setHostname(s.node().hostname())
+                .setAddr(s.node().addr())
                 .setPort(port)
-                .setHardware(s.hardware())
-                .setDynamic(s.dynamic())
+                .setHardware(s.resources().hardware())
+                .setDynamic(s.node().dynamic())
                 // The Slurm release this daemon speaks for, as slurmd reports its own (Version=);
                 // Sluice's own build (VERSION) goes to the log at start.
                 .setVersion(SlurmVersion.RELEASE)
@@ -209,8 +215,8 @@ public final class NodedServer implements AutoCloseable {
                 .setSlurmdStartTime(startTime)
                 .setArch(machine.arch())
                 .setOs(machine.os())
-                .setDetected(s.detected())
-                .addAllGresFound(s.gresFound())
+                .setDetected(s.resources().detected())
+                .addAllGresFound(s.resources().gresFound())
                 .build();
     }
 

@@ -8,25 +8,12 @@ import org.junit.jupiter.api.Test;
 class TestBatchEnvironment {
     private static final BatchEnvironment.JobFacts FACTS = new BatchEnvironment.JobFacts(
             7,
-            "node[1-2]",
-            2,
-            2,
-            4,
-            0,
-            "4(x2)",
-            "1(x2)",
-            0,
-            0,
-            "all",
-            "",
-            "",
-            "/home/alice",
-            "login1",
             "sluice",
             "node1",
-            1000,
-            100,
-            "alice");
+            new BatchEnvironment.Layout("node[1-2]", 2, 2, 4, 0, "4(x2)", "1(x2)"),
+            new BatchEnvironment.Memory(0, 0),
+            new BatchEnvironment.Charge("all", "", ""),
+            new BatchEnvironment.Submission("/home/alice", "login1", 1000, 100, "alice"));
 
     @Test
     void slurmVariablesAsSlurmNamesThem() {

@@ -53,8 +53,9 @@ public final class WorkloadReplay {
     public WorkloadReplay(CtldConfig config, double gpusPerCpu) {
         this.config = config;
         this.gpusPerCpu = gpusPerCpu;
-        this.state = new ClusterState(config.nodes(), config.partitions(), config.memberships(), 1);
-        this.control = new JobControl(config.scheduler().select(), config.maxArraySize());
+        this.state = new ClusterState(
+                config.nodes(), config.partitions(), config.topology().memberships(), 1);
+        this.control = new JobControl(config.scheduler().select(), config.jobs().maxArraySize());
         this.scheduler = new Scheduler(config.scheduler());
         for (Partition p : config.partitions()) {
             tiers.put(p.name(), p.priorityTier());

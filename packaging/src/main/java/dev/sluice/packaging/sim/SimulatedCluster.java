@@ -96,37 +96,24 @@ public final class SimulatedCluster implements AutoCloseable {
         } catch (AuthException e) {
             throw new IOException(e.getMessage(), e);
         }
-        CtldConfig local = new CtldConfig(
-                c.clusterName(),
-                "localhost",
-                0,
-                0,
-                state.toString(),
-                0,
-                c.killWaitSeconds(),
-                c.minJobAgeSeconds(),
-                c.firstJobId(),
-                c.memoryConsumable(),
-                c.defMemPerCpuMb(),
-                c.gresNames(),
-                c.scheduler(),
-                c.maxArraySize(),
-                c.nodes(),
-                c.partitions(),
-                c.configFiles(),
-                c.settings(),
-                c.showConfig(),
-                NodePolicy.DEFAULT,
-                List.of(),
-                keys,
+        CtldConfig local = c.toBuilder()
+                .controlHost("localhost")
+                .slurmctldPort(0)
+                .grpcPort(0)
+                .stateSaveLocation(state.toString())
+                .slurmdTimeoutSeconds(0)
+                .memberships(List.of())
+                .nodePolicy(NodePolicy.DEFAULT)
+                .clusterKeys(keys)
                 // No local socket here: it would make every command the test's own user.
-                new CommandSecurity(
+                .security(new CommandSecurity(
                         c.security().userTokens(),
                         c.security().slurmUser(),
                         c.security().privateJobs(),
                         c.security().maxScriptBytes(),
                         c.security().maxEnvBytes(),
-                        ""));
+                        ""))
+                .build();
         ManualClock clock = new ManualClock(start);
         SimulatedCluster[] self = new SimulatedCluster[1];
         CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, (effect, image) -> {
@@ -155,7 +142,8 @@ public final class SimulatedCluster implements AutoCloseable {
                         + ctld.commandPort()
                         + "\nStateSaveLocation=" + state + "\n"
                         + (conf.gresTypes().isEmpty() ? "" : "GresTypes=" + String.join(",", conf.gresTypes()) + "\n"));
-        JobControl jobs = new JobControl(local.scheduler().select(), local.maxArraySize());
+        JobControl jobs =
+                new JobControl(local.scheduler().select(), local.jobs().maxArraySize());
         self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs, local);
         self[0].registerAll(local);
         return self[0];

@@ -87,6 +87,19 @@ public record ShowConfig(List<Setting> settings, List<Section> sections) {
     }
 
     /**
+     * This report with one setting printing {@code value}: what the running controller knows
+     * better than its files (the port it bound when started on port 0). A setting the report
+     * does not print stays unprinted.
+     */
+    public ShowConfig with(String name, String value) {
+        List<Setting> out = new ArrayList<>(settings.size());
+        for (Setting s : settings) {
+            out.add(s.name().equals(name) ? new Setting(name, value) : s);
+        }
+        return new ShowConfig(out, sections);
+    }
+
+    /**
      * A digest of what a configuration says, the same wherever the same files are read: the
      * controller's and a command's agree exactly when they read the same settings, nodes and
      * partitions. Where the files were read from does not count.

@@ -55,6 +55,18 @@ class TestShowConfig {
     }
 
     @Test
+    void aValueTheRunningControllerKnowsReplacesTheFilesOneInItsPlace() throws ConfigException {
+        ShowConfig files = show("SlurmctldPort=6817-6820");
+        assertThat(files.value("SlurmctldPort")).hasValue("6817-6820");
+        ShowConfig bound = files.with("SlurmctldPort", "40001");
+        assertThat(bound.value("SlurmctldPort")).hasValue("40001");
+        assertThat(bound.settings().stream().map(ShowConfig.Setting::name))
+                .containsExactlyElementsOf(
+                        files.settings().stream().map(ShowConfig.Setting::name).toList());
+        assertThat(files.with("NoSuchSetting", "1")).isEqualTo(files);
+    }
+
+    @Test
     void everySettingPrintsInSlurmsOrderWithItsDefault() throws ConfigException {
         ShowConfig s = show();
         // The first settings and the last, as Slurm prints them for this configuration.
