@@ -51,9 +51,17 @@ public record CtldConfig(
      * @param slurmctldPort the commands' port (0: one the kernel picks, reported once bound)
      * @param grpcPort the daemons' gRPC port (0 likewise)
      * @param stateSaveLocation where the journal and snapshots live
+     * @param portsAsFiles whether the two ports are the ones slurm.conf and sluice.conf name
+     *     (false after {@code sluice-ctld --port}/{@code --grpc-port}: what the controller serves
+     *     and reports then carries the ports it bound)
      */
     public record Controller(
-            String clusterName, String controlHost, int slurmctldPort, int grpcPort, String stateSaveLocation) {
+            String clusterName,
+            String controlHost,
+            int slurmctldPort,
+            int grpcPort,
+            String stateSaveLocation,
+            boolean portsAsFiles) {
         public Controller {
             requireNonNull(clusterName, "clusterName is null");
             requireNonNull(controlHost, "controlHost is null");
@@ -149,7 +157,11 @@ public record CtldConfig(
      * (0: ports the kernel picks, which the controller reports once bound).
      */
     public CtldConfig withPorts(int commandPort, int daemonsPort) {
-        return toBuilder().slurmctldPort(commandPort).grpcPort(daemonsPort).build();
+        return toBuilder()
+                .slurmctldPort(commandPort)
+                .grpcPort(daemonsPort)
+                .portsAsFiles(false)
+                .build();
     }
 
     /**

@@ -23,6 +23,7 @@ public final class CtldConfigBuilder {
     private String controlHost;
     private int slurmctldPort;
     private int grpcPort;
+    private boolean portsAsFiles = true;
     private String stateSaveLocation;
     private int slurmdTimeoutSeconds;
     private int killWaitSeconds;
@@ -51,6 +52,7 @@ public final class CtldConfigBuilder {
         controlHost = id.controlHost();
         slurmctldPort = id.slurmctldPort();
         grpcPort = id.grpcPort();
+        portsAsFiles = id.portsAsFiles();
         stateSaveLocation = id.stateSaveLocation();
         slurmdTimeoutSeconds = c.timers().slurmdTimeoutSeconds();
         killWaitSeconds = c.timers().killWaitSeconds();
@@ -89,6 +91,12 @@ public final class CtldConfigBuilder {
     }
 
     /** The daemons' gRPC port; 0: one the kernel picks. */
+    /** False where the ports were given on the command line rather than read from the files. */
+    public CtldConfigBuilder portsAsFiles(boolean v) {
+        portsAsFiles = v;
+        return this;
+    }
+
     public CtldConfigBuilder grpcPort(int v) {
         grpcPort = v;
         return this;
@@ -192,7 +200,8 @@ public final class CtldConfigBuilder {
     /** @throws NullPointerException when a setting that must be set is not */
     public CtldConfig build() {
         return new CtldConfig(
-                new CtldConfig.Controller(clusterName, controlHost, slurmctldPort, grpcPort, stateSaveLocation),
+                new CtldConfig.Controller(
+                        clusterName, controlHost, slurmctldPort, grpcPort, stateSaveLocation, portsAsFiles),
                 new CtldConfig.Timers(slurmdTimeoutSeconds, killWaitSeconds, minJobAgeSeconds),
                 new CtldConfig.Jobs(firstJobId, maxArraySize, memoryConsumable, defMemPerCpuMb, gresNames),
                 scheduler,

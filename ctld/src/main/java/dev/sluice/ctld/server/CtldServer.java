@@ -237,7 +237,9 @@ public final class CtldServer implements AutoCloseable {
         // Filled as the sockets bind, before either port is told to anyone.
         java.util.concurrent.atomic.AtomicIntegerArray boundPorts =
                 new java.util.concurrent.atomic.AtomicIntegerArray(2);
-        if (config.controller().slurmctldPort() == 0 || config.controller().grpcPort() == 0) {
+        if (!config.controller().portsAsFiles()
+                || config.controller().slurmctldPort() == 0
+                || config.controller().grpcPort() == 0) {
             reconfigurer = new ServedPorts(reconfigurer, () -> boundPorts.get(0), () -> boundPorts.get(1));
         }
         NodeReadings readings = new NodeReadings();

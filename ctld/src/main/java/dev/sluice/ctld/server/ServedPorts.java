@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.function.IntSupplier;
 
 /**
- * What a controller started on port 0 serves to configless node daemons: the files as read, with
+ * What a controller started on port 0, or on ports given on its command line, serves to configless node daemons: the files as read, with
  * the ports it actually bound in place of what the files say ({@code SlurmctldPort} in
  * slurm.conf, {@code SlurmctldGrpcPort} in sluice.conf), so that a node fetching its
  * configuration from this controller reaches this controller; and {@code scontrol show config}

@@ -72,6 +72,10 @@ class TestServedPorts {
         CtldConfig pinned = CtldMain.listening(files, 7000, null, none);
         assertThat(pinned.controller().slurmctldPort()).isEqualTo(7000);
         assertThat(pinned.controller().grpcPort()).isEqualTo(7100);
+        // Ports given on the command line, even fixed ones, are what the controller serves and
+        // reports (CtldServer wraps its files in ServedPorts), not the files' 6817.
+        assertThat(pinned.controller().portsAsFiles()).isFalse();
+        assertThat(files.controller().portsAsFiles()).isTrue();
         CtldConfig named = CtldMain.listening(files, 7000, null, SluiceConf.parse("SlurmctldGrpcPort=9000\n", "s"));
         assertThat(named.controller().grpcPort()).isEqualTo(9000);
         CtldConfig both = CtldMain.listening(files, 0, 7200, none);
