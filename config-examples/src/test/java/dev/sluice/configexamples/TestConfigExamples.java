@@ -83,7 +83,7 @@ class TestConfigExamples {
         });
         assertThat(conf.partitions()).extracting(PartitionConf::name).containsExactly("gpu", "all", "slurm-bridge");
         assertThat(conf.defaultPartition().orElseThrow().name()).isEqualTo("all");
-        assertThat(conf.partition("slurm-bridge").orElseThrow().maxTimeMinutes())
+        assertThat(conf.partition("slurm-bridge").orElseThrow().limits().maxTimeMinutes())
                 .isEqualTo(TimeLimit.INFINITE);
         GresConf gres = GresConfReader.read(dir.resolve("gres.conf"));
         assertThat(gres.autoDetectFor("slinky-lab-worker")).isEqualTo("off");

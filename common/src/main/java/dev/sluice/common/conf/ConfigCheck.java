@@ -75,8 +75,10 @@ public final class ConfigCheck {
         for (PartitionConf p : conf.partitions()) {
             out.println("  " + p.name() + (p.isDefault() ? "*" : "") + " Nodes="
                     + (p.nodeNames().isEmpty() ? "(null)" : HostList.compressSorted(p.nodeNames()))
-                    + " MaxTime=" + TimeLimit.format(p.maxTimeMinutes()) + " State=" + p.state()
-                    + (p.allowGroups().isEmpty() ? "" : " AllowGroups=" + String.join(",", p.allowGroups())));
+                    + " MaxTime=" + TimeLimit.format(p.limits().maxTimeMinutes()) + " State=" + p.state()
+                    + (p.access().allowGroups().isEmpty()
+                            ? ""
+                            : " AllowGroups=" + String.join(",", p.access().allowGroups())));
         }
         if (gres != null) {
             out.println();

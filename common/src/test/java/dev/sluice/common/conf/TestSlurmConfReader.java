@@ -166,19 +166,19 @@ class TestSlurmConfReader {
         PartitionConf all = c.partition("all").orElseThrow();
         assertThat(all.nodeNames()).containsExactly("n1", "n2", "n3", "n4", "c1", "c2");
         assertThat(all.isDefault()).isTrue();
-        assertThat(all.maxTimeMinutes()).isEqualTo(1440);
-        assertThat(all.defaultTimeMinutes()).isEqualTo(TimeLimit.NOT_SET);
-        assertThat(all.allowGroups()).isEmpty();
+        assertThat(all.limits().maxTimeMinutes()).isEqualTo(1440);
+        assertThat(all.limits().defaultTimeMinutes()).isEqualTo(TimeLimit.NOT_SET);
+        assertThat(all.access().allowGroups()).isEmpty();
         PartitionConf gpu = c.partition("gpu").orElseThrow();
         assertThat(gpu.nodeNames()).containsExactly("n1", "n2", "n3", "n4", "c1");
-        assertThat(gpu.maxTimeMinutes()).isEqualTo(TimeLimit.INFINITE);
-        assertThat(gpu.allowGroups()).containsExactly("a", "b");
-        assertThat(gpu.overSubscribe()).isEqualTo("FORCE:2");
+        assertThat(gpu.limits().maxTimeMinutes()).isEqualTo(TimeLimit.INFINITE);
+        assertThat(gpu.access().allowGroups()).containsExactly("a", "b");
+        assertThat(gpu.scheduling().overSubscribe()).isEqualTo("FORCE:2");
         PartitionConf old = c.partition("old").orElseThrow();
-        assertThat(old.overSubscribe()).isEqualTo("YES:4");
+        assertThat(old.scheduling().overSubscribe()).isEqualTo("YES:4");
         assertThat(old.state()).isEqualTo(PartitionState.DRAIN);
-        assertThat(old.defaultTimeMinutes()).isEqualTo(30);
-        assertThat(old.priorityTier()).isEqualTo(5);
+        assertThat(old.limits().defaultTimeMinutes()).isEqualTo(30);
+        assertThat(old.scheduling().priorityTier()).isEqualTo(5);
         assertThat(c.defaultPartition().orElseThrow().name()).isEqualTo("all");
         assertThat(c.nodeSets().getFirst().nodeNames()).containsExactly("n1", "n2", "n3", "n4");
     }
@@ -314,10 +314,11 @@ class TestSlurmConfReader {
         assertThat(c.node("a").orElseThrow().state()).isEqualTo("UNKNOWN");
         assertThat(c.node("b").orElseThrow().coreSpecCount()).isEqualTo(1);
         assertThat(c.node("b").orElseThrow().memSpecLimitMb()).isZero();
-        assertThat(c.partition("p").orElseThrow().overSubscribe()).isEqualTo("NO");
-        assertThat(c.partition("p").orElseThrow().defMemPerCpuMb()).isZero();
-        assertThat(c.partition("q").orElseThrow().overSubscribe()).isEqualTo("FORCE:4");
-        assertThat(c.partition("q").orElseThrow().selectTypeParameters()).isEqualTo("CR_Core_Memory");
+        assertThat(c.partition("p").orElseThrow().scheduling().overSubscribe()).isEqualTo("NO");
+        assertThat(c.partition("p").orElseThrow().memory().defMemPerCpuMb()).isZero();
+        assertThat(c.partition("q").orElseThrow().scheduling().overSubscribe()).isEqualTo("FORCE:4");
+        assertThat(c.partition("q").orElseThrow().scheduling().selectTypeParameters())
+                .isEqualTo("CR_Core_Memory");
         assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a OverSubscribe=bogus\n"))
                 .hasMessage("slurm.conf:4: Bad value \"bogus\" for OverSubscribe");
         assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a SelectTypeParameters=bogus\n"))

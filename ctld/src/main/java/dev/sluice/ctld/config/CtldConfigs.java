@@ -105,19 +105,19 @@ public final class CtldConfigs {
                     p.name(),
                     p.nodeNames(),
                     p.isDefault(),
-                    minutes(p.maxTimeMinutes()),
-                    minutes(p.defaultTimeMinutes()),
-                    nodeCount(p.maxNodes()),
-                    (int) Math.min(Integer.MAX_VALUE, p.minNodes()),
+                    minutes(p.limits().maxTimeMinutes()),
+                    minutes(p.limits().defaultTimeMinutes()),
+                    nodeCount(p.limits().maxNodes()),
+                    (int) Math.min(Integer.MAX_VALUE, p.limits().minNodes()),
                     p.state(),
-                    p.defMemPerCpuMb(),
-                    p.maxMemPerNodeMb(),
-                    p.priorityTier(),
-                    p.priorityJobFactor(),
-                    p.hidden(),
+                    p.memory().defMemPerCpuMb(),
+                    p.memory().maxMemPerNodeMb(),
+                    p.scheduling().priorityTier(),
+                    p.scheduling().priorityJobFactor(),
+                    p.access().hidden(),
                     shownPreemptMode(conf, p),
-                    p.graceTimeSeconds(),
-                    p.overSubscribe()));
+                    p.scheduling().graceTimeSeconds(),
+                    p.scheduling().overSubscribe()));
         }
         boolean memory = conf.selectTypeParameters().stream()
                 .anyMatch(s -> s.toUpperCase(Locale.ROOT).contains("MEMORY"));
@@ -218,7 +218,7 @@ public final class CtldConfigs {
         for (PartitionConf p : conf.partitions()) {
             boolean all = false;
             Set<String> features = new TreeSet<>();
-            for (String item : topLevelItems(p.nodesExpr())) {
+            for (String item : p.members().exprItems()) {
                 if (item.equalsIgnoreCase("ALL")) {
                     all = true;
                 } else if (setFeatures.containsKey(item)) {
@@ -230,28 +230,6 @@ public final class CtldConfigs {
             }
         }
         return out;
-    }
-
-    /** {@code a[1-3],ALL,set} → its items; commas inside brackets belong to a hostlist. */
-    private static List<String> topLevelItems(String expr) {
-        List<String> items = new ArrayList<>();
-        int depth = 0;
-        StringBuilder cur = new StringBuilder();
-        for (char c : (expr == null ? "" : expr).toCharArray()) {
-            if (c == '[') {
-                depth++;
-            } else if (c == ']') {
-                depth--;
-            }
-            if (c == ',' && depth == 0) {
-                items.add(cur.toString().strip());
-                cur.setLength(0);
-            } else {
-                cur.append(c);
-            }
-        }
-        items.add(cur.toString().strip());
-        return items;
     }
 
     /**
@@ -296,20 +274,7 @@ public final class CtldConfigs {
      * ({@code OFF}, {@code CANCEL}, {@code REQUEUE}, {@code GANG,SUSPEND}).
      */
     static String shownPreemptMode(SlurmConf conf, PartitionConf p) {
-        String own = p.preemptMode().isBlank() ? conf.value("PreemptMode").orElse("OFF") : p.preemptMode();
-        List<String> words = new ArrayList<>();
-        for (String w : own.split(",")) {
-            String u = w.strip().toUpperCase(Locale.ROOT);
-            if (!u.isEmpty() && !u.equals("OFF")) {
-                words.add(u);
-            }
-        }
-        if (words.isEmpty()) {
-            return "OFF";
-        }
-        // Slurm prints GANG first (preempt_mode_string).
-        words.sort(java.util.Comparator.comparing((String w) -> !w.equals("GANG")));
-        return String.join(",", words);
+        return p.scheduling().shownPreemptMode(conf.value("PreemptMode").orElse("OFF"));
     }
 
     /**
@@ -324,7 +289,7 @@ public final class CtldConfigs {
                 PreemptMode.parse(conf.value("PreemptMode").orElse("OFF")).orElse(PreemptMode.OFF);
         Map<String, PreemptMode> partitionModes = new java.util.HashMap<>();
         for (PartitionConf p : conf.partitions()) {
-            PreemptMode.parse(p.preemptMode()).ifPresent(m -> partitionModes.put(p.name(), m));
+            PreemptMode.parse(p.scheduling().preemptMode()).ifPresent(m -> partitionModes.put(p.name(), m));
         }
         long exempt = conf.value("PreemptExemptTime")
                 .map(v -> TimeLimit.parseSeconds(v))
