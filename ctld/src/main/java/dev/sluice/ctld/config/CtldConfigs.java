@@ -77,23 +77,15 @@ public final class CtldConfigs {
         List<Node> nodes = new ArrayList<>();
         Set<String> gresNames = new TreeSet<>(conf.gresTypes());
         for (NodeConf n : conf.nodes()) {
-            NodeHardware hw = new NodeHardware(
-                    n.cpus(),
-                    n.boards(),
-                    n.sockets(),
-                    n.coresPerSocket(),
-                    n.threadsPerCore(),
-                    n.realMemoryMb(),
-                    n.tmpDiskMb());
-            boolean future = n.state().equalsIgnoreCase("FUTURE");
-            GresInventory inventory = GresInventory.of(n.gresList(), gresConf.forNode(n.name()));
+            boolean future = n.status().state().equalsIgnoreCase("FUTURE");
+            GresInventory inventory = GresInventory.of(n.gres().specs(), gresConf.forNode(n.name()));
             inventory.units().forEach(u -> gresNames.add(u.name()));
             nodes.add(Node.configured(
                     n.name(),
-                    n.hostname(),
-                    n.addr(),
-                    n.port(),
-                    hw,
+                    n.address().hostname(),
+                    n.address().addr(),
+                    n.address().port(),
+                    NodeHardware.configured(n.hardware()),
                     n.features(),
                     inventory,
                     (int) Math.min(Integer.MAX_VALUE, n.weight()),
