@@ -101,7 +101,7 @@ class TestConfigExamples {
                 .containsExactly("gpu:tesla:2", "gpu:kepler:2", "mps:400", "bandwidth:lustre:no_consume:4G");
         GresConf gres = GresConfReader.read(dir.resolve("gres.conf"));
         assertThat(gres.forNode("tux3").stream()
-                        .filter(l -> l.hasFlag("CountOnly"))
+                        .filter(l -> l.options().hasFlag("CountOnly"))
                         .toList())
                 .hasSize(1);
     }

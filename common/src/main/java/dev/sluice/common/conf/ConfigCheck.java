@@ -157,7 +157,7 @@ public final class ConfigCheck {
                 List<String> unknown =
                         l.nodeNames().stream().filter(n -> !known.contains(n)).toList();
                 if (!unknown.isEmpty() && !conf.nodes().isEmpty()) {
-                    w.add(l.file() + ":" + l.line() + ": NodeName " + HostList.compress(unknown)
+                    w.add(l.source() + ": NodeName " + HostList.compress(unknown)
                             + " is not defined in slurm.conf (fine for nodes that register dynamically)");
                 }
             }
