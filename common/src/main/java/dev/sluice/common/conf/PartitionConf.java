@@ -93,12 +93,30 @@ public record PartitionConf(
             boolean reqResv,
             boolean hidden) {
 
+        /** Anyone may use it, and it is listed. */
+        public static final Access OPEN =
+                new Access(List.of(), List.of(), List.of(), List.of(), List.of(), false, false, false, false);
+
         public Access {
             allowGroups = List.copyOf(allowGroups);
             allowAccounts = List.copyOf(allowAccounts);
             allowQos = List.copyOf(allowQos);
             denyAccounts = List.copyOf(denyAccounts);
             denyQos = List.copyOf(denyQos);
+        }
+
+        /** The same rules, listed or not ({@code scontrol update Hidden=}). */
+        public Access withHidden(boolean newHidden) {
+            return new Access(
+                    allowGroups,
+                    allowAccounts,
+                    allowQos,
+                    denyAccounts,
+                    denyQos,
+                    exclusiveUser,
+                    rootOnly,
+                    reqResv,
+                    newHidden);
         }
     }
 

@@ -13,7 +13,6 @@ import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.common.slurm.PreemptMode;
-import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.gres.GresInventory;
@@ -93,23 +92,21 @@ public final class CtldConfigs {
         }
         List<Partition> partitions = new ArrayList<>();
         for (PartitionConf p : conf.partitions()) {
+            Partition.Scheduling scheduling = new Partition.Scheduling(
+                    p.scheduling().priorityTier(),
+                    p.scheduling().priorityJobFactor(),
+                    p.scheduling().overSubscribe(),
+                    shownPreemptMode(conf, p),
+                    p.scheduling().graceTimeSeconds());
             partitions.add(new Partition(
                     p.name(),
                     p.nodeNames(),
                     p.isDefault(),
-                    minutes(p.limits().maxTimeMinutes()),
-                    minutes(p.limits().defaultTimeMinutes()),
-                    nodeCount(p.limits().maxNodes()),
-                    (int) Math.min(Integer.MAX_VALUE, p.limits().minNodes()),
                     p.state(),
-                    p.memory().defMemPerCpuMb(),
-                    p.memory().maxMemPerNodeMb(),
-                    p.scheduling().priorityTier(),
-                    p.scheduling().priorityJobFactor(),
-                    p.access().hidden(),
-                    shownPreemptMode(conf, p),
-                    p.scheduling().graceTimeSeconds(),
-                    p.scheduling().overSubscribe()));
+                    p.access(),
+                    Partition.Limits.of(p.limits()),
+                    p.memory(),
+                    scheduling));
         }
         boolean memory = conf.selectTypeParameters().stream()
                 .anyMatch(s -> s.toUpperCase(Locale.ROOT).contains("MEMORY"));
@@ -303,14 +300,5 @@ public final class CtldConfigs {
     private static long seconds(String time) {
         long s = TimeLimit.parseSeconds(time);
         return s == TimeLimit.INFINITE ? Long.MAX_VALUE / 4 : s;
-    }
-
-    /** common's TimeLimit sentinels → the wire-compatible ones the controller keeps. */
-    static long minutes(long value) {
-        return value < 0 ? SlurmLimits.NO_VAL : SlurmLimits.toUint32(value);
-    }
-
-    private static int nodeCount(long value) {
-        return value == PartitionConf.UNLIMITED || value > Integer.MAX_VALUE ? Partition.NODES_UNLIMITED : (int) value;
     }
 }
