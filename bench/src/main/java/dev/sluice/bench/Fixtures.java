@@ -1,7 +1,6 @@
 package dev.sluice.bench;
 
 import dev.sluice.common.gres.GresSpec;
-import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.sched.SchedulePlan;
@@ -121,23 +120,7 @@ public final class Fixtures {
     }
 
     static Partition partition(String name, List<String> nodes, boolean isDefault) {
-        return new Partition(
-                name,
-                nodes,
-                isDefault,
-                JobRequest.TIME_INFINITE,
-                JobRequest.TIME_NOT_SET,
-                Partition.NODES_UNLIMITED,
-                0,
-                PartitionState.UP,
-                0,
-                0,
-                1,
-                1,
-                false,
-                "OFF",
-                0,
-                "NO");
+        return Partition.builder(name).nodes(nodes).isDefault(isDefault).build();
     }
 
     /** The scale harness's seeded mix (mostly small CPU jobs, some multi-node, some GPU). */

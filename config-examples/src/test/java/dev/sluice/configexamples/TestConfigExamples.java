@@ -61,10 +61,10 @@ class TestConfigExamples {
         GresConf gres = GresConfReader.read(dir.resolve("gres.conf"));
         for (NodeConf n : conf.nodes()) {
             for (String name :
-                    n.gresList().stream().map(GresSpec::name).distinct().toList()) {
+                    n.gres().specs().stream().map(GresSpec::name).distinct().toList()) {
                 assertThat(gres.countFor(n.name(), name))
                         .as(n.name() + " " + name)
-                        .isEqualTo(n.gresCount(name));
+                        .isEqualTo(n.gres().count(name));
             }
         }
     }
@@ -77,13 +77,13 @@ class TestConfigExamples {
         assertThat(conf.gresTypes()).containsExactly("gpu");
         assertThat(conf.nodes()).extracting(NodeConf::name).containsExactly("slinky-lab-worker", "slinky-lab-worker2");
         assertThat(conf.nodes()).allSatisfy(n -> {
-            assertThat(n.gresCount("gpu")).isEqualTo(3);
-            assertThat(n.cpus()).isEqualTo(8);
-            assertThat(n.threadsPerCore()).isEqualTo(2);
+            assertThat(n.gres().count("gpu")).isEqualTo(3);
+            assertThat(n.hardware().cpus()).isEqualTo(8);
+            assertThat(n.hardware().threadsPerCore()).isEqualTo(2);
         });
         assertThat(conf.partitions()).extracting(PartitionConf::name).containsExactly("gpu", "all", "slurm-bridge");
         assertThat(conf.defaultPartition().orElseThrow().name()).isEqualTo("all");
-        assertThat(conf.partition("slurm-bridge").orElseThrow().maxTimeMinutes())
+        assertThat(conf.partition("slurm-bridge").orElseThrow().limits().maxTimeMinutes())
                 .isEqualTo(TimeLimit.INFINITE);
         GresConf gres = GresConfReader.read(dir.resolve("gres.conf"));
         assertThat(gres.autoDetectFor("slinky-lab-worker")).isEqualTo("off");
@@ -96,12 +96,12 @@ class TestConfigExamples {
         Path dir = moduleDir().resolve("gres-guide");
         SlurmConf conf = SlurmConfReader.read(dir.resolve("slurm.conf"));
         NodeConf tux = conf.node("tux3").orElseThrow();
-        assertThat(tux.gresList())
+        assertThat(tux.gres().specs())
                 .extracting(GresSpec::toString)
                 .containsExactly("gpu:tesla:2", "gpu:kepler:2", "mps:400", "bandwidth:lustre:no_consume:4G");
         GresConf gres = GresConfReader.read(dir.resolve("gres.conf"));
         assertThat(gres.forNode("tux3").stream()
-                        .filter(l -> l.hasFlag("CountOnly"))
+                        .filter(l -> l.options().hasFlag("CountOnly"))
                         .toList())
                 .hasSize(1);
     }
@@ -111,10 +111,10 @@ class TestConfigExamples {
         SlurmConf conf = SlurmConfReader.read(moduleDir().resolve("site/slurm.conf"));
         assertThat(conf.controlHosts()).containsExactly("ctl1", "ctl2");
         assertThat(conf.nodes()).hasSize(152);
-        assertThat(conf.node("c001").orElseThrow().file()).endsWith("conf.d/nodes.conf");
+        assertThat(conf.node("c001").orElseThrow().source().file()).endsWith("conf.d/nodes.conf");
         assertThat(conf.partition("gpu").orElseThrow().nodeNames()).hasSize(20);
         assertThat(conf.partition("bigmem").orElseThrow().nodeNames()).containsExactly("m01", "m02", "m03", "m04");
-        assertThat(conf.node("g16").orElseThrow().state()).isEqualTo("DRAIN");
+        assertThat(conf.node("g16").orElseThrow().status().state()).isEqualTo("DRAIN");
         List<Long> weights =
                 conf.nodes().stream().map(NodeConf::weight).distinct().toList();
         assertThat(weights).containsExactly(10L, 50L, 100L, 200L);

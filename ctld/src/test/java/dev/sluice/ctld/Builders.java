@@ -1,7 +1,6 @@
 package dev.sluice.ctld;
 
 import dev.sluice.common.gres.GresSpec;
-import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.ctld.gres.GresDemand;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
@@ -47,23 +46,7 @@ public final class Builders {
     }
 
     public static Partition aPartition(String name, List<String> nodes) {
-        return new Partition(
-                name,
-                nodes,
-                true,
-                JobRequest.TIME_INFINITE,
-                JobRequest.TIME_NOT_SET,
-                Partition.NODES_UNLIMITED,
-                0,
-                PartitionState.UP,
-                0,
-                0,
-                1,
-                1,
-                false,
-                "OFF",
-                0,
-                "NO");
+        return Partition.builder(name).nodes(nodes).isDefault(true).build();
     }
 
     public static final class NodeBuilder {

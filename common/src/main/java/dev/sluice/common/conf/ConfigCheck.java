@@ -75,8 +75,10 @@ public final class ConfigCheck {
         for (PartitionConf p : conf.partitions()) {
             out.println("  " + p.name() + (p.isDefault() ? "*" : "") + " Nodes="
                     + (p.nodeNames().isEmpty() ? "(null)" : HostList.compressSorted(p.nodeNames()))
-                    + " MaxTime=" + TimeLimit.format(p.maxTimeMinutes()) + " State=" + p.state()
-                    + (p.allowGroups().isEmpty() ? "" : " AllowGroups=" + String.join(",", p.allowGroups())));
+                    + " MaxTime=" + TimeLimit.format(p.limits().maxTimeMinutes()) + " State=" + p.state()
+                    + (p.access().allowGroups().isEmpty()
+                            ? ""
+                            : " AllowGroups=" + String.join(",", p.access().allowGroups())));
         }
         if (gres != null) {
             out.println();
@@ -115,13 +117,17 @@ public final class ConfigCheck {
     private static Map<String, List<String>> groupNodes(SlurmConf conf) {
         Map<String, List<String>> groups = new LinkedHashMap<>();
         for (NodeConf n : conf.nodes()) {
-            String key = "CPUs=" + n.cpus() + " Boards=" + n.boards() + " SocketsPerBoard=" + n.socketsPerBoard()
-                    + " CoresPerSocket=" + n.coresPerSocket() + " ThreadsPerCore=" + n.threadsPerCore()
-                    + " RealMemory=" + n.realMemoryMb()
-                    + (n.gresList().isEmpty() ? "" : " Gres=" + n.gres())
+            String key = "CPUs=" + n.hardware().cpus() + " Boards="
+                    + n.hardware().boards() + " SocketsPerBoard=" + n.hardware().socketsPerBoard()
+                    + " CoresPerSocket=" + n.hardware().coresPerSocket() + " ThreadsPerCore="
+                    + n.hardware().threadsPerCore()
+                    + " RealMemory=" + n.hardware().realMemoryMb()
+                    + (n.gres().specs().isEmpty() ? "" : " Gres=" + n.gres().raw())
                     + (n.features().isEmpty() ? "" : " Features=" + String.join(",", n.features()))
                     + (n.weight() == 1 ? "" : " Weight=" + n.weight())
-                    + (n.state().equals("UNKNOWN") ? "" : " State=" + n.state());
+                    + (n.status().state().equals("UNKNOWN")
+                            ? ""
+                            : " State=" + n.status().state());
             groups.computeIfAbsent(key, k -> new ArrayList<>()).add(n.name());
         }
         return groups;
@@ -133,11 +139,11 @@ public final class ConfigCheck {
         List<String> types =
                 conf.gresTypes().stream().map(t -> t.toLowerCase(Locale.ROOT)).toList();
         for (NodeConf n : conf.nodes()) {
-            n.gresList().stream()
+            n.gres().specs().stream()
                     .map(g -> g.name().toLowerCase(Locale.ROOT))
                     .filter(g -> !types.contains(g))
                     .distinct()
-                    .forEach(g -> w.add(n.file() + ":" + n.line() + ": node " + n.name() + " has Gres " + g
+                    .forEach(g -> w.add(n.source() + ": node " + n.name() + " has Gres " + g
                             + " that is not in GresTypes; Slurm will not schedule it"));
         }
         conf.value("PluginDir")
@@ -151,14 +157,14 @@ public final class ConfigCheck {
                 List<String> unknown =
                         l.nodeNames().stream().filter(n -> !known.contains(n)).toList();
                 if (!unknown.isEmpty() && !conf.nodes().isEmpty()) {
-                    w.add(l.file() + ":" + l.line() + ": NodeName " + HostList.compress(unknown)
+                    w.add(l.source() + ": NodeName " + HostList.compress(unknown)
                             + " is not defined in slurm.conf (fine for nodes that register dynamically)");
                 }
             }
             for (NodeConf n : conf.nodes()) {
                 for (String name :
-                        n.gresList().stream().map(g -> g.name()).distinct().toList()) {
-                    long configured = n.gresCount(name);
+                        n.gres().specs().stream().map(g -> g.name()).distinct().toList()) {
+                    long configured = n.gres().count(name);
                     long inFile = gres.countFor(n.name(), name);
                     boolean detected = !gres.autoDetectFor(n.name()).equals("off");
                     if (inFile > 0 && inFile != configured && !detected) {

@@ -53,32 +53,7 @@ final class DownNodes {
         List<NodeConf> out = new ArrayList<>();
         for (NodeConf n : nodes) {
             String[] o = override.get(n.name());
-            out.add(
-                    o == null
-                            ? n
-                            : new NodeConf(
-                                    n.name(),
-                                    n.hostname(),
-                                    n.addr(),
-                                    n.port(),
-                                    n.cpus(),
-                                    n.boards(),
-                                    n.socketsPerBoard(),
-                                    n.coresPerSocket(),
-                                    n.threadsPerCore(),
-                                    n.realMemoryMb(),
-                                    n.tmpDiskMb(),
-                                    n.gres(),
-                                    n.gresList(),
-                                    n.features(),
-                                    n.weight(),
-                                    o[0],
-                                    o[1],
-                                    n.coreSpecCount(),
-                                    n.cpuSpecList(),
-                                    n.memSpecLimitMb(),
-                                    n.file(),
-                                    n.line()));
+            out.add(o == null ? n : n.withStatus(new NodeConf.Status(o[0], o[1])));
         }
         return List.copyOf(out);
     }

@@ -133,19 +133,16 @@ public final class GresConfReader {
             }
         }
         ConfEntry links = kv.containsKey("Links") ? kv.get("Links") : kv.get("Link");
-        return new GresConfLine(
-                nodes,
-                name,
-                Optional.ofNullable(kv.get("Type")).map(ConfEntry::value),
-                files,
-                multiple,
-                count,
-                cores,
-                links == null ? "" : links.value(),
-                flags,
-                Optional.ofNullable(auto).map(a -> a.value().toLowerCase(Locale.ROOT)),
-                ll.file(),
-                ll.line());
+        return GresConfLine.builder(name)
+                .nodeNames(nodes)
+                .type(Optional.ofNullable(kv.get("Type")).map(ConfEntry::value))
+                .count(count)
+                .devices(new GresConfLine.Devices(files, multiple))
+                .affinity(new GresConfLine.Affinity(cores, links == null ? "" : links.value()))
+                .options(new GresConfLine.Options(
+                        flags, Optional.ofNullable(auto).map(x -> x.value().toLowerCase(Locale.ROOT))))
+                .source(new ConfSource(ll.file(), ll.line()))
+                .build();
     }
 
     private static long count(ConfEntry e, String name) throws ConfigException {

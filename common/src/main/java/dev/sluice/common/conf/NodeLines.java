@@ -87,7 +87,7 @@ final class NodeLines {
         List<String> addrs = positional(eff.get("NodeAddr"), names, "NodeAddr");
         List<Integer> ports = ports(eff.get("Port"), names.size(), slurmdPort);
         Topology t = topology(eff);
-        String at = head.file() + ":" + head.line() + ": NodeNames=" + head.value();
+        String at = ConfSource.of(head) + ": NodeNames=" + head.value();
         if (eff.containsKey("Sockets") && eff.containsKey("SocketsPerBoard")) {
             warnings.add(at + " Sockets=# and SocketsPerBoard=# is invalid , using SocketsPerBoard");
         }
@@ -133,29 +133,24 @@ final class NodeLines {
         for (int i = 0; i < names.size(); i++) {
             String hostname = hostnames == null ? names.get(i) : hostnames.get(i);
             String addr = addrs == null ? hostname : addrs.get(i);
-            out.add(new NodeConf(
-                    names.get(i),
-                    hostname,
-                    addr,
-                    ports.get(i),
-                    t.cpus,
-                    t.boards,
-                    t.socketsPerBoard,
-                    t.cores,
-                    t.threads,
-                    realMemory,
-                    tmpDisk,
-                    gres,
-                    gresList,
-                    features,
-                    weight,
-                    state,
-                    str(eff, "Reason", ""),
-                    (int) coreSpec,
-                    cpuSpecList,
-                    memSpec,
-                    head.file(),
-                    head.line()));
+            out.add(NodeConf.builder(names.get(i))
+                    .hostname(hostname)
+                    .addr(addr)
+                    .port(ports.get(i))
+                    .cpus(t.cpus)
+                    .boards(t.boards)
+                    .socketsPerBoard(t.socketsPerBoard)
+                    .coresPerSocket(t.cores)
+                    .threadsPerCore(t.threads)
+                    .realMemoryMb(realMemory)
+                    .tmpDiskMb(tmpDisk)
+                    .gres(new NodeConf.Gres(gres, gresList))
+                    .features(features)
+                    .weight(weight)
+                    .status(new NodeConf.Status(state, str(eff, "Reason", "")))
+                    .spec(new NodeConf.Specialization((int) coreSpec, cpuSpecList, memSpec))
+                    .source(ConfSource.of(head))
+                    .build());
         }
         return out;
     }

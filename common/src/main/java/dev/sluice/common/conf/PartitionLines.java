@@ -56,7 +56,7 @@ final class PartitionLines {
             Map<String, NodeSetConf> nodeSets,
             List<String> warnings)
             throws ConfigException {
-        String at = head.file() + ":" + head.line() + ": ";
+        String at = ConfSource.of(head) + ": ";
         String overSubscribe = PartitionValues.overSubscribe(eff.get("OverSubscribe"), at, warnings);
         String selectType = PartitionValues.selectTypeParameters(eff.get("SelectTypeParameters"));
         PartitionValues.preemptMode(eff.get("PreemptMode"));
@@ -76,41 +76,40 @@ final class PartitionLines {
         PartitionState state = PartitionState.parse(NodeLines.str(eff, "State", "UP"))
                 .orElseThrow(() -> eff.get("State")
                         .error("Invalid partition state \"" + eff.get("State").value() + "\""));
-        return new PartitionConf(
-                head.value(),
-                members,
-                nodesExpr,
-                bool(eff, "Default"),
-                time(eff, "MaxTime", TimeLimit.INFINITE),
-                time(eff, "DefaultTime", TimeLimit.NOT_SET),
-                NodeLines.num(eff, "MaxNodes", PartitionConf.UNLIMITED),
-                NodeLines.num(eff, "MinNodes", 0),
-                state,
-                Values.list(NodeLines.str(eff, "AllowGroups", "ALL")),
-                Values.list(NodeLines.str(eff, "AllowAccounts", "ALL")),
-                Values.list(NodeLines.str(eff, "AllowQos", "ALL")),
-                Values.list(NodeLines.str(eff, "DenyAccounts", "")),
-                Values.list(NodeLines.str(eff, "DenyQos", "")),
-                overSubscribe,
-                (int) NodeLines.num(eff, "PriorityTier", NodeLines.num(eff, "Priority", 1)),
-                (int) NodeLines.num(eff, "PriorityJobFactor", NodeLines.num(eff, "Priority", 1)),
-                defMemPerCpu,
-                NodeLines.num(eff, "DefMemPerNode", 0),
-                NodeLines.num(eff, "MaxMemPerCPU", 0),
-                NodeLines.num(eff, "MaxMemPerNode", 0),
-                NodeLines.num(eff, "MaxCPUsPerNode", PartitionConf.UNLIMITED),
-                NodeLines.str(eff, "TRESBillingWeights", ""),
-                bool(eff, "ExclusiveUser"),
-                NodeLines.str(eff, "QOS", ""),
-                bool(eff, "Hidden"),
-                bool(eff, "RootOnly"),
-                bool(eff, "ReqResv"),
-                bool(eff, "LLN"),
-                NodeLines.num(eff, "GraceTime", 0),
-                NodeLines.str(eff, "PreemptMode", ""),
-                selectType,
-                head.file(),
-                head.line());
+        return PartitionConf.builder(head.value())
+                .nodes(members, nodesExpr)
+                .isDefault(bool(eff, "Default"))
+                .state(state)
+                .allowGroups(Values.list(NodeLines.str(eff, "AllowGroups", "ALL")))
+                .allowAccounts(Values.list(NodeLines.str(eff, "AllowAccounts", "ALL")))
+                .allowQos(Values.list(NodeLines.str(eff, "AllowQos", "ALL")))
+                .denyAccounts(Values.list(NodeLines.str(eff, "DenyAccounts", "")))
+                .denyQos(Values.list(NodeLines.str(eff, "DenyQos", "")))
+                .exclusiveUser(bool(eff, "ExclusiveUser"))
+                .rootOnly(bool(eff, "RootOnly"))
+                .reqResv(bool(eff, "ReqResv"))
+                .hidden(bool(eff, "Hidden"))
+                .maxTimeMinutes(time(eff, "MaxTime", TimeLimit.INFINITE))
+                .defaultTimeMinutes(time(eff, "DefaultTime", TimeLimit.NOT_SET))
+                .maxNodes(NodeLines.num(eff, "MaxNodes", PartitionConf.UNLIMITED))
+                .minNodes(NodeLines.num(eff, "MinNodes", 0))
+                .maxCpusPerNode(NodeLines.num(eff, "MaxCPUsPerNode", PartitionConf.UNLIMITED))
+                .memory(new PartitionConf.Memory(
+                        defMemPerCpu,
+                        NodeLines.num(eff, "DefMemPerNode", 0),
+                        NodeLines.num(eff, "MaxMemPerCPU", 0),
+                        NodeLines.num(eff, "MaxMemPerNode", 0)))
+                .priorityTier((int) NodeLines.num(eff, "PriorityTier", NodeLines.num(eff, "Priority", 1)))
+                .priorityJobFactor((int) NodeLines.num(eff, "PriorityJobFactor", NodeLines.num(eff, "Priority", 1)))
+                .overSubscribe(overSubscribe)
+                .preemptMode(NodeLines.str(eff, "PreemptMode", ""))
+                .graceTimeSeconds(NodeLines.num(eff, "GraceTime", 0))
+                .lln(bool(eff, "LLN"))
+                .selectTypeParameters(selectType)
+                .qos(NodeLines.str(eff, "QOS", ""))
+                .tresBillingWeights(NodeLines.str(eff, "TRESBillingWeights", ""))
+                .source(ConfSource.of(head))
+                .build();
     }
 
     static List<String> resolveNodes(ConfEntry e, Set<String> allNodes, Map<String, NodeSetConf> nodeSets, String owner)

@@ -29,7 +29,7 @@ class TestGresConfReader {
         assertThat(g.autoDetect()).contains("nvml");
         assertThat(g.countFor("any", "gpu")).isEqualTo(2);
         assertThat(g.countFor("any", "mps")).isEqualTo(200);
-        assertThat(g.lines().get(1).cores()).containsExactly(2, 3);
+        assertThat(g.lines().get(1).affinity().cores()).containsExactly(2, 3);
         assertThat(g.lines().get(1).type()).contains("tesla");
     }
 
@@ -46,7 +46,7 @@ class TestGresConfReader {
         assertThat(g.forNode("tux14")).hasSize(1);
         assertThat(g.forNode("tux1")).isEmpty();
         assertThat(g.countFor("tux12", "bandwidth")).isEqualTo(4L << 30);
-        assertThat(g.forNode("tux12").get(1).hasFlag("countonly")).isTrue();
+        assertThat(g.forNode("tux12").get(1).options().hasFlag("countonly")).isTrue();
     }
 
     @Test

@@ -94,7 +94,7 @@ class TestSlurmConfReader {
                 + "PARTITIONNAME=p nodes=n1\n");
         assertThat(c.value("CLUSTERNAME")).contains("x");
         assertThat(c.nodes().getFirst().features()).containsExactly("a", "b");
-        assertThat(c.nodes().getFirst().reason()).isEqualTo("two words");
+        assertThat(c.nodes().getFirst().status().reason()).isEqualTo("two words");
     }
 
     @Test
@@ -102,9 +102,9 @@ class TestSlurmConfReader {
         SlurmConf c = parse("# comment\nClusterName = c # trailing\nSlurmctldHost=h\n"
                 + "NodeName=n[1-2] \\\n   CPUs=4 \\\n   RealMemory=1000\nPartitionName=p Nodes=ALL\n");
         assertThat(c.nodes()).extracting(NodeConf::name).containsExactly("n1", "n2");
-        assertThat(c.nodes().get(1).cpus()).isEqualTo(4);
-        assertThat(c.nodes().get(1).realMemoryMb()).isEqualTo(1000);
-        assertThat(c.nodes().get(1).line()).isEqualTo(4);
+        assertThat(c.nodes().get(1).hardware().cpus()).isEqualTo(4);
+        assertThat(c.nodes().get(1).hardware().realMemoryMb()).isEqualTo(1000);
+        assertThat(c.nodes().get(1).source().line()).isEqualTo(4);
     }
 
     @Test
@@ -117,17 +117,17 @@ class TestSlurmConfReader {
                 """);
         assertThat(c.nodes()).hasSize(4);
         NodeConf n2 = c.node("n2").orElseThrow();
-        assertThat(n2.addr()).isEqualTo("10.0.0.2");
-        assertThat(n2.hostname()).isEqualTo("h8");
-        assertThat(n2.cpus()).isEqualTo(8);
-        assertThat(n2.gresCount("gpu")).isEqualTo(2);
+        assertThat(n2.address().addr()).isEqualTo("10.0.0.2");
+        assertThat(n2.address().hostname()).isEqualTo("h8");
+        assertThat(n2.hardware().cpus()).isEqualTo(8);
+        assertThat(n2.gres().count("gpu")).isEqualTo(2);
         NodeConf m1 = c.node("m1").orElseThrow();
-        assertThat(m1.cpus()).isEqualTo(4);
-        assertThat(m1.realMemoryMb()).isEqualTo(16000);
-        assertThat(m1.gresCount("gpu")).isEqualTo(2);
-        assertThat(m1.gresCount("mps")).isEqualTo(400);
-        assertThat(m1.addr()).isEqualTo("m1");
-        assertThat(m1.port()).isEqualTo(6818);
+        assertThat(m1.hardware().cpus()).isEqualTo(4);
+        assertThat(m1.hardware().realMemoryMb()).isEqualTo(16000);
+        assertThat(m1.gres().count("gpu")).isEqualTo(2);
+        assertThat(m1.gres().count("mps")).isEqualTo(400);
+        assertThat(m1.address().addr()).isEqualTo("m1");
+        assertThat(m1.address().port()).isEqualTo(6818);
     }
 
     @Test
@@ -140,16 +140,24 @@ class TestSlurmConfReader {
                 NodeName=e CPUs=7 CoresPerSocket=2
                 """);
         NodeConf a = c.node("a").orElseThrow();
-        assertThat(new int[] {a.cpus(), a.sockets(), a.coresPerSocket(), a.threadsPerCore()})
+        assertThat(new int[] {
+                    a.hardware().cpus(),
+                    a.hardware().sockets(),
+                    a.hardware().coresPerSocket(),
+                    a.hardware().threadsPerCore()
+                })
                 .containsExactly(16, 16, 1, 1);
-        assertThat(c.node("b").orElseThrow().cpus()).isEqualTo(16);
+        assertThat(c.node("b").orElseThrow().hardware().cpus()).isEqualTo(16);
         NodeConf cc = c.node("c").orElseThrow();
-        assertThat(cc.sockets()).isEqualTo(1);
+        assertThat(cc.hardware().sockets()).isEqualTo(1);
         NodeConf d = c.node("d").orElseThrow();
-        assertThat(new int[] {d.cpus(), d.boards(), d.socketsPerBoard()}).containsExactly(8, 2, 2);
+        assertThat(new int[] {
+                    d.hardware().cpus(), d.hardware().boards(), d.hardware().socketsPerBoard()
+                })
+                .containsExactly(8, 2, 2);
         // 7 CPUs cannot be split into sockets of 2 cores: sockets = boards = 1, CPUs corrected to 2
         NodeConf e = c.node("e").orElseThrow();
-        assertThat(new int[] {e.cpus(), e.sockets()}).containsExactly(2, 1);
+        assertThat(new int[] {e.hardware().cpus(), e.hardware().sockets()}).containsExactly(2, 1);
     }
 
     @Test
@@ -166,19 +174,19 @@ class TestSlurmConfReader {
         PartitionConf all = c.partition("all").orElseThrow();
         assertThat(all.nodeNames()).containsExactly("n1", "n2", "n3", "n4", "c1", "c2");
         assertThat(all.isDefault()).isTrue();
-        assertThat(all.maxTimeMinutes()).isEqualTo(1440);
-        assertThat(all.defaultTimeMinutes()).isEqualTo(TimeLimit.NOT_SET);
-        assertThat(all.allowGroups()).isEmpty();
+        assertThat(all.limits().maxTimeMinutes()).isEqualTo(1440);
+        assertThat(all.limits().defaultTimeMinutes()).isEqualTo(TimeLimit.NOT_SET);
+        assertThat(all.access().allowGroups()).isEmpty();
         PartitionConf gpu = c.partition("gpu").orElseThrow();
         assertThat(gpu.nodeNames()).containsExactly("n1", "n2", "n3", "n4", "c1");
-        assertThat(gpu.maxTimeMinutes()).isEqualTo(TimeLimit.INFINITE);
-        assertThat(gpu.allowGroups()).containsExactly("a", "b");
-        assertThat(gpu.overSubscribe()).isEqualTo("FORCE:2");
+        assertThat(gpu.limits().maxTimeMinutes()).isEqualTo(TimeLimit.INFINITE);
+        assertThat(gpu.access().allowGroups()).containsExactly("a", "b");
+        assertThat(gpu.scheduling().overSubscribe()).isEqualTo("FORCE:2");
         PartitionConf old = c.partition("old").orElseThrow();
-        assertThat(old.overSubscribe()).isEqualTo("YES:4");
+        assertThat(old.scheduling().overSubscribe()).isEqualTo("YES:4");
         assertThat(old.state()).isEqualTo(PartitionState.DRAIN);
-        assertThat(old.defaultTimeMinutes()).isEqualTo(30);
-        assertThat(old.priorityTier()).isEqualTo(5);
+        assertThat(old.limits().defaultTimeMinutes()).isEqualTo(30);
+        assertThat(old.scheduling().priorityTier()).isEqualTo(5);
         assertThat(c.defaultPartition().orElseThrow().name()).isEqualTo("all");
         assertThat(c.nodeSets().getFirst().nodeNames()).containsExactly("n1", "n2", "n3", "n4");
     }
@@ -188,7 +196,7 @@ class TestSlurmConfReader {
         IncludeResolver files = IncludeResolver.of(Map.of("nodes-lab.conf", "NodeName=n1\nPartitionName=p Nodes=n1\n"));
         SlurmConf c =
                 SlurmConfReader.parse("ClusterName=lab\nSlurmctldHost=h\ninclude nodes-%c.conf\n", "slurm.conf", files);
-        assertThat(c.nodes()).extracting(NodeConf::file).containsExactly("nodes-lab.conf");
+        assertThat(c.nodes()).extracting(n -> n.source().file()).containsExactly("nodes-lab.conf");
     }
 
     @Test
@@ -310,14 +318,15 @@ class TestSlurmConfReader {
                         "slurm.conf:7: Ignoring bad OverSubscribe value: YES:1",
                         "slurm.conf:7: Partition=p CpuBind='bogus' is invalid, ignored",
                         "slurm.conf:7: DefMemPerCPU ignored, since it's mutually exclusive with DefMemPerNode");
-        assertThat(c.node("a").orElseThrow().sockets()).isEqualTo(1);
-        assertThat(c.node("a").orElseThrow().state()).isEqualTo("UNKNOWN");
-        assertThat(c.node("b").orElseThrow().coreSpecCount()).isEqualTo(1);
-        assertThat(c.node("b").orElseThrow().memSpecLimitMb()).isZero();
-        assertThat(c.partition("p").orElseThrow().overSubscribe()).isEqualTo("NO");
-        assertThat(c.partition("p").orElseThrow().defMemPerCpuMb()).isZero();
-        assertThat(c.partition("q").orElseThrow().overSubscribe()).isEqualTo("FORCE:4");
-        assertThat(c.partition("q").orElseThrow().selectTypeParameters()).isEqualTo("CR_Core_Memory");
+        assertThat(c.node("a").orElseThrow().hardware().sockets()).isEqualTo(1);
+        assertThat(c.node("a").orElseThrow().status().state()).isEqualTo("UNKNOWN");
+        assertThat(c.node("b").orElseThrow().spec().coreSpecCount()).isEqualTo(1);
+        assertThat(c.node("b").orElseThrow().spec().memSpecLimitMb()).isZero();
+        assertThat(c.partition("p").orElseThrow().scheduling().overSubscribe()).isEqualTo("NO");
+        assertThat(c.partition("p").orElseThrow().memory().defMemPerCpuMb()).isZero();
+        assertThat(c.partition("q").orElseThrow().scheduling().overSubscribe()).isEqualTo("FORCE:4");
+        assertThat(c.partition("q").orElseThrow().scheduling().selectTypeParameters())
+                .isEqualTo("CR_Core_Memory");
         assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a OverSubscribe=bogus\n"))
                 .hasMessage("slurm.conf:4: Bad value \"bogus\" for OverSubscribe");
         assertThat(error(HEAD + "NodeName=a\nPartitionName=p Nodes=a SelectTypeParameters=bogus\n"))

@@ -13,7 +13,6 @@ import dev.sluice.common.conf.PartitionConf;
 import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.common.slurm.PreemptMode;
-import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.gres.GresInventory;
@@ -77,23 +76,15 @@ public final class CtldConfigs {
         List<Node> nodes = new ArrayList<>();
         Set<String> gresNames = new TreeSet<>(conf.gresTypes());
         for (NodeConf n : conf.nodes()) {
-            NodeHardware hw = new NodeHardware(
-                    n.cpus(),
-                    n.boards(),
-                    n.sockets(),
-                    n.coresPerSocket(),
-                    n.threadsPerCore(),
-                    n.realMemoryMb(),
-                    n.tmpDiskMb());
-            boolean future = n.state().equalsIgnoreCase("FUTURE");
-            GresInventory inventory = GresInventory.of(n.gresList(), gresConf.forNode(n.name()));
+            boolean future = n.status().state().equalsIgnoreCase("FUTURE");
+            GresInventory inventory = GresInventory.of(n.gres().specs(), gresConf.forNode(n.name()));
             inventory.units().forEach(u -> gresNames.add(u.name()));
             nodes.add(Node.configured(
                     n.name(),
-                    n.hostname(),
-                    n.addr(),
-                    n.port(),
-                    hw,
+                    n.address().hostname(),
+                    n.address().addr(),
+                    n.address().port(),
+                    NodeHardware.configured(n.hardware()),
                     n.features(),
                     inventory,
                     (int) Math.min(Integer.MAX_VALUE, n.weight()),
@@ -101,23 +92,21 @@ public final class CtldConfigs {
         }
         List<Partition> partitions = new ArrayList<>();
         for (PartitionConf p : conf.partitions()) {
+            Partition.Scheduling scheduling = new Partition.Scheduling(
+                    p.scheduling().priorityTier(),
+                    p.scheduling().priorityJobFactor(),
+                    p.scheduling().overSubscribe(),
+                    shownPreemptMode(conf, p),
+                    p.scheduling().graceTimeSeconds());
             partitions.add(new Partition(
                     p.name(),
                     p.nodeNames(),
                     p.isDefault(),
-                    minutes(p.maxTimeMinutes()),
-                    minutes(p.defaultTimeMinutes()),
-                    nodeCount(p.maxNodes()),
-                    (int) Math.min(Integer.MAX_VALUE, p.minNodes()),
                     p.state(),
-                    p.defMemPerCpuMb(),
-                    p.maxMemPerNodeMb(),
-                    p.priorityTier(),
-                    p.priorityJobFactor(),
-                    p.hidden(),
-                    shownPreemptMode(conf, p),
-                    p.graceTimeSeconds(),
-                    p.overSubscribe()));
+                    p.access(),
+                    Partition.Limits.of(p.limits()),
+                    p.memory(),
+                    scheduling));
         }
         boolean memory = conf.selectTypeParameters().stream()
                 .anyMatch(s -> s.toUpperCase(Locale.ROOT).contains("MEMORY"));
@@ -219,7 +208,7 @@ public final class CtldConfigs {
         for (PartitionConf p : conf.partitions()) {
             boolean all = false;
             Set<String> features = new TreeSet<>();
-            for (String item : topLevelItems(p.nodesExpr())) {
+            for (String item : p.members().exprItems()) {
                 if (item.equalsIgnoreCase("ALL")) {
                     all = true;
                 } else if (setFeatures.containsKey(item)) {
@@ -231,28 +220,6 @@ public final class CtldConfigs {
             }
         }
         return out;
-    }
-
-    /** {@code a[1-3],ALL,set} → its items; commas inside brackets belong to a hostlist. */
-    private static List<String> topLevelItems(String expr) {
-        List<String> items = new ArrayList<>();
-        int depth = 0;
-        StringBuilder cur = new StringBuilder();
-        for (char c : (expr == null ? "" : expr).toCharArray()) {
-            if (c == '[') {
-                depth++;
-            } else if (c == ']') {
-                depth--;
-            }
-            if (c == ',' && depth == 0) {
-                items.add(cur.toString().strip());
-                cur.setLength(0);
-            } else {
-                cur.append(c);
-            }
-        }
-        items.add(cur.toString().strip());
-        return items;
     }
 
     /**
@@ -297,20 +264,7 @@ public final class CtldConfigs {
      * ({@code OFF}, {@code CANCEL}, {@code REQUEUE}, {@code GANG,SUSPEND}).
      */
     static String shownPreemptMode(SlurmConf conf, PartitionConf p) {
-        String own = p.preemptMode().isBlank() ? conf.value("PreemptMode").orElse("OFF") : p.preemptMode();
-        List<String> words = new ArrayList<>();
-        for (String w : own.split(",")) {
-            String u = w.strip().toUpperCase(Locale.ROOT);
-            if (!u.isEmpty() && !u.equals("OFF")) {
-                words.add(u);
-            }
-        }
-        if (words.isEmpty()) {
-            return "OFF";
-        }
-        // Slurm prints GANG first (preempt_mode_string).
-        words.sort(java.util.Comparator.comparing((String w) -> !w.equals("GANG")));
-        return String.join(",", words);
+        return p.scheduling().shownPreemptMode(conf.value("PreemptMode").orElse("OFF"));
     }
 
     /**
@@ -325,7 +279,7 @@ public final class CtldConfigs {
                 PreemptMode.parse(conf.value("PreemptMode").orElse("OFF")).orElse(PreemptMode.OFF);
         Map<String, PreemptMode> partitionModes = new java.util.HashMap<>();
         for (PartitionConf p : conf.partitions()) {
-            PreemptMode.parse(p.preemptMode()).ifPresent(m -> partitionModes.put(p.name(), m));
+            PreemptMode.parse(p.scheduling().preemptMode()).ifPresent(m -> partitionModes.put(p.name(), m));
         }
         long exempt = conf.value("PreemptExemptTime")
                 .map(v -> TimeLimit.parseSeconds(v))
@@ -347,14 +301,5 @@ public final class CtldConfigs {
     private static long seconds(String time) {
         long s = TimeLimit.parseSeconds(time);
         return s == TimeLimit.INFINITE ? Long.MAX_VALUE / 4 : s;
-    }
-
-    /** common's TimeLimit sentinels → the wire-compatible ones the controller keeps. */
-    static long minutes(long value) {
-        return value < 0 ? SlurmLimits.NO_VAL : SlurmLimits.toUint32(value);
-    }
-
-    private static int nodeCount(long value) {
-        return value == PartitionConf.UNLIMITED || value > Integer.MAX_VALUE ? Partition.NODES_UNLIMITED : (int) value;
     }
 }

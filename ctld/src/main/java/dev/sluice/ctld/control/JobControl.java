@@ -97,9 +97,9 @@ public final class JobControl {
         SubmitChecks.reservation(state, request, now, limits.policy());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
-            limit = partition.defaultTimeMinutes() != JobRequest.TIME_NOT_SET
-                    ? partition.defaultTimeMinutes()
-                    : partition.maxTimeMinutes();
+            limit = partition.limits().defaultTimeMinutes() != JobRequest.TIME_NOT_SET
+                    ? partition.limits().defaultTimeMinutes()
+                    : partition.limits().maxTimeMinutes();
         }
         PerNodeFit.check(state, partition, request);
         List<NodeCapacity> idle = partition.nodes().stream()

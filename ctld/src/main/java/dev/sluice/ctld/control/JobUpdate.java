@@ -226,7 +226,7 @@ public final class JobUpdate {
                 .filter(p -> p.name().equals(job.partition()))
                 .findFirst()
                 .orElse(null);
-        if (job.isPending() && partition != null && partition.maxTimeMinutes() >= wanted) {
+        if (job.isPending() && partition != null && partition.limits().maxTimeMinutes() >= wanted) {
             out.add(t);
             return;
         }

@@ -56,9 +56,10 @@ public record GresInventory(List<GresUnit> units) {
         if (fileBacked) {
             for (GresConfLine line : lines) {
                 String type = line.type().orElse("");
-                boolean lineConsumable = consumable && !line.hasFlag("CountOnly");
+                boolean lineConsumable = consumable && !line.options().hasFlag("CountOnly");
                 for (String file : line.files()) {
-                    out.add(new GresUnit(name, type, out.size(), file, line.cores(), 1, lineConsumable));
+                    out.add(new GresUnit(
+                            name, type, out.size(), file, line.affinity().cores(), 1, lineConsumable));
                 }
             }
             return out;
@@ -85,14 +86,14 @@ public record GresInventory(List<GresUnit> units) {
                 lines.stream().filter(l -> !l.files().isEmpty()).toList();
         if (!bound.isEmpty()) {
             for (GresConfLine line : bound) {
-                long each = line.count() / line.files().size();
+                long each = line.countPerFile();
                 for (String file : line.files()) {
                     int index = gpus.stream()
                             .filter(g -> g.file().equals(file))
                             .mapToInt(GresUnit::index)
                             .findFirst()
                             .orElse(out.size());
-                    out.add(new GresUnit(name, "", index, file, line.cores(), each, true));
+                    out.add(new GresUnit(name, "", index, file, line.affinity().cores(), each, true));
                 }
             }
             return out;

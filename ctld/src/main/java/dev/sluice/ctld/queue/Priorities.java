@@ -2,7 +2,6 @@ package dev.sluice.ctld.queue;
 
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.Partition;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -56,7 +55,7 @@ public final class Priorities {
                 image.nodes().stream().mapToInt(v -> v.node().hardware().cpus()).sum();
         int totalNodes = image.nodes().size();
         int maxJobFactor = image.partitions().stream()
-                .mapToInt(Partition::priorityJobFactor)
+                .mapToInt(p -> p.scheduling().priorityJobFactor())
                 .max()
                 .orElse(1);
         for (Job job : image.jobs()) {
@@ -73,7 +72,7 @@ public final class Priorities {
                 size = 1.0 - size;
             }
             int factor = image.partition(job.partition())
-                    .map(Partition::priorityJobFactor)
+                    .map(p -> p.scheduling().priorityJobFactor())
                     .orElse(1);
             double partition = factor / (double) Math.max(1, maxJobFactor);
             double qosFactor = qos.factor(job.request().qos());

@@ -260,21 +260,24 @@ public final class InfoMapper {
                 .setNodes(p.nodes().isEmpty() ? "" : HostList.compress(p.nodes()))
                 .addAllNodeNames(p.nodes())
                 .setIsDefault(p.isDefault())
-                .setMaxTimeMinutes((int) p.maxTimeMinutes())
-                .setDefaultTimeMinutes((int) p.defaultTimeMinutes())
-                .setMaxNodes(p.maxNodes() == Partition.NODES_UNLIMITED ? -1 : p.maxNodes())
-                .setMinNodes(p.minNodes())
+                .setMaxTimeMinutes((int) p.limits().maxTimeMinutes())
+                .setDefaultTimeMinutes((int) p.limits().defaultTimeMinutes())
+                .setMaxNodes(
+                        p.limits().maxNodes() == Partition.NODES_UNLIMITED
+                                ? -1
+                                : p.limits().maxNodes())
+                .setMinNodes(p.limits().minNodes())
                 .setState(p.state().name())
                 .setTotalCpus(cpus)
                 .setTotalNodes(p.nodes().size())
-                .setPriorityTier(p.priorityTier())
-                .setPreemptMode(p.preemptMode())
-                .setOverSubscribe(p.overSubscribe())
-                .setGraceTimeSeconds(p.graceTimeSeconds())
-                .setPriorityJobFactor(p.priorityJobFactor())
-                .setHidden(p.hidden())
-                .setDefMemPerCpuMb(p.defMemPerCpuMb())
-                .setMaxMemPerNodeMb(p.maxMemPerNodeMb())
+                .setPriorityTier(p.scheduling().priorityTier())
+                .setPreemptMode(p.scheduling().preemptMode())
+                .setOverSubscribe(p.scheduling().overSubscribe())
+                .setGraceTimeSeconds(p.scheduling().graceTimeSeconds())
+                .setPriorityJobFactor(p.scheduling().priorityJobFactor())
+                .setHidden(p.access().hidden())
+                .setDefMemPerCpuMb(p.memory().defMemPerCpuMb())
+                .setMaxMemPerNodeMb(p.memory().maxMemPerNodeMb())
                 .build();
     }
 }

@@ -38,23 +38,16 @@ final class NodeAdmin {
         }
         List<StateRecord.NodeCreated> out = new ArrayList<>();
         for (NodeConf n : confs) {
-            String state = n.state().toUpperCase(java.util.Locale.ROOT);
+            String state = n.status().state().toUpperCase(java.util.Locale.ROOT);
             boolean future = state.equals("FUTURE") || state.equals("CLOUD");
             out.add(new StateRecord.NodeCreated(
                     n.name(),
-                    n.hostname(),
-                    n.addr(),
-                    n.port(),
-                    new NodeHardware(
-                            n.cpus(),
-                            n.boards(),
-                            n.sockets(),
-                            n.coresPerSocket(),
-                            n.threadsPerCore(),
-                            n.realMemoryMb(),
-                            n.tmpDiskMb()),
+                    n.address().hostname(),
+                    n.address().addr(),
+                    n.address().port(),
+                    NodeHardware.configured(n.hardware()),
                     n.features(),
-                    n.gres(),
+                    n.gres().raw(),
                     (int) Math.min(Integer.MAX_VALUE, n.weight()),
                     future,
                     0));

@@ -42,7 +42,7 @@ final class GangShare {
             Map<String, NodeCapacity> capacity,
             GangSlices.Turns turns,
             Set<Integer> chosen) {
-        int shares = partition.sharesPerCore(job.request());
+        int shares = partition.scheduling().sharesPerCore(job.request());
         if (shares < 2 || request.exclusive()) {
             return Optional.empty();
         }
@@ -52,7 +52,7 @@ final class GangShare {
             if (other.allocation() != null
                     && other.partition().equals(partition.name())
                     && (other.state() == JobState.RUNNING || GangSlices.lent(other))) {
-                if (partition.sharesPerCore(other.request()) < 2) {
+                if (partition.scheduling().sharesPerCore(other.request()) < 2) {
                     // It asked for no sharing: its cores are its own.
                     continue;
                 }

@@ -47,7 +47,7 @@ final class GangSlices {
         }
         Map<String, Partition> sharing = new HashMap<>();
         for (Partition p : image.partitions()) {
-            if (p.sharesPerCore() > 1) {
+            if (p.scheduling().sharesPerCore() > 1) {
                 sharing.put(p.name(), p);
             }
         }

@@ -53,8 +53,8 @@ final class Gates {
                     : JobReason.PARTITION_DOWN;
         }
         if (job.timeLimitMinutes() != JobRequest.TIME_INFINITE
-                && partition.maxTimeMinutes() != JobRequest.TIME_INFINITE
-                && job.timeLimitMinutes() > partition.maxTimeMinutes()) {
+                && partition.limits().maxTimeMinutes() != JobRequest.TIME_INFINITE
+                && job.timeLimitMinutes() > partition.limits().maxTimeMinutes()) {
             return JobReason.PARTITION_TIME_LIMIT;
         }
         JobReason overLimit = PartitionFit.overLimit(

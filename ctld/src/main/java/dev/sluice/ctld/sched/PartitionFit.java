@@ -21,8 +21,9 @@ public final class PartitionFit {
     public static JobReason overLimit(JobRequest request, Partition partition, ToIntFunction<String> nodeCpus) {
         int minNodes = request.effectiveMinNodes();
         if (minNodes > partition.nodes().size()
-                || minNodes > partition.maxNodes()
-                || (partition.minNodes() > 0 && minNodes < partition.minNodes())) {
+                || minNodes > partition.limits().maxNodes()
+                || (partition.limits().minNodes() > 0
+                        && minNodes < partition.limits().minNodes())) {
             return JobReason.PARTITION_NODE_LIMIT;
         }
         long cpus = (long) request.effectiveTasks() * request.effectiveCpusPerTask();

@@ -85,7 +85,8 @@ public record PreemptPolicy(
     public boolean outranks(Job preemptor, Partition pp, Job victim, Partition vp, AccountingPolicy accounting) {
         return switch (type) {
             case NONE -> false;
-            case PARTITION_PRIO -> vp != null && pp.priorityTier() > vp.priorityTier();
+            case PARTITION_PRIO ->
+                vp != null && pp.scheduling().priorityTier() > vp.scheduling().priorityTier();
             case QOS -> {
                 Optional<Qos> qos = Optional.ofNullable(accounting.qos().get(qosOf(preemptor)));
                 String theirs = qosOf(victim);
@@ -129,7 +130,7 @@ public record PreemptPolicy(
                     .map(Qos::graceSeconds)
                     .orElse(0L);
         }
-        return vp == null ? 0 : vp.graceTimeSeconds();
+        return vp == null ? 0 : vp.scheduling().graceTimeSeconds();
     }
 
     /**

@@ -100,7 +100,9 @@ final class Preemption {
             Partition vp = image.partition(other.partition()).orElse(null);
             PreemptMode mode = policy.modeOf(other, vp, accounting);
             // Slurm 22.05 suspends a job for another only where both partitions force sharing.
-            boolean shares = partition.forcesOverSubscribe() && vp != null && vp.forcesOverSubscribe();
+            boolean shares = partition.scheduling().forcesOverSubscribe()
+                    && vp != null
+                    && vp.scheduling().forcesOverSubscribe();
             if (policy.outranks(job, partition, other, vp, accounting)
                     && !policy.exempt(other, now, accounting)
                     && mode != PreemptMode.OFF
@@ -110,7 +112,8 @@ final class Preemption {
                 if (mode == PreemptMode.SUSPEND
                         && policy.gang()
                         && !vp.name().equals(partition.name())
-                        && vp.priorityTier() == partition.priorityTier()) {
+                        && vp.scheduling().priorityTier()
+                                == partition.scheduling().priorityTier()) {
                     beside.add(other.id());
                 }
             }
@@ -168,7 +171,7 @@ final class Preemption {
     /** Lower partition tier, then lower priority, then the one that started last (least lost). */
     private Comparator<Job> lowestFirst() {
         Map<String, Integer> tiers = new HashMap<>();
-        image.partitions().forEach(p -> tiers.put(p.name(), p.priorityTier()));
+        image.partitions().forEach(p -> tiers.put(p.name(), p.scheduling().priorityTier()));
         return Comparator.comparingInt((Job j) -> tiers.getOrDefault(j.partition(), 0))
                 .thenComparingLong(j -> priorities.getOrDefault(j.id(), 0L))
                 .thenComparing(Comparator.comparingLong(Job::startTime).reversed())

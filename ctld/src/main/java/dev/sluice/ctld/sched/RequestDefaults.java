@@ -16,7 +16,9 @@ final class RequestDefaults {
     static PlacementRequest apply(JobRequest request, Partition partition, Scheduler.SelectDefaults defaults) {
         long memPerCpu = request.memory().perCpuMb();
         if (request.memory().perNodeMb() == 0 && memPerCpu == 0) {
-            memPerCpu = partition.defMemPerCpuMb() > 0 ? partition.defMemPerCpuMb() : defaults.defMemPerCpuMb();
+            memPerCpu = partition.memory().defMemPerCpuMb() > 0
+                    ? partition.memory().defMemPerCpuMb()
+                    : defaults.defMemPerCpuMb();
         }
         // -N2 means two nodes exactly; without -N a job takes as many nodes as its tasks need,
         // as few as possible (Slurm spreads -n8 over two 4-CPU nodes).

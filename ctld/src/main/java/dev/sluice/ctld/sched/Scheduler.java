@@ -142,7 +142,7 @@ public final class Scheduler {
     static Comparator<Job> order(ClusterImage image, Map<Integer, Long> priorities) {
         Map<String, Integer> tiers = new HashMap<>();
         for (Partition p : image.partitions()) {
-            tiers.put(p.name(), p.priorityTier());
+            tiers.put(p.name(), p.scheduling().priorityTier());
         }
         return Comparator.comparing((Job j) -> j.request().reservation().isEmpty())
                 .thenComparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))

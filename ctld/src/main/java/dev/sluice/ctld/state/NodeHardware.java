@@ -1,5 +1,7 @@
 package dev.sluice.ctld.state;
 
+import dev.sluice.common.conf.NodeConf;
+
 /** A node's resources as configured or registered. */
 public record NodeHardware(
         int cpus, int boards, int sockets, int coresPerSocket, int threadsPerCore, long realMemoryMb, long tmpDiskMb) {
@@ -11,6 +13,18 @@ public record NodeHardware(
         if (threadsPerCore < 1) {
             throw new IllegalArgumentException("threadsPerCore must be positive: " + threadsPerCore);
         }
+    }
+
+    /** Hardware as slurm.conf (or {@code scontrol create}'s line) describes it. */
+    public static NodeHardware configured(NodeConf.Hardware hw) {
+        return new NodeHardware(
+                hw.cpus(),
+                hw.boards(),
+                hw.sockets(),
+                hw.coresPerSocket(),
+                hw.threadsPerCore(),
+                hw.realMemoryMb(),
+                hw.tmpDiskMb());
     }
 
     /**

@@ -36,11 +36,11 @@ public sealed interface PartitionChange {
     /** The partition with these changes made. */
     static Partition apply(Partition p, List<PartitionChange> changes) {
         PartitionState state = p.state();
-        long maxTime = p.maxTimeMinutes();
-        long defaultTime = p.defaultTimeMinutes();
-        int maxNodes = p.maxNodes();
-        int minNodes = p.minNodes();
-        boolean hidden = p.hidden();
+        long maxTime = p.limits().maxTimeMinutes();
+        long defaultTime = p.limits().defaultTimeMinutes();
+        int maxNodes = p.limits().maxNodes();
+        int minNodes = p.limits().minNodes();
+        boolean hidden = p.access().hidden();
         for (PartitionChange c : changes) {
             switch (c) {
                 case State s -> state = s.state();
@@ -55,18 +55,10 @@ public sealed interface PartitionChange {
                 p.name(),
                 p.nodes(),
                 p.isDefault(),
-                maxTime,
-                defaultTime,
-                maxNodes,
-                minNodes,
                 state,
-                p.defMemPerCpuMb(),
-                p.maxMemPerNodeMb(),
-                p.priorityTier(),
-                p.priorityJobFactor(),
-                hidden,
-                p.preemptMode(),
-                p.graceTimeSeconds(),
-                p.overSubscribe());
+                p.access().withHidden(hidden),
+                new Partition.Limits(maxTime, defaultTime, maxNodes, minNodes),
+                p.memory(),
+                p.scheduling());
     }
 }

@@ -35,23 +35,11 @@ class TestJobUpdate {
     /** Partition p: two nodes, MaxTime 60 minutes. */
     private final ClusterState state = ClusterFixture.aCluster()
             .nodes(2)
-            .partitions(names -> List.of(new Partition(
-                    "p",
-                    names,
-                    true,
-                    60,
-                    JobRequest.TIME_NOT_SET,
-                    Partition.NODES_UNLIMITED,
-                    0,
-                    PartitionState.UP,
-                    0,
-                    0,
-                    1,
-                    1,
-                    false,
-                    "OFF",
-                    0,
-                    "NO")))
+            .partitions(names -> List.of(Partition.builder("p")
+                    .nodes(names)
+                    .isDefault(true)
+                    .limits(new Partition.Limits(60, JobRequest.TIME_NOT_SET, Partition.NODES_UNLIMITED, 0))
+                    .build()))
             .configured();
 
     private final ControlHarness harness = new ControlHarness();
@@ -183,7 +171,7 @@ class TestJobUpdate {
         r.softChanges().forEach(c -> SoftState.apply(state, c));
         Partition p = state.partitions().get(0);
         assertThat(p.state()).isEqualTo(PartitionState.DRAIN);
-        assertThat(p.maxTimeMinutes()).isEqualTo(30);
+        assertThat(p.limits().maxTimeMinutes()).isEqualTo(30);
         assertThat(p.nodes()).containsExactly("n1", "n2");
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
@@ -61,23 +60,12 @@ class TestGangScheduling {
                 .nodes(nodes)
                 .cpus(CPUS)
                 .partitions(names -> partitions.stream()
-                        .map(p -> new Partition(
-                                p,
-                                names,
-                                p.equals(partitions.getFirst()),
-                                JobRequest.TIME_INFINITE,
-                                JobRequest.TIME_NOT_SET,
-                                Partition.NODES_UNLIMITED,
-                                0,
-                                PartitionState.UP,
-                                0,
-                                0,
-                                1,
-                                1,
-                                false,
-                                "",
-                                0,
-                                overSubscribe))
+                        .map(p -> Partition.builder(p)
+                                .nodes(names)
+                                .isDefault(p.equals(partitions.getFirst()))
+                                .preemptMode("")
+                                .overSubscribe(overSubscribe)
+                                .build())
                         .toList())
                 .at(now - 1000, now)
                 .build();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.limits.AccountingPolicy;
@@ -58,23 +57,12 @@ class TestPreemption {
     }
 
     private static Partition partition(String name, List<String> nodes, int tier, String mode) {
-        return new Partition(
-                name,
-                nodes,
-                name.equals("low"),
-                JobRequest.TIME_INFINITE,
-                JobRequest.TIME_NOT_SET,
-                Partition.NODES_UNLIMITED,
-                0,
-                PartitionState.UP,
-                0,
-                0,
-                tier,
-                1,
-                false,
-                mode,
-                0,
-                "NO");
+        return Partition.builder(name)
+                .nodes(nodes)
+                .isDefault(name.equals("low"))
+                .priorityTier(tier)
+                .preemptMode(mode)
+                .build();
     }
 
     private int submit(String partition, JobRequest request) {
@@ -219,23 +207,12 @@ class TestPreemption {
 
     /** One node; partition "low" (tier 1) gives its preempted jobs a GraceTime of 10 s. */
     private void gracedCluster() {
-        Partition graced = new Partition(
-                "low",
-                List.of("n1"),
-                true,
-                JobRequest.TIME_INFINITE,
-                JobRequest.TIME_NOT_SET,
-                Partition.NODES_UNLIMITED,
-                0,
-                PartitionState.UP,
-                0,
-                0,
-                1,
-                1,
-                false,
-                "CANCEL",
-                10,
-                "NO");
+        Partition graced = Partition.builder("low")
+                .nodes(List.of("n1"))
+                .isDefault(true)
+                .preemptMode("CANCEL")
+                .graceTimeSeconds(10)
+                .build();
         cluster = ClusterFixture.aCluster()
                 .cpus(CPUS)
                 .partitions(names -> List.of(graced, partition("high", names, 2, "CANCEL")))

@@ -178,23 +178,12 @@ class TestScheduler {
     void timeOverThePartitionLimitWaits() {
         cluster = ClusterFixture.aCluster()
                 .cpus(1)
-                .partitions(names -> List.of(new dev.sluice.ctld.state.Partition(
-                        "p",
-                        names,
-                        true,
-                        60,
-                        JobRequest.TIME_NOT_SET,
-                        dev.sluice.ctld.state.Partition.NODES_UNLIMITED,
-                        0,
-                        dev.sluice.common.slurm.PartitionState.UP,
-                        0,
-                        0,
-                        1,
-                        1,
-                        false,
-                        "OFF",
-                        0,
-                        "NO")))
+                .partitions(names -> List.of(dev.sluice.ctld.state.Partition.builder("p")
+                        .nodes(names)
+                        .isDefault(true)
+                        .limits(new dev.sluice.ctld.state.Partition.Limits(
+                                60, JobRequest.TIME_NOT_SET, dev.sluice.ctld.state.Partition.NODES_UNLIMITED, 0))
+                        .build()))
                 .at(NOW - 100, NOW)
                 .build();
         state = cluster.state();

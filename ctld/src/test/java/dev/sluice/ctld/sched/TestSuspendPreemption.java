@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
@@ -17,7 +16,6 @@ import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
@@ -68,23 +66,13 @@ class TestSuspendPreemption {
     private static List<Partition> tiers(List<String> names, String overSubscribe) {
         List<Partition> partitions = new ArrayList<>();
         for (String p : List.of("low", "mid", "high")) {
-            partitions.add(new Partition(
-                    p,
-                    names,
-                    p.equals("low"),
-                    JobRequest.TIME_INFINITE,
-                    JobRequest.TIME_NOT_SET,
-                    Partition.NODES_UNLIMITED,
-                    0,
-                    PartitionState.UP,
-                    0,
-                    0,
-                    TIERS.get(p),
-                    1,
-                    false,
-                    "SUSPEND",
-                    0,
-                    overSubscribe));
+            partitions.add(Partition.builder(p)
+                    .nodes(names)
+                    .isDefault(p.equals("low"))
+                    .priorityTier(TIERS.get(p))
+                    .preemptMode("SUSPEND")
+                    .overSubscribe(overSubscribe)
+                    .build());
         }
         return partitions;
     }

@@ -75,8 +75,9 @@ final class NodeSetup {
         NodeHardware hardware = configured
                 .map(NodedMain::hardware)
                 .orElseGet(() -> NodedMain.dynamicHardware(detected, o.dynamicConf()));
-        int listen =
-                o.port() != null ? o.port() : configured.map(NodeConf::port).orElse(conf.slurmdPort());
+        int listen = o.port() != null
+                ? o.port()
+                : configured.map(n -> n.address().port()).orElse(conf.slurmdPort());
         String spoolDir = (o.spool() != null ? o.spool() : conf.slurmdSpoolDir()).replace("%n", o.name());
         SluiceConf site = SluiceConf.besides(confPath);
         var ctl = conf.controlHostEntries().get(0);
@@ -91,7 +92,7 @@ final class NodeSetup {
         return new NodedSettings(
                 new NodedSettings.Node(
                         o.name(),
-                        configured.map(NodeConf::hostname).orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
+                        configured.map(n -> n.address().hostname()).orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
                         addr,
                         // Every address, unless CommunicationParameters=NoInAddrAny: then NodeAddr only.
                         addr.isEmpty() ? "0.0.0.0" : ListenAddress.node(conf, addr),
@@ -122,7 +123,7 @@ final class NodeSetup {
         if (o.addr() != null) {
             return o.addr();
         }
-        return configured.map(NodeConf::addr).orElseGet(() -> dynamicConf.getOrDefault("nodeaddr", ""));
+        return configured.map(n -> n.address().addr()).orElseGet(() -> dynamicConf.getOrDefault("nodeaddr", ""));
     }
 
     /** cgroup.conf beside slurm.conf (fetched with it when configless); empty when there is none. */

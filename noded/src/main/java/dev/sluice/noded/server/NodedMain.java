@@ -251,14 +251,14 @@ public final class NodedMain {
 
     static NodeHardware hardware(NodeConf n) {
         return NodeHardware.newBuilder()
-                .setCpus(n.cpus())
-                .setBoards(n.boards())
-                .setSockets(n.sockets())
-                .setCoresPerSocket(n.coresPerSocket())
-                .setThreadsPerCore(n.threadsPerCore())
-                .setRealMemoryMb(n.realMemoryMb())
-                .setTmpDiskMb(n.tmpDiskMb())
-                .setGres(n.gres())
+                .setCpus(n.hardware().cpus())
+                .setBoards(n.hardware().boards())
+                .setSockets(n.hardware().sockets())
+                .setCoresPerSocket(n.hardware().coresPerSocket())
+                .setThreadsPerCore(n.hardware().threadsPerCore())
+                .setRealMemoryMb(n.hardware().realMemoryMb())
+                .setTmpDiskMb(n.hardware().tmpDiskMb())
+                .setGres(n.gres().raw())
                 .addAllFeatures(n.features())
                 .build();
     }

@@ -58,7 +58,7 @@ public final class WorkloadReplay {
         this.control = new JobControl(config.scheduler().select(), config.jobs().maxArraySize());
         this.scheduler = new Scheduler(config.scheduler());
         for (Partition p : config.partitions()) {
-            tiers.put(p.name(), p.priorityTier());
+            tiers.put(p.name(), p.scheduling().priorityTier());
         }
         for (Node n : config.nodes()) {
             apply(new StateRecord.NodeRegistered(

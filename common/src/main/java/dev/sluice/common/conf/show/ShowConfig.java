@@ -128,10 +128,12 @@ public record ShowConfig(List<Setting> settings, List<Section> sections) {
         return ours.equals(controllers) ? "Match" : "Different Ours=" + ours + " Slurmctld=" + controllers;
     }
 
-    /** A record's components but where it was read ({@code file}, {@code line}). */
+    /** A record's components but where it was read ({@code file}, {@code line}, {@code source}). */
     private static void describe(Record r, StringBuilder text) {
         for (RecordComponent c : r.getClass().getRecordComponents()) {
-            if (c.getName().equals("file") || c.getName().equals("line")) {
+            if (c.getName().equals("file")
+                    || c.getName().equals("line")
+                    || c.getName().equals("source")) {
                 continue;
             }
             try {

@@ -275,6 +275,17 @@ class TestShowConfig {
     }
 
     @Test
+    void hashIgnoresWhereNodesAndPartitionsWereWritten() throws ConfigException {
+        String a = ShowConfig.hash(conf("MinJobAge=10"));
+        // The same lines one further down: only their line numbers differ.
+        assertThat(ShowConfig.hash(conf("MinJobAge=10", "# moved"))).isEqualTo(a);
+        String text = "ClusterName=probe\nSlurmctldHost=vm(127.0.0.1)\nMinJobAge=10\n"
+                + "NodeName=p[1-2] CPUs=1 State=UNKNOWN\nPartitionName=p Nodes=p[1-2] Default=YES MaxTime=5\n";
+        SlurmConf limited = SlurmConfReader.parse(text, "/etc/slurm/slurm.conf", IncludeResolver.none());
+        assertThat(ShowConfig.hash(limited)).isNotEqualTo(a);
+    }
+
+    @Test
     void onlySlurmsSettingsPrint() throws ConfigException {
         // DefCpuPerGPU is a slurm.conf key Slurm 22.05 does not report.
         ShowConfig s = show("DefCpuPerGPU=2");

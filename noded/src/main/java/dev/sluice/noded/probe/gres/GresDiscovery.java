@@ -102,8 +102,8 @@ public final class GresDiscovery {
                     line.type().orElse(""),
                     count,
                     present,
-                    IndexRanges.format(line.cores()),
-                    line.links(),
+                    IndexRanges.format(line.affinity().cores()),
+                    line.affinity().links(),
                     problems));
         }
         return new Result(found, log);
