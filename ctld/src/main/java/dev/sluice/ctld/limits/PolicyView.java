@@ -5,14 +5,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * What the controller enforces now: the slurm.conf switches and the newest policy from
  * sluice-dbd. The policy is replaced whole (one volatile write), so the submit path and the
- * scheduling pass each read one consistent copy; so are the switches, which {@code scontrol
- * reconfigure} may change (as slurmctld rereads AccountingStorageEnforce).
+ * scheduling pass each read one consistent copy.
  */
 public final class PolicyView {
     /** Enforcement off: nothing is checked and the QOS priorities are slurm.conf's defaults. */
     public static final PolicyView OFF = new PolicyView(Enforcement.NONE, AccountingPolicy.EMPTY);
 
-    private volatile Enforcement enforcement;
+    private final Enforcement enforcement;
     private volatile AccountingPolicy policy;
 
     public PolicyView(Enforcement enforcement, AccountingPolicy initial) {
@@ -26,14 +25,6 @@ public final class PolicyView {
 
     public AccountingPolicy policy() {
         return policy;
-    }
-
-    /** The switches of a configuration read again; they act from the next submission and pass. */
-    public void enforce(Enforcement next) {
-        if (this == OFF) {
-            throw new IllegalStateException("the OFF view is shared and never changes");
-        }
-        enforcement = requireNonNull(next, "next is null");
     }
 
     public void replace(AccountingPolicy next) {

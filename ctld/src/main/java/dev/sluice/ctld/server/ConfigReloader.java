@@ -7,13 +7,11 @@ import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.show.ShowConfig;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.accounting.AccountingSettings;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.SoftChange;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
-import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.rpc.Reconfigurer;
 import dev.sluice.protocol.auth.DaemonAuth;
@@ -32,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * rules), then asks every responding node daemon to fetch and register again, so a changed
  * gres.conf is checked at once. The cluster keys are read again too, which is how a key is
  * rotated in (see docs/security.md). Scheduler settings (preemption, backfill) and
- * {@code Licenses} and {@code AccountingStorageEnforce} act from the next pass; timeouts and ports still need a restart, as several
+ * {@code Licenses} act from the next pass; timeouts and ports still need a restart, as several
  * of them do in Slurm; {@code scontrol show config} reports the new files at once.
  */
 final class ConfigReloader implements Reconfigurer {
@@ -113,11 +111,6 @@ final class ConfigReloader implements Reconfigurer {
         // Licenses= too (Slurm 22.05 rereads them: scontrol show licenses lists the new ones and
         // jobs may ask for them at once); the next pass counts them.
         jobs.useLicenses(fresh.scheduler().select().licenses());
-        // AccountingStorageEnforce too, when the controller keeps accounting (a view of its own).
-        PolicyView enforced = loop.enforced();
-        if (enforced != PolicyView.OFF) {
-            enforced.enforce(AccountingSettings.enforcement(fresh));
-        }
         files = fresh.configFiles();
         // As Slurm's: show config reports the files just read, also what needs a restart to act.
         report = fresh.showConfig();
