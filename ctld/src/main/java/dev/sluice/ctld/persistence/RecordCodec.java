@@ -43,13 +43,13 @@ public final class RecordCodec {
             case StateRecord.JobStarted r ->
                 e.setJobStarted(JobStartedRecord.newBuilder()
                         .setJobId(r.jobId())
-                        .addAllNodes(WireMapper.toWire(r.allocation()))
+                        .addAllNodes(ValueCodec.toJournal(r.allocation()))
                         .setPartition(r.partition())
                         .setTimeLimitMinutes((int) r.timeLimitMinutes()));
             case StateRecord.JobEnded r -> {
                 JobEndedRecord.Builder b = JobEndedRecord.newBuilder()
                         .setJobId(r.jobId())
-                        .setState(WireMapper.toWire(r.state()))
+                        .setState(ValueCodec.toJournal(r.state()))
                         .setExitStatus(r.exitStatus())
                         .setReason(r.reason().slurmName());
                 if (r.requid() != StateRecord.JobEnded.NOBODY) {
@@ -92,7 +92,7 @@ public final class RecordCodec {
                         .setJobId(r.jobId())
                         .setStepId(r.step().stepId())
                         .setName(r.step().name())
-                        .setState(WireMapper.toWire(r.step().state()))
+                        .setState(ValueCodec.toJournal(r.step().state()))
                         .setStartTime(r.step().startTime())
                         .setEndTime(r.step().endTime())
                         .setExitStatus(r.step().exitStatus())
@@ -158,7 +158,7 @@ public final class RecordCodec {
                 JobStartedRecord r = e.getJobStarted();
                 yield new StateRecord.JobStarted(
                         r.getJobId(),
-                        WireMapper.toDomain(r.getNodesList()),
+                        ValueCodec.toDomain(r.getNodesList()),
                         r.getPartition(),
                         Integer.toUnsignedLong(r.getTimeLimitMinutes()),
                         t);
@@ -169,7 +169,7 @@ public final class RecordCodec {
                         .orElseThrow(() -> new IllegalArgumentException("unknown job reason " + r.getReason()));
                 yield new StateRecord.JobEnded(
                         r.getJobId(),
-                        WireMapper.toDomain(r.getState()),
+                        ValueCodec.toDomain(r.getState()),
                         r.getExitStatus(),
                         reason,
                         t,
@@ -221,7 +221,7 @@ public final class RecordCodec {
                         new JobStep(
                                 r.getStepId(),
                                 r.getName(),
-                                WireMapper.toDomain(r.getState()),
+                                ValueCodec.toDomain(r.getState()),
                                 r.getStartTime(),
                                 r.getEndTime(),
                                 r.getExitStatus(),

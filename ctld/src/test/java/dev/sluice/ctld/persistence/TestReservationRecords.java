@@ -51,14 +51,16 @@ class TestReservationRecords {
     }
 
     @Test
-    void theJournalKeepsItsOwnRecordAndStillReadsTheCommandsShapeWrittenBefore() {
+    void theJournalKeepsItsOwnRecordAndStillReadsTheCommandsShapeWrittenBefore()
+            throws com.google.protobuf.InvalidProtocolBufferException {
         StateRecord saved = new StateRecord.ReservationSaved(R, 999);
         var entry = RecordCodec.encode(5, saved);
         assertThat(entry.getReservationSaved().hasReservation()).isFalse();
         assertThat(entry.getReservationSaved().getSaved().getFlagsList()).contains("MAINT", "DAILY");
         var before = entry.toBuilder()
                 .setReservationSaved(dev.sluice.protocol.v1.journal.ReservationSavedRecord.newBuilder()
-                        .setReservation(dev.sluice.ctld.wire.ReservationWire.toWire(R)))
+                        .setReservation(dev.sluice.protocol.v1.journal.JournalLegacyReservation.parseFrom(
+                                dev.sluice.ctld.wire.ReservationWire.toWire(R).toByteString())))
                 .build();
         assertThat(RecordCodec.decode(before)).isEqualTo(saved);
     }
