@@ -87,7 +87,7 @@ public final class Fixtures {
         for (Node n : nodes) {
             state.replay(
                     ++seq,
-                    new StateRecord.NodeRegistered(
+                    StateRecord.NodeRegistered.withoutFacts(
                             n.name(),
                             n.name(),
                             "127.0.0.1",

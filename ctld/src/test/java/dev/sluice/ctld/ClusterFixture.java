@@ -178,7 +178,7 @@ public final class ClusterFixture {
         public ClusterFixture build() {
             ClusterFixture cluster = unregistered();
             for (Node node : cluster.nodes) {
-                cluster.replay(new StateRecord.NodeRegistered(
+                cluster.replay(StateRecord.NodeRegistered.configured(
                         node.name(), node.name(), "127.0.0.1", 1, node.hardware(), false, 1, "v", registeredAt));
                 cluster.state.heard(node.name(), heardAt);
             }

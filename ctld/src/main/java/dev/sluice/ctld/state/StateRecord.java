@@ -49,8 +49,8 @@ public sealed interface StateRecord {
         }
 
         /** An end nobody asked for. */
-        public JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time) {
-            this(jobId, state, exitStatus, reason, time, NOBODY);
+        public static JobEnded unrequested(int jobId, JobState state, int exitStatus, JobReason reason, long time) {
+            return new JobEnded(jobId, state, exitStatus, reason, time, NOBODY);
         }
     }
 
@@ -63,16 +63,19 @@ public sealed interface StateRecord {
     /** @param preempted it was requeued by preemption: accounting ends its run PREEMPTED */
     record JobRequeued(int jobId, boolean held, long time, long eligibleTime, boolean preempted)
             implements StateRecord {
-        public JobRequeued(int jobId, boolean held, long time, long eligibleTime) {
-            this(jobId, held, time, eligibleTime, false);
+        /** Not by preemption, eligible again at {@code eligibleTime}. */
+        public static JobRequeued heldBack(int jobId, boolean held, long time, long eligibleTime) {
+            return new JobRequeued(jobId, held, time, eligibleTime, false);
         }
 
-        public JobRequeued(int jobId, boolean held, long time) {
-            this(jobId, held, time, time);
+        /** Not by preemption, eligible again at once. */
+        public static JobRequeued at(int jobId, boolean held, long time) {
+            return new JobRequeued(jobId, held, time, time, false);
         }
 
-        public JobRequeued(int jobId, long time) {
-            this(jobId, false, time);
+        /** Not held, not by preemption, eligible again at once. */
+        public static JobRequeued at(int jobId, long time) {
+            return new JobRequeued(jobId, false, time, time, false);
         }
     }
 
@@ -86,8 +89,8 @@ public sealed interface StateRecord {
     record JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time, boolean byPreemption)
             implements StateRecord {
         /** {@code scontrol suspend} or {@code resume}. */
-        public JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time) {
-            this(jobId, suspended, preSuspendSeconds, time, false);
+        public static JobSuspendChanged byCommand(int jobId, boolean suspended, long preSuspendSeconds, long time) {
+            return new JobSuspendChanged(jobId, suspended, preSuspendSeconds, time, false);
         }
     }
 
@@ -169,7 +172,7 @@ public sealed interface StateRecord {
         }
 
         /** A registration that reported nothing of its machine ({@link NodeFacts#NONE}). */
-        public NodeRegistered(
+        public static NodeRegistered withoutFacts(
                 String name,
                 String hostname,
                 String addr,
@@ -181,7 +184,7 @@ public sealed interface StateRecord {
                 List<String> features,
                 String gres,
                 long time) {
-            this(
+            return new NodeRegistered(
                     name,
                     hostname,
                     addr,
@@ -196,8 +199,11 @@ public sealed interface StateRecord {
                     time);
         }
 
-        /** A node of slurm.conf: its features and GRES come from the configuration. */
-        public NodeRegistered(
+        /**
+         * A node of slurm.conf that reported nothing of its machine: its features and GRES come
+         * from the configuration.
+         */
+        public static NodeRegistered configured(
                 String name,
                 String hostname,
                 String addr,
@@ -207,7 +213,19 @@ public sealed interface StateRecord {
                 long bootTime,
                 String version,
                 long time) {
-            this(name, hostname, addr, port, hardware, dynamic, bootTime, version, List.of(), "", time);
+            return new NodeRegistered(
+                    name,
+                    hostname,
+                    addr,
+                    port,
+                    hardware,
+                    dynamic,
+                    bootTime,
+                    version,
+                    List.of(),
+                    "",
+                    NodeFacts.NONE,
+                    time);
         }
     }
 

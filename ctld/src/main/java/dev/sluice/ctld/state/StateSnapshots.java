@@ -83,7 +83,7 @@ final class StateSnapshots {
         for (Job j : state.jobs()) {
             for (int i = 0; i < j.restartCount(); i++) {
                 boolean last = i == j.restartCount() - 1;
-                out.add(new JobRequeued(
+                out.add(JobRequeued.heldBack(
                         j.id(), last && j.reason() == JobReason.REQUEUED_HELD, j.eligibleTime(), j.eligibleTime()));
             }
             if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
@@ -108,7 +108,7 @@ final class StateSnapshots {
                                 out.add(new StateRecord.JobPreemptGraceStarted(j.id(), g.deadline(), j.startTime())));
             }
             if (j.state().isFinished()) {
-                out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
+                out.add(JobEnded.unrequested(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
             }
             int derived = state.derivedExit(j.id());
             if (derived != 0) {

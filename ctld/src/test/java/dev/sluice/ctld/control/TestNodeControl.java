@@ -302,7 +302,7 @@ class TestNodeControl {
                 new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
-        harness.replay(s, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
+        harness.replay(s, StateRecord.JobEnded.unrequested(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
         harness.apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
         assertThat(s.node("d1")).isNull();
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1");

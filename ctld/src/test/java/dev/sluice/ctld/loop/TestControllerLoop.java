@@ -137,7 +137,7 @@ class TestControllerLoop {
         long sequence = loop.image().sequence();
         // A pending job cannot complete: it never ran.
         assertThatThrownBy(() -> get(loop.submit((s, now) -> dev.sluice.ctld.control.ControlResult.<Void>of(
-                        List.of(new dev.sluice.ctld.state.StateRecord.JobEnded(
+                        List.of(dev.sluice.ctld.state.StateRecord.JobEnded.unrequested(
                                 id, JobState.COMPLETED, 0, JobReason.NONE, now)),
                         List.of(),
                         null))))

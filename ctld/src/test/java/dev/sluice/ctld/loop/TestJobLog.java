@@ -119,7 +119,7 @@ class TestJobLog {
         lines.clear();
         end("n1", slow, 15, JobState.TIMEOUT);
         get(loop.submit((s, now) -> ControlResult.<Void>of(
-                List.of(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 15, JobReason.NONE, now)),
+                List.of(StateRecord.JobEnded.unrequested(cancelled, JobState.CANCELLED, 15, JobReason.NONE, now)),
                 List.of(),
                 null)));
         assertThat(lines).containsExactly("Time limit exhausted for JobId=" + slow);
@@ -146,7 +146,7 @@ class TestJobLog {
     void linesWaitForTheirRecordsToBeDurable() {
         JobLog log = new JobLog(lines::add);
         ClusterState state = ClusterFixture.aCluster().configured();
-        log.applied(1, new StateRecord.JobEnded(7, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 5), state);
+        log.applied(1, StateRecord.JobEnded.unrequested(7, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 5), state);
         assertThat(lines).isEmpty();
         log.synced(1);
         assertThat(lines).containsExactly("Time limit exhausted for JobId=7");

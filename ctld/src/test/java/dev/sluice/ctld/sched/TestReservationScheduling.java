@@ -244,7 +244,8 @@ class TestReservationScheduling {
                     state.image().jobs().stream().filter(Job::isRunning).toList();
             if (!running.isEmpty() && step % 3 == 0) {
                 Job done = running.get(step % running.size());
-                cluster.replay(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
+                cluster.replay(
+                        StateRecord.JobEnded.unrequested(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
             }
             clock += step * 60L;
         }

@@ -52,8 +52,8 @@ class TestNodeBusyAndDerivedExit {
             step(1, JobState.RUNNING, 0),
             step(1, JobState.FAILED, 5 << 8),
             step(1, JobState.CANCELLED, 9),
-            new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 50),
-            new StateRecord.JobEnded(2, JobState.COMPLETED, 0, JobReason.NONE, 60),
+            StateRecord.JobEnded.unrequested(1, JobState.COMPLETED, 0, JobReason.NONE, 50),
+            StateRecord.JobEnded.unrequested(2, JobState.COMPLETED, 0, JobReason.NONE, 60),
             new StateRecord.JobSubmitted(3, Builders.aJob().build(), "p", 60, 61),
             start(3, 62));
 

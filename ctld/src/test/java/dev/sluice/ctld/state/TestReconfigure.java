@@ -22,7 +22,7 @@ class TestReconfigure {
                 .configured();
         s.replay(
                 1,
-                new StateRecord.NodeRegistered(
+                StateRecord.NodeRegistered.withoutFacts(
                         "d1",
                         "d1",
                         "127.0.0.1",

@@ -60,7 +60,7 @@ public final class WorkloadReplay {
             tiers.put(p.name(), p.priorityTier());
         }
         for (Node n : config.nodes()) {
-            apply(new StateRecord.NodeRegistered(
+            apply(StateRecord.NodeRegistered.withoutFacts(
                     n.name(),
                     n.hostname(),
                     n.addr(),
