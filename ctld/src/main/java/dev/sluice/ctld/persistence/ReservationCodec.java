@@ -44,14 +44,13 @@ final class ReservationCodec {
                 r.getId(),
                 r.getStartTime(),
                 r.getEndTime(),
-                r.getNodesList(),
-                r.getPartition(),
-                r.getUsersList(),
-                r.getUsersExcluded(),
-                r.getAccountsList(),
-                Reservation.flagsNamed(r.getFlagsList()),
-                r.getCoreCount(),
-                Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList));
+                new Reservation.Holding(
+                        r.getNodesList(),
+                        r.getPartition(),
+                        r.getCoreCount(),
+                        Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList)),
+                new Reservation.Access(r.getUsersList(), r.getUsersExcluded(), r.getAccountsList()),
+                Reservation.flagsNamed(r.getFlagsList()));
     }
 
     private static Reservation legacy(JournalLegacyReservation r) {
@@ -60,13 +59,12 @@ final class ReservationCodec {
                 r.getId(),
                 r.getStartTime(),
                 r.getEndTime(),
-                r.getNodesList(),
-                r.getPartition(),
-                r.getUsersList(),
-                r.getUsersExcluded(),
-                r.getAccountsList(),
-                Reservation.flagsNamed(r.getFlagsList()),
-                r.getCoreCount(),
-                Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList));
+                new Reservation.Holding(
+                        r.getNodesList(),
+                        r.getPartition(),
+                        r.getCoreCount(),
+                        Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList)),
+                new Reservation.Access(r.getUsersList(), r.getUsersExcluded(), r.getAccountsList()),
+                Reservation.flagsNamed(r.getFlagsList()));
     }
 }

@@ -150,14 +150,10 @@ class TestJournalOwnTypes {
                 9,
                 1_000_000,
                 1_003_600,
-                List.of("n1", "n2"),
-                "p",
-                List.of("alice"),
-                true,
-                List.of("physics"),
-                Set.of(ReservationFlag.MAINT, ReservationFlag.SPEC_NODES),
-                5,
-                Map.of("n1", List.of(0, 1, 2, 3), "n2", List.of(0)));
+                new Reservation.Holding(
+                        List.of("n1", "n2"), "p", 5, Map.of("n1", List.of(0, 1, 2, 3), "n2", List.of(0))),
+                new Reservation.Access(List.of("alice"), true, List.of("physics")),
+                Set.of(ReservationFlag.MAINT, ReservationFlag.SPEC_NODES));
 
         JournalEntry read = JournalEntry.parseFrom(oldEntry.toByteArray());
         assertThat(RecordCodec.decode(read)).isEqualTo(new StateRecord.ReservationSaved(half, 999));

@@ -65,14 +65,9 @@ class TestReservationScheduling {
                         (int) cluster.sequence(),
                         start,
                         end,
-                        nodes,
-                        "",
-                        List.of("user1000"),
-                        false,
-                        List.of(),
-                        f,
-                        count,
-                        cores),
+                        new Reservation.Holding(nodes, "", count, cores),
+                        new Reservation.Access(List.of("user1000"), false, List.of()),
+                        f),
                 NOW));
     }
 

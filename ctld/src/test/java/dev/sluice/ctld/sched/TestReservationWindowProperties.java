@@ -87,13 +87,9 @@ class TestReservationWindowProperties {
                     i + 1,
                     now + r.startOffset(),
                     now + r.startOffset() + r.length(),
-                    nodes,
-                    "",
-                    List.of("user1000"),
-                    false,
-                    List.of(),
-                    flags,
-                    4 * nodes.size());
+                    Reservation.Holding.whole(nodes, "", 4 * nodes.size()),
+                    new Reservation.Access(List.of("user1000"), false, List.of()),
+                    flags);
             made.add(made1);
             cluster.replay(new StateRecord.ReservationSaved(made1, now));
         }
