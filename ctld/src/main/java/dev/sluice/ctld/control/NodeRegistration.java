@@ -8,9 +8,12 @@ import dev.sluice.ctld.control.NodeControl.Registration;
 import dev.sluice.ctld.control.NodeControl.RegistrationAnswer;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
@@ -55,17 +58,11 @@ final class NodeRegistration {
         if (known == null || !known.registered() || changed(known, reg, features, gres)) {
             records.add(new StateRecord.NodeRegistered(
                     reg.name(),
-                    reg.hostname(),
-                    reg.addr(),
-                    reg.port(),
-                    reg.hardware(),
+                    new NodeEndpoint(reg.hostname(), reg.addr(), reg.port()),
+                    new NodeEquipment(reg.hardware(), features, gres),
+                    new DaemonReport(reg.bootTime(), reg.version(), reg.facts()),
                     // A created node stays dynamic (deletable) whatever its daemon says.
                     reg.dynamic() || (known != null && known.dynamic()),
-                    reg.bootTime(),
-                    reg.version(),
-                    features,
-                    gres,
-                    reg.facts(),
                     now));
         }
         Optional<String> shortfall = reg.found().flatMap(found -> {

@@ -1,9 +1,12 @@
 package dev.sluice.ctld.persistence;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobStep;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
@@ -237,16 +240,16 @@ public final class RecordCodec {
                 NodeRegisteredRecord r = e.getNodeRegistered();
                 yield new StateRecord.NodeRegistered(
                         r.getName(),
-                        r.getHostname(),
-                        r.getAddr(),
-                        r.getPort(),
-                        hardware(r.getHardware()),
+                        new NodeEndpoint(r.getHostname(), r.getAddr(), r.getPort()),
+                        new NodeEquipment(
+                                hardware(r.getHardware()),
+                                r.getHardware().getFeaturesList(),
+                                r.getHardware().getGres()),
+                        new DaemonReport(
+                                r.getBootTime(),
+                                r.getVersion(),
+                                new NodeFacts(r.getArch(), r.getOs(), r.getSlurmdStartTime())),
                         r.getDynamic(),
-                        r.getBootTime(),
-                        r.getVersion(),
-                        r.getHardware().getFeaturesList(),
-                        r.getHardware().getGres(),
-                        new NodeFacts(r.getArch(), r.getOs(), r.getSlurmdStartTime()),
                         t);
             }
             case NODE_CREATED -> {

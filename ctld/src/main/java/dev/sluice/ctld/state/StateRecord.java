@@ -146,86 +146,60 @@ public sealed interface StateRecord {
         }
     }
 
+    /**
+     * A node daemon registered (or a snapshot keeps that it had).
+     *
+     * @param dynamic a dynamic node ({@code slurmd -Z}), which brings its own features and GRES
+     */
     record NodeRegistered(
             String name,
-            String hostname,
-            String addr,
-            int port,
-            NodeHardware hardware,
+            NodeEndpoint endpoint,
+            NodeEquipment equipment,
+            DaemonReport daemon,
             boolean dynamic,
-            long bootTime,
-            String version,
-            List<String> features,
-            String gres,
-            NodeFacts facts,
             long time)
             implements StateRecord {
         public NodeRegistered {
             requireNonNull(name, "name is null");
-            requireNonNull(hostname, "hostname is null");
-            requireNonNull(addr, "addr is null");
-            requireNonNull(hardware, "hardware is null");
-            requireNonNull(version, "version is null");
-            features = List.copyOf(features);
-            requireNonNull(gres, "gres is null");
-            requireNonNull(facts, "facts is null");
+            requireNonNull(endpoint, "endpoint is null");
+            requireNonNull(equipment, "equipment is null");
+            requireNonNull(daemon, "daemon is null");
         }
 
-        /** A registration that reported nothing of its machine ({@link NodeFacts#NONE}). */
-        public static NodeRegistered withoutFacts(
-                String name,
-                String hostname,
-                String addr,
-                int port,
-                NodeHardware hardware,
-                boolean dynamic,
-                long bootTime,
-                String version,
-                List<String> features,
-                String gres,
-                long time) {
-            return new NodeRegistered(
-                    name,
-                    hostname,
-                    addr,
-                    port,
-                    hardware,
-                    dynamic,
-                    bootTime,
-                    version,
-                    features,
-                    gres,
-                    NodeFacts.NONE,
-                    time);
+        public String hostname() {
+            return endpoint.hostname();
         }
 
-        /**
-         * A node of slurm.conf that reported nothing of its machine: its features and GRES come
-         * from the configuration.
-         */
-        public static NodeRegistered configured(
-                String name,
-                String hostname,
-                String addr,
-                int port,
-                NodeHardware hardware,
-                boolean dynamic,
-                long bootTime,
-                String version,
-                long time) {
-            return new NodeRegistered(
-                    name,
-                    hostname,
-                    addr,
-                    port,
-                    hardware,
-                    dynamic,
-                    bootTime,
-                    version,
-                    List.of(),
-                    "",
-                    NodeFacts.NONE,
-                    time);
+        public String addr() {
+            return endpoint.addr();
+        }
+
+        public int port() {
+            return endpoint.port();
+        }
+
+        public NodeHardware hardware() {
+            return equipment.hardware();
+        }
+
+        public List<String> features() {
+            return equipment.features();
+        }
+
+        public String gres() {
+            return equipment.gres();
+        }
+
+        public long bootTime() {
+            return daemon.bootTime();
+        }
+
+        public String version() {
+            return daemon.version();
+        }
+
+        public NodeFacts facts() {
+            return daemon.facts();
         }
     }
 

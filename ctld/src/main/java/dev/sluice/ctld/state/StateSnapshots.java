@@ -47,16 +47,10 @@ final class StateSnapshots {
             if (n.registered()) {
                 out.add(new NodeRegistered(
                         n.name(),
-                        n.hostname(),
-                        n.addr(),
-                        n.port(),
-                        n.hardware(),
+                        new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                        new NodeEquipment(n.hardware(), features, gres),
+                        new DaemonReport(n.bootTime(), n.version(), n.facts()),
                         n.dynamic(),
-                        n.bootTime(),
-                        n.version(),
-                        features,
-                        gres,
-                        n.facts(),
                         // Dated when the node was last busy: the one time of it the state keeps.
                         state.view(n).lastBusyTime()));
             }

@@ -20,8 +20,13 @@ class TestSnapshotEquivalence {
         ClusterState live = fresh();
         long seq = 0;
         List<StateRecord> history = List.of(
-                StateRecord.NodeRegistered.configured(
-                        "n1", "h1", "10.0.0.1", 7001, NodeHardware.ofCpus(4, 1000), false, 5, "v", 10),
+                new StateRecord.NodeRegistered(
+                        "n1",
+                        new NodeEndpoint("h1", "10.0.0.1", 7001),
+                        new NodeEquipment(NodeHardware.ofCpus(4, 1000), List.of(), ""),
+                        new DaemonReport(5, "v", NodeFacts.NONE),
+                        false,
+                        10),
                 new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 11),
                 new StateRecord.JobSubmitted(2, Builders.aJob().name("b").build(), "p", 60, 12),
                 new StateRecord.JobSubmitted(3, Builders.aJob().build(), "p", 60, 13),
