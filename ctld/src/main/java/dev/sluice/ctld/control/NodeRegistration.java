@@ -8,11 +8,9 @@ import dev.sluice.ctld.control.NodeControl.Registration;
 import dev.sluice.ctld.control.NodeControl.RegistrationAnswer;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterView;
-import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeEndpoint;
 import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
@@ -58,9 +56,9 @@ final class NodeRegistration {
         if (known == null || !known.registered() || changed(known, reg, features, gres)) {
             records.add(new StateRecord.NodeRegistered(
                     reg.name(),
-                    new NodeEndpoint(reg.hostname(), reg.addr(), reg.port()),
+                    reg.endpoint(),
                     new NodeEquipment(reg.hardware(), features, gres),
-                    new DaemonReport(reg.bootTime(), reg.version(), reg.facts()),
+                    reg.daemon(),
                     // A created node stays dynamic (deletable) whatever its daemon says.
                     reg.dynamic() || (known != null && known.dynamic()),
                     now));
@@ -115,18 +113,12 @@ final class NodeRegistration {
         }
         return new Registration(
                 reg.name(),
-                reg.hostname(),
-                reg.addr(),
-                reg.port(),
-                known.hardware(),
+                reg.endpoint(),
+                new NodeEquipment(known.hardware(), List.of(), ""),
+                reg.daemon(),
                 false,
                 reg.runningJobs(),
-                reg.bootTime(),
-                reg.version(),
-                List.of(),
-                "",
-                reg.found(),
-                reg.facts());
+                reg.found());
     }
 
     /** ReturnToService: 1 only for nodes that were DOWN for not answering, 2 for any. */
