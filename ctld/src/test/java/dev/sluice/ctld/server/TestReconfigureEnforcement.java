@@ -47,8 +47,8 @@ class TestReconfigureEnforcement {
         ClusterKeys.generate(dir.resolve(ClusterKeys.KEY_FILE));
         Path conf = write();
         CtldConfig first = CtldMain.load(conf, false);
-        ConfigReloader reloader =
-                new ConfigReloader(first.configFiles(), first.showConfig(), () -> CtldMain.load(conf, false));
+        ConfigReloader reloader = new ConfigReloader(
+                first.files().configFiles(), first.files().showConfig(), () -> CtldMain.load(conf, false));
         try (CtldServer server = CtldServer.start(
                 first.withPorts(0, 0),
                 Clock.systemUTC(),
