@@ -56,6 +56,11 @@ public enum JobReason {
     QOS_MAX_MEMORY_PER_JOB("QOSMaxMemoryPerJob"),
     QOS_MAX_NODE_PER_JOB_LIMIT("QOSMaxNodePerJobLimit"),
     QOS_MAX_GRES_PER_JOB("QOSMaxGRESPerJob"),
+    // A QOS's MaxTRESPerUser.
+    QOS_MAX_CPU_PER_USER_LIMIT("QOSMaxCpuPerUserLimit"),
+    QOS_MAX_MEMORY_PER_USER("QOSMaxMemoryPerUser"),
+    QOS_MAX_NODE_PER_USER_LIMIT("QOSMaxNodePerUserLimit"),
+    QOS_MAX_GRES_PER_USER("QOSMaxGRESPerUser"),
     // A QOS's MaxTRESPerAccount: Slurm 22.05 names these without "QOS" in front.
     MAX_CPU_PER_ACCOUNT("MaxCpuPerAccount"),
     MAX_MEMORY_PER_ACCOUNT("MaxMemoryPerAccount"),

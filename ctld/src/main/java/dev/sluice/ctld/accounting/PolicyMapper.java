@@ -72,7 +72,8 @@ public final class PolicyMapper {
                             q.hasPreemptExemptSeconds()
                                     ? Integer.toUnsignedLong(q.getPreemptExemptSeconds())
                                     : Qos.EXEMPT_UNSET,
-                            TresLimits.parse(q.getMaxTresPerAccount())));
+                            TresLimits.parse(q.getMaxTresPerAccount()),
+                            TresLimits.parse(q.getMaxTresPerUser())));
         }
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
     }

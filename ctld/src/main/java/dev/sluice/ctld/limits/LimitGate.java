@@ -10,7 +10,7 @@ import java.util.Optional;
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
  * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES, and
- * for a QOS last its MaxTRESPerAccount; TRES in the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
+ * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser; TRES in the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
  * with {@code InvalidAccount}, as Slurm's does. Pure.
  */
 public final class LimitGate {
@@ -56,6 +56,10 @@ public final class LimitGate {
             String perAccount = qos.maxTresPerAccount().exceeded(usage.qosAccountTres(qos.name(), account), wanted);
             if (perAccount != null) {
                 return maxPerAccount(perAccount);
+            }
+            String perUser = qos.maxTresPerUser().exceeded(usage.qosUserTres(qos.name(), user), wanted);
+            if (perUser != null) {
+                return qosMaxPerUser(perUser);
             }
         }
         Association assoc = found.get();
@@ -126,6 +130,15 @@ public final class LimitGate {
             case "mem" -> JobReason.MAX_MEMORY_PER_ACCOUNT;
             case "node" -> JobReason.MAX_NODE_PER_ACCOUNT;
             default -> JobReason.MAX_GRES_PER_ACCOUNT;
+        };
+    }
+
+    private static JobReason qosMaxPerUser(String tres) {
+        return switch (tres) {
+            case "cpu" -> JobReason.QOS_MAX_CPU_PER_USER_LIMIT;
+            case "mem" -> JobReason.QOS_MAX_MEMORY_PER_USER;
+            case "node" -> JobReason.QOS_MAX_NODE_PER_USER_LIMIT;
+            default -> JobReason.QOS_MAX_GRES_PER_USER;
         };
     }
 

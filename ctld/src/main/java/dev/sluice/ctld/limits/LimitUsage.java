@@ -9,7 +9,8 @@ import java.util.Map;
  * What the jobs already in the controller use against the limits: running and active (pending
  * or running) jobs per user association, per account (counted on the account and on every
  * account above it) and per user of a QOS; and TRES held per user association, per account,
- * per QOS and per account within a QOS (only the job's own account: MaxTRESPerAccount). A scheduling pass builds one and adds each job it starts, so later jobs in the same
+ * per QOS, per account within a QOS (only the job's own account: MaxTRESPerAccount) and per user
+ * within a QOS (over all the user's accounts: MaxTRESPerUser). A scheduling pass builds one and adds each job it starts, so later jobs in the same
  * pass see them.
  */
 public final class LimitUsage {
@@ -24,6 +25,7 @@ public final class LimitUsage {
     private final Map<String, Integer> qosActiveJobs = new HashMap<>();
     private final Map<String, Tres> qosTres = new HashMap<>();
     private final Map<String, Tres> qosAccountTres = new HashMap<>();
+    private final Map<String, Tres> qosUserTres = new HashMap<>();
     private final Map<String, Integer> qosAllRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosAllActiveJobs = new HashMap<>();
 
@@ -65,6 +67,7 @@ public final class LimitUsage {
         qosRunningJobs.merge(qosKey(job), 1, Integer::sum);
         qosTres.merge(nz(job.request().qos()), tres, Tres::plus);
         qosAccountTres.merge(nz(job.request().qos()) + '\0' + nz(job.request().account()), tres, Tres::plus);
+        qosUserTres.merge(qosKey(job), tres, Tres::plus);
         qosAllRunningJobs.merge(nz(job.request().qos()), 1, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
             accountTres.merge(a.account(), tres, Tres::plus);
@@ -126,6 +129,11 @@ public final class LimitUsage {
     /** TRES the running jobs of {@code account} hold under {@code qos} (its MaxTRESPerAccount). */
     Tres qosAccountTres(String qos, String account) {
         return qosAccountTres.getOrDefault(qos + '\0' + account, Tres.empty());
+    }
+
+    /** TRES the running jobs of {@code user} hold under {@code qos}, in any account (its MaxTRESPerUser). */
+    Tres qosUserTres(String qos, String user) {
+        return qosUserTres.getOrDefault(qos + '\0' + user, Tres.empty());
     }
 
     /** The CPUs a job asks for: tasks times CPUs per task, as the limits count them. */

@@ -11,7 +11,8 @@ import java.util.List;
  * cluster's), how long they get to end first ({@code GraceTime}) and how long they run before
  * they may be preempted at all ({@code PreemptExemptTime}, over the cluster's). {@code
  * maxTresPerAccount} (MaxTRESPerAccount) caps what the running jobs of any one account hold
- * under this QOS, each account on its own.
+ * under this QOS, each account on its own; {@code maxTresPerUser} (MaxTRESPerUser) the same for
+ * each user, whatever accounts its jobs run in.
  */
 public record Qos(
         String name,
@@ -21,12 +22,35 @@ public record Qos(
         String preemptMode,
         long graceSeconds,
         long preemptExemptSeconds,
-        TresLimits maxTresPerAccount) {
+        TresLimits maxTresPerAccount,
+        TresLimits maxTresPerUser) {
 
     /** {@code preemptExemptSeconds} when the QOS has none: the cluster's PreemptExemptTime applies. */
     public static final long EXEMPT_UNSET = -1;
 
-    /** Without a per-account TRES limit. */
+    /** Without a per-user TRES limit. */
+    public Qos(
+            String name,
+            long priority,
+            Limits limits,
+            List<String> preempt,
+            String preemptMode,
+            long graceSeconds,
+            long preemptExemptSeconds,
+            TresLimits maxTresPerAccount) {
+        this(
+                name,
+                priority,
+                limits,
+                preempt,
+                preemptMode,
+                graceSeconds,
+                preemptExemptSeconds,
+                maxTresPerAccount,
+                TresLimits.NONE);
+    }
+
+    /** Without a per-account or per-user TRES limit. */
     public Qos(
             String name,
             long priority,
@@ -49,6 +73,7 @@ public record Qos(
         preempt = List.copyOf(preempt);
         requireNonNull(preemptMode, "preemptMode is null");
         requireNonNull(maxTresPerAccount, "maxTresPerAccount is null");
+        requireNonNull(maxTresPerUser, "maxTresPerUser is null");
         if (priority < 0) {
             throw new IllegalArgumentException("negative QOS priority " + priority);
         }
@@ -61,6 +86,21 @@ public record Qos(
 
     /** This QOS with {@code caps} as its MaxTRESPerAccount. */
     public Qos withMaxTresPerAccount(TresLimits caps) {
-        return new Qos(name, priority, limits, preempt, preemptMode, graceSeconds, preemptExemptSeconds, caps);
+        return new Qos(
+                name, priority, limits, preempt, preemptMode, graceSeconds, preemptExemptSeconds, caps, maxTresPerUser);
+    }
+
+    /** This QOS with {@code caps} as its MaxTRESPerUser. */
+    public Qos withMaxTresPerUser(TresLimits caps) {
+        return new Qos(
+                name,
+                priority,
+                limits,
+                preempt,
+                preemptMode,
+                graceSeconds,
+                preemptExemptSeconds,
+                maxTresPerAccount,
+                caps);
     }
 }

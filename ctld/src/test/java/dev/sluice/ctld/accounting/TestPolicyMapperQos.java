@@ -9,7 +9,7 @@ import dev.sluice.protocol.v1.QosEntry;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** What the controller takes from dbd's QOS rows: a QOS's MaxTRESPerAccount, or no cap at all. */
+/** What the controller takes from dbd's QOS rows: a QOS's MaxTRESPerAccount and MaxTRESPerUser, or no cap at all. */
 class TestPolicyMapperQos {
     @Test
     void perAccountTresCapsComeFromTheQosRow() {
@@ -21,5 +21,18 @@ class TestPolicyMapperQos {
         assertThat(p.qos().get("normal").maxTresPerAccount().caps())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 4L, "mem", 2048L, "gres/gpu", 1L));
         assertThat(p.qos().get("open").maxTresPerAccount()).isEqualTo(TresLimits.NONE);
+    }
+
+    @Test
+    void perUserTresCapsComeFromTheQosRow() {
+        AccountingPolicy p = PolicyMapper.fromSnapshot(PolicySnapshot.newBuilder()
+                .setVersion(3)
+                .addQos(QosEntry.newBuilder().setName("normal").setMaxTresPerUser("cpu=8,node=2"))
+                .addQos(QosEntry.newBuilder().setName("open"))
+                .build());
+        assertThat(p.qos().get("normal").maxTresPerUser().caps())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 8L, "node", 2L));
+        assertThat(p.qos().get("normal").maxTresPerAccount()).isEqualTo(TresLimits.NONE);
+        assertThat(p.qos().get("open").maxTresPerUser()).isEqualTo(TresLimits.NONE);
     }
 }

@@ -141,4 +141,33 @@ class SacctmgrEndToEndTest {
         assertThat(sacctmgr("", "frob", "account")).isEqualTo(new Run(1, "", "invalid keyword: frob\n"));
         assertThat(sacctmgr("", "show", "bogus").err()).startsWith("No valid entity in list command\n");
     }
+
+    /** As real Slurm 22.05 (compat 197): a user whose last association goes is deleted too. */
+    @Test
+    void aUserLeftWithoutAssociationsGoesToo() {
+        sacctmgr("", "-i", "add", "cluster", "anchor");
+        sacctmgr("", "-i", "add", "account", "chem");
+        sacctmgr("", "-i", "add", "account", "phys");
+        sacctmgr("", "-i", "add", "user", "bob", "account=chem");
+        sacctmgr("", "-i", "add", "user", "bob", "account=phys");
+        assertThat(sacctmgr("", "-i", "delete", "user", "bob", "account=phys"))
+                .isEqualTo(new Run(
+                        0, " Deleting user associations...\n  C = anchor     A = phys       U = bob      \n", ""));
+        assertThat(sacctmgr("", "-n", "-P", "show", "user", "format=user").out())
+                .contains("bob\n");
+        // Asked and answered no: the user stays with its association.
+        assertThat(sacctmgr("n\n", "delete", "user", "bob", "account=chem").out())
+                .startsWith(" Deleting user associations...\n  C = anchor     A = chem       U = bob      \n"
+                        + " Deleting users (No Associations)...\n  bob\n");
+        assertThat(sacctmgr("", "-n", "-P", "show", "user", "format=user").out())
+                .contains("bob\n");
+        assertThat(sacctmgr("", "-i", "delete", "user", "bob", "account=chem"))
+                .isEqualTo(new Run(
+                        0,
+                        " Deleting user associations...\n  C = anchor     A = chem       U = bob      \n"
+                                + " Deleting users (No Associations)...\n  bob\n",
+                        ""));
+        assertThat(sacctmgr("", "-n", "-P", "show", "user", "format=user").out())
+                .doesNotContain("bob");
+    }
 }

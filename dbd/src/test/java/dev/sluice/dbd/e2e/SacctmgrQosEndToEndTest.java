@@ -143,6 +143,26 @@ class SacctmgrQosEndToEndTest {
                 .isEqualTo("q1|\n");
     }
 
+    /** What real Slurm 22.05 printed for a TRES of a type it does not know (compat 197): nothing changes. */
+    @Test
+    void aTresOfAnUnknownTypeIsRefused() {
+        sacctmgr("", "-i", "modify", "qos", "normal", "set", "MaxTRESPU=cpu=4");
+        String refused = "sacctmgr: error: slurmdb_format_tres_str: no TRES known by type bogus\n";
+        assertThat(sacctmgr("", "-i", "modify", "qos", "normal", "set", "MaxTRESPA=bogus=3"))
+                .isEqualTo(new Run(1, "", refused));
+        assertThat(sacctmgr("", "-i", "modify", "qos", "normal", "set", "MaxTRESPU=cpu=2,bogus=3"))
+                .isEqualTo(new Run(1, "", refused));
+        assertThat(sacctmgr("", "-i", "add", "qos", "q2", "GrpTRES=bogus/x=1").rc())
+                .isEqualTo(1);
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "format=name,maxtrespa,maxtrespu")
+                        .out())
+                .isEqualTo("normal||cpu=4\n");
+        sacctmgr("", "-i", "modify", "qos", "normal", "set", "MaxTRESPU=gres/gpu=1,cpu=-1");
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "normal", "format=name,maxtrespu")
+                        .out())
+                .isEqualTo("normal|gres/gpu=1\n");
+    }
+
     @Test
     void theDefaultQosListingHasSlurmsColumns() {
         String header = sacctmgr("", "show", "qos").out().lines().findFirst().orElseThrow();

@@ -12,13 +12,18 @@ import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DeleteAssocRequest;
 import dev.sluice.protocol.v1.DeleteAssocResult;
+import dev.sluice.protocol.v1.ListAssocRequest;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code sacctmgr [-i] [-n] [-p|-P] [-s] add|show|delete cluster|account|user|association|qos ...},
@@ -289,12 +294,19 @@ public final class SacctmgrCommand implements Command {
             s.out.println(" Nothing deleted");
             return 1;
         }
+        List<String> orphaned = List.of();
         if (preview.getAssociationsCount() > 0) {
             // account= narrows "delete user" to those associations, named as slurmdbd names them.
             s.out.println(" Deleting user associations...");
             preview.getAssociationsList()
                     .forEach(a -> s.out.printf(
                             "  C = %-10s A = %-10s U = %-9s%n", a.getCluster(), a.getAccount(), a.getUser()));
+            // sacctmgr then removes the users it left without any association (22.05, compat 197).
+            orphaned = orphaned(s, preview.getAssociationsList());
+            if (!orphaned.isEmpty()) {
+                s.out.println(" Deleting users (No Associations)...");
+                orphaned.forEach(n -> s.out.println("  " + n));
+            }
         } else {
             s.out.println(entity == AssocEntity.ACCOUNTS ? " Deleting accounts..." : " Deleting users...");
             // By name, whatever order they were given in, as slurmdbd lists them (checked on 22.05).
@@ -304,6 +316,39 @@ public final class SacctmgrCommand implements Command {
             return 0;
         }
         s.client.call(DbdRequest.newBuilder().setDeleteAssoc(d.setCommit(true)));
+        if (!orphaned.isEmpty()) {
+            s.client.call(DbdRequest.newBuilder()
+                    .setDeleteAssoc(DeleteAssocRequest.newBuilder()
+                            .setEntity(AssocEntity.USERS)
+                            .addAllNames(orphaned)
+                            .setCommit(true)));
+        }
         return 0;
+    }
+
+    /** The users whose every association is among {@code going}, by name. */
+    private static List<String> orphaned(Session s, List<AssociationEntry> going)
+            throws AccountingClient.AccountingException {
+        Set<String> users = new TreeSet<>();
+        going.forEach(a -> users.add(a.getUser()));
+        List<String> out = new ArrayList<>();
+        for (String user : users) {
+            long all = s
+                    .client
+                    .call(DbdRequest.newBuilder()
+                            .setListAssoc(ListAssocRequest.newBuilder()
+                                    .setEntity(AssocEntity.ASSOCIATIONS)
+                                    .addUsers(user)))
+                    .getListed()
+                    .getAssociationsList()
+                    .stream()
+                    .filter(a -> a.getUser().equals(user))
+                    .count();
+            long gone = going.stream().filter(a -> a.getUser().equals(user)).count();
+            if (all <= gone) {
+                out.add(user);
+            }
+        }
+        return out;
     }
 }

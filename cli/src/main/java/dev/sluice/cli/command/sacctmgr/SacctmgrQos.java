@@ -6,12 +6,16 @@ import dev.sluice.protocol.v1.AddQosRequest;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DeleteQosRequest;
 import dev.sluice.protocol.v1.ListQosRequest;
+import dev.sluice.protocol.v1.ListTresRequest;
 import dev.sluice.protocol.v1.ModifyQosRequest;
 import dev.sluice.protocol.v1.QosEntry;
+import dev.sluice.protocol.v1.TresEntry;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code sacctmgr add|modify|delete|show qos}, with sacctmgr's texts (qos_functions.c):
@@ -57,7 +61,7 @@ final class SacctmgrQos {
         SacctmgrSpecs specs = parse(words);
         List<String> given = new ArrayList<>();
         List<String> lines = new ArrayList<>();
-        QosEntry settings = settings(specs, given, List.of(), lines);
+        QosEntry settings = settings(specs, tresTypes(specs), given, List.of(), lines);
         AddQosRequest.Builder r = AddQosRequest.newBuilder()
                 .addAllNames(specs.names)
                 .setSettings(settings)
@@ -99,7 +103,7 @@ final class SacctmgrQos {
         List<String> given = new ArrayList<>();
         QosEntry settings;
         try {
-            settings = settings(specs, given, cleared, new ArrayList<>());
+            settings = settings(specs, tresTypes(specs), given, cleared, new ArrayList<>());
         } catch (BadValue e) {
             // sacctmgr skips the value with its error; alone, nothing is left to set.
             boolean alone = specs.values.size() == 1 && cleared.isEmpty();
@@ -139,13 +143,33 @@ final class SacctmgrQos {
     }
 
     /**
+     * The TRES types the database knows ({@code cpu}, {@code gres}, ...), asked only when a TRES
+     * list is given: sacctmgr checks each item's type against them before it changes anything.
+     */
+    private Set<String> tresTypes(SacctmgrSpecs specs) throws AccountingClient.AccountingException {
+        if (TRES_KEYS.stream().noneMatch(specs.values::containsKey)) {
+            return Set.of();
+        }
+        Set<String> types = new HashSet<>();
+        for (TresEntry t : s.client
+                .call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
+                .getListedTres()
+                .getTresList()) {
+            types.add(t.getType().toLowerCase(Locale.ROOT));
+        }
+        return types;
+    }
+
+    /**
      * A TRES list as sacctmgr sends it: every item {@code name=count}, a count that is no number
      * read as its leading digits (strtoll: {@code cpu=many} is {@code cpu=0}), memory with its
      * unit, -1 kept (it removes the TRES).
      *
-     * @throws IllegalArgumentException sacctmgr's error for an item without a name
+     * @param types the TRES types known (the part of a name before {@code /})
+     * @throws IllegalArgumentException sacctmgr's error for an item without a name or of a type
+     *     not known
      */
-    static String tresList(String value) {
+    static String tresList(String value, Set<String> types) {
         List<String> out = new ArrayList<>();
         for (String item : SacctmgrSpecs.split(value)) {
             int eq = item.indexOf('=');
@@ -154,6 +178,11 @@ final class SacctmgrQos {
                         "sacctmgr: error: slurmdb_format_tres_str: no TRES id found for " + item);
             }
             String name = item.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+            String type = name.contains("/") ? name.substring(0, name.indexOf('/')) : name;
+            if (!types.contains(type)) {
+                throw new IllegalArgumentException(
+                        "sacctmgr: error: slurmdb_format_tres_str: no TRES known by type " + type);
+            }
             String count = item.substring(eq + 1).strip();
             if (!count.matches("-1|\\d+") && !(name.equals("mem") && count.matches("\\d+[KMGTkmgt]"))) {
                 String digits = count.replaceFirst("^(\\d*).*$", "$1");
@@ -229,7 +258,7 @@ final class SacctmgrQos {
 
     /** The values given, checked; {@code lines} gets sacctmgr's "Settings" lines for them. */
     private static QosEntry settings(
-            SacctmgrSpecs specs, List<String> given, List<String> cleared, List<String> lines) {
+            SacctmgrSpecs specs, Set<String> tresTypes, List<String> given, List<String> cleared, List<String> lines) {
         QosEntry.Builder b = QosEntry.newBuilder();
         if (specs.values.containsKey("description")) {
             b.setDescription(specs.get("description"));
@@ -286,10 +315,10 @@ final class SacctmgrQos {
                     }
                     shown = String.format("%.4f", b.getUsageFactor());
                 }
-                case "grptres" -> b.setGrpTres(shown = tresList(v));
-                case "maxtresperjob" -> b.setMaxTresPerJob(shown = tresList(v));
-                case "maxtresperuser" -> b.setMaxTresPerUser(shown = tresList(v));
-                case "maxtresperaccount" -> b.setMaxTresPerAccount(shown = tresList(v));
+                case "grptres" -> b.setGrpTres(shown = tresList(v, tresTypes));
+                case "maxtresperjob" -> b.setMaxTresPerJob(shown = tresList(v, tresTypes));
+                case "maxtresperuser" -> b.setMaxTresPerUser(shown = tresList(v, tresTypes));
+                case "maxtresperaccount" -> b.setMaxTresPerAccount(shown = tresList(v, tresTypes));
                 case "usagethreshold" -> {
                     double threshold;
                     try {

@@ -1,0 +1,135 @@
+package dev.sluice.ctld.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresUnit;
+import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A QOS's MaxTRESPerUser: the running jobs of each user under the QOS together stay within it,
+ * whichever accounts they run in, every user on its own, and a job that would pass it waits with
+ * Slurm 22.05's reason (QOSMaxCpuPerUserLimit, QOSMaxMemoryPerUser, QOSMaxNodePerUserLimit,
+ * QOSMaxGRESPerUser; compat 197). Two nodes of 8 CPUs, 16000 MB and 2 GPUs each.
+ */
+class TestQosUserLimits {
+    private static final long NOW = 1_700_000_000L;
+    private static final Scheduler.SelectDefaults SELECT =
+            new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu"));
+    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
+
+    private ClusterState state;
+    private long seq;
+
+    @BeforeEach
+    void cluster() {
+        ClusterFixture cluster = ClusterFixture.aCluster()
+                .nodes(2)
+                .cpus(8)
+                .memoryMb(16000)
+                .gres(new GresInventory(List.of(
+                        new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
+                        new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true))))
+                .at(NOW - 100, NOW)
+                .build();
+        state = cluster.state();
+        seq = cluster.sequence();
+    }
+
+    /** QOS normal with {@code perUser} over TestQosAccountLimits' accounts: user1000 in physics and chem. */
+    static AccountingPolicy policy(String perUser) {
+        AccountingPolicy base = TestQosAccountLimits.policy("");
+        Qos normal = new Qos("normal", 0, Limits.UNSET).withMaxTresPerUser(TresLimits.parse(perUser));
+        return new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", normal));
+    }
+
+    private int submit(AccountingPolicy p, JobRequest r) {
+        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(LIMITS, p)).submit(state, r, NOW - 10);
+        out.records().forEach(rec -> state.replay(++seq, rec));
+        return out.response();
+    }
+
+    private SchedulePlan pass(AccountingPolicy p) {
+        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+                .schedule(state.image(), NOW, LIMITS, p);
+    }
+
+    /** A job that leaves room on its node for others (memory is consumable here). */
+    private static Builders.JobBuilder job() {
+        return Builders.aJob().timeLimit(10).memPerNode(100);
+    }
+
+    @Test
+    void theJobThatWouldTakeItsUserPastTheCapWaitsWhileOtherUsersStart() {
+        AccountingPolicy p = policy("cpu=4");
+        int three = submit(p, job().account("physics").tasks(3).build());
+        // Another account of the same user: the cap is the user's, not the association's.
+        int two = submit(p, job().account("chem").tasks(2).build());
+        int otherUser = submit(p, job().account("physics").tasks(4).uid(1001).build());
+        int one = submit(p, job().account("physics").tasks(1).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(three, otherUser, one);
+        assertThat(plan.pendingReasons()).containsEntry(two, JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
+        assertThat(JobReason.QOS_MAX_CPU_PER_USER_LIMIT.slurmName()).isEqualTo("QOSMaxCpuPerUserLimit");
+    }
+
+    @Test
+    void everyTresHasItsOwnReason() {
+        AccountingPolicy p = policy("mem=1000,node=1,gres/gpu=1");
+        int mem = submit(p, job().account("physics").memPerNode(2000).build());
+        int nodes = submit(p, job().account("physics").nodes(2).build());
+        int gpus = submit(p, job().account("physics").gres("gpu:2").build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).isEmpty();
+        assertThat(plan.pendingReasons())
+                .containsEntry(mem, JobReason.QOS_MAX_MEMORY_PER_USER)
+                .containsEntry(nodes, JobReason.QOS_MAX_NODE_PER_USER_LIMIT)
+                .containsEntry(gpus, JobReason.QOS_MAX_GRES_PER_USER);
+    }
+
+    @Test
+    void theWaitingJobStartsOnceTheUsersEarlierJobHasGone() {
+        AccountingPolicy p = policy("cpu=4");
+        Job first =
+                Job.submitted(1, job().account("physics").qos("normal").tasks(3).build(), "p", 10, 1000);
+        Job second =
+                Job.submitted(2, job().account("chem").qos("normal").tasks(2).build(), "p", 10, 1000);
+        LimitUsage running = LimitUsage.of(p, List.of());
+        running.started(first, JobTres.of(first.request()));
+        assertThat(LimitGate.reason(LIMITS, p, running, second)).isEqualTo(JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
+        assertThat(LimitGate.reason(LIMITS, p, LimitUsage.of(p, List.of()), second))
+                .isNull();
+    }
+
+    @Test
+    void thePerAccountCapIsCheckedBeforeThePerUserOne() {
+        AccountingPolicy base = policy("cpu=1");
+        Qos both = base.qos().get("normal").withMaxTresPerAccount(TresLimits.parse("cpu=1"));
+        AccountingPolicy p =
+                new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", both));
+        Job job =
+                Job.submitted(1, job().account("physics").qos("normal").tasks(2).build(), "p", 10, 1000);
+        assertThat(LimitGate.reason(LIMITS, p, LimitUsage.of(p, List.of()), job))
+                .isEqualTo(JobReason.MAX_CPU_PER_ACCOUNT);
+        assertThat(LimitGate.reason(LIMITS, base, LimitUsage.of(base, List.of()), job))
+                .isEqualTo(JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
+        assertThat(LimitGate.reason(
+                        Enforcement.parse(List.of("associations")), base, LimitUsage.of(base, List.of()), job))
+                .isNull();
+    }
+}
