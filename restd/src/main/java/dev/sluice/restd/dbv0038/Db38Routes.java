@@ -85,6 +85,12 @@ final class Db38Routes {
                     "every wckey (sluice-dbd keeps none)",
                     "dbv0.0.38_wckey_info",
                     (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user()))
+            .post(
+                    "wckeys/",
+                    "add wckeys: refused (sluice-dbd keeps none; a plain user's with 2002)",
+                    "dbv0.0.38_response_wckey_add",
+                    "dbv0.0.38_wckey_info",
+                    (q, arg) -> Config38.wckeys(q.out(), q.call().body(), operator(q)))
             .get(
                     "wckey/{wckey}",
                     "one wckey (sluice-dbd keeps none)",
@@ -94,11 +100,7 @@ final class Db38Routes {
                     "wckey/{wckey}",
                     "delete a wckey (sluice-dbd keeps none)",
                     "dbv0.0.38_response_wckey_delete",
-                    (q, arg) -> Deletes38.wckey(
-                            q.out(),
-                            Db38.operator(
-                                    q.db().list(AssocEntity.USERS, "").getUsersList(),
-                                    q.call().user())))
+                    (q, arg) -> Deletes38.wckey(q.out(), operator(q)))
             .get("qos/", "every QOS", "dbv0.0.38_qos_info", (q, arg) -> Db38.qos(q.db(), q.out(), arg))
             .post(
                     "qos/",
@@ -113,6 +115,12 @@ final class Db38Routes {
                     "dbv0.0.38_response_qos_delete",
                     (q, arg) -> Deletes38.qos(q.db().dbd, q.out(), arg))
             .get("tres/", "the TRES", "dbv0.0.38_tres_info", (q, arg) -> Db38.tres(q.db(), q.out()))
+            .post(
+                    "tres/",
+                    "update TRES: refused (2036), as 22.05 refuses it",
+                    "dbv0.0.38_response_tres",
+                    "dbv0.0.38_tres_update",
+                    (q, arg) -> Config38.tres(q.out()))
             .get(
                     "clusters/",
                     "the clusters",
@@ -145,10 +153,22 @@ final class Db38Routes {
                     "everything above at once",
                     "dbv0.0.38_config_info",
                     (q, arg) -> q.api().config(q.db(), q.out(), q.call()))
+            .post(
+                    "config/",
+                    "add or change clusters, accounts, users, QOS and associations at once (operators only)",
+                    "dbv0.0.38_config_response",
+                    "dbv0.0.38_set_config",
+                    (q, arg) -> Config38.config(q.db().dbd, q.out(), q.call().body(), q.api().cluster, operator(q)))
             .get(
                     "diag/",
                     "the accounting daemon's statistics, as sacctmgr show stats (operators only)",
                     "dbv0.0.38_diag",
                     (q, arg) -> Diag38.diag(q.db().dbd, q.out()))
             .build();
+
+    /** Whether the caller is root or an operator, as sluice-dbd lists the users. */
+    private static boolean operator(Db38.Request q) throws Exception {
+        return Db38.operator(
+                q.db().list(AssocEntity.USERS, "").getUsersList(), q.call().user());
+    }
 }

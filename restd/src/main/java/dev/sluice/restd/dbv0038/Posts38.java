@@ -57,79 +57,91 @@ final class Posts38 {
 
     static Reply accounts(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
         try {
-            List<JsonNode> wanted = list(body, "accounts", out);
-            List<DbdRequest.Builder> changes = new ArrayList<>();
-            Set<String> existing = names(dbd, AssocEntity.ACCOUNTS, wanted, out);
-            for (JsonNode a : wanted) {
-                String name = text(a, "name");
-                blank(a, Set.of("name", "description", "organization"), "slurmdb_accounts_add", out, 500);
-                if (name.isEmpty()) {
-                    throw unspecified(out, "slurmdb_accounts_add", 500);
-                }
-                if (existing.contains(name)) {
-                    ModifyAssocRequest.Builder m = ModifyAssocRequest.newBuilder()
-                            .setEntity(AssocEntity.ACCOUNTS)
-                            .addNames(name);
-                    optional(a, "description").ifPresent(m::setDescription);
-                    optional(a, "organization").ifPresent(m::setOrganization);
-                    changes.add(DbdRequest.newBuilder().setModifyAssoc(m));
-                } else {
-                    AddAccountsRequest.Builder add =
-                            AddAccountsRequest.newBuilder().addNames(name).setWithoutAssociations(true);
-                    optional(a, "description").ifPresent(add::setDescription);
-                    optional(a, "organization").ifPresent(add::setOrganization);
-                    changes.add(DbdRequest.newBuilder().setAddAccounts(add));
-                }
-            }
-            return apply(dbd, changes, out, "slurmdb_accounts_add", 500, false);
+            return apply(dbd, accountChanges(dbd, out, body), out, "slurmdb_accounts_add", 500, false);
         } catch (Refused r) {
             return r.out.reply(r.status);
         }
     }
 
+    /** What {@code POST accounts} asks of sluice-dbd, read whole before anything is asked. */
+    static List<DbdRequest.Builder> accountChanges(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body)
+            throws Refused {
+        List<JsonNode> wanted = list(body, "accounts", out);
+        List<DbdRequest.Builder> changes = new ArrayList<>();
+        Set<String> existing = names(dbd, AssocEntity.ACCOUNTS, wanted, out);
+        for (JsonNode a : wanted) {
+            String name = text(a, "name");
+            blank(a, Set.of("name", "description", "organization"), "slurmdb_accounts_add", out, 500);
+            if (name.isEmpty()) {
+                throw unspecified(out, "slurmdb_accounts_add", 500);
+            }
+            if (existing.contains(name)) {
+                ModifyAssocRequest.Builder m = ModifyAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ACCOUNTS)
+                        .addNames(name);
+                optional(a, "description").ifPresent(m::setDescription);
+                optional(a, "organization").ifPresent(m::setOrganization);
+                changes.add(DbdRequest.newBuilder().setModifyAssoc(m));
+            } else {
+                AddAccountsRequest.Builder add =
+                        AddAccountsRequest.newBuilder().addNames(name).setWithoutAssociations(true);
+                optional(a, "description").ifPresent(add::setDescription);
+                optional(a, "organization").ifPresent(add::setOrganization);
+                changes.add(DbdRequest.newBuilder().setAddAccounts(add));
+            }
+        }
+        return changes;
+    }
+
     static Reply users(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
         try {
-            List<JsonNode> wanted = list(body, "users", out);
-            List<DbdRequest.Builder> changes = new ArrayList<>();
-            Set<String> existing = names(dbd, AssocEntity.USERS, wanted, out);
-            for (JsonNode u : wanted) {
-                String name = text(u, "name");
-                // 22.05 reads a default account and then adds the user without it (no association).
-                blank(u, Set.of("name", "administrator_level", "default"), "slurmdb_users_add", out, 500);
-                Optional<String> level = optional(u, "administrator_level");
-                if (level.isPresent() && AdminLevel.of(level.get()).isEmpty()) {
-                    throw new Refused(
-                            out.error(
-                                    "Failed to parse field 'administrator_level'",
-                                    RestErrors.FAIL_PARSING.number(),
-                                    RestErrors.FAIL_PARSING.text(),
-                                    "_parser_run"),
-                            400);
-                }
-                if (name.isEmpty()) {
-                    out.parserNote("Missing required field 'name'");
-                    throw unspecified(out, "slurmdb_users_add", 500);
-                }
-                if (existing.contains(name)) {
-                    if (level.isPresent()) {
-                        changes.add(DbdRequest.newBuilder()
-                                .setModifyAssoc(ModifyAssocRequest.newBuilder()
-                                        .setEntity(AssocEntity.USERS)
-                                        .addNames(name)
-                                        .setAdminLevel(level.get())));
-                    }
-                } else {
-                    changes.add(DbdRequest.newBuilder()
-                            .setAddUsers(AddUsersRequest.newBuilder()
-                                    .addNames(name)
-                                    .setAdminLevel(level.orElse(AdminLevel.NONE.text()))
-                                    .setWithoutAssociations(true)));
-                }
-            }
-            return apply(dbd, changes, out, "slurmdb_users_add", 500, false);
+            return apply(dbd, userChanges(dbd, out, body), out, "slurmdb_users_add", 500, false);
         } catch (Refused r) {
             return r.out.reply(r.status);
         }
+    }
+
+    /** What {@code POST users} asks of sluice-dbd. */
+    static List<DbdRequest.Builder> userChanges(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body)
+            throws Refused {
+        List<JsonNode> wanted = list(body, "users", out);
+        List<DbdRequest.Builder> changes = new ArrayList<>();
+        Set<String> existing = names(dbd, AssocEntity.USERS, wanted, out);
+        for (JsonNode u : wanted) {
+            String name = text(u, "name");
+            // 22.05 reads a default account and then adds the user without it (no association).
+            blank(u, Set.of("name", "administrator_level", "default"), "slurmdb_users_add", out, 500);
+            Optional<String> level = optional(u, "administrator_level");
+            if (level.isPresent() && AdminLevel.of(level.get()).isEmpty()) {
+                throw new Refused(
+                        out.error(
+                                "Failed to parse field 'administrator_level'",
+                                RestErrors.FAIL_PARSING.number(),
+                                RestErrors.FAIL_PARSING.text(),
+                                "_parser_run"),
+                        400);
+            }
+            if (name.isEmpty()) {
+                out.parserNote("Missing required field 'name'");
+                throw unspecified(out, "slurmdb_users_add", 500);
+            }
+            if (existing.contains(name)) {
+                if (level.isPresent()) {
+                    changes.add(DbdRequest.newBuilder()
+                            .setModifyAssoc(ModifyAssocRequest.newBuilder()
+                                    .setEntity(AssocEntity.USERS)
+                                    .addNames(name)
+                                    .setAdminLevel(level.get())));
+                }
+            } else {
+                changes.add(DbdRequest.newBuilder()
+                        .setAddUsers(AddUsersRequest.newBuilder()
+                                .addNames(name)
+                                .setAdminLevel(level.orElse(AdminLevel.NONE.text()))
+                                .setWithoutAssociations(true)));
+            }
+        }
+        return changes;
     }
 
     /**
@@ -138,48 +150,56 @@ final class Posts38 {
      * association as a user's that lacks its user, and says so, yet adds it (status 200).
      */
     static Reply associations(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body, String cluster) {
-        String source = "slurmdb_associations_add";
         try {
-            List<JsonNode> wanted = list(body, "associations", out);
-            List<DbdRequest.Builder> changes = new ArrayList<>();
-            for (JsonNode a : wanted) {
-                blank(a, Set.of("account", "cluster", "user", "parent_account", "shares_raw"), source, out, 400);
-                String account = text(a, "account");
-                String user = text(a, "user");
-                String on = text(a, "cluster");
-                if (account.isEmpty() || !(on.isEmpty() || on.equals(cluster))) {
-                    throw unspecified(out, source, 400);
-                }
-                AssociationLimits.Builder limits = AssociationLimits.newBuilder();
-                JsonNode shares = a.path("shares_raw");
-                if (shares.canConvertToInt() && shares.asInt() >= 0) {
-                    limits.setShares(shares.asInt());
-                } else if (!shares.isMissingNode() && !shares.isNull()) {
-                    throw unspecified(out, source, 400);
-                }
-                if (user.isEmpty()) {
-                    out.parserNote("Missing required field 'user'");
-                    changes.add(DbdRequest.newBuilder()
-                            .setAddAccounts(AddAccountsRequest.newBuilder()
-                                    .addNames(account)
-                                    .setParent(text(a, "parent_account"))
-                                    .addClusters(cluster)
-                                    .setLimits(limits)));
-                } else {
-                    changes.add(DbdRequest.newBuilder()
-                            .setAddUsers(AddUsersRequest.newBuilder()
-                                    .addNames(user)
-                                    .addAccounts(account)
-                                    .addClusters(cluster)
-                                    .setLimits(limits)));
-                }
-            }
             // slurmdbd's refusals of an association (no such account, a plain user's) reach
             // slurmrestd 22.05 as a failure without a number: -1, with status 400.
-            return apply(dbd, changes, out, source, 400, true);
+            return apply(dbd, associationChanges(out, body, cluster), out, ASSOCIATIONS_ADD, 400, true);
         } catch (Refused r) {
             return r.out.reply(r.status);
         }
+    }
+
+    static final String ASSOCIATIONS_ADD = "slurmdb_associations_add";
+
+    /** What {@code POST associations} asks of sluice-dbd. */
+    static List<DbdRequest.Builder> associationChanges(DbEnvelope38 out, Optional<JsonNode> body, String cluster)
+            throws Refused {
+        String source = ASSOCIATIONS_ADD;
+        List<JsonNode> wanted = list(body, "associations", out);
+        List<DbdRequest.Builder> changes = new ArrayList<>();
+        for (JsonNode a : wanted) {
+            blank(a, Set.of("account", "cluster", "user", "parent_account", "shares_raw"), source, out, 400);
+            String account = text(a, "account");
+            String user = text(a, "user");
+            String on = text(a, "cluster");
+            if (account.isEmpty() || !(on.isEmpty() || on.equals(cluster))) {
+                throw unspecified(out, source, 400);
+            }
+            AssociationLimits.Builder limits = AssociationLimits.newBuilder();
+            JsonNode shares = a.path("shares_raw");
+            if (shares.canConvertToInt() && shares.asInt() >= 0) {
+                limits.setShares(shares.asInt());
+            } else if (!shares.isMissingNode() && !shares.isNull()) {
+                throw unspecified(out, source, 400);
+            }
+            if (user.isEmpty()) {
+                out.parserNote("Missing required field 'user'");
+                changes.add(DbdRequest.newBuilder()
+                        .setAddAccounts(AddAccountsRequest.newBuilder()
+                                .addNames(account)
+                                .setParent(text(a, "parent_account"))
+                                .addClusters(cluster)
+                                .setLimits(limits)));
+            } else {
+                changes.add(DbdRequest.newBuilder()
+                        .setAddUsers(AddUsersRequest.newBuilder()
+                                .addNames(user)
+                                .addAccounts(account)
+                                .addClusters(cluster)
+                                .setLimits(limits)));
+            }
+        }
+        return changes;
     }
 
     /**
@@ -188,72 +208,78 @@ final class Posts38 {
      * refuses here with status 400, a plain user's 2002 included.
      */
     static Reply qos(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
-        String source = "slurmdb_qos_add";
         try {
-            List<JsonNode> wanted = list(body, "QOS", out, 400);
-            java.util.Map<String, QosEntry> existing = new java.util.HashMap<>();
-            dbd.call(DbdRequest.newBuilder().setListQos(ListQosRequest.getDefaultInstance()))
-                    .getListedQos()
-                    .getQosList()
-                    .forEach(q -> existing.put(q.getName(), q));
-            QosBody38 reader = new QosBody38(
-                    dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
-                            .getListedTres()
-                            .getTresList(),
-                    existing.keySet(),
-                    out);
-            List<DbdRequest.Builder> changes = new ArrayList<>();
-            for (JsonNode q : wanted) {
-                String name = text(q, "name");
-                if (name.isEmpty()) {
-                    RestErrors invalid = RestErrors.INVALID_QUERY;
-                    throw new Refused(
-                            out.error(
-                                    "Cannot create a QOS without a name",
-                                    invalid.number(),
-                                    invalid.text(),
-                                    "_foreach_update_qos"),
-                            400);
-                }
-                QosEntry.Builder settings = QosEntry.newBuilder().setName(name);
-                List<String> given = new ArrayList<>();
-                optional(q, "description").ifPresent(d -> {
-                    settings.setDescription(d);
-                    given.add("description");
-                });
-                JsonNode priority = q.path("priority");
-                if (!priority.isMissingNode() && !priority.isNull()) {
-                    if (!priority.canConvertToInt() || !priority.isIntegralNumber() || priority.asInt() < 0) {
-                        RestErrors conv = RestErrors.DATA_CONVERSION;
-                        throw new Refused(
-                                out.error(
-                                        "Failed to parse field 'priority'", conv.number(), conv.text(), "_parser_run"),
-                                400);
-                    }
-                    settings.setPriority(priority.asInt());
-                    given.add("priority");
-                }
-                reader.read(q, existing.get(name), settings, given);
-                changes.add(
-                        existing.containsKey(name)
-                                ? DbdRequest.newBuilder()
-                                        .setModifyQos(ModifyQosRequest.newBuilder()
-                                                .addNames(name)
-                                                .setSettings(settings)
-                                                .addAllGiven(given))
-                                : DbdRequest.newBuilder()
-                                        .setAddQos(AddQosRequest.newBuilder()
-                                                .addNames(name)
-                                                .setSettings(settings)
-                                                .addAllGiven(given)));
-            }
-            return apply(dbd, changes, out, source, 400, false);
+            return apply(dbd, qosChanges(dbd, out, body), out, QOS_ADD, 400, false);
         } catch (AccountingException e) {
             ErrorCode db = ErrorCode.DB_CONNECTION;
             return out.error(null, db.number(), db.text(), "slurmdb_qos_get").reply(500);
         } catch (Refused r) {
             return r.out.reply(r.status);
         }
+    }
+
+    static final String QOS_ADD = "slurmdb_qos_add";
+
+    /** What {@code POST qos} asks of sluice-dbd; the QOS and TRES known are asked first. */
+    static List<DbdRequest.Builder> qosChanges(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body)
+            throws Refused, AccountingException {
+        List<JsonNode> wanted = list(body, "QOS", out, 400);
+        java.util.Map<String, QosEntry> existing = new java.util.HashMap<>();
+        dbd.call(DbdRequest.newBuilder().setListQos(ListQosRequest.getDefaultInstance()))
+                .getListedQos()
+                .getQosList()
+                .forEach(q -> existing.put(q.getName(), q));
+        QosBody38 reader = new QosBody38(
+                dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
+                        .getListedTres()
+                        .getTresList(),
+                existing.keySet(),
+                out);
+        List<DbdRequest.Builder> changes = new ArrayList<>();
+        for (JsonNode q : wanted) {
+            String name = text(q, "name");
+            if (name.isEmpty()) {
+                RestErrors invalid = RestErrors.INVALID_QUERY;
+                throw new Refused(
+                        out.error(
+                                "Cannot create a QOS without a name",
+                                invalid.number(),
+                                invalid.text(),
+                                "_foreach_update_qos"),
+                        400);
+            }
+            QosEntry.Builder settings = QosEntry.newBuilder().setName(name);
+            List<String> given = new ArrayList<>();
+            optional(q, "description").ifPresent(d -> {
+                settings.setDescription(d);
+                given.add("description");
+            });
+            JsonNode priority = q.path("priority");
+            if (!priority.isMissingNode() && !priority.isNull()) {
+                if (!priority.canConvertToInt() || !priority.isIntegralNumber() || priority.asInt() < 0) {
+                    RestErrors conv = RestErrors.DATA_CONVERSION;
+                    throw new Refused(
+                            out.error("Failed to parse field 'priority'", conv.number(), conv.text(), "_parser_run"),
+                            400);
+                }
+                settings.setPriority(priority.asInt());
+                given.add("priority");
+            }
+            reader.read(q, existing.get(name), settings, given);
+            changes.add(
+                    existing.containsKey(name)
+                            ? DbdRequest.newBuilder()
+                                    .setModifyQos(ModifyQosRequest.newBuilder()
+                                            .addNames(name)
+                                            .setSettings(settings)
+                                            .addAllGiven(given))
+                            : DbdRequest.newBuilder()
+                                    .setAddQos(AddQosRequest.newBuilder()
+                                            .addNames(name)
+                                            .setSettings(settings)
+                                            .addAllGiven(given)));
+        }
+        return changes;
     }
 
     /**
@@ -268,20 +294,32 @@ final class Posts38 {
             int status,
             boolean numberless)
             throws Refused {
-        for (boolean commit : new boolean[] {false, true}) {
-            for (DbdRequest.Builder change : changes) {
-                try {
-                    dbd.call(withCommit(change.clone(), commit));
-                } catch (AccountingException e) {
-                    if (numberless || e.code() != ErrorCode.ACCESS_DENIED.number()) {
-                        throw unspecified(out, source, status);
-                    }
-                    ErrorCode denied = ErrorCode.ACCESS_DENIED;
-                    throw new Refused(out.error(null, denied.number(), denied.text(), source), status);
+        attempt(dbd, changes, out, source, status, numberless, false);
+        attempt(dbd, changes, out, source, status, numberless, true);
+        return out.reply(200);
+    }
+
+    /** Every change asked, committed or only tried; the first refusal ends it, as in {@link #apply}. */
+    static void attempt(
+            AccountingSession dbd,
+            List<DbdRequest.Builder> changes,
+            DbEnvelope38 out,
+            String source,
+            int status,
+            boolean numberless,
+            boolean commit)
+            throws Refused {
+        for (DbdRequest.Builder change : changes) {
+            try {
+                dbd.call(withCommit(change.clone(), commit));
+            } catch (AccountingException e) {
+                if (numberless || e.code() != ErrorCode.ACCESS_DENIED.number()) {
+                    throw unspecified(out, source, status);
                 }
+                ErrorCode denied = ErrorCode.ACCESS_DENIED;
+                throw new Refused(out.error(null, denied.number(), denied.text(), source), status);
             }
         }
-        return out.reply(200);
     }
 
     private static DbdRequest.Builder withCommit(DbdRequest.Builder r, boolean commit) {
@@ -302,8 +340,7 @@ final class Posts38 {
         return list(body, field, out, 200);
     }
 
-    private static List<JsonNode> list(Optional<JsonNode> body, String field, DbEnvelope38 out, int status)
-            throws Refused {
+    static List<JsonNode> list(Optional<JsonNode> body, String field, DbEnvelope38 out, int status) throws Refused {
         JsonNode list = body.map(b -> b.path(field)).orElse(DbEnvelope38.F.missingNode());
         if (!list.isArray()) {
             RestErrors missing = RestErrors.DATA_PATH_NOT_FOUND;

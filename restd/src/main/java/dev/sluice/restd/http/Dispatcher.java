@@ -98,6 +98,11 @@ final class Dispatcher {
                             "restd")
                     .reply(413);
         } catch (JacksonException e) {
+            if (path.startsWith(Db38.PREFIX)) {
+                // slurmrestd 22.05 answers a dbv0.0.38 body it cannot read with this text alone
+                // (compat 203), as it answers a query it cannot read.
+                return Reply.text(400, "Unable to parse query.");
+            }
             return envelope(user, ex)
                     .error(
                             RestErrors.FAIL_PARSING.number(),
