@@ -92,7 +92,9 @@ final class NodeSetup {
         return new NodedSettings(
                 new NodedSettings.Node(
                         o.name(),
-                        configured.map(n -> n.address().hostname()).orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
+                        configured
+                                .map(n -> n.address().hostname())
+                                .orElseGet(() -> own.getOrDefault("nodehostname", o.name())),
                         addr,
                         // Every address, unless CommunicationParameters=NoInAddrAny: then NodeAddr only.
                         addr.isEmpty() ? "0.0.0.0" : ListenAddress.node(conf, addr),
