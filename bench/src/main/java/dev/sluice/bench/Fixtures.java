@@ -9,6 +9,7 @@ import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeAddress;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
@@ -71,14 +72,11 @@ public final class Fixtures {
             (gpu ? gpuNames : cpuNames).add(name);
             nodes.add(Node.configured(
                     name,
-                    name,
-                    "127.0.0.1",
-                    6818,
+                    new NodeAddress(name, "127.0.0.1", 6818),
                     HARDWARE,
                     gpu ? List.of("gpu") : List.of(),
                     gpu ? gpus : GresInventory.NONE,
-                    1,
-                    false));
+                    1));
         }
         ClusterState state = new ClusterState(
                 nodes, List.of(partition("cpu", cpuNames, true), partition("gpu", gpuNames, false)), 1);

@@ -6,6 +6,8 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeAddress;
+import dev.sluice.ctld.state.NodeAdmin;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
@@ -258,7 +260,8 @@ public final class ClusterFixture {
 
         public Node build() {
             NodeHardware hw = hardware != null ? hardware : NodeHardware.ofCpus(cpus, memoryMb);
-            return Node.configured(name, name, addr, port, hw, List.of(), gres, 1, future);
+            Node node = Node.configured(name, new NodeAddress(name, addr, port), hw, List.of(), gres, 1);
+            return future ? node.withAdmin(NodeAdmin.FUTURE) : node;
         }
     }
 }
