@@ -14,6 +14,9 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @slurm.conf ... @end          appends the lines to the cluster's slurm.conf ($SLURM_CONF) and
                                 runs scontrol reconfigure; the file is restored (and the cluster
                                 reconfigured again) when the scenario ends. First in a scenario.
+  @slurm.conf restart ... @end  the same, but the controller is stopped and started again on its
+                                state (settings slurmctld reads only when it starts, such as
+                                AccountingStorageEnforce), then and when the scenario ends
   @as USER                      the following commands run as USER (root: back)
   @wait %N STATE[,STATE]        until the job's state is one of these (squeue -t all -o %T)
   @wait-reason %N REASON        until squeue shows the job pending for REASON
@@ -111,6 +114,7 @@ class Scenario:
         self.diverged = False
         self.tokens = {}
         self.conf_before = None
+        self.restarts = False
         self.work = tempfile.mkdtemp(prefix="scn-" + self.name[:20] + "-", dir=user_home_base)
         os.chmod(self.work, 0o777)
 
@@ -202,7 +206,8 @@ class Scenario:
                     self.conf_before = f.read()
             with open(conf, "a") as f:
                 f.write("".join(line + "\n" for line in body))
-            self.reconfigure()
+            self.restarts = len(words) > 1 and words[1] == "restart"
+            self.restart() if self.restarts else self.reconfigure()
         elif d == "@wait":
             wanted = set(words[2].split(","))
             self.poll(" ".join(words[1:]), lambda: any(s in wanted for s in self.job_state(words[1])))
@@ -357,7 +362,34 @@ class Scenario:
         if self.conf_before is not None:
             with open(os.environ["SLURM_CONF"], "w") as f:
                 f.write(self.conf_before)
-            self.reconfigure()
+            self.restart() if self.restarts else self.reconfigure()
+
+    def restart(self):
+        # Not in the transcript. Both clusters keep their pid files in run/ beside etc/: real
+        # Slurm's slurmctld is started again here on its state; Sluice's local cluster
+        # supervises its controller (run/ctld.pid) and starts it again itself.
+        conf = os.environ["SLURM_CONF"]
+        run = os.path.join(os.path.dirname(os.path.dirname(conf)), "run")
+        real = os.path.join(run, "slurmctld.pid")
+        pidfile = real if os.path.exists(real) else os.path.join(run, "ctld.pid")
+        with open(pidfile) as f:
+            pid = int(f.read().split()[0])
+        os.kill(pid, 15)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+        if pidfile == real:
+            subprocess.run(["slurmctld", "-f", conf], check=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            states = set(self.sh("sinfo -h -o %t", user="root", timeout=20)[1].split())
+            if states == {"idle"}:
+                break
+            time.sleep(0.5)
 
     def reconfigure(self):
         # Not in the transcript: the scenario's commands are what is compared. Both sides

@@ -7,9 +7,12 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeAddress;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
@@ -72,7 +75,7 @@ public final class Fixtures {
             (gpu ? gpuNames : cpuNames).add(name);
             nodes.add(Node.configured(
                     name,
-                    new NodeAddress(name, "127.0.0.1", 6818),
+                    new NodeEndpoint(name, "127.0.0.1", 6818),
                     HARDWARE,
                     gpu ? List.of("gpu") : List.of(),
                     gpu ? gpus : GresInventory.NONE,
@@ -86,15 +89,10 @@ public final class Fixtures {
                     ++seq,
                     new StateRecord.NodeRegistered(
                             n.name(),
-                            n.name(),
-                            "127.0.0.1",
-                            6818,
-                            HARDWARE,
+                            new NodeEndpoint(n.name(), "127.0.0.1", 6818),
+                            new NodeEquipment(HARDWARE, List.of(), ""),
+                            new DaemonReport(NOW - 3600, "bench", NodeFacts.NONE),
                             false,
-                            NOW - 3600,
-                            "bench",
-                            List.of(),
-                            "",
                             NOW - 3600));
             state.heard(n.name(), NOW);
         }

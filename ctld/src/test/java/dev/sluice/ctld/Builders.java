@@ -7,6 +7,7 @@ import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.Dependency;
+import dev.sluice.ctld.state.FeatureConstraint;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
@@ -228,18 +229,11 @@ public final class Builders {
 
         public PlacementRequest build() {
             return new PlacementRequest(
-                    minNodes,
-                    maxNodes,
-                    tasks,
-                    cpusPerTask,
-                    tasksPerNode,
-                    memPerNode,
-                    memPerCpu,
-                    memory,
-                    exclusive,
-                    required,
-                    excluded,
-                    gres);
+                    new PlacementRequest.Shape(minNodes, maxNodes, tasks, cpusPerTask, tasksPerNode),
+                    new PlacementRequest.MemoryAsk(memPerNode, memPerCpu, memory),
+                    new PlacementRequest.NodeChoice(exclusive, required, excluded, FeatureConstraint.NONE),
+                    gres,
+                    false);
         }
     }
 

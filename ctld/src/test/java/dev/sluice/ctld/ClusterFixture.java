@@ -4,10 +4,13 @@ import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeAddress;
 import dev.sluice.ctld.state.NodeAdmin;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
@@ -181,7 +184,12 @@ public final class ClusterFixture {
             ClusterFixture cluster = unregistered();
             for (Node node : cluster.nodes) {
                 cluster.replay(new StateRecord.NodeRegistered(
-                        node.name(), node.name(), "127.0.0.1", 1, node.hardware(), false, 1, "v", registeredAt));
+                        node.name(),
+                        new NodeEndpoint(node.name(), "127.0.0.1", 1),
+                        new NodeEquipment(node.hardware(), List.of(), ""),
+                        new DaemonReport(1, "v", NodeFacts.NONE),
+                        false,
+                        registeredAt));
                 cluster.state.heard(node.name(), heardAt);
             }
             return cluster;
@@ -260,7 +268,7 @@ public final class ClusterFixture {
 
         public Node build() {
             NodeHardware hw = hardware != null ? hardware : NodeHardware.ofCpus(cpus, memoryMb);
-            Node node = Node.configured(name, new NodeAddress(name, addr, port), hw, List.of(), gres, 1);
+            Node node = Node.configured(name, new NodeEndpoint(name, addr, port), hw, List.of(), gres, 1);
             return future ? node.withAdmin(NodeAdmin.FUTURE) : node;
         }
     }

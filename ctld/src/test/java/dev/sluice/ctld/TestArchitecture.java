@@ -1,11 +1,23 @@
 package dev.sluice.ctld;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.core.domain.AccessTarget;
+import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.sluice.protocol.v1.JobSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -155,5 +167,50 @@ class TestArchitecture {
                 .dependOnClassesThat()
                 .resideInAnyPackage("dev.sluice.ctld.control..", "dev.sluice.ctld.loop..")
                 .check(classes);
+    }
+
+    /**
+     * The journal's format is its own (journal.proto's messages): its code handles none of the
+     * commands' protocol types, not even through the wire mapper, so that changing those cannot
+     * change what is on disk. The one exception is JobSpec, which JobSubmittedRecords written
+     * before the journal's JobRequestRecord hold (only read).
+     */
+    @Test
+    void theJournalHandlesNoneOfTheCommandsTypes() {
+        classes()
+                .that()
+                .resideInAPackage("dev.sluice.ctld.persistence..")
+                .should(handleNoCommandsType())
+                .check(classes);
+    }
+
+    private static ArchCondition<JavaClass> handleNoCommandsType() {
+        return new ArchCondition<>("handle none of the commands' protocol types (but the legacy JobSpec)") {
+            @Override
+            public void check(JavaClass c, ConditionEvents events) {
+                Set<String> found = new TreeSet<>();
+                c.getDirectDependenciesFromSelf().forEach(d -> commands(d.getTargetClass(), d.getDescription(), found));
+                for (JavaAccess<?> a : c.getAccessesFromSelf()) {
+                    List<JavaClass> handled = new ArrayList<>();
+                    if (a.getTarget() instanceof AccessTarget.CodeUnitAccessTarget t) {
+                        handled.addAll(t.getRawParameterTypes());
+                        handled.add(t.getRawReturnType());
+                    } else if (a.getTarget() instanceof AccessTarget.FieldAccessTarget t) {
+                        handled.add(t.getRawType());
+                    }
+                    handled.forEach(h -> commands(h, a.getDescription(), found));
+                }
+                found.forEach(f -> events.add(SimpleConditionEvent.violated(c, f)));
+            }
+        };
+    }
+
+    private static void commands(JavaClass type, String where, Set<String> found) {
+        JavaClass base = type.getBaseComponentType();
+        String pkg = base.getPackageName();
+        boolean commands = pkg.startsWith("dev.sluice.protocol") && !pkg.equals("dev.sluice.protocol.v1.journal");
+        if (commands && !base.isEquivalentTo(JobSpec.class)) {
+            found.add(base.getName() + ": " + where);
+        }
     }
 }

@@ -56,6 +56,11 @@ public enum JobReason {
     QOS_MAX_MEMORY_PER_JOB("QOSMaxMemoryPerJob"),
     QOS_MAX_NODE_PER_JOB_LIMIT("QOSMaxNodePerJobLimit"),
     QOS_MAX_GRES_PER_JOB("QOSMaxGRESPerJob"),
+    // A QOS's MaxTRESPerAccount: Slurm 22.05 names these without "QOS" in front.
+    MAX_CPU_PER_ACCOUNT("MaxCpuPerAccount"),
+    MAX_MEMORY_PER_ACCOUNT("MaxMemoryPerAccount"),
+    MAX_NODE_PER_ACCOUNT("MaxNodePerAccount"),
+    MAX_GRES_PER_ACCOUNT("MaxGRESPerAccount"),
     ASSOC_MAX_WALL_DURATION_PER_JOB_LIMIT("AssocMaxWallDurationPerJobLimit"),
     ASSOC_GRP_JOBS_LIMIT("AssocGrpJobsLimit"),
     ASSOC_MAX_JOBS_LIMIT("AssocMaxJobsLimit"),

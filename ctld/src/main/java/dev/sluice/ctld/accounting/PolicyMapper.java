@@ -71,7 +71,8 @@ public final class PolicyMapper {
                             Integer.toUnsignedLong(q.getGraceTimeSeconds()),
                             q.hasPreemptExemptSeconds()
                                     ? Integer.toUnsignedLong(q.getPreemptExemptSeconds())
-                                    : Qos.EXEMPT_UNSET));
+                                    : Qos.EXEMPT_UNSET,
+                            TresLimits.parse(q.getMaxTresPerAccount())));
         }
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
     }

@@ -23,8 +23,8 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeAddress;
 import dev.sluice.ctld.state.NodeAdmin;
+import dev.sluice.ctld.state.NodeEndpoint;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import java.nio.file.Path;
@@ -83,7 +83,7 @@ public final class CtldConfigs {
             inventory.units().forEach(u -> gresNames.add(u.name()));
             nodes.add(Node.configured(
                             n.name(),
-                            new NodeAddress(
+                            new NodeEndpoint(
                                     n.address().hostname(),
                                     n.address().addr(),
                                     n.address().port()),

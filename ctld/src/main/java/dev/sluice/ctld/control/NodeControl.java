@@ -1,14 +1,19 @@
 package dev.sluice.ctld.control;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
@@ -59,54 +64,61 @@ public final class NodeControl {
     /**
      * What a node daemon says about itself when it (re)connects.
      *
-     * @param features a dynamic node's own {@code Feature=}; empty for configured nodes
-     * @param gres a dynamic node's own {@code Gres=}; empty for configured nodes
+     * @param equipment its hardware, and a dynamic node's own {@code Feature=} and {@code Gres=}
+     *     (empty for configured nodes)
+     * @param runningJobs the jobs it runs
      * @param found what it detected, when the daemon reports it
-     * @param facts what it says of its machine (Arch, OS, when it started)
      */
     public record Registration(
             String name,
-            String hostname,
-            String addr,
-            int port,
-            NodeHardware hardware,
+            NodeEndpoint endpoint,
+            NodeEquipment equipment,
+            DaemonReport daemon,
             boolean dynamic,
             Set<Integer> runningJobs,
-            long bootTime,
-            String version,
-            List<String> features,
-            String gres,
-            Optional<Found> found,
-            NodeFacts facts) {
+            Optional<Found> found) {
         public Registration {
+            requireNonNull(endpoint, "endpoint is null");
+            requireNonNull(equipment, "equipment is null");
+            requireNonNull(daemon, "daemon is null");
             runningJobs = Set.copyOf(runningJobs);
-            features = List.copyOf(features);
+            requireNonNull(found, "found is null");
         }
 
-        public Registration(
-                String name,
-                String hostname,
-                String addr,
-                int port,
-                NodeHardware hardware,
-                boolean dynamic,
-                Set<Integer> runningJobs,
-                long bootTime,
-                String version) {
-            this(
-                    name,
-                    hostname,
-                    addr,
-                    port,
-                    hardware,
-                    dynamic,
-                    runningJobs,
-                    bootTime,
-                    version,
-                    List.of(),
-                    "",
-                    Optional.empty(),
-                    NodeFacts.NONE);
+        public String hostname() {
+            return endpoint.hostname();
+        }
+
+        public String addr() {
+            return endpoint.addr();
+        }
+
+        public int port() {
+            return endpoint.port();
+        }
+
+        public NodeHardware hardware() {
+            return equipment.hardware();
+        }
+
+        public List<String> features() {
+            return equipment.features();
+        }
+
+        public String gres() {
+            return equipment.gres();
+        }
+
+        public long bootTime() {
+            return daemon.bootTime();
+        }
+
+        public String version() {
+            return daemon.version();
+        }
+
+        public NodeFacts facts() {
+            return daemon.facts();
         }
     }
 

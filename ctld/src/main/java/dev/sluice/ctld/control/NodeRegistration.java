@@ -11,6 +11,7 @@ import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
@@ -55,17 +56,11 @@ final class NodeRegistration {
         if (known == null || !known.registered() || changed(known, reg, features, gres)) {
             records.add(new StateRecord.NodeRegistered(
                     reg.name(),
-                    reg.hostname(),
-                    reg.addr(),
-                    reg.port(),
-                    reg.hardware(),
+                    reg.endpoint(),
+                    new NodeEquipment(reg.hardware(), features, gres),
+                    reg.daemon(),
                     // A created node stays dynamic (deletable) whatever its daemon says.
                     reg.dynamic() || (known != null && known.dynamic()),
-                    reg.bootTime(),
-                    reg.version(),
-                    features,
-                    gres,
-                    reg.facts(),
                     now));
         }
         Optional<String> shortfall = reg.found().flatMap(found -> {
@@ -118,18 +113,12 @@ final class NodeRegistration {
         }
         return new Registration(
                 reg.name(),
-                reg.hostname(),
-                reg.addr(),
-                reg.port(),
-                known.hardware(),
+                reg.endpoint(),
+                new NodeEquipment(known.hardware(), List.of(), ""),
+                reg.daemon(),
                 false,
                 reg.runningJobs(),
-                reg.bootTime(),
-                reg.version(),
-                List.of(),
-                "",
-                reg.found(),
-                reg.facts());
+                reg.found());
     }
 
     /** ReturnToService: 1 only for nodes that were DOWN for not answering, 2 for any. */

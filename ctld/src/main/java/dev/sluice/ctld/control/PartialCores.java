@@ -33,14 +33,9 @@ final class PartialCores {
                 whole.id(),
                 whole.start(),
                 whole.end(),
-                whole.nodes(),
-                partition,
-                whole.users(),
-                whole.usersExcluded(),
-                whole.accounts(),
-                whole.flags(),
-                coreCount,
-                pick(state, whole.nodes(), coreCount));
+                new Reservation.Holding(whole.nodes(), partition, coreCount, pick(state, whole.nodes(), coreCount)),
+                new Reservation.Access(whole.users(), whole.usersExcluded(), whole.accounts()),
+                whole.flags());
     }
 
     static Map<String, List<Integer>> pick(ClusterView state, List<String> nodes, int count) {

@@ -133,13 +133,9 @@ public final class ReservationControl {
                 old.id(),
                 start,
                 end,
-                nodes,
-                partition,
-                users.names(),
-                users.excluded(),
-                accounts,
-                flags,
-                cores(state, nodes));
+                Reservation.Holding.whole(nodes, partition, cores(state, nodes)),
+                new Reservation.Access(users.names(), users.excluded(), accounts),
+                flags);
         if (overlapsAnother(state, next, now, true)) {
             throw new SlurmException(ErrorCode.RESERVATION_OVERLAP);
         }
@@ -335,13 +331,9 @@ public final class ReservationControl {
                 id,
                 start,
                 end,
-                nodes,
-                partition,
-                users.names(),
-                users.excluded(),
-                accounts,
-                flags,
-                cores(state, nodes));
+                Reservation.Holding.whole(nodes, partition, cores(state, nodes)),
+                new Reservation.Access(users.names(), users.excluded(), accounts),
+                flags);
     }
 
     private static String defaultPartition(ClusterView state) {

@@ -9,8 +9,8 @@ import java.util.Optional;
 /**
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
- * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES; TRES in
- * the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
+ * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES, and
+ * for a QOS last its MaxTRESPerAccount; TRES in the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
  * with {@code InvalidAccount}, as Slurm's does. Pure.
  */
 public final class LimitGate {
@@ -52,6 +52,10 @@ public final class LimitGate {
             String grp = q.grpTres().exceeded(usage.qosTres(qos.name()), wanted);
             if (grp != null) {
                 return qosGrp(grp);
+            }
+            String perAccount = qos.maxTresPerAccount().exceeded(usage.qosAccountTres(qos.name(), account), wanted);
+            if (perAccount != null) {
+                return maxPerAccount(perAccount);
             }
         }
         Association assoc = found.get();
@@ -113,6 +117,15 @@ public final class LimitGate {
             case "mem" -> JobReason.QOS_GRP_MEM_LIMIT;
             case "node" -> JobReason.QOS_GRP_NODE_LIMIT;
             default -> JobReason.QOS_GRP_GRES;
+        };
+    }
+
+    private static JobReason maxPerAccount(String tres) {
+        return switch (tres) {
+            case "cpu" -> JobReason.MAX_CPU_PER_ACCOUNT;
+            case "mem" -> JobReason.MAX_MEMORY_PER_ACCOUNT;
+            case "node" -> JobReason.MAX_NODE_PER_ACCOUNT;
+            default -> JobReason.MAX_GRES_PER_ACCOUNT;
         };
     }
 

@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * What the jobs already in the controller use against the limits: running and active (pending
  * or running) jobs per user association, per account (counted on the account and on every
- * account above it) and per user of a QOS; and TRES held per user association, per account and
- * per QOS. A scheduling pass builds one and adds each job it starts, so later jobs in the same
+ * account above it) and per user of a QOS; and TRES held per user association, per account,
+ * per QOS and per account within a QOS (only the job's own account: MaxTRESPerAccount). A scheduling pass builds one and adds each job it starts, so later jobs in the same
  * pass see them.
  */
 public final class LimitUsage {
@@ -23,6 +23,7 @@ public final class LimitUsage {
     private final Map<String, Integer> qosRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosActiveJobs = new HashMap<>();
     private final Map<String, Tres> qosTres = new HashMap<>();
+    private final Map<String, Tres> qosAccountTres = new HashMap<>();
     private final Map<String, Integer> qosAllRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosAllActiveJobs = new HashMap<>();
 
@@ -63,6 +64,7 @@ public final class LimitUsage {
         userTres.merge(userKey(job), tres, Tres::plus);
         qosRunningJobs.merge(qosKey(job), 1, Integer::sum);
         qosTres.merge(nz(job.request().qos()), tres, Tres::plus);
+        qosAccountTres.merge(nz(job.request().qos()) + '\0' + nz(job.request().account()), tres, Tres::plus);
         qosAllRunningJobs.merge(nz(job.request().qos()), 1, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
             accountTres.merge(a.account(), tres, Tres::plus);
@@ -119,6 +121,11 @@ public final class LimitUsage {
 
     Tres qosTres(String qos) {
         return qosTres.getOrDefault(qos, Tres.empty());
+    }
+
+    /** TRES the running jobs of {@code account} hold under {@code qos} (its MaxTRESPerAccount). */
+    Tres qosAccountTres(String qos, String account) {
+        return qosAccountTres.getOrDefault(qos + '\0' + account, Tres.empty());
     }
 
     /** The CPUs a job asks for: tasks times CPUs per task, as the limits count them. */

@@ -1,9 +1,12 @@
 package dev.sluice.ctld.persistence;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobStep;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
@@ -43,13 +46,13 @@ public final class RecordCodec {
             case StateRecord.JobStarted r ->
                 e.setJobStarted(JobStartedRecord.newBuilder()
                         .setJobId(r.jobId())
-                        .addAllNodes(WireMapper.toWire(r.allocation()))
+                        .addAllNodes(ValueCodec.toJournal(r.allocation()))
                         .setPartition(r.partition())
                         .setTimeLimitMinutes((int) r.timeLimitMinutes()));
             case StateRecord.JobEnded r -> {
                 JobEndedRecord.Builder b = JobEndedRecord.newBuilder()
                         .setJobId(r.jobId())
-                        .setState(WireMapper.toWire(r.state()))
+                        .setState(ValueCodec.toJournal(r.state()))
                         .setExitStatus(r.exitStatus())
                         .setReason(r.reason().slurmName());
                 if (r.requid() != StateRecord.JobEnded.NOBODY) {
@@ -92,7 +95,7 @@ public final class RecordCodec {
                         .setJobId(r.jobId())
                         .setStepId(r.step().stepId())
                         .setName(r.step().name())
-                        .setState(WireMapper.toWire(r.step().state()))
+                        .setState(ValueCodec.toJournal(r.step().state()))
                         .setStartTime(r.step().startTime())
                         .setEndTime(r.step().endTime())
                         .setExitStatus(r.step().exitStatus())
@@ -158,7 +161,7 @@ public final class RecordCodec {
                 JobStartedRecord r = e.getJobStarted();
                 yield new StateRecord.JobStarted(
                         r.getJobId(),
-                        WireMapper.toDomain(r.getNodesList()),
+                        ValueCodec.toDomain(r.getNodesList()),
                         r.getPartition(),
                         Integer.toUnsignedLong(r.getTimeLimitMinutes()),
                         t);
@@ -169,7 +172,7 @@ public final class RecordCodec {
                         .orElseThrow(() -> new IllegalArgumentException("unknown job reason " + r.getReason()));
                 yield new StateRecord.JobEnded(
                         r.getJobId(),
-                        WireMapper.toDomain(r.getState()),
+                        ValueCodec.toDomain(r.getState()),
                         r.getExitStatus(),
                         reason,
                         t,
@@ -221,7 +224,7 @@ public final class RecordCodec {
                         new JobStep(
                                 r.getStepId(),
                                 r.getName(),
-                                WireMapper.toDomain(r.getState()),
+                                ValueCodec.toDomain(r.getState()),
                                 r.getStartTime(),
                                 r.getEndTime(),
                                 r.getExitStatus(),
@@ -237,16 +240,16 @@ public final class RecordCodec {
                 NodeRegisteredRecord r = e.getNodeRegistered();
                 yield new StateRecord.NodeRegistered(
                         r.getName(),
-                        r.getHostname(),
-                        r.getAddr(),
-                        r.getPort(),
-                        hardware(r.getHardware()),
+                        new NodeEndpoint(r.getHostname(), r.getAddr(), r.getPort()),
+                        new NodeEquipment(
+                                hardware(r.getHardware()),
+                                r.getHardware().getFeaturesList(),
+                                r.getHardware().getGres()),
+                        new DaemonReport(
+                                r.getBootTime(),
+                                r.getVersion(),
+                                new NodeFacts(r.getArch(), r.getOs(), r.getSlurmdStartTime())),
                         r.getDynamic(),
-                        r.getBootTime(),
-                        r.getVersion(),
-                        r.getHardware().getFeaturesList(),
-                        r.getHardware().getGres(),
-                        new NodeFacts(r.getArch(), r.getOs(), r.getSlurmdStartTime()),
                         t);
             }
             case NODE_CREATED -> {

@@ -1,14 +1,15 @@
 package dev.sluice.ctld.persistence;
 
 import dev.sluice.ctld.state.Reservation;
-import dev.sluice.ctld.wire.ReservationWire;
+import dev.sluice.protocol.v1.journal.JournalLegacyReservation;
 import dev.sluice.protocol.v1.journal.ReservationRecord;
 import dev.sluice.protocol.v1.journal.ReservationSavedRecord;
 import dev.sluice.protocol.v1.journal.ReservedCores;
 
 /**
  * An advance reservation to and from the journal's own record ({@code ReservationRecord}), not
- * the commands' {@code ReservationInfo}; entries written with that before are still read.
+ * the commands' {@code ReservationInfo}; entries written with that before are still read (as
+ * {@code JournalLegacyReservation}, its shape then).
  */
 final class ReservationCodec {
     private ReservationCodec() {}
@@ -35,7 +36,7 @@ final class ReservationCodec {
     /** @throws IllegalArgumentException for a flag this binary does not know */
     static Reservation reservation(ReservationSavedRecord e) {
         if (!e.hasSaved()) {
-            return ReservationWire.toDomain(e.getReservation());
+            return legacy(e.getReservation());
         }
         ReservationRecord r = e.getSaved();
         return new Reservation(
@@ -43,13 +44,27 @@ final class ReservationCodec {
                 r.getId(),
                 r.getStartTime(),
                 r.getEndTime(),
-                r.getNodesList(),
-                r.getPartition(),
-                r.getUsersList(),
-                r.getUsersExcluded(),
-                r.getAccountsList(),
-                Reservation.flagsNamed(r.getFlagsList()),
-                r.getCoreCount(),
-                Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList));
+                new Reservation.Holding(
+                        r.getNodesList(),
+                        r.getPartition(),
+                        r.getCoreCount(),
+                        Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList)),
+                new Reservation.Access(r.getUsersList(), r.getUsersExcluded(), r.getAccountsList()),
+                Reservation.flagsNamed(r.getFlagsList()));
+    }
+
+    private static Reservation legacy(JournalLegacyReservation r) {
+        return new Reservation(
+                r.getName(),
+                r.getId(),
+                r.getStartTime(),
+                r.getEndTime(),
+                new Reservation.Holding(
+                        r.getNodesList(),
+                        r.getPartition(),
+                        r.getCoreCount(),
+                        Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList)),
+                new Reservation.Access(r.getUsersList(), r.getUsersExcluded(), r.getAccountsList()),
+                Reservation.flagsNamed(r.getFlagsList()));
     }
 }

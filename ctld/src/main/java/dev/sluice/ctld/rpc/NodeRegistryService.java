@@ -8,6 +8,9 @@ import dev.sluice.ctld.control.NodeAddresses;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.state.DaemonReport;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.wire.WireMapper;
@@ -137,18 +140,18 @@ public final class NodeRegistryService implements BindableService {
             addr.passedOver().ifPresent(log::warn);
             NodeControl.Registration reg = new NodeControl.Registration(
                     request.getName(),
-                    request.getHostname(),
-                    addr.addr(),
-                    request.getPort(),
-                    WireMapper.toDomain(request.getHardware()),
+                    new NodeEndpoint(request.getHostname(), addr.addr(), request.getPort()),
+                    new NodeEquipment(
+                            WireMapper.toDomain(request.getHardware()),
+                            request.getHardware().getFeaturesList(),
+                            request.getHardware().getGres()),
+                    new DaemonReport(
+                            request.getBootTime(),
+                            request.getVersion(),
+                            new NodeFacts(request.getArch(), request.getOs(), request.getSlurmdStartTime())),
                     request.getDynamic(),
                     new HashSet<>(request.getRunningJobIdsList()),
-                    request.getBootTime(),
-                    request.getVersion(),
-                    request.getHardware().getFeaturesList(),
-                    request.getHardware().getGres(),
-                    found(request),
-                    new NodeFacts(request.getArch(), request.getOs(), request.getSlurmdStartTime()));
+                    found(request));
             try {
                 NodeControl.RegistrationAnswer answer =
                         await(loop.submit((state, now) -> nodes.register(state, reg, now)));

@@ -26,19 +26,19 @@ final class RequestDefaults {
                 ? request.size().maxNodes()
                 : request.size().minNodes() > 0 ? request.size().minNodes() : Integer.MAX_VALUE;
         return new PlacementRequest(
-                request.effectiveMinNodes(),
-                maxNodes,
-                request.effectiveTasks(),
-                request.effectiveCpusPerTask(),
-                request.size().ntasksPerNode(),
-                request.memory().perNodeMb(),
-                memPerCpu,
-                defaults.memoryConsumable(),
-                request.placement().exclusive(),
-                request.placement().reqNodes().names(),
-                request.placement().excludeNodes().names(),
+                new PlacementRequest.Shape(
+                        request.effectiveMinNodes(),
+                        maxNodes,
+                        request.effectiveTasks(),
+                        request.effectiveCpusPerTask(),
+                        request.size().ntasksPerNode()),
+                new PlacementRequest.MemoryAsk(request.memory().perNodeMb(), memPerCpu, defaults.memoryConsumable()),
+                new PlacementRequest.NodeChoice(
+                        request.placement().exclusive(),
+                        request.placement().reqNodes().names(),
+                        request.placement().excludeNodes().names(),
+                        request.placement().constraint()),
                 GresDemands.of(request, defaults.gresNames()),
-                request.placement().constraint(),
                 request.gpuOptions().enforceBinding());
     }
 }

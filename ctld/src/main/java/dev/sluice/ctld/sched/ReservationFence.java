@@ -262,20 +262,6 @@ final class ReservationFence {
         }
         Set<String> excluded = new HashSet<>(p.excludedNodes());
         excluded.addAll(closed);
-        return new PlacementRequest(
-                p.minNodes(),
-                p.maxNodes(),
-                p.tasks(),
-                p.cpusPerTask(),
-                p.tasksPerNode(),
-                p.memPerNodeMb(),
-                p.memPerCpuMb(),
-                p.memoryConsumable(),
-                p.exclusive(),
-                p.requiredNodes(),
-                Set.copyOf(excluded),
-                p.gres(),
-                p.constraint(),
-                p.enforceBinding());
+        return p.withNodes(p.nodes().withExcluded(excluded));
     }
 }

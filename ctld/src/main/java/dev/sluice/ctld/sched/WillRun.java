@@ -33,21 +33,10 @@ public final class WillRun {
         byId.put(candidate.id(), candidate);
         ClusterImage with = new ClusterImage(
                 image.sequence(),
-                jobs,
-                byId,
-                image.nodes(),
-                image.nodesByName(),
-                image.partitions(),
-                image.pendingReasons(),
-                image.expectedStarts(),
-                image.priorities(),
-                image.reasonDetails(),
                 Math.max(image.nextJobId(), candidate.id() + 1),
-                image.steps(),
-                image.completing(),
-                image.derivedExits(),
-                image.reservations(),
-                image.preempting());
+                image.tables().withJobs(jobs, byId),
+                image.queue(),
+                image.runs());
         SchedulerConfig deep = new SchedulerConfig(
                 config.backfill(), Integer.MAX_VALUE, config.windowSeconds(), config.priority(), config.select());
         // --begin in the future: the pass is made as of that time, when the job may first start.

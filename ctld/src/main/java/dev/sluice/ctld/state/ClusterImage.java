@@ -6,50 +6,147 @@ import dev.sluice.common.slurm.JobReason;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An immutable, consistent view of the whole cluster at one journal sequence. Published by
  * the controller loop after each batch of changes; RPC readers and the scheduler take it
- * without locks, so a burst of {@code squeue} never stalls the loop.
+ * without locks, so a burst of {@code squeue} never stalls the loop. Its parts: the state's
+ * tables, what the last scheduling pass found of the queue, and the running jobs' soft state;
+ * the accessors below read their fields directly.
  */
-public record ClusterImage(
-        long sequence,
-        List<Job> jobs,
-        Map<Integer, Job> jobsById,
-        List<NodeView> nodes,
-        Map<String, NodeView> nodesByName,
-        List<Partition> partitions,
-        Map<Integer, JobReason> pendingReasons,
-        Map<Integer, Long> expectedStarts,
-        Map<Integer, Long> priorities,
-        Map<Integer, String> reasonDetails,
-        int nextJobId,
-        Map<Integer, JobSteps> steps,
-        java.util.Set<Integer> completing,
-        Map<Integer, Integer> derivedExits,
-        Reservations reservations,
-        java.util.Set<Integer> preempting) {
+public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFacts queue, RunFacts runs) {
+
+    /** The jobs, nodes, partitions and reservations, each also by key where they are looked up. */
+    public record Tables(
+            List<Job> jobs,
+            Map<Integer, Job> jobsById,
+            List<NodeView> nodes,
+            Map<String, NodeView> nodesByName,
+            List<Partition> partitions,
+            Reservations reservations) {
+        public Tables {
+            requireNonNull(reservations, "reservations is null");
+            // The controller's own tables are immutable already and share chunks between images.
+            if (!JobTable.Frozen.is(jobs)) {
+                jobs = List.copyOf(jobs);
+            }
+            if (!JobTable.Frozen.isById(jobsById)) {
+                jobsById = Map.copyOf(jobsById);
+            }
+            nodes = List.copyOf(nodes);
+            nodesByName = Map.copyOf(nodesByName);
+            partitions = List.copyOf(partitions);
+        }
+
+        /** The same tables with other jobs. */
+        public Tables withJobs(List<Job> newJobs, Map<Integer, Job> newById) {
+            return new Tables(newJobs, newById, nodes, nodesByName, partitions, reservations);
+        }
+    }
+
+    /**
+     * What the last scheduling pass found, by job id: why pending jobs wait (and the detail
+     * shown with it), when they are expected to start, and their priorities.
+     */
+    public record QueueFacts(
+            Map<Integer, JobReason> pendingReasons,
+            Map<Integer, Long> expectedStarts,
+            Map<Integer, Long> priorities,
+            Map<Integer, String> reasonDetails) {
+        public static final QueueFacts NONE = new QueueFacts(Map.of(), Map.of(), Map.of(), Map.of());
+
+        public QueueFacts {
+            pendingReasons = Map.copyOf(pendingReasons);
+            expectedStarts = Map.copyOf(expectedStarts);
+            priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
+            reasonDetails = Map.copyOf(reasonDetails);
+        }
+
+        public QueueFacts withPriorities(Map<Integer, Long> v) {
+            return new QueueFacts(pendingReasons, expectedStarts, v, reasonDetails);
+        }
+    }
+
+    /**
+     * The running (and ending) jobs' soft state: their steps, which still have processes being
+     * killed, their steps' highest exit, and which are in a preemption's grace time.
+     */
+    public record RunFacts(
+            Map<Integer, JobSteps> steps,
+            Set<Integer> completing,
+            Map<Integer, Integer> derivedExits,
+            Set<Integer> preempting) {
+        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of());
+
+        public RunFacts {
+            steps = Map.copyOf(steps);
+            completing = Set.copyOf(completing);
+            derivedExits = Map.copyOf(derivedExits);
+            preempting = Set.copyOf(preempting);
+        }
+    }
 
     public ClusterImage {
-        requireNonNull(reservations, "reservations is null");
-        // The controller's own tables are immutable already and share chunks between images.
-        if (!JobTable.Frozen.is(jobs)) {
-            jobs = List.copyOf(jobs);
-        }
-        if (!JobTable.Frozen.isById(jobsById)) {
-            jobsById = Map.copyOf(jobsById);
-        }
-        nodes = List.copyOf(nodes);
-        nodesByName = Map.copyOf(nodesByName);
-        partitions = List.copyOf(partitions);
-        pendingReasons = Map.copyOf(pendingReasons);
-        expectedStarts = Map.copyOf(expectedStarts);
-        priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
-        reasonDetails = Map.copyOf(reasonDetails);
-        steps = Map.copyOf(steps);
-        completing = java.util.Set.copyOf(completing);
-        derivedExits = Map.copyOf(derivedExits);
-        preempting = java.util.Set.copyOf(preempting);
+        requireNonNull(tables, "tables is null");
+        requireNonNull(queue, "queue is null");
+        requireNonNull(runs, "runs is null");
+    }
+
+    public List<Job> jobs() {
+        return tables.jobs();
+    }
+
+    public Map<Integer, Job> jobsById() {
+        return tables.jobsById();
+    }
+
+    public List<NodeView> nodes() {
+        return tables.nodes();
+    }
+
+    public Map<String, NodeView> nodesByName() {
+        return tables.nodesByName();
+    }
+
+    public List<Partition> partitions() {
+        return tables.partitions();
+    }
+
+    public Reservations reservations() {
+        return tables.reservations();
+    }
+
+    public Map<Integer, JobReason> pendingReasons() {
+        return queue.pendingReasons();
+    }
+
+    public Map<Integer, Long> expectedStarts() {
+        return queue.expectedStarts();
+    }
+
+    public Map<Integer, Long> priorities() {
+        return queue.priorities();
+    }
+
+    public Map<Integer, String> reasonDetails() {
+        return queue.reasonDetails();
+    }
+
+    public Map<Integer, JobSteps> steps() {
+        return runs.steps();
+    }
+
+    public Set<Integer> completing() {
+        return runs.completing();
+    }
+
+    public Map<Integer, Integer> derivedExits() {
+        return runs.derivedExits();
+    }
+
+    public Set<Integer> preempting() {
+        return runs.preempting();
     }
 
     /**
@@ -57,7 +154,7 @@ public record ClusterImage(
      * until it is killed. It is not preempted again, and nothing more is preempted meanwhile.
      */
     public boolean isPreempting(Job job) {
-        return preempting.contains(job.id());
+        return runs.preempting().contains(job.id());
     }
 
     /**
@@ -65,48 +162,37 @@ public record ClusterImage(
      * steps (the batch script's own is its ExitCode), 0 when none ended.
      */
     public int derivedExit(Job job) {
-        return derivedExits.getOrDefault(job.id(), 0);
+        return runs.derivedExits().getOrDefault(job.id(), 0);
     }
 
     /** Whether a job that ended still has processes being killed on some node (COMPLETING). */
     public boolean isCompleting(Job job) {
-        return completing.contains(job.id());
+        return runs.completing().contains(job.id());
     }
 
     /** An image that holds one job and nothing else (to describe that job on its own). */
     public static ClusterImage ofJob(Job job) {
         return new ClusterImage(
                 0,
-                List.of(job),
-                Map.of(job.id(), job),
-                List.of(),
-                Map.of(),
-                List.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
                 0,
-                Map.of(),
-                java.util.Set.of(),
-                Map.of(),
-                Reservations.NONE,
-                java.util.Set.of());
+                new Tables(List.of(job), Map.of(job.id(), job), List.of(), Map.of(), List.of(), Reservations.NONE),
+                QueueFacts.NONE,
+                RunFacts.NONE);
     }
 
     public Optional<Job> job(int id) {
-        return Optional.ofNullable(jobsById.get(id));
+        return Optional.ofNullable(tables.jobsById().get(id));
     }
 
     public Optional<NodeView> node(String name) {
-        return Optional.ofNullable(nodesByName.get(name));
+        return Optional.ofNullable(tables.nodesByName().get(name));
     }
 
     public Optional<Partition> partition(String name) {
         requireNonNull(name, "name is null");
         // A loop, not a stream: priorities and the scheduler ask this once per pending job per
         // pass, and a deep queue of submissions made the stream set-up a tenth of the loop's time.
-        for (Partition p : partitions) {
+        for (Partition p : tables.partitions()) {
             if (p.name().equals(name)) {
                 return Optional.of(p);
             }
@@ -115,7 +201,7 @@ public record ClusterImage(
     }
 
     public Optional<Partition> defaultPartition() {
-        return partitions.stream().filter(Partition::isDefault).findFirst();
+        return tables.partitions().stream().filter(Partition::isDefault).findFirst();
     }
 
     /** The reason a pending job waits, as squeue prints it. */
@@ -125,7 +211,7 @@ public record ClusterImage(
 
     /** A job's reason as the listings show it: {@link #reasonOf(Job, Map)} with the last pass's view. */
     public JobReason reason(Job job) {
-        return reasonOf(job, pendingReasons);
+        return reasonOf(job, queue.pendingReasons());
     }
 
     /** A job's reason: a pending job's hold, or what the scheduler last found in {@code waiting}. */

@@ -367,20 +367,12 @@ public final class ClusterState implements ClusterView {
         List<NodeView> nodesImage = nodeViews.list(nodes.values(), this::view);
         return new ClusterImage(
                 sequence,
-                jobsImage,
-                jobsImage.byId(),
-                nodesImage,
-                nodeViews.byName(),
-                nodes.partitions(),
-                queue.reasons(),
-                queue.expectedStarts(),
-                queue.priorities(),
-                queue.details(),
                 nextJobId,
-                steps.steps(),
-                completing.jobIds(),
-                steps.derivedExits(),
-                reservations,
-                runMarks.preempting(jobs::get));
+                new ClusterImage.Tables(
+                        jobsImage, jobsImage.byId(), nodesImage, nodeViews.byName(), nodes.partitions(), reservations),
+                new ClusterImage.QueueFacts(
+                        queue.reasons(), queue.expectedStarts(), queue.priorities(), queue.details()),
+                new ClusterImage.RunFacts(
+                        steps.steps(), completing.jobIds(), steps.derivedExits(), runMarks.preempting(jobs::get)));
     }
 }

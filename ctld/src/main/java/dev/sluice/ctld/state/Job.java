@@ -8,38 +8,21 @@ import java.util.function.Consumer;
 
 /**
  * One job as the controller knows it. Immutable; {@link ClusterState#replay} swaps in a new
- * value on each change. Times are epoch seconds, 0 meaning "not yet" (Slurm prints Unknown).
+ * value on each change. Its parts: the terms it runs on, where it stands, its current run's times
+ * and its suspensions; the accessors below read their fields directly, as most callers do.
  *
  * @param array the job's place in a job array, {@link ArrayPart#NONE} for a plain job
- * @param hold who holds it back, if anyone ({@code -H}, {@code scontrol hold})
- * @param adminPriority a priority fixed by an operator ({@code scontrol update priority=}), 0 if none
- * @param suspendTime when the job was last suspended or resumed ({@code scontrol suspend/resume}), 0 if never
- * @param preSuspendSeconds seconds it ran before its last suspension: with {@code suspendTime} it
- *     gives the run time, which (like the time limit) does not count suspended time
- * @param preemptSuspended suspended by preemption ({@code PreemptMode=SUSPEND,GANG}) rather than
- *     by {@code scontrol suspend}: its resources are lent to its preemptors, which hold them on
- *     the nodes, and it resumes when they are free again
+ * @param allocation what it holds while it runs; null while pending
  */
 public record Job(
         int id,
         JobRequest request,
-        String partition,
-        JobState state,
-        JobReason reason,
-        long submitTime,
-        long eligibleTime,
-        long startTime,
-        long endTime,
-        long timeLimitMinutes,
-        Allocation allocation,
-        int exitStatus,
-        int restartCount,
         ArrayPart array,
-        Hold hold,
-        long adminPriority,
-        long suspendTime,
-        long preSuspendSeconds,
-        boolean preemptSuspended) {
+        JobTerms terms,
+        JobStatus status,
+        JobRun run,
+        Allocation allocation,
+        Suspension suspension) {
 
     /** Slurm's two kinds of hold: by the owner (JobHeldUser) or by an operator (JobHeldAdmin). */
     public enum Hold {
@@ -50,11 +33,11 @@ public record Job(
 
     public Job {
         requireNonNull(request, "request is null");
-        requireNonNull(partition, "partition is null");
-        requireNonNull(state, "state is null");
-        requireNonNull(reason, "reason is null");
         requireNonNull(array, "array is null");
-        requireNonNull(hold, "hold is null");
+        requireNonNull(terms, "terms is null");
+        requireNonNull(status, "status is null");
+        requireNonNull(run, "run is null");
+        requireNonNull(suspension, "suspension is null");
     }
 
     public static Job submitted(
@@ -63,23 +46,12 @@ public record Job(
         return new Job(
                 id,
                 request,
-                partition,
-                JobState.PENDING,
-                JobReason.NONE,
-                submitTime,
-                eligible,
-                0,
-                0,
-                timeLimit,
-                null,
-                0,
-                0,
                 array,
-                request.hold() ? Hold.USER : Hold.NONE,
-                0,
-                0,
-                0,
-                false);
+                new JobTerms(partition, timeLimit, request.hold() ? Hold.USER : Hold.NONE, 0),
+                JobStatus.PENDING,
+                JobRun.submitted(submitTime, eligible),
+                null,
+                Suspension.NONE);
     }
 
     /** A plain (non-array) job as submitted. */
@@ -87,84 +59,88 @@ public record Job(
         return submitted(id, request, partition, timeLimit, submitTime, ArrayPart.NONE);
     }
 
-    /** A mutable copy used only to derive the next immutable value. */
+    public String partition() {
+        return terms.partition();
+    }
+
+    public long timeLimitMinutes() {
+        return terms.timeLimitMinutes();
+    }
+
+    public Hold hold() {
+        return terms.hold();
+    }
+
+    public long adminPriority() {
+        return terms.adminPriority();
+    }
+
+    public JobState state() {
+        return status.state();
+    }
+
+    public JobReason reason() {
+        return status.reason();
+    }
+
+    public int exitStatus() {
+        return status.exitStatus();
+    }
+
+    public long submitTime() {
+        return run.submitTime();
+    }
+
+    public long eligibleTime() {
+        return run.eligibleTime();
+    }
+
+    public long startTime() {
+        return run.startTime();
+    }
+
+    public long endTime() {
+        return run.endTime();
+    }
+
+    public int restartCount() {
+        return run.restartCount();
+    }
+
+    public long suspendTime() {
+        return suspension.time();
+    }
+
+    public long preSuspendSeconds() {
+        return suspension.preSuspendSeconds();
+    }
+
+    public boolean preemptSuspended() {
+        return suspension.byPreemption();
+    }
+
+    /** A mutable copy used only to derive the next immutable value: each setter changes one part. */
     public static final class Builder {
-        private String partition;
-        private JobState state;
-        private JobReason reason;
-        private long eligibleTime;
-        private long startTime;
-        private long endTime;
-        private long timeLimitMinutes;
-        private Allocation allocation;
-        private int exitStatus;
-        private int restartCount;
-        private ArrayPart array;
-        private Hold hold;
-        private long adminPriority;
-        private long suspendTime;
-        private long preSuspendSeconds;
-        private boolean preemptSuspended;
         private int id;
-        private long submitTime;
+        private ArrayPart array;
+        private JobTerms terms;
+        private JobStatus status;
+        private JobRun run;
+        private Allocation allocation;
+        private Suspension suspension;
+
+        private Builder(Job j) {
+            id = j.id;
+            array = j.array;
+            terms = j.terms;
+            status = j.status;
+            run = j.run;
+            allocation = j.allocation;
+            suspension = j.suspension;
+        }
 
         public Builder id(int v) {
             id = v;
-            return this;
-        }
-
-        public Builder submitTime(long v) {
-            submitTime = v;
-            return this;
-        }
-
-        public Builder partition(String v) {
-            partition = v;
-            return this;
-        }
-
-        public Builder state(JobState v) {
-            state = v;
-            return this;
-        }
-
-        public Builder reason(JobReason v) {
-            reason = v;
-            return this;
-        }
-
-        public Builder eligibleTime(long v) {
-            eligibleTime = v;
-            return this;
-        }
-
-        public Builder startTime(long v) {
-            startTime = v;
-            return this;
-        }
-
-        public Builder endTime(long v) {
-            endTime = v;
-            return this;
-        }
-
-        public Builder timeLimitMinutes(long v) {
-            timeLimitMinutes = v;
-            return this;
-        }
-
-        public Builder allocation(Allocation v) {
-            allocation = v;
-            return this;
-        }
-
-        public Builder exitStatus(int v) {
-            exitStatus = v;
-            return this;
-        }
-
-        public Builder restartCount(int v) {
-            restartCount = v;
             return this;
         }
 
@@ -173,28 +149,83 @@ public record Job(
             return this;
         }
 
+        public Builder allocation(Allocation v) {
+            allocation = v;
+            return this;
+        }
+
+        public Builder partition(String v) {
+            terms = terms.withPartition(v);
+            return this;
+        }
+
+        public Builder timeLimitMinutes(long v) {
+            terms = terms.withTimeLimitMinutes(v);
+            return this;
+        }
+
         public Builder hold(Hold v) {
-            hold = v;
+            terms = terms.withHold(v);
             return this;
         }
 
         public Builder adminPriority(long v) {
-            adminPriority = v;
+            terms = terms.withAdminPriority(v);
+            return this;
+        }
+
+        public Builder state(JobState v) {
+            status = status.withState(v);
+            return this;
+        }
+
+        public Builder reason(JobReason v) {
+            status = status.withReason(v);
+            return this;
+        }
+
+        public Builder exitStatus(int v) {
+            status = status.withExitStatus(v);
+            return this;
+        }
+
+        public Builder submitTime(long v) {
+            run = run.withSubmitTime(v);
+            return this;
+        }
+
+        public Builder eligibleTime(long v) {
+            run = run.withEligibleTime(v);
+            return this;
+        }
+
+        public Builder startTime(long v) {
+            run = run.withStartTime(v);
+            return this;
+        }
+
+        public Builder endTime(long v) {
+            run = run.withEndTime(v);
+            return this;
+        }
+
+        public Builder restartCount(int v) {
+            run = run.withRestartCount(v);
             return this;
         }
 
         public Builder suspendTime(long v) {
-            suspendTime = v;
+            suspension = suspension.withTime(v);
             return this;
         }
 
         public Builder preSuspendSeconds(long v) {
-            preSuspendSeconds = v;
+            suspension = suspension.withPreSuspendSeconds(v);
             return this;
         }
 
         public Builder preemptSuspended(boolean v) {
-            preemptSuspended = v;
+            suspension = suspension.withByPreemption(v);
             return this;
         }
     }
@@ -206,46 +237,9 @@ public record Job(
 
     /** The same job with another request ({@code scontrol update}) and the changes given. */
     public Job with(JobRequest newRequest, Consumer<Builder> change) {
-        Builder b = new Builder();
-        b.id = id;
-        b.partition = partition;
-        b.state = state;
-        b.reason = reason;
-        b.eligibleTime = eligibleTime;
-        b.startTime = startTime;
-        b.endTime = endTime;
-        b.timeLimitMinutes = timeLimitMinutes;
-        b.allocation = allocation;
-        b.exitStatus = exitStatus;
-        b.restartCount = restartCount;
-        b.array = array;
-        b.hold = hold;
-        b.adminPriority = adminPriority;
-        b.suspendTime = suspendTime;
-        b.preSuspendSeconds = preSuspendSeconds;
-        b.preemptSuspended = preemptSuspended;
-        b.submitTime = submitTime;
+        Builder b = new Builder(this);
         change.accept(b);
-        return new Job(
-                b.id,
-                newRequest,
-                b.partition,
-                b.state,
-                b.reason,
-                b.submitTime,
-                b.eligibleTime,
-                b.startTime,
-                b.endTime,
-                b.timeLimitMinutes,
-                b.allocation,
-                b.exitStatus,
-                b.restartCount,
-                b.array,
-                b.hold,
-                b.adminPriority,
-                b.suspendTime,
-                b.preSuspendSeconds,
-                b.preemptSuspended);
+        return new Job(b.id, newRequest, b.array, b.terms, b.status, b.run, b.allocation, b.suspension);
     }
 
     public Job started(Allocation alloc, long time, long limit, String part) {
@@ -281,7 +275,7 @@ public record Job(
                 .endTime(0)
                 .allocation(null)
                 .exitStatus(0)
-                .restartCount(restartCount + 1));
+                .restartCount(restartCount() + 1));
     }
 
     /**
@@ -300,21 +294,21 @@ public record Job(
      * except those of a job suspended by preemption, whose preemptors hold them.
      */
     public boolean holdsNodes() {
-        return state.holdsResources() && !preemptSuspended;
+        return state().holdsResources() && !preemptSuspended();
     }
 
     /** Seconds run up to {@code now}, suspended time left out (Slurm's RunTime). */
     public long runSeconds(long now) {
-        if (startTime <= 0 || state == JobState.PENDING) {
+        if (startTime() <= 0 || state() == JobState.PENDING) {
             return 0;
         }
-        if (state == JobState.SUSPENDED || (state.isFinished() && preemptSuspended)) {
+        if (state() == JobState.SUSPENDED || (state().isFinished() && preemptSuspended())) {
             // Ended while suspended by preemption (or a gang's turn): it ran no more since.
-            return preSuspendSeconds;
+            return preSuspendSeconds();
         }
-        long until = state.isFinished() ? endTime : now;
-        long from = suspendTime > 0 ? suspendTime : startTime;
-        return preSuspendSeconds + Math.max(0, until - from);
+        long until = state().isFinished() ? endTime() : now;
+        long from = suspendTime() > 0 ? suspendTime() : startTime();
+        return preSuspendSeconds() + Math.max(0, until - from);
     }
 
     /**
@@ -322,17 +316,17 @@ public record Job(
      * its last suspension or resumption (what accounting was last told).
      */
     public long suspendedSeconds() {
-        if (startTime <= 0 || state == JobState.PENDING) {
+        if (startTime() <= 0 || state() == JobState.PENDING) {
             return 0;
         }
-        if (state.isFinished()) {
-            return Math.max(0, endTime - startTime - runSeconds(endTime));
+        if (state().isFinished()) {
+            return Math.max(0, endTime() - startTime() - runSeconds(endTime()));
         }
-        return suspendTime > 0 ? Math.max(0, suspendTime - startTime - preSuspendSeconds) : 0;
+        return suspendTime() > 0 ? Math.max(0, suspendTime() - startTime() - preSuspendSeconds()) : 0;
     }
 
     public boolean isPending() {
-        return state == JobState.PENDING;
+        return state() == JobState.PENDING;
     }
 
     /**
@@ -340,18 +334,18 @@ public record Job(
      * job's hold, unless it was requeued held (which says so), else the reason it carries.
      */
     public JobReason standingReason() {
-        if (!isPending() || reason == JobReason.REQUEUED_HELD) {
-            return reason;
+        if (!isPending() || reason() == JobReason.REQUEUED_HELD) {
+            return reason();
         }
-        return switch (hold) {
+        return switch (hold()) {
             case USER -> JobReason.JOB_HELD_USER;
             case ADMIN -> JobReason.JOB_HELD_ADMIN;
-            case NONE -> reason;
+            case NONE -> reason();
         };
     }
 
     public boolean isRunning() {
-        return state.holdsResources();
+        return state().holdsResources();
     }
 
     /** Slurm's name for a job in messages and squeue: {@code 123} or {@code 123_4}. */

@@ -95,7 +95,8 @@ public final class JobLifecycle {
                                 new JobEnded(id, JobState.CANCELLED, 15, JobReason.NONE, now, c.requid()),
                                 terminate(job, JobState.CANCELLED));
             case JobEvent.DependencyNeverSatisfied d ->
-                Transition.of(new JobEnded(id, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, now));
+                Transition.of(
+                        JobEnded.unrequested(id, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, now));
             case JobEvent.BatchEnded e -> {
                 JobState end = e.endState() != null ? e.endState() : byStatus(e.exitStatus());
                 // A script killed by a signal Slurm did not send: FAILED, as a failed launch
@@ -111,7 +112,7 @@ public final class JobLifecycle {
                 List<Effect> kill =
                         job.allocation().nodes().size() > 1 ? List.of(terminate(job, JobState.NODE_FAIL)) : List.of();
                 yield new Transition(
-                        List.of(new JobRequeued(id, now), new JobHoldChanged(id, Job.Hold.ADMIN, now)), kill);
+                        List.of(JobRequeued.at(id, now), new JobHoldChanged(id, Job.Hold.ADMIN, now)), kill);
             }
             case JobEvent.AllocationEnded a -> {
                 if (from == JobPhase.PENDING) {
@@ -130,7 +131,7 @@ public final class JobLifecycle {
             case JobEvent.LaunchFailed l -> requeueOrNodeFail(job, now);
             case JobEvent.Requeue r -> {
                 List<StateRecord> records = new ArrayList<>();
-                records.add(new JobRequeued(id, r.held(), now, now + r.holdBackSeconds()));
+                records.add(JobRequeued.heldBack(id, r.held(), now, now + r.holdBackSeconds()));
                 if (r.held()) {
                     records.add(new JobHoldChanged(id, r.byOperator() ? Job.Hold.ADMIN : Job.Hold.USER, now));
                 }
@@ -144,7 +145,7 @@ public final class JobLifecycle {
                                 new JobRequeued(id, false, now, now + p.holdBackSeconds(), true),
                                 terminate(job, JobState.PREEMPTED))
                         : Transition.of(
-                                new JobEnded(id, JobState.PREEMPTED, 15, JobReason.NONE, now),
+                                JobEnded.unrequested(id, JobState.PREEMPTED, 15, JobReason.NONE, now),
                                 terminate(job, JobState.PREEMPTED));
             case JobEvent.PreemptGrace g -> {
                 // SIGCONT with the SIGTERM, as Slurm sends both; PreemptKills ends it at the deadline.
@@ -294,7 +295,7 @@ public final class JobLifecycle {
     }
 
     private static Transition ended(Job job, JobState end, int status, JobReason reason, boolean kill, long now) {
-        JobEnded record = new JobEnded(job.id(), end, status, reason, now);
+        JobEnded record = JobEnded.unrequested(job.id(), end, status, reason, now);
         return kill ? Transition.of(record, terminate(job, end)) : Transition.of(record);
     }
 
@@ -302,8 +303,8 @@ public final class JobLifecycle {
     private static Transition requeueOrNodeFail(Job job, long now) {
         return Transition.of(
                 job.request().requeue()
-                        ? new JobRequeued(job.id(), now)
-                        : new JobEnded(job.id(), JobState.NODE_FAIL, 0, JobReason.NONE, now));
+                        ? JobRequeued.at(job.id(), now)
+                        : JobEnded.unrequested(job.id(), JobState.NODE_FAIL, 0, JobReason.NONE, now));
     }
 
     private static Transition suspend(Job job, boolean suspend, boolean byPreemption, long now) {

@@ -5,10 +5,12 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.gres.GresInventory;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A node's durable record: identity, resources, the administrative part of its state ({@link
- * NodeAdmin}: DOWN, FUTURE, DRAIN with reason) and what its daemon reported ({@link NodeDaemon}).
+ * NodeAdmin}: DOWN, FUTURE, DRAIN with reason) and the {@link DaemonReport} of its last
+ * registration (empty until a daemon has registered).
  * Whether it responds is soft state kept beside it in {@link ClusterState}, never journaled (as
  * Kafka keeps heartbeats out of its log).
  *
@@ -17,18 +19,18 @@ import java.util.List;
  */
 public record Node(
         String name,
-        NodeAddress address,
+        NodeEndpoint endpoint,
         NodeHardware hardware,
         List<String> features,
         GresInventory gres,
         int weight,
         boolean dynamic,
         NodeAdmin admin,
-        NodeDaemon daemon) {
+        Optional<DaemonReport> daemon) {
 
     public Node {
         requireNonNull(name, "name is null");
-        requireNonNull(address, "address is null");
+        requireNonNull(endpoint, "endpoint is null");
         requireNonNull(hardware, "hardware is null");
         features = List.copyOf(features);
         requireNonNull(gres, "gres is null");
@@ -38,42 +40,52 @@ public record Node(
 
     /** A slurm.conf node, up, that no daemon has registered yet. */
     public static Node configured(
-            String name, NodeAddress address, NodeHardware hw, List<String> features, GresInventory gres, int weight) {
-        return new Node(name, address, hw, features, gres, weight, false, NodeAdmin.UP, NodeDaemon.NONE);
+            String name,
+            NodeEndpoint endpoint,
+            NodeHardware hw,
+            List<String> features,
+            GresInventory gres,
+            int weight) {
+        return new Node(name, endpoint, hw, features, gres, weight, false, NodeAdmin.UP, Optional.empty());
     }
 
     /** {@code scontrol create NodeName=...}: a dynamic node no daemon has registered yet. */
     public static Node created(
-            String name, NodeAddress address, NodeHardware hw, List<String> features, GresInventory gres, int weight) {
-        return new Node(name, address, hw, features, gres, weight, true, NodeAdmin.UP, NodeDaemon.NONE);
+            String name,
+            NodeEndpoint endpoint,
+            NodeHardware hw,
+            List<String> features,
+            GresInventory gres,
+            int weight) {
+        return new Node(name, endpoint, hw, features, gres, weight, true, NodeAdmin.UP, Optional.empty());
     }
 
     public String hostname() {
-        return address.hostname();
+        return endpoint.hostname();
     }
 
     public String addr() {
-        return address.addr();
+        return endpoint.addr();
     }
 
     public int port() {
-        return address.port();
+        return endpoint.port();
     }
 
     public boolean registered() {
-        return daemon.registered();
+        return daemon.isPresent();
     }
 
     public long bootTime() {
-        return daemon.bootTime();
+        return daemon.map(DaemonReport::bootTime).orElse(0L);
     }
 
     public String version() {
-        return daemon.version();
+        return daemon.map(DaemonReport::version).orElse("");
     }
 
     public NodeFacts facts() {
-        return daemon.facts();
+        return daemon.map(DaemonReport::facts).orElse(NodeFacts.NONE);
     }
 
     public boolean down() {
@@ -104,17 +116,17 @@ public record Node(
      * A daemon registered from that address with that hardware: it replaces what the last one
      * reported, and a FUTURE node comes into service (DOWN and DRAIN stay).
      */
-    public Node withRegistration(NodeAddress newAddress, NodeHardware hw, boolean dyn, NodeDaemon newDaemon) {
+    public Node withRegistration(NodeEndpoint newEndpoint, NodeHardware hw, boolean dyn, DaemonReport report) {
         NodeAdmin inService = admin.future() ? admin.withBase(NodeState.IDLE) : admin;
-        return new Node(name, newAddress, hw, features, gres, weight, dyn, inService, newDaemon);
+        return new Node(name, newEndpoint, hw, features, gres, weight, dyn, inService, Optional.of(report));
     }
 
     /** A dynamic node's own {@code Feature=} and {@code Gres=} (from {@code -Z --conf}). */
     public Node withDynamicConfig(List<String> newFeatures, GresInventory newGres) {
-        return new Node(name, address, hardware, newFeatures, newGres, weight, dynamic, admin, daemon);
+        return new Node(name, endpoint, hardware, newFeatures, newGres, weight, dynamic, admin, daemon);
     }
 
     public Node withAdmin(NodeAdmin newAdmin) {
-        return new Node(name, address, hardware, features, gres, weight, dynamic, newAdmin, daemon);
+        return new Node(name, endpoint, hardware, features, gres, weight, dynamic, newAdmin, daemon);
     }
 }

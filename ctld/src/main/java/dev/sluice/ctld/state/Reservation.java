@@ -20,59 +20,97 @@ import java.util.function.Function;
  * it there ({@link #window}), as Slurm does.
  *
  * @param id the number it got when created (Slurm names an unnamed one {@code user_id})
- * @param partition the partition it was made in ({@code PartitionName=}), empty for none
- * @param usersExcluded {@code Users=-a,-b}: every user but these
- * @param coreCount every core of its nodes, or of a partial one the cores it holds
- * @param cores a partial-node reservation's cores by node ({@code Nodes=n1 CoreCnt=2}: n1's cores
- *     0 and 1), in node order; empty when it holds its nodes whole
+ * @param start its (current) window's start, epoch seconds
+ * @param end its (current) window's end
  */
 public record Reservation(
-        String name,
-        int id,
-        long start,
-        long end,
-        List<String> nodes,
-        String partition,
-        List<String> users,
-        boolean usersExcluded,
-        List<String> accounts,
-        Set<ReservationFlag> flags,
-        int coreCount,
-        Map<String, List<Integer>> cores) {
+        String name, int id, long start, long end, Holding holding, Access access, Set<ReservationFlag> flags) {
 
     private static final long HOUR = 3600;
     private static final long DAY = 24 * HOUR;
     private static final long WEEK = 7 * DAY;
 
-    /** A reservation of whole nodes. */
-    public Reservation(
-            String name,
-            int id,
-            long start,
-            long end,
-            List<String> nodes,
-            String partition,
-            List<String> users,
-            boolean usersExcluded,
-            List<String> accounts,
-            Set<ReservationFlag> flags,
-            int coreCount) {
-        this(name, id, start, end, nodes, partition, users, usersExcluded, accounts, flags, coreCount, Map.of());
+    /**
+     * What it holds.
+     *
+     * @param partition the partition it was made in ({@code PartitionName=}), empty for none
+     * @param coreCount every core of its nodes, or of a partial one the cores it holds
+     * @param cores a partial-node reservation's cores by node ({@code Nodes=n1 CoreCnt=2}: n1's
+     *     cores 0 and 1), in node order; empty when it holds its nodes whole
+     */
+    public record Holding(List<String> nodes, String partition, int coreCount, Map<String, List<Integer>> cores) {
+        public Holding {
+            nodes = List.copyOf(nodes);
+            requireNonNull(partition, "partition is null");
+            Map<String, List<Integer>> copy = new LinkedHashMap<>();
+            cores.forEach((node, ids) -> copy.put(node, List.copyOf(ids)));
+            cores = java.util.Collections.unmodifiableMap(copy);
+        }
+
+        /** Its nodes whole. */
+        public static Holding whole(List<String> nodes, String partition, int coreCount) {
+            return new Holding(nodes, partition, coreCount, Map.of());
+        }
+    }
+
+    /**
+     * Who may use it.
+     *
+     * @param usersExcluded {@code Users=-a,-b}: every user but these
+     */
+    public record Access(List<String> users, boolean usersExcluded, List<String> accounts) {
+        public Access {
+            users = List.copyOf(users);
+            accounts = List.copyOf(accounts);
+        }
+
+        /**
+         * Whether a job of this user and account may run in it. Slurm: with both Users and
+         * Accounts given, a job must match both.
+         */
+        public boolean permits(String user, String account) {
+            boolean userOk = users.isEmpty() || (usersExcluded != users.contains(user));
+            boolean accountOk = accounts.isEmpty() || accounts.contains(account);
+            return userOk && accountOk;
+        }
     }
 
     public Reservation {
         requireNonNull(name, "name is null");
-        nodes = List.copyOf(nodes);
-        requireNonNull(partition, "partition is null");
-        users = List.copyOf(users);
-        accounts = List.copyOf(accounts);
+        requireNonNull(holding, "holding is null");
+        requireNonNull(access, "access is null");
         flags = flags.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(flags));
-        Map<String, List<Integer>> copy = new LinkedHashMap<>();
-        cores.forEach((node, ids) -> copy.put(node, List.copyOf(ids)));
-        cores = java.util.Collections.unmodifiableMap(copy);
         if (end <= start) {
             throw new IllegalArgumentException("a reservation ends after it starts: " + start + ".." + end);
         }
+    }
+
+    public List<String> nodes() {
+        return holding.nodes();
+    }
+
+    public String partition() {
+        return holding.partition();
+    }
+
+    public int coreCount() {
+        return holding.coreCount();
+    }
+
+    public Map<String, List<Integer>> cores() {
+        return holding.cores();
+    }
+
+    public List<String> users() {
+        return access.users();
+    }
+
+    public boolean usersExcluded() {
+        return access.usersExcluded();
+    }
+
+    public List<String> accounts() {
+        return access.accounts();
     }
 
     /**
@@ -175,7 +213,7 @@ public record Reservation(
 
     /** Whether it holds some cores of its nodes rather than the nodes whole. */
     public boolean partial() {
-        return !cores.isEmpty();
+        return !holding.cores().isEmpty();
     }
 
     /** Over for good: a window that ended and does not repeat. */
@@ -198,24 +236,18 @@ public record Reservation(
         return w.start < to && from < w.end;
     }
 
-    /**
-     * Whether a job of this user and account may run in it. Slurm: with both Users and Accounts
-     * given, a job must match both.
-     */
+    /** Whether a job of this user and account may run in it ({@link Access#permits}). */
     public boolean permits(String user, String account) {
-        boolean userOk = users.isEmpty() || (usersExcluded != users.contains(user));
-        boolean accountOk = accounts.isEmpty() || accounts.contains(account);
-        return userOk && accountOk;
+        return access.permits(user, account);
     }
 
     /** Whether the reservation was made for anybody in particular by user name. */
     public boolean namesUsers() {
-        return !users.isEmpty();
+        return !access.users().isEmpty();
     }
 
     /** The same reservation over another window. */
     public Reservation during(long newStart, long newEnd) {
-        return new Reservation(
-                name, id, newStart, newEnd, nodes, partition, users, usersExcluded, accounts, flags, coreCount, cores);
+        return new Reservation(name, id, newStart, newEnd, holding, access, flags);
     }
 }

@@ -49,8 +49,8 @@ public sealed interface StateRecord {
         }
 
         /** An end nobody asked for. */
-        public JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time) {
-            this(jobId, state, exitStatus, reason, time, NOBODY);
+        public static JobEnded unrequested(int jobId, JobState state, int exitStatus, JobReason reason, long time) {
+            return new JobEnded(jobId, state, exitStatus, reason, time, NOBODY);
         }
     }
 
@@ -63,16 +63,19 @@ public sealed interface StateRecord {
     /** @param preempted it was requeued by preemption: accounting ends its run PREEMPTED */
     record JobRequeued(int jobId, boolean held, long time, long eligibleTime, boolean preempted)
             implements StateRecord {
-        public JobRequeued(int jobId, boolean held, long time, long eligibleTime) {
-            this(jobId, held, time, eligibleTime, false);
+        /** Not by preemption, eligible again at {@code eligibleTime}. */
+        public static JobRequeued heldBack(int jobId, boolean held, long time, long eligibleTime) {
+            return new JobRequeued(jobId, held, time, eligibleTime, false);
         }
 
-        public JobRequeued(int jobId, boolean held, long time) {
-            this(jobId, held, time, time);
+        /** Not by preemption, eligible again at once. */
+        public static JobRequeued at(int jobId, boolean held, long time) {
+            return new JobRequeued(jobId, held, time, time, false);
         }
 
-        public JobRequeued(int jobId, long time) {
-            this(jobId, false, time);
+        /** Not held, not by preemption, eligible again at once. */
+        public static JobRequeued at(int jobId, long time) {
+            return new JobRequeued(jobId, false, time, time, false);
         }
     }
 
@@ -86,8 +89,8 @@ public sealed interface StateRecord {
     record JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time, boolean byPreemption)
             implements StateRecord {
         /** {@code scontrol suspend} or {@code resume}. */
-        public JobSuspendChanged(int jobId, boolean suspended, long preSuspendSeconds, long time) {
-            this(jobId, suspended, preSuspendSeconds, time, false);
+        public static JobSuspendChanged byCommand(int jobId, boolean suspended, long preSuspendSeconds, long time) {
+            return new JobSuspendChanged(jobId, suspended, preSuspendSeconds, time, false);
         }
     }
 
@@ -143,71 +146,60 @@ public sealed interface StateRecord {
         }
     }
 
+    /**
+     * A node daemon registered (or a snapshot keeps that it had).
+     *
+     * @param dynamic a dynamic node ({@code slurmd -Z}), which brings its own features and GRES
+     */
     record NodeRegistered(
             String name,
-            String hostname,
-            String addr,
-            int port,
-            NodeHardware hardware,
+            NodeEndpoint endpoint,
+            NodeEquipment equipment,
+            DaemonReport daemon,
             boolean dynamic,
-            long bootTime,
-            String version,
-            List<String> features,
-            String gres,
-            NodeFacts facts,
             long time)
             implements StateRecord {
         public NodeRegistered {
             requireNonNull(name, "name is null");
-            requireNonNull(hostname, "hostname is null");
-            requireNonNull(addr, "addr is null");
-            requireNonNull(hardware, "hardware is null");
-            requireNonNull(version, "version is null");
-            features = List.copyOf(features);
-            requireNonNull(gres, "gres is null");
-            requireNonNull(facts, "facts is null");
+            requireNonNull(endpoint, "endpoint is null");
+            requireNonNull(equipment, "equipment is null");
+            requireNonNull(daemon, "daemon is null");
         }
 
-        /** A registration that reported nothing of its machine ({@link NodeFacts#NONE}). */
-        public NodeRegistered(
-                String name,
-                String hostname,
-                String addr,
-                int port,
-                NodeHardware hardware,
-                boolean dynamic,
-                long bootTime,
-                String version,
-                List<String> features,
-                String gres,
-                long time) {
-            this(
-                    name,
-                    hostname,
-                    addr,
-                    port,
-                    hardware,
-                    dynamic,
-                    bootTime,
-                    version,
-                    features,
-                    gres,
-                    NodeFacts.NONE,
-                    time);
+        public String hostname() {
+            return endpoint.hostname();
         }
 
-        /** A node of slurm.conf: its features and GRES come from the configuration. */
-        public NodeRegistered(
-                String name,
-                String hostname,
-                String addr,
-                int port,
-                NodeHardware hardware,
-                boolean dynamic,
-                long bootTime,
-                String version,
-                long time) {
-            this(name, hostname, addr, port, hardware, dynamic, bootTime, version, List.of(), "", time);
+        public String addr() {
+            return endpoint.addr();
+        }
+
+        public int port() {
+            return endpoint.port();
+        }
+
+        public NodeHardware hardware() {
+            return equipment.hardware();
+        }
+
+        public List<String> features() {
+            return equipment.features();
+        }
+
+        public String gres() {
+            return equipment.gres();
+        }
+
+        public long bootTime() {
+            return daemon.bootTime();
+        }
+
+        public String version() {
+            return daemon.version();
+        }
+
+        public NodeFacts facts() {
+            return daemon.facts();
         }
     }
 

@@ -47,16 +47,10 @@ final class StateSnapshots {
             if (n.registered()) {
                 out.add(new NodeRegistered(
                         n.name(),
-                        n.hostname(),
-                        n.addr(),
-                        n.port(),
-                        n.hardware(),
+                        new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                        new NodeEquipment(n.hardware(), features, gres),
+                        new DaemonReport(n.bootTime(), n.version(), n.facts()),
                         n.dynamic(),
-                        n.bootTime(),
-                        n.version(),
-                        features,
-                        gres,
-                        n.facts(),
                         // Dated when the node was last busy: the one time of it the state keeps.
                         state.view(n).lastBusyTime()));
             }
@@ -83,7 +77,7 @@ final class StateSnapshots {
         for (Job j : state.jobs()) {
             for (int i = 0; i < j.restartCount(); i++) {
                 boolean last = i == j.restartCount() - 1;
-                out.add(new JobRequeued(
+                out.add(JobRequeued.heldBack(
                         j.id(), last && j.reason() == JobReason.REQUEUED_HELD, j.eligibleTime(), j.eligibleTime()));
             }
             if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
@@ -108,7 +102,7 @@ final class StateSnapshots {
                                 out.add(new StateRecord.JobPreemptGraceStarted(j.id(), g.deadline(), j.startTime())));
             }
             if (j.state().isFinished()) {
-                out.add(new JobEnded(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
+                out.add(JobEnded.unrequested(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
             }
             int derived = state.derivedExit(j.id());
             if (derived != 0) {

@@ -4,7 +4,7 @@ import dev.sluice.ctld.state.Reservation;
 import dev.sluice.protocol.v1.ReservationCores;
 import dev.sluice.protocol.v1.ReservationInfo;
 
-/** Advance reservations on the wire: the commands' {@code ReservationInfo} (and journal entries written before {@code ReservationRecord}). */
+/** Advance reservations on the wire: the commands' {@code ReservationInfo}. */
 public final class ReservationWire {
     private ReservationWire() {}
 
@@ -24,21 +24,5 @@ public final class ReservationWire {
                 .forEach((node, ids) ->
                         b.addCores(ReservationCores.newBuilder().setNode(node).addAllIds(ids)));
         return b.addAllFlags(r.flagNames()).build();
-    }
-
-    public static Reservation toDomain(ReservationInfo r) {
-        return new Reservation(
-                r.getName(),
-                r.getId(),
-                r.getStartTime(),
-                r.getEndTime(),
-                r.getNodesList(),
-                r.getPartition(),
-                r.getUsersList(),
-                r.getUsersExcluded(),
-                r.getAccountsList(),
-                Reservation.flagsNamed(r.getFlagsList()),
-                r.getCoreCount(),
-                Reservation.coresOf(r.getCoresList(), ReservationCores::getNode, ReservationCores::getIdsList));
     }
 }

@@ -10,7 +10,6 @@ import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.gres.GresGrant;
-import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.Dependency;
 import dev.sluice.ctld.state.FeatureConstraint;
@@ -26,7 +25,6 @@ import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.NodeHardware.Builder;
-import dev.sluice.protocol.v1.journal.NodeAllocation;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -232,24 +230,6 @@ public final class WireMapper {
         return b.build();
     }
 
-    public static Allocation toDomain(List<NodeAllocation> nodes) {
-        return new Allocation(nodes.stream()
-                .map(n -> new Allocation.NodeShare(
-                        n.getNode(),
-                        n.getCpus(),
-                        n.getMemoryMb(),
-                        n.getTasks(),
-                        toDomainGres(n.getGresList()),
-                        n.getCoresList()))
-                .toList());
-    }
-
-    public static List<GresGrant> toDomainGres(List<dev.sluice.protocol.v1.GresGrant> grants) {
-        return grants.stream()
-                .map(g -> new GresGrant(g.getName(), g.getType(), g.getIndicesList(), g.getCount()))
-                .toList();
-    }
-
     public static List<dev.sluice.protocol.v1.GresGrant> toWireGres(List<GresGrant> grants) {
         return grants.stream()
                 .map(g -> dev.sluice.protocol.v1.GresGrant.newBuilder()
@@ -257,19 +237,6 @@ public final class WireMapper {
                         .setType(g.type())
                         .addAllIndices(g.indices())
                         .setCount(g.count())
-                        .build())
-                .toList();
-    }
-
-    public static List<NodeAllocation> toWire(Allocation a) {
-        return a.nodes().stream()
-                .map(n -> NodeAllocation.newBuilder()
-                        .setNode(n.node())
-                        .setCpus(n.cpus())
-                        .setMemoryMb(n.memoryMb())
-                        .setTasks(n.tasks())
-                        .addAllGres(toWireGres(n.gres()))
-                        .addAllCores(n.cores())
                         .build())
                 .toList();
     }

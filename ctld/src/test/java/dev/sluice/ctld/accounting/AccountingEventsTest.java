@@ -155,7 +155,7 @@ class AccountingEventsTest {
                 .started(ALLOC, 1010, 60, "gpu")
                 .ended(JobState.TIMEOUT, 15, 4610, JobReason.TIME_LIMIT);
         List<AccountingRecord.Builder> out = AccountingEvents.of(
-                new StateRecord.JobEnded(5, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 4610), job, MEMORY);
+                StateRecord.JobEnded.unrequested(5, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 4610), job, MEMORY);
         assertThat(out.get(0).getJob().getAccountingJob().getState())
                 .isEqualTo(dev.sluice.protocol.v1.JobState.TIMEOUT);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.CANCELLED);
@@ -171,7 +171,9 @@ class AccountingEventsTest {
                 .started(ALLOC, 1010, 60, "gpu")
                 .ended(JobState.FAILED, 3 << 8, 1011, JobReason.NON_ZERO_EXIT_CODE);
         List<AccountingRecord.Builder> out = AccountingEvents.of(
-                new StateRecord.JobEnded(5, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, 1011), job, MEMORY);
+                StateRecord.JobEnded.unrequested(5, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, 1011),
+                job,
+                MEMORY);
         assertThat(out.get(0).getJob().getAccountingJob().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getExitStatus()).isEqualTo(3 << 8);
         assertThat(out.get(1).getStep().getState()).isEqualTo(dev.sluice.protocol.v1.JobState.FAILED);
@@ -199,7 +201,7 @@ class AccountingEventsTest {
         assertThat(out.get(0).getJob().getCancelledBy()).isZero();
         Job done = running.ended(JobState.COMPLETED, 0, 1020, JobReason.NONE);
         out = AccountingEvents.of(
-                new StateRecord.JobEnded(5, JobState.COMPLETED, 0, JobReason.NONE, 1020), done, MEMORY);
+                StateRecord.JobEnded.unrequested(5, JobState.COMPLETED, 0, JobReason.NONE, 1020), done, MEMORY);
         assertThat(out.get(0).getJob().hasCancelledBy()).isFalse();
     }
 
@@ -222,7 +224,7 @@ class AccountingEventsTest {
                 .started(ALLOC, 1010, 60, "gpu")
                 .ended(JobState.COMPLETED, 0, 1011, JobReason.NONE);
         var out = AccountingEvents.of(
-                new StateRecord.JobEnded(5, JobState.COMPLETED, 0, JobReason.NONE, 1011), job, CORES);
+                StateRecord.JobEnded.unrequested(5, JobState.COMPLETED, 0, JobReason.NONE, 1011), job, CORES);
         assertThat(out.get(0).getJob().getAccountingJob().getReqTres()).contains("mem=16000M");
     }
 

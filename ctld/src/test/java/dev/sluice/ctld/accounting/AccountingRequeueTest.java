@@ -35,7 +35,7 @@ class AccountingRequeueTest {
 
     @Test
     void aRequeueEndsTheRunningRunAsRequeuedWithItsBatchStepCancelledBySigterm() {
-        StateRecord.JobRequeued requeue = new StateRecord.JobRequeued(7, false, 1100, 1221);
+        StateRecord.JobRequeued requeue = StateRecord.JobRequeued.heldBack(7, false, 1100, 1221);
         List<AccountingRecord.Builder> ended = AccountingEvents.runEnded(requeue, running(), CORES);
         assertThat(ended).hasSize(2);
         AccountingJob run = ended.get(0).getJob().getAccountingJob();
@@ -55,7 +55,7 @@ class AccountingRequeueTest {
 
     @Test
     void theNextRunIsANewRecordSubmittedAtTheRequeue() {
-        StateRecord.JobRequeued requeue = new StateRecord.JobRequeued(7, false, 1100, 1221);
+        StateRecord.JobRequeued requeue = StateRecord.JobRequeued.heldBack(7, false, 1100, 1221);
         Job after = running().requeued(1100, 1221, false);
         assertThat(after.submitTime()).isEqualTo(1100);
         AccountingJob next =
@@ -84,26 +84,28 @@ class AccountingRequeueTest {
 
     @Test
     void nothingEndsForAFinishedJobsRequeueOrAnotherRecord() {
-        StateRecord.JobRequeued requeue = new StateRecord.JobRequeued(7, false, 1100, 1221);
+        StateRecord.JobRequeued requeue = StateRecord.JobRequeued.heldBack(7, false, 1100, 1221);
         Job finished = running().ended(JobState.COMPLETED, 0, 1050, JobReason.NONE);
         assertThat(AccountingEvents.runEnded(requeue, finished, CORES)).isEmpty();
         assertThat(AccountingEvents.runEnded(requeue, Job.submitted(7, REQUEST, "gpu", 60, 1000), CORES))
                 .isEmpty();
         assertThat(AccountingEvents.runEnded(requeue, null, CORES)).isEmpty();
         assertThat(AccountingEvents.runEnded(
-                        new StateRecord.JobEnded(7, JobState.COMPLETED, 0, JobReason.NONE, 1100), running(), CORES))
+                        StateRecord.JobEnded.unrequested(7, JobState.COMPLETED, 0, JobReason.NONE, 1100),
+                        running(),
+                        CORES))
                 .isEmpty();
     }
 
     @Test
     void replayedARequeueSubmitsTheJobAnew() {
-        Job requeued = JobReplay.replay(running(), new StateRecord.JobRequeued(7, false, 1100, 1221));
+        Job requeued = JobReplay.replay(running(), StateRecord.JobRequeued.heldBack(7, false, 1100, 1221));
         assertThat(requeued.submitTime()).isEqualTo(1100);
         assertThat(requeued.restartCount()).isEqualTo(1);
         // Within the second of the submission: a second later, so that the runs' keys differ.
         Job quick = JobReplay.replay(
                 Job.submitted(7, REQUEST, "gpu", 60, 1000).started(ALLOC, 1000, 60, "gpu"),
-                new StateRecord.JobRequeued(7, false, 1000, 1121));
+                StateRecord.JobRequeued.heldBack(7, false, 1000, 1121));
         assertThat(quick.submitTime()).isEqualTo(1001);
     }
 }

@@ -16,13 +16,9 @@ class ReservationEventsTest {
             3,
             1000,
             1300,
-            List.of("n2", "n1"),
-            "",
-            List.of("root", "alice"),
-            false,
-            List.of(),
-            EnumSet.of(ReservationFlag.IGNORE_JOBS, ReservationFlag.MAINT, ReservationFlag.SPEC_NODES),
-            8);
+            Reservation.Holding.whole(List.of("n2", "n1"), "", 8),
+            new Reservation.Access(List.of("root", "alice"), false, List.of()),
+            EnumSet.of(ReservationFlag.IGNORE_JOBS, ReservationFlag.MAINT, ReservationFlag.SPEC_NODES));
 
     @Test
     void aSavedReservationShipsWhatItHoldsAsScontrolShowsIt() {
@@ -48,13 +44,9 @@ class ReservationEventsTest {
                 4,
                 1000,
                 1300,
-                List.of("n1"),
-                "",
-                List.of("bob"),
-                true,
-                List.of("physics"),
-                EnumSet.noneOf(ReservationFlag.class),
-                4);
+                Reservation.Holding.whole(List.of("n1"), "", 4),
+                new Reservation.Access(List.of("bob"), true, List.of("physics")),
+                EnumSet.noneOf(ReservationFlag.class));
         ReservationAccountingRecord r = ReservationEvents.of(new StateRecord.ReservationSaved(excluding, 1000))
                 .orElseThrow()
                 .getReservation();

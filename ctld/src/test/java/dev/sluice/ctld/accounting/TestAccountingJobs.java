@@ -65,21 +65,10 @@ class TestAccountingJobs {
     private static ClusterImage withPriority(ClusterImage i, Job job, long priority) {
         return new ClusterImage(
                 i.sequence(),
-                i.jobs(),
-                i.jobsById(),
-                i.nodes(),
-                i.nodesByName(),
-                i.partitions(),
-                i.pendingReasons(),
-                i.expectedStarts(),
-                Map.of(job.id(), priority),
-                i.reasonDetails(),
                 i.nextJobId(),
-                i.steps(),
-                i.completing(),
-                i.derivedExits(),
-                i.reservations(),
-                i.preempting());
+                i.tables(),
+                i.queue().withPriorities(Map.of(job.id(), priority)),
+                i.runs());
     }
 
     @Test

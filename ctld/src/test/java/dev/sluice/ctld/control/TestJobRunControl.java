@@ -58,7 +58,7 @@ class TestJobRunControl {
     void aRequeuedJobIsHeldBackForTheCredentialLifetime() {
         int id = job(aJob().requeue().build(), NOW - 100);
         ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, 121, NOW);
-        assertThat(r.records()).containsExactly(new StateRecord.JobRequeued(id, false, NOW, NOW + 121));
+        assertThat(r.records()).containsExactly(StateRecord.JobRequeued.heldBack(id, false, NOW, NOW + 121));
         harness.replayRecords(state, r);
         assertThat(state.job(id).eligibleTime()).isEqualTo(NOW + 121);
         assertThat(state.job(id).reason()).isEqualTo(JobReason.BEGIN_TIME);
@@ -71,7 +71,7 @@ class TestJobRunControl {
     void requeueKillsTheRunningJobAndQueuesItAgain() {
         int id = job(aJob().requeue().build(), NOW - 100);
         ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, NOW);
-        assertThat(r.records()).containsExactly(new StateRecord.JobRequeued(id, false, NOW));
+        assertThat(r.records()).containsExactly(StateRecord.JobRequeued.at(id, false, NOW));
         assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED, 0));
         harness.replayRecords(state, r);
         Job job = state.job(id);
@@ -88,7 +88,7 @@ class TestJobRunControl {
         harness.replayRecords(
                 state,
                 ControlResult.of(
-                        List.of(new StateRecord.JobEnded(
+                        List.of(StateRecord.JobEnded.unrequested(
                                 id, JobState.FAILED, 3 << 8, JobReason.NON_ZERO_EXIT_CODE, NOW - 10)),
                         List.of(),
                         null));
@@ -140,7 +140,7 @@ class TestJobRunControl {
     void suspendStopsTheClockAndResumeRunsItOn() {
         int id = job(aJob().build(), NOW - 100);
         ControlResult<Void> s = JobRunControl.suspend(state, ROOT, "" + id, true, NOW);
-        assertThat(s.records()).containsExactly(new StateRecord.JobSuspendChanged(id, true, 100, NOW));
+        assertThat(s.records()).containsExactly(StateRecord.JobSuspendChanged.byCommand(id, true, 100, NOW));
         assertThat(s.effects()).containsExactly(new Effect.Suspend(id, List.of("n1"), true));
         harness.replayRecords(state, s);
         Job suspended = state.job(id);
@@ -177,7 +177,7 @@ class TestJobRunControl {
         harness.replayRecords(
                 state,
                 ControlResult.of(
-                        List.of(new StateRecord.JobEnded(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
+                        List.of(StateRecord.JobEnded.unrequested(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
                         List.of(),
                         null));
         assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
@@ -209,7 +209,8 @@ class TestJobRunControl {
         harness.replayRecords(state, JobRunControl.suspend(state, ROOT, "" + id, true, NOW));
         harness.replayRecords(state, JobRunControl.requeue(state, ROOT, "" + held, true, NOW));
         for (StateRecord r : List.of(
-                new StateRecord.JobSuspendChanged(id, true, 100, NOW), new StateRecord.JobRequeued(held, true, NOW))) {
+                StateRecord.JobSuspendChanged.byCommand(id, true, 100, NOW),
+                StateRecord.JobRequeued.at(held, true, NOW))) {
             assertThat(RecordCodec.decode(RecordCodec.encode(1, r))).isEqualTo(r);
         }
         ClusterState copy = ClusterFixture.aCluster().configured();

@@ -78,7 +78,7 @@ class TestJobUpdate {
     @Test
     void aFinishedJobIsRefusedBeforeAskingWhoseItIs() {
         int id = job(true);
-        harness.replay(state, new StateRecord.JobEnded(id, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        harness.replay(state, StateRecord.JobEnded.unrequested(id, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         assertThat(refusal(() -> update(OTHER, id, new JobChange.Name("x")))).isEqualTo(ErrorCode.JOB_FINISHED);
         int pending = job(false);
         assertThat(refusal(() -> update(OTHER, pending, new JobChange.Priority(1))))

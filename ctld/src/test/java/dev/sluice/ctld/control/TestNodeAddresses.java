@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.NodeAddresses.Choice;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Node;
-import dev.sluice.ctld.state.NodeAddress;
-import dev.sluice.ctld.state.NodeDaemon;
+import dev.sluice.ctld.state.NodeEndpoint;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.Optional;
@@ -60,10 +60,10 @@ class TestNodeAddresses {
         // Once registered, a node that claims nothing is where it registers from now (a pod
         // that came back with another IP), not where it was.
         Node registered = withAddr.withRegistration(
-                new NodeAddress("d1", "10.0.0.3", 6818),
+                new NodeEndpoint("d1", "10.0.0.3", 6818),
                 NodeHardware.ofCpus(2, 1000),
                 true,
-                new NodeDaemon(true, 1L, "0.1.0", NodeFacts.NONE));
+                new DaemonReport(1L, "0.1.0", NodeFacts.NONE));
         assertThat(NodeAddresses.choose("d1", "", Optional.of(registered), PEER, DNS))
                 .isEqualTo(new Choice("10.0.0.7", Optional.empty()));
         Node unresolvable = created("d3", "d3.nowhere");

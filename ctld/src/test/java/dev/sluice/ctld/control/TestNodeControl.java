@@ -14,8 +14,11 @@ import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeView;
@@ -46,7 +49,13 @@ class TestNodeControl {
 
     private static NodeControl.Registration reg(String name, Optional<NodeControl.Found> found) {
         return new NodeControl.Registration(
-                name, name, "127.0.0.1", 7000, HW, false, Set.of(), 1, "v", List.of(), "", found, NodeFacts.NONE);
+                name,
+                new NodeEndpoint(name, "127.0.0.1", 7000),
+                new NodeEquipment(HW, List.of(), ""),
+                new DaemonReport(1, "v", NodeFacts.NONE),
+                false,
+                Set.of(),
+                found);
     }
 
     private static Optional<NodeControl.Found> found(int cpus, long memory, Map<String, Long> gres) {
@@ -213,19 +222,13 @@ class TestNodeControl {
     private static NodeControl.Registration dynamic(String name, String gres, List<String> features) {
         return new NodeControl.Registration(
                 name,
-                name,
-                "127.0.0.1",
-                7001,
-                new NodeHardware(8, 1, 8, 1, 1, 64000, 0),
+                new NodeEndpoint(name, "127.0.0.1", 7001),
+                new NodeEquipment(new NodeHardware(8, 1, 8, 1, 1, 64000, 0), features, gres),
+                new DaemonReport(1, "v", NodeFacts.NONE),
                 true,
                 Set.of(),
-                1,
-                "v",
-                features,
-                gres,
                 Optional.of(new NodeControl.Found(
-                        new NodeHardware(8, 1, 8, 1, 1, 64000, 0), Map.of("gpu", GresSpec.parseCount("2", "")))),
-                NodeFacts.NONE);
+                        new NodeHardware(8, 1, 8, 1, 1, 64000, 0), Map.of("gpu", GresSpec.parseCount("2", "")))));
     }
 
     @Test
@@ -234,7 +237,13 @@ class TestNodeControl {
         NodeControl nodes = new NodeControl(30);
         NodeFacts first = new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 90);
         NodeControl.Registration reg = new NodeControl.Registration(
-                "n1", "n1", "127.0.0.1", 7000, HW, false, Set.of(), 1, "v", List.of(), "", Optional.empty(), first);
+                "n1",
+                new NodeEndpoint("n1", "127.0.0.1", 7000),
+                new NodeEquipment(HW, List.of(), ""),
+                new DaemonReport(1, "v", first),
+                false,
+                Set.of(),
+                Optional.empty());
         List<StateRecord> records = nodes.register(s, reg, 100).records();
         assertThat(records)
                 .singleElement()
@@ -247,18 +256,12 @@ class TestNodeControl {
         // The daemon restarted: a new start time is a new registration record.
         NodeControl.Registration again = new NodeControl.Registration(
                 "n1",
-                "n1",
-                "127.0.0.1",
-                7000,
-                HW,
+                new NodeEndpoint("n1", "127.0.0.1", 7000),
+                new NodeEquipment(HW, List.of(), ""),
+                new DaemonReport(1, "v", new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 200)),
                 false,
                 Set.of(),
-                1,
-                "v",
-                List.of(),
-                "",
-                Optional.empty(),
-                new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 200));
+                Optional.empty());
         assertThat(nodes.register(s, again, 201).records()).hasSize(1);
     }
 
@@ -302,7 +305,7 @@ class TestNodeControl {
                 new StateRecord.JobStarted(
                         1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
-        harness.replay(s, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
+        harness.replay(s, StateRecord.JobEnded.unrequested(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
         harness.apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
         assertThat(s.node("d1")).isNull();
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1");
@@ -326,18 +329,12 @@ class TestNodeControl {
         NodeHardware machine = new NodeHardware(16, 1, 2, 8, 1, 32000, 0);
         NodeControl.Registration daemon = new NodeControl.Registration(
                 "c1",
-                "c1",
-                "10.0.0.7",
-                7002,
-                machine,
+                new NodeEndpoint("c1", "10.0.0.7", 7002),
+                new NodeEquipment(machine, List.of(), ""),
+                new DaemonReport(1, "v", NodeFacts.NONE),
                 false,
                 Set.of(),
-                1,
-                "v",
-                List.of(),
-                "",
-                found(16, 32000, Map.of()),
-                NodeFacts.NONE);
+                found(16, 32000, Map.of()));
         harness.apply(s, nodes.register(s, daemon, 10));
         Node c1 = s.node("c1");
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.IDLE);
@@ -352,18 +349,12 @@ class TestNodeControl {
         assertThat(nodes.register(s, daemon, 11).records()).isEmpty();
         NodeControl.Registration small = new NodeControl.Registration(
                 "c1",
-                "c1",
-                "10.0.0.7",
-                7002,
-                machine,
+                new NodeEndpoint("c1", "10.0.0.7", 7002),
+                new NodeEquipment(machine, List.of(), ""),
+                new DaemonReport(1, "v", NodeFacts.NONE),
                 false,
                 Set.of(),
-                1,
-                "v",
-                List.of(),
-                "",
-                found(2, 32000, Map.of()),
-                NodeFacts.NONE);
+                found(2, 32000, Map.of()));
         harness.apply(s, nodes.register(s, small, 12));
         assertThat(s.node("c1").drain()).isTrue();
         harness.apply(s, nodes.delete(s, ROOT, List.of("c1"), 13));

@@ -46,7 +46,8 @@ class TestPlanApplier {
                         new StateRecord.JobStarted(4, ONE_CPU, "p", 60, 110),
                         new StateRecord.ArrayTaskSplit(1, 3, 1, 110),
                         new StateRecord.JobStarted(1, ONE_CPU, "p", 60, 110),
-                        new StateRecord.JobEnded(2, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, 110));
+                        StateRecord.JobEnded.unrequested(
+                                2, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, 110));
         assertThat(result.effects())
                 .containsExactly(new Effect.LaunchBatch(3), new Effect.LaunchBatch(4), new Effect.LaunchBatch(1));
         long seq = 2;

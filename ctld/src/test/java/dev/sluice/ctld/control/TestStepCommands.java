@@ -78,7 +78,7 @@ class TestStepCommands {
     @Test
     void stepsEndWithTheirRun() {
         harness.apply(state, StepCommands.create(state, ALICE, step(1, false), 110));
-        harness.apply(state, ControlResult.of(List.of(new StateRecord.JobRequeued(1, 120)), List.of(), null));
+        harness.apply(state, ControlResult.of(List.of(StateRecord.JobRequeued.at(1, 120)), List.of(), null));
         ControlResult<Void> swept = StepCommands.sweep(state, 121);
         assertThat(swept.records()).singleElement().isInstanceOfSatisfying(StateRecord.StepRecorded.class, r -> {
             assertThat(r.step().state()).isEqualTo(JobState.CANCELLED);

@@ -202,7 +202,7 @@ class TestAccountingLimits {
         assertThat(plan.pendingReasons()).containsEntry(second, JobReason.ASSOC_MAX_JOBS_LIMIT);
         start(first, 1);
         assertThat(pass(p).pendingReasons()).containsEntry(second, JobReason.ASSOC_MAX_JOBS_LIMIT);
-        cluster.replay(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        cluster.replay(StateRecord.JobEnded.unrequested(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         assertThat(pass(p).starts()).extracting(SchedulePlan.Start::jobId).containsExactly(second);
     }
 

@@ -16,12 +16,17 @@ import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -101,7 +106,13 @@ class TestControllerLoop {
         get(loop.submit((s, now) -> nodes.register(
                 s,
                 new NodeControl.Registration(
-                        "n1", "n1", "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v"),
+                        "n1",
+                        new NodeEndpoint("n1", "127.0.0.1", 7000),
+                        new NodeEquipment(NodeHardware.ofCpus(4, 1000), List.of(), ""),
+                        new DaemonReport(1, "v", NodeFacts.NONE),
+                        false,
+                        Set.of(),
+                        Optional.empty()),
                 now)));
         settle();
         assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
@@ -120,7 +131,13 @@ class TestControllerLoop {
         get(loop.submit((s, now) -> nodes.register(
                 s,
                 new NodeControl.Registration(
-                        "n1", "n1", "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v"),
+                        "n1",
+                        new NodeEndpoint("n1", "127.0.0.1", 7000),
+                        new NodeEquipment(NodeHardware.ofCpus(4, 1000), List.of(), ""),
+                        new DaemonReport(1, "v", NodeFacts.NONE),
+                        false,
+                        Set.of(),
+                        Optional.empty()),
                 now)));
         settle();
         int id = get(loop.submitThenSchedule(
@@ -137,7 +154,7 @@ class TestControllerLoop {
         long sequence = loop.image().sequence();
         // A pending job cannot complete: it never ran.
         assertThatThrownBy(() -> get(loop.submit((s, now) -> dev.sluice.ctld.control.ControlResult.<Void>of(
-                        List.of(new dev.sluice.ctld.state.StateRecord.JobEnded(
+                        List.of(dev.sluice.ctld.state.StateRecord.JobEnded.unrequested(
                                 id, JobState.COMPLETED, 0, JobReason.NONE, now)),
                         List.of(),
                         null))))
@@ -195,7 +212,13 @@ class TestControllerLoop {
 
     private static NodeControl.Registration node(String name) {
         return new NodeControl.Registration(
-                name, name, "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v");
+                name,
+                new NodeEndpoint(name, "127.0.0.1", 7000),
+                new NodeEquipment(NodeHardware.ofCpus(4, 1000), List.of(), ""),
+                new DaemonReport(1, "v", NodeFacts.NONE),
+                false,
+                Set.of(),
+                Optional.empty());
     }
 
     /**

@@ -14,12 +14,17 @@ import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DaemonReport;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -71,7 +76,13 @@ class TestJobLog {
             get(loop.submit((s, now) -> nodes.register(
                     s,
                     new NodeControl.Registration(
-                            n, n, "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, Set.of(), 1, "v"),
+                            n,
+                            new NodeEndpoint(n, "127.0.0.1", 7000),
+                            new NodeEquipment(NodeHardware.ofCpus(4, 1000), List.of(), ""),
+                            new DaemonReport(1, "v", NodeFacts.NONE),
+                            false,
+                            Set.of(),
+                            Optional.empty()),
                     now)));
         }
     }
@@ -119,7 +130,7 @@ class TestJobLog {
         lines.clear();
         end("n1", slow, 15, JobState.TIMEOUT);
         get(loop.submit((s, now) -> ControlResult.<Void>of(
-                List.of(new StateRecord.JobEnded(cancelled, JobState.CANCELLED, 15, JobReason.NONE, now)),
+                List.of(StateRecord.JobEnded.unrequested(cancelled, JobState.CANCELLED, 15, JobReason.NONE, now)),
                 List.of(),
                 null)));
         assertThat(lines).containsExactly("Time limit exhausted for JobId=" + slow);
@@ -146,7 +157,7 @@ class TestJobLog {
     void linesWaitForTheirRecordsToBeDurable() {
         JobLog log = new JobLog(lines::add);
         ClusterState state = ClusterFixture.aCluster().configured();
-        log.applied(1, new StateRecord.JobEnded(7, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 5), state);
+        log.applied(1, StateRecord.JobEnded.unrequested(7, JobState.TIMEOUT, 15, JobReason.TIME_LIMIT, 5), state);
         assertThat(lines).isEmpty();
         log.synced(1);
         assertThat(lines).containsExactly("Time limit exhausted for JobId=7");

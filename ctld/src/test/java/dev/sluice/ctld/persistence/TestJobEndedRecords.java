@@ -20,7 +20,7 @@ class TestJobEndedRecords {
 
     @Test
     void aRecordWithoutOneDecodesAsNobody() {
-        StateRecord.JobEnded done = new StateRecord.JobEnded(7, JobState.COMPLETED, 0, JobReason.NONE, 100);
+        StateRecord.JobEnded done = StateRecord.JobEnded.unrequested(7, JobState.COMPLETED, 0, JobReason.NONE, 100);
         assertThat(RecordCodec.encode(1, done).getJobEnded().hasRequid()).isFalse();
         assertThat(((StateRecord.JobEnded) RecordCodec.decode(RecordCodec.encode(1, done))).requid())
                 .isEqualTo(StateRecord.JobEnded.NOBODY);

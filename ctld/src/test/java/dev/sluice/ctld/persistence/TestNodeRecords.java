@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.DynamicMembership;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
@@ -21,16 +24,10 @@ class TestNodeRecords {
     private static final List<StateRecord> HISTORY = List.of(
             new StateRecord.NodeRegistered(
                     "d1",
-                    "h1",
-                    "10.0.0.1",
-                    7001,
-                    HW,
+                    new NodeEndpoint("h1", "10.0.0.1", 7001),
+                    new NodeEquipment(HW, List.of("a100"), "gpu:a100:3"),
+                    new DaemonReport(5, "v", new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 4)),
                     true,
-                    5,
-                    "v",
-                    List.of("a100"),
-                    "gpu:a100:3",
-                    new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 4),
                     10),
             new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("x"), "gpu:1", 7, true, 11),
             new StateRecord.NodeCreated("c2", "c2", "c2", 6818, HW, List.of(), "", 1, false, 12),

@@ -17,14 +17,14 @@ class TestPreemptionRecords {
     void aRequeueByPreemptionRoundTripsAndAPlainOneStaysPlain() {
         StateRecord.JobRequeued preempted = new StateRecord.JobRequeued(7, false, 100, 221, true);
         assertThat(RecordCodec.decode(RecordCodec.encode(1, preempted))).isEqualTo(preempted);
-        StateRecord.JobRequeued plain = new StateRecord.JobRequeued(7, false, 100, 221);
+        StateRecord.JobRequeued plain = StateRecord.JobRequeued.heldBack(7, false, 100, 221);
         assertThat(RecordCodec.encode(1, plain).getJobRequeued().getPreempted()).isFalse();
         assertThat(RecordCodec.decode(RecordCodec.encode(1, plain))).isEqualTo(plain);
     }
 
     @Test
     void aJobEndedPreemptedRoundTrips() {
-        StateRecord.JobEnded ended = new StateRecord.JobEnded(7, JobState.PREEMPTED, 15, JobReason.NONE, 100);
+        StateRecord.JobEnded ended = StateRecord.JobEnded.unrequested(7, JobState.PREEMPTED, 15, JobReason.NONE, 100);
         assertThat(RecordCodec.decode(RecordCodec.encode(1, ended))).isEqualTo(ended);
     }
 
@@ -32,7 +32,7 @@ class TestPreemptionRecords {
     void aSuspensionByPreemptionRoundTripsAndScontrolsStaysPlain() {
         StateRecord.JobSuspendChanged byPreemption = new StateRecord.JobSuspendChanged(7, true, 30, 100, true);
         assertThat(RecordCodec.decode(RecordCodec.encode(1, byPreemption))).isEqualTo(byPreemption);
-        StateRecord.JobSuspendChanged plain = new StateRecord.JobSuspendChanged(7, true, 30, 100);
+        StateRecord.JobSuspendChanged plain = StateRecord.JobSuspendChanged.byCommand(7, true, 30, 100);
         assertThat(RecordCodec.encode(1, plain).getJobSuspend().getByPreemption())
                 .isFalse();
         assertThat(RecordCodec.decode(RecordCodec.encode(1, plain))).isEqualTo(plain);

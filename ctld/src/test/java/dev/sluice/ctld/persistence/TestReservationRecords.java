@@ -18,13 +18,9 @@ class TestReservationRecords {
             7,
             1_000_000,
             1_003_600,
-            List.of("n1", "n2"),
-            "p",
-            List.of("alice"),
-            true,
-            List.of("physics"),
-            Set.of(ReservationFlag.MAINT, ReservationFlag.DAILY, ReservationFlag.SPEC_NODES),
-            8);
+            Reservation.Holding.whole(List.of("n1", "n2"), "p", 8),
+            new Reservation.Access(List.of("alice"), true, List.of("physics")),
+            Set.of(ReservationFlag.MAINT, ReservationFlag.DAILY, ReservationFlag.SPEC_NODES));
 
     @Test
     void recordsRoundTripTheJournalFormat() {
@@ -36,14 +32,10 @@ class TestReservationRecords {
                 9,
                 1_000_000,
                 1_003_600,
-                List.of("n1", "n2"),
-                "p",
-                List.of("alice"),
-                false,
-                List.of(),
-                Set.of(ReservationFlag.SPEC_NODES),
-                5,
-                java.util.Map.of("n1", List.of(0, 1, 2, 3), "n2", List.of(0)));
+                new Reservation.Holding(
+                        List.of("n1", "n2"), "p", 5, java.util.Map.of("n1", List.of(0, 1, 2, 3), "n2", List.of(0))),
+                new Reservation.Access(List.of("alice"), false, List.of()),
+                Set.of(ReservationFlag.SPEC_NODES));
         StateRecord savedPartial = new StateRecord.ReservationSaved(partial, 999);
         assertThat(RecordCodec.decode(RecordCodec.encode(5, savedPartial))).isEqualTo(savedPartial);
         StateRecord deleted = new StateRecord.ReservationDeleted("maint", 1000);
@@ -51,14 +43,16 @@ class TestReservationRecords {
     }
 
     @Test
-    void theJournalKeepsItsOwnRecordAndStillReadsTheCommandsShapeWrittenBefore() {
+    void theJournalKeepsItsOwnRecordAndStillReadsTheCommandsShapeWrittenBefore()
+            throws com.google.protobuf.InvalidProtocolBufferException {
         StateRecord saved = new StateRecord.ReservationSaved(R, 999);
         var entry = RecordCodec.encode(5, saved);
         assertThat(entry.getReservationSaved().hasReservation()).isFalse();
         assertThat(entry.getReservationSaved().getSaved().getFlagsList()).contains("MAINT", "DAILY");
         var before = entry.toBuilder()
                 .setReservationSaved(dev.sluice.protocol.v1.journal.ReservationSavedRecord.newBuilder()
-                        .setReservation(dev.sluice.ctld.wire.ReservationWire.toWire(R)))
+                        .setReservation(dev.sluice.protocol.v1.journal.JournalLegacyReservation.parseFrom(
+                                dev.sluice.ctld.wire.ReservationWire.toWire(R).toByteString())))
                 .build();
         assertThat(RecordCodec.decode(before)).isEqualTo(saved);
     }
@@ -68,7 +62,13 @@ class TestReservationRecords {
         ClusterState before = fresh();
         before.replay(1, new StateRecord.ReservationSaved(R, 999));
         Reservation other = new Reservation(
-                "gone", 8, 1_000_000, 1_000_060, List.of("n2"), "", List.of("bob"), false, List.of(), Set.of(), 4);
+                "gone",
+                8,
+                1_000_000,
+                1_000_060,
+                Reservation.Holding.whole(List.of("n2"), "", 4),
+                new Reservation.Access(List.of("bob"), false, List.of()),
+                Set.of());
         before.replay(2, new StateRecord.ReservationSaved(other, 999));
         before.replay(3, new StateRecord.ReservationDeleted("gone", 1000));
 

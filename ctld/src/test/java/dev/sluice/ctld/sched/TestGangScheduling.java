@@ -134,7 +134,7 @@ class TestGangScheduling {
         // The one left runs alone, at once, whichever it is.
         int suspended = st(first) == JobState.SUSPENDED ? first : second;
         int running = suspended == first ? second : first;
-        cluster.replay(new StateRecord.JobEnded(running, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cluster.replay(StateRecord.JobEnded.unrequested(running, JobState.CANCELLED, 0, JobReason.NONE, now));
         now += 1;
         pass();
         assertThat(st(suspended)).isEqualTo(JobState.RUNNING);
@@ -145,7 +145,7 @@ class TestGangScheduling {
         assertThat(ended.suspendedSeconds()).isPositive();
         assertThat(ended.suspendedSeconds() + ended.runSeconds(now)).isEqualTo(ended.endTime() - ended.startTime());
         now += 3;
-        cluster.replay(new StateRecord.JobEnded(suspended, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cluster.replay(StateRecord.JobEnded.unrequested(suspended, JobState.CANCELLED, 0, JobReason.NONE, now));
         Job last = state.job(suspended);
         // Two turns of waiting, and the second until the pass after its partner's end.
         assertThat(last.suspendedSeconds()).isEqualTo(2 * SLICE + 1);
@@ -164,7 +164,7 @@ class TestGangScheduling {
         assertThat(st(third)).isEqualTo(JobState.PENDING);
         assertThat(lastPlan.pendingReasons()).containsEntry(third, JobReason.RESOURCES);
 
-        cluster.replay(new StateRecord.JobEnded(first, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cluster.replay(StateRecord.JobEnded.unrequested(first, JobState.CANCELLED, 0, JobReason.NONE, now));
         now += 1;
         pass();
         assertThat(st(third)).isNotEqualTo(JobState.PENDING);
@@ -225,7 +225,7 @@ class TestGangScheduling {
         assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
 
         // The preemptor's end frees none of the cores its victim still runs on.
-        cluster.replay(new StateRecord.JobEnded(preemptor, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cluster.replay(StateRecord.JobEnded.unrequested(preemptor, JobState.CANCELLED, 0, JobReason.NONE, now));
         assertThat(cluster.node("n1").allocCpus()).isEqualTo(4);
         int other = submit("low", aJob().qos("normal").tasks(1).build());
         pass(qos, accounting);

@@ -76,7 +76,7 @@ class TestLicenseScheduling {
         assertThat(started(again)).isEmpty();
         assertThat(again.pendingReasons()).containsEntry(second, JobReason.LICENSES);
 
-        cluster.replay(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        cluster.replay(StateRecord.JobEnded.unrequested(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         assertThat(started(schedule())).containsExactly(second);
     }
 
@@ -113,7 +113,7 @@ class TestLicenseScheduling {
                     state.image().jobs().stream().filter(Job::isRunning).toList();
             if (!running.isEmpty()) {
                 Job done = running.get(Math.floorMod(end, running.size()));
-                cluster.replay(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, NOW));
+                cluster.replay(StateRecord.JobEnded.unrequested(done.id(), JobState.COMPLETED, 0, JobReason.NONE, NOW));
             }
         }
     }

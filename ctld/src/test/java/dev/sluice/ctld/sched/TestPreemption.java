@@ -197,7 +197,7 @@ class TestPreemption {
         cluster(1);
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         submit("high", aJob().tasks(1).build());
-        cluster.replay(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW));
+        cluster.replay(StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW));
         state.completing(low, "n1", true);
         int other = running("mid", "n1", 1, NOW - 100, aJob().build());
 
@@ -249,7 +249,8 @@ class TestPreemption {
 
         var killed = dev.sluice.ctld.control.PreemptKills.expire(state, NOW + 10);
         assertThat(killed.records())
-                .containsExactly(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
+                .containsExactly(
+                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
         killed.records().forEach(cluster::replay);
         assertThat(schedule(cancel).starts())
                 .extracting(SchedulePlan.Start::jobId)
@@ -288,7 +289,8 @@ class TestPreemption {
                 .isEmpty();
         assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 10)
                         .records())
-                .containsExactly(new StateRecord.JobEnded(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
+                .containsExactly(
+                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
     }
 
     @Test
@@ -395,7 +397,7 @@ class TestPreemption {
         // competes with starts at the next pass (one that does may lose the room to it: a
         // known limit, docs/scheduling.md "Preemption").
         for (SchedulePlan.Preempt p : plan.preemptions()) {
-            cluster.replay(new StateRecord.JobEnded(p.jobId(), JobState.PREEMPTED, 15, JobReason.NONE, NOW));
+            cluster.replay(StateRecord.JobEnded.unrequested(p.jobId(), JobState.PREEMPTED, 15, JobReason.NONE, NOW));
         }
         for (SchedulePlan.Start s : plan.starts()) {
             cluster.replay(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), 60, NOW));

@@ -65,14 +65,9 @@ class TestReservationScheduling {
                         (int) cluster.sequence(),
                         start,
                         end,
-                        nodes,
-                        "",
-                        List.of("user1000"),
-                        false,
-                        List.of(),
-                        f,
-                        count,
-                        cores),
+                        new Reservation.Holding(nodes, "", count, cores),
+                        new Reservation.Access(List.of("user1000"), false, List.of()),
+                        f),
                 NOW));
     }
 
@@ -244,7 +239,8 @@ class TestReservationScheduling {
                     state.image().jobs().stream().filter(Job::isRunning).toList();
             if (!running.isEmpty() && step % 3 == 0) {
                 Job done = running.get(step % running.size());
-                cluster.replay(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
+                cluster.replay(
+                        StateRecord.JobEnded.unrequested(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
             }
             clock += step * 60L;
         }

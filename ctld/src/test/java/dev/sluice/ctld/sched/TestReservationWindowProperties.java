@@ -87,13 +87,9 @@ class TestReservationWindowProperties {
                     i + 1,
                     now + r.startOffset(),
                     now + r.startOffset() + r.length(),
-                    nodes,
-                    "",
-                    List.of("user1000"),
-                    false,
-                    List.of(),
-                    flags,
-                    4 * nodes.size());
+                    Reservation.Holding.whole(nodes, "", 4 * nodes.size()),
+                    new Reservation.Access(List.of("user1000"), false, List.of()),
+                    flags);
             made.add(made1);
             cluster.replay(new StateRecord.ReservationSaved(made1, now));
         }
@@ -126,7 +122,8 @@ class TestReservationWindowProperties {
                     state.image().jobs().stream().filter(Job::isRunning).toList();
             if (!running.isEmpty() && step % 2 == 0) {
                 Job done = running.get(step % running.size());
-                cluster.replay(new StateRecord.JobEnded(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
+                cluster.replay(
+                        StateRecord.JobEnded.unrequested(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
             }
             clock += step * 60L;
         }

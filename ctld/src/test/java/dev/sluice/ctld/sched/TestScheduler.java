@@ -134,7 +134,7 @@ class TestScheduler {
                 .containsEntry(notOk, JobReason.DEPENDENCY)
                 .containsEntry(killed, JobReason.DEPENDENCY);
 
-        cluster.replay(new StateRecord.JobEnded(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        cluster.replay(StateRecord.JobEnded.unrequested(first, JobState.COMPLETED, 0, JobReason.NONE, NOW));
         SchedulePlan after = schedule(backfill(1));
         assertThat(started(after)).containsExactly(ok);
         assertThat(after.pendingReasons()).containsEntry(notOk, JobReason.DEPENDENCY_NEVER_SATISFIED);

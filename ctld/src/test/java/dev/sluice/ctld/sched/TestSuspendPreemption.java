@@ -123,7 +123,7 @@ class TestSuspendPreemption {
         assertThat(state.job(low).state()).isEqualTo(JobState.SUSPENDED);
 
         now += 30;
-        cluster.replay(new StateRecord.JobEnded(high, JobState.COMPLETED, 0, JobReason.NONE, now));
+        cluster.replay(StateRecord.JobEnded.unrequested(high, JobState.COMPLETED, 0, JobReason.NONE, now));
         effects = pass();
         assertThat(state.job(low).state()).isEqualTo(JobState.RUNNING);
         assertThat(effects).contains(new Effect.Suspend(low, List.of("n1"), false));
@@ -170,7 +170,7 @@ class TestSuspendPreemption {
         pass();
         now += 500;
         assertThat(state.job(low).runSeconds(now)).isEqualTo(100);
-        cluster.replay(new StateRecord.JobEnded(high, JobState.COMPLETED, 0, JobReason.NONE, now));
+        cluster.replay(StateRecord.JobEnded.unrequested(high, JobState.COMPLETED, 0, JobReason.NONE, now));
         pass();
         now += 10;
         assertThat(state.job(low).runSeconds(now)).isEqualTo(110);
@@ -183,7 +183,7 @@ class TestSuspendPreemption {
         pass();
         int high = submit("high", 2);
         pass();
-        cluster.replay(new StateRecord.JobEnded(low, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cluster.replay(StateRecord.JobEnded.unrequested(low, JobState.CANCELLED, 0, JobReason.NONE, now));
         assertThat(node("n1").allocCpus()).isEqualTo(2);
         assertThat(node("n1").shownAllocCpus()).isEqualTo(2);
         int mid = submit("mid", 2);
@@ -215,7 +215,8 @@ class TestSuspendPreemption {
                             state.image().jobs().stream().filter(Job::isRunning).toList();
                     if (!holding.isEmpty()) {
                         Job j = holding.get(step.k() % holding.size());
-                        cluster.replay(new StateRecord.JobEnded(j.id(), JobState.COMPLETED, 0, JobReason.NONE, now));
+                        cluster.replay(
+                                StateRecord.JobEnded.unrequested(j.id(), JobState.COMPLETED, 0, JobReason.NONE, now));
                     }
                 }
                 default -> pass();

@@ -9,6 +9,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.FeatureConstraint;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -103,7 +104,11 @@ class TestAllocatorProperties {
                         Arbitraries.of(Set.<String>of(), Set.of("n0"), Set.of("n1", "n2")),
                         gres)
                 .as((nodes, tasks, cpt, memPerCpu, memory, exclusive, excluded, demand) -> new PlacementRequest(
-                        nodes, nodes + 1, tasks, cpt, 0, 0, memPerCpu, memory, exclusive, Set.of(), excluded, demand));
+                        new PlacementRequest.Shape(nodes, nodes + 1, tasks, cpt, 0),
+                        new PlacementRequest.MemoryAsk(0, memPerCpu, memory),
+                        new PlacementRequest.NodeChoice(exclusive, Set.of(), excluded, FeatureConstraint.NONE),
+                        demand,
+                        false));
     }
 
     /**
@@ -113,19 +118,8 @@ class TestAllocatorProperties {
     @Property(tries = 1000)
     void placingFromACursorAnswersAsAFullSearchWhileNodesFill(
             @ForAll("clusters") List<NodeCapacity> cluster, @ForAll("requests") PlacementRequest asked) {
-        PlacementRequest request = new PlacementRequest(
-                asked.minNodes(),
-                asked.maxNodes(),
-                asked.tasks(),
-                asked.cpusPerTask(),
-                asked.tasksPerNode(),
-                asked.memPerNodeMb(),
-                asked.memPerCpuMb(),
-                asked.memoryConsumable(),
-                asked.exclusive(),
-                Set.of(),
-                Set.of(),
-                asked.gres());
+        PlacementRequest request = asked.withNodes(
+                new PlacementRequest.NodeChoice(asked.exclusive(), Set.of(), Set.of(), FeatureConstraint.NONE));
         if (Allocator.rejection(cluster, request) != null) {
             return;
         }

@@ -53,7 +53,11 @@ class TestCoreAffinity {
     private static PlacementRequest gpus(int gpus, int cpus, boolean enforce) {
         GresDemand demand = new GresDemand(List.of(new GresDemand.Item("gpu", "", gpus)), 0, "", 0, "", 0, 0);
         return new PlacementRequest(
-                1, 1, 1, cpus, 0, 0, 0, false, false, Set.of(), Set.of(), demand, FeatureConstraint.NONE, enforce);
+                new PlacementRequest.Shape(1, 1, 1, cpus, 0),
+                PlacementRequest.MemoryAsk.NONE,
+                PlacementRequest.NodeChoice.ANY,
+                demand,
+                enforce);
     }
 
     private static Allocation.NodeShare placed(NodeCapacity node, PlacementRequest request) {
@@ -155,7 +159,11 @@ class TestCoreAffinity {
         NodeCapacity node =
                 new NodeCapacity("n1", ht, 8, 8000, true, true, List.of(), 1, GresPool.idle(GresInventory.NONE));
         PlacementRequest threeCpus = new PlacementRequest(
-                1, 1, 1, 3, 0, 0, 0, false, false, Set.of(), Set.of(), GresDemand.NONE, FeatureConstraint.NONE, false);
+                new PlacementRequest.Shape(1, 1, 1, 3, 0),
+                PlacementRequest.MemoryAsk.NONE,
+                PlacementRequest.NodeChoice.ANY,
+                GresDemand.NONE,
+                false);
         Allocation.NodeShare s = placed(node, threeCpus);
         assertThat(s.cpus()).isEqualTo(4);
         assertThat(s.cores()).containsExactly(0, 1);
@@ -165,7 +173,11 @@ class TestCoreAffinity {
     @Test
     void exclusiveHoldsEveryCore() {
         PlacementRequest r = new PlacementRequest(
-                1, 1, 1, 1, 0, 0, 0, false, true, Set.of(), Set.of(), GresDemand.NONE, FeatureConstraint.NONE, true);
+                new PlacementRequest.Shape(1, 1, 1, 1, 0),
+                PlacementRequest.MemoryAsk.NONE,
+                new PlacementRequest.NodeChoice(true, Set.of(), Set.of(), FeatureConstraint.NONE),
+                GresDemand.NONE,
+                true);
         assertThat(placed(node(), r).cores()).isEqualTo(range(0, 31));
     }
 }

@@ -9,7 +9,6 @@ import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.CoreSet;
-import dev.sluice.ctld.state.FeatureConstraint;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -107,17 +106,9 @@ class TestCoreBindingProperties {
                         Arbitraries.integers().between(0, 1),
                         Arbitraries.of(true, false))
                 .as((nodes, tasks, cpt, perNode, perTask, enforce) -> new PlacementRequest(
-                        nodes,
-                        nodes,
-                        tasks,
-                        cpt,
-                        0,
-                        0,
-                        0,
-                        false,
-                        false,
-                        Set.of(),
-                        Set.of(),
+                        new PlacementRequest.Shape(nodes, nodes, tasks, cpt, 0),
+                        PlacementRequest.MemoryAsk.NONE,
+                        PlacementRequest.NodeChoice.ANY,
                         new GresDemand(
                                 perNode == 0 ? List.of() : List.of(new GresDemand.Item("gpu", "", perNode)),
                                 perTask,
@@ -126,7 +117,6 @@ class TestCoreBindingProperties {
                                 "",
                                 0,
                                 0),
-                        FeatureConstraint.NONE,
                         enforce));
     }
 

@@ -38,37 +38,21 @@ class TestFeatureConstraint {
                 aNode("n1").features("v100").build(),
                 aNode("n2").features("a100", "ib").build());
         PlacementRequest wantsA100 = new PlacementRequest(
-                1,
-                1,
-                1,
-                1,
-                0,
-                0,
-                0,
-                false,
-                false,
-                Set.of(),
-                Set.of(),
+                new PlacementRequest.Shape(1, 1, 1, 1, 0),
+                PlacementRequest.MemoryAsk.NONE,
+                new PlacementRequest.NodeChoice(false, Set.of(), Set.of(), FeatureConstraint.parse("a100&ib")),
                 GresDemand.NONE,
-                FeatureConstraint.parse("a100&ib"));
+                false);
         assertThat(((PlacementResult.Placed) Allocator.place(nodes, wantsA100))
                         .allocation()
                         .nodeNames())
                 .containsExactly("n2");
         PlacementRequest two = new PlacementRequest(
-                2,
-                2,
-                2,
-                1,
-                0,
-                0,
-                0,
-                false,
-                false,
-                Set.of(),
-                Set.of(),
+                new PlacementRequest.Shape(2, 2, 2, 1, 0),
+                PlacementRequest.MemoryAsk.NONE,
+                new PlacementRequest.NodeChoice(false, Set.of(), Set.of(), FeatureConstraint.parse("a100")),
                 GresDemand.NONE,
-                FeatureConstraint.parse("a100"));
+                false);
         assertThat(Allocator.place(nodes, two))
                 .isEqualTo(new PlacementResult.Rejected(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE));
     }

@@ -8,8 +8,12 @@ import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.ClientRequest;
@@ -28,6 +32,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +89,14 @@ class TestMetricsEndpoint {
                 null,
                 0);
         Node n1 = config.nodes().get(0);
-        var reg = new NodeControl.Registration("n1", "n1", "127.0.0.1", 1, n1.hardware(), false, Set.of(), 1, "test");
+        var reg = new NodeControl.Registration(
+                "n1",
+                new NodeEndpoint("n1", "127.0.0.1", 1),
+                new NodeEquipment(n1.hardware(), List.of(), ""),
+                new DaemonReport(1, "test", NodeFacts.NONE),
+                false,
+                Set.of(),
+                Optional.empty());
         ctld.loop().submit((s, now) -> new NodeControl(0).register(s, reg, now)).get(30, TimeUnit.SECONDS);
     }
 

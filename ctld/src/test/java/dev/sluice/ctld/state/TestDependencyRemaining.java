@@ -14,21 +14,10 @@ class TestDependencyRemaining {
         jobs.forEach(j -> byId.put(j.id(), j));
         return new ClusterImage(
                 1,
-                jobs,
-                byId,
-                List.of(),
-                Map.of(),
-                List.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
                 100,
-                Map.of(),
-                java.util.Set.of(),
-                Map.of(),
-                dev.sluice.ctld.state.Reservations.NONE,
-                java.util.Set.of());
+                new ClusterImage.Tables(jobs, byId, List.of(), Map.of(), List.of(), Reservations.NONE),
+                ClusterImage.QueueFacts.NONE,
+                ClusterImage.RunFacts.NONE);
     }
 
     @Test

@@ -254,12 +254,12 @@ class TestJobLifecycle {
     void replayRefusesWhatTheTableDoesNotAllow() {
         Job pending = in(JobPhase.PENDING, true);
         assertThatThrownBy(() -> JobReplay.replay(
-                        pending, new StateRecord.JobEnded(7, JobState.COMPLETED, 0, JobReason.NONE, NOW)))
+                        pending, StateRecord.JobEnded.unrequested(7, JobState.COMPLETED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("job 7 is PENDING");
         Job finished = in(JobPhase.FINISHED, true);
         assertThatThrownBy(() -> JobReplay.replay(
-                        finished, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW)))
+                        finished, StateRecord.JobEnded.unrequested(7, JobState.CANCELLED, 0, JobReason.NONE, NOW)))
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> JobReplay.replay(
                         in(JobPhase.RUNNING, true), new StateRecord.JobStarted(7, TWO_NODES, "p", 60, NOW)))
@@ -268,18 +268,20 @@ class TestJobLifecycle {
                         () -> JobReplay.replay(in(JobPhase.RUNNING, true), new StateRecord.JobsPurged(List.of(7), NOW)))
                 .isInstanceOf(IllegalStateException.class);
         // A pending job ended only by being cancelled.
-        assertThat(JobReplay.replay(pending, new StateRecord.JobEnded(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
+        assertThat(JobReplay.replay(
+                                pending,
+                                StateRecord.JobEnded.unrequested(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
                         .state())
                 .isEqualTo(JobState.CANCELLED);
     }
 
     @Test
     void onlyASnapshotSummarises() {
-        StateRecord requeue = new StateRecord.JobRequeued(7, NOW);
+        StateRecord requeue = StateRecord.JobRequeued.at(7, NOW);
         Job pending = in(JobPhase.PENDING, true);
         assertThatThrownBy(() -> JobReplay.replay(pending, requeue)).isInstanceOf(IllegalStateException.class);
         assertThat(JobReplay.restore(pending, requeue).restartCount()).isEqualTo(1);
-        StateRecord resume = new StateRecord.JobSuspendChanged(7, false, 20, 130);
+        StateRecord resume = StateRecord.JobSuspendChanged.byCommand(7, false, 20, 130);
         assertThatThrownBy(() -> JobReplay.replay(in(JobPhase.RUNNING, true), resume))
                 .isInstanceOf(IllegalStateException.class);
         assertThat(JobReplay.restore(in(JobPhase.RUNNING, true), resume).state())
@@ -292,8 +294,8 @@ class TestJobLifecycle {
         ClusterState state = ClusterFixture.aCluster().configured();
         state.replay(1, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 100));
         ClusterImage before = state.image();
-        assertThatThrownBy(
-                        () -> state.replay(2, new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 101)))
+        assertThatThrownBy(() -> state.replay(
+                        2, StateRecord.JobEnded.unrequested(1, JobState.COMPLETED, 0, JobReason.NONE, 101)))
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> state.replay(
                         2, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 101)))
@@ -325,7 +327,7 @@ class TestJobLifecycle {
         ClusterState state = ClusterFixture.aCluster().configured();
         state.replay(1, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 100));
         state.replay(2, new StateRecord.JobStarted(1, TWO_NODES, "p", 60, 101));
-        StateRecord requeue = new StateRecord.JobRequeued(1, 110);
+        StateRecord requeue = StateRecord.JobRequeued.at(1, 110);
         JobLifecycle.checkDecision(state, List.of(requeue));
         assertThatThrownBy(() -> JobLifecycle.checkDecision(state, List.of(requeue, requeue)))
                 .isInstanceOf(IllegalStateException.class)

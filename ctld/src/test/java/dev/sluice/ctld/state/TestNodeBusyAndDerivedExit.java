@@ -34,16 +34,10 @@ class TestNodeBusyAndDerivedExit {
     private static final List<StateRecord> HISTORY = List.of(
             new StateRecord.NodeRegistered(
                     "n1",
-                    "n1",
-                    "127.0.0.1",
-                    7001,
-                    HW,
+                    new NodeEndpoint("n1", "127.0.0.1", 7001),
+                    new NodeEquipment(HW, List.of(), ""),
+                    new DaemonReport(5, "22.05.8", new NodeFacts("x86_64", "Linux", 9)),
                     false,
-                    5,
-                    "22.05.8",
-                    List.of(),
-                    "",
-                    new NodeFacts("x86_64", "Linux", 9),
                     10),
             new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 11),
             new StateRecord.JobSubmitted(2, Builders.aJob().build(), "p", 60, 11),
@@ -52,8 +46,8 @@ class TestNodeBusyAndDerivedExit {
             step(1, JobState.RUNNING, 0),
             step(1, JobState.FAILED, 5 << 8),
             step(1, JobState.CANCELLED, 9),
-            new StateRecord.JobEnded(1, JobState.COMPLETED, 0, JobReason.NONE, 50),
-            new StateRecord.JobEnded(2, JobState.COMPLETED, 0, JobReason.NONE, 60),
+            StateRecord.JobEnded.unrequested(1, JobState.COMPLETED, 0, JobReason.NONE, 50),
+            StateRecord.JobEnded.unrequested(2, JobState.COMPLETED, 0, JobReason.NONE, 60),
             new StateRecord.JobSubmitted(3, Builders.aJob().build(), "p", 60, 61),
             start(3, 62));
 

@@ -31,10 +31,10 @@ class TestNodeLifecycle {
             Node base = ClusterFixture.aNode("n1")
                     .build()
                     .withRegistration(
-                            new NodeAddress("n1", "127.0.0.1", 7000),
+                            new NodeEndpoint("n1", "127.0.0.1", 7000),
                             NodeHardware.ofCpus(4, 1000),
                             false,
-                            new NodeDaemon(true, 1, "v", NodeFacts.NONE));
+                            new DaemonReport(1, "v", NodeFacts.NONE));
             return switch (this) {
                 case IDLE -> base;
                 case DRAINED -> base.withAdmin(new NodeAdmin(NodeState.IDLE, true, "old", "root", 10));

@@ -24,15 +24,10 @@ class TestReconfigure {
                 1,
                 new StateRecord.NodeRegistered(
                         "d1",
-                        "d1",
-                        "127.0.0.1",
-                        7000,
-                        NodeHardware.ofCpus(2, 500),
+                        new NodeEndpoint("d1", "127.0.0.1", 7000),
+                        new NodeEquipment(NodeHardware.ofCpus(2, 500), List.of("a100"), "gpu:1"),
+                        new DaemonReport(1, "v", NodeFacts.NONE),
                         true,
-                        1,
-                        "v",
-                        List.of("a100"),
-                        "gpu:1",
                         1));
         s.replay(2, new StateRecord.NodeStateChanged("n1", NodeTransition.DRAIN, "fan", "root", 2));
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1", "d1");

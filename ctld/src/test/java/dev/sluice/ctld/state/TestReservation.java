@@ -15,7 +15,14 @@ class TestReservation {
     private static final long DAY = 86_400;
 
     private static Reservation of(long start, long end, Set<ReservationFlag> flags) {
-        return new Reservation("r", 1, start, end, List.of("n1"), "", List.of("alice"), false, List.of(), flags, 4);
+        return new Reservation(
+                "r",
+                1,
+                start,
+                end,
+                Reservation.Holding.whole(List.of("n1"), "", 4),
+                new Reservation.Access(List.of("alice"), false, List.of()),
+                flags);
     }
 
     @Test
@@ -58,12 +65,24 @@ class TestReservation {
         Reservation users = of(T0, T0 + 60, Set.of());
         assertThat(users.permits("alice", "")).isTrue();
         assertThat(users.permits("bob", "")).isFalse();
-        Reservation allBut =
-                new Reservation("r", 1, T0, T0 + 60, List.of("n1"), "", List.of("bob"), true, List.of(), Set.of(), 4);
+        Reservation allBut = new Reservation(
+                "r",
+                1,
+                T0,
+                T0 + 60,
+                Reservation.Holding.whole(List.of("n1"), "", 4),
+                new Reservation.Access(List.of("bob"), true, List.of()),
+                Set.of());
         assertThat(allBut.permits("alice", "")).isTrue();
         assertThat(allBut.permits("bob", "")).isFalse();
         Reservation both = new Reservation(
-                "r", 1, T0, T0 + 60, List.of("n1"), "", List.of("alice"), false, List.of("physics"), Set.of(), 4);
+                "r",
+                1,
+                T0,
+                T0 + 60,
+                Reservation.Holding.whole(List.of("n1"), "", 4),
+                new Reservation.Access(List.of("alice"), false, List.of("physics")),
+                Set.of());
         assertThat(both.permits("alice", "physics")).isTrue();
         assertThat(both.permits("alice", "chem")).isFalse();
         assertThat(both.permits("bob", "physics")).isFalse();
@@ -81,13 +100,9 @@ class TestReservation {
                 1,
                 T0,
                 T0 + 60,
-                List.of("n1", "n2"),
-                "",
-                List.of("alice"),
-                false,
-                List.of(),
-                Set.of(ReservationFlag.MAGNETIC),
-                8);
+                Reservation.Holding.whole(List.of("n1", "n2"), "", 8),
+                new Reservation.Access(List.of("alice"), false, List.of()),
+                Set.of(ReservationFlag.MAGNETIC));
         Reservations table = Reservations.NONE.with(magnet).with(of(T0, T0 + 60, Set.of()));
         assertThat(table.magnetFor("alice", "", List.of("n2"), T0 + 1)).contains(magnet);
         // Another user, a node outside it, a window not begun or over: none.
@@ -105,7 +120,13 @@ class TestReservation {
         Reservations table = Reservations.NONE
                 .with(of(T0, T0 + 60, Set.of()))
                 .with(new Reservation(
-                        "b", 2, T0, T0 + 10, List.of("n2"), "", List.of("x"), false, List.of(), Set.of(), 4));
+                        "b",
+                        2,
+                        T0,
+                        T0 + 10,
+                        Reservation.Holding.whole(List.of("n2"), "", 4),
+                        new Reservation.Access(List.of("x"), false, List.of()),
+                        Set.of()));
         assertThat(table.current(T0).stream().map(Reservation::name)).containsExactly("r", "b");
         assertThat(table.current(T0 + 30).stream().map(Reservation::name)).containsExactly("r");
         assertThat(table.find("b", T0 + 30)).isEmpty();
@@ -122,13 +143,9 @@ class TestReservation {
                         2,
                         T0,
                         T0 + 50,
-                        List.of("n2"),
-                        "",
-                        List.of(),
-                        false,
-                        List.of(),
-                        Set.of(ReservationFlag.MAINT),
-                        4));
+                        Reservation.Holding.whole(List.of("n2"), "", 4),
+                        new Reservation.Access(List.of(), false, List.of()),
+                        Set.of(ReservationFlag.MAINT)));
         assertThat(table.nodeFlags("n1", T0 + 99)).isEmpty();
         assertThat(table.nodeFlags("n1", T0 + 100)).containsExactly(NodeFlag.RESERVED);
         assertThat(table.nodeFlags("n1", T0 + 200)).isEmpty();

@@ -21,7 +21,12 @@ class TestSnapshotEquivalence {
         long seq = 0;
         List<StateRecord> history = List.of(
                 new StateRecord.NodeRegistered(
-                        "n1", "h1", "10.0.0.1", 7001, NodeHardware.ofCpus(4, 1000), false, 5, "v", 10),
+                        "n1",
+                        new NodeEndpoint("h1", "10.0.0.1", 7001),
+                        new NodeEquipment(NodeHardware.ofCpus(4, 1000), List.of(), ""),
+                        new DaemonReport(5, "v", NodeFacts.NONE),
+                        false,
+                        10),
                 new StateRecord.JobSubmitted(1, Builders.aJob().build(), "p", 60, 11),
                 new StateRecord.JobSubmitted(2, Builders.aJob().name("b").build(), "p", 60, 12),
                 new StateRecord.JobSubmitted(3, Builders.aJob().build(), "p", 60, 13),
@@ -29,11 +34,11 @@ class TestSnapshotEquivalence {
                         1, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 60, 14),
                 new StateRecord.JobStarted(
                         2, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 15),
-                new StateRecord.JobEnded(2, JobState.FAILED, 256, JobReason.NON_ZERO_EXIT_CODE, 16),
+                StateRecord.JobEnded.unrequested(2, JobState.FAILED, 256, JobReason.NON_ZERO_EXIT_CODE, 16),
                 // Only a job that ran can be requeued (JobLifecycle).
                 new StateRecord.JobStarted(
                         3, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 16),
-                new StateRecord.JobRequeued(3, 17),
+                StateRecord.JobRequeued.at(3, 17),
                 new StateRecord.NodeStateChanged("n2", NodeTransition.DRAIN, "disk", "root", 18),
                 new StateRecord.JobSubmitted(4, Builders.aJob().build(), "p", 60, 19),
                 new StateRecord.JobsPurged(List.of(2), 20));

@@ -46,6 +46,10 @@ public final class QosStore {
             new String[] {"maxtresperaccount", "max_tres_per_account"},
             new String[] {"usagethreshold", "usage_threshold"});
 
+    /** The keys whose values are TRES lists, merged into what is stored ({@link TresLimitText}). */
+    private static final java.util.Set<String> TRES_KEYS =
+            java.util.Set.of("grptres", "maxtresperjob", "maxtresperuser", "maxtresperaccount");
+
     private final DataSource ds;
     private final InstantSource clock;
 
@@ -188,10 +192,23 @@ public final class QosStore {
             if (!clear && !given.contains(col[0])) {
                 continue;
             }
+            Object value = clear ? unset(col[0]) : value(col[0], v);
+            if (!clear && TRES_KEYS.contains(col[0])) {
+                value = TresLimitText.merge(stored(c, name, col[1]), (String) value);
+            }
             try (PreparedStatement ps = c.prepareStatement("UPDATE acct_qos SET " + col[1] + " = ? WHERE name = ?")) {
-                ps.setObject(1, clear ? unset(col[0]) : value(col[0], v));
+                ps.setObject(1, value);
                 ps.setString(2, name);
                 ps.executeUpdate();
+            }
+        }
+    }
+
+    private static String stored(Connection c, String name, String column) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + column + " FROM acct_qos WHERE name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
             }
         }
     }

@@ -120,7 +120,13 @@ final class ClusterFixture {
         self[0] = ctld;
         var hardware = ctld.loop().image().node("n1").orElseThrow().node().hardware();
         var reg = new dev.sluice.ctld.control.NodeControl.Registration(
-                "n1", "n1", "127.0.0.1", 1, hardware, false, java.util.Set.of(), 1, "stand-in");
+                "n1",
+                new dev.sluice.ctld.state.NodeEndpoint("n1", "127.0.0.1", 1),
+                new dev.sluice.ctld.state.NodeEquipment(hardware, java.util.List.of(), ""),
+                new dev.sluice.ctld.state.DaemonReport(1, "stand-in", dev.sluice.ctld.state.NodeFacts.NONE),
+                false,
+                java.util.Set.of(),
+                java.util.Optional.empty());
         dev.sluice.ctld.control.NodeControl nodes = new dev.sluice.ctld.control.NodeControl(0);
         ctld.loop().submit((state, now) -> nodes.register(state, reg, now)).get();
         return ctld;

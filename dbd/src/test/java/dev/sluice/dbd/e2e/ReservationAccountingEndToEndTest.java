@@ -39,13 +39,9 @@ class ReservationAccountingEndToEndTest {
                 1,
                 start,
                 end,
-                List.of("n1"),
-                "",
-                List.of("root"),
-                false,
-                List.of(),
-                EnumSet.of(ReservationFlag.SPEC_NODES),
-                4);
+                Reservation.Holding.whole(List.of("n1"), "", 4),
+                new Reservation.Access(List.of("root"), false, List.of()),
+                EnumSet.of(ReservationFlag.SPEC_NODES));
     }
 
     @Test

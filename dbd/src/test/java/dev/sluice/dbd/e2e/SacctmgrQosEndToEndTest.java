@@ -107,6 +107,42 @@ class SacctmgrQosEndToEndTest {
         assertThat(sacctmgr("", "-P", "-n", "show", "qos", "format=name")).isEqualTo(new Run(0, "normal\n", ""));
     }
 
+    /** What real Slurm 22.05 printed for the same commands (compat 195). */
+    @Test
+    void perAccountTresAndUsageThresholdChangeAsSlurmsDo() {
+        assertThat(sacctmgr("", "-i", "add", "qos", "q1", "MaxTRESPerAccount=cpu=4,node=1", "UsageThreshold=0.3"))
+                .isEqualTo(new Run(
+                        0,
+                        " Adding QOS(s)\n  q1\n Settings\n  Description    = q1\n"
+                                + "  MaxTRESPerAccount        = cpu=4,node=1\n"
+                                + "  UsageThreshold           = 0.3000\n",
+                        ""));
+        sacctmgr("", "-i", "modify", "qos", "q1", "set", "maxtrespa=cpu=2", "usagethreshold=0.5");
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "q1", "format=name,maxtrespa,usagethres")
+                        .out())
+                .isEqualTo("q1|cpu=2,node=1|0.500000\n");
+        assertThat(sacctmgr("", "-i", "modify", "qos", "q1", "set", "UsageThreshold=half"))
+                .isEqualTo(
+                        new Run(
+                                1,
+                                "",
+                                "sacctmgr: error: Invalid value for UsageThreshold (half)\n You didn't give me anything to set\n"));
+        assertThat(sacctmgr("", "-i", "modify", "qos", "q1", "set", "MaxTRESPerAccount=-1", "UsageThreshold=-1"))
+                .isEqualTo(new Run(1, "", "sacctmgr: error: slurmdb_format_tres_str: no TRES id found for -1\n"));
+        sacctmgr("", "-i", "modify", "qos", "q1", "set", "MaxTRESPA=cpu=many");
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "q1", "format=name,maxtrespa,usagethres")
+                        .out())
+                .isEqualTo("q1|cpu=0,node=1|0.500000\n");
+        sacctmgr("", "-i", "modify", "qos", "q1", "set", "MaxTRESPerAccount=cpu=-1", "UsageThreshold=-1");
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "q1", "format=name,maxtrespa,usagethres")
+                        .out())
+                .isEqualTo("q1|node=1|\n");
+        sacctmgr("", "-i", "modify", "qos", "q1", "set", "MaxTRESPA=node=-1");
+        assertThat(sacctmgr("", "-P", "-n", "show", "qos", "q1", "format=name,maxtrespa")
+                        .out())
+                .isEqualTo("q1|\n");
+    }
+
     @Test
     void theDefaultQosListingHasSlurmsColumns() {
         String header = sacctmgr("", "show", "qos").out().lines().findFirst().orElseThrow();

@@ -9,9 +9,13 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
@@ -63,15 +67,10 @@ public final class WorkloadReplay {
         for (Node n : config.nodes()) {
             apply(new StateRecord.NodeRegistered(
                     n.name(),
-                    n.hostname(),
-                    n.addr(),
-                    n.port(),
-                    n.hardware(),
+                    new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                    new NodeEquipment(n.hardware(), List.of(), ""),
+                    new DaemonReport(EPOCH, "replay", NodeFacts.NONE),
                     false,
-                    EPOCH,
-                    "replay",
-                    List.of(),
-                    "",
                     EPOCH));
             state.heard(n.name(), EPOCH);
         }

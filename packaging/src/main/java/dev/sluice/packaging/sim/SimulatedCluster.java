@@ -21,10 +21,14 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.server.CtldServer;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.StateRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -39,6 +43,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -155,7 +160,13 @@ public final class SimulatedCluster implements AutoCloseable {
         List<java.util.concurrent.CompletableFuture<?>> registered = new ArrayList<>();
         for (Node n : config.nodes()) {
             NodeControl.Registration reg = new NodeControl.Registration(
-                    n.name(), n.hostname(), n.addr(), n.port(), n.hardware(), false, Set.of(), 1, "simulated");
+                    n.name(),
+                    new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                    new NodeEquipment(n.hardware(), List.of(), ""),
+                    new DaemonReport(1, "simulated", NodeFacts.NONE),
+                    false,
+                    Set.of(),
+                    Optional.empty());
             registered.add(ctld.loop().submit((s, now) -> nodes.register(s, reg, now)));
         }
         for (java.util.concurrent.CompletableFuture<?> f : registered) {

@@ -20,6 +20,10 @@ import java.util.Map;
  * {@code Nothing deleted} with exit 1.
  */
 final class SacctmgrQos {
+    /** The keys whose values are TRES lists: dbd merges them into what is stored (compat 195). */
+    private static final List<String> TRES_KEYS =
+            List.of("grptres", "maxtresperaccount", "maxtresperjob", "maxtresperuser");
+
     /** Settable keys, in the order sacctmgr prints them under "Settings". */
     private static final Map<String, String> TITLES = new java.util.LinkedHashMap<>();
 
@@ -28,6 +32,7 @@ final class SacctmgrQos {
         TITLES.put("grpjobs", "GrpJobs");
         TITLES.put("grpsubmitjobs", "GrpSubmitJobs");
         TITLES.put("grptres", "GrpTRES");
+        TITLES.put("maxtresperaccount", "MaxTRESPerAccount");
         TITLES.put("maxtresperjob", "MaxTRESPerJob");
         TITLES.put("maxtresperuser", "MaxTRESPerUser");
         TITLES.put("maxjobsperuser", "MaxJobsPerUser");
@@ -39,6 +44,7 @@ final class SacctmgrQos {
         TITLES.put("flags", "Flags");
         TITLES.put("priority", "Priority");
         TITLES.put("usagefactor", "UsageFactor");
+        TITLES.put("usagethreshold", "UsageThreshold");
     }
 
     private final Session s;
@@ -81,14 +87,24 @@ final class SacctmgrQos {
         SacctmgrSpecs specs = parse(set);
         List<String> cleared = new ArrayList<>();
         specs.values.entrySet().removeIf(e -> {
-            if (TITLES.containsKey(e.getKey()) && clears(e.getValue())) {
+            // A TRES list keeps its -1 counts: each removes its TRES from the limit stored.
+            if (TITLES.containsKey(e.getKey())
+                    && !TRES_KEYS.contains(e.getKey())
+                    && e.getValue().equals("-1")) {
                 cleared.add(e.getKey());
                 return true;
             }
             return false;
         });
         List<String> given = new ArrayList<>();
-        QosEntry settings = settings(specs, given, cleared, new ArrayList<>());
+        QosEntry settings;
+        try {
+            settings = settings(specs, given, cleared, new ArrayList<>());
+        } catch (BadValue e) {
+            // sacctmgr skips the value with its error; alone, nothing is left to set.
+            boolean alone = specs.values.size() == 1 && cleared.isEmpty();
+            throw new IllegalArgumentException(e.getMessage() + (alone ? "\n You didn't give me anything to set" : ""));
+        }
         if (given.isEmpty() && cleared.isEmpty()) {
             throw new IllegalArgumentException(" You didn't give me anything to set");
         }
@@ -113,13 +129,39 @@ final class SacctmgrQos {
         return 0;
     }
 
-    /** {@code -1}, or a TRES list whose every count is -1 ({@code cpu=-1}): no limit. */
-    private static boolean clears(String value) {
-        if (value.equals("-1")) {
-            return true;
+    /** A value sacctmgr refuses with {@code sacctmgr: error: Invalid value for KEY (VALUE)}. */
+    private static final class BadValue extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        BadValue(String key, String value) {
+            super("sacctmgr: error: Invalid value for " + key + " (" + value + ")");
         }
-        List<String> items = SacctmgrSpecs.split(value);
-        return !items.isEmpty() && items.stream().allMatch(i -> i.contains("=") && i.endsWith("=-1"));
+    }
+
+    /**
+     * A TRES list as sacctmgr sends it: every item {@code name=count}, a count that is no number
+     * read as its leading digits (strtoll: {@code cpu=many} is {@code cpu=0}), memory with its
+     * unit, -1 kept (it removes the TRES).
+     *
+     * @throws IllegalArgumentException sacctmgr's error for an item without a name
+     */
+    static String tresList(String value) {
+        List<String> out = new ArrayList<>();
+        for (String item : SacctmgrSpecs.split(value)) {
+            int eq = item.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(
+                        "sacctmgr: error: slurmdb_format_tres_str: no TRES id found for " + item);
+            }
+            String name = item.substring(0, eq).strip().toLowerCase(Locale.ROOT);
+            String count = item.substring(eq + 1).strip();
+            if (!count.matches("-1|\\d+") && !(name.equals("mem") && count.matches("\\d+[KMGTkmgt]"))) {
+                String digits = count.replaceFirst("^(\\d*).*$", "$1");
+                count = digits.isEmpty() ? "0" : digits;
+            }
+            out.add(name + "=" + count);
+        }
+        return String.join(",", out);
     }
 
     int delete(List<String> words) throws AccountingClient.AccountingException {
@@ -165,10 +207,18 @@ final class SacctmgrQos {
         keys.add("description");
         keys.add("maxtres");
         keys.add("maxtrespu");
+        keys.add("maxtrespa");
+        keys.add("maxtresperacct");
         SacctmgrSpecs specs = SacctmgrSpecs.parse(words, keys);
         String perUser = specs.values.remove("maxtrespu");
         if (perUser != null) {
             specs.values.put("maxtresperuser", perUser);
+        }
+        for (String alias : List.of("maxtrespa", "maxtresperacct")) {
+            String perAccount = specs.values.remove(alias);
+            if (perAccount != null) {
+                specs.values.put("maxtresperaccount", perAccount);
+            }
         }
         String maxTres = specs.values.remove("maxtres");
         if (maxTres != null) {
@@ -234,10 +284,22 @@ final class SacctmgrQos {
                     } catch (NumberFormatException e) {
                         throw new IllegalArgumentException(" Bad UsageFactor value: " + v);
                     }
+                    shown = String.format("%.4f", b.getUsageFactor());
                 }
-                case "grptres" -> b.setGrpTres(v);
-                case "maxtresperjob" -> b.setMaxTresPerJob(v);
-                case "maxtresperuser" -> b.setMaxTresPerUser(v);
+                case "grptres" -> b.setGrpTres(shown = tresList(v));
+                case "maxtresperjob" -> b.setMaxTresPerJob(shown = tresList(v));
+                case "maxtresperuser" -> b.setMaxTresPerUser(shown = tresList(v));
+                case "maxtresperaccount" -> b.setMaxTresPerAccount(shown = tresList(v));
+                case "usagethreshold" -> {
+                    double threshold;
+                    try {
+                        threshold = Double.parseDouble(v);
+                    } catch (NumberFormatException e) {
+                        throw new BadValue("UsageThreshold", v);
+                    }
+                    b.setUsageThreshold(threshold);
+                    shown = String.format("%.4f", threshold);
+                }
                 case "maxwall" -> {
                     long minutes = TimeLimit.parseMinutes(v);
                     if (minutes < 0 || minutes > Integer.MAX_VALUE) {
