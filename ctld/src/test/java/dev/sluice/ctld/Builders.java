@@ -248,6 +248,7 @@ public final class Builders {
         private long timeLimit = JobRequest.TIME_NOT_SET;
         private boolean hold;
         private int uid = 1000;
+        private String excludeNodes = "";
         private boolean exclusive;
         private String gres = "";
         private JobRequest.Sequencing sequencing = JobRequest.Sequencing.NONE;
@@ -268,6 +269,12 @@ public final class Builders {
         /** {@code sbatch -w}. */
         public JobBuilder require(String hostlist) {
             reqNodes = hostlist;
+            return this;
+        }
+
+        /** {@code sbatch -x}. */
+        public JobBuilder exclude(String hostlist) {
+            excludeNodes = hostlist;
             return this;
         }
 
@@ -399,6 +406,7 @@ public final class Builders {
                     .exclusive(exclusive)
                     .memPerNodeMb(memPerNodeMb)
                     .reqNodes(reqNodes)
+                    .excludeNodes(excludeNodes)
                     .account(account)
                     .hold(hold)
                     .gresPerNode(gres)

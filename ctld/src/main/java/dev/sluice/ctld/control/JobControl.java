@@ -10,6 +10,7 @@ import dev.sluice.ctld.sched.PartitionFit;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.ClusterView;
@@ -20,6 +21,7 @@ import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.TaskSplits;
 import dev.sluice.ctld.state.Transition;
@@ -94,7 +96,7 @@ public final class JobControl {
         SubmitChecks.features(state, request);
         SubmitChecks.licenses(licenses, request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
-        SubmitChecks.reservation(state, request, now, limits.policy());
+        Reservation reservation = SubmitChecks.reservation(state, request, now, limits.policy());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {
             limit = partition.limits().defaultTimeMinutes() != JobRequest.TIME_NOT_SET
@@ -119,11 +121,13 @@ public final class JobControl {
         }
         // Over the partition's limits the job waits for them to change; otherwise it must fit
         // the partition's nodes as configured.
-        PlacementResult result = overLimit != null
-                ? null
-                : Allocator.place(idle, Scheduler.placementRequest(request, partition, defaults));
+        PlacementRequest placement = Scheduler.placementRequest(request, partition, defaults);
+        PlacementResult result = overLimit != null ? null : Allocator.place(idle, placement);
         if (result instanceof PlacementResult.Rejected rejected) {
             throw new SlurmException(rejected.error());
+        }
+        if (result != null) {
+            SubmitChecks.reservationFit(reservation, now, idle, placement);
         }
         int jobId = state.nextJobId();
         return ControlResult.of(

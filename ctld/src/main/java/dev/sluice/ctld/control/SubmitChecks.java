@@ -3,11 +3,15 @@ package dev.sluice.ctld.control;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.gres.GresPool;
+import dev.sluice.ctld.sched.ReservationAdmission;
 import dev.sluice.ctld.select.NodeCapacity;
+import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.state.Reservation;
+import java.util.List;
 
 /** What a submission must pass before it is decided, each refused with Slurm's error. Pure. */
 final class SubmitChecks {
@@ -37,12 +41,12 @@ final class SubmitChecks {
      * the job's user and account in ({@code Access denied to requested reservation}), as Slurm 22.05
      * answers at submission.
      */
-    static void reservation(
+    static Reservation reservation(
             ClusterView state, JobRequest request, long now, dev.sluice.ctld.limits.AccountingPolicy policy) {
         if (request.reservation().isEmpty()) {
-            return;
+            return null;
         }
-        dev.sluice.ctld.state.Reservation r = state.reservations()
+        Reservation r = state.reservations()
                 .find(request.reservation(), now)
                 .orElseThrow(() -> new SlurmException(ErrorCode.RESERVATION_INVALID));
         String user = request.owner().userName();
@@ -51,6 +55,27 @@ final class SubmitChecks {
                 : request.account();
         if (!r.permits(user, account)) {
             throw new SlurmException(ErrorCode.RESERVATION_ACCESS);
+        }
+        return r;
+    }
+
+    /**
+     * A job in a reservation whose window has begun must fit on its nodes as configured, or Slurm
+     * 22.05 refuses it ({@code Requested node configuration is not available}, after {@code
+     * Problem using reservation} when it names a node outside; compat 200).
+     */
+    static void reservationFit(Reservation r, long now, List<NodeCapacity> idle, PlacementRequest placement) {
+        if (r == null) {
+            return;
+        }
+        switch (ReservationAdmission.of(r, now, idle, placement)) {
+            case FITS -> {}
+            case NODE_OUTSIDE ->
+                throw new SlurmException(
+                        ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE,
+                        ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE.text(),
+                        "Problem using reservation");
+            case DOES_NOT_FIT -> throw new SlurmException(ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE);
         }
     }
 

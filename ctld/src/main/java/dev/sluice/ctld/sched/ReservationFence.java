@@ -23,8 +23,10 @@ import java.util.Set;
  * What advance reservations leave a job over a stretch of time {@code [from, to)}. A job that
  * names no reservation may not use a node any reservation holds at some moment of that stretch
  * (so backfill never starts a job on reserved nodes when its time limit would reach into the
- * window), unless the reservation is MAGNETIC and lets the job's user in. A job in a reservation
- * runs only on its nodes (FLEX: on others too) and only once its window has begun.
+ * window). A job in a reservation runs only on its nodes (FLEX: on others too) and only once its
+ * window has begun. A job that names none but that an active MAGNETIC reservation lets in is
+ * tried inside it first ({@link #magnet}), then outside it like any other: never on both its
+ * nodes and others (Slurm 22.05, compat 202).
  */
 final class ReservationFence {
     private final List<Reservation> current;
@@ -79,7 +81,11 @@ final class ReservationFence {
 
     /** {@link #closed} and whether only the job's own reservation closes them, worked out once. */
     Closed closure(Job job, long from, long to) {
-        Reservation own = own(job);
+        return closure(job, own(job), from, to);
+    }
+
+    /** {@link #closure} as if the job ran in {@code own} (null: in none). */
+    Closed closure(Job job, Reservation own, long from, long to) {
         Set<String> closed = closedByOthers(job, own, from, to);
         boolean onlyOwn = own != null && own.nodes().containsAll(closed);
         boolean ownTaken = false;
@@ -103,6 +109,22 @@ final class ReservationFence {
         return new Closed(closed, onlyOwn && !ownTaken, ownTaken);
     }
 
+    /**
+     * The active MAGNETIC reservation a job that names none may run in: the first that lets its
+     * user and account in, or null.
+     */
+    Reservation magnet(Job job, long now) {
+        if (!job.request().reservation().isEmpty()) {
+            return null;
+        }
+        for (Reservation r : current) {
+            if (r.has(ReservationFlag.MAGNETIC) && r.active(now) && permits(r, job)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
     private Reservation own(Job job) {
         String name = job.request().reservation();
         return name.isEmpty() ? null : find(name);
@@ -113,9 +135,6 @@ final class ReservationFence {
         for (Reservation r : current) {
             if (r == own || !r.overlaps(from, to) || r.partial()) {
                 // A partial-node reservation closes no node: carve() keeps its cores.
-                continue;
-            }
-            if (own == null && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
                 continue;
             }
             closed.addAll(r.nodes());
@@ -138,6 +157,14 @@ final class ReservationFence {
      * text of its WAIT_NODE_NOT_AVAIL.
      */
     JobReason reason(boolean namedNodeReserved, Set<String> closed, long now) {
+        return reason(namedNodeReserved, false, closed, now);
+    }
+
+    /**
+     * {@link #reason}; {@code magnetic}: a MAGNETIC reservation would let the job in but it fits
+     * neither there nor outside, which Slurm 22.05 words as for a named node (compat 202).
+     */
+    JobReason reason(boolean namedNodeReserved, boolean magnetic, Set<String> closed, long now) {
         for (Reservation r : current) {
             if (r.has(ReservationFlag.MAINT)
                     && r.active(now)
@@ -146,7 +173,7 @@ final class ReservationFence {
                 return JobReason.RESERVED_FOR_MAINTENANCE;
             }
         }
-        return namedNodeReserved ? JobReason.MAY_BE_RESERVED : JobReason.NODES_RESERVED;
+        return namedNodeReserved || magnetic ? JobReason.MAY_BE_RESERVED : JobReason.NODES_RESERVED;
     }
 
     /** Start times to try: these and each end of a reservation window within the horizon. */
@@ -196,16 +223,17 @@ final class ReservationFence {
      * nodes. The very map given when no such reservation changes it.
      */
     Map<String, NodeCapacity> carve(Job job, Map<String, NodeCapacity> capacity, long from, long to) {
+        return carve(job.request().reservation(), capacity, from, to);
+    }
+
+    /** {@link #carve} for a job in the reservation named {@code name} (empty: in none). */
+    Map<String, NodeCapacity> carve(String name, Map<String, NodeCapacity> capacity, long from, long to) {
         Map<String, NodeCapacity> out = capacity;
-        String name = job.request().reservation();
         for (Reservation r : current) {
             if (!r.partial() || !r.overlaps(from, to)) {
                 continue;
             }
             boolean inside = r.name().equals(name);
-            if (!inside && name.isEmpty() && r.has(ReservationFlag.MAGNETIC) && permits(r, job)) {
-                continue;
-            }
             for (Map.Entry<String, List<Integer>> held : r.cores().entrySet()) {
                 NodeCapacity node = out.get(held.getKey());
                 if (node == null) {

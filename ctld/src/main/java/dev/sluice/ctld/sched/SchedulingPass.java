@@ -15,6 +15,7 @@ import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
+import dev.sluice.ctld.state.Reservation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -164,6 +165,10 @@ final class SchedulingPass {
             return false;
         }
         long end = Scheduler.endOf(now, job);
+        Reservation magnet = fence.isEmpty() ? null : fence.magnet(job, now);
+        if (magnet != null && startInMagnet(job, partition, task, request, magnet, end)) {
+            return true;
+        }
         PlacementRequest asked = request;
         ReservationFence.Closed closure = fence.isEmpty() ? ReservationFence.Closed.NONE : fence.closure(job, now, end);
         Set<String> closed = closure.nodes();
@@ -229,7 +234,7 @@ final class SchedulingPass {
                                                         asked,
                                                         end - now)
                                                 instanceof PlacementResult.Placed)) {
-                    why = fence.reason(fenced, closed, now);
+                    why = fence.reason(fenced, magnet != null, closed, now);
                 }
                 if (closure.ownNodesTaken()) {
                     why = JobReason.RESERVED_FOR_MAINTENANCE;
@@ -250,6 +255,28 @@ final class SchedulingPass {
                 return false;
             }
         }
+    }
+
+    /**
+     * A job that names no reservation but that an active MAGNETIC one lets in starts there when
+     * it fits on its nodes alone; otherwise it is tried outside like any other (compat 202).
+     */
+    private boolean startInMagnet(
+            Job job, Partition partition, int task, PlacementRequest request, Reservation magnet, long end) {
+        Set<String> closed = fence.closure(job, magnet, now, end).nodes();
+        if (!java.util.Collections.disjoint(request.requiredNodes(), closed)) {
+            return false;
+        }
+        PlacementRequest inside = ReservationFence.without(request, closed);
+        if (!preempting.isEmpty()) {
+            inside = ReservationFence.without(inside, preempting);
+        }
+        Map<String, NodeCapacity> view = fence.carve(magnet.name(), timeline.capacityFor(now, end), now, end);
+        if (ReservationFence.place(partition, view, inside) instanceof PlacementResult.Placed placed) {
+            start(job, partition, task, placed.allocation(), end);
+            return true;
+        }
+        return false;
     }
 
     private void start(Job job, Partition partition, int task, Allocation allocation, long end) {

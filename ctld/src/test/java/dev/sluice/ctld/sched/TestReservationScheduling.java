@@ -195,6 +195,25 @@ class TestReservationScheduling {
         assertThat(plan.pendingReasons()).containsEntry(theirs, JobReason.MAY_BE_RESERVED);
     }
 
+    @Test
+    void aMagneticReservationTakesItsUsersJobsWholeOrNotAtAll() {
+        // As Slurm 22.05 (compat 202): inside while they fit there, then outside on the nodes no
+        // reservation holds, never across both.
+        cluster();
+        reserve("magnet", NOW, NOW + 3600, List.of("n1"), ReservationFlag.MAGNETIC);
+        int wide = submit(aJob().nodes(3).build(), 10);
+        SchedulePlan first = schedule();
+        assertThat(first.starts()).isEmpty();
+        assertThat(first.pendingReasons()).containsEntry(wide, JobReason.MAY_BE_RESERVED);
+        int a = submit(aJob().tasks(2).build(), 10);
+        int b = submit(aJob().tasks(2).build(), 10);
+        int c = submit(aJob().tasks(2).build(), 10);
+        start(schedule());
+        assertThat(nodesOf(a)).containsExactly("n1");
+        assertThat(nodesOf(b)).containsExactly("n1");
+        assertThat(nodesOf(c)).doesNotContain("n1");
+    }
+
     record Resv(int firstNode, int nodeCount, long startOffset, long length, boolean daily, int partialCores) {}
 
     record Sub(boolean inside, int resv, int tasks, int minutes, int require) {}

@@ -110,6 +110,8 @@ class TestReservationWindowProperties {
         for (int step : steps) {
             cluster.apply(ReservationRollover.advance(state, clock));
             for (SchedulePlan.Start s : scheduler.schedule(state.image(), clock).starts()) {
+                assertWholeInAnyMagnet(
+                        state.job(s.jobId()).request(), s.allocation().nodeNames(), made, clock);
                 cluster.replay(new StateRecord.JobStarted(
                         s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), clock));
             }
@@ -126,6 +128,32 @@ class TestReservationWindowProperties {
                         StateRecord.JobEnded.unrequested(done.id(), JobState.COMPLETED, 0, JobReason.NONE, clock));
             }
             clock += step * 60L;
+        }
+    }
+
+    /**
+     * A job that names no reservation and starts on nodes of a MAGNETIC one in its window runs
+     * on that one's nodes alone: inside it or outside it, never both (Slurm 22.05, compat 202).
+     * (With FLEX the reservation's own jobs may spill over, so those are left out.)
+     */
+    private static void assertWholeInAnyMagnet(
+            JobRequest request, List<String> nodes, List<Reservation> made, long clock) {
+        if (!request.reservation().isEmpty()) {
+            return;
+        }
+        for (Reservation r : made) {
+            if (!r.has(ReservationFlag.MAGNETIC)
+                    || r.has(ReservationFlag.FLEX)
+                    || java.util.Collections.disjoint(nodes, r.nodes())) {
+                continue;
+            }
+            for (long[] w : windows(r, clock + 1)) {
+                if (w[0] <= clock && clock < w[1]) {
+                    assertThat(r.nodes())
+                            .as("job on %s at %d, in part on magnetic %s's nodes", nodes, clock, r.name())
+                            .containsAll(nodes);
+                }
+            }
         }
     }
 
