@@ -40,14 +40,9 @@ class TestReservationSubmission {
                         (int) cluster.sequence(),
                         start,
                         start + 600,
-                        List.of("n1"),
-                        "",
-                        List.of("user1000"),
-                        false,
-                        List.of(),
-                        flags.length == 0 ? Set.of() : Set.of(flags),
-                        cores.isEmpty() ? 4 : 2,
-                        cores),
+                        new Reservation.Holding(List.of("n1"), "", cores.isEmpty() ? 4 : 2, cores),
+                        new Reservation.Access(List.of("user1000"), false, List.of()),
+                        flags.length == 0 ? Set.of() : Set.of(flags)),
                 NOW));
     }
 
