@@ -75,14 +75,11 @@ public final class Fixtures {
             (gpu ? gpuNames : cpuNames).add(name);
             nodes.add(Node.configured(
                     name,
-                    name,
-                    "127.0.0.1",
-                    6818,
+                    new NodeEndpoint(name, "127.0.0.1", 6818),
                     HARDWARE,
                     gpu ? List.of("gpu") : List.of(),
                     gpu ? gpus : GresInventory.NONE,
-                    1,
-                    false));
+                    1));
         }
         ClusterState state = new ClusterState(
                 nodes, List.of(partition("cpu", cpuNames, true), partition("gpu", gpuNames, false)), 1);

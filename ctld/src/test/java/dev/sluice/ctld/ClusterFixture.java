@@ -7,6 +7,7 @@ import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeAdmin;
 import dev.sluice.ctld.state.NodeEndpoint;
 import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeFacts;
@@ -267,7 +268,8 @@ public final class ClusterFixture {
 
         public Node build() {
             NodeHardware hw = hardware != null ? hardware : NodeHardware.ofCpus(cpus, memoryMb);
-            return Node.configured(name, name, addr, port, hw, List.of(), gres, 1, future);
+            Node node = Node.configured(name, new NodeEndpoint(name, addr, port), hw, List.of(), gres, 1);
+            return future ? node.withAdmin(NodeAdmin.FUTURE) : node;
         }
     }
 }

@@ -23,6 +23,8 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeAdmin;
+import dev.sluice.ctld.state.NodeEndpoint;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import java.nio.file.Path;
@@ -80,15 +82,16 @@ public final class CtldConfigs {
             GresInventory inventory = GresInventory.of(n.gres().specs(), gresConf.forNode(n.name()));
             inventory.units().forEach(u -> gresNames.add(u.name()));
             nodes.add(Node.configured(
-                    n.name(),
-                    n.address().hostname(),
-                    n.address().addr(),
-                    n.address().port(),
-                    NodeHardware.configured(n.hardware()),
-                    n.features(),
-                    inventory,
-                    (int) Math.min(Integer.MAX_VALUE, n.weight()),
-                    future));
+                            n.name(),
+                            new NodeEndpoint(
+                                    n.address().hostname(),
+                                    n.address().addr(),
+                                    n.address().port()),
+                            NodeHardware.configured(n.hardware()),
+                            n.features(),
+                            inventory,
+                            (int) Math.min(Integer.MAX_VALUE, n.weight()))
+                    .withAdmin(future ? NodeAdmin.FUTURE : NodeAdmin.UP));
         }
         List<Partition> partitions = new ArrayList<>();
         for (PartitionConf p : conf.partitions()) {

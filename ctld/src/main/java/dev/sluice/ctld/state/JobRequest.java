@@ -11,32 +11,23 @@ import java.util.Map;
 /**
  * What a user asked for, as the controller keeps it: the domain twin of the wire's
  * {@code JobSpec}. Zero or empty means "not given" so that partition and configuration
- * defaults apply when the job is scheduled, as in Slurm.
+ * defaults apply when the job is scheduled, as in Slurm. The loose options are grouped
+ * ({@link JobDescription}, {@link JobScheduling}, {@link JobAccounting}); their accessors
+ * ({@link #name()}, {@link #partition()}, {@link #account()}, ...) read through to the groups.
  */
 public record JobRequest(
-        String name,
-        Launch launch,
-        Size size,
-        String partition,
-        long timeLimitMinutes,
-        Io io,
+        JobDescription description,
         Owner owner,
-        String submitHost,
+        Launch launch,
+        Io io,
+        Size size,
         Memory memory,
         Placement placement,
-        String account,
-        String comment,
-        boolean hold,
         GresRequests gres,
-        boolean requeue,
-        int nice,
-        String qos,
         GpuOptions gpuOptions,
         Sequencing sequencing,
-        WarnSignal warnSignal,
-        Mail mail,
-        Licenses licenses,
-        String reservation) {
+        JobScheduling scheduling,
+        JobAccounting accounting) {
 
     /** Time limit value meaning "not given"; Slurm's NO_VAL. */
     public static final long TIME_NOT_SET = SlurmLimits.NO_VAL;
@@ -44,7 +35,7 @@ public record JobRequest(
     public static final long TIME_INFINITE = SlurmLimits.INFINITE;
 
     public JobRequest {
-        requireNonNull(name, "name is null");
+        requireNonNull(description, "description is null");
         requireNonNull(launch, "launch is null");
         requireNonNull(owner, "owner is null");
         requireNonNull(placement, "placement is null");
@@ -54,10 +45,64 @@ public record JobRequest(
         requireNonNull(memory, "memory is null");
         requireNonNull(gpuOptions, "gpuOptions is null");
         requireNonNull(sequencing, "sequencing is null");
-        requireNonNull(warnSignal, "warnSignal is null");
-        requireNonNull(mail, "mail is null");
-        requireNonNull(licenses, "licenses is null");
-        requireNonNull(reservation, "reservation is null");
+        requireNonNull(scheduling, "scheduling is null");
+        requireNonNull(accounting, "accounting is null");
+    }
+
+    public String name() {
+        return description.name();
+    }
+
+    public String comment() {
+        return description.comment();
+    }
+
+    public String submitHost() {
+        return description.submitHost();
+    }
+
+    public Mail mail() {
+        return description.mail();
+    }
+
+    public String partition() {
+        return scheduling.partition();
+    }
+
+    public long timeLimitMinutes() {
+        return scheduling.timeLimitMinutes();
+    }
+
+    public WarnSignal warnSignal() {
+        return scheduling.warnSignal();
+    }
+
+    public boolean hold() {
+        return scheduling.hold();
+    }
+
+    public boolean requeue() {
+        return scheduling.requeue();
+    }
+
+    public int nice() {
+        return scheduling.nice();
+    }
+
+    public String account() {
+        return accounting.account();
+    }
+
+    public String qos() {
+        return accounting.qos();
+    }
+
+    public String reservation() {
+        return accounting.reservation();
+    }
+
+    public Licenses licenses() {
+        return accounting.licenses();
     }
 
     /** A builder with every field "not given" (empty, zero, NONE), for callers that set a few. */

@@ -328,28 +328,17 @@ public final class JobRequestBuilder {
 
     public JobRequest build() {
         return new JobRequest(
-                name,
-                new JobRequest.Launch(script, scriptArgs, workDir, environment, command),
-                new JobRequest.Size(minNodes, maxNodes, numTasks, cpusPerTask, ntasksPerNode),
-                partition,
-                timeLimitMinutes,
-                new JobRequest.Io(stdOut, stdErr, stdIn, openMode),
+                new JobDescription(name, comment, submitHost, mail),
                 owner,
-                submitHost,
+                new JobRequest.Launch(script, scriptArgs, workDir, environment, command),
+                new JobRequest.Io(stdOut, stdErr, stdIn, openMode),
+                new JobRequest.Size(minNodes, maxNodes, numTasks, cpusPerTask, ntasksPerNode),
                 new JobRequest.Memory(memPerNodeMb, memPerCpuMb),
                 new JobRequest.Placement(reqNodes, excludeNodes, constraint, exclusive, oversubscribe),
-                account,
-                comment,
-                hold,
                 gres,
-                requeue,
-                nice,
-                qos,
                 gpuOptions,
                 sequencing,
-                warnSignal,
-                mail,
-                licenses,
-                reservation);
+                new JobScheduling(partition, timeLimitMinutes, warnSignal, hold, requeue, nice),
+                new JobAccounting(account, qos, reservation, licenses));
     }
 }

@@ -2,216 +2,131 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.gres.GresInventory;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * A node's durable record: identity, resources and the administrative part of its state
- * (DOWN, DRAIN, FUTURE with reason). Whether it responds is soft state kept beside it in
- * {@link ClusterState}, never journaled (as Kafka keeps heartbeats out of its log).
+ * A node's durable record: identity, resources, the administrative part of its state ({@link
+ * NodeAdmin}: DOWN, FUTURE, DRAIN with reason) and the {@link DaemonReport} of its last
+ * registration (empty until a daemon has registered).
+ * Whether it responds is soft state kept beside it in {@link ClusterState}, never journaled (as
+ * Kafka keeps heartbeats out of its log).
+ *
+ * <p>The accessors below the components ({@link #hostname()}, {@link #down()}, ...) read through
+ * to the parts, so readers need not know how the record is grouped.
  */
 public record Node(
         String name,
-        String hostname,
-        String addr,
-        int port,
+        NodeEndpoint endpoint,
         NodeHardware hardware,
         List<String> features,
         GresInventory gres,
         int weight,
         boolean dynamic,
-        boolean registered,
-        boolean down,
-        boolean drain,
-        boolean future,
-        String reason,
-        String reasonUser,
-        long reasonTime,
-        long bootTime,
-        String version,
-        NodeFacts facts) {
+        NodeAdmin admin,
+        Optional<DaemonReport> daemon) {
 
     public Node {
         requireNonNull(name, "name is null");
-        requireNonNull(hostname, "hostname is null");
-        requireNonNull(addr, "addr is null");
+        requireNonNull(endpoint, "endpoint is null");
         requireNonNull(hardware, "hardware is null");
         features = List.copyOf(features);
         requireNonNull(gres, "gres is null");
-        requireNonNull(reason, "reason is null");
-        requireNonNull(reasonUser, "reasonUser is null");
-        requireNonNull(version, "version is null");
-        requireNonNull(facts, "facts is null");
+        requireNonNull(admin, "admin is null");
+        requireNonNull(daemon, "daemon is null");
     }
 
+    /** A slurm.conf node, up, that no daemon has registered yet. */
     public static Node configured(
             String name,
-            String hostname,
-            String addr,
-            int port,
+            NodeEndpoint endpoint,
             NodeHardware hw,
             List<String> features,
             GresInventory gres,
-            int weight,
-            boolean future) {
-        return new Node(
-                name,
-                hostname,
-                addr,
-                port,
-                hw,
-                features,
-                gres,
-                weight,
-                false,
-                false,
-                false,
-                false,
-                future,
-                "",
-                "",
-                0,
-                0,
-                "",
-                NodeFacts.NONE);
+            int weight) {
+        return new Node(name, endpoint, hw, features, gres, weight, false, NodeAdmin.UP, Optional.empty());
     }
 
     /** {@code scontrol create NodeName=...}: a dynamic node no daemon has registered yet. */
     public static Node created(
             String name,
-            String hostname,
-            String addr,
-            int port,
+            NodeEndpoint endpoint,
             NodeHardware hw,
             List<String> features,
             GresInventory gres,
-            int weight,
-            boolean future) {
-        return new Node(
-                name,
-                hostname,
-                addr,
-                port,
-                hw,
-                features,
-                gres,
-                weight,
-                true,
-                false,
-                false,
-                false,
-                future,
-                "",
-                "",
-                0,
-                0,
-                "",
-                NodeFacts.NONE);
+            int weight) {
+        return new Node(name, endpoint, hw, features, gres, weight, true, NodeAdmin.UP, Optional.empty());
     }
 
-    public Node withRegistration(
-            String newHostname, String newAddr, int newPort, NodeHardware hw, boolean dyn, long boot, String ver) {
-        return withRegistration(newHostname, newAddr, newPort, hw, dyn, boot, ver, facts);
+    public String hostname() {
+        return endpoint.hostname();
     }
 
-    public Node withRegistration(
-            String newHostname,
-            String newAddr,
-            int newPort,
-            NodeHardware hw,
-            boolean dyn,
-            long boot,
-            String ver,
-            NodeFacts newFacts) {
-        return new Node(
-                name,
-                newHostname,
-                newAddr,
-                newPort,
-                hw,
-                features,
-                gres,
-                weight,
-                dyn,
-                true,
-                down,
-                drain,
-                false,
-                reason,
-                reasonUser,
-                reasonTime,
-                boot,
-                ver,
-                newFacts);
+    public String addr() {
+        return endpoint.addr();
     }
 
-    public Node withFuture(boolean newFuture) {
-        return new Node(
-                name,
-                hostname,
-                addr,
-                port,
-                hardware,
-                features,
-                gres,
-                weight,
-                dynamic,
-                registered,
-                down,
-                drain,
-                newFuture,
-                reason,
-                reasonUser,
-                reasonTime,
-                bootTime,
-                version,
-                facts);
+    public int port() {
+        return endpoint.port();
+    }
+
+    public boolean registered() {
+        return daemon.isPresent();
+    }
+
+    public long bootTime() {
+        return daemon.map(DaemonReport::bootTime).orElse(0L);
+    }
+
+    public String version() {
+        return daemon.map(DaemonReport::version).orElse("");
+    }
+
+    public NodeFacts facts() {
+        return daemon.map(DaemonReport::facts).orElse(NodeFacts.NONE);
+    }
+
+    public boolean down() {
+        return admin.down();
+    }
+
+    public boolean drain() {
+        return admin.drain();
+    }
+
+    public boolean future() {
+        return admin.future();
+    }
+
+    public String reason() {
+        return admin.reason();
+    }
+
+    public String reasonUser() {
+        return admin.reasonUser();
+    }
+
+    public long reasonTime() {
+        return admin.reasonTime();
+    }
+
+    /**
+     * A daemon registered from that address with that hardware: it replaces what the last one
+     * reported, and a FUTURE node comes into service (DOWN and DRAIN stay).
+     */
+    public Node withRegistration(NodeEndpoint newEndpoint, NodeHardware hw, boolean dyn, DaemonReport report) {
+        NodeAdmin inService = admin.future() ? admin.withBase(NodeState.IDLE) : admin;
+        return new Node(name, newEndpoint, hw, features, gres, weight, dyn, inService, Optional.of(report));
     }
 
     /** A dynamic node's own {@code Feature=} and {@code Gres=} (from {@code -Z --conf}). */
     public Node withDynamicConfig(List<String> newFeatures, GresInventory newGres) {
-        return new Node(
-                name,
-                hostname,
-                addr,
-                port,
-                hardware,
-                newFeatures,
-                newGres,
-                weight,
-                dynamic,
-                registered,
-                down,
-                drain,
-                future,
-                reason,
-                reasonUser,
-                reasonTime,
-                bootTime,
-                version,
-                facts);
+        return new Node(name, endpoint, hardware, newFeatures, newGres, weight, dynamic, admin, daemon);
     }
 
-    public Node withAdmin(boolean newDown, boolean newDrain, String newReason, String user, long time) {
-        return new Node(
-                name,
-                hostname,
-                addr,
-                port,
-                hardware,
-                features,
-                gres,
-                weight,
-                dynamic,
-                registered,
-                newDown,
-                newDrain,
-                future,
-                newReason,
-                user,
-                time,
-                bootTime,
-                version,
-                facts);
+    public Node withAdmin(NodeAdmin newAdmin) {
+        return new Node(name, endpoint, hardware, features, gres, weight, dynamic, newAdmin, daemon);
     }
 }

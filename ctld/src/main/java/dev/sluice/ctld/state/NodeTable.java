@@ -52,14 +52,14 @@ final class NodeTable {
         }
         Node created = Node.created(
                 r.name(),
-                r.hostname(),
-                r.addr(),
-                r.port(),
+                new NodeEndpoint(r.hostname(), r.addr(), r.port()),
                 r.hardware(),
                 r.features(),
                 inventory(r.gres()),
-                r.weight(),
-                r.future());
+                r.weight());
+        if (r.future()) {
+            created = created.withAdmin(NodeAdmin.FUTURE);
+        }
         nodes.put(r.name(), created);
         joinPartitions(created);
     }
@@ -78,22 +78,12 @@ final class NodeTable {
         Node existing = nodes.get(r.name());
         Node base = existing != null
                 ? existing
-                : Node.configured(
-                        r.name(),
-                        r.hostname(),
-                        r.addr(),
-                        r.port(),
-                        r.hardware(),
-                        r.features(),
-                        inventory(r.gres()),
-                        1,
-                        false);
+                : Node.configured(r.name(), r.endpoint(), r.hardware(), r.features(), inventory(r.gres()), 1);
         boolean ownConfig = r.dynamic() && (!r.features().isEmpty() || !r.gres().isEmpty());
         if (existing != null && ownConfig) {
             base = base.withDynamicConfig(r.features(), inventory(r.gres()));
         }
-        Node node = base.withRegistration(
-                r.hostname(), r.addr(), r.port(), r.hardware(), r.dynamic(), r.bootTime(), r.version(), r.facts());
+        Node node = base.withRegistration(r.endpoint(), r.hardware(), r.dynamic(), r.daemon());
         nodes.put(r.name(), node);
         if (existing == null || (ownConfig && !existing.features().equals(node.features()))) {
             leavePartitions(r.name());

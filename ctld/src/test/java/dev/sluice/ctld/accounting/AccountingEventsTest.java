@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
@@ -13,6 +14,7 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeAdmin;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.AccountingJob;
@@ -54,7 +56,8 @@ class AccountingEventsTest {
                 .isEqualTo("cpu=4,mem=8000M,node=1,billing=4,gres/gpu=2,license/bar=1,license/foo=4");
         assertThat(AccountingEvents.clusterSize(77, tres, "").getClusterTres().getTime())
                 .isEqualTo(77);
-        Node drained = node("n2", 8, 16000, gpus, false).withAdmin(false, true, "fan", "root", 5);
+        Node drained =
+                node("n2", 8, 16000, gpus, false).withAdmin(new NodeAdmin(NodeState.IDLE, true, "fan", "root", 5));
         assertThat(AccountingEvents.downTres(List.of(node("n1", 4, 8000, gpus, false), drained)))
                 .isEqualTo("cpu=8,mem=16000M,node=1,billing=8,gres/gpu=2");
         assertThat(AccountingEvents.changesSize(new StateRecord.NodeDeleted("n1", 5)))

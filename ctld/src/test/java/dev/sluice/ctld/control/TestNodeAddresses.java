@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.NodeAddresses.Choice;
+import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Node;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.Optional;
 import java.util.Set;
@@ -56,8 +59,11 @@ class TestNodeAddresses {
                 .isEqualTo(new Choice("10.0.0.7", Optional.empty()));
         // Once registered, a node that claims nothing is where it registers from now (a pod
         // that came back with another IP), not where it was.
-        Node registered =
-                withAddr.withRegistration("d1", "10.0.0.3", 6818, NodeHardware.ofCpus(2, 1000), true, 1L, "0.1.0");
+        Node registered = withAddr.withRegistration(
+                new NodeEndpoint("d1", "10.0.0.3", 6818),
+                NodeHardware.ofCpus(2, 1000),
+                true,
+                new DaemonReport(1L, "0.1.0", NodeFacts.NONE));
         assertThat(NodeAddresses.choose("d1", "", Optional.of(registered), PEER, DNS))
                 .isEqualTo(new Choice("10.0.0.7", Optional.empty()));
         Node unresolvable = created("d3", "d3.nowhere");

@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
@@ -29,13 +30,17 @@ class TestNodeLifecycle {
         Node node() {
             Node base = ClusterFixture.aNode("n1")
                     .build()
-                    .withRegistration("n1", "127.0.0.1", 7000, NodeHardware.ofCpus(4, 1000), false, 1, "v");
+                    .withRegistration(
+                            new NodeEndpoint("n1", "127.0.0.1", 7000),
+                            NodeHardware.ofCpus(4, 1000),
+                            false,
+                            new DaemonReport(1, "v", NodeFacts.NONE));
             return switch (this) {
                 case IDLE -> base;
-                case DRAINED -> base.withAdmin(false, true, "old", "root", 10);
-                case DOWN -> base.withAdmin(true, false, "old", "root", 10);
-                case DOWN_DRAINED -> base.withAdmin(true, true, "old", "root", 10);
-                case FUTURE -> base.withFuture(true);
+                case DRAINED -> base.withAdmin(new NodeAdmin(NodeState.IDLE, true, "old", "root", 10));
+                case DOWN -> base.withAdmin(new NodeAdmin(NodeState.DOWN, false, "old", "root", 10));
+                case DOWN_DRAINED -> base.withAdmin(new NodeAdmin(NodeState.DOWN, true, "old", "root", 10));
+                case FUTURE -> base.withAdmin(NodeAdmin.FUTURE);
             };
         }
     }
