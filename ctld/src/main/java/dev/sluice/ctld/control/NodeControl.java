@@ -14,7 +14,6 @@ import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeEndpoint;
 import dev.sluice.ctld.state.NodeEquipment;
-import dev.sluice.ctld.state.NodeFacts;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeTransition;
 import dev.sluice.ctld.state.StateRecord;
@@ -83,42 +82,6 @@ public final class NodeControl {
             requireNonNull(daemon, "daemon is null");
             runningJobs = Set.copyOf(runningJobs);
             requireNonNull(found, "found is null");
-        }
-
-        public String hostname() {
-            return endpoint.hostname();
-        }
-
-        public String addr() {
-            return endpoint.addr();
-        }
-
-        public int port() {
-            return endpoint.port();
-        }
-
-        public NodeHardware hardware() {
-            return equipment.hardware();
-        }
-
-        public List<String> features() {
-            return equipment.features();
-        }
-
-        public String gres() {
-            return equipment.gres();
-        }
-
-        public long bootTime() {
-            return daemon.bootTime();
-        }
-
-        public String version() {
-            return daemon.version();
-        }
-
-        public NodeFacts facts() {
-            return daemon.facts();
         }
     }
 

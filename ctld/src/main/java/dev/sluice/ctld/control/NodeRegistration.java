@@ -43,11 +43,11 @@ final class NodeRegistration {
         Registration reg = asCreated(known, claimed);
         List<StateRecord> records = new ArrayList<>();
         boolean ownConfig = reg.dynamic() && (known == null || known.dynamic());
-        List<String> features = ownConfig ? reg.features() : List.of();
+        List<String> features = ownConfig ? reg.equipment().features() : List.of();
         for (String feature : features) {
             ControlCharacters.checked("AvailableFeatures", feature);
         }
-        String gres = ownConfig ? reg.gres() : "";
+        String gres = ownConfig ? reg.equipment().gres() : "";
         try {
             inventory(gres);
         } catch (IllegalArgumentException e) {
@@ -57,7 +57,7 @@ final class NodeRegistration {
             records.add(new StateRecord.NodeRegistered(
                     reg.name(),
                     reg.endpoint(),
-                    new NodeEquipment(reg.hardware(), features, gres),
+                    new NodeEquipment(reg.equipment().hardware(), features, gres),
                     reg.daemon(),
                     // A created node stays dynamic (deletable) whatever its daemon says.
                     reg.dynamic() || (known != null && known.dynamic()),
@@ -65,7 +65,8 @@ final class NodeRegistration {
         }
         Optional<String> shortfall = reg.found().flatMap(found -> {
             boolean configured = known != null && !ownConfig;
-            NodeHardware promised = configured ? known.hardware() : reg.hardware();
+            NodeHardware promised =
+                    configured ? known.hardware() : reg.equipment().hardware();
             GresInventory promisedGres = configured ? known.gres() : inventory(gres);
             return RegistrationCheck.shortfall(promised, promisedGres, found, policy);
         });
@@ -135,13 +136,13 @@ final class NodeRegistration {
     }
 
     private static boolean changed(Node known, Registration reg, List<String> features, String gres) {
-        return !known.addr().equals(reg.addr())
-                || known.port() != reg.port()
-                || !known.hostname().equals(reg.hostname())
-                || !known.hardware().equals(reg.hardware())
-                || known.bootTime() != reg.bootTime()
-                || !known.version().equals(reg.version())
-                || !known.facts().equals(reg.facts())
+        return !known.addr().equals(reg.endpoint().addr())
+                || known.port() != reg.endpoint().port()
+                || !known.hostname().equals(reg.endpoint().hostname())
+                || !known.hardware().equals(reg.equipment().hardware())
+                || known.bootTime() != reg.daemon().bootTime()
+                || !known.version().equals(reg.daemon().version())
+                || !known.facts().equals(reg.daemon().facts())
                 || (known.dynamic() && !features.isEmpty() && !known.features().equals(features))
                 || (known.dynamic() && !gres.isEmpty() && !known.gres().equals(inventory(gres)));
     }

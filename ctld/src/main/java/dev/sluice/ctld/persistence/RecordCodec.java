@@ -109,16 +109,19 @@ public final class RecordCodec {
             case StateRecord.NodeRegistered r ->
                 e.setNodeRegistered(NodeRegisteredRecord.newBuilder()
                         .setName(r.name())
-                        .setHostname(r.hostname())
-                        .setAddr(r.addr())
-                        .setPort(r.port())
-                        .setHardware(hardware(r.hardware(), r.gres(), r.features()))
+                        .setHostname(r.endpoint().hostname())
+                        .setAddr(r.endpoint().addr())
+                        .setPort(r.endpoint().port())
+                        .setHardware(hardware(
+                                r.equipment().hardware(),
+                                r.equipment().gres(),
+                                r.equipment().features()))
                         .setDynamic(r.dynamic())
-                        .setBootTime(r.bootTime())
-                        .setVersion(r.version())
-                        .setArch(r.facts().arch())
-                        .setOs(r.facts().os())
-                        .setSlurmdStartTime(r.facts().slurmdStartTime()));
+                        .setBootTime(r.daemon().bootTime())
+                        .setVersion(r.daemon().version())
+                        .setArch(r.daemon().facts().arch())
+                        .setOs(r.daemon().facts().os())
+                        .setSlurmdStartTime(r.daemon().facts().slurmdStartTime()));
             case StateRecord.NodeCreated r ->
                 e.setNodeCreated(NodeCreatedRecord.newBuilder()
                         .setName(r.name())

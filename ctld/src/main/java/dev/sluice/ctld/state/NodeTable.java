@@ -78,12 +78,20 @@ final class NodeTable {
         Node existing = nodes.get(r.name());
         Node base = existing != null
                 ? existing
-                : Node.configured(r.name(), r.endpoint(), r.hardware(), r.features(), inventory(r.gres()), 1);
-        boolean ownConfig = r.dynamic() && (!r.features().isEmpty() || !r.gres().isEmpty());
+                : Node.configured(
+                        r.name(),
+                        r.endpoint(),
+                        r.equipment().hardware(),
+                        r.equipment().features(),
+                        inventory(r.equipment().gres()),
+                        1);
+        boolean ownConfig = r.dynamic()
+                && (!r.equipment().features().isEmpty() || !r.equipment().gres().isEmpty());
         if (existing != null && ownConfig) {
-            base = base.withDynamicConfig(r.features(), inventory(r.gres()));
+            base = base.withDynamicConfig(
+                    r.equipment().features(), inventory(r.equipment().gres()));
         }
-        Node node = base.withRegistration(r.endpoint(), r.hardware(), r.dynamic(), r.daemon());
+        Node node = base.withRegistration(r.endpoint(), r.equipment().hardware(), r.dynamic(), r.daemon());
         nodes.put(r.name(), node);
         if (existing == null || (ownConfig && !existing.features().equals(node.features()))) {
             leavePartitions(r.name());

@@ -165,42 +165,6 @@ public sealed interface StateRecord {
             requireNonNull(equipment, "equipment is null");
             requireNonNull(daemon, "daemon is null");
         }
-
-        public String hostname() {
-            return endpoint.hostname();
-        }
-
-        public String addr() {
-            return endpoint.addr();
-        }
-
-        public int port() {
-            return endpoint.port();
-        }
-
-        public NodeHardware hardware() {
-            return equipment.hardware();
-        }
-
-        public List<String> features() {
-            return equipment.features();
-        }
-
-        public String gres() {
-            return equipment.gres();
-        }
-
-        public long bootTime() {
-            return daemon.bootTime();
-        }
-
-        public String version() {
-            return daemon.version();
-        }
-
-        public NodeFacts facts() {
-            return daemon.facts();
-        }
     }
 
     /**

@@ -249,7 +249,7 @@ class TestNodeControl {
                 .singleElement()
                 .isInstanceOfSatisfying(
                         StateRecord.NodeRegistered.class,
-                        r -> assertThat(r.facts()).isEqualTo(first));
+                        r -> assertThat(r.daemon().facts()).isEqualTo(first));
         harness.apply(s, nodes.register(s, reg, 100));
         assertThat(s.node("n1").facts()).isEqualTo(first);
         assertThat(nodes.register(s, reg, 101).records()).isEmpty();
