@@ -17,21 +17,24 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Over random jobs of three accounts and random MaxTRESPerAccount caps on their QOS: the gate
- * never lets an account's running jobs hold more than a cap, holds a job back only when starting
- * it would pass one for its own account (whatever the other accounts hold), and names the TRES
- * with a per-account reason.
+ * Over random jobs of three users in three accounts and random MaxTRESPerUser or
+ * MaxTRESPerAccount caps on their QOS: the gate never lets a user's (in all its accounts
+ * together) or an account's (all its users together) running jobs hold more than a cap, holds a
+ * job back only when starting it would pass one for its own user or account (whatever the others
+ * hold), and names the TRES with Slurm's per-user or per-account reason.
  */
-class TestQosAccountLimitProperties {
+class TestQosCapProperties {
     private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
     private static final List<String> ACCOUNTS = List.of("physics", "chem", "bio");
+    private static final List<Integer> USERS = List.of(1000, 1001, 1002);
     private static final String[] TRES = {"cpu", "mem", "node", "gres/gpu"};
 
-    record Demand(int account, int tasks, int nodes, long mem, int gpus) {}
+    record Demand(int user, int account, int tasks, int nodes, long mem, int gpus) {}
 
     @Provide
     Arbitrary<List<Demand>> demands() {
         return Combinators.combine(
+                        Arbitraries.integers().between(0, USERS.size() - 1),
                         Arbitraries.integers().between(0, ACCOUNTS.size() - 1),
                         Arbitraries.integers().between(1, 6),
                         Arbitraries.integers().between(1, 2),
@@ -52,23 +55,63 @@ class TestQosAccountLimitProperties {
                 .as((cpu, mem, node, gpu) -> "cpu=" + cpu + ",mem=" + mem + ",node=" + node + ",gres/gpu=" + gpu);
     }
 
+    /** Whose running jobs a cap adds up, and the reasons a job held back by it waits with. */
+    enum Scope {
+        USER(
+                JobReason.QOS_MAX_CPU_PER_USER_LIMIT,
+                JobReason.QOS_MAX_MEMORY_PER_USER,
+                JobReason.QOS_MAX_NODE_PER_USER_LIMIT,
+                JobReason.QOS_MAX_GRES_PER_USER),
+        ACCOUNT(
+                JobReason.MAX_CPU_PER_ACCOUNT,
+                JobReason.MAX_MEMORY_PER_ACCOUNT,
+                JobReason.MAX_NODE_PER_ACCOUNT,
+                JobReason.MAX_GRES_PER_ACCOUNT);
+
+        final List<JobReason> reasons;
+
+        Scope(JobReason... reasons) {
+            this.reasons = List.of(reasons);
+        }
+    }
+
+    @Property(tries = 300)
+    void noUserEverRunsMoreThanItsLimit(@ForAll("demands") List<Demand> jobs, @ForAll("caps") String text) {
+        check(Scope.USER, jobs, text);
+    }
+
     @Property(tries = 300)
     void noAccountEverRunsMoreThanItsLimit(@ForAll("demands") List<Demand> jobs, @ForAll("caps") String text) {
+        check(Scope.ACCOUNT, jobs, text);
+    }
+
+    private static void check(Scope scope, List<Demand> jobs, String text) {
         TresLimits caps = TresLimits.parse(text);
         List<Association> assocs = new java.util.ArrayList<>();
         assocs.add(new Association("root", "", "", "", Limits.UNSET, List.of("normal"), ""));
         for (String a : ACCOUNTS) {
             assocs.add(new Association(a, "", "", "root", Limits.UNSET, List.of(), ""));
-            assocs.add(new Association(a, "user1000", "", a, Limits.UNSET, List.of(), ""));
+            for (int uid : USERS) {
+                assocs.add(new Association(a, "user" + uid, "", a, Limits.UNSET, List.of(), ""));
+            }
         }
         AccountingPolicy policy = new AccountingPolicy(
-                1, assocs, Map.of(), Map.of("normal", new Qos("normal", 0, Limits.UNSET).withMaxTresPerAccount(caps)));
+                1,
+                assocs,
+                Map.of(),
+                Map.of(
+                        "normal",
+                        scope == Scope.USER
+                                ? new Qos("normal", 0, Limits.UNSET).withMaxTresPerUser(caps)
+                                : new Qos("normal", 0, Limits.UNSET).withMaxTresPerAccount(caps)));
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Map<String, Tres> held = new HashMap<>();
         int id = 1;
         for (Demand d : jobs) {
             String account = ACCOUNTS.get(d.account());
+            String owner = scope == Scope.USER ? "user" + USERS.get(d.user()) : account;
             Builders.JobBuilder b = Builders.aJob()
+                    .uid(USERS.get(d.user()))
                     .account(account)
                     .qos("normal")
                     .timeLimit(10)
@@ -80,21 +123,16 @@ class TestQosAccountLimitProperties {
             }
             Job job = Job.submitted(id++, b.build(), "p", 10, 1000);
             Tres wanted = JobTres.of(job.request());
-            Tres own = held.getOrDefault(account, Tres.empty());
+            Tres own = held.getOrDefault(owner, Tres.empty());
             JobReason reason = LimitGate.reason(LIMITS, policy, usage, job);
             assertThat(reason != null)
-                    .as("held back exactly when its own account would pass a cap")
+                    .as("held back exactly when its own " + scope + " would pass a cap")
                     .isEqualTo(caps.exceeded(own, wanted) != null);
             if (reason == null) {
                 usage.started(job, wanted);
-                held.put(account, own.plus(wanted));
+                held.put(owner, own.plus(wanted));
             } else {
-                assertThat(reason)
-                        .isIn(
-                                JobReason.MAX_CPU_PER_ACCOUNT,
-                                JobReason.MAX_MEMORY_PER_ACCOUNT,
-                                JobReason.MAX_NODE_PER_ACCOUNT,
-                                JobReason.MAX_GRES_PER_ACCOUNT);
+                assertThat(reason).isIn(scope.reasons);
             }
             for (Tres t : held.values()) {
                 for (String name : TRES) {
