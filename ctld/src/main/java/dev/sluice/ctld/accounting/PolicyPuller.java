@@ -90,8 +90,12 @@ public final class PolicyPuller implements AutoCloseable {
 
     private void run() {
         try {
-            // The first ask is answered at once (this controller holds no version dbd knows of).
-            boolean again = pullOnce(Duration.ZERO);
+            // The first ask is answered at once (this controller holds no version dbd knows of,
+            // or only a saved one). Unless it failed, the held asks follow at once: a sacctmgr
+            // change committed right after a (re)start reaches this controller as it commits,
+            // not an interval later (compat 196/197 submit jobs over a new limit within it).
+            pullOnce(Duration.ZERO);
+            boolean again = !failing;
             while (closed.getCount() > 0) {
                 if (!again && closed.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
                     return;

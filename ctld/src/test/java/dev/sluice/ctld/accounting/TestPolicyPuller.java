@@ -1,0 +1,112 @@
+package dev.sluice.ctld.accounting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.common.auth.ClusterKeys;
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.Enforcement;
+import dev.sluice.ctld.limits.PolicyView;
+import dev.sluice.protocol.auth.DaemonAuth;
+import dev.sluice.protocol.v1.AccountingGrpc;
+import dev.sluice.protocol.v1.PolicyRequest;
+import dev.sluice.protocol.v1.PolicySnapshot;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How the controller follows sluice-dbd's associations and QOS (the held ask, a long poll). */
+class TestPolicyPuller {
+    @TempDir
+    Path dir;
+
+    private Server server;
+    private PolicyPuller puller;
+
+    /** A dbd whose version moves when the test says so, holding asks as sluice-dbd does. */
+    private static final class FakeDbd extends AccountingGrpc.AccountingImplBase {
+        final List<PolicyRequest> asks = new CopyOnWriteArrayList<>();
+        private long version = 1;
+
+        synchronized void commit() {
+            version++;
+            notifyAll();
+        }
+
+        @Override
+        public void policy(PolicyRequest request, StreamObserver<PolicySnapshot> response) {
+            asks.add(request);
+            PolicySnapshot answer;
+            synchronized (this) {
+                long until = System.nanoTime() + request.getWaitMs() * 1_000_000L;
+                try {
+                    while (version == request.getKnownVersion() && System.nanoTime() < until) {
+                        wait(Math.max(1, (until - System.nanoTime()) / 1_000_000));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                answer = version == request.getKnownVersion()
+                        ? PolicySnapshot.newBuilder()
+                                .setVersion(version)
+                                .setUnchanged(true)
+                                .setHeld(request.getWaitMs() > 0)
+                                .build()
+                        : PolicySnapshot.newBuilder().setVersion(version).build();
+            }
+            response.onNext(answer);
+            response.onCompleted();
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        if (puller != null) {
+            puller.close();
+        }
+        if (server != null) {
+            server.shutdownNow();
+        }
+    }
+
+    @Test
+    void aChangeCommittedRightAfterStartArrivesAtOnceNotAnIntervalLater() throws Exception {
+        FakeDbd dbd = new FakeDbd();
+        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(dbd)
+                .build()
+                .start();
+        PolicyView view = new PolicyView(
+                Enforcement.parse(List.of("limits")),
+                new AccountingPolicy(1, List.of(), java.util.Map.of(), java.util.Map.of()));
+        DaemonAuth auth = DaemonAuth.forThisProcess(
+                ClusterKeys.of(new ClusterKeys.Key("k", new byte[ClusterKeys.MIN_KEY_BYTES])),
+                "localhost",
+                List.of(),
+                Clock.systemUTC());
+        // An interval far longer than the wait below: only a held ask can bring the change.
+        puller = new PolicyPuller(
+                view,
+                dir,
+                new AccountingSettings("c", "127.0.0.1", server.getPort(), Set.of()),
+                Duration.ofMinutes(5),
+                auth);
+        puller.start();
+        // The first ask is answered at once (version 1, unchanged); the next is held.
+        await().atMost(Duration.ofSeconds(10)).until(() -> dbd.asks.size() >= 2);
+        assertThat(dbd.asks.get(0).getWaitMs()).isZero();
+        assertThat(dbd.asks.get(1).getWaitMs()).isPositive();
+        dbd.commit();
+        await().atMost(Duration.ofSeconds(10)).until(() -> view.policy().version() == 2);
+    }
+}
