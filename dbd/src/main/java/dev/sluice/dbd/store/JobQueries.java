@@ -84,9 +84,11 @@ public final class JobQueries {
         in(sql, args, "j.partition_name", q.getPartitionsList());
         in(sql, args, "j.job_name", q.getJobNamesList());
         window(sql, args, q);
-        // Array tasks list together, in task order, as sacct shows them.
-        sql.append(" ORDER BY k.name, j.submit_time,"
-                + " CASE WHEN j.array_job_id > 0 THEN j.array_job_id ELSE j.job_id END, j.array_task_id, j.job_id");
+        // Array tasks list together, in task order, as sacct shows them. Records submitted in
+        // the same second list in the order they were recorded (a job requeued in the second its
+        // preemptor was submitted lists after it, as its later record does in Slurm's).
+        sql.append(" ORDER BY k.name, j.submit_time, MIN(j.id) OVER (PARTITION BY j.cluster_id, j.submit_time,"
+                + " CASE WHEN j.array_job_id > 0 THEN j.array_job_id ELSE j.job_id END), j.array_task_id, j.job_id");
 
         try (Connection c = ds.getConnection()) {
             try {

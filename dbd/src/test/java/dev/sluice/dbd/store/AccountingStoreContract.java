@@ -195,6 +195,23 @@ abstract class AccountingStoreContract {
     }
 
     @Test
+    void recordsSubmittedInTheSameSecondListInTheOrderTheyWereRecorded() throws Exception {
+        // Job 20 runs, job 21 (its preemptor) is submitted at 1100, and job 20 is requeued in
+        // that second: its next record lists after the preemptor's, though its id is lower.
+        JobInfo first = running(pending(20, "victim", "alice", 1000), 1010);
+        store.apply(batch(cluster, job(1, pending(20, "victim", "alice", 1000)), job(2, first)));
+        store.apply(batch(
+                cluster,
+                job(3, pending(21, "preemptor", "alice", 1100)),
+                job(4, ended(first, JobState.PREEMPTED, 0, 1100)),
+                job(5, pending(20, "victim", "alice", 1100))));
+        assertThat(all()).extracting(AccountedJob::getJobId).containsExactly(21, 20);
+        assertThat(duplicates())
+                .extracting(j -> j.getJobId() + "/" + j.getState())
+                .containsExactly("20/PREEMPTED", "21/PENDING", "20/PENDING");
+    }
+
+    @Test
     void aRequeuedJobKeepsOneRowPerRunEachWithItsOwnBatchStep() throws Exception {
         JobInfo first = running(pending(7, "rq", "alice", 1000), 1010);
         // The requeue ends the first run (its script killed by SIGTERM) and submits the job anew.
