@@ -173,7 +173,8 @@ class TestBatchLauncher {
         JobCompleteRequest report = awaitReport();
 
         assertThat(report.getEndState()).isEqualTo(JobState.TIMEOUT);
-        assertThat(report.getExitStatus()).as("ended by SIGTERM").isEqualTo(15);
+        // TERM, or KILL after KillWait when the TERM came while the job was still being set up.
+        assertThat(report.getExitStatus()).isIn(15, 9);
         assertThat(stepSignals).contains(JOB + ":TERM");
     }
 
