@@ -1,5 +1,7 @@
 package dev.sluice.noded.server;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.slurm.SlurmVersion;
 import dev.sluice.noded.confine.Confinement;
@@ -66,23 +68,65 @@ public final class NodedServer implements AutoCloseable {
         this.drain = drain;
     }
 
-    public static NodedServer start(NodedSettings s, ClusterKeys keys) throws IOException {
-        return start(s, keys, () -> keys, () -> s);
+    /** A daemon of these settings and keys; what reconfigure reads again and metrics are optional. */
+    public static Builder builder(NodedSettings settings, ClusterKeys keys) {
+        return new Builder(settings, keys);
     }
 
-    /**
-     * @param keys the cluster keys
-     * @param reloadKeys reads the cluster keys again on {@code scontrol reconfigure} (rotation)
-     * @param reload reads the configuration again (fetching it when configless) for
-     *     {@code scontrol reconfigure}; the daemon then registers anew with what it says
-     */
+    /** Everything the daemon starts with, given before it starts: nothing is wired afterwards. */
+    public static final class Builder {
+        private final NodedSettings settings;
+        private final ClusterKeys keys;
+        private Supplier<ClusterKeys> reloadKeys;
+        private Supplier<NodedSettings> reload;
+        private int metricsPort = -1;
+
+        private Builder(NodedSettings settings, ClusterKeys keys) {
+            this.settings = requireNonNull(settings, "settings is null");
+            this.keys = requireNonNull(keys, "keys is null");
+            this.reloadKeys = () -> keys;
+            this.reload = () -> settings;
+        }
+
+        /** Reads the cluster keys again on {@code scontrol reconfigure} (rotation); default: the same keys. */
+        public Builder reloadKeys(Supplier<ClusterKeys> reloadKeys) {
+            this.reloadKeys = requireNonNull(reloadKeys, "reloadKeys is null");
+            return this;
+        }
+
+        /**
+         * Reads the configuration again (fetching it when configless) for {@code scontrol
+         * reconfigure}; the daemon then registers anew with what it says. Default: the same settings.
+         */
+        public Builder reload(Supplier<NodedSettings> reload) {
+            this.reload = requireNonNull(reload, "reload is null");
+            return this;
+        }
+
+        /** Where {@code /metrics} is served (0: ephemeral); negative, the default: not served. */
+        public Builder metricsPort(int metricsPort) {
+            this.metricsPort = metricsPort;
+            return this;
+        }
+
+        public NodedServer start() throws IOException {
+            return NodedServer.start(this);
+        }
+    }
+
+    /** Same as {@code builder(s, keys).start()}. */
+    public static NodedServer start(NodedSettings s, ClusterKeys keys) throws IOException {
+        return builder(s, keys).start();
+    }
+
+    /** Same as the {@link #builder} with {@code reloadKeys} and {@code reload}. */
     public static NodedServer start(
             NodedSettings s, ClusterKeys keys, Supplier<ClusterKeys> reloadKeys, Supplier<NodedSettings> reload)
             throws IOException {
-        return start(s, keys, reloadKeys, reload, -1);
+        return builder(s, keys).reloadKeys(reloadKeys).reload(reload).start();
     }
 
-    /** @param metricsPort where {@code /metrics} is served (0: ephemeral); negative: not served */
+    /** Same as the {@link #builder} with {@code reloadKeys}, {@code reload} and {@code metricsPort}. */
     public static NodedServer start(
             NodedSettings s,
             ClusterKeys keys,
@@ -90,6 +134,19 @@ public final class NodedServer implements AutoCloseable {
             Supplier<NodedSettings> reload,
             int metricsPort)
             throws IOException {
+        return builder(s, keys)
+                .reloadKeys(reloadKeys)
+                .reload(reload)
+                .metricsPort(metricsPort)
+                .start();
+    }
+
+    private static NodedServer start(Builder b) throws IOException {
+        NodedSettings s = b.settings;
+        ClusterKeys keys = b.keys;
+        Supplier<ClusterKeys> reloadKeys = b.reloadKeys;
+        Supplier<NodedSettings> reload = b.reload;
+        int metricsPort = b.metricsPort;
         DaemonAuth auth = DaemonAuth.forThisProcess(
                 keys, s.nodeName(), List.of(s.controller().slurmUser()), Clock.systemUTC());
         JobCredentials.Checker credentials = new JobCredentials.Checker(auth::credentials, s.nodeName(), auth.clock());
