@@ -1,5 +1,6 @@
 package dev.sluice.noded;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -8,8 +9,13 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.Date;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -45,9 +51,44 @@ class TestArchitecture {
                 .orShould()
                 .callMethod(Clock.class, "systemDefaultZone")
                 .orShould()
+                .callMethod(Clock.class, "system", ZoneId.class)
+                .orShould()
+                .callMethod(LocalDate.class, "now")
+                .orShould()
+                .callMethod(LocalTime.class, "now")
+                .orShould()
+                .callMethod(OffsetDateTime.class, "now")
+                .orShould()
+                .callConstructor(Date.class)
+                .orShould()
                 .callMethod(LocalDateTime.class, "now")
                 .orShould()
                 .callMethod(ZonedDateTime.class, "now")
+                .check(classes);
+    }
+
+    /**
+     * The launchers, what they are built with and the outbox between launcher and registrar are
+     * wired once, at construction: no field is set afterwards (a setter would let a job launch
+     * with half the wiring). What reconfigure changes is read through the setup's policy.
+     */
+    @Test
+    void launchersAreWiredAtConstruction() {
+        fields().that()
+                .areDeclaredIn(dev.sluice.noded.launch.BatchLauncher.class)
+                .or()
+                .areDeclaredIn(dev.sluice.noded.launch.StepLauncher.class)
+                .or()
+                .areDeclaredIn(dev.sluice.noded.launch.LaunchSetup.class)
+                .or()
+                .areDeclaredIn(dev.sluice.noded.spool.Outbox.class)
+                .and()
+                .areNotStatic()
+                // The outbox's one flag is its channel's state, guarded by its monitor.
+                .and()
+                .doNotHaveName("posted")
+                .should()
+                .beFinal()
                 .check(classes);
     }
 }

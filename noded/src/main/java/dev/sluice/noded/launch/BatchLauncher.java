@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
@@ -19,7 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,94 +30,53 @@ import org.slf4j.LoggerFactory;
  * every process of the job can be signalled together, with output files opened by the user,
  * each under a {@link Supervisor} that does not depend on this daemon (see {@link #recover}).
  * Enforces the time limit (SIGTERM, then SIGKILL after KillWait) and reports each end once,
- * durably, through the completion sink. What it decides about a job (ended as TIMEOUT, was
- * signalled) goes to the spool as well, so a restarted daemon decides the same.
+ * durably, through the {@link Outbox} the registrar drains. What it decides about a job (ended as
+ * TIMEOUT, was signalled) goes to the spool as well, so a restarted daemon decides the same.
+ * Everything it works with is given at construction ({@link LaunchSetup}); what reconfigure
+ * changes it reads at each launch.
  *
  * <p>Launches are idempotent per job id: the controller may resend one after a restart.
  */
 public final class BatchLauncher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatchLauncher.class);
 
+    private final LaunchSetup setup;
     private final String nodeName;
     private final JobSpool spool;
     private final Supervisor supervisor;
-    private final Consumer<JobCompleteRequest> completions;
+    private final Outbox outbox;
     private final int daemonUid;
-    // Time limits and the suspend clock count in the controller's epoch seconds (a job's start
-    // time comes from it); injected so that tests can move time.
     private final InstantSource clock;
+    private final JobConfinement confinement;
+    private final BiConsumer<Integer, String> stepSignals;
     private final Map<Integer, RunningJob> running = new ConcurrentHashMap<>();
-    /**
-     * Runs ended before their launch reached this node (job id to restart count and state): the
-     * controller's terminate can overtake the launch it sent first. Bounded: the oldest go.
-     */
-    private final Map<Integer, EarlyEnd> endedBeforeLaunch = new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Integer, EarlyEnd> eldest) {
-            return size() > 4096;
-        }
-    };
+    /** Guarded by this launcher's monitor. */
+    private final LaunchMemory memory = new LaunchMemory();
 
-    private record EarlyEnd(int restartCount, JobState state) {}
-
-    /**
-     * Runs that ended here (job id to restart count), kept after their report is delivered and
-     * the spool forgets them: a launch the controller sent again because its first answer came
-     * too late (a busy node) must not run the job a second time. Bounded, as slurmd's list of
-     * finished batch jobs is. Guarded by this launcher's monitor.
-     */
-    private final Map<Integer, Integer> ranHere = new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Integer, Integer> eldest) {
-            return size() > 16384;
-        }
-    };
-
-    private volatile java.util.function.BiConsumer<Integer, String> jobSignals = (job, signal) -> {};
-    private volatile List<String> prolog = List.of();
-    private volatile List<String> epilog = List.of();
-    private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
 
-    private volatile JobConfinement confinement = JobConfinement.none();
-
-    public BatchLauncher(
-            String nodeName,
-            JobSpool spool,
-            int daemonUid,
-            Consumer<JobCompleteRequest> completions,
-            InstantSource clock)
-            throws IOException {
-        this.nodeName = nodeName;
-        this.spool = spool;
-        this.daemonUid = daemonUid;
-        this.completions = completions;
-        this.clock = requireNonNull(clock, "clock is null");
+    /**
+     * @param outbox where each job's end goes, durably, for the registrar to deliver
+     * @param stepSignals told whenever a whole job is signalled, with the signal's name: its
+     *     steps' tasks run outside its session and end with it ({@link StepLauncher#signalJob})
+     */
+    public BatchLauncher(LaunchSetup setup, Outbox outbox, BiConsumer<Integer, String> stepSignals) throws IOException {
+        this.setup = requireNonNull(setup, "setup is null");
+        this.nodeName = setup.nodeName();
+        this.spool = setup.spool();
+        this.daemonUid = setup.daemonUid();
+        this.clock = setup.clock();
+        this.confinement = setup.confinement();
+        this.outbox = requireNonNull(outbox, "outbox is null");
+        this.stepSignals = requireNonNull(stepSignals, "stepSignals is null");
         this.supervisor = Supervisor.install(spool.root());
-    }
-
-    /** Also told whenever a whole job is signalled (its steps' tasks run outside its session). */
-    public void onJobSignal(java.util.function.BiConsumer<Integer, String> listener) {
-        this.jobSignals = listener;
-    }
-
-    /** Whether jobs are bound to their cores' CPUs (slurm.conf TaskPlugin); read at start and reconfigure. */
-    public void cpuBinding(CpuBinding.Policy policy) {
-        this.cpuBinding = policy;
-    }
-
-    /** slurm.conf's {@code Prolog=} and {@code Epilog=} programs, for jobs launched from now on. */
-    public void jobScripts(List<String> prologPrograms, List<String> epilogPrograms) {
-        this.prolog = List.copyOf(prologPrograms);
-        this.epilog = List.copyOf(epilogPrograms);
     }
 
     public Set<Integer> runningJobIds() {
         return Set.copyOf(running.keySet());
     }
 
-    /** Running job id → the GPU indices it holds here, whole or as MPS/shard share (metrics). */
     /** sstat: what the batch script of the job (task 0) and everything it started use now; empty when it does not run here. */
     public java.util.Optional<dev.sluice.protocol.v1.TaskUsage> batchUsage(int jobId, ProcessUsage reader) {
         RunningJob job = running.get(jobId);
@@ -127,6 +87,7 @@ public final class BatchLauncher implements AutoCloseable {
         return pid.map(p -> reader.task(0, nodeName, p, reader.cpuFreqKhz()));
     }
 
+    /** Running job id → the GPU indices it holds here, whole or as MPS/shard share (metrics). */
     public Map<Integer, List<Integer>> runningJobGpus() {
         Map<Integer, List<Integer>> out = new java.util.TreeMap<>();
         running.forEach((id, job) -> out.put(id, job.gpus));
@@ -136,8 +97,7 @@ public final class BatchLauncher implements AutoCloseable {
     /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
     public synchronized void launch(LaunchBatchJobRequest request) throws IOException {
         int jobId = request.getJobId();
-        Integer ran = ranHere.get(jobId);
-        if (ran != null && ran >= request.getRestartCount()) {
+        if (memory.ran(jobId, request.getRestartCount())) {
             log.info("job {} already ran here; ignoring the repeated launch", jobId);
             return;
         }
@@ -154,8 +114,16 @@ public final class BatchLauncher implements AutoCloseable {
         }
         JobSpec spec = request.getSpec();
         int uid = spec.getOwner().getUid();
+        LaunchPolicy policy = setup.policy().get();
         ProcessBuilder pb = new SupervisedStart(
-                        nodeName, spool, supervisor, daemonUid, cpuBinding, prolog, epilog, confinement)
+                        nodeName,
+                        spool,
+                        supervisor,
+                        daemonUid,
+                        policy.cpuBinding(),
+                        policy.prolog(),
+                        policy.epilog(),
+                        confinement)
                 .prepare(request);
         String workDir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
         spool.saveLaunch(request);
@@ -171,11 +139,11 @@ public final class BatchLauncher implements AutoCloseable {
         armTimeLimit(job, request);
         log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
         job.supervisor.onExit().thenAccept(p -> finished(job));
-        EarlyEnd early = endedBeforeLaunch.remove(jobId);
-        if (early != null && early.restartCount() == request.getRestartCount()) {
+        var early = memory.takeEarlyEnd(jobId, request.getRestartCount());
+        if (early.isPresent()) {
             // Its terminate came first: this run ends now, through the usual end and report.
-            log.info("job {} was ended ({}) before its launch arrived; ending it", jobId, early.state());
-            ending(job, early.state());
+            log.info("job {} was ended ({}) before its launch arrived; ending it", jobId, early.get());
+            ending(job, early.get());
         }
     }
 
@@ -227,8 +195,9 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
-    /** scancel and node-down: SIGCONT + SIGTERM to the whole job, SIGKILL after KillWait. */
     /**
+     * scancel and node-down: SIGCONT + SIGTERM to the whole job, SIGKILL after KillWait.
+     *
      * @param restartCount the run the controller ends; negative: whichever run is here (an
      *     orphan the controller no longer knows)
      */
@@ -242,7 +211,7 @@ public final class BatchLauncher implements AutoCloseable {
         synchronized (this) {
             job = running.get(jobId);
             if (job == null && restartCount >= 0 && !spool.knows(jobId)) {
-                endedBeforeLaunch.put(jobId, new EarlyEnd(restartCount, state));
+                memory.endedBeforeLaunch(jobId, restartCount, state);
             }
         }
         if (job != null) {
@@ -274,13 +243,13 @@ public final class BatchLauncher implements AutoCloseable {
         long pgid = job.pgid();
         ProcessSignals.group(pgid, "CONT");
         ProcessSignals.group(pgid, "TERM");
-        jobSignals.accept(job.jobId, "TERM");
+        stepSignals.accept(job.jobId, "TERM");
         timers.schedule(
                 () -> {
                     if (job.supervisor.isAlive()) {
                         ProcessSignals.group(pgid, "KILL");
                     }
-                    jobSignals.accept(job.jobId, "KILL");
+                    stepSignals.accept(job.jobId, "KILL");
                 },
                 Math.max(1, job.killWaitSeconds),
                 TimeUnit.SECONDS);
@@ -352,11 +321,6 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
-    /** Jobs go into cgroups from now on (read at start). */
-    public void confineWith(JobConfinement confinement) {
-        this.confinement = confinement;
-    }
-
     private void finished(RunningJob job) {
         if (job.limit != null) {
             job.limit.cancel(false);
@@ -371,15 +335,16 @@ public final class BatchLauncher implements AutoCloseable {
             spool.fact(job.jobId, Supervisor.JOB_PID)
                     .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
         }
-        jobSignals.accept(job.jobId, "KILL");
+        stepSignals.accept(job.jobId, "KILL");
         JobCompleteRequest report = BatchReport.of(spool, nodeName, job, confinement);
         try {
-            spool.saveReport(report);
+            // Saved before the job leaves `running`: a heartbeat never shows it gone unreported.
+            outbox.post(report);
         } catch (IOException e) {
             log.error("cannot save the end of job {} in the spool: {}", job.jobId, e.getMessage());
         }
         synchronized (this) {
-            ranHere.put(job.jobId, job.restartCount);
+            memory.ranHere(job.jobId, job.restartCount);
         }
         running.remove(job.jobId);
         log.info(
@@ -387,7 +352,6 @@ public final class BatchLauncher implements AutoCloseable {
                 job.jobId,
                 report.getExitStatus(),
                 report.getEndState() == JobState.JOB_STATE_UNSPECIFIED ? "exit" : report.getEndState());
-        completions.accept(report);
     }
 
     @Override

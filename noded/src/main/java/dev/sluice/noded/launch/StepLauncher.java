@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * srun over the socket srun listens on (this node connects to it, as Slurm's stepd connects to
  * srun's I/O port), followed by each task's exit status. A signal frame from srun (Ctrl-C) goes
  * to every task of the step here. Steps are not re-adopted after a daemon restart: their output
- * flows through the daemon.
+ * flows through the daemon. Built whole from the {@link LaunchSetup} it shares with the batch
+ * launcher; the CPU binding is read from its current policy at each launch.
  */
 public final class StepLauncher {
     private static final Logger log = LoggerFactory.getLogger(StepLauncher.class);
@@ -49,6 +50,8 @@ public final class StepLauncher {
     private final UserEnvironment userEnvironment;
     private final int daemonUid;
     private final InstantSource clock;
+    private final java.util.function.Supplier<LaunchPolicy> policy;
+    private final JobConfinement confinement;
     /** Job id → the process groups of its step tasks running here. */
     private final Map<Integer, Set<Long>> tasksByJob = new ConcurrentHashMap<>();
     /** Steps whose tasks run here, by {@code jobid.stepid}: their tasks and srun's stream. */
@@ -56,29 +59,19 @@ public final class StepLauncher {
 
     private record Active(int stepId, OutputStream out, List<Process> tasks, List<Integer> taskIds) {}
 
-    private volatile CpuBinding.Policy cpuBinding = CpuBinding.Policy.NONE;
-    private volatile JobConfinement confinement = JobConfinement.none();
-
     /**
-     * @param spool where each task's environment file lives while the task starts (job directories)
-     * @param clock the time a cancelled step's line names
+     * @param setup its spool holds each task's environment file while the task starts (job
+     *     directories); its clock gives the time a cancelled step's line names; its confinement
+     *     the step's cgroups under their job's
      */
-    public StepLauncher(String nodeName, int daemonUid, JobSpool spool, InstantSource clock) {
-        this.nodeName = nodeName;
-        this.daemonUid = daemonUid;
-        this.spool = spool;
-        this.clock = clock;
+    public StepLauncher(LaunchSetup setup) {
+        this.nodeName = setup.nodeName();
+        this.daemonUid = setup.daemonUid();
+        this.spool = setup.spool();
+        this.clock = setup.clock();
+        this.policy = setup.policy();
+        this.confinement = setup.confinement();
         this.userEnvironment = new UserEnvironment(Supervisor.perlRuns());
-    }
-
-    /** Whether tasks are bound to the job's CPUs here (slurm.conf TaskPlugin). */
-    public void cpuBinding(CpuBinding.Policy policy) {
-        this.cpuBinding = policy;
-    }
-
-    /** Step tasks run in their step's cgroups under their job's from now on (read at start). */
-    public void confineWith(JobConfinement confinement) {
-        this.confinement = confinement;
     }
 
     /**
@@ -135,9 +128,10 @@ public final class StepLauncher {
                 request.getCpusOnNode(),
                 request.getCoresList(),
                 request.getGresList());
+        CpuBinding.Policy cpuBinding = policy.get().cpuBinding();
         try {
             for (int local = 0; local < request.getTaskIdsCount(); local++) {
-                tasks.add(start(request, local, cgroups));
+                tasks.add(start(request, local, cgroups, cpuBinding));
             }
         } catch (IOException e) {
             tasks.forEach(p -> signal(p.pid(), "KILL"));
@@ -155,7 +149,8 @@ public final class StepLauncher {
                 .start(() -> serve(request, socket, out, tasks, groups));
     }
 
-    private Process start(LaunchStepRequest r, int local, List<Path> cgroups) throws IOException {
+    private Process start(LaunchStepRequest r, int local, List<Path> cgroups, CpuBinding.Policy cpuBinding)
+            throws IOException {
         List<String> command = new ArrayList<>(cpuBinding.prefix(r.getCoresList()));
         command.add("setsid");
         int uid = r.getOwner().getUid();

@@ -1,7 +1,7 @@
 package dev.sluice.noded.registration;
 
 import dev.sluice.noded.launch.BatchLauncher;
-import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.v1.HeartbeatRequest;
 import dev.sluice.protocol.v1.HeartbeatResponse;
 import dev.sluice.protocol.v1.JobCompleteBatch;
@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps this node known to the controller: registers (again whenever the controller asks or
  * was unreachable), heartbeats, and delivers completion reports from the spool until each is
- * acknowledged. Runs on one thread of its own; a controller outage only delays it.
+ * acknowledged. Runs on one thread of its own; a controller outage only delays it. What it has
+ * to send it takes from the {@link Outbox} (the launcher posts there), so it is built after the
+ * launcher and nothing needs to call it back.
  */
 public final class Registrar implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Registrar.class);
@@ -35,14 +37,9 @@ public final class Registrar implements AutoCloseable {
     private final ManagedChannel channel;
     private final Supplier<RegisterNodeRequest> registration;
     private final BatchLauncher launcher;
-    private final JobSpool spool;
+    private final Outbox outbox;
     private final String nodeName;
     private final Thread thread;
-    private final Object wake = new Object();
-    // Set under `wake` by whoever wants the loop to go round now; read and cleared by pause. A
-    // bare notify is lost when the loop is busy (delivering or heartbeating) rather than
-    // waiting: a job that ended then was reported only at the next heartbeat, seconds later.
-    private boolean woken;
     private volatile boolean running = true;
     private volatile boolean registered;
     private volatile int heartbeatSeconds = 5;
@@ -58,13 +55,13 @@ public final class Registrar implements AutoCloseable {
             String nodeName,
             Supplier<RegisterNodeRequest> registration,
             BatchLauncher launcher,
-            JobSpool spool) {
+            Outbox outbox) {
         this.channel = channel;
         this.stub = NodeRegistryGrpc.newBlockingStub(channel).withInterceptors(signer);
         this.nodeName = nodeName;
         this.registration = registration;
         this.launcher = launcher;
-        this.spool = spool;
+        this.outbox = outbox;
         this.thread = Thread.ofPlatform().daemon(true).name("noded-registrar").unstarted(this::run);
     }
 
@@ -79,19 +76,7 @@ public final class Registrar implements AutoCloseable {
     /** The registration changed (reconfigure): send it now. */
     public void registerAgain() {
         registered = false;
-        wakeUp();
-    }
-
-    /** A job ended: deliver its report now rather than at the next heartbeat. */
-    public void reportSoon(JobCompleteRequest ignored) {
-        wakeUp();
-    }
-
-    private void wakeUp() {
-        synchronized (wake) {
-            woken = true;
-            wake.notifyAll();
-        }
+        outbox.registrationChanged();
     }
 
     private void run() {
@@ -164,7 +149,7 @@ public final class Registrar implements AutoCloseable {
      * predates the batch call gets them one at a time.
      */
     private void deliverReports() throws IOException {
-        List<JobCompleteRequest> reports = spool.pendingReports();
+        List<JobCompleteRequest> reports = outbox.reports();
         if (reports.isEmpty()) {
             return;
         }
@@ -184,7 +169,7 @@ public final class Registrar implements AutoCloseable {
         }
         for (JobCompleteRequest report : reports) {
             stub.withDeadlineAfter(10, TimeUnit.SECONDS).jobComplete(report);
-            spool.forget(report.getJobId());
+            outbox.delivered(report.getJobId());
         }
     }
 
@@ -203,26 +188,18 @@ public final class Registrar implements AutoCloseable {
             }
             for (JobCompleteRequest report : chunk) {
                 if (!refused.contains(report.getJobId())) {
-                    spool.forget(report.getJobId());
+                    outbox.delivered(report.getJobId());
                 }
             }
         }
     }
 
     private void pause(long millis) {
-        synchronized (wake) {
-            try {
-                long until = System.nanoTime() + millis * 1_000_000L;
-                long left = millis;
-                while (!woken && left > 0 && running) {
-                    wake.wait(left);
-                    left = (until - System.nanoTime()) / 1_000_000L;
-                }
-                woken = false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                running = false;
-            }
+        try {
+            outbox.await(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
         }
     }
 

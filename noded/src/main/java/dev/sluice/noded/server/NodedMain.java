@@ -190,18 +190,17 @@ public final class NodedMain {
                     .slurmdMetricsPort()
                     .orElse(-1);
         }
-        NodedServer server = NodedServer.start(
-                settings,
-                initialKeys,
-                reloadKeys,
-                () -> {
+        NodedServer server = NodedServer.builder(settings, initialKeys)
+                .reloadKeys(reloadKeys)
+                .reload(() -> {
                     try {
                         return load.call();
                     } catch (Exception e) {
                         throw new IllegalStateException(e.getMessage(), e);
                     }
-                },
-                metricsPort);
+                })
+                .metricsPort(metricsPort)
+                .start();
         if (given.has("--ports-file")) {
             Map<String, Integer> ports = new LinkedHashMap<>();
             ports.put("port", server.port());

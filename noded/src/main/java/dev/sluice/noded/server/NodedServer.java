@@ -1,5 +1,7 @@
 package dev.sluice.noded.server;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.slurm.SlurmVersion;
 import dev.sluice.noded.confine.Confinement;
@@ -7,12 +9,15 @@ import dev.sluice.noded.confine.Confinements;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.launch.CpuBinding;
 import dev.sluice.noded.launch.JobConfinement;
+import dev.sluice.noded.launch.LaunchPolicy;
+import dev.sluice.noded.launch.LaunchSetup;
 import dev.sluice.noded.launch.StepLauncher;
 import dev.sluice.noded.metrics.NodedMetrics;
 import dev.sluice.noded.probe.MachineFacts;
 import dev.sluice.noded.registration.Registrar;
 import dev.sluice.noded.rpc.NodeControlService;
 import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
@@ -63,23 +68,65 @@ public final class NodedServer implements AutoCloseable {
         this.drain = drain;
     }
 
-    public static NodedServer start(NodedSettings s, ClusterKeys keys) throws IOException {
-        return start(s, keys, () -> keys, () -> s);
+    /** A daemon of these settings and keys; what reconfigure reads again and metrics are optional. */
+    public static Builder builder(NodedSettings settings, ClusterKeys keys) {
+        return new Builder(settings, keys);
     }
 
-    /**
-     * @param keys the cluster keys
-     * @param reloadKeys reads the cluster keys again on {@code scontrol reconfigure} (rotation)
-     * @param reload reads the configuration again (fetching it when configless) for
-     *     {@code scontrol reconfigure}; the daemon then registers anew with what it says
-     */
+    /** Everything the daemon starts with, given before it starts: nothing is wired afterwards. */
+    public static final class Builder {
+        private final NodedSettings settings;
+        private final ClusterKeys keys;
+        private Supplier<ClusterKeys> reloadKeys;
+        private Supplier<NodedSettings> reload;
+        private int metricsPort = -1;
+
+        private Builder(NodedSettings settings, ClusterKeys keys) {
+            this.settings = requireNonNull(settings, "settings is null");
+            this.keys = requireNonNull(keys, "keys is null");
+            this.reloadKeys = () -> keys;
+            this.reload = () -> settings;
+        }
+
+        /** Reads the cluster keys again on {@code scontrol reconfigure} (rotation); default: the same keys. */
+        public Builder reloadKeys(Supplier<ClusterKeys> reloadKeys) {
+            this.reloadKeys = requireNonNull(reloadKeys, "reloadKeys is null");
+            return this;
+        }
+
+        /**
+         * Reads the configuration again (fetching it when configless) for {@code scontrol
+         * reconfigure}; the daemon then registers anew with what it says. Default: the same settings.
+         */
+        public Builder reload(Supplier<NodedSettings> reload) {
+            this.reload = requireNonNull(reload, "reload is null");
+            return this;
+        }
+
+        /** Where {@code /metrics} is served (0: ephemeral); negative, the default: not served. */
+        public Builder metricsPort(int metricsPort) {
+            this.metricsPort = metricsPort;
+            return this;
+        }
+
+        public NodedServer start() throws IOException {
+            return NodedServer.start(this);
+        }
+    }
+
+    /** Same as {@code builder(s, keys).start()}. */
+    public static NodedServer start(NodedSettings s, ClusterKeys keys) throws IOException {
+        return builder(s, keys).start();
+    }
+
+    /** Same as the {@link #builder} with {@code reloadKeys} and {@code reload}. */
     public static NodedServer start(
             NodedSettings s, ClusterKeys keys, Supplier<ClusterKeys> reloadKeys, Supplier<NodedSettings> reload)
             throws IOException {
-        return start(s, keys, reloadKeys, reload, -1);
+        return builder(s, keys).reloadKeys(reloadKeys).reload(reload).start();
     }
 
-    /** @param metricsPort where {@code /metrics} is served (0: ephemeral); negative: not served */
+    /** Same as the {@link #builder} with {@code reloadKeys}, {@code reload} and {@code metricsPort}. */
     public static NodedServer start(
             NodedSettings s,
             ClusterKeys keys,
@@ -87,71 +134,96 @@ public final class NodedServer implements AutoCloseable {
             Supplier<NodedSettings> reload,
             int metricsPort)
             throws IOException {
+        return builder(s, keys)
+                .reloadKeys(reloadKeys)
+                .reload(reload)
+                .metricsPort(metricsPort)
+                .start();
+    }
+
+    private static NodedServer start(Builder b) throws IOException {
+        NodedSettings s = b.settings;
+        ClusterKeys keys = b.keys;
+        Supplier<ClusterKeys> reloadKeys = b.reloadKeys;
+        Supplier<NodedSettings> reload = b.reload;
+        int metricsPort = b.metricsPort;
         DaemonAuth auth = DaemonAuth.forThisProcess(
                 keys, s.nodeName(), List.of(s.controller().slurmUser()), Clock.systemUTC());
         JobCredentials.Checker credentials = new JobCredentials.Checker(auth::credentials, s.nodeName(), auth.clock());
         JobSpool spool = new JobSpool(Path.of(s.jobs().spoolDir()));
-        int uid = (int) new com.sun.security.auth.module.UnixSystem().getUid();
-        Registrar[] registrar = new Registrar[1];
-        BatchLauncher launcher =
-                new BatchLauncher(s.nodeName(), spool, uid, report -> registrar[0].reportSoon(report), auth.clock());
-        launcher.jobScripts(s.jobs().prolog(), s.jobs().epilog());
-        StepLauncher steps = new StepLauncher(s.nodeName(), uid, spool, auth.clock());
-        applyCpuBinding(s, launcher, steps);
-        // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
-        launcher.onJobSignal(steps::signalJob);
-        // SlurmdStartTime is this daemon's start; BootTime, Arch and OS are the machine's.
-        long startTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
-        MachineFacts machine = MachineFacts.detect(auth.clock().instant().getEpochSecond());
-        log.info("sluice-noded {} (Slurm {}) on {} {}", VERSION, SlurmVersion.RELEASE, machine.arch(), machine.os());
-        AtomicReference<RegisterNodeRequest> registration = new AtomicReference<>();
-        int[] boundPort = new int[1];
-        Runnable reconfigure = () -> {
-            auth.reload(reloadKeys.get());
-            NodedSettings fresh = reload.get();
-            launcher.jobScripts(fresh.jobs().prolog(), fresh.jobs().epilog());
-            applyCpuBinding(fresh, launcher, steps);
-            registration.set(registration(fresh, boundPort[0], machine, startTime));
-            log.info("reconfigured: registering again");
-            registrar[0].registerAgain();
-        };
-        Server server = NettyServerBuilder.forAddress(
-                        new InetSocketAddress(s.node().bindHost(), s.node().port()))
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .addService(auth.protect(
-                        new NodeControlService(launcher, reconfigure, steps, credentials), DaemonAuth.NODED))
-                .build()
-                .start();
-        boundPort[0] = server.getPort();
-        registration.set(registration(s, boundPort[0], machine, startTime));
-        ManagedChannel channel = NettyChannelBuilder.forAddress(
-                        s.controller().host(), s.controller().grpcPort())
-                .usePlaintext()
-                .build();
-        registrar[0] =
-                new Registrar(channel, auth.client(DaemonAuth.CTLD), s.nodeName(), registration::get, launcher, spool);
-        // Jobs that outlived a previous daemon are adopted before the first registration, so
-        // the controller hears of them as running here and does not launch them again.
+        // The launcher posts job ends here and the registrar drains it: neither holds the other.
+        Outbox outbox = new Outbox(spool);
+        // Opened before any job can launch, so that every job, the first included, is confined.
         Confinement confinement = Confinements.openHere(
                 s.jobs().confinement(),
                 Confinements.parentName(s.nodeName(), s.jobs().spoolDir()),
                 s.resources().hardware().getCpus());
         Confinements.startLines(s.jobs().confinement(), confinement).forEach(log::info);
-        JobConfinement jobConfinement = new JobConfinement(
-                confinement,
-                s.jobs().confinement(),
-                s.resources().gresDevices(),
-                s.resources().hardware().getRealMemoryMb(),
-                s.resources().hardware().getThreadsPerCore());
-        launcher.confineWith(jobConfinement);
-        steps.confineWith(jobConfinement);
+        // What reconfigure changes: the launchers read it at each launch.
+        AtomicReference<LaunchPolicy> policy = new AtomicReference<>(launchPolicy(s));
+        LaunchSetup setup = LaunchSetup.builder()
+                .nodeName(s.nodeName())
+                .spool(spool)
+                .daemonUid((int) new com.sun.security.auth.module.UnixSystem().getUid())
+                .clock(auth.clock())
+                .policy(policy::get)
+                .confinement(new JobConfinement(
+                        confinement,
+                        s.jobs().confinement(),
+                        s.resources().gresDevices(),
+                        s.resources().hardware().getRealMemoryMb(),
+                        s.resources().hardware().getThreadsPerCore()))
+                .build();
+        StepLauncher steps = new StepLauncher(setup);
+        // A job's steps end with it: its time limit, cancel or end reaches their tasks too.
+        BatchLauncher launcher = new BatchLauncher(setup, outbox, steps::signalJob);
+        // SlurmdStartTime is this daemon's start; BootTime, Arch and OS are the machine's.
+        long startTime = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
+        MachineFacts machine = MachineFacts.detect(auth.clock().instant().getEpochSecond());
+        log.info("sluice-noded {} (Slurm {}) on {} {}", VERSION, SlurmVersion.RELEASE, machine.arch(), machine.os());
+        // The configured port until the server is bound (0 asks for any free one), then the bound one.
+        AtomicReference<RegisterNodeRequest> registration =
+                new AtomicReference<>(registration(s, s.node().port(), machine, startTime));
+        ManagedChannel channel = NettyChannelBuilder.forAddress(
+                        s.controller().host(), s.controller().grpcPort())
+                .usePlaintext()
+                .build();
+        // Built before the server that serves reconfigure, started once jobs are recovered.
+        Registrar registrar =
+                new Registrar(channel, auth.client(DaemonAuth.CTLD), s.nodeName(), registration::get, launcher, outbox);
+        Runnable reconfigure = () -> {
+            auth.reload(reloadKeys.get());
+            NodedSettings fresh = reload.get();
+            policy.set(launchPolicy(fresh));
+            registration.updateAndGet(before -> registration(fresh, before.getPort(), machine, startTime));
+            log.info("reconfigured: registering again");
+            registrar.registerAgain();
+        };
+        Server server;
+        try {
+            server = NettyServerBuilder.forAddress(
+                            new InetSocketAddress(s.node().bindHost(), s.node().port()))
+                    .executor(Executors.newVirtualThreadPerTaskExecutor())
+                    .addService(auth.protect(
+                            new NodeControlService(launcher, reconfigure, steps, credentials), DaemonAuth.NODED))
+                    .build()
+                    .start();
+        } catch (IOException | RuntimeException e) {
+            registrar.close();
+            launcher.close();
+            confinement.removeParentIfEmpty();
+            throw e;
+        }
+        registration.updateAndGet(r -> r.toBuilder().setPort(server.getPort()).build());
+        // Jobs that outlived a previous daemon are adopted before the first registration, so
+        // the controller hears of them as running here and does not launch them again.
         launcher.recover();
-        registrar[0].start();
+        registrar.start();
         log.info(
                 "sluice-noded {} listening on {}:{}, controller {}:{}; detected {} CPUs, {} MB; GRES found {}",
                 s.nodeName(),
                 s.node().bindHost(),
-                boundPort[0],
+                server.getPort(),
                 s.controller().host(),
                 s.controller().grpcPort(),
                 s.resources().detected().getCpus(),
@@ -164,7 +236,7 @@ public final class NodedServer implements AutoCloseable {
             try {
                 servedMetricsPort = metrics.serve(s.node().bindHost(), metricsPort);
             } catch (IOException e) {
-                registrar[0].close();
+                registrar.close();
                 server.shutdownNow();
                 launcher.close();
                 throw new IOException(
@@ -184,20 +256,20 @@ public final class NodedServer implements AutoCloseable {
                 channel,
                 () -> launcher.runningJobIds().isEmpty() && steps.runningSteps() == 0,
                 DRAIN_POLL_MILLIS);
-        return new NodedServer(server, launcher, registrar[0], metrics, servedMetricsPort, drain, confinement);
+        return new NodedServer(server, launcher, registrar, metrics, servedMetricsPort, drain, confinement);
     }
 
-    private static void applyCpuBinding(NodedSettings s, BatchLauncher launcher, StepLauncher steps) {
-        CpuBinding.Policy policy = CpuBinding.Policy.of(
+    /** slurm.conf's Prolog, Epilog and TaskPlugin, as the launchers apply them; logged at start and reconfigure. */
+    private static LaunchPolicy launchPolicy(NodedSettings s) {
+        CpuBinding.Policy binding = CpuBinding.Policy.of(
                 s.jobs().taskPlugin(), s.resources().hardware().getThreadsPerCore());
-        launcher.cpuBinding(policy);
-        steps.cpuBinding(policy);
         log.info(
                 "TaskPlugin={}: {}",
                 s.jobs().taskPlugin().isEmpty()
                         ? "task/none"
                         : String.join(",", s.jobs().taskPlugin()),
-                policy.binds() ? "jobs are bound to their allocated CPUs" : "jobs are not bound to CPUs");
+                binding.binds() ? "jobs are bound to their allocated CPUs" : "jobs are not bound to CPUs");
+        return new LaunchPolicy(s.jobs().prolog(), s.jobs().epilog(), binding);
     }
 
     private static RegisterNodeRequest registration(NodedSettings s, int port, MachineFacts machine, long startTime) {

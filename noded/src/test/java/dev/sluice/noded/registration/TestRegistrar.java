@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.launch.LaunchSetup;
 import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.v1.HeartbeatRequest;
 import dev.sluice.protocol.v1.HeartbeatResponse;
 import dev.sluice.protocol.v1.JobCompleteBatch;
@@ -41,6 +43,7 @@ class TestRegistrar {
     private Server server;
     private ManagedChannel channel;
     private Registrar registrar;
+    private Outbox outbox;
 
     /** A controller that records what it is sent; {@code batches} false plays an older one. */
     private static final class FakeController extends NodeRegistryGrpc.NodeRegistryImplBase {
@@ -109,8 +112,16 @@ class TestRegistrar {
         for (JobCompleteRequest r : waiting) {
             spool.saveReport(r);
         }
-        BatchLauncher launcher =
-                new BatchLauncher("n1", spool, 0, r -> {}, InstantSource.fixed(Instant.ofEpochSecond(1_000_000)));
+        outbox = new Outbox(spool);
+        BatchLauncher launcher = new BatchLauncher(
+                LaunchSetup.builder()
+                        .nodeName("n1")
+                        .spool(spool)
+                        .daemonUid(0)
+                        .clock(InstantSource.fixed(Instant.ofEpochSecond(1_000_000)))
+                        .build(),
+                outbox,
+                (job, signal) -> {});
         ClientInterceptor none = new ClientInterceptor() {
             @Override
             public <Q, R> io.grpc.ClientCall<Q, R> interceptCall(
@@ -124,7 +135,7 @@ class TestRegistrar {
                 "n1",
                 () -> RegisterNodeRequest.newBuilder().setName("n1").build(),
                 launcher,
-                spool);
+                outbox);
         registrar.start();
         return spool;
     }
@@ -151,8 +162,7 @@ class TestRegistrar {
                 .until(() -> spool.pendingReports().isEmpty());
         assertThat(controller.batchCalls).containsExactly(List.of(11, 12, 13));
         for (int id = 14; id < 20; id++) {
-            spool.saveReport(report(id));
-            registrar.reportSoon(report(id));
+            outbox.post(report(id));
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> spool.pendingReports().isEmpty());
         }
@@ -170,7 +180,8 @@ class TestRegistrar {
         JobSpool spool = startWith(controller, report(21), report(22), report(23));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> spool.pendingReports().equals(List.of(report(22))));
-        registrar.reportSoon(report(22));
+        // Posted again (as the launcher would not): only to have the registrar go round now.
+        outbox.post(report(22));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> spool.pendingReports().isEmpty());
         assertThat(controller.batchCalls).containsExactly(List.of(21, 22, 23), List.of(22));

@@ -1,0 +1,75 @@
+package dev.sluice.noded.spool;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.sluice.protocol.v1.JobCompleteRequest;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * What this node has yet to tell the controller: job-end reports, kept in the spool until the
+ * controller acknowledges them, and that the registration changed. The launcher and reconfigure
+ * post here; the Registrar alone drains it. Being the one channel between them, it lets the
+ * launcher be built with no registrar to call back, and the registrar after the launcher it
+ * asks about running jobs: the two never refer to each other in a cycle.
+ */
+public final class Outbox {
+    private final JobSpool spool;
+    private final Object bell = new Object();
+    // Set under `bell` by every post and read and cleared by await: a bare notify is lost when
+    // the reader is busy (delivering or heartbeating) rather than waiting, and a job that ended
+    // then would wait for the next heartbeat, seconds later.
+    private boolean posted;
+
+    public Outbox(JobSpool spool) {
+        this.spool = requireNonNull(spool, "spool is null");
+    }
+
+    /**
+     * Durably records a job's end (it survives this daemon) and has it sent now rather than at
+     * the next heartbeat.
+     */
+    public void post(JobCompleteRequest report) throws IOException {
+        spool.saveReport(report);
+        ring();
+    }
+
+    /** The registration changed (reconfigure): the reader registers again now. */
+    public void registrationChanged() {
+        ring();
+    }
+
+    /** Reports posted but not yet acknowledged, oldest job first. */
+    public List<JobCompleteRequest> reports() throws IOException {
+        return spool.pendingReports();
+    }
+
+    /** The controller acknowledged the job's report: the job leaves this node. */
+    public void delivered(int jobId) throws IOException {
+        spool.forget(jobId);
+    }
+
+    /**
+     * Waits until something is posted or {@code millis} pass (clearing the post), whichever
+     * comes first. Posts made while nobody waited end the next wait at once.
+     */
+    public void await(long millis) throws InterruptedException {
+        synchronized (bell) {
+            // A monotonic deadline: how long to wait, not what time it is.
+            long until = System.nanoTime() + millis * 1_000_000L;
+            long left = millis;
+            while (!posted && left > 0) {
+                bell.wait(left);
+                left = (until - System.nanoTime()) / 1_000_000L;
+            }
+            posted = false;
+        }
+    }
+
+    private void ring() {
+        synchronized (bell) {
+            posted = true;
+            bell.notifyAll();
+        }
+    }
+}

@@ -1,0 +1,273 @@
+package dev.sluice.noded.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.protobuf.ByteString;
+import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.noded.spool.Outbox;
+import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobCompleteRequest;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.JobState;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The batch launcher end to end on this machine: a script runs as its job would under slurmd,
+ * with Slurm's environment, and its end reaches the outbox exactly as the controller is told it
+ * (status, end state); time limits count on the injected clock, not the wall clock.
+ */
+class TestBatchLauncher {
+    private static final int JOB = 4242;
+    /** The controller's clock when the job started: far from the wall clock on purpose. */
+    private static final Instant START = Instant.parse("2021-03-04T05:06:07Z");
+
+    @TempDir
+    Path dir;
+
+    private final AtomicReference<Instant> now = new AtomicReference<>(START);
+    private final List<String> stepSignals = new CopyOnWriteArrayList<>();
+    private Outbox outbox;
+    private BatchLauncher launcher;
+    private Path work;
+
+    @BeforeEach
+    void start() throws Exception {
+        JobSpool spool = new JobSpool(dir.resolve("spool"));
+        outbox = new Outbox(spool);
+        work = Files.createDirectories(dir.resolve("work"));
+        InstantSource clock = now::get;
+        launcher = new BatchLauncher(
+                LaunchSetup.builder()
+                        .nodeName("n7")
+                        .spool(spool)
+                        .daemonUid(uid())
+                        .clock(clock)
+                        .build(),
+                outbox,
+                (job, signal) -> stepSignals.add(job + ":" + signal));
+    }
+
+    @AfterEach
+    void stop() {
+        for (int id : launcher.runningJobIds()) {
+            launcher.terminate(id, JobState.CANCELLED, -1);
+        }
+        launcher.close();
+    }
+
+    private static int uid() {
+        return (int) new com.sun.security.auth.module.UnixSystem().getUid();
+    }
+
+    private static int gid() {
+        return (int) new com.sun.security.auth.module.UnixSystem().getGid();
+    }
+
+    private LaunchBatchJobRequest request(String script, int timeLimitMinutes, int restartCount) {
+        return LaunchBatchJobRequest.newBuilder()
+                .setJobId(JOB)
+                .setClusterName("c1")
+                .setNodeList("n[7-8]")
+                .setNumNodes(2)
+                .setCpusOnNode(3)
+                .setPartition("debug")
+                .setTimeLimitMinutes(timeLimitMinutes)
+                .setStartTime(START.getEpochSecond())
+                .setKillWaitSeconds(1)
+                .setRestartCount(restartCount)
+                .setSpec(JobSpec.newBuilder()
+                        .setName("wrap")
+                        .setScript(ByteString.copyFromUtf8("#!/bin/sh\n" + script + "\n"))
+                        .setWorkDir(work.toString())
+                        .setStdOut(work.resolve("out-%j.txt").toString())
+                        .setStdErr(work.resolve("err-%j.txt").toString())
+                        .putEnvironment("KEPT", ByteString.copyFromUtf8("from the submitter"))
+                        .putEnvironment("SLURM_JOB_ID", ByteString.copyFromUtf8("1"))
+                        .putEnvironment("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"))
+                        .setOwner(Identity.newBuilder()
+                                .setUid(uid())
+                                .setGid(gid())
+                                .setUserName(System.getProperty("user.name"))))
+                .build();
+    }
+
+    private JobCompleteRequest awaitReport() {
+        AtomicReference<JobCompleteRequest> report = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            List<JobCompleteRequest> reports = outbox.reports();
+            reports.stream().filter(r -> r.getJobId() == JOB).findFirst().ifPresent(report::set);
+            return report.get() != null;
+        });
+        return report.get();
+    }
+
+    private String file(String name) throws Exception {
+        return Files.readString(work.resolve(name), StandardCharsets.UTF_8);
+    }
+
+    private void awaitStarted() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("started")));
+    }
+
+    @Test
+    void theScriptRunsInItsDirectoryWithSlurmsEnvironmentAndItsExitStatusIsReported() throws Exception {
+        launcher.launch(request(
+                "echo \"$SLURM_JOB_ID $SLURM_JOB_NODELIST $SLURM_NNODES $SLURMD_NODENAME $SLURM_CPUS_ON_NODE"
+                        + " $SLURM_JOB_PARTITION $SLURM_CLUSTER_NAME $ENVIRONMENT $(pwd)\"\n"
+                        + "echo \"$KEPT\"\necho to-err >&2\nexit 3",
+                0,
+                0));
+
+        JobCompleteRequest report = awaitReport();
+
+        assertThat(report.getNodeName()).isEqualTo("n7");
+        // exit 3 as wait(2) writes it: sacct's ExitCode 3:0.
+        assertThat(report.getExitStatus()).isEqualTo(3 << 8);
+        assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
+        // Slurm's variables win over what the submitter exported; the rest comes through.
+        assertThat(file("out-" + JOB + ".txt"))
+                .isEqualTo(JOB + " n[7-8] 2 n7 3 debug c1 BATCH " + work + "\nfrom the submitter\n");
+        assertThat(file("err-" + JOB + ".txt")).isEqualTo("to-err\n");
+        assertThat(launcher.runningJobIds()).isEmpty();
+        // Its steps' tasks go with it.
+        assertThat(stepSignals).contains(JOB + ":KILL");
+    }
+
+    @Test
+    void aSignalSentToTheJobIsReportedAsThatSignal() throws Exception {
+        launcher.launch(request("touch started\nsleep 30", 0, 0));
+        awaitStarted();
+
+        assertThat(launcher.signal(JOB, 10, false)).isTrue();
+
+        JobCompleteRequest report = awaitReport();
+        // Died of SIGUSR1: sacct's ExitCode 0:10, and no end state of the node's own.
+        assertThat(report.getExitStatus()).isEqualTo(10);
+        assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
+        assertThat(launcher.signal(JOB, 10, false)).as("no longer runs").isFalse();
+    }
+
+    @Test
+    void aLaunchArrivingAfterItsTimeLimitEndsTheJobAsTimeout() throws Exception {
+        // Two minutes after its start by the controller's clock: a one-minute limit has passed.
+        now.set(START.plusSeconds(120));
+        launcher.launch(request("touch started\nsleep 30", 1, 0));
+
+        JobCompleteRequest report = awaitReport();
+
+        assertThat(report.getEndState()).isEqualTo(JobState.TIMEOUT);
+        // TERM, or KILL after KillWait when the TERM came while the job was still being set up.
+        assertThat(report.getExitStatus()).isIn(15, 9);
+        assertThat(stepSignals).contains(JOB + ":TERM");
+    }
+
+    @Test
+    void theTimeLimitCountsRunTimeOnTheInjectedClockAndEndsTheJobWithSlurmsLine() throws Exception {
+        launcher.launch(request("touch started\nsleep 30", 1, 0));
+        awaitStarted();
+
+        // Ran 70 s, then suspended for 30 s: resumed, its one-minute limit has passed.
+        now.set(START.plusSeconds(70));
+        assertThat(launcher.suspend(JOB, true)).isTrue();
+        Instant resumed = START.plusSeconds(100);
+        now.set(resumed);
+        launcher.suspend(JOB, false);
+
+        JobCompleteRequest report = awaitReport();
+        assertThat(report.getEndState()).isEqualTo(JobState.TIMEOUT);
+        assertThat(report.getExitStatus()).isEqualTo(15);
+        String at = LocalDateTime.ofInstant(resumed, ZoneId.systemDefault())
+                .format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss"));
+        assertThat(file("err-" + JOB + ".txt"))
+                .isEqualTo("slurmstepd-n7: error: *** JOB " + JOB + " ON n7 CANCELLED AT " + at
+                        + " DUE TO TIME LIMIT ***\n");
+    }
+
+    @Test
+    void timeSpentSuspendedDoesNotCountTowardsTheTimeLimit() throws Exception {
+        launcher.launch(request("touch started\nwhile [ ! -e go ]; do sleep 0.1; done\nexit 0", 1, 0));
+        awaitStarted();
+
+        // Ran 30 s, then suspended for 15 minutes: 30 s of its minute are left.
+        now.set(START.plusSeconds(30));
+        launcher.suspend(JOB, true);
+        now.set(START.plusSeconds(930));
+        launcher.suspend(JOB, false);
+        Files.createFile(work.resolve("go"));
+
+        JobCompleteRequest report = awaitReport();
+        assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
+        assertThat(report.getExitStatus()).isZero();
+    }
+
+    @Test
+    void aTimeLimitWithTimeLeftOnTheInjectedClockLetsTheJobEnd() throws Exception {
+        // The wall clock is years past START: only the injected clock says the limit is not used up.
+        launcher.launch(request("sleep 1\nexit 0", 1, 0));
+
+        JobCompleteRequest report = awaitReport();
+
+        assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
+        assertThat(report.getExitStatus()).isZero();
+        assertThat(file("err-" + JOB + ".txt")).doesNotContain("CANCELLED");
+    }
+
+    @Test
+    void terminateEndsTheJobAsCancelledAndItsStepsHearTermThenKill() throws Exception {
+        launcher.launch(request("touch started\nsleep 30", 0, 0));
+        awaitStarted();
+
+        launcher.terminate(JOB, JobState.CANCELLED, 0);
+
+        JobCompleteRequest report = awaitReport();
+        assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
+        assertThat(report.getExitStatus()).isEqualTo(15);
+        // The job's own end (its report) may tell them KILL before the TERM reaches them.
+        assertThat(stepSignals).contains(JOB + ":TERM", JOB + ":KILL");
+        assertThat(file("err-" + JOB + ".txt")).contains("*** JOB " + JOB + " ON n7 CANCELLED AT ");
+    }
+
+    @Test
+    void aTerminateThatOvertakesItsLaunchEndsThatRunAtOnce() throws Exception {
+        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.launch(request("touch started\nsleep 30", 0, 0));
+
+        JobCompleteRequest report = awaitReport();
+        assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
+        assertThat(report.getRestartCount()).isZero();
+    }
+
+    @Test
+    void aLaunchRepeatedAfterTheRunEndedRunsNothingButARequeuedRunDoes() throws Exception {
+        LaunchBatchJobRequest first = request("echo ran >> runs", 0, 0);
+        launcher.launch(first);
+        awaitReport();
+        outbox.delivered(JOB);
+
+        // The controller's retry of the same run, its first answer having come late.
+        launcher.launch(first);
+        assertThat(launcher.runningJobIds()).isEmpty();
+        assertThat(outbox.reports()).isEmpty();
+
+        launcher.launch(request("echo ran >> runs", 0, 1));
+        assertThat(awaitReport().getRestartCount()).isEqualTo(1);
+        assertThat(file("runs")).isEqualTo("ran\nran\n");
+    }
+}
