@@ -53,7 +53,7 @@ class TestAccountingLimits {
 
     private static AccountingPolicy policy(List<Association> assocs, Qos... qos) {
         Map<String, Qos> q = new java.util.HashMap<>();
-        q.put("normal", new Qos("normal", 0, Limits.UNSET));
+        q.put("normal", Qos.builder("normal").build());
         for (Qos one : qos) {
             q.put(one.name(), one);
         }
@@ -86,7 +86,9 @@ class TestAccountingLimits {
 
     @Test
     void jobWithoutAccountGetsTheUsersDefaultAccountAndQos() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 10, Limits.UNSET));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high").priority(10).build());
         int id = submit(p, ALL, Builders.aJob().build());
         assertThat(state.job(id).request().account()).isEqualTo("physics");
         assertThat(state.job(id).request().qos()).isEqualTo("normal");
@@ -126,7 +128,9 @@ class TestAccountingLimits {
     void withoutEnforcementAnUnknownAccountOrQosFallsBackAsSlurmDoes() {
         // Recorded from Slurm 22.05 (compat 089): -A nonexistent runs as the user's default
         // account, -A ROOT as root, and --qos=bogus with no QOS at all.
-        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 10, Limits.UNSET));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high").priority(10).build());
         JobRequest unknownAccount = state.job(submit(
                         p,
                         Enforcement.NONE,
@@ -157,8 +161,8 @@ class TestAccountingLimits {
     void qosMustExistAndBeAllowed() {
         AccountingPolicy p = policy(
                 tree(Limits.UNSET, Limits.UNSET),
-                new Qos("high", 10, Limits.UNSET),
-                new Qos("secret", 10, Limits.UNSET));
+                Qos.builder("high").priority(10).build(),
+                Qos.builder("secret").priority(10).build());
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("nosuch").build()))
                 .hasMessage("Invalid qos specification");
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("secret").build()))
@@ -184,8 +188,9 @@ class TestAccountingLimits {
 
     @Test
     void qosMaxSubmitJobsPerUser() {
-        AccountingPolicy p =
-                policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 0, new Limits(-1, 1, -1, -1, -1)));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high").limits(new Limits(-1, 1, -1, -1, -1)).build());
         submit(p, ALL, Builders.aJob().qos("high").build());
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("high").build()))
                 .extracting(e -> ((SlurmException) e).code())
@@ -209,7 +214,8 @@ class TestAccountingLimits {
     @Test
     void maxWallOnAssociationAndQos() {
         AccountingPolicy p = policy(
-                tree(new Limits(-1, -1, 30, -1, -1), Limits.UNSET), new Qos("high", 0, new Limits(-1, -1, 10, -1, -1)));
+                tree(new Limits(-1, -1, 30, -1, -1), Limits.UNSET),
+                Qos.builder("high").limits(new Limits(-1, -1, 10, -1, -1)).build());
         int assoc = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         int qos = submit(p, ALL, Builders.aJob().timeLimit(20).qos("high").build());
         int fits = submit(p, ALL, Builders.aJob().timeLimit(30).build());
@@ -235,7 +241,8 @@ class TestAccountingLimits {
     @Test
     void maxTresPerJobAndQosMaxJobsPerUser() {
         AccountingPolicy p = policy(
-                tree(new Limits(-1, -1, -1, -1, 2), Limits.UNSET), new Qos("high", 0, new Limits(1, -1, -1, -1, -1)));
+                tree(new Limits(-1, -1, -1, -1, 2), Limits.UNSET),
+                Qos.builder("high").limits(new Limits(1, -1, -1, -1, -1)).build());
         int big = submit(p, ALL, Builders.aJob().tasks(3).timeLimit(10).build());
         int h1 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
         int h2 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
@@ -258,7 +265,9 @@ class TestAccountingLimits {
 
     @Test
     void qosPrioritiesFromAccountingFeedTheQosFactor() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 100, Limits.UNSET));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high").priority(100).build());
         assertThat(p.qosPriorities().orElseThrow().factor("high")).isEqualTo(1.0);
         assertThat(p.qosPriorities().orElseThrow().factor("")).isEqualTo(0.0);
         assertThat(AccountingPolicy.EMPTY.qosPriorities()).isEmpty();

@@ -54,7 +54,9 @@ class TestQosAccountLimits {
 
     /** Accounts physics and chem under root, user1000 in both; QOS normal with {@code perAccount}. */
     static AccountingPolicy policy(String perAccount) {
-        Qos normal = new Qos("normal", 0, Limits.UNSET).withMaxTresPerAccount(TresLimits.parse(perAccount));
+        Qos normal = Qos.builder("normal")
+                .maxTresPerAccount(TresLimits.parse(perAccount))
+                .build();
         return new AccountingPolicy(
                 1,
                 List.of(
@@ -114,7 +116,7 @@ class TestQosAccountLimits {
     @Test
     void onlyJobsOfTheSameQosCountAgainstIt() {
         AccountingPolicy capped = policy("cpu=2");
-        Qos other = new Qos("other", 0, Limits.UNSET);
+        Qos other = Qos.builder("other").build();
         AccountingPolicy p = new AccountingPolicy(
                 1,
                 capped.associations().stream()

@@ -102,8 +102,8 @@ class TestQosCapProperties {
                 Map.of(
                         "normal",
                         scope == Scope.USER
-                                ? new Qos("normal", 0, Limits.UNSET).withMaxTresPerUser(caps)
-                                : new Qos("normal", 0, Limits.UNSET).withMaxTresPerAccount(caps)));
+                                ? Qos.builder("normal").maxTresPerUser(caps).build()
+                                : Qos.builder("normal").maxTresPerAccount(caps).build()));
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Map<String, Tres> held = new HashMap<>();
         int id = 1;

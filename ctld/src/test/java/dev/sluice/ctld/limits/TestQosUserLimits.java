@@ -54,7 +54,8 @@ class TestQosUserLimits {
     /** QOS normal with {@code perUser} over TestQosAccountLimits' accounts: user1000 in physics and chem. */
     static AccountingPolicy policy(String perUser) {
         AccountingPolicy base = TestQosAccountLimits.policy("");
-        Qos normal = new Qos("normal", 0, Limits.UNSET).withMaxTresPerUser(TresLimits.parse(perUser));
+        Qos normal =
+                Qos.builder("normal").maxTresPerUser(TresLimits.parse(perUser)).build();
         return new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", normal));
     }
 
@@ -119,7 +120,7 @@ class TestQosUserLimits {
     @Test
     void thePerAccountCapIsCheckedBeforeThePerUserOne() {
         AccountingPolicy base = policy("cpu=1");
-        Qos both = base.qos().get("normal").withMaxTresPerAccount(TresLimits.parse("cpu=1"));
+        Qos both = base.qos().get("normal").with(b -> b.maxTresPerAccount(TresLimits.parse("cpu=1")));
         AccountingPolicy p =
                 new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", both));
         Job job =

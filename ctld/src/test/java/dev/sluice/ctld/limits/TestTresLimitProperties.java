@@ -83,7 +83,7 @@ class TestTresLimitProperties {
                                 List.of(),
                                 "")),
                 Map.of(),
-                Map.of("normal", new Qos("normal", 0, Limits.UNSET)));
+                Map.of("normal", Qos.builder("normal").build()));
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Tres held = Tres.empty();
         List<String> reasons = new ArrayList<>();

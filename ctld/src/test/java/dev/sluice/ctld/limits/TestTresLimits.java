@@ -74,7 +74,7 @@ class TestTresLimits {
 
     static AccountingPolicy policy(Limits user, Limits account, Qos... qos) {
         Map<String, Qos> q = new java.util.HashMap<>();
-        q.put("normal", new Qos("normal", 0, Limits.UNSET));
+        q.put("normal", Qos.builder("normal").build());
         for (Qos one : qos) {
             q.put(one.name(), one);
         }
@@ -172,10 +172,10 @@ class TestTresLimits {
 
     @Test
     void qosGrpTresAndMaxTresPerJob() {
-        Qos high = new Qos(
-                "high",
-                0,
-                new Limits(NO, NO, NO, TresLimits.parse("gres/gpu=1"), TresLimits.parse("mem=1G,node=1"), NO, NO));
+        Qos high = Qos.builder("high")
+                .limits(new Limits(
+                        NO, NO, NO, TresLimits.parse("gres/gpu=1"), TresLimits.parse("mem=1G,node=1"), NO, NO))
+                .build();
         AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
         int g1 = submit(p, job().qos("high").gres("gpu:1").build());
         int g2 = submit(p, job().qos("high").gres("gpu:1").build());
@@ -191,7 +191,9 @@ class TestTresLimits {
 
     @Test
     void qosGrpJobsCountsEveryUserAndGrpSubmitJobsRefuses() {
-        Qos high = new Qos("high", 0, new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, 1, 3));
+        Qos high = Qos.builder("high")
+                .limits(new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, 1, 3))
+                .build();
         AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
         int a = submit(p, job().qos("high").build());
         int b = submit(p, job().qos("high").uid(1001).build());

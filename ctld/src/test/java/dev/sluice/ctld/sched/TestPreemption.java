@@ -9,7 +9,6 @@ import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
-import dev.sluice.ctld.limits.Limits;
 import dev.sluice.ctld.limits.Qos;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
@@ -176,7 +175,12 @@ class TestPreemption {
         running("low", "n1", CPUS, NOW - 30, aJob().qos("patient").build());
         submit("high", aJob().tasks(1).build());
         AccountingPolicy accounting = new AccountingPolicy(
-                1, List.of(), Map.of(), Map.of("patient", new Qos("patient", 0, Limits.UNSET, List.of(), "", 0, 60)));
+                1,
+                List.of(),
+                Map.of(),
+                Map.of(
+                        "patient",
+                        Qos.builder("patient").preemptExemptSeconds(60).build()));
 
         assertThat(schedule(partitionPrio(0), accounting).preemptions()).isEmpty();
         assertThat(schedule(partitionPrio(0)).preemptions()).hasSize(1);
@@ -305,9 +309,13 @@ class TestPreemption {
                 List.of(),
                 Map.of(),
                 Map.of(
-                        "normal", new Qos("normal", 0, Limits.UNSET),
-                        "scavenger", new Qos("scavenger", 0, Limits.UNSET, List.of(), "cancel", 0),
-                        "hipri", new Qos("hipri", 0, Limits.UNSET, List.of("scavenger"), "", 0)));
+                        "normal", Qos.builder("normal").build(),
+                        "scavenger",
+                                Qos.builder("scavenger").preemptMode("cancel").build(),
+                        "hipri",
+                                Qos.builder("hipri")
+                                        .preempts(List.of("scavenger"))
+                                        .build()));
         PreemptPolicy qos = new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
 
         assertThat(schedule(qos, accounting).preemptions())
