@@ -161,21 +161,12 @@ public final class NodeControl {
                 throw new SlurmException(ErrorCode.INVALID_NODE_NAME, "Duplicate node name " + n.name());
             }
             try {
-                NodeRegistration.inventory(n.gres());
+                NodeRegistration.inventory(n.equipment().gres());
             } catch (IllegalArgumentException e) {
                 throw new SlurmException(ErrorCode.INVALID_GRES, e.getMessage());
             }
-            records.add(new StateRecord.NodeCreated(
-                    n.name(),
-                    n.hostname(),
-                    n.addr(),
-                    n.port(),
-                    n.hardware(),
-                    n.features(),
-                    n.gres(),
-                    n.weight(),
-                    n.future(),
-                    now));
+            records.add(
+                    new StateRecord.NodeCreated(n.name(), n.endpoint(), n.equipment(), n.weight(), n.future(), now));
         }
         return ControlResult.of(records, List.of(), null);
     }

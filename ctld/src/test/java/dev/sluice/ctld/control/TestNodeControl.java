@@ -288,8 +288,8 @@ class TestNodeControl {
     void createAndDeleteDynamicNodes() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30);
-        StateRecord.NodeCreated wanted =
-                new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0);
+        StateRecord.NodeCreated wanted = new StateRecord.NodeCreated(
+                "c1", new NodeEndpoint("c1", "c1", 6818), new NodeEquipment(HW, List.of("a100"), "gpu:1"), 1, true, 0);
         assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Invalid user id");
         harness.apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
@@ -322,7 +322,12 @@ class TestNodeControl {
                         s,
                         ROOT,
                         List.of(new StateRecord.NodeCreated(
-                                "c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0)),
+                                "c1",
+                                new NodeEndpoint("c1", "c1", 6818),
+                                new NodeEquipment(HW, List.of("a100"), "gpu:1"),
+                                1,
+                                true,
+                                0)),
                         5));
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         // slurmd -N c1 without a node line: it reports the machine it found, not a dynamic node.
