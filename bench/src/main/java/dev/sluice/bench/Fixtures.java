@@ -104,7 +104,11 @@ public final class Fixtures {
                     new StateRecord.JobSubmitted(
                             state.nextJobId(), request, request.partition(), request.timeLimitMinutes(), NOW - 60));
         }
-        SchedulePlan plan = new Scheduler(new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu")))
+        SchedulePlan plan = new Scheduler(
+                        dev.sluice.ctld.sched.SchedulerConfig.defaults(Scheduler.SelectDefaults.builder()
+                                .memoryConsumable(true)
+                                .gresNames(java.util.Set.of("gpu"))
+                                .build()))
                 .schedule(state.image(), NOW);
         for (SchedulePlan.Start start : plan.starts()) {
             state.replay(

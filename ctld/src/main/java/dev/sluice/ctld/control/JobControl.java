@@ -270,7 +270,7 @@ public final class JobControl {
                 continue;
             }
             if (ending) {
-                Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(requid), now);
+                Transition cancelled = JobLifecycle.apply(job, JobEvent.Cancel.by(requid), now);
                 records.addAll(cancelled.records());
                 effects.addAll(cancelled.effects());
                 if (!job.request().launch().script().isEmpty()) {

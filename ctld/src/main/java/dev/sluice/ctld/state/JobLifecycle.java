@@ -117,7 +117,7 @@ public final class JobLifecycle {
             case JobEvent.AllocationEnded a -> {
                 if (from == JobPhase.PENDING) {
                     // The user gave up waiting.
-                    yield apply(job, new JobEvent.Cancel(job.request().owner().uid()), now);
+                    yield apply(job, JobEvent.Cancel.by(job.request().owner().uid()), now);
                 }
                 JobState end = byStatus(a.status());
                 yield ended(job, end, a.status(), endReason(end), true, now);

@@ -74,8 +74,8 @@ class AccountingEventsTest {
             .setCpusPerTask(2)
             .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
             .build());
-    private static final Allocation ALLOC = new Allocation(
-            List.of(new Allocation.NodeShare("n1", 2, 512, 1), new Allocation.NodeShare("n2", 2, 512, 1)));
+    private static final Allocation ALLOC =
+            new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 512, 1), Allocation.NodeShare.of("n2", 2, 512, 1)));
 
     @Test
     void theRecordCarriesThePriorityTheLastPassGaveTheJob() {
@@ -233,7 +233,7 @@ class AccountingEventsTest {
         // Slurm 22.05 with CR_Core, sbatch --mem=1000 -c2 --gres=gpu:2: AllocTRES
         // billing=2,cpu=2,gres/gpu=2,node=1; its batch step cpu=2,gres/gpu=2,mem=0,node=1.
         var gpus = List.of(new dev.sluice.ctld.gres.GresGrant("gpu", "", List.of(0, 1), 2));
-        Allocation alloc = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 1000, 1, gpus)));
+        Allocation alloc = new Allocation(List.of(Allocation.NodeShare.withGres("n1", 2, 1000, 1, gpus)));
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(alloc, 1010, 60, "gpu");
         var out = AccountingEvents.of(new StateRecord.JobStarted(5, alloc, "gpu", 60, 1010), job, CORES);
         assertThat(out.get(0).getJob().getAccountingJob().getAllocTres())

@@ -27,7 +27,7 @@ class AccountingRequeueTest {
             .setNumTasks(1)
             .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
             .build());
-    private static final Allocation ALLOC = new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1)));
+    private static final Allocation ALLOC = new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1)));
 
     private static Job running() {
         return Job.submitted(7, REQUEST, "gpu", 60, 1000).started(ALLOC, 1010, 60, "gpu");

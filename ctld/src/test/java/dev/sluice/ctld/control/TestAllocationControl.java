@@ -29,7 +29,7 @@ class TestAllocationControl {
                     ++seq,
                     new StateRecord.JobStarted(
                             id,
-                            new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))),
+                            new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))),
                             "p",
                             limitMinutes,
                             NOW - startedSecondsAgo));

@@ -35,7 +35,7 @@ class TestHostileInput {
                     ClusterFixture.aNode("n1").memory(8000),
                     ClusterFixture.aNode("n2").memory(6000))
             .configured();
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private final JobControl jobs = new JobControl(Scheduler.SelectDefaults.DEFAULT);
 
     private static JobSpec.Builder plain() {
         return JobSpec.newBuilder()

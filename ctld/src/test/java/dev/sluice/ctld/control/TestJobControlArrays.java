@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** Cancelling array tasks by the names users type: 7, 7_1, 7_[0-2]. */
 class TestJobControlArrays {
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private final JobControl jobs = new JobControl(Scheduler.SelectDefaults.DEFAULT);
     private final Caller owner = new Caller(1000, 1000, "user1000");
     private ClusterState state;
     private final ControlHarness harness = new ControlHarness();

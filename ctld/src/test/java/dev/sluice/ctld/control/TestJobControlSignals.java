@@ -27,7 +27,7 @@ class TestJobControlSignals {
     private static final Caller OWNER = new Caller(1000, 1000, "user1000");
     private static final int USR1 = 10;
 
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private final JobControl jobs = new JobControl(Scheduler.SelectDefaults.DEFAULT);
     private final ClusterState state = ClusterFixture.aCluster().configured();
     private long seq;
 
@@ -38,7 +38,7 @@ class TestJobControlSignals {
             state.replay(
                     ++seq,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW - 10));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, NOW - 10));
         }
         return id;
     }

@@ -40,7 +40,7 @@ class TestJobRunControl {
             harness.replay(
                     state,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, startedAt));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, startedAt));
         }
         return id;
     }
@@ -107,7 +107,8 @@ class TestJobRunControl {
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
         harness.replayRecords(
                 state,
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false))
+                new JobControl(dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder()
+                                .build())
                         .hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
         assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
@@ -191,9 +192,9 @@ class TestJobRunControl {
         harness.replay(
                 state,
                 new StateRecord.JobStarted(
-                        id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW + 5));
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
+                        id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, NOW + 5));
+        JobControl jobs = new JobControl(
+                dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder().build());
         ControlResult<Void> old = BatchEnds.complete(
                 state, "n1", id, 0, 15, JobState.CANCELLED, BatchEnds.NodeScripts.OK, "root", NOW + 6);
         assertThat(old.records()).isEmpty();

@@ -52,7 +52,7 @@ class TestJobUpdate {
             harness.replay(
                     state,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 10, NOW - 100));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 10, NOW - 100));
         }
         return id;
     }
@@ -178,8 +178,8 @@ class TestJobUpdate {
     @Test
     void aCancelledPendingJobKeepsWhatItWaitedFor() {
         int held = job(aJob().uid(1000).hold().build(), false);
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
+        JobControl jobs = new JobControl(
+                dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder().build());
         harness.replayRecords(state, jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW));
         assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);
         assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);

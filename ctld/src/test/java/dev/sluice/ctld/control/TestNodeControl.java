@@ -122,7 +122,7 @@ class TestNodeControl {
             harness.replay(
                     s,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "all", 60, 101));
         }
         assertThat(nodes.checkSilence(s, 130).records()).isEmpty();
         ControlResult<Void> r = nodes.checkSilence(s, 131);
@@ -303,7 +303,7 @@ class TestNodeControl {
         harness.replay(
                 s,
                 new StateRecord.JobStarted(
-                        1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
+                        1, new Allocation(List.of(Allocation.NodeShare.of("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
         harness.replay(s, StateRecord.JobEnded.unrequested(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
         harness.apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
@@ -372,7 +372,7 @@ class TestNodeControl {
         harness.replay(
                 s,
                 new StateRecord.JobStarted(
-                        1, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
+                        1, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "all", 60, 101));
     }
 
     @Test
@@ -380,8 +380,12 @@ class TestNodeControl {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
         runOneJob(s, nodes);
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
+        JobControl jobs = new JobControl(
+                dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder()
+                        .memoryConsumable(true)
+                        .gresNames(Set.of("gpu"))
+                        .build(),
+                1001);
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
@@ -400,8 +404,12 @@ class TestNodeControl {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
         runOneJob(s, nodes);
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
+        JobControl jobs = new JobControl(
+                dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder()
+                        .memoryConsumable(true)
+                        .gresNames(Set.of("gpu"))
+                        .build(),
+                1001);
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
@@ -425,7 +433,7 @@ class TestNodeControl {
                 new StateRecord.JobStarted(
                         1,
                         new Allocation(List.of(
-                                new Allocation.NodeShare("n1", 1, 0, 1), new Allocation.NodeShare("n2", 1, 0, 1))),
+                                Allocation.NodeShare.of("n1", 1, 0, 1), Allocation.NodeShare.of("n2", 1, 0, 1))),
                         "all",
                         60,
                         101));

@@ -100,7 +100,7 @@ class TestReservationControl {
         harness.replay(
                 state,
                 new StateRecord.JobStarted(
-                        1, new Allocation(List.of(new Allocation.NodeShare("n2", 1, 0, 1))), "p", 30, NOW - 5));
+                        1, new Allocation(List.of(Allocation.NodeShare.of("n2", 1, 0, 1))), "p", 30, NOW - 5));
         assertThat(refusal(() -> create(spec("b", "n2", 60L, "alice")))).isEqualTo(ErrorCode.NODES_BUSY);
         assertThat(refusal(() -> create(spec("b", "n2", 60L, "alice", "MAINT"))))
                 .isEqualTo(ErrorCode.NODES_BUSY);

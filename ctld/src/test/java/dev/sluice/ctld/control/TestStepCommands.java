@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** Job steps decided by the loop: placed, recorded once when they start and once when they end. */
 class TestStepCommands {
     private static final Caller ALICE = new Caller(1000, 1000, "alice");
-    private static final Allocation TWO_CPUS = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2)));
+    private static final Allocation TWO_CPUS = new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2)));
 
     private final ControlHarness harness = new ControlHarness();
     private final ClusterState state = running();

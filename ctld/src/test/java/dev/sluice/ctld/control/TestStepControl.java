@@ -15,11 +15,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TestStepControl {
-    private static final Allocation FOUR_GPUS = new Allocation(List.of(
-            new Allocation.NodeShare("node1", 4, 4000, 4, List.of(new GresGrant("gpu", "", List.of(0, 1, 2, 3), 4)))));
+    private static final Allocation FOUR_GPUS = new Allocation(List.of(Allocation.NodeShare.withGres(
+            "node1", 4, 4000, 4, List.of(new GresGrant("gpu", "", List.of(0, 1, 2, 3), 4)))));
     private static final Allocation TWO_NODES = new Allocation(List.of(
-            new Allocation.NodeShare("node1", 2, 2000, 1, List.of(new GresGrant("gpu", "", List.of(0, 1), 2))),
-            new Allocation.NodeShare("node2", 2, 2000, 1, List.of(new GresGrant("gpu", "", List.of(0, 1), 2)))));
+            Allocation.NodeShare.withGres("node1", 2, 2000, 1, List.of(new GresGrant("gpu", "", List.of(0, 1), 2))),
+            Allocation.NodeShare.withGres("node2", 2, 2000, 1, List.of(new GresGrant("gpu", "", List.of(0, 1), 2)))));
 
     private static List<StepShare> placed(Outcome outcome) {
         assertThat(outcome).isInstanceOf(Outcome.Placed.class);
@@ -100,7 +100,7 @@ class TestStepControl {
     @Test
     void anMpsShareOfTheJobIsHandedToTheStep() {
         Allocation mps = new Allocation(List.of(
-                new Allocation.NodeShare("node1", 1, 1000, 1, List.of(new GresGrant("mps", "", List.of(2), 50)))));
+                Allocation.NodeShare.withGres("node1", 1, 1000, 1, List.of(new GresGrant("mps", "", List.of(2), 50)))));
         StepShare share = placed(StepControl.place(mps, List.of(), new StepRequest(1, 0, 0, "mps:25", true)))
                 .get(0);
         assertThat(share.gres()).containsExactly(new GresGrant("mps", "", List.of(2), 25));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class TestSubmissionIds {
     private static final long NOW = 1_000_000;
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private final JobControl jobs = new JobControl(Scheduler.SelectDefaults.DEFAULT);
     private ClusterState state;
     private ControlHarness harness;
 

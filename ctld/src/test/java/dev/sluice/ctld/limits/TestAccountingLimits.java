@@ -11,7 +11,6 @@ import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class TestAccountingLimits {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.DEFAULT;
     private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits", "qos"));
 
     private ClusterState state;
@@ -75,13 +74,14 @@ class TestAccountingLimits {
     }
 
     private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
                 .schedule(state.image(), NOW, ALL, p);
     }
 
     private void start(int id, int cpus) {
         cluster.replay(new StateRecord.JobStarted(
-                id, new Allocation(List.of(new Allocation.NodeShare("n1", cpus, 0, 1))), "p", 60, NOW));
+                id, new Allocation(List.of(Allocation.NodeShare.of("n1", cpus, 0, 1))), "p", 60, NOW));
     }
 
     @Test

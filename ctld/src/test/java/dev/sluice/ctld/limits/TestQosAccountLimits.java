@@ -10,7 +10,6 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
@@ -30,8 +29,10 @@ import org.junit.jupiter.api.Test;
  */
 class TestQosAccountLimits {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT =
-            new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu"));
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.builder()
+            .memoryConsumable(true)
+            .gresNames(java.util.Set.of("gpu"))
+            .build();
     private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
 
     private ClusterState state;
@@ -77,7 +78,8 @@ class TestQosAccountLimits {
     }
 
     private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
                 .schedule(state.image(), NOW, LIMITS, p);
     }
 

@@ -93,7 +93,7 @@ class TestShareTree {
         s.replay(
                 2,
                 new StateRecord.JobStarted(
-                        id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2))), "p", 10, NOW - 100));
+                        id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2))), "p", 10, NOW - 100));
         List<ShareTree.Line> lines =
                 ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true, ShareTree.runMinutes(s.image(), NOW));
         assertThat(lines.get(0).rawUsage()).isEqualTo(200.0);

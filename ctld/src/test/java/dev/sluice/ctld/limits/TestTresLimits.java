@@ -13,7 +13,6 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
@@ -34,8 +33,10 @@ import org.junit.jupiter.api.Test;
 class TestTresLimits {
     private static final long NOW = 1_700_000_000L;
     private static final long NO = Limits.NONE;
-    private static final Scheduler.SelectDefaults SELECT =
-            new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu"));
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.builder()
+            .memoryConsumable(true)
+            .gresNames(java.util.Set.of("gpu"))
+            .build();
     private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits", "qos"));
 
     private ClusterState state;
@@ -96,7 +97,8 @@ class TestTresLimits {
     }
 
     private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
                 .schedule(state.image(), NOW, ALL, p);
     }
 

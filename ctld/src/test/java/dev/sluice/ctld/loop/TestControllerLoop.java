@@ -15,6 +15,7 @@ import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TestControllerLoop {
-    private static final Scheduler.SelectDefaults DEFAULTS = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults DEFAULTS = Scheduler.SelectDefaults.DEFAULT;
     private static final InstantSource CLOCK = InstantSource.fixed(Instant.ofEpochSecond(1_000_000));
 
     @TempDir
@@ -52,7 +53,13 @@ class TestControllerLoop {
     private ControllerLoop start(ClusterState state) throws Exception {
         Journal journal = Recovery.recover(dir, state, false).journal();
         loop = new ControllerLoop(
-                state, journal, CLOCK, new Scheduler(DEFAULTS), (e, image) -> effects.add(e), List.of(), t -> {});
+                state,
+                journal,
+                CLOCK,
+                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
+                (e, image) -> effects.add(e),
+                List.of(),
+                t -> {});
         loop.start();
         return loop;
     }
@@ -204,7 +211,13 @@ class TestControllerLoop {
         ClusterState state = state();
         Journal journal = Recovery.recover(dir, state, false).journal();
         loop = new ControllerLoop(
-                state, journal, CLOCK, new Scheduler(DEFAULTS), (e, image) -> effects.add(e), List.of(), t -> {});
+                state,
+                journal,
+                CLOCK,
+                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
+                (e, image) -> effects.add(e),
+                List.of(),
+                t -> {});
         loop.reportTimings(counted);
         loop.start();
         return counted;

@@ -30,7 +30,7 @@ class TestPendingNodeCount {
     }
 
     private int shownNodes(JobRequest request) {
-        var result = new JobControl(new Scheduler.SelectDefaults(false, 0)).submit(state, request, NOW);
+        var result = new JobControl(Scheduler.SelectDefaults.DEFAULT).submit(state, request, NOW);
         harness.replayRecords(state, result);
         var image = state.image();
         var job = image.job(result.response()).orElseThrow();

@@ -128,7 +128,7 @@ class TestAvailabilityTimelineViews {
         int first = random.nextInt(nodeCount + 1); // nodeCount names a node the cluster lacks
         for (int i = 0; i < n; i++) {
             int cpus = 1 + random.nextInt(4);
-            shares.add(new Allocation.NodeShare("n" + ((first + i) % (nodeCount + 1)), cpus, 1000L * cpus, 1));
+            shares.add(Allocation.NodeShare.of("n" + ((first + i) % (nodeCount + 1)), cpus, 1000L * cpus, 1));
         }
         return new Allocation(shares);
     }

@@ -10,7 +10,6 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.List;
@@ -23,9 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestPartitionFit {
     private static final long NOW = 1_000_000;
-    private static final Scheduler.SelectDefaults NO = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults NO = Scheduler.SelectDefaults.DEFAULT;
     private static final Scheduler.SelectDefaults ALL =
-            new Scheduler.SelectDefaults(false, 0, java.util.Set.of(), true);
+            Scheduler.SelectDefaults.builder().enforcePartLimits(true).build();
 
     private ClusterState state;
     private ControlHarness harness;
@@ -39,8 +38,8 @@ class TestPartitionFit {
     private JobReason submittedAndScheduled(JobRequest request) {
         var result = new JobControl(NO).submit(state, request, NOW);
         harness.replayRecords(state, result);
-        SchedulePlan plan = new Scheduler(new SchedulerConfig(true, 1, 86400, PriorityWeights.BASIC, NO))
-                .schedule(state.image(), NOW);
+        SchedulePlan plan =
+                new Scheduler(SchedulerConfig.builder(NO).reservationDepth(1).build()).schedule(state.image(), NOW);
         assertThat(plan.starts()).isEmpty();
         return plan.pendingReasons().get(result.response());
     }

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -74,7 +73,7 @@ class TestPreemption {
     private int running(String partition, String node, int cpus, long since, JobRequest request) {
         int id = submit(partition, request);
         cluster.replay(new StateRecord.JobStarted(
-                id, new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))), partition, 60, since));
+                id, new Allocation(List.of(Allocation.NodeShare.of(node, cpus, 0, 1))), partition, 60, since));
         return id;
     }
 
@@ -88,7 +87,7 @@ class TestPreemption {
     }
 
     private SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
-        Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, Set.of());
+        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.builder().build();
         SchedulerConfig config = new SchedulerConfig(
                 true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, policy);
         return new Scheduler(config).schedule(state.image(), NOW, Enforcement.NONE, accounting);

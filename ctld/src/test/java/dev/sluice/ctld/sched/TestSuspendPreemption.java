@@ -85,7 +85,7 @@ class TestSuspendPreemption {
 
     /** One pass, applied: its records replayed, its effects returned. */
     private List<Effect> pass() {
-        Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, Set.of());
+        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.builder().build();
         SchedulerConfig config = new SchedulerConfig(
                 true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, SUSPEND);
         SchedulePlan plan =
