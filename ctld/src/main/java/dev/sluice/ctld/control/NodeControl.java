@@ -36,10 +36,6 @@ public final class NodeControl {
     private final int slurmdTimeoutSeconds;
     private final NodePolicy policy;
 
-    public NodeControl(int slurmdTimeoutSeconds) {
-        this(slurmdTimeoutSeconds, NodePolicy.DEFAULT);
-    }
-
     /** Who the controller's own node state changes are recorded as (slurm.conf SlurmUser). */
     public String slurmUser() {
         return policy.slurmUser();

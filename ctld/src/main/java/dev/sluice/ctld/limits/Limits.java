@@ -18,38 +18,42 @@ public record Limits(
         long grpJobs,
         long grpSubmitJobs) {
     public static final long NONE = -1;
-    public static final Limits UNSET = new Limits(NONE, NONE, NONE, TresLimits.NONE, TresLimits.NONE, NONE, NONE);
+    public static final Limits UNSET = Limits.builder().build();
 
     public Limits {
         requireNonNull(grpTres, "grpTres is null");
         requireNonNull(maxTresPerJob, "maxTresPerJob is null");
     }
 
-    /** Limits on job counts, wall time and CPUs only (GrpTRES=cpu=, MaxTRES=cpu=). */
-    public Limits(long maxJobs, long maxSubmitJobs, long maxWallMinutes, long grpCpus, long maxCpusPerJob) {
-        this(maxJobs, maxSubmitJobs, maxWallMinutes, cpuCap(grpCpus), cpuCap(maxCpusPerJob), NONE, NONE);
-    }
-
-    private static TresLimits cpuCap(long cpus) {
-        return cpus == NONE ? TresLimits.NONE : new TresLimits(java.util.Map.of("cpu", cpus));
+    /** Limits to set one by one; what is not set stays {@link #NONE}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** This record's values, with the unset ones taken from {@code parent}. */
     public Limits orElse(Limits parent) {
-        return new Limits(
-                pick(maxJobs, parent.maxJobs),
-                pick(maxSubmitJobs, parent.maxSubmitJobs),
-                pick(maxWallMinutes, parent.maxWallMinutes),
-                grpTres.orElse(parent.grpTres),
-                maxTresPerJob.orElse(parent.maxTresPerJob),
-                pick(grpJobs, parent.grpJobs),
-                pick(grpSubmitJobs, parent.grpSubmitJobs));
+        return Limits.builder()
+                .maxJobs(pick(maxJobs, parent.maxJobs))
+                .maxSubmitJobs(pick(maxSubmitJobs, parent.maxSubmitJobs))
+                .maxWallMinutes(pick(maxWallMinutes, parent.maxWallMinutes))
+                .grpTres(grpTres.orElse(parent.grpTres))
+                .maxTresPerJob(maxTresPerJob.orElse(parent.maxTresPerJob))
+                .grpJobs(pick(grpJobs, parent.grpJobs))
+                .grpSubmitJobs(pick(grpSubmitJobs, parent.grpSubmitJobs))
+                .build();
     }
 
     /** The same limits with the Grp ones replaced by {@code own}'s (they are never inherited). */
     public Limits withGrpOf(Limits own) {
-        return new Limits(
-                maxJobs, maxSubmitJobs, maxWallMinutes, own.grpTres, maxTresPerJob, own.grpJobs, own.grpSubmitJobs);
+        return Limits.builder()
+                .maxJobs(maxJobs)
+                .maxSubmitJobs(maxSubmitJobs)
+                .maxWallMinutes(maxWallMinutes)
+                .grpTres(own.grpTres)
+                .maxTresPerJob(maxTresPerJob)
+                .grpJobs(own.grpJobs)
+                .grpSubmitJobs(own.grpSubmitJobs)
+                .build();
     }
 
     private static long pick(long own, long inherited) {
@@ -64,5 +68,79 @@ public record Limits(
      */
     public static long cpus(String tres) {
         return TresLimits.parse(tres).get("cpu");
+    }
+
+    /** Collects limits; each one not set stays unset ({@link #NONE}). */
+    public static final class Builder {
+        private long maxJobs = NONE;
+        private long maxSubmitJobs = NONE;
+        private long maxWallMinutes = NONE;
+        private TresLimits grpTres = TresLimits.NONE;
+        private TresLimits maxTresPerJob = TresLimits.NONE;
+        private long grpJobs = NONE;
+        private long grpSubmitJobs = NONE;
+
+        private Builder() {}
+
+        public Builder maxJobs(long value) {
+            this.maxJobs = value;
+            return this;
+        }
+
+        public Builder maxSubmitJobs(long value) {
+            this.maxSubmitJobs = value;
+            return this;
+        }
+
+        public Builder maxWallMinutes(long value) {
+            this.maxWallMinutes = value;
+            return this;
+        }
+
+        public Builder grpTres(TresLimits value) {
+            this.grpTres = value;
+            return this;
+        }
+
+        /** {@code GrpTRES=cpu=N}. */
+        public Builder grpCpus(long cpus) {
+            return grpTres(cpuCap(cpus));
+        }
+
+        public Builder maxTresPerJob(TresLimits value) {
+            this.maxTresPerJob = value;
+            return this;
+        }
+
+        /** {@code MaxTRES=cpu=N}. */
+        public Builder maxCpusPerJob(long cpus) {
+            return maxTresPerJob(cpuCap(cpus));
+        }
+
+        public Builder grpJobs(long value) {
+            this.grpJobs = value;
+            return this;
+        }
+
+        public Builder grpSubmitJobs(long value) {
+            this.grpSubmitJobs = value;
+            return this;
+        }
+
+        public Limits build() {
+            return Limits.builder()
+                    .maxJobs(maxJobs)
+                    .maxSubmitJobs(maxSubmitJobs)
+                    .maxWallMinutes(maxWallMinutes)
+                    .grpTres(grpTres)
+                    .maxTresPerJob(maxTresPerJob)
+                    .grpJobs(grpJobs)
+                    .grpSubmitJobs(grpSubmitJobs)
+                    .build();
+        }
+
+        private static TresLimits cpuCap(long cpus) {
+            return cpus == NONE ? TresLimits.NONE : new TresLimits(java.util.Map.of("cpu", cpus));
+        }
     }
 }

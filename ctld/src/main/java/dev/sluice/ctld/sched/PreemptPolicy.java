@@ -52,17 +52,8 @@ public record PreemptPolicy(
     }
 
     /** Slurm's default: preempt/none, PreemptMode=OFF. */
-    public static final PreemptPolicy NONE = new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0);
-
-    /** Without the gang scheduler. */
-    public PreemptPolicy(
-            Type type,
-            PreemptMode clusterMode,
-            Map<String, PreemptMode> partitionModes,
-            long exemptSeconds,
-            long requeueHoldBackSeconds) {
-        this(type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE);
-    }
+    public static final PreemptPolicy NONE =
+            new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, false, DEFAULT_TIME_SLICE);
 
     public PreemptPolicy {
         requireNonNull(type, "type is null");

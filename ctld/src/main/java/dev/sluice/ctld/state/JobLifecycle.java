@@ -153,8 +153,8 @@ public final class JobLifecycle {
                 yield new Transition(
                         List.of(new StateRecord.JobPreemptGraceStarted(id, now + g.graceSeconds(), now)),
                         List.of(
-                                new Effect.Signal(id, nodes, SIGCONT, false),
-                                new Effect.Signal(id, nodes, SIGTERM, false)));
+                                new Effect.Signal(id, nodes, SIGCONT, false, false),
+                                new Effect.Signal(id, nodes, SIGTERM, false, false)));
             }
             case JobEvent.Suspend s -> suspend(job, true, s.byPreemption(), now);
             case JobEvent.Resume r -> suspend(job, false, job.preemptSuspended(), now);

@@ -27,9 +27,11 @@ import org.junit.jupiter.api.Test;
 
 class AccountingEventsTest {
     /** Memory allocated (CR_Core_Memory), partitions of 8000 MB nodes. */
-    private static final AccountingEvents.Site MEMORY = new AccountingEvents.Site(true, p -> 8000, id -> 0);
+    private static final AccountingEvents.Site MEMORY =
+            AccountingEvents.Site.withoutReservations(true, p -> 8000, id -> 0);
     /** CR_Core, as the differential suite's cluster. */
-    private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000, id -> 0);
+    private static final AccountingEvents.Site CORES =
+            AccountingEvents.Site.withoutReservations(false, p -> 8000, id -> 0);
 
     private static Node node(String name, int cpus, long mem, GresInventory gres, boolean future) {
         ClusterFixture.NodeBuilder node =
@@ -81,7 +83,8 @@ class AccountingEventsTest {
     void theRecordCarriesThePriorityTheLastPassGaveTheJob() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000);
         StateRecord submitted = new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000);
-        AccountingEvents.Site ranked = new AccountingEvents.Site(false, p -> 8000, id -> id == 5 ? 4294901759L : 0);
+        AccountingEvents.Site ranked =
+                AccountingEvents.Site.withoutReservations(false, p -> 8000, id -> id == 5 ? 4294901759L : 0);
         assertThat(AccountingEvents.of(submitted, job, ranked))
                 .singleElement()
                 .satisfies(r -> assertThat(Integer.toUnsignedLong(

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** One accounting record per run of a requeued job (sacct -D), as Slurm 22.05 keeps them. */
 class AccountingRequeueTest {
-    private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000, id -> 0);
+    private static final AccountingEvents.Site CORES =
+            AccountingEvents.Site.withoutReservations(false, p -> 8000, id -> 0);
     private static final JobRequest REQUEST = WireMapper.toDomain(JobSpec.newBuilder()
             .setName("rq")
             .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\nsleep 300\n"))

@@ -24,10 +24,11 @@ import org.junit.jupiter.api.Test;
  */
 class TestJobControlSignals {
     private static final long NOW = 1_000_000;
-    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
+    private static final Caller OWNER = Caller.of(1000, 1000, "user1000");
     private static final int USR1 = 10;
 
-    private final JobControl jobs = new JobControl(Scheduler.SelectDefaults.DEFAULT);
+    private final JobControl jobs =
+            JobControl.builder(Scheduler.SelectDefaults.DEFAULT).build();
     private final ClusterState state = ClusterFixture.aCluster().configured();
     private long seq;
 

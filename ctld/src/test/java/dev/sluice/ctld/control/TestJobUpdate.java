@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestJobUpdate {
     private static final long NOW = 1_000_000;
-    private static final Caller ROOT = new Caller(0, 0, "root");
-    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
-    private static final Caller OTHER = new Caller(1001, 1001, "bob");
+    private static final Caller ROOT = Caller.of(0, 0, "root");
+    private static final Caller OWNER = Caller.of(1000, 1000, "user1000");
+    private static final Caller OTHER = Caller.of(1001, 1001, "bob");
 
     /** Partition p: two nodes, MaxTime 60 minutes. */
     private final ClusterState state = ClusterFixture.aCluster()
@@ -178,8 +178,9 @@ class TestJobUpdate {
     @Test
     void aCancelledPendingJobKeepsWhatItWaitedFor() {
         int held = job(aJob().uid(1000).hold().build(), false);
-        JobControl jobs = new JobControl(
-                dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder().build());
+        JobControl jobs = JobControl.builder(
+                        dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder().build())
+                .build();
         harness.replayRecords(state, jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW));
         assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);
         assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);

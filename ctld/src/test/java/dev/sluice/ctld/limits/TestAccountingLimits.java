@@ -43,11 +43,11 @@ class TestAccountingLimits {
     }
 
     private static Association account(String name, String parent, Limits l) {
-        return new Association(name, "", "", parent, l, List.of(), "");
+        return Association.builder(name).parent(parent).limits(l).build();
     }
 
     private static Association user(String account, String user, Limits l) {
-        return new Association(account, user, "", account, l, List.of(), "");
+        return Association.builder(account).user(user).parent(account).limits(l).build();
     }
 
     private static AccountingPolicy policy(List<Association> assocs, Qos... qos) {
@@ -61,13 +61,16 @@ class TestAccountingLimits {
 
     private static List<Association> tree(Limits userLimits, Limits accountLimits) {
         return List.of(
-                new Association("root", "", "", "", Limits.UNSET, List.of("normal", "high"), ""),
+                Association.builder("root").qos(List.of("normal", "high")).build(),
                 account("physics", "root", accountLimits),
                 user("physics", "user1000", userLimits));
     }
 
     private int submit(AccountingPolicy p, Enforcement e, JobRequest r) {
-        JobControl jobs = new JobControl(SELECT, 1000, new PolicyView(e, p));
+        JobControl jobs = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(e, p))
+                .build();
         ControlResult<Integer> out = jobs.submit(state, r, NOW - 10);
         out.records().forEach(cluster::replay);
         return out.response();
@@ -178,7 +181,8 @@ class TestAccountingLimits {
 
     @Test
     void maxSubmitJobsRefusesAtSubmitInheritedFromTheAccount() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, new Limits(-1, 2, -1, -1, -1)));
+        AccountingPolicy p =
+                policy(tree(Limits.UNSET, Limits.builder().maxSubmitJobs(2).build()));
         submit(p, ALL, Builders.aJob().build());
         submit(p, ALL, Builders.aJob().build());
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().build()))
@@ -190,7 +194,9 @@ class TestAccountingLimits {
     void qosMaxSubmitJobsPerUser() {
         AccountingPolicy p = policy(
                 tree(Limits.UNSET, Limits.UNSET),
-                Qos.builder("high").limits(new Limits(-1, 1, -1, -1, -1)).build());
+                Qos.builder("high")
+                        .limits(Limits.builder().maxSubmitJobs(1).build())
+                        .build());
         submit(p, ALL, Builders.aJob().qos("high").build());
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("high").build()))
                 .extracting(e -> ((SlurmException) e).code())
@@ -199,7 +205,7 @@ class TestAccountingLimits {
 
     @Test
     void maxJobsKeepsTheSecondJobPendingUntilTheFirstEnds() {
-        AccountingPolicy p = policy(tree(new Limits(1, -1, -1, -1, -1), Limits.UNSET));
+        AccountingPolicy p = policy(tree(Limits.builder().maxJobs(1).build(), Limits.UNSET));
         int first = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         int second = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         SchedulePlan plan = pass(p);
@@ -214,8 +220,10 @@ class TestAccountingLimits {
     @Test
     void maxWallOnAssociationAndQos() {
         AccountingPolicy p = policy(
-                tree(new Limits(-1, -1, 30, -1, -1), Limits.UNSET),
-                Qos.builder("high").limits(new Limits(-1, -1, 10, -1, -1)).build());
+                tree(Limits.builder().maxWallMinutes(30).build(), Limits.UNSET),
+                Qos.builder("high")
+                        .limits(Limits.builder().maxWallMinutes(10).build())
+                        .build());
         int assoc = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         int qos = submit(p, ALL, Builders.aJob().timeLimit(20).qos("high").build());
         int fits = submit(p, ALL, Builders.aJob().timeLimit(30).build());
@@ -228,7 +236,8 @@ class TestAccountingLimits {
 
     @Test
     void grpCpusOnTheAccountCountsEveryUserBelowIt() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, new Limits(-1, -1, -1, 4, -1)));
+        AccountingPolicy p =
+                policy(tree(Limits.UNSET, Limits.builder().grpCpus(4).build()));
         int a = submit(p, ALL, Builders.aJob().tasks(3).timeLimit(10).build());
         int b = submit(p, ALL, Builders.aJob().tasks(2).timeLimit(10).build());
         int c = submit(p, ALL, Builders.aJob().tasks(1).timeLimit(10).build());
@@ -241,8 +250,8 @@ class TestAccountingLimits {
     @Test
     void maxTresPerJobAndQosMaxJobsPerUser() {
         AccountingPolicy p = policy(
-                tree(new Limits(-1, -1, -1, -1, 2), Limits.UNSET),
-                Qos.builder("high").limits(new Limits(1, -1, -1, -1, -1)).build());
+                tree(Limits.builder().maxCpusPerJob(2).build(), Limits.UNSET),
+                Qos.builder("high").limits(Limits.builder().maxJobs(1).build()).build());
         int big = submit(p, ALL, Builders.aJob().tasks(3).timeLimit(10).build());
         int h1 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
         int h2 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());

@@ -61,18 +61,31 @@ class TestQosAccountLimits {
         return new AccountingPolicy(
                 1,
                 List.of(
-                        new Association("root", "", "", "", Limits.UNSET, List.of("normal"), ""),
-                        new Association("physics", "", "", "root", Limits.UNSET, List.of(), ""),
-                        new Association("chem", "", "", "root", Limits.UNSET, List.of(), ""),
-                        new Association("physics", "user1000", "", "physics", Limits.UNSET, List.of(), ""),
-                        new Association("physics", "user1001", "", "physics", Limits.UNSET, List.of(), ""),
-                        new Association("chem", "user1000", "", "chem", Limits.UNSET, List.of(), "")),
+                        Association.builder("root").qos(List.of("normal")).build(),
+                        Association.builder("physics").parent("root").build(),
+                        Association.builder("chem").parent("root").build(),
+                        Association.builder("physics")
+                                .user("user1000")
+                                .parent("physics")
+                                .build(),
+                        Association.builder("physics")
+                                .user("user1001")
+                                .parent("physics")
+                                .build(),
+                        Association.builder("chem")
+                                .user("user1000")
+                                .parent("chem")
+                                .build()),
                 Map.of("user1000", "physics", "user1001", "physics"),
                 Map.of("normal", normal));
     }
 
     private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(LIMITS, p)).submit(state, r, NOW - 10);
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(LIMITS, p))
+                .build()
+                .submit(state, r, NOW - 10);
         out.records().forEach(rec -> state.replay(++seq, rec));
         return out.response();
     }
@@ -123,7 +136,9 @@ class TestQosAccountLimits {
                 1,
                 capped.associations().stream()
                         .map(a -> a.account().equals("root")
-                                ? new Association("root", "", "", "", Limits.UNSET, List.of("normal", "other"), "")
+                                ? Association.builder("root")
+                                        .qos(List.of("normal", "other"))
+                                        .build()
                                 : a)
                         .toList(),
                 capped.defaultAccounts(),

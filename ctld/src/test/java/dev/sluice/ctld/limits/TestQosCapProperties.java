@@ -88,11 +88,11 @@ class TestQosCapProperties {
     private static void check(Scope scope, List<Demand> jobs, String text) {
         TresLimits caps = TresLimits.parse(text);
         List<Association> assocs = new java.util.ArrayList<>();
-        assocs.add(new Association("root", "", "", "", Limits.UNSET, List.of("normal"), ""));
+        assocs.add(Association.builder("root").qos(List.of("normal")).build());
         for (String a : ACCOUNTS) {
-            assocs.add(new Association(a, "", "", "root", Limits.UNSET, List.of(), ""));
+            assocs.add(Association.builder(a).parent("root").build());
             for (int uid : USERS) {
-                assocs.add(new Association(a, "user" + uid, "", a, Limits.UNSET, List.of(), ""));
+                assocs.add(Association.builder(a).user("user" + uid).parent(a).build());
             }
         }
         AccountingPolicy policy = new AccountingPolicy(

@@ -61,7 +61,11 @@ class TestQosUserLimits {
     }
 
     private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(LIMITS, p)).submit(state, r, NOW - 10);
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(LIMITS, p))
+                .build()
+                .submit(state, r, NOW - 10);
         out.records().forEach(rec -> state.replay(++seq, rec));
         return out.response();
     }

@@ -22,11 +22,15 @@ class TestShareTree {
     private static final PriorityWeights MF = new PriorityWeights(true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false);
 
     private static Association account(String name, String parent, long shares) {
-        return new Association(name, "", "", parent, Limits.UNSET, List.of(), "", shares);
+        return Association.builder(name).parent(parent).shares(shares).build();
     }
 
     private static Association user(String account, String user, long shares) {
-        return new Association(account, user, "", account, Limits.UNSET, List.of(), "", shares);
+        return Association.builder(account)
+                .user(user)
+                .parent(account)
+                .shares(shares)
+                .build();
     }
 
     private static final AccountingPolicy POLICY = new AccountingPolicy(

@@ -62,15 +62,15 @@ class TestTresLimits {
     }
 
     static Limits grp(String tres) {
-        return new Limits(NO, NO, NO, TresLimits.parse(tres), TresLimits.NONE, NO, NO);
+        return Limits.builder().grpTres(TresLimits.parse(tres)).build();
     }
 
     static Limits maxPerJob(String tres) {
-        return new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.parse(tres), NO, NO);
+        return Limits.builder().maxTresPerJob(TresLimits.parse(tres)).build();
     }
 
     static Limits jobs(long grpJobs, long grpSubmit) {
-        return new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, grpJobs, grpSubmit);
+        return Limits.builder().grpJobs(grpJobs).grpSubmitJobs(grpSubmit).build();
     }
 
     static AccountingPolicy policy(Limits user, Limits account, Qos... qos) {
@@ -82,16 +82,33 @@ class TestTresLimits {
         return new AccountingPolicy(
                 1,
                 List.of(
-                        new Association("root", "", "", "", Limits.UNSET, List.of("normal", "high"), ""),
-                        new Association("physics", "", "", "root", account, List.of(), ""),
-                        new Association("physics", "user1000", "", "physics", user, List.of(), ""),
-                        new Association("physics", "user1001", "", "physics", user, List.of(), "")),
+                        Association.builder("root")
+                                .qos(List.of("normal", "high"))
+                                .build(),
+                        Association.builder("physics")
+                                .parent("root")
+                                .limits(account)
+                                .build(),
+                        Association.builder("physics")
+                                .user("user1000")
+                                .parent("physics")
+                                .limits(user)
+                                .build(),
+                        Association.builder("physics")
+                                .user("user1001")
+                                .parent("physics")
+                                .limits(user)
+                                .build()),
                 Map.of("user1000", "physics", "user1001", "physics"),
                 q);
     }
 
     private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(ALL, p)).submit(state, r, NOW - 10);
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(ALL, p))
+                .build()
+                .submit(state, r, NOW - 10);
         out.records().forEach(rec -> state.replay(++seq, rec));
         return out.response();
     }
@@ -175,8 +192,10 @@ class TestTresLimits {
     @Test
     void qosGrpTresAndMaxTresPerJob() {
         Qos high = Qos.builder("high")
-                .limits(new Limits(
-                        NO, NO, NO, TresLimits.parse("gres/gpu=1"), TresLimits.parse("mem=1G,node=1"), NO, NO))
+                .limits(Limits.builder()
+                        .grpTres(TresLimits.parse("gres/gpu=1"))
+                        .maxTresPerJob(TresLimits.parse("mem=1G,node=1"))
+                        .build())
                 .build();
         AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
         int g1 = submit(p, job().qos("high").gres("gpu:1").build());
@@ -194,7 +213,7 @@ class TestTresLimits {
     @Test
     void qosGrpJobsCountsEveryUserAndGrpSubmitJobsRefuses() {
         Qos high = Qos.builder("high")
-                .limits(new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, 1, 3))
+                .limits(Limits.builder().grpJobs(1).grpSubmitJobs(3).build())
                 .build();
         AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
         int a = submit(p, job().qos("high").build());

@@ -10,6 +10,7 @@ import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
@@ -46,8 +47,8 @@ class TestJobLog {
     Path dir;
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final JobControl jobs = new JobControl(DEFAULTS);
-    private final NodeControl nodes = new NodeControl(300);
+    private final JobControl jobs = JobControl.builder(DEFAULTS).build();
+    private final NodeControl nodes = new NodeControl(300, NodePolicy.DEFAULT);
     private ControllerLoop loop;
 
     @AfterEach

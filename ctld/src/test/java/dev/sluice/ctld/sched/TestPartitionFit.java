@@ -36,7 +36,7 @@ class TestPartitionFit {
     }
 
     private JobReason submittedAndScheduled(JobRequest request) {
-        var result = new JobControl(NO).submit(state, request, NOW);
+        var result = JobControl.builder(NO).build().submit(state, request, NOW);
         harness.replayRecords(state, result);
         SchedulePlan plan =
                 new Scheduler(SchedulerConfig.builder(NO).reservationDepth(1).build()).schedule(state.image(), NOW);
@@ -57,7 +57,7 @@ class TestPartitionFit {
 
     @Test
     void enforcedLimitsRefuseAtSubmission() {
-        JobControl enforcing = new JobControl(ALL);
+        JobControl enforcing = JobControl.builder(ALL).build();
         assertThatThrownBy(() -> enforcing.submit(state, aJob().nodes(3).build(), NOW))
                 .isInstanceOfSatisfying(
                         SlurmException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_NODE_COUNT));
@@ -69,7 +69,8 @@ class TestPartitionFit {
     @Test
     void aJobWithinTheLimitsThatNoNodeCouldRunIsStillRefused() {
         // 5 CPUs on one node of 4: within the partition's 8 CPUs, but -N1 cannot hold it.
-        assertThatThrownBy(() -> new JobControl(NO)
+        assertThatThrownBy(() -> JobControl.builder(NO)
+                        .build()
                         .submit(state, aJob().nodes(1).tasks(5).build(), NOW))
                 .isInstanceOfSatisfying(
                         SlurmException.class,

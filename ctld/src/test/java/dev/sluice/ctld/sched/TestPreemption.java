@@ -83,7 +83,9 @@ class TestPreemption {
                 PreemptMode.REQUEUE,
                 Map.of("low", PreemptMode.REQUEUE, "mid", PreemptMode.CANCEL),
                 exemptSeconds,
-                121);
+                121,
+                false,
+                PreemptPolicy.DEFAULT_TIME_SLICE);
     }
 
     private SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
@@ -229,8 +231,14 @@ class TestPreemption {
         state = cluster.state();
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         int high = submit("high", aJob().tasks(1).build());
-        PreemptPolicy cancel =
-                new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
+        PreemptPolicy cancel = new PreemptPolicy(
+                PreemptPolicy.Type.PARTITION_PRIO,
+                PreemptMode.CANCEL,
+                Map.of(),
+                0,
+                121,
+                false,
+                PreemptPolicy.DEFAULT_TIME_SLICE);
 
         SchedulePlan plan = schedule(cancel);
         assertThat(plan.preemptions())
@@ -239,8 +247,8 @@ class TestPreemption {
         assertThat(applied.records()).containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, NOW));
         assertThat(applied.effects())
                 .containsExactly(
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false),
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false));
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false, false),
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false, false));
         applied.records().forEach(cluster::replay);
         applied.softChanges().forEach(c -> dev.sluice.ctld.loop.SoftState.apply(state, c));
 
@@ -266,8 +274,14 @@ class TestPreemption {
         state = cluster.state();
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         submit("high", aJob().tasks(1).build());
-        PreemptPolicy cancel =
-                new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
+        PreemptPolicy cancel = new PreemptPolicy(
+                PreemptPolicy.Type.PARTITION_PRIO,
+                PreemptMode.CANCEL,
+                Map.of(),
+                0,
+                121,
+                false,
+                PreemptPolicy.DEFAULT_TIME_SLICE);
         dev.sluice.ctld.control.PlanApplier.apply(state, schedule(cancel), NOW)
                 .records()
                 .forEach(cluster::replay);
@@ -315,7 +329,8 @@ class TestPreemption {
                                 Qos.builder("hipri")
                                         .preempts(List.of("scavenger"))
                                         .build()));
-        PreemptPolicy qos = new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
+        PreemptPolicy qos = new PreemptPolicy(
+                PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121, false, PreemptPolicy.DEFAULT_TIME_SLICE);
 
         assertThat(schedule(qos, accounting).preemptions())
                 .containsExactly(new SchedulePlan.Preempt(scavenger, PreemptMode.CANCEL, high, 121, 0));

@@ -41,8 +41,14 @@ import org.junit.jupiter.api.Test;
 class TestSuspendPreemption {
     private static final int CPUS = 4;
     private static final Map<String, Integer> TIERS = Map.of("low", 1, "mid", 2, "high", 3);
-    private static final PreemptPolicy SUSPEND =
-            new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.SUSPEND, Map.of(), 0, 121);
+    private static final PreemptPolicy SUSPEND = new PreemptPolicy(
+            PreemptPolicy.Type.PARTITION_PRIO,
+            PreemptMode.SUSPEND,
+            Map.of(),
+            0,
+            121,
+            false,
+            PreemptPolicy.DEFAULT_TIME_SLICE);
 
     private ClusterFixture cluster;
     private ClusterState state;

@@ -92,7 +92,7 @@ class TestWillRun {
 
     @Test
     void testOnlyUsesUpAJobIdButSubmitsNothing() {
-        JobControl jobs = new JobControl(SELECT);
+        JobControl jobs = JobControl.builder(SELECT).build();
         int next = state.nextJobId();
         ControlResult<JobControl.TestOnly> ok = jobs.testOnly(state, aJob().build(), NOW);
         assertThat(ok.records()).isEmpty();

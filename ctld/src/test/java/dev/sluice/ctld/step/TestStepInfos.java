@@ -107,7 +107,7 @@ class TestStepInfos {
         assertThat(RecordCodec.decode(RecordCodec.encode(7, record))).isEqualTo(record);
         assertThat(AccountingEvents.jobIdsOf(record)).containsExactly(35);
         List<AccountingRecord.Builder> out =
-                AccountingEvents.of(record, RUNNING, new AccountingEvents.Site(false, p -> 0, id -> 0));
+                AccountingEvents.of(record, RUNNING, AccountingEvents.Site.withoutReservations(false, p -> 0, id -> 0));
         assertThat(out).singleElement().satisfies(r -> {
             assertThat(r.getStep().getJobId()).isEqualTo(35);
             assertThat(r.getStep().getJobSubmitTime()).isEqualTo(1000);
