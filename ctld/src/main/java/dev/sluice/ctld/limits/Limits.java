@@ -18,7 +18,7 @@ public record Limits(
         long grpJobs,
         long grpSubmitJobs) {
     public static final long NONE = -1;
-    public static final Limits UNSET = Limits.builder().build();
+    public static final Limits UNSET = new Limits(NONE, NONE, NONE, TresLimits.NONE, TresLimits.NONE, NONE, NONE);
 
     public Limits {
         requireNonNull(grpTres, "grpTres is null");
@@ -32,28 +32,20 @@ public record Limits(
 
     /** This record's values, with the unset ones taken from {@code parent}. */
     public Limits orElse(Limits parent) {
-        return Limits.builder()
-                .maxJobs(pick(maxJobs, parent.maxJobs))
-                .maxSubmitJobs(pick(maxSubmitJobs, parent.maxSubmitJobs))
-                .maxWallMinutes(pick(maxWallMinutes, parent.maxWallMinutes))
-                .grpTres(grpTres.orElse(parent.grpTres))
-                .maxTresPerJob(maxTresPerJob.orElse(parent.maxTresPerJob))
-                .grpJobs(pick(grpJobs, parent.grpJobs))
-                .grpSubmitJobs(pick(grpSubmitJobs, parent.grpSubmitJobs))
-                .build();
+        return new Limits(
+                pick(maxJobs, parent.maxJobs),
+                pick(maxSubmitJobs, parent.maxSubmitJobs),
+                pick(maxWallMinutes, parent.maxWallMinutes),
+                grpTres.orElse(parent.grpTres),
+                maxTresPerJob.orElse(parent.maxTresPerJob),
+                pick(grpJobs, parent.grpJobs),
+                pick(grpSubmitJobs, parent.grpSubmitJobs));
     }
 
     /** The same limits with the Grp ones replaced by {@code own}'s (they are never inherited). */
     public Limits withGrpOf(Limits own) {
-        return Limits.builder()
-                .maxJobs(maxJobs)
-                .maxSubmitJobs(maxSubmitJobs)
-                .maxWallMinutes(maxWallMinutes)
-                .grpTres(own.grpTres)
-                .maxTresPerJob(maxTresPerJob)
-                .grpJobs(own.grpJobs)
-                .grpSubmitJobs(own.grpSubmitJobs)
-                .build();
+        return new Limits(
+                maxJobs, maxSubmitJobs, maxWallMinutes, own.grpTres, maxTresPerJob, own.grpJobs, own.grpSubmitJobs);
     }
 
     private static long pick(long own, long inherited) {
@@ -128,15 +120,7 @@ public record Limits(
         }
 
         public Limits build() {
-            return Limits.builder()
-                    .maxJobs(maxJobs)
-                    .maxSubmitJobs(maxSubmitJobs)
-                    .maxWallMinutes(maxWallMinutes)
-                    .grpTres(grpTres)
-                    .maxTresPerJob(maxTresPerJob)
-                    .grpJobs(grpJobs)
-                    .grpSubmitJobs(grpSubmitJobs)
-                    .build();
+            return new Limits(maxJobs, maxSubmitJobs, maxWallMinutes, grpTres, maxTresPerJob, grpJobs, grpSubmitJobs);
         }
 
         private static TresLimits cpuCap(long cpus) {

@@ -55,6 +55,17 @@ public record PreemptPolicy(
     public static final PreemptPolicy NONE =
             new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, false, DEFAULT_TIME_SLICE);
 
+    /** Preemption without the gang scheduler ({@code PreemptMode} without {@code GANG}). */
+    public static PreemptPolicy withoutGang(
+            Type type,
+            PreemptMode clusterMode,
+            Map<String, PreemptMode> partitionModes,
+            long exemptSeconds,
+            long requeueHoldBackSeconds) {
+        return new PreemptPolicy(
+                type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE);
+    }
+
     public PreemptPolicy {
         requireNonNull(type, "type is null");
         requireNonNull(clusterMode, "clusterMode is null");

@@ -194,8 +194,7 @@ class TestJobRunControl {
                 state,
                 new StateRecord.JobStarted(
                         id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, NOW + 5));
-        JobControl jobs = JobControl.builder(
-                        dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder().build())
+        JobControl jobs = JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.DEFAULT)
                 .build();
         ControlResult<Void> old = BatchEnds.complete(
                 state, "n1", id, 0, 15, JobState.CANCELLED, BatchEnds.NodeScripts.OK, "root", NOW + 6);

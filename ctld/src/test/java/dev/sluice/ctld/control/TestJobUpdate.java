@@ -178,8 +178,7 @@ class TestJobUpdate {
     @Test
     void aCancelledPendingJobKeepsWhatItWaitedFor() {
         int held = job(aJob().uid(1000).hold().build(), false);
-        JobControl jobs = JobControl.builder(
-                        dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder().build())
+        JobControl jobs = JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.DEFAULT)
                 .build();
         harness.replayRecords(state, jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW));
         assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);

@@ -88,7 +88,7 @@ class TestGangScheduling {
     }
 
     private List<Effect> pass(PreemptPolicy preempt, AccountingPolicy accounting) {
-        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.builder().build();
+        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
         SchedulerConfig config =
                 new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, select, QosPriorities.DEFAULT, preempt);
         SchedulePlan plan = new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, accounting);

@@ -78,18 +78,16 @@ class TestPreemption {
     }
 
     private static PreemptPolicy partitionPrio(long exemptSeconds) {
-        return new PreemptPolicy(
+        return PreemptPolicy.withoutGang(
                 PreemptPolicy.Type.PARTITION_PRIO,
                 PreemptMode.REQUEUE,
                 Map.of("low", PreemptMode.REQUEUE, "mid", PreemptMode.CANCEL),
                 exemptSeconds,
-                121,
-                false,
-                PreemptPolicy.DEFAULT_TIME_SLICE);
+                121);
     }
 
     private SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
-        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.builder().build();
+        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
         SchedulerConfig config = new SchedulerConfig(
                 true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, policy);
         return new Scheduler(config).schedule(state.image(), NOW, Enforcement.NONE, accounting);
@@ -231,14 +229,8 @@ class TestPreemption {
         state = cluster.state();
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         int high = submit("high", aJob().tasks(1).build());
-        PreemptPolicy cancel = new PreemptPolicy(
-                PreemptPolicy.Type.PARTITION_PRIO,
-                PreemptMode.CANCEL,
-                Map.of(),
-                0,
-                121,
-                false,
-                PreemptPolicy.DEFAULT_TIME_SLICE);
+        PreemptPolicy cancel =
+                PreemptPolicy.withoutGang(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
 
         SchedulePlan plan = schedule(cancel);
         assertThat(plan.preemptions())
@@ -274,14 +266,8 @@ class TestPreemption {
         state = cluster.state();
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         submit("high", aJob().tasks(1).build());
-        PreemptPolicy cancel = new PreemptPolicy(
-                PreemptPolicy.Type.PARTITION_PRIO,
-                PreemptMode.CANCEL,
-                Map.of(),
-                0,
-                121,
-                false,
-                PreemptPolicy.DEFAULT_TIME_SLICE);
+        PreemptPolicy cancel =
+                PreemptPolicy.withoutGang(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
         dev.sluice.ctld.control.PlanApplier.apply(state, schedule(cancel), NOW)
                 .records()
                 .forEach(cluster::replay);
@@ -329,8 +315,7 @@ class TestPreemption {
                                 Qos.builder("hipri")
                                         .preempts(List.of("scavenger"))
                                         .build()));
-        PreemptPolicy qos = new PreemptPolicy(
-                PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121, false, PreemptPolicy.DEFAULT_TIME_SLICE);
+        PreemptPolicy qos = PreemptPolicy.withoutGang(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
 
         assertThat(schedule(qos, accounting).preemptions())
                 .containsExactly(new SchedulePlan.Preempt(scavenger, PreemptMode.CANCEL, high, 121, 0));
