@@ -34,6 +34,9 @@ class TestNodeControl {
     private static final Caller ROOT = Caller.of(0, 0, "root");
     private static final Caller USER = Caller.of(1000, 1000, "alice");
     private static final NodeHardware HW = new NodeHardware(4, 1, 1, 4, 1, 8000, 0);
+    // scontrol create NodeName=c1 Feature=a100 Gres=gpu:1 State=FUTURE
+    private static final StateRecord.NodeCreated FUTURE_C1 = new StateRecord.NodeCreated(
+            "c1", new NodeEndpoint("c1", "c1", 6818), new NodeEquipment(HW, List.of("a100"), "gpu:1"), 1, true, 0);
 
     private final ControlHarness harness = new ControlHarness();
 
@@ -291,8 +294,7 @@ class TestNodeControl {
     void createAndDeleteDynamicNodes() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
-        StateRecord.NodeCreated wanted = new StateRecord.NodeCreated(
-                "c1", new NodeEndpoint("c1", "c1", 6818), new NodeEquipment(HW, List.of("a100"), "gpu:1"), 1, true, 0);
+        StateRecord.NodeCreated wanted = FUTURE_C1;
         assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Invalid user id");
         harness.apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
@@ -319,19 +321,7 @@ class TestNodeControl {
     void aDaemonStartedWithDashNForAFutureNodeBringsItUpAsCreated() {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
-        harness.apply(
-                s,
-                nodes.create(
-                        s,
-                        ROOT,
-                        List.of(new StateRecord.NodeCreated(
-                                "c1",
-                                new NodeEndpoint("c1", "c1", 6818),
-                                new NodeEquipment(HW, List.of("a100"), "gpu:1"),
-                                1,
-                                true,
-                                0)),
-                        5));
+        harness.apply(s, nodes.create(s, ROOT, List.of(FUTURE_C1), 5));
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         // slurmd -N c1 without a node line: it reports the machine it found, not a dynamic node.
         NodeHardware machine = new NodeHardware(16, 1, 2, 8, 1, 32000, 0);

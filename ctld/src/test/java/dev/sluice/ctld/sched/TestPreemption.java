@@ -173,13 +173,8 @@ class TestPreemption {
         cluster(1);
         running("low", "n1", CPUS, NOW - 30, aJob().qos("patient").build());
         submit("high", aJob().tasks(1).build());
-        AccountingPolicy accounting = new AccountingPolicy(
-                1,
-                List.of(),
-                Map.of(),
-                Map.of(
-                        "patient",
-                        Qos.builder("patient").preemptExemptSeconds(60).build()));
+        Qos patient = Qos.builder("patient").preemptExemptSeconds(60).build();
+        AccountingPolicy accounting = new AccountingPolicy(1, List.of(), Map.of(), Map.of("patient", patient));
 
         assertThat(schedule(partitionPrio(0), accounting).preemptions()).isEmpty();
         assertThat(schedule(partitionPrio(0)).preemptions()).hasSize(1);
@@ -303,18 +298,13 @@ class TestPreemption {
         int scavenger =
                 running("low", "n1", 2, NOW - 50, aJob().qos("scavenger").build());
         int high = submit("low", aJob().qos("hipri").tasks(2).build());
+        Qos cancelled = Qos.builder("scavenger").preemptMode("cancel").build();
+        Qos hipri = Qos.builder("hipri").preempts(List.of("scavenger")).build();
         AccountingPolicy accounting = new AccountingPolicy(
                 1,
                 List.of(),
                 Map.of(),
-                Map.of(
-                        "normal", Qos.builder("normal").build(),
-                        "scavenger",
-                                Qos.builder("scavenger").preemptMode("cancel").build(),
-                        "hipri",
-                                Qos.builder("hipri")
-                                        .preempts(List.of("scavenger"))
-                                        .build()));
+                Map.of("normal", Qos.builder("normal").build(), "scavenger", cancelled, "hipri", hipri));
         PreemptPolicy qos = PreemptPolicy.withoutGang(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
 
         assertThat(schedule(qos, accounting).preemptions())
