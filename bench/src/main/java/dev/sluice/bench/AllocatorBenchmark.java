@@ -44,7 +44,10 @@ public class AllocatorBenchmark {
         request = Scheduler.placementRequest(
                 Fixtures.request(1000, "gpu", 2, 2, "gpu:4", 60),
                 Fixtures.partition("gpu", List.of(), true),
-                new Scheduler.SelectDefaults(true, 0, Set.of("gpu")));
+                Scheduler.SelectDefaults.builder()
+                        .memoryConsumable(true)
+                        .gresNames(Set.of("gpu"))
+                        .build());
     }
 
     @Benchmark

@@ -7,6 +7,7 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
@@ -53,7 +54,8 @@ public final class Fixtures {
                     true,
                     List.of("gpu"),
                     1,
-                    GresPool.idle(gpus)));
+                    GresPool.idle(gpus),
+                    CoreSet.EMPTY));
         }
         return out;
     }
@@ -82,7 +84,10 @@ public final class Fixtures {
                     1));
         }
         ClusterState state = new ClusterState(
-                nodes, List.of(partition("cpu", cpuNames, true), partition("gpu", gpuNames, false)), 1);
+                nodes,
+                List.of(partition("cpu", cpuNames, true), partition("gpu", gpuNames, false)),
+                java.util.List.of(),
+                1);
         long seq = 0;
         for (Node n : nodes) {
             state.replay(
@@ -104,7 +109,11 @@ public final class Fixtures {
                     new StateRecord.JobSubmitted(
                             state.nextJobId(), request, request.partition(), request.timeLimitMinutes(), NOW - 60));
         }
-        SchedulePlan plan = new Scheduler(new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu")))
+        SchedulePlan plan = new Scheduler(
+                        dev.sluice.ctld.sched.SchedulerConfig.defaults(Scheduler.SelectDefaults.builder()
+                                .memoryConsumable(true)
+                                .gresNames(java.util.Set.of("gpu"))
+                                .build()))
                 .schedule(state.image(), NOW);
         for (SchedulePlan.Start start : plan.starts()) {
             state.replay(

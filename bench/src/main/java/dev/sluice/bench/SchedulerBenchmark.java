@@ -42,7 +42,10 @@ public class SchedulerBenchmark {
     @Setup
     public void setUp() {
         image = Fixtures.busyCluster(nodes, jobs, 1).image();
-        scheduler = new Scheduler(SchedulerConfig.defaults(new Scheduler.SelectDefaults(true, 0, Set.of("gpu"))));
+        scheduler = new Scheduler(SchedulerConfig.defaults(Scheduler.SelectDefaults.builder()
+                .memoryConsumable(true)
+                .gresNames(Set.of("gpu"))
+                .build()));
     }
 
     @Benchmark

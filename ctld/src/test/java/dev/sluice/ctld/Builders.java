@@ -6,6 +6,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
+import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.Dependency;
 import dev.sluice.ctld.state.FeatureConstraint;
 import dev.sluice.ctld.state.JobRequest;
@@ -126,7 +127,8 @@ public final class Builders {
                     up,
                     features,
                     weight,
-                    GresPool.idle(inventory()));
+                    GresPool.idle(inventory()),
+                    CoreSet.EMPTY);
         }
     }
 

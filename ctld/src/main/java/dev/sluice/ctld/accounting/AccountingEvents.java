@@ -64,8 +64,9 @@ public final class AccountingEvents {
         }
 
         /** A site whose reservations are not known (every id 0) and that tracks no license. */
-        public Site(boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
-            this(memoryConsumable, partitionMemoryMb, priority, name -> 0, java.util.Set.of());
+        public static Site withoutReservations(
+                boolean memoryConsumable, ToLongFunction<String> partitionMemoryMb, IntToLongFunction priority) {
+            return new Site(memoryConsumable, partitionMemoryMb, priority, name -> 0, java.util.Set.of());
         }
     }
 

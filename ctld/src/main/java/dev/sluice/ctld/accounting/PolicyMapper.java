@@ -51,10 +51,9 @@ public final class PolicyMapper {
         for (QosEntry q : s.getQosList()) {
             qos.put(
                     q.getName(),
-                    new Qos(
-                            q.getName(),
-                            Integer.toUnsignedLong(q.getPriority()),
-                            new Limits(
+                    Qos.builder(q.getName())
+                            .priority(Integer.toUnsignedLong(q.getPriority()))
+                            .limits(new Limits(
                                     q.hasMaxJobsPerUser() ? Integer.toUnsignedLong(q.getMaxJobsPerUser()) : Limits.NONE,
                                     q.hasMaxSubmitJobsPerUser()
                                             ? Integer.toUnsignedLong(q.getMaxSubmitJobsPerUser())
@@ -63,17 +62,20 @@ public final class PolicyMapper {
                                     TresLimits.parse(q.getGrpTres()),
                                     TresLimits.parse(q.getMaxTresPerJob()),
                                     q.hasGrpJobs() ? Integer.toUnsignedLong(q.getGrpJobs()) : Limits.NONE,
-                                    q.hasGrpSubmitJobs() ? Integer.toUnsignedLong(q.getGrpSubmitJobs()) : Limits.NONE),
-                            q.getPreemptList().stream()
-                                    .map(n -> n.toLowerCase(Locale.ROOT))
-                                    .toList(),
-                            q.getPreemptMode(),
-                            Integer.toUnsignedLong(q.getGraceTimeSeconds()),
-                            q.hasPreemptExemptSeconds()
-                                    ? Integer.toUnsignedLong(q.getPreemptExemptSeconds())
-                                    : Qos.EXEMPT_UNSET,
-                            TresLimits.parse(q.getMaxTresPerAccount()),
-                            TresLimits.parse(q.getMaxTresPerUser())));
+                                    q.hasGrpSubmitJobs() ? Integer.toUnsignedLong(q.getGrpSubmitJobs()) : Limits.NONE))
+                            .caps(new Qos.HolderCaps(
+                                    TresLimits.parse(q.getMaxTresPerAccount()),
+                                    TresLimits.parse(q.getMaxTresPerUser())))
+                            .preemption(new Qos.Preemption(
+                                    q.getPreemptList().stream()
+                                            .map(n -> n.toLowerCase(Locale.ROOT))
+                                            .toList(),
+                                    q.getPreemptMode(),
+                                    Integer.toUnsignedLong(q.getGraceTimeSeconds()),
+                                    q.hasPreemptExemptSeconds()
+                                            ? Integer.toUnsignedLong(q.getPreemptExemptSeconds())
+                                            : Qos.EXEMPT_UNSET))
+                            .build());
         }
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
     }

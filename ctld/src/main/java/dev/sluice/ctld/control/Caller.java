@@ -15,8 +15,8 @@ public record Caller(int uid, int gid, String userName, boolean operator) {
     }
 
     /** A caller who is an operator only when root. */
-    public Caller(int uid, int gid, String userName) {
-        this(uid, gid, userName, uid == 0);
+    public static Caller of(int uid, int gid, String userName) {
+        return new Caller(uid, gid, userName, uid == 0);
     }
 
     public boolean isOperator() {

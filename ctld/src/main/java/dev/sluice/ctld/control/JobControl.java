@@ -39,20 +39,43 @@ public final class JobControl {
 
     private final PolicyView limits;
 
-    public JobControl(Scheduler.SelectDefaults defaults, int maxArraySize) {
-        this(defaults, maxArraySize, PolicyView.OFF);
+    private JobControl(Builder b) {
+        this.defaults = b.defaults;
+        this.licenses = b.defaults.licenses();
+        this.maxArraySize = b.maxArraySize;
+        this.limits = b.limits;
     }
 
-    /** @param limits AccountingStorageEnforce and the associations and QOS it checks */
-    public JobControl(Scheduler.SelectDefaults defaults, int maxArraySize, PolicyView limits) {
-        this.defaults = defaults;
-        this.licenses = defaults.licenses();
-        this.maxArraySize = maxArraySize;
-        this.limits = limits;
+    /** Job handlers with the allocator's {@code defaults}, Slurm's MaxArraySize and no limits enforced. */
+    public static Builder builder(Scheduler.SelectDefaults defaults) {
+        return new Builder(defaults);
     }
 
-    public JobControl(Scheduler.SelectDefaults defaults) {
-        this(defaults, ArrayRequest.DEFAULT_MAX_ARRAY_SIZE);
+    /** Collects what job handling depends on; what is not set keeps Slurm's default. */
+    public static final class Builder {
+        private final Scheduler.SelectDefaults defaults;
+        private int maxArraySize = ArrayRequest.DEFAULT_MAX_ARRAY_SIZE;
+        private PolicyView limits = PolicyView.OFF;
+
+        private Builder(Scheduler.SelectDefaults defaults) {
+            this.defaults = java.util.Objects.requireNonNull(defaults, "defaults is null");
+        }
+
+        /** slurm.conf's {@code MaxArraySize}. */
+        public Builder maxArraySize(int value) {
+            this.maxArraySize = value;
+            return this;
+        }
+
+        /** AccountingStorageEnforce and the associations and QOS it checks. */
+        public Builder limits(PolicyView value) {
+            this.limits = value;
+            return this;
+        }
+
+        public JobControl build() {
+            return new JobControl(this);
+        }
     }
 
     /**
@@ -270,7 +293,7 @@ public final class JobControl {
                 continue;
             }
             if (ending) {
-                Transition cancelled = JobLifecycle.apply(job, new JobEvent.Cancel(requid), now);
+                Transition cancelled = JobLifecycle.apply(job, JobEvent.Cancel.by(requid), now);
                 records.addAll(cancelled.records());
                 effects.addAll(cancelled.effects());
                 if (!job.request().launch().script().isEmpty()) {

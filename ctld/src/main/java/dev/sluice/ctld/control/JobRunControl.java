@@ -101,7 +101,8 @@ public final class JobRunControl {
                 }
                 throw new SlurmException(ErrorCode.JOB_NOT_SUSPENDED);
             }
-            Transition changed = JobLifecycle.apply(job, suspend ? new JobEvent.Suspend() : new JobEvent.Resume(), now);
+            Transition changed =
+                    JobLifecycle.apply(job, suspend ? JobEvent.Suspend.byCommand() : new JobEvent.Resume(), now);
             records.addAll(changed.records());
             effects.addAll(changed.effects());
         }

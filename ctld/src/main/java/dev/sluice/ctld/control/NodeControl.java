@@ -36,10 +36,6 @@ public final class NodeControl {
     private final int slurmdTimeoutSeconds;
     private final NodePolicy policy;
 
-    public NodeControl(int slurmdTimeoutSeconds) {
-        this(slurmdTimeoutSeconds, NodePolicy.DEFAULT);
-    }
-
     /** Who the controller's own node state changes are recorded as (slurm.conf SlurmUser). */
     public String slurmUser() {
         return policy.slurmUser();
@@ -161,21 +157,12 @@ public final class NodeControl {
                 throw new SlurmException(ErrorCode.INVALID_NODE_NAME, "Duplicate node name " + n.name());
             }
             try {
-                NodeRegistration.inventory(n.gres());
+                NodeRegistration.inventory(n.equipment().gres());
             } catch (IllegalArgumentException e) {
                 throw new SlurmException(ErrorCode.INVALID_GRES, e.getMessage());
             }
-            records.add(new StateRecord.NodeCreated(
-                    n.name(),
-                    n.hostname(),
-                    n.addr(),
-                    n.port(),
-                    n.hardware(),
-                    n.features(),
-                    n.gres(),
-                    n.weight(),
-                    n.future(),
-                    now));
+            records.add(
+                    new StateRecord.NodeCreated(n.name(), n.endpoint(), n.equipment(), n.weight(), n.future(), now));
         }
         return ControlResult.of(records, List.of(), null);
     }

@@ -13,16 +13,12 @@ package dev.sluice.ctld.control;
  * @param slurmUser {@code SlurmUser} (default root): the user of the controller's own reasons
  */
 public record NodePolicy(int returnToService, boolean configOverrides, String slurmUser) {
-    public static final NodePolicy DEFAULT = new NodePolicy(0, false);
+    public static final NodePolicy DEFAULT = new NodePolicy(0, false, "root");
 
     public NodePolicy {
         if (returnToService < 0 || returnToService > 2) {
             throw new IllegalArgumentException("ReturnToService must be 0, 1 or 2: " + returnToService);
         }
         java.util.Objects.requireNonNull(slurmUser, "slurmUser is null");
-    }
-
-    public NodePolicy(int returnToService, boolean configOverrides) {
-        this(returnToService, configOverrides, "root");
     }
 }

@@ -80,7 +80,7 @@ public final class StepCommands {
         JobStep step = started(
                 job, stepId, wanted.name(), shares, nodeList, wanted.request().exclusive(), now);
         JobSteps after = mine.with(
-                new RunningStep(step, wanted.request().exclusive(), shares, wanted.srunHost(), wanted.srunPid()));
+                RunningStep.started(step, wanted.request().exclusive(), shares, wanted.srunHost(), wanted.srunPid()));
         List<StateRecord> records = new ArrayList<>(swept.records());
         records.addAll(
                 JobLifecycle.apply(job, new JobEvent.StepStarted(step), now).records());

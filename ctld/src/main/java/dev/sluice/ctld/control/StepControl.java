@@ -39,8 +39,10 @@ public final class StepControl {
             nodeList = List.copyOf(nodeList);
         }
 
-        public StepRequest(int numTasks, int numNodes, int cpusPerTask, String gres, boolean exclusive) {
-            this(numTasks, numNodes, cpusPerTask, gres, exclusive, List.of(), 0, 0);
+        /** A step placed anywhere in the job ({@code -w}, {@code -r} and {@code --gpus-per-task} unset). */
+        public static StepRequest anywhere(
+                int numTasks, int numNodes, int cpusPerTask, String gres, boolean exclusive) {
+            return new StepRequest(numTasks, numNodes, cpusPerTask, gres, exclusive, List.of(), 0, 0);
         }
     }
 

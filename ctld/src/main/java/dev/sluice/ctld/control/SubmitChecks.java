@@ -7,6 +7,7 @@ import dev.sluice.ctld.sched.ReservationAdmission;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
@@ -105,7 +106,8 @@ final class SubmitChecks {
                 true,
                 node.features(),
                 node.weight(),
-                GresPool.idle(node.gres()));
+                GresPool.idle(node.gres()),
+                CoreSet.EMPTY);
     }
 
     /** The partition a job asked for (the first of a list that exists), or the default one. */

@@ -20,29 +20,9 @@ public record Association(
         long shares,
         long id) {
 
-    /** Not numbered by dbd (0). */
-    public Association(
-            String account,
-            String user,
-            String partition,
-            String parent,
-            Limits limits,
-            List<String> qos,
-            String defaultQos,
-            long shares) {
-        this(account, user, partition, parent, limits, qos, defaultQos, shares, 0);
-    }
-
-    /** With Slurm's default of 1 share. */
-    public Association(
-            String account,
-            String user,
-            String partition,
-            String parent,
-            Limits limits,
-            List<String> qos,
-            String defaultQos) {
-        this(account, user, partition, parent, limits, qos, defaultQos, 1, 0);
+    /** An association of {@code account}: the account's own until {@link Builder#user} names a user. */
+    public static Builder builder(String account) {
+        return new Builder(account);
     }
 
     public Association {
@@ -57,5 +37,70 @@ public record Association(
 
     public boolean isUser() {
         return !user.isEmpty();
+    }
+
+    /**
+     * Collects an association; what is not set keeps sacctmgr's default: no user, partition or
+     * parent, no limits, the parent's QOS list, 1 share, not numbered by dbd.
+     */
+    public static final class Builder {
+        private final String account;
+        private String user = "";
+        private String partition = "";
+        private String parent = "";
+        private Limits limits = Limits.UNSET;
+        private List<String> qos = List.of();
+        private String defaultQos = "";
+        private long shares = 1;
+        private long id;
+
+        private Builder(String account) {
+            this.account = requireNonNull(account, "account is null");
+        }
+
+        public Builder user(String value) {
+            this.user = value;
+            return this;
+        }
+
+        public Builder partition(String value) {
+            this.partition = value;
+            return this;
+        }
+
+        public Builder parent(String value) {
+            this.parent = value;
+            return this;
+        }
+
+        public Builder limits(Limits value) {
+            this.limits = value;
+            return this;
+        }
+
+        public Builder qos(List<String> value) {
+            this.qos = value;
+            return this;
+        }
+
+        public Builder defaultQos(String value) {
+            this.defaultQos = value;
+            return this;
+        }
+
+        /** {@code Fairshare=}. */
+        public Builder shares(long value) {
+            this.shares = value;
+            return this;
+        }
+
+        public Builder id(long value) {
+            this.id = value;
+            return this;
+        }
+
+        public Association build() {
+            return new Association(account, user, partition, parent, limits, qos, defaultQos, shares, id);
+        }
     }
 }

@@ -53,11 +53,11 @@ public final class LimitGate {
             if (grp != null) {
                 return qosGrp(grp);
             }
-            String perAccount = qos.maxTresPerAccount().exceeded(usage.qosAccountTres(qos.name(), account), wanted);
+            String perAccount = qos.caps().perAccount().exceeded(usage.qosAccountTres(qos.name(), account), wanted);
             if (perAccount != null) {
                 return maxPerAccount(perAccount);
             }
-            String perUser = qos.maxTresPerUser().exceeded(usage.qosUserTres(qos.name(), user), wanted);
+            String perUser = qos.caps().perUser().exceeded(usage.qosUserTres(qos.name(), user), wanted);
             if (perUser != null) {
                 return qosMaxPerUser(perUser);
             }

@@ -25,13 +25,9 @@ public record Limits(
         requireNonNull(maxTresPerJob, "maxTresPerJob is null");
     }
 
-    /** Limits on job counts, wall time and CPUs only (GrpTRES=cpu=, MaxTRES=cpu=). */
-    public Limits(long maxJobs, long maxSubmitJobs, long maxWallMinutes, long grpCpus, long maxCpusPerJob) {
-        this(maxJobs, maxSubmitJobs, maxWallMinutes, cpuCap(grpCpus), cpuCap(maxCpusPerJob), NONE, NONE);
-    }
-
-    private static TresLimits cpuCap(long cpus) {
-        return cpus == NONE ? TresLimits.NONE : new TresLimits(java.util.Map.of("cpu", cpus));
+    /** Limits to set one by one; what is not set stays {@link #NONE}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** This record's values, with the unset ones taken from {@code parent}. */
@@ -64,5 +60,71 @@ public record Limits(
      */
     public static long cpus(String tres) {
         return TresLimits.parse(tres).get("cpu");
+    }
+
+    /** Collects limits; each one not set stays unset ({@link #NONE}). */
+    public static final class Builder {
+        private long maxJobs = NONE;
+        private long maxSubmitJobs = NONE;
+        private long maxWallMinutes = NONE;
+        private TresLimits grpTres = TresLimits.NONE;
+        private TresLimits maxTresPerJob = TresLimits.NONE;
+        private long grpJobs = NONE;
+        private long grpSubmitJobs = NONE;
+
+        private Builder() {}
+
+        public Builder maxJobs(long value) {
+            this.maxJobs = value;
+            return this;
+        }
+
+        public Builder maxSubmitJobs(long value) {
+            this.maxSubmitJobs = value;
+            return this;
+        }
+
+        public Builder maxWallMinutes(long value) {
+            this.maxWallMinutes = value;
+            return this;
+        }
+
+        public Builder grpTres(TresLimits value) {
+            this.grpTres = value;
+            return this;
+        }
+
+        /** {@code GrpTRES=cpu=N}. */
+        public Builder grpCpus(long cpus) {
+            return grpTres(cpuCap(cpus));
+        }
+
+        public Builder maxTresPerJob(TresLimits value) {
+            this.maxTresPerJob = value;
+            return this;
+        }
+
+        /** {@code MaxTRES=cpu=N}. */
+        public Builder maxCpusPerJob(long cpus) {
+            return maxTresPerJob(cpuCap(cpus));
+        }
+
+        public Builder grpJobs(long value) {
+            this.grpJobs = value;
+            return this;
+        }
+
+        public Builder grpSubmitJobs(long value) {
+            this.grpSubmitJobs = value;
+            return this;
+        }
+
+        public Limits build() {
+            return new Limits(maxJobs, maxSubmitJobs, maxWallMinutes, grpTres, maxTresPerJob, grpJobs, grpSubmitJobs);
+        }
+
+        private static TresLimits cpuCap(long cpus) {
+            return cpus == NONE ? TresLimits.NONE : new TresLimits(java.util.Map.of("cpu", cpus));
+        }
     }
 }

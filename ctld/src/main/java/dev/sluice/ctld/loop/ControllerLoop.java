@@ -77,19 +77,9 @@ public final class ControllerLoop implements AutoCloseable {
     /**
      * @param periodic commands run about once a second (silence checks, purges)
      * @param fatal called when state can no longer be saved; the process must stop
+     * @param observer sees every journalled record and shares each batch's sync (accounting;
+     *     {@link JournalObserver#NONE} where nothing listens)
      */
-    public ControllerLoop(
-            ClusterState state,
-            Journal journal,
-            InstantSource clock,
-            Scheduler scheduler,
-            EffectSink effects,
-            List<Command<?>> periodic,
-            Consumer<Throwable> fatal) {
-        this(state, journal, clock, scheduler, effects, periodic, fatal, JournalObserver.NONE);
-    }
-
-    /** @param observer sees every journalled record and shares each batch's sync (accounting) */
     public ControllerLoop(
             ClusterState state,
             Journal journal,

@@ -125,10 +125,13 @@ public final class RecordCodec {
             case StateRecord.NodeCreated r ->
                 e.setNodeCreated(NodeCreatedRecord.newBuilder()
                         .setName(r.name())
-                        .setHostname(r.hostname())
-                        .setAddr(r.addr())
-                        .setPort(r.port())
-                        .setHardware(hardware(r.hardware(), r.gres(), r.features()))
+                        .setHostname(r.endpoint().hostname())
+                        .setAddr(r.endpoint().addr())
+                        .setPort(r.endpoint().port())
+                        .setHardware(hardware(
+                                r.equipment().hardware(),
+                                r.equipment().gres(),
+                                r.equipment().features()))
                         .setWeight(r.weight())
                         .setFuture(r.future()));
             case StateRecord.ReservationSaved r -> e.setReservationSaved(ReservationCodec.saved(r.reservation()));
@@ -259,12 +262,11 @@ public final class RecordCodec {
                 NodeCreatedRecord r = e.getNodeCreated();
                 yield new StateRecord.NodeCreated(
                         r.getName(),
-                        r.getHostname(),
-                        r.getAddr(),
-                        r.getPort(),
-                        hardware(r.getHardware()),
-                        r.getHardware().getFeaturesList(),
-                        r.getHardware().getGres(),
+                        new NodeEndpoint(r.getHostname(), r.getAddr(), r.getPort()),
+                        new NodeEquipment(
+                                hardware(r.getHardware()),
+                                r.getHardware().getFeaturesList(),
+                                r.getHardware().getGres()),
                         r.getWeight(),
                         r.getFuture(),
                         t);

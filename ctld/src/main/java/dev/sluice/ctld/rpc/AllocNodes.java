@@ -20,10 +20,6 @@ final class AllocNodes implements UnaryOperator<String> {
     private final UnaryOperator<String> lookup;
     private final Map<String, String> known = new ConcurrentHashMap<>();
 
-    AllocNodes() {
-        this(AllocNodes::resolve);
-    }
-
     /** @param lookup host name to the name its address resolves back to (tests give their own) */
     AllocNodes(UnaryOperator<String> lookup) {
         this.lookup = lookup;
@@ -37,7 +33,7 @@ final class AllocNodes implements UnaryOperator<String> {
         return known.computeIfAbsent(submitHost, lookup);
     }
 
-    private static String resolve(String host) {
+    static String resolve(String host) {
         try {
             InetAddress forward = InetAddress.getByName(host);
             // A fresh address object without the name: getHostName() then asks the resolver.

@@ -64,17 +64,6 @@ public final class ClientApiHandler {
     private final JobRequests jobRequests;
 
     public ClientApiHandler(
-            ControllerLoop loop, JobControl jobs, NodeControl nodes, CtldConfig config, long startTime) {
-        this(
-                loop,
-                jobs,
-                nodes,
-                config,
-                startTime,
-                Reconfigurer.fixed(config.files().configFiles(), config.files().showConfig()));
-    }
-
-    public ClientApiHandler(
             ControllerLoop loop,
             JobControl jobs,
             NodeControl nodes,
@@ -300,7 +289,7 @@ public final class ClientApiHandler {
                 loop.scheduler().config().select().licenses(), loop.image().jobs());
     }
 
-    private final AllocNodes allocNodes = new AllocNodes();
+    private final AllocNodes allocNodes = new AllocNodes(AllocNodes::resolve);
 
     private ImageQueries queries() {
         return new ImageQueries(

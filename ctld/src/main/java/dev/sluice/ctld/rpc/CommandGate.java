@@ -33,10 +33,6 @@ public final class CommandGate {
     private final InstantSource clock;
     private final RpcTimings timings;
 
-    public CommandGate(ClientApiHandler handler, RequestAuthenticator authenticator, InstantSource clock) {
-        this(handler, authenticator, clock, RpcTimings.NONE);
-    }
-
     /** @param timings told the method and duration of every network request served (metrics) */
     public CommandGate(
             ClientApiHandler handler, RequestAuthenticator authenticator, InstantSource clock, RpcTimings timings) {

@@ -7,6 +7,8 @@ import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.text.ControlCharacters;
+import dev.sluice.ctld.state.NodeEndpoint;
+import dev.sluice.ctld.state.NodeEquipment;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
@@ -42,12 +44,14 @@ final class NodeAdmin {
             boolean future = state.equals("FUTURE") || state.equals("CLOUD");
             out.add(new StateRecord.NodeCreated(
                     n.name(),
-                    n.address().hostname(),
-                    n.address().addr(),
-                    n.address().port(),
-                    NodeHardware.configured(n.hardware()),
-                    n.features(),
-                    n.gres().raw(),
+                    new NodeEndpoint(
+                            n.address().hostname(),
+                            n.address().addr(),
+                            n.address().port()),
+                    new NodeEquipment(
+                            NodeHardware.configured(n.hardware()),
+                            n.features(),
+                            n.gres().raw()),
                     (int) Math.min(Integer.MAX_VALUE, n.weight()),
                     future,
                     0));

@@ -67,11 +67,10 @@ public final class NodeRegistryService implements BindableService {
 
     private NodeReadings readings = new NodeReadings();
 
-    public NodeRegistryService(ControllerLoop loop, NodeControl nodes, String clusterName, int heartbeatSeconds) {
-        this(loop, nodes, clusterName, heartbeatSeconds, NodeRegistryService::resolves);
-    }
-
-    /** @param resolves whether a node address resolves here (tests replace the resolver) */
+    /**
+     * @param resolves whether a node address resolves here: {@link #resolves(String)} (name
+     *     service), or a test's own
+     */
     public NodeRegistryService(
             ControllerLoop loop,
             NodeControl nodes,
@@ -119,7 +118,8 @@ public final class NodeRegistryService implements BindableService {
         return zone >= 0 ? text.substring(0, zone) : text;
     }
 
-    private static boolean resolves(String addr) {
+    /** Whether {@code addr} resolves through the name service. */
+    public static boolean resolves(String addr) {
         try {
             InetAddress.getAllByName(addr);
             return true;

@@ -101,7 +101,7 @@ final class GangShare {
                     // Resumed or suspended by this very pass: the cores change hands next pass.
                     return Optional.empty();
                 }
-                victims.add(new Preemption.Victim(m.id(), PreemptMode.SUSPEND, 0));
+                victims.add(new Preemption.Victim(m.id(), PreemptMode.SUSPEND, 0, false));
             }
         }
         return Optional.of(new Preemption.Plan(victims, allocation));

@@ -52,16 +52,18 @@ public record PreemptPolicy(
     }
 
     /** Slurm's default: preempt/none, PreemptMode=OFF. */
-    public static final PreemptPolicy NONE = new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0);
+    public static final PreemptPolicy NONE =
+            new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, false, DEFAULT_TIME_SLICE);
 
-    /** Without the gang scheduler. */
-    public PreemptPolicy(
+    /** Preemption without the gang scheduler ({@code PreemptMode} without {@code GANG}). */
+    public static PreemptPolicy withoutGang(
             Type type,
             PreemptMode clusterMode,
             Map<String, PreemptMode> partitionModes,
             long exemptSeconds,
             long requeueHoldBackSeconds) {
-        this(type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE);
+        return new PreemptPolicy(
+                type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE);
     }
 
     public PreemptPolicy {
@@ -91,7 +93,8 @@ public record PreemptPolicy(
                 Optional<Qos> qos = Optional.ofNullable(accounting.qos().get(qosOf(preemptor)));
                 String theirs = qosOf(victim);
                 yield !theirs.equals(qosOf(preemptor))
-                        && qos.map(q -> q.preempt().contains(theirs)).orElse(false);
+                        && qos.map(q -> q.preemption().preempts().contains(theirs))
+                                .orElse(false);
             }
         };
     }
@@ -104,7 +107,7 @@ public record PreemptPolicy(
         Optional<PreemptMode> own = Optional.empty();
         if (type == Type.QOS) {
             own = Optional.ofNullable(accounting.qos().get(qosOf(victim)))
-                    .flatMap(q -> PreemptMode.parse(q.preemptMode()));
+                    .flatMap(q -> PreemptMode.parse(q.preemption().mode()));
         }
         if (own.isEmpty() && vp != null) {
             own = Optional.ofNullable(partitionModes.get(vp.name()));
@@ -127,7 +130,7 @@ public record PreemptPolicy(
         }
         if (type == Type.QOS) {
             return Optional.ofNullable(accounting.qos().get(qosOf(victim)))
-                    .map(Qos::graceSeconds)
+                    .map(q -> q.preemption().graceSeconds())
                     .orElse(0L);
         }
         return vp == null ? 0 : vp.scheduling().graceTimeSeconds();
@@ -139,7 +142,7 @@ public record PreemptPolicy(
      */
     public boolean exempt(Job victim, long now, AccountingPolicy accounting) {
         long exempt = Optional.ofNullable(accounting.qos().get(qosOf(victim)))
-                .map(Qos::preemptExemptSeconds)
+                .map(q -> q.preemption().exemptSeconds())
                 .filter(s -> s >= 0)
                 .orElse(exemptSeconds);
         return exempt > 0 && victim.runSeconds(now) < exempt;

@@ -49,11 +49,7 @@ final class Preemption {
      * victim that Slurm's gang scheduler leaves running beside its preemptor, as it suspends
      * only for a job of its own partition or of a higher PriorityTier (compat 166).
      */
-    record Victim(int jobId, PreemptMode mode, long graceSeconds, boolean runsOn) {
-        Victim(int jobId, PreemptMode mode, long graceSeconds) {
-            this(jobId, mode, graceSeconds, false);
-        }
-    }
+    record Victim(int jobId, PreemptMode mode, long graceSeconds, boolean runsOn) {}
 
     /** The victims and where the preemptor will run once they are gone. */
     record Plan(List<Victim> victims, Allocation allocation) {

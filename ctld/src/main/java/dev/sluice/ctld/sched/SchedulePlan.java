@@ -26,40 +26,6 @@ public record SchedulePlan(
         List<Preempt> preemptions,
         List<Integer> resumes) {
 
-    /** A plan that resumes nothing. */
-    public SchedulePlan(
-            List<Start> starts,
-            List<Integer> cancels,
-            Map<Integer, JobReason> pendingReasons,
-            Map<Integer, Long> expectedStarts,
-            Map<Integer, Long> priorities,
-            Map<Integer, String> details,
-            Map<Integer, Allocation> reservations,
-            List<Preempt> preemptions) {
-        this(
-                starts,
-                cancels,
-                pendingReasons,
-                expectedStarts,
-                priorities,
-                details,
-                reservations,
-                preemptions,
-                List.of());
-    }
-
-    /** A plan that preempts nothing. */
-    public SchedulePlan(
-            List<Start> starts,
-            List<Integer> cancels,
-            Map<Integer, JobReason> pendingReasons,
-            Map<Integer, Long> expectedStarts,
-            Map<Integer, Long> priorities,
-            Map<Integer, String> details,
-            Map<Integer, Allocation> reservations) {
-        this(starts, cancels, pendingReasons, expectedStarts, priorities, details, reservations, List.of());
-    }
-
     public SchedulePlan {
         starts = List.copyOf(starts);
         cancels = List.copyOf(cancels);

@@ -43,10 +43,6 @@ public final class Scheduler {
         this.config = config;
     }
 
-    public Scheduler(SelectDefaults defaults) {
-        this(SchedulerConfig.defaults(defaults));
-    }
-
     /** The settings this scheduler was made with (slurm.conf as last read). */
     public SchedulerConfig config() {
         return config;
@@ -76,19 +72,55 @@ public final class Scheduler {
             java.util.Objects.requireNonNull(licenses, "licenses is null");
         }
 
-        /** Without licenses. */
-        public SelectDefaults(
-                boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames, boolean enforcePartLimits) {
-            this(memoryConsumable, defMemPerCpuMb, gresNames, enforcePartLimits, Licenses.NONE);
+        /**
+         * slurm.conf's defaults: memory not consumable, no DefMemPerCPU, no GRES, {@code
+         * EnforcePartLimits=NO}, no licenses.
+         */
+        public static final SelectDefaults DEFAULT = builder().build();
+
+        public static Builder builder() {
+            return new Builder();
         }
 
-        /** With Slurm's default {@code EnforcePartLimits=NO}. */
-        public SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb, Set<String> gresNames) {
-            this(memoryConsumable, defMemPerCpuMb, gresNames, false);
-        }
+        /** Collects the allocator's defaults; what is not set keeps slurm.conf's default. */
+        public static final class Builder {
+            private boolean memoryConsumable;
+            private long defMemPerCpuMb;
+            private Set<String> gresNames = Set.of();
+            private boolean enforcePartLimits;
+            private Licenses licenses = Licenses.NONE;
 
-        public SelectDefaults(boolean memoryConsumable, long defMemPerCpuMb) {
-            this(memoryConsumable, defMemPerCpuMb, Set.of());
+            private Builder() {}
+
+            /** {@code SelectTypeParameters} with memory ({@code CR_*_Memory}). */
+            public Builder memoryConsumable(boolean value) {
+                this.memoryConsumable = value;
+                return this;
+            }
+
+            public Builder defMemPerCpuMb(long value) {
+                this.defMemPerCpuMb = value;
+                return this;
+            }
+
+            public Builder gresNames(Set<String> value) {
+                this.gresNames = value;
+                return this;
+            }
+
+            public Builder enforcePartLimits(boolean value) {
+                this.enforcePartLimits = value;
+                return this;
+            }
+
+            public Builder licenses(Licenses value) {
+                this.licenses = value;
+                return this;
+            }
+
+            public SelectDefaults build() {
+                return new SelectDefaults(memoryConsumable, defMemPerCpuMb, gresNames, enforcePartLimits, licenses);
+            }
         }
     }
 

@@ -20,30 +20,17 @@ public record SchedulerConfig(
         QosPriorities qos,
         PreemptPolicy preempt) {
 
-    /** Without preemption (preempt/none). */
-    public SchedulerConfig(
-            boolean backfill,
-            int reservationDepth,
-            long windowSeconds,
-            PriorityWeights priority,
-            Scheduler.SelectDefaults select,
-            QosPriorities qos) {
-        this(backfill, reservationDepth, windowSeconds, priority, select, qos, PreemptPolicy.NONE);
-    }
-
-    /** With only Slurm's default QOS known ({@link QosPriorities#DEFAULT}). */
-    public SchedulerConfig(
-            boolean backfill,
-            int reservationDepth,
-            long windowSeconds,
-            PriorityWeights priority,
-            Scheduler.SelectDefaults select) {
-        this(backfill, reservationDepth, windowSeconds, priority, select, QosPriorities.DEFAULT);
-    }
-
     /** Slurm's defaults: sched/backfill, bf_max_job_test=500, bf_window=1 day, priority/basic. */
     public static SchedulerConfig defaults(Scheduler.SelectDefaults select) {
-        return new SchedulerConfig(true, 500, 86400, PriorityWeights.BASIC, select);
+        return builder(select).build();
+    }
+
+    /**
+     * Slurm's defaults to change from: sched/backfill, bf_max_job_test=500, bf_window=1 day,
+     * priority/basic, only the default QOS known, preempt/none.
+     */
+    public static Builder builder(Scheduler.SelectDefaults select) {
+        return new Builder(select);
     }
 
     public SchedulerConfig {
@@ -53,6 +40,58 @@ public record SchedulerConfig(
         requireNonNull(preempt, "preempt is null");
         if (reservationDepth < 0) {
             throw new IllegalArgumentException("reservationDepth must not be negative");
+        }
+    }
+
+    /** Collects a scheduler's settings; what is not set keeps Slurm's default. */
+    public static final class Builder {
+        private final Scheduler.SelectDefaults select;
+        private boolean backfill = true;
+        private int reservationDepth = 500;
+        private long windowSeconds = 86400;
+        private PriorityWeights priority = PriorityWeights.BASIC;
+        private QosPriorities qos = QosPriorities.DEFAULT;
+        private PreemptPolicy preempt = PreemptPolicy.NONE;
+
+        private Builder(Scheduler.SelectDefaults select) {
+            this.select = requireNonNull(select, "select is null");
+        }
+
+        /** {@code SchedulerType=sched/backfill} (else sched/builtin). */
+        public Builder backfill(boolean value) {
+            this.backfill = value;
+            return this;
+        }
+
+        /** {@code bf_max_job_test}. */
+        public Builder reservationDepth(int value) {
+            this.reservationDepth = value;
+            return this;
+        }
+
+        /** {@code bf_window}, in seconds. */
+        public Builder windowSeconds(long value) {
+            this.windowSeconds = value;
+            return this;
+        }
+
+        public Builder priority(PriorityWeights value) {
+            this.priority = value;
+            return this;
+        }
+
+        public Builder qos(QosPriorities value) {
+            this.qos = value;
+            return this;
+        }
+
+        public Builder preempt(PreemptPolicy value) {
+            this.preempt = value;
+            return this;
+        }
+
+        public SchedulerConfig build() {
+            return new SchedulerConfig(backfill, reservationDepth, windowSeconds, priority, select, qos, preempt);
         }
     }
 }

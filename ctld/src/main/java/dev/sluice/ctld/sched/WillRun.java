@@ -37,8 +37,12 @@ public final class WillRun {
                 image.tables().withJobs(jobs, byId),
                 image.queue(),
                 image.runs());
-        SchedulerConfig deep = new SchedulerConfig(
-                config.backfill(), Integer.MAX_VALUE, config.windowSeconds(), config.priority(), config.select());
+        SchedulerConfig deep = SchedulerConfig.builder(config.select())
+                .backfill(config.backfill())
+                .reservationDepth(Integer.MAX_VALUE)
+                .windowSeconds(config.windowSeconds())
+                .priority(config.priority())
+                .build();
         // --begin in the future: the pass is made as of that time, when the job may first start.
         long at = Math.max(now, candidate.eligibleTime());
         SchedulePlan plan = new Scheduler(deep).schedule(with, at);

@@ -38,19 +38,6 @@ public record NodeCapacity(
         requireNonNull(busyCores, "busyCores is null");
     }
 
-    public NodeCapacity(
-            String name,
-            NodeHardware hardware,
-            int freeCpus,
-            long freeMemoryMb,
-            boolean idle,
-            boolean schedulable,
-            List<String> features,
-            int weight,
-            GresPool gres) {
-        this(name, hardware, freeCpus, freeMemoryMb, idle, schedulable, features, weight, gres, CoreSet.EMPTY);
-    }
-
     /** Cores on the node: its CPUs over its threads per core. */
     public int cores() {
         return Math.max(1, hardware.cpus() / hardware.threadsPerCore());

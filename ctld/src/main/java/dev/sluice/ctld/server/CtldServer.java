@@ -164,7 +164,10 @@ public final class CtldServer implements AutoCloseable {
         PolicyView limits = acct.isPresent()
                 ? new PolicyView(AccountingSettings.enforcement(config), AccountingPolicy.EMPTY)
                 : PolicyView.OFF;
-        JobControl jobs = new JobControl(defaults, config.jobs().maxArraySize(), limits);
+        JobControl jobs = JobControl.builder(defaults)
+                .maxArraySize(config.jobs().maxArraySize())
+                .limits(limits)
+                .build();
         NodeControl nodes = new NodeControl(
                 config.timers().slurmdTimeoutSeconds(), config.topology().nodePolicy());
         NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config, auth) : null;
@@ -294,7 +297,8 @@ public final class CtldServer implements AutoCloseable {
                                         loop,
                                         nodes,
                                         config.clusterName(),
-                                        heartbeatSeconds(config.timers().slurmdTimeoutSeconds()))
+                                        heartbeatSeconds(config.timers().slurmdTimeoutSeconds()),
+                                        NodeRegistryService::resolves)
                                 .reportingTo(readings),
                         DaemonAuth.CTLD))
                 .build()

@@ -29,12 +29,14 @@ public record Allocation(List<NodeShare> nodes) {
             cores = List.copyOf(cores);
         }
 
-        public NodeShare(String node, int cpus, long memoryMb, int tasks, List<GresGrant> gres) {
-            this(node, cpus, memoryMb, tasks, gres, List.of());
+        /** A share with no GRES and no cores recorded: it counts against the node's CPUs only. */
+        public static NodeShare of(String node, int cpus, long memoryMb, int tasks) {
+            return new NodeShare(node, cpus, memoryMb, tasks, List.of(), List.of());
         }
 
-        public NodeShare(String node, int cpus, long memoryMb, int tasks) {
-            this(node, cpus, memoryMb, tasks, List.of());
+        /** A share with GRES and no cores recorded. */
+        public static NodeShare withGres(String node, int cpus, long memoryMb, int tasks, List<GresGrant> gres) {
+            return new NodeShare(node, cpus, memoryMb, tasks, gres, List.of());
         }
 
         /** Units of {@code name} held here (GPUs, or the MPS/shard amount). */

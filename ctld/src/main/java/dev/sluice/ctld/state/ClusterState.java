@@ -50,10 +50,6 @@ public final class ClusterState implements ClusterView {
     private long sequence;
     private Reservations reservations = Reservations.NONE;
 
-    public ClusterState(Collection<Node> configuredNodes, List<Partition> partitions, int firstJobId) {
-        this(configuredNodes, partitions, List.of(), firstJobId);
-    }
-
     /** @param memberships which partitions dynamic nodes join, and by what */
     public ClusterState(
             Collection<Node> configuredNodes,

@@ -28,10 +28,6 @@ public sealed interface Effect {
         public Signal {
             nodes = List.copyOf(nodes);
         }
-
-        public Signal(int jobId, List<String> nodes, int signal, boolean batchOnly) {
-            this(jobId, nodes, signal, batchOnly, false);
-        }
     }
 
     /**

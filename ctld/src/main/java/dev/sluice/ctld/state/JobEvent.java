@@ -33,12 +33,14 @@ public sealed interface JobEvent {
             requireNonNull(waiting, "waiting is null");
         }
 
-        public Cancel(int requid) {
-            this(requid, JobReason.NONE);
+        /** Cancelled by {@code requid}, with no waiting reason to keep. */
+        public static Cancel by(int requid) {
+            return new Cancel(requid, JobReason.NONE);
         }
 
-        public Cancel() {
-            this(StateRecord.JobEnded.NOBODY);
+        /** Cancelled by no one known ({@link StateRecord.JobEnded#NOBODY}). */
+        public static Cancel byNobody() {
+            return by(StateRecord.JobEnded.NOBODY);
         }
     }
 
@@ -73,11 +75,7 @@ public sealed interface JobEvent {
      * @param byOperator whose hold a requeuehold puts on it (JobHeldAdmin, else JobHeldUser)
      * @param holdBackSeconds how long the job then waits (BeginTime) before it may start again
      */
-    record Requeue(boolean held, boolean byOperator, long holdBackSeconds) implements JobEvent {
-        public Requeue(boolean held, boolean byOperator) {
-            this(held, byOperator, 0);
-        }
-    }
+    record Requeue(boolean held, boolean byOperator, long holdBackSeconds) implements JobEvent {}
 
     /**
      * A job of higher priority needs its resources ({@code PreemptType}): it ends PREEMPTED, or
@@ -96,8 +94,9 @@ public sealed interface JobEvent {
      * ({@code PreemptMode=SUSPEND}): the preemptor takes the job's resources until it resumes.
      */
     record Suspend(boolean byPreemption) implements JobEvent {
-        public Suspend() {
-            this(false);
+        /** {@code scontrol suspend}. */
+        public static Suspend byCommand() {
+            return new Suspend(false);
         }
     }
 

@@ -117,7 +117,7 @@ public final class JobLifecycle {
             case JobEvent.AllocationEnded a -> {
                 if (from == JobPhase.PENDING) {
                     // The user gave up waiting.
-                    yield apply(job, new JobEvent.Cancel(job.request().owner().uid()), now);
+                    yield apply(job, JobEvent.Cancel.by(job.request().owner().uid()), now);
                 }
                 JobState end = byStatus(a.status());
                 yield ended(job, end, a.status(), endReason(end), true, now);
@@ -153,8 +153,8 @@ public final class JobLifecycle {
                 yield new Transition(
                         List.of(new StateRecord.JobPreemptGraceStarted(id, now + g.graceSeconds(), now)),
                         List.of(
-                                new Effect.Signal(id, nodes, SIGCONT, false),
-                                new Effect.Signal(id, nodes, SIGTERM, false)));
+                                new Effect.Signal(id, nodes, SIGCONT, false, false),
+                                new Effect.Signal(id, nodes, SIGTERM, false, false)));
             }
             case JobEvent.Suspend s -> suspend(job, true, s.byPreemption(), now);
             case JobEvent.Resume r -> suspend(job, false, job.preemptSuspended(), now);

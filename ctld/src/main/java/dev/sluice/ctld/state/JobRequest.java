@@ -151,11 +151,6 @@ public record JobRequest(
         public static final Placement NONE =
                 new Placement(NodeNames.NONE, NodeNames.NONE, FeatureConstraint.NONE, false, false);
 
-        /** Without {@code --oversubscribe}. */
-        public Placement(NodeNames reqNodes, NodeNames excludeNodes, FeatureConstraint constraint, boolean exclusive) {
-            this(reqNodes, excludeNodes, constraint, exclusive, false);
-        }
-
         public Placement {
             requireNonNull(reqNodes, "reqNodes is null");
             requireNonNull(excludeNodes, "excludeNodes is null");

@@ -52,10 +52,10 @@ final class NodeTable {
         }
         Node created = Node.created(
                 r.name(),
-                new NodeEndpoint(r.hostname(), r.addr(), r.port()),
-                r.hardware(),
-                r.features(),
-                inventory(r.gres()),
+                r.endpoint(),
+                r.equipment().hardware(),
+                r.equipment().features(),
+                inventory(r.equipment().gres()),
                 r.weight());
         if (r.future()) {
             created = created.withAdmin(NodeAdmin.FUTURE);

@@ -138,7 +138,7 @@ final class NodeUsage {
     NodeView view(Node node, boolean responding) {
         Held held = byNode.get(node.name());
         if (held == null) {
-            return new NodeView(node, 0, 0, 0, responding, GresPool.idle(node.gres()), CoreSet.EMPTY, 0);
+            return new NodeView(node, 0, 0, 0, responding, GresPool.idle(node.gres()), CoreSet.EMPTY, 0, 0);
         }
         int lentCores = 0;
         for (int core : held.lent.keySet()) {

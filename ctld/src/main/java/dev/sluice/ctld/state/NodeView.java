@@ -38,22 +38,6 @@ public record NodeView(
         requireNonNull(busyCores, "busyCores is null");
     }
 
-    public NodeView(
-            Node node,
-            int allocCpus,
-            long allocMemoryMb,
-            int runningJobs,
-            boolean responding,
-            GresPool gres,
-            CoreSet busyCores,
-            long lastBusyTime) {
-        this(node, allocCpus, allocMemoryMb, runningJobs, responding, gres, busyCores, lastBusyTime, 0);
-    }
-
-    public NodeView(Node node, int allocCpus, long allocMemoryMb, int runningJobs, boolean responding, GresPool gres) {
-        this(node, allocCpus, allocMemoryMb, runningJobs, responding, gres, CoreSet.EMPTY, 0);
-    }
-
     public String name() {
         return node.name();
     }

@@ -21,8 +21,9 @@ public record RunningStep(
     }
 
     /** A step just started. */
-    public RunningStep(JobStep step, boolean exclusive, List<StepShare> shares, String srunHost, int srunPid) {
-        this(step, exclusive, shares, srunHost, srunPid, false);
+    public static RunningStep started(
+            JobStep step, boolean exclusive, List<StepShare> shares, String srunHost, int srunPid) {
+        return new RunningStep(step, exclusive, shares, srunHost, srunPid, false);
     }
 
     /** The same step, cancelled. */

@@ -169,29 +169,18 @@ public sealed interface StateRecord {
 
     /**
      * {@code scontrol create NodeName=...}: a dynamic node that exists before (or without) a
-     * daemon registering it.
+     * daemon registering it. Its {@code equipment} carries the node line's {@code Feature=} and
+     * {@code Gres=}, as a dynamic node's registration does.
      *
-     * @param gres the {@code Gres=} list as written ({@code gpu:a100:2})
+     * @param future {@code State=FUTURE} (or CLOUD): the node waits for its daemon to register
      */
     record NodeCreated(
-            String name,
-            String hostname,
-            String addr,
-            int port,
-            NodeHardware hardware,
-            List<String> features,
-            String gres,
-            int weight,
-            boolean future,
-            long time)
+            String name, NodeEndpoint endpoint, NodeEquipment equipment, int weight, boolean future, long time)
             implements StateRecord {
         public NodeCreated {
             requireNonNull(name, "name is null");
-            requireNonNull(hostname, "hostname is null");
-            requireNonNull(addr, "addr is null");
-            requireNonNull(hardware, "hardware is null");
-            features = List.copyOf(features);
-            requireNonNull(gres, "gres is null");
+            requireNonNull(endpoint, "endpoint is null");
+            requireNonNull(equipment, "equipment is null");
         }
     }
 

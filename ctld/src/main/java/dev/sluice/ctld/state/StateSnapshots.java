@@ -34,12 +34,8 @@ final class StateSnapshots {
                 // Absent from slurm.conf: the snapshot must bring the node itself.
                 out.add(new StateRecord.NodeCreated(
                         n.name(),
-                        n.hostname(),
-                        n.addr(),
-                        n.port(),
-                        n.hardware(),
-                        n.features(),
-                        gres,
+                        new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                        new NodeEquipment(n.hardware(), features, gres),
                         n.weight(),
                         n.future(),
                         0));

@@ -27,9 +27,11 @@ import org.junit.jupiter.api.Test;
 
 class AccountingEventsTest {
     /** Memory allocated (CR_Core_Memory), partitions of 8000 MB nodes. */
-    private static final AccountingEvents.Site MEMORY = new AccountingEvents.Site(true, p -> 8000, id -> 0);
+    private static final AccountingEvents.Site MEMORY =
+            AccountingEvents.Site.withoutReservations(true, p -> 8000, id -> 0);
     /** CR_Core, as the differential suite's cluster. */
-    private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000, id -> 0);
+    private static final AccountingEvents.Site CORES =
+            AccountingEvents.Site.withoutReservations(false, p -> 8000, id -> 0);
 
     private static Node node(String name, int cpus, long mem, GresInventory gres, boolean future) {
         ClusterFixture.NodeBuilder node =
@@ -74,14 +76,15 @@ class AccountingEventsTest {
             .setCpusPerTask(2)
             .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
             .build());
-    private static final Allocation ALLOC = new Allocation(
-            List.of(new Allocation.NodeShare("n1", 2, 512, 1), new Allocation.NodeShare("n2", 2, 512, 1)));
+    private static final Allocation ALLOC =
+            new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 512, 1), Allocation.NodeShare.of("n2", 2, 512, 1)));
 
     @Test
     void theRecordCarriesThePriorityTheLastPassGaveTheJob() {
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000);
         StateRecord submitted = new StateRecord.JobSubmitted(5, REQUEST, "gpu", 60, 1000);
-        AccountingEvents.Site ranked = new AccountingEvents.Site(false, p -> 8000, id -> id == 5 ? 4294901759L : 0);
+        AccountingEvents.Site ranked =
+                AccountingEvents.Site.withoutReservations(false, p -> 8000, id -> id == 5 ? 4294901759L : 0);
         assertThat(AccountingEvents.of(submitted, job, ranked))
                 .singleElement()
                 .satisfies(r -> assertThat(Integer.toUnsignedLong(
@@ -233,7 +236,7 @@ class AccountingEventsTest {
         // Slurm 22.05 with CR_Core, sbatch --mem=1000 -c2 --gres=gpu:2: AllocTRES
         // billing=2,cpu=2,gres/gpu=2,node=1; its batch step cpu=2,gres/gpu=2,mem=0,node=1.
         var gpus = List.of(new dev.sluice.ctld.gres.GresGrant("gpu", "", List.of(0, 1), 2));
-        Allocation alloc = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 1000, 1, gpus)));
+        Allocation alloc = new Allocation(List.of(Allocation.NodeShare.withGres("n1", 2, 1000, 1, gpus)));
         Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(alloc, 1010, 60, "gpu");
         var out = AccountingEvents.of(new StateRecord.JobStarted(5, alloc, "gpu", 60, 1010), job, CORES);
         assertThat(out.get(0).getJob().getAccountingJob().getAllocTres())

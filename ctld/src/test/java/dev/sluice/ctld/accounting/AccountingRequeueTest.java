@@ -20,14 +20,15 @@ import org.junit.jupiter.api.Test;
 
 /** One accounting record per run of a requeued job (sacct -D), as Slurm 22.05 keeps them. */
 class AccountingRequeueTest {
-    private static final AccountingEvents.Site CORES = new AccountingEvents.Site(false, p -> 8000, id -> 0);
+    private static final AccountingEvents.Site CORES =
+            AccountingEvents.Site.withoutReservations(false, p -> 8000, id -> 0);
     private static final JobRequest REQUEST = WireMapper.toDomain(JobSpec.newBuilder()
             .setName("rq")
             .setScript(com.google.protobuf.ByteString.copyFromUtf8("#!/bin/sh\nsleep 300\n"))
             .setNumTasks(1)
             .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
             .build());
-    private static final Allocation ALLOC = new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1)));
+    private static final Allocation ALLOC = new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1)));
 
     private static Job running() {
         return Job.submitted(7, REQUEST, "gpu", 60, 1000).started(ALLOC, 1010, 60, "gpu");

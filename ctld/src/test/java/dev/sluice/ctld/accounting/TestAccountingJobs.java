@@ -30,8 +30,8 @@ class TestAccountingJobs {
     /** AccountingStorageTRES=license/matlab: the jobs' other licenses are not TRES. */
     private static final java.util.Set<String> TRACKED = java.util.Set.of("matlab");
 
-    private static final Allocation TWO_NODES = new Allocation(
-            List.of(new Allocation.NodeShare("n1", 2, 512, 1), new Allocation.NodeShare("n2", 2, 512, 1)));
+    private static final Allocation TWO_NODES =
+            new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 512, 1), Allocation.NodeShare.of("n2", 2, 512, 1)));
 
     private static List<Job> jobs() {
         JobRequest simple = Builders.aJob().name("simple").build();

@@ -18,9 +18,9 @@ class TestPolicyMapperQos {
                 .addQos(QosEntry.newBuilder().setName("normal").setMaxTresPerAccount("cpu=4,mem=2G,gres/gpu=1"))
                 .addQos(QosEntry.newBuilder().setName("open"))
                 .build());
-        assertThat(p.qos().get("normal").maxTresPerAccount().caps())
+        assertThat(p.qos().get("normal").caps().perAccount().caps())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 4L, "mem", 2048L, "gres/gpu", 1L));
-        assertThat(p.qos().get("open").maxTresPerAccount()).isEqualTo(TresLimits.NONE);
+        assertThat(p.qos().get("open").caps().perAccount()).isEqualTo(TresLimits.NONE);
     }
 
     @Test
@@ -30,9 +30,9 @@ class TestPolicyMapperQos {
                 .addQos(QosEntry.newBuilder().setName("normal").setMaxTresPerUser("cpu=8,node=2"))
                 .addQos(QosEntry.newBuilder().setName("open"))
                 .build());
-        assertThat(p.qos().get("normal").maxTresPerUser().caps())
+        assertThat(p.qos().get("normal").caps().perUser().caps())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 8L, "node", 2L));
-        assertThat(p.qos().get("normal").maxTresPerAccount()).isEqualTo(TresLimits.NONE);
-        assertThat(p.qos().get("open").maxTresPerUser()).isEqualTo(TresLimits.NONE);
+        assertThat(p.qos().get("normal").caps().perAccount()).isEqualTo(TresLimits.NONE);
+        assertThat(p.qos().get("open").caps().perUser()).isEqualTo(TresLimits.NONE);
     }
 }

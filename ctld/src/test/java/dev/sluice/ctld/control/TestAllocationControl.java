@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class TestAllocationControl {
     private static final long NOW = 1_000_000;
-    private static final Caller OWNER = new Caller(1000, 1000, "alice");
+    private static final Caller OWNER = Caller.of(1000, 1000, "alice");
     private final ClusterState state = ClusterFixture.aCluster().configured();
     private long seq;
 
@@ -29,7 +29,7 @@ class TestAllocationControl {
                     ++seq,
                     new StateRecord.JobStarted(
                             id,
-                            new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))),
+                            new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))),
                             "p",
                             limitMinutes,
                             NOW - startedSecondsAgo));
@@ -66,7 +66,7 @@ class TestAllocationControl {
         assertThatThrownBy(() -> AllocationControl.complete(state, OWNER, batch, 0, NOW))
                 .hasMessageContaining("batch job");
         int other = job(aJob().script("").build(), 60, 10);
-        assertThatThrownBy(() -> AllocationControl.complete(state, new Caller(1001, 1001, "bob"), other, 0, NOW))
+        assertThatThrownBy(() -> AllocationControl.complete(state, Caller.of(1001, 1001, "bob"), other, 0, NOW))
                 .hasMessage("Access/permission denied");
         assertThatThrownBy(() -> AllocationControl.complete(state, OWNER, 99, 0, NOW))
                 .hasMessage("Invalid job id specified");

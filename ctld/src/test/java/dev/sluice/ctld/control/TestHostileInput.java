@@ -28,14 +28,15 @@ import org.junit.jupiter.api.Test;
  */
 class TestHostileInput {
     private static final long NOW = 1_000_000;
-    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
+    private static final Caller OWNER = Caller.of(1000, 1000, "user1000");
 
     private final ClusterState state = ClusterFixture.aCluster()
             .nodes(
                     ClusterFixture.aNode("n1").memory(8000),
                     ClusterFixture.aNode("n2").memory(6000))
             .configured();
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private final JobControl jobs =
+            JobControl.builder(Scheduler.SelectDefaults.DEFAULT).build();
 
     private static JobSpec.Builder plain() {
         return JobSpec.newBuilder()
@@ -136,8 +137,9 @@ class TestHostileInput {
 
     @Test
     void aNodeReasonEveryoneSeesInSinfoIsCheckedToo() {
-        Caller root = new Caller(0, 0, "root");
-        assertThat(refusal(() -> new NodeControl(300).update(state, root, List.of("n1"), "DRAIN", "disk\nn2 down", NOW))
+        Caller root = Caller.of(0, 0, "root");
+        assertThat(refusal(() -> new NodeControl(300, NodePolicy.DEFAULT)
+                                .update(state, root, List.of("n1"), "DRAIN", "disk\nn2 down", NOW))
                         .getMessage())
                 .isEqualTo("Invalid Reason: control character \\n is not allowed");
     }

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /** Cancelling array tasks by the names users type: 7, 7_1, 7_[0-2]. */
 class TestJobControlArrays {
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
-    private final Caller owner = new Caller(1000, 1000, "user1000");
+    private final JobControl jobs =
+            JobControl.builder(Scheduler.SelectDefaults.DEFAULT).build();
+    private final Caller owner = Caller.of(1000, 1000, "user1000");
     private ClusterState state;
     private final ControlHarness harness = new ControlHarness();
 
@@ -89,7 +90,7 @@ class TestJobControlArrays {
                 .isInstanceOf(SlurmException.class)
                 .extracting(e -> ((SlurmException) e).code())
                 .isEqualTo(ErrorCode.INVALID_JOB_ID);
-        assertThatThrownBy(() -> jobs.signal(state, new Caller(2000, 2000, "other"), array + "_0", 0, true, false, 200))
+        assertThatThrownBy(() -> jobs.signal(state, Caller.of(2000, 2000, "other"), array + "_0", 0, true, false, 200))
                 .isInstanceOf(SlurmException.class)
                 .extracting(e -> ((SlurmException) e).code())
                 .isEqualTo(ErrorCode.ACCESS_DENIED);

@@ -24,10 +24,11 @@ import org.junit.jupiter.api.Test;
  */
 class TestJobControlSignals {
     private static final long NOW = 1_000_000;
-    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
+    private static final Caller OWNER = Caller.of(1000, 1000, "user1000");
     private static final int USR1 = 10;
 
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private final JobControl jobs =
+            JobControl.builder(Scheduler.SelectDefaults.DEFAULT).build();
     private final ClusterState state = ClusterFixture.aCluster().configured();
     private long seq;
 
@@ -38,7 +39,7 @@ class TestJobControlSignals {
             state.replay(
                     ++seq,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW - 10));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, NOW - 10));
         }
         return id;
     }

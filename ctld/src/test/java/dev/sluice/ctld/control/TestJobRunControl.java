@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestJobRunControl {
     private static final long NOW = 1_000_000;
-    private static final Caller ROOT = new Caller(0, 0, "root");
-    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
-    private static final Caller OTHER = new Caller(1001, 1001, "bob");
+    private static final Caller ROOT = Caller.of(0, 0, "root");
+    private static final Caller OWNER = Caller.of(1000, 1000, "user1000");
+    private static final Caller OTHER = Caller.of(1001, 1001, "bob");
 
     private final ClusterState state = ClusterFixture.aCluster().configured();
     private final ControlHarness harness = new ControlHarness();
@@ -40,7 +40,7 @@ class TestJobRunControl {
             harness.replay(
                     state,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, startedAt));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, startedAt));
         }
         return id;
     }
@@ -107,7 +107,9 @@ class TestJobRunControl {
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
         harness.replayRecords(
                 state,
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false))
+                JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder()
+                                .build())
+                        .build()
                         .hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
         assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
@@ -191,9 +193,9 @@ class TestJobRunControl {
         harness.replay(
                 state,
                 new StateRecord.JobStarted(
-                        id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 10, NOW + 5));
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
+                        id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, NOW + 5));
+        JobControl jobs = JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.DEFAULT)
+                .build();
         ControlResult<Void> old = BatchEnds.complete(
                 state, "n1", id, 0, 15, JobState.CANCELLED, BatchEnds.NodeScripts.OK, "root", NOW + 6);
         assertThat(old.records()).isEmpty();

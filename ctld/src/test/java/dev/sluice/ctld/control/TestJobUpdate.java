@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestJobUpdate {
     private static final long NOW = 1_000_000;
-    private static final Caller ROOT = new Caller(0, 0, "root");
-    private static final Caller OWNER = new Caller(1000, 1000, "user1000");
-    private static final Caller OTHER = new Caller(1001, 1001, "bob");
+    private static final Caller ROOT = Caller.of(0, 0, "root");
+    private static final Caller OWNER = Caller.of(1000, 1000, "user1000");
+    private static final Caller OTHER = Caller.of(1001, 1001, "bob");
 
     /** Partition p: two nodes, MaxTime 60 minutes. */
     private final ClusterState state = ClusterFixture.aCluster()
@@ -52,7 +52,7 @@ class TestJobUpdate {
             harness.replay(
                     state,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 10, NOW - 100));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 10, NOW - 100));
         }
         return id;
     }
@@ -178,8 +178,8 @@ class TestJobUpdate {
     @Test
     void aCancelledPendingJobKeepsWhatItWaitedFor() {
         int held = job(aJob().uid(1000).hold().build(), false);
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false));
+        JobControl jobs = JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.DEFAULT)
+                .build();
         harness.replayRecords(state, jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW));
         assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);
         assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);

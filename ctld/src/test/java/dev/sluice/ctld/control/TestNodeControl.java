@@ -31,9 +31,12 @@ import org.junit.jupiter.api.Test;
 
 /** Registration checks, silence, ReturnToService, updates, create and delete, without threads. */
 class TestNodeControl {
-    private static final Caller ROOT = new Caller(0, 0, "root");
-    private static final Caller USER = new Caller(1000, 1000, "alice");
+    private static final Caller ROOT = Caller.of(0, 0, "root");
+    private static final Caller USER = Caller.of(1000, 1000, "alice");
     private static final NodeHardware HW = new NodeHardware(4, 1, 1, 4, 1, 8000, 0);
+    // scontrol create NodeName=c1 Feature=a100 Gres=gpu:1 State=FUTURE
+    private static final StateRecord.NodeCreated FUTURE_C1 = new StateRecord.NodeCreated(
+            "c1", new NodeEndpoint("c1", "c1", 6818), new NodeEquipment(HW, List.of("a100"), "gpu:1"), 1, true, 0);
 
     private final ControlHarness harness = new ControlHarness();
 
@@ -86,15 +89,15 @@ class TestNodeControl {
     @Test
     void fewerCpusOrLessMemoryDrainUnlessConfigOverrides() {
         ClusterState s = state();
-        harness.apply(s, new NodeControl(300).register(s, reg("n1", found(2, 8000, Map.of())), 10));
+        harness.apply(s, new NodeControl(300, NodePolicy.DEFAULT).register(s, reg("n1", found(2, 8000, Map.of())), 10));
         assertThat(s.node("n1").reason()).isEqualTo("Low CPUs");
 
         ClusterState m = state();
-        harness.apply(m, new NodeControl(300).register(m, reg("n1", found(4, 4000, Map.of())), 10));
+        harness.apply(m, new NodeControl(300, NodePolicy.DEFAULT).register(m, reg("n1", found(4, 4000, Map.of())), 10));
         assertThat(m.node("n1").reason()).isEqualTo("Low RealMemory (reported:4000 < 100.00% of configured:8000)");
 
         ClusterState o = state();
-        NodeControl overrides = new NodeControl(300, new NodePolicy(0, true));
+        NodeControl overrides = new NodeControl(300, new NodePolicy(0, true, "root"));
         harness.apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 3L))), 10));
         assertThat(o.node("n1").drain()).isFalse();
         // ...but a missing GPU is never believed away.
@@ -105,7 +108,10 @@ class TestNodeControl {
     @Test
     void enoughOrMoreIsAccepted() {
         ClusterState s = state();
-        harness.apply(s, new NodeControl(300).register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
+        harness.apply(
+                s,
+                new NodeControl(300, NodePolicy.DEFAULT)
+                        .register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
         assertThat(s.node("n1").drain()).isFalse();
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
     }
@@ -113,7 +119,7 @@ class TestNodeControl {
     @Test
     void silenceDownsTheNodeAndFailsOrRequeuesItsJobs() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(30);
+        NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         harness.replay(s, new StateRecord.JobSubmitted(1, Builders.aJob().build(), "all", 60, 100));
         harness.replay(
@@ -122,7 +128,7 @@ class TestNodeControl {
             harness.replay(
                     s,
                     new StateRecord.JobStarted(
-                            id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
+                            id, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "all", 60, 101));
         }
         assertThat(nodes.checkSilence(s, 130).records()).isEmpty();
         ControlResult<Void> r = nodes.checkSilence(s, 131);
@@ -143,7 +149,7 @@ class TestNodeControl {
     @Test
     void silenceKeepsAnAdministratorsDrainReason() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(30);
+        NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         harness.apply(s, nodes.update(s, ROOT, List.of("n1"), "DRAIN", "bad fan", 105));
         harness.apply(s, nodes.checkSilence(s, 200));
@@ -162,13 +168,13 @@ class TestNodeControl {
 
     @Test
     void returnToServiceDecidesWhetherADownNodeComesBack() {
-        NodeControl rts0 = new NodeControl(30, new NodePolicy(0, false));
+        NodeControl rts0 = new NodeControl(30, new NodePolicy(0, false, "root"));
         ClusterState s0 = silentNode(rts0);
         harness.apply(s0, rts0.register(s0, reg("n1", Optional.empty()), 1100));
         assertThat(s0.node("n1").down()).as("ReturnToService=0").isTrue();
         assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain(NodeFlag.NOT_RESPONDING);
 
-        NodeControl rts1 = new NodeControl(30, new NodePolicy(1, false));
+        NodeControl rts1 = new NodeControl(30, new NodePolicy(1, false, "root"));
         ClusterState s1 = silentNode(rts1);
         harness.apply(s1, rts1.register(s1, reg("n1", Optional.empty()), 1100));
         assertThat(view(s1, "n1").baseState())
@@ -183,7 +189,7 @@ class TestNodeControl {
                 .as("ReturnToService=1, set DOWN by hand")
                 .isTrue();
 
-        NodeControl rts2 = new NodeControl(30, new NodePolicy(2, false));
+        NodeControl rts2 = new NodeControl(30, new NodePolicy(2, false, "root"));
         ClusterState admin2 = state();
         harness.apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 100));
         harness.apply(admin2, rts2.update(admin2, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
@@ -201,7 +207,7 @@ class TestNodeControl {
     @Test
     void updateChecksWhoAndWhat() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(30);
+        NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         assertThatThrownBy(() -> nodes.update(s, USER, List.of("n1"), "DRAIN", "x", 1))
                 .isInstanceOf(SlurmException.class)
@@ -234,7 +240,7 @@ class TestNodeControl {
     @Test
     void whatADaemonSaysOfItsMachineIsJournaledWhenItChanges() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(30);
+        NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
         NodeFacts first = new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 90);
         NodeControl.Registration reg = new NodeControl.Registration(
                 "n1",
@@ -268,7 +274,7 @@ class TestNodeControl {
     @Test
     void aDynamicNodeBringsItsGresAndFeaturesAndJoinsMatchingPartitions() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(30);
+        NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
         assertThatThrownBy(() -> nodes.register(s, reg("stranger", Optional.empty()), 1))
                 .hasMessage("Node stranger not found in the configuration");
         harness.apply(s, nodes.register(s, dynamic("d1", "gpu:2", List.of("a100")), 10));
@@ -287,9 +293,8 @@ class TestNodeControl {
     @Test
     void createAndDeleteDynamicNodes() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(30);
-        StateRecord.NodeCreated wanted =
-                new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0);
+        NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
+        StateRecord.NodeCreated wanted = FUTURE_C1;
         assertThatThrownBy(() -> nodes.create(s, USER, List.of(wanted), 5)).hasMessage("Invalid user id");
         harness.apply(s, nodes.create(s, ROOT, List.of(wanted), 5));
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
@@ -303,7 +308,7 @@ class TestNodeControl {
         harness.replay(
                 s,
                 new StateRecord.JobStarted(
-                        1, new Allocation(List.of(new Allocation.NodeShare("d1", 1, 0, 1))), "all", 60, 9));
+                        1, new Allocation(List.of(Allocation.NodeShare.of("d1", 1, 0, 1))), "all", 60, 9));
         assertThatThrownBy(() -> nodes.delete(s, ROOT, List.of("d1"), 10)).hasMessage("Requested nodes are busy");
         harness.replay(s, StateRecord.JobEnded.unrequested(1, JobState.COMPLETED, 0, JobReason.NONE, 11));
         harness.apply(s, nodes.delete(s, ROOT, List.of("d1", "c1"), 12));
@@ -315,15 +320,8 @@ class TestNodeControl {
     @Test
     void aDaemonStartedWithDashNForAFutureNodeBringsItUpAsCreated() {
         ClusterState s = state();
-        NodeControl nodes = new NodeControl(30);
-        harness.apply(
-                s,
-                nodes.create(
-                        s,
-                        ROOT,
-                        List.of(new StateRecord.NodeCreated(
-                                "c1", "c1", "c1", 6818, HW, List.of("a100"), "gpu:1", 1, true, 0)),
-                        5));
+        NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
+        harness.apply(s, nodes.create(s, ROOT, List.of(FUTURE_C1), 5));
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.FUTURE);
         // slurmd -N c1 without a node line: it reports the machine it found, not a dynamic node.
         NodeHardware machine = new NodeHardware(16, 1, 2, 8, 1, 32000, 0);
@@ -367,7 +365,7 @@ class TestNodeControl {
         harness.replay(
                 s,
                 new StateRecord.JobStarted(
-                        1, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "all", 60, 101));
+                        1, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "all", 60, 101));
     }
 
     @Test
@@ -375,8 +373,12 @@ class TestNodeControl {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
         runOneJob(s, nodes);
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
+        JobControl jobs = JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder()
+                        .memoryConsumable(true)
+                        .gresNames(Set.of("gpu"))
+                        .build())
+                .maxArraySize(1001)
+                .build();
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
@@ -395,8 +397,12 @@ class TestNodeControl {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
         runOneJob(s, nodes);
-        JobControl jobs =
-                new JobControl(new dev.sluice.ctld.sched.Scheduler.SelectDefaults(true, 0, Set.of("gpu")), 1001);
+        JobControl jobs = JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.builder()
+                        .memoryConsumable(true)
+                        .gresNames(Set.of("gpu"))
+                        .build())
+                .maxArraySize(1001)
+                .build();
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
@@ -420,12 +426,12 @@ class TestNodeControl {
                 new StateRecord.JobStarted(
                         1,
                         new Allocation(List.of(
-                                new Allocation.NodeShare("n1", 1, 0, 1), new Allocation.NodeShare("n2", 1, 0, 1))),
+                                Allocation.NodeShare.of("n1", 1, 0, 1), Allocation.NodeShare.of("n2", 1, 0, 1))),
                         "all",
                         60,
                         101));
-        ControlResult<Void> downed = new NodeControl(300)
-                .update(s, new Caller(0, 0, "root"), List.of("n1", "n2"), "DOWN", "maintenance", 110);
+        ControlResult<Void> downed = new NodeControl(300, NodePolicy.DEFAULT)
+                .update(s, Caller.of(0, 0, "root"), List.of("n1", "n2"), "DOWN", "maintenance", 110);
         assertThat(downed.records())
                 .filteredOn(r -> r instanceof StateRecord.JobRequeued)
                 .hasSize(1);

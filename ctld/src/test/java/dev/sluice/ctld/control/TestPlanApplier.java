@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** A scheduling pass's plan as the loop journals it. */
 class TestPlanApplier {
-    private static final Allocation ONE_CPU = new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1)));
+    private static final Allocation ONE_CPU = new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1)));
 
     private static ClusterState state() {
         ClusterState state = ClusterFixture.aCluster().configured();
@@ -36,7 +36,15 @@ class TestPlanApplier {
     void arrayTasksSplitOffInOrderAndTheLastKeepsTheRecord() {
         ClusterState state = state();
         SchedulePlan plan = new SchedulePlan(
-                List.of(task(1), task(2), task(3)), List.of(2), Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+                List.of(task(1), task(2), task(3)),
+                List.of(2),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                List.of(),
+                List.of());
         ControlResult<Void> result = PlanApplier.apply(state, plan, 110);
         assertThat(result.records())
                 .containsExactly(
@@ -69,7 +77,9 @@ class TestPlanApplier {
                 Map.of(2, 500L),
                 Map.of(2, 7L),
                 Map.of(),
-                Map.of());
+                Map.of(),
+                List.of(),
+                List.of());
         ControlResult<Void> result = PlanApplier.apply(state, plan, 110);
         assertThat(result.records()).isEmpty();
         result.softChanges().forEach(c -> SoftState.apply(state, c));

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 /** scontrol create|update|delete reservation as the controller decides them (Slurm 22.05's errors). */
 class TestReservationControl {
     private static final long NOW = 1_000_000;
-    private static final Caller ROOT = new Caller(0, 0, "root");
-    private static final Caller ALICE = new Caller(1000, 1000, "alice");
+    private static final Caller ROOT = Caller.of(0, 0, "root");
+    private static final Caller ALICE = Caller.of(1000, 1000, "alice");
     private static final ReservationControl.Directory DIRECTORY = new ReservationControl.Directory(
             u -> Set.of("root", "alice", "bob", "user1000").contains(u),
             a -> Set.of("root", "physics").contains(a));
@@ -100,7 +100,7 @@ class TestReservationControl {
         harness.replay(
                 state,
                 new StateRecord.JobStarted(
-                        1, new Allocation(List.of(new Allocation.NodeShare("n2", 1, 0, 1))), "p", 30, NOW - 5));
+                        1, new Allocation(List.of(Allocation.NodeShare.of("n2", 1, 0, 1))), "p", 30, NOW - 5));
         assertThat(refusal(() -> create(spec("b", "n2", 60L, "alice")))).isEqualTo(ErrorCode.NODES_BUSY);
         assertThat(refusal(() -> create(spec("b", "n2", 60L, "alice", "MAINT"))))
                 .isEqualTo(ErrorCode.NODES_BUSY);

@@ -48,7 +48,8 @@ class TestReservationSubmission {
 
     /** The refusal and the line Slurm prints before it (empty: none), or "accepted". */
     private String submit(JobRequest request) {
-        JobControl.Submission s = new JobControl(new Scheduler.SelectDefaults(false, 0))
+        JobControl.Submission s = JobControl.builder(Scheduler.SelectDefaults.DEFAULT)
+                .build()
                 .submission(state, request, NOW, false)
                 .response();
         if (s.refusal() == null) {
@@ -73,7 +74,8 @@ class TestReservationSubmission {
     @Test
     void aRefusalUsesUpAJobId() {
         reserve("r", NOW, Map.of());
-        var result = new JobControl(new Scheduler.SelectDefaults(false, 0))
+        var result = JobControl.builder(Scheduler.SelectDefaults.DEFAULT)
+                .build()
                 .submission(state, aJob().reservation("r").nodes(2).build(), NOW, false);
         assertThat(result.records()).isEmpty();
         assertThat(result.softChanges()).isNotEmpty();

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /** Job steps decided by the loop: placed, recorded once when they start and once when they end. */
 class TestStepCommands {
-    private static final Caller ALICE = new Caller(1000, 1000, "alice");
-    private static final Allocation TWO_CPUS = new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2)));
+    private static final Caller ALICE = Caller.of(1000, 1000, "alice");
+    private static final Allocation TWO_CPUS = new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2)));
 
     private final ControlHarness harness = new ControlHarness();
     private final ClusterState state = running();
@@ -33,7 +33,7 @@ class TestStepCommands {
 
     private static StepCommands.Wanted step(int tasks, boolean exclusive) {
         return new StepCommands.Wanted(
-                1, new StepControl.StepRequest(tasks, 0, 0, "", exclusive), "sleep", "login1", 42);
+                1, StepControl.StepRequest.anywhere(tasks, 0, 0, "", exclusive), "sleep", "login1", 42);
     }
 
     @Test
@@ -68,7 +68,7 @@ class TestStepCommands {
 
     @Test
     void onlyItsOwnerOrAnOperatorStartsSteps() {
-        assertThatThrownBy(() -> StepCommands.create(state, new Caller(1001, 1001, "bob"), step(1, false), 110))
+        assertThatThrownBy(() -> StepCommands.create(state, Caller.of(1001, 1001, "bob"), step(1, false), 110))
                 .isInstanceOf(SlurmException.class)
                 .extracting(e -> ((SlurmException) e).code())
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
@@ -130,7 +130,7 @@ class TestStepCommands {
         assertThatThrownBy(() -> StepCommands.signal(state, ALICE, "1", "5", 9, true))
                 .extracting(e -> ((SlurmException) e).code())
                 .isEqualTo(ErrorCode.INVALID_JOB_ID);
-        assertThatThrownBy(() -> StepCommands.signal(state, new Caller(1001, 1001, "bob"), "1", "0", 9, true))
+        assertThatThrownBy(() -> StepCommands.signal(state, Caller.of(1001, 1001, "bob"), "1", "0", 9, true))
                 .extracting(e -> ((SlurmException) e).code())
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
         assertThatThrownBy(() -> StepCommands.signal(state, ALICE, "1", "x", 9, true))

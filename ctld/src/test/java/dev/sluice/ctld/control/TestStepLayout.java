@@ -12,7 +12,7 @@ class TestStepLayout {
     private static Allocation nodes(int... cpus) {
         List<Allocation.NodeShare> shares = new java.util.ArrayList<>();
         for (int i = 0; i < cpus.length; i++) {
-            shares.add(new Allocation.NodeShare("n" + (i + 1), cpus[i], 1000, cpus[i], List.of()));
+            shares.add(Allocation.NodeShare.withGres("n" + (i + 1), cpus[i], 1000, cpus[i], List.of()));
         }
         return new Allocation(shares);
     }

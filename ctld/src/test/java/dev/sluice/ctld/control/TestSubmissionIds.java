@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class TestSubmissionIds {
     private static final long NOW = 1_000_000;
-    private final JobControl jobs = new JobControl(new Scheduler.SelectDefaults(false, 0));
+    private final JobControl jobs =
+            JobControl.builder(Scheduler.SelectDefaults.DEFAULT).build();
     private ClusterState state;
     private ControlHarness harness;
 

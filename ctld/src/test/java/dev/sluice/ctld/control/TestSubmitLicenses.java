@@ -19,7 +19,9 @@ class TestSubmitLicenses {
     private final ClusterState state = Builders.anIdleCluster(List.of("n1"), 4, 1000, NOW);
 
     private static JobControl control(String configured) {
-        return new JobControl(new Scheduler.SelectDefaults(false, 0, Set.of(), false, Licenses.configured(configured)));
+        return JobControl.builder(
+                        new Scheduler.SelectDefaults(false, 0, Set.of(), false, Licenses.configured(configured)))
+                .build();
     }
 
     private static ErrorCode refusal(JobControl jobs, ClusterState state, String licenses) {

@@ -47,7 +47,7 @@ class TestWarnSignals {
                 state,
                 new StateRecord.JobStarted(
                         1,
-                        new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))),
+                        new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))),
                         "all",
                         limitMinutes,
                         START));

@@ -11,7 +11,6 @@ import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class TestAccountingLimits {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.DEFAULT;
     private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits", "qos"));
 
     private ClusterState state;
@@ -44,16 +43,16 @@ class TestAccountingLimits {
     }
 
     private static Association account(String name, String parent, Limits l) {
-        return new Association(name, "", "", parent, l, List.of(), "");
+        return Association.builder(name).parent(parent).limits(l).build();
     }
 
     private static Association user(String account, String user, Limits l) {
-        return new Association(account, user, "", account, l, List.of(), "");
+        return Association.builder(account).user(user).parent(account).limits(l).build();
     }
 
     private static AccountingPolicy policy(List<Association> assocs, Qos... qos) {
         Map<String, Qos> q = new java.util.HashMap<>();
-        q.put("normal", new Qos("normal", 0, Limits.UNSET));
+        q.put("normal", Qos.builder("normal").build());
         for (Qos one : qos) {
             q.put(one.name(), one);
         }
@@ -62,31 +61,37 @@ class TestAccountingLimits {
 
     private static List<Association> tree(Limits userLimits, Limits accountLimits) {
         return List.of(
-                new Association("root", "", "", "", Limits.UNSET, List.of("normal", "high"), ""),
+                Association.builder("root").qos(List.of("normal", "high")).build(),
                 account("physics", "root", accountLimits),
                 user("physics", "user1000", userLimits));
     }
 
     private int submit(AccountingPolicy p, Enforcement e, JobRequest r) {
-        JobControl jobs = new JobControl(SELECT, 1000, new PolicyView(e, p));
+        JobControl jobs = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(e, p))
+                .build();
         ControlResult<Integer> out = jobs.submit(state, r, NOW - 10);
         out.records().forEach(cluster::replay);
         return out.response();
     }
 
     private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
                 .schedule(state.image(), NOW, ALL, p);
     }
 
     private void start(int id, int cpus) {
         cluster.replay(new StateRecord.JobStarted(
-                id, new Allocation(List.of(new Allocation.NodeShare("n1", cpus, 0, 1))), "p", 60, NOW));
+                id, new Allocation(List.of(Allocation.NodeShare.of("n1", cpus, 0, 1))), "p", 60, NOW));
     }
 
     @Test
     void jobWithoutAccountGetsTheUsersDefaultAccountAndQos() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 10, Limits.UNSET));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high").priority(10).build());
         int id = submit(p, ALL, Builders.aJob().build());
         assertThat(state.job(id).request().account()).isEqualTo("physics");
         assertThat(state.job(id).request().qos()).isEqualTo("normal");
@@ -126,7 +131,9 @@ class TestAccountingLimits {
     void withoutEnforcementAnUnknownAccountOrQosFallsBackAsSlurmDoes() {
         // Recorded from Slurm 22.05 (compat 089): -A nonexistent runs as the user's default
         // account, -A ROOT as root, and --qos=bogus with no QOS at all.
-        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 10, Limits.UNSET));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high").priority(10).build());
         JobRequest unknownAccount = state.job(submit(
                         p,
                         Enforcement.NONE,
@@ -157,8 +164,8 @@ class TestAccountingLimits {
     void qosMustExistAndBeAllowed() {
         AccountingPolicy p = policy(
                 tree(Limits.UNSET, Limits.UNSET),
-                new Qos("high", 10, Limits.UNSET),
-                new Qos("secret", 10, Limits.UNSET));
+                Qos.builder("high").priority(10).build(),
+                Qos.builder("secret").priority(10).build());
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("nosuch").build()))
                 .hasMessage("Invalid qos specification");
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("secret").build()))
@@ -174,7 +181,8 @@ class TestAccountingLimits {
 
     @Test
     void maxSubmitJobsRefusesAtSubmitInheritedFromTheAccount() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, new Limits(-1, 2, -1, -1, -1)));
+        AccountingPolicy p =
+                policy(tree(Limits.UNSET, Limits.builder().maxSubmitJobs(2).build()));
         submit(p, ALL, Builders.aJob().build());
         submit(p, ALL, Builders.aJob().build());
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().build()))
@@ -184,8 +192,11 @@ class TestAccountingLimits {
 
     @Test
     void qosMaxSubmitJobsPerUser() {
-        AccountingPolicy p =
-                policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 0, new Limits(-1, 1, -1, -1, -1)));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high")
+                        .limits(Limits.builder().maxSubmitJobs(1).build())
+                        .build());
         submit(p, ALL, Builders.aJob().qos("high").build());
         assertThatThrownBy(() -> submit(p, ALL, Builders.aJob().qos("high").build()))
                 .extracting(e -> ((SlurmException) e).code())
@@ -194,7 +205,7 @@ class TestAccountingLimits {
 
     @Test
     void maxJobsKeepsTheSecondJobPendingUntilTheFirstEnds() {
-        AccountingPolicy p = policy(tree(new Limits(1, -1, -1, -1, -1), Limits.UNSET));
+        AccountingPolicy p = policy(tree(Limits.builder().maxJobs(1).build(), Limits.UNSET));
         int first = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         int second = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         SchedulePlan plan = pass(p);
@@ -209,7 +220,10 @@ class TestAccountingLimits {
     @Test
     void maxWallOnAssociationAndQos() {
         AccountingPolicy p = policy(
-                tree(new Limits(-1, -1, 30, -1, -1), Limits.UNSET), new Qos("high", 0, new Limits(-1, -1, 10, -1, -1)));
+                tree(Limits.builder().maxWallMinutes(30).build(), Limits.UNSET),
+                Qos.builder("high")
+                        .limits(Limits.builder().maxWallMinutes(10).build())
+                        .build());
         int assoc = submit(p, ALL, Builders.aJob().timeLimit(60).build());
         int qos = submit(p, ALL, Builders.aJob().timeLimit(20).qos("high").build());
         int fits = submit(p, ALL, Builders.aJob().timeLimit(30).build());
@@ -222,7 +236,8 @@ class TestAccountingLimits {
 
     @Test
     void grpCpusOnTheAccountCountsEveryUserBelowIt() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, new Limits(-1, -1, -1, 4, -1)));
+        AccountingPolicy p =
+                policy(tree(Limits.UNSET, Limits.builder().grpCpus(4).build()));
         int a = submit(p, ALL, Builders.aJob().tasks(3).timeLimit(10).build());
         int b = submit(p, ALL, Builders.aJob().tasks(2).timeLimit(10).build());
         int c = submit(p, ALL, Builders.aJob().tasks(1).timeLimit(10).build());
@@ -235,7 +250,8 @@ class TestAccountingLimits {
     @Test
     void maxTresPerJobAndQosMaxJobsPerUser() {
         AccountingPolicy p = policy(
-                tree(new Limits(-1, -1, -1, -1, 2), Limits.UNSET), new Qos("high", 0, new Limits(1, -1, -1, -1, -1)));
+                tree(Limits.builder().maxCpusPerJob(2).build(), Limits.UNSET),
+                Qos.builder("high").limits(Limits.builder().maxJobs(1).build()).build());
         int big = submit(p, ALL, Builders.aJob().tasks(3).timeLimit(10).build());
         int h1 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
         int h2 = submit(p, ALL, Builders.aJob().qos("high").timeLimit(10).build());
@@ -258,7 +274,9 @@ class TestAccountingLimits {
 
     @Test
     void qosPrioritiesFromAccountingFeedTheQosFactor() {
-        AccountingPolicy p = policy(tree(Limits.UNSET, Limits.UNSET), new Qos("high", 100, Limits.UNSET));
+        AccountingPolicy p = policy(
+                tree(Limits.UNSET, Limits.UNSET),
+                Qos.builder("high").priority(100).build());
         assertThat(p.qosPriorities().orElseThrow().factor("high")).isEqualTo(1.0);
         assertThat(p.qosPriorities().orElseThrow().factor("")).isEqualTo(0.0);
         assertThat(AccountingPolicy.EMPTY.qosPriorities()).isEmpty();

@@ -10,7 +10,6 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
@@ -30,8 +29,10 @@ import org.junit.jupiter.api.Test;
  */
 class TestQosAccountLimits {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT =
-            new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu"));
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.builder()
+            .memoryConsumable(true)
+            .gresNames(java.util.Set.of("gpu"))
+            .build();
     private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
 
     private ClusterState state;
@@ -54,28 +55,44 @@ class TestQosAccountLimits {
 
     /** Accounts physics and chem under root, user1000 in both; QOS normal with {@code perAccount}. */
     static AccountingPolicy policy(String perAccount) {
-        Qos normal = new Qos("normal", 0, Limits.UNSET).withMaxTresPerAccount(TresLimits.parse(perAccount));
+        Qos normal = Qos.builder("normal")
+                .maxTresPerAccount(TresLimits.parse(perAccount))
+                .build();
         return new AccountingPolicy(
                 1,
                 List.of(
-                        new Association("root", "", "", "", Limits.UNSET, List.of("normal"), ""),
-                        new Association("physics", "", "", "root", Limits.UNSET, List.of(), ""),
-                        new Association("chem", "", "", "root", Limits.UNSET, List.of(), ""),
-                        new Association("physics", "user1000", "", "physics", Limits.UNSET, List.of(), ""),
-                        new Association("physics", "user1001", "", "physics", Limits.UNSET, List.of(), ""),
-                        new Association("chem", "user1000", "", "chem", Limits.UNSET, List.of(), "")),
+                        Association.builder("root").qos(List.of("normal")).build(),
+                        Association.builder("physics").parent("root").build(),
+                        Association.builder("chem").parent("root").build(),
+                        Association.builder("physics")
+                                .user("user1000")
+                                .parent("physics")
+                                .build(),
+                        Association.builder("physics")
+                                .user("user1001")
+                                .parent("physics")
+                                .build(),
+                        Association.builder("chem")
+                                .user("user1000")
+                                .parent("chem")
+                                .build()),
                 Map.of("user1000", "physics", "user1001", "physics"),
                 Map.of("normal", normal));
     }
 
     private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(LIMITS, p)).submit(state, r, NOW - 10);
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(LIMITS, p))
+                .build()
+                .submit(state, r, NOW - 10);
         out.records().forEach(rec -> state.replay(++seq, rec));
         return out.response();
     }
 
     private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
                 .schedule(state.image(), NOW, LIMITS, p);
     }
 
@@ -114,12 +131,14 @@ class TestQosAccountLimits {
     @Test
     void onlyJobsOfTheSameQosCountAgainstIt() {
         AccountingPolicy capped = policy("cpu=2");
-        Qos other = new Qos("other", 0, Limits.UNSET);
+        Qos other = Qos.builder("other").build();
         AccountingPolicy p = new AccountingPolicy(
                 1,
                 capped.associations().stream()
                         .map(a -> a.account().equals("root")
-                                ? new Association("root", "", "", "", Limits.UNSET, List.of("normal", "other"), "")
+                                ? Association.builder("root")
+                                        .qos(List.of("normal", "other"))
+                                        .build()
                                 : a)
                         .toList(),
                 capped.defaultAccounts(),

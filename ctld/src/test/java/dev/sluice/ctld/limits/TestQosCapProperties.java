@@ -88,11 +88,11 @@ class TestQosCapProperties {
     private static void check(Scope scope, List<Demand> jobs, String text) {
         TresLimits caps = TresLimits.parse(text);
         List<Association> assocs = new java.util.ArrayList<>();
-        assocs.add(new Association("root", "", "", "", Limits.UNSET, List.of("normal"), ""));
+        assocs.add(Association.builder("root").qos(List.of("normal")).build());
         for (String a : ACCOUNTS) {
-            assocs.add(new Association(a, "", "", "root", Limits.UNSET, List.of(), ""));
+            assocs.add(Association.builder(a).parent("root").build());
             for (int uid : USERS) {
-                assocs.add(new Association(a, "user" + uid, "", a, Limits.UNSET, List.of(), ""));
+                assocs.add(Association.builder(a).user("user" + uid).parent(a).build());
             }
         }
         AccountingPolicy policy = new AccountingPolicy(
@@ -102,8 +102,8 @@ class TestQosCapProperties {
                 Map.of(
                         "normal",
                         scope == Scope.USER
-                                ? new Qos("normal", 0, Limits.UNSET).withMaxTresPerUser(caps)
-                                : new Qos("normal", 0, Limits.UNSET).withMaxTresPerAccount(caps)));
+                                ? Qos.builder("normal").maxTresPerUser(caps).build()
+                                : Qos.builder("normal").maxTresPerAccount(caps).build()));
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Map<String, Tres> held = new HashMap<>();
         int id = 1;

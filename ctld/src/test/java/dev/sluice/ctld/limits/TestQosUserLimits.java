@@ -9,7 +9,6 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
@@ -29,8 +28,10 @@ import org.junit.jupiter.api.Test;
  */
 class TestQosUserLimits {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT =
-            new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu"));
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.builder()
+            .memoryConsumable(true)
+            .gresNames(java.util.Set.of("gpu"))
+            .build();
     private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
 
     private ClusterState state;
@@ -54,18 +55,24 @@ class TestQosUserLimits {
     /** QOS normal with {@code perUser} over TestQosAccountLimits' accounts: user1000 in physics and chem. */
     static AccountingPolicy policy(String perUser) {
         AccountingPolicy base = TestQosAccountLimits.policy("");
-        Qos normal = new Qos("normal", 0, Limits.UNSET).withMaxTresPerUser(TresLimits.parse(perUser));
+        Qos normal =
+                Qos.builder("normal").maxTresPerUser(TresLimits.parse(perUser)).build();
         return new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", normal));
     }
 
     private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(LIMITS, p)).submit(state, r, NOW - 10);
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(LIMITS, p))
+                .build()
+                .submit(state, r, NOW - 10);
         out.records().forEach(rec -> state.replay(++seq, rec));
         return out.response();
     }
 
     private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
                 .schedule(state.image(), NOW, LIMITS, p);
     }
 
@@ -119,7 +126,7 @@ class TestQosUserLimits {
     @Test
     void thePerAccountCapIsCheckedBeforeThePerUserOne() {
         AccountingPolicy base = policy("cpu=1");
-        Qos both = base.qos().get("normal").withMaxTresPerAccount(TresLimits.parse("cpu=1"));
+        Qos both = base.qos().get("normal").with(b -> b.maxTresPerAccount(TresLimits.parse("cpu=1")));
         AccountingPolicy p =
                 new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", both));
         Job job =

@@ -22,11 +22,15 @@ class TestShareTree {
     private static final PriorityWeights MF = new PriorityWeights(true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false);
 
     private static Association account(String name, String parent, long shares) {
-        return new Association(name, "", "", parent, Limits.UNSET, List.of(), "", shares);
+        return Association.builder(name).parent(parent).shares(shares).build();
     }
 
     private static Association user(String account, String user, long shares) {
-        return new Association(account, user, "", account, Limits.UNSET, List.of(), "", shares);
+        return Association.builder(account)
+                .user(user)
+                .parent(account)
+                .shares(shares)
+                .build();
     }
 
     private static final AccountingPolicy POLICY = new AccountingPolicy(
@@ -93,7 +97,7 @@ class TestShareTree {
         s.replay(
                 2,
                 new StateRecord.JobStarted(
-                        id, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2))), "p", 10, NOW - 100));
+                        id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2))), "p", 10, NOW - 100));
         List<ShareTree.Line> lines =
                 ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true, ShareTree.runMinutes(s.image(), NOW));
         assertThat(lines.get(0).rawUsage()).isEqualTo(200.0);

@@ -65,25 +65,18 @@ class TestTresLimitProperties {
         AccountingPolicy policy = new AccountingPolicy(
                 1,
                 List.of(
-                        new Association("root", "", "", "", Limits.UNSET, List.of("normal"), ""),
-                        new Association(
-                                "physics",
-                                "",
-                                "",
-                                "root",
-                                new Limits(NO, NO, NO, account, TresLimits.NONE, NO, NO),
-                                List.of(),
-                                ""),
-                        new Association(
-                                "physics",
-                                "user1000",
-                                "",
-                                "physics",
-                                new Limits(NO, NO, NO, user, TresLimits.NONE, NO, NO),
-                                List.of(),
-                                "")),
+                        Association.builder("root").qos(List.of("normal")).build(),
+                        Association.builder("physics")
+                                .parent("root")
+                                .limits(Limits.builder().grpTres(account).build())
+                                .build(),
+                        Association.builder("physics")
+                                .user("user1000")
+                                .parent("physics")
+                                .limits(Limits.builder().grpTres(user).build())
+                                .build()),
                 Map.of(),
-                Map.of("normal", new Qos("normal", 0, Limits.UNSET)));
+                Map.of("normal", Qos.builder("normal").build()));
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Tres held = Tres.empty();
         List<String> reasons = new ArrayList<>();

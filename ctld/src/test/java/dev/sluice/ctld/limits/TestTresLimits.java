@@ -13,7 +13,6 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresUnit;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
@@ -34,8 +33,10 @@ import org.junit.jupiter.api.Test;
 class TestTresLimits {
     private static final long NOW = 1_700_000_000L;
     private static final long NO = Limits.NONE;
-    private static final Scheduler.SelectDefaults SELECT =
-            new Scheduler.SelectDefaults(true, 0, java.util.Set.of("gpu"));
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.builder()
+            .memoryConsumable(true)
+            .gresNames(java.util.Set.of("gpu"))
+            .build();
     private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits", "qos"));
 
     private ClusterState state;
@@ -61,42 +62,60 @@ class TestTresLimits {
     }
 
     static Limits grp(String tres) {
-        return new Limits(NO, NO, NO, TresLimits.parse(tres), TresLimits.NONE, NO, NO);
+        return Limits.builder().grpTres(TresLimits.parse(tres)).build();
     }
 
     static Limits maxPerJob(String tres) {
-        return new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.parse(tres), NO, NO);
+        return Limits.builder().maxTresPerJob(TresLimits.parse(tres)).build();
     }
 
     static Limits jobs(long grpJobs, long grpSubmit) {
-        return new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, grpJobs, grpSubmit);
+        return Limits.builder().grpJobs(grpJobs).grpSubmitJobs(grpSubmit).build();
     }
 
     static AccountingPolicy policy(Limits user, Limits account, Qos... qos) {
         Map<String, Qos> q = new java.util.HashMap<>();
-        q.put("normal", new Qos("normal", 0, Limits.UNSET));
+        q.put("normal", Qos.builder("normal").build());
         for (Qos one : qos) {
             q.put(one.name(), one);
         }
         return new AccountingPolicy(
                 1,
                 List.of(
-                        new Association("root", "", "", "", Limits.UNSET, List.of("normal", "high"), ""),
-                        new Association("physics", "", "", "root", account, List.of(), ""),
-                        new Association("physics", "user1000", "", "physics", user, List.of(), ""),
-                        new Association("physics", "user1001", "", "physics", user, List.of(), "")),
+                        Association.builder("root")
+                                .qos(List.of("normal", "high"))
+                                .build(),
+                        Association.builder("physics")
+                                .parent("root")
+                                .limits(account)
+                                .build(),
+                        Association.builder("physics")
+                                .user("user1000")
+                                .parent("physics")
+                                .limits(user)
+                                .build(),
+                        Association.builder("physics")
+                                .user("user1001")
+                                .parent("physics")
+                                .limits(user)
+                                .build()),
                 Map.of("user1000", "physics", "user1001", "physics"),
                 q);
     }
 
     private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = new JobControl(SELECT, 1000, new PolicyView(ALL, p)).submit(state, r, NOW - 10);
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(ALL, p))
+                .build()
+                .submit(state, r, NOW - 10);
         out.records().forEach(rec -> state.replay(++seq, rec));
         return out.response();
     }
 
     private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, SELECT))
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
                 .schedule(state.image(), NOW, ALL, p);
     }
 
@@ -172,10 +191,12 @@ class TestTresLimits {
 
     @Test
     void qosGrpTresAndMaxTresPerJob() {
-        Qos high = new Qos(
-                "high",
-                0,
-                new Limits(NO, NO, NO, TresLimits.parse("gres/gpu=1"), TresLimits.parse("mem=1G,node=1"), NO, NO));
+        Qos high = Qos.builder("high")
+                .limits(Limits.builder()
+                        .grpTres(TresLimits.parse("gres/gpu=1"))
+                        .maxTresPerJob(TresLimits.parse("mem=1G,node=1"))
+                        .build())
+                .build();
         AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
         int g1 = submit(p, job().qos("high").gres("gpu:1").build());
         int g2 = submit(p, job().qos("high").gres("gpu:1").build());
@@ -191,7 +212,9 @@ class TestTresLimits {
 
     @Test
     void qosGrpJobsCountsEveryUserAndGrpSubmitJobsRefuses() {
-        Qos high = new Qos("high", 0, new Limits(NO, NO, NO, TresLimits.NONE, TresLimits.NONE, 1, 3));
+        Qos high = Qos.builder("high")
+                .limits(Limits.builder().grpJobs(1).grpSubmitJobs(3).build())
+                .build();
         AccountingPolicy p = policy(Limits.UNSET, Limits.UNSET, high);
         int a = submit(p, job().qos("high").build());
         int b = submit(p, job().qos("high").uid(1001).build());

@@ -12,9 +12,11 @@ import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TestControllerLoop {
-    private static final Scheduler.SelectDefaults DEFAULTS = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults DEFAULTS = Scheduler.SelectDefaults.DEFAULT;
     private static final InstantSource CLOCK = InstantSource.fixed(Instant.ofEpochSecond(1_000_000));
 
     @TempDir
@@ -52,7 +54,14 @@ class TestControllerLoop {
     private ControllerLoop start(ClusterState state) throws Exception {
         Journal journal = Recovery.recover(dir, state, false).journal();
         loop = new ControllerLoop(
-                state, journal, CLOCK, new Scheduler(DEFAULTS), (e, image) -> effects.add(e), List.of(), t -> {});
+                state,
+                journal,
+                CLOCK,
+                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
+                (e, image) -> effects.add(e),
+                List.of(),
+                t -> {},
+                JournalObserver.NONE);
         loop.start();
         return loop;
     }
@@ -81,7 +90,7 @@ class TestControllerLoop {
 
     @Test
     void anAcknowledgedSubmissionIsAlreadyOnDisk() throws Exception {
-        JobControl jobs = new JobControl(DEFAULTS);
+        JobControl jobs = JobControl.builder(DEFAULTS).build();
         start(state());
         int id = get(loop.submit(
                 (s, now) -> jobs.submit(s, Builders.aJob().name("first").build(), now)));
@@ -95,8 +104,8 @@ class TestControllerLoop {
 
     @Test
     void aRegisteredNodeRunsAPendingJob() throws Exception {
-        JobControl jobs = new JobControl(DEFAULTS);
-        NodeControl nodes = new NodeControl(300);
+        JobControl jobs = JobControl.builder(DEFAULTS).build();
+        NodeControl nodes = new NodeControl(300, NodePolicy.DEFAULT);
         start(state());
         int id = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
         // Answered before the pass that schedules it.
@@ -125,8 +134,8 @@ class TestControllerLoop {
     /** salloc and srun learn from the answer itself whether their allocation started. */
     @Test
     void anAllocationIsAnsweredAfterThePassThatStartsIt() throws Exception {
-        JobControl jobs = new JobControl(DEFAULTS);
-        NodeControl nodes = new NodeControl(300);
+        JobControl jobs = JobControl.builder(DEFAULTS).build();
+        NodeControl nodes = new NodeControl(300, NodePolicy.DEFAULT);
         start(state());
         get(loop.submit((s, now) -> nodes.register(
                 s,
@@ -148,7 +157,7 @@ class TestControllerLoop {
     /** A decision the job lifecycle refuses is refused whole; the loop goes on. */
     @Test
     void anIllegalDecisionIsRefusedAndChangesNothing() throws Exception {
-        JobControl jobs = new JobControl(DEFAULTS);
+        JobControl jobs = JobControl.builder(DEFAULTS).build();
         start(state());
         int id = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
         long sequence = loop.image().sequence();
@@ -171,7 +180,7 @@ class TestControllerLoop {
 
     @Test
     void aRefusedRequestChangesNothing() throws Exception {
-        JobControl jobs = new JobControl(DEFAULTS);
+        JobControl jobs = JobControl.builder(DEFAULTS).build();
         start(state());
         var bad = Builders.aJob().partition("nope").build();
         assertThatThrownBy(() -> get(loop.submit((s, now) -> jobs.submit(s, bad, now))))
@@ -204,7 +213,14 @@ class TestControllerLoop {
         ClusterState state = state();
         Journal journal = Recovery.recover(dir, state, false).journal();
         loop = new ControllerLoop(
-                state, journal, CLOCK, new Scheduler(DEFAULTS), (e, image) -> effects.add(e), List.of(), t -> {});
+                state,
+                journal,
+                CLOCK,
+                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
+                (e, image) -> effects.add(e),
+                List.of(),
+                t -> {},
+                JournalObserver.NONE);
         loop.reportTimings(counted);
         loop.start();
         return counted;
@@ -227,8 +243,8 @@ class TestControllerLoop {
      */
     @Test
     void aGroupIsOneBatchDecidedInOrder() throws Exception {
-        JobControl jobs = new JobControl(DEFAULTS);
-        NodeControl nodes = new NodeControl(300);
+        JobControl jobs = JobControl.builder(DEFAULTS).build();
+        NodeControl nodes = new NodeControl(300, NodePolicy.DEFAULT);
         Counted counted = startCounted();
         get(loop.submit((s, now) -> nodes.register(s, node("n1"), now)));
         List<Integer> ids = new java.util.ArrayList<>();
@@ -271,8 +287,8 @@ class TestControllerLoop {
      */
     @Test
     void aBatchThatChangesNothingRunsNoPass() throws Exception {
-        NodeControl nodes = new NodeControl(300);
-        JobControl jobs = new JobControl(DEFAULTS);
+        NodeControl nodes = new NodeControl(300, NodePolicy.DEFAULT);
+        JobControl jobs = JobControl.builder(DEFAULTS).build();
         Counted counted = startCounted();
         get(loop.submit((s, now) -> nodes.register(s, node("n1"), now)));
         settle();

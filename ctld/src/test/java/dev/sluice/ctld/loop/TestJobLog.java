@@ -10,9 +10,11 @@ import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.persistence.Journal;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.NodeEndpoint;
@@ -38,15 +40,15 @@ import org.junit.jupiter.api.io.TempDir;
  * wrote for the same events (its slurmctld.log on this machine, docs/operations.md).
  */
 class TestJobLog {
-    private static final Scheduler.SelectDefaults DEFAULTS = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults DEFAULTS = Scheduler.SelectDefaults.DEFAULT;
     private static final InstantSource CLOCK = InstantSource.fixed(Instant.ofEpochSecond(1_000_000));
 
     @TempDir
     Path dir;
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final JobControl jobs = new JobControl(DEFAULTS);
-    private final NodeControl nodes = new NodeControl(300);
+    private final JobControl jobs = JobControl.builder(DEFAULTS).build();
+    private final NodeControl nodes = new NodeControl(300, NodePolicy.DEFAULT);
     private ControllerLoop loop;
 
     @AfterEach
@@ -66,7 +68,7 @@ class TestJobLog {
                 state,
                 journal,
                 CLOCK,
-                new Scheduler(DEFAULTS),
+                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
                 (e, image) -> {},
                 List.of(),
                 t -> {},

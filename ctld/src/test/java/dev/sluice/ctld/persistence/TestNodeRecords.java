@@ -29,8 +29,15 @@ class TestNodeRecords {
                     new DaemonReport(5, "v", new NodeFacts("x86_64", "Linux 6.1.0 #1 SMP", 4)),
                     true,
                     10),
-            new StateRecord.NodeCreated("c1", "c1", "c1", 6818, HW, List.of("x"), "gpu:1", 7, true, 11),
-            new StateRecord.NodeCreated("c2", "c2", "c2", 6818, HW, List.of(), "", 1, false, 12),
+            new StateRecord.NodeCreated(
+                    "c1",
+                    new NodeEndpoint("c1", "c1", 6818),
+                    new NodeEquipment(HW, List.of("x"), "gpu:1"),
+                    7,
+                    true,
+                    11),
+            new StateRecord.NodeCreated(
+                    "c2", new NodeEndpoint("c2", "c2", 6818), new NodeEquipment(HW, List.of(), ""), 1, false, 12),
             new StateRecord.NodeStateChanged("d1", NodeTransition.DRAIN, "gres/gpu count", "slurm", 13),
             new StateRecord.NodeStateChanged("c1", NodeTransition.RETURN, "", "", 14),
             new StateRecord.NodeDeleted("c2", 15));

@@ -78,7 +78,7 @@ class TestPriorityFactors {
         state.replay(
                 ++seq,
                 new StateRecord.JobStarted(
-                        ran, new Allocation(List.of(new Allocation.NodeShare("n1", 4, 0, 4))), "p", 10, NOW - 100));
+                        ran, new Allocation(List.of(Allocation.NodeShare.of("n1", 4, 0, 4))), "p", 10, NOW - 100));
         int mine = submit(aJob().uid(1000).build());
         int theirs = submit(aJob().uid(2000).build());
         Map<Integer, PriorityFactors> f = Priorities.factors(state.image(), W, QosPriorities.DEFAULT, NOW);
@@ -113,7 +113,7 @@ class TestPriorityFactors {
         state.replay(
                 ++seq,
                 new StateRecord.JobStarted(
-                        running, new Allocation(List.of(new Allocation.NodeShare("n1", 4, 0, 4))), "p", 10, NOW));
+                        running, new Allocation(List.of(Allocation.NodeShare.of("n1", 4, 0, 4))), "p", 10, NOW));
         Map<Integer, Long> p = Priorities.compute(state.image(), PriorityWeights.BASIC, NOW);
         Map<Integer, Long> expected = Map.of(
                 first,

@@ -36,7 +36,7 @@ class TestControllerStatistics {
             stats.applied(seq, submitted, s);
             if (end != JobState.CANCELLED) {
                 StateRecord started = new StateRecord.JobStarted(
-                        id, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 10, NOW);
+                        id, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 10, NOW);
                 s.replay(++seq, started);
                 stats.applied(seq, started, s);
             }
@@ -89,13 +89,15 @@ class TestControllerStatistics {
         s.replay(2, new StateRecord.JobSubmitted(small, aJob().build(), "p", 10, NOW));
         SchedulePlan plan = new SchedulePlan(
                 List.of(new SchedulePlan.Start(
-                        small, -1, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 10)),
+                        small, -1, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 10)),
                 List.of(),
                 Map.of(big, JobReason.RESOURCES),
                 Map.of(big, NOW + 600),
                 Map.of(big, 100L, small, 50L),
                 Map.of(),
-                Map.of());
+                Map.of(),
+                List.of(),
+                List.of());
         CycleFacts facts = CycleFacts.of(s.image(), plan);
         assertThat(facts).isEqualTo(new CycleFacts(2, 2, true, 1, 1, 2));
         ControllerStatistics stats = new ControllerStatistics(NOW);

@@ -30,7 +30,8 @@ class TestPendingNodeCount {
     }
 
     private int shownNodes(JobRequest request) {
-        var result = new JobControl(new Scheduler.SelectDefaults(false, 0)).submit(state, request, NOW);
+        var result =
+                JobControl.builder(Scheduler.SelectDefaults.DEFAULT).build().submit(state, request, NOW);
         harness.replayRecords(state, result);
         var image = state.image();
         var job = image.job(result.response()).orElseThrow();

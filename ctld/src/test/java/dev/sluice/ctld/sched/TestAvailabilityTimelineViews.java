@@ -6,6 +6,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,7 +40,16 @@ class TestAvailabilityTimelineViews {
             now.put(
                     name,
                     new NodeCapacity(
-                            name, HARDWARE, 16, 64_000, true, true, List.of(), 1, GresPool.idle(GresInventory.NONE)));
+                            name,
+                            HARDWARE,
+                            16,
+                            64_000,
+                            true,
+                            true,
+                            List.of(),
+                            1,
+                            GresPool.idle(GresInventory.NONE),
+                            CoreSet.EMPTY));
         }
         // A partition of some of the nodes (and one the cluster lacks), for room().
         Set<String> partition = new HashSet<>(Set.of("n" + nodeCount));
@@ -128,7 +138,7 @@ class TestAvailabilityTimelineViews {
         int first = random.nextInt(nodeCount + 1); // nodeCount names a node the cluster lacks
         for (int i = 0; i < n; i++) {
             int cpus = 1 + random.nextInt(4);
-            shares.add(new Allocation.NodeShare("n" + ((first + i) % (nodeCount + 1)), cpus, 1000L * cpus, 1));
+            shares.add(Allocation.NodeShare.of("n" + ((first + i) % (nodeCount + 1)), cpus, 1000L * cpus, 1));
         }
         return new Allocation(shares);
     }

@@ -11,7 +11,6 @@ import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
-import dev.sluice.ctld.limits.Limits;
 import dev.sluice.ctld.limits.Qos;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.queue.QosPriorities;
@@ -89,7 +88,7 @@ class TestGangScheduling {
     }
 
     private List<Effect> pass(PreemptPolicy preempt, AccountingPolicy accounting) {
-        Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, Set.of());
+        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
         SchedulerConfig config =
                 new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, select, QosPriorities.DEFAULT, preempt);
         SchedulePlan plan = new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, accounting);
@@ -205,8 +204,9 @@ class TestGangScheduling {
                 List.of(),
                 Map.of(),
                 Map.of(
-                        "normal", new Qos("normal", 0, Limits.UNSET),
-                        "hipri", new Qos("hipri", 0, Limits.UNSET, List.of("normal"), "", 0)));
+                        "normal", Qos.builder("normal").build(),
+                        "hipri",
+                                Qos.builder("hipri").preempts(List.of("normal")).build()));
         PreemptPolicy qos =
                 new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE);
         int victim = submit("low", aJob().qos("normal").tasks(4).build());

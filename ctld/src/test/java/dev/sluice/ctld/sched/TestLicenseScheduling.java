@@ -7,7 +7,6 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.ClusterFixture;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
@@ -43,7 +42,8 @@ class TestLicenseScheduling {
 
     private SchedulePlan schedule() {
         Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, java.util.Set.of(), false, CONFIGURED);
-        return new Scheduler(new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, select))
+        return new Scheduler(
+                        SchedulerConfig.builder(select).reservationDepth(10).build())
                 .schedule(state.image(), NOW);
     }
 

@@ -10,7 +10,6 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ControlHarness;
 import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.List;
@@ -23,9 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class TestPartitionFit {
     private static final long NOW = 1_000_000;
-    private static final Scheduler.SelectDefaults NO = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults NO = Scheduler.SelectDefaults.DEFAULT;
     private static final Scheduler.SelectDefaults ALL =
-            new Scheduler.SelectDefaults(false, 0, java.util.Set.of(), true);
+            Scheduler.SelectDefaults.builder().enforcePartLimits(true).build();
 
     private ClusterState state;
     private ControlHarness harness;
@@ -37,10 +36,10 @@ class TestPartitionFit {
     }
 
     private JobReason submittedAndScheduled(JobRequest request) {
-        var result = new JobControl(NO).submit(state, request, NOW);
+        var result = JobControl.builder(NO).build().submit(state, request, NOW);
         harness.replayRecords(state, result);
-        SchedulePlan plan = new Scheduler(new SchedulerConfig(true, 1, 86400, PriorityWeights.BASIC, NO))
-                .schedule(state.image(), NOW);
+        SchedulePlan plan =
+                new Scheduler(SchedulerConfig.builder(NO).reservationDepth(1).build()).schedule(state.image(), NOW);
         assertThat(plan.starts()).isEmpty();
         return plan.pendingReasons().get(result.response());
     }
@@ -58,7 +57,7 @@ class TestPartitionFit {
 
     @Test
     void enforcedLimitsRefuseAtSubmission() {
-        JobControl enforcing = new JobControl(ALL);
+        JobControl enforcing = JobControl.builder(ALL).build();
         assertThatThrownBy(() -> enforcing.submit(state, aJob().nodes(3).build(), NOW))
                 .isInstanceOfSatisfying(
                         SlurmException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_NODE_COUNT));
@@ -70,7 +69,8 @@ class TestPartitionFit {
     @Test
     void aJobWithinTheLimitsThatNoNodeCouldRunIsStillRefused() {
         // 5 CPUs on one node of 4: within the partition's 8 CPUs, but -N1 cannot hold it.
-        assertThatThrownBy(() -> new JobControl(NO)
+        assertThatThrownBy(() -> JobControl.builder(NO)
+                        .build()
                         .submit(state, aJob().nodes(1).tasks(5).build(), NOW))
                 .isInstanceOfSatisfying(
                         SlurmException.class,

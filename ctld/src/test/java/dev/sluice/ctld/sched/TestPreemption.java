@@ -9,7 +9,6 @@ import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
-import dev.sluice.ctld.limits.Limits;
 import dev.sluice.ctld.limits.Qos;
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
@@ -22,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -75,12 +73,12 @@ class TestPreemption {
     private int running(String partition, String node, int cpus, long since, JobRequest request) {
         int id = submit(partition, request);
         cluster.replay(new StateRecord.JobStarted(
-                id, new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))), partition, 60, since));
+                id, new Allocation(List.of(Allocation.NodeShare.of(node, cpus, 0, 1))), partition, 60, since));
         return id;
     }
 
     private static PreemptPolicy partitionPrio(long exemptSeconds) {
-        return new PreemptPolicy(
+        return PreemptPolicy.withoutGang(
                 PreemptPolicy.Type.PARTITION_PRIO,
                 PreemptMode.REQUEUE,
                 Map.of("low", PreemptMode.REQUEUE, "mid", PreemptMode.CANCEL),
@@ -89,7 +87,7 @@ class TestPreemption {
     }
 
     private SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
-        Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, Set.of());
+        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
         SchedulerConfig config = new SchedulerConfig(
                 true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, policy);
         return new Scheduler(config).schedule(state.image(), NOW, Enforcement.NONE, accounting);
@@ -175,8 +173,8 @@ class TestPreemption {
         cluster(1);
         running("low", "n1", CPUS, NOW - 30, aJob().qos("patient").build());
         submit("high", aJob().tasks(1).build());
-        AccountingPolicy accounting = new AccountingPolicy(
-                1, List.of(), Map.of(), Map.of("patient", new Qos("patient", 0, Limits.UNSET, List.of(), "", 0, 60)));
+        Qos patient = Qos.builder("patient").preemptExemptSeconds(60).build();
+        AccountingPolicy accounting = new AccountingPolicy(1, List.of(), Map.of(), Map.of("patient", patient));
 
         assertThat(schedule(partitionPrio(0), accounting).preemptions()).isEmpty();
         assertThat(schedule(partitionPrio(0)).preemptions()).hasSize(1);
@@ -227,7 +225,7 @@ class TestPreemption {
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         int high = submit("high", aJob().tasks(1).build());
         PreemptPolicy cancel =
-                new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
+                PreemptPolicy.withoutGang(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
 
         SchedulePlan plan = schedule(cancel);
         assertThat(plan.preemptions())
@@ -236,8 +234,8 @@ class TestPreemption {
         assertThat(applied.records()).containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, NOW));
         assertThat(applied.effects())
                 .containsExactly(
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false),
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false));
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false, false),
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false, false));
         applied.records().forEach(cluster::replay);
         applied.softChanges().forEach(c -> dev.sluice.ctld.loop.SoftState.apply(state, c));
 
@@ -264,7 +262,7 @@ class TestPreemption {
         int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
         submit("high", aJob().tasks(1).build());
         PreemptPolicy cancel =
-                new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
+                PreemptPolicy.withoutGang(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
         dev.sluice.ctld.control.PlanApplier.apply(state, schedule(cancel), NOW)
                 .records()
                 .forEach(cluster::replay);
@@ -300,15 +298,14 @@ class TestPreemption {
         int scavenger =
                 running("low", "n1", 2, NOW - 50, aJob().qos("scavenger").build());
         int high = submit("low", aJob().qos("hipri").tasks(2).build());
+        Qos cancelled = Qos.builder("scavenger").preemptMode("cancel").build();
+        Qos hipri = Qos.builder("hipri").preempts(List.of("scavenger")).build();
         AccountingPolicy accounting = new AccountingPolicy(
                 1,
                 List.of(),
                 Map.of(),
-                Map.of(
-                        "normal", new Qos("normal", 0, Limits.UNSET),
-                        "scavenger", new Qos("scavenger", 0, Limits.UNSET, List.of(), "cancel", 0),
-                        "hipri", new Qos("hipri", 0, Limits.UNSET, List.of("scavenger"), "", 0)));
-        PreemptPolicy qos = new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
+                Map.of("normal", Qos.builder("normal").build(), "scavenger", cancelled, "hipri", hipri));
+        PreemptPolicy qos = PreemptPolicy.withoutGang(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
 
         assertThat(schedule(qos, accounting).preemptions())
                 .containsExactly(new SchedulePlan.Preempt(scavenger, PreemptMode.CANCEL, high, 121, 0));

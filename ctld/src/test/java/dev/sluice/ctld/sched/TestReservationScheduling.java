@@ -8,7 +8,6 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
@@ -78,8 +77,9 @@ class TestReservationScheduling {
     }
 
     private SchedulePlan schedule() {
-        return new Scheduler(new SchedulerConfig(
-                        true, 10, 86400, PriorityWeights.BASIC, new Scheduler.SelectDefaults(false, 0)))
+        return new Scheduler(SchedulerConfig.builder(Scheduler.SelectDefaults.DEFAULT)
+                        .reservationDepth(10)
+                        .build())
                 .schedule(state.image(), clock);
     }
 

@@ -9,7 +9,6 @@ import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ReservationRollover;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
@@ -104,8 +103,10 @@ class TestReservationWindowProperties {
             int id = state.nextJobId();
             cluster.replay(new StateRecord.JobSubmitted(id, b.build(), "p", s.minutes(), now - 10));
         }
-        Scheduler scheduler = new Scheduler(
-                new SchedulerConfig(true, 10, 7 * DAY, PriorityWeights.BASIC, new Scheduler.SelectDefaults(false, 0)));
+        Scheduler scheduler = new Scheduler(SchedulerConfig.builder(Scheduler.SelectDefaults.DEFAULT)
+                .reservationDepth(10)
+                .windowSeconds(7 * DAY)
+                .build());
         long clock = now;
         for (int step : steps) {
             cluster.apply(ReservationRollover.advance(state, clock));

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** Scheduling passes over small clusters: backfill, arrays, dependencies, holds, priority. */
 class TestScheduler {
     private static final long NOW = 1_000_000;
-    private static final Scheduler.SelectDefaults SELECT = new Scheduler.SelectDefaults(false, 0);
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.DEFAULT;
 
     private ClusterState state;
     private ClusterFixture cluster;
@@ -39,7 +39,7 @@ class TestScheduler {
     private void run(int id, String node, int cpus, long startedSecondsAgo) {
         cluster.replay(new StateRecord.JobStarted(
                 id,
-                new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))),
+                new Allocation(List.of(Allocation.NodeShare.of(node, cpus, 0, 1))),
                 "p",
                 state.job(id).timeLimitMinutes(),
                 NOW - startedSecondsAgo));
@@ -50,7 +50,7 @@ class TestScheduler {
     }
 
     private static SchedulerConfig backfill(int depth) {
-        return new SchedulerConfig(true, depth, 86400, PriorityWeights.BASIC, SELECT);
+        return SchedulerConfig.builder(SELECT).reservationDepth(depth).build();
     }
 
     private static List<Integer> started(SchedulePlan plan) {
@@ -80,7 +80,10 @@ class TestScheduler {
         assertThat(plan.details()).containsKey(wide).doesNotContainKey(longJob);
         assertThat(schedule(backfill(5)).details()).containsKeys(wide, longJob);
 
-        SchedulePlan builtin = schedule(new SchedulerConfig(false, 0, 86400, PriorityWeights.BASIC, SELECT));
+        SchedulePlan builtin = schedule(SchedulerConfig.builder(SELECT)
+                .backfill(false)
+                .reservationDepth(0)
+                .build());
         assertThat(started(builtin)).isEmpty();
         assertThat(builtin.pendingReasons()).containsEntry(shortJob, JobReason.PRIORITY);
     }
@@ -197,7 +200,10 @@ class TestScheduler {
         int busy = submit(aJob().build(), 10);
         run(busy, "n1", 1, 5);
         PriorityWeights weights = new PriorityWeights(true, 1000, 0, 0, 1000, 0, 7 * 86400, 7 * 86400, false);
-        SchedulerConfig config = new SchedulerConfig(true, 10, 86400, weights, SELECT);
+        SchedulerConfig config = SchedulerConfig.builder(SELECT)
+                .reservationDepth(10)
+                .priority(weights)
+                .build();
         int plain = submit(aJob().build(), 10);
         cluster.replay(new StateRecord.JobUpdated(plain, List.of(new JobChange.Nice(500)), NOW));
         int eager = submit(aJob().build(), 10);
@@ -217,7 +223,11 @@ class TestScheduler {
         run(busy, "n1", 1, 5);
         PriorityWeights weights = new PriorityWeights(true, 0, 0, 0, 0, 1000, 7 * 86400, 7 * 86400, false);
         QosPriorities qos = new QosPriorities(java.util.Map.of("normal", 0L, "low", 50L, "high", 200L));
-        SchedulerConfig config = new SchedulerConfig(true, 10, 86400, weights, SELECT, qos);
+        SchedulerConfig config = SchedulerConfig.builder(SELECT)
+                .reservationDepth(10)
+                .priority(weights)
+                .qos(qos)
+                .build();
         int plain = submit(aJob().build(), 10);
         int low = submit(aJob().qos("low").build(), 10);
         int high = submit(aJob().qos("high").build(), 10);
@@ -232,7 +242,10 @@ class TestScheduler {
                 .containsEntry(high, JobReason.RESOURCES)
                 .containsEntry(low, JobReason.PRIORITY);
         // Without a QOS table (the controller today) every QOS factor is 0.
-        SchedulePlan defaults = schedule(new SchedulerConfig(true, 10, 86400, weights, SELECT));
+        SchedulePlan defaults = schedule(SchedulerConfig.builder(SELECT)
+                .reservationDepth(10)
+                .priority(weights)
+                .build());
         assertThat(defaults.priorities()).containsEntry(high, 1L);
     }
 }

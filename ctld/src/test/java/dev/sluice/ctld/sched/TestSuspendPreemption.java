@@ -42,7 +42,7 @@ class TestSuspendPreemption {
     private static final int CPUS = 4;
     private static final Map<String, Integer> TIERS = Map.of("low", 1, "mid", 2, "high", 3);
     private static final PreemptPolicy SUSPEND =
-            new PreemptPolicy(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.SUSPEND, Map.of(), 0, 121);
+            PreemptPolicy.withoutGang(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.SUSPEND, Map.of(), 0, 121);
 
     private ClusterFixture cluster;
     private ClusterState state;
@@ -85,7 +85,7 @@ class TestSuspendPreemption {
 
     /** One pass, applied: its records replayed, its effects returned. */
     private List<Effect> pass() {
-        Scheduler.SelectDefaults select = new Scheduler.SelectDefaults(false, 0, Set.of());
+        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
         SchedulerConfig config = new SchedulerConfig(
                 true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, SUSPEND);
         SchedulePlan plan =

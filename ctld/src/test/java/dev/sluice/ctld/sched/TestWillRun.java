@@ -8,7 +8,6 @@ import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.SoftChange;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
@@ -22,8 +21,9 @@ import org.junit.jupiter.api.Test;
 /** {@code sbatch --test-only}: the scheduler's own answer for a job that is not submitted. */
 class TestWillRun {
     private static final long NOW = 1_000_000;
-    private static final Scheduler.SelectDefaults SELECT = new Scheduler.SelectDefaults(false, 0);
-    private static final SchedulerConfig CONFIG = new SchedulerConfig(true, 1, 86400, PriorityWeights.BASIC, SELECT);
+    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.DEFAULT;
+    private static final SchedulerConfig CONFIG =
+            SchedulerConfig.builder(SELECT).reservationDepth(1).build();
 
     private ClusterState state;
     private ClusterFixture cluster;
@@ -39,7 +39,7 @@ class TestWillRun {
         cluster.replay(new StateRecord.JobSubmitted(id, request, "p", limitMinutes, NOW - startedAgo));
         cluster.replay(new StateRecord.JobStarted(
                 id,
-                new Allocation(List.of(new Allocation.NodeShare(node, cpus, 0, 1))),
+                new Allocation(List.of(Allocation.NodeShare.of(node, cpus, 0, 1))),
                 "p",
                 limitMinutes,
                 NOW - startedAgo));
@@ -92,7 +92,7 @@ class TestWillRun {
 
     @Test
     void testOnlyUsesUpAJobIdButSubmitsNothing() {
-        JobControl jobs = new JobControl(SELECT);
+        JobControl jobs = JobControl.builder(SELECT).build();
         int next = state.nextJobId();
         ControlResult<JobControl.TestOnly> ok = jobs.testOnly(state, aJob().build(), NOW);
         assertThat(ok.records()).isEmpty();

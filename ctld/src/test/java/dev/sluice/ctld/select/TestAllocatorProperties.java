@@ -9,6 +9,7 @@ import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.FeatureConstraint;
 import dev.sluice.ctld.state.NodeHardware;
 import java.util.ArrayList;
@@ -57,7 +58,8 @@ class TestAllocatorProperties {
                             up,
                             List.of(),
                             1,
-                            new GresPool(inv, busy));
+                            new GresPool(inv, busy),
+                            CoreSet.EMPTY);
                 });
         return node.list().ofMinSize(1).ofMaxSize(12).map(TestAllocatorProperties::named);
     }
@@ -75,7 +77,8 @@ class TestAllocatorProperties {
                     n.schedulable(),
                     n.features(),
                     n.weight(),
-                    n.gres()));
+                    n.gres(),
+                    CoreSet.EMPTY));
         }
         return out;
     }

@@ -37,7 +37,16 @@ class TestCoreAffinity {
             gpus.add(new GresUnit("gpu", "a100", i, "/dev/nvidia" + i, cores, 1, true));
         }
         return new NodeCapacity(
-                "gpu1", TWO_SOCKETS, 32, 64000, true, true, List.of(), 1, GresPool.idle(new GresInventory(gpus)));
+                "gpu1",
+                TWO_SOCKETS,
+                32,
+                64000,
+                true,
+                true,
+                List.of(),
+                1,
+                GresPool.idle(new GresInventory(gpus)),
+                CoreSet.EMPTY);
     }
 
     private static List<Integer> range(int from, int to) {
@@ -147,7 +156,8 @@ class TestCoreAffinity {
                         true,
                         List.of(),
                         1,
-                        GresPool.idle(new GresInventory(unbound)))
+                        GresPool.idle(new GresInventory(unbound)),
+                        CoreSet.EMPTY)
                 .minus(new Allocation.NodeShare("gpu1", 3, 0, 1, List.of(), List.of(0, 1, 2)));
         Allocation.NodeShare s = placed(node, gpus(1, 2, true));
         assertThat(s.cores()).containsExactly(3, 4);
@@ -156,8 +166,8 @@ class TestCoreAffinity {
     @Test
     void hyperthreadsCountAsOneCore() {
         NodeHardware ht = new NodeHardware(8, 1, 1, 4, 2, 8000, 0);
-        NodeCapacity node =
-                new NodeCapacity("n1", ht, 8, 8000, true, true, List.of(), 1, GresPool.idle(GresInventory.NONE));
+        NodeCapacity node = new NodeCapacity(
+                "n1", ht, 8, 8000, true, true, List.of(), 1, GresPool.idle(GresInventory.NONE), CoreSet.EMPTY);
         PlacementRequest threeCpus = new PlacementRequest(
                 new PlacementRequest.Shape(1, 1, 1, 3, 0),
                 PlacementRequest.MemoryAsk.NONE,

@@ -8,6 +8,7 @@ import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.control.NodeControl;
+import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Node;
@@ -97,7 +98,9 @@ class TestMetricsEndpoint {
                 false,
                 Set.of(),
                 Optional.empty());
-        ctld.loop().submit((s, now) -> new NodeControl(0).register(s, reg, now)).get(30, TimeUnit.SECONDS);
+        ctld.loop()
+                .submit((s, now) -> new NodeControl(0, NodePolicy.DEFAULT).register(s, reg, now))
+                .get(30, TimeUnit.SECONDS);
     }
 
     @AfterEach

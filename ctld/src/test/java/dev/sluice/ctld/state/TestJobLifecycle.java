@@ -31,7 +31,7 @@ class TestJobLifecycle {
     private static final String END = "<!-- END job lifecycle -->";
     private static final long NOW = 200;
     private static final Allocation TWO_NODES =
-            new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1), new Allocation.NodeShare("n2", 2, 0, 1)));
+            new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1), Allocation.NodeShare.of("n2", 2, 0, 1)));
 
     /** A two-node batch job in each phase; {@code requeue}: whether it may be requeued. */
     private static Job in(JobPhase phase, boolean requeue) {
@@ -53,7 +53,7 @@ class TestJobLifecycle {
     private static Map<String, Function<Job, Transition>> events(boolean requeue) {
         Map<String, Function<Job, Transition>> out = new LinkedHashMap<>();
         out.put("Start", j -> JobLifecycle.apply(j, new JobEvent.Start(TWO_NODES, "p", 60), NOW));
-        out.put("Cancel", j -> JobLifecycle.apply(j, new JobEvent.Cancel(), NOW));
+        out.put("Cancel", j -> JobLifecycle.apply(j, JobEvent.Cancel.byNobody(), NOW));
         out.put(
                 "Cancel, waiting for Resources",
                 j -> JobLifecycle.apply(j, new JobEvent.Cancel(0, JobReason.RESOURCES), NOW));
@@ -72,13 +72,13 @@ class TestJobLifecycle {
         String r = requeue ? "" : ", --no-requeue";
         out.put("NodeFailed" + r, j -> JobLifecycle.apply(j, new JobEvent.NodeFailed(), NOW));
         out.put("LaunchFailed" + r, j -> JobLifecycle.apply(j, new JobEvent.LaunchFailed(), NOW));
-        out.put("Requeue", j -> JobLifecycle.apply(j, new JobEvent.Requeue(false, false), NOW));
-        out.put("Requeue, held by its user", j -> JobLifecycle.apply(j, new JobEvent.Requeue(true, false), NOW));
-        out.put("Requeue, held by an operator", j -> JobLifecycle.apply(j, new JobEvent.Requeue(true, true), NOW));
+        out.put("Requeue", j -> JobLifecycle.apply(j, new JobEvent.Requeue(false, false, 0), NOW));
+        out.put("Requeue, held by its user", j -> JobLifecycle.apply(j, new JobEvent.Requeue(true, false, 0), NOW));
+        out.put("Requeue, held by an operator", j -> JobLifecycle.apply(j, new JobEvent.Requeue(true, true, 0), NOW));
         out.put("Preempt, CANCEL", j -> JobLifecycle.apply(j, new JobEvent.Preempt(false, 0), NOW));
         out.put("Preempt, REQUEUE", j -> JobLifecycle.apply(j, new JobEvent.Preempt(true, 121), NOW));
         out.put("PreemptGrace, 30 s", j -> JobLifecycle.apply(j, new JobEvent.PreemptGrace(30), NOW));
-        out.put("Suspend", j -> JobLifecycle.apply(j, new JobEvent.Suspend(), NOW));
+        out.put("Suspend", j -> JobLifecycle.apply(j, JobEvent.Suspend.byCommand(), NOW));
         out.put("Resume", j -> JobLifecycle.apply(j, new JobEvent.Resume(), NOW));
         out.put("Hold", j -> JobLifecycle.apply(j, new JobEvent.Hold(Job.Hold.USER), NOW));
         out.put("Update", j -> JobLifecycle.apply(j, new JobEvent.Update(List.of(new JobChange.Name("x"))), NOW));
@@ -315,7 +315,7 @@ class TestJobLifecycle {
         TaskSplits ids = new TaskSplits(25);
         List<Integer> got = new ArrayList<>();
         for (int task : List.of(2, 1, 3)) {
-            Transition t = JobLifecycle.applyToTask(array, task, ids, new JobEvent.Cancel(), NOW);
+            Transition t = JobLifecycle.applyToTask(array, task, ids, JobEvent.Cancel.byNobody(), NOW);
             got.add(((StateRecord.ArrayTaskSplit) t.records().get(0)).newJobId());
         }
         assertThat(got).containsExactly(25, 26, 20);

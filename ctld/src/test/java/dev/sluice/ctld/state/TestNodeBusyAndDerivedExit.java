@@ -23,7 +23,7 @@ class TestNodeBusyAndDerivedExit {
 
     private static StateRecord start(int job, long time) {
         return new StateRecord.JobStarted(
-                job, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, time);
+                job, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 60, time);
     }
 
     private static StateRecord step(int job, JobState state, int status) {

@@ -76,7 +76,7 @@ class TestNodeLifecycle {
     @MethodSource("table")
     void transition(From from, NodeTransition transition, String printed, String reason) {
         Node after = NodeLifecycle.apply(from.node(), transition, "new", "admin", 99);
-        NodeView view = new NodeView(after, 0, 0, 0, true, GresPool.idle(GresInventory.NONE));
+        NodeView view = new NodeView(after, 0, 0, 0, true, GresPool.idle(GresInventory.NONE), CoreSet.EMPTY, 0, 0);
         String flags = view.flags().contains(NodeFlag.DRAIN) ? "+DRAIN" : "";
         assertThat(view.baseState() + flags).isEqualTo(printed);
         assertThat(after.reason()).isEqualTo(reason);
@@ -109,7 +109,8 @@ class TestNodeLifecycle {
     @ParameterizedTest(name = "{0} cpus={1} jobs={2} responding={3} -> {4} {5}")
     @MethodSource("derived")
     void derivedStates(From from, int allocCpus, int jobs, boolean responding, String base, List<String> flags) {
-        NodeView view = new NodeView(from.node(), allocCpus, 0, jobs, responding, GresPool.idle(GresInventory.NONE));
+        NodeView view = new NodeView(
+                from.node(), allocCpus, 0, jobs, responding, GresPool.idle(GresInventory.NONE), CoreSet.EMPTY, 0, 0);
         assertThat(view.baseState().name()).isEqualTo(base);
         assertThat(view.flags().stream().map(Enum::name).toList()).containsExactlyElementsOf(flags);
     }

@@ -31,13 +31,13 @@ class TestSnapshotEquivalence {
                 new StateRecord.JobSubmitted(2, Builders.aJob().name("b").build(), "p", 60, 12),
                 new StateRecord.JobSubmitted(3, Builders.aJob().build(), "p", 60, 13),
                 new StateRecord.JobStarted(
-                        1, new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 1))), "p", 60, 14),
+                        1, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 60, 14),
                 new StateRecord.JobStarted(
-                        2, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 15),
+                        2, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 60, 15),
                 StateRecord.JobEnded.unrequested(2, JobState.FAILED, 256, JobReason.NON_ZERO_EXIT_CODE, 16),
                 // Only a job that ran can be requeued (JobLifecycle).
                 new StateRecord.JobStarted(
-                        3, new Allocation(List.of(new Allocation.NodeShare("n1", 1, 0, 1))), "p", 60, 16),
+                        3, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 60, 16),
                 StateRecord.JobRequeued.at(3, 17),
                 new StateRecord.NodeStateChanged("n2", NodeTransition.DRAIN, "disk", "root", 18),
                 new StateRecord.JobSubmitted(4, Builders.aJob().build(), "p", 60, 19),

@@ -31,7 +31,7 @@ class TestStepInfos {
             .setOwner(Identity.newBuilder().setUid(1001).setGid(100).setUserName("alice"))
             .build());
     private static final Allocation NO_MEM =
-            new Allocation(List.of(new Allocation.NodeShare("n1", 2, 0, 2), new Allocation.NodeShare("n2", 2, 0, 2)));
+            new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2), Allocation.NodeShare.of("n2", 2, 0, 2)));
     private static final Job RUNNING =
             Job.submitted(35, REQUEST, "gpu", 5, 1000).started(NO_MEM, 1010, 5, "gpu");
 
@@ -68,7 +68,7 @@ class TestStepInfos {
     @Test
     void aStepCountsTheJobsMemoryOnItsNodesOnly() {
         Allocation withMem = new Allocation(
-                List.of(new Allocation.NodeShare("n1", 2, 1024, 2), new Allocation.NodeShare("n2", 2, 1024, 2)));
+                List.of(Allocation.NodeShare.of("n1", 2, 1024, 2), Allocation.NodeShare.of("n2", 2, 1024, 2)));
         // Slurm prints memory in TRES converted (ReqTRES mem=1G for 1024 MB, observed); the
         // spelling is common.tres.Tres', the amount is the step's.
         Tres tres = Tres.parse(StepCommands.tres(withMem, shareOnN1(), 2));
@@ -107,7 +107,7 @@ class TestStepInfos {
         assertThat(RecordCodec.decode(RecordCodec.encode(7, record))).isEqualTo(record);
         assertThat(AccountingEvents.jobIdsOf(record)).containsExactly(35);
         List<AccountingRecord.Builder> out =
-                AccountingEvents.of(record, RUNNING, new AccountingEvents.Site(false, p -> 0, id -> 0));
+                AccountingEvents.of(record, RUNNING, AccountingEvents.Site.withoutReservations(false, p -> 0, id -> 0));
         assertThat(out).singleElement().satisfies(r -> {
             assertThat(r.getStep().getJobId()).isEqualTo(35);
             assertThat(r.getStep().getJobSubmitTime()).isEqualTo(1000);

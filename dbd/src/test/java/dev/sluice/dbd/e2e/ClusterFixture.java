@@ -127,7 +127,8 @@ final class ClusterFixture {
                 false,
                 java.util.Set.of(),
                 java.util.Optional.empty());
-        dev.sluice.ctld.control.NodeControl nodes = new dev.sluice.ctld.control.NodeControl(0);
+        dev.sluice.ctld.control.NodeControl nodes =
+                new dev.sluice.ctld.control.NodeControl(0, dev.sluice.ctld.control.NodePolicy.DEFAULT);
         ctld.loop().submit((state, now) -> nodes.register(state, reg, now)).get();
         return ctld;
     }

@@ -59,7 +59,9 @@ public final class WorkloadReplay {
         this.gpusPerCpu = gpusPerCpu;
         this.state = new ClusterState(
                 config.nodes(), config.partitions(), config.topology().memberships(), 1);
-        this.control = new JobControl(config.scheduler().select(), config.jobs().maxArraySize());
+        this.control = JobControl.builder(config.scheduler().select())
+                .maxArraySize(config.jobs().maxArraySize())
+                .build();
         this.scheduler = new Scheduler(config.scheduler());
         for (Partition p : config.partitions()) {
             tiers.put(p.name(), p.scheduling().priorityTier());

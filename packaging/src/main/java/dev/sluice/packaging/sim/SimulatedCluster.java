@@ -147,15 +147,16 @@ public final class SimulatedCluster implements AutoCloseable {
                         + ctld.commandPort()
                         + "\nStateSaveLocation=" + state + "\n"
                         + (conf.gresTypes().isEmpty() ? "" : "GresTypes=" + String.join(",", conf.gresTypes()) + "\n"));
-        JobControl jobs =
-                new JobControl(local.scheduler().select(), local.jobs().maxArraySize());
+        JobControl jobs = JobControl.builder(local.scheduler().select())
+                .maxArraySize(local.jobs().maxArraySize())
+                .build();
         self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs, local);
         self[0].registerAll(local);
         return self[0];
     }
 
     private void registerAll(CtldConfig config) throws InterruptedException {
-        NodeControl nodes = new NodeControl(0);
+        NodeControl nodes = new NodeControl(0, NodePolicy.DEFAULT);
         // Queued together so that thousands of nodes register in a few batches, not one each.
         List<java.util.concurrent.CompletableFuture<?>> registered = new ArrayList<>();
         for (Node n : config.nodes()) {
