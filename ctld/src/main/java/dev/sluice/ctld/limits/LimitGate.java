@@ -4,7 +4,9 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
@@ -53,11 +55,13 @@ public final class LimitGate {
             if (grp != null) {
                 return qosGrp(grp);
             }
-            String perAccount = qos.caps().perAccount().exceeded(usage.qosAccountTres(qos.name(), account), wanted);
+            Tres accountHolds = usage.qosAccountTres(qos.name(), account);
+            String perAccount = qos.caps().perAccount().exceeded(accountHolds, reusing(wanted, accountHolds));
             if (perAccount != null) {
                 return maxPerAccount(perAccount);
             }
-            String perUser = qos.caps().perUser().exceeded(usage.qosUserTres(qos.name(), user), wanted);
+            Tres userHolds = usage.qosUserTres(qos.name(), user);
+            String perUser = qos.caps().perUser().exceeded(userHolds, reusing(wanted, userHolds));
             if (perUser != null) {
                 return qosMaxPerUser(perUser);
             }
@@ -95,6 +99,57 @@ public final class LimitGate {
             }
         }
         return null;
+    }
+
+    /**
+     * Before placement a job may yet land on nodes its account (user) holds already, which
+     * count once: it adds only the nodes it needs beyond those ({@link #placed} counts the
+     * nodes it got).
+     */
+    private static Tres reusing(Tres wanted, Tres holds) {
+        return wanted.with("node", Math.max(0, wanted.get("node") - holds.get("node")));
+    }
+
+    /**
+     * Why a job placed on {@code nodes} may not start after all: the nodes new to its account
+     * (user) under its QOS would take it past MaxTRESPerAccount (MaxTRESPerUser) node=, as Slurm
+     * checks after selecting nodes; null when they would not.
+     */
+    public static JobReason placed(
+            Enforcement enforce, AccountingPolicy policy, LimitUsage usage, Job job, Collection<String> nodes) {
+        if (!enforce.limits()) {
+            return null;
+        }
+        Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
+        if (qos == null) {
+            return null;
+        }
+        String account = LimitUsage.nz(job.request().account());
+        String user = job.request().owner().userName();
+        if (over(
+                qos.caps().perAccount(),
+                usage.qosAccountTres(qos.name(), account),
+                usage.qosAccountNodes(qos.name(), account),
+                nodes)) {
+            return JobReason.MAX_NODE_PER_ACCOUNT;
+        }
+        if (over(
+                qos.caps().perUser(),
+                usage.qosUserTres(qos.name(), user),
+                usage.qosUserNodes(qos.name(), user),
+                nodes)) {
+            return JobReason.QOS_MAX_NODE_PER_USER_LIMIT;
+        }
+        return null;
+    }
+
+    private static boolean over(TresLimits caps, Tres holds, Set<String> held, Collection<String> nodes) {
+        long cap = caps.get("node");
+        if (cap == Limits.NONE) {
+            return false;
+        }
+        long added = nodes.stream().filter(n -> !held.contains(n)).count();
+        return holds.get("node") + added > cap;
     }
 
     private static JobReason assocGrp(String tres) {

@@ -2,8 +2,11 @@ package dev.sluice.ctld.limits;
 
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.state.Job;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the jobs already in the controller use against the limits: running and active (pending
@@ -12,6 +15,10 @@ import java.util.Map;
  * per QOS, per account within a QOS (only the job's own account: MaxTRESPerAccount) and per user
  * within a QOS (over all the user's accounts: MaxTRESPerUser). A scheduling pass builds one and adds each job it starts, so later jobs in the same
  * pass see them.
+ *
+ * <p>Against MaxTRESPerAccount and MaxTRESPerUser a node counts once however many of the
+ * account's (user's) jobs share it, as in Slurm 22.05 (compat 198, 199): their node TRES is the
+ * number of distinct nodes those jobs hold.
  */
 public final class LimitUsage {
     private final AccountingPolicy policy;
@@ -26,6 +33,8 @@ public final class LimitUsage {
     private final Map<String, Tres> qosTres = new HashMap<>();
     private final Map<String, Tres> qosAccountTres = new HashMap<>();
     private final Map<String, Tres> qosUserTres = new HashMap<>();
+    private final Map<String, Map<String, Integer>> qosAccountNodes = new HashMap<>();
+    private final Map<String, Map<String, Integer>> qosUserNodes = new HashMap<>();
     private final Map<String, Integer> qosAllRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosAllActiveJobs = new HashMap<>();
 
@@ -37,7 +46,12 @@ public final class LimitUsage {
         LimitUsage u = new LimitUsage(policy);
         for (Job job : jobs) {
             if (job.isRunning()) {
-                u.started(job, job.allocation() == null ? tresOf(job) : JobTres.of(job.allocation()));
+                if (job.allocation() == null) {
+                    u.started(job, tresOf(job), List.of());
+                } else {
+                    u.started(
+                            job, JobTres.of(job.allocation()), job.allocation().nodeNames());
+                }
             }
             if (job.isRunning() || job.isPending()) {
                 // A pending array record stands for all its tasks (Slurm counts each task).
@@ -60,14 +74,25 @@ public final class LimitUsage {
         }
     }
 
-    /** Counts a job that starts now holding {@code tres}. */
+    /** Counts a job that starts now holding {@code tres}, on nodes not named (each counts). */
     public void started(Job job, Tres tres) {
+        started(job, tres, List.of());
+    }
+
+    /** Counts a job that starts now holding {@code tres} on {@code nodes}. */
+    public void started(Job job, Tres tres, Collection<String> nodes) {
         runningJobs.merge(userKey(job), 1, Integer::sum);
         userTres.merge(userKey(job), tres, Tres::plus);
         qosRunningJobs.merge(qosKey(job), 1, Integer::sum);
         qosTres.merge(nz(job.request().qos()), tres, Tres::plus);
-        qosAccountTres.merge(nz(job.request().qos()) + '\0' + nz(job.request().account()), tres, Tres::plus);
+        qosAccountTres.merge(qosAccountKey(job), tres, Tres::plus);
         qosUserTres.merge(qosKey(job), tres, Tres::plus);
+        for (String node : nodes) {
+            qosAccountNodes
+                    .computeIfAbsent(qosAccountKey(job), k -> new HashMap<>())
+                    .merge(node, 1, Integer::sum);
+            qosUserNodes.computeIfAbsent(qosKey(job), k -> new HashMap<>()).merge(node, 1, Integer::sum);
+        }
         qosAllRunningJobs.merge(nz(job.request().qos()), 1, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
             accountTres.merge(a.account(), tres, Tres::plus);
@@ -77,7 +102,7 @@ public final class LimitUsage {
 
     /** Counts a job that starts now with {@code cpus} CPUs and nothing else. */
     public void started(Job job, long cpus) {
-        started(job, Tres.empty().with("cpu", cpus));
+        started(job, Tres.empty().with("cpu", cpus), List.of());
     }
 
     int runningJobs(String account, String user) {
@@ -126,14 +151,42 @@ public final class LimitUsage {
         return qosTres.getOrDefault(qos, Tres.empty());
     }
 
-    /** TRES the running jobs of {@code account} hold under {@code qos} (its MaxTRESPerAccount). */
+    /**
+     * TRES the running jobs of {@code account} hold under {@code qos} (its MaxTRESPerAccount),
+     * their nodes counted once each.
+     */
     Tres qosAccountTres(String qos, String account) {
-        return qosAccountTres.getOrDefault(qos + '\0' + account, Tres.empty());
+        return distinctNodes(qosAccountTres, qosAccountNodes, qos + '\0' + account);
     }
 
-    /** TRES the running jobs of {@code user} hold under {@code qos}, in any account (its MaxTRESPerUser). */
+    /**
+     * TRES the running jobs of {@code user} hold under {@code qos}, in any account (its
+     * MaxTRESPerUser), their nodes counted once each.
+     */
     Tres qosUserTres(String qos, String user) {
-        return qosUserTres.getOrDefault(qos + '\0' + user, Tres.empty());
+        return distinctNodes(qosUserTres, qosUserNodes, qos + '\0' + user);
+    }
+
+    /** The nodes the running jobs of {@code account} hold under {@code qos}. */
+    Set<String> qosAccountNodes(String qos, String account) {
+        return qosAccountNodes.getOrDefault(qos + '\0' + account, Map.of()).keySet();
+    }
+
+    /** The nodes the running jobs of {@code user} hold under {@code qos}, in any account. */
+    Set<String> qosUserNodes(String qos, String user) {
+        return qosUserNodes.getOrDefault(qos + '\0' + user, Map.of()).keySet();
+    }
+
+    private static Tres distinctNodes(Map<String, Tres> sums, Map<String, Map<String, Integer>> nodes, String key) {
+        Tres sum = sums.getOrDefault(key, Tres.empty());
+        Map<String, Integer> held = nodes.get(key);
+        if (held == null) {
+            return sum;
+        }
+        // Jobs counted without node names (none once placed) keep their node counts.
+        long unnamed = sum.get("node")
+                - held.values().stream().mapToLong(Integer::longValue).sum();
+        return sum.with("node", held.size() + Math.max(0, unnamed));
     }
 
     /** The CPUs a job asks for: tasks times CPUs per task, as the limits count them. */
@@ -148,6 +201,10 @@ public final class LimitUsage {
 
     private static String userKey(Job job) {
         return nz(job.request().account()) + '\0' + job.request().owner().userName();
+    }
+
+    private static String qosAccountKey(Job job) {
+        return nz(job.request().qos()) + '\0' + nz(job.request().account());
     }
 
     private static String qosKey(Job job) {

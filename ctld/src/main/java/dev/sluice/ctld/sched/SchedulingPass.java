@@ -193,6 +193,14 @@ final class SchedulingPass {
         }
         switch (result) {
             case PlacementResult.Placed placed -> {
+                JobReason nodeCap = usage == null
+                        ? null
+                        : LimitGate.placed(
+                                enforce, policy, usage, job, placed.allocation().nodeNames());
+                if (nodeCap != null) {
+                    reasons.put(job.id(), nodeCap);
+                    return false;
+                }
                 start(job, partition, task, placed.allocation(), end);
                 return true;
             }
@@ -284,7 +292,7 @@ final class SchedulingPass {
         timeline.started(allocation, end);
         licenses.take(job.request().licenses());
         if (usage != null) {
-            usage.started(job, dev.sluice.ctld.limits.JobTres.of(allocation));
+            usage.started(job, dev.sluice.ctld.limits.JobTres.of(allocation), allocation.nodeNames());
         }
         if (task >= 0) {
             runningTasks.merge(job.array().arrayJobId(), 1, Integer::sum);

@@ -6,9 +6,12 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.state.Job;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -29,7 +32,8 @@ class TestQosCapProperties {
     private static final List<Integer> USERS = List.of(1000, 1001, 1002);
     private static final String[] TRES = {"cpu", "mem", "node", "gres/gpu"};
 
-    record Demand(int user, int account, int tasks, int nodes, long mem, int gpus) {}
+    /** A job of {@code nodes} nodes placed on n{firstNode}, n{firstNode + 1} ... */
+    record Demand(int user, int account, int tasks, int nodes, long mem, int gpus, int firstNode) {}
 
     @Provide
     Arbitrary<List<Demand>> demands() {
@@ -39,7 +43,8 @@ class TestQosCapProperties {
                         Arbitraries.integers().between(1, 6),
                         Arbitraries.integers().between(1, 2),
                         Arbitraries.longs().between(0, 8).map(n -> n * 500),
-                        Arbitraries.integers().between(0, 3))
+                        Arbitraries.integers().between(0, 3),
+                        Arbitraries.integers().between(1, 3))
                 .as(Demand::new)
                 .list()
                 .ofMaxSize(16);
@@ -106,6 +111,8 @@ class TestQosCapProperties {
                                 : Qos.builder("normal").maxTresPerAccount(caps).build()));
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Map<String, Tres> held = new HashMap<>();
+        // A node counts once against the caps however many of the owner's jobs share it.
+        Map<String, Set<String>> nodesHeld = new HashMap<>();
         int id = 1;
         for (Demand d : jobs) {
             String account = ACCOUNTS.get(d.account());
@@ -123,18 +130,35 @@ class TestQosCapProperties {
             }
             Job job = Job.submitted(id++, b.build(), "p", 10, 1000);
             Tres wanted = JobTres.of(job.request());
-            Tres own = held.getOrDefault(owner, Tres.empty());
+            Set<String> ownNodes = nodesHeld.computeIfAbsent(owner, k -> new TreeSet<>());
+            Tres own = held.getOrDefault(owner, Tres.empty()).with("node", ownNodes.size());
+            // Before placement it may yet land on the nodes its owner holds.
+            Tres beyond = wanted.with("node", Math.max(0, d.nodes() - ownNodes.size()));
             JobReason reason = LimitGate.reason(LIMITS, policy, usage, job);
             assertThat(reason != null)
                     .as("held back exactly when its own " + scope + " would pass a cap")
-                    .isEqualTo(caps.exceeded(own, wanted) != null);
+                    .isEqualTo(caps.exceeded(own, beyond) != null);
+            List<String> placed = new ArrayList<>();
+            for (int i = 0; i < d.nodes(); i++) {
+                placed.add("n" + (d.firstNode() + i));
+            }
+            Set<String> after = new TreeSet<>(ownNodes);
+            after.addAll(placed);
             if (reason == null) {
-                usage.started(job, wanted);
-                held.put(owner, own.plus(wanted));
+                reason = LimitGate.placed(LIMITS, policy, usage, job, placed);
+                assertThat(reason != null)
+                        .as("held back on its nodes exactly when they take its own " + scope + " past node=")
+                        .isEqualTo(caps.get("node") != Limits.NONE && after.size() > caps.get("node"));
+            }
+            if (reason == null) {
+                usage.started(job, wanted, placed);
+                held.put(owner, held.getOrDefault(owner, Tres.empty()).plus(wanted));
+                ownNodes.addAll(placed);
             } else {
                 assertThat(reason).isIn(scope.reasons);
             }
-            for (Tres t : held.values()) {
+            for (Map.Entry<String, Tres> e : held.entrySet()) {
+                Tres t = e.getValue().with("node", nodesHeld.get(e.getKey()).size());
                 for (String name : TRES) {
                     if (caps.get(name) != Limits.NONE) {
                         assertThat(t.get(name)).as(name).isLessThanOrEqualTo(caps.get(name));

@@ -1,0 +1,110 @@
+package dev.sluice.ctld.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A QOS's MaxTRESPerUser and MaxTRESPerAccount node=: a node counts once however many of the
+ * user's (account's) jobs share it, as in Slurm 22.05 (compat 198, 199). A job packed beside
+ * the user's running one starts; one that needs a node of its own waits with
+ * QOSMaxNodePerUserLimit (MaxNodePerAccount). Two nodes of 8 CPUs.
+ */
+class TestQosNodeCaps {
+    private static final long NOW = 1_700_000_000L;
+    private static final Scheduler.SelectDefaults SELECT =
+            Scheduler.SelectDefaults.builder().memoryConsumable(true).build();
+    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
+
+    private ClusterState state;
+    private long seq;
+
+    @BeforeEach
+    void cluster() {
+        ClusterFixture cluster = ClusterFixture.aCluster()
+                .nodes(2)
+                .cpus(8)
+                .memoryMb(16000)
+                .at(NOW - 100, NOW)
+                .build();
+        state = cluster.state();
+        seq = cluster.sequence();
+    }
+
+    private int submit(AccountingPolicy p, JobRequest r) {
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(LIMITS, p))
+                .build()
+                .submit(state, r, NOW - 10);
+        out.records().forEach(rec -> state.replay(++seq, rec));
+        return out.response();
+    }
+
+    private SchedulePlan pass(AccountingPolicy p) {
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
+                .schedule(state.image(), NOW, LIMITS, p);
+    }
+
+    private static Builders.JobBuilder job() {
+        return Builders.aJob().timeLimit(10).memPerNode(100).nodes(1);
+    }
+
+    @Test
+    void aUsersJobsSharingANodeCountItOnceAndOneNeedingAnotherNodeWaits() {
+        AccountingPolicy p = TestQosUserLimits.policy("node=1");
+        int first = submit(p, job().account("physics").tasks(1).build());
+        // Another account of the same user, packed beside the first: still one node.
+        int beside = submit(p, job().account("chem").tasks(1).build());
+        int whole = submit(p, job().account("physics").tasks(8).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, beside);
+        assertThat(plan.starts())
+                .allSatisfy(s -> assertThat(s.allocation().nodeNames()).containsExactly("n1"));
+        assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.QOS_MAX_NODE_PER_USER_LIMIT);
+    }
+
+    @Test
+    void anAccountsJobsSharingANodeCountItOnceWhoeverRunsThem() {
+        AccountingPolicy p = TestQosAccountLimits.policy("node=1");
+        int first = submit(p, job().account("physics").tasks(1).build());
+        int otherUser = submit(p, job().account("physics").uid(1001).tasks(1).build());
+        int whole = submit(p, job().account("physics").tasks(8).build());
+        int otherAccount = submit(p, job().account("chem").tasks(8).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
+        assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.MAX_NODE_PER_ACCOUNT);
+    }
+
+    @Test
+    void beforePlacementAJobMayYetShareTheNodesItsUserHolds() {
+        AccountingPolicy p = TestQosUserLimits.policy("node=1");
+        Job running = Job.submitted(1, job().account("physics").qos("normal").build(), "p", 10, 1000);
+        Job oneNode = Job.submitted(2, job().account("physics").qos("normal").build(), "p", 10, 1000);
+        Job twoNodes =
+                Job.submitted(3, job().account("physics").qos("normal").nodes(2).build(), "p", 10, 1000);
+        LimitUsage usage = LimitUsage.of(p, List.of());
+        usage.started(running, JobTres.of(running.request()), List.of("n1"));
+        assertThat(LimitGate.reason(LIMITS, p, usage, oneNode)).isNull();
+        assertThat(LimitGate.reason(LIMITS, p, usage, twoNodes)).isEqualTo(JobReason.QOS_MAX_NODE_PER_USER_LIMIT);
+        assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n1"))).isNull();
+        assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n2")))
+                .isEqualTo(JobReason.QOS_MAX_NODE_PER_USER_LIMIT);
+        assertThat(LimitGate.placed(Enforcement.parse(List.of("associations")), p, usage, oneNode, List.of("n2")))
+                .isNull();
+    }
+}
