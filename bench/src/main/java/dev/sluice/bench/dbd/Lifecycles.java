@@ -22,16 +22,18 @@ final class Lifecycles {
     /** SLURM_BATCH_SCRIPT, the batch step's id. */
     private static final int BATCH_STEP = 0xfffffffb;
 
-    private static final long EPOCH = 1_764_900_000L;
-
     private final String cluster;
     private final int inFlight;
+    /** When job 0 was submitted: the benchmark's start, so the records are of the hour at hand. */
+    private final long epoch;
+
     private long sequence;
 
     Lifecycles(String cluster, int inFlight, long firstSequence) {
         this.cluster = cluster;
         this.inFlight = inFlight;
         this.sequence = firstSequence;
+        this.epoch = java.time.Instant.now().getEpochSecond();
     }
 
     /** The sequence the next record gets. */
@@ -81,16 +83,16 @@ final class Lifecycles {
                 .build();
     }
 
-    private static long submitTime(int id) {
+    private long submitTime(int id) {
         // About a hundred jobs a second, as the controller sustains them.
-        return EPOCH + id / 100;
+        return epoch + id / 100;
     }
 
     private static String node(int id) {
         return "c" + (1 + id % 50);
     }
 
-    private static JobAccountingRecord.Builder job(int id, JobState state) {
+    private JobAccountingRecord.Builder job(int id, JobState state) {
         long submit = submitTime(id);
         boolean started = state != JobState.PENDING;
         boolean ended = state == JobState.COMPLETED;
@@ -124,7 +126,7 @@ final class Lifecycles {
                 .setReqNodes(1);
     }
 
-    private static StepAccountingRecord.Builder step(int id, JobState state) {
+    private StepAccountingRecord.Builder step(int id, JobState state) {
         long start = submitTime(id) + 1;
         boolean ended = state == JobState.COMPLETED;
         return StepAccountingRecord.newBuilder()
