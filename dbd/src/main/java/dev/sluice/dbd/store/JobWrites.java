@@ -1,15 +1,14 @@
 package dev.sluice.dbd.store;
 
 import static dev.sluice.dbd.store.AccountingStore.clip;
-import static dev.sluice.dbd.store.AccountingStore.idForm;
 
 import dev.sluice.dbd.model.AccountingEntry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,30 +35,6 @@ final class JobWrites {
     /** Ids per {@code IN (...)}: well inside any database's limit on parameters. */
     private static final int IN_CHUNK = 500;
 
-    private static final String INSERT_JOB = "INSERT INTO jobs (job_name, user_name, uid, gid, group_name, account,"
-            + " partition_name, qos, eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes,"
-            + " alloc_cpus, tres_req, tres_alloc, time_limit, work_dir, last_sequence, display_id, array_job_id,"
-            + " array_task_id, req_cpus, req_nodes, requid, priority, state_reason, constraints, resv_name, resv_id,"
-            + " suspended, cluster_id, job_id, submit_time)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            + " ?, ?, ?, ?, ?, ?, ?)";
-    // slurmdbd keeps the priority and the reason a job had when it started: its end does not
-    // change them (a job that failed reads Reason None in sacct, not NonZeroExitCode). A record
-    // without a priority (0: no pass ranked the job) keeps the one held too. NULL keeps.
-    private static final String UPDATE_JOB = "UPDATE jobs SET job_name = ?, user_name = ?, uid = ?, gid = ?,"
-            + " group_name = ?, account = ?, partition_name = ?, qos = ?, eligible_time = ?, start_time = ?,"
-            + " end_time = ?, state = ?, exit_status = ?, node_list = ?, num_nodes = ?, alloc_cpus = ?,"
-            + " tres_req = ?, tres_alloc = ?, time_limit = ?, work_dir = ?, last_sequence = ?, display_id = ?,"
-            + " array_job_id = ?, array_task_id = ?, req_cpus = ?, req_nodes = ?, requid = ?,"
-            + " priority = COALESCE(?, priority), state_reason = COALESCE(?, state_reason), constraints = ?,"
-            + " resv_name = ?, resv_id = ?, suspended = ? WHERE id = ?";
-    private static final String INSERT_STEP = "INSERT INTO steps (step_name, state, start_time, end_time,"
-            + " exit_status, node_list, num_nodes, num_tasks, alloc_cpus, tres_alloc, last_sequence, job_ref,"
-            + " step_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String UPDATE_STEP = "UPDATE steps SET step_name = ?, state = ?, start_time = ?,"
-            + " end_time = ?, exit_status = ?, node_list = ?, num_nodes = ?, num_tasks = ?, alloc_cpus = ?,"
-            + " tres_alloc = ?, last_sequence = ? WHERE job_ref = ? AND step_id = ?";
-
     /** A job row's key within its cluster, as in Slurm: job id (unsigned) and submit time. */
     private record Key(long jobId, long submitTime) {
         static Key of(AccountingEntry.Job j) {
@@ -73,46 +48,17 @@ final class JobWrites {
 
     private record StepKey(long jobRef, long stepId) {}
 
-    /** A job row as the records so far leave it, and what is to be written to it. */
-    private static final class JobRow {
-        /** The row's id; null until the row is in the database. */
-        Long id;
-        /** Whether the row was in the database before this batch. */
-        boolean stored;
-        /** Whether the row exists: stored, or made by an earlier record of this batch. */
-        boolean known;
-
-        long start;
-        long end;
-        String allocTres = "";
-        String account = "";
-        String user = "";
-        /** The last record to write, with its TRES in id form; null: nothing to write. */
-        AccountingEntry.Job write;
-
-        String reqTres;
-        /** null: the row keeps what it holds. */
-        Long priority;
-
-        String reason;
-        final Map<Long, StepWrite> steps = new LinkedHashMap<>();
-    }
-
-    private static final class StepWrite {
-        final boolean stored;
-        AccountingEntry.Step write;
-        String allocTres;
-
-        StepWrite(boolean stored) {
-            this.stored = stored;
-        }
-    }
-
     private final Connection c;
     private final TresCatalog tres;
     private final long clusterId;
     private final Map<Key, JobRow> rows = new LinkedHashMap<>();
     private final Set<StepKey> storedSteps = new HashSet<>();
+    /**
+     * TRES in id form by their named form: a batch's jobs mostly ask alike, and parsing was a
+     * quarter of the daemon's work once the rows were read in bulk. Per batch, since a TRES new
+     * to the catalog gets its id inside the batch's transaction.
+     */
+    private final Map<String, String> idForms = new HashMap<>();
 
     private JobWrites(Connection c, TresCatalog tres, long clusterId) {
         this.c = c;
@@ -204,7 +150,7 @@ final class JobWrites {
         JobRow r = rows.get(Key.of(j));
         AccountingEntry.JobOwner owner = j.owner();
         AccountingEntry.JobTimes times = j.times();
-        String allocTres = idForm(c, tres, j.placement().allocTres());
+        String allocTres = idForm(j.placement().allocTres());
         String account = clip(owner.account(), 64);
         String user = clip(owner.userName(), 64);
         long changed = r.known
@@ -219,7 +165,7 @@ final class JobWrites {
             r.reason = clip(j.outcome().reason(), 64);
         }
         r.write = j;
-        r.reqTres = idForm(c, tres, j.placement().reqTres());
+        r.reqTres = idForm(j.placement().reqTres());
         r.start = times.start();
         r.end = times.end();
         r.allocTres = allocTres;
@@ -243,6 +189,15 @@ final class JobWrites {
         return Math.min(r.end == 0 ? Long.MAX_VALUE : r.end, newEnd == 0 ? Long.MAX_VALUE : newEnd);
     }
 
+    private String idForm(String named) throws SQLException {
+        String known = idForms.get(named);
+        if (known == null) {
+            known = AccountingStore.idForm(c, tres, named);
+            idForms.put(named, known);
+        }
+        return known;
+    }
+
     /** Folds a step record over its row; a step of a job never stored is skipped. */
     void step(AccountingEntry.Step s) throws SQLException {
         JobRow r = rows.get(Key.of(s));
@@ -252,17 +207,17 @@ final class JobWrites {
             log.warn("step {}.{} (sequence {}) names an unknown job; skipped", s.jobId(), s.stepId(), s.sequence());
             return;
         }
-        StepWrite w = r.steps.computeIfAbsent(
-                s.stepId(), id -> new StepWrite(r.stored && storedSteps.contains(new StepKey(r.id, id))));
+        JobRow.Step w = r.steps.computeIfAbsent(
+                s.stepId(), id -> new JobRow.Step(r.stored && storedSteps.contains(new StepKey(r.id, id))));
         w.write = s;
-        w.allocTres = idForm(c, tres, s.placement().allocTres());
+        w.allocTres = idForm(s.placement().allocTres());
     }
 
     /** Writes what the records left: new job rows, changed ones, then their steps. */
     void write() throws SQLException {
         List<JobRow> inserted = new ArrayList<>();
-        try (PreparedStatement insert = c.prepareStatement(INSERT_JOB);
-                PreparedStatement update = c.prepareStatement(UPDATE_JOB)) {
+        try (PreparedStatement insert = c.prepareStatement(JobRow.INSERT);
+                PreparedStatement update = c.prepareStatement(JobRow.UPDATE)) {
             int inserts = 0;
             int updates = 0;
             for (Map.Entry<Key, JobRow> e : rows.entrySet()) {
@@ -271,12 +226,12 @@ final class JobWrites {
                     continue;
                 }
                 if (r.stored) {
-                    int i = bindJob(update, r);
+                    int i = r.bind(update);
                     update.setLong(i, r.id);
                     update.addBatch();
                     updates++;
                 } else {
-                    int i = bindJob(insert, r);
+                    int i = r.bind(insert);
                     insert.setLong(i++, clusterId);
                     insert.setLong(i++, e.getKey().jobId());
                     insert.setLong(i, e.getKey().submitTime());
@@ -327,15 +282,15 @@ final class JobWrites {
     }
 
     private void writeSteps() throws SQLException {
-        try (PreparedStatement insert = c.prepareStatement(INSERT_STEP);
-                PreparedStatement update = c.prepareStatement(UPDATE_STEP)) {
+        try (PreparedStatement insert = c.prepareStatement(JobRow.Step.INSERT);
+                PreparedStatement update = c.prepareStatement(JobRow.Step.UPDATE)) {
             int inserts = 0;
             int updates = 0;
             for (JobRow r : rows.values()) {
-                for (Map.Entry<Long, StepWrite> e : r.steps.entrySet()) {
-                    StepWrite w = e.getValue();
+                for (Map.Entry<Long, JobRow.Step> e : r.steps.entrySet()) {
+                    JobRow.Step w = e.getValue();
                     PreparedStatement ps = w.stored ? update : insert;
-                    bindStep(ps, w);
+                    w.bind(ps);
                     ps.setLong(12, r.id);
                     ps.setLong(13, e.getKey());
                     ps.addBatch();
@@ -353,77 +308,6 @@ final class JobWrites {
                 update.executeBatch();
             }
         }
-    }
-
-    /** Binds the columns both job statements share; answers the next parameter's index. */
-    private static int bindJob(PreparedStatement ps, JobRow r) throws SQLException {
-        AccountingEntry.Job j = r.write;
-        AccountingEntry.JobKey key = j.key();
-        AccountingEntry.JobOwner owner = j.owner();
-        AccountingEntry.JobTimes times = j.times();
-        AccountingEntry.JobPlacement placement = j.placement();
-        int i = 1;
-        ps.setString(i++, clip(j.name(), 256));
-        ps.setString(i++, r.user);
-        ps.setLong(i++, owner.uid());
-        ps.setLong(i++, owner.gid());
-        ps.setString(i++, clip(owner.groupName(), 64));
-        ps.setString(i++, r.account);
-        ps.setString(i++, clip(placement.partition(), 64));
-        ps.setString(i++, clip(owner.qos(), 64));
-        ps.setLong(i++, times.eligible());
-        ps.setLong(i++, times.start());
-        ps.setLong(i++, times.end());
-        ps.setString(i++, j.outcome().state());
-        ps.setInt(i++, j.outcome().exitStatus());
-        ps.setString(i++, clip(placement.nodeList(), 4096));
-        // Pending jobs keep their requested counts, as sacct shows them.
-        ps.setInt(i++, placement.nodes());
-        ps.setInt(i++, placement.cpus());
-        ps.setString(i++, r.reqTres);
-        ps.setString(i++, r.allocTres);
-        ps.setLong(i++, times.limitMinutes());
-        ps.setString(i++, clip(j.workDir(), 1024));
-        ps.setLong(i++, j.sequence());
-        ps.setString(i++, clip(key.displayId(), 64));
-        ps.setLong(i++, Integer.toUnsignedLong(key.arrayJobId()));
-        ps.setLong(i++, key.arrayTaskId());
-        ps.setInt(i++, placement.reqCpus());
-        ps.setInt(i++, placement.reqNodes());
-        ps.setLong(i++, j.outcome().cancelledBy());
-        if (r.priority == null) {
-            ps.setNull(i++, Types.BIGINT);
-        } else {
-            ps.setLong(i++, r.priority);
-        }
-        if (r.reason == null) {
-            ps.setNull(i++, Types.VARCHAR);
-        } else {
-            ps.setString(i++, r.reason);
-        }
-        ps.setString(i++, clip(j.constraints(), 1024));
-        ps.setString(i++, clip(j.reservation(), 128));
-        ps.setLong(i++, j.reservationId());
-        ps.setLong(i++, times.suspended());
-        return i;
-    }
-
-    private static void bindStep(PreparedStatement ps, StepWrite w) throws SQLException {
-        AccountingEntry.Step s = w.write;
-        AccountingEntry.StepRun run = s.run();
-        AccountingEntry.StepPlacement placement = s.placement();
-        int i = 1;
-        ps.setString(i++, clip(s.name(), 256));
-        ps.setString(i++, run.state());
-        ps.setLong(i++, run.start());
-        ps.setLong(i++, run.end());
-        ps.setInt(i++, run.exitStatus());
-        ps.setString(i++, clip(placement.nodeList(), 4096));
-        ps.setInt(i++, placement.nodes());
-        ps.setInt(i++, placement.tasks());
-        ps.setInt(i++, placement.cpus());
-        ps.setString(i++, w.allocTres);
-        ps.setLong(i, s.sequence());
     }
 
     private static List<List<Long>> chunks(List<Long> ids) {
