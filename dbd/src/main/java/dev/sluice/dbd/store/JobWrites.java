@@ -98,27 +98,49 @@ final class JobWrites {
 
     private void readJobs() throws SQLException {
         List<Long> ids = rows.keySet().stream().map(Key::jobId).distinct().toList();
+        // Other runs of the same id (a requeued job's earlier ones) are not named.
+        forRows("id, start_time, end_time, tres_alloc, account, user_name", ids, (r, rs) -> {
+            r.id = rs.getLong(4);
+            r.stored = true;
+            r.known = true;
+            r.start = rs.getLong(5);
+            r.end = rs.getLong(6);
+            r.allocTres = rs.getString(7);
+            r.account = rs.getString(8);
+            r.user = rs.getString(9);
+        });
+    }
+
+    @FunctionalInterface
+    private interface RowReader {
+        /** Reads {@code rs}'s columns from the 4th on into {@code r}. */
+        void read(JobRow r, ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Reads {@code columns} of the job rows with these ids that this batch names. H2 reads an IN
+     * list through an index's first column only, so there the job-id index is used and the
+     * cluster checked here (its unique key would scan the cluster's every job, slower with each
+     * job stored); MariaDB takes the cluster's range of the unique key.
+     */
+    private void forRows(String columns, List<Long> ids, RowReader reader) throws SQLException {
+        boolean h2 = "H2".equals(c.getMetaData().getDatabaseProductName());
         for (List<Long> chunk : chunks(ids)) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, job_id, submit_time, start_time, end_time,"
-                    + " tres_alloc, account, user_name FROM jobs WHERE cluster_id = ? AND job_id IN ("
+            try (PreparedStatement ps = c.prepareStatement("SELECT cluster_id, job_id, submit_time, " + columns
+                    + " FROM jobs WHERE " + (h2 ? "" : "cluster_id = ? AND ") + "job_id IN ("
                     + marks(chunk.size()) + ")")) {
-                ps.setLong(1, clusterId);
-                for (int i = 0; i < chunk.size(); i++) {
-                    ps.setLong(i + 2, chunk.get(i));
+                int i = 1;
+                if (!h2) {
+                    ps.setLong(i++, clusterId);
+                }
+                for (long id : chunk) {
+                    ps.setLong(i++, id);
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        // Other runs of the same id (a requeued job's earlier ones) are not named.
-                        JobRow r = rows.get(new Key(rs.getLong(2), rs.getLong(3)));
+                        JobRow r = rs.getLong(1) == clusterId ? rows.get(new Key(rs.getLong(2), rs.getLong(3))) : null;
                         if (r != null) {
-                            r.id = rs.getLong(1);
-                            r.stored = true;
-                            r.known = true;
-                            r.start = rs.getLong(4);
-                            r.end = rs.getLong(5);
-                            r.allocTres = rs.getString(6);
-                            r.account = rs.getString(7);
-                            r.user = rs.getString(8);
+                            reader.read(r, rs);
                         }
                     }
                 }
@@ -262,23 +284,11 @@ final class JobWrites {
                 .map(e -> e.getKey().jobId())
                 .distinct()
                 .toList();
-        for (List<Long> chunk : chunks(ids)) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, job_id, submit_time FROM jobs"
-                    + " WHERE cluster_id = ? AND job_id IN (" + marks(chunk.size()) + ")")) {
-                ps.setLong(1, clusterId);
-                for (int i = 0; i < chunk.size(); i++) {
-                    ps.setLong(i + 2, chunk.get(i));
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        JobRow r = rows.get(new Key(rs.getLong(2), rs.getLong(3)));
-                        if (r != null && r.id == null) {
-                            r.id = rs.getLong(1);
-                        }
-                    }
-                }
+        forRows("id", ids, (r, rs) -> {
+            if (r.id == null) {
+                r.id = rs.getLong(4);
             }
-        }
+        });
     }
 
     private void writeSteps() throws SQLException {
