@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** A daemon the benchmark started, its log in a file, and its CPU time as /proc counts it. */
-final class ChildDaemon {
+public final class ChildDaemon {
     /** How long sluice-dbd must use no CPU to count as done with the round's records. */
     private static final Duration IDLE = Duration.ofMillis(1500);
 
@@ -26,7 +26,7 @@ final class ChildDaemon {
         this.log = log;
     }
 
-    static ChildDaemon start(String name, Path log, List<String> command) throws IOException {
+    public static ChildDaemon start(String name, Path log, List<String> command) throws IOException {
         Files.createDirectories(log.getParent());
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -35,30 +35,30 @@ final class ChildDaemon {
         return new ChildDaemon(name, p, log);
     }
 
-    static String java() {
+    public static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
-    void checkAlive() throws IOException {
+    public void checkAlive() throws IOException {
         if (!process.isAlive()) {
             throw new IOException(name + " exited with status " + process.exitValue() + "; see " + log);
         }
     }
 
     /** User plus system CPU of the whole process (every thread), from /proc/PID/stat. */
-    double cpuMillis() throws IOException {
+    public double cpuMillis() throws IOException {
         return cpuMillis(process.toHandle());
     }
 
-    static double selfCpuMillis() throws IOException {
+    public static double selfCpuMillis() throws IOException {
         return cpuMillis(ProcessHandle.current());
     }
 
@@ -71,7 +71,7 @@ final class ChildDaemon {
     }
 
     /** The CPU time once the process has used none for {@link #IDLE} (at most {@link #IDLE_LIMIT}). */
-    double cpuMillisWhenIdle() throws IOException, InterruptedException {
+    public double cpuMillisWhenIdle() throws IOException, InterruptedException {
         long limit = System.nanoTime() + IDLE_LIMIT.toNanos();
         double last = cpuMillis();
         while (System.nanoTime() < limit) {
@@ -87,7 +87,7 @@ final class ChildDaemon {
         return last;
     }
 
-    void stop() {
+    public void stop() {
         process.destroy();
         try {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
@@ -100,7 +100,7 @@ final class ChildDaemon {
         }
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -146,6 +146,48 @@ abstract class AccountingStoreContract {
         assertThat(all().get(0).getReason()).isEqualTo("Resources");
     }
 
+    @Test
+    void aWholeLifeInOneBatchIsStoredAsWhenSentRecordByRecord() throws Exception {
+        JobInfo p =
+                pending(7, "train", "alice", 1000).toBuilder().setPriority(90).build();
+        JobInfo r =
+                running(p, 1010).toBuilder().setPriority(0).setReason("None").build();
+        JobInfo e = ended(r, JobState.FAILED, 3 << 8, 1070).toBuilder()
+                .setPriority(0)
+                .setReason("NonZeroExitCode")
+                .build();
+        JobInfo other = running(pending(8, "b", "bob", 1001), 1011);
+        List<AccountingRecord> life = List.of(
+                job(1, p), job(2, r), batchStep(3, r), step(4, other, 0, 0), job(5, e), batchStep(6, e), job(7, other));
+        String apart = cluster + "-1by1";
+        for (AccountingRecord one : life) {
+            store.apply(batch(apart, one));
+        }
+        assertThat(store.apply(batch(cluster, life.toArray(AccountingRecord[]::new))))
+                .isEqualTo(7);
+
+        List<AccountedJob> together = all();
+        assertThat(together).hasSize(2);
+        AccountedJob j = together.get(0);
+        assertThat(j.getState()).isEqualTo(JobState.FAILED);
+        assertThat(j.getPriority()).isEqualTo(90);
+        assertThat(j.getReason()).isEqualTo("None");
+        assertThat(j.getStepsList())
+                .singleElement()
+                .satisfies(s -> assertThat(s.getEndTime()).isEqualTo(1070));
+        // A step ahead of its job's record names no stored job and is dropped either way.
+        assertThat(together.get(1).getStepsList()).isEmpty();
+        List<AccountedJob> oneByOne =
+                queries.find(JobQuery.newBuilder().addClusters(apart).build());
+        assertThat(together.stream().map(AccountingStoreContract::apart).toList())
+                .isEqualTo(oneByOne.stream().map(AccountingStoreContract::apart).toList());
+    }
+
+    /** What a job's row says, not where it is kept. */
+    private static AccountedJob apart(AccountedJob j) {
+        return j.toBuilder().clearCluster().clearDbIndex().clearAssocId().build();
+    }
+
     private static AccountingRecord step(long seq, JobInfo j, int stepId, int status) {
         AccountingRecord b = batchStep(seq, j);
         return b.toBuilder()
