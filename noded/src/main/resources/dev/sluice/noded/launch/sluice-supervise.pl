@@ -179,6 +179,8 @@ sub job {
     close($go);
     if ($message ne '') {
         print STDERR substr($message, 1);
+        # Even where the daemon was started with SIGTERM ignored: the job dies of it, as Slurm's.
+        $SIG{TERM} = 'DEFAULT';
         kill('TERM', $$);
         exit 1;
     }
