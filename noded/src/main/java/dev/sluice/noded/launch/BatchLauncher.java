@@ -219,20 +219,27 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
-    /** A first end (not one a restart finishes): announced in the job's error file, then done. */
+    /**
+     * A first end (not one a restart finishes): announced in the job's error file, then done. The
+     * line waits in the spool until the job has opened (truncated) that file: see {@link #end}.
+     */
     private void ending(RunningJob job, JobState state) {
         if (job.endState != null) {
             return;
         }
-        try {
-            spool.launch(job.jobId)
-                    .ifPresent(request -> EndNotice.write(request, nodeName, daemonUid, state, clock.instant()));
-        } catch (IOException e) {
-            log.warn("job {}: cannot read its launch to announce its end: {}", job.jobId, e.getMessage());
-        }
+        EndNotice.text(nodeName, job.jobId, state, clock.instant(), java.time.ZoneId.systemDefault())
+                .ifPresent(line -> remember(job.jobId, RunningJob.END_NOTICE, line));
         end(job, state);
     }
 
+    /**
+     * Records the end, then signals the job if its supervisor has published its pid. The Perl
+     * supervisor publishes it only once the job leads its own session and has opened its files,
+     * and then reads end_state itself: an end recorded before the pid was there (during the
+     * Prolog, or while the job was being set up) is delivered by the supervisor, with the line,
+     * so neither the TERM nor the line is lost. Without Perl the pid may come before the job's
+     * session: it is waited for, as before.
+     */
     private void end(RunningJob job, JobState state) {
         if (job.endState != null) {
             return;
@@ -240,19 +247,38 @@ public final class BatchLauncher implements AutoCloseable {
         job.endState = state;
         markSignalled(job);
         remember(job.jobId, RunningJob.END_STATE, state.name());
-        long pgid = job.pgid();
+        long pgid = supervisor.exact() ? job.publishedPgid() : job.pgid();
+        if (pgid > 1 || !supervisor.exact()) {
+            announce(job);
+        }
         ProcessSignals.group(pgid, "CONT");
         ProcessSignals.group(pgid, "TERM");
         stepSignals.accept(job.jobId, "TERM");
         timers.schedule(
                 () -> {
                     if (job.supervisor.isAlive()) {
-                        ProcessSignals.group(pgid, "KILL");
+                        // Read again: a job whose end its supervisor delivered has a pid by now.
+                        ProcessSignals.group(job.publishedPgid(), "KILL");
                     }
                     stepSignals.accept(job.jobId, "KILL");
                 },
                 Math.max(1, job.killWaitSeconds),
                 TimeUnit.SECONDS);
+    }
+
+    /** Appends the job's end line, unless its supervisor claimed it first (whoever renames it writes it). */
+    private void announce(RunningJob job) {
+        java.nio.file.Path pending = spool.jobDir(job.jobId).resolve(RunningJob.END_NOTICE);
+        java.nio.file.Path claimed = pending.resolveSibling(RunningJob.END_NOTICE + ".claimed");
+        try {
+            java.nio.file.Files.move(pending, claimed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            String line = java.nio.file.Files.readString(claimed).strip();
+            spool.launch(job.jobId).ifPresent(request -> EndNotice.append(request, nodeName, daemonUid, line));
+        } catch (java.nio.file.NoSuchFileException e) {
+            // No line for this end, or the supervisor has it.
+        } catch (IOException e) {
+            log.warn("job {}: cannot announce its end in its error file: {}", job.jobId, e.getMessage());
+        }
     }
 
     /**

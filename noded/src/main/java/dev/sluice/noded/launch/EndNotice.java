@@ -71,14 +71,13 @@ final class EndNotice {
         return command;
     }
 
-    /** Appends the notice for {@code state}, if Slurm writes one; failures are only logged. */
-    static void write(LaunchBatchJobRequest request, String nodeName, int daemonUid, JobState state, Instant at) {
-        Optional<String> line = text(nodeName, request.getJobId(), state, at, ZoneId.systemDefault());
-        if (line.isEmpty()) {
-            return;
-        }
+    /**
+     * Appends {@code line} to the job's error file as the job's user: only once the job has opened
+     * (truncated) it, else the line is lost; failures are only logged.
+     */
+    static void append(LaunchBatchJobRequest request, String nodeName, int daemonUid, String line) {
         try {
-            ForkLock.start(new ProcessBuilder(command(request, nodeName, daemonUid, line.get()))
+            ForkLock.start(new ProcessBuilder(command(request, nodeName, daemonUid, line))
                             .directory(new File("/"))
                             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                             .redirectErrorStream(true)

@@ -14,6 +14,9 @@ final class RunningJob {
     // decides the same (see recovered).
     static final String END_STATE = "end_state";
     static final String SIGNALLED = "signalled";
+    // slurmstepd's line for an end, waiting for whoever renames it to END_NOTICE.claimed first
+    // (this daemon, or the supervisor that delivers the end) to append it to the job's error file.
+    static final String END_NOTICE = "end_notice";
     // scontrol suspend: when the job was last stopped (-1 while it runs) and how long it has been
     // stopped before, both in epoch seconds, so that its time limit leaves them out, also after
     // this daemon restarts.
@@ -65,9 +68,14 @@ final class RunningJob {
         return job;
     }
 
+    /** The job's process group as its supervisor has published it so far; -1 before. */
+    long publishedPgid() {
+        return spool.fact(jobId, Supervisor.JOB_PID).map(Long::parseLong).orElse(-1L);
+    }
+
     /**
      * The job's process group (its first process leads a session of its own). The supervisor
-     * records it right after starting the job; a signal that arrives in that instant waits for it.
+     * records it once the job is started; a signal that arrives before waits for it a while.
      */
     long pgid() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);

@@ -76,6 +76,8 @@ public final class Supervisor {
             "$@" &
             job=$!
             echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
+            # An end asked for before job.pid was there (end_state comes first) is delivered here.
+            [ -e "$dir/end_state" ] && kill -s TERM $job 2>/dev/null
             wait $job
             echo $? > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
             if [ -x "$dir/epilog" ]; then

@@ -4,7 +4,8 @@
 # --cgroup: it first puts itself into each DIR (cgroup.procs), so Prolog, job and Epilog run there;
 # exit 126 when it cannot, as the shell joiner did.
 # One process per job beside the job itself: it leads a session of its own, runs the node's
-# Prolog once (prolog.done), forks the job, records its pid (job.pid), waits for it with
+# Prolog once (prolog.done), forks the job, records its pid (job.pid) once the job leads its own
+# session and has opened its files, ends it at once if sluice-noded already asked to, waits for it with
 # waitpid(2) and records its exact wait status (wait_status) and the shell's form of it (exit),
 # kills what the job left in its session, runs the Epilog and exits. Facts are written then
 # renamed, so a restarted sluice-noded reads whole files or none. The job's child, before it
@@ -43,10 +44,37 @@ if (-x "$dir/prolog" && !-e "$dir/prolog.done") {
     }
     open(my $f, '>', "$dir/prolog.done") and close($f);
 }
+# Two pipes between the job's process and this one. The job closes `ready' once it leads its own
+# session and has opened its files; only then is its pid published, so a signal to its group
+# always reaches it and a line appended to its error file is never truncated away. This process
+# then tells it, through `go', whether it is already being ended (end_state, written by
+# sluice-noded before it looks for job.pid): the end the daemon could not deliver for want of a
+# pid is delivered here, with slurmstepd's line (end_notice) unless the daemon claimed that first.
+pipe(my $ready_r, my $ready_w) or exit 1;
+pipe(my $go_r, my $go_w) or exit 1;
 my $pid = fork;
 exit 1 unless defined $pid;
-job() if $pid == 0;
+if ($pid == 0) {
+    close($ready_r);
+    close($go_w);
+    job($ready_w, $go_r);
+}
+close($ready_w);
+close($go_r);
+sysread($ready_r, my $ignored, 1);
+close($ready_r);
 fact('job.pid', $pid);
+if (-e "$dir/end_state") {
+    my $message = 'E';
+    if (rename("$dir/end_notice", "$dir/end_notice.claimed") && open(my $n, '<', "$dir/end_notice.claimed")) {
+        local $/;
+        $message .= <$n>;
+        close($n);
+    }
+    local $SIG{PIPE} = 'IGNORE';
+    syswrite($go_w, $message);
+}
+close($go_w);
 exit 1 unless waitpid($pid, 0) == $pid;
 my $status = $?;
 kill('KILL', -$pid);
@@ -89,6 +117,7 @@ sub truncated {
 }
 
 sub job {
+    my ($ready, $go) = @_;
     session();
     if (@user) {
         my ($uid, $gid, $name, $envfile) = @user;
@@ -143,6 +172,17 @@ sub job {
             my $l = "slurmstepd-$n: error: couldn't chdir to `$w': $nowd: going to /tmp instead\n";
             print STDERR $l, $l;
         }
+    }
+    close($ready);
+    my ($message, $part) = ('', '');
+    $message .= $part while sysread($go, $part, 4096);
+    close($go);
+    if ($message ne '') {
+        print STDERR substr($message, 1);
+        # Even where the daemon was started with SIGTERM ignored: the job dies of it, as Slurm's.
+        $SIG{TERM} = 'DEFAULT';
+        kill('TERM', $$);
+        exit 1;
     }
     $SIG{INT} = 'DEFAULT';
     $SIG{QUIT} = 'DEFAULT';

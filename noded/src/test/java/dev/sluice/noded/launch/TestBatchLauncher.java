@@ -46,10 +46,12 @@ class TestBatchLauncher {
     private Outbox outbox;
     private BatchLauncher launcher;
     private Path work;
+    private JobSpool spool;
+    private final AtomicReference<LaunchPolicy> policy = new AtomicReference<>(LaunchPolicy.NONE);
 
     @BeforeEach
     void start() throws Exception {
-        JobSpool spool = new JobSpool(dir.resolve("spool"));
+        spool = new JobSpool(dir.resolve("spool"));
         outbox = new Outbox(spool);
         work = Files.createDirectories(dir.resolve("work"));
         InstantSource clock = now::get;
@@ -59,6 +61,7 @@ class TestBatchLauncher {
                         .spool(spool)
                         .daemonUid(uid())
                         .clock(clock)
+                        .policy(policy::get)
                         .build(),
                 outbox,
                 (job, signal) -> stepSignals.add(job + ":" + signal));
@@ -173,9 +176,63 @@ class TestBatchLauncher {
         JobCompleteRequest report = awaitReport();
 
         assertThat(report.getEndState()).isEqualTo(JobState.TIMEOUT);
-        // TERM, or KILL after KillWait when the TERM came while the job was still being set up.
-        assertThat(report.getExitStatus()).isIn(15, 9);
+        // TERM, even when it came while the job was still being set up: never KILL after KillWait.
+        assertThat(report.getExitStatus()).isEqualTo(15);
         assertThat(stepSignals).contains(JOB + ":TERM");
+        assertThat(file("err-" + JOB + ".txt")).isEqualTo(timeLimitLine(START.plusSeconds(120)));
+    }
+
+    /** A Prolog that holds the job until the test creates {@code release} in the working directory. */
+    private Path holdingProlog() throws Exception {
+        Path prolog = dir.resolve("prolog.sh");
+        Files.writeString(prolog, "#!/bin/sh\nwhile [ ! -e " + work.resolve("release") + " ]; do sleep 0.05; done\n");
+        Files.setPosixFilePermissions(prolog, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        return prolog;
+    }
+
+    @Test
+    void aTimeLimitUsedUpAtLaunchIsAnnouncedInTheErrorFileTheJobOpensAfterwards() throws Exception {
+        policy.set(new LaunchPolicy(List.of(holdingProlog().toString()), List.of(), CpuBinding.Policy.NONE));
+        now.set(START.plusSeconds(120));
+        launcher.launch(request("echo ran\nsleep 30", 1, 0));
+        // The limit is enforced while the Prolog still runs: the job has neither pid nor files yet.
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> spool.fact(JOB, RunningJob.END_STATE).isPresent());
+        assertThat(spool.fact(JOB, Supervisor.JOB_PID)).isEmpty();
+
+        Files.createFile(work.resolve("release"));
+
+        JobCompleteRequest report = awaitReport();
+        // The line survives the job's opening (truncating) its error file, once.
+        assertThat(file("err-" + JOB + ".txt")).isEqualTo(timeLimitLine(START.plusSeconds(120)));
+        assertThat(file("out-" + JOB + ".txt")).isEmpty();
+        assertThat(report.getEndState()).isEqualTo(JobState.TIMEOUT);
+        assertThat(report.getExitStatus()).isEqualTo(15);
+    }
+
+    @Test
+    void aCancelBeforeTheJobLeadsItsOwnSessionEndsItByTerm() throws Exception {
+        policy.set(new LaunchPolicy(List.of(holdingProlog().toString()), List.of(), CpuBinding.Policy.NONE));
+        launcher.launch(request("echo ran\nexit 0", 0, 0));
+
+        // Before its process group exists: Slurm's scancel of a just-started job still ends it by
+        // SIGTERM (sacct's ExitCode 0:15), never by KILL after KillWait nor by running it.
+        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        Files.createFile(work.resolve("release"));
+
+        JobCompleteRequest report = awaitReport();
+        assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
+        assertThat(report.getExitStatus()).isEqualTo(15);
+        assertThat(file("out-" + JOB + ".txt")).isEmpty();
+        assertThat(file("err-" + JOB + ".txt"))
+                .startsWith("slurmstepd-n7: error: *** JOB " + JOB + " ON n7 CANCELLED AT ");
+        assertThat(file("err-" + JOB + ".txt").lines()).hasSize(1);
+    }
+
+    private static String timeLimitLine(Instant at) {
+        String time = LocalDateTime.ofInstant(at, ZoneId.systemDefault())
+                .format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss"));
+        return "slurmstepd-n7: error: *** JOB " + JOB + " ON n7 CANCELLED AT " + time + " DUE TO TIME LIMIT ***\n";
     }
 
     @Test
