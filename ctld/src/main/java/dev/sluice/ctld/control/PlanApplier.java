@@ -65,6 +65,14 @@ public final class PlanApplier {
                     : JobLifecycle.apply(job, start, now);
             records.addAll(started.records());
             effects.addAll(started.effects());
+            if (s.suspended()) {
+                for (StateRecord r : started.records()) {
+                    if (r instanceof StateRecord.JobStarted js) {
+                        records.addAll(
+                                JobLifecycle.suspendedAtStart(js.jobId(), now).records());
+                    }
+                }
+            }
         }
         List<SoftChange> soft = new ArrayList<>();
         for (SchedulePlan.Preempt p : plan.preemptions()) {

@@ -140,6 +140,24 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .toList();
     }
 
+    /**
+     * A job started to wait for its gang turn (JobLifecycle.suspendedAtStart) is stopped once
+     * the node has it, never before; a failure here is not a failed launch.
+     */
+    private void stopAfterLaunch(NodeView node, Job job) {
+        try {
+            stub(node)
+                    .withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .signalJob(NodeSignalJobRequest.newBuilder()
+                            .setJobId(job.id())
+                            .setSignal(SIGSTOP)
+                            .setSuspend(SuspendAction.SUSPEND_ACTION_SUSPEND)
+                            .build());
+        } catch (RuntimeException e) {
+            log.warn("job {} could not be suspended after its launch: {}", job.id(), e.getMessage());
+        }
+    }
+
     private void launch(Job job, ClusterImage image) {
         // An allocation (salloc, a lone srun) has no batch script: its steps come from srun.
         if (!job.isRunning() || job.request().launch().script().isEmpty()) {
@@ -188,6 +206,9 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                     host,
                                     auth.credentials(),
                                     auth.clock().instant()));
+                    if (job.state() == dev.sluice.common.slurm.JobState.SUSPENDED) {
+                        stopAfterLaunch(node, job);
+                    }
                     return;
                 } catch (RuntimeException e) {
                     log.warn("launch of job {} on {} failed (attempt {}): {}", job.id(), host, attempt, e.getMessage());

@@ -1,7 +1,6 @@
 package dev.sluice.ctld.sched;
 
 import dev.sluice.common.slurm.JobState;
-import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
@@ -20,21 +19,30 @@ import java.util.Set;
 /**
  * Where a job of a partition that shares cores ({@code OverSubscribe=FORCE:N}, or {@code YES:N}
  * for jobs that ask with {@code --oversubscribe}; gang scheduling on) may go on cores its
- * partition's sharing jobs already have: a core is given to at most N of them. Memory and devices are not shared (a suspended job stays in memory). The job runs
- * first: the partition's jobs running on the cores it gets are suspended, and take their turn
- * back when its slice is over ({@link GangSlices}).
+ * partition's sharing jobs already have: a core is given to at most N of them. Memory and
+ * devices are not shared (a suspended job stays in memory). Where one of those jobs runs on the
+ * cores it gets, the job starts suspended and waits for its turn: Slurm 22.05's gang scheduler
+ * lets the running job finish its slice (compat 211), then {@link GangSlices} hands the cores on.
  */
 final class GangShare {
     private GangShare() {}
 
     /**
-     * The job's allocation on shared cores and the running jobs it suspends, or empty when
-     * sharing does not give it room.
+     * Where the job goes, whether a job of its gang runs on some of those cores now, so that it
+     * starts suspended ({@code waits}), and the jobs whose cores it gets ({@code meets}): none of
+     * them may be given to yet another job in the same pass, which counts from what was there
+     * before it.
+     */
+    record Shared(Allocation allocation, boolean waits, Set<Integer> meets) {}
+
+    /**
+     * The job's allocation on shared cores and whether it waits there for its turn, or empty
+     * when sharing does not give it room.
      *
      * @param turns this pass's gang turns: who holds its cores once they are taken
      * @param chosen jobs this pass already suspends or preempts: not suspended again
      */
-    static Optional<Preemption.Plan> plan(
+    static Optional<Shared> plan(
             ClusterImage image,
             Job job,
             Partition partition,
@@ -94,17 +102,22 @@ final class GangShare {
         Allocation allocation = placed.allocation();
         Map<String, java.util.Set<Integer>> mine = new HashMap<>();
         GangSlices.occupy(mine, allocation);
-        List<Preemption.Victim> victims = new ArrayList<>();
+        boolean waits = false;
+        Set<Integer> meets = new java.util.HashSet<>();
         for (Job m : members) {
-            if (turns.holds(m) && !GangSlices.free(mine, m.allocation())) {
-                if (m.state() != JobState.RUNNING || chosen.contains(m.id())) {
-                    // Resumed or suspended by this very pass: the cores change hands next pass.
-                    return Optional.empty();
-                }
-                victims.add(new Preemption.Victim(m.id(), PreemptMode.SUSPEND, 0, false));
+            if (GangSlices.free(mine, m.allocation())) {
+                continue;
             }
+            if (chosen.contains(m.id())) {
+                // Preempted, or shared by a job started in this very pass: the cores change hands
+                // next pass.
+                return Optional.empty();
+            }
+            meets.add(m.id());
+            // Running, or resumed by this pass: the job waits for its turn.
+            waits |= turns.holds(m);
         }
-        return Optional.of(new Preemption.Plan(victims, allocation));
+        return Optional.of(new Shared(allocation, waits, Set.copyOf(meets)));
     }
 
     /**

@@ -21,6 +21,8 @@ import java.util.Set;
  * {@code SchedulerTimeSlice} seconds is over, then the jobs that have waited longest run while it
  * is suspended. Jobs of other partitions that hold cores are never suspended here: their cores
  * are simply not to be had (a job a higher tier preempted stays suspended until they are free).
+ * In a partition that shares no cores, two of its jobs meet on the same cores only when one
+ * preempted the other by suspension (preempt/qos, compat 212): they take turns likewise.
  *
  * <p>Pure: everything is read from the jobs (when each started, was last suspended or resumed),
  * so the turns survive a restart without records of their own.
@@ -51,16 +53,27 @@ final class GangSlices {
                 sharing.put(p.name(), p);
             }
         }
-        if (sharing.isEmpty()) {
-            return Turns.NONE;
-        }
         Map<String, Set<Integer>> taken = new HashMap<>();
         List<Job> members = new ArrayList<>();
+        List<Job> others = new ArrayList<>();
         for (Job job : image.jobs()) {
             if (job.allocation() == null) {
                 continue;
             }
-            if (sharing.containsKey(job.partition()) && (job.state() == JobState.RUNNING || lent(job))) {
+            boolean turnTaker = job.state() == JobState.RUNNING || lent(job);
+            if (turnTaker && sharing.containsKey(job.partition())) {
+                members.add(job);
+            } else if (turnTaker) {
+                others.add(job);
+            } else if (job.holdsNodes()) {
+                occupy(taken, job.allocation());
+            }
+        }
+        // Jobs of a partition that shares no cores meet on the same ones only when a job
+        // preempted one of its own partition's by suspension: those take turns too (compat 212).
+        Set<Integer> meeting = sameCores(others);
+        for (Job job : others) {
+            if (meeting.contains(job.id())) {
                 members.add(job);
             } else if (job.holdsNodes()) {
                 occupy(taken, job.allocation());
@@ -89,6 +102,26 @@ final class GangSlices {
             }
         }
         return new Turns(Set.copyOf(suspends), Set.copyOf(resumes), Set.copyOf(ids));
+    }
+
+    /** The jobs that hold some core together with another job of their partition. */
+    private static Set<Integer> sameCores(List<Job> jobs) {
+        Map<String, Map<Integer, Integer>> holder = new HashMap<>();
+        Set<Integer> meeting = new HashSet<>();
+        for (Job job : jobs) {
+            for (Allocation.NodeShare share : job.allocation().nodes()) {
+                Map<Integer, Integer> cores =
+                        holder.computeIfAbsent(job.partition() + "\0" + share.node(), k -> new HashMap<>());
+                for (int core : share.cores()) {
+                    Integer before = cores.putIfAbsent(core, job.id());
+                    if (before != null && before != job.id()) {
+                        meeting.add(before);
+                        meeting.add(job.id());
+                    }
+                }
+            }
+        }
+        return meeting;
     }
 
     /** Suspended to let another job have its cores (preemption or a gang's turn). */

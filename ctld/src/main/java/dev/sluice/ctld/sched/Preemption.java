@@ -46,8 +46,9 @@ final class Preemption {
 
     /**
      * A job to preempt, what preemption does to it, and its GraceTime. {@code runsOn}: a SUSPEND
-     * victim that Slurm's gang scheduler leaves running beside its preemptor, as it suspends
-     * only for a job of its own partition or of a higher PriorityTier (compat 166).
+     * victim of the preemptor's PriorityTier, which Slurm's gang scheduler does not suspend for
+     * it: of another partition the two run on side by side (compat 166); of the preemptor's own,
+     * they take turns, the victim first ({@link GangSlices}, compat 212, 213).
      */
     record Victim(int jobId, PreemptMode mode, long graceSeconds, boolean runsOn) {}
 
@@ -107,7 +108,6 @@ final class Preemption {
                 modes.put(other.id(), mode);
                 if (mode == PreemptMode.SUSPEND
                         && policy.gang()
-                        && !vp.name().equals(partition.name())
                         && vp.scheduling().priorityTier()
                                 == partition.scheduling().priorityTier()) {
                     beside.add(other.id());

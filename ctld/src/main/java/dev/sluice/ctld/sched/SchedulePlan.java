@@ -49,6 +49,16 @@ public record SchedulePlan(
      */
     public record Preempt(int jobId, PreemptMode mode, int preemptorId, long holdBackSeconds, long graceSeconds) {}
 
-    /** @param taskId the array task to split off and start, -1 for a plain job */
-    public record Start(int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes) {}
+    /**
+     * @param taskId the array task to split off and start, -1 for a plain job
+     * @param suspended it starts on cores a running job of its gang holds, and waits for its turn
+     *     suspended (Slurm 22.05's gang scheduler, compat 211, 212)
+     */
+    public record Start(
+            int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes, boolean suspended) {
+        /** A start that runs at once. */
+        public Start(int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes) {
+            this(jobId, taskId, allocation, partition, timeLimitMinutes, false);
+        }
+    }
 }

@@ -215,11 +215,14 @@ final class SchedulingPass {
                     var shared = GangShare.plan(
                             image, job, partition, request, timeline.capacityFor(now, end), turns, preemption.chosen());
                     if (shared.isPresent()) {
-                        for (Preemption.Victim v : shared.get().victims()) {
-                            preempts.add(new SchedulePlan.Preempt(v.jobId(), PreemptMode.SUSPEND, job.id(), 0, 0));
-                            preemption.exclude(v.jobId());
-                        }
-                        start(job, partition, task, shared.get().allocation(), end);
+                        shared.get().meets().forEach(preemption::exclude);
+                        start(
+                                job,
+                                partition,
+                                task,
+                                shared.get().allocation(),
+                                end,
+                                shared.get().waits());
                         return true;
                     }
                 }
@@ -288,7 +291,13 @@ final class SchedulingPass {
     }
 
     private void start(Job job, Partition partition, int task, Allocation allocation, long end) {
-        starts.add(new SchedulePlan.Start(job.id(), task, allocation, partition.name(), job.timeLimitMinutes()));
+        start(job, partition, task, allocation, end, false);
+    }
+
+    /** {@code suspended}: it starts waiting for its gang turn on cores a running job holds. */
+    private void start(Job job, Partition partition, int task, Allocation allocation, long end, boolean suspended) {
+        starts.add(new SchedulePlan.Start(
+                job.id(), task, allocation, partition.name(), job.timeLimitMinutes(), suspended));
         timeline.started(allocation, end);
         licenses.take(job.request().licenses());
         if (usage != null) {
@@ -312,16 +321,22 @@ final class SchedulingPass {
         if (plan.isEmpty()) {
             return null;
         }
+        boolean waits = false;
         for (Preemption.Victim v : plan.get().victims()) {
             if (v.runsOn()) {
-                // Its cores are shared with the preemptor, both running.
+                // Its cores are shared with the preemptor. Of another partition it runs on beside
+                // it; of the preemptor's own, the two take gang turns, the preemptor waiting for
+                // the first (Slurm 22.05, compat 166, 212).
+                waits |= image.job(v.jobId())
+                        .map(j -> j.partition().equals(partition.name()))
+                        .orElse(false);
                 continue;
             }
             preempts.add(new SchedulePlan.Preempt(
                     v.jobId(), v.mode(), job.id(), config.preempt().requeueHoldBackSeconds(), v.graceSeconds()));
         }
         if (plan.get().startsNow()) {
-            start(job, partition, task, plan.get().allocation(), end);
+            start(job, partition, task, plan.get().allocation(), end, waits);
             return true;
         }
         preempting.addAll(plan.get().allocation().nodeNames());

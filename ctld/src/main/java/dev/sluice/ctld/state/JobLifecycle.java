@@ -307,6 +307,16 @@ public final class JobLifecycle {
                         : JobEnded.unrequested(job.id(), JobState.NODE_FAIL, 0, JobReason.NONE, now));
     }
 
+    /**
+     * A job just started on cores a running job of its gang holds: Slurm 22.05's gang scheduler
+     * suspends it at once, and it waits for its turn (compat 211, 212). The record only: the node
+     * daemon is told by the launch itself ({@code NodeDispatcher}), as a stop sent beside the
+     * launch could reach the node before the job does.
+     */
+    public static Transition suspendedAtStart(int jobId, long now) {
+        return Transition.of(new JobSuspendChanged(jobId, true, 0, now, true));
+    }
+
     private static Transition suspend(Job job, boolean suspend, boolean byPreemption, long now) {
         return Transition.of(
                 new JobSuspendChanged(job.id(), suspend, job.runSeconds(now), now, byPreemption),

@@ -33,6 +33,35 @@ class TestPlanApplier {
     }
 
     @Test
+    void aStartOnAGangsRunningCoresIsJournaledSuspendedAndOnlyLaunched() {
+        // Its launch stops it on the node (NodeDispatcher): a Suspend sent beside the launch
+        // could reach the node first.
+        ClusterState state = state();
+        SchedulePlan plan = new SchedulePlan(
+                List.of(new SchedulePlan.Start(2, -1, ONE_CPU, "p", 60, true)),
+                List.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                List.of(),
+                List.of());
+        ControlResult<Void> result = PlanApplier.apply(state, plan, 110);
+        assertThat(result.records())
+                .containsExactly(
+                        new StateRecord.JobStarted(2, ONE_CPU, "p", 60, 110),
+                        new StateRecord.JobSuspendChanged(2, true, 0, 110, true));
+        assertThat(result.effects()).containsExactly(new Effect.LaunchBatch(2));
+        long seq = 2;
+        for (StateRecord r : result.records()) {
+            state.replay(++seq, r);
+        }
+        assertThat(state.job(2).state()).isEqualTo(JobState.SUSPENDED);
+        assertThat(state.job(2).preemptSuspended()).isTrue();
+    }
+
+    @Test
     void arrayTasksSplitOffInOrderAndTheLastKeepsTheRecord() {
         ClusterState state = state();
         SchedulePlan plan = new SchedulePlan(

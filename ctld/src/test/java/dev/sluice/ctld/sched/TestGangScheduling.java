@@ -109,12 +109,13 @@ class TestGangScheduling {
         pass();
         assertThat(st(first)).isEqualTo(JobState.RUNNING);
 
-        now += 1;
         int second = submit(4);
         List<Effect> effects = pass();
-        // Both are given n1's cores; one runs at a time.
-        assertThat(List.of(st(first), st(second))).containsExactlyInAnyOrder(JobState.RUNNING, JobState.SUSPENDED);
-        assertThat(effects).contains(new Effect.Suspend(first, List.of("n1"), true));
+        // Both are given n1's cores; the newcomer starts suspended and waits for the running
+        // one's slice to end (compat 211): its launch stops it, no Suspend of its own.
+        assertThat(st(first)).isEqualTo(JobState.RUNNING);
+        assertThat(st(second)).isEqualTo(JobState.SUSPENDED);
+        assertThat(effects).containsExactly(new Effect.LaunchBatch(second));
         assertThat(cluster.node("n1").shownAllocCpus()).isEqualTo(4);
 
         for (int slice = 0; slice < 4; slice++) {
@@ -231,6 +232,58 @@ class TestGangScheduling {
         pass(qos, accounting);
         assertThat(st(other)).isEqualTo(JobState.PENDING);
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
+    }
+
+    @Test
+    void aQosPreemptorOfTheVictimsOwnPartitionTakesTurnsWithIt() {
+        // compat 212, 213: preempt/qos, PreemptMode=SUSPEND,GANG, one partition with
+        // OverSubscribe=FORCE:1. The preemptor gets its victim's cores but starts suspended; the
+        // gang scheduler then gives them turns, as to any two jobs of a partition on one core.
+        cluster(1, "FORCE:1", List.of("one"));
+        AccountingPolicy accounting = new AccountingPolicy(
+                1,
+                List.of(),
+                Map.of(),
+                Map.of(
+                        "normal", Qos.builder("normal").build(),
+                        "hipri", Qos.builder("hipri").preempts(List.of("normal")).build()));
+        PreemptPolicy qos =
+                new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE);
+        int victim = submit("one", aJob().qos("normal").tasks(4).build());
+        pass(qos, accounting);
+        now += 1;
+        int preemptor = submit("one", aJob().qos("hipri").tasks(4).build());
+        List<Effect> effects = pass(qos, accounting);
+        assertThat(st(victim)).isEqualTo(JobState.RUNNING);
+        assertThat(st(preemptor)).isEqualTo(JobState.SUSPENDED);
+        assertThat(effects).noneMatch(e -> e instanceof Effect.Suspend);
+        assertThat(cluster.node("n1").shownAllocCpus()).isEqualTo(4);
+
+        // A job of neither QOS's rank finds the cores taken.
+        int third = submit("one", aJob().qos("normal").tasks(4).build());
+        pass(qos, accounting);
+        assertThat(st(third)).isEqualTo(JobState.PENDING);
+        assertThat(lastPlan.pendingReasons()).containsEntry(third, JobReason.RESOURCES);
+
+        // The victim's slice (from its start) ends: the preemptor runs, the victim waits; then back.
+        now += SLICE - 1;
+        pass(qos, accounting);
+        assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
+        assertThat(st(victim)).isEqualTo(JobState.SUSPENDED);
+        now += SLICE;
+        pass(qos, accounting);
+        assertThat(st(victim)).isEqualTo(JobState.RUNNING);
+        assertThat(st(preemptor)).isEqualTo(JobState.SUSPENDED);
+
+        // Once the preemptor ends, the victim runs alone and the third still waits for its cores.
+        cluster.replay(StateRecord.JobEnded.unrequested(preemptor, JobState.CANCELLED, 0, JobReason.NONE, now));
+        now += 1;
+        pass(qos, accounting);
+        assertThat(st(victim)).isEqualTo(JobState.RUNNING);
+        assertThat(st(third)).isEqualTo(JobState.PENDING);
+        // It waited from its start (a second into the victim's slice) to that slice's end, and
+        // ended as its own turn did.
+        assertThat(state.job(preemptor).suspendedSeconds()).isEqualTo(SLICE - 1);
     }
 
     // ------------------------------------------------------------------ property
