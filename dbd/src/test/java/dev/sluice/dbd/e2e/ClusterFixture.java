@@ -83,6 +83,32 @@ final class ClusterFixture {
         return s;
     }
 
+    /**
+     * Writes the commands' slurm.conf, {@code client.conf} beside the daemons' files: this
+     * cluster with the controller's node and partition, and AccountingStoragePort at dbd's
+     * command port, where sacct and sacctmgr find dbd as Slurm's commands do.
+     */
+    Path clientConf(DbdServer dbd) throws java.io.IOException {
+        Path conf = dir.resolve("client.conf");
+        Files.writeString(conf, """
+                ClusterName=%s
+                SlurmctldHost=localhost
+                AccountingStorageType=accounting_storage/slurmdbd
+                AccountingStorageHost=127.0.0.1
+                AccountingStoragePort=%d
+                NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN
+                PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP
+                """.formatted(cluster, dbd.commandPort()));
+        return conf;
+    }
+
+    /** sacctmgr, as root, adds this cluster, account {@code physics} and alice in it; each must succeed. */
+    void addAliceToPhysics(UserCommands commands) {
+        commands.output(UserCommands.ROOT, "sacctmgr", "-i", "add", "cluster", cluster);
+        commands.output(UserCommands.ROOT, "sacctmgr", "-i", "add", "account", "physics");
+        commands.output(UserCommands.ROOT, "sacctmgr", "-i", "add", "user", "alice", "account=physics");
+    }
+
     CtldServer startCtld() throws Exception {
         return startCtld(null);
     }
@@ -229,41 +255,32 @@ final class ClusterFixture {
 
     /** sreport's reservation rows of this cluster over [start, end), as dbd answers them. */
     List<dev.sluice.protocol.v1.AccountedReservation> reservations(long start, long end) throws Exception {
-        try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
-            Frames.write(
-                    signed(
-                            DbdRequest.newBuilder()
-                                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                                    .setQueryReservations(dev.sluice.protocol.v1.ReservationQuery.newBuilder()
-                                            .addClusters(cluster)
-                                            .setStart(start)
-                                            .setEnd(end))
-                                    .build(),
-                            "slurmdbd"),
-                    s.getOutputStream());
-            DbdResponse r = Frames.read(DbdResponse.parser(), s.getInputStream());
-            if (r.hasError()) {
-                throw new IllegalStateException(r.getError().getMessage());
-            }
-            return r.getReservations().getReservationsList();
-        }
+        return askDbd(DbdRequest.newBuilder()
+                        .setQueryReservations(dev.sluice.protocol.v1.ReservationQuery.newBuilder()
+                                .addClusters(cluster)
+                                .setStart(start)
+                                .setEnd(end)))
+                .getReservations()
+                .getReservationsList();
     }
 
     List<AccountedJob> accounted() throws Exception {
+        return askDbd(DbdRequest.newBuilder().setQueryJobs(JobQuery.newBuilder().addClusters(cluster)))
+                .getJobs()
+                .getJobsList();
+    }
+
+    /** One request to dbd's command port, signed for ALICE; dbd's refusal fails the test. */
+    private DbdResponse askDbd(DbdRequest.Builder request) throws Exception {
         try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
             Frames.write(
-                    signed(
-                            DbdRequest.newBuilder()
-                                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                                    .setQueryJobs(JobQuery.newBuilder().addClusters(cluster))
-                                    .build(),
-                            "slurmdbd"),
+                    signed(request.setProtocolVersion(Frames.PROTOCOL_VERSION).build(), "slurmdbd"),
                     s.getOutputStream());
             DbdResponse r = Frames.read(DbdResponse.parser(), s.getInputStream());
             if (r.hasError()) {
                 throw new IllegalStateException(r.getError().getMessage());
             }
-            return r.getJobs().getJobsList();
+            return r;
         }
     }
 }
