@@ -34,6 +34,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /** Starts and stops a controller and an accounting daemon that share a temporary directory. */
 final class ClusterFixture {
@@ -135,15 +137,18 @@ final class ClusterFixture {
     }
 
     private CtldServer startCtldWithNode(boolean endAtOnce) throws Exception {
-        CtldServer[] self = new CtldServer[1];
+        // The stand-in node's ends queue here and a reporter sends them once the controller is
+        // up, as a node daemon's registrar sends its outbox: the node is built before the
+        // controller that needs it, and neither holds the other.
+        BlockingQueue<Integer> ended = new LinkedBlockingQueue<>();
         CtldServer ctld = startCtld((effect, image) -> {
             if (endAtOnce && effect instanceof dev.sluice.ctld.state.Effect.LaunchBatch l) {
-                self[0].loop()
-                        .submit((state, now) ->
-                                dev.sluice.ctld.control.BatchEnds.complete(state, "n1", l.jobId(), 0, null, now));
+                ended.add(l.jobId());
             }
         });
-        self[0] = ctld;
+        if (endAtOnce) {
+            Thread.ofVirtual().name("stand-in-registrar").start(() -> reportEnds(ctld, ended));
+        }
         var hardware = ctld.loop().image().node("n1").orElseThrow().node().hardware();
         var reg = new dev.sluice.ctld.control.NodeControl.Registration(
                 "n1",
@@ -157,6 +162,23 @@ final class ClusterFixture {
                 new dev.sluice.ctld.control.NodeControl(0, dev.sluice.ctld.control.NodePolicy.DEFAULT);
         ctld.loop().submit((state, now) -> nodes.register(state, reg, now)).get();
         return ctld;
+    }
+
+    /** Sends each ended job's report, exit 0, until the controller refuses one (it was closed). */
+    private static void reportEnds(CtldServer ctld, BlockingQueue<Integer> ended) {
+        try {
+            while (true) {
+                int jobId = ended.take();
+                if (ctld.loop()
+                        .submit((state, now) ->
+                                dev.sluice.ctld.control.BatchEnds.complete(state, "n1", jobId, 0, null, now))
+                        .isCompletedExceptionally()) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private CtldServer startCtld(dev.sluice.ctld.loop.EffectSink nodeEffects) throws Exception {
