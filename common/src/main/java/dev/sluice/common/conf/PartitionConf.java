@@ -10,7 +10,7 @@ import java.util.Locale;
 /**
  * One partition of {@code slurm.conf} after {@code PartitionName=DEFAULT} values were applied and
  * {@code Nodes=} was resolved ({@code ALL}, hostlists, NodeSet names) to node names in
- * configuration order. Built with {@link #builder}, whose defaults are Slurm's for an option the
+ * configuration order. Built with {@link #builder} ({@link PartitionConfBuilder}), whose defaults are Slurm's for an option the
  * line leaves out.
  *
  * @param members the nodes, resolved and as written
@@ -46,8 +46,9 @@ public record PartitionConf(
         requireNonNull(source, "source is null");
     }
 
-    public static Builder builder(String name) {
-        return new Builder(name);
+    /** A partition named {@code name} with Slurm's defaults for whatever is not set. */
+    public static PartitionConfBuilder builder(String name) {
+        return new PartitionConfBuilder(name);
     }
 
     /** The resolved member names in configuration order. */
@@ -185,219 +186,6 @@ public record PartitionConf(
             // Slurm prints GANG first (preempt_mode_string).
             words.sort(java.util.Comparator.comparing((String w) -> !w.equals("GANG")));
             return String.join(",", words);
-        }
-    }
-
-    /** Assembles a {@link PartitionConf}; anything not set has Slurm's default. */
-    public static final class Builder {
-        private final String name;
-        private List<String> nodeNames = List.of();
-        private String nodesExpr = "";
-        private boolean isDefault;
-        private PartitionState state = PartitionState.UP;
-        private List<String> allowGroups = List.of();
-        private List<String> allowAccounts = List.of();
-        private List<String> allowQos = List.of();
-        private List<String> denyAccounts = List.of();
-        private List<String> denyQos = List.of();
-        private boolean exclusiveUser;
-        private boolean rootOnly;
-        private boolean reqResv;
-        private boolean hidden;
-        private long maxTimeMinutes = dev.sluice.common.time.TimeLimit.INFINITE;
-        private long defaultTimeMinutes = dev.sluice.common.time.TimeLimit.NOT_SET;
-        private long maxNodes = UNLIMITED;
-        private long minNodes;
-        private long maxCpusPerNode = UNLIMITED;
-        private Memory memory = Memory.NONE;
-        private int priorityTier = 1;
-        private int priorityJobFactor = 1;
-        private String overSubscribe = "NO";
-        private String preemptMode = "";
-        private long graceTimeSeconds;
-        private boolean lln;
-        private String selectTypeParameters = "";
-        private String qos = "";
-        private String tresBillingWeights = "";
-        private ConfSource source = new ConfSource("", 0);
-
-        private Builder(String name) {
-            this.name = requireNonNull(name, "name is null");
-        }
-
-        public Builder nodes(List<String> names, String expr) {
-            this.nodeNames = names;
-            this.nodesExpr = expr;
-            return this;
-        }
-
-        public Builder isDefault(boolean value) {
-            this.isDefault = value;
-            return this;
-        }
-
-        public Builder state(PartitionState value) {
-            this.state = value;
-            return this;
-        }
-
-        public Builder allowGroups(List<String> value) {
-            this.allowGroups = value;
-            return this;
-        }
-
-        public Builder allowAccounts(List<String> value) {
-            this.allowAccounts = value;
-            return this;
-        }
-
-        public Builder allowQos(List<String> value) {
-            this.allowQos = value;
-            return this;
-        }
-
-        public Builder denyAccounts(List<String> value) {
-            this.denyAccounts = value;
-            return this;
-        }
-
-        public Builder denyQos(List<String> value) {
-            this.denyQos = value;
-            return this;
-        }
-
-        public Builder exclusiveUser(boolean value) {
-            this.exclusiveUser = value;
-            return this;
-        }
-
-        public Builder rootOnly(boolean value) {
-            this.rootOnly = value;
-            return this;
-        }
-
-        public Builder reqResv(boolean value) {
-            this.reqResv = value;
-            return this;
-        }
-
-        public Builder hidden(boolean value) {
-            this.hidden = value;
-            return this;
-        }
-
-        public Builder maxTimeMinutes(long value) {
-            this.maxTimeMinutes = value;
-            return this;
-        }
-
-        public Builder defaultTimeMinutes(long value) {
-            this.defaultTimeMinutes = value;
-            return this;
-        }
-
-        public Builder maxNodes(long value) {
-            this.maxNodes = value;
-            return this;
-        }
-
-        public Builder minNodes(long value) {
-            this.minNodes = value;
-            return this;
-        }
-
-        public Builder maxCpusPerNode(long value) {
-            this.maxCpusPerNode = value;
-            return this;
-        }
-
-        public Builder memory(Memory value) {
-            this.memory = value;
-            return this;
-        }
-
-        public Builder priorityTier(int value) {
-            this.priorityTier = value;
-            return this;
-        }
-
-        public Builder priorityJobFactor(int value) {
-            this.priorityJobFactor = value;
-            return this;
-        }
-
-        public Builder overSubscribe(String value) {
-            this.overSubscribe = value;
-            return this;
-        }
-
-        public Builder preemptMode(String value) {
-            this.preemptMode = value;
-            return this;
-        }
-
-        public Builder graceTimeSeconds(long value) {
-            this.graceTimeSeconds = value;
-            return this;
-        }
-
-        public Builder lln(boolean value) {
-            this.lln = value;
-            return this;
-        }
-
-        public Builder selectTypeParameters(String value) {
-            this.selectTypeParameters = value;
-            return this;
-        }
-
-        public Builder qos(String value) {
-            this.qos = value;
-            return this;
-        }
-
-        public Builder tresBillingWeights(String value) {
-            this.tresBillingWeights = value;
-            return this;
-        }
-
-        public Builder source(ConfSource value) {
-            this.source = value;
-            return this;
-        }
-
-        public PartitionConf build() {
-            Access access = new Access(
-                    allowGroups,
-                    allowAccounts,
-                    allowQos,
-                    denyAccounts,
-                    denyQos,
-                    exclusiveUser,
-                    rootOnly,
-                    reqResv,
-                    hidden);
-            Limits limits = new Limits(maxTimeMinutes, defaultTimeMinutes, maxNodes, minNodes, maxCpusPerNode);
-            Scheduling scheduling = new Scheduling(
-                    priorityTier,
-                    priorityJobFactor,
-                    overSubscribe,
-                    preemptMode,
-                    graceTimeSeconds,
-                    lln,
-                    selectTypeParameters,
-                    qos,
-                    tresBillingWeights);
-            return new PartitionConf(
-                    name,
-                    new Members(nodeNames, nodesExpr),
-                    isDefault,
-                    state,
-                    access,
-                    limits,
-                    memory,
-                    scheduling,
-                    source);
         }
     }
 }

@@ -34,6 +34,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /** Starts and stops a controller and an accounting daemon that share a temporary directory. */
 final class ClusterFixture {
@@ -83,6 +85,32 @@ final class ClusterFixture {
         return s;
     }
 
+    /**
+     * Writes the commands' slurm.conf, {@code client.conf} beside the daemons' files: this
+     * cluster with the controller's node and partition, and AccountingStoragePort at dbd's
+     * command port, where sacct and sacctmgr find dbd as Slurm's commands do.
+     */
+    Path clientConf(DbdServer dbd) throws java.io.IOException {
+        Path conf = dir.resolve("client.conf");
+        Files.writeString(conf, """
+                ClusterName=%s
+                SlurmctldHost=localhost
+                AccountingStorageType=accounting_storage/slurmdbd
+                AccountingStorageHost=127.0.0.1
+                AccountingStoragePort=%d
+                NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN
+                PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP
+                """.formatted(cluster, dbd.commandPort()));
+        return conf;
+    }
+
+    /** sacctmgr, as root, adds this cluster, account {@code physics} and alice in it; each must succeed. */
+    void addAliceToPhysics(UserCommands commands) {
+        commands.output(UserCommands.ROOT, "sacctmgr", "-i", "add", "cluster", cluster);
+        commands.output(UserCommands.ROOT, "sacctmgr", "-i", "add", "account", "physics");
+        commands.output(UserCommands.ROOT, "sacctmgr", "-i", "add", "user", "alice", "account=physics");
+    }
+
     CtldServer startCtld() throws Exception {
         return startCtld(null);
     }
@@ -109,15 +137,18 @@ final class ClusterFixture {
     }
 
     private CtldServer startCtldWithNode(boolean endAtOnce) throws Exception {
-        CtldServer[] self = new CtldServer[1];
+        // The stand-in node's ends queue here and a reporter sends them once the controller is
+        // up, as a node daemon's registrar sends its outbox: the node is built before the
+        // controller that needs it, and neither holds the other.
+        BlockingQueue<Integer> ended = new LinkedBlockingQueue<>();
         CtldServer ctld = startCtld((effect, image) -> {
             if (endAtOnce && effect instanceof dev.sluice.ctld.state.Effect.LaunchBatch l) {
-                self[0].loop()
-                        .submit((state, now) ->
-                                dev.sluice.ctld.control.BatchEnds.complete(state, "n1", l.jobId(), 0, null, now));
+                ended.add(l.jobId());
             }
         });
-        self[0] = ctld;
+        if (endAtOnce) {
+            Thread.ofVirtual().name("stand-in-registrar").start(() -> reportEnds(ctld, ended));
+        }
         var hardware = ctld.loop().image().node("n1").orElseThrow().node().hardware();
         var reg = new dev.sluice.ctld.control.NodeControl.Registration(
                 "n1",
@@ -131,6 +162,23 @@ final class ClusterFixture {
                 new dev.sluice.ctld.control.NodeControl(0, dev.sluice.ctld.control.NodePolicy.DEFAULT);
         ctld.loop().submit((state, now) -> nodes.register(state, reg, now)).get();
         return ctld;
+    }
+
+    /** Sends each ended job's report, exit 0, until the controller refuses one (it was closed). */
+    private static void reportEnds(CtldServer ctld, BlockingQueue<Integer> ended) {
+        try {
+            while (true) {
+                int jobId = ended.take();
+                if (ctld.loop()
+                        .submit((state, now) ->
+                                dev.sluice.ctld.control.BatchEnds.complete(state, "n1", jobId, 0, null, now))
+                        .isCompletedExceptionally()) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private CtldServer startCtld(dev.sluice.ctld.loop.EffectSink nodeEffects) throws Exception {
@@ -229,41 +277,32 @@ final class ClusterFixture {
 
     /** sreport's reservation rows of this cluster over [start, end), as dbd answers them. */
     List<dev.sluice.protocol.v1.AccountedReservation> reservations(long start, long end) throws Exception {
-        try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
-            Frames.write(
-                    signed(
-                            DbdRequest.newBuilder()
-                                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                                    .setQueryReservations(dev.sluice.protocol.v1.ReservationQuery.newBuilder()
-                                            .addClusters(cluster)
-                                            .setStart(start)
-                                            .setEnd(end))
-                                    .build(),
-                            "slurmdbd"),
-                    s.getOutputStream());
-            DbdResponse r = Frames.read(DbdResponse.parser(), s.getInputStream());
-            if (r.hasError()) {
-                throw new IllegalStateException(r.getError().getMessage());
-            }
-            return r.getReservations().getReservationsList();
-        }
+        return askDbd(DbdRequest.newBuilder()
+                        .setQueryReservations(dev.sluice.protocol.v1.ReservationQuery.newBuilder()
+                                .addClusters(cluster)
+                                .setStart(start)
+                                .setEnd(end)))
+                .getReservations()
+                .getReservationsList();
     }
 
     List<AccountedJob> accounted() throws Exception {
+        return askDbd(DbdRequest.newBuilder().setQueryJobs(JobQuery.newBuilder().addClusters(cluster)))
+                .getJobs()
+                .getJobsList();
+    }
+
+    /** One request to dbd's command port, signed for ALICE; dbd's refusal fails the test. */
+    private DbdResponse askDbd(DbdRequest.Builder request) throws Exception {
         try (Socket s = new Socket("127.0.0.1", dbdCommandPort)) {
             Frames.write(
-                    signed(
-                            DbdRequest.newBuilder()
-                                    .setProtocolVersion(Frames.PROTOCOL_VERSION)
-                                    .setQueryJobs(JobQuery.newBuilder().addClusters(cluster))
-                                    .build(),
-                            "slurmdbd"),
+                    signed(request.setProtocolVersion(Frames.PROTOCOL_VERSION).build(), "slurmdbd"),
                     s.getOutputStream());
             DbdResponse r = Frames.read(DbdResponse.parser(), s.getInputStream());
             if (r.hasError()) {
                 throw new IllegalStateException(r.getError().getMessage());
             }
-            return r.getJobs().getJobsList();
+            return r;
         }
     }
 }

@@ -4,23 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.sluice.cli.Caller;
-import dev.sluice.cli.Commands;
-import dev.sluice.cli.Invocation;
-import dev.sluice.cli.UserDirectory;
 import dev.sluice.ctld.server.CtldServer;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.dbd.server.DbdServer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,22 +28,10 @@ class EnforceEndToEndTest {
         ClusterFixture f = new ClusterFixture(dir, "enf");
         f.enforce = "associations,limits,qos";
         DbdServer dbd = f.startDbd();
-        Path conf = dir.resolve("client.conf");
-        Files.writeString(conf, """
-                ClusterName=enf
-                SlurmctldHost=localhost
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN
-                PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.commandPort()));
-        assertThat(sacctmgr(conf, "-i", "add", "cluster", "enf")).isZero();
-        assertThat(sacctmgr(conf, "-i", "add", "account", "physics")).isZero();
-        assertThat(sacctmgr(conf, "-i", "add", "user", "alice", "account=physics"))
-                .isZero();
-        assertThat(sacctmgr(conf, "-i", "modify", "user", "where", "name=alice", "set", "MaxJobs=1"))
-                .isZero();
+        UserCommands commands = UserCommands.reading(f.clientConf(dbd));
+        f.addAliceToPhysics(commands);
+        commands.output(
+                UserCommands.ROOT, "sacctmgr", "-i", "modify", "user", "where", "name=alice", "set", "MaxJobs=1");
         CtldServer ctld = f.startCtldHoldingJobs();
         try {
             // The controller refuses every job until its first pull from dbd has arrived.
@@ -96,20 +72,5 @@ class EnforceEndToEndTest {
 
     private static Job job(CtldServer ctld, int id) {
         return ctld.loop().image().job(id).orElseThrow();
-    }
-
-    private static int sacctmgr(Path conf, String... args) {
-        Invocation inv = new Invocation(
-                List.of(args),
-                Map.of("SLURM_CONF", conf.toString()),
-                conf.getParent(),
-                new ByteArrayInputStream(new byte[0]),
-                new Caller(0, 0, "root", "localhost"),
-                Clock.systemUTC(),
-                UserDirectory.fromLines(List.of(), List.of()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-            return Commands.byName("sacctmgr").orElseThrow().run(inv, o, o);
-        }
     }
 }

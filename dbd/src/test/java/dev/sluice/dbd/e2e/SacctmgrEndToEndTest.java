@@ -2,79 +2,18 @@ package dev.sluice.dbd.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.Caller;
-import dev.sluice.cli.Commands;
-import dev.sluice.cli.Invocation;
-import dev.sluice.cli.UserDirectory;
-import dev.sluice.dbd.server.DbdServer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import dev.sluice.dbd.e2e.UserCommands.Run;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * sacctmgr against a real dbd, compared with {@code golden/sacctmgr-*.txt}: the unedited stdout
  * of real sacctmgr 22.05 (up.sh ACCT=1, cluster anchor) for the same sequence of commands, run
  * on 2026-11-29 after {@code add account chem} and {@code add user bob account=chem}.
  */
-class SacctmgrEndToEndTest {
-    @TempDir
-    Path dir;
-
-    private DbdServer dbd;
-    private Path conf;
-
-    record Run(int rc, String out, String err) {}
-
-    @BeforeEach
-    void start() throws Exception {
-        dbd = new ClusterFixture(dir, "anchor").startDbd();
-        conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
-                PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.commandPort()));
-    }
-
-    @AfterEach
-    void stop() {
-        dbd.close();
-    }
-
-    private Run sacctmgr(String stdin, String... args) {
-        Invocation inv = new Invocation(
-                List.of(args),
-                Map.of("SLURM_CONF", conf.toString()),
-                dir,
-                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new Caller(0, 0, "root", "localhost"),
-                Clock.systemUTC(),
-                UserDirectory.fromLines(List.of(), List.of()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            rc = Commands.byName("sacctmgr").orElseThrow().run(inv, o, e);
-        }
-        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
+class SacctmgrEndToEndTest extends AgainstRealDbd {
 
     private static String golden(String name) throws IOException {
         try (InputStream in = SacctmgrEndToEndTest.class.getResourceAsStream("/golden/sacctmgr-" + name + ".txt")) {

@@ -2,24 +2,9 @@ package dev.sluice.dbd.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.Caller;
-import dev.sluice.cli.Commands;
-import dev.sluice.cli.Invocation;
-import dev.sluice.cli.UserDirectory;
-import dev.sluice.dbd.server.DbdServer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import dev.sluice.dbd.e2e.UserCommands.Run;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * sacctmgr's QOS and modify commands against a real dbd. The expected texts follow Slurm
@@ -29,55 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code sacctmgr show qos format=name,priority}); they were not captured from a live
  * slurmdbd, which this machine does not run.
  */
-class SacctmgrQosEndToEndTest {
-    @TempDir
-    Path dir;
-
-    private DbdServer dbd;
-    private Path conf;
-
-    record Run(int rc, String out, String err) {}
-
+class SacctmgrQosEndToEndTest extends AgainstRealDbd {
     @BeforeEach
-    void start() throws Exception {
-        dbd = new ClusterFixture(dir, "anchor").startDbd();
-        conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
-                PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.commandPort()));
+    void addChemAndBob() {
         sacctmgr("", "-i", "add", "cluster", "anchor");
         sacctmgr("", "-i", "add", "account", "chem");
         sacctmgr("", "-i", "add", "user", "bob", "account=chem");
-    }
-
-    @AfterEach
-    void stop() {
-        dbd.close();
-    }
-
-    private Run sacctmgr(String stdin, String... args) {
-        Invocation inv = new Invocation(
-                List.of(args),
-                Map.of("SLURM_CONF", conf.toString()),
-                dir,
-                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new Caller(0, 0, "root", "localhost"),
-                Clock.systemUTC(),
-                UserDirectory.fromLines(List.of(), List.of()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            rc = Commands.byName("sacctmgr").orElseThrow().run(inv, o, e);
-        }
-        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -3,78 +3,21 @@ package dev.sluice.dbd.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Caller;
-import dev.sluice.cli.Commands;
-import dev.sluice.cli.Invocation;
-import dev.sluice.cli.UserDirectory;
-import dev.sluice.dbd.server.DbdServer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
+import dev.sluice.dbd.e2e.UserCommands.Run;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * sacctmgr show/clear stats against a real dbd: the requests counted since a clear, by slurmdbd
  * type and by user, in sacctmgr's order (most counted first); a plain user's refused and
  * counted; the clear itself the first request of the new count (compat 190 has the layout).
  */
-class SacctmgrStatsEndToEndTest {
-    private static final Caller ROOT = new Caller(0, 0, "root", "localhost");
-    private static final Caller ALICE = new Caller(1000, 1000, "alice", "localhost");
-
-    @TempDir
-    Path dir;
-
-    private DbdServer dbd;
-    private Path conf;
-
-    record Run(int rc, String out, String err) {}
-
-    @BeforeEach
-    void start() throws Exception {
-        dbd = new ClusterFixture(dir, "anchor").startDbd();
-        conf = dir.resolve("slurm.conf");
-        Files.writeString(conf, """
-                ClusterName=anchor
-                SlurmctldHost=vm(127.0.0.1)
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
-                PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.commandPort()));
-    }
-
-    @AfterEach
-    void stop() {
-        dbd.close();
-    }
+class SacctmgrStatsEndToEndTest extends AgainstRealDbd {
+    private static final Caller ROOT = UserCommands.ROOT;
+    private static final Caller ALICE = UserCommands.ALICE;
 
     private Run sacctmgr(Caller who, String... args) {
-        Invocation inv = new Invocation(
-                List.of(args),
-                Map.of("SLURM_CONF", conf.toString()),
-                dir,
-                new ByteArrayInputStream(new byte[0]),
-                who,
-                Clock.systemUTC(),
-                UserDirectory.fromLines(List.of(), List.of()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            rc = Commands.byName("sacctmgr").orElseThrow().run(inv, o, e);
-        }
-        return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return commands.run(who, "sacctmgr", args);
     }
 
     @Test

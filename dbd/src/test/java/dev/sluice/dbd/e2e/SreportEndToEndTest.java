@@ -3,26 +3,15 @@ package dev.sluice.dbd.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.sluice.cli.Caller;
-import dev.sluice.cli.Commands;
-import dev.sluice.cli.Invocation;
-import dev.sluice.cli.UserDirectory;
 import dev.sluice.ctld.server.CtldServer;
 import dev.sluice.dbd.server.DbdServer;
 import dev.sluice.protocol.v1.JobState;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,20 +30,9 @@ class SreportEndToEndTest {
         ClusterFixture f = new ClusterFixture(dir, "rep");
         f.enforce = "associations";
         DbdServer dbd = f.startDbd();
-        Path conf = dir.resolve("client.conf");
-        Files.writeString(conf, """
-                ClusterName=rep
-                SlurmctldHost=localhost
-                AccountingStorageType=accounting_storage/slurmdbd
-                AccountingStorageHost=127.0.0.1
-                AccountingStoragePort=%d
-                NodeName=n1 CPUs=4 RealMemory=4000 State=UNKNOWN
-                PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP
-                """.formatted(dbd.commandPort()));
+        UserCommands commands = UserCommands.reading(f.clientConf(dbd));
         Instant start = Instant.now();
-        assertThat(run(conf, start, "sacctmgr", "-i", "add", "cluster", "rep")).isEmpty();
-        run(conf, start, "sacctmgr", "-i", "add", "account", "physics");
-        run(conf, start, "sacctmgr", "-i", "add", "user", "alice", "account=physics");
+        f.addAliceToPhysics(commands.at(Clock.fixed(start, ZoneOffset.UTC)));
         CtldServer ctld = f.startCtldHoldingJobs();
         try {
             AtomicInteger id = new AtomicInteger();
@@ -74,14 +52,25 @@ class SreportEndToEndTest {
                     + start.truncatedTo(ChronoUnit.HOURS)
                             .atOffset(ZoneOffset.UTC)
                             .toLocalDateTime();
-            String top = run(conf, later, "sreport", "-P", "-n", "-t", "Seconds", "user", "topusage", from, "end=now");
+            UserCommands asOfLater = commands.at(Clock.fixed(later, ZoneOffset.UTC));
+            String top = asOfLater.output(
+                    UserCommands.ROOT, "sreport", "-P", "-n", "-t", "Seconds", "user", "topusage", from, "end=now");
             assertThat(top).matches("rep\\|alice\\|\\|physics\\|[1-9][0-9]*\\|0\n");
             long used = Long.parseLong(top.split("\\|")[4]);
             // One CPU from the job's start to the end of the last rolled hour.
             assertThat(used).isBetween(3600L, 3L * 3600);
 
-            String util =
-                    run(conf, later, "sreport", "-P", "-n", "-t", "Seconds", "cluster", "utilization", from, "end=now");
+            String util = asOfLater.output(
+                    UserCommands.ROOT,
+                    "sreport",
+                    "-P",
+                    "-n",
+                    "-t",
+                    "Seconds",
+                    "cluster",
+                    "utilization",
+                    from,
+                    "end=now");
             String[] u = util.strip().split("\\|");
             assertThat(u[0]).isEqualTo("rep");
             long alloc = Long.parseLong(u[1]);
@@ -95,28 +84,5 @@ class SreportEndToEndTest {
             ctld.close();
             dbd.close();
         }
-    }
-
-    /** Runs a command as root with its clock at {@code now}; answers its standard output (errors fail). */
-    private static String run(Path conf, Instant now, String command, String... args) {
-        Invocation inv = new Invocation(
-                List.of(args),
-                Map.of("SLURM_CONF", conf.toString()),
-                conf.getParent(),
-                new ByteArrayInputStream(new byte[0]),
-                new Caller(0, 0, "root", "localhost"),
-                Clock.fixed(now, ZoneOffset.UTC),
-                UserDirectory.fromLines(List.of(), List.of()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            rc = Commands.byName(command).orElseThrow().run(inv, o, e);
-        }
-        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
-        assertThat(rc).isZero();
-        String text = out.toString(StandardCharsets.UTF_8);
-        return command.equals("sacctmgr") ? "" : text;
     }
 }

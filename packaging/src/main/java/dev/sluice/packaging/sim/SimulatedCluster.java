@@ -22,7 +22,6 @@ import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.server.CtldServer;
 import dev.sluice.ctld.state.DaemonReport;
-import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
@@ -39,7 +38,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,19 +54,29 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SimulatedCluster implements AutoCloseable {
     private final CtldServer ctld;
+    private final SimulatedNodes nodes;
+    private final Registrar registrar;
     private final ManualClock clock;
     private final Path clientConf;
     private final Path workDir;
     private final JobControl jobs;
-    private final List<Integer> launched = Collections.synchronizedList(new ArrayList<>());
 
     private final CtldConfig config;
     private volatile long patienceSeconds = 30;
 
     private SimulatedCluster(
-            CtldServer ctld, ManualClock clock, Path clientConf, Path workDir, JobControl jobs, CtldConfig config) {
+            CtldServer ctld,
+            SimulatedNodes nodes,
+            Registrar registrar,
+            ManualClock clock,
+            Path clientConf,
+            Path workDir,
+            JobControl jobs,
+            CtldConfig config) {
         this.config = config;
         this.ctld = ctld;
+        this.nodes = nodes;
+        this.registrar = registrar;
         this.clock = clock;
         this.clientConf = clientConf;
         this.workDir = workDir;
@@ -120,23 +128,12 @@ public final class SimulatedCluster implements AutoCloseable {
                         ""))
                 .build();
         ManualClock clock = new ManualClock(start);
-        SimulatedCluster[] self = new SimulatedCluster[1];
-        CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, (effect, image) -> {
-            if (effect instanceof Effect.LaunchBatch l) {
-                self[0].launched.add(l.jobId());
-            } else if (effect instanceof Effect.Terminate t) {
-                // A simulated node's processes end the moment they are killed: its batch host
-                // reports them gone at once, so a cancelled job is COMPLETING only until then.
-                // (Queued, not awaited: effects run on the controller's own thread.)
-                image.job(t.jobId())
-                        .map(Job::allocation)
-                        .filter(java.util.Objects::nonNull)
-                        .ifPresent(a -> self[0].ctld
-                                .loop()
-                                .submit((st, now) -> dev.sluice.ctld.control.BatchEnds.complete(
-                                        st, a.batchHost(), t.jobId(), 9, null, now)));
-            }
-        });
+        // The nodes report through an outbox that a registrar drains into the controller, so the
+        // nodes are built before the controller that needs them, and nothing is wired afterwards.
+        ReportOutbox reports = new ReportOutbox();
+        SimulatedNodes nodes = new SimulatedNodes(reports);
+        CtldServer ctld = CtldServer.start(local, clock, "127.0.0.1", false, e -> {}, nodes);
+        Registrar registrar = Registrar.start(reports, ctld.loop());
         // StateSaveLocation too: without it the commands would look for the controller's socket
         // in the default place, where a real cluster on this machine may be listening. GresTypes:
         // the commands refuse a --gres the configuration does not name, as Slurm's do.
@@ -150,9 +147,9 @@ public final class SimulatedCluster implements AutoCloseable {
         JobControl jobs = JobControl.builder(local.scheduler().select())
                 .maxArraySize(local.jobs().maxArraySize())
                 .build();
-        self[0] = new SimulatedCluster(ctld, clock, client, workDir, jobs, local);
-        self[0].registerAll(local);
-        return self[0];
+        SimulatedCluster cluster = new SimulatedCluster(ctld, nodes, registrar, clock, client, workDir, jobs, local);
+        cluster.registerAll(local);
+        return cluster;
     }
 
     private void registerAll(CtldConfig config) throws InterruptedException {
@@ -195,8 +192,13 @@ public final class SimulatedCluster implements AutoCloseable {
 
     /** Waits until the controller has handled everything submitted so far and scheduled. */
     public void settle() throws InterruptedException {
+        // The nodes' reports of what was done so far (a cancelled job's end) go first, as they
+        // would have reached the controller before the next thing asked of it.
+        registrar.flush();
         await(ctld.loop().submit((s, now) -> ControlResult.answer(null)));
-        // A second round trip: the pass that follows the first may have started jobs.
+        // A second round trip: the pass that follows the first may have started jobs (or ended
+        // them, whose reports go first again).
+        registrar.flush();
         await(ctld.loop().submit((s, now) -> ControlResult.answer(null)));
     }
 
@@ -262,7 +264,7 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     public List<Integer> launched() {
-        return List.copyOf(launched);
+        return nodes.launched();
     }
 
     public dev.sluice.ctld.state.ClusterImage image() {
@@ -315,6 +317,7 @@ public final class SimulatedCluster implements AutoCloseable {
     @Override
     public void close() {
         ctld.close();
+        registrar.close();
     }
 
     /** Removes a scratch directory and everything in it (its cluster key among them). */
