@@ -246,7 +246,8 @@ class TestGangScheduling {
                 Map.of(),
                 Map.of(
                         "normal", Qos.builder("normal").build(),
-                        "hipri", Qos.builder("hipri").preempts(List.of("normal")).build()));
+                        "hipri",
+                                Qos.builder("hipri").preempts(List.of("normal")).build()));
         PreemptPolicy qos =
                 new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE);
         int victim = submit("one", aJob().qos("normal").tasks(4).build());
