@@ -12,7 +12,10 @@ import java.util.Set;
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
  * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES, and
- * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser; TRES in the order cpu, mem, node, GRES. A job whose association has gone since it was submitted waits
+ * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser; TRES in the order cpu, mem, node, GRES. Against
+ * GrpTRES, MaxTRESPerAccount and MaxTRESPerUser node= a node counts once however many of the jobs
+ * counted there share it (LimitUsage), so before placement a job counts only the nodes it needs
+ * beyond those held, and {@link #placed} checks the nodes it got. A job whose association has gone since it was submitted waits
  * with {@code InvalidAccount}, as Slurm's does. Pure.
  */
 public final class LimitGate {
@@ -51,7 +54,8 @@ public final class LimitGate {
             if (q.maxJobs() != Limits.NONE && usage.qosRunningJobs(qos.name(), user) >= q.maxJobs()) {
                 return JobReason.QOS_MAX_JOBS_PER_USER_LIMIT;
             }
-            String grp = q.grpTres().exceeded(usage.qosTres(qos.name()), wanted);
+            Tres qosHolds = usage.qosTres(qos.name());
+            String grp = q.grpTres().exceeded(qosHolds, reusing(wanted, qosHolds));
             if (grp != null) {
                 return qosGrp(grp);
             }
@@ -88,12 +92,14 @@ public final class LimitGate {
                 return JobReason.ASSOC_GRP_JOBS_LIMIT;
             }
         }
-        String grp = l.grpTres().exceeded(usage.userTres(account, user), wanted);
+        Tres userHolds = usage.userTres(account, user);
+        String grp = l.grpTres().exceeded(userHolds, reusing(wanted, userHolds));
         if (grp != null) {
             return assocGrp(grp);
         }
         for (Association up : policy.lineage(account)) {
-            String over = up.limits().grpTres().exceeded(usage.accountTres(up.account()), wanted);
+            Tres holds = usage.accountTres(up.account());
+            String over = up.limits().grpTres().exceeded(holds, reusing(wanted, holds));
             if (over != null) {
                 return assocGrp(over);
             }
@@ -102,43 +108,56 @@ public final class LimitGate {
     }
 
     /**
-     * Before placement a job may yet land on nodes its account (user) holds already, which
-     * count once: it adds only the nodes it needs beyond those ({@link #placed} counts the
-     * nodes it got).
+     * Before placement a job may yet land on nodes already held where it counts (its QOS, user,
+     * account), which count once: it adds only the nodes it needs beyond those ({@link #placed}
+     * counts the nodes it got).
      */
     private static Tres reusing(Tres wanted, Tres holds) {
         return wanted.with("node", Math.max(0, wanted.get("node") - holds.get("node")));
     }
 
     /**
-     * Why a job placed on {@code nodes} may not start after all: the nodes new to its account
-     * (user) under its QOS would take it past MaxTRESPerAccount (MaxTRESPerUser) node=, as Slurm
-     * checks after selecting nodes; null when they would not.
+     * Why a job placed on {@code nodes} may not start after all: the nodes new to where it
+     * counts would take it past a node= cap, as Slurm checks after selecting nodes, in its order:
+     * the QOS's GrpTRES, MaxTRESPerAccount and MaxTRESPerUser, then GrpTRES of the user
+     * association and of each account above it; null when they would not.
      */
     public static JobReason placed(
             Enforcement enforce, AccountingPolicy policy, LimitUsage usage, Job job, Collection<String> nodes) {
         if (!enforce.limits()) {
             return null;
         }
-        Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
-        if (qos == null) {
-            return null;
-        }
         String account = LimitUsage.nz(job.request().account());
         String user = job.request().owner().userName();
-        if (over(
-                qos.caps().perAccount(),
-                usage.qosAccountTres(qos.name(), account),
-                usage.qosAccountNodes(qos.name(), account),
-                nodes)) {
-            return JobReason.MAX_NODE_PER_ACCOUNT;
+        Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
+        if (qos != null) {
+            String name = qos.name();
+            if (over(qos.limits().grpTres(), usage.qosTres(name), usage.qosNodes(name), nodes)) {
+                return JobReason.QOS_GRP_NODE_LIMIT;
+            }
+            if (over(
+                    qos.caps().perAccount(),
+                    usage.qosAccountTres(name, account),
+                    usage.qosAccountNodes(name, account),
+                    nodes)) {
+                return JobReason.MAX_NODE_PER_ACCOUNT;
+            }
+            if (over(qos.caps().perUser(), usage.qosUserTres(name, user), usage.qosUserNodes(name, user), nodes)) {
+                return JobReason.QOS_MAX_NODE_PER_USER_LIMIT;
+            }
         }
-        if (over(
-                qos.caps().perUser(),
-                usage.qosUserTres(qos.name(), user),
-                usage.qosUserNodes(qos.name(), user),
-                nodes)) {
-            return JobReason.QOS_MAX_NODE_PER_USER_LIMIT;
+        Optional<Association> found = policy.userAssociation(account, user, job.partition());
+        if (found.isEmpty()) {
+            return null;
+        }
+        Limits l = policy.effectiveLimits(found.get());
+        if (over(l.grpTres(), usage.userTres(account, user), usage.userNodes(account, user), nodes)) {
+            return JobReason.ASSOC_GRP_NODE_LIMIT;
+        }
+        for (Association up : policy.lineage(account)) {
+            if (over(up.limits().grpTres(), usage.accountTres(up.account()), usage.accountNodes(up.account()), nodes)) {
+                return JobReason.ASSOC_GRP_NODE_LIMIT;
+            }
         }
         return null;
     }

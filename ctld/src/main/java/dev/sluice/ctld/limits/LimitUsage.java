@@ -16,9 +16,10 @@ import java.util.Set;
  * within a QOS (over all the user's accounts: MaxTRESPerUser). A scheduling pass builds one and adds each job it starts, so later jobs in the same
  * pass see them.
  *
- * <p>Against MaxTRESPerAccount and MaxTRESPerUser a node counts once however many of the
- * account's (user's) jobs share it, as in Slurm 22.05 (compat 198, 199): their node TRES is the
- * number of distinct nodes those jobs hold.
+ * <p>Against GrpTRES (of a QOS, a user association, an account), MaxTRESPerAccount and
+ * MaxTRESPerUser a node counts once however many of the jobs counted there share it, as in Slurm
+ * 22.05 (compat 167, 168, 198, 199): their node TRES is the number of distinct nodes those jobs
+ * hold.
  */
 public final class LimitUsage {
     private final AccountingPolicy policy;
@@ -35,6 +36,9 @@ public final class LimitUsage {
     private final Map<String, Tres> qosUserTres = new HashMap<>();
     private final Map<String, Map<String, Integer>> qosAccountNodes = new HashMap<>();
     private final Map<String, Map<String, Integer>> qosUserNodes = new HashMap<>();
+    private final Map<String, Map<String, Integer>> qosNodes = new HashMap<>();
+    private final Map<String, Map<String, Integer>> userNodes = new HashMap<>();
+    private final Map<String, Map<String, Integer>> accountNodes = new HashMap<>();
     private final Map<String, Integer> qosAllRunningJobs = new HashMap<>();
     private final Map<String, Integer> qosAllActiveJobs = new HashMap<>();
 
@@ -87,16 +91,22 @@ public final class LimitUsage {
         qosTres.merge(nz(job.request().qos()), tres, Tres::plus);
         qosAccountTres.merge(qosAccountKey(job), tres, Tres::plus);
         qosUserTres.merge(qosKey(job), tres, Tres::plus);
-        for (String node : nodes) {
-            qosAccountNodes
-                    .computeIfAbsent(qosAccountKey(job), k -> new HashMap<>())
-                    .merge(node, 1, Integer::sum);
-            qosUserNodes.computeIfAbsent(qosKey(job), k -> new HashMap<>()).merge(node, 1, Integer::sum);
-        }
+        hold(qosAccountNodes, qosAccountKey(job), nodes);
+        hold(qosUserNodes, qosKey(job), nodes);
+        hold(qosNodes, nz(job.request().qos()), nodes);
+        hold(userNodes, userKey(job), nodes);
         qosAllRunningJobs.merge(nz(job.request().qos()), 1, Integer::sum);
         for (Association a : policy.lineage(nz(job.request().account()))) {
             accountTres.merge(a.account(), tres, Tres::plus);
             accountRunningJobs.merge(a.account(), 1, Integer::sum);
+            hold(accountNodes, a.account(), nodes);
+        }
+    }
+
+    /** Counts, per node, the jobs under {@code key} that hold it. */
+    private static void hold(Map<String, Map<String, Integer>> held, String key, Collection<String> nodes) {
+        for (String node : nodes) {
+            held.computeIfAbsent(key, k -> new HashMap<>()).merge(node, 1, Integer::sum);
         }
     }
 
@@ -121,12 +131,24 @@ public final class LimitUsage {
         return accountActiveJobs.getOrDefault(account, 0);
     }
 
+    /** TRES the running jobs of a user association hold (its GrpTRES), nodes counted once. */
     Tres userTres(String account, String user) {
-        return userTres.getOrDefault(account + '\0' + user, Tres.empty());
+        return distinctNodes(userTres, userNodes, account + '\0' + user);
     }
 
+    /** TRES the running jobs in an account or below hold (its GrpTRES), nodes counted once. */
     Tres accountTres(String account) {
-        return accountTres.getOrDefault(account, Tres.empty());
+        return distinctNodes(accountTres, accountNodes, account);
+    }
+
+    /** The nodes the running jobs of a user association hold. */
+    Set<String> userNodes(String account, String user) {
+        return userNodes.getOrDefault(account + '\0' + user, Map.of()).keySet();
+    }
+
+    /** The nodes the running jobs in {@code account} or below hold. */
+    Set<String> accountNodes(String account) {
+        return accountNodes.getOrDefault(account, Map.of()).keySet();
     }
 
     int qosRunningJobs(String qos, String user) {
@@ -147,8 +169,14 @@ public final class LimitUsage {
         return qosAllActiveJobs.getOrDefault(qos, 0);
     }
 
+    /** TRES the running jobs of every user under a QOS hold (its GrpTRES), nodes counted once. */
     Tres qosTres(String qos) {
-        return qosTres.getOrDefault(qos, Tres.empty());
+        return distinctNodes(qosTres, qosNodes, qos);
+    }
+
+    /** The nodes the running jobs under {@code qos} hold. */
+    Set<String> qosNodes(String qos) {
+        return qosNodes.getOrDefault(qos, Map.of()).keySet();
     }
 
     /**

@@ -1,0 +1,167 @@
+package dev.sluice.ctld.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * GrpTRES node= of a QOS, an account and a user association: a node counts once however many of
+ * the jobs counted there share it, whoever runs them, as in Slurm 22.05 (compat 167, 168). Jobs
+ * packed on one node start; one that needs another node waits with QOSGrpNodeLimit
+ * (AssocGrpNodeLimit). Two nodes of 8 CPUs.
+ */
+class TestGrpNodeCaps {
+    private static final long NOW = 1_700_000_000L;
+    private static final Scheduler.SelectDefaults SELECT =
+            Scheduler.SelectDefaults.builder().memoryConsumable(true).build();
+    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
+
+    private ClusterState state;
+    private long seq;
+
+    @BeforeEach
+    void cluster() {
+        ClusterFixture cluster = ClusterFixture.aCluster()
+                .nodes(2)
+                .cpus(8)
+                .memoryMb(16000)
+                .at(NOW - 100, NOW)
+                .build();
+        state = cluster.state();
+        seq = cluster.sequence();
+    }
+
+    /** physics (users 1000, 1001) and chem (user 1000), with GrpTRES where the caller puts it. */
+    static AccountingPolicy policy(String qosGrp, String physicsGrp, String user1000Grp) {
+        Qos normal = Qos.builder("normal")
+                .limits(Limits.builder().grpTres(TresLimits.parse(qosGrp)).build())
+                .build();
+        List<Association> assocs = List.of(
+                Association.builder("root").qos(List.of("normal")).build(),
+                Association.builder("physics")
+                        .parent("root")
+                        .limits(grp(physicsGrp))
+                        .build(),
+                Association.builder("chem").parent("root").build(),
+                Association.builder("physics")
+                        .user("user1000")
+                        .parent("physics")
+                        .limits(grp(user1000Grp))
+                        .build(),
+                Association.builder("physics")
+                        .user("user1001")
+                        .parent("physics")
+                        .build(),
+                Association.builder("chem").user("user1000").parent("chem").build());
+        return new AccountingPolicy(
+                1, assocs, Map.of("user1000", "physics", "user1001", "physics"), Map.of("normal", normal));
+    }
+
+    private static Limits grp(String tres) {
+        return Limits.builder().grpTres(TresLimits.parse(tres)).build();
+    }
+
+    private int submit(AccountingPolicy p, JobRequest r) {
+        ControlResult<Integer> out = JobControl.builder(SELECT)
+                .maxArraySize(1000)
+                .limits(new PolicyView(LIMITS, p))
+                .build()
+                .submit(state, r, NOW - 10);
+        out.records().forEach(rec -> state.replay(++seq, rec));
+        return out.response();
+    }
+
+    private SchedulePlan pass(AccountingPolicy p) {
+        return new Scheduler(
+                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
+                .schedule(state.image(), NOW, LIMITS, p);
+    }
+
+    private static Builders.JobBuilder job() {
+        return Builders.aJob().timeLimit(10).memPerNode(100).nodes(1).qos("normal");
+    }
+
+    @Test
+    void aQosJobsOfDifferentUsersSharingANodeCountItOnce() {
+        AccountingPolicy p = policy("node=1", "", "");
+        int first = submit(p, job().account("physics").tasks(1).build());
+        int otherUser = submit(p, job().account("physics").uid(1001).tasks(1).build());
+        int otherAccount = submit(p, job().account("chem").tasks(1).build());
+        int whole = submit(p, job().account("physics").tasks(8).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
+        assertThat(plan.starts())
+                .allSatisfy(s -> assertThat(s.allocation().nodeNames()).containsExactly("n1"));
+        assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.QOS_GRP_NODE_LIMIT);
+    }
+
+    @Test
+    void anAccountsJobsSharingANodeCountItOnceWhoeverRunsThem() {
+        AccountingPolicy p = policy("", "node=1", "");
+        int first = submit(p, job().account("physics").tasks(1).build());
+        int otherUser = submit(p, job().account("physics").uid(1001).tasks(1).build());
+        int whole = submit(p, job().account("physics").tasks(8).build());
+        int otherAccount = submit(p, job().account("chem").tasks(8).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
+        assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.ASSOC_GRP_NODE_LIMIT);
+    }
+
+    @Test
+    void aUserAssociationsJobsSharingANodeCountItOnce() {
+        AccountingPolicy p = policy("", "", "node=1");
+        int first = submit(p, job().account("physics").tasks(1).build());
+        int beside = submit(p, job().account("physics").tasks(1).build());
+        int whole = submit(p, job().account("physics").tasks(8).build());
+        // Another user of the account is not held by user1000's own cap.
+        int otherUser = submit(p, job().account("physics").uid(1001).tasks(8).build());
+        SchedulePlan plan = pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, beside, otherUser);
+        assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.ASSOC_GRP_NODE_LIMIT);
+    }
+
+    @Test
+    void beforePlacementAJobMayYetShareTheNodesHeldAndAfterItCountsOnlyNewOnes() {
+        AccountingPolicy p = policy("node=1", "", "");
+        Job running = Job.submitted(1, job().account("physics").build(), "p", 10, 1000);
+        Job oneNode = Job.submitted(2, job().account("chem").build(), "p", 10, 1000);
+        Job twoNodes = Job.submitted(3, job().account("physics").nodes(2).build(), "p", 10, 1000);
+        LimitUsage usage = LimitUsage.of(p, List.of());
+        usage.started(running, JobTres.of(running.request()), List.of("n1"));
+        assertThat(usage.qosTres("normal").get("node")).isEqualTo(1);
+        assertThat(LimitGate.reason(LIMITS, p, usage, oneNode)).isNull();
+        assertThat(LimitGate.reason(LIMITS, p, usage, twoNodes)).isEqualTo(JobReason.QOS_GRP_NODE_LIMIT);
+        assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n1"))).isNull();
+        assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n2"))).isEqualTo(JobReason.QOS_GRP_NODE_LIMIT);
+        usage.started(oneNode, JobTres.of(oneNode.request()), List.of("n1"));
+        assertThat(usage.qosTres("normal").get("node")).isEqualTo(1);
+        assertThat(usage.qosTres("normal").get("cpu")).isEqualTo(2);
+    }
+
+    @Test
+    void anAccountAboveCountsTheNodesOfEveryAccountBelowOnce() {
+        AccountingPolicy p = policy("", "", "");
+        Job physics = Job.submitted(1, job().account("physics").build(), "p", 10, 1000);
+        Job chem = Job.submitted(2, job().account("chem").build(), "p", 10, 1000);
+        LimitUsage usage = LimitUsage.of(p, List.of());
+        usage.started(physics, JobTres.of(physics.request()), List.of("n1"));
+        usage.started(chem, JobTres.of(chem.request()), List.of("n1"));
+        assertThat(usage.accountTres("root").get("node")).isEqualTo(1);
+        assertThat(usage.accountNodes("root")).containsExactly("n1");
+        assertThat(usage.userTres("physics", "user1000").get("node")).isEqualTo(1);
+    }
+}
