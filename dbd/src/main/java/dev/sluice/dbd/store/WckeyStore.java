@@ -28,8 +28,10 @@ public final class WckeyStore {
     public ListWckeysResult list(ListWckeysRequest r) throws SQLException {
         return Tx.run(ds, false, c -> {
             ListWckeysResult.Builder out = ListWckeysResult.newBuilder();
-            try (PreparedStatement ps = c.prepareStatement(
-                            "SELECT id, name, cluster_name, user_name, is_default, deleted FROM acct_wckeys ORDER BY id");
+            // A user's default is the wckey its row names (the flag REST shows as DEFAULT).
+            try (PreparedStatement ps = c.prepareStatement("SELECT w.id, w.name, w.cluster_name, w.user_name,"
+                            + " COALESCE(u.default_wckey, '') = w.name, w.deleted FROM acct_wckeys w"
+                            + " LEFT JOIN acct_users u ON u.name = w.user_name ORDER BY w.id");
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     WckeyEntry w = WckeyEntry.newBuilder()
@@ -62,8 +64,10 @@ public final class WckeyStore {
                 if (exists(c, name, cluster, user)) {
                     continue;
                 }
-                try (PreparedStatement ps = c.prepareStatement(
-                        "INSERT INTO acct_wckeys (name, cluster_name, user_name, created_at) VALUES (?, ?, ?, ?)")) {
+                // The id is numbered here, not by AUTO_INCREMENT: sacctmgr's preview is rolled back,
+                // yet would use up the numbers, and REST shows them (slurmdbd's ran 1, 2, 3).
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_wckeys (id, name, cluster_name,"
+                        + " user_name, created_at) SELECT COALESCE(MAX(id), 0) + 1, ?, ?, ?, ? FROM acct_wckeys")) {
                     ps.setString(1, name);
                     ps.setString(2, cluster);
                     ps.setString(3, user);

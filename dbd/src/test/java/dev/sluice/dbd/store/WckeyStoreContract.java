@@ -101,7 +101,11 @@ abstract class WckeyStoreContract {
     }
 
     @Test
-    void aNamedDefaultWckeyWinsAndAPreviewKeepsNothing() throws Exception {
+    void aNamedDefaultWckeyWinsAndAPreviewKeepsNothingNotEvenIds() throws Exception {
+        int before = wckeys.list(ListWckeysRequest.getDefaultInstance()).getWckeysList().stream()
+                .mapToInt(WckeyEntry::getId)
+                .max()
+                .orElse(0);
         AddResult preview = addUser(false, w + "b", w + "a", w + "b");
 
         assertThat(preview.getWckeysCount()).isEqualTo(2);
@@ -109,6 +113,15 @@ abstract class WckeyStoreContract {
 
         addUser(true, w + "b", w + "a", w + "b");
         assertThat(defaultWckey()).isEqualTo(w + "b");
+        // REST shows the ids: numbered on from the last kept, as slurmdbd numbers them.
+        assertThat(wckeys.list(ListWckeysRequest.newBuilder()
+                                .addClusters(cluster)
+                                .build())
+                        .getWckeysList())
+                .extracting(WckeyEntry::getId, WckeyEntry::getIsDefault)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(before + 1, false),
+                        org.assertj.core.groups.Tuple.tuple(before + 2, true));
     }
 
     @Test

@@ -83,9 +83,9 @@ final class Db38Routes {
                             Deletes38.association(q.db().dbd, q.out(), q.call().query(), q.api().cluster))
             .get(
                     "wckeys/",
-                    "every wckey (sluice-dbd keeps none)",
+                    "every wckey: users' wckeys, each user's default flagged",
                     "dbv0.0.38_wckey_info",
-                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user()))
+                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user(), ""))
             .post(
                     "wckeys/",
                     "add wckeys: refused (sluice-dbd keeps none; a plain user's with 2002)",
@@ -94,9 +94,9 @@ final class Db38Routes {
                     (q, arg) -> Config38.wckeys(q.out(), q.call().body(), operator(q)))
             .get(
                     "wckey/{wckey}",
-                    "one wckey (sluice-dbd keeps none)",
+                    "one wckey, as each user has it",
                     "dbv0.0.38_wckey_info",
-                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user()))
+                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user(), arg))
             .delete(
                     "wckey/{wckey}",
                     "delete a wckey (sluice-dbd keeps none)",
