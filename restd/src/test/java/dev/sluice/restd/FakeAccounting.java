@@ -362,6 +362,8 @@ final class FakeAccounting {
                                 .setCount(4)
                                 .setTotalMicros(180)));
             }
+            // This stand-in keeps no wckeys (compat 208 lists real ones end to end).
+            case LIST_WCKEYS -> out.setListedWckeys(dev.sluice.protocol.v1.ListWckeysResult.getDefaultInstance());
             case LIST_TRES ->
                 out.setListedTres(ListTresResult.newBuilder()
                         .addTres(TresEntry.newBuilder().setId(1).setType("cpu"))

@@ -107,6 +107,7 @@ public final class DbdServer implements AutoCloseable {
                     new QosStore(db.dataSource(), clock),
                     new UsageQueries(db.dataSource()),
                     new dev.sluice.dbd.store.TresStore(db.dataSource()),
+                    new dev.sluice.dbd.store.WckeyStore(db.dataSource()),
                     operators(),
                     changes,
                     stats);

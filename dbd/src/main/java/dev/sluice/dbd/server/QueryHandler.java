@@ -12,6 +12,7 @@ import dev.sluice.dbd.store.JobQueries;
 import dev.sluice.dbd.store.QosStore;
 import dev.sluice.dbd.store.TresStore;
 import dev.sluice.dbd.store.UsageQueries;
+import dev.sluice.dbd.store.WckeyStore;
 import dev.sluice.protocol.Frames;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.DbdResponse;
@@ -34,6 +35,7 @@ final class QueryHandler {
     private final QosStore qos;
     private final UsageQueries usage;
     private final TresStore tres;
+    private final WckeyStore wckeys;
     private final Set<Long> operators;
     private final PolicyChanges changed;
     private final Statistics stats;
@@ -46,6 +48,7 @@ final class QueryHandler {
             QosStore qos,
             UsageQueries usage,
             TresStore tres,
+            WckeyStore wckeys,
             Set<Long> operators,
             PolicyChanges changed,
             Statistics stats) {
@@ -55,6 +58,7 @@ final class QueryHandler {
         this.qos = requireNonNull(qos, "qos is null");
         this.usage = requireNonNull(usage, "usage is null");
         this.tres = requireNonNull(tres, "tres is null");
+        this.wckeys = requireNonNull(wckeys, "wckeys is null");
         this.operators = Set.copyOf(operators);
         this.changed = requireNonNull(changed, "changed is null");
         this.stats = requireNonNull(stats, "stats is null");
@@ -95,8 +99,10 @@ final class QueryHandler {
                     CLEAR_STATS -> true;
             default -> false;
         };
-        // slurmdbd shows its statistics to operators only (RC 2002 to a plain user).
-        boolean operatorsOnly = changes || request.getBodyCase() == DbdRequest.BodyCase.GET_STATS;
+        // slurmdbd shows its statistics and the wckeys to operators only (RC 2002 to a plain user).
+        boolean operatorsOnly = changes
+                || request.getBodyCase() == DbdRequest.BodyCase.GET_STATS
+                || request.getBodyCase() == DbdRequest.BodyCase.LIST_WCKEYS;
         if (operatorsOnly
                 && !operators.contains(
                         Integer.toUnsignedLong(request.getIdentity().getUid()))) {
@@ -130,6 +136,7 @@ final class QueryHandler {
                             request.getQueryReservations(),
                             java.time.Instant.now().getEpochSecond()));
                 case LIST_TRES -> out.setListedTres(tres.list(request.getListTres()));
+                case LIST_WCKEYS -> out.setListedWckeys(wckeys.list(request.getListWckeys()));
                 case GET_STATS -> out.setStats(StatsWire.of(stats.read(), stats.now()));
                 // The clear itself is the first request counted after it (as slurmdbd counts it).
                 case CLEAR_STATS -> stats.clear();

@@ -50,6 +50,7 @@ final class RpcTypes {
             case QUERY_USAGE -> DBD_GET_ASSOC_USAGE;
             case QUERY_RESERVATIONS -> DBD_GET_RESVS;
             case LIST_TRES -> DBD_GET_TRES;
+            case LIST_WCKEYS -> DBD_GET_WCKEYS;
             case GET_STATS -> DBD_GET_STATS;
             case CLEAR_STATS -> DBD_CLEAR_STATS;
             case BODY_NOT_SET -> null;

@@ -119,7 +119,8 @@ public final class AssociationStore {
             boolean bare = r.getWithoutAssociations();
             List<String> clusters = bare ? List.of() : r.getClustersCount() > 0 ? r.getClustersList() : clusters(c);
             List<String> accounts = bare ? List.of() : r.getAccountsList();
-            if (!bare && accounts.isEmpty()) {
+            // wckeys alone (add user NAME wckey=W) need no account.
+            if (!bare && accounts.isEmpty() && r.getWckeysCount() == 0) {
                 throw new IllegalArgumentException(" Need name of account to add user to.");
             }
             for (String account : accounts) {
@@ -137,7 +138,7 @@ public final class AssociationStore {
                 }
             }
             String defaultAccount =
-                    bare ? "" : r.getDefaultAccount().isEmpty() ? accounts.get(0) : r.getDefaultAccount();
+                    accounts.isEmpty() ? "" : r.getDefaultAccount().isEmpty() ? accounts.get(0) : r.getDefaultAccount();
             AddResult.Builder out = AddResult.newBuilder();
             for (String user : r.getNamesList()) {
                 if (!exists(c, "SELECT 1 FROM acct_users WHERE name = ?", user)) {
@@ -180,6 +181,8 @@ public final class AssociationStore {
                         }
                     }
                 }
+                out.addAllWckeys(
+                        WckeyStore.addForUser(c, user, clusters, r.getWckeysList(), r.getDefaultWckey(), now()));
             }
             return out.build();
         });
@@ -200,10 +203,15 @@ public final class AssociationStore {
                         update(c, "DELETE FROM acct_associations WHERE LOWER(account) = LOWER(?)", name);
                     }
                     case USERS -> {
-                        if (r.getAccountsCount() > 0) {
+                        if (r.getAccountsCount() > 0 || r.getWckeysCount() > 0) {
                             deleteUserAssociations(c, name, r.getAccountsList(), out);
+                            out.addAllWckeys(
+                                    r.getWckeysCount() > 0
+                                            ? WckeyStore.removeForUser(c, name, r.getWckeysList())
+                                            : List.of());
                             continue;
                         }
+                        WckeyStore.removeForUser(c, name, List.of());
                         rows = update(c, "DELETE FROM acct_users WHERE LOWER(name) = LOWER(?)", name);
                         update(c, "DELETE FROM acct_associations WHERE LOWER(user_name) = LOWER(?)", name);
                     }
@@ -256,14 +264,16 @@ public final class AssociationStore {
                 }
                 case USERS -> {
                     try (PreparedStatement ps = c.prepareStatement(
-                                    "SELECT name, default_account, admin_level FROM acct_users ORDER BY name");
+                                    "SELECT name, default_account, admin_level, default_wckey FROM acct_users"
+                                            + " ORDER BY name");
                             ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             if (Names.wanted(r.getNamesList(), rs.getString(1))) {
                                 out.addUsers(UserEntry.newBuilder()
                                         .setName(rs.getString(1))
                                         .setDefaultAccount(rs.getString(2))
-                                        .setAdminLevel(rs.getString(3)));
+                                        .setAdminLevel(rs.getString(3))
+                                        .setDefaultWckey(rs.getString(4)));
                             }
                         }
                     }

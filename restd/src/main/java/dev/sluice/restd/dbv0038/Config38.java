@@ -76,11 +76,11 @@ final class Config38 {
         try {
             try {
                 changes.addAll(clusterChanges(out, body, operator));
-                changes.addAll(strict(() -> Posts38.accountChanges(dbd, out, body)));
-                changes.addAll(strict(() -> Posts38.userChanges(dbd, out, body)));
-                changes.addAll(strict(() -> Posts38.qosChanges(dbd, out, body)));
+                changes.addAll(strict(() -> AssocPosts38.accountChanges(dbd, out, body)));
+                changes.addAll(strict(() -> AssocPosts38.userChanges(dbd, out, body)));
+                changes.addAll(strict(() -> QosPosts38.qosChanges(dbd, out, body)));
                 wckeyChanges(out, body, operator);
-                changes.addAll(strict(() -> Posts38.associationChanges(out, body, cluster)));
+                changes.addAll(strict(() -> AssocPosts38.associationChanges(out, body, cluster)));
             } catch (AccountingException e) {
                 ErrorCode db = ErrorCode.DB_CONNECTION;
                 throw new Posts38.Refused(out.error(null, db.number(), db.text(), "slurmdb_config_get"), 500);

@@ -16,9 +16,11 @@ import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ListAssocResult;
 import dev.sluice.protocol.v1.ListQosRequest;
 import dev.sluice.protocol.v1.ListTresRequest;
+import dev.sluice.protocol.v1.ListWckeysRequest;
 import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.protocol.v1.UserEntry;
+import dev.sluice.protocol.v1.WckeyEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.controller.ControllerSession;
 import dev.sluice.restd.http.Endpoints;
@@ -249,17 +251,48 @@ public final class Db38 {
     }
 
     /**
-     * The wckeys, one or all: sluice-dbd keeps none, so an operator finds nothing; anyone else
-     * gets slurmdbd's refusal, as listing wckeys is an operator's right there (compat 157).
+     * The wckeys, all ({@code name} empty) or one name's: users' wckeys as sacctmgr gave them,
+     * the user's default flagged {@code DEFAULT} (compat 208); none is "Nothing found" with
+     * status 500. Anyone but an operator gets slurmdbd's refusal, as listing wckeys is an
+     * operator's right there (compat 157).
      */
-    static Reply wckeys(Fetch db, DbEnvelope38 out, String user) throws AccountingException {
-        out.body().putArray("wckeys");
+    static Reply wckeys(Fetch db, DbEnvelope38 out, String user, String name) throws AccountingException {
+        ArrayNode list = out.body().putArray("wckeys");
         if (!operator(db.list(AssocEntity.USERS, "").getUsersList(), user)) {
             ErrorCode denied = ErrorCode.ACCESS_DENIED;
             return out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_get")
                     .reply(500);
         }
-        return out.nothingFound("slurmdb_wckeys_get").reply(500);
+        ListWckeysRequest.Builder req = ListWckeysRequest.newBuilder();
+        if (!name.isEmpty()) {
+            req.addNames(name);
+        }
+        List<WckeyEntry> found = db.dbd
+                .call(DbdRequest.newBuilder().setListWckeys(req))
+                .getListedWckeys()
+                .getWckeysList();
+        if (found.isEmpty()) {
+            return out.nothingFound("slurmdb_wckeys_get").reply(500);
+        }
+        for (WckeyEntry w : found) {
+            ObjectNode o = list.addObject();
+            // Usage per account is reported only when asked for (with_usage), never here.
+            o.putArray("accounts");
+            o.put("cluster", w.getCluster());
+            ArrayNode flags = o.putArray("flags");
+            if (w.getIsDefault()) {
+                flags.add("DEFAULT");
+            }
+            o.put("id", Integer.toUnsignedLong(w.getId()));
+            o.put("name", w.getName());
+            o.put("user", w.getUser());
+        }
+        return out.reply(200);
+    }
+
+    /** Delegate for branches still calling the listing without a name: every wckey. */
+    static Reply wckeys(Fetch db, DbEnvelope38 out, String user) throws AccountingException {
+        return wckeys(db, out, user, "");
     }
 
     /** root, or a user whose AdminLevel is Operator or Administrator. */

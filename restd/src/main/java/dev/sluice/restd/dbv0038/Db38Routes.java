@@ -38,7 +38,8 @@ final class Db38Routes {
                     "add accounts (without associations) or change them (operators only)",
                     "dbv0.0.38_account_response",
                     "dbv0.0.38_update_account",
-                    (q, arg) -> Posts38.accounts(q.db().dbd, q.out(), q.call().body()))
+                    (q, arg) ->
+                            AssocPosts38.accounts(q.db().dbd, q.out(), q.call().body()))
             .get(
                     "account/{account_name}",
                     "one account",
@@ -55,7 +56,7 @@ final class Db38Routes {
                     "add users (without associations) or change them (operators only)",
                     "dbv0.0.38_response_user_update",
                     "dbv0.0.38_update_users",
-                    (q, arg) -> Posts38.users(q.db().dbd, q.out(), q.call().body()))
+                    (q, arg) -> AssocPosts38.users(q.db().dbd, q.out(), q.call().body()))
             .get("user/{user_name}", "one user", "dbv0.0.38_user_info", (q, arg) -> Db38.users(q.db(), q.out(), arg))
             .delete(
                     "user/{user_name}",
@@ -72,8 +73,8 @@ final class Db38Routes {
                     "add associations of users and accounts (operators only)",
                     "dbv0.0.38_response_associations",
                     "dbv0.0.38_associations_info",
-                    (q, arg) ->
-                            Posts38.associations(q.db().dbd, q.out(), q.call().body(), q.api().cluster))
+                    (q, arg) -> AssocPosts38.associations(
+                            q.db().dbd, q.out(), q.call().body(), q.api().cluster))
             .delete(
                     "association",
                     "delete a user's association under an account (operators only)",
@@ -82,9 +83,9 @@ final class Db38Routes {
                             Deletes38.association(q.db().dbd, q.out(), q.call().query(), q.api().cluster))
             .get(
                     "wckeys/",
-                    "every wckey (sluice-dbd keeps none)",
+                    "every wckey: users' wckeys, each user's default flagged",
                     "dbv0.0.38_wckey_info",
-                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user()))
+                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user(), ""))
             .post(
                     "wckeys/",
                     "add wckeys: refused (sluice-dbd keeps none; a plain user's with 2002)",
@@ -93,9 +94,9 @@ final class Db38Routes {
                     (q, arg) -> Config38.wckeys(q.out(), q.call().body(), operator(q)))
             .get(
                     "wckey/{wckey}",
-                    "one wckey (sluice-dbd keeps none)",
+                    "one wckey, as each user has it",
                     "dbv0.0.38_wckey_info",
-                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user()))
+                    (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user(), arg))
             .delete(
                     "wckey/{wckey}",
                     "delete a wckey (sluice-dbd keeps none)",
@@ -107,7 +108,7 @@ final class Db38Routes {
                     "add QOS or change them: settings, flags, preemption and limits (operators only)",
                     "dbv0.0.38_response_qos",
                     "dbv0.0.38_update_qos",
-                    (q, arg) -> Posts38.qos(q.db().dbd, q.out(), q.call().body()))
+                    (q, arg) -> QosPosts38.qos(q.db().dbd, q.out(), q.call().body()))
             .get("qos/{qos_name}", "one QOS", "dbv0.0.38_qos_info", (q, arg) -> Db38.qos(q.db(), q.out(), arg))
             .delete(
                     "qos/{qos_name}",

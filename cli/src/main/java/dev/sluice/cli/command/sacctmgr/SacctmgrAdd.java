@@ -9,6 +9,7 @@ import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.WckeyEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -21,7 +22,7 @@ final class SacctmgrAdd {
     private static final List<String> ACCOUNT_KEYS =
             concat(List.of("name", "description", "organization", "parent", "clusters"));
     private static final List<String> USER_KEYS =
-            concat(List.of("name", "accounts", "defaultaccount", "adminlevel", "clusters"));
+            concat(List.of("name", "accounts", "defaultaccount", "adminlevel", "clusters", "wckeys", "defaultwckey"));
 
     private final Session s;
 
@@ -107,28 +108,45 @@ final class SacctmgrAdd {
                 .setDefaultAccount(specs.get("defaultaccount"))
                 .setAdminLevel(specs.get("adminlevel"))
                 .addAllClusters(specs.list("clusters"))
+                .addAllWckeys(specs.list("wckeys"))
+                .setDefaultWckey(specs.get("defaultwckey"))
                 .setLimits(limits);
+        List<String> given = List.of("defaultaccount", "defaultwckey", "adminlevel");
         return change(commit -> DbdRequest.newBuilder().setAddUsers(r.setCommit(commit)), preview -> {
             // Users who exist already only gain associations, which sacctmgr lists alone.
             if (preview.getAddedCount() > 0) {
                 s.out.println(" Adding User(s)");
                 preview.getAddedList().forEach(n -> s.out.println("  " + n));
-                if (specs.values.containsKey("defaultaccount") || specs.values.containsKey("adminlevel")) {
+                if (given.stream().anyMatch(specs.values::containsKey)) {
                     s.out.println(" Settings =");
                     if (specs.values.containsKey("defaultaccount")) {
                         s.out.println("  Default Account = " + specs.get("defaultaccount"));
+                    }
+                    if (specs.values.containsKey("defaultwckey")) {
+                        s.out.println("  Default WCKey   = " + specs.get("defaultwckey"));
                     }
                     if (specs.values.containsKey("adminlevel")) {
                         s.out.println("  Admin Level     = " + specs.get("adminlevel"));
                     }
                 }
             }
-            s.out.println(" Associations =");
+            // wckeys added alone to a user who exists are listed alone (compat 208).
+            if (preview.getAssociationsCount() > 0) {
+                s.out.println(" Associations =");
+            }
             for (AssociationEntry a : preview.getAssociationsList()) {
                 s.out.printf("  U = %-9.9s A = %-10.10s C = %-10.10s%n", a.getUser(), a.getAccount(), a.getCluster());
             }
-            s.out.println(" Non Default Settings");
-            settings.forEach(s.out::println);
+            if (preview.getWckeysCount() > 0) {
+                s.out.println(" WCKeys =");
+            }
+            for (WckeyEntry w : preview.getWckeysList()) {
+                s.out.printf("  U = %-9.9s W = %-10.10s C = %-10.10s%n", w.getUser(), w.getName(), w.getCluster());
+            }
+            if (preview.getAddedCount() > 0 || preview.getAssociationsCount() > 0) {
+                s.out.println(" Non Default Settings");
+                settings.forEach(s.out::println);
+            }
         });
     }
 
@@ -136,7 +154,7 @@ final class SacctmgrAdd {
     private int change(Function<Boolean, DbdRequest.Builder> request, java.util.function.Consumer<AddResult> print)
             throws AccountingClient.AccountingException {
         AddResult preview = s.client.call(request.apply(false)).getAdded();
-        if (preview.getAddedCount() == 0 && preview.getAssociationsCount() == 0) {
+        if (preview.getAddedCount() == 0 && preview.getAssociationsCount() == 0 && preview.getWckeysCount() == 0) {
             s.out.println(" Nothing new added.");
             return 1;
         }

@@ -83,9 +83,15 @@ public final class SacctmgrCommand implements Command {
     private static final String NO_CLEAR_ENTITY =
             "No valid entity in list command\n" + "Input line must include \"Stats\"";
 
+    // As recorded (compat 209): one line, and no comma before "or".
     private static final String NO_MODIFY_ENTITY = "No valid entity in modify command\n"
-            + "Input line must include \"Account\", \"Cluster\", \"Federation\", \"Job\", \"QOS\",\n"
-            + "\"Resource\", \"Reservation\", or \"User\"";
+            + "Input line must include \"Account\", \"Cluster\", \"Federation\", \"Job\", \"QOS\","
+            + " \"Resource\" or \"User\"";
+
+    // add and delete name the entities they change (compat 209): wckeys are a user's.
+    private static final String NO_CHANGE_ENTITY = "No valid entity in %s command\n"
+            + "Input line must include \"Account\", \"Cluster\", \"Coordinator\", \"Federation\","
+            + " \"QOS\", \"Resource\", or \"User\"";
 
     @Override
     public int run(Invocation inv, PrintStream out, PrintStream err) {
@@ -167,14 +173,20 @@ public final class SacctmgrCommand implements Command {
         boolean tres = words.size() >= 2 && kind.equals("list") && ShowConditions.is(words.get(1), "tres", 2);
         // sacctmgr lists reservations only: accounting learns them from the controller.
         boolean resv = words.size() >= 2 && kind.equals("list") && SacctmgrReservations.names(words.get(1));
-        AssocEntity entity = words.size() < 2 || qos || tres || resv || stats ? null : entity(words.get(1));
+        boolean wckeys = words.size() >= 2 && kind.equals("list") && SacctmgrWckeys.names(words.get(1));
+        AssocEntity entity = words.size() < 2 || qos || tres || resv || stats || wckeys ? null : entity(words.get(1));
         if (kind.equals("modify") && (entity == AssocEntity.ASSOCIATIONS || entity == AssocEntity.CLUSTERS)) {
             // sacctmgr modifies associations through their user or account.
             err.println(NO_MODIFY_ENTITY);
             return 1;
         }
-        if (entity == null && !qos && !tres && !resv && !stats) {
-            err.println(NO_ENTITY.formatted(kind));
+        if (entity == null && !qos && !tres && !resv && !stats && !wckeys) {
+            err.println(
+                    switch (kind) {
+                        case "add", "delete" -> NO_CHANGE_ENTITY.formatted(kind);
+                        case "modify" -> NO_MODIFY_ENTITY;
+                        default -> NO_ENTITY.formatted(kind);
+                    });
             return 1;
         }
         Optional<AccountingClient> client = connect(inv, err, s);
@@ -193,6 +205,9 @@ public final class SacctmgrCommand implements Command {
             }
             if (resv) {
                 return new SacctmgrReservations(s).list(specs);
+            }
+            if (wckeys) {
+                return new SacctmgrWckeys(s).list(specs);
             }
             if (qos) {
                 SacctmgrQos q = new SacctmgrQos(s);
@@ -281,18 +296,25 @@ public final class SacctmgrCommand implements Command {
             throw new IllegalArgumentException(
                     " Deleting " + entity.name().toLowerCase(Locale.ROOT) + " is not supported yet");
         }
-        SacctmgrSpecs specs =
-                SacctmgrSpecs.parse(words, entity == AssocEntity.USERS ? List.of("name", "accounts") : List.of("name"));
+        SacctmgrSpecs specs = SacctmgrSpecs.parse(
+                words, entity == AssocEntity.USERS ? List.of("name", "accounts", "wckeys") : List.of("name"));
         DeleteAssocRequest.Builder d = DeleteAssocRequest.newBuilder()
                 .setEntity(entity)
                 .addAllNames(specs.names)
-                .addAllAccounts(specs.list("accounts"));
+                .addAllAccounts(specs.list("accounts"))
+                .addAllWckeys(specs.list("wckeys"));
         DeleteAssocResult preview = s.client
                 .call(DbdRequest.newBuilder().setDeleteAssoc(d.setCommit(false)))
                 .getDeleted();
-        if (preview.getDeletedCount() == 0 && preview.getAssociationsCount() == 0) {
+        if (preview.getDeletedCount() == 0 && preview.getAssociationsCount() == 0 && preview.getWckeysCount() == 0) {
             s.out.println(" Nothing deleted");
             return 1;
+        }
+        if (preview.getWckeysCount() > 0) {
+            s.out.println(" Deleting user WCKeys...");
+            preview.getWckeysList()
+                    .forEach(w ->
+                            s.out.printf("  C = %-10s W = %-20s U = %-9s%n", w.getCluster(), w.getName(), w.getUser()));
         }
         List<String> orphaned = List.of();
         if (preview.getAssociationsCount() > 0) {
@@ -307,7 +329,7 @@ public final class SacctmgrCommand implements Command {
                 s.out.println(" Deleting users (No Associations)...");
                 orphaned.forEach(n -> s.out.println("  " + n));
             }
-        } else {
+        } else if (preview.getDeletedCount() > 0) {
             s.out.println(entity == AssocEntity.ACCOUNTS ? " Deleting accounts..." : " Deleting users...");
             // By name, whatever order they were given in, as slurmdbd lists them (checked on 22.05).
             preview.getDeletedList().stream().sorted().forEach(n -> s.out.println("  " + n));

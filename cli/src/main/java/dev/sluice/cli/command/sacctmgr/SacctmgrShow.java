@@ -166,6 +166,7 @@ final class SacctmgrShow {
             Function<PrintField, String> own = f -> switch (f.kind()) {
                 case USER -> u.getName();
                 case DACCT -> u.getDefaultAccount();
+                case DWCKEY -> u.getDefaultWckey();
                 case ADMIN -> u.getAdminLevel();
                 default -> null;
             };
@@ -175,9 +176,10 @@ final class SacctmgrShow {
                 rows.add(own);
             }
             for (AssociationEntry x : mine) {
-                rows.add(f -> f.kind() == PrintField.DACCT || f.kind() == PrintField.ADMIN
-                        ? own.apply(f)
-                        : AssocValues.of(x, f));
+                rows.add(f ->
+                        f.kind() == PrintField.DACCT || f.kind() == PrintField.DWCKEY || f.kind() == PrintField.ADMIN
+                                ? own.apply(f)
+                                : AssocValues.of(x, f));
             }
         }
         print(columns, rows);

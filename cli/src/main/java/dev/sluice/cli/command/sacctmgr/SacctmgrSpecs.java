@@ -78,6 +78,8 @@ final class SacctmgrSpecs {
             case "maxjobspu", "maxjobsperuser" -> "maxjobsperuser";
             case "maxsubmitpu", "maxsubmitjobspu", "maxsubmitjobsperuser" -> "maxsubmitjobsperuser";
             case "partition", "partitions" -> "partitions";
+            case "wckey", "wckeys" -> "wckeys";
+            case "defaultwckey", "defwckey" -> "defaultwckey";
             default -> key;
         };
     }

@@ -1,0 +1,185 @@
+package dev.sluice.dbd.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.protocol.v1.AddAccountsRequest;
+import dev.sluice.protocol.v1.AddClusterRequest;
+import dev.sluice.protocol.v1.AddResult;
+import dev.sluice.protocol.v1.AddUsersRequest;
+import dev.sluice.protocol.v1.AssocEntity;
+import dev.sluice.protocol.v1.DeleteAssocRequest;
+import dev.sluice.protocol.v1.DeleteAssocResult;
+import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListWckeysRequest;
+import dev.sluice.protocol.v1.WckeyEntry;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A user's wckeys on each database (sacctmgr add user ... wckey=, delete user ... wckey=, show
+ * wckey); names carry a random suffix so runs can share a schema.
+ */
+abstract class WckeyStoreContract {
+    private Database db;
+    private AssociationStore store;
+    private WckeyStore wckeys;
+    private String cluster;
+    private String acct;
+    private String user;
+    private String w;
+
+    protected abstract String jdbcUrl();
+
+    @BeforeEach
+    void open() throws Exception {
+        db = Database.open(jdbcUrl(), "", "", 2);
+        store = new AssociationStore(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000)));
+        wckeys = new WckeyStore(db.dataSource());
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        cluster = "c" + id;
+        acct = "a" + id;
+        user = "u" + id;
+        w = "w" + id;
+        store.addClusters(
+                AddClusterRequest.newBuilder().addNames(cluster).setCommit(true).build());
+        store.addAccounts(AddAccountsRequest.newBuilder()
+                .addNames(acct)
+                .addClusters(cluster)
+                .setCommit(true)
+                .build());
+    }
+
+    @AfterEach
+    void close() {
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    private AddResult addUser(boolean commit, String defaultWckey, String... names) throws Exception {
+        return store.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .addAccounts(acct)
+                .addClusters(cluster)
+                .addAllWckeys(List.of(names))
+                .setDefaultWckey(defaultWckey)
+                .setCommit(commit)
+                .build());
+    }
+
+    private List<String> listed(ListWckeysRequest.Builder q) throws Exception {
+        return wckeys.list(q.addClusters(cluster).build()).getWckeysList().stream()
+                .map(e -> e.getName() + "|" + e.getCluster().equals(cluster) + "|" + e.getUser())
+                .toList();
+    }
+
+    private String defaultWckey() throws Exception {
+        return store.list(ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.USERS)
+                        .addNames(user)
+                        .build())
+                .getUsers(0)
+                .getDefaultWckey();
+    }
+
+    @Test
+    void aUserAddedWithWckeysHasThemOnTheClusterAndTheFirstAsDefault() throws Exception {
+        AddResult added = addUser(true, "", w + "a", w + "b");
+
+        assertThat(added.getWckeysList())
+                .extracting(WckeyEntry::getName, WckeyEntry::getUser)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(w + "a", user),
+                        org.assertj.core.groups.Tuple.tuple(w + "b", user));
+        assertThat(listed(ListWckeysRequest.newBuilder())).containsExactly(w + "a|true|" + user, w + "b|true|" + user);
+        assertThat(defaultWckey()).isEqualTo(w + "a");
+    }
+
+    @Test
+    void aNamedDefaultWckeyWinsAndAPreviewKeepsNothingNotEvenIds() throws Exception {
+        int before = wckeys.list(ListWckeysRequest.getDefaultInstance()).getWckeysList().stream()
+                .mapToInt(WckeyEntry::getId)
+                .max()
+                .orElse(0);
+        AddResult preview = addUser(false, w + "b", w + "a", w + "b");
+
+        assertThat(preview.getWckeysCount()).isEqualTo(2);
+        assertThat(listed(ListWckeysRequest.newBuilder())).isEmpty();
+
+        addUser(true, w + "b", w + "a", w + "b");
+        assertThat(defaultWckey()).isEqualTo(w + "b");
+        // REST shows the ids: numbered on from the last kept, as slurmdbd numbers them.
+        assertThat(wckeys.list(ListWckeysRequest.newBuilder()
+                                .addClusters(cluster)
+                                .build())
+                        .getWckeysList())
+                .extracting(WckeyEntry::getId, WckeyEntry::getIsDefault)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(before + 1, false),
+                        org.assertj.core.groups.Tuple.tuple(before + 2, true));
+    }
+
+    @Test
+    void wckeysAddedAgainAreNotNewAndAnExistingUserTakesWckeysAlone() throws Exception {
+        addUser(true, "", w);
+
+        assertThat(addUser(false, "", w).getWckeysList()).isEmpty();
+        AddResult alone = store.addUsers(AddUsersRequest.newBuilder()
+                .addNames(user)
+                .addClusters(cluster)
+                .addWckeys(w + "c")
+                .setCommit(true)
+                .build());
+        assertThat(alone.getAddedList()).isEmpty();
+        assertThat(alone.getAssociationsList()).isEmpty();
+        assertThat(alone.getWckeysList()).extracting(WckeyEntry::getName).containsExactly(w + "c");
+        // The first wckey stays the default.
+        assertThat(defaultWckey()).isEqualTo(w);
+    }
+
+    @Test
+    void theConditionsNarrowTheListing() throws Exception {
+        addUser(true, "", w + "a", w + "b");
+
+        assertThat(listed(ListWckeysRequest.newBuilder().addNames((w + "B").toUpperCase(java.util.Locale.ROOT))))
+                .containsExactly(w + "b|true|" + user);
+        assertThat(listed(ListWckeysRequest.newBuilder().addUsers("nobody"))).isEmpty();
+        assertThat(wckeys.list(ListWckeysRequest.newBuilder()
+                                .addNames(w + "a")
+                                .addClusters("elsewhere")
+                                .build())
+                        .getWckeysList())
+                .isEmpty();
+        int id = wckeys.list(ListWckeysRequest.newBuilder().addNames(w + "b").build())
+                .getWckeys(0)
+                .getId();
+        assertThat(listed(ListWckeysRequest.newBuilder().addIds(id))).containsExactly(w + "b|true|" + user);
+    }
+
+    @Test
+    void deletingAUsersWckeyKeepsTheUserAndDeletingTheUserTakesTheRest() throws Exception {
+        addUser(true, "", w + "a", w + "b");
+
+        DeleteAssocResult one = store.delete(DeleteAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .addWckeys(w + "a")
+                .setCommit(true)
+                .build());
+        assertThat(one.getDeletedList()).isEmpty();
+        assertThat(one.getWckeysList()).extracting(WckeyEntry::getName).containsExactly(w + "a");
+        assertThat(listed(ListWckeysRequest.newBuilder().setWithDeleted(true))).containsExactly(w + "b|true|" + user);
+
+        store.delete(DeleteAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .setCommit(true)
+                .build());
+        assertThat(listed(ListWckeysRequest.newBuilder().setWithDeleted(true))).isEmpty();
+    }
+}
