@@ -1,5 +1,7 @@
 package dev.sluice.bench.dbd;
 
+import dev.sluice.common.slurm.SlurmLimits;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.AccountingBatch;
 import dev.sluice.protocol.v1.AccountingJob;
 import dev.sluice.protocol.v1.AccountingRecord;
@@ -21,6 +23,12 @@ import java.util.List;
 final class Lifecycles {
     /** SLURM_BATCH_SCRIPT, the batch step's id. */
     private static final int BATCH_STEP = 0xfffffffb;
+    /** What every job asks for and holds: one CPU, 1000 MB, one node. */
+    private static final String ONE_CPU = Tres.of(java.util.Map.of("cpu", 1L, "mem", 1000L, "node", 1L, "billing", 1L))
+            .format();
+    /** What the batch step holds (no billing). */
+    private static final String STEP_TRES =
+            Tres.of(java.util.Map.of("cpu", 1L, "mem", 1000L, "node", 1L)).format();
 
     private final String cluster;
     private final int inFlight;
@@ -109,14 +117,14 @@ final class Lifecycles {
                 .setEligibleTime(submit)
                 .setStartTime(started ? submit + 1 : 0)
                 .setEndTime(ended ? submit + 2 : 0)
-                .setTimeLimitMinutes(0xfffffffe)
+                .setTimeLimitMinutes(SlurmLimits.NO_VAL32)
                 .setState(state)
                 .setReason(started ? "None" : "Priority")
                 .setNodeList(started ? node(id) : "")
                 .setNumNodes(1)
                 .setNumCpus(1)
-                .setReqTres("billing=1,cpu=1,mem=1000M,node=1")
-                .setAllocTres(started ? "billing=1,cpu=1,mem=1000M,node=1" : "")
+                .setReqTres(ONE_CPU)
+                .setAllocTres(started ? ONE_CPU : "")
                 .setWorkDir("/tmp")
                 .setPriority(4294);
         return JobAccountingRecord.newBuilder()
@@ -142,6 +150,6 @@ final class Lifecycles {
                 .setNumNodes(1)
                 .setNumTasks(1)
                 .setNumCpus(1)
-                .setAllocTres("cpu=1,mem=1000M,node=1");
+                .setAllocTres(STEP_TRES);
     }
 }

@@ -70,36 +70,6 @@ public record Qos(String name, long priority, Limits limits, HolderCaps caps, Pr
         return b.build();
     }
 
-    /** Kept for callers of the flat shape; read {@link #preemption()} instead. */
-    public List<String> preempt() {
-        return preemption.preempts();
-    }
-
-    /** Kept for callers of the flat shape; read {@link #preemption()} instead. */
-    public String preemptMode() {
-        return preemption.mode();
-    }
-
-    /** Kept for callers of the flat shape; read {@link #preemption()} instead. */
-    public long graceSeconds() {
-        return preemption.graceSeconds();
-    }
-
-    /** Kept for callers of the flat shape; read {@link #preemption()} instead. */
-    public long preemptExemptSeconds() {
-        return preemption.exemptSeconds();
-    }
-
-    /** Kept for callers of the flat shape; read {@link #caps()} instead. */
-    public TresLimits maxTresPerAccount() {
-        return caps.perAccount();
-    }
-
-    /** Kept for callers of the flat shape; read {@link #caps()} instead. */
-    public TresLimits maxTresPerUser() {
-        return caps.perUser();
-    }
-
     /** Collects a QOS part by part; what is not set keeps sacctmgr's default. */
     public static final class Builder {
         private final String name;

@@ -114,33 +114,6 @@ public final class NodedServer implements AutoCloseable {
         }
     }
 
-    /** Same as {@code builder(s, keys).start()}. */
-    public static NodedServer start(NodedSettings s, ClusterKeys keys) throws IOException {
-        return builder(s, keys).start();
-    }
-
-    /** Same as the {@link #builder} with {@code reloadKeys} and {@code reload}. */
-    public static NodedServer start(
-            NodedSettings s, ClusterKeys keys, Supplier<ClusterKeys> reloadKeys, Supplier<NodedSettings> reload)
-            throws IOException {
-        return builder(s, keys).reloadKeys(reloadKeys).reload(reload).start();
-    }
-
-    /** Same as the {@link #builder} with {@code reloadKeys}, {@code reload} and {@code metricsPort}. */
-    public static NodedServer start(
-            NodedSettings s,
-            ClusterKeys keys,
-            Supplier<ClusterKeys> reloadKeys,
-            Supplier<NodedSettings> reload,
-            int metricsPort)
-            throws IOException {
-        return builder(s, keys)
-                .reloadKeys(reloadKeys)
-                .reload(reload)
-                .metricsPort(metricsPort)
-                .start();
-    }
-
     private static NodedServer start(Builder b) throws IOException {
         NodedSettings s = b.settings;
         ClusterKeys keys = b.keys;

@@ -41,24 +41,6 @@ final class Posts38 {
 
     private Posts38() {}
 
-    // Delegates to the requests' new homes, kept while parallel branches still call them here.
-
-    static Reply accounts(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
-        return AssocPosts38.accounts(dbd, out, body);
-    }
-
-    static Reply users(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
-        return AssocPosts38.users(dbd, out, body);
-    }
-
-    static Reply associations(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body, String cluster) {
-        return AssocPosts38.associations(dbd, out, body, cluster);
-    }
-
-    static Reply qos(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
-        return QosPosts38.qos(dbd, out, body);
-    }
-
     /**
      * Every change tried, then every one committed; the first refusal ends it, changing nothing.
      * A refusal is 2002 when sluice-dbd's is, else -1; {@code numberless}: -1 whatever it was.
