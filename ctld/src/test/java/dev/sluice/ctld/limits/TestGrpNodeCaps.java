@@ -4,15 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.ClusterFixture;
-import dev.sluice.ctld.control.ControlResult;
-import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.sched.SchedulePlan;
-import dev.sluice.ctld.sched.Scheduler;
-import dev.sluice.ctld.sched.SchedulerConfig;
-import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobRequest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,23 +19,13 @@ import org.junit.jupiter.api.Test;
  */
 class TestGrpNodeCaps {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT =
-            Scheduler.SelectDefaults.builder().memoryConsumable(true).build();
     private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
 
-    private ClusterState state;
-    private long seq;
+    private LimitedCluster cluster;
 
     @BeforeEach
     void cluster() {
-        ClusterFixture cluster = ClusterFixture.aCluster()
-                .nodes(2)
-                .cpus(8)
-                .memoryMb(16000)
-                .at(NOW - 100, NOW)
-                .build();
-        state = cluster.state();
-        seq = cluster.sequence();
+        cluster = LimitedCluster.cpusOnly();
     }
 
     /** physics (users 1000, 1001) and chem (user 1000), with GrpTRES where the caller puts it. */
@@ -75,22 +58,6 @@ class TestGrpNodeCaps {
         return Limits.builder().grpTres(TresLimits.parse(tres)).build();
     }
 
-    private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = JobControl.builder(SELECT)
-                .maxArraySize(1000)
-                .limits(new PolicyView(LIMITS, p))
-                .build()
-                .submit(state, r, NOW - 10);
-        out.records().forEach(rec -> state.replay(++seq, rec));
-        return out.response();
-    }
-
-    private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(
-                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
-                .schedule(state.image(), NOW, LIMITS, p);
-    }
-
     private static Builders.JobBuilder job() {
         return Builders.aJob().timeLimit(10).memPerNode(100).nodes(1).qos("normal");
     }
@@ -98,11 +65,12 @@ class TestGrpNodeCaps {
     @Test
     void aQosJobsOfDifferentUsersSharingANodeCountItOnce() {
         AccountingPolicy p = policy("node=1", "", "");
-        int first = submit(p, job().account("physics").tasks(1).build());
-        int otherUser = submit(p, job().account("physics").uid(1001).tasks(1).build());
-        int otherAccount = submit(p, job().account("chem").tasks(1).build());
-        int whole = submit(p, job().account("physics").tasks(8).build());
-        SchedulePlan plan = pass(p);
+        int first = cluster.submit(p, job().account("physics").tasks(1).build());
+        int otherUser =
+                cluster.submit(p, job().account("physics").uid(1001).tasks(1).build());
+        int otherAccount = cluster.submit(p, job().account("chem").tasks(1).build());
+        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
+        SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
         assertThat(plan.starts())
                 .allSatisfy(s -> assertThat(s.allocation().nodeNames()).containsExactly("n1"));
@@ -112,11 +80,12 @@ class TestGrpNodeCaps {
     @Test
     void anAccountsJobsSharingANodeCountItOnceWhoeverRunsThem() {
         AccountingPolicy p = policy("", "node=1", "");
-        int first = submit(p, job().account("physics").tasks(1).build());
-        int otherUser = submit(p, job().account("physics").uid(1001).tasks(1).build());
-        int whole = submit(p, job().account("physics").tasks(8).build());
-        int otherAccount = submit(p, job().account("chem").tasks(8).build());
-        SchedulePlan plan = pass(p);
+        int first = cluster.submit(p, job().account("physics").tasks(1).build());
+        int otherUser =
+                cluster.submit(p, job().account("physics").uid(1001).tasks(1).build());
+        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
+        int otherAccount = cluster.submit(p, job().account("chem").tasks(8).build());
+        SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
         assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.ASSOC_GRP_NODE_LIMIT);
     }
@@ -124,12 +93,13 @@ class TestGrpNodeCaps {
     @Test
     void aUserAssociationsJobsSharingANodeCountItOnce() {
         AccountingPolicy p = policy("", "", "node=1");
-        int first = submit(p, job().account("physics").tasks(1).build());
-        int beside = submit(p, job().account("physics").tasks(1).build());
-        int whole = submit(p, job().account("physics").tasks(8).build());
+        int first = cluster.submit(p, job().account("physics").tasks(1).build());
+        int beside = cluster.submit(p, job().account("physics").tasks(1).build());
+        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
         // Another user of the account is not held by user1000's own cap.
-        int otherUser = submit(p, job().account("physics").uid(1001).tasks(8).build());
-        SchedulePlan plan = pass(p);
+        int otherUser =
+                cluster.submit(p, job().account("physics").uid(1001).tasks(8).build());
+        SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, beside, otherUser);
         assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.ASSOC_GRP_NODE_LIMIT);
     }

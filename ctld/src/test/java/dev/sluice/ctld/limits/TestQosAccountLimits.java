@@ -5,17 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.ClusterFixture;
-import dev.sluice.ctld.control.ControlResult;
-import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.sched.SchedulePlan;
-import dev.sluice.ctld.sched.Scheduler;
-import dev.sluice.ctld.sched.SchedulerConfig;
-import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobRequest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,28 +20,13 @@ import org.junit.jupiter.api.Test;
  */
 class TestQosAccountLimits {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.builder()
-            .memoryConsumable(true)
-            .gresNames(java.util.Set.of("gpu"))
-            .build();
     private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
 
-    private ClusterState state;
-    private long seq;
+    private LimitedCluster cluster;
 
     @BeforeEach
     void cluster() {
-        ClusterFixture cluster = ClusterFixture.aCluster()
-                .nodes(2)
-                .cpus(8)
-                .memoryMb(16000)
-                .gres(new GresInventory(List.of(
-                        new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
-                        new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true))))
-                .at(NOW - 100, NOW)
-                .build();
-        state = cluster.state();
-        seq = cluster.sequence();
+        cluster = LimitedCluster.withGpus();
     }
 
     /** Accounts physics and chem under root, user1000 in both; QOS normal with {@code perAccount}. */
@@ -80,22 +56,6 @@ class TestQosAccountLimits {
                 Map.of("normal", normal));
     }
 
-    private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = JobControl.builder(SELECT)
-                .maxArraySize(1000)
-                .limits(new PolicyView(LIMITS, p))
-                .build()
-                .submit(state, r, NOW - 10);
-        out.records().forEach(rec -> state.replay(++seq, rec));
-        return out.response();
-    }
-
-    private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(
-                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
-                .schedule(state.image(), NOW, LIMITS, p);
-    }
-
     /** A job that leaves room on its node for others (memory is consumable here). */
     private static Builders.JobBuilder job() {
         return Builders.aJob().timeLimit(10).memPerNode(100);
@@ -104,11 +64,11 @@ class TestQosAccountLimits {
     @Test
     void theJobThatWouldTakeItsAccountPastTheCapWaitsWhileOthersStart() {
         AccountingPolicy p = policy("cpu=4");
-        int three = submit(p, job().account("physics").tasks(3).build());
-        int two = submit(p, job().account("physics").tasks(2).uid(1001).build());
-        int otherAccount = submit(p, job().account("chem").tasks(4).build());
-        int one = submit(p, job().account("physics").tasks(1).build());
-        SchedulePlan plan = pass(p);
+        int three = cluster.submit(p, job().account("physics").tasks(3).build());
+        int two = cluster.submit(p, job().account("physics").tasks(2).uid(1001).build());
+        int otherAccount = cluster.submit(p, job().account("chem").tasks(4).build());
+        int one = cluster.submit(p, job().account("physics").tasks(1).build());
+        SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(three, otherAccount, one);
         assertThat(plan.pendingReasons()).containsEntry(two, JobReason.MAX_CPU_PER_ACCOUNT);
     }
@@ -116,10 +76,10 @@ class TestQosAccountLimits {
     @Test
     void everyTresHasItsOwnReason() {
         AccountingPolicy p = policy("mem=1000,node=1,gres/gpu=1");
-        int mem = submit(p, job().account("physics").memPerNode(2000).build());
-        int nodes = submit(p, job().account("physics").nodes(2).build());
-        int gpus = submit(p, job().account("physics").gres("gpu:2").build());
-        SchedulePlan plan = pass(p);
+        int mem = cluster.submit(p, job().account("physics").memPerNode(2000).build());
+        int nodes = cluster.submit(p, job().account("physics").nodes(2).build());
+        int gpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
+        SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).isEmpty();
         assertThat(plan.pendingReasons())
                 .containsEntry(mem, JobReason.MAX_MEMORY_PER_ACCOUNT)

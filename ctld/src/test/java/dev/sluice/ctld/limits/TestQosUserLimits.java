@@ -4,17 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.ClusterFixture;
-import dev.sluice.ctld.control.ControlResult;
-import dev.sluice.ctld.control.JobControl;
-import dev.sluice.ctld.gres.GresInventory;
-import dev.sluice.ctld.gres.GresUnit;
 import dev.sluice.ctld.sched.SchedulePlan;
-import dev.sluice.ctld.sched.Scheduler;
-import dev.sluice.ctld.sched.SchedulerConfig;
-import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobRequest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,28 +19,13 @@ import org.junit.jupiter.api.Test;
  */
 class TestQosUserLimits {
     private static final long NOW = 1_700_000_000L;
-    private static final Scheduler.SelectDefaults SELECT = Scheduler.SelectDefaults.builder()
-            .memoryConsumable(true)
-            .gresNames(java.util.Set.of("gpu"))
-            .build();
     private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
 
-    private ClusterState state;
-    private long seq;
+    private LimitedCluster cluster;
 
     @BeforeEach
     void cluster() {
-        ClusterFixture cluster = ClusterFixture.aCluster()
-                .nodes(2)
-                .cpus(8)
-                .memoryMb(16000)
-                .gres(new GresInventory(List.of(
-                        new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
-                        new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true))))
-                .at(NOW - 100, NOW)
-                .build();
-        state = cluster.state();
-        seq = cluster.sequence();
+        cluster = LimitedCluster.withGpus();
     }
 
     /** QOS normal with {@code perUser} over TestQosAccountLimits' accounts: user1000 in physics and chem. */
@@ -60,22 +36,6 @@ class TestQosUserLimits {
         return new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", normal));
     }
 
-    private int submit(AccountingPolicy p, JobRequest r) {
-        ControlResult<Integer> out = JobControl.builder(SELECT)
-                .maxArraySize(1000)
-                .limits(new PolicyView(LIMITS, p))
-                .build()
-                .submit(state, r, NOW - 10);
-        out.records().forEach(rec -> state.replay(++seq, rec));
-        return out.response();
-    }
-
-    private SchedulePlan pass(AccountingPolicy p) {
-        return new Scheduler(
-                        SchedulerConfig.builder(SELECT).reservationDepth(10).build())
-                .schedule(state.image(), NOW, LIMITS, p);
-    }
-
     /** A job that leaves room on its node for others (memory is consumable here). */
     private static Builders.JobBuilder job() {
         return Builders.aJob().timeLimit(10).memPerNode(100);
@@ -84,12 +44,13 @@ class TestQosUserLimits {
     @Test
     void theJobThatWouldTakeItsUserPastTheCapWaitsWhileOtherUsersStart() {
         AccountingPolicy p = policy("cpu=4");
-        int three = submit(p, job().account("physics").tasks(3).build());
+        int three = cluster.submit(p, job().account("physics").tasks(3).build());
         // Another account of the same user: the cap is the user's, not the association's.
-        int two = submit(p, job().account("chem").tasks(2).build());
-        int otherUser = submit(p, job().account("physics").tasks(4).uid(1001).build());
-        int one = submit(p, job().account("physics").tasks(1).build());
-        SchedulePlan plan = pass(p);
+        int two = cluster.submit(p, job().account("chem").tasks(2).build());
+        int otherUser =
+                cluster.submit(p, job().account("physics").tasks(4).uid(1001).build());
+        int one = cluster.submit(p, job().account("physics").tasks(1).build());
+        SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(three, otherUser, one);
         assertThat(plan.pendingReasons()).containsEntry(two, JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
         assertThat(JobReason.QOS_MAX_CPU_PER_USER_LIMIT.slurmName()).isEqualTo("QOSMaxCpuPerUserLimit");
@@ -98,10 +59,10 @@ class TestQosUserLimits {
     @Test
     void everyTresHasItsOwnReason() {
         AccountingPolicy p = policy("mem=1000,node=1,gres/gpu=1");
-        int mem = submit(p, job().account("physics").memPerNode(2000).build());
-        int nodes = submit(p, job().account("physics").nodes(2).build());
-        int gpus = submit(p, job().account("physics").gres("gpu:2").build());
-        SchedulePlan plan = pass(p);
+        int mem = cluster.submit(p, job().account("physics").memPerNode(2000).build());
+        int nodes = cluster.submit(p, job().account("physics").nodes(2).build());
+        int gpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
+        SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).isEmpty();
         assertThat(plan.pendingReasons())
                 .containsEntry(mem, JobReason.QOS_MAX_MEMORY_PER_USER)

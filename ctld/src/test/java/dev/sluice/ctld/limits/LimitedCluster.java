@@ -1,0 +1,75 @@
+package dev.sluice.ctld.limits;
+
+import dev.sluice.ctld.ClusterFixture;
+import dev.sluice.ctld.control.ControlResult;
+import dev.sluice.ctld.control.JobControl;
+import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.gres.GresUnit;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.sched.SchedulerConfig;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.JobRequest;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The limit tests' cluster: two nodes n1, n2 of 8 CPUs and 16000 MB (memory consumable), with
+ * {@link #withGpus()} two GPUs each, where jobs are submitted and scheduled under
+ * AccountingStorageEnforce=limits and the policy each test gives.
+ */
+final class LimitedCluster {
+    static final long NOW = 1_700_000_000L;
+    static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
+
+    private final Scheduler.SelectDefaults select;
+    private final ClusterState state;
+    private long seq;
+
+    private LimitedCluster(Scheduler.SelectDefaults select, GresInventory gres) {
+        this.select = select;
+        ClusterFixture cluster = ClusterFixture.aCluster()
+                .nodes(2)
+                .cpus(8)
+                .memoryMb(16000)
+                .gres(gres)
+                .at(NOW - 100, NOW)
+                .build();
+        this.state = cluster.state();
+        this.seq = cluster.sequence();
+    }
+
+    static LimitedCluster cpusOnly() {
+        return new LimitedCluster(
+                Scheduler.SelectDefaults.builder().memoryConsumable(true).build(), GresInventory.NONE);
+    }
+
+    static LimitedCluster withGpus() {
+        return new LimitedCluster(
+                Scheduler.SelectDefaults.builder()
+                        .memoryConsumable(true)
+                        .gresNames(Set.of("gpu"))
+                        .build(),
+                new GresInventory(List.of(
+                        new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
+                        new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true))));
+    }
+
+    /** Submits as the controller would 10 s before {@link #NOW}: the new job's id. */
+    int submit(AccountingPolicy p, JobRequest r) {
+        ControlResult<Integer> out = JobControl.builder(select)
+                .maxArraySize(1000)
+                .limits(new PolicyView(LIMITS, p))
+                .build()
+                .submit(state, r, NOW - 10);
+        out.records().forEach(rec -> state.replay(++seq, rec));
+        return out.response();
+    }
+
+    /** A scheduling pass at {@link #NOW}. */
+    SchedulePlan pass(AccountingPolicy p) {
+        return new Scheduler(
+                        SchedulerConfig.builder(select).reservationDepth(10).build())
+                .schedule(state.image(), NOW, LIMITS, p);
+    }
+}
