@@ -324,13 +324,24 @@ public final class BatchLauncher implements AutoCloseable {
         return true;
     }
 
+    /**
+     * {@code scancel -s -b/--full}: to the batch shell (or its group) once the job's process
+     * exists. Before (Prolog, set-up) it is dropped, not kept, as Slurm 22.05's slurmd finds no
+     * step to signal then; nor is the job marked signalled, so its own exit status stands.
+     *
+     * @return whether the job runs here
+     */
     public boolean signal(int jobId, int signal, boolean batchOnly) {
         RunningJob job = running.get(jobId);
         if (job == null) {
             return false;
         }
+        long pgid = job.publishedPgid();
+        if (pgid <= 1) {
+            log.info("job {}: signal {} before its process exists (Prolog or set-up): not sent", jobId, signal);
+            return true;
+        }
         markSignalled(job);
-        long pgid = job.pgid();
         String pid = batchOnly ? Long.toString(pgid) : "-" + pgid;
         ProcessSignals.run("kill", "-s", Integer.toString(signal), "--", pid);
         return true;

@@ -179,6 +179,27 @@ class TestBatchLauncherWithoutPerl {
                 .startsWith("slurmstepd-n7: error: *** JOB " + JOB + " ON n7 CANCELLED AT ");
     }
 
+    /**
+     * Slurm 22.05's slurmd signals a job's steps, the batch step included, through their
+     * slurmstepd; while the Prolog runs there is none, and the signal is dropped, not kept. It
+     * used to wait up to 5 s of wall clock for the job's pid here (so a short Prolog let it
+     * through) and mark the job signalled all the same, so that without Perl a job that exits
+     * 128+N was reported as killed by signal N.
+     */
+    @Test
+    void aSignalDuringThePrologIsDroppedAndTheJobsOwnExitStatusStands() throws Exception {
+        holdInProlog();
+        launcher.launch(request("echo ran\nexit 138"));
+
+        assertThat(launcher.signal(JOB, 10, false)).as("the job is here").isTrue();
+        Files.createFile(work.resolve("release"));
+
+        JobCompleteRequest report = awaitReport();
+        assertThat(report.getExitStatus()).as("exit 138, ExitCode 138:0").isEqualTo(138 << 8);
+        assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
+        assertThat(file("out-" + JOB + ".txt")).isEqualTo("ran\n");
+    }
+
     @Test
     void aSignalOnceTheJobRunsIsReportedAsThatSignalAndACancelAsCancelled() throws Exception {
         launcher.launch(request("touch started\nsleep 30"));
