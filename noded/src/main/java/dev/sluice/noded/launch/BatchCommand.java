@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
  * supervisor ({@code direct}) the job's own process takes the user's identity, loads the
  * environment, enters the working directory and opens the output files before it execs the
  * script (the supervisor's {@code options}; the command is the CPU binding and the script);
- * under the shell supervisor a chain of programs does it (its own session, the user's identity,
- * the environment loader, a shell that opens the output files as that user and execs the script).
+ * under the shell supervisor a chain of programs does it (the user's identity, the environment
+ * loader, a shell that opens the output files as that user and execs the script).
  * Pure: built from the launch alone.
  *
  * @param options the Perl supervisor's options for the job's process; empty for the chain
@@ -76,8 +76,10 @@ record BatchCommand(
     }
 
     /**
-     * The chain after the CPU binding: a session and the user's identity, added to {@code
-     * command}; returned, the shell the environment loader becomes.
+     * The chain after the CPU binding: the user's identity, added to {@code command}; returned,
+     * the shell the environment loader becomes. The session is the shell supervisor's: its
+     * setsid runs before the job's pid is published, so that no signal to the job's group can
+     * come before the group exists ({@link Supervisor}).
      */
     private static List<String> chain(
             List<String> command,
@@ -91,7 +93,6 @@ record BatchCommand(
             Path workDir,
             String nodeName,
             Path script) {
-        command.add("setsid");
         if (daemonUid == 0 && uid != 0) {
             command.addAll(List.of(
                     "setpriv", "--reuid=" + uid, "--regid=" + spec.getOwner().getGid(), "--init-groups", "--"));

@@ -62,6 +62,11 @@ public final class BatchLauncher implements AutoCloseable {
      *     steps' tasks run outside its session and end with it ({@link StepLauncher#signalJob})
      */
     public BatchLauncher(LaunchSetup setup, Outbox outbox, BiConsumer<Integer, String> stepSignals) throws IOException {
+        this(setup, outbox, stepSignals, Supervisor.install(setup.spool().root()));
+    }
+
+    /** With the supervisor chosen: tests run the shell one where Perl runs too. */
+    BatchLauncher(LaunchSetup setup, Outbox outbox, BiConsumer<Integer, String> stepSignals, Supervisor supervisor) {
         this.setup = requireNonNull(setup, "setup is null");
         this.nodeName = setup.nodeName();
         this.spool = setup.spool();
@@ -70,7 +75,7 @@ public final class BatchLauncher implements AutoCloseable {
         this.confinement = setup.confinement();
         this.outbox = requireNonNull(outbox, "outbox is null");
         this.stepSignals = requireNonNull(stepSignals, "stepSignals is null");
-        this.supervisor = Supervisor.install(spool.root());
+        this.supervisor = requireNonNull(supervisor, "supervisor is null");
     }
 
     public Set<Integer> runningJobIds() {
@@ -233,12 +238,11 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /**
-     * Records the end, then signals the job if its supervisor has published its pid. The Perl
-     * supervisor publishes it only once the job leads its own session and has opened its files,
-     * and then reads end_state itself: an end recorded before the pid was there (during the
-     * Prolog, or while the job was being set up) is delivered by the supervisor, with the line,
-     * so neither the TERM nor the line is lost. Without Perl the pid may come before the job's
-     * session: it is waited for, as before.
+     * Records the end, then signals the job if its pid is published: only once the job leads its
+     * own session (with Perl, has opened its files too), and the publisher then reads end_state,
+     * so an end recorded before (Prolog, set-up) is delivered there and nothing waits here. With
+     * Perl the job writes the line unless this daemon claimed it; without, it ends before it
+     * opens its files, so the line this daemon appends stays.
      */
     private void end(RunningJob job, JobState state) {
         if (job.endState != null) {
@@ -247,7 +251,7 @@ public final class BatchLauncher implements AutoCloseable {
         job.endState = state;
         markSignalled(job);
         remember(job.jobId, RunningJob.END_STATE, state.name());
-        long pgid = supervisor.exact() ? job.publishedPgid() : job.pgid();
+        long pgid = job.publishedPgid();
         if (pgid > 1 || !supervisor.exact()) {
             announce(job);
         }
@@ -320,13 +324,24 @@ public final class BatchLauncher implements AutoCloseable {
         return true;
     }
 
+    /**
+     * {@code scancel -s -b/--full}: to the batch shell (or its group) once the job's process
+     * exists. Before (Prolog, set-up) it is dropped, not kept, as Slurm 22.05's slurmd finds no
+     * step to signal then; nor is the job marked signalled, so its own exit status stands.
+     *
+     * @return whether the job runs here
+     */
     public boolean signal(int jobId, int signal, boolean batchOnly) {
         RunningJob job = running.get(jobId);
         if (job == null) {
             return false;
         }
+        long pgid = job.publishedPgid();
+        if (pgid <= 1) {
+            log.info("job {}: signal {} before its process exists (Prolog or set-up): not sent", jobId, signal);
+            return true;
+        }
         markSignalled(job);
-        long pgid = job.pgid();
         String pid = batchOnly ? Long.toString(pgid) : "-" + pgid;
         ProcessSignals.run("kill", "-s", Integer.toString(signal), "--", pid);
         return true;

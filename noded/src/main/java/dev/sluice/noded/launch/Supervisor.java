@@ -73,11 +73,15 @@ public final class Supervisor {
               fi
               : > "$dir/prolog.done"
             fi
-            "$@" &
+            # The job's process publishes its own pid, still as root, once setsid has made it the
+            # leader of its own session and process group: a signal to that group always reaches
+            # it. An end asked for before (the daemon writes end_state, then looks for job.pid)
+            # ends it there, by SIGTERM, before anything of the job runs.
+            setsid /bin/sh -c 'echo $$ > "$1/job.pid.tmp" && mv -f "$1/job.pid.tmp" "$1/job.pid"
+            if [ -e "$1/end_state" ]; then kill -s TERM $$; exit 143; fi
+            shift
+            exec "$@"' sluice-job "$dir" "$@" &
             job=$!
-            echo $job > "$dir/job.pid.tmp" && mv -f "$dir/job.pid.tmp" "$dir/job.pid"
-            # An end asked for before job.pid was there (end_state comes first) is delivered here.
-            [ -e "$dir/end_state" ] && kill -s TERM $job 2>/dev/null
             wait $job
             echo $? > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
             if [ -x "$dir/epilog" ]; then
@@ -184,7 +188,8 @@ public final class Supervisor {
      * The command that supervises {@code job} with its facts in {@code jobDir}; with Perl, the
      * job's process first does what {@code options} ask ({@code --user}, {@code --io}: see
      * sluice-supervise.pl; {@link BatchCommand} makes them), in a session of its own. Without
-     * Perl, {@code options} must be empty and {@code job} starts its own session.
+     * Perl, {@code options} must be empty; the job's process also leads a session of its own
+     * (the shell supervisor's setsid) before it publishes its pid and executes {@code job}.
      */
     List<String> command(Path jobDir, List<String> options, List<String> job) {
         List<String> command = new ArrayList<>();

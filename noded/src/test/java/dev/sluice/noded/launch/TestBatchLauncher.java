@@ -229,6 +229,21 @@ class TestBatchLauncher {
         assertThat(file("err-" + JOB + ".txt").lines()).hasSize(1);
     }
 
+    @Test
+    void aSignalDuringThePrologIsDroppedAndTheJobRunsToItsOwnEnd() throws Exception {
+        policy.set(new LaunchPolicy(List.of(holdingProlog().toString()), List.of(), CpuBinding.Policy.NONE));
+        launcher.launch(request("echo ran\nexit 0", 0, 0));
+
+        // As Slurm 22.05's slurmd, which finds no step to signal while the Prolog runs.
+        assertThat(launcher.signal(JOB, 10, false)).as("the job is here").isTrue();
+        Files.createFile(work.resolve("release"));
+
+        JobCompleteRequest report = awaitReport();
+        assertThat(report.getExitStatus()).isZero();
+        assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
+        assertThat(file("out-" + JOB + ".txt")).isEqualTo("ran\n");
+    }
+
     private static String timeLimitLine(Instant at) {
         String time = LocalDateTime.ofInstant(at, ZoneId.systemDefault())
                 .format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss"));

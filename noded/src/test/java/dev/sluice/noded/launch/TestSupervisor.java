@@ -22,10 +22,8 @@ class TestSupervisor {
 
     private static Process supervise(Supervisor supervisor, Path jobDir, String script) throws Exception {
         Files.createDirectories(jobDir);
-        // The Perl supervisor starts the job in a session of its own; under the shell, setsid does.
-        List<String> job =
-                supervisor.exact() ? List.of("/bin/sh", "-c", script) : List.of("setsid", "/bin/sh", "-c", script);
-        return new ProcessBuilder(supervisor.command(jobDir, job))
+        // Either supervisor starts the job in a session of its own.
+        return new ProcessBuilder(supervisor.command(jobDir, List.of("/bin/sh", "-c", script)))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -149,6 +147,58 @@ class TestSupervisor {
         assertThat(killed.resolve(Supervisor.WAIT_STATUS)).doesNotExist();
     }
 
+    private static String[] stat(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    }
+
+    /**
+     * Without Perl the job's pid is published only once the job's process leads its own session
+     * and process group, so a TERM to that group sent the moment the pid is there reaches the
+     * job, however long its process takes before it runs anything of the job's (here: until
+     * {@code release} exists). The pid used to be published right after the fork: a cancel
+     * between the fork and the job's setsid found no group, and the job ended by KILL after
+     * KillWait (0:9 instead of 0:15).
+     */
+    @Test
+    void withoutPerlTheJobsPidNamesItsOwnProcessGroupFromTheStart() throws Exception {
+        Supervisor supervisor = Supervisor.install(spool, false);
+        Path dir = spool.resolve("job00044");
+        Path release = spool.resolve("release44");
+        Process p = supervise(supervisor, dir, "while [ ! -e " + release + " ]; do sleep 0.05; done; exit 0");
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+        long job = Long.parseLong(fact(dir, Supervisor.JOB_PID));
+        String[] fields = stat(job);
+        int kill = new ProcessBuilder("kill", "-s", "TERM", "--", "-" + job)
+                .start()
+                .waitFor();
+        Files.createFile(release);
+        p.onExit().get();
+
+        assertThat(fields[2]).as("process group").isEqualTo(Long.toString(job));
+        assertThat(fields[3]).as("session").isEqualTo(Long.toString(job));
+        assertThat(kill).as("kill(1) found the group").isZero();
+        assertThat(fact(dir, Supervisor.EXIT)).as("ended by the TERM").isEqualTo("143");
+    }
+
+    /**
+     * Without Perl, an end the daemon recorded before the pid was published (it writes
+     * end_state, then looks for job.pid) is delivered by the job's process itself, right after
+     * it publishes its pid: SIGTERM before anything of the job runs.
+     */
+    @Test
+    void withoutPerlAnEndRecordedBeforeThePidEndsTheJobByTermBeforeItRuns() throws Exception {
+        Supervisor supervisor = Supervisor.install(spool, false);
+        Path dir = spool.resolve("job00045");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(RunningJob.END_STATE), "CANCELLED");
+        Path ran = spool.resolve("ran45");
+        supervise(supervisor, dir, "touch " + ran).onExit().get();
+        assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("143");
+        assertThat(ran).doesNotExist();
+        assertThat(Long.parseLong(fact(dir, Supervisor.JOB_PID))).isPositive();
+    }
+
     @Test
     void theRunnerIgnoresTheJobsPerlSettings() throws Exception {
         // The job's environment is the user's, and the runner runs as root: PERL5OPT must not
@@ -172,13 +222,10 @@ class TestSupervisor {
         Process p = supervise(dir, "trap 'exit 42' INT; sleep 600 & wait");
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
         long job = Long.parseLong(fact(dir, Supervisor.JOB_PID));
-        // The pid is recorded as soon as the job is forked; setsid runs in it a moment later.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            String stat = Files.readString(Path.of("/proc/" + job + "/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            assertThat(fields[2]).as("process group").isEqualTo(Long.toString(job));
-            assertThat(fields[3]).as("session").isEqualTo(Long.toString(job));
-        });
+        // Either supervisor publishes the pid only once the job leads its own session.
+        String[] fields = stat(job);
+        assertThat(fields[2]).as("process group").isEqualTo(Long.toString(job));
+        assertThat(fields[3]).as("session").isEqualTo(Long.toString(job));
         // SIGINT reaches it although a shell started it in the background.
         new ProcessBuilder("kill", "-s", "INT", "--", "-" + job).start().waitFor();
         p.onExit().get();
