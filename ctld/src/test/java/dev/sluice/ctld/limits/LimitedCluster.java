@@ -1,5 +1,7 @@
 package dev.sluice.ctld.limits;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -10,6 +12,7 @@ import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import java.util.Set;
 
@@ -62,8 +65,24 @@ final class LimitedCluster {
                 .limits(new PolicyView(LIMITS, p))
                 .build()
                 .submit(state, r, NOW - 10);
-        out.records().forEach(rec -> state.replay(++seq, rec));
+        out.records().forEach(this::replay);
         return out.response();
+    }
+
+    /** Starts the (plain) jobs {@code plan} starts, as the controller would at {@link #NOW}. */
+    void start(SchedulePlan plan) {
+        for (SchedulePlan.Start s : plan.starts()) {
+            replay(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), NOW));
+        }
+    }
+
+    /** Job {@code id} completes at {@link #NOW}. */
+    void end(int id) {
+        replay(StateRecord.JobEnded.unrequested(id, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+    }
+
+    private void replay(StateRecord record) {
+        state.replay(++seq, record);
     }
 
     /** A scheduling pass at {@link #NOW}. */

@@ -112,14 +112,14 @@ class TestGrpNodeCaps {
         Job twoNodes = Job.submitted(3, job().account("physics").nodes(2).build(), "p", 10, 1000);
         LimitUsage usage = LimitUsage.of(p, List.of());
         usage.started(running, JobTres.of(running.request()), List.of("n1"));
-        assertThat(usage.qosTres("normal").get("node")).isEqualTo(1);
+        assertThat(usage.qos("normal").tres().get("node")).isEqualTo(1);
         assertThat(LimitGate.reason(LIMITS, p, usage, oneNode)).isNull();
         assertThat(LimitGate.reason(LIMITS, p, usage, twoNodes)).isEqualTo(JobReason.QOS_GRP_NODE_LIMIT);
         assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n1"))).isNull();
         assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n2"))).isEqualTo(JobReason.QOS_GRP_NODE_LIMIT);
         usage.started(oneNode, JobTres.of(oneNode.request()), List.of("n1"));
-        assertThat(usage.qosTres("normal").get("node")).isEqualTo(1);
-        assertThat(usage.qosTres("normal").get("cpu")).isEqualTo(2);
+        assertThat(usage.qos("normal").tres().get("node")).isEqualTo(1);
+        assertThat(usage.qos("normal").tres().get("cpu")).isEqualTo(2);
     }
 
     @Test
@@ -130,8 +130,8 @@ class TestGrpNodeCaps {
         LimitUsage usage = LimitUsage.of(p, List.of());
         usage.started(physics, JobTres.of(physics.request()), List.of("n1"));
         usage.started(chem, JobTres.of(chem.request()), List.of("n1"));
-        assertThat(usage.accountTres("root").get("node")).isEqualTo(1);
-        assertThat(usage.accountNodes("root")).containsExactly("n1");
-        assertThat(usage.userTres("physics", "user1000").get("node")).isEqualTo(1);
+        assertThat(usage.account("root").tres().get("node")).isEqualTo(1);
+        assertThat(usage.account("root").nodes()).containsExactly("n1");
+        assertThat(usage.association("physics", "user1000").tres().get("node")).isEqualTo(1);
     }
 }

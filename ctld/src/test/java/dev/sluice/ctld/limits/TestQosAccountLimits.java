@@ -3,7 +3,6 @@ package dev.sluice.ctld.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
@@ -103,17 +102,15 @@ class TestQosAccountLimits {
                         .toList(),
                 capped.defaultAccounts(),
                 Map.of("normal", capped.qos().get("normal"), "other", other));
-        Job big =
-                Job.submitted(1, job().account("physics").qos("other").tasks(6).build(), "p", 10, 1000);
-        LimitUsage usage = LimitUsage.of(p, List.of());
-        usage.started(big, JobTres.of(big.request()));
-        Job small =
-                Job.submitted(2, job().account("physics").qos("normal").tasks(2).build(), "p", 10, 1000);
-        assertThat(LimitGate.reason(LIMITS, p, usage, small)).isNull();
-        usage.started(small, Tres.empty().with("cpu", 2));
-        Job more =
-                Job.submitted(3, job().account("physics").qos("normal").tasks(1).build(), "p", 10, 1000);
-        assertThat(LimitGate.reason(LIMITS, p, usage, more)).isEqualTo(JobReason.MAX_CPU_PER_ACCOUNT);
+        int big =
+                cluster.submit(p, job().account("physics").qos("other").tasks(6).build());
+        int small = cluster.submit(
+                p, job().account("physics").qos("normal").tasks(2).build());
+        int more = cluster.submit(
+                p, job().account("physics").qos("normal").tasks(1).build());
+        SchedulePlan plan = cluster.pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(big, small);
+        assertThat(plan.pendingReasons()).containsEntry(more, JobReason.MAX_CPU_PER_ACCOUNT);
     }
 
     @Test

@@ -73,15 +73,16 @@ class TestQosUserLimits {
     @Test
     void theWaitingJobStartsOnceTheUsersEarlierJobHasGone() {
         AccountingPolicy p = policy("cpu=4");
-        Job first =
-                Job.submitted(1, job().account("physics").qos("normal").tasks(3).build(), "p", 10, 1000);
-        Job second =
-                Job.submitted(2, job().account("chem").qos("normal").tasks(2).build(), "p", 10, 1000);
-        LimitUsage running = LimitUsage.of(p, List.of());
-        running.started(first, JobTres.of(first.request()));
-        assertThat(LimitGate.reason(LIMITS, p, running, second)).isEqualTo(JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
-        assertThat(LimitGate.reason(LIMITS, p, LimitUsage.of(p, List.of()), second))
-                .isNull();
+        int first = cluster.submit(p, job().account("physics").tasks(3).build());
+        int second = cluster.submit(p, job().account("chem").tasks(2).build());
+        SchedulePlan plan = cluster.pass(p);
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
+        cluster.start(plan);
+        assertThat(cluster.pass(p).pendingReasons()).containsEntry(second, JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
+        cluster.end(first);
+        assertThat(cluster.pass(p).starts())
+                .extracting(SchedulePlan.Start::jobId)
+                .containsExactly(second);
     }
 
     @Test

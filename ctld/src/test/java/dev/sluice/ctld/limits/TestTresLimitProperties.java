@@ -134,10 +134,10 @@ class TestTresLimitProperties {
             }
             Tres now = held.with("node", nodesHeld.size());
             for (String t : TRES) {
-                assertThat(usage.accountTres("physics").get(t))
+                assertThat(usage.account("physics").tres().get(t))
                         .as("the account's " + t)
                         .isEqualTo(now.get(t));
-                assertThat(usage.userTres("physics", "user1000").get(t))
+                assertThat(usage.association("physics", "user1000").tres().get(t))
                         .as("the user's " + t)
                         .isEqualTo(now.get(t));
                 for (TresLimits caps : List.of(account, user)) {
