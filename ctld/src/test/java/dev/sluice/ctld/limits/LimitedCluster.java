@@ -2,6 +2,7 @@ package dev.sluice.ctld.limits;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -11,6 +12,7 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
@@ -56,6 +58,21 @@ final class LimitedCluster {
                 new GresInventory(List.of(
                         new GresUnit("gpu", "", 0, "/dev/nvidia0", List.of(), 1, true),
                         new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true))));
+    }
+
+    /** A job that leaves room on its node for others (memory is consumable here). */
+    static Builders.JobBuilder job() {
+        return Builders.aJob().timeLimit(10).memPerNode(100);
+    }
+
+    /** A job of QOS normal on one node, for the node= caps. */
+    static Builders.JobBuilder oneNodeJob() {
+        return job().nodes(1).qos("normal");
+    }
+
+    /** A pending job as the gate is shown it, not submitted. */
+    static Job pending(int id, JobRequest r) {
+        return Job.submitted(id, r, "p", 10, 1000);
     }
 
     /** Submits as the controller would 10 s before {@link #NOW}: the new job's id. */

@@ -1,9 +1,11 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitedCluster.LIMITS;
+import static dev.sluice.ctld.limits.LimitedCluster.job;
+import static dev.sluice.ctld.limits.LimitedCluster.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
@@ -18,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * Two nodes of 8 CPUs, 16000 MB and 2 GPUs each.
  */
 class TestQosAccountLimits {
-    private static final long NOW = 1_700_000_000L;
-    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
-
     private LimitedCluster cluster;
 
     @BeforeEach
@@ -56,10 +55,6 @@ class TestQosAccountLimits {
     }
 
     /** A job that leaves room on its node for others (memory is consumable here). */
-    private static Builders.JobBuilder job() {
-        return Builders.aJob().timeLimit(10).memPerNode(100);
-    }
-
     @Test
     void theJobThatWouldTakeItsAccountPastTheCapWaitsWhileOthersStart() {
         AccountingPolicy p = policy("cpu=4");
@@ -116,8 +111,7 @@ class TestQosAccountLimits {
     @Test
     void withoutLimitsEnforcedTheCapIsNotChecked() {
         AccountingPolicy p = policy("cpu=1");
-        Job job =
-                Job.submitted(1, job().account("physics").qos("normal").tasks(4).build(), "p", 10, 1000);
+        Job job = pending(1, job().account("physics").qos("normal").tasks(4).build());
         Enforcement assocOnly = Enforcement.parse(List.of("associations"));
         assertThat(LimitGate.reason(assocOnly, p, LimitUsage.of(p, List.of()), job))
                 .isNull();

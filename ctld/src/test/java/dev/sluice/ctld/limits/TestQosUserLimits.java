@@ -1,9 +1,11 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitedCluster.LIMITS;
+import static dev.sluice.ctld.limits.LimitedCluster.job;
+import static dev.sluice.ctld.limits.LimitedCluster.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
@@ -18,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * QOSMaxGRESPerUser; compat 197). Two nodes of 8 CPUs, 16000 MB and 2 GPUs each.
  */
 class TestQosUserLimits {
-    private static final long NOW = 1_700_000_000L;
-    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
-
     private LimitedCluster cluster;
 
     @BeforeEach
@@ -34,11 +33,6 @@ class TestQosUserLimits {
         Qos normal =
                 Qos.builder("normal").maxTresPerUser(TresLimits.parse(perUser)).build();
         return new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", normal));
-    }
-
-    /** A job that leaves room on its node for others (memory is consumable here). */
-    private static Builders.JobBuilder job() {
-        return Builders.aJob().timeLimit(10).memPerNode(100);
     }
 
     @Test
@@ -91,8 +85,7 @@ class TestQosUserLimits {
         Qos both = base.qos().get("normal").with(b -> b.maxTresPerAccount(TresLimits.parse("cpu=1")));
         AccountingPolicy p =
                 new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", both));
-        Job job =
-                Job.submitted(1, job().account("physics").qos("normal").tasks(2).build(), "p", 10, 1000);
+        Job job = pending(1, job().account("physics").qos("normal").tasks(2).build());
         assertThat(LimitGate.reason(LIMITS, p, LimitUsage.of(p, List.of()), job))
                 .isEqualTo(JobReason.MAX_CPU_PER_ACCOUNT);
         assertThat(LimitGate.reason(LIMITS, base, LimitUsage.of(base, List.of()), job))
