@@ -69,17 +69,31 @@ class TestQosAccountLimits {
 
     @Test
     void everyTresHasItsOwnReason() {
-        AccountingPolicy p = policy("mem=1000,node=1,gres/gpu=1");
-        int mem = cluster.submit(p, job().account("physics").memPerNode(2000).build());
-        int nodes = cluster.submit(p, job().account("physics").nodes(2).build());
-        int gpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
+        everyTresHasItsOwnReason(
+                cluster,
+                policy("mem=1000,node=1,gres/gpu=1"),
+                JobReason.MAX_MEMORY_PER_ACCOUNT,
+                JobReason.MAX_NODE_PER_ACCOUNT,
+                JobReason.MAX_GRES_PER_ACCOUNT);
+        assertThat(JobReason.MAX_CPU_PER_ACCOUNT.slurmName()).isEqualTo("MaxCpuPerAccount");
+    }
+
+    /**
+     * Under {@code p}, capped at 1000 MB, one node and one GPU: a job over each cap waits with
+     * that cap's reason.
+     */
+    static void everyTresHasItsOwnReason(
+            LimitedCluster cluster, AccountingPolicy p, JobReason mem, JobReason node, JobReason gres) {
+        int overMem =
+                cluster.submit(p, job().account("physics").memPerNode(2000).build());
+        int overNodes = cluster.submit(p, job().account("physics").nodes(2).build());
+        int overGpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
         SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).isEmpty();
         assertThat(plan.pendingReasons())
-                .containsEntry(mem, JobReason.MAX_MEMORY_PER_ACCOUNT)
-                .containsEntry(nodes, JobReason.MAX_NODE_PER_ACCOUNT)
-                .containsEntry(gpus, JobReason.MAX_GRES_PER_ACCOUNT);
-        assertThat(JobReason.MAX_CPU_PER_ACCOUNT.slurmName()).isEqualTo("MaxCpuPerAccount");
+                .containsEntry(overMem, mem)
+                .containsEntry(overNodes, node)
+                .containsEntry(overGpus, gres);
     }
 
     @Test

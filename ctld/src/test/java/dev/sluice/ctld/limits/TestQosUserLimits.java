@@ -52,16 +52,12 @@ class TestQosUserLimits {
 
     @Test
     void everyTresHasItsOwnReason() {
-        AccountingPolicy p = policy("mem=1000,node=1,gres/gpu=1");
-        int mem = cluster.submit(p, job().account("physics").memPerNode(2000).build());
-        int nodes = cluster.submit(p, job().account("physics").nodes(2).build());
-        int gpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
-        SchedulePlan plan = cluster.pass(p);
-        assertThat(plan.starts()).isEmpty();
-        assertThat(plan.pendingReasons())
-                .containsEntry(mem, JobReason.QOS_MAX_MEMORY_PER_USER)
-                .containsEntry(nodes, JobReason.QOS_MAX_NODE_PER_USER_LIMIT)
-                .containsEntry(gpus, JobReason.QOS_MAX_GRES_PER_USER);
+        TestQosAccountLimits.everyTresHasItsOwnReason(
+                cluster,
+                policy("mem=1000,node=1,gres/gpu=1"),
+                JobReason.QOS_MAX_MEMORY_PER_USER,
+                JobReason.QOS_MAX_NODE_PER_USER_LIMIT,
+                JobReason.QOS_MAX_GRES_PER_USER);
     }
 
     @Test
