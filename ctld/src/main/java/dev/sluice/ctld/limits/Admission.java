@@ -111,28 +111,30 @@ public final class Admission {
         if (enforce.limits()) {
             LimitUsage usage = LimitUsage.of(policy, jobs);
             Limits limits = policy.effectiveLimits(assoc);
-            if (limits.maxSubmitJobs() != Limits.NONE && usage.activeJobs(acct, user) >= limits.maxSubmitJobs()) {
+            if (limits.maxSubmitJobs() != Limits.NONE
+                    && usage.association(acct, user).active() >= limits.maxSubmitJobs()) {
                 throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
             }
             // GrpSubmitJobs: the user association's own, then every account above it (not inherited).
-            if (limits.grpSubmitJobs() != Limits.NONE && usage.activeJobs(acct, user) >= limits.grpSubmitJobs()) {
+            if (limits.grpSubmitJobs() != Limits.NONE
+                    && usage.association(acct, user).active() >= limits.grpSubmitJobs()) {
                 throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
             }
             for (Association up : policy.lineage(acct)) {
                 long cap = up.limits().grpSubmitJobs();
-                if (cap != Limits.NONE && usage.accountActiveJobs(up.account()) >= cap) {
+                if (cap != Limits.NONE && usage.account(up.account()).active() >= cap) {
                     throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
                 }
             }
             Qos qosRecord = policy.qos().get(q);
             if (qosRecord != null
                     && qosRecord.limits().maxSubmitJobs() != Limits.NONE
-                    && usage.qosActiveJobs(q, user) >= qosRecord.limits().maxSubmitJobs()) {
+                    && usage.qosUser(q, user).active() >= qosRecord.limits().maxSubmitJobs()) {
                 throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
             }
             if (qosRecord != null
                     && qosRecord.limits().grpSubmitJobs() != Limits.NONE
-                    && usage.qosAllActiveJobs(q) >= qosRecord.limits().grpSubmitJobs()) {
+                    && usage.qos(q).active() >= qosRecord.limits().grpSubmitJobs()) {
                 throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
             }
         }

@@ -48,23 +48,23 @@ public final class LimitGate {
             if (perJob != null) {
                 return qosMaxPerJob(perJob);
             }
-            if (q.grpJobs() != Limits.NONE && usage.qosAllRunningJobs(qos.name()) >= q.grpJobs()) {
+            if (q.grpJobs() != Limits.NONE && usage.qos(qos.name()).running() >= q.grpJobs()) {
                 return JobReason.QOS_GRP_JOBS_LIMIT;
             }
-            if (q.maxJobs() != Limits.NONE && usage.qosRunningJobs(qos.name(), user) >= q.maxJobs()) {
+            if (q.maxJobs() != Limits.NONE && usage.qosUser(qos.name(), user).running() >= q.maxJobs()) {
                 return JobReason.QOS_MAX_JOBS_PER_USER_LIMIT;
             }
-            Tres qosHolds = usage.qosTres(qos.name());
+            Tres qosHolds = usage.qos(qos.name()).tres();
             String grp = q.grpTres().exceeded(qosHolds, reusing(wanted, qosHolds));
             if (grp != null) {
                 return qosGrp(grp);
             }
-            Tres accountHolds = usage.qosAccountTres(qos.name(), account);
+            Tres accountHolds = usage.qosAccount(qos.name(), account).tres();
             String perAccount = qos.caps().perAccount().exceeded(accountHolds, reusing(wanted, accountHolds));
             if (perAccount != null) {
                 return maxPerAccount(perAccount);
             }
-            Tres userHolds = usage.qosUserTres(qos.name(), user);
+            Tres userHolds = usage.qosUser(qos.name(), user).tres();
             String perUser = qos.caps().perUser().exceeded(userHolds, reusing(wanted, userHolds));
             if (perUser != null) {
                 return qosMaxPerUser(perUser);
@@ -80,25 +80,25 @@ public final class LimitGate {
             return assocMaxPerJob(perJob);
         }
         // Slurm walks up from the user association: its GrpJobs, its MaxJobs, the accounts' GrpJobs.
-        if (l.grpJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.grpJobs()) {
+        if (l.grpJobs() != Limits.NONE && usage.association(account, user).running() >= l.grpJobs()) {
             return JobReason.ASSOC_GRP_JOBS_LIMIT;
         }
-        if (l.maxJobs() != Limits.NONE && usage.runningJobs(account, user) >= l.maxJobs()) {
+        if (l.maxJobs() != Limits.NONE && usage.association(account, user).running() >= l.maxJobs()) {
             return JobReason.ASSOC_MAX_JOBS_LIMIT;
         }
         for (Association up : policy.lineage(account)) {
             long cap = up.limits().grpJobs();
-            if (cap != Limits.NONE && usage.accountRunningJobs(up.account()) >= cap) {
+            if (cap != Limits.NONE && usage.account(up.account()).running() >= cap) {
                 return JobReason.ASSOC_GRP_JOBS_LIMIT;
             }
         }
-        Tres userHolds = usage.userTres(account, user);
+        Tres userHolds = usage.association(account, user).tres();
         String grp = l.grpTres().exceeded(userHolds, reusing(wanted, userHolds));
         if (grp != null) {
             return assocGrp(grp);
         }
         for (Association up : policy.lineage(account)) {
-            Tres holds = usage.accountTres(up.account());
+            Tres holds = usage.account(up.account()).tres();
             String over = up.limits().grpTres().exceeded(holds, reusing(wanted, holds));
             if (over != null) {
                 return assocGrp(over);
@@ -132,17 +132,13 @@ public final class LimitGate {
         Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
         if (qos != null) {
             String name = qos.name();
-            if (over(qos.limits().grpTres(), usage.qosTres(name), usage.qosNodes(name), nodes)) {
+            if (over(qos.limits().grpTres(), usage.qos(name), nodes)) {
                 return JobReason.QOS_GRP_NODE_LIMIT;
             }
-            if (over(
-                    qos.caps().perAccount(),
-                    usage.qosAccountTres(name, account),
-                    usage.qosAccountNodes(name, account),
-                    nodes)) {
+            if (over(qos.caps().perAccount(), usage.qosAccount(name, account), nodes)) {
                 return JobReason.MAX_NODE_PER_ACCOUNT;
             }
-            if (over(qos.caps().perUser(), usage.qosUserTres(name, user), usage.qosUserNodes(name, user), nodes)) {
+            if (over(qos.caps().perUser(), usage.qosUser(name, user), nodes)) {
                 return JobReason.QOS_MAX_NODE_PER_USER_LIMIT;
             }
         }
@@ -151,24 +147,25 @@ public final class LimitGate {
             return null;
         }
         Limits l = policy.effectiveLimits(found.get());
-        if (over(l.grpTres(), usage.userTres(account, user), usage.userNodes(account, user), nodes)) {
+        if (over(l.grpTres(), usage.association(account, user), nodes)) {
             return JobReason.ASSOC_GRP_NODE_LIMIT;
         }
         for (Association up : policy.lineage(account)) {
-            if (over(up.limits().grpTres(), usage.accountTres(up.account()), usage.accountNodes(up.account()), nodes)) {
+            if (over(up.limits().grpTres(), usage.account(up.account()), nodes)) {
                 return JobReason.ASSOC_GRP_NODE_LIMIT;
             }
         }
         return null;
     }
 
-    private static boolean over(TresLimits caps, Tres holds, Set<String> held, Collection<String> nodes) {
+    private static boolean over(TresLimits caps, LimitUsage.Held holds, Collection<String> nodes) {
         long cap = caps.get("node");
         if (cap == Limits.NONE) {
             return false;
         }
+        Set<String> held = holds.nodes();
         long added = nodes.stream().filter(n -> !held.contains(n)).count();
-        return holds.get("node") + added > cap;
+        return held.size() + added > cap;
     }
 
     private static JobReason assocGrp(String tres) {

@@ -17,7 +17,6 @@ import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobLifecycle;
-import dev.sluice.ctld.state.StateRecord;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -45,17 +44,15 @@ public final class ControllerLoop implements AutoCloseable {
     // as possible: at 512 a burst of API submissions onto a 20,000-job queue spent most of its
     // time in passes (docs/benchmarks.md, "End to end").
     private static final int MAX_BATCH = 4096;
-    private static final long COMPACT_AFTER_ENTRIES = 50_000;
 
     private final ClusterState state;
-    private final Journal journal;
+    private final RecordWriter writer;
     private final InstantSource clock;
     // Replaced by scontrol reconfigure (PreemptType, SchedulerParameters, ...); read by the loop.
     private volatile Scheduler scheduler;
     private final EffectSink effects;
     private final List<Command<?>> periodic;
     private final Consumer<Throwable> fatal;
-    private final JournalObserver observer;
     private final CommandQueue queue = new CommandQueue();
     /** Loop thread only: what the last pass decided with besides the image (null: none yet). */
     private PassInputs passInputs;
@@ -72,7 +69,6 @@ public final class ControllerLoop implements AutoCloseable {
     private volatile boolean readOnly;
     private volatile PolicyView limits = PolicyView.OFF;
     private volatile LoopTimings timings = LoopTimings.NONE;
-    private long nextSequence;
 
     /**
      * @param periodic commands run about once a second (silence checks, purges)
@@ -89,15 +85,13 @@ public final class ControllerLoop implements AutoCloseable {
             List<Command<?>> periodic,
             Consumer<Throwable> fatal,
             JournalObserver observer) {
-        this.observer = requireNonNull(observer, "observer is null");
         this.state = requireNonNull(state, "state is null");
-        this.journal = requireNonNull(journal, "journal is null");
+        this.writer = new RecordWriter(state, journal, observer);
         this.clock = requireNonNull(clock, "clock is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.effects = requireNonNull(effects, "effects is null");
         this.periodic = List.copyOf(periodic);
         this.fatal = requireNonNull(fatal, "fatal is null");
-        this.nextSequence = state.sequence() + 1;
         this.image = state.image();
         this.thread = Thread.ofPlatform().name("ctld-loop").daemon(true).unstarted(this::run);
     }
@@ -261,7 +255,7 @@ public final class ControllerLoop implements AutoCloseable {
         // the pass waits for a change or the clock's next second, when time-bound reasons
         // (BeginTime, reservations) move. The last pass's own starts count as a change: the pass
         // after them sees the pending jobs' reasons against what those starts took.
-        boolean changed = nextSequence != passedAt || softChanged;
+        boolean changed = writer.nextSequence() != passedAt || softChanged;
         // New settings (reconfigure), a new enforcement or the policy sluice-dbd sent last
         // (each swapped in whole from outside the loop) count too.
         PassInputs inputs = new PassInputs(scheduler, limits, limits.policy());
@@ -286,7 +280,7 @@ public final class ControllerLoop implements AutoCloseable {
         LoopTimings timed = timings;
         long passStart = System.nanoTime();
         passInputs = inputs;
-        passedAt = nextSequence;
+        passedAt = writer.nextSequence();
         SchedulePlan plan =
                 inputs.scheduler().schedule(image, now, inputs.limits().enforcement(), inputs.policy());
         long took = System.nanoTime() - passStart;
@@ -307,18 +301,7 @@ public final class ControllerLoop implements AutoCloseable {
      */
     private boolean commit(List<Done<?>> done, List<Effect> toRun) {
         try {
-            observer.beforeSync();
-            if (journal.hasUnsynced()) {
-                // Timed (and counted) only when there is something to write: a batch of
-                // queries and heartbeats makes no sync.
-                long syncStart = System.nanoTime();
-                journal.sync();
-                timings.journalSync(System.nanoTime() - syncStart);
-            }
-            observer.synced(nextSequence - 1);
-            if (journal.entriesInSegment() > COMPACT_AFTER_ENTRIES) {
-                compact();
-            }
+            writer.sync(timings);
         } catch (IOException e) {
             // Memory is now ahead of disk: answering would acknowledge what a restart loses.
             // The last published image still matches the disk, so queries go on from it.
@@ -349,7 +332,7 @@ public final class ControllerLoop implements AutoCloseable {
     private void refuseWhileReadOnly(List<Pending<?>> batch, boolean tick) {
         SlurmException refused = new SlurmException(ErrorCode.STATE_SAVE_FAILED);
         batch.forEach(p -> p.future().completeExceptionally(refused));
-        if (tick && journal.writable()) {
+        if (tick && writer.writable()) {
             log.info("StateSaveLocation is writable again; restarting from what it holds");
             running = false;
             fatal.accept(new RestartRequested());
@@ -368,24 +351,11 @@ public final class ControllerLoop implements AutoCloseable {
             log.error("command failed", e);
             return new Done<>(p, null, new SlurmException(ErrorCode.UNEXPECTED, String.valueOf(e.getMessage())));
         }
-        result.records().forEach(this::apply);
+        result.records().forEach(writer::apply);
         result.softChanges().forEach(change -> SoftState.apply(state, change));
         softChanged |= result.softChanges().stream().anyMatch(SoftChange::mattersToScheduling);
         toRun.addAll(result.effects());
         return new Done<>(p, result.response(), null);
-    }
-
-    private void apply(StateRecord record) {
-        long seq = nextSequence++;
-        journal.append(seq, record);
-        observer.applying(seq, record, state);
-        state.replay(seq, record);
-        observer.applied(seq, record, state);
-    }
-
-    private void compact() throws IOException {
-        journal.compact(nextSequence - 1, state.nextJobId(), state.toRecords());
-        log.info("journal compacted through sequence {}", nextSequence - 1);
     }
 
     @Override

@@ -158,10 +158,10 @@ public final class Scheduler {
                 pass.starts,
                 pass.cancels,
                 pass.reasons,
-                pass.expected,
+                pass.backfill.expected,
                 priorities,
                 pass.details,
-                pass.reserved,
+                pass.backfill.reserved,
                 pass.preempts,
                 pass.resumes);
     }

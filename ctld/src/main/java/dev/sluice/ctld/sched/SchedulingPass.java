@@ -37,8 +37,6 @@ final class SchedulingPass {
     final List<SchedulePlan.Start> starts = new ArrayList<>();
     final List<Integer> cancels = new ArrayList<>();
     final Map<Integer, JobReason> reasons = new HashMap<>();
-    final Map<Integer, Long> expected = new HashMap<>();
-    final Map<Integer, dev.sluice.ctld.state.Allocation> reserved = new HashMap<>();
     final Map<Integer, String> details = new HashMap<>();
     final Set<String> blockedPartitions = new HashSet<>();
     final Map<Integer, Integer> runningTasks = new HashMap<>();
@@ -55,9 +53,7 @@ final class SchedulingPass {
     final GangSlices.Turns turns;
     // Nodes a preemptor waits on for its victims to go: no later job of the pass takes them.
     final Set<String> preempting = new HashSet<>();
-    // Where the last reservation search for a shape ended: its time, or MAX_VALUE for none.
-    final Map<Scheduler.SearchKey, Long> searched = new HashMap<>();
-    int reservations;
+    final BackfillSearch backfill;
     private final SchedulerConfig config;
 
     SchedulingPass(
@@ -82,6 +78,7 @@ final class SchedulingPass {
             capacity.put(view.name(), Scheduler.capacityOf(view));
         }
         timeline = new AvailabilityTimeline(capacity);
+        backfill = new BackfillSearch(config, timeline, fence, memo, now);
         turns = GangSlices.decide(image, config.preempt(), now);
         List<Job> lent = new ArrayList<>();
         for (Job job : image.jobs()) {
@@ -254,14 +251,14 @@ final class SchedulingPass {
                 // ReasonDetail costs a look at every node of the partition per view: it is
                 // worked out for the jobs backfill plans for (bf_max_job_test of them), not
                 // for every job of a queue 100,000 deep.
-                boolean planned = !config.backfill() || reservations < config.reservationDepth();
+                boolean planned = !config.backfill() || backfill.held() < config.reservationDepth();
                 if (planned) {
                     details.put(
                             job.id(),
                             memo.explain(partition, timeline.capacityFor(now, end), timeline.version(), request));
                 }
-                if (config.backfill() && reservations < config.reservationDepth()) {
-                    reserve(job, partition, asked);
+                if (config.backfill() && backfill.held() < config.reservationDepth()) {
+                    backfill.reserve(job, partition, asked);
                 }
                 return false;
             }
@@ -343,60 +340,5 @@ final class SchedulingPass {
         blockedPartitions.add(partition.name());
         reasons.put(job.id(), JobReason.RESOURCES);
         return false;
-    }
-
-    /**
-     * Finds the earliest time the job fits and holds those resources for it. Within a pass
-     * what is free at any time only shrinks (starts and reservations take, nothing gives
-     * back), so a job asking what an earlier one asked (same partition, request and time
-     * limit) cannot fit before the time that one got, nor at all if it got none: its search
-     * starts there. A deep queue of a few job shapes then costs a few searches, not one
-     * per job over the same rejected times.
-     */
-    private void reserve(Job job, Partition partition, PlacementRequest request) {
-        Scheduler.SearchKey key =
-                new Scheduler.SearchKey(partition.name(), request, Scheduler.endOf(now, job) - now, fence.key(job));
-        long from = searched.getOrDefault(key, now);
-        if (from == Long.MAX_VALUE) {
-            return;
-        }
-        List<Long> times = timeline.candidateStarts(now, now + config.windowSeconds(), Scheduler.MAX_CANDIDATE_TIMES);
-        if (!fence.isEmpty()) {
-            times = fence.withEnds(times, now, now + config.windowSeconds());
-        }
-        for (long t : times) {
-            if (t < from) {
-                continue;
-            }
-            long end = Scheduler.endOf(t, job);
-            Set<String> closed = fence.isEmpty() ? Set.of() : fence.closed(job, t, end);
-            if (!java.util.Collections.disjoint(request.requiredNodes(), closed)) {
-                continue;
-            }
-            PlacementRequest at = ReservationFence.without(request, closed);
-            if (!timeline.room(
-                            t,
-                            end,
-                            partition.name(),
-                            partition.nodes(),
-                            !request.gres().isEmpty())
-                    .admits(at)) {
-                continue;
-            }
-            Map<String, NodeCapacity> view = timeline.capacityFor(t, end);
-            Map<String, NodeCapacity> carved = fence.isEmpty() ? view : fence.carve(job, view, t, end);
-            PlacementResult r = carved != view
-                    ? ReservationFence.place(partition, carved, at)
-                    : memo.place(partition, view, timeline.version(), at);
-            if (r instanceof PlacementResult.Placed placed) {
-                timeline.reserve(placed.allocation(), t, end);
-                expected.put(job.id(), t);
-                reserved.put(job.id(), placed.allocation());
-                reservations++;
-                searched.put(key, t);
-                return;
-            }
-        }
-        searched.put(key, Long.MAX_VALUE);
     }
 }

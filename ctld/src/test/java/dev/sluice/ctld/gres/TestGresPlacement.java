@@ -1,8 +1,8 @@
 package dev.sluice.ctld.gres;
 
 import static dev.sluice.ctld.Builders.aJob;
-import static dev.sluice.ctld.Builders.aNode;
-import static dev.sluice.ctld.Builders.aRequest;
+import static dev.sluice.ctld.PlacementBuilders.aNode;
+import static dev.sluice.ctld.PlacementBuilders.aRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

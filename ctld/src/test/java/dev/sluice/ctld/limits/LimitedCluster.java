@@ -1,5 +1,8 @@
 package dev.sluice.ctld.limits;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
@@ -9,7 +12,9 @@ import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
 import java.util.Set;
 
@@ -55,6 +60,21 @@ final class LimitedCluster {
                         new GresUnit("gpu", "", 1, "/dev/nvidia1", List.of(), 1, true))));
     }
 
+    /** A job that leaves room on its node for others (memory is consumable here). */
+    static Builders.JobBuilder job() {
+        return Builders.aJob().timeLimit(10).memPerNode(100);
+    }
+
+    /** A job of QOS normal on one node, for the node= caps. */
+    static Builders.JobBuilder oneNodeJob() {
+        return job().nodes(1).qos("normal");
+    }
+
+    /** A pending job as the gate is shown it, not submitted. */
+    static Job pending(int id, JobRequest r) {
+        return Job.submitted(id, r, "p", 10, 1000);
+    }
+
     /** Submits as the controller would 10 s before {@link #NOW}: the new job's id. */
     int submit(AccountingPolicy p, JobRequest r) {
         ControlResult<Integer> out = JobControl.builder(select)
@@ -62,8 +82,24 @@ final class LimitedCluster {
                 .limits(new PolicyView(LIMITS, p))
                 .build()
                 .submit(state, r, NOW - 10);
-        out.records().forEach(rec -> state.replay(++seq, rec));
+        out.records().forEach(this::replay);
         return out.response();
+    }
+
+    /** Starts the (plain) jobs {@code plan} starts, as the controller would at {@link #NOW}. */
+    void start(SchedulePlan plan) {
+        for (SchedulePlan.Start s : plan.starts()) {
+            replay(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), NOW));
+        }
+    }
+
+    /** Job {@code id} completes at {@link #NOW}. */
+    void end(int id) {
+        replay(StateRecord.JobEnded.unrequested(id, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+    }
+
+    private void replay(StateRecord record) {
+        state.replay(++seq, record);
     }
 
     /** A scheduling pass at {@link #NOW}. */

@@ -1,9 +1,11 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitedCluster.LIMITS;
+import static dev.sluice.ctld.limits.LimitedCluster.oneNodeJob;
+import static dev.sluice.ctld.limits.LimitedCluster.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
@@ -18,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * (AssocGrpNodeLimit). Two nodes of 8 CPUs.
  */
 class TestGrpNodeCaps {
-    private static final long NOW = 1_700_000_000L;
-    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
-
     private LimitedCluster cluster;
 
     @BeforeEach
@@ -58,18 +57,15 @@ class TestGrpNodeCaps {
         return Limits.builder().grpTres(TresLimits.parse(tres)).build();
     }
 
-    private static Builders.JobBuilder job() {
-        return Builders.aJob().timeLimit(10).memPerNode(100).nodes(1).qos("normal");
-    }
-
     @Test
     void aQosJobsOfDifferentUsersSharingANodeCountItOnce() {
         AccountingPolicy p = policy("node=1", "", "");
-        int first = cluster.submit(p, job().account("physics").tasks(1).build());
-        int otherUser =
-                cluster.submit(p, job().account("physics").uid(1001).tasks(1).build());
-        int otherAccount = cluster.submit(p, job().account("chem").tasks(1).build());
-        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
+        int first = cluster.submit(p, oneNodeJob().account("physics").tasks(1).build());
+        int otherUser = cluster.submit(
+                p, oneNodeJob().account("physics").uid(1001).tasks(1).build());
+        int otherAccount =
+                cluster.submit(p, oneNodeJob().account("chem").tasks(1).build());
+        int whole = cluster.submit(p, oneNodeJob().account("physics").tasks(8).build());
         SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
         assertThat(plan.starts())
@@ -79,26 +75,34 @@ class TestGrpNodeCaps {
 
     @Test
     void anAccountsJobsSharingANodeCountItOnceWhoeverRunsThem() {
-        AccountingPolicy p = policy("", "node=1", "");
-        int first = cluster.submit(p, job().account("physics").tasks(1).build());
-        int otherUser =
-                cluster.submit(p, job().account("physics").uid(1001).tasks(1).build());
-        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
-        int otherAccount = cluster.submit(p, job().account("chem").tasks(8).build());
+        anAccountsJobsCountASharedNodeOnce(cluster, policy("", "node=1", ""), JobReason.ASSOC_GRP_NODE_LIMIT);
+    }
+
+    /**
+     * Under {@code p}, a node= cap of 1 on physics: its jobs packed on one node start whoever
+     * runs them, one that needs a node of its own waits with {@code reason}, and chem's is not held.
+     */
+    static void anAccountsJobsCountASharedNodeOnce(LimitedCluster cluster, AccountingPolicy p, JobReason reason) {
+        int first = cluster.submit(p, oneNodeJob().account("physics").tasks(1).build());
+        int otherUser = cluster.submit(
+                p, oneNodeJob().account("physics").uid(1001).tasks(1).build());
+        int whole = cluster.submit(p, oneNodeJob().account("physics").tasks(8).build());
+        int otherAccount =
+                cluster.submit(p, oneNodeJob().account("chem").tasks(8).build());
         SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
-        assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.ASSOC_GRP_NODE_LIMIT);
+        assertThat(plan.pendingReasons()).containsEntry(whole, reason);
     }
 
     @Test
     void aUserAssociationsJobsSharingANodeCountItOnce() {
         AccountingPolicy p = policy("", "", "node=1");
-        int first = cluster.submit(p, job().account("physics").tasks(1).build());
-        int beside = cluster.submit(p, job().account("physics").tasks(1).build());
-        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
+        int first = cluster.submit(p, oneNodeJob().account("physics").tasks(1).build());
+        int beside = cluster.submit(p, oneNodeJob().account("physics").tasks(1).build());
+        int whole = cluster.submit(p, oneNodeJob().account("physics").tasks(8).build());
         // Another user of the account is not held by user1000's own cap.
-        int otherUser =
-                cluster.submit(p, job().account("physics").uid(1001).tasks(8).build());
+        int otherUser = cluster.submit(
+                p, oneNodeJob().account("physics").uid(1001).tasks(8).build());
         SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, beside, otherUser);
         assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.ASSOC_GRP_NODE_LIMIT);
@@ -107,31 +111,31 @@ class TestGrpNodeCaps {
     @Test
     void beforePlacementAJobMayYetShareTheNodesHeldAndAfterItCountsOnlyNewOnes() {
         AccountingPolicy p = policy("node=1", "", "");
-        Job running = Job.submitted(1, job().account("physics").build(), "p", 10, 1000);
-        Job oneNode = Job.submitted(2, job().account("chem").build(), "p", 10, 1000);
-        Job twoNodes = Job.submitted(3, job().account("physics").nodes(2).build(), "p", 10, 1000);
+        Job running = pending(1, oneNodeJob().account("physics").build());
+        Job oneNode = pending(2, oneNodeJob().account("chem").build());
+        Job twoNodes = pending(3, oneNodeJob().account("physics").nodes(2).build());
         LimitUsage usage = LimitUsage.of(p, List.of());
         usage.started(running, JobTres.of(running.request()), List.of("n1"));
-        assertThat(usage.qosTres("normal").get("node")).isEqualTo(1);
+        assertThat(usage.qos("normal").tres().get("node")).isEqualTo(1);
         assertThat(LimitGate.reason(LIMITS, p, usage, oneNode)).isNull();
         assertThat(LimitGate.reason(LIMITS, p, usage, twoNodes)).isEqualTo(JobReason.QOS_GRP_NODE_LIMIT);
         assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n1"))).isNull();
         assertThat(LimitGate.placed(LIMITS, p, usage, oneNode, List.of("n2"))).isEqualTo(JobReason.QOS_GRP_NODE_LIMIT);
         usage.started(oneNode, JobTres.of(oneNode.request()), List.of("n1"));
-        assertThat(usage.qosTres("normal").get("node")).isEqualTo(1);
-        assertThat(usage.qosTres("normal").get("cpu")).isEqualTo(2);
+        assertThat(usage.qos("normal").tres().get("node")).isEqualTo(1);
+        assertThat(usage.qos("normal").tres().get("cpu")).isEqualTo(2);
     }
 
     @Test
     void anAccountAboveCountsTheNodesOfEveryAccountBelowOnce() {
         AccountingPolicy p = policy("", "", "");
-        Job physics = Job.submitted(1, job().account("physics").build(), "p", 10, 1000);
-        Job chem = Job.submitted(2, job().account("chem").build(), "p", 10, 1000);
+        Job physics = pending(1, oneNodeJob().account("physics").build());
+        Job chem = pending(2, oneNodeJob().account("chem").build());
         LimitUsage usage = LimitUsage.of(p, List.of());
         usage.started(physics, JobTres.of(physics.request()), List.of("n1"));
         usage.started(chem, JobTres.of(chem.request()), List.of("n1"));
-        assertThat(usage.accountTres("root").get("node")).isEqualTo(1);
-        assertThat(usage.accountNodes("root")).containsExactly("n1");
-        assertThat(usage.userTres("physics", "user1000").get("node")).isEqualTo(1);
+        assertThat(usage.account("root").tres().get("node")).isEqualTo(1);
+        assertThat(usage.account("root").nodes()).containsExactly("n1");
+        assertThat(usage.association("physics", "user1000").tres().get("node")).isEqualTo(1);
     }
 }

@@ -1,10 +1,11 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitedCluster.LIMITS;
+import static dev.sluice.ctld.limits.LimitedCluster.job;
+import static dev.sluice.ctld.limits.LimitedCluster.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.common.tres.Tres;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
@@ -19,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * Two nodes of 8 CPUs, 16000 MB and 2 GPUs each.
  */
 class TestQosAccountLimits {
-    private static final long NOW = 1_700_000_000L;
-    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
-
     private LimitedCluster cluster;
 
     @BeforeEach
@@ -57,10 +55,6 @@ class TestQosAccountLimits {
     }
 
     /** A job that leaves room on its node for others (memory is consumable here). */
-    private static Builders.JobBuilder job() {
-        return Builders.aJob().timeLimit(10).memPerNode(100);
-    }
-
     @Test
     void theJobThatWouldTakeItsAccountPastTheCapWaitsWhileOthersStart() {
         AccountingPolicy p = policy("cpu=4");
@@ -75,17 +69,31 @@ class TestQosAccountLimits {
 
     @Test
     void everyTresHasItsOwnReason() {
-        AccountingPolicy p = policy("mem=1000,node=1,gres/gpu=1");
-        int mem = cluster.submit(p, job().account("physics").memPerNode(2000).build());
-        int nodes = cluster.submit(p, job().account("physics").nodes(2).build());
-        int gpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
+        everyTresHasItsOwnReason(
+                cluster,
+                policy("mem=1000,node=1,gres/gpu=1"),
+                JobReason.MAX_MEMORY_PER_ACCOUNT,
+                JobReason.MAX_NODE_PER_ACCOUNT,
+                JobReason.MAX_GRES_PER_ACCOUNT);
+        assertThat(JobReason.MAX_CPU_PER_ACCOUNT.slurmName()).isEqualTo("MaxCpuPerAccount");
+    }
+
+    /**
+     * Under {@code p}, capped at 1000 MB, one node and one GPU: a job over each cap waits with
+     * that cap's reason.
+     */
+    static void everyTresHasItsOwnReason(
+            LimitedCluster cluster, AccountingPolicy p, JobReason mem, JobReason node, JobReason gres) {
+        int overMem =
+                cluster.submit(p, job().account("physics").memPerNode(2000).build());
+        int overNodes = cluster.submit(p, job().account("physics").nodes(2).build());
+        int overGpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
         SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).isEmpty();
         assertThat(plan.pendingReasons())
-                .containsEntry(mem, JobReason.MAX_MEMORY_PER_ACCOUNT)
-                .containsEntry(nodes, JobReason.MAX_NODE_PER_ACCOUNT)
-                .containsEntry(gpus, JobReason.MAX_GRES_PER_ACCOUNT);
-        assertThat(JobReason.MAX_CPU_PER_ACCOUNT.slurmName()).isEqualTo("MaxCpuPerAccount");
+                .containsEntry(overMem, mem)
+                .containsEntry(overNodes, node)
+                .containsEntry(overGpus, gres);
     }
 
     @Test
@@ -103,24 +111,21 @@ class TestQosAccountLimits {
                         .toList(),
                 capped.defaultAccounts(),
                 Map.of("normal", capped.qos().get("normal"), "other", other));
-        Job big =
-                Job.submitted(1, job().account("physics").qos("other").tasks(6).build(), "p", 10, 1000);
-        LimitUsage usage = LimitUsage.of(p, List.of());
-        usage.started(big, JobTres.of(big.request()));
-        Job small =
-                Job.submitted(2, job().account("physics").qos("normal").tasks(2).build(), "p", 10, 1000);
-        assertThat(LimitGate.reason(LIMITS, p, usage, small)).isNull();
-        usage.started(small, Tres.empty().with("cpu", 2));
-        Job more =
-                Job.submitted(3, job().account("physics").qos("normal").tasks(1).build(), "p", 10, 1000);
-        assertThat(LimitGate.reason(LIMITS, p, usage, more)).isEqualTo(JobReason.MAX_CPU_PER_ACCOUNT);
+        int big =
+                cluster.submit(p, job().account("physics").qos("other").tasks(6).build());
+        int small = cluster.submit(
+                p, job().account("physics").qos("normal").tasks(2).build());
+        int more = cluster.submit(
+                p, job().account("physics").qos("normal").tasks(1).build());
+        SchedulePlan plan = cluster.pass(p);
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(big, small);
+        assertThat(plan.pendingReasons()).containsEntry(more, JobReason.MAX_CPU_PER_ACCOUNT);
     }
 
     @Test
     void withoutLimitsEnforcedTheCapIsNotChecked() {
         AccountingPolicy p = policy("cpu=1");
-        Job job =
-                Job.submitted(1, job().account("physics").qos("normal").tasks(4).build(), "p", 10, 1000);
+        Job job = pending(1, job().account("physics").qos("normal").tasks(4).build());
         Enforcement assocOnly = Enforcement.parse(List.of("associations"));
         assertThat(LimitGate.reason(assocOnly, p, LimitUsage.of(p, List.of()), job))
                 .isNull();

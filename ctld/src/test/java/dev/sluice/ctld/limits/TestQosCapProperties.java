@@ -1,10 +1,11 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitProperties.TRES;
+import static dev.sluice.ctld.limits.LimitedCluster.LIMITS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.tres.Tres;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.state.Job;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,10 +28,8 @@ import net.jqwik.api.Provide;
  * hold), and names the TRES with Slurm's per-user or per-account reason.
  */
 class TestQosCapProperties {
-    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
     private static final List<String> ACCOUNTS = List.of("physics", "chem", "bio");
     private static final List<Integer> USERS = List.of(1000, 1001, 1002);
-    private static final String[] TRES = {"cpu", "mem", "node", "gres/gpu"};
 
     /** A job of {@code nodes} nodes placed on n{firstNode}, n{firstNode + 1} ... */
     record Demand(int user, int account, int tasks, int nodes, long mem, int gpus, int firstNode) {}
@@ -51,13 +50,8 @@ class TestQosCapProperties {
     }
 
     @Provide
-    Arbitrary<String> caps() {
-        return Combinators.combine(
-                        Arbitraries.longs().between(-1, 12),
-                        Arbitraries.longs().between(-1, 8).map(n -> n < 0 ? -1 : n * 1000),
-                        Arbitraries.longs().between(-1, 3),
-                        Arbitraries.longs().between(-1, 4))
-                .as((cpu, mem, node, gpu) -> "cpu=" + cpu + ",mem=" + mem + ",node=" + node + ",gres/gpu=" + gpu);
+    Arbitrary<TresLimits> caps() {
+        return LimitProperties.caps();
     }
 
     /** Whose running jobs a cap adds up, and the reasons a job held back by it waits with. */
@@ -81,18 +75,17 @@ class TestQosCapProperties {
     }
 
     @Property(tries = 300)
-    void noUserEverRunsMoreThanItsLimit(@ForAll("demands") List<Demand> jobs, @ForAll("caps") String text) {
-        check(Scope.USER, jobs, text);
+    void noUserEverRunsMoreThanItsLimit(@ForAll("demands") List<Demand> jobs, @ForAll("caps") TresLimits caps) {
+        check(Scope.USER, jobs, caps);
     }
 
     @Property(tries = 300)
-    void noAccountEverRunsMoreThanItsLimit(@ForAll("demands") List<Demand> jobs, @ForAll("caps") String text) {
-        check(Scope.ACCOUNT, jobs, text);
+    void noAccountEverRunsMoreThanItsLimit(@ForAll("demands") List<Demand> jobs, @ForAll("caps") TresLimits caps) {
+        check(Scope.ACCOUNT, jobs, caps);
     }
 
-    private static void check(Scope scope, List<Demand> jobs, String text) {
-        TresLimits caps = TresLimits.parse(text);
-        List<Association> assocs = new java.util.ArrayList<>();
+    private static void check(Scope scope, List<Demand> jobs, TresLimits caps) {
+        List<Association> assocs = new ArrayList<>();
         assocs.add(Association.builder("root").qos(List.of("normal")).build());
         for (String a : ACCOUNTS) {
             assocs.add(Association.builder(a).parent("root").build());
@@ -100,15 +93,11 @@ class TestQosCapProperties {
                 assocs.add(Association.builder(a).user("user" + uid).parent(a).build());
             }
         }
-        AccountingPolicy policy = new AccountingPolicy(
-                1,
+        AccountingPolicy policy = LimitProperties.policy(
                 assocs,
-                Map.of(),
-                Map.of(
-                        "normal",
-                        scope == Scope.USER
-                                ? Qos.builder("normal").maxTresPerUser(caps).build()
-                                : Qos.builder("normal").maxTresPerAccount(caps).build()));
+                scope == Scope.USER
+                        ? Qos.builder("normal").maxTresPerUser(caps).build()
+                        : Qos.builder("normal").maxTresPerAccount(caps).build());
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Map<String, Tres> held = new HashMap<>();
         // A node counts once against the caps however many of the owner's jobs share it.
@@ -117,18 +106,7 @@ class TestQosCapProperties {
         for (Demand d : jobs) {
             String account = ACCOUNTS.get(d.account());
             String owner = scope == Scope.USER ? "user" + USERS.get(d.user()) : account;
-            Builders.JobBuilder b = Builders.aJob()
-                    .uid(USERS.get(d.user()))
-                    .account(account)
-                    .qos("normal")
-                    .timeLimit(10)
-                    .tasks(d.tasks())
-                    .nodes(d.nodes())
-                    .memPerNode(d.mem());
-            if (d.gpus() > 0) {
-                b.gres("gpu:" + d.gpus());
-            }
-            Job job = Job.submitted(id++, b.build(), "p", 10, 1000);
+            Job job = LimitProperties.job(id++, USERS.get(d.user()), account, d.tasks(), d.nodes(), d.mem(), d.gpus());
             Tres wanted = JobTres.of(job.request());
             Set<String> ownNodes = nodesHeld.computeIfAbsent(owner, k -> new TreeSet<>());
             Tres own = held.getOrDefault(owner, Tres.empty()).with("node", ownNodes.size());
@@ -138,10 +116,7 @@ class TestQosCapProperties {
             assertThat(reason != null)
                     .as("held back exactly when its own " + scope + " would pass a cap")
                     .isEqualTo(caps.exceeded(own, beyond) != null);
-            List<String> placed = new ArrayList<>();
-            for (int i = 0; i < d.nodes(); i++) {
-                placed.add("n" + (d.firstNode() + i));
-            }
+            List<String> placed = LimitProperties.placed(d.firstNode(), d.nodes());
             Set<String> after = new TreeSet<>(ownNodes);
             after.addAll(placed);
             if (reason == null) {

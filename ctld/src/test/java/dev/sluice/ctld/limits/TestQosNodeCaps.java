@@ -1,9 +1,11 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitedCluster.LIMITS;
+import static dev.sluice.ctld.limits.LimitedCluster.oneNodeJob;
+import static dev.sluice.ctld.limits.LimitedCluster.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
@@ -17,9 +19,6 @@ import org.junit.jupiter.api.Test;
  * QOSMaxNodePerUserLimit (MaxNodePerAccount). Two nodes of 8 CPUs.
  */
 class TestQosNodeCaps {
-    private static final long NOW = 1_700_000_000L;
-    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
-
     private LimitedCluster cluster;
 
     @BeforeEach
@@ -27,17 +26,13 @@ class TestQosNodeCaps {
         cluster = LimitedCluster.cpusOnly();
     }
 
-    private static Builders.JobBuilder job() {
-        return Builders.aJob().timeLimit(10).memPerNode(100).nodes(1);
-    }
-
     @Test
     void aUsersJobsSharingANodeCountItOnceAndOneNeedingAnotherNodeWaits() {
         AccountingPolicy p = TestQosUserLimits.policy("node=1");
-        int first = cluster.submit(p, job().account("physics").tasks(1).build());
+        int first = cluster.submit(p, oneNodeJob().account("physics").tasks(1).build());
         // Another account of the same user, packed beside the first: still one node.
-        int beside = cluster.submit(p, job().account("chem").tasks(1).build());
-        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
+        int beside = cluster.submit(p, oneNodeJob().account("chem").tasks(1).build());
+        int whole = cluster.submit(p, oneNodeJob().account("physics").tasks(8).build());
         SchedulePlan plan = cluster.pass(p);
         assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, beside);
         assertThat(plan.starts())
@@ -47,24 +42,16 @@ class TestQosNodeCaps {
 
     @Test
     void anAccountsJobsSharingANodeCountItOnceWhoeverRunsThem() {
-        AccountingPolicy p = TestQosAccountLimits.policy("node=1");
-        int first = cluster.submit(p, job().account("physics").tasks(1).build());
-        int otherUser =
-                cluster.submit(p, job().account("physics").uid(1001).tasks(1).build());
-        int whole = cluster.submit(p, job().account("physics").tasks(8).build());
-        int otherAccount = cluster.submit(p, job().account("chem").tasks(8).build());
-        SchedulePlan plan = cluster.pass(p);
-        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(first, otherUser, otherAccount);
-        assertThat(plan.pendingReasons()).containsEntry(whole, JobReason.MAX_NODE_PER_ACCOUNT);
+        TestGrpNodeCaps.anAccountsJobsCountASharedNodeOnce(
+                cluster, TestQosAccountLimits.policy("node=1"), JobReason.MAX_NODE_PER_ACCOUNT);
     }
 
     @Test
     void beforePlacementAJobMayYetShareTheNodesItsUserHolds() {
         AccountingPolicy p = TestQosUserLimits.policy("node=1");
-        Job running = Job.submitted(1, job().account("physics").qos("normal").build(), "p", 10, 1000);
-        Job oneNode = Job.submitted(2, job().account("physics").qos("normal").build(), "p", 10, 1000);
-        Job twoNodes =
-                Job.submitted(3, job().account("physics").qos("normal").nodes(2).build(), "p", 10, 1000);
+        Job running = pending(1, oneNodeJob().account("physics").build());
+        Job oneNode = pending(2, oneNodeJob().account("physics").build());
+        Job twoNodes = pending(3, oneNodeJob().account("physics").nodes(2).build());
         LimitUsage usage = LimitUsage.of(p, List.of());
         usage.started(running, JobTres.of(running.request()), List.of("n1"));
         assertThat(LimitGate.reason(LIMITS, p, usage, oneNode)).isNull();

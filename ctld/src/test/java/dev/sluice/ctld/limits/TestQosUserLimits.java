@@ -1,9 +1,11 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitedCluster.LIMITS;
+import static dev.sluice.ctld.limits.LimitedCluster.job;
+import static dev.sluice.ctld.limits.LimitedCluster.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
@@ -18,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * QOSMaxGRESPerUser; compat 197). Two nodes of 8 CPUs, 16000 MB and 2 GPUs each.
  */
 class TestQosUserLimits {
-    private static final long NOW = 1_700_000_000L;
-    private static final Enforcement LIMITS = Enforcement.parse(List.of("limits"));
-
     private LimitedCluster cluster;
 
     @BeforeEach
@@ -34,11 +33,6 @@ class TestQosUserLimits {
         Qos normal =
                 Qos.builder("normal").maxTresPerUser(TresLimits.parse(perUser)).build();
         return new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", normal));
-    }
-
-    /** A job that leaves room on its node for others (memory is consumable here). */
-    private static Builders.JobBuilder job() {
-        return Builders.aJob().timeLimit(10).memPerNode(100);
     }
 
     @Test
@@ -58,30 +52,27 @@ class TestQosUserLimits {
 
     @Test
     void everyTresHasItsOwnReason() {
-        AccountingPolicy p = policy("mem=1000,node=1,gres/gpu=1");
-        int mem = cluster.submit(p, job().account("physics").memPerNode(2000).build());
-        int nodes = cluster.submit(p, job().account("physics").nodes(2).build());
-        int gpus = cluster.submit(p, job().account("physics").gres("gpu:2").build());
-        SchedulePlan plan = cluster.pass(p);
-        assertThat(plan.starts()).isEmpty();
-        assertThat(plan.pendingReasons())
-                .containsEntry(mem, JobReason.QOS_MAX_MEMORY_PER_USER)
-                .containsEntry(nodes, JobReason.QOS_MAX_NODE_PER_USER_LIMIT)
-                .containsEntry(gpus, JobReason.QOS_MAX_GRES_PER_USER);
+        TestQosAccountLimits.everyTresHasItsOwnReason(
+                cluster,
+                policy("mem=1000,node=1,gres/gpu=1"),
+                JobReason.QOS_MAX_MEMORY_PER_USER,
+                JobReason.QOS_MAX_NODE_PER_USER_LIMIT,
+                JobReason.QOS_MAX_GRES_PER_USER);
     }
 
     @Test
     void theWaitingJobStartsOnceTheUsersEarlierJobHasGone() {
         AccountingPolicy p = policy("cpu=4");
-        Job first =
-                Job.submitted(1, job().account("physics").qos("normal").tasks(3).build(), "p", 10, 1000);
-        Job second =
-                Job.submitted(2, job().account("chem").qos("normal").tasks(2).build(), "p", 10, 1000);
-        LimitUsage running = LimitUsage.of(p, List.of());
-        running.started(first, JobTres.of(first.request()));
-        assertThat(LimitGate.reason(LIMITS, p, running, second)).isEqualTo(JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
-        assertThat(LimitGate.reason(LIMITS, p, LimitUsage.of(p, List.of()), second))
-                .isNull();
+        int first = cluster.submit(p, job().account("physics").tasks(3).build());
+        int second = cluster.submit(p, job().account("chem").tasks(2).build());
+        SchedulePlan plan = cluster.pass(p);
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
+        cluster.start(plan);
+        assertThat(cluster.pass(p).pendingReasons()).containsEntry(second, JobReason.QOS_MAX_CPU_PER_USER_LIMIT);
+        cluster.end(first);
+        assertThat(cluster.pass(p).starts())
+                .extracting(SchedulePlan.Start::jobId)
+                .containsExactly(second);
     }
 
     @Test
@@ -90,8 +81,7 @@ class TestQosUserLimits {
         Qos both = base.qos().get("normal").with(b -> b.maxTresPerAccount(TresLimits.parse("cpu=1")));
         AccountingPolicy p =
                 new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", both));
-        Job job =
-                Job.submitted(1, job().account("physics").qos("normal").tasks(2).build(), "p", 10, 1000);
+        Job job = pending(1, job().account("physics").qos("normal").tasks(2).build());
         assertThat(LimitGate.reason(LIMITS, p, LimitUsage.of(p, List.of()), job))
                 .isEqualTo(JobReason.MAX_CPU_PER_ACCOUNT);
         assertThat(LimitGate.reason(LIMITS, base, LimitUsage.of(base, List.of()), job))

@@ -1,14 +1,13 @@
 package dev.sluice.ctld.limits;
 
+import static dev.sluice.ctld.limits.LimitProperties.TRES;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.tres.Tres;
-import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.state.Job;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import net.jqwik.api.Arbitraries;
@@ -24,9 +23,7 @@ import net.jqwik.api.Provide;
  * when admitting it would, a node counting once however many of the jobs share it (compat 168).
  */
 class TestTresLimitProperties {
-    private static final long NO = Limits.NONE;
     private static final Enforcement ALL = Enforcement.parse(List.of("associations", "limits"));
-    private static final String[] TRES = {"cpu", "mem", "node", "gres/gpu"};
 
     /** A job of {@code nodes} nodes placed on n{firstNode}, n{firstNode + 1} ... */
     record Demand(int tasks, int nodes, long mem, int gpus, int firstNode) {}
@@ -45,30 +42,14 @@ class TestTresLimitProperties {
     }
 
     @Provide
-    Arbitrary<Map<String, Long>> caps() {
-        return Combinators.combine(
-                        Arbitraries.longs().between(-1, 12),
-                        Arbitraries.longs().between(-1, 8).map(n -> n < 0 ? -1 : n * 1000),
-                        Arbitraries.longs().between(-1, 3),
-                        Arbitraries.longs().between(-1, 4))
-                .as((cpu, mem, node, gpu) -> Map.of("cpu", cpu, "mem", mem, "node", node, "gres/gpu", gpu));
-    }
-
-    private static TresLimits limits(Map<String, Long> caps) {
-        StringBuilder s = new StringBuilder();
-        caps.forEach((k, v) -> s.append(k).append('=').append(v).append(','));
-        return TresLimits.parse(s.toString());
+    Arbitrary<TresLimits> caps() {
+        return LimitProperties.caps();
     }
 
     @Property(tries = 300)
     void admittedJobsNeverExceedAndRefusedOnesWouldHave(
-            @ForAll("demands") List<Demand> jobs,
-            @ForAll("caps") Map<String, Long> accountCaps,
-            @ForAll("caps") Map<String, Long> userCaps) {
-        TresLimits account = limits(accountCaps);
-        TresLimits user = limits(userCaps);
-        AccountingPolicy policy = new AccountingPolicy(
-                1,
+            @ForAll("demands") List<Demand> jobs, @ForAll("caps") TresLimits account, @ForAll("caps") TresLimits user) {
+        AccountingPolicy policy = LimitProperties.policy(
                 List.of(
                         Association.builder("root").qos(List.of("normal")).build(),
                         Association.builder("physics")
@@ -80,25 +61,14 @@ class TestTresLimitProperties {
                                 .parent("physics")
                                 .limits(Limits.builder().grpTres(user).build())
                                 .build()),
-                Map.of(),
-                Map.of("normal", Qos.builder("normal").build()));
+                Qos.builder("normal").build());
         LimitUsage usage = LimitUsage.of(policy, List.of());
         Tres held = Tres.empty();
         Set<String> nodesHeld = new TreeSet<>();
         List<String> reasons = new ArrayList<>();
         int id = 1;
         for (Demand d : jobs) {
-            Builders.JobBuilder b = Builders.aJob()
-                    .account("physics")
-                    .qos("normal")
-                    .timeLimit(10)
-                    .tasks(d.tasks())
-                    .nodes(d.nodes())
-                    .memPerNode(d.mem());
-            if (d.gpus() > 0) {
-                b.gres("gpu:" + d.gpus());
-            }
-            Job job = Job.submitted(id++, b.build(), "p", 10, 1000);
+            Job job = LimitProperties.job(id++, 1000, "physics", d.tasks(), d.nodes(), d.mem(), d.gpus());
             Tres wanted = JobTres.of(job.request());
             JobReason reason = LimitGate.reason(ALL, policy, usage, job);
             Tres own = held.with("node", nodesHeld.size());
@@ -109,10 +79,7 @@ class TestTresLimitProperties {
                     .as("held back exactly when a cap would be passed")
                     .isEqualTo(wouldExceed);
             if (reason == null) {
-                List<String> placed = new ArrayList<>();
-                for (int i = 0; i < d.nodes(); i++) {
-                    placed.add("n" + (d.firstNode() + i));
-                }
+                List<String> placed = LimitProperties.placed(d.firstNode(), d.nodes());
                 Set<String> after = new TreeSet<>(nodesHeld);
                 after.addAll(placed);
                 reason = LimitGate.placed(ALL, policy, usage, job, placed);
@@ -134,10 +101,10 @@ class TestTresLimitProperties {
             }
             Tres now = held.with("node", nodesHeld.size());
             for (String t : TRES) {
-                assertThat(usage.accountTres("physics").get(t))
+                assertThat(usage.account("physics").tres().get(t))
                         .as("the account's " + t)
                         .isEqualTo(now.get(t));
-                assertThat(usage.userTres("physics", "user1000").get(t))
+                assertThat(usage.association("physics", "user1000").tres().get(t))
                         .as("the user's " + t)
                         .isEqualTo(now.get(t));
                 for (TresLimits caps : List.of(account, user)) {

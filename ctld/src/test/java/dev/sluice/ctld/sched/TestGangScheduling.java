@@ -98,6 +98,29 @@ class TestGangScheduling {
         return applied.effects();
     }
 
+    /**
+     * A pass under preempt/qos with PreemptMode=SUSPEND,GANG, where QOS hipri preempts QOS
+     * normal (compat 166, 212, 213).
+     */
+    private List<Effect> qosPass() {
+        AccountingPolicy accounting = new AccountingPolicy(
+                1,
+                List.of(),
+                Map.of(),
+                Map.of(
+                        "normal", Qos.builder("normal").build(),
+                        "hipri",
+                                Qos.builder("hipri").preempts(List.of("normal")).build()));
+        return pass(
+                new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE),
+                accounting);
+    }
+
+    /** Job {@code id} is cancelled now. */
+    private void cancel(int id) {
+        cluster.replay(StateRecord.JobEnded.unrequested(id, JobState.CANCELLED, 0, JobReason.NONE, now));
+    }
+
     private JobState st(int id) {
         return state.job(id).state();
     }
@@ -134,7 +157,7 @@ class TestGangScheduling {
         // The one left runs alone, at once, whichever it is.
         int suspended = st(first) == JobState.SUSPENDED ? first : second;
         int running = suspended == first ? second : first;
-        cluster.replay(StateRecord.JobEnded.unrequested(running, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cancel(running);
         now += 1;
         pass();
         assertThat(st(suspended)).isEqualTo(JobState.RUNNING);
@@ -145,7 +168,7 @@ class TestGangScheduling {
         assertThat(ended.suspendedSeconds()).isPositive();
         assertThat(ended.suspendedSeconds() + ended.runSeconds(now)).isEqualTo(ended.endTime() - ended.startTime());
         now += 3;
-        cluster.replay(StateRecord.JobEnded.unrequested(suspended, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cancel(suspended);
         Job last = state.job(suspended);
         // Two turns of waiting, and the second until the pass after its partner's end.
         assertThat(last.suspendedSeconds()).isEqualTo(2 * SLICE + 1);
@@ -164,7 +187,7 @@ class TestGangScheduling {
         assertThat(st(third)).isEqualTo(JobState.PENDING);
         assertThat(lastPlan.pendingReasons()).containsEntry(third, JobReason.RESOURCES);
 
-        cluster.replay(StateRecord.JobEnded.unrequested(first, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cancel(first);
         now += 1;
         pass();
         assertThat(st(third)).isNotEqualTo(JobState.PENDING);
@@ -200,20 +223,10 @@ class TestGangScheduling {
         // tier, both OverSubscribe=FORCE:1. The gang scheduler suspends for a job of the same
         // partition or a higher tier only: both run on, the cores counted once.
         cluster(1, "FORCE:1", List.of("low", "high"));
-        AccountingPolicy accounting = new AccountingPolicy(
-                1,
-                List.of(),
-                Map.of(),
-                Map.of(
-                        "normal", Qos.builder("normal").build(),
-                        "hipri",
-                                Qos.builder("hipri").preempts(List.of("normal")).build()));
-        PreemptPolicy qos =
-                new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE);
         int victim = submit("low", aJob().qos("normal").tasks(4).build());
-        pass(qos, accounting);
+        qosPass();
         int preemptor = submit("high", aJob().qos("hipri").tasks(1).build());
-        List<Effect> effects = pass(qos, accounting);
+        List<Effect> effects = qosPass();
         assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
         assertThat(effects).noneMatch(e -> e instanceof Effect.Suspend);
@@ -221,15 +234,15 @@ class TestGangScheduling {
         assertThat(cluster.node("n1").shownAllocCpus()).isEqualTo(4);
 
         now += 3 * SLICE;
-        pass(qos, accounting);
+        qosPass();
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
         assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
 
         // The preemptor's end frees none of the cores its victim still runs on.
-        cluster.replay(StateRecord.JobEnded.unrequested(preemptor, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cancel(preemptor);
         assertThat(cluster.node("n1").allocCpus()).isEqualTo(4);
         int other = submit("low", aJob().qos("normal").tasks(1).build());
-        pass(qos, accounting);
+        qosPass();
         assertThat(st(other)).isEqualTo(JobState.PENDING);
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
     }
@@ -240,21 +253,11 @@ class TestGangScheduling {
         // OverSubscribe=FORCE:1. The preemptor gets its victim's cores but starts suspended; the
         // gang scheduler then gives them turns, as to any two jobs of a partition on one core.
         cluster(1, "FORCE:1", List.of("one"));
-        AccountingPolicy accounting = new AccountingPolicy(
-                1,
-                List.of(),
-                Map.of(),
-                Map.of(
-                        "normal", Qos.builder("normal").build(),
-                        "hipri",
-                                Qos.builder("hipri").preempts(List.of("normal")).build()));
-        PreemptPolicy qos =
-                new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE);
         int victim = submit("one", aJob().qos("normal").tasks(4).build());
-        pass(qos, accounting);
+        qosPass();
         now += 1;
         int preemptor = submit("one", aJob().qos("hipri").tasks(4).build());
-        List<Effect> effects = pass(qos, accounting);
+        List<Effect> effects = qosPass();
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
         assertThat(st(preemptor)).isEqualTo(JobState.SUSPENDED);
         assertThat(effects).noneMatch(e -> e instanceof Effect.Suspend);
@@ -262,24 +265,24 @@ class TestGangScheduling {
 
         // A job of neither QOS's rank finds the cores taken.
         int third = submit("one", aJob().qos("normal").tasks(4).build());
-        pass(qos, accounting);
+        qosPass();
         assertThat(st(third)).isEqualTo(JobState.PENDING);
         assertThat(lastPlan.pendingReasons()).containsEntry(third, JobReason.RESOURCES);
 
         // The victim's slice (from its start) ends: the preemptor runs, the victim waits; then back.
         now += SLICE - 1;
-        pass(qos, accounting);
+        qosPass();
         assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
         assertThat(st(victim)).isEqualTo(JobState.SUSPENDED);
         now += SLICE;
-        pass(qos, accounting);
+        qosPass();
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
         assertThat(st(preemptor)).isEqualTo(JobState.SUSPENDED);
 
         // Once the preemptor ends, the victim runs alone and the third still waits for its cores.
-        cluster.replay(StateRecord.JobEnded.unrequested(preemptor, JobState.CANCELLED, 0, JobReason.NONE, now));
+        cancel(preemptor);
         now += 1;
-        pass(qos, accounting);
+        qosPass();
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
         assertThat(st(third)).isEqualTo(JobState.PENDING);
         // It waited from its start (a second into the victim's slice) to that slice's end, and

@@ -1,7 +1,7 @@
 package dev.sluice.ctld.select;
 
-import static dev.sluice.ctld.Builders.aNode;
-import static dev.sluice.ctld.Builders.aRequest;
+import static dev.sluice.ctld.PlacementBuilders.aNode;
+import static dev.sluice.ctld.PlacementBuilders.aRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;

@@ -1,6 +1,6 @@
 package dev.sluice.ctld.select;
 
-import static dev.sluice.ctld.Builders.aNode;
+import static dev.sluice.ctld.PlacementBuilders.aNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

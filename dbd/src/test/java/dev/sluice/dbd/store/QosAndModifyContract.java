@@ -3,8 +3,6 @@ package dev.sluice.dbd.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.protocol.v1.AddAccountsRequest;
-import dev.sluice.protocol.v1.AddClusterRequest;
 import dev.sluice.protocol.v1.AddQosRequest;
 import dev.sluice.protocol.v1.AddUsersRequest;
 import dev.sluice.protocol.v1.AssocEntity;
@@ -17,16 +15,13 @@ import dev.sluice.protocol.v1.ModifyQosRequest;
 import dev.sluice.protocol.v1.PolicyRequest;
 import dev.sluice.protocol.v1.PolicySnapshot;
 import dev.sluice.protocol.v1.QosEntry;
-import java.time.Instant;
-import java.time.InstantSource;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** QOS, sacctmgr modify and the controllers' policy snapshot, on each database. */
 abstract class QosAndModifyContract {
-    private Database db;
+    private StoreFixture fixture;
     private AssociationStore assocs;
     private AssociationEdits edits;
     private QosStore qos;
@@ -40,24 +35,15 @@ abstract class QosAndModifyContract {
 
     @BeforeEach
     void open() throws Exception {
-        db = Database.open(jdbcUrl(), "", "", 2);
-        InstantSource clock = InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000));
-        assocs = new AssociationStore(db.dataSource(), clock);
-        edits = new AssociationEdits(db.dataSource());
-        qos = new QosStore(db.dataSource(), clock);
-        policy = new PolicyStore(db.dataSource());
-        String id = UUID.randomUUID().toString().substring(0, 8);
-        cluster = "c" + id;
-        acct = "phys" + id;
-        user = "u" + id;
-        q = "q" + id;
-        assocs.addClusters(
-                AddClusterRequest.newBuilder().addNames(cluster).setCommit(true).build());
-        assocs.addAccounts(AddAccountsRequest.newBuilder()
-                .addNames(acct)
-                .addClusters(cluster)
-                .setCommit(true)
-                .build());
+        fixture = StoreFixture.open(jdbcUrl(), "phys");
+        assocs = fixture.assocs;
+        edits = new AssociationEdits(fixture.db.dataSource());
+        qos = new QosStore(fixture.db.dataSource(), StoreFixture.CLOCK);
+        policy = new PolicyStore(fixture.db.dataSource());
+        cluster = fixture.cluster;
+        acct = fixture.acct;
+        user = fixture.user;
+        q = "q" + fixture.id;
         assocs.addUsers(AddUsersRequest.newBuilder()
                 .addNames(user)
                 .addAccounts(acct)
@@ -68,8 +54,9 @@ abstract class QosAndModifyContract {
 
     @AfterEach
     void close() {
-        if (db != null) {
-            db.close();
+        // Null when the database was not there and the test was skipped before opening it.
+        if (fixture != null) {
+            fixture.close();
         }
     }
 

@@ -2,8 +2,6 @@ package dev.sluice.dbd.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.AddAccountsRequest;
-import dev.sluice.protocol.v1.AddClusterRequest;
 import dev.sluice.protocol.v1.AddResult;
 import dev.sluice.protocol.v1.AddUsersRequest;
 import dev.sluice.protocol.v1.AssocEntity;
@@ -12,10 +10,7 @@ import dev.sluice.protocol.v1.DeleteAssocResult;
 import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ListWckeysRequest;
 import dev.sluice.protocol.v1.WckeyEntry;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * wckey); names carry a random suffix so runs can share a schema.
  */
 abstract class WckeyStoreContract {
-    private Database db;
+    private StoreFixture fixture;
     private AssociationStore store;
     private WckeyStore wckeys;
     private String cluster;
@@ -37,27 +32,20 @@ abstract class WckeyStoreContract {
 
     @BeforeEach
     void open() throws Exception {
-        db = Database.open(jdbcUrl(), "", "", 2);
-        store = new AssociationStore(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000)));
-        wckeys = new WckeyStore(db.dataSource());
-        String id = UUID.randomUUID().toString().substring(0, 8);
-        cluster = "c" + id;
-        acct = "a" + id;
-        user = "u" + id;
-        w = "w" + id;
-        store.addClusters(
-                AddClusterRequest.newBuilder().addNames(cluster).setCommit(true).build());
-        store.addAccounts(AddAccountsRequest.newBuilder()
-                .addNames(acct)
-                .addClusters(cluster)
-                .setCommit(true)
-                .build());
+        fixture = StoreFixture.open(jdbcUrl(), "a");
+        store = fixture.assocs;
+        wckeys = new WckeyStore(fixture.db.dataSource());
+        cluster = fixture.cluster;
+        acct = fixture.acct;
+        user = fixture.user;
+        w = "w" + fixture.id;
     }
 
     @AfterEach
     void close() {
-        if (db != null) {
-            db.close();
+        // Null when the database was not there and the test was skipped before opening it.
+        if (fixture != null) {
+            fixture.close();
         }
     }
 

@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
 import dev.sluice.cli.testing.FakeDbd;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.AccountEntry;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.ListAssocResult;
 import dev.sluice.protocol.v1.UserEntry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,8 +34,8 @@ class TestSacctmgrCommandLine {
     @TempDir
     Path dir;
 
+    private SacctmgrAgainstFakeDbd fake;
     private FakeDbd dbd;
-    private Map<String, String> env;
 
     @BeforeEach
     void start() throws Exception {
@@ -72,21 +69,16 @@ class TestSacctmgrCommandLine {
                         .setRgt(3))
                 .addClusters("anchor")
                 .build();
-        dbd = FakeDbd.answering(r -> r.setListed(db));
-        env = TestingInvocations.accountingConf(
-                dir,
-                dbd.port(),
-                "NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN",
-                "PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP");
+        useDb(db);
     }
 
     @AfterEach
     void stop() throws Exception {
-        dbd.close();
+        fake.close();
     }
 
     private Output sacctmgr(String... args) {
-        return TestingInvocations.run(new SacctmgrCommand(), TestingInvocations.invocation(dir, env, "", args));
+        return fake.run(args);
     }
 
     @Test
@@ -195,14 +187,13 @@ class TestSacctmgrCommandLine {
         assertThat(dbd.requests().getLast().getListAssoc().getUsersList()).containsExactly("tree");
     }
 
-    /** Points sacctmgr at a database holding {@code db} instead. */
+    /** Points sacctmgr at a fake database holding {@code db} (instead of the one before). */
     private void useDb(ListAssocResult db) throws Exception {
-        dbd.close();
-        dbd = FakeDbd.answering(r -> r.setListed(db));
-        Files.writeString(
-                dir.resolve("slurm.conf"),
-                Files.readString(dir.resolve("slurm.conf"))
-                        .replaceAll("AccountingStoragePort=\\d+", "AccountingStoragePort=" + dbd.port()));
+        if (fake != null) {
+            fake.close();
+        }
+        fake = SacctmgrAgainstFakeDbd.answering(dir, r -> r.setListed(db));
+        dbd = fake.dbd;
     }
 
     @Test

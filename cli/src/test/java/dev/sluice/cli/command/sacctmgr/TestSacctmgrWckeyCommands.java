@@ -3,12 +3,10 @@ package dev.sluice.cli.command.sacctmgr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.testing.FakeDbd;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ListWckeysResult;
 import dev.sluice.protocol.v1.WckeyEntry;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,8 +17,8 @@ class TestSacctmgrWckeyCommands {
     @TempDir
     Path dir;
 
+    private SacctmgrAgainstFakeDbd fake;
     private FakeDbd dbd;
-    private Map<String, String> env;
 
     @BeforeEach
     void start() throws Exception {
@@ -36,21 +34,17 @@ class TestSacctmgrWckeyCommands {
                         .setCluster("anchor")
                         .setUser("sluiceuser2"))
                 .build();
-        dbd = FakeDbd.answering(r -> r.setListedWckeys(listed));
-        env = TestingInvocations.accountingConf(
-                dir,
-                dbd.port(),
-                "NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN",
-                "PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP");
+        fake = SacctmgrAgainstFakeDbd.answering(dir, r -> r.setListedWckeys(listed));
+        dbd = fake.dbd;
     }
 
     @AfterEach
     void stop() throws Exception {
-        dbd.close();
+        fake.close();
     }
 
     private Output sacctmgr(String... args) {
-        return TestingInvocations.run(new SacctmgrCommand(), TestingInvocations.invocation(dir, env, "", args));
+        return fake.run(args);
     }
 
     @Test
