@@ -119,6 +119,7 @@ public final class JobControl {
         SubmitChecks.features(state, request);
         SubmitChecks.licenses(licenses, request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
+        request = Admission.capNodes(limits, request, partition.name());
         Reservation reservation = SubmitChecks.reservation(state, request, now, limits.policy());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {

@@ -37,6 +37,42 @@ public final class Admission {
     }
 
     /**
+     * A job admitted under a per-job node limit (its QOS's MaxTRESPerJob=node=, its
+     * association's MaxTRES=node=, the lower of the two) gets that as its most nodes when it
+     * could otherwise have more, as slurmctld caps the request: {@code -n6} or
+     * {@code -N1-2 -n6} under node=1 on 4-CPU nodes then fits nowhere and is refused
+     * (compat 214, 217). A job asking for more nodes at least ({@code -N2}) is left as it is and
+     * waits for the limit instead (compat 169). Unchanged without limits enforced.
+     *
+     * @param request the job as {@link #resolve} admitted it (its account and QOS)
+     */
+    public static JobRequest capNodes(PolicyView view, JobRequest request, String partition) {
+        if (!view.enforcement().limits()) {
+            return request;
+        }
+        AccountingPolicy policy = view.policy();
+        long cap = Limits.NONE;
+        Qos qos = request.qos() == null ? null : policy.qos().get(request.qos());
+        if (qos != null) {
+            cap = qos.limits().maxTresPerJob().get("node");
+        }
+        String account = request.account() == null ? "" : request.account();
+        Optional<Association> assoc = account.isEmpty()
+                ? Optional.empty()
+                : policy.userAssociation(account, request.owner().userName(), partition);
+        if (assoc.isPresent()) {
+            long own = policy.effectiveLimits(assoc.get()).maxTresPerJob().get("node");
+            cap = cap == Limits.NONE || (own != Limits.NONE && own < cap) ? own : cap;
+        }
+        JobRequest.Size size = request.size();
+        long most = size.maxNodes() > 0 ? size.maxNodes() : size.minNodes() > 0 ? size.minNodes() : Long.MAX_VALUE;
+        if (cap == Limits.NONE || size.effectiveMinNodes() > cap || most <= cap) {
+            return request;
+        }
+        return request.withShape(size.minNodes(), (int) cap, size.numTasks(), request.partition());
+    }
+
+    /**
      * Without enforcement a job still runs under an association when accounting knows one, as
      * slurmctld fills it in from its association cache: the account it asked for (any case), or
      * else its user's default account ({@code -A nonexistent} runs as {@code Account=root}); and

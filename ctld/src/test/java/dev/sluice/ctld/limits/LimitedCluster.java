@@ -102,6 +102,11 @@ final class LimitedCluster {
         state.replay(++seq, record);
     }
 
+    /** The job as the controller holds it. */
+    dev.sluice.ctld.state.Job job(int id) {
+        return state.job(id);
+    }
+
     /** A scheduling pass at {@link #NOW}. */
     SchedulePlan pass(AccountingPolicy p) {
         return new Scheduler(

@@ -40,9 +40,11 @@ public final class AssociationEdits {
             }
             Map<String, Object> limits = limitColumns(r.getLimits(), r.getClearedList());
             if (!limits.isEmpty()) {
+                List<AssociationEntry> all = AssociationRows.read(c, ListAssocRequest.getDefaultInstance());
                 for (AssociationEntry a : selected(c, r, names)) {
-                    setLimits(c, a, limits);
+                    setLimits(c, a, merged(a.getLimits(), limits));
                     out.addAssociations(a);
+                    InheritedChanges.reached(all, a, limits, out::addAssociations);
                 }
             }
             return out.build();
@@ -185,6 +187,22 @@ public final class AssociationEdits {
             cols.put(col, null);
         }
         return cols;
+    }
+
+    /**
+     * The columns for one association: a TRES limit given changes only the TRES it names, and a
+     * TRES set to -1 is removed (compat 216: {@code GrpTRES=node=-1} leaves {@code cpu=4}), as
+     * for a QOS.
+     */
+    private static Map<String, Object> merged(AssociationLimits own, Map<String, Object> cols) {
+        Map<String, Object> out = new LinkedHashMap<>(cols);
+        if (cols.get("grp_tres") instanceof String given) {
+            out.put("grp_tres", TresLimitText.merge(own.hasGrpTres() ? own.getGrpTres() : null, given));
+        }
+        if (cols.get("max_tres") instanceof String given) {
+            out.put("max_tres", TresLimitText.merge(own.hasMaxTres() ? own.getMaxTres() : null, given));
+        }
+        return out;
     }
 
     private static void setLimits(Connection c, AssociationEntry a, Map<String, Object> cols) throws SQLException {

@@ -220,6 +220,60 @@ abstract class QosAndModifyContract {
         assertThat(userAssoc(s).getLimits().hasGrpTres()).isFalse();
     }
 
+    private AssociationEntry accountAssoc(PolicySnapshot s) {
+        return s.getAssociationsList().stream()
+                .filter(a -> a.getUser().isEmpty() && a.getAccount().equals(acct))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private void setAccountGrpTres(String tres) throws Exception {
+        edits.modify(ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(acct)
+                .setLimits(AssociationLimits.newBuilder().setGrpTres(tres))
+                .setCommit(true)
+                .build());
+    }
+
+    @Test
+    void aTresLimitChangesOnlyTheTresItNamesAndMinusOneRemovesOne() throws Exception {
+        // Recorded from slurmdbd 22.05 (compat 216).
+        setAccountGrpTres("node=2,cpu=4");
+        assertThat(accountAssoc(snapshot(0)).getLimits().getGrpTres()).isEqualTo("cpu=4,node=2");
+        setAccountGrpTres("node=-1");
+        assertThat(accountAssoc(snapshot(0)).getLimits().getGrpTres()).isEqualTo("cpu=4");
+        setAccountGrpTres("cpu=-1");
+        assertThat(accountAssoc(snapshot(0)).getLimits().hasGrpTres()).isFalse();
+    }
+
+    @Test
+    void anInheritedLimitSetOnAnAccountReportsTheUsersWithoutTheirOwn() throws Exception {
+        // Recorded from slurmdbd 22.05 (compat 215): MaxJobs reaches the user below, GrpJobs not.
+        ModifyAssocRequest.Builder maxJobs = ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(acct)
+                .setLimits(AssociationLimits.newBuilder().setMaxJobs(5))
+                .setCommit(false);
+        assertThat(edits.modify(maxJobs.build()).getAssociationsList())
+                .extracting(AssociationEntry::getUser)
+                .containsExactly("", user);
+        ModifyAssocRequest.Builder grpJobs =
+                maxJobs.clone().setLimits(AssociationLimits.newBuilder().setGrpJobs(5));
+        assertThat(edits.modify(grpJobs.build()).getAssociationsList())
+                .extracting(AssociationEntry::getUser)
+                .containsExactly("");
+        edits.modify(ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .setLimits(AssociationLimits.newBuilder().setMaxJobs(2))
+                .setCommit(true)
+                .build());
+        assertThat(edits.modify(maxJobs.build()).getAssociationsList())
+                .extracting(AssociationEntry::getUser)
+                .containsExactly("");
+    }
+
     @Test
     void theVersionMovesOnlyWithCommittedChanges() throws Exception {
         long v = snapshot(0).getVersion();

@@ -102,11 +102,19 @@ final class SacctmgrModify {
         return 0;
     }
 
-    /** slurmdbd's name for an association in a change report. */
+    /**
+     * slurmdbd's name for an association in a change report: an account's with its parent
+     * ({@code A = physics of science}, compat 215), a user's padded.
+     */
     static String describe(AssociationEntry a) {
-        String out = a.getUser().isEmpty()
-                ? String.format("C = %-10s A = %-20s", a.getCluster(), a.getAccount())
-                : String.format("C = %-10s A = %-20s U = %-9s", a.getCluster(), a.getAccount(), a.getUser());
+        String out;
+        if (!a.getUser().isEmpty()) {
+            out = String.format("C = %-10s A = %-20s U = %-9s", a.getCluster(), a.getAccount(), a.getUser());
+        } else if (!a.getParentAccount().isEmpty()) {
+            out = String.format("C = %-10s A = %s of %s", a.getCluster(), a.getAccount(), a.getParentAccount());
+        } else {
+            out = String.format("C = %-10s A = %-20s", a.getCluster(), a.getAccount());
+        }
         return a.getPartition().isEmpty() ? out : out + " P = " + a.getPartition();
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.cli.command.sacctmgr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,24 @@ class TestSacctmgrSpecs {
         assertThat(SacctmgrModify.whereAndSet(List.of("where", "name=bob", "SET", "MaxJobs=2", "DefaultAccount=x")))
                 .containsExactly(List.of("name=bob"), List.of("MaxJobs=2", "DefaultAccount=x"));
         assertThat(SacctmgrModify.whereAndSet(List.of("bob"))).containsExactly(List.of("bob"), List.of());
+    }
+
+    @Test
+    void changeReportNamesAnAccountAssociationWithItsParent() {
+        AssociationEntry account = AssociationEntry.newBuilder()
+                .setCluster("anchor")
+                .setAccount("a215c")
+                .setParentAccount("a215")
+                .build();
+        AssociationEntry user = account.toBuilder().setUser("sluiceuser1").build();
+        AssociationEntry root = AssociationEntry.newBuilder()
+                .setCluster("anchor")
+                .setAccount("root")
+                .build();
+        // Recorded from slurmdbd 22.05 (compat 215).
+        assertThat(SacctmgrModify.describe(account)).isEqualTo("C = anchor     A = a215c of a215");
+        assertThat(SacctmgrModify.describe(user)).isEqualTo("C = anchor     A = a215c                U = sluiceuser1");
+        assertThat(SacctmgrModify.describe(root)).isEqualTo("C = anchor     A = root                ");
     }
 
     @Test
