@@ -184,7 +184,9 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(preemptKills);
         Command<Void> steps = dev.sluice.ctld.control.StepCommands::sweep;
         periodic.add(steps);
-        Command<Void> rollover = dev.sluice.ctld.control.ReservationRollover::advance;
+        var rolloverClock = new dev.sluice.ctld.control.ReservationRollover.Periodic(
+                clock.instant().getEpochSecond());
+        Command<Void> rollover = rolloverClock::advance;
         periodic.add(rollover);
         AccountingPipeline accounting = null;
         if (acct.isPresent()) {
