@@ -184,8 +184,10 @@ public final class CtldServer implements AutoCloseable {
         periodic.add(preemptKills);
         Command<Void> steps = dev.sluice.ctld.control.StepCommands::sweep;
         periodic.add(steps);
-        var rolloverClock = new dev.sluice.ctld.control.ReservationRollover.Periodic(
-                clock.instant().getEpochSecond());
+        // slurmctld's periodic timers (reservations every 30 s, the gang scheduler's turns) count
+        // from its start.
+        long started = clock.instant().getEpochSecond();
+        var rolloverClock = new dev.sluice.ctld.control.ReservationRollover.Periodic(started);
         Command<Void> rollover = rolloverClock::advance;
         periodic.add(rollover);
         AccountingPipeline accounting = null;
@@ -205,13 +207,12 @@ public final class CtldServer implements AutoCloseable {
             accounting.keepPolicy(puller);
         }
         // sdiag's counters start with the controller.
-        ControllerStatistics statistics =
-                new ControllerStatistics(clock.instant().getEpochSecond());
+        ControllerStatistics statistics = new ControllerStatistics(started);
         ControllerLoop loop = new ControllerLoop(
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(config.scheduler()),
+                new Scheduler(config.scheduler().turnsFrom(started)),
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic,
                 fatal,
