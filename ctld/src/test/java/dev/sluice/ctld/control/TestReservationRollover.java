@@ -40,6 +40,14 @@ class TestReservationRollover {
             cluster.apply(clock.advance(cluster.state(), now));
         }
         assertThat(cluster.state().reservations().byName().get("r").start()).isEqualTo(STARTED + 5);
+        // What scontrol show reservation lists meanwhile: the ended window (the scheduler already
+        // reads the next one).
+        assertThat(cluster.state().reservations().shown(STARTED + 29))
+                .extracting(Reservation::start)
+                .containsExactly(STARTED + 5);
+        assertThat(cluster.state().reservations().current(STARTED + 29))
+                .extracting(Reservation::start)
+                .containsExactly(STARTED + 5 + 86_400);
 
         cluster.apply(clock.advance(cluster.state(), STARTED + 30));
         Reservation moved = cluster.state().reservations().byName().get("r");
