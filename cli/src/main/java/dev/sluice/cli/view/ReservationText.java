@@ -46,13 +46,20 @@ public final class ReservationText {
 
     /** {@code sinfo -T}: a header and a row per reservation, the name column as wide as the longest. */
     public static String table(List<ReservationInfo> all, long now, ZoneId zone) {
+        return table(all, now, zone, true);
+    }
+
+    /** The same, with or without its header ({@code sinfo -T -h} leaves it out, compat 222). */
+    public static String table(List<ReservationInfo> all, long now, ZoneId zone, boolean header) {
         int width = "RESV_NAME".length();
         for (ReservationInfo r : all) {
             width = Math.max(width, r.getName().length());
         }
         String row = "%-" + width + "s  %8s  %19s  %19s  %11s  %s%n";
-        StringBuilder out = new StringBuilder(
-                String.format(row, "RESV_NAME", "STATE", "START_TIME", "END_TIME", "DURATION", "NODELIST"));
+        StringBuilder out = new StringBuilder();
+        if (header) {
+            out.append(String.format(row, "RESV_NAME", "STATE", "START_TIME", "END_TIME", "DURATION", "NODELIST"));
+        }
         for (ReservationInfo r : all) {
             out.append(String.format(
                     row,

@@ -2,12 +2,10 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
-import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.sched.ReservationAdmission;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.ClusterView;
-import dev.sluice.ctld.state.CoreSet;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
@@ -97,17 +95,7 @@ final class SubmitChecks {
 
     /** A node as the "could it ever run" check sees it: all of it free. */
     static NodeCapacity idleCapacity(Node node) {
-        return new NodeCapacity(
-                node.name(),
-                node.hardware(),
-                node.hardware().cpus(),
-                node.hardware().realMemoryMb(),
-                true,
-                true,
-                node.features(),
-                node.weight(),
-                GresPool.idle(node.gres()),
-                CoreSet.EMPTY);
+        return ReservationAdmission.idle(node);
     }
 
     /** The partition a job asked for (the first of a list that exists), or the default one. */

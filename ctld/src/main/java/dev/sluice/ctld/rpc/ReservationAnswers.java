@@ -93,10 +93,10 @@ final class ReservationAnswers {
     }
 
     static GetReservationsResponse list(ClusterImage image, long now) {
-        List<Reservation> current = image.reservations().current(now);
+        List<Reservation> shown = image.reservations().shown(now);
         GetReservationsResponse.Builder out =
                 GetReservationsResponse.newBuilder().setNow(now);
-        for (Reservation r : current) {
+        for (Reservation r : shown) {
             out.addReservations(ReservationWire.toWire(r));
         }
         return out.build();

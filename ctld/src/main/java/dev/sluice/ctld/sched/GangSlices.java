@@ -17,9 +17,10 @@ import java.util.Set;
 /**
  * Slurm's gang scheduler ({@code PreemptMode=GANG}, gang_scheduling.html): in a partition that
  * lets up to N jobs hold each core ({@code OverSubscribe=FORCE:N}), the jobs given the same
- * cores take turns. Each pass asks who should run now; a job keeps its cores until its turn of
- * {@code SchedulerTimeSlice} seconds is over, then the jobs that have waited longest run while it
- * is suspended. Jobs of other partitions that hold cores are never suspended here: their cores
+ * cores take turns. Each pass asks who should run now; turns change only when slurmctld's
+ * timeslicer turns, every {@code SchedulerTimeSlice} seconds from the controller's start
+ * ({@link PreemptPolicy#lastTurn}): a job that has had its turn is then suspended and the jobs
+ * that have waited longest run. Jobs of other partitions that hold cores are never suspended here: their cores
  * are simply not to be had (a job a higher tier preempted stays suspended until they are free).
  * In a partition that shares no cores, two of its jobs meet on the same cores only when one
  * preempted the other by suspension (preempt/qos, compat 212): they take turns likewise.
@@ -82,8 +83,16 @@ final class GangSlices {
         if (members.isEmpty()) {
             return Turns.NONE;
         }
-        long slice = policy.timeSliceSeconds();
-        members.sort(Comparator.comparingInt((Job j) -> turnOrder(j, now, slice))
+        // Turns change only when slurmctld's timeslicer turns: every slice from the controller's
+        // start (compat 225). Its last turn before this one (previous) tells who has had a turn.
+        long previous = policy.lastTurn(now) - policy.timeSliceSeconds();
+        Set<String> waited = new HashSet<>();
+        for (Job job : members) {
+            if (lent(job) && waitedAt(job, previous)) {
+                waited.add(job.partition());
+            }
+        }
+        members.sort(Comparator.comparingInt((Job j) -> turnOrder(j, previous, waited))
                 .thenComparingLong(GangSlices::since)
                 .thenComparingInt(Job::id));
         Set<Integer> suspends = new LinkedHashSet<>();
@@ -130,14 +139,34 @@ final class GangSlices {
     }
 
     /**
-     * Who comes first for the cores: a running job within its slice, then the suspended ones,
-     * then running jobs whose slice is over.
+     * Who comes first for the cores: a running job whose turn is not over, then the suspended
+     * ones, then running jobs whose turn is over. As in Slurm's timeslicer, a job's turn is over
+     * once it ran through a turn of the clock ({@code previous}) at which a job of its partition
+     * waited: a job that came to free cores or ran alone has had no turn yet and keeps its cores at
+     * the next (compat 225: a newcomer to a lone job's cores runs more than a slice later).
      */
-    private static int turnOrder(Job job, long now, long slice) {
+    private static int turnOrder(Job job, long previous, Set<String> waited) {
         if (lent(job)) {
             return 1;
         }
-        return now - since(job) < slice ? 0 : 2;
+        boolean hadTurn = since(job) <= previous + TURN_LAG && waited.contains(job.partition());
+        return hadTurn ? 2 : 0;
+    }
+
+    /**
+     * How late after a turn of the clock the pass that takes it may run (the controller's passes
+     * come about once a second): a job suspended or resumed that much after a turn was so at it.
+     */
+    static final long TURN_LAG = 1;
+
+    /**
+     * Whether a suspended job was already waiting at the turn {@code previous}: one suspended by
+     * a turn (or a preemption) by then, or one that came to the cores before it (a newcomer,
+     * suspended as it started, counts from its start, strictly before the turn).
+     */
+    private static boolean waitedAt(Job job, long previous) {
+        boolean newcomer = job.suspendTime() == job.startTime() && job.preSuspendSeconds() == 0;
+        return newcomer ? job.startTime() < previous : since(job) <= previous + TURN_LAG;
     }
 
     /** When the job's current turn (running or waiting) began. */

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param gang {@code PreemptMode} names {@code GANG}: jobs sharing cores in a partition that
  *     forces sharing ({@code OverSubscribe=FORCE:N}) take turns ({@link GangSlices})
  * @param timeSliceSeconds {@code SchedulerTimeSlice}: how long such a turn lasts
+ * @param sliceEpoch when the turns' clock began, epoch seconds: slurmctld's timeslicer turns
+ *     every {@code timeSliceSeconds} from the controller's start (compat 225), 0 for none known
  */
 public record PreemptPolicy(
         Type type,
@@ -31,7 +33,8 @@ public record PreemptPolicy(
         long exemptSeconds,
         long requeueHoldBackSeconds,
         boolean gang,
-        long timeSliceSeconds) {
+        long timeSliceSeconds,
+        long sliceEpoch) {
 
     /** Slurm's default {@code SchedulerTimeSlice}, in seconds. */
     public static final long DEFAULT_TIME_SLICE = 30;
@@ -64,6 +67,36 @@ public record PreemptPolicy(
             long requeueHoldBackSeconds) {
         return new PreemptPolicy(
                 type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE);
+    }
+
+    /** A policy whose turns' clock began at the epoch (0): {@link #startingAt} sets it. */
+    public PreemptPolicy(
+            Type type,
+            PreemptMode clusterMode,
+            Map<String, PreemptMode> partitionModes,
+            long exemptSeconds,
+            long requeueHoldBackSeconds,
+            boolean gang,
+            long timeSliceSeconds) {
+        this(type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, gang, timeSliceSeconds, 0);
+    }
+
+    /** The same, its turns counted from {@code epoch} (the controller's start). */
+    public PreemptPolicy startingAt(long epoch) {
+        return new PreemptPolicy(
+                type,
+                clusterMode,
+                partitionModes,
+                exemptSeconds,
+                requeueHoldBackSeconds,
+                gang,
+                timeSliceSeconds,
+                epoch);
+    }
+
+    /** The last turn of the timeslicer at or before {@code now}. */
+    public long lastTurn(long now) {
+        return sliceEpoch + Math.floorDiv(now - sliceEpoch, timeSliceSeconds) * timeSliceSeconds;
     }
 
     public PreemptPolicy {

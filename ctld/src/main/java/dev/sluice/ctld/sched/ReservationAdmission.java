@@ -1,10 +1,13 @@
 package dev.sluice.ctld.sched;
 
 import dev.sluice.common.slurm.ReservationFlag;
+import dev.sluice.ctld.gres.GresPool;
 import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
+import dev.sluice.ctld.state.CoreSet;
+import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Reservation;
 import java.util.List;
 
@@ -43,10 +46,33 @@ public final class ReservationAdmission {
         }
         // Whole nodes, also of a partial reservation: Slurm takes a job that needs more than its
         // cores and leaves it waiting (Resources, compat 201).
+        return fitsInside(reservation, idle, request) ? Verdict.FITS : Verdict.DOES_NOT_FIT;
+    }
+
+    /** Whether the reservation's nodes, all of them free, could hold the request. */
+    static boolean fitsInside(Reservation reservation, List<NodeCapacity> idle, PlacementRequest request) {
+        if (!reservation.nodes().containsAll(request.requiredNodes())) {
+            return false;
+        }
         List<NodeCapacity> inside = idle.stream()
                 .filter(n -> reservation.nodes().contains(n.name()))
                 .toList();
         // On idle nodes a request that does not fit now never will: Pending means the same here.
-        return Allocator.place(inside, request) instanceof PlacementResult.Placed ? Verdict.FITS : Verdict.DOES_NOT_FIT;
+        return Allocator.place(inside, request) instanceof PlacementResult.Placed;
+    }
+
+    /** A node as the "could it ever run" check sees it: all of it free. */
+    public static NodeCapacity idle(Node node) {
+        return new NodeCapacity(
+                node.name(),
+                node.hardware(),
+                node.hardware().cpus(),
+                node.hardware().realMemoryMb(),
+                true,
+                true,
+                node.features(),
+                node.weight(),
+                GresPool.idle(node.gres()),
+                CoreSet.EMPTY);
     }
 }

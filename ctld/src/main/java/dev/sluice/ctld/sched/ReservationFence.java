@@ -110,6 +110,24 @@ final class ReservationFence {
     }
 
     /**
+     * Whether the job is in an active FLEX reservation whose nodes, all of them free, could never
+     * hold it, so that it must take nodes outside it too. Slurm 22.05 leaves such a job that
+     * cannot start without a reason ({@code None}), after a backfill cycle too, and holds nothing
+     * back for it: later jobs of the reservation start on its nodes meanwhile (compat 223).
+     */
+    boolean spillsOver(Job job, ClusterImage image, long now, PlacementRequest request) {
+        Reservation own = own(job);
+        if (own == null || !own.has(ReservationFlag.FLEX) || !own.active(now)) {
+            return false;
+        }
+        List<NodeCapacity> idle = image.nodes().stream()
+                .filter(n -> own.nodes().contains(n.name()))
+                .map(n -> ReservationAdmission.idle(n.node()))
+                .toList();
+        return !ReservationAdmission.fitsInside(own, idle, request);
+    }
+
+    /**
      * The active MAGNETIC reservation a job that names none may run in: the first that lets its
      * user and account in, or null.
      */

@@ -43,6 +43,12 @@ public record SchedulerConfig(
         }
     }
 
+    /** The same settings, the gang scheduler's turns counted from {@code epoch} (the controller's start). */
+    public SchedulerConfig turnsFrom(long epoch) {
+        return new SchedulerConfig(
+                backfill, reservationDepth, windowSeconds, priority, select, qos, preempt.startingAt(epoch));
+    }
+
     /** Collects a scheduler's settings; what is not set keeps Slurm's default. */
     public static final class Builder {
         private final Scheduler.SelectDefaults select;

@@ -229,6 +229,10 @@ final class SchedulingPass {
                         return started;
                     }
                 }
+                if (!fenced && fence.spillsOver(job, image, now, asked)) {
+                    reasons.put(job.id(), JobReason.NONE);
+                    return false;
+                }
                 boolean first = blockedPartitions.add(partition.name());
                 JobReason why =
                         waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();

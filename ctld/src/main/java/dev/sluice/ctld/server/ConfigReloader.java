@@ -109,7 +109,9 @@ final class ConfigReloader implements Reconfigurer {
         }
         // Scheduler settings (PreemptType, PreemptMode, SchedulerParameters) act from the next
         // pass on, as Slurm's reconfigure reloads its preempt plugin.
-        loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(fresh.scheduler()));
+        // The gang scheduler's turns keep their clock (slurmctld's timeslicer runs on).
+        long turns = loop.scheduler().config().preempt().sliceEpoch();
+        loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(fresh.scheduler().turnsFrom(turns)));
         // Licenses= too (Slurm 22.05 rereads them: scontrol show licenses lists the new ones and
         // jobs may ask for them at once); the next pass counts them.
         jobs.useLicenses(fresh.scheduler().select().licenses());

@@ -144,16 +144,17 @@ final class ControllerCore implements AutoCloseable {
             puller.loadSaved();
             accounting.keepPolicy(puller);
         }
-        // sdiag's counters start with the controller.
-        ControllerStatistics statistics =
-                new ControllerStatistics(clock.instant().getEpochSecond());
+        // sdiag's counters, the reservations' 30 s rollover and the gang scheduler's turns all
+        // count from the controller's start, as slurmctld's timers do.
+        long started = clock.instant().getEpochSecond();
+        ControllerStatistics statistics = new ControllerStatistics(started);
         ControllerLoop loop = new ControllerLoop(
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(config.scheduler()),
+                new Scheduler(config.scheduler().turnsFrom(started)),
                 nodeEffects == null ? dispatcher : nodeEffects,
-                periodic(config, nodes),
+                periodic(config, nodes, started),
                 fatal,
                 JournalObserver.both(observers(accounting, nodeEffects == null), statistics));
         loop.enforce(limits);
@@ -175,14 +176,14 @@ final class ControllerCore implements AutoCloseable {
     }
 
     /** What the loop runs on every tick besides scheduling. */
-    private static List<Command<?>> periodic(CtldConfig config, NodeControl nodes) {
+    private static List<Command<?>> periodic(CtldConfig config, NodeControl nodes, long started) {
         Command<Void> silence = nodes::checkSilence;
         Command<Void> purge = (s, now) -> JobPurge.purge(s, now, config.timers().minJobAgeSeconds());
         Command<Void> expire = AllocationControl::expire;
         Command<Void> warn = WarnSignals::send;
         Command<Void> preemptKills = PreemptKills::expire;
         Command<Void> steps = StepCommands::sweep;
-        Command<Void> rollover = ReservationRollover::advance;
+        Command<Void> rollover = new ReservationRollover.Periodic(started)::advance;
         return List.of(silence, purge, expire, warn, preemptKills, steps, rollover);
     }
 

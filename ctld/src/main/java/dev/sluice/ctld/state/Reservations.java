@@ -44,6 +44,22 @@ public record Reservations(Map<String, Reservation> byName, int lastId) {
     }
 
     /**
+     * Those not over for good as the controller last saved them, in creation order: what {@code
+     * scontrol show reservation} and {@code sinfo -T} list. A repeating one whose window has ended
+     * shows that window, INACTIVE, until the controller's periodic pass moves it on, as Slurm
+     * 22.05 shows it (compat 222); the scheduler reads {@link #current} instead.
+     */
+    public List<Reservation> shown(long now) {
+        List<Reservation> out = new ArrayList<>();
+        for (Reservation r : byName.values()) {
+            if (!r.ended(now)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
      * The flags active reservations put on a node, as Slurm 22.05 shows them: RESERVED while one
      * holds it, MAINT as well while that one is a maintenance reservation. (Slurm's periodic pass
      * sets them a second or two after a reservation begins; Sluice at once.)

@@ -126,21 +126,39 @@ class TestGangScheduling {
     }
 
     @Test
-    void twoJobsOnTheSameCoresTakeTurnsOfOneSlice() {
+    void twoJobsOnTheSameCoresTakeTurnsOfOneSliceOnTheTimeslicersClock() {
+        // The clock turns every SLICE seconds from the epoch (a multiple of SLICE here: now is).
         cluster(1, "FORCE:2");
+        now += 2;
         int first = submit(4);
         pass();
         assertThat(st(first)).isEqualTo(JobState.RUNNING);
 
+        now += 1;
         int second = submit(4);
         List<Effect> effects = pass();
-        // Both are given n1's cores; the newcomer starts suspended and waits for the running
-        // one's slice to end (compat 211): its launch stops it, no Suspend of its own.
+        // Both are given n1's cores; the newcomer starts suspended and waits (compat 211): its
+        // launch stops it, no Suspend of its own.
         assertThat(st(first)).isEqualTo(JobState.RUNNING);
         assertThat(st(second)).isEqualTo(JobState.SUSPENDED);
         assertThat(effects).containsExactly(new Effect.LaunchBatch(second));
         assertThat(cluster.node("n1").shownAllocCpus()).isEqualTo(4);
 
+        // The first ran alone, filling free cores: it keeps them at the clock's next turn (2 s
+        // on) and the newcomer runs from the one after, 7 s after its start (compat 225), not a
+        // slice after the first job's start.
+        long turn = now + 2;
+        while (now < turn + SLICE - 1) {
+            now += 1;
+            pass();
+            assertThat(st(second)).as("at %d", now - turn).isEqualTo(JobState.SUSPENDED);
+        }
+        now += 1;
+        pass();
+        assertThat(st(second)).isEqualTo(JobState.RUNNING);
+        assertThat(st(first)).isEqualTo(JobState.SUSPENDED);
+
+        // Then they swap at every turn of the clock, a pass late or not.
         for (int slice = 0; slice < 4; slice++) {
             JobState before = st(second);
             for (int s = 0; s < SLICE - 1; s++) {
@@ -148,10 +166,11 @@ class TestGangScheduling {
                 pass();
                 assertThat(st(second)).as("within a slice").isEqualTo(before);
             }
-            now += 1;
+            now += slice == 2 ? 2 : 1;
             pass();
             assertThat(st(second)).as("after a slice").isNotEqualTo(before);
             assertThat(List.of(st(first), st(second))).containsExactlyInAnyOrder(JobState.RUNNING, JobState.SUSPENDED);
+            now -= slice == 2 ? 1 : 0;
         }
 
         // The one left runs alone, at once, whichever it is.
@@ -167,12 +186,8 @@ class TestGangScheduling {
         Job ended = state.job(running);
         assertThat(ended.suspendedSeconds()).isPositive();
         assertThat(ended.suspendedSeconds() + ended.runSeconds(now)).isEqualTo(ended.endTime() - ended.startTime());
-        now += 3;
-        cancel(suspended);
         Job last = state.job(suspended);
-        // Two turns of waiting, and the second until the pass after its partner's end.
-        assertThat(last.suspendedSeconds()).isEqualTo(2 * SLICE + 1);
-        assertThat(last.runSeconds(now)).isEqualTo(last.endTime() - last.startTime() - (2 * SLICE + 1));
+        assertThat(last.suspendedSeconds() + last.runSeconds(now)).isEqualTo(now - last.startTime());
     }
 
     @Test
@@ -269,8 +284,13 @@ class TestGangScheduling {
         assertThat(st(third)).isEqualTo(JobState.PENDING);
         assertThat(lastPlan.pendingReasons()).containsEntry(third, JobReason.RESOURCES);
 
-        // The victim's slice (from its start) ends: the preemptor runs, the victim waits; then back.
+        // The victim ran alone until the preemptor came (a second after a turn of the clock): it
+        // keeps the cores at the next turn, the preemptor runs from the one after; then back.
         now += SLICE - 1;
+        qosPass();
+        assertThat(st(victim)).isEqualTo(JobState.RUNNING);
+        assertThat(st(preemptor)).isEqualTo(JobState.SUSPENDED);
+        now += SLICE;
         qosPass();
         assertThat(st(preemptor)).isEqualTo(JobState.RUNNING);
         assertThat(st(victim)).isEqualTo(JobState.SUSPENDED);
@@ -285,9 +305,9 @@ class TestGangScheduling {
         qosPass();
         assertThat(st(victim)).isEqualTo(JobState.RUNNING);
         assertThat(st(third)).isEqualTo(JobState.PENDING);
-        // It waited from its start (a second into the victim's slice) to that slice's end, and
-        // ended as its own turn did.
-        assertThat(state.job(preemptor).suspendedSeconds()).isEqualTo(SLICE - 1);
+        // It waited from its start (a second after a turn) to the turn after next, and ended as
+        // its own turn did.
+        assertThat(state.job(preemptor).suspendedSeconds()).isEqualTo(2 * SLICE - 1);
     }
 
     // ------------------------------------------------------------------ property

@@ -196,6 +196,33 @@ class TestReservationScheduling {
     }
 
     @Test
+    void aFlexJobThatMustGoOutsideWaitsWithoutAReasonAndHoldsNothingBack() {
+        // As Slurm 22.05 (compat 223): a job of an active FLEX reservation on n1 that needs two
+        // nodes while the others are full waits with None, and a later job of the reservation
+        // that fits n1 starts there meanwhile; one that fits but finds n1 full waits for
+        // Resources.
+        cluster();
+        reserve("flex", NOW, NOW + 3600, List.of("n1"), ReservationFlag.FLEX);
+        int n2 = submit(aJob().tasks(4).require("n2").build(), 10);
+        int n3 = submit(aJob().tasks(4).require("n3").build(), 10);
+        start(schedule());
+        assertThat(nodesOf(n2)).containsExactly("n2");
+        assertThat(nodesOf(n3)).containsExactly("n3");
+        int wide = submit(aJob().reservation("flex").nodes(2).build(), 10);
+        int inside = submit(aJob().reservation("flex").tasks(4).require("n1").build(), 10);
+        SchedulePlan plan = schedule();
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::jobId).containsExactly(inside);
+        assertThat(plan.pendingReasons()).containsEntry(wide, JobReason.NONE);
+        start(plan);
+        int small = submit(aJob().reservation("flex").tasks(1).build(), 10);
+        SchedulePlan later = schedule();
+        assertThat(later.starts()).isEmpty();
+        assertThat(later.pendingReasons())
+                .containsEntry(wide, JobReason.NONE)
+                .containsEntry(small, JobReason.RESOURCES);
+    }
+
+    @Test
     void aMagneticReservationTakesItsUsersJobsWholeOrNotAtAll() {
         // As Slurm 22.05 (compat 202): inside while they fit there, then outside on the nodes no
         // reservation holds, never across both.

@@ -138,7 +138,7 @@ public final class SinfoCommand implements Command {
         Optional<String> clusterLine = cluster.filter(c -> !s.noHeader && !s.json && !s.yaml);
         if (s.reservations) {
             clusterLine.ifPresent(c -> out.println("CLUSTER: " + c));
-            return reservations(inv, out, err, client.get());
+            return reservations(inv, out, err, client.get(), !s.noHeader);
         }
         s.clusterLine = clusterLine.orElse(null);
         Predicate<NodeInfo> nodeTest = test;
@@ -341,7 +341,8 @@ public final class SinfoCommand implements Command {
     }
 
     /** {@code sinfo -T}: the reservations as a table, or 22.05's line when there is none (stdout). */
-    private static int reservations(Invocation inv, PrintStream out, PrintStream err, ControllerClient client) {
+    private static int reservations(
+            Invocation inv, PrintStream out, PrintStream err, ControllerClient client, boolean header) {
         dev.sluice.protocol.v1.GetReservationsResponse answer;
         try {
             answer = client.call(dev.sluice.protocol.v1.ClientRequest.newBuilder()
@@ -356,7 +357,7 @@ public final class SinfoCommand implements Command {
             return 0;
         }
         out.print(dev.sluice.cli.view.ReservationText.table(
-                answer.getReservationsList(), answer.getNow(), inv.clock().getZone()));
+                answer.getReservationsList(), answer.getNow(), inv.clock().getZone(), header));
         return 0;
     }
 }

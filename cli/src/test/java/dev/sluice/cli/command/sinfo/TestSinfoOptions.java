@@ -129,6 +129,9 @@ class TestSinfoOptions {
         assertThat(sinfo("-T").out())
                 .matches("RESV_NAME" + " ".repeat(14) + "STATE           START_TIME             END_TIME     DURATION"
                         + "  NODELIST\nmaintenance_window    ACTIVE  \\S{19}  \\S{19}   1-01:00:00  n\\[1-2\\]\n");
+        // -h leaves the header out, as 22.05's sinfo -T -h does (compat 222).
+        assertThat(sinfo("-T", "-h").out())
+                .matches("maintenance_window    ACTIVE  \\S{19}  \\S{19}   1-01:00:00  n\\[1-2\\]\n");
     }
 
     @Test
