@@ -109,7 +109,9 @@ final class ConfigReloader implements Reconfigurer {
         }
         // Scheduler settings (PreemptType, PreemptMode, SchedulerParameters) act from the next
         // pass on, as Slurm's reconfigure reloads its preempt plugin.
-        loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(fresh.scheduler()));
+        // The priority calculation keeps the controller's start (reconfigure does not restart it).
+        long epoch = loop.scheduler().config().priority().calcEpoch();
+        loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(fresh.scheduler().withPriorityEpoch(epoch)));
         // Licenses= too (Slurm 22.05 rereads them: scontrol show licenses lists the new ones and
         // jobs may ask for them at once); the next pass counts them.
         jobs.useLicenses(fresh.scheduler().select().licenses());

@@ -203,13 +203,14 @@ public final class CtldServer implements AutoCloseable {
             accounting.keepPolicy(puller);
         }
         // sdiag's counters start with the controller.
-        ControllerStatistics statistics =
-                new ControllerStatistics(clock.instant().getEpochSecond());
+        long started = clock.instant().getEpochSecond();
+        ControllerStatistics statistics = new ControllerStatistics(started);
         ControllerLoop loop = new ControllerLoop(
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(config.scheduler()),
+                // Factors are computed from the controller's start on (PriorityCalcPeriod).
+                new Scheduler(config.scheduler().withPriorityEpoch(started)),
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic,
                 fatal,

@@ -148,4 +148,52 @@ class TestPriorityFactors {
         }
         assertThat(f.priority()).isGreaterThanOrEqualTo(1);
     }
+
+    @Test
+    void theAgeIsTheOneAtTheLastCalculationNotAtTheMomentAsked() {
+        // Slurm 22.05 (scenario 226): seconds after submission sprio -n shows AGE 0.0000000;
+        // the factors are computed at submission and every PriorityCalcPeriod from the start.
+        cluster();
+        int job = submit(aJob().tasks(1).build());
+        PriorityWeights started = W.withCalcEpoch(NOW - 100);
+        assertThat(Priorities.factors(state.image(), started, QosPriorities.DEFAULT, NOW + 60)
+                        .get(job)
+                        .age())
+                .isZero();
+        assertThat(Priorities.factors(state.image(), started, QosPriorities.DEFAULT, NOW + 250)
+                        .get(job)
+                        .age())
+                .isEqualTo(200 / (7.0 * 86400));
+        // Without a known start the age is taken when asked.
+        assertThat(Priorities.factors(state.image(), W, QosPriorities.DEFAULT, NOW + 60)
+                        .get(job)
+                        .age())
+                .isEqualTo(60 / (7.0 * 86400));
+    }
+
+    @Test
+    void aUserWithoutAssociationHasNoFairShare() {
+        // Slurm 22.05 (scenario 226): sluiceuser1, in no association, gets FAIRSHARE 0.
+        cluster();
+        int member = submit(aJob().uid(0).tasks(1).build());
+        int stranger = submit(aJob().uid(1000).tasks(1).build());
+        Map<Integer, PriorityFactors> f = Priorities.factors(
+                state.image(),
+                W,
+                QosPriorities.DEFAULT,
+                j -> j.request().owner().uid() == 0,
+                NOW);
+        assertThat(f.get(member).fairshare()).isEqualTo(1.0);
+        assertThat(f.get(stranger).fairshare()).isZero();
+        assertThat(f.get(stranger).priority()).isEqualTo(1031);
+    }
+
+    @Test
+    void aStartedJobKeepsThePriorityItStartedWith() {
+        // Slurm 22.05 (scenarios 226, 229): squeue %Q of a running job is its priority.
+        assertThat(BasicPriorities.keepingStarted(Map.of(2, 5L), Map.of(1, 7L, 3, 9L), id -> id == 1))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(2, 5L, 1, 7L));
+        assertThat(BasicPriorities.keepingStarted(Map.of(2, 5L), Map.of(), id -> true))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(2, 5L));
+    }
 }
