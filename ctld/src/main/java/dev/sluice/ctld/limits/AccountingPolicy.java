@@ -45,19 +45,6 @@ public record AccountingPolicy(
         return Optional.ofNullable(any);
     }
 
-    /**
-     * Whether {@code user} has an association in {@code account} (its default account when
-     * empty), for a priority's fair-share factor. With nothing loaded (no accounting) every user
-     * counts as associated.
-     */
-    public boolean associates(String account, String user) {
-        if (associations.isEmpty()) {
-            return true;
-        }
-        String name = account == null || account.isEmpty() ? defaultAccounts.get(user) : account;
-        return name != null && userAssociation(name, user, "").isPresent();
-    }
-
     /** The account's own association. */
     public Optional<Association> accountAssociation(String account) {
         return associations.stream()

@@ -55,8 +55,7 @@ final class DiagAnswers {
                 image,
                 w,
                 qos,
-                job -> policy.associates(
-                        job.request().account(), job.request().owner().userName()),
+                policy.associations().isEmpty() ? null : dev.sluice.ctld.limits.FairTree.ofJobs(policy, image, w, now),
                 now);
         image.jobs().stream()
                 // Observed (scenario 226): a job waiting for its begin time has a priority

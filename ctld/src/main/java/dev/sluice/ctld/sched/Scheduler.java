@@ -139,8 +139,9 @@ public final class Scheduler {
                 image,
                 config.priority(),
                 qos,
-                job -> policy.associates(
-                        job.request().account(), job.request().owner().userName()),
+                policy.associations().isEmpty()
+                        ? null
+                        : dev.sluice.ctld.limits.FairTree.ofJobs(policy, image, config.priority(), now),
                 now);
         SchedulingPass pass = new SchedulingPass(config, image, now, priorities, enforce, policy);
         // A held job waits whatever else happens and holds nothing back: its reason is known

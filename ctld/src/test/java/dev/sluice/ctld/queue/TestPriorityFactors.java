@@ -172,7 +172,7 @@ class TestPriorityFactors {
     }
 
     @Test
-    void aUserWithoutAssociationHasNoFairShare() {
+    void aGivenFairShareTakesThePlaceOfTheUsageOne() {
         // Slurm 22.05 (scenario 226): sluiceuser1, in no association, gets FAIRSHARE 0.
         cluster();
         int member = submit(aJob().uid(0).tasks(1).build());
@@ -181,7 +181,7 @@ class TestPriorityFactors {
                 state.image(),
                 W,
                 QosPriorities.DEFAULT,
-                j -> j.request().owner().uid() == 0,
+                j -> j.request().owner().uid() == 0 ? 1.0 : 0.0,
                 NOW);
         assertThat(f.get(member).fairshare()).isEqualTo(1.0);
         assertThat(f.get(stranger).fairshare()).isZero();
