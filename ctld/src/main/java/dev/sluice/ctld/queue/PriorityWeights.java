@@ -72,6 +72,18 @@ public record PriorityWeights(
     }
 
     /**
+     * Up to when usage has been charged, as of {@code now}: Slurm adds the jobs' usage to their
+     * associations at the same calculations (the one at the start only begins the count), so
+     * what ran since the last one shows nowhere yet.
+     */
+    public long chargedUntil(long now) {
+        if (calcEpoch <= 0 || calcPeriodSeconds <= 0 || now < calcEpoch) {
+            return now;
+        }
+        return calcEpoch + (now - calcEpoch) / calcPeriodSeconds * calcPeriodSeconds;
+    }
+
+    /**
      * When the factors of a job submitted at {@code submitTime} were last computed, as of
      * {@code now}: the latest of its submission and the last period's end since the start.
      */

@@ -87,6 +87,15 @@ class TestPriorityFactors {
         FairShare fs = FairShare.of(state.image(), W, NOW);
         assertThat(fs.usageOf("user1000")).isEqualTo(400.0);
         assertThat(fs.factorOf("user1000")).isEqualTo(f.get(mine).fairshare());
+        // Charged at the priority calculations only (Slurm 22.05, scenario 227: right after a
+        // job, sshare shows no usage): from a start at NOW - 250, the last one was at NOW - 250
+        // (PriorityCalcPeriod 5 minutes), before the job started: nothing yet; 5 minutes after
+        // the start, the 4 CPUs' 150 seconds from NOW - 100 to NOW + 50.
+        assertThat(FairShare.of(state.image(), W.withCalcEpoch(NOW - 250), NOW).usageOf("user1000"))
+                .isZero();
+        assertThat(FairShare.of(state.image(), W.withCalcEpoch(NOW - 250), NOW + 60)
+                        .usageOf("user1000"))
+                .isCloseTo(600.0, org.assertj.core.data.Offset.offset(0.1));
     }
 
     /**
