@@ -257,7 +257,9 @@ public final class CtldConfigs {
                 conf.priorityWeightQos(),
                 maxAge,
                 halfLife,
-                favorSmall);
+                favorSmall,
+                seconds(conf.value("PriorityCalcPeriod").orElse("5")),
+                0);
         return new SchedulerConfig(
                 backfill, depth, window, weights, select, QosPriorities.DEFAULT, preemptPolicy(conf));
     }

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * its sub-accounts, by name, as Slurm 22.05 lists them), each with its shares and decayed usage.
  * Under {@code priority/multifactor} NormShares is the share among siblings, EffectvUsage the
  * part of the parent's usage, NormUsage the part of the cluster's, LevelFS NormShares over
- * EffectvUsage, and a user's FairShare the factor the scheduler orders by ({@link FairShare});
+ * EffectvUsage, and a user's FairShare the factor the scheduler orders by ({@link FairTree});
  * under {@code priority/basic} no usage is kept and nothing is normalized (Slurm leaves those
  * blank or 0). Pure.
  */
@@ -102,6 +102,25 @@ public final class ShareTree {
                 walk.runMins(root, 0),
                 root.id()));
         walk.children(root, total, 1);
+        if (multifactor) {
+            // A user's FairShare is its rank in the tree (Fair Tree, Slurm 22.05's default).
+            Map<String, Double> ranks = FairTree.factors(out);
+            out.replaceAll(l -> l.user().isEmpty()
+                    ? l
+                    : new Line(
+                            l.account(),
+                            l.user(),
+                            l.depth(),
+                            l.rawShares(),
+                            l.normShares(),
+                            l.rawUsage(),
+                            l.normUsage(),
+                            l.effectiveUsage(),
+                            ranks.getOrDefault(FairTree.key(l.account(), l.user()), 0.0),
+                            l.levelFs(),
+                            l.tresRunMins(),
+                            l.id()));
+        }
         return out;
     }
 

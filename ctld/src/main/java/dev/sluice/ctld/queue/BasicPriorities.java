@@ -36,6 +36,29 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
         return priorities instanceof BasicPriorities ? priorities : Map.copyOf(priorities);
     }
 
+    /**
+     * A pass's priorities ({@code priority/multifactor}: its pending jobs' only) with those the
+     * pass before gave jobs that have started since and still run: Slurm keeps a job's priority
+     * when it starts (squeue shows it on a running job, observed in scenarios 226 and 229).
+     * priority/basic's priorities cover every job already.
+     */
+    public static Map<Integer, Long> keepingStarted(
+            Map<Integer, Long> pass, Map<Integer, Long> before, java.util.function.IntPredicate running) {
+        if (pass instanceof BasicPriorities || before instanceof BasicPriorities || before.isEmpty()) {
+            return pass;
+        }
+        Map<Integer, Long> out = null;
+        for (Map.Entry<Integer, Long> e : before.entrySet()) {
+            if (!pass.containsKey(e.getKey()) && running.test(e.getKey())) {
+                if (out == null) {
+                    out = new java.util.HashMap<>(pass);
+                }
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        return out == null ? pass : out;
+    }
+
     static long of(Job job) {
         if (Priorities.isHeld(job)) {
             return 0L;

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * The fair-share factor the scheduler orders by, and the usage it comes from: each user's
- * CPU-seconds, every job's halved each PriorityDecayHalfLife since it ended (or now); every user
+ * CPU-seconds up to the last priority calculation ({@link PriorityWeights#chargedUntil}), every
+ * job's halved each PriorityDecayHalfLife since it ended (or now); every user
  * with a job holds an equal share, and a user's factor is {@code 2^(-usage/total/share)}. One
  * owner: the priority factors and sshare both read it from here. Pure.
  */
@@ -29,11 +30,12 @@ public final class FairShare {
         Map<Integer, Double> usage = new HashMap<>();
         Map<String, Double> byName = new HashMap<>();
         Map<String, Double> byAccount = new HashMap<>();
+        long charged = w.chargedUntil(now);
         for (Job job : image.jobs()) {
-            if (job.allocation() == null || job.startTime() == 0) {
+            if (job.allocation() == null || job.startTime() == 0 || job.startTime() >= charged) {
                 continue;
             }
-            long end = job.endTime() > 0 ? job.endTime() : now;
+            long end = Math.min(job.endTime() > 0 ? job.endTime() : now, charged);
             double cpuSeconds = (double) job.allocation().totalCpus() * Math.max(0, end - job.startTime());
             double decay = Math.pow(0.5, Math.max(0, now - end) / (double) Math.max(1, w.decayHalfLifeSeconds()));
             usage.merge(job.request().owner().uid(), cpuSeconds * decay, Double::sum);

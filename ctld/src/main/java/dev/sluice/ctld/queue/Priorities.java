@@ -4,6 +4,7 @@ import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Job priorities as Slurm computes them. {@code priority/basic}: older jobs first (the first job
@@ -26,11 +27,17 @@ public final class Priorities {
     }
 
     public static Map<Integer, Long> compute(ClusterImage image, PriorityWeights w, QosPriorities qos, long now) {
+        return compute(image, w, qos, null, now);
+    }
+
+    /** @param fairShare each job's fair-share factor; null: {@link FairShare}'s */
+    public static Map<Integer, Long> compute(
+            ClusterImage image, PriorityWeights w, QosPriorities qos, ToDoubleFunction<Job> fairShare, long now) {
         if (!w.multifactor()) {
             return new BasicPriorities(image);
         }
         Map<Integer, Long> out = new HashMap<>();
-        factors(image, w, qos, now).forEach((id, f) -> out.put(id, f.priority()));
+        factors(image, w, qos, fairShare, now).forEach((id, f) -> out.put(id, f.priority()));
         for (Job job : image.jobs()) {
             if (isHeld(job)) {
                 out.put(job.id(), 0L);
@@ -46,6 +53,15 @@ public final class Priorities {
      */
     public static Map<Integer, PriorityFactors> factors(
             ClusterImage image, PriorityWeights w, QosPriorities qos, long now) {
+        return factors(image, w, qos, null, now);
+    }
+
+    /**
+     * The same with each job's fair-share factor given (the associations' Fair Tree, where a
+     * job whose user has no association gets 0); null: {@link FairShare}'s, from usage alone.
+     */
+    public static Map<Integer, PriorityFactors> factors(
+            ClusterImage image, PriorityWeights w, QosPriorities qos, ToDoubleFunction<Job> fairShare, long now) {
         Map<Integer, PriorityFactors> out = new HashMap<>();
         if (!w.multifactor()) {
             return out;
@@ -62,8 +78,11 @@ public final class Priorities {
             if (isHeld(job) || !job.isPending()) {
                 continue;
             }
-            double age = Math.min(1.0, Math.max(0, now - job.eligibleTime()) / (double) Math.max(1, w.maxAgeSeconds()));
-            double fairshare = shares.factor(job.request().owner().uid());
+            long at = w.calculatedAt(job.submitTime(), now);
+            double age = Math.min(1.0, Math.max(0, at - job.eligibleTime()) / (double) Math.max(1, w.maxAgeSeconds()));
+            double fairshare = fairShare != null
+                    ? fairShare.applyAsDouble(job)
+                    : shares.factor(job.request().owner().uid());
             // Slurm 22.05 (observed): the mean of the node and CPU fractions the job asks for.
             int cpus = job.request().effectiveTasks() * job.request().effectiveCpusPerTask();
             double nodes = Math.max(1, job.request().size().minNodes());

@@ -202,7 +202,8 @@ public final class ClientApiHandler {
     }
 
     private DiagAnswers diag() {
-        return new DiagAnswers(loop, config.scheduler());
+        // The settings the passes use (reconfigure swaps them), with the controller's start.
+        return new DiagAnswers(loop, loop.scheduler().config());
     }
 
     public SubmitBatchJobResponse submitBatchJob(Identity who, SubmitBatchJobRequest request) {

@@ -50,9 +50,17 @@ final class DiagAnswers {
         ClusterImage image = loop.image();
         AccountingPolicy policy = loop.enforced().policy();
         QosPriorities qos = policy.qosPriorities().orElse(scheduler.qos());
-        Map<Integer, PriorityFactors> factors = Priorities.factors(image, w, qos, loop.now());
+        long now = loop.now();
+        Map<Integer, PriorityFactors> factors = Priorities.factors(
+                image,
+                w,
+                qos,
+                policy.associations().isEmpty() ? null : dev.sluice.ctld.limits.FairTree.ofJobs(policy, image, w, now),
+                now);
         image.jobs().stream()
-                .filter(j -> factors.containsKey(j.id()))
+                // Observed (scenario 226): a job waiting for its begin time has a priority
+                // (squeue shows it) but sprio does not list it.
+                .filter(j -> factors.containsKey(j.id()) && j.eligibleTime() <= now)
                 .sorted(Comparator.comparingInt(Job::id))
                 .forEach(j -> {
                     PriorityFactors f = factors.get(j.id());

@@ -135,7 +135,14 @@ public final class Scheduler {
      */
     public SchedulePlan schedule(ClusterImage image, long now, Enforcement enforce, AccountingPolicy policy) {
         QosPriorities qos = policy.qosPriorities().orElse(config.qos());
-        Map<Integer, Long> priorities = Priorities.compute(image, config.priority(), qos, now);
+        Map<Integer, Long> priorities = Priorities.compute(
+                image,
+                config.priority(),
+                qos,
+                policy.associations().isEmpty()
+                        ? null
+                        : dev.sluice.ctld.limits.FairTree.ofJobs(policy, image, config.priority(), now),
+                now);
         SchedulingPass pass = new SchedulingPass(config, image, now, priorities, enforce, policy);
         // A held job waits whatever else happens and holds nothing back: its reason is known
         // without ordering or placing it (a queue of held jobs costs a pass next to nothing).

@@ -49,6 +49,12 @@ public record SchedulerConfig(
                 backfill, reservationDepth, windowSeconds, priority, select, qos, preempt.startingAt(epoch));
     }
 
+    /** These settings on a controller started at {@code epoch} ({@link PriorityWeights#calculatedAt}). */
+    public SchedulerConfig withPriorityEpoch(long epoch) {
+        return new SchedulerConfig(
+                backfill, reservationDepth, windowSeconds, priority.withCalcEpoch(epoch), select, qos, preempt);
+    }
+
     /** Collects a scheduler's settings; what is not set keeps Slurm's default. */
     public static final class Builder {
         private final Scheduler.SelectDefaults select;

@@ -109,9 +109,12 @@ final class ConfigReloader implements Reconfigurer {
         }
         // Scheduler settings (PreemptType, PreemptMode, SchedulerParameters) act from the next
         // pass on, as Slurm's reconfigure reloads its preempt plugin.
-        // The gang scheduler's turns keep their clock (slurmctld's timeslicer runs on).
+        // The gang scheduler's turns and the priority calculation keep their clocks: slurmctld's
+        // timeslicer and its PriorityCalcPeriod timer run on through a reconfigure.
         long turns = loop.scheduler().config().preempt().sliceEpoch();
-        loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(fresh.scheduler().turnsFrom(turns)));
+        long epoch = loop.scheduler().config().priority().calcEpoch();
+        loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(
+                fresh.scheduler().turnsFrom(turns).withPriorityEpoch(epoch)));
         // Licenses= too (Slurm 22.05 rereads them: scontrol show licenses lists the new ones and
         // jobs may ask for them at once); the next pass counts them.
         jobs.useLicenses(fresh.scheduler().select().licenses());

@@ -144,15 +144,15 @@ final class ControllerCore implements AutoCloseable {
             puller.loadSaved();
             accounting.keepPolicy(puller);
         }
-        // sdiag's counters, the reservations' 30 s rollover and the gang scheduler's turns all
-        // count from the controller's start, as slurmctld's timers do.
+        // sdiag's counters, the reservations' 30 s rollover, the gang scheduler's turns and the
+        // priority calculation (PriorityCalcPeriod) count from the controller's start, as slurmctld's timers do.
         long started = clock.instant().getEpochSecond();
         ControllerStatistics statistics = new ControllerStatistics(started);
         ControllerLoop loop = new ControllerLoop(
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(config.scheduler().turnsFrom(started)),
+                new Scheduler(config.scheduler().turnsFrom(started).withPriorityEpoch(started)),
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic(config, nodes, started),
                 fatal,

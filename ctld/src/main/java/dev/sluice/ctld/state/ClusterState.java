@@ -346,7 +346,14 @@ public final class ClusterState implements ClusterView {
             Map<Integer, Long> starts,
             Map<Integer, Long> prio,
             Map<Integer, String> why) {
-        queue.set(reasons, starts, prio, why);
+        queue.set(
+                reasons,
+                starts,
+                dev.sluice.ctld.queue.BasicPriorities.keepingStarted(prio, queue.priorities(), id -> {
+                    Job job = jobs.get(id);
+                    return job != null && !job.isPending() && !job.state().isFinished();
+                }),
+                why);
     }
 
     @Override

@@ -113,6 +113,44 @@ class TestShareTree {
     }
 
     @Test
+    void fairTreeRanksUsersByLevelFsFromRootDownAndTiesShareARank() {
+        ClusterState s = state();
+        int id = s.nextJobId();
+        s.replay(
+                1,
+                new StateRecord.JobSubmitted(
+                        id, aJob().uid(1000).account("beta").tasks(2).build(), "p", 10, NOW - 200));
+        s.replay(
+                2,
+                new StateRecord.JobStarted(
+                        id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2))), "p", 10, NOW - 100));
+        List<ShareTree.Line> lines = ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true);
+        // Five users: root (inf), alpha's (inf), zeta's two without usage (inf, tied), beta's.
+        assertThat(lines)
+                .filteredOn(l -> !l.user().isEmpty())
+                .extracting(l -> l.account() + "|" + l.user() + "=" + l.fairShare())
+                .containsExactly(
+                        "root|root=1.0",
+                        "alpha|user1000=0.8",
+                        "zeta|user1000=0.6",
+                        "zeta|user2000=0.6",
+                        "beta|user1000=0.2");
+        int other = s.nextJobId();
+        s.replay(3, new StateRecord.JobSubmitted(other, aJob().uid(1000).build(), "p", 10, NOW));
+        int stranger = s.nextJobId();
+        s.replay(4, new StateRecord.JobSubmitted(stranger, aJob().uid(3000).build(), "p", 10, NOW));
+        var ofJobs = FairTree.ofJobs(POLICY, s.image(), MF, NOW);
+        var jobs = s.image().jobs().stream().toList();
+        // The job in beta; one without an account (its user's default, zeta); no association.
+        assertThat(jobs.stream().filter(j -> j.id() == id).map(ofJobs::applyAsDouble))
+                .containsExactly(0.2);
+        assertThat(jobs.stream().filter(j -> j.id() == other).map(ofJobs::applyAsDouble))
+                .containsExactly(0.6);
+        assertThat(jobs.stream().filter(j -> j.id() == stranger).map(ofJobs::applyAsDouble))
+                .containsExactly(0.0);
+    }
+
+    @Test
     void basicKeepsNoUsageAndNormalizesNothing() {
         ClusterState s = state();
         List<ShareTree.Line> lines = ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), false);

@@ -87,6 +87,15 @@ class TestPriorityFactors {
         FairShare fs = FairShare.of(state.image(), W, NOW);
         assertThat(fs.usageOf("user1000")).isEqualTo(400.0);
         assertThat(fs.factorOf("user1000")).isEqualTo(f.get(mine).fairshare());
+        // Charged at the priority calculations only (Slurm 22.05, scenario 227: right after a
+        // job, sshare shows no usage): from a start at NOW - 250, the last one was at NOW - 250
+        // (PriorityCalcPeriod 5 minutes), before the job started: nothing yet; 5 minutes after
+        // the start, the 4 CPUs' 150 seconds from NOW - 100 to NOW + 50.
+        assertThat(FairShare.of(state.image(), W.withCalcEpoch(NOW - 250), NOW).usageOf("user1000"))
+                .isZero();
+        assertThat(FairShare.of(state.image(), W.withCalcEpoch(NOW - 250), NOW + 60)
+                        .usageOf("user1000"))
+                .isCloseTo(600.0, org.assertj.core.data.Offset.offset(0.1));
     }
 
     /**
@@ -147,5 +156,53 @@ class TestPriorityFactors {
             assertThat(v).isBetween(0.0, 1.0);
         }
         assertThat(f.priority()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void theAgeIsTheOneAtTheLastCalculationNotAtTheMomentAsked() {
+        // Slurm 22.05 (scenario 226): seconds after submission sprio -n shows AGE 0.0000000;
+        // the factors are computed at submission and every PriorityCalcPeriod from the start.
+        cluster();
+        int job = submit(aJob().tasks(1).build());
+        PriorityWeights started = W.withCalcEpoch(NOW - 100);
+        assertThat(Priorities.factors(state.image(), started, QosPriorities.DEFAULT, NOW + 60)
+                        .get(job)
+                        .age())
+                .isZero();
+        assertThat(Priorities.factors(state.image(), started, QosPriorities.DEFAULT, NOW + 250)
+                        .get(job)
+                        .age())
+                .isEqualTo(200 / (7.0 * 86400));
+        // Without a known start the age is taken when asked.
+        assertThat(Priorities.factors(state.image(), W, QosPriorities.DEFAULT, NOW + 60)
+                        .get(job)
+                        .age())
+                .isEqualTo(60 / (7.0 * 86400));
+    }
+
+    @Test
+    void aGivenFairShareTakesThePlaceOfTheUsageOne() {
+        // Slurm 22.05 (scenario 226): sluiceuser1, in no association, gets FAIRSHARE 0.
+        cluster();
+        int member = submit(aJob().uid(0).tasks(1).build());
+        int stranger = submit(aJob().uid(1000).tasks(1).build());
+        Map<Integer, PriorityFactors> f = Priorities.factors(
+                state.image(),
+                W,
+                QosPriorities.DEFAULT,
+                j -> j.request().owner().uid() == 0 ? 1.0 : 0.0,
+                NOW);
+        assertThat(f.get(member).fairshare()).isEqualTo(1.0);
+        assertThat(f.get(stranger).fairshare()).isZero();
+        assertThat(f.get(stranger).priority()).isEqualTo(1031);
+    }
+
+    @Test
+    void aStartedJobKeepsThePriorityItStartedWith() {
+        // Slurm 22.05 (scenarios 226, 229): squeue %Q of a running job is its priority.
+        assertThat(BasicPriorities.keepingStarted(Map.of(2, 5L), Map.of(1, 7L, 3, 9L), id -> id == 1))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(2, 5L, 1, 7L));
+        assertThat(BasicPriorities.keepingStarted(Map.of(2, 5L), Map.of(), id -> true))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(2, 5L));
     }
 }

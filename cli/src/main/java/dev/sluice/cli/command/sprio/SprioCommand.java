@@ -189,15 +189,8 @@ public final class SprioCommand implements Command {
         StringBuilder prefix = new StringBuilder();
         List<SprioFormat.Field> fields = SprioFormat.parse(
                 fmt, prefix, c -> err.println(PROG + ": error: Invalid job format specification: " + c));
-        if (!noHeader) {
-            out.println(SprioFormat.headerLine(prefix.toString(), fields));
-        }
-        if (weights) {
-            out.println(SprioFormat.weightsLine(prefix.toString(), fields, answer.getWeights()));
-        }
-        for (JobPriorityInfo j : shown) {
-            out.println(SprioFormat.jobLine(prefix.toString(), fields, j, answer.getWeights()));
-        }
+        SprioFormat.render(prefix.toString(), fields, !noHeader, weights, shown, answer.getWeights())
+                .forEach(out::println);
         return 0;
     }
 

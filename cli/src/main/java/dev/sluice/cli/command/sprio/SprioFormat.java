@@ -134,6 +134,32 @@ final class SprioFormat {
         };
     }
 
+    /**
+     * What sprio prints: the header unless {@code -h}, then the jobs' lines, or with {@code -w}
+     * the weights' line instead of them (observed, and as its manual says: "Actual job data is
+     * suppressed").
+     */
+    static List<String> render(
+            String prefix,
+            List<Field> fields,
+            boolean header,
+            boolean weights,
+            List<JobPriorityInfo> jobs,
+            PriorityWeightsInfo w) {
+        List<String> out = new ArrayList<>();
+        if (header) {
+            out.add(headerLine(prefix, fields));
+        }
+        if (weights) {
+            out.add(weightsLine(prefix, fields, w));
+            return out;
+        }
+        for (JobPriorityInfo j : jobs) {
+            out.add(jobLine(prefix, fields, j, w));
+        }
+        return out;
+    }
+
     static String headerLine(String prefix, List<Field> fields) {
         return line(prefix, fields, f -> header(f.letter()));
     }

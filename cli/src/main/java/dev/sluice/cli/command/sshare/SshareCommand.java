@@ -148,12 +148,7 @@ public final class SshareCommand implements Command {
             err.println(PROG + ": error: " + e.getMessage());
             return 1;
         }
-        Set<String> userSet = null;
-        if (users != null) {
-            userSet = new HashSet<>(CommandSupport.commaList(users));
-        } else if (!all) {
-            userSet = Set.of(inv.caller().userName());
-        }
+        Set<String> userSet = shownUsers(all, users, inv.caller().userName());
         Set<String> accountSet = accounts == null ? null : new HashSet<>(CommandSupport.commaList(accounts));
         List<FieldTable.Column> layout = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
@@ -201,6 +196,18 @@ public final class SshareCommand implements Command {
             out.println(table.row(values));
         }
         return 0;
+    }
+
+    /**
+     * Whose user lines are shown, null for everyone's: {@code -a} shows all users even with
+     * {@code -u} (observed: scenario 227's {@code sshare -u sluiceuser1,sluiceuser2 -a} lists
+     * root's line too), else {@code -u}'s, else the caller's.
+     */
+    static Set<String> shownUsers(boolean all, String users, String caller) {
+        if (all) {
+            return null;
+        }
+        return users != null ? new HashSet<>(CommandSupport.commaList(users)) : Set.of(caller);
     }
 
     /** The cluster's TRES in Slurm's order: the built-in ones, then AccountingStorageTRES's. */

@@ -42,13 +42,7 @@ class TestSprioFormat {
         StringBuilder prefix = new StringBuilder();
         List<Character> bad = new ArrayList<>();
         List<SprioFormat.Field> fields = SprioFormat.parse(format, prefix, bad::add);
-        List<String> out = new ArrayList<>();
-        out.add(SprioFormat.headerLine(prefix.toString(), fields));
-        if (weights) {
-            out.add(SprioFormat.weightsLine(prefix.toString(), fields, W));
-        }
-        jobs.forEach(j -> out.add(SprioFormat.jobLine(prefix.toString(), fields, j, W)));
-        return out;
+        return SprioFormat.render(prefix.toString(), fields, true, weights, jobs, W);
     }
 
     @Test
@@ -56,7 +50,10 @@ class TestSprioFormat {
         assertThat(render(SprioFormat.defaults(W, false, false, false), true, List.of(J0, J1, J2)))
                 .containsExactly(
                         "          JOBID PARTITION   PRIORITY       SITE        AGE  FAIRSHARE    JOBSIZE  PARTITION",
-                        "        Weights                               1       1000      10000        100       1000",
+                        "        Weights                               1       1000      10000        100       1000");
+        assertThat(render(SprioFormat.defaults(W, false, false, false), false, List.of(J0, J1, J2)))
+                .containsExactly(
+                        "          JOBID PARTITION   PRIORITY       SITE        AGE  FAIRSHARE    JOBSIZE  PARTITION",
                         "        5000000 gpu            11062          0          0      10000         62       1000",
                         "        5000001 gpu            11037          0          0      10000         38       1000",
                         "        5000002 gpu             1031          0          0          0         31       1000");
@@ -80,7 +77,10 @@ class TestSprioFormat {
         assertThat(render(SprioFormat.defaults(W, false, true, false), true, List.of(J0, J2)))
                 .containsExactly(
                         "          JOBID PARTITION PRIORITY   AGE        FAIRSHARE  JOBSIZE    PARTITION ",
-                        "        Weights                      1000       10000      100        1000      ",
+                        "        Weights                      1000       10000      100        1000      ");
+        assertThat(render(SprioFormat.defaults(W, false, true, false), false, List.of(J0, J2)))
+                .containsExactly(
+                        "          JOBID PARTITION PRIORITY   AGE        FAIRSHARE  JOBSIZE    PARTITION ",
                         "        5000000 gpu       0.00000257 0.0000000  1.0000000  0.6250000  1.0000000 ",
                         "        5000002 gpu       0.00000024 0.0000000  0.0000000  0.3125000  1.0000000 ");
     }
@@ -98,6 +98,17 @@ class TestSprioFormat {
         assertThat(SprioFormat.jobLine(prefix.toString(), fields, J1, W))
                 .isEqualTo(
                         "0|0.0000000|1.0000000|0.3750000|1.0000000|0.0000000|gpu||0.00000256986823|(null)|0|0|0|0.0000000|10000|38|1000|0||11037|5000001|root|");
+    }
+
+    @Test
+    void weightsReplaceTheJobsLinesAndNoHeaderLeavesThemAlone() {
+        // Real Slurm 22.05 (scenario 229): `sprio -w -o "%.15i %.10Y %.10J"` with two jobs pending.
+        StringBuilder prefix = new StringBuilder();
+        List<SprioFormat.Field> fields = SprioFormat.parse("%.15i %.10Y %.10J", prefix, c -> {});
+        assertThat(SprioFormat.render(prefix.toString(), fields, true, true, List.of(J0, J1), W))
+                .containsExactly("          JOBID   PRIORITY    JOBSIZE", "        Weights                   100");
+        assertThat(SprioFormat.render(prefix.toString(), fields, false, true, List.of(J0, J1), W))
+                .containsExactly("        Weights                   100");
     }
 
     @Test
