@@ -250,6 +250,9 @@ public final class BatchLauncher implements AutoCloseable {
         }
         job.endState = state;
         markSignalled(job);
+        // The steps' TERM before end_state: once that is recorded the supervisor may end the job
+        // and its report send the steps KILL, which must not overtake their TERM.
+        stepSignals.accept(job.jobId, "TERM");
         remember(job.jobId, RunningJob.END_STATE, state.name());
         long pgid = job.publishedPgid();
         if (pgid > 1 || !supervisor.exact()) {
@@ -257,7 +260,6 @@ public final class BatchLauncher implements AutoCloseable {
         }
         ProcessSignals.group(pgid, "CONT");
         ProcessSignals.group(pgid, "TERM");
-        stepSignals.accept(job.jobId, "TERM");
         timers.schedule(
                 () -> {
                     if (job.supervisor.isAlive()) {
