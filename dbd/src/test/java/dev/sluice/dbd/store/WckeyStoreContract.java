@@ -102,10 +102,7 @@ abstract class WckeyStoreContract {
 
     @Test
     void aNamedDefaultWckeyWinsAndAPreviewKeepsNothingNotEvenIds() throws Exception {
-        int before = wckeys.list(ListWckeysRequest.getDefaultInstance()).getWckeysList().stream()
-                .mapToInt(WckeyEntry::getId)
-                .max()
-                .orElse(0);
+        int before = lastIdHandedOut();
         AddResult preview = addUser(false, w + "b", w + "a", w + "b");
 
         assertThat(preview.getWckeysCount()).isEqualTo(2);
@@ -113,7 +110,8 @@ abstract class WckeyStoreContract {
 
         addUser(true, w + "b", w + "a", w + "b");
         assertThat(defaultWckey()).isEqualTo(w + "b");
-        // REST shows the ids: numbered on from the last kept, as slurmdbd numbers them.
+        // REST shows the ids: numbered on from the last handed out, as slurmdbd numbers them;
+        // the preview used none up.
         assertThat(wckeys.list(ListWckeysRequest.newBuilder()
                                 .addClusters(cluster)
                                 .build())
@@ -122,6 +120,15 @@ abstract class WckeyStoreContract {
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(before + 1, false),
                         org.assertj.core.groups.Tuple.tuple(before + 2, true));
+    }
+
+    private int lastIdHandedOut() throws Exception {
+        try (var c = db.dataSource().getConnection();
+                var ps = c.prepareStatement("SELECT last_id FROM acct_wckey_ids WHERE id = 1");
+                var rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
     }
 
     @Test
@@ -140,6 +147,49 @@ abstract class WckeyStoreContract {
         assertThat(alone.getWckeysList()).extracting(WckeyEntry::getName).containsExactly(w + "c");
         // The first wckey stays the default.
         assertThat(defaultWckey()).isEqualTo(w);
+    }
+
+    @Test
+    void aDeletedWckeysNumberIsNotHandedOutAgain() throws Exception {
+        addUser(true, "", w + "a");
+        int first = wckeys.list(ListWckeysRequest.newBuilder().addNames(w + "a").build())
+                .getWckeys(0)
+                .getId();
+        store.delete(DeleteAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .addWckeys(w + "a")
+                .setCommit(true)
+                .build());
+
+        addUser(true, "", w + "b");
+        // slurmdbd's 219: 7, 8, 9 after six wckeys were added and deleted.
+        assertThat(wckeys.list(ListWckeysRequest.newBuilder().addNames(w + "b").build())
+                        .getWckeys(0)
+                        .getId())
+                .isGreaterThan(first);
+    }
+
+    @Test
+    void theControllerIsGivenItsClustersWckeysWithEachUsersDefault() throws Exception {
+        addUser(true, w + "b", w + "a", w + "b");
+
+        var snapshot = new PolicyStore(db.dataSource())
+                .snapshot(dev.sluice.protocol.v1.PolicyRequest.newBuilder()
+                        .setClusterName(cluster)
+                        .build());
+        assertThat(snapshot.getWckeysList())
+                .extracting(WckeyEntry::getName, WckeyEntry::getUser, WckeyEntry::getIsDefault)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(w + "a", user, false),
+                        org.assertj.core.groups.Tuple.tuple(w + "b", user, true));
+        assertThat(new PolicyStore(db.dataSource())
+                        .snapshot(dev.sluice.protocol.v1.PolicyRequest.newBuilder()
+                                .setClusterName("elsewhere")
+                                .build())
+                        .getWckeysList())
+                .extracting(WckeyEntry::getUser)
+                .doesNotContain(user);
     }
 
     @Test
