@@ -292,6 +292,9 @@ public final class WireMapper {
         if (c.hasLicenses()) {
             out.add(new JobChange.LicenseList(licenses(c.getLicenses())));
         }
+        if (c.hasWckey()) {
+            out.add(new JobChange.WckeyName(JobWckey.asked(ControlCharacters.checked("WCKey", c.getWckey()))));
+        }
         return List.copyOf(out);
     }
 

@@ -65,7 +65,13 @@ public final class WckeyStore {
             Connection c, String user, List<String> clusters, List<String> names, String preferred, long now)
             throws SQLException {
         List<WckeyEntry> added = new ArrayList<>();
-        for (String name : names) {
+        // sacctmgr moves the named default to the end: it is listed, and numbered, last (compat
+        // 218: wckeys=w218a,w218b defaultwckey=w218a adds w218b, then w218a).
+        List<String> ordered = new ArrayList<>(names);
+        if (ordered.remove(preferred)) {
+            ordered.add(preferred);
+        }
+        for (String name : ordered) {
             for (String cluster : clusters) {
                 if (exists(c, name, cluster, user)) {
                     continue;

@@ -150,6 +150,23 @@ abstract class WckeyStoreContract {
     }
 
     @Test
+    void aNamedDefaultIsAddedLastAsSacctmgrListsIt() throws Exception {
+        int before = lastIdHandedOut();
+        AddResult added = addUser(true, w + "a", w + "a", w + "b");
+
+        assertThat(added.getWckeysList()).extracting(WckeyEntry::getName).containsExactly(w + "b", w + "a");
+        assertThat(wckeys.list(ListWckeysRequest.newBuilder()
+                                .addClusters(cluster)
+                                .build())
+                        .getWckeysList())
+                .extracting(WckeyEntry::getName, WckeyEntry::getId)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(w + "b", before + 1),
+                        org.assertj.core.groups.Tuple.tuple(w + "a", before + 2));
+        assertThat(defaultWckey()).isEqualTo(w + "a");
+    }
+
+    @Test
     void aDeletedWckeysNumberIsNotHandedOutAgain() throws Exception {
         addUser(true, "", w + "a");
         int first = wckeys.list(ListWckeysRequest.newBuilder().addNames(w + "a").build())
