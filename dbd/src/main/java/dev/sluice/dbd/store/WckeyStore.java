@@ -78,9 +78,10 @@ public final class WckeyStore {
                 }
                 // The id is numbered here, not by AUTO_INCREMENT: sacctmgr's preview is rolled back,
                 // yet would use up the numbers, and REST shows them (slurmdbd's ran 1, 2, 3). The
-                // counter is not the table's highest id: a number is never handed out twice.
-                try (PreparedStatement ps =
-                        c.prepareStatement("UPDATE acct_wckey_ids SET last_id = last_id + 1 WHERE id = 1")) {
+                // counter is not the table's highest id: a number is never handed out twice. A row
+                // numbered past it (by a binary from before the counter) moves it on.
+                try (PreparedStatement ps = c.prepareStatement("UPDATE acct_wckey_ids SET last_id ="
+                        + " GREATEST(last_id, (SELECT COALESCE(MAX(id), 0) FROM acct_wckeys)) + 1 WHERE id = 1")) {
                     ps.executeUpdate();
                 }
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_wckeys (id, name, cluster_name,"

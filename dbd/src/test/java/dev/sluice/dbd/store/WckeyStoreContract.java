@@ -122,9 +122,11 @@ abstract class WckeyStoreContract {
                         org.assertj.core.groups.Tuple.tuple(before + 2, true));
     }
 
+    /** The number the next wckey follows: the counter's, or a higher id other runs wrote. */
     private int lastIdHandedOut() throws Exception {
         try (var c = db.dataSource().getConnection();
-                var ps = c.prepareStatement("SELECT last_id FROM acct_wckey_ids WHERE id = 1");
+                var ps = c.prepareStatement("SELECT GREATEST(last_id, (SELECT COALESCE(MAX(id), 0) FROM acct_wckeys))"
+                        + " FROM acct_wckey_ids WHERE id = 1");
                 var rs = ps.executeQuery()) {
             rs.next();
             return rs.getInt(1);
