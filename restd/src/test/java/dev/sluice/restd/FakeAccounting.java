@@ -37,6 +37,7 @@ final class FakeAccounting {
                     .setCluster("test")
                     .setJobId(7)
                     .setName("train")
+                    .setWckey("*w7")
                     .setUserName("alice")
                     .setUid(1000)
                     .setGroupName("alice")
