@@ -20,6 +20,7 @@ import dev.sluice.protocol.v1.ModifyResult;
 import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.protocol.v1.UserEntry;
+import dev.sluice.protocol.v1.WckeyEntry;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,6 +37,7 @@ final class FakeAccounting {
                     .setCluster("test")
                     .setJobId(7)
                     .setName("train")
+                    .setWckey("*w7")
                     .setUserName("alice")
                     .setUid(1000)
                     .setGroupName("alice")
@@ -145,6 +147,11 @@ final class FakeAccounting {
                     .setDefaultQos("normal"))
             .build();
 
+    /** The users' wckeys, numbered as added. */
+    private final List<WckeyEntry> wckeys = new java.util.ArrayList<>();
+
+    private int lastWckeyId;
+
     /** As sluice-dbd deletes: accounts by name, users by name, or a user's associations under accounts. */
     private DeleteAssocResult delete(dev.sluice.protocol.v1.DeleteAssocRequest d) throws AccountingException {
         DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
@@ -159,7 +166,16 @@ final class FakeAccounting {
                 }
             }
             case USERS -> {
-                if (d.getAccountsCount() > 0) {
+                if (d.getWckeysCount() > 0) {
+                    List<WckeyEntry> gone = wckeys.stream()
+                            .filter(w -> d.getNamesList().contains(w.getUser())
+                                    && d.getWckeysList().contains(w.getName()))
+                            .toList();
+                    out.addAllWckeys(gone);
+                    if (d.getCommit()) {
+                        wckeys.removeAll(gone);
+                    }
+                } else if (d.getAccountsCount() > 0) {
                     if (aliceInPhysics
                             && d.getNamesList().contains("alice")
                             && d.getAccountsList().contains("physics")) {
@@ -251,6 +267,29 @@ final class FakeAccounting {
             }
             case ADD_USERS -> {
                 var a = r.getAddUsers();
+                // As sluice-dbd: wckeys alone for users it has (sacctmgr add user ... wckey=).
+                for (String name : a.getNamesList()) {
+                    for (String wckey : a.getWckeysList()) {
+                        for (String cluster : a.getClustersList()) {
+                            boolean had = wckeys.stream()
+                                    .anyMatch(w -> w.getUser().equals(name)
+                                            && w.getName().equals(wckey)
+                                            && w.getCluster().equals(cluster));
+                            if (!had && a.getCommit()) {
+                                boolean first = wckeys.stream()
+                                        .noneMatch(w -> w.getUser().equals(name));
+                                wckeys.add(WckeyEntry.newBuilder()
+                                        .setId(++lastWckeyId)
+                                        .setName(wckey)
+                                        .setCluster(cluster)
+                                        .setUser(name)
+                                        .setIsDefault(
+                                                first || a.getDefaultWckey().equals(wckey))
+                                        .build());
+                            }
+                        }
+                    }
+                }
                 for (String account : a.getAccountsList()) {
                     if (accounts.stream().noneMatch(e -> e.getName().equals(account))) {
                         throw new AccountingException(" This account '" + account + "' doesn't exist.", 22);
@@ -362,8 +401,22 @@ final class FakeAccounting {
                                 .setCount(4)
                                 .setTotalMicros(180)));
             }
-            // This stand-in keeps no wckeys (compat 208 lists real ones end to end).
-            case LIST_WCKEYS -> out.setListedWckeys(dev.sluice.protocol.v1.ListWckeysResult.getDefaultInstance());
+            // As sluice-dbd: wckeys are listed to operators only (compat 157, 208).
+            case LIST_WCKEYS -> {
+                if (!OPERATORS.contains(user)) {
+                    throw new AccountingException("Access/permission denied", 2002);
+                }
+                var q = r.getListWckeys();
+                out.setListedWckeys(dev.sluice.protocol.v1.ListWckeysResult.newBuilder()
+                        .addAllWckeys(wckeys.stream()
+                                .filter(w -> q.getNamesCount() == 0
+                                        || q.getNamesList().contains(w.getName()))
+                                .filter(w -> q.getUsersCount() == 0
+                                        || q.getUsersList().contains(w.getUser()))
+                                .filter(w ->
+                                        q.getIdsCount() == 0 || q.getIdsList().contains(w.getId()))
+                                .toList()));
+            }
             case LIST_TRES ->
                 out.setListedTres(ListTresResult.newBuilder()
                         .addTres(TresEntry.newBuilder().setId(1).setType("cpu"))

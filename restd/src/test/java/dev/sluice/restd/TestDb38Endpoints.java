@@ -52,6 +52,15 @@ class TestDb38Endpoints {
     }
 
     @Test
+    void aJobsWckeyTakenByDefaultIsFlaggedAndShownWithoutItsMark() {
+        JsonNode jobs = rest.as("GET", DB + "jobs", null).body().get("jobs");
+        assertThat(jobs.get(0).at("/wckey/wckey").asText()).isEqualTo("w7");
+        assertThat(jobs.get(0).at("/wckey/flags").toString()).isEqualTo("[\"ASSIGNED_DEFAULT\"]");
+        assertThat(jobs.get(1).at("/wckey/wckey").asText()).isEmpty();
+        assertThat(jobs.get(1).at("/wckey/flags")).isEmpty();
+    }
+
+    @Test
     void jobsAreChosenByTheFieldsOf2205AndOthersRefuseTheQuery() {
         Answer a = rest.as("GET", DB + "jobs?job_name=train%2Coops&partition=debug&skip_steps=true", null);
         assertThat(a.status()).as(a.body().toString()).isEqualTo(200);

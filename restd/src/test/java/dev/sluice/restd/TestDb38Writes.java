@@ -157,4 +157,35 @@ class TestDb38Writes {
             assertThat(alice.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
         }
     }
+
+    @Test
+    void anOperatorAddsAUsersWckeyAndDeletesItFromEveryUserWhoHasIt() {
+        String body = "{\"wckeys\":[{\"id\":0,\"name\":\"w219\",\"cluster\":\"test\",\"user\":\"alice\"},"
+                + "{\"id\":0,\"name\":\"w219\",\"cluster\":\"test\",\"user\":\"bob\",\"flags\":[\"DEFAULT\"]}]}";
+        Answer refused = rest.as("POST", DB + "wckeys", body);
+        assertThat(refused.status()).isEqualTo(500);
+        assertThat(refused.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        assertThat(refused.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_wckeys_add");
+        assertThat(asRoot("GET", DB + "wckeys").status()).isEqualTo(500);
+
+        Answer added = rest.send("POST", DB + "wckeys", body, "root", rest.token("root"));
+        assertThat(added.status()).as(added.body().toString()).isEqualTo(200);
+        assertThat(added.body().get("errors")).isEmpty();
+        Answer listed = asRoot("GET", DB + "wckey/w219");
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.body().get("wckeys").findValuesAsText("user")).containsExactly("alice", "bob");
+        assertThat(listed.body().at("/wckeys/1/flags/0").asText()).isEqualTo("DEFAULT");
+
+        assertThat(rest.as("DELETE", DB + "wckey/w219", null)
+                        .body()
+                        .at("/errors/0/error_number")
+                        .asInt())
+                .isEqualTo(2002);
+        Answer deleted = asRoot("DELETE", DB + "wckey/w219");
+        assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
+        assertThat(deleted.body().get("deleted_wckeys").toString())
+                .isEqualTo("[\"C = test       W = w219                 U = alice    \","
+                        + "\"C = test       W = w219                 U = bob      \"]");
+        assertThat(asRoot("GET", DB + "wckey/w219").status()).isEqualTo(500);
+    }
 }

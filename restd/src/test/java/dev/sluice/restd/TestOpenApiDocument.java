@@ -152,7 +152,8 @@ class TestOpenApiDocument {
                         .replace("{reservation_name}", "maint")
                         .replace("{user_name}", "alice")
                         .replace("{qos_name}", "normal")
-                        .replace("{wckey}", "w");
+                        .replace("{wckey}", "w")
+                        .replace("{id}", "1");
         String body = r.body().isPresent() ? "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"name\":\"x\"}}" : null;
         if (r.method().equals("POST") && r.template().startsWith("node/")) {
             body = "{\"state\":[\"DRAIN\"],\"reason\":\"r\"}";

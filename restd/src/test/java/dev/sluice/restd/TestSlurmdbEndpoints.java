@@ -197,6 +197,50 @@ class TestSlurmdbEndpoints {
     }
 
     @Test
+    void onlyAnOperatorGivesListsAndDeletesWckeys() {
+        String body = """
+                {"wckeys": [{"cluster": "test", "name": "w1", "user": "alice"},
+                            {"cluster": "test", "name": "w1", "user": "bob"}]}""";
+        Answer refused = rest.as("POST", db + "wckeys", body);
+        assertThat(refused.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_resp", refused.body());
+        assertThat(refused.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        Answer hidden = rest.as("GET", db + "wckeys", null);
+        assertThat(hidden.status()).isEqualTo(500);
+        docs.assertValidFor("openapi_wckey_resp", hidden.body());
+
+        Answer added = asRoot("POST", db + "wckeys", body);
+        assertThat(added.status()).as(added.body().toString()).isEqualTo(200);
+        docs.assertValidFor("openapi_resp", added.body());
+        Answer listed = asRoot("GET", db + "wckeys?user=bob", null);
+        assertThat(listed.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_wckey_resp", listed.body());
+        assertThat(rest.controller.accounting.seen.getLast().getListWckeys().getUsersList())
+                .containsExactly("bob");
+        Answer all = asRoot("GET", db + "wckeys", null);
+        assertThat(all.body().get("wckeys").findValuesAsText("user")).containsExactly("alice", "bob");
+        int bobs = all.body().at("/wckeys/1/id").asInt();
+        Answer one = asRoot("GET", db + "wckey/" + bobs, null);
+        docs.assertValidFor("openapi_wckey_resp", one.body());
+        assertThat(one.body().get("wckeys").findValuesAsText("user")).containsExactly("bob");
+
+        Answer deleted = asRoot("DELETE", db + "wckey/" + bobs, null);
+        assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
+        docs.assertValidFor("openapi_wckey_removed_resp", deleted.body());
+        assertThat(deleted.body().get("deleted_wckeys").toString())
+                .isEqualTo("[\"C = test       W = w1                   U = bob      \"]");
+        assertThat(asRoot("GET", db + "wckeys", null).body().get("wckeys").findValuesAsText("user"))
+                .containsExactly("alice");
+        Answer nothing = asRoot("DELETE", db + "wckey/" + bobs, null);
+        assertThat(nothing.status()).isEqualTo(200);
+        docs.assertValidFor("openapi_wckey_removed_resp", nothing.body());
+        assertThat(nothing.body().get("deleted_wckeys")).isEmpty();
+        Answer bad = asRoot("POST", db + "wckeys", "{\"wckeys\": [{\"name\": \"w2\"}]}");
+        assertThat(bad.status()).isEqualTo(400);
+        docs.assertValidFor("openapi_resp", bad.body());
+    }
+
+    @Test
     void onlyAnOperatorDeletesAQos() {
         Answer refused = rest.as("DELETE", db + "qos/high", null);
         assertThat(refused.status()).isEqualTo(500);

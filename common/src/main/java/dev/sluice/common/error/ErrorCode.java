@@ -52,6 +52,7 @@ public enum ErrorCode {
     PARTITION_NOT_AVAIL(2070, "Required partition not available (inactive or drain)"),
     INVALID_ACCOUNT(2045, "Invalid account or account/partition combination specified"),
     INVALID_QOS(2066, "Invalid qos specification"),
+    INVALID_WCKEY(2057, "Invalid wckey specification"),
     ACCOUNTING_POLICY(2050, "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)"),
     INVALID_FEATURE(2029, "Invalid feature specification"),
     INVALID_LICENSES(2048, "Invalid license specification"),

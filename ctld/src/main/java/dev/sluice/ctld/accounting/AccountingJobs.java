@@ -66,6 +66,7 @@ public final class AccountingJobs {
                         .format())
                 .setWorkDir(r.launch().workDir())
                 .setConstraint(r.placement().constraint().text())
+                .setWckey(r.wckey().text())
                 .setPriority((int) Math.min(SlurmLimits.MAX_UINT32, priority));
         if (a != null) {
             b.setNodeList(HostList.compress(a.nodeNames()))

@@ -41,6 +41,13 @@ public record AccountingSettings(String cluster, String host, int grpcPort, Set<
                 .orElse(Enforcement.NONE);
     }
 
+    /** slurm.conf's {@code TrackWCKey} (jobs carry wckeys to accounting). */
+    public static boolean tracksWckeys(CtldConfig config) {
+        String value =
+                config.files().settings().getOrDefault("TrackWCKey", "no").toLowerCase(Locale.ROOT);
+        return from(config).isPresent() && Set.of("yes", "true", "1").contains(value);
+    }
+
     static Optional<AccountingSettings> from(String cluster, Map<String, String> slurmConf) {
         String type = slurmConf.getOrDefault("AccountingStorageType", "accounting_storage/none");
         if (!type.toLowerCase(Locale.ROOT).equals(SLURMDBD)) {

@@ -5,6 +5,7 @@ import dev.sluice.ctld.limits.Association;
 import dev.sluice.ctld.limits.Limits;
 import dev.sluice.ctld.limits.Qos;
 import dev.sluice.ctld.limits.TresLimits;
+import dev.sluice.ctld.limits.UserWckeys;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.PolicySnapshot;
@@ -77,7 +78,10 @@ public final class PolicyMapper {
                                             : Qos.EXEMPT_UNSET))
                             .build());
         }
-        return new AccountingPolicy(s.getVersion(), assocs, defaults, qos);
+        List<UserWckeys.Held> wckeys = s.getWckeysList().stream()
+                .map(w -> new UserWckeys.Held(w.getUser(), w.getName(), w.getIsDefault()))
+                .toList();
+        return new AccountingPolicy(s.getVersion(), assocs, defaults, qos, UserWckeys.of(wckeys));
     }
 
     private static List<String> names(String list) {

@@ -6,6 +6,7 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.limits.Admission;
 import dev.sluice.ctld.limits.PolicyView;
+import dev.sluice.ctld.limits.WckeyAdmission;
 import dev.sluice.ctld.sched.PartitionFit;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.select.Allocator;
@@ -120,6 +121,8 @@ public final class JobControl {
         SubmitChecks.licenses(licenses, request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
         request = Admission.capNodes(limits, request, partition.name());
+        request =
+                request.withWckey(WckeyAdmission.resolve(limits, request.owner().userName(), request.wckey()));
         Reservation reservation = SubmitChecks.reservation(state, request, now, limits.policy());
         long limit = request.timeLimitMinutes();
         if (limit == JobRequest.TIME_NOT_SET) {

@@ -42,6 +42,7 @@ public final class JobText {
         field("MailType", r.mail().types());
         field("Licenses", r.licenses().toString());
         field("Reservation", r.reservation());
+        field("WCKey", r.wckey().name());
         field("TresPerJob", r.gpuOptions().gpus().text());
         field("TresPerNode", r.gpuOptions().gpusPerNode().text());
         field("TresPerTask", r.gpuOptions().gpusPerTask().text());

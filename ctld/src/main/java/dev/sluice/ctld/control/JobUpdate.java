@@ -2,12 +2,15 @@ package dev.sluice.ctld.control;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.limits.PolicyView;
+import dev.sluice.ctld.limits.WckeyAdmission;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobEvent;
 import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobWckey;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.TaskSet;
@@ -39,6 +42,12 @@ public final class JobUpdate {
      */
     public static ControlResult<List<TaskOutcome>> update(
             ClusterView state, Caller caller, String target, List<JobChange> changes, long now) {
+        return update(state, caller, target, changes, now, PolicyView.OFF);
+    }
+
+    /** @param limits TrackWCKey and AccountingStorageEnforce, for a {@code WCKey=} change */
+    public static ControlResult<List<TaskOutcome>> update(
+            ClusterView state, Caller caller, String target, List<JobChange> changes, long now, PolicyView limits) {
         List<StateRecord> records = new ArrayList<>();
         List<JobTargets.Target> targets = JobTargets.resolve(state, target);
         boolean wholeArray = target.indexOf('_') < 0
@@ -48,7 +57,7 @@ public final class JobUpdate {
             Job job = t.job();
             ErrorCode code = ErrorCode.SUCCESS;
             try {
-                records.addAll(updateOne(state, caller, job, changes, now));
+                records.addAll(updateOne(state, caller, job, changes, now, limits));
             } catch (SlurmException e) {
                 if (!wholeArray) {
                     throw e;
@@ -72,7 +81,7 @@ public final class JobUpdate {
     }
 
     private static List<StateRecord> updateOne(
-            ClusterView state, Caller caller, Job job, List<JobChange> changes, long now) {
+            ClusterView state, Caller caller, Job job, List<JobChange> changes, long now, PolicyView limits) {
         List<StateRecord> records = new ArrayList<>();
         if (job.state().isFinished()) {
             throw new SlurmException(ErrorCode.JOB_FINISHED);
@@ -80,7 +89,7 @@ public final class JobUpdate {
         if (!caller.mayActOnJobOf(job.request().owner().uid())) {
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
-        Decision d = decide(state, caller, job, changes);
+        Decision d = decide(state, caller, job, changes, limits);
         if (!d.changes().isEmpty()) {
             records.addAll(JobLifecycle.apply(job, new JobEvent.Update(d.changes()), now)
                     .records());
@@ -95,7 +104,8 @@ public final class JobUpdate {
     /** What one job gets: the changes to journal, and a hold ({@code Priority=0}), or null. */
     private record Decision(List<JobChange> changes, Job.Hold hold) {}
 
-    private static Decision decide(ClusterView state, Caller caller, Job job, List<JobChange> asked) {
+    private static Decision decide(
+            ClusterView state, Caller caller, Job job, List<JobChange> asked, PolicyView limits) {
         JobRequest r = job.request();
         boolean pending = job.isPending();
         List<JobChange> out = new ArrayList<>();
@@ -143,6 +153,16 @@ public final class JobUpdate {
                     out.add(l);
                 });
         find(asked, JobChange.TimeLimit.class).ifPresent(t -> timeLimit(state, caller, job, t, out));
+        find(asked, JobChange.WckeyName.class).ifPresent(w -> {
+            // Checked as at submit (compat 221): a pending job only, its user's under enforcement.
+            if (!pending) {
+                throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
+            }
+            JobWckey settled = WckeyAdmission.resolve(limits, r.owner().userName(), w.wckey());
+            if (!settled.equals(r.wckey())) {
+                out.add(new JobChange.WckeyName(settled));
+            }
+        });
         Job.Hold[] hold = {null};
         find(asked, JobChange.Priority.class).ifPresent(p -> hold[0] = priority(state, caller, job, p, out));
         boolean fixedPriority = out.stream().anyMatch(c -> c instanceof JobChange.Priority p && p.priority() > 0)

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The associations, users' default accounts and QOS of this cluster as sluice-dbd last gave
+ * The associations, users' default accounts, QOS and users' wckeys of this cluster as sluice-dbd last gave
  * them, at {@code version}. Immutable; the controller swaps in a new one when dbd's changes.
  *
  * <p>Limits are inherited as in Slurm: a user association without its own MaxJobs (MaxSubmit,
@@ -16,10 +16,20 @@ import java.util.Optional;
  * they cap everything under the association that carries them.
  */
 public record AccountingPolicy(
-        long version, List<Association> associations, Map<String, String> defaultAccounts, Map<String, Qos> qos) {
+        long version,
+        List<Association> associations,
+        Map<String, String> defaultAccounts,
+        Map<String, Qos> qos,
+        UserWckeys wckeys) {
 
     /** Nothing loaded yet: with enforcement on, every submission is refused. */
     public static final AccountingPolicy EMPTY = new AccountingPolicy(0, List.of(), Map.of(), Map.of());
+
+    /** A policy without wckeys. */
+    public AccountingPolicy(
+            long version, List<Association> associations, Map<String, String> defaultAccounts, Map<String, Qos> qos) {
+        this(version, associations, defaultAccounts, qos, UserWckeys.NONE);
+    }
 
     private static final int MAX_DEPTH = 64;
 
@@ -27,6 +37,7 @@ public record AccountingPolicy(
         associations = List.copyOf(associations);
         defaultAccounts = Map.copyOf(defaultAccounts);
         qos = Map.copyOf(qos);
+        java.util.Objects.requireNonNull(wckeys, "wckeys is null");
     }
 
     /** The user's association in {@code account} for {@code partition}, else for all partitions. */

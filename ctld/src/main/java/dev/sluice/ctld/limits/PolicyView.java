@@ -12,11 +12,23 @@ public final class PolicyView {
     public static final PolicyView OFF = new PolicyView(Enforcement.NONE, AccountingPolicy.EMPTY);
 
     private final Enforcement enforcement;
+    private final boolean trackWckeys;
     private volatile AccountingPolicy policy;
 
     public PolicyView(Enforcement enforcement, AccountingPolicy initial) {
+        this(enforcement, initial, false);
+    }
+
+    /** @param trackWckeys slurm.conf's {@code TrackWCKey} */
+    public PolicyView(Enforcement enforcement, AccountingPolicy initial, boolean trackWckeys) {
         this.enforcement = requireNonNull(enforcement, "enforcement is null");
         this.policy = requireNonNull(initial, "initial is null");
+        this.trackWckeys = trackWckeys;
+    }
+
+    /** Whether jobs carry wckeys: {@code TrackWCKey=yes}, or wckeys enforced (which implies it). */
+    public boolean tracksWckeys() {
+        return trackWckeys || enforcement.wckeys();
     }
 
     public Enforcement enforcement() {

@@ -6,6 +6,7 @@ import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.Dependency;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobWckey;
 import dev.sluice.protocol.v1.journal.JobRequestRecord;
 import java.util.HashMap;
 import java.util.Map;
@@ -70,7 +71,8 @@ final class JobRequestCodec {
                 .setMailType(r.mail().types())
                 .setMailUser(r.mail().user())
                 .setLicenses(r.licenses().toString())
-                .setReservation(r.reservation());
+                .setReservation(r.reservation())
+                .setWckey(r.wckey().text());
         r.launch().environment().forEach((k, v) -> b.putEnvironment(k, ByteString.copyFrom(RawText.encode(v))));
         return b.build();
     }
@@ -128,6 +130,7 @@ final class JobRequestCodec {
                 .mail(new JobRequest.Mail(r.getMailType(), r.getMailUser()))
                 .licenses(Licenses.parse(r.getLicenses()))
                 .reservation(r.getReservation())
+                .wckey(JobWckey.read(r.getWckey()))
                 .build();
     }
 }

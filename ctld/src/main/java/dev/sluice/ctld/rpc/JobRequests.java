@@ -114,8 +114,8 @@ final class JobRequests {
                     // Each job's refusal, as Slurm's: "Invalid license specification for job N".
                     LicenseAnswers.checkUpdate(
                             loop.scheduler().config().select().licenses(), changes);
-                    List<JobUpdate.TaskOutcome> outcomes = LoopCalls.await(
-                            loop.submit((state, now) -> JobUpdate.update(state, caller, target, changes, now)));
+                    List<JobUpdate.TaskOutcome> outcomes = LoopCalls.await(loop.submit(
+                            (state, now) -> JobUpdate.update(state, caller, target, changes, now, jobs.limits())));
                     addTaskOutcomes(r, target, outcomes);
                     out.addResults(r);
                     continue;
@@ -205,8 +205,9 @@ final class JobRequests {
         if (!f.getReservationFilter().isEmpty() && !f.getReservationFilter().equals(r.reservation())) {
             return false;
         }
-        // Sluice's jobs carry no wckey: asking for one matches none.
-        if (!f.getWckeyFilter().isEmpty()) {
+        // scancel --wckey=NAME: a job that took NAME as its user's default (*NAME) has it too.
+        if (!f.getWckeyFilter().isEmpty()
+                && !f.getWckeyFilter().equals(r.wckey().name())) {
             return false;
         }
         // scancel -t PD,R: any of the listed states, long or compact names.

@@ -121,7 +121,10 @@ final class ControllerCore implements AutoCloseable {
         // priorities it sends feed the QOS factor even when nothing is enforced.
         var acct = AccountingSettings.from(config);
         PolicyView limits = acct.isPresent()
-                ? new PolicyView(AccountingSettings.enforcement(config), AccountingPolicy.EMPTY)
+                ? new PolicyView(
+                        AccountingSettings.enforcement(config),
+                        AccountingPolicy.EMPTY,
+                        AccountingSettings.tracksWckeys(config))
                 : PolicyView.OFF;
         JobControl jobs = JobControl.builder(defaults)
                 .maxArraySize(config.jobs().maxArraySize())

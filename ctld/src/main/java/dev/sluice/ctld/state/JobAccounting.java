@@ -6,11 +6,12 @@ import dev.sluice.common.slurm.Licenses;
 
 /**
  * What a job is charged to and draws from: {@code --account}, {@code --qos},
- * {@code --reservation} and {@code --licenses}; empty: not given.
+ * {@code --reservation}, {@code --licenses} and {@code --wckey}; empty: not given.
  */
-public record JobAccounting(String account, String qos, String reservation, Licenses licenses) {
+public record JobAccounting(String account, String qos, String reservation, Licenses licenses, JobWckey wckey) {
     public JobAccounting {
         requireNonNull(reservation, "reservation is null");
         requireNonNull(licenses, "licenses is null");
+        requireNonNull(wckey, "wckey is null");
     }
 }

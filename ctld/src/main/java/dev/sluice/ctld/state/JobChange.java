@@ -25,6 +25,7 @@ public sealed interface JobChange {
             case ArrayThrottle c -> "ArrayTaskThrottle";
             case LicenseList c -> "Licenses";
             case ReservationName c -> "Reservation";
+            case WckeyName c -> "WCKey";
         };
     }
 
@@ -43,6 +44,7 @@ public sealed interface JobChange {
             case ArrayThrottle c -> Integer.toString(c.throttle());
             case LicenseList c -> c.licenses().toString();
             case ReservationName c -> c.reservation();
+            case WckeyName c -> c.wckey().text();
         };
     }
 
@@ -105,6 +107,13 @@ public sealed interface JobChange {
         }
     }
 
+    /** {@code WCKey=}: the wckey a pending job carries, as the controller settled it. */
+    record WckeyName(JobWckey wckey) implements JobChange {
+        public WckeyName {
+            requireNonNull(wckey, "wckey is null");
+        }
+    }
+
     /**
      * A change as the journal holds it.
      *
@@ -124,6 +133,7 @@ public sealed interface JobChange {
             case "ArrayTaskThrottle" -> new ArrayThrottle(Integer.parseInt(text));
             case "Licenses" -> new LicenseList(Licenses.parse(text));
             case "Reservation" -> new ReservationName(text);
+            case "WCKey" -> new WckeyName(JobWckey.read(text));
             default -> throw new IllegalArgumentException("unknown job change " + key);
         };
     }

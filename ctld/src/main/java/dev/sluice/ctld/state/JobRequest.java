@@ -105,6 +105,10 @@ public record JobRequest(
         return accounting.licenses();
     }
 
+    public JobWckey wckey() {
+        return accounting.wckey();
+    }
+
     /** A builder with every field "not given" (empty, zero, NONE), for callers that set a few. */
     public static JobRequestBuilder builder(Owner owner) {
         return new JobRequestBuilder(owner);
@@ -329,6 +333,11 @@ public record JobRequest(
     /** The same request under the account and QOS accounting resolved at submit. */
     public JobRequest withAccounting(String newAccount, String newQos) {
         return toBuilder().account(newAccount).qos(newQos).build();
+    }
+
+    /** The same request with the wckey the controller settled on at submit or update. */
+    public JobRequest withWckey(JobWckey newWckey) {
+        return toBuilder().wckey(newWckey).build();
     }
 
     /** The same request in another reservation ({@code --reservation}; empty: none). */

@@ -51,6 +51,7 @@ public final class JobRequestBuilder {
     private JobRequest.Mail mail = JobRequest.Mail.NONE;
     private Licenses licenses = Licenses.NONE;
     private String reservation = "";
+    private JobWckey wckey = JobWckey.NONE;
 
     JobRequestBuilder(JobRequest.Owner owner) {
         this.owner = requireNonNull(owner, "owner is null");
@@ -90,6 +91,7 @@ public final class JobRequestBuilder {
         mail = from.mail();
         licenses = from.licenses();
         reservation = from.reservation();
+        wckey = from.wckey();
     }
 
     public JobRequestBuilder name(String value) {
@@ -326,6 +328,11 @@ public final class JobRequestBuilder {
         return this;
     }
 
+    public JobRequestBuilder wckey(JobWckey value) {
+        this.wckey = value;
+        return this;
+    }
+
     public JobRequest build() {
         return new JobRequest(
                 new JobDescription(name, comment, submitHost, mail),
@@ -339,6 +346,6 @@ public final class JobRequestBuilder {
                 gpuOptions,
                 sequencing,
                 new JobScheduling(partition, timeLimitMinutes, warnSignal, hold, requeue, nice),
-                new JobAccounting(account, qos, reservation, licenses));
+                new JobAccounting(account, qos, reservation, licenses, wckey));
     }
 }

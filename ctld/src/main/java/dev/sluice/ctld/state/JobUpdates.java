@@ -23,6 +23,7 @@ public final class JobUpdates {
         int throttle = job.array().throttle();
         dev.sluice.common.slurm.Licenses licenses = r.licenses();
         String reservation = r.reservation();
+        JobWckey wckey = r.wckey();
         for (JobChange change : changes) {
             switch (change) {
                 case JobChange.Name n -> name = n.name();
@@ -37,6 +38,7 @@ public final class JobUpdates {
                 case JobChange.ArrayThrottle t -> throttle = t.throttle();
                 case JobChange.LicenseList l -> licenses = l.licenses();
                 case JobChange.ReservationName n -> reservation = n.reservation();
+                case JobChange.WckeyName w -> wckey = w.wckey();
             }
         }
         JobRequest changed = r;
@@ -55,6 +57,9 @@ public final class JobUpdates {
         }
         if (!reservation.equals(r.reservation())) {
             changed = changed.withReservation(reservation);
+        }
+        if (!wckey.equals(r.wckey())) {
+            changed = changed.withWckey(wckey);
         }
         JobRequest request = changed;
         String newPartition = partition;

@@ -17,6 +17,7 @@ import dev.sluice.ctld.state.GpuCount;
 import dev.sluice.ctld.state.GresRequests;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
+import dev.sluice.ctld.state.JobWckey;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.NodeNames;
 import dev.sluice.ctld.state.Partition;
@@ -94,6 +95,7 @@ public final class WireMapper {
                 .mail(new JobRequest.Mail(s.getMailType(), s.getMailUser()))
                 .licenses(licenses(s.getLicenses()))
                 .reservation(s.getReservation())
+                .wckey(JobWckey.asked(s.getWckey()))
                 .build();
     }
 
@@ -190,6 +192,7 @@ public final class WireMapper {
                 .setMailUser(r.mail().user())
                 .setLicenses(r.licenses().toString())
                 .setReservation(r.reservation())
+                .setWckey(r.wckey().text())
                 .build();
     }
 
@@ -288,6 +291,9 @@ public final class WireMapper {
         }
         if (c.hasLicenses()) {
             out.add(new JobChange.LicenseList(licenses(c.getLicenses())));
+        }
+        if (c.hasWckey()) {
+            out.add(new JobChange.WckeyName(JobWckey.asked(ControlCharacters.checked("WCKey", c.getWckey()))));
         }
         return List.copyOf(out);
     }

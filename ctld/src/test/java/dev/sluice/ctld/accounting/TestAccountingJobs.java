@@ -42,7 +42,11 @@ class TestAccountingJobs {
                 .gres("gpu:2")
                 .build()
                 .withLicenses(Licenses.parse("matlab:2,comsol"));
-        JobRequest held = Builders.aJob().name("held").hold().build();
+        JobRequest held = Builders.aJob()
+                .name("held")
+                .hold()
+                .build()
+                .withWckey(dev.sluice.ctld.state.JobWckey.userDefault("w218a"));
         Job pending = Job.submitted(7, simple, "debug", 60, 1000);
         Job richPending = Job.submitted(8, rich, "gpu", 120, 1000);
         Job running = richPending.started(TWO_NODES, 1010, 120, "gpu");
@@ -106,6 +110,7 @@ class TestAccountingJobs {
             assertThat(acct.getAllocTres()).as("AllocTRES of " + job.id()).isEqualTo(info.getAllocTres());
             assertThat(acct.getWorkDir()).isEqualTo(info.getWorkDir());
             assertThat(acct.getConstraint()).isEqualTo(info.getSpec().getConstraint());
+            assertThat(acct.getWckey()).isEqualTo(info.getSpec().getWckey());
             assertThat(acct.getPriority()).as("priority of " + job.id()).isEqualTo(info.getPriority());
         }
     }

@@ -6,6 +6,7 @@ import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.TresLimits;
 import dev.sluice.protocol.v1.PolicySnapshot;
 import dev.sluice.protocol.v1.QosEntry;
+import dev.sluice.protocol.v1.WckeyEntry;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,19 @@ class TestPolicyMapperQos {
         assertThat(p.qos().get("normal").caps().perAccount().caps())
                 .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 4L, "mem", 2048L, "gres/gpu", 1L));
         assertThat(p.qos().get("open").caps().perAccount()).isEqualTo(TresLimits.NONE);
+    }
+
+    @Test
+    void theUsersWckeysAndTheirDefaultsComeFromTheSnapshot() {
+        AccountingPolicy p = PolicyMapper.fromSnapshot(PolicySnapshot.newBuilder()
+                .setVersion(3)
+                .addWckeys(WckeyEntry.newBuilder().setUser("kim").setName("wa"))
+                .addWckeys(WckeyEntry.newBuilder().setUser("kim").setName("wb").setIsDefault(true))
+                .build());
+        assertThat(p.wckeys().defaultOf("kim")).contains("wb");
+        assertThat(p.wckeys().holds("kim", "wa")).isTrue();
+        assertThat(p.wckeys().holds("lee", "wa")).isFalse();
+        assertThat(p.wckeys().defaultOf("lee")).isEmpty();
     }
 
     @Test

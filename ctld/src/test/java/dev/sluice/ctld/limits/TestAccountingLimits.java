@@ -287,8 +287,10 @@ class TestAccountingLimits {
         assertThat(Enforcement.parse(List.of("limits"))).isEqualTo(new Enforcement(true, true, false));
         assertThat(Enforcement.parse(List.of("qos"))).isEqualTo(new Enforcement(true, false, true));
         assertThat(Enforcement.parse(List.of("safe"))).isEqualTo(new Enforcement(true, true, false));
-        assertThat(Enforcement.parse(List.of("all"))).isEqualTo(new Enforcement(true, true, true));
-        assertThat(Enforcement.parse(List.of("wckeys"))).isEqualTo(Enforcement.NONE);
+        // wckeys (and so all) also checks jobs' wckeys, and implies associations, as slurmctld reads it.
+        assertThat(Enforcement.parse(List.of("all"))).isEqualTo(new Enforcement(true, true, true, true));
+        assertThat(Enforcement.parse(List.of("wckeys"))).isEqualTo(new Enforcement(true, false, false, true));
+        assertThat(Enforcement.parse(List.of("nojobs"))).isEqualTo(Enforcement.NONE);
     }
 
     @Test

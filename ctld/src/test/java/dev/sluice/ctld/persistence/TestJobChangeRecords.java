@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.ctld.state.JobChange;
+import dev.sluice.ctld.state.JobWckey;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.v1.journal.JobUpdatedRecord;
 import dev.sluice.protocol.v1.journal.JournalEntry;
@@ -22,14 +23,16 @@ class TestJobChangeRecords {
                         new JobChange.Comment("a, b = c"),
                         new JobChange.Nice(-5),
                         new JobChange.Priority(4000),
-                        new JobChange.ReservationName("magnet")),
+                        new JobChange.ReservationName("magnet"),
+                        new JobChange.WckeyName(JobWckey.userDefault("wd"))),
                 100);
         JournalEntry entry = RecordCodec.encode(3, updated);
         assertThat(entry.getJobUpdated().getChangesMap())
                 .containsEntry("TimeLimit", "30")
                 .containsEntry("Name", "train")
                 .containsEntry("Nice", "-5")
-                .containsEntry("Reservation", "magnet");
+                .containsEntry("Reservation", "magnet")
+                .containsEntry("WCKey", "*wd");
         assertThat(RecordCodec.decode(entry)).isEqualTo(updated);
     }
 

@@ -3,12 +3,14 @@ package dev.sluice.ctld.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import dev.sluice.ctld.state.JobWckey;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.journal.JobSubmittedRecord;
 import dev.sluice.protocol.v1.journal.JournalEntry;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +68,23 @@ class TestJobRequestRecords {
             .setLicenses("matlab:2")
             .setReservation("maint")
             .build();
+
+    @Test
+    void aJobsWckeySurvivesTheJournalAsksOrTakenByDefault() {
+        for (JobWckey wckey :
+                List.of(JobWckey.asked("w218b"), JobWckey.userDefault("w218a"), JobWckey.userDefault(""))) {
+            var request =
+                    WireMapper.toDomain(EVERYTHING).toBuilder().wckey(wckey).build();
+            var submitted = new StateRecord.JobSubmitted(7, request, "gpu", 90, 1_700_000_000L);
+            JournalEntry entry = RecordCodec.encode(5, submitted);
+            assertThat(entry.getJobSubmitted().getRequest().getWckey()).isEqualTo(wckey.text());
+            assertThat(RecordCodec.decode(entry)).isEqualTo(submitted);
+        }
+        // The commands' --wckey reaches the controller as asked, never as a default.
+        assertThat(WireMapper.toDomain(EVERYTHING.toBuilder().setWckey("w218b").build())
+                        .wckey())
+                .isEqualTo(JobWckey.asked("w218b"));
+    }
 
     @Test
     void aRequestIsJournaledInItsOwnRecordAndComesBackTheSame() {

@@ -22,6 +22,7 @@ public sealed interface AccountingEntry {
      * @param constraints {@code --constraint} as typed
      * @param reservation the reservation it runs in ({@code --reservation}), empty for none
      * @param reservationId that reservation's number, 0 for none
+     * @param wckey its wckey in Slurm's form ({@code *NAME}: its user's default), empty for none
      */
     record Job(
             long sequence,
@@ -35,9 +36,11 @@ public sealed interface AccountingEntry {
             long priority,
             String constraints,
             String reservation,
-            long reservationId)
+            long reservationId,
+            String wckey)
             implements AccountingEntry {
         public Job {
+            requireNonNull(wckey, "wckey is null");
             requireNonNull(reservation, "reservation is null");
             requireNonNull(key, "key is null");
             requireNonNull(owner, "owner is null");

@@ -80,7 +80,8 @@ public final class AccountingWire {
                 Integer.toUnsignedLong(j.getPriority()),
                 j.getConstraint(),
                 j.getReservation(),
-                Integer.toUnsignedLong(j.getReservationId()));
+                Integer.toUnsignedLong(j.getReservationId()),
+                j.getWckey());
     }
 
     /**

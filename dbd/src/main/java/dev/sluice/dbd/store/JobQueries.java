@@ -49,7 +49,7 @@ public final class JobQueries {
                 // Slurm numbers QOS as they are created, normal first.
                 + " (SELECT COUNT(*) FROM acct_qos q, acct_qos o WHERE q.name = j.qos"
                 + " AND (o.created_at < q.created_at OR (o.created_at = q.created_at AND o.name <= q.name))),"
-                + " j.resv_name, j.resv_id, j.suspended"
+                + " j.resv_name, j.resv_id, j.suspended, j.wckey"
                 + " FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
                 + " WHERE 1 = 1");
         List<Object> args = new ArrayList<>();
@@ -221,6 +221,7 @@ public final class JobQueries {
                 .setReservation(rs.getString(37))
                 .setReservationId((int) rs.getLong(38))
                 .setSuspendedSeconds(rs.getLong(39))
+                .setWckey(rs.getString(40))
                 .setDbIndex(rs.getLong(1));
         long requid = rs.getLong(30);
         if (requid >= 0) {

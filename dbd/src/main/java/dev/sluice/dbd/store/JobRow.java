@@ -18,9 +18,9 @@ final class JobRow {
             + " partition_name, qos, eligible_time, start_time, end_time, state, exit_status, node_list, num_nodes,"
             + " alloc_cpus, tres_req, tres_alloc, time_limit, work_dir, last_sequence, display_id, array_job_id,"
             + " array_task_id, req_cpus, req_nodes, requid, priority, state_reason, constraints, resv_name, resv_id,"
-            + " suspended, cluster_id, job_id, submit_time)"
+            + " suspended, wckey, cluster_id, job_id, submit_time)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            + " ?, ?, ?, ?, ?, ?, ?)";
+            + " ?, ?, ?, ?, ?, ?, ?, ?)";
     // slurmdbd keeps the priority and the reason a job had when it started: its end does not
     // change them (a job that failed reads Reason None in sacct, not NonZeroExitCode). A record
     // without a priority (0: no pass ranked the job) keeps the one held too. NULL keeps.
@@ -30,7 +30,7 @@ final class JobRow {
             + " tres_req = ?, tres_alloc = ?, time_limit = ?, work_dir = ?, last_sequence = ?, display_id = ?,"
             + " array_job_id = ?, array_task_id = ?, req_cpus = ?, req_nodes = ?, requid = ?,"
             + " priority = COALESCE(?, priority), state_reason = COALESCE(?, state_reason), constraints = ?,"
-            + " resv_name = ?, resv_id = ?, suspended = ? WHERE id = ?";
+            + " resv_name = ?, resv_id = ?, suspended = ?, wckey = ? WHERE id = ?";
     /** The row's id; null until the row is in the database. */
     Long id;
     /** Whether the row was in the database before this batch. */
@@ -103,6 +103,7 @@ final class JobRow {
         ps.setString(i++, clip(j.reservation(), 128));
         ps.setLong(i++, j.reservationId());
         ps.setLong(i++, times.suspended());
+        ps.setString(i++, clip(j.wckey(), 128));
         return i;
     }
 

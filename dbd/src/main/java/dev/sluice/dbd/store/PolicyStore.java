@@ -3,6 +3,7 @@ package dev.sluice.dbd.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListWckeysRequest;
 import dev.sluice.protocol.v1.PolicyRequest;
 import dev.sluice.protocol.v1.PolicySnapshot;
 import dev.sluice.protocol.v1.UserEntry;
@@ -13,8 +14,8 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * What a controller enforces: one cluster's associations, the users' default accounts and
- * the QOS, read in one transaction so they match the version they carry.
+ * What a controller enforces: one cluster's associations, the users' default accounts, the
+ * QOS and the users' wckeys there, read in one transaction so they match the version they carry.
  */
 public final class PolicyStore {
     private final DataSource ds;
@@ -49,6 +50,11 @@ public final class PolicyStore {
                 }
             }
             out.addAllQos(QosStore.read(c, List.of()));
+            out.addAllWckeys(WckeyStore.read(
+                    c,
+                    ListWckeysRequest.newBuilder()
+                            .addClusters(r.getClusterName())
+                            .build()));
             return out.build();
         });
     }

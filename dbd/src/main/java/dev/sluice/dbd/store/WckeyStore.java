@@ -26,29 +26,35 @@ public final class WckeyStore {
     }
 
     public ListWckeysResult list(ListWckeysRequest r) throws SQLException {
-        return Tx.run(ds, false, c -> {
-            ListWckeysResult.Builder out = ListWckeysResult.newBuilder();
-            // A user's default is the wckey its row names (the flag REST shows as DEFAULT).
-            try (PreparedStatement ps = c.prepareStatement("SELECT w.id, w.name, w.cluster_name, w.user_name,"
-                            + " COALESCE(u.default_wckey, '') = w.name, w.deleted FROM acct_wckeys w"
-                            + " LEFT JOIN acct_users u ON u.name = w.user_name ORDER BY w.id");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    WckeyEntry w = WckeyEntry.newBuilder()
-                            .setId(rs.getInt(1))
-                            .setName(rs.getString(2))
-                            .setCluster(rs.getString(3))
-                            .setUser(rs.getString(4))
-                            .setIsDefault(rs.getBoolean(5))
-                            .setDeleted(rs.getBoolean(6))
-                            .build();
-                    if (matches(r, w)) {
-                        out.addWckeys(w);
-                    }
+        return Tx.run(
+                ds,
+                false,
+                c -> ListWckeysResult.newBuilder().addAllWckeys(read(c, r)).build());
+    }
+
+    /** The wckeys that pass {@code r}'s conditions, by id, in {@code c}'s transaction. */
+    static List<WckeyEntry> read(Connection c, ListWckeysRequest r) throws SQLException {
+        List<WckeyEntry> out = new ArrayList<>();
+        // A user's default is the wckey its row names (the flag REST shows as DEFAULT).
+        try (PreparedStatement ps = c.prepareStatement("SELECT w.id, w.name, w.cluster_name, w.user_name,"
+                        + " COALESCE(u.default_wckey, '') = w.name, w.deleted FROM acct_wckeys w"
+                        + " LEFT JOIN acct_users u ON u.name = w.user_name ORDER BY w.id");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                WckeyEntry w = WckeyEntry.newBuilder()
+                        .setId(rs.getInt(1))
+                        .setName(rs.getString(2))
+                        .setCluster(rs.getString(3))
+                        .setUser(rs.getString(4))
+                        .setIsDefault(rs.getBoolean(5))
+                        .setDeleted(rs.getBoolean(6))
+                        .build();
+                if (matches(r, w)) {
+                    out.add(w);
                 }
             }
-            return out.build();
-        });
+        }
+        return out;
     }
 
     /**
@@ -59,15 +65,27 @@ public final class WckeyStore {
             Connection c, String user, List<String> clusters, List<String> names, String preferred, long now)
             throws SQLException {
         List<WckeyEntry> added = new ArrayList<>();
-        for (String name : names) {
+        // sacctmgr moves the named default to the end: it is listed, and numbered, last (compat
+        // 218: wckeys=w218a,w218b defaultwckey=w218a adds w218b, then w218a).
+        List<String> ordered = new ArrayList<>(names);
+        if (ordered.remove(preferred)) {
+            ordered.add(preferred);
+        }
+        for (String name : ordered) {
             for (String cluster : clusters) {
                 if (exists(c, name, cluster, user)) {
                     continue;
                 }
                 // The id is numbered here, not by AUTO_INCREMENT: sacctmgr's preview is rolled back,
-                // yet would use up the numbers, and REST shows them (slurmdbd's ran 1, 2, 3).
+                // yet would use up the numbers, and REST shows them (slurmdbd's ran 1, 2, 3). The
+                // counter is not the table's highest id: a number is never handed out twice. A row
+                // numbered past it (by a binary from before the counter) moves it on.
+                try (PreparedStatement ps = c.prepareStatement("UPDATE acct_wckey_ids SET last_id ="
+                        + " GREATEST(last_id, (SELECT COALESCE(MAX(id), 0) FROM acct_wckeys)) + 1 WHERE id = 1")) {
+                    ps.executeUpdate();
+                }
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_wckeys (id, name, cluster_name,"
-                        + " user_name, created_at) SELECT COALESCE(MAX(id), 0) + 1, ?, ?, ?, ? FROM acct_wckeys")) {
+                        + " user_name, created_at) SELECT last_id, ?, ?, ?, ? FROM acct_wckey_ids WHERE id = 1")) {
                     ps.setString(1, name);
                     ps.setString(2, cluster);
                     ps.setString(3, user);

@@ -159,7 +159,7 @@ class SacctmgrQosEndToEndTest extends AgainstRealDbd {
                 .isEqualTo(new Run(
                         0,
                         " Modified accounts...\n  chem\n Modified account associations...\n"
-                                + "  C = anchor     A = chem                \n",
+                                + "  C = anchor     A = chem of root\n",
                         ""));
         assertThat(sacctmgr("", "-P", "-n", "show", "account", "chem", "format=account,descr")
                         .out())

@@ -123,6 +123,23 @@ abstract class AccountingStoreContract {
     }
 
     @Test
+    void aJobsWckeyIsKeptInSlurmsFormAndAChangeReplacesIt() throws Exception {
+        JobInfo asked = wckey(ended(running(pending(11, "a", "alice", 1000), 1010), JobState.COMPLETED, 0, 1020), "wa");
+        JobInfo byDefault = wckey(pending(12, "b", "alice", 1001), "*wd");
+        JobInfo none = pending(13, "c", "bob", 1002);
+        store.apply(batch(cluster, job(1, asked), job(2, byDefault), job(3, none)));
+        assertThat(all()).extracting(AccountedJob::getWckey).containsExactly("wa", "*wd", "");
+
+        // scontrol update job WCKey= while it waits: the newer record's wckey is the job's.
+        store.apply(batch(cluster, job(4, wckey(byDefault, "wb"))));
+        assertThat(all()).extracting(AccountedJob::getWckey).containsExactly("wa", "wb", "");
+    }
+
+    private static JobInfo wckey(JobInfo j, String wckey) {
+        return j.toBuilder().setSpec(j.getSpec().toBuilder().setWckey(wckey)).build();
+    }
+
+    @Test
     void theEndKeepsThePriorityAndReasonTheJobStartedWith() throws Exception {
         JobInfo r = running(pending(7, "train", "alice", 1000), 1010);
         r = r.toBuilder().setPriority((int) 4294901759L).setReason("None").build();

@@ -86,6 +86,7 @@ public final class Records {
                 .setWorkDir(j.getWorkDir().isEmpty() ? j.getSpec().getWorkDir() : j.getWorkDir())
                 .setConstraint(j.getSpec().getConstraint())
                 .setPriority(j.getPriority())
+                .setWckey(j.getSpec().getWckey())
                 .build();
         return AccountingRecord.newBuilder()
                 .setSequence(seq)

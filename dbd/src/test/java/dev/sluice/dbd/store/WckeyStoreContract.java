@@ -90,10 +90,7 @@ abstract class WckeyStoreContract {
 
     @Test
     void aNamedDefaultWckeyWinsAndAPreviewKeepsNothingNotEvenIds() throws Exception {
-        int before = wckeys.list(ListWckeysRequest.getDefaultInstance()).getWckeysList().stream()
-                .mapToInt(WckeyEntry::getId)
-                .max()
-                .orElse(0);
+        int before = lastIdHandedOut();
         AddResult preview = addUser(false, w + "b", w + "a", w + "b");
 
         assertThat(preview.getWckeysCount()).isEqualTo(2);
@@ -101,7 +98,8 @@ abstract class WckeyStoreContract {
 
         addUser(true, w + "b", w + "a", w + "b");
         assertThat(defaultWckey()).isEqualTo(w + "b");
-        // REST shows the ids: numbered on from the last kept, as slurmdbd numbers them.
+        // REST shows the ids: numbered on from the last handed out, as slurmdbd numbers them;
+        // the preview used none up.
         assertThat(wckeys.list(ListWckeysRequest.newBuilder()
                                 .addClusters(cluster)
                                 .build())
@@ -110,6 +108,17 @@ abstract class WckeyStoreContract {
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(before + 1, false),
                         org.assertj.core.groups.Tuple.tuple(before + 2, true));
+    }
+
+    /** The number the next wckey follows: the counter's, or a higher id other runs wrote. */
+    private int lastIdHandedOut() throws Exception {
+        try (var c = fixture.db.dataSource().getConnection();
+                var ps = c.prepareStatement("SELECT GREATEST(last_id, (SELECT COALESCE(MAX(id), 0) FROM acct_wckeys))"
+                        + " FROM acct_wckey_ids WHERE id = 1");
+                var rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
     }
 
     @Test
@@ -128,6 +137,66 @@ abstract class WckeyStoreContract {
         assertThat(alone.getWckeysList()).extracting(WckeyEntry::getName).containsExactly(w + "c");
         // The first wckey stays the default.
         assertThat(defaultWckey()).isEqualTo(w);
+    }
+
+    @Test
+    void aNamedDefaultIsAddedLastAsSacctmgrListsIt() throws Exception {
+        int before = lastIdHandedOut();
+        AddResult added = addUser(true, w + "a", w + "a", w + "b");
+
+        assertThat(added.getWckeysList()).extracting(WckeyEntry::getName).containsExactly(w + "b", w + "a");
+        assertThat(wckeys.list(ListWckeysRequest.newBuilder()
+                                .addClusters(cluster)
+                                .build())
+                        .getWckeysList())
+                .extracting(WckeyEntry::getName, WckeyEntry::getId)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(w + "b", before + 1),
+                        org.assertj.core.groups.Tuple.tuple(w + "a", before + 2));
+        assertThat(defaultWckey()).isEqualTo(w + "a");
+    }
+
+    @Test
+    void aDeletedWckeysNumberIsNotHandedOutAgain() throws Exception {
+        addUser(true, "", w + "a");
+        int first = wckeys.list(ListWckeysRequest.newBuilder().addNames(w + "a").build())
+                .getWckeys(0)
+                .getId();
+        store.delete(DeleteAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .addWckeys(w + "a")
+                .setCommit(true)
+                .build());
+
+        addUser(true, "", w + "b");
+        // slurmdbd's 219: 7, 8, 9 after six wckeys were added and deleted.
+        assertThat(wckeys.list(ListWckeysRequest.newBuilder().addNames(w + "b").build())
+                        .getWckeys(0)
+                        .getId())
+                .isGreaterThan(first);
+    }
+
+    @Test
+    void theControllerIsGivenItsClustersWckeysWithEachUsersDefault() throws Exception {
+        addUser(true, w + "b", w + "a", w + "b");
+
+        var snapshot = new PolicyStore(fixture.db.dataSource())
+                .snapshot(dev.sluice.protocol.v1.PolicyRequest.newBuilder()
+                        .setClusterName(cluster)
+                        .build());
+        assertThat(snapshot.getWckeysList())
+                .extracting(WckeyEntry::getName, WckeyEntry::getUser, WckeyEntry::getIsDefault)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(w + "a", user, false),
+                        org.assertj.core.groups.Tuple.tuple(w + "b", user, true));
+        assertThat(new PolicyStore(fixture.db.dataSource())
+                        .snapshot(dev.sluice.protocol.v1.PolicyRequest.newBuilder()
+                                .setClusterName("elsewhere")
+                                .build())
+                        .getWckeysList())
+                .extracting(WckeyEntry::getUser)
+                .doesNotContain(user);
     }
 
     @Test

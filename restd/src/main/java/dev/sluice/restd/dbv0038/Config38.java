@@ -15,12 +15,11 @@ import java.util.Set;
 
 /**
  * dbv0.0.38's writes of TRES, wckeys and a whole configuration, as slurmrestd 22.05 answers them
- * (compat 203, 204, 205). 22.05 updates no TRES through the API at all; a wckey it adds only
- * where the database tracks them, which sluice-dbd does not; a configuration it reads section by
- * section, in a fixed order, and commits only when no section failed.
+ * (compat 203, 204, 206). 22.05 updates no TRES through the API at all; a configuration it reads
+ * section by section, in a fixed order, and commits only when no section failed (its wckeys read
+ * as {@link Wckeys38} reads them).
  */
 final class Config38 {
-    private static final String WCKEYS_ADD = "slurmdb_wckeys_add";
     private static final String CLUSTERS_ADD = "slurmdb_clusters_add";
 
     private Config38() {}
@@ -30,36 +29,6 @@ final class Config38 {
         ErrorCode no = ErrorCode.NOT_SUPPORTED;
         return out.error("Updating TRES is not currently supported.", no.number(), no.text(), null)
                 .reply(500);
-    }
-
-    /**
-     * {@code POST wckeys}: a plain user's refused with 2002, an operator's with -1 (the database
-     * tracks no wckeys), each with status 500; 22.05's parser notes each wckey without an id.
-     */
-    static Reply wckeys(DbEnvelope38 out, Optional<JsonNode> body, boolean operator) {
-        try {
-            wckeyChanges(out, body, operator);
-            return out.reply(200);
-        } catch (Posts38.Refused r) {
-            return r.out.reply(r.status);
-        }
-    }
-
-    private static void wckeyChanges(DbEnvelope38 out, Optional<JsonNode> body, boolean operator)
-            throws Posts38.Refused {
-        List<JsonNode> wanted = Posts38.list(body, "wckeys", out, 400);
-        if (wanted.isEmpty()) {
-            return;
-        }
-        for (JsonNode w : wanted) {
-            if (w.path("id").isMissingNode()) {
-                out.parserNote("Missing required field 'id'");
-            }
-        }
-        if (!operator) {
-            throw denied(out, WCKEYS_ADD);
-        }
-        throw Posts38.unspecified(out, WCKEYS_ADD, 500);
     }
 
     /**
@@ -79,7 +48,7 @@ final class Config38 {
                 changes.addAll(strict(() -> AssocPosts38.accountChanges(dbd, out, body)));
                 changes.addAll(strict(() -> AssocPosts38.userChanges(dbd, out, body)));
                 changes.addAll(strict(() -> QosPosts38.qosChanges(dbd, out, body)));
-                wckeyChanges(out, body, operator);
+                changes.addAll(Wckeys38.changes(out, body, operator));
                 changes.addAll(strict(() -> AssocPosts38.associationChanges(out, body, cluster)));
             } catch (AccountingException e) {
                 ErrorCode db = ErrorCode.DB_CONNECTION;

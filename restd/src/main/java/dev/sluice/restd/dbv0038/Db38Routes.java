@@ -88,10 +88,10 @@ final class Db38Routes {
                     (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user(), ""))
             .post(
                     "wckeys/",
-                    "add wckeys: refused (sluice-dbd keeps none; a plain user's with 2002)",
+                    "add users' wckeys, as sacctmgr add user ... wckey= (operators only)",
                     "dbv0.0.38_response_wckey_add",
                     "dbv0.0.38_wckey_info",
-                    (q, arg) -> Config38.wckeys(q.out(), q.call().body(), operator(q)))
+                    (q, arg) -> Wckeys38.post(q.db().dbd, q.out(), q.call().body(), operator(q)))
             .get(
                     "wckey/{wckey}",
                     "one wckey, as each user has it",
@@ -99,9 +99,9 @@ final class Db38Routes {
                     (q, arg) -> Db38.wckeys(q.db(), q.out(), q.call().user(), arg))
             .delete(
                     "wckey/{wckey}",
-                    "delete a wckey (sluice-dbd keeps none)",
+                    "delete a wckey from every user who has it (operators only)",
                     "dbv0.0.38_response_wckey_delete",
-                    (q, arg) -> Deletes38.wckey(q.out(), operator(q)))
+                    (q, arg) -> Wckeys38.delete(q.db().dbd, q.out(), arg))
             .get("qos/", "every QOS", "dbv0.0.38_qos_info", (q, arg) -> Db38.qos(q.db(), q.out(), arg))
             .post(
                     "qos/",

@@ -172,20 +172,6 @@ final class Deletes38 {
     }
 
     /**
-     * A wckey: sluice-dbd keeps none, so an operator's finds nothing (9003) and anyone else's is
-     * refused (2002), each with an empty {@code deleted_wckeys}, as 22.05 answers (compat 157).
-     */
-    static Reply wckey(DbEnvelope38 out, boolean operator) {
-        out.body().putArray("deleted_wckeys");
-        if (!operator) {
-            ErrorCode denied = ErrorCode.ACCESS_DENIED;
-            return out.error(null, denied.number(), denied.text(), "slurmdb_wckeys_remove")
-                    .reply(500);
-        }
-        return out.nothingFound("slurmdb_wckeys_remove").reply(500);
-    }
-
-    /**
      * {@code DELETE cluster/{name}}: sluice-dbd deletes no cluster, so an operator gets its
      * refusal; anyone else gets 2002 with an empty {@code deleted_clusters}, as 22.05 answers
      * (compat 181). (22.05 answered root 304 and deleted nothing, an existing cluster too.)

@@ -100,9 +100,14 @@ final class Jobs38 {
         jobTres.set("allocated", allocated);
         jobTres.set("requested", Tres38.list(j.getReqTres(), tres));
         Assoc38.nullable(o, "user", associated ? j.getUserName() : "");
+        // 22.05's parser shows a wckey taken by default (*NAME) as NAME, flagged (compat 218).
         ObjectNode wckey = o.putObject("wckey");
-        wckey.putArray("flags");
-        wckey.put("wckey", "");
+        boolean byDefault = j.getWckey().startsWith("*");
+        var wckeyFlags = wckey.putArray("flags");
+        if (byDefault) {
+            wckeyFlags.add("ASSIGNED_DEFAULT");
+        }
+        wckey.put("wckey", byDefault ? j.getWckey().substring(1) : j.getWckey());
         o.put("working_directory", j.getWorkDir());
         return o;
     }

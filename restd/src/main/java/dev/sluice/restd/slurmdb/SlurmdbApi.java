@@ -36,7 +36,7 @@ import java.util.Optional;
 
 /**
  * The {@code /slurmdb/vX.Y.Z/} endpoints of one data parser version: ping, jobs and one job,
- * TRES, accounts, users, associations, QOS and clusters, each asked of sluice-dbd as sacct and sacctmgr ask
+ * TRES, accounts, users, associations, QOS, wckeys and clusters, each asked of sluice-dbd as sacct and sacctmgr ask
  * it, with the REST user's token (so the daemon's own rules on who sees what apply).
  */
 public final class SlurmdbApi {
@@ -112,6 +112,27 @@ public final class SlurmdbApi {
                     "delete a QOS, as sacctmgr delete qos (operators only)",
                     "openapi_slurmdbd_qos_removed_resp",
                     (q, arg) -> q.api.deleteQos(q.dbd, q.out, arg))
+            .get(
+                    "wckeys/",
+                    "users' wckeys, as sacctmgr show wckey (operators only)",
+                    "openapi_wckey_resp",
+                    (q, arg) -> WckeyChanges.list(q.dbd, q.out, q.call.query(), ""))
+            .post(
+                    "wckeys/",
+                    "give users wckeys, as sacctmgr add user ... wckey= (operators only)",
+                    "openapi_resp",
+                    "openapi_wckey_resp",
+                    (q, arg) -> WckeyChanges.add(q.dbd, q.out, q.call.body()))
+            .get(
+                    "wckey/{id}",
+                    "one wckey by id (operators only)",
+                    "openapi_wckey_resp",
+                    (q, arg) -> WckeyChanges.list(q.dbd, q.out, Map.of(), arg))
+            .delete(
+                    "wckey/{id}",
+                    "delete a wckey by id (operators only)",
+                    "openapi_wckey_removed_resp",
+                    (q, arg) -> WckeyChanges.delete(q.dbd, q.out, arg))
             .get(
                     "clusters/",
                     "clusters, as sacctmgr show cluster",
@@ -205,6 +226,8 @@ public final class SlurmdbApi {
             case "GET users", "GET user/*" -> body.putArray("users");
             case "GET qos", "GET qos/*" -> body.putArray("qos");
             case "DELETE qos/*" -> body.putArray("removed_qos");
+            case "GET wckeys", "GET wckey/*" -> body.putArray("wckeys");
+            case "DELETE wckey/*" -> body.putArray("deleted_wckeys");
             case "GET clusters", "GET cluster/*" -> body.putArray("clusters");
             case "GET associations" -> body.putArray("associations");
             default -> {
@@ -356,7 +379,7 @@ public final class SlurmdbApi {
         return ids;
     }
 
-    private static List<String> list(Map<String, String> q, String key) {
+    static List<String> list(Map<String, String> q, String key) {
         String v = q.get(key);
         if (v == null || v.isBlank()) {
             return List.of();

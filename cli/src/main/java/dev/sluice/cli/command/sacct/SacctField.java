@@ -167,7 +167,7 @@ enum SacctField {
     UID("UID", 6, job((j, c) -> Integer.toUnsignedString(j.getUid()))),
     USER("User", 9, job((j, c) -> j.getUserName())),
     USER_CPU("UserCPU", 10, fixed("00:00:00")),
-    WCKEY("WCKey", 10, blank()),
+    WCKEY("WCKey", 10, job((j, c) -> j.getWckey())),
     WCKEY_ID("WCKeyID", 10, job((j, c) -> "0")),
     WORK_DIR("WorkDir", 20, job((j, c) -> j.getWorkDir()));
 

@@ -203,8 +203,8 @@ final class SacctFilters {
                                 && HostList.expand(j.getNodeList()).stream().anyMatch(wantedNodes::contains)))
                 && (qos.isEmpty() || qos.contains(j.getQos().toLowerCase(Locale.ROOT)))
                 && (reasons.isEmpty() || reasons.contains(j.getReason().toLowerCase(Locale.ROOT)))
-                // Sluice records no wckey: asking for one selects nothing.
-                && wckeys.isEmpty()
+                // The job's wckey as stored: one taken by default (*NAME) is not NAME's.
+                && (wckeys.isEmpty() || wckeys.contains(j.getWckey()))
                 && (associations.isEmpty() || associations.contains(Long.toUnsignedString(j.getAssocId())))
                 && (constraints.isEmpty()
                         || constraints.stream().anyMatch(c -> features(j).contains(c)));

@@ -40,7 +40,9 @@ final class JobShow {
         l.add("UserId=" + j.userName() + "(" + j.uid() + ") GroupId=" + j.groupName() + "(" + j.gid()
                 + ") MCS_label=N/A");
         l.add("Priority=" + j.priority() + " Nice=" + spec.getNice() + " Account=" + JobView.orNull(spec.getAccount())
-                + " QOS=" + qos(spec));
+                + " QOS=" + qos(spec)
+                // Only a job that carries one (TrackWCKey=yes) shows it (compat 218).
+                + (spec.getWckey().isEmpty() ? "" : " WCKey=" + spec.getWckey()));
         l.add("JobState=" + j.stateName() + " Reason="
                 + j.described().replace(' ', '_') + " Dependency="
                 + JobView.orNull(j.info().getDependency()));

@@ -155,6 +155,7 @@ final class ScontrolJobUpdate {
                 case "name", "jobname" -> changes.setName(value);
                 case "comment" -> changes.setComment(value);
                 case "licenses" -> changes.setLicenses(value);
+                case "wckey" -> changes.setWckey(value);
                 default -> {
                     err.println("Update of this parameter is not supported: " + arg);
                     err.println("Request aborted");

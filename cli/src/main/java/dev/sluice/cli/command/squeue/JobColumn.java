@@ -147,7 +147,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'E' -> JobView.orNull(j.info().getDependency());
             case 'W' -> JobView.orNull(j.spec().getLicenses());
             case 'v' -> JobView.orNull(j.spec().getReservation());
-            case 'w', 'Y' -> "(null)";
+            case 'w' -> JobView.orNull(j.spec().getWckey());
+            case 'Y' -> "(null)";
             default -> throw new IllegalArgumentException("no squeue field %" + letter);
         };
     }

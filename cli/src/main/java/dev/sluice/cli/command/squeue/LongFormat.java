@@ -57,6 +57,7 @@ final class LongFormat {
             Map.entry("tres-per-node", 'b'),
             Map.entry("userid", 'U'),
             Map.entry("username", 'u'),
+            Map.entry("wckey", 'w'),
             Map.entry("workdir", 'Z'));
 
     private LongFormat() {}

@@ -168,6 +168,11 @@ public final class JobSpecBuilder {
             // Whether it exists and lets the user in is the controller's to say.
             spec.setReservation(o.get("reservation"));
         }
+        if (o.has("wckey") && !o.get("wckey").isEmpty()) {
+            // Whether it is kept, and whether the user may use it, is the controller's to say
+            // (TrackWCKey, AccountingStorageEnforce=wckeys).
+            spec.setWckey(o.get("wckey"));
+        }
         if (o.has("licenses") && !o.get("licenses").isEmpty()) {
             // Whether the licenses exist is the controller's to say; text that is no license
             // list at all it refuses the same way ("Invalid license specification").
