@@ -14,6 +14,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -151,6 +152,33 @@ public final class DaemonAuth {
         return out;
     }
 
+    /**
+     * All of {@code in}, read into an array of the size it says it holds (gRPC's message streams
+     * know theirs): {@link InputStream#readAllBytes} starts with a zeroed 16 KiB buffer, for
+     * every call's body of a few hundred bytes, on both ends of every call.
+     */
+    static byte[] readAll(InputStream in) throws IOException {
+        int size = in.available();
+        if (size <= 0) {
+            return in.readAllBytes();
+        }
+        byte[] body = new byte[size];
+        int got = in.readNBytes(body, 0, size);
+        if (got < size) {
+            return Arrays.copyOf(body, got);
+        }
+        int next = in.read();
+        if (next < 0) {
+            return body;
+        }
+        // More than it said: the rest as it comes.
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size * 2);
+        out.write(body, 0, size);
+        out.write(next);
+        in.transferTo(out);
+        return out.toByteArray();
+    }
+
     static final MethodDescriptor.Marshaller<byte[]> RAW = new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
@@ -160,7 +188,7 @@ public final class DaemonAuth {
         @Override
         public byte[] parse(InputStream stream) {
             try {
-                return stream.readAllBytes();
+                return readAll(stream);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

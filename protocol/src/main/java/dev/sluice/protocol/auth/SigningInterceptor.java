@@ -110,7 +110,7 @@ final class SigningInterceptor implements ClientInterceptor {
         /** The bytes the channel will send: the method's own marshaller. */
         private byte[] bytes(ReqT message) {
             try (InputStream in = method.streamRequest(message)) {
-                return in.readAllBytes();
+                return DaemonAuth.readAll(in);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
