@@ -9,6 +9,8 @@ import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
 import io.grpc.BindableService;
 import io.grpc.ClientInterceptor;
+import io.grpc.Drainable;
+import io.grpc.KnownLength;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerInterceptors;
@@ -17,6 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -179,10 +182,25 @@ public final class DaemonAuth {
         return out.toByteArray();
     }
 
+    /** Bytes gRPC frames as it frames a protobuf message: length known, written out whole. */
+    private static final class Body extends ByteArrayInputStream implements KnownLength, Drainable {
+        Body(byte[] bytes) {
+            super(bytes);
+        }
+
+        @Override
+        public int drainTo(OutputStream target) throws IOException {
+            int n = count - pos;
+            target.write(buf, pos, n);
+            pos = count;
+            return n;
+        }
+    }
+
     static final MethodDescriptor.Marshaller<byte[]> RAW = new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
+            return new Body(value);
         }
 
         @Override
