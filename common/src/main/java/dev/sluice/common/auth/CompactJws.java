@@ -16,7 +16,7 @@ import javax.crypto.spec.SecretKeySpec;
  * of a few plain types, without a JSON library: every launch and every call between daemons
  * carries a fresh credential, and building one through the JOSE library's claims set and JSON
  * writer, with a new {@link Mac} looked up each time, was the larger part of the controller's
- * cost per launch. Verification still parses with the JOSE library ({@link ClusterCredentials});
+ * cost per launch. {@link CompactClaims} reads such a token back without the library;
  * the {@link Mac} of each key is made once and cloned per signature and per check.
  */
 final class CompactJws {

@@ -20,7 +20,6 @@ import dev.sluice.protocol.v1.ClusterTresRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.StepAccountingRecord;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -252,8 +251,14 @@ public final class AccountingEvents {
     }
 
     private static AccountingRecord.Builder job(Job job, int requid, Site site) {
+        // AllocTRES without memory where it is not a consumable resource, made so rather than
+        // made with it and parsed again to take it out.
         AccountingJob.Builder info = AccountingJobs.of(
-                job, site.partitionMemoryMb(), site.priority().applyAsLong(job.id()), site.trackedLicenses());
+                job,
+                site.partitionMemoryMb(),
+                site.priority().applyAsLong(job.id()),
+                site.trackedLicenses(),
+                site.memoryConsumable());
         if (killedBySignal(job)) {
             // sacct shows 0:0 for a cancelled or timed-out job; the signal that ended it is on
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).
@@ -270,9 +275,6 @@ public final class AccountingEvents {
             info.setReservation(reservation)
                     .setReservationId(site.reservationId().applyAsInt(reservation));
         }
-        if (!site.memoryConsumable() && !info.getAllocTres().isEmpty()) {
-            info.setAllocTres(withoutMemory(info.getAllocTres()));
-        }
         JobAccountingRecord.Builder b = JobAccountingRecord.newBuilder()
                 .setAccountingJob(info)
                 .setUserName(job.request().owner().userName())
@@ -282,13 +284,6 @@ public final class AccountingEvents {
             b.setCancelledBy(requid);
         }
         return AccountingRecord.newBuilder().setJob(b);
-    }
-
-    /** A TRES list without its memory: memory that is not a consumable resource is not allocated. */
-    private static String withoutMemory(String tres) {
-        Map<String, Long> counts = new LinkedHashMap<>(Tres.parse(tres).asMap());
-        counts.remove("mem");
-        return Tres.of(counts).format();
     }
 
     private static AccountingRecord.Builder batchStep(Job job, boolean memoryConsumable) {

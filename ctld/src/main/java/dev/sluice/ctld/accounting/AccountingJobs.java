@@ -30,6 +30,19 @@ public final class AccountingJobs {
      */
     public static AccountingJob.Builder of(
             Job job, ToLongFunction<String> partitionMemory, long priority, Set<String> trackedLicenses) {
+        return of(job, partitionMemory, priority, trackedLicenses, true);
+    }
+
+    /**
+     * @param memoryConsumable whether memory is allocated ({@code SelectTypeParameters=CR_*_Memory}):
+     *     without, AllocTRES count no memory (as {@link ListedTres#allocated} leaves it out)
+     */
+    public static AccountingJob.Builder of(
+            Job job,
+            ToLongFunction<String> partitionMemory,
+            long priority,
+            Set<String> trackedLicenses,
+            boolean memoryConsumable) {
         JobRequest r = job.request();
         Allocation a = job.allocation();
         int cpus = ListedTres.cpus(job);
@@ -70,8 +83,8 @@ public final class AccountingJobs {
                 .setPriority((int) Math.min(SlurmLimits.MAX_UINT32, priority));
         if (a != null) {
             b.setNodeList(HostList.compress(a.nodeNames()))
-                    .setAllocTres(
-                            ListedTres.allocated(a, r, true, trackedLicenses).format());
+                    .setAllocTres(ListedTres.allocated(a, r, memoryConsumable, trackedLicenses)
+                            .format());
         }
         return b;
     }

@@ -57,7 +57,8 @@ final class GangSlices {
         Map<String, Set<Integer>> taken = new HashMap<>();
         List<Job> members = new ArrayList<>();
         List<Job> others = new ArrayList<>();
-        for (Job job : image.jobs()) {
+        // Every job this looks at holds resources (running, or suspended and lent).
+        for (Job job : image.runningJobs()) {
             if (job.allocation() == null) {
                 continue;
             }

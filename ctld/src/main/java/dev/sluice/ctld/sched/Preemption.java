@@ -87,7 +87,7 @@ final class Preemption {
         List<Job> candidates = new ArrayList<>();
         Map<Integer, PreemptMode> modes = new HashMap<>();
         Set<Integer> beside = new HashSet<>();
-        for (Job other : image.jobs()) {
+        for (Job other : image.runningJobs()) {
             if (other.state() != dev.sluice.common.slurm.JobState.RUNNING
                     || other.allocation() == null
                     || chosen.contains(other.id())

@@ -67,7 +67,7 @@ final class SchedulingPass {
         this.enforce = enforce;
         this.policy = policy;
         this.usage = enforce.any() ? LimitUsage.of(policy, image.jobs()) : null;
-        this.licenses = LicenseUse.of(config.select().licenses(), image.jobs());
+        this.licenses = LicenseUse.of(config.select().licenses(), image.runningJobs());
         this.fence = ReservationFence.of(image, now);
         this.preemption = new Preemption(config.preempt(), image, priorities, policy, now);
         this.image = image;
@@ -81,7 +81,7 @@ final class SchedulingPass {
         backfill = new BackfillSearch(config, timeline, fence, memo, now);
         turns = GangSlices.decide(image, config.preempt(), now);
         List<Job> lent = new ArrayList<>();
-        for (Job job : image.jobs()) {
+        for (Job job : image.runningJobs()) {
             if (job.isRunning()) {
                 if (turns.resumes().contains(job.id())) {
                     resumes.add(job.id());

@@ -97,6 +97,15 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
         return tables.jobs();
     }
 
+    /**
+     * The jobs holding resources ({@link Job#isRunning}: running or suspended), in id order, as
+     * {@link #jobs} lists them: kept apart by the controller, so a scheduling pass need not walk
+     * the finished jobs kept for {@code MinJobAge} and the queue to find them.
+     */
+    public List<Job> runningJobs() {
+        return JobTable.Frozen.running(tables.jobs());
+    }
+
     public Map<Integer, Job> jobsById() {
         return tables.jobsById();
     }

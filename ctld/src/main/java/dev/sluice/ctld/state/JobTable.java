@@ -18,6 +18,11 @@ import java.util.TreeMap;
  * with the previous image: publishing an image after a batch costs the chunks that batch
  * touched plus one pointer per chunk, not a copy of a queue that may hold 100,000 jobs.
  *
+ * <p>The jobs holding resources ({@link Job#isRunning}) are kept again in a table of their own,
+ * {@link Frozen#running}: each scheduling pass and each image's views of running jobs read
+ * them, and they are a few hundred among the finished jobs kept for {@code MinJobAge} and the
+ * queue.
+ *
  * <p>Not thread-safe: owned by the controller thread like {@link ClusterState}. What
  * {@link #freeze} returns is immutable and may be read from any thread.
  */
@@ -25,6 +30,17 @@ final class JobTable {
     private static final int SHIFT = 9;
     static final int CHUNK = 1 << SHIFT;
     private static final Job[] NONE = new Job[0];
+
+    // The running jobs' own table; null in that table itself.
+    private final JobTable running;
+
+    JobTable() {
+        this.running = new JobTable(null);
+    }
+
+    private JobTable(JobTable running) {
+        this.running = running;
+    }
 
     // Each chunk: the jobs whose id >>> SHIFT is its key, sorted by id, never modified once
     // stored (a change stores a new array).
@@ -62,9 +78,19 @@ final class JobTable {
         }
         chunks.put(key, next);
         changed = true;
+        if (running != null) {
+            if (job.isRunning()) {
+                running.put(job);
+            } else {
+                running.remove(id);
+            }
+        }
     }
 
     void remove(int id) {
+        if (running != null) {
+            running.remove(id);
+        }
         int key = id >>> SHIFT;
         Job[] chunk = chunks.get(key);
         int at = chunk == null ? -1 : indexOf(chunk, id);
@@ -90,7 +116,7 @@ final class JobTable {
     /** The table as it is now, sharing unchanged chunks with the last one returned. */
     Frozen freeze() {
         if (changed) {
-            frozen = new Frozen(chunks.values().toArray(new Job[0][]), size);
+            frozen = new Frozen(chunks.values().toArray(new Job[0][]), size, running == null ? null : running.freeze());
             changed = false;
         }
         return frozen;
@@ -115,16 +141,19 @@ final class JobTable {
 
     /** An immutable table: a list in id order, and {@link #byId} a map over the same chunks. */
     static final class Frozen extends AbstractList<Job> implements RandomAccess {
-        static final Frozen EMPTY = new Frozen(new Job[0][], 0);
+        static final Frozen EMPTY = new Frozen(new Job[0][], 0, null);
 
         private final Job[][] chunks;
+        // The running jobs' table; null where every job of this one runs (it is that table).
+        private final Frozen running;
         // starts[c]: the list index of chunk c's first job.
         private final int[] starts;
         private final int size;
         private final Map<Integer, Job> byId = new ById();
 
-        private Frozen(Job[][] chunks, int size) {
+        private Frozen(Job[][] chunks, int size, Frozen running) {
             this.chunks = chunks;
+            this.running = running;
             this.size = size;
             this.starts = new int[chunks.length];
             int at = 0;
@@ -244,6 +273,17 @@ final class JobTable {
                     }
                 };
             }
+        }
+
+        /**
+         * The jobs of {@code jobs} that hold resources ({@link Job#isRunning}), in the same order:
+         * the kept index for such a table, a walk over any other list.
+         */
+        static List<Job> running(List<Job> jobs) {
+            if (jobs instanceof Frozen f) {
+                return f.running == null ? f : f.running;
+            }
+            return jobs.stream().filter(Job::isRunning).toList();
         }
 
         /** Whether {@code list} is such a table (then images take it without copying). */

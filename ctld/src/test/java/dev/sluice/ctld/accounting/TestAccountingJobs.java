@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
+import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.rpc.InfoMapper;
 import dev.sluice.ctld.state.Allocation;
@@ -112,7 +113,25 @@ class TestAccountingJobs {
             assertThat(acct.getConstraint()).isEqualTo(info.getSpec().getConstraint());
             assertThat(acct.getWckey()).isEqualTo(info.getSpec().getWckey());
             assertThat(acct.getPriority()).as("priority of " + job.id()).isEqualTo(info.getPriority());
+            // Memory not a consumable resource (CR_Core): the same AllocTRES but its mem item.
+            AccountingJob cores = AccountingJobs.of(job, NODE_MEMORY, priority, TRACKED, false)
+                    .build();
+            assertThat(cores.getAllocTres())
+                    .as("AllocTRES of " + job.id() + " under CR_Core")
+                    .isEqualTo(withoutMemory(info.getAllocTres()));
+            assertThat(cores.toBuilder().setAllocTres(acct.getAllocTres()).build())
+                    .isEqualTo(acct);
         }
+    }
+
+    private static String withoutMemory(String tres) {
+        if (tres.isEmpty()) {
+            return tres;
+        }
+        Map<String, Long> counts =
+                new java.util.LinkedHashMap<>(Tres.parse(tres).asMap());
+        counts.remove("mem");
+        return Tres.of(counts).format();
     }
 
     @Test

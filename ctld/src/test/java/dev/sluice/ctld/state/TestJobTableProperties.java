@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,10 +16,14 @@ import net.jqwik.api.Provide;
 
 /**
  * The chunked job table behaves as a map sorted by id, and an image once taken never changes,
- * whatever is put or removed afterwards (readers hold images while the loop goes on).
+ * whatever is put or removed afterwards (readers hold images while the loop goes on). Its index
+ * of running jobs lists, in every image, exactly the image's jobs that hold resources.
  */
 class TestJobTableProperties {
     private static final Job TEMPLATE = Job.submitted(1, Builders.aJob().build(), "p", 10, 0);
+    private static final JobState[] STATES = {
+        JobState.PENDING, JobState.RUNNING, JobState.SUSPENDED, JobState.COMPLETED, JobState.CANCELLED
+    };
 
     /** An operation: put (a job with that id, in a new version) or remove. */
     record Op(boolean put, int id, int version) {}
@@ -46,7 +51,8 @@ class TestJobTableProperties {
         for (int i = 0; i < ops.size(); i++) {
             Op op = ops.get(i);
             if (op.put()) {
-                Job job = TEMPLATE.with(b -> b.id(op.id()).exitStatus(op.version()));
+                Job job = TEMPLATE.with(
+                        b -> b.id(op.id()).exitStatus(op.version()).state(STATES[op.version() % STATES.length]));
                 table.put(job);
                 model.put(op.id(), job);
             } else {
@@ -73,7 +79,13 @@ class TestJobTableProperties {
         assertThat(Map.copyOf(byId)).isEqualTo(model);
         for (int i = 0; i < images.size(); i++) {
             assertThat(images.get(i)).containsExactlyElementsOf(expected.get(i));
+            assertThat(JobTable.Frozen.running(images.get(i)))
+                    .containsExactlyElementsOf(
+                            expected.get(i).stream().filter(Job::isRunning).toList());
         }
+        assertThat(JobTable.Frozen.running(last))
+                .containsExactlyElementsOf(
+                        model.values().stream().filter(Job::isRunning).toList());
     }
 
     @Property(tries = 50)

@@ -9,13 +9,17 @@ import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
 import io.grpc.BindableService;
 import io.grpc.ClientInterceptor;
+import io.grpc.Drainable;
+import io.grpc.KnownLength;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -151,16 +155,58 @@ public final class DaemonAuth {
         return out;
     }
 
+    /**
+     * All of {@code in}, read into an array of the size it says it holds (gRPC's message streams
+     * know theirs): {@link InputStream#readAllBytes} starts with a zeroed 16 KiB buffer, for
+     * every call's body of a few hundred bytes, on both ends of every call.
+     */
+    static byte[] readAll(InputStream in) throws IOException {
+        int size = in.available();
+        if (size <= 0) {
+            return in.readAllBytes();
+        }
+        byte[] body = new byte[size];
+        int got = in.readNBytes(body, 0, size);
+        if (got < size) {
+            return Arrays.copyOf(body, got);
+        }
+        int next = in.read();
+        if (next < 0) {
+            return body;
+        }
+        // More than it said: the rest as it comes.
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size * 2);
+        out.write(body, 0, size);
+        out.write(next);
+        in.transferTo(out);
+        return out.toByteArray();
+    }
+
+    /** Bytes gRPC frames as it frames a protobuf message: length known, written out whole. */
+    private static final class Body extends ByteArrayInputStream implements KnownLength, Drainable {
+        Body(byte[] bytes) {
+            super(bytes);
+        }
+
+        @Override
+        public int drainTo(OutputStream target) throws IOException {
+            int n = count - pos;
+            target.write(buf, pos, n);
+            pos = count;
+            return n;
+        }
+    }
+
     static final MethodDescriptor.Marshaller<byte[]> RAW = new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
+            return new Body(value);
         }
 
         @Override
         public byte[] parse(InputStream stream) {
             try {
-                return stream.readAllBytes();
+                return readAll(stream);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

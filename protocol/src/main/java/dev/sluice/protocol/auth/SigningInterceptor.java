@@ -1,10 +1,10 @@
 package dev.sluice.protocol.auth;
 
+import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
-import io.grpc.ForwardingClientCall;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import java.io.IOException;
@@ -14,7 +14,10 @@ import java.io.UncheckedIOException;
 /**
  * Attaches a credential bound to the request. The headers leave before the message, so the
  * call is started only when its (first) message is known; requests for responses made before
- * then are replayed once it starts.
+ * then are replayed once it starts. The request is serialised once: the bytes the credential's
+ * digest covers are the bytes sent (the call underneath is re-typed to raw bytes, as {@link
+ * DaemonAuth#protect} re-types the services that check them), where serialising it again for
+ * the channel cost as much as the first time on every launch and accounting batch.
  */
 final class SigningInterceptor implements ClientInterceptor {
     private final DaemonAuth auth;
@@ -28,11 +31,13 @@ final class SigningInterceptor implements ClientInterceptor {
     @Override
     public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
             MethodDescriptor<ReqT, RespT> method, CallOptions options, Channel next) {
-        return new SigningCall<>(next.newCall(method, options), method);
+        MethodDescriptor<byte[], RespT> raw =
+                method.toBuilder(DaemonAuth.RAW, method.getResponseMarshaller()).build();
+        return new SigningCall<>(next.newCall(raw, options), method);
     }
 
-    private final class SigningCall<ReqT, RespT> extends ForwardingClientCall<ReqT, RespT> {
-        private final ClientCall<ReqT, RespT> delegate;
+    private final class SigningCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
+        private final ClientCall<byte[], RespT> delegate;
         private final MethodDescriptor<ReqT, RespT> method;
         private Listener<RespT> listener;
         private Metadata headers;
@@ -40,14 +45,9 @@ final class SigningInterceptor implements ClientInterceptor {
         private int requested;
         private Boolean compression;
 
-        SigningCall(ClientCall<ReqT, RespT> delegate, MethodDescriptor<ReqT, RespT> method) {
+        SigningCall(ClientCall<byte[], RespT> delegate, MethodDescriptor<ReqT, RespT> method) {
             this.delegate = delegate;
             this.method = method;
-        }
-
-        @Override
-        protected ClientCall<ReqT, RespT> delegate() {
-            return delegate;
         }
 
         @Override
@@ -80,11 +80,22 @@ final class SigningInterceptor implements ClientInterceptor {
         }
 
         @Override
+        public void cancel(String message, Throwable cause) {
+            delegate.cancel(message, cause);
+        }
+
+        @Override
+        public Attributes getAttributes() {
+            return delegate.getAttributes();
+        }
+
+        @Override
         public void sendMessage(ReqT message) {
+            byte[] body = bytes(message);
             if (!started) {
-                startSigned(bytes(message));
+                startSigned(body);
             }
-            delegate.sendMessage(message);
+            delegate.sendMessage(body);
         }
 
         @Override
@@ -107,10 +118,10 @@ final class SigningInterceptor implements ClientInterceptor {
             }
         }
 
-        /** The bytes the channel will send: the method's own marshaller. */
+        /** The bytes the method's own marshaller makes of the message. */
         private byte[] bytes(ReqT message) {
             try (InputStream in = method.streamRequest(message)) {
-                return in.readAllBytes();
+                return DaemonAuth.readAll(in);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -224,4 +224,31 @@ class TestDaemonAuth {
             observer.onCompleted();
         }
     }
+
+    @Test
+    void aBodyIsReadWholeWhateverItsStreamSaysItHolds() throws Exception {
+        byte[] body = new byte[40_000];
+        new SecureRandom().nextBytes(body);
+        for (int said : new int[] {0, 1, 100, body.length, body.length + 5}) {
+            java.io.InputStream in = new java.io.ByteArrayInputStream(body) {
+                private boolean asked;
+
+                @Override
+                public synchronized int available() {
+                    // Says {@code said} the first time, what is left after (as a stream may).
+                    if (!asked) {
+                        asked = true;
+                        return said;
+                    }
+                    return super.available();
+                }
+            };
+            assertThat(DaemonAuth.readAll(in)).as("said " + said).isEqualTo(body);
+        }
+        HeartbeatRequest request =
+                HeartbeatRequest.newBuilder().setName("n1").addRunningJobIds(7).build();
+        try (java.io.InputStream in = NodeRegistryGrpc.getHeartbeatMethod().streamRequest(request)) {
+            assertThat(DaemonAuth.readAll(in)).isEqualTo(request.toByteArray());
+        }
+    }
 }
