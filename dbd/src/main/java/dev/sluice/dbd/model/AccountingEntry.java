@@ -22,7 +22,6 @@ public sealed interface AccountingEntry {
      * @param constraints {@code --constraint} as typed
      * @param reservation the reservation it runs in ({@code --reservation}), empty for none
      * @param reservationId that reservation's number, 0 for none
-     * @param wckey its wckey in Slurm's form ({@code *NAME}: its user's default), empty for none
      */
     record Job(
             long sequence,
@@ -36,11 +35,9 @@ public sealed interface AccountingEntry {
             long priority,
             String constraints,
             String reservation,
-            long reservationId,
-            String wckey)
+            long reservationId)
             implements AccountingEntry {
         public Job {
-            requireNonNull(wckey, "wckey is null");
             requireNonNull(reservation, "reservation is null");
             requireNonNull(key, "key is null");
             requireNonNull(owner, "owner is null");
@@ -69,9 +66,14 @@ public sealed interface AccountingEntry {
         }
     }
 
-    /** Whose job, and under which association and QOS. uid/gid unsigned, as Slurm's. */
-    record JobOwner(String userName, long uid, long gid, String groupName, String account, String qos) {
+    /**
+     * Whose job, and under which association, QOS and wckey. uid/gid unsigned, as Slurm's.
+     *
+     * @param wckey in Slurm's form ({@code *NAME}: its user's default), empty for none
+     */
+    record JobOwner(String userName, long uid, long gid, String groupName, String account, String qos, String wckey) {
         public JobOwner {
+            requireNonNull(wckey, "wckey is null");
             requireNonNull(userName, "userName is null");
             requireNonNull(groupName, "groupName is null");
             requireNonNull(account, "account is null");

@@ -54,7 +54,8 @@ public final class AccountingWire {
                         Integer.toUnsignedLong(j.getGid()),
                         r.getGroupName(),
                         j.getAccount(),
-                        j.getQos()),
+                        j.getQos(),
+                        j.getWckey()),
                 new AccountingEntry.JobTimes(
                         j.getEligibleTime(),
                         j.getStartTime(),
@@ -80,8 +81,7 @@ public final class AccountingWire {
                 Integer.toUnsignedLong(j.getPriority()),
                 j.getConstraint(),
                 j.getReservation(),
-                Integer.toUnsignedLong(j.getReservationId()),
-                j.getWckey());
+                Integer.toUnsignedLong(j.getReservationId()));
     }
 
     /**

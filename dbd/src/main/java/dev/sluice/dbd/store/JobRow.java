@@ -103,7 +103,7 @@ final class JobRow {
         ps.setString(i++, clip(j.reservation(), 128));
         ps.setLong(i++, j.reservationId());
         ps.setLong(i++, times.suspended());
-        ps.setString(i++, clip(j.wckey(), 128));
+        ps.setString(i++, clip(j.owner().wckey(), 128));
         return i;
     }
 
