@@ -300,7 +300,7 @@ public final class CtldConfigs {
                 .map(Long::parseLong)
                 .filter(v -> v > 0)
                 .orElse(PreemptPolicy.DEFAULT_TIME_SLICE);
-        return new PreemptPolicy(type, mode, partitionModes, exempt, holdBack, gang, slice);
+        return new PreemptPolicy(type, mode, partitionModes, exempt, holdBack, gang, slice, 0);
     }
 
     private static long seconds(String time) {

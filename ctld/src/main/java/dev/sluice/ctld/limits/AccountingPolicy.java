@@ -23,13 +23,8 @@ public record AccountingPolicy(
         UserWckeys wckeys) {
 
     /** Nothing loaded yet: with enforcement on, every submission is refused. */
-    public static final AccountingPolicy EMPTY = new AccountingPolicy(0, List.of(), Map.of(), Map.of());
-
-    /** A policy without wckeys. */
-    public AccountingPolicy(
-            long version, List<Association> associations, Map<String, String> defaultAccounts, Map<String, Qos> qos) {
-        this(version, associations, defaultAccounts, qos, UserWckeys.NONE);
-    }
+    public static final AccountingPolicy EMPTY =
+            new AccountingPolicy(0, List.of(), Map.of(), Map.of(), UserWckeys.NONE);
 
     private static final int MAX_DEPTH = 64;
 

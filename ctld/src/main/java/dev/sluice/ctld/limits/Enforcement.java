@@ -11,11 +11,6 @@ import java.util.Locale;
 public record Enforcement(boolean associations, boolean limits, boolean qos, boolean wckeys) {
     public static final Enforcement NONE = new Enforcement(false, false, false, false);
 
-    /** Without wckeys enforced. */
-    public Enforcement(boolean associations, boolean limits, boolean qos) {
-        this(associations, limits, qos, false);
-    }
-
     /** @param words the comma-separated values, already checked by the slurm.conf reader */
     public static Enforcement parse(List<String> words) {
         boolean assoc = false;

@@ -9,15 +9,11 @@ import static java.util.Objects.requireNonNull;
  */
 public final class PolicyView {
     /** Enforcement off: nothing is checked and the QOS priorities are slurm.conf's defaults. */
-    public static final PolicyView OFF = new PolicyView(Enforcement.NONE, AccountingPolicy.EMPTY);
+    public static final PolicyView OFF = new PolicyView(Enforcement.NONE, AccountingPolicy.EMPTY, false);
 
     private final Enforcement enforcement;
     private final boolean trackWckeys;
     private volatile AccountingPolicy policy;
-
-    public PolicyView(Enforcement enforcement, AccountingPolicy initial) {
-        this(enforcement, initial, false);
-    }
 
     /** @param trackWckeys slurm.conf's {@code TrackWCKey} */
     public PolicyView(Enforcement enforcement, AccountingPolicy initial, boolean trackWckeys) {

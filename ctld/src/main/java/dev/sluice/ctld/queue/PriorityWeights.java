@@ -28,32 +28,8 @@ public record PriorityWeights(
     public static final long DEFAULT_CALC_PERIOD = 300;
 
     /** Slurm's defaults: priority/basic; PriorityMaxAge 7-0; PriorityDecayHalfLife 7-0. */
-    public static final PriorityWeights BASIC = new PriorityWeights(false, 0, 0, 0, 0, 0, 7 * 86400, 7 * 86400, false);
-
-    /** Factors taken at the moment asked (no calculation period known). */
-    public PriorityWeights(
-            boolean multifactor,
-            long age,
-            long fairshare,
-            long jobSize,
-            long partition,
-            long qos,
-            long maxAgeSeconds,
-            long decayHalfLifeSeconds,
-            boolean favorSmall) {
-        this(
-                multifactor,
-                age,
-                fairshare,
-                jobSize,
-                partition,
-                qos,
-                maxAgeSeconds,
-                decayHalfLifeSeconds,
-                favorSmall,
-                DEFAULT_CALC_PERIOD,
-                0);
-    }
+    public static final PriorityWeights BASIC = new PriorityWeights(
+            false, 0, 0, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
 
     /** These settings on a controller started at {@code epoch}. */
     public PriorityWeights withCalcEpoch(long epoch) {

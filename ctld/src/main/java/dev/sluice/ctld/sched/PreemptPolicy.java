@@ -56,7 +56,7 @@ public record PreemptPolicy(
 
     /** Slurm's default: preempt/none, PreemptMode=OFF. */
     public static final PreemptPolicy NONE =
-            new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, false, DEFAULT_TIME_SLICE);
+            new PreemptPolicy(Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, false, DEFAULT_TIME_SLICE, 0);
 
     /** Preemption without the gang scheduler ({@code PreemptMode} without {@code GANG}). */
     public static PreemptPolicy withoutGang(
@@ -66,19 +66,7 @@ public record PreemptPolicy(
             long exemptSeconds,
             long requeueHoldBackSeconds) {
         return new PreemptPolicy(
-                type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE);
-    }
-
-    /** A policy whose turns' clock began at the epoch (0): {@link #startingAt} sets it. */
-    public PreemptPolicy(
-            Type type,
-            PreemptMode clusterMode,
-            Map<String, PreemptMode> partitionModes,
-            long exemptSeconds,
-            long requeueHoldBackSeconds,
-            boolean gang,
-            long timeSliceSeconds) {
-        this(type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, gang, timeSliceSeconds, 0);
+                type, clusterMode, partitionModes, exemptSeconds, requeueHoldBackSeconds, false, DEFAULT_TIME_SLICE, 0);
     }
 
     /** The same, its turns counted from {@code epoch} (the controller's start). */

@@ -55,10 +55,5 @@ public record SchedulePlan(
      *     suspended (Slurm 22.05's gang scheduler, compat 211, 212)
      */
     public record Start(
-            int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes, boolean suspended) {
-        /** A start that runs at once. */
-        public Start(int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes) {
-            this(jobId, taskId, allocation, partition, timeLimitMinutes, false);
-        }
-    }
+            int jobId, int taskId, Allocation allocation, String partition, long timeLimitMinutes, boolean suspended) {}
 }

@@ -88,7 +88,9 @@ class TestPolicyPuller {
                 .start();
         PolicyView view = new PolicyView(
                 Enforcement.parse(List.of("limits")),
-                new AccountingPolicy(1, List.of(), java.util.Map.of(), java.util.Map.of()));
+                new AccountingPolicy(
+                        1, List.of(), java.util.Map.of(), java.util.Map.of(), dev.sluice.ctld.limits.UserWckeys.NONE),
+                false);
         DaemonAuth auth = DaemonAuth.forThisProcess(
                 ClusterKeys.of(new ClusterKeys.Key("k", new byte[ClusterKeys.MIN_KEY_BYTES])),
                 "localhost",

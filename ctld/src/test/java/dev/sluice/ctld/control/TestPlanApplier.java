@@ -29,7 +29,7 @@ class TestPlanApplier {
     }
 
     private static SchedulePlan.Start task(int task) {
-        return new SchedulePlan.Start(1, task, ONE_CPU, "p", 60);
+        return new SchedulePlan.Start(1, task, ONE_CPU, "p", 60, false);
     }
 
     @Test

@@ -32,7 +32,7 @@ final class LimitProperties {
 
     /** {@code assocs} with the one QOS {@code normal}, no default accounts. */
     static AccountingPolicy policy(List<Association> assocs, Qos normal) {
-        return new AccountingPolicy(1, assocs, Map.of(), Map.of("normal", normal));
+        return new AccountingPolicy(1, assocs, Map.of(), Map.of("normal", normal), UserWckeys.NONE);
     }
 
     /** A pending job of {@code uid} in {@code account} under QOS normal, with {@code gpus} GPUs per node. */

@@ -79,7 +79,7 @@ final class LimitedCluster {
     int submit(AccountingPolicy p, JobRequest r) {
         ControlResult<Integer> out = JobControl.builder(select)
                 .maxArraySize(1000)
-                .limits(new PolicyView(LIMITS, p))
+                .limits(new PolicyView(LIMITS, p, false))
                 .build()
                 .submit(state, r, NOW - 10);
         out.records().forEach(this::replay);

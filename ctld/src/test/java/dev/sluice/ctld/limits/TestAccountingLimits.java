@@ -56,7 +56,7 @@ class TestAccountingLimits {
         for (Qos one : qos) {
             q.put(one.name(), one);
         }
-        return new AccountingPolicy(1, assocs, Map.of("user1000", "physics"), q);
+        return new AccountingPolicy(1, assocs, Map.of("user1000", "physics"), q, UserWckeys.NONE);
     }
 
     private static List<Association> tree(Limits userLimits, Limits accountLimits) {
@@ -69,7 +69,7 @@ class TestAccountingLimits {
     private int submit(AccountingPolicy p, Enforcement e, JobRequest r) {
         JobControl jobs = JobControl.builder(SELECT)
                 .maxArraySize(1000)
-                .limits(new PolicyView(e, p))
+                .limits(new PolicyView(e, p, false))
                 .build();
         ControlResult<Integer> out = jobs.submit(state, r, NOW - 10);
         out.records().forEach(cluster::replay);
@@ -284,9 +284,9 @@ class TestAccountingLimits {
 
     @Test
     void enforcementWordsImplyAssociations() {
-        assertThat(Enforcement.parse(List.of("limits"))).isEqualTo(new Enforcement(true, true, false));
-        assertThat(Enforcement.parse(List.of("qos"))).isEqualTo(new Enforcement(true, false, true));
-        assertThat(Enforcement.parse(List.of("safe"))).isEqualTo(new Enforcement(true, true, false));
+        assertThat(Enforcement.parse(List.of("limits"))).isEqualTo(new Enforcement(true, true, false, false));
+        assertThat(Enforcement.parse(List.of("qos"))).isEqualTo(new Enforcement(true, false, true, false));
+        assertThat(Enforcement.parse(List.of("safe"))).isEqualTo(new Enforcement(true, true, false, false));
         // wckeys (and so all) also checks jobs' wckeys, and implies associations, as slurmctld reads it.
         assertThat(Enforcement.parse(List.of("all"))).isEqualTo(new Enforcement(true, true, true, true));
         assertThat(Enforcement.parse(List.of("wckeys"))).isEqualTo(new Enforcement(true, false, false, true));

@@ -50,7 +50,11 @@ class TestGrpNodeCaps {
                         .build(),
                 Association.builder("chem").user("user1000").parent("chem").build());
         return new AccountingPolicy(
-                1, assocs, Map.of("user1000", "physics", "user1001", "physics"), Map.of("normal", normal));
+                1,
+                assocs,
+                Map.of("user1000", "physics", "user1001", "physics"),
+                Map.of("normal", normal),
+                UserWckeys.NONE);
     }
 
     private static Limits grp(String tres) {

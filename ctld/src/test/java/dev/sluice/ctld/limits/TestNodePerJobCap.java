@@ -45,7 +45,7 @@ class TestNodePerJobCap {
                                 .build()
                         : a)
                 .toList();
-        return new AccountingPolicy(1, assocs, base.defaultAccounts(), Map.of("normal", normal));
+        return new AccountingPolicy(1, assocs, base.defaultAccounts(), Map.of("normal", normal), UserWckeys.NONE);
     }
 
     private static Builders.JobBuilder job() {
@@ -94,9 +94,9 @@ class TestNodePerJobCap {
     void withoutLimitsEnforcedNothingIsCapped() {
         AccountingPolicy p = policy("node=1", "node=1");
         JobRequest r = job().qos("normal").tasks(9).build();
-        PolicyView associationsOnly = new PolicyView(Enforcement.parse(List.of("associations")), p);
+        PolicyView associationsOnly = new PolicyView(Enforcement.parse(List.of("associations")), p, false);
         assertThat(Admission.capNodes(associationsOnly, r, "p")).isSameAs(r);
-        assertThat(Admission.capNodes(new PolicyView(LimitedCluster.LIMITS, p), r, "p")
+        assertThat(Admission.capNodes(new PolicyView(LimitedCluster.LIMITS, p, false), r, "p")
                         .size()
                         .maxNodes())
                 .isEqualTo(1);

@@ -51,7 +51,8 @@ class TestQosAccountLimits {
                                 .parent("chem")
                                 .build()),
                 Map.of("user1000", "physics", "user1001", "physics"),
-                Map.of("normal", normal));
+                Map.of("normal", normal),
+                UserWckeys.NONE);
     }
 
     /** A job that leaves room on its node for others (memory is consumable here). */
@@ -110,7 +111,8 @@ class TestQosAccountLimits {
                                 : a)
                         .toList(),
                 capped.defaultAccounts(),
-                Map.of("normal", capped.qos().get("normal"), "other", other));
+                Map.of("normal", capped.qos().get("normal"), "other", other),
+                UserWckeys.NONE);
         int big =
                 cluster.submit(p, job().account("physics").qos("other").tasks(6).build());
         int small = cluster.submit(

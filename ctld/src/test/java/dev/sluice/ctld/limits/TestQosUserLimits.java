@@ -32,7 +32,8 @@ class TestQosUserLimits {
         AccountingPolicy base = TestQosAccountLimits.policy("");
         Qos normal =
                 Qos.builder("normal").maxTresPerUser(TresLimits.parse(perUser)).build();
-        return new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", normal));
+        return new AccountingPolicy(
+                1, base.associations(), base.defaultAccounts(), Map.of("normal", normal), UserWckeys.NONE);
     }
 
     @Test
@@ -79,8 +80,8 @@ class TestQosUserLimits {
     void thePerAccountCapIsCheckedBeforeThePerUserOne() {
         AccountingPolicy base = policy("cpu=1");
         Qos both = base.qos().get("normal").with(b -> b.maxTresPerAccount(TresLimits.parse("cpu=1")));
-        AccountingPolicy p =
-                new AccountingPolicy(1, base.associations(), base.defaultAccounts(), Map.of("normal", both));
+        AccountingPolicy p = new AccountingPolicy(
+                1, base.associations(), base.defaultAccounts(), Map.of("normal", both), UserWckeys.NONE);
         Job job = pending(1, job().account("physics").qos("normal").tasks(2).build());
         assertThat(LimitGate.reason(LIMITS, p, LimitUsage.of(p, List.of()), job))
                 .isEqualTo(JobReason.MAX_CPU_PER_ACCOUNT);

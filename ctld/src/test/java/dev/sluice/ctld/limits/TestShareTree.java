@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class TestShareTree {
     private static final long NOW = 1_000_000;
-    private static final PriorityWeights MF = new PriorityWeights(true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false);
+    private static final PriorityWeights MF = new PriorityWeights(
+            true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
 
     private static Association account(String name, String parent, long shares) {
         return Association.builder(name).parent(parent).shares(shares).build();
@@ -46,7 +47,8 @@ class TestShareTree {
                     user("beta", "user1000", 1),
                     user("alpha", "user1000", 1)),
             Map.of("user1000", "zeta"),
-            Map.of());
+            Map.of(),
+            UserWckeys.NONE);
 
     private ClusterState state() {
         return ClusterFixture.aCluster().configured();
@@ -171,7 +173,8 @@ class TestShareTree {
                         new Association("root", "", "", "", Limits.UNSET, List.of(), "", 1, 1),
                         new Association("root", "root", "", "root", Limits.UNSET, List.of(), "", 1, 2)),
                 Map.of(),
-                Map.of());
+                Map.of(),
+                UserWckeys.NONE);
         assertThat(ShareTree.lines(numbered, FairShare.of(state().image(), MF, NOW), false))
                 .extracting(ShareTree.Line::id)
                 .containsExactly(1L, 2L);

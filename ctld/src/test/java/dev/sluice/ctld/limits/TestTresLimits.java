@@ -100,13 +100,14 @@ class TestTresLimits {
                                 .limits(user)
                                 .build()),
                 Map.of("user1000", "physics", "user1001", "physics"),
-                q);
+                q,
+                UserWckeys.NONE);
     }
 
     private int submit(AccountingPolicy p, JobRequest r) {
         ControlResult<Integer> out = JobControl.builder(SELECT)
                 .maxArraySize(1000)
-                .limits(new PolicyView(ALL, p))
+                .limits(new PolicyView(ALL, p, false))
                 .build()
                 .submit(state, r, NOW - 10);
         out.records().forEach(rec -> state.replay(++seq, rec));

@@ -89,7 +89,7 @@ class TestControllerStatistics {
         s.replay(2, new StateRecord.JobSubmitted(small, aJob().build(), "p", 10, NOW));
         SchedulePlan plan = new SchedulePlan(
                 List.of(new SchedulePlan.Start(
-                        small, -1, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 10)),
+                        small, -1, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 10, false)),
                 List.of(),
                 Map.of(big, JobReason.RESOURCES),
                 Map.of(big, NOW + 600),

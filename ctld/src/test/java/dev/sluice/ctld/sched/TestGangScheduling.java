@@ -83,7 +83,7 @@ class TestGangScheduling {
 
     private List<Effect> pass() {
         return pass(
-                new PreemptPolicy(PreemptPolicy.Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, true, SLICE),
+                new PreemptPolicy(PreemptPolicy.Type.NONE, PreemptMode.OFF, Map.of(), 0, 0, true, SLICE, 0),
                 AccountingPolicy.EMPTY);
     }
 
@@ -110,9 +110,10 @@ class TestGangScheduling {
                 Map.of(
                         "normal", Qos.builder("normal").build(),
                         "hipri",
-                                Qos.builder("hipri").preempts(List.of("normal")).build()));
+                                Qos.builder("hipri").preempts(List.of("normal")).build()),
+                dev.sluice.ctld.limits.UserWckeys.NONE);
         return pass(
-                new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE),
+                new PreemptPolicy(PreemptPolicy.Type.QOS, PreemptMode.SUSPEND, Map.of(), 0, 121, true, SLICE, 0),
                 accounting);
     }
 

@@ -174,7 +174,8 @@ class TestPreemption {
         running("low", "n1", CPUS, NOW - 30, aJob().qos("patient").build());
         submit("high", aJob().tasks(1).build());
         Qos patient = Qos.builder("patient").preemptExemptSeconds(60).build();
-        AccountingPolicy accounting = new AccountingPolicy(1, List.of(), Map.of(), Map.of("patient", patient));
+        AccountingPolicy accounting = new AccountingPolicy(
+                1, List.of(), Map.of(), Map.of("patient", patient), dev.sluice.ctld.limits.UserWckeys.NONE);
 
         assertThat(schedule(partitionPrio(0), accounting).preemptions()).isEmpty();
         assertThat(schedule(partitionPrio(0)).preemptions()).hasSize(1);
@@ -304,7 +305,8 @@ class TestPreemption {
                 1,
                 List.of(),
                 Map.of(),
-                Map.of("normal", Qos.builder("normal").build(), "scavenger", cancelled, "hipri", hipri));
+                Map.of("normal", Qos.builder("normal").build(), "scavenger", cancelled, "hipri", hipri),
+                dev.sluice.ctld.limits.UserWckeys.NONE);
         PreemptPolicy qos = PreemptPolicy.withoutGang(PreemptPolicy.Type.QOS, PreemptMode.REQUEUE, Map.of(), 0, 121);
 
         assertThat(schedule(qos, accounting).preemptions())

@@ -199,7 +199,8 @@ class TestScheduler {
         cluster(1, 1);
         int busy = submit(aJob().build(), 10);
         run(busy, "n1", 1, 5);
-        PriorityWeights weights = new PriorityWeights(true, 1000, 0, 0, 1000, 0, 7 * 86400, 7 * 86400, false);
+        PriorityWeights weights = new PriorityWeights(
+                true, 1000, 0, 0, 1000, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
         SchedulerConfig config = SchedulerConfig.builder(SELECT)
                 .reservationDepth(10)
                 .priority(weights)
@@ -221,7 +222,8 @@ class TestScheduler {
         cluster(1, 1);
         int busy = submit(aJob().build(), 10);
         run(busy, "n1", 1, 5);
-        PriorityWeights weights = new PriorityWeights(true, 0, 0, 0, 0, 1000, 7 * 86400, 7 * 86400, false);
+        PriorityWeights weights = new PriorityWeights(
+                true, 0, 0, 0, 0, 1000, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
         QosPriorities qos = new QosPriorities(java.util.Map.of("normal", 0L, "low", 50L, "high", 200L));
         SchedulerConfig config = SchedulerConfig.builder(SELECT)
                 .reservationDepth(10)
