@@ -11,6 +11,7 @@ import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.control.JobUpdate;
+import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
@@ -102,6 +103,9 @@ final class JobRequests {
     }
 
     UpdateJobResponse update(Caller caller, UpdateJobRequest request) {
+        if (!request.getAction().isEmpty()) {
+            return act(caller, request);
+        }
         // Parsed once, here; the loop decides on typed changes.
         List<JobChange> changes = WireMapper.changes(request.getChanges());
         UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
@@ -110,27 +114,51 @@ final class JobRequests {
             SignalJobResponse.Result.Builder r =
                     SignalJobResponse.Result.newBuilder().setJobId(target);
             try {
-                if (request.getAction().isEmpty()) {
-                    // Each job's refusal, as Slurm's: "Invalid license specification for job N".
-                    LicenseAnswers.checkUpdate(
-                            loop.scheduler().config().select().licenses(), changes);
-                    List<JobUpdate.TaskOutcome> outcomes = LoopCalls.await(loop.submit(
-                            (state, now) -> JobUpdate.update(state, caller, target, changes, now, jobs.limits())));
-                    addTaskOutcomes(r, target, outcomes);
-                    out.addResults(r);
-                    continue;
-                }
-                LoopCalls.await(loop.submit((state, now) -> switch (request.getAction()) {
-                    case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
-                    case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
-                    case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
-                    case "requeue" -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
-                    case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
-                    case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
-                    case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
-                    default ->
-                        throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + request.getAction());
-                }));
+                // Each job's refusal, as Slurm's: "Invalid license specification for job N".
+                LicenseAnswers.checkUpdate(loop.scheduler().config().select().licenses(), changes);
+                List<JobUpdate.TaskOutcome> outcomes = LoopCalls.await(loop.submit(
+                        (state, now) -> JobUpdate.update(state, caller, target, changes, now, jobs.limits())));
+                addTaskOutcomes(r, target, outcomes);
+            } catch (SlurmException e) {
+                r.setError(LoopCalls.error(e));
+            }
+            out.addResults(r);
+        }
+        return out.build();
+    }
+
+    /**
+     * {@code scontrol hold|uhold|release|requeue|requeuehold|suspend|resume JOBS}: one command per
+     * job, queued as one group, so the loop decides them in order in one batch and one pass
+     * follows. Slurm starts released jobs at its next scheduling pass, all together; one batch per
+     * job would let the first released end before the last is released and free the cores that
+     * one then takes (compat 021 placed its fifth job on the first node under load).
+     */
+    private UpdateJobResponse act(Caller caller, UpdateJobRequest request) {
+        String action = request.getAction();
+        List<String> names = new ArrayList<>();
+        List<Command<Void>> commands = new ArrayList<>();
+        for (String raw : request.getJobIdsList()) {
+            String target = raw.strip();
+            names.add(target);
+            commands.add((state, now) -> switch (action) {
+                case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
+                case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
+                case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
+                case "requeue" -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
+                case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
+                case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
+                case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
+                default -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + action);
+            });
+        }
+        List<CompletableFuture<Void>> pending = loop.submitAll(commands);
+        UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
+        for (int i = 0; i < names.size(); i++) {
+            SignalJobResponse.Result.Builder r =
+                    SignalJobResponse.Result.newBuilder().setJobId(names.get(i));
+            try {
+                LoopCalls.await(pending.get(i));
             } catch (SlurmException e) {
                 r.setError(LoopCalls.error(e));
             }
