@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * The requests that act on jobs by name or by filter (scancel, scontrol update, hold, release,
@@ -71,60 +72,44 @@ final class JobRequests {
                     t -> listed.addResults(SignalJobResponse.Result.newBuilder().setJobId(t)));
             return listed.build();
         }
-        // One command per job, all queued before waiting on any: the loop decides them in order
-        // as before, but in shared batches (one sync, one pass) instead of one batch per job, so
+        // One command per job, queued as one group: the loop decides them in order as before,
+        // but in shared batches (one sync, one pass) instead of one batch per job, so
         // `scancel -u` of 10,000 jobs takes a few batches rather than 10,000.
         List<String> names = new ArrayList<>(targets.size());
-        List<CompletableFuture<Void>> pending = new ArrayList<>(targets.size());
+        List<Command<Void>> commands = new ArrayList<>(targets.size());
+        JobControl.SignalScope scope = JobControl.SignalScope.of(request.getBatchOnly(), request.getFull());
         for (String raw : targets) {
             String target = raw.strip();
             names.add(target);
-            pending.add(loop.submit((state, now) -> jobs.signal(
-                    state,
-                    caller,
-                    target,
-                    request.getSignal(),
-                    request.getCancel(),
-                    JobControl.SignalScope.of(request.getBatchOnly(), request.getFull()),
-                    now)));
+            commands.add((state, now) ->
+                    jobs.signal(state, caller, target, request.getSignal(), request.getCancel(), scope, now));
         }
-        SignalJobResponse.Builder out = SignalJobResponse.newBuilder();
-        for (int i = 0; i < names.size(); i++) {
-            SignalJobResponse.Result.Builder r =
-                    SignalJobResponse.Result.newBuilder().setJobId(names.get(i));
-            try {
-                LoopCalls.await(pending.get(i));
-            } catch (SlurmException e) {
-                r.setError(LoopCalls.error(e));
-            }
-            out.addResults(r);
-        }
-        return out.build();
+        return SignalJobResponse.newBuilder()
+                .addAllResults(answers(names, loop.submitAll(commands), (result, none) -> {}))
+                .build();
     }
 
     UpdateJobResponse update(Caller caller, UpdateJobRequest request) {
         if (!request.getAction().isEmpty()) {
             return act(caller, request);
         }
-        // Parsed once, here; the loop decides on typed changes.
+        // Parsed once, here; the loop decides on typed changes. One command per job, queued as
+        // one group (one batch, one pass), as the actions below.
         List<JobChange> changes = WireMapper.changes(request.getChanges());
-        UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
+        List<String> names = new ArrayList<>();
+        List<Command<List<JobUpdate.TaskOutcome>>> commands = new ArrayList<>();
         for (String raw : request.getJobIdsList()) {
             String target = raw.strip();
-            SignalJobResponse.Result.Builder r =
-                    SignalJobResponse.Result.newBuilder().setJobId(target);
-            try {
+            names.add(target);
+            commands.add((state, now) -> {
                 // Each job's refusal, as Slurm's: "Invalid license specification for job N".
                 LicenseAnswers.checkUpdate(loop.scheduler().config().select().licenses(), changes);
-                List<JobUpdate.TaskOutcome> outcomes = LoopCalls.await(loop.submit(
-                        (state, now) -> JobUpdate.update(state, caller, target, changes, now, jobs.limits())));
-                addTaskOutcomes(r, target, outcomes);
-            } catch (SlurmException e) {
-                r.setError(LoopCalls.error(e));
-            }
-            out.addResults(r);
+                return JobUpdate.update(state, caller, target, changes, now, jobs.limits());
+            });
         }
-        return out.build();
+        return UpdateJobResponse.newBuilder()
+                .addAllResults(answers(names, loop.submitAll(commands), JobRequests::addTaskOutcomes))
+                .build();
     }
 
     /**
@@ -152,24 +137,36 @@ final class JobRequests {
                 default -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + action);
             });
         }
-        List<CompletableFuture<Void>> pending = loop.submitAll(commands);
-        UpdateJobResponse.Builder out = UpdateJobResponse.newBuilder();
+        return UpdateJobResponse.newBuilder()
+                .addAllResults(answers(names, loop.submitAll(commands), (result, none) -> {}))
+                .build();
+    }
+
+    /**
+     * Each target's answer in the order asked, once its command is decided: its refusal, or what
+     * {@code outcome} adds from the command's result (an array update's per-task answers).
+     */
+    private static <T> List<SignalJobResponse.Result> answers(
+            List<String> names,
+            List<CompletableFuture<T>> pending,
+            BiConsumer<SignalJobResponse.Result.Builder, T> outcome) {
+        List<SignalJobResponse.Result> out = new ArrayList<>(names.size());
         for (int i = 0; i < names.size(); i++) {
             SignalJobResponse.Result.Builder r =
                     SignalJobResponse.Result.newBuilder().setJobId(names.get(i));
             try {
-                LoopCalls.await(pending.get(i));
+                outcome.accept(r, LoopCalls.await(pending.get(i)));
             } catch (SlurmException e) {
                 r.setError(LoopCalls.error(e));
             }
-            out.addResults(r);
+            out.add(r.build());
         }
-        return out.build();
+        return out;
     }
 
     /** A whole array's update answers per group of tasks ({@code 5_0: ...}, {@code 5_1-3: ...}). */
-    private static void addTaskOutcomes(
-            SignalJobResponse.Result.Builder r, String target, List<JobUpdate.TaskOutcome> outcomes) {
+    private static void addTaskOutcomes(SignalJobResponse.Result.Builder r, List<JobUpdate.TaskOutcome> outcomes) {
+        String target = r.getJobId();
         if (outcomes == null) {
             return;
         }
