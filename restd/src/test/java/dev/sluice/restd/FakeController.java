@@ -213,9 +213,9 @@ final class FakeController implements Sessions {
                             b.getSpecBuilder().setName(c.getName());
                         }
                         switch (u.getAction()) {
-                            case "hold" ->
+                            case JOB_ACTION_HOLD ->
                                 b.setHold("user").setReason("JobHeldUser").setPriority(0);
-                            case "release" ->
+                            case JOB_ACTION_RELEASE ->
                                 b.setHold("").setReason("Priority").setPriority(1);
                             default -> {}
                         }

@@ -3,6 +3,7 @@ package dev.sluice.restd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.restd.RestFixture.Answer;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +57,7 @@ class TestApi38Updates {
         assertThat(changes.getComment()).isEqualTo("c");
         assertThat(changes.getNice()).isEqualTo(10);
         assertThat(changes.hasName()).isFalse();
-        assertThat(updates().get(1).getUpdateJob().getAction()).isEqualTo("hold");
+        assertThat(updates().get(1).getUpdateJob().getAction()).isEqualTo(JobAction.JOB_ACTION_HOLD);
         assertThat(rest.controller.jobs.get(job).getTimeLimitMinutes()).isEqualTo(90);
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.restd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.restd.RestFixture.Answer;
 import dev.sluice.restd.slurm.ApiVersion;
@@ -236,7 +237,9 @@ class TestRestEndpoints {
                 .map(FakeController.Seen::request)
                 .filter(ClientRequest::hasUpdateJob)
                 .toList();
-        assertThat(sent).extracting(r -> r.getUpdateJob().getAction()).containsExactly("", "hold");
+        assertThat(sent)
+                .extracting(r -> r.getUpdateJob().getAction())
+                .containsExactly(JobAction.JOB_ACTION_UPDATE, JobAction.JOB_ACTION_HOLD);
 
         rest.as("POST", V + "job/" + id, "{\"hold\":false}");
         assertThat(rest.as("GET", V + "job/" + id, null)

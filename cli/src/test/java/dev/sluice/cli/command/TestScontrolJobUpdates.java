@@ -11,6 +11,7 @@ import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.SignalJobResponse;
@@ -80,9 +81,9 @@ class TestScontrolJobUpdates {
     @Test
     void holdAndRelease() {
         assertThat(scontrol("hold", "29")).isEqualTo(new Output(0, "", ""));
-        assertThat(last().getAction()).isEqualTo("hold");
+        assertThat(last().getAction()).isEqualTo(JobAction.JOB_ACTION_HOLD);
         assertThat(scontrol("uhold", "29")).isEqualTo(new Output(0, "", ""));
-        assertThat(last().getAction()).isEqualTo("uhold");
+        assertThat(last().getAction()).isEqualTo(JobAction.JOB_ACTION_UHOLD);
         assertThat(scontrol("release", "29,99"))
                 .isEqualTo(new Output(
                         1, "", "Invalid job id specified for job 99\nslurm_suspend error: Invalid job id specified\n"));
@@ -94,7 +95,7 @@ class TestScontrolJobUpdates {
     void updateJobFields() {
         assertThat(scontrol("update", "JobId=29", "TimeLimit=5", "Name=renamed", "Comment=hi", "Nice=10"))
                 .isEqualTo(new Output(0, "", ""));
-        assertThat(last().getAction()).isEmpty();
+        assertThat(last().getAction()).isEqualTo(JobAction.JOB_ACTION_UPDATE);
         assertThat(last().getChanges())
                 .isEqualTo(JobChanges.newBuilder()
                         .setTimeLimit(5)

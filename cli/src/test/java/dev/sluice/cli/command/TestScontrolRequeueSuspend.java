@@ -10,6 +10,7 @@ import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateJobRequest;
@@ -45,12 +46,12 @@ class TestScontrolRequeueSuspend {
                 SignalJobResponse.Result.Builder one =
                         SignalJobResponse.Result.newBuilder().setJobId(id);
                 boolean runAction =
-                        u.getAction().equals("suspend") || u.getAction().equals("resume");
+                        u.getAction() == JobAction.JOB_ACTION_SUSPEND || u.getAction() == JobAction.JOB_ACTION_RESUME;
                 SlurmError error = switch (id) {
                     case "16" -> error(ErrorCode.JOB_PENDING, ErrorCode.JOB_PENDING.text());
                     case "17" -> error(ErrorCode.DISABLED, ErrorCode.DISABLED.text());
                     case "18" ->
-                        u.getAction().equals("resume")
+                        u.getAction() == JobAction.JOB_ACTION_RESUME
                                 ? error(ErrorCode.JOB_NOT_SUSPENDED, ErrorCode.JOB_NOT_SUSPENDED.text())
                                 : null;
                     case "99" ->
@@ -89,7 +90,7 @@ class TestScontrolRequeueSuspend {
     @Test
     void requeue() {
         assertThat(scontrol("requeue", "18")).isEqualTo(new Output(0, "", ""));
-        assertThat(last().getAction()).isEqualTo("requeue");
+        assertThat(last().getAction()).isEqualTo(JobAction.JOB_ACTION_REQUEUE);
         assertThat(last().getJobIdsList()).containsExactly("18");
         assertThat(scontrol("requeue", "16")).isEqualTo(new Output(1, "", "Job is pending execution for job 16\n"));
         assertThat(scontrol("requeue", "17"))
@@ -101,15 +102,15 @@ class TestScontrolRequeueSuspend {
                         "",
                         "Requested operation is presently disabled for job 17\nJob is pending execution for job 16\n"));
         assertThat(scontrol("REQUEUEHOLD", "18")).isEqualTo(new Output(0, "", ""));
-        assertThat(last().getAction()).isEqualTo("requeuehold");
+        assertThat(last().getAction()).isEqualTo(JobAction.JOB_ACTION_REQUEUEHOLD);
     }
 
     @Test
     void suspendAndResume() {
         assertThat(scontrol("suspend", "18")).isEqualTo(new Output(0, "", ""));
-        assertThat(last().getAction()).isEqualTo("suspend");
+        assertThat(last().getAction()).isEqualTo(JobAction.JOB_ACTION_SUSPEND);
         assertThat(scontrol("resume", "18")).isEqualTo(new Output(1, "", "Job is not suspended for job 18\n"));
-        assertThat(last().getAction()).isEqualTo("resume");
+        assertThat(last().getAction()).isEqualTo(JobAction.JOB_ACTION_RESUME);
         assertThat(scontrol("suspend", "99")).isEqualTo(new Output(1, "", "Unexpected message received for job 99\n"));
         assertThat(scontrol("suspend", "18,16")).isEqualTo(new Output(1, "", "Job is pending execution for job 16\n"));
         assertThat(last().getJobIdsList()).containsExactly("18", "16");

@@ -17,6 +17,7 @@ import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.SignalJobRequest;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.UpdateJobRequest;
@@ -90,7 +91,7 @@ final class JobRequests {
     }
 
     UpdateJobResponse update(Caller caller, UpdateJobRequest request) {
-        if (!request.getAction().isEmpty()) {
+        if (request.getAction() != JobAction.JOB_ACTION_UPDATE) {
             return act(caller, request);
         }
         // Parsed once, here; the loop decides on typed changes. One command per job, queued as
@@ -120,21 +121,23 @@ final class JobRequests {
      * one then takes (compat 021 placed its fifth job on the first node under load).
      */
     private UpdateJobResponse act(Caller caller, UpdateJobRequest request) {
-        String action = request.getAction();
+        JobAction action = request.getAction();
         List<String> names = new ArrayList<>();
         List<Command<Void>> commands = new ArrayList<>();
         for (String raw : request.getJobIdsList()) {
             String target = raw.strip();
             names.add(target);
             commands.add((state, now) -> switch (action) {
-                case "hold" -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
-                case "uhold" -> jobs.hold(state, caller, target, Job.Hold.USER, now);
-                case "release" -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
-                case "requeue" -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
-                case "requeuehold" -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
-                case "suspend" -> JobRunControl.suspend(state, caller, target, true, now);
-                case "resume" -> JobRunControl.suspend(state, caller, target, false, now);
-                default -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + action);
+                case JOB_ACTION_HOLD -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
+                case JOB_ACTION_UHOLD -> jobs.hold(state, caller, target, Job.Hold.USER, now);
+                case JOB_ACTION_RELEASE -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
+                case JOB_ACTION_REQUEUE -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
+                case JOB_ACTION_REQUEUEHOLD ->
+                    JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
+                case JOB_ACTION_SUSPEND -> JobRunControl.suspend(state, caller, target, true, now);
+                case JOB_ACTION_RESUME -> JobRunControl.suspend(state, caller, target, false, now);
+                case JOB_ACTION_UPDATE, UNRECOGNIZED ->
+                    throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + action);
             });
         }
         return UpdateJobResponse.newBuilder()

@@ -18,6 +18,7 @@ import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.GetNodesRequest;
 import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.ReconfigureRequest;
 import dev.sluice.protocol.v1.SignalJobRequest;
@@ -147,7 +148,7 @@ class TestCommandAuthentication {
                 request()
                         .setUpdateJob(UpdateJobRequest.newBuilder()
                                 .addJobIds(Integer.toString(bobs))
-                                .setAction("uhold"))
+                                .setAction(JobAction.JOB_ACTION_UHOLD))
                         .build(),
                 ALICE);
         // Slurm 22.05 answers a hold of another user's job with ESLURM_USER_ID_MISSING.

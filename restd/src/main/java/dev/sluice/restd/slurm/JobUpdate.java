@@ -1,6 +1,7 @@
 package dev.sluice.restd.slurm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.UpdateJobRequest;
 import java.util.ArrayList;
@@ -41,7 +42,9 @@ final class JobUpdate {
                 out.add(UpdateJobRequest.newBuilder().addJobIds(jobId).setChanges(changes));
             }
             if (hold != null) {
-                out.add(UpdateJobRequest.newBuilder().addJobIds(jobId).setAction(hold ? "hold" : "release"));
+                out.add(UpdateJobRequest.newBuilder()
+                        .addJobIds(jobId)
+                        .setAction(hold ? JobAction.JOB_ACTION_HOLD : JobAction.JOB_ACTION_RELEASE));
             }
             return out;
         }

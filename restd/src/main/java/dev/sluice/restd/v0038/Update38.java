@@ -5,6 +5,7 @@ import dev.sluice.cli.client.ControllerException;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.ClientRequest;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.UpdateJobRequest;
@@ -150,7 +151,9 @@ final class Update38 {
         }
         JsonNode hold = job.get("hold");
         if (hold != null && hold.isBoolean()) {
-            asks.add(UpdateJobRequest.newBuilder().addJobIds(id).setAction(hold.asBoolean() ? "hold" : "release"));
+            asks.add(UpdateJobRequest.newBuilder()
+                    .addJobIds(id)
+                    .setAction(hold.asBoolean() ? JobAction.JOB_ACTION_HOLD : JobAction.JOB_ACTION_RELEASE));
         }
         for (UpdateJobRequest.Builder ask : asks) {
             int code;

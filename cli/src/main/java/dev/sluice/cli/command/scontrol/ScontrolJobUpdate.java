@@ -11,6 +11,7 @@ import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.GetJobsRequest;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.SignalJobResponse;
@@ -44,7 +45,7 @@ final class ScontrolJobUpdate {
             return 1;
         }
         UpdateJobRequest.Builder req =
-                UpdateJobRequest.newBuilder().addAllJobIds(ids).setAction(action);
+                UpdateJobRequest.newBuilder().addAllJobIds(ids).setAction(jobAction(action));
         return send(inv, req, err, Style.HOLD);
     }
 
@@ -61,7 +62,12 @@ final class ScontrolJobUpdate {
             err.println("too few arguments for keyword:" + action);
             return 1;
         }
-        return send(inv, UpdateJobRequest.newBuilder().addAllJobIds(ids).setAction(action), err, Style.RUN);
+        return send(inv, UpdateJobRequest.newBuilder().addAllJobIds(ids).setAction(jobAction(action)), err, Style.RUN);
+    }
+
+    /** The request's action for scontrol's keyword ({@code requeuehold}: JOB_ACTION_REQUEUEHOLD). */
+    private static JobAction jobAction(String keyword) {
+        return JobAction.valueOf("JOB_ACTION_" + keyword.toUpperCase(Locale.ROOT));
     }
 
     /** How Slurm words a failure: hold/release add a summary line, update and run actions do not. */
