@@ -1,59 +1,31 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
-import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * sbatch end to end through the command socket. Messages and exit statuses were observed with
  * Slurm 22.05's sbatch on the same command lines (noted per test).
  */
 class TestSbatchCommand {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
-                .build());
-        env = new HashMap<>(confFor(dir, controller.port()));
-        env.put("PATH", "/usr/bin:/bin");
-        env.put("SLURM_TEST_VAR", "kept");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.acceptingBatchJobs(42)
+            .withEnv("PATH", "/usr/bin:/bin")
+            .withEnv("SLURM_TEST_VAR", "kept");
 
     private Output sbatch(String stdin, String... args) {
-        return TestingInvocations.run(new SbatchCommand(), invocation(dir, env, stdin, args));
-    }
-
-    private JobSpec submitted() {
-        assertThat(controller.requests()).hasSize(1);
-        return controller.requests().get(0).getSubmitBatchJob().getSpec();
+        return cli.runWithInput(new SbatchCommand(), stdin, args);
     }
 
     @Test
@@ -62,7 +34,7 @@ class TestSbatchCommand {
         assertThat(o.out()).isEqualTo("Submitted batch job 42\n");
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         // scontrol write batch_script on a real --wrap job prints exactly this text.
         assertThat(spec.getScript().toStringUtf8())
                 .isEqualTo("#!/bin/sh\n# This script was created by sbatch --wrap.\n\nsleep 60\n");
@@ -70,7 +42,7 @@ class TestSbatchCommand {
         assertThat(spec.getMinNodes()).isEqualTo(2);
         assertThat(spec.getMaxNodes()).isEqualTo(2);
         assertThat(spec.getGresPerNode()).isEqualTo("gpu:2");
-        assertThat(spec.getWorkDir()).isEqualTo(dir.toString());
+        assertThat(spec.getWorkDir()).isEqualTo(cli.dir().toString());
         assertThat(spec.getTimeLimitMinutes()).isEqualTo(0xfffffffe);
         assertThat(spec.getRequeue()).isTrue();
         // Neither --requeue nor --no-requeue: the controller's JobRequeue decides.
@@ -80,20 +52,21 @@ class TestSbatchCommand {
         assertThat(spec.getOwner().getUserName()).isEqualTo("root");
         assertThat(spec.getSubmitHost()).isEqualTo("localhost");
         assertThat(spec.getEnvironmentMap()).containsEntry("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"));
-        assertThat(controller.requests().get(0).getProtocolVersion()).isEqualTo(1);
-        assertThat(controller.requests().get(0).getIdentity().getUserName()).isEqualTo("root");
+        assertThat(cli.controller().requests().get(0).getProtocolVersion()).isEqualTo(1);
+        assertThat(cli.controller().requests().get(0).getIdentity().getUserName())
+                .isEqualTo("root");
     }
 
     @Test
     void commandLineBeatsEnvironmentBeatsDirectives() throws IOException {
-        Path script = dir.resolve("job.sh");
+        Path script = cli.dir().resolve("job.sh");
         Files.writeString(
                 script, "#!/bin/sh\n#SBATCH -J fromscript -p fromscript -t 10\n#SBATCH --comment=c\nhostname\n");
-        env.put("SBATCH_JOB_NAME", "fromenv");
-        env.put("SBATCH_PARTITION", "fromenv");
+        cli.env().put("SBATCH_JOB_NAME", "fromenv");
+        cli.env().put("SBATCH_PARTITION", "fromenv");
         Output o = sbatch("", "-p", "fromcli", "job.sh", "arg1");
         assertThat(o.exitCode()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getName()).isEqualTo("fromenv");
         assertThat(spec.getPartition()).isEqualTo("fromcli");
         assertThat(spec.getTimeLimitMinutes()).isEqualTo(10);
@@ -104,10 +77,10 @@ class TestSbatchCommand {
 
     @Test
     void defaultNamesFollowTheScriptSource() throws IOException {
-        Files.writeString(dir.resolve("t.sh"), "#!/bin/sh\ntrue\n");
+        Files.writeString(cli.dir().resolve("t.sh"), "#!/bin/sh\ntrue\n");
         sbatch("", "t.sh");
         sbatch("#!/bin/sh\ntrue\n");
-        assertThat(controller.requests())
+        assertThat(cli.controller().requests())
                 .extracting(r -> r.getSubmitBatchJob().getSpec().getName())
                 .containsExactly("t.sh", "sbatch");
     }
@@ -129,7 +102,7 @@ class TestSbatchCommand {
         Output other = sbatch("", "-M", "elsewhere", "--wrap", "true");
         assertThat(other.exitCode()).isEqualTo(1);
         assertThat(other.err()).startsWith("sbatch: error: No cluster 'elsewhere' known by database.\n");
-        assertThat(controller.requests()).hasSize(2);
+        assertThat(cli.controller().requests()).hasSize(2);
     }
 
     @Test
@@ -139,7 +112,7 @@ class TestSbatchCommand {
         Output o = sbatch("#!/bin/sh\n#SBATCH --wckey=proj1\ntrue\n", "--wckey=proj2");
         assertThat(o.exitCode()).isZero();
         assertThat(o.out()).isEqualTo("Submitted batch job 42\n");
-        env.put("SBATCH_WCKEY", "proj3");
+        cli.env().put("SBATCH_WCKEY", "proj3");
         assertThat(sbatch("", "--wrap", "true").exitCode()).isZero();
     }
 
@@ -173,7 +146,7 @@ class TestSbatchCommand {
                 "--wrap",
                 "hostname");
         assertThat(o.exitCode()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getNumTasks()).isEqualTo(4);
         assertThat(spec.getCpusPerTask()).isEqualTo(2);
         assertThat(spec.getNtasksPerNode()).isEqualTo(2);
@@ -210,7 +183,7 @@ class TestSbatchCommand {
                 "--wrap",
                 "true");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getGpus()).isEqualTo("a100:3");
         assertThat(spec.getGpusPerNode()).isEqualTo("2");
         assertThat(spec.getGpusPerTask()).isEqualTo("1");
@@ -231,7 +204,7 @@ class TestSbatchCommand {
                 "--wrap",
                 "true");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getArray()).isEqualTo("1-4%2");
         assertThat(spec.getDependency()).isEqualTo("afterok:5");
         assertThat(spec.getKillOnInvalidDep()).isTrue();
@@ -242,16 +215,16 @@ class TestSbatchCommand {
 
     @Test
     void arrayIndexesFromTheEnvironment() {
-        env.put("SBATCH_ARRAY_INX", "0-3");
+        cli.env().put("SBATCH_ARRAY_INX", "0-3");
         sbatch("", "--wrap", "true");
-        assertThat(submitted().getArray()).isEqualTo("0-3");
+        assertThat(cli.submitted().getArray()).isEqualTo("0-3");
     }
 
     @Test
     void timeZeroAndUnlimitedMeanNoLimit() {
         sbatch("", "-t", "0", "--wrap", "true");
         sbatch("", "-t", "UNLIMITED", "--wrap", "true");
-        assertThat(controller.requests())
+        assertThat(cli.controller().requests())
                 .extracting(r -> r.getSubmitBatchJob().getSpec().getTimeLimitMinutes())
                 .containsExactly(0xffffffff, 0xffffffff);
     }
@@ -261,7 +234,7 @@ class TestSbatchCommand {
         sbatch("", "--export=NONE", "--wrap", "true");
         sbatch("", "--export=FOO=bar,PATH", "--wrap", "true");
         sbatch("", "--export=ALL,PATH=/override,NEW=1", "--wrap", "true");
-        var envs = controller.requests().stream()
+        var envs = cli.controller().requests().stream()
                 .map(r -> text(r.getSubmitBatchJob().getSpec().getEnvironmentMap()))
                 .toList();
         // sbatch(1): SLURM_* variables always pass; with ALL the caller's own values win. sbatch
@@ -288,7 +261,7 @@ class TestSbatchCommand {
         sbatch("", "--wrap", "true");
         sbatch("#!/bin/sh\ntrue\n");
         sbatch("#!/bin/sh\ntrue\n", "-J", "piped");
-        var specs = controller.requests().stream()
+        var specs = cli.controller().requests().stream()
                 .map(r -> r.getSubmitBatchJob().getSpec())
                 .toList();
         assertThat(text(specs.get(0).getEnvironmentMap())).containsEntry("SLURM_JOB_NAME", "wrap");
@@ -301,11 +274,11 @@ class TestSbatchCommand {
     /** Observed with Slurm 22.05: NUL separates definitions, a newline is part of a value, the file wins over the caller's environment, and --export=NONE drops them. */
     @Test
     void exportFileSetsNulSeparatedDefinitions() throws IOException {
-        Path file = dir.resolve("vars");
+        Path file = cli.dir().resolve("vars");
         Files.write(file, "EFA=one\0EFB=two words\nand a line\0SLURM_TEST_VAR=from the file\0".getBytes());
         Output o = sbatch("", "--export-file=" + file, "--wrap", "true");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        assertThat(text(submitted().getEnvironmentMap()))
+        assertThat(text(cli.submitted().getEnvironmentMap()))
                 .containsEntry("EFA", "one")
                 .containsEntry("EFB", "two words\nand a line")
                 .containsEntry("SLURM_TEST_VAR", "from the file")

@@ -1,25 +1,15 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.SlurmError;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * sbatch's refusals and warnings end to end through the command socket: bad options, scripts
@@ -27,34 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
  * is printed, each with Slurm 22.05's sbatch's text and exit status on the same command line.
  */
 class TestSbatchErrors {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
-                .build());
-        env = new HashMap<>(confFor(dir, controller.port()));
-        env.put("PATH", "/usr/bin:/bin");
-        env.put("SLURM_TEST_VAR", "kept");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.acceptingBatchJobs(42)
+            .withEnv("PATH", "/usr/bin:/bin")
+            .withEnv("SLURM_TEST_VAR", "kept");
 
     private Output sbatch(String stdin, String... args) {
-        return TestingInvocations.run(new SbatchCommand(), invocation(dir, env, stdin, args));
-    }
-
-    private JobSpec submitted() {
-        assertThat(controller.requests()).hasSize(1);
-        return controller.requests().get(0).getSubmitBatchJob().getSpec();
+        return cli.runWithInput(new SbatchCommand(), stdin, args);
     }
 
     @Test
@@ -69,7 +38,7 @@ class TestSbatchErrors {
         assertThat(o.exitCode()).isEqualTo(255);
         assertThat(sbatch("", "--tasks-per-node=2", "--wrap", "true").exitCode())
                 .isZero();
-        assertThat(submitted().getNtasksPerNode()).isEqualTo(2);
+        assertThat(cli.submitted().getNtasksPerNode()).isEqualTo(2);
     }
 
     @Test
@@ -78,7 +47,7 @@ class TestSbatchErrors {
         Output o = sbatch("", "--gres=bogus:1", "--wrap", "true");
         assertThat(o.err()).isEqualTo("sbatch: error: Invalid generic resource (gres) specification\n");
         assertThat(o.exitCode()).isEqualTo(1);
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -87,7 +56,7 @@ class TestSbatchErrors {
                 .isEqualTo(new Output(255, "", "sbatch: error: Invalid --begin specification\n"));
         assertThat(sbatch("", "--kill-on-invalid-dep=maybe", "--wrap", "true"))
                 .isEqualTo(new Output(255, "", "sbatch: error: Invalid --kill-on-invalid-dep specification\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -101,7 +70,7 @@ class TestSbatchErrors {
         assertThat(sbatch("", "--mem=1G", "--mem-per-gpu=1G", "--wrap", "true"))
                 .isEqualTo(new Output(
                         1, "", "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -141,7 +110,7 @@ class TestSbatchErrors {
                 .isEqualTo(new Output(255, "", "sbatch: error: Invalid --open-mode specification\n"));
         assertThat(sbatch("", "--wrap", "true", "extra"))
                 .isEqualTo(new Output(1, "", "sbatch: error: Script arguments not permitted with --wrap option\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -167,23 +136,24 @@ class TestSbatchErrors {
         assertThat(sbatch("#!/bin/sh\n#SBATCH --bogus\n").exitCode()).isEqualTo(255);
         assertThat(sbatch("#!/bin/sh\n#SBATCH -J a b\n"))
                 .isEqualTo(new Output(1, "", "sbatch: error: Invalid directive found in batch script: b\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
     void moreNodesThanTasksIsCorrectedWithSlurmsWarning() {
         Output o = sbatch("", "-N2", "-n1", "--wrap", "true");
         assertThat(o.err()).isEqualTo("sbatch: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1\n");
-        assertThat(submitted().getMinNodes()).isEqualTo(1);
+        assertThat(cli.submitted().getMinNodes()).isEqualTo(1);
     }
 
     @Test
     void refusedSubmissionPrintsSlurmsText() {
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setError(SlurmError.newBuilder()
-                        .setCode(ErrorCode.INVALID_PARTITION_NAME.number())
-                        .setMessage(ErrorCode.INVALID_PARTITION_NAME.text()))
-                .build());
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setError(SlurmError.newBuilder()
+                                .setCode(ErrorCode.INVALID_PARTITION_NAME.number())
+                                .setMessage(ErrorCode.INVALID_PARTITION_NAME.text()))
+                        .build());
         assertThat(sbatch("", "-p", "nope", "--wrap", "true"))
                 .isEqualTo(new Output(
                         1, "", "sbatch: error: Batch job submission failed: Invalid partition name specified\n"));
@@ -191,7 +161,7 @@ class TestSbatchErrors {
 
     @Test
     void unreachableControllerPrintsSlurmsText() throws IOException {
-        controller.close();
+        cli.controller().close();
         assertThat(sbatch("", "--wrap", "true"))
                 .isEqualTo(
                         new Output(
@@ -202,10 +172,11 @@ class TestSbatchErrors {
 
     @Test
     void anExportFileThatCannotBeOpenedStopsTheSubmission() {
-        Output o = sbatch("", "--export-file=" + dir.resolve("absent"), "--wrap", "true");
+        Output o = sbatch("", "--export-file=" + cli.dir().resolve("absent"), "--wrap", "true");
         assertThat(o.err())
-                .isEqualTo("sbatch: error: Could not open user environment file " + dir.resolve("absent") + "\n");
+                .isEqualTo("sbatch: error: Could not open user environment file "
+                        + cli.dir().resolve("absent") + "\n");
         assertThat(o.exitCode()).isEqualTo(1);
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 }
