@@ -1,9 +1,11 @@
 package dev.sluice.bench.ctld;
 
+import dev.sluice.bench.daemon.BenchArgs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The options of {@code scripts/bench-ctld}.
@@ -60,13 +62,11 @@ public record BenchOptions(
         Path stateDir = null;
         Path jfr = null;
         boolean keep = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--array" -> array = true;
-                case "--no-accounting" -> accounting = false;
-                case "--keep" -> keep = true;
-                case "--nodes",
+        BenchArgs a = new BenchArgs(
+                args,
+                Set.of("--array", "--no-accounting", "--keep"),
+                Set.of(
+                        "--nodes",
                         "--cpus",
                         "--jobs",
                         "--warmup",
@@ -77,27 +77,24 @@ public record BenchOptions(
                         "--ctld-java-option",
                         "--dbd-java-option",
                         "--state-dir",
-                        "--jfr" -> {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException(a + " needs a value");
-                    }
-                    String v = args[++i];
-                    switch (a) {
-                        case "--nodes" -> nodes = count(a, v, 1);
-                        case "--cpus" -> cpus = count(a, v, 1);
-                        case "--jobs" -> jobs = count(a, v, 1);
-                        case "--warmup" -> warmup = count(a, v, 0);
-                        case "--rounds" -> rounds = count(a, v, 1);
-                        case "--in-flight" -> inFlight = count(a, v, 1);
-                        case "--min-job-age" -> minJobAge = count(a, v, 0);
-                        case "--timeout" -> timeout = count(a, v, 1);
-                        case "--ctld-java-option" -> javaOptions.add(v);
-                        case "--dbd-java-option" -> dbdJavaOptions.add(v);
-                        case "--jfr" -> jfr = Path.of(v);
-                        default -> stateDir = Path.of(v);
-                    }
-                }
-                default -> throw new IllegalArgumentException("unknown option " + a);
+                        "--jfr"));
+        while (a.next()) {
+            switch (a.option()) {
+                case "--array" -> array = true;
+                case "--no-accounting" -> accounting = false;
+                case "--keep" -> keep = true;
+                case "--nodes" -> nodes = a.count(1);
+                case "--cpus" -> cpus = a.count(1);
+                case "--jobs" -> jobs = a.count(1);
+                case "--warmup" -> warmup = a.count(0);
+                case "--rounds" -> rounds = a.count(1);
+                case "--in-flight" -> inFlight = a.count(1);
+                case "--min-job-age" -> minJobAge = a.count(0);
+                case "--timeout" -> timeout = a.count(1);
+                case "--ctld-java-option" -> javaOptions.add(a.value());
+                case "--dbd-java-option" -> dbdJavaOptions.add(a.value());
+                case "--jfr" -> jfr = a.path();
+                case "--state-dir" -> stateDir = a.path();
             }
         }
         return new BenchOptions(
@@ -111,18 +108,5 @@ public record BenchOptions(
                 minJobAge,
                 Duration.ofSeconds(timeout),
                 new Daemons(javaOptions, dbdJavaOptions, stateDir, keep, jfr));
-    }
-
-    private static int count(String option, String value, int least) {
-        int n;
-        try {
-            n = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " wants a number, not " + value);
-        }
-        if (n < least) {
-            throw new IllegalArgumentException(option + " must be at least " + least);
-        }
-        return n;
     }
 }

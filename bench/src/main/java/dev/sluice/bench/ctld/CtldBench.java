@@ -1,5 +1,8 @@
 package dev.sluice.bench.ctld;
 
+import dev.sluice.bench.daemon.BenchArgs;
+import dev.sluice.bench.daemon.ChildDaemon;
+import dev.sluice.bench.daemon.DaemonCommands;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.ctld.accounting.AccountingPipeline;
@@ -16,11 +19,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -33,20 +36,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * unmeasured, since a freshly started JVM runs its code interpreted for a while.
  */
 public final class CtldBench {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
-
     private CtldBench() {}
 
     public static void main(String[] args) throws Exception {
-        BenchOptions o;
-        try {
-            o = BenchOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench-ctld: " + e.getMessage());
-            System.err.println(BenchOptions.USAGE);
-            System.exit(2);
-            return;
-        }
+        BenchOptions o = BenchArgs.parseOrExit("bench-ctld", BenchOptions.USAGE, () -> BenchOptions.parse(args));
         System.exit(run(o, System.out).ok() ? 0 : 1);
     }
 
@@ -97,25 +90,39 @@ public final class CtldBench {
                                     "MaxArraySize=" + (Math.max(o.jobs(), o.warmup()) + 1),
                                     "MinJobAge=" + o.minJobAge())));
             if (o.accounting()) {
-                daemons.add(ChildDaemon.start("sluice-dbd", layout.logDir().resolve("dbd.log"), dbdCommand(layout, o)));
+                daemons.add(ChildDaemon.start(
+                        "sluice-dbd",
+                        layout.logDir().resolve("dbd.log"),
+                        DaemonCommands.dbd(
+                                o.daemons().dbdJavaOptions(),
+                                layout.etc().resolve("slurmdbd.conf"),
+                                layout.portsFile("dbd"),
+                                layout.etc().resolve(ClusterKeys.KEY_FILE),
+                                List.of(
+                                        "--data-dir",
+                                        layout.stateDir().resolve("dbd").toString()))));
                 int dbdPort =
-                        awaitPorts(layout.portsFile("dbd"), daemons.getLast()).get("port");
+                        daemons.getLast().awaitPorts(layout.portsFile("dbd")).get("port");
                 layout = layout.withPorts(unbound, unbound, dbdPort);
                 LocalClusterFiles.stampPorts(layout);
             }
-            ChildDaemon ctld =
-                    ChildDaemon.start("sluice-ctld", layout.logDir().resolve("ctld.log"), ctldCommand(layout, o));
+            ChildDaemon ctld = ChildDaemon.start(
+                    "sluice-ctld",
+                    layout.logDir().resolve("ctld.log"),
+                    DaemonCommands.ctld(
+                            o.daemons().ctldJavaOptions(), layout.slurmConfPath(), layout.portsFile("ctld")));
             daemons.add(ctld);
-            Map<String, Integer> ctldPorts = awaitPorts(layout.portsFile("ctld"), ctld);
+            Map<String, Integer> ctldPorts = ctld.awaitPorts(layout.portsFile("ctld"));
             layout = layout.withPorts(ctldPorts.get("port"), ctldPorts.get("grpc"), layout.dbdPort());
             LocalClusterFiles.stampPorts(layout);
             nodes.register(ClusterKeys.loadFromConfigDir(layout.etc()), layout.grpcPort());
             if (o.accounting()) {
-                awaitFile(
-                        LocalCluster.stateSaveLocation(layout)
-                                .resolve(AccountingPipeline.DIRECTORY)
-                                .resolve(PolicyPuller.FILE),
-                        ctld);
+                Path policy = LocalCluster.stateSaveLocation(layout)
+                        .resolve(AccountingPipeline.DIRECTORY)
+                        .resolve(PolicyPuller.FILE);
+                ctld.await(
+                        () -> Files.exists(policy) ? Optional.of(policy) : Optional.empty(),
+                        "the controller got no associations from sluice-dbd; see " + ctld.log());
             }
             Path socket = LocalCluster.stateSaveLocation(layout).resolve("slurmctld.socket");
             ChildDaemon dbd = o.accounting() ? daemons.get(0) : null;
@@ -136,8 +143,7 @@ public final class CtldBench {
             }
             if (o.daemons().jfr() != null) {
                 // Over the measured rounds only: the warm-up runs much code before it is compiled.
-                jcmd(
-                        ctld,
+                ctld.jcmd(
                         "JFR.start",
                         "name=bench-ctld",
                         "settings=profile",
@@ -148,7 +154,7 @@ public final class CtldBench {
                 print(out, "measured", last);
             }
             if (o.daemons().jfr() != null) {
-                jcmd(ctld, "JFR.stop", "name=bench-ctld");
+                ctld.jcmd("JFR.stop", "name=bench-ctld");
                 out.println("bench-ctld: JFR recording of sluice-ctld over the measured rounds: "
                         + o.daemons().jfr());
             }
@@ -174,7 +180,7 @@ public final class CtldBench {
                 r.ctldCpuMs() / r.jobs(),
                 r.dbdCpuMs() < 0 ? "-" : String.format(Locale.ROOT, "%.3f", r.dbdCpuMs() / r.jobs()),
                 r.benchCpuMs() / r.jobs(),
-                loadAverage(),
+                ChildDaemon.loadAverage(),
                 r.failed() > 0 ? "  (" + r.failed() + " FAILED)" : "");
     }
 
@@ -259,98 +265,6 @@ public final class CtldBench {
         if (!failures.isEmpty()) {
             throw new IOException(
                     failures.size() + " submitters failed: " + failures.get(0).getMessage());
-        }
-    }
-
-    private static void jcmd(ChildDaemon daemon, String... command) throws IOException, InterruptedException {
-        List<String> c = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(daemon.pid())));
-        c.addAll(List.of(command));
-        Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (p.waitFor() != 0) {
-            throw new IOException("jcmd " + String.join(" ", command) + " failed: " + said.strip());
-        }
-    }
-
-    private static List<String> ctldCommand(LocalClusterLayout layout, BenchOptions o) {
-        List<String> c = new ArrayList<>(List.of(ChildDaemon.java(), "-Xmx1g", "--enable-native-access=ALL-UNNAMED"));
-        c.addAll(o.daemons().ctldJavaOptions());
-        c.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.sluice.ctld.server.CtldMain",
-                "-D",
-                "-f",
-                layout.slurmConfPath().toString(),
-                "--port",
-                "0",
-                "--ports-file",
-                layout.portsFile("ctld").toString()));
-        return c;
-    }
-
-    private static List<String> dbdCommand(LocalClusterLayout layout, BenchOptions o) {
-        List<String> c = new ArrayList<>(List.of(
-                ChildDaemon.java(),
-                "-Xmx256m",
-                "-XX:+UseSerialGC",
-                // As installed (_sluice-java); --dbd-java-option -XX:TieredStopAtLevel=4 for C2.
-                "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED"));
-        c.addAll(o.daemons().dbdJavaOptions());
-        c.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.sluice.dbd.server.DbdMain",
-                "-D",
-                "-f",
-                layout.etc().resolve("slurmdbd.conf").toString(),
-                "--data-dir",
-                layout.stateDir().resolve("dbd").toString(),
-                // Its gRPC port, where the controller ships, is bound 100 above this one.
-                "--port",
-                "0",
-                "--ports-file",
-                layout.portsFile("dbd").toString(),
-                "--key-file",
-                layout.etc().resolve(ClusterKeys.KEY_FILE).toString()));
-        return c;
-    }
-
-    /** The ports a daemon started on port 0 reported in its ports file. */
-    private static Map<String, Integer> awaitPorts(Path file, ChildDaemon daemon) throws Exception {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (true) {
-            var ports = dev.sluice.common.daemon.PortsFile.read(file);
-            if (ports.isPresent()) {
-                return ports.get();
-            }
-            daemon.checkAlive();
-            if (System.nanoTime() > deadline) {
-                throw new IOException("no ports reported in " + file + "; see " + daemon.log());
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static void awaitFile(Path file, ChildDaemon ctld) throws Exception {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (!Files.exists(file)) {
-            ctld.checkAlive();
-            if (System.nanoTime() > deadline) {
-                throw new IOException("the controller got no associations from sluice-dbd; see " + ctld.log());
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException e) {
-            return "?";
         }
     }
 }

@@ -1,8 +1,9 @@
 package dev.sluice.bench.dbd;
 
-import dev.sluice.bench.ctld.ChildDaemon;
+import dev.sluice.bench.daemon.BenchArgs;
+import dev.sluice.bench.daemon.ChildDaemon;
+import dev.sluice.bench.daemon.DaemonCommands;
 import dev.sluice.common.auth.ClusterKeys;
-import dev.sluice.common.daemon.PortsFile;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingAck;
 import dev.sluice.protocol.v1.AccountingBatch;
@@ -11,7 +12,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,11 +20,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -40,21 +37,15 @@ import java.util.concurrent.TimeUnit;
  * job and step rows are exactly the jobs sent, each ended.
  */
 public final class DbdBench {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
-
     private DbdBench() {}
 
     public static void main(String[] args) throws Exception {
-        DbdBenchOptions o;
-        try {
-            o = DbdBenchOptions.parse(args, System.getenv("SLUICE_TEST_JDBC_URL"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench-dbd: " + e.getMessage());
-            System.err.println(DbdBenchOptions.USAGE);
-            System.exit(2);
-            return;
-        }
-        run(o, System.out);
+        run(
+                BenchArgs.parseOrExit(
+                        "bench-dbd",
+                        DbdBenchOptions.USAGE,
+                        () -> DbdBenchOptions.parse(args, System.getenv("SLUICE_TEST_JDBC_URL"))),
+                System.out);
     }
 
     /** One round: jobs, seconds from first call to last ack, sluice-dbd's CPU ms over it. */
@@ -78,8 +69,18 @@ public final class DbdBench {
             ClusterKeys.generate(key);
             Path conf = dir.resolve("slurmdbd.conf");
             Files.writeString(conf, "# bench-dbd: the database is --jdbc-url\n");
-            dbd = ChildDaemon.start("sluice-dbd", dir.resolve("dbd.log"), dbdCommand(o, dir, conf, key));
-            int port = awaitPorts(dir.resolve("dbd.ports"), dbd).get("grpc");
+            dbd = ChildDaemon.start(
+                    "sluice-dbd",
+                    dir.resolve("dbd.log"),
+                    DaemonCommands.dbd(
+                            o.dbdJavaOptions(),
+                            conf,
+                            dir.resolve("dbd.ports"),
+                            key,
+                            o.jdbcUrl() != null
+                                    ? List.of("--jdbc-url", o.jdbcUrl())
+                                    : List.of("--data-dir", dir.resolve("db").toString())));
+            int port = dbd.awaitPorts(dir.resolve("dbd.ports")).get("grpc");
             // The daemon rolls up every cluster's usage as it starts (a shared test database
             // holds many): that is not the records' cost.
             dbd.cpuMillisWhenIdle();
@@ -108,8 +109,7 @@ public final class DbdBench {
                 nextJob += o.warmup();
             }
             if (o.jfr() != null) {
-                jcmd(
-                        dbd,
+                dbd.jcmd(
                         "JFR.start",
                         "name=bench-dbd",
                         "settings=profile",
@@ -124,7 +124,7 @@ public final class DbdBench {
                 print(out, "measured", last);
             }
             if (o.jfr() != null) {
-                jcmd(dbd, "JFR.stop", "name=bench-dbd");
+                dbd.jcmd("JFR.stop", "name=bench-dbd");
                 out.println("bench-dbd: JFR recording of sluice-dbd over the measured rounds: " + o.jfr());
             }
             verify(o, stub, lastBatches.get(lastBatches.size() / 2), lives.nextSequence() - 1, cluster, nextJob - 1);
@@ -211,71 +211,6 @@ public final class DbdBench {
                 r.seconds(),
                 r.jobsPerSecond(),
                 r.cpuMsPerJob(),
-                loadAverage());
-    }
-
-    private static List<String> dbdCommand(DbdBenchOptions o, Path dir, Path conf, Path key) {
-        List<String> c = new ArrayList<>(List.of(
-                ChildDaemon.java(),
-                "-Xmx256m",
-                "-XX:+UseSerialGC",
-                // As installed (_sluice-java); --dbd-java-option -XX:TieredStopAtLevel=4 for C2.
-                "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED"));
-        c.addAll(o.dbdJavaOptions());
-        c.addAll(List.of(
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.sluice.dbd.server.DbdMain",
-                "-D",
-                "-f",
-                conf.toString(),
-                "--port",
-                "0",
-                "--ports-file",
-                dir.resolve("dbd.ports").toString(),
-                "--key-file",
-                key.toString()));
-        if (o.jdbcUrl() != null) {
-            c.addAll(List.of("--jdbc-url", o.jdbcUrl()));
-        } else {
-            c.addAll(List.of("--data-dir", dir.resolve("db").toString()));
-        }
-        return c;
-    }
-
-    private static Map<String, Integer> awaitPorts(Path file, ChildDaemon daemon) throws Exception {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (true) {
-            var ports = PortsFile.read(file);
-            if (ports.isPresent()) {
-                return ports.get();
-            }
-            daemon.checkAlive();
-            if (System.nanoTime() > deadline) {
-                throw new IOException("no ports reported in " + file + "; see " + daemon.log());
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static void jcmd(ChildDaemon daemon, String... command) throws IOException, InterruptedException {
-        List<String> c = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(daemon.pid())));
-        c.addAll(List.of(command));
-        Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (p.waitFor() != 0) {
-            throw new IOException("jcmd " + String.join(" ", command) + " failed: " + said.strip());
-        }
-    }
-
-    private static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException e) {
-            return "?";
-        }
+                ChildDaemon.loadAverage());
     }
 }

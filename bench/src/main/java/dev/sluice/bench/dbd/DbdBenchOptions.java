@@ -1,8 +1,10 @@
 package dev.sluice.bench.dbd;
 
+import dev.sluice.bench.daemon.BenchArgs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The options of {@code scripts/bench-dbd}.
@@ -39,42 +41,31 @@ public record DbdBenchOptions(
         int inFlight = 64;
         List<String> dbdJavaOptions = new ArrayList<>();
         Path jfr = null;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--h2")) {
-                url = null;
-                continue;
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(
-                        a.startsWith("--") && USAGE.contains(a) ? a + " needs a value" : "unknown option " + a);
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--jdbc-url" -> url = v;
-                case "--jobs" -> jobs = count(a, v, 1);
-                case "--warmup" -> warmup = count(a, v, 0);
-                case "--rounds" -> rounds = count(a, v, 1);
-                case "--batch" -> batch = count(a, v, 1);
-                case "--in-flight" -> inFlight = count(a, v, 1);
-                case "--dbd-java-option" -> dbdJavaOptions.add(v);
-                case "--jfr" -> jfr = Path.of(v);
-                default -> throw new IllegalArgumentException("unknown option " + a);
+        BenchArgs a = new BenchArgs(
+                args,
+                Set.of("--h2"),
+                Set.of(
+                        "--jdbc-url",
+                        "--jobs",
+                        "--warmup",
+                        "--rounds",
+                        "--batch",
+                        "--in-flight",
+                        "--dbd-java-option",
+                        "--jfr"));
+        while (a.next()) {
+            switch (a.option()) {
+                case "--h2" -> url = null;
+                case "--jdbc-url" -> url = a.value();
+                case "--jobs" -> jobs = a.count(1);
+                case "--warmup" -> warmup = a.count(0);
+                case "--rounds" -> rounds = a.count(1);
+                case "--batch" -> batch = a.count(1);
+                case "--in-flight" -> inFlight = a.count(1);
+                case "--dbd-java-option" -> dbdJavaOptions.add(a.value());
+                case "--jfr" -> jfr = a.path();
             }
         }
         return new DbdBenchOptions(url, jobs, warmup, rounds, batch, inFlight, dbdJavaOptions, jfr);
-    }
-
-    private static int count(String option, String value, int least) {
-        int n;
-        try {
-            n = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " wants a number, not " + value);
-        }
-        if (n < least) {
-            throw new IllegalArgumentException(option + " must be at least " + least);
-        }
-        return n;
     }
 }

@@ -1,14 +1,11 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scancel.ScancelCommand;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.auth.ClusterCredentials;
 import dev.sluice.common.auth.ClusterKeys;
@@ -29,74 +26,52 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a command sends to prove who runs it — the local socket, else a credential made with a
  * readable cluster key, else {@code SLURM_JWT}, else nothing — and {@code scontrol token}.
  */
 class TestCommandCredentials {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws Exception {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.getDefaultInstance())
-                        .build();
-            case GENERATE_TOKEN ->
-                ClientResponse.newBuilder()
-                        .setGenerateToken(GenerateTokenResponse.newBuilder().setToken("eyJ.tok.en"))
-                        .build();
-            default -> ClientResponse.getDefaultInstance();
-        });
-        env = new HashMap<>(confFor(dir, controller.port()));
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        controller.close();
-    }
-
-    private Output run(dev.sluice.cli.Command command, String... args) {
-        return TestingInvocations.run(command, invocation(dir, env, "", args));
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.getDefaultInstance())
+                    .build();
+        case GENERATE_TOKEN ->
+            ClientResponse.newBuilder()
+                    .setGenerateToken(GenerateTokenResponse.newBuilder().setToken("eyJ.tok.en"))
+                    .build();
+        default -> ClientResponse.getDefaultInstance();
+    });
 
     @Test
     void withNothingToProveIdentityTheRequestGoesOutBare() {
-        assertThat(run(new SqueueCommand()).exitCode()).isZero();
-        SignedRequest sent = controller.envelopes().get(0);
+        assertThat(cli.run(new SqueueCommand()).exitCode()).isZero();
+        SignedRequest sent = cli.controller().envelopes().get(0);
         assertThat(sent.getCredential()).isEmpty();
         assertThat(sent.getUserToken()).isEmpty();
     }
 
     @Test
     void aTokenInTheEnvironmentRidesAlong() {
-        env.put("SLURM_JWT", "eyJhbGciOiJIUzI1NiJ9.e30.sig");
-        run(new SqueueCommand());
-        assertThat(controller.envelopes().get(0).getUserToken()).isEqualTo("eyJhbGciOiJIUzI1NiJ9.e30.sig");
+        cli.env().put("SLURM_JWT", "eyJhbGciOiJIUzI1NiJ9.e30.sig");
+        cli.run(new SqueueCommand());
+        assertThat(cli.controller().envelopes().get(0).getUserToken()).isEqualTo("eyJhbGciOiJIUzI1NiJ9.e30.sig");
     }
 
     @Test
     void aReadableClusterKeySignsTheExactRequestAsTheCaller() throws Exception {
-        ClusterKeys.generate(dir.resolve("slurm.key"));
-        env.put("SLURM_JWT", "ignored-when-the-key-signs");
-        run(new SqueueCommand());
-        SignedRequest sent = controller.envelopes().get(0);
+        ClusterKeys.generate(cli.dir().resolve("slurm.key"));
+        cli.env().put("SLURM_JWT", "ignored-when-the-key-signs");
+        cli.run(new SqueueCommand());
+        SignedRequest sent = cli.controller().envelopes().get(0);
         assertThat(sent.getUserToken()).isEmpty();
-        var verified = new ClusterCredentials(ClusterKeys.load(dir.resolve("slurm.key")))
+        var verified = new ClusterCredentials(ClusterKeys.load(cli.dir().resolve("slurm.key")))
                 .verify(sent.getCredential(), "slurmctld", sent.getRequest().toByteArray(), Instant.now());
         assertThat(verified.principal().uid()).isZero();
         assertThat(verified.principal().userName()).isEqualTo("root");
@@ -104,10 +79,10 @@ class TestCommandCredentials {
 
     @Test
     void theControllersLocalSocketIsPreferredAndNeedsNoCredential() throws Exception {
-        ClusterKeys.generate(dir.resolve("slurm.key"));
-        Path state = Files.createDirectories(dir.resolve("state"));
+        ClusterKeys.generate(cli.dir().resolve("slurm.key"));
+        Path state = Files.createDirectories(cli.dir().resolve("state"));
         Files.writeString(
-                dir.resolve("slurm.conf"),
+                cli.dir().resolve("slurm.conf"),
                 "StateSaveLocation=" + state + "\n",
                 java.nio.file.StandardOpenOption.APPEND);
         List<SignedRequest> local = new CopyOnWriteArrayList<>();
@@ -128,50 +103,52 @@ class TestCommandCredentials {
                     throw new IllegalStateException(e);
                 }
             });
-            assertThat(run(new SqueueCommand()).exitCode()).isZero();
+            assertThat(cli.run(new SqueueCommand()).exitCode()).isZero();
             serving.join(10_000);
         }
         assertThat(local).hasSize(1);
         assertThat(local.get(0).getCredential()).isEmpty();
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
     void aRefusedCredentialIsPrintedAsSlurmPrintsThatCallsErrors() {
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setSignalJob(SignalJobResponse.getDefaultInstance())
-                .setError(SlurmError.newBuilder()
-                        .setCode(ErrorCode.AUTHENTICATION_ERROR.number())
-                        .setMessage(ErrorCode.AUTHENTICATION_ERROR.text()))
-                .build());
-        Output out = run(new ScancelCommand(), "5");
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setSignalJob(SignalJobResponse.getDefaultInstance())
+                        .setError(SlurmError.newBuilder()
+                                .setCode(ErrorCode.AUTHENTICATION_ERROR.number())
+                                .setMessage(ErrorCode.AUTHENTICATION_ERROR.text()))
+                        .build());
+        Output out = cli.run(new ScancelCommand(), "5");
         assertThat(out.err()).isEqualTo("scancel: error: Kill job error on job id 5: Protocol authentication error\n");
         assertThat(out.exitCode()).isNotZero();
     }
 
     @Test
     void scontrolTokenPrintsTheTokenReadyToExport() {
-        Output out = run(new ScontrolCommand(), "token", "username=alice", "lifespan=600");
+        Output out = cli.run(new ScontrolCommand(), "token", "username=alice", "lifespan=600");
         assertThat(out.exitCode()).isZero();
         assertThat(out.out()).isEqualTo("SLURM_JWT=eyJ.tok.en\n");
-        var asked = controller.requests().get(0).getGenerateToken();
+        var asked = cli.controller().requests().get(0).getGenerateToken();
         assertThat(asked.getUserName()).isEqualTo("alice");
         assertThat(asked.getLifespanSeconds()).isEqualTo(600);
     }
 
     @Test
     void scontrolTokenFailuresPrintSlurmsWords() {
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setError(SlurmError.newBuilder()
-                        .setCode(ErrorCode.AUTH_UNABLE_TO_GENERATE_TOKEN.number())
-                        .setMessage(ErrorCode.AUTH_UNABLE_TO_GENERATE_TOKEN.text()))
-                .build());
-        Output refused = run(new ScontrolCommand(), "token");
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setError(SlurmError.newBuilder()
+                                .setCode(ErrorCode.AUTH_UNABLE_TO_GENERATE_TOKEN.number())
+                                .setMessage(ErrorCode.AUTH_UNABLE_TO_GENERATE_TOKEN.text()))
+                        .build());
+        Output refused = cli.run(new ScontrolCommand(), "token");
         assertThat(refused.exitCode()).isEqualTo(1);
         assertThat(refused.err()).isEqualTo("Error fetching token\n");
-        Output bad = run(new ScontrolCommand(), "token", "user=alice");
+        Output bad = cli.run(new ScontrolCommand(), "token", "user=alice");
         assertThat(bad.exitCode()).isEqualTo(1);
         assertThat(bad.err()).isEqualTo("Invalid option: `user=alice`\n");
-        assertThat(controller.requests()).hasSize(1);
+        assertThat(cli.controller().requests()).hasSize(1);
     }
 }

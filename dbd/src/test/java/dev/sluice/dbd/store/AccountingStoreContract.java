@@ -15,47 +15,16 @@ import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.JobState;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The accounting store's behaviour, run against each supported database. Every test uses its
- * own cluster name, so the suite can share one MariaDB schema with earlier runs.
+ * The accounting store's behaviour, run against each supported database: a job's records become
+ * its row and steps, a batch is applied exactly once, and each run of a job keeps its own row.
+ * Every test uses its own cluster name, so the suite can share one MariaDB schema with earlier
+ * runs. What sacct's filters find is {@link JobQueryContract}'s.
  */
-abstract class AccountingStoreContract {
-    private Database db;
-    private AccountingStore store;
-    private JobQueries queries;
-    private String cluster;
-
-    /** JDBC URL of a database to migrate and use. */
-    protected abstract String jdbcUrl();
-
-    @BeforeEach
-    void open() {
-        db = Database.open(jdbcUrl(), "", "", 2);
-        store = new AccountingStore(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000)));
-        queries = new JobQueries(db.dataSource());
-        cluster = "c" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    @AfterEach
-    void close() {
-        // Null when the database was not there and the test was skipped before opening it.
-        if (db != null) {
-            db.close();
-        }
-    }
-
-    private List<AccountedJob> all() throws Exception {
-        return queries.find(JobQuery.newBuilder().addClusters(cluster).build());
-    }
-
+abstract class AccountingStoreContract extends JobStoreContract {
     @Test
     void aJobsLifeEndsAsOneRowWithItsBatchStep() throws Exception {
         JobInfo p = pending(7, "train", "alice", 1000);
@@ -334,109 +303,11 @@ abstract class AccountingStoreContract {
     }
 
     @Test
-    void queriesFilterByUserStateJobAndWindow() throws Exception {
-        JobInfo a = ended(running(pending(1, "a", "gina", 100), 110), JobState.COMPLETED, 0, 200);
-        JobInfo b = ended(running(pending(2, "b", "hank", 300), 310), JobState.CANCELLED, 15, 400);
-        JobInfo c = pending(3, "c", "gina", 500);
-        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c)));
-        assertThat(ids(JobQuery.newBuilder().addUsers("gina"))).containsExactly(1, 3);
-        assertThat(ids(JobQuery.newBuilder().addJobIds(3).addJobIds(1))).containsExactly(1, 3);
-        // Known during [250, 350]: b (submitted 300); a ended at 200, c submitted at 500.
-        assertThat(ids(JobQuery.newBuilder().setWindowStart(250).setWindowEnd(350)))
-                .containsExactly(2);
-        // Still pending jobs are known at any later time.
-        assertThat(ids(JobQuery.newBuilder().setWindowStart(10_000))).containsExactly(3);
-        assertThat(ids(JobQuery.newBuilder().addAccounts("nobody"))).isEmpty();
-    }
-
-    @Test
-    void statesMeanInThatStateDuringTheWindow() throws Exception {
-        JobInfo a = ended(running(pending(1, "a", "kai", 100), 110), JobState.COMPLETED, 0, 200);
-        JobInfo b = ended(running(pending(2, "b", "kai", 300), 310), JobState.CANCELLED, 15, 400);
-        JobInfo c = pending(3, "c", "kai", 500);
-        // Held back (a requeued job) until after the window, or held (eligible 0): not pending.
-        JobInfo d = pending(4, "d", "kai", 550).toBuilder().setEligibleTime(700).build();
-        JobInfo e = pending(5, "e", "kai", 550).toBuilder().setEligibleTime(0).build();
-        store.apply(batch(cluster, job(1, a), job(2, b), job(3, c), job(4, d), job(5, e)));
-        // b ran from 310 to 400; a had ended at 200.
-        assertThat(ids(JobQuery.newBuilder()
-                        .addStates(JobState.RUNNING)
-                        .setWindowStart(305)
-                        .setWindowEnd(350)))
-                .containsExactly(2);
-        // Pending during [150, 600]: b until 310, c still; a had started at 110.
-        assertThat(ids(JobQuery.newBuilder()
-                        .addStates(JobState.PENDING)
-                        .setWindowStart(150)
-                        .setWindowEnd(600)))
-                .containsExactly(2, 3);
-        // Final states count when the job ended inside the window.
-        assertThat(ids(JobQuery.newBuilder().addStates(JobState.CANCELLED).setWindowEnd(399)))
-                .isEmpty();
-        assertThat(ids(JobQuery.newBuilder().addStates(JobState.CANCELLED).setWindowEnd(400)))
-                .containsExactly(2);
-        assertThat(ids(JobQuery.newBuilder()
-                        .addStates(JobState.COMPLETED)
-                        .addStates(JobState.CANCELLED)
-                        .setWindowEnd(1000)))
-                .containsExactly(1, 2);
-        // "now" alone (sacct -s without -S): only what is in the state at that instant.
-        assertThat(ids(JobQuery.newBuilder()
-                        .addStates(JobState.CANCELLED)
-                        .setWindowStart(1000)
-                        .setWindowEnd(1000)))
-                .isEmpty();
-    }
-
-    @Test
-    void anArraysTasksAreFoundByTheArrayIdInTaskOrder() throws Exception {
-        JobInfo meta = pending(6, "arr", "lee", 100).toBuilder()
-                .setArrayJobId(6)
-                .setArrayTaskId(-1)
-                .setDisplayId("6_[1-3%2]")
-                .build();
-        JobInfo t1 = running(meta, 110).toBuilder()
-                .setJobId(7)
-                .setArrayTaskId(1)
-                .setDisplayId("6_1")
-                .build();
-        JobInfo rest = meta.toBuilder().setDisplayId("6_[2-3%2]").build();
-        store.apply(batch(cluster, job(1, meta), job(2, t1), job(3, rest), job(4, pending(8, "other", "lee", 100))));
-        List<AccountedJob> jobs = queries.find(
-                JobQuery.newBuilder().addClusters(cluster).addJobIds(6).build());
-        assertThat(jobs).extracting(AccountedJob::getDisplayId).containsExactly("6_[2-3%2]", "6_1");
-        assertThat(jobs).extracting(AccountedJob::getArrayJobId).containsOnly(6);
-        assertThat(jobs.get(1).getJobId()).isEqualTo(7);
-        assertThat(jobs.get(1).getArrayTaskId()).isEqualTo(1);
-        assertThat(ids(JobQuery.newBuilder().addJobIds(8))).containsExactly(8);
-    }
-
-    @Test
-    void allocationsOnlyLeavesStepsOut() throws Exception {
-        JobInfo r = running(pending(1, "a", "ian", 100), 110);
-        store.apply(batch(cluster, job(1, r), batchStep(2, r)));
-        assertThat(queries.find(JobQuery.newBuilder()
-                                .addClusters(cluster)
-                                .setAllocationsOnly(true)
-                                .build())
-                        .get(0)
-                        .getStepsCount())
-                .isZero();
-        assertThat(all().get(0).getStepsCount()).isEqualTo(1);
-    }
-
-    @Test
     void aNewGresTypeGetsADynamicTresId() throws Exception {
         JobInfo r = running(pending(1, "a", "jo", 100), 110).toBuilder()
                 .setAllocTres("cpu=1,node=1,gres/shard=4")
                 .build();
         store.apply(batch(cluster, job(1, r)));
         assertThat(all().get(0).getAllocTres()).isEqualTo("cpu=1,gres/shard=4,node=1");
-    }
-
-    private List<Integer> ids(JobQuery.Builder q) throws Exception {
-        return queries.find(q.addClusters(cluster).build()).stream()
-                .map(AccountedJob::getJobId)
-                .toList();
     }
 }

@@ -39,93 +39,123 @@ import java.util.stream.Collectors;
 final class AssocPosts38 {
     private AssocPosts38() {}
 
-    static Reply accounts(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
-        try {
-            return apply(dbd, accountChanges(dbd, out, body), out, "slurmdb_accounts_add", 500, false);
-        } catch (Refused r) {
-            return r.out.reply(r.status);
+    /**
+     * {@code POST accounts} or {@code POST users}: each entry of the body's list is added, without
+     * associations, when its name is new, else changed. They differ in the list's field, the fields
+     * applied (any other holding a value is refused), whether a missing name is noted, and how an
+     * entry is read into the change for its name.
+     */
+    record AddOrChange(
+            String field,
+            AssocEntity entity,
+            String source,
+            Set<String> applied,
+            boolean notesMissingName,
+            Reader reader) {
+        Reply reply(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
+            try {
+                return apply(dbd, changes(dbd, out, body), out, source, 500, false);
+            } catch (Refused r) {
+                return r.out.reply(r.status);
+            }
+        }
+
+        /** What the request asks of sluice-dbd, read whole before anything is asked. */
+        List<DbdRequest.Builder> changes(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body)
+                throws Refused {
+            List<JsonNode> wanted = list(body, field, out);
+            List<DbdRequest.Builder> changes = new ArrayList<>();
+            Set<String> existing = names(dbd, entity, wanted, out);
+            for (JsonNode entry : wanted) {
+                String name = text(entry, "name");
+                blank(entry, applied, source, out, 500);
+                Change change = reader.read(entry, out);
+                if (name.isEmpty()) {
+                    if (notesMissingName) {
+                        out.parserNote("Missing required field 'name'");
+                    }
+                    throw unspecified(out, source, 500);
+                }
+                change.of(name, existing.contains(name)).ifPresent(changes::add);
+            }
+            return changes;
         }
     }
 
-    /** What {@code POST accounts} asks of sluice-dbd, read whole before anything is asked. */
-    static List<DbdRequest.Builder> accountChanges(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body)
-            throws Refused {
-        List<JsonNode> wanted = list(body, "accounts", out);
-        List<DbdRequest.Builder> changes = new ArrayList<>();
-        Set<String> existing = names(dbd, AssocEntity.ACCOUNTS, wanted, out);
-        for (JsonNode a : wanted) {
-            String name = text(a, "name");
-            blank(a, Set.of("name", "description", "organization"), "slurmdb_accounts_add", out, 500);
-            if (name.isEmpty()) {
-                throw unspecified(out, "slurmdb_accounts_add", 500);
-            }
-            if (existing.contains(name)) {
+    /** Reads an entry's fields, refusing a bad one before its name is checked. */
+    @FunctionalInterface
+    interface Reader {
+        Change read(JsonNode entry, DbEnvelope38 out) throws Refused;
+    }
+
+    /** The change for a name that exists already or is new; empty: nothing to change. */
+    @FunctionalInterface
+    interface Change {
+        Optional<DbdRequest.Builder> of(String name, boolean exists);
+    }
+
+    static final AddOrChange ACCOUNTS = new AddOrChange(
+            "accounts",
+            AssocEntity.ACCOUNTS,
+            "slurmdb_accounts_add",
+            Set.of("name", "description", "organization"),
+            false,
+            AssocPosts38::account);
+
+    // 22.05 reads a default account and then adds the user without it (no association).
+    static final AddOrChange USERS = new AddOrChange(
+            "users",
+            AssocEntity.USERS,
+            "slurmdb_users_add",
+            Set.of("name", "administrator_level", "default"),
+            true,
+            AssocPosts38::user);
+
+    private static Change account(JsonNode a, DbEnvelope38 out) {
+        Optional<String> description = optional(a, "description");
+        Optional<String> organization = optional(a, "organization");
+        return (name, exists) -> {
+            if (exists) {
                 ModifyAssocRequest.Builder m = ModifyAssocRequest.newBuilder()
                         .setEntity(AssocEntity.ACCOUNTS)
                         .addNames(name);
-                optional(a, "description").ifPresent(m::setDescription);
-                optional(a, "organization").ifPresent(m::setOrganization);
-                changes.add(DbdRequest.newBuilder().setModifyAssoc(m));
-            } else {
-                AddAccountsRequest.Builder add =
-                        AddAccountsRequest.newBuilder().addNames(name).setWithoutAssociations(true);
-                optional(a, "description").ifPresent(add::setDescription);
-                optional(a, "organization").ifPresent(add::setOrganization);
-                changes.add(DbdRequest.newBuilder().setAddAccounts(add));
+                description.ifPresent(m::setDescription);
+                organization.ifPresent(m::setOrganization);
+                return Optional.of(DbdRequest.newBuilder().setModifyAssoc(m));
             }
-        }
-        return changes;
+            AddAccountsRequest.Builder add =
+                    AddAccountsRequest.newBuilder().addNames(name).setWithoutAssociations(true);
+            description.ifPresent(add::setDescription);
+            organization.ifPresent(add::setOrganization);
+            return Optional.of(DbdRequest.newBuilder().setAddAccounts(add));
+        };
     }
 
-    static Reply users(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body) {
-        try {
-            return apply(dbd, userChanges(dbd, out, body), out, "slurmdb_users_add", 500, false);
-        } catch (Refused r) {
-            return r.out.reply(r.status);
+    private static Change user(JsonNode u, DbEnvelope38 out) throws Refused {
+        Optional<String> level = optional(u, "administrator_level");
+        if (level.isPresent() && AdminLevel.of(level.get()).isEmpty()) {
+            throw new Refused(
+                    out.error(
+                            "Failed to parse field 'administrator_level'",
+                            RestErrors.FAIL_PARSING.number(),
+                            RestErrors.FAIL_PARSING.text(),
+                            "_parser_run"),
+                    400);
         }
-    }
-
-    /** What {@code POST users} asks of sluice-dbd. */
-    static List<DbdRequest.Builder> userChanges(AccountingSession dbd, DbEnvelope38 out, Optional<JsonNode> body)
-            throws Refused {
-        List<JsonNode> wanted = list(body, "users", out);
-        List<DbdRequest.Builder> changes = new ArrayList<>();
-        Set<String> existing = names(dbd, AssocEntity.USERS, wanted, out);
-        for (JsonNode u : wanted) {
-            String name = text(u, "name");
-            // 22.05 reads a default account and then adds the user without it (no association).
-            blank(u, Set.of("name", "administrator_level", "default"), "slurmdb_users_add", out, 500);
-            Optional<String> level = optional(u, "administrator_level");
-            if (level.isPresent() && AdminLevel.of(level.get()).isEmpty()) {
-                throw new Refused(
-                        out.error(
-                                "Failed to parse field 'administrator_level'",
-                                RestErrors.FAIL_PARSING.number(),
-                                RestErrors.FAIL_PARSING.text(),
-                                "_parser_run"),
-                        400);
-            }
-            if (name.isEmpty()) {
-                out.parserNote("Missing required field 'name'");
-                throw unspecified(out, "slurmdb_users_add", 500);
-            }
-            if (existing.contains(name)) {
-                if (level.isPresent()) {
-                    changes.add(DbdRequest.newBuilder()
-                            .setModifyAssoc(ModifyAssocRequest.newBuilder()
-                                    .setEntity(AssocEntity.USERS)
-                                    .addNames(name)
-                                    .setAdminLevel(level.get())));
-                }
-            } else {
-                changes.add(DbdRequest.newBuilder()
+        return (name, exists) -> {
+            if (!exists) {
+                return Optional.of(DbdRequest.newBuilder()
                         .setAddUsers(AddUsersRequest.newBuilder()
                                 .addNames(name)
                                 .setAdminLevel(level.orElse(AdminLevel.NONE.text()))
                                 .setWithoutAssociations(true)));
             }
-        }
-        return changes;
+            return level.map(l -> DbdRequest.newBuilder()
+                    .setModifyAssoc(ModifyAssocRequest.newBuilder()
+                            .setEntity(AssocEntity.USERS)
+                            .addNames(name)
+                            .setAdminLevel(l)));
+        };
     }
 
     /**

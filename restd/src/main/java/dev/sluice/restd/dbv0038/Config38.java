@@ -45,8 +45,8 @@ final class Config38 {
         try {
             try {
                 changes.addAll(clusterChanges(out, body, operator));
-                changes.addAll(strict(() -> AssocPosts38.accountChanges(dbd, out, body)));
-                changes.addAll(strict(() -> AssocPosts38.userChanges(dbd, out, body)));
+                changes.addAll(strict(() -> AssocPosts38.ACCOUNTS.changes(dbd, out, body)));
+                changes.addAll(strict(() -> AssocPosts38.USERS.changes(dbd, out, body)));
                 changes.addAll(strict(() -> QosPosts38.qosChanges(dbd, out, body)));
                 changes.addAll(Wckeys38.changes(out, body, operator));
                 changes.addAll(strict(() -> AssocPosts38.associationChanges(out, body, cluster)));

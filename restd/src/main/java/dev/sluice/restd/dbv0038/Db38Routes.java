@@ -38,8 +38,8 @@ final class Db38Routes {
                     "add accounts (without associations) or change them (operators only)",
                     "dbv0.0.38_account_response",
                     "dbv0.0.38_update_account",
-                    (q, arg) ->
-                            AssocPosts38.accounts(q.db().dbd, q.out(), q.call().body()))
+                    (q, arg) -> AssocPosts38.ACCOUNTS.reply(
+                            q.db().dbd, q.out(), q.call().body()))
             .get(
                     "account/{account_name}",
                     "one account",
@@ -56,7 +56,8 @@ final class Db38Routes {
                     "add users (without associations) or change them (operators only)",
                     "dbv0.0.38_response_user_update",
                     "dbv0.0.38_update_users",
-                    (q, arg) -> AssocPosts38.users(q.db().dbd, q.out(), q.call().body()))
+                    (q, arg) -> AssocPosts38.USERS.reply(
+                            q.db().dbd, q.out(), q.call().body()))
             .get("user/{user_name}", "one user", "dbv0.0.38_user_info", (q, arg) -> Db38.users(q.db(), q.out(), arg))
             .delete(
                     "user/{user_name}",

@@ -3,23 +3,10 @@ package dev.sluice.restd.slurmdb;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
-import dev.sluice.cli.view.JobStates;
 import dev.sluice.common.error.ErrorCode;
-import dev.sluice.protocol.v1.AccountedJob;
-import dev.sluice.protocol.v1.AssocEntity;
-import dev.sluice.protocol.v1.AssociationEntry;
-import dev.sluice.protocol.v1.DbdRequest;
-import dev.sluice.protocol.v1.DeleteQosRequest;
 import dev.sluice.protocol.v1.JobQuery;
-import dev.sluice.protocol.v1.ListAssocRequest;
-import dev.sluice.protocol.v1.ListAssocResult;
-import dev.sluice.protocol.v1.ListQosRequest;
-import dev.sluice.protocol.v1.ListTresRequest;
-import dev.sluice.protocol.v1.QosEntry;
-import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Endpoints;
 import dev.sluice.restd.http.Envelope;
@@ -28,8 +15,6 @@ import dev.sluice.restd.http.RestErrors;
 import dev.sluice.restd.http.Route;
 import dev.sluice.restd.slurm.ApiVersion;
 import java.time.Clock;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +22,9 @@ import java.util.Optional;
 /**
  * The {@code /slurmdb/vX.Y.Z/} endpoints of one data parser version: ping, jobs and one job,
  * TRES, accounts, users, associations, QOS, wckeys and clusters, each asked of sluice-dbd as sacct and sacctmgr ask
- * it, with the REST user's token (so the daemon's own rules on who sees what apply).
+ * it, with the REST user's token (so the daemon's own rules on who sees what apply). This class
+ * routes a request and turns failures into answers; {@link SlurmdbReads}, {@link AccountChanges}
+ * and {@link WckeyChanges} ask sluice-dbd, with the parameters {@link QueryParams} reads.
  */
 public final class SlurmdbApi {
     /** One REST request, already authenticated; {@code accounting} empty where there is no dbd. */
@@ -50,31 +37,31 @@ public final class SlurmdbApi {
             String source,
             Optional<AccountingSession> accounting) {}
 
-    /** One request as its handler sees it: the call, the daemon to ask, the answer being built, this tree. */
-    private record Request(SlurmdbApi api, Call call, AccountingSession dbd, Envelope out) {}
+    /** One request as its handler sees it: who answers it, the call, the daemon to ask, the answer being built. */
+    private record Request(SlurmdbReads reads, Call call, AccountingSession dbd, Envelope out) {}
 
     private static final Endpoints<Request> ENDPOINTS = Endpoints.<Request>builder()
             .get(
                     "ping/",
                     "ping the accounting daemon",
                     "openapi_slurmdbd_ping_resp",
-                    (q, arg) -> q.api.ping(q.dbd, q.out))
+                    (q, arg) -> q.reads.ping(q.dbd, q.out))
             .get(
                     "jobs/",
                     "jobs as accounting keeps them, as sacct",
                     "openapi_slurmdbd_jobs_resp",
-                    (q, arg) -> q.api.jobs(q.dbd, q.out, query(q.call.query())))
+                    (q, arg) -> q.reads.jobs(q.dbd, q.out, QueryParams.query(q.call.query())))
             .get(
                     "job/{job_id}",
                     "one job as accounting keeps it",
                     "openapi_slurmdbd_jobs_resp",
-                    (q, arg) -> q.api.jobs(q.dbd, q.out, JobQuery.newBuilder().addJobIds(jobId(arg))))
-            .get("tres/", "the TRES and their ids", "openapi_tres_resp", (q, arg) -> q.api.tres(q.dbd, q.out))
+                    (q, arg) -> q.reads.jobs(q.dbd, q.out, JobQuery.newBuilder().addJobIds(QueryParams.jobId(arg))))
+            .get("tres/", "the TRES and their ids", "openapi_tres_resp", (q, arg) -> q.reads.tres(q.dbd, q.out))
             .get(
                     "accounts/",
                     "accounts, as sacctmgr show account",
                     "openapi_accounts_resp",
-                    (q, arg) -> q.api.accounts(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads.accounts(q.dbd, q.out, arg))
             .post(
                     "accounts/",
                     "add or update accounts, as sacctmgr add/modify account (operators only)",
@@ -85,33 +72,34 @@ public final class SlurmdbApi {
                     "account/{account_name}",
                     "one account",
                     "openapi_accounts_resp",
-                    (q, arg) -> q.api.accounts(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads.accounts(q.dbd, q.out, arg))
             .get(
                     "users/",
                     "users, as sacctmgr show user",
                     "openapi_users_resp",
-                    (q, arg) -> q.api.users(q.dbd, q.out, arg))
-            .get("user/{name}", "one user", "openapi_users_resp", (q, arg) -> q.api.users(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads.users(q.dbd, q.out, arg))
+            .get("user/{name}", "one user", "openapi_users_resp", (q, arg) -> q.reads.users(q.dbd, q.out, arg))
             .get(
                     "associations/",
                     "associations, as sacctmgr show assoc",
                     "openapi_assocs_resp",
-                    (q, arg) -> q.api.associations(q.dbd, q.out, q.call.query()))
+                    (q, arg) -> q.reads.associations(q.dbd, q.out, q.call.query()))
             .get(
                     "qos/",
                     "QOS, as sacctmgr show qos",
                     "openapi_slurmdbd_qos_resp",
-                    (q, arg) -> q.api.qos(q.dbd, q.out, list(q.call.query(), "name")))
+                    (q, arg) -> q.reads.qos(q.dbd, q.out, QueryParams.list(q.call.query(), "name")))
             .get(
                     "qos/{qos}",
                     "one QOS",
                     "openapi_slurmdbd_qos_resp",
-                    (q, arg) -> q.api.qos(q.dbd, q.out, arg.isEmpty() ? list(q.call.query(), "name") : List.of(arg)))
+                    (q, arg) -> q.reads.qos(
+                            q.dbd, q.out, arg.isEmpty() ? QueryParams.list(q.call.query(), "name") : List.of(arg)))
             .delete(
                     "qos/{qos}",
                     "delete a QOS, as sacctmgr delete qos (operators only)",
                     "openapi_slurmdbd_qos_removed_resp",
-                    (q, arg) -> q.api.deleteQos(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads.deleteQos(q.dbd, q.out, arg))
             .get(
                     "wckeys/",
                     "users' wckeys, as sacctmgr show wckey (operators only)",
@@ -137,12 +125,12 @@ public final class SlurmdbApi {
                     "clusters/",
                     "clusters, as sacctmgr show cluster",
                     "openapi_clusters_resp",
-                    (q, arg) -> q.api.clusters(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads.clusters(q.dbd, q.out, arg))
             .get(
                     "cluster/{cluster_name}",
                     "one cluster",
                     "openapi_clusters_resp",
-                    (q, arg) -> q.api.clusters(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads.clusters(q.dbd, q.out, arg))
             .build();
 
     /** What this tree serves, in the order the document lists it. */
@@ -164,14 +152,12 @@ public final class SlurmdbApi {
 
     private final ApiVersion version;
     private final String cluster;
-    private final Control control;
-    private final Clock clock;
+    private final SlurmdbReads reads;
 
     public SlurmdbApi(ApiVersion version, String cluster, Control control, Clock clock) {
         this.version = requireNonNull(version, "version is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
-        this.control = requireNonNull(control, "control is null");
-        this.clock = requireNonNull(clock, "clock is null");
+        this.reads = new SlurmdbReads(cluster, control, clock);
     }
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
@@ -191,7 +177,7 @@ public final class SlurmdbApi {
         }
         AccountingSession dbd = call.accounting().get();
         try {
-            return Optional.of(match.get().handler().serve(new Request(this, call, dbd, out), arg));
+            return Optional.of(match.get().handler().serve(new Request(reads, call, dbd, out), arg));
         } catch (AccountingException e) {
             if (e.code() != 0) {
                 // The daemon's refusal (2002 for a plain user's change): its number and text.
@@ -235,178 +221,5 @@ public final class SlurmdbApi {
             }
         }
         return out;
-    }
-
-    private Reply ping(AccountingSession dbd, Envelope out) throws AccountingException {
-        long started = System.nanoTime();
-        dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()));
-        out.body()
-                .putArray("pings")
-                .addObject()
-                .put("hostname", "slurmdbd")
-                .put("responding", true)
-                .put("latency", (System.nanoTime() - started) / 1000)
-                .put("primary", true);
-        return out.reply(200);
-    }
-
-    /** The query parameters slurmrestd takes for /jobs that sacct has an option for. */
-    static JobQuery.Builder query(Map<String, String> q) {
-        JobQuery.Builder b = JobQuery.newBuilder();
-        list(q, "users").forEach(b::addUsers);
-        list(q, "account").forEach(b::addAccounts);
-        list(q, "partition").forEach(b::addPartitions);
-        list(q, "cluster").forEach(b::addClusters);
-        list(q, "job_name").forEach(b::addJobNames);
-        for (String s : list(q, "state")) {
-            b.addStates(JobStates.parse(s).orElseThrow(() -> new IllegalArgumentException("unknown job state " + s)));
-        }
-        if (q.containsKey("start_time")) {
-            b.setWindowStart(epoch(q.get("start_time"), "start_time"));
-        }
-        if (q.containsKey("end_time")) {
-            b.setWindowEnd(epoch(q.get("end_time"), "end_time"));
-        }
-        if ("true".equalsIgnoreCase(q.get("skip_steps"))) {
-            b.setAllocationsOnly(true);
-        }
-        return b;
-    }
-
-    private Reply jobs(AccountingSession dbd, Envelope out, JobQuery.Builder query) throws AccountingException {
-        Map<String, Integer> ids = tresIds(dbd);
-        List<AccountedJob> found =
-                dbd.call(DbdRequest.newBuilder().setQueryJobs(query)).getJobs().getJobsList();
-        long now = clock.instant().getEpochSecond();
-        ArrayNode jobs = out.body().putArray("jobs");
-        found.forEach(j -> jobs.add(DbJobJson.of(j, ids, now)));
-        return out.reply(200);
-    }
-
-    private Reply tres(AccountingSession dbd, Envelope out) throws AccountingException {
-        ArrayNode list = out.body().putArray("TRES");
-        for (TresEntry t : listTres(dbd)) {
-            list.addObject().put("type", t.getType()).put("name", t.getName()).put("id", t.getId());
-        }
-        return out.reply(200);
-    }
-
-    private Reply accounts(AccountingSession dbd, Envelope out, String name) throws AccountingException {
-        ListAssocResult r = listAssoc(dbd, AssocEntity.ACCOUNTS, name);
-        out.body().set("accounts", AssocJson.accounts(r));
-        return out.reply(200);
-    }
-
-    private Reply users(AccountingSession dbd, Envelope out, String name) throws AccountingException {
-        ListAssocResult r = listAssoc(dbd, AssocEntity.USERS, name);
-        out.body().set("users", AssocJson.users(r));
-        return out.reply(200);
-    }
-
-    private Reply associations(AccountingSession dbd, Envelope out, Map<String, String> q) throws AccountingException {
-        ListAssocRequest.Builder req = ListAssocRequest.newBuilder().setEntity(AssocEntity.ASSOCIATIONS);
-        list(q, "account").forEach(req::addAccounts);
-        list(q, "user").forEach(req::addUsers);
-        list(q, "cluster").forEach(req::addClusters);
-        ListAssocResult r = dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
-        out.body().set("associations", AssocJson.associations(r.getAssociationsList()));
-        return out.reply(200);
-    }
-
-    private Reply qos(AccountingSession dbd, Envelope out, List<String> names) throws AccountingException {
-        Map<String, Integer> ids = tresIds(dbd);
-        List<QosEntry> found = dbd.call(DbdRequest.newBuilder()
-                        .setListQos(ListQosRequest.newBuilder().addAllNames(names)))
-                .getListedQos()
-                .getQosList();
-        out.body().set("qos", QosJson.list(found, ids));
-        return out.reply(200);
-    }
-
-    /**
-     * As sacctmgr delete qos, committed at once (slurmrestd asks no question). Nothing deleted is
-     * a warning, as slurmrestd's "found nothing"; a refusal by the daemon deletes nothing.
-     */
-    private Reply deleteQos(AccountingSession dbd, Envelope out, String name) throws AccountingException {
-        List<String> deleted = dbd.call(DbdRequest.newBuilder()
-                        .setDeleteQos(
-                                DeleteQosRequest.newBuilder().addNames(name).setCommit(true)))
-                .getDeleted()
-                .getDeletedList();
-        ArrayNode removed = out.body().putArray("removed_qos");
-        deleted.forEach(removed::add);
-        if (deleted.isEmpty()) {
-            out.warning("slurmdb_qos_remove found nothing", "slurmdbd");
-        }
-        return out.reply(200);
-    }
-
-    /** As sacctmgr show cluster: the clusters, then their root associations. */
-    private Reply clusters(AccountingSession dbd, Envelope out, String name) throws AccountingException {
-        List<String> names = name.isEmpty() ? List.of() : List.of(name);
-        List<String> found = listAssoc(dbd, AssocEntity.CLUSTERS, name).getClustersList();
-        List<AssociationEntry> roots = dbd.call(DbdRequest.newBuilder()
-                        .setListAssoc(ListAssocRequest.newBuilder()
-                                .setEntity(AssocEntity.ASSOCIATIONS)
-                                .addAccounts("root")
-                                .addAllClusters(names)))
-                .getListed()
-                .getAssociationsList();
-        out.body().set("clusters", AssocJson.clusters(found, roots, cluster, control));
-        return out.reply(200);
-    }
-
-    private static ListAssocResult listAssoc(AccountingSession dbd, AssocEntity entity, String name)
-            throws AccountingException {
-        ListAssocRequest.Builder req = ListAssocRequest.newBuilder().setEntity(entity);
-        if (!name.isEmpty()) {
-            req.addNames(name);
-        }
-        return dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
-    }
-
-    private static List<TresEntry> listTres(AccountingSession dbd) throws AccountingException {
-        return dbd.call(DbdRequest.newBuilder().setListTres(ListTresRequest.getDefaultInstance()))
-                .getListedTres()
-                .getTresList();
-    }
-
-    private static Map<String, Integer> tresIds(AccountingSession dbd) throws AccountingException {
-        Map<String, Integer> ids = new HashMap<>();
-        for (TresEntry t : listTres(dbd)) {
-            ids.put(t.getName().isEmpty() ? t.getType() : t.getType() + "/" + t.getName(), t.getId());
-        }
-        return ids;
-    }
-
-    static List<String> list(Map<String, String> q, String key) {
-        String v = q.get(key);
-        if (v == null || v.isBlank()) {
-            return List.of();
-        }
-        return Arrays.stream(v.split(","))
-                .map(String::strip)
-                .filter(s -> !s.isEmpty())
-                .toList();
-    }
-
-    private static long epoch(String text, String field) {
-        try {
-            return Long.parseLong(text.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(field + " must be seconds since the epoch: " + text);
-        }
-    }
-
-    private static int jobId(String id) {
-        try {
-            int n = Integer.parseInt(id);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new IllegalArgumentException("invalid job id " + id);
     }
 }

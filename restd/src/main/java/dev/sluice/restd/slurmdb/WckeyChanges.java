@@ -32,10 +32,10 @@ final class WckeyChanges {
     static Reply list(AccountingSession dbd, Envelope out, Map<String, String> q, String id)
             throws AccountingException {
         ListWckeysRequest.Builder req = ListWckeysRequest.newBuilder();
-        SlurmdbApi.list(q, "cluster").forEach(req::addClusters);
-        SlurmdbApi.list(q, "name").forEach(req::addNames);
-        SlurmdbApi.list(q, "user").forEach(req::addUsers);
-        for (String each : id.isEmpty() ? SlurmdbApi.list(q, "id") : List.of(id)) {
+        QueryParams.list(q, "cluster").forEach(req::addClusters);
+        QueryParams.list(q, "name").forEach(req::addNames);
+        QueryParams.list(q, "user").forEach(req::addUsers);
+        for (String each : id.isEmpty() ? QueryParams.list(q, "id") : List.of(id)) {
             req.addIds(number(each));
         }
         req.setWithDeleted("true".equalsIgnoreCase(q.get("with_deleted")));

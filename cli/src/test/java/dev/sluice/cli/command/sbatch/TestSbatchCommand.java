@@ -1,85 +1,31 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
-import dev.sluice.common.error.ErrorCode;
-import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.SlurmError;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * sbatch end to end through the command socket. Messages and exit statuses were observed with
  * Slurm 22.05's sbatch on the same command lines (noted per test).
  */
 class TestSbatchCommand {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
-                .build());
-        env = new HashMap<>(confFor(dir, controller.port()));
-        env.put("PATH", "/usr/bin:/bin");
-        env.put("SLURM_TEST_VAR", "kept");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.acceptingBatchJobs(42)
+            .withEnv("PATH", "/usr/bin:/bin")
+            .withEnv("SLURM_TEST_VAR", "kept");
 
     private Output sbatch(String stdin, String... args) {
-        return TestingInvocations.run(new SbatchCommand(), invocation(dir, env, stdin, args));
-    }
-
-    private JobSpec submitted() {
-        assertThat(controller.requests()).hasSize(1);
-        return controller.requests().get(0).getSubmitBatchJob().getSpec();
-    }
-
-    @Test
-    void anAmbiguousPrefixListsSlurmsOptionsInSbatchsTableOrder() {
-        // Real sbatch 22.05, same line; --cluster is Slurm's alias of --clusters.
-        Output o = sbatch("", "--c=1", "--wrap", "true");
-        assertThat(o.err())
-                .isEqualTo("sbatch: option '--c=1' is ambiguous; possibilities: '--cluster-constraint' '--chdir'"
-                        + " '--cluster' '--clusters' '--comment' '--container' '--context' '--contiguous'"
-                        + " '--constraint' '--core-spec' '--cores-per-socket' '--cpu-freq' '--cpus-per-gpu'"
-                        + " '--cpus-per-task'\nTry \"sbatch --help\" for more information\n");
-        assertThat(o.exitCode()).isEqualTo(255);
-        assertThat(sbatch("", "--tasks-per-node=2", "--wrap", "true").exitCode())
-                .isZero();
-        assertThat(submitted().getNtasksPerNode()).isEqualTo(2);
-    }
-
-    @Test
-    void aGresTheConfigurationDoesNotNameIsRefusedBeforeTheControllerIsAsked() {
-        // Real Slurm 22.05: one line, no "Batch job submission failed:", exit 1.
-        Output o = sbatch("", "--gres=bogus:1", "--wrap", "true");
-        assertThat(o.err()).isEqualTo("sbatch: error: Invalid generic resource (gres) specification\n");
-        assertThat(o.exitCode()).isEqualTo(1);
-        assertThat(controller.requests()).isEmpty();
+        return cli.runWithInput(new SbatchCommand(), stdin, args);
     }
 
     @Test
@@ -88,7 +34,7 @@ class TestSbatchCommand {
         assertThat(o.out()).isEqualTo("Submitted batch job 42\n");
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         // scontrol write batch_script on a real --wrap job prints exactly this text.
         assertThat(spec.getScript().toStringUtf8())
                 .isEqualTo("#!/bin/sh\n# This script was created by sbatch --wrap.\n\nsleep 60\n");
@@ -96,7 +42,7 @@ class TestSbatchCommand {
         assertThat(spec.getMinNodes()).isEqualTo(2);
         assertThat(spec.getMaxNodes()).isEqualTo(2);
         assertThat(spec.getGresPerNode()).isEqualTo("gpu:2");
-        assertThat(spec.getWorkDir()).isEqualTo(dir.toString());
+        assertThat(spec.getWorkDir()).isEqualTo(cli.dir().toString());
         assertThat(spec.getTimeLimitMinutes()).isEqualTo(0xfffffffe);
         assertThat(spec.getRequeue()).isTrue();
         // Neither --requeue nor --no-requeue: the controller's JobRequeue decides.
@@ -106,20 +52,21 @@ class TestSbatchCommand {
         assertThat(spec.getOwner().getUserName()).isEqualTo("root");
         assertThat(spec.getSubmitHost()).isEqualTo("localhost");
         assertThat(spec.getEnvironmentMap()).containsEntry("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"));
-        assertThat(controller.requests().get(0).getProtocolVersion()).isEqualTo(1);
-        assertThat(controller.requests().get(0).getIdentity().getUserName()).isEqualTo("root");
+        assertThat(cli.controller().requests().get(0).getProtocolVersion()).isEqualTo(1);
+        assertThat(cli.controller().requests().get(0).getIdentity().getUserName())
+                .isEqualTo("root");
     }
 
     @Test
     void commandLineBeatsEnvironmentBeatsDirectives() throws IOException {
-        Path script = dir.resolve("job.sh");
+        Path script = cli.dir().resolve("job.sh");
         Files.writeString(
                 script, "#!/bin/sh\n#SBATCH -J fromscript -p fromscript -t 10\n#SBATCH --comment=c\nhostname\n");
-        env.put("SBATCH_JOB_NAME", "fromenv");
-        env.put("SBATCH_PARTITION", "fromenv");
+        cli.env().put("SBATCH_JOB_NAME", "fromenv");
+        cli.env().put("SBATCH_PARTITION", "fromenv");
         Output o = sbatch("", "-p", "fromcli", "job.sh", "arg1");
         assertThat(o.exitCode()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getName()).isEqualTo("fromenv");
         assertThat(spec.getPartition()).isEqualTo("fromcli");
         assertThat(spec.getTimeLimitMinutes()).isEqualTo(10);
@@ -130,10 +77,10 @@ class TestSbatchCommand {
 
     @Test
     void defaultNamesFollowTheScriptSource() throws IOException {
-        Files.writeString(dir.resolve("t.sh"), "#!/bin/sh\ntrue\n");
+        Files.writeString(cli.dir().resolve("t.sh"), "#!/bin/sh\ntrue\n");
         sbatch("", "t.sh");
         sbatch("#!/bin/sh\ntrue\n");
-        assertThat(controller.requests())
+        assertThat(cli.controller().requests())
                 .extracting(r -> r.getSubmitBatchJob().getSpec().getName())
                 .containsExactly("t.sh", "sbatch");
     }
@@ -155,7 +102,7 @@ class TestSbatchCommand {
         Output other = sbatch("", "-M", "elsewhere", "--wrap", "true");
         assertThat(other.exitCode()).isEqualTo(1);
         assertThat(other.err()).startsWith("sbatch: error: No cluster 'elsewhere' known by database.\n");
-        assertThat(controller.requests()).hasSize(2);
+        assertThat(cli.controller().requests()).hasSize(2);
     }
 
     @Test
@@ -165,7 +112,7 @@ class TestSbatchCommand {
         Output o = sbatch("#!/bin/sh\n#SBATCH --wckey=proj1\ntrue\n", "--wckey=proj2");
         assertThat(o.exitCode()).isZero();
         assertThat(o.out()).isEqualTo("Submitted batch job 42\n");
-        env.put("SBATCH_WCKEY", "proj3");
+        cli.env().put("SBATCH_WCKEY", "proj3");
         assertThat(sbatch("", "--wrap", "true").exitCode()).isZero();
     }
 
@@ -199,7 +146,7 @@ class TestSbatchCommand {
                 "--wrap",
                 "hostname");
         assertThat(o.exitCode()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getNumTasks()).isEqualTo(4);
         assertThat(spec.getCpusPerTask()).isEqualTo(2);
         assertThat(spec.getNtasksPerNode()).isEqualTo(2);
@@ -236,7 +183,7 @@ class TestSbatchCommand {
                 "--wrap",
                 "true");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getGpus()).isEqualTo("a100:3");
         assertThat(spec.getGpusPerNode()).isEqualTo("2");
         assertThat(spec.getGpusPerTask()).isEqualTo("1");
@@ -257,7 +204,7 @@ class TestSbatchCommand {
                 "--wrap",
                 "true");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getArray()).isEqualTo("1-4%2");
         assertThat(spec.getDependency()).isEqualTo("afterok:5");
         assertThat(spec.getKillOnInvalidDep()).isTrue();
@@ -268,39 +215,16 @@ class TestSbatchCommand {
 
     @Test
     void arrayIndexesFromTheEnvironment() {
-        env.put("SBATCH_ARRAY_INX", "0-3");
+        cli.env().put("SBATCH_ARRAY_INX", "0-3");
         sbatch("", "--wrap", "true");
-        assertThat(submitted().getArray()).isEqualTo("0-3");
-    }
-
-    @Test
-    void beginAndDependencyErrorsAsSlurm() {
-        assertThat(sbatch("", "--begin=garbage", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --begin specification\n"));
-        assertThat(sbatch("", "--kill-on-invalid-dep=maybe", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --kill-on-invalid-dep specification\n"));
-        assertThat(controller.requests()).isEmpty();
-    }
-
-    @Test
-    void gpuOptionErrorsAsSlurm() {
-        assertThat(sbatch("", "--cpus-per-gpu=0", "--wrap", "true"))
-                .isEqualTo(new Output(1, "", "sbatch: error: Invalid numeric value \"0\" for --cpus-per-gpu.\n"));
-        assertThat(sbatch("", "--mem-per-gpu=x", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --mem-per-gpu specification\n"));
-        assertThat(sbatch("", "--gres-flags=bogus", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --gres-flags specification\n"));
-        assertThat(sbatch("", "--mem=1G", "--mem-per-gpu=1G", "--wrap", "true"))
-                .isEqualTo(new Output(
-                        1, "", "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.submitted().getArray()).isEqualTo("0-3");
     }
 
     @Test
     void timeZeroAndUnlimitedMeanNoLimit() {
         sbatch("", "-t", "0", "--wrap", "true");
         sbatch("", "-t", "UNLIMITED", "--wrap", "true");
-        assertThat(controller.requests())
+        assertThat(cli.controller().requests())
                 .extracting(r -> r.getSubmitBatchJob().getSpec().getTimeLimitMinutes())
                 .containsExactly(0xffffffff, 0xffffffff);
     }
@@ -310,7 +234,7 @@ class TestSbatchCommand {
         sbatch("", "--export=NONE", "--wrap", "true");
         sbatch("", "--export=FOO=bar,PATH", "--wrap", "true");
         sbatch("", "--export=ALL,PATH=/override,NEW=1", "--wrap", "true");
-        var envs = controller.requests().stream()
+        var envs = cli.controller().requests().stream()
                 .map(r -> text(r.getSubmitBatchJob().getSpec().getEnvironmentMap()))
                 .toList();
         // sbatch(1): SLURM_* variables always pass; with ALL the caller's own values win. sbatch
@@ -337,7 +261,7 @@ class TestSbatchCommand {
         sbatch("", "--wrap", "true");
         sbatch("#!/bin/sh\ntrue\n");
         sbatch("#!/bin/sh\ntrue\n", "-J", "piped");
-        var specs = controller.requests().stream()
+        var specs = cli.controller().requests().stream()
                 .map(r -> r.getSubmitBatchJob().getSpec())
                 .toList();
         assertThat(text(specs.get(0).getEnvironmentMap())).containsEntry("SLURM_JOB_NAME", "wrap");
@@ -347,123 +271,18 @@ class TestSbatchCommand {
         assertThat(text(specs.get(2).getEnvironmentMap())).containsEntry("SLURM_JOB_NAME", "piped");
     }
 
-    @Test
-    void commandLineErrorsAsSlurm() {
-        Output unknown = sbatch("", "--foo");
-        assertThat(unknown.err())
-                .isEqualTo("sbatch: unrecognized option '--foo'\nTry \"sbatch --help\" for more information\n");
-        assertThat(unknown.exitCode()).isEqualTo(255);
-
-        // srun's options and those Slurm 22.05 dropped are not sbatch's (real sbatch, same lines).
-        Output notSbatchs = sbatch("", "--mpi=none", "--wrap", "true");
-        assertThat(notSbatchs.err()).startsWith("sbatch: unrecognized option '--mpi=none'\n");
-        assertThat(notSbatchs.exitCode()).isEqualTo(255);
-        assertThat(sbatch("", "--checkpoint=5", "--wrap", "true").err())
-                .startsWith("sbatch: unrecognized option '--checkpoint=5'\n");
-        assertThat(sbatch("", "-W5", "--wrap", "true").err()).startsWith("sbatch: invalid option -- '5'\n");
-
-        // Slurm 22.05: `sbatch --signal=FOO --wrap true` (and B:USR1@abc, X:USR1, @70000).
-        assertThat(sbatch("", "--signal=FOO", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --signal specification\n"));
-
-        assertThat(sbatch("", "-N", "abc", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: \"abc\" is not a valid node count\n"));
-        assertThat(sbatch("", "-N", "3-2", "--wrap", "true"))
-                .isEqualTo(
-                        new Output(255, "", "sbatch: error: Maximum node count 2 is less than minimum node count 3\n"));
-        assertThat(sbatch("", "-t", "abc", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --time specification\n"));
-        assertThat(sbatch("", "--mem=abc", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --mem specification\n"));
-        assertThat(sbatch("", "-n", "0", "--wrap", "true"))
-                .isEqualTo(new Output(1, "", "sbatch: error: Invalid numeric value \"0\" for --ntasks.\n"));
-        assertThat(sbatch("", "--mem=1G", "--mem-per-cpu=1G", "--wrap", "true"))
-                .isEqualTo(new Output(
-                        1, "", "sbatch: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
-        assertThat(sbatch("", "--open-mode=foo", "--wrap", "true"))
-                .isEqualTo(new Output(255, "", "sbatch: error: Invalid --open-mode specification\n"));
-        assertThat(sbatch("", "--wrap", "true", "extra"))
-                .isEqualTo(new Output(1, "", "sbatch: error: Script arguments not permitted with --wrap option\n"));
-        assertThat(controller.requests()).isEmpty();
-    }
-
-    @Test
-    void scriptErrorsAsSlurm() throws IOException {
-        assertThat(sbatch("")).isEqualTo(new Output(1, "", "sbatch: error: Batch script is empty!\n"));
-        assertThat(sbatch("   \n\n"))
-                .isEqualTo(new Output(1, "", "sbatch: error: Batch script contains only whitespace!\n"));
-        assertThat(sbatch("echo hi\n"))
-                .isEqualTo(new Output(
-                        1,
-                        "",
-                        "sbatch: error: This does not look like a batch script.  The first\n"
-                                + "sbatch: error: line must start with #! followed by the path to an interpreter.\n"
-                                + "sbatch: error: For instance: #!/bin/sh\n"));
-        assertThat(sbatch("#!/bin/sh\r\necho hi\r\n"))
-                .isEqualTo(new Output(
-                        1,
-                        "",
-                        "sbatch: error: Batch script contains DOS line breaks (\\r\\n)\n"
-                                + "sbatch: error: instead of expected UNIX line breaks (\\n).\n"));
-        assertThat(sbatch("", "/nonexist"))
-                .isEqualTo(new Output(1, "", "sbatch: error: Unable to open file /nonexist\n"));
-        assertThat(sbatch("#!/bin/sh\n#SBATCH --bogus\n").exitCode()).isEqualTo(255);
-        assertThat(sbatch("#!/bin/sh\n#SBATCH -J a b\n"))
-                .isEqualTo(new Output(1, "", "sbatch: error: Invalid directive found in batch script: b\n"));
-        assertThat(controller.requests()).isEmpty();
-    }
-
-    @Test
-    void moreNodesThanTasksIsCorrectedWithSlurmsWarning() {
-        Output o = sbatch("", "-N2", "-n1", "--wrap", "true");
-        assertThat(o.err()).isEqualTo("sbatch: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1\n");
-        assertThat(submitted().getMinNodes()).isEqualTo(1);
-    }
-
-    @Test
-    void refusedSubmissionPrintsSlurmsText() {
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setError(SlurmError.newBuilder()
-                        .setCode(ErrorCode.INVALID_PARTITION_NAME.number())
-                        .setMessage(ErrorCode.INVALID_PARTITION_NAME.text()))
-                .build());
-        assertThat(sbatch("", "-p", "nope", "--wrap", "true"))
-                .isEqualTo(new Output(
-                        1, "", "sbatch: error: Batch job submission failed: Invalid partition name specified\n"));
-    }
-
-    @Test
-    void unreachableControllerPrintsSlurmsText() throws IOException {
-        controller.close();
-        assertThat(sbatch("", "--wrap", "true"))
-                .isEqualTo(
-                        new Output(
-                                1,
-                                "",
-                                "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n"));
-    }
-
     /** Observed with Slurm 22.05: NUL separates definitions, a newline is part of a value, the file wins over the caller's environment, and --export=NONE drops them. */
     @Test
     void exportFileSetsNulSeparatedDefinitions() throws IOException {
-        Path file = dir.resolve("vars");
+        Path file = cli.dir().resolve("vars");
         Files.write(file, "EFA=one\0EFB=two words\nand a line\0SLURM_TEST_VAR=from the file\0".getBytes());
         Output o = sbatch("", "--export-file=" + file, "--wrap", "true");
         assertThat(o.exitCode()).as(o.err()).isZero();
-        assertThat(text(submitted().getEnvironmentMap()))
+        assertThat(text(cli.submitted().getEnvironmentMap()))
                 .containsEntry("EFA", "one")
                 .containsEntry("EFB", "two words\nand a line")
                 .containsEntry("SLURM_TEST_VAR", "from the file")
                 .containsEntry("PATH", "/usr/bin:/bin");
-    }
-
-    @Test
-    void anExportFileThatCannotBeOpenedStopsTheSubmission() {
-        Output o = sbatch("", "--export-file=" + dir.resolve("absent"), "--wrap", "true");
-        assertThat(o.err())
-                .isEqualTo("sbatch: error: Could not open user environment file " + dir.resolve("absent") + "\n");
-        assertThat(o.exitCode()).isEqualTo(1);
-        assertThat(controller.requests()).isEmpty();
     }
 
     private static Map<String, String> text(Map<String, ByteString> env) {

@@ -1,28 +1,17 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
-import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * sbatch's command line against real Slurm 22.05's (TaskPlugin=task/none,
@@ -47,39 +36,17 @@ class TestSbatchCommandLine {
             wait-all-nodes wckey wrap
             """;
 
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
-                .build());
-        env = new HashMap<>(confFor(dir, controller.port()));
-        env.put("PATH", "/usr/bin:/bin");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.acceptingBatchJobs(42).withEnv("PATH", "/usr/bin:/bin");
 
     private Output sbatch(String... args) {
-        return TestingInvocations.run(new SbatchCommand(), invocation(dir, env, "", args));
+        return cli.run(new SbatchCommand(), args);
     }
 
     /** The line, then {@code --wrap true}. */
     private Output wrapped(String... args) {
         return sbatch(
                 Stream.concat(Arrays.stream(args), Stream.of("--wrap", "true")).toArray(String[]::new));
-    }
-
-    private JobSpec submitted() {
-        assertThat(controller.requests()).hasSize(1);
-        return controller.requests().get(0).getSubmitBatchJob().getSpec();
     }
 
     @Test
@@ -113,7 +80,7 @@ class TestSbatchCommandLine {
         assertThat(sbatch("--usage").out())
                 .startsWith("Usage: sbatch [-N nnodes] [-n ntasks]\n")
                 .endsWith("              [--mem-per-gpu=MB]\n              executable [args...]\n");
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -128,7 +95,7 @@ class TestSbatchCommandLine {
                     .as("%s", line)
                     .isZero();
         }
-        assertThat(controller.requests())
+        assertThat(cli.controller().requests())
                 .hasSize(5)
                 .allMatch(r -> r.getSubmitBatchJob().getSpec().getCpusPerTask() == 3);
         // Options only recorded are found by their prefixes too (unique in sbatch's table).
@@ -239,11 +206,11 @@ class TestSbatchCommandLine {
         assertThat(o.exitCode()).isZero();
         // Input variables stand for their options, the command line wins; --hint is dropped, with
         // Slurm's line, when an option it would set is given too.
-        env.put("SBATCH_PROFILE", "task");
-        env.put("SBATCH_IGNORE_PBS", "1");
-        env.put("SBATCH_SIGNAL", "USR1");
-        env.put("SBATCH_POWER", "level");
-        env.put("SBATCH_DELAY_BOOT", "5");
+        cli.env().put("SBATCH_PROFILE", "task");
+        cli.env().put("SBATCH_IGNORE_PBS", "1");
+        cli.env().put("SBATCH_SIGNAL", "USR1");
+        cli.env().put("SBATCH_POWER", "level");
+        cli.env().put("SBATCH_DELAY_BOOT", "5");
         assertThat(wrapped("-v", "--test-only", "--delay-boot=7").err()).startsWith("""
                         sbatch: defined options
                         sbatch: -------------------- --------------------
@@ -258,7 +225,7 @@ class TestSbatchCommandLine {
                         sbatch: -------------------- --------------------
                         sbatch: end of defined options
                         """);
-        env.keySet().removeIf(k -> k.startsWith("SBATCH_"));
+        cli.env().keySet().removeIf(k -> k.startsWith("SBATCH_"));
         assertThat(wrapped("-v", "--test-only", "--hint=nomultithread", "--ntasks-per-core=1")
                         .err())
                 .startsWith("""
@@ -277,7 +244,7 @@ class TestSbatchCommandLine {
 
     @Test
     void verboseListsSbatchsPathsAbsoluteAsSlurmKeepsThem() throws IOException {
-        Files.writeString(dir.resolve("env.txt"), "A=1\n");
+        Files.writeString(cli.dir().resolve("env.txt"), "A=1\n");
         // Real sbatch 22.05 in a directory D on the same line, D being the test's directory here.
         assertThat(wrapped(
                                 "-v",
@@ -310,7 +277,7 @@ class TestSbatchCommandLine {
                         sbatch: -------------------- --------------------
                         sbatch: end of defined options
                         sbatch: Getting environment variables from env.txt
-                        """.replace("D/", dir + "/"));
+                        """.replace("D/", cli.dir() + "/"));
     }
 
     @Test

@@ -1,18 +1,14 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Caller;
 import dev.sluice.cli.Invocation;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
-import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,14 +17,10 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The sbatch options Sluice has no feature for, on a cluster configured as real Slurm's was
@@ -38,28 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * and recorded. Every expected line was read off real sbatch 22.05 on the same line.
  */
 class TestSbatchOptionChecks {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
-                .build());
-        env = new HashMap<>(confFor(dir, controller.port()));
-        env.put("PATH", "/usr/bin:/bin");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.acceptingBatchJobs(42).withEnv("PATH", "/usr/bin:/bin");
 
     private Output sbatch(String... args) {
-        return TestingInvocations.run(new SbatchCommand(), invocation(dir, env, "", args));
+        return cli.run(new SbatchCommand(), args);
     }
 
     /** The line, then {@code --wrap true}. */
@@ -71,8 +46,8 @@ class TestSbatchOptionChecks {
     private Output asAlice(String... args) {
         Invocation inv = new Invocation(
                 List.of(args),
-                env,
-                dir,
+                cli.env(),
+                cli.dir(),
                 new ByteArrayInputStream(new byte[0]),
                 new Caller(1000, 1000, "alice", "localhost"),
                 Clock.fixed(Fixtures.LATER_NOW, ZoneOffset.UTC),
@@ -80,15 +55,10 @@ class TestSbatchOptionChecks {
         return TestingInvocations.run(new SbatchCommand(), inv);
     }
 
-    private JobSpec submitted() {
-        assertThat(controller.requests()).hasSize(1);
-        return controller.requests().get(0).getSubmitBatchJob().getSpec();
-    }
-
     @Test
     void recordedOptionsAreTakenSilentlyAndTheJobIsSubmitted() throws IOException {
-        Files.writeString(dir.resolve("bbf.txt"), "n1\n");
-        Files.writeString(dir.resolve("env.txt"), "FROM_FILE=1\n");
+        Files.writeString(cli.dir().resolve("bbf.txt"), "n1\n");
+        Files.writeString(cli.dir().resolve("env.txt"), "FROM_FILE=1\n");
         // Real sbatch 22.05 took this very line silently (--test-only: only its "Job N to start" line).
         Output o = wrapped(
                 "--acctg-freq=task=30",
@@ -138,7 +108,7 @@ class TestSbatchOptionChecks {
                 "--export-file=env.txt",
                 "--kill-on-invalid-dep=yes");
         assertThat(o).isEqualTo(new Output(0, "Submitted batch job 42\n", ""));
-        JobSpec spec = submitted();
+        JobSpec spec = cli.submitted();
         assertThat(spec.getMemPerNodeMb()).isEqualTo(2048);
         assertThat(spec.getRequeueSet()).isTrue();
         assertThat(spec.getRequeue()).isFalse();
@@ -212,7 +182,7 @@ class TestSbatchOptionChecks {
                 .isEqualTo(new Output(1, "", "sbatch: error: Cannot specify both --burst-buffer and --bbf\n"));
         // With a GPU, a node or a task count, --ntasks-per-gpu is taken (real sbatch: -n2, -N1, --gpus=1).
         assertThat(wrapped("--ntasks-per-gpu=1", "-n2").exitCode()).isZero();
-        assertThat(controller.requests()).hasSize(1);
+        assertThat(cli.controller().requests()).hasSize(1);
     }
 
     @Test
@@ -229,7 +199,7 @@ class TestSbatchOptionChecks {
                 .isEqualTo(new Output(1, "", "sbatch: error: Unable to open file /nonexistent\n"));
         assertThat(sbatch("--hint=foo", "/nonexistent"))
                 .isEqualTo(new Output(1, "", "sbatch: error: Unable to open file /nonexistent\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -241,7 +211,7 @@ class TestSbatchOptionChecks {
                 .isEqualTo(new Output(255, "", "sbatch: error: --gid only permitted by root user\n"));
         assertThat(asAlice("--uid=nosuch", "--wrap", "true").err())
                 .isEqualTo("sbatch: error: --uid only permitted by root user\n");
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
         // Root names a user or group by name or number.
         assertThat(wrapped("--uid=alice", "--gid=1000").exitCode()).isZero();
     }
@@ -275,13 +245,13 @@ class TestSbatchOptionChecks {
     @Test
     void aReservationTravelsToTheControllerWhichJudgesIt() {
         assertThat(wrapped("--reservation=maint")).isEqualTo(new Output(0, "Submitted batch job 42\n", ""));
-        assertThat(submitted().getReservation()).isEqualTo("maint");
+        assertThat(cli.submitted().getReservation()).isEqualTo("maint");
     }
 
     @Test
     void licensesTravelToTheControllerWhichJudgesThem() {
         assertThat(wrapped("-L", "foo:2,bar")).isEqualTo(new Output(0, "Submitted batch job 42\n", ""));
-        assertThat(submitted().getLicenses()).isEqualTo("foo:2,bar");
+        assertThat(cli.submitted().getLicenses()).isEqualTo("foo:2,bar");
     }
 
     @Test
@@ -295,15 +265,15 @@ class TestSbatchOptionChecks {
         assertThat(wrapped("--test-only", "--batch="))
                 .isEqualTo(new Output(
                         1, "", "allocation failure: Job --batch option is invalid or not a subset of --constraints\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
         // sbatch(1): --batch names features of --constraint; whether they exist is the controller's business.
         assertThat(wrapped("-C", "haswell|knl", "--batch=haswell").exitCode()).isZero();
-        assertThat(submitted().getConstraint()).isEqualTo("haswell|knl");
+        assertThat(cli.submitted().getConstraint()).isEqualTo("haswell|knl");
     }
 
     @Test
     void directivesTakeEveryOptionToo() throws IOException {
-        Path script = dir.resolve("job.sh");
+        Path script = cli.dir().resolve("job.sh");
         Files.writeString(
                 script, "#!/bin/sh\n#SBATCH --ignore-pbs\n#SBATCH --spread-job --priority=5\n#SBATCH -S 1\ntrue\n");
         Output o = sbatch(script.toString());

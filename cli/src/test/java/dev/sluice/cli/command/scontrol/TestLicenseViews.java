@@ -1,61 +1,36 @@
 package dev.sluice.cli.command.scontrol;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.squeue.SqueueCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.GetLicensesResponse;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LicenseInfo;
-import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code scontrol show licenses}, a job's {@code Licenses=}, squeue's {@code %W}. */
 class TestLicenseViews {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
     private volatile GetLicensesResponse licenses = GetLicensesResponse.getDefaultInstance();
 
-    @BeforeEach
-    void start() throws Exception {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_LICENSES ->
-                ClientResponse.newBuilder().setGetLicenses(licenses).build();
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder()
-                                .addJobs(Fixtures.job(
-                                                7, Fixtures.wrapSpec().setLicenses("foo:2,bar:1"), JobState.PENDING)
-                                        .setReason("Licenses"))
-                                .addJobs(Fixtures.job(8, Fixtures.wrapSpec(), JobState.PENDING)))
-                        .build();
-            default -> throw new AssertionError(req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        controller.close();
-    }
-
-    private Output run(dev.sluice.cli.Command command, String... args) {
-        return TestingInvocations.run(command, invocation(dir, env, "", args));
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_LICENSES ->
+            ClientResponse.newBuilder().setGetLicenses(licenses).build();
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder()
+                            .addJobs(Fixtures.job(7, Fixtures.wrapSpec().setLicenses("foo:2,bar:1"), JobState.PENDING)
+                                    .setReason("Licenses"))
+                            .addJobs(Fixtures.job(8, Fixtures.wrapSpec(), JobState.PENDING)))
+                    .build();
+        default -> throw new AssertionError(req.getBodyCase());
+    });
 
     private static LicenseInfo license(String name, long total, long used) {
         return LicenseInfo.newBuilder()
@@ -67,9 +42,10 @@ class TestLicenseViews {
 
     @Test
     void withoutLicensesConfiguredScontrolSaysSo() {
-        assertThat(run(new ScontrolCommand(), "show", "licenses"))
+        assertThat(cli.run(new ScontrolCommand(), "show", "licenses"))
                 .isEqualTo(new Output(0, "No licenses configured in Slurm.\n", ""));
-        assertThat(run(new ScontrolCommand(), "show", "li")).isEqualTo(run(new ScontrolCommand(), "show", "lic"));
+        assertThat(cli.run(new ScontrolCommand(), "show", "li"))
+                .isEqualTo(cli.run(new ScontrolCommand(), "show", "lic"));
     }
 
     @Test
@@ -78,24 +54,25 @@ class TestLicenseViews {
                 .addLicenses(license("bar", 1, 0))
                 .addLicenses(license("foo", 4, 2))
                 .build();
-        assertThat(run(new ScontrolCommand(), "show", "licenses").out()).isEqualTo("""
+        assertThat(cli.run(new ScontrolCommand(), "show", "licenses").out()).isEqualTo("""
                         LicenseName=bar
                             Total=1 Used=0 Free=1 Reserved=0 Remote=no
                         LicenseName=foo
                             Total=4 Used=2 Free=2 Reserved=0 Remote=no
                         """);
-        assertThat(run(new ScontrolCommand(), "-o", "show", "lic", "foo").out())
+        assertThat(cli.run(new ScontrolCommand(), "-o", "show", "lic", "foo").out())
                 .isEqualTo("LicenseName=foo Total=4 Used=2 Free=2 Reserved=0 Remote=no\n");
-        assertThat(run(new ScontrolCommand(), "show", "lic", "nosuch")).isEqualTo(new Output(0, "", ""));
+        assertThat(cli.run(new ScontrolCommand(), "show", "lic", "nosuch")).isEqualTo(new Output(0, "", ""));
     }
 
     @Test
     void aJobShowsItsLicensesInScontrolAndSqueue() {
-        assertThat(run(new ScontrolCommand(), "show", "job", "7").out()).contains(" Licenses=foo:2,bar:1 ");
-        assertThat(run(new ScontrolCommand(), "show", "job", "8").out()).contains(" Licenses=(null) ");
-        assertThat(run(new SqueueCommand(), "-h", "-S", "i", "-o", "%i %W %r").out())
+        assertThat(cli.run(new ScontrolCommand(), "show", "job", "7").out()).contains(" Licenses=foo:2,bar:1 ");
+        assertThat(cli.run(new ScontrolCommand(), "show", "job", "8").out()).contains(" Licenses=(null) ");
+        assertThat(cli.run(new SqueueCommand(), "-h", "-S", "i", "-o", "%i %W %r")
+                        .out())
                 .isEqualTo("7 foo:2,bar:1 Licenses\n8 (null) None\n");
-        assertThat(run(new SqueueCommand(), "-h", "-S", "i", "-O", "jobid:4,licenses")
+        assertThat(cli.run(new SqueueCommand(), "-h", "-S", "i", "-O", "jobid:4,licenses")
                         .out())
                 .isEqualTo("7   foo:2,bar:1         \n8   (null)              \n");
     }

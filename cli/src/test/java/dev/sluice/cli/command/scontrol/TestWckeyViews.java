@@ -1,13 +1,12 @@
 package dev.sluice.cli.command.scontrol;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.sacct.SacctCommand;
 import dev.sluice.cli.command.sbatch.SbatchCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.FakeDbd;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
@@ -19,13 +18,10 @@ import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import dev.sluice.protocol.v1.UpdateJobResponse;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Jobs' wckeys in the commands (compat 218, 221): sent by sbatch and scontrol update as typed,
@@ -33,70 +29,53 @@ import org.junit.jupiter.api.io.TempDir;
  * WCKey}, and sacct's WCKey column and {@code --wckeys} filter, a default one marked {@code *}.
  */
 class TestWckeyViews {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws Exception {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder()
-                                .addJobs(Fixtures.job(7, Fixtures.wrapSpec().setWckey("w218b"), JobState.PENDING))
-                                .addJobs(Fixtures.job(8, Fixtures.wrapSpec().setWckey("*w218a"), JobState.PENDING))
-                                .addJobs(Fixtures.job(9, Fixtures.wrapSpec(), JobState.PENDING)))
-                        .build();
-            case SUBMIT_BATCH_JOB ->
-                ClientResponse.newBuilder()
-                        .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
-                        .build();
-            case UPDATE_JOB ->
-                ClientResponse.newBuilder()
-                        .setUpdateJob(UpdateJobResponse.getDefaultInstance())
-                        .build();
-            default -> throw new AssertionError(req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        controller.close();
-    }
-
-    private Output run(dev.sluice.cli.Command command, String... args) {
-        return TestingInvocations.run(command, invocation(dir, env, "", args));
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder()
+                            .addJobs(Fixtures.job(7, Fixtures.wrapSpec().setWckey("w218b"), JobState.PENDING))
+                            .addJobs(Fixtures.job(8, Fixtures.wrapSpec().setWckey("*w218a"), JobState.PENDING))
+                            .addJobs(Fixtures.job(9, Fixtures.wrapSpec(), JobState.PENDING)))
+                    .build();
+        case SUBMIT_BATCH_JOB ->
+            ClientResponse.newBuilder()
+                    .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(42))
+                    .build();
+        case UPDATE_JOB ->
+            ClientResponse.newBuilder()
+                    .setUpdateJob(UpdateJobResponse.getDefaultInstance())
+                    .build();
+        default -> throw new AssertionError(req.getBodyCase());
+    });
 
     @Test
     void scontrolShowsAWckeyAfterTheQosOnlyWhenTheJobCarriesOne() {
-        assertThat(run(new ScontrolCommand(), "show", "job", "7").out())
+        assertThat(cli.run(new ScontrolCommand(), "show", "job", "7").out())
                 .contains(" QOS=(null) WCKey=w218b\n")
                 .doesNotContain("WCKey=*");
-        assertThat(run(new ScontrolCommand(), "show", "job", "8").out()).contains(" WCKey=*w218a\n");
-        assertThat(run(new ScontrolCommand(), "show", "job", "9").out()).doesNotContain("WCKey");
+        assertThat(cli.run(new ScontrolCommand(), "show", "job", "8").out()).contains(" WCKey=*w218a\n");
+        assertThat(cli.run(new ScontrolCommand(), "show", "job", "9").out()).doesNotContain("WCKey");
     }
 
     @Test
     void squeueShowsItByLetterAndByName() {
-        assertThat(run(new SqueueCommand(), "-h", "-S", "i", "-o", "%i %w").out())
+        assertThat(cli.run(new SqueueCommand(), "-h", "-S", "i", "-o", "%i %w").out())
                 .isEqualTo("7 w218b\n8 *w218a\n9 (null)\n");
-        assertThat(run(new SqueueCommand(), "-h", "-S", "i", "-O", "jobid:4,wckey")
+        assertThat(cli.run(new SqueueCommand(), "-h", "-S", "i", "-O", "jobid:4,wckey")
                         .out())
                 .isEqualTo("7   w218b               \n8   *w218a              \n9   (null)              \n");
     }
 
     @Test
     void sbatchAndScontrolUpdateSendTheWckeyAsTyped() {
-        assertThat(run(new SbatchCommand(), "--wckey=w218b", "--wrap", "true").exitCode())
-                .isZero();
-        assertThat(run(new ScontrolCommand(), "update", "job", "7", "WCKey=w221b")
+        assertThat(cli.run(new SbatchCommand(), "--wckey=w218b", "--wrap", "true")
                         .exitCode())
                 .isZero();
-        List<ClientRequest> sent = controller.requests();
+        assertThat(cli.run(new ScontrolCommand(), "update", "job", "7", "WCKey=w221b")
+                        .exitCode())
+                .isZero();
+        List<ClientRequest> sent = cli.controller().requests();
         assertThat(sent.get(0).getSubmitBatchJob().getSpec().getWckey()).isEqualTo("w218b");
         assertThat(sent.get(1).getUpdateJob().getChanges().getWckey()).isEqualTo("w221b");
     }
@@ -113,17 +92,17 @@ class TestWckeyViews {
                 asked.toBuilder().setJobId(8).setWckey("*w218b").build();
         try (FakeDbd dbd = FakeDbd.jobs(List.of(asked, byDefault))) {
             Map<String, String> acct = TestingInvocations.accountingConf(
-                    dir,
+                    cli.dir(),
                     dbd.port(),
                     "NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN",
                     "PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP");
             Output all = TestingInvocations.run(
-                    new SacctCommand(), invocation(dir, acct, "", "-X", "-n", "-P", "-o", "JobID,WCKey", "-a"));
+                    new SacctCommand(), invocation(cli.dir(), acct, "", "-X", "-n", "-P", "-o", "JobID,WCKey", "-a"));
             assertThat(all.out()).isEqualTo("7|w218b\n8|*w218b\n");
             // A wckey taken by default (*w218b) is not the one asked for by name.
             Output named = TestingInvocations.run(
                     new SacctCommand(),
-                    invocation(dir, acct, "", "-X", "-n", "-P", "-o", "JobID,WCKey", "-a", "--wckeys=w218b"));
+                    invocation(cli.dir(), acct, "", "-X", "-n", "-P", "-o", "JobID,WCKey", "-a", "--wckeys=w218b"));
             assertThat(named.out()).isEqualTo("7|w218b\n");
         }
     }

@@ -1,11 +1,17 @@
-package dev.sluice.bench.ctld;
+package dev.sluice.bench.daemon;
 
+import dev.sluice.common.daemon.PortsFile;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -26,6 +32,9 @@ public final class ChildDaemon {
         this.log = log;
     }
 
+    /** How long a daemon may take to start and report its ports. */
+    public static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
     public static ChildDaemon start(String name, Path log, List<String> command) throws IOException {
         Files.createDirectories(log.getParent());
         Process p = new ProcessBuilder(command)
@@ -33,10 +42,6 @@ public final class ChildDaemon {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
         return new ChildDaemon(name, p, log);
-    }
-
-    public static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     public long pid() {
@@ -50,6 +55,53 @@ public final class ChildDaemon {
     public void checkAlive() throws IOException {
         if (!process.isAlive()) {
             throw new IOException(name + " exited with status " + process.exitValue() + "; see " + log);
+        }
+    }
+
+    /** The ports this daemon, started on port 0, reported in its ports file. */
+    public Map<String, Integer> awaitPorts(Path file) throws Exception {
+        return await(() -> PortsFile.read(file), "no ports reported in " + file + "; see " + log);
+    }
+
+    /**
+     * Polls {@code poll} until it gives a value, while this daemon lives; {@code failure} is the
+     * message once {@link #START_TIMEOUT} has passed.
+     */
+    public <T> T await(Callable<Optional<T>> poll, String failure) throws Exception {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (true) {
+            Optional<T> got = poll.call();
+            if (got.isPresent()) {
+                return got.get();
+            }
+            checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IOException(failure);
+            }
+            // A child process's file, not this process's threads: there is nothing to wait on.
+            Thread.sleep(100);
+        }
+    }
+
+    /** Runs {@code jcmd PID command...} on this daemon (a JFR recording's start and stop). */
+    public void jcmd(String... command) throws IOException, InterruptedException {
+        List<String> c = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid())));
+        c.addAll(List.of(command));
+        Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("jcmd " + String.join(" ", command) + " failed: " + said.strip());
+        }
+    }
+
+    /** The machine's load averages (1, 5, 15 minutes), printed beside each round; "?" without /proc. */
+    public static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException e) {
+            return "?";
         }
     }
 
