@@ -265,9 +265,30 @@ public final class ClusterCredentials {
 
     /** Base64url SHA-256: what binds a credential to one request body. */
     public static String digest(byte[] body) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(sha256().digest(body));
+    }
+
+    /**
+     * A fresh SHA-256, cloned from one made once: {@code getInstance} looks the provider up on
+     * every call, and every signed call and launch takes a digest on both ends.
+     */
+    private static MessageDigest sha256() {
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(body);
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+            return (MessageDigest) SHA256.clone();
+        } catch (CloneNotSupportedException e) {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException missing) {
+                throw new IllegalStateException("SHA-256 missing from the JDK", missing);
+            }
+        }
+    }
+
+    private static final MessageDigest SHA256;
+
+    static {
+        try {
+            SHA256 = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 missing from the JDK", e);
         }

@@ -62,7 +62,11 @@ public final class HostList {
     /** Slurm's ranged form, keeping the given order and duplicates ({@code scontrol show hostlist}). */
     public static String compress(Collection<String> names) {
         requireNonNull(names, "names is null");
-        return render(ranges(names.stream().map(HostList::checkedName).toList()));
+        List<HostName> hosts = new ArrayList<>(names.size());
+        for (String name : names) {
+            hosts.add(checkedName(name));
+        }
+        return render(ranges(hosts));
     }
 
     /**
@@ -71,19 +75,31 @@ public final class HostList {
      */
     public static String compressSorted(Collection<String> names) {
         requireNonNull(names, "names is null");
-        List<HostName> hosts =
-                new ArrayList<>(names.stream().map(HostList::checkedName).toList());
+        List<HostName> hosts = new ArrayList<>(names.size());
+        for (String name : names) {
+            hosts.add(checkedName(name));
+        }
         hosts.sort(HostName.SLURM_ORDER);
         return render(ranges(hosts));
     }
 
     private static HostName checkedName(String name) {
         requireNonNull(name, "host name is null");
-        if (name.isEmpty()
-                || name.chars().anyMatch(c -> c == ',' || c == '[' || c == ']' || Character.isWhitespace(c))) {
+        if (name.isEmpty() || hasSeparator(name)) {
             throw new IllegalArgumentException("Invalid host name: \"" + name + "\"");
         }
         return HostName.parse(name);
+    }
+
+    // A loop, not a stream: every job's node list (launch, accounting, the job log) passes here.
+    private static boolean hasSeparator(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == ',' || c == '[' || c == ']' || Character.isWhitespace(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<Range> ranges(List<HostName> hosts) {

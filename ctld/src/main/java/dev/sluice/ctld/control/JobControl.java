@@ -9,7 +9,6 @@ import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.limits.WckeyAdmission;
 import dev.sluice.ctld.sched.PartitionFit;
 import dev.sluice.ctld.sched.Scheduler;
-import dev.sluice.ctld.select.Allocator;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
@@ -39,6 +38,8 @@ public final class JobControl {
     private final int maxArraySize;
 
     private final PolicyView limits;
+    /** The partitions' idle capacities and which shapes could ever fit them, per node version. */
+    private final PartitionFits fits = new PartitionFits();
 
     private JobControl(Builder b) {
         this.defaults = b.defaults;
@@ -131,11 +132,7 @@ public final class JobControl {
                     : partition.limits().maxTimeMinutes();
         }
         PerNodeFit.check(state, partition, request);
-        List<NodeCapacity> idle = partition.nodes().stream()
-                .map(state::node)
-                .filter(n -> n != null)
-                .map(SubmitChecks::idleCapacity)
-                .toList();
+        List<NodeCapacity> idle = fits.idle(state, partition);
         JobReason overLimit = PartitionFit.overLimit(request, partition, n -> {
             Node node = state.node(n);
             return node == null ? 0 : node.hardware().cpus();
@@ -149,11 +146,12 @@ public final class JobControl {
         // Over the partition's limits the job waits for them to change; otherwise it must fit
         // the partition's nodes as configured.
         PlacementRequest placement = Scheduler.placementRequest(request, partition, defaults);
-        PlacementResult result = overLimit != null ? null : Allocator.place(idle, placement);
-        if (result instanceof PlacementResult.Rejected rejected) {
-            throw new SlurmException(rejected.error());
-        }
-        if (result != null) {
+        // Only whether it could ever fit: where it would go now is the pass's to find.
+        if (overLimit == null) {
+            PlacementResult.Rejected never = fits.rejection(state, partition, placement);
+            if (never != null) {
+                throw new SlurmException(never.error());
+            }
             SubmitChecks.reservationFit(reservation, now, idle, placement);
         }
         int jobId = state.nextJobId();

@@ -7,7 +7,6 @@ import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.Reservation;
 import java.util.List;
@@ -91,11 +90,6 @@ final class SubmitChecks {
         if (!request.sequencing().dependency().valid()) {
             throw new SlurmException(ErrorCode.DEPENDENCY);
         }
-    }
-
-    /** A node as the "could it ever run" check sees it: all of it free. */
-    static NodeCapacity idleCapacity(Node node) {
-        return ReservationAdmission.idle(node);
     }
 
     /** The partition a job asked for (the first of a list that exists), or the default one. */

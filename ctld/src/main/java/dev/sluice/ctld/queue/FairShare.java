@@ -3,7 +3,9 @@ package dev.sluice.ctld.queue;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The fair-share factor the scheduler orders by, and the usage it comes from: each user's
@@ -31,7 +33,16 @@ public final class FairShare {
         Map<String, Double> byName = new HashMap<>();
         Map<String, Double> byAccount = new HashMap<>();
         long charged = w.chargedUntil(now);
+        // Every user with a job in the table, counted in the same walk: a pass reads this
+        // once per batch, over every job kept for MinJobAge.
+        Set<Integer> users = new HashSet<>();
+        int lastUid = -1;
         for (Job job : image.jobs()) {
+            int uid = job.request().owner().uid();
+            if (users.isEmpty() || uid != lastUid) {
+                users.add(uid);
+                lastUid = uid;
+            }
             if (job.allocation() == null || job.startTime() == 0 || job.startTime() >= charged) {
                 continue;
             }
@@ -43,11 +54,7 @@ public final class FairShare {
             byAccount.merge(
                     key(job.request().account(), job.request().owner().userName()), cpuSeconds * decay, Double::sum);
         }
-        long users = image.jobs().stream()
-                .mapToInt(j -> j.request().owner().uid())
-                .distinct()
-                .count();
-        FairShare out = new FairShare(usage, byName, users == 0 ? 1 : 1.0 / users);
+        FairShare out = new FairShare(usage, byName, users.isEmpty() ? 1 : 1.0 / users.size());
         out.usageByAccount.putAll(byAccount);
         return out;
     }

@@ -135,11 +135,13 @@ public final class Scheduler {
      */
     public SchedulePlan schedule(ClusterImage image, long now, Enforcement enforce, AccountingPolicy policy) {
         QosPriorities qos = policy.qosPriorities().orElse(config.qos());
+        // The Fair Tree factors walk every job in the table (usage); only priority/multifactor
+        // reads them, so a priority/basic pass does not work them out.
         Map<Integer, Long> priorities = Priorities.compute(
                 image,
                 config.priority(),
                 qos,
-                policy.associations().isEmpty()
+                policy.associations().isEmpty() || !config.priority().multifactor()
                         ? null
                         : dev.sluice.ctld.limits.FairTree.ofJobs(policy, image, config.priority(), now),
                 now);

@@ -72,6 +72,24 @@ class TestPriorityFactors {
     }
 
     @Test
+    void everyUserWithAJobInTheTableHoldsOneShareHoweverTheirJobsInterleave() {
+        cluster();
+        int ran = submit(aJob().uid(1000).tasks(4).build());
+        state.replay(
+                ++seq,
+                new StateRecord.JobStarted(
+                        ran, new Allocation(List.of(Allocation.NodeShare.of("n1", 4, 0, 4))), "p", 10, NOW - 100));
+        submit(aJob().uid(2000).build());
+        submit(aJob().uid(1000).build());
+        submit(aJob().uid(3000).build());
+        submit(aJob().uid(2000).build());
+        // Three users, each a third of the shares; user1000 has all the usage: 2^(-1 / (1/3)).
+        FairShare fs = FairShare.of(state.image(), W, NOW);
+        assertThat(fs.factorOf("user1000")).isCloseTo(0.125, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(fs.factorOf("user2000")).isEqualTo(1.0);
+    }
+
+    @Test
     void usageLowersTheFairShareOfItsUser() {
         cluster();
         int ran = submit(aJob().uid(1000).tasks(4).build());

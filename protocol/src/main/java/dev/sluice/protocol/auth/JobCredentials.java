@@ -37,14 +37,19 @@ public final class JobCredentials {
     /** {@code request} with a credential for node {@code node}. */
     public static LaunchBatchJobRequest sign(
             LaunchBatchJobRequest request, String node, ClusterCredentials keys, Instant now) {
-        LaunchBatchJobRequest body = request.toBuilder().clearCredential().build();
+        // The controller's requests come unsigned: no copy of the whole spec to clear nothing.
+        LaunchBatchJobRequest body = request.getCredential().isEmpty()
+                ? request
+                : request.toBuilder().clearCredential().build();
         String token = keys.issue(owner(body.getSpec().getOwner(), node), DaemonAuth.NODED, canonical(body), now, TTL);
         return body.toBuilder().setCredential(token).build();
     }
 
     /** {@code request} with a credential for node {@code node}. */
     public static LaunchStepRequest sign(LaunchStepRequest request, String node, ClusterCredentials keys, Instant now) {
-        LaunchStepRequest body = request.toBuilder().clearCredential().build();
+        LaunchStepRequest body = request.getCredential().isEmpty()
+                ? request
+                : request.toBuilder().clearCredential().build();
         String token = keys.issue(owner(body.getOwner(), node), DaemonAuth.NODED, canonical(body), now, TTL);
         return body.toBuilder().setCredential(token).build();
     }

@@ -48,6 +48,15 @@ class TestJobCredentials {
     }
 
     @Test
+    void a_launch_signed_again_carries_only_the_new_credential() {
+        // A retry re-signs what was sent: the old credential (for node2) is replaced, not signed over.
+        LaunchBatchJobRequest forNode2 = JobCredentials.sign(batch(), "node2", keys, NOW);
+        LaunchBatchJobRequest resigned = JobCredentials.sign(forNode2, "node1", keys, NOW);
+        assertThat(resigned.getCredential()).isNotEqualTo(forNode2.getCredential());
+        assertThatCode(() -> node1.check(resigned)).doesNotThrowAnyException();
+    }
+
+    @Test
     void a_launch_without_credential_is_refused() {
         assertRefused(() -> node1.check(batch()), "Invalid job credential: the launch carries none");
     }
