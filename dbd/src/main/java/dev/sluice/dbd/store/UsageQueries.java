@@ -10,6 +10,7 @@ import dev.sluice.protocol.v1.ReservationQuery;
 import dev.sluice.protocol.v1.ReservationReport;
 import dev.sluice.protocol.v1.UsageQuery;
 import dev.sluice.protocol.v1.UsageReport;
+import dev.sluice.protocol.v1.WckeyUsage;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,8 +20,8 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * sreport's reads: the rolled-up hours of a window summed per cluster TRES and per user
- * association, with the clusters' account trees. Reads committed rows in one transaction.
+ * sreport's reads: the rolled-up hours of a window summed per cluster TRES, per user
+ * association and per user's wckey, with the clusters' account trees. Reads committed rows in one transaction.
  */
 public final class UsageQueries {
     private final DataSource ds;
@@ -93,6 +94,22 @@ public final class UsageQueries {
                 while (rs.next()) {
                     u.addAssocs(AssocUsage.newBuilder()
                             .setAccount(rs.getString(1))
+                            .setUser(rs.getString(2))
+                            .setTres(nameOf(tres, rs.getInt(3)))
+                            .setAllocSecs(rs.getLong(4)));
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT wckey, user_name, tres_id, SUM(alloc_secs)"
+                + " FROM usage_wckey_hour WHERE cluster_id = ? AND time_start >= ? AND time_start < ?"
+                + " GROUP BY wckey, user_name, tres_id ORDER BY wckey, user_name, tres_id")) {
+            ps.setLong(1, id);
+            ps.setLong(2, start);
+            ps.setLong(3, end);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    u.addWckeys(WckeyUsage.newBuilder()
+                            .setWckey(rs.getString(1))
                             .setUser(rs.getString(2))
                             .setTres(nameOf(tres, rs.getInt(3)))
                             .setAllocSecs(rs.getLong(4)));

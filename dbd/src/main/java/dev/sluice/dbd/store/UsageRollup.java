@@ -18,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hourly rollup: turns job rows and the cluster's TRES periods into {@code usage_assoc_hour}
- * and {@code usage_cluster_hour} rows ({@link HourlyUsage} does the arithmetic). Each cluster
+ * The hourly rollup: turns job rows and the cluster's TRES periods into {@code usage_assoc_hour},
+ * {@code usage_wckey_hour} and {@code usage_cluster_hour} rows ({@link HourlyUsage} does the arithmetic). Each cluster
  * keeps a mark, the first hour not rolled yet; a rollup rolls every complete hour from the mark
  * to the clock's last complete hour, a day per transaction, replacing whatever rows those hours
  * had, so re-rolling an hour never counts twice. The mark row is locked while an hour range is
@@ -171,7 +171,10 @@ public final class UsageRollup {
     private static void roll(Connection c, long clusterId, long from, long to) throws SQLException {
         TresCatalog tres = TresCatalog.load(c);
         List<HourlyUsage.JobSpan> jobs = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT account, user_name, start_time, end_time, tres_alloc"
+        // The same jobs by wckey: HourlyUsage's association key then holds the wckey's name.
+        List<HourlyUsage.JobSpan> byWckey = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT account, user_name, start_time, end_time, tres_alloc,"
+                + " wckey"
                 + " FROM jobs WHERE cluster_id = ? AND start_time > 0 AND start_time < ?"
                 + " AND (end_time = 0 OR end_time > ?)")) {
             ps.setLong(1, clusterId);
@@ -179,12 +182,18 @@ public final class UsageRollup {
             ps.setLong(3, from);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    jobs.add(new HourlyUsage.JobSpan(
+                    HourlyUsage.JobSpan span = new HourlyUsage.JobSpan(
                             rs.getString(1),
                             rs.getString(2),
                             rs.getLong(3),
                             rs.getLong(4),
-                            counts(rs.getString(5), tres)));
+                            counts(rs.getString(5), tres));
+                    jobs.add(span);
+                    String wckey = wckeyName(rs.getString(6));
+                    if (!wckey.isEmpty()) {
+                        byWckey.add(
+                                new HourlyUsage.JobSpan(wckey, span.user(), span.start(), span.end(), span.alloc()));
+                    }
                 }
             }
         }
@@ -205,7 +214,7 @@ public final class UsageRollup {
                 }
             }
         }
-        for (String table : List.of("usage_assoc_hour", "usage_cluster_hour")) {
+        for (String table : List.of("usage_assoc_hour", "usage_cluster_hour", "usage_wckey_hour")) {
             try (PreparedStatement ps = c.prepareStatement(
                     "DELETE FROM " + table + " WHERE cluster_id = ? AND time_start >= ? AND time_start < ?")) {
                 ps.setLong(1, clusterId);
@@ -255,6 +264,43 @@ public final class UsageRollup {
             assoc.executeBatch();
             cluster.executeBatch();
         }
+        insertWckeys(c, clusterId, tres, HourlyUsage.compute(from, to, byWckey, List.of()));
+    }
+
+    private static void insertWckeys(Connection c, long clusterId, TresCatalog tres, List<HourlyUsage.Hour> hours)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO usage_wckey_hour"
+                + " (cluster_id, time_start, wckey, user_name, tres_id, alloc_secs) VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (HourlyUsage.Hour h : hours) {
+                for (Map.Entry<HourlyUsage.AssocKey, Map<String, Long>> e :
+                        h.assocs().entrySet()) {
+                    for (Map.Entry<String, Long> t : e.getValue().entrySet()) {
+                        if (t.getValue() == 0) {
+                            continue;
+                        }
+                        ps.setLong(1, clusterId);
+                        ps.setLong(2, h.start());
+                        ps.setString(3, e.getKey().account());
+                        ps.setString(4, e.getKey().user());
+                        ps.setInt(5, tres.idOf(c, t.getKey()));
+                        ps.setLong(6, t.getValue());
+                        ps.addBatch();
+                    }
+                }
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /**
+     * The wckey a job's usage counts under: its own, or the default it took ({@code *NAME});
+     * empty when it has none ({@code *}: its user had no default; {@code ''}: not tracked).
+     */
+    static String wckeyName(String stored) {
+        if (stored == null) {
+            return "";
+        }
+        return stored.startsWith("*") ? stored.substring(1) : stored;
     }
 
     private static TresCounts counts(String idForm, TresCatalog tres) {

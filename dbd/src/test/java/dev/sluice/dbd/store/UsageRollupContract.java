@@ -6,6 +6,7 @@ import static dev.sluice.dbd.store.Records.job;
 import static dev.sluice.dbd.store.Records.pending;
 import static dev.sluice.dbd.store.Records.running;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.AddClusterRequest;
@@ -19,6 +20,7 @@ import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ListAssocResult;
 import dev.sluice.protocol.v1.UsageQuery;
+import dev.sluice.protocol.v1.WckeyUsage;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.UUID;
@@ -139,6 +141,39 @@ abstract class UsageRollupContract {
                 })
                 .anySatisfy(a -> assertThat(a.getTres()).isEqualTo("gres/gpu"));
         assertThat(day.getAssocs(0).getAccount()).isEqualTo("physics");
+    }
+
+    private static JobInfo withWckey(JobInfo j, String wckey) {
+        return j.toBuilder().setSpec(j.getSpec().toBuilder().setWckey(wckey)).build();
+    }
+
+    @Test
+    void wckeyUsageCountsADefaultWckeyUnderItsNameAndAJobWithoutOneNowhere() throws Exception {
+        JobInfo own = running(withWckey(pending(3, "w", "carol", DAY), "wa"), DAY + 600);
+        JobInfo byDefault = running(withWckey(pending(4, "w", "carol", DAY), "*wb"), DAY + 600);
+        JobInfo none = running(withWckey(pending(5, "w", "dave", DAY), "*"), DAY + 600);
+        JobInfo untracked = running(pending(6, "w", "erin", DAY), DAY + 600);
+        send(
+                rec(own),
+                rec(ended(own, JobState.COMPLETED, 0, DAY + 1200)),
+                rec(byDefault),
+                rec(ended(byDefault, JobState.COMPLETED, 0, DAY + H + 600)),
+                rec(none),
+                rec(ended(none, JobState.COMPLETED, 0, DAY + 1200)),
+                rec(untracked),
+                rec(ended(untracked, JobState.COMPLETED, 0, DAY + 1200)));
+        now.set(DAY + 2 * H);
+        rollup.rollUp(cluster);
+
+        // running() allocates cpu=2; wb's job crosses into the second hour, summed over both.
+        assertThat(usage(DAY, DAY + 2 * H).getWckeysList())
+                .filteredOn(w -> w.getTres().equals("cpu"))
+                .extracting(WckeyUsage::getWckey, WckeyUsage::getUser, WckeyUsage::getAllocSecs)
+                .containsExactly(tuple("wa", "carol", 2L * 600), tuple("wb", "carol", 2L * (3000 + 600)));
+        assertThat(usage(DAY + H, DAY + 2 * H).getWckeysList())
+                .filteredOn(w -> w.getTres().equals("cpu"))
+                .extracting(WckeyUsage::getWckey, WckeyUsage::getAllocSecs)
+                .containsExactly(tuple("wb", 2L * 600));
     }
 
     @Test

@@ -10,6 +10,8 @@ import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.ListAssocRequest;
+import dev.sluice.protocol.v1.ListWckeysRequest;
+import dev.sluice.protocol.v1.WckeyEntry;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -29,8 +31,11 @@ import java.util.TreeSet;
 final class JobReport {
     private JobReport() {}
 
-    /** The report's conditions; null after printing why they are bad. */
-    record Conditions(Instant start, Instant end, Scope scope, List<String> format, Layout layout) {
+    /**
+     * The report's conditions. A time it cannot read is told and left unset; an unknown
+     * condition is told and the report still printed, then {@code bad} makes it exit 1.
+     */
+    record Conditions(Instant start, Instant end, Scope scope, List<String> format, Layout layout, boolean bad) {
 
         /** Whose jobs: {@code Clusters=}/{@code all_clusters}, {@code Accounts=}, {@code Users=}, {@code Partitions=}. */
         record Scope(
@@ -38,7 +43,8 @@ final class JobReport {
                 boolean allClusters,
                 Set<String> accounts,
                 List<String> users,
-                List<String> partitions) {}
+                List<String> partitions,
+                List<String> wckeys) {}
 
         /**
          * How the table is cut: {@code Grouping=} sizes (or {@code individual}), {@code FlatView},
@@ -54,6 +60,7 @@ final class JobReport {
             Set<String> accounts = new java.util.LinkedHashSet<>();
             List<String> users = new ArrayList<>();
             List<String> partitions = new ArrayList<>();
+            List<String> wckeys = new ArrayList<>();
             List<String> format = new ArrayList<>();
             List<Integer> grouping = new ArrayList<>();
             boolean all = false;
@@ -80,9 +87,6 @@ final class JobReport {
                     accounts.addAll(CommandSupport.commaList(value.toLowerCase(Locale.ROOT)));
                 } else if (TimeFormat.matches("End", key, 1) || TimeFormat.matches("Start", key, 1)) {
                     Instant t = time(value, now, err);
-                    if (t == null) {
-                        return null;
-                    }
                     if (TimeFormat.matches("End", key, 1)) {
                         end = t;
                     } else {
@@ -102,15 +106,14 @@ final class JobReport {
                     partitions.addAll(CommandSupport.commaList(value));
                 } else if (TimeFormat.matches("Users", key, 1)) {
                     users.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("Wckeys", key, 2)) {
+                    wckeys.addAll(CommandSupport.commaList(value));
                 } else {
-                    // Gid=, Jobs=, Nodes=, Associations=, Wckeys=: not taken by Sluice yet.
+                    // Gid=, Jobs=, Nodes=, Associations=: not taken by Sluice yet.
                     err.println(" Unknown condition: " + w);
                     err.println("Use keyword set to modify value");
                     bad = true;
                 }
-            }
-            if (bad) {
-                return null;
             }
             if (!individual && grouping.isEmpty()) {
                 grouping.addAll(List.of(50, 250, 500, 1000));
@@ -118,16 +121,17 @@ final class JobReport {
             return new Conditions(
                     start,
                     end,
-                    new Scope(clusters, all, accounts, users, partitions),
+                    new Scope(clusters, all, accounts, users, partitions, wckeys),
                     format,
-                    new Layout(grouping, individual, flat, parent, count));
+                    new Layout(grouping, individual, flat, parent, count),
+                    bad);
         }
 
         private static Instant time(String value, ZonedDateTime now, PrintStream err) {
             try {
                 return SacctTimes.parsePast(value, now);
             } catch (IllegalArgumentException e) {
-                err.println("Invalid time specification (pos=0): " + value);
+                err.println(TimeSpecError.message(value));
                 return null;
             }
         }
@@ -145,9 +149,14 @@ final class JobReport {
     /** One table column: its kind, title and width. */
     private record Col(String kind, ReportPrinter.Column column) {}
 
+    /**
+     * @param byWckey {@code SizesByWckey}: jobs grouped by the cluster's wckeys (those of
+     *     {@code Wckeys=}) rather than by account
+     */
     static int run(
             ReportContext ctx,
             Conditions c,
+            boolean byWckey,
             AccountingClient client,
             List<String> clusters,
             long now,
@@ -168,13 +177,19 @@ final class JobReport {
                 .setWindowStart(ctx.window().start())
                 .setWindowEnd(ctx.window().end())
                 .setAllocationsOnly(true);
-        if (c.layout().flatView()) {
+        if (c.layout().flatView() && !byWckey) {
             // Otherwise the accounts pick groups, and sub-accounts' jobs count in them.
             q.addAllAccounts(c.scope().accounts());
         }
         List<AccountedJob> jobs =
                 client.call(DbdRequest.newBuilder().setQueryJobs(q)).getJobs().getJobsList();
-        List<AssociationEntry> assocs = c.layout().flatView()
+        if (!c.scope().wckeys().isEmpty()) {
+            // As stored: Wckeys=NAME does not take a job that took NAME by default (*NAME).
+            jobs = jobs.stream()
+                    .filter(j -> c.scope().wckeys().contains(j.getWckey()))
+                    .toList();
+        }
+        List<AssociationEntry> assocs = c.layout().flatView() || byWckey
                 ? List.of()
                 : client.call(DbdRequest.newBuilder()
                                 .setListAssoc(ListAssocRequest.newBuilder()
@@ -199,12 +214,29 @@ final class JobReport {
                 l.jobCount(),
                 c.scope().accounts());
         Map<String, Long> totals = new LinkedHashMap<>();
-        Map<String, List<JobSizes.Row>> rows = JobSizes.rows(
-                jobs, assocs, o, tres, ctx.window().start(), ctx.window().end(), now, totals);
+        Map<String, List<JobSizes.Row>> rows = byWckey
+                ? JobSizes.rowsByWckey(
+                        jobs,
+                        wckeys(client, clusters, c.scope().wckeys()),
+                        o,
+                        tres,
+                        ctx.window().start(),
+                        ctx.window().end(),
+                        now,
+                        totals)
+                : JobSizes.rows(
+                        jobs,
+                        assocs,
+                        o,
+                        tres,
+                        ctx.window().start(),
+                        ctx.window().end(),
+                        now,
+                        totals);
 
         List<Col> cols = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
-        for (String item : c.format().isEmpty() ? List.of("Cl", "a") : c.format()) {
+        for (String item : c.format().isEmpty() ? List.of("Cl", byWckey ? "wc" : "a") : c.format()) {
             Col col = field(item);
             if (col == null) {
                 unknown.add(item.contains("%") ? item.substring(0, item.indexOf('%')) : item);
@@ -221,7 +253,7 @@ final class JobReport {
 
         if (ctx.header()) {
             out.append(ReportContext.RULE).append('\n');
-            out.append("Job Sizes ")
+            out.append(byWckey ? "Job Sizes by Wckey " : "Job Sizes ")
                     .append(ctx.stamp(ctx.window().start()))
                     .append(" - ")
                     .append(ctx.stamp(ctx.window().end() - 1))
@@ -258,13 +290,29 @@ final class JobReport {
                         }
                         case "total" ->
                             p.text(col.column(), TimeFormat.PERCENT.format(r.total(), totals.get(cluster)), last, out);
+                        // Counts sreport has no value for print as 0 (print_fields_uint of nothing).
+                        case "zero" -> p.number(col.column(), 0, last, out);
                         default -> p.text(col.column(), null, last, out);
                     }
                 }
                 out.append('\n');
             }
         });
-        return unknown.isEmpty() ? 0 : 1;
+        return unknown.isEmpty() && !c.bad() ? 0 : 1;
+    }
+
+    /** Each cluster's wckey names (not deleted ones), those of {@code names} when given. */
+    private static Map<String, Set<String>> wckeys(AccountingClient client, List<String> clusters, List<String> names)
+            throws AccountingClient.AccountingException {
+        Map<String, Set<String>> out = new java.util.HashMap<>();
+        ListWckeysRequest.Builder q =
+                ListWckeysRequest.newBuilder().addAllClusters(clusters).addAllNames(names);
+        for (WckeyEntry w : client.call(DbdRequest.newBuilder().setListWckeys(q))
+                .getListedWckeys()
+                .getWckeysList()) {
+            out.computeIfAbsent(w.getCluster(), k -> new java.util.HashSet<>()).add(w.getName());
+        }
+        return out;
     }
 
     /** {@code Grouping=individual}: one column per size a job had. */
@@ -293,17 +341,18 @@ final class JobReport {
         } else if (TimeFormat.matches("Duration", name, 1)) {
             c = new Col("blank", new ReportPrinter.Column("Duration", 12));
         } else if (TimeFormat.matches("JobCount", name, 2)) {
-            c = new Col("blank", new ReportPrinter.Column("Job Count", 9));
+            c = new Col("zero", new ReportPrinter.Column("Job Count", 9));
         } else if (TimeFormat.matches("NodeCount", name, 2)) {
-            c = new Col("blank", new ReportPrinter.Column("Node Count", 9));
+            c = new Col("zero", new ReportPrinter.Column("Node Count", 9));
         } else if (TimeFormat.matches("TresCount", name, 5)
                 || TimeFormat.matches("CpuCount", name, 2)
                 || TimeFormat.matches("count", name, 2)) {
-            c = new Col("blank", new ReportPrinter.Column("TRES Count", 10));
+            c = new Col("zero", new ReportPrinter.Column("TRES Count", 10));
         } else if (TimeFormat.matches("User", name, 1)) {
             c = new Col("blank", new ReportPrinter.Column("User", 9));
         } else if (TimeFormat.matches("Wckey", name, 1)) {
-            c = new Col("blank", new ReportPrinter.Column("Wckey", 9));
+            // The group's name, account or wckey, as for Account.
+            c = new Col("account", new ReportPrinter.Column("Wckey", 9));
         } else {
             return null;
         }

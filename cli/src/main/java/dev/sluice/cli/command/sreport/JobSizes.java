@@ -91,6 +91,43 @@ final class JobSizes {
                 }
             }
         }
+        java.util.function.Function<AccountedJob, String> groupOf =
+                j -> o.flatView() ? j.getAccount() : groupOf(j, groups, parentOf);
+        return sum(jobs, groupOf, o, tres, windowStart, windowEnd, now, clusterTotals);
+    }
+
+    /**
+     * {@code sreport job SizesByWckey}'s rows: a job counts under the wckey it ran with when that
+     * is one of its cluster's wckeys, compared as stored (one taken by default is {@code *name},
+     * no wckey's name); FlatView and AcctAsParent change nothing here.
+     *
+     * @param wckeys each cluster's wckey names (those of {@code Wckeys=}, else all)
+     */
+    static Map<String, List<Row>> rowsByWckey(
+            List<AccountedJob> jobs,
+            Map<String, Set<String>> wckeys,
+            Options o,
+            String tres,
+            long windowStart,
+            long windowEnd,
+            long now,
+            Map<String, Long> clusterTotals) {
+        java.util.function.Function<AccountedJob, String> groupOf =
+                j -> wckeys.getOrDefault(j.getCluster(), Set.of()).contains(j.getWckey()) ? j.getWckey() : null;
+        Options plain = new Options(o.grouping(), o.individual(), false, false, o.jobCount(), o.accounts());
+        return sum(jobs, groupOf, plain, tres, windowStart, windowEnd, now, clusterTotals);
+    }
+
+    /** Each job that ran in the period into its group's size column; groups without one are skipped. */
+    private static Map<String, List<Row>> sum(
+            List<AccountedJob> jobs,
+            java.util.function.Function<AccountedJob, String> groupOf,
+            Options o,
+            String tres,
+            long windowStart,
+            long windowEnd,
+            long now,
+            Map<String, Long> clusterTotals) {
         int sizes = titles(o.grouping(), "", o.individual()).size();
         Map<String, Map<String, long[]>> sums = new LinkedHashMap<>();
         for (AccountedJob j : jobs) {
@@ -99,7 +136,7 @@ final class JobSizes {
             if (elapsed <= 0 || count == null) {
                 continue;
             }
-            String group = o.flatView() ? j.getAccount() : groupOf(j, groups, parentOf);
+            String group = groupOf.apply(j);
             if (group == null) {
                 continue;
             }

@@ -24,6 +24,7 @@ enum ReportField {
     TRES_COUNT("TRES Count", 10),
     TRES_NAME("TRES Name", 14),
     USED("Used", 10),
+    WCKEY("WCKey", 15),
     ENERGY("Energy", 10);
 
     final String title;
@@ -82,6 +83,9 @@ enum ReportField {
         }
         if (TimeFormat.matches("Used", item, 1)) {
             return USED;
+        }
+        if (TimeFormat.matches("WCKey", item, 2)) {
+            return WCKEY;
         }
         if (TimeFormat.matches("Energy", item, 1)) {
             return ENERGY;

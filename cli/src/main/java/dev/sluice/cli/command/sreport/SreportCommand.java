@@ -5,7 +5,6 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.sacct.AccountingClient;
-import dev.sluice.cli.command.sacct.SacctTimes;
 import dev.sluice.cli.format.FieldTable;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.Getopt;
@@ -16,19 +15,17 @@ import dev.sluice.protocol.v1.ClusterUsage;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.UsageQuery;
 import java.io.PrintStream;
-import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code sreport [-a] [-M clusters] [-n] [-p|-P] [-t format] [-T tres] cluster Utilization|
- * AccountUtilizationByUser|UserUtilizationByAccount ...}, {@code sreport user TopUsage ...} and {@code sreport reservation
- * Utilization} ({@link ResvReport}): usage from sluice-dbd's
+ * AccountUtilizationByUser|UserUtilizationByAccount ...}, the wckey reports ({@link WckeyReport}),
+ * {@code sreport job SizesByAccount|SizesByWckey}, {@code sreport user TopUsage ...} and
+ * {@code sreport reservation Utilization} ({@link ResvReport}): usage from sluice-dbd's
  * hourly rollups, as Slurm 22.05's sreport reports it. Conditions as sreport takes them:
  * {@code Start= End= Clusters= Users= Accounts= Format= TopCount= Group Tree All_Clusters}.
  */
@@ -52,8 +49,9 @@ public final class SreportCommand implements Command {
 
     static final String USAGE = "sreport [<OPTION>] [<COMMAND>]\n"
             + "    Valid <COMMAND> values: cluster, job, reservation, user\n"
-            + "    cluster - AccountUtilizationByUser, UserUtilizationByAccount, Utilization\n"
-            + "    job     - SizesByAccount\n"
+            + "    cluster - AccountUtilizationByUser, UserUtilizationByAccount, UserUtilizationByWckey,\n"
+            + "              Utilization, WCKeyUtilizationByUser\n"
+            + "    job     - SizesByAccount, SizesByWckey\n"
             + "    reservation - Utilization\n"
             + "    user    - TopUsage\n";
 
@@ -110,15 +108,19 @@ public final class SreportCommand implements Command {
         String report = words.get(1);
         Kind kind;
         if (TimeFormat.matches("cluster", entity, 2)) {
-            // As sreport: report names are told apart by their first letters only.
+            // As sreport: report names are told apart by their first letters only, in this order.
             if (TimeFormat.firstAgree(report, "AccountUtilizationByUser", 1)) {
                 kind = Kind.ACCOUNT_BY_USER;
-            } else if (TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)) {
+            } else if (TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)
+                    || TimeFormat.firstAgree(report, "UA", 2)) {
                 kind = Kind.USER_BY_ACCOUNT;
-            } else if (TimeFormat.firstAgree(report, "Utilization", 2)
-                    && !TimeFormat.firstAgree(report, "UserUtilizationByAccount", 18)
-                    && !TimeFormat.firstAgree(report, "UserUtilizationByWckey", 18)) {
+            } else if (TimeFormat.firstAgree(report, "UserUtilizationByWckey", 18)
+                    || TimeFormat.firstAgree(report, "UW", 2)) {
+                return WckeyReport.run(inv, o, true, words.subList(2, words.size()), out, err);
+            } else if (TimeFormat.firstAgree(report, "Utilization", 2)) {
                 kind = Kind.UTILIZATION;
+            } else if (TimeFormat.firstAgree(report, "WCKeyUtilizationByUser", 1)) {
+                return WckeyReport.run(inv, o, false, words.subList(2, words.size()), out, err);
             } else {
                 err.println("Not valid report " + report);
                 err.println("Valid cluster reports are, \"AccountUtilizationByUser\", \"UserUtilizationByAccount\","
@@ -136,21 +138,26 @@ public final class SreportCommand implements Command {
         } else if (TimeFormat.matches("reservation", entity, 2)) {
             return ResvReport.run(inv, o, report, words.subList(2, words.size()), out, err);
         } else if (TimeFormat.matches("job", entity, 1)) {
-            // sreport reads only as many letters as given: "s" is SizesByAccount.
-            if (!TimeFormat.firstAgree(report, "SizesByAccount", Math.max(report.length(), 1))) {
+            // sreport reads only as many letters as given: "s" is SizesByAccount; SizesByW at least.
+            boolean byWckey;
+            if (TimeFormat.firstAgree(report, "SizesByAccount", Math.max(report.length(), 1))) {
+                byWckey = false;
+            } else if (TimeFormat.firstAgree(report, "SizesByWcKey", Math.max(report.length(), 8))) {
+                byWckey = true;
+            } else {
                 err.println("Not valid report " + report);
                 err.println("Valid job reports are, \"SizesByAccount, SizesByAccountAndWcKey, and  SizesByWckey\"");
                 return 1;
             }
             ZonedDateTime now = ZonedDateTime.now(inv.clock());
             JobReport.Conditions jc = JobReport.Conditions.parse(words.subList(2, words.size()), now, err);
-            return jc == null ? 1 : jobSizes(inv, o, jc, now, out, err);
+            return jobSizes(inv, o, jc, byWckey, now, out, err);
         } else {
             err.println("invalid keyword: " + entity);
             return 1;
         }
         ZonedDateTime now = ZonedDateTime.now(inv.clock());
-        Conditions c = Conditions.parse(words.subList(2, words.size()), kind, now, err);
+        ClusterConditions c = ClusterConditions.parse(words.subList(2, words.size()), kind, now, err);
         if (c == null) {
             return 1;
         }
@@ -190,7 +197,13 @@ public final class SreportCommand implements Command {
     }
 
     private int jobSizes(
-            Invocation inv, Options o, JobReport.Conditions c, ZonedDateTime now, PrintStream out, PrintStream err) {
+            Invocation inv,
+            Options o,
+            JobReport.Conditions c,
+            boolean byWckey,
+            ZonedDateTime now,
+            PrintStream out,
+            PrintStream err) {
         Optional<Connection> conn = connect(inv, err);
         if (conn.isEmpty()) {
             return 1;
@@ -215,7 +228,7 @@ public final class SreportCommand implements Command {
                 user -> null);
         StringBuilder text = new StringBuilder();
         try {
-            int rc = JobReport.run(ctx, c, conn.get().client(), clusters, now.toEpochSecond(), text, err);
+            int rc = JobReport.run(ctx, c, byWckey, conn.get().client(), clusters, now.toEpochSecond(), text, err);
             out.print(text);
             return rc;
         } catch (AccountingClient.AccountingException e) {
@@ -225,7 +238,13 @@ public final class SreportCommand implements Command {
     }
 
     private int report(
-            Invocation inv, Kind kind, Options o, Conditions c, ZonedDateTime now, PrintStream out, PrintStream err) {
+            Invocation inv,
+            Kind kind,
+            Options o,
+            ClusterConditions c,
+            ZonedDateTime now,
+            PrintStream out,
+            PrintStream err) {
         Optional<Connection> conn = connect(inv, err);
         if (conn.isEmpty()) {
             return 1;
@@ -288,7 +307,7 @@ public final class SreportCommand implements Command {
     }
 
     /** {@code -T}: names as given ({@code cpu}, {@code mem}, {@code gres/gpu}); ALL: every TRES reported. */
-    private static List<String> expand(List<String> names, List<ClusterUsage> usage) {
+    static List<String> expand(List<String> names, List<ClusterUsage> usage) {
         List<String> out = new ArrayList<>();
         for (String n : names) {
             if (n.equalsIgnoreCase("ALL")) {
@@ -316,84 +335,5 @@ public final class SreportCommand implements Command {
         FieldTable.Mode mode = FieldTable.Mode.FIXED;
         TimeFormat time = TimeFormat.MINUTES;
         List<String> tres;
-    }
-
-    /** The report's conditions ({@code Key=Value} words after it), as sreport's _set_*_cond. */
-    static final class Conditions {
-        Instant start;
-        Instant end;
-        final List<String> clusters = new ArrayList<>();
-        final Set<String> users = new HashSet<>();
-        final Set<String> accounts = new HashSet<>();
-        final List<String> format = new ArrayList<>();
-        int topCount = 10;
-        boolean group;
-        boolean allClusters;
-        boolean bad;
-
-        /**
-         * As the report's own condition parser: {@code Utilization} takes clusters (a bare word
-         * is one), the others users (a bare word is one) and accounts. Null after printing the
-         * error when a time is malformed.
-         */
-        static Conditions parse(List<String> words, Kind kind, ZonedDateTime now, PrintStream err) {
-            boolean userReport = kind == Kind.TOP_USAGE;
-            boolean clusterOnly = kind == Kind.UTILIZATION;
-            Conditions c = new Conditions();
-            for (String w : words) {
-                int eq = w.indexOf('=');
-                String key = eq < 0 ? w : w.substring(0, eq);
-                String value = eq < 0 ? w : w.substring(eq + 1);
-                if (eq < 0 && TimeFormat.matches("all_clusters", key, 1)) {
-                    c.allClusters = true;
-                } else if (eq < 0 && userReport && TimeFormat.matches("group", key, 1)) {
-                    c.group = true;
-                } else if (eq < 0 && kind == Kind.ACCOUNT_BY_USER && TimeFormat.matches("Tree", key, 4)) {
-                    // The tree layout of account names is not drawn; the order is the same.
-                } else if (clusterOnly && (eq < 0 || TimeFormat.matches("Clusters", key, 1))) {
-                    c.clusters.addAll(CommandSupport.commaList(value));
-                } else if (!clusterOnly && (eq < 0 || TimeFormat.matches("Users", key, 1))) {
-                    c.users.addAll(CommandSupport.commaList(value));
-                } else if (!clusterOnly
-                        && (TimeFormat.matches("Accounts", key, 2) || TimeFormat.matches("Acct", key, 4))) {
-                    c.accounts.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Clusters", key, 1)) {
-                    c.clusters.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("End", key, 1)) {
-                    c.end = time(value, now, err);
-                    if (c.end == null) {
-                        return null;
-                    }
-                } else if (TimeFormat.matches("Format", key, 1)) {
-                    c.format.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Start", key, 1)) {
-                    c.start = time(value, now, err);
-                    if (c.start == null) {
-                        return null;
-                    }
-                } else if (userReport && TimeFormat.matches("TopCount", key, 1)) {
-                    try {
-                        c.topCount = Integer.parseUnsignedInt(value);
-                    } catch (NumberFormatException e) {
-                        err.println(" Bad TopCount value: " + value);
-                        c.bad = true;
-                    }
-                } else {
-                    err.println(" Unknown condition: " + w);
-                    err.println("Use keyword set to modify value");
-                    c.bad = true;
-                }
-            }
-            return c;
-        }
-
-        private static Instant time(String value, ZonedDateTime now, PrintStream err) {
-            try {
-                return SacctTimes.parsePast(value, now);
-            } catch (IllegalArgumentException e) {
-                err.println("Invalid time specification (pos=0): " + value);
-                return null;
-            }
-        }
     }
 }

@@ -64,6 +64,32 @@ class TestJobSizes {
     }
 
     @Test
+    void byWckeyAJobCountsUnderTheWckeyItCarriesAsStored() {
+        List<AccountedJob> jobs = List.of(
+                wckeyJob("wa", 4, 1000, 1600), // 600 s x 4 CPUs
+                wckeyJob("*wa", 2, 1000, 1600), // took its user's default: not wa's
+                wckeyJob("wb", 64, 1000, 1060), // 60 s x 64 CPUs
+                wckeyJob("wz", 1, 1000, 1600), // no user has wz
+                wckeyJob("", 1, 1000, 1600)); // not tracked
+        Map<String, Long> totals = new HashMap<>();
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        JobSizes.rowsByWckey(
+                        jobs,
+                        Map.of("anchor", Set.of("wb", "wa", "wc")),
+                        new JobSizes.Options(DEFAULT, false, true, true, false, Set.of("physics")),
+                        "cpu",
+                        600,
+                        4200,
+                        5000,
+                        totals)
+                .forEach((cluster, rows) -> rows.forEach(
+                        r -> out.put(r.account(), Arrays.toString(r.perSize()) + " of " + totals.get(cluster))));
+        assertThat(out)
+                .containsExactly(
+                        Map.entry("wa", "[2400, 0, 0, 0, 0] of 6240"), Map.entry("wb", "[0, 3840, 0, 0, 0] of 6240"));
+    }
+
+    @Test
     void columnTitles() {
         assertThat(JobSizes.titles(DEFAULT, "CPUs", false))
                 .containsExactly("0-49 CPUs", "50-249 CPUs", "250-499 CPUs", "500-999 CPUs", ">= 1000 CPUs");
@@ -77,6 +103,10 @@ class TestJobSizes {
                 .setUser(user)
                 .setParentAccount(parent)
                 .build();
+    }
+
+    private static AccountedJob wckeyJob(String wckey, int cpus, long start, long end) {
+        return job("physics", cpus, start, end).toBuilder().setWckey(wckey).build();
     }
 
     private static AccountedJob job(String account, int cpus, long start, long end) {

@@ -232,6 +232,24 @@ class TestSreport {
     }
 
     @Test
+    void wckeyReportsTakeUserButNotUsersAndStillPrint() {
+        Output users = sreport("-P", "-n", "cluster", "WCKeyUtilizationByUser", "users=alice");
+        assertThat(users.exitCode()).isEqualTo(1);
+        assertThat(users.err()).isEqualTo(" Unknown condition: users=alice\n");
+        Output user = sreport("-P", "-n", "cluster", "uw", "user=alice", "start=bogus");
+        assertThat(user.exitCode()).isZero();
+        assertThat(user.err()).isEqualTo("Invalid time specification (pos=0): bogus\n");
+    }
+
+    @Test
+    void anUnknownJobConditionStillPrintsTheReport() {
+        Output bad = sreport("-P", "job", "SizesByWckey", "bogus=1");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.out()).contains("Job Sizes by Wckey ").contains("Cluster|Wckey|0-49 CPUs|");
+        assertThat(bad.err()).isEqualTo(" Unknown condition: bogus=1\nUse keyword set to modify value\n");
+    }
+
+    @Test
     void errorsAsSreportPrintsThem() {
         Output bad = sreport("cluster", "nonsense");
         assertThat(bad.exitCode()).isEqualTo(1);
