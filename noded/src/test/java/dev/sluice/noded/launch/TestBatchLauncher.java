@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
-import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,64 +21,29 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The batch launcher end to end on this machine: a script runs as its job would under slurmd,
  * with Slurm's environment, and its end reaches the outbox exactly as the controller is told it
  * (status, end state); time limits count on the injected clock, not the wall clock.
  */
-class TestBatchLauncher {
+class TestBatchLauncher extends BatchLauncherTestBase {
     private static final int JOB = 4242;
     /** The controller's clock when the job started: far from the wall clock on purpose. */
     private static final Instant START = Instant.parse("2021-03-04T05:06:07Z");
 
-    @TempDir
-    Path dir;
-
     private final AtomicReference<Instant> now = new AtomicReference<>(START);
     private final List<String> stepSignals = new CopyOnWriteArrayList<>();
-    private Outbox outbox;
-    private BatchLauncher launcher;
-    private Path work;
-    private JobSpool spool;
-    private final AtomicReference<LaunchPolicy> policy = new AtomicReference<>(LaunchPolicy.NONE);
 
-    @BeforeEach
-    void start() throws Exception {
-        spool = new JobSpool(dir.resolve("spool"));
-        outbox = new Outbox(spool);
-        work = Files.createDirectories(dir.resolve("work"));
-        InstantSource clock = now::get;
-        launcher = new BatchLauncher(
-                LaunchSetup.builder()
-                        .nodeName("n7")
-                        .spool(spool)
-                        .daemonUid(uid())
-                        .clock(clock)
-                        .policy(policy::get)
-                        .build(),
-                outbox,
-                (job, signal) -> stepSignals.add(job + ":" + signal));
+    @Override
+    InstantSource clock() {
+        return now::get;
     }
 
-    @AfterEach
-    void stop() {
-        for (int id : launcher.runningJobIds()) {
-            launcher.terminate(id, JobState.CANCELLED, -1);
-        }
-        launcher.close();
-    }
-
-    private static int uid() {
-        return (int) new com.sun.security.auth.module.UnixSystem().getUid();
-    }
-
-    private static int gid() {
-        return (int) new com.sun.security.auth.module.UnixSystem().getGid();
+    @Override
+    BatchLauncher newLauncher(LaunchSetup setup, Outbox outbox) throws IOException {
+        return new BatchLauncher(setup, outbox, (job, signal) -> stepSignals.add(job + ":" + signal));
     }
 
     private LaunchBatchJobRequest request(String script, int timeLimitMinutes, int restartCount) {
@@ -95,34 +58,14 @@ class TestBatchLauncher {
                 .setStartTime(START.getEpochSecond())
                 .setKillWaitSeconds(1)
                 .setRestartCount(restartCount)
-                .setSpec(JobSpec.newBuilder()
-                        .setName("wrap")
-                        .setScript(ByteString.copyFromUtf8("#!/bin/sh\n" + script + "\n"))
-                        .setWorkDir(work.toString())
-                        .setStdOut(work.resolve("out-%j.txt").toString())
-                        .setStdErr(work.resolve("err-%j.txt").toString())
+                .setSpec(spec(script)
                         .putEnvironment("KEPT", ByteString.copyFromUtf8("from the submitter"))
                         .putEnvironment("SLURM_JOB_ID", ByteString.copyFromUtf8("1"))
-                        .putEnvironment("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"))
                         .setOwner(Identity.newBuilder()
                                 .setUid(uid())
                                 .setGid(gid())
                                 .setUserName(System.getProperty("user.name"))))
                 .build();
-    }
-
-    private JobCompleteRequest awaitReport() {
-        AtomicReference<JobCompleteRequest> report = new AtomicReference<>();
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            List<JobCompleteRequest> reports = outbox.reports();
-            reports.stream().filter(r -> r.getJobId() == JOB).findFirst().ifPresent(report::set);
-            return report.get() != null;
-        });
-        return report.get();
-    }
-
-    private String file(String name) throws Exception {
-        return Files.readString(work.resolve(name), StandardCharsets.UTF_8);
     }
 
     private void awaitStarted() {
@@ -138,7 +81,7 @@ class TestBatchLauncher {
                 0,
                 0));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
 
         assertThat(report.getNodeName()).isEqualTo("n7");
         // exit 3 as wait(2) writes it: sacct's ExitCode 3:0.
@@ -160,7 +103,7 @@ class TestBatchLauncher {
 
         assertThat(launcher.signal(JOB, 10, false)).isTrue();
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         // Died of SIGUSR1: sacct's ExitCode 0:10, and no end state of the node's own.
         assertThat(report.getExitStatus()).isEqualTo(10);
         assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
@@ -173,7 +116,7 @@ class TestBatchLauncher {
         now.set(START.plusSeconds(120));
         launcher.launch(request("touch started\nsleep 30", 1, 0));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
 
         assertThat(report.getEndState()).isEqualTo(JobState.TIMEOUT);
         // TERM, even when it came while the job was still being set up: never KILL after KillWait.
@@ -202,7 +145,7 @@ class TestBatchLauncher {
 
         Files.createFile(work.resolve("release"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         // The line survives the job's opening (truncating) its error file, once.
         assertThat(file("err-" + JOB + ".txt")).isEqualTo(timeLimitLine(START.plusSeconds(120)));
         assertThat(file("out-" + JOB + ".txt")).isEmpty();
@@ -220,7 +163,7 @@ class TestBatchLauncher {
         launcher.terminate(JOB, JobState.CANCELLED, 0);
         Files.createFile(work.resolve("release"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
         assertThat(report.getExitStatus()).isEqualTo(15);
         assertThat(file("out-" + JOB + ".txt")).isEmpty();
@@ -238,7 +181,7 @@ class TestBatchLauncher {
         assertThat(launcher.signal(JOB, 10, false)).as("the job is here").isTrue();
         Files.createFile(work.resolve("release"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getExitStatus()).isZero();
         assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
         assertThat(file("out-" + JOB + ".txt")).isEqualTo("ran\n");
@@ -262,7 +205,7 @@ class TestBatchLauncher {
         now.set(resumed);
         launcher.suspend(JOB, false);
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.TIMEOUT);
         assertThat(report.getExitStatus()).isEqualTo(15);
         String at = LocalDateTime.ofInstant(resumed, ZoneId.systemDefault())
@@ -284,7 +227,7 @@ class TestBatchLauncher {
         launcher.suspend(JOB, false);
         Files.createFile(work.resolve("go"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
         assertThat(report.getExitStatus()).isZero();
     }
@@ -294,7 +237,7 @@ class TestBatchLauncher {
         // The wall clock is years past START: only the injected clock says the limit is not used up.
         launcher.launch(request("sleep 1\nexit 0", 1, 0));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
 
         assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
         assertThat(report.getExitStatus()).isZero();
@@ -308,7 +251,7 @@ class TestBatchLauncher {
 
         launcher.terminate(JOB, JobState.CANCELLED, 0);
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
         assertThat(report.getExitStatus()).isEqualTo(15);
         // The job's own end (its report) may tell them KILL before the TERM reaches them.
@@ -321,7 +264,7 @@ class TestBatchLauncher {
         launcher.terminate(JOB, JobState.CANCELLED, 0);
         launcher.launch(request("touch started\nsleep 30", 0, 0));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
         assertThat(report.getRestartCount()).isZero();
     }
@@ -330,7 +273,7 @@ class TestBatchLauncher {
     void aLaunchRepeatedAfterTheRunEndedRunsNothingButARequeuedRunDoes() throws Exception {
         LaunchBatchJobRequest first = request("echo ran >> runs", 0, 0);
         launcher.launch(first);
-        awaitReport();
+        awaitReport(JOB);
         outbox.delivered(JOB);
 
         // The controller's retry of the same run, its first answer having come late.
@@ -339,7 +282,7 @@ class TestBatchLauncher {
         assertThat(outbox.reports()).isEmpty();
 
         launcher.launch(request("echo ran >> runs", 0, 1));
-        assertThat(awaitReport().getRestartCount()).isEqualTo(1);
+        assertThat(awaitReport(JOB).getRestartCount()).isEqualTo(1);
         assertThat(file("runs")).isEqualTo("ran\nran\n");
     }
 }

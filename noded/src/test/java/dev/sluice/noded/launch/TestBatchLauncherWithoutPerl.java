@@ -4,71 +4,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.google.protobuf.ByteString;
-import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The batch launcher with the shell supervisor, the one a node without {@code /usr/bin/perl}
  * runs (chosen here where Perl runs too): real processes, the injected clock, and a Prolog the
  * test holds to open the windows between a launch and the job's process deterministically.
  */
-class TestBatchLauncherWithoutPerl {
+class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
     private static final int JOB = 4343;
     private static final int USER = 1001; // sluiceuser1, made by .ci/run
     private static final Instant START = Instant.parse("2021-03-04T05:06:07Z");
 
-    @TempDir
-    Path dir;
-
-    private final AtomicReference<LaunchPolicy> policy = new AtomicReference<>(LaunchPolicy.NONE);
-    private Outbox outbox;
-    private BatchLauncher launcher;
-    private Path work;
-    private JobSpool spool;
-
-    @BeforeEach
-    void start() throws Exception {
-        spool = new JobSpool(dir.resolve("spool"));
-        outbox = new Outbox(spool);
-        work = Files.createDirectories(dir.resolve("work"));
-        LaunchSetup setup = LaunchSetup.builder()
-                .nodeName("n7")
-                .spool(spool)
-                .daemonUid(uid())
-                .clock(() -> START)
-                .policy(policy::get)
-                .build();
-        launcher = new BatchLauncher(setup, outbox, (job, signal) -> {}, Supervisor.install(spool.root(), false));
+    @Override
+    InstantSource clock() {
+        return () -> START;
     }
 
-    @AfterEach
-    void stop() {
-        for (int id : launcher.runningJobIds()) {
-            launcher.terminate(id, JobState.CANCELLED, -1);
-        }
-        launcher.close();
-    }
-
-    private static int uid() {
-        return (int) new com.sun.security.auth.module.UnixSystem().getUid();
+    @Override
+    BatchLauncher newLauncher(LaunchSetup setup, Outbox outbox) throws IOException {
+        return new BatchLauncher(
+                setup,
+                outbox,
+                (job, signal) -> {},
+                Supervisor.install(setup.spool().root(), false));
     }
 
     private LaunchBatchJobRequest request(String script) {
@@ -86,31 +58,9 @@ class TestBatchLauncherWithoutPerl {
                 .setPartition("debug")
                 .setStartTime(START.getEpochSecond())
                 .setKillWaitSeconds(1)
-                .setSpec(JobSpec.newBuilder()
-                        .setName("wrap")
-                        .setScript(ByteString.copyFromUtf8("#!/bin/sh\n" + script + "\n"))
-                        .setWorkDir(work.toString())
-                        .setStdOut(work.resolve("out-%j.txt").toString())
-                        .setStdErr(work.resolve("err-%j.txt").toString())
-                        .putEnvironment("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"))
+                .setSpec(spec(script)
                         .setOwner(Identity.newBuilder().setUid(uid).setGid(gid).setUserName(user)))
                 .build();
-    }
-
-    private JobCompleteRequest awaitReport() {
-        AtomicReference<JobCompleteRequest> report = new AtomicReference<>();
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            outbox.reports().stream()
-                    .filter(r -> r.getJobId() == JOB)
-                    .findFirst()
-                    .ifPresent(report::set);
-            return report.get() != null;
-        });
-        return report.get();
-    }
-
-    private String file(String name) throws Exception {
-        return Files.readString(work.resolve(name), StandardCharsets.UTF_8);
     }
 
     /** A Prolog that holds the job until the test creates {@code release} in the working directory. */
@@ -125,7 +75,7 @@ class TestBatchLauncherWithoutPerl {
     void theScriptRunsInItsDirectoryWithItsFilesAndItsExitStatusIsReported() throws Exception {
         launcher.launch(request("echo \"$SLURM_JOB_ID $SLURMD_NODENAME $(pwd)\"\necho to-err >&2\nexit 3"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getExitStatus()).isEqualTo(3 << 8);
         assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
         assertThat(file("out-" + JOB + ".txt")).isEqualTo(JOB + " n7 " + work + "\n");
@@ -152,7 +102,7 @@ class TestBatchLauncherWithoutPerl {
                 USER,
                 "sluiceuser1"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getExitStatus()).isZero();
         assertThat(file("out-" + JOB + ".txt")).isEqualTo(USER + "\ndenied\n");
         assertThat(Files.getOwner(work.resolve("out-" + JOB + ".txt"))).isEqualTo(user);
@@ -169,7 +119,7 @@ class TestBatchLauncherWithoutPerl {
         assertThat(spool.fact(JOB, Supervisor.JOB_PID)).isEmpty();
         Files.createFile(work.resolve("release"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
         assertThat(report.getExitStatus()).as("TERM, not KILL after KillWait").isEqualTo(15);
         assertThat(work.resolve("ran")).doesNotExist();
@@ -194,7 +144,7 @@ class TestBatchLauncherWithoutPerl {
         assertThat(launcher.signal(JOB, 10, false)).as("the job is here").isTrue();
         Files.createFile(work.resolve("release"));
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getExitStatus()).as("exit 138, ExitCode 138:0").isEqualTo(138 << 8);
         assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
         assertThat(file("out-" + JOB + ".txt")).isEqualTo("ran\n");
@@ -206,7 +156,7 @@ class TestBatchLauncherWithoutPerl {
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("started")));
 
         assertThat(launcher.signal(JOB, 10, false)).isTrue();
-        assertThat(awaitReport().getExitStatus()).isEqualTo(10);
+        assertThat(awaitReport(JOB).getExitStatus()).isEqualTo(10);
 
         outbox.delivered(JOB);
         Files.delete(work.resolve("started"));
@@ -216,7 +166,7 @@ class TestBatchLauncherWithoutPerl {
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("started")));
         launcher.terminate(JOB, JobState.CANCELLED, 1);
 
-        JobCompleteRequest report = awaitReport();
+        JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
         assertThat(report.getExitStatus()).isEqualTo(15);
         assertThat(file("err-" + JOB + ".txt")).contains("*** JOB " + JOB + " ON n7 CANCELLED AT ");

@@ -6,9 +6,9 @@ import dev.sluice.common.time.BeginTime;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.JobState;
+import dev.sluice.restd.slurmdb.QueryParams;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -224,13 +224,6 @@ record JobFilter38(Optional<JobQuery> query, List<Integer> qosIds, Optional<Stri
     }
 
     static List<String> list(Map<String, String> q, String key) {
-        String v = q.get(key);
-        if (v == null || v.isBlank()) {
-            return List.of();
-        }
-        return Arrays.stream(v.split(","))
-                .map(String::strip)
-                .filter(s -> !s.isEmpty())
-                .toList();
+        return QueryParams.list(q, key);
     }
 }

@@ -9,9 +9,9 @@ import java.util.Map;
 /**
  * The {@code /slurmdb/} requests' query parameters and path arguments, read into what sluice-dbd
  * is asked; a value that cannot be read is an {@link IllegalArgumentException}, which {@link
- * SlurmdbApi} answers as an invalid query.
+ * SlurmdbApi} answers as an invalid query. dbv0.0.38's job filters read their lists here too.
  */
-final class QueryParams {
+public final class QueryParams {
     private QueryParams() {}
 
     /** The query parameters slurmrestd takes for /jobs that sacct has an option for. */
@@ -38,7 +38,7 @@ final class QueryParams {
     }
 
     /** A comma-separated parameter's values; none when it is absent or blank. */
-    static List<String> list(Map<String, String> q, String key) {
+    public static List<String> list(Map<String, String> q, String key) {
         String v = q.get(key);
         if (v == null || v.isBlank()) {
             return List.of();

@@ -18,9 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class TestSbatchErrors {
     @RegisterExtension
-    final CommandFixture cli = CommandFixture.acceptingBatchJobs(42)
-            .withEnv("PATH", "/usr/bin:/bin")
-            .withEnv("SLURM_TEST_VAR", "kept");
+    final CommandFixture cli = CommandFixture.acceptingBatchJobs(42).withEnv("PATH", "/usr/bin:/bin");
 
     private Output sbatch(String stdin, String... args) {
         return cli.runWithInput(new SbatchCommand(), stdin, args);

@@ -1,0 +1,104 @@
+package dev.sluice.noded.launch;
+
+import static org.awaitility.Awaitility.await;
+
+import com.google.protobuf.ByteString;
+import dev.sluice.noded.spool.JobSpool;
+import dev.sluice.noded.spool.Outbox;
+import dev.sluice.protocol.v1.JobCompleteRequest;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.JobState;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the batch launcher's tests start from: node n7 with its spool and outbox in a temporary
+ * directory, a working directory for the jobs, the launch policy a test may change, and the
+ * launcher each test class builds ({@link #newLauncher}); after each test, every job still
+ * running is cancelled and the launcher closed.
+ */
+abstract class BatchLauncherTestBase {
+    @TempDir
+    Path dir;
+
+    final AtomicReference<LaunchPolicy> policy = new AtomicReference<>(LaunchPolicy.NONE);
+    JobSpool spool;
+    Outbox outbox;
+    Path work;
+    BatchLauncher launcher;
+
+    /** The clock the launcher counts time limits on. */
+    abstract InstantSource clock();
+
+    /** The launcher under test, on {@code setup} (node n7, the spool, {@link #clock}, the policy). */
+    abstract BatchLauncher newLauncher(LaunchSetup setup, Outbox outbox) throws IOException;
+
+    @BeforeEach
+    void start() throws Exception {
+        spool = new JobSpool(dir.resolve("spool"));
+        outbox = new Outbox(spool);
+        work = Files.createDirectories(dir.resolve("work"));
+        launcher = newLauncher(
+                LaunchSetup.builder()
+                        .nodeName("n7")
+                        .spool(spool)
+                        .daemonUid(uid())
+                        .clock(clock())
+                        .policy(policy::get)
+                        .build(),
+                outbox);
+    }
+
+    @AfterEach
+    void stop() {
+        for (int id : launcher.runningJobIds()) {
+            launcher.terminate(id, JobState.CANCELLED, -1);
+        }
+        launcher.close();
+    }
+
+    static int uid() {
+        return (int) new com.sun.security.auth.module.UnixSystem().getUid();
+    }
+
+    static int gid() {
+        return (int) new com.sun.security.auth.module.UnixSystem().getGid();
+    }
+
+    /** A job named wrap running {@code script} under /bin/sh in {@link #work}, out-%j.txt and err-%j.txt there. */
+    JobSpec.Builder spec(String script) {
+        return JobSpec.newBuilder()
+                .setName("wrap")
+                .setScript(ByteString.copyFromUtf8("#!/bin/sh\n" + script + "\n"))
+                .setWorkDir(work.toString())
+                .setStdOut(work.resolve("out-%j.txt").toString())
+                .setStdErr(work.resolve("err-%j.txt").toString())
+                .putEnvironment("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"));
+    }
+
+    /** The end of {@code job} as the outbox holds it for the controller. */
+    JobCompleteRequest awaitReport(int job) {
+        AtomicReference<JobCompleteRequest> report = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            outbox.reports().stream()
+                    .filter(r -> r.getJobId() == job)
+                    .findFirst()
+                    .ifPresent(report::set);
+            return report.get() != null;
+        });
+        return report.get();
+    }
+
+    /** A file of the working directory. */
+    String file(String name) throws Exception {
+        return Files.readString(work.resolve(name), StandardCharsets.UTF_8);
+    }
+}
