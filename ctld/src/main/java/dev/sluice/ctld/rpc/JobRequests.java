@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The requests that act on jobs by name or by filter (scancel, scontrol update, hold, release,
@@ -76,17 +77,13 @@ final class JobRequests {
         // One command per job, queued as one group: the loop decides them in order as before,
         // but in shared batches (one sync, one pass) instead of one batch per job, so
         // `scancel -u` of 10,000 jobs takes a few batches rather than 10,000.
-        List<String> names = new ArrayList<>(targets.size());
-        List<Command<Void>> commands = new ArrayList<>(targets.size());
         JobControl.SignalScope scope = JobControl.SignalScope.of(request.getBatchOnly(), request.getFull());
-        for (String raw : targets) {
-            String target = raw.strip();
-            names.add(target);
-            commands.add((state, now) ->
-                    jobs.signal(state, caller, target, request.getSignal(), request.getCancel(), scope, now));
-        }
         return SignalJobResponse.newBuilder()
-                .addAllResults(answers(names, loop.submitAll(commands), (result, none) -> {}))
+                .addAllResults(eachJob(
+                        targets,
+                        target -> (state, now) -> jobs.signal(
+                                state, caller, target, request.getSignal(), request.getCancel(), scope, now),
+                        (result, none) -> {}))
                 .build();
     }
 
@@ -97,19 +94,16 @@ final class JobRequests {
         // Parsed once, here; the loop decides on typed changes. One command per job, queued as
         // one group (one batch, one pass), as the actions below.
         List<JobChange> changes = WireMapper.changes(request.getChanges());
-        List<String> names = new ArrayList<>();
-        List<Command<List<JobUpdate.TaskOutcome>>> commands = new ArrayList<>();
-        for (String raw : request.getJobIdsList()) {
-            String target = raw.strip();
-            names.add(target);
-            commands.add((state, now) -> {
-                // Each job's refusal, as Slurm's: "Invalid license specification for job N".
-                LicenseAnswers.checkUpdate(loop.scheduler().config().select().licenses(), changes);
-                return JobUpdate.update(state, caller, target, changes, now, jobs.limits());
-            });
-        }
         return UpdateJobResponse.newBuilder()
-                .addAllResults(answers(names, loop.submitAll(commands), JobRequests::addTaskOutcomes))
+                .addAllResults(eachJob(
+                        request.getJobIdsList(),
+                        target -> (state, now) -> {
+                            // Each job's refusal, as Slurm's: "Invalid license specification for job N".
+                            LicenseAnswers.checkUpdate(
+                                    loop.scheduler().config().select().licenses(), changes);
+                            return JobUpdate.update(state, caller, target, changes, now, jobs.limits());
+                        },
+                        JobRequests::addTaskOutcomes))
                 .build();
     }
 
@@ -122,37 +116,34 @@ final class JobRequests {
      */
     private UpdateJobResponse act(Caller caller, UpdateJobRequest request) {
         JobAction action = request.getAction();
-        List<String> names = new ArrayList<>();
-        List<Command<Void>> commands = new ArrayList<>();
-        for (String raw : request.getJobIdsList()) {
-            String target = raw.strip();
-            names.add(target);
-            commands.add((state, now) -> switch (action) {
-                case JOB_ACTION_HOLD -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
-                case JOB_ACTION_UHOLD -> jobs.hold(state, caller, target, Job.Hold.USER, now);
-                case JOB_ACTION_RELEASE -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
-                case JOB_ACTION_REQUEUE -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
-                case JOB_ACTION_REQUEUEHOLD ->
-                    JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
-                case JOB_ACTION_SUSPEND -> JobRunControl.suspend(state, caller, target, true, now);
-                case JOB_ACTION_RESUME -> JobRunControl.suspend(state, caller, target, false, now);
-                case JOB_ACTION_UPDATE, UNRECOGNIZED ->
-                    throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + action);
-            });
-        }
+        Function<String, Command<Void>> command = target -> (state, now) -> switch (action) {
+            case JOB_ACTION_HOLD -> jobs.hold(state, caller, target, Job.Hold.ADMIN, now);
+            case JOB_ACTION_UHOLD -> jobs.hold(state, caller, target, Job.Hold.USER, now);
+            case JOB_ACTION_RELEASE -> jobs.hold(state, caller, target, Job.Hold.NONE, now);
+            case JOB_ACTION_REQUEUE -> JobRunControl.requeue(state, caller, target, false, requeueHoldBack(), now);
+            case JOB_ACTION_REQUEUEHOLD -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
+            case JOB_ACTION_SUSPEND -> JobRunControl.suspend(state, caller, target, true, now);
+            case JOB_ACTION_RESUME -> JobRunControl.suspend(state, caller, target, false, now);
+            case JOB_ACTION_UPDATE, UNRECOGNIZED ->
+                throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + action);
+        };
         return UpdateJobResponse.newBuilder()
-                .addAllResults(answers(names, loop.submitAll(commands), (result, none) -> {}))
+                .addAllResults(eachJob(request.getJobIdsList(), command, (result, none) -> {}))
                 .build();
     }
 
     /**
-     * Each target's answer in the order asked, once its command is decided: its refusal, or what
-     * {@code outcome} adds from the command's result (an array update's per-task answers).
+     * One command per target, queued as one group (one batch, one pass), and each target's answer
+     * in the order asked once its command is decided: its refusal, or what {@code outcome} adds
+     * from the command's result (an array update's per-task answers).
      */
-    private static <T> List<SignalJobResponse.Result> answers(
-            List<String> names,
-            List<CompletableFuture<T>> pending,
+    private <T> List<SignalJobResponse.Result> eachJob(
+            List<String> targets,
+            Function<String, Command<T>> command,
             BiConsumer<SignalJobResponse.Result.Builder, T> outcome) {
+        List<String> names = targets.stream().map(String::strip).toList();
+        List<CompletableFuture<T>> pending =
+                loop.submitAll(names.stream().map(command).toList());
         List<SignalJobResponse.Result> out = new ArrayList<>(names.size());
         for (int i = 0; i < names.size(); i++) {
             SignalJobResponse.Result.Builder r =
