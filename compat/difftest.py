@@ -17,6 +17,8 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @slurm.conf restart ... @end  the same, but the controller is stopped and started again on its
                                 state (settings slurmctld reads only when it starts, such as
                                 AccountingStorageEnforce), then and when the scenario ends
+                                ({CWD} in either stands for the scenario's own directory, for a
+                                Prolog= written by @file)
   @as USER                      the following commands run as USER (root: back)
   @wait %N STATE[,STATE]        until the job's state is one of these (squeue -t all -o %T)
   @wait-reason %N REASON        until squeue shows the job pending for REASON
@@ -205,7 +207,7 @@ class Scenario:
                 with open(conf) as f:
                     self.conf_before = f.read()
             with open(conf, "a") as f:
-                f.write("".join(line + "\n" for line in body))
+                f.write("".join(line.replace("{CWD}", self.work) + "\n" for line in body))
             self.restarts = len(words) > 1 and words[1] == "restart"
             self.restart() if self.restarts else self.reconfigure()
         elif d == "@wait":

@@ -246,6 +246,11 @@ public final class SlurmConf {
         return repeated.getOrDefault("Epilog", List.of());
     }
 
+    /** {@code PrologFlags}: when the Prolog runs and what waits for it. */
+    public PrologFlags prologFlags() {
+        return PrologFlags.parse(values.commaList("PrologFlags"));
+    }
+
     // ---- resources and scheduling ----
 
     public List<String> gresTypes() {

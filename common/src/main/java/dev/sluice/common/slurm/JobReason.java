@@ -11,6 +11,8 @@ import java.util.Optional;
  */
 public enum JobReason {
     NONE("None"),
+    /** Running, its allocation Prolog not yet done ({@code PrologFlags=Alloc}): Slurm's WAIT_PROLOG. */
+    PROLOG("Prolog"),
     // Waiting: the queue and the job's own conditions.
     PRIORITY("Priority"),
     RESOURCES("Resources"),

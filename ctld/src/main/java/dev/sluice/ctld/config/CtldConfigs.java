@@ -260,8 +260,10 @@ public final class CtldConfigs {
                 favorSmall,
                 seconds(conf.value("PriorityCalcPeriod").orElse("5")),
                 0);
+        // The nodes read the same Prolog= lines: with none there is nothing to wait for.
+        boolean prologWaited = conf.prologFlags().waited() && !conf.prolog().isEmpty();
         return new SchedulerConfig(
-                backfill, depth, window, weights, select, QosPriorities.DEFAULT, preemptPolicy(conf));
+                backfill, depth, window, weights, select, QosPriorities.DEFAULT, preemptPolicy(conf), prologWaited);
     }
 
     /**

@@ -24,6 +24,15 @@ public final class PlanApplier {
     private PlanApplier() {}
 
     public static ControlResult<Void> apply(ClusterView state, SchedulePlan plan, long now) {
+        return apply(state, plan, now, false);
+    }
+
+    /**
+     * @param prologWaited a Prolog runs when a job is allocated and is waited for
+     *     ({@code PrologFlags=Alloc} without NoHold): the jobs started show reason Prolog until it
+     *     is done ({@link AllocationProlog})
+     */
+    public static ControlResult<Void> apply(ClusterView state, SchedulePlan plan, long now, boolean prologWaited) {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         TaskSplits splits = new TaskSplits(state.nextJobId());
@@ -75,6 +84,11 @@ public final class PlanApplier {
             }
         }
         List<SoftChange> soft = new ArrayList<>();
+        for (Effect e : List.copyOf(effects)) {
+            if (e instanceof Effect.LaunchBatch launch) {
+                soft.addAll(AllocationProlog.started(launch, prologWaited, now));
+            }
+        }
         for (SchedulePlan.Preempt p : plan.preemptions()) {
             Job victim = state.job(p.jobId());
             if (p.mode() == PreemptMode.SUSPEND) {

@@ -72,6 +72,17 @@ public sealed interface SoftChange {
         }
     }
 
+    /**
+     * The run of a job that started at {@code startTime} waits for its allocation Prolog
+     * ({@code PrologFlags=Alloc}); {@code done}: the node reported it done.
+     */
+    record PrologWait(int jobId, long startTime, boolean done) implements SoftChange {
+        @Override
+        public boolean mattersToScheduling() {
+            return false;
+        }
+    }
+
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {
         @Override

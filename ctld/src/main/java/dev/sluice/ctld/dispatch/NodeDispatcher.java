@@ -159,37 +159,19 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     private void launch(Job job, ClusterImage image) {
-        // An allocation (salloc, a lone srun) has no batch script: its steps come from srun.
-        if (!job.isRunning() || job.request().launch().script().isEmpty()) {
+        if (!job.isRunning()) {
             return;
         }
-        Allocation a = job.allocation();
-        String host = a.batchHost();
-        LaunchBatchJobRequest request = LaunchBatchJobRequest.newBuilder()
-                .setJobId(job.id())
-                .setSpec(WireMapper.toWire(job.request()))
-                .setClusterName(config.clusterName())
-                .setNodeList(HostList.compress(a.nodeNames()))
-                .setNumNodes(a.nodes().size())
-                .setCpusOnNode(a.nodes().get(0).cpus())
-                .setPartition(job.partition())
-                .setTimeLimitMinutes((int) job.timeLimitMinutes())
-                .setStartTime(job.startTime())
-                .setRestartCount(job.restartCount())
-                .setMemPerNodeMb(a.nodes().get(0).memoryMb())
-                .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
-                        a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
-                .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(batchTasksPerNode(job)))
-                .setNumTasks(
-                        a.nodes().stream().mapToInt(Allocation.NodeShare::tasks).sum())
-                .setKillWaitSeconds(config.timers().killWaitSeconds())
-                .setControllerHost(config.controller().controlHost())
-                .setControllerPort(config.controller().grpcPort())
-                .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
-                .addAllCores(a.nodes().get(0).cores())
-                .putAllMpsPerGpu(mpsPerGpu(image, host))
-                .mergeFrom(arrayFields(job))
-                .build();
+        // An allocation (salloc, a lone srun) has no batch script: its steps come from srun; only
+        // its Prolog runs at allocation, when one is waited for (PrologFlags=Alloc).
+        if (job.request().launch().script().isEmpty()) {
+            if (image.waitsForProlog(job)) {
+                runAllocationProlog(job, image);
+            }
+            return;
+        }
+        String host = job.allocation().batchHost();
+        LaunchBatchJobRequest request = launchRequest(job, image);
         NodeView node = image.node(host).orElse(null);
         workers.execute(() -> {
             for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
@@ -218,6 +200,69 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
             log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
             loop.submit((state, now) -> JobRunControl.launchFailed(state, job.id(), job.startTime(), now));
         });
+    }
+
+    /**
+     * The allocation's Prolog on its first node, with a batch launch's facts (the Prolog's
+     * environment) and credential. Failing after its tries, the job stays with reason Prolog and
+     * salloc waits, as for a node that never answers Slurm's prolog launch; a cancel ends it.
+     */
+    private void runAllocationProlog(Job job, ClusterImage image) {
+        String host = job.allocation().batchHost();
+        LaunchBatchJobRequest request = launchRequest(job, image);
+        NodeView node = image.node(host).orElse(null);
+        workers.execute(() -> {
+            for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS && stillThisRun(job); attempt++) {
+                try {
+                    stub(node)
+                            .withDeadlineAfter(10, TimeUnit.SECONDS)
+                            .runAllocationProlog(JobCredentials.sign(
+                                    request,
+                                    host,
+                                    auth.credentials(),
+                                    auth.clock().instant()));
+                    return;
+                } catch (RuntimeException e) {
+                    log.warn(
+                            "Prolog of job {} on {} failed to start (attempt {}): {}",
+                            job.id(),
+                            host,
+                            attempt,
+                            e.getMessage());
+                    sleepBackoff(attempt);
+                }
+            }
+        });
+    }
+
+    private LaunchBatchJobRequest launchRequest(Job job, ClusterImage image) {
+        Allocation a = job.allocation();
+        String host = a.batchHost();
+        return LaunchBatchJobRequest.newBuilder()
+                .setJobId(job.id())
+                .setSpec(WireMapper.toWire(job.request()))
+                .setClusterName(config.clusterName())
+                .setNodeList(HostList.compress(a.nodeNames()))
+                .setNumNodes(a.nodes().size())
+                .setCpusOnNode(a.nodes().get(0).cpus())
+                .setPartition(job.partition())
+                .setTimeLimitMinutes((int) job.timeLimitMinutes())
+                .setStartTime(job.startTime())
+                .setRestartCount(job.restartCount())
+                .setMemPerNodeMb(a.nodes().get(0).memoryMb())
+                .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
+                        a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
+                .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(batchTasksPerNode(job)))
+                .setNumTasks(
+                        a.nodes().stream().mapToInt(Allocation.NodeShare::tasks).sum())
+                .setKillWaitSeconds(config.timers().killWaitSeconds())
+                .setControllerHost(config.controller().controlHost())
+                .setControllerPort(config.controller().grpcPort())
+                .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
+                .addAllCores(a.nodes().get(0).cores())
+                .putAllMpsPerGpu(mpsPerGpu(image, host))
+                .mergeFrom(arrayFields(job))
+                .build();
     }
 
     /** Whether the latest image still has {@code job} running in the same run it was launched for. */

@@ -288,7 +288,13 @@ public final class ControllerLoop implements AutoCloseable {
         if (timed.wantsCycles()) {
             timed.scheduleCycle(took, now, dev.sluice.ctld.sched.CycleFacts.of(image, plan));
         }
-        Done<Void> applied = decide(Pending.<Void>of((s, at) -> PlanApplier.apply(s, plan, at), false), now, toRun);
+        Done<Void> applied = decide(
+                Pending.<Void>of(
+                        (s, at) -> PlanApplier.apply(
+                                s, plan, at, inputs.scheduler().config().prologWaited()),
+                        false),
+                now,
+                toRun);
         if (applied.error != null) {
             log.error("scheduling pass refused: {}", applied.error.getMessage());
         }

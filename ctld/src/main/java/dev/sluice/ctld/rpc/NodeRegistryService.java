@@ -3,6 +3,7 @@ package dev.sluice.ctld.rpc;
 import static dev.sluice.ctld.rpc.LoopCalls.await;
 
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.ctld.control.AllocationProlog;
 import dev.sluice.ctld.control.BatchEnds;
 import dev.sluice.ctld.control.NodeAddresses;
 import dev.sluice.ctld.control.NodeControl;
@@ -23,6 +24,8 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobCompleteResponse;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.NodeRegistryGrpc;
+import dev.sluice.protocol.v1.PrologCompleteRequest;
+import dev.sluice.protocol.v1.PrologCompleteResponse;
 import dev.sluice.protocol.v1.RefusedReport;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import dev.sluice.protocol.v1.RegisterNodeResponse;
@@ -180,6 +183,14 @@ public final class NodeRegistryService implements BindableService {
         public void jobComplete(JobCompleteRequest request, StreamObserver<JobCompleteResponse> observer) {
             await(loop.submit(ended(request)));
             observer.onNext(JobCompleteResponse.getDefaultInstance());
+            observer.onCompleted();
+        }
+
+        @Override
+        public void prologComplete(PrologCompleteRequest request, StreamObserver<PrologCompleteResponse> observer) {
+            await(loop.submit((state, now) -> AllocationProlog.prologDone(
+                    state, request.getNodeName(), (int) request.getJobId(), request.getRestartCount())));
+            observer.onNext(PrologCompleteResponse.getDefaultInstance());
             observer.onCompleted();
         }
 

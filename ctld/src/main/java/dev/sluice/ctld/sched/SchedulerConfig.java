@@ -18,7 +18,8 @@ public record SchedulerConfig(
         PriorityWeights priority,
         Scheduler.SelectDefaults select,
         QosPriorities qos,
-        PreemptPolicy preempt) {
+        PreemptPolicy preempt,
+        boolean prologWaited) {
 
     /** Slurm's defaults: sched/backfill, bf_max_job_test=500, bf_window=1 day, priority/basic. */
     public static SchedulerConfig defaults(Scheduler.SelectDefaults select) {
@@ -46,13 +47,27 @@ public record SchedulerConfig(
     /** The same settings, the gang scheduler's turns counted from {@code epoch} (the controller's start). */
     public SchedulerConfig turnsFrom(long epoch) {
         return new SchedulerConfig(
-                backfill, reservationDepth, windowSeconds, priority, select, qos, preempt.startingAt(epoch));
+                backfill,
+                reservationDepth,
+                windowSeconds,
+                priority,
+                select,
+                qos,
+                preempt.startingAt(epoch),
+                prologWaited);
     }
 
     /** These settings on a controller started at {@code epoch} ({@link PriorityWeights#calculatedAt}). */
     public SchedulerConfig withPriorityEpoch(long epoch) {
         return new SchedulerConfig(
-                backfill, reservationDepth, windowSeconds, priority.withCalcEpoch(epoch), select, qos, preempt);
+                backfill,
+                reservationDepth,
+                windowSeconds,
+                priority.withCalcEpoch(epoch),
+                select,
+                qos,
+                preempt,
+                prologWaited);
     }
 
     /** Collects a scheduler's settings; what is not set keeps Slurm's default. */
@@ -64,6 +79,7 @@ public record SchedulerConfig(
         private PriorityWeights priority = PriorityWeights.BASIC;
         private QosPriorities qos = QosPriorities.DEFAULT;
         private PreemptPolicy preempt = PreemptPolicy.NONE;
+        private boolean prologWaited;
 
         private Builder(Scheduler.SelectDefaults select) {
             this.select = requireNonNull(select, "select is null");
@@ -102,8 +118,15 @@ public record SchedulerConfig(
             return this;
         }
 
+        /** A Prolog runs when a job is allocated and is waited for ({@code PrologFlags=Alloc}, no NoHold, a {@code Prolog}). */
+        public Builder prologWaited(boolean value) {
+            this.prologWaited = value;
+            return this;
+        }
+
         public SchedulerConfig build() {
-            return new SchedulerConfig(backfill, reservationDepth, windowSeconds, priority, select, qos, preempt);
+            return new SchedulerConfig(
+                    backfill, reservationDepth, windowSeconds, priority, select, qos, preempt, prologWaited);
         }
     }
 }

@@ -70,20 +70,23 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
 
     /**
      * The running (and ending) jobs' soft state: their steps, which still have processes being
-     * killed, their steps' highest exit, and which are in a preemption's grace time.
+     * killed, their steps' highest exit, which are in a preemption's grace time, and which wait
+     * for their allocation Prolog (reason {@code Prolog}).
      */
     public record RunFacts(
             Map<Integer, JobSteps> steps,
             Set<Integer> completing,
             Map<Integer, Integer> derivedExits,
-            Set<Integer> preempting) {
-        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of());
+            Set<Integer> preempting,
+            Set<Integer> prologWaits) {
+        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of(), Set.of());
 
         public RunFacts {
             steps = Map.copyOf(steps);
             completing = Set.copyOf(completing);
             derivedExits = Map.copyOf(derivedExits);
             preempting = Set.copyOf(preempting);
+            prologWaits = Set.copyOf(prologWaits);
         }
     }
 
@@ -175,6 +178,11 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
     }
 
     /** Whether a job that ended still has processes being killed on some node (COMPLETING). */
+    /** Whether the running job waits for its allocation Prolog (reason {@code Prolog}). */
+    public boolean waitsForProlog(Job job) {
+        return job.isRunning() && runs.prologWaits().contains(job.id());
+    }
+
     public boolean isCompleting(Job job) {
         return runs.completing().contains(job.id());
     }
@@ -218,8 +226,14 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
         return reason(job).slurmName();
     }
 
-    /** A job's reason as the listings show it: {@link #reasonOf(Job, Map)} with the last pass's view. */
+    /**
+     * A job's reason as the listings show it: {@link #reasonOf(Job, Map)} with the last pass's
+     * view; {@code Prolog} while a running job waits for its allocation Prolog.
+     */
     public JobReason reason(Job job) {
+        if (waitsForProlog(job)) {
+            return JobReason.PROLOG;
+        }
         return reasonOf(job, queue.pendingReasons());
     }
 

@@ -40,6 +40,7 @@ public final class ClusterState implements ClusterView {
     private final CompletingJobs completing = new CompletingJobs();
     private final NodeViews nodeViews = new NodeViews();
     private final RunMarks runMarks = new RunMarks();
+    private final PrologWaits prologWaits = new PrologWaits();
 
     /** A run preempted at its GraceTime's start: killed at {@code deadline}. */
     public record PreemptGrace(long startTime, long deadline) {}
@@ -123,6 +124,7 @@ public final class ClusterState implements ClusterView {
                 }
                 r.jobIds().forEach(jobs::remove);
                 runMarks.purged(r.jobIds());
+                prologWaits.purged(r.jobIds());
                 steps.purged(r.jobIds());
             }
             case StateRecord.StepRecorded r -> steps.recorded(r.jobId(), r.step(), jobs.get(r.jobId()) != null);
@@ -273,6 +275,21 @@ public final class ClusterState implements ClusterView {
         return runMarks.preemptGrace(job);
     }
 
+    /** Soft: the run of the job that started at {@code startTime} waits for its allocation Prolog. */
+    public void prologRuns(int jobId, long startTime) {
+        prologWaits.started(jobId, startTime);
+    }
+
+    /** Soft: the job's allocation Prolog is done. */
+    public void prologDone(int jobId) {
+        prologWaits.done(jobId);
+    }
+
+    @Override
+    public boolean waitsForProlog(Job job) {
+        return prologWaits.waits(job);
+    }
+
     @Override
     public Set<String> completingOn(int jobId) {
         return completing.on(jobId);
@@ -376,6 +393,10 @@ public final class ClusterState implements ClusterView {
                 new ClusterImage.QueueFacts(
                         queue.reasons(), queue.expectedStarts(), queue.priorities(), queue.details()),
                 new ClusterImage.RunFacts(
-                        steps.steps(), completing.jobIds(), steps.derivedExits(), runMarks.preempting(jobs::get)));
+                        steps.steps(),
+                        completing.jobIds(),
+                        steps.derivedExits(),
+                        runMarks.preempting(jobs::get),
+                        prologWaits.waiting(jobs::get)));
     }
 }

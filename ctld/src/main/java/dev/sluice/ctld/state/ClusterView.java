@@ -50,6 +50,12 @@ public interface ClusterView {
      */
     java.util.Set<String> completingOn(int jobId);
 
+    /**
+     * Soft: whether this run of the job waits for its allocation Prolog ({@code PrologFlags=Alloc}
+     * without NoHold): it shows reason {@code Prolog} until the node reports it done.
+     */
+    boolean waitsForProlog(Job job);
+
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */
     boolean warnSignalSent(Job job);
 

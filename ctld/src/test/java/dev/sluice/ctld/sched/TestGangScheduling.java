@@ -89,8 +89,8 @@ class TestGangScheduling {
 
     private List<Effect> pass(PreemptPolicy preempt, AccountingPolicy accounting) {
         Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
-        SchedulerConfig config =
-                new SchedulerConfig(true, 10, 86400, PriorityWeights.BASIC, select, QosPriorities.DEFAULT, preempt);
+        SchedulerConfig config = new SchedulerConfig(
+                true, 10, 86400, PriorityWeights.BASIC, select, QosPriorities.DEFAULT, preempt, false);
         SchedulePlan plan = new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, accounting);
         lastPlan = plan;
         ControlResult<Void> applied = PlanApplier.apply(state, plan, now);

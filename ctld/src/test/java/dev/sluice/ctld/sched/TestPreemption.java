@@ -89,7 +89,14 @@ class TestPreemption {
     private SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
         Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
         SchedulerConfig config = new SchedulerConfig(
-                true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, policy);
+                true,
+                10,
+                86400,
+                PriorityWeights.BASIC,
+                select,
+                dev.sluice.ctld.queue.QosPriorities.DEFAULT,
+                policy,
+                false);
         return new Scheduler(config).schedule(state.image(), NOW, Enforcement.NONE, accounting);
     }
 

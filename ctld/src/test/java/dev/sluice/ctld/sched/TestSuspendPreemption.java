@@ -87,7 +87,14 @@ class TestSuspendPreemption {
     private List<Effect> pass() {
         Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
         SchedulerConfig config = new SchedulerConfig(
-                true, 10, 86400, PriorityWeights.BASIC, select, dev.sluice.ctld.queue.QosPriorities.DEFAULT, SUSPEND);
+                true,
+                10,
+                86400,
+                PriorityWeights.BASIC,
+                select,
+                dev.sluice.ctld.queue.QosPriorities.DEFAULT,
+                SUSPEND,
+                false);
         SchedulePlan plan =
                 new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, AccountingPolicy.EMPTY);
         ControlResult<Void> applied = PlanApplier.apply(state, plan, now);

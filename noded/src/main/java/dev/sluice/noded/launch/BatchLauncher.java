@@ -10,6 +10,7 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +54,9 @@ public final class BatchLauncher implements AutoCloseable {
     private final Map<Integer, RunningJob> running = new ConcurrentHashMap<>();
     /** Guarded by this launcher's monitor. */
     private final LaunchMemory memory = new LaunchMemory();
+
+    /** How often a job under {@code PrologFlags=Alloc} is looked at until its Prolog is done. */
+    static final long PROLOG_POLL_MILLIS = 50;
 
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
@@ -142,6 +147,9 @@ public final class BatchLauncher implements AutoCloseable {
                 request.getRestartCount());
         running.put(jobId, job);
         armTimeLimit(job, request);
+        if (policy.prologAtAllocation()) {
+            watchProlog(job);
+        }
         log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
         job.supervisor.onExit().thenAccept(p -> finished(job));
         var early = memory.takeEarlyEnd(jobId, request.getRestartCount());
@@ -150,6 +158,44 @@ public final class BatchLauncher implements AutoCloseable {
             log.info("job {} was ended ({}) before its launch arrived; ending it", jobId, early.get());
             ending(job, early.get());
         }
+    }
+
+    /**
+     * {@code PrologFlags=Alloc}: tells the controller once the job's Prolog is done (its
+     * supervisor wrote {@code prolog.done}, and starts the job next), so that the job no longer
+     * shows reason Prolog. A job that ends before its Prolog is done (it failed, a cancel) is
+     * not announced: its end report says what happened.
+     */
+    private void watchProlog(RunningJob job) {
+        AtomicReference<ScheduledFuture<?>> watch = new AtomicReference<>();
+        // Set once the watch has done its part; the task cancels itself on a later tick when the
+        // first tick came before the future was stored.
+        java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
+        watch.set(timers.scheduleWithFixedDelay(
+                () -> {
+                    if (!over.get()) {
+                        boolean started = java.nio.file.Files.exists(
+                                spool.jobDir(job.jobId).resolve(Supervisor.PROLOG_DONE));
+                        boolean gone = job.endState != null || running.get(job.jobId) != job;
+                        // Told even when the job already ended (a short one can between two
+                        // looks): the notice goes out before the end report, as in Slurm.
+                        if (started) {
+                            outbox.postPrologDone(PrologCompleteRequest.newBuilder()
+                                    .setNodeName(nodeName)
+                                    .setJobId(job.jobId)
+                                    .setRestartCount(job.restartCount)
+                                    .build());
+                        }
+                        over.set(started || gone);
+                    }
+                    ScheduledFuture<?> self = watch.get();
+                    if (over.get() && self != null) {
+                        self.cancel(false);
+                    }
+                },
+                0,
+                PROLOG_POLL_MILLIS,
+                TimeUnit.MILLISECONDS));
     }
 
     /** The time limit counts the time the job has run: not the time it spent suspended. */
@@ -195,6 +241,10 @@ public final class BatchLauncher implements AutoCloseable {
                 end(job, state);
             } else {
                 armTimeLimit(job, request.get());
+                if (setup.policy().get().prologAtAllocation()) {
+                    // The controller ignores the notice for a run it does not wait for.
+                    watchProlog(job);
+                }
             }
             handle.get().onExit().thenAccept(p -> finished(job));
         }

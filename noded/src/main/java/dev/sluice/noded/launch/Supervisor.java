@@ -47,6 +47,9 @@ public final class Supervisor {
     /** Written when the job's Prolog exits non-zero (the job was not started) or its Epilog does. */
     public static final String PROLOG_FAILED = "prolog.failed";
 
+    /** Written (empty) when the job's Prolog succeeded, before the job is started. */
+    public static final String PROLOG_DONE = "prolog.done";
+
     public static final String EPILOG_FAILED = "epilog.failed";
     private static final String FILE = "sluice-supervise.sh";
     private static final String PERL_FILE = "sluice-supervise.pl";

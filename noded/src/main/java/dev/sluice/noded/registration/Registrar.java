@@ -8,6 +8,7 @@ import dev.sluice.protocol.v1.JobCompleteBatch;
 import dev.sluice.protocol.v1.JobCompleteBatchResponse;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.NodeRegistryGrpc;
+import dev.sluice.protocol.v1.PrologCompleteRequest;
 import dev.sluice.protocol.v1.RefusedReport;
 import dev.sluice.protocol.v1.RegisterNodeRequest;
 import dev.sluice.protocol.v1.RegisterNodeResponse;
@@ -149,6 +150,7 @@ public final class Registrar implements AutoCloseable {
      * predates the batch call gets them one at a time.
      */
     private void deliverReports() throws IOException {
+        deliverPrologsDone();
         List<JobCompleteRequest> reports = outbox.reports();
         if (reports.isEmpty()) {
             return;
@@ -170,6 +172,26 @@ public final class Registrar implements AutoCloseable {
         for (JobCompleteRequest report : reports) {
             stub.withDeadlineAfter(10, TimeUnit.SECONDS).jobComplete(report);
             outbox.delivered(report.getJobId());
+        }
+    }
+
+    /**
+     * Before the ends: a job whose Prolog is done and that ended at once is told done before it
+     * ends. One call each; what the controller did not get is tried again on the next round.
+     */
+    private void deliverPrologsDone() {
+        List<PrologCompleteRequest> notices = outbox.takePrologsDone();
+        for (int i = 0; i < notices.size(); i++) {
+            try {
+                stub.withDeadlineAfter(10, TimeUnit.SECONDS).prologComplete(notices.get(i));
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
+                    // An older controller, which does not wait for the Prolog either.
+                    continue;
+                }
+                outbox.returnPrologsDone(notices.subList(i, notices.size()));
+                throw e;
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.noded.rpc;
 
 import dev.sluice.common.auth.AuthException;
+import dev.sluice.noded.launch.AllocationPrologs;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
@@ -30,6 +31,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
     private static final int BATCH_STEP = 0xfffffffb;
 
     private final BatchLauncher launcher;
+    private final AllocationPrologs allocationPrologs;
     private final Runnable reconfigure;
     private final dev.sluice.noded.launch.StepLauncher steps;
     private final JobCredentials.Checker credentials;
@@ -37,10 +39,12 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
     /** @param reconfigure re-reads the configuration and registers again */
     public NodeControlService(
             BatchLauncher launcher,
+            AllocationPrologs allocationPrologs,
             Runnable reconfigure,
             dev.sluice.noded.launch.StepLauncher steps,
             JobCredentials.Checker credentials) {
         this.launcher = launcher;
+        this.allocationPrologs = allocationPrologs;
         this.reconfigure = reconfigure;
         this.steps = steps;
         this.credentials = credentials;
@@ -121,6 +125,27 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
         } catch (IOException | RuntimeException e) {
             observer.onError(Status.UNAVAILABLE
                     .withDescription("launch failed: " + e.getMessage())
+                    .asRuntimeException());
+        }
+    }
+
+    @Override
+    public void runAllocationProlog(
+            LaunchBatchJobRequest request,
+            StreamObserver<dev.sluice.protocol.v1.RunAllocationPrologResponse> observer) {
+        try {
+            credentials.check(request);
+        } catch (AuthException e) {
+            refuse("the Prolog of job " + request.getJobId(), e, observer);
+            return;
+        }
+        try {
+            allocationPrologs.run(request);
+            observer.onNext(dev.sluice.protocol.v1.RunAllocationPrologResponse.getDefaultInstance());
+            observer.onCompleted();
+        } catch (IOException | RuntimeException e) {
+            observer.onError(Status.UNAVAILABLE
+                    .withDescription("Prolog failed to start: " + e.getMessage())
                     .asRuntimeException());
         }
     }

@@ -112,7 +112,8 @@ final class NodeSetup {
                         conf.prolog(),
                         conf.epilog(),
                         conf.taskPlugin(),
-                        ConfinementPolicy.of(cgroupConf(confPath), conf.taskPlugin())));
+                        ConfinementPolicy.of(cgroupConf(confPath), conf.taskPlugin()),
+                        conf.prologFlags()));
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.slurm.SlurmVersion;
 import dev.sluice.noded.confine.Confinement;
 import dev.sluice.noded.confine.Confinements;
+import dev.sluice.noded.launch.AllocationPrologs;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.launch.CpuBinding;
 import dev.sluice.noded.launch.JobConfinement;
@@ -178,7 +179,13 @@ public final class NodedServer implements AutoCloseable {
                             new InetSocketAddress(s.node().bindHost(), s.node().port()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
                     .addService(auth.protect(
-                            new NodeControlService(launcher, reconfigure, steps, credentials), DaemonAuth.NODED))
+                            new NodeControlService(
+                                    launcher,
+                                    new AllocationPrologs(s.nodeName(), policy::get, outbox),
+                                    reconfigure,
+                                    steps,
+                                    credentials),
+                            DaemonAuth.NODED))
                     .build()
                     .start();
         } catch (IOException | RuntimeException e) {
@@ -242,7 +249,10 @@ public final class NodedServer implements AutoCloseable {
                         ? "task/none"
                         : String.join(",", s.jobs().taskPlugin()),
                 binding.binds() ? "jobs are bound to their allocated CPUs" : "jobs are not bound to CPUs");
-        return new LaunchPolicy(s.jobs().prolog(), s.jobs().epilog(), binding);
+        // The controller decides the same from the same lines (ctld CtldConfigs).
+        boolean atAllocation =
+                s.jobs().prologFlags().alloc() && !s.jobs().prolog().isEmpty();
+        return new LaunchPolicy(s.jobs().prolog(), s.jobs().epilog(), binding, atAllocation);
     }
 
     private static RegisterNodeRequest registration(NodedSettings s, int port, MachineFacts machine, long startTime) {

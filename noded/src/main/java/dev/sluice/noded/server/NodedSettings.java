@@ -2,6 +2,7 @@ package dev.sluice.noded.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.conf.PrologFlags;
 import dev.sluice.noded.confine.ConfinementPolicy;
 import dev.sluice.noded.confine.GresDevices;
 import dev.sluice.protocol.v1.GresFound;
@@ -70,15 +71,18 @@ public record NodedSettings(Node node, Resources resources, Controller controlle
      * @param epilog slurm.conf's {@code Epilog=} programs, run as root after it
      * @param taskPlugin slurm.conf's {@code TaskPlugin} list: whether jobs are bound to their CPUs
      * @param confinement what job cgroups enforce (cgroup.conf and TaskPlugin)
+     * @param prologFlags slurm.conf's {@code PrologFlags}
      */
     public record Jobs(
             String spoolDir,
             List<String> prolog,
             List<String> epilog,
             List<String> taskPlugin,
-            ConfinementPolicy confinement) {
+            ConfinementPolicy confinement,
+            PrologFlags prologFlags) {
         public Jobs {
             requireNonNull(spoolDir, "spoolDir is null");
+            requireNonNull(prologFlags, "prologFlags is null");
             prolog = List.copyOf(prolog);
             epilog = List.copyOf(epilog);
             taskPlugin = List.copyOf(taskPlugin);

@@ -3,12 +3,16 @@ package dev.sluice.noded.spool;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.protocol.v1.JobCompleteRequest;
+import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
  * What this node has yet to tell the controller: job-end reports, kept in the spool until the
- * controller acknowledges them, and that the registration changed. The launcher and reconfigure
+ * controller acknowledges them, that a job's allocation Prolog is done (in memory: the
+ * controller keeps what it waits for in soft state too), and that the registration changed. The launcher and reconfigure
  * post here; the Registrar alone drains it. Being the one channel between them, it lets the
  * launcher be built with no registrar to call back, and the registrar after the launcher it
  * asks about running jobs: the two never refer to each other in a cycle.
@@ -20,6 +24,7 @@ public final class Outbox {
     // the reader is busy (delivering or heartbeating) rather than waiting, and a job that ended
     // then would wait for the next heartbeat, seconds later.
     private boolean posted;
+    private final ConcurrentLinkedDeque<PrologCompleteRequest> prologsDone = new ConcurrentLinkedDeque<>();
 
     public Outbox(JobSpool spool) {
         this.spool = requireNonNull(spool, "spool is null");
@@ -32,6 +37,28 @@ public final class Outbox {
     public void post(JobCompleteRequest report) throws IOException {
         spool.saveReport(report);
         ring();
+    }
+
+    /** A job's Prolog is done ({@code PrologFlags=Alloc}): told now. */
+    public void postPrologDone(PrologCompleteRequest notice) {
+        prologsDone.add(notice);
+        ring();
+    }
+
+    /** The Prolog notices posted since the last call, oldest first; they leave the outbox. */
+    public List<PrologCompleteRequest> takePrologsDone() {
+        List<PrologCompleteRequest> out = new ArrayList<>();
+        for (PrologCompleteRequest n = prologsDone.poll(); n != null; n = prologsDone.poll()) {
+            out.add(n);
+        }
+        return out;
+    }
+
+    /** Notices the controller could not be told (unreachable): first in line again, in order. */
+    public void returnPrologsDone(List<PrologCompleteRequest> notices) {
+        for (int i = notices.size() - 1; i >= 0; i--) {
+            prologsDone.addFirst(notices.get(i));
+        }
     }
 
     /** The registration changed (reconfigure): the reader registers again now. */

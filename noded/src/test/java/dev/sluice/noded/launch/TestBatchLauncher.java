@@ -135,7 +135,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void aTimeLimitUsedUpAtLaunchIsAnnouncedInTheErrorFileTheJobOpensAfterwards() throws Exception {
-        policy.set(new LaunchPolicy(List.of(holdingProlog().toString()), List.of(), CpuBinding.Policy.NONE));
+        policy.set(LaunchPolicy.scripts(List.of(holdingProlog().toString()), List.of()));
         now.set(START.plusSeconds(120));
         launcher.launch(request("echo ran\nsleep 30", 1, 0));
         // The limit is enforced while the Prolog still runs: the job has neither pid nor files yet.
@@ -155,7 +155,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void aCancelBeforeTheJobLeadsItsOwnSessionEndsItByTerm() throws Exception {
-        policy.set(new LaunchPolicy(List.of(holdingProlog().toString()), List.of(), CpuBinding.Policy.NONE));
+        policy.set(LaunchPolicy.scripts(List.of(holdingProlog().toString()), List.of()));
         launcher.launch(request("echo ran\nexit 0", 0, 0));
 
         // Before its process group exists: Slurm's scancel of a just-started job still ends it by
@@ -174,7 +174,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void aSignalDuringThePrologIsDroppedAndTheJobRunsToItsOwnEnd() throws Exception {
-        policy.set(new LaunchPolicy(List.of(holdingProlog().toString()), List.of(), CpuBinding.Policy.NONE));
+        policy.set(LaunchPolicy.scripts(List.of(holdingProlog().toString()), List.of()));
         launcher.launch(request("echo ran\nexit 0", 0, 0));
 
         // As Slurm 22.05's slurmd, which finds no step to signal while the Prolog runs.
@@ -185,6 +185,39 @@ class TestBatchLauncher extends BatchLauncherTestBase {
         assertThat(report.getExitStatus()).isZero();
         assertThat(report.getEndState()).isEqualTo(JobState.JOB_STATE_UNSPECIFIED);
         assertThat(file("out-" + JOB + ".txt")).isEqualTo("ran\n");
+        // Without PrologFlags=Alloc the controller waits for no Prolog: nothing to tell it.
+        assertThat(outbox.takePrologsDone()).isEmpty();
+    }
+
+    @Test
+    void underPrologFlagsAllocTheControllerHearsOnceThatThePrologIsDoneAndNotBefore() throws Exception {
+        Path prolog = dir.resolve("prolog-alloc.sh");
+        Files.writeString(
+                prolog,
+                "#!/bin/sh\ntouch " + work.resolve("prolog-started") + "\nwhile [ ! -e " + work.resolve("release")
+                        + " ]; do sleep 0.05; done\n");
+        Files.setPosixFilePermissions(prolog, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        policy.set(LaunchPolicy.scripts(List.of(prolog.toString()), List.of()).withPrologAtAllocation(true));
+        launcher.launch(request("echo ran\nexit 0", 0, 3));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("prolog-started")));
+        // The job shows reason Prolog at the controller until this notice.
+        assertThat(outbox.takePrologsDone()).isEmpty();
+
+        Files.createFile(work.resolve("release"));
+        List<dev.sluice.protocol.v1.PrologCompleteRequest> told = new CopyOnWriteArrayList<>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            told.addAll(outbox.takePrologsDone());
+            return !told.isEmpty();
+        });
+        assertThat(told)
+                .containsExactly(dev.sluice.protocol.v1.PrologCompleteRequest.newBuilder()
+                        .setNodeName("n7")
+                        .setJobId(JOB)
+                        .setRestartCount(3)
+                        .build());
+        assertThat(awaitReport().getExitStatus()).isZero();
+        assertThat(outbox.takePrologsDone()).as("told once").isEmpty();
     }
 
     private static String timeLimitLine(Instant at) {

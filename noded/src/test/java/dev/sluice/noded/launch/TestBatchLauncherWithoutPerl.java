@@ -68,7 +68,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
         Path prolog = dir.resolve("prolog.sh");
         Files.writeString(prolog, "#!/bin/sh\nwhile [ ! -e " + work.resolve("release") + " ]; do sleep 0.05; done\n");
         Files.setPosixFilePermissions(prolog, PosixFilePermissions.fromString("rwxr-xr-x"));
-        policy.set(new LaunchPolicy(List.of(prolog.toString()), List.of(), CpuBinding.Policy.NONE));
+        policy.set(LaunchPolicy.scripts(List.of(prolog.toString()), List.of()));
     }
 
     @Test

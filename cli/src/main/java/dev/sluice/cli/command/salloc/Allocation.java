@@ -23,6 +23,9 @@ import java.util.Map;
 public final class Allocation {
     private final ControllerClient client;
     private final int jobId;
+    /** How often salloc asks whether the Prolog is done: salloc 22.05 asks every 3 s, the command starts sooner here. */
+    private static final long PROLOG_POLL_MS = 500;
+
     private JobInfo info;
 
     private Allocation(ControllerClient client, int jobId) {
@@ -123,6 +126,46 @@ public final class Allocation {
             Thread.sleep(Math.max(1, Math.min(delayMs, (deadline - System.nanoTime()) / 1_000_000)));
             delayMs = Math.min(1000, delayMs * 2);
         }
+    }
+
+    /**
+     * After {@link Start#RUNNING}: waits while the job's allocation Prolog runs
+     * ({@code PrologFlags=Alloc}: reason {@code Prolog}), polling each second as salloc 22.05 does.
+     * {@code announce}: salloc's lines, {@code Waiting for resource configuration} and then
+     * {@code Nodes n1 are ready for job} (srun says them only when verbose). Returns false when
+     * the job ended meanwhile.
+     */
+    public boolean awaitProlog(String program, PrintStream err, boolean announce)
+            throws ControllerException, InterruptedException {
+        if (!waitsForProlog()) {
+            return true;
+        }
+        if (announce) {
+            err.println(program + ": Waiting for resource configuration");
+            err.flush();
+        }
+        while (waitsForProlog()) {
+            Thread.sleep(PROLOG_POLL_MS);
+            info = client.call(ClientRequest.newBuilder()
+                            .setGetJobs(GetJobsRequest.newBuilder().addJobIds(jobId)))
+                    .getGetJobs()
+                    .getJobs(0);
+        }
+        if (info.getState() != JobState.RUNNING) {
+            return false;
+        }
+        if (announce) {
+            err.println(program + ": Nodes " + info.getNodeList() + " are ready for job");
+            err.flush();
+        }
+        return true;
+    }
+
+    private boolean waitsForProlog() {
+        return info.getState() == JobState.RUNNING
+                && JobReason.of(info.getReason())
+                        .filter(r -> r == JobReason.PROLOG)
+                        .isPresent();
     }
 
     /**

@@ -97,6 +97,9 @@ public final class SallocCommand implements Command {
                 err.println(PROG + ": Granted job allocation " + allocation.jobId());
                 err.flush();
             }
+            if (!allocation.awaitProlog(PROG, err, !quiet)) {
+                return 1;
+            }
             if (noShell) {
                 // The allocation stays until scancel or its time limit, as Slurm's does.
                 release = false;

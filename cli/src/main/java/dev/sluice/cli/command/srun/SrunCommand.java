@@ -184,7 +184,7 @@ public final class SrunCommand implements Command {
                 err.println(PROG + ": error: Unable to allocate resources: " + why.text());
                 return 1;
             }
-            if (start == Allocation.Start.REVOKED) {
+            if (start == Allocation.Start.REVOKED || !allocation.awaitProlog(PROG, err, false)) {
                 return 1;
             }
             code = step(

@@ -1,0 +1,95 @@
+package dev.sluice.ctld.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.Builders;
+import dev.sluice.ctld.ClusterFixture;
+import dev.sluice.ctld.loop.SoftState;
+import dev.sluice.ctld.sched.SchedulePlan;
+import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.Effect;
+import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PrologFlags=Alloc: a job started while a Prolog runs at allocation shows reason Prolog until its
+ * batch host reports it done (compat 246, 247); signals are not held meanwhile.
+ */
+class TestAllocationProlog {
+    private static final Allocation ON_N1 = new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1)));
+    private static final Caller ROOT = Caller.of(0, 0, "root");
+    private static final int SIGUSR1 = 10;
+
+    private long seq = 1;
+
+    private ClusterState startedJob(boolean prologWaited) {
+        ClusterState state = ClusterFixture.aCluster().configured();
+        state.replay(seq++, new StateRecord.JobSubmitted(2, Builders.aJob().build(), "p", 60, 100));
+        SchedulePlan plan = new SchedulePlan(
+                List.of(new SchedulePlan.Start(2, -1, ON_N1, "p", 60, false)),
+                List.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                List.of(),
+                List.of());
+        apply(state, PlanApplier.apply(state, plan, 110, prologWaited));
+        return state;
+    }
+
+    private void apply(ClusterState state, ControlResult<?> result) {
+        result.records().forEach(r -> state.replay(seq++, r));
+        result.softChanges().forEach(c -> SoftState.apply(state, c));
+    }
+
+    @Test
+    void aJobStartedWhileThePrologIsWaitedForShowsReasonPrologUntilItsBatchHostReportsItDone() {
+        ClusterState state = startedJob(true);
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
+
+        // Another node's report, or an earlier run's, changes nothing.
+        apply(state, AllocationProlog.prologDone(state, "n2", 2, 0));
+        apply(state, AllocationProlog.prologDone(state, "n1", 2, 1));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
+
+        apply(state, AllocationProlog.prologDone(state, "n1", 2, 0));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
+        assertThat(state.waitsForProlog(state.job(2))).isFalse();
+    }
+
+    @Test
+    void withoutAWaitedPrologTheJobRunsWithNoReasonAndAReportChangesNothing() {
+        ClusterState state = startedJob(false);
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
+        ControlResult<Void> report = AllocationProlog.prologDone(state, "n1", 2, 0);
+        assertThat(report.softChanges()).isEmpty();
+        assertThat(report.effects()).isEmpty();
+    }
+
+    @Test
+    void aSignalDuringThePrologGoesToTheNodeAtOnceAsSlurmctldSendsIt() {
+        // slurmctld 22.05 passes it on and slurmd, with no process of the job yet, drops it
+        // (compat 246): nothing is kept for later.
+        ClusterState state = startedJob(true);
+        ControlResult<Void> signalled = JobControl.builder(Scheduler.SelectDefaults.DEFAULT)
+                .build()
+                .signal(state, ROOT, "2", SIGUSR1, false, JobControl.SignalScope.BATCH, 111);
+        assertThat(signalled.effects()).containsExactly(new Effect.Signal(2, List.of("n1"), SIGUSR1, true, false));
+        assertThat(signalled.softChanges()).isEmpty();
+    }
+
+    @Test
+    void aRequeuedJobsNextRunStartsWithoutTheEarlierRunsWait() {
+        ClusterState state = startedJob(true);
+        state.replay(seq++, StateRecord.JobRequeued.heldBack(2, false, 120, 120));
+        assertThat(state.job(2).isPending()).isTrue();
+        assertThat(state.image().reason(state.job(2))).isNotEqualTo(JobReason.PROLOG);
+    }
+}
