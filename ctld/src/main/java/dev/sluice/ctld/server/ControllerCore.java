@@ -186,7 +186,7 @@ final class ControllerCore implements AutoCloseable {
         Command<Void> warn = WarnSignals::send;
         Command<Void> preemptKills = PreemptKills::expire;
         Command<Void> steps = StepCommands::sweep;
-        Command<Void> rollover = new ReservationRollover.Periodic(started)::advance;
+        Command<Void> rollover = (s, now) -> ReservationRollover.advance(s, started, now);
         return List.of(silence, purge, expire, warn, preemptKills, steps, rollover);
     }
 
