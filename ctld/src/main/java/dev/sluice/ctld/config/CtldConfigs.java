@@ -259,7 +259,8 @@ public final class CtldConfigs {
                 halfLife,
                 favorSmall,
                 seconds(conf.value("PriorityCalcPeriod").orElse("5")),
-                0);
+                0,
+                List.of());
         return new SchedulerConfig(
                 backfill, depth, window, weights, select, QosPriorities.DEFAULT, preemptPolicy(conf));
     }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.queue.QosPriorities;
+import java.util.List;
 
 /**
  * How the scheduler works: {@code SchedulerType} (backfill or builtin), the backfill reservation
@@ -51,8 +52,22 @@ public record SchedulerConfig(
 
     /** These settings on a controller started at {@code epoch} ({@link PriorityWeights#calculatedAt}). */
     public SchedulerConfig withPriorityEpoch(long epoch) {
+        return withPriorityEpoch(epoch, priority.earlierStarts());
+    }
+
+    /**
+     * These settings on a controller started at {@code epoch} after controllers on the same
+     * state started at {@code earlier} ({@link PriorityWeights#chargedUntil}).
+     */
+    public SchedulerConfig withPriorityEpoch(long epoch, List<Long> earlier) {
         return new SchedulerConfig(
-                backfill, reservationDepth, windowSeconds, priority.withCalcEpoch(epoch), select, qos, preempt);
+                backfill,
+                reservationDepth,
+                windowSeconds,
+                priority.withCalcEpoch(epoch, earlier),
+                select,
+                qos,
+                preempt);
     }
 
     /** Collects a scheduler's settings; what is not set keeps Slurm's default. */

@@ -155,7 +155,9 @@ final class ControllerCore implements AutoCloseable {
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(config.scheduler().turnsFrom(started).withPriorityEpoch(started)),
+                new Scheduler(config.scheduler()
+                        .turnsFrom(started)
+                        .withPriorityEpoch(started, ControllerStarts.record(stateDir, started))),
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic(config, nodes, started),
                 fatal,
