@@ -259,7 +259,8 @@ public final class CtldConfigs {
                 halfLife,
                 favorSmall,
                 seconds(conf.value("PriorityCalcPeriod").orElse("5")),
-                0);
+                0,
+                List.of());
         // The nodes read the same Prolog= lines: with none there is nothing to wait for.
         boolean prologWaited = conf.prologFlags().waited() && !conf.prolog().isEmpty();
         return new SchedulerConfig(

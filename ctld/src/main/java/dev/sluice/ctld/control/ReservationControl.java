@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -144,8 +145,9 @@ public final class ReservationControl {
 
     public static ControlResult<Void> delete(ClusterView state, Caller caller, String name, long now) {
         requireOperator(caller);
-        Reservation r = state.reservations()
-                .find(name, now)
+        // One that has ended but is still kept (until the periodic pass) may be deleted too, as
+        // in Slurm 22.05 (compat 238).
+        Reservation r = Optional.ofNullable(state.reservations().byName().get(name))
                 .orElseThrow(() -> new SlurmException(ErrorCode.RESERVATION_INVALID));
         for (Job job : state.jobs()) {
             if ((job.isPending() || job.isRunning())

@@ -7,15 +7,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Moves a repeating reservation (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) to its next window once
- * a window has ended, as slurmctld does: {@code scontrol show reservation} then shows the new
- * StartTime and EndTime, and the journaled change reaches accounting, which keeps a record per
- * window. The scheduler does not wait for this: it reads every reservation in its window at the
- * moment it asks ({@link Reservation#window}), so this only saves where it already is.
+ * What slurmctld's periodic reservation pass does to reservations whose window has ended: a
+ * repeating one (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window, and the
+ * journaled change reaches accounting, which keeps a record per window; one that does not repeat
+ * is forgotten (its accounting row keeps its end). The scheduler does not wait for this: it reads
+ * every reservation in its window at the moment it asks ({@link Reservation#window}) and never
+ * one that is over, so this only changes what is shown and saved.
  *
- * <p>slurmctld does it in its periodic pass, every 30 s from its start ({@link #PERIOD_SECONDS}):
- * until then {@code scontrol show reservation} and {@code sinfo -T} show the window that ended,
- * INACTIVE (compat 222). {@link Periodic} keeps that clock for the controller loop.
+ * <p>slurmctld makes the pass every 30 s from its start ({@link #PERIOD_SECONDS}): until then
+ * {@code scontrol show reservation} and {@code sinfo -T} show the window that ended, INACTIVE
+ * (compat 222 for repeating ones, 238 for one that does not repeat). The passes are derived from
+ * the controller's start and the clock ({@link #lastPass}), so the decision keeps no memory: a
+ * reservation is acted on at the first tick after a pass that came at or after its end, and what
+ * that writes takes it out of the next tick's reckoning. Pure.
  */
 public final class ReservationRollover {
     /** slurmctld's PERIODIC_TIMEOUT: how often its background thread checks reservations. */
@@ -23,36 +27,37 @@ public final class ReservationRollover {
 
     private ReservationRollover() {}
 
-    /** Moves every repeating reservation whose window has ended at {@code now}. */
-    public static ControlResult<Void> advance(ClusterView state, long now) {
-        List<StateRecord> records = new ArrayList<>();
-        for (Reservation r : state.reservations().all()) {
-            if (r.repeats() && r.end() <= now) {
-                records.add(new StateRecord.ReservationSaved(r.window(now), now));
-            }
+    /**
+     * When the latest periodic pass came, as of {@code now}, for a controller started at {@code
+     * started}: {@code started} itself while none has (slurmctld's first is 30 s after its start).
+     */
+    public static long lastPass(long started, long now) {
+        if (now <= started) {
+            return started;
         }
-        return ControlResult.of(records, List.of(), null);
+        return started + (now - started) / PERIOD_SECONDS * PERIOD_SECONDS;
     }
 
     /**
-     * The rollover on slurmctld's clock: called about once a second by the controller loop, it
-     * acts only once {@link #PERIOD_SECONDS} have passed since the controller started or it last
-     * acted. Confined to the controller thread, as every command is.
+     * The pass's work as of {@code now}: moves on every repeating reservation, and deletes every
+     * other one, whose window ended by the latest pass. Called on every tick of the controller
+     * loop; writes nothing between passes.
      */
-    public static final class Periodic {
-        private long last;
-
-        /** @param startedAt when the controller started, epoch seconds */
-        public Periodic(long startedAt) {
-            this.last = startedAt;
+    public static ControlResult<Void> advance(ClusterView state, long started, long now) {
+        long pass = lastPass(started, now);
+        if (pass == started) {
+            return ControlResult.of(List.of(), List.of(), null);
         }
-
-        public ControlResult<Void> advance(ClusterView state, long now) {
-            if (now - last < PERIOD_SECONDS) {
-                return ControlResult.of(List.of(), List.of(), null);
+        List<StateRecord> records = new ArrayList<>();
+        for (Reservation r : state.reservations().all()) {
+            if (r.end() > pass) {
+                continue;
             }
-            last = now;
-            return ReservationRollover.advance(state, now);
+            records.add(
+                    r.repeats()
+                            ? new StateRecord.ReservationSaved(r.window(now), now)
+                            : new StateRecord.ReservationDeleted(r.name(), now));
         }
+        return ControlResult.of(records, List.of(), null);
     }
 }

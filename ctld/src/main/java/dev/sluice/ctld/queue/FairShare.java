@@ -9,8 +9,9 @@ import java.util.Set;
 
 /**
  * The fair-share factor the scheduler orders by, and the usage it comes from: each user's
- * CPU-seconds up to the last priority calculation ({@link PriorityWeights#chargedUntil}), every
- * job's halved each PriorityDecayHalfLife since it ended (or now); every user
+ * CPU-seconds up to the last priority calculation that found the job running
+ * ({@link PriorityWeights#chargedUntil}), every
+ * job's halved each PriorityDecayHalfLife since it ended (or now; never where that is 0); every user
  * with a job holds an equal share, and a user's factor is {@code 2^(-usage/total/share)}. One
  * owner: the priority factors and sshare both read it from here. Pure.
  */
@@ -32,7 +33,6 @@ public final class FairShare {
         Map<Integer, Double> usage = new HashMap<>();
         Map<String, Double> byName = new HashMap<>();
         Map<String, Double> byAccount = new HashMap<>();
-        long charged = w.chargedUntil(now);
         // Every user with a job in the table, counted in the same walk: a pass reads this
         // once per batch, over every job kept for MinJobAge.
         Set<Integer> users = new HashSet<>();
@@ -43,12 +43,18 @@ public final class FairShare {
                 users.add(uid);
                 lastUid = uid;
             }
-            if (job.allocation() == null || job.startTime() == 0 || job.startTime() >= charged) {
+            if (job.allocation() == null || job.startTime() == 0) {
                 continue;
             }
-            long end = Math.min(job.endTime() > 0 ? job.endTime() : now, charged);
+            long end = w.chargedUntil(job.startTime(), job.endTime(), now);
+            if (end <= job.startTime()) {
+                continue;
+            }
             double cpuSeconds = (double) job.allocation().totalCpus() * Math.max(0, end - job.startTime());
-            double decay = Math.pow(0.5, Math.max(0, now - end) / (double) Math.max(1, w.decayHalfLifeSeconds()));
+            // PriorityDecayHalfLife=0: usage never decays (Slurm's slurm.conf(5)).
+            double decay = w.decayHalfLifeSeconds() <= 0
+                    ? 1
+                    : Math.pow(0.5, Math.max(0, now - end) / (double) w.decayHalfLifeSeconds());
             usage.merge(job.request().owner().uid(), cpuSeconds * decay, Double::sum);
             byName.merge(job.request().owner().userName(), cpuSeconds * decay, Double::sum);
             byAccount.merge(

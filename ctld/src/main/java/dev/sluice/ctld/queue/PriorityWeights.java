@@ -1,5 +1,7 @@
 package dev.sluice.ctld.queue;
 
+import java.util.List;
+
 /**
  * {@code priority/multifactor} settings from slurm.conf ({@code PriorityWeight*},
  * {@code PriorityMaxAge}, {@code PriorityDecayHalfLife}, {@code PriorityFavorSmall},
@@ -9,7 +11,10 @@ package dev.sluice.ctld.queue;
  * <p>{@code calcEpoch} is when the controller started (epoch seconds; 0: not known, factors are
  * taken at the moment asked). Slurm computes a job's factors when it is submitted and again
  * every PriorityCalcPeriod from the controller's start, not when sprio or the scheduler asks:
- * the age a job shows is its age at the last of those times.
+ * the age a job shows is its age at the last of those times. {@code earlierStarts} are the
+ * starts of the controllers before this one on the same state (ascending, each before {@code
+ * calcEpoch}): the calculations they made decide what the jobs that ran then were charged, as
+ * slurmctld's saved usage does across its restarts.
  */
 public record PriorityWeights(
         boolean multifactor,
@@ -22,17 +27,27 @@ public record PriorityWeights(
         long decayHalfLifeSeconds,
         boolean favorSmall,
         long calcPeriodSeconds,
-        long calcEpoch) {
+        long calcEpoch,
+        List<Long> earlierStarts) {
+
+    public PriorityWeights {
+        earlierStarts = List.copyOf(earlierStarts);
+    }
 
     /** Slurm's default PriorityCalcPeriod: 5 minutes. */
     public static final long DEFAULT_CALC_PERIOD = 300;
 
     /** Slurm's defaults: priority/basic; PriorityMaxAge 7-0; PriorityDecayHalfLife 7-0. */
     public static final PriorityWeights BASIC = new PriorityWeights(
-            false, 0, 0, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
+            false, 0, 0, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
 
     /** These settings on a controller started at {@code epoch}. */
     public PriorityWeights withCalcEpoch(long epoch) {
+        return withCalcEpoch(epoch, earlierStarts);
+    }
+
+    /** These settings on a controller started at {@code epoch}, after controllers started at {@code earlier}. */
+    public PriorityWeights withCalcEpoch(long epoch, List<Long> earlier) {
         return new PriorityWeights(
                 multifactor,
                 age,
@@ -44,19 +59,45 @@ public record PriorityWeights(
                 decayHalfLifeSeconds,
                 favorSmall,
                 calcPeriodSeconds,
-                epoch);
+                epoch,
+                earlier);
     }
 
     /**
-     * Up to when usage has been charged, as of {@code now}: Slurm adds the jobs' usage to their
-     * associations at the same calculations (the one at the start only begins the count), so
-     * what ran since the last one shows nowhere yet.
+     * Up to when a job that started at {@code start} (and ended at {@code end}; 0 while it runs)
+     * has been charged, as of {@code now}: {@code start} when it has not been. Slurm charges a
+     * job at each calculation that finds it running, for the time since its start or the
+     * previous calculation (the one at a controller's start only begins the count), so what a
+     * job ran after the last calculation it saw is never charged (observed on Slurm 22.05,
+     * compat 239). Without a calculation clock (no start known), everything up to now is.
      */
-    public long chargedUntil(long now) {
-        if (calcEpoch <= 0 || calcPeriodSeconds <= 0 || now < calcEpoch) {
-            return now;
+    public long chargedUntil(long start, long end, long now) {
+        long lastRunning = end > 0 ? Math.min(now, end - 1) : now;
+        if (calcEpoch <= 0 || calcPeriodSeconds <= 0) {
+            return Math.max(start, end > 0 ? Math.min(now, end) : now);
         }
-        return calcEpoch + (now - calcEpoch) / calcPeriodSeconds * calcPeriodSeconds;
+        return Math.max(start, lastCalculation(lastRunning));
+    }
+
+    /**
+     * The last calculation at or before {@code t}, on the clock of the controller that ran then
+     * (this one or an earlier start's); {@code t} itself before any start known (state from
+     * before starts were kept: charged as it ran).
+     */
+    long lastCalculation(long t) {
+        long from = calcEpoch;
+        if (t < calcEpoch) {
+            from = -1;
+            for (long s : earlierStarts) {
+                if (s <= t) {
+                    from = s;
+                }
+            }
+            if (from < 0) {
+                return t;
+            }
+        }
+        return from + (t - from) / calcPeriodSeconds * calcPeriodSeconds;
     }
 
     /**

@@ -95,7 +95,7 @@ final class DiagAnswers {
                     .setRawShares(l.rawShares() < 0 ? 0 : (int) l.rawShares())
                     .setParentShares(l.rawShares() < 0)
                     .setNormShares(l.normShares())
-                    .setRawUsage(Math.round(l.rawUsage()))
+                    .setRawUsage((long) l.rawUsage()) // sshare shows the whole CPU-seconds, not rounded
                     .setNormUsage(l.normUsage())
                     .setEffectiveUsage(l.effectiveUsage())
                     .setFairshare(l.fairShare())

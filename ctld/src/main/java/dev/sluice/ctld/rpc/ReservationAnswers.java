@@ -93,7 +93,7 @@ final class ReservationAnswers {
     }
 
     static GetReservationsResponse list(ClusterImage image, long now) {
-        List<Reservation> shown = image.reservations().shown(now);
+        List<Reservation> shown = image.reservations().shown();
         GetReservationsResponse.Builder out =
                 GetReservationsResponse.newBuilder().setNow(now);
         for (Reservation r : shown) {

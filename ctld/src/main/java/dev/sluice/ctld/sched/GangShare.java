@@ -73,10 +73,12 @@ final class GangShare {
         }
         Map<String, NodeCapacity> freed = new HashMap<>();
         for (Job m : members) {
-            if (!roomBeside(m.allocation(), load, shares)) {
-                continue;
-            }
             for (Allocation.NodeShare held : m.allocation().nodes()) {
+                // Node by node: a job over two nodes whose cores on one are given N times
+                // already still lends those on the other (compat 240).
+                if (!roomBeside(held, load, shares)) {
+                    continue;
+                }
                 // Its cores and CPUs only: its memory and devices stay its own.
                 Allocation.NodeShare share =
                         new Allocation.NodeShare(held.node(), held.cpus(), 0, held.tasks(), List.of(), held.cores());
@@ -139,17 +141,15 @@ final class GangShare {
                 c.busyCores());
     }
 
-    /** Whether every core of {@code allocation} is given to fewer than {@code shares} jobs. */
-    private static boolean roomBeside(Allocation allocation, Map<String, Map<Integer, Integer>> load, int shares) {
-        for (Allocation.NodeShare s : allocation.nodes()) {
-            if (s.cores().isEmpty()) {
+    /** Whether every core of {@code held} is given to fewer than {@code shares} jobs. */
+    private static boolean roomBeside(Allocation.NodeShare held, Map<String, Map<Integer, Integer>> load, int shares) {
+        if (held.cores().isEmpty()) {
+            return false;
+        }
+        Map<Integer, Integer> cores = load.getOrDefault(held.node(), Map.of());
+        for (int c : held.cores()) {
+            if (cores.getOrDefault(c, 0) >= shares) {
                 return false;
-            }
-            Map<Integer, Integer> cores = load.getOrDefault(s.node(), Map.of());
-            for (int c : s.cores()) {
-                if (cores.getOrDefault(c, 0) >= shares) {
-                    return false;
-                }
             }
         }
         return true;

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.queue.QosPriorities;
+import java.util.List;
 
 /**
  * How the scheduler works: {@code SchedulerType} (backfill or builtin), the backfill reservation
@@ -59,11 +60,19 @@ public record SchedulerConfig(
 
     /** These settings on a controller started at {@code epoch} ({@link PriorityWeights#calculatedAt}). */
     public SchedulerConfig withPriorityEpoch(long epoch) {
+        return withPriorityEpoch(epoch, priority.earlierStarts());
+    }
+
+    /**
+     * These settings on a controller started at {@code epoch} after controllers on the same
+     * state started at {@code earlier} ({@link PriorityWeights#chargedUntil}).
+     */
+    public SchedulerConfig withPriorityEpoch(long epoch, List<Long> earlier) {
         return new SchedulerConfig(
                 backfill,
                 reservationDepth,
                 windowSeconds,
-                priority.withCalcEpoch(epoch),
+                priority.withCalcEpoch(epoch, earlier),
                 select,
                 qos,
                 preempt,

@@ -112,9 +112,9 @@ final class ConfigReloader implements Reconfigurer {
         // The gang scheduler's turns and the priority calculation keep their clocks: slurmctld's
         // timeslicer and its PriorityCalcPeriod timer run on through a reconfigure.
         long turns = loop.scheduler().config().preempt().sliceEpoch();
-        long epoch = loop.scheduler().config().priority().calcEpoch();
+        var priority = loop.scheduler().config().priority();
         loop.useScheduler(new dev.sluice.ctld.sched.Scheduler(
-                fresh.scheduler().turnsFrom(turns).withPriorityEpoch(epoch)));
+                fresh.scheduler().turnsFrom(turns).withPriorityEpoch(priority.calcEpoch(), priority.earlierStarts())));
         // Licenses= too (Slurm 22.05 rereads them: scontrol show licenses lists the new ones and
         // jobs may ask for them at once); the next pass counts them.
         jobs.useLicenses(fresh.scheduler().select().licenses());

@@ -155,7 +155,9 @@ final class ControllerCore implements AutoCloseable {
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(config.scheduler().turnsFrom(started).withPriorityEpoch(started)),
+                new Scheduler(config.scheduler()
+                        .turnsFrom(started)
+                        .withPriorityEpoch(started, ControllerStarts.record(stateDir, started))),
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic(config, nodes, started),
                 fatal,
@@ -186,7 +188,7 @@ final class ControllerCore implements AutoCloseable {
         Command<Void> warn = WarnSignals::send;
         Command<Void> preemptKills = PreemptKills::expire;
         Command<Void> steps = StepCommands::sweep;
-        Command<Void> rollover = new ReservationRollover.Periodic(started)::advance;
+        Command<Void> rollover = (s, now) -> ReservationRollover.advance(s, started, now);
         return List.of(silence, purge, expire, warn, preemptKills, steps, rollover);
     }
 

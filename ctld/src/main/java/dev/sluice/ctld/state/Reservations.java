@@ -44,19 +44,13 @@ public record Reservations(Map<String, Reservation> byName, int lastId) {
     }
 
     /**
-     * Those not over for good as the controller last saved them, in creation order: what {@code
-     * scontrol show reservation} and {@code sinfo -T} list. A repeating one whose window has ended
-     * shows that window, INACTIVE, until the controller's periodic pass moves it on, as Slurm
-     * 22.05 shows it (compat 222); the scheduler reads {@link #current} instead.
+     * Every one kept, as the controller last saved it, in creation order: what {@code scontrol
+     * show reservation} and {@code sinfo -T} list. One whose window has ended shows that window,
+     * INACTIVE, until the controller's periodic pass moves it on (a repeating one) or forgets it,
+     * as Slurm 22.05 shows it (compat 222, 238); the scheduler reads {@link #current} instead.
      */
-    public List<Reservation> shown(long now) {
-        List<Reservation> out = new ArrayList<>();
-        for (Reservation r : byName.values()) {
-            if (!r.ended(now)) {
-                out.add(r);
-            }
-        }
-        return out;
+    public List<Reservation> shown() {
+        return all();
     }
 
     /**

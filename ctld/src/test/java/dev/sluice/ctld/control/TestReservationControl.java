@@ -170,4 +170,14 @@ class TestReservationControl {
         assertThat(refusal(() -> ReservationControl.delete(state, ROOT, "nosuch", NOW)))
                 .isEqualTo(ErrorCode.RESERVATION_INVALID);
     }
+
+    @Test
+    void anEndedReservationStillKeptMayBeDeletedUntilThePassForgetsIt() {
+        create(spec("r1", "n1", 1L, "alice"));
+        long ended = NOW + 61;
+        harness.apply(state, ReservationControl.delete(state, ROOT, "r1", ended));
+        assertThat(state.reservations().shown()).isEmpty();
+        assertThat(refusal(() -> ReservationControl.delete(state, ROOT, "r1", ended)))
+                .isEqualTo(ErrorCode.RESERVATION_INVALID);
+    }
 }

@@ -2,7 +2,10 @@ package dev.sluice.ctld.limits;
 
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.queue.FairShare;
 import dev.sluice.ctld.queue.PriorityWeights;
@@ -20,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class TestShareTree {
     private static final long NOW = 1_000_000;
     private static final PriorityWeights MF = new PriorityWeights(
-            true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
+            true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
 
     private static Association account(String name, String parent, long shares) {
         return Association.builder(name).parent(parent).shares(shares).build();
@@ -112,6 +115,37 @@ class TestShareTree {
         assertThat(lines.get(8).tresRunMins()).containsEntry("cpu", 16L).containsEntry("node", 8L);
         assertThat(lines.get(0).tresRunMins()).containsEntry("cpu", 16L);
         assertThat(lines.get(8).fairShare()).isLessThan(1.0);
+    }
+
+    @Test
+    void anEndedJobsUsageHalvesEachHalfLifeAndNeverDecaysWithAHalfLifeOfZero() {
+        ClusterState s = state();
+        int id = s.nextJobId();
+        long week = 7 * 86400;
+        s.replay(
+                1,
+                new StateRecord.JobSubmitted(
+                        id, aJob().uid(1000).account("beta").tasks(2).build(), "p", 10, 0));
+        s.replay(
+                2,
+                new StateRecord.JobStarted(
+                        id,
+                        new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2))),
+                        "p",
+                        10,
+                        NOW - week - 100));
+        s.replay(3, new StateRecord.JobEnded(id, JobState.COMPLETED, 0, JobReason.NONE, NOW - week, 0));
+        PriorityWeights noDecay = new PriorityWeights(
+                true, 0, 10000, 0, 0, 0, 7 * 86400, 0, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
+
+        assertThat(ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true)
+                        .get(8)
+                        .rawUsage())
+                .isCloseTo(100.0, within(1e-9));
+        assertThat(ShareTree.lines(POLICY, FairShare.of(s.image(), noDecay, NOW), true)
+                        .get(8)
+                        .rawUsage())
+                .isEqualTo(200.0);
     }
 
     @Test

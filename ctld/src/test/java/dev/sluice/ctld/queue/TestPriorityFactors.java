@@ -24,7 +24,18 @@ import org.junit.jupiter.api.Test;
 class TestPriorityFactors {
     private static final long NOW = 1_000_000;
     private static final PriorityWeights W = new PriorityWeights(
-            true, 1000, 10000, 100, 1000, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
+            true,
+            1000,
+            10000,
+            100,
+            1000,
+            0,
+            7 * 86400,
+            7 * 86400,
+            false,
+            PriorityWeights.DEFAULT_CALC_PERIOD,
+            0,
+            List.of());
 
     private ClusterState state;
     private long seq;

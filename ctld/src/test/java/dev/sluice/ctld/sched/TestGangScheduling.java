@@ -222,6 +222,29 @@ class TestGangScheduling {
     }
 
     @Test
+    void aJobOverTwoNodesTakesTurnsWithTwoOneNodeJobsThatRunTogether() {
+        // compat 240: wide holds both nodes whole; left shares n1's cores with it, right n2's.
+        cluster(2, "FORCE:2");
+        int wide = submit("share", aJob().nodes(2).tasks(2 * CPUS).build());
+        pass();
+        int left = submit("share", aJob().tasks(CPUS).require("n1").build());
+        pass();
+        int right = submit("share", aJob().tasks(CPUS).require("n2").build());
+        pass();
+        assertThat(st(right)).isNotEqualTo(JobState.PENDING);
+        Set<List<JobState>> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 6 * SLICE; i++) {
+            now += 1;
+            pass();
+            seen.add(List.of(st(wide), st(left), st(right)));
+        }
+        assertThat(seen)
+                .containsExactlyInAnyOrder(
+                        List.of(JobState.RUNNING, JobState.SUSPENDED, JobState.SUSPENDED),
+                        List.of(JobState.SUSPENDED, JobState.RUNNING, JobState.RUNNING));
+    }
+
+    @Test
     void jobsOnDifferentCoresBothRun() {
         cluster(1, "FORCE:2");
         int a = submit(2);

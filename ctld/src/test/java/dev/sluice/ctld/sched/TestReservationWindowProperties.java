@@ -109,7 +109,8 @@ class TestReservationWindowProperties {
                 .build());
         long clock = now;
         for (int step : steps) {
-            cluster.apply(ReservationRollover.advance(state, clock));
+            // A periodic pass at every step (as for a controller started 30 s before it).
+            cluster.apply(ReservationRollover.advance(state, clock - ReservationRollover.PERIOD_SECONDS, clock));
             for (SchedulePlan.Start s : scheduler.schedule(state.image(), clock).starts()) {
                 assertWholeInAnyMagnet(
                         state.job(s.jobId()).request(), s.allocation().nodeNames(), made, clock);

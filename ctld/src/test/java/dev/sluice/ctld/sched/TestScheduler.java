@@ -200,7 +200,18 @@ class TestScheduler {
         int busy = submit(aJob().build(), 10);
         run(busy, "n1", 1, 5);
         PriorityWeights weights = new PriorityWeights(
-                true, 1000, 0, 0, 1000, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
+                true,
+                1000,
+                0,
+                0,
+                1000,
+                0,
+                7 * 86400,
+                7 * 86400,
+                false,
+                PriorityWeights.DEFAULT_CALC_PERIOD,
+                0,
+                List.of());
         SchedulerConfig config = SchedulerConfig.builder(SELECT)
                 .reservationDepth(10)
                 .priority(weights)
@@ -223,7 +234,7 @@ class TestScheduler {
         int busy = submit(aJob().build(), 10);
         run(busy, "n1", 1, 5);
         PriorityWeights weights = new PriorityWeights(
-                true, 0, 0, 0, 0, 1000, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0);
+                true, 0, 0, 0, 0, 1000, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
         QosPriorities qos = new QosPriorities(java.util.Map.of("normal", 0L, "low", 50L, "high", 200L));
         SchedulerConfig config = SchedulerConfig.builder(SELECT)
                 .reservationDepth(10)

@@ -9,6 +9,7 @@ import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -205,18 +206,18 @@ class TestBatchLauncher extends BatchLauncherTestBase {
         assertThat(outbox.takePrologsDone()).isEmpty();
 
         Files.createFile(work.resolve("release"));
-        List<dev.sluice.protocol.v1.PrologCompleteRequest> told = new CopyOnWriteArrayList<>();
+        List<PrologCompleteRequest> told = new CopyOnWriteArrayList<>();
         await().atMost(Duration.ofSeconds(30)).until(() -> {
             told.addAll(outbox.takePrologsDone());
             return !told.isEmpty();
         });
         assertThat(told)
-                .containsExactly(dev.sluice.protocol.v1.PrologCompleteRequest.newBuilder()
+                .containsExactly(PrologCompleteRequest.newBuilder()
                         .setNodeName("n7")
                         .setJobId(JOB)
                         .setRestartCount(3)
                         .build());
-        assertThat(awaitReport().getExitStatus()).isZero();
+        assertThat(awaitReport(JOB).getExitStatus()).isZero();
         assertThat(outbox.takePrologsDone()).as("told once").isEmpty();
     }
 
