@@ -96,7 +96,10 @@ public final class PlanApplier {
             }
             // GraceTime: signalled now, PreemptKills ends it when the time is up.
             JobEvent event = p.graceSeconds() > 0
-                    ? new JobEvent.PreemptGrace(p.graceSeconds())
+                    ? new JobEvent.PreemptGrace(
+                            p.graceSeconds(),
+                            p.mode() == PreemptMode.REQUEUE,
+                            p.mode() == PreemptMode.REQUEUE ? p.holdBackSeconds() : 0)
                     : new JobEvent.Preempt(p.mode() == PreemptMode.REQUEUE, p.holdBackSeconds());
             Transition preempted = JobLifecycle.apply(victim, event, now);
             records.addAll(preempted.records());

@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * Ends the jobs preempted with a {@code GraceTime} once it is up: they were sent SIGTERM when
- * preempted ({@link PlanApplier}) and now end PREEMPTED and are killed, as Slurm kills them at
- * their new end time. Run once a second by the controller loop against its clock. Pure.
+ * preempted ({@link PlanApplier}) and now end PREEMPTED and are killed, or are requeued
+ * ({@code REQUEUE}), as Slurm does at their new end time (compat 242, 243). Run once a second by the controller loop against its clock. Pure.
  */
 public final class PreemptKills {
     private PreemptKills() {}
@@ -29,7 +29,10 @@ public final class PreemptKills {
             if (grace.isEmpty() || now < grace.get().deadline()) {
                 continue;
             }
-            Transition t = JobLifecycle.apply(job, new JobEvent.Preempt(false, 0), now);
+            // Requeued or ended as its mode said when the grace began (Slurm keeps it likewise).
+            JobEvent end =
+                    new JobEvent.Preempt(grace.get().requeue(), grace.get().holdBackSeconds());
+            Transition t = JobLifecycle.apply(job, end, now);
             records.addAll(t.records());
             effects.addAll(t.effects());
         }

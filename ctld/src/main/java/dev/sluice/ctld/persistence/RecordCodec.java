@@ -75,7 +75,9 @@ public final class RecordCodec {
             case StateRecord.JobPreemptGraceStarted r ->
                 e.setJobPreemptGrace(dev.sluice.protocol.v1.journal.JobPreemptGraceRecord.newBuilder()
                         .setJobId(r.jobId())
-                        .setDeadline(r.deadline()));
+                        .setDeadline(r.deadline())
+                        .setRequeue(r.requeue())
+                        .setHoldBackSeconds(r.holdBackSeconds()));
             case StateRecord.ArrayTaskSplit r ->
                 e.setArrayTaskSplit(ArrayTaskSplitRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -204,6 +206,8 @@ public final class RecordCodec {
                 new StateRecord.JobPreemptGraceStarted(
                         e.getJobPreemptGrace().getJobId(),
                         e.getJobPreemptGrace().getDeadline(),
+                        e.getJobPreemptGrace().getRequeue(),
+                        e.getJobPreemptGrace().getHoldBackSeconds(),
                         t);
             case ARRAY_TASK_SPLIT ->
                 new StateRecord.ArrayTaskSplit(

@@ -142,11 +142,11 @@ public record PreemptPolicy(
 
     /**
      * How long a preempted job of this mode gets between SIGTERM and its end: its QOS's
-     * {@code GraceTime} (qos) or its partition's (partition_prio); only with CANCEL, as in
-     * slurm.conf(5).
+     * {@code GraceTime} (qos) or its partition's (partition_prio); with CANCEL and, as Slurm
+     * 22.05 does (compat 243), with REQUEUE too; a suspended job gets none.
      */
     public long graceOf(Job victim, Partition vp, PreemptMode mode, AccountingPolicy accounting) {
-        if (mode != PreemptMode.CANCEL) {
+        if (mode != PreemptMode.CANCEL && mode != PreemptMode.REQUEUE) {
             return 0;
         }
         if (type == Type.QOS) {

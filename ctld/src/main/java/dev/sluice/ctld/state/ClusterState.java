@@ -43,7 +43,7 @@ public final class ClusterState implements ClusterView {
     private final PrologWaits prologWaits = new PrologWaits();
 
     /** A run preempted at its GraceTime's start: killed at {@code deadline}. */
-    public record PreemptGrace(long startTime, long deadline) {}
+    public record PreemptGrace(long startTime, long deadline, boolean requeue, long holdBackSeconds) {}
 
     private final StepTable steps = new StepTable();
 
@@ -113,7 +113,8 @@ public final class ClusterState implements ClusterView {
             case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case StateRecord.JobPreemptGraceStarted r -> {
                 Job job = move(requireJob(r.jobId()), r, snapshot);
-                runMarks.preemptGraceStarted(r.jobId(), job.startTime(), r.deadline());
+                runMarks.preemptGraceStarted(
+                        r.jobId(), new PreemptGrace(job.startTime(), r.deadline(), r.requeue(), r.holdBackSeconds()));
             }
             // Suspended by preemption, the job lends its resources to its preemptor: they count on
             // the nodes as the preemptor's until it resumes. No node was let go of for good.

@@ -84,10 +84,11 @@ public sealed interface JobEvent {
     record Preempt(boolean requeue, long holdBackSeconds) implements JobEvent {}
 
     /**
-     * Preempted with a {@code GraceTime} ({@code CANCEL} mode): it is sent SIGCONT and SIGTERM
-     * now and runs on for {@code graceSeconds}, then ends PREEMPTED ({@link Preempt}).
+     * Preempted with a {@code GraceTime} ({@code CANCEL} or {@code REQUEUE} mode): it is sent
+     * SIGCONT and SIGTERM now and runs on for {@code graceSeconds}, then is preempted as
+     * {@link Preempt} with {@code requeue} and {@code holdBackSeconds}.
      */
-    record PreemptGrace(long graceSeconds) implements JobEvent {}
+    record PreemptGrace(long graceSeconds, boolean requeue, long holdBackSeconds) implements JobEvent {}
 
     /**
      * {@code scontrol suspend}, or with {@code byPreemption} a preemptor's start

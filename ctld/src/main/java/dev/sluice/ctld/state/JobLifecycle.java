@@ -148,13 +148,15 @@ public final class JobLifecycle {
                                 JobEnded.unrequested(id, JobState.PREEMPTED, 15, JobReason.NONE, now),
                                 terminate(job, JobState.PREEMPTED));
             case JobEvent.PreemptGrace g -> {
-                // SIGCONT with the SIGTERM, as Slurm sends both; PreemptKills ends it at the deadline.
+                // SIGCONT with the SIGTERM, as Slurm sends both, to the job's steps: not to its batch
+                // shell, which hears nothing until the deadline (compat 242). PreemptKills ends it then.
                 List<String> nodes = job.allocation().nodeNames();
                 yield new Transition(
-                        List.of(new StateRecord.JobPreemptGraceStarted(id, now + g.graceSeconds(), now)),
+                        List.of(new StateRecord.JobPreemptGraceStarted(
+                                id, now + g.graceSeconds(), g.requeue(), g.holdBackSeconds(), now)),
                         List.of(
-                                new Effect.Signal(id, nodes, SIGCONT, false, false),
-                                new Effect.Signal(id, nodes, SIGTERM, false, false)));
+                                new Effect.Signal(id, nodes, SIGCONT, false, true),
+                                new Effect.Signal(id, nodes, SIGTERM, false, true)));
             }
             case JobEvent.Suspend s -> suspend(job, true, s.byPreemption(), now);
             case JobEvent.Resume r -> suspend(job, false, job.preemptSuspended(), now);

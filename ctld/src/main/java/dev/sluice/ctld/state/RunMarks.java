@@ -28,8 +28,8 @@ final class RunMarks {
         return warned.getOrDefault(job.id(), -1L) == job.startTime();
     }
 
-    void preemptGraceStarted(int jobId, long startTime, long deadline) {
-        graced.put(jobId, new ClusterState.PreemptGrace(startTime, deadline));
+    void preemptGraceStarted(int jobId, ClusterState.PreemptGrace grace) {
+        graced.put(jobId, grace);
     }
 
     /** When this run of the job is to be killed for preemption, if it is in its GraceTime. */

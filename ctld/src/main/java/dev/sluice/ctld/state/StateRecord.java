@@ -96,10 +96,12 @@ public sealed interface StateRecord {
 
     /**
      * Preempted with a {@code GraceTime}: the job was sent SIGTERM at {@code time} and ends
-     * PREEMPTED at {@code deadline} unless it ends first. Durable, as Slurm keeps a job's
-     * preemption time in its state: a restarted controller does not signal it again.
+     * PREEMPTED at {@code deadline} unless it ends first; with {@code requeue} it is then
+     * requeued, held back {@code holdBackSeconds}. Durable, as Slurm keeps a job's preemption
+     * time in its state: a restarted controller does not signal it again.
      */
-    record JobPreemptGraceStarted(int jobId, long deadline, long time) implements StateRecord {}
+    record JobPreemptGraceStarted(int jobId, long deadline, boolean requeue, long holdBackSeconds, long time)
+            implements StateRecord {}
 
     /**
      * Task {@code taskId} of the array record {@code jobId} starts a life of its own as job

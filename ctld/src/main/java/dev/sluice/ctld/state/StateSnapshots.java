@@ -94,8 +94,8 @@ final class StateSnapshots {
                             j.preemptSuspended()));
                 }
                 state.preemptGrace(j)
-                        .ifPresent(g ->
-                                out.add(new StateRecord.JobPreemptGraceStarted(j.id(), g.deadline(), j.startTime())));
+                        .ifPresent(g -> out.add(new StateRecord.JobPreemptGraceStarted(
+                                j.id(), g.deadline(), g.requeue(), g.holdBackSeconds(), j.startTime())));
             }
             if (j.state().isFinished()) {
                 out.add(JobEnded.unrequested(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What preemption journals survives a restart: a run requeued by preemption stays marked so
- * (accounting ends it PREEMPTED), a job preempted by cancel stays PREEMPTED, and a job suspended
- * by preemption stays lent to its preemptor.
+ * (accounting ends it PREEMPTED), a job preempted by cancel stays PREEMPTED, a GraceTime keeps
+ * what happens at its end, and a job suspended by preemption stays lent to its preemptor.
  */
 class TestPreemptionRecords {
     @Test
@@ -26,6 +26,17 @@ class TestPreemptionRecords {
     void aJobEndedPreemptedRoundTrips() {
         StateRecord.JobEnded ended = StateRecord.JobEnded.unrequested(7, JobState.PREEMPTED, 15, JobReason.NONE, 100);
         assertThat(RecordCodec.decode(RecordCodec.encode(1, ended))).isEqualTo(ended);
+    }
+
+    @Test
+    void aGraceThatEndsInARequeueRoundTripsAndAnOldRecordWithoutItEndsInACancel() {
+        StateRecord.JobPreemptGraceStarted requeue = new StateRecord.JobPreemptGraceStarted(7, 110, true, 121, 100);
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, requeue))).isEqualTo(requeue);
+        // Journals written before the grace kept its end: the fields absent, it is a cancel.
+        var old = RecordCodec.encode(1, requeue).toBuilder();
+        old.getJobPreemptGraceBuilder().clearRequeue().clearHoldBackSeconds();
+        assertThat(RecordCodec.decode(old.build()))
+                .isEqualTo(new StateRecord.JobPreemptGraceStarted(7, 110, false, 0, 100));
     }
 
     @Test

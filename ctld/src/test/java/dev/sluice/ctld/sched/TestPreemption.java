@@ -213,10 +213,14 @@ class TestPreemption {
 
     /** One node; partition "low" (tier 1) gives its preempted jobs a GraceTime of 10 s. */
     private void gracedCluster() {
+        gracedCluster("CANCEL");
+    }
+
+    private void gracedCluster(String lowMode) {
         Partition graced = Partition.builder("low")
                 .nodes(List.of("n1"))
                 .isDefault(true)
-                .preemptMode("CANCEL")
+                .preemptMode(lowMode)
                 .graceTimeSeconds(10)
                 .build();
         cluster = ClusterFixture.aCluster()
@@ -239,11 +243,13 @@ class TestPreemption {
         assertThat(plan.preemptions())
                 .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.CANCEL, high, 121, 10));
         var applied = dev.sluice.ctld.control.PlanApplier.apply(state, plan, NOW);
-        assertThat(applied.records()).containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, NOW));
+        assertThat(applied.records())
+                .containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, false, 0, NOW));
         assertThat(applied.effects())
                 .containsExactly(
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false, false),
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false, false));
+                        // To its steps only: its batch shell hears nothing until the deadline.
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false, true),
+                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false, true));
         applied.records().forEach(cluster::replay);
         applied.softChanges().forEach(c -> dev.sluice.ctld.loop.SoftState.apply(state, c));
 
@@ -261,6 +267,41 @@ class TestPreemption {
         assertThat(schedule(cancel).starts())
                 .extracting(SchedulePlan.Start::jobId)
                 .containsExactly(high);
+    }
+
+    @Test
+    void withGraceTimeARequeueVictimRunsItsGraceThenIsRequeuedEvenAfterARestart() {
+        gracedCluster("REQUEUE");
+        state = cluster.state();
+        int low = running("low", "n1", CPUS, NOW - 100, aJob().requeue().build());
+        int high = submit("high", aJob().tasks(1).build());
+        PreemptPolicy requeue = PreemptPolicy.withoutGang(
+                PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of("low", PreemptMode.REQUEUE), 0, 121);
+
+        SchedulePlan plan = schedule(requeue);
+        // Slurm 22.05 gives a REQUEUE victim its GraceTime too (compat 243).
+        assertThat(plan.preemptions())
+                .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.REQUEUE, high, 121, 10));
+        var applied = dev.sluice.ctld.control.PlanApplier.apply(state, plan, NOW);
+        assertThat(applied.records())
+                .containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, true, 121, NOW));
+        applied.records().forEach(cluster::replay);
+
+        ClusterState restored = cluster.emptyCopy();
+        long seq = 0;
+        for (StateRecord r : state.toRecords()) {
+            restored.restore(
+                    ++seq,
+                    dev.sluice.ctld.persistence.RecordCodec.decode(
+                            dev.sluice.ctld.persistence.RecordCodec.encode(seq, r)));
+        }
+        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 9)
+                        .records())
+                .isEmpty();
+        // At the deadline it pends again, held back from then, as a requeue without grace is.
+        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 10)
+                        .records())
+                .containsExactly(new StateRecord.JobRequeued(low, false, NOW + 10, NOW + 10 + 121, true));
     }
 
     @Test
@@ -323,23 +364,37 @@ class TestPreemption {
 
     // ------------------------------------------------------------------ properties
 
-    /** A running job: its partition, node, CPUs and how long it has run. */
-    record Runner(String partition, int node, int cpus, long ranSeconds) {}
+    /**
+     * A running job: its partition, node, CPUs, how long it has run, and whether it is of the QOS
+     * "patient", which has a PreemptExemptTime of its own.
+     */
+    record Runner(String partition, int node, int cpus, long ranSeconds, boolean patient) {}
 
     /** A pending job: its partition, CPUs per task and tasks. */
     record Waiter(String partition, int tasks) {}
 
     /**
      * Whatever runs and waits, a pass never preempts a job of the preemptor's tier or above, nor
-     * one younger than PreemptExemptTime; what it starts fits what is free; no start lands on
+     * one younger than PreemptExemptTime (its QOS's where that has one, compat 244); what it starts fits what is free; no start lands on
      * the nodes of a job it preempts; and each preemptor, once its victims are gone, fits.
      */
     @Property(tries = 300)
     void preemptionOnlyTakesLowerTierJobsAndOnlyWhenThePreemptorThenFits(
             @ForAll("runners") List<Runner> runners,
             @ForAll("waiters") List<Waiter> waiters,
-            @ForAll("exempt") long exempt) {
+            @ForAll("exempt") long exempt,
+            @ForAll("exempt") long patientExempt) {
         cluster(3);
+        AccountingPolicy accounting = new AccountingPolicy(
+                1,
+                List.of(),
+                Map.of(),
+                Map.of(
+                        "patient",
+                        Qos.builder("patient")
+                                .preemptExemptSeconds(patientExempt)
+                                .build()),
+                dev.sluice.ctld.limits.UserWckeys.NONE);
         int[] used = new int[4];
         for (Runner r : runners) {
             if (used[r.node()] + r.cpus() > CPUS) {
@@ -351,13 +406,13 @@ class TestPreemption {
                     "n" + r.node(),
                     r.cpus(),
                     NOW - r.ranSeconds(),
-                    aJob().requeue().build());
+                    aJob().requeue().qos(r.patient() ? "patient" : "normal").build());
         }
         for (Waiter w : waiters) {
             submit(w.partition(), aJob().tasks(w.tasks()).build());
         }
         Map<String, Integer> tiers = Map.of("low", 1, "mid", 1, "high", 2);
-        SchedulePlan plan = schedule(partitionPrio(exempt));
+        SchedulePlan plan = schedule(partitionPrio(exempt), accounting);
         net.jqwik.api.statistics.Statistics.collect(plan.preemptions().isEmpty() ? "no preemption" : "preempts");
 
         Map<Integer, List<Integer>> byPreemptor = new HashMap<>();
@@ -366,7 +421,8 @@ class TestPreemption {
             Job preemptor = state.job(p.preemptorId());
             assertThat(victim.isRunning()).isTrue();
             assertThat(tiers.get(victim.partition())).isLessThan(tiers.get(preemptor.partition()));
-            assertThat(victim.runSeconds(NOW)).isGreaterThanOrEqualTo(exempt);
+            boolean patient = "patient".equals(victim.request().qos());
+            assertThat(victim.runSeconds(NOW)).isGreaterThanOrEqualTo(patient ? patientExempt : exempt);
             byPreemptor.computeIfAbsent(p.preemptorId(), k -> new ArrayList<>()).add(p.jobId());
         }
         assertThat(victims(plan)).doesNotHaveDuplicates();
@@ -408,7 +464,7 @@ class TestPreemption {
         for (SchedulePlan.Start s : plan.starts()) {
             cluster.replay(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), 60, NOW));
         }
-        SchedulePlan next = schedule(partitionPrio(exempt));
+        SchedulePlan next = schedule(partitionPrio(exempt), accounting);
         List<Integer> startedNext =
                 next.starts().stream().map(SchedulePlan.Start::jobId).toList();
         for (int preemptor : byPreemptor.keySet()) {
@@ -433,7 +489,8 @@ class TestPreemption {
                         Arbitraries.of("low", "mid", "high"),
                         Arbitraries.integers().between(1, 3),
                         Arbitraries.integers().between(1, CPUS),
-                        Arbitraries.longs().between(0, 600))
+                        Arbitraries.longs().between(0, 600),
+                        Arbitraries.of(false, true))
                 .as(Runner::new)
                 .list()
                 .ofMinSize(2)

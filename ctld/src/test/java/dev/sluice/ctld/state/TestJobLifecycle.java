@@ -77,7 +77,7 @@ class TestJobLifecycle {
         out.put("Requeue, held by an operator", j -> JobLifecycle.apply(j, new JobEvent.Requeue(true, true, 0), NOW));
         out.put("Preempt, CANCEL", j -> JobLifecycle.apply(j, new JobEvent.Preempt(false, 0), NOW));
         out.put("Preempt, REQUEUE", j -> JobLifecycle.apply(j, new JobEvent.Preempt(true, 121), NOW));
-        out.put("PreemptGrace, 30 s", j -> JobLifecycle.apply(j, new JobEvent.PreemptGrace(30), NOW));
+        out.put("PreemptGrace, 30 s", j -> JobLifecycle.apply(j, new JobEvent.PreemptGrace(30, false, 0), NOW));
         out.put("Suspend", j -> JobLifecycle.apply(j, JobEvent.Suspend.byCommand(), NOW));
         out.put("Resume", j -> JobLifecycle.apply(j, new JobEvent.Resume(), NOW));
         out.put("Hold", j -> JobLifecycle.apply(j, new JobEvent.Hold(Job.Hold.USER), NOW));

@@ -97,7 +97,8 @@ public final class QosStore {
     public DeleteAssocResult delete(DeleteQosRequest r) throws SQLException {
         return Tx.run(ds, r.getCommit(), c -> {
             DeleteAssocResult.Builder out = DeleteAssocResult.newBuilder();
-            for (String name : r.getNamesList()) {
+            // Listed by name, whatever the order asked in (slurmdbd's, compat 128, 243).
+            for (String name : new java.util.TreeSet<>(r.getNamesList())) {
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM acct_qos WHERE name = ?")) {
                     ps.setString(1, name);
                     if (ps.executeUpdate() > 0) {

@@ -156,6 +156,22 @@ abstract class QosAndModifyContract {
     }
 
     @Test
+    void deletedQosAreListedByNameWhateverTheOrderAsked() throws Exception {
+        String late = "z" + q;
+        String early = "a" + q;
+        for (String name : java.util.List.of(late, early)) {
+            qos.add(AddQosRequest.newBuilder().addNames(name).setCommit(true).build());
+        }
+        assertThat(qos.delete(DeleteQosRequest.newBuilder()
+                                .addNames(late)
+                                .addNames(early)
+                                .setCommit(true)
+                                .build())
+                        .getDeletedList())
+                .containsExactly(early, late);
+    }
+
+    @Test
     void modifyUserSetsDefaultAccountAndLimits() throws Exception {
         ModifyAssocRequest.Builder m = ModifyAssocRequest.newBuilder()
                 .setEntity(AssocEntity.USERS)

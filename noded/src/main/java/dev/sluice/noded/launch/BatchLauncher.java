@@ -308,8 +308,7 @@ public final class BatchLauncher implements AutoCloseable {
         if (pgid > 1 || !supervisor.exact()) {
             announce(job);
         }
-        ProcessSignals.group(pgid, "CONT");
-        ProcessSignals.group(pgid, "TERM");
+        ProcessSignals.groupContThenTerm(pgid);
         timers.schedule(
                 () -> {
                     if (job.supervisor.isAlive()) {

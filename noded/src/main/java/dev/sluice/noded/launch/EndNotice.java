@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The line slurmstepd writes to a job's standard error when it is told to end the job, before it
  * signals it: {@code slurmstepd-n1: error: *** JOB 12 ON n1 CANCELLED AT 2026-12-04T15:10:00 ***}
- * (with {@code DUE TO TIME LIMIT} for a time limit), in the node's local time. Appended by a
+ * (with {@code DUE TO TIME LIMIT} for a time limit, {@code DUE TO PREEMPTION} for preemption),
+ * in the node's local time. Appended by a
  * shell of the job's user, as the job's own files are opened, so the daemon never writes into a
  * user's file with its own rights.
  */
@@ -34,6 +35,8 @@ final class EndNotice {
         String why = switch (state) {
             case CANCELLED -> "";
             case TIMEOUT -> " DUE TO TIME LIMIT";
+            // Requeued by preemption too (compat 242, 243).
+            case PREEMPTED -> " DUE TO PREEMPTION";
             default -> null;
         };
         if (why == null) {

@@ -19,6 +19,19 @@ final class ProcessSignals {
         run("kill", "-s", signal, "--", "-" + pgid);
     }
 
+    /**
+     * SIGCONT then SIGTERM to group {@code pgid} from one shell, back to back as slurmstepd sends
+     * them: a job's shell then finds both pending at once and runs its traps in signal order
+     * (TERM's before CONT's, compat 242), where two kill(1) processes apart could let a trap run
+     * between them. None for pgid ≤ 1.
+     */
+    static void groupContThenTerm(long pgid) {
+        if (pgid <= 1) {
+            return;
+        }
+        run("sh", "-c", "kill -s CONT -- \"-$1\"; kill -s TERM -- \"-$1\"", "sh", Long.toString(pgid));
+    }
+
     static void run(String... command) {
         try {
             ForkLock.start(new ProcessBuilder(command)

@@ -15,12 +15,16 @@ class TestEndNotice {
     private static final Instant AT = Instant.parse("2026-12-04T15:10:00Z");
 
     @Test
-    void aCancelAndATimeLimitAreAnnouncedOthersAreNot() {
+    void aCancelATimeLimitAndAPreemptionAreAnnouncedOthersAreNot() {
         assertThat(EndNotice.text("n1", 12, JobState.CANCELLED, AT, ZoneOffset.UTC))
                 .contains("slurmstepd-n1: error: *** JOB 12 ON n1 CANCELLED AT 2026-12-04T15:10:00 ***");
         assertThat(EndNotice.text("n1", 12, JobState.TIMEOUT, AT, ZoneOffset.ofHours(1)))
                 .contains(
                         "slurmstepd-n1: error: *** JOB 12 ON n1 CANCELLED AT 2026-12-04T16:10:00 DUE TO TIME LIMIT ***");
+        // Requeued by preemption, too, is announced so (compat 243).
+        assertThat(EndNotice.text("n1", 12, JobState.PREEMPTED, AT, ZoneOffset.UTC))
+                .contains(
+                        "slurmstepd-n1: error: *** JOB 12 ON n1 CANCELLED AT 2026-12-04T15:10:00 DUE TO PREEMPTION ***");
         assertThat(EndNotice.text("n1", 12, JobState.NODE_FAIL, AT, ZoneOffset.UTC))
                 .isEmpty();
     }

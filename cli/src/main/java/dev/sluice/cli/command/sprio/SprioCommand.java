@@ -111,6 +111,13 @@ public final class SprioCommand implements Command {
                 default -> {}
             }
         }
+        if (longFormat && format != null) {
+            // Checked once every option is read, whichever came first (compat 245).
+            err.println(
+                    PROG
+                            + ": fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry.");
+            return 1;
+        }
         // -j takes its list attached; a bare -j takes the first word after the options (observed).
         if (jobsWithoutList && !operands.isEmpty()) {
             jobs = operands.remove(0);
