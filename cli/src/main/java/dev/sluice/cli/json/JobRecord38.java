@@ -47,7 +47,7 @@ public final class JobRecord38 {
         }
         o.field("array_max_tasks", v.arrayThrottle().orElse(0));
         o.field("array_task_string", job.getArrayTaskStr());
-        o.field("association_id", 0);
+        o.field("association_id", job.getAssociationId());
         o.field("batch_features", "");
         o.field("batch_flag", job.getBatchFlag());
         o.field("batch_host", job.getBatchHost());
@@ -174,7 +174,9 @@ public final class JobRecord38 {
         o.field("tres_alloc_str", job.getAllocTres());
         o.field("user_id", v.uid());
         o.field("user_name", v.userName());
-        o.field("wckey", "");
+        // As the controller holds it: "*name" for the user's default wckey taken, "*" for none
+        // under TrackWCKey=yes, empty without it (compat 233, 146).
+        o.field("wckey", spec.getWckey());
         o.field("current_working_directory", v.workDir());
         o.endObject();
     }

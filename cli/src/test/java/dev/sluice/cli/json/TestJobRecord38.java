@@ -80,4 +80,30 @@ class TestJobRecord38 {
         assertThat(json).doesNotContain("job_resources").contains("\"flags\": [\n  ],");
         assertThat(json).contains("\"job_state\": \"PENDING\",");
     }
+
+    /** TrackWCKey=yes: the wckey as the controller holds it, "*name" for a default (compat 233). */
+    @Test
+    void theJobsWckeyIsPrintedAsHeld() {
+        JobInfo asked = Fixtures.job(9, Fixtures.wrapSpec().setWckey("w233b"), JobState.PENDING)
+                .build();
+        JobInfo byDefault = Fixtures.job(10, Fixtures.wrapSpec().setWckey("*w233a"), JobState.PENDING)
+                .build();
+        JobInfo untracked =
+                Fixtures.job(11, Fixtures.wrapSpec(), JobState.PENDING).build();
+        assertThat(record(asked, Map.of())).contains("\"wckey\": \"w233b\",");
+        assertThat(record(byDefault, Map.of())).contains("\"wckey\": \"*w233a\",");
+        assertThat(record(untracked, Map.of())).contains("\"wckey\": \"\",");
+    }
+
+    /** The association the controller has the job under; 0 for a job without one (compat 233, 146). */
+    @Test
+    void theAssociationIdIsTheControllers() {
+        JobInfo under = Fixtures.job(12, Fixtures.wrapSpec(), JobState.PENDING)
+                .setAssociationId(6)
+                .build();
+        assertThat(record(under, Map.of())).contains("\"association_id\": 6,");
+        assertThat(record(
+                        Fixtures.job(13, Fixtures.wrapSpec(), JobState.PENDING).build(), Map.of()))
+                .contains("\"association_id\": 0,");
+    }
 }

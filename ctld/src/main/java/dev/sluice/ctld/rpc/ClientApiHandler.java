@@ -301,7 +301,8 @@ public final class ClientApiHandler {
                 config.scheduler().select().memoryConsumable(),
                 // Read at start-up only: Slurm 22.05 takes a new AccountingStorageTRES at restart.
                 Tres.trackedLicenses(config.files().settings().get("AccountingStorageTRES")),
-                allocNodes);
+                allocNodes,
+                loop.enforced().policy());
     }
 
     public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {

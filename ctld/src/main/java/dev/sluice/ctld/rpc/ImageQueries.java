@@ -4,6 +4,8 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.control.Caller;
+import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.Association;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.protocol.v1.GetJobsRequest;
@@ -26,6 +28,7 @@ import java.util.function.UnaryOperator;
  * @param privateJobs {@code PrivateData=jobs}: others' jobs are hidden from non-operators
  * @param trackedLicenses the licenses AccountingStorageTRES names: those in jobs' TRES
  * @param allocNodes a submitting host's name as the controller resolves it ({@link AllocNodes})
+ * @param policy the associations the controller holds: a listed job's association id
  */
 record ImageQueries(
         ClusterImage image,
@@ -34,7 +37,8 @@ record ImageQueries(
         boolean privateJobs,
         boolean memoryConsumable,
         Set<String> trackedLicenses,
-        UnaryOperator<String> allocNodes) {
+        UnaryOperator<String> allocNodes,
+        AccountingPolicy policy) {
     GetJobsResponse jobs(Caller caller, GetJobsRequest request) {
         // PrivateData=jobs: others' jobs are not there at all for a non-operator, as in Slurm.
         boolean hideOthers = privateJobs && !caller.isOperator();
@@ -54,7 +58,7 @@ record ImageQueries(
             List<Job> ordered = family.size() == 1
                     ? SlurmListOrder.one(family.iterator().next(), listed)
                     : SlurmListOrder.all(listed);
-            ordered.forEach(j -> out.addJobs(withAllocNode(InfoMapper.job(image, j, false, shown, now))));
+            ordered.forEach(j -> out.addJobs(withAllocNode(j, InfoMapper.job(image, j, false, shown, now))));
             return out.build();
         }
         for (int id : request.getJobIdsList()) {
@@ -68,14 +72,26 @@ record ImageQueries(
                     && !caller.mayActOnJobOf(job.request().owner().uid())) {
                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
             }
-            out.addJobs(withAllocNode(InfoMapper.job(image, job, request.getIncludeScript(), shown, now)));
+            out.addJobs(withAllocNode(job, InfoMapper.job(image, job, request.getIncludeScript(), shown, now)));
         }
         return out.build();
     }
 
-    private JobInfo withAllocNode(JobInfo job) {
+    /** The job as listed: where it was submitted from, the association it runs under. */
+    private JobInfo withAllocNode(Job held, JobInfo job) {
+        String user = held.request().owner().userName();
+        String account = held.request().account();
+        if (account == null || account.isEmpty()) {
+            account = policy.defaultAccounts().get(user);
+        }
+        long association = account == null
+                ? 0
+                : policy.userAssociation(account, user, held.partition())
+                        .map(Association::id)
+                        .orElse(0L);
         return job.toBuilder()
                 .setAllocNode(allocNodes.apply(job.getSpec().getSubmitHost()))
+                .setAssociationId(association)
                 .build();
     }
 
