@@ -58,6 +58,12 @@ public enum JobReason {
     QOS_MAX_MEMORY_PER_JOB("QOSMaxMemoryPerJob"),
     QOS_MAX_NODE_PER_JOB_LIMIT("QOSMaxNodePerJobLimit"),
     QOS_MAX_GRES_PER_JOB("QOSMaxGRESPerJob"),
+    // A QOS's MaxTRESPerNode: what the job asks divided by its nodes.
+    QOS_MAX_CPU_PER_NODE("QOSMaxCpuPerNode"),
+    QOS_MAX_MEMORY_PER_NODE("QOSMaxMemoryPerNode"),
+    QOS_MAX_GRES_PER_NODE("QOSMaxGRESPerNode"),
+    // A QOS with Flags=EnforceUsageThreshold whose UsageThreshold is above the job's fair share.
+    QOS_USAGE_THRESHOLD("QOSUsageThreshold"),
     // A QOS's MaxTRESPerUser.
     QOS_MAX_CPU_PER_USER_LIMIT("QOSMaxCpuPerUserLimit"),
     QOS_MAX_MEMORY_PER_USER("QOSMaxMemoryPerUser"),

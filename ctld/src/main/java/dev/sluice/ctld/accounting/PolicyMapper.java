@@ -67,6 +67,8 @@ public final class PolicyMapper {
                             .caps(new Qos.HolderCaps(
                                     TresLimits.parse(q.getMaxTresPerAccount()),
                                     TresLimits.parse(q.getMaxTresPerUser())))
+                            .maxTresPerNode(TresLimits.parse(q.getMaxTresPerNode()))
+                            .usageThreshold(enforcedThreshold(q))
                             .preemption(new Qos.Preemption(
                                     q.getPreemptList().stream()
                                             .map(n -> n.toLowerCase(Locale.ROOT))
@@ -82,6 +84,12 @@ public final class PolicyMapper {
                 .map(w -> new UserWckeys.Held(w.getUser(), w.getName(), w.getIsDefault()))
                 .toList();
         return new AccountingPolicy(s.getVersion(), assocs, defaults, qos, UserWckeys.of(wckeys));
+    }
+
+    /** Slurm applies a QOS's UsageThreshold only when the QOS has the flag EnforceUsageThreshold. */
+    private static double enforcedThreshold(QosEntry q) {
+        boolean flagged = q.getFlagsList().stream().anyMatch(f -> f.strip().equalsIgnoreCase("EnforceUsageThreshold"));
+        return flagged && q.hasUsageThreshold() ? q.getUsageThreshold() : Qos.THRESHOLD_UNSET;
     }
 
     private static List<String> names(String list) {

@@ -63,6 +63,39 @@ public final class FairTree {
         };
     }
 
+    /**
+     * The factor a QOS's UsageThreshold is held against ({@link UsageThreshold}), as Slurm's
+     * job_limits_check takes it: the job's Fair Tree factor, or where that is 0 (an association
+     * the decay thread has not reached yet) the classic {@code 2^-(EffectvUsage/NormShares)}, 0
+     * without shares. Under priority/basic nothing is used, so every association has 1 (compat 232).
+     */
+    public static ToDoubleFunction<Job> forThreshold(
+            AccountingPolicy policy, ClusterImage image, PriorityWeights w, long now) {
+        if (!w.multifactor()) {
+            return job -> 1.0;
+        }
+        List<ShareTree.Line> lines = ShareTree.lines(policy, FairShare.of(image, w, now), true);
+        Map<String, Double> ranked = factors(lines);
+        Map<String, Double> classic = new HashMap<>();
+        for (ShareTree.Line l : lines) {
+            if (l.user() != null && !l.user().isEmpty()) {
+                classic.put(
+                        key(l.account(), l.user()),
+                        l.normShares() > 0 ? Math.pow(2, -l.effectiveUsage() / l.normShares()) : 0);
+            }
+        }
+        return job -> {
+            String user = job.request().owner().userName();
+            String account = job.request().account();
+            if (account == null || account.isEmpty()) {
+                account = policy.defaultAccounts().get(user);
+            }
+            String k = key(account, user);
+            double factor = ranked.getOrDefault(k, 0.0);
+            return factor != 0 ? factor : classic.getOrDefault(k, 0.0);
+        };
+    }
+
     static String key(String account, String user) {
         return account + "\u0000" + user;
     }

@@ -28,6 +28,20 @@ public final class JobTres {
         return Tres.of(out);
     }
 
+    /**
+     * What a job asks on each node, as Slurm checks MaxTRESPerNode: each count divided (whole
+     * numbers) by its node count, when that is above 1.
+     */
+    public static Tres perNode(Tres wanted) {
+        long nodes = wanted.get("node");
+        if (nodes <= 1) {
+            return wanted;
+        }
+        Map<String, Long> out = new TreeMap<>();
+        wanted.asMap().forEach((name, count) -> out.put(name, count / nodes));
+        return Tres.of(out);
+    }
+
     /** What a pending job asks for, from its options as parsed when it arrived. */
     public static Tres of(JobRequest r) {
         Map<String, Long> out = new TreeMap<>();

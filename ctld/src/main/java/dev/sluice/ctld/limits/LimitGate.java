@@ -12,7 +12,7 @@ import java.util.Set;
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
  * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES, and
- * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser; TRES in the order cpu, mem, node, GRES. Against
+ * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser ({@link #perNode} its MaxTRESPerNode); TRES in the order cpu, mem, node, GRES. Against
  * GrpTRES, MaxTRESPerAccount and MaxTRESPerUser node= a node counts once however many of the jobs
  * counted there share it (LimitUsage), so before placement a job counts only the nodes it needs
  * beyond those held, and {@link #placed} checks the nodes it got. A job whose association has gone since it was submitted waits
@@ -105,6 +105,32 @@ public final class LimitGate {
             }
         }
         return null;
+    }
+
+    /**
+     * Why a job within its other limits may not start: what it asks on each node (its counts
+     * divided by its least node count, whole numbers, as Slurm divides what it selected) is over
+     * its QOS's MaxTRESPerNode, with 22.05's reason ({@code QOSMaxCpuPerNode},
+     * {@code QOSMaxMemoryPerNode}, {@code QOSMaxGRESPerNode}; compat 230, 231). Memory counts only
+     * where it is consumable: Slurm checks what the allocation holds, and without CR_*_Memory that
+     * is no memory at all (compat 231: a {@code --mem=2000} job runs under {@code mem=1000}).
+     *
+     * @return the reason, or null when the job is within the cap
+     */
+    public static JobReason perNode(Enforcement enforce, AccountingPolicy policy, Job job, boolean memoryConsumable) {
+        if (!enforce.limits()) {
+            return null;
+        }
+        Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
+        if (qos == null || qos.perNode().caps().isEmpty()) {
+            return null;
+        }
+        Tres wanted = LimitUsage.tresOf(job);
+        if (!memoryConsumable) {
+            wanted = wanted.with("mem", 0);
+        }
+        String over = qos.perNode().exceeded(Tres.empty(), JobTres.perNode(wanted));
+        return over == null ? null : qosMaxPerNode(over);
     }
 
     /**
@@ -210,6 +236,15 @@ public final class LimitGate {
             case "mem" -> JobReason.QOS_MAX_MEMORY_PER_USER;
             case "node" -> JobReason.QOS_MAX_NODE_PER_USER_LIMIT;
             default -> JobReason.QOS_MAX_GRES_PER_USER;
+        };
+    }
+
+    /** A job asks one node per node: node= is over only at 0, a cap no recording has shown. */
+    private static JobReason qosMaxPerNode(String tres) {
+        return switch (tres) {
+            case "cpu" -> JobReason.QOS_MAX_CPU_PER_NODE;
+            case "mem" -> JobReason.QOS_MAX_MEMORY_PER_NODE;
+            default -> JobReason.QOS_MAX_GRES_PER_NODE;
         };
     }
 

@@ -8,19 +8,33 @@ import java.util.function.Consumer;
 /**
  * A QOS as the controller uses it: its priority (the QOS factor), its {@link Limits}, its {@link
  * HolderCaps} (what the running jobs of one account or one user may hold under it) and its
- * {@link Preemption} (what {@code PreemptType=preempt/qos} reads). Built with {@link
- * #builder(String)}: a QOS of sacctmgr's defaults needs only its name.
+ * {@link Preemption} (what {@code PreemptType=preempt/qos} reads), its MaxTRESPerNode
+ * ({@code perNode}: what a job may ask on each of its nodes) and the UsageThreshold it enforces
+ * ({@code usageThreshold}, {@link #THRESHOLD_UNSET} when it has none or lacks the flag
+ * EnforceUsageThreshold, without which Slurm ignores it). Built with {@link #builder(String)}: a
+ * QOS of sacctmgr's defaults needs only its name.
  */
-public record Qos(String name, long priority, Limits limits, HolderCaps caps, Preemption preemption) {
+public record Qos(
+        String name,
+        long priority,
+        Limits limits,
+        HolderCaps caps,
+        Preemption preemption,
+        TresLimits perNode,
+        double usageThreshold) {
 
     /** {@code preemptExemptSeconds} when the QOS has none: the cluster's PreemptExemptTime applies. */
     public static final long EXEMPT_UNSET = -1;
+
+    /** {@code usageThreshold} when the QOS enforces none. */
+    public static final double THRESHOLD_UNSET = -1;
 
     public Qos {
         requireNonNull(name, "name is null");
         requireNonNull(limits, "limits is null");
         requireNonNull(caps, "caps is null");
         requireNonNull(preemption, "preemption is null");
+        requireNonNull(perNode, "perNode is null");
         if (priority < 0) {
             throw new IllegalArgumentException("negative QOS priority " + priority);
         }
@@ -64,8 +78,13 @@ public record Qos(String name, long priority, Limits limits, HolderCaps caps, Pr
 
     /** This QOS with what {@code changes} sets on a builder started from it. */
     public Qos with(Consumer<Builder> changes) {
-        Builder b =
-                new Builder(name).priority(priority).limits(limits).caps(caps).preemption(preemption);
+        Builder b = new Builder(name)
+                .priority(priority)
+                .limits(limits)
+                .caps(caps)
+                .preemption(preemption)
+                .maxTresPerNode(perNode)
+                .usageThreshold(usageThreshold);
         changes.accept(b);
         return b.build();
     }
@@ -81,6 +100,8 @@ public record Qos(String name, long priority, Limits limits, HolderCaps caps, Pr
         private String preemptMode = "";
         private long graceSeconds;
         private long preemptExemptSeconds = EXEMPT_UNSET;
+        private TresLimits maxTresPerNode = TresLimits.NONE;
+        private double usageThreshold = THRESHOLD_UNSET;
 
         private Builder(String name) {
             this.name = requireNonNull(name, "name is null");
@@ -109,6 +130,17 @@ public record Qos(String name, long priority, Limits limits, HolderCaps caps, Pr
 
         public Builder maxTresPerUser(TresLimits value) {
             this.maxTresPerUser = value;
+            return this;
+        }
+
+        public Builder maxTresPerNode(TresLimits value) {
+            this.maxTresPerNode = value;
+            return this;
+        }
+
+        /** The UsageThreshold enforced ({@link #THRESHOLD_UNSET}: none). */
+        public Builder usageThreshold(double value) {
+            this.usageThreshold = value;
             return this;
         }
 
@@ -147,7 +179,9 @@ public record Qos(String name, long priority, Limits limits, HolderCaps caps, Pr
                     priority,
                     limits,
                     new HolderCaps(maxTresPerAccount, maxTresPerUser),
-                    new Preemption(preempts, preemptMode, graceSeconds, preemptExemptSeconds));
+                    new Preemption(preempts, preemptMode, graceSeconds, preemptExemptSeconds),
+                    maxTresPerNode,
+                    usageThreshold);
         }
     }
 }

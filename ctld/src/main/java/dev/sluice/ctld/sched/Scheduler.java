@@ -4,6 +4,7 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
+import dev.sluice.ctld.limits.Qos;
 import dev.sluice.ctld.queue.Priorities;
 import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.select.NodeCapacity;
@@ -145,7 +146,17 @@ public final class Scheduler {
                         ? null
                         : dev.sluice.ctld.limits.FairTree.ofJobs(policy, image, config.priority(), now),
                 now);
-        SchedulingPass pass = new SchedulingPass(config, image, now, priorities, enforce, policy);
+        boolean thresholds = policy.qos().values().stream().anyMatch(q -> q.usageThreshold() != Qos.THRESHOLD_UNSET);
+        SchedulingPass pass = new SchedulingPass(
+                config,
+                image,
+                now,
+                priorities,
+                enforce,
+                policy,
+                thresholds
+                        ? dev.sluice.ctld.limits.FairTree.forThreshold(policy, image, config.priority(), now)
+                        : job -> 1.0);
         // A held job waits whatever else happens and holds nothing back: its reason is known
         // without ordering or placing it (a queue of held jobs costs a pass next to nothing).
         List<Job> pending = new ArrayList<>();

@@ -7,6 +7,7 @@ import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.limits.LimitGate;
 import dev.sluice.ctld.limits.LimitUsage;
+import dev.sluice.ctld.limits.UsageThreshold;
 import dev.sluice.ctld.select.NodeCapacity;
 import dev.sluice.ctld.select.PlacementRequest;
 import dev.sluice.ctld.select.PlacementResult;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The mutable working set of one scheduling pass ({@link Scheduler#schedule}): what the pass has
@@ -55,6 +57,8 @@ final class SchedulingPass {
     final Set<String> preempting = new HashSet<>();
     final BackfillSearch backfill;
     private final SchedulerConfig config;
+    // Each job's fair-share factor, for its QOS's UsageThreshold.
+    private final ToDoubleFunction<Job> fairShare;
 
     SchedulingPass(
             SchedulerConfig config,
@@ -62,8 +66,10 @@ final class SchedulingPass {
             long now,
             Map<Integer, Long> priorities,
             Enforcement enforce,
-            AccountingPolicy policy) {
+            AccountingPolicy policy,
+            ToDoubleFunction<Job> fairShare) {
         this.config = config;
+        this.fairShare = fairShare;
         this.enforce = enforce;
         this.policy = policy;
         this.usage = enforce.any() ? LimitUsage.of(policy, image.jobs()) : null;
@@ -136,8 +142,16 @@ final class SchedulingPass {
             reasons.put(job.id(), outside);
             return false;
         }
+        JobReason threshold = UsageThreshold.reason(policy, job, fairShare.applyAsDouble(job));
+        if (threshold != null) {
+            reasons.put(job.id(), threshold);
+            return false;
+        }
         if (usage != null) {
             JobReason limit = LimitGate.reason(enforce, policy, usage, job);
+            if (limit == null) {
+                limit = LimitGate.perNode(enforce, policy, job, config.select().memoryConsumable());
+            }
             if (limit != null) {
                 reasons.put(job.id(), limit);
                 return false;

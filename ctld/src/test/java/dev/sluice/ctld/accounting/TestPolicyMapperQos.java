@@ -3,6 +3,7 @@ package dev.sluice.ctld.accounting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.limits.AccountingPolicy;
+import dev.sluice.ctld.limits.Qos;
 import dev.sluice.ctld.limits.TresLimits;
 import dev.sluice.protocol.v1.PolicySnapshot;
 import dev.sluice.protocol.v1.QosEntry;
@@ -48,5 +49,34 @@ class TestPolicyMapperQos {
                 .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 8L, "node", 2L));
         assertThat(p.qos().get("normal").caps().perAccount()).isEqualTo(TresLimits.NONE);
         assertThat(p.qos().get("open").caps().perUser()).isEqualTo(TresLimits.NONE);
+    }
+
+    @Test
+    void perNodeCapsComeFromTheQosRow() {
+        AccountingPolicy p = PolicyMapper.fromSnapshot(PolicySnapshot.newBuilder()
+                .setVersion(3)
+                .addQos(QosEntry.newBuilder().setName("normal").setMaxTresPerNode("cpu=2,gres/gpu=1"))
+                .addQos(QosEntry.newBuilder().setName("open"))
+                .build());
+        assertThat(p.qos().get("normal").perNode().caps())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("cpu", 2L, "gres/gpu", 1L));
+        assertThat(p.qos().get("open").perNode()).isEqualTo(TresLimits.NONE);
+    }
+
+    /** Slurm ignores a QOS's UsageThreshold unless the QOS has the flag EnforceUsageThreshold. */
+    @Test
+    void theUsageThresholdIsEnforcedOnlyUnderItsFlag() {
+        AccountingPolicy p = PolicyMapper.fromSnapshot(PolicySnapshot.newBuilder()
+                .setVersion(3)
+                .addQos(QosEntry.newBuilder()
+                        .setName("flagged")
+                        .addFlags("EnforceUsageThreshold")
+                        .setUsageThreshold(0.5))
+                .addQos(QosEntry.newBuilder().setName("bare").setUsageThreshold(0.5))
+                .addQos(QosEntry.newBuilder().setName("flagonly").addFlags("enforceusagethreshold"))
+                .build());
+        assertThat(p.qos().get("flagged").usageThreshold()).isEqualTo(0.5);
+        assertThat(p.qos().get("bare").usageThreshold()).isEqualTo(Qos.THRESHOLD_UNSET);
+        assertThat(p.qos().get("flagonly").usageThreshold()).isEqualTo(Qos.THRESHOLD_UNSET);
     }
 }

@@ -44,11 +44,12 @@ public final class QosStore {
             new String[] {"maxtresperuser", "max_tres_per_user"},
             new String[] {"preemptexempttime", "preempt_exempt_seconds"},
             new String[] {"maxtresperaccount", "max_tres_per_account"},
-            new String[] {"usagethreshold", "usage_threshold"});
+            new String[] {"usagethreshold", "usage_threshold"},
+            new String[] {"maxtrespernode", "max_tres_per_node"});
 
     /** The keys whose values are TRES lists, merged into what is stored ({@link TresLimitText}). */
     private static final java.util.Set<String> TRES_KEYS =
-            java.util.Set.of("grptres", "maxtresperjob", "maxtresperuser", "maxtresperaccount");
+            java.util.Set.of("grptres", "maxtresperjob", "maxtresperuser", "maxtresperaccount", "maxtrespernode");
 
     private final DataSource ds;
     private final InstantSource clock;
@@ -126,7 +127,7 @@ public final class QosStore {
                         c.prepareStatement("SELECT name, description, priority, grace_time_seconds, preempt,"
                                 + " preempt_mode, flags, usage_factor, grp_tres, max_tres_per_job, max_wall_minutes,"
                                 + " max_jobs_per_user, max_submit_jobs_per_user, grp_jobs, grp_submit_jobs, max_tres_per_user,"
-                                + " preempt_exempt_seconds, max_tres_per_account, usage_threshold"
+                                + " preempt_exempt_seconds, max_tres_per_account, usage_threshold, max_tres_per_node"
                                 // Slurm lists QOS by id, which is the order they were added in.
                                 + " FROM acct_qos ORDER BY created_at, name");
                 ResultSet rs = ps.executeQuery()) {
@@ -179,6 +180,9 @@ public final class QosStore {
                 }
                 if (rs.getObject(19) != null) {
                     q.setUsageThreshold(rs.getDouble(19));
+                }
+                if (rs.getString(20) != null) {
+                    q.setMaxTresPerNode(rs.getString(20));
                 }
                 out.add(q.build());
             }
@@ -244,6 +248,7 @@ public final class QosStore {
             case "preemptexempttime" -> Integer.toUnsignedLong(v.getPreemptExemptSeconds());
             case "maxtresperaccount" -> v.getMaxTresPerAccount();
             case "usagethreshold" -> v.getUsageThreshold();
+            case "maxtrespernode" -> v.getMaxTresPerNode();
             default -> Integer.toUnsignedLong(v.getMaxSubmitJobsPerUser());
         };
     }

@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * A TRES limit changed as slurmdbd changes one (compat 195): the TRES named take their new
- * counts, a count of -1 removes its TRES, the others stay. The result is printed in Slurm's order
- * ({@code cpu=2,node=1}); nothing left is no limit at all. Pure.
+ * counts, a count of -1 removes its TRES, the others stay. The result is kept with the names in
+ * alphabetical order, as 22.05 lists such limits ({@code cpu=3,gres/gpu=1,mem=1000M,node=1}: GRES
+ * between cpu and mem; compat 231); nothing left is no limit at all. Pure.
  */
 final class TresLimitText {
     private TresLimitText() {}
@@ -33,7 +34,7 @@ final class TresLimitText {
                 out.putAll(Tres.parse(name + "=" + count).asMap());
             }
         }
-        return out.isEmpty() ? null : Tres.of(out).format();
+        return out.isEmpty() ? null : Tres.of(out).formatByName();
     }
 
     /** A stored limit; one written before limits were checked and that does not parse counts as none. */

@@ -11,7 +11,12 @@ class TestTresLimitText {
     void theTresNamedChangeAndTheOthersStay() {
         assertThat(TresLimitText.merge("cpu=4,node=1", "cpu=2")).isEqualTo("cpu=2,node=1");
         assertThat(TresLimitText.merge(null, "node=1,cpu=4")).isEqualTo("cpu=4,node=1");
-        assertThat(TresLimitText.merge("cpu=4", "gres/gpu=2,mem=4096")).isEqualTo("cpu=4,mem=4G,gres/gpu=2");
+        // 22.05 lists a QOS's MaxTRESPerNode=mem=1000,gres/gpu=1 as gres/gpu=1,mem=1000M.
+        assertThat(TresLimitText.merge(null, "mem=1000,gres/gpu=1")).isEqualTo("gres/gpu=1,mem=1000M");
+        assertThat(TresLimitText.merge("gres/gpu=1,mem=1000M", "cpu=3,node=1"))
+                .isEqualTo("cpu=3,gres/gpu=1,mem=1000M,node=1");
+        // Seen on 22.05: GrpTRES=gres/gpu=1,cpu=2,mem=5 is listed cpu=2,gres/gpu=1,mem=5M.
+        assertThat(TresLimitText.merge("cpu=4", "gres/gpu=2,mem=4096")).isEqualTo("cpu=4,gres/gpu=2,mem=4G");
     }
 
     @Test

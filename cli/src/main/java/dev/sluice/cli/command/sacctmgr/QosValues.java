@@ -32,6 +32,7 @@ final class QosValues {
             case MAXT -> q.getMaxTresPerJob();
             case MAXTU -> q.getMaxTresPerUser();
             case MAXTA -> q.getMaxTresPerAccount();
+            case MAXTN -> q.getMaxTresPerNode();
             case UT -> q.hasUsageThreshold() ? String.format("%.6f", q.getUsageThreshold()) : null;
             case MAXW -> q.hasMaxWallMinutes() ? AssocValues.wall(q.getMaxWallMinutes()) : null;
             // MaxJobs and MaxSubmit of a QOS are its per-user limits, as in Slurm.

@@ -26,7 +26,7 @@ import java.util.Set;
 final class SacctmgrQos {
     /** The keys whose values are TRES lists: dbd merges them into what is stored (compat 195). */
     private static final List<String> TRES_KEYS =
-            List.of("grptres", "maxtresperaccount", "maxtresperjob", "maxtresperuser");
+            List.of("grptres", "maxtresperaccount", "maxtresperjob", "maxtrespernode", "maxtresperuser");
 
     /** Settable keys, in the order sacctmgr prints them under "Settings". */
     private static final Map<String, String> TITLES = new java.util.LinkedHashMap<>();
@@ -38,6 +38,7 @@ final class SacctmgrQos {
         TITLES.put("grptres", "GrpTRES");
         TITLES.put("maxtresperaccount", "MaxTRESPerAccount");
         TITLES.put("maxtresperjob", "MaxTRESPerJob");
+        TITLES.put("maxtrespernode", "MaxTRESPerNode");
         TITLES.put("maxtresperuser", "MaxTRESPerUser");
         TITLES.put("maxjobsperuser", "MaxJobsPerUser");
         TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
@@ -193,6 +194,23 @@ final class SacctmgrQos {
         return String.join(",", out);
     }
 
+    /**
+     * A TRES list as the Settings lines of {@code add} show it: in the order given, a memory
+     * count of plain megabytes with its unit ({@code gres/gpu=1,mem=1000M}; compat 231).
+     */
+    static String settingsTres(String list) {
+        List<String> out = new ArrayList<>();
+        for (String item : SacctmgrSpecs.split(list)) {
+            try {
+                // Each item on its own keeps the order given.
+                out.add(dev.sluice.common.tres.Tres.parse(item).format());
+            } catch (IllegalArgumentException e) {
+                out.add(item); // a -1 (removes its TRES) is shown as given
+            }
+        }
+        return String.join(",", out);
+    }
+
     int delete(List<String> words) throws AccountingClient.AccountingException {
         SacctmgrSpecs specs = SacctmgrSpecs.parse(words, List.of("name"));
         DeleteQosRequest.Builder r = DeleteQosRequest.newBuilder().addAllNames(specs.names);
@@ -319,6 +337,7 @@ final class SacctmgrQos {
                 case "maxtresperjob" -> b.setMaxTresPerJob(shown = tresList(v, tresTypes));
                 case "maxtresperuser" -> b.setMaxTresPerUser(shown = tresList(v, tresTypes));
                 case "maxtresperaccount" -> b.setMaxTresPerAccount(shown = tresList(v, tresTypes));
+                case "maxtrespernode" -> b.setMaxTresPerNode(shown = tresList(v, tresTypes));
                 case "usagethreshold" -> {
                     double threshold;
                     try {
@@ -343,7 +362,8 @@ final class SacctmgrQos {
                 default -> b.setMaxSubmitJobsPerUser(SacctmgrSpecs.count(v, "MaxSubmitJobsPerUser"));
             }
             given.add(t.getKey());
-            lines.add(String.format("  %-25s= %s", t.getValue(), shown));
+            lines.add(String.format(
+                    "  %-25s= %s", t.getValue(), TRES_KEYS.contains(t.getKey()) ? settingsTres(shown) : shown));
         }
         return b.build();
     }

@@ -1,0 +1,23 @@
+package dev.sluice.cli.command.sacctmgr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A QOS's TRES lists as sacctmgr sends them and as its Settings lines show them (compat 195, 231). */
+class TestSacctmgrQosTres {
+    @Test
+    void settingsShowMemoryWithItsUnitInTheOrderGiven() {
+        assertThat(SacctmgrQos.settingsTres("gres/gpu=1,mem=1000")).isEqualTo("gres/gpu=1,mem=1000M");
+        assertThat(SacctmgrQos.settingsTres("mem=2G,cpu=2")).isEqualTo("mem=2G,cpu=2");
+    }
+
+    @Test
+    void aPerNodeListIsCheckedLikeTheOthers() {
+        assertThat(SacctmgrQos.tresList("gres/gpu=1,mem=1000", Set.of("gres", "mem")))
+                .isEqualTo("gres/gpu=1,mem=1000");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SacctmgrQos.tresList("bogus=1", Set.of("cpu")))
+                .hasMessage("sacctmgr: error: slurmdb_format_tres_str: no TRES known by type bogus");
+    }
+}
