@@ -10,7 +10,6 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
-import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.List;
@@ -21,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,11 +53,9 @@ public final class BatchLauncher implements AutoCloseable {
     /** Guarded by this launcher's monitor. */
     private final LaunchMemory memory = new LaunchMemory();
 
-    /** How often a job under {@code PrologFlags=Alloc} is looked at until its Prolog is done. */
-    static final long PROLOG_POLL_MILLIS = 50;
-
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
+    private final PrologWatch prologWatch;
 
     /**
      * @param outbox where each job's end goes, durably, for the registrar to deliver
@@ -81,6 +77,7 @@ public final class BatchLauncher implements AutoCloseable {
         this.outbox = requireNonNull(outbox, "outbox is null");
         this.stepSignals = requireNonNull(stepSignals, "stepSignals is null");
         this.supervisor = requireNonNull(supervisor, "supervisor is null");
+        this.prologWatch = new PrologWatch(timers, spool, outbox, nodeName);
     }
 
     public Set<Integer> runningJobIds() {
@@ -160,42 +157,9 @@ public final class BatchLauncher implements AutoCloseable {
         }
     }
 
-    /**
-     * {@code PrologFlags=Alloc}: tells the controller once the job's Prolog is done (its
-     * supervisor wrote {@code prolog.done}, and starts the job next), so that the job no longer
-     * shows reason Prolog. A job that ends before its Prolog is done (it failed, a cancel) is
-     * not announced: its end report says what happened.
-     */
+    /** {@code PrologFlags=Alloc}: the controller hears when the job's Prolog is done. */
     private void watchProlog(RunningJob job) {
-        AtomicReference<ScheduledFuture<?>> watch = new AtomicReference<>();
-        // Set once the watch has done its part; the task cancels itself on a later tick when the
-        // first tick came before the future was stored.
-        java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
-        watch.set(timers.scheduleWithFixedDelay(
-                () -> {
-                    if (!over.get()) {
-                        boolean started = java.nio.file.Files.exists(
-                                spool.jobDir(job.jobId).resolve(Supervisor.PROLOG_DONE));
-                        boolean gone = job.endState != null || running.get(job.jobId) != job;
-                        // Told even when the job already ended (a short one can between two
-                        // looks): the notice goes out before the end report, as in Slurm.
-                        if (started) {
-                            outbox.postPrologDone(PrologCompleteRequest.newBuilder()
-                                    .setNodeName(nodeName)
-                                    .setJobId(job.jobId)
-                                    .setRestartCount(job.restartCount)
-                                    .build());
-                        }
-                        over.set(started || gone);
-                    }
-                    ScheduledFuture<?> self = watch.get();
-                    if (over.get() && self != null) {
-                        self.cancel(false);
-                    }
-                },
-                0,
-                PROLOG_POLL_MILLIS,
-                TimeUnit.MILLISECONDS));
+        prologWatch.watch(job, () -> job.endState != null || running.get(job.jobId) != job);
     }
 
     /** The time limit counts the time the job has run: not the time it spent suspended. */
