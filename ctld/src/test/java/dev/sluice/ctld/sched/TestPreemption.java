@@ -6,16 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.PreemptMode;
-import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.limits.AccountingPolicy;
-import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.limits.Qos;
-import dev.sluice.ctld.queue.PriorityWeights;
-import dev.sluice.ctld.state.Allocation;
-import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobRequest;
-import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,80 +26,7 @@ import org.junit.jupiter.api.Test;
  * Preemption (PreemptType=preempt/partition_prio and preempt/qos): which running jobs a
  * pending job preempts, as the scheduling pass plans it.
  */
-class TestPreemption {
-    private static final long NOW = 1_000_000;
-    private static final int CPUS = 4;
-
-    private ClusterState state;
-    private ClusterFixture cluster;
-
-    /** Nodes n1..nN of 4 CPUs; partitions low (tier 1, REQUEUE), mid (tier 1), high (tier 2). */
-    private void cluster(int nodes) {
-        cluster = ClusterFixture.aCluster()
-                .nodes(nodes)
-                .cpus(CPUS)
-                .partitions(names -> List.of(
-                        partition("low", names, 1, "REQUEUE"),
-                        partition("mid", names, 1, "CANCEL"),
-                        partition("high", names, 2, "CANCEL")))
-                .at(NOW - 1000, NOW)
-                .build();
-        state = cluster.state();
-    }
-
-    private static Partition partition(String name, List<String> nodes, int tier, String mode) {
-        return Partition.builder(name)
-                .nodes(nodes)
-                .isDefault(name.equals("low"))
-                .priorityTier(tier)
-                .preemptMode(mode)
-                .build();
-    }
-
-    private int submit(String partition, JobRequest request) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, request, partition, 60, NOW - 500));
-        return id;
-    }
-
-    /** A job running since {@code since} on the CPUs of one node. */
-    private int running(String partition, String node, int cpus, long since, JobRequest request) {
-        int id = submit(partition, request);
-        cluster.replay(new StateRecord.JobStarted(
-                id, new Allocation(List.of(Allocation.NodeShare.of(node, cpus, 0, 1))), partition, 60, since));
-        return id;
-    }
-
-    private static PreemptPolicy partitionPrio(long exemptSeconds) {
-        return PreemptPolicy.withoutGang(
-                PreemptPolicy.Type.PARTITION_PRIO,
-                PreemptMode.REQUEUE,
-                Map.of("low", PreemptMode.REQUEUE, "mid", PreemptMode.CANCEL),
-                exemptSeconds,
-                121);
-    }
-
-    private SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
-        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
-        SchedulerConfig config = new SchedulerConfig(
-                true,
-                10,
-                86400,
-                PriorityWeights.BASIC,
-                select,
-                dev.sluice.ctld.queue.QosPriorities.DEFAULT,
-                policy,
-                false);
-        return new Scheduler(config).schedule(state.image(), NOW, Enforcement.NONE, accounting);
-    }
-
-    private SchedulePlan schedule(PreemptPolicy policy) {
-        return schedule(policy, AccountingPolicy.EMPTY);
-    }
-
-    private static List<Integer> victims(SchedulePlan plan) {
-        return plan.preemptions().stream().map(SchedulePlan.Preempt::jobId).toList();
-    }
+class TestPreemption extends PreemptionFixture {
 
     @Test
     void aHigherTierJobPreemptsTheLowerTierJobInItsWayAndStartsOnceItIsGone() {
@@ -209,135 +129,6 @@ class TestPreemption {
 
         assertThat(schedule(partitionPrio(0)).preemptions()).isEmpty();
         assertThat(other).isPositive();
-    }
-
-    /** One node; partition "low" (tier 1) gives its preempted jobs a GraceTime of 10 s. */
-    private void gracedCluster() {
-        gracedCluster("CANCEL");
-    }
-
-    private void gracedCluster(String lowMode) {
-        Partition graced = Partition.builder("low")
-                .nodes(List.of("n1"))
-                .isDefault(true)
-                .preemptMode(lowMode)
-                .graceTimeSeconds(10)
-                .build();
-        cluster = ClusterFixture.aCluster()
-                .cpus(CPUS)
-                .partitions(names -> List.of(graced, partition("high", names, 2, "CANCEL")))
-                .at(NOW - 1000, NOW)
-                .build();
-    }
-
-    @Test
-    void withGraceTimeTheVictimIsSignalledAndEndsPreemptedWhenTheGraceIsUp() {
-        gracedCluster();
-        state = cluster.state();
-        int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
-        int high = submit("high", aJob().tasks(1).build());
-        PreemptPolicy cancel =
-                PreemptPolicy.withoutGang(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
-
-        SchedulePlan plan = schedule(cancel);
-        assertThat(plan.preemptions())
-                .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.CANCEL, high, 121, 10));
-        var applied = dev.sluice.ctld.control.PlanApplier.apply(state, plan, NOW);
-        assertThat(applied.records())
-                .containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, false, 0, NOW));
-        assertThat(applied.effects())
-                .containsExactly(
-                        // To its steps only: its batch shell hears nothing until the deadline.
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 18, false, true),
-                        new dev.sluice.ctld.state.Effect.Signal(low, List.of("n1"), 15, false, true));
-        applied.records().forEach(cluster::replay);
-        applied.softChanges().forEach(c -> dev.sluice.ctld.loop.SoftState.apply(state, c));
-
-        // During the grace the victim runs on, and nothing more is preempted.
-        assertThat(state.image().isPreempting(state.job(low))).isTrue();
-        assertThat(schedule(cancel).preemptions()).isEmpty();
-        assertThat(dev.sluice.ctld.control.PreemptKills.expire(state, NOW + 9).records())
-                .isEmpty();
-
-        var killed = dev.sluice.ctld.control.PreemptKills.expire(state, NOW + 10);
-        assertThat(killed.records())
-                .containsExactly(
-                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
-        killed.records().forEach(cluster::replay);
-        assertThat(schedule(cancel).starts())
-                .extracting(SchedulePlan.Start::jobId)
-                .containsExactly(high);
-    }
-
-    @Test
-    void withGraceTimeARequeueVictimRunsItsGraceThenIsRequeuedEvenAfterARestart() {
-        gracedCluster("REQUEUE");
-        state = cluster.state();
-        int low = running("low", "n1", CPUS, NOW - 100, aJob().requeue().build());
-        int high = submit("high", aJob().tasks(1).build());
-        PreemptPolicy requeue = PreemptPolicy.withoutGang(
-                PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of("low", PreemptMode.REQUEUE), 0, 121);
-
-        SchedulePlan plan = schedule(requeue);
-        // Slurm 22.05 gives a REQUEUE victim its GraceTime too (compat 243).
-        assertThat(plan.preemptions())
-                .containsExactly(new SchedulePlan.Preempt(low, PreemptMode.REQUEUE, high, 121, 10));
-        var applied = dev.sluice.ctld.control.PlanApplier.apply(state, plan, NOW);
-        assertThat(applied.records())
-                .containsExactly(new StateRecord.JobPreemptGraceStarted(low, NOW + 10, true, 121, NOW));
-        applied.records().forEach(cluster::replay);
-
-        ClusterState restored = cluster.emptyCopy();
-        long seq = 0;
-        for (StateRecord r : state.toRecords()) {
-            restored.restore(
-                    ++seq,
-                    dev.sluice.ctld.persistence.RecordCodec.decode(
-                            dev.sluice.ctld.persistence.RecordCodec.encode(seq, r)));
-        }
-        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 9)
-                        .records())
-                .isEmpty();
-        // At the deadline it pends again, held back from then, as a requeue without grace is.
-        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 10)
-                        .records())
-                .containsExactly(new StateRecord.JobRequeued(low, false, NOW + 10, NOW + 10 + 121, true));
-    }
-
-    @Test
-    void aRestartedControllerKeepsTheGraceDeadlineAndDoesNotSignalAgain() {
-        gracedCluster();
-        state = cluster.state();
-        int low = running("low", "n1", CPUS, NOW - 100, aJob().build());
-        submit("high", aJob().tasks(1).build());
-        PreemptPolicy cancel =
-                PreemptPolicy.withoutGang(PreemptPolicy.Type.PARTITION_PRIO, PreemptMode.CANCEL, Map.of(), 0, 121);
-        dev.sluice.ctld.control.PlanApplier.apply(state, schedule(cancel), NOW)
-                .records()
-                .forEach(cluster::replay);
-
-        // Restarted from a snapshot whose records went through the journal's codec.
-        ClusterState restored = cluster.emptyCopy();
-        long seq = 0;
-        for (StateRecord r : state.toRecords()) {
-            restored.restore(
-                    ++seq,
-                    dev.sluice.ctld.persistence.RecordCodec.decode(
-                            dev.sluice.ctld.persistence.RecordCodec.encode(seq, r)));
-        }
-        assertThat(restored.preemptGrace(restored.job(low)))
-                .map(ClusterState.PreemptGrace::deadline)
-                .contains(NOW + 10);
-        // Still in its grace: not preempted (nor signalled) a second time, and killed on time.
-        state = restored;
-        assertThat(schedule(cancel).preemptions()).isEmpty();
-        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 9)
-                        .records())
-                .isEmpty();
-        assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 10)
-                        .records())
-                .containsExactly(
-                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
     }
 
     @Test
