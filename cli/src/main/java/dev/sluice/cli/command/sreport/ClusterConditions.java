@@ -1,7 +1,6 @@
 package dev.sluice.cli.command.sreport;
 
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.command.sacct.SacctTimes;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -36,40 +35,41 @@ final class ClusterConditions {
         boolean clusterOnly = kind == SreportCommand.Kind.UTILIZATION;
         ClusterConditions c = new ClusterConditions();
         for (String w : words) {
-            int eq = w.indexOf('=');
-            String key = eq < 0 ? w : w.substring(0, eq);
-            String value = eq < 0 ? w : w.substring(eq + 1);
-            if (eq < 0 && TimeFormat.matches("all_clusters", key, 1)) {
+            ConditionWord cw = ConditionWord.of(w);
+            if (cw.bare() && TimeFormat.matches("all_clusters", cw.key(), 1)) {
                 c.allClusters = true;
-            } else if (eq < 0 && userReport && TimeFormat.matches("group", key, 1)) {
+            } else if (cw.bare() && userReport && TimeFormat.matches("group", cw.key(), 1)) {
                 c.group = true;
-            } else if (eq < 0 && kind == SreportCommand.Kind.ACCOUNT_BY_USER && TimeFormat.matches("Tree", key, 4)) {
+            } else if (cw.bare()
+                    && kind == SreportCommand.Kind.ACCOUNT_BY_USER
+                    && TimeFormat.matches("Tree", cw.key(), 4)) {
                 // The tree layout of account names is not drawn; the order is the same.
-            } else if (clusterOnly && (eq < 0 || TimeFormat.matches("Clusters", key, 1))) {
-                c.clusters.addAll(CommandSupport.commaList(value));
-            } else if (!clusterOnly && (eq < 0 || TimeFormat.matches("Users", key, 1))) {
-                c.users.addAll(CommandSupport.commaList(value));
-            } else if (!clusterOnly && (TimeFormat.matches("Accounts", key, 2) || TimeFormat.matches("Acct", key, 4))) {
-                c.accounts.addAll(CommandSupport.commaList(value));
-            } else if (TimeFormat.matches("Clusters", key, 1)) {
-                c.clusters.addAll(CommandSupport.commaList(value));
-            } else if (TimeFormat.matches("End", key, 1)) {
-                c.end = time(value, now, err);
+            } else if (clusterOnly && (cw.bare() || TimeFormat.matches("Clusters", cw.key(), 1))) {
+                c.clusters.addAll(CommandSupport.commaList(cw.value()));
+            } else if (!clusterOnly && (cw.bare() || TimeFormat.matches("Users", cw.key(), 1))) {
+                c.users.addAll(CommandSupport.commaList(cw.value()));
+            } else if (!clusterOnly
+                    && (TimeFormat.matches("Accounts", cw.key(), 2) || TimeFormat.matches("Acct", cw.key(), 4))) {
+                c.accounts.addAll(CommandSupport.commaList(cw.value()));
+            } else if (TimeFormat.matches("Clusters", cw.key(), 1)) {
+                c.clusters.addAll(CommandSupport.commaList(cw.value()));
+            } else if (TimeFormat.matches("End", cw.key(), 1)) {
+                c.end = ConditionWord.pastTimeAtZero(cw.value(), now, err);
                 if (c.end == null) {
                     return null;
                 }
-            } else if (TimeFormat.matches("Format", key, 1)) {
-                c.format.addAll(CommandSupport.commaList(value));
-            } else if (TimeFormat.matches("Start", key, 1)) {
-                c.start = time(value, now, err);
+            } else if (TimeFormat.matches("Format", cw.key(), 1)) {
+                c.format.addAll(CommandSupport.commaList(cw.value()));
+            } else if (TimeFormat.matches("Start", cw.key(), 1)) {
+                c.start = ConditionWord.pastTimeAtZero(cw.value(), now, err);
                 if (c.start == null) {
                     return null;
                 }
-            } else if (userReport && TimeFormat.matches("TopCount", key, 1)) {
+            } else if (userReport && TimeFormat.matches("TopCount", cw.key(), 1)) {
                 try {
-                    c.topCount = Integer.parseUnsignedInt(value);
+                    c.topCount = Integer.parseUnsignedInt(cw.value());
                 } catch (NumberFormatException e) {
-                    err.println(" Bad TopCount value: " + value);
+                    err.println(" Bad TopCount value: " + cw.value());
                     c.bad = true;
                 }
             } else {
@@ -79,14 +79,5 @@ final class ClusterConditions {
             }
         }
         return c;
-    }
-
-    private static Instant time(String value, ZonedDateTime now, PrintStream err) {
-        try {
-            return SacctTimes.parsePast(value, now);
-        } catch (IllegalArgumentException e) {
-            err.println("Invalid time specification (pos=0): " + value);
-            return null;
-        }
     }
 }

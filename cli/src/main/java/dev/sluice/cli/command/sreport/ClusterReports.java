@@ -119,39 +119,22 @@ final class ClusterReports {
             }
             lines.addAll(mine);
         }
-        for (ReportField.Chosen col : cols) {
-            if (col.field() == ReportField.USED) {
-                ctx.printer().fitUsage(col.column(), max);
-            } else if (col.field() == ReportField.ENERGY) {
-                ctx.printer().fitUsage(col.column(), 0);
-            }
-        }
+        fitUsed(ctx, cols, max);
         ctx.columns(columns(cols), out);
         ReportPrinter p = ctx.printer();
-        for (Line l : lines) {
-            for (String t : ctx.tres()) {
-                for (int i = 0; i < cols.size(); i++) {
-                    ReportPrinter.Column col = cols.get(i).column();
-                    boolean last = i == cols.size() - 1;
-                    switch (cols.get(i).field()) {
-                        case CLUSTER -> p.text(col, l.cluster, last, out);
-                        case ACCOUNT -> p.text(col, l.account, last, out);
-                        case LOGIN -> p.text(col, l.user.isEmpty() ? null : l.user, last, out);
-                        case PROPER ->
-                            p.text(
-                                    col,
-                                    l.user.isEmpty() ? null : ctx.properName().apply(l.user),
-                                    last,
-                                    out);
-                        case USED -> p.time(col, l.used.getOrDefault(t, 0L), l.total.getOrDefault(t, 0L), last, out);
-                        case ENERGY -> p.time(col, 0, 0, last, out);
-                        case TRES_NAME -> p.text(col, t, last, out);
-                        default -> p.text(col, null, last, out);
-                    }
-                }
-                out.append('\n');
+        ctx.lines(lines, cols, out, (l, t, field, col, last) -> {
+            switch (field) {
+                case CLUSTER -> p.text(col, l.cluster, last, out);
+                case ACCOUNT -> p.text(col, l.account, last, out);
+                case LOGIN -> p.text(col, l.user.isEmpty() ? null : l.user, last, out);
+                case PROPER ->
+                    p.text(col, l.user.isEmpty() ? null : ctx.properName().apply(l.user), last, out);
+                case USED -> p.time(col, l.used.getOrDefault(t, 0L), l.total.getOrDefault(t, 0L), last, out);
+                case ENERGY -> p.time(col, 0, 0, last, out);
+                case TRES_NAME -> p.text(col, t, last, out);
+                default -> p.text(col, null, last, out);
             }
-        }
+        });
         return out.toString();
     }
 
@@ -241,6 +224,17 @@ final class ClusterReports {
 
     static Optional<ClusterTresUsage> find(ClusterUsage c, String tres) {
         return c.getTresList().stream().filter(u -> u.getTres().equals(tres)).findFirst();
+    }
+
+    /** Sizes the {@code Used} columns to the largest usage shown, {@code Energy} to none. */
+    static void fitUsed(ReportContext ctx, List<ReportField.Chosen> cols, long max) {
+        for (ReportField.Chosen col : cols) {
+            if (col.field() == ReportField.USED) {
+                ctx.printer().fitUsage(col.column(), max);
+            } else if (col.field() == ReportField.ENERGY) {
+                ctx.printer().fitUsage(col.column(), 0);
+            }
+        }
     }
 
     static List<ReportPrinter.Column> columns(List<ReportField.Chosen> cols) {

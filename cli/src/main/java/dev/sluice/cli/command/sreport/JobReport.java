@@ -2,7 +2,6 @@ package dev.sluice.cli.command.sreport;
 
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.sacct.AccountingClient;
-import dev.sluice.cli.command.sacct.SacctTimes;
 import dev.sluice.cli.format.FormatItem;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AssocEntity;
@@ -70,44 +69,42 @@ final class JobReport {
             boolean count = false;
             boolean bad = false;
             for (String w : words) {
-                int eq = w.indexOf('=');
-                String key = eq < 0 ? w : w.substring(0, eq);
-                String value = eq < 0 ? w : w.substring(eq + 1);
-                if (eq < 0 && TimeFormat.matches("all_clusters", key, 1)) {
+                ConditionWord cw = ConditionWord.of(w);
+                if (cw.bare() && TimeFormat.matches("all_clusters", cw.key(), 1)) {
                     all = true;
-                } else if (eq < 0 && TimeFormat.matches("AcctAsParent", key, 2)) {
+                } else if (cw.bare() && TimeFormat.matches("AcctAsParent", cw.key(), 2)) {
                     parent = true;
-                } else if (eq < 0 && TimeFormat.matches("PrintJobCount", key, 2)) {
+                } else if (cw.bare() && TimeFormat.matches("PrintJobCount", cw.key(), 2)) {
                     count = true;
-                } else if (eq < 0 && TimeFormat.matches("FlatView", key, 2)) {
+                } else if (cw.bare() && TimeFormat.matches("FlatView", cw.key(), 2)) {
                     flat = true;
-                } else if (eq < 0 || TimeFormat.matches("Clusters", key, 1)) {
-                    clusters.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Accounts", key, 2) || TimeFormat.matches("Acct", key, 4)) {
-                    accounts.addAll(CommandSupport.commaList(value.toLowerCase(Locale.ROOT)));
-                } else if (TimeFormat.matches("End", key, 1) || TimeFormat.matches("Start", key, 1)) {
-                    Instant t = time(value, now, err);
-                    if (TimeFormat.matches("End", key, 1)) {
+                } else if (cw.bare() || TimeFormat.matches("Clusters", cw.key(), 1)) {
+                    clusters.addAll(CommandSupport.commaList(cw.value()));
+                } else if (TimeFormat.matches("Accounts", cw.key(), 2) || TimeFormat.matches("Acct", cw.key(), 4)) {
+                    accounts.addAll(CommandSupport.commaList(cw.value().toLowerCase(Locale.ROOT)));
+                } else if (TimeFormat.matches("End", cw.key(), 1) || TimeFormat.matches("Start", cw.key(), 1)) {
+                    Instant t = ConditionWord.pastTime(cw.value(), now, err);
+                    if (TimeFormat.matches("End", cw.key(), 1)) {
                         end = t;
                     } else {
                         start = t;
                     }
-                } else if (TimeFormat.matches("Format", key, 2)) {
-                    format.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("grouping", key, 2)) {
-                    if (TimeFormat.firstAgree(value, "individual", 1)) {
+                } else if (TimeFormat.matches("Format", cw.key(), 2)) {
+                    format.addAll(CommandSupport.commaList(cw.value()));
+                } else if (TimeFormat.matches("grouping", cw.key(), 2)) {
+                    if (TimeFormat.firstAgree(cw.value(), "individual", 1)) {
                         individual = true;
                     } else {
-                        for (String g : CommandSupport.commaList(value)) {
+                        for (String g : CommandSupport.commaList(cw.value())) {
                             grouping.add(atoi(g));
                         }
                     }
-                } else if (TimeFormat.matches("Partitions", key, 2)) {
-                    partitions.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Users", key, 1)) {
-                    users.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Wckeys", key, 2)) {
-                    wckeys.addAll(CommandSupport.commaList(value));
+                } else if (TimeFormat.matches("Partitions", cw.key(), 2)) {
+                    partitions.addAll(CommandSupport.commaList(cw.value()));
+                } else if (TimeFormat.matches("Users", cw.key(), 1)) {
+                    users.addAll(CommandSupport.commaList(cw.value()));
+                } else if (TimeFormat.matches("Wckeys", cw.key(), 2)) {
+                    wckeys.addAll(CommandSupport.commaList(cw.value()));
                 } else {
                     // Gid=, Jobs=, Nodes=, Associations=: not taken by Sluice yet.
                     err.println(" Unknown condition: " + w);
@@ -125,15 +122,6 @@ final class JobReport {
                     format,
                     new Layout(grouping, individual, flat, parent, count),
                     bad);
-        }
-
-        private static Instant time(String value, ZonedDateTime now, PrintStream err) {
-            try {
-                return SacctTimes.parsePast(value, now);
-            } catch (IllegalArgumentException e) {
-                err.println(TimeSpecError.message(value));
-                return null;
-            }
         }
 
         /** C's atoi: leading digits, else 0 (a {@code %width} after them is ignored). */
@@ -213,26 +201,12 @@ final class JobReport {
                 l.acctAsParent(),
                 l.jobCount(),
                 c.scope().accounts());
+        JobSizes.Measure measure =
+                new JobSizes.Measure(tres, ctx.window().start(), ctx.window().end(), now);
         Map<String, Long> totals = new LinkedHashMap<>();
         Map<String, List<JobSizes.Row>> rows = byWckey
-                ? JobSizes.rowsByWckey(
-                        jobs,
-                        wckeys(client, clusters, c.scope().wckeys()),
-                        o,
-                        tres,
-                        ctx.window().start(),
-                        ctx.window().end(),
-                        now,
-                        totals)
-                : JobSizes.rows(
-                        jobs,
-                        assocs,
-                        o,
-                        tres,
-                        ctx.window().start(),
-                        ctx.window().end(),
-                        now,
-                        totals);
+                ? JobSizes.rowsByWckey(jobs, wckeys(client, clusters, c.scope().wckeys()), o, measure, totals)
+                : JobSizes.rows(jobs, assocs, o, measure, totals);
 
         List<Col> cols = new ArrayList<>();
         List<String> unknown = new ArrayList<>();

@@ -32,6 +32,12 @@ final class JobSizes {
             boolean jobCount,
             Set<String> accounts) {}
 
+    /**
+     * How a job is measured: the TRES whose count sizes it and whose time is summed
+     * ({@code cpu}), the period it is trimmed to, and now (where a running job ends).
+     */
+    record Measure(String tres, long windowStart, long windowEnd, long now) {}
+
     /** One row: an account's time (or job count) per size, and its total. */
     record Row(String cluster, String account, long[] perSize, long total) {}
 
@@ -60,16 +66,12 @@ final class JobSizes {
      * The rows, by cluster and account name, and each cluster's total.
      *
      * @param assocs the clusters' associations in tree order (accounts before their users)
-     * @param tres the TRES whose count sizes a job and whose time is summed ({@code cpu})
      */
     static Map<String, List<Row>> rows(
             List<AccountedJob> jobs,
             List<AssociationEntry> assocs,
             Options o,
-            String tres,
-            long windowStart,
-            long windowEnd,
-            long now,
+            Measure m,
             Map<String, Long> clusterTotals) {
         Map<String, String> parentOf = new HashMap<>();
         for (AssociationEntry a : assocs) {
@@ -93,7 +95,7 @@ final class JobSizes {
         }
         java.util.function.Function<AccountedJob, String> groupOf =
                 j -> o.flatView() ? j.getAccount() : groupOf(j, groups, parentOf);
-        return sum(jobs, groupOf, o, tres, windowStart, windowEnd, now, clusterTotals);
+        return sum(jobs, groupOf, o, m, clusterTotals);
     }
 
     /**
@@ -107,15 +109,12 @@ final class JobSizes {
             List<AccountedJob> jobs,
             Map<String, Set<String>> wckeys,
             Options o,
-            String tres,
-            long windowStart,
-            long windowEnd,
-            long now,
+            Measure m,
             Map<String, Long> clusterTotals) {
         java.util.function.Function<AccountedJob, String> groupOf =
                 j -> wckeys.getOrDefault(j.getCluster(), Set.of()).contains(j.getWckey()) ? j.getWckey() : null;
         Options plain = new Options(o.grouping(), o.individual(), false, false, o.jobCount(), o.accounts());
-        return sum(jobs, groupOf, plain, tres, windowStart, windowEnd, now, clusterTotals);
+        return sum(jobs, groupOf, plain, m, clusterTotals);
     }
 
     /** Each job that ran in the period into its group's size column; groups without one are skipped. */
@@ -123,16 +122,13 @@ final class JobSizes {
             List<AccountedJob> jobs,
             java.util.function.Function<AccountedJob, String> groupOf,
             Options o,
-            String tres,
-            long windowStart,
-            long windowEnd,
-            long now,
+            Measure m,
             Map<String, Long> clusterTotals) {
         int sizes = titles(o.grouping(), "", o.individual()).size();
         Map<String, Map<String, long[]>> sums = new LinkedHashMap<>();
         for (AccountedJob j : jobs) {
-            long elapsed = elapsed(j, windowStart, windowEnd, now);
-            Long count = count(j, tres);
+            long elapsed = elapsed(j, m.windowStart(), m.windowEnd(), m.now());
+            Long count = count(j, m.tres());
             if (elapsed <= 0 || count == null) {
                 continue;
             }

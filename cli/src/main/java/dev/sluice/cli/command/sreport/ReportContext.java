@@ -69,4 +69,21 @@ record ReportContext(
             printer.header(columns, out);
         }
     }
+
+    /** How one cell of a report's line is printed. */
+    interface Cell<L> {
+        void print(L line, String tres, ReportField field, ReportPrinter.Column col, boolean last);
+    }
+
+    /** A printed line for each line and each TRES reported, each column's cell printed by {@code cell}. */
+    <L> void lines(List<L> lines, List<ReportField.Chosen> cols, StringBuilder out, Cell<L> cell) {
+        for (L l : lines) {
+            for (String t : tres) {
+                for (int i = 0; i < cols.size(); i++) {
+                    cell.print(l, t, cols.get(i).field(), cols.get(i).column(), i == cols.size() - 1);
+                }
+                out.append('\n');
+            }
+        }
+    }
 }

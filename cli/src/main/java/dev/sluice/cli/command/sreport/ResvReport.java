@@ -2,12 +2,11 @@ package dev.sluice.cli.command.sreport;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.command.sacct.AccountingClient;
-import dev.sluice.cli.command.sacct.SacctTimes;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.protocol.v1.AccountedReservation;
 import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DbdResponse;
 import dev.sluice.protocol.v1.ReservationQuery;
 import java.io.PrintStream;
 import java.time.Instant;
@@ -55,33 +54,14 @@ final class ResvReport {
         ReservationQuery.Builder q = ReservationQuery.newBuilder()
                 .setStart(window.start())
                 .setEnd(window.end())
-                .addAllNames(c.names);
-        if (!o.allClusters && !c.allClusters) {
-            List<String> clusters = new ArrayList<>(o.clusters);
-            clusters.addAll(c.clusters);
-            q.addAllClusters(
-                    clusters.isEmpty() ? List.of(conn.get().access().conf().clusterName()) : clusters);
-        }
-        List<AccountedReservation> rows;
-        try {
-            rows = conn.get()
-                    .client()
-                    .call(DbdRequest.newBuilder().setQueryReservations(q))
-                    .getReservations()
-                    .getReservationsList();
-        } catch (AccountingClient.AccountingException e) {
-            err.println("sreport: error: " + e.getMessage());
+                .addAllNames(c.names)
+                .addAllClusters(conn.get().clusters(o, c.allClusters, c.clusters));
+        Optional<DbdResponse> answer = conn.get().query(DbdRequest.newBuilder().setQueryReservations(q), err);
+        if (answer.isEmpty()) {
             return 1;
         }
-        ReportContext ctx = new ReportContext(
-                window,
-                now.getZone(),
-                o.time,
-                new ReportPrinter(o.mode, o.time),
-                o.header,
-                o.tres == null ? List.of() : o.tres,
-                true,
-                user -> null);
+        List<AccountedReservation> rows = answer.get().getReservations().getReservationsList();
+        ReportContext ctx = o.context(window, now.getZone(), o.tres == null ? List.of() : o.tres, true, user -> null);
         List<String> unknown = new ArrayList<>();
         List<ResvField.Chosen> cols = ResvField.choose(
                 CommandSupport.commaList(c.format.isEmpty() ? ResvField.DEFAULT_FORMAT : String.join(",", c.format)),
@@ -173,32 +153,30 @@ final class ResvReport {
 
         /** False after printing the error when a time is malformed. */
         boolean take(String w, ZonedDateTime now, PrintStream err) {
-            int eq = w.indexOf('=');
-            String key = eq < 0 ? w : w.substring(0, eq);
-            String value = eq < 0 ? w : w.substring(eq + 1);
-            if (eq < 0 && TimeFormat.matches("all_clusters", key, 1)) {
+            ConditionWord cw = ConditionWord.of(w);
+            if (cw.bare() && TimeFormat.matches("all_clusters", cw.key(), 1)) {
                 allClusters = true;
-            } else if (eq < 0 || TimeFormat.matches("Names", key, 2)) {
-                names.addAll(CommandSupport.commaList(value));
-            } else if (TimeFormat.matches("Clusters", key, 1)) {
-                clusters.addAll(CommandSupport.commaList(value));
-            } else if (TimeFormat.matches("End", key, 1)) {
-                end = time(value, now, err);
+            } else if (cw.bare() || TimeFormat.matches("Names", cw.key(), 2)) {
+                names.addAll(CommandSupport.commaList(cw.value()));
+            } else if (TimeFormat.matches("Clusters", cw.key(), 1)) {
+                clusters.addAll(CommandSupport.commaList(cw.value()));
+            } else if (TimeFormat.matches("End", cw.key(), 1)) {
+                end = ConditionWord.pastTimeAtZero(cw.value(), now, err);
                 return end != null;
-            } else if (TimeFormat.matches("Format", key, 1)) {
-                format.addAll(CommandSupport.commaList(value));
-            } else if (TimeFormat.matches("Ids", key, 1)) {
-                for (String id : CommandSupport.commaList(value)) {
+            } else if (TimeFormat.matches("Format", cw.key(), 1)) {
+                format.addAll(CommandSupport.commaList(cw.value()));
+            } else if (TimeFormat.matches("Ids", cw.key(), 1)) {
+                for (String id : CommandSupport.commaList(cw.value())) {
                     try {
                         ids.add(Long.parseLong(id));
                     } catch (NumberFormatException e) {
                         bad = true;
                     }
                 }
-            } else if (TimeFormat.matches("Nodes", key, 2)) {
-                nodes.addAll(HostList.expand(value));
-            } else if (TimeFormat.matches("Start", key, 1)) {
-                start = time(value, now, err);
+            } else if (TimeFormat.matches("Nodes", cw.key(), 2)) {
+                nodes.addAll(HostList.expand(cw.value()));
+            } else if (TimeFormat.matches("Start", cw.key(), 1)) {
+                start = ConditionWord.pastTimeAtZero(cw.value(), now, err);
                 return start != null;
             } else {
                 err.println(" Unknown condition: " + w);
@@ -217,15 +195,6 @@ final class ResvReport {
             }
             return !r.getNodes().isEmpty()
                     && HostList.expand(r.getNodes()).stream().anyMatch(nodes::contains);
-        }
-
-        private static Instant time(String value, ZonedDateTime now, PrintStream err) {
-            try {
-                return SacctTimes.parsePast(value, now);
-            } catch (IllegalArgumentException e) {
-                err.println("Invalid time specification (pos=0): " + value);
-                return null;
-            }
         }
     }
 }

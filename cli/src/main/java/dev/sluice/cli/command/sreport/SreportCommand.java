@@ -13,13 +13,17 @@ import dev.sluice.cli.getopt.ParsedOption;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.protocol.v1.ClusterUsage;
 import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DbdResponse;
 import dev.sluice.protocol.v1.UsageQuery;
 import java.io.PrintStream;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * {@code sreport [-a] [-M clusters] [-n] [-p|-P] [-t format] [-T tres] cluster Utilization|
@@ -172,7 +176,30 @@ public final class SreportCommand implements Command {
     }
 
     /** The cluster's configuration and a client of its sluice-dbd; empty after saying why not. */
-    record Connection(dev.sluice.cli.client.ClusterAccess access, AccountingClient client) {}
+    record Connection(dev.sluice.cli.client.ClusterAccess access, AccountingClient client) {
+        /** sluice-dbd's answer; empty after saying why there is none. */
+        Optional<DbdResponse> query(DbdRequest.Builder request, PrintStream err) {
+            try {
+                return Optional.of(client.call(request));
+            } catch (AccountingClient.AccountingException e) {
+                err.println(PROG + ": error: " + e.getMessage());
+                return Optional.empty();
+            }
+        }
+
+        /**
+         * The clusters a report covers: {@code -M} and the condition's, else this one; empty for
+         * all of them ({@code -a} or {@code all_clusters}).
+         */
+        List<String> clusters(Options o, boolean allClusters, List<String> given) {
+            if (o.allClusters || allClusters) {
+                return List.of();
+            }
+            List<String> clusters = new ArrayList<>(o.clusters);
+            clusters.addAll(given);
+            return clusters.isEmpty() ? List.of(access.conf().clusterName()) : clusters;
+        }
+    }
 
     static Optional<Connection> connect(Invocation inv, PrintStream err) {
         dev.sluice.cli.client.ClusterAccess access;
@@ -196,6 +223,53 @@ public final class SreportCommand implements Command {
         return Optional.of(new Connection(access, client.get()));
     }
 
+    /** What a usage report prints from: its context and the clusters' usage in its period. */
+    record Usage(ReportContext ctx, List<ClusterUsage> clusters) {}
+
+    /**
+     * Reads the usage rolled up in the period on the clusters a report covers ({@code -T ALL}
+     * takes the TRES found there); empty after saying why there is none.
+     */
+    static Optional<Usage> usage(
+            Invocation inv,
+            Options o,
+            Instant start,
+            Instant end,
+            ZonedDateTime now,
+            boolean allClusters,
+            List<String> clusters,
+            PrintStream err) {
+        Optional<Connection> conn = connect(inv, err);
+        if (conn.isEmpty()) {
+            return Optional.empty();
+        }
+        ReportWindow window = ReportWindow.of(start, end, now);
+        UsageQuery.Builder q = UsageQuery.newBuilder()
+                .setStart(window.start())
+                .setEnd(window.end())
+                .addAllClusters(conn.get().clusters(o, allClusters, clusters));
+        return conn.get()
+                .query(DbdRequest.newBuilder().setQueryUsage(q), err)
+                .map(answer -> answer.getUsage().getClustersList())
+                .map(usage -> new Usage(
+                        o.context(
+                                window,
+                                now.getZone(),
+                                usage,
+                                user -> inv.users().properName(user).orElse(null)),
+                        usage));
+    }
+
+    /** The report's columns from its {@code Format=}; each unknown one is told and added to {@code unknown}. */
+    static List<ReportField.Chosen> columns(
+            String format, boolean userReport, TimeFormat time, List<String> unknown, PrintStream err) {
+        List<ReportField.Chosen> cols = ReportField.choose(CommandSupport.commaList(format), userReport, time, unknown);
+        for (String u : unknown) {
+            err.println(" Unknown field '" + u + "'");
+        }
+        return cols;
+    }
+
     private int jobSizes(
             Invocation inv,
             Options o,
@@ -208,24 +282,10 @@ public final class SreportCommand implements Command {
         if (conn.isEmpty()) {
             return 1;
         }
-        List<String> clusters = new ArrayList<>();
-        if (!o.allClusters && !c.scope().allClusters()) {
-            clusters.addAll(o.clusters);
-            clusters.addAll(c.scope().clusters());
-            if (clusters.isEmpty()) {
-                clusters.add(conn.get().access().conf().clusterName());
-            }
-        }
+        List<String> clusters =
+                conn.get().clusters(o, c.scope().allClusters(), c.scope().clusters());
         ReportWindow window = ReportWindow.of(c.start(), c.end(), now);
-        ReportContext ctx = new ReportContext(
-                window,
-                now.getZone(),
-                o.time,
-                new ReportPrinter(o.mode, o.time),
-                o.header,
-                o.tres == null ? List.of("cpu") : expand(o.tres, List.of()),
-                o.tres != null,
-                user -> null);
+        ReportContext ctx = o.context(window, now.getZone(), List.of(), user -> null);
         StringBuilder text = new StringBuilder();
         try {
             int rc = JobReport.run(ctx, c, byWckey, conn.get().client(), clusters, now.toEpochSecond(), text, err);
@@ -245,40 +305,13 @@ public final class SreportCommand implements Command {
             ZonedDateTime now,
             PrintStream out,
             PrintStream err) {
-        Optional<Connection> conn = connect(inv, err);
-        if (conn.isEmpty()) {
+        Optional<Usage> found = usage(inv, o, c.start, c.end, now, c.allClusters, c.clusters, err);
+        if (found.isEmpty()) {
             return 1;
         }
-        dev.sluice.cli.client.ClusterAccess access = conn.get().access();
-        Optional<AccountingClient> client = Optional.of(conn.get().client());
-        ReportWindow window = ReportWindow.of(c.start, c.end, now);
-        UsageQuery.Builder q = UsageQuery.newBuilder().setStart(window.start()).setEnd(window.end());
-        if (!o.allClusters && !c.allClusters) {
-            List<String> clusters = new ArrayList<>(o.clusters);
-            clusters.addAll(c.clusters);
-            q.addAllClusters(clusters.isEmpty() ? List.of(access.conf().clusterName()) : clusters);
-        }
-        List<ClusterUsage> usage;
-        try {
-            usage = client.get()
-                    .call(DbdRequest.newBuilder().setQueryUsage(q))
-                    .getUsage()
-                    .getClustersList();
-        } catch (AccountingClient.AccountingException e) {
-            err.println(PROG + ": error: " + e.getMessage());
-            return 1;
-        }
-        boolean tresGiven = o.tres != null;
-        List<String> tres = tresGiven ? expand(o.tres, usage) : List.of("cpu");
-        ReportContext ctx = new ReportContext(
-                window,
-                now.getZone(),
-                o.time,
-                new ReportPrinter(o.mode, o.time),
-                o.header,
-                tres,
-                tresGiven,
-                user -> inv.users().properName(user).orElse(null));
+        ReportContext ctx = found.get().ctx();
+        List<ClusterUsage> usage = found.get().clusters();
+        boolean tresGiven = ctx.tresGiven();
         String format = c.format.isEmpty()
                 ? switch (kind) {
                     case UTILIZATION ->
@@ -291,11 +324,7 @@ public final class SreportCommand implements Command {
                 }
                 : String.join(",", c.format);
         List<String> unknown = new ArrayList<>();
-        List<ReportField.Chosen> cols =
-                ReportField.choose(CommandSupport.commaList(format), kind == Kind.TOP_USAGE, o.time, unknown);
-        for (String u : unknown) {
-            err.println(" Unknown field '" + u + "'");
-        }
+        List<ReportField.Chosen> cols = columns(format, kind == Kind.TOP_USAGE, o.time, unknown, err);
         out.print(
                 switch (kind) {
                     case UTILIZATION -> ClusterReports.utilization(ctx, usage, cols);
@@ -335,5 +364,22 @@ public final class SreportCommand implements Command {
         FieldTable.Mode mode = FieldTable.Mode.FIXED;
         TimeFormat time = TimeFormat.MINUTES;
         List<String> tres;
+
+        /** The report's context, {@code -T}'s TRES ({@code ALL}: those in the usage) or else cpu. */
+        ReportContext context(
+                ReportWindow window, ZoneId zone, List<ClusterUsage> usage, Function<String, String> properName) {
+            boolean given = tres != null;
+            return context(window, zone, given ? expand(tres, usage) : List.of("cpu"), given, properName);
+        }
+
+        ReportContext context(
+                ReportWindow window,
+                ZoneId zone,
+                List<String> reported,
+                boolean tresGiven,
+                Function<String, String> properName) {
+            return new ReportContext(
+                    window, zone, time, new ReportPrinter(mode, time), header, reported, tresGiven, properName);
+        }
     }
 }

@@ -104,42 +104,21 @@ final class UserReports {
             }
             perCluster.add(top);
         }
-        for (ReportField.Chosen col : cols) {
-            if (col.field() == ReportField.USED) {
-                ctx.printer().fitUsage(col.column(), max);
-            } else if (col.field() == ReportField.ENERGY) {
-                ctx.printer().fitUsage(col.column(), 0);
-            }
-        }
+        ClusterReports.fitUsed(ctx, cols, max);
         ctx.columns(ClusterReports.columns(cols), out);
         ReportPrinter p = ctx.printer();
-        for (List<Row> rows : perCluster) {
-            for (Row r : rows) {
-                for (String t : ctx.tres()) {
-                    for (int i = 0; i < cols.size(); i++) {
-                        ReportPrinter.Column col = cols.get(i).column();
-                        boolean last = i == cols.size() - 1;
-                        switch (cols.get(i).field()) {
-                            case CLUSTER -> p.text(col, r.cluster(), last, out);
-                            case LOGIN -> p.text(col, r.user(), last, out);
-                            case PROPER -> p.text(col, ctx.properName().apply(r.user()), last, out);
-                            case ACCOUNT -> p.text(col, String.join(", ", r.accounts()), last, out);
-                            case USED ->
-                                p.time(
-                                        col,
-                                        r.used().getOrDefault(t, 0L),
-                                        r.total().getOrDefault(t, 0L),
-                                        last,
-                                        out);
-                            case ENERGY -> p.time(col, 0, 0, last, out);
-                            case TRES_NAME -> p.text(col, t, last, out);
-                            default -> p.text(col, null, last, out);
-                        }
-                    }
-                    out.append('\n');
-                }
+        ctx.lines(perCluster.stream().flatMap(List::stream).toList(), cols, out, (r, t, field, col, last) -> {
+            switch (field) {
+                case CLUSTER -> p.text(col, r.cluster(), last, out);
+                case LOGIN -> p.text(col, r.user(), last, out);
+                case PROPER -> p.text(col, ctx.properName().apply(r.user()), last, out);
+                case ACCOUNT -> p.text(col, String.join(", ", r.accounts()), last, out);
+                case USED -> p.time(col, r.used().getOrDefault(t, 0L), r.total().getOrDefault(t, 0L), last, out);
+                case ENERGY -> p.time(col, 0, 0, last, out);
+                case TRES_NAME -> p.text(col, t, last, out);
+                default -> p.text(col, null, last, out);
             }
-        }
+        });
         return out.toString();
     }
 }

@@ -2,11 +2,7 @@ package dev.sluice.cli.command.sreport;
 
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.command.CommandSupport;
-import dev.sluice.cli.command.sacct.AccountingClient;
-import dev.sluice.cli.command.sacct.SacctTimes;
 import dev.sluice.protocol.v1.ClusterUsage;
-import dev.sluice.protocol.v1.DbdRequest;
-import dev.sluice.protocol.v1.UsageQuery;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -50,40 +46,29 @@ final class WckeyReport {
             boolean all = false;
             boolean bad = false;
             for (String w : words) {
-                int eq = w.indexOf('=');
-                String key = eq < 0 ? w : w.substring(0, eq);
-                String value = eq < 0 ? w : w.substring(eq + 1);
-                if (eq < 0 && TimeFormat.matches("all_clusters", key, 1)) {
+                ConditionWord cw = ConditionWord.of(w);
+                if (cw.bare() && TimeFormat.matches("all_clusters", cw.key(), 1)) {
                     all = true;
-                } else if (eq < 0 && TimeFormat.matches("withdeleted", key, 5)) {
+                } else if (cw.bare() && TimeFormat.matches("withdeleted", cw.key(), 5)) {
                     // Deleted wckeys are always reported.
-                } else if (eq < 0 || TimeFormat.matches("WCKeys", key, 3)) {
-                    wckeys.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Clusters", key, 3)) {
-                    clusters.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("End", key, 1)) {
-                    end = time(value, now, err);
-                } else if (TimeFormat.matches("Format", key, 1)) {
-                    format.addAll(CommandSupport.commaList(value));
-                } else if (TimeFormat.matches("Start", key, 1)) {
-                    start = time(value, now, err);
-                } else if (TimeFormat.matches("User", key, 1)) {
-                    CommandSupport.commaList(value).forEach(u -> users.add(u.toLowerCase(Locale.ROOT)));
+                } else if (cw.bare() || TimeFormat.matches("WCKeys", cw.key(), 3)) {
+                    wckeys.addAll(CommandSupport.commaList(cw.value()));
+                } else if (TimeFormat.matches("Clusters", cw.key(), 3)) {
+                    clusters.addAll(CommandSupport.commaList(cw.value()));
+                } else if (TimeFormat.matches("End", cw.key(), 1)) {
+                    end = ConditionWord.pastTime(cw.value(), now, err);
+                } else if (TimeFormat.matches("Format", cw.key(), 1)) {
+                    format.addAll(CommandSupport.commaList(cw.value()));
+                } else if (TimeFormat.matches("Start", cw.key(), 1)) {
+                    start = ConditionWord.pastTime(cw.value(), now, err);
+                } else if (TimeFormat.matches("User", cw.key(), 1)) {
+                    CommandSupport.commaList(cw.value()).forEach(u -> users.add(u.toLowerCase(Locale.ROOT)));
                 } else {
                     err.println(" Unknown condition: " + w);
                     bad = true;
                 }
             }
             return new Conditions(start, end, clusters, all, wckeys, users, format, bad);
-        }
-
-        private static Instant time(String value, ZonedDateTime now, PrintStream err) {
-            try {
-                return SacctTimes.parsePast(value, now);
-            } catch (IllegalArgumentException e) {
-                err.println(TimeSpecError.message(value));
-                return null;
-            }
         }
     }
 
@@ -96,50 +81,21 @@ final class WckeyReport {
             PrintStream err) {
         ZonedDateTime now = ZonedDateTime.now(inv.clock());
         Conditions c = Conditions.parse(words, now, err);
-        Optional<SreportCommand.Connection> conn = SreportCommand.connect(inv, err);
-        if (conn.isEmpty()) {
+        Optional<SreportCommand.Usage> found =
+                SreportCommand.usage(inv, o, c.start(), c.end(), now, c.allClusters(), c.clusters(), err);
+        if (found.isEmpty()) {
             return 1;
         }
-        ReportWindow window = ReportWindow.of(c.start(), c.end(), now);
-        UsageQuery.Builder q = UsageQuery.newBuilder().setStart(window.start()).setEnd(window.end());
-        if (!o.allClusters && !c.allClusters()) {
-            List<String> clusters = new ArrayList<>(o.clusters);
-            clusters.addAll(c.clusters());
-            q.addAllClusters(
-                    clusters.isEmpty() ? List.of(conn.get().access().conf().clusterName()) : clusters);
-        }
-        List<ClusterUsage> usage;
-        try {
-            usage = conn.get()
-                    .client()
-                    .call(DbdRequest.newBuilder().setQueryUsage(q))
-                    .getUsage()
-                    .getClustersList();
-        } catch (AccountingClient.AccountingException e) {
-            err.println("sreport: error: " + e.getMessage());
-            return 1;
-        }
-        boolean tresGiven = o.tres != null;
-        List<String> tres = tresGiven ? SreportCommand.expand(o.tres, usage) : List.of("cpu");
-        ReportContext ctx = new ReportContext(
-                window,
-                now.getZone(),
-                o.time,
-                new ReportPrinter(o.mode, o.time),
-                o.header,
-                tres,
-                tresGiven,
-                user -> inv.users().properName(user).orElse(null));
+        ReportContext ctx = found.get().ctx();
+        List<ClusterUsage> usage = found.get().clusters();
+        boolean tresGiven = ctx.tresGiven();
         String format = !c.format().isEmpty()
                 ? String.join(",", c.format())
                 : byUser
                         ? (tresGiven ? WckeyReports.USER_BY_WCKEY_TRES_FORMAT : WckeyReports.USER_BY_WCKEY_FORMAT)
                         : (tresGiven ? WckeyReports.WCKEY_BY_USER_TRES_FORMAT : WckeyReports.WCKEY_BY_USER_FORMAT);
         List<String> unknown = new ArrayList<>();
-        List<ReportField.Chosen> cols = ReportField.choose(CommandSupport.commaList(format), false, o.time, unknown);
-        for (String u : unknown) {
-            err.println(" Unknown field '" + u + "'");
-        }
+        List<ReportField.Chosen> cols = SreportCommand.columns(format, false, o.time, unknown, err);
         WckeyReports.Filter filter = new WckeyReports.Filter(c.wckeys(), c.users());
         out.print(
                 byUser

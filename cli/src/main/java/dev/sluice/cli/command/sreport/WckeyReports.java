@@ -111,46 +111,28 @@ final class WckeyReports {
                 max = Math.max(max, lines.get(0).used().getOrDefault(t, 0L));
             }
         }
-        for (ReportField.Chosen col : cols) {
-            if (col.field() == ReportField.USED) {
-                ctx.printer().fitUsage(col.column(), max);
-            } else if (col.field() == ReportField.ENERGY) {
-                ctx.printer().fitUsage(col.column(), 0);
-            }
-        }
+        ClusterReports.fitUsed(ctx, cols, max);
         ctx.columns(ClusterReports.columns(cols), out);
         ReportPrinter p = ctx.printer();
-        for (Line l : lines) {
-            for (String t : ctx.tres()) {
-                for (int i = 0; i < cols.size(); i++) {
-                    ReportPrinter.Column col = cols.get(i).column();
-                    boolean last = i == cols.size() - 1;
-                    switch (cols.get(i).field()) {
-                        case CLUSTER -> p.text(col, l.cluster(), last, out);
-                        case WCKEY -> p.text(col, l.wckey(), last, out);
-                        case LOGIN -> p.text(col, l.user(), last, out);
-                        case PROPER ->
-                            p.text(
-                                    col,
-                                    l.user() == null ? null : ctx.properName().apply(l.user()),
-                                    last,
-                                    out);
-                        case USED ->
-                            p.time(col, l.used().getOrDefault(t, 0L), l.total().getOrDefault(t, 0L), last, out);
-                        case ENERGY -> {
-                            if (byUser) {
-                                p.time(col, 0, 0, last, out);
-                            } else {
-                                p.text(col, null, last, out);
-                            }
-                        }
-                        case TRES_NAME -> p.text(col, t, last, out);
-                        default -> p.text(col, null, last, out);
+        ctx.lines(lines, cols, out, (l, t, field, col, last) -> {
+            switch (field) {
+                case CLUSTER -> p.text(col, l.cluster(), last, out);
+                case WCKEY -> p.text(col, l.wckey(), last, out);
+                case LOGIN -> p.text(col, l.user(), last, out);
+                case PROPER ->
+                    p.text(col, l.user() == null ? null : ctx.properName().apply(l.user()), last, out);
+                case USED -> p.time(col, l.used().getOrDefault(t, 0L), l.total().getOrDefault(t, 0L), last, out);
+                case ENERGY -> {
+                    if (byUser) {
+                        p.time(col, 0, 0, last, out);
+                    } else {
+                        p.text(col, null, last, out);
                     }
                 }
-                out.append('\n');
+                case TRES_NAME -> p.text(col, t, last, out);
+                default -> p.text(col, null, last, out);
             }
-        }
+        });
         return out.toString();
     }
 

@@ -32,7 +32,7 @@ class TestJobSizes {
     private static Map<String, String> rows(JobSizes.Options o) {
         Map<String, Long> totals = new HashMap<>();
         Map<String, String> out = new java.util.LinkedHashMap<>();
-        JobSizes.rows(JOBS, TREE, o, "cpu", 600, 4200, 5000, totals)
+        JobSizes.rows(JOBS, TREE, o, new JobSizes.Measure("cpu", 600, 4200, 5000), totals)
                 .forEach((cluster, rows) -> rows.forEach(
                         r -> out.put(r.account(), Arrays.toString(r.perSize()) + " of " + totals.get(cluster))));
         return out;
@@ -77,10 +77,7 @@ class TestJobSizes {
                         jobs,
                         Map.of("anchor", Set.of("wb", "wa", "wc")),
                         new JobSizes.Options(DEFAULT, false, true, true, false, Set.of("physics")),
-                        "cpu",
-                        600,
-                        4200,
-                        5000,
+                        new JobSizes.Measure("cpu", 600, 4200, 5000),
                         totals)
                 .forEach((cluster, rows) -> rows.forEach(
                         r -> out.put(r.account(), Arrays.toString(r.perSize()) + " of " + totals.get(cluster))));
