@@ -38,6 +38,7 @@ final class FakeQos {
                     .setUsageFactor(2.5)
                     .setGrpTres("cpu=8,gres/gpu=2")
                     .setMaxTresPerUser("cpu=4")
+                    .setMaxTresPerNode("cpu=2,gres/gpu=1")
                     .setMaxWallMinutes(60)
                     .setMaxJobsPerUser(2)
                     .setMaxSubmitJobsPerUser(0)

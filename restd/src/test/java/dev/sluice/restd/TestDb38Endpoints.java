@@ -205,6 +205,12 @@ class TestDb38Endpoints {
         assertThat(none.body().get("errors")).isEmpty();
         JsonNode high = rest.as("GET", DB + "qos/high", null).body().at("/QOS/0");
         assertThat(high.at("/limits/max/tres/total/0/count").asInt()).isEqualTo(8);
+        // MaxTRESPerNode in 22.05's shape (compat 249): a TRES by type and name, with its id.
+        assertThat(high.at("/limits/max/tres/per/node").toString())
+                .isEqualTo("[{\"count\":2,\"id\":1,\"name\":null,\"type\":\"cpu\"},"
+                        + "{\"count\":1,\"id\":1001,\"name\":\"gpu\",\"type\":\"gres\"}]");
+        JsonNode normal = rest.as("GET", DB + "qos/normal", null).body().at("/QOS/0");
+        assertThat(normal.at("/limits/max/tres/per/node")).isEmpty();
         assertThat(high.at("/limits/max/wall_clock/per/job").asInt()).isEqualTo(60);
         assertThat(high.at("/preempt/mode/0").asText()).isEqualTo("REQUEUE");
         assertThat(high.at("/preempt/exempt_time").asInt()).isEqualTo(300);

@@ -177,6 +177,40 @@ class TestDb38Posts {
                 .allMatch(r -> !r.getAddQos().getCommit());
     }
 
+    @Test
+    void aQosMaxTresPerNodeIsSetAndAChangeMergesIntoWhatItHad() {
+        Answer a = asRoot("POST", DB + "qos", """
+                {"QOS": [{"name": "q11", "limits": {"max": {"tres": {"per": {"node":
+                  [{"type": "gres", "name": "gpu", "count": 1}, {"type": "cpu", "count": 2}]}}}}}]}
+                """);
+        assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
+        var added = qosChanges(changes()).getLast().getAddQos();
+        assertThat(added.getSettings().getMaxTresPerNode()).isEqualTo("cpu=2,gres/gpu=1");
+        assertThat(added.getGivenList()).contains("maxtrespernode");
+
+        // high holds cpu=2,gres/gpu=1: naming only the GPUs keeps its CPUs.
+        Answer changed = asRoot(
+                "POST",
+                DB + "qos",
+                "{\"QOS\":[{\"name\":\"high\",\"limits\":{\"max\":{\"tres\":"
+                        + "{\"per\":{\"node\":[{\"type\":\"gres\",\"name\":\"gpu\",\"count\":3}]}}}}}]}");
+        assertThat(changed.status()).as(changed.body().toString()).isEqualTo(200);
+        var modified = qosChanges(changes()).getLast().getModifyQos();
+        assertThat(modified.getSettings().getMaxTresPerNode()).isEqualTo("cpu=2,gres/gpu=3");
+        assertThat(modified.getGivenList()).contains("maxtrespernode");
+
+        int before = changes().size();
+        Answer unknown = asRoot(
+                "POST",
+                DB + "qos",
+                "{\"QOS\":[{\"name\":\"q12\",\"limits\":{\"max\":{\"tres\":"
+                        + "{\"per\":{\"node\":[{\"type\":\"bogus\",\"count\":1}]}}}}}]}");
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.body().at("/errors/1/description").asText())
+                .isEqualTo("Failed to parse field 'limits/max/tres/per/node'");
+        assertThat(qosChanges(changes().subList(before, changes().size()))).isEmpty();
+    }
+
     private static List<DbdRequest> qosChanges(List<DbdRequest> seen) {
         return seen.stream()
                 .filter(r -> r.getBodyCase() == DbdRequest.BodyCase.ADD_QOS

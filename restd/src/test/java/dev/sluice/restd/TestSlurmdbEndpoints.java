@@ -134,6 +134,7 @@ class TestSlurmdbEndpoints {
         assertThat(normal.at("/limits/max/wall_clock/per/job/infinite").asBoolean())
                 .isTrue();
         assertThat(normal.at("/usage_factor/number").asDouble()).isEqualTo(1.0);
+        assertThat(normal.at("/limits/max/tres/per/node")).isEmpty();
 
         Answer one = rest.as("GET", db + "qos/high", null);
         assertThat(one.status()).isEqualTo(200);
@@ -161,6 +162,9 @@ class TestSlurmdbEndpoints {
                 .contains("{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":8}")
                 .contains("{\"type\":\"gres\",\"name\":\"gpu\",\"id\":1001,\"count\":2}");
         assertThat(high.at("/limits/max/tres/per/user/0/count").asInt()).isEqualTo(4);
+        assertThat(high.at("/limits/max/tres/per/node").toString())
+                .isEqualTo("[{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":2},"
+                        + "{\"type\":\"gres\",\"name\":\"gpu\",\"id\":1001,\"count\":1}]");
 
         Answer none = rest.as("GET", db + "qos/nosuch", null);
         assertThat(none.status()).isEqualTo(200);

@@ -52,7 +52,7 @@ final class Qos38 {
         ObjectNode per = tresMax.putObject("per");
         per.set("account", Tres38.list(q.getMaxTresPerAccount(), tres));
         per.set("job", Tres38.list(q.getMaxTresPerJob(), tres));
-        per.putArray("node");
+        per.set("node", Tres38.list(q.getMaxTresPerNode(), tres));
         per.set("user", Tres38.list(q.getMaxTresPerUser(), tres));
         tresMax.set("total", Tres38.list(q.getGrpTres(), tres));
         ObjectNode wall = max.putObject("wall_clock").putObject("per");

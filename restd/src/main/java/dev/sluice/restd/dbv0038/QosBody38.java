@@ -36,6 +36,7 @@ final class QosBody38 {
             "limits/max/tres/per/job", "maxtresperjob",
             "limits/max/tres/per/user", "maxtresperuser",
             "limits/max/tres/per/account", "maxtresperaccount",
+            "limits/max/tres/per/node", "maxtrespernode",
             "limits/max/tres/total", "grptres");
 
     /** The rest of the schema: read elsewhere ({@code name}, ...), or refused when set. */
@@ -91,6 +92,8 @@ final class QosBody38 {
                     settings.setMaxTresPerUser(merged(was == null ? "" : was.getMaxTresPerUser(), counts));
                 case "maxtresperaccount" ->
                     settings.setMaxTresPerAccount(merged(was == null ? "" : was.getMaxTresPerAccount(), counts));
+                case "maxtrespernode" ->
+                    settings.setMaxTresPerNode(merged(was == null ? "" : was.getMaxTresPerNode(), counts));
                 default -> settings.setGrpTres(merged(was == null ? "" : was.getGrpTres(), counts));
             }
             given.add(t.getValue());

@@ -110,6 +110,7 @@ public final class QosJson {
         tres.set("total", DbJobJson.tresList(q.getGrpTres(), tresIds));
         ObjectNode per = tres.putObject("per");
         per.set("job", DbJobJson.tresList(q.getMaxTresPerJob(), tresIds));
+        per.set("node", DbJobJson.tresList(q.getMaxTresPerNode(), tresIds));
         per.set("user", DbJobJson.tresList(q.getMaxTresPerUser(), tresIds));
         max.putObject("wall_clock").putObject("per").set("job", limit(q.hasMaxWallMinutes(), q.getMaxWallMinutes()));
         return limits;
