@@ -100,6 +100,9 @@ public final class AccountingEvents {
             // Holds change no accounting field, nor does a GraceTime starting (the end will).
             case StateRecord.JobHoldChanged r -> List.of();
             case StateRecord.JobPreemptGraceStarted r -> List.of();
+            // Slurm 22.05 ships a preempted job's end at once, exit code 0, and not again when
+            // the node's report comes: sacct keeps PREEMPTED 0:0 (compat 250).
+            case StateRecord.JobEndReported r -> List.of();
             case StateRecord.JobUpdated r -> List.of(job(after, nobody, site));
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();
@@ -226,6 +229,7 @@ public final class AccountingEvents {
             case StateRecord.StepRecorded r -> List.of(r.jobId());
             case StateRecord.JobHoldChanged r -> List.of();
             case StateRecord.JobPreemptGraceStarted r -> List.of();
+            case StateRecord.JobEndReported r -> List.of();
             case StateRecord.JobsPurged r -> List.of();
             case StateRecord.NodeRegistered r -> List.of();
             case StateRecord.NodeStateChanged r -> List.of();

@@ -27,6 +27,19 @@ public final class BatchEnds {
         return complete(state, nodeName, jobId, exitStatus, endState, NodeScripts.OK, "root", now);
     }
 
+    /**
+     * A batch job the controller ended while its script still runs (preempted): it shows
+     * COMPLETING, and its resources stay taken, until its batch host reports the script gone,
+     * as after scancel and as in Slurm, whose preemptor waits for its victims to go (compat
+     * 250). That report gives a preempted job its ExitCode. Nothing for an allocation.
+     */
+    static List<SoftChange> killing(Job job) {
+        return job.request().launch().script().isEmpty()
+                ? List.of()
+                : List.of(
+                        new SoftChange.JobCompleting(job.id(), job.allocation().batchHost(), true));
+    }
+
     /** How the node's Prolog and Epilog went for a job (slurm.conf {@code Prolog=}/{@code Epilog=}). */
     public enum NodeScripts {
         OK,
@@ -68,9 +81,15 @@ public final class BatchEnds {
             long now) {
         Job job = state.job(jobId);
         if (job != null && job.state().isFinished() && state.completingOn(jobId).contains(nodeName)) {
-            // The end of a job already cancelled: its processes are gone from this node.
+            // The end of a job already cancelled or preempted: its processes are gone from this
+            // node, and the batch host says how the script died (a preempted job's ExitCode).
+            boolean ofThisRun = job.allocation() != null
+                    && job.allocation().batchHost().equals(nodeName)
+                    && (restartCount < 0 || restartCount == job.restartCount());
+            List<StateRecord> records =
+                    ofThisRun ? JobLifecycle.endReported(job, exitStatus, now).records() : List.of();
             return new ControlResult<>(
-                    List.of(), List.of(new SoftChange.JobCompleting(jobId, nodeName, false)), List.of(), null);
+                    records, List.of(new SoftChange.JobCompleting(jobId, nodeName, false)), List.of(), null);
         }
         if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
             return ControlResult.answer(null);

@@ -78,6 +78,10 @@ public final class RecordCodec {
                         .setDeadline(r.deadline())
                         .setRequeue(r.requeue())
                         .setHoldBackSeconds(r.holdBackSeconds()));
+            case StateRecord.JobEndReported r ->
+                e.setJobEndReported(dev.sluice.protocol.v1.journal.JobEndReportedRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        .setExitStatus(r.exitStatus()));
             case StateRecord.ArrayTaskSplit r ->
                 e.setArrayTaskSplit(ArrayTaskSplitRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -215,6 +219,9 @@ public final class RecordCodec {
                         e.getArrayTaskSplit().getTaskId(),
                         e.getArrayTaskSplit().getNewJobId(),
                         t);
+            case JOB_END_REPORTED ->
+                new StateRecord.JobEndReported(
+                        e.getJobEndReported().getJobId(), e.getJobEndReported().getExitStatus(), t);
             case JOB_UPDATED ->
                 new StateRecord.JobUpdated(
                         e.getJobUpdated().getJobId(),

@@ -111,6 +111,7 @@ public final class ClusterState implements ClusterView {
             case JobRequeued r -> occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
             case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case StateRecord.JobEndReported r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case StateRecord.JobPreemptGraceStarted r -> {
                 Job job = move(requireJob(r.jobId()), r, snapshot);
                 runMarks.preemptGraceStarted(

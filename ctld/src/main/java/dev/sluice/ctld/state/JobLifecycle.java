@@ -46,6 +46,7 @@ public final class JobLifecycle {
             case GRACE -> from == JobPhase.RUNNING ? JobPhase.RUNNING : null;
             case CANCEL -> from != JobPhase.FINISHED ? JobPhase.FINISHED : null;
             case END -> from == JobPhase.RUNNING || from == JobPhase.SUSPENDED ? JobPhase.FINISHED : null;
+            case END_REPORTED -> from == JobPhase.FINISHED ? JobPhase.FINISHED : null;
             case REQUEUE -> from != JobPhase.PENDING ? JobPhase.PENDING : null;
             case PURGE -> from == JobPhase.FINISHED ? JobPhase.FINISHED : null;
         };
@@ -253,6 +254,7 @@ public final class JobLifecycle {
                 case JobRequeued r -> step(state, phases, r.jobId(), record);
                 case JobSuspendChanged r -> step(state, phases, r.jobId(), record);
                 case StateRecord.JobPreemptGraceStarted r -> step(state, phases, r.jobId(), record);
+                case StateRecord.JobEndReported r -> step(state, phases, r.jobId(), record);
                 case JobUpdated r -> step(state, phases, r.jobId(), record);
                 case JobHoldChanged r -> step(state, phases, r.jobId(), record);
                 default -> {}
@@ -275,6 +277,21 @@ public final class JobLifecycle {
                     + " is not a move it can make (" + record.getClass().getSimpleName() + ")");
         }
         phases.put(id, to);
+    }
+
+    /**
+     * The batch host's report of a job's end that came after the controller had ended it: for
+     * a job ended PREEMPTED (without a grace, the controller ends it as it signals it), the
+     * report's wait status becomes its exit status, as in Slurm 22.05 ({@code ExitCode=0:9}
+     * for a script that trapped the SIGTERM and was killed {@code KillWait} later, 0:15 for
+     * one the SIGTERM killed; compat 250). Nothing for other ended jobs (a cancelled job keeps
+     * 0:15), nor when the report says what the job holds already.
+     */
+    public static Transition endReported(Job job, int exitStatus, long now) {
+        if (job.state() != JobState.PREEMPTED || job.exitStatus() == exitStatus) {
+            return new Transition(List.of(), List.of());
+        }
+        return Transition.of(new StateRecord.JobEndReported(job.id(), exitStatus, now));
     }
 
     /** Slurm's reason for a job's end, which {@code scontrol show job} prints after the state. */

@@ -30,6 +30,8 @@ public enum JobMove {
     CANCEL,
     /** {@code JobEnded} in any other final state. */
     END,
+    /** {@code JobEndReported}: an ended job's exit status from its batch host's late report. */
+    END_REPORTED,
     /** {@code JobRequeued}. */
     REQUEUE,
     /** {@code JobsPurged}. */
@@ -44,6 +46,7 @@ public enum JobMove {
             case JobSuspendChanged r -> r.suspended() ? SUSPEND : RESUME;
             case StateRecord.JobPreemptGraceStarted r -> GRACE;
             case JobEnded r -> r.state() == JobState.CANCELLED ? CANCEL : END;
+            case StateRecord.JobEndReported r -> END_REPORTED;
             case JobRequeued r -> REQUEUE;
             case JobsPurged r -> PURGE;
             default -> throw new IllegalArgumentException("not a job move: " + record);

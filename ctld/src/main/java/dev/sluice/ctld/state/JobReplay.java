@@ -51,6 +51,8 @@ public final class JobReplay {
                 yield job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
             }
             case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
+            // The end as it was, but for the status the batch host reported.
+            case StateRecord.JobEndReported r -> job.ended(job.state(), r.exitStatus(), job.endTime(), job.reason());
             // Submitted anew: its next run is another accounting record. Its key is the submit
             // time, so a requeue within the second of the submission counts a second later and
             // the runs' records stay apart. A snapshot's requeues only count restarts: its

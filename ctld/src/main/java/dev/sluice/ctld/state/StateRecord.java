@@ -104,6 +104,14 @@ public sealed interface StateRecord {
             implements StateRecord {}
 
     /**
+     * The batch host reported the end of a job the controller had already ended PREEMPTED:
+     * the job's exit status is now the report's (the signal that killed it, 0:9 for a script
+     * that outlived its SIGTERM), as Slurm 22.05 takes a late report's status for
+     * {@code scontrol show job}; its accounting record keeps the end it had.
+     */
+    record JobEndReported(int jobId, int exitStatus, long time) implements StateRecord {}
+
+    /**
      * Task {@code taskId} of the array record {@code jobId} starts a life of its own as job
      * {@code newJobId} (equal to {@code jobId} when it is the record's last pending task), or,
      * with {@code newJobId} 0, just leaves the record (cancelled before it started).
