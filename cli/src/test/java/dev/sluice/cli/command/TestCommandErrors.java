@@ -1,6 +1,5 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +8,7 @@ import dev.sluice.cli.command.scancel.ScancelCommand;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
@@ -22,12 +21,9 @@ import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Error texts and exit statuses of squeue, sinfo, scontrol and scancel, each observed with
@@ -35,39 +31,25 @@ import org.junit.jupiter.api.io.TempDir;
  * closed port).
  */
 class TestCommandErrors {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                        .build();
-            case PING ->
-                ClientResponse.newBuilder()
-                        .setPing(PingResponse.newBuilder().setClusterName("test"))
-                        .build();
-            case UPDATE_NODE ->
-                ClientResponse.newBuilder()
-                        .setUpdateNode(UpdateNodeResponse.getDefaultInstance())
-                        .build();
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
+                    .build();
+        case PING ->
+            ClientResponse.newBuilder()
+                    .setPing(PingResponse.newBuilder().setClusterName("test"))
+                    .build();
+        case UPDATE_NODE ->
+            ClientResponse.newBuilder()
+                    .setUpdateNode(UpdateNodeResponse.getDefaultInstance())
+                    .build();
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private Output run(Command c, String... args) {
-        return TestingInvocations.run(c, invocation(dir, env, "", args));
+        return cli.run(c, args);
     }
 
     private static Output err(int rc, String err) {
@@ -76,7 +58,7 @@ class TestCommandErrors {
 
     @Test
     void unreachableController() throws IOException {
-        controller.close();
+        cli.controller().close();
         String refused = "Unable to contact slurm controller (connect failure)";
         assertThat(run(new SqueueCommand())).isEqualTo(err(1, "slurm_load_jobs error: " + refused + "\n"));
         assertThat(run(new SinfoCommand())).isEqualTo(err(1, "slurm_load_partitions: " + refused + "\n"));
@@ -107,7 +89,7 @@ class TestCommandErrors {
     @Test
     void missingConfiguration() {
         Output o = TestingInvocations.run(
-                new SqueueCommand(), invocation(dir, Map.of("SLURM_CONF", "/nonexistent/slurm.conf"), ""));
+                new SqueueCommand(), invocation(cli.dir(), Map.of("SLURM_CONF", "/nonexistent/slurm.conf"), ""));
         assertThat(o.exitCode()).isEqualTo(1);
         assertThat(o.err())
                 .contains("/nonexistent/slurm.conf")
@@ -149,12 +131,13 @@ class TestCommandErrors {
     @Test
     void squeueStartSortsByExpectedStart() {
         long t = dev.sluice.cli.testing.Fixtures.SUBMIT;
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder()
-                        .addJobs(Fixtures.pending3().toBuilder().setStartTime(t + 7200))
-                        .addJobs(Fixtures.pending4().toBuilder().setStartTime(t + 3600))
-                        .addJobs(Fixtures.held5()))
-                .build());
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setGetJobs(GetJobsResponse.newBuilder()
+                                .addJobs(Fixtures.pending3().toBuilder().setStartTime(t + 7200))
+                                .addJobs(Fixtures.pending4().toBuilder().setStartTime(t + 3600))
+                                .addJobs(Fixtures.held5()))
+                        .build());
         // squeue(1): --start lists pending jobs "in order of increasing start time".
         assertThat(run(new SqueueCommand(), "--start", "-h", "-o", "%i %S").out())
                 .isEqualTo("5 N/A\n4 2026-11-29T09:46:57\n3 2026-11-29T10:46:57\n");
@@ -163,17 +146,18 @@ class TestCommandErrors {
     @Test
     void commandShowsTheScriptAndItsArguments() {
         // sbatch -H sub/x.sh a b in /tmp/ref: squeue %o and scontrol Command= (Slurm 22.05)
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder()
-                        .addJobs(Fixtures.held5().toBuilder()
-                                .setJobId(3)
-                                .setSpec(Fixtures.wrapSpec()
-                                        .setName("x.sh")
-                                        .setWrapped(false)
-                                        .setCommand("/tmp/ref/sub/x.sh")
-                                        .addScriptArgs("a")
-                                        .addScriptArgs("b"))))
-                .build());
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setGetJobs(GetJobsResponse.newBuilder()
+                                .addJobs(Fixtures.held5().toBuilder()
+                                        .setJobId(3)
+                                        .setSpec(Fixtures.wrapSpec()
+                                                .setName("x.sh")
+                                                .setWrapped(false)
+                                                .setCommand("/tmp/ref/sub/x.sh")
+                                                .addScriptArgs("a")
+                                                .addScriptArgs("b"))))
+                        .build());
         assertThat(run(new SqueueCommand(), "-h", "-o", "%i %j %o").out()).isEqualTo("3 x.sh /tmp/ref/sub/x.sh a b\n");
         assertThat(run(new ScontrolCommand(), "show", "job", "3").out())
                 .contains("\n   Command=/tmp/ref/sub/x.sh a b\n");
@@ -184,10 +168,11 @@ class TestCommandErrors {
         // Slurm 22.05, one cancelled job "busy" (id 1) by root in partition gpu:
         //   squeue -t all -O "jobid:5,name:.10,state:.3"  ->  "JOBID      NAMESTA" / "1          busyCAN"
         //   squeue -t all -O "name:10:"                   ->  "NAME      :" / "busy      :"
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder()
-                        .addJobs(Fixtures.job(1, Fixtures.wrapSpec().setName("busy"), JobState.CANCELLED)))
-                .build());
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setGetJobs(GetJobsResponse.newBuilder()
+                                .addJobs(Fixtures.job(1, Fixtures.wrapSpec().setName("busy"), JobState.CANCELLED)))
+                        .build());
         assertThat(run(new SqueueCommand(), "-t", "all", "-O", "jobid:5,name:.10,state:.3")
                         .out())
                 .isEqualTo("JOBID      NAMESTA\n1          busyCAN\n");
@@ -231,7 +216,7 @@ class TestCommandErrors {
                                 + "Not all states are valid given a node's prior state\n"));
         assertThat(run(new ScontrolCommand(), "update", "nodename=n1", "state=drain"))
                 .isEqualTo(err(1, "You must specify a reason when DOWNING or DRAINING a node. Request denied\n"));
-        assertThat(controller.requests())
+        assertThat(cli.controller().requests())
                 .extracting(r -> r.getBodyCase().name())
                 .containsExactly("GET_JOBS");
     }
@@ -240,21 +225,22 @@ class TestCommandErrors {
     void scontrolUpdateSendsTheRequest() {
         assertThat(run(new ScontrolCommand(), "update", "NodeName=n[1-2]", "State=DRAIN", "Reason=\"bad gpu\""))
                 .isEqualTo(new Output(0, "", ""));
-        var update = controller.requests().get(0).getUpdateNode();
+        var update = cli.controller().requests().get(0).getUpdateNode();
         assertThat(update.getNodeNames()).isEqualTo("n[1-2]");
         assertThat(update.getState()).isEqualTo("DRAIN");
         assertThat(update.getReason()).isEqualTo("bad gpu");
 
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setError(SlurmError.newBuilder().setCode(ErrorCode.INVALID_NODE_NAME.number()))
-                .build());
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setError(SlurmError.newBuilder().setCode(ErrorCode.INVALID_NODE_NAME.number()))
+                        .build());
         assertThat(run(new ScontrolCommand(), "update", "nodename=n9", "state=drain", "reason=x"))
                 .isEqualTo(err(1, "slurm_update error: Invalid node name specified\n"));
     }
 
     @Test
     void scontrolHostListsNeedNoController() throws IOException {
-        controller.close();
+        cli.controller().close();
         assertThat(run(new ScontrolCommand(), "show", "hostnames", "n[1-3],x"))
                 .isEqualTo(new Output(0, "n1\nn2\nn3\nx\n", ""));
         assertThat(run(new ScontrolCommand(), "show", "hostlist", "n1,n2,n3,m5"))
@@ -267,7 +253,7 @@ class TestCommandErrors {
 
     @Test
     void scontrolEntityWordsAbbreviateAndOptionsMayFollowThem() throws IOException {
-        controller.close();
+        cli.controller().close();
         assertThat(run(new ScontrolCommand(), "show", "hostn", "n[1-2]")).isEqualTo(new Output(0, "n1\nn2\n", ""));
         assertThat(run(new ScontrolCommand(), "show", "hostl", "n2,n1")).isEqualTo(new Output(0, "n[2,1]\n", ""));
         assertThat(run(new ScontrolCommand(), "show", "hostlists", "n2,n1")).isEqualTo(new Output(0, "n[1-2]\n", ""));
@@ -292,11 +278,11 @@ class TestCommandErrors {
         assertThat(run(new ScancelCommand(), "--foo"))
                 .isEqualTo(
                         err(1, "scancel: unrecognized option '--foo'\nTry \"scancel --help\" for more information\n"));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     private void answerSignal(ErrorCode... codes) {
-        controller.handler(req -> {
+        cli.controller().handler(req -> {
             SignalJobResponse.Builder r = SignalJobResponse.newBuilder();
             for (int i = 0; i < req.getSignalJob().getJobIdsCount(); i++) {
                 SignalJobResponse.Result.Builder one = SignalJobResponse.Result.newBuilder()
@@ -334,7 +320,10 @@ class TestCommandErrors {
         answerSignal(ErrorCode.SUCCESS);
         assertThat(run(new ScancelCommand(), "-b", "-s", "USR1", "-v", "1"))
                 .isEqualTo(err(0, "scancel: Signal 10 to batch job 1\n"));
-        var last = controller.requests().get(controller.requests().size() - 1).getSignalJob();
+        var last = cli.controller()
+                .requests()
+                .get(cli.controller().requests().size() - 1)
+                .getSignalJob();
         assertThat(last.getSignal()).isEqualTo(10);
         assertThat(last.getBatchOnly()).isTrue();
         assertThat(last.getCancel()).isFalse();
@@ -342,16 +331,17 @@ class TestCommandErrors {
 
     @Test
     void scancelFilters() {
-        controller.handler(req -> ClientResponse.newBuilder()
-                .setSignalJob(SignalJobResponse.getDefaultInstance())
-                .build());
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setSignalJob(SignalJobResponse.getDefaultInstance())
+                        .build());
         assertThat(run(new ScancelCommand(), "-n", "nomatch")).isEqualTo(err(0, ""));
         assertThat(run(new ScancelCommand(), "-v", "-t", "pd", "-u", "root"))
                 .isEqualTo(
                         err(
                                 0,
                                 "scancel: error: No active jobs match ALL job filters, including: state=PENDING user_name=root \n"));
-        var req = controller.requests().get(1).getSignalJob();
+        var req = cli.controller().requests().get(1).getSignalJob();
         assertThat(req.getCancel()).isTrue();
         assertThat(req.getStateFilter()).isEqualTo("PENDING");
         assertThat(req.getUserFilter()).isEqualTo("root");

@@ -1,14 +1,12 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.golden;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -17,14 +15,10 @@ import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * sinfo and scontrol against drained, draining and allocated nodes in two partitions, compared
@@ -43,12 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
 class TestGoldenDrainedNodes {
     private static final Instant NOW = Instant.parse("2026-11-29T09:04:55Z");
     private static final long DRAINED = Instant.parse("2026-11-29T09:04:54Z").getEpochSecond();
-
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
 
     static List<NodeInfo> nodes() {
         long boot = Instant.parse("2026-11-29T08:16:50Z").getEpochSecond();
@@ -104,29 +92,21 @@ class TestGoldenDrainedNodes {
                         .build());
     }
 
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_NODES ->
-                ClientResponse.newBuilder()
-                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes()))
-                        .build();
-            case GET_PARTITIONS ->
-                ClientResponse.newBuilder()
-                        .setGetPartitions(GetPartitionsResponse.newBuilder().addAllPartitions(partitions()))
-                        .build();
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_NODES ->
+            ClientResponse.newBuilder()
+                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes()))
+                    .build();
+        case GET_PARTITIONS ->
+            ClientResponse.newBuilder()
+                    .setGetPartitions(GetPartitionsResponse.newBuilder().addAllPartitions(partitions()))
+                    .build();
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private String stdout(Command command, String... args) {
-        TestingInvocations.Output o = TestingInvocations.runBothWays(command, NOW, dir, env, "", args);
+        TestingInvocations.Output o = cli.runBothWays(command, NOW, args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
         return o.out();
@@ -162,8 +142,7 @@ class TestGoldenDrainedNodes {
 
     @Test
     void scontrolShowTakesOneName() {
-        TestingInvocations.Output o = TestingInvocations.run(
-                new ScontrolCommand(), invocation(NOW, dir, env, "", "show", "node", "n1", "n2"));
+        TestingInvocations.Output o = cli.run(NOW, new ScontrolCommand(), "show", "node", "n1", "n2");
         assertThat(o).isEqualTo(new TestingInvocations.Output(1, "", "too many arguments for keyword:show\n"));
     }
 }

@@ -1,13 +1,12 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -15,14 +14,10 @@ import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Jobs that have ended, against real Slurm 22.05 (golden files {@code c-*.txt}). In
@@ -43,12 +38,6 @@ class TestGoldenFinishedJobs {
     private static final long SUBMIT = Instant.parse("2026-11-29T09:08:30Z").getEpochSecond();
     private static final long START = SUBMIT + 2;
     private static final long CANCEL = SUBMIT + 4;
-
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
 
     private static JobInfo.Builder ran(int id, String name, JobState state, int priority, long end) {
         return Fixtures.job(id, Fixtures.wrapSpec().setName(name).setWorkDir("/tmp/gold/c"), state)
@@ -101,21 +90,13 @@ class TestGoldenFinishedJobs {
                         .build());
     }
 
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
-                .build());
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> ClientResponse.newBuilder()
+            .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
+            .build());
 
     private String stdout(Command command, String... args) {
-        TestingInvocations.Output o = TestingInvocations.runBothWays(command, NOW, dir, env, "", args);
+        TestingInvocations.Output o = cli.runBothWays(command, NOW, args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
         return o.out();

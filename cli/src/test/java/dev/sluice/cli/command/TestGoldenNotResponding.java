@@ -1,13 +1,12 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -15,14 +14,10 @@ import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.NodeInfo;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Nodes whose node daemon stopped answering, against real Slurm 22.05 (golden files
@@ -30,11 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * 09:27:09; {@code scontrol update nodename=n1 state=drain reason=test} at 09:27:37.
  */
 class TestGoldenNotResponding {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
     private List<NodeInfo> nodes;
 
     private static long at(String time) {
@@ -50,33 +40,25 @@ class TestGoldenNotResponding {
                 .setCpuLoad(14.03);
     }
 
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_NODES ->
-                ClientResponse.newBuilder()
-                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes))
-                        .build();
-            case GET_PARTITIONS ->
-                ClientResponse.newBuilder()
-                        .setGetPartitions(GetPartitionsResponse.newBuilder()
-                                .addPartitions(Fixtures.gpuPartition()
-                                        .setNodes("n[1-2]")
-                                        .setTotalNodes(2)
-                                        .setTotalCpus(8)))
-                        .build();
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_NODES ->
+            ClientResponse.newBuilder()
+                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes))
+                    .build();
+        case GET_PARTITIONS ->
+            ClientResponse.newBuilder()
+                    .setGetPartitions(GetPartitionsResponse.newBuilder()
+                            .addPartitions(Fixtures.gpuPartition()
+                                    .setNodes("n[1-2]")
+                                    .setTotalNodes(2)
+                                    .setTotalCpus(8)))
+                    .build();
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private String stdout(Instant now, Command command, String... args) {
-        TestingInvocations.Output o = TestingInvocations.runBothWays(command, now, dir, env, "", args);
+        TestingInvocations.Output o = cli.runBothWays(command, now, args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
         return o.out();

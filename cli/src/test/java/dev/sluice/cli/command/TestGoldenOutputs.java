@@ -1,6 +1,5 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +7,7 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -16,13 +15,9 @@ import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Byte-for-byte comparisons with real Slurm 22.05. Every file under {@code golden/} is the
@@ -32,39 +27,25 @@ import org.junit.jupiter.api.io.TempDir;
  * says so and rewrites only that text.
  */
 class TestGoldenOutputs {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                        .build();
-            case GET_NODES ->
-                ClientResponse.newBuilder()
-                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
-                        .build();
-            case GET_PARTITIONS ->
-                ClientResponse.newBuilder()
-                        .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
-                        .build();
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
+                    .build();
+        case GET_NODES ->
+            ClientResponse.newBuilder()
+                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
+                    .build();
+        case GET_PARTITIONS ->
+            ClientResponse.newBuilder()
+                    .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
+                    .build();
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private String stdout(Command command, Instant now, String... args) {
-        TestingInvocations.Output o = TestingInvocations.runBothWays(command, now, dir, env, "", args);
+        TestingInvocations.Output o = cli.runBothWays(command, now, args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
         return o.out();
@@ -188,10 +169,12 @@ class TestGoldenOutputs {
                 .setNumCpus(1)
                 .setReqTres("cpu=1,mem=8000M,node=1,billing=1")
                 .build();
-        controller.handler(req -> ClientResponse.newBuilder()
-                // In the controller's order (ids ascending): squeue lists pending jobs in reverse.
-                .setGetJobs(GetJobsResponse.newBuilder().addJobs(perNode).addJobs(perJob))
-                .build());
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        // In the controller's order (ids ascending): squeue lists pending jobs in reverse.
+                        .setGetJobs(
+                                GetJobsResponse.newBuilder().addJobs(perNode).addJobs(perJob))
+                        .build());
         for (String[] c : new String[][] {{"16", "scontrol-job-gpus.txt"}, {"15", "scontrol-job-gpus-per-node.txt"}}) {
             String expected = golden(c[1]).replace("AllocNode:Sid=localhost:7981", "AllocNode:Sid=localhost:0");
             assertThat(stdout(new ScontrolCommand(), Fixtures.LATER_NOW, "show", "job", c[0]))
@@ -214,13 +197,13 @@ class TestGoldenOutputs {
     @Test
     void scontrolShowNodeSaysWhichNamesItLacks() throws IOException {
         // As 22.05 (observed): each name in turn, a missing one said on stdout; exit 1.
-        TestingInvocations.Output o = TestingInvocations.runBothWays(
-                new ScontrolCommand(), Fixtures.LATER_NOW, dir, env, "", "show", "node", "n9,n1,bogus[");
+        TestingInvocations.Output o =
+                cli.runBothWays(new ScontrolCommand(), Fixtures.LATER_NOW, "show", "node", "n9,n1,bogus[");
         assertThat(o.exitCode()).isEqualTo(1);
         String n1 = golden("scontrol-nodes.txt").split("\n\n")[0] + "\n\n";
         assertThat(o.out()).isEqualTo("Node n9 not found\n" + n1 + "Node bogus] not found\n");
-        TestingInvocations.Output bad = TestingInvocations.runBothWays(
-                new ScontrolCommand(), Fixtures.LATER_NOW, dir, env, "", "show", "node", "n[2-1]");
+        TestingInvocations.Output bad =
+                cli.runBothWays(new ScontrolCommand(), Fixtures.LATER_NOW, "show", "node", "n[2-1]");
         assertThat(bad.exitCode()).isEqualTo(1);
         assertThat(bad.err()).isEqualTo("unable to parse node list n[2-1]\n");
     }

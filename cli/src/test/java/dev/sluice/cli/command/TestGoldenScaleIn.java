@@ -1,14 +1,11 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static dev.sluice.cli.testing.TestingInvocations.golden;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
@@ -17,13 +14,9 @@ import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.NodeInfo;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code scontrol show scalein}. Slurm has no such entity, so the golden file {@code scalein.txt}
@@ -36,12 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * without limit, n3 is idle, n5 is idle and drained; job 3 is pending.
  */
 class TestGoldenScaleIn {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
     static List<NodeInfo> nodes() {
         return List.of(
                 Fixtures.node("n1", 6821).setState("MIXED").setAllocCpus(2).build(),
@@ -64,29 +51,21 @@ class TestGoldenScaleIn {
         return List.of(Fixtures.running1(), halfHour, unlimited, Fixtures.pending3());
     }
 
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_NODES ->
-                ClientResponse.newBuilder()
-                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes()))
-                        .build();
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
-                        .build();
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_NODES ->
+            ClientResponse.newBuilder()
+                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes()))
+                    .build();
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
+                    .build();
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private Output run(String... args) {
-        return TestingInvocations.runBothWays(new ScontrolCommand(), Fixtures.LATER_NOW, dir, env, "", args);
+        return cli.runBothWays(new ScontrolCommand(), Fixtures.LATER_NOW, args);
     }
 
     @Test
@@ -108,8 +87,7 @@ class TestGoldenScaleIn {
 
     @Test
     void unknownNodesAreReportedAsScontrolShowNodeDoes() {
-        Output o = TestingInvocations.run(
-                new ScontrolCommand(), invocation(Fixtures.LATER_NOW, dir, env, "", "show", "scalein", "n9"));
+        Output o = cli.run(Fixtures.LATER_NOW, new ScontrolCommand(), "show", "scalein", "n9");
         assertThat(o).isEqualTo(new Output(1, "Node n9 not found\n", ""));
     }
 }

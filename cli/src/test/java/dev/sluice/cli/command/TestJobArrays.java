@@ -1,13 +1,11 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -15,15 +13,10 @@ import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Job arrays in squeue and scontrol, against real Slurm 22.05 after
@@ -33,12 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestJobArrays {
     private static final long START = Instant.parse("2026-11-29T08:47:02Z").getEpochSecond();
-
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
 
     private static JobSpec.Builder spec() {
         return Fixtures.wrapSpec().setName("arr").setArray("1-4%2");
@@ -75,22 +62,13 @@ class TestJobArrays {
                 .build();
     }
 
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
-                .build());
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> ClientResponse.newBuilder()
+            .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
+            .build());
 
     private String stdout(Command command, String... args) {
-        TestingInvocations.Output o =
-                TestingInvocations.run(command, invocation(Instant.parse("2026-11-29T08:47:04Z"), dir, env, "", args));
+        TestingInvocations.Output o = cli.run(Instant.parse("2026-11-29T08:47:04Z"), command, args);
         assertThat(o.err()).isEmpty();
         assertThat(o.exitCode()).isZero();
         return o.out();

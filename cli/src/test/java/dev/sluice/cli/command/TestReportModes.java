@@ -1,6 +1,5 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.Command;
@@ -9,7 +8,7 @@ import dev.sluice.cli.agent.AgentFrames;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
 import dev.sluice.cli.testing.AgentHarness;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -20,11 +19,9 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,13 +29,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code --json}, {@code -i} and sinfo's {@code -O} against the cluster of {@link Fixtures}.
@@ -46,39 +40,25 @@ import org.junit.jupiter.api.io.TempDir;
  * 2026-11-29); each test names the command it was checked with.
  */
 class TestReportModes {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                        .build();
-            case GET_NODES ->
-                ClientResponse.newBuilder()
-                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
-                        .build();
-            case GET_PARTITIONS ->
-                ClientResponse.newBuilder()
-                        .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
-                        .build();
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
+                    .build();
+        case GET_NODES ->
+            ClientResponse.newBuilder()
+                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
+                    .build();
+        case GET_PARTITIONS ->
+            ClientResponse.newBuilder()
+                    .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
+                    .build();
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private TestingInvocations.Output both(Command command, String... args) {
-        return TestingInvocations.runBothWays(command, Fixtures.LATER_NOW, dir, env, "", args);
+        return cli.runBothWays(command, Fixtures.LATER_NOW, args);
     }
 
     private String stdout(Command command, String... args) {
@@ -265,8 +245,8 @@ class TestReportModes {
         };
         Invocation inv = new Invocation(
                 List.of(args),
-                env,
-                dir,
+                cli.env(),
+                cli.dir(),
                 new ByteArrayInputStream(new byte[0]),
                 TestingInvocations.ROOT,
                 clock,
@@ -336,20 +316,22 @@ class TestReportModes {
         // A wait that only an interrupt ends: Ctrl-C must reach it through the agent.
         Iteration.Sleeper forever = d -> new java.util.concurrent.CountDownLatch(1).await();
         try (AgentHarness agent = new AgentHarness(
-                        dir,
+                        cli.dir(),
                         name -> java.util.Optional.of(new SqueueCommand(forever)),
                         TestingInvocations.USERS,
                         Clock.fixed(Fixtures.LATER_NOW, ZoneOffset.UTC));
                 SocketChannel ch = agent.connect()) {
             DataOutputStream out = new DataOutputStream(Channels.newOutputStream(ch));
             DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch)));
-            byte[] run = AgentFrames.encodeRun(
-                    new AgentFrames.Run(List.of("squeue", "-i", "1", "-h", "-j", "4"), env, dir.toString()));
+            byte[] run = AgentFrames.encodeRun(new AgentFrames.Run(
+                    List.of("squeue", "-i", "1", "-h", "-j", "4"),
+                    cli.env(),
+                    cli.dir().toString()));
             AgentFrames.write(out, AgentFrames.RUN, run, 0, run.length);
             out.flush();
             StringBuilder stdout = new StringBuilder();
             while (!stdout.toString().endsWith("\n\n")) {
-                AgentFrames.Frame f = AgentHarness.readAnswering(in, out, dir);
+                AgentFrames.Frame f = AgentHarness.readAnswering(in, out, cli.dir());
                 assertThat(f.type()).isEqualTo(AgentFrames.STDOUT);
                 stdout.append(new String(f.payload(), StandardCharsets.UTF_8));
             }
@@ -358,7 +340,7 @@ class TestReportModes {
             byte[] sigint = AgentFrames.exitPayload(2);
             AgentFrames.write(out, AgentFrames.SIGNAL, sigint, 0, sigint.length);
             out.flush();
-            AgentFrames.Frame last = AgentHarness.readAnswering(in, out, dir);
+            AgentFrames.Frame last = AgentHarness.readAnswering(in, out, cli.dir());
             assertThat(last.type()).isEqualTo(AgentFrames.EXIT);
             assertThat(AgentFrames.intOf(last.payload())).isEqualTo(130);
         }

@@ -1,12 +1,9 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -18,64 +15,48 @@ import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateJobRequest;
 import dev.sluice.protocol.v1.UpdateJobResponse;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code scontrol hold|uhold|release} and {@code update JobId=}; messages and exit statuses as
  * Slurm 22.05's for the same command lines (job 99 unknown).
  */
 class TestScontrolJobUpdates {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        // Job 99 does not exist; every other id is accepted.
-        controller = new FakeController(req -> {
-            if (req.hasGetJobs()) {
-                // Job 29's time limit is 20 minutes.
-                GetJobsResponse.Builder jobs = GetJobsResponse.newBuilder();
-                if (req.getGetJobs().getJobIdsList().contains(29)) {
-                    jobs.addJobs(JobInfo.newBuilder().setJobId(29).setTimeLimitMinutes(20));
-                }
-                return ClientResponse.newBuilder().setGetJobs(jobs).build();
+    @RegisterExtension
+    // Job 99 does not exist; every other id is accepted.
+    final CommandFixture cli = new CommandFixture(req -> {
+        if (req.hasGetJobs()) {
+            // Job 29's time limit is 20 minutes.
+            GetJobsResponse.Builder jobs = GetJobsResponse.newBuilder();
+            if (req.getGetJobs().getJobIdsList().contains(29)) {
+                jobs.addJobs(JobInfo.newBuilder().setJobId(29).setTimeLimitMinutes(20));
             }
-            UpdateJobResponse.Builder r = UpdateJobResponse.newBuilder();
-            for (String id : req.getUpdateJob().getJobIdsList()) {
-                SignalJobResponse.Result.Builder one =
-                        SignalJobResponse.Result.newBuilder().setJobId(id);
-                if (id.equals("99")) {
-                    one.setError(SlurmError.newBuilder()
-                            .setCode(ErrorCode.INVALID_JOB_ID.number())
-                            .setMessage(ErrorCode.INVALID_JOB_ID.text()));
-                }
-                r.addResults(one);
+            return ClientResponse.newBuilder().setGetJobs(jobs).build();
+        }
+        UpdateJobResponse.Builder r = UpdateJobResponse.newBuilder();
+        for (String id : req.getUpdateJob().getJobIdsList()) {
+            SignalJobResponse.Result.Builder one =
+                    SignalJobResponse.Result.newBuilder().setJobId(id);
+            if (id.equals("99")) {
+                one.setError(SlurmError.newBuilder()
+                        .setCode(ErrorCode.INVALID_JOB_ID.number())
+                        .setMessage(ErrorCode.INVALID_JOB_ID.text()));
             }
-            return ClientResponse.newBuilder().setUpdateJob(r).build();
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+            r.addResults(one);
+        }
+        return ClientResponse.newBuilder().setUpdateJob(r).build();
+    });
 
     private Output scontrol(String... args) {
-        return TestingInvocations.run(new ScontrolCommand(), invocation(dir, env, "", args));
+        return cli.run(new ScontrolCommand(), args);
     }
 
     private UpdateJobRequest last() {
-        return controller.requests().get(controller.requests().size() - 1).getUpdateJob();
+        return cli.controller()
+                .requests()
+                .get(cli.controller().requests().size() - 1)
+                .getUpdateJob();
     }
 
     @Test
@@ -159,7 +140,7 @@ class TestScontrolJobUpdates {
 
     @Test
     void updateJobRefusesBadInputLocally() {
-        int before = controller.requests().size();
+        int before = cli.controller().requests().size();
         assertThat(scontrol("update", "JobId=29", "TimeLimit=abc"))
                 .isEqualTo(new Output(1, "", "scontrol: error: Invalid TimeLimit value\n"));
         assertThat(scontrol("update", "jobid=29", "priority=abc"))
@@ -167,6 +148,6 @@ class TestScontrolJobUpdates {
         assertThat(scontrol("update", "JobId=29")).isEqualTo(new Output(1, "", "No changes specified\n"));
         assertThat(scontrol("update", "JobId=29", "Bogus=1"))
                 .isEqualTo(new Output(1, "", "Update of this parameter is not supported: Bogus=1\nRequest aborted\n"));
-        assertThat(controller.requests()).hasSize(before);
+        assertThat(cli.controller().requests()).hasSize(before);
     }
 }

@@ -1,65 +1,46 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdatePartitionRequest;
 import dev.sluice.protocol.v1.UpdatePartitionResponse;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code scontrol update PartitionName=...}: what scontrol sends and the messages of Slurm
  * 22.05's scontrol for the same lines (partition "nosuch" unknown to the controller).
  */
 class TestScontrolPartitionUpdate {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> {
-            if (req.getUpdatePartition().getName().equals("nosuch")) {
-                return ClientResponse.newBuilder()
-                        .setError(SlurmError.newBuilder()
-                                .setCode(ErrorCode.INVALID_PARTITION_NAME.number())
-                                .setMessage(ErrorCode.INVALID_PARTITION_NAME.text()))
-                        .build();
-            }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> {
+        if (req.getUpdatePartition().getName().equals("nosuch")) {
             return ClientResponse.newBuilder()
-                    .setUpdatePartition(UpdatePartitionResponse.getDefaultInstance())
+                    .setError(SlurmError.newBuilder()
+                            .setCode(ErrorCode.INVALID_PARTITION_NAME.number())
+                            .setMessage(ErrorCode.INVALID_PARTITION_NAME.text()))
                     .build();
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+        }
+        return ClientResponse.newBuilder()
+                .setUpdatePartition(UpdatePartitionResponse.getDefaultInstance())
+                .build();
+    });
 
     private Output scontrol(String... args) {
-        return TestingInvocations.run(new ScontrolCommand(), invocation(dir, env, "", args));
+        return cli.run(new ScontrolCommand(), args);
     }
 
     private UpdatePartitionRequest last() {
-        return controller.requests().get(controller.requests().size() - 1).getUpdatePartition();
+        return cli.controller()
+                .requests()
+                .get(cli.controller().requests().size() - 1)
+                .getUpdatePartition();
     }
 
     @Test
@@ -85,7 +66,7 @@ class TestScontrolPartitionUpdate {
 
     @Test
     void badInputIsRefusedBeforeAsking() {
-        int before = controller.requests().size();
+        int before = cli.controller().requests().size();
         assertThat(scontrol("update", "PartitionName=gpu", "State=FOO"))
                 .isEqualTo(new Output(
                         1,
@@ -100,6 +81,6 @@ class TestScontrolPartitionUpdate {
                         "",
                         "scontrol: error: Update of this parameter is not supported: Colour=blue\n\n"
                                 + "scontrol: error: Request aborted\n"));
-        assertThat(controller.requests()).hasSize(before);
+        assertThat(cli.controller().requests()).hasSize(before);
     }
 }

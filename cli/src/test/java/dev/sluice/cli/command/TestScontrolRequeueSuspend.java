@@ -1,12 +1,9 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -15,13 +12,8 @@ import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateJobRequest;
 import dev.sluice.protocol.v1.UpdateJobResponse;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code scontrol requeue|requeuehold|suspend|resume}: the outputs and exit statuses below are
@@ -31,60 +23,49 @@ import org.junit.jupiter.api.io.TempDir;
  * ctld (TestJobRunControl).
  */
 class TestScontrolRequeueSuspend {
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> {
-            UpdateJobRequest u = req.getUpdateJob();
-            UpdateJobResponse.Builder r = UpdateJobResponse.newBuilder();
-            for (String id : u.getJobIdsList()) {
-                SignalJobResponse.Result.Builder one =
-                        SignalJobResponse.Result.newBuilder().setJobId(id);
-                boolean runAction =
-                        u.getAction() == JobAction.JOB_ACTION_SUSPEND || u.getAction() == JobAction.JOB_ACTION_RESUME;
-                SlurmError error = switch (id) {
-                    case "16" -> error(ErrorCode.JOB_PENDING, ErrorCode.JOB_PENDING.text());
-                    case "17" -> error(ErrorCode.DISABLED, ErrorCode.DISABLED.text());
-                    case "18" ->
-                        u.getAction() == JobAction.JOB_ACTION_RESUME
-                                ? error(ErrorCode.JOB_NOT_SUSPENDED, ErrorCode.JOB_NOT_SUSPENDED.text())
-                                : null;
-                    case "99" ->
-                        runAction
-                                ? error(ErrorCode.UNEXPECTED, "Unexpected message received")
-                                : error(ErrorCode.INVALID_JOB_ID, ErrorCode.INVALID_JOB_ID.text());
-                    default -> null;
-                };
-                if (error != null) {
-                    one.setError(error);
-                }
-                r.addResults(one);
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> {
+        UpdateJobRequest u = req.getUpdateJob();
+        UpdateJobResponse.Builder r = UpdateJobResponse.newBuilder();
+        for (String id : u.getJobIdsList()) {
+            SignalJobResponse.Result.Builder one =
+                    SignalJobResponse.Result.newBuilder().setJobId(id);
+            boolean runAction =
+                    u.getAction() == JobAction.JOB_ACTION_SUSPEND || u.getAction() == JobAction.JOB_ACTION_RESUME;
+            SlurmError error = switch (id) {
+                case "16" -> error(ErrorCode.JOB_PENDING, ErrorCode.JOB_PENDING.text());
+                case "17" -> error(ErrorCode.DISABLED, ErrorCode.DISABLED.text());
+                case "18" ->
+                    u.getAction() == JobAction.JOB_ACTION_RESUME
+                            ? error(ErrorCode.JOB_NOT_SUSPENDED, ErrorCode.JOB_NOT_SUSPENDED.text())
+                            : null;
+                case "99" ->
+                    runAction
+                            ? error(ErrorCode.UNEXPECTED, "Unexpected message received")
+                            : error(ErrorCode.INVALID_JOB_ID, ErrorCode.INVALID_JOB_ID.text());
+                default -> null;
+            };
+            if (error != null) {
+                one.setError(error);
             }
-            return ClientResponse.newBuilder().setUpdateJob(r).build();
-        });
-        env = confFor(dir, controller.port());
-    }
+            r.addResults(one);
+        }
+        return ClientResponse.newBuilder().setUpdateJob(r).build();
+    });
 
     private static SlurmError error(ErrorCode code, String text) {
         return SlurmError.newBuilder().setCode(code.number()).setMessage(text).build();
     }
 
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
-
     private Output scontrol(String... args) {
-        return TestingInvocations.run(new ScontrolCommand(), invocation(dir, env, "", args));
+        return cli.run(new ScontrolCommand(), args);
     }
 
     private UpdateJobRequest last() {
-        return controller.requests().get(controller.requests().size() - 1).getUpdateJob();
+        return cli.controller()
+                .requests()
+                .get(cli.controller().requests().size() - 1)
+                .getUpdateJob();
     }
 
     @Test
@@ -118,9 +99,9 @@ class TestScontrolRequeueSuspend {
 
     @Test
     void missingJobList() {
-        int before = controller.requests().size();
+        int before = cli.controller().requests().size();
         assertThat(scontrol("requeue")).isEqualTo(new Output(1, "", "too few arguments for keyword:requeue\n"));
         assertThat(scontrol("suspend")).isEqualTo(new Output(1, "", "too few arguments for keyword:suspend\n"));
-        assertThat(controller.requests()).hasSize(before);
+        assertThat(cli.controller().requests()).hasSize(before);
     }
 }

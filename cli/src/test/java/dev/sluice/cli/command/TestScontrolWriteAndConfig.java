@@ -1,13 +1,10 @@
 package dev.sluice.cli.command;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.conf.show.ShowConfig;
@@ -19,98 +16,86 @@ import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.PingResponse;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code scontrol write batch_script} and {@code show config}, texts as Slurm 22.05's. */
 class TestScontrolWriteAndConfig {
     private static final String SCRIPT = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\necho hi\n";
 
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
     /** The HASH_VAL the controller answers: its digest of the configuration it runs. */
     private volatile String controllerHash = "";
 
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder()
+                            .addJobs(Fixtures.job(
+                                            33,
+                                            Fixtures.wrapSpec()
+                                                    .setScript(com.google.protobuf.ByteString.copyFromUtf8(
+                                                            req.getGetJobs().getIncludeScript() ? SCRIPT : "")),
+                                            dev.sluice.protocol.v1.JobState.PENDING)
+                                    .build())
+                            // 34 is an allocation (salloc): it has no script.
+                            .addJobs(Fixtures.job(
+                                            34,
+                                            Fixtures.wrapSpec().setScript(com.google.protobuf.ByteString.EMPTY),
+                                            dev.sluice.protocol.v1.JobState.RUNNING)
+                                    .build()))
+                    .build();
+        case GET_CONFIG ->
+            ClientResponse.newBuilder()
+                    .setGetConfig(GetConfigResponse.newBuilder()
+                            .addEntries(ConfigEntry.newBuilder()
+                                    .setKey("ClusterName")
+                                    .setValue("anchor"))
+                            .addEntries(ConfigEntry.newBuilder()
+                                    .setKey("SlurmctldHost[0]")
+                                    .setValue("vm(127.0.0.1)"))
+                            .addEntries(ConfigEntry.newBuilder()
+                                    .setKey("AccountingStorageBackupHost")
+                                    .setValue("(null)"))
+                            .addEntries(ConfigEntry.newBuilder()
+                                    .setKey("BOOT_TIME")
+                                    .setTime(java.time.Instant.parse("2026-11-29T08:00:00Z")
+                                            .getEpochSecond()))
+                            .addEntries(
+                                    ConfigEntry.newBuilder().setKey("HASH_VAL").setValue(controllerHash))
+                            .addEntries(ConfigEntry.newBuilder()
+                                    .setKey("PowerPlugin")
+                                    .setValue(""))
+                            .addSections(ConfigSection.newBuilder()
+                                    .setTitle("Cgroup Support Configuration:")
+                                    .addEntries(ConfigEntry.newBuilder()
+                                            .setKey("AllowedRAMSpace")
+                                            .setValue("100.0%"))))
+                    .build();
+        case PING ->
+            ClientResponse.newBuilder()
+                    .setPing(PingResponse.getDefaultInstance())
+                    .build();
+        default -> throw new AssertionError(req.getBodyCase());
+    });
+
     @BeforeEach
     void start() throws Exception {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder()
-                                .addJobs(Fixtures.job(
-                                                33,
-                                                Fixtures.wrapSpec()
-                                                        .setScript(com.google.protobuf.ByteString.copyFromUtf8(
-                                                                req.getGetJobs().getIncludeScript() ? SCRIPT : "")),
-                                                dev.sluice.protocol.v1.JobState.PENDING)
-                                        .build())
-                                // 34 is an allocation (salloc): it has no script.
-                                .addJobs(Fixtures.job(
-                                                34,
-                                                Fixtures.wrapSpec().setScript(com.google.protobuf.ByteString.EMPTY),
-                                                dev.sluice.protocol.v1.JobState.RUNNING)
-                                        .build()))
-                        .build();
-            case GET_CONFIG ->
-                ClientResponse.newBuilder()
-                        .setGetConfig(GetConfigResponse.newBuilder()
-                                .addEntries(ConfigEntry.newBuilder()
-                                        .setKey("ClusterName")
-                                        .setValue("anchor"))
-                                .addEntries(ConfigEntry.newBuilder()
-                                        .setKey("SlurmctldHost[0]")
-                                        .setValue("vm(127.0.0.1)"))
-                                .addEntries(ConfigEntry.newBuilder()
-                                        .setKey("AccountingStorageBackupHost")
-                                        .setValue("(null)"))
-                                .addEntries(ConfigEntry.newBuilder()
-                                        .setKey("BOOT_TIME")
-                                        .setTime(java.time.Instant.parse("2026-11-29T08:00:00Z")
-                                                .getEpochSecond()))
-                                .addEntries(ConfigEntry.newBuilder()
-                                        .setKey("HASH_VAL")
-                                        .setValue(controllerHash))
-                                .addEntries(ConfigEntry.newBuilder()
-                                        .setKey("PowerPlugin")
-                                        .setValue(""))
-                                .addSections(ConfigSection.newBuilder()
-                                        .setTitle("Cgroup Support Configuration:")
-                                        .addEntries(ConfigEntry.newBuilder()
-                                                .setKey("AllowedRAMSpace")
-                                                .setValue("100.0%"))))
-                        .build();
-            case PING ->
-                ClientResponse.newBuilder()
-                        .setPing(PingResponse.getDefaultInstance())
-                        .build();
-            default -> throw new AssertionError(req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-        controllerHash = ShowConfig.hash(SlurmConfReader.read(dir.resolve("slurm.conf")));
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
+        controllerHash = ShowConfig.hash(SlurmConfReader.read(cli.dir().resolve("slurm.conf")));
     }
 
     private Output scontrol(String... args) {
-        return TestingInvocations.run(new ScontrolCommand(), invocation(dir, env, "", args));
+        return cli.run(new ScontrolCommand(), args);
     }
 
     @Test
     void writeBatchScript() throws IOException {
         assertThat(scontrol("write", "batch_script", "33"))
                 .isEqualTo(new Output(0, "batch script for job 33 written to slurm-33.sh\n", ""));
-        assertThat(Files.readString(dir.resolve("slurm-33.sh"))).isEqualTo(SCRIPT);
-        assertThat(controller.requests().get(0).getGetJobs().getIncludeScript()).isTrue();
+        assertThat(Files.readString(cli.dir().resolve("slurm-33.sh"))).isEqualTo(SCRIPT);
+        assertThat(cli.controller().requests().get(0).getGetJobs().getIncludeScript())
+                .isTrue();
         assertThat(scontrol("write", "batch_script", "33", "x.sh"))
                 .isEqualTo(new Output(0, "batch script for job 33 written to x.sh\n", ""));
         assertThat(scontrol("write", "batch_script", "33", "-")).isEqualTo(new Output(0, SCRIPT, ""));

@@ -11,6 +11,7 @@ import dev.sluice.protocol.v1.SubmitBatchJobResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -103,5 +104,15 @@ public final class CommandFixture implements BeforeEachCallback, AfterEachCallba
 
     public Output runWithInput(Command command, String stdin, String... args) {
         return TestingInvocations.run(command, TestingInvocations.invocation(dir, env, stdin, args));
+    }
+
+    /** {@code command args...} as {@link #run}, its clock at {@code now}. */
+    public Output run(Instant now, Command command, String... args) {
+        return TestingInvocations.run(command, TestingInvocations.invocation(now, dir, env, "", args));
+    }
+
+    /** {@code command args...} at {@code now}, standalone and through the agent ({@link TestingInvocations#runBothWays}). */
+    public Output runBothWays(Command command, Instant now, String... args) {
+        return TestingInvocations.runBothWays(command, now, dir, env, "", args);
     }
 }

@@ -1,19 +1,12 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.testing.FakeController;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
-import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.SubmitBatchJobResponse;
-import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code --mail-type}/{@code --mail-user}, kept as scontrol shows them. Observed with Slurm
@@ -24,25 +17,16 @@ import org.junit.jupiter.api.io.TempDir;
  * specification}, exit 255, nothing submitted.
  */
 class TestSbatchMail {
-    @TempDir
-    Path dir;
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.acceptingBatchJobs(7);
 
-    private Output sbatch(FakeController ctld, String... args) throws Exception {
-        Map<String, String> env = confFor(dir, ctld.port());
-        return TestingInvocations.run(new SbatchCommand(), invocation(dir, env, "", args));
-    }
-
-    private JobSpec submitted(String... args) throws Exception {
-        try (FakeController ctld = new FakeController(r -> ClientResponse.newBuilder()
-                .setSubmitBatchJob(SubmitBatchJobResponse.newBuilder().setJobId(7))
-                .build())) {
-            assertThat(sbatch(ctld, args).exitCode()).isZero();
-            return ctld.requests().getLast().getSubmitBatchJob().getSpec();
-        }
+    private JobSpec submitted(String... args) {
+        assertThat(cli.run(new SbatchCommand(), args).exitCode()).isZero();
+        return cli.controller().requests().getLast().getSubmitBatchJob().getSpec();
     }
 
     @Test
-    void typesAreKeptInSlurmsOrderAndTheUserDefaultsToTheSubmitter() throws Exception {
+    void typesAreKeptInSlurmsOrderAndTheUserDefaultsToTheSubmitter() {
         JobSpec spec = submitted("--mail-type=time_limit_80,time_limit_50,end", "--wrap", "true");
         assertThat(spec.getMailType()).isEqualTo("END,TIME_LIMIT_50,TIME_LIMIT_80");
         assertThat(spec.getMailUser()).isEqualTo("root");
@@ -54,12 +38,10 @@ class TestSbatchMail {
     }
 
     @Test
-    void anUnknownTypeIsRefusedAndNothingSubmitted() throws Exception {
-        try (FakeController ctld = new FakeController(r -> ClientResponse.getDefaultInstance())) {
-            Output o = sbatch(ctld, "--mail-type=BOGUS", "--wrap", "true");
-            assertThat(o.exitCode()).isEqualTo(255);
-            assertThat(o.err()).isEqualTo("sbatch: error: Invalid --mail-type specification\n");
-            assertThat(ctld.requests()).isEmpty();
-        }
+    void anUnknownTypeIsRefusedAndNothingSubmitted() {
+        Output o = cli.run(new SbatchCommand(), "--mail-type=BOGUS", "--wrap", "true");
+        assertThat(o.exitCode()).isEqualTo(255);
+        assertThat(o.err()).isEqualTo("sbatch: error: Invalid --mail-type specification\n");
+        assertThat(cli.controller().requests()).isEmpty();
     }
 }

@@ -1,11 +1,10 @@
 package dev.sluice.cli.command.sbatch;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.agent.AgentFrames;
 import dev.sluice.cli.testing.AgentHarness;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
@@ -23,18 +22,13 @@ import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.HashMap;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code sbatch --test-only} and {@code sbatch -W}. Expected texts and exit statuses are real
@@ -48,19 +42,11 @@ import org.junit.jupiter.api.io.TempDir;
 class TestSbatchTestOnlyAndWait {
     private static final Instant NOW = Instant.parse("2026-11-29T14:00:00Z");
 
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
     /** The job's states as successive GetJobs calls see them; the last one stays. */
     private final Deque<JobInfo> states = new ArrayDeque<>();
 
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(this::answer);
-        env = new HashMap<>(confFor(dir, controller.port()));
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(this::answer);
 
     private ClientResponse answer(ClientRequest req) {
         return switch (req.getBodyCase()) {
@@ -109,13 +95,8 @@ class TestSbatchTestOnlyAndWait {
                 .build();
     }
 
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
-
     private Output sbatch(String... args) {
-        return TestingInvocations.runBothWays(new SbatchCommand(), NOW, dir, env, "", args);
+        return cli.runBothWays(new SbatchCommand(), NOW, args);
     }
 
     @Test
@@ -126,7 +107,7 @@ class TestSbatchTestOnlyAndWait {
                         "",
                         "sbatch: Job 26 to start at 2026-11-29T14:38:39 using 1 processors on nodes n1 in partition"
                                 + " gpu\n"));
-        assertThat(controller.requests().getFirst().getSubmitBatchJob().getTestOnly())
+        assertThat(cli.controller().requests().getFirst().getSubmitBatchJob().getTestOnly())
                 .isTrue();
         assertThat(sbatch("-Q", "--test-only", "--wrap", "true")).isEqualTo(new Output(0, "", ""));
         assertThat(sbatch("--test-only", "-N9", "--wrap", "true"))
@@ -145,12 +126,11 @@ class TestSbatchTestOnlyAndWait {
         states.add(job(JobState.PENDING, 0));
         states.add(job(JobState.RUNNING, 0));
         states.add(job(JobState.FAILED, 3 << 8));
-        Output standalone = TestingInvocations.run(
-                new SbatchCommand(), TestingInvocations.invocation(NOW, dir, env, "", "-W", "--wrap", "exit 3"));
+        Output standalone = cli.run(NOW, new SbatchCommand(), "-W", "--wrap", "exit 3");
         assertThat(standalone).isEqualTo(new Output(3, "Submitted batch job 26\n", ""));
-        assertThat(controller.requests().stream().filter(ClientRequest::hasGetJobs))
+        assertThat(cli.controller().requests().stream().filter(ClientRequest::hasGetJobs))
                 .hasSize(3);
-        assertThat(controller.requests().getFirst().getSubmitBatchJob().getTestOnly())
+        assertThat(cli.controller().requests().getFirst().getSubmitBatchJob().getTestOnly())
                 .isFalse();
 
         states.clear();
@@ -175,18 +155,20 @@ class TestSbatchTestOnlyAndWait {
     void ctrlCThroughTheAgentStopsWaiting() throws IOException {
         states.add(job(JobState.RUNNING, 0));
         try (AgentHarness agent = new AgentHarness(
-                        dir,
+                        cli.dir(),
                         dev.sluice.cli.Commands::byName,
                         TestingInvocations.USERS,
                         Clock.fixed(NOW, ZoneOffset.UTC));
                 SocketChannel ch = agent.connect()) {
             DataOutputStream out = new DataOutputStream(Channels.newOutputStream(ch));
             DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch)));
-            byte[] run = AgentFrames.encodeRun(
-                    new AgentFrames.Run(AgentHarness.argv("sbatch", "-W", "--wrap", "sleep 600"), env, dir.toString()));
+            byte[] run = AgentFrames.encodeRun(new AgentFrames.Run(
+                    AgentHarness.argv("sbatch", "-W", "--wrap", "sleep 600"),
+                    cli.env(),
+                    cli.dir().toString()));
             AgentFrames.write(out, AgentFrames.RUN, run, 0, run.length);
             out.flush();
-            AgentFrames.Frame first = AgentHarness.readAnswering(in, out, dir);
+            AgentFrames.Frame first = AgentHarness.readAnswering(in, out, cli.dir());
             assertThat(first.type()).isEqualTo(AgentFrames.STDOUT);
             assertThat(new String(first.payload(), StandardCharsets.UTF_8)).isEqualTo("Submitted batch job 26\n");
             byte[] sigint = AgentFrames.exitPayload(2);
@@ -194,7 +176,7 @@ class TestSbatchTestOnlyAndWait {
             out.flush();
             int exit;
             while (true) {
-                AgentFrames.Frame f = AgentHarness.readAnswering(in, out, dir);
+                AgentFrames.Frame f = AgentHarness.readAnswering(in, out, cli.dir());
                 if (f.type() == AgentFrames.EXIT) {
                     exit = AgentFrames.intOf(f.payload());
                     break;
@@ -202,7 +184,7 @@ class TestSbatchTestOnlyAndWait {
             }
             assertThat(exit).isEqualTo(130);
         }
-        assertThat(controller.requests().stream().filter(ClientRequest::hasSignalJob))
+        assertThat(cli.controller().requests().stream().filter(ClientRequest::hasSignalJob))
                 .isEmpty();
     }
 }

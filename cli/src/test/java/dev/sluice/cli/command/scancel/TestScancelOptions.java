@@ -1,28 +1,20 @@
 package dev.sluice.cli.command.scancel;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.SignalJobRequest;
 import dev.sluice.protocol.v1.SignalJobResponse;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * scancel's command line against real scancel 22.05's: the same long options in the same table
@@ -36,44 +28,29 @@ class TestScancelOptions {
             partition qos quiet reservation sibling signal state usage user verbose version wckey
             """;
 
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                        .build();
-            case SIGNAL_JOB -> {
-                SignalJobResponse.Builder r = SignalJobResponse.newBuilder();
-                SignalJobRequest s = req.getSignalJob();
-                // A filter-only request selects jobs 1 and 3 here.
-                List<String> ids = s.getJobIdsCount() > 0 ? s.getJobIdsList() : List.of("1", "3");
-                ids.forEach(
-                        id -> r.addResults(SignalJobResponse.Result.newBuilder().setJobId(id)));
-                yield ClientResponse.newBuilder().setSignalJob(r).build();
-            }
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
+                    .build();
+        case SIGNAL_JOB -> {
+            SignalJobResponse.Builder r = SignalJobResponse.newBuilder();
+            SignalJobRequest s = req.getSignalJob();
+            // A filter-only request selects jobs 1 and 3 here.
+            List<String> ids = s.getJobIdsCount() > 0 ? s.getJobIdsList() : List.of("1", "3");
+            ids.forEach(id -> r.addResults(SignalJobResponse.Result.newBuilder().setJobId(id)));
+            yield ClientResponse.newBuilder().setSignalJob(r).build();
+        }
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private Output scancel(String stdin, String... args) {
-        return TestingInvocations.run(new ScancelCommand(), invocation(dir, env, stdin, args));
+        return cli.runWithInput(new ScancelCommand(), stdin, args);
     }
 
     private List<SignalJobRequest> signals() {
-        return controller.requests().stream()
+        return cli.controller().requests().stream()
                 .filter(ClientRequest::hasSignalJob)
                 .map(ClientRequest::getSignalJob)
                 .toList();
@@ -179,39 +156,23 @@ class TestScancelOptions {
 
     @Test
     void verboseSummaryListsTheFiltersInSlurmsOrder() {
-        FakeController empty = null;
-        try {
-            controller.close();
-            empty = new FakeController(req -> ClientResponse.newBuilder()
-                    .setSignalJob(SignalJobResponse.getDefaultInstance())
-                    .build());
-            env = confFor(dir, empty.port());
-            // The line real scancel 22.05 printed for the same options.
-            assertThat(scancel(
-                                    "", "-v", "-n", "x", "-p", "y", "-u", "root", "-w", "n1", "-A", "a", "-q", "q",
-                                    "-R", "r", "--wckey", "w", "-t", "PD")
-                            .err())
-                    .isEqualTo("scancel: error: No active jobs match ALL job filters, including: account=a"
-                            + " job_name=x nodelist=n1 partition=y qos=q reservation=r state=PENDING user_name=root"
-                            + " wckey=w \n");
-            // A named job the filters leave out (the controller drops it): 22.05's same line,
-            // and no "Terminating job".
-            assertThat(scancel("", "-v", "-p", "nosuch", "203"))
-                    .isEqualTo(new Output(
-                            0,
-                            "",
-                            "scancel: error: No active jobs match ALL job filters, including: partition=nosuch \n"));
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        } finally {
-            if (empty != null) {
-                try {
-                    empty.close();
-                } catch (IOException e) {
-                    throw new AssertionError(e);
-                }
-            }
-        }
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setSignalJob(SignalJobResponse.getDefaultInstance())
+                        .build());
+        // The line real scancel 22.05 printed for the same options.
+        assertThat(scancel(
+                                "", "-v", "-n", "x", "-p", "y", "-u", "root", "-w", "n1", "-A", "a", "-q", "q", "-R",
+                                "r", "--wckey", "w", "-t", "PD")
+                        .err())
+                .isEqualTo("scancel: error: No active jobs match ALL job filters, including: account=a"
+                        + " job_name=x nodelist=n1 partition=y qos=q reservation=r state=PENDING user_name=root"
+                        + " wckey=w \n");
+        // A named job the filters leave out (the controller drops it): 22.05's same line,
+        // and no "Terminating job".
+        assertThat(scancel("", "-v", "-p", "nosuch", "203"))
+                .isEqualTo(new Output(
+                        0, "", "scancel: error: No active jobs match ALL job filters, including: partition=nosuch \n"));
     }
 
     @Test

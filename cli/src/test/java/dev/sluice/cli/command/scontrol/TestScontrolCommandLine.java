@@ -1,13 +1,10 @@
 package dev.sluice.cli.command.scontrol;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
@@ -18,15 +15,10 @@ import dev.sluice.protocol.v1.PingResponse;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateJobResponse;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * scontrol's command line against real Slurm 22.05's: the same long options in the same table
@@ -47,55 +39,41 @@ class TestScontrolCommandLine {
     /** Real scontrol's short letters: {@code scontrol -X version} for every letter. */
     static final String SLURM_SHORT = "a d h o u v F M Q V";
 
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case PING ->
-                ClientResponse.newBuilder()
-                        .setPing(PingResponse.newBuilder().setClusterName("test"))
-                        .build();
-            case GET_JOBS ->
-                ClientResponse.newBuilder()
-                        .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                        .build();
-            case GET_NODES ->
-                ClientResponse.newBuilder()
-                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
-                        .build();
-            case GET_PARTITIONS ->
-                ClientResponse.newBuilder()
-                        .setGetPartitions(GetPartitionsResponse.newBuilder()
-                                .addPartitions(Fixtures.gpuPartition())
-                                .addPartitions(Fixtures.gpuPartition()
-                                        .setName("secret")
-                                        .setHidden(true)
-                                        .setIsDefault(false)))
-                        .build();
-            case UPDATE_JOB ->
-                ClientResponse.newBuilder()
-                        .setUpdateJob(UpdateJobResponse.newBuilder()
-                                .addResults(SignalJobResponse.Result.newBuilder()
-                                        .setJobId("99999")
-                                        .setError(SlurmError.newBuilder().setCode(ErrorCode.INVALID_JOB_ID.number()))))
-                        .build();
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case PING ->
+            ClientResponse.newBuilder()
+                    .setPing(PingResponse.newBuilder().setClusterName("test"))
+                    .build();
+        case GET_JOBS ->
+            ClientResponse.newBuilder()
+                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
+                    .build();
+        case GET_NODES ->
+            ClientResponse.newBuilder()
+                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
+                    .build();
+        case GET_PARTITIONS ->
+            ClientResponse.newBuilder()
+                    .setGetPartitions(GetPartitionsResponse.newBuilder()
+                            .addPartitions(Fixtures.gpuPartition())
+                            .addPartitions(Fixtures.gpuPartition()
+                                    .setName("secret")
+                                    .setHidden(true)
+                                    .setIsDefault(false)))
+                    .build();
+        case UPDATE_JOB ->
+            ClientResponse.newBuilder()
+                    .setUpdateJob(UpdateJobResponse.newBuilder()
+                            .addResults(SignalJobResponse.Result.newBuilder()
+                                    .setJobId("99999")
+                                    .setError(SlurmError.newBuilder().setCode(ErrorCode.INVALID_JOB_ID.number()))))
+                    .build();
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private Output scontrol(String... args) {
-        return TestingInvocations.run(new ScontrolCommand(), invocation(dir, env, "", args));
+        return cli.run(new ScontrolCommand(), args);
     }
 
     private static String ping() {
@@ -137,7 +115,7 @@ class TestScontrolCommandLine {
         assertThat(scontrol("--json", "ping").err()).startsWith("scontrol: unrecognized option '--json'\n");
         assertThat(scontrol("--a=1").err()).startsWith("scontrol: option '--all' doesn't allow an argument\n");
         assertThat(scontrol("--bogus").exitCode()).isEqualTo(1);
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -157,7 +135,7 @@ class TestScontrolCommandLine {
                         "Accounts=",
                         "Nodes=n1"))
                 .isEqualTo(new Output(1, "", refused));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test
@@ -192,7 +170,7 @@ class TestScontrolCommandLine {
         assertThat(scontrol("--usage").out()).isEqualTo(help.out());
         assertThat(scontrol("-h").out()).isEqualTo(help.out());
         assertThat(scontrol("--vers")).isEqualTo(new Output(0, "slurm-wlm 22.05.8\n", ""));
-        assertThat(controller.requests()).isEmpty();
+        assertThat(cli.controller().requests()).isEmpty();
     }
 
     @Test

@@ -1,25 +1,17 @@
 package dev.sluice.cli.command.sinfo;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * sinfo's command line against real sinfo 22.05's: the same long options in the same table
@@ -34,49 +26,36 @@ class TestSinfoOptions {
             verbose version json yaml
             """;
 
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
     private boolean reservations;
-    private Map<String, String> env;
 
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> switch (req.getBodyCase()) {
-            case GET_NODES ->
-                ClientResponse.newBuilder()
-                        .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
-                        .build();
-            case GET_PARTITIONS ->
-                ClientResponse.newBuilder()
-                        .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
-                        .build();
-            case GET_RESERVATIONS -> {
-                var answer = dev.sluice.protocol.v1.GetReservationsResponse.newBuilder()
-                        .setNow(1_700_000_000);
-                if (reservations) {
-                    answer.addReservations(dev.sluice.protocol.v1.ReservationInfo.newBuilder()
-                            .setName("maintenance_window")
-                            .setStartTime(1_700_000_000)
-                            .setEndTime(1_700_000_000 + 90_000)
-                            .addNodes("n1")
-                            .addNodes("n2"));
-                }
-                yield ClientResponse.newBuilder().setGetReservations(answer).build();
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
+        case GET_NODES ->
+            ClientResponse.newBuilder()
+                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
+                    .build();
+        case GET_PARTITIONS ->
+            ClientResponse.newBuilder()
+                    .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
+                    .build();
+        case GET_RESERVATIONS -> {
+            var answer =
+                    dev.sluice.protocol.v1.GetReservationsResponse.newBuilder().setNow(1_700_000_000);
+            if (reservations) {
+                answer.addReservations(dev.sluice.protocol.v1.ReservationInfo.newBuilder()
+                        .setName("maintenance_window")
+                        .setStartTime(1_700_000_000)
+                        .setEndTime(1_700_000_000 + 90_000)
+                        .addNodes("n1")
+                        .addNodes("n2"));
             }
-            default -> throw new AssertionError("unexpected " + req.getBodyCase());
-        });
-        env = confFor(dir, controller.port());
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+            yield ClientResponse.newBuilder().setGetReservations(answer).build();
+        }
+        default -> throw new AssertionError("unexpected " + req.getBodyCase());
+    });
 
     private Output sinfo(String... args) {
-        return TestingInvocations.run(new SinfoCommand(), invocation(dir, env, "", args));
+        return cli.run(new SinfoCommand(), args);
     }
 
     @Test

@@ -1,27 +1,19 @@
 package dev.sluice.cli.command.squeue;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
-import dev.sluice.cli.testing.FakeController;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
-import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * squeue's command line against real squeue 22.05's: the same long options in the same table
@@ -37,27 +29,13 @@ class TestSqueueOptions {
             reservation sib sibling sort start steps states usage user users verbose version yaml
             """;
 
-    @TempDir
-    Path dir;
-
-    private FakeController controller;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                .build());
-        env = new HashMap<>(confFor(dir, controller.port()));
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        controller.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = new CommandFixture(req -> ClientResponse.newBuilder()
+            .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
+            .build());
 
     private Output squeue(String... args) {
-        return TestingInvocations.run(new SqueueCommand(), invocation(dir, env, "", args));
+        return cli.run(new SqueueCommand(), args);
     }
 
     @Test
@@ -128,14 +106,14 @@ class TestSqueueOptions {
     /** As Slurm 22.05's squeue (compat scenario 173): by license name, any of those given. */
     @Test
     void licensesSelectTheJobsAskingForOneOfThemByName() throws IOException {
-        controller.close();
-        controller = new FakeController(req -> ClientResponse.newBuilder()
-                .setGetJobs(GetJobsResponse.newBuilder()
-                        .addJobs(Fixtures.job(1, Fixtures.wrapSpec().setLicenses("foo:3"), JobState.RUNNING))
-                        .addJobs(Fixtures.job(2, Fixtures.wrapSpec().setLicenses("foo:2,bar"), JobState.PENDING))
-                        .addJobs(Fixtures.job(3, Fixtures.wrapSpec(), JobState.PENDING)))
-                .build());
-        env = new HashMap<>(confFor(dir, controller.port()));
+        cli.controller()
+                .handler(req -> ClientResponse.newBuilder()
+                        .setGetJobs(GetJobsResponse.newBuilder()
+                                .addJobs(Fixtures.job(1, Fixtures.wrapSpec().setLicenses("foo:3"), JobState.RUNNING))
+                                .addJobs(
+                                        Fixtures.job(2, Fixtures.wrapSpec().setLicenses("foo:2,bar"), JobState.PENDING))
+                                .addJobs(Fixtures.job(3, Fixtures.wrapSpec(), JobState.PENDING)))
+                        .build());
         assertThat(squeue("-h", "-o", "%i %W", "-L", "bar").out()).isEqualTo("2 foo:2,bar\n");
         assertThat(squeue("-h", "-o", "%i", "--licenses=foo,baz").out()).isEqualTo("2\n1\n");
         assertThat(squeue("-h", "-o", "%i", "-L", "fo").out()).isEmpty();
@@ -199,7 +177,7 @@ class TestSqueueOptions {
 
     @Test
     void formatVariablesGiveWayToLayoutOptions() {
-        env.put("SQUEUE_FORMAT", "%j");
+        cli.env().put("SQUEUE_FORMAT", "%j");
         assertThat(squeue("-h", "-t", "R").out()).isEqualTo("wrap\ngpujob\n");
         // Slurm: -l (or -o, -O, -s, --start) keeps SQUEUE_FORMAT out.
         assertThat(squeue("-h", "-t", "R", "-l").out()).doesNotStartWith("wrap");
