@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
-import dev.sluice.ctld.ClusterFixture;
-import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
-import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,32 +17,16 @@ import org.junit.jupiter.api.Test;
  * batch host reports it done (compat 246, 247); signals are not held meanwhile.
  */
 class TestAllocationProlog {
-    private static final Allocation ON_N1 = new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1)));
     private static final Caller ROOT = Caller.of(0, 0, "root");
     private static final int SIGUSR1 = 10;
 
-    private long seq = 1;
+    private final PlanFixture cluster =
+            new PlanFixture().submit(2, Builders.aJob().build());
 
     private ClusterState startedJob(boolean prologWaited) {
-        ClusterState state = ClusterFixture.aCluster().configured();
-        state.replay(seq++, new StateRecord.JobSubmitted(2, Builders.aJob().build(), "p", 60, 100));
-        SchedulePlan plan = new SchedulePlan(
-                List.of(new SchedulePlan.Start(2, -1, ON_N1, "p", 60, false)),
-                List.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                List.of(),
-                List.of());
-        apply(state, PlanApplier.apply(state, plan, 110, prologWaited));
-        return state;
-    }
-
-    private void apply(ClusterState state, ControlResult<?> result) {
-        result.records().forEach(r -> state.replay(seq++, r));
-        result.softChanges().forEach(c -> SoftState.apply(state, c));
+        SchedulePlan plan = PlanFixture.starting(List.of(PlanFixture.start(2, -1, false)), List.of());
+        cluster.apply(PlanApplier.apply(cluster.state, plan, 110, prologWaited));
+        return cluster.state;
     }
 
     @Test
@@ -55,11 +35,11 @@ class TestAllocationProlog {
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
         // Another node's report, or an earlier run's, changes nothing.
-        apply(state, AllocationProlog.prologDone(state, "n2", 2, 0));
-        apply(state, AllocationProlog.prologDone(state, "n1", 2, 1));
+        cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0));
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 1));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
-        apply(state, AllocationProlog.prologDone(state, "n1", 2, 0));
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
         assertThat(state.waitsForProlog(state.job(2))).isFalse();
     }
@@ -88,7 +68,7 @@ class TestAllocationProlog {
     @Test
     void aRequeuedJobsNextRunStartsWithoutTheEarlierRunsWait() {
         ClusterState state = startedJob(true);
-        state.replay(seq++, StateRecord.JobRequeued.heldBack(2, false, 120, 120));
+        cluster.replay(StateRecord.JobRequeued.heldBack(2, false, 120, 120));
         assertThat(state.job(2).isPending()).isTrue();
         assertThat(state.image().reason(state.job(2))).isNotEqualTo(JobReason.PROLOG);
     }

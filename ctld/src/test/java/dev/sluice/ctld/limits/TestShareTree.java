@@ -1,6 +1,7 @@
 package dev.sluice.ctld.limits;
 
 import static dev.sluice.ctld.Builders.aJob;
+import static dev.sluice.ctld.PriorityWeightsBuilder.multifactor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -22,8 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class TestShareTree {
     private static final long NOW = 1_000_000;
-    private static final PriorityWeights MF = new PriorityWeights(
-            true, 0, 10000, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
+    private static final PriorityWeights MF = multifactor().fairshare(10000).build();
 
     private static Association account(String name, String parent, long shares) {
         return Association.builder(name).parent(parent).shares(shares).build();
@@ -135,8 +135,8 @@ class TestShareTree {
                         10,
                         NOW - week - 100));
         s.replay(3, new StateRecord.JobEnded(id, JobState.COMPLETED, 0, JobReason.NONE, NOW - week, 0));
-        PriorityWeights noDecay = new PriorityWeights(
-                true, 0, 10000, 0, 0, 0, 7 * 86400, 0, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
+        PriorityWeights noDecay =
+                multifactor().fairshare(10000).decayHalfLifeSeconds(0).build();
 
         assertThat(ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true)
                         .get(8)

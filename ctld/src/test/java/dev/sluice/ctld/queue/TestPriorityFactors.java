@@ -1,6 +1,7 @@
 package dev.sluice.ctld.queue;
 
 import static dev.sluice.ctld.Builders.aJob;
+import static dev.sluice.ctld.PriorityWeightsBuilder.multifactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ctld.ClusterFixture;
@@ -23,19 +24,12 @@ import org.junit.jupiter.api.Test;
  */
 class TestPriorityFactors {
     private static final long NOW = 1_000_000;
-    private static final PriorityWeights W = new PriorityWeights(
-            true,
-            1000,
-            10000,
-            100,
-            1000,
-            0,
-            7 * 86400,
-            7 * 86400,
-            false,
-            PriorityWeights.DEFAULT_CALC_PERIOD,
-            0,
-            List.of());
+    private static final PriorityWeights W = multifactor()
+            .age(1000)
+            .fairshare(10000)
+            .jobSize(100)
+            .partition(1000)
+            .build();
 
     private ClusterState state;
     private long seq;

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.queue;
 
+import static dev.sluice.ctld.PriorityWeightsBuilder.multifactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -17,9 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class TestUsageCharges {
     private static final long STARTED = 1_000_000;
-    private static final PriorityWeights W = new PriorityWeights(
-                    true, 0, 1000, 0, 0, 0, 7 * 86400, 7 * 86400, false, 60, 0, List.of())
-            .withCalcEpoch(STARTED);
+    private static final PriorityWeights W =
+            multifactor().fairshare(1000).calcPeriodSeconds(60).build().withCalcEpoch(STARTED);
 
     @Test
     void aJobIsChargedUpToTheLastCalculationThatFoundItRunning() {

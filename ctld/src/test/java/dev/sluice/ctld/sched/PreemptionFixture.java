@@ -4,7 +4,6 @@ import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.Enforcement;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.JobRequest;
@@ -71,17 +70,16 @@ abstract class PreemptionFixture {
     }
 
     SchedulePlan schedule(PreemptPolicy policy, AccountingPolicy accounting) {
-        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
-        SchedulerConfig config = new SchedulerConfig(
-                true,
-                10,
-                86400,
-                PriorityWeights.BASIC,
-                select,
-                dev.sluice.ctld.queue.QosPriorities.DEFAULT,
-                policy,
-                false);
-        return new Scheduler(config).schedule(state.image(), NOW, Enforcement.NONE, accounting);
+        return schedule(state, NOW, policy, accounting);
+    }
+
+    /** One scheduling pass over {@code state} at {@code now} with {@code policy} and no limits enforced. */
+    static SchedulePlan schedule(ClusterState state, long now, PreemptPolicy policy, AccountingPolicy accounting) {
+        SchedulerConfig config = SchedulerConfig.builder(Scheduler.SelectDefaults.DEFAULT)
+                .reservationDepth(10)
+                .preempt(policy)
+                .build();
+        return new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, accounting);
     }
 
     SchedulePlan schedule(PreemptPolicy policy) {

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.sched;
 
 import static dev.sluice.ctld.Builders.aJob;
+import static dev.sluice.ctld.PriorityWeightsBuilder.multifactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
@@ -199,19 +200,7 @@ class TestScheduler {
         cluster(1, 1);
         int busy = submit(aJob().build(), 10);
         run(busy, "n1", 1, 5);
-        PriorityWeights weights = new PriorityWeights(
-                true,
-                1000,
-                0,
-                0,
-                1000,
-                0,
-                7 * 86400,
-                7 * 86400,
-                false,
-                PriorityWeights.DEFAULT_CALC_PERIOD,
-                0,
-                List.of());
+        PriorityWeights weights = multifactor().age(1000).partition(1000).build();
         SchedulerConfig config = SchedulerConfig.builder(SELECT)
                 .reservationDepth(10)
                 .priority(weights)
@@ -233,8 +222,7 @@ class TestScheduler {
         cluster(1, 1);
         int busy = submit(aJob().build(), 10);
         run(busy, "n1", 1, 5);
-        PriorityWeights weights = new PriorityWeights(
-                true, 0, 0, 0, 0, 1000, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
+        PriorityWeights weights = multifactor().qos(1000).build();
         QosPriorities qos = new QosPriorities(java.util.Map.of("normal", 0L, "low", 50L, "high", 200L));
         SchedulerConfig config = SchedulerConfig.builder(SELECT)
                 .reservationDepth(10)

@@ -10,8 +10,6 @@ import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
 import dev.sluice.ctld.limits.AccountingPolicy;
-import dev.sluice.ctld.limits.Enforcement;
-import dev.sluice.ctld.queue.PriorityWeights;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
@@ -85,18 +83,7 @@ class TestSuspendPreemption {
 
     /** One pass, applied: its records replayed, its effects returned. */
     private List<Effect> pass() {
-        Scheduler.SelectDefaults select = Scheduler.SelectDefaults.DEFAULT;
-        SchedulerConfig config = new SchedulerConfig(
-                true,
-                10,
-                86400,
-                PriorityWeights.BASIC,
-                select,
-                dev.sluice.ctld.queue.QosPriorities.DEFAULT,
-                SUSPEND,
-                false);
-        SchedulePlan plan =
-                new Scheduler(config).schedule(state.image(), now, Enforcement.NONE, AccountingPolicy.EMPTY);
+        SchedulePlan plan = PreemptionFixture.schedule(state, now, SUSPEND, AccountingPolicy.EMPTY);
         ControlResult<Void> applied = PlanApplier.apply(state, plan, now);
         applied.records().forEach(cluster::replay);
         return applied.effects();
