@@ -3,6 +3,7 @@ package dev.sluice.ctld.accounting;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.files.OwnerOnly;
+import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingGrpc;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -54,11 +56,21 @@ public final class PolicyPuller implements AutoCloseable {
     private final AccountingGrpc.AccountingBlockingStub stub;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
+    private final InstantSource clock;
     private boolean failing;
+    /** Whether dbd has answered this controller yet: what its first answer holds counts as known from the start. */
+    private boolean answered;
 
+    /** @param clock when each association was learned ({@link AccountingPolicy#learnedAfter}) */
     public PolicyPuller(
-            PolicyView view, Path stateSave, AccountingSettings settings, Duration interval, DaemonAuth auth) {
+            PolicyView view,
+            Path stateSave,
+            AccountingSettings settings,
+            Duration interval,
+            DaemonAuth auth,
+            InstantSource clock) {
         this.view = requireNonNull(view, "view is null");
+        this.clock = requireNonNull(clock, "clock is null");
         this.file = stateSave.resolve(AccountingPipeline.DIRECTORY).resolve(FILE);
         this.cluster = settings.cluster();
         this.target = settings.host() + ":" + settings.grpcPort();
@@ -125,10 +137,16 @@ public final class PolicyPuller implements AutoCloseable {
                 failing = false;
             }
             if (s.getUnchanged()) {
+                answered = true;
                 return s.getHeld();
             }
             save(s);
-            view.replace(PolicyMapper.fromSnapshot(s));
+            AccountingPolicy next = PolicyMapper.fromSnapshot(s);
+            // slurmctld loads the associations before its first decay pass; later ones wait for
+            // the next pass (compat 227).
+            view.replace(
+                    answered ? next.learnedAfter(view.policy(), clock.instant().getEpochSecond()) : next);
+            answered = true;
             log.info(
                     "accounting: enforcing version {} ({} associations, {} QOS)",
                     s.getVersion(),

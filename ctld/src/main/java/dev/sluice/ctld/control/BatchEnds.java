@@ -27,19 +27,6 @@ public final class BatchEnds {
         return complete(state, nodeName, jobId, exitStatus, endState, NodeScripts.OK, "root", now);
     }
 
-    /**
-     * A batch job the controller ended while its script still runs (preempted): it shows
-     * COMPLETING, and its resources stay taken, until its batch host reports the script gone,
-     * as after scancel and as in Slurm, whose preemptor waits for its victims to go (compat
-     * 250). That report gives a preempted job its ExitCode. Nothing for an allocation.
-     */
-    static List<SoftChange> killing(Job job) {
-        return job.request().launch().script().isEmpty()
-                ? List.of()
-                : List.of(
-                        new SoftChange.JobCompleting(job.id(), job.allocation().batchHost(), true));
-    }
-
     /** How the node's Prolog and Epilog went for a job (slurm.conf {@code Prolog=}/{@code Epilog=}). */
     public enum NodeScripts {
         OK,

@@ -104,9 +104,6 @@ public final class PlanApplier {
             Transition preempted = JobLifecycle.apply(victim, event, now);
             records.addAll(preempted.records());
             effects.addAll(preempted.effects());
-            if (event instanceof JobEvent.Preempt end && !end.requeue()) {
-                soft.addAll(BatchEnds.killing(victim));
-            }
         }
         for (int id : plan.cancels()) {
             Transition cancelled = JobLifecycle.apply(state.job(id), new JobEvent.DependencyNeverSatisfied(), now);

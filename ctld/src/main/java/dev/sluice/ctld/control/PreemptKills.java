@@ -21,7 +21,6 @@ public final class PreemptKills {
     public static ControlResult<Void> expire(ClusterView state, long now) {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
-        List<SoftChange> soft = new ArrayList<>();
         for (Job job : state.jobs()) {
             if (!job.isRunning() || job.state() != dev.sluice.common.slurm.JobState.RUNNING) {
                 continue;
@@ -36,10 +35,7 @@ public final class PreemptKills {
             Transition t = JobLifecycle.apply(job, end, now);
             records.addAll(t.records());
             effects.addAll(t.effects());
-            if (!grace.get().requeue()) {
-                soft.addAll(BatchEnds.killing(job));
-            }
         }
-        return new ControlResult<>(records, soft, effects, null);
+        return ControlResult.of(records, effects, null);
     }
 }

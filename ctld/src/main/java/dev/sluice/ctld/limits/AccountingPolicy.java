@@ -3,9 +3,11 @@ package dev.sluice.ctld.limits;
 import dev.sluice.ctld.queue.QosPriorities;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The associations, users' default accounts, QOS and users' wckeys of this cluster as sluice-dbd last gave
@@ -14,13 +16,18 @@ import java.util.Optional;
  * <p>Limits are inherited as in Slurm: a user association without its own MaxJobs (MaxSubmit,
  * MaxWall, MaxTRES) takes its account's, and so on up to root; Grp limits are not inherited,
  * they cap everything under the association that carries them.
+ *
+ * <p>{@code learnedAt} says when this controller learned an association from dbd (epoch
+ * seconds, by {@link #learnedKey}); one it knew from its start is absent (0). Slurm computes an
+ * association's fair-share values only at the decay pass after it learned of it ({@link ShareTree}).
  */
 public record AccountingPolicy(
         long version,
         List<Association> associations,
         Map<String, String> defaultAccounts,
         Map<String, Qos> qos,
-        UserWckeys wckeys) {
+        UserWckeys wckeys,
+        Map<String, Long> learnedAt) {
 
     /** Nothing loaded yet: with enforcement on, every submission is refused. */
     public static final AccountingPolicy EMPTY =
@@ -33,6 +40,45 @@ public record AccountingPolicy(
         defaultAccounts = Map.copyOf(defaultAccounts);
         qos = Map.copyOf(qos);
         java.util.Objects.requireNonNull(wckeys, "wckeys is null");
+        learnedAt = Map.copyOf(learnedAt);
+    }
+
+    /** A policy whose associations were all known from the controller's start. */
+    public AccountingPolicy(
+            long version,
+            List<Association> associations,
+            Map<String, String> defaultAccounts,
+            Map<String, Qos> qos,
+            UserWckeys wckeys) {
+        this(version, associations, defaultAccounts, qos, wckeys, Map.of());
+    }
+
+    /**
+     * This policy as it replaces {@code previous} at {@code now}: an association {@code previous}
+     * held keeps when it was learned, one it did not hold was learned now.
+     */
+    public AccountingPolicy learnedAfter(AccountingPolicy previous, long now) {
+        Set<String> known = new HashSet<>();
+        previous.associations().forEach(a -> known.add(learnedKey(a)));
+        Map<String, Long> learned = new HashMap<>();
+        for (Association a : associations) {
+            String k = learnedKey(a);
+            long at = known.contains(k) ? previous.learnedAt(a) : now;
+            if (at > 0) {
+                learned.put(k, at);
+            }
+        }
+        return new AccountingPolicy(version, associations, defaultAccounts, qos, wckeys, learned);
+    }
+
+    /** When this controller learned {@code a}: 0 when it knew it from its start. */
+    public long learnedAt(Association a) {
+        return learnedAt.getOrDefault(learnedKey(a), 0L);
+    }
+
+    /** An association's identity across dbd's versions: account, user and partition. */
+    static String learnedKey(Association a) {
+        return a.account() + "\u0000" + a.user() + "\u0000" + a.partition();
     }
 
     /** The user's association in {@code account} for {@code partition}, else for all partitions. */

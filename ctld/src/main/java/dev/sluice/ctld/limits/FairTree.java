@@ -52,7 +52,8 @@ public final class FairTree {
     /** The factor of each job's association under {@code policy}, 0 for a job without one. */
     public static ToDoubleFunction<Job> ofJobs(
             AccountingPolicy policy, ClusterImage image, PriorityWeights w, long now) {
-        Map<String, Double> byAssociation = factors(ShareTree.lines(policy, FairShare.of(image, w, now), true));
+        Map<String, Double> byAssociation =
+                factors(ShareTree.lines(policy, FairShare.of(image, w, now), true, Map.of(), w.lastPass(now)));
         return job -> {
             String user = job.request().owner().userName();
             String account = job.request().account();
@@ -74,7 +75,8 @@ public final class FairTree {
         if (!w.multifactor()) {
             return job -> 1.0;
         }
-        List<ShareTree.Line> lines = ShareTree.lines(policy, FairShare.of(image, w, now), true);
+        List<ShareTree.Line> lines =
+                ShareTree.lines(policy, FairShare.of(image, w, now), true, Map.of(), w.lastPass(now));
         Map<String, Double> ranked = factors(lines);
         Map<String, Double> classic = new HashMap<>();
         for (ShareTree.Line l : lines) {

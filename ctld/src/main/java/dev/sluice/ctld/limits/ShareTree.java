@@ -8,8 +8,10 @@ import dev.sluice.ctld.state.JobRequest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -19,7 +21,11 @@ import java.util.TreeMap;
  * part of the parent's usage, NormUsage the part of the cluster's, LevelFS NormShares over
  * EffectvUsage, and a user's FairShare the factor the scheduler orders by ({@link FairTree});
  * under {@code priority/basic} no usage is kept and nothing is normalized (Slurm leaves those
- * blank or 0). Pure.
+ * blank or 0).
+ *
+ * <p>Slurm computes an association's values only at its decay passes (every PriorityCalcPeriod):
+ * one learned after the last pass ({@link AccountingPolicy#learnedAt}) shows no NormUsage,
+ * EffectvUsage and LevelFS 0 and, for a user, FairShare 0 until the next (compat 227). Pure.
  */
 public final class ShareTree {
     /** A value Slurm prints as nothing. */
@@ -73,19 +79,27 @@ public final class ShareTree {
         return (account == null ? "" : account) + "\u0000" + user;
     }
 
+    /** The lines with every association computed (no calculation clock). */
     public static List<Line> lines(AccountingPolicy policy, FairShare usage, boolean multifactor) {
-        return lines(policy, usage, multifactor, Map.of());
+        return lines(policy, usage, multifactor, Map.of(), Long.MAX_VALUE);
     }
 
-    /** @param runMinutes {@link #runMinutes} */
+    /**
+     * @param runMinutes {@link #runMinutes}
+     * @param lastPass when the last decay pass ran: associations learned after it are not computed yet
+     */
     public static List<Line> lines(
-            AccountingPolicy policy, FairShare usage, boolean multifactor, Map<String, Map<String, Long>> runMinutes) {
+            AccountingPolicy policy,
+            FairShare usage,
+            boolean multifactor,
+            Map<String, Map<String, Long>> runMinutes,
+            long lastPass) {
         List<Line> out = new ArrayList<>();
         Association root = policy.accountAssociation("root").orElse(null);
         if (root == null) {
             return out;
         }
-        Walk walk = new Walk(policy, usage, multifactor, out, runMinutes);
+        Walk walk = new Walk(policy, usage, multifactor, out, runMinutes, lastPass);
         double total = walk.usage(root, 0);
         walk.total = total;
         out.add(new Line(
@@ -103,8 +117,9 @@ public final class ShareTree {
                 root.id()));
         walk.children(root, total, 1);
         if (multifactor) {
-            // A user's FairShare is its rank in the tree (Fair Tree, Slurm 22.05's default).
-            Map<String, Double> ranks = FairTree.factors(out);
+            // A user's FairShare is its rank in the tree (Fair Tree, Slurm 22.05's default),
+            // ranked among the associations the last pass knew; the others have 0.
+            Map<String, Double> ranks = FairTree.factors(computed(out, walk.pending));
             out.replaceAll(l -> l.user().isEmpty()
                     ? l
                     : new Line(
@@ -116,7 +131,9 @@ public final class ShareTree {
                             l.rawUsage(),
                             l.normUsage(),
                             l.effectiveUsage(),
-                            ranks.getOrDefault(FairTree.key(l.account(), l.user()), 0.0),
+                            walk.pending.contains(l)
+                                    ? 0.0
+                                    : ranks.getOrDefault(FairTree.key(l.account(), l.user()), 0.0),
                             l.levelFs(),
                             l.tresRunMins(),
                             l.id()));
@@ -124,8 +141,30 @@ public final class ShareTree {
         return out;
     }
 
+    /** {@code lines} without the pending ones and whatever lies under a pending account. */
+    private static List<Line> computed(List<Line> lines, Set<Line> pending) {
+        List<Line> out = new ArrayList<>();
+        int skipBelow = Integer.MAX_VALUE;
+        for (Line l : lines) {
+            if (l.depth() > skipBelow) {
+                continue;
+            }
+            skipBelow = Integer.MAX_VALUE;
+            if (pending.contains(l)) {
+                skipBelow = l.depth();
+                continue;
+            }
+            out.add(l);
+        }
+        return out;
+    }
+
     private static final class Walk {
         final AccountingPolicy policy;
+        final long lastPass;
+        /** The lines of the associations learned after the last pass. */
+        final Set<Line> pending = new HashSet<>();
+
         final FairShare fair;
         final boolean multifactor;
         final List<Line> out;
@@ -137,8 +176,10 @@ public final class ShareTree {
                 FairShare fair,
                 boolean multifactor,
                 List<Line> out,
-                Map<String, Map<String, Long>> runMinutes) {
+                Map<String, Map<String, Long>> runMinutes,
+                long lastPass) {
             this.runMinutes = runMinutes;
+            this.lastPass = lastPass;
             this.policy = policy;
             this.fair = fair;
             this.multifactor = multifactor;
@@ -257,6 +298,24 @@ public final class ShareTree {
                         a.id());
             }
             double norm = siblings == 0 ? 0 : a.shares() / (double) siblings;
+            if (policy.learnedAt(a) > lastPass) {
+                // Observed (compat 227): NormShares is kept current, the rest waits for the pass.
+                Line l = new Line(
+                        a.account(),
+                        a.user(),
+                        depth,
+                        a.shares(),
+                        norm,
+                        used,
+                        BLANK,
+                        0,
+                        a.isUser() ? 0 : BLANK,
+                        0,
+                        mins,
+                        a.id());
+                pending.add(l);
+                return l;
+            }
             double effective = parentUsage == 0 ? 0 : used / parentUsage;
             double level = effective == 0 ? Double.POSITIVE_INFINITY : norm / effective;
             return new Line(

@@ -101,6 +101,17 @@ public record PriorityWeights(
     }
 
     /**
+     * When the last calculation pass at or before {@code now} ran: {@code now} itself without a
+     * calculation clock (everything counts as computed).
+     */
+    public long lastPass(long now) {
+        if (calcEpoch <= 0 || calcPeriodSeconds <= 0) {
+            return now;
+        }
+        return lastCalculation(now);
+    }
+
+    /**
      * When the factors of a job submitted at {@code submitTime} were last computed, as of
      * {@code now}: the latest of its submission and the last period's end since the start.
      */

@@ -87,7 +87,8 @@ final class DiagAnswers {
         FairShare usage = FairShare.of(image, w, loop.now());
         var runMinutes = ShareTree.runMinutes(image, loop.now());
         GetSharesResponse.Builder out = GetSharesResponse.newBuilder().setMultifactor(w.multifactor());
-        for (ShareTree.Line l : ShareTree.lines(loop.enforced().policy(), usage, w.multifactor(), runMinutes)) {
+        for (ShareTree.Line l :
+                ShareTree.lines(loop.enforced().policy(), usage, w.multifactor(), runMinutes, w.lastPass(loop.now()))) {
             out.addShares(ShareInfo.newBuilder()
                     .setAccount(l.account())
                     .setUser(l.user())

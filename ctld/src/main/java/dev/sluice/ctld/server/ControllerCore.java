@@ -143,7 +143,7 @@ final class ControllerCore implements AutoCloseable {
                     auth,
                     defaults.memoryConsumable(),
                     defaults.licenses());
-            PolicyPuller puller = new PolicyPuller(limits, stateDir, acct.get(), POLICY_INTERVAL, auth);
+            PolicyPuller puller = new PolicyPuller(limits, stateDir, acct.get(), POLICY_INTERVAL, auth, clock);
             puller.loadSaved();
             accounting.keepPolicy(puller);
         }

@@ -3,6 +3,7 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
@@ -107,11 +108,15 @@ public final class ClusterState implements ClusterView {
             case JobEnded r -> {
                 occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
                 queue.noLongerPending(r.jobId());
+                awaitEndReport(requireJob(r.jobId()), true);
             }
             case JobRequeued r -> occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
             case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
             case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
-            case StateRecord.JobEndReported r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
+            case StateRecord.JobEndReported r -> {
+                jobs.put(move(requireJob(r.jobId()), r, snapshot));
+                awaitEndReport(requireJob(r.jobId()), false);
+            }
             case StateRecord.JobPreemptGraceStarted r -> {
                 Job job = move(requireJob(r.jobId()), r, snapshot);
                 runMarks.preemptGraceStarted(
@@ -145,6 +150,19 @@ public final class ClusterState implements ClusterView {
             case StateRecord.ReservationDeleted r -> reservations = reservations.without(r.name());
         }
         sequence = Math.max(sequence, recordSequence);
+    }
+
+    /**
+     * A batch job preempted by cancel is COMPLETING on its batch host, its resources still
+     * taken, until that host reports the script gone (compat 250; {@link JobLifecycle#endReported}).
+     * Journalled by the end and the report, so a restart in between keeps it.
+     */
+    private void awaitEndReport(Job job, boolean awaiting) {
+        if (job.state() == JobState.PREEMPTED
+                && job.allocation() != null
+                && !job.request().launch().script().isEmpty()) {
+            completing(job.id(), job.allocation().batchHost(), awaiting);
+        }
     }
 
     /** The job's highest ended step's status (DerivedExitCode), 0 if none. */

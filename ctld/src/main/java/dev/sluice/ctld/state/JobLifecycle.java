@@ -145,8 +145,10 @@ public final class JobLifecycle {
                         ? Transition.of(
                                 new JobRequeued(id, false, now, now + p.holdBackSeconds(), true),
                                 terminate(job, JobState.PREEMPTED))
+                        // ExitCode 0:0 until the batch host says how the script died (compat 250):
+                        // the record also marks the job COMPLETING there (ClusterState).
                         : Transition.of(
-                                JobEnded.unrequested(id, JobState.PREEMPTED, 15, JobReason.NONE, now),
+                                JobEnded.unrequested(id, JobState.PREEMPTED, 0, JobReason.NONE, now),
                                 terminate(job, JobState.PREEMPTED));
             case JobEvent.PreemptGrace g -> {
                 // SIGCONT with the SIGTERM, as Slurm sends both, to the job's steps: not to its batch
@@ -284,11 +286,12 @@ public final class JobLifecycle {
      * a job ended PREEMPTED (without a grace, the controller ends it as it signals it), the
      * report's wait status becomes its exit status, as in Slurm 22.05 ({@code ExitCode=0:9}
      * for a script that trapped the SIGTERM and was killed {@code KillWait} later, 0:15 for
-     * one the SIGTERM killed; compat 250). Nothing for other ended jobs (a cancelled job keeps
-     * 0:15), nor when the report says what the job holds already.
+     * one the SIGTERM killed; compat 250), and it is no longer COMPLETING, also after a restart:
+     * so the record is made even where the status is the one the job holds. Nothing for other
+     * ended jobs (a cancelled job keeps 0:15).
      */
     public static Transition endReported(Job job, int exitStatus, long now) {
-        if (job.state() != JobState.PREEMPTED || job.exitStatus() == exitStatus) {
+        if (job.state() != JobState.PREEMPTED) {
             return new Transition(List.of(), List.of());
         }
         return Transition.of(new StateRecord.JobEndReported(job.id(), exitStatus, now));

@@ -99,6 +99,11 @@ final class StateSnapshots {
             }
             if (j.state().isFinished()) {
                 out.add(JobEnded.unrequested(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
+                if (j.state() == JobState.PREEMPTED
+                        && state.completingOn(j.id()).isEmpty()) {
+                    // Its batch host has reported (or gone silent): no longer COMPLETING.
+                    out.add(new StateRecord.JobEndReported(j.id(), j.exitStatus(), j.endTime()));
+                }
             }
             int derived = state.derivedExit(j.id());
             if (derived != 0) {

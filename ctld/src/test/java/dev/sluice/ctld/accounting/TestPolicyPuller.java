@@ -9,6 +9,7 @@ import dev.sluice.ctld.limits.Enforcement;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingGrpc;
+import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.PolicyRequest;
 import dev.sluice.protocol.v1.PolicySnapshot;
 import io.grpc.Server;
@@ -18,6 +19,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** How the controller follows sluice-dbd's associations and QOS (the held ask, a long poll). */
 class TestPolicyPuller {
+    private static final long LEARNED = 1_700_000_000L;
+
     @TempDir
     Path dir;
 
@@ -62,11 +67,21 @@ class TestPolicyPuller {
                                 .setUnchanged(true)
                                 .setHeld(request.getWaitMs() > 0)
                                 .build()
-                        : PolicySnapshot.newBuilder().setVersion(version).build();
+                        : snapshot(version);
             }
             response.onNext(answer);
             response.onCompleted();
         }
+    }
+
+    /** Version 1 holds root; each later one adds acct2 (as sacctmgr add account would). */
+    private static PolicySnapshot snapshot(long version) {
+        PolicySnapshot.Builder b = PolicySnapshot.newBuilder().setVersion(version);
+        b.addAssociations(AssociationEntry.newBuilder().setAccount("root"));
+        if (version > 1) {
+            b.addAssociations(AssociationEntry.newBuilder().setAccount("acct2").setParentAccount("root"));
+        }
+        return b.build();
     }
 
     @AfterEach
@@ -86,11 +101,8 @@ class TestPolicyPuller {
                 .addService(dbd)
                 .build()
                 .start();
-        PolicyView view = new PolicyView(
-                Enforcement.parse(List.of("limits")),
-                new AccountingPolicy(
-                        1, List.of(), java.util.Map.of(), java.util.Map.of(), dev.sluice.ctld.limits.UserWckeys.NONE),
-                false);
+        PolicyView view =
+                new PolicyView(Enforcement.parse(List.of("limits")), PolicyMapper.fromSnapshot(snapshot(1)), false);
         DaemonAuth auth = DaemonAuth.forThisProcess(
                 ClusterKeys.of(new ClusterKeys.Key("k", new byte[ClusterKeys.MIN_KEY_BYTES])),
                 "localhost",
@@ -102,7 +114,8 @@ class TestPolicyPuller {
                 dir,
                 new AccountingSettings("c", "127.0.0.1", server.getPort(), Set.of()),
                 Duration.ofMinutes(5),
-                auth);
+                auth,
+                Clock.fixed(Instant.ofEpochSecond(LEARNED), ZoneOffset.UTC));
         puller.start();
         // The first ask is answered at once (version 1, unchanged); the next is held.
         await().atMost(Duration.ofSeconds(10)).until(() -> dbd.asks.size() >= 2);
@@ -110,5 +123,10 @@ class TestPolicyPuller {
         assertThat(dbd.asks.get(1).getWaitMs()).isPositive();
         dbd.commit();
         await().atMost(Duration.ofSeconds(10)).until(() -> view.policy().version() == 2);
+        // What the first answer held was known from the start; acct2 was learned with the change
+        // (sshare computes it only at the next decay pass, compat 227).
+        AccountingPolicy p = view.policy();
+        assertThat(p.learnedAt(p.accountAssociation("root").orElseThrow())).isZero();
+        assertThat(p.learnedAt(p.accountAssociation("acct2").orElseThrow())).isEqualTo(LEARNED);
     }
 }

@@ -103,8 +103,8 @@ class TestShareTree {
                 2,
                 new StateRecord.JobStarted(
                         id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 2))), "p", 10, NOW - 100));
-        List<ShareTree.Line> lines =
-                ShareTree.lines(POLICY, FairShare.of(s.image(), MF, NOW), true, ShareTree.runMinutes(s.image(), NOW));
+        List<ShareTree.Line> lines = ShareTree.lines(
+                POLICY, FairShare.of(s.image(), MF, NOW), true, ShareTree.runMinutes(s.image(), NOW), NOW);
         assertThat(lines.get(0).rawUsage()).isEqualTo(200.0);
         assertThat(lines.get(4).rawUsage()).isEqualTo(200.0); // zeta
         assertThat(lines.get(4).effectiveUsage()).isEqualTo(1.0);
@@ -218,5 +218,49 @@ class TestShareTree {
     void withoutARootAccountThereIsNoTree() {
         assertThat(ShareTree.lines(AccountingPolicy.EMPTY, FairShare.of(state().image(), MF, NOW), true))
                 .isEmpty();
+    }
+
+    @Test
+    void anAssociationLearnedAfterTheLastDecayPassWaitsForTheNext() {
+        // Observed on Slurm 22.05 (compat 227): an account added after the pass shows NormShares
+        // but no NormUsage, EffectvUsage and LevelFS 0, and its users FairShare 0, until the next.
+        long start = NOW - 1000;
+        PriorityWeights w = MF.withCalcEpoch(start); // passes at start, +300, +600, +900
+        long lastPass = w.lastPass(NOW);
+        assertThat(lastPass).isEqualTo(start + 900);
+        AccountingPolicy before = new AccountingPolicy(
+                1, List.of(account("root", "", 1), user("root", "root", 1)), Map.of(), Map.of(), UserWckeys.NONE);
+        AccountingPolicy after = new AccountingPolicy(
+                        2,
+                        List.of(
+                                account("root", "", 1),
+                                user("root", "root", 1),
+                                account("acct", "root", 1),
+                                user("acct", "user1000", 1)),
+                        Map.of(),
+                        Map.of(),
+                        UserWckeys.NONE)
+                .learnedAfter(before, lastPass + 10);
+        FairShare usage = FairShare.of(state().image(), w, NOW);
+
+        List<ShareTree.Line> pending = ShareTree.lines(after, usage, true, Map.of(), lastPass);
+        ShareTree.Line acct = pending.get(2);
+        ShareTree.Line user = pending.get(3);
+        assertThat(acct.account()).isEqualTo("acct");
+        assertThat(acct.normShares()).isEqualTo(0.5);
+        assertThat(acct.normUsage()).isNaN();
+        assertThat(acct.effectiveUsage()).isZero();
+        assertThat(acct.levelFs()).isZero();
+        assertThat(acct.fairShare()).isNaN();
+        assertThat(user.normUsage()).isNaN();
+        assertThat(user.levelFs()).isZero();
+        assertThat(user.fairShare()).isZero();
+        // root's user, known before the pass, ranks alone.
+        assertThat(pending.get(1).fairShare()).isEqualTo(1.0);
+
+        List<ShareTree.Line> next = ShareTree.lines(after, usage, true, Map.of(), lastPass + 300);
+        assertThat(next.get(2).normUsage()).isZero();
+        assertThat(next.get(2).levelFs()).isInfinite();
+        assertThat(next.get(3).fairShare()).isPositive();
     }
 }

@@ -11,6 +11,7 @@ import dev.sluice.ctld.loop.SoftState;
 import dev.sluice.ctld.persistence.RecordCodec;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.StateRecord;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -61,7 +62,8 @@ class TestPreemptedExitCode extends PreemptionFixture {
     @Test
     void theBatchHostsReportOfTheKillIsThePreemptedJobsExitCode() {
         int low = preempted();
-        assertThat(state.job(low).exitStatus()).isEqualTo(15);
+        // Until the report, Slurm shows ExitCode 0:0 (compat 250).
+        assertThat(state.job(low).exitStatus()).isZero();
 
         var reported = BatchEnds.complete(state, "n1", low, 0, KILLED_BY_SIGKILL, null, ok(), "root", NOW + 2);
 
@@ -76,17 +78,70 @@ class TestPreemptedExitCode extends PreemptionFixture {
     }
 
     @Test
-    void aScriptTheSigtermKilledKeepsItsExitCodeAndAResentReportChangesNothing() {
+    void theReportIsJournalledEvenWhereItSaysWhatTheJobHoldsAndAResentOneChangesNothing() {
         int low = preempted();
-        assertThat(BatchEnds.complete(state, "n1", low, 0, 15, null, ok(), "root", NOW + 1)
-                        .records())
-                .isEmpty();
-
-        var first = BatchEnds.complete(state, "n1", low, 0, KILLED_BY_SIGKILL, null, ok(), "root", NOW + 2);
+        var first = BatchEnds.complete(state, "n1", low, 0, 0, null, ok(), "root", NOW + 2);
+        // The record ends the job's COMPLETING also for a controller that restarts later.
+        assertThat(first.records()).containsExactly(new StateRecord.JobEndReported(low, 0, NOW + 2));
         first.records().forEach(cluster::replay);
+        assertThat(state.completingOn(low)).isEmpty();
         assertThat(BatchEnds.complete(state, "n1", low, 0, KILLED_BY_SIGKILL, null, ok(), "root", NOW + 3)
                         .records())
                 .isEmpty();
+    }
+
+    @Test
+    void aControllerRestartedBeforeTheReportKeepsTheVictimCompletingAndTakesTheReport() {
+        cluster(1);
+        int low = running("mid", "n1", CPUS, NOW - 100, aJob().build());
+        high = submit("high", aJob().tasks(1).build());
+        // The last snapshot before the preemption, and the journal after it.
+        List<StateRecord> snapshot = state.toRecords();
+        var applied = PlanApplier.apply(state, schedule(CANCEL), NOW);
+        applied.records().forEach(cluster::replay);
+        applied.softChanges().forEach(c -> SoftState.apply(state, c));
+
+        for (boolean fromSnapshot : new boolean[] {false, true}) {
+            ClusterState restored = cluster.emptyCopy();
+            long seq = 0;
+            List<StateRecord> before = fromSnapshot ? state.toRecords() : snapshot;
+            for (StateRecord r : before) {
+                restored.restore(++seq, RecordCodec.decode(RecordCodec.encode(seq, r)));
+            }
+            if (!fromSnapshot) {
+                for (StateRecord r : applied.records()) {
+                    restored.replay(++seq, RecordCodec.decode(RecordCodec.encode(seq, r)));
+                }
+            }
+            // Its node answers the restarted controller.
+            restored.heard("n1", NOW + 1);
+            ClusterState live = state;
+            state = restored;
+            assertThat(restored.job(low).exitStatus()).isZero();
+            assertThat(restored.completingOn(low)).containsExactly("n1");
+            // The preemptor still waits for the victim's resources.
+            assertThat(schedule(CANCEL).starts()).isEmpty();
+
+            var reported = BatchEnds.complete(restored, "n1", low, 0, KILLED_BY_SIGKILL, null, ok(), "root", NOW + 2);
+            assertThat(reported.records())
+                    .containsExactly(new StateRecord.JobEndReported(low, KILLED_BY_SIGKILL, NOW + 2));
+            restored.replay(++seq, reported.records().get(0));
+            reported.softChanges().forEach(c -> SoftState.apply(restored, c));
+            assertThat(restored.job(low).exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
+            assertThat(schedule(CANCEL).starts())
+                    .extracting(SchedulePlan.Start::jobId)
+                    .containsExactly(high);
+
+            // Restarted once more after the report: done with, not COMPLETING again.
+            ClusterState again = cluster.emptyCopy();
+            long s2 = 0;
+            for (StateRecord r : restored.toRecords()) {
+                again.restore(++s2, RecordCodec.decode(RecordCodec.encode(s2, r)));
+            }
+            assertThat(again.completingOn(low)).isEmpty();
+            assertThat(again.job(low).exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
+            state = live;
+        }
     }
 
     @Test

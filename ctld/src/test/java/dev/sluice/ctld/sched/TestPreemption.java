@@ -250,7 +250,9 @@ class TestPreemption extends PreemptionFixture {
         // competes with starts at the next pass (one that does may lose the room to it: a
         // known limit, docs/scheduling.md "Preemption").
         for (SchedulePlan.Preempt p : plan.preemptions()) {
-            cluster.replay(StateRecord.JobEnded.unrequested(p.jobId(), JobState.PREEMPTED, 15, JobReason.NONE, NOW));
+            cluster.replay(StateRecord.JobEnded.unrequested(p.jobId(), JobState.PREEMPTED, 0, JobReason.NONE, NOW));
+            // Gone once its batch host reports it (COMPLETING until then).
+            cluster.replay(new StateRecord.JobEndReported(p.jobId(), 15, NOW));
         }
         for (SchedulePlan.Start s : plan.starts()) {
             cluster.replay(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), 60, NOW));

@@ -46,8 +46,14 @@ class TestPreemptionGrace extends PreemptionFixture {
         var killed = dev.sluice.ctld.control.PreemptKills.expire(state, NOW + 10);
         assertThat(killed.records())
                 .containsExactly(
-                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
+                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 0, JobReason.NONE, NOW + 10));
         killed.records().forEach(cluster::replay);
+        // Its resources stay taken until its batch host reports the script gone.
+        assertThat(state.completingOn(low)).containsExactly("n1");
+        assertThat(schedule(cancel).starts()).isEmpty();
+        var reported = dev.sluice.ctld.control.BatchEnds.complete(state, "n1", low, 15, null, NOW + 12);
+        reported.records().forEach(cluster::replay);
+        reported.softChanges().forEach(c -> dev.sluice.ctld.loop.SoftState.apply(state, c));
         assertThat(schedule(cancel).starts())
                 .extracting(SchedulePlan.Start::jobId)
                 .containsExactly(high);
@@ -121,6 +127,6 @@ class TestPreemptionGrace extends PreemptionFixture {
         assertThat(dev.sluice.ctld.control.PreemptKills.expire(restored, NOW + 10)
                         .records())
                 .containsExactly(
-                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 15, JobReason.NONE, NOW + 10));
+                        StateRecord.JobEnded.unrequested(low, JobState.PREEMPTED, 0, JobReason.NONE, NOW + 10));
     }
 }
