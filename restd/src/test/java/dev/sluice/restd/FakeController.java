@@ -168,8 +168,9 @@ final class FakeController implements Sessions {
                 }
                 NodeInfo.Builder b = node.toBuilder().clearFlags();
                 switch (u.getState()) {
-                    case "DRAIN" -> b.addFlags("DRAIN").setReason(u.getReason()).setReasonUser(user);
-                    case "RESUME" -> b.setReason("").setReasonUser("");
+                    case NODE_STATE_REQUEST_DRAIN ->
+                        b.addFlags("DRAIN").setReason(u.getReason()).setReasonUser(user);
+                    case NODE_STATE_REQUEST_RESUME -> b.setReason("").setReasonUser("");
                     default -> throw new ControllerException(ErrorCode.INVALID_ARGUMENT);
                 }
                 nodes.put(node.getName(), b.build());
@@ -191,7 +192,7 @@ final class FakeController implements Sessions {
                                 .setDefaultTimeMinutes(0xFFFFFFFF)
                                 .setMaxNodes(0xFFFFFFFF)
                                 .setMinNodes(0)
-                                .setState("UP")
+                                .setState(dev.sluice.protocol.v1.PartitionState.PARTITION_STATE_UP)
                                 .setTotalCpus(8)
                                 .setTotalNodes(2)));
             }

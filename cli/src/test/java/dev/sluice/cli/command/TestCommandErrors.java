@@ -227,7 +227,7 @@ class TestCommandErrors {
                 .isEqualTo(new Output(0, "", ""));
         var update = cli.controller().requests().get(0).getUpdateNode();
         assertThat(update.getNodeNames()).isEqualTo("n[1-2]");
-        assertThat(update.getState()).isEqualTo("DRAIN");
+        assertThat(update.getState()).isEqualTo(dev.sluice.protocol.v1.NodeStateRequest.NODE_STATE_REQUEST_DRAIN);
         assertThat(update.getReason()).isEqualTo("bad gpu");
 
         cli.controller()

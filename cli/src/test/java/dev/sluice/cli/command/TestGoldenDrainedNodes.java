@@ -84,7 +84,7 @@ class TestGoldenDrainedNodes {
                         .setName("verylongpartitionname")
                         .setNodes("n[1-2]")
                         .setMaxTimeMinutes(0xffffffff)
-                        .setState("UP")
+                        .setState(dev.sluice.protocol.v1.PartitionState.PARTITION_STATE_UP)
                         .setTotalCpus(8)
                         .setTotalNodes(2)
                         .setPriorityJobFactor(1)

@@ -7,6 +7,7 @@ import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
+import dev.sluice.protocol.v1.PartitionState;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdatePartitionRequest;
 import dev.sluice.protocol.v1.UpdatePartitionResponse;
@@ -50,12 +51,12 @@ class TestScontrolPartitionUpdate {
         assertThat(last())
                 .isEqualTo(UpdatePartitionRequest.newBuilder()
                         .setName("gpu")
-                        .setState("DRAIN")
+                        .setState(PartitionState.PARTITION_STATE_DRAIN)
                         .setMaxTime(60)
                         .setMaxNodes(-1)
                         .build());
         assertThat(scontrol("update", "State=UP", "PartitionName=gpu")).isEqualTo(new Output(0, "", ""));
-        assertThat(last().getState()).isEqualTo("UP");
+        assertThat(last().getState()).isEqualTo(PartitionState.PARTITION_STATE_UP);
     }
 
     @Test

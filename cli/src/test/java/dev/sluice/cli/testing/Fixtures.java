@@ -190,7 +190,7 @@ public final class Fixtures {
                 .setNodes("n[1-3]")
                 .setIsDefault(true)
                 .setMaxTimeMinutes(60)
-                .setState("UP")
+                .setState(dev.sluice.protocol.v1.PartitionState.PARTITION_STATE_UP)
                 .setTotalCpus(12)
                 .setTotalNodes(3)
                 .setPriorityJobFactor(1)

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.NodeStateRequest;
 import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.DaemonReport;
@@ -21,7 +22,6 @@ import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -101,14 +101,23 @@ public final class NodeControl {
         return new ControlResult<>(List.of(), List.of(new SoftChange.NodeHeard(name, now)), List.of(), false);
     }
 
-    /** {@code scontrol update NodeName=... State=... Reason=...}. */
+    /**
+     * {@code scontrol update NodeName=... State=... Reason=...}.
+     *
+     * @param newState empty when the update named none (refused, as slurmctld does)
+     */
     public ControlResult<Void> update(
-            ClusterView state, Caller caller, List<String> names, String newState, String reason, long now) {
+            ClusterView state,
+            Caller caller,
+            List<String> names,
+            Optional<NodeStateRequest> newState,
+            String reason,
+            long now) {
         if (!caller.isOperator()) {
             // Slurm answers node RPCs from non-operators with ESLURM_USER_ID_MISSING.
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
-        NodeTransition transition = parseTransition(newState);
+        NodeTransition transition = transition(newState);
         if ((transition == NodeTransition.DRAIN || transition == NodeTransition.DOWN)
                 && (reason == null || reason.isBlank())) {
             throw new SlurmException(
@@ -193,15 +202,15 @@ public final class NodeControl {
         return ControlResult.of(records, List.of(), null);
     }
 
-    private static NodeTransition parseTransition(String value) {
-        String v = value == null ? "" : value.toUpperCase(Locale.ROOT);
-        return switch (v) {
-            case "DRAIN" -> NodeTransition.DRAIN;
-            case "DOWN" -> NodeTransition.DOWN;
-            case "RESUME", "IDLE" -> NodeTransition.RESUME;
-            case "UNDRAIN" -> NodeTransition.UNDRAIN;
-            case "FUTURE" -> NodeTransition.FUTURE;
-            default -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid node state specified");
+    /** What the controller does for a requested state; the ones it does not carry out are refused. */
+    private static NodeTransition transition(Optional<NodeStateRequest> asked) {
+        return switch (asked.orElse(null)) {
+            case DRAIN -> NodeTransition.DRAIN;
+            case DOWN -> NodeTransition.DOWN;
+            case RESUME, IDLE -> NodeTransition.RESUME;
+            case UNDRAIN -> NodeTransition.UNDRAIN;
+            case FUTURE -> NodeTransition.FUTURE;
+            case null, default -> throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid node state specified");
         };
     }
 

@@ -15,6 +15,7 @@ import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.CreateNodeRequest;
@@ -308,8 +309,9 @@ public final class ClientApiHandler {
     public UpdateNodeResponse updateNode(Identity who, UpdateNodeRequest request) {
         Caller caller = caller(who);
         List<String> names = HostList.expand(request.getNodeNames());
-        LoopCalls.await(loop.submit(
-                (state, now) -> nodes.update(state, caller, names, request.getState(), request.getReason(), now)));
+        var asked = WireStates.nodeStateRequest(request.getState());
+        LoopCalls.await(
+                loop.submit((state, now) -> nodes.update(state, caller, names, asked, request.getReason(), now)));
         return UpdateNodeResponse.getDefaultInstance();
     }
 

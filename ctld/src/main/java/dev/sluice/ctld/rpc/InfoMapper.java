@@ -13,6 +13,7 @@ import dev.sluice.ctld.state.ListedTres;
 import dev.sluice.ctld.state.NodeHardware;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.wire.WireMapper;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.NodeGres;
@@ -267,7 +268,7 @@ public final class InfoMapper {
                                 ? -1
                                 : p.limits().maxNodes())
                 .setMinNodes(p.limits().minNodes())
-                .setState(p.state().name())
+                .setState(WireStates.toWire(p.state()))
                 .setTotalCpus(cpus)
                 .setTotalNodes(p.nodes().size())
                 .setPriorityTier(p.scheduling().priorityTier())

@@ -6,7 +6,6 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.OpenMode;
-import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.common.text.RawText;
 import dev.sluice.ctld.gres.GresGrant;
@@ -26,6 +25,7 @@ import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.NodeHardware.Builder;
+import dev.sluice.protocol.v1.PartitionState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -305,10 +305,10 @@ public final class WireMapper {
      */
     public static List<PartitionChange> changes(dev.sluice.protocol.v1.UpdatePartitionRequest r) {
         List<PartitionChange> out = new java.util.ArrayList<>();
-        if (r.hasState()) {
-            out.add(new PartitionChange.State(PartitionState.parse(r.getState())
-                    .orElseThrow(
-                            () -> new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid State " + r.getState()))));
+        if (r.getState() != PartitionState.PARTITION_STATE_UNSPECIFIED) {
+            out.add(new PartitionChange.State(WireStates.partitionState(r.getState())
+                    .orElseThrow(() ->
+                            new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid State " + r.getStateValue()))));
         }
         if (r.hasMaxTime()) {
             out.add(new PartitionChange.MaxTime(Integer.toUnsignedLong(r.getMaxTime())));

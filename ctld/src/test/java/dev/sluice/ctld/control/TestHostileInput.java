@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.NodeStateRequest;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
@@ -139,7 +140,13 @@ class TestHostileInput {
     void aNodeReasonEveryoneSeesInSinfoIsCheckedToo() {
         Caller root = Caller.of(0, 0, "root");
         assertThat(refusal(() -> new NodeControl(300, NodePolicy.DEFAULT)
-                                .update(state, root, List.of("n1"), "DRAIN", "disk\nn2 down", NOW))
+                                .update(
+                                        state,
+                                        root,
+                                        List.of("n1"),
+                                        java.util.Optional.of(NodeStateRequest.DRAIN),
+                                        "disk\nn2 down",
+                                        NOW))
                         .getMessage())
                 .isEqualTo("Invalid Reason: control character \\n is not allowed");
     }

@@ -15,6 +15,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.NodeFlag;
 import dev.sluice.common.slurm.NodeState;
+import dev.sluice.common.slurm.NodeStateRequest;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
@@ -118,7 +119,7 @@ class TestNodeControl {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
-        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), "DRAIN", "bad fan", 105));
+        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DRAIN), "bad fan", 105));
         harness.apply(s, nodes.checkSilence(s, 200));
         assertThat(s.node("n1").down()).isTrue();
         assertThat(s.node("n1").reason()).isEqualTo("bad fan");
@@ -150,7 +151,9 @@ class TestNodeControl {
 
         ClusterState admin1 = state();
         harness.apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 100));
-        harness.apply(admin1, rts1.update(admin1, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
+        harness.apply(
+                admin1,
+                rts1.update(admin1, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DOWN), "maintenance", 101));
         harness.apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 102));
         assertThat(admin1.node("n1").down())
                 .as("ReturnToService=1, set DOWN by hand")
@@ -159,7 +162,9 @@ class TestNodeControl {
         NodeControl rts2 = new NodeControl(30, new NodePolicy(2, false, "root"));
         ClusterState admin2 = state();
         harness.apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 100));
-        harness.apply(admin2, rts2.update(admin2, ROOT, List.of("n1"), "DOWN", "maintenance", 101));
+        harness.apply(
+                admin2,
+                rts2.update(admin2, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DOWN), "maintenance", 101));
         harness.apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 102));
         assertThat(admin2.node("n1").down()).as("ReturnToService=2").isFalse();
 
@@ -176,18 +181,23 @@ class TestNodeControl {
         ClusterState s = state();
         NodeControl nodes = new NodeControl(30, NodePolicy.DEFAULT);
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
-        assertThatThrownBy(() -> nodes.update(s, USER, List.of("n1"), "DRAIN", "x", 1))
+        assertThatThrownBy(() -> nodes.update(s, USER, List.of("n1"), Optional.of(NodeStateRequest.DRAIN), "x", 1))
                 .isInstanceOf(SlurmException.class)
                 .hasMessage("Invalid user id");
-        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), "DRAIN", "", 1))
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DRAIN), "", 1))
                 .hasMessage("You must specify a reason when DOWNING or DRAINING a node. Request denied");
-        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 1))
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.RESUME), "", 1))
                 .hasMessage("Invalid node state specified");
-        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("nope"), "DOWN", "x", 1))
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("nope"), Optional.of(NodeStateRequest.DOWN), "x", 1))
                 .hasMessage("Invalid node name specified");
-        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), "drain", "disk", 5));
+        // scontrol takes these; the controller carries none of them out, nor an update without one.
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.FAIL), "x", 1))
+                .hasMessage("Invalid node state specified");
+        assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), Optional.empty(), "x", 1))
+                .hasMessage("Invalid node state specified");
+        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DRAIN), "disk", 5));
         assertThat(s.node("n1").drain()).isTrue();
-        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), "RESUME", "", 6));
+        harness.apply(s, nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.RESUME), "", 6));
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(s.node("n1").reason()).isEmpty();
     }
@@ -279,7 +289,13 @@ class TestNodeControl {
                         60,
                         101));
         ControlResult<Void> downed = new NodeControl(300, NodePolicy.DEFAULT)
-                .update(s, Caller.of(0, 0, "root"), List.of("n1", "n2"), "DOWN", "maintenance", 110);
+                .update(
+                        s,
+                        Caller.of(0, 0, "root"),
+                        List.of("n1", "n2"),
+                        Optional.of(NodeStateRequest.DOWN),
+                        "maintenance",
+                        110);
         assertThat(downed.records())
                 .filteredOn(r -> r instanceof StateRecord.JobRequeued)
                 .hasSize(1);

@@ -239,7 +239,7 @@ class TestCommandAccess {
                     .setIdentity(Identity.newBuilder().setUid(0).setGid(0).setUserName("root"))
                     .setUpdateNode(dev.sluice.protocol.v1.UpdateNodeRequest.newBuilder()
                             .setNodeNames("n1")
-                            .setState("DRAIN")
+                            .setState(dev.sluice.protocol.v1.NodeStateRequest.NODE_STATE_REQUEST_DRAIN)
                             .setReason("not yours"))
                     .build();
             java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream();

@@ -179,7 +179,7 @@ class TestCommandAuthentication {
                 request()
                         .setUpdateNode(UpdateNodeRequest.newBuilder()
                                 .setNodeNames("n1")
-                                .setState("DRAIN")
+                                .setState(dev.sluice.protocol.v1.NodeStateRequest.NODE_STATE_REQUEST_DRAIN)
                                 .setReason("mine now"))
                         .build(),
                 ALICE);
@@ -205,7 +205,7 @@ class TestCommandAuthentication {
                 request()
                         .setUpdateNode(UpdateNodeRequest.newBuilder()
                                 .setNodeNames("n1")
-                                .setState("DRAIN")
+                                .setState(dev.sluice.protocol.v1.NodeStateRequest.NODE_STATE_REQUEST_DRAIN)
                                 .setReason("maintenance"))
                         .build(),
                 ROOT);

@@ -1,5 +1,6 @@
 package dev.sluice.noded.server;
 
+import dev.sluice.protocol.v1.NodeStateRequest;
 import dev.sluice.protocol.v1.SlurmctldApiGrpc;
 import dev.sluice.protocol.v1.UpdateNodeRequest;
 import io.grpc.ManagedChannel;
@@ -70,7 +71,7 @@ final class DrainAndExit {
                     .withDeadlineAfter(10, TimeUnit.SECONDS)
                     .updateNode(UpdateNodeRequest.newBuilder()
                             .setNodeNames(node)
-                            .setState("DRAIN")
+                            .setState(NodeStateRequest.NODE_STATE_REQUEST_DRAIN)
                             .setReason(reason)
                             .build());
         } catch (StatusRuntimeException e) {

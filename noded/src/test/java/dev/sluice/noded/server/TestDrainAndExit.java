@@ -3,6 +3,7 @@ package dev.sluice.noded.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.protocol.v1.NodeStateRequest;
 import dev.sluice.protocol.v1.SlurmctldApiGrpc;
 import dev.sluice.protocol.v1.UpdateNodeRequest;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
@@ -75,7 +76,7 @@ class TestDrainAndExit {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> !updates.isEmpty());
         assertThat(updates.get(0).getNodeNames()).isEqualTo("gpu07");
-        assertThat(updates.get(0).getState()).isEqualTo("DRAIN");
+        assertThat(updates.get(0).getState()).isEqualTo(NodeStateRequest.NODE_STATE_REQUEST_DRAIN);
         assertThat(updates.get(0).getReason()).isEqualTo("scale-in");
         assertThat(callers).as("a fresh cluster credential").containsOnly("root-credential");
         assertThat(done).isNotDone();

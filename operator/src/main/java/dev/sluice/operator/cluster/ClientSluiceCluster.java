@@ -20,6 +20,7 @@ import dev.sluice.protocol.v1.GetNodesRequest;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.NodeInfo;
+import dev.sluice.protocol.v1.NodeStateRequest;
 import dev.sluice.protocol.v1.UpdateNodeRequest;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -133,14 +134,16 @@ public final class ClientSluiceCluster implements SluiceCluster {
         call(ClientRequest.newBuilder()
                 .setUpdateNode(UpdateNodeRequest.newBuilder()
                         .setNodeNames(node)
-                        .setState("DRAIN")
+                        .setState(NodeStateRequest.NODE_STATE_REQUEST_DRAIN)
                         .setReason(reason)));
     }
 
     @Override
     public void resume(String node) throws ClusterUnavailableException {
         call(ClientRequest.newBuilder()
-                .setUpdateNode(UpdateNodeRequest.newBuilder().setNodeNames(node).setState("RESUME")));
+                .setUpdateNode(UpdateNodeRequest.newBuilder()
+                        .setNodeNames(node)
+                        .setState(NodeStateRequest.NODE_STATE_REQUEST_RESUME)));
     }
 
     @Override

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.NodeStateRequest;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.*;
 import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
@@ -83,7 +85,8 @@ final class ClusterEndpoints {
             if (!state.isArray() || state.size() != 1 || !state.get(0).isTextual()) {
                 throw new BadRequest(RestErrors.FAIL_PARSING, "state must be an array of one state name");
             }
-            req.setState(state.get(0).asText());
+            // A state scontrol does not take travels as none, which the controller refuses alike.
+            NodeStateRequest.parse(state.get(0).asText()).ifPresent(s -> req.setState(WireStates.toWire(s)));
         }
         JsonNode reason = body.get("reason");
         if (reason != null && !reason.isNull()) {

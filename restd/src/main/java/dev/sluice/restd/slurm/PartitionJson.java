@@ -2,6 +2,7 @@ package dev.sluice.restd.slurm;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.PartitionInfo;
 
 /** A partition as v0.0.44's {@code partition_info}, grouped as data_parser groups it. */
@@ -38,14 +39,9 @@ final class PartitionJson {
         ObjectNode priority = o.putObject("priority");
         priority.put("job_factor", p.getPriorityJobFactor());
         priority.put("tier", p.getPriorityTier());
-        o.putObject("partition").putArray("state").add(state(p.getState()));
+        o.putObject("partition")
+                .putArray("state")
+                .add(WireStates.partitionState(p.getState()).map(Enum::name).orElse("UNKNOWN"));
         return o;
-    }
-
-    private static String state(String s) {
-        return switch (s) {
-            case "UP", "DOWN", "DRAIN", "INACTIVE" -> s;
-            default -> "UNKNOWN";
-        };
     }
 }

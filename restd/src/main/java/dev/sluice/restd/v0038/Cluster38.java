@@ -7,6 +7,7 @@ import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.view.PartitionTotals;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.slurm.SlurmLimits;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.*;
 import dev.sluice.restd.controller.ControllerSession;
 import dev.sluice.restd.http.Reply;
@@ -178,7 +179,7 @@ final class Cluster38 {
         o.put("priority_job_factor", p.getPriorityJobFactor());
         o.put("priority_tier", p.getPriorityTier());
         o.put("qos", p.getQos());
-        o.put("state", p.getState().isEmpty() ? "UP" : p.getState());
+        o.put("state", WireStates.partitionState(p.getState()).map(Enum::name).orElse("UNKNOWN"));
         o.put("total_cpus", totals.cpus());
         o.put("total_nodes", totals.nodes());
         o.put("tres", totals.tres().format());

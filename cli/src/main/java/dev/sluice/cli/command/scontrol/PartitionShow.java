@@ -4,6 +4,7 @@ import dev.sluice.cli.view.NodeLists;
 import dev.sluice.cli.view.PartitionTotals;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.ArrayList;
@@ -42,8 +43,8 @@ final class PartitionShow {
                 + Layout.yesNo(p.getRootOnly()) + " ReqResv=NO OverSubscribe="
                 + (p.getOverSubscribe().isEmpty() ? "NO" : p.getOverSubscribe()));
         l.add("OverTimeLimit=NONE PreemptMode=" + (p.getPreemptMode().isEmpty() ? "OFF" : p.getPreemptMode()));
-        l.add("State=" + (p.getState().isEmpty() ? "UP" : p.getState()) + " TotalCPUs=" + cpus + " TotalNodes="
-                + nodeCount + " SelectTypeParameters=NONE");
+        l.add("State=" + WireStates.partitionState(p.getState()).map(Enum::name).orElse("UNKNOWN") + " TotalCPUs="
+                + cpus + " TotalNodes=" + nodeCount + " SelectTypeParameters=NONE");
         l.add("JobDefaults=(null)");
         l.add((p.getDefMemPerCpuMb() > 0 ? "DefMemPerCPU=" + p.getDefMemPerCpuMb() : "DefMemPerNode=UNLIMITED")
                 + " MaxMemPerNode="

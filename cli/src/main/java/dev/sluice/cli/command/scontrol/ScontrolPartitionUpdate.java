@@ -6,8 +6,10 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.UpdatePartitionRequest;
 import java.io.PrintStream;
@@ -72,13 +74,13 @@ final class ScontrolPartitionUpdate {
                 }
                 req.setHidden(val.equalsIgnoreCase("YES"));
             } else if (ScontrolCommand.tagIs(tag, "State", 2)) {
-                Optional<String> state = state(val);
+                Optional<PartitionState> state = state(val);
                 if (state.isEmpty()) {
                     err.println(PROG + ": error: Invalid input: " + arg);
                     err.println(PROG + ": error: Acceptable State values are UP, DOWN, DRAIN and INACTIVE");
                     return 1;
                 }
-                req.setState(state.get());
+                req.setState(WireStates.toWire(state.get()));
             } else {
                 // Slurm's error() adds a line break to a text that ends with one.
                 err.println(PROG + ": error: Update of this parameter is not supported: " + arg + "\n");
@@ -109,9 +111,11 @@ final class ScontrolPartitionUpdate {
     }
 
     /** Slurm takes any abbreviation of a state, first letter on: {@code D} is DOWN, {@code DR} DRAIN. */
-    private static Optional<String> state(String val) {
-        for (String s : List.of("INACTIVE", "DOWN", "UP", "DRAIN")) {
-            if (ScontrolCommand.tagIs(val, s, 1)) {
+    private static Optional<PartitionState> state(String val) {
+        // Slurm's order: the first match of an abbreviation wins.
+        for (PartitionState s :
+                List.of(PartitionState.INACTIVE, PartitionState.DOWN, PartitionState.UP, PartitionState.DRAIN)) {
+            if (ScontrolCommand.tagIs(val, s.name(), 1)) {
                 return Optional.of(s);
             }
         }

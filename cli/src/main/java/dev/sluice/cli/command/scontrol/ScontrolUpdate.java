@@ -6,20 +6,17 @@ import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.common.slurm.NodeStateRequest;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.UpdateNodeRequest;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /** {@code scontrol update NodeName=... State=... Reason=...}; other records are not updatable yet. */
 final class ScontrolUpdate {
-    /** States {@code scontrol update} takes for nodes (scontrol(1)), upper-cased as sent. */
-    static final Set<String> STATES =
-            Set.of("DOWN", "DRAIN", "FAIL", "FUTURE", "IDLE", "NORESP", "POWER_DOWN", "POWER_UP", "RESUME", "UNDRAIN");
-
     private ScontrolUpdate() {}
 
     static int run(Invocation inv, List<String> args, PrintStream err) {
@@ -60,17 +57,19 @@ final class ScontrolUpdate {
             err.println("Input line must include \"NodeName\", \"PartitionName\", \"Reservation\", \"JobId\", etc.");
             return 1;
         }
+        Optional<NodeStateRequest> asked = Optional.empty();
         if (state != null) {
-            String s = state.toUpperCase(Locale.ROOT);
-            if (!STATES.contains(s)) {
+            asked = NodeStateRequest.parse(state);
+            if (asked.isEmpty()) {
                 err.println("Invalid input: " + stateArg);
                 err.println("Request aborted");
                 err.println("Valid states are: NoResp DRAIN FAIL FUTURE RESUME POWER_DOWN POWER_UP UNDRAIN");
                 err.println("Not all states are valid given a node's prior state");
                 return 1;
             }
-            state = s;
-            if ((s.equals("DOWN") || s.equals("DRAIN") || s.equals("FAIL")) && (reason == null || reason.isEmpty())) {
+            NodeStateRequest s = asked.get();
+            if ((s == NodeStateRequest.DOWN || s == NodeStateRequest.DRAIN || s == NodeStateRequest.FAIL)
+                    && (reason == null || reason.isEmpty())) {
                 err.println("You must specify a reason when DOWNING or DRAINING a node. Request denied");
                 return 1;
             }
@@ -80,9 +79,7 @@ final class ScontrolUpdate {
             return 1;
         }
         UpdateNodeRequest.Builder req = UpdateNodeRequest.newBuilder().setNodeNames(nodes);
-        if (state != null) {
-            req.setState(state);
-        }
+        asked.ifPresent(s -> req.setState(WireStates.toWire(s)));
         if (reason != null) {
             req.setReason(reason);
         }

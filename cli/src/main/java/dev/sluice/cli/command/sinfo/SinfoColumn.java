@@ -6,6 +6,7 @@ import dev.sluice.cli.view.NodeStates;
 import dev.sluice.common.slurm.PartitionState;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.time.TimeLimit;
+import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.util.Locale;
@@ -191,12 +192,9 @@ record SinfoColumn(String header, boolean aggregate) {
     }
 
     private static String avail(PartitionInfo p) {
-        if (p.getState().isEmpty()) {
-            return PartitionState.UP.sinfoName();
-        }
-        return PartitionState.parse(p.getState())
+        return WireStates.partitionState(p.getState())
                 .map(PartitionState::sinfoName)
-                .orElse(p.getState().toLowerCase(Locale.ROOT));
+                .orElse("unk");
     }
 
     private static String defaultTime(PartitionInfo p) {
