@@ -8,6 +8,7 @@ import dev.sluice.cli.command.scancel.ScancelCommand;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
@@ -16,7 +17,6 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.JobState;
-import dev.sluice.protocol.v1.PingResponse;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateNodeResponse;
@@ -33,14 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TestCommandErrors {
     @RegisterExtension
     final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case GET_JOBS ->
-            ClientResponse.newBuilder()
-                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                    .build();
-        case PING ->
-            ClientResponse.newBuilder()
-                    .setPing(PingResponse.newBuilder().setClusterName("test"))
-                    .build();
+        case GET_JOBS -> Answers.jobs(Fixtures.jobs());
+        case PING -> Answers.ping("test");
         case UPDATE_NODE ->
             ClientResponse.newBuilder()
                     .setUpdateNode(UpdateNodeResponse.getDefaultInstance())

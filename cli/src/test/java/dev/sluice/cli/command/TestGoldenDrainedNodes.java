@@ -6,12 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
-import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetNodesResponse;
-import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.io.IOException;
@@ -94,14 +92,8 @@ class TestGoldenDrainedNodes {
 
     @RegisterExtension
     final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case GET_NODES ->
-            ClientResponse.newBuilder()
-                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes()))
-                    .build();
-        case GET_PARTITIONS ->
-            ClientResponse.newBuilder()
-                    .setGetPartitions(GetPartitionsResponse.newBuilder().addAllPartitions(partitions()))
-                    .build();
+        case GET_NODES -> Answers.nodes(nodes());
+        case GET_PARTITIONS -> Answers.partitions(partitions());
         default -> throw new AssertionError("unexpected " + req.getBodyCase());
     });
 

@@ -6,11 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
-import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
@@ -91,9 +90,7 @@ class TestGoldenFinishedJobs {
     }
 
     @RegisterExtension
-    final CommandFixture cli = new CommandFixture(req -> ClientResponse.newBuilder()
-            .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
-            .build());
+    final CommandFixture cli = new CommandFixture(req -> Answers.jobs(jobs()));
 
     private String stdout(Command command, String... args) {
         TestingInvocations.Output o = cli.runBothWays(command, NOW, args);

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.NodeInfo;
 import java.io.IOException;
@@ -42,10 +42,7 @@ class TestGoldenNotResponding {
 
     @RegisterExtension
     final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case GET_NODES ->
-            ClientResponse.newBuilder()
-                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes))
-                    .build();
+        case GET_NODES -> Answers.nodes(nodes);
         case GET_PARTITIONS ->
             ClientResponse.newBuilder()
                     .setGetPartitions(GetPartitionsResponse.newBuilder()

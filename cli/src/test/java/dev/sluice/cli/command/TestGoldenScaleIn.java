@@ -4,12 +4,10 @@ import static dev.sluice.cli.testing.TestingInvocations.golden;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations.Output;
-import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetJobsResponse;
-import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.NodeInfo;
@@ -53,14 +51,8 @@ class TestGoldenScaleIn {
 
     @RegisterExtension
     final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case GET_NODES ->
-            ClientResponse.newBuilder()
-                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(nodes()))
-                    .build();
-        case GET_JOBS ->
-            ClientResponse.newBuilder()
-                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
-                    .build();
+        case GET_NODES -> Answers.nodes(nodes());
+        case GET_JOBS -> Answers.jobs(jobs());
         default -> throw new AssertionError("unexpected " + req.getBodyCase());
     });
 

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.cli.Command;
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
-import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.JobState;
@@ -63,9 +62,7 @@ class TestJobArrays {
     }
 
     @RegisterExtension
-    final CommandFixture cli = new CommandFixture(req -> ClientResponse.newBuilder()
-            .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(jobs()))
-            .build());
+    final CommandFixture cli = new CommandFixture(req -> Answers.jobs(jobs()));
 
     private String stdout(Command command, String... args) {
         TestingInvocations.Output o = cli.run(Instant.parse("2026-11-29T08:47:04Z"), command, args);

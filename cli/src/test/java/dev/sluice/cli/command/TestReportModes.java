@@ -8,13 +8,10 @@ import dev.sluice.cli.agent.AgentFrames;
 import dev.sluice.cli.command.sinfo.SinfoCommand;
 import dev.sluice.cli.command.squeue.SqueueCommand;
 import dev.sluice.cli.testing.AgentHarness;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations;
-import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetJobsResponse;
-import dev.sluice.protocol.v1.GetNodesResponse;
-import dev.sluice.protocol.v1.GetPartitionsResponse;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -41,21 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class TestReportModes {
     @RegisterExtension
-    final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case GET_JOBS ->
-            ClientResponse.newBuilder()
-                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                    .build();
-        case GET_NODES ->
-            ClientResponse.newBuilder()
-                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
-                    .build();
-        case GET_PARTITIONS ->
-            ClientResponse.newBuilder()
-                    .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
-                    .build();
-        default -> throw new AssertionError("unexpected " + req.getBodyCase());
-    });
+    final CommandFixture cli = new CommandFixture(Answers::fixtureCluster);
 
     private TestingInvocations.Output both(Command command, String... args) {
         return cli.runBothWays(command, Fixtures.LATER_NOW, args);

@@ -3,6 +3,7 @@ package dev.sluice.cli.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.scontrol.ScontrolCommand;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations.Output;
@@ -13,7 +14,6 @@ import dev.sluice.protocol.v1.ConfigEntry;
 import dev.sluice.protocol.v1.ConfigSection;
 import dev.sluice.protocol.v1.GetConfigResponse;
 import dev.sluice.protocol.v1.GetJobsResponse;
-import dev.sluice.protocol.v1.PingResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,10 +73,7 @@ class TestScontrolWriteAndConfig {
                                             .setKey("AllowedRAMSpace")
                                             .setValue("100.0%"))))
                     .build();
-        case PING ->
-            ClientResponse.newBuilder()
-                    .setPing(PingResponse.getDefaultInstance())
-                    .build();
+        case PING -> Answers.ping();
         default -> throw new AssertionError(req.getBodyCase());
     });
 

@@ -37,13 +37,25 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class CommandFixture implements BeforeEachCallback, AfterEachCallback {
     private final Function<ClientRequest, ClientResponse> handler;
+    private final boolean cluster;
     private final Map<String, String> extraEnv = new LinkedHashMap<>();
     private Path dir;
     private FakeController controller;
+    private FakeCluster fakeCluster;
     private Map<String, String> env;
 
     public CommandFixture(Function<ClientRequest, ClientResponse> handler) {
+        this(handler, false);
+    }
+
+    private CommandFixture(Function<ClientRequest, ClientResponse> handler, boolean cluster) {
         this.handler = handler;
+        this.cluster = cluster;
+    }
+
+    /** Commands against a fresh {@link FakeCluster} (srun's and salloc's allocations and steps) for each test. */
+    public static CommandFixture onAFakeCluster() {
+        return new CommandFixture(null, true);
     }
 
     /** A controller that takes every request as the submission of batch job {@code jobId}. */
@@ -62,7 +74,12 @@ public final class CommandFixture implements BeforeEachCallback, AfterEachCallba
     @Override
     public void beforeEach(ExtensionContext context) throws IOException {
         dir = Files.createTempDirectory("sluice-cli-test-");
-        controller = new FakeController(handler);
+        if (cluster) {
+            fakeCluster = new FakeCluster();
+            controller = fakeCluster.controller();
+        } else {
+            controller = new FakeController(handler);
+        }
         env = new HashMap<>(TestingInvocations.confFor(dir, controller.port()));
         env.putAll(extraEnv);
     }
@@ -84,6 +101,14 @@ public final class CommandFixture implements BeforeEachCallback, AfterEachCallba
 
     public FakeController controller() {
         return controller;
+    }
+
+    /** The test's cluster, with {@link #onAFakeCluster}. */
+    public FakeCluster cluster() {
+        if (fakeCluster == null) {
+            throw new IllegalStateException("not on a FakeCluster");
+        }
+        return fakeCluster;
     }
 
     /** The commands' environment; changes last until the test ends. */

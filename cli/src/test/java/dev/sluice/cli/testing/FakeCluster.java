@@ -38,6 +38,11 @@ public final class FakeCluster implements AutoCloseable {
         return controller.port();
     }
 
+    /** The controller this cluster answers through. */
+    FakeController controller() {
+        return controller;
+    }
+
     /** Jobs stay PENDING, as when every node is busy. */
     public void pending() {
         pending = true;

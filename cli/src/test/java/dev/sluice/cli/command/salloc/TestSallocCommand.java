@@ -1,22 +1,14 @@
 package dev.sluice.cli.command.salloc;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.testing.FakeCluster;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * salloc with the shared submit-option model: the JobSpec sbatch would send for the same
@@ -24,36 +16,21 @@ import org.junit.jupiter.api.io.TempDir;
  * salloc 22.05's on the same command lines.
  */
 class TestSallocCommand {
-    @TempDir
-    Path dir;
-
-    private FakeCluster cluster;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        cluster = new FakeCluster();
-        env = new HashMap<>(confFor(dir, cluster.port()));
-        env.put("PATH", "/usr/bin:/bin");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        cluster.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.onAFakeCluster().withEnv("PATH", "/usr/bin:/bin");
 
     private Output salloc(String... args) {
-        return TestingInvocations.run(new SallocCommand(), invocation(dir, env, "", args));
+        return cli.run(new SallocCommand(), args);
     }
 
     private JobSpec submitted() {
-        return cluster.submitted().orElseThrow();
+        return cli.cluster().submitted().orElseThrow();
     }
 
     @Test
     void allocationOptionsFillTheJobSpecAndTheCommandRunsInTheChosenDirectory() throws IOException {
-        Files.createDirectory(dir.resolve("sub"));
-        env.put("SALLOC_PARTITION", "gpu");
+        Files.createDirectory(cli.dir().resolve("sub"));
+        cli.env().put("SALLOC_PARTITION", "gpu");
         Output o = salloc(
                 "-A",
                 "acct",
@@ -98,9 +75,10 @@ class TestSallocCommand {
         assertThat(s.getNumTasks()).isEqualTo(2);
         assertThat(s.getCpusPerTask()).isEqualTo(2);
         assertThat(s.getName()).isEqualTo("nm");
-        assertThat(s.getWorkDir()).isEqualTo(dir.resolve("sub").toString());
-        assertThat(Files.readString(dir.resolve("sub/where"))).isEqualTo(dir.resolve("sub") + "\n42\n");
-        assertThat(cluster.released()).contains(3 << 8);
+        assertThat(s.getWorkDir()).isEqualTo(cli.dir().resolve("sub").toString());
+        assertThat(Files.readString(cli.dir().resolve("sub/where")))
+                .isEqualTo(cli.dir().resolve("sub") + "\n42\n");
+        assertThat(cli.cluster().released()).contains(3 << 8);
     }
 
     @Test
@@ -113,7 +91,7 @@ class TestSallocCommand {
                         "salloc: Granted job allocation 42\n"
                                 + "salloc: error: _fork_command: Unable to find command \"/no/such/program\"\n"
                                 + "salloc: Relinquishing job allocation 42\n"));
-        assertThat(cluster.released()).isPresent();
+        assertThat(cli.cluster().released()).isPresent();
     }
 
     @Test
@@ -121,12 +99,12 @@ class TestSallocCommand {
         // Real salloc 22.05: the job is named no-shell and stays after salloc exits 0.
         assertThat(salloc("--no-shell", "-N1")).isEqualTo(new Output(0, "", "salloc: Granted job allocation 42\n"));
         assertThat(submitted().getName()).isEqualTo("no-shell");
-        assertThat(cluster.released()).isEmpty();
+        assertThat(cli.cluster().released()).isEmpty();
     }
 
     @Test
     void immediateGivesUpAsSlurmsDoes() {
-        cluster.pending();
+        cli.cluster().pending();
         assertThat(salloc("-I", "-N1", "/bin/true"))
                 .isEqualTo(new Output(
                         1,
@@ -139,7 +117,7 @@ class TestSallocCommand {
                         salloc: error: Unable to allocate resources: Connection timed out
                         salloc: Job allocation 42 has been revoked.
                         """));
-        assertThat(cluster.released()).isPresent();
+        assertThat(cli.cluster().released()).isPresent();
     }
 
     @Test
@@ -185,6 +163,6 @@ class TestSallocCommand {
                         1, "", "salloc: fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.\n"));
         assertThat(salloc("-Q", "-v", "/bin/true"))
                 .isEqualTo(new Output(1, "", "salloc: error: don't specify both --verbose (-v) and --quiet (-Q)\n"));
-        assertThat(cluster.requests()).isEmpty();
+        assertThat(cli.cluster().requests()).isEmpty();
     }
 }

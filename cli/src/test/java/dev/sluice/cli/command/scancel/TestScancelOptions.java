@@ -3,12 +3,12 @@ package dev.sluice.cli.command.scancel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.protocol.v1.SignalJobRequest;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import java.util.Arrays;
@@ -30,10 +30,7 @@ class TestScancelOptions {
 
     @RegisterExtension
     final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case GET_JOBS ->
-            ClientResponse.newBuilder()
-                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                    .build();
+        case GET_JOBS -> Answers.jobs(Fixtures.jobs());
         case SIGNAL_JOB -> {
             SignalJobResponse.Builder r = SignalJobResponse.newBuilder();
             SignalJobRequest s = req.getSignalJob();

@@ -3,15 +3,13 @@ package dev.sluice.cli.command.scontrol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetJobsResponse;
-import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
-import dev.sluice.protocol.v1.PingResponse;
 import dev.sluice.protocol.v1.SignalJobResponse;
 import dev.sluice.protocol.v1.SlurmError;
 import dev.sluice.protocol.v1.UpdateJobResponse;
@@ -41,18 +39,9 @@ class TestScontrolCommandLine {
 
     @RegisterExtension
     final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case PING ->
-            ClientResponse.newBuilder()
-                    .setPing(PingResponse.newBuilder().setClusterName("test"))
-                    .build();
-        case GET_JOBS ->
-            ClientResponse.newBuilder()
-                    .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-                    .build();
-        case GET_NODES ->
-            ClientResponse.newBuilder()
-                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
-                    .build();
+        case PING -> Answers.ping("test");
+        case GET_JOBS -> Answers.jobs(Fixtures.jobs());
+        case GET_NODES -> Answers.nodes(Fixtures.nodes());
         case GET_PARTITIONS ->
             ClientResponse.newBuilder()
                     .setGetPartitions(GetPartitionsResponse.newBuilder()

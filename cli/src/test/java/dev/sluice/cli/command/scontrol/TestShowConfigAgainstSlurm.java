@@ -2,6 +2,7 @@ package dev.sluice.cli.command.scontrol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.FakeController;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
@@ -15,7 +16,6 @@ import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.ConfigEntry;
 import dev.sluice.protocol.v1.ConfigSection;
 import dev.sluice.protocol.v1.GetConfigResponse;
-import dev.sluice.protocol.v1.PingResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -71,10 +71,7 @@ class TestShowConfigAgainstSlurm {
                 ClientResponse.newBuilder()
                         .setGetConfig(answer(report, BOOT.getEpochSecond(), 5000000, digest.get()))
                         .build();
-            case PING ->
-                ClientResponse.newBuilder()
-                        .setPing(PingResponse.getDefaultInstance())
-                        .build();
+            case PING -> Answers.ping();
             default -> throw new AssertionError(req.getBodyCase());
         })) {
             // The command reads the same file, but reaches this test's controller and none of

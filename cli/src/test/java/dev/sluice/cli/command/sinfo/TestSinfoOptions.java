@@ -3,12 +3,11 @@ package dev.sluice.cli.command.sinfo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientResponse;
-import dev.sluice.protocol.v1.GetNodesResponse;
-import dev.sluice.protocol.v1.GetPartitionsResponse;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,14 +29,8 @@ class TestSinfoOptions {
 
     @RegisterExtension
     final CommandFixture cli = new CommandFixture(req -> switch (req.getBodyCase()) {
-        case GET_NODES ->
-            ClientResponse.newBuilder()
-                    .setGetNodes(GetNodesResponse.newBuilder().addAllNodes(Fixtures.nodes()))
-                    .build();
-        case GET_PARTITIONS ->
-            ClientResponse.newBuilder()
-                    .setGetPartitions(GetPartitionsResponse.newBuilder().addPartitions(Fixtures.gpuPartition()))
-                    .build();
+        case GET_NODES -> Answers.nodes(Fixtures.nodes());
+        case GET_PARTITIONS -> Answers.gpuPartition();
         case GET_RESERVATIONS -> {
             var answer =
                     dev.sluice.protocol.v1.GetReservationsResponse.newBuilder().setNow(1_700_000_000);

@@ -3,6 +3,7 @@ package dev.sluice.cli.command.squeue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.getopt.OptionSpec;
+import dev.sluice.cli.testing.Answers;
 import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.Fixtures;
 import dev.sluice.cli.testing.TestingInvocations.Output;
@@ -30,9 +31,7 @@ class TestSqueueOptions {
             """;
 
     @RegisterExtension
-    final CommandFixture cli = new CommandFixture(req -> ClientResponse.newBuilder()
-            .setGetJobs(GetJobsResponse.newBuilder().addAllJobs(Fixtures.jobs()))
-            .build());
+    final CommandFixture cli = new CommandFixture(req -> Answers.jobs(Fixtures.jobs()));
 
     private Output squeue(String... args) {
         return cli.run(new SqueueCommand(), args);

@@ -1,23 +1,15 @@
 package dev.sluice.cli.command.srun;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.testing.FakeCluster;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A lone srun (no SLURM_JOB_ID): the allocation it asks for is sbatch's JobSpec, filled from the
@@ -25,30 +17,15 @@ import org.junit.jupiter.api.io.TempDir;
  * statuses are real srun 22.05's on the same command lines.
  */
 class TestSrunAllocation {
-    @TempDir
-    Path dir;
-
-    private FakeCluster cluster;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        cluster = new FakeCluster();
-        env = new HashMap<>(confFor(dir, cluster.port()));
-        env.put("PATH", "/usr/bin:/bin");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        cluster.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.onAFakeCluster().withEnv("PATH", "/usr/bin:/bin");
 
     private Output srun(String... args) {
-        return TestingInvocations.run(new SrunCommand(), invocation(dir, env, "", args));
+        return cli.run(new SrunCommand(), args);
     }
 
     private JobSpec submitted() {
-        return cluster.submitted().orElseThrow();
+        return cli.cluster().submitted().orElseThrow();
     }
 
     @Test
@@ -105,13 +82,13 @@ class TestSrunAllocation {
         assertThat(s.getGresFlags()).isEqualTo("enforce-binding");
         assertThat(s.getCommand()).isEqualTo("/bin/true");
         assertThat(s.getStdOut()).isEmpty();
-        assertThat(cluster.step().orElseThrow().getEnvironmentMap()).containsEntry("SLURM_JOB_ID", "42");
-        assertThat(cluster.released()).contains(0);
+        assertThat(cli.cluster().step().orElseThrow().getEnvironmentMap()).containsEntry("SLURM_JOB_ID", "42");
+        assertThat(cli.cluster().released()).contains(0);
     }
 
     @Test
     void aNodeFileIsTheNodeList() throws IOException {
-        Files.writeString(dir.resolve("hosts"), "n1\nn2\n");
+        Files.writeString(cli.dir().resolve("hosts"), "n1\nn2\n");
         srun("-F", "hosts", "/bin/true");
         assertThat(submitted().getReqNodes()).isEqualTo("n1,n2");
         assertThat(srun("-F/nonexistent", "/bin/true")).isEqualTo(new Output(255, "", """
@@ -126,17 +103,17 @@ class TestSrunAllocation {
                 .isEqualTo("srun: error: No cluster 'foo' known by database.\n"
                         + "srun: error: 'foo' can't be reached now, or it is an invalid entry for --cluster.  "
                         + "Use 'sacctmgr list clusters' to see available clusters.\n");
-        assertThat(cluster.submitted()).isEmpty();
+        assertThat(cli.cluster().submitted()).isEmpty();
         assertThat(srun("-M", "test", "/bin/true").exitCode()).isZero();
     }
 
     @Test
     void immediateGivesUpOnABusyClusterAndReleasesTheJob() {
-        cluster.pending();
+        cli.cluster().pending();
         // Real srun 22.05, both nodes busy: `srun -I ...` and `srun -I2 ...`.
         assertThat(srun("-I", "-N1", "--exclusive", "/bin/true"))
                 .isEqualTo(new Output(1, "", "srun: error: Unable to allocate resources: Requested nodes are busy\n"));
-        assertThat(cluster.released()).isPresent();
+        assertThat(cli.cluster().released()).isPresent();
         assertThat(srun("-I1", "/bin/true").err())
                 .isEqualTo("srun: job 42 queued and waiting for resources\n"
                         + "srun: error: Unable to allocate resources: Requested nodes are busy\n");
@@ -148,7 +125,7 @@ class TestSrunAllocation {
         assertThat(o.err())
                 .startsWith("srun: Job 42 to start at ")
                 .endsWith(" using 1 processors on nodes n1 in partition gpu\n");
-        assertThat(cluster.requests())
+        assertThat(cli.cluster().requests())
                 .hasSize(1)
                 .allMatch(r -> r.getSubmitBatchJob().getTestOnly());
     }
@@ -169,14 +146,14 @@ class TestSrunAllocation {
                 .isEqualTo(new Output(255, "", "srun: error: Invalid --nice value, out of range (+/- 2147483645)\n"));
         assertThat(srun("--exclusive=bogus", "/bin/true"))
                 .isEqualTo(new Output(255, "", "srun: error: Invalid --exclusive specification\n"));
-        assertThat(cluster.requests()).isEmpty();
+        assertThat(cli.cluster().requests()).isEmpty();
     }
 
     @Test
     void exclusiveForAUserOrAnMcsLabelIsTakenAndTheNodesStayShared() {
         assertThat(srun("--exclusive=user", "/bin/true").exitCode()).isZero();
         assertThat(submitted().getExclusive()).isFalse();
-        assertThat(cluster.requests().stream()
+        assertThat(cli.cluster().requests().stream()
                         .filter(ClientRequest::hasCreateStep)
                         .findFirst()
                         .orElseThrow()

@@ -1,24 +1,16 @@
 package dev.sluice.cli.command.srun;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.cli.command.salloc.SallocCommand;
 import dev.sluice.cli.getopt.OptionSpec;
-import dev.sluice.cli.testing.FakeCluster;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * srun's and salloc's command lines against real Slurm 22.05's: the same long options in the
@@ -58,29 +50,15 @@ class TestSrunCommandLine {
             time-min tmp uid use-min-nodes usage verbose version wait-all-nodes wckey x11
             """;
 
-    @TempDir
-    Path dir;
-
-    private FakeCluster cluster;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        cluster = new FakeCluster();
-        env = new HashMap<>(confFor(dir, cluster.port()));
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        cluster.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.onAFakeCluster();
 
     private Output srun(String... args) {
-        return TestingInvocations.run(new SrunCommand(), invocation(dir, env, "", args));
+        return cli.run(new SrunCommand(), args);
     }
 
     private Output salloc(String... args) {
-        return TestingInvocations.run(new SallocCommand(), invocation(dir, env, "", args));
+        return cli.run(new SallocCommand(), args);
     }
 
     @Test
@@ -125,7 +103,7 @@ class TestSrunCommandLine {
                         + " '--no-kill' '--no-shell' '--nodefile' '--nodelist' '--nodes' '--ntasks'"
                         + " '--ntasks-per-core' '--ntasks-per-gpu' '--ntasks-per-node' '--ntasks-per-socket'"
                         + " '--ntasks-per-tres'\n");
-        assertThat(cluster.requests()).isEmpty();
+        assertThat(cli.cluster().requests()).isEmpty();
     }
 
     @Test
@@ -144,7 +122,7 @@ class TestSrunCommandLine {
         assertThat(salloc("--usage").out())
                 .startsWith("Usage: salloc [-N numnodes|[min nodes]-[max nodes]] [-n num-processors]\n")
                 .endsWith("              [command [args...]]\n");
-        assertThat(cluster.requests()).isEmpty();
+        assertThat(cli.cluster().requests()).isEmpty();
     }
 
     @Test
@@ -160,7 +138,7 @@ class TestSrunCommandLine {
                     .toArray(String[]::new);
             assertThat(srun(args).exitCode()).as("%s", line).isZero();
         }
-        assertThat(cluster.requests())
+        assertThat(cli.cluster().requests())
                 .hasSize(5)
                 .allMatch(r -> r.getSubmitBatchJob().getSpec().getCpusPerTask() == 3);
     }

@@ -1,23 +1,16 @@
 package dev.sluice.cli.command.srun;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.testing.FakeCluster;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The srun options Sluice has no feature for: Slurm's warning where this configuration makes
@@ -27,29 +20,14 @@ import org.junit.jupiter.api.io.TempDir;
  * configured as this test's.
  */
 class TestSrunOptionChecks {
-    @TempDir
-    Path dir;
-
-    private FakeCluster cluster;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        cluster = new FakeCluster();
-        env = new HashMap<>(confFor(dir, cluster.port()));
-        env.put("PATH", "/usr/bin:/bin");
-        env.put("SLURM_JOB_ID", "42");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        cluster.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli =
+            CommandFixture.onAFakeCluster().withEnv("PATH", "/usr/bin:/bin").withEnv("SLURM_JOB_ID", "42");
 
     private Output srun(String... args) {
         List<String> line = new ArrayList<>(List.of(args));
         line.add("/bin/true");
-        return TestingInvocations.run(new SrunCommand(), invocation(dir, env, "", line.toArray(String[]::new)));
+        return cli.run(new SrunCommand(), line.toArray(String[]::new));
     }
 
     @Test
@@ -119,7 +97,7 @@ class TestSrunOptionChecks {
                 "--licenses=foo",
                 "--reservation=r");
         assertThat(o).isEqualTo(new Output(0, "", ""));
-        assertThat(cluster.step()).isPresent();
+        assertThat(cli.cluster().step()).isPresent();
         // Hidden options of Slurm's own (a debugger's and salloc's interactive step), taken too.
         assertThat(srun("--debugger-test", "--interactive", "--container=/tmp")).isEqualTo(new Output(0, "", ""));
     }
@@ -139,8 +117,8 @@ class TestSrunOptionChecks {
                         "",
                         "srun: fatal: --gpus-per-task is mutually exclusive with --ntasks-per-gpu and"
                                 + " SLURM_NTASKS_PER_GPU\n"));
-        assertThat(cluster.requests()).isEmpty();
-        env.remove("SLURM_JOB_ID");
+        assertThat(cli.cluster().requests()).isEmpty();
+        cli.env().remove("SLURM_JOB_ID");
         assertThat(srun("--het-group=1").exitCode()).isZero();
     }
 
@@ -170,13 +148,15 @@ class TestSrunOptionChecks {
                 .isEqualTo("srun: error: Compression type 'bogus' unknown, disabling compression support.\n");
         assertThat(srun("--pty").err())
                 .isEqualTo("srun: error: Not using a pseudo-terminal, disregarding --pty option\n");
-        assertThat(cluster.requests().stream().filter(r -> r.hasCreateStep()).count())
+        assertThat(cli.cluster().requests().stream()
+                        .filter(r -> r.hasCreateStep())
+                        .count())
                 .isEqualTo(7);
     }
 
     @Test
     void aBindingTaskPluginTakesCpuBindWithoutAWord() throws IOException {
-        Path conf = dir.resolve("slurm.conf");
+        Path conf = cli.dir().resolve("slurm.conf");
         Files.writeString(conf, Files.readString(conf) + "TaskPlugin=task/affinity\n");
         assertThat(srun("--cpu-bind=cores")).isEqualTo(new Output(0, "", ""));
     }
@@ -259,15 +239,15 @@ class TestSrunOptionChecks {
                 .isEqualTo("srun: error: --cpus-per-gpu is mutually exclusive with --cpus-per-task\n"
                         + "srun: error: Invalid generic resource (gres) specification\n");
         assertThat(srun("--hint=help").out()).startsWith("Application hint options:\n");
-        assertThat(cluster.requests()).isEmpty();
+        assertThat(cli.cluster().requests()).isEmpty();
     }
 
     @Test
     void inputVariablesStandForOptionsAndTheCommandLineWins() {
-        env.put("SLURM_OPEN_MODE", "bogus");
+        cli.env().put("SLURM_OPEN_MODE", "bogus");
         assertThat(srun()).isEqualTo(new Output(255, "", "srun: error: Invalid --open-mode specification\n"));
         assertThat(srun("--open-mode=append")).isEqualTo(new Output(0, "", ""));
-        env.put("SLURM_CPU_BIND", "q");
+        cli.env().put("SLURM_CPU_BIND", "q");
         assertThat(srun("--open-mode=t").err())
                 .isEqualTo("srun: cluster configuration lacks support for cpu binding\n");
     }

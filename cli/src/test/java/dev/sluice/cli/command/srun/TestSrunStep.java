@@ -1,22 +1,15 @@
 package dev.sluice.cli.command.srun;
 
-import static dev.sluice.cli.testing.TestingInvocations.confFor;
-import static dev.sluice.cli.testing.TestingInvocations.invocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.testing.FakeCluster;
-import dev.sluice.cli.testing.TestingInvocations;
+import dev.sluice.cli.testing.CommandFixture;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.CreateStepRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * srun inside an allocation (SLURM_JOB_ID=42): what each step option puts in the step request,
@@ -25,38 +18,24 @@ import org.junit.jupiter.api.io.TempDir;
  * the same command lines.
  */
 class TestSrunStep {
-    @TempDir
-    Path dir;
-
-    private FakeCluster cluster;
-    private Map<String, String> env;
-
-    @BeforeEach
-    void start() throws IOException {
-        cluster = new FakeCluster();
-        env = new HashMap<>(confFor(dir, cluster.port()));
-        env.put("PATH", "/usr/bin:/bin");
-        env.put("SLURM_JOB_ID", "42");
-        env.put("SLURM_NTASKS", "1");
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        cluster.close();
-    }
+    @RegisterExtension
+    final CommandFixture cli = CommandFixture.onAFakeCluster()
+            .withEnv("PATH", "/usr/bin:/bin")
+            .withEnv("SLURM_JOB_ID", "42")
+            .withEnv("SLURM_NTASKS", "1");
 
     private Output srun(String... args) {
-        return TestingInvocations.run(new SrunCommand(), invocation(dir, env, "", args));
+        return cli.run(new SrunCommand(), args);
     }
 
     private CreateStepRequest step() {
-        return cluster.step().orElseThrow();
+        return cli.cluster().step().orElseThrow();
     }
 
     @Test
     void shapeNameDirectoryAndEnvironmentGoToTheStep() throws IOException {
-        Files.createDirectory(dir.resolve("sub"));
-        env.put("KEEP_OUT", "x");
+        Files.createDirectory(cli.dir().resolve("sub"));
+        cli.env().put("KEEP_OUT", "x");
         Output o = srun(
                 "-n2",
                 "-c",
@@ -76,12 +55,12 @@ class TestSrunStep {
         assertThat(s.getGres()).isEqualTo("gpu:1");
         assertThat(s.getExclusive()).isTrue();
         assertThat(s.getName()).isEqualTo("nm");
-        assertThat(s.getWorkDir()).isEqualTo(dir.resolve("sub").toString());
+        assertThat(s.getWorkDir()).isEqualTo(cli.dir().resolve("sub").toString());
         assertThat(s.getEnvironmentMap())
                 .containsEntry("FOO", "bar")
                 .containsEntry("SLURM_JOB_ID", "42")
                 .doesNotContainKey("KEEP_OUT");
-        assertThat(cluster.submitted()).isEmpty();
+        assertThat(cli.cluster().submitted()).isEmpty();
     }
 
     @Test
@@ -114,7 +93,7 @@ class TestSrunStep {
 
     @Test
     void outputAndErrorFilesFollowSlurmsPatternsAndOpenMode() throws IOException {
-        Files.writeString(dir.resolve("err.txt"), "old\n");
+        Files.writeString(cli.dir().resolve("err.txt"), "old\n");
         Output o = srun(
                 "-n2",
                 "-u",
@@ -127,17 +106,20 @@ class TestSrunStep {
                 "-c",
                 "echo o$SLURM_PROCID; echo e >&2");
         assertThat(o).isEqualTo(new Output(0, "", ""));
-        assertThat(Files.readString(dir.resolve("out-42-0-0-%.txt"))).isEqualTo("o0\n");
-        assertThat(Files.readString(dir.resolve("out-42-0-1-%.txt"))).isEqualTo("o1\n");
-        assertThat(Files.readString(dir.resolve("err.txt"))).isEqualTo("old\ne\ne\n");
+        assertThat(Files.readString(cli.dir().resolve("out-42-0-0-%.txt"))).isEqualTo("o0\n");
+        assertThat(Files.readString(cli.dir().resolve("out-42-0-1-%.txt"))).isEqualTo("o1\n");
+        assertThat(Files.readString(cli.dir().resolve("err.txt"))).isEqualTo("old\ne\ne\n");
     }
 
     @Test
     void withoutMinusEStandardErrorGoesToTheOutputFileLabelledWithMinusL() throws IOException {
         // Real srun 22.05: `srun -o f1.txt -l -n2 sh -c 'echo out$SLURM_PROCID; echo err >&2'`.
-        Files.writeString(dir.resolve("f1.txt"), "truncated\n");
+        Files.writeString(cli.dir().resolve("f1.txt"), "truncated\n");
         srun("-o", "f1.txt", "-l", "-n2", "/bin/sh", "-c", "echo out$SLURM_PROCID; echo err >&2");
-        assertThat(Files.readString(dir.resolve("f1.txt")).lines().sorted().toList())
+        assertThat(Files.readString(cli.dir().resolve("f1.txt"))
+                        .lines()
+                        .sorted()
+                        .toList())
                 .containsExactly("0: err", "0: out0", "1: err", "1: out1");
     }
 
@@ -168,7 +150,7 @@ class TestSrunStep {
                         srun: Force Terminated StepId=42.0
                         """);
         assertThat(o.exitCode()).isEqualTo(143);
-        assertThat(cluster.node().signals()).containsExactly(15);
+        assertThat(cli.cluster().node().signals()).containsExactly(15);
         assertThat(srun("-n2", "-K0", "/bin/sh", "-c", "exit $SLURM_PROCID").exitCode())
                 .isEqualTo(1);
     }
@@ -191,16 +173,17 @@ class TestSrunStep {
     @Test
     void multiProgRunsEachTasksLine() throws IOException {
         // Real srun 22.05 `srun -n4 -l --multi-prog mp.conf | sort` printed exactly this.
-        Files.writeString(dir.resolve("mp.conf"), "# comment\n0 echo zero %t %o\n1-2 echo rest %t %o\n*  echo star\n");
+        Files.writeString(
+                cli.dir().resolve("mp.conf"), "# comment\n0 echo zero %t %o\n1-2 echo rest %t %o\n*  echo star\n");
         Output o = srun("-n4", "-l", "--multi-prog", "mp.conf");
         assertThat(o.out().lines().sorted().toList())
                 .containsExactly("0: zero 0 0", "1: rest 1 0", "2: rest 2 1", "3: star");
         assertThat(o.exitCode()).isZero();
-        Files.writeString(dir.resolve("mp2.conf"), "0 echo a\n");
+        Files.writeString(cli.dir().resolve("mp2.conf"), "0 echo a\n");
         assertThat(srun("-n2", "--multi-prog", "mp2.conf"))
                 .isEqualTo(new Output(
                         1, "", "srun: error: Configuration file mp2.conf invalid, no record for task id 1\n"));
-        Files.writeString(dir.resolve("mp3.conf"), "0-1 echo a\n");
+        Files.writeString(cli.dir().resolve("mp3.conf"), "0-1 echo a\n");
         assertThat(srun("-n1", "--multi-prog", "mp3.conf").err())
                 .isEqualTo("srun: error: Invalid task id, 1 >= ntasks\n"
                         + "srun: error: Line 1 of configuration file mp3.conf invalid\n");
@@ -210,9 +193,9 @@ class TestSrunStep {
 
     @Test
     void prologAndEpilogRunHereAroundTheStep() throws IOException {
-        Path log = dir.resolve("log");
-        Files.writeString(dir.resolve("pro.sh"), "#!/bin/sh\necho pro \"$@\" >> " + log + "\n");
-        dir.resolve("pro.sh").toFile().setExecutable(true);
+        Path log = cli.dir().resolve("log");
+        Files.writeString(cli.dir().resolve("pro.sh"), "#!/bin/sh\necho pro \"$@\" >> " + log + "\n");
+        cli.dir().resolve("pro.sh").toFile().setExecutable(true);
         assertThat(srun("--prolog=./pro.sh", "--epilog=./pro.sh", "/bin/echo", "x"))
                 .isEqualTo(new Output(0, "x\n", ""));
         assertThat(Files.readString(log)).isEqualTo("pro /bin/echo x\npro /bin/echo x\n");
@@ -225,8 +208,8 @@ class TestSrunStep {
 
     @Test
     void inputComesFromTheFileForEveryTask() throws IOException {
-        Files.writeString(dir.resolve("in-0.txt"), "zero\n");
-        Files.writeString(dir.resolve("in-1.txt"), "one\n");
+        Files.writeString(cli.dir().resolve("in-0.txt"), "zero\n");
+        Files.writeString(cli.dir().resolve("in-1.txt"), "one\n");
         Output o = srun("-n2", "-l", "-i", "in-%t.txt", "/bin/cat");
         assertThat(o.out().lines().sorted().toList()).containsExactly("0: zero", "1: one");
         assertThat(srun("-i", "none", "/bin/cat")).isEqualTo(new Output(0, "", ""));
