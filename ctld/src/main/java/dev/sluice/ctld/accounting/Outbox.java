@@ -1,5 +1,6 @@
 package dev.sluice.ctld.accounting;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.sluice.common.files.OwnerOnly;
 import dev.sluice.protocol.v1.AccountingRecord;
 import java.io.ByteArrayOutputStream;
@@ -12,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,6 +39,9 @@ import java.util.zip.CRC32C;
  * Acknowledged records are dropped from memory and whole acknowledged segments deleted. The
  * acknowledged mark is also written to a small file, without a sync: if it is stale after a
  * crash, a few delivered records are sent again and sluice-dbd skips them by sequence.
+ *
+ * <p>A record is serialised once, by {@link #append}: memory keeps the bytes written to the
+ * segment, and the shipper sends those very bytes ({@link #awaitEntries}).
  */
 public final class Outbox implements AutoCloseable {
     private static final String PREFIX = "outbox-";
@@ -45,7 +50,8 @@ public final class Outbox implements AutoCloseable {
     private static final String ACKED = "acknowledged";
     static final long ROLL_BYTES = 256 * 1024;
 
-    record Entry(long sequence, long journalSequence, AccountingRecord record) {}
+    /** A record as stored and shipped: serialised once, when appended. */
+    record Entry(long sequence, long journalSequence, byte[] body) {}
 
     private final Path dir;
     private final long rollBytes;
@@ -151,11 +157,12 @@ public final class Outbox implements AutoCloseable {
                 lastSequenceOf.put(file, last);
                 return true;
             }
-            AccountingRecord r = AccountingRecord.parseFrom(ByteBuffer.wrap(data, offset + HEADER, length));
-            if (r.getSequence() > acked) {
-                pending.add(new Entry(r.getSequence(), journalSeq, r));
+            byte[] body = Arrays.copyOfRange(data, offset + HEADER, offset + HEADER + length);
+            long sequence = AccountingRecord.parseFrom(body).getSequence();
+            if (sequence > acked) {
+                pending.add(new Entry(sequence, journalSeq, body));
             }
-            last = r.getSequence();
+            last = sequence;
             offset += HEADER + length;
         }
         lastSequenceOf.put(file, last);
@@ -164,18 +171,19 @@ public final class Outbox implements AutoCloseable {
 
     /** Buffers a record derived from journal entry {@code journalSequence}; loop thread only. */
     public void append(long journalSequence, AccountingRecord.Builder record) {
-        AccountingRecord r = record.setSequence(nextSequence++).build();
-        byte[] body = r.toByteArray();
-        ByteBuffer tail =
-                ByteBuffer.allocate(8 + body.length).putLong(journalSequence).put(body);
+        long sequence = nextSequence++;
+        byte[] body = record.setSequence(sequence).build().toByteArray();
+        byte[] journal = ByteBuffer.allocate(8).putLong(journalSequence).array();
         CRC32C crc = new CRC32C();
-        crc.update(tail.array());
+        crc.update(journal);
+        crc.update(body);
         buffer.writeBytes(ByteBuffer.allocate(8)
                 .putInt(body.length)
                 .putInt((int) crc.getValue())
                 .array());
-        buffer.writeBytes(tail.array());
-        unsynced.add(new Entry(r.getSequence(), journalSequence, r));
+        buffer.writeBytes(journal);
+        buffer.writeBytes(body);
+        unsynced.add(new Entry(sequence, journalSequence, body));
     }
 
     /** Writes and forces what {@link #append} buffered; loop thread, before the journal sync. */
@@ -218,6 +226,19 @@ public final class Outbox implements AutoCloseable {
 
     /** Up to {@code max} shippable records in order; waits up to {@code timeoutMillis} for one. */
     public List<AccountingRecord> awaitBatch(int max, long timeoutMillis) throws InterruptedException {
+        List<AccountingRecord> out = new ArrayList<>();
+        for (Entry e : awaitEntries(max, timeoutMillis)) {
+            try {
+                out.add(AccountingRecord.parseFrom(e.body()));
+            } catch (InvalidProtocolBufferException x) {
+                throw new IllegalStateException("outbox record " + e.sequence() + " unreadable", x);
+            }
+        }
+        return out;
+    }
+
+    /** {@link #awaitBatch}'s records as stored, for shipping without serialising them again. */
+    List<Entry> awaitEntries(int max, long timeoutMillis) throws InterruptedException {
         synchronized (lock) {
             long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
             while (!shippable()) {
@@ -227,12 +248,12 @@ public final class Outbox implements AutoCloseable {
                 }
                 lock.wait(left);
             }
-            List<AccountingRecord> out = new ArrayList<>();
+            List<Entry> out = new ArrayList<>();
             for (Entry e : pending) {
                 if (out.size() == max || e.journalSequence() > durableJournal) {
                     break;
                 }
-                out.add(e.record());
+                out.add(e);
             }
             return out;
         }

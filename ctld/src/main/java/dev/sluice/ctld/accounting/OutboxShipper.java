@@ -2,15 +2,18 @@ package dev.sluice.ctld.accounting;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.protobuf.CodedOutputStream;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.AccountingAck;
 import dev.sluice.protocol.v1.AccountingBatch;
 import dev.sluice.protocol.v1.AccountingGrpc;
-import dev.sluice.protocol.v1.AccountingRecord;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,6 +36,8 @@ final class OutboxShipper implements AutoCloseable {
     private static final Duration RPC_DEADLINE = Duration.ofSeconds(30);
     private static final long MIN_BACKOFF_MS = 1000;
     private static final long MAX_BACKOFF_MS = 30_000;
+    private static final MethodDescriptor<byte[], AccountingAck> RECORD_SERIALISED =
+            DaemonAuth.serialised(AccountingGrpc.getRecordMethod());
 
     private final Outbox outbox;
     private final String cluster;
@@ -59,17 +64,16 @@ final class OutboxShipper implements AutoCloseable {
         long backoff = 0;
         try {
             while (closed.getCount() > 0) {
-                List<AccountingRecord> records = outbox.awaitBatch(MAX_BATCH, 1000);
+                List<Outbox.Entry> records = outbox.awaitEntries(MAX_BATCH, 1000);
                 if (records.isEmpty()) {
                     continue;
                 }
                 try {
-                    AccountingAck ack = stub.withDeadlineAfter(RPC_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
-                            .record(AccountingBatch.newBuilder()
-                                    .setClusterName(cluster)
-                                    .addAllRecords(records)
-                                    .build());
-                    long last = records.getLast().getSequence();
+                    AccountingGrpc.AccountingBlockingStub call =
+                            stub.withDeadlineAfter(RPC_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+                    AccountingAck ack = ClientCalls.blockingUnaryCall(
+                            call.getChannel(), RECORD_SERIALISED, call.getCallOptions(), batch(cluster, records));
+                    long last = records.getLast().sequence();
                     if (ack.getAppliedThrough() > last) {
                         // dbd holds higher sequences for this cluster than this outbox ever made:
                         // another controller shares the name, or the clock went far back.
@@ -121,6 +125,30 @@ final class OutboxShipper implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The {@link AccountingBatch} of {@code records} as its marshaller would serialise it, from the
+     * bytes the outbox stored: a repeated message field is each message's bytes behind its tag
+     * and length.
+     */
+    static byte[] batch(String cluster, List<Outbox.Entry> records) {
+        int size = CodedOutputStream.computeStringSize(AccountingBatch.CLUSTER_NAME_FIELD_NUMBER, cluster);
+        for (Outbox.Entry e : records) {
+            size += CodedOutputStream.computeByteArraySize(AccountingBatch.RECORDS_FIELD_NUMBER, e.body());
+        }
+        byte[] out = new byte[size];
+        CodedOutputStream w = CodedOutputStream.newInstance(out);
+        try {
+            w.writeString(AccountingBatch.CLUSTER_NAME_FIELD_NUMBER, cluster);
+            for (Outbox.Entry e : records) {
+                w.writeByteArray(AccountingBatch.RECORDS_FIELD_NUMBER, e.body());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        w.checkNoSpaceLeft();
+        return out;
     }
 
     @Override

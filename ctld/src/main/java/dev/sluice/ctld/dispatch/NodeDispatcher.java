@@ -17,12 +17,15 @@ import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.LaunchBatchJobResponse;
 import dev.sluice.protocol.v1.NodeControlGrpc;
 import dev.sluice.protocol.v1.NodeSignalJobRequest;
 import dev.sluice.protocol.v1.SuspendAction;
 import dev.sluice.protocol.v1.TerminateJobRequest;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +49,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     private static final int LAUNCH_ATTEMPTS = 5;
     private static final int SIGSTOP = 19;
     private static final int SIGCONT = 18;
+    private static final MethodDescriptor<byte[], LaunchBatchJobResponse> LAUNCH_SERIALISED =
+            DaemonAuth.serialised(NodeControlGrpc.getLaunchBatchJobMethod());
 
     private final CtldConfig config;
     private final DaemonAuth auth;
@@ -181,9 +186,14 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                     return;
                 }
                 try {
-                    stub(node)
-                            .withDeadlineAfter(10, TimeUnit.SECONDS)
-                            .launchBatchJob(JobCredentials.sign(
+                    // Sent as the bytes its credential was made from (plus the credential), not
+                    // serialised again by the call.
+                    NodeControlGrpc.NodeControlBlockingStub stub = stub(node).withDeadlineAfter(10, TimeUnit.SECONDS);
+                    ClientCalls.blockingUnaryCall(
+                            stub.getChannel(),
+                            LAUNCH_SERIALISED,
+                            stub.getCallOptions(),
+                            JobCredentials.signedBytes(
                                     request,
                                     host,
                                     auth.credentials(),

@@ -3,6 +3,7 @@ package dev.sluice.ctld.accounting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.protocol.v1.AccountingBatch;
 import dev.sluice.protocol.v1.AccountingRecord;
 import dev.sluice.protocol.v1.JobAccountingRecord;
 import dev.sluice.protocol.v1.JobInfo;
@@ -180,6 +181,31 @@ class OutboxTest {
             });
             assertThat(ids(o.awaitBatch(10, 10_000))).containsExactly(1);
             publisher.join();
+        }
+    }
+
+    @Test
+    void aShipmentIsTheBatchOfTheStoredRecordsAsTheirMarshallerWouldSendIt() throws Exception {
+        try (Outbox o = Outbox.open(dir, 0, T0)) {
+            o.append(1, job(10));
+            o.append(1, AccountingEvents.clusterSize(5, "cpu=4,mem=100M,node=1,billing=4", ""));
+            o.append(2, job(300_000));
+            o.sync();
+            o.published(2);
+            List<Outbox.Entry> stored = o.awaitEntries(10, 0);
+            AccountingBatch expected = AccountingBatch.newBuilder()
+                    .setClusterName("cluster-é")
+                    .addAllRecords(o.awaitBatch(10, 0))
+                    .build();
+            byte[] shipped = OutboxShipper.batch("cluster-é", stored);
+            assertThat(AccountingBatch.parseFrom(shipped)).isEqualTo(expected);
+            assertThat(shipped).isEqualTo(expected.toByteArray());
+            // After a restart the records come back from the segment, the same bytes.
+            o.close();
+            try (Outbox reopened = Outbox.open(dir, 2, T0)) {
+                assertThat(OutboxShipper.batch("cluster-é", reopened.awaitEntries(10, 0)))
+                        .isEqualTo(shipped);
+            }
         }
     }
 

@@ -111,6 +111,15 @@ public final class DaemonAuth {
         return new SigningInterceptor(this, audience);
     }
 
+    /**
+     * {@code method} taking its request as the bytes its own marshaller would make of it: a caller
+     * that already holds them (a launch serialised for its job credential, the outbox's stored
+     * records) sends them through {@link #client} without a second serialisation.
+     */
+    public static <R> MethodDescriptor<byte[], R> serialised(MethodDescriptor<?, R> method) {
+        return method.toBuilder(RAW, method.getResponseMarshaller()).build();
+    }
+
     /** {@code service}, answering only calls with a valid credential meant for {@code audience}. */
     public ServerServiceDefinition protect(BindableService service, String audience) {
         // The check digests the bytes exactly as received, so the service is re-typed to raw

@@ -45,6 +45,32 @@ public final class JobCredentials {
         return body.toBuilder().setCredential(token).build();
     }
 
+    /**
+     * {@link #sign}'s request as bytes for {@link DaemonAuth#serialised} calls: the signed form
+     * serialised once, since the credential field is the form its signature covers with that
+     * one field added (protobuf reads a field wherever it comes, and the node daemon checks the
+     * request it parsed, less its credential, in the canonical form again).
+     */
+    public static byte[] signedBytes(LaunchBatchJobRequest request, String node, ClusterCredentials keys, Instant now) {
+        LaunchBatchJobRequest body = request.getCredential().isEmpty()
+                ? request
+                : request.toBuilder().clearCredential().build();
+        byte[] canonical = canonical(body);
+        String token = keys.issue(owner(body.getSpec().getOwner(), node), DaemonAuth.NODED, canonical, now, TTL);
+        int field = LaunchBatchJobRequest.CREDENTIAL_FIELD_NUMBER;
+        byte[] signed = new byte[canonical.length + CodedOutputStream.computeStringSize(field, token)];
+        System.arraycopy(canonical, 0, signed, 0, canonical.length);
+        CodedOutputStream out =
+                CodedOutputStream.newInstance(signed, canonical.length, signed.length - canonical.length);
+        try {
+            out.writeString(field, token);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.checkNoSpaceLeft();
+        return signed;
+    }
+
     /** {@code request} with a credential for node {@code node}. */
     public static LaunchStepRequest sign(LaunchStepRequest request, String node, ClusterCredentials keys, Instant now) {
         LaunchStepRequest body = request.getCredential().isEmpty()

@@ -31,9 +31,7 @@ final class SigningInterceptor implements ClientInterceptor {
     @Override
     public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
             MethodDescriptor<ReqT, RespT> method, CallOptions options, Channel next) {
-        MethodDescriptor<byte[], RespT> raw =
-                method.toBuilder(DaemonAuth.RAW, method.getResponseMarshaller()).build();
-        return new SigningCall<>(next.newCall(raw, options), method);
+        return new SigningCall<>(next.newCall(DaemonAuth.serialised(method), options), method);
     }
 
     private final class SigningCall<ReqT, RespT> extends ClientCall<ReqT, RespT> {
@@ -120,6 +118,10 @@ final class SigningInterceptor implements ClientInterceptor {
 
         /** The bytes the method's own marshaller makes of the message. */
         private byte[] bytes(ReqT message) {
+            if (method.getRequestMarshaller() == DaemonAuth.RAW) {
+                // Sent already serialised (DaemonAuth.serialised): these are the bytes.
+                return (byte[]) message;
+            }
             try (InputStream in = method.streamRequest(message)) {
                 return DaemonAuth.readAll(in);
             } catch (IOException e) {

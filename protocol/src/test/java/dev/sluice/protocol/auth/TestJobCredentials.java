@@ -123,6 +123,28 @@ class TestJobCredentials {
         assertThat(received.getCredential()).isNotEmpty();
     }
 
+    @Test
+    void a_launch_sent_as_signed_bytes_is_the_request_with_its_credential() throws Exception {
+        LaunchBatchJobRequest received =
+                LaunchBatchJobRequest.parseFrom(JobCredentials.signedBytes(batch(), "node1", keys, NOW));
+        assertThat(received.toBuilder().clearCredential().build()).isEqualTo(batch());
+        assertThat(received.getCredential()).isNotEmpty();
+        assertThatCode(() -> node1.check(received)).doesNotThrowAnyException();
+        assertRefused(() -> node1.check(received), "Job credential replayed");
+    }
+
+    @Test
+    void signed_bytes_replace_an_earlier_credential_and_bind_the_node() throws Exception {
+        LaunchBatchJobRequest forNode2 = JobCredentials.sign(batch(), "node2", keys, NOW);
+        LaunchBatchJobRequest resigned =
+                LaunchBatchJobRequest.parseFrom(JobCredentials.signedBytes(forNode2, "node1", keys, NOW));
+        assertThat(resigned.getCredential()).isNotEqualTo(forNode2.getCredential());
+        assertThatCode(() -> node1.check(resigned)).doesNotThrowAnyException();
+        LaunchBatchJobRequest elsewhere =
+                LaunchBatchJobRequest.parseFrom(JobCredentials.signedBytes(batch(), "node2", keys, NOW));
+        assertRefused(() -> node1.check(elsewhere), "issued for node node2");
+    }
+
     private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable check, String message) {
         assertThatThrownBy(check).isInstanceOf(AuthException.class).hasMessageContaining(message);
     }
