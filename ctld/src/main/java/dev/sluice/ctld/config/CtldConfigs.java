@@ -17,6 +17,7 @@ import dev.sluice.common.time.TimeLimit;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.gres.GresInventory;
 import dev.sluice.ctld.queue.PriorityWeights;
+import dev.sluice.ctld.queue.PriorityWeightsBuilder;
 import dev.sluice.ctld.queue.QosPriorities;
 import dev.sluice.ctld.sched.PreemptPolicy;
 import dev.sluice.ctld.sched.Scheduler;
@@ -248,19 +249,17 @@ public final class CtldConfigs {
         boolean favorSmall = conf.value("PriorityFavorSmall")
                 .map(v -> v.equalsIgnoreCase("YES"))
                 .orElse(false);
-        PriorityWeights weights = new PriorityWeights(
-                multifactor,
-                conf.priorityWeightAge(),
-                conf.priorityWeightFairshare(),
-                conf.priorityWeightJobSize(),
-                conf.priorityWeightPartition(),
-                conf.priorityWeightQos(),
-                maxAge,
-                halfLife,
-                favorSmall,
-                seconds(conf.value("PriorityCalcPeriod").orElse("5")),
-                0,
-                List.of());
+        PriorityWeights weights = PriorityWeightsBuilder.of(multifactor)
+                .age(conf.priorityWeightAge())
+                .fairshare(conf.priorityWeightFairshare())
+                .jobSize(conf.priorityWeightJobSize())
+                .partition(conf.priorityWeightPartition())
+                .qos(conf.priorityWeightQos())
+                .maxAgeSeconds(maxAge)
+                .decayHalfLifeSeconds(halfLife)
+                .favorSmall(favorSmall)
+                .calcPeriodSeconds(seconds(conf.value("PriorityCalcPeriod").orElse("5")))
+                .build();
         // The nodes read the same Prolog= lines: with none there is nothing to wait for.
         boolean prologWaited = conf.prologFlags().waited() && !conf.prolog().isEmpty();
         return new SchedulerConfig(

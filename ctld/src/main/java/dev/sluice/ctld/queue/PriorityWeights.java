@@ -38,8 +38,7 @@ public record PriorityWeights(
     public static final long DEFAULT_CALC_PERIOD = 300;
 
     /** Slurm's defaults: priority/basic; PriorityMaxAge 7-0; PriorityDecayHalfLife 7-0. */
-    public static final PriorityWeights BASIC = new PriorityWeights(
-            false, 0, 0, 0, 0, 0, 7 * 86400, 7 * 86400, false, PriorityWeights.DEFAULT_CALC_PERIOD, 0, List.of());
+    public static final PriorityWeights BASIC = PriorityWeightsBuilder.basic().build();
 
     /** These settings on a controller started at {@code epoch}. */
     public PriorityWeights withCalcEpoch(long epoch) {
@@ -48,19 +47,7 @@ public record PriorityWeights(
 
     /** These settings on a controller started at {@code epoch}, after controllers started at {@code earlier}. */
     public PriorityWeights withCalcEpoch(long epoch, List<Long> earlier) {
-        return new PriorityWeights(
-                multifactor,
-                age,
-                fairshare,
-                jobSize,
-                partition,
-                qos,
-                maxAgeSeconds,
-                decayHalfLifeSeconds,
-                favorSmall,
-                calcPeriodSeconds,
-                epoch,
-                earlier);
+        return PriorityWeightsBuilder.from(this).calcClock(epoch, earlier).build();
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.sluice.ctld.limits;
 
 import static dev.sluice.ctld.Builders.aJob;
-import static dev.sluice.ctld.PriorityWeightsBuilder.multifactor;
+import static dev.sluice.ctld.queue.PriorityWeightsBuilder.multifactor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

@@ -1,6 +1,6 @@
 package dev.sluice.ctld.queue;
 
-import static dev.sluice.ctld.PriorityWeightsBuilder.multifactor;
+import static dev.sluice.ctld.queue.PriorityWeightsBuilder.multifactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

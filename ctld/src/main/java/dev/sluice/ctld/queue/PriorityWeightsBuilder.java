@@ -1,12 +1,11 @@
-package dev.sluice.ctld;
+package dev.sluice.ctld.queue;
 
-import dev.sluice.ctld.queue.PriorityWeights;
 import java.util.List;
 
 /**
- * {@link PriorityWeights} for a test, named field by field: {@code multifactor().age(1000).build()}.
- * What is not set keeps {@link PriorityWeights#BASIC}'s value (weights 0, PriorityMaxAge and
- * PriorityDecayHalfLife 7-0, PriorityCalcPeriod 5 minutes).
+ * {@link PriorityWeights} named field by field: {@code multifactor().age(1000).build()}. What is
+ * not set keeps {@link PriorityWeights#BASIC}'s value (weights 0, PriorityMaxAge and
+ * PriorityDecayHalfLife 7-0, PriorityCalcPeriod 5 minutes, no calculation clock).
  */
 public final class PriorityWeightsBuilder {
     private static final long WEEK = 7 * 86400;
@@ -21,14 +20,41 @@ public final class PriorityWeightsBuilder {
     private long decayHalfLifeSeconds = WEEK;
     private boolean favorSmall;
     private long calcPeriodSeconds = PriorityWeights.DEFAULT_CALC_PERIOD;
+    private long calcEpoch;
+    private List<Long> earlierStarts = List.of();
 
     private PriorityWeightsBuilder() {}
 
+    /** priority/basic: first come, first served. */
+    public static PriorityWeightsBuilder basic() {
+        return new PriorityWeightsBuilder();
+    }
+
+    /** priority/multifactor when {@code multifactor}, else priority/basic. */
+    public static PriorityWeightsBuilder of(boolean multifactor) {
+        PriorityWeightsBuilder b = new PriorityWeightsBuilder();
+        b.multifactor = multifactor;
+        return b;
+    }
+
+    /** Every setting of {@code w}, to change some. */
+    public static PriorityWeightsBuilder from(PriorityWeights w) {
+        return of(w.multifactor())
+                .age(w.age())
+                .fairshare(w.fairshare())
+                .jobSize(w.jobSize())
+                .partition(w.partition())
+                .qos(w.qos())
+                .maxAgeSeconds(w.maxAgeSeconds())
+                .decayHalfLifeSeconds(w.decayHalfLifeSeconds())
+                .favorSmall(w.favorSmall())
+                .calcPeriodSeconds(w.calcPeriodSeconds())
+                .calcClock(w.calcEpoch(), w.earlierStarts());
+    }
+
     /** priority/multifactor with every weight 0. */
     public static PriorityWeightsBuilder multifactor() {
-        PriorityWeightsBuilder b = new PriorityWeightsBuilder();
-        b.multifactor = true;
-        return b;
+        return of(true);
     }
 
     public PriorityWeightsBuilder age(long weight) {
@@ -76,7 +102,16 @@ public final class PriorityWeightsBuilder {
         return this;
     }
 
-    /** Calculation epoch 0 and no earlier controller starts, as a fresh controller's. */
+    /**
+     * The controller's start (epoch seconds; 0: not known) and the earlier starts on the same
+     * state, ascending ({@link PriorityWeights}).
+     */
+    public PriorityWeightsBuilder calcClock(long epoch, List<Long> earlier) {
+        this.calcEpoch = epoch;
+        this.earlierStarts = List.copyOf(earlier);
+        return this;
+    }
+
     public PriorityWeights build() {
         return new PriorityWeights(
                 multifactor,
@@ -89,7 +124,7 @@ public final class PriorityWeightsBuilder {
                 decayHalfLifeSeconds,
                 favorSmall,
                 calcPeriodSeconds,
-                0,
-                List.of());
+                calcEpoch,
+                earlierStarts);
     }
 }
