@@ -110,6 +110,7 @@ public final class AccountingEvents {
             case StateRecord.NodeDeleted r -> List.of();
             case StateRecord.ReservationSaved r -> List.of();
             case StateRecord.ReservationDeleted r -> List.of();
+            case StateRecord.ControllerStarted r -> List.of();
         };
     }
 
@@ -237,6 +238,7 @@ public final class AccountingEvents {
             case StateRecord.NodeDeleted r -> List.of();
             case StateRecord.ReservationSaved r -> List.of();
             case StateRecord.ReservationDeleted r -> List.of();
+            case StateRecord.ControllerStarted r -> List.of();
         };
     }
 

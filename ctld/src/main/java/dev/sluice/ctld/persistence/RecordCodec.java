@@ -144,6 +144,8 @@ public final class RecordCodec {
             case StateRecord.ReservationDeleted r ->
                 e.setReservationDeleted(dev.sluice.protocol.v1.journal.ReservationDeletedRecord.newBuilder()
                         .setName(r.name()));
+            case StateRecord.ControllerStarted r ->
+                e.setControllerStarted(dev.sluice.protocol.v1.journal.ControllerStartedRecord.getDefaultInstance());
             case StateRecord.NodeDeleted r ->
                 e.setNodeDeleted(NodeDeletedRecord.newBuilder().setName(r.name()));
             case StateRecord.NodeStateChanged r ->
@@ -287,6 +289,7 @@ public final class RecordCodec {
             case RESERVATION_DELETED ->
                 new StateRecord.ReservationDeleted(e.getReservationDeleted().getName(), t);
             case NODE_DELETED -> new StateRecord.NodeDeleted(e.getNodeDeleted().getName(), t);
+            case CONTROLLER_STARTED -> new StateRecord.ControllerStarted(t);
             case NODE_STATE -> {
                 NodeStateRecord r = e.getNodeState();
                 yield new StateRecord.NodeStateChanged(

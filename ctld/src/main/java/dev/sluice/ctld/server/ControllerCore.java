@@ -5,6 +5,7 @@ import dev.sluice.ctld.accounting.AccountingSettings;
 import dev.sluice.ctld.accounting.PolicyPuller;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.AllocationControl;
+import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.JobPurge;
 import dev.sluice.ctld.control.NodeControl;
@@ -24,15 +25,19 @@ import dev.sluice.ctld.loop.LoopTimings;
 import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ControllerStatistics;
+import dev.sluice.ctld.rpc.LoopCalls;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
+import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.auth.DaemonAuth;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -150,14 +155,15 @@ final class ControllerCore implements AutoCloseable {
         // sdiag's counters, the reservations' 30 s rollover, the gang scheduler's turns and the
         // priority calculation (PriorityCalcPeriod) count from the controller's start, as slurmctld's timers do.
         long started = clock.instant().getEpochSecond();
+        // The starts journaled before, or on upgrade those of the side file controllers kept then.
+        List<Long> legacyStarts = state.controllerStarts().isEmpty() ? PriorityStartsFile.read(stateDir) : List.of();
+        List<Long> earlier = earlierStarts(state.controllerStarts(), legacyStarts, started);
         ControllerStatistics statistics = new ControllerStatistics(started);
         ControllerLoop loop = new ControllerLoop(
                 state,
                 recovered.journal(),
                 clock,
-                new Scheduler(config.scheduler()
-                        .turnsFrom(started)
-                        .withPriorityEpoch(started, ControllerStarts.record(stateDir, started))),
+                new Scheduler(config.scheduler().turnsFrom(started).withPriorityEpoch(started, earlier)),
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic(config, nodes, started),
                 fatal,
@@ -174,10 +180,36 @@ final class ControllerCore implements AutoCloseable {
             loop.reportTimings(LoopTimings.both(metrics.loopTimings(), statistics));
         }
         loop.start();
+        journalStarts(loop, legacyStarts, started, stateDir);
         if (accounting != null) {
             accounting.start();
         }
         return new ControllerCore(auth, loop, dispatcher, accounting, jobs, nodes, statistics, metrics);
+    }
+
+    /** The starts before {@code started}, oldest first, at most one fewer than a state keeps. */
+    static List<Long> earlierStarts(List<Long> journaled, List<Long> legacy, long started) {
+        List<Long> earlier = Stream.concat(journaled.stream(), legacy.stream())
+                .filter(s -> s < started)
+                .distinct()
+                .sorted()
+                .toList();
+        int kept = ClusterState.KEPT_CONTROLLER_STARTS - 1;
+        return earlier.size() > kept ? earlier.subList(earlier.size() - kept, earlier.size()) : earlier;
+    }
+
+    /**
+     * Journals this controller's start, with the side file's on upgrade, before it answers
+     * anyone; the side file goes once they are in the journal.
+     */
+    private static void journalStarts(ControllerLoop loop, List<Long> legacy, long started, Path stateDir) {
+        List<StateRecord> records = new ArrayList<>();
+        legacy.stream().filter(s -> s < started).forEach(s -> records.add(new StateRecord.ControllerStarted(s)));
+        records.add(new StateRecord.ControllerStarted(started));
+        LoopCalls.await(loop.submit((s, now) -> ControlResult.of(records, List.of(), null)));
+        if (!legacy.isEmpty()) {
+            PriorityStartsFile.remove(stateDir);
+        }
     }
 
     /** What the loop runs on every tick besides scheduling. */

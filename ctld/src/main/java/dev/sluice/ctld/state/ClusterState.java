@@ -47,6 +47,7 @@ public final class ClusterState implements ClusterView {
     public record PreemptGrace(long startTime, long deadline, boolean requeue, long holdBackSeconds) {}
 
     private final StepTable steps = new StepTable();
+    private final ControllerStarts starts = new ControllerStarts();
 
     private int nextJobId;
     private long sequence;
@@ -148,6 +149,7 @@ public final class ClusterState implements ClusterView {
             case NodeStateChanged r -> nodes.stateChanged(r);
             case StateRecord.ReservationSaved r -> reservations = reservations.with(r.reservation());
             case StateRecord.ReservationDeleted r -> reservations = reservations.without(r.name());
+            case StateRecord.ControllerStarted r -> starts.started(r.time());
         }
         sequence = Math.max(sequence, recordSequence);
     }
@@ -216,6 +218,14 @@ public final class ClusterState implements ClusterView {
             Collection<Node> configuredNodes, List<Partition> newPartitions, List<DynamicMembership> newMemberships) {
         nodes.reconfigure(configuredNodes, newPartitions, newMemberships);
         nodeViews.changed();
+    }
+
+    /** How many of the controllers' starts a state keeps: older ones concern jobs purged long since. */
+    public static final int KEPT_CONTROLLER_STARTS = ControllerStarts.KEPT;
+
+    /** When controllers started on this state, oldest first (the latest {@link #KEPT_CONTROLLER_STARTS}). */
+    public List<Long> controllerStarts() {
+        return starts.all();
     }
 
     /** Job ids are never reused, even for jobs purged before a snapshot. */

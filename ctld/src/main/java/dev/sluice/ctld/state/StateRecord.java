@@ -218,6 +218,12 @@ public sealed interface StateRecord {
         }
     }
 
+    /**
+     * A controller started on this state at {@code time}. Its priority calculations count from
+     * then, and what jobs run under it are charged follows that clock also after a restart.
+     */
+    record ControllerStarted(long time) implements StateRecord {}
+
     /** {@code scontrol delete reservation}. */
     record ReservationDeleted(String name, long time) implements StateRecord {
         public ReservationDeleted {

@@ -27,6 +27,9 @@ final class StateSnapshots {
 
     static List<StateRecord> records(ClusterState state) {
         List<StateRecord> out = new ArrayList<>();
+        for (long started : state.controllerStarts()) {
+            out.add(new StateRecord.ControllerStarted(started));
+        }
         for (Node n : state.nodes()) {
             String gres = n.dynamic() ? n.gres().describe() : "";
             List<String> features = n.dynamic() ? n.features() : List.of();
