@@ -17,8 +17,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * PrologFlags=Alloc: a job started while a Prolog runs at allocation shows reason Prolog until its
- * batch host reports it done (compat 246, 247); signals are not held meanwhile.
+ * PrologFlags=Alloc: a job started while a Prolog runs at allocation shows reason Prolog until each
+ * of its nodes reports it done (compat 246, 247, 262); a failed one drains its node and gives the
+ * job back to the queue, held (compat 263); signals are not held meanwhile.
  */
 class TestAllocationProlog {
     private static final Allocation ON_N1 = new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1)));
@@ -27,11 +28,18 @@ class TestAllocationProlog {
 
     private long seq = 1;
 
+    private static final Allocation ON_N1_N2 =
+            new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1), Allocation.NodeShare.of("n2", 1, 0, 1)));
+
     private ClusterState startedJob(boolean prologWaited) {
-        ClusterState state = ClusterFixture.aCluster().configured();
+        return startedJob(prologWaited, ON_N1);
+    }
+
+    private ClusterState startedJob(boolean prologWaited, Allocation allocation) {
+        ClusterState state = ClusterFixture.aCluster().nodes(2).configured();
         state.replay(seq++, new StateRecord.JobSubmitted(2, Builders.aJob().build(), "p", 60, 100));
         SchedulePlan plan = new SchedulePlan(
-                List.of(new SchedulePlan.Start(2, -1, ON_N1, "p", 60, false)),
+                List.of(new SchedulePlan.Start(2, -1, allocation, "p", 60, false)),
                 List.of(),
                 Map.of(),
                 Map.of(),
@@ -54,7 +62,7 @@ class TestAllocationProlog {
         ClusterState state = startedJob(true);
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
-        // Another node's report, or an earlier run's, changes nothing.
+        // A node not in the allocation, or an earlier run's report, changes nothing.
         apply(state, AllocationProlog.prologDone(state, "n2", 2, 0));
         apply(state, AllocationProlog.prologDone(state, "n1", 2, 1));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
@@ -91,5 +99,40 @@ class TestAllocationProlog {
         state.replay(seq++, StateRecord.JobRequeued.heldBack(2, false, 120, 120));
         assertThat(state.job(2).isPending()).isTrue();
         assertThat(state.image().reason(state.job(2))).isNotEqualTo(JobReason.PROLOG);
+    }
+
+    @Test
+    void aJobOnTwoNodesWaitsUntilEachOfThemReportsItsPrologDone() {
+        ClusterState state = startedJob(true, ON_N1_N2);
+        assertThat(state.prologRunsOn(state.job(2))).containsExactlyInAnyOrder("n1", "n2");
+
+        apply(state, AllocationProlog.prologDone(state, "n1", 2, 0));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
+        assertThat(state.image().prologRunsOn(state.job(2))).containsExactly("n2");
+        // A repeat of the batch host's report does not end the wait either.
+        apply(state, AllocationProlog.prologDone(state, "n1", 2, 0));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
+
+        apply(state, AllocationProlog.prologDone(state, "n2", 2, 0));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
+    }
+
+    @Test
+    void aFailedPrologDrainsItsNodeAndRequeuesTheJobHeldAndEndsItOnItsOtherNodes() {
+        ClusterState state = startedJob(true, ON_N1_N2);
+        ControlResult<Void> failed = AllocationProlog.prologFailed(state, "n2", 2, 0, "slurm", 115);
+
+        assertThat(failed.records())
+                .contains(new StateRecord.NodeStateChanged(
+                        "n2", dev.sluice.ctld.state.NodeTransition.DRAIN, "Prolog error", "slurm", 115));
+        assertThat(failed.effects()).anyMatch(e -> e instanceof Effect.Terminate t && t.jobId() == 2);
+        apply(state, failed);
+        assertThat(state.job(2).isPending()).isTrue();
+        assertThat(state.job(2).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
+        assertThat(state.waitsForProlog(state.job(2))).isFalse();
+
+        // A late or repeated failure of that run changes nothing more.
+        ControlResult<Void> again = AllocationProlog.prologFailed(state, "n1", 2, 0, "slurm", 116);
+        assertThat(again.records()).isEmpty();
     }
 }
