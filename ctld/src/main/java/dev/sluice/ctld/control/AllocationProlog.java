@@ -52,8 +52,9 @@ public final class AllocationProlog {
     /**
      * A node's allocation Prolog exited non-zero (on the batch host of a batch job its end report
      * says so instead, {@link BatchEnds}): as in Slurm, the node is drained ({@code Prolog error})
-     * and the job, which never ran, goes back to the queue, held for an operator to look at; its
-     * other nodes are told to end it.
+     * and the job, which never ran, goes back to the queue, held for an operator to look at
+     * ({@code launch failed requeued held}); its other nodes are told to end it. An allocation
+     * without a batch script is cancelled instead.
      */
     public static ControlResult<Void> prologFailed(
             ClusterView state, String node, int jobId, int restartCount, String slurmUser, long now) {
@@ -63,7 +64,10 @@ public final class AllocationProlog {
         }
         List<StateRecord> records = new ArrayList<>();
         records.add(new StateRecord.NodeStateChanged(node, NodeTransition.DRAIN, "Prolog error", slurmUser, now));
-        Transition requeued = JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
+        // An allocation (salloc) cannot be requeued: slurmd cancels it, as root (compat 264).
+        Transition requeued = job.request().launch().script().isEmpty()
+                ? JobLifecycle.apply(job, JobEvent.Cancel.by(0), now)
+                : JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
         records.addAll(requeued.records());
         return new ControlResult<>(
                 records,

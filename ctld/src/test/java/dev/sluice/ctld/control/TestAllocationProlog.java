@@ -129,6 +129,7 @@ class TestAllocationProlog {
         apply(state, failed);
         assertThat(state.job(2).isPending()).isTrue();
         assertThat(state.job(2).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.LAUNCH_FAILED_REQUEUED_HELD);
         assertThat(state.waitsForProlog(state.job(2))).isFalse();
 
         // A late or repeated failure of that run changes nothing more.
