@@ -25,6 +25,11 @@ public enum JobReason {
      * reason name.
      */
     REQUEUED_HELD("job requeued in held state"),
+    /**
+     * Its node's Prolog failed: requeued and held for an operator (Slurm's launch failure hold,
+     * compat 263); squeue shows the description, as for {@link #REQUEUED_HELD}.
+     */
+    LAUNCH_FAILED_REQUEUED_HELD("launch failed requeued held"),
     BEGIN_TIME("BeginTime"),
     BAD_CONSTRAINTS("BadConstraints"),
     REQ_NODE_NOT_AVAIL("ReqNodeNotAvail"),

@@ -1,39 +1,89 @@
 package dev.sluice.ctld.control;
 
 import dev.sluice.ctld.state.ClusterView;
-import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
+import dev.sluice.ctld.state.NodeTransition;
+import dev.sluice.ctld.state.StateRecord;
+import dev.sluice.ctld.state.Transition;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code PrologFlags=Alloc} (without {@code NoHold}): a job started while a Prolog runs at
- * allocation waits for it, with reason {@code Prolog}, until its batch host reports it done, as
- * Slurm 22.05's slurmctld keeps WAIT_PROLOG. Signals are not held meanwhile (slurmctld passes
- * them on at once, and slurmd, with no process of the job yet, drops them): the node daemon
- * drops them too.
+ * allocation on every node of it waits for them all, with reason {@code Prolog}, until each node
+ * reports its Prolog done, as Slurm 22.05's slurmctld keeps WAIT_PROLOG (compat 262). A Prolog
+ * that fails drains its node and gives the job back to the queue, held (compat 263, 264). Signals
+ * are not held meanwhile (slurmctld passes them on at once, and slurmd, with no process of the
+ * job yet, drops them): the node daemon drops them too.
  */
 public final class AllocationProlog {
     private AllocationProlog() {}
 
-    /** What a start in a scheduling pass marks: the run waits for its Prolog when one is waited for. */
-    public static List<SoftChange> started(Effect.LaunchBatch launch, boolean prologWaited, long now) {
-        return prologWaited ? List.of(new SoftChange.PrologWait(launch.jobId(), now, false)) : List.of();
+    /** What a start in a scheduling pass marks: the run waits for its Prolog on each of its nodes. */
+    public static List<SoftChange> started(StateRecord.JobStarted started, boolean prologWaited) {
+        return prologWaited
+                ? List.of(new SoftChange.PrologWait(
+                        started.jobId(),
+                        started.time(),
+                        Set.copyOf(started.allocation().nodeNames())))
+                : List.of();
     }
 
     /**
-     * The node ran the job's allocation Prolog (and it succeeded: a failed one comes as the job's
-     * end). A report for a run that does not wait (a repeat, a requeued job's earlier run, a
-     * controller restarted since, another node than the batch host) changes nothing.
+     * A node ran the job's allocation Prolog, and it succeeded. A report for a run that does not
+     * wait on that node (a repeat, a requeued job's earlier run, a controller restarted since, a
+     * node not in the allocation) changes nothing.
      */
     public static ControlResult<Void> prologDone(ClusterView state, String node, int jobId, int restartCount) {
+        Job job = waiting(state, node, jobId, restartCount);
+        if (job == null) {
+            return ControlResult.answer(null);
+        }
+        Set<String> left = new HashSet<>(state.prologRunsOn(job));
+        left.remove(node);
+        return new ControlResult<>(
+                List.of(), List.of(new SoftChange.PrologWait(jobId, job.startTime(), left)), List.of(), null);
+    }
+
+    /**
+     * A node's allocation Prolog exited non-zero (on the batch host of a batch job its end report
+     * says so instead, {@link BatchEnds}): as in Slurm, the node is drained ({@code Prolog error})
+     * and the job, which never ran, goes back to the queue, held for an operator to look at
+     * ({@code launch failed requeued held}); its other nodes are told to end it. An allocation
+     * without a batch script is cancelled instead.
+     */
+    public static ControlResult<Void> prologFailed(
+            ClusterView state, String node, int jobId, int restartCount, String slurmUser, long now) {
+        Job job = waiting(state, node, jobId, restartCount);
+        if (job == null) {
+            return ControlResult.answer(null);
+        }
+        List<StateRecord> records = new ArrayList<>();
+        records.add(new StateRecord.NodeStateChanged(node, NodeTransition.DRAIN, "Prolog error", slurmUser, now));
+        // An allocation (salloc) cannot be requeued: slurmd cancels it, as root (compat 264).
+        Transition requeued = job.request().launch().script().isEmpty()
+                ? JobLifecycle.apply(job, JobEvent.Cancel.by(0), now)
+                : JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
+        records.addAll(requeued.records());
+        return new ControlResult<>(
+                records,
+                List.of(new SoftChange.PrologWait(jobId, job.startTime(), Set.of())),
+                requeued.effects(),
+                null);
+    }
+
+    /** The job, when this run of it waits for {@code node}'s Prolog; null otherwise. */
+    private static Job waiting(ClusterView state, String node, int jobId, int restartCount) {
         Job job = state.job(jobId);
         if (job == null
                 || job.restartCount() != restartCount
-                || !state.waitsForProlog(job)
-                || !job.allocation().batchHost().equals(node)) {
-            return new ControlResult<>(List.of(), List.of(), List.of(), null);
+                || !state.prologRunsOn(job).contains(node)) {
+            return null;
         }
-        return new ControlResult<>(
-                List.of(), List.of(new SoftChange.PrologWait(jobId, job.startTime(), true)), List.of(), null);
+        return job;
     }
 }

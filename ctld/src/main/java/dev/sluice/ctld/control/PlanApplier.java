@@ -84,9 +84,9 @@ public final class PlanApplier {
             }
         }
         List<SoftChange> soft = new ArrayList<>();
-        for (Effect e : List.copyOf(effects)) {
-            if (e instanceof Effect.LaunchBatch launch) {
-                soft.addAll(AllocationProlog.started(launch, prologWaited, now));
+        for (StateRecord r : List.copyOf(records)) {
+            if (r instanceof StateRecord.JobStarted started) {
+                soft.addAll(AllocationProlog.started(started, prologWaited));
             }
         }
         for (SchedulePlan.Preempt p : plan.preemptions()) {

@@ -74,9 +74,14 @@ public sealed interface SoftChange {
 
     /**
      * The run of a job that started at {@code startTime} waits for its allocation Prolog
-     * ({@code PrologFlags=Alloc}); {@code done}: the node reported it done.
+     * ({@code PrologFlags=Alloc}) on {@code nodes}, those of its nodes that have not reported it
+     * done yet; none: the wait is over.
      */
-    record PrologWait(int jobId, long startTime, boolean done) implements SoftChange {
+    record PrologWait(int jobId, long startTime, java.util.Set<String> nodes) implements SoftChange {
+        public PrologWait {
+            nodes = java.util.Set.copyOf(nodes);
+        }
+
         @Override
         public boolean mattersToScheduling() {
             return false;

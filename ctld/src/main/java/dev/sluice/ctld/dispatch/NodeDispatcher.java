@@ -167,28 +167,38 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         if (!job.isRunning()) {
             return;
         }
-        // An allocation (salloc, a lone srun) has no batch script: its steps come from srun; only
-        // its Prolog runs at allocation, when one is waited for (PrologFlags=Alloc).
-        if (job.request().launch().script().isEmpty()) {
-            if (image.waitsForProlog(job)) {
-                runAllocationProlog(job, image);
+        String host = job.allocation().batchHost();
+        boolean batch = !job.request().launch().script().isEmpty();
+        // PrologFlags=Alloc: the Prolog runs on every node of the allocation now; a batch host
+        // runs its own in the job's supervisor, before the script. An allocation (salloc, a lone
+        // srun) has no script: its steps come from srun.
+        for (String node : job.allocation().nodeNames()) {
+            if (image.prologRunsOn(job).contains(node) && !(batch && node.equals(host))) {
+                LaunchBatchJobRequest facts = launchRequest(job, image, node);
+                // Not started after its tries, the job stays with reason Prolog (salloc waits), as
+                // for a node that never answers Slurm's prolog launch; a cancel ends it.
+                deliver(
+                        job,
+                        image,
+                        node,
+                        "the Prolog of job " + job.id(),
+                        stub -> stub.runAllocationProlog(JobCredentials.sign(
+                                facts, node, auth.credentials(), auth.clock().instant())),
+                        () -> log.error("the Prolog of job {} could not be started on {}", job.id(), node));
             }
+        }
+        if (!batch) {
             return;
         }
-        String host = job.allocation().batchHost();
-        LaunchBatchJobRequest request = launchRequest(job, image);
-        NodeView node = image.node(host).orElse(null);
-        workers.execute(() -> {
-            for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
-                if (attempt > 1 && !stillThisRun(job)) {
-                    // The node did run it (its end came back) or the job moved on: a retry
-                    // now would start an ended run again.
-                    return;
-                }
-                try {
+        LaunchBatchJobRequest request = launchRequest(job, image, host);
+        deliver(
+                job,
+                image,
+                host,
+                "the launch of job " + job.id(),
+                stub -> {
                     // Sent as the bytes its credential was made from (plus the credential), not
                     // serialised again by the call.
-                    NodeControlGrpc.NodeControlBlockingStub stub = stub(node).withDeadlineAfter(10, TimeUnit.SECONDS);
                     ClientCalls.blockingUnaryCall(
                             stub.getChannel(),
                             LAUNCH_SERIALISED,
@@ -199,67 +209,65 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                     auth.credentials(),
                                     auth.clock().instant()));
                     if (job.state() == dev.sluice.common.slurm.JobState.SUSPENDED) {
-                        stopAfterLaunch(node, job);
+                        stopAfterLaunch(image.node(host).orElse(null), job);
                     }
-                    return;
-                } catch (RuntimeException e) {
-                    log.warn("launch of job {} on {} failed (attempt {}): {}", job.id(), host, attempt, e.getMessage());
-                    sleepBackoff(attempt);
-                }
-            }
-            log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
-            loop.submit((state, now) -> JobRunControl.launchFailed(state, job.id(), job.startTime(), now));
-        });
+                },
+                () -> {
+                    log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
+                    loop.submit((state, now) -> JobRunControl.launchFailed(state, job.id(), job.startTime(), now));
+                });
+    }
+
+    /** One try of a launch on the node's stub, its job credential signed afresh. */
+    @FunctionalInterface
+    private interface LaunchCall {
+        void send(NodeControlGrpc.NodeControlBlockingStub stub);
     }
 
     /**
-     * The allocation's Prolog on its first node, with a batch launch's facts (the Prolog's
-     * environment) and credential. Failing after its tries, the job stays with reason Prolog and
-     * salloc waits, as for a node that never answers Slurm's prolog launch; a cancel ends it.
+     * Carries one launch of {@code job}'s run to {@code host} off the controller thread, tried a
+     * few times with a backoff and a credential signed afresh each time; a retry is dropped once
+     * the run is over (the node did run it and its end came back, or the job moved on: a retry
+     * would start an ended run again). {@code gaveUp} runs after the last failed try.
      */
-    private void runAllocationProlog(Job job, ClusterImage image) {
-        String host = job.allocation().batchHost();
-        LaunchBatchJobRequest request = launchRequest(job, image);
+    private void deliver(Job job, ClusterImage image, String host, String what, LaunchCall call, Runnable gaveUp) {
         NodeView node = image.node(host).orElse(null);
         workers.execute(() -> {
-            for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS && stillThisRun(job); attempt++) {
+            for (int attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
+                if (attempt > 1 && !stillThisRun(job)) {
+                    return;
+                }
                 try {
-                    stub(node)
-                            .withDeadlineAfter(10, TimeUnit.SECONDS)
-                            .runAllocationProlog(JobCredentials.sign(
-                                    request,
-                                    host,
-                                    auth.credentials(),
-                                    auth.clock().instant()));
+                    call.send(stub(node).withDeadlineAfter(10, TimeUnit.SECONDS));
                     return;
                 } catch (RuntimeException e) {
-                    log.warn(
-                            "Prolog of job {} on {} failed to start (attempt {}): {}",
-                            job.id(),
-                            host,
-                            attempt,
-                            e.getMessage());
+                    log.warn("{} on {} failed (attempt {}): {}", what, host, attempt, e.getMessage());
                     sleepBackoff(attempt);
                 }
             }
+            gaveUp.run();
         });
     }
 
-    private LaunchBatchJobRequest launchRequest(Job job, ClusterImage image) {
+    /** A batch launch's facts as {@code host} sees them (the Prolog's environment there too). */
+    private LaunchBatchJobRequest launchRequest(Job job, ClusterImage image, String host) {
         Allocation a = job.allocation();
-        String host = a.batchHost();
+        Allocation.NodeShare here = a.nodes().stream()
+                .filter(n -> n.node().equals(host))
+                .findFirst()
+                .orElse(a.nodes().get(0));
         return LaunchBatchJobRequest.newBuilder()
                 .setJobId(job.id())
                 .setSpec(WireMapper.toWire(job.request()))
                 .setClusterName(config.clusterName())
                 .setNodeList(HostList.compress(a.nodeNames()))
                 .setNumNodes(a.nodes().size())
-                .setCpusOnNode(a.nodes().get(0).cpus())
+                .setCpusOnNode(here.cpus())
                 .setPartition(job.partition())
                 .setTimeLimitMinutes((int) job.timeLimitMinutes())
                 .setStartTime(job.startTime())
                 .setRestartCount(job.restartCount())
-                .setMemPerNodeMb(a.nodes().get(0).memoryMb())
+                .setMemPerNodeMb(here.memoryMb())
                 .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
                         a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
                 .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(batchTasksPerNode(job)))
@@ -268,8 +276,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setKillWaitSeconds(config.timers().killWaitSeconds())
                 .setControllerHost(config.controller().controlHost())
                 .setControllerPort(config.controller().grpcPort())
-                .addAllGres(WireMapper.toWireGres(a.nodes().get(0).gres()))
-                .addAllCores(a.nodes().get(0).cores())
+                .addAllGres(WireMapper.toWireGres(here.gres()))
+                .addAllCores(here.cores())
                 .putAllMpsPerGpu(mpsPerGpu(image, host))
                 .mergeFrom(arrayFields(job))
                 .build();

@@ -65,7 +65,8 @@ public final class RecordCodec {
                         .setJobId(r.jobId())
                         .setHeld(r.held())
                         .setEligibleTime(r.eligibleTime() == r.time() ? 0 : r.eligibleTime())
-                        .setPreempted(r.preempted()));
+                        .setPreempted(r.preempted())
+                        .setLaunchFailed(r.launchFailed()));
             case StateRecord.JobSuspendChanged r ->
                 e.setJobSuspend(JobSuspendRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -200,7 +201,8 @@ public final class RecordCodec {
                         e.getJobRequeued().getEligibleTime() == 0
                                 ? t
                                 : e.getJobRequeued().getEligibleTime(),
-                        e.getJobRequeued().getPreempted());
+                        e.getJobRequeued().getPreempted(),
+                        e.getJobRequeued().getLaunchFailed());
             case JOB_SUSPEND ->
                 new StateRecord.JobSuspendChanged(
                         e.getJobSuspend().getJobId(),

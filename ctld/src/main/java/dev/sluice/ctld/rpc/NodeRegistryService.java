@@ -188,8 +188,12 @@ public final class NodeRegistryService implements BindableService {
 
         @Override
         public void prologComplete(PrologCompleteRequest request, StreamObserver<PrologCompleteResponse> observer) {
-            await(loop.submit((state, now) -> AllocationProlog.prologDone(
-                    state, request.getNodeName(), (int) request.getJobId(), request.getRestartCount())));
+            String node = request.getNodeName();
+            int jobId = (int) request.getJobId();
+            await(loop.submit((state, now) -> request.getStatus() == 0
+                    ? AllocationProlog.prologDone(state, node, jobId, request.getRestartCount())
+                    : AllocationProlog.prologFailed(
+                            state, node, jobId, request.getRestartCount(), nodes.slurmUser(), now)));
             observer.onNext(PrologCompleteResponse.getDefaultInstance());
             observer.onCompleted();
         }

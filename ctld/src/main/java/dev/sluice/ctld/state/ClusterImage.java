@@ -78,15 +78,15 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
             Set<Integer> completing,
             Map<Integer, Integer> derivedExits,
             Set<Integer> preempting,
-            Set<Integer> prologWaits) {
-        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of(), Set.of());
+            Map<Integer, Set<String>> prologWaits) {
+        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of(), Map.of());
 
         public RunFacts {
             steps = Map.copyOf(steps);
             completing = Set.copyOf(completing);
             derivedExits = Map.copyOf(derivedExits);
             preempting = Set.copyOf(preempting);
-            prologWaits = Set.copyOf(prologWaits);
+            prologWaits = Map.copyOf(prologWaits);
         }
     }
 
@@ -180,7 +180,12 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
     /** Whether a job that ended still has processes being killed on some node (COMPLETING). */
     /** Whether the running job waits for its allocation Prolog (reason {@code Prolog}). */
     public boolean waitsForProlog(Job job) {
-        return job.isRunning() && runs.prologWaits().contains(job.id());
+        return !prologRunsOn(job).isEmpty();
+    }
+
+    /** The nodes whose allocation Prolog the running job still waits for. */
+    public Set<String> prologRunsOn(Job job) {
+        return job.isRunning() ? runs.prologWaits().getOrDefault(job.id(), Set.of()) : Set.of();
     }
 
     public boolean isCompleting(Job job) {

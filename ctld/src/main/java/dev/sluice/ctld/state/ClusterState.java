@@ -305,14 +305,17 @@ public final class ClusterState implements ClusterView {
         return runMarks.preemptGrace(job);
     }
 
-    /** Soft: the run of the job that started at {@code startTime} waits for its allocation Prolog. */
-    public void prologRuns(int jobId, long startTime) {
-        prologWaits.started(jobId, startTime);
+    /**
+     * Soft: the run of the job that started at {@code startTime} waits for its allocation Prolog
+     * on {@code nodes}; none: it waits no more.
+     */
+    public void prologRuns(int jobId, long startTime, Set<String> nodes) {
+        prologWaits.waitOn(jobId, startTime, nodes);
     }
 
-    /** Soft: the job's allocation Prolog is done. */
-    public void prologDone(int jobId) {
-        prologWaits.done(jobId);
+    @Override
+    public Set<String> prologRunsOn(Job job) {
+        return prologWaits.pendingOn(job);
     }
 
     @Override

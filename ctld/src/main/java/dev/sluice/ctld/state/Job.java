@@ -263,10 +263,13 @@ public record Job(
      *     (scontrol shows the requeue's time as SubmitTime)
      * @param eligibleTime when it may start again (Slurm holds a requeued job back a while)
      */
-    public Job requeued(long submitTime, long eligibleTime, boolean held) {
+    public Job requeued(long submitTime, long eligibleTime, boolean held, boolean launchFailed) {
+        JobReason reason = launchFailed
+                ? JobReason.LAUNCH_FAILED_REQUEUED_HELD
+                : held ? JobReason.REQUEUED_HELD : JobReason.BEGIN_TIME;
         return with(b -> b.submitTime(submitTime)
                 .state(JobState.PENDING)
-                .reason(held ? JobReason.REQUEUED_HELD : JobReason.BEGIN_TIME)
+                .reason(reason)
                 .suspendTime(0)
                 .preSuspendSeconds(0)
                 .preemptSuspended(false)
@@ -325,6 +328,11 @@ public record Job(
         return suspendTime() > 0 ? Math.max(0, suspendTime() - startTime() - preSuspendSeconds()) : 0;
     }
 
+    /** Requeued held, with a reason that says so (until released). */
+    public boolean requeuedHeld() {
+        return reason() == JobReason.REQUEUED_HELD || reason() == JobReason.LAUNCH_FAILED_REQUEUED_HELD;
+    }
+
     public boolean isPending() {
         return state() == JobState.PENDING;
     }
@@ -334,7 +342,7 @@ public record Job(
      * job's hold, unless it was requeued held (which says so), else the reason it carries.
      */
     public JobReason standingReason() {
-        if (!isPending() || reason() == JobReason.REQUEUED_HELD) {
+        if (!isPending() || requeuedHeld()) {
             return reason();
         }
         return switch (hold()) {

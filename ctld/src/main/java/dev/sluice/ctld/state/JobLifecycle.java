@@ -113,7 +113,7 @@ public final class JobLifecycle {
                 List<Effect> kill =
                         job.allocation().nodes().size() > 1 ? List.of(terminate(job, JobState.NODE_FAIL)) : List.of();
                 yield new Transition(
-                        List.of(JobRequeued.at(id, now), new JobHoldChanged(id, Job.Hold.ADMIN, now)), kill);
+                        List.of(JobRequeued.launchFailed(id, now), new JobHoldChanged(id, Job.Hold.ADMIN, now)), kill);
             }
             case JobEvent.AllocationEnded a -> {
                 if (from == JobPhase.PENDING) {

@@ -61,12 +61,13 @@ public final class JobReplay {
                 job.requeued(
                         snapshot ? job.submitTime() : Math.max(r.time(), job.submitTime() + 1),
                         r.eligibleTime(),
-                        r.held());
+                        r.held(),
+                        r.launchFailed());
             case JobSuspendChanged r -> job.suspended(r.suspended(), r.preSuspendSeconds(), r.time(), r.byPreemption());
             case JobUpdated r -> JobUpdates.apply(job, r.changes());
             case JobHoldChanged r -> {
                 // Released: the requeuehold reason goes with the hold, as in Slurm.
-                boolean clears = r.hold() == Job.Hold.NONE && job.reason() == JobReason.REQUEUED_HELD;
+                boolean clears = r.hold() == Job.Hold.NONE && job.requeuedHeld();
                 // Released, the job's priority is computed again: an operator's fixed one goes.
                 boolean released = r.hold() == Job.Hold.NONE && job.hold() != Job.Hold.NONE;
                 long priority = released ? 0 : job.adminPriority();

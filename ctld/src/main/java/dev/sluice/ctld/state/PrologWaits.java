@@ -2,41 +2,47 @@ package dev.sluice.ctld.state;
 
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
  * Soft: the runs whose allocation Prolog still runs and is waited for ({@code PrologFlags=Alloc}
- * without {@code NoHold}): they show reason {@code Prolog}, as Slurm's slurmctld keeps its
- * WAIT_PROLOG until the node reports the Prolog done. Kept by run (its start time), so a
- * requeued job's next run starts unmarked; a restart of the controller forgets it (the job then
- * shows no reason, as once the Prolog is done).
+ * without {@code NoHold}), and on which of their nodes: they show reason {@code Prolog}, as
+ * Slurm's slurmctld keeps its WAIT_PROLOG until every node of the allocation reports its Prolog
+ * done (compat 262). Kept by run (its start time), so a requeued job's next run starts
+ * unmarked; a restart of the controller forgets it (the job then shows no reason, as once the
+ * Prolog is done).
  */
 final class PrologWaits {
-    /** Job id → the start time of the run that waits. */
-    private final Map<Integer, Long> runs = new HashMap<>();
+    private record Run(long startTime, Set<String> nodes) {}
 
-    void started(int jobId, long startTime) {
-        runs.put(jobId, startTime);
-    }
+    /** Job id → the run that waits, and the nodes it waits for. */
+    private final Map<Integer, Run> runs = new HashMap<>();
 
-    void done(int jobId) {
-        runs.remove(jobId);
+    void waitOn(int jobId, long startTime, Set<String> nodes) {
+        if (nodes.isEmpty()) {
+            runs.remove(jobId);
+        } else {
+            runs.put(jobId, new Run(startTime, Set.copyOf(nodes)));
+        }
     }
 
     boolean waits(Job job) {
-        Long start = runs.get(job.id());
-        return start != null && job.isRunning() && job.startTime() == start;
+        return !pendingOn(job).isEmpty();
     }
 
-    Set<Integer> waiting(IntFunction<Job> jobs) {
-        Set<Integer> out = new HashSet<>();
+    Set<String> pendingOn(Job job) {
+        Run run = runs.get(job.id());
+        return run != null && job.isRunning() && job.startTime() == run.startTime() ? run.nodes() : Set.of();
+    }
+
+    Map<Integer, Set<String>> waiting(IntFunction<Job> jobs) {
+        Map<Integer, Set<String>> out = new HashMap<>();
         runs.keySet().forEach(id -> {
             Job job = jobs.apply(id);
             if (job != null && waits(job)) {
-                out.add(id);
+                out.put(id, pendingOn(job));
             }
         });
         return out;

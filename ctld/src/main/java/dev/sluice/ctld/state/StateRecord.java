@@ -61,8 +61,17 @@ public sealed interface StateRecord {
      * @param eligibleTime when it may start again (Slurm holds a requeued job back a while)
      */
     /** @param preempted it was requeued by preemption: accounting ends its run PREEMPTED */
-    record JobRequeued(int jobId, boolean held, long time, long eligibleTime, boolean preempted)
+    record JobRequeued(int jobId, boolean held, long time, long eligibleTime, boolean preempted, boolean launchFailed)
             implements StateRecord {
+        public JobRequeued(int jobId, boolean held, long time, long eligibleTime, boolean preempted) {
+            this(jobId, held, time, eligibleTime, preempted, false);
+        }
+
+        /** Its node's Prolog failed: requeued at once, with Slurm's launch failure reason. */
+        public static JobRequeued launchFailed(int jobId, long time) {
+            return new JobRequeued(jobId, false, time, time, false, true);
+        }
+
         /** Not by preemption, eligible again at {@code eligibleTime}. */
         public static JobRequeued heldBack(int jobId, boolean held, long time, long eligibleTime) {
             return new JobRequeued(jobId, held, time, eligibleTime, false);

@@ -76,8 +76,13 @@ final class StateSnapshots {
         for (Job j : state.jobs()) {
             for (int i = 0; i < j.restartCount(); i++) {
                 boolean last = i == j.restartCount() - 1;
-                out.add(JobRequeued.heldBack(
-                        j.id(), last && j.reason() == JobReason.REQUEUED_HELD, j.eligibleTime(), j.eligibleTime()));
+                out.add(new JobRequeued(
+                        j.id(),
+                        last && j.reason() == JobReason.REQUEUED_HELD,
+                        j.eligibleTime(),
+                        j.eligibleTime(),
+                        false,
+                        last && j.reason() == JobReason.LAUNCH_FAILED_REQUEUED_HELD));
             }
             if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
                 out.add(new JobHoldChanged(j.id(), j.hold(), j.submitTime()));

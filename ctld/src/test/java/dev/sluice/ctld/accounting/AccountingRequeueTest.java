@@ -57,7 +57,7 @@ class AccountingRequeueTest {
     @Test
     void theNextRunIsANewRecordSubmittedAtTheRequeue() {
         StateRecord.JobRequeued requeue = StateRecord.JobRequeued.heldBack(7, false, 1100, 1221);
-        Job after = running().requeued(1100, 1221, false);
+        Job after = running().requeued(1100, 1221, false, false);
         assertThat(after.submitTime()).isEqualTo(1100);
         AccountingJob next =
                 AccountingEvents.of(requeue, after, CORES).get(0).getJob().getAccountingJob();

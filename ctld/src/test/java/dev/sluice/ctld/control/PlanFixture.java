@@ -18,8 +18,18 @@ final class PlanFixture {
     /** One CPU of n1. */
     static final Allocation ON_N1 = new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1)));
 
-    final ClusterState state = ClusterFixture.aCluster().configured();
+    final ClusterState state;
     private final ControlHarness journal = new ControlHarness();
+
+    /** One node, n1. */
+    PlanFixture() {
+        this(1);
+    }
+
+    /** Nodes n1..n{@code nodes}. */
+    PlanFixture(int nodes) {
+        state = ClusterFixture.aCluster().nodes(nodes).configured();
+    }
 
     PlanFixture submit(int id, JobRequest request) {
         replay(new StateRecord.JobSubmitted(id, request, "p", 60, 100));

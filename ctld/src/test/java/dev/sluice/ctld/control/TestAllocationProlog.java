@@ -6,6 +6,7 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
+import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.StateRecord;
@@ -13,18 +14,27 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * PrologFlags=Alloc: a job started while a Prolog runs at allocation shows reason Prolog until its
- * batch host reports it done (compat 246, 247); signals are not held meanwhile.
+ * PrologFlags=Alloc: a job started while a Prolog runs at allocation shows reason Prolog until each
+ * of its nodes reports it done (compat 246, 247, 262); a failed one drains its node and gives the
+ * job back to the queue, held (compat 263); signals are not held meanwhile.
  */
 class TestAllocationProlog {
     private static final Caller ROOT = Caller.of(0, 0, "root");
     private static final int SIGUSR1 = 10;
 
     private final PlanFixture cluster =
-            new PlanFixture().submit(2, Builders.aJob().build());
+            new PlanFixture(2).submit(2, Builders.aJob().build());
+
+    private static final Allocation ON_N1_N2 =
+            new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1), Allocation.NodeShare.of("n2", 1, 0, 1)));
 
     private ClusterState startedJob(boolean prologWaited) {
-        SchedulePlan plan = PlanFixture.starting(List.of(PlanFixture.start(2, -1, false)), List.of());
+        return startedJob(prologWaited, PlanFixture.ON_N1);
+    }
+
+    private ClusterState startedJob(boolean prologWaited, Allocation allocation) {
+        SchedulePlan plan =
+                PlanFixture.starting(List.of(new SchedulePlan.Start(2, -1, allocation, "p", 60, false)), List.of());
         cluster.apply(PlanApplier.apply(cluster.state, plan, 110, prologWaited));
         return cluster.state;
     }
@@ -34,7 +44,7 @@ class TestAllocationProlog {
         ClusterState state = startedJob(true);
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
-        // Another node's report, or an earlier run's, changes nothing.
+        // A node not in the allocation, or an earlier run's report, changes nothing.
         cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0));
         cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 1));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
@@ -71,5 +81,41 @@ class TestAllocationProlog {
         cluster.replay(StateRecord.JobRequeued.heldBack(2, false, 120, 120));
         assertThat(state.job(2).isPending()).isTrue();
         assertThat(state.image().reason(state.job(2))).isNotEqualTo(JobReason.PROLOG);
+    }
+
+    @Test
+    void aJobOnTwoNodesWaitsUntilEachOfThemReportsItsPrologDone() {
+        ClusterState state = startedJob(true, ON_N1_N2);
+        assertThat(state.prologRunsOn(state.job(2))).containsExactlyInAnyOrder("n1", "n2");
+
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
+        assertThat(state.image().prologRunsOn(state.job(2))).containsExactly("n2");
+        // A repeat of the batch host's report does not end the wait either.
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
+
+        cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0));
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
+    }
+
+    @Test
+    void aFailedPrologDrainsItsNodeAndRequeuesTheJobHeldAndEndsItOnItsOtherNodes() {
+        ClusterState state = startedJob(true, ON_N1_N2);
+        ControlResult<Void> failed = AllocationProlog.prologFailed(state, "n2", 2, 0, "slurm", 115);
+
+        assertThat(failed.records())
+                .contains(new StateRecord.NodeStateChanged(
+                        "n2", dev.sluice.ctld.state.NodeTransition.DRAIN, "Prolog error", "slurm", 115));
+        assertThat(failed.effects()).anyMatch(e -> e instanceof Effect.Terminate t && t.jobId() == 2);
+        cluster.apply(failed);
+        assertThat(state.job(2).isPending()).isTrue();
+        assertThat(state.job(2).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.LAUNCH_FAILED_REQUEUED_HELD);
+        assertThat(state.waitsForProlog(state.job(2))).isFalse();
+
+        // A late or repeated failure of that run changes nothing more.
+        ControlResult<Void> again = AllocationProlog.prologFailed(state, "n1", 2, 0, "slurm", 116);
+        assertThat(again.records()).isEmpty();
     }
 }

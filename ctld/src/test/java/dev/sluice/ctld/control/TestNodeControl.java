@@ -248,7 +248,8 @@ class TestNodeControl {
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
         assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
         assertThat(s.job(1).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
-        assertThat(s.image().reasonOf(s.job(1))).isEqualTo("JobHeldAdmin");
+        // Recorded (compat 263): Slurm's launch failure hold, not a plain JobHeldAdmin.
+        assertThat(s.image().reasonOf(s.job(1))).isEqualTo("launch failed requeued held");
         assertThat(s.job(1).restartCount()).isEqualTo(1);
         assertThat(s.node("n1").reason()).isEqualTo("Prolog error");
         assertThat(s.node("n1").reasonUser()).isEqualTo("slurm");

@@ -23,6 +23,14 @@ class TestPreemptionRecords {
     }
 
     @Test
+    void aRequeueAfterAFailedPrologRoundTripsWithItsReason() {
+        StateRecord.JobRequeued failed = StateRecord.JobRequeued.launchFailed(7, 100);
+        assertThat(RecordCodec.encode(1, failed).getJobRequeued().getLaunchFailed())
+                .isTrue();
+        assertThat(RecordCodec.decode(RecordCodec.encode(1, failed))).isEqualTo(failed);
+    }
+
+    @Test
     void aJobEndedPreemptedRoundTrips() {
         StateRecord.JobEnded ended = StateRecord.JobEnded.unrequested(7, JobState.PREEMPTED, 15, JobReason.NONE, 100);
         assertThat(RecordCodec.decode(RecordCodec.encode(1, ended))).isEqualTo(ended);

@@ -41,6 +41,11 @@ class TestSnapshotEquivalence {
                 StateRecord.JobRequeued.at(3, 17),
                 new StateRecord.NodeStateChanged("n2", NodeTransition.DRAIN, "disk", "root", 18),
                 new StateRecord.JobSubmitted(4, Builders.aJob().build(), "p", 60, 19),
+                // Its Prolog failed: requeued with Slurm's launch failure reason, held.
+                new StateRecord.JobStarted(
+                        4, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 60, 19),
+                StateRecord.JobRequeued.launchFailed(4, 19),
+                new StateRecord.JobHoldChanged(4, Job.Hold.ADMIN, 19),
                 new StateRecord.JobsPurged(List.of(2), 20));
         for (StateRecord r : history) {
             live.replay(++seq, r);

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * {@code PrologFlags=Alloc} for an allocation without a batch script (salloc): the node's
  * {@code Prolog=} programs run here as root when the controller allocates the job, with the
  * environment a batch job's Prolog gets ({@link PrologEpilog}), and the controller is told when
- * they are done, so that salloc, which waits for that, runs its command. (A batch job's Prolog runs
- * inside its supervisor instead, see {@link BatchLauncher}.) The run is not kept across a restart
+ * they are done (and how: one that fails drains the node), so that salloc, which waits for that,
+ * runs its command; the same on a batch job's nodes other than its batch host, whose Prolog runs
+ * inside the job's supervisor instead (see {@link BatchLauncher}). The run is not kept across a restart
  * of this daemon: the controller forgets what it waits for on its own restart too.
  */
 public final class AllocationPrologs {
@@ -65,14 +66,17 @@ public final class AllocationPrologs {
     private void done(LaunchBatchJobRequest request, int status) {
         started.remove(request.getJobId() + "." + request.getRestartCount());
         if (status != 0) {
-            // Slurm drains the node and requeues the job; here the allocation goes on, and the
-            // failure is only logged (docs/execution.md, Prolog and Epilog).
-            log.error("job {}: the allocation's Prolog exited with status {}", request.getJobId(), status);
+            // The controller drains this node and gives the job back to the queue, as Slurm's.
+            log.error(
+                    "job {}: the allocation's Prolog exited with status {}; the node will be drained",
+                    request.getJobId(),
+                    status);
         }
         outbox.postPrologDone(PrologCompleteRequest.newBuilder()
                 .setNodeName(nodeName)
                 .setJobId(request.getJobId())
                 .setRestartCount(request.getRestartCount())
+                .setStatus(status)
                 .build());
     }
 

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** PrologFlags=Alloc for salloc's allocations: the node's Prolog runs at allocation (compat 247). */
+/**
+ * PrologFlags=Alloc for salloc's allocations and a batch job's other nodes: the node's Prolog runs
+ * at allocation (compat 247, 262), and a failed one is told with its status (compat 263, 264).
+ */
 class TestAllocationPrologs {
     private static final int JOB = 5151;
 
@@ -95,5 +98,18 @@ class TestAllocationPrologs {
     void withNoPrologConfiguredTheControllerHearsAtOnce() throws Exception {
         prologs.run(allocation(0));
         assertThat(awaitTold()).containsExactly(notice(0));
+    }
+
+    @Test
+    void aPrologThatFailsIsToldWithItsStatusSoThatTheControllerDrainsTheNode() throws Exception {
+        Path prolog = dir.resolve("prolog.sh");
+        Files.writeString(prolog, "#!/bin/sh\nexit 3\n");
+        Files.setPosixFilePermissions(prolog, PosixFilePermissions.fromString("rwxr-xr-x"));
+        policy.set(LaunchPolicy.scripts(List.of(prolog.toString()), List.of()).withPrologAtAllocation(true));
+
+        prologs.run(allocation(1));
+
+        assertThat(awaitTold())
+                .containsExactly(notice(1).toBuilder().setStatus(3).build());
     }
 }
