@@ -90,6 +90,10 @@ public enum JobReason {
     ASSOC_MAX_MEM_PER_JOB("AssocMaxMemPerJob"),
     ASSOC_MAX_NODE_PER_JOB_LIMIT("AssocMaxNodePerJobLimit"),
     ASSOC_MAX_GRES_PER_JOB("AssocMaxGRESPerJob"),
+    // An association's MaxTRESPerNode: what the job asks divided by its nodes.
+    ASSOC_MAX_CPU_PER_NODE("AssocMaxCpuPerNode"),
+    ASSOC_MAX_MEM_PER_NODE("AssocMaxMemPerNode"),
+    ASSOC_MAX_GRES_PER_NODE("AssocMaxGRESPerNode"),
     // Ended.
     NON_ZERO_EXIT_CODE("NonZeroExitCode"),
     TIME_LIMIT("TimeLimit"),

@@ -38,7 +38,8 @@ public final class PolicyMapper {
                             TresLimits.parse(l.getGrpTres()),
                             TresLimits.parse(l.getMaxTres()),
                             l.hasGrpJobs() ? Integer.toUnsignedLong(l.getGrpJobs()) : Limits.NONE,
-                            l.hasGrpSubmitJobs() ? Integer.toUnsignedLong(l.getGrpSubmitJobs()) : Limits.NONE),
+                            l.hasGrpSubmitJobs() ? Integer.toUnsignedLong(l.getGrpSubmitJobs()) : Limits.NONE,
+                            TresLimits.parse(l.getMaxTresPerNode())),
                     names(l.getQos()),
                     l.getDefaultQos().toLowerCase(Locale.ROOT),
                     l.hasShares() ? Integer.toUnsignedLong(l.getShares()) : 1,
@@ -63,7 +64,8 @@ public final class PolicyMapper {
                                     TresLimits.parse(q.getGrpTres()),
                                     TresLimits.parse(q.getMaxTresPerJob()),
                                     q.hasGrpJobs() ? Integer.toUnsignedLong(q.getGrpJobs()) : Limits.NONE,
-                                    q.hasGrpSubmitJobs() ? Integer.toUnsignedLong(q.getGrpSubmitJobs()) : Limits.NONE))
+                                    q.hasGrpSubmitJobs() ? Integer.toUnsignedLong(q.getGrpSubmitJobs()) : Limits.NONE,
+                                    TresLimits.NONE))
                             .caps(new Qos.HolderCaps(
                                     TresLimits.parse(q.getMaxTresPerAccount()),
                                     TresLimits.parse(q.getMaxTresPerUser())))

@@ -111,26 +111,40 @@ public final class LimitGate {
      * Why a job within its other limits may not start: what it asks on each node (its counts
      * divided by its least node count, whole numbers, as Slurm divides what it selected) is over
      * its QOS's MaxTRESPerNode, with 22.05's reason ({@code QOSMaxCpuPerNode},
-     * {@code QOSMaxMemoryPerNode}, {@code QOSMaxGRESPerNode}; compat 230, 231). Memory counts only
-     * where it is consumable: Slurm checks what the allocation holds, and without CR_*_Memory that
-     * is no memory at all (compat 231: a {@code --mem=2000} job runs under {@code mem=1000}).
+     * {@code QOSMaxMemoryPerNode}, {@code QOSMaxGRESPerNode}; compat 230, 231), or else over its
+     * association's (its own, else the nearest account's: inherited like MaxTRES; compat 251, 252).
+     * Memory counts only where it is consumable: Slurm checks what the allocation holds, and
+     * without CR_*_Memory that is no memory at all (compat 231: a {@code --mem=2000} job runs
+     * under {@code mem=1000}).
      *
-     * @return the reason, or null when the job is within the cap
+     * @return the reason, or null when the job is within the caps
      */
     public static JobReason perNode(Enforcement enforce, AccountingPolicy policy, Job job, boolean memoryConsumable) {
         if (!enforce.limits()) {
             return null;
         }
         Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
-        if (qos == null || qos.perNode().caps().isEmpty()) {
+        TresLimits qosCaps = qos == null ? TresLimits.NONE : qos.perNode();
+        TresLimits assocCaps = policy.userAssociation(
+                        LimitUsage.nz(job.request().account()),
+                        job.request().owner().userName(),
+                        job.partition())
+                .map(a -> policy.effectiveLimits(a).maxTresPerNode())
+                .orElse(TresLimits.NONE);
+        if (qosCaps.caps().isEmpty() && assocCaps.caps().isEmpty()) {
             return null;
         }
         Tres wanted = LimitUsage.tresOf(job);
         if (!memoryConsumable) {
             wanted = wanted.with("mem", 0);
         }
-        String over = qos.perNode().exceeded(Tres.empty(), JobTres.perNode(wanted));
-        return over == null ? null : qosMaxPerNode(over);
+        Tres each = JobTres.perNode(wanted);
+        String over = qosCaps.exceeded(Tres.empty(), each);
+        if (over != null) {
+            return qosMaxPerNode(over);
+        }
+        over = assocCaps.exceeded(Tres.empty(), each);
+        return over == null ? null : assocMaxPerNode(over);
     }
 
     /**
@@ -245,6 +259,14 @@ public final class LimitGate {
             case "cpu" -> JobReason.QOS_MAX_CPU_PER_NODE;
             case "mem" -> JobReason.QOS_MAX_MEMORY_PER_NODE;
             default -> JobReason.QOS_MAX_GRES_PER_NODE;
+        };
+    }
+
+    private static JobReason assocMaxPerNode(String tres) {
+        return switch (tres) {
+            case "cpu" -> JobReason.ASSOC_MAX_CPU_PER_NODE;
+            case "mem" -> JobReason.ASSOC_MAX_MEM_PER_NODE;
+            default -> JobReason.ASSOC_MAX_GRES_PER_NODE;
         };
     }
 

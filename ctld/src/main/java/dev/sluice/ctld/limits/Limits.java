@@ -7,7 +7,8 @@ import static java.util.Objects.requireNonNull;
  * means "not set": an association then inherits its parent account's value (per-job and
  * per-user limits only; Grp limits are the level's own), a QOS has no limit. On a QOS,
  * {@code maxJobs}/{@code maxSubmitJobs} are its per-user limits (MaxJobsPerUser,
- * MaxSubmitJobsPerUser).
+ * MaxSubmitJobsPerUser). {@code maxTresPerNode} is an association's MaxTRESPerNode, inherited like
+ * MaxTRES; a QOS keeps its own in {@link Qos#perNode()}, so here it is {@link TresLimits#NONE}.
  */
 public record Limits(
         long maxJobs,
@@ -16,13 +17,16 @@ public record Limits(
         TresLimits grpTres,
         TresLimits maxTresPerJob,
         long grpJobs,
-        long grpSubmitJobs) {
+        long grpSubmitJobs,
+        TresLimits maxTresPerNode) {
     public static final long NONE = -1;
-    public static final Limits UNSET = new Limits(NONE, NONE, NONE, TresLimits.NONE, TresLimits.NONE, NONE, NONE);
+    public static final Limits UNSET =
+            new Limits(NONE, NONE, NONE, TresLimits.NONE, TresLimits.NONE, NONE, NONE, TresLimits.NONE);
 
     public Limits {
         requireNonNull(grpTres, "grpTres is null");
         requireNonNull(maxTresPerJob, "maxTresPerJob is null");
+        requireNonNull(maxTresPerNode, "maxTresPerNode is null");
     }
 
     /** Limits to set one by one; what is not set stays {@link #NONE}. */
@@ -39,13 +43,21 @@ public record Limits(
                 grpTres.orElse(parent.grpTres),
                 maxTresPerJob.orElse(parent.maxTresPerJob),
                 pick(grpJobs, parent.grpJobs),
-                pick(grpSubmitJobs, parent.grpSubmitJobs));
+                pick(grpSubmitJobs, parent.grpSubmitJobs),
+                maxTresPerNode.orElse(parent.maxTresPerNode));
     }
 
     /** The same limits with the Grp ones replaced by {@code own}'s (they are never inherited). */
     public Limits withGrpOf(Limits own) {
         return new Limits(
-                maxJobs, maxSubmitJobs, maxWallMinutes, own.grpTres, maxTresPerJob, own.grpJobs, own.grpSubmitJobs);
+                maxJobs,
+                maxSubmitJobs,
+                maxWallMinutes,
+                own.grpTres,
+                maxTresPerJob,
+                own.grpJobs,
+                own.grpSubmitJobs,
+                maxTresPerNode);
     }
 
     private static long pick(long own, long inherited) {
@@ -71,6 +83,7 @@ public record Limits(
         private TresLimits maxTresPerJob = TresLimits.NONE;
         private long grpJobs = NONE;
         private long grpSubmitJobs = NONE;
+        private TresLimits maxTresPerNode = TresLimits.NONE;
 
         private Builder() {}
 
@@ -119,8 +132,22 @@ public record Limits(
             return this;
         }
 
+        /** {@code MaxTRESPerNode=} (an association's). */
+        public Builder maxTresPerNode(TresLimits value) {
+            this.maxTresPerNode = value;
+            return this;
+        }
+
         public Limits build() {
-            return new Limits(maxJobs, maxSubmitJobs, maxWallMinutes, grpTres, maxTresPerJob, grpJobs, grpSubmitJobs);
+            return new Limits(
+                    maxJobs,
+                    maxSubmitJobs,
+                    maxWallMinutes,
+                    grpTres,
+                    maxTresPerJob,
+                    grpJobs,
+                    grpSubmitJobs,
+                    maxTresPerNode);
         }
 
         private static TresLimits cpuCap(long cpus) {

@@ -164,6 +164,9 @@ public final class AssociationEdits {
         if (l.hasMaxTres()) {
             cols.put("max_tres", l.getMaxTres());
         }
+        if (l.hasMaxTresPerNode()) {
+            cols.put("max_tres_per_node", l.getMaxTresPerNode());
+        }
         if (l.hasQos()) {
             cols.put("qos", l.getQos());
         }
@@ -180,6 +183,7 @@ public final class AssociationEdits {
                 case "grpsubmitjobs" -> "grp_submit_jobs";
                 case "grptres" -> "grp_tres";
                 case "maxtres" -> "max_tres";
+                case "maxtrespernode" -> "max_tres_per_node";
                 case "qos" -> "qos";
                 case "defaultqos" -> "default_qos";
                 default -> throw new IllegalArgumentException(" Unknown option: " + key + "=-1");
@@ -201,6 +205,11 @@ public final class AssociationEdits {
         }
         if (cols.get("max_tres") instanceof String given) {
             out.put("max_tres", TresLimitText.merge(own.hasMaxTres() ? own.getMaxTres() : null, given));
+        }
+        if (cols.get("max_tres_per_node") instanceof String given) {
+            out.put(
+                    "max_tres_per_node",
+                    TresLimitText.merge(own.hasMaxTresPerNode() ? own.getMaxTresPerNode() : null, given));
         }
         return out;
     }

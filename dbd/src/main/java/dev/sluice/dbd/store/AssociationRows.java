@@ -22,9 +22,10 @@ final class AssociationRows {
 
     static List<AssociationEntry> read(Connection c, ListAssocRequest r) throws SQLException {
         List<AssociationEntry> all = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT cluster_name, account, user_name, partition_name,"
-                        + " parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes, grp_tres, max_tres,"
-                        + " qos, default_qos, grp_jobs, grp_submit_jobs, id FROM acct_associations");
+        try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT cluster_name, account, user_name, partition_name,"
+                                + " parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes, grp_tres, max_tres,"
+                                + " qos, default_qos, grp_jobs, grp_submit_jobs, id, max_tres_per_node FROM acct_associations");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 AssociationLimits.Builder l = AssociationLimits.newBuilder();
@@ -58,6 +59,9 @@ final class AssociationRows {
                 if (rs.getObject(15) != null) {
                     l.setGrpSubmitJobs((int) rs.getLong(15));
                 }
+                if (rs.getString(17) != null) {
+                    l.setMaxTresPerNode(rs.getString(17));
+                }
                 all.add(AssociationEntry.newBuilder()
                         .setCluster(rs.getString(1))
                         .setAccount(rs.getString(2))
@@ -86,6 +90,46 @@ final class AssociationRows {
                         .thenComparing(AssociationEntry::getUser)
                         .thenComparing(AssociationEntry::getPartition))
                 .toList();
+    }
+
+    /**
+     * The associations as sacctmgr lists them: one without its own MaxTRESPerNode for a TRES shows
+     * the nearest account's, as slurmdbd fills inherited limits in when it lists them (compat
+     * 252: the user of an account with {@code gres/gpu=1} lists {@code gres/gpu=1}). What is
+     * stored stays the association's own, which {@link InheritedChanges} and the controller read.
+     */
+    static List<AssociationEntry> listed(Connection c, ListAssocRequest r) throws SQLException {
+        Map<String, AssociationEntry> accounts = new HashMap<>();
+        for (AssociationEntry a : read(c, ListAssocRequest.getDefaultInstance())) {
+            if (a.getUser().isEmpty() && a.getPartition().isEmpty()) {
+                accounts.put(a.getCluster() + "/" + a.getAccount(), a);
+            }
+        }
+        List<AssociationEntry> out = new ArrayList<>();
+        for (AssociationEntry a : read(c, r)) {
+            AssociationLimits own = a.getLimits();
+            String perNode = own.hasMaxTresPerNode() ? own.getMaxTresPerNode() : null;
+            String up = a.getUser().isEmpty() ? a.getParentAccount() : a.getAccount();
+            for (int depth = 0; !up.isEmpty() && depth < 64; depth++) {
+                AssociationEntry parent = accounts.get(a.getCluster() + "/" + up);
+                if (parent == null) {
+                    break;
+                }
+                if (parent.getLimits().hasMaxTresPerNode()) {
+                    // The nearer level's count wins for each TRES it names.
+                    perNode =
+                            TresLimitText.merge(parent.getLimits().getMaxTresPerNode(), perNode == null ? "" : perNode);
+                }
+                up = parent.getParentAccount();
+            }
+            out.add(
+                    perNode == null || perNode.equals(own.getMaxTresPerNode())
+                            ? a
+                            : a.toBuilder()
+                                    .setLimits(own.toBuilder().setMaxTresPerNode(perNode))
+                                    .build());
+        }
+        return out;
     }
 
     /** {@code /root/science/physics}: sorting by it walks the tree depth first. */

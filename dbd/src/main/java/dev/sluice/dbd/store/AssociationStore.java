@@ -278,7 +278,7 @@ public final class AssociationStore {
                         }
                     }
                 }
-                case ASSOCIATIONS -> AssociationRows.read(c, r).forEach(out::addAssociations);
+                case ASSOCIATIONS -> AssociationRows.listed(c, r).forEach(out::addAssociations);
                 case CLUSTERS -> {
                     for (String n : clusters(c)) {
                         if (Names.wanted(r.getNamesList(), n)) {

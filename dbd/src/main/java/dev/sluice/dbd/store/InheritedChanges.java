@@ -18,8 +18,8 @@ import java.util.function.Consumer;
  */
 final class InheritedChanges {
     /** The columns whose value an association without its own takes from its parent account. */
-    private static final Set<String> INHERITED =
-            Set.of("max_jobs", "max_submit_jobs", "max_wall_minutes", "max_tres", "qos", "default_qos");
+    private static final Set<String> INHERITED = Set.of(
+            "max_jobs", "max_submit_jobs", "max_wall_minutes", "max_tres", "max_tres_per_node", "qos", "default_qos");
 
     private InheritedChanges() {}
 
@@ -79,6 +79,7 @@ final class InheritedChanges {
                 case "qos" -> own.getQos().isEmpty();
                 case "default_qos" -> own.getDefaultQos().isEmpty();
                 case "max_tres" -> !namesAll(own.getMaxTres(), c.getValue());
+                case "max_tres_per_node" -> !namesAll(own.getMaxTresPerNode(), c.getValue());
                 default -> false;
             };
             if (unset) {

@@ -63,8 +63,8 @@ final class NewAssociations {
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO acct_associations (cluster_name, account,"
                 + " user_name, partition_name, parent_account, shares, max_jobs, max_submit_jobs, max_wall_minutes,"
-                + " grp_tres, max_tres, qos, default_qos, created_at, grp_jobs, grp_submit_jobs)"
-                + " VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " grp_tres, max_tres, qos, default_qos, created_at, grp_jobs, grp_submit_jobs, max_tres_per_node)"
+                + " VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, cluster);
             ps.setString(2, account);
             ps.setString(3, user);
@@ -80,6 +80,8 @@ final class NewAssociations {
             ps.setLong(13, now);
             ps.setObject(14, l.hasGrpJobs() ? Integer.toUnsignedLong(l.getGrpJobs()) : null);
             ps.setObject(15, l.hasGrpSubmitJobs() ? Integer.toUnsignedLong(l.getGrpSubmitJobs()) : null);
+            // Kept as slurmdbd lists it (names in order, memory with its unit), as edits keep it.
+            ps.setObject(16, l.hasMaxTresPerNode() ? TresLimitText.merge(null, l.getMaxTresPerNode()) : null);
             ps.executeUpdate();
         }
     }

@@ -9,6 +9,7 @@ import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.DeleteQosRequest;
+import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ListQosRequest;
 import dev.sluice.protocol.v1.ModifyAssocRequest;
 import dev.sluice.protocol.v1.ModifyQosRequest;
@@ -288,6 +289,47 @@ abstract class QosAndModifyContract {
         assertThat(edits.modify(maxJobs.build()).getAssociationsList())
                 .extracting(AssociationEntry::getUser)
                 .containsExactly("");
+    }
+
+    @Test
+    void anAssociationsMaxTresPerNodeIsMergedClearedAndReachesTheUsersBelow() throws Exception {
+        ModifyAssocRequest.Builder onUser = ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .setCommit(true);
+        edits.modify(onUser.clone()
+                .setLimits(AssociationLimits.newBuilder().setMaxTresPerNode("gres/gpu=1,cpu=2"))
+                .build());
+        assertThat(userAssoc(snapshot(0)).getLimits().getMaxTresPerNode()).isEqualTo("cpu=2,gres/gpu=1");
+        edits.modify(onUser.clone()
+                .setLimits(AssociationLimits.newBuilder().setMaxTresPerNode("cpu=3"))
+                .build());
+        assertThat(userAssoc(snapshot(0)).getLimits().getMaxTresPerNode()).isEqualTo("cpu=3,gres/gpu=1");
+        edits.modify(onUser.clone().addCleared("maxtrespernode").build());
+        assertThat(userAssoc(snapshot(0)).getLimits().hasMaxTresPerNode()).isFalse();
+        // Inherited like MaxTRES: an account's reaches the user without one of its own.
+        var onAccount = edits.modify(ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(acct)
+                .setLimits(AssociationLimits.newBuilder().setMaxTresPerNode("gres/gpu=2"))
+                .setCommit(true)
+                .build());
+        assertThat(onAccount.getAssociationsList())
+                .extracting(AssociationEntry::getUser)
+                .containsExactly("", user);
+        assertThat(accountAssoc(snapshot(0)).getLimits().getMaxTresPerNode()).isEqualTo("gres/gpu=2");
+        // slurmdbd lists the user with its account's value (compat 252); what is kept stays its own.
+        assertThat(userAssoc(snapshot(0)).getLimits().hasMaxTresPerNode()).isFalse();
+        edits.modify(onUser.clone()
+                .setLimits(AssociationLimits.newBuilder().setMaxTresPerNode("cpu=2"))
+                .build());
+        AssociationEntry listed = assocs.list(ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ASSOCIATIONS)
+                        .addClusters(cluster)
+                        .addUsers(user)
+                        .build())
+                .getAssociations(0);
+        assertThat(listed.getLimits().getMaxTresPerNode()).isEqualTo("cpu=2,gres/gpu=2");
     }
 
     @Test

@@ -35,6 +35,7 @@ final class AssocValues {
             case MAXJ -> l.hasMaxJobs() ? Integer.toUnsignedString(l.getMaxJobs()) : null;
             case MAXS -> l.hasMaxSubmitJobs() ? Integer.toUnsignedString(l.getMaxSubmitJobs()) : null;
             case MAXT -> l.getMaxTres();
+            case MAXTN -> l.getMaxTresPerNode();
             case MAXW -> l.hasMaxWallMinutes() ? wall(l.getMaxWallMinutes()) : null;
             case QOS -> qosList(l.getQos());
             case DQOS -> l.getDefaultQos();

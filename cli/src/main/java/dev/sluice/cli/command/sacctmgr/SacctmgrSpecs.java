@@ -116,6 +116,7 @@ final class SacctmgrSpecs {
             "maxjobs",
             "maxsubmitjobs",
             "maxtres",
+            "maxtrespernode",
             "maxwall",
             "qos",
             "defaultqos");
@@ -158,6 +159,10 @@ final class SacctmgrSpecs {
                     b.setMaxTres(v);
                     title = "MaxTRES";
                 }
+                case "maxtrespernode" -> {
+                    b.setMaxTresPerNode(v);
+                    title = "MaxTRESPerNode";
+                }
                 case "maxwall" -> {
                     long minutes = TimeLimit.parseMinutes(v);
                     if (minutes < 0 || minutes > Integer.MAX_VALUE) {
@@ -177,7 +182,8 @@ final class SacctmgrSpecs {
                     title = "DefQOS";
                 }
             }
-            settingLines.add(String.format("  %-13s = %s", title, v));
+            // A title longer than the column runs into the "=" (compat 251, 252).
+            settingLines.add(String.format(title.length() > 13 ? "  %s= %s" : "  %-13s = %s", title, v));
         }
         return b.build();
     }

@@ -77,6 +77,11 @@ class TestSacctmgrListing {
         // Slurm keeps a parent on an account's own association only.
         assertThat(AssocValues.of(a, PrintField.PNAME)).isEmpty();
         assertThat(AssocValues.of(a, PrintField.GRPJ)).isNull();
+        assertThat(AssocValues.of(a, PrintField.MAXTN)).isEmpty();
+        AssociationEntry capped = a.toBuilder()
+                .setLimits(a.getLimits().toBuilder().setMaxTresPerNode("cpu=2,gres/gpu=1"))
+                .build();
+        assertThat(AssocValues.of(capped, PrintField.MAXTN)).isEqualTo("cpu=2,gres/gpu=1");
     }
 
     @Test

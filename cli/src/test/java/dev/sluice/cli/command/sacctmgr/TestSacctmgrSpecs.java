@@ -132,6 +132,16 @@ class TestSacctmgrSpecs {
     }
 
     @Test
+    void anAssociationsMaxTresPerNodeIsALimitKey() {
+        List<String> lines = new ArrayList<>();
+        AssociationLimits l = SacctmgrSpecs.parse(List.of("MaxTRES=cpu=8", "MaxTRESPerNode=gres/gpu=1"), KEYS)
+                .limits(lines);
+        assertThat(l.getMaxTresPerNode()).isEqualTo("gres/gpu=1");
+        // Recorded from sacctmgr 22.05 (compat 251, 252).
+        assertThat(lines).containsExactly("  MaxTRES       = cpu=8", "  MaxTRESPerNode= gres/gpu=1");
+    }
+
+    @Test
     void unknownKeysAndBadNumbersAreRefused() {
         assertThatThrownBy(() -> SacctmgrSpecs.parse(List.of("bogus=1"), KEYS))
                 .hasMessage(" Unknown option: bogus=1\n Use keyword 'where' to modify condition");
