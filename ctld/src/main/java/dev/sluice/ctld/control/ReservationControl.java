@@ -124,18 +124,20 @@ public final class ReservationControl {
         Users users =
                 spec.users() == null ? new Users(old.users(), old.usersExcluded()) : users(spec.users(), directory);
         users = new Users(
-                edit(users.names(), spec.added().users(), spec.removed().users(), name -> {
-                    if (!directory.knownUser().test(name)) {
-                        throw new SlurmException(ErrorCode.USER_ID_MISSING);
-                    }
-                }),
+                ReservationEdits.edit(
+                        users.names(), spec.added().users(), spec.removed().users(), name -> {
+                            if (!directory.knownUser().test(name)) {
+                                throw new SlurmException(ErrorCode.USER_ID_MISSING);
+                            }
+                        }),
                 users.excluded());
         List<String> accounts = spec.accounts() == null ? old.accounts() : accounts(spec.accounts(), directory);
-        accounts = edit(accounts, spec.added().accounts(), spec.removed().accounts(), account -> {
-            if (!directory.knownAccount().test(account)) {
-                throw new SlurmException(ErrorCode.INVALID_ACCOUNT);
-            }
-        });
+        accounts = ReservationEdits.edit(
+                accounts, spec.added().accounts(), spec.removed().accounts(), account -> {
+                    if (!directory.knownAccount().test(account)) {
+                        throw new SlurmException(ErrorCode.INVALID_ACCOUNT);
+                    }
+                });
         String partition = spec.partition() == null ? old.partition() : partition(state, spec.partition());
         List<String> nodes = spec.nodes() != null
                 ? named(state, spec.nodes(), flags)
@@ -251,34 +253,6 @@ public final class ReservationControl {
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
         return new Users(List.copyOf(new LinkedHashSet<>(names)), minus != 0);
-    }
-
-    /**
-     * {@code Users+=} / {@code Users-=} (and the accounts'): names added at the end unless there
-     * already, names taken away whether there or not; each must be known ({@code check}).
-     */
-    private static List<String> edit(
-            List<String> have, String added, String removed, java.util.function.Consumer<String> check) {
-        Set<String> out = new LinkedHashSet<>(have);
-        for (String name : names(added)) {
-            check.accept(name);
-            out.add(name);
-        }
-        for (String name : names(removed)) {
-            check.accept(name);
-            out.remove(name);
-        }
-        return List.copyOf(out);
-    }
-
-    private static List<String> names(String typed) {
-        if (typed == null) {
-            return List.of();
-        }
-        return java.util.Arrays.stream(typed.split(","))
-                .map(String::strip)
-                .filter(n -> !n.isEmpty())
-                .toList();
     }
 
     private static List<String> accounts(String typed, Directory directory) {
