@@ -62,6 +62,9 @@ public enum ErrorCode {
     RESERVATION_BUSY(2055, "Requested reservation is in use"),
     RESERVATION_NOT_USABLE(2056, "Requested reservation not usable now"),
     RESERVATION_OVERLAP(2058, "Requested reservation overlaps with another reservation"),
+    // The text is Slurm 22.05's (compat 256); the number is Sluice's own, not checked against
+    // slurm_errno.h.
+    RESERVATION_EMPTY(2093, "Reservation request lacks users, groups or accounts"),
     DISABLED(2037, "Requested operation is presently disabled"),
     DEPENDENCY(2038, "Job dependency problem"),
     BATCH_ONLY(2039, "Only batch jobs are accepted or processed"),

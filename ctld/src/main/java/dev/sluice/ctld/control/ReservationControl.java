@@ -85,7 +85,7 @@ public final class ReservationControl {
             // of their cores are held (Slurm 22.05: Nodes=n1 CoreCnt=2, CoreIDs=0-1).
             int count = spec.nodeCount() != null ? spec.nodeCount() : spec.coreCount() != null ? 0 : 1;
             int cores = spec.nodeCount() == null && spec.coreCount() != null ? spec.coreCount() : 0;
-            nodes = pick(state, partition, count, cores, start, end, flags, now);
+            nodes = pick(state, partition, count, cores, start, end, flags, now, "", List.of());
             probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
             if (spec.nodeCount() == null) {
                 probe = PartialCores.hold(state, probe, spec.coreCount(), partition);
@@ -103,22 +103,47 @@ public final class ReservationControl {
     public static ControlResult<Void> update(
             ClusterView state, Caller caller, ReservationSpec spec, Directory directory, long now) {
         requireOperator(caller);
-        Reservation old = state.reservations()
-                .find(spec.name() == null ? "" : spec.name(), now)
+        // One whose window has ended but that is still kept (until the periodic pass) may be
+        // given a new end, and is then active again (Slurm 22.05, compat 257).
+        Reservation kept = Optional.ofNullable(
+                        state.reservations().byName().get(spec.name() == null ? "" : spec.name()))
                 .orElseThrow(() -> new SlurmException(ErrorCode.RESERVATION_INVALID));
+        Reservation old = kept.ended(now) ? kept : kept.window(now);
         long start = spec.start() == null ? old.start() : spec.start();
         long end;
         if (spec.end() != null || spec.durationMinutes() != null) {
             end = endOf(start, spec);
+            // A window made to end now or before, Duration=0 or EndTime=now included, is refused.
+            if (end <= start || end <= now) {
+                throw new SlurmException(ErrorCode.INVALID_TIME_VALUE);
+            }
         } else {
             end = start + (old.end() - old.start());
         }
         Set<ReservationFlag> flags = flags(EnumSet.copyOf(with(old.flags())), spec.flags());
         Users users =
                 spec.users() == null ? new Users(old.users(), old.usersExcluded()) : users(spec.users(), directory);
+        users = new Users(
+                ReservationEdits.edit(
+                        users.names(), spec.added().users(), spec.removed().users(), name -> {
+                            if (!directory.knownUser().test(name)) {
+                                throw new SlurmException(ErrorCode.USER_ID_MISSING);
+                            }
+                        }),
+                users.excluded());
         List<String> accounts = spec.accounts() == null ? old.accounts() : accounts(spec.accounts(), directory);
+        accounts = ReservationEdits.edit(
+                accounts, spec.added().accounts(), spec.removed().accounts(), account -> {
+                    if (!directory.knownAccount().test(account)) {
+                        throw new SlurmException(ErrorCode.INVALID_ACCOUNT);
+                    }
+                });
         String partition = spec.partition() == null ? old.partition() : partition(state, spec.partition());
-        List<String> nodes = spec.nodes() == null ? old.nodes() : named(state, spec.nodes(), flags);
+        List<String> nodes = spec.nodes() != null
+                ? named(state, spec.nodes(), flags)
+                : spec.nodeCount() != null
+                        ? recount(state, old, spec.nodeCount(), partition, start, end, flags, now)
+                        : old.nodes();
         if (spec.nodes() != null) {
             flags.remove(ReservationFlag.ALL_NODES);
             if (spec.nodes().equalsIgnoreCase("ALL")) {
@@ -127,7 +152,8 @@ public final class ReservationControl {
             flags.add(ReservationFlag.SPEC_NODES);
         }
         if (users.names().isEmpty() && accounts.isEmpty()) {
-            throw new SlurmException(ErrorCode.USER_ID_MISSING);
+            // Users-= of its last user: Slurm 22.05's words (compat 256).
+            throw new SlurmException(ErrorCode.RESERVATION_EMPTY);
         }
         Reservation next = new Reservation(
                 old.name(),
@@ -275,6 +301,36 @@ public final class ReservationControl {
         return all.stream().filter(asked::contains).toList();
     }
 
+    /**
+     * {@code NodeCnt=} in an update: fewer keeps its first nodes, whatever runs on the others; more
+     * adds free nodes of its partition as at creation ("Requested nodes are busy" when there are
+     * not enough), its own jobs staying where they are (Slurm 22.05, compat 257).
+     */
+    private static List<String> recount(
+            ClusterView state,
+            Reservation old,
+            int count,
+            String partition,
+            long start,
+            long end,
+            Set<ReservationFlag> flags,
+            long now) {
+        if (count == 0) {
+            // NodeCnt=0: Slurm 22.05 answers so (compat 256).
+            throw new SlurmException(ErrorCode.RESERVATION_INVALID);
+        }
+        List<String> have = old.nodes();
+        if (count <= have.size()) {
+            return List.copyOf(have.subList(0, count));
+        }
+        String in = partition.isEmpty() ? defaultPartition(state) : partition;
+        List<String> more = pick(state, in, count - have.size(), 0, start, end, flags, now, old.name(), have);
+        List<String> all = new ArrayList<>(have);
+        all.addAll(more);
+        Set<String> chosen = new LinkedHashSet<>(all);
+        return state.nodes().stream().map(Node::name).filter(chosen::contains).toList();
+    }
+
     /** {@code NodeCnt=}: the first nodes of the partition that nothing else holds then. */
     private static List<String> pick(
             ClusterView state,
@@ -284,7 +340,9 @@ public final class ReservationControl {
             long start,
             long end,
             Set<ReservationFlag> flags,
-            long now) {
+            long now,
+            String self,
+            List<String> skip) {
         Partition p = state.partitions().stream()
                 .filter(x -> x.name().equals(partition))
                 .findFirst()
@@ -297,11 +355,11 @@ public final class ReservationControl {
                 break;
             }
             Node n = state.node(node);
-            if (n == null || !state.view(n).isSchedulable()) {
+            if (n == null || skip.contains(node) || !state.view(n).isSchedulable()) {
                 continue;
             }
             boolean held = state.reservations().current(now).stream()
-                    .anyMatch(r -> r.nodes().contains(node) && r.overlaps(start, end));
+                    .anyMatch(r -> !r.name().equals(self) && r.nodes().contains(node) && r.overlaps(start, end));
             if (held && !mayOverlap) {
                 continue;
             }

@@ -36,25 +36,34 @@ final class SubmitChecks {
 
     /**
      * {@code --reservation=NAME}: it must exist ({@code Requested reservation is invalid}) and let
-     * the job's user and account in ({@code Access denied to requested reservation}), as Slurm 22.05
-     * answers at submission.
+     * the job's user and account in ({@code Access denied to requested reservation}) and not have
+     * ended, as Slurm 22.05 answers at submission.
      */
     static Reservation reservation(
             ClusterView state, JobRequest request, long now, dev.sluice.ctld.limits.AccountingPolicy policy) {
         if (request.reservation().isEmpty()) {
             return null;
         }
-        Reservation r = state.reservations()
-                .find(request.reservation(), now)
-                .orElseThrow(() -> new SlurmException(ErrorCode.RESERVATION_INVALID));
+        Reservation kept = state.reservations().byName().get(request.reservation());
+        if (kept == null) {
+            throw new SlurmException(ErrorCode.RESERVATION_INVALID);
+        }
         String user = request.owner().userName();
         String account = request.account() == null || request.account().isEmpty()
                 ? policy.defaultAccounts().getOrDefault(user, "")
                 : request.account();
-        if (!r.permits(user, account)) {
+        if (!kept.permits(user, account)) {
             throw new SlurmException(ErrorCode.RESERVATION_ACCESS);
         }
-        return r;
+        if (kept.ended(now)) {
+            // Ended but still kept until the periodic pass: Slurm 22.05 answers as for a job its
+            // nodes cannot hold (compat 255).
+            throw new SlurmException(
+                    ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE,
+                    ErrorCode.REQUESTED_NODE_CONFIG_UNAVAILABLE.text(),
+                    "Problem using reservation");
+        }
+        return kept.window(now);
     }
 
     /**

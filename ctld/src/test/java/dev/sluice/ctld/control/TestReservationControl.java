@@ -180,4 +180,74 @@ class TestReservationControl {
         assertThat(refusal(() -> ReservationControl.delete(state, ROOT, "r1", ended)))
                 .isEqualTo(ErrorCode.RESERVATION_INVALID);
     }
+
+    private void update(ReservationSpec change, long now) {
+        harness.apply(state, ReservationControl.update(state, ROOT, change, DIRECTORY, now));
+    }
+
+    private static ReservationSpec change(String users, ReservationSpec.Access added, ReservationSpec.Access removed) {
+        return new ReservationSpec(
+                "r1", null, null, null, null, null, null, users, null, List.of(), null, added, removed);
+    }
+
+    @Test
+    void usersAndAccountsAreAddedAndTakenAwayButNeverAllOfThem() {
+        create(spec("r1", "n1", 60L, "root"));
+        update(change(null, new ReservationSpec.Access("alice,root,bob", "physics"), null), NOW);
+        Reservation r = state.reservations().find("r1", NOW).orElseThrow();
+        assertThat(r.users()).containsExactly("root", "alice", "bob");
+        assertThat(r.accounts()).containsExactly("physics");
+        // Taking away one that is not there changes nothing and is no error (compat 256).
+        update(change(null, null, new ReservationSpec.Access("root,user1000", "physics")), NOW);
+        r = state.reservations().find("r1", NOW).orElseThrow();
+        assertThat(r.users()).containsExactly("alice", "bob");
+        assertThat(r.accounts()).isEmpty();
+        assertThat(refusal(() -> update(change(null, new ReservationSpec.Access("nosuch", null), null), NOW)))
+                .isEqualTo(ErrorCode.USER_ID_MISSING);
+        assertThat(refusal(() -> update(change(null, null, new ReservationSpec.Access("alice,bob", null)), NOW)))
+                .isEqualTo(ErrorCode.RESERVATION_EMPTY);
+        assertThat(state.reservations().find("r1", NOW).orElseThrow().users()).containsExactly("alice", "bob");
+    }
+
+    private static ReservationSpec count(String name, int nodes) {
+        return new ReservationSpec(name, null, null, null, null, nodes, null, null, null, List.of(), null);
+    }
+
+    @Test
+    void nodeCntKeepsTheFirstNodesOrAddsFreeOnesAndNeverNone() {
+        create(new ReservationSpec("r1", NOW, null, 60L, null, 1, null, "alice", null, List.of(), null));
+        update(count("r1", 3), NOW);
+        assertThat(state.reservations().find("r1", NOW).orElseThrow().nodes()).containsExactly("n1", "n2", "n3");
+        update(count("r1", 1), NOW);
+        Reservation r = state.reservations().find("r1", NOW).orElseThrow();
+        assertThat(r.nodes()).containsExactly("n1");
+        assertThat(r.coreCount()).isEqualTo(4);
+        // A node a job outside it runs on is not taken: "Requested nodes are busy" (compat 257).
+        harness.replay(state, new StateRecord.JobSubmitted(1, aJob().build(), "p", 30, NOW - 10));
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
+                        1, new Allocation(List.of(Allocation.NodeShare.of("n2", 1, 0, 1))), "p", 30, NOW - 5));
+        update(count("r1", 2), NOW);
+        assertThat(state.reservations().find("r1", NOW).orElseThrow().nodes()).containsExactly("n1", "n3");
+        assertThat(refusal(() -> update(count("r1", 3), NOW))).isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(refusal(() -> update(count("r1", 0), NOW))).isEqualTo(ErrorCode.RESERVATION_INVALID);
+        assertThat(state.reservations().find("r1", NOW).orElseThrow().nodes()).containsExactly("n1", "n3");
+    }
+
+    @Test
+    void anEndedReservationStillKeptTakesANewEndButNotAnEndThatHasPassed() {
+        create(spec("r1", "n1", 1L, "alice"));
+        long ended = NOW + 65;
+        ReservationSpec longer =
+                new ReservationSpec("r1", null, null, 30L, null, null, null, null, null, List.of(), null);
+        update(longer, ended);
+        assertThat(state.reservations().find("r1", ended).orElseThrow().active(ended))
+                .isTrue();
+        ReservationSpec none = new ReservationSpec("r1", null, null, 0L, null, null, null, null, null, List.of(), null);
+        assertThat(refusal(() -> update(none, ended))).isEqualTo(ErrorCode.INVALID_TIME_VALUE);
+        ReservationSpec endNow =
+                new ReservationSpec("r1", null, ended, null, null, null, null, null, null, List.of(), null);
+        assertThat(refusal(() -> update(endNow, ended))).isEqualTo(ErrorCode.INVALID_TIME_VALUE);
+    }
 }

@@ -97,4 +97,11 @@ class TestReservationSubmission {
         assertThat(submit(aJob().reservation("half").tasks(3).build())).isEqualTo("accepted");
         assertThat(submit(aJob().reservation("half").require("n2").build())).isEqualTo("Problem using reservation");
     }
+
+    @Test
+    void aReservationThatHasEndedButIsStillKeptCannotBeUsed() {
+        // Its window was [NOW - 700, NOW - 100): kept until the periodic pass forgets it (compat 255).
+        reserve("over", NOW - 700, Map.of());
+        assertThat(submit(aJob().reservation("over").tasks(1).build())).isEqualTo("Problem using reservation");
+    }
 }

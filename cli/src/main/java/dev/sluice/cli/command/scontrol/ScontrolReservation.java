@@ -35,6 +35,9 @@ final class ScontrolReservation {
     static final String BUSY_NOTE = "Note, unless nodes are directly requested a reservation must exist in a single"
             + " partition.\nIf no partition is requested the default partition is assumed.";
 
+    /** What {@code slurm_update error:} says after most of scontrol's own refusals. */
+    private static final String NO_ERROR = "No error";
+
     private ScontrolReservation() {}
 
     /** Whether {@code word} starts a reservation command ({@code res}, {@code reservation}, {@code ReservationName=}). */
@@ -46,7 +49,7 @@ final class ScontrolReservation {
 
     static int create(Invocation inv, List<String> args, PrintStream out, PrintStream err) {
         ReservationSpec.Builder spec = ReservationSpec.newBuilder();
-        if (!parse(inv, args, spec, err, "No reservation created.", true)) {
+        if (parse(inv, args, spec, err, "No reservation created.") != null) {
             return 1;
         }
         if (!spec.hasStartTime()) {
@@ -92,8 +95,9 @@ final class ScontrolReservation {
 
     static int update(Invocation inv, List<String> args, PrintStream out, PrintStream err) {
         ReservationSpec.Builder spec = ReservationSpec.newBuilder();
-        if (!parse(inv, args, spec, err, "No reservation update.", false)) {
-            err.println("slurm_update error: No error");
+        String refused = parse(inv, args, spec, err, "No reservation update.");
+        if (refused != null) {
+            err.println("slurm_update error: " + refused);
             return 1;
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
@@ -143,15 +147,15 @@ final class ScontrolReservation {
         }
     }
 
-    /** Reads Key=Value words into {@code spec}; false after printing scontrol's error. */
-    private static boolean parse(
-            Invocation inv,
-            List<String> args,
-            ReservationSpec.Builder spec,
-            PrintStream err,
-            String nothing,
-            boolean create) {
+    /**
+     * Reads Key=Value words into {@code spec}; after printing scontrol's error, the error number's
+     * text it leaves for {@code slurm_update error:} ("No error" for most, "Invalid time
+     * specified" for a bad time, as Slurm 22.05's scontrol, compat 256), else null.
+     */
+    private static String parse(
+            Invocation inv, List<String> args, ReservationSpec.Builder spec, PrintStream err, String nothing) {
         ZonedDateTime now = ZonedDateTime.now(inv.clock());
+        boolean usersSeen = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             int eq = arg.indexOf('=');
@@ -160,17 +164,25 @@ final class ScontrolReservation {
                     continue; // "create res ..." names the entity, not a field
                 }
                 err.println(PROG + ": error: Unknown parameter " + arg + ".  " + nothing);
-                return false;
+                return NO_ERROR;
             }
             String tag = arg.substring(0, eq).toLowerCase(Locale.ROOT);
             String val = arg.substring(eq + 1);
+            if (tag.startsWith("user")) {
+                // Users=, Users+= and Users-= are one parameter: a second is refused.
+                if (usersSeen) {
+                    err.println(PROG + ": error: Parameter " + arg + " specified more than once");
+                    return NO_ERROR;
+                }
+                usersSeen = true;
+            }
             switch (tag) {
                 case "reservationname", "reservation", "res", "resv", "name" -> spec.setName(val);
                 case "starttime" -> {
                     Long t = time(val, now, err);
                     if (t == null) {
                         err.println(PROG + ": error: Invalid start time " + arg + ".  " + nothing);
-                        return false;
+                        return ErrorCode.INVALID_TIME_VALUE.text();
                     }
                     spec.setStartTime(t);
                 }
@@ -178,7 +190,7 @@ final class ScontrolReservation {
                     Long t = time(val, now, err);
                     if (t == null) {
                         err.println(PROG + ": error: Invalid end time " + arg + ".  " + nothing);
-                        return false;
+                        return ErrorCode.INVALID_TIME_VALUE.text();
                     }
                     spec.setEndTime(t);
                 }
@@ -188,7 +200,7 @@ final class ScontrolReservation {
                         minutes = TimeLimit.parseMinutes(val);
                     } catch (IllegalArgumentException e) {
                         err.println(PROG + ": error: Invalid duration " + arg + ".  " + nothing);
-                        return false;
+                        return NO_ERROR;
                     }
                     spec.setDurationMinutes(minutes == TimeLimit.INFINITE ? (int) SlurmLimits.INFINITE : (int) minutes);
                 }
@@ -196,8 +208,9 @@ final class ScontrolReservation {
                 case "nodecnt", "nodecount" -> {
                     Integer n = count(val);
                     if (n == null) {
-                        err.println(PROG + ": error: Invalid node count " + arg + ".  " + nothing);
-                        return false;
+                        // Slurm 22.05's words, without the usual ending (compat 256).
+                        err.println(PROG + ": error: Invalid node count " + val);
+                        return NO_ERROR;
                     }
                     spec.setNodeCount(n);
                 }
@@ -205,52 +218,75 @@ final class ScontrolReservation {
                     Integer n = count(val);
                     if (n == null) {
                         err.println(PROG + ": error: Invalid core count " + arg + ".  " + nothing);
-                        return false;
+                        return NO_ERROR;
                     }
                     spec.setCoreCount(n);
                 }
                 case "tres" -> {
                     if (!tres(val, spec, err)) {
-                        return false;
+                        return NO_ERROR;
                     }
                 }
                 case "partitionname", "partition" -> spec.setPartition(val);
                 case "users", "user" -> spec.setUsers(val);
+                case "users+", "user+" -> spec.setUsersAdded(val);
+                case "users-", "user-" -> spec.setUsersRemoved(val);
                 case "accounts", "account" -> spec.setAccounts(val);
-                case "flags" -> {
-                    for (String item : val.split(",")) {
-                        String bare = item.startsWith("-") ? item.substring(1) : item;
-                        if (ReservationFlag.parse(bare).isEmpty()) {
-                            err.println(PROG + ": error: Error parsing flags " + val + ".  " + nothing);
-                            return false;
+                case "accounts+", "account+" -> spec.setAccountsAdded(val);
+                case "accounts-", "account-" -> spec.setAccountsRemoved(val);
+                case "flags", "flags+", "flags-" -> {
+                    // Flags+=A,B reads as Flags=+A,B and Flags-=A,B as Flags=-A,B: a sign
+                    // holds for the items after it, and OVERLAP cannot be taken away.
+                    String typed = tag.substring(5) + val;
+                    boolean remove = false;
+                    for (String item : typed.split(",")) {
+                        remove = item.startsWith("-") || (remove && !item.startsWith("+"));
+                        String bare = item.startsWith("-") || item.startsWith("+") ? item.substring(1) : item;
+                        Optional<ReservationFlag> flag = ReservationFlag.parse(bare);
+                        if (flag.isEmpty() || (remove && flag.get() == ReservationFlag.OVERLAP)) {
+                            err.println(PROG + ": error: Error parsing flags " + typed + ".  " + nothing);
+                            return NO_ERROR;
                         }
-                        spec.addFlags(item.toUpperCase(Locale.ROOT));
+                        spec.addFlags((remove ? "-" : "") + bare.toUpperCase(Locale.ROOT));
                     }
                 }
                 default -> {
                     err.println(PROG + ": error: Unknown parameter " + arg + ".  " + nothing);
-                    return false;
+                    return NO_ERROR;
                 }
             }
         }
-        return true;
+        return null;
     }
 
-    /** {@code TRES=cpu=N}: Slurm 22.05 takes CPUs (as cores) only. */
+    /**
+     * {@code TRES=cpu=N,node=N}: Slurm 22.05 takes CPUs (as cores) and nodes only, and words
+     * each bad item its own way (compat 258): one without a count is "invalid TRES", one whose
+     * count is not a number "invalid TRES cpu value", another type "not supported".
+     */
     private static boolean tres(String val, ReservationSpec.Builder spec, PrintStream err) {
         for (String item : val.split(",")) {
             int eq = item.indexOf('=');
-            String type = eq < 0 ? item : item.substring(0, eq);
-            if (!type.equalsIgnoreCase("cpu")) {
+            if (eq < 0) {
+                err.println(PROG + ": error: invalid TRES '" + item + "'");
+                return false;
+            }
+            String type = item.substring(0, eq);
+            boolean cpu = type.equalsIgnoreCase("cpu");
+            if (!cpu && !type.equalsIgnoreCase("node")) {
                 err.println(PROG + ": error: TRES type '" + type + "' not supported with reservations");
                 return false;
             }
-            Integer n = eq < 0 ? null : count(item.substring(eq + 1));
+            Integer n = count(item.substring(eq + 1));
             if (n == null) {
-                err.println(PROG + ": error: Invalid TRES core count " + item);
+                err.println(PROG + ": error: invalid TRES " + type + " value '" + item.substring(eq + 1) + "'");
                 return false;
             }
-            spec.setCoreCount(n);
+            if (cpu) {
+                spec.setCoreCount(n);
+            } else {
+                spec.setNodeCount(n);
+            }
         }
         return true;
     }
