@@ -53,7 +53,7 @@ public final class FairTree {
     public static ToDoubleFunction<Job> ofJobs(
             AccountingPolicy policy, ClusterImage image, PriorityWeights w, long now) {
         Map<String, Double> byAssociation =
-                factors(ShareTree.lines(policy, FairShare.of(image, w, now), true, Map.of(), w.lastPass(now)));
+                shown(ShareTree.lines(policy, FairShare.of(image, w, now), true, Map.of(), w.lastPass(now)));
         return job -> {
             String user = job.request().owner().userName();
             String account = job.request().account();
@@ -77,7 +77,7 @@ public final class FairTree {
         }
         List<ShareTree.Line> lines =
                 ShareTree.lines(policy, FairShare.of(image, w, now), true, Map.of(), w.lastPass(now));
-        Map<String, Double> ranked = factors(lines);
+        Map<String, Double> ranked = shown(lines);
         Map<String, Double> classic = new HashMap<>();
         for (ShareTree.Line l : lines) {
             if (l.user() != null && !l.user().isEmpty()) {
@@ -96,6 +96,20 @@ public final class FairTree {
             double factor = ranked.getOrDefault(k, 0.0);
             return factor != 0 ? factor : classic.getOrDefault(k, 0.0);
         };
+    }
+
+    /**
+     * Each user association's FairShare as sshare shows it: its rank, 0 for one learned after the
+     * last decay pass (compat 227, 253), which the ranking leaves out.
+     */
+    private static Map<String, Double> shown(List<ShareTree.Line> lines) {
+        Map<String, Double> out = new HashMap<>();
+        for (ShareTree.Line l : lines) {
+            if (l.user() != null && !l.user().isEmpty()) {
+                out.put(key(l.account(), l.user()), l.fairShare());
+            }
+        }
+        return out;
     }
 
     static String key(String account, String user) {

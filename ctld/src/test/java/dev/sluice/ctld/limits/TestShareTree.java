@@ -258,6 +258,15 @@ class TestShareTree {
         // root's user, known before the pass, ranks alone.
         assertThat(pending.get(1).fairShare()).isEqualTo(1.0);
 
+        // Its jobs' fair-share factor is 0 too; a QOS's UsageThreshold falls back to
+        // 2^-(EffectvUsage/NormShares) = 1 for them, so a threshold of 1 lets them run (compat 253).
+        dev.sluice.ctld.state.Job job =
+                LimitedCluster.pending(1, LimitedCluster.job().account("acct").build());
+        assertThat(FairTree.ofJobs(after, state().image(), w, NOW).applyAsDouble(job))
+                .isZero();
+        assertThat(FairTree.forThreshold(after, state().image(), w, NOW).applyAsDouble(job))
+                .isEqualTo(1.0);
+
         List<ShareTree.Line> next = ShareTree.lines(after, usage, true, Map.of(), lastPass + 300);
         assertThat(next.get(2).normUsage()).isZero();
         assertThat(next.get(2).levelFs()).isInfinite();
