@@ -184,7 +184,8 @@ public final class AccountingEvents {
         long count = 0;
         Map<String, Long> gres = new TreeMap<>();
         for (Node n : nodes) {
-            if (n.future() || (downOnly && !n.down() && !n.drain())) {
+            if (n.admin().future()
+                    || (downOnly && !n.admin().down() && !n.admin().drain())) {
                 continue;
             }
             count++;

@@ -373,10 +373,10 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     private NodeControlGrpc.NodeControlBlockingStub stub(NodeView node) {
-        String addr = node.node().addr();
+        String addr = node.node().endpoint().addr();
         // An IPv6 literal (a node recorded at the address it registered from) takes brackets.
         String target = (addr.contains(":") ? "[" + addr + "]" : addr) + ":"
-                + node.node().port();
+                + node.node().endpoint().port();
         ManagedChannel channel = channels.computeIfAbsent(
                 target, t -> NettyChannelBuilder.forTarget(t).usePlaintext().build());
         return NodeControlGrpc.newBlockingStub(channel).withInterceptors(auth.client(DaemonAuth.NODED));

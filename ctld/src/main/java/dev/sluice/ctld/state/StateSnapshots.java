@@ -37,33 +37,51 @@ final class StateSnapshots {
                 // Absent from slurm.conf: the snapshot must bring the node itself.
                 out.add(new StateRecord.NodeCreated(
                         n.name(),
-                        new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                        new NodeEndpoint(
+                                n.endpoint().hostname(),
+                                n.endpoint().addr(),
+                                n.endpoint().port()),
                         new NodeEquipment(n.hardware(), features, gres),
                         n.weight(),
-                        n.future(),
+                        n.admin().future(),
                         0));
             }
             if (n.registered()) {
                 out.add(new NodeRegistered(
                         n.name(),
-                        new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                        new NodeEndpoint(
+                                n.endpoint().hostname(),
+                                n.endpoint().addr(),
+                                n.endpoint().port()),
                         new NodeEquipment(n.hardware(), features, gres),
                         new DaemonReport(n.bootTime(), n.version(), n.facts()),
                         n.dynamic(),
                         // Dated when the node was last busy: the one time of it the state keeps.
                         state.view(n).lastBusyTime()));
             }
-            if (n.future() && !n.dynamic()) {
+            if (n.admin().future() && !n.dynamic()) {
                 out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.FUTURE, n.reason(), n.reasonUser(), n.reasonTime()));
+                        n.name(),
+                        NodeTransition.FUTURE,
+                        n.admin().reason(),
+                        n.admin().reasonUser(),
+                        n.admin().reasonTime()));
             }
-            if (n.down()) {
+            if (n.admin().down()) {
                 out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.DOWN, n.reason(), n.reasonUser(), n.reasonTime()));
+                        n.name(),
+                        NodeTransition.DOWN,
+                        n.admin().reason(),
+                        n.admin().reasonUser(),
+                        n.admin().reasonTime()));
             }
-            if (n.drain()) {
+            if (n.admin().drain()) {
                 out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.DRAIN, n.reason(), n.reasonUser(), n.reasonTime()));
+                        n.name(),
+                        NodeTransition.DRAIN,
+                        n.admin().reason(),
+                        n.admin().reasonUser(),
+                        n.admin().reasonTime()));
             }
         }
         for (Job j : state.jobs()) {

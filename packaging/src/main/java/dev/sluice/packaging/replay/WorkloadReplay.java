@@ -69,7 +69,10 @@ public final class WorkloadReplay {
         for (Node n : config.nodes()) {
             apply(new StateRecord.NodeRegistered(
                     n.name(),
-                    new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                    new NodeEndpoint(
+                            n.endpoint().hostname(),
+                            n.endpoint().addr(),
+                            n.endpoint().port()),
                     new NodeEquipment(n.hardware(), List.of(), ""),
                     new DaemonReport(EPOCH, "replay", NodeFacts.NONE),
                     false,
