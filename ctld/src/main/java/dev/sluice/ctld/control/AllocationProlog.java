@@ -28,12 +28,12 @@ public final class AllocationProlog {
     public static ControlResult<Void> prologDone(ClusterView state, String node, int jobId, int restartCount) {
         Job job = state.job(jobId);
         if (job == null
-                || job.restartCount() != restartCount
+                || job.run().restartCount() != restartCount
                 || !state.waitsForProlog(job)
                 || !job.allocation().batchHost().equals(node)) {
             return new ControlResult<>(List.of(), List.of(), List.of(), null);
         }
         return new ControlResult<>(
-                List.of(), List.of(new SoftChange.PrologWait(jobId, job.startTime(), true)), List.of(), null);
+                List.of(), List.of(new SoftChange.PrologWait(jobId, job.run().startTime(), true)), List.of(), null);
     }
 }

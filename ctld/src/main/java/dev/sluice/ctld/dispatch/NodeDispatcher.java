@@ -198,7 +198,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                     host,
                                     auth.credentials(),
                                     auth.clock().instant()));
-                    if (job.state() == dev.sluice.common.slurm.JobState.SUSPENDED) {
+                    if (job.status().state() == dev.sluice.common.slurm.JobState.SUSPENDED) {
                         stopAfterLaunch(node, job);
                     }
                     return;
@@ -208,7 +208,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 }
             }
             log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
-            loop.submit((state, now) -> JobRunControl.launchFailed(state, job.id(), job.startTime(), now));
+            loop.submit((state, now) ->
+                    JobRunControl.launchFailed(state, job.id(), job.run().startTime(), now));
         });
     }
 
@@ -255,10 +256,10 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setNodeList(HostList.compress(a.nodeNames()))
                 .setNumNodes(a.nodes().size())
                 .setCpusOnNode(a.nodes().get(0).cpus())
-                .setPartition(job.partition())
-                .setTimeLimitMinutes((int) job.timeLimitMinutes())
-                .setStartTime(job.startTime())
-                .setRestartCount(job.restartCount())
+                .setPartition(job.terms().partition())
+                .setTimeLimitMinutes((int) job.terms().timeLimitMinutes())
+                .setStartTime(job.run().startTime())
+                .setRestartCount(job.run().restartCount())
                 .setMemPerNodeMb(a.nodes().get(0).memoryMb())
                 .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
                         a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
@@ -280,8 +281,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         return loop.image()
                 .job(job.id())
                 .filter(now -> now.isRunning()
-                        && now.startTime() == job.startTime()
-                        && now.restartCount() == job.restartCount())
+                        && now.run().startTime() == job.run().startTime()
+                        && now.run().restartCount() == job.run().restartCount())
                 .isPresent();
     }
 

@@ -28,7 +28,7 @@ final class PrologWaits {
 
     boolean waits(Job job) {
         Long start = runs.get(job.id());
-        return start != null && job.isRunning() && job.startTime() == start;
+        return start != null && job.isRunning() && job.run().startTime() == start;
     }
 
     Set<Integer> waiting(IntFunction<Job> jobs) {

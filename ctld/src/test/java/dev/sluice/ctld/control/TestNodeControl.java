@@ -109,9 +109,9 @@ class TestNodeControl {
                 .isEqualTo("root");
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.DOWN);
         assertThat(view(s, "n1").flags()).contains(NodeFlag.NOT_RESPONDING);
-        assertThat(s.job(1).state()).isEqualTo(JobState.NODE_FAIL);
-        assertThat(s.job(2).state()).isEqualTo(JobState.PENDING);
-        assertThat(s.job(2).restartCount()).isEqualTo(1);
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.NODE_FAIL);
+        assertThat(s.job(2).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(2).run().restartCount()).isEqualTo(1);
         assertThat(r.effects()).hasSize(2);
         // Silence is noticed once.
         assertThat(nodes.checkSilence(s, 200).records()).isEmpty();
@@ -249,10 +249,10 @@ class TestNodeControl {
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
-        assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
-        assertThat(s.job(1).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(1).terms().hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
         assertThat(s.image().reasonOf(s.job(1))).isEqualTo("JobHeldAdmin");
-        assertThat(s.job(1).restartCount()).isEqualTo(1);
+        assertThat(s.job(1).run().restartCount()).isEqualTo(1);
         assertThat(s.node("n1").admin().reason()).isEqualTo("Prolog error");
         assertThat(s.node("n1").admin().reasonUser()).isEqualTo("slurm");
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
@@ -267,7 +267,7 @@ class TestNodeControl {
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
-        assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.COMPLETED);
         assertThat(s.node("n1").admin().reason()).isEqualTo("Epilog error");
     }
 
@@ -303,7 +303,7 @@ class TestNodeControl {
                 .filteredOn(r -> r instanceof StateRecord.JobRequeued)
                 .hasSize(1);
         harness.apply(s, downed);
-        assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
-        assertThat(s.job(1).restartCount()).isEqualTo(1);
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(1).run().restartCount()).isEqualTo(1);
     }
 }
