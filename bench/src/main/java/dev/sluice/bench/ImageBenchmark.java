@@ -56,7 +56,7 @@ public class ImageBenchmark {
 
     @Benchmark
     public ClusterImage afterJobChange() {
-        Job.Hold hold = state.job(pendingJob).hold() == Job.Hold.NONE ? Job.Hold.USER : Job.Hold.NONE;
+        Job.Hold hold = state.job(pendingJob).terms().hold() == Job.Hold.NONE ? Job.Hold.USER : Job.Hold.NONE;
         state.replay(++sequence, new StateRecord.JobHoldChanged(pendingJob, hold, Fixtures.NOW));
         return state.image();
     }

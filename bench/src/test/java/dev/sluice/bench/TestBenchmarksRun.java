@@ -64,8 +64,8 @@ class TestBenchmarksRun {
         ClusterImage before = b.unchanged();
         assertThat(b.unchanged().jobs()).isSameAs(before.jobs());
         ClusterImage after = b.afterJobChange();
-        assertThat(after.job(b.pendingJob).orElseThrow().hold())
-                .isNotEqualTo(before.job(b.pendingJob).orElseThrow().hold());
+        assertThat(after.job(b.pendingJob).orElseThrow().terms().hold())
+                .isNotEqualTo(before.job(b.pendingJob).orElseThrow().terms().hold());
         assertThat(after.jobs()).hasSize(500);
     }
 }

@@ -89,7 +89,7 @@ public final class AccountingEvents {
                         ? List.of(job(after, nobody, site), batchStep(after, memoryConsumable))
                         : List.of(job(after, nobody, site));
             case StateRecord.JobEnded r ->
-                isBatch(after) && after.allocation() != null && after.startTime() > 0
+                isBatch(after) && after.allocation() != null && after.run().startTime() > 0
                         ? List.of(job(after, r.requid(), site), batchStep(after, memoryConsumable))
                         : List.of(job(after, r.requid(), site));
             case StateRecord.JobsPurged r -> List.of();
@@ -125,11 +125,12 @@ public final class AccountingEvents {
         if (!(record instanceof StateRecord.JobRequeued r)
                 || before == null
                 || before.allocation() == null
-                || before.startTime() <= 0
-                || before.state().isFinished()) {
+                || before.run().startTime() <= 0
+                || before.status().state().isFinished()) {
             return List.of();
         }
-        Job run = before.ended(JobState.CANCELLED, SIGTERM, r.time(), before.reason());
+        Job run = before.ended(
+                JobState.CANCELLED, SIGTERM, r.time(), before.status().reason());
         AccountingRecord.Builder job = job(run, StateRecord.JobEnded.NOBODY, site);
         JobAccountingRecord.Builder b = job.getJobBuilder();
         b.getAccountingJobBuilder()
@@ -184,7 +185,8 @@ public final class AccountingEvents {
         long count = 0;
         Map<String, Long> gres = new TreeMap<>();
         for (Node n : nodes) {
-            if (n.future() || (downOnly && !n.down() && !n.drain())) {
+            if (n.admin().future()
+                    || (downOnly && !n.admin().down() && !n.admin().drain())) {
                 continue;
             }
             count++;
@@ -270,11 +272,11 @@ public final class AccountingEvents {
             // its batch step (observed on Slurm 22.05: job CANCELLED 0:0, batch CANCELLED 0:15).
             info.setExitStatus(0);
         }
-        if (job.state() == JobState.CANCELLED && job.allocation() == null && info.getStartTime() == 0) {
+        if (job.status().state() == JobState.CANCELLED && job.allocation() == null && info.getStartTime() == 0) {
             // Slurm records a job cancelled while it waited as started at its end, so that
             // sacct -s R finds it (seen when the cancel follows the submission closely, as in
             // scripts; later ones may read None, by a race inside Slurm).
-            info.setStartTime(job.endTime());
+            info.setStartTime(job.run().endTime());
         }
         String reservation = job.request().reservation();
         if (!reservation.isEmpty()) {
@@ -297,9 +299,10 @@ public final class AccountingEvents {
         // Slurm ends a timed-out job's batch step as CANCELLED (it was signalled); the job
         // itself keeps TIMEOUT. So is a script that died of a signal (job FAILED 0:9, batch
         // CANCELLED 0:9).
-        boolean signalled = job.state() == JobState.TIMEOUT
-                || (job.state() == JobState.FAILED && JobLifecycle.diedOfSignal(job.exitStatus()));
-        JobState state = signalled ? JobState.CANCELLED : job.state();
+        boolean signalled = job.status().state() == JobState.TIMEOUT
+                || (job.status().state() == JobState.FAILED
+                        && JobLifecycle.diedOfSignal(job.status().exitStatus()));
+        JobState state = signalled ? JobState.CANCELLED : job.status().state();
         // Slurm lists mem on a step even when memory is not a consumable resource (mem=0), and
         // the job's GRES on the batch node (cpu=1,gres/gpu=2,mem=0,node=1).
         Tres tres = Tres.empty()
@@ -312,13 +315,14 @@ public final class AccountingEvents {
         return AccountingRecord.newBuilder()
                 .setStep(StepAccountingRecord.newBuilder()
                         .setJobId(job.id())
-                        .setJobSubmitTime(job.submitTime())
+                        .setJobSubmitTime(job.run().submitTime())
                         .setStepId(BATCH_STEP)
                         .setName("batch")
                         .setState(WireMapper.toWire(state))
-                        .setStartTime(job.startTime())
-                        .setEndTime(job.endTime())
-                        .setExitStatus(job.state().isFinished() ? job.exitStatus() : 0)
+                        .setStartTime(job.run().startTime())
+                        .setEndTime(job.run().endTime())
+                        .setExitStatus(
+                                job.status().state().isFinished() ? job.status().exitStatus() : 0)
                         .setNodeList(first.node())
                         .setNumNodes(1)
                         .setNumTasks(1)
@@ -336,7 +340,7 @@ public final class AccountingEvents {
         return AccountingRecord.newBuilder()
                 .setStep(StepAccountingRecord.newBuilder()
                         .setJobId(job.id())
-                        .setJobSubmitTime(job.submitTime())
+                        .setJobSubmitTime(job.run().submitTime())
                         .setStepId(step.stepId())
                         .setName(step.name())
                         .setState(WireMapper.toWire(step.state()))
@@ -360,10 +364,10 @@ public final class AccountingEvents {
     }
 
     private static boolean killedBySignal(Job job) {
-        int status = job.exitStatus();
-        return (job.state() == JobState.CANCELLED
-                        || job.state() == JobState.TIMEOUT
-                        || job.state() == JobState.PREEMPTED)
+        int status = job.status().exitStatus();
+        return (job.status().state() == JobState.CANCELLED
+                        || job.status().state() == JobState.TIMEOUT
+                        || job.status().state() == JobState.PREEMPTED)
                 && (status & 0xff00) == 0
                 && (status & 0x7f) != 0;
     }

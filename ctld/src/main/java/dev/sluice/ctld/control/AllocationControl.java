@@ -34,7 +34,7 @@ public final class AllocationControl {
         if (!job.request().launch().script().isEmpty()) {
             throw new SlurmException(ErrorCode.INVALID_JOB_ID, "Job " + jobId + " is a batch job, not an allocation");
         }
-        if (job.state().isFinished()) {
+        if (job.status().state().isFinished()) {
             return ControlResult.answer(null);
         }
         Transition ended = JobLifecycle.apply(job, new JobEvent.AllocationEnded(status), now);
@@ -49,9 +49,9 @@ public final class AllocationControl {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (Job job : state.jobs()) {
-            long limit = job.timeLimitMinutes();
+            long limit = job.terms().timeLimitMinutes();
             // A suspended job's clock stands still: runSeconds leaves the pause out.
-            if (job.state() == JobState.RUNNING
+            if (job.status().state() == JobState.RUNNING
                     && job.request().launch().script().isEmpty()
                     && limit > 0
                     && limit < JobRequest.TIME_NOT_SET

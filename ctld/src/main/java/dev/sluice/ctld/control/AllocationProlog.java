@@ -46,7 +46,7 @@ public final class AllocationProlog {
         Set<String> left = new HashSet<>(state.prologRunsOn(job));
         left.remove(node);
         return new ControlResult<>(
-                List.of(), List.of(new SoftChange.PrologWait(jobId, job.startTime(), left)), List.of(), null);
+                List.of(), List.of(new SoftChange.PrologWait(jobId, job.run().startTime(), left)), List.of(), null);
     }
 
     /**
@@ -71,7 +71,7 @@ public final class AllocationProlog {
         records.addAll(requeued.records());
         return new ControlResult<>(
                 records,
-                List.of(new SoftChange.PrologWait(jobId, job.startTime(), Set.of())),
+                List.of(new SoftChange.PrologWait(jobId, job.run().startTime(), Set.of())),
                 requeued.effects(),
                 null);
     }
@@ -80,7 +80,7 @@ public final class AllocationProlog {
     private static Job waiting(ClusterView state, String node, int jobId, int restartCount) {
         Job job = state.job(jobId);
         if (job == null
-                || job.restartCount() != restartCount
+                || job.run().restartCount() != restartCount
                 || !state.prologRunsOn(job).contains(node)) {
             return null;
         }

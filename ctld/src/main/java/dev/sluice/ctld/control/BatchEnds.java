@@ -67,12 +67,14 @@ public final class BatchEnds {
             String slurmUser,
             long now) {
         Job job = state.job(jobId);
-        if (job != null && job.state().isFinished() && state.completingOn(jobId).contains(nodeName)) {
+        if (job != null
+                && job.status().state().isFinished()
+                && state.completingOn(jobId).contains(nodeName)) {
             // The end of a job already cancelled or preempted: its processes are gone from this
             // node, and the batch host says how the script died (a preempted job's ExitCode).
             boolean ofThisRun = job.allocation() != null
                     && job.allocation().batchHost().equals(nodeName)
-                    && (restartCount < 0 || restartCount == job.restartCount());
+                    && (restartCount < 0 || restartCount == job.run().restartCount());
             List<StateRecord> records =
                     ofThisRun ? JobLifecycle.endReported(job, exitStatus, now).records() : List.of();
             return new ControlResult<>(
@@ -81,7 +83,7 @@ public final class BatchEnds {
         if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
             return ControlResult.answer(null);
         }
-        if (restartCount >= 0 && restartCount != job.restartCount()) {
+        if (restartCount >= 0 && restartCount != job.run().restartCount()) {
             return ControlResult.answer(null);
         }
         List<StateRecord> records = new ArrayList<>();

@@ -271,7 +271,7 @@ public final class JobControl {
             if (!caller.isOperator() && caller.uid() != job.request().owner().uid()) {
                 throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
-            if (job.state().isFinished()) {
+            if (job.status().state().isFinished()) {
                 if (targets.size() == 1) {
                     throw new SlurmException(ErrorCode.ALREADY_DONE);
                 }
@@ -326,13 +326,13 @@ public final class JobControl {
         for (JobTargets.Target t : ownTargets(state, caller, target)) {
             Job job = t.job();
             // As Slurm 22.05: a finished job is an error, a running one is left as it is.
-            if (job.state().isFinished()) {
+            if (job.status().state().isFinished()) {
                 throw new SlurmException(ErrorCode.JOB_FINISHED);
             }
             if (!job.isPending()) {
                 continue;
             }
-            if (hold == Job.Hold.NONE && job.hold() == Job.Hold.ADMIN && !caller.isOperator()) {
+            if (hold == Job.Hold.NONE && job.terms().hold() == Job.Hold.ADMIN && !caller.isOperator()) {
                 throw new SlurmException(ErrorCode.ACCESS_DENIED);
             }
             // A user's hold request is always a user hold, whatever was asked.

@@ -17,7 +17,7 @@ public final class JobPurge {
     public static ControlResult<Void> purge(ClusterView state, long now, int minJobAgeSeconds) {
         List<Job> old = new ArrayList<>();
         for (Job job : state.jobs()) {
-            if (job.state().isFinished() && now - job.endTime() > minJobAgeSeconds) {
+            if (job.status().state().isFinished() && now - job.run().endTime() > minJobAgeSeconds) {
                 old.add(job);
             }
         }

@@ -91,10 +91,10 @@ public final class JobRunControl {
             if (job.isPending()) {
                 throw new SlurmException(ErrorCode.JOB_PENDING);
             }
-            if (job.state().isFinished()) {
+            if (job.status().state().isFinished()) {
                 throw new SlurmException(ErrorCode.ALREADY_DONE);
             }
-            boolean suspended = job.state() == JobState.SUSPENDED;
+            boolean suspended = job.status().state() == JobState.SUSPENDED;
             if (suspend == suspended) {
                 if (suspend) {
                     continue;
@@ -116,7 +116,7 @@ public final class JobRunControl {
      */
     public static ControlResult<Void> launchFailed(ClusterView state, int jobId, long startTime, long now) {
         Job job = state.job(jobId);
-        if (job == null || !job.isRunning() || job.startTime() != startTime) {
+        if (job == null || !job.isRunning() || job.run().startTime() != startTime) {
             return ControlResult.answer(null);
         }
         Transition failed = JobLifecycle.apply(job, new JobEvent.LaunchFailed(), now);

@@ -83,7 +83,7 @@ public final class JobUpdate {
     private static List<StateRecord> updateOne(
             ClusterView state, Caller caller, Job job, List<JobChange> changes, long now, PolicyView limits) {
         List<StateRecord> records = new ArrayList<>();
-        if (job.state().isFinished()) {
+        if (job.status().state().isFinished()) {
             throw new SlurmException(ErrorCode.JOB_FINISHED);
         }
         if (!caller.mayActOnJobOf(job.request().owner().uid())) {
@@ -112,7 +112,7 @@ public final class JobUpdate {
         // Slurm's order: partition, node count, task count, time limit, priority, nice; then the
         // rest (name, comment), which any job not yet finished may change.
         find(asked, JobChange.PartitionName.class).ifPresent(p -> {
-            if (p.partition().equals(job.partition())) {
+            if (p.partition().equals(job.terms().partition())) {
                 return;
             }
             if (!pending) {
@@ -145,7 +145,7 @@ public final class JobUpdate {
                 .ifPresent(l -> {
                     // Slurm 22.05 lets an operator change a running job's licenses (they are
                     // given back and taken again, even past the total) and anyone drop them all.
-                    boolean running = job.state() == dev.sluice.common.slurm.JobState.RUNNING;
+                    boolean running = job.status().state() == dev.sluice.common.slurm.JobState.RUNNING;
                     if (!pending
                             && !(running && (caller.isOperator() || l.licenses().isEmpty()))) {
                         throw new SlurmException(ErrorCode.JOB_NOT_PENDING);
@@ -166,7 +166,7 @@ public final class JobUpdate {
         Job.Hold[] hold = {null};
         find(asked, JobChange.Priority.class).ifPresent(p -> hold[0] = priority(state, caller, job, p, out));
         boolean fixedPriority = out.stream().anyMatch(c -> c instanceof JobChange.Priority p && p.priority() > 0)
-                || (job.adminPriority() > 0 && job.hold() == Job.Hold.NONE);
+                || (job.terms().adminPriority() > 0 && job.terms().hold() == Job.Hold.NONE);
         find(asked, JobChange.Nice.class).ifPresent(n -> {
             // A fixed priority (an operator's) makes nice meaningless: Slurm ignores it.
             if (n.nice() == r.nice() || fixedPriority) {
@@ -233,7 +233,7 @@ public final class JobUpdate {
      */
     private static void timeLimit(
             ClusterView state, Caller caller, Job job, JobChange.TimeLimit t, List<JobChange> out) {
-        long now = job.timeLimitMinutes();
+        long now = job.terms().timeLimitMinutes();
         long wanted = t.minutes();
         if (wanted == now) {
             return;
@@ -243,7 +243,7 @@ public final class JobUpdate {
             return;
         }
         Partition partition = state.partitions().stream()
-                .filter(p -> p.name().equals(job.partition()))
+                .filter(p -> p.name().equals(job.terms().partition()))
                 .findFirst()
                 .orElse(null);
         if (job.isPending() && partition != null && partition.limits().maxTimeMinutes() >= wanted) {
@@ -263,16 +263,16 @@ public final class JobUpdate {
     private static Job.Hold priority(
             ClusterView state, Caller caller, Job job, JobChange.Priority p, List<JobChange> out) {
         long wanted = p.priority();
-        if (job.hold() != Job.Hold.NONE) {
+        if (job.terms().hold() != Job.Hold.NONE) {
             if (wanted == 0) {
                 return null;
             }
             throw new SlurmException(ErrorCode.JOB_HELD);
         }
-        if (job.adminPriority() > 0 && wanted == job.adminPriority()) {
+        if (job.terms().adminPriority() > 0 && wanted == job.terms().adminPriority()) {
             return null;
         }
-        long current = job.adminPriority() > 0 ? job.adminPriority() : state.priority(job.id());
+        long current = job.terms().adminPriority() > 0 ? job.terms().adminPriority() : state.priority(job.id());
         // A pending job's priority is above 0, so a user may always hold it with 0.
         if (!caller.isOperator() && wanted != 0 && wanted >= current) {
             throw new SlurmException(ErrorCode.ACCESS_DENIED);

@@ -29,7 +29,9 @@ public final class NodeAddresses {
     public static Choice choose(
             String name, String claimed, Optional<Node> known, Optional<String> peer, Predicate<String> resolves) {
         if (peer.isEmpty()) {
-            String kept = !claimed.isEmpty() ? claimed : known.map(Node::addr).orElse(name);
+            String kept = !claimed.isEmpty()
+                    ? claimed
+                    : known.map(n -> n.endpoint().addr()).orElse(name);
             return new Choice(kept, Optional.empty());
         }
         if (!claimed.isEmpty()) {
@@ -38,8 +40,9 @@ public final class NodeAddresses {
             }
             return new Choice(peer.get(), Optional.of(passedOver(name, claimed, peer.get())));
         }
-        Optional<String> chosen =
-                known.filter(n -> !n.registered() && !n.addr().equals(n.name())).map(Node::addr);
+        Optional<String> chosen = known.filter(
+                        n -> !n.registered() && !n.endpoint().addr().equals(n.name()))
+                .map(n -> n.endpoint().addr());
         if (chosen.isPresent()) {
             if (resolves.test(chosen.get())) {
                 return new Choice(chosen.get(), Optional.empty());

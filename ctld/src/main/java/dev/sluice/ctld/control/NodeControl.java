@@ -133,7 +133,10 @@ public final class NodeControl {
             if (node == null) {
                 throw new SlurmException(ErrorCode.INVALID_NODE_NAME);
             }
-            if (transition == NodeTransition.RESUME && !node.down() && !node.drain() && !node.future()) {
+            if (transition == NodeTransition.RESUME
+                    && !node.admin().down()
+                    && !node.admin().drain()
+                    && !node.admin().future()) {
                 // slurmctld refuses to resume what is not DOWN, DRAIN or FUTURE.
                 throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "Invalid node state specified");
             }
@@ -233,14 +236,18 @@ public final class NodeControl {
                 continue;
             }
             soft.add(new SoftChange.NodeSilent(name));
-            if (!node.down() && node.reason().isEmpty()) {
+            if (!node.admin().down() && node.admin().reason().isEmpty()) {
                 records.add(new StateRecord.NodeStateChanged(
                         name, NodeTransition.DOWN, NOT_RESPONDING, policy.slurmUser(), now));
-            } else if (!node.down()) {
+            } else if (!node.admin().down()) {
                 // As slurmctld: a reason already given (a drain) is kept, so the administrator's
                 // words survive and ReturnToService=1 will not bring it back by itself.
                 records.add(new StateRecord.NodeStateChanged(
-                        name, NodeTransition.DOWN, node.reason(), node.reasonUser(), node.reasonTime()));
+                        name,
+                        NodeTransition.DOWN,
+                        node.admin().reason(),
+                        node.admin().reasonUser(),
+                        node.admin().reasonTime()));
             }
             failJobsOn(state, name, now, records, effects, failed);
         }

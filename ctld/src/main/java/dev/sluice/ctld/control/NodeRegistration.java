@@ -72,11 +72,13 @@ final class NodeRegistration {
         });
         if (shortfall.isPresent()) {
             // Never accepted silently: drained, running work left alone, as slurmctld does.
-            if (known == null || !known.drain() || !known.reason().equals(shortfall.get())) {
+            if (known == null
+                    || !known.admin().drain()
+                    || !known.admin().reason().equals(shortfall.get())) {
                 records.add(new StateRecord.NodeStateChanged(
                         reg.name(), NodeTransition.DRAIN, shortfall.get(), policy.slurmUser(), now));
             }
-        } else if (known != null && known.down() && returnsToService(known)) {
+        } else if (known != null && known.admin().down() && returnsToService(known)) {
             records.add(new StateRecord.NodeStateChanged(reg.name(), NodeTransition.RETURN, "", "", now));
         }
         List<Effect> effects = new ArrayList<>();
@@ -126,7 +128,7 @@ final class NodeRegistration {
     private boolean returnsToService(Node node) {
         return switch (policy.returnToService()) {
             case 2 -> true;
-            case 1 -> node.reason().equals(NodeControl.NOT_RESPONDING);
+            case 1 -> node.admin().reason().equals(NodeControl.NOT_RESPONDING);
             default -> false;
         };
     }
@@ -136,9 +138,9 @@ final class NodeRegistration {
     }
 
     private static boolean changed(Node known, Registration reg, List<String> features, String gres) {
-        return !known.addr().equals(reg.endpoint().addr())
-                || known.port() != reg.endpoint().port()
-                || !known.hostname().equals(reg.endpoint().hostname())
+        return !known.endpoint().addr().equals(reg.endpoint().addr())
+                || known.endpoint().port() != reg.endpoint().port()
+                || !known.endpoint().hostname().equals(reg.endpoint().hostname())
                 || !known.hardware().equals(reg.equipment().hardware())
                 || known.bootTime() != reg.daemon().bootTime()
                 || !known.version().equals(reg.daemon().version())

@@ -22,7 +22,7 @@ public final class PreemptKills {
         List<StateRecord> records = new ArrayList<>();
         List<Effect> effects = new ArrayList<>();
         for (Job job : state.jobs()) {
-            if (!job.isRunning() || job.state() != dev.sluice.common.slurm.JobState.RUNNING) {
+            if (!job.isRunning() || job.status().state() != dev.sluice.common.slurm.JobState.RUNNING) {
                 continue;
             }
             var grace = state.preemptGrace(job);

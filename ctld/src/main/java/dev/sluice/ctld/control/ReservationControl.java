@@ -442,10 +442,10 @@ public final class ReservationControl {
             if (!job.isRunning()) {
                 continue;
             }
-            long limit = job.timeLimitMinutes();
+            long limit = job.terms().timeLimitMinutes();
             long end = limit >= dev.sluice.ctld.state.JobRequest.TIME_NOT_SET
                     ? Long.MAX_VALUE
-                    : job.startTime() + limit * 60;
+                    : job.run().startTime() + limit * 60;
             if (end <= start) {
                 continue;
             }

@@ -99,7 +99,7 @@ public final class StepCommands {
         if (!who.mayActOnJobOf(job.request().owner().uid())) {
             throw new SlurmException(ErrorCode.ACCESS_DENIED);
         }
-        return release(state, jobId, job.startTime(), stepId, status, now);
+        return release(state, jobId, job.run().startTime(), stepId, status, now);
     }
 
     /**
@@ -151,7 +151,10 @@ public final class StepCommands {
             ClusterView state, int jobId, long jobStartTime, int stepId, int status, long now) {
         Job job = state.job(jobId);
         JobSteps mine = state.steps().get(jobId);
-        if (job == null || mine == null || mine.jobStartTime() != jobStartTime || job.startTime() != jobStartTime) {
+        if (job == null
+                || mine == null
+                || mine.jobStartTime() != jobStartTime
+                || job.run().startTime() != jobStartTime) {
             return ControlResult.answer(null);
         }
         RunningStep gone = mine.find(stepId).orElse(null);
@@ -187,8 +190,8 @@ public final class StepCommands {
                 continue;
             }
             // Ended with the job, or killed by its requeue (the job pends or runs anew).
-            boolean finished = job.state().isFinished();
-            long end = finished ? job.endTime() : now;
+            boolean finished = job.status().state().isFinished();
+            long end = finished ? job.run().endTime() : now;
             JobState endState = finished ? endState(job, 0xf) : JobState.CANCELLED;
             for (RunningStep s : mine.running()) {
                 JobStep ended = s.step().ended(endState, 0xf, end);
@@ -236,7 +239,7 @@ public final class StepCommands {
         if (status == 0) {
             return JobState.COMPLETED;
         }
-        if (job.state() == JobState.CANCELLED || job.state() == JobState.TIMEOUT) {
+        if (job.status().state() == JobState.CANCELLED || job.status().state() == JobState.TIMEOUT) {
             return JobState.CANCELLED;
         }
         return JobState.FAILED;

@@ -19,11 +19,11 @@ public final class WarnSignals {
     /** The epoch second the job's signal is due, or -1 when it has none (no signal or no limit). */
     public static long dueAt(Job job) {
         JobRequest.WarnSignal w = job.request().warnSignal();
-        long limit = job.timeLimitMinutes();
+        long limit = job.terms().timeLimitMinutes();
         if (w.signal() == 0 || !job.isRunning() || limit <= 0 || limit >= JobRequest.TIME_NOT_SET) {
             return -1;
         }
-        return Math.max(job.startTime(), job.startTime() + limit * 60 - w.secondsBefore());
+        return Math.max(job.run().startTime(), job.run().startTime() + limit * 60 - w.secondsBefore());
     }
 
     public static ControlResult<Void> send(ClusterView state, long now) {
@@ -42,7 +42,7 @@ public final class WarnSignals {
                     ? List.of(job.allocation().batchHost())
                     : job.allocation().nodeNames();
             effects.add(new Effect.Signal(job.id(), nodes, w.signal(), batchOnly, !batchOnly));
-            sent.add(new SoftChange.WarnSignalSent(job.id(), job.startTime()));
+            sent.add(new SoftChange.WarnSignalSent(job.id(), job.run().startTime()));
         }
         return new ControlResult<>(List.of(), sent, effects, null);
     }

@@ -208,13 +208,14 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                                     host,
                                     auth.credentials(),
                                     auth.clock().instant()));
-                    if (job.state() == dev.sluice.common.slurm.JobState.SUSPENDED) {
+                    if (job.status().state() == dev.sluice.common.slurm.JobState.SUSPENDED) {
                         stopAfterLaunch(image.node(host).orElse(null), job);
                     }
                 },
                 () -> {
                     log.error("job {} could not be launched on {}; giving it back to the queue", job.id(), host);
-                    loop.submit((state, now) -> JobRunControl.launchFailed(state, job.id(), job.startTime(), now));
+                    loop.submit((state, now) -> JobRunControl.launchFailed(
+                            state, job.id(), job.run().startTime(), now));
                 });
     }
 
@@ -263,10 +264,10 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                 .setNodeList(HostList.compress(a.nodeNames()))
                 .setNumNodes(a.nodes().size())
                 .setCpusOnNode(here.cpus())
-                .setPartition(job.partition())
-                .setTimeLimitMinutes((int) job.timeLimitMinutes())
-                .setStartTime(job.startTime())
-                .setRestartCount(job.restartCount())
+                .setPartition(job.terms().partition())
+                .setTimeLimitMinutes((int) job.terms().timeLimitMinutes())
+                .setStartTime(job.run().startTime())
+                .setRestartCount(job.run().restartCount())
                 .setMemPerNodeMb(here.memoryMb())
                 .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
                         a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
@@ -288,8 +289,8 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         return loop.image()
                 .job(job.id())
                 .filter(now -> now.isRunning()
-                        && now.startTime() == job.startTime()
-                        && now.restartCount() == job.restartCount())
+                        && now.run().startTime() == job.run().startTime()
+                        && now.run().restartCount() == job.run().restartCount())
                 .isPresent();
     }
 
@@ -381,10 +382,10 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     private NodeControlGrpc.NodeControlBlockingStub stub(NodeView node) {
-        String addr = node.node().addr();
+        String addr = node.node().endpoint().addr();
         // An IPv6 literal (a node recorded at the address it registered from) takes brackets.
         String target = (addr.contains(":") ? "[" + addr + "]" : addr) + ":"
-                + node.node().port();
+                + node.node().endpoint().port();
         ManagedChannel channel = channels.computeIfAbsent(
                 target, t -> NettyChannelBuilder.forTarget(t).usePlaintext().build());
         return NodeControlGrpc.newBlockingStub(channel).withInterceptors(auth.client(DaemonAuth.NODED));

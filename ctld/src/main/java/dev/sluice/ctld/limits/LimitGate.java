@@ -28,7 +28,8 @@ public final class LimitGate {
         }
         String user = job.request().owner().userName();
         String account = LimitUsage.nz(job.request().account());
-        Optional<Association> found = policy.userAssociation(account, user, job.partition());
+        Optional<Association> found =
+                policy.userAssociation(account, user, job.terms().partition());
         if (found.isEmpty()) {
             return JobReason.INVALID_ACCOUNT;
         }
@@ -36,7 +37,7 @@ public final class LimitGate {
             return null;
         }
         Tres wanted = LimitUsage.tresOf(job);
-        long wall = job.timeLimitMinutes();
+        long wall = job.terms().timeLimitMinutes();
         boolean timed = wall < JobRequest.TIME_NOT_SET;
         Qos qos = policy.qos().get(LimitUsage.nz(job.request().qos()));
         if (qos != null) {
@@ -128,7 +129,7 @@ public final class LimitGate {
         TresLimits assocCaps = policy.userAssociation(
                         LimitUsage.nz(job.request().account()),
                         job.request().owner().userName(),
-                        job.partition())
+                        job.terms().partition())
                 .map(a -> policy.effectiveLimits(a).maxTresPerNode())
                 .orElse(TresLimits.NONE);
         if (qosCaps.caps().isEmpty() && assocCaps.caps().isEmpty()) {
@@ -182,7 +183,8 @@ public final class LimitGate {
                 return JobReason.QOS_MAX_NODE_PER_USER_LIMIT;
             }
         }
-        Optional<Association> found = policy.userAssociation(account, user, job.partition());
+        Optional<Association> found =
+                policy.userAssociation(account, user, job.terms().partition());
         if (found.isEmpty()) {
             return null;
         }

@@ -61,12 +61,12 @@ public final class ShareTree {
     public static Map<String, Map<String, Long>> runMinutes(ClusterImage image, long now) {
         Map<String, Map<String, Long>> out = new HashMap<>();
         for (Job job : image.jobs()) {
-            if (job.state() != JobState.RUNNING
+            if (job.status().state() != JobState.RUNNING
                     || job.allocation() == null
-                    || job.timeLimitMinutes() == JobRequest.TIME_INFINITE) {
+                    || job.terms().timeLimitMinutes() == JobRequest.TIME_INFINITE) {
                 continue;
             }
-            long left = Math.max(0, job.startTime() + job.timeLimitMinutes() * 60 - now) / 60;
+            long left = Math.max(0, job.run().startTime() + job.terms().timeLimitMinutes() * 60 - now) / 60;
             Map<String, Long> mins = out.computeIfAbsent(
                     key(job.request().account(), job.request().owner().userName()), k -> new TreeMap<>());
             JobTres.of(job.allocation()).asMap().forEach((tres, n) -> mins.merge(tres, n * left, Long::sum));

@@ -28,7 +28,7 @@ public final class UsageThreshold {
         if (account.isEmpty()) {
             account = LimitUsage.nz(policy.defaultAccounts().get(user));
         }
-        if (policy.userAssociation(account, user, job.partition()).isEmpty()) {
+        if (policy.userAssociation(account, user, job.terms().partition()).isEmpty()) {
             return null;
         }
         return fairShare < qos.usageThreshold() ? JobReason.QOS_USAGE_THRESHOLD : null;

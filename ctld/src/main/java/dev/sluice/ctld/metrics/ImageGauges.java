@@ -37,7 +37,7 @@ final class ImageGauges {
             }
         }
         for (Job job : image.jobs()) {
-            counts.merge(List.of(job.state().name(), job.partition()), 1, Integer::sum);
+            counts.merge(List.of(job.status().state().name(), job.terms().partition()), 1, Integer::sum);
         }
         return toSeries(counts);
     }
@@ -47,7 +47,7 @@ final class ImageGauges {
         Map<List<String>, Integer> counts = new TreeMap<>(ImageGauges::compareLists);
         for (Job job : image.jobs()) {
             if (job.isPending()) {
-                counts.merge(List.of(job.partition(), image.reasonOf(job)), 1, Integer::sum);
+                counts.merge(List.of(job.terms().partition(), image.reasonOf(job)), 1, Integer::sum);
             }
         }
         return toSeries(counts);
@@ -98,7 +98,8 @@ final class ImageGauges {
             if (job.isRunning() && job.allocation() != null) {
                 running.add(new ScaleInRanking.RunningJob(
                         job.allocation().nodeNames(),
-                        ScaleInRanking.limitEnd(job.startTime(), job.timeLimitMinutes())));
+                        ScaleInRanking.limitEnd(
+                                job.run().startTime(), job.terms().timeLimitMinutes())));
             }
         }
         Map<String, Double> byNode = new HashMap<>();

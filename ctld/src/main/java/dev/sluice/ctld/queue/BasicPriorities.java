@@ -65,7 +65,9 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
         }
         // A running or finished job keeps the priority it started with, as Slurm shows it (and
         // squeue orders by it: of two cancelled jobs the older first).
-        return job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, Priorities.BASIC_TOP - job.id());
+        return job.terms().adminPriority() > 0
+                ? job.terms().adminPriority()
+                : Math.max(1, Priorities.BASIC_TOP - job.id());
     }
 
     @Override

@@ -43,14 +43,15 @@ public final class FairShare {
                 users.add(uid);
                 lastUid = uid;
             }
-            if (job.allocation() == null || job.startTime() == 0) {
+            if (job.allocation() == null || job.run().startTime() == 0) {
                 continue;
             }
-            long end = w.chargedUntil(job.startTime(), job.endTime(), now);
-            if (end <= job.startTime()) {
+            long end = w.chargedUntil(job.run().startTime(), job.run().endTime(), now);
+            if (end <= job.run().startTime()) {
                 continue;
             }
-            double cpuSeconds = (double) job.allocation().totalCpus() * Math.max(0, end - job.startTime());
+            double cpuSeconds = (double) job.allocation().totalCpus()
+                    * Math.max(0, end - job.run().startTime());
             // PriorityDecayHalfLife=0: usage never decays (Slurm's slurm.conf(5)).
             double decay = w.decayHalfLifeSeconds() <= 0
                     ? 1

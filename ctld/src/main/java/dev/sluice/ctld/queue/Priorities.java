@@ -78,8 +78,9 @@ public final class Priorities {
             if (isHeld(job) || !job.isPending()) {
                 continue;
             }
-            long at = w.calculatedAt(job.submitTime(), now);
-            double age = Math.min(1.0, Math.max(0, at - job.eligibleTime()) / (double) Math.max(1, w.maxAgeSeconds()));
+            long at = w.calculatedAt(job.run().submitTime(), now);
+            double age =
+                    Math.min(1.0, Math.max(0, at - job.run().eligibleTime()) / (double) Math.max(1, w.maxAgeSeconds()));
             double fairshare = fairShare != null
                     ? fairShare.applyAsDouble(job)
                     : shares.factor(job.request().owner().uid());
@@ -90,7 +91,7 @@ public final class Priorities {
             if (w.favorSmall()) {
                 size = 1.0 - size;
             }
-            int factor = image.partition(job.partition())
+            int factor = image.partition(job.terms().partition())
                     .map(p -> p.scheduling().priorityJobFactor())
                     .orElse(1);
             double partition = factor / (double) Math.max(1, maxJobFactor);
@@ -101,7 +102,7 @@ public final class Priorities {
                     + w.partition() * partition
                     + w.qos() * qosFactor;
             double net = sum - job.request().nice();
-            long priority = job.adminPriority() > 0 ? job.adminPriority() : Math.max(1, (long) net);
+            long priority = job.terms().adminPriority() > 0 ? job.terms().adminPriority() : Math.max(1, (long) net);
             out.put(
                     job.id(),
                     new PriorityFactors(
@@ -113,7 +114,7 @@ public final class Priorities {
                             qosFactor,
                             job.request().nice(),
                             priority,
-                            job.adminPriority() > 0 ? priority : Math.max(1, net)));
+                            job.terms().adminPriority() > 0 ? priority : Math.max(1, net)));
         }
         return out;
     }
@@ -121,6 +122,7 @@ public final class Priorities {
     /** Slurm holds a job by giving it priority 0 ({@code sbatch -H}, {@code scontrol hold}). */
     static boolean isHeld(Job job) {
         // A held job that was cancelled keeps the 0 it waited with.
-        return (job.isPending() || job.state().isFinished()) && job.hold() != Job.Hold.NONE;
+        return (job.isPending() || job.status().state().isFinished())
+                && job.terms().hold() != Job.Hold.NONE;
     }
 }

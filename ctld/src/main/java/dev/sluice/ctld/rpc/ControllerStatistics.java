@@ -167,7 +167,7 @@ public final class ControllerStatistics implements LoopTimings, JournalObserver 
         for (var job : image.jobs()) {
             if (job.isPending()) {
                 pending++;
-            } else if (job.state() == JobState.RUNNING) {
+            } else if (job.status().state() == JobState.RUNNING) {
                 running++;
             }
         }

@@ -60,13 +60,13 @@ final class DiagAnswers {
         image.jobs().stream()
                 // Observed (scenario 226): a job waiting for its begin time has a priority
                 // (squeue shows it) but sprio does not list it.
-                .filter(j -> factors.containsKey(j.id()) && j.eligibleTime() <= now)
+                .filter(j -> factors.containsKey(j.id()) && j.run().eligibleTime() <= now)
                 .sorted(Comparator.comparingInt(Job::id))
                 .forEach(j -> {
                     PriorityFactors f = factors.get(j.id());
                     out.addJobs(JobPriorityInfo.newBuilder()
                             .setJobId(j.id())
-                            .setPartition(j.partition())
+                            .setPartition(j.terms().partition())
                             .setUserId(j.request().owner().uid())
                             .setUserName(j.request().owner().userName())
                             .setAge(f.age())

@@ -47,7 +47,7 @@ record ImageQueries(
         if (request.getJobIdsCount() == 0) {
             Set<Integer> family = Set.copyOf(request.getFamilyIdsList());
             List<Job> listed = image.jobs().stream()
-                    .filter(j -> !request.getActiveOnly() || !j.state().isFinished() || image.isCompleting(j))
+                    .filter(j -> !request.getActiveOnly() || !j.status().state().isFinished() || image.isCompleting(j))
                     .filter(j -> family.isEmpty()
                             || family.contains(j.id())
                             || (j.array().isArray() && family.contains(j.array().arrayJobId())))
@@ -86,7 +86,7 @@ record ImageQueries(
         }
         long association = account == null
                 ? 0
-                : policy.userAssociation(account, user, held.partition())
+                : policy.userAssociation(account, user, held.terms().partition())
                         .map(Association::id)
                         .orElse(0L);
         return job.toBuilder()

@@ -87,26 +87,30 @@ public final class InfoMapper {
         Allocation a = job.allocation();
         boolean holds = a != null;
         int cpus = ListedTres.cpus(job);
-        int nodes = ListedTres.nodes(job, cpus, shown.partitionCpus().applyAsInt(job.partition()));
+        int nodes = ListedTres.nodes(
+                job, cpus, shown.partitionCpus().applyAsInt(job.terms().partition()));
         JobReason reason = image.reason(job);
         JobInfo.Builder b = JobInfo.newBuilder()
                 .setJobId(job.id())
                 .setSpec(spec)
-                .setState(WireMapper.toWire(job.state()))
+                .setState(WireMapper.toWire(job.status().state()))
                 .setReason(reason.slurmName())
-                .setSubmitTime(job.submitTime())
+                .setSubmitTime(job.run().submitTime())
                 .setEligibleTime(JobTimes.eligible(job, reason))
                 .setAccrueTime(JobTimes.accrue(job, reason))
                 .setLastSchedEval(JobTimes.lastSchedEval(job))
-                .setStartTime(job.isPending() ? image.expectedStarts().getOrDefault(job.id(), 0L) : job.startTime())
-                .setEndTime(job.endTime())
+                .setStartTime(
+                        job.isPending()
+                                ? image.expectedStarts().getOrDefault(job.id(), 0L)
+                                : job.run().startTime())
+                .setEndTime(job.run().endTime())
                 .setNumNodes(nodes)
                 .setNumCpus(cpus)
-                .setExitStatus(job.exitStatus())
+                .setExitStatus(job.status().exitStatus())
                 .setDerivedExitStatus(image.derivedExit(job))
                 .setCompleting(image.isCompleting(job))
-                .setTimeLimitMinutes((int) job.timeLimitMinutes())
-                .setPartition(job.partition())
+                .setTimeLimitMinutes((int) job.terms().timeLimitMinutes())
+                .setPartition(job.terms().partition())
                 .setPriority((int)
                         Math.min(SlurmLimits.MAX_UINT32, image.priorities().getOrDefault(job.id(), 0L)))
                 .setArrayJobId(job.array().arrayJobId())
@@ -122,15 +126,18 @@ public final class InfoMapper {
                 .setDisplayId(job.displayId())
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setReasonDetail(stateDescription(image, job))
-                .setHold(job.hold() == Job.Hold.NONE ? "" : job.hold().name())
+                .setHold(
+                        job.terms().hold() == Job.Hold.NONE
+                                ? ""
+                                : job.terms().hold().name())
                 .setDependency(dependency(image, job, now))
                 .setReqTres(ListedTres.requested(job, cpus, nodes, shown.partitionMemory(), shown.trackedLicenses())
                         .format())
                 .setTresPerNode(tresPerNode(r))
                 .setRequeue(r.requeue())
-                .setRestartCount(job.restartCount())
-                .setSuspendTime(job.suspendTime())
-                .setPreSuspendSeconds(job.preSuspendSeconds())
+                .setRestartCount(job.run().restartCount())
+                .setSuspendTime(job.suspension().time())
+                .setPreSuspendSeconds(job.suspension().preSuspendSeconds())
                 .setStdOut(r.io().stdOut())
                 .setStdErr(r.io().stdErr())
                 .setStdIn(r.io().stdIn())
@@ -213,7 +220,7 @@ public final class InfoMapper {
         if (!dependency.valid()) {
             return dependency.text();
         }
-        return dependency.remaining(image, job, now, job.hold() == Job.Hold.NONE);
+        return dependency.remaining(image, job, now, job.terms().hold() == Job.Hold.NONE);
     }
 
     /**

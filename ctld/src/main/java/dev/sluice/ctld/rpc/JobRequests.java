@@ -52,7 +52,7 @@ final class JobRequests {
         List<String> targets = new ArrayList<>(request.getJobIdsList());
         if (targets.isEmpty()) {
             for (Job job : loop.image().jobs()) {
-                if (!job.state().isFinished() && matches(job, request)) {
+                if (!job.status().state().isFinished() && matches(job, request)) {
                     targets.add(Integer.toString(job.id()));
                 }
             }
@@ -65,7 +65,7 @@ final class JobRequests {
             loop.image().jobs().forEach(j -> known.put(j.id(), j));
             targets.removeIf(t -> {
                 Job job = known.get(leadingId(t.strip()));
-                return job != null && (job.state().isFinished() || !matches(job, request));
+                return job != null && (job.status().state().isFinished() || !matches(job, request));
             });
         }
         if (request.getListOnly()) {
@@ -209,7 +209,8 @@ final class JobRequests {
         if (!f.getUserFilter().isEmpty() && !f.getUserFilter().equals(r.owner().userName())) {
             return false;
         }
-        if (!f.getPartitionFilter().isEmpty() && !f.getPartitionFilter().equals(job.partition())) {
+        if (!f.getPartitionFilter().isEmpty()
+                && !f.getPartitionFilter().equals(job.terms().partition())) {
             return false;
         }
         if (!f.getNameFilter().isEmpty() && !f.getNameFilter().equals(r.name())) {
@@ -232,7 +233,8 @@ final class JobRequests {
         // scancel -t PD,R: any of the listed states, long or compact names.
         if (!f.getStateFilter().isEmpty()
                 && java.util.Arrays.stream(f.getStateFilter().split(","))
-                        .noneMatch(st -> JobState.parse(st).orElse(null) == job.state())) {
+                        .noneMatch(st ->
+                                JobState.parse(st).orElse(null) == job.status().state())) {
             return false;
         }
         if (!f.getNodesFilter().isEmpty()) {

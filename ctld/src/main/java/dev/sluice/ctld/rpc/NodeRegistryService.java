@@ -250,9 +250,9 @@ public final class NodeRegistryService implements BindableService {
                         request.getNodeName(),
                         job == null
                                 ? "unknown"
-                                : job.state() + " on "
+                                : job.status().state() + " on "
                                         + (job.isRunning() ? job.allocation().batchHost() : "-") + " in run "
-                                        + job.restartCount());
+                                        + job.run().restartCount());
             }
             return result;
         };

@@ -37,7 +37,7 @@ public record CycleFacts(
                 continue;
             }
             queue++;
-            if (job.hold() != Job.Hold.NONE) {
+            if (job.terms().hold() != Job.Hold.NONE) {
                 continue;
             }
             depth++;

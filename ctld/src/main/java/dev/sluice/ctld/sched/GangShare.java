@@ -58,8 +58,8 @@ final class GangShare {
         Map<String, Map<Integer, Integer>> load = new HashMap<>();
         for (Job other : image.jobs()) {
             if (other.allocation() != null
-                    && other.partition().equals(partition.name())
-                    && (other.state() == JobState.RUNNING || GangSlices.lent(other))) {
+                    && other.terms().partition().equals(partition.name())
+                    && (other.status().state() == JobState.RUNNING || GangSlices.lent(other))) {
                 if (partition.scheduling().sharesPerCore(other.request()) < 2) {
                     // It asked for no sharing: its cores are its own.
                     continue;

@@ -62,8 +62,8 @@ final class GangSlices {
             if (job.allocation() == null) {
                 continue;
             }
-            boolean turnTaker = job.state() == JobState.RUNNING || lent(job);
-            if (turnTaker && sharing.containsKey(job.partition())) {
+            boolean turnTaker = job.status().state() == JobState.RUNNING || lent(job);
+            if (turnTaker && sharing.containsKey(job.terms().partition())) {
                 members.add(job);
             } else if (turnTaker) {
                 others.add(job);
@@ -90,7 +90,7 @@ final class GangSlices {
         Set<String> waited = new HashSet<>();
         for (Job job : members) {
             if (lent(job) && waitedAt(job, previous)) {
-                waited.add(job.partition());
+                waited.add(job.terms().partition());
             }
         }
         members.sort(Comparator.comparingInt((Job j) -> turnOrder(j, previous, waited))
@@ -107,7 +107,7 @@ final class GangSlices {
             }
             if (runs && lent(job)) {
                 resumes.add(job.id());
-            } else if (!runs && job.state() == JobState.RUNNING) {
+            } else if (!runs && job.status().state() == JobState.RUNNING) {
                 suspends.add(job.id());
             }
         }
@@ -121,7 +121,7 @@ final class GangSlices {
         for (Job job : jobs) {
             for (Allocation.NodeShare share : job.allocation().nodes()) {
                 Map<Integer, Integer> cores =
-                        holder.computeIfAbsent(job.partition() + "\0" + share.node(), k -> new HashMap<>());
+                        holder.computeIfAbsent(job.terms().partition() + "\0" + share.node(), k -> new HashMap<>());
                 for (int core : share.cores()) {
                     Integer before = cores.putIfAbsent(core, job.id());
                     if (before != null && before != job.id()) {
@@ -136,7 +136,7 @@ final class GangSlices {
 
     /** Suspended to let another job have its cores (preemption or a gang's turn). */
     static boolean lent(Job job) {
-        return job.state() == JobState.SUSPENDED && job.preemptSuspended();
+        return job.status().state() == JobState.SUSPENDED && job.suspension().byPreemption();
     }
 
     /**
@@ -150,7 +150,8 @@ final class GangSlices {
         if (lent(job)) {
             return 1;
         }
-        boolean hadTurn = since(job) <= previous + TURN_LAG && waited.contains(job.partition());
+        boolean hadTurn =
+                since(job) <= previous + TURN_LAG && waited.contains(job.terms().partition());
         return hadTurn ? 2 : 0;
     }
 
@@ -166,13 +167,14 @@ final class GangSlices {
      * suspended as it started, counts from its start, strictly before the turn).
      */
     private static boolean waitedAt(Job job, long previous) {
-        boolean newcomer = job.suspendTime() == job.startTime() && job.preSuspendSeconds() == 0;
-        return newcomer ? job.startTime() < previous : since(job) <= previous + TURN_LAG;
+        boolean newcomer = job.suspension().time() == job.run().startTime()
+                && job.suspension().preSuspendSeconds() == 0;
+        return newcomer ? job.run().startTime() < previous : since(job) <= previous + TURN_LAG;
     }
 
     /** When the job's current turn (running or waiting) began. */
     static long since(Job job) {
-        return job.suspendTime() > 0 ? job.suspendTime() : job.startTime();
+        return job.suspension().time() > 0 ? job.suspension().time() : job.run().startTime();
     }
 
     /** Cores held on each node; -1 stands for the whole node (an allocation without cores). */

@@ -19,7 +19,7 @@ final class Gates {
     /** @return Slurm's pending reason, or null when the job may be placed */
     static JobReason reason(
             Job job, Partition partition, int task, ClusterImage image, long now, Map<Integer, Integer> runningTasks) {
-        switch (job.hold()) {
+        switch (job.terms().hold()) {
             case USER -> {
                 return JobReason.JOB_HELD_USER;
             }
@@ -28,7 +28,7 @@ final class Gates {
             }
             case NONE -> {}
         }
-        if (job.eligibleTime() > now) {
+        if (job.run().eligibleTime() > now) {
             return JobReason.BEGIN_TIME;
         }
         Dependency dependency = job.request().sequencing().dependency();
@@ -52,9 +52,9 @@ final class Gates {
                     ? JobReason.PARTITION_INACTIVE
                     : JobReason.PARTITION_DOWN;
         }
-        if (job.timeLimitMinutes() != JobRequest.TIME_INFINITE
+        if (job.terms().timeLimitMinutes() != JobRequest.TIME_INFINITE
                 && partition.limits().maxTimeMinutes() != JobRequest.TIME_INFINITE
-                && job.timeLimitMinutes() > partition.limits().maxTimeMinutes()) {
+                && job.terms().timeLimitMinutes() > partition.limits().maxTimeMinutes()) {
             return JobReason.PARTITION_TIME_LIMIT;
         }
         JobReason overLimit = PartitionFit.overLimit(

@@ -88,13 +88,13 @@ final class Preemption {
         Map<Integer, PreemptMode> modes = new HashMap<>();
         Set<Integer> beside = new HashSet<>();
         for (Job other : image.runningJobs()) {
-            if (other.state() != dev.sluice.common.slurm.JobState.RUNNING
+            if (other.status().state() != dev.sluice.common.slurm.JobState.RUNNING
                     || other.allocation() == null
                     || chosen.contains(other.id())
                     || Collections.disjoint(members, other.allocation().nodeNames())) {
                 continue;
             }
-            Partition vp = image.partition(other.partition()).orElse(null);
+            Partition vp = image.partition(other.terms().partition()).orElse(null);
             PreemptMode mode = policy.modeOf(other, vp, accounting);
             // Slurm 22.05 suspends a job for another only where both partitions force sharing.
             boolean shares = partition.scheduling().forcesOverSubscribe()
@@ -147,7 +147,7 @@ final class Preemption {
         List<Victim> victims = new ArrayList<>();
         for (Job v : taken) {
             chosen.add(v.id());
-            Partition vp = image.partition(v.partition()).orElse(null);
+            Partition vp = image.partition(v.terms().partition()).orElse(null);
             PreemptMode mode = modes.get(v.id());
             victims.add(new Victim(v.id(), mode, policy.graceOf(v, vp, mode, accounting), beside.contains(v.id())));
         }
@@ -168,9 +168,10 @@ final class Preemption {
     private Comparator<Job> lowestFirst() {
         Map<String, Integer> tiers = new HashMap<>();
         image.partitions().forEach(p -> tiers.put(p.name(), p.scheduling().priorityTier()));
-        return Comparator.comparingInt((Job j) -> tiers.getOrDefault(j.partition(), 0))
+        return Comparator.comparingInt((Job j) -> tiers.getOrDefault(j.terms().partition(), 0))
                 .thenComparingLong(j -> priorities.getOrDefault(j.id(), 0L))
-                .thenComparing(Comparator.comparingLong(Job::startTime).reversed())
+                .thenComparing(
+                        Comparator.comparingLong((Job j) -> j.run().startTime()).reversed())
                 .thenComparing(Comparator.comparingInt(Job::id).reversed());
     }
 

@@ -164,7 +164,7 @@ public final class Scheduler {
             if (!job.isPending()) {
                 continue;
             }
-            switch (job.hold()) {
+            switch (job.terms().hold()) {
                 case USER -> pass.reasons.put(job.id(), JobReason.JOB_HELD_USER);
                 case ADMIN -> pass.reasons.put(job.id(), JobReason.JOB_HELD_ADMIN);
                 case NONE -> pending.add(job);
@@ -197,7 +197,7 @@ public final class Scheduler {
             tiers.put(p.name(), p.scheduling().priorityTier());
         }
         return Comparator.comparing((Job j) -> j.request().reservation().isEmpty())
-                .thenComparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))
+                .thenComparingInt((Job j) -> -tiers.getOrDefault(j.terms().partition(), 0))
                 .thenComparingLong(j -> -priorities.getOrDefault(j.id(), 0L))
                 .thenComparingInt(Job::id);
     }
@@ -206,7 +206,7 @@ public final class Scheduler {
     record SearchKey(String partition, PlacementRequest request, long seconds, String fence) {}
 
     static long endOf(long start, Job job) {
-        long limit = job.timeLimitMinutes();
+        long limit = job.terms().timeLimitMinutes();
         return limit >= JobRequest.TIME_NOT_SET ? Long.MAX_VALUE : start + limit * 60;
     }
 

@@ -93,7 +93,9 @@ final class SchedulingPass {
                     resumes.add(job.id());
                     timeline.started(job.allocation(), SuspendedJobs.endAfterResume(job, now));
                 } else if (turns.holds(job)) {
-                    timeline.running(job.allocation(), Math.max(now + 1, Scheduler.endOf(job.startTime(), job)));
+                    timeline.running(
+                            job.allocation(),
+                            Math.max(now + 1, Scheduler.endOf(job.run().startTime(), job)));
                 } else if (turns.members().contains(job.id())) {
                     // Waiting for its turn: its cores are its gang's, no other job's.
                     timeline.reserve(job.allocation(), now, SuspendedJobs.KEPT_UNTIL);
@@ -114,7 +116,7 @@ final class SchedulingPass {
     }
 
     void consider(Job job) {
-        Partition partition = image.partition(job.partition()).orElse(null);
+        Partition partition = image.partition(job.terms().partition()).orElse(null);
         List<Integer> tasks = job.array().isArray() && job.array().taskId() < 0
                 ? job.array().pendingTasks().ids()
                 : List.of(job.array().taskId());
@@ -312,7 +314,7 @@ final class SchedulingPass {
     /** {@code suspended}: it starts waiting for its gang turn on cores a running job holds. */
     private void start(Job job, Partition partition, int task, Allocation allocation, long end, boolean suspended) {
         starts.add(new SchedulePlan.Start(
-                job.id(), task, allocation, partition.name(), job.timeLimitMinutes(), suspended));
+                job.id(), task, allocation, partition.name(), job.terms().timeLimitMinutes(), suspended));
         timeline.started(allocation, end);
         licenses.take(job.request().licenses());
         if (usage != null) {
@@ -343,7 +345,7 @@ final class SchedulingPass {
                 // it; of the preemptor's own, the two take gang turns, the preemptor waiting for
                 // the first (Slurm 22.05, compat 166, 212).
                 waits |= image.job(v.jobId())
-                        .map(j -> j.partition().equals(partition.name()))
+                        .map(j -> j.terms().partition().equals(partition.name()))
                         .orElse(false);
                 continue;
             }

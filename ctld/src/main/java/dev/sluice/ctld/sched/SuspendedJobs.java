@@ -39,9 +39,9 @@ final class SuspendedJobs {
 
     /** When a job resumed now ends: its time limit counts run time only. */
     static long endAfterResume(Job job, long now) {
-        return job.timeLimitMinutes() >= JobRequest.TIME_NOT_SET
+        return job.terms().timeLimitMinutes() >= JobRequest.TIME_NOT_SET
                 ? Long.MAX_VALUE
-                : Math.max(now + 1, now + job.timeLimitMinutes() * 60 - job.runSeconds(now));
+                : Math.max(now + 1, now + job.terms().timeLimitMinutes() * 60 - job.runSeconds(now));
     }
 
     /**

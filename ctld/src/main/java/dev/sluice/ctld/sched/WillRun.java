@@ -44,7 +44,7 @@ public final class WillRun {
                 .priority(config.priority())
                 .build();
         // --begin in the future: the pass is made as of that time, when the job may first start.
-        long at = Math.max(now, candidate.eligibleTime());
+        long at = Math.max(now, candidate.run().eligibleTime());
         SchedulePlan plan = new Scheduler(deep).schedule(with, at);
         for (SchedulePlan.Start start : plan.starts()) {
             if (start.jobId() == candidate.id()) {
@@ -56,6 +56,6 @@ public final class WillRun {
         if (reservedAt == null || reserved == null) {
             return Optional.empty();
         }
-        return Optional.of(new Estimate(reservedAt, reserved, candidate.partition()));
+        return Optional.of(new Estimate(reservedAt, reserved, candidate.terms().partition()));
     }
 }

@@ -244,8 +244,8 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
 
     /** A job's reason: a pending job's hold, or what the scheduler last found in {@code waiting}. */
     static JobReason reasonOf(Job job, Map<Integer, JobReason> waiting) {
-        if (job.isPending() && job.hold() == Job.Hold.NONE) {
-            return waiting.getOrDefault(job.id(), job.reason());
+        if (job.isPending() && job.terms().hold() == Job.Hold.NONE) {
+            return waiting.getOrDefault(job.id(), job.status().reason());
         }
         return job.standingReason();
     }

@@ -121,7 +121,8 @@ public final class ClusterState implements ClusterView {
             case StateRecord.JobPreemptGraceStarted r -> {
                 Job job = move(requireJob(r.jobId()), r, snapshot);
                 runMarks.preemptGraceStarted(
-                        r.jobId(), new PreemptGrace(job.startTime(), r.deadline(), r.requeue(), r.holdBackSeconds()));
+                        r.jobId(),
+                        new PreemptGrace(job.run().startTime(), r.deadline(), r.requeue(), r.holdBackSeconds()));
             }
             // Suspended by preemption, the job lends its resources to its preemptor: they count on
             // the nodes as the preemptor's until it resumes. No node was let go of for good.
@@ -160,7 +161,7 @@ public final class ClusterState implements ClusterView {
      * Journalled by the end and the report, so a restart in between keeps it.
      */
     private void awaitEndReport(Job job, boolean awaiting) {
-        if (job.state() == JobState.PREEMPTED
+        if (job.status().state() == JobState.PREEMPTED
                 && job.allocation() != null
                 && !job.request().launch().script().isEmpty()) {
             completing(job.id(), job.allocation().batchHost(), awaiting);
@@ -336,7 +337,7 @@ public final class ClusterState implements ClusterView {
     public void completing(int jobId, String node, boolean stillKilling) {
         Job job = jobs.get(jobId);
         // A job ended while suspended by preemption held nothing on its nodes: its preemptor does.
-        boolean lent = job != null && job.preemptSuspended();
+        boolean lent = job != null && job.suspension().byPreemption();
         if (completing.mark(jobId, job, node, stillKilling, (held, sign) -> {
             if (!lent) {
                 usage.account(held, sign, nodes::get, 0);
@@ -401,7 +402,9 @@ public final class ClusterState implements ClusterView {
                 starts,
                 dev.sluice.ctld.queue.BasicPriorities.keepingStarted(prio, queue.priorities(), id -> {
                     Job job = jobs.get(id);
-                    return job != null && !job.isPending() && !job.state().isFinished();
+                    return job != null
+                            && !job.isPending()
+                            && !job.status().state().isFinished();
                 }),
                 why);
     }

@@ -154,7 +154,7 @@ public record Dependency(String text, List<Term> terms, boolean any, boolean val
         if (term.type() == Type.SINGLETON) {
             for (Job other : image.jobs()) {
                 if (other.id() < self.id()
-                        && !other.state().isFinished()
+                        && !other.status().state().isFinished()
                         && other.request().name().equals(self.request().name())
                         && other.request().owner().uid()
                                 == self.request().owner().uid()) {
@@ -231,12 +231,13 @@ public record Dependency(String text, List<Term> terms, boolean any, boolean val
     }
 
     private static Status one(Type type, Job target, Ref ref, long now) {
-        JobState state = target.state();
+        JobState state = target.status().state();
         boolean finished = state.isFinished();
-        boolean ok = state == JobState.COMPLETED && target.exitStatus() == 0;
+        boolean ok = state == JobState.COMPLETED && target.status().exitStatus() == 0;
         return switch (type) {
             case AFTER ->
-                target.startTime() > 0 && now >= target.startTime() + ref.minutes() * 60 || state == JobState.CANCELLED
+                target.run().startTime() > 0 && now >= target.run().startTime() + ref.minutes() * 60
+                                || state == JobState.CANCELLED
                         ? Status.SATISFIED
                         : finished ? Status.SATISFIED : Status.WAITING;
             case AFTERANY -> finished ? Status.SATISFIED : Status.WAITING;

@@ -9,7 +9,8 @@ import java.util.function.Consumer;
 /**
  * One job as the controller knows it. Immutable; {@link ClusterState#replay} swaps in a new
  * value on each change. Its parts: the terms it runs on, where it stands, its current run's times
- * and its suspensions; the accessors below read their fields directly, as most callers do.
+ * and its suspensions. Readers take a part's field through the part ({@code job.status().state()},
+ * {@code job.run().startTime()}); the methods below derive what no single part holds.
  *
  * @param array the job's place in a job array, {@link ArrayPart#NONE} for a plain job
  * @param allocation what it holds while it runs; null while pending
@@ -57,66 +58,6 @@ public record Job(
     /** A plain (non-array) job as submitted. */
     public static Job submitted(int id, JobRequest request, String partition, long timeLimit, long submitTime) {
         return submitted(id, request, partition, timeLimit, submitTime, ArrayPart.NONE);
-    }
-
-    public String partition() {
-        return terms.partition();
-    }
-
-    public long timeLimitMinutes() {
-        return terms.timeLimitMinutes();
-    }
-
-    public Hold hold() {
-        return terms.hold();
-    }
-
-    public long adminPriority() {
-        return terms.adminPriority();
-    }
-
-    public JobState state() {
-        return status.state();
-    }
-
-    public JobReason reason() {
-        return status.reason();
-    }
-
-    public int exitStatus() {
-        return status.exitStatus();
-    }
-
-    public long submitTime() {
-        return run.submitTime();
-    }
-
-    public long eligibleTime() {
-        return run.eligibleTime();
-    }
-
-    public long startTime() {
-        return run.startTime();
-    }
-
-    public long endTime() {
-        return run.endTime();
-    }
-
-    public int restartCount() {
-        return run.restartCount();
-    }
-
-    public long suspendTime() {
-        return suspension.time();
-    }
-
-    public long preSuspendSeconds() {
-        return suspension.preSuspendSeconds();
-    }
-
-    public boolean preemptSuspended() {
-        return suspension.byPreemption();
     }
 
     /** A mutable copy used only to derive the next immutable value: each setter changes one part. */
@@ -278,7 +219,7 @@ public record Job(
                 .endTime(0)
                 .allocation(null)
                 .exitStatus(0)
-                .restartCount(restartCount() + 1));
+                .restartCount(run.restartCount() + 1));
     }
 
     /**
@@ -297,21 +238,21 @@ public record Job(
      * except those of a job suspended by preemption, whose preemptors hold them.
      */
     public boolean holdsNodes() {
-        return state().holdsResources() && !preemptSuspended();
+        return status.state().holdsResources() && !suspension.byPreemption();
     }
 
     /** Seconds run up to {@code now}, suspended time left out (Slurm's RunTime). */
     public long runSeconds(long now) {
-        if (startTime() <= 0 || state() == JobState.PENDING) {
+        if (run.startTime() <= 0 || status.state() == JobState.PENDING) {
             return 0;
         }
-        if (state() == JobState.SUSPENDED || (state().isFinished() && preemptSuspended())) {
+        if (status.state() == JobState.SUSPENDED || (status.state().isFinished() && suspension.byPreemption())) {
             // Ended while suspended by preemption (or a gang's turn): it ran no more since.
-            return preSuspendSeconds();
+            return suspension.preSuspendSeconds();
         }
-        long until = state().isFinished() ? endTime() : now;
-        long from = suspendTime() > 0 ? suspendTime() : startTime();
-        return preSuspendSeconds() + Math.max(0, until - from);
+        long until = status.state().isFinished() ? run.endTime() : now;
+        long from = suspension.time() > 0 ? suspension.time() : run.startTime();
+        return suspension.preSuspendSeconds() + Math.max(0, until - from);
     }
 
     /**
@@ -319,22 +260,24 @@ public record Job(
      * its last suspension or resumption (what accounting was last told).
      */
     public long suspendedSeconds() {
-        if (startTime() <= 0 || state() == JobState.PENDING) {
+        if (run.startTime() <= 0 || status.state() == JobState.PENDING) {
             return 0;
         }
-        if (state().isFinished()) {
-            return Math.max(0, endTime() - startTime() - runSeconds(endTime()));
+        if (status.state().isFinished()) {
+            return Math.max(0, run.endTime() - run.startTime() - runSeconds(run.endTime()));
         }
-        return suspendTime() > 0 ? Math.max(0, suspendTime() - startTime() - preSuspendSeconds()) : 0;
+        return suspension.time() > 0
+                ? Math.max(0, suspension.time() - run.startTime() - suspension.preSuspendSeconds())
+                : 0;
     }
 
     /** Requeued held, with a reason that says so (until released). */
     public boolean requeuedHeld() {
-        return reason() == JobReason.REQUEUED_HELD || reason() == JobReason.LAUNCH_FAILED_REQUEUED_HELD;
+        return status.reason() == JobReason.REQUEUED_HELD || status.reason() == JobReason.LAUNCH_FAILED_REQUEUED_HELD;
     }
 
     public boolean isPending() {
-        return state() == JobState.PENDING;
+        return status.state() == JobState.PENDING;
     }
 
     /**
@@ -343,17 +286,17 @@ public record Job(
      */
     public JobReason standingReason() {
         if (!isPending() || requeuedHeld()) {
-            return reason();
+            return status.reason();
         }
-        return switch (hold()) {
+        return switch (terms.hold()) {
             case USER -> JobReason.JOB_HELD_USER;
             case ADMIN -> JobReason.JOB_HELD_ADMIN;
-            case NONE -> reason();
+            case NONE -> status.reason();
         };
     }
 
     public boolean isRunning() {
-        return state().holdsResources();
+        return status.state().holdsResources();
     }
 
     /** Slurm's name for a job in messages and squeue: {@code 123} or {@code 123_4}. */

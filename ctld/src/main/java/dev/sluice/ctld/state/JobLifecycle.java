@@ -78,10 +78,11 @@ public final class JobLifecycle {
      *     the caller (a handler) should have refused it with Slurm's error first
      */
     public static Transition apply(Job job, JobEvent event, long now) {
-        JobPhase from = JobPhase.of(job.state());
+        JobPhase from = JobPhase.of(job.status().state());
         if (!happensIn(event).contains(from)) {
-            throw new IllegalStateException("job " + job.id() + " is " + job.state() + " (" + from + "): "
-                    + event.getClass().getSimpleName() + " cannot happen to it");
+            throw new IllegalStateException(
+                    "job " + job.id() + " is " + job.status().state() + " (" + from + "): "
+                            + event.getClass().getSimpleName() + " cannot happen to it");
         }
         int id = job.id();
         Transition t = switch (event) {
@@ -162,7 +163,7 @@ public final class JobLifecycle {
                                 new Effect.Signal(id, nodes, SIGTERM, false, true)));
             }
             case JobEvent.Suspend s -> suspend(job, true, s.byPreemption(), now);
-            case JobEvent.Resume r -> suspend(job, false, job.preemptSuspended(), now);
+            case JobEvent.Resume r -> suspend(job, false, job.suspension().byPreemption(), now);
             case JobEvent.Hold h -> Transition.of(new JobHoldChanged(id, h.hold(), now));
             case JobEvent.Update u -> Transition.of(new JobUpdated(id, u.changes(), now));
             case JobEvent.Purge p -> Transition.of(new JobsPurged(List.of(id), now));
@@ -271,7 +272,7 @@ public final class JobLifecycle {
             if (job == null) {
                 throw new IllegalStateException("job " + id + " is not known: " + record);
             }
-            from = JobPhase.of(job.state());
+            from = JobPhase.of(job.status().state());
         }
         JobPhase to = next(from, JobMove.of(record));
         if (to == null) {
@@ -291,7 +292,7 @@ public final class JobLifecycle {
      * ended jobs (a cancelled job keeps 0:15).
      */
     public static Transition endReported(Job job, int exitStatus, long now) {
-        if (job.state() != JobState.PREEMPTED) {
+        if (job.status().state() != JobState.PREEMPTED) {
             return new Transition(List.of(), List.of());
         }
         return Transition.of(new StateRecord.JobEndReported(job.id(), exitStatus, now));
@@ -346,12 +347,13 @@ public final class JobLifecycle {
     }
 
     private static Effect terminate(Job job, JobState reason) {
-        return new Effect.Terminate(job.id(), job.allocation().nodeNames(), reason, job.restartCount());
+        return new Effect.Terminate(
+                job.id(), job.allocation().nodeNames(), reason, job.run().restartCount());
     }
 
     /** Every record of a decision about {@code job}, in order, must be a legal move. */
     private static void check(Job job, List<StateRecord> records) {
-        JobPhase phase = JobPhase.of(job.state());
+        JobPhase phase = JobPhase.of(job.status().state());
         for (StateRecord record : records) {
             if (record instanceof StateRecord.StepRecorded) {
                 // Not a move: the job's state stays as it is.
@@ -374,7 +376,7 @@ public final class JobLifecycle {
 
     static IllegalStateException illegal(Job job, JobPhase from, StateRecord record) {
         return new IllegalStateException(
-                "job " + job.id() + " is " + job.state() + " (" + from + "): " + JobMove.of(record)
+                "job " + job.id() + " is " + job.status().state() + " (" + from + "): " + JobMove.of(record)
                         + " is not a move it can make (" + record.getClass().getSimpleName() + ")");
     }
 }

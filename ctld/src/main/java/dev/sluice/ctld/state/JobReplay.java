@@ -36,7 +36,7 @@ public final class JobReplay {
     }
 
     private static Job replay(Job job, StateRecord record, boolean snapshot) {
-        JobPhase from = JobPhase.of(job.state());
+        JobPhase from = JobPhase.of(job.status().state());
         JobMove move = JobMove.of(record);
         JobPhase to = snapshot ? JobLifecycle.restoring(from, move) : JobLifecycle.next(from, move);
         if (to == null) {
@@ -52,14 +52,21 @@ public final class JobReplay {
             }
             case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
             // The end as it was, but for the status the batch host reported.
-            case StateRecord.JobEndReported r -> job.ended(job.state(), r.exitStatus(), job.endTime(), job.reason());
+            case StateRecord.JobEndReported r ->
+                job.ended(
+                        job.status().state(),
+                        r.exitStatus(),
+                        job.run().endTime(),
+                        job.status().reason());
             // Submitted anew: its next run is another accounting record. Its key is the submit
             // time, so a requeue within the second of the submission counts a second later and
             // the runs' records stay apart. A snapshot's requeues only count restarts: its
             // submission carries the submit time already.
             case JobRequeued r ->
                 job.requeued(
-                        snapshot ? job.submitTime() : Math.max(r.time(), job.submitTime() + 1),
+                        snapshot
+                                ? job.run().submitTime()
+                                : Math.max(r.time(), job.run().submitTime() + 1),
                         r.eligibleTime(),
                         r.held(),
                         r.launchFailed());
@@ -69,10 +76,10 @@ public final class JobReplay {
                 // Released: the requeuehold reason goes with the hold, as in Slurm.
                 boolean clears = r.hold() == Job.Hold.NONE && job.requeuedHeld();
                 // Released, the job's priority is computed again: an operator's fixed one goes.
-                boolean released = r.hold() == Job.Hold.NONE && job.hold() != Job.Hold.NONE;
-                long priority = released ? 0 : job.adminPriority();
+                boolean released = r.hold() == Job.Hold.NONE && job.terms().hold() != Job.Hold.NONE;
+                long priority = released ? 0 : job.terms().adminPriority();
                 yield job.with(b -> b.hold(r.hold())
-                        .reason(clears ? JobReason.NONE : job.reason())
+                        .reason(clears ? JobReason.NONE : job.status().reason())
                         .adminPriority(priority));
             }
             // The job runs on; ClusterState marks its run with the deadline.
@@ -90,7 +97,7 @@ public final class JobReplay {
      * purged long ago).
      */
     public static List<Job> split(Job record, ArrayTaskSplit split, boolean snapshot) {
-        JobPhase from = JobPhase.of(record.state());
+        JobPhase from = JobPhase.of(record.status().state());
         if ((snapshot ? JobLifecycle.restoring(from, JobMove.SPLIT) : JobLifecycle.next(from, JobMove.SPLIT)) == null) {
             throw JobLifecycle.illegal(record, from, split);
         }

@@ -20,12 +20,12 @@ public record JobSteps(long jobStartTime, int nextStepId, List<RunningStep> runn
 
     /** A run without steps yet. */
     public static JobSteps of(Job job) {
-        return new JobSteps(job.startTime(), 0, List.of());
+        return new JobSteps(job.run().startTime(), 0, List.of());
     }
 
     /** Whether these are the steps of the job's current run. */
     public boolean belongTo(Job job) {
-        return job.isRunning() && job.startTime() == jobStartTime;
+        return job.isRunning() && job.run().startTime() == jobStartTime;
     }
 
     /** With {@code step} added, taking the next step id. */

@@ -16,7 +16,7 @@ public final class JobTimes {
 
     /** When the job became (or becomes, for a begin time ahead) eligible to start. */
     public static long eligible(Job job) {
-        return heldPending(job) ? 0 : job.eligibleTime();
+        return heldPending(job) ? 0 : job.run().eligibleTime();
     }
 
     /**
@@ -43,10 +43,10 @@ public final class JobTimes {
      * else the one its submission triggered (which also looks at held jobs, as Slurm's does).
      */
     public static long lastSchedEval(Job job) {
-        return job.startTime() > 0 ? job.startTime() : job.submitTime();
+        return job.run().startTime() > 0 ? job.run().startTime() : job.run().submitTime();
     }
 
     private static boolean heldPending(Job job) {
-        return job.isPending() && job.hold() != Job.Hold.NONE;
+        return job.isPending() && job.terms().hold() != Job.Hold.NONE;
     }
 }

@@ -17,7 +17,7 @@ public final class JobUpdates {
         int minNodes = r.size().minNodes();
         int maxNodes = r.size().maxNodes();
         int tasks = r.size().numTasks();
-        String partition = job.partition();
+        String partition = job.terms().partition();
         long limit = -1;
         long priority = -1;
         int throttle = job.array().throttle();
@@ -45,7 +45,7 @@ public final class JobUpdates {
         if (!name.equals(r.name()) || !comment.equals(r.comment()) || nice != r.nice()) {
             changed = changed.withDescription(name, comment, nice);
         }
-        boolean moved = !partition.equals(job.partition());
+        boolean moved = !partition.equals(job.terms().partition());
         if (minNodes != r.size().minNodes()
                 || maxNodes != r.size().maxNodes()
                 || tasks != r.size().numTasks()

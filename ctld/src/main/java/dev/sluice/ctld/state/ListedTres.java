@@ -59,7 +59,8 @@ public final class ListedTres {
     public static Tres requested(
             Job job, int cpus, int nodes, ToLongFunction<String> partitionMemory, Set<String> trackedLicenses) {
         JobRequest r = job.request();
-        long memMb = requestedMemory(r, cpus, nodes, partitionMemory, job.partition());
+        long memMb =
+                requestedMemory(r, cpus, nodes, partitionMemory, job.terms().partition());
         return withLicenses(withGres(tres(cpus, memMb, nodes), r, nodes), r, trackedLicenses);
     }
 

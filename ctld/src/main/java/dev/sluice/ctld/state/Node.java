@@ -14,8 +14,9 @@ import java.util.Optional;
  * Whether it responds is soft state kept beside it in {@link ClusterState}, never journaled (as
  * Kafka keeps heartbeats out of its log).
  *
- * <p>The accessors below the components ({@link #hostname()}, {@link #down()}, ...) read through
- * to the parts, so readers need not know how the record is grouped.
+ * <p>Readers take what the parts hold through the part ({@code node.endpoint().hostname()},
+ * {@code node.admin().down()}); the accessors below the components derive values from the
+ * optional daemon report.
  */
 public record Node(
         String name,
@@ -60,18 +61,6 @@ public record Node(
         return new Node(name, endpoint, hw, features, gres, weight, true, NodeAdmin.UP, Optional.empty());
     }
 
-    public String hostname() {
-        return endpoint.hostname();
-    }
-
-    public String addr() {
-        return endpoint.addr();
-    }
-
-    public int port() {
-        return endpoint.port();
-    }
-
     public boolean registered() {
         return daemon.isPresent();
     }
@@ -86,30 +75,6 @@ public record Node(
 
     public NodeFacts facts() {
         return daemon.map(DaemonReport::facts).orElse(NodeFacts.NONE);
-    }
-
-    public boolean down() {
-        return admin.down();
-    }
-
-    public boolean drain() {
-        return admin.drain();
-    }
-
-    public boolean future() {
-        return admin.future();
-    }
-
-    public String reason() {
-        return admin.reason();
-    }
-
-    public String reasonUser() {
-        return admin.reasonUser();
-    }
-
-    public long reasonTime() {
-        return admin.reasonTime();
     }
 
     /**

@@ -57,10 +57,10 @@ public record NodeView(
 
     /** Slurm's base state: FUTURE, DOWN, UNKNOWN (never registered), ALLOCATED, MIXED, IDLE. */
     public NodeState baseState() {
-        if (node.future()) {
+        if (node.admin().future()) {
             return NodeState.FUTURE;
         }
-        if (node.down()) {
+        if (node.admin().down()) {
             return NodeState.DOWN;
         }
         if (shownAllocCpus() >= node.hardware().cpus() && runningJobs > 0) {
@@ -75,13 +75,13 @@ public record NodeView(
     /** The flags Slurm prints after the base state. */
     public List<NodeFlag> flags() {
         List<NodeFlag> flags = new ArrayList<>();
-        if (node.drain()) {
+        if (node.admin().drain()) {
             flags.add(NodeFlag.DRAIN);
         }
         if (node.dynamic()) {
             flags.add(NodeFlag.DYNAMIC_NORM);
         }
-        if (!responding && !node.future()) {
+        if (!responding && !node.admin().future()) {
             flags.add(NodeFlag.NOT_RESPONDING);
         }
         return flags;
@@ -94,6 +94,10 @@ public record NodeView(
 
     /** May new work be placed here now? */
     public boolean isSchedulable() {
-        return responding && node.registered() && !node.down() && !node.drain() && !node.future();
+        return responding
+                && node.registered()
+                && !node.admin().down()
+                && !node.admin().drain()
+                && !node.admin().future();
     }
 }

@@ -34,7 +34,7 @@ final class PrologWaits {
 
     Set<String> pendingOn(Job job) {
         Run run = runs.get(job.id());
-        return run != null && job.isRunning() && job.startTime() == run.startTime() ? run.nodes() : Set.of();
+        return run != null && job.isRunning() && job.run().startTime() == run.startTime() ? run.nodes() : Set.of();
     }
 
     Map<Integer, Set<String>> waiting(IntFunction<Job> jobs) {

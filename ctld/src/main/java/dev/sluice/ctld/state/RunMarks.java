@@ -25,7 +25,7 @@ final class RunMarks {
     }
 
     boolean warnSignalSent(Job job) {
-        return warned.getOrDefault(job.id(), -1L) == job.startTime();
+        return warned.getOrDefault(job.id(), -1L) == job.run().startTime();
     }
 
     void preemptGraceStarted(int jobId, ClusterState.PreemptGrace grace) {
@@ -56,6 +56,6 @@ final class RunMarks {
     }
 
     private static boolean isThisRun(ClusterState.PreemptGrace g, Job job) {
-        return job.isRunning() && job.startTime() == g.startTime();
+        return job.isRunning() && job.run().startTime() == g.startTime();
     }
 }

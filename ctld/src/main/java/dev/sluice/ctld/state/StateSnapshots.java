@@ -37,80 +37,120 @@ final class StateSnapshots {
                 // Absent from slurm.conf: the snapshot must bring the node itself.
                 out.add(new StateRecord.NodeCreated(
                         n.name(),
-                        new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                        new NodeEndpoint(
+                                n.endpoint().hostname(),
+                                n.endpoint().addr(),
+                                n.endpoint().port()),
                         new NodeEquipment(n.hardware(), features, gres),
                         n.weight(),
-                        n.future(),
+                        n.admin().future(),
                         0));
             }
             if (n.registered()) {
                 out.add(new NodeRegistered(
                         n.name(),
-                        new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                        new NodeEndpoint(
+                                n.endpoint().hostname(),
+                                n.endpoint().addr(),
+                                n.endpoint().port()),
                         new NodeEquipment(n.hardware(), features, gres),
                         new DaemonReport(n.bootTime(), n.version(), n.facts()),
                         n.dynamic(),
                         // Dated when the node was last busy: the one time of it the state keeps.
                         state.view(n).lastBusyTime()));
             }
-            if (n.future() && !n.dynamic()) {
+            if (n.admin().future() && !n.dynamic()) {
                 out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.FUTURE, n.reason(), n.reasonUser(), n.reasonTime()));
+                        n.name(),
+                        NodeTransition.FUTURE,
+                        n.admin().reason(),
+                        n.admin().reasonUser(),
+                        n.admin().reasonTime()));
             }
-            if (n.down()) {
+            if (n.admin().down()) {
                 out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.DOWN, n.reason(), n.reasonUser(), n.reasonTime()));
+                        n.name(),
+                        NodeTransition.DOWN,
+                        n.admin().reason(),
+                        n.admin().reasonUser(),
+                        n.admin().reasonTime()));
             }
-            if (n.drain()) {
+            if (n.admin().drain()) {
                 out.add(new NodeStateChanged(
-                        n.name(), NodeTransition.DRAIN, n.reason(), n.reasonUser(), n.reasonTime()));
+                        n.name(),
+                        NodeTransition.DRAIN,
+                        n.admin().reason(),
+                        n.admin().reasonUser(),
+                        n.admin().reasonTime()));
             }
         }
         for (Job j : state.jobs()) {
             if (!j.array().isArray()) {
-                out.add(new JobSubmitted(j.id(), j.request(), j.partition(), j.timeLimitMinutes(), j.submitTime()));
+                out.add(new JobSubmitted(
+                        j.id(),
+                        j.request(),
+                        j.terms().partition(),
+                        j.terms().timeLimitMinutes(),
+                        j.run().submitTime()));
             } else if (j.array().arrayJobId() == j.id()) {
                 arrayRecords(state, j, out);
             }
         }
         for (Job j : state.jobs()) {
-            for (int i = 0; i < j.restartCount(); i++) {
-                boolean last = i == j.restartCount() - 1;
+            for (int i = 0; i < j.run().restartCount(); i++) {
+                boolean last = i == j.run().restartCount() - 1;
                 out.add(new JobRequeued(
                         j.id(),
-                        last && j.reason() == JobReason.REQUEUED_HELD,
-                        j.eligibleTime(),
-                        j.eligibleTime(),
+                        last && j.status().reason() == JobReason.REQUEUED_HELD,
+                        j.run().eligibleTime(),
+                        j.run().eligibleTime(),
                         false,
-                        last && j.reason() == JobReason.LAUNCH_FAILED_REQUEUED_HELD));
+                        last && j.status().reason() == JobReason.LAUNCH_FAILED_REQUEUED_HELD));
             }
-            if (j.hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
-                out.add(new JobHoldChanged(j.id(), j.hold(), j.submitTime()));
+            if (j.terms().hold() != (j.request().hold() ? Job.Hold.USER : Job.Hold.NONE)) {
+                out.add(new JobHoldChanged(j.id(), j.terms().hold(), j.run().submitTime()));
             }
-            if (j.adminPriority() > 0) {
+            if (j.terms().adminPriority() > 0) {
                 out.add(new StateRecord.JobUpdated(
-                        j.id(), List.of(new JobChange.Priority(j.adminPriority())), j.submitTime()));
+                        j.id(),
+                        List.of(new JobChange.Priority(j.terms().adminPriority())),
+                        j.run().submitTime()));
             }
             if (j.allocation() != null) {
-                out.add(new JobStarted(j.id(), j.allocation(), j.partition(), j.timeLimitMinutes(), j.startTime()));
-                if (j.suspendTime() > 0) {
+                out.add(new JobStarted(
+                        j.id(),
+                        j.allocation(),
+                        j.terms().partition(),
+                        j.terms().timeLimitMinutes(),
+                        j.run().startTime()));
+                if (j.suspension().time() > 0) {
                     out.add(new StateRecord.JobSuspendChanged(
                             j.id(),
-                            j.state() == JobState.SUSPENDED,
-                            j.preSuspendSeconds(),
-                            j.suspendTime(),
-                            j.preemptSuspended()));
+                            j.status().state() == JobState.SUSPENDED,
+                            j.suspension().preSuspendSeconds(),
+                            j.suspension().time(),
+                            j.suspension().byPreemption()));
                 }
                 state.preemptGrace(j)
                         .ifPresent(g -> out.add(new StateRecord.JobPreemptGraceStarted(
-                                j.id(), g.deadline(), g.requeue(), g.holdBackSeconds(), j.startTime())));
+                                j.id(),
+                                g.deadline(),
+                                g.requeue(),
+                                g.holdBackSeconds(),
+                                j.run().startTime())));
             }
-            if (j.state().isFinished()) {
-                out.add(JobEnded.unrequested(j.id(), j.state(), j.exitStatus(), j.reason(), j.endTime()));
-                if (j.state() == JobState.PREEMPTED
+            if (j.status().state().isFinished()) {
+                out.add(JobEnded.unrequested(
+                        j.id(),
+                        j.status().state(),
+                        j.status().exitStatus(),
+                        j.status().reason(),
+                        j.run().endTime()));
+                if (j.status().state() == JobState.PREEMPTED
                         && state.completingOn(j.id()).isEmpty()) {
                     // Its batch host has reported (or gone silent): no longer COMPLETING.
-                    out.add(new StateRecord.JobEndReported(j.id(), j.exitStatus(), j.endTime()));
+                    out.add(new StateRecord.JobEndReported(
+                            j.id(), j.status().exitStatus(), j.run().endTime()));
                 }
             }
             int derived = state.derivedExit(j.id());
@@ -118,8 +158,8 @@ final class StateSnapshots {
                 // The steps themselves are accounting's; the state keeps only the highest status.
                 out.add(new StateRecord.StepRecorded(
                         j.id(),
-                        new JobStep(0, "", JobState.COMPLETED, 0, j.endTime(), derived, "", 0, 0, 0, ""),
-                        j.endTime()));
+                        new JobStep(0, "", JobState.COMPLETED, 0, j.run().endTime(), derived, "", 0, 0, 0, ""),
+                        j.run().endTime()));
             }
         }
         for (Reservation r : state.reservations().all()) {
@@ -132,11 +172,16 @@ final class StateSnapshots {
     private static void arrayRecords(ClusterState state, Job master, List<StateRecord> out) {
         int arrayId = master.id();
         out.add(new JobSubmitted(
-                arrayId, master.request(), master.partition(), master.timeLimitMinutes(), master.submitTime()));
+                arrayId,
+                master.request(),
+                master.terms().partition(),
+                master.terms().timeLimitMinutes(),
+                master.run().submitTime()));
         Set<Integer> represented = new HashSet<>();
         for (Job task : state.jobs()) {
             if (task.id() != arrayId && task.array().arrayJobId() == arrayId) {
-                out.add(new ArrayTaskSplit(arrayId, task.array().taskId(), task.id(), master.submitTime()));
+                out.add(new ArrayTaskSplit(
+                        arrayId, task.array().taskId(), task.id(), master.run().submitTime()));
                 represented.add(task.array().taskId());
             }
         }
@@ -146,11 +191,12 @@ final class StateSnapshots {
             if (!pending
                     && !represented.contains(task)
                     && task != master.array().taskId()) {
-                out.add(new ArrayTaskSplit(arrayId, task, 0, master.submitTime()));
+                out.add(new ArrayTaskSplit(arrayId, task, 0, master.run().submitTime()));
             }
         }
         if (master.array().taskId() >= 0) {
-            out.add(new ArrayTaskSplit(arrayId, master.array().taskId(), arrayId, master.submitTime()));
+            out.add(new ArrayTaskSplit(
+                    arrayId, master.array().taskId(), arrayId, master.run().submitTime()));
         }
     }
 }

@@ -22,7 +22,7 @@ public final class StepInfos {
         return common(job)
                 .setStepId(AccountingEvents.BATCH_STEP)
                 .setName("batch")
-                .setStartTime(job.startTime())
+                .setStartTime(job.run().startTime())
                 .setNodeList(job.allocation().batchHost())
                 .setNumNodes(1)
                 .setNumTasks(1)
@@ -50,6 +50,6 @@ public final class StepInfos {
                 .setJobId(job.id())
                 .setUserId(job.request().owner().uid())
                 .setUserName(job.request().owner().userName())
-                .setPartition(job.partition());
+                .setPartition(job.terms().partition());
     }
 }

@@ -187,8 +187,8 @@ public final class StepService {
                                 .build());
             }
         } catch (RuntimeException e) {
-            LoopCalls.await(loop.submit(
-                    (state, now) -> StepCommands.release(state, job.id(), job.startTime(), stepId, 1 << 8, now)));
+            LoopCalls.await(loop.submit((state, now) ->
+                    StepCommands.release(state, job.id(), job.run().startTime(), stepId, 1 << 8, now)));
             log.warn("step {}.{} could not be launched: {}", job.id(), stepId, e.getMessage());
             throw new SlurmException(ErrorCode.UNEXPECTED, "step launch failed: " + e.getMessage());
         }

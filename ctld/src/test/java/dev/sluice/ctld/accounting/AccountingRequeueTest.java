@@ -58,7 +58,7 @@ class AccountingRequeueTest {
     void theNextRunIsANewRecordSubmittedAtTheRequeue() {
         StateRecord.JobRequeued requeue = StateRecord.JobRequeued.heldBack(7, false, 1100, 1221);
         Job after = running().requeued(1100, 1221, false, false);
-        assertThat(after.submitTime()).isEqualTo(1100);
+        assertThat(after.run().submitTime()).isEqualTo(1100);
         AccountingJob next =
                 AccountingEvents.of(requeue, after, CORES).get(0).getJob().getAccountingJob();
         assertThat(next.getState()).isEqualTo(dev.sluice.protocol.v1.JobState.PENDING);
@@ -101,12 +101,12 @@ class AccountingRequeueTest {
     @Test
     void replayedARequeueSubmitsTheJobAnew() {
         Job requeued = JobReplay.replay(running(), StateRecord.JobRequeued.heldBack(7, false, 1100, 1221));
-        assertThat(requeued.submitTime()).isEqualTo(1100);
-        assertThat(requeued.restartCount()).isEqualTo(1);
+        assertThat(requeued.run().submitTime()).isEqualTo(1100);
+        assertThat(requeued.run().restartCount()).isEqualTo(1);
         // Within the second of the submission: a second later, so that the runs' keys differ.
         Job quick = JobReplay.replay(
                 Job.submitted(7, REQUEST, "gpu", 60, 1000).started(ALLOC, 1000, 60, "gpu"),
                 StateRecord.JobRequeued.heldBack(7, false, 1000, 1121));
-        assertThat(quick.submitTime()).isEqualTo(1001);
+        assertThat(quick.run().submitTime()).isEqualTo(1001);
     }
 }

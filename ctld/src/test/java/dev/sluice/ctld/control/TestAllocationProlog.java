@@ -110,7 +110,7 @@ class TestAllocationProlog {
         assertThat(failed.effects()).anyMatch(e -> e instanceof Effect.Terminate t && t.jobId() == 2);
         cluster.apply(failed);
         assertThat(state.job(2).isPending()).isTrue();
-        assertThat(state.job(2).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
+        assertThat(state.job(2).terms().hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.LAUNCH_FAILED_REQUEUED_HELD);
         assertThat(state.waitsForProlog(state.job(2))).isFalse();
 

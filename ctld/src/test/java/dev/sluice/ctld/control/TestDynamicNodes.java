@@ -72,7 +72,7 @@ class TestDynamicNodes {
         assertThat(s.partitions().get(1).nodes()).containsExactly("d1");
         // Its own --conf Gres=gpu:3 against two found devices: drained.
         harness.apply(s, nodes.register(s, dynamic("d3", "gpu:3", List.of()), 11));
-        assertThat(s.node("d3").reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
+        assertThat(s.node("d3").admin().reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
     }
 
     @Test
@@ -120,8 +120,8 @@ class TestDynamicNodes {
         harness.apply(s, nodes.register(s, daemon, 10));
         Node c1 = s.node("c1");
         assertThat(view(s, "c1").baseState()).isEqualTo(NodeState.IDLE);
-        assertThat(c1.future()).isFalse();
-        assertThat(c1.addr()).isEqualTo("10.0.0.7");
+        assertThat(c1.admin().future()).isFalse();
+        assertThat(c1.endpoint().addr()).isEqualTo("10.0.0.7");
         assertThat(c1.hardware()).as("as created, not as found").isEqualTo(HW);
         assertThat(c1.features()).containsExactly("a100");
         assertThat(c1.gres().describe()).isEqualTo("gpu:1");
@@ -137,7 +137,7 @@ class TestDynamicNodes {
                 NodeFacts.NONE,
                 found(2, 32000, Map.of()));
         harness.apply(s, nodes.register(s, small, 12));
-        assertThat(s.node("c1").drain()).isTrue();
+        assertThat(s.node("c1").admin().drain()).isTrue();
         harness.apply(s, nodes.delete(s, ROOT, List.of("c1"), 13));
         assertThat(s.node("c1")).isNull();
     }

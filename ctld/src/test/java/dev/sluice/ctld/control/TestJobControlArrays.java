@@ -42,7 +42,7 @@ class TestJobControlArrays {
         harness.replayRecords(state, jobs.signal(state, owner, array + "_[2-3]", 0, true, false, 300));
         assertThat(state.job(8)).isNull();
         assertThat(state.job(array).displayId()).isEqualTo("7_3");
-        assertThat(state.job(array).state()).isEqualTo(JobState.CANCELLED);
+        assertThat(state.job(array).status().state()).isEqualTo(JobState.CANCELLED);
         assertThat(state.nextJobId()).isEqualTo(8);
     }
 
@@ -52,9 +52,9 @@ class TestJobControlArrays {
         harness.replayRecords(state, jobs.hold(state, owner, Integer.toString(array), Job.Hold.USER, 150));
         harness.replayRecords(state, jobs.hold(state, owner, array + "_3", Job.Hold.NONE, 200));
         assertThat(state.job(8).displayId()).isEqualTo("7_3");
-        assertThat(state.job(8).hold()).isEqualTo(Job.Hold.NONE);
+        assertThat(state.job(8).terms().hold()).isEqualTo(Job.Hold.NONE);
         assertThat(state.job(array).displayId()).isEqualTo("7_[1-2,4]");
-        assertThat(state.job(array).hold()).isEqualTo(Job.Hold.USER);
+        assertThat(state.job(array).terms().hold()).isEqualTo(Job.Hold.USER);
     }
 
     @Test
@@ -80,7 +80,7 @@ class TestJobControlArrays {
     void theArrayIdCancelsEveryTask() {
         int array = submitArray("0-3%2");
         harness.replayRecords(state, jobs.signal(state, owner, Integer.toString(array), 0, true, false, 200));
-        assertThat(state.job(array).state()).isEqualTo(JobState.CANCELLED);
+        assertThat(state.job(array).status().state()).isEqualTo(JobState.CANCELLED);
     }
 
     @Test

@@ -59,7 +59,7 @@ class TestJobControlSignals {
                 .containsExactly(new Effect.Signal(id, List.of("n1"), USR1, true, false));
         assertThat(signal(id, USR1, SignalScope.FULL).effects())
                 .containsExactly(new Effect.Signal(id, List.of("n1"), USR1, false, false));
-        assertThat(state.job(id).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(id).status().state()).isEqualTo(JobState.RUNNING);
     }
 
     @Test
@@ -67,8 +67,10 @@ class TestJobControlSignals {
         int id = job(aJob().build(), true);
         ControlResult<Void> r = signal(id, 9, SignalScope.STEPS);
         assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED, 0));
-        assertThat(state.job(id).state()).isEqualTo(JobState.CANCELLED);
-        assertThat(state.job(id).exitStatus()).as("ExitCode=0:15, as scancel's").isEqualTo(15);
+        assertThat(state.job(id).status().state()).isEqualTo(JobState.CANCELLED);
+        assertThat(state.job(id).status().exitStatus())
+                .as("ExitCode=0:15, as scancel's")
+                .isEqualTo(15);
     }
 
     @Test
@@ -76,7 +78,7 @@ class TestJobControlSignals {
         int id = job(aJob().build(), true);
         assertThat(signal(id, 9, SignalScope.BATCH).effects())
                 .containsExactly(new Effect.Signal(id, List.of("n1"), 9, true, false));
-        assertThat(state.job(id).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(id).status().state()).isEqualTo(JobState.RUNNING);
     }
 
     @Test
@@ -86,8 +88,8 @@ class TestJobControlSignals {
         state.setQueueView(Map.of(waiting, JobReason.RESOURCES), Map.of(), Map.of(), Map.of());
         signal(waiting, 9, SignalScope.STEPS);
         signal(held, 9, SignalScope.STEPS);
-        assertThat(state.job(waiting).state()).isEqualTo(JobState.CANCELLED);
-        assertThat(state.job(waiting).reason()).isEqualTo(JobReason.RESOURCES);
-        assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);
+        assertThat(state.job(waiting).status().state()).isEqualTo(JobState.CANCELLED);
+        assertThat(state.job(waiting).status().reason()).isEqualTo(JobReason.RESOURCES);
+        assertThat(state.job(held).status().reason()).isEqualTo(JobReason.JOB_HELD_USER);
     }
 }

@@ -60,8 +60,8 @@ class TestJobRunControl {
         ControlResult<Void> r = JobRunControl.requeue(state, OWNER, Integer.toString(id), false, 121, NOW);
         assertThat(r.records()).containsExactly(StateRecord.JobRequeued.heldBack(id, false, NOW, NOW + 121));
         harness.replayRecords(state, r);
-        assertThat(state.job(id).eligibleTime()).isEqualTo(NOW + 121);
-        assertThat(state.job(id).reason()).isEqualTo(JobReason.BEGIN_TIME);
+        assertThat(state.job(id).run().eligibleTime()).isEqualTo(NOW + 121);
+        assertThat(state.job(id).status().reason()).isEqualTo(JobReason.BEGIN_TIME);
         // The journal keeps it.
         assertThat(RecordCodec.decode(RecordCodec.encode(1, r.records().get(0))))
                 .isEqualTo(r.records().get(0));
@@ -75,9 +75,9 @@ class TestJobRunControl {
         assertThat(r.effects()).containsExactly(new Effect.Terminate(id, List.of("n1"), JobState.CANCELLED, 0));
         harness.replayRecords(state, r);
         Job job = state.job(id);
-        assertThat(job.state()).isEqualTo(JobState.PENDING);
-        assertThat(job.restartCount()).isEqualTo(1);
-        assertThat(job.reason()).isEqualTo(JobReason.BEGIN_TIME);
+        assertThat(job.status().state()).isEqualTo(JobState.PENDING);
+        assertThat(job.run().restartCount()).isEqualTo(1);
+        assertThat(job.status().reason()).isEqualTo(JobReason.BEGIN_TIME);
         // Its CPUs are free again: the node holds nothing.
         assertThat(state.view(state.node("n1")).allocCpus()).isZero();
     }
@@ -95,7 +95,7 @@ class TestJobRunControl {
         ControlResult<Void> r = JobRunControl.requeue(state, ROOT, Integer.toString(id), false, NOW);
         assertThat(r.effects()).isEmpty();
         harness.replayRecords(state, r);
-        assertThat(state.job(id).state()).isEqualTo(JobState.PENDING);
+        assertThat(state.job(id).status().state()).isEqualTo(JobState.PENDING);
     }
 
     @Test
@@ -103,7 +103,7 @@ class TestJobRunControl {
         int id = job(aJob().requeue().build(), NOW - 100);
         harness.replayRecords(state, JobRunControl.requeue(state, ROOT, Integer.toString(id), true, NOW));
         Job job = state.job(id);
-        assertThat(job.hold()).isEqualTo(Job.Hold.ADMIN);
+        assertThat(job.terms().hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(state.image().reasonOf(job)).isEqualTo("job requeued in held state");
         harness.replayRecords(
                 state,
@@ -111,10 +111,10 @@ class TestJobRunControl {
                                 .build())
                         .build()
                         .hold(state, ROOT, Integer.toString(id), Job.Hold.NONE, NOW + 1));
-        assertThat(state.job(id).reason()).isEqualTo(JobReason.NONE);
+        assertThat(state.job(id).status().reason()).isEqualTo(JobReason.NONE);
         int own = job(aJob().requeue().build(), NOW - 50);
         harness.replayRecords(state, JobRunControl.requeue(state, OWNER, Integer.toString(own), true, NOW));
-        assertThat(state.job(own).hold()).isEqualTo(Job.Hold.USER);
+        assertThat(state.job(own).terms().hold()).isEqualTo(Job.Hold.USER);
     }
 
     @Test
@@ -134,8 +134,8 @@ class TestJobRunControl {
         // sbatch --no-requeue
         assertThat(code(() -> JobRunControl.requeue(state, ROOT, "" + noRequeue, false, NOW)))
                 .isEqualTo(ErrorCode.DISABLED);
-        assertThat(state.job(running).state()).isEqualTo(JobState.RUNNING);
-        assertThat(state.job(noRequeue).restartCount()).isZero();
+        assertThat(state.job(running).status().state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(noRequeue).run().restartCount()).isZero();
     }
 
     @Test
@@ -146,8 +146,8 @@ class TestJobRunControl {
         assertThat(s.effects()).containsExactly(new Effect.Suspend(id, List.of("n1"), true));
         harness.replayRecords(state, s);
         Job suspended = state.job(id);
-        assertThat(suspended.state()).isEqualTo(JobState.SUSPENDED);
-        assertThat(suspended.state().compact()).isEqualTo("S");
+        assertThat(suspended.status().state()).isEqualTo(JobState.SUSPENDED);
+        assertThat(suspended.status().state().compact()).isEqualTo("S");
         assertThat(suspended.runSeconds(NOW + 500)).isEqualTo(100);
         // Resources stay allocated while suspended.
         assertThat(state.view(state.node("n1")).allocCpus()).isEqualTo(2);
@@ -158,10 +158,10 @@ class TestJobRunControl {
         ControlResult<Void> r = JobRunControl.suspend(state, ROOT, "" + id, false, NOW + 500);
         assertThat(r.effects()).containsExactly(new Effect.Suspend(id, List.of("n1"), false));
         harness.replayRecords(state, r);
-        assertThat(state.job(id).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(id).status().state()).isEqualTo(JobState.RUNNING);
         assertThat(state.job(id).runSeconds(NOW + 530)).isEqualTo(130);
         harness.replayRecords(state, JobRunControl.suspend(state, ROOT, "" + id, true, NOW + 540));
-        assertThat(state.job(id).preSuspendSeconds()).isEqualTo(140);
+        assertThat(state.job(id).suspension().preSuspendSeconds()).isEqualTo(140);
     }
 
     @Test

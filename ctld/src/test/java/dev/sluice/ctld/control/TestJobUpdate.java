@@ -88,21 +88,21 @@ class TestJobUpdate {
     @Test
     void usersLowerTheirLimitAndRaiseItOnlyWhilePendingUpToTheMaxTime() {
         int pending = job(false);
-        assertThat(update(OWNER, pending, new JobChange.TimeLimit(5)).timeLimitMinutes())
+        assertThat(update(OWNER, pending, new JobChange.TimeLimit(5)).terms().timeLimitMinutes())
                 .isEqualTo(5);
-        assertThat(update(OWNER, pending, new JobChange.TimeLimit(60)).timeLimitMinutes())
+        assertThat(update(OWNER, pending, new JobChange.TimeLimit(60)).terms().timeLimitMinutes())
                 .isEqualTo(60);
         assertThat(refusal(() -> update(OWNER, pending, new JobChange.TimeLimit(90))))
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
         int running = job(true);
-        assertThat(update(OWNER, running, new JobChange.TimeLimit(5)).timeLimitMinutes())
+        assertThat(update(OWNER, running, new JobChange.TimeLimit(5)).terms().timeLimitMinutes())
                 .isEqualTo(5);
         assertThat(refusal(() -> update(OWNER, running, new JobChange.TimeLimit(6))))
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
         Job raised = update(ROOT, running, new JobChange.TimeLimit(120), new JobChange.Name("renamed"));
-        assertThat(raised.timeLimitMinutes()).isEqualTo(120);
+        assertThat(raised.terms().timeLimitMinutes()).isEqualTo(120);
         assertThat(raised.request().name()).isEqualTo("renamed");
-        assertThat(raised.state()).isEqualTo(JobState.RUNNING);
+        assertThat(raised.status().state()).isEqualTo(JobState.RUNNING);
     }
 
     @Test
@@ -139,15 +139,15 @@ class TestJobUpdate {
     void priorityZeroHoldsAndAFixedPriorityOverridesNice() {
         int id = job(false);
         Job fixed = update(ROOT, id, new JobChange.Priority(1000));
-        assertThat(fixed.adminPriority()).isEqualTo(1000);
+        assertThat(fixed.terms().adminPriority()).isEqualTo(1000);
         assertThat(update(ROOT, id, new JobChange.Nice(100)).request().nice()).isZero();
-        assertThat(update(ROOT, id, new JobChange.Priority(0)).hold()).isEqualTo(Job.Hold.ADMIN);
+        assertThat(update(ROOT, id, new JobChange.Priority(0)).terms().hold()).isEqualTo(Job.Hold.ADMIN);
         assertThat(refusal(() -> update(ROOT, id, new JobChange.Priority(5)))).isEqualTo(ErrorCode.JOB_HELD);
         // Released, the job's priority is computed again.
         harness.replay(state, new StateRecord.JobHoldChanged(id, Job.Hold.NONE, NOW));
-        assertThat(state.job(id).adminPriority()).isZero();
+        assertThat(state.job(id).terms().adminPriority()).isZero();
         int own = job(false);
-        assertThat(update(OWNER, own, new JobChange.Priority(0)).hold()).isEqualTo(Job.Hold.USER);
+        assertThat(update(OWNER, own, new JobChange.Priority(0)).terms().hold()).isEqualTo(Job.Hold.USER);
         int other = job(false);
         assertThat(refusal(() -> update(OWNER, other, new JobChange.Priority(4294967000L))))
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
@@ -181,8 +181,8 @@ class TestJobUpdate {
         JobControl jobs = JobControl.builder(dev.sluice.ctld.sched.Scheduler.SelectDefaults.DEFAULT)
                 .build();
         harness.replayRecords(state, jobs.signal(state, OWNER, Integer.toString(held), 9, true, false, NOW));
-        assertThat(state.job(held).state()).isEqualTo(JobState.CANCELLED);
-        assertThat(state.job(held).reason()).isEqualTo(JobReason.JOB_HELD_USER);
+        assertThat(state.job(held).status().state()).isEqualTo(JobState.CANCELLED);
+        assertThat(state.job(held).status().reason()).isEqualTo(JobReason.JOB_HELD_USER);
     }
 
     @Test

@@ -43,10 +43,10 @@ class TestNodeControl {
         NodeControl nodes = new NodeControl(300, new NodePolicy(0, false, "slurm"));
         harness.apply(s, nodes.register(s, reg("n1", found(4, 8000, Map.of("gpu", 2L))), 10));
         Node n1 = s.node("n1");
-        assertThat(n1.drain()).isTrue();
-        assertThat(n1.reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
-        assertThat(n1.reasonUser()).isEqualTo("slurm");
-        assertThat(n1.reasonTime()).isEqualTo(10);
+        assertThat(n1.admin().drain()).isTrue();
+        assertThat(n1.admin().reason()).isEqualTo("gres/gpu count reported lower than configured (2 < 3)");
+        assertThat(n1.admin().reasonUser()).isEqualTo("slurm");
+        assertThat(n1.admin().reasonTime()).isEqualTo(10);
         assertThat(view(s, "n1").isSchedulable()).isFalse();
         // The same shortfall again journals nothing new.
         assertThat(nodes.register(s, reg("n1", found(4, 8000, Map.of("gpu", 2L))), 20)
@@ -58,19 +58,20 @@ class TestNodeControl {
     void fewerCpusOrLessMemoryDrainUnlessConfigOverrides() {
         ClusterState s = state();
         harness.apply(s, new NodeControl(300, NodePolicy.DEFAULT).register(s, reg("n1", found(2, 8000, Map.of())), 10));
-        assertThat(s.node("n1").reason()).isEqualTo("Low CPUs");
+        assertThat(s.node("n1").admin().reason()).isEqualTo("Low CPUs");
 
         ClusterState m = state();
         harness.apply(m, new NodeControl(300, NodePolicy.DEFAULT).register(m, reg("n1", found(4, 4000, Map.of())), 10));
-        assertThat(m.node("n1").reason()).isEqualTo("Low RealMemory (reported:4000 < 100.00% of configured:8000)");
+        assertThat(m.node("n1").admin().reason())
+                .isEqualTo("Low RealMemory (reported:4000 < 100.00% of configured:8000)");
 
         ClusterState o = state();
         NodeControl overrides = new NodeControl(300, new NodePolicy(0, true, "root"));
         harness.apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 3L))), 10));
-        assertThat(o.node("n1").drain()).isFalse();
+        assertThat(o.node("n1").admin().drain()).isFalse();
         // ...but a missing GPU is never believed away.
         harness.apply(o, overrides.register(o, reg("n1", found(2, 4000, Map.of("gpu", 1L))), 11));
-        assertThat(o.node("n1").reason()).isEqualTo("gres/gpu count reported lower than configured (1 < 3)");
+        assertThat(o.node("n1").admin().reason()).isEqualTo("gres/gpu count reported lower than configured (1 < 3)");
     }
 
     @Test
@@ -80,7 +81,7 @@ class TestNodeControl {
                 s,
                 new NodeControl(300, NodePolicy.DEFAULT)
                         .register(s, reg("n1", found(8, 16000, Map.of("gpu", 4L))), 10));
-        assertThat(s.node("n1").drain()).isFalse();
+        assertThat(s.node("n1").admin().drain()).isFalse();
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
     }
 
@@ -101,14 +102,16 @@ class TestNodeControl {
         assertThat(nodes.checkSilence(s, 130).records()).isEmpty();
         ControlResult<Void> r = nodes.checkSilence(s, 131);
         harness.apply(s, r);
-        assertThat(s.node("n1").down()).isTrue();
-        assertThat(s.node("n1").reason()).isEqualTo("Not responding");
-        assertThat(s.node("n1").reasonUser()).as("SlurmUser, root by default").isEqualTo("root");
+        assertThat(s.node("n1").admin().down()).isTrue();
+        assertThat(s.node("n1").admin().reason()).isEqualTo("Not responding");
+        assertThat(s.node("n1").admin().reasonUser())
+                .as("SlurmUser, root by default")
+                .isEqualTo("root");
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.DOWN);
         assertThat(view(s, "n1").flags()).contains(NodeFlag.NOT_RESPONDING);
-        assertThat(s.job(1).state()).isEqualTo(JobState.NODE_FAIL);
-        assertThat(s.job(2).state()).isEqualTo(JobState.PENDING);
-        assertThat(s.job(2).restartCount()).isEqualTo(1);
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.NODE_FAIL);
+        assertThat(s.job(2).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(2).run().restartCount()).isEqualTo(1);
         assertThat(r.effects()).hasSize(2);
         // Silence is noticed once.
         assertThat(nodes.checkSilence(s, 200).records()).isEmpty();
@@ -121,16 +124,16 @@ class TestNodeControl {
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         harness.apply(s, nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DRAIN), "bad fan", 105));
         harness.apply(s, nodes.checkSilence(s, 200));
-        assertThat(s.node("n1").down()).isTrue();
-        assertThat(s.node("n1").reason()).isEqualTo("bad fan");
-        assertThat(s.node("n1").reasonUser()).isEqualTo("root");
+        assertThat(s.node("n1").admin().down()).isTrue();
+        assertThat(s.node("n1").admin().reason()).isEqualTo("bad fan");
+        assertThat(s.node("n1").admin().reasonUser()).isEqualTo("root");
     }
 
     private ClusterState silentNode(NodeControl nodes) {
         ClusterState s = state();
         harness.apply(s, nodes.register(s, reg("n1", Optional.empty()), 100));
         harness.apply(s, nodes.checkSilence(s, 1000));
-        assertThat(s.node("n1").down()).isTrue();
+        assertThat(s.node("n1").admin().down()).isTrue();
         return s;
     }
 
@@ -139,7 +142,7 @@ class TestNodeControl {
         NodeControl rts0 = new NodeControl(30, new NodePolicy(0, false, "root"));
         ClusterState s0 = silentNode(rts0);
         harness.apply(s0, rts0.register(s0, reg("n1", Optional.empty()), 1100));
-        assertThat(s0.node("n1").down()).as("ReturnToService=0").isTrue();
+        assertThat(s0.node("n1").admin().down()).as("ReturnToService=0").isTrue();
         assertThat(view(s0, "n1").flags()).as("it answers again: no *").doesNotContain(NodeFlag.NOT_RESPONDING);
 
         NodeControl rts1 = new NodeControl(30, new NodePolicy(1, false, "root"));
@@ -155,7 +158,7 @@ class TestNodeControl {
                 admin1,
                 rts1.update(admin1, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DOWN), "maintenance", 101));
         harness.apply(admin1, rts1.register(admin1, reg("n1", Optional.empty()), 102));
-        assertThat(admin1.node("n1").down())
+        assertThat(admin1.node("n1").admin().down())
                 .as("ReturnToService=1, set DOWN by hand")
                 .isTrue();
 
@@ -166,14 +169,14 @@ class TestNodeControl {
                 admin2,
                 rts2.update(admin2, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DOWN), "maintenance", 101));
         harness.apply(admin2, rts2.register(admin2, reg("n1", Optional.empty()), 102));
-        assertThat(admin2.node("n1").down()).as("ReturnToService=2").isFalse();
+        assertThat(admin2.node("n1").admin().down()).as("ReturnToService=2").isFalse();
 
         ClusterState invalid = silentNode(rts2);
         harness.apply(invalid, rts2.register(invalid, reg("n1", found(4, 8000, Map.of("gpu", 1L))), 1100));
-        assertThat(invalid.node("n1").down())
+        assertThat(invalid.node("n1").admin().down())
                 .as("only with a valid configuration")
                 .isTrue();
-        assertThat(invalid.node("n1").drain()).isTrue();
+        assertThat(invalid.node("n1").admin().drain()).isTrue();
     }
 
     @Test
@@ -196,10 +199,10 @@ class TestNodeControl {
         assertThatThrownBy(() -> nodes.update(s, ROOT, List.of("n1"), Optional.empty(), "x", 1))
                 .hasMessage("Invalid node state specified");
         harness.apply(s, nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.DRAIN), "disk", 5));
-        assertThat(s.node("n1").drain()).isTrue();
+        assertThat(s.node("n1").admin().drain()).isTrue();
         harness.apply(s, nodes.update(s, ROOT, List.of("n1"), Optional.of(NodeStateRequest.RESUME), "", 6));
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
-        assertThat(s.node("n1").reason()).isEmpty();
+        assertThat(s.node("n1").admin().reason()).isEmpty();
     }
 
     @Test
@@ -246,13 +249,13 @@ class TestNodeControl {
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.PROLOG_FAILED, nodes.slurmUser(), 110));
-        assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
-        assertThat(s.job(1).hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(1).terms().hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
         // Recorded (compat 263): Slurm's launch failure hold, not a plain JobHeldAdmin.
         assertThat(s.image().reasonOf(s.job(1))).isEqualTo("launch failed requeued held");
-        assertThat(s.job(1).restartCount()).isEqualTo(1);
-        assertThat(s.node("n1").reason()).isEqualTo("Prolog error");
-        assertThat(s.node("n1").reasonUser()).isEqualTo("slurm");
+        assertThat(s.job(1).run().restartCount()).isEqualTo(1);
+        assertThat(s.node("n1").admin().reason()).isEqualTo("Prolog error");
+        assertThat(s.node("n1").admin().reasonUser()).isEqualTo("slurm");
         assertThat(view(s, "n1").baseState()).isEqualTo(NodeState.IDLE);
         assertThat(view(s, "n1").flags()).contains(NodeFlag.DRAIN);
     }
@@ -265,8 +268,8 @@ class TestNodeControl {
         harness.apply(
                 s,
                 BatchEnds.complete(s, "n1", 1, 0, null, BatchEnds.NodeScripts.EPILOG_FAILED, nodes.slurmUser(), 110));
-        assertThat(s.job(1).state()).isEqualTo(JobState.COMPLETED);
-        assertThat(s.node("n1").reason()).isEqualTo("Epilog error");
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(s.node("n1").admin().reason()).isEqualTo("Epilog error");
     }
 
     /** A job on two nodes downed in one command is requeued once, not twice. */
@@ -301,7 +304,7 @@ class TestNodeControl {
                 .filteredOn(r -> r instanceof StateRecord.JobRequeued)
                 .hasSize(1);
         harness.apply(s, downed);
-        assertThat(s.job(1).state()).isEqualTo(JobState.PENDING);
-        assertThat(s.job(1).restartCount()).isEqualTo(1);
+        assertThat(s.job(1).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(s.job(1).run().restartCount()).isEqualTo(1);
     }
 }

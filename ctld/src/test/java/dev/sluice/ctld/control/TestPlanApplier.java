@@ -35,8 +35,8 @@ class TestPlanApplier {
                         new StateRecord.JobSuspendChanged(2, true, 0, 110, true));
         assertThat(result.effects()).containsExactly(new Effect.LaunchBatch(2));
         cluster.replayRecords(result);
-        assertThat(state.job(2).state()).isEqualTo(JobState.SUSPENDED);
-        assertThat(state.job(2).preemptSuspended()).isTrue();
+        assertThat(state.job(2).status().state()).isEqualTo(JobState.SUSPENDED);
+        assertThat(state.job(2).suspension().byPreemption()).isTrue();
     }
 
     @Test

@@ -109,7 +109,7 @@ class TestControllerLoop {
         start(state());
         int id = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
         // Answered before the pass that schedules it.
-        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
+        assertThat(loop.image().job(id).orElseThrow().status().state()).isEqualTo(JobState.PENDING);
         settle();
         assertThat(loop.image().reasonOf(loop.image().job(id).orElseThrow())).isEqualTo("Resources");
         get(loop.submit((s, now) -> nodes.register(
@@ -124,10 +124,10 @@ class TestControllerLoop {
                         Optional.empty()),
                 now)));
         settle();
-        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+        assertThat(loop.image().job(id).orElseThrow().status().state()).isEqualTo(JobState.RUNNING);
         assertThat(effects).contains(new Effect.LaunchBatch(id));
         get(loop.submit((s, now) -> BatchEnds.complete(s, "n1", id, 0, null, now)));
-        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED);
+        assertThat(loop.image().job(id).orElseThrow().status().state()).isEqualTo(JobState.COMPLETED);
         assertThat(loop.image().node("n1").orElseThrow().allocCpus()).isZero();
     }
 
@@ -151,7 +151,7 @@ class TestControllerLoop {
         settle();
         int id = get(loop.submitThenSchedule(
                 (s, now) -> jobs.submit(s, Builders.aJob().script("").build(), now, true)));
-        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+        assertThat(loop.image().job(id).orElseThrow().status().state()).isEqualTo(JobState.RUNNING);
     }
 
     /** A decision the job lifecycle refuses is refused whole; the loop goes on. */
@@ -173,7 +173,7 @@ class TestControllerLoop {
                 .extracting(e -> ((SlurmException) e).code())
                 .isEqualTo(ErrorCode.UNEXPECTED);
         assertThat(loop.image().sequence()).isEqualTo(sequence);
-        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.PENDING);
+        assertThat(loop.image().job(id).orElseThrow().status().state()).isEqualTo(JobState.PENDING);
         int next = get(loop.submit((s, now) -> jobs.submit(s, Builders.aJob().build(), now)));
         assertThat(next).isEqualTo(id + 1);
     }
@@ -253,8 +253,9 @@ class TestControllerLoop {
         }
         settle();
         assertThat(ids)
-                .allSatisfy(id ->
-                        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.RUNNING));
+                .allSatisfy(id -> assertThat(
+                                loop.image().job(id).orElseThrow().status().state())
+                        .isEqualTo(JobState.RUNNING));
         int syncs = counted.syncs.get();
         int passes = counted.passes.get();
         // The second command of the group sees the first job ended (its node's CPUs free).
@@ -273,8 +274,9 @@ class TestControllerLoop {
         }
         assertThat(runningAtEach).containsExactly(4, 3, 2, 1);
         assertThat(ids)
-                .allSatisfy(id ->
-                        assertThat(loop.image().job(id).orElseThrow().state()).isEqualTo(JobState.COMPLETED));
+                .allSatisfy(id -> assertThat(
+                                loop.image().job(id).orElseThrow().status().state())
+                        .isEqualTo(JobState.COMPLETED));
         settle();
         // One sync for the group's records, one pass after them (it starts nothing: no sync).
         assertThat(counted.syncs.get() - syncs).isEqualTo(1);

@@ -123,7 +123,7 @@ class TestGangScheduling {
     }
 
     private JobState st(int id) {
-        return state.job(id).state();
+        return state.job(id).status().state();
     }
 
     @Test
@@ -186,9 +186,11 @@ class TestGangScheduling {
         // Accounting's Suspended: the turns it waited, which its run time leaves out.
         Job ended = state.job(running);
         assertThat(ended.suspendedSeconds()).isPositive();
-        assertThat(ended.suspendedSeconds() + ended.runSeconds(now)).isEqualTo(ended.endTime() - ended.startTime());
+        assertThat(ended.suspendedSeconds() + ended.runSeconds(now))
+                .isEqualTo(ended.run().endTime() - ended.run().startTime());
         Job last = state.job(suspended);
-        assertThat(last.suspendedSeconds() + last.runSeconds(now)).isEqualTo(now - last.startTime());
+        assertThat(last.suspendedSeconds() + last.runSeconds(now))
+                .isEqualTo(now - last.run().startTime());
     }
 
     @Test
@@ -371,7 +373,7 @@ class TestGangScheduling {
             if (!j.isRunning()) {
                 continue;
             }
-            boolean runs = j.state() == JobState.RUNNING;
+            boolean runs = j.status().state() == JobState.RUNNING;
             if (runs) {
                 ran.add(j.id());
             }

@@ -36,7 +36,7 @@ class TestPreemptedExitCode extends PreemptionFixture {
         var applied = PlanApplier.apply(state, schedule(CANCEL), NOW);
         applied.records().forEach(cluster::replay);
         applied.softChanges().forEach(c -> SoftState.apply(state, c));
-        assertThat(state.job(low).state()).isEqualTo(JobState.PREEMPTED);
+        assertThat(state.job(low).status().state()).isEqualTo(JobState.PREEMPTED);
         return low;
     }
 
@@ -63,17 +63,17 @@ class TestPreemptedExitCode extends PreemptionFixture {
     void theBatchHostsReportOfTheKillIsThePreemptedJobsExitCode() {
         int low = preempted();
         // Until the report, Slurm shows ExitCode 0:0 (compat 250).
-        assertThat(state.job(low).exitStatus()).isZero();
+        assertThat(state.job(low).status().exitStatus()).isZero();
 
         var reported = BatchEnds.complete(state, "n1", low, 0, KILLED_BY_SIGKILL, null, ok(), "root", NOW + 2);
 
         assertThat(reported.records()).containsExactly(new StateRecord.JobEndReported(low, KILLED_BY_SIGKILL, NOW + 2));
         reported.records().forEach(cluster::replay);
         reported.softChanges().forEach(c -> SoftState.apply(state, c));
-        assertThat(state.job(low).exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
+        assertThat(state.job(low).status().exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
         // Its end is otherwise as it was, and the node is done with it.
-        assertThat(state.job(low).state()).isEqualTo(JobState.PREEMPTED);
-        assertThat(state.job(low).endTime()).isEqualTo(NOW);
+        assertThat(state.job(low).status().state()).isEqualTo(JobState.PREEMPTED);
+        assertThat(state.job(low).run().endTime()).isEqualTo(NOW);
         assertThat(state.completingOn(low)).isEmpty();
     }
 
@@ -117,7 +117,7 @@ class TestPreemptedExitCode extends PreemptionFixture {
             restored.heard("n1", NOW + 1);
             ClusterState live = state;
             state = restored;
-            assertThat(restored.job(low).exitStatus()).isZero();
+            assertThat(restored.job(low).status().exitStatus()).isZero();
             assertThat(restored.completingOn(low)).containsExactly("n1");
             // The preemptor still waits for the victim's resources.
             assertThat(schedule(CANCEL).starts()).isEmpty();
@@ -127,7 +127,7 @@ class TestPreemptedExitCode extends PreemptionFixture {
                     .containsExactly(new StateRecord.JobEndReported(low, KILLED_BY_SIGKILL, NOW + 2));
             restored.replay(++seq, reported.records().get(0));
             reported.softChanges().forEach(c -> SoftState.apply(restored, c));
-            assertThat(restored.job(low).exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
+            assertThat(restored.job(low).status().exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
             assertThat(schedule(CANCEL).starts())
                     .extracting(SchedulePlan.Start::jobId)
                     .containsExactly(high);
@@ -139,7 +139,7 @@ class TestPreemptedExitCode extends PreemptionFixture {
                 again.restore(++s2, RecordCodec.decode(RecordCodec.encode(s2, r)));
             }
             assertThat(again.completingOn(low)).isEmpty();
-            assertThat(again.job(low).exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
+            assertThat(again.job(low).status().exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
             state = live;
         }
     }
@@ -169,7 +169,7 @@ class TestPreemptedExitCode extends PreemptionFixture {
         for (StateRecord r : state.toRecords()) {
             restored.restore(++seq, RecordCodec.decode(RecordCodec.encode(seq, r)));
         }
-        assertThat(restored.job(low).state()).isEqualTo(JobState.PREEMPTED);
-        assertThat(restored.job(low).exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
+        assertThat(restored.job(low).status().state()).isEqualTo(JobState.PREEMPTED);
+        assertThat(restored.job(low).status().exitStatus()).isEqualTo(KILLED_BY_SIGKILL);
     }
 }

@@ -211,7 +211,8 @@ class TestPreemption extends PreemptionFixture {
             Job victim = state.job(p.jobId());
             Job preemptor = state.job(p.preemptorId());
             assertThat(victim.isRunning()).isTrue();
-            assertThat(tiers.get(victim.partition())).isLessThan(tiers.get(preemptor.partition()));
+            assertThat(tiers.get(victim.terms().partition()))
+                    .isLessThan(tiers.get(preemptor.terms().partition()));
             boolean patient = "patient".equals(victim.request().qos());
             assertThat(victim.runSeconds(NOW)).isGreaterThanOrEqualTo(patient ? patientExempt : exempt);
             byPreemptor.computeIfAbsent(p.preemptorId(), k -> new ArrayList<>()).add(p.jobId());
@@ -261,9 +262,11 @@ class TestPreemption extends PreemptionFixture {
         List<Integer> startedNext =
                 next.starts().stream().map(SchedulePlan.Start::jobId).toList();
         for (int preemptor : byPreemptor.keySet()) {
-            int tier = tiers.get(state.job(preemptor).partition());
+            int tier = tiers.get(state.job(preemptor).terms().partition());
             boolean alone = state.image().jobs().stream()
-                    .noneMatch(j -> j.isPending() && j.id() != preemptor && tiers.get(j.partition()) >= tier);
+                    .noneMatch(j -> j.isPending()
+                            && j.id() != preemptor
+                            && tiers.get(j.terms().partition()) >= tier);
             if (alone) {
                 assertThat(startedNext)
                         .as("preemptor %d starts after its victims %s", preemptor, byPreemptor.get(preemptor))

@@ -297,10 +297,10 @@ class TestReservationScheduling {
             if (!job.isRunning()) {
                 continue;
             }
-            long end = job.startTime() + job.timeLimitMinutes() * 60;
-            for (Reservation r : state.reservations().current(job.startTime())) {
+            long end = job.run().startTime() + job.terms().timeLimitMinutes() * 60;
+            for (Reservation r : state.reservations().current(job.run().startTime())) {
                 boolean inside = r.name().equals(job.request().reservation());
-                if (r.partial() && r.overlaps(job.startTime(), end)) {
+                if (r.partial() && r.overlaps(job.run().startTime(), end)) {
                     // Partial nodes: outside jobs never on its cores, its own jobs only on them.
                     for (Allocation.NodeShare s : job.allocation().nodes()) {
                         List<Integer> held = r.cores().getOrDefault(s.node(), List.of());
@@ -314,7 +314,7 @@ class TestReservationScheduling {
                     }
                     continue;
                 }
-                if (inside || !r.overlaps(job.startTime(), end)) {
+                if (inside || !r.overlaps(job.run().startTime(), end)) {
                     continue;
                 }
                 assertThat(job.allocation().nodeNames())

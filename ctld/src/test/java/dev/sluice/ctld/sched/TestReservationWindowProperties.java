@@ -160,8 +160,8 @@ class TestReservationWindowProperties {
     }
 
     private static void assertOffOthersWindows(Job job, List<Reservation> made) {
-        long from = job.startTime();
-        long to = from + job.timeLimitMinutes() * 60;
+        long from = job.run().startTime();
+        long to = from + job.terms().timeLimitMinutes() * 60;
         JobRequest request = job.request();
         for (Reservation r : made) {
             boolean inside = r.name().equals(request.reservation())

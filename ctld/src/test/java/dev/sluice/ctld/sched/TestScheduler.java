@@ -42,7 +42,7 @@ class TestScheduler {
                 id,
                 new Allocation(List.of(Allocation.NodeShare.of(node, cpus, 0, 1))),
                 "p",
-                state.job(id).timeLimitMinutes(),
+                state.job(id).terms().timeLimitMinutes(),
                 NOW - startedSecondsAgo));
     }
 

@@ -98,13 +98,13 @@ class TestSuspendPreemption {
         cluster(1);
         int low = submit("low", 4);
         pass();
-        assertThat(state.job(low).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(low).status().state()).isEqualTo(JobState.RUNNING);
 
         int high = submit("high", 1);
         List<Effect> effects = pass();
-        assertThat(state.job(high).state()).isEqualTo(JobState.RUNNING);
-        assertThat(state.job(low).state()).isEqualTo(JobState.SUSPENDED);
-        assertThat(state.job(low).reason()).isEqualTo(JobReason.NONE);
+        assertThat(state.job(high).status().state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(low).status().state()).isEqualTo(JobState.SUSPENDED);
+        assertThat(state.job(low).status().reason()).isEqualTo(JobReason.NONE);
         assertThat(effects).contains(new Effect.Suspend(low, List.of("n1"), true));
         // As Slurm 22.05 shows it: the suspended job's cores still count (CPUAlloc=4, ALLOCATED).
         assertThat(node("n1").shownAllocCpus()).isEqualTo(4);
@@ -113,15 +113,15 @@ class TestSuspendPreemption {
         // A job of the low tier gets none of the suspended job's cores, nor does it preempt.
         int other = submit("low", 1);
         pass();
-        assertThat(state.job(other).state()).isEqualTo(JobState.PENDING);
-        assertThat(state.job(low).state()).isEqualTo(JobState.SUSPENDED);
+        assertThat(state.job(other).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(state.job(low).status().state()).isEqualTo(JobState.SUSPENDED);
 
         now += 30;
         cluster.replay(StateRecord.JobEnded.unrequested(high, JobState.COMPLETED, 0, JobReason.NONE, now));
         effects = pass();
-        assertThat(state.job(low).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(low).status().state()).isEqualTo(JobState.RUNNING);
         assertThat(effects).contains(new Effect.Suspend(low, List.of("n1"), false));
-        assertThat(state.job(other).state()).isEqualTo(JobState.PENDING);
+        assertThat(state.job(other).status().state()).isEqualTo(JobState.PENDING);
         assertThat(node("n1").allocCpus()).isEqualTo(4);
     }
 
@@ -136,7 +136,7 @@ class TestSuspendPreemption {
         for (StateRecord r : state.toRecords()) {
             restored.restore(cluster.sequence(), r);
         }
-        assertThat(restored.job(low).preemptSuspended()).isTrue();
+        assertThat(restored.job(low).suspension().byPreemption()).isTrue();
         NodeView n1 = restored.image().node("n1").orElseThrow();
         assertThat(n1.allocCpus()).isEqualTo(1);
         assertThat(n1.shownAllocCpus()).isEqualTo(4);
@@ -150,8 +150,8 @@ class TestSuspendPreemption {
         pass();
         int high = submit("high", 1);
         pass();
-        assertThat(state.job(high).state()).isEqualTo(JobState.PENDING);
-        assertThat(state.job(low).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(high).status().state()).isEqualTo(JobState.PENDING);
+        assertThat(state.job(low).status().state()).isEqualTo(JobState.RUNNING);
     }
 
     @Test
@@ -182,9 +182,9 @@ class TestSuspendPreemption {
         assertThat(node("n1").shownAllocCpus()).isEqualTo(2);
         int mid = submit("mid", 2);
         pass();
-        assertThat(state.job(mid).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(mid).status().state()).isEqualTo(JobState.RUNNING);
         assertThat(node("n1").allocCpus()).isEqualTo(4);
-        assertThat(state.job(high).state()).isEqualTo(JobState.RUNNING);
+        assertThat(state.job(high).status().state()).isEqualTo(JobState.RUNNING);
     }
 
     // ------------------------------------------------------------------ property
@@ -217,7 +217,8 @@ class TestSuspendPreemption {
             }
             check();
         }
-        boolean suspended = state.image().jobs().stream().anyMatch(j -> j.state() == JobState.SUSPENDED);
+        boolean suspended =
+                state.image().jobs().stream().anyMatch(j -> j.status().state() == JobState.SUSPENDED);
         net.jqwik.api.statistics.Statistics.collect(suspended ? "ends with a suspended job" : "none suspended");
     }
 
@@ -248,12 +249,12 @@ class TestSuspendPreemption {
             if (s.holdsNodes()) {
                 continue;
             }
-            assertThat(s.preemptSuspended()).isTrue();
+            assertThat(s.suspension().byPreemption()).isTrue();
             for (Job r : jobs) {
                 if (r.holdsNodes() && shareCores(s, r)) {
-                    assertThat(TIERS.get(r.partition()))
+                    assertThat(TIERS.get(r.terms().partition()))
                             .as("job %d on the cores of suspended job %d", r.id(), s.id())
-                            .isGreaterThan(TIERS.get(s.partition()));
+                            .isGreaterThan(TIERS.get(s.terms().partition()));
                 }
             }
         }

@@ -98,7 +98,7 @@ class TestJobLifecycle {
         } catch (IllegalStateException refused) {
             return "—";
         }
-        JobPhase phase = JobPhase.of(job.state());
+        JobPhase phase = JobPhase.of(job.status().state());
         for (StateRecord record : t.records()) {
             if (!(record instanceof StateRecord.StepRecorded)) {
                 phase = JobLifecycle.next(phase, JobMove.of(record));
@@ -242,7 +242,7 @@ class TestJobLifecycle {
                         after = JobReplay.replay(after, r);
                         walked = JobLifecycle.next(walked, JobMove.of(r));
                     }
-                    assertThat(JobPhase.of(after.state()))
+                    assertThat(JobPhase.of(after.status().state()))
                             .as(event.getKey() + " from " + phase)
                             .isEqualTo(walked);
                 }
@@ -271,6 +271,7 @@ class TestJobLifecycle {
         assertThat(JobReplay.replay(
                                 pending,
                                 StateRecord.JobEnded.unrequested(7, JobState.CANCELLED, 0, JobReason.NONE, NOW))
+                        .status()
                         .state())
                 .isEqualTo(JobState.CANCELLED);
     }
@@ -280,11 +281,13 @@ class TestJobLifecycle {
         StateRecord requeue = StateRecord.JobRequeued.at(7, NOW);
         Job pending = in(JobPhase.PENDING, true);
         assertThatThrownBy(() -> JobReplay.replay(pending, requeue)).isInstanceOf(IllegalStateException.class);
-        assertThat(JobReplay.restore(pending, requeue).restartCount()).isEqualTo(1);
+        assertThat(JobReplay.restore(pending, requeue).run().restartCount()).isEqualTo(1);
         StateRecord resume = StateRecord.JobSuspendChanged.byCommand(7, false, 20, 130);
         assertThatThrownBy(() -> JobReplay.replay(in(JobPhase.RUNNING, true), resume))
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(JobReplay.restore(in(JobPhase.RUNNING, true), resume).state())
+        assertThat(JobReplay.restore(in(JobPhase.RUNNING, true), resume)
+                        .status()
+                        .state())
                 .isEqualTo(JobState.RUNNING);
     }
 

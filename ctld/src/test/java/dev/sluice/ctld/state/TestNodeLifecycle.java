@@ -79,16 +79,16 @@ class TestNodeLifecycle {
         NodeView view = new NodeView(after, 0, 0, 0, true, GresPool.idle(GresInventory.NONE), CoreSet.EMPTY, 0, 0);
         String flags = view.flags().contains(NodeFlag.DRAIN) ? "+DRAIN" : "";
         assertThat(view.baseState() + flags).isEqualTo(printed);
-        assertThat(after.reason()).isEqualTo(reason);
+        assertThat(after.admin().reason()).isEqualTo(reason);
         if (reason.equals("new")) {
-            assertThat(after.reasonUser()).isEqualTo("admin");
-            assertThat(after.reasonTime()).isEqualTo(99);
+            assertThat(after.admin().reasonUser()).isEqualTo("admin");
+            assertThat(after.admin().reasonTime()).isEqualTo(99);
         } else if (reason.isEmpty()) {
-            assertThat(after.reasonUser()).isEmpty();
-            assertThat(after.reasonTime()).isZero();
+            assertThat(after.admin().reasonUser()).isEmpty();
+            assertThat(after.admin().reasonTime()).isZero();
         } else {
-            assertThat(after.reasonUser()).isEqualTo("root");
-            assertThat(after.reasonTime()).isEqualTo(10);
+            assertThat(after.admin().reasonUser()).isEqualTo("root");
+            assertThat(after.admin().reasonTime()).isEqualTo(10);
         }
         assertThat(view.isSchedulable()).isEqualTo(printed.equals("IDLE"));
     }

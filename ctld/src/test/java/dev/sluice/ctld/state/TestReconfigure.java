@@ -39,7 +39,7 @@ class TestReconfigure {
                         new DynamicMembership("all", true, Set.of()),
                         new DynamicMembership("a100", false, Set.of("a100"))));
         assertThat(s.node("n2")).isNotNull();
-        assertThat(s.node("n1").drain())
+        assertThat(s.node("n1").admin().drain())
                 .as("durable state of known nodes stays")
                 .isTrue();
         assertThat(s.partitions().get(0).nodes()).containsExactly("n1", "n2", "d1");

@@ -54,7 +54,7 @@ class AccountingStormTest {
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> running.loop().image().jobs().stream()
-                                    .allMatch(j -> j.state().isFinished())
+                                    .allMatch(j -> j.status().state().isFinished())
                             && running.accountingBacklog() == 0);
 
             List<AccountedJob> accounted = f.accounted();

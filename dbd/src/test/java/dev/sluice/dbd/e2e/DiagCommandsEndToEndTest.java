@@ -65,7 +65,7 @@ class DiagCommandsEndToEndTest {
             int pending = ids.get(4);
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> c.loop().image().jobs().stream()
-                                    .filter(j -> j.state() == dev.sluice.common.slurm.JobState.RUNNING)
+                                    .filter(j -> j.status().state() == dev.sluice.common.slurm.JobState.RUNNING)
                                     .count()
                             == 4);
 

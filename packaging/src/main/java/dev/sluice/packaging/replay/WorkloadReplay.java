@@ -69,7 +69,10 @@ public final class WorkloadReplay {
         for (Node n : config.nodes()) {
             apply(new StateRecord.NodeRegistered(
                     n.name(),
-                    new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                    new NodeEndpoint(
+                            n.endpoint().hostname(),
+                            n.endpoint().addr(),
+                            n.endpoint().port()),
                     new NodeEquipment(n.hardware(), List.of(), ""),
                     new DaemonReport(EPOCH, "replay", NodeFacts.NONE),
                     false,
@@ -173,7 +176,7 @@ public final class WorkloadReplay {
                 continue;
             }
             Job job = state.job(e.getKey());
-            first.merge(job.partition(), job, (a, b) -> order.compare(a, b) <= 0 ? a : b);
+            first.merge(job.terms().partition(), job, (a, b) -> order.compare(a, b) <= 0 ? a : b);
         }
         return first;
     }
@@ -181,7 +184,7 @@ public final class WorkloadReplay {
     /** The scheduler's order: higher partition tier, then higher priority, then lower job id. */
     private Comparator<Job> order(SchedulePlan plan) {
         Map<Integer, Long> priorities = plan.priorities();
-        return Comparator.comparingInt((Job j) -> -tiers.getOrDefault(j.partition(), 0))
+        return Comparator.comparingInt((Job j) -> -tiers.getOrDefault(j.terms().partition(), 0))
                 .thenComparingLong(j -> -priorities.getOrDefault(j.id(), 0L))
                 .thenComparingInt(Job::id);
     }

@@ -159,7 +159,10 @@ public final class SimulatedCluster implements AutoCloseable {
         for (Node n : config.nodes()) {
             NodeControl.Registration reg = new NodeControl.Registration(
                     n.name(),
-                    new NodeEndpoint(n.hostname(), n.addr(), n.port()),
+                    new NodeEndpoint(
+                            n.endpoint().hostname(),
+                            n.endpoint().addr(),
+                            n.endpoint().port()),
                     new NodeEquipment(n.hardware(), List.of(), ""),
                     new DaemonReport(1, "simulated", NodeFacts.NONE),
                     false,
