@@ -125,7 +125,10 @@ public final class ReservationControl {
                 spec.users() == null ? new Users(old.users(), old.usersExcluded()) : users(spec.users(), directory);
         users = new Users(
                 ReservationEdits.edit(
-                        users.names(), spec.added().users(), spec.removed().users(), name -> {
+                        users.names(),
+                        spec.change().added().users(),
+                        spec.change().removed().users(),
+                        name -> {
                             if (!directory.knownUser().test(name)) {
                                 throw new SlurmException(ErrorCode.USER_ID_MISSING);
                             }
@@ -133,7 +136,10 @@ public final class ReservationControl {
                 users.excluded());
         List<String> accounts = spec.accounts() == null ? old.accounts() : accounts(spec.accounts(), directory);
         accounts = ReservationEdits.edit(
-                accounts, spec.added().accounts(), spec.removed().accounts(), account -> {
+                accounts,
+                spec.change().added().accounts(),
+                spec.change().removed().accounts(),
+                account -> {
                     if (!directory.knownAccount().test(account)) {
                         throw new SlurmException(ErrorCode.INVALID_ACCOUNT);
                     }

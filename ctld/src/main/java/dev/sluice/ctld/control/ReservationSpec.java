@@ -11,8 +11,8 @@ import java.util.List;
  * @param nodes {@code Nodes=} as typed: a hostlist or {@code ALL}
  * @param users {@code Users=} as typed: {@code a,b} or {@code -a,-b}
  * @param flags {@code Flags=} items as typed; in an update a leading {@code -} takes one away
- * @param added update only: {@code Users+=}, {@code Accounts+=} names as typed, or null
- * @param removed update only: {@code Users-=}, {@code Accounts-=} names as typed, or null
+ * @param change update only: {@code Users+=}/{@code Accounts+=} and {@code Users-=}/{@code
+ *     Accounts-=} names as typed
  */
 public record ReservationSpec(
         String name,
@@ -26,17 +26,25 @@ public record ReservationSpec(
         String accounts,
         List<String> flags,
         Integer coreCount,
-        Access added,
-        Access removed) {
+        AccessChange change) {
     /** Users and accounts an update adds or takes away, each a comma-separated list or null. */
     public record Access(String users, String accounts) {
         public static final Access NONE = new Access(null, null);
     }
 
+    /** What an update adds ({@code +=}) and takes away ({@code -=}). */
+    public record AccessChange(Access added, Access removed) {
+        public static final AccessChange NONE = new AccessChange(Access.NONE, Access.NONE);
+
+        public AccessChange {
+            added = added == null ? Access.NONE : added;
+            removed = removed == null ? Access.NONE : removed;
+        }
+    }
+
     public ReservationSpec {
         flags = flags == null ? List.of() : List.copyOf(flags);
-        added = added == null ? Access.NONE : added;
-        removed = removed == null ? Access.NONE : removed;
+        change = change == null ? AccessChange.NONE : change;
     }
 
     /** A spec that adds and takes away nobody. */
@@ -64,7 +72,6 @@ public record ReservationSpec(
                 accounts,
                 flags,
                 coreCount,
-                Access.NONE,
-                Access.NONE);
+                AccessChange.NONE);
     }
 }

@@ -44,12 +44,13 @@ final class ReservationAnswers {
                 s.hasAccounts() ? s.getAccounts() : null,
                 s.getFlagsList(),
                 s.hasCoreCount() ? s.getCoreCount() : null,
-                new ReservationSpec.Access(
-                        s.hasUsersAdded() ? s.getUsersAdded() : null,
-                        s.hasAccountsAdded() ? s.getAccountsAdded() : null),
-                new ReservationSpec.Access(
-                        s.hasUsersRemoved() ? s.getUsersRemoved() : null,
-                        s.hasAccountsRemoved() ? s.getAccountsRemoved() : null));
+                new ReservationSpec.AccessChange(
+                        new ReservationSpec.Access(
+                                s.hasUsersAdded() ? s.getUsersAdded() : null,
+                                s.hasAccountsAdded() ? s.getAccountsAdded() : null),
+                        new ReservationSpec.Access(
+                                s.hasUsersRemoved() ? s.getUsersRemoved() : null,
+                                s.hasAccountsRemoved() ? s.getAccountsRemoved() : null)));
     }
 
     static ReservationControl.Directory directory(PolicyView limits) {

@@ -187,7 +187,18 @@ class TestReservationControl {
 
     private static ReservationSpec change(String users, ReservationSpec.Access added, ReservationSpec.Access removed) {
         return new ReservationSpec(
-                "r1", null, null, null, null, null, null, users, null, List.of(), null, added, removed);
+                "r1",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                users,
+                null,
+                List.of(),
+                null,
+                new ReservationSpec.AccessChange(added, removed));
     }
 
     @Test
