@@ -29,6 +29,9 @@ public final class FakeCluster implements AutoCloseable {
     private final FakeStepNode node = new FakeStepNode();
     private volatile JobSpec allocation = JobSpec.getDefaultInstance();
     private volatile boolean pending;
+    private volatile String prologFailsOn = "";
+    private final java.util.concurrent.atomic.AtomicInteger prologPolls =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     public FakeCluster() throws IOException {
         controller = new FakeController(this::answer);
@@ -46,6 +49,16 @@ public final class FakeCluster implements AutoCloseable {
     /** Jobs stay PENDING, as when every node is busy. */
     public void pending() {
         pending = true;
+    }
+
+    /**
+     * The allocation Prolog fails on {@code node} ({@code PrologFlags=Alloc}): the first
+     * {@code runningPolls} looks at the job show it running with reason {@code Prolog}, later ones
+     * cancelled, naming that node.
+     */
+    public void prologFailsOn(String node, int runningPolls) {
+        prologFailsOn = node;
+        prologPolls.set(runningPolls);
     }
 
     public FakeStepNode node() {
@@ -91,15 +104,23 @@ public final class FakeCluster implements AutoCloseable {
                 }
                 r.setSubmitBatchJob(b);
             }
-            case GET_JOBS ->
-                r.setGetJobs(GetJobsResponse.newBuilder()
-                        .addJobs(JobInfo.newBuilder()
-                                .setJobId(JOB_ID)
-                                .setSpec(allocation)
-                                .setState(pending ? JobState.PENDING : JobState.RUNNING)
-                                .setNodeList("n1")
-                                .setNumNodes(1)
-                                .setPartition("gpu")));
+            case GET_JOBS -> {
+                JobInfo.Builder job = JobInfo.newBuilder()
+                        .setJobId(JOB_ID)
+                        .setSpec(allocation)
+                        .setState(pending ? JobState.PENDING : JobState.RUNNING)
+                        .setNodeList("n1")
+                        .setNumNodes(1)
+                        .setPartition("gpu");
+                if (!prologFailsOn.isEmpty()) {
+                    if (prologPolls.getAndDecrement() > 0) {
+                        job.setReason(dev.sluice.common.slurm.JobReason.PROLOG.slurmName());
+                    } else {
+                        job.setState(JobState.CANCELLED).setPrologFailedNode(prologFailsOn);
+                    }
+                }
+                r.setGetJobs(GetJobsResponse.newBuilder().addJobs(job));
+            }
             case CREATE_STEP -> {
                 CreateStepRequest step = req.getCreateStep();
                 int tasks = Math.max(1, step.getNumTasks());

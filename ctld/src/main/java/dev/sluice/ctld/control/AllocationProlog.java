@@ -64,16 +64,19 @@ public final class AllocationProlog {
         }
         List<StateRecord> records = new ArrayList<>();
         records.add(new StateRecord.NodeStateChanged(node, NodeTransition.DRAIN, "Prolog error", slurmUser, now));
-        // An allocation (salloc) cannot be requeued: slurmd cancels it, as root (compat 264).
-        Transition requeued = job.request().launch().script().isEmpty()
+        // An allocation (salloc) cannot be requeued: slurmd cancels it, as root, and salloc is
+        // told which node's Prolog failed (compat 264).
+        boolean allocation = job.request().launch().script().isEmpty();
+        Transition requeued = allocation
                 ? JobLifecycle.apply(job, JobEvent.Cancel.by(0), now)
                 : JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
         records.addAll(requeued.records());
-        return new ControlResult<>(
-                records,
-                List.of(new SoftChange.PrologWait(jobId, job.run().startTime(), Set.of())),
-                requeued.effects(),
-                null);
+        List<SoftChange> soft = new ArrayList<>();
+        soft.add(new SoftChange.PrologWait(jobId, job.run().startTime(), Set.of()));
+        if (allocation) {
+            soft.add(new SoftChange.PrologFailedOn(jobId, node));
+        }
+        return new ControlResult<>(records, soft, requeued.effects(), null);
     }
 
     /** The job, when this run of it waits for {@code node}'s Prolog; null otherwise. */

@@ -88,6 +88,21 @@ public sealed interface SoftChange {
         }
     }
 
+    /**
+     * The allocation Prolog failed on {@code node} and so ended the job, an allocation (salloc):
+     * salloc is told which node, as Slurm's is.
+     */
+    record PrologFailedOn(int jobId, String node) implements SoftChange {
+        public PrologFailedOn {
+            requireNonNull(node, "node is null");
+        }
+
+        @Override
+        public boolean mattersToScheduling() {
+            return false;
+        }
+    }
+
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {
         @Override

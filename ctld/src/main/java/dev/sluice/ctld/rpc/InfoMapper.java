@@ -126,6 +126,7 @@ public final class InfoMapper {
                 .setDisplayId(job.displayId())
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setReasonDetail(stateDescription(image, job))
+                .setPrologFailedNode(image.prologFailedOn(job).orElse(""))
                 .setHold(
                         job.terms().hold() == Job.Hold.NONE
                                 ? ""

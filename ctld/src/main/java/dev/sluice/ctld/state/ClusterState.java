@@ -314,6 +314,11 @@ public final class ClusterState implements ClusterView {
         prologWaits.waitOn(jobId, startTime, nodes);
     }
 
+    /** Soft: the job, an allocation, ended because {@code node}'s allocation Prolog failed. */
+    public void prologFailed(int jobId, String node) {
+        prologWaits.failedOn(jobId, node);
+    }
+
     @Override
     public Set<String> prologRunsOn(Job job) {
         return prologWaits.pendingOn(job);
@@ -433,6 +438,7 @@ public final class ClusterState implements ClusterView {
                         completing.jobIds(),
                         steps.derivedExits(),
                         runMarks.preempting(jobs::get),
-                        prologWaits.waiting(jobs::get)));
+                        prologWaits.waiting(jobs::get),
+                        prologWaits.failures()));
     }
 }

@@ -20,6 +20,20 @@ final class PrologWaits {
     /** Job id → the run that waits, and the nodes it waits for. */
     private final Map<Integer, Run> runs = new HashMap<>();
 
+    /**
+     * Job id → the node whose allocation Prolog failed and ended the job (an allocation, which is
+     * cancelled rather than requeued): what salloc is told, as Slurm's is.
+     */
+    private final Map<Integer, String> failures = new HashMap<>();
+
+    void failedOn(int jobId, String node) {
+        failures.put(jobId, node);
+    }
+
+    Map<Integer, String> failures() {
+        return Map.copyOf(failures);
+    }
+
     void waitOn(int jobId, long startTime, Set<String> nodes) {
         if (nodes.isEmpty()) {
             runs.remove(jobId);
@@ -50,5 +64,6 @@ final class PrologWaits {
 
     void purged(Collection<Integer> jobIds) {
         jobIds.forEach(runs::remove);
+        jobIds.forEach(failures::remove);
     }
 }

@@ -113,9 +113,29 @@ class TestAllocationProlog {
         assertThat(state.job(2).terms().hold()).isEqualTo(dev.sluice.ctld.state.Job.Hold.ADMIN);
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.LAUNCH_FAILED_REQUEUED_HELD);
         assertThat(state.waitsForProlog(state.job(2))).isFalse();
+        // A batch job goes back to the queue: no allocation was revoked.
+        assertThat(state.image().prologFailedOn(state.job(2))).isEmpty();
 
         // A late or repeated failure of that run changes nothing more.
         ControlResult<Void> again = AllocationProlog.prologFailed(state, "n1", 2, 0, "slurm", 116);
         assertThat(again.records()).isEmpty();
+    }
+
+    @Test
+    void aFailedPrologCancelsAnAllocationAndNamesTheNodeForSalloc() {
+        // salloc's allocation cannot be requeued: it is cancelled, and salloc says "Prolog
+        // failure on node n2" (compat 264).
+        PlanFixture alloc =
+                new PlanFixture(2).submit(2, Builders.aJob().script("").build());
+        SchedulePlan plan =
+                PlanFixture.starting(List.of(new SchedulePlan.Start(2, -1, ON_N1_N2, "p", 60, false)), List.of());
+        alloc.apply(PlanApplier.apply(alloc.state, plan, 110, true));
+        ClusterState state = alloc.state;
+        assertThat(state.image().prologFailedOn(state.job(2))).isEmpty();
+
+        alloc.apply(AllocationProlog.prologFailed(state, "n2", 2, 0, "slurm", 115));
+
+        assertThat(state.job(2).status().state()).isEqualTo(dev.sluice.common.slurm.JobState.CANCELLED);
+        assertThat(state.image().prologFailedOn(state.job(2))).contains("n2");
     }
 }

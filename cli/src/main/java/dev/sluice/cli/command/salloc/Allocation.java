@@ -100,7 +100,9 @@ public final class Allocation {
                             .setGetJobs(GetJobsRequest.newBuilder().addJobIds(jobId)))
                     .getGetJobs()
                     .getJobs(0);
-            if (info.getState() == JobState.RUNNING) {
+            // An allocation whose Prolog failed was granted, whether or not a look saw it run:
+            // salloc goes on to say so after its grant, as Slurm's does (compat 264).
+            if (info.getState() == JobState.RUNNING || prologFailedOn().isPresent()) {
                 if (told) {
                     err.println(program + ": job " + jobId + " has been allocated resources");
                     err.flush();
@@ -133,11 +135,11 @@ public final class Allocation {
      * ({@code PrologFlags=Alloc}: reason {@code Prolog}), polling each second as salloc 22.05 does.
      * {@code announce}: salloc's lines, {@code Waiting for resource configuration} and then
      * {@code Nodes n1 are ready for job} (srun says them only when verbose). Returns false when
-     * the job ended meanwhile.
+     * the job ended meanwhile ({@link #prologFailedOn()} says whether its Prolog ended it).
      */
     public boolean awaitProlog(String program, PrintStream err, boolean announce)
             throws ControllerException, InterruptedException {
-        if (!waitsForProlog()) {
+        if (!waitsForProlog() && prologFailedOn().isEmpty()) {
             return true;
         }
         if (announce) {
@@ -159,6 +161,16 @@ public final class Allocation {
             err.flush();
         }
         return true;
+    }
+
+    /**
+     * The node whose allocation Prolog failed and so ended the allocation (the controller
+     * cancelled it); empty while it did not.
+     */
+    public java.util.Optional<String> prologFailedOn() {
+        return info.getPrologFailedNode().isEmpty()
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(info.getPrologFailedNode());
     }
 
     private boolean waitsForProlog() {

@@ -98,6 +98,14 @@ public final class SallocCommand implements Command {
                 err.flush();
             }
             if (!allocation.awaitProlog(PROG, err, !quiet)) {
+                Optional<String> failedOn = allocation.prologFailedOn();
+                if (failedOn.isPresent()) {
+                    // Revoked by the controller: nothing left to relinquish (compat 264).
+                    release = false;
+                    err.println(PROG + ": Prolog failure on node " + failedOn.get());
+                    err.println(PROG + ": Job allocation " + allocation.jobId() + " has been revoked.");
+                    err.println(PROG + ": error: Job allocation " + allocation.jobId() + " has been revoked");
+                }
                 return 1;
             }
             if (noShell) {

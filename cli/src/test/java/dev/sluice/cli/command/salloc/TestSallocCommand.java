@@ -165,4 +165,37 @@ class TestSallocCommand {
                 .isEqualTo(new Output(1, "", "salloc: error: don't specify both --verbose (-v) and --quiet (-Q)\n"));
         assertThat(cli.cluster().requests()).isEmpty();
     }
+
+    @Test
+    void anAllocationWhosePrologFailsIsRevokedAndItsCommandDoesNotRun() {
+        // Recorded from Slurm 22.05 (compat 264): PrologFlags=Alloc, the Prolog fails on n2; the
+        // controller cancels the allocation and salloc says why, exits 1 and relinquishes nothing.
+        cli.cluster().prologFailsOn("n2", 1);
+        assertThat(salloc("-N1", "/bin/sh", "-c", "echo ran command"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "salloc: Granted job allocation 42\n"
+                                + "salloc: Waiting for resource configuration\n"
+                                + "salloc: Prolog failure on node n2\n"
+                                + "salloc: Job allocation 42 has been revoked.\n"
+                                + "salloc: error: Job allocation 42 has been revoked\n"));
+        assertThat(cli.cluster().released()).isEmpty();
+    }
+
+    @Test
+    void anAllocationWhosePrologFailedBeforeSallocLookedIsStillGrantedThenRevoked() {
+        // The controller may cancel it before salloc's first look sees it run: salloc 22.05 was
+        // granted it all the same, and says the same lines.
+        cli.cluster().prologFailsOn("n2", 0);
+        assertThat(salloc("-N1", "/bin/sh", "-c", "echo ran command"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "salloc: Granted job allocation 42\n"
+                                + "salloc: Waiting for resource configuration\n"
+                                + "salloc: Prolog failure on node n2\n"
+                                + "salloc: Job allocation 42 has been revoked.\n"
+                                + "salloc: error: Job allocation 42 has been revoked\n"));
+    }
 }
