@@ -21,6 +21,9 @@ import java.util.List;
  * Times on the wire are seconds since the epoch, 0 meaning "not set".
  */
 public final class JobView {
+    /** The controller's hold for a job whose reservation was forgotten ({@code JobInfo.hold}). */
+    private static final String RESV_DEL_HOLD = "RESV_DEL";
+
     private final JobInfo job;
     private final Instant now;
     private final Clock zoneSource;
@@ -58,13 +61,27 @@ public final class JobView {
         return job.getCompleting();
     }
 
+    /**
+     * Pending, held because the reservation it named was forgotten: Slurm's RESV_DEL_HOLD flag,
+     * which squeue and scontrol print instead of PENDING (compat 255).
+     */
+    public boolean resvDelHold() {
+        return state() == JobState.PENDING && RESV_DEL_HOLD.equals(job.getHold());
+    }
+
     /** The state as squeue {@code %T} and scontrol {@code JobState=} print it. */
     public String stateName() {
+        if (resvDelHold()) {
+            return JobStateFlag.RESV_DEL_HOLD.name();
+        }
         return completing() ? JobStateFlag.COMPLETING.name() : JobStates.longName(state());
     }
 
     /** The state as squeue {@code %t} prints it. */
     public String stateCompact() {
+        if (resvDelHold()) {
+            return JobStateFlag.RESV_DEL_HOLD.compact();
+        }
         return completing() ? JobStateFlag.COMPLETING.compact() : JobStates.compactName(state());
     }
 

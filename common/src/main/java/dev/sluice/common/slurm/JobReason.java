@@ -36,6 +36,11 @@ public enum JobReason {
     JOB_ARRAY_TASK_LIMIT("JobArrayTaskLimit"),
     /** The job's {@code --reservation} has not started yet. */
     RESERVATION("Reservation"),
+    /**
+     * The reservation the pending job named was forgotten (Slurm's WAIT_RESV_DELETED); squeue and
+     * scontrol show the description that names it ({@code Reservation r1 was deleted}).
+     */
+    RESERVATION_DELETED("ReservationDeleted"),
     /** A node the job asks for by name is held by an advance reservation it is not in. */
     MAY_BE_RESERVED("ReqNodeNotAvail, May be reserved for other job"),
     /** The job would fit but for nodes advance reservations hold (Slurm's WAIT_NODE_NOT_AVAIL text). */

@@ -1,6 +1,9 @@
 package dev.sluice.ctld.control;
 
 import dev.sluice.ctld.state.ClusterView;
+import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobEvent;
+import dev.sluice.ctld.state.JobLifecycle;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.ArrayList;
@@ -10,7 +13,8 @@ import java.util.List;
  * What slurmctld's periodic reservation pass does to reservations whose window has ended: a
  * repeating one (HOURLY, DAILY, WEEKDAY, WEEKEND, WEEKLY) moves to its next window, and the
  * journaled change reaches accounting, which keeps a record per window; one that does not repeat
- * is forgotten (its accounting row keeps its end). The scheduler does not wait for this: it reads
+ * is forgotten (its accounting row keeps its end), and the pending jobs that still name it are
+ * held ({@link #holdWaiting}). The scheduler does not wait for this: it reads
  * every reservation in its window at the moment it asks ({@link Reservation#window}) and never
  * one that is over, so this only changes what is shown and saved.
  *
@@ -53,11 +57,31 @@ public final class ReservationRollover {
             if (r.end() > pass) {
                 continue;
             }
-            records.add(
-                    r.repeats()
-                            ? new StateRecord.ReservationSaved(r.window(now), now)
-                            : new StateRecord.ReservationDeleted(r.name(), now));
+            if (r.repeats()) {
+                records.add(new StateRecord.ReservationSaved(r.window(now), now));
+            } else {
+                records.addAll(holdWaiting(state, r.name(), now));
+                records.add(new StateRecord.ReservationDeleted(r.name(), now));
+            }
         }
         return ControlResult.of(records, List.of(), null);
+    }
+
+    /**
+     * The pending jobs that name a reservation being forgotten are held, as slurmctld does
+     * (RESV_DEL_HOLD, compat 255): they would otherwise wait for a window that never comes, and
+     * released they run without it. A job already held so keeps its hold.
+     */
+    private static List<StateRecord> holdWaiting(ClusterView state, String reservation, long now) {
+        List<StateRecord> records = new ArrayList<>();
+        for (Job job : state.jobs()) {
+            if (job.isPending()
+                    && job.terms().hold() != Job.Hold.RESV_DEL
+                    && reservation.equals(job.request().reservation())) {
+                records.addAll(JobLifecycle.apply(job, new JobEvent.Hold(Job.Hold.RESV_DEL), now)
+                        .records());
+            }
+        }
+        return records;
     }
 }

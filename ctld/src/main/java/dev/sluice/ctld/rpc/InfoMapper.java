@@ -84,6 +84,10 @@ public final class InfoMapper {
     private static JobInfo.Builder jobBuilder(ClusterImage image, Job job, boolean withScript, Shown shown, long now) {
         JobRequest r = job.request();
         JobSpec spec = WireMapper.toWire(r, withScript);
+        if (job.terms().hold() == Job.Hold.RESV_DEL) {
+            // Slurm forgets the name when it holds the job; Sluice keeps it only to say which.
+            spec = spec.toBuilder().setReservation("").build();
+        }
         Allocation a = job.allocation();
         boolean holds = a != null;
         int cpus = ListedTres.cpus(job);
@@ -229,6 +233,9 @@ public final class InfoMapper {
      * ({@code -w}) cannot take it now (down, drained, not responding).
      */
     static String stateDescription(ClusterImage image, Job job) {
+        if (job.isPending() && job.terms().hold() == Job.Hold.RESV_DEL) {
+            return "Reservation " + job.request().reservation() + " was deleted";
+        }
         if (!job.isPending() || !image.reasonOf(job).equals(JobReason.REQ_NODE_NOT_AVAIL.slurmName())) {
             return "";
         }

@@ -26,6 +26,9 @@ final class Gates {
             case ADMIN -> {
                 return JobReason.JOB_HELD_ADMIN;
             }
+            case RESV_DEL -> {
+                return JobReason.RESERVATION_DELETED;
+            }
             case NONE -> {}
         }
         if (job.run().eligibleTime() > now) {

@@ -167,6 +167,7 @@ public final class Scheduler {
             switch (job.terms().hold()) {
                 case USER -> pass.reasons.put(job.id(), JobReason.JOB_HELD_USER);
                 case ADMIN -> pass.reasons.put(job.id(), JobReason.JOB_HELD_ADMIN);
+                case RESV_DEL -> pass.reasons.put(job.id(), JobReason.RESERVATION_DELETED);
                 case NONE -> pending.add(job);
             }
         }

@@ -25,11 +25,17 @@ public record Job(
         Allocation allocation,
         Suspension suspension) {
 
-    /** Slurm's two kinds of hold: by the owner (JobHeldUser) or by an operator (JobHeldAdmin). */
+    /**
+     * Slurm's kinds of hold: by the owner (JobHeldUser), by an operator (JobHeldAdmin), or by the
+     * controller when the reservation the pending job names is forgotten (RESV_DEL_HOLD, compat
+     * 255). The last keeps the reservation's name in the request only to say which was deleted;
+     * the job is shown with none, and released it runs without it.
+     */
     public enum Hold {
         NONE,
         USER,
-        ADMIN
+        ADMIN,
+        RESV_DEL
     }
 
     public Job {
@@ -291,6 +297,7 @@ public record Job(
         return switch (terms.hold()) {
             case USER -> JobReason.JOB_HELD_USER;
             case ADMIN -> JobReason.JOB_HELD_ADMIN;
+            case RESV_DEL -> JobReason.RESERVATION_DELETED;
             case NONE -> status.reason();
         };
     }

@@ -78,7 +78,11 @@ public final class JobReplay {
                 // Released, the job's priority is computed again: an operator's fixed one goes.
                 boolean released = r.hold() == Job.Hold.NONE && job.terms().hold() != Job.Hold.NONE;
                 long priority = released ? 0 : job.terms().adminPriority();
-                yield job.with(b -> b.hold(r.hold())
+                // Released from a deleted reservation's hold, it runs without the reservation.
+                Job unreserved = job.terms().hold() == Job.Hold.RESV_DEL && r.hold() != Job.Hold.RESV_DEL
+                        ? JobUpdates.apply(job, List.of(new JobChange.ReservationName("")))
+                        : job;
+                yield unreserved.with(b -> b.hold(r.hold())
                         .reason(clears ? JobReason.NONE : job.status().reason())
                         .adminPriority(priority));
             }

@@ -1,9 +1,12 @@
 package dev.sluice.ctld.control;
 
+import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.ClusterFixture;
+import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.EnumSet;
@@ -84,6 +87,47 @@ class TestReservationRollover {
         assertThat(atPass.records()).containsExactly(new StateRecord.ReservationDeleted("r", STARTED + 30));
         cluster.apply(atPass);
         assertThat(cluster.state().reservations().shown()).isEmpty();
+    }
+
+    /**
+     * slurmctld holds the pending jobs that still name a one-shot reservation it forgets
+     * (RESV_DEL_HOLD, compat 255), a user's hold replaced; a running one and one naming another
+     * are left alone.
+     */
+    @Test
+    void thePassHoldsThePendingJobsThatNameTheForgottenReservation() {
+        ClusterFixture cluster = ClusterFixture.idle(2, 4, STARTED);
+        cluster.replay(new StateRecord.ReservationSaved(
+                reservation(STARTED, STARTED + 6, EnumSet.noneOf(ReservationFlag.class)), STARTED));
+        int waiting = cluster.state().nextJobId();
+        cluster.replay(
+                new StateRecord.JobSubmitted(waiting, aJob().reservation("r").build(), "p", 5, STARTED + 1));
+        int held = cluster.state().nextJobId();
+        cluster.replay(new StateRecord.JobSubmitted(
+                held, aJob().reservation("r").hold().build(), "p", 5, STARTED + 1));
+        int other = cluster.state().nextJobId();
+        cluster.replay(
+                new StateRecord.JobSubmitted(other, aJob().reservation("s").build(), "p", 5, STARTED + 1));
+
+        tick(cluster, STARTED + 1, STARTED + 30);
+        assertThat(cluster.state().image().job(waiting).orElseThrow().terms().hold())
+                .isEqualTo(Job.Hold.NONE);
+
+        var atPass = ReservationRollover.advance(cluster.state(), STARTED, STARTED + 30);
+        assertThat(atPass.records())
+                .containsExactly(
+                        new StateRecord.JobHoldChanged(waiting, Job.Hold.RESV_DEL, STARTED + 30),
+                        new StateRecord.JobHoldChanged(held, Job.Hold.RESV_DEL, STARTED + 30),
+                        new StateRecord.ReservationDeleted("r", STARTED + 30));
+        cluster.apply(atPass);
+        assertThat(cluster.state().image().job(held).orElseThrow().standingReason())
+                .isEqualTo(JobReason.RESERVATION_DELETED);
+        assertThat(cluster.state().image().job(other).orElseThrow().terms().hold())
+                .isEqualTo(Job.Hold.NONE);
+        // Nothing more to do at the next pass.
+        assertThat(ReservationRollover.advance(cluster.state(), STARTED, STARTED + 60)
+                        .records())
+                .isEmpty();
     }
 
     @Test

@@ -59,4 +59,40 @@ class TestSnapshotEquivalence {
         assertThat(restored.nextJobId()).isEqualTo(5);
         assertThat(restored.image().node("n1").orElseThrow().allocCpus()).isEqualTo(2);
     }
+
+    /**
+     * A job held because its reservation was forgotten keeps, across a restart, the hold and the
+     * name it says was deleted; released (before or after the restart) it names none (compat 255).
+     */
+    @Test
+    void aDeletedReservationsHoldSurvivesTheSnapshotAndItsReleaseForgetsTheName() {
+        ClusterState live = fresh();
+        long seq = 0;
+        List<StateRecord> history = List.of(
+                new StateRecord.JobSubmitted(1, Builders.aJob().reservation("r").build(), "p", 60, 11),
+                new StateRecord.JobSubmitted(2, Builders.aJob().reservation("r").build(), "p", 60, 12),
+                new StateRecord.JobHoldChanged(1, Job.Hold.RESV_DEL, 30),
+                new StateRecord.JobHoldChanged(2, Job.Hold.RESV_DEL, 30),
+                new StateRecord.JobHoldChanged(2, Job.Hold.NONE, 31));
+        for (StateRecord r : history) {
+            live.replay(++seq, r);
+        }
+        ClusterState restored = fresh();
+        for (StateRecord r : live.toRecords()) {
+            restored.restore(seq, r);
+        }
+        restored.reserveJobIdsBelow(live.nextJobId());
+        assertThat(restored.image()).isEqualTo(live.image());
+        Job held = restored.image().job(1).orElseThrow();
+        assertThat(held.terms().hold()).isEqualTo(Job.Hold.RESV_DEL);
+        assertThat(held.request().reservation()).isEqualTo("r");
+        assertThat(held.standingReason()).isEqualTo(JobReason.RESERVATION_DELETED);
+        Job released = restored.image().job(2).orElseThrow();
+        assertThat(released.terms().hold()).isEqualTo(Job.Hold.NONE);
+        assertThat(released.request().reservation()).isEmpty();
+
+        restored.replay(++seq, new StateRecord.JobHoldChanged(1, Job.Hold.NONE, 40));
+        assertThat(restored.image().job(1).orElseThrow().request().reservation())
+                .isEmpty();
+    }
 }

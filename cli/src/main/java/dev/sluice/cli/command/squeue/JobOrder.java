@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.function.ToIntFunction;
 
 /**
- * squeue's orderings. The default is Slurm's {@code P,t,-p}: partition, then state (by name, so
- * CANCELLED &lt; COMPLETED &lt; PENDING &lt; RUNNING, as squeue 22.05 lists them), then
+ * squeue's orderings. The default is Slurm's {@code P,t,-p}: partition, then state (by compact
+ * name, so CA &lt; CD &lt; PD &lt; R &lt; RD, as squeue 22.05 lists them), then
  * priority high to low. Remaining ties keep the order Slurm's squeue sorted the controller's
  * list into before (its sorts are stable): jobs that started (or wait for a {@code --begin}
  * time, which Slurm takes as their start), the latest first, and among those
@@ -100,7 +100,10 @@ final class JobOrder {
             case 'U' -> Comparator.comparingLong(JobView::uid);
             case 'g' -> Comparator.comparing(JobView::groupName);
             case 'G' -> Comparator.comparingLong(JobView::gid);
-            case 't', 'T' -> Comparator.comparing(JobView::stateName);
+            // Slurm's t compares compact names, T long ones: they differ only for a flag such as
+            // RESV_DEL_HOLD, which t puts after RUNNING (RD after R; compat 255).
+            case 't' -> Comparator.comparing(JobView::stateCompact);
+            case 'T' -> Comparator.comparing(JobView::stateName);
             case 'p', 'Q' ->
                 Comparator.comparingLong(j -> Integer.toUnsignedLong(j.info().getPriority()));
             case 'D' -> Comparator.comparingLong(JobView::nodeCount);

@@ -30,6 +30,21 @@ class TestJobOrder {
     }
 
     @Test
+    void theDefaultStateOrderComparesCompactNamesSoARunningJobPrecedesAResvDelHold() {
+        // Slurm 22.05 (compat 255): J+3 RUNNING listed before J+2 RESV_DEL_HOLD.
+        JobView held = new JobView(
+                Fixtures.job(2, Fixtures.wrapSpec(), JobState.PENDING)
+                        .setHold("RESV_DEL")
+                        .build(),
+                Fixtures.SQUEUE_NOW,
+                Clock.fixed(Fixtures.SQUEUE_NOW, ZoneOffset.UTC),
+                TestingInvocations.USERS);
+        assertThat(sorted(List.of(held, view(3, JobState.RUNNING, 500)))).containsExactly(3, 2);
+        assertThat(sorted(List.of(view(3, JobState.RUNNING, 500), view(2, JobState.PENDING, 0))))
+                .containsExactly(2, 3);
+    }
+
+    @Test
     void startedJobsLatestFirstAndWithinASecondInTheControllersOrder() {
         assertThat(sorted(List.of(
                         view(11, JobState.RUNNING, 500),
