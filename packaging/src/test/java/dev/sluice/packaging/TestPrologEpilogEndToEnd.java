@@ -77,7 +77,8 @@ class TestPrologEpilogEndToEnd {
                 .pollInterval(Duration.ofMillis(300))
                 .untilAsserted(() -> assertThat(show(held))
                         .contains("JobState=PENDING")
-                        .contains("Reason=JobHeldAdmin")
+                        // Slurm's hold after a failed launch (recorded with PrologFlags=Alloc, compat 263)
+                        .contains("Reason=launch_failed_requeued_held")
                         .contains("Restarts=1"));
         assertThat(cluster.command("sinfo", "-R", "-h", "-o", "%E|%N").out()).isEqualTo("Prolog error|node1\n");
         assertThat(cluster.workDir().resolve("slurm-" + held + ".out")).doesNotExist();
