@@ -15,10 +15,27 @@ class TestSnapshotEquivalence {
         return ClusterFixture.aCluster().nodes(2).configured();
     }
 
+    /**
+     * {@code history} replayed into {@code live}, and a fresh state restored from the snapshot
+     * records {@code live} writes: checked to show the same image, and returned.
+     */
+    private static ClusterState restoredAfter(ClusterState live, List<StateRecord> history) {
+        long seq = 0;
+        for (StateRecord r : history) {
+            live.replay(++seq, r);
+        }
+        ClusterState restored = fresh();
+        for (StateRecord r : live.toRecords()) {
+            restored.restore(seq, r);
+        }
+        restored.reserveJobIdsBelow(live.nextJobId());
+        assertThat(restored.image()).isEqualTo(live.image());
+        return restored;
+    }
+
     @Test
     void replayingTheSnapshotGivesTheSameImage() {
         ClusterState live = fresh();
-        long seq = 0;
         List<StateRecord> history = List.of(
                 new StateRecord.NodeRegistered(
                         "n1",
@@ -47,15 +64,7 @@ class TestSnapshotEquivalence {
                 StateRecord.JobRequeued.launchFailed(4, 19),
                 new StateRecord.JobHoldChanged(4, Job.Hold.ADMIN, 19),
                 new StateRecord.JobsPurged(List.of(2), 20));
-        for (StateRecord r : history) {
-            live.replay(++seq, r);
-        }
-        ClusterState restored = fresh();
-        for (StateRecord r : live.toRecords()) {
-            restored.restore(seq, r);
-        }
-        restored.reserveJobIdsBelow(live.nextJobId());
-        assertThat(restored.image()).isEqualTo(live.image());
+        ClusterState restored = restoredAfter(live, history);
         assertThat(restored.nextJobId()).isEqualTo(5);
         assertThat(restored.image().node("n1").orElseThrow().allocCpus()).isEqualTo(2);
     }
@@ -67,22 +76,13 @@ class TestSnapshotEquivalence {
     @Test
     void aDeletedReservationsHoldSurvivesTheSnapshotAndItsReleaseForgetsTheName() {
         ClusterState live = fresh();
-        long seq = 0;
         List<StateRecord> history = List.of(
                 new StateRecord.JobSubmitted(1, Builders.aJob().reservation("r").build(), "p", 60, 11),
                 new StateRecord.JobSubmitted(2, Builders.aJob().reservation("r").build(), "p", 60, 12),
                 new StateRecord.JobHoldChanged(1, Job.Hold.RESV_DEL, 30),
                 new StateRecord.JobHoldChanged(2, Job.Hold.RESV_DEL, 30),
                 new StateRecord.JobHoldChanged(2, Job.Hold.NONE, 31));
-        for (StateRecord r : history) {
-            live.replay(++seq, r);
-        }
-        ClusterState restored = fresh();
-        for (StateRecord r : live.toRecords()) {
-            restored.restore(seq, r);
-        }
-        restored.reserveJobIdsBelow(live.nextJobId());
-        assertThat(restored.image()).isEqualTo(live.image());
+        ClusterState restored = restoredAfter(live, history);
         Job held = restored.image().job(1).orElseThrow();
         assertThat(held.terms().hold()).isEqualTo(Job.Hold.RESV_DEL);
         assertThat(held.request().reservation()).isEqualTo("r");
@@ -91,7 +91,7 @@ class TestSnapshotEquivalence {
         assertThat(released.terms().hold()).isEqualTo(Job.Hold.NONE);
         assertThat(released.request().reservation()).isEmpty();
 
-        restored.replay(++seq, new StateRecord.JobHoldChanged(1, Job.Hold.NONE, 40));
+        restored.replay(history.size() + 1, new StateRecord.JobHoldChanged(1, Job.Hold.NONE, 40));
         assertThat(restored.image().job(1).orElseThrow().request().reservation())
                 .isEmpty();
     }
