@@ -11,6 +11,7 @@ import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.CommandQueue.Pending;
 import dev.sluice.ctld.persistence.Journal;
+import dev.sluice.ctld.sched.BeginTimeLag;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterImage;
@@ -60,6 +61,10 @@ public final class ControllerLoop implements AutoCloseable {
     private long passedAt = -1;
     /** Loop thread only: whether the batch being decided changed soft state. */
     private boolean softChanged;
+    /** Loop thread only: when the last scheduling pass ran (epoch seconds). */
+    private long lastPassTime;
+    /** Where slurmctld's pass timers count from: the controller's start ({@link #timersFrom}). */
+    private volatile long started;
 
     private final Thread thread;
     private volatile ClusterImage image;
@@ -93,11 +98,22 @@ public final class ControllerLoop implements AutoCloseable {
         this.periodic = List.copyOf(periodic);
         this.fatal = requireNonNull(fatal, "fatal is null");
         this.image = state.image();
+        this.started = clock.instant().getEpochSecond();
+        this.lastPassTime = started;
         this.thread = Thread.ofPlatform().name("ctld-loop").daemon(true).unstarted(this::run);
     }
 
     public void start() {
         thread.start();
+    }
+
+    /**
+     * The controller's start, from which slurmctld's periodic passes count (set before start;
+     * the loop's construction otherwise): see {@link BeginTimeLag}.
+     */
+    public void timersFrom(long controllerStart) {
+        this.started = controllerStart;
+        this.lastPassTime = controllerStart;
     }
 
     /** AccountingStorageEnforce: the policy every scheduling pass applies (set before start). */
@@ -259,8 +275,9 @@ public final class ControllerLoop implements AutoCloseable {
         // New settings (reconfigure), a new enforcement or the policy sluice-dbd sent last
         // (each swapped in whole from outside the loop) count too.
         PassInputs inputs = new PassInputs(scheduler, limits, limits.policy());
-        if (!readOnly && (tick || changed || !inputs.sameAs(passInputs))) {
-            schedule(now, inputs);
+        boolean newInputs = !inputs.sameAs(passInputs);
+        if (!readOnly && (tick || changed || newInputs)) {
+            schedule(now, inputs, BeginTimeLag.slurmWouldPass(changed || newInputs, started, lastPassTime, now));
         }
         done.stream().filter(d -> d.pending.afterPass()).forEach(Done::complete);
     }
@@ -275,14 +292,22 @@ public final class ControllerLoop implements AutoCloseable {
         }
     }
 
-    private void schedule(long now, PassInputs inputs) {
+    /**
+     * @param slurmWould whether slurmctld would pass now too; when not (a pass on the clock
+     *     alone), jobs keep BeginTime ({@link BeginTimeLag})
+     */
+    private void schedule(long now, PassInputs inputs, boolean slurmWould) {
         List<Effect> toRun = new ArrayList<>();
         LoopTimings timed = timings;
         long passStart = System.nanoTime();
         passInputs = inputs;
         passedAt = writer.nextSequence();
-        SchedulePlan plan =
+        lastPassTime = now;
+        SchedulePlan computed =
                 inputs.scheduler().schedule(image, now, inputs.limits().enforcement(), inputs.policy());
+        SchedulePlan plan = slurmWould
+                ? computed
+                : computed.withPendingReasons(BeginTimeLag.keep(computed.pendingReasons(), image));
         long took = System.nanoTime() - passStart;
         timed.schedulePass(took);
         if (timed.wantsCycles()) {

@@ -38,6 +38,12 @@ public record SchedulePlan(
         resumes = List.copyOf(resumes);
     }
 
+    /** This plan with other reasons for its pending jobs. */
+    public SchedulePlan withPendingReasons(Map<Integer, JobReason> reasons) {
+        return new SchedulePlan(
+                starts, cancels, reasons, expectedStarts, priorities, details, reservations, preemptions, resumes);
+    }
+
     /**
      * A running job to preempt so that {@code preemptorId} can start once it is gone, or, with
      * SUSPEND, at once on its resources.

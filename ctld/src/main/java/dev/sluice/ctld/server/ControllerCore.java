@@ -169,6 +169,7 @@ final class ControllerCore implements AutoCloseable {
                 fatal,
                 JournalObserver.both(observers(accounting, nodeEffects == null), statistics));
         loop.enforce(limits);
+        loop.timersFrom(started);
         loop.reportTimings(statistics);
         if (dispatcher != null) {
             dispatcher.bind(loop);
