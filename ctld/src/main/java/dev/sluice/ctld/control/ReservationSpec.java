@@ -11,6 +11,8 @@ import java.util.List;
  * @param nodes {@code Nodes=} as typed: a hostlist or {@code ALL}
  * @param users {@code Users=} as typed: {@code a,b} or {@code -a,-b}
  * @param flags {@code Flags=} items as typed; in an update a leading {@code -} takes one away
+ * @param coreCount {@code CoreCnt=} (or {@code TRES=cpu=}): the cores in all
+ * @param coresPerNode {@code CoreCnt=2,1}: a count per node, in order (empty for one count)
  * @param change update only: {@code Users+=}/{@code Accounts+=} and {@code Users-=}/{@code
  *     Accounts-=} names as typed
  */
@@ -26,6 +28,7 @@ public record ReservationSpec(
         String accounts,
         List<String> flags,
         Integer coreCount,
+        List<Integer> coresPerNode,
         AccessChange change) {
     /** Users and accounts an update adds or takes away, each a comma-separated list or null. */
     public record Access(String users, String accounts) {
@@ -44,6 +47,7 @@ public record ReservationSpec(
 
     public ReservationSpec {
         flags = flags == null ? List.of() : List.copyOf(flags);
+        coresPerNode = coresPerNode == null ? List.of() : List.copyOf(coresPerNode);
         change = change == null ? AccessChange.NONE : change;
     }
 
@@ -72,6 +76,7 @@ public record ReservationSpec(
                 accounts,
                 flags,
                 coreCount,
+                List.of(),
                 AccessChange.NONE);
     }
 }

@@ -44,6 +44,7 @@ final class ReservationAnswers {
                 s.hasAccounts() ? s.getAccounts() : null,
                 s.getFlagsList(),
                 s.hasCoreCount() ? s.getCoreCount() : null,
+                s.getCoreCountsList(),
                 new ReservationSpec.AccessChange(
                         new ReservationSpec.Access(
                                 s.hasUsersAdded() ? s.getUsersAdded() : null,

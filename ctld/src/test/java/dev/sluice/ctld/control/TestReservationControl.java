@@ -124,6 +124,40 @@ class TestReservationControl {
     }
 
     @Test
+    void aCountPerNodeHoldsThatManyCoresOfEachNodeInTurn() {
+        // Nodes=n[1-2] CoreCnt=2,1 (Slurm 22.05, compat 258): three cores, two of n1 and one of n2.
+        create(new ReservationSpec(
+                "each",
+                NOW,
+                null,
+                60L,
+                "n[1-2]",
+                null,
+                null,
+                "alice",
+                null,
+                List.of(),
+                3,
+                List.of(2, 1),
+                ReservationSpec.AccessChange.NONE));
+        Reservation each = state.reservations().find("each", NOW).orElseThrow();
+        assertThat(each.nodes()).containsExactly("n1", "n2");
+        assertThat(each.coreCount()).isEqualTo(3);
+        assertThat(each.cores()).containsExactly(Map.entry("n1", List.of(0, 1)), Map.entry("n2", List.of(0)));
+    }
+
+    @Test
+    void aCountPerNodeWithoutNodesTakesAFreeNodeForEach() {
+        create(new ReservationSpec(
+                "alone", NOW, null, 60L, null, null, null, "alice", null, List.of(), 2, List.of(1, 1), null));
+        Reservation alone = state.reservations().find("alone", NOW).orElseThrow();
+        assertThat(alone.coreCount()).isEqualTo(2);
+        assertThat(alone.cores())
+                .hasSize(2)
+                .allSatisfy((node, ids) -> assertThat(ids).hasSize(1));
+    }
+
+    @Test
     void coreCntAloneHoldsThatManyCoresOfTheFirstFreeNodes() {
         create(spec("r1", "n1", 60L, "alice"));
         // Fewer than a node has: the first free node, its lowest cores (compat scenario 170).
@@ -198,6 +232,7 @@ class TestReservationControl {
                 null,
                 List.of(),
                 null,
+                List.of(),
                 new ReservationSpec.AccessChange(added, removed));
     }
 

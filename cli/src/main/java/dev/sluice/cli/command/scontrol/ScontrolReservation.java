@@ -18,6 +18,7 @@ import dev.sluice.protocol.v1.ReservationSpec;
 import dev.sluice.protocol.v1.UpdateReservationRequest;
 import java.io.PrintStream;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -215,12 +216,30 @@ final class ScontrolReservation {
                     spec.setNodeCount(n);
                 }
                 case "corecnt", "corecount" -> {
-                    Integer n = count(val);
-                    if (n == null) {
+                    // A count per node, CoreCnt=2,1 (Slurm 22.05, compat 258); empty items are
+                    // skipped as scontrol's tokenizer skips them.
+                    List<Integer> counts = new ArrayList<>();
+                    for (String item : val.split(",")) {
+                        if (item.isEmpty()) {
+                            continue;
+                        }
+                        Integer n = count(item);
+                        if (n == null) {
+                            err.println(PROG + ": error: Invalid core count " + arg + ".  " + nothing);
+                            return NO_ERROR;
+                        }
+                        counts.add(n);
+                    }
+                    if (counts.isEmpty()) {
                         err.println(PROG + ": error: Invalid core count " + arg + ".  " + nothing);
                         return NO_ERROR;
                     }
-                    spec.setCoreCount(n);
+                    spec.setCoreCount(
+                            counts.stream().mapToInt(Integer::intValue).sum());
+                    spec.clearCoreCounts();
+                    if (counts.size() > 1) {
+                        spec.addAllCoreCounts(counts);
+                    }
                 }
                 case "tres" -> {
                     if (!tres(val, spec, err)) {
@@ -283,7 +302,7 @@ final class ScontrolReservation {
                 return false;
             }
             if (cpu) {
-                spec.setCoreCount(n);
+                spec.setCoreCount(n).clearCoreCounts();
             } else {
                 spec.setNodeCount(n);
             }

@@ -79,6 +79,39 @@ class TestScontrolReservationLine {
         assertThat(sent().hasCoreCount()).isFalse();
     }
 
+    private Output createWith(String field) {
+        return TestingInvocations.run(
+                new ScontrolCommand(),
+                invocation(
+                        dir,
+                        env,
+                        "",
+                        "create",
+                        "res",
+                        "ReservationName=r",
+                        "StartTime=now",
+                        "Duration=60",
+                        "Users=root",
+                        "Nodes=n[1-2]",
+                        field));
+    }
+
+    @Test
+    void coreCntTakesACountPerNode() {
+        // Slurm 22.05 takes CoreCnt=2,1 (compat 258): the sum, and each node's count in order.
+        assertThat(createWith("CoreCnt=2,1")).isEqualTo(new Output(0, "Reservation created: r\n", ""));
+        assertThat(sent().getCoreCount()).isEqualTo(3);
+        assertThat(sent().getCoreCountsList()).containsExactly(2, 1);
+        createWith("CoreCnt=3");
+        assertThat(sent().getCoreCount()).isEqualTo(3);
+        assertThat(sent().getCoreCountsList()).isEmpty();
+        int asked = controller.requests().size();
+        assertThat(createWith("CoreCnt=2,x"))
+                .isEqualTo(new Output(
+                        1, "", "scontrol: error: Invalid core count CoreCnt=2,x.  No reservation created.\n"));
+        assertThat(controller.requests()).hasSize(asked);
+    }
+
     @Test
     void eachBadTresItemHasSlurmsOwnWordsAndAsksNothing() {
         // Real scontrol 22.05 on each line (compat 258).
