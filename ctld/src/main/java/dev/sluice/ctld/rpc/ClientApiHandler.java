@@ -84,6 +84,13 @@ public final class ClientApiHandler {
     private volatile ControllerStatistics statistics;
     private volatile java.util.function.IntSupplier dbdQueue = () -> 0;
     private volatile Set<Integer> operatorUids = Set.of(0);
+    private volatile dev.sluice.ctld.loop.StateSaves saves;
+
+    /** When slurmctld would have saved its state: which reservations list their cores. */
+    public ClientApiHandler withStateSaves(dev.sluice.ctld.loop.StateSaves stateSaves) {
+        this.saves = stateSaves;
+        return this;
+    }
 
     /** Who besides root is an operator: SlurmUser's uid (resolved by the server at start). */
     public ClientApiHandler withOperators(Set<Integer> uids) {
@@ -158,7 +165,8 @@ public final class ClientApiHandler {
                 case UPDATE_PARTITION -> out.setUpdatePartition(updatePartition(who, request.getUpdatePartition()));
                 case GET_CONFIG -> out.setGetConfig(getConfig());
                 case GET_LICENSES -> out.setGetLicenses(getLicenses());
-                case GET_RESERVATIONS -> out.setGetReservations(ReservationAnswers.list(loop.image(), loop.now()));
+                case GET_RESERVATIONS ->
+                    out.setGetReservations(ReservationAnswers.list(loop.image(), loop.now(), saves));
                 case CREATE_RESERVATION ->
                     out.setCreateReservation(ReservationAnswers.create(
                             loop, caller(who), jobs.limits(), request.getCreateReservation()));

@@ -6,6 +6,7 @@ import dev.sluice.ctld.control.ReservationSpec;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.StateSaves;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.ctld.wire.ReservationWire;
@@ -100,12 +101,16 @@ final class ReservationAnswers {
         return DeleteReservationResponse.getDefaultInstance();
     }
 
-    static GetReservationsResponse list(ClusterImage image, long now) {
+    /**
+     * @param saves when slurmctld would have saved its state: a partial reservation lists its
+     *     cores only after one (null: always)
+     */
+    static GetReservationsResponse list(ClusterImage image, long now, StateSaves saves) {
         List<Reservation> shown = image.reservations().shown();
         GetReservationsResponse.Builder out =
                 GetReservationsResponse.newBuilder().setNow(now);
         for (Reservation r : shown) {
-            out.addReservations(ReservationWire.toWire(r));
+            out.addReservations(ReservationWire.toWire(r, saves == null || saves.saved(r.name(), now)));
         }
         return out.build();
     }

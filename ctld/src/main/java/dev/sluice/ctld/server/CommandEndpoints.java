@@ -78,6 +78,7 @@ final class CommandEndpoints implements AutoCloseable {
         }
         AccountingPipeline backlog = core.accounting;
         handler = handler.withStatistics(core.statistics, () -> backlog == null ? 0 : backlog.depth());
+        handler = handler.withStateSaves(core.saves);
         UserDb users = UserDb.system();
         handler = handler.withOperators(operatorUids(config, users));
         RequestAuthenticator authenticator = new RequestAuthenticator(

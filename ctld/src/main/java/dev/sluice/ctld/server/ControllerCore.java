@@ -22,6 +22,7 @@ import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JobLog;
 import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.loop.LoopTimings;
+import dev.sluice.ctld.loop.StateSaves;
 import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ControllerStatistics;
@@ -62,6 +63,8 @@ final class ControllerCore implements AutoCloseable {
     final JobControl jobs;
     final NodeControl nodes;
     final ControllerStatistics statistics;
+    /** When slurmctld would have saved its state: which reservations list their cores. */
+    final StateSaves saves;
     /** Null when metrics are not served. */
     final ControllerMetrics metrics;
 
@@ -73,6 +76,7 @@ final class ControllerCore implements AutoCloseable {
             JobControl jobs,
             NodeControl nodes,
             ControllerStatistics statistics,
+            StateSaves saves,
             ControllerMetrics metrics) {
         this.auth = auth;
         this.loop = loop;
@@ -81,6 +85,7 @@ final class ControllerCore implements AutoCloseable {
         this.jobs = jobs;
         this.nodes = nodes;
         this.statistics = statistics;
+        this.saves = saves;
         this.metrics = metrics;
     }
 
@@ -159,6 +164,7 @@ final class ControllerCore implements AutoCloseable {
         List<Long> legacyStarts = state.controllerStarts().isEmpty() ? PriorityStartsFile.read(stateDir) : List.of();
         List<Long> earlier = earlierStarts(state.controllerStarts(), legacyStarts, started);
         ControllerStatistics statistics = new ControllerStatistics(started);
+        StateSaves saves = new StateSaves(clock);
         ControllerLoop loop = new ControllerLoop(
                 state,
                 recovered.journal(),
@@ -167,7 +173,8 @@ final class ControllerCore implements AutoCloseable {
                 nodeEffects == null ? dispatcher : nodeEffects,
                 periodic(config, nodes, started),
                 fatal,
-                JournalObserver.both(observers(accounting, nodeEffects == null), statistics));
+                JournalObserver.both(
+                        JournalObserver.both(observers(accounting, nodeEffects == null), statistics), saves));
         loop.enforce(limits);
         loop.timersFrom(started);
         loop.reportTimings(statistics);
@@ -185,7 +192,7 @@ final class ControllerCore implements AutoCloseable {
         if (accounting != null) {
             accounting.start();
         }
-        return new ControllerCore(auth, loop, dispatcher, accounting, jobs, nodes, statistics, metrics);
+        return new ControllerCore(auth, loop, dispatcher, accounting, jobs, nodes, statistics, saves, metrics);
     }
 
     /** The starts before {@code started}, oldest first, at most one fewer than a state keeps. */

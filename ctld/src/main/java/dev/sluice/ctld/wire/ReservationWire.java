@@ -8,7 +8,11 @@ import dev.sluice.protocol.v1.ReservationInfo;
 public final class ReservationWire {
     private ReservationWire() {}
 
-    public static ReservationInfo toWire(Reservation r) {
+    /**
+     * @param listCores whether a partial reservation's cores are listed (slurmctld fills them in
+     *     only once it has saved the reservation's state: {@code StateSaves})
+     */
+    public static ReservationInfo toWire(Reservation r, boolean listCores) {
         ReservationInfo.Builder b = ReservationInfo.newBuilder()
                 .setName(r.name())
                 .setId(r.id())
@@ -20,9 +24,11 @@ public final class ReservationWire {
                 .setUsersExcluded(r.usersExcluded())
                 .addAllAccounts(r.accounts())
                 .setCoreCount(r.coreCount());
-        r.cores()
-                .forEach((node, ids) ->
-                        b.addCores(ReservationCores.newBuilder().setNode(node).addAllIds(ids)));
+        if (listCores) {
+            r.cores()
+                    .forEach((node, ids) -> b.addCores(
+                            ReservationCores.newBuilder().setNode(node).addAllIds(ids)));
+        }
         return b.addAllFlags(r.flagNames()).build();
     }
 }

@@ -52,7 +52,8 @@ class TestReservationRecords {
         var before = entry.toBuilder()
                 .setReservationSaved(dev.sluice.protocol.v1.journal.ReservationSavedRecord.newBuilder()
                         .setReservation(dev.sluice.protocol.v1.journal.JournalLegacyReservation.parseFrom(
-                                dev.sluice.ctld.wire.ReservationWire.toWire(R).toByteString())))
+                                dev.sluice.ctld.wire.ReservationWire.toWire(R, true)
+                                        .toByteString())))
                 .build();
         assertThat(RecordCodec.decode(before)).isEqualTo(saved);
     }

@@ -33,7 +33,7 @@ class TestReservationList {
                         Set.of(ReservationFlag.HOURLY)),
                 NOW - 30));
         List<ReservationInfo> listed =
-                ReservationAnswers.list(cluster.state().image(), NOW).getReservationsList();
+                ReservationAnswers.list(cluster.state().image(), NOW, null).getReservationsList();
         assertThat(listed).extracting(ReservationInfo::getStartTime).containsExactly(NOW - 20);
         assertThat(listed).extracting(ReservationInfo::getEndTime).containsExactly(NOW - 10);
     }
