@@ -49,7 +49,15 @@ public final class JobQueries {
                 // Slurm numbers QOS as they are created, normal first.
                 + " (SELECT COUNT(*) FROM acct_qos q, acct_qos o WHERE q.name = j.qos"
                 + " AND (o.created_at < q.created_at OR (o.created_at = q.created_at AND o.name <= q.name))),"
-                + " j.resv_name, j.resv_id, j.suspended, j.wckey"
+                // slurmdbd names a pending job's reservation only through a reservation row that
+                // began before its submission and had not ended then, or begins after it: one
+                // submitted in the second its reservation began shows none (Slurm 22.05, compat
+                // 268). Its ReservationId stays.
+                + " CASE WHEN j.start_time = 0 AND j.resv_name <> '' THEN COALESCE((SELECT MIN(r.resv_name)"
+                + " FROM reservations r WHERE r.cluster_id = j.cluster_id AND r.resv_id = j.resv_id"
+                + " AND ((r.time_start < j.submit_time AND (r.time_end >= j.submit_time OR r.time_end = 0))"
+                + " OR r.time_start > j.submit_time)), '') ELSE j.resv_name END,"
+                + " j.resv_id, j.suspended, j.wckey"
                 + " FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
                 + " WHERE 1 = 1");
         List<Object> args = new ArrayList<>();

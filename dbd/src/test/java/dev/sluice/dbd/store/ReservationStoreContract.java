@@ -124,6 +124,25 @@ abstract class ReservationStoreContract {
     }
 
     @Test
+    void aPendingJobNamesItsReservationOnlyThroughARowAroundOrAfterItsSubmission() throws Exception {
+        // Submitted in the second the reservation began: no name, the id kept (compat 268).
+        JobInfo same = pending(7, "same", "alice", 1000);
+        JobInfo later = pending(8, "later", "alice", 1001);
+        store.apply(batch(cluster, resv(1, 1000, "r1", 1000, 1300, "n1"), inResv(2, same), inResv(3, later)));
+        List<AccountedJob> jobs = new JobQueries(db.dataSource())
+                .find(JobQuery.newBuilder().addClusters(cluster).build());
+        assertThat(jobs)
+                .extracting(AccountedJob::getName, AccountedJob::getReservation, AccountedJob::getReservationId)
+                .containsExactlyInAnyOrder(tuple("same", "", 3), tuple("later", "r1", 3));
+        // Once it runs, its name is what it ran in.
+        store.apply(batch(cluster, inResv(4, running(same, 1002))));
+        assertThat(new JobQueries(db.dataSource())
+                        .find(JobQuery.newBuilder().addClusters(cluster).build()))
+                .extracting(AccountedJob::getName, AccountedJob::getReservation)
+                .contains(tuple("same", "r1"));
+    }
+
+    @Test
     void aNewDurationChangesTheRowAndANewNodeSetWhileActiveStartsAnother() throws Exception {
         store.apply(batch(cluster, resv(1, 1000, "r1", 1000, 1300, "n1"), resv(2, 1010, "r1", 1000, 1600, "n1")));
         assertThat(report(0, 3600, 1020))
