@@ -222,6 +222,7 @@ public record JobRequest(
         public static final Mail NONE = new Mail(Set.of(), "");
 
         public Mail {
+            requireNonNull(types, "types is null");
             types = types.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(types));
             requireNonNull(user, "user is null");
         }
