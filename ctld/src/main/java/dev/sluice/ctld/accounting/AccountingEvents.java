@@ -111,6 +111,7 @@ public final class AccountingEvents {
             case StateRecord.ReservationSaved r -> List.of();
             case StateRecord.ReservationDeleted r -> List.of();
             case StateRecord.ControllerStarted r -> List.of();
+            case StateRecord.PrologWait r -> List.of();
         };
     }
 
@@ -241,6 +242,7 @@ public final class AccountingEvents {
             case StateRecord.ReservationSaved r -> List.of();
             case StateRecord.ReservationDeleted r -> List.of();
             case StateRecord.ControllerStarted r -> List.of();
+            case StateRecord.PrologWait r -> List.of();
         };
     }
 

@@ -23,30 +23,30 @@ import java.util.Set;
 public final class AllocationProlog {
     private AllocationProlog() {}
 
-    /** What a start in a scheduling pass marks: the run waits for its Prolog on each of its nodes. */
-    public static List<SoftChange> started(StateRecord.JobStarted started, boolean prologWaited) {
+    /** What a start in a scheduling pass journals: the run waits for its Prolog on each of its nodes. */
+    public static List<StateRecord> started(StateRecord.JobStarted started, boolean prologWaited) {
         return prologWaited
-                ? List.of(new SoftChange.PrologWait(
-                        started.jobId(),
-                        started.time(),
-                        Set.copyOf(started.allocation().nodeNames())))
+                ? List.of(new StateRecord.PrologWait(
+                        started.jobId(), Set.copyOf(started.allocation().nodeNames()), started.time()))
                 : List.of();
     }
 
     /**
-     * A node ran the job's allocation Prolog, and it succeeded. A report for a run that does not
-     * wait on that node (a repeat, a requeued job's earlier run, a controller restarted since, a
+     * A node ran the job's allocation Prolog, and it succeeded: journaled, as the wait is (a
+     * restarted controller waits for the nodes that have not reported, and they report once). A
+     * report for a run that does not wait on that node (a repeat, a requeued job's earlier run, a
      * node not in the allocation) changes nothing.
      */
-    public static ControlResult<Void> prologDone(ClusterView state, String node, int jobId, int restartCount) {
+    public static ControlResult<Void> prologDone(
+            ClusterView state, String node, int jobId, int restartCount, long now) {
         Job job = waiting(state, node, jobId, restartCount);
         if (job == null) {
             return ControlResult.answer(null);
         }
         Set<String> left = new HashSet<>(state.prologRunsOn(job));
         left.remove(node);
-        return new ControlResult<>(
-                List.of(), List.of(new SoftChange.PrologWait(jobId, job.run().startTime(), left)), List.of(), null);
+        // Journaled: the node reports once, so a restarted controller must know it did.
+        return ControlResult.of(List.of(new StateRecord.PrologWait(jobId, left, now)), List.of(), null);
     }
 
     /**
@@ -70,13 +70,12 @@ public final class AllocationProlog {
         Transition requeued = allocation
                 ? JobLifecycle.apply(job, JobEvent.Cancel.by(0), now)
                 : JobLifecycle.apply(job, new JobEvent.PrologFailed(), now);
-        records.addAll(requeued.records());
-        List<SoftChange> soft = new ArrayList<>();
-        soft.add(new SoftChange.PrologWait(jobId, job.run().startTime(), Set.of()));
-        if (allocation) {
-            soft.add(new SoftChange.PrologFailedOn(jobId, node));
+        // The run is over: its wait goes with it. The allocation's end names the node, a
+        // journaled fact of how it ended, so salloc is told it after a restart too.
+        for (StateRecord r : requeued.records()) {
+            records.add(r instanceof StateRecord.JobEnded ended ? ended.prologFailedOn(node) : r);
         }
-        return new ControlResult<>(records, soft, requeued.effects(), null);
+        return ControlResult.of(records, requeued.effects(), null);
     }
 
     /** The job, when this run of it waits for {@code node}'s Prolog; null otherwise. */

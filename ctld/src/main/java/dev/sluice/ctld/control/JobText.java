@@ -10,7 +10,9 @@ import java.util.Map;
  * The controller's check of the text a job brings, made here and not (only) in the commands,
  * since any client can send a request. Every field another user's {@code squeue}, {@code scontrol
  * show job} or {@code sacct} prints is refused when it holds a control character
- * ({@link ControlCharacters#checked}), named as {@code scontrol show job} names it. The environment is
+ * ({@link ControlCharacters#checked}), named as {@code scontrol show job} names it; the options
+ * parsed into a type where the request arrived ({@code MailType}, {@code GresFlags}) were checked
+ * there, since a control character does not parse. The environment is
  * never shown to others and may hold anything a process environment can: no NUL, and names
  * without {@code =}.
  */
@@ -39,14 +41,12 @@ public final class JobText {
         field("Dependency", r.sequencing().dependency().text());
         field("ArrayTaskId", r.sequencing().array().text());
         field("MailUser", r.mail().user());
-        field("MailType", r.mail().types());
         field("Licenses", r.licenses().toString());
         field("Reservation", r.reservation());
         field("WCKey", r.wckey().name());
         field("TresPerJob", r.gpuOptions().gpus().text());
         field("TresPerNode", r.gpuOptions().gpusPerNode().text());
         field("TresPerTask", r.gpuOptions().gpusPerTask().text());
-        field("GresFlags", r.gpuOptions().gresFlags());
         environment(r.launch().environment());
     }
 

@@ -83,10 +83,10 @@ public final class PlanApplier {
                 }
             }
         }
-        List<SoftChange> soft = new ArrayList<>();
-        for (StateRecord r : List.copyOf(records)) {
-            if (r instanceof StateRecord.JobStarted started) {
-                soft.addAll(AllocationProlog.started(started, prologWaited));
+        // Each start's Prolog wait is journaled right after it, before anything else the job does.
+        for (int i = records.size() - 1; i >= 0; i--) {
+            if (records.get(i) instanceof StateRecord.JobStarted started) {
+                records.addAll(i + 1, AllocationProlog.started(started, prologWaited));
             }
         }
         for (SchedulePlan.Preempt p : plan.preemptions()) {
@@ -112,7 +112,6 @@ public final class PlanApplier {
         }
         SoftChange queue = new SoftChange.QueueViewed(
                 plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
-        soft.add(queue);
-        return new ControlResult<>(records, soft, effects, null);
+        return new ControlResult<>(records, List.of(queue), effects, null);
     }
 }

@@ -51,32 +51,106 @@ public record ReservationSpec(
         change = change == null ? AccessChange.NONE : change;
     }
 
-    /** A spec that adds and takes away nobody. */
-    public ReservationSpec(
-            String name,
-            Long start,
-            Long end,
-            Long durationMinutes,
-            String nodes,
-            Integer nodeCount,
-            String partition,
-            String users,
-            String accounts,
-            List<String> flags,
-            Integer coreCount) {
-        this(
-                name,
-                start,
-                end,
-                durationMinutes,
-                nodes,
-                nodeCount,
-                partition,
-                users,
-                accounts,
-                flags,
-                coreCount,
-                List.of(),
-                AccessChange.NONE);
+    /** A spec of reservation {@code name} that gives nothing else until its builder names it. */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Collects a spec by name; a field not set (or set to null) was not given. */
+    public static final class Builder {
+        private final String name;
+        private Long start;
+        private Long end;
+        private Long durationMinutes;
+        private String nodes;
+        private Integer nodeCount;
+        private String partition;
+        private String users;
+        private String accounts;
+        private List<String> flags = List.of();
+        private Integer coreCount;
+        private List<Integer> coresPerNode = List.of();
+        private AccessChange change = AccessChange.NONE;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder start(Long value) {
+            this.start = value;
+            return this;
+        }
+
+        public Builder end(Long value) {
+            this.end = value;
+            return this;
+        }
+
+        public Builder durationMinutes(Long value) {
+            this.durationMinutes = value;
+            return this;
+        }
+
+        public Builder nodes(String value) {
+            this.nodes = value;
+            return this;
+        }
+
+        public Builder nodeCount(Integer value) {
+            this.nodeCount = value;
+            return this;
+        }
+
+        public Builder partition(String value) {
+            this.partition = value;
+            return this;
+        }
+
+        public Builder users(String value) {
+            this.users = value;
+            return this;
+        }
+
+        public Builder accounts(String value) {
+            this.accounts = value;
+            return this;
+        }
+
+        public Builder flags(List<String> value) {
+            this.flags = value;
+            return this;
+        }
+
+        public Builder coreCount(Integer value) {
+            this.coreCount = value;
+            return this;
+        }
+
+        public Builder coresPerNode(List<Integer> value) {
+            this.coresPerNode = value;
+            return this;
+        }
+
+        public Builder change(AccessChange value) {
+            this.change = value;
+            return this;
+        }
+
+        public ReservationSpec build() {
+            return new ReservationSpec(
+                    name,
+                    start,
+                    end,
+                    durationMinutes,
+                    nodes,
+                    nodeCount,
+                    partition,
+                    users,
+                    accounts,
+                    flags,
+                    coreCount,
+                    coresPerNode,
+                    change);
+        }
     }
 }

@@ -72,37 +72,6 @@ public sealed interface SoftChange {
         }
     }
 
-    /**
-     * The run of a job that started at {@code startTime} waits for its allocation Prolog
-     * ({@code PrologFlags=Alloc}) on {@code nodes}, those of its nodes that have not reported it
-     * done yet; none: the wait is over.
-     */
-    record PrologWait(int jobId, long startTime, java.util.Set<String> nodes) implements SoftChange {
-        public PrologWait {
-            nodes = java.util.Set.copyOf(nodes);
-        }
-
-        @Override
-        public boolean mattersToScheduling() {
-            return false;
-        }
-    }
-
-    /**
-     * The allocation Prolog failed on {@code node} and so ended the job, an allocation (salloc):
-     * salloc is told which node, as Slurm's is.
-     */
-    record PrologFailedOn(int jobId, String node) implements SoftChange {
-        public PrologFailedOn {
-            requireNonNull(node, "node is null");
-        }
-
-        @Override
-        public boolean mattersToScheduling() {
-            return false;
-        }
-    }
-
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {
         @Override

@@ -12,7 +12,9 @@ import java.util.Set;
  * Why a pending job may not start yet under AccountingStorageEnforce=limits, with Slurm 22.05's
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
  * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES, and
- * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser ({@link #perNode} its MaxTRESPerNode); TRES in the order cpu, mem, node, GRES. Against
+ * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser ({@link #perNode} its MaxTRESPerNode); TRES in the order cpu, mem, node, GRES.
+ * A TRES the QOS caps per job or per node is not checked against the association's cap of the same
+ * kind, looser or tighter: the QOS's holds (compat 265). Against
  * GrpTRES, MaxTRESPerAccount and MaxTRESPerUser node= a node counts once however many of the jobs
  * counted there share it (LimitUsage), so before placement a job counts only the nodes it needs
  * beyond those held, and {@link #placed} checks the nodes it got. A job whose association has gone since it was submitted waits
@@ -76,7 +78,8 @@ public final class LimitGate {
         if (l.maxWallMinutes() != Limits.NONE && (!timed || wall > l.maxWallMinutes())) {
             return JobReason.ASSOC_MAX_WALL_DURATION_PER_JOB_LIMIT;
         }
-        String perJob = l.maxTresPerJob().exceeded(Tres.empty(), wanted);
+        TresLimits qosPerJob = qos == null ? TresLimits.NONE : qos.limits().maxTresPerJob();
+        String perJob = l.maxTresPerJob().without(qosPerJob).exceeded(Tres.empty(), wanted);
         if (perJob != null) {
             return assocMaxPerJob(perJob);
         }
@@ -113,7 +116,8 @@ public final class LimitGate {
      * divided by its least node count, whole numbers, as Slurm divides what it selected) is over
      * its QOS's MaxTRESPerNode, with 22.05's reason ({@code QOSMaxCpuPerNode},
      * {@code QOSMaxMemoryPerNode}, {@code QOSMaxGRESPerNode}; compat 230, 231), or else over its
-     * association's (its own, else the nearest account's: inherited like MaxTRES; compat 251, 252).
+     * association's (its own, else the nearest account's: inherited like MaxTRES; compat 251, 252)
+     * for the TRES the QOS leaves uncapped (compat 265).
      * Memory counts only where it is consumable: Slurm checks what the allocation holds, and
      * without CR_*_Memory that is no memory at all (compat 231: a {@code --mem=2000} job runs
      * under {@code mem=1000}).
@@ -130,7 +134,7 @@ public final class LimitGate {
                         LimitUsage.nz(job.request().account()),
                         job.request().owner().userName(),
                         job.terms().partition())
-                .map(a -> policy.effectiveLimits(a).maxTresPerNode())
+                .map(a -> policy.effectiveLimits(a).maxTresPerNode().without(qosCaps))
                 .orElse(TresLimits.NONE);
         if (qosCaps.caps().isEmpty() && assocCaps.caps().isEmpty()) {
             return null;

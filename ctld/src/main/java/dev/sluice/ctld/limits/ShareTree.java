@@ -50,7 +50,112 @@ public final class ShareTree {
             double fairShare,
             double levelFs,
             Map<String, Long> tresRunMins,
-            long id) {}
+            long id) {
+
+        /** {@code a}'s line at {@code depth}, its shares as dbd gave them. */
+        static Builder builder(Association a, int depth) {
+            return new Builder(a.account(), a.user(), depth, a.id())
+                    .rawShares(a.shares())
+                    .fairShare(a.isUser() ? 0 : BLANK);
+        }
+
+        /** This line with the FairShare the ranking gave it. */
+        Line withFairShare(double value) {
+            return new Builder(account, user, depth, id)
+                    .rawShares(rawShares)
+                    .normShares(normShares)
+                    .rawUsage(rawUsage)
+                    .normUsage(normUsage)
+                    .effectiveUsage(effectiveUsage)
+                    .fairShare(value)
+                    .levelFs(levelFs)
+                    .tresRunMins(tresRunMins)
+                    .build();
+        }
+
+        /**
+         * Collects a line; what is not set is as sshare shows an association whose values are
+         * not computed: no usage or run minutes, NormShares and NormUsage blank, EffectvUsage and
+         * LevelFS 0 (FairShare: {@link #builder} gives a user 0 and an account blank).
+         */
+        static final class Builder {
+            private final String account;
+            private final String user;
+            private final int depth;
+            private final long id;
+            private long rawShares;
+            private double normShares = BLANK;
+            private double rawUsage;
+            private double normUsage = BLANK;
+            private double effectiveUsage;
+            private double fairShare;
+            private double levelFs;
+            private Map<String, Long> tresRunMins = Map.of();
+
+            private Builder(String account, String user, int depth, long id) {
+                this.account = account;
+                this.user = user;
+                this.depth = depth;
+                this.id = id;
+            }
+
+            Builder rawShares(long value) {
+                this.rawShares = value;
+                return this;
+            }
+
+            Builder normShares(double value) {
+                this.normShares = value;
+                return this;
+            }
+
+            Builder rawUsage(double value) {
+                this.rawUsage = value;
+                return this;
+            }
+
+            Builder normUsage(double value) {
+                this.normUsage = value;
+                return this;
+            }
+
+            Builder effectiveUsage(double value) {
+                this.effectiveUsage = value;
+                return this;
+            }
+
+            Builder fairShare(double value) {
+                this.fairShare = value;
+                return this;
+            }
+
+            Builder levelFs(double value) {
+                this.levelFs = value;
+                return this;
+            }
+
+            Builder tresRunMins(Map<String, Long> value) {
+                this.tresRunMins = value;
+                return this;
+            }
+
+            Line build() {
+                return new Line(
+                        account,
+                        user,
+                        depth,
+                        rawShares,
+                        normShares,
+                        rawUsage,
+                        normUsage,
+                        effectiveUsage,
+                        fairShare,
+                        levelFs,
+                        tresRunMins,
+                        id);
+            }
+        }
+    }
 
     private ShareTree() {}
 
@@ -102,19 +207,15 @@ public final class ShareTree {
         Walk walk = new Walk(policy, usage, multifactor, out, runMinutes, lastPass);
         double total = walk.usage(root, 0);
         walk.total = total;
-        out.add(new Line(
-                "root",
-                "",
-                0,
-                -1,
-                multifactor ? 0 : BLANK,
-                total,
-                BLANK,
-                multifactor ? 1 : 0,
-                BLANK,
-                multifactor ? BLANK : 0,
-                walk.runMins(root, 0),
-                root.id()));
+        // Root has no shares of its own: -1, which sshare prints blank.
+        out.add(Line.builder(root, 0)
+                .rawShares(-1)
+                .normShares(multifactor ? 0 : BLANK)
+                .rawUsage(total)
+                .effectiveUsage(multifactor ? 1 : 0)
+                .levelFs(multifactor ? BLANK : 0)
+                .tresRunMins(walk.runMins(root, 0))
+                .build());
         walk.children(root, total, 1);
         if (multifactor) {
             // A user's FairShare is its rank in the tree (Fair Tree, Slurm 22.05's default),
@@ -122,21 +223,10 @@ public final class ShareTree {
             Map<String, Double> ranks = FairTree.factors(computed(out, walk.pending));
             out.replaceAll(l -> l.user().isEmpty()
                     ? l
-                    : new Line(
-                            l.account(),
-                            l.user(),
-                            l.depth(),
-                            l.rawShares(),
-                            l.normShares(),
-                            l.rawUsage(),
-                            l.normUsage(),
-                            l.effectiveUsage(),
+                    : l.withFairShare(
                             walk.pending.contains(l)
                                     ? 0.0
-                                    : ranks.getOrDefault(FairTree.key(l.account(), l.user()), 0.0),
-                            l.levelFs(),
-                            l.tresRunMins(),
-                            l.id()));
+                                    : ranks.getOrDefault(FairTree.key(l.account(), l.user()), 0.0)));
         }
         return out;
     }
@@ -282,55 +372,25 @@ public final class ShareTree {
                 long siblings,
                 double factor,
                 Map<String, Long> mins) {
+            Line.Builder line = Line.builder(a, depth).rawUsage(used).tresRunMins(mins);
             if (!multifactor) {
-                return new Line(
-                        a.account(),
-                        a.user(),
-                        depth,
-                        a.shares(),
-                        BLANK,
-                        used,
-                        BLANK,
-                        0,
-                        a.isUser() ? 0 : BLANK,
-                        0,
-                        mins,
-                        a.id());
+                return line.build();
             }
             double norm = siblings == 0 ? 0 : a.shares() / (double) siblings;
+            line.normShares(norm);
             if (policy.learnedAt(a) > lastPass) {
                 // Observed (compat 227): NormShares is kept current, the rest waits for the pass.
-                Line l = new Line(
-                        a.account(),
-                        a.user(),
-                        depth,
-                        a.shares(),
-                        norm,
-                        used,
-                        BLANK,
-                        0,
-                        a.isUser() ? 0 : BLANK,
-                        0,
-                        mins,
-                        a.id());
+                Line l = line.build();
                 pending.add(l);
                 return l;
             }
             double effective = parentUsage == 0 ? 0 : used / parentUsage;
             double level = effective == 0 ? Double.POSITIVE_INFINITY : norm / effective;
-            return new Line(
-                    a.account(),
-                    a.user(),
-                    depth,
-                    a.shares(),
-                    norm,
-                    used,
-                    total == 0 ? 0 : used / total,
-                    effective,
-                    factor,
-                    level,
-                    mins,
-                    a.id());
+            return line.normUsage(total == 0 ? 0 : used / total)
+                    .effectiveUsage(effective)
+                    .fairShare(factor)
+                    .levelFs(level)
+                    .build();
         }
     }
 }

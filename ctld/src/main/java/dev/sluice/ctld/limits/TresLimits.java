@@ -68,6 +68,20 @@ public record TresLimits(Map<String, Long> caps) {
     }
 
     /**
+     * These caps less those {@code over} names: where a job's QOS caps a TRES, Slurm does not
+     * check the association's cap on it (the first level of its hierarchy to set a limit holds;
+     * compat 265).
+     */
+    public TresLimits without(TresLimits over) {
+        if (over.caps.isEmpty()) {
+            return this;
+        }
+        Map<String, Long> out = new TreeMap<>(caps);
+        out.keySet().removeAll(over.caps.keySet());
+        return new TresLimits(out);
+    }
+
+    /**
      * The first TRES over its cap when {@code used + wanted} is counted against it: cpu, mem,
      * node, then GRES by name; null when none is.
      */

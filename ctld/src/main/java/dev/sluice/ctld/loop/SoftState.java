@@ -16,8 +16,6 @@ public final class SoftState {
             case SoftChange.NodeHeard h -> state.heard(h.node(), h.time());
             case SoftChange.NodeSilent s -> state.silent(s.node());
             case SoftChange.JobIdUsed u -> state.reserveJobIdsBelow(u.jobId() + 1);
-            case SoftChange.PrologWait w -> state.prologRuns(w.jobId(), w.startTime(), w.nodes());
-            case SoftChange.PrologFailedOn f -> state.prologFailed(f.jobId(), f.node());
             case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
             case SoftChange.PartitionUpdated p -> state.updatePartition(p.partition());
             case SoftChange.JobCompleting c -> state.completing(c.jobId(), c.node(), c.completing());

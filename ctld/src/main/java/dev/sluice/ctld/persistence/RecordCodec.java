@@ -58,8 +58,13 @@ public final class RecordCodec {
                 if (r.requid() != StateRecord.JobEnded.NOBODY) {
                     b.setRequid(r.requid());
                 }
-                e.setJobEnded(b);
+                e.setJobEnded(b.setPrologFailedNode(r.prologFailedNode()));
             }
+            case StateRecord.PrologWait r ->
+                e.setPrologWait(dev.sluice.protocol.v1.journal.PrologWaitRecord.newBuilder()
+                        .setJobId(r.jobId())
+                        // Sorted: the same wait is the same bytes.
+                        .addAllNodes(r.nodes().stream().sorted().toList()));
             case StateRecord.JobRequeued r ->
                 e.setJobRequeued(JobRequeuedRecord.newBuilder()
                         .setJobId(r.jobId())
@@ -191,8 +196,14 @@ public final class RecordCodec {
                         r.getExitStatus(),
                         reason,
                         t,
-                        r.hasRequid() ? r.getRequid() : StateRecord.JobEnded.NOBODY);
+                        r.hasRequid() ? r.getRequid() : StateRecord.JobEnded.NOBODY,
+                        r.getPrologFailedNode());
             }
+            case PROLOG_WAIT ->
+                new StateRecord.PrologWait(
+                        e.getPrologWait().getJobId(),
+                        java.util.Set.copyOf(e.getPrologWait().getNodesList()),
+                        t);
             case JOB_REQUEUED ->
                 new StateRecord.JobRequeued(
                         e.getJobRequeued().getJobId(),

@@ -191,7 +191,7 @@ public final class NodeRegistryService implements BindableService {
             String node = request.getNodeName();
             int jobId = (int) request.getJobId();
             await(loop.submit((state, now) -> request.getStatus() == 0
-                    ? AllocationProlog.prologDone(state, node, jobId, request.getRestartCount())
+                    ? AllocationProlog.prologDone(state, node, jobId, request.getRestartCount(), now)
                     : AllocationProlog.prologFailed(
                             state, node, jobId, request.getRestartCount(), nodes.slurmUser(), now)));
             observer.onNext(PrologCompleteResponse.getDefaultInstance());

@@ -33,26 +33,26 @@ final class ReservationAnswers {
     private ReservationAnswers() {}
 
     static ReservationSpec spec(dev.sluice.protocol.v1.ReservationSpec s) {
-        return new ReservationSpec(
-                s.getName(),
-                s.hasStartTime() ? s.getStartTime() : null,
-                s.hasEndTime() ? s.getEndTime() : null,
-                s.hasDurationMinutes() ? Integer.toUnsignedLong(s.getDurationMinutes()) : null,
-                s.hasNodes() ? s.getNodes() : null,
-                s.hasNodeCount() ? s.getNodeCount() : null,
-                s.hasPartition() ? s.getPartition() : null,
-                s.hasUsers() ? s.getUsers() : null,
-                s.hasAccounts() ? s.getAccounts() : null,
-                s.getFlagsList(),
-                s.hasCoreCount() ? s.getCoreCount() : null,
-                s.getCoreCountsList(),
-                new ReservationSpec.AccessChange(
+        return ReservationSpec.builder(s.getName())
+                .start(s.hasStartTime() ? s.getStartTime() : null)
+                .end(s.hasEndTime() ? s.getEndTime() : null)
+                .durationMinutes(s.hasDurationMinutes() ? Integer.toUnsignedLong(s.getDurationMinutes()) : null)
+                .nodes(s.hasNodes() ? s.getNodes() : null)
+                .nodeCount(s.hasNodeCount() ? s.getNodeCount() : null)
+                .partition(s.hasPartition() ? s.getPartition() : null)
+                .users(s.hasUsers() ? s.getUsers() : null)
+                .accounts(s.hasAccounts() ? s.getAccounts() : null)
+                .flags(s.getFlagsList())
+                .coreCount(s.hasCoreCount() ? s.getCoreCount() : null)
+                .coresPerNode(s.getCoreCountsList())
+                .change(new ReservationSpec.AccessChange(
                         new ReservationSpec.Access(
                                 s.hasUsersAdded() ? s.getUsersAdded() : null,
                                 s.hasAccountsAdded() ? s.getAccountsAdded() : null),
                         new ReservationSpec.Access(
                                 s.hasUsersRemoved() ? s.getUsersRemoved() : null,
-                                s.hasAccountsRemoved() ? s.getAccountsRemoved() : null)));
+                                s.hasAccountsRemoved() ? s.getAccountsRemoved() : null)))
+                .build();
     }
 
     static ReservationControl.Directory directory(PolicyView limits) {

@@ -71,17 +71,15 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
     /**
      * The running (and ending) jobs' soft state: their steps, which still have processes being
      * killed, their steps' highest exit, which are in a preemption's grace time, and which wait
-     * for their allocation Prolog (reason {@code Prolog}), and which allocations ended because
-     * the Prolog failed on a node of theirs (that node).
+     * for their allocation Prolog (reason {@code Prolog}) on which nodes.
      */
     public record RunFacts(
             Map<Integer, JobSteps> steps,
             Set<Integer> completing,
             Map<Integer, Integer> derivedExits,
             Set<Integer> preempting,
-            Map<Integer, Set<String>> prologWaits,
-            Map<Integer, String> prologFailures) {
-        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of(), Map.of(), Map.of());
+            Map<Integer, Set<String>> prologWaits) {
+        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of(), Map.of());
 
         public RunFacts {
             steps = Map.copyOf(steps);
@@ -89,7 +87,6 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
             derivedExits = Map.copyOf(derivedExits);
             preempting = Set.copyOf(preempting);
             prologWaits = Map.copyOf(prologWaits);
-            prologFailures = Map.copyOf(prologFailures);
         }
     }
 
@@ -188,7 +185,8 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
 
     /** The node whose allocation Prolog failed and so ended the job, an allocation; empty if none did. */
     public java.util.Optional<String> prologFailedOn(Job job) {
-        return java.util.Optional.ofNullable(runs.prologFailures().get(job.id()));
+        String node = job.status().prologFailedNode();
+        return node.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(node);
     }
 
     /** The nodes whose allocation Prolog the running job still waits for. */

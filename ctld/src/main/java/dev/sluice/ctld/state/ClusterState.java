@@ -105,6 +105,16 @@ public final class ClusterState implements ClusterView {
             case JobStarted r -> {
                 occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
                 queue.noLongerPending(r.jobId());
+                // A new run waits for no Prolog until a PrologWait says it does.
+                prologWaits.waitOn(r.jobId(), r.time(), Set.of());
+            }
+            case StateRecord.PrologWait r -> {
+                Job job = requireJob(r.jobId());
+                if (job.isPending() || job.status().state().isFinished()) {
+                    throw new IllegalStateException("journal has job " + r.jobId() + " wait for its Prolog while "
+                            + job.status().state());
+                }
+                prologWaits.waitOn(r.jobId(), job.run().startTime(), r.nodes());
             }
             case JobEnded r -> {
                 occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
@@ -306,19 +316,6 @@ public final class ClusterState implements ClusterView {
         return runMarks.preemptGrace(job);
     }
 
-    /**
-     * Soft: the run of the job that started at {@code startTime} waits for its allocation Prolog
-     * on {@code nodes}; none: it waits no more.
-     */
-    public void prologRuns(int jobId, long startTime, Set<String> nodes) {
-        prologWaits.waitOn(jobId, startTime, nodes);
-    }
-
-    /** Soft: the job, an allocation, ended because {@code node}'s allocation Prolog failed. */
-    public void prologFailed(int jobId, String node) {
-        prologWaits.failedOn(jobId, node);
-    }
-
     @Override
     public Set<String> prologRunsOn(Job job) {
         return prologWaits.pendingOn(job);
@@ -438,7 +435,6 @@ public final class ClusterState implements ClusterView {
                         completing.jobIds(),
                         steps.derivedExits(),
                         runMarks.preempting(jobs::get),
-                        prologWaits.waiting(jobs::get),
-                        prologWaits.failures()));
+                        prologWaits.waiting(jobs::get)));
     }
 }

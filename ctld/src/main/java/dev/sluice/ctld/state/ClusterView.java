@@ -51,12 +51,12 @@ public interface ClusterView {
     java.util.Set<String> completingOn(int jobId);
 
     /**
-     * Soft: whether this run of the job waits for its allocation Prolog ({@code PrologFlags=Alloc}
+     * Whether this run of the job waits for its allocation Prolog ({@code PrologFlags=Alloc}
      * without NoHold): it shows reason {@code Prolog} until every node of it reports it done.
      */
     boolean waitsForProlog(Job job);
 
-    /** Soft: the nodes whose allocation Prolog this run of the job still waits for; none if it waits for none. */
+    /** The nodes whose allocation Prolog this run of the job still waits for; none if it waits for none. */
     java.util.Set<String> prologRunsOn(Job job);
 
     /** Whether {@code --signal} was sent to this run of the job (a requeued job gets it again). */

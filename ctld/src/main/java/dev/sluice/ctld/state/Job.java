@@ -136,6 +136,11 @@ public record Job(
             return this;
         }
 
+        public Builder prologFailedNode(String v) {
+            status = status.withPrologFailedNode(v);
+            return this;
+        }
+
         public Builder submitTime(long v) {
             run = run.withSubmitTime(v);
             return this;
@@ -204,6 +209,11 @@ public record Job(
         return with(b -> b.state(endState).exitStatus(status).endTime(time).reason(endReason));
     }
 
+    /** Ended as {@link #ended(JobState, int, long, JobReason)}, by its allocation Prolog failing on {@code node} (or "": not). */
+    public Job ended(JobState endState, int status, long time, JobReason endReason, String prologFailedNode) {
+        return ended(endState, status, time, endReason).with(b -> b.prologFailedNode(prologFailedNode));
+    }
+
     /**
      * @param submitTime when its next run counts as submitted: Slurm's accounting keeps one
      *     record per run, keyed by job id and submit time, so a requeue submits the job anew
@@ -225,6 +235,7 @@ public record Job(
                 .endTime(0)
                 .allocation(null)
                 .exitStatus(0)
+                .prologFailedNode("")
                 .restartCount(run.restartCount() + 1));
     }
 

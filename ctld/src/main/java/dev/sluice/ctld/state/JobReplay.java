@@ -50,7 +50,7 @@ public final class JobReplay {
                 }
                 yield job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
             }
-            case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason());
+            case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason(), r.prologFailedNode());
             // The end as it was, but for the status the batch host reported.
             case StateRecord.JobEndReported r ->
                 job.ended(

@@ -2,11 +2,16 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.GresBinding;
 import dev.sluice.common.slurm.Licenses;
+import dev.sluice.common.slurm.MailType;
 import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.common.slurm.SlurmLimits;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a user asked for, as the controller keeps it: the domain twin of the wire's
@@ -209,15 +214,31 @@ public record JobRequest(
     }
 
     /**
-     * {@code --mail-type} in scontrol's order ({@code END,FAIL}; empty: none) and
-     * {@code --mail-user}: kept and shown; Sluice sends no mail.
+     * {@code --mail-type} (empty: none) and {@code --mail-user}: kept and shown; Sluice sends no
+     * mail. The events are parsed when the job arrives; scontrol shows them in Slurm's order
+     * ({@link #typesText()}), not as typed.
      */
-    public record Mail(String types, String user) {
-        public static final Mail NONE = new Mail("", "");
+    public record Mail(Set<MailType> types, String user) {
+        public static final Mail NONE = new Mail(Set.of(), "");
 
         public Mail {
             requireNonNull(types, "types is null");
+            types = types.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(types));
             requireNonNull(user, "user is null");
+        }
+
+        /**
+         * The options as they travel: the events comma-separated, empty for none.
+         *
+         * @throws IllegalArgumentException for an event name that is not Slurm's
+         */
+        public static Mail parse(String types, String user) {
+            return new Mail(types.isEmpty() ? Set.of() : MailType.parseList(types), user);
+        }
+
+        /** {@code MailType=} as scontrol shows it ({@code END,FAIL}), and as the journal keeps it. */
+        public String typesText() {
+            return MailType.text(types);
         }
     }
 
@@ -249,8 +270,8 @@ public record JobRequest(
     }
 
     /**
-     * The GPU-centric options ({@code --gpus*}, {@code --cpus-per-gpu}, {@code --mem-per-gpu}),
-     * parsed once; each count keeps its text as typed.
+     * The GPU-centric options ({@code --gpus*}, {@code --cpus-per-gpu}, {@code --mem-per-gpu},
+     * {@code --gres-flags}), parsed once; each count keeps its text as typed, which Slurm echoes.
      */
     public record GpuOptions(
             GpuCount gpus,
@@ -258,20 +279,21 @@ public record JobRequest(
             GpuCount gpusPerTask,
             int cpusPerGpu,
             long memPerGpuMb,
-            String gresFlags) {
-        public static final GpuOptions NONE = new GpuOptions(GpuCount.NONE, GpuCount.NONE, GpuCount.NONE, 0, 0, "");
+            GresBinding binding) {
+        public static final GpuOptions NONE =
+                new GpuOptions(GpuCount.NONE, GpuCount.NONE, GpuCount.NONE, 0, 0, GresBinding.NOT_GIVEN);
 
         public GpuOptions {
             requireNonNull(gpus, "gpus is null");
             requireNonNull(gpusPerNode, "gpusPerNode is null");
             requireNonNull(gpusPerTask, "gpusPerTask is null");
-            requireNonNull(gresFlags, "gresFlags is null");
+            requireNonNull(binding, "binding is null");
         }
 
         /**
-         * The options as typed.
+         * The options as they travel ({@code gresFlags} empty: not given).
          *
-         * @throws IllegalArgumentException when a count does not parse
+         * @throws IllegalArgumentException when a count or the flags do not parse
          */
         public static GpuOptions parse(
                 String gpus,
@@ -286,17 +308,12 @@ public record JobRequest(
                     GpuCount.parse(gpusPerTask),
                     cpusPerGpu,
                     memPerGpuMb,
-                    gresFlags);
+                    GresBinding.fromWire(gresFlags));
         }
 
         /** {@code --gres-flags=enforce-binding}: GPUs only with the cores they are bound to. */
         public boolean enforceBinding() {
-            for (String flag : gresFlags.split(",")) {
-                if (flag.strip().equalsIgnoreCase("enforce-binding")) {
-                    return true;
-                }
-            }
-            return false;
+            return binding == GresBinding.ENFORCE;
         }
     }
 

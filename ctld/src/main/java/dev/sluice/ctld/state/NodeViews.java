@@ -34,6 +34,7 @@ final class NodeViews {
                 || record instanceof JobHoldChanged
                 || record instanceof StateRecord.StepRecorded
                 || record instanceof JobsPurged
+                || record instanceof StateRecord.PrologWait
                 || record instanceof StateRecord.ReservationSaved
                 || record instanceof StateRecord.ReservationDeleted)) {
             changed();

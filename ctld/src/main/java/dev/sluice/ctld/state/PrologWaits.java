@@ -7,32 +7,18 @@ import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
- * Soft: the runs whose allocation Prolog still runs and is waited for ({@code PrologFlags=Alloc}
+ * The runs whose allocation Prolog still runs and is waited for ({@code PrologFlags=Alloc}
  * without {@code NoHold}), and on which of their nodes: they show reason {@code Prolog}, as
  * Slurm's slurmctld keeps its WAIT_PROLOG until every node of the allocation reports its Prolog
- * done (compat 262). Kept by run (its start time), so a requeued job's next run starts
- * unmarked; a restart of the controller forgets it (the job then shows no reason, as once the
- * Prolog is done).
+ * done (compat 262). Replayed from the journal's {@link StateRecord.PrologWait} records, so a
+ * restarted controller waits for the nodes that have not reported. Kept by run (its start
+ * time), so a requeued job's next run starts unmarked.
  */
 final class PrologWaits {
     private record Run(long startTime, Set<String> nodes) {}
 
     /** Job id → the run that waits, and the nodes it waits for. */
     private final Map<Integer, Run> runs = new HashMap<>();
-
-    /**
-     * Job id → the node whose allocation Prolog failed and ended the job (an allocation, which is
-     * cancelled rather than requeued): what salloc is told, as Slurm's is.
-     */
-    private final Map<Integer, String> failures = new HashMap<>();
-
-    void failedOn(int jobId, String node) {
-        failures.put(jobId, node);
-    }
-
-    Map<Integer, String> failures() {
-        return Map.copyOf(failures);
-    }
 
     void waitOn(int jobId, long startTime, Set<String> nodes) {
         if (nodes.isEmpty()) {
@@ -64,6 +50,5 @@ final class PrologWaits {
 
     void purged(Collection<Integer> jobIds) {
         jobIds.forEach(runs::remove);
-        jobIds.forEach(failures::remove);
     }
 }

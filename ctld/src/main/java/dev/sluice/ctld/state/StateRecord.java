@@ -35,17 +35,31 @@ public sealed interface StateRecord {
      *
      * @param requid the uid that cancelled it (Slurm's requid, sacct's "CANCELLED by 0"), or
      *     {@link #NOBODY}
+     * @param prologFailedNode the node whose allocation Prolog failed and so ended the job, an
+     *     allocation (salloc is told which, as Slurm's is); empty for any other end
      */
-    record JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time, int requid)
+    record JobEnded(
+            int jobId, JobState state, int exitStatus, JobReason reason, long time, int requid, String prologFailedNode)
             implements StateRecord {
         public static final int NOBODY = -1;
 
         public JobEnded {
             requireNonNull(state, "state is null");
             requireNonNull(reason, "reason is null");
+            requireNonNull(prologFailedNode, "prologFailedNode is null");
             if (!state.isFinished()) {
                 throw new IllegalArgumentException("not a final state: " + state);
             }
+        }
+
+        /** An end no Prolog caused. */
+        public JobEnded(int jobId, JobState state, int exitStatus, JobReason reason, long time, int requid) {
+            this(jobId, state, exitStatus, reason, time, requid, "");
+        }
+
+        /** This end, caused by the allocation Prolog failing on {@code node}. */
+        public JobEnded prologFailedOn(String node) {
+            return new JobEnded(jobId, state, exitStatus, reason, time, requid, node);
         }
 
         /** An end nobody asked for. */
@@ -126,6 +140,19 @@ public sealed interface StateRecord {
      * with {@code newJobId} 0, just leaves the record (cancelled before it started).
      */
     record ArrayTaskSplit(int jobId, int taskId, int newJobId, long time) implements StateRecord {}
+
+    /**
+     * {@code PrologFlags=Alloc} (without {@code NoHold}): the job's current run waits for its
+     * allocation Prolog on {@code nodes}, those of its nodes that have not reported it done (it
+     * shows reason {@code Prolog}, as Slurm's slurmctld keeps WAIT_PROLOG, compat 262); none: the
+     * wait is over. Durable because each node reports its Prolog once: a restarted controller
+     * must wait for the nodes that have not reported, and for no other.
+     */
+    record PrologWait(int jobId, java.util.Set<String> nodes, long time) implements StateRecord {
+        public PrologWait {
+            nodes = java.util.Set.copyOf(nodes);
+        }
+    }
 
     /**
      * {@code scontrol update job}: the changed fields only, each at most once, kept in the

@@ -138,14 +138,20 @@ final class StateSnapshots {
                                 g.requeue(),
                                 g.holdBackSeconds(),
                                 j.run().startTime())));
+                Set<String> prologWaits = state.prologRunsOn(j);
+                if (!prologWaits.isEmpty()) {
+                    out.add(new StateRecord.PrologWait(
+                            j.id(), prologWaits, j.run().startTime()));
+                }
             }
             if (j.status().state().isFinished()) {
                 out.add(JobEnded.unrequested(
-                        j.id(),
-                        j.status().state(),
-                        j.status().exitStatus(),
-                        j.status().reason(),
-                        j.run().endTime()));
+                                j.id(),
+                                j.status().state(),
+                                j.status().exitStatus(),
+                                j.status().reason(),
+                                j.run().endTime())
+                        .prologFailedOn(j.status().prologFailedNode()));
                 if (j.status().state() == JobState.PREEMPTED
                         && state.completingOn(j.id()).isEmpty()) {
                     // Its batch host has reported (or gone silent): no longer COMPLETING.

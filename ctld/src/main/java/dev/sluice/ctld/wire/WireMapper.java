@@ -3,6 +3,7 @@ package dev.sluice.ctld.wire;
 import com.google.protobuf.ByteString;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.GresBinding;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.OpenMode;
@@ -84,7 +85,7 @@ public final class WireMapper {
                         parsed("TresPerTask", s.getGpusPerTask(), GpuCount::parse, ErrorCode.INVALID_GRES),
                         s.getCpusPerGpu(),
                         s.getMemPerGpuMb(),
-                        s.getGresFlags()))
+                        parsed("GresFlags", s.getGresFlags(), GresBinding::fromWire, ErrorCode.INVALID_GRES)))
                 .sequencing(new JobRequest.Sequencing(
                         ArrayRequest.read(s.getArray()),
                         Dependency.read(s.getDependency()),
@@ -92,7 +93,12 @@ public final class WireMapper {
                         s.getBeginTime()))
                 .warnSignal(new JobRequest.WarnSignal(
                         (int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()))
-                .mail(new JobRequest.Mail(s.getMailType(), s.getMailUser()))
+                .mail(parsed(
+                        "MailType",
+                        s.getMailType(),
+                        // Names are read stripped, so a control character at an end would parse.
+                        types -> JobRequest.Mail.parse(ControlCharacters.checked("MailType", types), s.getMailUser()),
+                        ErrorCode.INVALID_ARGUMENT))
                 .licenses(licenses(s.getLicenses()))
                 .reservation(s.getReservation())
                 .wckey(JobWckey.asked(s.getWckey()))
@@ -180,7 +186,7 @@ public final class WireMapper {
                 .setGpusPerTask(r.gpuOptions().gpusPerTask().text())
                 .setCpusPerGpu(r.gpuOptions().cpusPerGpu())
                 .setMemPerGpuMb(r.gpuOptions().memPerGpuMb())
-                .setGresFlags(r.gpuOptions().gresFlags())
+                .setGresFlags(r.gpuOptions().binding().wireName())
                 .setArray(r.sequencing().array().text())
                 .setDependency(r.sequencing().dependency().text())
                 .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
@@ -188,7 +194,7 @@ public final class WireMapper {
                 .setWarnSignal(r.warnSignal().signal())
                 .setWarnSeconds(r.warnSignal().secondsBefore())
                 .setWarnBatchOnly(r.warnSignal().batchOnly())
-                .setMailType(r.mail().types())
+                .setMailType(r.mail().typesText())
                 .setMailUser(r.mail().user())
                 .setLicenses(r.licenses().toString())
                 .setReservation(r.reservation())

@@ -45,11 +45,11 @@ class TestAllocationProlog {
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
         // A node not in the allocation, or an earlier run's report, changes nothing.
-        cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0));
-        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 1));
+        cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0, 112));
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 1, 112));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
-        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0));
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0, 112));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
         assertThat(state.waitsForProlog(state.job(2))).isFalse();
     }
@@ -58,7 +58,8 @@ class TestAllocationProlog {
     void withoutAWaitedPrologTheJobRunsWithNoReasonAndAReportChangesNothing() {
         ClusterState state = startedJob(false);
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
-        ControlResult<Void> report = AllocationProlog.prologDone(state, "n1", 2, 0);
+        ControlResult<Void> report = AllocationProlog.prologDone(state, "n1", 2, 0, 112);
+        assertThat(report.records()).isEmpty();
         assertThat(report.softChanges()).isEmpty();
         assertThat(report.effects()).isEmpty();
     }
@@ -88,14 +89,15 @@ class TestAllocationProlog {
         ClusterState state = startedJob(true, ON_N1_N2);
         assertThat(state.prologRunsOn(state.job(2))).containsExactlyInAnyOrder("n1", "n2");
 
-        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0));
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0, 112));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
         assertThat(state.image().prologRunsOn(state.job(2))).containsExactly("n2");
-        // A repeat of the batch host's report does not end the wait either.
-        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0));
+        // A repeat of the batch host's report does not end the wait either, nor is it journaled.
+        assertThat(AllocationProlog.prologDone(state, "n1", 2, 0, 112).records())
+                .isEmpty();
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
-        cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0));
+        cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0, 112));
         assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.NONE);
     }
 
@@ -133,7 +135,13 @@ class TestAllocationProlog {
         ClusterState state = alloc.state;
         assertThat(state.image().prologFailedOn(state.job(2))).isEmpty();
 
-        alloc.apply(AllocationProlog.prologFailed(state, "n2", 2, 0, "slurm", 115));
+        ControlResult<Void> failed = AllocationProlog.prologFailed(state, "n2", 2, 0, "slurm", 115);
+        // The node is part of the journaled end, not a soft fact a restart would forget.
+        assertThat(failed.softChanges()).isEmpty();
+        assertThat(failed.records())
+                .anyMatch(r -> r instanceof StateRecord.JobEnded e
+                        && e.prologFailedNode().equals("n2"));
+        alloc.apply(failed);
 
         assertThat(state.job(2).status().state()).isEqualTo(dev.sluice.common.slurm.JobState.CANCELLED);
         assertThat(state.image().prologFailedOn(state.job(2))).contains("n2");

@@ -39,7 +39,18 @@ class TestReservationControl {
     }
 
     private static ReservationSpec spec(String name, String nodes, Long minutes, String users, String... flags) {
-        return new ReservationSpec(name, NOW, null, minutes, nodes, null, null, users, null, List.of(flags), null);
+        return ReservationSpec.builder(name)
+                .start(NOW)
+                .durationMinutes(minutes)
+                .nodes(nodes)
+                .users(users)
+                .flags(List.of(flags))
+                .build();
+    }
+
+    /** Alice's reservation {@code name} from now for an hour, to be given its nodes or cores. */
+    private static ReservationSpec.Builder alices(String name) {
+        return ReservationSpec.builder(name).start(NOW).durationMinutes(60L).users("alice");
     }
 
     private String create(ReservationSpec spec) {
@@ -73,8 +84,12 @@ class TestReservationControl {
         assertThat(refusal(() -> create(spec("x", "n1", 60L, "nosuch")))).isEqualTo(ErrorCode.USER_ID_MISSING);
         assertThat(refusal(() -> create(spec("x", "n1", 60L, "alice,-bob")))).isEqualTo(ErrorCode.USER_ID_MISSING);
         assertThat(refusal(() -> create(spec("x", "n9", 60L, "alice")))).isEqualTo(ErrorCode.INVALID_NODE_NAME);
-        ReservationSpec badAccount =
-                new ReservationSpec("x", NOW, null, 60L, "n1", null, null, null, "chem", List.of(), null);
+        ReservationSpec badAccount = ReservationSpec.builder("x")
+                .start(NOW)
+                .durationMinutes(60L)
+                .nodes("n1")
+                .accounts("chem")
+                .build();
         assertThat(refusal(() -> create(badAccount))).isEqualTo(ErrorCode.INVALID_ACCOUNT);
         assertThat(refusal(() -> create(spec("a\nb", "n1", 60L, "alice")))).isEqualTo(ErrorCode.RESERVATION_INVALID);
         assertThat(state.reservations().isEmpty()).isTrue();
@@ -89,8 +104,12 @@ class TestReservationControl {
         create(spec("o", "n1", 10L, "alice", "OVERLAP"));
         assertThat(state.reservations().current(NOW)).hasSize(3);
         // After its window, the nodes are free again.
-        ReservationSpec later =
-                new ReservationSpec("later", NOW + 3600, null, 10L, "n1", null, null, "alice", null, List.of(), null);
+        ReservationSpec later = ReservationSpec.builder("later")
+                .start(NOW + 3600)
+                .durationMinutes(10L)
+                .nodes("n1")
+                .users("alice")
+                .build();
         create(later);
     }
 
@@ -106,40 +125,35 @@ class TestReservationControl {
                 .isEqualTo(ErrorCode.NODES_BUSY);
         create(spec("b", "n2", 60L, "alice", "IGNORE_JOBS"));
         // One that starts after the job's time limit is not held up by it.
-        create(new ReservationSpec("c", NOW + 3600, null, 10L, "n2", null, null, "alice", null, List.of(), null));
+        create(ReservationSpec.builder("c")
+                .start(NOW + 3600)
+                .durationMinutes(10L)
+                .nodes("n2")
+                .users("alice")
+                .build());
     }
 
     @Test
     void nodeCntTakesFreeNodesOfTheDefaultPartition() {
         create(spec("r1", "n1", 60L, "alice"));
-        ReservationSpec two = new ReservationSpec("two", NOW, null, 60L, null, 2, null, "alice", null, List.of(), null);
+        ReservationSpec two = alices("two").nodeCount(2).build();
         create(two);
         Reservation r = state.reservations().find("two", NOW).orElseThrow();
         assertThat(r.nodes()).containsExactly("n2", "n3");
         assertThat(r.partition()).isEqualTo("p");
         assertThat(r.flags()).isEmpty();
-        ReservationSpec more =
-                new ReservationSpec("more", NOW, null, 60L, null, 1, null, "alice", null, List.of(), null);
+        ReservationSpec more = alices("more").nodeCount(1).build();
         assertThat(refusal(() -> create(more))).isEqualTo(ErrorCode.NODES_BUSY);
     }
 
     @Test
     void aCountPerNodeHoldsThatManyCoresOfEachNodeInTurn() {
         // Nodes=n[1-2] CoreCnt=2,1 (Slurm 22.05, compat 258): three cores, two of n1 and one of n2.
-        create(new ReservationSpec(
-                "each",
-                NOW,
-                null,
-                60L,
-                "n[1-2]",
-                null,
-                null,
-                "alice",
-                null,
-                List.of(),
-                3,
-                List.of(2, 1),
-                ReservationSpec.AccessChange.NONE));
+        create(alices("each")
+                .nodes("n[1-2]")
+                .coreCount(3)
+                .coresPerNode(List.of(2, 1))
+                .build());
         Reservation each = state.reservations().find("each", NOW).orElseThrow();
         assertThat(each.nodes()).containsExactly("n1", "n2");
         assertThat(each.coreCount()).isEqualTo(3);
@@ -148,8 +162,7 @@ class TestReservationControl {
 
     @Test
     void aCountPerNodeWithoutNodesTakesAFreeNodeForEach() {
-        create(new ReservationSpec(
-                "alone", NOW, null, 60L, null, null, null, "alice", null, List.of(), 2, List.of(1, 1), null));
+        create(alices("alone").coreCount(2).coresPerNode(List.of(1, 1)).build());
         Reservation alone = state.reservations().find("alone", NOW).orElseThrow();
         assertThat(alone.coreCount()).isEqualTo(2);
         assertThat(alone.cores())
@@ -161,7 +174,7 @@ class TestReservationControl {
     void coreCntAloneHoldsThatManyCoresOfTheFirstFreeNodes() {
         create(spec("r1", "n1", 60L, "alice"));
         // Fewer than a node has: the first free node, its lowest cores (compat scenario 170).
-        create(new ReservationSpec("two", NOW, null, 60L, null, null, null, "alice", null, List.of(), 2));
+        create(alices("two").coreCount(2).build());
         Reservation two = state.reservations().find("two", NOW).orElseThrow();
         assertThat(two.nodes()).containsExactly("n2");
         assertThat(two.partial()).isTrue();
@@ -169,7 +182,7 @@ class TestReservationControl {
         assertThat(two.cores()).containsExactly(Map.entry("n2", List.of(0, 1)));
         assertThat(two.partition()).isEqualTo("p");
         // As many as a node has: the whole node, as before.
-        create(new ReservationSpec("four", NOW, null, 60L, null, null, null, "alice", null, List.of(), 4));
+        create(alices("four").coreCount(4).build());
         Reservation four = state.reservations().find("four", NOW).orElseThrow();
         assertThat(four.nodes()).containsExactly("n3");
         assertThat(four.partial()).isFalse();
@@ -178,8 +191,11 @@ class TestReservationControl {
     @Test
     void anUpdateKeepsWhatItDoesNotNameAndAMinusTakesAwayEveryFlagAfterIt() {
         create(spec("r1", "n1", 60L, "alice", "DAILY", "MAINT"));
-        ReservationSpec change = new ReservationSpec(
-                "r1", null, null, 120L, null, null, null, "alice,bob", null, List.of("-DAILY", "WEEKLY"), null);
+        ReservationSpec change = ReservationSpec.builder("r1")
+                .durationMinutes(120L)
+                .users("alice,bob")
+                .flags(List.of("-DAILY", "WEEKLY"))
+                .build();
         harness.apply(state, ReservationControl.update(state, ROOT, change, DIRECTORY, NOW));
         Reservation r = state.reservations().find("r1", NOW).orElseThrow();
         assertThat(r.end() - r.start()).isEqualTo(7200);
@@ -187,7 +203,7 @@ class TestReservationControl {
         assertThat(r.flags()).containsExactlyInAnyOrder(ReservationFlag.MAINT, ReservationFlag.SPEC_NODES);
         assertThat(r.nodes()).containsExactly("n1");
         ReservationSpec unknown =
-                new ReservationSpec("nosuch", null, null, 5L, null, null, null, null, null, List.of(), null);
+                ReservationSpec.builder("nosuch").durationMinutes(5L).build();
         assertThat(refusal(() -> ReservationControl.update(state, ROOT, unknown, DIRECTORY, NOW)))
                 .isEqualTo(ErrorCode.RESERVATION_INVALID);
     }
@@ -220,20 +236,10 @@ class TestReservationControl {
     }
 
     private static ReservationSpec change(String users, ReservationSpec.Access added, ReservationSpec.Access removed) {
-        return new ReservationSpec(
-                "r1",
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                users,
-                null,
-                List.of(),
-                null,
-                List.of(),
-                new ReservationSpec.AccessChange(added, removed));
+        return ReservationSpec.builder("r1")
+                .users(users)
+                .change(new ReservationSpec.AccessChange(added, removed))
+                .build();
     }
 
     @Test
@@ -256,12 +262,12 @@ class TestReservationControl {
     }
 
     private static ReservationSpec count(String name, int nodes) {
-        return new ReservationSpec(name, null, null, null, null, nodes, null, null, null, List.of(), null);
+        return ReservationSpec.builder(name).nodeCount(nodes).build();
     }
 
     @Test
     void nodeCntKeepsTheFirstNodesOrAddsFreeOnesAndNeverNone() {
-        create(new ReservationSpec("r1", NOW, null, 60L, null, 1, null, "alice", null, List.of(), null));
+        create(alices("r1").nodeCount(1).build());
         update(count("r1", 3), NOW);
         assertThat(state.reservations().find("r1", NOW).orElseThrow().nodes()).containsExactly("n1", "n2", "n3");
         update(count("r1", 1), NOW);
@@ -286,14 +292,13 @@ class TestReservationControl {
         create(spec("r1", "n1", 1L, "alice"));
         long ended = NOW + 65;
         ReservationSpec longer =
-                new ReservationSpec("r1", null, null, 30L, null, null, null, null, null, List.of(), null);
+                ReservationSpec.builder("r1").durationMinutes(30L).build();
         update(longer, ended);
         assertThat(state.reservations().find("r1", ended).orElseThrow().active(ended))
                 .isTrue();
-        ReservationSpec none = new ReservationSpec("r1", null, null, 0L, null, null, null, null, null, List.of(), null);
+        ReservationSpec none = ReservationSpec.builder("r1").durationMinutes(0L).build();
         assertThat(refusal(() -> update(none, ended))).isEqualTo(ErrorCode.INVALID_TIME_VALUE);
-        ReservationSpec endNow =
-                new ReservationSpec("r1", null, ended, null, null, null, null, null, null, List.of(), null);
+        ReservationSpec endNow = ReservationSpec.builder("r1").end(ended).build();
         assertThat(refusal(() -> update(endNow, ended))).isEqualTo(ErrorCode.INVALID_TIME_VALUE);
     }
 }

@@ -15,13 +15,16 @@ import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.StateRecord;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The limit tests' cluster: two nodes n1, n2 of 8 CPUs and 16000 MB (memory consumable), with
  * {@link #withGpus()} two GPUs each, where jobs are submitted and scheduled under
- * AccountingStorageEnforce=limits and the policy each test gives.
+ * AccountingStorageEnforce=limits and the policy each test gives, built with {@link #policy()}.
  */
 final class LimitedCluster {
     static final long NOW = 1_700_000_000L;
@@ -112,5 +115,62 @@ final class LimitedCluster {
         return new Scheduler(
                         SchedulerConfig.builder(select).reservationDepth(10).build())
                 .schedule(state.image(), NOW, LIMITS, p);
+    }
+
+    /** A policy of root, whose QOS list is normal, and the accounts and users a test adds. */
+    static PolicyBuilder policy() {
+        return new PolicyBuilder();
+    }
+
+    /**
+     * The limit tests' accounting policy, version 1: accounts under root, users under their
+     * accounts, a user's first account its default, and one QOS, normal (no limits unless
+     * {@link #qos} gives it).
+     */
+    static final class PolicyBuilder {
+        private final List<Association> accounts = new ArrayList<>();
+        private final List<Association> users = new ArrayList<>();
+        private final Map<String, String> defaultAccounts = new LinkedHashMap<>();
+        private Qos normal = Qos.builder("normal").build();
+
+        private PolicyBuilder() {}
+
+        PolicyBuilder qos(Qos value) {
+            this.normal = value;
+            return this;
+        }
+
+        /** Account {@code name} under root, without limits of its own. */
+        PolicyBuilder account(String name) {
+            return account(name, Limits.UNSET);
+        }
+
+        PolicyBuilder account(String name, Limits limits) {
+            accounts.add(Association.builder(name).parent("root").limits(limits).build());
+            return this;
+        }
+
+        /** {@code user}'s association in {@code account}, without limits of its own. */
+        PolicyBuilder user(String user, String account) {
+            return user(user, account, Limits.UNSET);
+        }
+
+        PolicyBuilder user(String user, String account, Limits limits) {
+            users.add(Association.builder(account)
+                    .user(user)
+                    .parent(account)
+                    .limits(limits)
+                    .build());
+            defaultAccounts.putIfAbsent(user, account);
+            return this;
+        }
+
+        AccountingPolicy build() {
+            List<Association> assocs = new ArrayList<>();
+            assocs.add(Association.builder("root").qos(List.of("normal")).build());
+            assocs.addAll(accounts);
+            assocs.addAll(users);
+            return new AccountingPolicy(1, assocs, defaultAccounts, Map.of("normal", normal), UserWckeys.NONE);
+        }
     }
 }

@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,22 +25,11 @@ class TestAssocPerNode {
 
     /** Account physics under root, user1000 in it, each with the MaxTRESPerNode given ("": none). */
     static AccountingPolicy policy(String account, String user, Qos normal) {
-        return new AccountingPolicy(
-                1,
-                List.of(
-                        Association.builder("root").qos(List.of("normal")).build(),
-                        Association.builder("physics")
-                                .parent("root")
-                                .limits(perNode(account))
-                                .build(),
-                        Association.builder("physics")
-                                .user("user1000")
-                                .parent("physics")
-                                .limits(perNode(user))
-                                .build()),
-                Map.of("user1000", "physics"),
-                Map.of("normal", normal),
-                UserWckeys.NONE);
+        return LimitedCluster.policy()
+                .qos(normal)
+                .account("physics", perNode(account))
+                .user("user1000", "physics", perNode(user))
+                .build();
     }
 
     private static Limits perNode(String caps) {

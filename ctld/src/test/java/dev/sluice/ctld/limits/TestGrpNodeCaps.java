@@ -9,7 +9,6 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,32 +28,14 @@ class TestGrpNodeCaps {
 
     /** physics (users 1000, 1001) and chem (user 1000), with GrpTRES where the caller puts it. */
     static AccountingPolicy policy(String qosGrp, String physicsGrp, String user1000Grp) {
-        Qos normal = Qos.builder("normal")
-                .limits(Limits.builder().grpTres(TresLimits.parse(qosGrp)).build())
+        return LimitedCluster.policy()
+                .qos(Qos.builder("normal").limits(grp(qosGrp)).build())
+                .account("physics", grp(physicsGrp))
+                .account("chem")
+                .user("user1000", "physics", grp(user1000Grp))
+                .user("user1001", "physics")
+                .user("user1000", "chem")
                 .build();
-        List<Association> assocs = List.of(
-                Association.builder("root").qos(List.of("normal")).build(),
-                Association.builder("physics")
-                        .parent("root")
-                        .limits(grp(physicsGrp))
-                        .build(),
-                Association.builder("chem").parent("root").build(),
-                Association.builder("physics")
-                        .user("user1000")
-                        .parent("physics")
-                        .limits(grp(user1000Grp))
-                        .build(),
-                Association.builder("physics")
-                        .user("user1001")
-                        .parent("physics")
-                        .build(),
-                Association.builder("chem").user("user1000").parent("chem").build());
-        return new AccountingPolicy(
-                1,
-                assocs,
-                Map.of("user1000", "physics", "user1001", "physics"),
-                Map.of("normal", normal),
-                UserWckeys.NONE);
     }
 
     private static Limits grp(String tres) {

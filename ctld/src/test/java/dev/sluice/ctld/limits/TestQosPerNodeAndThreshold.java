@@ -9,7 +9,6 @@ import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.Job;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,18 +27,11 @@ class TestQosPerNodeAndThreshold {
 
     /** Account physics under root, user1000 in it; QOS normal as {@code qos} makes it. */
     static AccountingPolicy policy(Qos normal) {
-        return new AccountingPolicy(
-                1,
-                List.of(
-                        Association.builder("root").qos(List.of("normal")).build(),
-                        Association.builder("physics").parent("root").build(),
-                        Association.builder("physics")
-                                .user("user1000")
-                                .parent("physics")
-                                .build()),
-                Map.of("user1000", "physics"),
-                Map.of("normal", normal),
-                UserWckeys.NONE);
+        return LimitedCluster.policy()
+                .qos(normal)
+                .account("physics")
+                .user("user1000", "physics")
+                .build();
     }
 
     static AccountingPolicy perNode(String caps) {

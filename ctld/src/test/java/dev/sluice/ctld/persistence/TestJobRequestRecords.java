@@ -93,6 +93,9 @@ class TestJobRequestRecords {
         assertThat(entry.getJobSubmitted().hasSpec()).isFalse();
         assertThat(entry.getJobSubmitted().getRequest().getGres()).isEqualTo("gpu:a100:2");
         assertThat(entry.getJobSubmitted().getRequest().getDependency()).isEqualTo("afterok:7:8");
+        // Parsed parts are journaled in the wire's words, which older records hold too.
+        assertThat(entry.getJobSubmitted().getRequest().getMailType()).isEqualTo("END,FAIL");
+        assertThat(entry.getJobSubmitted().getRequest().getGresFlags()).isEqualTo("enforce-binding");
         assertThat(RecordCodec.decode(entry)).isEqualTo(submitted);
     }
 

@@ -2,9 +2,11 @@ package dev.sluice.ctld.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.MailType;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,7 +40,8 @@ class TestMailAndSignalKept {
         JobRequest r = WireMapper.toDomain(SPEC);
         for (JobRequest copy :
                 new JobRequest[] {r.withAccounting("physics", "normal"), r.withDescription("k", "c", 5)}) {
-            assertThat(copy.mail()).isEqualTo(new JobRequest.Mail("END,FAIL", "alice@example.org"));
+            assertThat(copy.mail())
+                    .isEqualTo(new JobRequest.Mail(Set.of(MailType.END, MailType.FAIL), "alice@example.org"));
             assertThat(copy.warnSignal()).isEqualTo(new JobRequest.WarnSignal(10, 30, true));
         }
     }

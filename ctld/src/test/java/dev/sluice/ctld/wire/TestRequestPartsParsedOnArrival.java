@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.GresBinding;
+import dev.sluice.common.slurm.MailType;
 import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.protocol.v1.Identity;
@@ -14,7 +16,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A submission's option text (node lists, GRES, GPU counts, feature constraint, open mode) is
+ * A submission's option text (node lists, GRES, GPU counts and flags, feature constraint, open
+ * mode, mail events) is
  * parsed once where it arrives: the scheduler reads the parsed parts, Slurm's echoes read the
  * text as typed, bad text is refused there with Slurm's error for that option.
  */
@@ -75,6 +78,8 @@ class TestRequestPartsParsedOnArrival {
         assertThat(refusal(spec().setReqNodes("node[1-"))).isEqualTo(ErrorCode.INVALID_NODE_NAME);
         assertThat(refusal(spec().setExcludeNodes("node]"))).isEqualTo(ErrorCode.INVALID_NODE_NAME);
         assertThat(refusal(spec().setOpenMode("sideways"))).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        assertThat(refusal(spec().setGresFlags("enforce-binding,bogus"))).isEqualTo(ErrorCode.INVALID_GRES);
+        assertThat(refusal(spec().setMailType("END,SOMETIMES"))).isEqualTo(ErrorCode.INVALID_ARGUMENT);
     }
 
     @Test
@@ -83,6 +88,43 @@ class TestRequestPartsParsedOnArrival {
                         WireMapper.toDomain(spec().setGresPerNode("gpu\n:1").build()))
                 .isInstanceOf(SlurmException.class)
                 .hasMessage("Invalid TresPerNode: control character \\n is not allowed");
+    }
+
+    @Test
+    void gresFlagsAndMailEventsAreParsedAndTravelInSlurmsForm() {
+        JobRequest r = WireMapper.toDomain(spec().setGresFlags("Enforce-Binding")
+                .setMailType("fail,end")
+                .setMailUser("alice")
+                .build());
+
+        assertThat(r.gpuOptions().binding()).isEqualTo(GresBinding.ENFORCE);
+        assertThat(r.gpuOptions().enforceBinding()).isTrue();
+        assertThat(r.mail().types()).containsExactlyInAnyOrder(MailType.END, MailType.FAIL);
+        JobSpec back = WireMapper.toWire(r);
+        assertThat(back.getGresFlags()).isEqualTo("enforce-binding");
+        assertThat(back.getMailType()).isEqualTo("END,FAIL");
+        assertThat(back.getMailUser()).isEqualTo("alice");
+
+        JobRequest none = WireMapper.toDomain(spec().build());
+        assertThat(none.gpuOptions().binding()).isEqualTo(GresBinding.NOT_GIVEN);
+        assertThat(none.gpuOptions().enforceBinding()).isFalse();
+        assertThat(none.mail()).isEqualTo(JobRequest.Mail.NONE);
+        assertThat(WireMapper.toWire(none).getMailType()).isEmpty();
+        assertThat(WireMapper.toWire(none).getGresFlags()).isEmpty();
+    }
+
+    @Test
+    void aControlCharacterInAParsedFlagIsNamedAsBefore() {
+        assertThatThrownBy(() -> WireMapper.toDomain(spec().setMailType("END\n").build()))
+                .isInstanceOf(SlurmException.class)
+                .hasMessage("Invalid MailType: control character \\n is not allowed");
+        assertThatThrownBy(() -> WireMapper.toDomain(spec().setMailType("EN\tD").build()))
+                .isInstanceOf(SlurmException.class)
+                .hasMessage("Invalid MailType: control character \\t is not allowed");
+        assertThatThrownBy(() ->
+                        WireMapper.toDomain(spec().setGresFlags("enforce\n").build()))
+                .isInstanceOf(SlurmException.class)
+                .hasMessage("Invalid GresFlags: control character \\n is not allowed");
     }
 
     private static ErrorCode refusal(JobSpec.Builder b) {

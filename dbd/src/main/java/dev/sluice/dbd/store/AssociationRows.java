@@ -93,10 +93,11 @@ final class AssociationRows {
     }
 
     /**
-     * The associations as sacctmgr lists them: one without its own MaxTRESPerNode for a TRES shows
-     * the nearest account's, as slurmdbd fills inherited limits in when it lists them (compat
-     * 252: the user of an account with {@code gres/gpu=1} lists {@code gres/gpu=1}). What is
-     * stored stays the association's own, which {@link InheritedChanges} and the controller read.
+     * The associations as sacctmgr lists them: one without a Max limit of its own (MaxJobs,
+     * MaxSubmitJobs, MaxWall, and per TRES MaxTRES and MaxTRESPerNode) shows the nearest account's,
+     * as slurmdbd fills inherited limits in when it lists them (compat 252, 267); Grp limits are
+     * each level's own and are not filled in. What is stored stays the association's own, which
+     * {@link InheritedChanges} and the controller read.
      */
     static List<AssociationEntry> listed(Connection c, ListAssocRequest r) throws SQLException {
         Map<String, AssociationEntry> accounts = new HashMap<>();
@@ -107,29 +108,50 @@ final class AssociationRows {
         }
         List<AssociationEntry> out = new ArrayList<>();
         for (AssociationEntry a : read(c, r)) {
-            AssociationLimits own = a.getLimits();
-            String perNode = own.hasMaxTresPerNode() ? own.getMaxTresPerNode() : null;
+            AssociationLimits.Builder shown = a.getLimits().toBuilder();
             String up = a.getUser().isEmpty() ? a.getParentAccount() : a.getAccount();
             for (int depth = 0; !up.isEmpty() && depth < 64; depth++) {
                 AssociationEntry parent = accounts.get(a.getCluster() + "/" + up);
                 if (parent == null) {
                     break;
                 }
-                if (parent.getLimits().hasMaxTresPerNode()) {
-                    // The nearer level's count wins for each TRES it names.
-                    perNode =
-                            TresLimitText.merge(parent.getLimits().getMaxTresPerNode(), perNode == null ? "" : perNode);
-                }
+                inherit(shown, parent.getLimits());
                 up = parent.getParentAccount();
             }
+            AssociationLimits limits = shown.build();
             out.add(
-                    perNode == null || perNode.equals(own.getMaxTresPerNode())
+                    limits.equals(a.getLimits())
                             ? a
-                            : a.toBuilder()
-                                    .setLimits(own.toBuilder().setMaxTresPerNode(perNode))
-                                    .build());
+                            : a.toBuilder().setLimits(limits).build());
         }
         return out;
+    }
+
+    /** Fills in what {@code shown} (the nearer levels) leaves unset from an account above it. */
+    private static void inherit(AssociationLimits.Builder shown, AssociationLimits parent) {
+        if (!shown.hasMaxJobs() && parent.hasMaxJobs()) {
+            shown.setMaxJobs(parent.getMaxJobs());
+        }
+        if (!shown.hasMaxSubmitJobs() && parent.hasMaxSubmitJobs()) {
+            shown.setMaxSubmitJobs(parent.getMaxSubmitJobs());
+        }
+        if (!shown.hasMaxWallMinutes() && parent.hasMaxWallMinutes()) {
+            shown.setMaxWallMinutes(parent.getMaxWallMinutes());
+        }
+        if (parent.hasMaxTres()) {
+            // The nearer level's count wins for each TRES it names.
+            String merged = TresLimitText.merge(parent.getMaxTres(), shown.hasMaxTres() ? shown.getMaxTres() : "");
+            if (merged != null) {
+                shown.setMaxTres(merged);
+            }
+        }
+        if (parent.hasMaxTresPerNode()) {
+            String merged = TresLimitText.merge(
+                    parent.getMaxTresPerNode(), shown.hasMaxTresPerNode() ? shown.getMaxTresPerNode() : "");
+            if (merged != null) {
+                shown.setMaxTresPerNode(merged);
+            }
+        }
     }
 
     /** {@code /root/science/physics}: sorting by it walks the tree depth first. */

@@ -333,6 +333,43 @@ abstract class QosAndModifyContract {
     }
 
     @Test
+    void aUserIsListedWithItsAccountsMaxLimitsButNotItsGrpOnes() throws Exception {
+        edits.modify(ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.ACCOUNTS)
+                .addNames(acct)
+                .setLimits(AssociationLimits.newBuilder()
+                        .setMaxJobs(5)
+                        .setMaxSubmitJobs(7)
+                        .setMaxWallMinutes(30)
+                        .setMaxTres("cpu=4")
+                        .setGrpJobs(3)
+                        .setGrpTres("cpu=6"))
+                .setCommit(true)
+                .build());
+        edits.modify(ModifyAssocRequest.newBuilder()
+                .setEntity(AssocEntity.USERS)
+                .addNames(user)
+                .setLimits(AssociationLimits.newBuilder().setMaxJobs(2).setMaxTres("gres/gpu=1"))
+                .setCommit(true)
+                .build());
+        AssociationLimits listed = assocs.list(ListAssocRequest.newBuilder()
+                        .setEntity(AssocEntity.ASSOCIATIONS)
+                        .addClusters(cluster)
+                        .addUsers(user)
+                        .build())
+                .getAssociations(0)
+                .getLimits();
+        // compat 267: the account's Max limits fill in what the user leaves unset; Grp ones do not.
+        assertThat(listed.getMaxJobs()).isEqualTo(2);
+        assertThat(listed.getMaxSubmitJobs()).isEqualTo(7);
+        assertThat(listed.getMaxWallMinutes()).isEqualTo(30);
+        assertThat(listed.getMaxTres()).isEqualTo("cpu=4,gres/gpu=1");
+        assertThat(listed.hasGrpJobs()).isFalse();
+        assertThat(listed.hasGrpTres()).isFalse();
+        assertThat(userAssoc(snapshot(0)).getLimits().hasMaxSubmitJobs()).isFalse();
+    }
+
+    @Test
     void theVersionMovesOnlyWithCommittedChanges() throws Exception {
         long v = snapshot(0).getVersion();
         assertThat(snapshot(v).getUnchanged()).isTrue();

@@ -8,10 +8,11 @@ import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.File;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -23,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * environment a batch job's Prolog gets ({@link PrologEpilog}), and the controller is told when
  * they are done (and how: one that fails drains the node), so that salloc, which waits for that,
  * runs its command; the same on a batch job's nodes other than its batch host, whose Prolog runs
- * inside the job's supervisor instead (see {@link BatchLauncher}). The run is not kept across a restart
- * of this daemon: the controller forgets what it waits for on its own restart too.
+ * inside the job's supervisor instead (see {@link BatchLauncher}). Each run of a job runs it once:
+ * the controller journals what it waits for and, restarted, asks again the nodes it has not heard
+ * from, one of which may have finished meanwhile with its notice still in the outbox. What runs
+ * here is not kept across a restart of this daemon (its notices are not either).
  */
 public final class AllocationPrologs {
     private static final Logger log = LoggerFactory.getLogger(AllocationPrologs.class);
@@ -32,8 +35,19 @@ public final class AllocationPrologs {
     private final String nodeName;
     private final Supplier<LaunchPolicy> policy;
     private final Outbox outbox;
-    /** Job id and run of each Prolog running here, so a repeated request does not start it twice. */
-    private final Set<String> started = ConcurrentHashMap.newKeySet();
+    /** How many runs {@link #started} remembers: far more than a node runs at once. */
+    static final int REMEMBERED_RUNS = 4096;
+
+    /**
+     * Job id and run of each Prolog started here, running or done, so a repeated request does not
+     * start it twice; the oldest are forgotten past {@link #REMEMBERED_RUNS}.
+     */
+    private final Set<String> started = Collections.synchronizedSet(Collections.newSetFromMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED_RUNS;
+        }
+    }));
 
     public AllocationPrologs(String nodeName, Supplier<LaunchPolicy> policy, Outbox outbox) {
         this.nodeName = requireNonNull(nodeName, "nodeName is null");
@@ -64,7 +78,6 @@ public final class AllocationPrologs {
     }
 
     private void done(LaunchBatchJobRequest request, int status) {
-        started.remove(request.getJobId() + "." + request.getRestartCount());
         if (status != 0) {
             // The controller drains this node and gives the job back to the queue, as Slurm's.
             log.error(

@@ -101,6 +101,19 @@ class TestAllocationPrologs {
     }
 
     @Test
+    void aRunAskedForAgainAfterItsPrologIsDoneIsNotRunTwice() throws Exception {
+        // A restarted controller asks again the nodes it has not heard from: this one's notice
+        // may still be in the outbox. Without a Prolog configured the notice is posted at once.
+        prologs.run(allocation(0));
+        assertThat(outbox.takePrologsDone()).containsExactly(notice(0));
+        prologs.run(allocation(0));
+        assertThat(outbox.takePrologsDone()).isEmpty();
+        // The job's next run is another.
+        prologs.run(allocation(1));
+        assertThat(outbox.takePrologsDone()).containsExactly(notice(1));
+    }
+
+    @Test
     void aPrologThatFailsIsToldWithItsStatusSoThatTheControllerDrainsTheNode() throws Exception {
         Path prolog = dir.resolve("prolog.sh");
         Files.writeString(prolog, "#!/bin/sh\nexit 3\n");

@@ -145,6 +145,7 @@ final class SacctmgrSpecs {
                 }
                 case "grptres" -> {
                     b.setGrpTres(v);
+                    v = SacctmgrQos.settingsTres(v);
                     title = "GrpTRES";
                 }
                 case "maxjobs" -> {
@@ -157,10 +158,12 @@ final class SacctmgrSpecs {
                 }
                 case "maxtres" -> {
                     b.setMaxTres(v);
+                    v = SacctmgrQos.settingsTres(v);
                     title = "MaxTRES";
                 }
                 case "maxtrespernode" -> {
                     b.setMaxTresPerNode(v);
+                    v = SacctmgrQos.settingsTres(v);
                     title = "MaxTRESPerNode";
                 }
                 case "maxwall" -> {
@@ -182,7 +185,8 @@ final class SacctmgrSpecs {
                     title = "DefQOS";
                 }
             }
-            // A title longer than the column runs into the "=" (compat 251, 252).
+            // A title longer than the column runs into the "=" (compat 251, 252); a TRES list shows
+            // plain megabytes with their unit, as for a QOS (compat 266: mem=1000 is mem=1000M).
             settingLines.add(String.format(title.length() > 13 ? "  %s= %s" : "  %-13s = %s", title, v));
         }
         return b.build();

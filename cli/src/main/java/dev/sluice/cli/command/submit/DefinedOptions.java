@@ -5,6 +5,7 @@ import dev.sluice.cli.UserDirectory;
 import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.OptionSpec;
 import dev.sluice.cli.getopt.OptionTable;
+import dev.sluice.common.slurm.MailType;
 import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.common.time.TimeLimit;
@@ -104,7 +105,7 @@ public final class DefinedOptions {
             case "kill-command":
                 return value.isEmpty() ? "TERM" : value;
             case "mail-type":
-                return MailTypes.canonical(value).orElse(value);
+                return orAsGiven(value, () -> MailType.text(MailType.parseList(value)));
             case "kill-on-invalid-dep":
                 return value.toLowerCase(Locale.ROOT);
             case "bell":

@@ -4,6 +4,8 @@ import com.google.protobuf.ByteString;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.command.CommandSupport;
+import dev.sluice.common.slurm.GresBinding;
+import dev.sluice.common.slurm.MailType;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.text.RawText;
 import dev.sluice.common.time.BeginTime;
@@ -139,11 +141,11 @@ public final class JobSpecBuilder {
             spec.setCpusPerGpu(positive(o.get("cpus-per-gpu"), "--cpus-per-gpu"));
         }
         if (o.has("gres-flags")) {
-            String f = o.get("gres-flags").toLowerCase(Locale.ROOT);
-            if (!f.equals("disable-binding") && !f.equals("enforce-binding")) {
+            try {
+                spec.setGresFlags(GresBinding.parse(o.get("gres-flags")).wireName());
+            } catch (IllegalArgumentException e) {
                 throw new SubmitException(255, "error: Invalid --gres-flags specification");
             }
-            spec.setGresFlags(f);
         }
         if (o.has("kill-on-invalid-dep")) {
             String k = o.get("kill-on-invalid-dep").toLowerCase(Locale.ROOT);
@@ -153,8 +155,12 @@ public final class JobSpecBuilder {
             spec.setKillOnInvalidDep(k.equals("yes"));
         }
         if (o.has("mail-type")) {
-            String types = MailTypes.canonical(o.get("mail-type"))
-                    .orElseThrow(() -> new SubmitException(255, "error: Invalid --mail-type specification"));
+            String types;
+            try {
+                types = MailType.text(MailType.parseList(o.get("mail-type")));
+            } catch (IllegalArgumentException e) {
+                throw new SubmitException(255, "error: Invalid --mail-type specification");
+            }
             spec.setMailType(types);
             // Slurm mails the submitting user unless --mail-user names someone else.
             spec.setMailUser(

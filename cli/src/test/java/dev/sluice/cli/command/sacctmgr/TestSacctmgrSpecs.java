@@ -142,6 +142,16 @@ class TestSacctmgrSpecs {
     }
 
     @Test
+    void plainMegabytesShowWithTheirUnit() {
+        List<String> lines = new ArrayList<>();
+        AssociationLimits l =
+                SacctmgrSpecs.parse(List.of("MaxTRESPerNode=mem=1000"), KEYS).limits(lines);
+        assertThat(l.getMaxTresPerNode()).isEqualTo("mem=1000");
+        // Recorded from sacctmgr 22.05 (compat 266).
+        assertThat(lines).containsExactly("  MaxTRESPerNode= mem=1000M");
+    }
+
+    @Test
     void unknownKeysAndBadNumbersAreRefused() {
         assertThatThrownBy(() -> SacctmgrSpecs.parse(List.of("bogus=1"), KEYS))
                 .hasMessage(" Unknown option: bogus=1\n Use keyword 'where' to modify condition");

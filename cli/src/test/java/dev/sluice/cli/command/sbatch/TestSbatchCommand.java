@@ -193,6 +193,13 @@ class TestSbatchCommand {
     }
 
     @Test
+    void gresFlagsAreReadInAnyCaseAndSentInSlurmsWord() {
+        Output o = sbatch("", "--gres-flags=Disable-BINDING", "--wrap", "true");
+        assertThat(o.exitCode()).as(o.err()).isZero();
+        assertThat(cli.submitted().getGresFlags()).isEqualTo("disable-binding");
+    }
+
+    @Test
     void arraysDependenciesAndBeginTimes() {
         Output o = sbatch(
                 "",
