@@ -5,6 +5,10 @@ replays the scenarios against Sluice (packaging's TestDifferential), so both sid
 normalized by the same code. Standard library only (CI has no PyPI).
 
   difftest.py run [--timeout S] [--map FROM=TO ...] SCENARIO.scn ...   transcripts to stdout
+  difftest.py run [--timeout S] [--map FROM=TO ...] --claim LIST   the same for the scenarios that
+                                LIST names, each line taken by the first of several runners (one
+                                per cluster) to claim it: one scenario, or a sequence's, separated
+                                by tabs, run in that order
   difftest.py record SCENARIO.scn ...   against real Slurm: writes compat/expected/NAME.txt
 
 A scenario is a text file, one step a line (docs/compatibility.md, "The differential suite"):
@@ -28,6 +32,9 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @wait-idle                    until squeue lists no job
   @wait-file NAME               until the file exists and is not empty
   @sleep S                      let time pass (only where time is what is tested)
+  @sequence NAME                scenarios naming the same sequence run on one cluster, in the order
+                                of their names, as they were recorded: what accounting numbers
+                                over the cluster's life (wckey ids) depends on the ones before
   @rest METHOD PATH [FILE]      a REST request as the current user (token from scontrol token)
                                 to $SLURMRESTD_URL, FILE its JSON body; prints the HTTP status
                                 and the answer with sorted keys, run-bound values masked
@@ -239,6 +246,8 @@ class Scenario:
             self.step_json(" ".join(words[1:]))
         elif d == "@sleep":
             time.sleep(float(words[1]))
+        elif d == "@sequence":
+            pass  # where the scenario runs (--claim), not what it does
         else:
             raise SystemExit("%s: unknown directive %s" % (self.path, d))
 
@@ -455,6 +464,24 @@ def parse_maps(args):
     return maps, rest
 
 
+def claimed(listing):
+    """The scenarios of LISTING, each line's yielded to the one runner that claims it first: the
+    next line's number is kept in LISTING.next, read and advanced under an exclusive lock."""
+    with open(listing) as f:
+        lines = [line.strip() for line in f if line.strip()]
+    while True:
+        with open(listing + ".next", "a+") as counter:
+            fcntl.flock(counter, fcntl.LOCK_EX)
+            counter.seek(0)
+            taken = int(counter.read().strip() or "0")
+            if taken >= len(lines):
+                return
+            counter.seek(0)
+            counter.truncate()
+            counter.write(str(taken + 1))
+        yield from lines[taken].split("\t")
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] not in ("run", "record"):
         print(__doc__, file=sys.stderr)
@@ -466,6 +493,8 @@ def main(argv):
         timeout = float(args[1])
         args = args[2:]
     maps, scenarios = parse_maps(args)
+    if scenarios[:1] == ["--claim"] and mode == "run":
+        scenarios = claimed(scenarios[1])
     if mode == "record":
         if not os.path.exists(os.environ.get("SLURM_CONF", "/nonexistent")):
             print("difftest: set SLURM_CONF to the real Slurm's slurm.conf (compat/record.sh)", file=sys.stderr)
@@ -480,7 +509,10 @@ def main(argv):
     failed = 0
     for path in scenarios:
         s = Scenario(path, timeout, maps, base_dir)
+        started = time.monotonic()
         text = s.run()
+        # Where the suite's time goes (TestDifferential prints the slowest).
+        print("difftest: %s took %.1f s" % (s.name, time.monotonic() - started), file=sys.stderr, flush=True)
         if mode == "record":
             if "[timeout waiting" in text:
                 print("difftest: %s: a wait timed out against real Slurm; not recorded" % s.name, file=sys.stderr)

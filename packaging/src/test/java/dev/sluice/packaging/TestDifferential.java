@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,10 +42,21 @@ class TestDifferential {
     private static final String JAVA =
             Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
+    /**
+     * Clusters the scenarios are spread over, each its own {@code sluice up} with its own state
+     * directory and ports: most of a scenario's time is waiting (jobs that sleep, {@code @sleep},
+     * controller restarts), so a second and third cluster overlap the waits of the first.
+     * {@code -Dsluice.differential.clusters=1} runs them all on one cluster, in order.
+     */
+    private static final int CLUSTERS = Integer.getInteger("sluice.differential.clusters", 3);
+
     @TempDir
     static Path base;
 
-    private static Process up;
+    /** A started {@code sluice up}: its directory and its process. */
+    private record Cluster(Path home, Process up) {}
+
+    private static final List<Cluster> clusters = new ArrayList<>();
     private static Map<String, String> actual;
 
     @BeforeAll
@@ -53,19 +66,105 @@ class TestDifferential {
             throw new AssertionError("the differential suite runs as root in CI (its scenarios act as other users)");
         }
         assumeTrue(root, "the scenarios act as sluiceuser1 and sluiceuser2: needs root");
-        // Those users read the cluster's slurm.conf and run in its directory: JUnit makes it
-        // owner-only (compare.sh's lives in an ordinary 755 directory).
-        Files.setPosixFilePermissions(base, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        // The recorded cluster's files, its directory replaced by ours (fake GPU files made).
-        Path src = Files.createDirectories(base.resolve("src"));
+        List<Path> scenarios;
+        try (Stream<Path> s = Files.list(COMPAT.resolve("scenarios"))) {
+            scenarios = s.filter(p -> p.toString().endsWith(".scn")).sorted().toList();
+        }
+        int count = Math.max(1, Math.min(CLUSTERS, scenarios.size()));
+        // Each runner claims the next unclaimed line (difftest.py --claim).
+        Path queue = base.resolve("scenarios.list");
+        Files.write(queue, ScenarioQueue.lines(scenarios));
+        Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // One cluster up before the next starts (a dozen JVMs starting at once on two cores
+        // outlast a cluster's start deadline); the first runs scenarios meanwhile.
+        List<Process> runs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Cluster c = startCluster(base.resolve("cluster" + i));
+            clusters.add(c);
+            awaitUp(c);
+            runs.add(runScenarios(c.home(), List.of("--claim", queue.toString()), "difftest"));
+        }
+        actual = new LinkedHashMap<>();
+        List<String> took = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            actual.putAll(finished(runs.get(i), clusters.get(i).home(), "difftest", took));
+        }
+        System.out.println(
+                "TestDifferential: " + scenarios.size() + " scenarios on " + count + " clusters; the slowest:");
+        took.stream()
+                .sorted(Comparator.comparingDouble(TestDifferential::seconds).reversed())
+                .limit(10)
+                .forEach(l -> System.out.println("  " + l));
+        runAgainAlone(scenarios);
+    }
+
+    /**
+     * Scenarios that printed something else while three clusters ran at once run again on the
+     * first, alone: on two cores a scenario that races a signal or a job's end (051, a shell's
+     * "Terminated"; 231, a cancelled job still COMPLETING) can lose the race under the others'
+     * load. What it prints alone is what is compared; the rerun is said in the test's output.
+     * More than a few differing is not load: those are compared as they are.
+     */
+    private static void runAgainAlone(List<Path> scenarios) throws IOException, InterruptedException {
+        Map<String, String> known = knownDifferences();
+        List<Path> differing = scenarios.stream()
+                .filter(p -> {
+                    String name = name(p);
+                    Path expected = COMPAT.resolve("expected").resolve(name + ".txt");
+                    try {
+                        return !known.containsKey(name)
+                                && Files.exists(expected)
+                                && !Files.readString(expected).equals(actual.get(name));
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                })
+                .toList();
+        if (differing.isEmpty() || differing.size() > MOST_RUN_AGAIN || clusters.size() == 1) {
+            return;
+        }
+        System.out.println("TestDifferential: run again alone: "
+                + differing.stream().map(TestDifferential::name).toList());
+        Path home = clusters.get(0).home();
+        Process again =
+                runScenarios(home, differing.stream().map(Path::toString).toList(), "again");
+        actual.putAll(finished(again, home, "again", new ArrayList<>()));
+    }
+
+    /** At most this many differing scenarios are run again alone. */
+    private static final int MOST_RUN_AGAIN = 8;
+
+    private static String name(Path scenario) {
+        return scenario.getFileName().toString().replaceFirst("\\.scn$", "");
+    }
+
+    /** A difftest.py run's transcripts once it has ended well; its timings added to {@code took}. */
+    private static Map<String, String> finished(Process p, Path home, String label, List<String> took)
+            throws IOException, InterruptedException {
+        assertThat(p.waitFor(30, TimeUnit.MINUTES)).as("difftest.py finished").isTrue();
+        String err = Files.readString(home.resolve(label + ".err"));
+        assertThat(p.exitValue()).as(err).isZero();
+        err.lines().filter(l -> l.startsWith("difftest: ") && l.endsWith(" s")).forEach(took::add);
+        return transcripts(Files.readString(home.resolve(label + ".out")));
+    }
+
+    /**
+     * One local cluster on the recorded cluster's files, its directory replaced by ours (fake GPU
+     * files made); started, not awaited.
+     */
+    private static Cluster startCluster(Path home) throws IOException {
+        Files.createDirectories(home);
+        // The scenarios' users read the cluster's slurm.conf and run in its directory: JUnit
+        // makes its own directory owner-only (compare.sh's lives in an ordinary 755 directory).
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path src = Files.createDirectories(home.resolve("src"));
         for (String f : List.of("slurm.conf", "gres.conf")) {
             Files.writeString(
                     src.resolve(f),
-                    Files.readString(COMPAT.resolve("conf").resolve(f)).replace("@BASE@", base.toString()));
+                    Files.readString(COMPAT.resolve("conf").resolve(f)).replace("@BASE@", home.toString()));
         }
         makeDeviceFiles(Files.readString(src.resolve("gres.conf")));
-        Path out = base.resolve("up.out");
-        up = new ProcessBuilder(List.of(
+        Process up = new ProcessBuilder(List.of(
                         JAVA,
                         "-Xmx128m",
                         "-Dsluice.bin=" + COMPAT.resolveSibling("bin"),
@@ -76,19 +175,30 @@ class TestDifferential {
                         "--slurm-conf",
                         src.resolve("slurm.conf").toString(),
                         "--state-dir",
-                        base.toString()))
+                        home.toString()))
                 .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
+                .redirectOutput(home.resolve("up.out").toFile())
                 .start();
+        return new Cluster(home, up);
+    }
+
+    private static void awaitUp(Cluster c) throws IOException {
+        Path out = c.home().resolve("up.out");
         await().atMost(Duration.ofSeconds(180))
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> Files.readString(out).contains("Sluice is up") || !up.isAlive());
+                .until(() -> Files.readString(out).contains("Sluice is up") || !c.up().isAlive());
         assertThat(Files.readString(out)).contains("Sluice is up");
+    }
 
+    /**
+     * difftest.py on one cluster, on the scenarios given ({@code --claim LIST}: those it takes
+     * from the shared queue until none is left); its output in {@code LABEL.out} and {@code .err}.
+     */
+    private static Process runScenarios(Path home, List<String> scenarios, String label) throws IOException {
         List<String> argv = new ArrayList<>(
                 List.of("/usr/bin/python3", COMPAT.resolve("difftest.py").toString(), "run"));
         // Our ports are not the recording's: the transcripts say the recorded ones.
-        String conf = Files.readString(base.resolve("etc/slurm.conf"));
+        String conf = Files.readString(home.resolve("etc/slurm.conf"));
         argv.addAll(List.of("--map", setting(conf, "SlurmctldPort") + "=6817"));
         argv.addAll(List.of("--map", setting(conf, "AccountingStoragePort") + "=6819"));
         // The node daemons' ports too (scontrol show node's Port=), node line by node line.
@@ -98,27 +208,28 @@ class TestDifferential {
         for (int i = 0; i < Math.min(ours.size(), recorded.size()); i++) {
             argv.addAll(List.of("--map", ours.get(i) + "=" + recorded.get(i)));
         }
-        argv.addAll(List.of("--map", base + "={BASE}"));
-        try (Stream<Path> s = Files.list(COMPAT.resolve("scenarios"))) {
-            s.filter(p -> p.toString().endsWith(".scn")).sorted().forEach(p -> argv.add(p.toString()));
-        }
+        argv.addAll(List.of("--map", home + "={BASE}"));
+        argv.addAll(scenarios);
         ProcessBuilder run = new ProcessBuilder(argv)
-                .directory(base.toFile())
-                .redirectError(base.resolve("difftest.err").toFile())
-                .redirectOutput(base.resolve("difftest.out").toFile());
-        run.environment().putAll(env(base.resolve("sluice.env")));
-        Process p = run.start();
-        assertThat(p.waitFor(30, TimeUnit.MINUTES)).as("difftest.py finished").isTrue();
-        assertThat(p.exitValue())
-                .as(Files.readString(base.resolve("difftest.err")))
-                .isZero();
-        actual = transcripts(Files.readString(base.resolve("difftest.out")));
+                .directory(home.toFile())
+                .redirectError(home.resolve(label + ".err").toFile())
+                .redirectOutput(home.resolve(label + ".out").toFile());
+        run.environment().putAll(env(home.resolve("sluice.env")));
+        return run.start();
+    }
+
+    private static double seconds(String tookLine) {
+        String[] w = tookLine.split(" ");
+        return Double.parseDouble(w[w.length - 2]);
     }
 
     @AfterAll
     static void down() throws InterruptedException {
-        if (up != null) {
-            up.destroy();
+        for (Cluster c : clusters) {
+            c.up().destroy();
+        }
+        for (Cluster c : clusters) {
+            Process up = c.up();
             if (!up.waitFor(60, TimeUnit.SECONDS)) {
                 up.descendants().forEach(ProcessHandle::destroyForcibly);
                 up.destroyForcibly();
@@ -133,7 +244,7 @@ class TestDifferential {
         try (Stream<Path> s = Files.list(COMPAT.resolve("scenarios"))) {
             for (Path scn :
                     s.filter(p -> p.toString().endsWith(".scn")).sorted().toList()) {
-                String name = scn.getFileName().toString().replaceFirst("\\.scn$", "");
+                String name = name(scn);
                 tests.add(DynamicTest.dynamicTest(name, () -> {
                     Path expected = COMPAT.resolve("expected").resolve(name + ".txt");
                     assertThat(expected)
