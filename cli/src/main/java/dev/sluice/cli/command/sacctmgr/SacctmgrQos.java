@@ -31,22 +31,23 @@ final class SacctmgrQos {
     /** Settable keys, in the order sacctmgr prints them under "Settings". */
     private static final Map<String, String> TITLES = new java.util.LinkedHashMap<>();
 
+    // Flags first, MaxJobsPerUser and MaxSubmitJobsPerUser before the MaxTRES (compat 271, 272).
     static {
+        TITLES.put("flags", "Flags");
         TITLES.put("gracetime", "GraceTime");
         TITLES.put("grpjobs", "GrpJobs");
         TITLES.put("grpsubmitjobs", "GrpSubmitJobs");
         TITLES.put("grptres", "GrpTRES");
+        TITLES.put("maxjobsperuser", "MaxJobsPerUser");
+        TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
         TITLES.put("maxtresperaccount", "MaxTRESPerAccount");
         TITLES.put("maxtresperjob", "MaxTRESPerJob");
         TITLES.put("maxtrespernode", "MaxTRESPerNode");
         TITLES.put("maxtresperuser", "MaxTRESPerUser");
-        TITLES.put("maxjobsperuser", "MaxJobsPerUser");
-        TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
         TITLES.put("maxwall", "MaxWall");
         TITLES.put("preempt", "Preempt");
         TITLES.put("preemptexempttime", "PreemptExemptTime");
         TITLES.put("preemptmode", "PreemptMode");
-        TITLES.put("flags", "Flags");
         TITLES.put("priority", "Priority");
         TITLES.put("usagefactor", "UsageFactor");
         TITLES.put("usagethreshold", "UsageThreshold");
@@ -362,8 +363,10 @@ final class SacctmgrQos {
                 default -> b.setMaxSubmitJobsPerUser(SacctmgrSpecs.count(v, "MaxSubmitJobsPerUser"));
             }
             given.add(t.getKey());
-            lines.add(String.format(
-                    "  %-25s= %s", t.getValue(), TRES_KEYS.contains(t.getKey()) ? settingsTres(shown) : shown));
+            // sacctmgr 22.05 pads every title to 25 but MaxJobsPerUser's (compat 271).
+            String title =
+                    t.getKey().equals("maxjobsperuser") ? t.getValue() + " " : String.format("%-25s", t.getValue());
+            lines.add("  " + title + "= " + (TRES_KEYS.contains(t.getKey()) ? settingsTres(shown) : shown));
         }
         return b.build();
     }
