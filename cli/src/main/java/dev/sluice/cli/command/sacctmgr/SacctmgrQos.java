@@ -1,6 +1,7 @@
 package dev.sluice.cli.command.sacctmgr;
 
 import dev.sluice.cli.command.sacct.AccountingClient;
+import dev.sluice.common.slurm.QosFlags;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.AddQosRequest;
 import dev.sluice.protocol.v1.DbdRequest;
@@ -15,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -111,7 +113,8 @@ final class SacctmgrQos {
             boolean alone = specs.values.size() == 1 && cleared.isEmpty();
             throw new IllegalArgumentException(e.getMessage() + (alone ? "\n You didn't give me anything to set" : ""));
         }
-        if (given.isEmpty() && cleared.isEmpty()) {
+        // Flags= of no known flag sets nothing, yet sacctmgr goes on to modify (compat 272).
+        if (given.isEmpty() && cleared.isEmpty() && !specs.values.containsKey("flags")) {
             throw new IllegalArgumentException(" You didn't give me anything to set");
         }
         ModifyQosRequest.Builder r = ModifyQosRequest.newBuilder()
@@ -325,7 +328,14 @@ final class SacctmgrQos {
                     b.setPreemptMode(m);
                     shown = m.toUpperCase(Locale.ROOT);
                 }
-                case "flags" -> b.addAllFlags(SacctmgrSpecs.split(v));
+                case "flags" -> {
+                    Optional<List<String>> flags = QosFlags.parse(v);
+                    if (flags.isEmpty()) {
+                        continue; // no flag sacctmgr knows: the flags stay as they are
+                    }
+                    b.addAllFlags(flags.get());
+                    shown = String.join(",", flags.get());
+                }
                 case "usagefactor" -> {
                     try {
                         b.setUsageFactor(Double.parseDouble(v));
