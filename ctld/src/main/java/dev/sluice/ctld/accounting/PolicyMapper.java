@@ -71,6 +71,7 @@ public final class PolicyMapper {
                                     TresLimits.parse(q.getMaxTresPerUser())))
                             .maxTresPerNode(TresLimits.parse(q.getMaxTresPerNode()))
                             .usageThreshold(enforcedThreshold(q))
+                            .denyOnLimit(hasFlag(q, "DenyOnLimit"))
                             .preemption(new Qos.Preemption(
                                     q.getPreemptList().stream()
                                             .map(n -> n.toLowerCase(Locale.ROOT))
@@ -90,8 +91,13 @@ public final class PolicyMapper {
 
     /** Slurm applies a QOS's UsageThreshold only when the QOS has the flag EnforceUsageThreshold. */
     private static double enforcedThreshold(QosEntry q) {
-        boolean flagged = q.getFlagsList().stream().anyMatch(f -> f.strip().equalsIgnoreCase("EnforceUsageThreshold"));
-        return flagged && q.hasUsageThreshold() ? q.getUsageThreshold() : Qos.THRESHOLD_UNSET;
+        return hasFlag(q, "EnforceUsageThreshold") && q.hasUsageThreshold()
+                ? q.getUsageThreshold()
+                : Qos.THRESHOLD_UNSET;
+    }
+
+    private static boolean hasFlag(QosEntry q, String flag) {
+        return q.getFlagsList().stream().anyMatch(f -> f.strip().equalsIgnoreCase(flag));
     }
 
     private static List<String> names(String list) {

@@ -5,6 +5,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.limits.Admission;
+import dev.sluice.ctld.limits.DenyOnLimit;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.limits.WckeyAdmission;
 import dev.sluice.ctld.sched.PartitionFit;
@@ -122,6 +123,7 @@ public final class JobControl {
         SubmitChecks.licenses(licenses, request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
         request = Admission.capNodes(limits, request, partition.name());
+        DenyOnLimit.check(limits, request, partition.name());
         request =
                 request.withWckey(WckeyAdmission.resolve(limits, request.owner().userName(), request.wckey()));
         Reservation reservation = SubmitChecks.reservation(state, request, now, limits.policy());

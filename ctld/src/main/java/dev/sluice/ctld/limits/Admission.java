@@ -2,6 +2,7 @@ package dev.sluice.ctld.limits;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobRequest;
 import java.util.Locale;
@@ -147,9 +148,13 @@ public final class Admission {
         if (enforce.limits()) {
             LimitUsage usage = LimitUsage.of(policy, jobs);
             Limits limits = policy.effectiveLimits(assoc);
-            if (limits.maxSubmitJobs() != Limits.NONE
+            Qos qosRecord = policy.qos().get(q);
+            // A QOS's MaxSubmitJobsPerUser replaces the association's MaxSubmitJobs (compat 271).
+            boolean qosSubmitCap = qosRecord != null && qosRecord.limits().maxSubmitJobs() != Limits.NONE;
+            if (!qosSubmitCap
+                    && limits.maxSubmitJobs() != Limits.NONE
                     && usage.association(acct, user).active() >= limits.maxSubmitJobs()) {
-                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+                throw refused(JobReason.ASSOC_MAX_SUBMIT_JOB_LIMIT);
             }
             // GrpSubmitJobs: the user association's own, then every account above it (not inherited).
             if (limits.grpSubmitJobs() != Limits.NONE
@@ -162,11 +167,9 @@ public final class Admission {
                     throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
                 }
             }
-            Qos qosRecord = policy.qos().get(q);
-            if (qosRecord != null
-                    && qosRecord.limits().maxSubmitJobs() != Limits.NONE
+            if (qosSubmitCap
                     && usage.qosUser(q, user).active() >= qosRecord.limits().maxSubmitJobs()) {
-                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+                throw refused(JobReason.QOS_MAX_SUBMIT_JOB_PER_USER_LIMIT);
             }
             if (qosRecord != null
                     && qosRecord.limits().grpSubmitJobs() != Limits.NONE
@@ -175,5 +178,10 @@ public final class Admission {
             }
         }
         return new Admitted(acct, q);
+    }
+
+    /** Refused over a limit: sbatch prints the limit's reason as a line of its own (compat 271). */
+    static SlurmException refused(JobReason why) {
+        return new SlurmException(ErrorCode.ACCOUNTING_POLICY, ErrorCode.ACCOUNTING_POLICY.text(), why.slurmName());
     }
 }

@@ -13,8 +13,9 @@ import java.util.Set;
  * reason names (job_state_reason_string): the QOS's limits first, then the association's
  * (Slurm's acct_policy order): wall time, TRES per job, GrpJobs and MaxJobs (per user), GrpTRES, and
  * for a QOS last its MaxTRESPerAccount and MaxTRESPerUser ({@link #perNode} its MaxTRESPerNode); TRES in the order cpu, mem, node, GRES.
- * A TRES the QOS caps per job or per node is not checked against the association's cap of the same
- * kind, looser or tighter: the QOS's holds (compat 265). Against
+ * A TRES the QOS caps per job or per node, and MaxWall and MaxJobs where the QOS sets them, are not
+ * checked against the association's of the same kind, looser or tighter: the QOS's holds (compat
+ * 265, 270, 271; Slurm uses the first level that defines a limit). Against
  * GrpTRES, MaxTRESPerAccount and MaxTRESPerUser node= a node counts once however many of the jobs
  * counted there share it (LimitUsage), so before placement a job counts only the nodes it needs
  * beyond those held, and {@link #placed} checks the nodes it got. A job whose association has gone since it was submitted waits
@@ -75,11 +76,14 @@ public final class LimitGate {
         }
         Association assoc = found.get();
         Limits l = policy.effectiveLimits(assoc);
-        if (l.maxWallMinutes() != Limits.NONE && (!timed || wall > l.maxWallMinutes())) {
+        // The QOS's MaxWall, MaxTRES and MaxJobs, where it sets them, replace the association's (compat 265, 270, 271).
+        Limits q = qos == null ? Limits.UNSET : qos.limits();
+        if (q.maxWallMinutes() == Limits.NONE
+                && l.maxWallMinutes() != Limits.NONE
+                && (!timed || wall > l.maxWallMinutes())) {
             return JobReason.ASSOC_MAX_WALL_DURATION_PER_JOB_LIMIT;
         }
-        TresLimits qosPerJob = qos == null ? TresLimits.NONE : qos.limits().maxTresPerJob();
-        String perJob = l.maxTresPerJob().without(qosPerJob).exceeded(Tres.empty(), wanted);
+        String perJob = l.maxTresPerJob().without(q.maxTresPerJob()).exceeded(Tres.empty(), wanted);
         if (perJob != null) {
             return assocMaxPerJob(perJob);
         }
@@ -87,7 +91,9 @@ public final class LimitGate {
         if (l.grpJobs() != Limits.NONE && usage.association(account, user).running() >= l.grpJobs()) {
             return JobReason.ASSOC_GRP_JOBS_LIMIT;
         }
-        if (l.maxJobs() != Limits.NONE && usage.association(account, user).running() >= l.maxJobs()) {
+        if (q.maxJobs() == Limits.NONE
+                && l.maxJobs() != Limits.NONE
+                && usage.association(account, user).running() >= l.maxJobs()) {
             return JobReason.ASSOC_MAX_JOBS_LIMIT;
         }
         for (Association up : policy.lineage(account)) {
@@ -223,7 +229,7 @@ public final class LimitGate {
         };
     }
 
-    private static JobReason assocMaxPerJob(String tres) {
+    static JobReason assocMaxPerJob(String tres) {
         return switch (tres) {
             case "cpu" -> JobReason.ASSOC_MAX_CPU_PER_JOB_LIMIT;
             case "mem" -> JobReason.ASSOC_MAX_MEM_PER_JOB;
@@ -276,7 +282,7 @@ public final class LimitGate {
         };
     }
 
-    private static JobReason qosMaxPerJob(String tres) {
+    static JobReason qosMaxPerJob(String tres) {
         return switch (tres) {
             case "cpu" -> JobReason.QOS_MAX_CPU_PER_JOB_LIMIT;
             case "mem" -> JobReason.QOS_MAX_MEMORY_PER_JOB;

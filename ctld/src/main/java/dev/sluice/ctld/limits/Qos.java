@@ -11,7 +11,8 @@ import java.util.function.Consumer;
  * {@link Preemption} (what {@code PreemptType=preempt/qos} reads), its MaxTRESPerNode
  * ({@code perNode}: what a job may ask on each of its nodes) and the UsageThreshold it enforces
  * ({@code usageThreshold}, {@link #THRESHOLD_UNSET} when it has none or lacks the flag
- * EnforceUsageThreshold, without which Slurm ignores it). Built with {@link #builder(String)}: a
+ * EnforceUsageThreshold, without which Slurm ignores it), and whether it has the flag DenyOnLimit
+ * ({@code denyOnLimit}: a job over a Max limit is refused at submission instead of pending). Built with {@link #builder(String)}: a
  * QOS of sacctmgr's defaults needs only its name.
  */
 public record Qos(
@@ -21,7 +22,8 @@ public record Qos(
         HolderCaps caps,
         Preemption preemption,
         TresLimits perNode,
-        double usageThreshold) {
+        double usageThreshold,
+        boolean denyOnLimit) {
 
     /** {@code preemptExemptSeconds} when the QOS has none: the cluster's PreemptExemptTime applies. */
     public static final long EXEMPT_UNSET = -1;
@@ -84,7 +86,8 @@ public record Qos(
                 .caps(caps)
                 .preemption(preemption)
                 .maxTresPerNode(perNode)
-                .usageThreshold(usageThreshold);
+                .usageThreshold(usageThreshold)
+                .denyOnLimit(denyOnLimit);
         changes.accept(b);
         return b.build();
     }
@@ -102,6 +105,7 @@ public record Qos(
         private long preemptExemptSeconds = EXEMPT_UNSET;
         private TresLimits maxTresPerNode = TresLimits.NONE;
         private double usageThreshold = THRESHOLD_UNSET;
+        private boolean denyOnLimit;
 
         private Builder(String name) {
             this.name = requireNonNull(name, "name is null");
@@ -144,6 +148,12 @@ public record Qos(
             return this;
         }
 
+        /** Flags=DenyOnLimit: refuse at submission what would pend on a Max limit. */
+        public Builder denyOnLimit(boolean value) {
+            this.denyOnLimit = value;
+            return this;
+        }
+
         public Builder preemption(Preemption value) {
             this.preempts = value.preempts();
             this.preemptMode = value.mode();
@@ -181,7 +191,8 @@ public record Qos(
                     new HolderCaps(maxTresPerAccount, maxTresPerUser),
                     new Preemption(preempts, preemptMode, graceSeconds, preemptExemptSeconds),
                     maxTresPerNode,
-                    usageThreshold);
+                    usageThreshold,
+                    denyOnLimit);
         }
     }
 }

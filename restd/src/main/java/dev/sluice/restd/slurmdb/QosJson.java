@@ -3,6 +3,7 @@ package dev.sluice.restd.slurmdb;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.common.slurm.QosFlags;
 import dev.sluice.protocol.v1.QosEntry;
 import dev.sluice.restd.slurm.Numbers;
 import java.util.List;
@@ -31,20 +32,6 @@ public final class QosJson {
             Map.entry("usagefactorsafe", "USAGE_FACTOR_SAFE"),
             Map.entry("relative", "RELATIVE"));
 
-    /** sacctmgr's spelling of each flag, in the order it prints them (compat 192). */
-    private static final List<String> SACCTMGR_FLAGS = List.of(
-            "DenyOnLimit",
-            "EnforceUsageThreshold",
-            "NoDecay",
-            "NoReserve",
-            "OverPartQOS",
-            "PartitionMaxNodes",
-            "PartitionMinNodes",
-            "PartitionTimeLimit",
-            "RequiresReservation",
-            "UsageFactorSafe",
-            "Relative");
-
     private QosJson() {}
 
     /**
@@ -64,7 +51,7 @@ public final class QosJson {
             }
             wanted.add(key);
         }
-        return java.util.Optional.of(SACCTMGR_FLAGS.stream()
+        return java.util.Optional.of(QosFlags.NAMES.stream()
                 .filter(f -> wanted.contains(f.toLowerCase(Locale.ROOT)))
                 .toList());
     }

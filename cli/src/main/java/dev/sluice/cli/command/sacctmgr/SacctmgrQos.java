@@ -1,6 +1,7 @@
 package dev.sluice.cli.command.sacctmgr;
 
 import dev.sluice.cli.command.sacct.AccountingClient;
+import dev.sluice.common.slurm.QosFlags;
 import dev.sluice.common.time.TimeLimit;
 import dev.sluice.protocol.v1.AddQosRequest;
 import dev.sluice.protocol.v1.DbdRequest;
@@ -15,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -31,22 +33,23 @@ final class SacctmgrQos {
     /** Settable keys, in the order sacctmgr prints them under "Settings". */
     private static final Map<String, String> TITLES = new java.util.LinkedHashMap<>();
 
+    // Flags first, MaxJobsPerUser and MaxSubmitJobsPerUser before the MaxTRES (compat 271, 272).
     static {
+        TITLES.put("flags", "Flags");
         TITLES.put("gracetime", "GraceTime");
         TITLES.put("grpjobs", "GrpJobs");
         TITLES.put("grpsubmitjobs", "GrpSubmitJobs");
         TITLES.put("grptres", "GrpTRES");
+        TITLES.put("maxjobsperuser", "MaxJobsPerUser");
+        TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
         TITLES.put("maxtresperaccount", "MaxTRESPerAccount");
         TITLES.put("maxtresperjob", "MaxTRESPerJob");
         TITLES.put("maxtrespernode", "MaxTRESPerNode");
         TITLES.put("maxtresperuser", "MaxTRESPerUser");
-        TITLES.put("maxjobsperuser", "MaxJobsPerUser");
-        TITLES.put("maxsubmitjobsperuser", "MaxSubmitJobsPerUser");
         TITLES.put("maxwall", "MaxWall");
         TITLES.put("preempt", "Preempt");
         TITLES.put("preemptexempttime", "PreemptExemptTime");
         TITLES.put("preemptmode", "PreemptMode");
-        TITLES.put("flags", "Flags");
         TITLES.put("priority", "Priority");
         TITLES.put("usagefactor", "UsageFactor");
         TITLES.put("usagethreshold", "UsageThreshold");
@@ -110,7 +113,8 @@ final class SacctmgrQos {
             boolean alone = specs.values.size() == 1 && cleared.isEmpty();
             throw new IllegalArgumentException(e.getMessage() + (alone ? "\n You didn't give me anything to set" : ""));
         }
-        if (given.isEmpty() && cleared.isEmpty()) {
+        // Flags= of no known flag sets nothing, yet sacctmgr goes on to modify (compat 272).
+        if (given.isEmpty() && cleared.isEmpty() && !specs.values.containsKey("flags")) {
             throw new IllegalArgumentException(" You didn't give me anything to set");
         }
         ModifyQosRequest.Builder r = ModifyQosRequest.newBuilder()
@@ -324,7 +328,14 @@ final class SacctmgrQos {
                     b.setPreemptMode(m);
                     shown = m.toUpperCase(Locale.ROOT);
                 }
-                case "flags" -> b.addAllFlags(SacctmgrSpecs.split(v));
+                case "flags" -> {
+                    Optional<List<String>> flags = QosFlags.parse(v);
+                    if (flags.isEmpty()) {
+                        continue; // no flag sacctmgr knows: the flags stay as they are
+                    }
+                    b.addAllFlags(flags.get());
+                    shown = String.join(",", flags.get());
+                }
                 case "usagefactor" -> {
                     try {
                         b.setUsageFactor(Double.parseDouble(v));
@@ -362,8 +373,10 @@ final class SacctmgrQos {
                 default -> b.setMaxSubmitJobsPerUser(SacctmgrSpecs.count(v, "MaxSubmitJobsPerUser"));
             }
             given.add(t.getKey());
-            lines.add(String.format(
-                    "  %-25s= %s", t.getValue(), TRES_KEYS.contains(t.getKey()) ? settingsTres(shown) : shown));
+            // sacctmgr 22.05 pads every title to 25 but MaxJobsPerUser's (compat 271).
+            String title =
+                    t.getKey().equals("maxjobsperuser") ? t.getValue() + " " : String.format("%-25s", t.getValue());
+            lines.add("  " + title + "= " + (TRES_KEYS.contains(t.getKey()) ? settingsTres(shown) : shown));
         }
         return b.build();
     }
