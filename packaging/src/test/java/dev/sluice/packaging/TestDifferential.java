@@ -102,7 +102,8 @@ class TestDifferential {
      * Scenarios that printed something else while three clusters ran at once run again on the
      * first, alone: on two cores a scenario that races a signal or a job's end (051, a shell's
      * "Terminated"; 231, a cancelled job still COMPLETING) can lose the race under the others'
-     * load. What it prints alone is what is compared; the rerun is said in the test's output.
+     * load. What it prints alone is what is compared (a scenario of a {@code @sequence} runs
+     * again with its whole sequence, in order); the rerun is said in the test's output.
      * More than a few differing is not load: those are compared as they are.
      */
     private static void runAgainAlone(List<Path> scenarios) throws IOException, InterruptedException {
@@ -123,12 +124,22 @@ class TestDifferential {
         if (differing.isEmpty() || differing.size() > MOST_RUN_AGAIN || clusters.size() == 1) {
             return;
         }
+        // A scenario of a @sequence depends on the ones before it: the sequence runs again whole.
+        java.util.Set<Path> again = new java.util.LinkedHashSet<>();
+        for (Path p : differing) {
+            String sequence = ScenarioQueue.sequence(Files.readAllLines(p));
+            for (Path q : scenarios) {
+                if (q.equals(p)
+                        || (sequence != null && sequence.equals(ScenarioQueue.sequence(Files.readAllLines(q))))) {
+                    again.add(q);
+                }
+            }
+        }
         System.out.println("TestDifferential: run again alone: "
-                + differing.stream().map(TestDifferential::name).toList());
+                + again.stream().map(TestDifferential::name).toList());
         Path home = clusters.get(0).home();
-        Process again =
-                runScenarios(home, differing.stream().map(Path::toString).toList(), "again");
-        actual.putAll(finished(again, home, "again", new ArrayList<>()));
+        Process rerun = runScenarios(home, again.stream().map(Path::toString).toList(), "again");
+        actual.putAll(finished(rerun, home, "again", new ArrayList<>()));
     }
 
     /** At most this many differing scenarios are run again alone. */
