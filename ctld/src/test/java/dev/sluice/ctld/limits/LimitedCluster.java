@@ -124,19 +124,28 @@ final class LimitedCluster {
 
     /**
      * The limit tests' accounting policy, version 1: accounts under root, users under their
-     * accounts, a user's first account its default, and one QOS, normal (no limits unless
-     * {@link #qos} gives it).
+     * accounts, a user's first account its default, and the QOS normal (no limits unless
+     * {@link #qos} gives it) with the others {@link #qos} adds.
      */
     static final class PolicyBuilder {
         private final List<Association> accounts = new ArrayList<>();
         private final List<Association> users = new ArrayList<>();
         private final Map<String, String> defaultAccounts = new LinkedHashMap<>();
-        private Qos normal = Qos.builder("normal").build();
+        private final Map<String, Qos> qos =
+                new LinkedHashMap<>(Map.of("normal", Qos.builder("normal").build()));
 
         private PolicyBuilder() {}
 
+        /** A QOS the policy defines, or normal's limits (a QOS named normal). */
         PolicyBuilder qos(Qos value) {
-            this.normal = value;
+            qos.put(value.name(), value);
+            return this;
+        }
+
+        PolicyBuilder qos(Qos... values) {
+            for (Qos q : values) {
+                qos(q);
+            }
             return this;
         }
 
@@ -170,7 +179,7 @@ final class LimitedCluster {
             assocs.add(Association.builder("root").qos(List.of("normal")).build());
             assocs.addAll(accounts);
             assocs.addAll(users);
-            return new AccountingPolicy(1, assocs, defaultAccounts, Map.of("normal", normal), UserWckeys.NONE);
+            return new AccountingPolicy(1, assocs, defaultAccounts, Map.copyOf(qos), UserWckeys.NONE);
         }
     }
 }

@@ -8,9 +8,6 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.state.JobRequest;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,31 +18,18 @@ import org.junit.jupiter.api.Test;
 class TestDenyOnLimit {
     /** user1000 in physics with MaxWall=8, QOS strict (flag, MaxWall=5, cpu=2), bare (flag only). */
     private static AccountingPolicy policy() {
-        Map<String, Qos> byName = new HashMap<>();
-        byName.put("normal", Qos.builder("normal").build());
-        byName.put(
-                "strict",
-                Qos.builder("strict")
+        return LimitedCluster.policy()
+                .qos(Qos.builder("strict")
                         .denyOnLimit(true)
                         .limits(Limits.builder()
                                 .maxWallMinutes(5)
                                 .maxTresPerJob(TresLimits.parse("cpu=2"))
                                 .build())
-                        .build());
-        byName.put("bare", Qos.builder("bare").denyOnLimit(true).build());
-        return new AccountingPolicy(
-                1,
-                List.of(
-                        Association.builder("root").qos(List.of("normal")).build(),
-                        Association.builder("physics").parent("root").build(),
-                        Association.builder("physics")
-                                .user("user1000")
-                                .parent("physics")
-                                .limits(Limits.builder().maxWallMinutes(8).build())
-                                .build()),
-                Map.of("user1000", "physics"),
-                byName,
-                UserWckeys.NONE);
+                        .build())
+                .qos(Qos.builder("bare").denyOnLimit(true).build())
+                .account("physics")
+                .user("user1000", "physics", Limits.builder().maxWallMinutes(8).build())
+                .build();
     }
 
     private static JobRequest asking(String qos, int tasks, long minutes) {

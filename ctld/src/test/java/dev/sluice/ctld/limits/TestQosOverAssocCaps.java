@@ -20,28 +20,15 @@ import org.junit.jupiter.api.Test;
 class TestQosOverAssocCaps {
     /** user1000 in physics with MaxTRESPerNode=cpu=2 and MaxTRES=gres/gpu=1, the QOSes given. */
     private static AccountingPolicy policy(Qos... qos) {
-        Map<String, Qos> byName = new java.util.HashMap<>();
-        byName.put("normal", Qos.builder("normal").build());
-        for (Qos q : qos) {
-            byName.put(q.name(), q);
-        }
         Limits userCaps = Limits.builder()
                 .maxTresPerNode(TresLimits.parse("cpu=2"))
                 .maxTresPerJob(TresLimits.parse("gres/gpu=1"))
                 .build();
-        return new AccountingPolicy(
-                1,
-                List.of(
-                        Association.builder("root").qos(List.of("normal")).build(),
-                        Association.builder("physics").parent("root").build(),
-                        Association.builder("physics")
-                                .user("user1000")
-                                .parent("physics")
-                                .limits(userCaps)
-                                .build()),
-                Map.of("user1000", "physics"),
-                byName,
-                UserWckeys.NONE);
+        return LimitedCluster.policy()
+                .qos(qos)
+                .account("physics")
+                .user("user1000", "physics", userCaps)
+                .build();
     }
 
     private static final Qos LOOSER = Qos.builder("looser")

@@ -10,9 +10,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.sched.SchedulePlan;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,26 +21,13 @@ import org.junit.jupiter.api.Test;
 class TestQosOverAssocCounts {
     /** user1000 in physics with MaxWall=5, MaxJobs=2, MaxSubmitJobs=3 and the QOSes given. */
     private static AccountingPolicy policy(Qos... qos) {
-        Map<String, Qos> byName = new HashMap<>();
-        byName.put("normal", Qos.builder("normal").build());
-        for (Qos q : qos) {
-            byName.put(q.name(), q);
-        }
         Limits userLimits =
                 Limits.builder().maxWallMinutes(5).maxJobs(2).maxSubmitJobs(3).build();
-        return new AccountingPolicy(
-                1,
-                List.of(
-                        Association.builder("root").qos(List.of("normal")).build(),
-                        Association.builder("physics").parent("root").build(),
-                        Association.builder("physics")
-                                .user("user1000")
-                                .parent("physics")
-                                .limits(userLimits)
-                                .build()),
-                Map.of("user1000", "physics"),
-                byName,
-                UserWckeys.NONE);
+        return LimitedCluster.policy()
+                .qos(qos)
+                .account("physics")
+                .user("user1000", "physics", userLimits)
+                .build();
     }
 
     private static final Qos LOOSER = Qos.builder("looser")
