@@ -13,6 +13,8 @@ import dev.sluice.protocol.v1.ReservationSpec;
 import dev.sluice.protocol.v1.UpdateReservationResponse;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,20 +51,16 @@ class TestScontrolReservationLine {
         controller.close();
     }
 
+    /** {@code scontrol create res} of root's reservation r, now for an hour, with {@code fields}. */
+    private Output createRes(String... fields) {
+        List<String> args = new ArrayList<>(
+                List.of("create", "res", "ReservationName=r", "StartTime=now", "Duration=60", "Users=root"));
+        args.addAll(List.of(fields));
+        return TestingInvocations.run(new ScontrolCommand(), invocation(dir, env, "", args.toArray(String[]::new)));
+    }
+
     private Output create(String tres) {
-        return TestingInvocations.run(
-                new ScontrolCommand(),
-                invocation(
-                        dir,
-                        env,
-                        "",
-                        "create",
-                        "res",
-                        "ReservationName=r",
-                        "StartTime=now",
-                        "Duration=60",
-                        "Users=root",
-                        "TRES=" + tres));
+        return createRes("TRES=" + tres);
     }
 
     private ReservationSpec sent() {
@@ -80,20 +78,7 @@ class TestScontrolReservationLine {
     }
 
     private Output createWith(String field) {
-        return TestingInvocations.run(
-                new ScontrolCommand(),
-                invocation(
-                        dir,
-                        env,
-                        "",
-                        "create",
-                        "res",
-                        "ReservationName=r",
-                        "StartTime=now",
-                        "Duration=60",
-                        "Users=root",
-                        "Nodes=n[1-2]",
-                        field));
+        return createRes("Nodes=n[1-2]", field);
     }
 
     @Test
