@@ -69,8 +69,8 @@ public final class ReservationControl {
             probe = PartialCores.hold(
                     state,
                     reservation(name, id, start, end, nodes, partition, users, accounts, flags, state),
-                    spec.coreCount(),
-                    spec.coresPerNode(),
+                    spec.cores().count(),
+                    spec.cores().perNode(),
                     partition.isEmpty() ? defaultPartition(state) : partition);
             if (overlapsAnother(state, probe, now, false)) {
                 throw new SlurmException(ErrorCode.RESERVATION_OVERLAP);
@@ -85,15 +85,19 @@ public final class ReservationControl {
             // CoreCnt alone: free whole nodes until they give that many cores, then only that many
             // of their cores are held (Slurm 22.05: Nodes=n1 CoreCnt=2, CoreIDs=0-1).
             // A count per node (CoreCnt=2,1) takes a node for each.
-            boolean perNode = spec.nodeCount() == null && !spec.coresPerNode().isEmpty();
+            boolean perNode =
+                    spec.nodeCount() == null && !spec.cores().perNode().isEmpty();
             int count = spec.nodeCount() != null
                     ? spec.nodeCount()
-                    : perNode ? spec.coresPerNode().size() : spec.coreCount() != null ? 0 : 1;
-            int cores = spec.nodeCount() == null && spec.coreCount() != null && !perNode ? spec.coreCount() : 0;
+                    : perNode ? spec.cores().perNode().size() : spec.cores().count() != null ? 0 : 1;
+            int cores = spec.nodeCount() == null && spec.cores().count() != null && !perNode
+                    ? spec.cores().count()
+                    : 0;
             nodes = pick(state, partition, count, cores, start, end, flags, now, "", List.of());
             probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
             if (spec.nodeCount() == null) {
-                probe = PartialCores.hold(state, probe, spec.coreCount(), spec.coresPerNode(), partition);
+                probe = PartialCores.hold(
+                        state, probe, spec.cores().count(), spec.cores().perNode(), partition);
             }
         }
         Reservation old = state.reservations().byName().get(name);

@@ -11,8 +11,7 @@ import java.util.List;
  * @param nodes {@code Nodes=} as typed: a hostlist or {@code ALL}
  * @param users {@code Users=} as typed: {@code a,b} or {@code -a,-b}
  * @param flags {@code Flags=} items as typed; in an update a leading {@code -} takes one away
- * @param coreCount {@code CoreCnt=} (or {@code TRES=cpu=}): the cores in all
- * @param coresPerNode {@code CoreCnt=2,1}: a count per node, in order (empty for one count)
+ * @param cores {@code CoreCnt=} (or {@code TRES=cpu=})
  * @param change update only: {@code Users+=}/{@code Accounts+=} and {@code Users-=}/{@code
  *     Accounts-=} names as typed
  */
@@ -27,9 +26,20 @@ public record ReservationSpec(
         String users,
         String accounts,
         List<String> flags,
-        Integer coreCount,
-        List<Integer> coresPerNode,
+        Cores cores,
         AccessChange change) {
+    /**
+     * {@code CoreCnt=}: the cores in all, null when not given, and for {@code CoreCnt=2,1} a count
+     * per node, in order (empty for one count).
+     */
+    public record Cores(Integer count, List<Integer> perNode) {
+        public static final Cores NONE = new Cores(null, List.of());
+
+        public Cores {
+            perNode = perNode == null ? List.of() : List.copyOf(perNode);
+        }
+    }
+
     /** Users and accounts an update adds or takes away, each a comma-separated list or null. */
     public record Access(String users, String accounts) {
         public static final Access NONE = new Access(null, null);
@@ -47,7 +57,7 @@ public record ReservationSpec(
 
     public ReservationSpec {
         flags = flags == null ? List.of() : List.copyOf(flags);
-        coresPerNode = coresPerNode == null ? List.of() : List.copyOf(coresPerNode);
+        cores = cores == null ? Cores.NONE : cores;
         change = change == null ? AccessChange.NONE : change;
     }
 
@@ -148,8 +158,7 @@ public record ReservationSpec(
                     users,
                     accounts,
                     flags,
-                    coreCount,
-                    coresPerNode,
+                    new Cores(coreCount, coresPerNode),
                     change);
         }
     }

@@ -39,7 +39,7 @@ class TestReservationSpecWire {
                         ReservationSpec::users,
                         ReservationSpec::accounts,
                         ReservationSpec::flags,
-                        ReservationSpec::coreCount,
+                        ReservationSpec::cores,
                         ReservationSpec::change)
                 .containsExactly(
                         "r1",
@@ -52,7 +52,7 @@ class TestReservationSpecWire {
                         "alice",
                         "physics",
                         List.of("MAINT"),
-                        4,
+                        new ReservationSpec.Cores(4, List.of()),
                         new ReservationSpec.AccessChange(
                                 new ReservationSpec.Access("bob", "chem"), new ReservationSpec.Access("carol", "bio")));
     }
