@@ -185,12 +185,20 @@ public final class Registrar implements AutoCloseable {
             try {
                 stub.withDeadlineAfter(10, TimeUnit.SECONDS).prologComplete(notices.get(i));
             } catch (StatusRuntimeException e) {
-                if (e.getStatus().getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
-                    // An older controller, which does not wait for the Prolog either.
-                    continue;
+                if (e.getStatus().getCode() != io.grpc.Status.Code.UNIMPLEMENTED) {
+                    outbox.returnPrologsDone(notices.subList(i, notices.size()));
+                    throw e;
                 }
-                outbox.returnPrologsDone(notices.subList(i, notices.size()));
-                throw e;
+                // An older controller, which does not wait for the Prolog either.
+            }
+            try {
+                outbox.prologDelivered(notices.get(i));
+            } catch (IOException e) {
+                // Told again by a restarted daemon, which the controller ignores.
+                log.warn(
+                        "cannot record that the Prolog of job {} was told: {}",
+                        notices.get(i).getJobId(),
+                        e.toString());
             }
         }
     }

@@ -173,18 +173,15 @@ public final class NodedServer implements AutoCloseable {
             log.info("reconfigured: registering again");
             registrar.registerAgain();
         };
+        AllocationPrologs allocationPrologs =
+                new AllocationPrologs(s.nodeName(), policy::get, outbox, spool.prologRuns());
         Server server;
         try {
             server = NettyServerBuilder.forAddress(
                             new InetSocketAddress(s.node().bindHost(), s.node().port()))
                     .executor(Executors.newVirtualThreadPerTaskExecutor())
                     .addService(auth.protect(
-                            new NodeControlService(
-                                    launcher,
-                                    new AllocationPrologs(s.nodeName(), policy::get, outbox),
-                                    reconfigure,
-                                    steps,
-                                    credentials),
+                            new NodeControlService(launcher, allocationPrologs, reconfigure, steps, credentials),
                             DaemonAuth.NODED))
                     .build()
                     .start();
@@ -198,6 +195,8 @@ public final class NodedServer implements AutoCloseable {
         // Jobs that outlived a previous daemon are adopted before the first registration, so
         // the controller hears of them as running here and does not launch them again.
         launcher.recover();
+        // Allocation Prologs likewise: told, or watched if still running, never run again.
+        allocationPrologs.recover();
         registrar.start();
         log.info(
                 "sluice-noded {} listening on {}:{}, controller {}:{}; detected {} CPUs, {} MB; GRES found {}",

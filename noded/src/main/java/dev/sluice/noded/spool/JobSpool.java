@@ -36,11 +36,13 @@ public final class JobSpool {
     public static final String ENVIRONMENT = "environment";
 
     private final Path root;
+    private final PrologRuns prologRuns;
 
     public JobSpool(Path root) throws IOException {
         this.root = root;
         dev.sluice.common.files.PublicDirectories.create(root);
         Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+        this.prologRuns = new PrologRuns(root.resolve("prologs"));
         // Directories and files an older version left readable to all.
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path dir : dirs.toList()) {
@@ -75,6 +77,11 @@ public final class JobSpool {
 
     public Path root() {
         return root;
+    }
+
+    /** The allocation Prologs started here ({@code PrologFlags=Alloc}), across restarts. */
+    public PrologRuns prologRuns() {
+        return prologRuns;
     }
 
     public Path jobDir(int jobId) {

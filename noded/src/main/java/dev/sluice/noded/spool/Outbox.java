@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
  * What this node has yet to tell the controller: job-end reports, kept in the spool until the
- * controller acknowledges them, that a job's allocation Prolog is done (in memory: the
- * controller keeps what it waits for in soft state too), and that the registration changed. The launcher and reconfigure
+ * controller acknowledges them, that a job's allocation Prolog is done (its status kept in
+ * the spool until delivered, {@link PrologRuns}), and that the registration changed. The launcher and reconfigure
  * post here; the Registrar alone drains it. Being the one channel between them, it lets the
  * launcher be built with no registrar to call back, and the registrar after the launcher it
  * asks about running jobs: the two never refer to each other in a cycle.
@@ -52,6 +52,11 @@ public final class Outbox {
             out.add(n);
         }
         return out;
+    }
+
+    /** The controller was told {@code notice}: a restarted daemon does not tell it again. */
+    public void prologDelivered(PrologCompleteRequest notice) throws IOException {
+        spool.prologRuns().told(new PrologRuns.Run(notice.getJobId(), notice.getRestartCount()));
     }
 
     /** Notices the controller could not be told (unreachable): first in line again, in order. */

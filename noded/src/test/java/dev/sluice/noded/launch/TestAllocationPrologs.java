@@ -36,8 +36,9 @@ class TestAllocationPrologs {
 
     @BeforeEach
     void start() throws Exception {
-        outbox = new Outbox(new JobSpool(dir.resolve("spool")));
-        prologs = new AllocationPrologs("n3", policy::get, outbox);
+        JobSpool spool = new JobSpool(dir.resolve("spool"));
+        outbox = new Outbox(spool);
+        prologs = new AllocationPrologs("n3", policy::get, outbox, spool.prologRuns());
     }
 
     private static LaunchBatchJobRequest allocation(int restartCount) {
@@ -124,5 +125,90 @@ class TestAllocationPrologs {
 
         assertThat(awaitTold())
                 .containsExactly(notice(1).toBuilder().setStatus(3).build());
+    }
+
+    private Path prologScript(String body) throws Exception {
+        Path prolog = dir.resolve("prolog.sh");
+        Files.writeString(prolog, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(prolog, PosixFilePermissions.fromString("rwxr-xr-x"));
+        policy.set(LaunchPolicy.scripts(List.of(prolog.toString()), List.of()).withPrologAtAllocation(true));
+        return prolog;
+    }
+
+    /** A new daemon on the same spool, as after a restart, taking up what the last one left. */
+    private Outbox restart() throws Exception {
+        JobSpool spool = new JobSpool(dir.resolve("spool"));
+        Outbox fresh = new Outbox(spool);
+        prologs = new AllocationPrologs("n3", policy::get, fresh, spool.prologRuns());
+        prologs.recover();
+        return fresh;
+    }
+
+    private static List<PrologCompleteRequest> awaitTold(Outbox from) {
+        List<PrologCompleteRequest> told = new CopyOnWriteArrayList<>();
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            told.addAll(from.takePrologsDone());
+            return !told.isEmpty();
+        });
+        return told;
+    }
+
+    @Test
+    void aPrologStillRunningWhenTheDaemonRestartsIsNotRunAgainAndItsEndIsTold() throws Exception {
+        Path runs = dir.resolve("runs.txt");
+        Path go = dir.resolve("go");
+        prologScript("echo ran >> " + runs + "\nwhile [ ! -e " + go + " ]; do sleep 0.05; done\nexit 0");
+        prologs.run(allocation(0));
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(runs));
+
+        Outbox afterRestart = restart();
+        // The restarted controller asks again; the Prolog still runs and is not started twice.
+        prologs.run(allocation(0));
+        Files.writeString(go, "");
+
+        assertThat(awaitTold(afterRestart)).containsExactly(notice(0));
+        assertThat(Files.readAllLines(runs)).containsExactly("ran");
+    }
+
+    @Test
+    void aPrologThatEndedUntoldIsToldByTheNextDaemonAndOneToldIsNot() throws Exception {
+        prologScript("exit 4");
+        prologs.run(allocation(0));
+        // Ended and posted, but the daemon stops before the controller hears of it.
+        assertThat(awaitTold())
+                .containsExactly(notice(0).toBuilder().setStatus(4).build());
+        prologs.run(allocation(1));
+        PrologCompleteRequest second = awaitTold().getFirst();
+        outbox.prologDelivered(second);
+
+        Outbox afterRestart = restart();
+
+        assertThat(afterRestart.takePrologsDone())
+                .containsExactly(notice(0).toBuilder().setStatus(4).build());
+        prologs.run(allocation(1));
+        assertThat(afterRestart.takePrologsDone()).isEmpty();
+    }
+
+    @Test
+    void aPrologKilledWhileNoDaemonWatchedIsToldAsFailed() throws Exception {
+        prologScript("sleep 600");
+        prologs.run(allocation(0));
+        Path runFile = dir.resolve("spool/prologs/" + JOB + ".0.run");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Files.exists(runFile) && !Files.readString(runFile).isBlank());
+        ProcessHandle shell = ProcessHandle.of(
+                        Long.parseLong(Files.readString(runFile).strip().split(" ")[0]))
+                .orElseThrow();
+        shell.descendants().forEach(ProcessHandle::destroyForcibly);
+        shell.destroyForcibly();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !shell.isAlive());
+
+        Outbox afterRestart = restart();
+
+        // Its shell recorded no status: the controller hears of a failure and drains the node.
+        assertThat(awaitTold(afterRestart)).singleElement().satisfies(n -> {
+            assertThat(n.getJobId()).isEqualTo(JOB);
+            assertThat(n.getStatus()).isNotZero();
+        });
     }
 }
