@@ -7,11 +7,11 @@ import dev.sluice.ctld.loop.JournalObserver;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.protocol.auth.DaemonAuth;
-import dev.sluice.protocol.v1.AccountingRecord;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -38,6 +38,10 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     private volatile PolicyPuller policy;
     /** The TRES totals (and down part) last put in the outbox; null until the first node record (loop thread only). */
     private String sentSize;
+    /** This loop batch's records until its sync (loop thread only). */
+    private final RecordBatch batch = new RecordBatch();
+    /** The state the loop applies records to, as last seen (loop thread only). */
+    private ClusterView state;
 
     private AccountingPipeline(
             Outbox outbox,
@@ -105,11 +109,7 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     @Override
     public void applying(long sequence, StateRecord record, ClusterView state) {
-        for (int jobId : AccountingEvents.jobIdsOf(record)) {
-            for (AccountingRecord.Builder r : AccountingEvents.runEnded(record, state.job(jobId), site(state))) {
-                outbox.append(sequence, r);
-            }
-        }
+        batch.applying(sequence, record, state, () -> site(state));
     }
 
     @Override
@@ -120,17 +120,13 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
             String down = AccountingEvents.downTres(state.nodes());
             // After a restart the first node record re-sends the totals; dbd ignores an equal one.
             if (!(size + '/' + down).equals(sentSize)) {
-                outbox.append(sequence, AccountingEvents.clusterSize(record.time(), size, down));
+                batch.add(sequence, List.of(AccountingEvents.clusterSize(record.time(), size, down)));
                 sentSize = size + '/' + down;
             }
         }
-        ReservationEvents.of(record).ifPresent(r -> outbox.append(sequence, r));
-        AccountingEvents.Site site = site(state);
-        for (int jobId : AccountingEvents.jobIdsOf(record)) {
-            for (AccountingRecord.Builder r : AccountingEvents.of(record, state.job(jobId), site)) {
-                outbox.append(sequence, r);
-            }
-        }
+        ReservationEvents.of(record).ifPresent(r -> batch.add(sequence, List.of(r)));
+        batch.applied(sequence, record, state, () -> site(state));
+        this.state = state;
     }
 
     private AccountingEvents.Site site(ClusterView state) {
@@ -146,6 +142,9 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     @Override
     public void beforeSync() throws IOException {
+        if (!batch.isEmpty()) {
+            batch.flush(state, site(state), outbox::append);
+        }
         outbox.sync();
     }
 
