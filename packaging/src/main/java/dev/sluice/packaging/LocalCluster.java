@@ -1,11 +1,14 @@
 package dev.sluice.packaging;
 
+import dev.sluice.cli.view.NodeStates;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.auth.ClusterCredentials;
 import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
 import dev.sluice.common.conf.ConfigException;
 import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.common.slurm.NodeState;
 import dev.sluice.ctld.accounting.AccountingPipeline;
 import dev.sluice.ctld.accounting.PolicyPuller;
 import dev.sluice.protocol.Frames;
@@ -328,8 +331,8 @@ public final class LocalCluster {
             List<NodeInfo> nodes = r.getGetNodes().getNodesList();
             return nodes.size() >= expected
                     && nodes.stream()
-                            .allMatch(n -> !n.getFlagsList().contains("NOT_RESPONDING")
-                                    && !n.getState().equals("UNKNOWN"));
+                            .map(NodeStates::status)
+                            .allMatch(n -> !n.has(NodeFlag.NOT_RESPONDING) && n.base() != NodeState.UNKNOWN);
         } catch (IOException | AuthException e) {
             return false;
         }

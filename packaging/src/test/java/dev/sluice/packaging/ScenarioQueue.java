@@ -6,8 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -18,18 +21,41 @@ import java.util.TreeMap;
  * when a scenario runs depends on the estimate, never what it prints.
  */
 final class ScenarioQueue {
-    private ScenarioQueue() {}
+    /** Every scenario, in the order given (name order). */
+    private final List<Path> scenarios;
 
-    /** The queue's lines for {@code scenarios} (given in name order). */
-    static List<String> lines(List<Path> scenarios) {
+    /** Scenario to its {@code @sequence}, for those in one: the queue's lines and reruns use it. */
+    private final Map<Path, String> sequenceOf = new HashMap<>();
+
+    /** Scenario to its estimated running time. */
+    private final Map<Path, Double> seconds = new HashMap<>();
+
+    private ScenarioQueue(List<Path> scenarios) {
+        this.scenarios = List.copyOf(scenarios);
+        for (Path p : scenarios) {
+            List<String> text = read(p);
+            String sequence = sequence(text);
+            if (sequence != null) {
+                sequenceOf.put(p, sequence);
+            }
+            seconds.put(p, seconds(text));
+        }
+    }
+
+    /** The scenarios' files read once, for the queue and for running differing ones again. */
+    static ScenarioQueue of(List<Path> scenarios) {
+        return new ScenarioQueue(scenarios);
+    }
+
+    /** The queue's lines (the scenarios given in name order). */
+    List<String> lines() {
         record Line(String text, double seconds) {}
         List<Line> lines = new ArrayList<>();
         Map<String, List<Path>> sequences = new TreeMap<>();
         for (Path scenario : scenarios) {
-            List<String> text = read(scenario);
-            String sequence = sequence(text);
+            String sequence = sequenceOf.get(scenario);
             if (sequence == null) {
-                lines.add(new Line(scenario.toString(), seconds(text)));
+                lines.add(new Line(scenario.toString(), seconds.get(scenario)));
             } else {
                 sequences.computeIfAbsent(sequence, k -> new ArrayList<>()).add(scenario);
             }
@@ -38,11 +64,29 @@ final class ScenarioQueue {
                 .values()
                 .forEach(members -> lines.add(new Line(
                         String.join("\t", members.stream().map(Path::toString).toList()),
-                        members.stream().mapToDouble(p -> seconds(read(p))).sum())));
+                        members.stream().mapToDouble(seconds::get).sum())));
         return lines.stream()
                 .sorted(Comparator.comparingDouble(Line::seconds).reversed().thenComparing(Line::text))
                 .map(Line::text)
                 .toList();
+    }
+
+    /**
+     * What runs again for {@code differing}: each one, and where it belongs to a {@code @sequence}
+     * every scenario of that sequence too (they depend on the ones before them), in name order
+     * per differing scenario, each once.
+     */
+    Set<Path> withTheirSequences(List<Path> differing) {
+        Set<Path> again = new LinkedHashSet<>();
+        for (Path p : differing) {
+            String sequence = sequenceOf.get(p);
+            for (Path q : scenarios) {
+                if (q.equals(p) || (sequence != null && sequence.equals(sequenceOf.get(q)))) {
+                    again.add(q);
+                }
+            }
+        }
+        return again;
     }
 
     /** The name of the {@code @sequence} the scenario belongs to, or null. */

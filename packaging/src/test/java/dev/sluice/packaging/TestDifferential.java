@@ -73,7 +73,8 @@ class TestDifferential {
         int count = Math.max(1, Math.min(CLUSTERS, scenarios.size()));
         // Each runner claims the next unclaimed line (difftest.py --claim).
         Path queue = base.resolve("scenarios.list");
-        Files.write(queue, ScenarioQueue.lines(scenarios));
+        ScenarioQueue read = ScenarioQueue.of(scenarios);
+        Files.write(queue, read.lines());
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         // One cluster up before the next starts (a dozen JVMs starting at once on two cores
         // outlast a cluster's start deadline); the first runs scenarios meanwhile.
@@ -95,7 +96,7 @@ class TestDifferential {
                 .sorted(Comparator.comparingDouble(TestDifferential::seconds).reversed())
                 .limit(10)
                 .forEach(l -> System.out.println("  " + l));
-        runAgainAlone(scenarios);
+        runAgainAlone(scenarios, read);
     }
 
     /**
@@ -106,7 +107,8 @@ class TestDifferential {
      * again with its whole sequence, in order); the rerun is said in the test's output.
      * More than a few differing is not load: those are compared as they are.
      */
-    private static void runAgainAlone(List<Path> scenarios) throws IOException, InterruptedException {
+    private static void runAgainAlone(List<Path> scenarios, ScenarioQueue read)
+            throws IOException, InterruptedException {
         Map<String, String> known = knownDifferences();
         List<Path> differing = scenarios.stream()
                 .filter(p -> {
@@ -125,16 +127,7 @@ class TestDifferential {
             return;
         }
         // A scenario of a @sequence depends on the ones before it: the sequence runs again whole.
-        java.util.Set<Path> again = new java.util.LinkedHashSet<>();
-        for (Path p : differing) {
-            String sequence = ScenarioQueue.sequence(Files.readAllLines(p));
-            for (Path q : scenarios) {
-                if (q.equals(p)
-                        || (sequence != null && sequence.equals(ScenarioQueue.sequence(Files.readAllLines(q))))) {
-                    again.add(q);
-                }
-            }
-        }
+        java.util.Set<Path> again = read.withTheirSequences(differing);
         System.out.println("TestDifferential: run again alone: "
                 + again.stream().map(TestDifferential::name).toList());
         Path home = clusters.get(0).home();

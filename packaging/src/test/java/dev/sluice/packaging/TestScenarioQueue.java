@@ -25,7 +25,8 @@ class TestScenarioQueue {
         Path wckeysA = scenario("207-a", "@sequence wckeys", "@slurm.conf restart", "TrackWCKey=yes", "@end");
         Path restart = scenario("100-restart", "@slurm.conf restart", "@sleep 10", "@end", "squeue");
 
-        List<String> lines = ScenarioQueue.lines(List.of(quick, slow, restart, wckeysA, wckeysB));
+        List<String> lines = ScenarioQueue.of(List.of(quick, slow, restart, wckeysA, wckeysB))
+                .lines();
 
         assertThat(lines)
                 .containsExactly(
@@ -35,6 +36,20 @@ class TestScenarioQueue {
                         wckeysA + "\t" + wckeysB,
                         restart.toString(),
                         quick.toString());
+    }
+
+    @Test
+    void aDifferingScenarioOfASequenceRunsAgainWithItsWholeSequenceInNameOrder() throws IOException {
+        Path quick = scenario("001-quick", "sinfo");
+        Path saveA = scenario("161-a", "@sequence state-saves", "scontrol show reservation");
+        Path other = scenario("162-other", "squeue");
+        Path saveB = scenario("169-b", "@sequence state-saves", "scontrol show reservation");
+        Path wckey = scenario("208-c", "@sequence wckeys", "sacctmgr show wckey");
+        ScenarioQueue queue = ScenarioQueue.of(List.of(quick, saveA, other, saveB, wckey));
+
+        assertThat(queue.withTheirSequences(List.of(quick, saveB))).containsExactly(quick, saveA, saveB);
+        assertThat(queue.withTheirSequences(List.of(saveA, wckey, saveB))).containsExactly(saveA, saveB, wckey);
+        assertThat(queue.withTheirSequences(List.of(other))).containsExactly(other);
     }
 
     @Test

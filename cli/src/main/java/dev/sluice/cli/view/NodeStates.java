@@ -1,10 +1,7 @@
 package dev.sluice.cli.view;
 
-import dev.sluice.common.slurm.NodeFlag;
 import dev.sluice.common.slurm.NodeStatus;
 import dev.sluice.protocol.v1.NodeInfo;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * A node's state as the commands print it: the wire's base state and flags read into
@@ -20,11 +17,6 @@ public final class NodeStates {
     /** The base state's name: {@code IDLE}, {@code ALLOCATED}, {@code UNKNOWN} for none. */
     public static String base(NodeInfo node) {
         return status(node).base().name();
-    }
-
-    /** The names of the flags Slurm prints. */
-    public static Set<String> flags(NodeInfo node) {
-        return status(node).flags().stream().map(NodeFlag::name).collect(Collectors.toSet());
     }
 
     /** sinfo {@code %T}: {@code idle}, {@code draining}, {@code down*} ... */

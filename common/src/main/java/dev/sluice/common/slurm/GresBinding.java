@@ -1,7 +1,5 @@
 package dev.sluice.common.slurm;
 
-import java.util.Locale;
-
 /**
  * {@code --gres-flags} as Slurm 22.05 takes it: whether a job's CPUs must be the ones its GRES
  * (GPUs) are bound to ({@code enforce-binding}) or may be any ({@code disable-binding}).
@@ -29,14 +27,8 @@ public enum GresBinding {
      * @throws IllegalArgumentException for anything else, the empty word included
      */
     public static GresBinding parse(String text) {
-        String t = text.toLowerCase(Locale.ROOT);
-        if (t.equals(DISABLE.wireName)) {
-            return DISABLE;
-        }
-        if (t.equals(ENFORCE.wireName)) {
-            return ENFORCE;
-        }
-        throw new IllegalArgumentException("Invalid --gres-flags specification: " + text);
+        return SlurmWords.read(values(), GresBinding::wireName, text, SlurmWords.Match.WHOLE)
+                .orElseThrow(() -> new IllegalArgumentException("Invalid --gres-flags specification: " + text));
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.sluice.common.slurm;
 
-import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How a job's output and error files are opened ({@code --open-mode}, slurm.conf's
@@ -34,13 +34,15 @@ public enum OpenMode {
         if (text == null || text.isEmpty()) {
             return NOT_GIVEN;
         }
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        if (!t.isEmpty() && "append".startsWith(t)) {
-            return APPEND;
-        }
-        if (!t.isEmpty() && "truncate".startsWith(t)) {
-            return TRUNCATE;
-        }
-        throw new IllegalArgumentException("Invalid --open-mode: " + text);
+        return SlurmWords.read(values(), OpenMode::wireName, text.strip(), SlurmWords.Match.PREFIX)
+                .orElseThrow(() -> new IllegalArgumentException("Invalid --open-mode: " + text));
+    }
+
+    /**
+     * {@code --open-mode} as sbatch and srun take it: a word beginning with {@code a} or {@code t}
+     * in either case, whatever follows ({@code --open-mode=t} truncates); empty for any other.
+     */
+    public static Optional<OpenMode> option(String text) {
+        return SlurmWords.read(values(), OpenMode::wireName, text, SlurmWords.Match.INITIAL);
     }
 }

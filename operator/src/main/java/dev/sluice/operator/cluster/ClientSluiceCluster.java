@@ -66,7 +66,7 @@ public final class ClientSluiceCluster implements SluiceCluster {
     public List<Node> nodes() throws ClusterUnavailableException {
         List<Node> out = new ArrayList<>();
         for (NodeInfo n : nodeInfos()) {
-            out.add(new Node(n.getName(), NodeStates.scontrolName(n), n.getReason()));
+            out.add(new Node(n.getName(), NodeStates.status(n), n.getReason()));
         }
         return out;
     }
@@ -123,7 +123,7 @@ public final class ClientSluiceCluster implements SluiceCluster {
         }
         List<PartitionLoad.NodeSlot> nodes = new ArrayList<>();
         for (NodeInfo n : nodeInfos()) {
-            Node view = new Node(n.getName(), NodeStates.scontrolName(n), n.getReason());
+            Node view = new Node(n.getName(), NodeStates.status(n), n.getReason());
             nodes.add(new PartitionLoad.NodeSlot(n.getPartitionsList(), view.idle()));
         }
         return PartitionLoad.compute(partitions, pending, nodes);

@@ -1,22 +1,29 @@
 package dev.sluice.operator.cluster;
 
 import dev.sluice.common.scalein.ScaleInRanking.Candidate;
+import dev.sluice.common.slurm.NodeFlag;
+import dev.sluice.common.slurm.NodeState;
+import dev.sluice.common.slurm.NodeStatus;
 import java.util.List;
 
 /** The controller as the operator's reconcilers see it. */
 public interface SluiceCluster {
-    /** A node as the controller reports it: its name and scontrol state (IDLE, MIXED, IDLE+DRAIN, ...). */
-    record Node(String name, String state, String reason) {
+    /**
+     * A node as the controller reports it: its name, its state as Slurm's base state plus flags
+     * (common's {@link NodeStatus}, read from the wire once) and its reason.
+     */
+    record Node(String name, NodeStatus status, String reason) {
+        /** Drain asked ({@code IDLE+DRAIN}, {@code MIXED+DRAIN}): draining or drained. */
         public boolean drained() {
-            return state.contains("DRAIN");
+            return status.has(NodeFlag.DRAIN);
         }
 
         public boolean down() {
-            return state.startsWith("DOWN") || state.contains("NOT_RESPONDING");
+            return status.base() == NodeState.DOWN || status.has(NodeFlag.NOT_RESPONDING);
         }
 
         public boolean idle() {
-            return state.startsWith("IDLE") && !drained() && !down();
+            return status.base() == NodeState.IDLE && !drained() && !down();
         }
     }
 

@@ -15,13 +15,13 @@ import dev.sluice.cli.command.submit.SubmitLine;
 import dev.sluice.cli.command.submit.SubmitOptions;
 import dev.sluice.cli.command.submit.TestOnly;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -135,8 +135,7 @@ public final class SrunCommand implements Command {
         StepLaunch.Io io = new StepLaunch.Io(
                 o.has("output") ? o.get("output") : null,
                 o.has("error") ? o.get("error") : null,
-                o.has("open-mode")
-                        && o.get("open-mode").toLowerCase(Locale.ROOT).startsWith("a"),
+                o.has("open-mode") && OpenMode.option(o.get("open-mode")).orElse(null) == OpenMode.APPEND,
                 o.has("label"),
                 o.has("quiet"),
                 new StepIoServer.ExitPolicy(killOnBadExit(o), waitSeconds(o), cluster.killWaitSeconds()));

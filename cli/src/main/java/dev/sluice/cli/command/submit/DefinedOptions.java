@@ -6,6 +6,7 @@ import dev.sluice.cli.getopt.ArgKind;
 import dev.sluice.cli.getopt.OptionSpec;
 import dev.sluice.cli.getopt.OptionTable;
 import dev.sluice.common.slurm.MailType;
+import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.SlurmTimestamp;
 import dev.sluice.common.time.TimeLimit;
@@ -89,7 +90,7 @@ public final class DefinedOptions {
             case "kill-on-bad-exit":
                 return value.isEmpty() ? "1" : value;
             case "open-mode":
-                return value.toLowerCase(Locale.ROOT).startsWith("a") ? "a" : "t";
+                return OpenMode.option(value).orElse(null) == OpenMode.APPEND ? "a" : "t";
             case "nice":
                 return value.isEmpty() ? "100" : value;
             case "exclusive":

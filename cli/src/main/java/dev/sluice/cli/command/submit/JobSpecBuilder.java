@@ -6,6 +6,7 @@ import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.common.slurm.GresBinding;
 import dev.sluice.common.slurm.MailType;
+import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.text.RawText;
 import dev.sluice.common.time.BeginTime;
@@ -206,12 +207,10 @@ public final class JobSpecBuilder {
         copy(o, "gpus-per-node", spec::setGpusPerNode);
         copy(o, "gpus-per-task", spec::setGpusPerTask);
         if (o.has("open-mode")) {
-            String m = o.get("open-mode").toLowerCase(Locale.ROOT);
-            if (!m.startsWith("a") && !m.startsWith("t")) {
-                throw new SubmitException(255, "error: Invalid --open-mode specification");
-            }
+            OpenMode m = OpenMode.option(o.get("open-mode"))
+                    .orElseThrow(() -> new SubmitException(255, "error: Invalid --open-mode specification"));
             if (batch) {
-                spec.setOpenMode(m.startsWith("a") ? "append" : "truncate");
+                spec.setOpenMode(m.wireName());
             }
         }
         if (o.has("exclusive")) {
