@@ -182,6 +182,8 @@ public final class StepService {
                                         .orElse(0L))
                                 .putAllMpsPerGpu(NodeDispatcher.mpsPerGpu(image, share.node()))
                                 .setGpusPerTask(request.getGpusPerTask())
+                                .setStdinMode(request.getStdinMode())
+                                .setStdinTask(request.getStdinTask())
                                 .setIoHost(request.getIoHost())
                                 .setIoPort(request.getIoPort())
                                 .build());

@@ -174,7 +174,10 @@ public final class StepLauncher {
         ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File("/"));
         pb.environment().clear();
         pb.environment().putAll(UserEnvironment.ROOT);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.redirectInput(
+                TaskInputs.reads(r, local)
+                        ? ProcessBuilder.Redirect.PIPE
+                        : ProcessBuilder.Redirect.from(new File("/dev/null")));
         Process p = ForkLock.start(pb);
         // Read by the loader at once; gone with the task (the job directory outlives steps).
         p.onExit().thenRun(() -> {
@@ -188,7 +191,8 @@ public final class StepLauncher {
     }
 
     private void serve(LaunchStepRequest r, Socket socket, OutputStream out, List<Process> tasks, Set<Long> groups) {
-        Thread signals = Thread.ofVirtual().start(() -> forwardSignals(socket, tasks));
+        TaskInputs inputs = TaskInputs.of(r, tasks);
+        Thread signals = Thread.ofVirtual().start(() -> fromSrun(socket, tasks, inputs));
         List<Thread> pumps = new ArrayList<>();
         for (int local = 0; local < tasks.size(); local++) {
             int taskId = r.getTaskIds(local);
@@ -278,8 +282,9 @@ public final class StepLauncher {
         }
     }
 
-    private static void forwardSignals(Socket socket, List<Process> tasks) {
-        try {
+    /** What srun sends: signals for every task here (Ctrl-C), and its standard input. */
+    private static void fromSrun(Socket socket, List<Process> tasks, TaskInputs inputs) {
+        try (inputs) {
             InputStream in = new BufferedInputStream(socket.getInputStream());
             while (true) {
                 StepIo frame = Frames.read(StepIo.parser(), in);
@@ -287,10 +292,14 @@ public final class StepLauncher {
                     for (Process p : tasks) {
                         signal(p.pid(), Integer.toString(frame.getSignal()));
                     }
+                } else if (frame.hasInput()) {
+                    inputs.accept(frame.getInput());
                 }
             }
         } catch (IOException e) {
             // the step ended or srun closed its side
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

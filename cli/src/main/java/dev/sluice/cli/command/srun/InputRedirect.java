@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * {@code -i/--input=FILE}: each task reads the file, opened on its node as Slurm's node daemon
  * opens it (relative to the step's working directory, the same file wherever the nodes share
- * the file system). Sluice's steps have no standard input channel, so the task's command runs
- * under {@code /bin/sh}, which opens the file and {@code exec}s it. The name pattern's per-task
+ * the file system): the task's command runs under {@code /bin/sh}, which opens the file and
+ * {@code exec}s it. The name pattern's per-task
  * letters ({@code %t %n %N %j %s}) are the task's own variables there; {@code none} is
  * {@code /dev/null}. Pure.
  */
@@ -16,8 +16,7 @@ final class InputRedirect {
 
     /**
      * The argv that runs {@code argv} with its standard input from the file, or {@code argv}
-     * itself for {@code all} or a task number (srun's own standard input, which Sluice's steps do
-     * not carry: recorded).
+     * itself for {@code all} or a task number (srun's own standard input, {@link StepInput}).
      */
     static List<String> wrap(String pattern, List<String> argv, String user, String jobName) {
         if (pattern.equalsIgnoreCase("all")

@@ -138,7 +138,8 @@ public final class SrunCommand implements Command {
                 o.has("open-mode") && OpenMode.option(o.get("open-mode")).orElse(null) == OpenMode.APPEND,
                 o.has("label"),
                 o.has("quiet"),
-                new StepIoServer.ExitPolicy(killOnBadExit(o), waitSeconds(o), cluster.killWaitSeconds()));
+                new StepIoServer.ExitPolicy(killOnBadExit(o), waitSeconds(o), cluster.killWaitSeconds()),
+                StepInput.of(o.has("input") ? o.get("input") : null, inv.stdin()));
         if (jobId.isEmpty()) {
             return inNewAllocation(client.get(), inv, o, spec, shape, io, out, err);
         }

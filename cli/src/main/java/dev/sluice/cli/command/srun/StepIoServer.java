@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -52,6 +53,11 @@ final class StepIoServer implements AutoCloseable {
     private volatile int numTasks;
     private int stepStatus;
     private Thread waitTimer;
+    /** Each node's tasks, from its hello. */
+    private final Map<Socket, List<Integer>> tasksOf = new ConcurrentHashMap<>();
+
+    private StepInput input = StepInput.NONE;
+    private volatile CountDownLatch hellos = new CountDownLatch(0);
 
     private StepIoServer(ServerSocket server, StepOutput output, PrintStream err, ExitPolicy policy) {
         this.server = server;
@@ -64,6 +70,11 @@ final class StepIoServer implements AutoCloseable {
         ServerSocket s = new ServerSocket(0, 64, InetAddress.getByName("0.0.0.0"));
         s.setSoTimeout(ACCEPT_TIMEOUT_MS);
         return new StepIoServer(s, output, err, policy);
+    }
+
+    /** Where srun's standard input goes ({@code -i}); sent once every node has said hello. */
+    void forwardInput(StepInput input) {
+        this.input = input;
     }
 
     int port() {
@@ -88,6 +99,7 @@ final class StepIoServer implements AutoCloseable {
     int serve(int numNodes, int numTasks, String stepName) throws IOException {
         this.numTasks = numTasks;
         this.stepName = stepName;
+        this.hellos = new CountDownLatch(numNodes);
         output.tasks(numTasks);
         List<Thread> readers = new ArrayList<>();
         for (int i = 0; i < numNodes; i++) {
@@ -101,6 +113,9 @@ final class StepIoServer implements AutoCloseable {
                 nodes.add(node);
             }
             readers.add(Thread.ofVirtual().start(() -> read(node)));
+        }
+        if (input.forwards()) {
+            Thread.ofVirtual().name("srun-stdin").start(() -> input.pump(tasksOf, hellos));
         }
         for (Thread t : readers) {
             try {
@@ -154,6 +169,8 @@ final class StepIoServer implements AutoCloseable {
                     case HELLO -> {
                         name = frame.getHello().getNodeName();
                         nodeId = frame.getHello().getNodeId();
+                        tasksOf.put(node, frame.getHello().getTaskIdsList());
+                        hellos.countDown();
                         for (int task : frame.getHello().getTaskIdsList()) {
                             output.started(task, name, nodeId);
                         }
@@ -284,13 +301,20 @@ final class StepIoServer implements AutoCloseable {
         synchronized (nodes) {
             for (Socket node : nodes) {
                 try {
-                    OutputStream o = new BufferedOutputStream(node.getOutputStream());
-                    Frames.write(StepIo.newBuilder().setSignal(signal).build(), o);
-                    o.flush();
+                    send(node, StepIo.newBuilder().setSignal(signal).build());
                 } catch (IOException e) {
                     // that node is done already
                 }
             }
+        }
+    }
+
+    /** One frame to a node; srun's input and its signals share the socket. */
+    static void send(Socket node, StepIo frame) throws IOException {
+        synchronized (node) {
+            OutputStream o = new BufferedOutputStream(node.getOutputStream());
+            Frames.write(frame, o);
+            o.flush();
         }
     }
 

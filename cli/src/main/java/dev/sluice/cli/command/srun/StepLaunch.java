@@ -45,7 +45,13 @@ final class StepLaunch {
 
     /** How its output is handled and when it is cut short. */
     record Io(
-            String output, String error, boolean append, boolean label, boolean quiet, StepIoServer.ExitPolicy exit) {}
+            String output,
+            String error,
+            boolean append,
+            boolean label,
+            boolean quiet,
+            StepIoServer.ExitPolicy exit,
+            StepInput input) {}
 
     static int run(
             ControllerClient client, Invocation inv, int jobId, Shape shape, Io io, PrintStream out, PrintStream err) {
@@ -59,7 +65,8 @@ final class StepLaunch {
                 out,
                 err);
         try (StepIoServer server = StepIoServer.open(output, err, io.exit())) {
-            CreateStepResponse step = create(client, inv, jobId, shape, server, io.quiet(), err);
+            server.forwardInput(io.input());
+            CreateStepResponse step = create(client, inv, jobId, shape, server, io, err);
             if (step == null) {
                 return 1;
             }
@@ -80,14 +87,9 @@ final class StepLaunch {
 
     /** Asks for the step until it gets one; "busy" means other exclusive steps hold what it needs. */
     private static CreateStepResponse create(
-            ControllerClient client,
-            Invocation inv,
-            int jobId,
-            Shape s,
-            StepIoServer io,
-            boolean quiet,
-            PrintStream err)
+            ControllerClient client, Invocation inv, int jobId, Shape s, StepIoServer server, Io io, PrintStream err)
             throws IOException {
+        boolean quiet = io.quiet();
         CreateStepRequest.Builder request = CreateStepRequest.newBuilder()
                 .setJobId(jobId)
                 .setNumTasks(s.ntasks())
@@ -98,11 +100,13 @@ final class StepLaunch {
                 .setNodeList(s.placement().nodeList())
                 .setRelative(s.placement().relative())
                 .setGpusPerTask(s.placement().gpusPerTask())
+                .setStdinMode(io.input().mode())
+                .setStdinTask(io.input().task())
                 .addAllArgv(s.argv())
                 .putAllEnvironment(s.env())
                 .setWorkDir(s.workDir())
-                .setIoHost(io.host(inv.caller().host()))
-                .setIoPort(io.port())
+                .setIoHost(server.host(inv.caller().host()))
+                .setIoPort(server.port())
                 .setName(s.name())
                 // An agent's srun runs in the agent's JVM; its pid is still the process that
                 // relays the step's I/O, which is what SrunHost:Pid points an administrator to.
@@ -127,7 +131,7 @@ final class StepLaunch {
                         told = true;
                     }
                     // srun polls as Slurm's does; a step ending frees resources without telling it.
-                    io.pause(delayMs);
+                    server.pause(delayMs);
                     delayMs = Math.min(1000, delayMs * 2);
                     continue;
                 }
