@@ -4,14 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.UserDb;
 import dev.sluice.common.log.QuietLog;
-import dev.sluice.protocol.Frames;
-import dev.sluice.protocol.v1.SignedRequest;
+import dev.sluice.protocol.auth.AuthenticatedFrames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
@@ -95,17 +91,10 @@ public final class UnixCommandServer implements AutoCloseable {
                 quiet.warn(who, "closed local command connection", "unknown to the user database");
                 return;
             }
-            InputStream in = new BufferedInputStream(Channels.newInputStream(ch));
-            OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch));
-            while (true) {
-                SignedRequest frame;
-                try {
-                    frame = Frames.read(SignedRequest.parser(), in);
-                } catch (EOFException e) {
-                    return;
-                }
-                Frames.writeAnswer(gate.fromLocalPeer(frame, peer.get(), host), out);
-            }
+            AuthenticatedFrames.answerEach(
+                    new BufferedInputStream(Channels.newInputStream(ch)),
+                    new BufferedOutputStream(Channels.newOutputStream(ch)),
+                    frame -> gate.fromLocalPeer(frame, peer.get(), host));
         } catch (IOException e) {
             quiet.warn(who, "closed local command connection", e.getMessage());
         } finally {
