@@ -3,6 +3,7 @@ package dev.sluice.ctld.rpc;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.UserDb;
+import dev.sluice.common.daemon.OpenConnections;
 import dev.sluice.common.log.QuietLog;
 import dev.sluice.protocol.auth.AuthenticatedFrames;
 import java.io.BufferedInputStream;
@@ -17,8 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
@@ -37,7 +36,7 @@ public final class UnixCommandServer implements AutoCloseable {
     private final CommandGate gate;
     private final UserDb users;
     private final String host;
-    private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+    private final OpenConnections<SocketChannel> open = new OpenConnections<>();
     private ServerSocketChannel server;
     private Path path;
     private Thread acceptor;
@@ -113,20 +112,7 @@ public final class UnixCommandServer implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } catch (IOException ignored) {
-            // closing a listener has nothing left to report
-        }
-        for (SocketChannel ch : open) {
-            try {
-                ch.close();
-            } catch (IOException ignored) {
-                // the connection is gone either way
-            }
-        }
+        open.closeAll(server);
         if (path != null) {
             try {
                 Files.deleteIfExists(path);

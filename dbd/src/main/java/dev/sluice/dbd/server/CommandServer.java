@@ -3,6 +3,7 @@ package dev.sluice.dbd.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.RequestAuthenticator;
+import dev.sluice.common.daemon.OpenConnections;
 import dev.sluice.common.log.QuietLog;
 import dev.sluice.protocol.auth.AuthenticatedFrames;
 import dev.sluice.protocol.v1.DbdRequest;
@@ -15,8 +16,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.time.InstantSource;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +35,7 @@ final class CommandServer implements AutoCloseable {
     private static final int READ_TIMEOUT_MS = 60_000;
 
     private final AuthenticatedFrames<DbdRequest, DbdResponse> frames;
-    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final OpenConnections<Socket> open = new OpenConnections<>();
     private ServerSocket server;
     private Thread acceptor;
 
@@ -92,20 +91,7 @@ final class CommandServer implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } catch (IOException ignored) {
-            // Closing a listening socket has nothing left to report.
-        }
-        for (Socket s : open) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // Same: the connection is gone either way.
-            }
-        }
+        open.closeAll(server);
         if (acceptor != null) {
             try {
                 acceptor.join(2000);
