@@ -3,15 +3,12 @@ package dev.sluice.ctld.rpc;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.auth.UserDb;
+import dev.sluice.common.daemon.OpenConnections;
 import dev.sluice.common.log.QuietLog;
-import dev.sluice.protocol.Frames;
-import dev.sluice.protocol.v1.SignedRequest;
+import dev.sluice.protocol.auth.AuthenticatedFrames;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
@@ -21,8 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
@@ -41,7 +36,7 @@ public final class UnixCommandServer implements AutoCloseable {
     private final CommandGate gate;
     private final UserDb users;
     private final String host;
-    private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+    private final OpenConnections<SocketChannel> open = new OpenConnections<>();
     private ServerSocketChannel server;
     private Path path;
     private Thread acceptor;
@@ -95,17 +90,10 @@ public final class UnixCommandServer implements AutoCloseable {
                 quiet.warn(who, "closed local command connection", "unknown to the user database");
                 return;
             }
-            InputStream in = new BufferedInputStream(Channels.newInputStream(ch));
-            OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch));
-            while (true) {
-                SignedRequest frame;
-                try {
-                    frame = Frames.read(SignedRequest.parser(), in);
-                } catch (EOFException e) {
-                    return;
-                }
-                Frames.writeAnswer(gate.fromLocalPeer(frame, peer.get(), host), out);
-            }
+            AuthenticatedFrames.answerEach(
+                    new BufferedInputStream(Channels.newInputStream(ch)),
+                    new BufferedOutputStream(Channels.newOutputStream(ch)),
+                    frame -> gate.fromLocalPeer(frame, peer.get(), host));
         } catch (IOException e) {
             quiet.warn(who, "closed local command connection", e.getMessage());
         } finally {
@@ -124,20 +112,7 @@ public final class UnixCommandServer implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } catch (IOException ignored) {
-            // closing a listener has nothing left to report
-        }
-        for (SocketChannel ch : open) {
-            try {
-                ch.close();
-            } catch (IOException ignored) {
-                // the connection is gone either way
-            }
-        }
+        open.closeAll(server);
         if (path != null) {
             try {
                 Files.deleteIfExists(path);

@@ -5,6 +5,8 @@
  * the receiving daemon checks signature, audience, time window, single use and that the signer
  * is a daemon account. Launch requests carry a second credential, the controller's signature
  * over the job, its owner and the receiving node ({@link dev.sluice.protocol.auth.JobCredentials}),
- * so a node daemon runs only what the controller allocated to it, once.
+ * so a node daemon runs only what the controller allocated to it, once. The command sockets
+ * users' commands speak to (sluice-ctld's, sluice-dbd's) prove the sender of each frame through
+ * one handler, {@link dev.sluice.protocol.auth.AuthenticatedFrames}.
  */
 package dev.sluice.protocol.auth;
