@@ -7,11 +7,9 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
 import dev.sluice.ctld.control.SoftChange;
-import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.CommandQueue.Pending;
 import dev.sluice.ctld.persistence.Journal;
-import dev.sluice.ctld.sched.BeginTimeLag;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterImage;
@@ -55,16 +53,9 @@ public final class ControllerLoop implements AutoCloseable {
     private final List<Command<?>> periodic;
     private final Consumer<Throwable> fatal;
     private final CommandQueue queue = new CommandQueue();
-    /** Loop thread only: what the last pass decided with besides the image (null: none yet). */
-    private PassInputs passInputs;
-    /** Loop thread only: the journal sequence the last scheduling pass began at. */
-    private long passedAt = -1;
+    private final SchedulingPasses passes;
     /** Loop thread only: whether the batch being decided changed soft state. */
     private boolean softChanged;
-    /** Loop thread only: when the last scheduling pass ran (epoch seconds). */
-    private long lastPassTime;
-    /** Where slurmctld's pass timers count from: the controller's start ({@link #timersFrom}). */
-    private volatile long started;
 
     private final Thread thread;
     private volatile ClusterImage image;
@@ -98,8 +89,7 @@ public final class ControllerLoop implements AutoCloseable {
         this.periodic = List.copyOf(periodic);
         this.fatal = requireNonNull(fatal, "fatal is null");
         this.image = state.image();
-        this.started = clock.instant().getEpochSecond();
-        this.lastPassTime = started;
+        this.passes = new SchedulingPasses(clock.instant().getEpochSecond());
         this.thread = Thread.ofPlatform().name("ctld-loop").daemon(true).unstarted(this::run);
     }
 
@@ -109,11 +99,10 @@ public final class ControllerLoop implements AutoCloseable {
 
     /**
      * The controller's start, from which slurmctld's periodic passes count (set before start;
-     * the loop's construction otherwise): see {@link BeginTimeLag}.
+     * the loop's construction otherwise): see {@link dev.sluice.ctld.sched.BeginTimeLag}.
      */
     public void timersFrom(long controllerStart) {
-        this.started = controllerStart;
-        this.lastPassTime = controllerStart;
+        passes.timersFrom(controllerStart);
     }
 
     /** AccountingStorageEnforce: the policy every scheduling pass applies (set before start). */
@@ -266,53 +255,20 @@ public final class ControllerLoop implements AutoCloseable {
         if (!commit(done, toRun)) {
             return;
         }
-        // Nothing journalled since the last pass began (a heartbeat from a node that stays as
-        // it was, a refused command): no job can start that the last pass did not start, so
-        // the pass waits for a change or the clock's next second, when time-bound reasons
-        // (BeginTime, reservations) move. The last pass's own starts count as a change: the pass
-        // after them sees the pending jobs' reasons against what those starts took.
-        boolean changed = writer.nextSequence() != passedAt || softChanged;
-        // New settings (reconfigure), a new enforcement or the policy sluice-dbd sent last
-        // (each swapped in whole from outside the loop) count too.
-        PassInputs inputs = new PassInputs(scheduler, limits, limits.policy());
-        boolean newInputs = !inputs.sameAs(passInputs);
-        if (!readOnly && (tick || changed || newInputs)) {
-            schedule(now, inputs, BeginTimeLag.slurmWouldPass(changed || newInputs, started, lastPassTime, now));
+        // The pass's inputs, each swapped in whole from outside the loop: a new one is a change.
+        SchedulingPasses.Inputs inputs = new SchedulingPasses.Inputs(scheduler, limits, limits.policy());
+        if (!readOnly) {
+            SchedulePlan plan = passes.planIfDue(image, inputs, writer.nextSequence(), softChanged, tick, now, timings);
+            if (plan != null) {
+                apply(plan, now, inputs);
+            }
         }
         done.stream().filter(d -> d.pending.afterPass()).forEach(Done::complete);
     }
 
-    /**
-     * What a pass decides with besides the cluster image, compared by identity: each part is
-     * replaced whole (never changed in place) by whoever owns it outside the loop.
-     */
-    private record PassInputs(Scheduler scheduler, PolicyView limits, AccountingPolicy policy) {
-        boolean sameAs(PassInputs last) {
-            return last != null && scheduler == last.scheduler && limits == last.limits && policy == last.policy;
-        }
-    }
-
-    /**
-     * @param slurmWould whether slurmctld would pass now too; when not (a pass on the clock
-     *     alone), jobs keep BeginTime ({@link BeginTimeLag})
-     */
-    private void schedule(long now, PassInputs inputs, boolean slurmWould) {
+    /** Journals a pass's plan under a sync of its own and publishes it. */
+    private void apply(SchedulePlan plan, long now, SchedulingPasses.Inputs inputs) {
         List<Effect> toRun = new ArrayList<>();
-        LoopTimings timed = timings;
-        long passStart = System.nanoTime();
-        passInputs = inputs;
-        passedAt = writer.nextSequence();
-        lastPassTime = now;
-        SchedulePlan computed =
-                inputs.scheduler().schedule(image, now, inputs.limits().enforcement(), inputs.policy());
-        SchedulePlan plan = slurmWould
-                ? computed
-                : computed.withPendingReasons(BeginTimeLag.keep(computed.pendingReasons(), image));
-        long took = System.nanoTime() - passStart;
-        timed.schedulePass(took);
-        if (timed.wantsCycles()) {
-            timed.scheduleCycle(took, now, dev.sluice.ctld.sched.CycleFacts.of(image, plan));
-        }
         Done<Void> applied = decide(
                 Pending.<Void>of(
                         (s, at) -> PlanApplier.apply(
