@@ -12,6 +12,7 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.PartitionControl;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.LoopAnswers;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
@@ -187,7 +188,7 @@ public final class ClientApiHandler {
                 case GENERATE_TOKEN -> out.setGenerateToken(generateToken(who, request.getGenerateToken()));
                 case COMPLETE_ALLOCATION -> {
                     var r = request.getCompleteAllocation();
-                    LoopCalls.await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
+                    LoopAnswers.await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
                             state, caller(who), r.getJobId(), r.getStatus(), now)));
                     out.setCompleteAllocation(dev.sluice.protocol.v1.CompleteAllocationResponse.getDefaultInstance());
                 }
@@ -234,7 +235,7 @@ public final class ClientApiHandler {
         boolean allocation = request.getAllocation();
         dev.sluice.ctld.loop.Command<JobControl.Submission> submit =
                 (state, now) -> jobs.submission(state, job, now, allocation);
-        int id = LoopCalls.await(allocation ? loop.submitThenSchedule(submit) : loop.submit(submit))
+        int id = LoopAnswers.await(allocation ? loop.submitThenSchedule(submit) : loop.submit(submit))
                 .orThrow();
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
     }
@@ -318,7 +319,7 @@ public final class ClientApiHandler {
         Caller caller = caller(who);
         List<String> names = HostList.expand(request.getNodeNames());
         var asked = WireStates.nodeStateRequest(request.getState());
-        LoopCalls.await(
+        LoopAnswers.await(
                 loop.submit((state, now) -> nodes.update(state, caller, names, asked, request.getReason(), now)));
         return UpdateNodeResponse.getDefaultInstance();
     }
@@ -327,7 +328,7 @@ public final class ClientApiHandler {
     public UpdatePartitionResponse updatePartition(Identity who, UpdatePartitionRequest request) {
         Caller caller = caller(who);
         var changes = WireMapper.changes(request);
-        LoopCalls.await(
+        LoopAnswers.await(
                 loop.submit((state, now) -> PartitionControl.update(state, caller, request.getName(), changes)));
         return UpdatePartitionResponse.getDefaultInstance();
     }
@@ -336,7 +337,7 @@ public final class ClientApiHandler {
     public CreateNodeResponse createNode(Identity who, CreateNodeRequest request) {
         Caller caller = caller(who);
         var wanted = NodeAdmin.parseCreate(request.getNodeLine(), 6818);
-        LoopCalls.await(loop.submit((state, now) -> nodes.create(state, caller, wanted, now)));
+        LoopAnswers.await(loop.submit((state, now) -> nodes.create(state, caller, wanted, now)));
         return CreateNodeResponse.getDefaultInstance();
     }
 
@@ -344,7 +345,7 @@ public final class ClientApiHandler {
     public DeleteNodeResponse deleteNode(Identity who, DeleteNodeRequest request) {
         Caller caller = caller(who);
         List<String> names = HostList.expand(request.getNodeNames());
-        LoopCalls.await(loop.submit((state, now) -> nodes.delete(state, caller, names, now)));
+        LoopAnswers.await(loop.submit((state, now) -> nodes.delete(state, caller, names, now)));
         return DeleteNodeResponse.getDefaultInstance();
     }
 

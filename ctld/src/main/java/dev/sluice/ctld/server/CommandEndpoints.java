@@ -8,6 +8,7 @@ import dev.sluice.ctld.rpc.ClientApiHandler;
 import dev.sluice.ctld.rpc.CommandGate;
 import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
+import dev.sluice.ctld.rpc.GrpcTimingInterceptor;
 import dev.sluice.ctld.rpc.NodeReadings;
 import dev.sluice.ctld.rpc.NodeRegistryService;
 import dev.sluice.ctld.rpc.Reconfigurer;
@@ -86,12 +87,10 @@ final class CommandEndpoints implements AutoCloseable {
         if (reloader != null) {
             reloader.bindCommands(authenticator);
         }
+        // Metrics hear of every request served, on the command socket and over gRPC alike.
+        RpcTimings timings = core.metrics == null ? RpcTimings.NONE : core.metrics::rpcServed;
         // Credentials are about real time, whatever clock drives the scheduler (a simulation's).
-        CommandGate gate = new CommandGate(
-                handler,
-                authenticator,
-                InstantSource.system(),
-                core.metrics == null ? RpcTimings.NONE : core.metrics.rpcTimings());
+        CommandGate gate = new CommandGate(handler, authenticator, InstantSource.system(), timings);
         FrameServer frames = new FrameServer(gate);
         InetSocketAddress bound =
                 frames.start(new InetSocketAddress(bindHost, config.controller().slurmctldPort()));
@@ -111,7 +110,7 @@ final class CommandEndpoints implements AutoCloseable {
                         new InetSocketAddress(bindHost, config.controller().grpcPort()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor());
         if (core.metrics != null) {
-            grpcBuilder.intercept(core.metrics.grpcInterceptor());
+            grpcBuilder.intercept(new GrpcTimingInterceptor(timings));
         }
         Server grpc = grpcBuilder
                 .addService(ServerInterceptors.intercept(

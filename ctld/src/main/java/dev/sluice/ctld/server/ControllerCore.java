@@ -21,12 +21,12 @@ import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JobLog;
 import dev.sluice.ctld.loop.JournalObserver;
+import dev.sluice.ctld.loop.LoopAnswers;
 import dev.sluice.ctld.loop.LoopTimings;
 import dev.sluice.ctld.loop.StateSaves;
 import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ControllerStatistics;
-import dev.sluice.ctld.rpc.LoopCalls;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.StateRecord;
@@ -214,7 +214,7 @@ final class ControllerCore implements AutoCloseable {
         List<StateRecord> records = new ArrayList<>();
         legacy.stream().filter(s -> s < started).forEach(s -> records.add(new StateRecord.ControllerStarted(s)));
         records.add(new StateRecord.ControllerStarted(started));
-        LoopCalls.await(loop.submit((s, now) -> ControlResult.of(records, List.of(), null)));
+        LoopAnswers.await(loop.submit((s, now) -> ControlResult.of(records, List.of(), null)));
         if (!legacy.isEmpty()) {
             PriorityStartsFile.remove(stateDir);
         }
