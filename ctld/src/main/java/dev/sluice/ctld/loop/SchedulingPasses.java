@@ -13,8 +13,7 @@ import dev.sluice.ctld.state.ClusterImage;
  * the last pass began at and decided with, and slurmctld's pass timers ({@link BeginTimeLag}).
  * {@link ControllerLoop} journals and publishes the plan.
  *
- * <p>Concurrency: loop thread only, but {@link #timersFrom}, which is called before the loop
- * starts.
+ * <p>Concurrency: loop thread only.
  */
 final class SchedulingPasses {
     /**
@@ -33,18 +32,12 @@ final class SchedulingPasses {
     private long passedAt = -1;
     /** When the last scheduling pass ran (epoch seconds). */
     private long lastPassTime;
-    /** Where slurmctld's pass timers count from: the controller's start ({@link #timersFrom}). */
-    private volatile long started;
+    /** Where slurmctld's pass timers count from: the controller's start. */
+    private final long started;
 
     SchedulingPasses(long started) {
         this.started = started;
         this.lastPassTime = started;
-    }
-
-    /** The controller's start, from which slurmctld's periodic passes count. */
-    void timersFrom(long controllerStart) {
-        this.started = controllerStart;
-        this.lastPassTime = controllerStart;
     }
 
     /**
