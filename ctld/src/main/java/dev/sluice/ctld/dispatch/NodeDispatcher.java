@@ -1,10 +1,12 @@
 package dev.sluice.ctld.dispatch;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.JobRunControl;
-import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
+import dev.sluice.ctld.loop.LoopInbox;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.ClusterImage;
@@ -56,16 +58,14 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     private final DaemonAuth auth;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
-    private ControllerLoop loop;
+    /** The loop's front, made before the loop (which needs this dispatcher as its sink). */
+    private final LoopInbox loop;
 
-    public NodeDispatcher(CtldConfig config, DaemonAuth auth) {
+    /** @param loop where a launch that failed is given back, and the latest image read */
+    public NodeDispatcher(CtldConfig config, DaemonAuth auth, LoopInbox loop) {
         this.config = config;
         this.auth = auth;
-    }
-
-    /** The loop is created after the dispatcher (it needs it as its sink). */
-    public void bind(ControllerLoop controllerLoop) {
-        this.loop = controllerLoop;
+        this.loop = requireNonNull(loop, "loop is null");
     }
 
     @Override

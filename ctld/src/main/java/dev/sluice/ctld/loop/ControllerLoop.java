@@ -7,11 +7,9 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.control.PlanApplier;
 import dev.sluice.ctld.control.SoftChange;
-import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.CommandQueue.Pending;
 import dev.sluice.ctld.persistence.Journal;
-import dev.sluice.ctld.sched.BeginTimeLag;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterImage;
@@ -54,71 +52,44 @@ public final class ControllerLoop implements AutoCloseable {
     private final EffectSink effects;
     private final List<Command<?>> periodic;
     private final Consumer<Throwable> fatal;
-    private final CommandQueue queue = new CommandQueue();
-    /** Loop thread only: what the last pass decided with besides the image (null: none yet). */
-    private PassInputs passInputs;
-    /** Loop thread only: the journal sequence the last scheduling pass began at. */
-    private long passedAt = -1;
+    private final LoopInbox inbox;
+    private final SchedulingPasses passes;
     /** Loop thread only: whether the batch being decided changed soft state. */
     private boolean softChanged;
-    /** Loop thread only: when the last scheduling pass ran (epoch seconds). */
-    private long lastPassTime;
-    /** Where slurmctld's pass timers count from: the controller's start ({@link #timersFrom}). */
-    private volatile long started;
 
     private final Thread thread;
-    private volatile ClusterImage image;
-    private volatile boolean running = true;
     // Set when StateSaveLocation refused a write: memory is then ahead of disk, so nothing new
     // is decided until the controller restarts from what the disk holds.
     private volatile boolean readOnly;
-    private volatile PolicyView limits = PolicyView.OFF;
-    private volatile LoopTimings timings = LoopTimings.NONE;
+    private final PolicyView limits;
+    private final LoopTimings timings;
 
     /**
-     * @param periodic commands run about once a second (silence checks, purges)
-     * @param fatal called when state can no longer be saved; the process must stop
-     * @param observer sees every journalled record and shares each batch's sync (accounting;
-     *     {@link JournalObserver#NONE} where nothing listens)
+     * A loop over {@code state}, which {@code journal} holds, deciding at {@code clock}'s time;
+     * the rest is given to the builder.
      */
-    public ControllerLoop(
-            ClusterState state,
-            Journal journal,
-            InstantSource clock,
-            Scheduler scheduler,
-            EffectSink effects,
-            List<Command<?>> periodic,
-            Consumer<Throwable> fatal,
-            JournalObserver observer) {
-        this.state = requireNonNull(state, "state is null");
-        this.writer = new RecordWriter(state, journal, observer);
-        this.clock = requireNonNull(clock, "clock is null");
-        this.scheduler = requireNonNull(scheduler, "scheduler is null");
-        this.effects = requireNonNull(effects, "effects is null");
-        this.periodic = List.copyOf(periodic);
-        this.fatal = requireNonNull(fatal, "fatal is null");
-        this.image = state.image();
-        this.started = clock.instant().getEpochSecond();
-        this.lastPassTime = started;
+    public static ControllerLoopBuilder builder(ClusterState state, Journal journal, InstantSource clock) {
+        return new ControllerLoopBuilder(state, journal, clock);
+    }
+
+    ControllerLoop(ControllerLoopBuilder b) {
+        this.state = requireNonNull(b.state, "state is null");
+        this.writer = new RecordWriter(state, b.journal, b.observer);
+        this.clock = requireNonNull(b.clock, "clock is null");
+        this.scheduler = requireNonNull(b.scheduler, "scheduler is null");
+        this.effects = requireNonNull(b.effects, "effects is null");
+        this.periodic = List.copyOf(b.periodic);
+        this.fatal = requireNonNull(b.fatal, "fatal is null");
+        this.inbox = b.inbox != null ? b.inbox : new LoopInbox(state.image());
+        this.limits = requireNonNull(b.limits, "limits is null");
+        this.timings = requireNonNull(b.timings, "timings is null");
+        this.passes = new SchedulingPasses(
+                b.timersFrom != null ? b.timersFrom : clock.instant().getEpochSecond());
         this.thread = Thread.ofPlatform().name("ctld-loop").daemon(true).unstarted(this::run);
     }
 
     public void start() {
         thread.start();
-    }
-
-    /**
-     * The controller's start, from which slurmctld's periodic passes count (set before start;
-     * the loop's construction otherwise): see {@link BeginTimeLag}.
-     */
-    public void timersFrom(long controllerStart) {
-        this.started = controllerStart;
-        this.lastPassTime = controllerStart;
-    }
-
-    /** AccountingStorageEnforce: the policy every scheduling pass applies (set before start). */
-    public void enforce(PolicyView view) {
-        this.limits = requireNonNull(view, "view is null");
     }
 
     /**
@@ -134,11 +105,6 @@ public final class ControllerLoop implements AutoCloseable {
     /** True while StateSaveLocation cannot be written: queries answer, changes are refused. */
     public boolean readOnly() {
         return readOnly;
-    }
-
-    /** Where the loop reports how long its passes and syncs take (metrics); set before {@link #start}. */
-    public void reportTimings(LoopTimings newTimings) {
-        this.timings = requireNonNull(newTimings, "timings is null");
     }
 
     /** What is enforced now, with the accounting policy last pulled (sprio's QOS factors, sshare's tree). */
@@ -161,7 +127,7 @@ public final class ControllerLoop implements AutoCloseable {
 
     /** The latest published image. Never blocks. */
     public ClusterImage image() {
-        return image;
+        return inbox.image();
     }
 
     /** The loop's clock, in epoch seconds: what readers of an image compare its times with. */
@@ -169,44 +135,19 @@ public final class ControllerLoop implements AutoCloseable {
         return clock.instant().getEpochSecond();
     }
 
-    /** Queues a command; the future completes once its records are durable. */
+    /** Queues a command; the future completes once its records are durable ({@link LoopInbox#submit}). */
     public <T> CompletableFuture<T> submit(Command<T> command) {
-        return enqueue(Pending.of(command, false));
+        return inbox.submit(command);
     }
 
-    /**
-     * Queues a command whose caller hears back after the scheduling pass that follows it: an
-     * allocation (salloc, srun) learns in its answer whether it started, as Slurm's allocate RPC
-     * tries the job at once, instead of saying it is queued and polling.
-     */
+    /** Queues a command whose caller hears back after the pass that follows ({@link LoopInbox#submitThenSchedule}). */
     public <T> CompletableFuture<T> submitThenSchedule(Command<T> command) {
-        return enqueue(Pending.of(command, true));
+        return inbox.submitThenSchedule(command);
     }
 
-    /**
-     * Queues commands as one group: the loop takes them into the same batch (so one sync makes
-     * them all durable, and one scheduling pass follows), deciding each in turn with the ones
-     * before it applied. Each future completes, or fails with its own refusal, as
-     * {@link #submit}'s does.
-     */
+    /** Queues commands as one group, taken into the same batch ({@link LoopInbox#submitAll}). */
     public <T> List<CompletableFuture<T>> submitAll(List<? extends Command<T>> commands) {
-        List<Pending<T>> group =
-                commands.stream().map(c -> Pending.of(c, false)).toList();
-        if (running) {
-            queue.addAll(group);
-        } else {
-            group.forEach(this::enqueue);
-        }
-        return group.stream().map(Pending::future).toList();
-    }
-
-    private <T> CompletableFuture<T> enqueue(Pending<T> p) {
-        if (!running) {
-            p.future().completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
-            return p.future();
-        }
-        queue.add(p);
-        return p.future();
+        return inbox.submitAll(commands);
     }
 
     private record Done<T>(Pending<T> pending, T value, Throwable error) {
@@ -221,9 +162,9 @@ public final class ControllerLoop implements AutoCloseable {
 
     private void run() {
         long lastTick = 0;
-        while (running) {
+        while (inbox.open()) {
             try {
-                List<Pending<?>> batch = queue.take(MAX_BATCH, 200);
+                List<Pending<?>> batch = inbox.queue().take(MAX_BATCH, 200);
                 long now = clock.instant().getEpochSecond();
                 boolean tick = now != lastTick;
                 if (tick) {
@@ -266,53 +207,21 @@ public final class ControllerLoop implements AutoCloseable {
         if (!commit(done, toRun)) {
             return;
         }
-        // Nothing journalled since the last pass began (a heartbeat from a node that stays as
-        // it was, a refused command): no job can start that the last pass did not start, so
-        // the pass waits for a change or the clock's next second, when time-bound reasons
-        // (BeginTime, reservations) move. The last pass's own starts count as a change: the pass
-        // after them sees the pending jobs' reasons against what those starts took.
-        boolean changed = writer.nextSequence() != passedAt || softChanged;
-        // New settings (reconfigure), a new enforcement or the policy sluice-dbd sent last
-        // (each swapped in whole from outside the loop) count too.
-        PassInputs inputs = new PassInputs(scheduler, limits, limits.policy());
-        boolean newInputs = !inputs.sameAs(passInputs);
-        if (!readOnly && (tick || changed || newInputs)) {
-            schedule(now, inputs, BeginTimeLag.slurmWouldPass(changed || newInputs, started, lastPassTime, now));
+        // The pass's inputs, each swapped in whole from outside the loop: a new one is a change.
+        SchedulingPasses.Inputs inputs = new SchedulingPasses.Inputs(scheduler, limits, limits.policy());
+        if (!readOnly) {
+            SchedulePlan plan =
+                    passes.planIfDue(inbox.image(), inputs, writer.nextSequence(), softChanged, tick, now, timings);
+            if (plan != null) {
+                apply(plan, now, inputs);
+            }
         }
         done.stream().filter(d -> d.pending.afterPass()).forEach(Done::complete);
     }
 
-    /**
-     * What a pass decides with besides the cluster image, compared by identity: each part is
-     * replaced whole (never changed in place) by whoever owns it outside the loop.
-     */
-    private record PassInputs(Scheduler scheduler, PolicyView limits, AccountingPolicy policy) {
-        boolean sameAs(PassInputs last) {
-            return last != null && scheduler == last.scheduler && limits == last.limits && policy == last.policy;
-        }
-    }
-
-    /**
-     * @param slurmWould whether slurmctld would pass now too; when not (a pass on the clock
-     *     alone), jobs keep BeginTime ({@link BeginTimeLag})
-     */
-    private void schedule(long now, PassInputs inputs, boolean slurmWould) {
+    /** Journals a pass's plan under a sync of its own and publishes it. */
+    private void apply(SchedulePlan plan, long now, SchedulingPasses.Inputs inputs) {
         List<Effect> toRun = new ArrayList<>();
-        LoopTimings timed = timings;
-        long passStart = System.nanoTime();
-        passInputs = inputs;
-        passedAt = writer.nextSequence();
-        lastPassTime = now;
-        SchedulePlan computed =
-                inputs.scheduler().schedule(image, now, inputs.limits().enforcement(), inputs.policy());
-        SchedulePlan plan = slurmWould
-                ? computed
-                : computed.withPendingReasons(BeginTimeLag.keep(computed.pendingReasons(), image));
-        long took = System.nanoTime() - passStart;
-        timed.schedulePass(took);
-        if (timed.wantsCycles()) {
-            timed.scheduleCycle(took, now, dev.sluice.ctld.sched.CycleFacts.of(image, plan));
-        }
         Done<Void> applied = decide(
                 Pending.<Void>of(
                         (s, at) -> PlanApplier.apply(
@@ -346,7 +255,7 @@ public final class ControllerLoop implements AutoCloseable {
             return false;
         }
         ClusterImage published = state.image();
-        image = published;
+        inbox.publish(published);
         // Effects are handed off (the sink never blocks) before callers hear back, so whoever
         // observes an answer also observes its effects under way.
         for (Effect effect : toRun) {
@@ -365,7 +274,7 @@ public final class ControllerLoop implements AutoCloseable {
         batch.forEach(p -> p.future().completeExceptionally(refused));
         if (tick && writer.writable()) {
             log.info("StateSaveLocation is writable again; restarting from what it holds");
-            running = false;
+            inbox.shut();
             fatal.accept(new RestartRequested());
         }
     }
@@ -391,14 +300,14 @@ public final class ControllerLoop implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
+        inbox.shut();
         thread.interrupt();
         try {
             thread.join(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (Pending<?> p : queue.remaining()) {
+        for (Pending<?> p : inbox.queue().remaining()) {
             p.future().completeExceptionally(new SlurmException(ErrorCode.UNEXPECTED, "controller is shutting down"));
         }
     }

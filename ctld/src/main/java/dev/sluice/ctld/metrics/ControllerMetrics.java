@@ -3,7 +3,6 @@ package dev.sluice.ctld.metrics;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.ctld.loop.LoopTimings;
-import dev.sluice.ctld.rpc.RpcTimings;
 import dev.sluice.ctld.state.ClusterImage;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -21,7 +20,7 @@ import java.util.function.Supplier;
 /**
  * Every series {@code sluice-ctld} exposes (see docs/operations.md). Gauges are computed from the
  * latest published image when scraped; histograms are fed by {@link #loopTimings()} and
- * {@link #rpcTimings()} / {@link #grpcInterceptor()}, which only record a number and return.
+ * {@link #rpcServed}, which only record a number and return.
  */
 public final class ControllerMetrics implements AutoCloseable {
     private static final double NANOS_PER_SECOND = 1e9;
@@ -150,15 +149,15 @@ public final class ControllerMetrics implements AutoCloseable {
         };
     }
 
-    /** For the command socket. */
-    public RpcTimings rpcTimings() {
-        return (transport, method, nanos, ok) ->
-                rpc.labelValues(transport, method, ok ? "ok" : "error").observe(nanos / NANOS_PER_SECOND);
-    }
-
-    /** For the gRPC server: times every call, client API and node daemons alike. */
-    public io.grpc.ServerInterceptor grpcInterceptor() {
-        return new GrpcTimingInterceptor(rpcTimings());
+    /**
+     * A client or daemon request served (the RPC servers' timing hook, wired by the server): on
+     * the request's own thread, after the answer is ready; never blocks.
+     *
+     * @param transport the command socket's frames or gRPC, as the server names them
+     * @param ok false when the answer carried an error
+     */
+    public void rpcServed(String transport, String method, long nanos, boolean ok) {
+        rpc.labelValues(transport, method, ok ? "ok" : "error").observe(nanos / NANOS_PER_SECOND);
     }
 
     public PrometheusRegistry registry() {

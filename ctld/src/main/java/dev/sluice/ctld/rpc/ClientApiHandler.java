@@ -12,6 +12,7 @@ import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.PartitionControl;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.LoopAnswers;
 import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.Frames;
@@ -64,65 +65,49 @@ public final class ClientApiHandler {
     private final Reconfigurer reconfigurer;
     private final JobRequests jobRequests;
 
-    public ClientApiHandler(
+    private final dev.sluice.ctld.step.StepService steps;
+    private final ControllerStatistics statistics;
+    private final java.util.function.IntSupplier dbdQueue;
+    private final Set<Integer> operatorUids;
+    private final dev.sluice.ctld.loop.StateSaves saves;
+    private final NodeReadings readings;
+
+    /**
+     * A handler of {@code loop}'s commands, with what it needs told: the rest is given to the
+     * builder, so the handler is complete when built.
+     *
+     * @param startTime the controller's start (epoch seconds)
+     */
+    public static ClientApiHandlerBuilder builder(
             ControllerLoop loop,
             JobControl jobs,
             NodeControl nodes,
             CtldConfig config,
             long startTime,
             Reconfigurer reconfigurer) {
-        this.reconfigurer = requireNonNull(reconfigurer, "reconfigurer is null");
-        this.loop = requireNonNull(loop, "loop is null");
-        this.jobs = requireNonNull(jobs, "jobs is null");
-        this.nodes = requireNonNull(nodes, "nodes is null");
-        this.config = requireNonNull(config, "config is null");
-        this.startTime = startTime;
+        return new ClientApiHandlerBuilder(loop, jobs, nodes, config, startTime, reconfigurer);
+    }
+
+    ClientApiHandler(ClientApiHandlerBuilder b) {
+        this.reconfigurer = requireNonNull(b.reconfigurer, "reconfigurer is null");
+        this.loop = requireNonNull(b.loop, "loop is null");
+        this.jobs = requireNonNull(b.jobs, "jobs is null");
+        this.nodes = requireNonNull(b.nodes, "nodes is null");
+        this.config = requireNonNull(b.config, "config is null");
+        this.startTime = b.startTime;
         this.jobRequests = new JobRequests(loop, jobs, config);
-    }
-
-    private volatile dev.sluice.ctld.step.StepService steps;
-    private volatile ControllerStatistics statistics;
-    private volatile java.util.function.IntSupplier dbdQueue = () -> 0;
-    private volatile Set<Integer> operatorUids = Set.of(0);
-    private volatile dev.sluice.ctld.loop.StateSaves saves;
-
-    /** When slurmctld would have saved its state: which reservations list their cores. */
-    public ClientApiHandler withStateSaves(dev.sluice.ctld.loop.StateSaves stateSaves) {
-        this.saves = stateSaves;
-        return this;
-    }
-
-    /** Who besides root is an operator: SlurmUser's uid (resolved by the server at start). */
-    public ClientApiHandler withOperators(Set<Integer> uids) {
-        Set<Integer> all = new HashSet<>(uids);
+        this.steps = b.steps;
+        this.statistics = b.statistics != null ? b.statistics : new ControllerStatistics(startTime);
+        this.dbdQueue = b.dbdQueue;
+        Set<Integer> all = new HashSet<>(b.operatorUids);
         all.add(0);
         this.operatorUids = Set.copyOf(all);
-        return this;
-    }
-
-    /**
-     * sdiag's statistics: counted by {@code stats} (which the server also hands the loop), with
-     * the accounting records not yet taken by sluice-dbd from {@code dbdQueue}.
-     */
-    public ClientApiHandler withStatistics(ControllerStatistics stats, java.util.function.IntSupplier dbdQueue) {
-        this.statistics = requireNonNull(stats, "stats is null");
-        this.dbdQueue = requireNonNull(dbdQueue, "dbdQueue is null");
-        return this;
+        this.saves = b.saves;
+        this.readings = b.readings;
     }
 
     private ControllerStatistics statistics() {
-        ControllerStatistics s = statistics;
-        if (s == null) {
-            s = new ControllerStatistics(startTime);
-            statistics = s;
-        }
-        return s;
-    }
-
-    /** Job steps are served once the server has its node dispatcher. */
-    public ClientApiHandler withSteps(dev.sluice.ctld.step.StepService stepService) {
-        this.steps = requireNonNull(stepService, "stepService is null");
-        return this;
+        return statistics;
     }
 
     private dev.sluice.ctld.step.StepService steps() {
@@ -187,7 +172,7 @@ public final class ClientApiHandler {
                 case GENERATE_TOKEN -> out.setGenerateToken(generateToken(who, request.getGenerateToken()));
                 case COMPLETE_ALLOCATION -> {
                     var r = request.getCompleteAllocation();
-                    LoopCalls.await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
+                    LoopAnswers.await(loop.submit((state, now) -> dev.sluice.ctld.control.AllocationControl.complete(
                             state, caller(who), r.getJobId(), r.getStatus(), now)));
                     out.setCompleteAllocation(dev.sluice.protocol.v1.CompleteAllocationResponse.getDefaultInstance());
                 }
@@ -234,7 +219,7 @@ public final class ClientApiHandler {
         boolean allocation = request.getAllocation();
         dev.sluice.ctld.loop.Command<JobControl.Submission> submit =
                 (state, now) -> jobs.submission(state, job, now, allocation);
-        int id = LoopCalls.await(allocation ? loop.submitThenSchedule(submit) : loop.submit(submit))
+        int id = LoopAnswers.await(allocation ? loop.submitThenSchedule(submit) : loop.submit(submit))
                 .orThrow();
         return SubmitBatchJobResponse.newBuilder().setJobId(id).build();
     }
@@ -255,7 +240,6 @@ public final class ClientApiHandler {
     }
 
     private final SharedJobsAnswer sharedJobs = new SharedJobsAnswer();
-    private NodeReadings readings = new NodeReadings();
 
     /** squeue's question; the whole queue as everyone may see it is shared (SharedJobsAnswer). */
     public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
@@ -280,12 +264,6 @@ public final class ClientApiHandler {
         GetNodesResponse.Builder out = answer.toBuilder().clearNodes();
         answer.getNodesList().forEach(n -> out.addNodes(readings.withReadings(n)));
         return out.build();
-    }
-
-    /** Where heartbeats leave the nodes' CPU load and free memory (NodeRegistryService). */
-    public ClientApiHandler withReadings(NodeReadings nodeReadings) {
-        this.readings = requireNonNull(nodeReadings, "nodeReadings is null");
-        return this;
     }
 
     public GetPartitionsResponse getPartitions(GetPartitionsRequest request) {
@@ -318,7 +296,7 @@ public final class ClientApiHandler {
         Caller caller = caller(who);
         List<String> names = HostList.expand(request.getNodeNames());
         var asked = WireStates.nodeStateRequest(request.getState());
-        LoopCalls.await(
+        LoopAnswers.await(
                 loop.submit((state, now) -> nodes.update(state, caller, names, asked, request.getReason(), now)));
         return UpdateNodeResponse.getDefaultInstance();
     }
@@ -327,7 +305,7 @@ public final class ClientApiHandler {
     public UpdatePartitionResponse updatePartition(Identity who, UpdatePartitionRequest request) {
         Caller caller = caller(who);
         var changes = WireMapper.changes(request);
-        LoopCalls.await(
+        LoopAnswers.await(
                 loop.submit((state, now) -> PartitionControl.update(state, caller, request.getName(), changes)));
         return UpdatePartitionResponse.getDefaultInstance();
     }
@@ -336,7 +314,7 @@ public final class ClientApiHandler {
     public CreateNodeResponse createNode(Identity who, CreateNodeRequest request) {
         Caller caller = caller(who);
         var wanted = NodeAdmin.parseCreate(request.getNodeLine(), 6818);
-        LoopCalls.await(loop.submit((state, now) -> nodes.create(state, caller, wanted, now)));
+        LoopAnswers.await(loop.submit((state, now) -> nodes.create(state, caller, wanted, now)));
         return CreateNodeResponse.getDefaultInstance();
     }
 
@@ -344,7 +322,7 @@ public final class ClientApiHandler {
     public DeleteNodeResponse deleteNode(Identity who, DeleteNodeRequest request) {
         Caller caller = caller(who);
         List<String> names = HostList.expand(request.getNodeNames());
-        LoopCalls.await(loop.submit((state, now) -> nodes.delete(state, caller, names, now)));
+        LoopAnswers.await(loop.submit((state, now) -> nodes.delete(state, caller, names, now)));
         return DeleteNodeResponse.getDefaultInstance();
     }
 

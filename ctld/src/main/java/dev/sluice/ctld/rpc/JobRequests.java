@@ -13,6 +13,7 @@ import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.control.JobUpdate;
 import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.LoopAnswers;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
 import dev.sluice.ctld.state.JobRequest;
@@ -149,7 +150,7 @@ final class JobRequests {
             SignalJobResponse.Result.Builder r =
                     SignalJobResponse.Result.newBuilder().setJobId(names.get(i));
             try {
-                outcome.accept(r, LoopCalls.await(pending.get(i)));
+                outcome.accept(r, LoopAnswers.await(pending.get(i)));
             } catch (SlurmException e) {
                 r.setError(LoopCalls.error(e));
             }

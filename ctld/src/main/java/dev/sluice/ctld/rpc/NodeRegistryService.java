@@ -1,6 +1,6 @@
 package dev.sluice.ctld.rpc;
 
-import static dev.sluice.ctld.rpc.LoopCalls.await;
+import static dev.sluice.ctld.loop.LoopAnswers.await;
 
 import dev.sluice.common.error.SlurmException;
 import dev.sluice.ctld.control.AllocationProlog;

@@ -6,6 +6,7 @@ import dev.sluice.ctld.control.ReservationSpec;
 import dev.sluice.ctld.limits.AccountingPolicy;
 import dev.sluice.ctld.limits.PolicyView;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.LoopAnswers;
 import dev.sluice.ctld.loop.StateSaves;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Reservation;
@@ -82,7 +83,7 @@ final class ReservationAnswers {
             ControllerLoop loop, Caller caller, PolicyView limits, CreateReservationRequest request) {
         ReservationSpec spec = spec(request.getSpec());
         ReservationControl.Directory directory = directory(limits);
-        String name = LoopCalls.await(
+        String name = LoopAnswers.await(
                 loop.submit((state, now) -> ReservationControl.create(state, caller, spec, directory, now)));
         return CreateReservationResponse.newBuilder().setName(name).build();
     }
@@ -91,13 +92,13 @@ final class ReservationAnswers {
             ControllerLoop loop, Caller caller, PolicyView limits, UpdateReservationRequest request) {
         ReservationSpec spec = spec(request.getSpec());
         ReservationControl.Directory directory = directory(limits);
-        LoopCalls.await(loop.submit((state, now) -> ReservationControl.update(state, caller, spec, directory, now)));
+        LoopAnswers.await(loop.submit((state, now) -> ReservationControl.update(state, caller, spec, directory, now)));
         return UpdateReservationResponse.getDefaultInstance();
     }
 
     static DeleteReservationResponse delete(ControllerLoop loop, Caller caller, DeleteReservationRequest request) {
         String name = request.getName();
-        LoopCalls.await(loop.submit((state, now) -> ReservationControl.delete(state, caller, name, now)));
+        LoopAnswers.await(loop.submit((state, now) -> ReservationControl.delete(state, caller, name, now)));
         return DeleteReservationResponse.getDefaultInstance();
     }
 

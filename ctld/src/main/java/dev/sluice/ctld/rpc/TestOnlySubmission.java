@@ -5,6 +5,7 @@ import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.loop.ControllerLoop;
+import dev.sluice.ctld.loop.LoopAnswers;
 import dev.sluice.ctld.sched.SchedulerConfig;
 import dev.sluice.ctld.sched.WillRun;
 import dev.sluice.ctld.state.Job;
@@ -22,7 +23,8 @@ final class TestOnlySubmission {
 
     static SubmitBatchJobResponse answer(
             ControllerLoop loop, JobControl jobs, SchedulerConfig scheduler, JobRequest request) {
-        JobControl.TestOnly checked = LoopCalls.await(loop.submit((state, now) -> jobs.testOnly(state, request, now)));
+        JobControl.TestOnly checked =
+                LoopAnswers.await(loop.submit((state, now) -> jobs.testOnly(state, request, now)));
         if (checked.refusal() != null) {
             throw checked.refusal();
         }

@@ -5,9 +5,11 @@ import dev.sluice.common.auth.UserDb;
 import dev.sluice.ctld.accounting.AccountingPipeline;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.rpc.ClientApiHandler;
+import dev.sluice.ctld.rpc.ClientApiHandlerBuilder;
 import dev.sluice.ctld.rpc.CommandGate;
 import dev.sluice.ctld.rpc.FrameServer;
 import dev.sluice.ctld.rpc.GrpcClientApi;
+import dev.sluice.ctld.rpc.GrpcTimingInterceptor;
 import dev.sluice.ctld.rpc.NodeReadings;
 import dev.sluice.ctld.rpc.NodeRegistryService;
 import dev.sluice.ctld.rpc.Reconfigurer;
@@ -42,12 +44,16 @@ final class CommandEndpoints implements AutoCloseable {
     private final UnixCommandServer local;
     private final Server grpc;
     final int commandPort;
+    /** What {@code scontrol reconfigure} calls on this controller. */
+    final Reconfigurer reconfigurer;
 
-    private CommandEndpoints(FrameServer frames, UnixCommandServer local, Server grpc, int commandPort) {
+    private CommandEndpoints(
+            FrameServer frames, UnixCommandServer local, Server grpc, int commandPort, Reconfigurer reconfigurer) {
         this.frames = frames;
         this.local = local;
         this.grpc = grpc;
         this.commandPort = commandPort;
+        this.reconfigurer = reconfigurer;
     }
 
     /** @param reloader re-reads the files for {@code scontrol reconfigure}; null refuses it */
@@ -55,12 +61,13 @@ final class CommandEndpoints implements AutoCloseable {
             CtldConfig config, String bindHost, ControllerCore core, ConfigReloader reloader, InstantSource clock)
             throws IOException, InterruptedException {
         long startTime = clock.instant().getEpochSecond();
-        Reconfigurer reconfigurer =
-                Reconfigurer.fixed(config.files().configFiles(), config.files().showConfig());
-        if (reloader != null) {
-            reloader.bind(core.loop, core.dispatcher, core.auth, core.jobs);
-            reconfigurer = reloader;
-        }
+        UserDb users = UserDb.system();
+        RequestAuthenticator authenticator = new RequestAuthenticator(
+                config.access().clusterKeys(), config.security().userTokens(), users, CtldServer.AUDIENCE);
+        Reconfigurer reconfigurer = reloader == null
+                ? Reconfigurer.fixed(
+                        config.files().configFiles(), config.files().showConfig())
+                : reloader.against(core.loop, core.dispatcher, core.auth, core.jobs, authenticator);
         // Filled as the sockets bind, before either port is told to anyone.
         AtomicIntegerArray boundPorts = new AtomicIntegerArray(2);
         if (!config.controller().portsAsFiles()
@@ -69,29 +76,22 @@ final class CommandEndpoints implements AutoCloseable {
             reconfigurer = new ServedPorts(reconfigurer, () -> boundPorts.get(0), () -> boundPorts.get(1));
         }
         NodeReadings readings = new NodeReadings();
-        ClientApiHandler handler = new ClientApiHandler(
+        AccountingPipeline backlog = core.accounting;
+        ClientApiHandlerBuilder handlerParts = ClientApiHandler.builder(
                         core.loop, core.jobs, core.nodes, config, startTime, reconfigurer)
-                .withReadings(readings);
+                .readings(readings)
+                .statistics(core.statistics, () -> backlog == null ? 0 : backlog.depth())
+                .stateSaves(core.saves)
+                .operators(operatorUids(config, users));
         if (core.dispatcher != null) {
             // Steps run on real node daemons; a simulation (nodeEffects) has none to run them.
-            handler = handler.withSteps(new StepService(core.loop, core.dispatcher));
+            handlerParts.steps(new StepService(core.loop, core.dispatcher));
         }
-        AccountingPipeline backlog = core.accounting;
-        handler = handler.withStatistics(core.statistics, () -> backlog == null ? 0 : backlog.depth());
-        handler = handler.withStateSaves(core.saves);
-        UserDb users = UserDb.system();
-        handler = handler.withOperators(operatorUids(config, users));
-        RequestAuthenticator authenticator = new RequestAuthenticator(
-                config.access().clusterKeys(), config.security().userTokens(), users, CtldServer.AUDIENCE);
-        if (reloader != null) {
-            reloader.bindCommands(authenticator);
-        }
+        ClientApiHandler handler = handlerParts.build();
+        // Metrics hear of every request served, on the command socket and over gRPC alike.
+        RpcTimings timings = core.metrics == null ? RpcTimings.NONE : core.metrics::rpcServed;
         // Credentials are about real time, whatever clock drives the scheduler (a simulation's).
-        CommandGate gate = new CommandGate(
-                handler,
-                authenticator,
-                InstantSource.system(),
-                core.metrics == null ? RpcTimings.NONE : core.metrics.rpcTimings());
+        CommandGate gate = new CommandGate(handler, authenticator, InstantSource.system(), timings);
         FrameServer frames = new FrameServer(gate);
         InetSocketAddress bound =
                 frames.start(new InetSocketAddress(bindHost, config.controller().slurmctldPort()));
@@ -111,7 +111,7 @@ final class CommandEndpoints implements AutoCloseable {
                         new InetSocketAddress(bindHost, config.controller().grpcPort()))
                 .executor(Executors.newVirtualThreadPerTaskExecutor());
         if (core.metrics != null) {
-            grpcBuilder.intercept(core.metrics.grpcInterceptor());
+            grpcBuilder.intercept(new GrpcTimingInterceptor(timings));
         }
         Server grpc = grpcBuilder
                 .addService(ServerInterceptors.intercept(
@@ -129,7 +129,7 @@ final class CommandEndpoints implements AutoCloseable {
                 .build()
                 .start();
         boundPorts.set(1, grpc.getPort());
-        return new CommandEndpoints(frames, local, grpc, bound.getPort());
+        return new CommandEndpoints(frames, local, grpc, bound.getPort(), reconfigurer);
     }
 
     /** Root and SlurmUser; a SlurmUser this host does not know adds nobody. */

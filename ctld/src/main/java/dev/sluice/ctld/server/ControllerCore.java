@@ -21,12 +21,13 @@ import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.JobLog;
 import dev.sluice.ctld.loop.JournalObserver;
+import dev.sluice.ctld.loop.LoopAnswers;
+import dev.sluice.ctld.loop.LoopInbox;
 import dev.sluice.ctld.loop.LoopTimings;
 import dev.sluice.ctld.loop.StateSaves;
 import dev.sluice.ctld.metrics.ControllerMetrics;
 import dev.sluice.ctld.persistence.Recovery;
 import dev.sluice.ctld.rpc.ControllerStatistics;
-import dev.sluice.ctld.rpc.LoopCalls;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.StateRecord;
@@ -142,7 +143,9 @@ final class ControllerCore implements AutoCloseable {
                 .build();
         NodeControl nodes = new NodeControl(
                 config.timers().slurmdTimeoutSeconds(), config.topology().nodePolicy());
-        NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config, auth) : null;
+        // The loop's front, made first: the dispatcher and metrics need the loop back, and take this.
+        LoopInbox inbox = new LoopInbox(state.image());
+        NodeDispatcher dispatcher = nodeEffects == null ? new NodeDispatcher(config, auth, inbox) : null;
         AccountingPipeline accounting = null;
         if (acct.isPresent()) {
             accounting = AccountingPipeline.open(
@@ -165,28 +168,25 @@ final class ControllerCore implements AutoCloseable {
         List<Long> earlier = earlierStarts(state.controllerStarts(), legacyStarts, started);
         ControllerStatistics statistics = new ControllerStatistics(started);
         StateSaves saves = new StateSaves(clock);
-        ControllerLoop loop = new ControllerLoop(
-                state,
-                recovered.journal(),
-                clock,
-                new Scheduler(config.scheduler().turnsFrom(started).withPriorityEpoch(started, earlier)),
-                nodeEffects == null ? dispatcher : nodeEffects,
-                periodic(config, nodes, started),
-                fatal,
-                JournalObserver.both(
-                        JournalObserver.both(observers(accounting, nodeEffects == null), statistics), saves));
-        loop.enforce(limits);
-        loop.timersFrom(started);
-        loop.reportTimings(statistics);
-        if (dispatcher != null) {
-            dispatcher.bind(loop);
-        }
         ControllerMetrics metrics = null;
+        LoopTimings timings = statistics;
         if (withMetrics) {
             AccountingPipeline outbox = accounting;
-            metrics = new ControllerMetrics(loop::image, () -> outbox == null ? -1 : outbox.depth(), clock);
-            loop.reportTimings(LoopTimings.both(metrics.loopTimings(), statistics));
+            metrics = new ControllerMetrics(inbox::image, () -> outbox == null ? -1 : outbox.depth(), clock);
+            timings = LoopTimings.both(metrics.loopTimings(), statistics);
         }
+        ControllerLoop loop = ControllerLoop.builder(state, recovered.journal(), clock)
+                .scheduler(new Scheduler(config.scheduler().turnsFrom(started).withPriorityEpoch(started, earlier)))
+                .effects(nodeEffects == null ? dispatcher : nodeEffects)
+                .periodic(periodic(config, nodes, started))
+                .fatal(fatal)
+                .observer(JournalObserver.both(
+                        JournalObserver.both(observers(accounting, nodeEffects == null), statistics), saves))
+                .inbox(inbox)
+                .enforce(limits)
+                .timersFrom(started)
+                .timings(timings)
+                .build();
         loop.start();
         journalStarts(loop, legacyStarts, started, stateDir);
         if (accounting != null) {
@@ -214,7 +214,7 @@ final class ControllerCore implements AutoCloseable {
         List<StateRecord> records = new ArrayList<>();
         legacy.stream().filter(s -> s < started).forEach(s -> records.add(new StateRecord.ControllerStarted(s)));
         records.add(new StateRecord.ControllerStarted(started));
-        LoopCalls.await(loop.submit((s, now) -> ControlResult.of(records, List.of(), null)));
+        LoopAnswers.await(loop.submit((s, now) -> ControlResult.of(records, List.of(), null)));
         if (!legacy.isEmpty()) {
             PriorityStartsFile.remove(stateDir);
         }

@@ -3,6 +3,7 @@ package dev.sluice.ctld.server;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.loop.ControllerLoop;
 import dev.sluice.ctld.loop.EffectSink;
+import dev.sluice.ctld.rpc.Reconfigurer;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.function.Consumer;
@@ -91,6 +92,11 @@ public final class CtldServer implements AutoCloseable {
             log.info("metrics on http://{}:{}/metrics", bindHost, servedMetricsPort);
         }
         return new CtldServer(core, endpoints, servedMetricsPort);
+    }
+
+    /** What {@code scontrol reconfigure} calls on this controller. */
+    Reconfigurer reconfigurer() {
+        return endpoints.reconfigurer;
     }
 
     public int commandPort() {

@@ -3,7 +3,6 @@ package dev.sluice.ctld.state;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.common.slurm.JobReason;
-import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
@@ -27,7 +26,7 @@ import java.util.Set;
  * The controller's mutable state. Owned by the single controller thread: not thread-safe,
  * never shared. Durable parts change only through {@link #replay}; soft parts (responding
  * nodes, pending reasons) through their own setters and are rebuilt after a restart. This
- * class replays records and builds images; the tables it keeps have their own classes ({@link
+ * class dispatches records (a job's to {@link JobRecords}) and builds images; the tables it keeps have their own classes ({@link
  * NodeTable}, {@link NodeUsage}, {@link NodeContact}, {@link QueueView}, {@link CompletingJobs},
  * {@link StepTable}, {@link RunMarks}, and the reused {@link NodeViews}) so each holds one kind of
  * state.
@@ -48,6 +47,7 @@ public final class ClusterState implements ClusterView {
 
     private final StepTable steps = new StepTable();
     private final ControllerStarts starts = new ControllerStarts();
+    private final JobRecords jobRecords;
 
     private int nextJobId;
     private long sequence;
@@ -61,6 +61,8 @@ public final class ClusterState implements ClusterView {
             int firstJobId) {
         this.nodes = new NodeTable(configuredNodes, partitions, memberships);
         this.nextJobId = firstJobId;
+        this.jobRecords =
+                new JobRecords(jobs, nodes::get, usage, queue, runMarks, prologWaits, steps, this::completing);
     }
 
     /**
@@ -83,70 +85,19 @@ public final class ClusterState implements ClusterView {
         requireNonNull(record, "record is null");
         nodeViews.replayed(record);
         switch (record) {
-            case JobSubmitted r -> {
-                if (jobs.get(r.jobId()) != null) {
-                    throw new IllegalStateException("journal submits job " + r.jobId() + " twice");
-                }
-                jobs.put(Job.submitted(
-                        r.jobId(),
-                        r.request(),
-                        r.partition(),
-                        r.timeLimitMinutes(),
-                        r.time(),
-                        r.request().sequencing().array().partOf(r.jobId())));
-                nextJobId = Math.max(nextJobId, r.jobId() + 1);
-            }
-            case ArrayTaskSplit r -> {
-                for (Job j : JobReplay.split(requireJob(r.jobId()), r, snapshot)) {
-                    jobs.put(j);
-                }
-                nextJobId = Math.max(nextJobId, r.newJobId() + 1);
-            }
-            case JobStarted r -> {
-                occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
-                queue.noLongerPending(r.jobId());
-                // A new run waits for no Prolog until a PrologWait says it does.
-                prologWaits.waitOn(r.jobId(), r.time(), Set.of());
-            }
-            case StateRecord.PrologWait r -> {
-                Job job = requireJob(r.jobId());
-                if (job.isPending() || job.status().state().isFinished()) {
-                    throw new IllegalStateException("journal has job " + r.jobId() + " wait for its Prolog while "
-                            + job.status().state());
-                }
-                prologWaits.waitOn(r.jobId(), job.run().startTime(), r.nodes());
-            }
-            case JobEnded r -> {
-                occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
-                queue.noLongerPending(r.jobId());
-                awaitEndReport(requireJob(r.jobId()), true);
-            }
-            case JobRequeued r -> occupy(r.jobId(), r, snapshot, busyTime(r.time(), snapshot));
-            case JobUpdated r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
-            case JobHoldChanged r -> jobs.put(move(requireJob(r.jobId()), r, snapshot));
-            case StateRecord.JobEndReported r -> {
-                jobs.put(move(requireJob(r.jobId()), r, snapshot));
-                awaitEndReport(requireJob(r.jobId()), false);
-            }
-            case StateRecord.JobPreemptGraceStarted r -> {
-                Job job = move(requireJob(r.jobId()), r, snapshot);
-                runMarks.preemptGraceStarted(
-                        r.jobId(),
-                        new PreemptGrace(job.run().startTime(), r.deadline(), r.requeue(), r.holdBackSeconds()));
-            }
-            // Suspended by preemption, the job lends its resources to its preemptor: they count on
-            // the nodes as the preemptor's until it resumes. No node was let go of for good.
-            case JobSuspendChanged r -> occupy(r.jobId(), r, snapshot, 0);
-            case JobsPurged r -> {
-                for (int id : r.jobIds()) {
-                    move(requireJob(id), r, snapshot);
-                }
-                r.jobIds().forEach(jobs::remove);
-                runMarks.purged(r.jobIds());
-                prologWaits.purged(r.jobIds());
-                steps.purged(r.jobIds());
-            }
-            case StateRecord.StepRecorded r -> steps.recorded(r.jobId(), r.step(), jobs.get(r.jobId()) != null);
+            case JobSubmitted r -> nextJobId = Math.max(nextJobId, jobRecords.submitted(r));
+            case ArrayTaskSplit r -> nextJobId = Math.max(nextJobId, jobRecords.split(r, snapshot));
+            case JobStarted r -> jobRecords.started(r, snapshot);
+            case StateRecord.PrologWait r -> jobRecords.prologWait(r);
+            case JobEnded r -> jobRecords.ended(r, snapshot);
+            case JobRequeued r -> jobRecords.requeued(r, snapshot);
+            case JobUpdated r -> jobRecords.changed(r.jobId(), r, snapshot);
+            case JobHoldChanged r -> jobRecords.changed(r.jobId(), r, snapshot);
+            case StateRecord.JobEndReported r -> jobRecords.endReported(r, snapshot);
+            case StateRecord.JobPreemptGraceStarted r -> jobRecords.preemptGraceStarted(r, snapshot);
+            case JobSuspendChanged r -> jobRecords.suspendChanged(r, snapshot);
+            case JobsPurged r -> jobRecords.purged(r, snapshot);
+            case StateRecord.StepRecorded r -> jobRecords.stepRecorded(r);
             case NodeRegistered r -> {
                 nodes.registered(r);
                 usage.registered(r.name(), r.time());
@@ -165,50 +116,9 @@ public final class ClusterState implements ClusterView {
         sequence = Math.max(sequence, recordSequence);
     }
 
-    /**
-     * A batch job preempted by cancel is COMPLETING on its batch host, its resources still
-     * taken, until that host reports the script gone (compat 250; {@link JobLifecycle#endReported}).
-     * Journalled by the end and the report, so a restart in between keeps it.
-     */
-    private void awaitEndReport(Job job, boolean awaiting) {
-        if (job.status().state() == JobState.PREEMPTED
-                && job.allocation() != null
-                && !job.request().launch().script().isEmpty()) {
-            completing(job.id(), job.allocation().batchHost(), awaiting);
-        }
-    }
-
     /** The job's highest ended step's status (DerivedExitCode), 0 if none. */
     int derivedExit(int jobId) {
         return steps.derivedExit(jobId);
-    }
-
-    /** A job record that can change what the job holds on its nodes, and the nodes with it. */
-    private void occupy(int jobId, StateRecord record, boolean snapshot, long time) {
-        Job job = requireJob(jobId);
-        Job moved = move(job, record, snapshot);
-        usage.moved(job, moved, nodes::get, time);
-        jobs.put(moved);
-    }
-
-    private static Job move(Job job, StateRecord record, boolean snapshot) {
-        return snapshot ? JobReplay.restore(job, record) : JobReplay.replay(job, record);
-    }
-
-    /**
-     * When a node that a job lets go of counts as last busy: the record's time, except in a
-     * snapshot, whose node registrations carry each node's last busy time already.
-     */
-    private static long busyTime(long recordTime, boolean snapshot) {
-        return snapshot ? 0 : recordTime;
-    }
-
-    private Job requireJob(int id) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            throw new IllegalStateException("journal refers to unknown job " + id);
-        }
-        return job;
     }
 
     /**

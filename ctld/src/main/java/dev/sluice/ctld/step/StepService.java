@@ -10,7 +10,7 @@ import dev.sluice.ctld.control.StepCommands;
 import dev.sluice.ctld.control.StepControl;
 import dev.sluice.ctld.dispatch.NodeDispatcher;
 import dev.sluice.ctld.loop.ControllerLoop;
-import dev.sluice.ctld.rpc.LoopCalls;
+import dev.sluice.ctld.loop.LoopAnswers;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
@@ -141,7 +141,7 @@ public final class StepService {
                 request.getSrunHost(),
                 request.getSrunPid());
         StepCommands.Placed placed =
-                LoopCalls.await(loop.submit((state, now) -> StepCommands.create(state, who, wanted, now)));
+                LoopAnswers.await(loop.submit((state, now) -> StepCommands.create(state, who, wanted, now)));
         Job job = placed.job();
         int stepId = placed.stepId();
         List<StepShare> shares = placed.shares();
@@ -189,7 +189,7 @@ public final class StepService {
                                 .build());
             }
         } catch (RuntimeException e) {
-            LoopCalls.await(loop.submit((state, now) ->
+            LoopAnswers.await(loop.submit((state, now) ->
                     StepCommands.release(state, job.id(), job.run().startTime(), stepId, 1 << 8, now)));
             log.warn("step {}.{} could not be launched: {}", job.id(), stepId, e.getMessage());
             throw new SlurmException(ErrorCode.UNEXPECTED, "step launch failed: " + e.getMessage());
@@ -217,7 +217,7 @@ public final class StepService {
 
     /** srun saw every task end: the step's CPUs and devices return to the job. */
     public StepCompleteResponse complete(Caller who, StepCompleteRequest request) {
-        LoopCalls.await(loop.submit((state, now) ->
+        LoopAnswers.await(loop.submit((state, now) ->
                 StepCommands.complete(state, who, request.getJobId(), request.getStepId(), request.getStatus(), now)));
         return StepCompleteResponse.getDefaultInstance();
     }

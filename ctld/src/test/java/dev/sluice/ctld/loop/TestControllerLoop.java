@@ -53,15 +53,11 @@ class TestControllerLoop {
 
     private ControllerLoop start(ClusterState state) throws Exception {
         Journal journal = Recovery.recover(dir, state, false).journal();
-        loop = new ControllerLoop(
-                state,
-                journal,
-                CLOCK,
-                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
-                (e, image) -> effects.add(e),
-                List.of(),
-                t -> {},
-                JournalObserver.NONE);
+        loop = ControllerLoop.builder(state, journal, CLOCK)
+                .scheduler(new Scheduler(SchedulerConfig.defaults(DEFAULTS)))
+                .effects((e, image) -> effects.add(e))
+                .fatal(t -> {})
+                .build();
         loop.start();
         return loop;
     }
@@ -212,16 +208,12 @@ class TestControllerLoop {
         Counted counted = new Counted();
         ClusterState state = state();
         Journal journal = Recovery.recover(dir, state, false).journal();
-        loop = new ControllerLoop(
-                state,
-                journal,
-                CLOCK,
-                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
-                (e, image) -> effects.add(e),
-                List.of(),
-                t -> {},
-                JournalObserver.NONE);
-        loop.reportTimings(counted);
+        loop = ControllerLoop.builder(state, journal, CLOCK)
+                .scheduler(new Scheduler(SchedulerConfig.defaults(DEFAULTS)))
+                .effects((e, image) -> effects.add(e))
+                .fatal(t -> {})
+                .timings(counted)
+                .build();
         loop.start();
         return counted;
     }

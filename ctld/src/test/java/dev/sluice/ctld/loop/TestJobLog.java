@@ -64,15 +64,12 @@ class TestJobLog {
                 .partitions(names -> List.of(Builders.aPartition("gpu", names)))
                 .configured();
         Journal journal = Recovery.recover(dir, state, false).journal();
-        loop = new ControllerLoop(
-                state,
-                journal,
-                CLOCK,
-                new Scheduler(SchedulerConfig.defaults(DEFAULTS)),
-                (e, image) -> {},
-                List.of(),
-                t -> {},
-                new JobLog(lines::add));
+        loop = ControllerLoop.builder(state, journal, CLOCK)
+                .scheduler(new Scheduler(SchedulerConfig.defaults(DEFAULTS)))
+                .effects((e, image) -> {})
+                .fatal(t -> {})
+                .observer(new JobLog(lines::add))
+                .build();
         loop.start();
         for (String n : List.of("n1", "n2")) {
             get(loop.submit((s, now) -> nodes.register(

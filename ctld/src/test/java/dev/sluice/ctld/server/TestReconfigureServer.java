@@ -83,7 +83,7 @@ class TestReconfigureServer {
                             .isEmpty())
                     .isTrue();
             write("Licenses=foo:4,bar");
-            ctld.reloader.reconfigure();
+            ctld.server.reconfigurer().reconfigure();
             assertThat(ctld.server
                             .loop()
                             .scheduler()
@@ -93,7 +93,7 @@ class TestReconfigureServer {
                             .counts())
                     .isEqualTo(Map.of("bar", 1L, "foo", 4L));
             write();
-            ctld.reloader.reconfigure();
+            ctld.server.reconfigurer().reconfigure();
             assertThat(ctld.server
                             .loop()
                             .scheduler()
@@ -110,7 +110,7 @@ class TestReconfigureServer {
         try (Running ctld = start()) {
             assertThat(ctld.server.loop().enforced().enforcement()).isEqualTo(Enforcement.NONE);
             write("AccountingStorageEnforce=limits");
-            ctld.reloader.reconfigure();
+            ctld.server.reconfigurer().reconfigure();
             assertThat(ctld.reloader.showConfig().value("AccountingStorageEnforce"))
                     .hasValue("associations,limits");
             assertThat(ctld.server.loop().enforced().enforcement()).isEqualTo(Enforcement.NONE);

@@ -58,7 +58,7 @@ class TestReconfigureShowConfig {
                 -1)) {
             assertThat(reloader.showConfig().value("MinJobAge")).hasValue("10 sec");
             write("20");
-            reloader.reconfigure();
+            server.reconfigurer().reconfigure();
             assertThat(reloader.showConfig().value("MinJobAge")).hasValue("20 sec");
             assertThat(reloader.showConfig().value("HASH_VAL"))
                     .isPresent()

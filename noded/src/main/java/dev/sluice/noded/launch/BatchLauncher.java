@@ -56,6 +56,7 @@ public final class BatchLauncher implements AutoCloseable {
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("noded-timers").factory());
     private final PrologWatch prologWatch;
+    private final JobEnds ends;
 
     /**
      * @param outbox where each job's end goes, durably, for the registrar to deliver
@@ -78,6 +79,7 @@ public final class BatchLauncher implements AutoCloseable {
         this.stepSignals = requireNonNull(stepSignals, "stepSignals is null");
         this.supervisor = requireNonNull(supervisor, "supervisor is null");
         this.prologWatch = new PrologWatch(timers, spool, outbox, nodeName);
+        this.ends = new JobEnds(nodeName, spool, supervisor, daemonUid, clock, stepSignals, timers);
     }
 
     public Set<Integer> runningJobIds() {
@@ -153,7 +155,7 @@ public final class BatchLauncher implements AutoCloseable {
         if (early.isPresent()) {
             // Its terminate came first: this run ends now, through the usual end and report.
             log.info("job {} was ended ({}) before its launch arrived; ending it", jobId, early.get());
-            ending(job, early.get());
+            ends.ending(job, early.get());
         }
     }
 
@@ -168,7 +170,7 @@ public final class BatchLauncher implements AutoCloseable {
         if (limit > 0 && SlurmLimits.isLimit(limit) && job.suspendedAt < 0) {
             long ran = Math.max(0, clock.instant().getEpochSecond() - request.getStartTime() - job.suspendedSeconds);
             long delay = Math.max(0, limit * 60 - ran);
-            job.limit = timers.schedule(() -> ending(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
+            job.limit = timers.schedule(() -> ends.ending(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
         }
     }
 
@@ -202,7 +204,7 @@ public final class BatchLauncher implements AutoCloseable {
                 // It was being ended when the daemon stopped: finish the kill.
                 JobState state = job.endState;
                 job.endState = null;
-                end(job, state);
+                ends.end(job, state);
             } else {
                 armTimeLimit(job, request.get());
                 if (setup.policy().get().prologAtAllocation()) {
@@ -234,69 +236,7 @@ public final class BatchLauncher implements AutoCloseable {
             }
         }
         if (job != null) {
-            ending(job, state);
-        }
-    }
-
-    /**
-     * A first end (not one a restart finishes): announced in the job's error file, then done. The
-     * line waits in the spool until the job has opened (truncated) that file: see {@link #end}.
-     */
-    private void ending(RunningJob job, JobState state) {
-        if (job.endState != null) {
-            return;
-        }
-        EndNotice.text(nodeName, job.jobId, state, clock.instant(), java.time.ZoneId.systemDefault())
-                .ifPresent(line -> remember(job.jobId, RunningJob.END_NOTICE, line));
-        end(job, state);
-    }
-
-    /**
-     * Records the end, then signals the job if its pid is published: only once the job leads its
-     * own session (with Perl, has opened its files too), and the publisher then reads end_state,
-     * so an end recorded before (Prolog, set-up) is delivered there and nothing waits here. With
-     * Perl the job writes the line unless this daemon claimed it; without, it ends before it
-     * opens its files, so the line this daemon appends stays.
-     */
-    private void end(RunningJob job, JobState state) {
-        if (job.endState != null) {
-            return;
-        }
-        job.endState = state;
-        markSignalled(job);
-        // The steps' TERM before end_state: once that is recorded the supervisor may end the job
-        // and its report send the steps KILL, which must not overtake their TERM.
-        stepSignals.accept(job.jobId, "TERM");
-        remember(job.jobId, RunningJob.END_STATE, state.name());
-        long pgid = job.publishedPgid();
-        if (pgid > 1 || !supervisor.exact()) {
-            announce(job);
-        }
-        ProcessSignals.groupContThenTerm(pgid);
-        timers.schedule(
-                () -> {
-                    if (job.supervisor.isAlive()) {
-                        // Read again: a job whose end its supervisor delivered has a pid by now.
-                        ProcessSignals.group(job.publishedPgid(), "KILL");
-                    }
-                    stepSignals.accept(job.jobId, "KILL");
-                },
-                Math.max(1, job.killWaitSeconds),
-                TimeUnit.SECONDS);
-    }
-
-    /** Appends the job's end line, unless its supervisor claimed it first (whoever renames it writes it). */
-    private void announce(RunningJob job) {
-        java.nio.file.Path pending = spool.jobDir(job.jobId).resolve(RunningJob.END_NOTICE);
-        java.nio.file.Path claimed = pending.resolveSibling(RunningJob.END_NOTICE + ".claimed");
-        try {
-            java.nio.file.Files.move(pending, claimed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            String line = java.nio.file.Files.readString(claimed).strip();
-            spool.launch(job.jobId).ifPresent(request -> EndNotice.append(request, nodeName, daemonUid, line));
-        } catch (java.nio.file.NoSuchFileException e) {
-            // No line for this end, or the supervisor has it.
-        } catch (IOException e) {
-            log.warn("job {}: cannot announce its end in its error file: {}", job.jobId, e.getMessage());
+            ends.ending(job, state);
         }
     }
 
@@ -318,7 +258,7 @@ public final class BatchLauncher implements AutoCloseable {
                         limit.cancel(false);
                     }
                     job.suspendedAt = now;
-                    remember(jobId, RunningJob.SUSPENDED_AT, Long.toString(now));
+                    ends.remember(jobId, RunningJob.SUSPENDED_AT, Long.toString(now));
                 }
                 ProcessSignals.group(job.pgid(), "STOP");
             } else {
@@ -326,8 +266,8 @@ public final class BatchLauncher implements AutoCloseable {
                 if (job.suspendedAt >= 0) {
                     job.suspendedSeconds += Math.max(0, now - job.suspendedAt);
                     job.suspendedAt = -1;
-                    remember(jobId, RunningJob.SUSPENDED_SECONDS, Long.toString(job.suspendedSeconds));
-                    remember(jobId, RunningJob.SUSPENDED_AT, "-1");
+                    ends.remember(jobId, RunningJob.SUSPENDED_SECONDS, Long.toString(job.suspendedSeconds));
+                    ends.remember(jobId, RunningJob.SUSPENDED_AT, "-1");
                     try {
                         spool.launch(jobId).ifPresent(request -> armTimeLimit(job, request));
                     } catch (IOException e) {
@@ -356,25 +296,10 @@ public final class BatchLauncher implements AutoCloseable {
             log.info("job {}: signal {} before its process exists (Prolog or set-up): not sent", jobId, signal);
             return true;
         }
-        markSignalled(job);
+        ends.markSignalled(job);
         String pid = batchOnly ? Long.toString(pgid) : "-" + pgid;
         ProcessSignals.run("kill", "-s", Integer.toString(signal), "--", pid);
         return true;
-    }
-
-    private void markSignalled(RunningJob job) {
-        if (!job.signalled) {
-            job.signalled = true;
-            remember(job.jobId, RunningJob.SIGNALLED, "1");
-        }
-    }
-
-    private void remember(int jobId, String fact, String value) {
-        try {
-            spool.writeFact(jobId, fact, value);
-        } catch (IOException e) {
-            log.warn("job {}: cannot record {} in the spool: {}", jobId, fact, e.getMessage());
-        }
     }
 
     private void finished(RunningJob job) {

@@ -11,7 +11,6 @@ import dev.sluice.common.slurm.SlurmLimits;
 import dev.sluice.common.text.RawText;
 import dev.sluice.common.time.BeginTime;
 import dev.sluice.common.time.TimeLimit;
-import dev.sluice.common.units.MemorySize;
 import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobSpec;
 import java.nio.charset.StandardCharsets;
@@ -93,17 +92,17 @@ public final class JobSpecBuilder {
         spec.setWorkDir(workDir.toString());
 
         if (o.has("nodes")) {
-            int[] range = nodeRange(o.get("nodes"));
+            int[] range = OptionNumbers.nodeRange(o.get("nodes"));
             spec.setMinNodes(range[0]).setMaxNodes(range[1]);
         }
         if (o.has("ntasks")) {
-            spec.setNumTasks(positive(o.get("ntasks"), "--ntasks"));
+            spec.setNumTasks(OptionNumbers.positive(o.get("ntasks"), "--ntasks"));
         }
         if (o.has("cpus-per-task")) {
-            spec.setCpusPerTask(positive(o.get("cpus-per-task"), "--cpus-per-task"));
+            spec.setCpusPerTask(OptionNumbers.positive(o.get("cpus-per-task"), "--cpus-per-task"));
         }
         if (o.has("ntasks-per-node")) {
-            spec.setNtasksPerNode(positive(o.get("ntasks-per-node"), "--ntasks-per-node"));
+            spec.setNtasksPerNode(OptionNumbers.positive(o.get("ntasks-per-node"), "--ntasks-per-node"));
         }
         if (spec.getNumTasks() > 0 && spec.getMinNodes() > spec.getNumTasks()) {
             warn.accept("Warning: can't run " + spec.getNumTasks() + " processes on " + spec.getMinNodes()
@@ -130,16 +129,16 @@ public final class JobSpecBuilder {
             throw new SubmitException(1, "fatal: --mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
         }
         if (o.has("mem")) {
-            spec.setMemPerNodeMb(memory(o.get("mem"), "--mem"));
+            spec.setMemPerNodeMb(OptionNumbers.memory(o.get("mem"), "--mem"));
         }
         if (o.has("mem-per-cpu")) {
-            spec.setMemPerCpuMb(memory(o.get("mem-per-cpu"), "--mem-per-cpu"));
+            spec.setMemPerCpuMb(OptionNumbers.memory(o.get("mem-per-cpu"), "--mem-per-cpu"));
         }
         if (o.has("mem-per-gpu")) {
-            spec.setMemPerGpuMb(memory(o.get("mem-per-gpu"), "--mem-per-gpu"));
+            spec.setMemPerGpuMb(OptionNumbers.memory(o.get("mem-per-gpu"), "--mem-per-gpu"));
         }
         if (o.has("cpus-per-gpu")) {
-            spec.setCpusPerGpu(positive(o.get("cpus-per-gpu"), "--cpus-per-gpu"));
+            spec.setCpusPerGpu(OptionNumbers.positive(o.get("cpus-per-gpu"), "--cpus-per-gpu"));
         }
         if (o.has("gres-flags")) {
             try {
@@ -226,7 +225,7 @@ public final class JobSpecBuilder {
             spec.setOversubscribe(true);
         }
         if (o.has("nice")) {
-            spec.setNice(nice(o.get("nice")));
+            spec.setNice(OptionNumbers.nice(o.get("nice")));
         }
         if (o.has("nodelist")) {
             spec.setReqNodes(nodeList(o.get("nodelist"), inv));
@@ -269,81 +268,6 @@ public final class JobSpecBuilder {
         if (o.has(key)) {
             setter.accept(o.get(key));
         }
-    }
-
-    /** {@code -N min[-max]}; Slurm's messages for a bad count and a reversed range. */
-    public static int[] nodeRange(String text) throws SubmitException {
-        String[] parts = text.split("-", 2);
-        int min = nodeCount(parts[0]);
-        // A single count is both bounds, as Slurm records it (scontrol shows NumNodes=2-2).
-        int max = parts.length == 2 ? nodeCount(parts[1]) : min;
-        if (parts.length == 2 && max < min) {
-            throw new SubmitException(
-                    255, "error: Maximum node count " + max + " is less than minimum node count " + min);
-        }
-        return new int[] {min, max};
-    }
-
-    private static int nodeCount(String s) throws SubmitException {
-        // Slurm accepts k/m multipliers on counts ("1k" is 1024).
-        String t = s.strip();
-        int mult = 1;
-        if (t.endsWith("k") || t.endsWith("K")) {
-            mult = 1024;
-            t = t.substring(0, t.length() - 1);
-        } else if (t.endsWith("m") || t.endsWith("M")) {
-            mult = 1024 * 1024;
-            t = t.substring(0, t.length() - 1);
-        }
-        if (t.isEmpty() || t.length() > 9 || !t.chars().allMatch(Character::isDigit)) {
-            throw new SubmitException(255, "error: \"" + s + "\" is not a valid node count");
-        }
-        return Math.multiplyExact(Integer.parseInt(t), mult);
-    }
-
-    private static int positive(String s, String option) throws SubmitException {
-        String t = s.strip();
-        if (t.isEmpty() || t.length() > 9 || !t.chars().allMatch(Character::isDigit) || Integer.parseInt(t) == 0) {
-            throw new SubmitException(1, "error: Invalid numeric value \"" + s + "\" for " + option + ".");
-        }
-        return Integer.parseInt(t);
-    }
-
-    private static long memory(String s, String option) throws SubmitException {
-        try {
-            return MemorySize.parseMegabytes(s);
-        } catch (IllegalArgumentException e) {
-            throw new SubmitException(255, "error: Invalid " + option + " specification");
-        }
-    }
-
-    /** {@code --nice} without a value is 100; like Slurm's strtol, text that is no number is 0. */
-    private static int nice(String s) throws SubmitException {
-        if (s.isEmpty()) {
-            return 100;
-        }
-        int end = 0;
-        String t = s.strip();
-        if (end < t.length() && (t.charAt(end) == '-' || t.charAt(end) == '+')) {
-            end++;
-        }
-        while (end < t.length() && Character.isDigit(t.charAt(end))) {
-            end++;
-        }
-        String num = t.substring(0, end);
-        if (num.isEmpty() || num.equals("-") || num.equals("+")) {
-            return 0;
-        }
-        long v;
-        try {
-            v = Long.parseLong(num);
-        } catch (NumberFormatException e) {
-            v = Long.MAX_VALUE;
-        }
-        if (Math.abs(v) > 2147483645L) {
-            throw new SubmitException(255, "error: Invalid --nice value, out of range (+/- 2147483645)");
-        }
-        return (int) v;
     }
 
     /**

@@ -1,6 +1,5 @@
-package dev.sluice.ctld.metrics;
+package dev.sluice.ctld.rpc;
 
-import dev.sluice.ctld.rpc.RpcTimings;
 import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -9,10 +8,10 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 
 /** Times gRPC calls from arrival to close; the method label is the bare method name. */
-final class GrpcTimingInterceptor implements ServerInterceptor {
+public final class GrpcTimingInterceptor implements ServerInterceptor {
     private final RpcTimings timings;
 
-    GrpcTimingInterceptor(RpcTimings timings) {
+    public GrpcTimingInterceptor(RpcTimings timings) {
         this.timings = timings;
     }
 
