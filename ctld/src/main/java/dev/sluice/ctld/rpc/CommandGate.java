@@ -68,6 +68,7 @@ public final class CommandGate {
                     frame.getRequest().toByteArray(),
                     frame.getCredential(),
                     frame.getUserToken(),
+                    frame.getTokenUser(),
                     peerHost,
                     clock.instant());
         } catch (AuthException e) {

@@ -82,7 +82,11 @@ final class CommandEndpoints implements AutoCloseable {
         UserDb users = UserDb.system();
         handler = handler.withOperators(operatorUids(config, users));
         RequestAuthenticator authenticator = new RequestAuthenticator(
-                config.access().clusterKeys(), config.security().userTokens(), users, CtldServer.AUDIENCE);
+                config.access().clusterKeys(),
+                config.security().userTokens(),
+                users,
+                CtldServer.AUDIENCE,
+                config.security().slurmUser());
         if (reloader != null) {
             reloader.bindCommands(authenticator);
         }

@@ -118,6 +118,7 @@ final class CommandServer implements AutoCloseable {
                     frame.getRequest().toByteArray(),
                     frame.getCredential(),
                     frame.getUserToken(),
+                    frame.getTokenUser(),
                     peer,
                     clock.instant());
         } catch (AuthException e) {

@@ -115,6 +115,27 @@ public final class Db38 {
         }
     }
 
+    /**
+     * The answer to a request whose token was refused, as slurmrestd 22.05 gives it once
+     * slurmdbd has refused the token (compat 277); empty when the path is no endpoint.
+     * {@code call}'s sessions must refuse every request, as the daemons would: endpoints the
+     * recording did not cover word that refusal as any other.
+     */
+    public Optional<Reply> refused(Call call) {
+        if (!call.path().startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        Optional<Endpoints.Bound<Request>> match =
+                Db38Routes.ALL.match(call.method(), call.path().substring(PREFIX.length()));
+        if (match.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean unreadQuery = call.rawQuery() != null && call.rawQuery().contains(",");
+        Optional<Reply> worded =
+                unreadQuery ? Optional.empty() : RefusedDb38.answer(match.get().key());
+        return worded.isPresent() ? worded : handle(call);
+    }
+
     /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, {@code slurmdb_users_remove}, ... */
     private static String source(String key) {
         String what = key.substring(key.indexOf(' ') + 1).replaceAll("/.*", "");

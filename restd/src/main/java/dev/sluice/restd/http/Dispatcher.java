@@ -5,10 +5,13 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.restd.auth.LocalAuth;
 import dev.sluice.restd.auth.RestAuth;
+import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.controller.Sessions;
 import dev.sluice.restd.dbv0038.Db38;
 import dev.sluice.restd.openapi.OpenApiDocument;
@@ -33,6 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    /** slurmrestd 22.05's whole answer (text/plain) to a request it cannot authenticate. */
+    static final String AUTHENTICATION_FAILURE = "Authentication failure";
 
     private final RestAuth gate;
     private final Sessions sessions;
@@ -66,6 +71,7 @@ final class Dispatcher {
     Reply answer(Exchange ex) throws IOException {
         String path = ex.path();
         RestAuth.Identity who;
+        boolean tokenRefused = false;
         try {
             who = gate.authenticate(
                     new RestAuth.Presented(
@@ -76,13 +82,26 @@ final class Dispatcher {
             if (gate instanceof LocalAuth) {
                 return Reply.text(401, LocalAuth.REFUSAL);
             }
-            return envelope("", ex)
-                    .error(
-                            ErrorCode.AUTH_CRED_INVALID.number(),
-                            ErrorCode.AUTH_CRED_INVALID.text(),
-                            "Authentication failure",
-                            gate.plugin())
-                    .reply(401);
+            boolean newer = ApiVersion.ofPath(path).isPresent()
+                    || ApiVersion.ofSlurmdbPath(path).isPresent();
+            String presented = ex.getFirst("X-SLURM-USER-TOKEN");
+            if (!newer && (presented == null || presented.isBlank())) {
+                // slurmrestd 22.05 turns a request without a token away itself (compat 276, 277).
+                return Reply.text(401, AUTHENTICATION_FAILURE);
+            }
+            if (!path.startsWith(Api38.PREFIX) && !path.startsWith(Db38.PREFIX)) {
+                return envelope("", ex)
+                        .error(
+                                ErrorCode.AUTH_CRED_INVALID.number(),
+                                ErrorCode.AUTH_CRED_INVALID.text(),
+                                "Authentication failure",
+                                gate.plugin())
+                        .reply(401);
+            }
+            // It passes any other token on, and answers as the daemon that refused it did.
+            tokenRefused = true;
+            String named = ex.getFirst("X-SLURM-USER-NAME");
+            who = new RestAuth.Identity(named == null ? "" : named.strip(), "");
         }
         String user = who.user();
         String token = who.token();
@@ -111,14 +130,43 @@ final class Dispatcher {
                             "restd")
                     .reply(400);
         }
-        return dispatch(ex, user, token, body)
-                .orElseGet(() -> envelope(user, ex)
-                        .error(
-                                RestErrors.INVALID_QUERY.number(),
-                                RestErrors.INVALID_QUERY.text(),
-                                "no " + ex.method() + " " + path + " here",
-                                "restd")
-                        .reply(404));
+        Optional<Reply> served = tokenRefused ? refused(ex, user, body) : dispatch(ex, user, token, body);
+        return served.orElseGet(() -> envelope(user, ex)
+                .error(
+                        RestErrors.INVALID_QUERY.number(),
+                        RestErrors.INVALID_QUERY.text(),
+                        "no " + ex.method() + " " + path + " here",
+                        "restd")
+                .reply(404));
+    }
+
+    /**
+     * A 22.05 path's answer to a refused token, as slurmrestd gives it once slurmctld or
+     * slurmdbd refused the token it passed on (compat 276, 277): neither is asked here.
+     */
+    private Optional<Reply> refused(Exchange ex, String user, Optional<JsonNode> body) {
+        String path = ex.path();
+        if (path.startsWith(Api38.PREFIX)) {
+            return v0038.refused(ex.method(), path, body, ex.client());
+        }
+        if (path.startsWith(Db38.PREFIX)) {
+            ErrorCode auth = ErrorCode.AUTHENTICATION_ERROR;
+            AccountingSession refusing = request -> {
+                throw new AccountingClient.AccountingException(auth.text(), auth.number());
+            };
+            return dbv0038.refused(new Db38.Call(
+                    ex.method(),
+                    path,
+                    ex.rawQuery(),
+                    RequestBody.query(ex.rawQuery()),
+                    body,
+                    user,
+                    Optional.of(refusing),
+                    request -> {
+                        throw new ControllerException(ErrorCode.SOCKET_ZERO_BYTES);
+                    }));
+        }
+        return Optional.empty();
     }
 
     /** The answer of the API whose path this is; empty when none serves it. */

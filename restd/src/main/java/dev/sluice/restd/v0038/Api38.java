@@ -127,6 +127,24 @@ public final class Api38 {
         }
     }
 
+    /**
+     * The answer to a request whose token was refused, as slurmrestd 22.05 gives it once
+     * slurmctld has refused the token (compat 276); empty when {@code path} is no endpoint.
+     * Nothing is asked of the controller.
+     */
+    public Optional<Reply> refused(String method, String path, Optional<JsonNode> body, Supplier<String> client) {
+        if (!path.startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        Optional<Endpoints.Bound<Request>> match = ENDPOINTS.match(method, path.substring(PREFIX.length()));
+        if (match.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Reply> worded = Refused38.answer(match.get().key(), match.get().arg());
+        // The others read their body first, and word the closed connection as any failure.
+        return worded.isPresent() ? worded : handle(method, path, body, client, Refused38.CLOSED);
+    }
+
     private Reply jobs(ControllerSession controller, String id) throws ControllerException {
         Envelope38 out = new Envelope38();
         ArrayNode list = out.body().putArray("jobs");
