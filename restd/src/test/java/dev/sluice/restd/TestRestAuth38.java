@@ -122,6 +122,33 @@ class TestRestAuth38 {
     }
 
     @Test
+    void whatNoEndpointServesIsAnsweredInPlainText() {
+        String token = rest.token("alice");
+        String notFound = "Unable find requested URL. Please view /openapi/v3 for API reference.";
+        String noMethod = "Requested REST method is not defined at URL. Please view /openapi/v3 for API reference.";
+        Object[][] cases = {
+            {"GET", V + "nothing", 404, notFound},
+            {"DELETE", V + "jobs", 405, noMethod},
+            {"POST", V + "nodes", 405, noMethod},
+            {"DELETE", DB + "jobs", 405, noMethod},
+            {"GET", DB + "nothing", 404, notFound},
+            {"GET", "/slurm/nothing", 404, notFound},
+        };
+        for (Object[] c : cases) {
+            Answer a = rest.send((String) c[0], (String) c[1], null, "alice", token);
+            assertThat(a.status()).as("%s %s", c[0], c[1]).isEqualTo(c[2]);
+            assertThat(a.body().get("text").asText()).isEqualTo(c[3]);
+        }
+        // With a refused token too: the path is looked for first.
+        assertThat(rest.send("DELETE", V + "jobs", null, "alice", forged()).status())
+                .isEqualTo(405);
+        assertNothingAsked();
+        Answer newer = rest.send("GET", "/slurm/v0.0.44/nothing", null, "alice", token);
+        assertThat(newer.status()).isEqualTo(404);
+        assertValid("v0.0.44_openapi_resp", newer.body());
+    }
+
+    @Test
     void theNewerVersionsStillAnswerWithTheirEnvelope() {
         Answer a = rest.send("GET", "/slurm/v0.0.44/jobs", null, "alice", forged());
         assertThat(a.status()).isEqualTo(401);

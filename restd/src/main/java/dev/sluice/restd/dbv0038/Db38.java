@@ -115,6 +115,13 @@ public final class Db38 {
         }
     }
 
+    /** Whether some method is served at {@code path} (one this tree has): 22.05 answers 405, not 404. */
+    public static boolean servesPath(String path) {
+        String rest = path.substring(PREFIX.length());
+        return java.util.stream.Stream.of("GET", "POST", "DELETE")
+                .anyMatch(m -> Db38Routes.ALL.match(m, rest).isPresent());
+    }
+
     /**
      * The answer to a request whose token was refused, as slurmrestd 22.05 gives it once
      * slurmdbd has refused the token (compat 277); empty when the path is no endpoint.

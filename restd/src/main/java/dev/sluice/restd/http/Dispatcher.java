@@ -38,6 +38,11 @@ final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
     /** slurmrestd 22.05's whole answer (text/plain) to a request it cannot authenticate. */
     static final String AUTHENTICATION_FAILURE = "Authentication failure";
+    /** Its answers (text/plain) to a path no endpoint serves, and to a method none serves there. */
+    static final String URL_NOT_FOUND = "Unable find requested URL. Please view /openapi/v3 for API reference.";
+
+    static final String METHOD_NOT_DEFINED =
+            "Requested REST method is not defined at URL. Please view /openapi/v3 for API reference.";
 
     private final RestAuth gate;
     private final Sessions sessions;
@@ -131,6 +136,11 @@ final class Dispatcher {
                     .reply(400);
         }
         Optional<Reply> served = tokenRefused ? refused(ex, user, body) : dispatch(ex, user, token, body);
+        if (served.isEmpty()
+                && ApiVersion.ofPath(path).isEmpty()
+                && ApiVersion.ofSlurmdbPath(path).isEmpty()) {
+            return unserved(path);
+        }
         return served.orElseGet(() -> envelope(user, ex)
                 .error(
                         RestErrors.INVALID_QUERY.number(),
@@ -167,6 +177,16 @@ final class Dispatcher {
                     }));
         }
         return Optional.empty();
+    }
+
+    /**
+     * slurmrestd 22.05's plain-text answer to a request no endpoint serves: 405 where another
+     * method is served at the path (22.05 has no {@code DELETE jobs}), else 404.
+     */
+    private static Reply unserved(String path) {
+        boolean otherMethod = (path.startsWith(Api38.PREFIX) && Api38.servesPath(path))
+                || (path.startsWith(Db38.PREFIX) && Db38.servesPath(path));
+        return otherMethod ? Reply.text(405, METHOD_NOT_DEFINED) : Reply.text(404, URL_NOT_FOUND);
     }
 
     /** The answer of the API whose path this is; empty when none serves it. */
