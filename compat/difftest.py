@@ -35,9 +35,17 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @sequence NAME                scenarios naming the same sequence run on one cluster, in the order
                                 of their names, as they were recorded: what accounting numbers
                                 over the cluster's life (wckey ids) depends on the ones before
-  @rest METHOD PATH [FILE]      a REST request as the current user (token from scontrol token)
-                                to $SLURMRESTD_URL, FILE its JSON body; prints the HTTP status
-                                and the answer with sorted keys, run-bound values masked
+  @rest [OPTION...] METHOD PATH [FILE]   a REST request as the current user (token from scontrol
+                                token) to $SLURMRESTD_URL, FILE its JSON body; prints the HTTP
+                                status and the answer with sorted keys, run-bound values masked.
+                                Options: --user-name=NAME  X-SLURM-USER-NAME says NAME (empty:
+                                no such header); --headers  prints the answer's Content-Type
+                                and WWW-Authenticate too; --token=KIND  instead of the user's
+                                token: none (no token header), expired (one that ran out a
+                                second ago), forged (the user's, its payload changed to name
+                                root, the signature kept), alg-none (unsigned, "alg":"none",
+                                naming the user), unknown-user (one scontrol minted for
+                                sluicenosuchuser)
   @json CMD ...                 a command whose stdout is one JSON document (squeue --json):
                                 printed as @rest prints an answer; of its "jobs", only the
                                 scenario's own (earlier scenarios' jobs, within MinJobAge, are
@@ -45,6 +53,7 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
 In commands, %N is the id of the N-th job the scenario submitted, in the order the commands
 printed them. In transcripts every job id is J+K, K its distance from the scenario's first job.
 """
+import base64
 import fcntl
 import json
 import os
@@ -241,7 +250,11 @@ class Scenario:
             path = os.path.join(self.work, words[1])
             self.poll(words[1], lambda: os.path.exists(path) and os.path.getsize(path) > 0)
         elif d == "@rest":
-            self.step_rest(words[1], self.expand(words[2]), words[3] if len(words) > 3 else None)
+            options = {}
+            while len(words) > 1 and words[1].startswith("--"):
+                name, _, value = words.pop(1)[2:].partition("=")
+                options[name] = value
+            self.step_rest(words[1], self.expand(words[2]), words[3] if len(words) > 3 else None, options)
         elif d == "@json":
             self.step_json(" ".join(words[1:]))
         elif d == "@sleep":
@@ -257,9 +270,40 @@ class Scenario:
             self.tokens[self.user] = out.strip().split("=", 1)[-1]
         return self.tokens[self.user]
 
-    def step_rest(self, method, path, body_file):
+    def odd_token(self, kind):
+        """A token that must not let the request through (@rest --token=KIND)."""
+        def b64(raw):
+            return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+        def unb64(text):
+            return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        if kind == "none":
+            return None
+        if kind == "expired":
+            _, out, _ = self.sh("scontrol token username=%s lifespan=1" % self.user, user="root", timeout=20)
+            # Past its exp second, whichever way the daemon rounds it.
+            time.sleep(2.5)
+            return out.strip().split("=", 1)[-1]
+        if kind == "unknown-user":
+            _, out, _ = self.sh("scontrol token username=sluicenosuchuser lifespan=3600", user="root", timeout=20)
+            return out.strip().split("=", 1)[-1]
+        if kind == "forged":
+            header, payload, signature = self.token().split(".")
+            claims = json.loads(unb64(payload))
+            claims["sun"] = "root"
+            return ".".join([header, b64(json.dumps(claims, separators=(",", ":")).encode()), signature])
+        if kind == "alg-none":
+            now = int(time.time())
+            claims = {"exp": now + 3600, "iat": now, "sun": self.user}
+            return ".".join([b64(b'{"alg":"none","typ":"JWT"}'),
+                             b64(json.dumps(claims, separators=(",", ":")).encode()), ""])
+        raise SystemExit("%s: unknown @rest --token=%s" % (self.path, kind))
+
+    def step_rest(self, method, path, body_file, options=None):
+        options = options or {}
+        shown = ["--%s=%s" % (k, v) if v or k != "headers" else "--" + k for k, v in options.items()]
         self.out.append(("@rest " if self.user == "root" else "@rest[" + self.user + "] ")
-                        + " ".join(filter(None, [method, path, body_file])))
+                        + " ".join(filter(None, shown + [method, path, body_file])))
         data = None
         if body_file:
             with open(os.path.join(self.work, body_file), "rb") as f:
@@ -267,18 +311,24 @@ class Scenario:
         url = os.environ.get("SLURMRESTD_URL", "").rstrip("/")
         if not url:
             raise SystemExit("difftest: @rest needs SLURMRESTD_URL (the REST daemon to ask)")
-        request = urllib.request.Request(url + path, data=data, method=method, headers={
-            "X-SLURM-USER-NAME": self.user, "X-SLURM-USER-TOKEN": self.token(),
-            "Content-Type": "application/json"})
+        headers = {"X-SLURM-USER-NAME": options.get("user-name", self.user),
+                   "X-SLURM-USER-TOKEN": self.odd_token(options["token"]) if "token" in options else self.token(),
+                   "Content-Type": "application/json"}
+        request = urllib.request.Request(url + path, data=data, method=method,
+                                         headers={k: v for k, v in headers.items() if v})
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as r:
-                status, text = r.status, r.read().decode("utf-8", "replace")
+                status, text, got = r.status, r.read().decode("utf-8", "replace"), r.headers
         except urllib.error.HTTPError as e:
-            status, text = e.code, e.read().decode("utf-8", "replace")
+            status, text, got = e.code, e.read().decode("utf-8", "replace"), e.headers
         except OSError as e:
             self.out.append("[rest failed: %s]" % e)
             return
         self.out.append("HTTP %d" % status)
+        if "headers" in options:
+            for name in ("Content-Type", "WWW-Authenticate"):
+                if got.get(name) is not None:
+                    self.out.append("%s: %s" % (name, got.get(name)))
         try:
             answer = json.loads(text)
         except ValueError:

@@ -112,6 +112,17 @@ class TestRestEndToEnd {
         return new Answer(r.statusCode(), OpenApiDocs.parse(r.body()));
     }
 
+    /** With {@code X-SLURM-USER-NAME: userName} beside the token, as slurmrestd's clients send it. */
+    private static Answer sendNaming(String method, String path, String withToken, String userName) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rest.port() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .header("X-SLURM-USER-TOKEN", withToken)
+                .header("X-SLURM-USER-NAME", userName)
+                .build();
+        HttpResponse<String> r = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), OpenApiDocs.parse(r.body()));
+    }
+
     private static Answer send(String method, String path, String body) throws Exception {
         return send(method, path, body, token);
     }
@@ -392,6 +403,34 @@ class TestRestEndToEnd {
                         .at("/nodes/0/state")
                         .toString())
                 .doesNotContain("DRAIN");
+
+        assertThat(send("DELETE", V + "job/" + rootJob, null).status()).isEqualTo(200);
+    }
+
+    /**
+     * root's token speaks for the user X-SLURM-USER-NAME names, through the controller, which
+     * then applies that user's rights; a user's token naming root is refused before anything.
+     */
+    @Test
+    void rootsTokenSpeaksForTheNamedUserAndAUsersTokenForNoOneElse() throws Exception {
+        UnprivilegedUser alice = UnprivilegedUser.ensure(UnprivilegedUser.ATTACKER, stateDir);
+        ClusterProcesses.Result minted = cluster.command("scontrol", "token", "username=" + alice.name());
+        assertThat(minted.out()).as(minted.err()).startsWith("SLURM_JWT=");
+        String aliceToken = minted.out().strip().substring("SLURM_JWT=".length());
+        int rootJob = submit("#!/bin/sh\nsleep 300\n", cluster.workDir().resolve("root-named.out"));
+
+        Answer listed = sendNaming("GET", V + "jobs", token, alice.name());
+        assertThat(listed.status()).isEqualTo(200);
+        assertValid("v0.0.44_openapi_job_info_resp", listed.body());
+        assertThat(listed.body().at("/meta/client/user").asText()).isEqualTo(alice.name());
+        Answer cancel = sendNaming("DELETE", V + "job/" + rootJob, token, alice.name());
+        assertValid("v0.0.44_openapi_kill_job_resp", cancel.body());
+        // the controller acts as alice: not her job
+        assertThat(cancel.body().at("/errors/0/error_number").asInt()).isEqualTo(2002);
+        Answer asRoot = sendNaming("DELETE", V + "job/" + rootJob, aliceToken, "root");
+        assertThat(asRoot.status()).isEqualTo(401);
+        assertValid("v0.0.44_openapi_resp", asRoot.body());
+        assertThat(state(rootJob)).isIn("PENDING", "RUNNING");
 
         assertThat(send("DELETE", V + "job/" + rootJob, null).status()).isEqualTo(200);
     }

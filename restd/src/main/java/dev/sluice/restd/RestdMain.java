@@ -125,7 +125,7 @@ public final class RestdMain {
             if (tokens.isEmpty()) {
                 log.warn("AuthAltTypes has no auth/jwt: every request will be refused");
             }
-            gate = new TokenGate(tokens);
+            gate = new TokenGate(tokens, access.conf().slurmUser());
             sessions = new TokenSessions(access, UserDb.system(), host);
         }
         RestServer server = new RestServer(

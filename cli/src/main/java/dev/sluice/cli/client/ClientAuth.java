@@ -27,6 +27,7 @@ public final class ClientAuth {
     private final Optional<ClusterCredentials> signer;
     private final Principal principal;
     private final Optional<String> userToken;
+    private final String tokenUser;
     private final Clock clock;
 
     ClientAuth(
@@ -35,11 +36,31 @@ public final class ClientAuth {
             Principal principal,
             Optional<String> userToken,
             Clock clock) {
+        this(localSocket, signer, principal, userToken, "", clock);
+    }
+
+    private ClientAuth(
+            Optional<Path> localSocket,
+            Optional<ClusterCredentials> signer,
+            Principal principal,
+            Optional<String> userToken,
+            String tokenUser,
+            Clock clock) {
         this.localSocket = requireNonNull(localSocket, "localSocket is null");
         this.signer = requireNonNull(signer, "signer is null");
         this.principal = requireNonNull(principal, "principal is null");
         this.userToken = requireNonNull(userToken, "userToken is null");
+        this.tokenUser = requireNonNull(tokenUser, "tokenUser is null");
         this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /**
+     * The same proof, its token sent to speak for {@code userName} (slurmrestd's
+     * {@code X-SLURM-USER-NAME}): the daemons allow it for root's and SlurmUser's tokens only
+     * and refuse the request otherwise, unless the name is the token's own.
+     */
+    public ClientAuth speakingFor(String userName) {
+        return new ClientAuth(localSocket, signer, principal, userToken, userName, clock);
     }
 
     /** Nothing to prove identity with: only a daemon that asks nothing (a test stand-in) answers. */
@@ -114,6 +135,9 @@ public final class ClientAuth {
                     signer.get().issue(principal, audience, request, clock.instant(), ClusterCredentials.DEFAULT_TTL));
         } else {
             userToken.ifPresent(out::setUserToken);
+            if (userToken.isPresent() && !tokenUser.isEmpty()) {
+                out.setTokenUser(tokenUser);
+            }
         }
         return out.build();
     }

@@ -16,6 +16,8 @@ public enum ErrorCode {
     PROTOCOL_VERSION_ERROR(1005, "Protocol version has changed, re-link your code"),
     AUTHENTICATION_ERROR(1007, "Protocol authentication error"),
     CONNECTION_REFUSED(1008, "Unable to contact slurm controller (connect failure)"),
+    /** The daemon closed the connection without an answer (slurmctld, to a token it refused). */
+    SOCKET_ZERO_BYTES(5005, "Zero Bytes were transmitted or received"),
     INVALID_PARTITION_NAME(2000, "Invalid partition name specified"),
     DEFAULT_PARTITION_NOT_SET(2001, "No partition specified or system default partition"),
     ACCESS_DENIED(2002, "Access/permission denied"),

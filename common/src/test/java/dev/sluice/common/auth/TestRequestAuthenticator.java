@@ -16,7 +16,11 @@ class TestRequestAuthenticator {
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
     private static final ClusterKeys KEYS = ClusterKeys.of(new ClusterKeys.Key("k1", bytes(64, 1)));
     private static final UserTokens TOKENS = new UserTokens(bytes(32, 7));
-    private static final UserDb USERS = UserDb.of(Map.of("alice", new UserDb.Account("alice", 1001, 100)));
+    private static final UserDb USERS = UserDb.of(Map.of(
+            "alice", new UserDb.Account("alice", 1001, 100),
+            "bob", new UserDb.Account("bob", 1002, 100),
+            "root", new UserDb.Account("root", 0, 0),
+            "slurm", new UserDb.Account("slurm", 64030, 64030)));
     private static final Principal ALICE = new Principal(1001, 100, "alice", List.of(), "login1");
 
     private static byte[] bytes(int n, int seed) {
@@ -63,6 +67,38 @@ class TestRequestAuthenticator {
                 .hasMessageContaining("unknown");
         String old = TOKENS.mint("alice", NOW.minusSeconds(3600), Duration.ofMinutes(30));
         assertThatThrownBy(() -> ctld.authenticate(body, "", old, "h", NOW)).hasMessageContaining("expired");
+    }
+
+    @Test
+    void rootsAndSlurmUsersTokensSpeakForTheUserTheyName() throws Exception {
+        RequestAuthenticator withSlurmUser =
+                new RequestAuthenticator(KEYS, Optional.of(TOKENS), USERS, "slurmctld", "slurm");
+        for (String proxy : new String[] {"root", "slurm"}) {
+            String t = TOKENS.mint(proxy, NOW, Duration.ofMinutes(30));
+            Principal p = withSlurmUser.authenticate(body, "", t, "alice", "10.0.0.9", NOW);
+            assertThat(p.userName()).isEqualTo("alice");
+            assertThat(p.uid()).isEqualTo(1001);
+            assertThat(withSlurmUser.authenticate(body, "", t, "", "h", NOW).userName())
+                    .isEqualTo(proxy);
+            assertThatThrownBy(() -> withSlurmUser.authenticate(body, "", t, "mallory", "h", NOW))
+                    .hasMessageContaining("unknown");
+        }
+        // Without SlurmUser named, only root's token is a proxy.
+        String slurms = TOKENS.mint("slurm", NOW, Duration.ofMinutes(30));
+        assertThatThrownBy(() -> ctld.authenticate(body, "", slurms, "alice", "h", NOW))
+                .hasMessageContaining("may not speak for alice");
+    }
+
+    @Test
+    void aPlainUsersTokenSpeaksForNobodyElse() throws Exception {
+        String alices = TOKENS.mint("alice", NOW, Duration.ofMinutes(30));
+        assertThat(ctld.authenticate(body, "", alices, "alice", "h", NOW).userName())
+                .isEqualTo("alice");
+        for (String other : new String[] {"bob", "root", "slurm"}) {
+            assertThatThrownBy(() -> ctld.authenticate(body, "", alices, other, "h", NOW))
+                    .isInstanceOf(AuthException.class)
+                    .hasMessageContaining("may not speak for " + other);
+        }
     }
 
     @Test

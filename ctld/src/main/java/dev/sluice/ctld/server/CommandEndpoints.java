@@ -63,7 +63,11 @@ final class CommandEndpoints implements AutoCloseable {
         long startTime = clock.instant().getEpochSecond();
         UserDb users = UserDb.system();
         RequestAuthenticator authenticator = new RequestAuthenticator(
-                config.access().clusterKeys(), config.security().userTokens(), users, CtldServer.AUDIENCE);
+                config.access().clusterKeys(),
+                config.security().userTokens(),
+                users,
+                CtldServer.AUDIENCE,
+                config.security().slurmUser());
         Reconfigurer reconfigurer = reloader == null
                 ? Reconfigurer.fixed(
                         config.files().configFiles(), config.files().showConfig())

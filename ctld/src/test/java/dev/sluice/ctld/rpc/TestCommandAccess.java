@@ -91,6 +91,41 @@ class TestCommandAccess {
         }
     }
 
+    /**
+     * slurmrestd's X-SLURM-USER-NAME: root's (and SlurmUser's) token speaks for the user named
+     * beside it; anyone else's is refused if it names another. "daemon" and "bin" are users
+     * of every Linux host.
+     */
+    @Test
+    void rootsTokenSpeaksForTheNamedUserAndNoOtherTokenDoes() throws Exception {
+        ClusterKeys.generate(dir.resolve("jwt_hs256.key"));
+        String conf = "AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=" + dir.resolve("jwt_hs256.key");
+        try (SecuredController ctld = new SecuredController(dir, conf)) {
+            UserTokens tokens = ctld.config.security().userTokens().orElseThrow();
+            String rootToken = tokens.mint("root", Instant.now(), Duration.ofMinutes(5));
+            ClientResponse submitted = ctld.send(withToken(submit("for-daemon"), rootToken).toBuilder()
+                    .setTokenUser("daemon")
+                    .build());
+            assertThat(submitted.hasError()).as(submitted.toString()).isFalse();
+            JobInfo job = ctld.call(jobs(), ROOT).getGetJobs().getJobs(0);
+            assertThat(job.getSpec().getOwner().getUserName()).isEqualTo("daemon");
+            assertThat(job.getSpec().getOwner().getUid()).isEqualTo(1);
+
+            String daemons = tokens.mint("daemon", Instant.now(), Duration.ofMinutes(5));
+            for (String other : new String[] {"root", "bin"}) {
+                ClientResponse refused = ctld.send(withToken(submit("as-" + other), daemons).toBuilder()
+                        .setTokenUser(other)
+                        .build());
+                assertThat(refused.getError().getMessage()).isEqualTo("Protocol authentication error");
+            }
+            ClientResponse own = ctld.send(withToken(jobs(), daemons).toBuilder()
+                    .setTokenUser("daemon")
+                    .build());
+            assertThat(own.hasError()).as(own.toString()).isFalse();
+            assertThat(ctld.call(jobs(), ROOT).getGetJobs().getJobsList()).hasSize(1);
+        }
+    }
+
     @Test
     void withoutAJwtKeyNoTokenIsMinted() throws Exception {
         try (SecuredController ctld = new SecuredController(dir, "")) {

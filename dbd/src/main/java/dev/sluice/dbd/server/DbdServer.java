@@ -99,7 +99,13 @@ public final class DbdServer implements AutoCloseable {
         Statistics stats = new Statistics(clock);
         try {
             AccountingStore store = new AccountingStore(db.dataSource(), clock);
-            RequestAuthenticator authenticator = new RequestAuthenticator(keys, userTokens, UserDb.system(), AUDIENCE);
+            RequestAuthenticator authenticator = new RequestAuthenticator(
+                    keys,
+                    userTokens,
+                    UserDb.system(),
+                    AUDIENCE,
+                    // Its SlurmUser is the user it runs as (as operators() has it).
+                    new com.sun.security.auth.module.UnixSystem().getUsername());
             QueryHandler queries = new QueryHandler(
                     new JobQueries(db.dataSource()),
                     new AssociationStore(db.dataSource(), clock),

@@ -126,6 +126,7 @@ public final class AuthenticatedFrames<Q extends Message, A extends Message> {
                     frame.getRequest().toByteArray(),
                     frame.getCredential(),
                     frame.getUserToken(),
+                    frame.getTokenUser(),
                     peerHost,
                     clock.instant());
         } catch (AuthException e) {

@@ -68,7 +68,12 @@ public final class TokenSessions implements Sessions {
                 .orElse(new Caller(-1, -1, userName, host));
     }
 
+    /**
+     * The token speaks for the request's user: its own, or another one that a root's or
+     * SlurmUser's token names (the daemons check that again).
+     */
     private ClientAuth auth(Caller caller, String token) {
-        return ClientAuth.forCaller(access, Map.of("SLURM_JWT", token), caller, Clock.systemUTC(), true);
+        return ClientAuth.forCaller(access, Map.of("SLURM_JWT", token), caller, Clock.systemUTC(), true)
+                .speakingFor(caller.userName());
     }
 }

@@ -115,6 +115,34 @@ public final class Db38 {
         }
     }
 
+    /** Whether some method is served at {@code path} (one this tree has): 22.05 answers 405, not 404. */
+    public static boolean servesPath(String path) {
+        String rest = path.substring(PREFIX.length());
+        return java.util.stream.Stream.of("GET", "POST", "DELETE")
+                .anyMatch(m -> Db38Routes.ALL.match(m, rest).isPresent());
+    }
+
+    /**
+     * The answer to a request whose token was refused, as slurmrestd 22.05 gives it once
+     * slurmdbd has refused the token (compat 277); empty when the path is no endpoint.
+     * {@code call}'s sessions must refuse every request, as the daemons would: endpoints the
+     * recording did not cover word that refusal as any other.
+     */
+    public Optional<Reply> refused(Call call) {
+        if (!call.path().startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        Optional<Endpoints.Bound<Request>> match =
+                Db38Routes.ALL.match(call.method(), call.path().substring(PREFIX.length()));
+        if (match.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean unreadQuery = call.rawQuery() != null && call.rawQuery().contains(",");
+        Optional<Reply> worded =
+                unreadQuery ? Optional.empty() : RefusedDb38.answer(match.get().key());
+        return worded.isPresent() ? worded : handle(call);
+    }
+
     /** The slurmdb call slurmrestd names in an error: {@code slurmdb_jobs_get}, {@code slurmdb_users_remove}, ... */
     private static String source(String key) {
         String what = key.substring(key.indexOf(' ') + 1).replaceAll("/.*", "");

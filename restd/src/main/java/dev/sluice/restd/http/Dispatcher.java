@@ -5,10 +5,13 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.cli.UserDirectory;
+import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.command.sacct.AccountingClient;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.restd.auth.LocalAuth;
 import dev.sluice.restd.auth.RestAuth;
+import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.controller.Sessions;
 import dev.sluice.restd.dbv0038.Db38;
 import dev.sluice.restd.openapi.OpenApiDocument;
@@ -33,6 +36,13 @@ import org.slf4j.LoggerFactory;
  */
 final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    /** slurmrestd 22.05's whole answer (text/plain) to a request it cannot authenticate. */
+    static final String AUTHENTICATION_FAILURE = "Authentication failure";
+    /** Its answers (text/plain) to a path no endpoint serves, and to a method none serves there. */
+    static final String URL_NOT_FOUND = "Unable find requested URL. Please view /openapi/v3 for API reference.";
+
+    static final String METHOD_NOT_DEFINED =
+            "Requested REST method is not defined at URL. Please view /openapi/v3 for API reference.";
 
     private final RestAuth gate;
     private final Sessions sessions;
@@ -66,6 +76,7 @@ final class Dispatcher {
     Reply answer(Exchange ex) throws IOException {
         String path = ex.path();
         RestAuth.Identity who;
+        boolean tokenRefused = false;
         try {
             who = gate.authenticate(
                     new RestAuth.Presented(
@@ -76,13 +87,26 @@ final class Dispatcher {
             if (gate instanceof LocalAuth) {
                 return Reply.text(401, LocalAuth.REFUSAL);
             }
-            return envelope("", ex)
-                    .error(
-                            ErrorCode.AUTH_CRED_INVALID.number(),
-                            ErrorCode.AUTH_CRED_INVALID.text(),
-                            "Authentication failure",
-                            gate.plugin())
-                    .reply(401);
+            boolean newer = ApiVersion.ofPath(path).isPresent()
+                    || ApiVersion.ofSlurmdbPath(path).isPresent();
+            String presented = ex.getFirst("X-SLURM-USER-TOKEN");
+            if (!newer && (presented == null || presented.isBlank())) {
+                // slurmrestd 22.05 turns a request without a token away itself (compat 276, 277).
+                return Reply.text(401, AUTHENTICATION_FAILURE);
+            }
+            if (!path.startsWith(Api38.PREFIX) && !path.startsWith(Db38.PREFIX)) {
+                return envelope("", ex)
+                        .error(
+                                ErrorCode.AUTH_CRED_INVALID.number(),
+                                ErrorCode.AUTH_CRED_INVALID.text(),
+                                "Authentication failure",
+                                gate.plugin())
+                        .reply(401);
+            }
+            // It passes any other token on, and answers as the daemon that refused it did.
+            tokenRefused = true;
+            String named = ex.getFirst("X-SLURM-USER-NAME");
+            who = new RestAuth.Identity(named == null ? "" : named.strip(), "");
         }
         String user = who.user();
         String token = who.token();
@@ -111,14 +135,58 @@ final class Dispatcher {
                             "restd")
                     .reply(400);
         }
-        return dispatch(ex, user, token, body)
-                .orElseGet(() -> envelope(user, ex)
-                        .error(
-                                RestErrors.INVALID_QUERY.number(),
-                                RestErrors.INVALID_QUERY.text(),
-                                "no " + ex.method() + " " + path + " here",
-                                "restd")
-                        .reply(404));
+        Optional<Reply> served = tokenRefused ? refused(ex, user, body) : dispatch(ex, user, token, body);
+        if (served.isEmpty()
+                && ApiVersion.ofPath(path).isEmpty()
+                && ApiVersion.ofSlurmdbPath(path).isEmpty()) {
+            return unserved(path);
+        }
+        return served.orElseGet(() -> envelope(user, ex)
+                .error(
+                        RestErrors.INVALID_QUERY.number(),
+                        RestErrors.INVALID_QUERY.text(),
+                        "no " + ex.method() + " " + path + " here",
+                        "restd")
+                .reply(404));
+    }
+
+    /**
+     * A 22.05 path's answer to a refused token, as slurmrestd gives it once slurmctld or
+     * slurmdbd refused the token it passed on (compat 276, 277): neither is asked here.
+     */
+    private Optional<Reply> refused(Exchange ex, String user, Optional<JsonNode> body) {
+        String path = ex.path();
+        if (path.startsWith(Api38.PREFIX)) {
+            return v0038.refused(ex.method(), path, body, ex.client());
+        }
+        if (path.startsWith(Db38.PREFIX)) {
+            ErrorCode auth = ErrorCode.AUTHENTICATION_ERROR;
+            AccountingSession refusing = request -> {
+                throw new AccountingClient.AccountingException(auth.text(), auth.number());
+            };
+            return dbv0038.refused(new Db38.Call(
+                    ex.method(),
+                    path,
+                    ex.rawQuery(),
+                    RequestBody.query(ex.rawQuery()),
+                    body,
+                    user,
+                    Optional.of(refusing),
+                    request -> {
+                        throw new ControllerException(ErrorCode.SOCKET_ZERO_BYTES);
+                    }));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * slurmrestd 22.05's plain-text answer to a request no endpoint serves: 405 where another
+     * method is served at the path (22.05 has no {@code DELETE jobs}), else 404.
+     */
+    private static Reply unserved(String path) {
+        boolean otherMethod = (path.startsWith(Api38.PREFIX) && Api38.servesPath(path))
+                || (path.startsWith(Db38.PREFIX) && Db38.servesPath(path));
+        return otherMethod ? Reply.text(405, METHOD_NOT_DEFINED) : Reply.text(404, URL_NOT_FOUND);
     }
 
     /** The answer of the API whose path this is; empty when none serves it. */

@@ -78,6 +78,10 @@ public final class Endpoints<R> {
             return add(Route.delete(template, summary, response), handler);
         }
 
+        public Builder<R> delete(String template, String summary, String response, String body, Handler<R> handler) {
+            return add(Route.delete(template, summary, response, body), handler);
+        }
+
         public Builder<R> post(String template, String summary, String response, String body, Handler<R> handler) {
             return add(Route.post(template, summary, response, body), handler);
         }

@@ -26,6 +26,11 @@ public record Route(String method, String template, String summary, String respo
         return new Route("DELETE", template, summary, response, Optional.empty());
     }
 
+    /** A DELETE that takes a body ({@code DELETE jobs}: a {@code kill_jobs_msg}). */
+    public static Route delete(String template, String summary, String response, String body) {
+        return new Route("DELETE", template, summary, response, Optional.of(body));
+    }
+
     public static Route post(String template, String summary, String response, String body) {
         return new Route("POST", template, summary, response, Optional.of(body));
     }

@@ -71,27 +71,7 @@ final class JobEndpoints {
         SignalJobResponse answer = call.controller()
                 .call(ClientRequest.newBuilder().setSignalJob(req))
                 .getSignalJob();
-        ArrayNode status = out.body().putArray("status");
-        boolean failed = false;
-        for (SignalJobResponse.Result r : answer.getResultsList()) {
-            ObjectNode item = status.addObject();
-            ObjectNode error = item.putObject("error");
-            error.put(
-                    "string",
-                    r.getError().getMessage().isEmpty()
-                            ? "No error"
-                            : r.getError().getMessage());
-            error.put("code", r.getError().getCode());
-            error.put("message", r.getError().getUserMessage());
-            item.put("step_id", "");
-            item.set("job_id", Numbers.set(Long.parseLong(r.getJobId().split("_", 2)[0])));
-            item.putObject("federation").put("sibling", "");
-            if (r.getError().getCode() != 0) {
-                failed = true;
-                out.error(r.getError().getCode(), r.getError().getMessage(), "job " + r.getJobId(), "slurmctld");
-            }
-        }
-        return out.reply(failed ? 500 : 200);
+        return KillJobs.statuses(answer, out);
     }
 
     /** POST job/{id}: the changes of a {@code job_desc_msg}, as scontrol update JobId= sends them. */

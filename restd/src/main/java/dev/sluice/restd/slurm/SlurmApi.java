@@ -74,6 +74,12 @@ public final class SlurmApi {
                     "job_desc_msg",
                     (q, arg) -> JobEndpoints.update(q.call, q.out, arg))
             .delete(
+                    "jobs/",
+                    "cancel or signal the jobs a kill_jobs_msg names or filters, as scancel",
+                    "openapi_kill_jobs_resp",
+                    "kill_jobs_msg",
+                    (q, arg) -> KillJobs.kill(q.call, q.out))
+            .delete(
                     "job/{job_id}",
                     "cancel or signal a job, as scancel",
                     "openapi_kill_job_resp",
@@ -222,7 +228,7 @@ public final class SlurmApi {
                 body.set("last_backfill", Numbers.unset());
                 body.set("last_update", Numbers.unset());
             }
-            case "DELETE job/*" -> body.withArray("status");
+            case "DELETE job/*", "DELETE jobs" -> body.withArray("status");
             case "POST job/*" -> body.withArray("results");
             case "GET licenses" -> {
                 body.withArray("licenses");

@@ -127,6 +127,31 @@ public final class Api38 {
         }
     }
 
+    /** Whether some method is served at {@code path} (one this tree has): 22.05 answers 405, not 404. */
+    public static boolean servesPath(String path) {
+        String rest = path.substring(PREFIX.length());
+        return java.util.stream.Stream.of("GET", "POST", "DELETE")
+                .anyMatch(m -> ENDPOINTS.match(m, rest).isPresent());
+    }
+
+    /**
+     * The answer to a request whose token was refused, as slurmrestd 22.05 gives it once
+     * slurmctld has refused the token (compat 276); empty when {@code path} is no endpoint.
+     * Nothing is asked of the controller.
+     */
+    public Optional<Reply> refused(String method, String path, Optional<JsonNode> body, Supplier<String> client) {
+        if (!path.startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        Optional<Endpoints.Bound<Request>> match = ENDPOINTS.match(method, path.substring(PREFIX.length()));
+        if (match.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Reply> worded = Refused38.answer(match.get().key(), match.get().arg());
+        // The others read their body first, and word the closed connection as any failure.
+        return worded.isPresent() ? worded : handle(method, path, body, client, Refused38.CLOSED);
+    }
+
     private Reply jobs(ControllerSession controller, String id) throws ControllerException {
         Envelope38 out = new Envelope38();
         ArrayNode list = out.body().putArray("jobs");
