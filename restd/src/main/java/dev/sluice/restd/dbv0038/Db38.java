@@ -70,13 +70,16 @@ public final class Db38 {
         this.users = requireNonNull(users, "users is null");
     }
 
+    /** The dbv0.0.38 endpoint {@code call} names; empty for a path outside it. */
+    private static Optional<Endpoints.Bound<Request>> route(Call call) {
+        return call.path().startsWith(PREFIX)
+                ? Db38Routes.ALL.match(call.method(), call.path().substring(PREFIX.length()))
+                : Optional.empty();
+    }
+
     /** Empty when {@code path} is no endpoint of dbv0.0.38. */
     public Optional<Reply> handle(Call call) {
-        if (!call.path().startsWith(PREFIX)) {
-            return Optional.empty();
-        }
-        Optional<Endpoints.Bound<Request>> match =
-                Db38Routes.ALL.match(call.method(), call.path().substring(PREFIX.length()));
+        Optional<Endpoints.Bound<Request>> match = route(call);
         if (match.isEmpty()) {
             return Optional.empty();
         }
@@ -129,11 +132,7 @@ public final class Db38 {
      * recording did not cover word that refusal as any other.
      */
     public Optional<Reply> refused(Call call) {
-        if (!call.path().startsWith(PREFIX)) {
-            return Optional.empty();
-        }
-        Optional<Endpoints.Bound<Request>> match =
-                Db38Routes.ALL.match(call.method(), call.path().substring(PREFIX.length()));
+        Optional<Endpoints.Bound<Request>> match = route(call);
         if (match.isEmpty()) {
             return Optional.empty();
         }

@@ -57,17 +57,24 @@ final class JobEndpoints {
     }
 
     /** DELETE job/{id}[?signal=S]: cancel it, or send it S, as scancel [-s S]. */
+    /**
+     * {@code signal} (a name or number) for the jobs, or their cancel when none is given; SIGKILL
+     * cancels too, as scancel -s KILL does.
+     */
+    static void signalOrCancel(SignalJobRequest.Builder req, String signal) throws BadRequest {
+        if (signal.isEmpty()) {
+            req.setCancel(true);
+            return;
+        }
+        int n = Signals.parse(signal)
+                .orElseThrow(() -> new BadRequest(RestErrors.INVALID_QUERY, "unknown signal " + signal));
+        req.setSignal(n).setCancel(n == 9);
+    }
+
     static Reply cancel(Call call, Envelope out, String id) throws ControllerException, BadRequest {
         jobId(id);
         SignalJobRequest.Builder req = SignalJobRequest.newBuilder().addJobIds(id);
-        String signal = call.query().getOrDefault("signal", "");
-        if (signal.isEmpty()) {
-            req.setCancel(true);
-        } else {
-            int n = Signals.parse(signal)
-                    .orElseThrow(() -> new BadRequest(RestErrors.INVALID_QUERY, "unknown signal " + signal));
-            req.setSignal(n).setCancel(n == 9);
-        }
+        signalOrCancel(req, call.query().getOrDefault("signal", ""));
         SignalJobResponse answer = call.controller()
                 .call(ClientRequest.newBuilder().setSignalJob(req))
                 .getSignalJob();

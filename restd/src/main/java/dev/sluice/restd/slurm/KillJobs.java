@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.client.ControllerException;
-import dev.sluice.cli.command.scancel.Signals;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.SignalJobRequest;
 import dev.sluice.protocol.v1.SignalJobResponse;
@@ -75,14 +74,7 @@ final class KillJobs {
                 default -> throw new BadRequest(RestErrors.INVALID_QUERY, "flag not supported: " + flag.asText());
             }
         }
-        String signal = body.path("signal").asText("");
-        if (signal.isEmpty()) {
-            req.setCancel(true);
-        } else {
-            int n = Signals.parse(signal)
-                    .orElseThrow(() -> new BadRequest(RestErrors.INVALID_QUERY, "unknown signal " + signal));
-            req.setSignal(n).setCancel(n == 9);
-        }
+        JobEndpoints.signalOrCancel(req, body.path("signal").asText(""));
         SignalJobRequest ask = req.build();
         boolean filtered = !ask.getAccountFilter().isEmpty()
                 || !ask.getNameFilter().isEmpty()
