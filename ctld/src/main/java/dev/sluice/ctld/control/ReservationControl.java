@@ -77,11 +77,10 @@ public final class ReservationControl {
         }
         if (spec.nodes() != null && !spec.nodes().isEmpty()) {
             nodes = named(state, spec.nodes(), flags);
-            probe = PartialCores.hold(
+            probe = PartialCores.holdNamed(
                     state,
                     reservation(name, id, start, end, nodes, partition, users, accounts, flags, state),
-                    spec.cores().count(),
-                    spec.cores().perNode(),
+                    spec.cores(),
                     partition.isEmpty() ? defaultPartition(state) : partition);
             if (overlapsAnother(state, probe, now, false)) {
                 throw new SlurmException(ErrorCode.RESERVATION_OVERLAP);

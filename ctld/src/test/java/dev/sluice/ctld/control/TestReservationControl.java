@@ -161,6 +161,71 @@ class TestReservationControl {
     }
 
     @Test
+    void theCountsMustGoWithTheNodesNamed() {
+        // Slurm 22.05 (compat 273): one count over two nodes, whatever it is, is not consistent;
+        // more counts than nodes, or a count above its node's cores, is busy.
+        assertThat(refusal(() -> create(alices("x").nodes("n[1-2]").coreCount(2).build())))
+                .isEqualTo(ErrorCode.INVALID_CORE_CNT);
+        assertThat(refusal(() -> create(alices("x").nodes("n[1-2]").coreCount(8).build())))
+                .isEqualTo(ErrorCode.INVALID_CORE_CNT);
+        assertThat(refusal(() -> create(alices("x")
+                        .nodes("n[1-2]")
+                        .coreCount(4)
+                        .coresPerNode(List.of(2, 1, 1))
+                        .build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(refusal(() -> create(alices("x")
+                        .nodes("n[1-2]")
+                        .coreCount(6)
+                        .coresPerNode(List.of(1, 5))
+                        .build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(refusal(() -> create(alices("x").nodes("n1").coreCount(5).build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(state.reservations().isEmpty()).isTrue();
+        // One node takes the first of several counts.
+        create(alices("first")
+                .nodes("n1")
+                .coreCount(5)
+                .coresPerNode(List.of(2, 3))
+                .build());
+        Reservation first = state.reservations().find("first", NOW).orElseThrow();
+        assertThat(first.coreCount()).isEqualTo(2);
+        assertThat(first.cores()).containsExactly(Map.entry("n1", List.of(0, 1)));
+        // Every core of a node named: still listed core by core (CoreIDs=0-3).
+        create(alices("all").nodes("n2").coreCount(4).build());
+        Reservation all = state.reservations().find("all", NOW).orElseThrow();
+        assertThat(all.coreCount()).isEqualTo(4);
+        assertThat(all.cores()).containsExactly(Map.entry("n2", List.of(0, 1, 2, 3)));
+    }
+
+    @Test
+    void aCountAboveTheCoresNoJobHoldsIsBusy() {
+        harness.replay(state, new StateRecord.JobSubmitted(1, aJob().build(), "p", 30, NOW - 10));
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
+                        1,
+                        new Allocation(List.of(new Allocation.NodeShare("n2", 3, 0, 1, List.of(), List.of(0, 1, 2)))),
+                        "p",
+                        30,
+                        NOW - 5));
+        assertThat(refusal(() -> create(alices("x").nodes("n2").coreCount(2).build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        create(alices("one").nodes("n2").coreCount(1).build());
+        assertThat(state.reservations().find("one", NOW).orElseThrow().cores())
+                .containsExactly(Map.entry("n2", List.of(3)));
+        // IGNORE_JOBS takes the lowest cores, the job's among them (Slurm 22.05, compat 273).
+        create(alices("ignoring")
+                .nodes("n2")
+                .coreCount(2)
+                .flags(List.of("IGNORE_JOBS", "OVERLAP"))
+                .build());
+        assertThat(state.reservations().find("ignoring", NOW).orElseThrow().cores())
+                .containsExactly(Map.entry("n2", List.of(0, 1)));
+    }
+
+    @Test
     void aCountPerNodeWithoutNodesTakesAFreeNodeForEach() {
         create(alices("alone").coreCount(2).coresPerNode(List.of(1, 1)).build());
         Reservation alone = state.reservations().find("alone", NOW).orElseThrow();
