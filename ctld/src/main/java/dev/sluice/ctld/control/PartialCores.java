@@ -75,9 +75,10 @@ final class PartialCores {
             int count = counts.get(i);
             // IGNORE_JOBS takes the lowest cores whatever runs on them (Slurm 22.05: CoreIDs=0-1
             // beside a job on cores 0-2); else cores a job holds are not free.
+            Set<Integer> reserved = reservedCores(state, whole, nodes.get(i));
             List<Integer> ids = whole.has(ReservationFlag.IGNORE_JOBS)
-                    ? lowest(state, nodes.get(i), count, Set.of())
-                    : lowestFree(state, nodes.get(i), count);
+                    ? lowest(state, nodes.get(i), count, reserved)
+                    : lowest(state, nodes.get(i), count, union(reserved, busyCores(state, nodes.get(i))));
             if (ids.size() < count) {
                 throw new SlurmException(ErrorCode.NODES_BUSY);
             }
@@ -120,8 +121,36 @@ final class PartialCores {
         return out;
     }
 
+    /**
+     * The node's cores another partial reservation holds at some time of {@code r}'s window: a
+     * second one on the node takes the cores left (Slurm 22.05: CoreIDs=2-3 beside 0-1, compat
+     * 277), and is busy when too few are.
+     */
+    private static Set<Integer> reservedCores(ClusterView state, Reservation r, String node) {
+        Set<Integer> out = new HashSet<>();
+        for (Reservation other : state.reservations().all()) {
+            if (!other.name().equals(r.name())
+                    && other.partial()
+                    && (other.overlaps(r.start(), r.end()) || r.overlaps(other.start(), other.end()))) {
+                out.addAll(other.cores().getOrDefault(node, List.of()));
+            }
+        }
+        return out;
+    }
+
+    private static Set<Integer> union(Set<Integer> a, Set<Integer> b) {
+        Set<Integer> out = new HashSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+
     /** Up to {@code count} of the node's cores no running job holds, lowest first. */
     private static List<Integer> lowestFree(ClusterView state, String name, int count) {
+        return lowest(state, name, count, busyCores(state, name));
+    }
+
+    /** The node's cores running jobs hold. */
+    private static Set<Integer> busyCores(ClusterView state, String name) {
         Set<Integer> busy = new HashSet<>();
         for (Job job : state.jobs()) {
             if (job.holdsNodes()) {
@@ -132,7 +161,7 @@ final class PartialCores {
                 }
             }
         }
-        return lowest(state, name, count, busy);
+        return busy;
     }
 
     /** Up to {@code count} of the node's cores but {@code busy}, lowest first. */

@@ -111,6 +111,11 @@ final class ReservationNodes {
             if (update && other.name().equals(r.name())) {
                 continue;
             }
+            if (other.partial()) {
+                // Its cores are not free to another partial one (PartialCores); a whole one may
+                // still take its node (Slurm 22.05, compat 277).
+                continue;
+            }
             boolean shared = other.nodes().stream().anyMatch(r.nodes()::contains);
             if (shared && (other.overlaps(r.start(), r.end()) || r.overlaps(other.start(), other.end()))) {
                 return true;

@@ -226,6 +226,24 @@ class TestReservationControl {
     }
 
     @Test
+    void twoPartialReservationsShareANodeByItsCores() {
+        // Slurm 22.05 (compat 277): the second takes the cores the first left, a third finds
+        // none; a whole one may still be made beside them, but no partial one beside a whole one.
+        create(alices("a").nodes("n1").coreCount(2).build());
+        create(alices("b").nodes("n1").coreCount(2).build());
+        assertThat(state.reservations().find("b", NOW).orElseThrow().cores())
+                .containsExactly(Map.entry("n1", List.of(2, 3)));
+        assertThat(refusal(() -> create(alices("c").nodes("n1").coreCount(1).build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        create(alices("w").nodes("n1").build());
+        harness.apply(state, ReservationControl.delete(state, ROOT, "a", NOW));
+        assertThat(refusal(() -> create(alices("d").nodes("n1").coreCount(2).build())))
+                .isEqualTo(ErrorCode.RESERVATION_OVERLAP);
+        // One whose window does not meet theirs takes the cores again.
+        create(alices("later").start(NOW + 7200).nodes("n1").coreCount(4).build());
+    }
+
+    @Test
     void aCountPerNodeWithoutNodesTakesAFreeNodeForEach() {
         create(alices("alone").coreCount(2).coresPerNode(List.of(1, 1)).build());
         Reservation alone = state.reservations().find("alone", NOW).orElseThrow();
