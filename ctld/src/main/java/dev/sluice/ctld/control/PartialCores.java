@@ -24,7 +24,44 @@ final class PartialCores {
     private PartialCores() {}
 
     /**
-     * {@code whole} ({@code CoreCnt=} without {@code Nodes=}) holding only {@code coreCount} of its
+     * {@code CoreCnt=} alone: {@code count} cores taken node by node from {@code candidates}, in
+     * order, the lowest of each that no running job (unless IGNORE_JOBS) and no other partial
+     * reservation holds, as Slurm 22.05 takes them (compat 278: CoreCnt=2 beside a job on three
+     * of n1's four cores is n1's core 3 and n2's core 0). {@code template} gives the rest of the
+     * reservation; too few free cores is {@code Requested nodes are busy}.
+     */
+    static Reservation spread(ClusterView state, Reservation template, int count, List<String> candidates) {
+        Map<String, List<Integer>> held = new LinkedHashMap<>();
+        int left = count;
+        for (String node : candidates) {
+            if (left <= 0) {
+                break;
+            }
+            Set<Integer> taken = reservedCores(state, template, node);
+            if (!template.has(ReservationFlag.IGNORE_JOBS)) {
+                taken.addAll(busyCores(state, node));
+            }
+            List<Integer> ids = lowest(state, node, left, taken);
+            if (!ids.isEmpty()) {
+                held.put(node, ids);
+                left -= ids.size();
+            }
+        }
+        if (left > 0 || count <= 0) {
+            throw new SlurmException(ErrorCode.NODES_BUSY);
+        }
+        return new Reservation(
+                template.name(),
+                template.id(),
+                template.start(),
+                template.end(),
+                new Reservation.Holding(List.copyOf(held.keySet()), template.partition(), count, held),
+                new Reservation.Access(template.users(), template.usersExcluded(), template.accounts()),
+                template.flags());
+    }
+
+    /**
+     * {@code whole} ({@code CoreCnt=2,1} without {@code Nodes=}) holding only {@code coreCount} of its
      * nodes' cores when that is fewer than they have (lowest free first: Slurm 22.05 holds cores
      * 0-1 of an idle node for CoreCnt=2), in {@code partition}, or with {@code perNode} (when not
      * empty) that many cores of each of its nodes in turn, none of those past the list's end; else

@@ -264,11 +264,31 @@ class TestReservationControl {
         assertThat(two.coreCount()).isEqualTo(2);
         assertThat(two.cores()).containsExactly(Map.entry("n2", List.of(0, 1)));
         assertThat(two.partition()).isEqualTo("p");
-        // As many as a node has: the whole node, as before.
+        // More: the cores left on n2, then n3's, node by node (Slurm 22.05, compat 278).
         create(alices("four").coreCount(4).build());
         Reservation four = state.reservations().find("four", NOW).orElseThrow();
-        assertThat(four.nodes()).containsExactly("n3");
-        assertThat(four.partial()).isFalse();
+        assertThat(four.nodes()).containsExactly("n2", "n3");
+        assertThat(four.cores()).containsExactly(Map.entry("n2", List.of(2, 3)), Map.entry("n3", List.of(0, 1)));
+        assertThat(refusal(() -> create(alices("more").coreCount(3).build()))).isEqualTo(ErrorCode.NODES_BUSY);
+    }
+
+    @Test
+    void coreCntAloneTakesTheCoresNoJobHoldsBesideIt() {
+        // A job on three of n1's cores: CoreCnt=2 is n1's last core and n2's first (compat 278).
+        harness.replay(state, new StateRecord.JobSubmitted(1, aJob().build(), "p", 30, NOW - 10));
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
+                        1,
+                        new Allocation(List.of(new Allocation.NodeShare("n1", 3, 0, 1, List.of(), List.of(0, 1, 2)))),
+                        "p",
+                        30,
+                        NOW - 5));
+        create(alices("two").coreCount(2).build());
+        Reservation two = state.reservations().find("two", NOW).orElseThrow();
+        assertThat(two.nodes()).containsExactly("n1", "n2");
+        assertThat(two.cores()).containsExactly(Map.entry("n1", List.of(3)), Map.entry("n2", List.of(0)));
+        assertThat(two.coreCount()).isEqualTo(2);
     }
 
     @Test
