@@ -26,7 +26,7 @@ final class PartialCores {
     /**
      * {@code CoreCnt=} alone: {@code count} cores taken node by node from {@code candidates}, in
      * order, the lowest of each that no running job (unless IGNORE_JOBS) and no other partial
-     * reservation holds, as Slurm 22.05 takes them (compat 281: CoreCnt=2 beside a job on three
+     * reservation holds, as Slurm 22.05 takes them (compat 260: CoreCnt=2 beside a job on three
      * of n1's four cores is n1's core 3 and n2's core 0). {@code template} gives the rest of the
      * reservation; too few free cores is {@code Requested nodes are busy}.
      */
@@ -161,7 +161,7 @@ final class PartialCores {
     /**
      * The node's cores another partial reservation holds at some time of {@code r}'s window: a
      * second one on the node takes the cores left (Slurm 22.05: CoreIDs=2-3 beside 0-1, compat
-     * 280), and is busy when too few are.
+     * 259), and is busy when too few are.
      */
     private static Set<Integer> reservedCores(ClusterView state, Reservation r, String node) {
         Set<Integer> out = new HashSet<>();

@@ -97,7 +97,7 @@ public final class ReservationControl {
             boolean perNode =
                     spec.nodeCount() == null && !spec.cores().perNode().isEmpty();
             if (spec.nodeCount() == null && spec.cores().count() != null && !perNode) {
-                // CoreCnt alone: free cores node by node (Slurm 22.05, compat 170, 281).
+                // CoreCnt alone: free cores node by node (Slurm 22.05, compat 170, 260).
                 probe = PartialCores.spread(
                         state,
                         reservation(name, id, start, end, List.of(), partition, users, accounts, flags, state),

@@ -139,7 +139,7 @@ final class ReservationNodes {
             }
             if (other.partial()) {
                 // Its cores are not free to another partial one (PartialCores); a whole one may
-                // still take its node (Slurm 22.05, compat 280).
+                // still take its node (Slurm 22.05, compat 259).
                 continue;
             }
             boolean shared = other.nodes().stream().anyMatch(r.nodes()::contains);

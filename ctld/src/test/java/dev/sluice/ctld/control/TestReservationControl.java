@@ -227,7 +227,7 @@ class TestReservationControl {
 
     @Test
     void twoPartialReservationsShareANodeByItsCores() {
-        // Slurm 22.05 (compat 280): the second takes the cores the first left, a third finds
+        // Slurm 22.05 (compat 259): the second takes the cores the first left, a third finds
         // none; a whole one may still be made beside them, but no partial one beside a whole one.
         create(alices("a").nodes("n1").coreCount(2).build());
         create(alices("b").nodes("n1").coreCount(2).build());
@@ -264,7 +264,7 @@ class TestReservationControl {
         assertThat(two.coreCount()).isEqualTo(2);
         assertThat(two.cores()).containsExactly(Map.entry("n2", List.of(0, 1)));
         assertThat(two.partition()).isEqualTo("p");
-        // More: the cores left on n2, then n3's, node by node (Slurm 22.05, compat 281).
+        // More: the cores left on n2, then n3's, node by node (Slurm 22.05, compat 260).
         create(alices("four").coreCount(4).build());
         Reservation four = state.reservations().find("four", NOW).orElseThrow();
         assertThat(four.nodes()).containsExactly("n2", "n3");
@@ -274,7 +274,7 @@ class TestReservationControl {
 
     @Test
     void coreCntAloneTakesTheCoresNoJobHoldsBesideIt() {
-        // A job on three of n1's cores: CoreCnt=2 is n1's last core and n2's first (compat 281).
+        // A job on three of n1's cores: CoreCnt=2 is n1's last core and n2's first (compat 260).
         harness.replay(state, new StateRecord.JobSubmitted(1, aJob().build(), "p", 30, NOW - 10));
         harness.replay(
                 state,
