@@ -447,8 +447,9 @@ class Scenario:
             subprocess.run(["slurmctld", "-f", conf], check=True)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
+            # A node an active reservation holds is idle too (resv, maint: compat 275).
             states = set(self.sh("sinfo -h -o %t", user="root", timeout=20)[1].split())
-            if states == {"idle"}:
+            if states and states <= {"idle", "resv", "maint"}:
                 break
             time.sleep(0.5)
 

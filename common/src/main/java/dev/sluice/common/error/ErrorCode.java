@@ -37,6 +37,8 @@ public enum ErrorCode {
     NODES_BUSY(2016, "Requested nodes are busy"),
     INVALID_JOB_ID(2017, "Invalid job id specified"),
     INVALID_NODE_NAME(2018, "Invalid node name specified"),
+    // Fewer CoreCnt= counts than Nodes= names (Slurm 22.05, compat 273).
+    INVALID_CORE_CNT(2111, "Core count for reservation node list is not consistent!"),
     WRITING_TO_FILE(2019, "I/O error writing script/environment to file"),
     TRANSITION_STATE_NO_UPDATE(2020, "Job can not be altered now, try again later"),
     ALREADY_DONE(2021, "Job/step already completing or completed"),

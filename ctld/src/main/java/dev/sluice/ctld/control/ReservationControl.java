@@ -3,6 +3,7 @@ package dev.sluice.ctld.control;
 import static dev.sluice.ctld.control.ReservationNodes.busy;
 import static dev.sluice.ctld.control.ReservationNodes.cores;
 import static dev.sluice.ctld.control.ReservationNodes.named;
+import static dev.sluice.ctld.control.ReservationNodes.open;
 import static dev.sluice.ctld.control.ReservationNodes.overlapsAnother;
 import static dev.sluice.ctld.control.ReservationNodes.pick;
 import static dev.sluice.ctld.control.ReservationTerms.accounts;
@@ -77,11 +78,10 @@ public final class ReservationControl {
         }
         if (spec.nodes() != null && !spec.nodes().isEmpty()) {
             nodes = named(state, spec.nodes(), flags);
-            probe = PartialCores.hold(
+            probe = PartialCores.holdNamed(
                     state,
                     reservation(name, id, start, end, nodes, partition, users, accounts, flags, state),
-                    spec.cores().count(),
-                    spec.cores().perNode(),
+                    spec.cores(),
                     partition.isEmpty() ? defaultPartition(state) : partition);
             if (overlapsAnother(state, probe, now, false)) {
                 throw new SlurmException(ErrorCode.RESERVATION_OVERLAP);
@@ -93,22 +93,27 @@ public final class ReservationControl {
             if (partition.isEmpty()) {
                 partition = defaultPartition(state);
             }
-            // CoreCnt alone: free whole nodes until they give that many cores, then only that many
-            // of their cores are held (Slurm 22.05: Nodes=n1 CoreCnt=2, CoreIDs=0-1).
-            // A count per node (CoreCnt=2,1) takes a node for each.
+            // A count per node (CoreCnt=2,1) takes a free node for each.
             boolean perNode =
                     spec.nodeCount() == null && !spec.cores().perNode().isEmpty();
-            int count = spec.nodeCount() != null
-                    ? spec.nodeCount()
-                    : perNode ? spec.cores().perNode().size() : spec.cores().count() != null ? 0 : 1;
-            int cores = spec.nodeCount() == null && spec.cores().count() != null && !perNode
-                    ? spec.cores().count()
-                    : 0;
-            nodes = pick(state, partition, count, cores, start, end, flags, now, "", List.of());
-            probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
-            if (spec.nodeCount() == null) {
-                probe = PartialCores.hold(
-                        state, probe, spec.cores().count(), spec.cores().perNode(), partition);
+            if (spec.nodeCount() == null && spec.cores().count() != null && !perNode) {
+                // CoreCnt alone: free cores node by node (Slurm 22.05, compat 170, 260).
+                probe = PartialCores.spread(
+                        state,
+                        reservation(name, id, start, end, List.of(), partition, users, accounts, flags, state),
+                        spec.cores().count(),
+                        open(state, partition, start, end, flags, now));
+                nodes = probe.nodes();
+            } else {
+                int count = spec.nodeCount() != null
+                        ? spec.nodeCount()
+                        : perNode ? spec.cores().perNode().size() : 1;
+                nodes = pick(state, partition, count, 0, start, end, flags, now, "", List.of());
+                probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
+                if (spec.nodeCount() == null) {
+                    probe = PartialCores.hold(
+                            state, probe, spec.cores().count(), spec.cores().perNode(), partition);
+                }
             }
         }
         Reservation old = state.reservations().byName().get(name);

@@ -43,6 +43,32 @@ final class ReservationNodes {
         return all.stream().filter(asked::contains).toList();
     }
 
+    /**
+     * The partition's nodes, in order, that a new partial reservation may take cores of: usable,
+     * and held whole by no other reservation over its window (unless MAINT or OVERLAP).
+     */
+    static List<String> open(
+            ClusterView state, String partition, long start, long end, Set<ReservationFlag> flags, long now) {
+        Partition p = state.partitions().stream()
+                .filter(x -> x.name().equals(partition))
+                .findFirst()
+                .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_PARTITION_NAME));
+        boolean mayOverlap = flags.contains(ReservationFlag.MAINT) || flags.contains(ReservationFlag.OVERLAP);
+        List<String> out = new ArrayList<>();
+        for (String node : p.nodes()) {
+            Node n = state.node(node);
+            if (n == null || !state.view(n).isSchedulable()) {
+                continue;
+            }
+            boolean held = state.reservations().current(now).stream()
+                    .anyMatch(r -> !r.partial() && r.nodes().contains(node) && r.overlaps(start, end));
+            if (!held || mayOverlap) {
+                out.add(node);
+            }
+        }
+        return out;
+    }
+
     /** {@code NodeCnt=}: the first nodes of the partition that nothing else holds then. */
     static List<String> pick(
             ClusterView state,
@@ -109,6 +135,11 @@ final class ReservationNodes {
         }
         for (Reservation other : state.reservations().current(now)) {
             if (update && other.name().equals(r.name())) {
+                continue;
+            }
+            if (other.partial()) {
+                // Its cores are not free to another partial one (PartialCores); a whole one may
+                // still take its node (Slurm 22.05, compat 259).
                 continue;
             }
             boolean shared = other.nodes().stream().anyMatch(r.nodes()::contains);

@@ -161,6 +161,89 @@ class TestReservationControl {
     }
 
     @Test
+    void theCountsMustGoWithTheNodesNamed() {
+        // Slurm 22.05 (compat 273): one count over two nodes, whatever it is, is not consistent;
+        // more counts than nodes, or a count above its node's cores, is busy.
+        assertThat(refusal(() -> create(alices("x").nodes("n[1-2]").coreCount(2).build())))
+                .isEqualTo(ErrorCode.INVALID_CORE_CNT);
+        assertThat(refusal(() -> create(alices("x").nodes("n[1-2]").coreCount(8).build())))
+                .isEqualTo(ErrorCode.INVALID_CORE_CNT);
+        assertThat(refusal(() -> create(alices("x")
+                        .nodes("n[1-2]")
+                        .coreCount(4)
+                        .coresPerNode(List.of(2, 1, 1))
+                        .build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(refusal(() -> create(alices("x")
+                        .nodes("n[1-2]")
+                        .coreCount(6)
+                        .coresPerNode(List.of(1, 5))
+                        .build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(refusal(() -> create(alices("x").nodes("n1").coreCount(5).build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        assertThat(state.reservations().isEmpty()).isTrue();
+        // One node takes the first of several counts.
+        create(alices("first")
+                .nodes("n1")
+                .coreCount(5)
+                .coresPerNode(List.of(2, 3))
+                .build());
+        Reservation first = state.reservations().find("first", NOW).orElseThrow();
+        assertThat(first.coreCount()).isEqualTo(2);
+        assertThat(first.cores()).containsExactly(Map.entry("n1", List.of(0, 1)));
+        // Every core of a node named: still listed core by core (CoreIDs=0-3).
+        create(alices("all").nodes("n2").coreCount(4).build());
+        Reservation all = state.reservations().find("all", NOW).orElseThrow();
+        assertThat(all.coreCount()).isEqualTo(4);
+        assertThat(all.cores()).containsExactly(Map.entry("n2", List.of(0, 1, 2, 3)));
+    }
+
+    @Test
+    void aCountAboveTheCoresNoJobHoldsIsBusy() {
+        harness.replay(state, new StateRecord.JobSubmitted(1, aJob().build(), "p", 30, NOW - 10));
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
+                        1,
+                        new Allocation(List.of(new Allocation.NodeShare("n2", 3, 0, 1, List.of(), List.of(0, 1, 2)))),
+                        "p",
+                        30,
+                        NOW - 5));
+        assertThat(refusal(() -> create(alices("x").nodes("n2").coreCount(2).build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        create(alices("one").nodes("n2").coreCount(1).build());
+        assertThat(state.reservations().find("one", NOW).orElseThrow().cores())
+                .containsExactly(Map.entry("n2", List.of(3)));
+        // IGNORE_JOBS takes the lowest cores, the job's among them (Slurm 22.05, compat 273).
+        create(alices("ignoring")
+                .nodes("n2")
+                .coreCount(2)
+                .flags(List.of("IGNORE_JOBS", "OVERLAP"))
+                .build());
+        assertThat(state.reservations().find("ignoring", NOW).orElseThrow().cores())
+                .containsExactly(Map.entry("n2", List.of(0, 1)));
+    }
+
+    @Test
+    void twoPartialReservationsShareANodeByItsCores() {
+        // Slurm 22.05 (compat 259): the second takes the cores the first left, a third finds
+        // none; a whole one may still be made beside them, but no partial one beside a whole one.
+        create(alices("a").nodes("n1").coreCount(2).build());
+        create(alices("b").nodes("n1").coreCount(2).build());
+        assertThat(state.reservations().find("b", NOW).orElseThrow().cores())
+                .containsExactly(Map.entry("n1", List.of(2, 3)));
+        assertThat(refusal(() -> create(alices("c").nodes("n1").coreCount(1).build())))
+                .isEqualTo(ErrorCode.NODES_BUSY);
+        create(alices("w").nodes("n1").build());
+        harness.apply(state, ReservationControl.delete(state, ROOT, "a", NOW));
+        assertThat(refusal(() -> create(alices("d").nodes("n1").coreCount(2).build())))
+                .isEqualTo(ErrorCode.RESERVATION_OVERLAP);
+        // One whose window does not meet theirs takes the cores again.
+        create(alices("later").start(NOW + 7200).nodes("n1").coreCount(4).build());
+    }
+
+    @Test
     void aCountPerNodeWithoutNodesTakesAFreeNodeForEach() {
         create(alices("alone").coreCount(2).coresPerNode(List.of(1, 1)).build());
         Reservation alone = state.reservations().find("alone", NOW).orElseThrow();
@@ -181,11 +264,31 @@ class TestReservationControl {
         assertThat(two.coreCount()).isEqualTo(2);
         assertThat(two.cores()).containsExactly(Map.entry("n2", List.of(0, 1)));
         assertThat(two.partition()).isEqualTo("p");
-        // As many as a node has: the whole node, as before.
+        // More: the cores left on n2, then n3's, node by node (Slurm 22.05, compat 260).
         create(alices("four").coreCount(4).build());
         Reservation four = state.reservations().find("four", NOW).orElseThrow();
-        assertThat(four.nodes()).containsExactly("n3");
-        assertThat(four.partial()).isFalse();
+        assertThat(four.nodes()).containsExactly("n2", "n3");
+        assertThat(four.cores()).containsExactly(Map.entry("n2", List.of(2, 3)), Map.entry("n3", List.of(0, 1)));
+        assertThat(refusal(() -> create(alices("more").coreCount(3).build()))).isEqualTo(ErrorCode.NODES_BUSY);
+    }
+
+    @Test
+    void coreCntAloneTakesTheCoresNoJobHoldsBesideIt() {
+        // A job on three of n1's cores: CoreCnt=2 is n1's last core and n2's first (compat 260).
+        harness.replay(state, new StateRecord.JobSubmitted(1, aJob().build(), "p", 30, NOW - 10));
+        harness.replay(
+                state,
+                new StateRecord.JobStarted(
+                        1,
+                        new Allocation(List.of(new Allocation.NodeShare("n1", 3, 0, 1, List.of(), List.of(0, 1, 2)))),
+                        "p",
+                        30,
+                        NOW - 5));
+        create(alices("two").coreCount(2).build());
+        Reservation two = state.reservations().find("two", NOW).orElseThrow();
+        assertThat(two.nodes()).containsExactly("n1", "n2");
+        assertThat(two.cores()).containsExactly(Map.entry("n1", List.of(3)), Map.entry("n2", List.of(0)));
+        assertThat(two.coreCount()).isEqualTo(2);
     }
 
     @Test
