@@ -62,6 +62,7 @@ public enum JobReason {
     QOS_MAX_JOBS_PER_USER_LIMIT("QOSMaxJobsPerUserLimit"),
     // Refusals, not waits: sbatch prints them above "Batch job submission failed" (compat 271).
     QOS_MAX_SUBMIT_JOB_PER_USER_LIMIT("QOSMaxSubmitJobPerUserLimit"),
+    QOS_GRP_SUBMIT_JOBS_LIMIT("QOSGrpSubmitJobsLimit"),
     QOS_GRP_CPU_LIMIT("QOSGrpCpuLimit"),
     QOS_GRP_MEM_LIMIT("QOSGrpMemLimit"),
     QOS_GRP_NODE_LIMIT("QOSGrpNodeLimit"),
@@ -90,6 +91,8 @@ public enum JobReason {
     ASSOC_GRP_JOBS_LIMIT("AssocGrpJobsLimit"),
     ASSOC_MAX_JOBS_LIMIT("AssocMaxJobsLimit"),
     ASSOC_MAX_SUBMIT_JOB_LIMIT("AssocMaxSubmitJobLimit"),
+    /** Refused, not waiting: GrpSubmitJobs of the user association or an account above it (compat 282). */
+    ASSOC_GRP_SUBMIT_JOBS_LIMIT("AssocGrpSubmitJobsLimit"),
     ASSOC_GRP_CPU_LIMIT("AssocGrpCpuLimit"),
     ASSOC_GRP_MEM_LIMIT("AssocGrpMemLimit"),
     ASSOC_GRP_NODE_LIMIT("AssocGrpNodeLimit"),

@@ -123,7 +123,7 @@ public final class JobControl {
         SubmitChecks.licenses(licenses, request);
         request = Admission.resolve(limits, request, partition.name(), state.jobs());
         request = Admission.capNodes(limits, request, partition.name());
-        DenyOnLimit.check(limits, request, partition.name());
+        DenyOnLimit.check(limits, request, partition.name(), largestMemoryMb(state, partition));
         request =
                 request.withWckey(WckeyAdmission.resolve(limits, request.owner().userName(), request.wckey()));
         Reservation reservation = SubmitChecks.reservation(state, request, now, limits.policy());
@@ -361,5 +361,17 @@ public final class JobControl {
             }
         }
         return out;
+    }
+
+    /** What a job without a memory request counts per node under DenyOnLimit (compat 281). */
+    private static long largestMemoryMb(ClusterView state, Partition partition) {
+        long most = 0;
+        for (String name : partition.nodes()) {
+            Node node = state.node(name);
+            if (node != null) {
+                most = Math.max(most, node.hardware().realMemoryMb());
+            }
+        }
+        return most;
     }
 }

@@ -159,12 +159,12 @@ public final class Admission {
             // GrpSubmitJobs: the user association's own, then every account above it (not inherited).
             if (limits.grpSubmitJobs() != Limits.NONE
                     && usage.association(acct, user).active() >= limits.grpSubmitJobs()) {
-                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+                throw refused(JobReason.ASSOC_GRP_SUBMIT_JOBS_LIMIT);
             }
             for (Association up : policy.lineage(acct)) {
                 long cap = up.limits().grpSubmitJobs();
                 if (cap != Limits.NONE && usage.account(up.account()).active() >= cap) {
-                    throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+                    throw refused(JobReason.ASSOC_GRP_SUBMIT_JOBS_LIMIT);
                 }
             }
             if (qosSubmitCap
@@ -174,7 +174,7 @@ public final class Admission {
             if (qosRecord != null
                     && qosRecord.limits().grpSubmitJobs() != Limits.NONE
                     && usage.qos(q).active() >= qosRecord.limits().grpSubmitJobs()) {
-                throw new SlurmException(ErrorCode.ACCOUNTING_POLICY);
+                throw refused(JobReason.QOS_GRP_SUBMIT_JOBS_LIMIT);
             }
         }
         return new Admitted(acct, q);

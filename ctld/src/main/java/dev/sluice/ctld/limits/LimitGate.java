@@ -247,7 +247,7 @@ public final class LimitGate {
         };
     }
 
-    private static JobReason maxPerAccount(String tres) {
+    static JobReason maxPerAccount(String tres) {
         return switch (tres) {
             case "cpu" -> JobReason.MAX_CPU_PER_ACCOUNT;
             case "mem" -> JobReason.MAX_MEMORY_PER_ACCOUNT;
@@ -256,7 +256,7 @@ public final class LimitGate {
         };
     }
 
-    private static JobReason qosMaxPerUser(String tres) {
+    static JobReason qosMaxPerUser(String tres) {
         return switch (tres) {
             case "cpu" -> JobReason.QOS_MAX_CPU_PER_USER_LIMIT;
             case "mem" -> JobReason.QOS_MAX_MEMORY_PER_USER;
@@ -266,7 +266,7 @@ public final class LimitGate {
     }
 
     /** A job asks one node per node: node= is over only at 0, a cap no recording has shown. */
-    private static JobReason qosMaxPerNode(String tres) {
+    static JobReason qosMaxPerNode(String tres) {
         return switch (tres) {
             case "cpu" -> JobReason.QOS_MAX_CPU_PER_NODE;
             case "mem" -> JobReason.QOS_MAX_MEMORY_PER_NODE;

@@ -190,6 +190,29 @@ class TestTresLimits {
         assertThat(state.jobs()).hasSize(2);
     }
 
+    /** sbatch and srun print the reason above the refusal (compat 282). */
+    private void refusedWith(AccountingPolicy p, JobRequest r, JobReason why) {
+        assertThatThrownBy(() -> submit(p, r)).isInstanceOfSatisfying(SlurmException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.ACCOUNTING_POLICY);
+            assertThat(e.userMessage()).isEqualTo(why.slurmName());
+        });
+    }
+
+    @Test
+    void grpSubmitJobsRefusalsNameTheirLevel() {
+        AccountingPolicy onUser = policy(jobs(NO, 1), Limits.UNSET);
+        submit(onUser, job().build());
+        refusedWith(onUser, job().build(), JobReason.ASSOC_GRP_SUBMIT_JOBS_LIMIT);
+        AccountingPolicy onAccount = policy(Limits.UNSET, jobs(NO, 1));
+        refusedWith(onAccount, job().uid(1001).build(), JobReason.ASSOC_GRP_SUBMIT_JOBS_LIMIT);
+        Qos capped = Qos.builder("high")
+                .limits(Limits.builder().grpSubmitJobs(1).build())
+                .build();
+        AccountingPolicy onQos = policy(Limits.UNSET, Limits.UNSET, capped);
+        submit(onQos, job().qos("high").uid(1001).build());
+        refusedWith(onQos, job().qos("high").build(), JobReason.QOS_GRP_SUBMIT_JOBS_LIMIT);
+    }
+
     @Test
     void qosGrpTresAndMaxTresPerJob() {
         Qos high = Qos.builder("high")

@@ -199,20 +199,37 @@ final class SacctmgrQos {
     }
 
     /**
-     * A TRES list as the Settings lines of {@code add} show it: in the order given, a memory
-     * count of plain megabytes with its unit ({@code gres/gpu=1,mem=1000M}; compat 231).
+     * A TRES list as the Settings lines of {@code add qos} show it: sorted by TRES name, whatever
+     * the order given ({@code cpu=2,mem=1000,gres/gpu=1} shows as {@code cpu=2,gres/gpu=1,mem=1000M};
+     * compat 231, 281), a memory count of plain megabytes with its unit.
      */
     static String settingsTres(String list) {
+        java.util.TreeMap<String, String> out = new java.util.TreeMap<>();
+        for (String item : SacctmgrSpecs.split(list)) {
+            out.put(item.contains("=") ? item.substring(0, item.indexOf('=')) : item, settingsItem(item));
+        }
+        return String.join(",", out.values());
+    }
+
+    /**
+     * A TRES list as the Settings lines of {@code add user|account} show it: in the order given
+     * (no recording lists several there), a memory count of plain megabytes with its unit.
+     */
+    static String settingsTresAsGiven(String list) {
         List<String> out = new ArrayList<>();
         for (String item : SacctmgrSpecs.split(list)) {
-            try {
-                // Each item on its own keeps the order given.
-                out.add(dev.sluice.common.tres.Tres.parse(item).format());
-            } catch (IllegalArgumentException e) {
-                out.add(item); // a -1 (removes its TRES) is shown as given
-            }
+            out.add(settingsItem(item));
         }
         return String.join(",", out);
+    }
+
+    private static String settingsItem(String item) {
+        try {
+            // Each item on its own: Tres.format would put them in TRES order.
+            return dev.sluice.common.tres.Tres.parse(item).format();
+        } catch (IllegalArgumentException e) {
+            return item; // a -1 (removes its TRES) is shown as given
+        }
     }
 
     int delete(List<String> words) throws AccountingClient.AccountingException {

@@ -145,7 +145,7 @@ final class SacctmgrSpecs {
                 }
                 case "grptres" -> {
                     b.setGrpTres(v);
-                    v = SacctmgrQos.settingsTres(v);
+                    v = SacctmgrQos.settingsTresAsGiven(v);
                     title = "GrpTRES";
                 }
                 case "maxjobs" -> {
@@ -158,12 +158,12 @@ final class SacctmgrSpecs {
                 }
                 case "maxtres" -> {
                     b.setMaxTres(v);
-                    v = SacctmgrQos.settingsTres(v);
+                    v = SacctmgrQos.settingsTresAsGiven(v);
                     title = "MaxTRES";
                 }
                 case "maxtrespernode" -> {
                     b.setMaxTresPerNode(v);
-                    v = SacctmgrQos.settingsTres(v);
+                    v = SacctmgrQos.settingsTresAsGiven(v);
                     title = "MaxTRESPerNode";
                 }
                 case "maxwall" -> {
