@@ -43,17 +43,26 @@ final class ReservationNodes {
         return all.stream().filter(asked::contains).toList();
     }
 
+    private static Partition partition(ClusterView state, String name) {
+        return state.partitions().stream()
+                .filter(x -> x.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_PARTITION_NAME));
+    }
+
+    /** MAINT and OVERLAP reservations may take nodes another reservation holds. */
+    private static boolean mayOverlap(Set<ReservationFlag> flags) {
+        return flags.contains(ReservationFlag.MAINT) || flags.contains(ReservationFlag.OVERLAP);
+    }
+
     /**
      * The partition's nodes, in order, that a new partial reservation may take cores of: usable,
      * and held whole by no other reservation over its window (unless MAINT or OVERLAP).
      */
     static List<String> open(
             ClusterView state, String partition, long start, long end, Set<ReservationFlag> flags, long now) {
-        Partition p = state.partitions().stream()
-                .filter(x -> x.name().equals(partition))
-                .findFirst()
-                .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_PARTITION_NAME));
-        boolean mayOverlap = flags.contains(ReservationFlag.MAINT) || flags.contains(ReservationFlag.OVERLAP);
+        Partition p = partition(state, partition);
+        boolean mayOverlap = mayOverlap(flags);
         List<String> out = new ArrayList<>();
         for (String node : p.nodes()) {
             Node n = state.node(node);
@@ -81,11 +90,8 @@ final class ReservationNodes {
             long now,
             String self,
             List<String> skip) {
-        Partition p = state.partitions().stream()
-                .filter(x -> x.name().equals(partition))
-                .findFirst()
-                .orElseThrow(() -> new SlurmException(ErrorCode.INVALID_PARTITION_NAME));
-        boolean mayOverlap = flags.contains(ReservationFlag.MAINT) || flags.contains(ReservationFlag.OVERLAP);
+        Partition p = partition(state, partition);
+        boolean mayOverlap = mayOverlap(flags);
         List<String> out = new ArrayList<>();
         int got = 0;
         for (String node : p.nodes()) {
