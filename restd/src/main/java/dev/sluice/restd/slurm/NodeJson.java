@@ -10,7 +10,10 @@ import java.util.Set;
 final class NodeJson {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    /** The flags v0.0.44's state enum knows; others (DYNAMIC is DYNAMIC_NORM there) are mapped or dropped. */
+    /**
+     * The flags v0.0.44's state enum knows; others are mapped (DYNAMIC is DYNAMIC_NORM there, MAINT
+     * MAINTENANCE, REBOOT_CANCEL REBOOT_CANCELED) or dropped.
+     */
     private static final Set<String> KNOWN = Set.of(
             "INVALID",
             "UNKNOWN",
@@ -94,6 +97,7 @@ final class NodeJson {
             String name = switch (flag) {
                 case "DYNAMIC" -> "DYNAMIC_NORM";
                 case "MAINT" -> "MAINTENANCE";
+                case "REBOOT_CANCEL" -> "REBOOT_CANCELED";
                 default -> flag;
             };
             if (KNOWN.contains(name)) {

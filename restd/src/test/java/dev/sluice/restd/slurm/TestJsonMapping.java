@@ -80,8 +80,10 @@ class TestJsonMapping {
                 .addFlags("DRAIN")
                 .addFlags("DYNAMIC")
                 .addFlags("SOMETHING_NEW")
+                .addFlags("REBOOT_CANCEL")
                 .build();
-        assertThat(NodeJson.states(n).toString()).isEqualTo("[\"MIXED\",\"DRAIN\",\"DYNAMIC_NORM\"]");
+        assertThat(NodeJson.states(n).toString())
+                .isEqualTo("[\"MIXED\",\"DRAIN\",\"DYNAMIC_NORM\",\"REBOOT_CANCELED\"]");
         assertValid("v0.0.44_node", NodeJson.of(n));
     }
 
