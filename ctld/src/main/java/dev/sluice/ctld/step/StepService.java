@@ -152,41 +152,41 @@ public final class StepService {
                 shares.stream().map(s -> s.taskIds().size()).toList());
         try {
             for (StepShare share : shares) {
-                dispatcher.launchStep(
-                        image,
-                        share.node(),
-                        LaunchStepRequest.newBuilder()
-                                .setJobId(job.id())
-                                .setStepId(stepId)
-                                .setOwner(WireMapper.toWire(job.request()).getOwner())
-                                .addAllArgv(request.getArgvList())
-                                .putAllEnvironment(request.getEnvironmentMap())
-                                .setWorkDir(request.getWorkDir())
-                                .addAllTaskIds(share.taskIds())
-                                .setNodeId(share.nodeId())
-                                .setNumNodes(shares.size())
-                                .setNumTasks(numTasks)
-                                .setNodeList(nodeList)
-                                .setTasksPerNode(tasksPerNode)
-                                .setCpusOnNode(share.cpus())
-                                .addAllGres(WireMapper.toWireGres(share.gres()))
-                                .addAllCores(job.allocation().nodes().stream()
-                                        .filter(n -> n.node().equals(share.node()))
-                                        .findFirst()
-                                        .map(Allocation.NodeShare::cores)
-                                        .orElse(List.of()))
-                                .setMemPerNodeMb(job.allocation().nodes().stream()
-                                        .filter(n -> n.node().equals(share.node()))
-                                        .findFirst()
-                                        .map(Allocation.NodeShare::memoryMb)
-                                        .orElse(0L))
-                                .putAllMpsPerGpu(NodeDispatcher.mpsPerGpu(image, share.node()))
-                                .setGpusPerTask(request.getGpusPerTask())
-                                .setStdinMode(request.getStdinMode())
-                                .setStdinTask(request.getStdinTask())
-                                .setIoHost(request.getIoHost())
-                                .setIoPort(request.getIoPort())
-                                .build());
+                LaunchStepRequest.Builder launch = LaunchStepRequest.newBuilder()
+                        .setJobId(job.id())
+                        .setStepId(stepId)
+                        .setOwner(WireMapper.toWire(job.request()).getOwner())
+                        .addAllArgv(request.getArgvList())
+                        .putAllEnvironment(request.getEnvironmentMap())
+                        .setWorkDir(request.getWorkDir())
+                        .addAllTaskIds(share.taskIds())
+                        .setNodeId(share.nodeId())
+                        .setNumNodes(shares.size())
+                        .setNumTasks(numTasks)
+                        .setNodeList(nodeList)
+                        .setTasksPerNode(tasksPerNode)
+                        .setCpusOnNode(share.cpus())
+                        .addAllGres(WireMapper.toWireGres(share.gres()))
+                        .addAllCores(job.allocation().nodes().stream()
+                                .filter(n -> n.node().equals(share.node()))
+                                .findFirst()
+                                .map(Allocation.NodeShare::cores)
+                                .orElse(List.of()))
+                        .setMemPerNodeMb(job.allocation().nodes().stream()
+                                .filter(n -> n.node().equals(share.node()))
+                                .findFirst()
+                                .map(Allocation.NodeShare::memoryMb)
+                                .orElse(0L))
+                        .putAllMpsPerGpu(NodeDispatcher.mpsPerGpu(image, share.node()))
+                        .setGpusPerTask(request.getGpusPerTask())
+                        .setStdinMode(request.getStdinMode())
+                        .setStdinTask(request.getStdinTask())
+                        .setIoHost(request.getIoHost())
+                        .setIoPort(request.getIoPort());
+                if (request.hasPty()) {
+                    launch.setPty(request.getPty());
+                }
+                dispatcher.launchStep(image, share.node(), launch.build());
             }
         } catch (RuntimeException e) {
             LoopAnswers.await(loop.submit((state, now) ->

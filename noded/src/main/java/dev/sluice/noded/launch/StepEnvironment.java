@@ -47,6 +47,7 @@ public final class StepEnvironment {
         env.put("SLURM_CPUS_ON_NODE", Integer.toString(r.getCpusOnNode()));
         env.put("SLURMD_NODENAME", nodeName);
         env.put("SLURM_TOPOLOGY_ADDR", nodeName);
+        PtyTask.environment(r, env);
         List<String> gtids = new ArrayList<>();
         r.getTaskIdsList().forEach(t -> gtids.add(Integer.toString(t)));
         env.put("SLURM_GTIDS", String.join(",", gtids));

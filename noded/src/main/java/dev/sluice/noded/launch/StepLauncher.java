@@ -170,7 +170,8 @@ public final class StepLauncher {
                 daemonUid == 0
                         ? Optional.of(new JobSpool.Owner(uid, r.getOwner().getGid()))
                         : Optional.empty());
-        command.addAll(userEnvironment.loading(envFile, UserShell.inWorkDir(workDir, nodeName, r.getArgvList())));
+        List<String> task = userEnvironment.loading(envFile, UserShell.inWorkDir(workDir, nodeName, r.getArgvList()));
+        command.addAll(PtyTask.runs(r, local) ? PtyTask.wrap(r, task) : task);
         ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File("/"));
         pb.environment().clear();
         pb.environment().putAll(UserEnvironment.ROOT);
@@ -178,6 +179,9 @@ public final class StepLauncher {
                 TaskInputs.reads(r, local)
                         ? ProcessBuilder.Redirect.PIPE
                         : ProcessBuilder.Redirect.from(new File("/dev/null")));
+        if (PtyTask.silenced(r, local)) {
+            pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        }
         Process p = ForkLock.start(pb);
         // Read by the loader at once; gone with the task (the job directory outlives steps).
         p.onExit().thenRun(() -> {

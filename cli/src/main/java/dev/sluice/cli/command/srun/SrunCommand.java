@@ -103,8 +103,10 @@ public final class SrunCommand implements Command {
         if (o.has("input")) {
             stepArgv = InputRedirect.wrap(o.get("input"), stepArgv, inv.caller().userName(), name);
         }
-        if (o.has("pty")) {
-            // Sluice's steps have no terminal of their own, as when Slurm's srun has none to give.
+        boolean pty = o.has("pty")
+                && PtyTerminal.present(inv.callerSide(), inv.env(), inv.cwd().toString());
+        if (o.has("pty") && !pty) {
+            // As Slurm's srun, whose standard input is not a terminal.
             LINE.warnings(err).accept("error: Not using a pseudo-terminal, disregarding --pty option");
         }
         Optional<ControllerClient> client = CommandSupport.connect(inv, PROG, err);
@@ -139,7 +141,9 @@ public final class SrunCommand implements Command {
                 o.has("label"),
                 o.has("quiet"),
                 new StepIoServer.ExitPolicy(killOnBadExit(o), waitSeconds(o), cluster.killWaitSeconds()),
-                StepInput.of(o.has("input") ? o.get("input") : null, inv.stdin()));
+                pty ? StepInput.pty(inv.stdin()) : StepInput.of(o.has("input") ? o.get("input") : null, inv.stdin()),
+                pty,
+                Optional.empty());
         if (jobId.isEmpty()) {
             return inNewAllocation(client.get(), inv, o, spec, shape, io, out, err);
         }
@@ -225,12 +229,37 @@ public final class SrunCommand implements Command {
             err.println(PROG + ": error: srun prolog failed rc = " + prolog + ". Aborting step.");
             return 1;
         }
-        int code = StepLaunch.run(client, inv, jobId, s, io, out, err);
+        int code = io.pty()
+                ? onTerminal(client, inv, jobId, s, io, out, err)
+                : StepLaunch.run(client, inv, jobId, s, io, out, err);
         int epilog = local(inv, o, "epilog", shape, env);
         if (epilog != 0) {
             err.println(PROG + ": error: srun epilog failed status=" + epilog);
         }
         return code;
+    }
+
+    /** {@code --pty}: the step with srun's terminal raw while it runs, and put back after. */
+    private static int onTerminal(
+            ControllerClient client,
+            Invocation inv,
+            int jobId,
+            StepLaunch.Shape s,
+            StepLaunch.Io io,
+            PrintStream out,
+            PrintStream err) {
+        Optional<PtyTerminal> terminal =
+                PtyTerminal.raw(inv.callerSide(), inv.env(), inv.cwd().toString());
+        if (terminal.isEmpty()) {
+            LINE.warnings(err).accept("error: Not using a pseudo-terminal, disregarding --pty option");
+            return StepLaunch.run(client, inv, jobId, s, io.withoutPty(), out, err);
+        }
+        try (PtyTerminal t = terminal.get()) {
+            // A raw terminal moves to the next line only on "\r\n": srun's own messages (the
+            // task's output comes from its terminal with them already).
+            PrintStream onRaw = new PrintStream(PtyTerminal.crlf(err), true, StandardCharsets.UTF_8);
+            return StepLaunch.run(client, inv, jobId, s, io.onTerminal(t.rows(), t.cols()), out, onRaw);
+        }
     }
 
     /** {@code --prolog}/{@code --epilog}: the program with the step's command line as its arguments. */

@@ -37,6 +37,11 @@ record StepInput(InputStream in, StdinMode mode, int task) {
         return NONE;
     }
 
+    /** {@code --pty}: task 0 reads it, on its pseudo-terminal. */
+    static StepInput pty(InputStream in) {
+        return new StepInput(in, StdinMode.STDIN_TASK, 0);
+    }
+
     boolean forwards() {
         return mode != StdinMode.STDIN_NONE;
     }

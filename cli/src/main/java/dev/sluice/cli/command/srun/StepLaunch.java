@@ -7,11 +7,13 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.CreateStepRequest;
 import dev.sluice.protocol.v1.CreateStepResponse;
+import dev.sluice.protocol.v1.PtySize;
 import dev.sluice.protocol.v1.StepCompleteRequest;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One step in an allocation: asked of the controller until it fits (other exclusive steps may
@@ -43,7 +45,10 @@ final class StepLaunch {
         }
     }
 
-    /** How its output is handled and when it is cut short. */
+    /**
+     * How its output is handled and when it is cut short. {@code pty}: {@code --pty} on a
+     * terminal; {@code ptySize} is that terminal's rows and columns once it is in raw mode.
+     */
     record Io(
             String output,
             String error,
@@ -51,7 +56,20 @@ final class StepLaunch {
             boolean label,
             boolean quiet,
             StepIoServer.ExitPolicy exit,
-            StepInput input) {}
+            StepInput input,
+            boolean pty,
+            Optional<PtySize> ptySize) {
+        Io onTerminal(int rows, int cols) {
+            PtySize size = PtySize.newBuilder().setRows(rows).setCols(cols).build();
+            return new Io(output, error, append, label, quiet, exit, input, true, Optional.of(size));
+        }
+
+        /** The terminal could not be put in raw mode: the step runs as without {@code --pty}. */
+        Io withoutPty() {
+            return new Io(
+                    output, error, append, label, quiet, exit, StepInput.of(null, input.in()), false, Optional.empty());
+        }
+    }
 
     static int run(
             ControllerClient client, Invocation inv, int jobId, Shape shape, Io io, PrintStream out, PrintStream err) {
@@ -112,6 +130,7 @@ final class StepLaunch {
                 // relays the step's I/O, which is what SrunHost:Pid points an administrator to.
                 .setSrunHost(inv.caller().host())
                 .setSrunPid((int) ProcessHandle.current().pid());
+        io.ptySize().ifPresent(request::setPty);
         boolean told = false;
         long delayMs = 100;
         while (true) {

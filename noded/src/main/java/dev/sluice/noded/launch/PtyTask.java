@@ -1,0 +1,57 @@
+package dev.sluice.noded.launch;
+
+import dev.sluice.protocol.v1.LaunchStepRequest;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code srun --pty}: task 0 runs on a pseudo-terminal, as slurmstepd gives it one. The terminal
+ * is made by util-linux's {@code script} (in every Debian-like system's essential set), started
+ * as the task's user: it opens the pair, makes the terminal the task's controlling terminal in a
+ * session of its own, copies its standard input (srun's keystrokes, sent raw) to the terminal and
+ * the terminal's output to its standard output (the task's output stream to srun), and exits with
+ * the task's status. So the line discipline runs on the node, where Slurm's runs: a Ctrl-C typed
+ * at srun is a byte that the terminal turns into SIGINT for the task's foreground process group,
+ * and the terminal echoes what is typed (srun's own terminal is put in raw mode without echo).
+ * The other tasks' output goes to /dev/null, as {@code --pty} implies in Slurm.
+ */
+final class PtyTask {
+    private PtyTask() {}
+
+    /** Whether the task at {@code local} runs on the step's pseudo-terminal. */
+    static boolean runs(LaunchStepRequest r, int local) {
+        return r.hasPty() && r.getTaskIds(local) == 0;
+    }
+
+    /** Whether the task at {@code local} writes to /dev/null: a {@code --pty} step's other tasks. */
+    static boolean silenced(LaunchStepRequest r, int local) {
+        return r.hasPty() && r.getTaskIds(local) != 0;
+    }
+
+    /**
+     * {@code command} (run as the task's user already) run on a pseudo-terminal of srun's size.
+     * {@code -q}: no start and end banners; {@code -e}: the task's exit status; {@code /dev/null}:
+     * no typescript file.
+     */
+    static List<String> wrap(LaunchStepRequest r, List<String> command) {
+        StringBuilder inner = new StringBuilder();
+        if (r.getPty().getRows() > 0 && r.getPty().getCols() > 0) {
+            inner.append("stty rows ")
+                    .append(r.getPty().getRows())
+                    .append(" cols ")
+                    .append(r.getPty().getCols())
+                    .append(" 2>/dev/null; ");
+        }
+        inner.append("exec ").append(command.stream().map(PrologEpilog::quote).collect(Collectors.joining(" ")));
+        return List.of("script", "-q", "-e", "-c", inner.toString(), "/dev/null");
+    }
+
+    /** Slurm's variables of a {@code --pty} step: the terminal's size. */
+    static void environment(LaunchStepRequest r, Map<String, String> env) {
+        if (r.hasPty()) {
+            env.put("SLURM_PTY_WIN_ROW", Integer.toString(r.getPty().getRows()));
+            env.put("SLURM_PTY_WIN_COL", Integer.toString(r.getPty().getCols()));
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.sluice.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code srun --pty} as a user at a terminal meets it: srun runs inside util-linux's
+ * {@code script}, which gives it a terminal of a known size, and the test types into that
+ * terminal. Task 0 gets a terminal of srun's size on its node; keystrokes reach it raw, so
+ * Ctrl-C is a byte its own terminal turns into SIGINT; srun's terminal is as it was afterwards.
+ */
+class TestPtyEndToEnd {
+    @TempDir
+    static Path stateDir;
+
+    private static ClusterProcesses cluster;
+
+    @BeforeAll
+    static void up() throws Exception {
+        cluster = new ClusterProcesses(stateDir, 2, 2, 1);
+        cluster.start();
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** A shell command line run on a terminal of its own (the user's), its output as it comes. */
+    private static final class OnTerminal implements AutoCloseable {
+        final Process process;
+        final ByteArrayOutputStream seen = new ByteArrayOutputStream();
+
+        OnTerminal(String commandLine) throws IOException {
+            ProcessBuilder pb = new ProcessBuilder("script", "-q", "-e", "-c", commandLine, "/dev/null")
+                    .directory(cluster.workDir().toFile())
+                    .redirectErrorStream(true);
+            pb.environment().putAll(cluster.clientEnv());
+            pb.environment().put("TERM", "xterm");
+            process = pb.start();
+            InputStream in = process.getInputStream();
+            Thread.ofVirtual().start(() -> {
+                byte[] buf = new byte[4096];
+                try {
+                    for (int n; (n = in.read(buf)) > 0; ) {
+                        synchronized (seen) {
+                            seen.write(buf, 0, n);
+                        }
+                    }
+                } catch (IOException e) {
+                    // the terminal closed
+                }
+            });
+        }
+
+        String text() {
+            synchronized (seen) {
+                return seen.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        void awaitText(String expected) {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .untilAsserted(() -> assertThat(text()).contains(expected));
+        }
+
+        void type(String keys) throws IOException {
+            OutputStream keyboard = process.getOutputStream();
+            keyboard.write(keys.getBytes(StandardCharsets.UTF_8));
+            keyboard.flush();
+        }
+
+        int awaitExit() throws InterruptedException {
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(text()).isTrue();
+            return process.exitValue();
+        }
+
+        @Override
+        public void close() {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
+    void taskZeroRunsOnATerminalOfSrunsSizeAndSrunsTerminalIsPutBack() throws Exception {
+        try (OnTerminal t = new OnTerminal("stty rows 33 cols 101; srun --pty -N2 -n2 sh -c '"
+                + "tty; stty size; echo rows=$SLURM_PTY_WIN_ROW cols=$SLURM_PTY_WIN_COL; "
+                + "test -t 0 && echo input-is-a-terminal; echo task-$SLURM_PROCID'; "
+                + "echo srun-exit=$?; stty -a")) {
+            assertThat(t.awaitExit()).isZero();
+            String out = t.text();
+            assertThat(out)
+                    .containsPattern("/dev/pts/\\d+\r\n")
+                    .contains("33 101\r\n", "rows=33 cols=101\r\n", "input-is-a-terminal\r\n", "task-0\r\n")
+                    .contains("srun-exit=0");
+            // --pty sends the other tasks' output to /dev/null, as Slurm's does.
+            assertThat(out).doesNotContain("task-1");
+            // Raw mode and no echo while the step ran; back to the user's settings after it.
+            String settings = out.substring(out.indexOf("srun-exit=0"));
+            assertThat(List.of(settings.split("[\\s;]+"))).contains("icanon", "echo", "isig");
+        }
+    }
+
+    @Test
+    void whatIsTypedReachesTheTaskAndCtrlCInterruptsItThroughItsOwnTerminal() throws Exception {
+        try (OnTerminal t = new OnTerminal("srun --pty sh -c '"
+                + "trap \"echo got-interrupt; exit 7\" INT; echo ready; read line; echo \"line:$line\"; "
+                + "while :; do sleep 0.1; done'; echo srun-exit=$?")) {
+            t.awaitText("ready");
+            // Enter sends a carriage return; the task's terminal makes it a new line.
+            t.type("hello\r");
+            t.awaitText("line:hello");
+            t.type("\u0003");
+            t.awaitText("srun-exit=7");
+            assertThat(t.text()).contains("got-interrupt").contains("hello\r\n");
+            assertThat(t.awaitExit()).isZero();
+        }
+    }
+}
