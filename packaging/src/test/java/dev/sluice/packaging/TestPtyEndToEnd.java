@@ -32,6 +32,8 @@ class TestPtyEndToEnd {
     @BeforeAll
     static void up() throws Exception {
         cluster = new ClusterProcesses(stateDir, 2, 2, 1);
+        // salloc without a command then runs Slurm's interactive step: a shell on the first node.
+        cluster.editSlurmConf(conf -> conf + "\nLaunchParameters=use_interactive_step\n");
         cluster.start();
     }
 
@@ -53,6 +55,7 @@ class TestPtyEndToEnd {
                     .redirectErrorStream(true);
             pb.environment().putAll(cluster.clientEnv());
             pb.environment().put("TERM", "xterm");
+            pb.environment().put("SHELL", "/bin/sh");
             process = pb.start();
             InputStream in = process.getInputStream();
             Thread.ofVirtual().start(() -> {
@@ -131,6 +134,20 @@ class TestPtyEndToEnd {
             t.type("\u0003");
             t.awaitText("srun-exit=7");
             assertThat(t.text()).contains("got-interrupt").contains("hello\r\n");
+            assertThat(t.awaitExit()).isZero();
+        }
+    }
+
+    @Test
+    void sallocWithTheInteractiveStepOpensAShellOnTheFirstNodesTerminal() throws Exception {
+        try (OnTerminal t = new OnTerminal("salloc -N1 -n1; echo salloc-exit=$?")) {
+            t.awaitText("Granted job allocation");
+            t.type("echo node=$SLURMD_NODENAME step=$SLURM_STEP_ID; tty\r");
+            t.awaitText("node=node1 step=0");
+            t.awaitText("/dev/pts/");
+            t.type("exit 3\r");
+            t.awaitText("salloc-exit=3");
+            assertThat(t.text()).contains("Relinquishing job allocation");
             assertThat(t.awaitExit()).isZero();
         }
     }

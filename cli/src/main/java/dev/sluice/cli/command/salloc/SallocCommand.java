@@ -4,6 +4,7 @@ import dev.sluice.cli.Command;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.client.ControllerClient;
 import dev.sluice.cli.client.ControllerException;
+import dev.sluice.cli.client.ControllerLocator;
 import dev.sluice.cli.command.CommandSupport;
 import dev.sluice.cli.command.submit.ControllerRefusals;
 import dev.sluice.cli.command.submit.JobSpecBuilder;
@@ -11,6 +12,8 @@ import dev.sluice.cli.command.submit.OptionChecks;
 import dev.sluice.cli.command.submit.SubmitException;
 import dev.sluice.cli.command.submit.SubmitLine;
 import dev.sluice.cli.command.submit.SubmitOptions;
+import dev.sluice.common.conf.ConfigException;
+import dev.sluice.common.conf.SlurmConf;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.JobSpec;
 import java.io.IOException;
@@ -48,7 +51,7 @@ public final class SallocCommand implements Command {
         boolean noShell = o.has("no-shell");
         List<String> command = new ArrayList<>(line.operands());
         if (command.isEmpty() && !noShell) {
-            command.add(inv.env().getOrDefault("SHELL", "/bin/sh"));
+            command.addAll(defaultCommand(inv));
         }
         // Without -J, Slurm 22.05 names a --no-shell allocation "no-shell" and any other
         // "interactive", whatever command it runs.
@@ -144,6 +147,18 @@ public final class SallocCommand implements Command {
         } else {
             err.println(PROG + ": error: Unable to allocate resources: Connection timed out");
             err.println(PROG + ": Job allocation " + jobId + " has been revoked.");
+        }
+    }
+
+    /** {@link DefaultCommand}; the user's shell when slurm.conf cannot be read (connecting reports that). */
+    private static List<String> defaultCommand(Invocation inv) {
+        try {
+            SlurmConf conf = inv.setup()
+                    .access(ControllerLocator.confPath(inv.env(), inv.cwd()))
+                    .conf();
+            return DefaultCommand.of(conf, inv.env());
+        } catch (ConfigException | IllegalArgumentException e) {
+            return List.of(inv.env().getOrDefault("SHELL", "/bin/sh"));
         }
     }
 
