@@ -459,7 +459,8 @@ int main(int argc, char **argv) {
     if (pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
-    int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    /* SIGWINCH: the terminal changed size (srun --pty passes it on; other commands ignore it). */
+    int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH};
     for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) sigaction(forwarded[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
 

@@ -151,4 +151,27 @@ class TestPtyEndToEnd {
             assertThat(t.awaitExit()).isZero();
         }
     }
+
+    @Test
+    void resizingSrunsTerminalResizesTheTasks() throws Exception {
+        try (OnTerminal t = new OnTerminal("stty rows 30 cols 90; echo outer=$(tty); srun --pty sh -c '"
+                + "trap \"echo winch; stty size\" WINCH; echo ready; stty size; "
+                + "until [ \"$line\" = done ]; do read line; done'")) {
+            t.awaitText("ready");
+            t.awaitText("30 90");
+            java.util.regex.Matcher outer =
+                    java.util.regex.Pattern.compile("outer=(/dev/pts/\\d+)").matcher(t.text());
+            assertThat(outer.find()).as(t.text()).isTrue();
+            // As a terminal window resized by its user: the kernel signals srun (SIGWINCH).
+            Process stty = new ProcessBuilder("stty", "-F", outer.group(1), "rows", "50", "cols", "120")
+                    .inheritIO()
+                    .start();
+            assertThat(stty.waitFor()).isZero();
+            // The task's terminal takes the size, and the kernel tells the task so.
+            t.awaitText("winch");
+            t.awaitText("50 120");
+            t.type("done\r");
+            assertThat(t.awaitExit()).isZero();
+        }
+    }
 }

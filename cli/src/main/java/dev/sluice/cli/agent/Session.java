@@ -2,6 +2,7 @@ package dev.sluice.cli.agent;
 
 import dev.sluice.cli.Caller;
 import dev.sluice.cli.Command;
+import dev.sluice.cli.Interrupts;
 import dev.sluice.cli.Invocation;
 import dev.sluice.cli.UserDirectory;
 import dev.sluice.common.log.QuietLog;
@@ -38,6 +39,7 @@ final class Session implements Runnable {
     private static final int SIGHUP = 1;
     private static final int SIGINT = 2;
     private static final int SIGTERM = 15;
+    private static final int SIGWINCH = 28;
 
     private final SocketChannel channel;
     private final PeerCredentials credentials;
@@ -48,6 +50,7 @@ final class Session implements Runnable {
     private final AgentSetup setup;
     private final Object writeLock = new Object();
     private final List<Runnable> interruptHandlers = new CopyOnWriteArrayList<>();
+    private final List<Runnable> resizeHandlers = new CopyOnWriteArrayList<>();
     private DataOutputStream wire;
     private volatile boolean finished;
     /**
@@ -129,9 +132,18 @@ final class Session implements Runnable {
                 new Caller(peer.uid(), peer.gid(), peer.userName(), host),
                 clock,
                 users.current(),
-                handler -> {
-                    interruptHandlers.add(handler);
-                    return () -> interruptHandlers.remove(handler);
+                new Interrupts() {
+                    @Override
+                    public Registration onInterrupt(Runnable handler) {
+                        interruptHandlers.add(handler);
+                        return () -> interruptHandlers.remove(handler);
+                    }
+
+                    @Override
+                    public Registration onResize(Runnable handler) {
+                        resizeHandlers.add(handler);
+                        return () -> resizeHandlers.remove(handler);
+                    }
                 },
                 true,
                 setup.forCall(side),
@@ -271,6 +283,10 @@ final class Session implements Runnable {
     }
 
     private void signal(int signo, Thread commandThread) throws IOException {
+        if (signo == SIGWINCH) {
+            resizeHandlers.forEach(Runnable::run);
+            return;
+        }
         if (signo == SIGINT && !interruptHandlers.isEmpty()) {
             interruptHandlers.forEach(Runnable::run);
             return;

@@ -1,8 +1,15 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.protocol.v1.LaunchStepRequest;
+import dev.sluice.protocol.v1.PtySize;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -45,6 +52,49 @@ final class PtyTask {
         }
         inner.append("exec ").append(command.stream().map(PrologEpilog::quote).collect(Collectors.joining(" ")));
         return List.of("script", "-q", "-e", "-c", inner.toString(), "/dev/null");
+    }
+
+    /**
+     * srun's terminal changed size: task 0's terminal takes the new one, and the kernel tells the
+     * task's foreground job (SIGWINCH), as when a local terminal is resized. The terminal is the
+     * one {@code script} gave its child (that child's standard input); it is set with
+     * {@code stty -F} run through {@code asUser}, so with the task's user's rights, as the
+     * terminal is theirs.
+     */
+    static void resize(LaunchStepRequest r, List<Process> tasks, PtySize size, List<String> asUser) {
+        for (int local = 0; local < tasks.size(); local++) {
+            if (runs(r, local)) {
+                terminalOf(tasks.get(local).toHandle()).ifPresent(tty -> setSize(asUser, tty, size));
+            }
+        }
+    }
+
+    /** The terminal {@code script} made: its child's standard input, a {@code /dev/pts/N}. */
+    static Optional<String> terminalOf(ProcessHandle script) {
+        return script.children().findFirst().flatMap(child -> {
+            try {
+                Path fd0 = Files.readSymbolicLink(Path.of("/proc", Long.toString(child.pid()), "fd", "0"));
+                return fd0.startsWith("/dev/pts/") ? Optional.of(fd0.toString()) : Optional.empty();
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    private static void setSize(List<String> asUser, String tty, PtySize size) {
+        List<String> command = new ArrayList<>(asUser);
+        command.addAll(List.of(
+                "stty", "-F", tty, "rows", Integer.toString(size.getRows()), "cols", Integer.toString(size.getCols())));
+        try {
+            ForkLock.start(new ProcessBuilder(command)
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD))
+                    .waitFor();
+        } catch (IOException e) {
+            // the task ended meanwhile
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Slurm's variables of a {@code --pty} step: the terminal's size. */

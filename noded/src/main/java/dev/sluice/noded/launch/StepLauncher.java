@@ -154,10 +154,7 @@ public final class StepLauncher {
         List<String> command = new ArrayList<>(cpuBinding.prefix(r.getCoresList()));
         command.add("setsid");
         int uid = r.getOwner().getUid();
-        if (daemonUid == 0 && uid != 0) {
-            command.addAll(List.of(
-                    "setpriv", "--reuid=" + uid, "--regid=" + r.getOwner().getGid(), "--init-groups", "--"));
-        }
+        command.addAll(asOwner(r));
         String workDir = r.getWorkDir().isEmpty() ? "/tmp" : r.getWorkDir();
         // As for batch jobs (BatchLauncher): root's programs get UserEnvironment.ROOT, and the
         // task's variables are loaded from a file only after setpriv, by the task's user.
@@ -196,7 +193,7 @@ public final class StepLauncher {
 
     private void serve(LaunchStepRequest r, Socket socket, OutputStream out, List<Process> tasks, Set<Long> groups) {
         TaskInputs inputs = TaskInputs.of(r, tasks);
-        Thread signals = Thread.ofVirtual().start(() -> fromSrun(socket, tasks, inputs));
+        Thread signals = Thread.ofVirtual().start(() -> fromSrun(r, socket, tasks, inputs));
         List<Thread> pumps = new ArrayList<>();
         for (int local = 0; local < tasks.size(); local++) {
             int taskId = r.getTaskIds(local);
@@ -287,7 +284,17 @@ public final class StepLauncher {
     }
 
     /** What srun sends: signals for every task here (Ctrl-C), and its standard input. */
-    private static void fromSrun(Socket socket, List<Process> tasks, TaskInputs inputs) {
+    /** What runs a program as the step's user: {@code setpriv} when this daemon is root. */
+    private List<String> asOwner(LaunchStepRequest r) {
+        int uid = r.getOwner().getUid();
+        if (daemonUid == 0 && uid != 0) {
+            return List.of(
+                    "setpriv", "--reuid=" + uid, "--regid=" + r.getOwner().getGid(), "--init-groups", "--");
+        }
+        return List.of();
+    }
+
+    private void fromSrun(LaunchStepRequest r, Socket socket, List<Process> tasks, TaskInputs inputs) {
         try (inputs) {
             InputStream in = new BufferedInputStream(socket.getInputStream());
             while (true) {
@@ -298,6 +305,8 @@ public final class StepLauncher {
                     }
                 } else if (frame.hasInput()) {
                     inputs.accept(frame.getInput());
+                } else if (frame.hasResize()) {
+                    PtyTask.resize(r, tasks, frame.getResize(), asOwner(r));
                 }
             }
         } catch (IOException e) {

@@ -2,6 +2,7 @@ package dev.sluice.cli.command.srun;
 
 import dev.sluice.cli.caller.CallerFileException;
 import dev.sluice.cli.caller.CallerSide;
+import dev.sluice.protocol.v1.PtySize;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -55,6 +56,36 @@ record PtyTerminal(CallerSide side, Map<String, String> env, String cwd, int row
             run(side, env, cwd, List.of("stty", "sane"));
         }
         return terminal;
+    }
+
+    /**
+     * The terminal's size now (after SIGWINCH), read as {@link #raw} reads it; empty when it
+     * could not be read.
+     */
+    Optional<PtySize> currentSize() {
+        String file = "/tmp/.srun-pty-" + UUID.randomUUID();
+        int status = run(side, env, cwd, List.of("sh", "-c", "set -C; stty size > \"$1\"", "srun-pty", file));
+        try {
+            if (status != 0) {
+                return Optional.empty();
+            }
+            String[] size = new String(side.read(file, 4096), StandardCharsets.UTF_8)
+                    .strip()
+                    .split("\\s+");
+            return Optional.of(PtySize.newBuilder()
+                    .setRows(Integer.parseInt(size[0]))
+                    .setCols(Integer.parseInt(size[1]))
+                    .build());
+        } catch (CallerFileException | NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            return Optional.empty();
+        } finally {
+            run(side, env, cwd, List.of("rm", "-f", "--", file));
+        }
+    }
+
+    /** The size srun's step starts with. */
+    PtySize size() {
+        return PtySize.newBuilder().setRows(rows).setCols(cols).build();
     }
 
     static Optional<PtyTerminal> parse(CallerSide side, Map<String, String> env, String cwd, String text) {

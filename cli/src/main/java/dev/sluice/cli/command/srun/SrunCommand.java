@@ -258,7 +258,7 @@ public final class SrunCommand implements Command {
             // A raw terminal moves to the next line only on "\r\n": srun's own messages (the
             // task's output comes from its terminal with them already).
             PrintStream onRaw = new PrintStream(PtyTerminal.crlf(err), true, StandardCharsets.UTF_8);
-            return StepLaunch.run(client, inv, jobId, s, io.onTerminal(t.rows(), t.cols()), out, onRaw);
+            return StepLaunch.run(client, inv, jobId, s, io.onTerminal(t), out, onRaw);
         }
     }
 

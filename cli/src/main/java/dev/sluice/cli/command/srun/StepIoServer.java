@@ -1,6 +1,7 @@
 package dev.sluice.cli.command.srun;
 
 import dev.sluice.protocol.Frames;
+import dev.sluice.protocol.v1.PtySize;
 import dev.sluice.protocol.v1.StepIo;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -307,6 +308,19 @@ final class StepIoServer implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** srun's terminal changed size (--pty): the node of task 0 resizes that task's terminal. */
+    void resize(PtySize size) {
+        tasksOf.forEach((node, tasks) -> {
+            if (tasks.contains(0)) {
+                try {
+                    send(node, StepIo.newBuilder().setResize(size).build());
+                } catch (IOException e) {
+                    // the task is done already
+                }
+            }
+        });
     }
 
     /** One frame to a node; srun's input and its signals share the socket. */

@@ -7,7 +7,6 @@ import dev.sluice.common.error.ErrorCode;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.CreateStepRequest;
 import dev.sluice.protocol.v1.CreateStepResponse;
-import dev.sluice.protocol.v1.PtySize;
 import dev.sluice.protocol.v1.StepCompleteRequest;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -47,7 +46,7 @@ final class StepLaunch {
 
     /**
      * How its output is handled and when it is cut short. {@code pty}: {@code --pty} on a
-     * terminal; {@code ptySize} is that terminal's rows and columns once it is in raw mode.
+     * terminal; {@code terminal} is that terminal once it is in raw mode.
      */
     record Io(
             String output,
@@ -58,10 +57,9 @@ final class StepLaunch {
             StepIoServer.ExitPolicy exit,
             StepInput input,
             boolean pty,
-            Optional<PtySize> ptySize) {
-        Io onTerminal(int rows, int cols) {
-            PtySize size = PtySize.newBuilder().setRows(rows).setCols(cols).build();
-            return new Io(output, error, append, label, quiet, exit, input, true, Optional.of(size));
+            Optional<PtyTerminal> terminal) {
+        Io onTerminal(PtyTerminal t) {
+            return new Io(output, error, append, label, quiet, exit, input, true, Optional.of(t));
         }
 
         /** The terminal could not be put in raw mode: the step runs as without {@code --pty}. */
@@ -91,8 +89,9 @@ final class StepLaunch {
             // File names need the step id; the files are made as the tasks start, after this.
             output.step(step.getStepId());
             int code;
-            try (var ignored =
-                    Interrupts.forwardTo(inv, server, err, PROG + ": interrupt (signal forwarded to the tasks)")) {
+            try (var ignored = Interrupts.forwardTo(
+                            inv, server, err, PROG + ": interrupt (signal forwarded to the tasks)");
+                    TerminalResizes resizes = TerminalResizes.forward(inv, io.terminal(), server)) {
                 code = server.serve(step.getNumNodes(), step.getNumTasks(), jobId + "." + step.getStepId());
             }
             complete(client, jobId, step.getStepId(), server.stepStatus());
@@ -130,7 +129,7 @@ final class StepLaunch {
                 // relays the step's I/O, which is what SrunHost:Pid points an administrator to.
                 .setSrunHost(inv.caller().host())
                 .setSrunPid((int) ProcessHandle.current().pid());
-        io.ptySize().ifPresent(request::setPty);
+        io.terminal().ifPresent(t -> request.setPty(t.size()));
         boolean told = false;
         long delayMs = 100;
         while (true) {
