@@ -2,13 +2,12 @@ package dev.sluice.ctld.control;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.common.slurm.JobReason;
+import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.DynamicMembership;
 import dev.sluice.ctld.state.JobSteps;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.Partition;
 import java.util.List;
-import java.util.Map;
 
 /** Changes to state that is rebuilt after a restart and therefore never journaled. */
 public sealed interface SoftChange {
@@ -95,20 +94,8 @@ public sealed interface SoftChange {
     }
 
     /**
-     * What the last scheduling pass said of the pending jobs: why each waits, when backfill
-     * expects it to start, its priority, and a detail in numbers.
+     * What the last scheduling pass said of the pending jobs: why each waits, when and where
+     * backfill expects it to start, its priority, and a detail in numbers.
      */
-    record QueueViewed(
-            Map<Integer, JobReason> reasons,
-            Map<Integer, Long> expectedStarts,
-            Map<Integer, Long> priorities,
-            Map<Integer, String> details)
-            implements SoftChange {
-        public QueueViewed {
-            reasons = Map.copyOf(reasons);
-            expectedStarts = Map.copyOf(expectedStarts);
-            priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
-            details = Map.copyOf(details);
-        }
-    }
+    record QueueViewed(ClusterImage.QueueFacts facts) implements SoftChange {}
 }

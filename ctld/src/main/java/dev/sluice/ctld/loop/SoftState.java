@@ -22,8 +22,7 @@ public final class SoftState {
             case SoftChange.Reconfigured r -> state.reconfigure(r.nodes(), r.partitions(), r.memberships());
             case SoftChange.StepsChanged c -> state.setSteps(c.jobId(), c.steps());
             case SoftChange.StepsForgotten f -> state.setSteps(f.jobId(), null);
-            case SoftChange.QueueViewed q ->
-                state.setQueueView(q.reasons(), q.expectedStarts(), q.priorities(), q.details());
+            case SoftChange.QueueViewed q -> state.setQueueView(q.facts());
         }
     }
 }

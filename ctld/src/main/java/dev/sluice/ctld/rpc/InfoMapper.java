@@ -94,6 +94,9 @@ public final class InfoMapper {
         int nodes = ListedTres.nodes(
                 job, cpus, shown.partitionCpus().applyAsInt(job.terms().partition()));
         JobReason reason = image.reason(job);
+        long start = job.isPending()
+                ? JobTimes.expectedStart(job, image.expectedStarts().getOrDefault(job.id(), 0L), now)
+                : job.run().startTime();
         JobInfo.Builder b = JobInfo.newBuilder()
                 .setJobId(job.id())
                 .setSpec(spec)
@@ -103,11 +106,11 @@ public final class InfoMapper {
                 .setEligibleTime(JobTimes.eligible(job, reason))
                 .setAccrueTime(JobTimes.accrue(job, reason))
                 .setLastSchedEval(JobTimes.lastSchedEval(job))
-                .setStartTime(
+                .setStartTime(start)
+                .setEndTime(
                         job.isPending()
-                                ? image.expectedStarts().getOrDefault(job.id(), 0L)
-                                : job.run().startTime())
-                .setEndTime(job.run().endTime())
+                                ? JobTimes.expectedEnd(job, start)
+                                : job.run().endTime())
                 .setNumNodes(nodes)
                 .setNumCpus(cpus)
                 .setExitStatus(job.status().exitStatus())
@@ -131,6 +134,7 @@ public final class InfoMapper {
                 .setWaitDetail(job.isPending() ? waitDetail(image, job) : "")
                 .setReasonDetail(stateDescription(image, job))
                 .setPrologFailedNode(image.prologFailedOn(job).orElse(""))
+                .setSchedNodes(job.isPending() ? image.schedNodes(job.id()) : "")
                 .setHold(
                         job.terms().hold() == Job.Hold.NONE
                                 ? ""

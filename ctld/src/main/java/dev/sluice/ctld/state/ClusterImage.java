@@ -47,24 +47,33 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
 
     /**
      * What the last scheduling pass found, by job id: why pending jobs wait (and the detail
-     * shown with it), when they are expected to start, and their priorities.
+     * shown with it), when they are expected to start and on which nodes (a host list, where
+     * backfill reserved them a place), and their priorities. One value from the pass to the
+     * images: soft state, never journaled.
      */
     public record QueueFacts(
             Map<Integer, JobReason> pendingReasons,
             Map<Integer, Long> expectedStarts,
             Map<Integer, Long> priorities,
-            Map<Integer, String> reasonDetails) {
-        public static final QueueFacts NONE = new QueueFacts(Map.of(), Map.of(), Map.of(), Map.of());
+            Map<Integer, String> reasonDetails,
+            Map<Integer, String> schedNodes) {
+        public static final QueueFacts NONE = new QueueFacts(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
         public QueueFacts {
             pendingReasons = Map.copyOf(pendingReasons);
             expectedStarts = Map.copyOf(expectedStarts);
             priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
             reasonDetails = Map.copyOf(reasonDetails);
+            schedNodes = Map.copyOf(schedNodes);
         }
 
         public QueueFacts withPriorities(Map<Integer, Long> v) {
-            return new QueueFacts(pendingReasons, expectedStarts, v, reasonDetails);
+            return new QueueFacts(pendingReasons, expectedStarts, v, reasonDetails, schedNodes);
+        }
+
+        /** The same facts with these reasons (the jobs no longer pending left out). */
+        public QueueFacts withPendingReasons(Map<Integer, JobReason> v) {
+            return new QueueFacts(v, expectedStarts, priorities, reasonDetails, schedNodes);
         }
     }
 
@@ -143,6 +152,11 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
 
     public Map<Integer, String> reasonDetails() {
         return queue.reasonDetails();
+    }
+
+    /** The nodes the scheduler planned for a pending job (squeue's SCHEDNODES); empty for none. */
+    public String schedNodes(int jobId) {
+        return queue.schedNodes().getOrDefault(jobId, "");
     }
 
     public Map<Integer, JobSteps> steps() {

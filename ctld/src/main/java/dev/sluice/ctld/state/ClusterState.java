@@ -304,21 +304,14 @@ public final class ClusterState implements ClusterView {
     }
 
     /** Soft: what the last scheduling pass said of the pending jobs. */
-    public void setQueueView(
-            Map<Integer, JobReason> reasons,
-            Map<Integer, Long> starts,
-            Map<Integer, Long> prio,
-            Map<Integer, String> why) {
-        queue.set(
-                reasons,
-                starts,
-                dev.sluice.ctld.queue.BasicPriorities.keepingStarted(prio, queue.priorities(), id -> {
+    public void setQueueView(ClusterImage.QueueFacts latest) {
+        queue.set(latest.withPriorities(
+                dev.sluice.ctld.queue.BasicPriorities.keepingStarted(latest.priorities(), queue.priorities(), id -> {
                     Job job = jobs.get(id);
                     return job != null
                             && !job.isPending()
                             && !job.status().state().isFinished();
-                }),
-                why);
+                })));
     }
 
     @Override
@@ -338,8 +331,7 @@ public final class ClusterState implements ClusterView {
                 nextJobId,
                 new ClusterImage.Tables(
                         jobsImage, jobsImage.byId(), nodesImage, nodeViews.byName(), nodes.partitions(), reservations),
-                new ClusterImage.QueueFacts(
-                        queue.reasons(), queue.expectedStarts(), queue.priorities(), queue.details()),
+                queue.facts(),
                 new ClusterImage.RunFacts(
                         steps.steps(),
                         completing.jobIds(),

@@ -27,6 +27,27 @@ public final class JobTimes {
         return reason == JobReason.DEPENDENCY && job.isPending() ? 0 : eligible(job);
     }
 
+    /**
+     * A pending job's start as squeue ({@code %S}, {@code --start}) and scontrol show it: the
+     * scheduler's estimate ({@code estimate}, 0 for none), else its {@code --begin} time while
+     * that is still ahead, which Slurm 22.05 takes as the job's start time from submission
+     * (compat 261; once it has passed, a job no pass placed shows none: compat 255); 0 for
+     * neither.
+     */
+    public static long expectedStart(Job job, long estimate, long now) {
+        long begin = job.request().sequencing().beginTime();
+        return estimate > 0 ? estimate : begin > now ? begin : 0;
+    }
+
+    /**
+     * A pending job's end as shown beside an expected start: that start plus its time limit, as
+     * Slurm's controller sets it (compat 261); 0 without a start or a finite limit.
+     */
+    public static long expectedEnd(Job job, long start) {
+        long limit = job.terms().timeLimitMinutes();
+        return start <= 0 || limit >= JobRequest.TIME_NOT_SET ? 0 : start + limit * 60;
+    }
+
     /** When the job began accruing age priority. */
     public static long accrue(Job job) {
         return eligible(job);

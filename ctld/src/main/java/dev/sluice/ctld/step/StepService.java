@@ -155,7 +155,7 @@ public final class StepService {
                 LaunchStepRequest.Builder launch = LaunchStepRequest.newBuilder()
                         .setJobId(job.id())
                         .setStepId(stepId)
-                        .setOwner(WireMapper.toWire(job.request()).getOwner())
+                        .setOwner(WireMapper.toWire(job.request().owner()))
                         .addAllArgv(request.getArgvList())
                         .putAllEnvironment(request.getEnvironmentMap())
                         .setWorkDir(request.getWorkDir())

@@ -132,6 +132,15 @@ public final class WireMapper {
         }
     }
 
+    /** The job's owner as the wire's {@code Identity}. */
+    public static Identity toWire(JobRequest.Owner o) {
+        return Identity.newBuilder()
+                .setUid(o.uid())
+                .setGid(o.gid())
+                .setUserName(o.userName())
+                .build();
+    }
+
     public static JobSpec toWire(JobRequest r) {
         return toWire(r, true);
     }
@@ -160,10 +169,7 @@ public final class WireMapper {
                 .setStdOut(r.io().stdOut())
                 .setStdErr(r.io().stdErr())
                 .setStdIn(r.io().stdIn())
-                .setOwner(Identity.newBuilder()
-                        .setUid(r.owner().uid())
-                        .setGid(r.owner().gid())
-                        .setUserName(r.owner().userName()))
+                .setOwner(toWire(r.owner()))
                 .setSubmitHost(r.submitHost())
                 .setExclusive(r.placement().exclusive())
                 .setOversubscribe(r.placement().oversubscribe())

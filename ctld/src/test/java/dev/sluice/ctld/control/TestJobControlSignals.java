@@ -9,6 +9,7 @@ import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.control.JobControl.SignalScope;
 import dev.sluice.ctld.sched.Scheduler;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.JobRequest;
@@ -85,7 +86,7 @@ class TestJobControlSignals {
     void aJobCancelledWhileItWaitedKeepsWhyItWaited() {
         int waiting = job(aJob().build(), false);
         int held = job(aJob().hold().build(), false);
-        state.setQueueView(Map.of(waiting, JobReason.RESOURCES), Map.of(), Map.of(), Map.of());
+        state.setQueueView(ClusterImage.QueueFacts.NONE.withPendingReasons(Map.of(waiting, JobReason.RESOURCES)));
         signal(waiting, 9, SignalScope.STEPS);
         signal(held, 9, SignalScope.STEPS);
         assertThat(state.job(waiting).status().state()).isEqualTo(JobState.CANCELLED);

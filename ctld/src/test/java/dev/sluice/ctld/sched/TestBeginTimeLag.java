@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.state.Allocation;
+import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.StateRecord;
 import java.util.List;
@@ -28,8 +29,8 @@ class TestBeginTimeLag {
         int waiting = state.nextJobId();
         cluster.replay(new StateRecord.JobSubmitted(waiting, aJob().build(), "p", 10, NOW - 10));
         // What the pass before the begin time said of them.
-        state.setQueueView(
-                Map.of(begun, JobReason.BEGIN_TIME, waiting, JobReason.PRIORITY), Map.of(), Map.of(), Map.of());
+        state.setQueueView(ClusterImage.QueueFacts.NONE.withPendingReasons(
+                Map.of(begun, JobReason.BEGIN_TIME, waiting, JobReason.PRIORITY)));
 
         Map<Integer, JobReason> fresh = new Scheduler(SchedulerConfig.builder(Scheduler.SelectDefaults.DEFAULT)
                         .build())

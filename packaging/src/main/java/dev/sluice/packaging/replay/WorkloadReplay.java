@@ -151,7 +151,7 @@ public final class WorkloadReplay {
                                 backfilled,
                                 timedOut));
             }
-            state.setQueueView(plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details());
+            state.setQueueView(dev.sluice.ctld.control.PlanApplier.queueFacts(plan));
         }
         long totalCpus =
                 config.nodes().stream().mapToLong(n -> n.hardware().cpus()).sum();

@@ -148,7 +148,8 @@ record JobColumn(String header, boolean cutHeader, boolean cutValue) {
             case 'W' -> JobView.orNull(j.spec().getLicenses());
             case 'v' -> JobView.orNull(j.spec().getReservation());
             case 'w' -> JobView.orNull(j.spec().getWckey());
-            case 'Y' -> "(null)";
+            // The nodes backfill planned for a pending job (compat 261).
+            case 'Y' -> JobView.orNull(j.info().getSchedNodes());
             default -> throw new IllegalArgumentException("no squeue field %" + letter);
         };
     }

@@ -23,10 +23,11 @@ import java.util.function.ToIntFunction;
 final class JobOrder {
     static final String DEFAULT = "P,t,-p";
     /**
-     * {@code --start} sorts by expected start time (squeue(1): it implies {@code --sort=S});
-     * jobs with the same start keep the default order, as observed with Slurm 22.05.
+     * {@code --start} sorts by expected start time alone (squeue(1): it implies {@code --sort=S});
+     * see the {@code S} key for jobs without one (compat 261: a held job before a later one
+     * waiting on a dependency, although the held job's priority is 0).
      */
-    static final String START = "S,P,t,-p";
+    static final String START = "S";
 
     private JobOrder() {}
 
@@ -46,7 +47,7 @@ final class JobOrder {
                 descending = c == '-';
                 continue;
             }
-            Optional<Comparator<JobView>> key = key(c);
+            Optional<Comparator<JobView>> key = c == 'S' ? Optional.of(byStart(position)) : key(c);
             if (key.isEmpty()) {
                 return new Result(null, c);
             }
@@ -84,6 +85,26 @@ final class JobOrder {
                 : j.info().getStartTime();
     }
 
+    /**
+     * The {@code S} key: earliest start first, jobs without one (N/A) after every job with one and
+     * among themselves in the controller's order. Slurm's start comparator never calls two jobs
+     * without a start equal, so its first sort (see {@link #startedFirst}) reverses them and
+     * sorting by {@code S} again puts them back (compat 261).
+     */
+    private static Comparator<JobView> byStart(ToIntFunction<JobView> position) {
+        return (a, b) -> {
+            long sa = a.info().getStartTime();
+            long sb = b.info().getStartTime();
+            if (sa == 0 && sb == 0) {
+                return Integer.compare(position.applyAsInt(a), position.applyAsInt(b));
+            }
+            if (sa == 0 || sb == 0) {
+                return sa == 0 ? 1 : -1;
+            }
+            return Long.compare(sa, sb);
+        };
+    }
+
     record Result(Comparator<JobView> comparator, char invalid) {
         boolean ok() {
             return comparator != null;
@@ -110,7 +131,6 @@ final class JobOrder {
             case 'C' -> Comparator.comparingLong(JobView::cpuCount);
             case 'M' -> Comparator.comparingLong(JobView::elapsedSeconds);
             case 'l' -> Comparator.comparingLong(JobView::timeLimitMinutes);
-            case 'S' -> Comparator.comparingLong(j -> j.info().getStartTime());
             case 'e' -> Comparator.comparingLong(JobView::endTime);
             case 'V' -> Comparator.comparingLong(j -> j.info().getSubmitTime());
             case 'N' -> Comparator.comparing(JobView::nodeList);

@@ -83,4 +83,19 @@ class TestJobOrder {
                         view(3, JobState.PENDING, 0), view(4, JobState.PENDING, 0), view(5, JobState.PENDING, 0))))
                 .containsExactly(5, 4, 3);
     }
+
+    @Test
+    void startSortsByExpectedStartAndJobsWithoutOneLast() {
+        // Slurm 22.05 (compat 261): J+1 (backfill's estimate), J+2 (its begin time, later), then
+        // J+3 held and J+4 waiting on a dependency, neither with a start, as the controller's
+        // list leaves them.
+        List<JobView> answer = List.of(
+                view(4, JobState.PENDING, 0),
+                view(5, JobState.PENDING, 0),
+                view(3, JobState.PENDING, 9000),
+                view(2, JobState.PENDING, 600));
+        List<JobView> views = new ArrayList<>(answer);
+        views.sort(JobOrder.parse(JobOrder.START, answer::indexOf).comparator());
+        assertThat(views.stream().map(v -> v.info().getJobId())).containsExactly(2, 3, 4, 5);
+    }
 }
