@@ -132,9 +132,10 @@ class TestCommandErrors {
                                 .addJobs(Fixtures.pending4().toBuilder().setStartTime(t + 3600))
                                 .addJobs(Fixtures.held5()))
                         .build());
-        // squeue(1): --start lists pending jobs "in order of increasing start time".
+        // squeue(1): --start lists pending jobs "in order of increasing start time"; Slurm 22.05
+        // lists those without one (N/A) after them (compat 261).
         assertThat(run(new SqueueCommand(), "--start", "-h", "-o", "%i %S").out())
-                .isEqualTo("5 N/A\n4 2026-11-29T09:46:57\n3 2026-11-29T10:46:57\n");
+                .isEqualTo("4 2026-11-29T09:46:57\n3 2026-11-29T10:46:57\n5 N/A\n");
     }
 
     @Test
