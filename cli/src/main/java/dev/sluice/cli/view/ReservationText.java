@@ -33,9 +33,14 @@ public final class ReservationText {
             lines.add("  NodeName=" + c.getNode() + " CoreIDs="
                     + dev.sluice.common.hostlist.IndexRanges.format(c.getIdsList()));
         }
-        lines.add("TRES=" + Tres.of(Map.of("cpu", (long) r.getCoreCount())).format());
+        // Licenses are no TRES unless AccountingStorageTRES names them: one of licenses alone
+        // (ANY_NODES) has none (Slurm 22.05, compat 283).
+        lines.add("TRES="
+                + (r.getCoreCount() == 0
+                        ? "(null)"
+                        : Tres.of(Map.of("cpu", (long) r.getCoreCount())).format()));
         lines.add("Users=" + names(r.getUsersList(), r.getUsersExcluded()) + " Groups=(null) Accounts="
-                + names(r.getAccountsList(), false) + " Licenses=(null) State=" + state(r, now)
+                + names(r.getAccountsList(), false) + " Licenses=" + orNull(r.getLicenses()) + " State=" + state(r, now)
                 + " BurstBuffer=(null) Watts=n/a");
         lines.add("MaxStartDelay=(null)");
         if (oneLiner) {

@@ -16,6 +16,7 @@ import static dev.sluice.ctld.control.ReservationTerms.users;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.control.ReservationTerms.Users;
 import dev.sluice.ctld.state.ClusterView;
@@ -40,8 +41,20 @@ import java.util.function.Predicate;
  * reads the request and {@link ReservationNodes} decides the nodes, for both.
  */
 public final class ReservationControl {
-    /** What the controller knows of users and accounts (the edge reads them). */
-    public record Directory(Predicate<String> knownUser, Predicate<String> knownAccount) {}
+    /**
+     * What the controller knows of users and accounts, and slurm.conf's {@code Licenses} (the
+     * edge reads them).
+     */
+    public record Directory(Predicate<String> knownUser, Predicate<String> knownAccount, Licenses licenses) {
+        public Directory {
+            java.util.Objects.requireNonNull(licenses, "licenses is null");
+        }
+
+        /** Users and accounts, no license configured. */
+        public Directory(Predicate<String> knownUser, Predicate<String> knownAccount) {
+            this(knownUser, knownAccount, Licenses.NONE);
+        }
+    }
 
     /**
      * How far in the past a new reservation may start: Slurm 22.05 keeps such a start as given
@@ -68,6 +81,11 @@ public final class ReservationControl {
             throw new SlurmException(ErrorCode.USER_ID_MISSING);
         }
         String partition = partition(state, spec.partition());
+        // Checked before the nodes, as Slurm 22.05 does (Licenses=nosuch alone: "Invalid license
+        // specification", compat 283).
+        Licenses licenses = spec.licenses() == null || spec.licenses().isBlank()
+                ? Licenses.NONE
+                : ReservationLicenses.checked(spec.licenses(), directory.licenses(), state, spec.name(), start, end);
         List<String> nodes;
         Reservation probe;
         int id = state.reservations().lastId() + 1;
@@ -89,6 +107,18 @@ public final class ReservationControl {
             if (!probe.partial() && !probe.has(ReservationFlag.IGNORE_JOBS) && busy(state, nodes, start, now)) {
                 throw new SlurmException(ErrorCode.NODES_BUSY);
             }
+        } else if (flags.contains(ReservationFlag.ANY_NODES) && spec.cores().count() == null) {
+            // ANY_NODES without Nodes=: no node at all, its jobs run anywhere; it must hold
+            // something else then (Slurm 22.05: licenses here, compat 283).
+            if (licenses.isEmpty()) {
+                throw new SlurmException(ErrorCode.RESERVATION_INVALID);
+            }
+            nodes = List.of();
+            probe = reservation(name, id, start, end, nodes, partition, users, accounts, flags, state);
+        } else if ((spec.nodeCount() == null || spec.nodeCount() == 0)
+                && spec.cores().count() == null) {
+            // Licenses alone (scontrol refuses a reservation of nothing before asking).
+            throw new SlurmException(ErrorCode.INVALID_NODE_NAME);
         } else {
             if (partition.isEmpty()) {
                 partition = defaultPartition(state);
@@ -121,7 +151,11 @@ public final class ReservationControl {
             // A name in use by one that does not overlap it (Slurm 22.05's words, compat 186).
             throw new SlurmException(ErrorCode.RESERVATION_NAME_DUP);
         }
-        return new ControlResult<>(List.of(new StateRecord.ReservationSaved(probe, now)), List.of(), List.of(), name);
+        return new ControlResult<>(
+                List.of(new StateRecord.ReservationSaved(probe.withLicenses(licenses), now)),
+                List.of(),
+                List.of(),
+                name);
     }
 
     /** Changes what the spec gives, keeps the rest; the result must pass the same checks. */

@@ -14,6 +14,7 @@ import java.util.List;
  * @param cores {@code CoreCnt=} (or {@code TRES=cpu=})
  * @param change update only: {@code Users+=}/{@code Accounts+=} and {@code Users-=}/{@code
  *     Accounts-=} names as typed
+ * @param licenses {@code Licenses=} as typed ({@code foo:2,bar}); in an update, empty clears them
  */
 public record ReservationSpec(
         String name,
@@ -27,7 +28,8 @@ public record ReservationSpec(
         String accounts,
         List<String> flags,
         Cores cores,
-        AccessChange change) {
+        AccessChange change,
+        String licenses) {
     /**
      * {@code CoreCnt=}: the cores in all, null when not given, and for {@code CoreCnt=2,1} a count
      * per node, in order (empty for one count).
@@ -81,6 +83,7 @@ public record ReservationSpec(
         private Integer coreCount;
         private List<Integer> coresPerNode = List.of();
         private AccessChange change = AccessChange.NONE;
+        private String licenses;
 
         private Builder(String name) {
             this.name = name;
@@ -146,6 +149,11 @@ public record ReservationSpec(
             return this;
         }
 
+        public Builder licenses(String value) {
+            this.licenses = value;
+            return this;
+        }
+
         public ReservationSpec build() {
             return new ReservationSpec(
                     name,
@@ -159,7 +167,8 @@ public record ReservationSpec(
                     accounts,
                     flags,
                     new Cores(coreCount, coresPerNode),
-                    change);
+                    change,
+                    licenses);
         }
     }
 }

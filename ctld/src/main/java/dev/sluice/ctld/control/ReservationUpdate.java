@@ -15,6 +15,7 @@ import static dev.sluice.ctld.control.ReservationTerms.with;
 
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.error.SlurmException;
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.control.ReservationControl.Directory;
 import dev.sluice.ctld.control.ReservationTerms.Users;
@@ -82,6 +83,7 @@ final class ReservationUpdate {
                         throw new SlurmException(ErrorCode.INVALID_ACCOUNT);
                     }
                 });
+        Licenses licenses = licenses(state, old, spec, directory);
         String partition = spec.partition() == null ? old.partition() : partition(state, spec.partition());
         List<String> nodes = spec.nodes() != null
                 ? named(state, spec.nodes(), flags)
@@ -99,18 +101,50 @@ final class ReservationUpdate {
             // Users-= of its last user: Slurm 22.05's words (compat 256).
             throw new SlurmException(ErrorCode.RESERVATION_EMPTY);
         }
+        if (nodes.isEmpty() && (!flags.contains(ReservationFlag.ANY_NODES) || licenses.isEmpty())) {
+            // One of no node must stay ANY_NODES and keep its licenses (Slurm 22.05, compat 285).
+            throw new SlurmException(ErrorCode.RESERVATION_INVALID);
+        }
         Reservation next = new Reservation(
                 old.name(),
                 old.id(),
                 start,
                 end,
-                Reservation.Holding.whole(nodes, partition, cores(state, nodes)),
+                Reservation.Holding.whole(nodes, partition, cores(state, nodes)).withLicenses(licenses),
                 new Reservation.Access(users.names(), users.excluded(), accounts),
                 flags);
         if (overlapsAnother(state, next, now, true)) {
             throw new SlurmException(ErrorCode.RESERVATION_OVERLAP);
         }
         return new ControlResult<>(List.of(new StateRecord.ReservationSaved(next, now)), List.of(), List.of(), null);
+    }
+
+    /**
+     * {@code Licenses=} in an update: the new ones, checked as at creation but over the window the
+     * update gives ({@code [NO_VAL, NO_VAL)} where it gives none: against the totals alone, as
+     * Slurm 22.05 does); empty clears them, but not from one of no node ("Invalid license
+     * specification"); none given keeps them.
+     */
+    private static Licenses licenses(ClusterView state, Reservation old, ReservationSpec spec, Directory directory) {
+        if (spec.licenses() == null) {
+            return old.licenses();
+        }
+        if (spec.licenses().isBlank()) {
+            boolean noNodes = spec.nodeCount() != null
+                    ? spec.nodeCount() == 0
+                    : old.nodes().isEmpty();
+            if (noNodes) {
+                throw new SlurmException(ErrorCode.INVALID_LICENSES);
+            }
+            return Licenses.NONE;
+        }
+        return ReservationLicenses.checked(
+                spec.licenses(),
+                directory.licenses(),
+                state,
+                old.name(),
+                spec.start() == null ? ReservationLicenses.NO_VAL_TIME : spec.start(),
+                spec.end() == null ? ReservationLicenses.NO_VAL_TIME : spec.end());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.persistence;
 
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.state.Reservation;
 import dev.sluice.protocol.v1.journal.JournalLegacyReservation;
 import dev.sluice.protocol.v1.journal.ReservationRecord;
@@ -26,7 +27,8 @@ final class ReservationCodec {
                 .setUsersExcluded(r.usersExcluded())
                 .addAllAccounts(r.accounts())
                 .setCoreCount(r.coreCount())
-                .addAllFlags(r.flagNames());
+                .addAllFlags(r.flagNames())
+                .setLicenses(r.licenses().toString());
         r.cores()
                 .forEach((node, ids) ->
                         b.addCores(ReservedCores.newBuilder().setNode(node).addAllIds(ids)));
@@ -48,7 +50,9 @@ final class ReservationCodec {
                         r.getNodesList(),
                         r.getPartition(),
                         r.getCoreCount(),
-                        Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList)),
+                        Reservation.coresOf(r.getCoresList(), ReservedCores::getNode, ReservedCores::getIdsList),
+                        // Records written before reservations held licenses have none.
+                        Licenses.parse(r.getLicenses())),
                 new Reservation.Access(r.getUsersList(), r.getUsersExcluded(), r.getAccountsList()),
                 Reservation.flagsNamed(r.getFlagsList()));
     }

@@ -273,8 +273,12 @@ public final class ClientApiHandler {
     /** {@code scontrol show licenses}. */
     public dev.sluice.protocol.v1.GetLicensesResponse getLicenses() {
         // As reconfigure last read them (Slurm rereads Licenses= there).
+        long now = loop.now();
         return LicenseAnswers.of(
-                loop.scheduler().config().select().licenses(), loop.image().jobs());
+                loop.scheduler().config().select().licenses(),
+                loop.image().jobs(),
+                loop.image().reservations().current(now),
+                now);
     }
 
     private final AllocNodes allocNodes = new AllocNodes(AllocNodes::resolve);

@@ -6,22 +6,35 @@ import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.sched.LicenseUse;
 import dev.sluice.ctld.state.Job;
 import dev.sluice.ctld.state.JobChange;
+import dev.sluice.ctld.state.Reservation;
 import dev.sluice.protocol.v1.GetLicensesResponse;
 import dev.sluice.protocol.v1.LicenseInfo;
+import java.util.Collection;
 import java.util.List;
 
 /** The controller's answers about slurm.conf's {@code Licenses}. */
 final class LicenseAnswers {
     private LicenseAnswers() {}
 
-    /** Every configured license, in name order, with how many the running jobs hold. */
-    static GetLicensesResponse of(Licenses configured, Iterable<Job> jobs) {
+    /**
+     * Every configured license, in name order, with how many the running jobs hold and how many
+     * reservations hold at {@code now}.
+     */
+    static GetLicensesResponse of(
+            Licenses configured, Iterable<Job> jobs, Collection<Reservation> reservations, long now) {
         LicenseUse use = LicenseUse.of(configured, jobs);
         GetLicensesResponse.Builder out = GetLicensesResponse.newBuilder();
-        configured
-                .counts()
-                .forEach((name, total) -> out.addLicenses(
-                        LicenseInfo.newBuilder().setName(name).setTotal(total).setUsed(use.used(name))));
+        configured.counts().forEach((name, total) -> {
+            long reserved = 0;
+            for (Reservation r : reservations) {
+                reserved += r.licensesReserved(name, now);
+            }
+            out.addLicenses(LicenseInfo.newBuilder()
+                    .setName(name)
+                    .setTotal(total)
+                    .setUsed(use.used(name))
+                    .setReserved(reserved));
+        });
         return out.build();
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.ctld.rpc;
 
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.ReservationControl;
 import dev.sluice.ctld.control.ReservationSpec;
@@ -46,6 +47,7 @@ final class ReservationAnswers {
                 .flags(s.getFlagsList())
                 .coreCount(s.hasCoreCount() ? s.getCoreCount() : null)
                 .coresPerNode(s.getCoreCountsList())
+                .licenses(s.hasLicenses() ? s.getLicenses() : null)
                 .change(new ReservationSpec.AccessChange(
                         new ReservationSpec.Access(
                                 s.hasUsersAdded() ? s.getUsersAdded() : null,
@@ -56,12 +58,15 @@ final class ReservationAnswers {
                 .build();
     }
 
-    static ReservationControl.Directory directory(PolicyView limits) {
-        return new ReservationControl.Directory(ReservationAnswers::knownUser, account -> {
-            AccountingPolicy policy = limits.policy();
-            return policy.associations().isEmpty()
-                    || policy.accountAssociation(account).isPresent();
-        });
+    static ReservationControl.Directory directory(PolicyView limits, Licenses licenses) {
+        return new ReservationControl.Directory(
+                ReservationAnswers::knownUser,
+                account -> {
+                    AccountingPolicy policy = limits.policy();
+                    return policy.associations().isEmpty()
+                            || policy.accountAssociation(account).isPresent();
+                },
+                licenses);
     }
 
     /** A user name (or uid) of this machine's password file, as slurmctld resolves Users=. */
@@ -82,7 +87,8 @@ final class ReservationAnswers {
     static CreateReservationResponse create(
             ControllerLoop loop, Caller caller, PolicyView limits, CreateReservationRequest request) {
         ReservationSpec spec = spec(request.getSpec());
-        ReservationControl.Directory directory = directory(limits);
+        ReservationControl.Directory directory =
+                directory(limits, loop.scheduler().config().select().licenses());
         String name = LoopAnswers.await(
                 loop.submit((state, now) -> ReservationControl.create(state, caller, spec, directory, now)));
         return CreateReservationResponse.newBuilder().setName(name).build();
@@ -91,7 +97,8 @@ final class ReservationAnswers {
     static UpdateReservationResponse update(
             ControllerLoop loop, Caller caller, PolicyView limits, UpdateReservationRequest request) {
         ReservationSpec spec = spec(request.getSpec());
-        ReservationControl.Directory directory = directory(limits);
+        ReservationControl.Directory directory =
+                directory(limits, loop.scheduler().config().select().licenses());
         LoopAnswers.await(loop.submit((state, now) -> ReservationControl.update(state, caller, spec, directory, now)));
         return UpdateReservationResponse.getDefaultInstance();
     }

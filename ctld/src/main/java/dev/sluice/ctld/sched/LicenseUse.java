@@ -4,6 +4,7 @@ import dev.sluice.common.slurm.Licenses;
 import dev.sluice.ctld.state.Job;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The licenses jobs hold: a job holds its {@code --licenses} from its start until it no longer
@@ -36,8 +37,18 @@ public final class LicenseUse {
 
     /** Whether every license of {@code wanted} has that many free now. */
     public boolean fits(Licenses wanted) {
+        return fits(wanted, name -> 0);
+    }
+
+    /**
+     * Whether every license of {@code wanted} has that many free now beside {@code kept} of it:
+     * what reservations keep from the job, whether or not their own jobs use them (Slurm 22.05's
+     * license_job_test: wanted + used + reserved elsewhere within the total, compat 284).
+     */
+    public boolean fits(Licenses wanted, ToLongFunction<String> kept) {
         for (Map.Entry<String, Long> e : wanted.counts().entrySet()) {
-            if (used(e.getKey()) + e.getValue() > configured.count(e.getKey())) {
+            String name = e.getKey();
+            if (used(name) + e.getValue() + kept.applyAsLong(name) > configured.count(name)) {
                 return false;
             }
         }

@@ -143,6 +143,22 @@ final class ReservationFence {
         return null;
     }
 
+    /**
+     * How many of {@code license} reservations keep from the job over {@code [from, to)}: all that
+     * each one but its own holds whose window meets that stretch (Slurm 22.05's
+     * job_test_lic_resv, compat 284, 286).
+     */
+    long licensesKept(Job job, String license, long from, long to) {
+        String own = job.request().reservation();
+        long kept = 0;
+        for (Reservation r : current) {
+            if (!r.name().equals(own)) {
+                kept += r.licensesHeld(license, from, to);
+            }
+        }
+        return kept;
+    }
+
     private Reservation own(Job job) {
         String name = job.request().reservation();
         return name.isEmpty() ? null : find(name);

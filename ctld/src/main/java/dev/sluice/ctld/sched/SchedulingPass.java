@@ -161,7 +161,12 @@ final class SchedulingPass {
         }
         // Slurm 22.05's backfill plans no licenses ahead: a job short of them waits without
         // holding anything back, and a later job may take what frees up first.
-        if (!licenses.fits(job.request().licenses())) {
+        // Reservations keep their licenses from jobs outside them whose time limit reaches into
+        // their window (compat 284, 286).
+        long until = Scheduler.endOf(now, job);
+        if (!licenses.fits(
+                job.request().licenses(),
+                fence.isEmpty() ? name -> 0 : name -> fence.licensesKept(job, name, now, until))) {
             reasons.put(job.id(), JobReason.LICENSES);
             return false;
         }

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.ReservationFlag;
 import java.time.DayOfWeek;
 import java.time.Instant;
@@ -37,19 +38,33 @@ public record Reservation(
      * @param coreCount every core of its nodes, or of a partial one the cores it holds
      * @param cores a partial-node reservation's cores by node ({@code Nodes=n1 CoreCnt=2}: n1's
      *     cores 0 and 1), in node order; empty when it holds its nodes whole
+     * @param licenses {@code Licenses=}: slurm.conf licenses only its jobs may use during its
+     *     window (an ANY_NODES one may hold these and no node)
      */
-    public record Holding(List<String> nodes, String partition, int coreCount, Map<String, List<Integer>> cores) {
+    public record Holding(
+            List<String> nodes, String partition, int coreCount, Map<String, List<Integer>> cores, Licenses licenses) {
         public Holding {
             nodes = List.copyOf(nodes);
             requireNonNull(partition, "partition is null");
+            requireNonNull(licenses, "licenses is null");
             Map<String, List<Integer>> copy = new LinkedHashMap<>();
             cores.forEach((node, ids) -> copy.put(node, List.copyOf(ids)));
             cores = java.util.Collections.unmodifiableMap(copy);
         }
 
+        /** Nodes (or some of their cores) and no license. */
+        public Holding(List<String> nodes, String partition, int coreCount, Map<String, List<Integer>> cores) {
+            this(nodes, partition, coreCount, cores, Licenses.NONE);
+        }
+
         /** Its nodes whole. */
         public static Holding whole(List<String> nodes, String partition, int coreCount) {
             return new Holding(nodes, partition, coreCount, Map.of());
+        }
+
+        /** The same nodes and cores with these licenses. */
+        public Holding withLicenses(Licenses value) {
+            return new Holding(nodes, partition, coreCount, cores, value);
         }
     }
 
@@ -99,6 +114,32 @@ public record Reservation(
 
     public Map<String, List<Integer>> cores() {
         return holding.cores();
+    }
+
+    public Licenses licenses() {
+        return holding.licenses();
+    }
+
+    /** The same reservation holding these licenses instead. */
+    public Reservation withLicenses(Licenses value) {
+        return new Reservation(name, id, start, end, holding.withLicenses(value), access, flags);
+    }
+
+    /**
+     * How many {@code license}s it keeps from jobs outside it over {@code [from, to)}: all it
+     * holds when its window meets that stretch (Slurm 22.05's job_test_lic_resv), however many its
+     * own jobs use.
+     */
+    public long licensesHeld(String license, long from, long to) {
+        return overlaps(from, to) ? holding.licenses().count(license) : 0;
+    }
+
+    /**
+     * What {@code scontrol show licenses} counts as Reserved= of it at {@code now}: its licenses
+     * while its window is on, and a FLEX one's always (Slurm 22.05's set_reserved_license_count).
+     */
+    public long licensesReserved(String license, long now) {
+        return has(ReservationFlag.FLEX) || active(now) ? holding.licenses().count(license) : 0;
     }
 
     public List<String> users() {

@@ -23,7 +23,8 @@ public final class ReservationWire {
                 .addAllUsers(r.users())
                 .setUsersExcluded(r.usersExcluded())
                 .addAllAccounts(r.accounts())
-                .setCoreCount(r.coreCount());
+                .setCoreCount(r.coreCount())
+                .setLicenses(r.licenses().toString());
         if (listCores) {
             r.cores()
                     .forEach((node, ids) -> b.addCores(

@@ -2,6 +2,7 @@ package dev.sluice.ctld.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.state.ClusterState;
@@ -79,6 +80,52 @@ class TestReservationRecords {
             after.restore(++seq, RecordCodec.decode(RecordCodec.encode(seq, r)));
         }
         assertThat(after.reservations().all()).containsExactly(R);
+    }
+
+    /** An ANY_NODES reservation of licenses and no node. */
+    private static final Reservation LICENSED = new Reservation(
+            "lic",
+            11,
+            1_000_000,
+            1_003_600,
+            new Reservation.Holding(List.of(), "", 0, java.util.Map.of(), Licenses.parse("bar,foo:2")),
+            new Reservation.Access(List.of("alice"), false, List.of()),
+            Set.of(ReservationFlag.ANY_NODES));
+
+    @Test
+    void licensesSurviveTheJournalAndASnapshot() {
+        StateRecord saved = new StateRecord.ReservationSaved(LICENSED, 999);
+        var entry = RecordCodec.encode(5, saved);
+        assertThat(entry.getReservationSaved().getSaved().getLicenses()).isEqualTo("bar,foo:2");
+        assertThat(RecordCodec.decode(entry)).isEqualTo(saved);
+
+        ClusterState before = fresh();
+        before.replay(1, saved);
+        ClusterState after = fresh();
+        long seq = 0;
+        for (StateRecord r : before.toRecords()) {
+            after.restore(++seq, RecordCodec.decode(RecordCodec.encode(seq, r)));
+        }
+        Reservation back = after.reservations().byName().get("lic");
+        assertThat(back).isEqualTo(LICENSED);
+        assertThat(back.licenses().count("foo")).isEqualTo(2);
+        assertThat(back.licenses().toString()).isEqualTo("bar,foo:2");
+    }
+
+    @Test
+    void aRecordWrittenBeforeReservationsHeldLicensesHoldsNone() {
+        var entry = RecordCodec.encode(5, new StateRecord.ReservationSaved(LICENSED, 999));
+        // What an older binary wrote: the same record without field 13.
+        var older = entry.toBuilder()
+                .setReservationSaved(entry.getReservationSaved().toBuilder()
+                        .setSaved(entry.getReservationSaved().getSaved().toBuilder()
+                                .clearLicenses()))
+                .build();
+        StateRecord decoded = RecordCodec.decode(older);
+        assertThat(((StateRecord.ReservationSaved) decoded).reservation().licenses())
+                .isEqualTo(Licenses.NONE);
+        assertThat(RecordCodec.decode(RecordCodec.encode(5, new StateRecord.ReservationSaved(R, 999))))
+                .isEqualTo(new StateRecord.ReservationSaved(R, 999));
     }
 
     private static ClusterState fresh() {

@@ -26,6 +26,24 @@ class TestReservation {
     }
 
     @Test
+    void itsLicensesAreReservedWhileItsWindowIsOnOrAlwaysWhenFlexAndKeptFromJobsReachingIt() {
+        Reservation r =
+                of(T0 + 100, T0 + 200, Set.of()).withLicenses(dev.sluice.common.slurm.Licenses.parse("foo:2,bar"));
+        assertThat(r.licensesReserved("foo", T0)).isZero();
+        assertThat(r.licensesReserved("foo", T0 + 100)).isEqualTo(2);
+        assertThat(r.licensesReserved("bar", T0 + 150)).isEqualTo(1);
+        assertThat(r.licensesReserved("baz", T0 + 150)).isZero();
+        assertThat(r.licensesReserved("foo", T0 + 200)).isZero();
+        Reservation flex = of(T0 + 100, T0 + 200, Set.of(ReservationFlag.FLEX))
+                .withLicenses(dev.sluice.common.slurm.Licenses.parse("foo:2"));
+        assertThat(flex.licensesReserved("foo", T0)).isEqualTo(2);
+        // A job over [T0, T0 + 100) ends as the window begins; one a second longer reaches it.
+        assertThat(r.licensesHeld("foo", T0, T0 + 100)).isZero();
+        assertThat(r.licensesHeld("foo", T0, T0 + 101)).isEqualTo(2);
+        assertThat(r.licensesHeld("foo", T0 + 200, T0 + 300)).isZero();
+    }
+
+    @Test
     void aWindowOverlapsWhatItShares() {
         Reservation r = of(T0 + 100, T0 + 200, Set.of());
         assertThat(r.overlaps(T0, T0 + 100)).isFalse();

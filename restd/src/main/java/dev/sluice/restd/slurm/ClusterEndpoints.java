@@ -123,7 +123,10 @@ final class ClusterEndpoints {
         return out.reply(200);
     }
 
-    /** GET licenses: slurm.conf's Licenses and what running jobs hold, as scontrol show licenses. */
+    /**
+     * GET licenses: slurm.conf's Licenses, what running jobs hold and reservations hold now, as
+     * scontrol show licenses.
+     */
     static Reply licenses(Call call, Envelope out, Clock clock) throws ControllerException {
         GetLicensesResponse answer = call.controller()
                 .call(ClientRequest.newBuilder().setGetLicenses(GetLicensesRequest.getDefaultInstance()))
@@ -136,7 +139,7 @@ final class ClusterEndpoints {
                     .put("Used", l.getUsed())
                     .put("Free", Math.max(0, l.getTotal() - l.getUsed()))
                     .put("Remote", false)
-                    .put("Reserved", 0);
+                    .put("Reserved", l.getReserved());
         }
         out.body().set("last_update", Numbers.set(clock.instant().getEpochSecond()));
         return out.reply(200);

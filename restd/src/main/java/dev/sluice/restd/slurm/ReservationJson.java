@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * A reservation as {@code reservation_info} (v0.0.42 to v0.0.45): the values {@code scontrol show
  * reservation} prints, lists as comma-separated text, times as number objects. Fields of Slurm
- * features Sluice does not have (burst buffers, watts, groups, features, reserved licenses) carry
+ * features Sluice does not have (burst buffers, watts, groups, features) carry
  * their unset values.
  */
 final class ReservationJson {
@@ -29,7 +29,7 @@ final class ReservationJson {
         ArrayNode flags = o.putArray("flags");
         r.getFlagsList().forEach(flags::add);
         o.put("groups", "");
-        o.put("licenses", "");
+        o.put("licenses", r.getLicenses());
         o.put("max_start_delay", 0);
         o.put("node_count", r.getNodesCount());
         o.put("node_list", r.getNodesCount() == 0 ? "" : HostList.compress(r.getNodesList()));

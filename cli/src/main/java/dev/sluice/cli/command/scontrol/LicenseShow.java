@@ -20,8 +20,9 @@ import java.util.Optional;
  *     Total=4 Used=2 Free=2 Reserved=0 Remote=no
  * </pre>
  *
- * With {@code -o} both parts on one line. Sluice has neither reservations nor remote
- * (slurmdbd-served) licenses, so Reserved is 0 and Remote no.
+ * With {@code -o} both parts on one line. Reserved counts what advance reservations hold now
+ * (their window on, or FLEX); Free is what running jobs leave, whatever is reserved (Slurm 22.05,
+ * compat 283-285). Sluice has no remote (slurmdbd-served) licenses: Remote is no.
  */
 final class LicenseShow {
     /** What Slurm prints when slurm.conf configures no licenses. */
@@ -56,7 +57,7 @@ final class LicenseShow {
     static String render(LicenseInfo l, boolean oneLiner) {
         long free = Math.max(0, l.getTotal() - l.getUsed());
         return "LicenseName=" + l.getName() + (oneLiner ? " " : "\n    ") + "Total=" + l.getTotal() + " Used="
-                + l.getUsed() + " Free=" + free + " Reserved=0 Remote=no\n";
+                + l.getUsed() + " Free=" + free + " Reserved=" + l.getReserved() + " Remote=no\n";
     }
 
     static List<LicenseInfo> named(List<LicenseInfo> all, String name) {

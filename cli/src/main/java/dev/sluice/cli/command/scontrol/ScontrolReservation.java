@@ -61,7 +61,10 @@ final class ScontrolReservation {
             err.println(PROG + ": error: An end time or duration must be given.  No reservation created.");
             return 1;
         }
-        if (!spec.hasNodes() && !spec.hasNodeCount() && !spec.hasCoreCount()) {
+        if (!spec.hasNodes()
+                && !spec.hasNodeCount()
+                && !spec.hasCoreCount()
+                && spec.getLicenses().isEmpty()) {
             err.println(PROG + ": error: CoreCnt, Nodes, NodeCnt, BurstBuffer, Licenses or Watts must be specified."
                     + "  No reservation created.");
             return 1;
@@ -247,6 +250,9 @@ final class ScontrolReservation {
                     }
                 }
                 case "partitionname", "partition" -> spec.setPartition(val);
+                // Licenses=foo:2,bar (Li= and on: scontrol takes any prefix of two letters or
+                // more); the controller checks them, empty clears them in an update.
+                case "li", "lic", "lice", "licen", "licens", "license", "licenses" -> spec.setLicenses(val);
                 case "users", "user" -> spec.setUsers(val);
                 case "users+", "user+" -> spec.setUsersAdded(val);
                 case "users-", "user-" -> spec.setUsersRemoved(val);

@@ -66,6 +66,16 @@ class TestLicenseViews {
     }
 
     @Test
+    void reservedLicensesAreShownButNotTakenFromFree() {
+        // Slurm 22.05 (compat 284): Free is what running jobs leave; Reserved may exceed it.
+        licenses = GetLicensesResponse.newBuilder()
+                .addLicenses(license("foo", 4, 3).toBuilder().setReserved(2))
+                .build();
+        assertThat(cli.run(new ScontrolCommand(), "-o", "show", "lic").out())
+                .isEqualTo("LicenseName=foo Total=4 Used=3 Free=1 Reserved=2 Remote=no\n");
+    }
+
+    @Test
     void aJobShowsItsLicensesInScontrolAndSqueue() {
         assertThat(cli.run(new ScontrolCommand(), "show", "job", "7").out()).contains(" Licenses=foo:2,bar:1 ");
         assertThat(cli.run(new ScontrolCommand(), "show", "job", "8").out()).contains(" Licenses=(null) ");

@@ -82,6 +82,19 @@ class TestScontrolReservationLine {
     }
 
     @Test
+    void licensesAloneAreEnoughToAskAndTravelAsTyped() {
+        // Slurm 22.05's scontrol asks the controller, which wants ANY_NODES too (compat 283).
+        assertThat(createRes("Licenses=foo:2,bar", "Flags=ANY_NODES"))
+                .isEqualTo(new Output(0, "Reservation created: r\n", ""));
+        assertThat(sent().getLicenses()).isEqualTo("foo:2,bar");
+        assertThat(sent().getFlagsList()).containsExactly("ANY_NODES");
+        createRes("Lic=bar");
+        assertThat(sent().getLicenses()).isEqualTo("bar");
+        assertThat(createRes("Licenses=").exitCode()).isEqualTo(1);
+        assertThat(createRes("Flags=ANY_NODES").exitCode()).isEqualTo(1);
+    }
+
+    @Test
     void coreCntTakesACountPerNode() {
         // Slurm 22.05 takes CoreCnt=2,1 (compat 258): the sum, and each node's count in order.
         assertThat(createWith("CoreCnt=2,1")).isEqualTo(new Output(0, "Reservation created: r\n", ""));
