@@ -142,6 +142,23 @@ class TestReservationScheduling {
     }
 
     @Test
+    void aJobWaitingForItsPartialReservationsCoresHoldsBackNoOtherCore() {
+        // As Slurm 22.05 with NodeCnt=2 CoreCnt=2, core 0 of each node (compat 292): the second
+        // job in it waits for the first's cores; a job outside takes every other core meanwhile.
+        cluster();
+        reserve("r", NOW, NOW + 3600, List.of("n1", "n2"), 1);
+        int first = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 10);
+        int second = submit(aJob().reservation("r").uid(1000).build(), 10);
+        int outside = submit(aJob().tasks(10).uid(2000).build(), 30);
+        SchedulePlan plan = schedule();
+        start(plan);
+        assertThat(state.job(first).isRunning()).isTrue();
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.RESOURCES);
+        assertThat(state.job(outside).isRunning()).isTrue();
+        assertThat(state.job(outside).allocation().nodes().get(0).cores()).containsExactly(1, 2, 3);
+    }
+
+    @Test
     void aPlainReservationNeverSaysMaintenance() {
         cluster();
         reserve("r", NOW, NOW + 3600, NODES);
