@@ -23,11 +23,15 @@ public final class ReservationWire {
                 .addAllUsers(r.users())
                 .setUsersExcluded(r.usersExcluded())
                 .addAllAccounts(r.accounts())
-                .setCoreCount(r.coreCount());
+                .setCoreCount(r.coreCount())
+                .setCoresOnNodes(r.coresOnNodes());
         if (listCores) {
-            r.cores()
-                    .forEach((node, ids) -> b.addCores(
-                            ReservationCores.newBuilder().setNode(node).addAllIds(ids)));
+            // Cores held beside its nodes are not listed (Slurm 22.05, compat 291).
+            r.cores().forEach((node, ids) -> {
+                if (r.nodes().contains(node)) {
+                    b.addCores(ReservationCores.newBuilder().setNode(node).addAllIds(ids));
+                }
+            });
         }
         return b.addAllFlags(r.flagNames()).build();
     }
