@@ -143,8 +143,9 @@ class TestReservationScheduling {
 
     @Test
     void aJobWaitingForItsPartialReservationsCoresHoldsBackNoOtherCore() {
-        // As Slurm 22.05 with NodeCnt=2 CoreCnt=2, core 0 of each node (compat 292): the second
-        // job in it waits for the first's cores; a job outside takes every other core meanwhile.
+        // Core 0 of n1 and n2 (NodeCnt=2 CoreCnt=2): the second job in it is planned on the
+        // first's cores once that one ends, which the job outside, running past then, may not
+        // count twice: it takes every other core meanwhile.
         cluster();
         reserve("r", NOW, NOW + 3600, List.of("n1", "n2"), 1);
         int first = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 10);
@@ -156,6 +157,24 @@ class TestReservationScheduling {
         assertThat(plan.pendingReasons()).containsEntry(second, JobReason.RESOURCES);
         assertThat(state.job(outside).isRunning()).isTrue();
         assertThat(state.job(outside).allocation().nodes().get(0).cores()).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void aJobInAReservationIsPlannedNothingAfterItsEnd() {
+        // As Slurm 22.05 (compat 292): the first job in it runs past the reservation's end, so
+        // the second can never start in it; no core is held for it from that end on.
+        cluster();
+        reserve("r", NOW, NOW + 3590, List.of("n1", "n2"), 1);
+        int first = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 60);
+        start(schedule());
+        clock += 2;
+        int second = submit(aJob().reservation("r").uid(1000).build(), 60);
+        int outside = submit(aJob().tasks(10).uid(2000).build(), 60);
+        SchedulePlan plan = schedule();
+        start(plan);
+        assertThat(state.job(first).isRunning()).isTrue();
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.RESOURCES);
+        assertThat(state.job(outside).isRunning()).isTrue();
     }
 
     @Test
