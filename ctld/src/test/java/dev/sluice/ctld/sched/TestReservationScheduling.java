@@ -170,11 +170,28 @@ class TestReservationScheduling {
         clock += 2;
         int second = submit(aJob().reservation("r").uid(1000).build(), 60);
         int outside = submit(aJob().tasks(10).uid(2000).build(), 60);
+        int more = submit(aJob().uid(2000).build(), 60);
         SchedulePlan plan = schedule();
         start(plan);
         assertThat(state.job(first).isRunning()).isTrue();
         assertThat(plan.pendingReasons()).containsEntry(second, JobReason.RESOURCES);
         assertThat(state.job(outside).isRunning()).isTrue();
+        // The second blocks its reservation only: the next job outside waits for Resources.
+        assertThat(plan.pendingReasons()).containsEntry(more, JobReason.RESOURCES);
+    }
+
+    @Test
+    void aJobThatCannotStartInItsReservationHoldsBackItsLaterJobsThere() {
+        // As Slurm 22.05 with Nodes=n1 CoreCnt=2 (compat 201): three tasks never fit its two
+        // cores, and the two-task job after it waits with Priority (failed_resv).
+        cluster();
+        reserve("r", NOW, NOW + 600, List.of("n1"), 2);
+        int big = submit(aJob().reservation("r").tasks(3).uid(1000).build(), 1);
+        int small = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 1);
+        SchedulePlan plan = schedule();
+        assertThat(plan.starts()).isEmpty();
+        assertThat(plan.pendingReasons()).containsEntry(big, JobReason.RESOURCES);
+        assertThat(plan.pendingReasons()).containsEntry(small, JobReason.PRIORITY);
     }
 
     @Test
