@@ -38,7 +38,7 @@ public final class ReservationText {
         lines.add("TRES="
                 + (r.getCoreCount() == 0
                         ? "(null)"
-                        : Tres.of(Map.of("cpu", (long) r.getCoreCount())).format()));
+                        : Tres.of(Map.of("cpu", (long) cpus(r))).format()));
         lines.add("Users=" + names(r.getUsersList(), r.getUsersExcluded()) + " Groups=(null) Accounts="
                 + names(r.getAccountsList(), false) + " Licenses=" + orNull(r.getLicenses()) + " State=" + state(r, now)
                 + " BurstBuffer=(null) Watts=n/a");
@@ -47,6 +47,11 @@ public final class ReservationText {
             return String.join(" ", lines) + "\n";
         }
         return String.join("\n   ", lines) + "\n\n";
+    }
+
+    /** {@code TRES=cpu=}: the cores on its nodes (fewer than {@code CoreCnt=} after a pick passed some over). */
+    static int cpus(ReservationInfo r) {
+        return r.getCoresOnNodes() > 0 ? r.getCoresOnNodes() : r.getCoreCount();
     }
 
     /** {@code sinfo -T}: a header and a row per reservation, the name column as wide as the longest. */

@@ -54,7 +54,7 @@ public final class ReservationEvents {
                         .setEndTime(r.end())
                         .setNodes(r.nodes().isEmpty() ? "" : HostList.compressSorted(r.nodes()))
                         // As scontrol shows it: a reservation holds its cores (TRES=cpu=N).
-                        .setTres(Tres.of(Map.of("cpu", (long) r.coreCount())).format())
+                        .setTres(Tres.of(Map.of("cpu", (long) r.coresOnNodes())).format())
                         .setFlags(String.join(",", flags))
                         .addAllUsers(users)
                         .addAllAccounts(r.accounts()));

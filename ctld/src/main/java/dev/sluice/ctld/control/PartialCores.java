@@ -163,7 +163,7 @@ final class PartialCores {
      * second one on the node takes the cores left (Slurm 22.05: CoreIDs=2-3 beside 0-1, compat
      * 259), and is busy when too few are.
      */
-    private static Set<Integer> reservedCores(ClusterView state, Reservation r, String node) {
+    static Set<Integer> reservedCores(ClusterView state, Reservation r, String node) {
         Set<Integer> out = new HashSet<>();
         for (Reservation other : state.reservations().all()) {
             if (!other.name().equals(r.name())
@@ -202,7 +202,7 @@ final class PartialCores {
     }
 
     /** Up to {@code count} of the node's cores but {@code busy}, lowest first. */
-    private static List<Integer> lowest(ClusterView state, String name, int count, Set<Integer> busy) {
+    static List<Integer> lowest(ClusterView state, String name, int count, Set<Integer> busy) {
         List<Integer> ids = new ArrayList<>();
         Node node = state.node(name);
         if (node == null || count <= 0) {

@@ -126,7 +126,18 @@ public final class ReservationControl {
             // A count per node (CoreCnt=2,1) takes a free node for each.
             boolean perNode =
                     spec.nodeCount() == null && !spec.cores().perNode().isEmpty();
-            if (spec.nodeCount() == null && spec.cores().count() != null && !perNode) {
+            if (spec.nodeCount() != null && spec.cores().count() != null) {
+                // NodeCnt= with CoreCnt=: Slurm 22.05's count over the nodes (compat 290, 291).
+                probe = CountedCores.hold(
+                        state,
+                        reservation(name, id, start, end, List.of(), partition, users, accounts, flags, state),
+                        spec.nodeCount(),
+                        spec.cores().perNode().isEmpty()
+                                ? List.of(spec.cores().count())
+                                : spec.cores().perNode(),
+                        open(state, partition, start, end, flags, now));
+                nodes = probe.nodes();
+            } else if (spec.nodeCount() == null && spec.cores().count() != null && !perNode) {
                 // CoreCnt alone: free cores node by node (Slurm 22.05, compat 170, 260).
                 probe = PartialCores.spread(
                         state,

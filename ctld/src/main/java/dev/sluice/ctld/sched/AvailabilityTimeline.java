@@ -188,8 +188,33 @@ final class AvailabilityTimeline {
 
     private static void withhold(CapacityOverlay nodes, Allocation a) {
         for (Allocation.NodeShare share : a.nodes()) {
-            nodes.change(share.node(), n -> n.minus(share));
+            nodes.change(share.node(), n -> n.minus(beyondBusy(share, n)));
         }
+    }
+
+    /**
+     * The CPUs and cores of a planned share that the view does not already count busy. A plan is
+     * placed on the cores free at its own start; those of its cores busy at the view's start are
+     * held by a job that ends before the plan begins, so over the view's interval they are taken
+     * once, not twice. Counting them twice kept a job outside a partial reservation off cores it
+     * could use whenever a job of the reservation waited for the reservation's cores (Slurm 22.05
+     * runs it: compat 292). Memory and GRES stay withheld whole.
+     */
+    static Allocation.NodeShare beyondBusy(Allocation.NodeShare share, NodeCapacity n) {
+        if (share.cores().isEmpty()) {
+            return share;
+        }
+        List<Integer> fresh = new ArrayList<>();
+        for (int c : share.cores()) {
+            if (!n.busyCores().contains(c)) {
+                fresh.add(c);
+            }
+        }
+        if (fresh.size() == share.cores().size()) {
+            return share;
+        }
+        int cpus = share.cpus() * fresh.size() / share.cores().size();
+        return new Allocation.NodeShare(share.node(), cpus, share.memoryMb(), share.tasks(), share.gres(), fresh);
     }
 
     /**

@@ -71,7 +71,7 @@ final class BackfillSearch {
             times = fence.withEnds(times, now, now + config.windowSeconds());
         }
         for (long t : times) {
-            if (t < from) {
+            if (t < from || !fence.isEmpty() && fence.over(job, t)) {
                 continue;
             }
             long end = Scheduler.endOf(t, job);

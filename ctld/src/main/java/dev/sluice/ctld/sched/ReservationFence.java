@@ -159,6 +159,16 @@ final class ReservationFence {
         return kept;
     }
 
+    /**
+     * Whether the job's reservation is over for good at {@code t}: a job in it cannot start then,
+     * so the backfill search holds nothing for it there. (It held cores outside the reservation
+     * from its end on, which kept a job outside off them: Slurm 22.05 runs that one, compat 292.)
+     */
+    boolean over(Job job, long t) {
+        Reservation own = own(job);
+        return own != null && own.ended(t);
+    }
+
     private Reservation own(Job job) {
         String name = job.request().reservation();
         return name.isEmpty() ? null : find(name);

@@ -174,6 +174,13 @@ final class SchedulingPass {
             reasons.put(job.id(), JobReason.PRIORITY);
             return false;
         }
+        if (blockedPartitions.contains(blockKey(job, partition))
+                && !job.request().reservation().isEmpty()) {
+            // Slurm 22.05's main scheduler tries no more jobs of a reservation one of whose jobs
+            // could not start (failed_resv): they wait with Priority (compat 201).
+            reasons.put(job.id(), JobReason.PRIORITY);
+            return false;
+        }
         PlacementRequest request;
         try {
             request = Scheduler.placementRequest(job.request(), partition, config.select());
@@ -254,7 +261,7 @@ final class SchedulingPass {
                     reasons.put(job.id(), JobReason.NONE);
                     return false;
                 }
-                boolean first = blockedPartitions.add(partition.name());
+                boolean first = blockedPartitions.add(blockKey(job, partition));
                 JobReason why =
                         waiting.reason() == JobReason.RESOURCES && !first ? JobReason.PRIORITY : waiting.reason();
                 if (!closed.isEmpty()
@@ -288,6 +295,17 @@ final class SchedulingPass {
                 return false;
             }
         }
+    }
+
+    /**
+     * What a job that cannot start blocks for the jobs after it: its partition, or, for a job in
+     * a reservation, that reservation only (Slurm 22.05's failed_resv: the partition's other jobs
+     * are still tried, and wait with Resources, not Priority; compat 292). Partition names hold
+     * no blank.
+     */
+    private static String blockKey(Job job, Partition partition) {
+        String reservation = job.request().reservation();
+        return reservation.isEmpty() ? partition.name() : "reservation " + reservation;
     }
 
     /**

@@ -142,6 +142,25 @@ public record Reservation(
         return has(ReservationFlag.FLEX) || active(now) ? holding.licenses().count(license) : 0;
     }
 
+    /**
+     * /**
+     * The cores it holds on its nodes ({@code TRES=cpu=}): {@link #coreCount} but for the cores of
+     * nodes a {@code NodeCnt= CoreCnt=} pick passed over, which Slurm 22.05 holds and counts in
+     * {@code CoreCnt=} only ({@code CountedCores}, compat 291).
+     */
+    public int coresOnNodes() {
+        if (!partial()) {
+            return coreCount();
+        }
+        int beside = 0;
+        for (Map.Entry<String, List<Integer>> e : cores().entrySet()) {
+            if (!nodes().contains(e.getKey())) {
+                beside += e.getValue().size();
+            }
+        }
+        return coreCount() - beside;
+    }
+
     public List<String> users() {
         return access.users();
     }

@@ -24,11 +24,15 @@ public final class ReservationWire {
                 .setUsersExcluded(r.usersExcluded())
                 .addAllAccounts(r.accounts())
                 .setCoreCount(r.coreCount())
-                .setLicenses(r.licenses().toString());
+                .setLicenses(r.licenses().toString())
+                .setCoresOnNodes(r.coresOnNodes());
         if (listCores) {
-            r.cores()
-                    .forEach((node, ids) -> b.addCores(
-                            ReservationCores.newBuilder().setNode(node).addAllIds(ids)));
+            // Cores held beside its nodes are not listed (Slurm 22.05, compat 291).
+            r.cores().forEach((node, ids) -> {
+                if (r.nodes().contains(node)) {
+                    b.addCores(ReservationCores.newBuilder().setNode(node).addAllIds(ids));
+                }
+            });
         }
         return b.addAllFlags(r.flagNames()).build();
     }

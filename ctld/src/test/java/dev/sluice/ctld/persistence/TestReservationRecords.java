@@ -39,6 +39,21 @@ class TestReservationRecords {
                 Set.of(ReservationFlag.SPEC_NODES));
         StateRecord savedPartial = new StateRecord.ReservationSaved(partial, 999);
         assertThat(RecordCodec.decode(RecordCodec.encode(5, savedPartial))).isEqualTo(savedPartial);
+        // NodeCnt=1 CoreCnt=2 beside a job on n1 (compat 291): n1's free core is held beside its
+        // node n2, and stays so, counted in CoreCnt= only.
+        Reservation passed = new Reservation(
+                "counted",
+                10,
+                1_000_000,
+                1_003_600,
+                new Reservation.Holding(List.of("n2"), "p", 3, java.util.Map.of("n1", List.of(3), "n2", List.of(0, 1))),
+                new Reservation.Access(List.of("alice"), false, List.of()),
+                Set.of());
+        StateRecord savedPassed = new StateRecord.ReservationSaved(passed, 999);
+        StateRecord back = RecordCodec.decode(RecordCodec.encode(5, savedPassed));
+        assertThat(back).isEqualTo(savedPassed);
+        assertThat(((StateRecord.ReservationSaved) back).reservation().coresOnNodes())
+                .isEqualTo(2);
         StateRecord deleted = new StateRecord.ReservationDeleted("maint", 1000);
         assertThat(RecordCodec.decode(RecordCodec.encode(6, deleted))).isEqualTo(deleted);
     }

@@ -142,6 +142,59 @@ class TestReservationScheduling {
     }
 
     @Test
+    void aJobWaitingForItsPartialReservationsCoresHoldsBackNoOtherCore() {
+        // Core 0 of n1 and n2 (NodeCnt=2 CoreCnt=2): the second job in it is planned on the
+        // first's cores once that one ends, which the job outside, running past then, may not
+        // count twice: it takes every other core meanwhile.
+        cluster();
+        reserve("r", NOW, NOW + 3600, List.of("n1", "n2"), 1);
+        int first = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 10);
+        int second = submit(aJob().reservation("r").uid(1000).build(), 10);
+        int outside = submit(aJob().tasks(10).uid(2000).build(), 30);
+        SchedulePlan plan = schedule();
+        start(plan);
+        assertThat(state.job(first).isRunning()).isTrue();
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.RESOURCES);
+        assertThat(state.job(outside).isRunning()).isTrue();
+        assertThat(state.job(outside).allocation().nodes().get(0).cores()).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void aJobInAReservationIsPlannedNothingAfterItsEnd() {
+        // As Slurm 22.05 (compat 292): the first job in it runs past the reservation's end, so
+        // the second can never start in it; no core is held for it from that end on.
+        cluster();
+        reserve("r", NOW, NOW + 3590, List.of("n1", "n2"), 1);
+        int first = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 60);
+        start(schedule());
+        clock += 2;
+        int second = submit(aJob().reservation("r").uid(1000).build(), 60);
+        int outside = submit(aJob().tasks(10).uid(2000).build(), 60);
+        int more = submit(aJob().uid(2000).build(), 60);
+        SchedulePlan plan = schedule();
+        start(plan);
+        assertThat(state.job(first).isRunning()).isTrue();
+        assertThat(plan.pendingReasons()).containsEntry(second, JobReason.RESOURCES);
+        assertThat(state.job(outside).isRunning()).isTrue();
+        // The second blocks its reservation only: the next job outside waits for Resources.
+        assertThat(plan.pendingReasons()).containsEntry(more, JobReason.RESOURCES);
+    }
+
+    @Test
+    void aJobThatCannotStartInItsReservationHoldsBackItsLaterJobsThere() {
+        // As Slurm 22.05 with Nodes=n1 CoreCnt=2 (compat 201): three tasks never fit its two
+        // cores, and the two-task job after it waits with Priority (failed_resv).
+        cluster();
+        reserve("r", NOW, NOW + 600, List.of("n1"), 2);
+        int big = submit(aJob().reservation("r").tasks(3).uid(1000).build(), 1);
+        int small = submit(aJob().reservation("r").tasks(2).uid(1000).build(), 1);
+        SchedulePlan plan = schedule();
+        assertThat(plan.starts()).isEmpty();
+        assertThat(plan.pendingReasons()).containsEntry(big, JobReason.RESOURCES);
+        assertThat(plan.pendingReasons()).containsEntry(small, JobReason.PRIORITY);
+    }
+
+    @Test
     void aPlainReservationNeverSaysMaintenance() {
         cluster();
         reserve("r", NOW, NOW + 3600, NODES);

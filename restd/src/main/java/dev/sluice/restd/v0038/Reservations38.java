@@ -57,7 +57,11 @@ final class Reservations38 {
         o.put("node_list", r.getNodesCount() == 0 ? "" : HostList.compress(r.getNodesList()));
         o.put("partition", r.getPartition());
         o.put("start_time", r.getStartTime());
-        o.put("tres", Tres.of(java.util.Map.of("cpu", (long) r.getCoreCount())).format());
+        o.put(
+                "tres",
+                Tres.of(java.util.Map.of(
+                                "cpu", (long) (r.getCoresOnNodes() > 0 ? r.getCoresOnNodes() : r.getCoreCount())))
+                        .format());
         o.put("users", users(r));
         // Slurm's NO_VAL: no power budget (22.05 prints the number, not null, here).
         o.put("watts", SlurmLimits.NO_VAL);
