@@ -34,7 +34,9 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
   @sleep S                      let time pass (only where time is what is tested)
   @sequence NAME                scenarios naming the same sequence run on one cluster, in the order
                                 of their names, as they were recorded: what accounting numbers
-                                over the cluster's life (wckey ids) depends on the ones before
+                                over the cluster's life (wckey ids) depends on the ones before,
+                                and what the TRES table lists (a license TRES stays once
+                                registered: those listing it run before compat 287-289)
   @rest [OPTION...] METHOD PATH [FILE]   a REST request as the current user (token from scontrol
                                 token) to $SLURMRESTD_URL, FILE its JSON body; prints the HTTP
                                 status and the answer with sorted keys, run-bound values masked.

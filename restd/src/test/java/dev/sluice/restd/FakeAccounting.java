@@ -81,7 +81,7 @@ final class FakeAccounting {
     /** The clusters the database has: this one, and those added. */
     final List<String> clusters = new ArrayList<>(List.of("test"));
 
-    private final FakeAssociations associations = new FakeAssociations(clusters);
+    final FakeAssociations associations = new FakeAssociations(clusters);
 
     private final FakeQos qos = new FakeQos();
 

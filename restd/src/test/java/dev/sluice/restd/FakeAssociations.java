@@ -20,7 +20,9 @@ import dev.sluice.protocol.v1.ModifyResult;
 import dev.sluice.protocol.v1.UserEntry;
 import dev.sluice.protocol.v1.WckeyEntry;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@link FakeAccounting}'s associations: the account physics with its user alice, the users and
@@ -39,6 +41,9 @@ final class FakeAssociations {
 
     /** The clusters the database has: this one, and those added ({@link FakeAccounting#clusters}). */
     private final List<String> clusters;
+
+    /** The TRES each cluster's controller last reported, by cluster (none: never reported). */
+    final Map<String, String> clusterTres = new HashMap<>();
 
     /** Users added beside alice. */
     private final List<UserEntry> users = new ArrayList<>();
@@ -245,7 +250,8 @@ final class FakeAssociations {
                                 .filter(c -> q.getEntity() != AssocEntity.CLUSTERS
                                         || q.getNamesCount() == 0
                                         || q.getNamesList().contains(c))
-                                .toList()));
+                                .toList())
+                        .putAllClusterTres(clusterTres));
     }
 
     /** As sluice-dbd lists wckeys: those of the names, users and ids asked, if any. */

@@ -2,8 +2,11 @@ package dev.sluice.restd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.RestFixture.Answer;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +38,30 @@ class TestDb38Clusters {
         assertThat(nope.body().get("clusters")).isEmpty();
         assertThat(nope.body().at("/errors/0/error_number").asInt()).isEqualTo(9003);
         assertThat(nope.body().at("/errors/0/source").asText()).isEqualTo("slurmdb_clusters_get");
+    }
+
+    /** The cluster's TRES as {@code type[/name]=count}, in the answer's order. */
+    private static List<String> tres(Answer a) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode t : a.body().at("/clusters/0/tres")) {
+            String name = t.get("name").isNull() ? "" : "/" + t.get("name").asText();
+            out.add(t.get("type").asText() + name + "=" + t.get("count").asLong());
+        }
+        return out;
+    }
+
+    @Test
+    void aClustersTresAreWhatItsControllerReportedOnceItHas() {
+        // Before any report: its nodes' configured TRES (two of cpu=4,mem=8000M), every
+        // TRES the database has listed.
+        assertThat(tres(rest.as("GET", DB + "cluster/test", null)))
+                .containsExactly("cpu=8", "mem=16000", "node=2", "billing=8", "gres/gpu=0");
+        // Reported: those and no other, as slurmdbd keeps them. Slurm 22.05 after a controller
+        // restart that no longer tracks a license: the license is in the TRES table, not in
+        // the cluster's TRES (compat 181 after 287); gres/gpu is such a TRES here.
+        rest.controller.accounting.associations.clusterTres.put("test", "billing=4,cpu=4,mem=8000M,node=1");
+        assertThat(tres(rest.as("GET", DB + "cluster/test", null)))
+                .containsExactly("cpu=4", "mem=8000", "node=1", "billing=4");
     }
 
     @Test

@@ -35,8 +35,11 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
     /** Partitions' smallest RealMemory, worked out once until nodes change (loop thread only). */
     private final Map<String, Long> partitionMemory = new HashMap<>();
 
+    /** When this controller opened its accounting (epoch seconds): its own start is no earlier. */
+    private final long openedAt;
+
     private volatile PolicyPuller policy;
-    /** The TRES totals (and down part) last put in the outbox; null until the first node record (loop thread only). */
+    /** The TRES totals (and down part) last put in the outbox; null until this start's first (loop thread only). */
     private String sentSize;
     /** This loop batch's records until its sync (loop thread only). */
     private final RecordBatch batch = new RecordBatch();
@@ -48,12 +51,14 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
             OutboxShipper shipper,
             boolean memoryConsumable,
             Set<String> trackedLicenses,
-            Map<String, Long> licenseTotals) {
+            Map<String, Long> licenseTotals,
+            long openedAt) {
         this.outbox = outbox;
         this.shipper = shipper;
         this.memoryConsumable = memoryConsumable;
         this.trackedLicenses = trackedLicenses;
         this.licenseTotals = licenseTotals;
+        this.openedAt = openedAt;
     }
 
     /**
@@ -86,8 +91,8 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
                 settings.trackedLicenses(),
                 licenses.counts().entrySet().stream()
                         .filter(e -> settings.trackedLicenses().contains(e.getKey()))
-                        .collect(
-                                java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue)));
+                        .collect(java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue)),
+                clock.instant().getEpochSecond());
     }
 
     /** Runs (from {@link #start()}) and closes the associations/QOS poller with the shipper. */
@@ -114,11 +119,11 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
 
     @Override
     public void applied(long sequence, StateRecord record, ClusterView state) {
-        if (AccountingEvents.changesSize(record)) {
+        if (AccountingEvents.changesSize(record) || startsThisController(record)) {
             partitionMemory.clear();
             String size = AccountingEvents.clusterTres(state.nodes(), licenseTotals);
             String down = AccountingEvents.downTres(state.nodes());
-            // After a restart the first node record re-sends the totals; dbd ignores an equal one.
+            // A start sends the totals again (dbd ignores an equal one), changed or not.
             if (!(size + '/' + down).equals(sentSize)) {
                 batch.add(sequence, List.of(AccountingEvents.clusterSize(record.time(), size, down)));
                 sentSize = size + '/' + down;
@@ -127,6 +132,17 @@ public final class AccountingPipeline implements JournalObserver, AutoCloseable 
         ReservationEvents.of(record).ifPresent(r -> batch.add(sequence, List.of(r)));
         batch.applied(sequence, record, state, () -> site(state));
         this.state = state;
+    }
+
+    /**
+     * This controller's own start (not an earlier one journaled with it on upgrade): Slurm's
+     * slurmctld registers its cluster TRES with slurmdbd when it starts, before any node does,
+     * and with them the licenses AccountingStorageTRES names, so that sacctmgr show tres lists
+     * license/foo as soon as the controller is up (compat 287). Nodes known from the state
+     * register without a record of their own, so their records would not send it.
+     */
+    private boolean startsThisController(StateRecord record) {
+        return record instanceof StateRecord.ControllerStarted s && s.time() >= openedAt;
     }
 
     private AccountingEvents.Site site(ClusterView state) {

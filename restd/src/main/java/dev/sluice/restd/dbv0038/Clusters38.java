@@ -12,6 +12,7 @@ import dev.sluice.protocol.v1.ConfigEntry;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.GetConfigRequest;
 import dev.sluice.protocol.v1.GetNodesRequest;
+import dev.sluice.protocol.v1.ListAssocResult;
 import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.restd.controller.AccountingSession;
@@ -25,8 +26,10 @@ import java.util.Set;
 /**
  * Clusters in dbv0.0.38's shape (compat 153). slurmdbd knows what a controller told it when it
  * registered: its address, nodes, select plugin and TRES totals. Sluice's controller does not
- * register, so for the cluster this daemon serves these are asked of the controller itself
- * (its nodes' configured TRES, its SelectType); another cluster has none of them.
+ * register, so for the cluster this daemon serves the address, nodes and select plugin are
+ * asked of the controller itself (its SelectType); another cluster has none of them. The TRES
+ * are the totals the controller last reported to sluice-dbd (those {@code sacctmgr show cluster}
+ * prints, compat 147, 289); before any report, its nodes' configured TRES.
  */
 final class Clusters38 {
     /** SLURM_PROTOCOL_VERSION of 22.05, which slurmdbd records for a registered controller. */
@@ -40,9 +43,13 @@ final class Clusters38 {
         this.control = control;
     }
 
-    ArrayNode list(List<String> names, List<TresEntry> tres, ControllerSession controller) {
+    /**
+     * @param listed the clusters as sluice-dbd lists them, with the TRES each controller last
+     *     registered
+     */
+    ArrayNode list(ListAssocResult listed, List<TresEntry> tres, ControllerSession controller) {
         ArrayNode out = DbEnvelope38.F.arrayNode();
-        for (String name : names) {
+        for (String name : listed.getClustersList()) {
             ObjectNode o = out.addObject();
             // 22.05's parser prints the root association of a cluster as null.
             o.putObject("associations").putNull("root");
@@ -62,12 +69,25 @@ final class Clusters38 {
                                     nodes.stream().map(NodeInfo::getName).toList()));
             o.put("rpc_version", registered ? RPC_VERSION : 0);
             o.put("select_plugin", registered ? selectPlugin(controller) : "");
+            ArrayNode list = o.putArray("tres");
+            String reported = listed.getClusterTresOrDefault(name, "");
+            if (!reported.isBlank()) {
+                // What its controller registered, as slurmdbd keeps it: the TRES it tracks and
+                // no other (a license AccountingStorageTRES named before is in the TRES table,
+                // not in the cluster's: compat 181 after 287).
+                Tres sent = Tres.parse(reported);
+                for (TresEntry t : tres) {
+                    if (sent.asMap().containsKey(Tres38.key(t))) {
+                        list.add(Tres38.entry(t, sent.get(Tres38.key(t))));
+                    }
+                }
+                continue;
+            }
             Tres totals = Tres.empty();
             for (NodeInfo n : nodes) {
                 totals = totals.plus(n.getCfgTres().isEmpty() ? Tres.empty() : Tres.parse(n.getCfgTres()));
             }
             totals = totals.with("node", nodes.size());
-            ArrayNode list = o.putArray("tres");
             for (TresEntry t : tres) {
                 list.add(Tres38.entry(t, totals.get(Tres38.key(t))));
             }
@@ -76,9 +96,9 @@ final class Clusters38 {
     }
 
     /** {@code GET cluster/{name}}: that cluster; one the database does not have is 9003 with 500. */
-    Reply one(List<String> found, List<TresEntry> tres, ControllerSession controller, DbEnvelope38 out) {
+    Reply one(ListAssocResult found, List<TresEntry> tres, ControllerSession controller, DbEnvelope38 out) {
         out.body().set("clusters", list(found, tres, controller));
-        if (found.isEmpty()) {
+        if (found.getClustersCount() == 0) {
             return out.nothingFound("slurmdb_clusters_get").reply(500);
         }
         return out.reply(200);

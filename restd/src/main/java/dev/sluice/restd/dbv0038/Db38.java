@@ -245,10 +245,7 @@ public final class Db38 {
     }
 
     Reply clusters(Fetch db, DbEnvelope38 out, ControllerSession controller) throws AccountingException {
-        out.body()
-                .set(
-                        "clusters",
-                        clusters.list(db.list(AssocEntity.CLUSTERS, "").getClustersList(), db.tres(), controller));
+        out.body().set("clusters", clusters.list(db.list(AssocEntity.CLUSTERS, ""), db.tres(), controller));
         return out.reply(200);
     }
 
@@ -263,9 +260,7 @@ public final class Db38 {
         body.set("TRES", tresListing(db.tres()));
         Assoc38.Tree tree = db.tree();
         body.set("accounts", Assoc38.accounts(db.list(AssocEntity.ACCOUNTS, "").getAccountsList(), tree));
-        body.set(
-                "clusters",
-                clusters.list(db.list(AssocEntity.CLUSTERS, "").getClustersList(), db.tres(), call.controller()));
+        body.set("clusters", clusters.list(db.list(AssocEntity.CLUSTERS, ""), db.tres(), call.controller()));
         List<UserEntry> users = db.list(AssocEntity.USERS, "").getUsersList();
         body.set("users", Assoc38.users(users, tree));
         body.putArray("wckeys");

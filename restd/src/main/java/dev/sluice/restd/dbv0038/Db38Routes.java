@@ -141,7 +141,7 @@ final class Db38Routes {
                     (q, arg) -> q.api()
                             .clusters
                             .one(
-                                    q.db().list(AssocEntity.CLUSTERS, arg).getClustersList(),
+                                    q.db().list(AssocEntity.CLUSTERS, arg),
                                     q.db().tres(),
                                     q.call().controller(),
                                     q.out()))
