@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code .sluice} is in, with the {@code source} lines before it, as the reader types them; what
  * each prints (standard output and error, as a terminal shows them) must be the lines the page
  * shows, compared as {@link DocOutput} says. A cluster is stopped after the last block that uses
- * it.
+ * it. The page's {@code ./sluice up} line is not run by bash: the reader runs it in another
+ * shell (it stays in the foreground), and here it is the cluster this test starts for the block.
+ * Root only, as .ci/run runs it: the pages show root's session ({@code Users=root}).
  */
 class TestDocExamples {
     private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
