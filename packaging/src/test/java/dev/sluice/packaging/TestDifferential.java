@@ -1,7 +1,6 @@
 package dev.sluice.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.common.hostlist.HostList;
@@ -10,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -39,8 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestDifferential {
     private static final Path COMPAT = Path.of("..", "compat").toAbsolutePath().normalize();
-    private static final String JAVA =
-            Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     /**
      * Clusters the scenarios are spread over, each its own {@code sluice up} with its own state
@@ -54,7 +50,7 @@ class TestDifferential {
     static Path base;
 
     /** A started {@code sluice up}: its directory and its process. */
-    private record Cluster(Path home, Process up) {}
+    private record Cluster(Path home, SluiceUp up) {}
 
     private static final List<Cluster> clusters = new ArrayList<>();
     private static Map<String, String> actual;
@@ -168,30 +164,17 @@ class TestDifferential {
                     Files.readString(COMPAT.resolve("conf").resolve(f)).replace("@BASE@", home.toString()));
         }
         makeDeviceFiles(Files.readString(src.resolve("gres.conf")));
-        Process up = new ProcessBuilder(List.of(
-                        JAVA,
-                        "-Xmx128m",
-                        "-Dsluice.bin=" + COMPAT.resolveSibling("bin"),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "dev.sluice.packaging.LocalCluster",
-                        "up",
-                        "--slurm-conf",
-                        src.resolve("slurm.conf").toString(),
-                        "--state-dir",
-                        home.toString()))
-                .redirectErrorStream(true)
-                .redirectOutput(home.resolve("up.out").toFile())
-                .start();
-        return new Cluster(home, up);
+        return new Cluster(
+                home,
+                SluiceUp.start(
+                        home,
+                        home,
+                        List.of("-Dsluice.bin=" + COMPAT.resolveSibling("bin")),
+                        List.of("--slurm-conf", src.resolve("slurm.conf").toString())));
     }
 
     private static void awaitUp(Cluster c) throws IOException {
-        Path out = c.home().resolve("up.out");
-        await().atMost(Duration.ofSeconds(180))
-                .pollInterval(Duration.ofMillis(500))
-                .until(() -> Files.readString(out).contains("Sluice is up") || !c.up().isAlive());
-        assertThat(Files.readString(out)).contains("Sluice is up");
+        c.up().awaitUp();
     }
 
     /**
@@ -229,15 +212,12 @@ class TestDifferential {
 
     @AfterAll
     static void down() throws InterruptedException {
+        // All told to stop first: they stop side by side.
         for (Cluster c : clusters) {
-            c.up().destroy();
+            c.up().process().destroy();
         }
         for (Cluster c : clusters) {
-            Process up = c.up();
-            if (!up.waitFor(60, TimeUnit.SECONDS)) {
-                up.descendants().forEach(ProcessHandle::destroyForcibly);
-                up.destroyForcibly();
-            }
+            c.up().close();
         }
     }
 

@@ -45,45 +45,18 @@ class TestLocalClusterEndToEnd {
     @TempDir
     static Path stateDir;
 
-    private static Process up;
+    private static SluiceUp up;
 
     @BeforeAll
     static void up() throws Exception {
-        Path out = stateDir.resolve("up.out");
-        up = new ProcessBuilder(List.of(
-                        JAVA,
-                        "-Xmx128m",
-                        "-cp",
-                        CLASSPATH,
-                        "dev.sluice.packaging.LocalCluster",
-                        "up",
-                        "--state-dir",
-                        stateDir.toString(),
-                        "--nodes",
-                        "1",
-                        "--cpus",
-                        "2",
-                        "--gpus",
-                        "1"))
-                .redirectErrorStream(true)
-                .redirectOutput(out.toFile())
-                .start();
-        await().atMost(Duration.ofSeconds(180))
-                .pollInterval(Duration.ofMillis(500))
-                .until(() -> Files.readString(out).contains("Sluice is up") || !up.isAlive());
-        assertThat(Files.readString(out)).contains("Sluice is up");
+        up = SluiceUp.start(stateDir, stateDir, List.of(), List.of("--nodes", "1", "--cpus", "2", "--gpus", "1"));
+        up.awaitUp();
     }
 
     @AfterAll
     static void down() throws InterruptedException {
-        if (up == null) {
-            return;
-        }
-        // SIGTERM, as Ctrl-C: the launcher stops its daemons.
-        up.destroy();
-        if (!up.waitFor(60, TimeUnit.SECONDS)) {
-            up.descendants().forEach(ProcessHandle::destroyForcibly);
-            up.destroyForcibly();
+        if (up != null) {
+            up.close();
         }
     }
 
