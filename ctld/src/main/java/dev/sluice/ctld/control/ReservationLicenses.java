@@ -19,7 +19,7 @@ final class ReservationLicenses {
      * the licenses over {@code [NO_VAL, NO_VAL)}, which no reservation meets, so against the
      * totals alone (compat 285).
      */
-    static final long NO_VAL_TIME = 0xfffffffeL;
+    static final long NO_VAL_TIME = dev.sluice.common.slurm.SlurmLimits.NO_VAL;
 
     private ReservationLicenses() {}
 
