@@ -1,6 +1,5 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.protocol.v1.LaunchStepRequest;
 import dev.sluice.protocol.v1.PtySize;
 import java.io.IOException;
@@ -85,16 +84,7 @@ final class PtyTask {
         List<String> command = new ArrayList<>(asUser);
         command.addAll(List.of(
                 "stty", "-F", tty, "rows", Integer.toString(size.getRows()), "cols", Integer.toString(size.getCols())));
-        try {
-            ForkLock.start(new ProcessBuilder(command)
-                            .redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD))
-                    .waitFor();
-        } catch (IOException e) {
-            // the task ended meanwhile
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ProcessSignals.run(command.toArray(String[]::new));
     }
 
     /** Slurm's variables of a {@code --pty} step: the terminal's size. */

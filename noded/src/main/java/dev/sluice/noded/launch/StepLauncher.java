@@ -358,15 +358,6 @@ public final class StepLauncher {
     }
 
     private static void signal(long pgid, String signal) {
-        try {
-            ForkLock.start(new ProcessBuilder("kill", "-s", signal, "--", "-" + pgid)
-                            .redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD))
-                    .waitFor();
-        } catch (IOException e) {
-            log.warn("kill -{} -{} failed: {}", signal, pgid, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ProcessSignals.group(pgid, signal);
     }
 }
