@@ -6,8 +6,7 @@ import java.util.List;
  * {@code scontrol create|update reservation Key=Value ...} as scontrol resolved it (times in
  * epoch seconds, {@code now+N} already added); a null field was not given.
  *
- * @param durationMinutes {@code Duration=}, {@link dev.sluice.common.slurm.SlurmLimits#INFINITE}
- *     for UNLIMITED
+ * @param window {@code StartTime=}, {@code EndTime=} and {@code Duration=}
  * @param nodes {@code Nodes=} as typed: a hostlist or {@code ALL}
  * @param users {@code Users=} as typed: {@code a,b} or {@code -a,-b}
  * @param flags {@code Flags=} items as typed; in an update a leading {@code -} takes one away
@@ -18,9 +17,7 @@ import java.util.List;
  */
 public record ReservationSpec(
         String name,
-        Long start,
-        Long end,
-        Long durationMinutes,
+        Window window,
         String nodes,
         Integer nodeCount,
         String partition,
@@ -30,6 +27,14 @@ public record ReservationSpec(
         Cores cores,
         AccessChange change,
         String licenses) {
+    /**
+     * {@code StartTime=}, {@code EndTime=} and {@code Duration=} (minutes, {@link
+     * dev.sluice.common.slurm.SlurmLimits#INFINITE} for UNLIMITED), each null when not given.
+     */
+    public record Window(Long start, Long end, Long durationMinutes) {
+        public static final Window NONE = new Window(null, null, null);
+    }
+
     /**
      * {@code CoreCnt=}: the cores in all, null when not given, and for {@code CoreCnt=2,1} a count
      * per node, in order (empty for one count).
@@ -58,9 +63,22 @@ public record ReservationSpec(
     }
 
     public ReservationSpec {
+        window = window == null ? Window.NONE : window;
         flags = flags == null ? List.of() : List.copyOf(flags);
         cores = cores == null ? Cores.NONE : cores;
         change = change == null ? AccessChange.NONE : change;
+    }
+
+    public Long start() {
+        return window.start();
+    }
+
+    public Long end() {
+        return window.end();
+    }
+
+    public Long durationMinutes() {
+        return window.durationMinutes();
     }
 
     /** A spec of reservation {@code name} that gives nothing else until its builder names it. */
@@ -157,9 +175,7 @@ public record ReservationSpec(
         public ReservationSpec build() {
             return new ReservationSpec(
                     name,
-                    start,
-                    end,
-                    durationMinutes,
+                    new Window(start, end, durationMinutes),
                     nodes,
                     nodeCount,
                     partition,
