@@ -35,23 +35,9 @@ record PtyTerminal(CallerSide side, Map<String, String> env, String cwd, int row
      * creates ({@code set -C}: never one that exists) and removes.
      */
     static Optional<PtyTerminal> raw(CallerSide side, Map<String, String> env, String cwd) {
-        String file = "/tmp/.srun-pty-" + UUID.randomUUID();
-        int status = run(
-                side,
-                env,
-                cwd,
-                List.of("sh", "-c", "set -C; { stty size && stty -g; } > \"$1\" && stty raw -echo", "srun-pty", file));
-        Optional<PtyTerminal> terminal = Optional.empty();
-        try {
-            if (status == 0) {
-                terminal = parse(side, env, cwd, new String(side.read(file, 4096), StandardCharsets.UTF_8));
-            }
-        } catch (CallerFileException e) {
-            // no size: the terminal is put back below
-        } finally {
-            run(side, env, cwd, List.of("rm", "-f", "--", file));
-        }
-        if (status == 0 && terminal.isEmpty()) {
+        Answer answer = ask(side, env, cwd, "{ stty size && stty -g; } > \"$1\" && stty raw -echo");
+        Optional<PtyTerminal> terminal = answer.text().flatMap(t -> parse(side, env, cwd, t));
+        if (answer.ran() && terminal.isEmpty()) {
             // Raw, but its settings could not be read back: the usual ones, rather than raw.
             run(side, env, cwd, List.of("stty", "sane"));
         }
@@ -63,24 +49,7 @@ record PtyTerminal(CallerSide side, Map<String, String> env, String cwd, int row
      * could not be read.
      */
     Optional<PtySize> currentSize() {
-        String file = "/tmp/.srun-pty-" + UUID.randomUUID();
-        int status = run(side, env, cwd, List.of("sh", "-c", "set -C; stty size > \"$1\"", "srun-pty", file));
-        try {
-            if (status != 0) {
-                return Optional.empty();
-            }
-            String[] size = new String(side.read(file, 4096), StandardCharsets.UTF_8)
-                    .strip()
-                    .split("\\s+");
-            return Optional.of(PtySize.newBuilder()
-                    .setRows(Integer.parseInt(size[0]))
-                    .setCols(Integer.parseInt(size[1]))
-                    .build());
-        } catch (CallerFileException | NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            return Optional.empty();
-        } finally {
-            run(side, env, cwd, List.of("rm", "-f", "--", file));
-        }
+        return ask(side, env, cwd, "stty size > \"$1\"").text().flatMap(t -> sizeOf(t.strip()));
     }
 
     /** The size srun's step starts with. */
@@ -93,12 +62,42 @@ record PtyTerminal(CallerSide side, Map<String, String> env, String cwd, int row
         if (lines.length != 2) {
             return Optional.empty();
         }
-        String[] size = lines[0].strip().split("\\s+");
+        return sizeOf(lines[0].strip())
+                .map(size -> new PtyTerminal(side, env, cwd, size.getRows(), size.getCols(), lines[1].strip()));
+    }
+
+    /** {@code stty size}'s line, {@code ROWS COLS}. */
+    private static Optional<PtySize> sizeOf(String line) {
+        String[] size = line.split("\\s+");
         try {
-            return Optional.of(new PtyTerminal(
-                    side, env, cwd, Integer.parseInt(size[0]), Integer.parseInt(size[1]), lines[1].strip()));
+            return Optional.of(PtySize.newBuilder()
+                    .setRows(Integer.parseInt(size[0]))
+                    .setCols(Integer.parseInt(size[1]))
+                    .build());
         } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
             return Optional.empty();
+        }
+    }
+
+    /** What {@link #ask} got: whether the script succeeded, and the file it wrote when readable. */
+    private record Answer(boolean ran, Optional<String> text) {}
+
+    /**
+     * Runs {@code script} as the caller with {@code $1} a new file ({@code set -C}: never one that
+     * exists), reads that file back and removes it.
+     */
+    private static Answer ask(CallerSide side, Map<String, String> env, String cwd, String script) {
+        String file = "/tmp/.srun-pty-" + UUID.randomUUID();
+        int status = run(side, env, cwd, List.of("sh", "-c", "set -C; " + script, "srun-pty", file));
+        try {
+            if (status != 0) {
+                return new Answer(false, Optional.empty());
+            }
+            return new Answer(true, Optional.of(new String(side.read(file, 4096), StandardCharsets.UTF_8)));
+        } catch (CallerFileException e) {
+            return new Answer(true, Optional.empty());
+        } finally {
+            run(side, env, cwd, List.of("rm", "-f", "--", file));
         }
     }
 
