@@ -95,7 +95,7 @@ public final class RecordCodec {
                         .setNewJobId(r.newJobId()));
             case StateRecord.JobUpdated r -> {
                 JobUpdatedRecord.Builder u = JobUpdatedRecord.newBuilder().setJobId(r.jobId());
-                r.changes().forEach(c -> u.putChanges(c.key(), c.text()));
+                r.changes().forEach(c -> u.addTyped(JobChangeCodec.encode(c)));
                 e.setJobUpdated(u);
             }
             case StateRecord.JobHoldChanged r ->
@@ -240,9 +240,7 @@ public final class RecordCodec {
             case JOB_UPDATED ->
                 new StateRecord.JobUpdated(
                         e.getJobUpdated().getJobId(),
-                        e.getJobUpdated().getChangesMap().entrySet().stream()
-                                .map(c -> JobChange.of(c.getKey(), c.getValue()))
-                                .toList(),
+                        jobChanges(e.getJobUpdated()),
                         t);
             case JOB_HOLD ->
                 new StateRecord.JobHoldChanged(
@@ -337,5 +335,15 @@ public final class RecordCodec {
                 h.getThreadsPerCore(),
                 h.getRealMemoryMb(),
                 h.getTmpDiskMb());
+    }
+
+    /** The typed changes, or a record written before them: its map, never both. */
+    private static List<JobChange> jobChanges(JobUpdatedRecord r) {
+        if (r.getTypedCount() > 0) {
+            return r.getTypedList().stream().map(JobChangeCodec::decode).toList();
+        }
+        return r.getChangesMap().entrySet().stream()
+                .map(c -> JobChangeCodec.legacy(c.getKey(), c.getValue()))
+                .toList();
     }
 }

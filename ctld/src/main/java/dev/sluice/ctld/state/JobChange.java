@@ -5,12 +5,11 @@ import static java.util.Objects.requireNonNull;
 import dev.sluice.common.slurm.Licenses;
 
 /**
- * One field {@code scontrol update job} changes, parsed once where the request arrives; the
- * journal keeps each as its canonical key and text ({@link #key()}, {@link #text()}), the form
- * it always had.
+ * One field {@code scontrol update job} changes, parsed once where the request arrives and
+ * journaled typed (persistence's JobChangeCodec).
  */
 public sealed interface JobChange {
-    /** The journal's key. */
+    /** scontrol's name of the field: a record changes each field once. */
     default String key() {
         return switch (this) {
             case TimeLimit c -> "TimeLimit";
@@ -26,25 +25,6 @@ public sealed interface JobChange {
             case LicenseList c -> "Licenses";
             case ReservationName c -> "Reservation";
             case WckeyName c -> "WCKey";
-        };
-    }
-
-    /** The journal's text of the value: what {@link #of} reads back. */
-    default String text() {
-        return switch (this) {
-            case TimeLimit c -> Long.toString(c.minutes());
-            case Name c -> c.name();
-            case Comment c -> c.comment();
-            case Nice c -> Integer.toString(c.nice());
-            case Priority c -> Long.toString(c.priority());
-            case MinNodes c -> Integer.toString(c.nodes());
-            case MaxNodes c -> Integer.toString(c.nodes());
-            case Tasks c -> Integer.toString(c.tasks());
-            case PartitionName c -> c.partition();
-            case ArrayThrottle c -> Integer.toString(c.throttle());
-            case LicenseList c -> c.licenses().toString();
-            case ReservationName c -> c.reservation();
-            case WckeyName c -> c.wckey().text();
         };
     }
 
@@ -112,29 +92,5 @@ public sealed interface JobChange {
         public WckeyName {
             requireNonNull(wckey, "wckey is null");
         }
-    }
-
-    /**
-     * A change as the journal holds it.
-     *
-     * @throws IllegalArgumentException for a key or value this binary does not understand
-     */
-    static JobChange of(String key, String text) {
-        return switch (key) {
-            case "TimeLimit" -> new TimeLimit(Long.parseLong(text));
-            case "Name" -> new Name(text);
-            case "Comment" -> new Comment(text);
-            case "Nice" -> new Nice(Integer.parseInt(text));
-            case "Priority" -> new Priority(Long.parseLong(text));
-            case "MinNodes" -> new MinNodes(Integer.parseInt(text));
-            case "MaxNodes" -> new MaxNodes(Integer.parseInt(text));
-            case "NumTasks" -> new Tasks(Integer.parseInt(text));
-            case "Partition" -> new PartitionName(text);
-            case "ArrayTaskThrottle" -> new ArrayThrottle(Integer.parseInt(text));
-            case "Licenses" -> new LicenseList(Licenses.parse(text));
-            case "Reservation" -> new ReservationName(text);
-            case "WCKey" -> new WckeyName(JobWckey.read(text));
-            default -> throw new IllegalArgumentException("unknown job change " + key);
-        };
     }
 }
