@@ -57,7 +57,8 @@ final class JobChangeCodec {
                         c.getWckey().getUserDefault()
                                 ? JobWckey.userDefault(c.getWckey().getName())
                                 : JobWckey.asked(c.getWckey().getName()));
-            case CHANGE_NOT_SET -> throw new IllegalArgumentException("a job change of a kind this binary does not know");
+            case CHANGE_NOT_SET ->
+                throw new IllegalArgumentException("a job change of a kind this binary does not know");
         };
     }
 

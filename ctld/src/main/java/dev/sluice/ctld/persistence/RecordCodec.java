@@ -238,10 +238,7 @@ public final class RecordCodec {
                 new StateRecord.JobEndReported(
                         e.getJobEndReported().getJobId(), e.getJobEndReported().getExitStatus(), t);
             case JOB_UPDATED ->
-                new StateRecord.JobUpdated(
-                        e.getJobUpdated().getJobId(),
-                        jobChanges(e.getJobUpdated()),
-                        t);
+                new StateRecord.JobUpdated(e.getJobUpdated().getJobId(), jobChanges(e.getJobUpdated()), t);
             case JOB_HOLD ->
                 new StateRecord.JobHoldChanged(
                         e.getJobHold().getJobId(),

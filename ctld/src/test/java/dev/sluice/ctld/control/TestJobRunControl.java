@@ -1,11 +1,11 @@
 package dev.sluice.ctld.control;
 
 import static dev.sluice.ctld.Builders.aJob;
+import static dev.sluice.ctld.Refusals.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.common.error.ErrorCode;
-import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.ClusterFixture;
@@ -43,15 +43,6 @@ class TestJobRunControl {
                             id, new Allocation(List.of(Allocation.NodeShare.of("n1", 2, 0, 1))), "p", 10, startedAt));
         }
         return id;
-    }
-
-    private static ErrorCode code(Runnable action) {
-        try {
-            action.run();
-        } catch (SlurmException e) {
-            return e.code();
-        }
-        throw new AssertionError("no error");
     }
 
     @Test
@@ -123,16 +114,16 @@ class TestJobRunControl {
         int allocation = job(aJob().requeue().script("").build(), NOW - 10);
         int running = job(aJob().requeue().build(), NOW - 10);
         int noRequeue = job(aJob().build(), NOW - 10);
-        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "" + pending, false, NOW)))
+        assertThat(refusal(() -> JobRunControl.requeue(state, ROOT, "" + pending, false, NOW)))
                 .isEqualTo(ErrorCode.JOB_PENDING);
-        assertThat(code(() -> JobRunControl.requeue(state, OTHER, "" + running, false, NOW)))
+        assertThat(refusal(() -> JobRunControl.requeue(state, OTHER, "" + running, false, NOW)))
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
-        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "99", false, NOW)))
+        assertThat(refusal(() -> JobRunControl.requeue(state, ROOT, "99", false, NOW)))
                 .isEqualTo(ErrorCode.INVALID_JOB_ID);
-        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "" + allocation, false, NOW)))
+        assertThat(refusal(() -> JobRunControl.requeue(state, ROOT, "" + allocation, false, NOW)))
                 .isEqualTo(ErrorCode.BATCH_ONLY);
         // sbatch --no-requeue
-        assertThat(code(() -> JobRunControl.requeue(state, ROOT, "" + noRequeue, false, NOW)))
+        assertThat(refusal(() -> JobRunControl.requeue(state, ROOT, "" + noRequeue, false, NOW)))
                 .isEqualTo(ErrorCode.DISABLED);
         assertThat(state.job(running).status().state()).isEqualTo(JobState.RUNNING);
         assertThat(state.job(noRequeue).run().restartCount()).isZero();
@@ -168,11 +159,11 @@ class TestJobRunControl {
     void suspendRefusals() {
         int pending = job(aJob().build(), 0);
         int running = job(aJob().build(), NOW - 10);
-        assertThat(code(() -> JobRunControl.suspend(state, OWNER, "" + running, true, NOW)))
+        assertThat(refusal(() -> JobRunControl.suspend(state, OWNER, "" + running, true, NOW)))
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
-        assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + pending, true, NOW)))
+        assertThat(refusal(() -> JobRunControl.suspend(state, ROOT, "" + pending, true, NOW)))
                 .isEqualTo(ErrorCode.JOB_PENDING);
-        assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, false, NOW)))
+        assertThat(refusal(() -> JobRunControl.suspend(state, ROOT, "" + running, false, NOW)))
                 .isEqualTo(ErrorCode.JOB_NOT_SUSPENDED);
         assertThatThrownBy(() -> JobRunControl.suspend(state, ROOT, "99", true, NOW))
                 .hasMessage("Unexpected message received");
@@ -182,7 +173,7 @@ class TestJobRunControl {
                         List.of(StateRecord.JobEnded.unrequested(running, JobState.COMPLETED, 0, JobReason.NONE, NOW)),
                         List.of(),
                         null));
-        assertThat(code(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
+        assertThat(refusal(() -> JobRunControl.suspend(state, ROOT, "" + running, true, NOW)))
                 .isEqualTo(ErrorCode.ALREADY_DONE);
     }
 

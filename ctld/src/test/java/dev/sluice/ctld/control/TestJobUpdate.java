@@ -1,10 +1,10 @@
 package dev.sluice.ctld.control;
 
 import static dev.sluice.ctld.Builders.aJob;
+import static dev.sluice.ctld.Refusals.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
-import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.PartitionState;
@@ -64,15 +64,6 @@ class TestJobUpdate {
     private Job update(Caller caller, int id, JobChange... changes) {
         harness.replayRecords(state, JobUpdate.update(state, caller, Integer.toString(id), List.of(changes), NOW));
         return state.job(id);
-    }
-
-    private static ErrorCode refusal(Runnable action) {
-        try {
-            action.run();
-        } catch (SlurmException e) {
-            return e.code();
-        }
-        throw new AssertionError("no error");
     }
 
     @Test

@@ -1,10 +1,10 @@
 package dev.sluice.ctld.control;
 
 import static dev.sluice.ctld.Builders.aJob;
+import static dev.sluice.ctld.Refusals.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
-import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.ClusterFixture;
 import dev.sluice.ctld.ControlHarness;
@@ -55,15 +55,6 @@ class TestReservationControl {
 
     private String create(ReservationSpec spec) {
         return harness.apply(state, ReservationControl.create(state, ROOT, spec, DIRECTORY, NOW));
-    }
-
-    private ErrorCode refusal(Runnable r) {
-        try {
-            r.run();
-        } catch (SlurmException e) {
-            return e.code();
-        }
-        throw new AssertionError("not refused");
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.sluice.ctld.control;
 
+import static dev.sluice.ctld.Refusals.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.error.ErrorCode;
-import dev.sluice.common.error.SlurmException;
 import dev.sluice.common.slurm.Licenses;
 import dev.sluice.common.slurm.ReservationFlag;
 import dev.sluice.ctld.ClusterFixture;
@@ -53,15 +53,6 @@ class TestReservationLicenses {
 
     private Reservation named(String name) {
         return state.reservations().byName().get(name);
-    }
-
-    private static ErrorCode refusal(Runnable r) {
-        try {
-            r.run();
-        } catch (SlurmException e) {
-            return e.code();
-        }
-        throw new AssertionError("not refused");
     }
 
     @Test

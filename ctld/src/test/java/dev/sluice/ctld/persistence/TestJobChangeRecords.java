@@ -81,7 +81,8 @@ class TestJobChangeRecords {
         // A newer binary's kind of change arrives here as a typed entry with no field this one knows.
         JournalEntry newer = JournalEntry.newBuilder()
                 .setSequence(1)
-                .setJobUpdated(JobUpdatedRecord.newBuilder().setJobId(7).addTyped(JournalJobChange.getDefaultInstance()))
+                .setJobUpdated(
+                        JobUpdatedRecord.newBuilder().setJobId(7).addTyped(JournalJobChange.getDefaultInstance()))
                 .build();
         assertThatThrownBy(() -> RecordCodec.decode(newer)).isInstanceOf(IllegalArgumentException.class);
     }
