@@ -3,9 +3,11 @@ package dev.sluice.ctld;
 import dev.sluice.common.gres.GresSpec;
 import dev.sluice.ctld.control.ControlResult;
 import dev.sluice.ctld.gres.GresInventory;
+import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.state.ClusterState;
 import dev.sluice.ctld.state.DaemonReport;
 import dev.sluice.ctld.state.DynamicMembership;
+import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.Node;
 import dev.sluice.ctld.state.NodeAdmin;
 import dev.sluice.ctld.state.NodeEndpoint;
@@ -91,6 +93,20 @@ public final class ClusterFixture {
     /** A decision the loop accepted: its records replayed, its soft changes applied; its answer. */
     public <T> T apply(ControlResult<T> result) {
         return harness.apply(state, result);
+    }
+
+    /** Journals a submission under the next job id; that id. */
+    public int submit(JobRequest request, String partition, long limitMinutes, long time) {
+        int id = state.nextJobId();
+        replay(new StateRecord.JobSubmitted(id, request, partition, limitMinutes, time));
+        return id;
+    }
+
+    /** Journals the starts a scheduling pass planned, as the controller does, at {@code now}. */
+    public void start(SchedulePlan plan, long now) {
+        for (SchedulePlan.Start s : plan.starts()) {
+            replay(new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), now));
+        }
     }
 
     /** A node as the current image shows it. */

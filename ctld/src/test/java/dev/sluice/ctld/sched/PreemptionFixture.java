@@ -47,9 +47,7 @@ abstract class PreemptionFixture {
     }
 
     int submit(String partition, JobRequest request) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, request, partition, 60, NOW - 500));
-        return id;
+        return cluster.submit(request, partition, 60, NOW - 500);
     }
 
     /** A job running since {@code since} on the CPUs of one node. */

@@ -76,9 +76,7 @@ class TestGangScheduling {
     }
 
     private int submit(String partition, JobRequest request) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, request, partition, 60, now - 1));
-        return id;
+        return cluster.submit(request, partition, 60, now - 1);
     }
 
     private List<Effect> pass() {

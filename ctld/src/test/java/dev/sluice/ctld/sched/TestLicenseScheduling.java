@@ -35,9 +35,7 @@ class TestLicenseScheduling {
     }
 
     private int submit(JobRequest request) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", 60, NOW - 10));
-        return id;
+        return cluster.submit(request, "p", 60, NOW - 10);
     }
 
     private SchedulePlan schedule() {
@@ -49,10 +47,7 @@ class TestLicenseScheduling {
 
     /** Applies a plan's starts, as the controller journals them. */
     private void start(SchedulePlan plan) {
-        for (SchedulePlan.Start s : plan.starts()) {
-            cluster.replay(
-                    new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), NOW));
-        }
+        cluster.start(plan, NOW);
     }
 
     private static List<Integer> started(SchedulePlan plan) {

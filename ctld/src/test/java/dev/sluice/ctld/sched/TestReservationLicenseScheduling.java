@@ -58,9 +58,7 @@ class TestReservationLicenseScheduling {
     }
 
     private int submit(JobRequest request, long minutes) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", minutes, NOW - 10));
-        return id;
+        return cluster.submit(request, "p", minutes, NOW - 10);
     }
 
     private SchedulePlan schedule() {
@@ -72,10 +70,7 @@ class TestReservationLicenseScheduling {
 
     private SchedulePlan scheduleAndStart() {
         SchedulePlan plan = schedule();
-        for (SchedulePlan.Start s : plan.starts()) {
-            cluster.replay(
-                    new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), NOW));
-        }
+        cluster.start(plan, NOW);
         return plan;
     }
 

@@ -71,9 +71,7 @@ class TestReservationScheduling {
     }
 
     private int submit(JobRequest request, long minutes) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", minutes, NOW - 10));
-        return id;
+        return cluster.submit(request, "p", minutes, NOW - 10);
     }
 
     private SchedulePlan schedule() {
@@ -84,10 +82,7 @@ class TestReservationScheduling {
     }
 
     private void start(SchedulePlan plan) {
-        for (SchedulePlan.Start s : plan.starts()) {
-            cluster.replay(
-                    new StateRecord.JobStarted(s.jobId(), s.allocation(), s.partition(), s.timeLimitMinutes(), clock));
-        }
+        cluster.start(plan, clock);
     }
 
     private List<String> nodesOf(int jobId) {

@@ -32,9 +32,7 @@ class TestScheduler {
     }
 
     private int submit(JobRequest request, long limitMinutes) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, request, "p", limitMinutes, NOW - 10));
-        return id;
+        return cluster.submit(request, "p", limitMinutes, NOW - 10);
     }
 
     private void run(int id, String node, int cpus, long startedSecondsAgo) {

@@ -76,9 +76,7 @@ class TestSuspendPreemption {
     }
 
     private int submit(String partition, int tasks) {
-        int id = state.nextJobId();
-        cluster.replay(new StateRecord.JobSubmitted(id, aJob().tasks(tasks).build(), partition, 60, now - 1));
-        return id;
+        return cluster.submit(aJob().tasks(tasks).build(), partition, 60, now - 1);
     }
 
     /** One pass, applied: its records replayed, its effects returned. */
