@@ -1,9 +1,7 @@
 package dev.sluice.ctld.control;
 
-import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.slurm.PreemptMode;
 import dev.sluice.ctld.sched.SchedulePlan;
-import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.ClusterView;
 import dev.sluice.ctld.state.Effect;
@@ -15,9 +13,7 @@ import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.TaskSplits;
 import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Turns what a scheduling pass planned into what the controller journals (Nomad's plan apply):
@@ -122,18 +118,6 @@ public final class PlanApplier {
     /** What the pass says of the pending jobs, as squeue and scontrol show it until the next. */
     public static ClusterImage.QueueFacts queueFacts(SchedulePlan plan) {
         return new ClusterImage.QueueFacts(
-                plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details(), schedNodes(plan));
-    }
-
-    /** The nodes of each place backfill reserved, as squeue's SCHEDNODES names them. */
-    private static Map<Integer, String> schedNodes(SchedulePlan plan) {
-        Map<Integer, String> nodes = new HashMap<>();
-        plan.reservations()
-                .forEach((id, allocation) -> nodes.put(
-                        id,
-                        HostList.compress(allocation.nodes().stream()
-                                .map(Allocation.NodeShare::node)
-                                .toList())));
-        return nodes;
+                plan.pendingReasons(), plan.expectedStarts(), plan.priorities(), plan.details(), plan.reservations());
     }
 }

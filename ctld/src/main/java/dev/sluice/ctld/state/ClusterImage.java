@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.hostlist.HostList;
 import dev.sluice.common.slurm.JobReason;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +48,8 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
 
     /**
      * What the last scheduling pass found, by job id: why pending jobs wait (and the detail
-     * shown with it), when they are expected to start and on which nodes (a host list, where
-     * backfill reserved them a place), and their priorities. One value from the pass to the
+     * shown with it), when they are expected to start and on which nodes (the place backfill
+     * reserved them, {@code planned}), and their priorities. One value from the pass to the
      * images: soft state, never journaled.
      */
     public record QueueFacts(
@@ -56,7 +57,7 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
             Map<Integer, Long> expectedStarts,
             Map<Integer, Long> priorities,
             Map<Integer, String> reasonDetails,
-            Map<Integer, String> schedNodes) {
+            Map<Integer, Allocation> planned) {
         public static final QueueFacts NONE = new QueueFacts(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
         public QueueFacts {
@@ -64,16 +65,16 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
             expectedStarts = Map.copyOf(expectedStarts);
             priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
             reasonDetails = Map.copyOf(reasonDetails);
-            schedNodes = Map.copyOf(schedNodes);
+            planned = Map.copyOf(planned);
         }
 
         public QueueFacts withPriorities(Map<Integer, Long> v) {
-            return new QueueFacts(pendingReasons, expectedStarts, v, reasonDetails, schedNodes);
+            return new QueueFacts(pendingReasons, expectedStarts, v, reasonDetails, planned);
         }
 
         /** The same facts with these reasons (the jobs no longer pending left out). */
         public QueueFacts withPendingReasons(Map<Integer, JobReason> v) {
-            return new QueueFacts(v, expectedStarts, priorities, reasonDetails, schedNodes);
+            return new QueueFacts(v, expectedStarts, priorities, reasonDetails, planned);
         }
     }
 
@@ -156,7 +157,12 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
 
     /** The nodes the scheduler planned for a pending job (squeue's SCHEDNODES); empty for none. */
     public String schedNodes(int jobId) {
-        return queue.schedNodes().getOrDefault(jobId, "");
+        // Compressed here, when squeue asks, rather than for every planned job on every pass.
+        Allocation planned = queue.planned().get(jobId);
+        return planned == null
+                ? ""
+                : HostList.compress(
+                        planned.nodes().stream().map(Allocation.NodeShare::node).toList());
     }
 
     public Map<Integer, JobSteps> steps() {
