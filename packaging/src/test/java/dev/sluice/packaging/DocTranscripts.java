@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * The terminal transcripts of a Markdown page: indented code blocks (four spaces) whose first
  * line is a {@code $ command}, each command followed by the lines it prints. A command may span
  * lines as a shell reads them: a here-document ({@code cat >> f <<'END'}) runs to its
- * {@code END} line.
+ * {@code END} line, a line ending in a backslash goes on in the next.
  *
  * <p>Which cluster a block runs on is said by its first command, as a reader takes it: {@code
  * ./sluice up ARGS} starts one with those arguments, {@code source .sluice/sluice.env} alone a
@@ -37,9 +37,15 @@ final class DocTranscripts {
             return Optional.of(rest.isEmpty() ? List.of() : List.of(rest.split("\\s+")));
         }
 
-        /** A line that changes the shell the next commands run in. */
+        /**
+         * A line that changes the shell the next commands run in: {@code source}, {@code export},
+         * or a variable set alone ({@code U=...}, {@code H=(...)}, {@code T=$(...)}).
+         */
         boolean setsUpShell() {
-            return command.startsWith("source ") || command.startsWith(". ") || command.startsWith("export ");
+            return command.startsWith("source ")
+                    || command.startsWith(". ")
+                    || command.startsWith("export ")
+                    || ASSIGNMENT.matcher(command).matches();
         }
     }
 
@@ -49,6 +55,8 @@ final class DocTranscripts {
      */
     record Block(String where, List<Step> steps, Optional<List<String>> newCluster, Optional<Pattern> varying) {}
 
+    private static final Pattern ASSIGNMENT =
+            Pattern.compile("[A-Za-z_]\\w*=(\\(.*\\)|\\$\\(.*\\)|\"[^\"]*\"|[^\\s;&|]*)");
     private static final Pattern HEREDOC = Pattern.compile("<<-?\\s*['\"]?(\\w+)['\"]?");
     private static final Pattern VARYING = Pattern.compile("^<!-- example: numbers vary in (.+) -->$");
 
@@ -98,6 +106,10 @@ final class DocTranscripts {
             StringBuilder command = new StringBuilder(l.substring(2));
             int line = firstLine + i;
             i++;
+            // A line ending in a backslash goes on in the next, as the shell reads it.
+            while (command.toString().endsWith("\\") && i < text.size()) {
+                command.append('\n').append(text.get(i++));
+            }
             Matcher heredoc = HEREDOC.matcher(l);
             if (heredoc.find()) {
                 String word = heredoc.group(1);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The terminal examples of docs/scheduling.md and docs/commands.md run as written: each block
+ * The terminal examples of docs/scheduling.md, docs/commands.md and docs/rest.md run as written: each block
  * ({@link DocTranscripts}) on the cluster it asks for, started as {@code ./sluice up} starts it
  * ({@link SluiceUp}), every {@code $} line run by bash in the directory the cluster's
  * {@code .sluice} is in, with the {@code source} lines before it, as the reader types them; what
@@ -30,7 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TestDocExamples {
     private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
-    private static final List<String> PAGES = List.of("docs/scheduling.md", "docs/commands.md");
+    /** The pages; {@code -Dsluice.doc.pages=docs/rest.md} runs one while it is being written. */
+    private static final List<String> PAGES =
+            List.of(System.getProperty("sluice.doc.pages", "docs/scheduling.md,docs/commands.md,docs/rest.md")
+                    .split(","));
 
     @TempDir
     static Path base;
