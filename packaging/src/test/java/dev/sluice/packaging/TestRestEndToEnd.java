@@ -40,11 +40,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The REST API in front of a real cluster (controller and node daemon as processes): a token
- * from {@code scontrol token}, jobs submitted, watched and cancelled, a node drained and
- * resumed, every answer checked against Slurm's v0.0.44 schema. The REST daemon runs in this
+ * from {@code scontrol token}, jobs submitted, watched, updated, held, released and cancelled,
+ * found in accounting, a node drained and resumed, in every data parser version (v0.0.42 to
+ * v0.0.45), each answer checked against Slurm's published schema of that version. The REST daemon runs in this
  * JVM, speaking to the controller over TCP with the user's token, as sluice-restd does.
  */
 class TestRestEndToEnd {
@@ -128,14 +131,18 @@ class TestRestEndToEnd {
     }
 
     private static int submit(String script, Path out) throws Exception {
+        return submit(ApiVersion.V0044, script, out);
+    }
+
+    private static int submit(ApiVersion v, String script, Path out) throws Exception {
         String body = "{\"script\": " + quote(script) + ", \"job\": {\"name\": \"rest\", \"tasks\": 1,"
                 + " \"current_working_directory\": " + quote(cluster.workDir().toString())
                 + ", \"standard_output\": " + quote(out.toString())
                 + ", \"environment\": [\"PATH=/usr/bin:/bin\"],"
                 + " \"time_limit\": {\"set\": true, \"infinite\": false, \"number\": 5}}}";
-        Answer a = send("POST", V + "job/submit", body);
+        Answer a = send("POST", v.slurmPrefix() + "job/submit", body);
         assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
-        assertValid("v0.0.44_openapi_job_submit_response", a.body());
+        OpenApiDocs.of(v).assertValidFor("openapi_job_submit_response", a.body());
         return a.body().get("job_id").asInt();
     }
 
@@ -144,9 +151,13 @@ class TestRestEndToEnd {
     }
 
     private static String state(int job) throws Exception {
-        Answer a = send("GET", V + "job/" + job, null);
+        return state(ApiVersion.V0044, job);
+    }
+
+    private static String state(ApiVersion v, int job) throws Exception {
+        Answer a = send("GET", v.slurmPrefix() + "job/" + job, null);
         assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
-        assertValid("v0.0.44_openapi_job_info_resp", a.body());
+        OpenApiDocs.of(v).assertValidFor("openapi_job_info_resp", a.body());
         return a.body().at("/jobs/0/job_state/0").asText();
     }
 
@@ -263,56 +274,60 @@ class TestRestEndToEnd {
         }
     }
 
-    @Test
-    void jobIsSubmittedRunsAndCompletes() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ApiVersion.class)
+    void jobIsSubmittedRunsAndCompletes(ApiVersion v) throws Exception {
         Path out = cluster.workDir().resolve("rest-" + UUID.randomUUID() + ".out");
-        int job = submit("#!/bin/sh\necho rest-hello\n", out);
+        int job = submit(v, "#!/bin/sh\necho rest-hello\n", out);
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> state(job).equals("COMPLETED"));
+                .until(() -> state(v, job).equals("COMPLETED"));
         assertThat(Files.readString(out)).isEqualTo("rest-hello\n");
         ClusterProcesses.Result squeue = cluster.command("scontrol", "show", "job", "" + job);
         assertThat(squeue.out()).contains("JobName=rest").contains("TimeLimit=00:05:00");
     }
 
     /** The job as accounting keeps it, from sluice-dbd with the same token, as sacct shows it. */
-    @Test
-    void aFinishedJobIsInAccounting() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ApiVersion.class)
+    void aFinishedJobIsInAccounting(ApiVersion v) throws Exception {
         Path out = cluster.workDir().resolve("acct-" + UUID.randomUUID() + ".out");
-        int job = submit("#!/bin/sh\nexit 3\n", out);
+        int job = submit(v, "#!/bin/sh\nexit 3\n", out);
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> {
-                    Answer a = send("GET", "/slurmdb/v0.0.44/job/" + job, null);
+                    Answer a = send("GET", v.slurmdbPrefix() + "job/" + job, null);
                     assertThat(a.status()).as(a.body().toString()).isEqualTo(200);
-                    assertValid("v0.0.44_openapi_slurmdbd_jobs_resp", a.body());
+                    OpenApiDocs.of(v).assertValidFor("openapi_slurmdbd_jobs_resp", a.body());
                     assertThat(a.body().at("/jobs/0/state/current/0").asText()).isEqualTo("FAILED");
                 });
-        Answer a = send("GET", "/slurmdb/v0.0.44/job/" + job, null);
+        Answer a = send("GET", v.slurmdbPrefix() + "job/" + job, null);
         assertThat(a.body().at("/jobs/0/exit_code/return_code/number").asInt()).isEqualTo(3);
         assertThat(a.body().at("/jobs/0/user").asText()).isEqualTo("root");
         assertThat(a.body().at("/jobs/0/tres/allocated/0/type").asText()).isEqualTo("cpu");
         String sacct = cluster.command("sacct", "-n", "-X", "-P", "-j", "" + job, "-o", "State,ExitCode")
                 .out();
         assertThat(sacct).isEqualTo("FAILED|3:0\n");
-        Answer tres = send("GET", "/slurmdb/v0.0.44/tres", null);
-        assertValid("v0.0.44_openapi_tres_resp", tres.body());
+        Answer tres = send("GET", v.slurmdbPrefix() + "tres", null);
+        OpenApiDocs.of(v).assertValidFor("openapi_tres_resp", tres.body());
         assertThat(tres.body().get("TRES")).isNotEmpty();
-        Answer users = send("GET", "/slurmdb/v0.0.44/users", null);
-        assertValid("v0.0.44_openapi_users_resp", users.body());
+        Answer users = send("GET", v.slurmdbPrefix() + "users", null);
+        OpenApiDocs.of(v).assertValidFor("openapi_users_resp", users.body());
     }
 
-    @Test
-    void jobIsCancelled() throws Exception {
-        int job = submit("#!/bin/sh\nsleep 300\n", cluster.workDir().resolve("sleep.out"));
-        Answer cancel = send("DELETE", V + "job/" + job, null);
+    @ParameterizedTest
+    @EnumSource(ApiVersion.class)
+    void jobIsCancelled(ApiVersion v) throws Exception {
+        int job = submit(v, "#!/bin/sh\nsleep 300\n", cluster.workDir().resolve("sleep.out"));
+        Answer cancel = send("DELETE", v.slurmPrefix() + "job/" + job, null);
         assertThat(cancel.status()).as(cancel.body().toString()).isEqualTo(200);
-        assertValid("v0.0.44_openapi_kill_job_resp", cancel.body());
-        await().atMost(Duration.ofSeconds(30)).until(() -> state(job).equals("CANCELLED"));
+        OpenApiDocs.of(v).assertValidFor("openapi_kill_job_resp", cancel.body());
+        await().atMost(Duration.ofSeconds(30)).until(() -> state(v, job).equals("CANCELLED"));
     }
 
-    @Test
-    void aHeldJobIsUpdatedThenReleasedAndRuns() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ApiVersion.class)
+    void aHeldJobIsUpdatedThenReleasedAndRuns(ApiVersion v) throws Exception {
         Path out = cluster.workDir().resolve("held-" + UUID.randomUUID() + ".out");
         String body =
                 "{\"script\": \"#!/bin/sh\\necho held-then-run\\n\", \"job\": {\"name\": \"held\", \"hold\": true,"
@@ -320,48 +335,51 @@ class TestRestEndToEnd {
                         + quote(cluster.workDir().toString())
                         + ", \"standard_output\": " + quote(out.toString())
                         + ", \"environment\": [\"PATH=/usr/bin:/bin\"]}}";
-        Answer submitted = send("POST", V + "job/submit", body);
+        Answer submitted = send("POST", v.slurmPrefix() + "job/submit", body);
         assertThat(submitted.status()).as(submitted.body().toString()).isEqualTo(200);
         int job = submitted.body().get("job_id").asInt();
-        assertThat(state(job)).isEqualTo("PENDING");
+        assertThat(state(v, job)).isEqualTo("PENDING");
 
         Answer updated = send(
                 "POST",
-                V + "job/" + job,
+                v.slurmPrefix() + "job/" + job,
                 "{\"job\": {\"name\": \"renamed\", \"time_limit\": {\"set\": true, \"infinite\": false, \"number\": 3}}}");
         assertThat(updated.status()).as(updated.body().toString()).isEqualTo(200);
-        assertValid("v0.0.44_openapi_job_post_response", updated.body());
+        OpenApiDocs.of(v).assertValidFor("openapi_job_post_response", updated.body());
         ClusterProcesses.Result shown = cluster.command("scontrol", "show", "job", "" + job);
         assertThat(shown.out())
                 .contains("JobName=renamed")
                 .contains("TimeLimit=00:03:00")
                 .contains("JobState=PENDING");
 
-        Answer released = send("POST", V + "job/" + job, "{\"hold\": false}");
+        Answer released = send("POST", v.slurmPrefix() + "job/" + job, "{\"hold\": false}");
         assertThat(released.status()).as(released.body().toString()).isEqualTo(200);
+        OpenApiDocs.of(v).assertValidFor("openapi_job_post_response", released.body());
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> state(job).equals("COMPLETED"));
+                .until(() -> state(v, job).equals("COMPLETED"));
         assertThat(Files.readString(out)).isEqualTo("held-then-run\n");
     }
 
-    @Test
-    void nodeIsDrainedAndResumed() throws Exception {
-        Answer nodes = send("GET", V + "nodes", null);
-        assertValid("v0.0.44_openapi_nodes_resp", nodes.body());
+    @ParameterizedTest
+    @EnumSource(ApiVersion.class)
+    void nodeIsDrainedAndResumed(ApiVersion v) throws Exception {
+        Answer nodes = send("GET", v.slurmPrefix() + "nodes", null);
+        OpenApiDocs.of(v).assertValidFor("openapi_nodes_resp", nodes.body());
         String name = nodes.body().at("/nodes/0/name").asText();
-        Answer drain = send("POST", V + "node/" + name, "{\"state\": [\"DRAIN\"], \"reason\": \"rest test\"}");
+        Answer drain =
+                send("POST", v.slurmPrefix() + "node/" + name, "{\"state\": [\"DRAIN\"], \"reason\": \"rest test\"}");
         assertThat(drain.status()).as(drain.body().toString()).isEqualTo(200);
-        assertValid("v0.0.44_openapi_resp", drain.body());
-        Answer drained = send("GET", V + "node/" + name, null);
-        assertValid("v0.0.44_openapi_nodes_resp", drained.body());
+        OpenApiDocs.of(v).assertValidFor("openapi_resp", drain.body());
+        Answer drained = send("GET", v.slurmPrefix() + "node/" + name, null);
+        OpenApiDocs.of(v).assertValidFor("openapi_nodes_resp", drained.body());
         assertThat(drained.body().at("/nodes/0/state").toString()).contains("DRAIN");
         assertThat(drained.body().at("/nodes/0/reason").asText()).isEqualTo("rest test");
         // drained, or draining while another test's job is still on it
         assertThat(cluster.command("sinfo", "-h", "-o", "%t").out()).matches("(drain|drng)\\n");
-        Answer resume = send("POST", V + "node/" + name, "{\"state\": [\"RESUME\"]}");
+        Answer resume = send("POST", v.slurmPrefix() + "node/" + name, "{\"state\": [\"RESUME\"]}");
         assertThat(resume.status()).as(resume.body().toString()).isEqualTo(200);
-        assertThat(send("GET", V + "node/" + name, null)
+        assertThat(send("GET", v.slurmPrefix() + "node/" + name, null)
                         .body()
                         .at("/nodes/0/state")
                         .toString())
