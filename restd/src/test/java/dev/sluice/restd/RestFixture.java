@@ -86,6 +86,11 @@ final class RestFixture implements AutoCloseable {
         }
     }
 
+    /** As root, the daemon's operator (as sacctmgr must be run to change anything), with a fresh token. */
+    Answer asRoot(String method, String path, String body) {
+        return send(method, path, body, "root", token("root"));
+    }
+
     /** As {@code alice}, with a fresh token. */
     Answer as(String method, String path, String body) {
         return send(method, path, body, "alice", token("alice"));

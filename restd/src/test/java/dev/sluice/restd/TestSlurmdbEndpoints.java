@@ -195,11 +195,6 @@ class TestSlurmdbEndpoints {
         assertThat(roots.getListAssoc().getAccountsList()).containsExactly("root");
     }
 
-    /** As the daemon's operator, as sacctmgr must be run to change anything. */
-    private Answer asRoot(String method, String path, String body) {
-        return rest.send(method, path, body, "root", rest.token("root"));
-    }
-
     @Test
     void onlyAnOperatorGivesListsAndDeletesWckeys() {
         String body = """
@@ -213,33 +208,33 @@ class TestSlurmdbEndpoints {
         assertThat(hidden.status()).isEqualTo(500);
         docs.assertValidFor("openapi_wckey_resp", hidden.body());
 
-        Answer added = asRoot("POST", db + "wckeys", body);
+        Answer added = rest.asRoot("POST", db + "wckeys", body);
         assertThat(added.status()).as(added.body().toString()).isEqualTo(200);
         docs.assertValidFor("openapi_resp", added.body());
-        Answer listed = asRoot("GET", db + "wckeys?user=bob", null);
+        Answer listed = rest.asRoot("GET", db + "wckeys?user=bob", null);
         assertThat(listed.status()).isEqualTo(200);
         docs.assertValidFor("openapi_wckey_resp", listed.body());
         assertThat(rest.controller.accounting.seen.getLast().getListWckeys().getUsersList())
                 .containsExactly("bob");
-        Answer all = asRoot("GET", db + "wckeys", null);
+        Answer all = rest.asRoot("GET", db + "wckeys", null);
         assertThat(all.body().get("wckeys").findValuesAsText("user")).containsExactly("alice", "bob");
         int bobs = all.body().at("/wckeys/1/id").asInt();
-        Answer one = asRoot("GET", db + "wckey/" + bobs, null);
+        Answer one = rest.asRoot("GET", db + "wckey/" + bobs, null);
         docs.assertValidFor("openapi_wckey_resp", one.body());
         assertThat(one.body().get("wckeys").findValuesAsText("user")).containsExactly("bob");
 
-        Answer deleted = asRoot("DELETE", db + "wckey/" + bobs, null);
+        Answer deleted = rest.asRoot("DELETE", db + "wckey/" + bobs, null);
         assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
         docs.assertValidFor("openapi_wckey_removed_resp", deleted.body());
         assertThat(deleted.body().get("deleted_wckeys").toString())
                 .isEqualTo("[\"C = test       W = w1                   U = bob      \"]");
-        assertThat(asRoot("GET", db + "wckeys", null).body().get("wckeys").findValuesAsText("user"))
+        assertThat(rest.asRoot("GET", db + "wckeys", null).body().get("wckeys").findValuesAsText("user"))
                 .containsExactly("alice");
-        Answer nothing = asRoot("DELETE", db + "wckey/" + bobs, null);
+        Answer nothing = rest.asRoot("DELETE", db + "wckey/" + bobs, null);
         assertThat(nothing.status()).isEqualTo(200);
         docs.assertValidFor("openapi_wckey_removed_resp", nothing.body());
         assertThat(nothing.body().get("deleted_wckeys")).isEmpty();
-        Answer bad = asRoot("POST", db + "wckeys", "{\"wckeys\": [{\"name\": \"w2\"}]}");
+        Answer bad = rest.asRoot("POST", db + "wckeys", "{\"wckeys\": [{\"name\": \"w2\"}]}");
         assertThat(bad.status()).isEqualTo(400);
         docs.assertValidFor("openapi_resp", bad.body());
     }
@@ -254,7 +249,7 @@ class TestSlurmdbEndpoints {
         assertThat(refused.body().get("removed_qos")).isEmpty();
         assertThat(rest.as("GET", db + "qos", null).body().get("qos")).hasSize(2);
 
-        Answer deleted = asRoot("DELETE", db + "qos/high", null);
+        Answer deleted = rest.asRoot("DELETE", db + "qos/high", null);
         assertThat(deleted.status()).as(deleted.body().toString()).isEqualTo(200);
         docs.assertValidFor("openapi_slurmdbd_qos_removed_resp", deleted.body());
         assertThat(deleted.body().get("removed_qos").toString()).isEqualTo("[\"high\"]");
@@ -264,7 +259,7 @@ class TestSlurmdbEndpoints {
         assertThat(left.body().get("qos")).hasSize(1);
         assertThat(left.body().at("/qos/0/name").asText()).isEqualTo("normal");
 
-        Answer nothing = asRoot("DELETE", db + "qos/high", null);
+        Answer nothing = rest.asRoot("DELETE", db + "qos/high", null);
         assertThat(nothing.status()).isEqualTo(200);
         docs.assertValidFor("openapi_slurmdbd_qos_removed_resp", nothing.body());
         assertThat(nothing.body().get("removed_qos")).isEmpty();
@@ -290,7 +285,7 @@ class TestSlurmdbEndpoints {
         assertThat(unchanged.body().at("/accounts/0/description").asText()).isEqualTo("physics dept");
 
         int mark = rest.controller.accounting.seen.size();
-        Answer added = asRoot("POST", db + "accounts", body);
+        Answer added = rest.asRoot("POST", db + "accounts", body);
         assertThat(added.status()).as(added.body().toString()).isEqualTo(200);
         docs.assertValidFor("openapi_resp", added.body());
         Answer chem = rest.as("GET", db + "account/chem", null);
@@ -319,14 +314,14 @@ class TestSlurmdbEndpoints {
             "{\"accounts\": [{\"name\": \"x\", \"organization\": 3}]}",
             "{\"job\": {}}"
         }) {
-            Answer a = asRoot("POST", db + "accounts", bad);
+            Answer a = rest.asRoot("POST", db + "accounts", bad);
             assertThat(a.status()).as(bad).isEqualTo(400);
             docs.assertValidFor("openapi_resp", a.body());
             assertThat(a.body().at("/errors/0/error_number").asInt()).isEqualTo(9001);
         }
         assertThat(rest.controller.accounting.seen).hasSize(before);
 
-        Answer ignored = asRoot(
+        Answer ignored = rest.asRoot(
                 "POST",
                 db + "accounts",
                 "{\"accounts\": [{\"name\": \"bio\", \"associations\": [{\"account\": \"bio\","

@@ -11,24 +11,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.common.error.ErrorCode;
 import dev.sluice.common.slurm.AdminLevel;
-import dev.sluice.protocol.v1.AccountEntry;
 import dev.sluice.protocol.v1.AddAccountsRequest;
 import dev.sluice.protocol.v1.AddUsersRequest;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationLimits;
 import dev.sluice.protocol.v1.DbdRequest;
-import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.protocol.v1.ModifyAssocRequest;
-import dev.sluice.protocol.v1.UserEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.dbv0038.Posts38.Refused;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.RestErrors;
+import dev.sluice.restd.slurmdb.DbWrites;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * dbv0.0.38's "add or update" of accounts, users and associations, as slurmrestd 22.05 does
@@ -219,15 +216,14 @@ final class AssocPosts38 {
     /** Which of the names wanted exist already (accounts in lower case, as sluice-dbd keeps them). */
     private static Set<String> names(AccountingSession dbd, AssocEntity entity, List<JsonNode> wanted, DbEnvelope38 out)
             throws Refused {
-        ListAssocRequest.Builder req = ListAssocRequest.newBuilder().setEntity(entity);
-        wanted.stream().map(w -> text(w, "name")).filter(n -> !n.isEmpty()).forEach(req::addNames);
         try {
-            var listed = dbd.call(DbdRequest.newBuilder().setListAssoc(req)).getListed();
-            return entity == AssocEntity.ACCOUNTS
-                    ? listed.getAccountsList().stream()
-                            .map(AccountEntry::getName)
-                            .collect(Collectors.toSet())
-                    : listed.getUsersList().stream().map(UserEntry::getName).collect(Collectors.toSet());
+            return DbWrites.existing(
+                    dbd,
+                    entity,
+                    wanted.stream()
+                            .map(w -> text(w, "name"))
+                            .filter(n -> !n.isEmpty())
+                            .toList());
         } catch (AccountingException e) {
             ErrorCode db = ErrorCode.DB_CONNECTION;
             String source = entity == AssocEntity.ACCOUNTS ? "slurmdb_accounts_get" : "slurmdb_users_get";

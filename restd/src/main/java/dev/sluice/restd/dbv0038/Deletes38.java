@@ -12,6 +12,7 @@ import dev.sluice.protocol.v1.ListAssocRequest;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.RestErrors;
+import dev.sluice.restd.slurmdb.DbWrites;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -147,7 +148,7 @@ final class Deletes38 {
             return Reply.text(304, "");
         }
         var removed = out.body().putArray("removed_associations");
-        gone.forEach(a -> removed.add(named(a)));
+        gone.forEach(a -> removed.add(DbWrites.named(a)));
         return out.reply(200);
     }
 
@@ -193,15 +194,6 @@ final class Deletes38 {
         }
         result.getDeletedList().forEach(deleted::add);
         return out.reply(200);
-    }
-
-    /** slurmdbd's name of a removed association: {@code C = anchor     A = r156       U = alice}. */
-    static String named(AssociationEntry a) {
-        String name = String.format("C = %-10s A = %-10s", a.getCluster(), a.getAccount());
-        if (!a.getUser().isEmpty()) {
-            name += String.format(" U = %-9s", a.getUser());
-        }
-        return name;
     }
 
     private static DeleteAssocResult delete(AccountingSession dbd, DeleteAssocRequest.Builder request)

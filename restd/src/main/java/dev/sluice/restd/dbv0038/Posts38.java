@@ -7,6 +7,7 @@ import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Reply;
 import dev.sluice.restd.http.RestErrors;
+import dev.sluice.restd.slurmdb.DbWrites;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -70,7 +71,7 @@ final class Posts38 {
             throws Refused {
         for (DbdRequest.Builder change : changes) {
             try {
-                dbd.call(withCommit(change.clone(), commit));
+                dbd.call(DbWrites.withCommit(change.clone(), commit));
             } catch (AccountingException e) {
                 if (numberless || e.code() != ErrorCode.ACCESS_DENIED.number()) {
                     throw unspecified(out, source, status);
@@ -79,19 +80,6 @@ final class Posts38 {
                 throw new Refused(out.error(null, denied.number(), denied.text(), source), status);
             }
         }
-    }
-
-    private static DbdRequest.Builder withCommit(DbdRequest.Builder r, boolean commit) {
-        switch (r.getBodyCase()) {
-            case ADD_ACCOUNTS -> r.getAddAccountsBuilder().setCommit(commit);
-            case ADD_USERS -> r.getAddUsersBuilder().setCommit(commit);
-            case ADD_CLUSTERS -> r.getAddClustersBuilder().setCommit(commit);
-            case MODIFY_ASSOC -> r.getModifyAssocBuilder().setCommit(commit);
-            case ADD_QOS -> r.getAddQosBuilder().setCommit(commit);
-            case MODIFY_QOS -> r.getModifyQosBuilder().setCommit(commit);
-            default -> throw new IllegalStateException("not a change: " + r.getBodyCase());
-        }
-        return r;
     }
 
     /** The body's list under {@code field}; none is 22.05's "Unable to resolve path", with status 200. */
@@ -118,32 +106,15 @@ final class Posts38 {
         if (!o.isObject()) {
             throw unspecified(out, source, status);
         }
-        for (var fields = o.fields(); fields.hasNext(); ) {
-            var f = fields.next();
-            if (!applied.contains(f.getKey()) && !empty(f.getValue())) {
-                out.error(
-                        "sluice-restd does not apply field '" + f.getKey() + "' here",
-                        UNSPECIFIED,
-                        UNSPECIFIED_TEXT,
-                        source);
-                throw new Refused(out, status);
-            }
+        Optional<String> field = DbWrites.unapplied(o, applied);
+        if (field.isPresent()) {
+            out.error(
+                    "sluice-restd does not apply field '" + field.get() + "' here",
+                    UNSPECIFIED,
+                    UNSPECIFIED_TEXT,
+                    source);
+            throw new Refused(out, status);
         }
-    }
-
-    private static boolean empty(JsonNode v) {
-        if (v.isNull() || v.isMissingNode() || (v.isTextual() && v.asText().isEmpty())) {
-            return true;
-        }
-        if (v.isContainerNode()) {
-            for (JsonNode child : v) {
-                if (!empty(child)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 
     static Refused unspecified(DbEnvelope38 out, String source, int status) {

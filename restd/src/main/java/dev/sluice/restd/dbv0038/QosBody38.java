@@ -8,6 +8,7 @@ import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.restd.dbv0038.Posts38.Refused;
 import dev.sluice.restd.http.RestErrors;
 import dev.sluice.restd.slurmdb.QosJson;
+import dev.sluice.restd.slurmdb.QosLimits;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,28 +24,15 @@ import java.util.Set;
  * is refused with 22.05's errors; a limit sluice-dbd does not keep, holding a value, with -1.
  */
 final class QosBody38 {
-    /** Where each limit sluice-dbd keeps sits in the body, and the sacctmgr key it sets. */
-    private static final Map<String, String> COUNTS = Map.of(
-            "limits/grace_time", "gracetime",
-            "limits/max/active_jobs/count", "grpjobs",
-            "limits/max/jobs/active_jobs/per/user", "maxjobsperuser",
-            "limits/max/jobs/per/user", "maxsubmitjobsperuser",
-            "limits/max/wall_clock/per/job", "maxwall",
-            "preempt/exempt_time", "preemptexempttime");
+    private static final Map<String, String> COUNTS = QosLimits.COUNTS;
 
-    private static final Map<String, String> TRES = Map.of(
-            "limits/max/tres/per/job", "maxtresperjob",
-            "limits/max/tres/per/user", "maxtresperuser",
-            "limits/max/tres/per/account", "maxtresperaccount",
-            "limits/max/tres/per/node", "maxtrespernode",
-            "limits/max/tres/total", "grptres");
+    private static final Map<String, String> TRES = QosLimits.TRES;
 
     /** The rest of the schema: read elsewhere ({@code name}, ...), or refused when set. */
     private static final Set<String> TOP = Set.of(
             "name", "description", "priority", "flags", "limits", "preempt", "usage_factor", "usage_threshold", "id");
 
-    private static final Map<String, String> MODES = Map.of(
-            "DISABLED", "cluster", "CANCEL", "cancel", "REQUEUE", "requeue", "SUSPEND", "suspend", "GANG", "cluster");
+    private static final Map<String, String> MODES = QosLimits.MODES;
 
     private final List<TresEntry> tres;
     private final Set<String> qosNames;

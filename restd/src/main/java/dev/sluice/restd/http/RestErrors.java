@@ -12,7 +12,19 @@ public enum RestErrors {
     /** A body without the list it must hold (22.05's POST of accounts, users, associations: status 200). */
     DATA_PATH_NOT_FOUND(9200, "Unable to resolve path", 200),
     /** A field of the wrong type (22.05's parser: a QOS priority that is no integer). */
-    DATA_CONVERSION(9202, "Unable to convert Data type", 400);
+    DATA_CONVERSION(9202, "Unable to convert Data type", 400),
+    /** A change that would apply to more than one object (ESLURM_DATA_AMBIGUOUS_MODIFY). */
+    AMBIGUOUS_MODIFY(
+            9210,
+            "Request matched more than one object to modify. Modifications must only apply to a single object. Try"
+                    + " adding more properties to make update match a unique object.",
+            400),
+    /** A request that names too little to act on (ESLURM_DATA_AMBIGUOUS_QUERY). */
+    AMBIGUOUS_QUERY(
+            9211,
+            "Request matched more than one object to query. Request is limited to query of a single matching"
+                    + " object.",
+            400);
 
     private final int number;
     private final String text;

@@ -21,10 +21,14 @@ import java.util.Optional;
 
 /**
  * The {@code /slurmdb/vX.Y.Z/} endpoints of one data parser version: ping, jobs and one job,
- * TRES, accounts, users, associations, QOS, wckeys and clusters, each asked of sluice-dbd as sacct and sacctmgr ask
- * it, with the REST user's token (so the daemon's own rules on who sees what apply). This class
- * routes a request and turns failures into answers; {@link SlurmdbReads}, {@link AccountChanges}
- * and {@link WckeyChanges} ask sluice-dbd, with the parameters {@link QueryParams} reads.
+ * TRES, accounts, users, associations, QOS, wckeys, clusters, the daemon's statistics, the whole
+ * configuration and (none) cloud instances, each asked of sluice-dbd as sacct and sacctmgr ask it,
+ * with the REST user's token (so the daemon's own rules on who sees and changes what apply: a
+ * plain user's change is its 2002, and changes nothing). This class routes a request and turns
+ * failures into answers; {@link SlurmdbReads} answers the reads, {@link DbWrites} holds what the
+ * writes share ({@link AccountChanges}, {@link UserChanges}, {@link AssocChanges}, {@link
+ * QosChanges}, {@link ClusterChanges}, {@link WckeyChanges}, {@link ConfigChanges}), with the
+ * parameters {@link QueryParams} reads.
  */
 public final class SlurmdbApi {
     /** One REST request, already authenticated; {@code accounting} empty where there is no dbd. */
@@ -38,30 +42,39 @@ public final class SlurmdbApi {
             Optional<AccountingSession> accounting) {}
 
     /** One request as its handler sees it: who answers it, the call, the daemon to ask, the answer being built. */
-    private record Request(SlurmdbReads reads, Call call, AccountingSession dbd, Envelope out) {}
+    private record Request(SlurmdbApi api, Call call, AccountingSession dbd, Envelope out) {
+        SlurmdbReads reads() {
+            return api.reads;
+        }
+    }
 
     private static final Endpoints<Request> ENDPOINTS = Endpoints.<Request>builder()
             .get(
                     "ping/",
                     "ping the accounting daemon",
                     "openapi_slurmdbd_ping_resp",
-                    (q, arg) -> q.reads.ping(q.dbd, q.out))
+                    (q, arg) -> q.reads().ping(q.dbd, q.out))
             .get(
                     "jobs/",
                     "jobs as accounting keeps them, as sacct",
                     "openapi_slurmdbd_jobs_resp",
-                    (q, arg) -> q.reads.jobs(q.dbd, q.out, QueryParams.query(q.call.query())))
+                    (q, arg) -> q.reads().jobs(q.dbd, q.out, QueryParams.query(q.call.query())))
             .get(
                     "job/{job_id}",
                     "one job as accounting keeps it",
                     "openapi_slurmdbd_jobs_resp",
-                    (q, arg) -> q.reads.jobs(q.dbd, q.out, JobQuery.newBuilder().addJobIds(QueryParams.jobId(arg))))
-            .get("tres/", "the TRES and their ids", "openapi_tres_resp", (q, arg) -> q.reads.tres(q.dbd, q.out))
+                    (q, arg) ->
+                            q.reads().jobs(q.dbd, q.out, JobQuery.newBuilder().addJobIds(QueryParams.jobId(arg))))
+            .get(
+                    "tres/",
+                    "the TRES and their ids",
+                    "openapi_tres_resp",
+                    (q, arg) -> q.reads().tres(q.dbd, q.out))
             .get(
                     "accounts/",
                     "accounts, as sacctmgr show account",
                     "openapi_accounts_resp",
-                    (q, arg) -> q.reads.accounts(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads().accounts(q.dbd, q.out, arg))
             .post(
                     "accounts/",
                     "add or update accounts, as sacctmgr add/modify account (operators only)",
@@ -72,34 +85,87 @@ public final class SlurmdbApi {
                     "account/{account_name}",
                     "one account",
                     "openapi_accounts_resp",
-                    (q, arg) -> q.reads.accounts(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads().accounts(q.dbd, q.out, arg))
+            .delete(
+                    "account/{account_name}",
+                    "delete an account, as sacctmgr delete account (operators only)",
+                    "openapi_accounts_removed_resp",
+                    (q, arg) -> AccountChanges.delete(q.dbd, q.out, arg))
             .get(
                     "users/",
                     "users, as sacctmgr show user",
                     "openapi_users_resp",
-                    (q, arg) -> q.reads.users(q.dbd, q.out, arg))
-            .get("user/{name}", "one user", "openapi_users_resp", (q, arg) -> q.reads.users(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads().users(q.dbd, q.out, arg))
+            .post(
+                    "users/",
+                    "add or update users, as sacctmgr add/modify user (operators only)",
+                    "openapi_resp",
+                    "openapi_users_resp",
+                    (q, arg) -> UserChanges.add(q.dbd, q.out, q.call.body()))
+            .post(
+                    "users_association/",
+                    "add users with associations, as sacctmgr add user account= (operators only)",
+                    "openapi_users_add_cond_resp_str",
+                    "openapi_users_add_cond_resp",
+                    (q, arg) -> UserChanges.addWithAssociations(q.dbd, q.out, q.call.body()))
+            .get(
+                    "user/{name}",
+                    "one user",
+                    "openapi_users_resp",
+                    (q, arg) -> q.reads().users(q.dbd, q.out, arg))
+            .delete(
+                    "user/{name}",
+                    "delete a user, as sacctmgr delete user (operators only)",
+                    "openapi_resp",
+                    (q, arg) -> UserChanges.delete(q.dbd, q.out, arg))
             .get(
                     "associations/",
                     "associations, as sacctmgr show assoc",
                     "openapi_assocs_resp",
-                    (q, arg) -> q.reads.associations(q.dbd, q.out, q.call.query()))
+                    (q, arg) -> q.reads().associations(q.dbd, q.out, q.call.query()))
+            .post(
+                    "associations/",
+                    "add or update associations, as sacctmgr add/modify (operators only)",
+                    "openapi_resp",
+                    "openapi_assocs_resp",
+                    (q, arg) -> AssocChanges.add(q.dbd, q.out, q.call.body(), q.api.cluster))
+            .delete(
+                    "associations/",
+                    "delete the users' associations the query picks (operators only)",
+                    "openapi_assocs_removed_resp",
+                    (q, arg) -> AssocChanges.delete(q.dbd, q.out, q.call.query(), q.api.cluster, false))
+            .get(
+                    "association/",
+                    "the association the query picks",
+                    "openapi_assocs_resp",
+                    (q, arg) -> q.reads().associations(q.dbd, q.out, q.call.query()))
+            .delete(
+                    "association/",
+                    "delete the one user's association the query picks (operators only)",
+                    "openapi_assocs_removed_resp",
+                    (q, arg) -> AssocChanges.delete(q.dbd, q.out, q.call.query(), q.api.cluster, true))
             .get(
                     "qos/",
                     "QOS, as sacctmgr show qos",
                     "openapi_slurmdbd_qos_resp",
-                    (q, arg) -> q.reads.qos(q.dbd, q.out, QueryParams.list(q.call.query(), "name")))
+                    (q, arg) -> q.reads().qos(q.dbd, q.out, QueryParams.list(q.call.query(), "name")))
             .get(
                     "qos/{qos}",
                     "one QOS",
                     "openapi_slurmdbd_qos_resp",
-                    (q, arg) -> q.reads.qos(
-                            q.dbd, q.out, arg.isEmpty() ? QueryParams.list(q.call.query(), "name") : List.of(arg)))
+                    (q, arg) -> q.reads()
+                            .qos(q.dbd, q.out, arg.isEmpty() ? QueryParams.list(q.call.query(), "name") : List.of(arg)))
+            .post(
+                    "qos/",
+                    "add or update QOS, as sacctmgr add/modify qos (operators only)",
+                    "openapi_resp",
+                    "openapi_slurmdbd_qos_resp",
+                    (q, arg) -> QosChanges.add(q.dbd, q.out, q.call.body()))
             .delete(
                     "qos/{qos}",
                     "delete a QOS, as sacctmgr delete qos (operators only)",
                     "openapi_slurmdbd_qos_removed_resp",
-                    (q, arg) -> q.reads.deleteQos(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads().deleteQos(q.dbd, q.out, arg))
             .get(
                     "wckeys/",
                     "users' wckeys, as sacctmgr show wckey (operators only)",
@@ -125,12 +191,50 @@ public final class SlurmdbApi {
                     "clusters/",
                     "clusters, as sacctmgr show cluster",
                     "openapi_clusters_resp",
-                    (q, arg) -> q.reads.clusters(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads().clusters(q.dbd, q.out, arg))
             .get(
                     "cluster/{cluster_name}",
                     "one cluster",
                     "openapi_clusters_resp",
-                    (q, arg) -> q.reads.clusters(q.dbd, q.out, arg))
+                    (q, arg) -> q.reads().clusters(q.dbd, q.out, arg))
+            .post(
+                    "clusters/",
+                    "add clusters, as sacctmgr add cluster (operators only)",
+                    "openapi_resp",
+                    "openapi_clusters_resp",
+                    (q, arg) -> ClusterChanges.add(q.dbd, q.out, q.call.body()))
+            .delete(
+                    "cluster/{cluster_name}",
+                    "delete a cluster: sluice-dbd deletes none, so it refuses",
+                    "openapi_clusters_removed_resp",
+                    (q, arg) -> ClusterChanges.delete(q.dbd, q.out, arg))
+            .get(
+                    "diag/",
+                    "the accounting daemon's statistics, as sacctmgr show stats (operators only)",
+                    "openapi_slurmdbd_stats_resp",
+                    (q, arg) -> q.reads().diag(q.dbd, q.out))
+            .get(
+                    "config",
+                    "the whole accounting configuration (operators only, as its wckeys)",
+                    "openapi_slurmdbd_config_resp",
+                    (q, arg) ->
+                            ConfigChanges.get(q.reads(), q.dbd, q.out, q.api.version.compareTo(ApiVersion.V0045) < 0))
+            .post(
+                    "config",
+                    "apply an accounting configuration (operators only)",
+                    "openapi_resp",
+                    "openapi_slurmdbd_config_resp",
+                    (q, arg) -> ConfigChanges.post(q.dbd, q.out, q.call.body(), q.api.cluster))
+            .get(
+                    "instances/",
+                    "cloud instances: sluice-dbd keeps none",
+                    "openapi_instances_resp",
+                    (q, arg) -> SlurmdbReads.instances(q.out))
+            .get(
+                    "instance/",
+                    "one cloud instance: sluice-dbd keeps none",
+                    "openapi_instances_resp",
+                    (q, arg) -> SlurmdbReads.instances(q.out))
             .build();
 
     /** What this tree serves, in the order the document lists it. */
@@ -177,7 +281,7 @@ public final class SlurmdbApi {
         }
         AccountingSession dbd = call.accounting().get();
         try {
-            return Optional.of(match.get().handler().serve(new Request(reads, call, dbd, out), arg));
+            return Optional.of(match.get().handler().serve(new Request(this, call, dbd, out), arg));
         } catch (AccountingException e) {
             if (e.code() != 0) {
                 // The daemon's refusal (2002 for a plain user's change): its number and text.
@@ -192,7 +296,7 @@ public final class SlurmdbApi {
             RestErrors bad = RestErrors.INVALID_QUERY;
             out.error(bad.number(), bad.text(), e.getMessage(), call.path());
             return Optional.of(requiredShape(key, out).reply(bad.httpStatus()));
-        } catch (AccountChanges.BadBody e) {
+        } catch (DbWrites.BadBody e) {
             RestErrors bad = RestErrors.FAIL_PARSING;
             out.error(bad.number(), bad.text(), e.getMessage(), call.path());
             return Optional.of(requiredShape(key, out).reply(bad.httpStatus()));
@@ -215,7 +319,13 @@ public final class SlurmdbApi {
             case "GET wckeys", "GET wckey/*" -> body.putArray("wckeys");
             case "DELETE wckey/*" -> body.putArray("deleted_wckeys");
             case "GET clusters", "GET cluster/*" -> body.putArray("clusters");
-            case "GET associations" -> body.putArray("associations");
+            case "GET associations", "GET association" -> body.putArray("associations");
+            case "DELETE associations", "DELETE association" -> body.putArray("removed_associations");
+            case "DELETE account/*" -> body.putArray("removed_accounts");
+            case "DELETE cluster/*" -> body.putArray("deleted_clusters");
+            case "POST users_association" -> body.put("added_users", "");
+            case "GET instances", "GET instance" -> body.putArray("instances");
+            case "GET diag" -> body.putObject("statistics");
             default -> {
                 // openapi_resp: meta, errors and warnings only
             }

@@ -3,11 +3,13 @@ package dev.sluice.restd.slurmdb;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.command.sacct.AccountingClient.AccountingException;
 import dev.sluice.protocol.v1.AccountedJob;
 import dev.sluice.protocol.v1.AssocEntity;
 import dev.sluice.protocol.v1.AssociationEntry;
 import dev.sluice.protocol.v1.DbdRequest;
+import dev.sluice.protocol.v1.DbdStats;
 import dev.sluice.protocol.v1.DeleteQosRequest;
 import dev.sluice.protocol.v1.JobQuery;
 import dev.sluice.protocol.v1.ListAssocRequest;
@@ -15,6 +17,9 @@ import dev.sluice.protocol.v1.ListAssocResult;
 import dev.sluice.protocol.v1.ListQosRequest;
 import dev.sluice.protocol.v1.ListTresRequest;
 import dev.sluice.protocol.v1.QosEntry;
+import dev.sluice.protocol.v1.RollupTally;
+import dev.sluice.protocol.v1.RpcTally;
+import dev.sluice.protocol.v1.StatsRequest;
 import dev.sluice.protocol.v1.TresEntry;
 import dev.sluice.restd.controller.AccountingSession;
 import dev.sluice.restd.http.Envelope;
@@ -27,7 +32,8 @@ import java.util.Map;
 /**
  * What {@link SlurmdbApi}'s endpoints answer from sluice-dbd, besides the changes of {@link
  * AccountChanges} and {@link WckeyChanges}: ping, jobs, TRES, accounts, users, associations,
- * QOS (and its deletion) and clusters, each asked as sacct and sacctmgr ask it.
+ * QOS (and its deletion), clusters, the daemon's statistics and (none) cloud instances, each asked
+ * as sacct and sacctmgr ask it.
  */
 final class SlurmdbReads {
     private final String cluster;
@@ -133,6 +139,51 @@ final class SlurmdbReads {
                 .getListed()
                 .getAssociationsList();
         out.body().set("clusters", AssocJson.clusters(found, roots, cluster, control));
+        return out.reply(200);
+    }
+
+    /**
+     * {@code diag}: the daemon's statistics ({@code sacctmgr show stats}; a plain user's refused
+     * by the daemon, 2002): the requests by type and by user, and its one rollup, which does the
+     * hourly, daily and monthly sums in one cycle, as {@code hourly}.
+     */
+    Reply diag(AccountingSession dbd, Envelope out) throws AccountingException {
+        DbdStats s = dbd.call(DbdRequest.newBuilder().setGetStats(StatsRequest.getDefaultInstance()))
+                .getStats();
+        ObjectNode stats = out.body().putObject("statistics");
+        stats.put("time_start", s.getSince());
+        ObjectNode rollups = stats.putObject("rollups");
+        if (s.hasInternalRollup()) {
+            RollupTally r = s.getInternalRollup();
+            ObjectNode hourly = rollups.putObject("hourly");
+            hourly.put("count", r.getCycles()).put("last_run", r.getLastRun());
+            hourly.putObject("duration")
+                    .put("last", r.getLastCycle())
+                    .put("max", r.getMaxCycle())
+                    .put("time", r.getTotalTime());
+        }
+        ArrayNode rpcs = stats.putArray("RPCs");
+        s.getByTypeList().forEach(t -> tally(rpcs.addObject().put("rpc", t.getName()), t));
+        ArrayNode users = stats.putArray("users");
+        s.getByUserList().forEach(t -> tally(users.addObject().put("user", t.getName()), t));
+        return out.reply(200);
+    }
+
+    private static void tally(ObjectNode o, RpcTally t) {
+        o.put("count", t.getCount());
+        o.putObject("time")
+                .put("average", t.getCount() == 0 ? 0 : t.getTotalMicros() / t.getCount())
+                .put("total", t.getTotalMicros());
+    }
+
+    /**
+     * {@code instances} and {@code instance}: the cloud instances slurmdbd records for nodes;
+     * sluice-dbd records none, so the list is empty, with slurmrestd's warning for a query that
+     * found nothing.
+     */
+    static Reply instances(Envelope out) {
+        out.body().putArray("instances");
+        out.warning("slurmdb_instances_get() found nothing", "_dump_instance_cond");
         return out.reply(200);
     }
 

@@ -59,32 +59,34 @@ final class WckeyChanges {
 
     /** {@code POST wckeys}: each wckey (cluster, name, user) given to its user. */
     static Reply add(AccountingSession dbd, Envelope out, Optional<JsonNode> body)
-            throws AccountingException, AccountChanges.BadBody {
-        JsonNode wckeys =
-                body.map(b -> b.path("wckeys")).orElseThrow(() -> new AccountChanges.BadBody("no wckeys given"));
-        if (!wckeys.isArray()) {
-            throw new AccountChanges.BadBody("wckeys must be a list of wckeys");
-        }
-        List<AddUsersRequest.Builder> changes = new ArrayList<>();
-        for (JsonNode w : wckeys) {
-            String cluster = w.path("cluster").asText("").strip();
-            String name = w.path("name").asText("").strip();
-            String user = w.path("user").asText("").strip();
-            if (cluster.isEmpty() || name.isEmpty() || user.isEmpty()) {
-                throw new AccountChanges.BadBody("a wckey needs its cluster, name and user");
-            }
-            changes.add(AddUsersRequest.newBuilder()
-                    .addNames(user)
-                    .addClusters(cluster)
-                    .addWckeys(name));
-        }
-        for (boolean commit : new boolean[] {false, true}) {
-            for (AddUsersRequest.Builder change : changes) {
-                dbd.call(DbdRequest.newBuilder().setAddUsers(change.clone().setCommit(commit)));
-            }
-        }
+            throws AccountingException, DbWrites.BadBody {
+        DbWrites.tryThenCommit(dbd, changes(DbWrites.list(body, "wckeys")));
         return out.reply(200);
     }
+
+    /** What giving users {@code wckeys} asks of sluice-dbd (also a configuration's wckeys). */
+    static List<DbdRequest.Builder> changes(List<JsonNode> wckeys) throws DbWrites.BadBody {
+        List<DbdRequest.Builder> changes = new ArrayList<>();
+        for (JsonNode w : wckeys) {
+            DbWrites.onlyApplied(w, APPLIED, "wckeys/");
+            String cluster = DbWrites.text(w, "cluster").orElse("");
+            String name = DbWrites.text(w, "name").orElse("");
+            String user = DbWrites.text(w, "user").orElse("");
+            if (cluster.isEmpty() || name.isEmpty() || user.isEmpty()) {
+                throw new DbWrites.BadBody("a wckey needs its cluster, name and user");
+            }
+            changes.add(DbdRequest.newBuilder()
+                    .setAddUsers(AddUsersRequest.newBuilder()
+                            .addNames(user)
+                            .addClusters(cluster)
+                            .addWckeys(name)));
+        }
+        return changes;
+    }
+
+    /** What a wckey of the body may set: its id, usage and flags are the daemon's. */
+    private static final java.util.Set<String> APPLIED =
+            java.util.Set.of("cluster", "name", "user", "id", "accounting");
 
     /**
      * {@code DELETE wckey/{id}}: that user's wckey of that name, listed in sacctmgr's words; an
