@@ -4,42 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.v1.SignalJobRequest;
 import dev.sluice.restd.RestFixture.Answer;
-import dev.sluice.restd.slurm.ApiVersion;
-import java.io.IOException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code DELETE jobs} with a {@code kill_jobs_msg}, in each version that has it: the jobs and
  * filters reach the controller as scancel's, each answer valid against that version's schema.
  */
-@ParameterizedClass
-@EnumSource(ApiVersion.class)
-class TestKillJobs {
-    @Parameter
-    ApiVersion version;
-
-    private String V;
-    private OpenApiDocs docs;
-    private RestFixture rest;
-
-    @BeforeEach
-    void start() throws IOException {
-        docs = OpenApiDocs.of(version);
-        V = version.slurmPrefix();
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        if (rest != null) {
-            rest.close();
-        }
-    }
+class TestKillJobs extends EveryVersion {
 
     private int submit() {
         return rest.as("POST", V + "job/submit", "{\"job\":{\"script\":\"#!/bin/sh\\n\"}}")

@@ -7,46 +7,18 @@ import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.restd.RestFixture.Answer;
 import dev.sluice.restd.slurm.ApiVersion;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every endpoint of this slice over HTTP, in each data parser version served, each answer
  * checked against that version's schema from Slurm.
  */
-@ParameterizedClass
-@EnumSource(ApiVersion.class)
-class TestRestEndpoints {
-    @Parameter
-    ApiVersion version;
-
-    private String V;
-    private OpenApiDocs docs;
-    private RestFixture rest;
-
-    @BeforeEach
-    void start() throws IOException {
-        docs = OpenApiDocs.of(version);
-        V = version.slurmPrefix();
-        rest = new RestFixture();
-    }
+class TestRestEndpoints extends EveryVersion {
 
     private void assertValid(String name, com.fasterxml.jackson.databind.JsonNode answer) {
         docs.assertValidFor(name.replaceFirst("^v0\\.0\\.44_", ""), answer);
-    }
-
-    @AfterEach
-    void stop() {
-        if (rest != null) {
-            rest.close();
-        }
     }
 
     @Test

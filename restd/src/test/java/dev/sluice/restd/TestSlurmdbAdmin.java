@@ -5,43 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.RestFixture.Answer;
 import dev.sluice.restd.slurm.ApiVersion;
-import java.io.IOException;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The newer versions' {@code /slurmdb/} deletions of accounts, users and associations, the
  * daemon's statistics, the whole configuration (read and applied) and cloud instances, over HTTP
  * in front of a stand-in sluice-dbd; every answer checked against that version's schema.
  */
-@ParameterizedClass
-@EnumSource(ApiVersion.class)
-class TestSlurmdbAdmin {
-    @Parameter
-    ApiVersion version;
-
-    private String db;
-    private OpenApiDocs docs;
-    private RestFixture rest;
-
-    @BeforeEach
-    void start() throws IOException {
-        docs = OpenApiDocs.of(version);
-        db = version.slurmdbPrefix();
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        if (rest != null) {
-            rest.close();
-        }
-    }
+class TestSlurmdbAdmin extends EveryVersion {
 
     private void deniedToAPlainUser(String method, String path, String schema) {
         Answer refused = rest.as(method, db + path, null);

@@ -5,42 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.restd.RestFixture.Answer;
-import dev.sluice.restd.slurm.ApiVersion;
-import java.io.IOException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The {@code /slurmdb/} endpoints over HTTP in each version, in front of a stand-in sluice-dbd,
  * each answer checked against that version's schema from Slurm.
  */
-@ParameterizedClass
-@EnumSource(ApiVersion.class)
-class TestSlurmdbEndpoints {
-    @Parameter
-    ApiVersion version;
-
-    private String db;
-    private OpenApiDocs docs;
-    private RestFixture rest;
-
-    @BeforeEach
-    void start() throws IOException {
-        docs = OpenApiDocs.of(version);
-        db = version.slurmdbPrefix();
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        if (rest != null) {
-            rest.close();
-        }
-    }
+class TestSlurmdbEndpoints extends EveryVersion {
 
     @Test
     void jobsAreListedAsAccountingKeepsThem() {

@@ -4,15 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.protocol.v1.DbdRequest;
 import dev.sluice.restd.RestFixture.Answer;
-import dev.sluice.restd.slurm.ApiVersion;
-import java.io.IOException;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The newer versions' {@code /slurmdb/} writes of users, associations, QOS and clusters over
@@ -21,29 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * before anything is changed; every answer, and every body sent, checked against that version's
  * schema from Slurm.
  */
-@ParameterizedClass
-@EnumSource(ApiVersion.class)
-class TestSlurmdbWrites {
-    @Parameter
-    ApiVersion version;
-
-    private String db;
-    private OpenApiDocs docs;
-    private RestFixture rest;
-
-    @BeforeEach
-    void start() throws IOException {
-        docs = OpenApiDocs.of(version);
-        db = version.slurmdbPrefix();
-        rest = new RestFixture();
-    }
-
-    @AfterEach
-    void stop() {
-        if (rest != null) {
-            rest.close();
-        }
-    }
+class TestSlurmdbWrites extends EveryVersion {
 
     /** The changes (not the listings) asked of the daemon since {@code mark}. */
     static List<DbdRequest> changesSince(RestFixture rest, int mark) {
