@@ -6,6 +6,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -16,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.Date;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +93,63 @@ class TestArchitecture {
                 .doNotHaveName("posted")
                 .should()
                 .beFinal()
+                .check(classes);
+    }
+
+    /**
+     * The controller's launch is parsed once, at the edge ({@code wire.BatchJobMapper}, called
+     * where the request arrives and where the spool reads it back): the launchers, the cgroup
+     * code and the job model work on {@code job.BatchJob} and never read the request's fields.
+     */
+    @Test
+    void batchLaunchWorksOnTheTypedJob() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("dev.sluice.noded.launch..", "dev.sluice.noded.confine..", "dev.sluice.noded.job..")
+                .should()
+                .dependOnClassesThat()
+                .belongToAnyOf(LaunchBatchJobRequest.class, JobSpec.class, GresGrant.class)
+                .check(classes);
+    }
+
+    /**
+     * The job model is plain values; in launch, protobuf is left only in the classes listed here
+     * (the reports sent to the controller, the end states, sstat's usage and the step launcher's
+     * requests and I/O frames). The list only shrinks: a class converted comes off it.
+     */
+    @Test
+    void protobufInLaunchIsConfinedToWhatIsNotConvertedYet() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.sluice.noded.job..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sluice.protocol..")
+                .check(classes);
+        String notYet = String.join(
+                "|",
+                List.of(
+                        "AllocationPrologs",
+                        "BatchLauncher",
+                        "BatchReport",
+                        "EndNotice",
+                        "JobEnds",
+                        "LaunchMemory",
+                        "ProcessUsage",
+                        "PrologWatch",
+                        "PtyTask",
+                        "RunningJob",
+                        "StepEnvironment",
+                        "StepLauncher",
+                        "TaskInputs"));
+        noClasses()
+                .that()
+                .resideInAPackage("dev.sluice.noded.launch..")
+                .and()
+                .haveNameNotMatching("dev\\.sluice\\.noded\\.launch\\.(" + notYet + ")(\\$.*)?")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sluice.protocol..")
                 .check(classes);
     }
 }

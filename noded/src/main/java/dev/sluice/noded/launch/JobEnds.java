@@ -98,7 +98,7 @@ final class JobEnds {
         try {
             java.nio.file.Files.move(pending, claimed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             String line = java.nio.file.Files.readString(claimed).strip();
-            spool.launch(job.jobId).ifPresent(request -> EndNotice.append(request, nodeName, daemonUid, line));
+            spool.launch(job.jobId).ifPresent(launched -> EndNotice.append(launched, nodeName, daemonUid, line));
         } catch (java.nio.file.NoSuchFileException e) {
             // No line for this end, or the supervisor has it.
         } catch (IOException e) {

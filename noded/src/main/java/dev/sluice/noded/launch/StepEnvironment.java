@@ -1,6 +1,7 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.noded.job.GresGrant;
+import dev.sluice.noded.wire.BatchJobMapper;
 import dev.sluice.protocol.v1.LaunchStepRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,18 +54,19 @@ public final class StepEnvironment {
         env.put("SLURM_GTIDS", String.join(",", gtids));
         Map<Integer, Long> mps = new HashMap<>();
         r.getMpsPerGpuMap().forEach(mps::put);
-        Map<String, String> devices = GresEnvironment.build(taskGres(r, localId), mps);
+        List<GresGrant> gres = BatchJobMapper.grants(r.getGresList());
+        Map<String, String> devices = GresEnvironment.build(taskGres(gres, r.getGpusPerTask(), localId), mps);
         env.putAll(devices);
         if (r.getGpusPerTask() > 0) {
             // The node's count is the step's, though the task sees only its own GPUs.
-            String onNode = GresEnvironment.build(r.getGresList(), mps).get("SLURM_GPUS_ON_NODE");
+            String onNode = GresEnvironment.build(gres, mps).get("SLURM_GPUS_ON_NODE");
             if (onNode != null) {
                 env.put("SLURM_GPUS_ON_NODE", onNode);
             }
         }
         env.remove("SLURM_JOB_GPUS");
-        for (GresGrant g : r.getGresList()) {
-            if (g.getName().equals("gpu") || g.getName().equals("shard")) {
+        for (GresGrant g : gres) {
+            if (g.name().equals("gpu") || g.name().equals("shard")) {
                 env.put("SLURM_STEP_GPUS", devices.getOrDefault("CUDA_VISIBLE_DEVICES", ""));
             }
         }
@@ -79,25 +81,19 @@ public final class StepEnvironment {
      * (local id 0 the first ones), as Slurm's implied {@code --gpu-bind=per_task}; otherwise
      * every task sees the step's GRES on the node.
      */
-    static List<GresGrant> taskGres(LaunchStepRequest r, int localId) {
-        int each = r.getGpusPerTask();
+    static List<GresGrant> taskGres(List<GresGrant> gres, int each, int localId) {
         if (each <= 0) {
-            return r.getGresList();
+            return gres;
         }
         List<GresGrant> out = new ArrayList<>();
-        for (GresGrant g : r.getGresList()) {
-            if (!g.getName().equals("gpu")) {
+        for (GresGrant g : gres) {
+            if (!g.name().equals("gpu")) {
                 out.add(g);
                 continue;
             }
-            int from = Math.min(g.getIndicesCount(), localId * each);
-            int to = Math.min(g.getIndicesCount(), from + each);
-            List<Integer> mine = g.getIndicesList().subList(from, to);
-            out.add(g.toBuilder()
-                    .clearIndices()
-                    .addAllIndices(mine)
-                    .setCount(mine.size())
-                    .build());
+            int from = Math.min(g.indices().size(), localId * each);
+            int to = Math.min(g.indices().size(), from + each);
+            out.add(g.withIndices(g.indices().subList(from, to)));
         }
         return out;
     }

@@ -127,7 +127,7 @@ public final class StepLauncher {
                 request.getMemPerNodeMb(),
                 request.getCpusOnNode(),
                 request.getCoresList(),
-                request.getGresList());
+                dev.sluice.noded.wire.BatchJobMapper.grants(request.getGresList()));
         CpuBinding.Policy cpuBinding = policy.get().cpuBinding();
         try {
             for (int local = 0; local < request.getTaskIdsCount(); local++) {

@@ -3,6 +3,7 @@ package dev.sluice.noded.rpc;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.noded.launch.AllocationPrologs;
 import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.wire.BatchJobMapper;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What the controller asks of this node: launch, signal, terminate, reconfigure. Calls reach it
  * only with the controller's credential (see {@code DaemonAuth}); a launch must carry, besides,
- * a job credential for this node that was not used before.
+ * a job credential for this node that was not used before. The credential is checked on the
+ * request exactly as it arrived (the signature covers its bytes); only a request that passes is
+ * mapped ({@link BatchJobMapper}) and handed on, so nothing the launcher sees was unsigned.
  */
 public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
     private static final Logger log = LoggerFactory.getLogger(NodeControlService.class);
@@ -119,7 +122,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
             return;
         }
         try {
-            launcher.launch(request);
+            launcher.launch(BatchJobMapper.toJob(request));
             observer.onNext(LaunchBatchJobResponse.getDefaultInstance());
             observer.onCompleted();
         } catch (IOException | RuntimeException e) {
@@ -140,7 +143,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
             return;
         }
         try {
-            allocationPrologs.run(request);
+            allocationPrologs.run(BatchJobMapper.toJob(request));
             observer.onNext(dev.sluice.protocol.v1.RunAllocationPrologResponse.getDefaultInstance());
             observer.onCompleted();
         } catch (IOException | RuntimeException e) {
