@@ -3,10 +3,10 @@ package dev.sluice.noded.launch;
 import static java.util.Objects.requireNonNull;
 
 import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.PrologDone;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.Outbox;
 import dev.sluice.noded.spool.PrologRuns;
-import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -141,11 +141,6 @@ public final class AllocationPrologs {
                     run.jobId(),
                     status);
         }
-        outbox.postPrologDone(PrologCompleteRequest.newBuilder()
-                .setNodeName(nodeName)
-                .setJobId(run.jobId())
-                .setRestartCount(run.restartCount())
-                .setStatus(status)
-                .build());
+        outbox.postPrologDone(new PrologDone(nodeName, run.jobId(), run.restartCount(), status));
     }
 }

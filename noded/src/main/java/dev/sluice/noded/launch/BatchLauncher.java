@@ -2,12 +2,12 @@ package dev.sluice.noded.launch;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.JobEnd;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
-import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.List;
@@ -219,9 +219,8 @@ public final class BatchLauncher implements AutoCloseable {
      * @param restartCount the run the controller ends; negative: whichever run is here (an
      *     orphan the controller no longer knows)
      */
-    public void terminate(int jobId, JobState reason, int restartCount) {
+    public void terminate(int jobId, JobState state, int restartCount) {
         RunningJob job;
-        JobState state = reason == JobState.JOB_STATE_UNSPECIFIED ? JobState.CANCELLED : reason;
         // A launch in progress holds this monitor until the job is in `running`: a cancel that
         // arrives meanwhile (a slow first launch) waits for it instead of missing the job, which
         // would then run to its end while the controller shows it COMPLETING. A cancel that
@@ -314,7 +313,7 @@ public final class BatchLauncher implements AutoCloseable {
                     .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
         }
         stepSignals.accept(job.jobId, "KILL");
-        JobCompleteRequest report = BatchReport.of(spool, nodeName, job, confinement);
+        JobEnd report = BatchReport.of(spool, nodeName, job, confinement);
         try {
             // Saved before the job leaves `running`: a heartbeat never shows it gone unreported.
             outbox.post(report);
@@ -328,8 +327,8 @@ public final class BatchLauncher implements AutoCloseable {
         log.info(
                 "job {} ended: status {} ({})",
                 job.jobId,
-                report.getExitStatus(),
-                report.getEndState() == JobState.JOB_STATE_UNSPECIFIED ? "exit" : report.getEndState());
+                report.exitStatus(),
+                report.endState().map(JobState::name).orElse("exit"));
     }
 
     @Override

@@ -1,8 +1,8 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.ForkLock;
-import dev.sluice.protocol.v1.JobState;
 import java.io.File;
 import java.io.IOException;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.spool.JobSpool;
-import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.concurrent.ScheduledExecutorService;

@@ -1,8 +1,8 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.JobSpool;
-import dev.sluice.protocol.v1.JobState;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;

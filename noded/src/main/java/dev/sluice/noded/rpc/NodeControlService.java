@@ -4,6 +4,7 @@ import dev.sluice.common.auth.AuthException;
 import dev.sluice.noded.launch.AllocationPrologs;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.wire.BatchJobMapper;
+import dev.sluice.noded.wire.JobEndMapper;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
@@ -184,7 +185,8 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     @Override
     public void terminateJob(TerminateJobRequest request, StreamObserver<TerminateJobResponse> observer) {
-        launcher.terminate(request.getJobId(), request.getReason(), request.getRestartCount());
+        launcher.terminate(
+                request.getJobId(), JobEndMapper.terminateReason(request.getReason()), request.getRestartCount());
         steps.signalJob(request.getJobId(), "KILL");
         observer.onNext(TerminateJobResponse.getDefaultInstance());
         observer.onCompleted();

@@ -6,7 +6,6 @@ import dev.sluice.noded.job.BatchJobBuilder;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,7 +58,7 @@ abstract class BatchLauncherTestBase {
     @AfterEach
     void stop() {
         for (int id : launcher.runningJobIds()) {
-            launcher.terminate(id, JobState.CANCELLED, -1);
+            launcher.terminate(id, dev.sluice.common.slurm.JobState.CANCELLED, -1);
         }
         launcher.close();
     }

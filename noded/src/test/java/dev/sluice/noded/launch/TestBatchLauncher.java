@@ -155,7 +155,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
         // Before its process group exists: Slurm's scancel of a just-started job still ends it by
         // SIGTERM (sacct's ExitCode 0:15), never by KILL after KillWait nor by running it.
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
         Files.createFile(work.resolve("release"));
 
         JobCompleteRequest report = awaitReport(JOB);
@@ -277,7 +277,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
         launcher.launch(request("touch started\nsleep 30", 0, 0));
         awaitStarted();
 
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
 
         JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
@@ -289,7 +289,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void aTerminateThatOvertakesItsLaunchEndsThatRunAtOnce() throws Exception {
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
         launcher.launch(request("touch started\nsleep 30", 0, 0));
 
         JobCompleteRequest report = awaitReport(JOB);

@@ -118,7 +118,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
         launcher.launch(request("touch ran\nexit 0"));
 
         // No pid yet: the job's own process delivers the end once it leads its session.
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
         assertThat(spool.fact(JOB, Supervisor.JOB_PID)).isEmpty();
         Files.createFile(work.resolve("release"));
 
@@ -165,7 +165,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
         Files.delete(work.resolve("started"));
         launcher.launch(asDaemonUser("touch started\nsleep 30").restartCount(1).build());
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("started")));
-        launcher.terminate(JOB, JobState.CANCELLED, 1);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 1);
 
         JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);

@@ -2,10 +2,10 @@ package dev.sluice.noded.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.slurm.OpenMode;
 import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.job.BatchJobBuilder;
-import dev.sluice.protocol.v1.JobState;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
