@@ -113,9 +113,9 @@ class TestArchitecture {
     }
 
     /**
-     * The job model is plain values; in launch, protobuf is left only in the classes listed here
-     * (sstat's usage, which the batch launcher hands on too, and the step launcher's requests and
-     * I/O frames). The list only shrinks: a class converted comes off it.
+     * The job model is plain values; in launch, protobuf is left only in the classes listed here:
+     * the step launcher's requests and its I/O frames with srun. The list only shrinks: a class
+     * converted comes off it.
      */
     @Test
     void protobufInLaunchIsConfinedToWhatIsNotConvertedYet() {
@@ -126,9 +126,7 @@ class TestArchitecture {
                 .dependOnClassesThat()
                 .resideInAPackage("dev.sluice.protocol..")
                 .check(classes);
-        String notYet = String.join(
-                "|",
-                List.of("BatchLauncher", "ProcessUsage", "PtyTask", "StepEnvironment", "StepLauncher", "TaskInputs"));
+        String notYet = String.join("|", List.of("PtyTask", "StepEnvironment", "StepLauncher", "TaskInputs"));
         noClasses()
                 .that()
                 .resideInAPackage("dev.sluice.noded.launch..")

@@ -85,7 +85,7 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** sstat: what the batch script of the job (task 0) and everything it started use now; empty when it does not run here. */
-    public java.util.Optional<dev.sluice.protocol.v1.TaskUsage> batchUsage(int jobId, ProcessUsage reader) {
+    public java.util.Optional<dev.sluice.noded.job.TaskUsage> batchUsage(int jobId, ProcessUsage reader) {
         RunningJob job = running.get(jobId);
         if (job == null || job.endState != null) {
             return java.util.Optional.empty();

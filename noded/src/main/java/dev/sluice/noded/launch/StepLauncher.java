@@ -78,14 +78,14 @@ public final class StepLauncher {
      * sstat: what the tasks of the job's steps running here use now, by step id, each task with
      * its global id.
      */
-    public java.util.Map<Integer, List<dev.sluice.protocol.v1.TaskUsage>> usage(int jobId, ProcessUsage reader) {
-        java.util.Map<Integer, List<dev.sluice.protocol.v1.TaskUsage>> out = new java.util.TreeMap<>();
+    public java.util.Map<Integer, List<dev.sluice.noded.job.TaskUsage>> usage(int jobId, ProcessUsage reader) {
+        java.util.Map<Integer, List<dev.sluice.noded.job.TaskUsage>> out = new java.util.TreeMap<>();
         long freq = reader.cpuFreqKhz();
         runningSteps.forEach((key, step) -> {
             if (!key.startsWith(jobId + ".")) {
                 return;
             }
-            List<dev.sluice.protocol.v1.TaskUsage> tasks = new ArrayList<>();
+            List<dev.sluice.noded.job.TaskUsage> tasks = new ArrayList<>();
             for (int local = 0; local < step.tasks().size(); local++) {
                 Process p = step.tasks().get(local);
                 if (p.isAlive()) {

@@ -92,11 +92,11 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
         launcher.batchUsage(request.getJobId(), reader)
                 .ifPresent(t -> out.addSteps(dev.sluice.protocol.v1.NodeStepUsage.newBuilder()
                         .setStepId(BATCH_STEP)
-                        .addTasks(t)));
+                        .addTasks(JobEndMapper.toWire(t))));
         steps.usage(request.getJobId(), reader)
                 .forEach((step, tasks) -> out.addSteps(dev.sluice.protocol.v1.NodeStepUsage.newBuilder()
                         .setStepId(step)
-                        .addAllTasks(tasks)));
+                        .addAllTasks(tasks.stream().map(JobEndMapper::toWire).toList())));
         observer.onNext(out.build());
         observer.onCompleted();
     }

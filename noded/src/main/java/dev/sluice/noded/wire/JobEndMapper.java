@@ -3,13 +3,14 @@ package dev.sluice.noded.wire;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.job.JobEnd;
 import dev.sluice.noded.job.PrologDone;
+import dev.sluice.noded.job.TaskUsage;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.PrologCompleteRequest;
 
 /**
- * Job states and ends between the node's values and the controller's messages: the state a
- * terminate names, and the end reports and Prolog notices the outbox keeps for the registrar to
- * send, in the messages it sends them in.
+ * Job states, ends and usage between the node's values and the controller's messages: the
+ * state a terminate names; the end reports and Prolog notices the outbox keeps for the registrar
+ * to send, in the messages it sends them in; and sstat's task usage.
  */
 public final class JobEndMapper {
     private JobEndMapper() {}
@@ -48,6 +49,21 @@ public final class JobEndMapper {
                 .setJobId(done.jobId())
                 .setRestartCount(done.restartCount())
                 .setStatus(done.status())
+                .build();
+    }
+
+    public static dev.sluice.protocol.v1.TaskUsage toWire(TaskUsage t) {
+        return dev.sluice.protocol.v1.TaskUsage.newBuilder()
+                .setTaskId(t.taskId())
+                .setNode(t.node())
+                .addAllPids(t.pids())
+                .setCpuSeconds(t.cpuSeconds())
+                .setRssKb(t.rssKb())
+                .setVmsizeKb(t.vmsizeKb())
+                .setPages(t.pages())
+                .setReadBytes(t.readBytes())
+                .setWriteBytes(t.writeBytes())
+                .setCpuFreqKhz(t.cpuFreqKhz())
                 .build();
     }
 }

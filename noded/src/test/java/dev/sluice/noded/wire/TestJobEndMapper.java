@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.job.JobEnd;
 import dev.sluice.noded.job.PrologDone;
+import dev.sluice.noded.job.TaskUsage;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.PrologCompleteRequest;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +57,25 @@ class TestJobEndMapper {
                         .setJobId(7)
                         .setRestartCount(1)
                         .setStatus(2)
+                        .build());
+    }
+
+    @Test
+    void aTasksUsageIsSentFieldByField() {
+        TaskUsage t = new TaskUsage(3, "n1", List.of(100, 101), 6.3, 1240, 13312, 3, 3_001_005, 30, 2_600_000);
+        assertThat(JobEndMapper.toWire(t))
+                .isEqualTo(dev.sluice.protocol.v1.TaskUsage.newBuilder()
+                        .setTaskId(3)
+                        .setNode("n1")
+                        .addPids(100)
+                        .addPids(101)
+                        .setCpuSeconds(6.3)
+                        .setRssKb(1240)
+                        .setVmsizeKb(13312)
+                        .setPages(3)
+                        .setReadBytes(3_001_005)
+                        .setWriteBytes(30)
+                        .setCpuFreqKhz(2_600_000)
                         .build());
     }
 }
