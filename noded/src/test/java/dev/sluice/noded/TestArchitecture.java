@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import dev.sluice.protocol.v1.GresGrant;
 import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.LaunchStepRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -97,9 +98,10 @@ class TestArchitecture {
     }
 
     /**
-     * The controller's launch is parsed once, at the edge ({@code wire.BatchJobMapper}, called
-     * where the request arrives and where the spool reads it back): the launchers, the cgroup
-     * code and the job model work on {@code job.BatchJob} and never read the request's fields.
+     * The controller's launches are parsed once, at the edge ({@code wire.BatchJobMapper} and
+     * {@code wire.StepLaunchMapper}, called where a request arrives and where the spool reads a
+     * batch launch back): the launchers, the cgroup code and the job model work on
+     * {@code job.BatchJob} and {@code job.StepLaunch} and never read the requests' fields.
      */
     @Test
     void batchLaunchWorksOnTheTypedJob() {
@@ -108,14 +110,14 @@ class TestArchitecture {
                 .resideInAnyPackage("dev.sluice.noded.launch..", "dev.sluice.noded.confine..", "dev.sluice.noded.job..")
                 .should()
                 .dependOnClassesThat()
-                .belongToAnyOf(LaunchBatchJobRequest.class, JobSpec.class, GresGrant.class)
+                .belongToAnyOf(LaunchBatchJobRequest.class, JobSpec.class, GresGrant.class, LaunchStepRequest.class)
                 .check(classes);
     }
 
     /**
      * The job model is plain values; in launch, protobuf is left only in the classes listed here:
-     * the step launcher's requests and its I/O frames with srun. The list only shrinks: a class
-     * converted comes off it.
+     * the step launcher's frames on srun's I/O socket (hello, output, exit, signal, input, resize),
+     * that socket's own wire format. The list only shrinks: a class converted comes off it.
      */
     @Test
     void protobufInLaunchIsConfinedToWhatIsNotConvertedYet() {
@@ -126,7 +128,7 @@ class TestArchitecture {
                 .dependOnClassesThat()
                 .resideInAPackage("dev.sluice.protocol..")
                 .check(classes);
-        String notYet = String.join("|", List.of("PtyTask", "StepEnvironment", "StepLauncher", "TaskInputs"));
+        String notYet = String.join("|", List.of("StepLauncher", "TaskInputs"));
         noClasses()
                 .that()
                 .resideInAPackage("dev.sluice.noded.launch..")

@@ -1,7 +1,8 @@
 /**
  * Running jobs on the node: the batch script as the submitting user, its environment and
  * output files, signals and time limits. Environment and filename rules are pure functions.
- * Batch jobs arrive as {@link dev.sluice.noded.job.BatchJob}, mapped at the edge; only the step
- * launcher still reads its protobuf request (see the noded TestArchitecture).
+ * Launches arrive as {@link dev.sluice.noded.job.BatchJob} and {@link
+ * dev.sluice.noded.job.StepLaunch}, mapped at the edge; protobuf is left only in the frames of
+ * srun's I/O socket (see the noded TestArchitecture).
  */
 package dev.sluice.noded.launch;

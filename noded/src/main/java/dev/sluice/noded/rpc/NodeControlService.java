@@ -5,6 +5,7 @@ import dev.sluice.noded.launch.AllocationPrologs;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.wire.BatchJobMapper;
 import dev.sluice.noded.wire.JobEndMapper;
+import dev.sluice.noded.wire.StepLaunchMapper;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
@@ -72,7 +73,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
             return;
         }
         try {
-            steps.launch(request);
+            steps.launch(StepLaunchMapper.toStep(request));
             observer.onNext(dev.sluice.protocol.v1.LaunchStepResponse.getDefaultInstance());
             observer.onCompleted();
         } catch (IOException | RuntimeException e) {
