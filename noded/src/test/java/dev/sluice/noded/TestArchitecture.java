@@ -6,6 +6,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.protocol.v1.JobSpec;
+import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.protocol.v1.LaunchStepRequest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -16,6 +20,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.Date;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +94,49 @@ class TestArchitecture {
                 .doNotHaveName("posted")
                 .should()
                 .beFinal()
+                .check(classes);
+    }
+
+    /**
+     * The controller's launches are parsed once, at the edge ({@code wire.BatchJobMapper} and
+     * {@code wire.StepLaunchMapper}, called where a request arrives and where the spool reads a
+     * batch launch back): the launchers, the cgroup code and the job model work on
+     * {@code job.BatchJob} and {@code job.StepLaunch} and never read the requests' fields.
+     */
+    @Test
+    void batchLaunchWorksOnTheTypedJob() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("dev.sluice.noded.launch..", "dev.sluice.noded.confine..", "dev.sluice.noded.job..")
+                .should()
+                .dependOnClassesThat()
+                .belongToAnyOf(LaunchBatchJobRequest.class, JobSpec.class, GresGrant.class, LaunchStepRequest.class)
+                .check(classes);
+    }
+
+    /**
+     * The job model is plain values; in launch, protobuf is left only in the classes listed here:
+     * the step launcher's frames on srun's I/O socket (hello, output, exit, signal, input, resize),
+     * that socket's own wire format. The list only shrinks: a class converted comes off it.
+     */
+    @Test
+    void protobufInLaunchIsConfinedToWhatIsNotConvertedYet() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.sluice.noded.job..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sluice.protocol..")
+                .check(classes);
+        String notYet = String.join("|", List.of("StepLauncher", "TaskInputs"));
+        noClasses()
+                .that()
+                .resideInAPackage("dev.sluice.noded.launch..")
+                .and()
+                .haveNameNotMatching("dev\\.sluice\\.noded\\.launch\\.(" + notYet + ")(\\$.*)?")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sluice.protocol..")
                 .check(classes);
     }
 }

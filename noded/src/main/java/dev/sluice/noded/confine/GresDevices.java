@@ -1,6 +1,6 @@
 package dev.sluice.noded.confine;
 
-import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.noded.job.GresGrant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -32,8 +32,8 @@ public record GresDevices(Map<String, List<String>> filesByName) {
     public List<String> denied(List<GresGrant> grants) {
         Set<String> allowed = new LinkedHashSet<>();
         for (GresGrant g : grants) {
-            List<String> files = filesByName.getOrDefault(owner(g.getName()), List.of());
-            for (int index : g.getIndicesList()) {
+            List<String> files = filesByName.getOrDefault(owner(g.name()), List.of());
+            for (int index : g.indices()) {
                 if (index >= 0 && index < files.size()) {
                     allowed.add(files.get(index));
                 }

@@ -2,18 +2,16 @@ package dev.sluice.noded.launch;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.PrologDone;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.Outbox;
 import dev.sluice.noded.spool.PrologRuns;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
-import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,14 +53,15 @@ public final class AllocationPrologs {
     }
 
     /** Starts the allocation's Prolog, unless this run's was started before; the controller hears when it is done. */
-    public void run(LaunchBatchJobRequest request) throws IOException {
-        PrologRuns.Run run = new PrologRuns.Run(request.getJobId(), request.getRestartCount());
+    public void run(BatchJob job) throws IOException {
+        PrologRuns.Run run = new PrologRuns.Run(job.jobId(), job.restartCount());
         if (!runs.claim(run)) {
             return;
         }
         Optional<String> wrapper = PrologEpilog.wrapper(
                 policy.get().prolog(),
-                PrologEpilog.environment(request, nodeName, PrologEpilog.PROLOG_CONTEXT, gresEnvironment(request)));
+                PrologEpilog.environment(
+                        job, nodeName, PrologEpilog.PROLOG_CONTEXT, BatchCommand.gresEnvironment(job)));
         if (wrapper.isEmpty()) {
             runs.ended(run, 0);
             done(run, 0);
@@ -142,19 +141,6 @@ public final class AllocationPrologs {
                     run.jobId(),
                     status);
         }
-        outbox.postPrologDone(PrologCompleteRequest.newBuilder()
-                .setNodeName(nodeName)
-                .setJobId(run.jobId())
-                .setRestartCount(run.restartCount())
-                .setStatus(status)
-                .build());
-    }
-
-    /** The job's physical GPUs, which the Prolog sees as a batch job's does. */
-    private static Map<String, String> gresEnvironment(LaunchBatchJobRequest request) {
-        return GresEnvironment.build(
-                request.getGresList(),
-                request.getMpsPerGpuMap().entrySet().stream()
-                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        outbox.postPrologDone(new PrologDone(nodeName, run.jobId(), run.restartCount(), status));
     }
 }

@@ -1,14 +1,12 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.common.text.RawText;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.noded.job.BatchJob;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.Optional;
 
 /**
  * What a batch script is started with: the command and the job's environment. Under the Perl
@@ -17,7 +15,7 @@ import java.util.stream.Collectors;
  * script (the supervisor's {@code options}; the command is the CPU binding and the script);
  * under the shell supervisor a chain of programs does it (the user's identity, the environment
  * loader, a shell that opens the output files as that user and execs the script).
- * Pure: built from the launch alone.
+ * Pure: built from the job alone.
  *
  * @param options the Perl supervisor's options for the job's process; empty for the chain
  * @param gresEnvironment the devices part of {@code environment}, which Prolog and Epilog see too
@@ -29,7 +27,7 @@ record BatchCommand(
         Map<String, String> gresEnvironment) {
 
     static BatchCommand of(
-            LaunchBatchJobRequest request,
+            BatchJob job,
             String nodeName,
             int daemonUid,
             CpuBinding.Policy cpuBinding,
@@ -38,24 +36,26 @@ record BatchCommand(
             UserEnvironment userEnvironment,
             Path environmentFile,
             boolean direct) {
-        JobSpec spec = request.getSpec();
-        int uid = spec.getOwner().getUid();
-        String out = outputPath(request, nodeName);
-        String err = errorPath(request, nodeName);
-        String in = spec.getStdIn().isEmpty()
-                ? "/dev/null"
-                : inWorkDir(spec, OutputPattern.expand(spec.getStdIn(), context(request, nodeName)));
-        boolean append = spec.getOpenMode().equalsIgnoreCase("append");
+        BatchJob.Owner owner = job.owner();
+        int uid = owner.uid();
+        String out = outputPath(job, nodeName);
+        String err = errorPath(job, nodeName);
+        String in = job.io()
+                .stdIn()
+                .map(pattern -> inWorkDir(job, OutputPattern.expand(pattern, context(job, nodeName))))
+                .orElse("/dev/null");
+        boolean append = job.io().append();
+        List<String> args = job.submission().script().args();
 
         List<String> options = List.of();
-        List<String> command = new ArrayList<>(cpuBinding.prefix(request.getCoresList()));
+        List<String> command = new ArrayList<>(cpuBinding.prefix(job.onNode().cores()));
         if (direct) {
             // The same steps as the chain below, in the supervisor's child (sluice-supervise.pl).
             options = List.of(
                     "--user",
                     Integer.toString(uid),
-                    Integer.toString(spec.getOwner().getGid()),
-                    spec.getOwner().getUserName(),
+                    Integer.toString(owner.gid()),
+                    owner.userName(),
                     environmentFile.toString(),
                     "--io",
                     workDir.toString(),
@@ -65,14 +65,15 @@ record BatchCommand(
                     nodeName,
                     append ? "1" : "0");
             command.add(script.toString());
-            command.addAll(spec.getScriptArgsList());
+            command.addAll(args);
         } else {
-            List<String> shell = chain(command, spec, uid, daemonUid, out, err, in, append, workDir, nodeName, script);
+            List<String> shell =
+                    chain(command, owner, args, daemonUid, out, err, in, append, workDir, nodeName, script);
             // Everything before this runs as root with UserEnvironment.ROOT; the job's variables
             // arrive only here, already as the user.
             command.addAll(userEnvironment.loading(environmentFile, shell));
         }
-        return new BatchCommand(options, command, environment(request, nodeName), gresEnvironment(request));
+        return new BatchCommand(options, command, environment(job, nodeName), gresEnvironment(job));
     }
 
     /**
@@ -83,8 +84,8 @@ record BatchCommand(
      */
     private static List<String> chain(
             List<String> command,
-            JobSpec spec,
-            int uid,
+            BatchJob.Owner owner,
+            List<String> args,
             int daemonUid,
             String out,
             String err,
@@ -93,9 +94,9 @@ record BatchCommand(
             Path workDir,
             String nodeName,
             Path script) {
-        if (daemonUid == 0 && uid != 0) {
-            command.addAll(List.of(
-                    "setpriv", "--reuid=" + uid, "--regid=" + spec.getOwner().getGid(), "--init-groups", "--"));
+        if (daemonUid == 0 && owner.uid() != 0) {
+            command.addAll(
+                    List.of("setpriv", "--reuid=" + owner.uid(), "--regid=" + owner.gid(), "--init-groups", "--"));
         }
         // The shell, already the job's user, enters the working directory and opens the output
         // files, so they belong to the user and nothing is opened with the daemon's rights.
@@ -121,37 +122,27 @@ record BatchCommand(
                 in,
                 nodeName,
                 script.toString()));
-        shell.addAll(spec.getScriptArgsList());
+        shell.addAll(args);
         return shell;
     }
 
-    private static Map<String, String> environment(LaunchBatchJobRequest request, String nodeName) {
-        JobSpec spec = request.getSpec();
+    private static Map<String, String> environment(BatchJob job, String nodeName) {
         Map<String, String> env = new LinkedHashMap<>();
-        // Values as RawText: bytes that are not UTF-8 stay escapes until JobEnvironmentFile.
-        Map<String, String> submitted = new LinkedHashMap<>();
-        spec.getEnvironmentMap().forEach((k, v) -> submitted.put(k, RawText.decode(v.toByteArray())));
-        env.putAll(BatchEnvironment.build(submitted, facts(request, nodeName)));
-        env.putAll(BatchEnvironment.array(
-                request.getArrayJobId(),
-                request.getArrayTaskId(),
-                request.getArrayTaskCount(),
-                request.getArrayTaskMin(),
-                request.getArrayTaskMax(),
-                request.getArrayTaskStep()));
-        env.putAll(gresEnvironment(request));
+        env.putAll(BatchEnvironment.build(job.submission().environment(), facts(job, nodeName)));
+        job.identity()
+                .array()
+                .ifPresent(a -> env.putAll(
+                        BatchEnvironment.array(a.arrayJobId(), a.taskId(), a.count(), a.min(), a.max(), a.step())));
+        env.putAll(gresEnvironment(job));
         // The job's GPU request as sbatch exports it (srun inside reads them back).
-        putIfGiven(env, "SLURM_GPUS", spec.getGpus());
-        putIfGiven(env, "SLURM_GPUS_PER_NODE", spec.getGpusPerNode());
-        putIfGiven(env, "SLURM_GPUS_PER_TASK", spec.getGpusPerTask());
+        putIfGiven(env, "SLURM_GPUS", job.gpuRequest().gpus());
+        putIfGiven(env, "SLURM_GPUS_PER_NODE", job.gpuRequest().perNode());
+        putIfGiven(env, "SLURM_GPUS_PER_TASK", job.gpuRequest().perTask());
         return env;
     }
 
-    private static Map<String, String> gresEnvironment(LaunchBatchJobRequest request) {
-        return GresEnvironment.build(
-                request.getGresList(),
-                request.getMpsPerGpuMap().entrySet().stream()
-                        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    static Map<String, String> gresEnvironment(BatchJob job) {
+        return GresEnvironment.build(job.onNode().gres(), job.onNode().mpsPerGpu());
     }
 
     /**
@@ -159,78 +150,78 @@ record BatchCommand(
      * working directory (as slurmd does, even when the job cannot enter that directory and
      * runs in /tmp).
      */
-    static String outputPath(LaunchBatchJobRequest request, String nodeName) {
-        JobSpec spec = request.getSpec();
-        String defaultOut = request.getArrayJobId() > 0 ? "slurm-%A_%a.out" : "slurm-%j.out";
-        return inWorkDir(
-                spec,
-                OutputPattern.expand(
-                        spec.getStdOut().isEmpty() ? defaultOut : spec.getStdOut(), context(request, nodeName)));
+    static String outputPath(BatchJob job, String nodeName) {
+        String defaultOut = job.identity().array().isPresent() ? "slurm-%A_%a.out" : "slurm-%j.out";
+        return inWorkDir(job, OutputPattern.expand(job.io().stdOut().orElse(defaultOut), context(job, nodeName)));
     }
 
     /** The script's standard error: {@code -e}, or its output. */
-    static String errorPath(LaunchBatchJobRequest request, String nodeName) {
-        JobSpec spec = request.getSpec();
-        return spec.getStdErr().isEmpty()
-                ? outputPath(request, nodeName)
-                : inWorkDir(spec, OutputPattern.expand(spec.getStdErr(), context(request, nodeName)));
+    static String errorPath(BatchJob job, String nodeName) {
+        return job.io()
+                .stdErr()
+                .map(pattern -> inWorkDir(job, OutputPattern.expand(pattern, context(job, nodeName))))
+                .orElseGet(() -> outputPath(job, nodeName));
     }
 
     /** Slurm's ExitCode 0:53 of a batch job whose files could not be opened. */
     static final int LAUNCH_FAILED_SIGNAL = 53;
 
-    private static String inWorkDir(JobSpec spec, String path) {
+    private static String inWorkDir(BatchJob job, String path) {
         if (path.startsWith("/")) {
             return path;
         }
-        String dir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
+        String dir = job.io().runDir();
         return dir.endsWith("/") ? dir + path : dir + "/" + path;
     }
 
-    private static OutputPattern.Context context(LaunchBatchJobRequest request, String nodeName) {
-        JobSpec spec = request.getSpec();
+    private static OutputPattern.Context context(BatchJob job, String nodeName) {
         // The batch step: %J is the bare job id and %s says "batch"; an array task's %A and %a
         // are its array's id and its index (sbatch(1), "filename pattern").
+        var array = job.identity().array();
         return new OutputPattern.Context(
-                request.getJobId(),
-                spec.getName(),
-                spec.getOwner().getUserName(),
+                job.jobId(),
+                job.identity().name(),
+                job.owner().userName(),
                 // %N is the short name of the host the node daemon runs on, not the NodeName
                 // (Slurm 22.05: -o nodes/%N on node n1 of host vm makes nodes/vm).
                 dev.sluice.common.daemon.HostName.shortName(),
                 0,
-                request.getArrayJobId(),
-                request.getArrayTaskId(),
+                array.map(BatchJob.ArrayTask::arrayJobId).orElse(0),
+                array.map(BatchJob.ArrayTask::taskId).orElse(0),
                 "");
     }
 
-    private static void putIfGiven(Map<String, String> env, String name, String value) {
-        if (!value.isEmpty()) {
-            env.put(name, value);
-        }
+    private static void putIfGiven(Map<String, String> env, String name, Optional<String> value) {
+        value.ifPresent(v -> env.put(name, v));
     }
 
-    private static BatchEnvironment.JobFacts facts(LaunchBatchJobRequest r, String nodeName) {
-        JobSpec s = r.getSpec();
+    private static BatchEnvironment.JobFacts facts(BatchJob job, String nodeName) {
+        BatchJob.Layout l = job.layout();
+        BatchJob.OnNode here = job.onNode();
+        BatchJob.Owner owner = job.owner();
         return new BatchEnvironment.JobFacts(
-                r.getJobId(),
-                r.getClusterName(),
+                job.jobId(),
+                l.clusterName(),
                 nodeName,
                 new BatchEnvironment.Layout(
-                        r.getNodeList(),
-                        r.getNumNodes(),
-                        s.getNumTasks() > 0 || s.getNtasksPerNode() > 0 ? r.getNumTasks() : 0,
-                        r.getCpusOnNode(),
-                        s.getCpusPerTask(),
-                        r.getJobCpusPerNode(),
-                        r.getTasksPerNode()),
-                new BatchEnvironment.Memory(r.getMemPerNodeMb(), s.getMemPerCpuMb()),
-                new BatchEnvironment.Charge(r.getPartition(), s.getAccount(), s.getQos()),
+                        l.nodeList(),
+                        l.numNodes(),
+                        l.numTasks(),
+                        here.cpus(),
+                        here.cpusPerTask(),
+                        l.jobCpusPerNode(),
+                        l.tasksPerNode()),
+                new BatchEnvironment.Memory(
+                        here.memory().perNodeMb(), here.memory().perCpuMb()),
+                new BatchEnvironment.Charge(
+                        job.charge().partition(),
+                        job.charge().account(),
+                        job.charge().qos()),
                 new BatchEnvironment.Submission(
-                        s.getWorkDir(),
-                        s.getSubmitHost(),
-                        s.getOwner().getUid(),
-                        s.getOwner().getGid(),
-                        s.getOwner().getUserName()));
+                        job.io().workDir().orElse(""),
+                        job.submission().submitHost(),
+                        owner.uid(),
+                        owner.gid(),
+                        owner.userName()));
     }
 }

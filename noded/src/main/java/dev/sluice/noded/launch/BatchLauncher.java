@@ -2,14 +2,12 @@ package dev.sluice.noded.launch;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.common.slurm.SlurmLimits;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.JobEnd;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
-import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.JobState;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.List;
@@ -87,7 +85,7 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** sstat: what the batch script of the job (task 0) and everything it started use now; empty when it does not run here. */
-    public java.util.Optional<dev.sluice.protocol.v1.TaskUsage> batchUsage(int jobId, ProcessUsage reader) {
+    public java.util.Optional<dev.sluice.noded.job.TaskUsage> batchUsage(int jobId, ProcessUsage reader) {
         RunningJob job = running.get(jobId);
         if (job == null || job.endState != null) {
             return java.util.Optional.empty();
@@ -104,25 +102,22 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
-    public synchronized void launch(LaunchBatchJobRequest request) throws IOException {
-        int jobId = request.getJobId();
-        if (memory.ran(jobId, request.getRestartCount())) {
+    public synchronized void launch(BatchJob launched) throws IOException {
+        int jobId = launched.jobId();
+        if (memory.ran(jobId, launched.restartCount())) {
             log.info("job {} already ran here; ignoring the repeated launch", jobId);
             return;
         }
         if (running.containsKey(jobId) || spool.knows(jobId)) {
-            int earlier = spool.launch(jobId)
-                    .map(LaunchBatchJobRequest::getRestartCount)
-                    .orElse(request.getRestartCount());
-            if (request.getRestartCount() > earlier) {
+            int earlier = spool.launch(jobId).map(BatchJob::restartCount).orElse(launched.restartCount());
+            if (launched.restartCount() > earlier) {
                 // Requeued: the controller retries until the killed run has ended and been reported.
                 throw new IOException("the previous run of job " + jobId + " is still ending here");
             }
             log.info("job {} already launched here; ignoring the repeated launch", jobId);
             return;
         }
-        JobSpec spec = request.getSpec();
-        int uid = spec.getOwner().getUid();
+        int uid = launched.owner().uid();
         LaunchPolicy policy = setup.policy().get();
         ProcessBuilder pb = new SupervisedStart(
                         nodeName,
@@ -133,25 +128,23 @@ public final class BatchLauncher implements AutoCloseable {
                         policy.prolog(),
                         policy.epilog(),
                         confinement)
-                .prepare(request);
-        String workDir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
-        spool.saveLaunch(request);
+                .prepare(launched);
+        spool.saveLaunch(launched);
         Process process = ForkLock.start(pb);
-        RunningJob job = new RunningJob(
-                spool,
-                jobId,
-                process.toHandle(),
-                request.getKillWaitSeconds(),
-                GresEnvironment.gpuIndices(request.getGresList()),
-                request.getRestartCount());
+        RunningJob job = new RunningJob(spool, launched, process.toHandle());
         running.put(jobId, job);
-        armTimeLimit(job, request);
+        armTimeLimit(job, launched);
         if (policy.prologAtAllocation()) {
             watchProlog(job);
         }
-        log.info("job {} started under supervisor pid {} (uid {}) in {}", jobId, process.pid(), uid, workDir);
+        log.info(
+                "job {} started under supervisor pid {} (uid {}) in {}",
+                jobId,
+                process.pid(),
+                uid,
+                launched.io().runDir());
         job.supervisor.onExit().thenAccept(p -> finished(job));
-        var early = memory.takeEarlyEnd(jobId, request.getRestartCount());
+        var early = memory.takeEarlyEnd(jobId, launched.restartCount());
         if (early.isPresent()) {
             // Its terminate came first: this run ends now, through the usual end and report.
             log.info("job {} was ended ({}) before its launch arrived; ending it", jobId, early.get());
@@ -165,11 +158,15 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** The time limit counts the time the job has run: not the time it spent suspended. */
-    private void armTimeLimit(RunningJob job, LaunchBatchJobRequest request) {
-        long limit = Integer.toUnsignedLong(request.getTimeLimitMinutes());
-        if (limit > 0 && SlurmLimits.isLimit(limit) && job.suspendedAt < 0) {
-            long ran = Math.max(0, clock.instant().getEpochSecond() - request.getStartTime() - job.suspendedSeconds);
-            long delay = Math.max(0, limit * 60 - ran);
+    private void armTimeLimit(RunningJob job, BatchJob launched) {
+        var limit = launched.times().timeLimit();
+        if (limit.isPresent() && job.suspendedAt < 0) {
+            long ran = Math.max(
+                    0,
+                    clock.instant().getEpochSecond()
+                            - launched.times().start().getEpochSecond()
+                            - job.suspendedSeconds);
+            long delay = Math.max(0, limit.get().toSeconds() - ran);
             job.limit = timers.schedule(() -> ends.ending(job, JobState.TIMEOUT), delay, TimeUnit.SECONDS);
         }
     }
@@ -182,14 +179,14 @@ public final class BatchLauncher implements AutoCloseable {
      */
     public synchronized void recover() throws IOException {
         for (int jobId : spool.unfinishedJobs()) {
-            var request = spool.launch(jobId);
-            if (request.isEmpty()) {
+            var launched = spool.launch(jobId);
+            if (launched.isEmpty()) {
                 // The daemon stopped before the launch was recorded: nothing ran.
                 spool.forget(jobId);
                 continue;
             }
             var handle = Supervisor.alive(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
-            RunningJob job = RunningJob.recovered(spool, request.get(), handle.orElse(ProcessHandle.current()));
+            RunningJob job = RunningJob.recovered(spool, launched.get(), handle.orElse(ProcessHandle.current()));
             if (handle.isEmpty()) {
                 log.info("job {} ended while sluice-noded was not running", jobId);
                 report(job);
@@ -206,7 +203,7 @@ public final class BatchLauncher implements AutoCloseable {
                 job.endState = null;
                 ends.end(job, state);
             } else {
-                armTimeLimit(job, request.get());
+                armTimeLimit(job, launched.get());
                 if (setup.policy().get().prologAtAllocation()) {
                     // The controller ignores the notice for a run it does not wait for.
                     watchProlog(job);
@@ -222,9 +219,8 @@ public final class BatchLauncher implements AutoCloseable {
      * @param restartCount the run the controller ends; negative: whichever run is here (an
      *     orphan the controller no longer knows)
      */
-    public void terminate(int jobId, JobState reason, int restartCount) {
+    public void terminate(int jobId, JobState state, int restartCount) {
         RunningJob job;
-        JobState state = reason == JobState.JOB_STATE_UNSPECIFIED ? JobState.CANCELLED : reason;
         // A launch in progress holds this monitor until the job is in `running`: a cancel that
         // arrives meanwhile (a slow first launch) waits for it instead of missing the job, which
         // would then run to its end while the controller shows it COMPLETING. A cancel that
@@ -269,7 +265,7 @@ public final class BatchLauncher implements AutoCloseable {
                     ends.remember(jobId, RunningJob.SUSPENDED_SECONDS, Long.toString(job.suspendedSeconds));
                     ends.remember(jobId, RunningJob.SUSPENDED_AT, "-1");
                     try {
-                        spool.launch(jobId).ifPresent(request -> armTimeLimit(job, request));
+                        spool.launch(jobId).ifPresent(launched -> armTimeLimit(job, launched));
                     } catch (IOException e) {
                         log.warn("job {}: cannot read its launch to re-arm the time limit: {}", jobId, e.getMessage());
                     }
@@ -317,7 +313,7 @@ public final class BatchLauncher implements AutoCloseable {
                     .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
         }
         stepSignals.accept(job.jobId, "KILL");
-        JobCompleteRequest report = BatchReport.of(spool, nodeName, job, confinement);
+        JobEnd report = BatchReport.of(spool, nodeName, job, confinement);
         try {
             // Saved before the job leaves `running`: a heartbeat never shows it gone unreported.
             outbox.post(report);
@@ -331,8 +327,8 @@ public final class BatchLauncher implements AutoCloseable {
         log.info(
                 "job {} ended: status {} ({})",
                 job.jobId,
-                report.getExitStatus(),
-                report.getEndState() == JobState.JOB_STATE_UNSPECIFIED ? "exit" : report.getEndState());
+                report.exitStatus(),
+                report.endState().map(JobState::name).orElse("exit"));
     }
 
     @Override

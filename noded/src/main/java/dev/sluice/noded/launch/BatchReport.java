@@ -1,8 +1,9 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.noded.job.JobEnd;
 import dev.sluice.noded.spool.JobSpool;
-import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobState;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,7 @@ final class BatchReport {
     private BatchReport() {}
 
     /** Also ends the job's confinement, which says whether it ran out of memory. */
-    static JobCompleteRequest of(JobSpool spool, String nodeName, RunningJob job, JobConfinement confinement) {
+    static JobEnd of(JobSpool spool, String nodeName, RunningJob job, JobConfinement confinement) {
         boolean prologFailed = spool.fact(job.jobId, Supervisor.PROLOG_FAILED).isPresent();
         int status = spool.fact(job.jobId, Supervisor.WAIT_STATUS)
                 .map(raw -> Supervisor.exactStatus(Integer.parseInt(raw)))
@@ -37,22 +38,19 @@ final class BatchReport {
             endState = JobState.OUT_OF_MEMORY;
             status = OOM_STATUS;
         }
-        JobCompleteRequest.Builder report = JobCompleteRequest.newBuilder()
-                .setNodeName(nodeName)
-                .setJobId(job.jobId)
-                .setRestartCount(job.restartCount)
-                .setExitStatus(status)
-                .setPrologFailed(prologFailed)
-                .setEpilogFailed(spool.fact(job.jobId, Supervisor.EPILOG_FAILED).isPresent());
         if (prologFailed) {
             log.error(
                     "job {}: Prolog failed with status {}; the node will be drained",
                     job.jobId,
                     spool.fact(job.jobId, Supervisor.PROLOG_FAILED).orElse("?"));
         }
-        if (endState != null) {
-            report.setEndState(endState);
-        }
-        return report.build();
+        return new JobEnd(
+                nodeName,
+                job.jobId,
+                job.restartCount,
+                status,
+                prologFailed,
+                spool.fact(job.jobId, Supervisor.EPILOG_FAILED).isPresent(),
+                Optional.ofNullable(endState));
     }
 }

@@ -1,9 +1,8 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.ForkLock;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.JobState;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.File;
 import java.io.IOException;
 import java.time.Instant;
@@ -54,22 +53,21 @@ final class EndNotice {
     }
 
     /** The command that appends {@code line} to the job's standard error as the job's user. */
-    static List<String> command(LaunchBatchJobRequest request, String nodeName, int daemonUid, String line) {
-        JobSpec spec = request.getSpec();
-        int uid = spec.getOwner().getUid();
+    static List<String> command(BatchJob job, String nodeName, int daemonUid, String line) {
+        int uid = job.owner().uid();
         List<String> command = new ArrayList<>();
         if (daemonUid == 0 && uid != 0) {
             command.addAll(List.of(
-                    "setpriv", "--reuid=" + uid, "--regid=" + spec.getOwner().getGid(), "--init-groups", "--"));
+                    "setpriv", "--reuid=" + uid, "--regid=" + job.owner().gid(), "--init-groups", "--"));
         }
-        String workDir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
+        String workDir = job.io().runDir();
         command.addAll(List.of(
                 "/bin/sh",
                 "-c",
                 "cd -- \"$1\" 2>/dev/null || cd /tmp; printf '%s\\n' \"$3\" >>\"$2\"",
                 "slurmstepd",
                 workDir,
-                BatchCommand.errorPath(request, nodeName),
+                BatchCommand.errorPath(job, nodeName),
                 line));
         return command;
     }
@@ -78,16 +76,16 @@ final class EndNotice {
      * Appends {@code line} to the job's error file as the job's user: only once the job has opened
      * (truncated) it, else the line is lost; failures are only logged.
      */
-    static void append(LaunchBatchJobRequest request, String nodeName, int daemonUid, String line) {
+    static void append(BatchJob job, String nodeName, int daemonUid, String line) {
         try {
-            ForkLock.start(new ProcessBuilder(command(request, nodeName, daemonUid, line))
+            ForkLock.start(new ProcessBuilder(command(job, nodeName, daemonUid, line))
                             .directory(new File("/"))
                             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                             .redirectErrorStream(true)
                             .redirectOutput(ProcessBuilder.Redirect.DISCARD))
                     .waitFor();
         } catch (IOException e) {
-            log.warn("job {}: cannot write its end to its error file: {}", request.getJobId(), e.getMessage());
+            log.warn("job {}: cannot write its end to its error file: {}", job.jobId(), e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

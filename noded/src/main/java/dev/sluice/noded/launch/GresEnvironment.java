@@ -1,6 +1,6 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.noded.job.GresGrant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,19 +23,19 @@ public final class GresEnvironment {
     public static Map<String, String> build(List<GresGrant> grants, Map<Integer, Long> mpsPerGpu) {
         Map<String, String> env = new LinkedHashMap<>();
         for (GresGrant g : grants) {
-            String indices = join(g.getIndicesList());
-            switch (g.getName()) {
+            String indices = join(g.indices());
+            switch (g.name()) {
                 case "gpu" -> devices(env, g, indices);
                 case "mps" -> {
-                    int gpu = g.getIndicesCount() > 0 ? g.getIndices(0) : 0;
+                    int gpu = g.indices().isEmpty() ? 0 : g.indices().get(0);
                     long perGpu = mpsPerGpu.getOrDefault(gpu, 100L);
-                    long percent = perGpu > 0 ? g.getCount() * 100 / perGpu : 100;
+                    long percent = perGpu > 0 ? g.count() * 100 / perGpu : 100;
                     // Slurm's formula, not capped: mps:150 on 100 a GPU gives 150.
                     env.put("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", Long.toString(Math.max(1, percent)));
                 }
                 case "shard" -> {
                     devices(env, g, indices);
-                    env.put("SLURM_SHARDS_ON_NODE", Long.toString(g.getCount()));
+                    env.put("SLURM_SHARDS_ON_NODE", Long.toString(g.count()));
                 }
                 default -> {}
             }
@@ -49,20 +49,7 @@ public final class GresEnvironment {
         env.put("ROCR_VISIBLE_DEVICES", indices);
         env.put("ZE_AFFINITY_MASK", indices);
         env.put("SLURM_JOB_GPUS", indices);
-        env.put("SLURM_GPUS_ON_NODE", Integer.toString(g.getIndicesCount()));
-    }
-
-    /** The node's GPU indices a launch grants, whole or as MPS/shard share, in order, each once. */
-    static List<Integer> gpuIndices(List<GresGrant> grants) {
-        java.util.TreeSet<Integer> gpus = new java.util.TreeSet<>();
-        for (GresGrant g : grants) {
-            if (g.getName().equals("gpu")
-                    || g.getName().equals("mps")
-                    || g.getName().equals("shard")) {
-                gpus.addAll(g.getIndicesList());
-            }
-        }
-        return List.copyOf(gpus);
+        env.put("SLURM_GPUS_ON_NODE", Integer.toString(g.indices().size()));
     }
 
     private static String join(List<Integer> indices) {

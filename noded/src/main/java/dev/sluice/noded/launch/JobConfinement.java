@@ -6,7 +6,7 @@ import dev.sluice.noded.confine.DeviceFile;
 import dev.sluice.noded.confine.GresDevices;
 import dev.sluice.noded.confine.JobLimits;
 import dev.sluice.noded.confine.Unconfined;
-import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.noded.job.GresGrant;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.spool.JobSpool;
-import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.concurrent.ScheduledExecutorService;
@@ -98,7 +98,7 @@ final class JobEnds {
         try {
             java.nio.file.Files.move(pending, claimed, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             String line = java.nio.file.Files.readString(claimed).strip();
-            spool.launch(job.jobId).ifPresent(request -> EndNotice.append(request, nodeName, daemonUid, line));
+            spool.launch(job.jobId).ifPresent(launched -> EndNotice.append(launched, nodeName, daemonUid, line));
         } catch (java.nio.file.NoSuchFileException e) {
             // No line for this end, or the supervisor has it.
         } catch (IOException e) {

@@ -1,6 +1,6 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.JobState;
+import dev.sluice.common.slurm.JobState;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

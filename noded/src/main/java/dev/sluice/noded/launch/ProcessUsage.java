@@ -1,6 +1,6 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.TaskUsage;
+import dev.sluice.noded.job.TaskUsage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,8 +34,7 @@ public final class ProcessUsage {
 
     /** The task rooted at {@code pid}, with the processes it started (found by their parent ids). */
     public TaskUsage task(int taskId, String node, long pid, long cpuFreqKhz) {
-        TaskUsage.Builder b =
-                TaskUsage.newBuilder().setTaskId(taskId).setNode(node).setCpuFreqKhz(cpuFreqKhz);
+        List<Integer> pids = new ArrayList<>();
         double cpu = 0;
         long rss = 0;
         long vsize = 0;
@@ -48,7 +47,7 @@ public final class ProcessUsage {
                 continue;
             }
             long[] s = stat.get();
-            b.addPids((int) p);
+            pids.add((int) p);
             // utime + stime, and for the task itself its ended children's too.
             cpu += (s[0] + s[1] + (p == pid ? s[2] + s[3] : 0)) / TICKS;
             pages += s[4];
@@ -58,13 +57,7 @@ public final class ProcessUsage {
             read += io[0];
             write += io[1];
         }
-        return b.setCpuSeconds(cpu)
-                .setRssKb(rss)
-                .setVmsizeKb(vsize)
-                .setPages(pages)
-                .setReadBytes(read)
-                .setWriteBytes(write)
-                .build();
+        return new TaskUsage(taskId, node, pids, cpu, rss, vsize, pages, read, write, cpuFreqKhz);
     }
 
     /** {@code pid} and its descendants, parents before children. */

@@ -1,6 +1,6 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.noded.job.BatchJob;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,28 +37,28 @@ final class PrologEpilog {
 
     /** What Slurm's slurmd gives its Prolog and Epilog about the job (physical GPU indices too). */
     static Map<String, String> environment(
-            LaunchBatchJobRequest r, String nodeName, String context, Map<String, String> gresEnvironment) {
+            BatchJob job, String nodeName, String context, Map<String, String> gresEnvironment) {
         Map<String, String> env = new TreeMap<>();
         env.put("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
         env.put("SLURM_SCRIPT_CONTEXT", context);
-        env.put("SLURM_JOB_ID", Integer.toString(r.getJobId()));
-        env.put("SLURM_JOB_USER", r.getSpec().getOwner().getUserName());
-        env.put("SLURM_JOB_UID", Integer.toString(r.getSpec().getOwner().getUid()));
-        env.put("SLURM_JOB_GID", Integer.toString(r.getSpec().getOwner().getGid()));
-        env.put("SLURM_JOB_PARTITION", r.getPartition());
-        env.put("SLURM_JOB_NODELIST", r.getNodeList());
-        env.put("SLURM_CLUSTER_NAME", r.getClusterName());
+        env.put("SLURM_JOB_ID", Integer.toString(job.jobId()));
+        env.put("SLURM_JOB_USER", job.owner().userName());
+        env.put("SLURM_JOB_UID", Integer.toString(job.owner().uid()));
+        env.put("SLURM_JOB_GID", Integer.toString(job.owner().gid()));
+        env.put("SLURM_JOB_PARTITION", job.charge().partition());
+        env.put("SLURM_JOB_NODELIST", job.layout().nodeList());
+        env.put("SLURM_CLUSTER_NAME", job.layout().clusterName());
         env.put("SLURMD_NODENAME", nodeName);
-        if (!r.getSpec().getAccount().isEmpty()) {
-            env.put("SLURM_JOB_ACCOUNT", r.getSpec().getAccount());
+        if (!job.charge().account().isEmpty()) {
+            env.put("SLURM_JOB_ACCOUNT", job.charge().account());
         }
-        if (!r.getSpec().getConstraint().isEmpty()) {
-            env.put("SLURM_JOB_CONSTRAINTS", r.getSpec().getConstraint());
+        if (!job.charge().constraint().isEmpty()) {
+            env.put("SLURM_JOB_CONSTRAINTS", job.charge().constraint());
         }
-        if (r.getArrayJobId() != 0) {
-            env.put("SLURM_ARRAY_JOB_ID", Integer.toString(r.getArrayJobId()));
-            env.put("SLURM_ARRAY_TASK_ID", Integer.toString(r.getArrayTaskId()));
-        }
+        job.identity().array().ifPresent(a -> {
+            env.put("SLURM_ARRAY_JOB_ID", Integer.toString(a.arrayJobId()));
+            env.put("SLURM_ARRAY_TASK_ID", Integer.toString(a.taskId()));
+        });
         for (String name : GPU_VARIABLES) {
             String v = gresEnvironment.get(name);
             if (v != null) {

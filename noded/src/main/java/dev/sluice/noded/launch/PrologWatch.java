@@ -1,8 +1,8 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.noded.job.PrologDone;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
-import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.nio.file.Files;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -48,11 +48,7 @@ final class PrologWatch {
                         // Told even when the job already ended (a short one can between two
                         // looks): the notice goes out before the end report, as in Slurm.
                         if (started) {
-                            outbox.postPrologDone(PrologCompleteRequest.newBuilder()
-                                    .setNodeName(nodeName)
-                                    .setJobId(job.jobId)
-                                    .setRestartCount(job.restartCount)
-                                    .build());
+                            outbox.postPrologDone(new PrologDone(nodeName, job.jobId, job.restartCount, 0));
                         }
                         over.set(started || ended);
                     }

@@ -1,7 +1,6 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.LaunchStepRequest;
-import dev.sluice.protocol.v1.PtySize;
+import dev.sluice.noded.job.StepLaunch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,13 +25,13 @@ final class PtyTask {
     private PtyTask() {}
 
     /** Whether the task at {@code local} runs on the step's pseudo-terminal. */
-    static boolean runs(LaunchStepRequest r, int local) {
-        return r.hasPty() && r.getTaskIds(local) == 0;
+    static boolean runs(StepLaunch r, int local) {
+        return r.srun().pty().isPresent() && r.tasks().taskIds().get(local) == 0;
     }
 
     /** Whether the task at {@code local} writes to /dev/null: a {@code --pty} step's other tasks. */
-    static boolean silenced(LaunchStepRequest r, int local) {
-        return r.hasPty() && r.getTaskIds(local) != 0;
+    static boolean silenced(StepLaunch r, int local) {
+        return r.srun().pty().isPresent() && r.tasks().taskIds().get(local) != 0;
     }
 
     /**
@@ -40,13 +39,14 @@ final class PtyTask {
      * {@code -q}: no start and end banners; {@code -e}: the task's exit status; {@code /dev/null}:
      * no typescript file.
      */
-    static List<String> wrap(LaunchStepRequest r, List<String> command) {
+    static List<String> wrap(StepLaunch r, List<String> command) {
         StringBuilder inner = new StringBuilder();
-        if (r.getPty().getRows() > 0 && r.getPty().getCols() > 0) {
+        StepLaunch.Pty pty = r.srun().pty().orElse(new StepLaunch.Pty(0, 0));
+        if (pty.rows() > 0 && pty.cols() > 0) {
             inner.append("stty rows ")
-                    .append(r.getPty().getRows())
+                    .append(pty.rows())
                     .append(" cols ")
-                    .append(r.getPty().getCols())
+                    .append(pty.cols())
                     .append(" 2>/dev/null; ");
         }
         inner.append("exec ").append(command.stream().map(PrologEpilog::quote).collect(Collectors.joining(" ")));
@@ -60,7 +60,7 @@ final class PtyTask {
      * {@code stty -F} run through {@code asUser}, so with the task's user's rights, as the
      * terminal is theirs.
      */
-    static void resize(LaunchStepRequest r, List<Process> tasks, PtySize size, List<String> asUser) {
+    static void resize(StepLaunch r, List<Process> tasks, StepLaunch.Pty size, List<String> asUser) {
         for (int local = 0; local < tasks.size(); local++) {
             if (runs(r, local)) {
                 terminalOf(tasks.get(local).toHandle()).ifPresent(tty -> setSize(asUser, tty, size));
@@ -80,18 +80,18 @@ final class PtyTask {
         });
     }
 
-    private static void setSize(List<String> asUser, String tty, PtySize size) {
+    private static void setSize(List<String> asUser, String tty, StepLaunch.Pty size) {
         List<String> command = new ArrayList<>(asUser);
         command.addAll(List.of(
-                "stty", "-F", tty, "rows", Integer.toString(size.getRows()), "cols", Integer.toString(size.getCols())));
+                "stty", "-F", tty, "rows", Integer.toString(size.rows()), "cols", Integer.toString(size.cols())));
         ProcessSignals.run(command.toArray(String[]::new));
     }
 
     /** Slurm's variables of a {@code --pty} step: the terminal's size. */
-    static void environment(LaunchStepRequest r, Map<String, String> env) {
-        if (r.hasPty()) {
-            env.put("SLURM_PTY_WIN_ROW", Integer.toString(r.getPty().getRows()));
-            env.put("SLURM_PTY_WIN_COL", Integer.toString(r.getPty().getCols()));
-        }
+    static void environment(StepLaunch r, Map<String, String> env) {
+        r.srun().pty().ifPresent(pty -> {
+            env.put("SLURM_PTY_WIN_ROW", Integer.toString(pty.rows()));
+            env.put("SLURM_PTY_WIN_COL", Integer.toString(pty.cols()));
+        });
     }
 }

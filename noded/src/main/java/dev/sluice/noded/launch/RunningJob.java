@@ -1,8 +1,8 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.JobSpool;
-import dev.sluice.protocol.v1.JobState;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,31 +35,19 @@ final class RunningJob {
     final int restartCount;
     private final JobSpool spool;
 
-    RunningJob(
-            JobSpool spool,
-            int jobId,
-            ProcessHandle supervisor,
-            int killWaitSeconds,
-            List<Integer> gpus,
-            int restartCount) {
+    RunningJob(JobSpool spool, BatchJob launched, ProcessHandle supervisor) {
         this.spool = spool;
-        this.jobId = jobId;
+        this.jobId = launched.jobId();
         this.supervisor = supervisor;
-        this.killWaitSeconds = killWaitSeconds;
-        this.gpus = List.copyOf(gpus);
-        this.restartCount = restartCount;
+        this.killWaitSeconds = (int) launched.times().killWait().toSeconds();
+        this.gpus = launched.onNode().gpus();
+        this.restartCount = launched.restartCount();
     }
 
     /** A job of the spool after this daemon restarted, with what the launcher had decided of it. */
-    static RunningJob recovered(JobSpool spool, LaunchBatchJobRequest request, ProcessHandle supervisor) {
-        int jobId = request.getJobId();
-        RunningJob job = new RunningJob(
-                spool,
-                jobId,
-                supervisor,
-                request.getKillWaitSeconds(),
-                GresEnvironment.gpuIndices(request.getGresList()),
-                request.getRestartCount());
+    static RunningJob recovered(JobSpool spool, BatchJob launched, ProcessHandle supervisor) {
+        int jobId = launched.jobId();
+        RunningJob job = new RunningJob(spool, launched, supervisor);
         job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
         job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
         job.suspendedAt = spool.fact(jobId, SUSPENDED_AT).map(Long::parseLong).orElse(-1L);

@@ -1,9 +1,8 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.GresGrant;
-import dev.sluice.protocol.v1.LaunchStepRequest;
+import dev.sluice.noded.job.GresGrant;
+import dev.sluice.noded.job.StepLaunch;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +15,8 @@ import java.util.Map;
 public final class StepEnvironment {
     private StepEnvironment() {}
 
-    public static Map<String, String> build(LaunchStepRequest r, int localId, String nodeName) {
-        Map<String, String> env = new LinkedHashMap<>(r.getEnvironmentMap());
+    public static Map<String, String> build(StepLaunch r, int localId, String nodeName) {
+        Map<String, String> env = new LinkedHashMap<>(r.environment());
         // The job's device variables describe the job, not this step.
         for (String stale : List.of(
                 "CUDA_VISIBLE_DEVICES",
@@ -30,46 +29,48 @@ public final class StepEnvironment {
                 "SLURM_SHARDS_ON_NODE")) {
             env.remove(stale);
         }
-        String step = Integer.toString(r.getStepId());
-        env.put("SLURM_JOB_ID", Integer.toString(r.getJobId()));
-        env.put("SLURM_JOBID", Integer.toString(r.getJobId()));
+        String step = Integer.toString(r.stepId());
+        StepLaunch.Tasks t = r.tasks();
+        env.put("SLURM_JOB_ID", Integer.toString(r.jobId()));
+        env.put("SLURM_JOBID", Integer.toString(r.jobId()));
         env.put("SLURM_STEP_ID", step);
         env.put("SLURM_STEPID", step);
-        env.put("SLURM_STEP_NODELIST", r.getNodeList());
-        env.put("SLURM_STEP_NUM_NODES", Integer.toString(r.getNumNodes()));
-        env.put("SLURM_STEP_NUM_TASKS", Integer.toString(r.getNumTasks()));
-        env.put("SLURM_STEP_TASKS_PER_NODE", r.getTasksPerNode());
-        env.put("SLURM_NTASKS", Integer.toString(r.getNumTasks()));
-        env.put("SLURM_NPROCS", Integer.toString(r.getNumTasks()));
-        env.put("SLURM_NODEID", Integer.toString(r.getNodeId()));
-        env.put("SLURM_PROCID", Integer.toString(r.getTaskIds(localId)));
+        env.put("SLURM_STEP_NODELIST", t.nodeList());
+        env.put("SLURM_STEP_NUM_NODES", Integer.toString(t.numNodes()));
+        env.put("SLURM_STEP_NUM_TASKS", Integer.toString(t.numTasks()));
+        env.put("SLURM_STEP_TASKS_PER_NODE", t.tasksPerNode());
+        env.put("SLURM_NTASKS", Integer.toString(t.numTasks()));
+        env.put("SLURM_NPROCS", Integer.toString(t.numTasks()));
+        env.put("SLURM_NODEID", Integer.toString(t.nodeId()));
+        env.put("SLURM_PROCID", Integer.toString(t.taskIds().get(localId)));
         env.put("SLURM_LOCALID", Integer.toString(localId));
-        env.put("SLURM_CPUS_ON_NODE", Integer.toString(r.getCpusOnNode()));
+        env.put("SLURM_CPUS_ON_NODE", Integer.toString(r.onNode().cpus()));
         env.put("SLURMD_NODENAME", nodeName);
         env.put("SLURM_TOPOLOGY_ADDR", nodeName);
         PtyTask.environment(r, env);
         List<String> gtids = new ArrayList<>();
-        r.getTaskIdsList().forEach(t -> gtids.add(Integer.toString(t)));
+        t.taskIds().forEach(id -> gtids.add(Integer.toString(id)));
         env.put("SLURM_GTIDS", String.join(",", gtids));
-        Map<Integer, Long> mps = new HashMap<>();
-        r.getMpsPerGpuMap().forEach(mps::put);
-        Map<String, String> devices = GresEnvironment.build(taskGres(r, localId), mps);
+        Map<Integer, Long> mps = r.onNode().mpsPerGpu();
+        List<GresGrant> gres = r.onNode().gres();
+        Map<String, String> devices =
+                GresEnvironment.build(taskGres(gres, r.onNode().gpusPerTask(), localId), mps);
         env.putAll(devices);
-        if (r.getGpusPerTask() > 0) {
+        if (r.onNode().gpusPerTask() > 0) {
             // The node's count is the step's, though the task sees only its own GPUs.
-            String onNode = GresEnvironment.build(r.getGresList(), mps).get("SLURM_GPUS_ON_NODE");
+            String onNode = GresEnvironment.build(gres, mps).get("SLURM_GPUS_ON_NODE");
             if (onNode != null) {
                 env.put("SLURM_GPUS_ON_NODE", onNode);
             }
         }
         env.remove("SLURM_JOB_GPUS");
-        for (GresGrant g : r.getGresList()) {
-            if (g.getName().equals("gpu") || g.getName().equals("shard")) {
+        for (GresGrant g : gres) {
+            if (g.name().equals("gpu") || g.name().equals("shard")) {
                 env.put("SLURM_STEP_GPUS", devices.getOrDefault("CUDA_VISIBLE_DEVICES", ""));
             }
         }
-        if (r.getEnvironmentMap().containsKey("SLURM_JOB_GPUS")) {
-            env.put("SLURM_JOB_GPUS", r.getEnvironmentMap().get("SLURM_JOB_GPUS"));
+        if (r.environment().containsKey("SLURM_JOB_GPUS")) {
+            env.put("SLURM_JOB_GPUS", r.environment().get("SLURM_JOB_GPUS"));
         }
         return env;
     }
@@ -79,25 +80,19 @@ public final class StepEnvironment {
      * (local id 0 the first ones), as Slurm's implied {@code --gpu-bind=per_task}; otherwise
      * every task sees the step's GRES on the node.
      */
-    static List<GresGrant> taskGres(LaunchStepRequest r, int localId) {
-        int each = r.getGpusPerTask();
+    static List<GresGrant> taskGres(List<GresGrant> gres, int each, int localId) {
         if (each <= 0) {
-            return r.getGresList();
+            return gres;
         }
         List<GresGrant> out = new ArrayList<>();
-        for (GresGrant g : r.getGresList()) {
-            if (!g.getName().equals("gpu")) {
+        for (GresGrant g : gres) {
+            if (!g.name().equals("gpu")) {
                 out.add(g);
                 continue;
             }
-            int from = Math.min(g.getIndicesCount(), localId * each);
-            int to = Math.min(g.getIndicesCount(), from + each);
-            List<Integer> mine = g.getIndicesList().subList(from, to);
-            out.add(g.toBuilder()
-                    .clearIndices()
-                    .addAllIndices(mine)
-                    .setCount(mine.size())
-                    .build());
+            int from = Math.min(g.indices().size(), localId * each);
+            int to = Math.min(g.indices().size(), from + each);
+            out.add(g.withIndices(g.indices().subList(from, to)));
         }
         return out;
     }

@@ -2,10 +2,10 @@ package dev.sluice.noded.launch;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.noded.confine.Confinement;
+import dev.sluice.noded.job.StepLaunch;
 import dev.sluice.noded.spool.ForkLock;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.Frames;
-import dev.sluice.protocol.v1.LaunchStepRequest;
 import dev.sluice.protocol.v1.StepCancelled;
 import dev.sluice.protocol.v1.StepIo;
 import dev.sluice.protocol.v1.StepIoHello;
@@ -78,14 +78,14 @@ public final class StepLauncher {
      * sstat: what the tasks of the job's steps running here use now, by step id, each task with
      * its global id.
      */
-    public java.util.Map<Integer, List<dev.sluice.protocol.v1.TaskUsage>> usage(int jobId, ProcessUsage reader) {
-        java.util.Map<Integer, List<dev.sluice.protocol.v1.TaskUsage>> out = new java.util.TreeMap<>();
+    public java.util.Map<Integer, List<dev.sluice.noded.job.TaskUsage>> usage(int jobId, ProcessUsage reader) {
+        java.util.Map<Integer, List<dev.sluice.noded.job.TaskUsage>> out = new java.util.TreeMap<>();
         long freq = reader.cpuFreqKhz();
         runningSteps.forEach((key, step) -> {
             if (!key.startsWith(jobId + ".")) {
                 return;
             }
-            List<dev.sluice.protocol.v1.TaskUsage> tasks = new ArrayList<>();
+            List<dev.sluice.noded.job.TaskUsage> tasks = new ArrayList<>();
             for (int local = 0; local < step.tasks().size(); local++) {
                 Process p = step.tasks().get(local);
                 if (p.isAlive()) {
@@ -98,76 +98,75 @@ public final class StepLauncher {
     }
 
     /** Starts the tasks and returns; output, exits and signals are served on a thread of the step. */
-    public void launch(LaunchStepRequest request) throws IOException {
-        int uid = request.getOwner().getUid();
+    public void launch(StepLaunch request) throws IOException {
+        int uid = request.owner().uid();
         if (daemonUid != 0 && uid != daemonUid) {
             throw new IOException("sluice-noded runs as uid " + daemonUid + " and cannot run steps of uid " + uid);
         }
-        if (request.getArgvCount() == 0) {
+        if (request.argv().isEmpty()) {
             throw new IOException("a step needs a command");
         }
         Socket socket = new Socket();
-        socket.connect(new InetSocketAddress(request.getIoHost(), request.getIoPort()), CONNECT_TIMEOUT_MS);
+        socket.connect(
+                new InetSocketAddress(request.srun().ioHost(), request.srun().ioPort()), CONNECT_TIMEOUT_MS);
         socket.setTcpNoDelay(true);
         OutputStream out = new BufferedOutputStream(socket.getOutputStream());
         write(
                 out,
                 StepIo.newBuilder()
                         .setHello(StepIoHello.newBuilder()
-                                .setJobId(request.getJobId())
-                                .setStepId(request.getStepId())
-                                .setNodeId(request.getNodeId())
+                                .setJobId(request.jobId())
+                                .setStepId(request.stepId())
+                                .setNodeId(request.tasks().nodeId())
                                 .setNodeName(nodeName)
-                                .addAllTaskIds(request.getTaskIdsList()))
+                                .addAllTaskIds(request.tasks().taskIds()))
                         .build());
         List<Process> tasks = new ArrayList<>();
         List<Path> cgroups = confinement.step(
-                request.getJobId(),
-                request.getStepId(),
-                request.getMemPerNodeMb(),
-                request.getCpusOnNode(),
-                request.getCoresList(),
-                request.getGresList());
+                request.jobId(),
+                request.stepId(),
+                request.onNode().memoryMb(),
+                request.onNode().cpus(),
+                request.onNode().cores(),
+                request.onNode().gres());
         CpuBinding.Policy cpuBinding = policy.get().cpuBinding();
         try {
-            for (int local = 0; local < request.getTaskIdsCount(); local++) {
+            for (int local = 0; local < request.tasks().taskIds().size(); local++) {
                 tasks.add(start(request, local, cgroups, cpuBinding));
             }
         } catch (IOException e) {
             tasks.forEach(p -> signal(p.pid(), "KILL"));
             socket.close();
-            confinement.stepEnded(request.getJobId(), request.getStepId());
+            confinement.stepEnded(request.jobId(), request.stepId());
             throw e;
         }
-        Set<Long> groups = tasksByJob.computeIfAbsent(request.getJobId(), k -> ConcurrentHashMap.newKeySet());
+        Set<Long> groups = tasksByJob.computeIfAbsent(request.jobId(), k -> ConcurrentHashMap.newKeySet());
         tasks.forEach(p -> groups.add(p.pid()));
         runningSteps.put(
-                request.getJobId() + "." + request.getStepId(),
-                new Active(request.getStepId(), out, tasks, request.getTaskIdsList()));
+                request.jobId() + "." + request.stepId(),
+                new Active(request.stepId(), out, tasks, request.tasks().taskIds()));
         Thread.ofVirtual()
-                .name("step-" + request.getJobId() + "." + request.getStepId())
+                .name("step-" + request.jobId() + "." + request.stepId())
                 .start(() -> serve(request, socket, out, tasks, groups));
     }
 
-    private Process start(LaunchStepRequest r, int local, List<Path> cgroups, CpuBinding.Policy cpuBinding)
+    private Process start(StepLaunch r, int local, List<Path> cgroups, CpuBinding.Policy cpuBinding)
             throws IOException {
-        List<String> command = new ArrayList<>(cpuBinding.prefix(r.getCoresList()));
+        List<String> command = new ArrayList<>(cpuBinding.prefix(r.onNode().cores()));
         command.add("setsid");
-        int uid = r.getOwner().getUid();
+        int uid = r.owner().uid();
         command.addAll(asOwner(r));
-        String workDir = r.getWorkDir().isEmpty() ? "/tmp" : r.getWorkDir();
+        String workDir = r.runDir();
         // As for batch jobs (BatchLauncher): root's programs get UserEnvironment.ROOT, and the
         // task's variables are loaded from a file only after setpriv, by the task's user.
         Map<String, String> taskEnv = StepEnvironment.build(r, local, nodeName);
         Path envFile = spool.writeStepEnvironment(
-                r.getJobId(),
-                r.getStepId(),
+                r.jobId(),
+                r.stepId(),
                 local,
                 userEnvironment.encode(taskEnv),
-                daemonUid == 0
-                        ? Optional.of(new JobSpool.Owner(uid, r.getOwner().getGid()))
-                        : Optional.empty());
-        List<String> task = userEnvironment.loading(envFile, UserShell.inWorkDir(workDir, nodeName, r.getArgvList()));
+                daemonUid == 0 ? Optional.of(new JobSpool.Owner(uid, r.owner().gid())) : Optional.empty());
+        List<String> task = userEnvironment.loading(envFile, UserShell.inWorkDir(workDir, nodeName, r.argv()));
         command.addAll(PtyTask.runs(r, local) ? PtyTask.wrap(r, task) : task);
         ProcessBuilder pb = new ProcessBuilder(Confinement.joining(cgroups, command)).directory(new File("/"));
         pb.environment().clear();
@@ -191,12 +190,12 @@ public final class StepLauncher {
         return p;
     }
 
-    private void serve(LaunchStepRequest r, Socket socket, OutputStream out, List<Process> tasks, Set<Long> groups) {
+    private void serve(StepLaunch r, Socket socket, OutputStream out, List<Process> tasks, Set<Long> groups) {
         TaskInputs inputs = TaskInputs.of(r, tasks);
         Thread signals = Thread.ofVirtual().start(() -> fromSrun(r, socket, tasks, inputs));
         List<Thread> pumps = new ArrayList<>();
         for (int local = 0; local < tasks.size(); local++) {
-            int taskId = r.getTaskIds(local);
+            int taskId = r.tasks().taskIds().get(local);
             Process p = tasks.get(local);
             pumps.add(Thread.ofVirtual().start(() -> pump(out, taskId, 1, p.getInputStream())));
             pumps.add(Thread.ofVirtual().start(() -> pump(out, taskId, 2, p.getErrorStream())));
@@ -221,18 +220,13 @@ public final class StepLauncher {
                 // closing anyway
             }
             signals.interrupt();
-            runningSteps.remove(r.getJobId() + "." + r.getStepId());
-            confinement.stepEnded(r.getJobId(), r.getStepId());
+            runningSteps.remove(r.jobId() + "." + r.stepId());
+            confinement.stepEnded(r.jobId(), r.stepId());
         }
     }
 
     private static void awaitTask(
-            LaunchStepRequest r,
-            OutputStream out,
-            List<Process> tasks,
-            int local,
-            List<Thread> pumps,
-            Set<Long> groups) {
+            StepLaunch r, OutputStream out, List<Process> tasks, int local, List<Thread> pumps, Set<Long> groups) {
         Process p = tasks.get(local);
         try {
             int value = p.waitFor();
@@ -248,13 +242,13 @@ public final class StepLauncher {
                     out,
                     StepIo.newBuilder()
                             .setExit(TaskExit.newBuilder()
-                                    .setTaskId(r.getTaskIds(local))
+                                    .setTaskId(r.tasks().taskIds().get(local))
                                     .setStatus(status))
                             .build());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
-            log.warn("step {}.{}: srun went away: {}", r.getJobId(), r.getStepId(), e.getMessage());
+            log.warn("step {}.{}: srun went away: {}", r.jobId(), r.stepId(), e.getMessage());
             tasks.forEach(t -> signal(t.pid(), "KILL"));
         }
     }
@@ -285,16 +279,15 @@ public final class StepLauncher {
 
     /** What srun sends: signals for every task here (Ctrl-C), and its standard input. */
     /** What runs a program as the step's user: {@code setpriv} when this daemon is root. */
-    private List<String> asOwner(LaunchStepRequest r) {
-        int uid = r.getOwner().getUid();
+    private List<String> asOwner(StepLaunch r) {
+        int uid = r.owner().uid();
         if (daemonUid == 0 && uid != 0) {
-            return List.of(
-                    "setpriv", "--reuid=" + uid, "--regid=" + r.getOwner().getGid(), "--init-groups", "--");
+            return List.of("setpriv", "--reuid=" + uid, "--regid=" + r.owner().gid(), "--init-groups", "--");
         }
         return List.of();
     }
 
-    private void fromSrun(LaunchStepRequest r, Socket socket, List<Process> tasks, TaskInputs inputs) {
+    private void fromSrun(StepLaunch r, Socket socket, List<Process> tasks, TaskInputs inputs) {
         try (inputs) {
             InputStream in = new BufferedInputStream(socket.getInputStream());
             while (true) {
@@ -306,7 +299,13 @@ public final class StepLauncher {
                 } else if (frame.hasInput()) {
                     inputs.accept(frame.getInput());
                 } else if (frame.hasResize()) {
-                    PtyTask.resize(r, tasks, frame.getResize(), asOwner(r));
+                    PtyTask.resize(
+                            r,
+                            tasks,
+                            new StepLaunch.Pty(
+                                    frame.getResize().getRows(),
+                                    frame.getResize().getCols()),
+                            asOwner(r));
                 }
             }
         } catch (IOException e) {

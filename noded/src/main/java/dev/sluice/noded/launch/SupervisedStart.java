@@ -1,8 +1,7 @@
 package dev.sluice.noded.launch;
 
+import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.JobSpool;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,44 +34,32 @@ record SupervisedStart(
      *
      * @throws IOException when the job cannot be started here (the controller requeues or fails it)
      */
-    ProcessBuilder prepare(LaunchBatchJobRequest request) throws IOException {
-        int jobId = request.getJobId();
-        JobSpec spec = request.getSpec();
-        int uid = spec.getOwner().getUid();
+    ProcessBuilder prepare(BatchJob job) throws IOException {
+        int jobId = job.jobId();
+        int uid = job.owner().uid();
+        JobSpool.Owner owner = new JobSpool.Owner(uid, job.owner().gid());
         if (daemonUid != 0 && uid != daemonUid) {
             throw new IOException("sluice-noded runs as uid " + daemonUid + " and cannot run jobs of uid " + uid
                     + " (run it as root to serve every user)");
         }
-        Path script = spool.writeScript(jobId, spec.getScript().toByteArray());
+        Path script = spool.writeScript(jobId, job.submission().script().bytes());
         // Entered by the job's own shell, as the user (UserShell); the supervisor stays in "/".
-        String workDir = spec.getWorkDir().isEmpty() ? "/tmp" : spec.getWorkDir();
+        String workDir = job.io().runDir();
         if (daemonUid == 0) {
             // Only the script is the user's: the directory stays root's, since the supervisor
             // (root) writes its facts there and must not follow a link a job planted.
-            JobSpool.chown(script, new JobSpool.Owner(uid, spec.getOwner().getGid()));
+            JobSpool.chown(script, owner);
         }
         UserEnvironment userEnv = supervisor.userEnvironment();
         Path envFile = spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
         BatchCommand built = BatchCommand.of(
-                request,
-                nodeName,
-                daemonUid,
-                cpuBinding,
-                script,
-                Path.of(workDir),
-                userEnv,
-                envFile,
-                supervisor.exact());
+                job, nodeName, daemonUid, cpuBinding, script, Path.of(workDir), userEnv, envFile, supervisor.exact());
         List<String> dropped = userEnv.dropped(built.environment());
         if (!dropped.isEmpty()) {
             log.warn("job {}: without {} the variables {} cannot reach the job", jobId, Supervisor.PERL, dropped);
         }
         spool.writeEnvironment(
-                jobId,
-                userEnv.encode(built.environment()),
-                daemonUid == 0
-                        ? Optional.of(new JobSpool.Owner(uid, spec.getOwner().getGid()))
-                        : Optional.empty());
+                jobId, userEnv.encode(built.environment()), daemonUid == 0 ? Optional.of(owner) : Optional.empty());
         // Root's programs (cgroup joiner, supervisor; without Perl setsid, taskset, setpriv) never see
         // the user's variables: PATH, LD_PRELOAD or BASH_ENV would choose what runs as root.
         ProcessBuilder pb = new ProcessBuilder().directory(new File("/"));
@@ -81,14 +68,11 @@ record SupervisedStart(
         env.putAll(UserEnvironment.ROOT);
         Map<String, String> gresEnv = built.gresEnvironment();
         List<String> command = built.command();
-        writeJobScript(jobId, "prolog", prolog, request, PrologEpilog.PROLOG_CONTEXT, gresEnv);
-        writeJobScript(jobId, "epilog", epilog, request, PrologEpilog.EPILOG_CONTEXT, gresEnv);
-        List<java.nio.file.Path> cgroups = confinement.batchCgroups(
-                jobId,
-                request.getMemPerNodeMb(),
-                request.getCpusOnNode(),
-                request.getCoresList(),
-                request.getGresList());
+        writeJobScript(jobId, "prolog", prolog, job, PrologEpilog.PROLOG_CONTEXT, gresEnv);
+        writeJobScript(jobId, "epilog", epilog, job, PrologEpilog.EPILOG_CONTEXT, gresEnv);
+        BatchJob.OnNode here = job.onNode();
+        List<java.nio.file.Path> cgroups =
+                confinement.batchCgroups(jobId, here.memory().perNodeMb(), here.cpus(), here.cores(), here.gres());
         if (supervisor.exact()) {
             // The Perl supervisor joins the cgroups itself, first thing: no joiner process.
             List<String> options = new java.util.ArrayList<>(Supervisor.cgroupOptions(cgroups));
@@ -106,14 +90,9 @@ record SupervisedStart(
     }
 
     private void writeJobScript(
-            int jobId,
-            String name,
-            List<String> programs,
-            LaunchBatchJobRequest request,
-            String context,
-            Map<String, String> gresEnv)
+            int jobId, String name, List<String> programs, BatchJob job, String context, Map<String, String> gresEnv)
             throws IOException {
-        var text = PrologEpilog.wrapper(programs, PrologEpilog.environment(request, nodeName, context, gresEnv));
+        var text = PrologEpilog.wrapper(programs, PrologEpilog.environment(job, nodeName, context, gresEnv));
         if (text.isPresent()) {
             spool.writeExecutable(jobId, name, text.get());
         }

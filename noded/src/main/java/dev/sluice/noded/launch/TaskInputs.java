@@ -1,7 +1,6 @@
 package dev.sluice.noded.launch;
 
-import dev.sluice.protocol.v1.LaunchStepRequest;
-import dev.sluice.protocol.v1.StdinMode;
+import dev.sluice.noded.job.StepLaunch;
 import dev.sluice.protocol.v1.TaskInput;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,20 +29,20 @@ final class TaskInputs implements AutoCloseable {
     private TaskInputs() {}
 
     /** Whether the step's task {@code local} (on this node) reads srun's standard input. */
-    static boolean reads(LaunchStepRequest r, int local) {
-        return r.getStdinMode() == StdinMode.STDIN_ALL
-                || (r.getStdinMode() == StdinMode.STDIN_TASK && r.getTaskIds(local) == r.getStdinTask());
+    static boolean reads(StepLaunch r, int local) {
+        return r.srun().stdin().reads(r.tasks().taskIds().get(local));
     }
 
     /** Writers for the tasks that read srun's input ({@link #reads}), started. */
-    static TaskInputs of(LaunchStepRequest r, List<Process> tasks) {
+    static TaskInputs of(StepLaunch r, List<Process> tasks) {
         TaskInputs inputs = new TaskInputs();
         for (int local = 0; local < tasks.size(); local++) {
             if (reads(r, local)) {
                 BlockingQueue<byte[]> queue = new ArrayBlockingQueue<>(QUEUED_CHUNKS);
                 OutputStream pipe = tasks.get(local).getOutputStream();
                 Thread.ofVirtual()
-                        .name("stdin-" + r.getJobId() + "." + r.getStepId() + "." + r.getTaskIds(local))
+                        .name("stdin-" + r.jobId() + "." + r.stepId() + "."
+                                + r.tasks().taskIds().get(local))
                         .start(() -> write(queue, pipe));
                 inputs.queues.add(queue);
             }

@@ -138,7 +138,7 @@ public final class Registrar implements AutoCloseable {
         heartbeatSeconds = Math.max(1, answer.getHeartbeatIntervalSeconds());
         for (int orphan : answer.getOrphanJobIdsList()) {
             log.info("controller does not know job {} as running here; killing it", orphan);
-            launcher.terminate(orphan, dev.sluice.protocol.v1.JobState.CANCELLED, -1);
+            launcher.terminate(orphan, dev.sluice.common.slurm.JobState.CANCELLED, -1);
         }
         registered = true;
         log.info("registered with the controller as {} (cluster {})", nodeName, answer.getClusterName());

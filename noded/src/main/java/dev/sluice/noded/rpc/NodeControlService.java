@@ -3,6 +3,9 @@ package dev.sluice.noded.rpc;
 import dev.sluice.common.auth.AuthException;
 import dev.sluice.noded.launch.AllocationPrologs;
 import dev.sluice.noded.launch.BatchLauncher;
+import dev.sluice.noded.wire.BatchJobMapper;
+import dev.sluice.noded.wire.JobEndMapper;
+import dev.sluice.noded.wire.StepLaunchMapper;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
@@ -23,7 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What the controller asks of this node: launch, signal, terminate, reconfigure. Calls reach it
  * only with the controller's credential (see {@code DaemonAuth}); a launch must carry, besides,
- * a job credential for this node that was not used before.
+ * a job credential for this node that was not used before. The credential is checked on the
+ * request exactly as it arrived (the signature covers its bytes); only a request that passes is
+ * mapped ({@link BatchJobMapper}) and handed on, so nothing the launcher sees was unsigned.
  */
 public final class NodeControlService extends NodeControlGrpc.NodeControlImplBase {
     private static final Logger log = LoggerFactory.getLogger(NodeControlService.class);
@@ -68,7 +73,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
             return;
         }
         try {
-            steps.launch(request);
+            steps.launch(StepLaunchMapper.toStep(request));
             observer.onNext(dev.sluice.protocol.v1.LaunchStepResponse.getDefaultInstance());
             observer.onCompleted();
         } catch (IOException | RuntimeException e) {
@@ -88,11 +93,11 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
         launcher.batchUsage(request.getJobId(), reader)
                 .ifPresent(t -> out.addSteps(dev.sluice.protocol.v1.NodeStepUsage.newBuilder()
                         .setStepId(BATCH_STEP)
-                        .addTasks(t)));
+                        .addTasks(JobEndMapper.toWire(t))));
         steps.usage(request.getJobId(), reader)
                 .forEach((step, tasks) -> out.addSteps(dev.sluice.protocol.v1.NodeStepUsage.newBuilder()
                         .setStepId(step)
-                        .addAllTasks(tasks)));
+                        .addAllTasks(tasks.stream().map(JobEndMapper::toWire).toList())));
         observer.onNext(out.build());
         observer.onCompleted();
     }
@@ -119,7 +124,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
             return;
         }
         try {
-            launcher.launch(request);
+            launcher.launch(BatchJobMapper.toJob(request));
             observer.onNext(LaunchBatchJobResponse.getDefaultInstance());
             observer.onCompleted();
         } catch (IOException | RuntimeException e) {
@@ -140,7 +145,7 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
             return;
         }
         try {
-            allocationPrologs.run(request);
+            allocationPrologs.run(BatchJobMapper.toJob(request));
             observer.onNext(dev.sluice.protocol.v1.RunAllocationPrologResponse.getDefaultInstance());
             observer.onCompleted();
         } catch (IOException | RuntimeException e) {
@@ -181,7 +186,8 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     @Override
     public void terminateJob(TerminateJobRequest request, StreamObserver<TerminateJobResponse> observer) {
-        launcher.terminate(request.getJobId(), request.getReason(), request.getRestartCount());
+        launcher.terminate(
+                request.getJobId(), JobEndMapper.terminateReason(request.getReason()), request.getRestartCount());
         steps.signalJob(request.getJobId(), "KILL");
         observer.onNext(TerminateJobResponse.getDefaultInstance());
         observer.onCompleted();

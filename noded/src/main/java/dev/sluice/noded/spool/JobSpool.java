@@ -1,6 +1,8 @@
 package dev.sluice.noded.spool;
 
 import dev.sluice.common.files.OwnerOnly;
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.wire.BatchJobMapper;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.IOException;
@@ -154,15 +156,20 @@ public final class JobSpool {
         Files.setAttribute(path, "unix:gid", owner.gid(), LinkOption.NOFOLLOW_LINKS);
     }
 
-    /** Keeps the launch request beside the script, so a restarted daemon can re-adopt the job. */
-    public void saveLaunch(LaunchBatchJobRequest request) throws IOException {
-        writeAtomically(jobDir(request.getJobId()).resolve(LAUNCH), request.toByteArray());
+    /**
+     * Keeps the job's launch beside the script, so a restarted daemon can re-adopt the job: as
+     * the controller's launch message, the form every earlier daemon wrote.
+     */
+    public void saveLaunch(BatchJob job) throws IOException {
+        writeAtomically(
+                jobDir(job.jobId()).resolve(LAUNCH), BatchJobMapper.toWire(job).toByteArray());
     }
 
-    public Optional<LaunchBatchJobRequest> launch(int jobId) throws IOException {
+    /** The launch of a job saved here (by this daemon or an earlier one), mapped as one that arrives is. */
+    public Optional<BatchJob> launch(int jobId) throws IOException {
         Path file = jobDir(jobId).resolve(LAUNCH);
         return Files.isRegularFile(file)
-                ? Optional.of(LaunchBatchJobRequest.parseFrom(Files.readAllBytes(file)))
+                ? Optional.of(BatchJobMapper.toJob(LaunchBatchJobRequest.parseFrom(Files.readAllBytes(file))))
                 : Optional.empty();
     }
 

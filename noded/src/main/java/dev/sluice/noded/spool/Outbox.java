@@ -2,6 +2,9 @@ package dev.sluice.noded.spool;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.noded.job.JobEnd;
+import dev.sluice.noded.job.PrologDone;
+import dev.sluice.noded.wire.JobEndMapper;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.IOException;
@@ -34,14 +37,14 @@ public final class Outbox {
      * Durably records a job's end (it survives this daemon) and has it sent now rather than at
      * the next heartbeat.
      */
-    public void post(JobCompleteRequest report) throws IOException {
-        spool.saveReport(report);
+    public void post(JobEnd end) throws IOException {
+        spool.saveReport(JobEndMapper.toWire(end));
         ring();
     }
 
     /** A job's Prolog is done ({@code PrologFlags=Alloc}): told now. */
-    public void postPrologDone(PrologCompleteRequest notice) {
-        prologsDone.add(notice);
+    public void postPrologDone(PrologDone notice) {
+        prologsDone.add(JobEndMapper.toWire(notice));
         ring();
     }
 

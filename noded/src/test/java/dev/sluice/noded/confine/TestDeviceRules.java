@@ -2,7 +2,7 @@ package dev.sluice.noded.confine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.noded.job.GresGrant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +15,7 @@ class TestDeviceRules {
             "nic", List.of("/dev/infiniband/uverbs0")));
 
     private static GresGrant grant(String name, Integer... indices) {
-        return GresGrant.newBuilder()
-                .setName(name)
-                .addAllIndices(List.of(indices))
-                .setCount(indices.length)
-                .build();
+        return new GresGrant(name, "", List.of(indices), indices.length);
     }
 
     @Test

@@ -2,12 +2,10 @@ package dev.sluice.noded.launch;
 
 import static org.awaitility.Awaitility.await;
 
-import com.google.protobuf.ByteString;
+import dev.sluice.noded.job.BatchJobBuilder;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
 import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.JobState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,7 +58,7 @@ abstract class BatchLauncherTestBase {
     @AfterEach
     void stop() {
         for (int id : launcher.runningJobIds()) {
-            launcher.terminate(id, JobState.CANCELLED, -1);
+            launcher.terminate(id, dev.sluice.common.slurm.JobState.CANCELLED, -1);
         }
         launcher.close();
     }
@@ -74,14 +72,15 @@ abstract class BatchLauncherTestBase {
     }
 
     /** A job named wrap running {@code script} under /bin/sh in {@link #work}, out-%j.txt and err-%j.txt there. */
-    JobSpec.Builder spec(String script) {
-        return JobSpec.newBuilder()
-                .setName("wrap")
-                .setScript(ByteString.copyFromUtf8("#!/bin/sh\n" + script + "\n"))
-                .setWorkDir(work.toString())
-                .setStdOut(work.resolve("out-%j.txt").toString())
-                .setStdErr(work.resolve("err-%j.txt").toString())
-                .putEnvironment("PATH", ByteString.copyFromUtf8("/usr/bin:/bin"));
+    BatchJobBuilder job(int jobId, String script) {
+        return BatchJobBuilder.job(jobId)
+                .name("wrap")
+                .script("#!/bin/sh\n" + script + "\n")
+                .files(
+                        work.toString(),
+                        work.resolve("out-%j.txt").toString(),
+                        work.resolve("err-%j.txt").toString())
+                .env("PATH", "/usr/bin:/bin");
     }
 
     /** The end of {@code job} as the outbox holds it for the controller. */

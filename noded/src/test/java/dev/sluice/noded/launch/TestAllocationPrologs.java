@@ -3,11 +3,10 @@ package dev.sluice.noded.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.BatchJobBuilder;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
-import dev.sluice.protocol.v1.Identity;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,18 +40,14 @@ class TestAllocationPrologs {
         prologs = new AllocationPrologs("n3", policy::get, outbox, spool.prologRuns());
     }
 
-    private static LaunchBatchJobRequest allocation(int restartCount) {
-        return LaunchBatchJobRequest.newBuilder()
-                .setJobId(JOB)
-                .setClusterName("c1")
-                .setNodeList("n3")
-                .setPartition("debug")
-                .setRestartCount(restartCount)
-                .setSpec(JobSpec.newBuilder()
-                        .setName("interactive")
-                        .putEnvironment("SLURM_JOB_ID", com.google.protobuf.ByteString.copyFromUtf8("1"))
-                        .setOwner(
-                                Identity.newBuilder().setUid(1234).setGid(1234).setUserName("alice")))
+    private static BatchJob allocation(int restartCount) {
+        return BatchJobBuilder.job(JOB)
+                .layout(new BatchJob.Layout("c1", "n3", 1, 0, "", ""))
+                .charge("debug", "", "", "")
+                .restartCount(restartCount)
+                .name("interactive")
+                .env("SLURM_JOB_ID", "1")
+                .owner(1234, 1234, "alice")
                 .build();
     }
 

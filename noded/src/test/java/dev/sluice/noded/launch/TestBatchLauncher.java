@@ -3,12 +3,11 @@ package dev.sluice.noded.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.google.protobuf.ByteString;
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.BatchJobBuilder;
 import dev.sluice.noded.spool.Outbox;
-import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobState;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,26 +46,21 @@ class TestBatchLauncher extends BatchLauncherTestBase {
         return new BatchLauncher(setup, outbox, (job, signal) -> stepSignals.add(job + ":" + signal));
     }
 
-    private LaunchBatchJobRequest request(String script, int timeLimitMinutes, int restartCount) {
-        return LaunchBatchJobRequest.newBuilder()
-                .setJobId(JOB)
-                .setClusterName("c1")
-                .setNodeList("n[7-8]")
-                .setNumNodes(2)
-                .setCpusOnNode(3)
-                .setPartition("debug")
-                .setTimeLimitMinutes(timeLimitMinutes)
-                .setStartTime(START.getEpochSecond())
-                .setKillWaitSeconds(1)
-                .setRestartCount(restartCount)
-                .setSpec(spec(script)
-                        .putEnvironment("KEPT", ByteString.copyFromUtf8("from the submitter"))
-                        .putEnvironment("SLURM_JOB_ID", ByteString.copyFromUtf8("1"))
-                        .setOwner(Identity.newBuilder()
-                                .setUid(uid())
-                                .setGid(gid())
-                                .setUserName(System.getProperty("user.name"))))
-                .build();
+    private BatchJob request(String script, int timeLimitMinutes, int restartCount) {
+        BatchJobBuilder job = job(JOB, script)
+                .layout(new BatchJob.Layout("c1", "n[7-8]", 2, 0, "", ""))
+                .cpus(3)
+                .charge("debug", "", "", "")
+                .start(START)
+                .killWait(Duration.ofSeconds(1))
+                .restartCount(restartCount)
+                .env("KEPT", "from the submitter")
+                .env("SLURM_JOB_ID", "1")
+                .owner(uid(), gid(), System.getProperty("user.name"));
+        if (timeLimitMinutes > 0) {
+            job.timeLimit(Duration.ofMinutes(timeLimitMinutes));
+        }
+        return job.build();
     }
 
     private void awaitStarted() {
@@ -161,7 +155,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
         // Before its process group exists: Slurm's scancel of a just-started job still ends it by
         // SIGTERM (sacct's ExitCode 0:15), never by KILL after KillWait nor by running it.
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
         Files.createFile(work.resolve("release"));
 
         JobCompleteRequest report = awaitReport(JOB);
@@ -283,7 +277,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
         launcher.launch(request("touch started\nsleep 30", 0, 0));
         awaitStarted();
 
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
 
         JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
@@ -295,7 +289,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void aTerminateThatOvertakesItsLaunchEndsThatRunAtOnce() throws Exception {
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
         launcher.launch(request("touch started\nsleep 30", 0, 0));
 
         JobCompleteRequest report = awaitReport(JOB);
@@ -305,7 +299,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void aLaunchRepeatedAfterTheRunEndedRunsNothingButARequeuedRunDoes() throws Exception {
-        LaunchBatchJobRequest first = request("echo ran >> runs", 0, 0);
+        BatchJob first = request("echo ran >> runs", 0, 0);
         launcher.launch(first);
         awaitReport(JOB);
         outbox.delivered(JOB);

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.BatchJobBuilder;
 import dev.sluice.noded.spool.Outbox;
-import dev.sluice.protocol.v1.Identity;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobState;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,24 +43,27 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
                 Supervisor.install(setup.spool().root(), false));
     }
 
-    private LaunchBatchJobRequest request(String script) {
-        var unix = new com.sun.security.auth.module.UnixSystem();
-        return request(script, (int) unix.getUid(), (int) unix.getGid(), System.getProperty("user.name"));
+    private BatchJob request(String script) {
+        return asDaemonUser(script).build();
     }
 
-    private LaunchBatchJobRequest request(String script, int uid, int gid, String user) {
-        return LaunchBatchJobRequest.newBuilder()
-                .setJobId(JOB)
-                .setClusterName("c1")
-                .setNodeList("n7")
-                .setNumNodes(1)
-                .setCpusOnNode(1)
-                .setPartition("debug")
-                .setStartTime(START.getEpochSecond())
-                .setKillWaitSeconds(1)
-                .setSpec(spec(script)
-                        .setOwner(Identity.newBuilder().setUid(uid).setGid(gid).setUserName(user)))
-                .build();
+    private BatchJobBuilder asDaemonUser(String script) {
+        var unix = new com.sun.security.auth.module.UnixSystem();
+        return as(script, (int) unix.getUid(), (int) unix.getGid(), System.getProperty("user.name"));
+    }
+
+    private BatchJob request(String script, int uid, int gid, String user) {
+        return as(script, uid, gid, user).build();
+    }
+
+    private BatchJobBuilder as(String script, int uid, int gid, String user) {
+        return job(JOB, script)
+                .layout(new BatchJob.Layout("c1", "n7", 1, 0, "", ""))
+                .cpus(1)
+                .charge("debug", "", "", "")
+                .start(START)
+                .killWait(Duration.ofSeconds(1))
+                .owner(uid, gid, user);
     }
 
     /** A Prolog that holds the job until the test creates {@code release} in the working directory. */
@@ -115,7 +118,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
         launcher.launch(request("touch ran\nexit 0"));
 
         // No pid yet: the job's own process delivers the end once it leads its session.
-        launcher.terminate(JOB, JobState.CANCELLED, 0);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
         assertThat(spool.fact(JOB, Supervisor.JOB_PID)).isEmpty();
         Files.createFile(work.resolve("release"));
 
@@ -160,11 +163,9 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
 
         outbox.delivered(JOB);
         Files.delete(work.resolve("started"));
-        launcher.launch(request("touch started\nsleep 30").toBuilder()
-                .setRestartCount(1)
-                .build());
+        launcher.launch(asDaemonUser("touch started\nsleep 30").restartCount(1).build());
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("started")));
-        launcher.terminate(JOB, JobState.CANCELLED, 1);
+        launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 1);
 
         JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);

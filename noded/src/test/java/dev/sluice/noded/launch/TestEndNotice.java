@@ -2,12 +2,13 @@ package dev.sluice.noded.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.Identity;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.JobState;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.common.slurm.JobState;
+import dev.sluice.common.slurm.OpenMode;
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.BatchJobBuilder;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** slurmstepd's line in a job's error file when it is told to end the job (Slurm 22.05's words). */
@@ -31,12 +32,14 @@ class TestEndNotice {
 
     @Test
     void itIsAppendedToTheErrorFileByTheJobsUser() {
-        LaunchBatchJobRequest request = LaunchBatchJobRequest.newBuilder()
-                .setJobId(12)
-                .setSpec(JobSpec.newBuilder()
-                        .setWorkDir("/home/u")
-                        .setStdErr("err-%j.txt")
-                        .setOwner(Identity.newBuilder().setUid(1000).setGid(100).setUserName("u")))
+        BatchJob request = BatchJobBuilder.job(12)
+                .io(new BatchJob.Io(
+                        Optional.of("/home/u"),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of("err-%j.txt"),
+                        OpenMode.NOT_GIVEN))
+                .owner(1000, 100, "u")
                 .build();
         assertThat(EndNotice.command(request, "n1", 0, "LINE"))
                 .startsWith("setpriv", "--reuid=1000", "--regid=100", "--init-groups", "--")

@@ -2,7 +2,7 @@ package dev.sluice.noded.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.noded.job.GresGrant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,13 +11,7 @@ import org.junit.jupiter.api.Test;
 class TestGresEnvironment {
     @Test
     void gpusAreNamedByTheirIndices() {
-        Map<String, String> env = GresEnvironment.build(
-                List.of(GresGrant.newBuilder()
-                        .setName("gpu")
-                        .addAllIndices(List.of(1, 2))
-                        .setCount(2)
-                        .build()),
-                Map.of());
+        Map<String, String> env = GresEnvironment.build(List.of(new GresGrant("gpu", "", List.of(1, 2), 2)), Map.of());
         assertThat(env)
                 .containsEntry("CUDA_VISIBLE_DEVICES", "1,2")
                 .containsEntry("GPU_DEVICE_ORDINAL", "1,2")
@@ -30,34 +24,18 @@ class TestGresEnvironment {
 
     @Test
     void mpsShareIsAPercentageOfItsGpu() {
-        Map<String, String> env = GresEnvironment.build(
-                List.of(GresGrant.newBuilder()
-                        .setName("mps")
-                        .addIndices(0)
-                        .setCount(50)
-                        .build()),
-                Map.of(0, 100L));
+        Map<String, String> env =
+                GresEnvironment.build(List.of(new GresGrant("mps", "", List.of(0), 50)), Map.of(0, 100L));
         // An MPS job is told its share, not its device.
         assertThat(env).containsExactlyEntriesOf(Map.of("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "50"));
-        Map<String, String> of400 = GresEnvironment.build(
-                List.of(GresGrant.newBuilder()
-                        .setName("mps")
-                        .addIndices(1)
-                        .setCount(100)
-                        .build()),
-                Map.of(1, 400L));
+        Map<String, String> of400 =
+                GresEnvironment.build(List.of(new GresGrant("mps", "", List.of(1), 100)), Map.of(1, 400L));
         assertThat(of400).containsEntry("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "25");
     }
 
     @Test
     void shardsCountOnTheirGpu() {
-        Map<String, String> env = GresEnvironment.build(
-                List.of(GresGrant.newBuilder()
-                        .setName("shard")
-                        .addIndices(2)
-                        .setCount(3)
-                        .build()),
-                Map.of());
+        Map<String, String> env = GresEnvironment.build(List.of(new GresGrant("shard", "", List.of(2), 3)), Map.of());
         assertThat(env)
                 .containsEntry("CUDA_VISIBLE_DEVICES", "2")
                 .containsEntry("ZE_AFFINITY_MASK", "2")

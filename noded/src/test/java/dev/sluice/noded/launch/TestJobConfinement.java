@@ -7,7 +7,7 @@ import dev.sluice.noded.confine.ConfinementPolicy;
 import dev.sluice.noded.confine.DeviceFile;
 import dev.sluice.noded.confine.GresDevices;
 import dev.sluice.noded.confine.JobLimits;
-import dev.sluice.protocol.v1.GresGrant;
+import dev.sluice.noded.job.GresGrant;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,8 +111,7 @@ class TestJobConfinement {
 
     @Test
     void whereNoBatchScriptRunsTheFirstStepMakesTheCgroupAndTheLastTakesItDown() {
-        GresGrant gpu0 =
-                GresGrant.newBuilder().setName("gpu").addIndices(0).setCount(1).build();
+        GresGrant gpu0 = new GresGrant("gpu", "", List.of(0), 1);
         assertThat(confinement.step(8, 0, 300, 1, List.of(), List.of())).containsExactly(Path.of("/cg/job_8/step_0"));
         assertThat(cgroups.cgroups.get(8).memoryBytes()).isEqualTo(300L << 20);
         assertThat(cgroups.cgroups.get(8).denied())

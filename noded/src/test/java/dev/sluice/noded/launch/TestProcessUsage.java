@@ -2,7 +2,7 @@ package dev.sluice.noded.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.TaskUsage;
+import dev.sluice.noded.job.TaskUsage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,25 +48,25 @@ class TestProcessUsage {
         Files.writeString(proc.resolve("cpuinfo"), "processor\t: 0\ncpu MHz\t\t: 2600.000\n");
         ProcessUsage usage = new ProcessUsage(proc, 4096);
         TaskUsage t = usage.task(3, "n1", 100, usage.cpuFreqKhz());
-        assertThat(t.getTaskId()).isEqualTo(3);
-        assertThat(t.getNode()).isEqualTo("n1");
-        assertThat(t.getPidsList()).containsExactly(100, 101, 102);
+        assertThat(t.taskId()).isEqualTo(3);
+        assertThat(t.node()).isEqualTo("n1");
+        assertThat(t.pids()).containsExactly(100, 101, 102);
         // (150 + 50 + 30 + 300 + 100) ticks of 1/100 s.
-        assertThat(t.getCpuSeconds()).isEqualTo(6.3);
-        assertThat(t.getRssKb()).isEqualTo((100 + 200 + 10) * 4);
-        assertThat(t.getVmsizeKb()).isEqualTo(4096 + 8192 + 1024);
-        assertThat(t.getPages()).isEqualTo(3);
-        assertThat(t.getReadBytes()).isEqualTo(3_001_005);
-        assertThat(t.getWriteBytes()).isEqualTo(30);
-        assertThat(t.getCpuFreqKhz()).isEqualTo(2_600_000);
+        assertThat(t.cpuSeconds()).isEqualTo(6.3);
+        assertThat(t.rssKb()).isEqualTo((100 + 200 + 10) * 4);
+        assertThat(t.vmsizeKb()).isEqualTo(4096 + 8192 + 1024);
+        assertThat(t.pages()).isEqualTo(3);
+        assertThat(t.readBytes()).isEqualTo(3_001_005);
+        assertThat(t.writeBytes()).isEqualTo(30);
+        assertThat(t.cpuFreqKhz()).isEqualTo(2_600_000);
     }
 
     @Test
     void aProcessThatIsGoneCountsNothing() {
         ProcessUsage usage = new ProcessUsage(proc, 4096);
         TaskUsage t = usage.task(0, "n1", 4242, 0);
-        assertThat(t.getPidsCount()).isZero();
-        assertThat(t.getCpuSeconds()).isZero();
+        assertThat(t.pids()).isEmpty();
+        assertThat(t.cpuSeconds()).isZero();
         assertThat(usage.cpuFreqKhz()).isZero();
     }
 
@@ -74,8 +74,8 @@ class TestProcessUsage {
     void theRealProcOfThisTestsJvm() {
         ProcessUsage usage = ProcessUsage.system();
         TaskUsage t = usage.task(0, "here", ProcessHandle.current().pid(), 0);
-        assertThat(t.getPidsList()).contains((int) ProcessHandle.current().pid());
-        assertThat(t.getRssKb()).isPositive();
-        assertThat(t.getVmsizeKb()).isGreaterThan(t.getRssKb());
+        assertThat(t.pids()).contains((int) ProcessHandle.current().pid());
+        assertThat(t.rssKb()).isPositive();
+        assertThat(t.vmsizeKb()).isGreaterThan(t.rssKb());
     }
 }

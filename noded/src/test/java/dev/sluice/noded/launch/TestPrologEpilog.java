@@ -2,9 +2,8 @@ package dev.sluice.noded.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.Identity;
-import dev.sluice.protocol.v1.JobSpec;
-import dev.sluice.protocol.v1.LaunchBatchJobRequest;
+import dev.sluice.noded.job.BatchJob;
+import dev.sluice.noded.job.BatchJobBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,15 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TestPrologEpilog {
-    static final LaunchBatchJobRequest LAUNCH = LaunchBatchJobRequest.newBuilder()
-            .setJobId(42)
-            .setNodeList("node[1-2]")
-            .setPartition("gpu")
-            .setClusterName("lab")
-            .setSpec(JobSpec.newBuilder()
-                    .setAccount("physics")
-                    .setOwner(Identity.newBuilder().setUid(1000).setGid(100).setUserName("alice"))
-                    .putEnvironment("LD_PRELOAD", com.google.protobuf.ByteString.copyFromUtf8("/home/alice/evil.so")))
+    static final BatchJob LAUNCH = BatchJobBuilder.job(42)
+            .layout(new BatchJob.Layout("lab", "node[1-2]", 2, 0, "", ""))
+            .charge("gpu", "physics", "", "")
+            .owner(1000, 100, "alice")
+            .env("LD_PRELOAD", "/home/alice/evil.so")
             .build();
 
     @Test

@@ -2,8 +2,8 @@ package dev.sluice.noded.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.LaunchStepRequest;
-import dev.sluice.protocol.v1.PtySize;
+import dev.sluice.noded.job.StepLaunch;
+import dev.sluice.noded.job.StepLaunchBuilder;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -14,22 +14,22 @@ import org.junit.jupiter.api.Test;
 
 /** {@code srun --pty}'s task on the node: a real pseudo-terminal of srun's size, task 0 only. */
 class TestPtyTask {
-    private static LaunchStepRequest step(boolean pty, Integer... taskIds) {
-        LaunchStepRequest.Builder b = LaunchStepRequest.newBuilder().addAllTaskIds(List.of(taskIds));
+    private static StepLaunch step(boolean pty, Integer... taskIds) {
+        StepLaunchBuilder b = StepLaunchBuilder.step(1, 0).taskIds(taskIds);
         if (pty) {
-            b.setPty(PtySize.newBuilder().setRows(20).setCols(70));
+            b.pty(20, 70);
         }
         return b.build();
     }
 
     @Test
     void onlyTaskZeroOfAPtyStepRunsOnTheTerminalAndTheOthersAreSilenced() {
-        LaunchStepRequest r = step(true, 0, 1);
+        StepLaunch r = step(true, 0, 1);
         assertThat(PtyTask.runs(r, 0)).isTrue();
         assertThat(PtyTask.silenced(r, 0)).isFalse();
         assertThat(PtyTask.runs(r, 1)).isFalse();
         assertThat(PtyTask.silenced(r, 1)).isTrue();
-        LaunchStepRequest plain = step(false, 0, 1);
+        StepLaunch plain = step(false, 0, 1);
         assertThat(PtyTask.runs(plain, 0)).isFalse();
         assertThat(PtyTask.silenced(plain, 1)).isFalse();
         // Task 0 on another node: this node's first task is task 2.

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.noded.job.StepLaunch;
+import dev.sluice.noded.job.StepLaunchBuilder;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.protocol.Frames;
-import dev.sluice.protocol.v1.Identity;
-import dev.sluice.protocol.v1.LaunchStepRequest;
 import dev.sluice.protocol.v1.StepIo;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -76,27 +76,19 @@ class TestStepLauncher {
     }
 
     /** Tasks 4 and 5 of six, on the second of two nodes, each running {@code sh -c script}. */
-    private LaunchStepRequest request(String script, int ownerUid) {
-        return LaunchStepRequest.newBuilder()
-                .setJobId(JOB)
-                .setStepId(STEP)
-                .setOwner(Identity.newBuilder()
-                        .setUid(ownerUid)
-                        .setGid((int) new com.sun.security.auth.module.UnixSystem().getGid())
-                        .setUserName(System.getProperty("user.name")))
-                .addAllArgv(List.of("/bin/sh", "-c", script))
-                .putEnvironment("PATH", "/usr/bin:/bin")
-                .putEnvironment("FROM_SRUN", "kept")
-                .setWorkDir(work.toString())
-                .addAllTaskIds(List.of(4, 5))
-                .setNodeId(1)
-                .setNumNodes(2)
-                .setNumTasks(6)
-                .setNodeList("n[6-7]")
-                .setTasksPerNode("4,2")
-                .setCpusOnNode(2)
-                .setIoHost("127.0.0.1")
-                .setIoPort(srun.getLocalPort())
+    private StepLaunch request(String script, int ownerUid) {
+        return StepLaunchBuilder.step(JOB, STEP)
+                .owner(
+                        ownerUid,
+                        (int) new com.sun.security.auth.module.UnixSystem().getGid(),
+                        System.getProperty("user.name"))
+                .argv("/bin/sh", "-c", script)
+                .env("PATH", "/usr/bin:/bin")
+                .env("FROM_SRUN", "kept")
+                .workDir(work.toString())
+                .tasks(new StepLaunch.Tasks(List.of(4, 5), 1, 2, 6, "n[6-7]", "4,2"))
+                .cpus(2)
+                .io("127.0.0.1", srun.getLocalPort())
                 .build();
     }
 

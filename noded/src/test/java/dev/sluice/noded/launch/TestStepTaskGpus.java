@@ -2,24 +2,20 @@ package dev.sluice.noded.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.protocol.v1.GresGrant;
-import dev.sluice.protocol.v1.LaunchStepRequest;
+import dev.sluice.noded.job.GresGrant;
+import dev.sluice.noded.job.StepLaunch;
+import dev.sluice.noded.job.StepLaunchBuilder;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** --gpus-per-task: each task sees its own GPUs, as real Slurm 22.05 (compat 014). */
 class TestStepTaskGpus {
-    private static LaunchStepRequest step(int gpusPerTask) {
-        return LaunchStepRequest.newBuilder()
-                .setJobId(7)
-                .addTaskIds(0)
-                .addTaskIds(1)
-                .setGpusPerTask(gpusPerTask)
-                .addGres(GresGrant.newBuilder()
-                        .setName("gpu")
-                        .addIndices(0)
-                        .addIndices(1)
-                        .setCount(2))
+    private static StepLaunch step(int gpusPerTask) {
+        return StepLaunchBuilder.step(7, 0)
+                .taskIds(0, 1)
+                .gpusPerTask(gpusPerTask)
+                .gres(new GresGrant("gpu", "", List.of(0, 1), 2))
                 .build();
     }
 

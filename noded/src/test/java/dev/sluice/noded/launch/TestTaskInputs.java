@@ -3,8 +3,8 @@ package dev.sluice.noded.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import dev.sluice.protocol.v1.LaunchStepRequest;
-import dev.sluice.protocol.v1.StdinMode;
+import dev.sluice.noded.job.StepLaunch;
+import dev.sluice.noded.job.StepLaunchBuilder;
 import dev.sluice.protocol.v1.TaskInput;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -29,18 +29,15 @@ class TestTaskInputs {
         started.forEach(Process::destroyForcibly);
     }
 
-    private static LaunchStepRequest step(StdinMode mode, int stdinTask, Integer... taskIds) {
-        return LaunchStepRequest.newBuilder()
-                .setJobId(9)
-                .setStepId(0)
-                .setStdinMode(mode)
-                .setStdinTask(stdinTask)
-                .addAllTaskIds(List.of(taskIds))
+    private static StepLaunch step(StepLaunch.Stdin.Mode mode, int stdinTask, Integer... taskIds) {
+        return StepLaunchBuilder.step(9, 0)
+                .stdin(new StepLaunch.Stdin(mode, stdinTask))
+                .taskIds(taskIds)
                 .build();
     }
 
     /** A task as StepLauncher starts it: a pipe for input when it reads srun's, its output to a file. */
-    private Process task(LaunchStepRequest r, int local, String command) throws Exception {
+    private Process task(StepLaunch r, int local, String command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", command)
                 .redirectOutput(dir.resolve("out" + local).toFile())
                 .redirectInput(
@@ -65,7 +62,7 @@ class TestTaskInputs {
 
     @Test
     void everyTaskReadsTheInputUntilItsEnd() throws Exception {
-        LaunchStepRequest r = step(StdinMode.STDIN_ALL, 0, 0, 1);
+        StepLaunch r = step(StepLaunch.Stdin.Mode.ALL, 0, 0, 1);
         List<Process> tasks = List.of(task(r, 0, "cat"), task(r, 1, "wc -l"));
         try (TaskInputs inputs = TaskInputs.of(r, tasks)) {
             inputs.accept(data("one\n"));
@@ -77,7 +74,7 @@ class TestTaskInputs {
 
     @Test
     void withOneTaskNamedOnlyThatTaskReadsIt() throws Exception {
-        LaunchStepRequest r = step(StdinMode.STDIN_TASK, 2, 1, 2);
+        StepLaunch r = step(StepLaunch.Stdin.Mode.TASK, 2, 1, 2);
         List<Process> tasks = List.of(task(r, 0, "cat"), task(r, 1, "cat"));
         try (TaskInputs inputs = TaskInputs.of(r, tasks)) {
             inputs.accept(data("x\n").toBuilder().setEof(true).build());
@@ -88,7 +85,7 @@ class TestTaskInputs {
 
     @Test
     void aTaskThatStopsReadingLeavesTheOthersTheirInput() throws Exception {
-        LaunchStepRequest r = step(StdinMode.STDIN_ALL, 0, 0, 1);
+        StepLaunch r = step(StepLaunch.Stdin.Mode.ALL, 0, 0, 1);
         List<Process> tasks = List.of(task(r, 0, "head -c 1 > /dev/null; echo done"), task(r, 1, "wc -c"));
         byte[] chunk = new byte[64 * 1024];
         try (TaskInputs inputs = TaskInputs.of(r, tasks)) {
@@ -107,7 +104,7 @@ class TestTaskInputs {
 
     @Test
     void withoutForwardingNoTaskReadsIt() {
-        LaunchStepRequest r = step(StdinMode.STDIN_NONE, 0, 0, 1);
+        StepLaunch r = step(StepLaunch.Stdin.Mode.NONE, 0, 0, 1);
         assertThat(TaskInputs.reads(r, 0)).isFalse();
         assertThat(TaskInputs.reads(r, 1)).isFalse();
     }

@@ -3,6 +3,7 @@ package dev.sluice.noded.registration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.noded.job.JobEnd;
 import dev.sluice.noded.launch.BatchLauncher;
 import dev.sluice.noded.launch.LaunchSetup;
 import dev.sluice.noded.spool.JobSpool;
@@ -144,6 +145,11 @@ class TestRegistrar {
         return JobCompleteRequest.newBuilder().setNodeName("n1").setJobId(jobId).build();
     }
 
+    /** The end the launcher posts that the controller hears as {@link #report}. */
+    private static JobEnd end(int jobId) {
+        return new JobEnd("n1", jobId, 0, 0, false, false, java.util.Optional.empty());
+    }
+
     @AfterEach
     void stop() {
         if (registrar != null) {
@@ -162,7 +168,7 @@ class TestRegistrar {
                 .until(() -> spool.pendingReports().isEmpty());
         assertThat(controller.batchCalls).containsExactly(List.of(11, 12, 13));
         for (int id = 14; id < 20; id++) {
-            outbox.post(report(id));
+            outbox.post(end(id));
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> spool.pendingReports().isEmpty());
         }
@@ -181,7 +187,7 @@ class TestRegistrar {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> spool.pendingReports().equals(List.of(report(22))));
         // Posted again (as the launcher would not): only to have the registrar go round now.
-        outbox.post(report(22));
+        outbox.post(end(22));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> spool.pendingReports().isEmpty());
         assertThat(controller.batchCalls).containsExactly(List.of(21, 22, 23), List.of(22));
