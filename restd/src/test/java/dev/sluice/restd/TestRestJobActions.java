@@ -211,5 +211,9 @@ class TestRestJobActions extends EveryVersion {
         Answer none = rest.as("POST", V + "jobs/requeue", "{\"flags\":[\"Hold\"]}");
         assertThat(none.status()).isEqualTo(422);
         docs.assertValidFor("openapi_jobs_requeue_resp", none.body());
+        Answer unknown = rest.as("POST", V + "jobs/requeue", "{\"jobs\":[\"" + runs + "\"],\"flags\":[\"Later\"]}");
+        assertThat(unknown.status()).isEqualTo(400);
+        docs.assertValidFor("openapi_jobs_requeue_resp", unknown.body());
+        assertThat(unknown.body().at("/errors/0/error_number").asInt()).isEqualTo(9001);
     }
 }

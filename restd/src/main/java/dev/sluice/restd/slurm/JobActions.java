@@ -83,7 +83,11 @@ final class JobActions {
         }
         List<String> named = new ArrayList<>();
         for (JsonNode f : body.path("flags")) {
-            named.add(f.asText().toLowerCase(Locale.ROOT));
+            String flag = f.asText().toLowerCase(Locale.ROOT);
+            if (!Set.of("incomplete", "hold", "specialexit").contains(flag)) {
+                throw new BadRequest(RestErrors.FAIL_PARSING, "unknown requeue flag " + f.asText());
+            }
+            named.add(flag);
         }
         Flags flags = new Flags(named.contains("incomplete"), named.contains("hold"), named.contains("specialexit"));
         boolean failed = requeue(call, out, ids, flags, status.addArray());
