@@ -2,6 +2,7 @@ package dev.sluice.restd;
 
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.common.error.ErrorCode;
+import dev.sluice.common.hostlist.HostList;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.ClientResponse;
 import dev.sluice.protocol.v1.DeleteNodeResponse;
@@ -11,6 +12,7 @@ import dev.sluice.protocol.v1.GetNodesResponse;
 import dev.sluice.protocol.v1.GetPartitionsResponse;
 import dev.sluice.protocol.v1.GetStatisticsResponse;
 import dev.sluice.protocol.v1.Identity;
+import dev.sluice.protocol.v1.JobAction;
 import dev.sluice.protocol.v1.JobChanges;
 import dev.sluice.protocol.v1.JobInfo;
 import dev.sluice.protocol.v1.JobState;
@@ -33,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A stand-in controller for the REST tests: keeps jobs, nodes and a partition in memory and
@@ -41,6 +44,9 @@ import java.util.Optional;
  */
 final class FakeController implements Sessions {
     record Seen(String user, String token, ClientRequest request) {}
+
+    /** Users this controller treats as no operator: their node changes are refused, as Slurm's are. */
+    static final Set<String> PLAIN_USERS = Set.of("bob");
 
     final List<Seen> seen = new ArrayList<>();
     final Map<Integer, JobInfo> jobs = new LinkedHashMap<>();
@@ -162,20 +168,45 @@ final class FakeController implements Sessions {
             }
             case UPDATE_NODE -> {
                 var u = r.getUpdateNode();
-                NodeInfo node = nodes.get(u.getNodeNames());
-                if (node == null) {
-                    throw new ControllerException(ErrorCode.INVALID_NODE_NAME);
+                if (PLAIN_USERS.contains(user)) {
+                    throw new ControllerException(ErrorCode.USER_ID_MISSING);
                 }
-                NodeInfo.Builder b = node.toBuilder().clearFlags();
-                switch (u.getState()) {
-                    case NODE_STATE_REQUEST_DRAIN ->
-                        b.addFlags("DRAIN").setReason(u.getReason()).setReasonUser(user);
-                    case NODE_STATE_REQUEST_RESUME -> b.setReason("").setReasonUser("");
-                    default -> throw new ControllerException(ErrorCode.INVALID_ARGUMENT);
+                List<String> names = HostList.expand(u.getNodeNames());
+                for (String name : names) {
+                    if (!nodes.containsKey(name)) {
+                        throw new ControllerException(ErrorCode.INVALID_NODE_NAME);
+                    }
                 }
-                nodes.put(node.getName(), b.build());
+                for (String name : names) {
+                    NodeInfo.Builder b = nodes.get(name).toBuilder().clearFlags();
+                    switch (u.getState()) {
+                        case NODE_STATE_REQUEST_DRAIN ->
+                            b.addFlags("DRAIN").setReason(u.getReason()).setReasonUser(user);
+                        case NODE_STATE_REQUEST_RESUME -> b.setReason("").setReasonUser("");
+                        default -> throw new ControllerException(ErrorCode.INVALID_ARGUMENT);
+                    }
+                    nodes.put(name, b.build());
+                }
                 out.setUpdateNode(UpdateNodeResponse.getDefaultInstance());
             }
+            case CREATE_NODE -> {
+                if (PLAIN_USERS.contains(user)) {
+                    throw new ControllerException(ErrorCode.USER_ID_MISSING);
+                }
+                String line = r.getCreateNode().getNodeLine();
+                String name = line.replaceFirst("^NodeName=(\\S+).*$", "$1");
+                if (!line.startsWith("NodeName=") || nodes.containsKey(name)) {
+                    throw new ControllerException(ErrorCode.INVALID_NODE_NAME);
+                }
+                nodes.put(
+                        name,
+                        nodes.get("n1").toBuilder()
+                                .setName(name)
+                                .setHostname(name)
+                                .build());
+                out.setCreateNode(dev.sluice.protocol.v1.CreateNodeResponse.getDefaultInstance());
+            }
+            case GET_SHARES -> out.setGetShares(FakeShares.tree());
             case GET_PARTITIONS -> {
                 List<String> names = r.getGetPartitions().getNamesList();
                 if (!names.isEmpty() && !names.equals(List.of("debug"))) {
@@ -218,9 +249,23 @@ final class FakeController implements Sessions {
                                 b.setHold("user").setReason("JobHeldUser").setPriority(0);
                             case JOB_ACTION_RELEASE ->
                                 b.setHold("").setReason("Priority").setPriority(1);
+                            case JOB_ACTION_REQUEUE, JOB_ACTION_REQUEUEHOLD -> {
+                                boolean hold = u.getAction() == JobAction.JOB_ACTION_REQUEUEHOLD;
+                                b.setState(JobState.PENDING)
+                                        .setRestartCount(job.getRestartCount() + 1)
+                                        .setReason(hold ? "JobHeldAdmin" : "BeginTime")
+                                        .setPriority(hold ? 0 : 1)
+                                        .clearNodeGres();
+                            }
                             default -> {}
                         }
-                        jobs.put(job.getJobId(), b.build());
+                        if (u.getAction().name().startsWith("JOB_ACTION_REQUEUE")
+                                && job.getState() != JobState.RUNNING) {
+                            // As the controller (JobRunControl): a pending job cannot be requeued.
+                            err.setCode(ErrorCode.JOB_PENDING.number()).setMessage(ErrorCode.JOB_PENDING.text());
+                        } else {
+                            jobs.put(job.getJobId(), b.build());
+                        }
                     }
                     res.addResults(
                             SignalJobResponse.Result.newBuilder().setJobId(id).setError(err));

@@ -65,9 +65,12 @@ class TestOpenApiDocument {
             all += SlurmApi.routes(v).size() + SlurmdbApi.ROUTES.size();
         }
         assertThat(checked).hasSize(all);
-        // Reservation writes came with v0.0.43.
-        assertThat(SlurmApi.routes(ApiVersion.V0042)).hasSize(SlurmApi.ROUTES.size() - 3);
-        assertThat(SlurmApi.routes(ApiVersion.V0043)).hasSize(SlurmApi.ROUTES.size());
+        // Reservation writes came with v0.0.43, node creation and resource layouts with
+        // v0.0.44, requeue with v0.0.45.
+        assertThat(SlurmApi.routes(ApiVersion.V0042)).hasSize(SlurmApi.ROUTES.size() - 7);
+        assertThat(SlurmApi.routes(ApiVersion.V0043)).hasSize(SlurmApi.ROUTES.size() - 4);
+        assertThat(SlurmApi.routes(ApiVersion.V0044)).hasSize(SlurmApi.ROUTES.size() - 2);
+        assertThat(SlurmApi.routes(ApiVersion.V0045)).hasSize(SlurmApi.ROUTES.size());
     }
 
     /**
@@ -155,6 +158,15 @@ class TestOpenApiDocument {
                         .replace("{wckey}", "w")
                         .replace("{id}", "1");
         String body = r.body().isPresent() ? "{\"job\":{\"script\":\"#!/bin/sh\\n\",\"name\":\"x\"}}" : null;
+        if (r.method().equals("POST") && r.template().startsWith("nodes/")) {
+            body = "{\"name\":[\"n1\"],\"state\":[\"DRAIN\"],\"reason\":\"r\"}";
+        }
+        if (r.method().equals("POST") && r.template().startsWith("new/node")) {
+            body = "{\"node_conf\":\"NodeName=d1 CPUs=2\"}";
+        }
+        if (r.method().equals("POST") && r.template().equals("jobs/requeue")) {
+            body = "{\"jobs\":[\"100\"]}";
+        }
         if (r.method().equals("POST") && r.template().startsWith("node/")) {
             body = "{\"state\":[\"DRAIN\"],\"reason\":\"r\"}";
         }

@@ -49,18 +49,19 @@ public record Route(String method, String template, String summary, String respo
     /**
      * The route of {@code routes} a request for {@code rest} (the path below the version's
      * prefix; a trailing slash is allowed) is for; empty when none is. A fixed segment wins over
-     * a parameter: {@code job/submit} is not the job called "submit".
+     * a parameter: {@code job/submit} is not the job called "submit". A parameter may sit
+     * between two fixed segments ({@code job/{job_id}/requeue}).
      */
     public static Optional<Match> match(String method, String rest, java.util.Collection<Route> routes) {
         String path = rest.endsWith("/") ? rest.substring(0, rest.length() - 1) : rest;
         String[] parts = path.split("/", -1);
-        if (parts.length > 2) {
+        if (parts.length > 3) {
             return Optional.empty();
         }
         String exact = method + " " + path;
         String key = routes.stream().anyMatch(r -> r.key().equals(exact))
                 ? exact
-                : method + " " + parts[0] + (parts.length > 1 ? "/*" : "");
+                : method + " " + parts[0] + (parts.length > 1 ? "/*" : "") + (parts.length > 2 ? "/" + parts[2] : "");
         return routes.stream().anyMatch(r -> r.key().equals(key))
                 ? Optional.of(new Match(key, parts.length > 1 ? parts[1] : ""))
                 : Optional.empty();

@@ -1,16 +1,12 @@
 package dev.sluice.restd.slurm;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.client.ControllerException;
 import dev.sluice.common.error.ErrorCode;
-import dev.sluice.common.slurm.NodeStateRequest;
-import dev.sluice.protocol.WireStates;
 import dev.sluice.protocol.v1.*;
 import dev.sluice.restd.http.Envelope;
 import dev.sluice.restd.http.Reply;
-import dev.sluice.restd.http.RestErrors;
 import dev.sluice.restd.slurm.SlurmApi.Call;
 import java.time.Clock;
 import java.util.List;
@@ -70,37 +66,6 @@ final class ClusterEndpoints {
         ArrayNode nodes = out.body().putArray("nodes");
         answer.getNodesList().forEach(n -> nodes.add(NodeJson.of(n).put("cluster_name", cluster)));
         out.body().set("last_update", Numbers.set(answer.getUpdateTime()));
-        return out.reply(200);
-    }
-
-    /** POST node/{name}: {@code update_node_msg}'s state and reason, as scontrol update NodeName=. */
-    static Reply updateNode(Call call, Envelope out, String name) throws ControllerException, BadRequest {
-        JsonNode body = call.body().orElseThrow(() -> new BadRequest(RestErrors.FAIL_PARSING, "empty body"));
-        if (!body.isObject()) {
-            throw new BadRequest(RestErrors.FAIL_PARSING, "node update must be a JSON object");
-        }
-        UpdateNodeRequest.Builder req = UpdateNodeRequest.newBuilder().setNodeNames(name);
-        JsonNode state = body.get("state");
-        if (state != null && !state.isNull()) {
-            if (!state.isArray() || state.size() != 1 || !state.get(0).isTextual()) {
-                throw new BadRequest(RestErrors.FAIL_PARSING, "state must be an array of one state name");
-            }
-            // A state scontrol does not take travels as none, which the controller refuses alike.
-            NodeStateRequest.parse(state.get(0).asText()).ifPresent(s -> req.setState(WireStates.toWire(s)));
-        }
-        JsonNode reason = body.get("reason");
-        if (reason != null && !reason.isNull()) {
-            if (!reason.isTextual()) {
-                throw new BadRequest(RestErrors.FAIL_PARSING, "reason must be a string");
-            }
-            req.setReason(reason.asText());
-        }
-        body.fieldNames().forEachRemaining(f -> {
-            if (!f.equals("state") && !f.equals("reason")) {
-                out.warning("field " + f + " is not supported yet and was ignored", "node");
-            }
-        });
-        call.controller().call(ClientRequest.newBuilder().setUpdateNode(req));
         return out.reply(200);
     }
 

@@ -54,6 +54,20 @@ public final class JobDescription {
 
     /** @throws IllegalArgumentException with Slurm-style wording when the body is unusable */
     public static Parsed read(JsonNode body) {
+        return read(body, true);
+    }
+
+    /**
+     * A {@code job_alloc_req}: the same description without a script, as salloc sends one (a
+     * script given is ignored, with a warning).
+     *
+     * @throws IllegalArgumentException with Slurm-style wording when the body is unusable
+     */
+    public static Parsed readAllocation(JsonNode body) {
+        return read(body, false);
+    }
+
+    private static Parsed read(JsonNode body, boolean batch) {
         if (body == null || !body.isObject()) {
             throw new IllegalArgumentException("job submission must be a JSON object");
         }
@@ -68,10 +82,14 @@ public final class JobDescription {
         if (script.isEmpty()) {
             script = Fields.text(job, "script");
         }
-        if (script.isEmpty()) {
+        if (batch && script.isEmpty()) {
             throw new IllegalArgumentException("Job script not specified");
         }
-        spec.setScript(ByteString.copyFrom(script, StandardCharsets.UTF_8));
+        if (batch) {
+            spec.setScript(ByteString.copyFrom(script, StandardCharsets.UTF_8));
+        } else if (!script.isEmpty()) {
+            ignored.add("script");
+        }
         spec.setName(Fields.text(job, "name"));
         spec.setPartition(Fields.text(job, "partition"));
         spec.setAccount(Fields.text(job, "account"));

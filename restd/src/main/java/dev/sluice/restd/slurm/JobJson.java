@@ -40,11 +40,7 @@ public final class JobJson {
         o.put("features", spec.getConstraint());
         o.put("group_id", spec.getOwner().getGid());
         o.put("job_id", job.getJobId());
-        ArrayNode states = o.putArray("job_state");
-        states.add(stateName(job.getState()));
-        if (job.getCompleting()) {
-            states.add("COMPLETING");
-        }
+        o.set("job_state", states(job));
         o.set("last_sched_evaluation", Numbers.set(job.getLastSchedEval()));
         o.put("mail_user", spec.getMailUser());
         o.set("max_nodes", Numbers.setIfPositive(spec.getMaxNodes()));
@@ -80,6 +76,15 @@ public final class JobJson {
         o.put("user_name", spec.getOwner().getUserName());
         o.put("current_working_directory", job.getWorkDir());
         return o;
+    }
+
+    /** {@code job_state}: the base state, and COMPLETING while its processes are still being killed. */
+    static ArrayNode states(JobInfo job) {
+        ArrayNode states = F.arrayNode().add(stateName(job.getState()));
+        if (job.getCompleting()) {
+            states.add("COMPLETING");
+        }
+        return states;
     }
 
     /** Slurm's base state names are the enum's names, JOB_STATE_UNSPECIFIED aside. */

@@ -56,12 +56,23 @@ public final class SlurmApi {
                     "every job, as squeue",
                     "openapi_job_info_resp",
                     (q, arg) -> JobEndpoints.all(q.call, q.out, q.api.listings))
+            .get(
+                    "jobs/state/",
+                    "each job's id and state, as squeue -o %i,%T",
+                    "openapi_job_info_resp",
+                    (q, arg) -> JobDetails.states(q.call, q.out))
             .post(
                     "job/submit",
                     "submit a batch job, as sbatch",
                     "openapi_job_submit_response",
                     "job_submit_req",
                     (q, arg) -> JobEndpoints.submit(q.call, q.out))
+            .post(
+                    "job/allocate",
+                    "an allocation without a script, as salloc",
+                    "openapi_job_alloc_resp",
+                    "job_alloc_req",
+                    (q, arg) -> JobActions.allocate(q.call, q.out))
             .get(
                     "job/{job_id}",
                     "one job, as scontrol show job",
@@ -85,10 +96,38 @@ public final class SlurmApi {
                     "openapi_kill_job_resp",
                     (q, arg) -> JobEndpoints.cancel(q.call, q.out, arg))
             .get(
+                    "job/{job_id}/requeue",
+                    "requeue a job, as scontrol requeue[hold]",
+                    "openapi_job_requeue_resp",
+                    (q, arg) -> JobActions.requeueOne(q.call, q.out, arg))
+            .post(
+                    "jobs/requeue",
+                    "requeue jobs, as scontrol requeue[hold]",
+                    "openapi_jobs_requeue_resp",
+                    "openapi_jobs_requeue_query",
+                    (q, arg) -> JobActions.requeueMany(q.call, q.out))
+            .get(
+                    "resources/{job_id}",
+                    "the resources a job holds on each node, as scontrol show job -d",
+                    "openapi_resource_layout_resp",
+                    (q, arg) -> JobDetails.resources(q.call, q.out, arg))
+            .get(
                     "nodes/",
                     "every node, as scontrol show node",
                     "openapi_nodes_resp",
                     (q, arg) -> ClusterEndpoints.nodes(q.call, q.out, List.of(), q.api.cluster))
+            .post(
+                    "nodes/",
+                    "drain, resume or down many nodes at once, as scontrol update NodeName=LIST",
+                    "openapi_resp",
+                    "update_node_msg",
+                    (q, arg) -> NodeWrites.updateMany(q.call, q.out))
+            .post(
+                    "new/node/",
+                    "create a dynamic node, as scontrol create NodeName=",
+                    "openapi_resp",
+                    "openapi_create_node_req",
+                    (q, arg) -> NodeWrites.create(q.call, q.out))
             .get(
                     "node/{node_name}",
                     "one node",
@@ -99,7 +138,7 @@ public final class SlurmApi {
                     "drain or resume a node",
                     "openapi_resp",
                     "update_node_msg",
-                    (q, arg) -> ClusterEndpoints.updateNode(q.call, q.out, arg))
+                    (q, arg) -> NodeWrites.updateOne(q.call, q.out, arg))
             .delete(
                     "node/{node_name}",
                     "remove a dynamic node",
@@ -120,6 +159,11 @@ public final class SlurmApi {
                     "licenses and their use, as scontrol show licenses",
                     "openapi_licenses_resp",
                     (q, arg) -> ClusterEndpoints.licenses(q.call, q.out, q.api.clock))
+            .get(
+                    "shares",
+                    "the fair-share tree, as sshare",
+                    "openapi_shares_resp",
+                    (q, arg) -> Shares.shares(q.call, q.out))
             .get(
                     "reservations/",
                     "every advance reservation, as scontrol show reservation",
@@ -181,15 +225,31 @@ public final class SlurmApi {
         this.served = endpoints(version);
     }
 
-    /** The routes of {@link #ROUTES} that data parser {@code v} has: reservation writes from v0.0.43. */
+    /**
+     * The routes of {@link #ROUTES} that data parser {@code v} has: reservation writes from
+     * v0.0.43, dynamic node creation and resource layouts from v0.0.44, requeue from v0.0.45.
+     */
     public static List<Route> routes(ApiVersion v) {
         return endpoints(v).routes();
     }
 
     private static Endpoints<Request> endpoints(ApiVersion v) {
-        return ENDPOINTS.only(r -> v.compareTo(ApiVersion.V0043) >= 0
-                || r.method().equals("GET")
-                || !r.template().startsWith("reservation"));
+        return ENDPOINTS.only(r -> v.compareTo(since(r)) >= 0);
+    }
+
+    /** The first data parser whose document has {@code r}. */
+    private static ApiVersion since(Route r) {
+        String t = r.template();
+        if (t.contains("requeue")) {
+            return ApiVersion.V0045;
+        }
+        if (t.startsWith("new/node") || t.startsWith("resources/")) {
+            return ApiVersion.V0044;
+        }
+        if (t.startsWith("reservation") && !r.method().equals("GET")) {
+            return ApiVersion.V0043;
+        }
+        return ApiVersion.V0042;
     }
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
@@ -223,12 +283,18 @@ public final class SlurmApi {
         switch (op) {
             case "GET ping" -> body.putArray("pings");
             case "GET diag" -> body.putObject("statistics");
-            case "GET jobs", "GET job/*" -> {
+            case "GET jobs", "GET job/*", "GET jobs/state" -> {
                 body.putArray("jobs");
                 body.set("last_backfill", Numbers.unset());
                 body.set("last_update", Numbers.unset());
             }
-            case "DELETE job/*", "DELETE jobs" -> body.withArray("status");
+            case "DELETE job/*", "DELETE jobs", "GET job/*/requeue", "POST jobs/requeue" -> body.withArray("status");
+            case "GET resources/*" -> body.withArray("nodes");
+            case "GET shares" -> {
+                if (!body.has("shares")) {
+                    body.putObject("shares").putArray("shares");
+                }
+            }
             case "POST job/*" -> body.withArray("results");
             case "GET licenses" -> {
                 body.withArray("licenses");
